@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cli.h - what the raidcli command-line program's parts share: the grammar
+ * table's types, a parsed command, and the entry points of each part.
+ */
+#ifndef RCL_CLI_H
+#define RCL_CLI_H
+
+#include <stdio.h>
+
+#include "raidcli.h"
+
+/* Object kinds, named by the path that addresses them. */
+enum obj_kind {
+	OBJ_SYSTEM, /* no path */
+	OBJ_CTRL,   /* /cN */
+	OBJ_ENCL,   /* /cN/eN */
+	OBJ_DRIVE,  /* /cN/eN/sN or /cN/sN */
+	OBJ_VD,     /* /cN/vN */
+	OBJ_DG,     /* /cN/dN */
+	OBJ_KIND_COUNT,
+};
+
+/* A selector such as "all", "3", "0-3,5". */
+struct id_set {
+	bool given;
+	bool all;
+	size_t count;
+	unsigned ids[64];
+};
+
+struct obj_path {
+	enum obj_kind kind;
+	struct id_set ctrl, encl, slot, vd, dg;
+};
+
+enum opt_type {
+	OPT_FLAG,   /* a bare word: force */
+	OPT_UINT,   /* key=N within [min, max] */
+	OPT_SIZE,   /* key=100GB */
+	OPT_STRING, /* key=text */
+	OPT_ENUM,   /* key=one of choices */
+	OPT_PATH,   /* key=/some/file */
+};
+
+struct opt_spec {
+	const char *name;
+	enum opt_type type;
+	const char *const *choices; /* OPT_ENUM: NULL-terminated */
+	unsigned long min, max;     /* OPT_UINT */
+	const char *help;
+	bool required;
+};
+
+struct cmd_ctx;
+typedef enum rcl_status (*cmd_fn)(struct cmd_ctx *c, struct rcl_error *err);
+
+/* Flags of a grammar entry (git's RUN_SETUP style). */
+enum {
+	CMD_PER_CTRL = 1 << 0,  /* runs once per addressed controller */
+	CMD_WRITES = 1 << 1,    /* changes state: exclusive controller lock */
+};
+
+#define CMD_MAX_OPTS 8
+
+/**
+ * struct cmd_spec - one entry of the grammar table: an object kind, the
+ * verb words that follow its path, the options, and the handler.
+ */
+struct cmd_spec {
+	enum obj_kind object;
+	const char *verb; /* words, space-separated: "show all" */
+	cmd_fn run;
+	unsigned flags;
+	const char *summary;
+	const char *example;
+	struct opt_spec opts[CMD_MAX_OPTS];
+};
+
+extern const struct cmd_spec cli_commands[];
+extern const size_t cli_command_count;
+
+/* Word aliases: StorCLI treats each pair as one word. */
+const char *grammar_canonical_word(const char *word);
+/* grammar_object_name() - "/cx/vx"-style name of an object kind for help. */
+const char *grammar_object_name(enum obj_kind kind);
+
+/**
+ * struct cmd_args - a parsed command line.
+ * @values:	per option of @cmd, the value given (flags: "on"), or NULL.
+ */
+struct cmd_args {
+	const struct cmd_spec *cmd;
+	struct obj_path path;
+	const char *values[CMD_MAX_OPTS];
+	bool json;
+	bool help;
+	size_t help_words;      /* with @help: verb words given before it */
+	const char *help_verb[4];
+};
+
+/* The shared state of one handler call. */
+struct cmd_ctx {
+	struct rcl_ctx *lib;
+	const struct cmd_args *args;
+	struct rcl_ctrl *ctrl;   /* per-controller commands; NULL once closed */
+	struct rcl_result *res;  /* the result to fill */
+};
+
+/* cmd_value() - the value of option @name, or NULL if not given. */
+const char *cmd_value(const struct cmd_args *args, const char *name);
+
+/* parse.c */
+/**
+ * cli_parse() - turn @argv (command words, without the program name) into
+ * @args. Return: RCL_OK, or RCL_INVALID_COMMAND/RCL_INVALID_PARAM with a
+ * message naming the token and, where one is close, the valid spelling.
+ */
+enum rcl_status cli_parse(int argc, char **argv, struct cmd_args *args, struct rcl_error *err);
+enum rcl_status cli_parse_path(const char *const *tokens, size_t count, struct obj_path *path,
+			       struct rcl_error *err);
+bool cli_is_json_word(const char *word);
+bool cli_is_nolog_word(const char *word);
+bool cli_is_help_word(const char *word);
+/* cli_split_line() - split a shell-like line into words (quotes honoured). */
+enum rcl_status cli_split_line(const char *line, int *argc, char ***argv, struct rcl_error *err);
+void cli_free_words(int argc, char **argv);
+
+/*
+ * grammar_match() - the command for @kind whose verb matches the most of
+ * the leading @words; *@matched says how many. NULL if none matches.
+ */
+const struct cmd_spec *grammar_match(enum obj_kind kind, char **words, size_t count,
+				     size_t *matched);
+/*
+ * grammar_next_words() - the distinct verb words that may follow @words at
+ * @position (pointers into the table's verb strings, ending at a space).
+ */
+size_t grammar_next_words(enum obj_kind kind, char **words, size_t position, const char **out,
+			  size_t max);
+/* grammar_synopsis() - "raidcli /cx add drive path=<path>" for @cmd, into @sb. */
+void grammar_synopsis(struct rcl_buf *sb, const struct cmd_spec *cmd);
+
+/* suggest.c */
+/* suggest_closest() - the candidate nearest @word, or NULL if none is near. */
+const char *suggest_closest(const char *word, const char *const *candidates, size_t count);
+
+/* run.c */
+/**
+ * cli_run() - execute a parsed command into @reply (one result per
+ * controller addressed). Return: the first failure's status.
+ */
+enum rcl_status cli_run(const struct cmd_args *args, struct rcl_reply *reply);
+/* cli_reply_error() - a one-result reply carrying a parse or setup error. */
+void cli_reply_error(struct rcl_reply *reply, const struct obj_path *path,
+		     const struct rcl_error *err);
+
+/* render-text.c, render-json.c */
+void render_text(FILE *out, const struct rcl_reply *reply, bool color);
+void render_json(FILE *out, const struct rcl_reply *reply);
+/* render_header_os() - "Linux 6.1.0-21-amd64", as StorCLI's header shows it. */
+const char *render_os_name(void);
+
+/* help.c */
+/* cli_help() - print help for the object and words in @args. Return: false if none matched. */
+bool cli_help(FILE *out, const struct cmd_args *args);
+
+/* complete.c */
+/**
+ * cli_complete() - candidate words for the last (possibly empty) word of
+ * @line, from the grammar and the live configuration. The caller frees
+ * each string and the array with rcl_free().
+ */
+size_t cli_complete(const char *line, char ***out);
+void cli_completion_script(FILE *out, const char *shell);
+
+/* repl.c */
+int cli_repl(void);
+int cli_batch(FILE *in);
+
+/* main.c */
+/* cli_execute() - parse, run and render one command; return its exit status. */
+int cli_execute(int argc, char **argv);
+
+/* handlers (cmd-*.c) */
+enum rcl_status cmd_system_show(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_system_show_all(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_system_ctrlcount(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_system_version(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_add_controller(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_ctrl_show(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_ctrl_show_all(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_ctrl_delete(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_ctrl_add_drive(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_encl_show(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_drive_show(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_drive_show_all(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_drive_delete(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_vd_show(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_dg_show(struct cmd_ctx *c, struct rcl_error *err);
+
+/* cmd-common.c: rows and sections shared by several handlers */
+void add_pd_row(struct rcl_node *table, const struct rcl_drive *drive);
+void add_pd_list(struct rcl_node *data, const struct rcl_ctrl *ctrl, const char *key);
+/* add_enclosure_rows() - enclosure rows into @table; @path filters (NULL: all). */
+void add_enclosure_rows(struct rcl_node *table, const struct rcl_ctrl *ctrl,
+			const struct obj_path *path);
+/* drive_selected() - whether @drive is addressed by @path. */
+bool drive_selected(const struct obj_path *path, const struct rcl_drive *drive);
+/* format_time() - "%m/%d/%Y, %H:%M:%S" of @t in local time, as StorCLI. */
+void format_time(char *out, size_t size, time_t t);
+
+extern const char *const legend_pd_list;
+extern const char *const legend_enclosure;
+
+#endif /* RCL_CLI_H */

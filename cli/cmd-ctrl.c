@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd-ctrl.c - controller commands: /cN show [all], /cN del, /cN add drive.
+ */
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+
+static void add_counts_and_lists(struct rcl_node *data, const struct rcl_ctrl *ctrl)
+{
+	rcl_node_add_int(data, "Drive Groups", 0);
+	rcl_node_add_int(data, "Virtual Drives", 0);
+	rcl_node_add_int(data, "Physical Drives", (long long)rcl_ctrl_drive_count(ctrl));
+	add_pd_list(data, ctrl, "PD LIST");
+	rcl_node_add_int(data, "Enclosures", (long long)rcl_ctrl_enclosure_count(ctrl));
+	add_enclosure_rows(rcl_node_add_array(data, "Enclosure LIST"), ctrl, NULL);
+}
+
+enum rcl_status cmd_ctrl_show(struct cmd_ctx *c, struct rcl_error *err)
+{
+	const struct rcl_ctrl_info *info = rcl_ctrl_info(c->ctrl);
+	struct rcl_node *data = c->res->data;
+	char now[32];
+
+	(void)err;
+	format_time(now, sizeof(now), time(NULL));
+	rcl_node_add_str(data, "Product Name", info->model);
+	rcl_node_add_str(data, "Serial Number", info->serial);
+	/* The summary prints times without StorCLI's comma. */
+	now[10] = ' ';
+	memmove(now + 11, now + 12, strlen(now + 12) + 1);
+	rcl_node_add_str(data, "System Time", now);
+	rcl_node_add_str(data, "Controller Time", now);
+	rcl_node_add_str(data, "FW Version", info->firmware);
+	rcl_node_add_str(data, "Driver Name", info->driver_name);
+	rcl_node_add_str(data, "Driver Version", info->driver_version);
+	rcl_node_add_str(data, "Controller Backend", info->backend);
+	add_counts_and_lists(data, c->ctrl);
+	return RCL_OK;
+}
+
+enum rcl_status cmd_ctrl_show_all(struct cmd_ctx *c, struct rcl_error *err)
+{
+	const struct rcl_ctrl_info *info = rcl_ctrl_info(c->ctrl);
+	struct rcl_node *data = c->res->data;
+	struct rcl_node *section;
+	char now[32], created[32];
+
+	(void)err;
+	format_time(now, sizeof(now), time(NULL));
+	format_time(created, sizeof(created), info->created);
+
+	section = rcl_node_add_object(data, "Basics");
+	rcl_node_add_int(section, "Controller", rcl_ctrl_id(c->ctrl));
+	rcl_node_add_str(section, "Model", info->model);
+	rcl_node_add_str(section, "Serial Number", info->serial);
+	/* A soft controller's clock is the system's: the two times agree. */
+	rcl_node_add_str(section, "Current Controller Date/Time", now);
+	rcl_node_add_str(section, "Current System Date/time", now);
+	rcl_node_add_str(section, "Controller Backend", info->backend);
+	rcl_node_add_str(section, "Creation Date/Time", created);
+
+	section = rcl_node_add_object(data, "Version");
+	rcl_node_add_str(section, "Firmware Version", info->firmware);
+	rcl_node_add_str(section, "Driver Name", info->driver_name);
+	rcl_node_add_str(section, "Driver Version", info->driver_version);
+
+	section = rcl_node_add_object(data, "Status");
+	rcl_node_add_str(section, "Controller Status", "Optimal");
+	rcl_node_add_str(section, "BBU Status", "NA");
+
+	/* Say what the hardware lacks instead of inventing sensor readings. */
+	section = rcl_node_add_object(data, "HwCfg");
+	rcl_node_add_int(section, "Backend Port Count", info->max_drives);
+	rcl_node_add_str(section, "BBU", "Absent");
+	rcl_node_add_str(section, "Alarm", "Absent");
+	rcl_node_add_str(section, "On Board Memory Size", "0MB");
+	rcl_node_add_str(section, "Temperature Sensor for ROC", "Absent");
+	rcl_node_add_str(section, "Temperature Sensor for Controller", "Absent");
+
+	section = rcl_node_add_object(data, "Capabilities");
+	rcl_node_add_str(section, "Supported Drives", "Image File, Block Device");
+	rcl_node_add_int(section, "Max Drives", info->max_drives);
+
+	add_counts_and_lists(data, c->ctrl);
+	return RCL_OK;
+}
+
+enum rcl_status cmd_ctrl_delete(struct cmd_ctx *c, struct rcl_error *err)
+{
+	bool files = cmd_value(c->args, "delete") != NULL;
+	unsigned id = rcl_ctrl_id(c->ctrl);
+	enum rcl_status st;
+
+	if (files && !cmd_value(c->args, "force"))
+		return rcl_fail(err, RCL_NEED_FORCE,
+				"delete=files destroys the image files and their data; repeat with "
+				"'force' to confirm: raidcli /c%u del delete=files force",
+				id);
+	st = rcl_ctrl_delete(c->ctrl, files ? RCL_DELETE_IMAGES : 0, err);
+	c->ctrl = NULL; /* rcl_ctrl_delete() closed it */
+	if (st)
+		return st;
+	rcl_result_describe(c->res, files ? "Deleted controller /c%u and its image files."
+					  : "Deleted controller /c%u; its image files are kept.",
+			    id);
+	return RCL_OK;
+}
+
+enum rcl_status cmd_ctrl_add_drive(struct cmd_ctx *c, struct rcl_error *err)
+{
+	enum rcl_status st;
+	unsigned slot;
+
+	st = rcl_ctrl_add_drive(c->ctrl, cmd_value(c->args, "path"), &slot, err);
+	if (st)
+		return st;
+	for (size_t i = 0; i < rcl_ctrl_drive_count(c->ctrl); i++) {
+		const struct rcl_drive *drive = rcl_ctrl_drive(c->ctrl, i);
+
+		if (drive->slot != slot)
+			continue;
+		rcl_result_describe(c->res, "Added drive /c%u/e%u/s%u.", rcl_ctrl_id(c->ctrl),
+				    drive->enclosure, drive->slot);
+		add_pd_row(rcl_node_add_array(c->res->data, "Drive Information"), drive);
+	}
+	return RCL_OK;
+}

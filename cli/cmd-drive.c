@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd-drive.c - enclosure and drive commands: /cN/eall show,
+ * /cN/eX/sY show [all], /cN/eX/sY del.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* Fail with the first explicitly named enclosure or slot that is absent. */
+static enum rcl_status check_named_drives(const struct cmd_ctx *c, struct rcl_error *err)
+{
+	const struct obj_path *path = &c->args->path;
+	unsigned id = rcl_ctrl_id(c->ctrl);
+
+	for (size_t i = 0; path->encl.given && !path->encl.all && i < path->encl.count; i++) {
+		bool found = false;
+
+		for (size_t k = 0; k < rcl_ctrl_enclosure_count(c->ctrl); k++)
+			found |= rcl_ctrl_enclosure(c->ctrl, k)->id == path->encl.ids[i];
+		if (!found)
+			return rcl_fail(err, RCL_NOT_FOUND, "enclosure /c%u/e%u not found", id,
+					path->encl.ids[i]);
+	}
+	for (size_t i = 0; path->slot.given && !path->slot.all && i < path->slot.count; i++) {
+		bool found = false;
+
+		for (size_t k = 0; k < rcl_ctrl_drive_count(c->ctrl); k++) {
+			const struct rcl_drive *drive = rcl_ctrl_drive(c->ctrl, k);
+
+			found |= drive->slot == path->slot.ids[i] && drive_selected(path, drive);
+		}
+		if (!found && path->encl.given && !path->encl.all && path->encl.count == 1)
+			return rcl_fail(err, RCL_NOT_FOUND, "no drive at /c%u/e%u/s%u", id,
+					path->encl.ids[0], path->slot.ids[i]);
+		if (!found)
+			return rcl_fail(err, RCL_NOT_FOUND, "no drive at /c%u/s%u", id,
+					path->slot.ids[i]);
+	}
+	return RCL_OK;
+}
+
+enum rcl_status cmd_encl_show(struct cmd_ctx *c, struct rcl_error *err)
+{
+	enum rcl_status st = check_named_drives(c, err);
+
+	if (st)
+		return st;
+	add_enclosure_rows(rcl_node_add_array(c->res->data, "Properties"), c->ctrl,
+			   &c->args->path);
+	return RCL_OK;
+}
+
+enum rcl_status cmd_drive_show(struct cmd_ctx *c, struct rcl_error *err)
+{
+	struct rcl_node *table = NULL;
+	enum rcl_status st = check_named_drives(c, err);
+
+	if (st)
+		return st;
+	for (size_t i = 0; i < rcl_ctrl_drive_count(c->ctrl); i++) {
+		const struct rcl_drive *drive = rcl_ctrl_drive(c->ctrl, i);
+
+		if (!drive_selected(&c->args->path, drive))
+			continue;
+		if (!table) {
+			table = rcl_node_add_array(c->res->data, "Drive Information");
+			rcl_node_set_legend(table, legend_pd_list);
+		}
+		add_pd_row(table, drive);
+	}
+	rcl_result_describe(c->res, table ? "Show Drive Information Succeeded."
+					  : "No drives found.");
+	return RCL_OK;
+}
+
+/* "894.252 GB [0x6fc81ab0 Sectors]", StorCLI's size-with-sector-count form. */
+static void add_sized(struct rcl_node *obj, const char *key, uint64_t bytes, unsigned sector)
+{
+	struct rcl_buf sb = RCL_BUF_INIT;
+
+	rcl_size_format(&sb, bytes);
+	rcl_buf_addf(&sb, " [0x%" PRIx64 " Sectors]", bytes / (sector ? sector : 512));
+	if (sb.oom) {
+		rcl_node_set_oom(obj);
+		return;
+	}
+	rcl_node_add_str(obj, key, sb.buf);
+	rcl_buf_release(&sb);
+}
+
+static void add_drive_detail(struct rcl_node *data, unsigned ctrl, const struct rcl_drive *drive)
+{
+	struct rcl_buf name = RCL_BUF_INIT, key = RCL_BUF_INIT;
+	struct rcl_node *detail, *section;
+
+	rcl_buf_addf(&name, "Drive /c%u/e%u/s%u", ctrl, drive->enclosure, drive->slot);
+	if (name.oom) {
+		rcl_node_set_oom(data);
+		return;
+	}
+	add_pd_row(rcl_node_add_array(data, name.buf), drive);
+
+	rcl_buf_addf(&key, "%s - Detailed Information", name.buf);
+	detail = rcl_node_add_object(data, key.buf);
+
+	rcl_buf_reset(&key);
+	rcl_buf_addf(&key, "%s State", name.buf);
+	section = rcl_node_add_object(detail, key.buf);
+	/* The counters are raidcli's own: it sees every error on the drive. */
+	rcl_node_add_int(section, "Shield Counter", 0);
+	rcl_node_add_int(section, "Media Error Count", 0);
+	rcl_node_add_int(section, "Other Error Count", 0);
+	rcl_node_add_str(section, "Drive Temperature", "N/A");
+	rcl_node_add_int(section, "Predictive Failure Count", 0);
+	rcl_node_add_str(section, "S.M.A.R.T alert flagged by drive", "No");
+
+	rcl_buf_reset(&key);
+	rcl_buf_addf(&key, "%s Device attributes", name.buf);
+	section = rcl_node_add_object(detail, key.buf);
+	rcl_node_add_str(section, "SN", drive->serial);
+	rcl_node_add_str(section, "Manufacturer Id", drive->vendor);
+	rcl_node_add_str(section, "Model Number", drive->model);
+	rcl_node_add_str(section, "WWN", drive->wwn);
+	rcl_node_add_str(section, "Firmware Revision", drive->firmware);
+	add_sized(section, "Raw size", drive->raw_bytes, drive->logical_sector);
+	add_sized(section, "Coerced size", drive->coerced_bytes, drive->logical_sector);
+	add_sized(section, "Non Coerced size", drive->raw_bytes, drive->logical_sector);
+	rcl_node_add_str(section, "Device Speed", "N/A");
+	rcl_node_add_str(section, "Link Speed", "N/A");
+	rcl_node_add_str(section, "Logical Sector Size",
+			 drive->logical_sector == 4096 ? "4 KB" : "512B");
+	rcl_node_add_str(section, "Physical Sector Size",
+			 drive->physical_sector == 4096 ? "4 KB" : "512B");
+	rcl_node_add_str(section, "Backing Store",
+			 !drive->present ? "Missing"
+			 : drive->kind == RCL_DRIVE_IMAGE ? "Image File" : "Block Device");
+	rcl_node_add_str(section, "Path", drive->path);
+
+	rcl_buf_reset(&key);
+	rcl_buf_addf(&key, "%s Policies/Settings", name.buf);
+	section = rcl_node_add_object(detail, key.buf);
+	rcl_node_add_str(section, "Commissioned Spare", "No");
+	rcl_node_add_str(section, "Emergency Spare", "No");
+	rcl_node_add_str(section, "SED Capable", "No");
+	rcl_node_add_str(section, "Secured", "No");
+	rcl_node_add_str(section, "Locked", "No");
+	rcl_node_add_str(section, "PI Eligible", "No");
+	if (key.oom)
+		rcl_node_set_oom(data);
+	rcl_buf_release(&key);
+	rcl_buf_release(&name);
+}
+
+enum rcl_status cmd_drive_show_all(struct cmd_ctx *c, struct rcl_error *err)
+{
+	bool any = false;
+	enum rcl_status st = check_named_drives(c, err);
+
+	if (st)
+		return st;
+	for (size_t i = 0; i < rcl_ctrl_drive_count(c->ctrl); i++) {
+		const struct rcl_drive *drive = rcl_ctrl_drive(c->ctrl, i);
+
+		if (!drive_selected(&c->args->path, drive))
+			continue;
+		add_drive_detail(c->res->data, rcl_ctrl_id(c->ctrl), drive);
+		any = true;
+	}
+	rcl_result_describe(c->res, any ? "Show Drive Information Succeeded."
+					: "No drives found.");
+	return RCL_OK;
+}
+
+enum rcl_status cmd_drive_delete(struct cmd_ctx *c, struct rcl_error *err)
+{
+	struct rcl_buf removed = RCL_BUF_INIT;
+	enum rcl_status st = check_named_drives(c, err);
+	size_t i = 0;
+
+	if (st)
+		return st;
+	/* Removing a slot reloads the drive list, so restart the scan each time. */
+	while (i < rcl_ctrl_drive_count(c->ctrl)) {
+		const struct rcl_drive *drive = rcl_ctrl_drive(c->ctrl, i);
+		unsigned encl = drive->enclosure, slot = drive->slot;
+
+		if (!drive_selected(&c->args->path, drive)) {
+			i++;
+			continue;
+		}
+		st = rcl_ctrl_remove_drive(c->ctrl, drive, err);
+		if (st)
+			break;
+		rcl_buf_addf(&removed, "%s/c%u/e%u/s%u", removed.len ? ", " : "",
+			     rcl_ctrl_id(c->ctrl), encl, slot);
+	}
+	if (!st && !removed.len)
+		st = rcl_fail(err, RCL_NOT_FOUND, "no drives to remove");
+	if (!st)
+		rcl_result_describe(c->res, "Removed drive %s; the backing store is kept.",
+				    removed.buf);
+	rcl_buf_release(&removed);
+	return st;
+}
+
+enum rcl_status cmd_vd_show(struct cmd_ctx *c, struct rcl_error *err)
+{
+	const struct id_set *vd = &c->args->path.vd;
+
+	if (!vd->all)
+		return rcl_fail(err, RCL_NOT_FOUND, "virtual drive /c%u/v%u not found",
+				rcl_ctrl_id(c->ctrl), vd->ids[0]);
+	rcl_result_describe(c->res, "No VDs have been configured.");
+	return RCL_OK;
+}
+
+enum rcl_status cmd_dg_show(struct cmd_ctx *c, struct rcl_error *err)
+{
+	const struct id_set *dg = &c->args->path.dg;
+
+	if (!dg->all)
+		return rcl_fail(err, RCL_NOT_FOUND, "disk group /c%u/d%u not found",
+				rcl_ctrl_id(c->ctrl), dg->ids[0]);
+	rcl_result_describe(c->res, "No drive groups have been configured.");
+	return RCL_OK;
+}

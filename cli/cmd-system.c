@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd-system.c - commands without an object path: show, show all,
+ * show ctrlcount, version, add controller.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static const char *const legend_overview =
+	"Ctl=Controller Index|DGs=Drive groups|VDs=Virtual drives|Fld=Failed\n"
+	"PDs=Physical drives|DNOpt=Array NotOptimal|VNOpt=VD NotOptimal|Opt=Optimal\n"
+	"Msng=Missing|Dgd=Degraded|NdAtn=Need Attention|Unkwn=Unknown\n"
+	"sPR=Scheduled Patrol Read|DS=DimmerSwitch|EHS=Emergency Spare Drive\n"
+	"Y=Yes|N=No|ASOs=Advanced Software Options|BBU=Battery backup unit/CV\n"
+	"Hlth=Health|N/A=Not applicable";
+
+static void add_overview_row(struct rcl_node *table, const struct rcl_ctrl *ctrl)
+{
+	struct rcl_node *row = rcl_node_add_object(table, NULL);
+
+	rcl_node_add_int(row, "Ctl", rcl_ctrl_id(ctrl));
+	rcl_node_add_str(row, "Model", rcl_ctrl_info(ctrl)->model);
+	rcl_node_add_int(row, "Ports", (long long)rcl_ctrl_drive_count(ctrl));
+	rcl_node_add_int(row, "PDs", (long long)rcl_ctrl_drive_count(ctrl));
+	rcl_node_add_int(row, "DGs", 0);
+	rcl_node_add_int(row, "DNOpt", 0);
+	rcl_node_add_int(row, "VDs", 0);
+	rcl_node_add_int(row, "VNOpt", 0);
+	rcl_node_add_str(row, "BBU", "N/A");
+	rcl_node_add_str(row, "sPR", "Off");
+	rcl_node_add_str(row, "DS", "N/A");
+	rcl_node_add_str(row, "EHS", "N");
+	rcl_node_add_int(row, "ASOs", 0);
+	rcl_node_add_str(row, "Hlth", "Opt");
+}
+
+/* The system overview: one row per controller that opens. */
+static enum rcl_status add_overview(struct cmd_ctx *c, struct rcl_error *err)
+{
+	struct rcl_node *data = c->res->data;
+	const unsigned *ids;
+	size_t count = rcl_ctx_ctrl_ids(c->lib, &ids);
+	struct rcl_node *table;
+	char host[256] = "";
+
+	gethostname(host, sizeof(host) - 1);
+	rcl_node_add_int(data, "Number of Controllers", (long long)count);
+	rcl_node_add_str(data, "Host Name", host);
+	/* The trailing space is StorCLI's, and scripts match it. */
+	rcl_node_add_str(data, "Operating System ", render_os_name());
+	if (!count)
+		return RCL_OK;
+	table = rcl_node_add_array(data, "System Overview");
+	rcl_node_set_legend(table, legend_overview);
+	for (size_t i = 0; i < count; i++) {
+		struct rcl_ctrl *ctrl;
+		enum rcl_status st = rcl_ctrl_open(c->lib, ids[i], RCL_LOCK_SHARED, &ctrl, err);
+
+		if (st)
+			return st;
+		add_overview_row(table, ctrl);
+		rcl_ctrl_close(ctrl);
+	}
+	return RCL_OK;
+}
+
+enum rcl_status cmd_system_show(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return add_overview(c, err);
+}
+
+enum rcl_status cmd_system_show_all(struct cmd_ctx *c, struct rcl_error *err)
+{
+	enum rcl_status st = add_overview(c, err);
+
+	if (st)
+		return st;
+	rcl_node_add_str(c->res->data, "raidcli Version", rcl_version());
+	rcl_node_add_str(c->res->data, "State Directory", rcl_ctx_state_dir(c->lib));
+	return RCL_OK;
+}
+
+enum rcl_status cmd_system_ctrlcount(struct cmd_ctx *c, struct rcl_error *err)
+{
+	const unsigned *ids;
+
+	(void)err;
+	rcl_node_add_int(c->res->data, "Controller Count", (long long)rcl_ctx_ctrl_ids(c->lib, &ids));
+	return RCL_OK;
+}
+
+enum rcl_status cmd_system_version(struct cmd_ctx *c, struct rcl_error *err)
+{
+	(void)err;
+	rcl_node_add_strf(c->res->data, "Version", "raidcli %s", rcl_version());
+	rcl_node_add_str(c->res->data, "License", "MIT");
+	return RCL_OK;
+}
+
+enum rcl_status cmd_add_controller(struct cmd_ctx *c, struct rcl_error *err)
+{
+	const char *sector = cmd_value(c->args, "sectorsize");
+	const char *size = cmd_value(c->args, "size");
+	struct rcl_soft_params params = {
+		.drives = (unsigned)strtoul(cmd_value(c->args, "drives"), NULL, 10),
+		.sector_size = sector ? (unsigned)strtoul(sector, NULL, 10) : 512,
+		.dir = cmd_value(c->args, "dir"),
+	};
+	struct rcl_ctrl *ctrl;
+	enum rcl_status st;
+	unsigned id;
+
+	if (params.drives && !size)
+		return rcl_fail(err, RCL_INVALID_COMMAND,
+				"missing option 'size=' (each image's size), as in: raidcli add "
+				"controller type=soft drives=%u size=10GB",
+				params.drives);
+	if (size && rcl_size_parse(size, &params.drive_bytes, err))
+		return RCL_INVALID_PARAM;
+	st = rcl_soft_create(c->lib, &params, &id, err);
+	if (st)
+		return st;
+	rcl_result_describe(c->res, "Added controller /c%u.", id);
+	rcl_node_add_int(c->res->data, "Controller", id);
+	st = rcl_ctrl_open(c->lib, id, RCL_LOCK_SHARED, &ctrl, err);
+	if (st)
+		return st;
+	rcl_node_add_str(c->res->data, "Product Name", rcl_ctrl_info(ctrl)->model);
+	rcl_node_add_str(c->res->data, "Serial Number", rcl_ctrl_info(ctrl)->serial);
+	rcl_node_add_int(c->res->data, "Physical Drives", (long long)rcl_ctrl_drive_count(ctrl));
+	add_pd_list(c->res->data, ctrl, "PD LIST");
+	rcl_ctrl_close(ctrl);
+	return RCL_OK;
+}

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+/*
+ * main.c - argv to one command, its output, and the exit status.
+ *
+ * The exit status is the command's status code: 0 on success, StorCLI's
+ * error code otherwise (raidcli's own codes are 240 and up).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static bool want_color(void)
+{
+	const char *term = getenv("TERM");
+
+	return isatty(STDOUT_FILENO) && !getenv("NO_COLOR") && term && strcmp(term, "dumb");
+}
+
+static bool argv_wants_json(int argc, char **argv)
+{
+	for (int i = 0; i < argc; i++)
+		if (cli_is_json_word(argv[i]))
+			return true;
+	return false;
+}
+
+static int render(const struct rcl_reply *reply, bool json)
+{
+	if (!reply->count) {
+		fputs("raidcli: out of memory\n", stderr);
+		return RCL_NOMEM;
+	}
+	if (json)
+		render_json(stdout, reply);
+	else
+		render_text(stdout, reply, want_color());
+	return (int)rcl_reply_status(reply);
+}
+
+int cli_execute(int argc, char **argv)
+{
+	struct rcl_error err = {0};
+	struct rcl_reply reply;
+	struct cmd_args args;
+	int status;
+
+	rcl_reply_init(&reply);
+	if (cli_parse(argc, argv, &args, &err)) {
+		cli_reply_error(&reply, NULL, &err);
+		status = render(&reply, argv_wants_json(argc, argv));
+	} else if (args.help) {
+		if (cli_help(stdout, &args))
+			return 0;
+		rcl_fail(&err, RCL_INVALID_COMMAND, "no command matches; see 'raidcli help'");
+		cli_reply_error(&reply, NULL, &err);
+		status = render(&reply, args.json);
+	} else {
+		cli_run(&args, &reply);
+		status = render(&reply, args.json);
+	}
+	rcl_reply_release(&reply);
+	return status;
+}
+
+/* Internal commands for the completion scripts, the build and the tests. */
+static int run_internal(int argc, char **argv)
+{
+	if (!strcmp(argv[1], "__complete") && argc == 3) {
+		char **words;
+		size_t n = cli_complete(argv[2], &words);
+
+		for (size_t i = 0; i < n; i++) {
+			puts(words[i]);
+			rcl_free(words[i]);
+		}
+		rcl_free(words);
+		return 0;
+	}
+	if (!strcmp(argv[1], "__completion") && argc == 3) {
+		cli_completion_script(stdout, argv[2]);
+		return 0;
+	}
+	if (!strcmp(argv[1], "__grammar") && argc == 2) {
+		for (size_t i = 0; i < cli_command_count; i++) {
+			struct rcl_buf sb = RCL_BUF_INIT;
+
+			grammar_synopsis(&sb, &cli_commands[i]);
+			puts(sb.buf);
+			rcl_buf_release(&sb);
+		}
+		return 0;
+	}
+	fprintf(stderr, "raidcli: unknown internal command '%s'\n", argv[1]);
+	return RCL_INVALID_COMMAND;
+}
+
+int main(int argc, char **argv)
+{
+	int status;
+
+	if (argc == 1)
+		return isatty(STDIN_FILENO) ? cli_repl() : cli_batch(stdin);
+	if (!strncmp(argv[1], "__", 2))
+		return run_internal(argc, argv);
+	status = cli_execute(argc - 1, argv + 1);
+	if (fflush(stdout) || ferror(stdout)) {
+		perror("raidcli: cannot write output");
+		return RCL_SYSTEM;
+	}
+	return status;
+}

@@ -1,0 +1,562 @@
+// SPDX-License-Identifier: MIT
+/*
+ * parse.c - from words to a command: object path, verb, options, J, nolog.
+ *
+ * The grammar is StorCLI's: "[path] verb [words] [key=value ...] [J] [nolog]".
+ * Path tokens may be glued (/c0/e252/s0) or apart (/c0 /e252 /s0); 'all' and
+ * every keyword are case-insensitive; J and nolog may appear anywhere after
+ * the path. Words match exactly or through the alias table; a prefix never
+ * matches, so a new keyword can never change what an old command means.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli.h"
+
+#define MAX_WORDS 64
+
+bool cli_is_json_word(const char *word)
+{
+	return !strcmp(word, "J") || !strcmp(word, "j");
+}
+
+bool cli_is_nolog_word(const char *word)
+{
+	return !strcasecmp(word, "nolog");
+}
+
+bool cli_is_help_word(const char *word)
+{
+	return !strcasecmp(word, "help") || !strcmp(word, "-h") || !strcasecmp(word, "-help") ||
+	       !strcmp(word, "--help") || !strcmp(word, "?");
+}
+
+/* Parse "all", "3", "0-3,5" after the object letter. */
+static enum rcl_status parse_selector(const char *text, const char *component, struct id_set *set,
+				      struct rcl_error *err)
+{
+	const char *p = text;
+
+	set->given = true;
+	if (!strcasecmp(text, "all")) {
+		set->all = true;
+		return RCL_OK;
+	}
+	while (*p) {
+		unsigned long lo, hi;
+		char *end;
+
+		if (!isdigit((unsigned char)*p))
+			goto bad;
+		lo = strtoul(p, &end, 10);
+		hi = lo;
+		if (*end == '-') {
+			if (!isdigit((unsigned char)end[1]))
+				goto bad;
+			hi = strtoul(end + 1, &end, 10);
+		}
+		if (hi < lo || hi > 9999)
+			goto bad;
+		if (hi - lo + 1 > sizeof(set->ids) / sizeof(set->ids[0]) - set->count)
+			return rcl_fail(err, RCL_INVALID_PARAM,
+					"object '/%s' names more than %zu objects", component,
+					sizeof(set->ids) / sizeof(set->ids[0]));
+		for (unsigned long id = lo; id <= hi; id++)
+			set->ids[set->count++] = (unsigned)id;
+		if (*end == ',' && end[1])
+			end++;
+		else if (*end)
+			goto bad;
+		p = end;
+	}
+	if (!set->count)
+		goto bad;
+	return RCL_OK;
+bad:
+	return rcl_fail(err, RCL_INVALID_COMMAND,
+			"invalid object '/%s': expected 'all', a number, a list (0,1) or a range "
+			"(0-3)",
+			component);
+}
+
+static const char *const object_names[] = {"c", "e", "s", "v", "d"};
+
+static enum rcl_status parse_component(const char *comp, struct obj_path *path,
+				       struct rcl_error *err)
+{
+	struct id_set *sets[] = {&path->ctrl, &path->encl, &path->slot, &path->vd, &path->dg};
+	static const char *const examples[] = {"c0", "call", "e252", "eall", "s0",
+					       "sall", "v0", "vall", "d0", "dall"};
+	char letter = (char)tolower((unsigned char)comp[0]);
+	const char *hint;
+	size_t i;
+
+	for (i = 0; i < sizeof(object_names) / sizeof(object_names[0]); i++)
+		if (letter == object_names[i][0] &&
+		    (isdigit((unsigned char)comp[1]) || !strcasecmp(comp + 1, "all")))
+			break;
+	if (i == sizeof(object_names) / sizeof(object_names[0])) {
+		hint = suggest_closest(comp, examples, sizeof(examples) / sizeof(examples[0]));
+		if (hint)
+			return rcl_fail(err, RCL_INVALID_COMMAND,
+					"unknown object '/%s'; did you mean '/%s'?", comp, hint);
+		return rcl_fail(err, RCL_INVALID_COMMAND,
+				"unknown object '/%s'; objects are /cN, /cN/eN/sN, /cN/sN, /cN/vN "
+				"and /cN/dN",
+				comp);
+	}
+	if (sets[i]->given)
+		return rcl_fail(err, RCL_INVALID_COMMAND, "object '/%c' is given twice", letter);
+	if (i != 0 && !path->ctrl.given)
+		return rcl_fail(err, RCL_INVALID_COMMAND,
+				"object '/%s' needs a controller first, as in /c0/%s", comp, comp);
+	return parse_selector(comp + 1, comp, sets[i], err);
+}
+
+/* Which kind of object the components given address; error if no kind fits. */
+static enum rcl_status classify(struct obj_path *path, struct rcl_error *err)
+{
+	bool e = path->encl.given, s = path->slot.given, v = path->vd.given, d = path->dg.given;
+
+	if (!path->ctrl.given)
+		path->kind = OBJ_SYSTEM;
+	else if (!e && !s && !v && !d)
+		path->kind = OBJ_CTRL;
+	else if (e && !s && !v && !d)
+		path->kind = OBJ_ENCL;
+	else if (s && !v && !d)
+		path->kind = OBJ_DRIVE;
+	else if (v && !e && !s && !d)
+		path->kind = OBJ_VD;
+	else if (d && !e && !s && !v)
+		path->kind = OBJ_DG;
+	else
+		return rcl_fail(err, RCL_INVALID_COMMAND,
+				"object path mixes objects that do not nest; use /cN/eN/sN, /cN/vN "
+				"or /cN/dN");
+	return RCL_OK;
+}
+
+enum rcl_status cli_parse_path(const char *const *tokens, size_t count, struct obj_path *path,
+			       struct rcl_error *err)
+{
+	memset(path, 0, sizeof(*path));
+	for (size_t t = 0; t < count; t++) {
+		char comp[64];
+		const char *p = tokens[t];
+
+		while (*p) {
+			size_t len;
+
+			while (*p == '/')
+				p++;
+			len = strcspn(p, "/");
+			if (!len)
+				break;
+			if (len >= sizeof(comp))
+				return rcl_fail(err, RCL_INVALID_COMMAND,
+						"object path component '%.20s...' is too long", p);
+			memcpy(comp, p, len);
+			comp[len] = '\0';
+			enum rcl_status st = parse_component(comp, path, err);
+
+			if (st)
+				return st;
+			p += len;
+		}
+	}
+	return classify(path, err);
+}
+
+static bool word_equal(const char *typed, const char *word)
+{
+	return !strcasecmp(grammar_canonical_word(typed), word);
+}
+
+/* How many of @words match @cmd's verb words; 0 if the verb is not a prefix. */
+static size_t verb_match(const struct cmd_spec *cmd, char **words, size_t count)
+{
+	char verb[64];
+	size_t n = 0;
+
+	snprintf(verb, sizeof(verb), "%s", cmd->verb);
+	for (char *save, *w = strtok_r(verb, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		if (n >= count || !word_equal(words[n], w))
+			return 0;
+		n++;
+	}
+	return n;
+}
+
+/* Whether two verb words (each ending at a space or NUL) are equal. */
+static bool same_word(const char *a, const char *b)
+{
+	size_t la = strcspn(a, " "), lb = strcspn(b, " ");
+
+	return la == lb && !strncmp(a, b, la);
+}
+
+/*
+ * The word at @position of @verb, as a pointer into @verb, if the words
+ * before it match @words; else NULL.
+ */
+static const char *verb_word_at(const char *verb, char **words, size_t position)
+{
+	const char *w = verb;
+
+	for (size_t k = 0; k < position; k++) {
+		char word[32];
+		size_t len = strcspn(w, " ");
+
+		if (!*w || len >= sizeof(word))
+			return NULL;
+		memcpy(word, w, len);
+		word[len] = '\0';
+		if (!word_equal(words[k], word))
+			return NULL;
+		w += len;
+		w += *w == ' ';
+	}
+	return *w ? w : NULL;
+}
+
+/* The distinct verb words that may come at @position for @kind. */
+size_t grammar_next_words(enum obj_kind kind, char **words, size_t position, const char **out,
+			 size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < cli_command_count && n < max; i++) {
+		const struct cmd_spec *cmd = &cli_commands[i];
+		const char *w;
+		size_t j;
+
+		if (cmd->object != kind)
+			continue;
+		w = verb_word_at(cmd->verb, words, position);
+		if (!w)
+			continue;
+		for (j = 0; j < n && !same_word(out[j], w); j++)
+			;
+		if (j == n)
+			out[n++] = w;
+	}
+	return n;
+}
+
+/* Copy the first word of each candidate into @buf for suggestion lookup. */
+static const char *first_word(const char *s, char *buf, size_t size)
+{
+	size_t len = strcspn(s, " ");
+
+	if (len >= size)
+		len = size - 1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	return buf;
+}
+
+static enum rcl_status unknown_verb(const struct obj_path *path, char **words, size_t count,
+				    size_t position, struct rcl_error *err)
+{
+	const char *next[32];
+	char names[32][32];
+	const char *list[32];
+	size_t n = grammar_next_words(path->kind, words, position, next, 32);
+	const char *hint;
+	struct rcl_buf sb = RCL_BUF_INIT;
+	const char *object = path->kind == OBJ_SYSTEM ? "raidcli" : grammar_object_name(path->kind);
+
+	for (size_t i = 0; i < n; i++)
+		list[i] = first_word(next[i], names[i], sizeof(names[i]));
+	for (size_t i = 0; i < n; i++)
+		rcl_buf_addf(&sb, "%s'%s'", i ? ", " : "", list[i]);
+	if (position >= count) {
+		rcl_fail(err, RCL_INVALID_COMMAND, "incomplete command: after '%s' expected %s",
+			 position ? words[position - 1] : object, sb.buf);
+	} else {
+		hint = suggest_closest(words[position], list, n);
+		if (hint)
+			rcl_fail(err, RCL_INVALID_COMMAND, "unknown word '%s'; did you mean '%s'?",
+				 words[position], hint);
+		else if (n)
+			rcl_fail(err, RCL_INVALID_COMMAND,
+				 "unknown word '%s' for %s; expected %s (see 'help')", words[position],
+				 object, sb.buf);
+		else
+			rcl_fail(err, RCL_INVALID_COMMAND, "%s has no command '%s' (see 'help')",
+				 object, words[position]);
+	}
+	rcl_buf_release(&sb);
+	return RCL_INVALID_COMMAND;
+}
+
+static enum rcl_status unknown_option(const struct cmd_spec *cmd, const char *token,
+				      char **words, size_t matched, struct rcl_error *err)
+{
+	const char *names[CMD_MAX_OPTS + 32];
+	char keyed[CMD_MAX_OPTS][40];
+	char typed[64];
+	size_t n = 0;
+	const char *hint;
+	bool is_kv = strchr(token, '=') != NULL;
+
+	for (size_t i = 0; i < CMD_MAX_OPTS && cmd->opts[i].name; i++) {
+		if (cmd->opts[i].type == OPT_FLAG) {
+			names[n++] = cmd->opts[i].name;
+		} else {
+			snprintf(keyed[i], sizeof(keyed[i]), "%s=", cmd->opts[i].name);
+			names[n++] = keyed[i];
+		}
+	}
+	/* A longer verb may continue here ("show" then "all"). */
+	n += grammar_next_words(cmd->object, words, matched, names + n, 32);
+	snprintf(typed, sizeof(typed), "%.*s%s", (int)strcspn(token, "="), token, is_kv ? "=" : "");
+	hint = suggest_closest(typed, names, n);
+	if (hint)
+		return rcl_fail(err, RCL_INVALID_COMMAND, "unknown option '%s'; did you mean '%s'?",
+				typed, hint);
+	return rcl_fail(err, RCL_INVALID_COMMAND, "unknown option '%s' for '%s' (see '%s %s help')",
+			typed, cmd->verb, cmd->object == OBJ_SYSTEM ? "raidcli" : "raidcli /cx",
+			cmd->verb);
+}
+
+static enum rcl_status check_value(const struct opt_spec *opt, const char *value,
+				   const char **out, struct rcl_error *err)
+{
+	uint64_t bytes;
+
+	if (!*value)
+		return rcl_fail(err, RCL_INVALID_PARAM, "option '%s=' needs a value", opt->name);
+	switch (opt->type) {
+	case OPT_UINT: {
+		char *end;
+		unsigned long v;
+
+		errno = 0;
+		v = strtoul(value, &end, 10);
+		if (!isdigit((unsigned char)*value) || *end || errno || v < opt->min || v > opt->max)
+			return rcl_fail(err, RCL_INVALID_PARAM,
+					"invalid value '%s' for '%s=': expected a number from %lu "
+					"to %lu",
+					value, opt->name, opt->min, opt->max);
+		break;
+	}
+	case OPT_SIZE:
+		if (rcl_size_parse(value, &bytes, err))
+			return RCL_INVALID_PARAM;
+		break;
+	case OPT_ENUM: {
+		struct rcl_buf sb = RCL_BUF_INIT;
+		const char *hint;
+		size_t n;
+
+		for (n = 0; opt->choices[n]; n++)
+			if (!strcasecmp(value, opt->choices[n])) {
+				*out = opt->choices[n];
+				return RCL_OK;
+			}
+		for (size_t i = 0; i < n; i++)
+			rcl_buf_addf(&sb, "%s%s", i ? ", " : "", opt->choices[i]);
+		hint = suggest_closest(value, opt->choices, n);
+		if (hint)
+			rcl_fail(err, RCL_INVALID_PARAM,
+				 "invalid value '%s' for '%s='; did you mean '%s=%s'?", value,
+				 opt->name, opt->name, hint);
+		else
+			rcl_fail(err, RCL_INVALID_PARAM,
+				 "invalid value '%s' for '%s=': expected one of %s", value, opt->name,
+				 sb.buf);
+		rcl_buf_release(&sb);
+		return RCL_INVALID_PARAM;
+	}
+	case OPT_FLAG:
+	case OPT_STRING:
+	case OPT_PATH:
+		break;
+	}
+	*out = value;
+	return RCL_OK;
+}
+
+static enum rcl_status parse_option(const struct cmd_spec *cmd, const char *token, char **words,
+				    size_t matched, struct cmd_args *args, struct rcl_error *err)
+{
+	size_t keylen = strcspn(token, "=");
+	bool is_kv = token[keylen] == '=';
+
+	for (size_t i = 0; i < CMD_MAX_OPTS && cmd->opts[i].name; i++) {
+		const struct opt_spec *opt = &cmd->opts[i];
+
+		if (strlen(opt->name) != keylen || strncasecmp(opt->name, token, keylen))
+			continue;
+		if (is_kv == (opt->type == OPT_FLAG))
+			return rcl_fail(err, RCL_INVALID_COMMAND,
+					is_kv ? "option '%s' takes no value"
+					      : "option '%s' needs a value, as in %s=...",
+					opt->name, opt->name);
+		if (args->values[i])
+			return rcl_fail(err, RCL_INVALID_COMMAND, "option '%s' is given twice",
+					opt->name);
+		if (!is_kv) {
+			args->values[i] = "on";
+			return RCL_OK;
+		}
+		return check_value(opt, token + keylen + 1, &args->values[i], err);
+	}
+	return unknown_option(cmd, token, words, matched, err);
+}
+
+static enum rcl_status check_required(const struct cmd_spec *cmd, const struct cmd_args *args,
+				      struct rcl_error *err)
+{
+	for (size_t i = 0; i < CMD_MAX_OPTS && cmd->opts[i].name; i++)
+		if (cmd->opts[i].required && !args->values[i])
+			return rcl_fail(err, RCL_INVALID_COMMAND,
+					"missing option '%s=' (%s), as in: %s", cmd->opts[i].name,
+					cmd->opts[i].help, cmd->example);
+	return RCL_OK;
+}
+
+/* Find the command whose verb matches the most leading words. */
+const struct cmd_spec *grammar_match(enum obj_kind kind, char **words, size_t count,
+					    size_t *matched)
+{
+	const struct cmd_spec *best = NULL;
+
+	*matched = 0;
+	for (size_t i = 0; i < cli_command_count; i++) {
+		size_t n;
+
+		if (cli_commands[i].object != kind)
+			continue;
+		n = verb_match(&cli_commands[i], words, count);
+		if (n > *matched) {
+			*matched = n;
+			best = &cli_commands[i];
+		}
+	}
+	return best;
+}
+
+enum rcl_status cli_parse(int argc, char **argv, struct cmd_args *args, struct rcl_error *err)
+{
+	const char *path_tokens[MAX_WORDS];
+	char *words[MAX_WORDS];
+	size_t npath = 0, nwords = 0, matched;
+	enum rcl_status st;
+	int i;
+
+	memset(args, 0, sizeof(*args));
+	if (argc > MAX_WORDS)
+		return rcl_fail(err, RCL_INVALID_COMMAND, "too many words (%d); at most %d", argc,
+				MAX_WORDS);
+	for (i = 0; i < argc && argv[i][0] == '/'; i++)
+		path_tokens[npath++] = argv[i];
+	for (; i < argc; i++) {
+		if (argv[i][0] == '/')
+			return rcl_fail(err, RCL_INVALID_COMMAND,
+					"object '%s' must come before the verb, as in: raidcli %s "
+					"show",
+					argv[i], argv[i]);
+		if (cli_is_json_word(argv[i]))
+			args->json = true;
+		else if (cli_is_nolog_word(argv[i]))
+			continue; /* raidcli writes no log files; accepted for scripts */
+		else if (cli_is_help_word(argv[i]) && !args->help)
+			args->help = true;
+		else if (!args->help)
+			words[nwords++] = argv[i];
+	}
+	st = cli_parse_path(path_tokens, npath, &args->path, err);
+	if (st)
+		return st;
+	if (args->help) {
+		for (size_t w = 0; w < nwords && w < 4; w++)
+			args->help_verb[args->help_words++] = words[w];
+		return RCL_OK;
+	}
+	args->cmd = grammar_match(args->path.kind, words, nwords, &matched);
+	if (!args->cmd)
+		return unknown_verb(&args->path, words, nwords, 0, err);
+	for (size_t w = matched; w < nwords; w++) {
+		st = parse_option(args->cmd, words[w], words, matched, args, err);
+		if (st)
+			return st;
+	}
+	return check_required(args->cmd, args, err);
+}
+
+const char *cmd_value(const struct cmd_args *args, const char *name)
+{
+	for (size_t i = 0; i < CMD_MAX_OPTS && args->cmd->opts[i].name; i++)
+		if (!strcmp(args->cmd->opts[i].name, name))
+			return args->values[i];
+	return NULL;
+}
+
+enum rcl_status cli_split_line(const char *line, int *argc, char ***argv, struct rcl_error *err)
+{
+	struct rcl_buf word = RCL_BUF_INIT;
+	char **words = NULL;
+	int n = 0;
+	const char *p = line;
+
+	for (;;) {
+		char quote = 0;
+		bool any = false;
+
+		while (isspace((unsigned char)*p))
+			p++;
+		if (!*p || *p == '#')
+			break;
+		rcl_buf_reset(&word);
+		while (*p && (quote || !isspace((unsigned char)*p))) {
+			if (quote && *p == quote) {
+				quote = 0;
+			} else if (!quote && (*p == '"' || *p == '\'')) {
+				quote = *p;
+			} else if (*p == '\\' && p[1] && quote != '\'') {
+				rcl_buf_addch(&word, *++p);
+			} else {
+				rcl_buf_addch(&word, *p);
+			}
+			any = true;
+			p++;
+		}
+		if (quote) {
+			rcl_buf_release(&word);
+			cli_free_words(n, words);
+			return rcl_fail(err, RCL_INVALID_COMMAND, "unterminated %c quote", quote);
+		}
+		if (any) {
+			char **grown = rcl_realloc(words, (size_t)(n + 2) * sizeof(*words));
+			char *copy = rcl_strdup(word.buf);
+
+			if (!grown || !copy || word.oom) {
+				rcl_free(copy);
+				words = grown ? grown : words;
+				rcl_buf_release(&word);
+				cli_free_words(n, words);
+				return rcl_fail(err, RCL_NOMEM, "out of memory");
+			}
+			words = grown;
+			words[n++] = copy;
+			words[n] = NULL;
+		}
+	}
+	rcl_buf_release(&word);
+	*argc = n;
+	*argv = words;
+	return RCL_OK;
+}
+
+void cli_free_words(int argc, char **argv)
+{
+	for (int i = 0; i < argc; i++)
+		rcl_free(argv[i]);
+	rcl_free(argv);
+}

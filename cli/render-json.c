@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+/*
+ * render-json.c - a reply as StorCLI v1 JSON.
+ *
+ * The layout is byte-for-byte StorCLI's: "Controllers":[ on its own line,
+ * tab indentation, "key" : value. Scripts only parse it, but matching the
+ * layout keeps diffs against real StorCLI captures readable.
+ */
+#include <sys/utsname.h>
+
+#include "cli.h"
+
+static void put_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '"':
+			fputs("\\\"", out);
+			break;
+		case '\\':
+			fputs("\\\\", out);
+			break;
+		case '\n':
+			fputs("\\n", out);
+			break;
+		case '\t':
+			fputs("\\t", out);
+			break;
+		case '\r':
+			fputs("\\r", out);
+			break;
+		default:
+			if (*p < 0x20)
+				fprintf(out, "\\u%04x", *p);
+			else
+				fputc(*p, out);
+		}
+	}
+	fputc('"', out);
+}
+
+static void indent(FILE *out, int depth)
+{
+	for (int i = 0; i < depth; i++)
+		fputc('\t', out);
+}
+
+static void put_node(FILE *out, const struct rcl_node *node, int depth);
+
+static void put_children(FILE *out, const struct rcl_node *node, int depth, bool keyed)
+{
+	size_t n = rcl_node_count(node);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct rcl_node *child = rcl_node_child(node, i);
+
+		indent(out, depth);
+		if (keyed) {
+			put_string(out, rcl_node_key(child));
+			fputs(" : ", out);
+		}
+		put_node(out, child, depth);
+		fputs(i + 1 < n ? ",\n" : "\n", out);
+	}
+}
+
+static void put_node(FILE *out, const struct rcl_node *node, int depth)
+{
+	switch (rcl_node_kind(node)) {
+	case RCL_NODE_STRING:
+		put_string(out, rcl_node_str(node));
+		break;
+	case RCL_NODE_INT:
+		fprintf(out, "%lld", rcl_node_int(node));
+		break;
+	case RCL_NODE_OBJECT:
+		fputs("{\n", out);
+		put_children(out, node, depth + 1, true);
+		indent(out, depth);
+		fputc('}', out);
+		break;
+	case RCL_NODE_ARRAY:
+		fputs("[\n", out);
+		put_children(out, node, depth + 1, false);
+		indent(out, depth);
+		fputc(']', out);
+		break;
+	}
+}
+
+static void put_status(FILE *out, const struct rcl_result *res)
+{
+	fputs("\t\"Command Status\" : {\n", out);
+	fprintf(out, "\t\t\"CLI Version\" : ");
+	put_string(out, "raidcli " RAIDCLI_VERSION);
+	fprintf(out, ",\n\t\t\"Operating system\" : ");
+	put_string(out, render_os_name());
+	/* System-level results carry a status code where others name the controller. */
+	if (res->ctrl < 0)
+		fprintf(out, ",\n\t\t\"Status Code\" : %d", (int)res->status);
+	else
+		fprintf(out, ",\n\t\t\"Controller\" : %d", res->ctrl);
+	fprintf(out, ",\n\t\t\"Status\" : \"%s\",\n\t\t\"Description\" : ",
+		res->status ? "Failure" : "Success");
+	put_string(out, res->description ? res->description : "None");
+	if (res->detail) {
+		fputs(",\n\t\t\"Detailed Status\" : ", out);
+		put_node(out, res->detail, 2);
+	}
+	fputs("\n\t}", out);
+}
+
+void render_json(FILE *out, const struct rcl_reply *reply)
+{
+	fputs("{\n\"Controllers\":[\n", out);
+	for (size_t i = 0; i < reply->count; i++) {
+		const struct rcl_result *res = &reply->results[i];
+
+		fputs("{\n", out);
+		put_status(out, res);
+		if (res->data && rcl_node_count(res->data)) {
+			fputs(",\n\t\"Response Data\" : ", out);
+			put_node(out, res->data, 1);
+		}
+		fputs(i + 1 < reply->count ? "\n},\n" : "\n}\n", out);
+	}
+	fputs("]\n}\n", out);
+}
+
+const char *render_os_name(void)
+{
+	static char name[160];
+	struct utsname u;
+
+	if (!name[0]) {
+		if (uname(&u))
+			snprintf(name, sizeof(name), "Linux");
+		else
+			snprintf(name, sizeof(name), "%s %s", u.sysname, u.release);
+	}
+	return name;
+}

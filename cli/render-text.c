@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: MIT
+/*
+ * render-text.c - a reply as PERCCLI-style text: the header block, then
+ * "Label = value" lines, "Title :" sections underlined with '=', dashed
+ * tables for lists of rows, and each table's legend below it.
+ */
+#include <string.h>
+
+#include "cli.h"
+
+#define GREEN "\033[32m"
+#define RED "\033[31m"
+#define RESET "\033[0m"
+
+/* Print @line without trailing blanks, then a newline. */
+static void put_line(FILE *out, const char *line, size_t len)
+{
+	while (len && line[len - 1] == ' ')
+		len--;
+	fwrite(line, 1, len, out);
+	fputc('\n', out);
+}
+
+static void cell_text(const struct rcl_node *cell, char *buf, size_t size)
+{
+	if (rcl_node_kind(cell) == RCL_NODE_INT)
+		snprintf(buf, size, "%lld", rcl_node_int(cell));
+	else
+		snprintf(buf, size, "%s", rcl_node_str(cell));
+}
+
+static void put_title(FILE *out, const char *label)
+{
+	size_t len = strlen(label);
+
+	while (len && label[len - 1] == ' ')
+		len--;
+	fprintf(out, "%.*s :\n", (int)len, label);
+	for (size_t i = 0; i < len; i++)
+		fputc('=', out);
+	fputc('\n', out);
+}
+
+/* One table row (or the header when @header) into @line. */
+static void format_row(struct rcl_buf *line, const struct rcl_node *row, const size_t *width,
+		       const bool *right, bool header)
+{
+	char text[512];
+
+	rcl_buf_reset(line);
+	for (size_t c = 0; c < rcl_node_count(row); c++) {
+		const struct rcl_node *cell = rcl_node_child(row, c);
+		size_t len;
+
+		if (header)
+			snprintf(text, sizeof(text), "%s", rcl_node_label(cell));
+		else
+			cell_text(cell, text, sizeof(text));
+		len = strlen(text);
+		if (c)
+			rcl_buf_addch(line, ' ');
+		if (right[c] && len < width[c])
+			rcl_buf_addchars(line, ' ', width[c] - len);
+		rcl_buf_add(line, text, len);
+		if (!right[c] && len < width[c])
+			rcl_buf_addchars(line, ' ', width[c] - len);
+	}
+}
+
+static void put_table(FILE *out, const struct rcl_node *table)
+{
+	const struct rcl_node *first = rcl_node_child(table, 0);
+	size_t cols = rcl_node_count(first), total = 0;
+	size_t *width = rcl_calloc(cols ? cols : 1, sizeof(*width));
+	bool *right = rcl_calloc(cols ? cols : 1, sizeof(*right));
+	struct rcl_buf line = RCL_BUF_INIT;
+	char text[512];
+
+	if (!width || !right)
+		goto out;
+	for (size_t c = 0; c < cols; c++)
+		width[c] = strlen(rcl_node_label(rcl_node_child(first, c)));
+	for (size_t r = 0; r < rcl_node_count(table); r++) {
+		const struct rcl_node *row = rcl_node_child(table, r);
+
+		for (size_t c = 0; c < cols && c < rcl_node_count(row); c++) {
+			const struct rcl_node *cell = rcl_node_child(row, c);
+
+			cell_text(cell, text, sizeof(text));
+			if (strlen(text) > width[c])
+				width[c] = strlen(text);
+			right[c] |= rcl_node_kind(cell) == RCL_NODE_INT ||
+				    (rcl_node_flags(cell) & RCL_NODE_ALIGN_RIGHT);
+		}
+	}
+	for (size_t c = 0; c < cols; c++)
+		total += width[c] + (c ? 1 : 0);
+	rcl_buf_addchars(&line, '-', total);
+	fprintf(out, "\n%s\n", line.buf);
+	format_row(&line, first, width, right, true);
+	put_line(out, line.buf, line.len);
+	for (size_t i = 0; i < total; i++)
+		fputc('-', out);
+	fputc('\n', out);
+	for (size_t r = 0; r < rcl_node_count(table); r++) {
+		format_row(&line, rcl_node_child(table, r), width, right, false);
+		put_line(out, line.buf, line.len);
+	}
+	for (size_t i = 0; i < total; i++)
+		fputc('-', out);
+	fputc('\n', out);
+	if (rcl_node_legend(table))
+		fprintf(out, "\n%s\n", rcl_node_legend(table));
+out:
+	rcl_buf_release(&line);
+	rcl_free(width);
+	rcl_free(right);
+}
+
+static bool is_table(const struct rcl_node *node)
+{
+	return rcl_node_kind(node) == RCL_NODE_ARRAY && rcl_node_count(node) &&
+	       rcl_node_kind(rcl_node_child(node, 0)) == RCL_NODE_OBJECT;
+}
+
+static void put_scalar_list(FILE *out, const struct rcl_node *array)
+{
+	char text[512];
+
+	fprintf(out, "%s = ", rcl_node_label(array));
+	for (size_t i = 0; i < rcl_node_count(array); i++) {
+		cell_text(rcl_node_child(array, i), text, sizeof(text));
+		fprintf(out, "%s%s", i ? ", " : "", text);
+	}
+	fputc('\n', out);
+}
+
+/* The children of an object: scalars as lines, the rest as sections. */
+static void put_body(FILE *out, const struct rcl_node *obj)
+{
+	bool printed = false, after_section = false;
+	char text[4096];
+
+	for (size_t i = 0; i < rcl_node_count(obj); i++) {
+		const struct rcl_node *child = rcl_node_child(obj, i);
+		bool section = rcl_node_kind(child) == RCL_NODE_OBJECT || is_table(child);
+
+		if (rcl_node_kind(child) == RCL_NODE_ARRAY && !rcl_node_count(child))
+			continue;
+		/* Sections stand apart; lines after a section start a new block. */
+		if (printed && (section || after_section))
+			fputc('\n', out);
+		if (section) {
+			put_title(out, rcl_node_label(child));
+			if (is_table(child))
+				put_table(out, child);
+			else
+				put_body(out, child);
+		} else if (rcl_node_kind(child) == RCL_NODE_ARRAY) {
+			put_scalar_list(out, child);
+		} else {
+			cell_text(child, text, sizeof(text));
+			fprintf(out, "%s = %s\n", rcl_node_label(child), text);
+		}
+		printed = true;
+		after_section = section;
+	}
+}
+
+static void put_result(FILE *out, const struct rcl_result *res, bool color)
+{
+	const char *status = res->status ? "Failure" : "Success";
+
+	fprintf(out, "CLI Version = raidcli %s\n", RAIDCLI_VERSION);
+	fprintf(out, "Operating system = %s\n", render_os_name());
+	if (res->ctrl < 0)
+		fprintf(out, "Status Code = %d\n", (int)res->status);
+	else
+		fprintf(out, "Controller = %d\n", res->ctrl);
+	if (color)
+		fprintf(out, "Status = %s%s%s\n", res->status ? RED : GREEN, status, RESET);
+	else
+		fprintf(out, "Status = %s\n", status);
+	fprintf(out, "Description = %s\n", res->description ? res->description : "None");
+	if (res->detail && is_table(res->detail)) {
+		fputc('\n', out);
+		put_title(out, "Detailed Status");
+		put_table(out, res->detail);
+	}
+	if (res->data && rcl_node_count(res->data)) {
+		fputc('\n', out);
+		put_body(out, res->data);
+	}
+}
+
+void render_text(FILE *out, const struct rcl_reply *reply, bool color)
+{
+	for (size_t i = 0; i < reply->count; i++) {
+		if (i)
+			fputc('\n', out);
+		put_result(out, &reply->results[i], color);
+		fputc('\n', out);
+	}
+}

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+/*
+ * run.c - execute a parsed command: open the registry, address each
+ * controller under the right lock, call the handler, collect the results.
+ */
+#include <string.h>
+
+#include "cli.h"
+
+/* Turn a failed or out-of-memory handler call into a failure result. */
+static void settle(struct rcl_result *res, enum rcl_status st, const struct rcl_error *err)
+{
+	struct rcl_error oom = {0};
+
+	if (st) {
+		rcl_result_fail(res, err);
+	} else if (rcl_node_oom(res->data)) {
+		rcl_fail(&oom, RCL_NOMEM, "out of memory building the result");
+		rcl_node_free(res->data);
+		res->data = rcl_node_new_object();
+		rcl_result_fail(res, &oom);
+	}
+}
+
+void cli_reply_error(struct rcl_reply *reply, const struct obj_path *path,
+		     const struct rcl_error *err)
+{
+	int ctrl = -1;
+	struct rcl_result *res;
+
+	if (path && path->ctrl.given && !path->ctrl.all && path->ctrl.count == 1)
+		ctrl = (int)path->ctrl.ids[0];
+	res = rcl_reply_add(reply, ctrl);
+	if (res)
+		rcl_result_fail(res, err);
+}
+
+static enum rcl_status run_on_ctrl(struct rcl_ctx *lib, const struct cmd_args *args, unsigned id,
+				   struct rcl_reply *reply)
+{
+	enum rcl_lock lock = args->cmd->flags & CMD_WRITES ? RCL_LOCK_EXCLUSIVE : RCL_LOCK_SHARED;
+	struct rcl_result *res = rcl_reply_add(reply, (int)id);
+	struct cmd_ctx c = {.lib = lib, .args = args, .res = res};
+	struct rcl_error err = {0};
+	enum rcl_status st;
+
+	if (!res)
+		return RCL_NOMEM;
+	st = rcl_ctrl_open(lib, id, lock, &c.ctrl, &err);
+	if (!st)
+		st = args->cmd->run(&c, &err);
+	rcl_ctrl_close(c.ctrl);
+	settle(res, st, &err);
+	return res->status;
+}
+
+static enum rcl_status run_per_ctrl(struct rcl_ctx *lib, const struct cmd_args *args,
+				    struct rcl_reply *reply)
+{
+	const struct id_set *sel = &args->path.ctrl;
+	const unsigned *ids;
+	size_t count = rcl_ctx_ctrl_ids(lib, &ids);
+	enum rcl_status first = RCL_OK, st;
+	struct rcl_error err = {0};
+
+	if (sel->all && !count) {
+		rcl_fail(&err, RCL_NOT_FOUND,
+			 "no controllers found; create one with: raidcli add controller type=soft "
+			 "drives=4 size=1GB");
+		cli_reply_error(reply, NULL, &err);
+		return err.status;
+	}
+	for (size_t i = 0; i < (sel->all ? count : sel->count); i++) {
+		st = run_on_ctrl(lib, args, sel->all ? ids[i] : sel->ids[i], reply);
+		if (st == RCL_NOMEM && !reply->count)
+			return st;
+		if (!first)
+			first = st;
+	}
+	return first;
+}
+
+enum rcl_status cli_run(const struct cmd_args *args, struct rcl_reply *reply)
+{
+	struct rcl_error err = {0};
+	struct rcl_ctx *lib = NULL;
+	struct rcl_result *res;
+	enum rcl_status st;
+
+	st = rcl_ctx_new(&lib, NULL, &err);
+	if (st) {
+		cli_reply_error(reply, &args->path, &err);
+		return st;
+	}
+	if (args->cmd->flags & CMD_PER_CTRL) {
+		st = run_per_ctrl(lib, args, reply);
+	} else {
+		struct cmd_ctx c = {.lib = lib, .args = args};
+
+		res = rcl_reply_add(reply, -1);
+		if (!res) {
+			rcl_ctx_free(lib);
+			return RCL_NOMEM;
+		}
+		c.res = res;
+		st = args->cmd->run(&c, &err);
+		settle(res, st, &err);
+		st = res->status;
+	}
+	rcl_ctx_free(lib);
+	return st;
+}

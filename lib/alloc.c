@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+/*
+ * alloc.c - the one allocator, with fault injection.
+ *
+ * Every allocation in raidcli goes through here so that tests can fail the
+ * Nth one (SQLite's malloc tests): transiently (only the Nth fails) or
+ * persistently (the Nth and every later one fail).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "raidcli.h"
+
+static unsigned long alloc_count;
+static unsigned long fail_at;
+static bool fail_persistent;
+
+unsigned long rcl_alloc_fail_after(unsigned long n, bool persistent)
+{
+	unsigned long made = alloc_count;
+
+	alloc_count = 0;
+	fail_at = n;
+	fail_persistent = persistent;
+	return made;
+}
+
+static bool injected_failure(void)
+{
+	alloc_count++;
+	if (!fail_at)
+		return false;
+	return alloc_count == fail_at || (fail_persistent && alloc_count > fail_at);
+}
+
+void *rcl_malloc(size_t size)
+{
+	if (injected_failure())
+		return NULL;
+	return malloc(size ? size : 1);
+}
+
+void *rcl_calloc(size_t nmemb, size_t size)
+{
+	if (injected_failure())
+		return NULL;
+	return calloc(nmemb ? nmemb : 1, size ? size : 1);
+}
+
+void *rcl_realloc(void *ptr, size_t size)
+{
+	if (injected_failure())
+		return NULL;
+	return realloc(ptr, size ? size : 1);
+}
+
+char *rcl_strndup(const char *s, size_t n)
+{
+	size_t len = strnlen(s, n);
+	char *copy = rcl_malloc(len + 1);
+
+	if (!copy)
+		return NULL;
+	memcpy(copy, s, len);
+	copy[len] = '\0';
+	return copy;
+}
+
+char *rcl_strdup(const char *s)
+{
+	return rcl_strndup(s, strlen(s));
+}
+
+void rcl_free(void *ptr)
+{
+	free(ptr);
+}

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ctrl.c - a controller opened under its lock, whatever its backend.
+ *
+ * Lock order, everywhere: the registry lock before any controller lock.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+static const struct rcl_registry_entry *entry_by_id(const struct rcl_ctx *ctx, unsigned id)
+{
+	for (size_t i = 0; i < ctx->count; i++)
+		if (ctx->entries[i].id == id)
+			return &ctx->entries[i];
+	return NULL;
+}
+
+static char *ctrl_lock_path(const struct rcl_ctx *ctx, const struct rcl_registry_entry *entry)
+{
+	struct rcl_buf sb = RCL_BUF_INIT;
+
+	rcl_buf_addf(&sb, "%s/locks/%s-%s.lock", ctx->state_dir, entry->ops->name, entry->key);
+	return rcl_buf_detach(&sb);
+}
+
+enum rcl_status rcl_ctrl_open(struct rcl_ctx *ctx, unsigned id, enum rcl_lock lock,
+			      struct rcl_ctrl **out, struct rcl_error *err)
+{
+	const struct rcl_registry_entry *entry = entry_by_id(ctx, id);
+	struct rcl_ctrl *ctrl;
+	enum rcl_status st;
+	char *path, *dir;
+
+	if (!entry)
+		return rcl_fail(err, RCL_NOT_FOUND, "controller %u not found", id);
+	ctrl = rcl_calloc(1, sizeof(*ctrl));
+	dir = rcl_path_join(ctx->state_dir, "locks");
+	path = ctrl_lock_path(ctx, entry);
+	if (!ctrl || !dir || !path) {
+		st = rcl_fail(err, RCL_NOMEM, "out of memory");
+		goto fail;
+	}
+	ctrl->ctx = ctx;
+	ctrl->entry = *entry;
+	ctrl->lock_fd = -1;
+	st = rcl_mkdir_p(dir, 0700, err);
+	if (!st)
+		st = rcl_lock(path, lock, &ctrl->lock_fd, err);
+	if (!st)
+		st = entry->ops->load(ctrl, err);
+	if (st)
+		goto fail;
+	rcl_free(dir);
+	rcl_free(path);
+	*out = ctrl;
+	return RCL_OK;
+fail:
+	if (ctrl)
+		rcl_unlock(ctrl->lock_fd);
+	rcl_free(ctrl);
+	rcl_free(dir);
+	rcl_free(path);
+	return st;
+}
+
+void rcl_ctrl_close(struct rcl_ctrl *ctrl)
+{
+	if (!ctrl)
+		return;
+	ctrl->entry.ops->unload(ctrl);
+	rcl_free(ctrl->drives);
+	rcl_free(ctrl->enclosures);
+	rcl_unlock(ctrl->lock_fd);
+	rcl_free(ctrl);
+}
+
+unsigned rcl_ctrl_id(const struct rcl_ctrl *ctrl)
+{
+	return ctrl->entry.id;
+}
+
+const struct rcl_ctrl_info *rcl_ctrl_info(const struct rcl_ctrl *ctrl)
+{
+	return &ctrl->info;
+}
+
+size_t rcl_ctrl_enclosure_count(const struct rcl_ctrl *ctrl)
+{
+	return ctrl->enclosure_count;
+}
+
+const struct rcl_enclosure *rcl_ctrl_enclosure(const struct rcl_ctrl *ctrl, size_t index)
+{
+	return index < ctrl->enclosure_count ? &ctrl->enclosures[index] : NULL;
+}
+
+size_t rcl_ctrl_drive_count(const struct rcl_ctrl *ctrl)
+{
+	return ctrl->drive_count;
+}
+
+const struct rcl_drive *rcl_ctrl_drive(const struct rcl_ctrl *ctrl, size_t index)
+{
+	return index < ctrl->drive_count ? &ctrl->drives[index] : NULL;
+}
+
+enum rcl_status rcl_ctrl_add_drive(struct rcl_ctrl *ctrl, const char *path, unsigned *slot,
+				   struct rcl_error *err)
+{
+	return ctrl->entry.ops->add_drive(ctrl, path, slot, err);
+}
+
+enum rcl_status rcl_ctrl_remove_drive(struct rcl_ctrl *ctrl, const struct rcl_drive *drive,
+				      struct rcl_error *err)
+{
+	return ctrl->entry.ops->remove_drive(ctrl, drive, err);
+}
+
+enum rcl_status rcl_ctrl_delete(struct rcl_ctrl *ctrl, unsigned flags, struct rcl_error *err)
+{
+	struct rcl_ctx *ctx = ctrl->ctx;
+	unsigned id = rcl_ctrl_id(ctrl);
+	enum rcl_status st;
+	int reg_fd = -1;
+
+	st = rcl_registry_lock(ctx, &reg_fd, err);
+	if (st)
+		goto out;
+	/*
+	 * Forget the controller before dropping its state: a crash in between
+	 * leaves an orphaned state file, never a registered controller whose
+	 * state is gone.
+	 */
+	st = rcl_registry_remove(ctx, id, err);
+	if (!st)
+		st = ctrl->entry.ops->destroy(ctrl, flags, err);
+out:
+	rcl_unlock(reg_fd);
+	rcl_ctrl_close(ctrl);
+	return st;
+}
+
+const char *rcl_pd_state_abbrev(enum rcl_pd_state state)
+{
+	static const char *const names[] = {
+		[RCL_PD_UGOOD] = "UGood",   [RCL_PD_UBAD] = "UBad", [RCL_PD_ONLINE] = "Onln",
+		[RCL_PD_OFFLINE] = "Offln", [RCL_PD_MISSING] = "Msng", [RCL_PD_GHS] = "GHS",
+		[RCL_PD_DHS] = "DHS",       [RCL_PD_REBUILD] = "Rbld", [RCL_PD_JBOD] = "JBOD",
+	};
+
+	if ((size_t)state < sizeof(names) / sizeof(names[0]) && names[state])
+		return names[state];
+	return "Unknown";
+}
+
+const char *rcl_version(void)
+{
+	return RAIDCLI_VERSION;
+}

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * internal.h - what the library's parts share and callers never see: the
+ * backend contract, the controller object, and state-file helpers.
+ */
+#ifndef RCL_INTERNAL_H
+#define RCL_INTERNAL_H
+
+#include <sys/stat.h>
+
+#include <json-c/json.h>
+
+#include "raidcli.h"
+
+struct rcl_ctrl;
+
+/**
+ * struct rcl_backend_ops - one backend's operations over the model.
+ *
+ * Every member is required; an operation a backend cannot do points at the
+ * matching rcl_unsupported_*() stub, so no caller tests for NULL. Backends
+ * never print and never format for display.
+ *
+ * @load:	fill ctrl->info and ctrl->drives from the backend's state; the
+ *		controller lock is already held.
+ * @unload:	free what @load allocated in ctrl->priv.
+ * @add_drive:	put @path in the first free slot (exclusive lock held).
+ * @remove_drive: empty @drive's slot (exclusive lock held).
+ * @destroy:	drop the backend's own state before the registry forgets the
+ *		controller (exclusive lock held).
+ */
+struct rcl_backend_ops {
+	const char *name;
+	enum rcl_status (*load)(struct rcl_ctrl *ctrl, struct rcl_error *err);
+	void (*unload)(struct rcl_ctrl *ctrl);
+	enum rcl_status (*add_drive)(struct rcl_ctrl *ctrl, const char *path, unsigned *slot,
+				     struct rcl_error *err);
+	enum rcl_status (*remove_drive)(struct rcl_ctrl *ctrl, const struct rcl_drive *drive,
+					struct rcl_error *err);
+	enum rcl_status (*destroy)(struct rcl_ctrl *ctrl, unsigned flags, struct rcl_error *err);
+};
+
+extern const struct rcl_backend_ops rcl_soft_ops;
+
+/* One registered controller: its number, backend and backend-local key. */
+struct rcl_registry_entry {
+	unsigned id;
+	const struct rcl_backend_ops *ops;
+	char key[64];
+};
+
+struct rcl_ctx {
+	char *state_dir;
+	struct rcl_registry_entry *entries;
+	size_t count;
+	unsigned *ids;
+};
+
+struct rcl_ctrl {
+	struct rcl_ctx *ctx;
+	struct rcl_registry_entry entry; /* a copy: registry reloads move entries */
+	int lock_fd;
+	struct rcl_ctrl_info info;
+	struct rcl_enclosure *enclosures;
+	size_t enclosure_count;
+	struct rcl_drive *drives;
+	size_t drive_count;
+	void *priv;
+};
+
+/* registry.c */
+enum rcl_status rcl_registry_add(struct rcl_ctx *ctx, const struct rcl_backend_ops *ops,
+				 const char *key, unsigned *id, struct rcl_error *err);
+enum rcl_status rcl_registry_remove(struct rcl_ctx *ctx, unsigned id, struct rcl_error *err);
+/* The lock that serializes registry changes; release with rcl_unlock(). */
+enum rcl_status rcl_registry_lock(struct rcl_ctx *ctx, int *fd, struct rcl_error *err);
+
+/* statefile.c */
+/*
+ * rcl_path_join() - "@dir/@name" in a new string. Return: NULL on OOM.
+ */
+char *rcl_path_join(const char *dir, const char *name);
+/*
+ * rcl_state_read() - parse the JSON state file at @path into *@out.
+ * Return: RCL_NOT_FOUND if it does not exist, RCL_CORRUPT (naming the file)
+ * if it is not valid JSON or not an object, RCL_SYSTEM on read errors.
+ */
+enum rcl_status rcl_state_read(const char *path, json_object **out, struct rcl_error *err);
+/*
+ * rcl_state_write() - replace @path by @obj atomically: write a temporary
+ * file beside it, fsync, rename over, fsync the directory. A crash leaves
+ * either the old or the new file, never a mix.
+ */
+enum rcl_status rcl_state_write(const char *path, json_object *obj, struct rcl_error *err);
+/* rcl_lock() - open (creating) @path and flock() it; *@fd holds the lock. */
+enum rcl_status rcl_lock(const char *path, enum rcl_lock mode, int *fd, struct rcl_error *err);
+void rcl_unlock(int fd);
+/* rcl_state_corrupt() - the one message for a damaged state file. */
+enum rcl_status rcl_state_corrupt(struct rcl_error *err, const char *path, const char *what);
+
+/* JSON field readers for state files; false if missing or mistyped. */
+bool rcl_json_get_str(json_object *obj, const char *key, const char **out);
+bool rcl_json_get_uint(json_object *obj, const char *key, uint64_t max, uint64_t *out);
+bool rcl_json_get_bool(json_object *obj, const char *key, bool *out);
+
+/* rcl_random_hex() - @digits random upper-case hex digits into @out. */
+enum rcl_status rcl_random_hex(char *out, size_t digits, struct rcl_error *err);
+
+#endif /* RCL_INTERNAL_H */

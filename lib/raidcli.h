@@ -1,0 +1,486 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * raidcli.h - the libraidcli API, and its manual.
+ *
+ * libraidcli models storage controllers the way StorCLI does: controllers
+ * (/cN) hold enclosures (/eN) with slots (/sN), disk groups (/dN) and virtual
+ * drives (/vN). Each controller is served by a backend; callers never learn
+ * which one.
+ *
+ * Conventions, everywhere in this header:
+ *  - Calls that can fail return an enum rcl_status and fill a caller-owned
+ *    struct rcl_error. The error is left untouched on success, so calls
+ *    chain; on failure it holds the status, a message naming the offending
+ *    token, and the extended cause (errno) where one exists.
+ *  - _new() returns an object the caller owns and releases with _free();
+ *    _free(NULL) is a no-op. Getters return borrowed pointers, valid while
+ *    the parent object lives and is not modified.
+ *  - All memory comes from rcl_malloc() and its siblings, so tests can fail
+ *    the Nth allocation. Out of memory returns RCL_NOMEM; nothing exits.
+ *  - The library never prints. Results are data (struct rcl_node trees) for
+ *    the caller to render.
+ */
+#ifndef RAIDCLI_H
+#define RAIDCLI_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------
+ * Status codes.
+ *
+ * Where StorCLI has an error code for a condition, the value is StorCLI's
+ * (its "ErrCd"), so scripts that test exit codes keep working. Codes 240 and
+ * up are raidcli's own. Each code means one thing; the detail is in the
+ * message and in rcl_error.sys_errno.
+ */
+enum rcl_status {
+	RCL_OK = 0,
+	RCL_INVALID_COMMAND = 1, /* the command line does not parse */
+	RCL_INVALID_PARAM = 3,   /* a value is out of range or malformed */
+	RCL_NOT_FOUND = 35,      /* the addressed object does not exist */
+	RCL_NOT_ALLOWED = 255,   /* refused in the current state */
+	RCL_NOMEM = 240,         /* out of memory */
+	RCL_CORRUPT = 241,       /* a state file or metadata block is damaged */
+	RCL_SYSTEM = 242,        /* an operating system call failed (see sys_errno) */
+	RCL_BUSY = 243,          /* the object is in use (locked, mounted, opened) */
+	RCL_UNSUPPORTED = 244,   /* the controller does not support the operation */
+	RCL_NEED_FORCE = 245,    /* destructive: repeat with 'force' to confirm */
+	RCL_EXISTS = 246,        /* the object to create is already there */
+};
+
+/**
+ * rcl_status_name() - the short, stable name of a status ("not found").
+ * Return: a static string; "unknown status" for values outside the enum.
+ */
+const char *rcl_status_name(enum rcl_status status);
+
+#define RCL_ERROR_MSG_MAX 512
+
+/**
+ * struct rcl_error - why a call failed.
+ * @status:	the primary code, never RCL_OK once set.
+ * @sys_errno:	the errno behind an RCL_SYSTEM or RCL_BUSY failure, else 0.
+ * @msg:	one sentence: what is wrong, the quoted token, the fix.
+ * @file, @line: where the failure was first recorded (for debugging).
+ */
+struct rcl_error {
+	enum rcl_status status;
+	int sys_errno;
+	char msg[RCL_ERROR_MSG_MAX];
+	const char *file;
+	int line;
+};
+
+/**
+ * rcl_error_set() - record a failure in @err (if @err is not NULL).
+ * Use the rcl_fail() and rcl_fail_errno() macros, which add the location.
+ * Return: @status, so that "return rcl_fail(...)" reads naturally.
+ */
+enum rcl_status rcl_error_set(struct rcl_error *err, enum rcl_status status, int sys_errno,
+			      const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+#define rcl_fail(err, status, ...) rcl_error_set(err, status, 0, __FILE__, __LINE__, __VA_ARGS__)
+#define rcl_fail_errno(err, status, errnum, ...)                                                   \
+	rcl_error_set(err, status, errnum, __FILE__, __LINE__, __VA_ARGS__)
+
+/* ------------------------------------------------------------------------
+ * Memory. Every allocation in the library and the CLI goes through these.
+ * They return NULL on failure (real or injected) and never exit.
+ */
+void *rcl_malloc(size_t size);
+void *rcl_calloc(size_t nmemb, size_t size);
+void *rcl_realloc(void *ptr, size_t size);
+char *rcl_strdup(const char *s);
+char *rcl_strndup(const char *s, size_t n);
+/* rcl_free() - release memory from the functions above; NULL is a no-op. */
+void rcl_free(void *ptr);
+
+/**
+ * rcl_alloc_fail_after() - make allocation number @n (counting from 1 after
+ * this call) fail, and every one after it when @persistent, for fault tests.
+ * @n == 0 turns injection off. Return: allocations made since the last call.
+ */
+unsigned long rcl_alloc_fail_after(unsigned long n, bool persistent);
+
+/* ------------------------------------------------------------------------
+ * struct rcl_buf - a growable, always NUL-terminated string.
+ *
+ * Invariants: @buf is never NULL (an empty buffer points at a static ""),
+ * @len < @alloc whenever @alloc > 0. Appends that run out of memory set
+ * @oom and leave the contents unchanged; check it once, at the end.
+ */
+struct rcl_buf {
+	char *buf;
+	size_t len;
+	size_t alloc;
+	bool oom;
+};
+
+#define RCL_BUF_INIT {.buf = (char *)"", .len = 0, .alloc = 0, .oom = false}
+
+void rcl_buf_init(struct rcl_buf *sb);
+/* rcl_buf_release() - free the contents; @sb is empty and reusable after. */
+void rcl_buf_release(struct rcl_buf *sb);
+void rcl_buf_reset(struct rcl_buf *sb);
+void rcl_buf_add(struct rcl_buf *sb, const char *data, size_t len);
+void rcl_buf_adds(struct rcl_buf *sb, const char *s);
+void rcl_buf_addch(struct rcl_buf *sb, char c);
+void rcl_buf_addchars(struct rcl_buf *sb, char c, size_t count);
+void rcl_buf_addf(struct rcl_buf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void rcl_buf_vaddf(struct rcl_buf *sb, const char *fmt, va_list ap);
+/**
+ * rcl_buf_detach() - hand the string to the caller, who frees it with
+ * rcl_free(); @sb is empty after. Return: NULL if any append ran out of memory.
+ */
+char *rcl_buf_detach(struct rcl_buf *sb);
+
+/* ------------------------------------------------------------------------
+ * Sizes, StorCLI style: units are powers of 1024 whatever their spelling
+ * ("GB" = "GiB" = 2^30), as on every MegaRAID/PERC tool.
+ */
+
+/**
+ * rcl_size_parse() - parse "100GB", "1.5TiB", "512M", "4096B" into bytes.
+ * A number with no unit is in MB, as StorCLI reads it.
+ * Return: RCL_OK, or RCL_INVALID_PARAM naming @text.
+ */
+enum rcl_status rcl_size_parse(const char *text, uint64_t *bytes, struct rcl_error *err);
+
+/**
+ * rcl_size_format() - "893.750 GB": three decimals, the largest unit
+ * (KB, MB, GB, TB, PB) that keeps the value at least 1, "0 KB" for zero.
+ * Appends to @sb.
+ */
+void rcl_size_format(struct rcl_buf *sb, uint64_t bytes);
+
+/* ------------------------------------------------------------------------
+ * Results: an ordered tree of named values that the CLI renders as text or
+ * as StorCLI JSON. Every node carries its JSON key and, where the text form
+ * differs, a text label, so each datum is named exactly once.
+ */
+enum rcl_node_kind {
+	RCL_NODE_OBJECT, /* ordered named children; text: "Title :" section */
+	RCL_NODE_ARRAY,  /* unnamed children; of objects: a text table */
+	RCL_NODE_STRING,
+	RCL_NODE_INT,
+};
+
+/* Flags on a node. */
+enum {
+	RCL_NODE_ALIGN_RIGHT = 1 << 0, /* table column is right-aligned in text */
+};
+
+struct rcl_node;
+
+/**
+ * rcl_node_new_object() - a new, empty object node the caller owns.
+ * Return: NULL when out of memory.
+ */
+struct rcl_node *rcl_node_new_object(void);
+struct rcl_node *rcl_node_new_array(void);
+/* rcl_node_free() - free @node and all its children. */
+void rcl_node_free(struct rcl_node *node);
+
+/*
+ * Adders append a child to an object (@key required) or an array (@key
+ * NULL) and return the child, or NULL when out of memory. Out of memory is
+ * sticky: the parent remembers it (rcl_node_oom()) so a handler checks once.
+ */
+struct rcl_node *rcl_node_add_object(struct rcl_node *parent, const char *key);
+struct rcl_node *rcl_node_add_array(struct rcl_node *parent, const char *key);
+struct rcl_node *rcl_node_add_str(struct rcl_node *parent, const char *key, const char *value);
+struct rcl_node *rcl_node_add_strf(struct rcl_node *parent, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+struct rcl_node *rcl_node_add_int(struct rcl_node *parent, const char *key, long long value);
+/* rcl_node_add_size() - a string value in rcl_size_format() form. */
+struct rcl_node *rcl_node_add_size(struct rcl_node *parent, const char *key, uint64_t bytes);
+
+/* rcl_node_set_label() - the text form's label, when it differs from the key. */
+void rcl_node_set_label(struct rcl_node *node, const char *label);
+/* rcl_node_set_legend() - lines printed under a table in text form only. */
+void rcl_node_set_legend(struct rcl_node *node, const char *legend);
+void rcl_node_set_flags(struct rcl_node *node, unsigned flags);
+/* rcl_node_set_oom() - record that building @node's contents ran out of memory. */
+void rcl_node_set_oom(struct rcl_node *node);
+/* rcl_node_oom() - true if any allocation under @node failed. */
+bool rcl_node_oom(const struct rcl_node *node);
+
+enum rcl_node_kind rcl_node_kind(const struct rcl_node *node);
+const char *rcl_node_key(const struct rcl_node *node);
+/* rcl_node_label() - the text label, or the key when none was set. */
+const char *rcl_node_label(const struct rcl_node *node);
+const char *rcl_node_legend(const struct rcl_node *node);
+unsigned rcl_node_flags(const struct rcl_node *node);
+const char *rcl_node_str(const struct rcl_node *node);
+long long rcl_node_int(const struct rcl_node *node);
+size_t rcl_node_count(const struct rcl_node *node);
+const struct rcl_node *rcl_node_child(const struct rcl_node *node, size_t index);
+/* rcl_node_find() - the child of an object named @key, or NULL. */
+const struct rcl_node *rcl_node_find(const struct rcl_node *node, const char *key);
+
+/**
+ * struct rcl_result - the outcome of a command on one controller (or on the
+ * system), as StorCLI's "Command Status" plus "Response Data".
+ * @ctrl:	the controller number, or -1 for a system-level result.
+ * @status:	RCL_OK or the failure code.
+ * @description: "Show Drive Information Succeeded.", or the error message.
+ * @detail:	optional "Detailed Status" array (per-object outcomes).
+ * @data:	optional "Response Data" object; NULL means none is printed.
+ */
+struct rcl_result {
+	int ctrl;
+	enum rcl_status status;
+	char *description;
+	struct rcl_node *detail;
+	struct rcl_node *data;
+};
+
+/**
+ * struct rcl_reply - everything one command produced: one result per
+ * controller addressed (/call gives one per controller), in order.
+ */
+struct rcl_reply {
+	struct rcl_result *results;
+	size_t count;
+	size_t alloc;
+};
+
+void rcl_reply_init(struct rcl_reply *reply);
+void rcl_reply_release(struct rcl_reply *reply);
+/**
+ * rcl_reply_add() - append a result for controller @ctrl (-1: system) with
+ * status RCL_OK, description "None" and a fresh empty data object.
+ * Return: the new result, or NULL when out of memory.
+ */
+struct rcl_result *rcl_reply_add(struct rcl_reply *reply, int ctrl);
+/* rcl_result_describe() - replace the description. Return: false on OOM. */
+bool rcl_result_describe(struct rcl_result *res, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/**
+ * rcl_result_fail() - turn @res into a failure carrying @err: status,
+ * description, and a "Detailed Status" row with StorCLI's ErrCd/ErrMsg.
+ * @data is kept (StorCLI keeps Response Data on some failures).
+ */
+void rcl_result_fail(struct rcl_result *res, const struct rcl_error *err);
+/* rcl_reply_status() - the first failure's status, or RCL_OK. */
+enum rcl_status rcl_reply_status(const struct rcl_reply *reply);
+
+/* ------------------------------------------------------------------------
+ * The object model.
+ */
+
+/* Physical drive states, as StorCLI abbreviates them in its tables. */
+enum rcl_pd_state {
+	RCL_PD_UGOOD,   /* unconfigured good */
+	RCL_PD_UBAD,    /* unconfigured bad */
+	RCL_PD_ONLINE,  /* member of a disk group */
+	RCL_PD_OFFLINE, /* member, taken offline */
+	RCL_PD_MISSING, /* its backing store cannot be found */
+	RCL_PD_GHS,     /* global hot spare */
+	RCL_PD_DHS,     /* dedicated hot spare */
+	RCL_PD_REBUILD, /* being rebuilt */
+	RCL_PD_JBOD,    /* exposed directly to the host */
+};
+
+/* rcl_pd_state_abbrev() - "UGood", "Onln", ... as in PD LIST. */
+const char *rcl_pd_state_abbrev(enum rcl_pd_state state);
+
+/* What a drive is, as far as the controller can tell. */
+enum rcl_drive_kind {
+	RCL_DRIVE_IMAGE, /* a regular file holding a drive image */
+	RCL_DRIVE_BLOCK, /* a block device */
+};
+
+/**
+ * struct rcl_drive - one slot's drive. Strings are NUL-terminated and
+ * never NULL; sizes are in bytes.
+ * @enclosure:	enclosure id (252 for a soft controller's virtual backplane).
+ * @slot:	slot number inside the enclosure.
+ * @device_id:	the controller's device id ("DID"), unique per controller.
+ * @raw_bytes:	capacity as the backing store reports it.
+ * @coerced_bytes: capacity the controller uses (rounded down to 1 MiB).
+ * @present:	false when the backing store has vanished; sizes are 0.
+ * @interface:	"SATA", "SAS", "NVMe", or "File" for an image file.
+ * @medium:	"HDD", "SSD", or "Unknown" when the backing store hides it.
+ * @path:	the backing file or device (soft controllers), else "".
+ */
+struct rcl_drive {
+	unsigned enclosure;
+	unsigned slot;
+	unsigned device_id;
+	enum rcl_pd_state state;
+	enum rcl_drive_kind kind;
+	bool present;
+	uint64_t raw_bytes;
+	uint64_t coerced_bytes;
+	unsigned logical_sector;
+	unsigned physical_sector;
+	char serial[32];
+	char wwn[24];
+	char vendor[16];
+	char model[48];
+	char firmware[16];
+	char interface[8];
+	char medium[8];
+	char path[4096];
+};
+
+/**
+ * struct rcl_enclosure - an enclosure (backplane) drives sit in.
+ * @id:		the enclosure id ("EID"), as used in /cN/eID/sN paths.
+ * @slots:	how many slots it has.
+ * @product:	its product id ("Virtual" for a soft controller's backplane).
+ */
+struct rcl_enclosure {
+	unsigned id;
+	unsigned slots;
+	char product[24];
+};
+
+/**
+ * struct rcl_ctrl_info - what a controller says about itself. Strings are
+ * never NULL; a backend leaves "" for what its hardware does not have, and
+ * the CLI then omits the field rather than invent a value.
+ */
+struct rcl_ctrl_info {
+	char model[64];
+	char serial[32];
+	char firmware[32];
+	char driver_name[32];
+	char driver_version[32];
+	char host_interface[16];
+	char device_interface[16];
+	char backend[16]; /* "soft", "nvme", "megaraid", "redfish" */
+	unsigned max_drives;
+	time_t created;
+};
+
+struct rcl_ctx;
+struct rcl_ctrl;
+
+/**
+ * rcl_ctx_new() - open the controller registry.
+ * @state_dir:	where raidcli keeps its state; NULL means the default:
+ *		$RAIDCLI_STATE_DIR, else /var/lib/raidcli for root, else
+ *		$XDG_DATA_HOME/raidcli (~/.local/share/raidcli).
+ * The directory is created on first use (mode 0700).
+ * Return: RCL_OK and *@out, RCL_CORRUPT if the registry file is damaged
+ * (the message names the file), RCL_SYSTEM, RCL_NOMEM.
+ */
+enum rcl_status rcl_ctx_new(struct rcl_ctx **out, const char *state_dir, struct rcl_error *err);
+void rcl_ctx_free(struct rcl_ctx *ctx);
+/* rcl_ctx_state_dir() - the state directory in use (borrowed). */
+const char *rcl_ctx_state_dir(const struct rcl_ctx *ctx);
+
+/**
+ * rcl_ctx_ctrl_ids() - the numbers of all controllers, ascending.
+ * Return: the count; *@ids (borrowed) holds them.
+ */
+size_t rcl_ctx_ctrl_ids(const struct rcl_ctx *ctx, const unsigned **ids);
+
+enum rcl_lock {
+	RCL_LOCK_SHARED,    /* reading: other readers may run alongside */
+	RCL_LOCK_EXCLUSIVE, /* changing: waits for every other user */
+};
+
+/**
+ * rcl_ctrl_open() - load controller @id under a lock held until
+ * rcl_ctrl_close(). Waits for the lock (other raidcli processes finish
+ * their change first).
+ * Return: RCL_OK, RCL_NOT_FOUND, RCL_CORRUPT (damaged state, file named),
+ * RCL_SYSTEM, RCL_NOMEM.
+ */
+enum rcl_status rcl_ctrl_open(struct rcl_ctx *ctx, unsigned id, enum rcl_lock lock,
+			      struct rcl_ctrl **out, struct rcl_error *err);
+void rcl_ctrl_close(struct rcl_ctrl *ctrl);
+
+unsigned rcl_ctrl_id(const struct rcl_ctrl *ctrl);
+const struct rcl_ctrl_info *rcl_ctrl_info(const struct rcl_ctrl *ctrl);
+/* Enclosures, by id. */
+size_t rcl_ctrl_enclosure_count(const struct rcl_ctrl *ctrl);
+const struct rcl_enclosure *rcl_ctrl_enclosure(const struct rcl_ctrl *ctrl, size_t index);
+/* Drives in slot order. */
+size_t rcl_ctrl_drive_count(const struct rcl_ctrl *ctrl);
+const struct rcl_drive *rcl_ctrl_drive(const struct rcl_ctrl *ctrl, size_t index);
+
+/**
+ * rcl_ctrl_add_drive() - put the file or block device at @path in the
+ * first free slot. A block device that is mounted or opened exclusively
+ * elsewhere is refused (RCL_BUSY), as is a path already in a slot of any
+ * controller (RCL_EXISTS). Requires an exclusive lock.
+ * Return: RCL_OK and *@slot, or the failure; nothing changes on failure.
+ */
+enum rcl_status rcl_ctrl_add_drive(struct rcl_ctrl *ctrl, const char *path, unsigned *slot,
+				   struct rcl_error *err);
+
+/**
+ * rcl_ctrl_remove_drive() - empty the slot of @drive (a pointer obtained
+ * from rcl_ctrl_drive()); the backing file is kept. Requires an exclusive lock.
+ */
+enum rcl_status rcl_ctrl_remove_drive(struct rcl_ctrl *ctrl, const struct rcl_drive *drive,
+				      struct rcl_error *err);
+
+/* Flags for rcl_ctrl_delete(). */
+enum {
+	RCL_DELETE_IMAGES = 1 << 0, /* also delete image files raidcli created */
+};
+
+/**
+ * rcl_ctrl_delete() - remove the controller from the registry and close
+ * it (@ctrl is freed in every case). Image files are kept unless
+ * RCL_DELETE_IMAGES is given. Its number becomes free for reuse.
+ */
+enum rcl_status rcl_ctrl_delete(struct rcl_ctrl *ctrl, unsigned flags, struct rcl_error *err);
+
+/**
+ * struct rcl_soft_params - a new software controller.
+ * @drives:	how many image files to create (0 for none).
+ * @drive_bytes: each image's size; rounded down to a whole MiB.
+ * @sector_size: 512 or 4096, the logical sector size its drives report.
+ * @dir:	where to create the images; NULL: <state dir>/images/<serial>.
+ */
+struct rcl_soft_params {
+	unsigned drives;
+	uint64_t drive_bytes;
+	unsigned sector_size;
+	const char *dir;
+};
+
+/* The smallest drive a soft controller accepts. */
+#define RCL_SOFT_MIN_DRIVE_BYTES (16ull << 20)
+/* The most slots a soft controller has. */
+#define RCL_SOFT_MAX_DRIVES 240
+
+/**
+ * rcl_soft_create() - create a software controller with @params->drives
+ * sparse image files (never overwriting an existing file) and register it
+ * under the lowest free number.
+ * Return: RCL_OK and *@id; on failure every file created is removed again.
+ */
+enum rcl_status rcl_soft_create(struct rcl_ctx *ctx, const struct rcl_soft_params *params,
+				unsigned *id, struct rcl_error *err);
+
+/**
+ * rcl_mkdir_p() - create directory @path and its missing parents with
+ * @mode (existing ones are left as they are).
+ * Return: RCL_OK, RCL_SYSTEM naming the directory that could not be made.
+ */
+enum rcl_status rcl_mkdir_p(const char *path, unsigned mode, struct rcl_error *err);
+
+/* The library's version, "0.1.0". */
+const char *rcl_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RAIDCLI_H */

@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: MIT
+/*
+ * registry.c - which controller number belongs to which backend object.
+ *
+ * The registry gives controllers of every backend one numbering that stays
+ * stable across runs: a new controller takes the lowest free number and keeps
+ * it until it is deleted. It lives in <state dir>/registry.json; changes are
+ * serialized by <state dir>/registry.lock and written atomically.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define REGISTRY_FORMAT 1
+
+static const struct rcl_backend_ops *const backends[] = {
+	&rcl_soft_ops,
+};
+
+static const struct rcl_backend_ops *backend_by_name(const char *name)
+{
+	for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
+		if (!strcmp(backends[i]->name, name))
+			return backends[i];
+	return NULL;
+}
+
+/* The state directory: explicit, $RAIDCLI_STATE_DIR, /var/lib for root, XDG. */
+static char *default_state_dir(void)
+{
+	const char *env = getenv("RAIDCLI_STATE_DIR");
+	struct rcl_buf sb = RCL_BUF_INIT;
+
+	if (env && *env)
+		return rcl_strdup(env);
+	if (geteuid() == 0)
+		return rcl_strdup("/var/lib/raidcli");
+	env = getenv("XDG_DATA_HOME");
+	if (env && *env == '/')
+		rcl_buf_addf(&sb, "%s/raidcli", env);
+	else if ((env = getenv("HOME")) && *env)
+		rcl_buf_addf(&sb, "%s/.local/share/raidcli", env);
+	else
+		rcl_buf_adds(&sb, "/var/lib/raidcli");
+	return rcl_buf_detach(&sb);
+}
+
+static bool key_is_safe(const char *key)
+{
+	if (!*key || strlen(key) >= sizeof(((struct rcl_registry_entry *)0)->key))
+		return false;
+	for (const char *p = key; *p; p++)
+		if (!((*p >= '0' && *p <= '9') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= 'a' && *p <= 'z') || *p == '-' || *p == '_'))
+			return false;
+	return true;
+}
+
+static enum rcl_status parse_entry(json_object *item, const char *path,
+				   struct rcl_registry_entry *entry, struct rcl_error *err)
+{
+	const char *backend, *key;
+	uint64_t id;
+
+	if (!json_object_is_type(item, json_type_object) ||
+	    !rcl_json_get_uint(item, "id", 9999, &id) ||
+	    !rcl_json_get_str(item, "backend", &backend) || !rcl_json_get_str(item, "key", &key))
+		return rcl_state_corrupt(err, path, "a controller entry lacks id, backend or key");
+	entry->ops = backend_by_name(backend);
+	if (!entry->ops)
+		return rcl_state_corrupt(err, path, "a controller names an unknown backend");
+	if (!key_is_safe(key))
+		return rcl_state_corrupt(err, path, "a controller key has unexpected characters");
+	entry->id = (unsigned)id;
+	strcpy(entry->key, key);
+	return RCL_OK;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct rcl_registry_entry *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* Rebuild ctx->ids from ctx->entries (kept sorted by id). */
+static enum rcl_status index_entries(struct rcl_ctx *ctx, struct rcl_error *err)
+{
+	rcl_free(ctx->ids);
+	ctx->ids = rcl_calloc(ctx->count, sizeof(*ctx->ids));
+	if (!ctx->ids)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	qsort(ctx->entries, ctx->count, sizeof(*ctx->entries), cmp_entry);
+	for (size_t i = 0; i < ctx->count; i++)
+		ctx->ids[i] = ctx->entries[i].id;
+	return RCL_OK;
+}
+
+static enum rcl_status registry_load(struct rcl_ctx *ctx, struct rcl_error *err)
+{
+	char *path = rcl_path_join(ctx->state_dir, "registry.json");
+	json_object *root = NULL, *list;
+	enum rcl_status st;
+	uint64_t format;
+	size_t n;
+
+	if (!path)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	rcl_free(ctx->entries);
+	ctx->entries = NULL;
+	ctx->count = 0;
+	st = rcl_state_read(path, &root, err);
+	if (st == RCL_NOT_FOUND) {
+		st = index_entries(ctx, err);
+		goto out;
+	}
+	if (st)
+		goto out;
+	if (!rcl_json_get_uint(root, "format", 1000, &format) || format != REGISTRY_FORMAT ||
+	    !json_object_object_get_ex(root, "controllers", &list) ||
+	    !json_object_is_type(list, json_type_array)) {
+		st = rcl_state_corrupt(err, path, "no format 1 'controllers' list");
+		goto out;
+	}
+	n = json_object_array_length(list);
+	ctx->entries = rcl_calloc(n, sizeof(*ctx->entries));
+	if (!ctx->entries) {
+		st = rcl_fail(err, RCL_NOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		st = parse_entry(json_object_array_get_idx(list, i), path, &ctx->entries[i], err);
+		if (st)
+			goto out;
+		for (size_t j = 0; j < i; j++)
+			if (ctx->entries[j].id == ctx->entries[i].id)
+				st = rcl_state_corrupt(err, path, "two controllers share a number");
+		if (st)
+			goto out;
+		ctx->count++;
+	}
+	st = index_entries(ctx, err);
+out:
+	json_object_put(root);
+	rcl_free(path);
+	return st;
+}
+
+static enum rcl_status registry_save(struct rcl_ctx *ctx, struct rcl_error *err)
+{
+	char *path = rcl_path_join(ctx->state_dir, "registry.json");
+	json_object *root = json_object_new_object();
+	json_object *list = json_object_new_array();
+	enum rcl_status st = RCL_OK;
+
+	if (!path || !root || !list) {
+		st = rcl_fail(err, RCL_NOMEM, "out of memory");
+		json_object_put(list);
+		goto out;
+	}
+	json_object_object_add(root, "format", json_object_new_int(REGISTRY_FORMAT));
+	json_object_object_add(root, "controllers", list);
+	for (size_t i = 0; i < ctx->count; i++) {
+		json_object *item = json_object_new_object();
+
+		json_object_object_add(item, "id", json_object_new_int((int)ctx->entries[i].id));
+		json_object_object_add(item, "backend",
+				       json_object_new_string(ctx->entries[i].ops->name));
+		json_object_object_add(item, "key", json_object_new_string(ctx->entries[i].key));
+		json_object_array_add(list, item);
+	}
+	st = rcl_state_write(path, root, err);
+out:
+	json_object_put(root);
+	rcl_free(path);
+	return st;
+}
+
+/* Resolve *@path to an absolute path without symlinks, in place. */
+static enum rcl_status canonicalize(char **path, struct rcl_error *err)
+{
+	char *real = realpath(*path, NULL);
+	char *copy;
+
+	if (!real)
+		return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot resolve '%s': %s", *path,
+				      strerror(errno));
+	copy = rcl_strdup(real);
+	free(real); /* realpath() allocates with malloc() */
+	if (!copy)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	rcl_free(*path);
+	*path = copy;
+	return RCL_OK;
+}
+
+enum rcl_status rcl_ctx_new(struct rcl_ctx **out, const char *state_dir, struct rcl_error *err)
+{
+	struct rcl_ctx *ctx = rcl_calloc(1, sizeof(*ctx));
+	enum rcl_status st;
+
+	if (!ctx)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	ctx->state_dir = state_dir ? rcl_strdup(state_dir) : default_state_dir();
+	if (!ctx->state_dir) {
+		rcl_ctx_free(ctx);
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	}
+	st = rcl_mkdir_p(ctx->state_dir, 0700, err);
+	if (!st)
+		st = canonicalize(&ctx->state_dir, err);
+	if (!st)
+		st = registry_load(ctx, err);
+	if (st) {
+		rcl_ctx_free(ctx);
+		return st;
+	}
+	*out = ctx;
+	return RCL_OK;
+}
+
+void rcl_ctx_free(struct rcl_ctx *ctx)
+{
+	if (!ctx)
+		return;
+	rcl_free(ctx->state_dir);
+	rcl_free(ctx->entries);
+	rcl_free(ctx->ids);
+	rcl_free(ctx);
+}
+
+const char *rcl_ctx_state_dir(const struct rcl_ctx *ctx)
+{
+	return ctx->state_dir;
+}
+
+size_t rcl_ctx_ctrl_ids(const struct rcl_ctx *ctx, const unsigned **ids)
+{
+	*ids = ctx->ids;
+	return ctx->count;
+}
+
+enum rcl_status rcl_registry_lock(struct rcl_ctx *ctx, int *fd, struct rcl_error *err)
+{
+	char *path = rcl_path_join(ctx->state_dir, "registry.lock");
+	enum rcl_status st;
+
+	if (!path)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	st = rcl_lock(path, RCL_LOCK_EXCLUSIVE, fd, err);
+	rcl_free(path);
+	if (st)
+		return st;
+	/* Another process may have changed the registry while we waited. */
+	st = registry_load(ctx, err);
+	if (st) {
+		rcl_unlock(*fd);
+		*fd = -1;
+	}
+	return st;
+}
+
+enum rcl_status rcl_registry_add(struct rcl_ctx *ctx, const struct rcl_backend_ops *ops,
+				 const char *key, unsigned *id, struct rcl_error *err)
+{
+	struct rcl_registry_entry *mem;
+	unsigned free_id = 0;
+	enum rcl_status st;
+
+	for (size_t i = 0; i < ctx->count && ctx->entries[i].id == free_id; i++)
+		free_id++;
+	mem = rcl_realloc(ctx->entries, (ctx->count + 1) * sizeof(*mem));
+	if (!mem)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	ctx->entries = mem;
+	mem[ctx->count].id = free_id;
+	mem[ctx->count].ops = ops;
+	snprintf(mem[ctx->count].key, sizeof(mem->key), "%s", key);
+	ctx->count++;
+	st = index_entries(ctx, err);
+	if (!st)
+		st = registry_save(ctx, err);
+	if (st) {
+		registry_load(ctx, NULL);
+		return st;
+	}
+	*id = free_id;
+	return RCL_OK;
+}
+
+enum rcl_status rcl_registry_remove(struct rcl_ctx *ctx, unsigned id, struct rcl_error *err)
+{
+	enum rcl_status st;
+	size_t i;
+
+	for (i = 0; i < ctx->count && ctx->entries[i].id != id; i++)
+		;
+	if (i == ctx->count)
+		return rcl_fail(err, RCL_NOT_FOUND, "controller %u not found", id);
+	memmove(&ctx->entries[i], &ctx->entries[i + 1],
+		(ctx->count - i - 1) * sizeof(*ctx->entries));
+	ctx->count--;
+	st = index_entries(ctx, err);
+	if (!st)
+		st = registry_save(ctx, err);
+	if (st)
+		registry_load(ctx, NULL);
+	return st;
+}

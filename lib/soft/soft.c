@@ -1,0 +1,560 @@
+// SPDX-License-Identifier: MIT
+/*
+ * soft.c - the software RAID controller: a set of slots, each holding an
+ * image file or a block device.
+ *
+ * The controller's own state is <state dir>/soft/<serial>.json: its serial,
+ * its sector size and which backing object sits in which slot, with each
+ * drive's serial number and WWN (so they stay stable across runs).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "soft.h"
+
+#define SOFT_FORMAT 1
+
+struct soft_slot {
+	unsigned slot;
+	bool owned; /* an image raidcli created, deleted with delete=images */
+	char serial[32];
+	char wwn[24];
+	char path[PATH_MAX];
+};
+
+struct soft_ctrl {
+	char *state_path;
+	char serial[32];
+	char image_dir[PATH_MAX];
+	unsigned sector_size;
+	time_t created;
+	struct soft_slot *slots;
+	size_t slot_count;
+};
+
+static char *state_path_for(const struct rcl_ctx *ctx, const char *serial)
+{
+	struct rcl_buf sb = RCL_BUF_INIT;
+
+	rcl_buf_addf(&sb, "%s/soft/%s.json", ctx->state_dir, serial);
+	return rcl_buf_detach(&sb);
+}
+
+static bool copy_checked(char *dst, size_t size, const char *src)
+{
+	if (strlen(src) >= size)
+		return false;
+	strcpy(dst, src);
+	return true;
+}
+
+static enum rcl_status parse_slot(json_object *item, const char *path, struct soft_slot *slot,
+				  struct rcl_error *err)
+{
+	const char *file, *serial, *wwn;
+	uint64_t number;
+
+	if (!json_object_is_type(item, json_type_object) ||
+	    !rcl_json_get_uint(item, "slot", RCL_SOFT_MAX_DRIVES - 1, &number) ||
+	    !rcl_json_get_str(item, "path", &file) || !rcl_json_get_str(item, "serial", &serial) ||
+	    !rcl_json_get_str(item, "wwn", &wwn) || !rcl_json_get_bool(item, "owned", &slot->owned))
+		return rcl_state_corrupt(err, path, "a slot lacks slot, path, serial, wwn or owned");
+	if (file[0] != '/' || !copy_checked(slot->path, sizeof(slot->path), file) ||
+	    !copy_checked(slot->serial, sizeof(slot->serial), serial) ||
+	    !copy_checked(slot->wwn, sizeof(slot->wwn), wwn))
+		return rcl_state_corrupt(err, path, "a slot has an invalid path, serial or wwn");
+	slot->slot = (unsigned)number;
+	return RCL_OK;
+}
+
+static enum rcl_status parse_state(json_object *root, const char *path, struct soft_ctrl *sc,
+				   struct rcl_error *err)
+{
+	const char *serial, *dir;
+	uint64_t format, sector, created;
+	json_object *slots;
+	enum rcl_status st;
+	size_t n;
+
+	if (!rcl_json_get_uint(root, "format", 1000, &format) || format != SOFT_FORMAT ||
+	    !rcl_json_get_str(root, "serial", &serial) || !rcl_json_get_str(root, "image_dir", &dir) ||
+	    !rcl_json_get_uint(root, "sector_size", 4096, &sector) ||
+	    !rcl_json_get_uint(root, "created", INT64_MAX, &created) ||
+	    !json_object_object_get_ex(root, "slots", &slots) ||
+	    !json_object_is_type(slots, json_type_array))
+		return rcl_state_corrupt(err, path, "a controller field is missing or mistyped");
+	if ((sector != 512 && sector != 4096) || !copy_checked(sc->serial, sizeof(sc->serial), serial) ||
+	    !copy_checked(sc->image_dir, sizeof(sc->image_dir), dir))
+		return rcl_state_corrupt(err, path, "a controller field has an invalid value");
+	sc->sector_size = (unsigned)sector;
+	sc->created = (time_t)created;
+	n = json_object_array_length(slots);
+	if (n > RCL_SOFT_MAX_DRIVES)
+		return rcl_state_corrupt(err, path, "it lists more slots than a controller has");
+	sc->slots = rcl_calloc(n, sizeof(*sc->slots));
+	if (!sc->slots)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		st = parse_slot(json_object_array_get_idx(slots, i), path, &sc->slots[i], err);
+		if (st)
+			return st;
+		for (size_t j = 0; j < i; j++)
+			if (sc->slots[j].slot == sc->slots[i].slot)
+				return rcl_state_corrupt(err, path, "two drives share a slot");
+		sc->slot_count++;
+	}
+	return RCL_OK;
+}
+
+static enum rcl_status save_state(const struct soft_ctrl *sc, struct rcl_error *err)
+{
+	json_object *root = json_object_new_object();
+	json_object *slots = json_object_new_array();
+	enum rcl_status st;
+
+	if (!root || !slots) {
+		json_object_put(root);
+		json_object_put(slots);
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	}
+	json_object_object_add(root, "format", json_object_new_int(SOFT_FORMAT));
+	json_object_object_add(root, "serial", json_object_new_string(sc->serial));
+	json_object_object_add(root, "created", json_object_new_int64(sc->created));
+	json_object_object_add(root, "sector_size", json_object_new_int((int)sc->sector_size));
+	json_object_object_add(root, "image_dir", json_object_new_string(sc->image_dir));
+	json_object_object_add(root, "slots", slots);
+	for (size_t i = 0; i < sc->slot_count; i++) {
+		const struct soft_slot *slot = &sc->slots[i];
+		json_object *item = json_object_new_object();
+
+		json_object_object_add(item, "slot", json_object_new_int((int)slot->slot));
+		json_object_object_add(item, "path", json_object_new_string(slot->path));
+		json_object_object_add(item, "serial", json_object_new_string(slot->serial));
+		json_object_object_add(item, "wwn", json_object_new_string(slot->wwn));
+		json_object_object_add(item, "owned", json_object_new_boolean(slot->owned));
+		json_object_array_add(slots, item);
+	}
+	st = rcl_state_write(sc->state_path, root, err);
+	json_object_put(root);
+	return st;
+}
+
+static void soft_free(struct soft_ctrl *sc)
+{
+	if (!sc)
+		return;
+	rcl_free(sc->state_path);
+	rcl_free(sc->slots);
+	rcl_free(sc);
+}
+
+static int cmp_slot(const void *a, const void *b)
+{
+	const struct soft_slot *x = a, *y = b;
+
+	return (x->slot > y->slot) - (x->slot < y->slot);
+}
+
+/* Describe the controller and its drives from @sc into @ctrl. */
+static enum rcl_status fill_model(struct rcl_ctrl *ctrl, struct soft_ctrl *sc,
+				  struct rcl_error *err)
+{
+	struct rcl_ctrl_info *info = &ctrl->info;
+
+	memset(info, 0, sizeof(*info));
+	snprintf(info->model, sizeof(info->model), "raidcli Soft RAID");
+	snprintf(info->serial, sizeof(info->serial), "%s", sc->serial);
+	snprintf(info->firmware, sizeof(info->firmware), "%s", rcl_version());
+	snprintf(info->driver_name, sizeof(info->driver_name), "raidcli");
+	snprintf(info->driver_version, sizeof(info->driver_version), "%s", rcl_version());
+	snprintf(info->backend, sizeof(info->backend), "soft");
+	info->max_drives = RCL_SOFT_MAX_DRIVES;
+	info->created = sc->created;
+
+	if (!ctrl->enclosures) {
+		ctrl->enclosures = rcl_calloc(1, sizeof(*ctrl->enclosures));
+		if (!ctrl->enclosures)
+			return rcl_fail(err, RCL_NOMEM, "out of memory");
+		ctrl->enclosures->id = RCL_SOFT_ENCLOSURE;
+		ctrl->enclosures->slots = RCL_SOFT_MAX_DRIVES;
+		snprintf(ctrl->enclosures->product, sizeof(ctrl->enclosures->product), "Virtual");
+		ctrl->enclosure_count = 1;
+	}
+
+	qsort(sc->slots, sc->slot_count, sizeof(*sc->slots), cmp_slot);
+	rcl_free(ctrl->drives);
+	ctrl->drives = rcl_calloc(sc->slot_count, sizeof(*ctrl->drives));
+	ctrl->drive_count = 0;
+	if (!ctrl->drives)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	for (size_t i = 0; i < sc->slot_count; i++) {
+		struct rcl_drive *drive = &ctrl->drives[i];
+		const struct soft_slot *slot = &sc->slots[i];
+
+		drive->enclosure = RCL_SOFT_ENCLOSURE;
+		drive->slot = slot->slot;
+		drive->device_id = slot->slot;
+		drive->state = RCL_PD_UGOOD;
+		snprintf(drive->serial, sizeof(drive->serial), "%s", slot->serial);
+		snprintf(drive->wwn, sizeof(drive->wwn), "%s", slot->wwn);
+		rcl_soft_probe(slot->path, sc->sector_size, drive);
+	}
+	ctrl->drive_count = sc->slot_count;
+	return RCL_OK;
+}
+
+static enum rcl_status load_state(const struct rcl_ctx *ctx, const char *key, unsigned id,
+				  struct soft_ctrl **out, struct rcl_error *err)
+{
+	struct soft_ctrl *sc = rcl_calloc(1, sizeof(*sc));
+	json_object *root = NULL;
+	enum rcl_status st;
+
+	if (!sc || !(sc->state_path = state_path_for(ctx, key))) {
+		soft_free(sc);
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	}
+	st = rcl_state_read(sc->state_path, &root, err);
+	if (st == RCL_NOT_FOUND)
+		st = rcl_fail(err, RCL_NOT_FOUND, "controller %u not found: its state file '%s' is gone",
+			      id, sc->state_path);
+	if (!st)
+		st = parse_state(root, sc->state_path, sc, err);
+	json_object_put(root);
+	if (st) {
+		soft_free(sc);
+		return st;
+	}
+	*out = sc;
+	return RCL_OK;
+}
+
+static enum rcl_status soft_load(struct rcl_ctrl *ctrl, struct rcl_error *err)
+{
+	struct soft_ctrl *sc;
+	enum rcl_status st = load_state(ctrl->ctx, ctrl->entry.key, ctrl->entry.id, &sc, err);
+
+	if (st)
+		return st;
+	st = fill_model(ctrl, sc, err);
+	if (st) {
+		soft_free(sc);
+		return st;
+	}
+	ctrl->priv = sc;
+	return RCL_OK;
+}
+
+static void soft_unload(struct rcl_ctrl *ctrl)
+{
+	soft_free(ctrl->priv);
+	ctrl->priv = NULL;
+}
+
+static bool same_object(const struct stat *a, const struct stat *b)
+{
+	if (S_ISBLK(a->st_mode) && S_ISBLK(b->st_mode))
+		return a->st_rdev == b->st_rdev;
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* Which controller (if any) already has the object @st in a slot. */
+static enum rcl_status find_user(const struct rcl_ctx *ctx, const struct stat *st, int *user,
+				 struct rcl_error *err)
+{
+	*user = -1;
+	for (size_t i = 0; i < ctx->count && *user < 0; i++) {
+		const struct rcl_registry_entry *entry = &ctx->entries[i];
+		struct soft_ctrl *sc;
+		enum rcl_status status;
+
+		if (entry->ops != &rcl_soft_ops)
+			continue;
+		status = load_state(ctx, entry->key, entry->id, &sc, err);
+		if (status == RCL_NOT_FOUND)
+			continue; /* deleted meanwhile */
+		if (status)
+			return status;
+		for (size_t j = 0; j < sc->slot_count; j++) {
+			struct stat other;
+
+			if (!stat(sc->slots[j].path, &other) && same_object(st, &other))
+				*user = (int)entry->id;
+		}
+		soft_free(sc);
+	}
+	return RCL_OK;
+}
+
+static enum rcl_status new_identity(struct soft_slot *slot, struct rcl_error *err)
+{
+	enum rcl_status st;
+
+	/* Serial "RCLD" + 12 hex digits; WWN in NAA 3 (locally assigned) form. */
+	memcpy(slot->serial, "RCLD", 4);
+	st = rcl_random_hex(slot->serial + 4, 12, err);
+	if (!st) {
+		slot->wwn[0] = '3';
+		st = rcl_random_hex(slot->wwn + 1, 15, err);
+	}
+	return st;
+}
+
+static enum rcl_status soft_add_drive(struct rcl_ctrl *ctrl, const char *path, unsigned *slot_out,
+				      struct rcl_error *err)
+{
+	struct soft_ctrl *sc = ctrl->priv;
+	struct soft_slot *slots, *slot;
+	char real[PATH_MAX];
+	struct stat st;
+	enum rcl_status status;
+	unsigned number = 0;
+	int user;
+
+	status = rcl_soft_check_usable(path, &st, err);
+	if (status)
+		return status;
+	if (!realpath(path, real))
+		return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot resolve '%s': %s", path,
+				      strerror(errno));
+	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size < RCL_SOFT_MIN_DRIVE_BYTES)
+		return rcl_fail(err, RCL_INVALID_PARAM,
+				"cannot use '%s': it holds %lld bytes, less than the %llu MiB a "
+				"drive needs",
+				path, (long long)st.st_size, RCL_SOFT_MIN_DRIVE_BYTES >> 20);
+	status = find_user(ctrl->ctx, &st, &user, err);
+	if (status)
+		return status;
+	if (user >= 0)
+		return rcl_fail(err, RCL_EXISTS, "cannot use '%s': it is already a drive of /c%d",
+				path, user);
+	for (size_t i = 0; i < sc->slot_count && sc->slots[i].slot == number; i++)
+		number++;
+	if (number >= RCL_SOFT_MAX_DRIVES)
+		return rcl_fail(err, RCL_NOT_ALLOWED, "controller %u has no free slot (it has %u)",
+				ctrl->entry.id, RCL_SOFT_MAX_DRIVES);
+	slots = rcl_realloc(sc->slots, (sc->slot_count + 1) * sizeof(*slots));
+	if (!slots)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	sc->slots = slots;
+	slot = &slots[sc->slot_count];
+	memset(slot, 0, sizeof(*slot));
+	slot->slot = number;
+	strcpy(slot->path, real);
+	status = new_identity(slot, err);
+	if (status)
+		return status;
+	sc->slot_count++;
+	status = save_state(sc, err);
+	if (status) {
+		sc->slot_count--;
+		return status;
+	}
+	*slot_out = number;
+	return fill_model(ctrl, sc, err);
+}
+
+static enum rcl_status soft_remove_drive(struct rcl_ctrl *ctrl, const struct rcl_drive *drive,
+					 struct rcl_error *err)
+{
+	struct soft_ctrl *sc = ctrl->priv;
+	struct soft_slot removed;
+	enum rcl_status st;
+	size_t i;
+
+	for (i = 0; i < sc->slot_count && sc->slots[i].slot != drive->slot; i++)
+		;
+	if (i == sc->slot_count)
+		return rcl_fail(err, RCL_NOT_FOUND, "no drive in slot %u", drive->slot);
+	removed = sc->slots[i];
+	memmove(&sc->slots[i], &sc->slots[i + 1], (sc->slot_count - i - 1) * sizeof(*sc->slots));
+	sc->slot_count--;
+	st = save_state(sc, err);
+	if (st) {
+		memmove(&sc->slots[i + 1], &sc->slots[i], (sc->slot_count - i) * sizeof(*sc->slots));
+		sc->slots[i] = removed;
+		sc->slot_count++;
+		return st;
+	}
+	return fill_model(ctrl, sc, err);
+}
+
+static bool image_dir_is_default(const struct rcl_ctx *ctx, const struct soft_ctrl *sc)
+{
+	size_t len = strlen(ctx->state_dir);
+
+	return !strncmp(sc->image_dir, ctx->state_dir, len) &&
+	       !strncmp(sc->image_dir + len, "/images/", 8);
+}
+
+static enum rcl_status soft_destroy(struct rcl_ctrl *ctrl, unsigned flags, struct rcl_error *err)
+{
+	struct soft_ctrl *sc = ctrl->priv;
+
+	if (unlink(sc->state_path) && errno != ENOENT)
+		return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot remove '%s': %s",
+				      sc->state_path, strerror(errno));
+	if (!(flags & RCL_DELETE_IMAGES))
+		return RCL_OK;
+	for (size_t i = 0; i < sc->slot_count; i++)
+		if (sc->slots[i].owned && unlink(sc->slots[i].path) && errno != ENOENT)
+			return rcl_fail_errno(err, RCL_SYSTEM, errno,
+					      "controller deleted, but image '%s' could not be "
+					      "removed: %s",
+					      sc->slots[i].path, strerror(errno));
+	/* Our own default directory goes once empty; a user's dir= stays. */
+	if (image_dir_is_default(ctrl->ctx, sc))
+		rmdir(sc->image_dir);
+	return RCL_OK;
+}
+
+const struct rcl_backend_ops rcl_soft_ops = {
+	.name = "soft",
+	.load = soft_load,
+	.unload = soft_unload,
+	.add_drive = soft_add_drive,
+	.remove_drive = soft_remove_drive,
+	.destroy = soft_destroy,
+};
+
+/* Create the sparse image for @slot in sc->image_dir; never overwrite. */
+static enum rcl_status create_image(struct soft_ctrl *sc, struct soft_slot *slot, uint64_t bytes,
+				    struct rcl_error *err)
+{
+	int fd;
+
+	if ((size_t)snprintf(slot->path, sizeof(slot->path), "%s/drive%u.img", sc->image_dir,
+			     slot->slot) >= sizeof(slot->path))
+		return rcl_fail(err, RCL_INVALID_PARAM, "image directory '%s' is too long",
+				sc->image_dir);
+	fd = open(slot->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		if (errno == EEXIST)
+			return rcl_fail(err, RCL_EXISTS,
+					"image '%s' already exists; choose another dir=",
+					slot->path);
+		return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot create '%s': %s", slot->path,
+				      strerror(errno));
+	}
+	slot->owned = true;
+	if (ftruncate(fd, (off_t)bytes)) {
+		int e = errno;
+
+		close(fd);
+		return rcl_fail_errno(err, RCL_SYSTEM, e, "cannot size '%s': %s", slot->path,
+				      strerror(e));
+	}
+	close(fd);
+	return RCL_OK;
+}
+
+static enum rcl_status check_params(const struct rcl_soft_params *p, struct rcl_error *err)
+{
+	if (p->drives > RCL_SOFT_MAX_DRIVES)
+		return rcl_fail(err, RCL_INVALID_PARAM,
+				"drives=%u is more than a soft controller's %u slots", p->drives,
+				RCL_SOFT_MAX_DRIVES);
+	if (p->drives && p->drive_bytes < RCL_SOFT_MIN_DRIVE_BYTES)
+		return rcl_fail(err, RCL_INVALID_PARAM, "size is below the %llu MiB a drive needs",
+				RCL_SOFT_MIN_DRIVE_BYTES >> 20);
+	if (p->sector_size != 512 && p->sector_size != 4096)
+		return rcl_fail(err, RCL_INVALID_PARAM, "sectorsize=%u is not 512 or 4096",
+				p->sector_size);
+	return RCL_OK;
+}
+
+static enum rcl_status prepare_dir(struct rcl_ctx *ctx, const struct rcl_soft_params *p,
+				   struct soft_ctrl *sc, struct rcl_error *err)
+{
+	struct rcl_buf sb = RCL_BUF_INIT;
+	enum rcl_status st;
+
+	if (p->dir)
+		rcl_buf_adds(&sb, p->dir);
+	else
+		rcl_buf_addf(&sb, "%s/images/%s", ctx->state_dir, sc->serial);
+	if (sb.oom)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	st = rcl_mkdir_p(sb.buf, 0700, err);
+	if (!st && !realpath(sb.buf, sc->image_dir))
+		st = rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot resolve '%s': %s", sb.buf,
+				    strerror(errno));
+	rcl_buf_release(&sb);
+	return st;
+}
+
+static void remove_created(const struct rcl_ctx *ctx, struct soft_ctrl *sc)
+{
+	for (size_t i = 0; i < sc->slot_count; i++)
+		if (sc->slots[i].owned)
+			unlink(sc->slots[i].path);
+	if (image_dir_is_default(ctx, sc))
+		rmdir(sc->image_dir);
+}
+
+enum rcl_status rcl_soft_create(struct rcl_ctx *ctx, const struct rcl_soft_params *params,
+				unsigned *id, struct rcl_error *err)
+{
+	struct soft_ctrl *sc;
+	enum rcl_status st;
+	int reg_fd = -1;
+	char *soft_dir;
+
+	st = check_params(params, err);
+	if (st)
+		return st;
+	sc = rcl_calloc(1, sizeof(*sc));
+	soft_dir = rcl_path_join(ctx->state_dir, "soft");
+	if (!sc || !soft_dir || !(sc->slots = rcl_calloc(params->drives, sizeof(*sc->slots)))) {
+		st = rcl_fail(err, RCL_NOMEM, "out of memory");
+		goto out;
+	}
+	memcpy(sc->serial, "RCLC", 4);
+	sc->sector_size = params->sector_size;
+	sc->created = time(NULL);
+	st = rcl_random_hex(sc->serial + 4, 12, err);
+	if (!st)
+		st = rcl_registry_lock(ctx, &reg_fd, err);
+	if (!st)
+		st = rcl_mkdir_p(soft_dir, 0700, err);
+	if (!st)
+		st = prepare_dir(ctx, params, sc, err);
+	if (st)
+		goto out;
+	sc->state_path = state_path_for(ctx, sc->serial);
+	if (!sc->state_path) {
+		st = rcl_fail(err, RCL_NOMEM, "out of memory");
+		goto out;
+	}
+	for (unsigned i = 0; i < params->drives && !st; i++) {
+		struct soft_slot *slot = &sc->slots[sc->slot_count];
+
+		slot->slot = i;
+		st = create_image(sc, slot, params->drive_bytes / (1 << 20) * (1 << 20), err);
+		if (slot->owned)
+			sc->slot_count++;
+		if (!st)
+			st = new_identity(slot, err);
+	}
+	/* State first, registry last: a crash leaves at most an orphaned file. */
+	if (!st)
+		st = save_state(sc, err);
+	if (!st) {
+		st = rcl_registry_add(ctx, &rcl_soft_ops, sc->serial, id, err);
+		if (st)
+			unlink(sc->state_path);
+	}
+	if (st)
+		remove_created(ctx, sc);
+out:
+	rcl_unlock(reg_fd);
+	rcl_free(soft_dir);
+	soft_free(sc);
+	return st;
+}
