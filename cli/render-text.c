@@ -135,10 +135,13 @@ static void put_scalar_list(FILE *out, const struct rcl_node *array)
 	fputc('\n', out);
 }
 
-/* The children of an object: scalars as lines, the rest as sections. */
-static void put_body(FILE *out, const struct rcl_node *obj)
+/*
+ * The children of an object: scalars as lines, the rest as sections. A
+ * nested body (@nested) opens with a blank line before a leading section.
+ */
+static void put_body(FILE *out, const struct rcl_node *obj, bool nested)
 {
-	bool printed = false, after_section = false;
+	bool printed = nested, after_section = false;
 	char text[4096];
 
 	for (size_t i = 0; i < rcl_node_count(obj); i++) {
@@ -148,14 +151,14 @@ static void put_body(FILE *out, const struct rcl_node *obj)
 		if (rcl_node_kind(child) == RCL_NODE_ARRAY && !rcl_node_count(child))
 			continue;
 		/* Sections stand apart; lines after a section start a new block. */
-		if (printed && (section || after_section))
+		if ((printed && section) || after_section)
 			fputc('\n', out);
 		if (section) {
 			put_title(out, rcl_node_label(child));
 			if (is_table(child))
 				put_table(out, child);
 			else
-				put_body(out, child);
+				put_body(out, child, true);
 		} else if (rcl_node_kind(child) == RCL_NODE_ARRAY) {
 			put_scalar_list(out, child);
 		} else {
@@ -189,7 +192,7 @@ static void put_result(FILE *out, const struct rcl_result *res, bool color)
 	}
 	if (res->data && rcl_node_count(res->data)) {
 		fputc('\n', out);
-		put_body(out, res->data);
+		put_body(out, res->data, false);
 	}
 }
 

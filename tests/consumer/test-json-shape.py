@@ -1,0 +1,85 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""Compare the shape of raidcli's JSON with real StorCLI captures.
+
+For every key path that raidcli prints and a real StorCLI 007.x capture
+(shared/research/storcli-samples, beside the checkout) also has, the JSON
+types must agree: a script that reads "DID" as a number or "Size" as a
+string keeps working. Keys only raidcli prints, and keys it omits because a
+soft controller has no such hardware, are listed but not failures.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+RAIDCLI = os.environ["RAIDCLI"]
+SAMPLES = os.path.join(os.environ.get("SOURCE_ROOT", "."), "..", "shared", "research",
+                       "storcli-samples", "node-exporter")
+# Keys StorCLI itself types both ways: "DG" is a number for a member drive and
+# "-" (or "F" for foreign) otherwise; "BBU Status" is a number, or "NA" when the
+# controller has no battery. Either type is what StorCLI prints.
+EITHER_TYPE = {"DG", "BBU Status"}
+PAIRS = [("/cALL show all J", "storcli_-cALL_show_all.json"),
+         ("/cALL/eALL/sALL show all J", "storcli_-cALL-eALL-sALL_show_all.json")]
+
+
+def shape(node, path, out):
+    """Map each key path to its JSON type; drive and list keys are generalized."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            key = generic_key(key)
+            shape(value, path + (key,), out)
+    elif isinstance(node, list):
+        for item in node:
+            shape(item, path + ("[]",), out)
+    else:
+        out.setdefault(path, set()).add(type(node).__name__)
+
+
+def generic_key(key):
+    """'Drive /c0/e252/s3 State' -> 'Drive <d> State', so drives line up."""
+    if key.startswith("Drive /c"):
+        rest = key.split(" ", 2)
+        return "Drive <d>" + (" " + rest[2] if len(rest) > 2 else "")
+    return key
+
+
+def run(args):
+    out = subprocess.run([RAIDCLI] + args.split(), capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def main():
+    if not os.path.isdir(SAMPLES):
+        print("SKIP: no StorCLI samples at %s" % SAMPLES)
+        return 77
+    failures = 0
+    with tempfile.TemporaryDirectory(dir="/dev/shm") as state:
+        os.environ["RAIDCLI_STATE_DIR"] = state
+        subprocess.run([RAIDCLI, "add", "controller", "type=soft", "drives=4", "size=64MB"],
+                       check=True, capture_output=True)
+        for command, sample in PAIRS:
+            ours, theirs = {}, {}
+            shape(run(command), (), ours)
+            with open(os.path.join(SAMPLES, sample)) as f:
+                shape(json.load(f), (), theirs)
+            common = sorted(set(ours) & set(theirs))
+            for path in common:
+                if ours[path] != theirs[path]:
+                    print("FAIL %s: %s is %s in raidcli, %s in StorCLI" %
+                          (command, "/".join(path), ours[path], theirs[path]))
+                    failures += 1
+            print("%s: %d shared key paths, %d only in StorCLI, %d only in raidcli" %
+                  (command, len(common), len(set(theirs) - set(ours)),
+                   len(set(ours) - set(theirs))))
+            if len(common) < 20:
+                print("FAIL %s: too few key paths in common (%d)" % (command, len(common)))
+                failures += 1
+    print("%d passed, %d failed" % (len(PAIRS) - min(failures, len(PAIRS)), min(failures, len(PAIRS))))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
