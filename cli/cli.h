@@ -57,8 +57,8 @@ typedef enum rcl_status (*cmd_fn)(struct cmd_ctx *c, struct rcl_error *err);
 
 /* Flags of a grammar entry (git's RUN_SETUP style). */
 enum {
-	CMD_PER_CTRL = 1 << 0,  /* runs once per addressed controller */
-	CMD_WRITES = 1 << 1,    /* changes state: exclusive controller lock */
+	CMD_PER_CTRL = 1 << 0, /* runs once per addressed controller */
+	CMD_WRITES = 1 << 1,   /* changes state: exclusive controller lock */
 };
 
 #define CMD_MAX_OPTS 8
@@ -95,7 +95,7 @@ struct cmd_args {
 	const char *values[CMD_MAX_OPTS];
 	bool json;
 	bool help;
-	size_t help_words;      /* with @help: verb words given before it */
+	size_t help_words; /* with @help: verb words given before it */
 	const char *help_verb[4];
 };
 
@@ -103,8 +103,8 @@ struct cmd_args {
 struct cmd_ctx {
 	struct rcl_ctx *lib;
 	const struct cmd_args *args;
-	struct rcl_ctrl *ctrl;   /* per-controller commands; NULL once closed */
-	struct rcl_result *res;  /* the result to fill */
+	struct rcl_ctrl *ctrl;  /* per-controller commands; NULL once closed */
+	struct rcl_result *res; /* the result to fill */
 };
 
 /* cmd_value() - the value of option @name, or NULL if not given. */
@@ -118,7 +118,7 @@ const char *cmd_value(const struct cmd_args *args, const char *name);
  */
 enum rcl_status cli_parse(int argc, char **argv, struct cmd_args *args, struct rcl_error *err);
 enum rcl_status cli_parse_path(const char *const *tokens, size_t count, struct obj_path *path,
-			       struct rcl_error *err);
+                               struct rcl_error *err);
 bool cli_is_json_word(const char *word);
 bool cli_is_nolog_word(const char *word);
 bool cli_is_help_word(const char *word);
@@ -131,13 +131,13 @@ void cli_free_words(int argc, char **argv);
  * the leading @words; *@matched says how many. NULL if none matches.
  */
 const struct cmd_spec *grammar_match(enum obj_kind kind, char **words, size_t count,
-				     size_t *matched);
+                                     size_t *matched);
 /*
  * grammar_next_words() - the distinct verb words that may follow @words at
  * @position (pointers into the table's verb strings, ending at a space).
  */
 size_t grammar_next_words(enum obj_kind kind, char **words, size_t position, const char **out,
-			  size_t max);
+                          size_t max);
 /* grammar_synopsis() - "raidcli /cx add drive path=<path>" for @cmd, into @sb. */
 void grammar_synopsis(struct rcl_buf *sb, const struct cmd_spec *cmd);
 
@@ -153,7 +153,7 @@ const char *suggest_closest(const char *word, const char *const *candidates, siz
 enum rcl_status cli_run(const struct cmd_args *args, struct rcl_reply *reply);
 /* cli_reply_error() - a one-result reply carrying a parse or setup error. */
 void cli_reply_error(struct rcl_reply *reply, const struct obj_path *path,
-		     const struct rcl_error *err);
+                     const struct rcl_error *err);
 
 /* render-text.c, render-json.c */
 void render_text(FILE *out, const struct rcl_reply *reply, bool color);
@@ -204,7 +204,7 @@ void add_pd_row(struct rcl_node *table, const struct rcl_drive *drive);
 void add_pd_list(struct rcl_node *data, const struct rcl_ctrl *ctrl, const char *key);
 /* add_enclosure_rows() - enclosure rows into @table; @path filters (NULL: all). */
 void add_enclosure_rows(struct rcl_node *table, const struct rcl_ctrl *ctrl,
-			const struct obj_path *path);
+                        const struct obj_path *path);
 /* drive_selected() - whether @drive is addressed by @path. */
 bool drive_selected(const struct obj_path *path, const struct rcl_drive *drive);
 /* format_time() - "%m/%d/%Y, %H:%M:%S" of @t in local time, as StorCLI. */

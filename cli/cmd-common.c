@@ -9,16 +9,16 @@
 #include "cli.h"
 
 const char *const legend_pd_list =
-	"EID=Enclosure Device ID|Slt=Slot No|DID=Device ID|DG=DriveGroup\n"
-	"DHS=Dedicated Hot Spare|UGood=Unconfigured Good|GHS=Global Hotspare\n"
-	"UBad=Unconfigured Bad|Onln=Online|Offln=Offline|Intf=Interface\n"
-	"Med=Media Type|SED=Self Encryptive Drive|PI=PI Eligible\n"
-	"SeSz=Sector Size|Sp=Spun|U=Up|D=Down|T=Transition|F=Foreign\n"
-	"Msng=Missing|Rbld=Rebuild|File=Image File";
+    "EID=Enclosure Device ID|Slt=Slot No|DID=Device ID|DG=DriveGroup\n"
+    "DHS=Dedicated Hot Spare|UGood=Unconfigured Good|GHS=Global Hotspare\n"
+    "UBad=Unconfigured Bad|Onln=Online|Offln=Offline|Intf=Interface\n"
+    "Med=Media Type|SED=Self Encryptive Drive|PI=PI Eligible\n"
+    "SeSz=Sector Size|Sp=Spun|U=Up|D=Down|T=Transition|F=Foreign\n"
+    "Msng=Missing|Rbld=Rebuild|File=Image File";
 
 const char *const legend_enclosure =
-	"EID=Enclosure Device ID | PD=Physical drive count | PS=Power Supply count\n"
-	"TSs=Temperature sensor count | Alms=Alarm count | SIM=SIM Count | ProdID=Product ID";
+    "EID=Enclosure Device ID | PD=Physical drive count | PS=Power Supply count\n"
+    "TSs=Temperature sensor count | Alms=Alarm count | SIM=SIM Count | ProdID=Product ID";
 
 void format_time(char *out, size_t size, time_t t)
 {
@@ -86,7 +86,7 @@ static long long drives_in(const struct rcl_ctrl *ctrl, unsigned enclosure)
 }
 
 void add_enclosure_rows(struct rcl_node *table, const struct rcl_ctrl *ctrl,
-			const struct obj_path *path)
+                        const struct obj_path *path)
 {
 	for (size_t i = 0; i < rcl_ctrl_enclosure_count(ctrl); i++) {
 		const struct rcl_enclosure *encl = rcl_ctrl_enclosure(ctrl, i);

@@ -95,16 +95,17 @@ enum rcl_status cmd_ctrl_delete(struct cmd_ctx *c, struct rcl_error *err)
 
 	if (files && !cmd_value(c->args, "force"))
 		return rcl_fail(err, RCL_NEED_FORCE,
-				"delete=files destroys the image files and their data; repeat with "
-				"'force' to confirm: raidcli /c%u del delete=files force",
-				id);
+		                "delete=files destroys the image files and their data; repeat with "
+		                "'force' to confirm: raidcli /c%u del delete=files force",
+		                id);
 	st = rcl_ctrl_delete(c->ctrl, files ? RCL_DELETE_IMAGES : 0, err);
 	c->ctrl = NULL; /* rcl_ctrl_delete() closed it */
 	if (st)
 		return st;
-	rcl_result_describe(c->res, files ? "Deleted controller /c%u and its image files."
-					  : "Deleted controller /c%u; its image files are kept.",
-			    id);
+	rcl_result_describe(c->res,
+	                    files ? "Deleted controller /c%u and its image files."
+	                          : "Deleted controller /c%u; its image files are kept.",
+	                    id);
 	return RCL_OK;
 }
 
@@ -122,7 +123,7 @@ enum rcl_status cmd_ctrl_add_drive(struct cmd_ctx *c, struct rcl_error *err)
 		if (drive->slot != slot)
 			continue;
 		rcl_result_describe(c->res, "Added drive /c%u/e%u/s%u.", rcl_ctrl_id(c->ctrl),
-				    drive->enclosure, drive->slot);
+		                    drive->enclosure, drive->slot);
 		add_pd_row(rcl_node_add_array(c->res->data, "Drive Information"), drive);
 	}
 	return RCL_OK;

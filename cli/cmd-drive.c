@@ -21,7 +21,7 @@ static enum rcl_status check_named_drives(const struct cmd_ctx *c, struct rcl_er
 			found |= rcl_ctrl_enclosure(c->ctrl, k)->id == path->encl.ids[i];
 		if (!found)
 			return rcl_fail(err, RCL_NOT_FOUND, "enclosure /c%u/e%u not found", id,
-					path->encl.ids[i]);
+			                path->encl.ids[i]);
 	}
 	for (size_t i = 0; path->slot.given && !path->slot.all && i < path->slot.count; i++) {
 		bool found = false;
@@ -33,10 +33,10 @@ static enum rcl_status check_named_drives(const struct cmd_ctx *c, struct rcl_er
 		}
 		if (!found && path->encl.given && !path->encl.all && path->encl.count == 1)
 			return rcl_fail(err, RCL_NOT_FOUND, "no drive at /c%u/e%u/s%u", id,
-					path->encl.ids[0], path->slot.ids[i]);
+			                path->encl.ids[0], path->slot.ids[i]);
 		if (!found)
 			return rcl_fail(err, RCL_NOT_FOUND, "no drive at /c%u/s%u", id,
-					path->slot.ids[i]);
+			                path->slot.ids[i]);
 	}
 	return RCL_OK;
 }
@@ -47,8 +47,7 @@ enum rcl_status cmd_encl_show(struct cmd_ctx *c, struct rcl_error *err)
 
 	if (st)
 		return st;
-	add_enclosure_rows(rcl_node_add_array(c->res->data, "Properties"), c->ctrl,
-			   &c->args->path);
+	add_enclosure_rows(rcl_node_add_array(c->res->data, "Properties"), c->ctrl, &c->args->path);
 	return RCL_OK;
 }
 
@@ -70,8 +69,8 @@ enum rcl_status cmd_drive_show(struct cmd_ctx *c, struct rcl_error *err)
 		}
 		add_pd_row(table, drive);
 	}
-	rcl_result_describe(c->res, table ? "Show Drive Information Succeeded."
-					  : "No drives found.");
+	rcl_result_describe(c->res,
+	                    table ? "Show Drive Information Succeeded." : "No drives found.");
 	return RCL_OK;
 }
 
@@ -130,12 +129,13 @@ static void add_drive_detail(struct rcl_node *data, unsigned ctrl, const struct 
 	rcl_node_add_str(section, "Device Speed", "N/A");
 	rcl_node_add_str(section, "Link Speed", "N/A");
 	rcl_node_add_str(section, "Logical Sector Size",
-			 drive->logical_sector == 4096 ? "4 KB" : "512B");
+	                 drive->logical_sector == 4096 ? "4 KB" : "512B");
 	rcl_node_add_str(section, "Physical Sector Size",
-			 drive->physical_sector == 4096 ? "4 KB" : "512B");
+	                 drive->physical_sector == 4096 ? "4 KB" : "512B");
 	rcl_node_add_str(section, "Backing Store",
-			 !drive->present ? "Missing"
-			 : drive->kind == RCL_DRIVE_IMAGE ? "Image File" : "Block Device");
+	                 !drive->present                  ? "Missing"
+	                 : drive->kind == RCL_DRIVE_IMAGE ? "Image File"
+	                                                  : "Block Device");
 	rcl_node_add_str(section, "Path", drive->path);
 
 	rcl_buf_reset(&key);
@@ -168,8 +168,7 @@ enum rcl_status cmd_drive_show_all(struct cmd_ctx *c, struct rcl_error *err)
 		add_drive_detail(c->res->data, rcl_ctrl_id(c->ctrl), drive);
 		any = true;
 	}
-	rcl_result_describe(c->res, any ? "Show Drive Information Succeeded."
-					: "No drives found.");
+	rcl_result_describe(c->res, any ? "Show Drive Information Succeeded." : "No drives found.");
 	return RCL_OK;
 }
 
@@ -194,35 +193,40 @@ enum rcl_status cmd_drive_delete(struct cmd_ctx *c, struct rcl_error *err)
 		if (st)
 			break;
 		rcl_buf_addf(&removed, "%s/c%u/e%u/s%u", removed.len ? ", " : "",
-			     rcl_ctrl_id(c->ctrl), encl, slot);
+		             rcl_ctrl_id(c->ctrl), encl, slot);
 	}
 	if (!st && !removed.len)
 		st = rcl_fail(err, RCL_NOT_FOUND, "no drives to remove");
 	if (!st)
 		rcl_result_describe(c->res, "Removed drive %s; the backing store is kept.",
-				    removed.buf);
+		                    removed.buf);
 	rcl_buf_release(&removed);
 	return st;
 }
 
+/*
+ * Until virtual drives and disk groups exist, "all" lists nothing and a
+ * numbered one is not found.
+ */
+static enum rcl_status show_unconfigured(struct cmd_ctx *c, const struct id_set *set,
+                                         const char *what, char letter, const char *none,
+                                         struct rcl_error *err)
+{
+	if (!set->all)
+		return rcl_fail(err, RCL_NOT_FOUND, "%s /c%u/%c%u not found", what,
+		                rcl_ctrl_id(c->ctrl), letter, set->ids[0]);
+	rcl_result_describe(c->res, "%s", none);
+	return RCL_OK;
+}
+
 enum rcl_status cmd_vd_show(struct cmd_ctx *c, struct rcl_error *err)
 {
-	const struct id_set *vd = &c->args->path.vd;
-
-	if (!vd->all)
-		return rcl_fail(err, RCL_NOT_FOUND, "virtual drive /c%u/v%u not found",
-				rcl_ctrl_id(c->ctrl), vd->ids[0]);
-	rcl_result_describe(c->res, "No VDs have been configured.");
-	return RCL_OK;
+	return show_unconfigured(c, &c->args->path.vd, "virtual drive", 'v',
+	                         "No VDs have been configured.", err);
 }
 
 enum rcl_status cmd_dg_show(struct cmd_ctx *c, struct rcl_error *err)
 {
-	const struct id_set *dg = &c->args->path.dg;
-
-	if (!dg->all)
-		return rcl_fail(err, RCL_NOT_FOUND, "disk group /c%u/d%u not found",
-				rcl_ctrl_id(c->ctrl), dg->ids[0]);
-	rcl_result_describe(c->res, "No drive groups have been configured.");
-	return RCL_OK;
+	return show_unconfigured(c, &c->args->path.dg, "disk group", 'd',
+	                         "No drive groups have been configured.", err);
 }

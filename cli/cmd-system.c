@@ -10,12 +10,12 @@
 #include "cli.h"
 
 static const char *const legend_overview =
-	"Ctl=Controller Index|DGs=Drive groups|VDs=Virtual drives|Fld=Failed\n"
-	"PDs=Physical drives|DNOpt=Array NotOptimal|VNOpt=VD NotOptimal|Opt=Optimal\n"
-	"Msng=Missing|Dgd=Degraded|NdAtn=Need Attention|Unkwn=Unknown\n"
-	"sPR=Scheduled Patrol Read|DS=DimmerSwitch|EHS=Emergency Spare Drive\n"
-	"Y=Yes|N=No|ASOs=Advanced Software Options|BBU=Battery backup unit/CV\n"
-	"Hlth=Health|N/A=Not applicable";
+    "Ctl=Controller Index|DGs=Drive groups|VDs=Virtual drives|Fld=Failed\n"
+    "PDs=Physical drives|DNOpt=Array NotOptimal|VNOpt=VD NotOptimal|Opt=Optimal\n"
+    "Msng=Missing|Dgd=Degraded|NdAtn=Need Attention|Unkwn=Unknown\n"
+    "sPR=Scheduled Patrol Read|DS=DimmerSwitch|EHS=Emergency Spare Drive\n"
+    "Y=Yes|N=No|ASOs=Advanced Software Options|BBU=Battery backup unit/CV\n"
+    "Hlth=Health|N/A=Not applicable";
 
 static void add_overview_row(struct rcl_node *table, const struct rcl_ctrl *ctrl)
 {
@@ -88,7 +88,8 @@ enum rcl_status cmd_system_ctrlcount(struct cmd_ctx *c, struct rcl_error *err)
 	const unsigned *ids;
 
 	(void)err;
-	rcl_node_add_int(c->res->data, "Controller Count", (long long)rcl_ctx_ctrl_ids(c->lib, &ids));
+	rcl_node_add_int(c->res->data, "Controller Count",
+	                 (long long)rcl_ctx_ctrl_ids(c->lib, &ids));
 	return RCL_OK;
 }
 
@@ -105,9 +106,9 @@ enum rcl_status cmd_add_controller(struct cmd_ctx *c, struct rcl_error *err)
 	const char *sector = cmd_value(c->args, "sectorsize");
 	const char *size = cmd_value(c->args, "size");
 	struct rcl_soft_params params = {
-		.drives = (unsigned)strtoul(cmd_value(c->args, "drives"), NULL, 10),
-		.sector_size = sector ? (unsigned)strtoul(sector, NULL, 10) : 512,
-		.dir = cmd_value(c->args, "dir"),
+	    .drives = (unsigned)strtoul(cmd_value(c->args, "drives"), NULL, 10),
+	    .sector_size = sector ? (unsigned)strtoul(sector, NULL, 10) : 512,
+	    .dir = cmd_value(c->args, "dir"),
 	};
 	struct rcl_ctrl *ctrl;
 	enum rcl_status st;
@@ -115,9 +116,9 @@ enum rcl_status cmd_add_controller(struct cmd_ctx *c, struct rcl_error *err)
 
 	if (params.drives && !size)
 		return rcl_fail(err, RCL_INVALID_COMMAND,
-				"missing option 'size=' (each image's size), as in: raidcli add "
-				"controller type=soft drives=%u size=10GB",
-				params.drives);
+		                "missing option 'size=' (each image's size), as in: raidcli add "
+		                "controller type=soft drives=%u size=10GB",
+		                params.drives);
 	if (size && rcl_size_parse(size, &params.drive_bytes, err))
 		return RCL_INVALID_PARAM;
 	st = rcl_soft_create(c->lib, &params, &id, err);

@@ -14,60 +14,184 @@ static const char *const soft_types[] = {"soft", NULL};
 static const char *const sector_sizes[] = {"512", "4096", NULL};
 static const char *const delete_what[] = {"files", NULL};
 
-#define OPT_FORCE {"force", OPT_FLAG, NULL, 0, 0, "confirm a destructive change", false}
+#define OPT_FORCE                                                                                  \
+	{                                                                                          \
+		.name = "force", .type = OPT_FLAG, .help = "confirm a destructive change"          \
+	}
 
+/* One block per command: the table reads best formatted by hand. */
+/* clang-format off */
 const struct cmd_spec cli_commands[] = {
-	{OBJ_SYSTEM, "show", cmd_system_show, 0, "list the controllers and their health",
-	 "raidcli show", {{0}}},
-	{OBJ_SYSTEM, "show all", cmd_system_show_all, 0,
-	 "list the controllers, with raidcli's version and state directory", "raidcli show all",
-	 {{0}}},
-	{OBJ_SYSTEM, "show ctrlcount", cmd_system_ctrlcount, 0, "count the controllers",
-	 "raidcli show ctrlcount", {{0}}},
-	{OBJ_SYSTEM, "version", cmd_system_version, 0, "print raidcli's version (also -v)",
-	 "raidcli -v", {{0}}},
-	{OBJ_SYSTEM, "add controller", cmd_add_controller, CMD_WRITES,
-	 "create a software RAID controller whose drives are new sparse image files",
-	 "raidcli add controller type=soft drives=4 size=10GB",
-	 {{"type", OPT_ENUM, soft_types, 0, 0, "the kind of controller to create", true},
-	  {"drives", OPT_UINT, NULL, 0, RCL_SOFT_MAX_DRIVES, "how many image files to create",
-	   true},
-	  {"size", OPT_SIZE, NULL, 0, 0, "each image's size (100GB, 1.5TiB; units are binary)",
-	   false},
-	  {"dir", OPT_PATH, NULL, 0, 0, "where to create the images", false},
-	  {"sectorsize", OPT_ENUM, sector_sizes, 0, 0, "logical sector size of the drives",
-	   false}}},
-	{OBJ_CTRL, "show", cmd_ctrl_show, CMD_PER_CTRL, "summarize a controller and its drives",
-	 "raidcli /c0 show", {{0}}},
-	{OBJ_CTRL, "show all", cmd_ctrl_show_all, CMD_PER_CTRL,
-	 "show everything about a controller", "raidcli /c0 show all", {{0}}},
-	{OBJ_CTRL, "delete", cmd_ctrl_delete, CMD_PER_CTRL | CMD_WRITES,
-	 "forget a software controller; its image files are kept unless delete=files",
-	 "raidcli /c0 del", {OPT_FORCE,
-	 {"delete", OPT_ENUM, delete_what, 0, 0,
-	  "also delete the image files raidcli created (needs force)", false}}},
-	{OBJ_CTRL, "add drive", cmd_ctrl_add_drive, CMD_PER_CTRL | CMD_WRITES,
-	 "put an image file or block device in the first free slot",
-	 "raidcli /c0 add drive path=/dev/sdb",
-	 {{"path", OPT_PATH, NULL, 0, 0, "the image file or block device", true}}},
-	{OBJ_ENCL, "show", cmd_encl_show, CMD_PER_CTRL, "list enclosures", "raidcli /c0/eall show",
-	 {{0}}},
-	{OBJ_DRIVE, "show", cmd_drive_show, CMD_PER_CTRL, "list drives",
-	 "raidcli /c0/eall/sall show", {{0}}},
-	{OBJ_DRIVE, "show all", cmd_drive_show_all, CMD_PER_CTRL,
-	 "show every detail of drives", "raidcli /c0/e252/s0 show all", {{0}}},
-	{OBJ_DRIVE, "delete", cmd_drive_delete, CMD_PER_CTRL | CMD_WRITES,
-	 "empty a slot of a software controller (the file or device is kept)",
-	 "raidcli /c0/e252/s3 del", {{0}}},
-	{OBJ_VD, "show", cmd_vd_show, CMD_PER_CTRL, "list virtual drives", "raidcli /c0/vall show",
-	 {{0}}},
-	{OBJ_VD, "show all", cmd_vd_show, CMD_PER_CTRL, "show every detail of virtual drives",
-	 "raidcli /c0/vall show all", {{0}}},
-	{OBJ_DG, "show", cmd_dg_show, CMD_PER_CTRL, "list disk groups", "raidcli /c0/dall show",
-	 {{0}}},
-	{OBJ_DG, "show all", cmd_dg_show, CMD_PER_CTRL, "show every detail of disk groups",
-	 "raidcli /c0/dall show all", {{0}}},
+	{
+		.object = OBJ_SYSTEM,
+		.verb = "show",
+		.run = cmd_system_show,
+		.summary = "list the controllers and their health",
+		.example = "raidcli show",
+	},
+	{
+		.object = OBJ_SYSTEM,
+		.verb = "show all",
+		.run = cmd_system_show_all,
+		.summary = "list the controllers, with raidcli's version and state directory",
+		.example = "raidcli show all",
+	},
+	{
+		.object = OBJ_SYSTEM,
+		.verb = "show ctrlcount",
+		.run = cmd_system_ctrlcount,
+		.summary = "count the controllers",
+		.example = "raidcli show ctrlcount",
+	},
+	{
+		.object = OBJ_SYSTEM,
+		.verb = "version",
+		.run = cmd_system_version,
+		.summary = "print raidcli's version (also -v)",
+		.example = "raidcli -v",
+	},
+	{
+		.object = OBJ_SYSTEM,
+		.verb = "add controller",
+		.run = cmd_add_controller,
+		.flags = CMD_WRITES,
+		.summary = "create a software RAID controller whose drives are new sparse image files",
+		.example = "raidcli add controller type=soft drives=4 size=10GB",
+		.opts =
+			{
+				{.name = "type",
+				 .type = OPT_ENUM,
+				 .choices = soft_types,
+				 .help = "the kind of controller to create",
+				 .required = true},
+				{.name = "drives",
+				 .type = OPT_UINT,
+				 .max = RCL_SOFT_MAX_DRIVES,
+				 .help = "how many image files to create",
+				 .required = true},
+				{.name = "size",
+				 .type = OPT_SIZE,
+				 .help = "each image's size (100GB, 1.5TiB; units are binary)"},
+				{.name = "dir", .type = OPT_PATH, .help = "where to create the images"},
+				{.name = "sectorsize",
+				 .type = OPT_ENUM,
+				 .choices = sector_sizes,
+				 .help = "logical sector size of the drives"},
+			},
+	},
+	{
+		.object = OBJ_CTRL,
+		.verb = "show",
+		.run = cmd_ctrl_show,
+		.flags = CMD_PER_CTRL,
+		.summary = "summarize a controller and its drives",
+		.example = "raidcli /c0 show",
+	},
+	{
+		.object = OBJ_CTRL,
+		.verb = "show all",
+		.run = cmd_ctrl_show_all,
+		.flags = CMD_PER_CTRL,
+		.summary = "show everything about a controller",
+		.example = "raidcli /c0 show all",
+	},
+	{
+		.object = OBJ_CTRL,
+		.verb = "delete",
+		.run = cmd_ctrl_delete,
+		.flags = CMD_PER_CTRL | CMD_WRITES,
+		.summary = "forget a software controller; its image files are kept unless delete=files",
+		.example = "raidcli /c0 del",
+		.opts =
+			{
+				OPT_FORCE,
+				{.name = "delete",
+				 .type = OPT_ENUM,
+				 .choices = delete_what,
+				 .help = "also delete the image files raidcli created (needs force)"},
+			},
+	},
+	{
+		.object = OBJ_CTRL,
+		.verb = "add drive",
+		.run = cmd_ctrl_add_drive,
+		.flags = CMD_PER_CTRL | CMD_WRITES,
+		.summary = "put an image file or block device in the first free slot",
+		.example = "raidcli /c0 add drive path=/dev/sdb",
+		.opts =
+			{
+				{.name = "path",
+				 .type = OPT_PATH,
+				 .help = "the image file or block device",
+				 .required = true},
+			},
+	},
+	{
+		.object = OBJ_ENCL,
+		.verb = "show",
+		.run = cmd_encl_show,
+		.flags = CMD_PER_CTRL,
+		.summary = "list enclosures",
+		.example = "raidcli /c0/eall show",
+	},
+	{
+		.object = OBJ_DRIVE,
+		.verb = "show",
+		.run = cmd_drive_show,
+		.flags = CMD_PER_CTRL,
+		.summary = "list drives",
+		.example = "raidcli /c0/eall/sall show",
+	},
+	{
+		.object = OBJ_DRIVE,
+		.verb = "show all",
+		.run = cmd_drive_show_all,
+		.flags = CMD_PER_CTRL,
+		.summary = "show every detail of drives",
+		.example = "raidcli /c0/e252/s0 show all",
+	},
+	{
+		.object = OBJ_DRIVE,
+		.verb = "delete",
+		.run = cmd_drive_delete,
+		.flags = CMD_PER_CTRL | CMD_WRITES,
+		.summary = "empty a slot of a software controller (the file or device is kept)",
+		.example = "raidcli /c0/e252/s3 del",
+	},
+	{
+		.object = OBJ_VD,
+		.verb = "show",
+		.run = cmd_vd_show,
+		.flags = CMD_PER_CTRL,
+		.summary = "list virtual drives",
+		.example = "raidcli /c0/vall show",
+	},
+	{
+		.object = OBJ_VD,
+		.verb = "show all",
+		.run = cmd_vd_show,
+		.flags = CMD_PER_CTRL,
+		.summary = "show every detail of virtual drives",
+		.example = "raidcli /c0/vall show all",
+	},
+	{
+		.object = OBJ_DG,
+		.verb = "show",
+		.run = cmd_dg_show,
+		.flags = CMD_PER_CTRL,
+		.summary = "list disk groups",
+		.example = "raidcli /c0/dall show",
+	},
+	{
+		.object = OBJ_DG,
+		.verb = "show all",
+		.run = cmd_dg_show,
+		.flags = CMD_PER_CTRL,
+		.summary = "show every detail of disk groups",
+		.example = "raidcli /c0/dall show all",
+	},
 };
+/* clang-format on */
 
 const size_t cli_command_count = sizeof(cli_commands) / sizeof(cli_commands[0]);
 
@@ -76,11 +200,8 @@ static const struct {
 	const char *alias;
 	const char *word;
 } word_aliases[] = {
-	{"del", "delete"},
-	{"-v", "version"},
-	{"v", "version"},
-	{"-version", "version"},
-	{"--version", "version"},
+    {"del", "delete"},       {"-v", "version"},        {"v", "version"},
+    {"-version", "version"}, {"--version", "version"},
 };
 
 const char *grammar_canonical_word(const char *word)
@@ -94,8 +215,8 @@ const char *grammar_canonical_word(const char *word)
 const char *grammar_object_name(enum obj_kind kind)
 {
 	static const char *const names[] = {
-		[OBJ_SYSTEM] = "",        [OBJ_CTRL] = "/cx",    [OBJ_ENCL] = "/cx/ex",
-		[OBJ_DRIVE] = "/cx/ex/sx", [OBJ_VD] = "/cx/vx", [OBJ_DG] = "/cx/dx",
+	    [OBJ_SYSTEM] = "",         [OBJ_CTRL] = "/cx",  [OBJ_ENCL] = "/cx/ex",
+	    [OBJ_DRIVE] = "/cx/ex/sx", [OBJ_VD] = "/cx/vx", [OBJ_DG] = "/cx/dx",
 	};
 
 	return names[kind];

@@ -9,11 +9,11 @@
 #include "cli.h"
 
 static const char *const help_intro =
-	"Usage: raidcli [object] verb [words] [key=value ...] [J] [nolog]\n"
-	"Objects: /cN controller, /cN/eN enclosure, /cN/eN/sN or /cN/sN drive,\n"
-	"         /cN/vN virtual drive, /cN/dN disk group; N may be 'all', a list (0,1)\n"
-	"         or a range (0-3). J prints StorCLI-compatible JSON.\n"
-	"With no arguments on a terminal raidcli opens an interactive shell.\n";
+    "Usage: raidcli [object] verb [words] [key=value ...] [J] [nolog]\n"
+    "Objects: /cN controller, /cN/eN enclosure, /cN/eN/sN or /cN/sN drive,\n"
+    "         /cN/vN virtual drive, /cN/dN disk group; N may be 'all', a list (0,1)\n"
+    "         or a range (0-3). J prints StorCLI-compatible JSON.\n"
+    "With no arguments on a terminal raidcli opens an interactive shell.\n";
 
 /* Whether the words typed before "help" start @cmd's verb. */
 static bool verb_starts_with(const struct cmd_spec *cmd, const struct cmd_args *args)
@@ -43,7 +43,7 @@ static void put_command(FILE *out, const struct cmd_spec *cmd, bool detailed)
 		return;
 	for (size_t i = 0; i < CMD_MAX_OPTS && cmd->opts[i].name; i++)
 		fprintf(out, "    %-12s %s%s\n", cmd->opts[i].name, cmd->opts[i].help,
-			cmd->opts[i].required ? " (required)" : "");
+		        cmd->opts[i].required ? " (required)" : "");
 	fprintf(out, "    example: %s\n", cmd->example);
 }
 
@@ -56,8 +56,7 @@ bool cli_help(FILE *out, const struct cmd_args *args)
 	for (size_t i = 0; i < cli_command_count; i++) {
 		const struct cmd_spec *cmd = &cli_commands[i];
 
-		if ((everything || cmd->object == kind) &&
-		    verb_starts_with(cmd, args))
+		if ((everything || cmd->object == kind) && verb_starts_with(cmd, args))
 			matches++;
 	}
 	if (!matches)
@@ -67,8 +66,7 @@ bool cli_help(FILE *out, const struct cmd_args *args)
 	for (size_t i = 0; i < cli_command_count; i++) {
 		const struct cmd_spec *cmd = &cli_commands[i];
 
-		if ((everything || cmd->object == kind) &&
-		    verb_starts_with(cmd, args))
+		if ((everything || cmd->object == kind) && verb_starts_with(cmd, args))
 			put_command(out, cmd, !everything && (matches == 1 || args->help_words));
 	}
 	if (everything)

@@ -102,7 +102,7 @@ static void put_status(FILE *out, const struct rcl_result *res)
 	else
 		fprintf(out, ",\n\t\t\"Controller\" : %d", res->ctrl);
 	fprintf(out, ",\n\t\t\"Status\" : \"%s\",\n\t\t\"Description\" : ",
-		res->status ? "Failure" : "Success");
+	        res->status ? "Failure" : "Success");
 	put_string(out, res->description ? res->description : "None");
 	if (res->detail) {
 		fputs(",\n\t\t\"Detailed Status\" : ", out);

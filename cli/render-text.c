@@ -9,7 +9,7 @@
 #include "cli.h"
 
 #define GREEN "\033[32m"
-#define RED "\033[31m"
+#define RED   "\033[31m"
 #define RESET "\033[0m"
 
 /* Print @line without trailing blanks, then a newline. */
@@ -43,7 +43,7 @@ static void put_title(FILE *out, const char *label)
 
 /* One table row (or the header when @header) into @line. */
 static void format_row(struct rcl_buf *line, const struct rcl_node *row, const size_t *width,
-		       const bool *right, bool header)
+                       const bool *right, bool header)
 {
 	char text[512];
 
@@ -90,7 +90,7 @@ static void put_table(FILE *out, const struct rcl_node *table)
 			if (strlen(text) > width[c])
 				width[c] = strlen(text);
 			right[c] |= rcl_node_kind(cell) == RCL_NODE_INT ||
-				    (rcl_node_flags(cell) & RCL_NODE_ALIGN_RIGHT);
+			            (rcl_node_flags(cell) & RCL_NODE_ALIGN_RIGHT);
 		}
 	}
 	for (size_t c = 0; c < cols; c++)

@@ -23,7 +23,7 @@ static void settle(struct rcl_result *res, enum rcl_status st, const struct rcl_
 }
 
 void cli_reply_error(struct rcl_reply *reply, const struct obj_path *path,
-		     const struct rcl_error *err)
+                     const struct rcl_error *err)
 {
 	int ctrl = -1;
 	struct rcl_result *res;
@@ -36,7 +36,7 @@ void cli_reply_error(struct rcl_reply *reply, const struct obj_path *path,
 }
 
 static enum rcl_status run_on_ctrl(struct rcl_ctx *lib, const struct cmd_args *args, unsigned id,
-				   struct rcl_reply *reply)
+                                   struct rcl_reply *reply)
 {
 	enum rcl_lock lock = args->cmd->flags & CMD_WRITES ? RCL_LOCK_EXCLUSIVE : RCL_LOCK_SHARED;
 	struct rcl_result *res = rcl_reply_add(reply, (int)id);
@@ -55,7 +55,7 @@ static enum rcl_status run_on_ctrl(struct rcl_ctx *lib, const struct cmd_args *a
 }
 
 static enum rcl_status run_per_ctrl(struct rcl_ctx *lib, const struct cmd_args *args,
-				    struct rcl_reply *reply)
+                                    struct rcl_reply *reply)
 {
 	const struct id_set *sel = &args->path.ctrl;
 	const unsigned *ids;
@@ -65,8 +65,8 @@ static enum rcl_status run_per_ctrl(struct rcl_ctx *lib, const struct cmd_args *
 
 	if (sel->all && !count) {
 		rcl_fail(&err, RCL_NOT_FOUND,
-			 "no controllers found; create one with: raidcli add controller type=soft "
-			 "drives=4 size=1GB");
+		         "no controllers found; create one with: raidcli add controller type=soft "
+		         "drives=4 size=1GB");
 		cli_reply_error(reply, NULL, &err);
 		return err.status;
 	}

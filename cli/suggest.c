@@ -22,16 +22,16 @@ static size_t edit_distance(const char *a, const char *b)
 		d[0][j] = j;
 	for (size_t i = 1; i <= la; i++) {
 		for (size_t j = 1; j <= lb; j++) {
-			size_t cost = tolower((unsigned char)a[i - 1]) !=
-				      tolower((unsigned char)b[j - 1]);
+			size_t cost =
+			    tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
 			size_t best = d[i - 1][j] + 1;
 
 			if (d[i][j - 1] + 1 < best)
 				best = d[i][j - 1] + 1;
 			if (d[i - 1][j - 1] + cost < best)
 				best = d[i - 1][j - 1] + cost;
-			if (i > 1 && j > 1 && tolower((unsigned char)a[i - 1]) ==
-						      tolower((unsigned char)b[j - 2]) &&
+			if (i > 1 && j > 1 &&
+			    tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 2]) &&
 			    tolower((unsigned char)a[i - 2]) == tolower((unsigned char)b[j - 1]) &&
 			    d[i - 2][j - 2] + 1 < best)
 				best = d[i - 2][j - 2] + 1;

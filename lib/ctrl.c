@@ -26,7 +26,7 @@ static char *ctrl_lock_path(const struct rcl_ctx *ctx, const struct rcl_registry
 }
 
 enum rcl_status rcl_ctrl_open(struct rcl_ctx *ctx, unsigned id, enum rcl_lock lock,
-			      struct rcl_ctrl **out, struct rcl_error *err)
+                              struct rcl_ctrl **out, struct rcl_error *err)
 {
 	const struct rcl_registry_entry *entry = entry_by_id(ctx, id);
 	struct rcl_ctrl *ctrl;
@@ -107,13 +107,13 @@ const struct rcl_drive *rcl_ctrl_drive(const struct rcl_ctrl *ctrl, size_t index
 }
 
 enum rcl_status rcl_ctrl_add_drive(struct rcl_ctrl *ctrl, const char *path, unsigned *slot,
-				   struct rcl_error *err)
+                                   struct rcl_error *err)
 {
 	return ctrl->entry.ops->add_drive(ctrl, path, slot, err);
 }
 
 enum rcl_status rcl_ctrl_remove_drive(struct rcl_ctrl *ctrl, const struct rcl_drive *drive,
-				      struct rcl_error *err)
+                                      struct rcl_error *err)
 {
 	return ctrl->entry.ops->remove_drive(ctrl, drive, err);
 }
@@ -145,9 +145,9 @@ out:
 const char *rcl_pd_state_abbrev(enum rcl_pd_state state)
 {
 	static const char *const names[] = {
-		[RCL_PD_UGOOD] = "UGood",   [RCL_PD_UBAD] = "UBad", [RCL_PD_ONLINE] = "Onln",
-		[RCL_PD_OFFLINE] = "Offln", [RCL_PD_MISSING] = "Msng", [RCL_PD_GHS] = "GHS",
-		[RCL_PD_DHS] = "DHS",       [RCL_PD_REBUILD] = "Rbld", [RCL_PD_JBOD] = "JBOD",
+	    [RCL_PD_UGOOD] = "UGood",   [RCL_PD_UBAD] = "UBad",    [RCL_PD_ONLINE] = "Onln",
+	    [RCL_PD_OFFLINE] = "Offln", [RCL_PD_MISSING] = "Msng", [RCL_PD_GHS] = "GHS",
+	    [RCL_PD_DHS] = "DHS",       [RCL_PD_REBUILD] = "Rbld", [RCL_PD_JBOD] = "JBOD",
 	};
 
 	if ((size_t)state < sizeof(names) / sizeof(names[0]) && names[state])

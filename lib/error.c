@@ -10,18 +10,18 @@ static const struct {
 	enum rcl_status status;
 	const char *name;
 } status_names[] = {
-	{RCL_OK, "success"},
-	{RCL_INVALID_COMMAND, "invalid command"},
-	{RCL_INVALID_PARAM, "invalid parameter"},
-	{RCL_NOT_FOUND, "not found"},
-	{RCL_NOT_ALLOWED, "operation not allowed"},
-	{RCL_NOMEM, "out of memory"},
-	{RCL_CORRUPT, "corrupt state"},
-	{RCL_SYSTEM, "system error"},
-	{RCL_BUSY, "busy"},
-	{RCL_UNSUPPORTED, "not supported by this controller"},
-	{RCL_NEED_FORCE, "confirmation required"},
-	{RCL_EXISTS, "already exists"},
+    {RCL_OK, "success"},
+    {RCL_INVALID_COMMAND, "invalid command"},
+    {RCL_INVALID_PARAM, "invalid parameter"},
+    {RCL_NOT_FOUND, "not found"},
+    {RCL_NOT_ALLOWED, "operation not allowed"},
+    {RCL_NOMEM, "out of memory"},
+    {RCL_CORRUPT, "corrupt state"},
+    {RCL_SYSTEM, "system error"},
+    {RCL_BUSY, "busy"},
+    {RCL_UNSUPPORTED, "not supported by this controller"},
+    {RCL_NEED_FORCE, "confirmation required"},
+    {RCL_EXISTS, "already exists"},
 };
 
 const char *rcl_status_name(enum rcl_status status)
@@ -33,7 +33,7 @@ const char *rcl_status_name(enum rcl_status status)
 }
 
 enum rcl_status rcl_error_set(struct rcl_error *err, enum rcl_status status, int sys_errno,
-			      const char *file, int line, const char *fmt, ...)
+                              const char *file, int line, const char *fmt, ...)
 {
 	va_list ap;
 

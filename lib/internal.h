@@ -34,9 +34,9 @@ struct rcl_backend_ops {
 	enum rcl_status (*load)(struct rcl_ctrl *ctrl, struct rcl_error *err);
 	void (*unload)(struct rcl_ctrl *ctrl);
 	enum rcl_status (*add_drive)(struct rcl_ctrl *ctrl, const char *path, unsigned *slot,
-				     struct rcl_error *err);
+	                             struct rcl_error *err);
 	enum rcl_status (*remove_drive)(struct rcl_ctrl *ctrl, const struct rcl_drive *drive,
-					struct rcl_error *err);
+	                                struct rcl_error *err);
 	enum rcl_status (*destroy)(struct rcl_ctrl *ctrl, unsigned flags, struct rcl_error *err);
 };
 
@@ -70,7 +70,7 @@ struct rcl_ctrl {
 
 /* registry.c */
 enum rcl_status rcl_registry_add(struct rcl_ctx *ctx, const struct rcl_backend_ops *ops,
-				 const char *key, unsigned *id, struct rcl_error *err);
+                                 const char *key, unsigned *id, struct rcl_error *err);
 enum rcl_status rcl_registry_remove(struct rcl_ctx *ctx, unsigned id, struct rcl_error *err);
 /* The lock that serializes registry changes; release with rcl_unlock(). */
 enum rcl_status rcl_registry_lock(struct rcl_ctx *ctx, int *fd, struct rcl_error *err);

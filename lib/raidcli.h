@@ -85,8 +85,8 @@ struct rcl_error {
  * Return: @status, so that "return rcl_fail(...)" reads naturally.
  */
 enum rcl_status rcl_error_set(struct rcl_error *err, enum rcl_status status, int sys_errno,
-			      const char *file, int line, const char *fmt, ...)
-	__attribute__((format(printf, 6, 7)));
+                              const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
 
 #define rcl_fail(err, status, ...) rcl_error_set(err, status, 0, __FILE__, __LINE__, __VA_ARGS__)
 #define rcl_fail_errno(err, status, errnum, ...)                                                   \
@@ -125,7 +125,10 @@ struct rcl_buf {
 	bool oom;
 };
 
-#define RCL_BUF_INIT {.buf = (char *)"", .len = 0, .alloc = 0, .oom = false}
+#define RCL_BUF_INIT                                                                               \
+	{                                                                                          \
+		.buf = (char *)"", .len = 0, .alloc = 0, .oom = false                              \
+	}
 
 void rcl_buf_init(struct rcl_buf *sb);
 /* rcl_buf_release() - free the contents; @sb is empty and reusable after. */
@@ -199,7 +202,7 @@ struct rcl_node *rcl_node_add_object(struct rcl_node *parent, const char *key);
 struct rcl_node *rcl_node_add_array(struct rcl_node *parent, const char *key);
 struct rcl_node *rcl_node_add_str(struct rcl_node *parent, const char *key, const char *value);
 struct rcl_node *rcl_node_add_strf(struct rcl_node *parent, const char *key, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 struct rcl_node *rcl_node_add_int(struct rcl_node *parent, const char *key, long long value);
 /* rcl_node_add_size() - a string value in rcl_size_format() form. */
 struct rcl_node *rcl_node_add_size(struct rcl_node *parent, const char *key, uint64_t bytes);
@@ -264,7 +267,7 @@ void rcl_reply_release(struct rcl_reply *reply);
 struct rcl_result *rcl_reply_add(struct rcl_reply *reply, int ctrl);
 /* rcl_result_describe() - replace the description. Return: false on OOM. */
 bool rcl_result_describe(struct rcl_result *res, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 /**
  * rcl_result_fail() - turn @res into a failure carrying @err: status,
  * description, and a "Detailed Status" row with StorCLI's ErrCd/ErrMsg.
@@ -400,7 +403,7 @@ enum rcl_lock {
  * RCL_SYSTEM, RCL_NOMEM.
  */
 enum rcl_status rcl_ctrl_open(struct rcl_ctx *ctx, unsigned id, enum rcl_lock lock,
-			      struct rcl_ctrl **out, struct rcl_error *err);
+                              struct rcl_ctrl **out, struct rcl_error *err);
 void rcl_ctrl_close(struct rcl_ctrl *ctrl);
 
 unsigned rcl_ctrl_id(const struct rcl_ctrl *ctrl);
@@ -420,14 +423,14 @@ const struct rcl_drive *rcl_ctrl_drive(const struct rcl_ctrl *ctrl, size_t index
  * Return: RCL_OK and *@slot, or the failure; nothing changes on failure.
  */
 enum rcl_status rcl_ctrl_add_drive(struct rcl_ctrl *ctrl, const char *path, unsigned *slot,
-				   struct rcl_error *err);
+                                   struct rcl_error *err);
 
 /**
  * rcl_ctrl_remove_drive() - empty the slot of @drive (a pointer obtained
  * from rcl_ctrl_drive()); the backing file is kept. Requires an exclusive lock.
  */
 enum rcl_status rcl_ctrl_remove_drive(struct rcl_ctrl *ctrl, const struct rcl_drive *drive,
-				      struct rcl_error *err);
+                                      struct rcl_error *err);
 
 /* Flags for rcl_ctrl_delete(). */
 enum {
@@ -467,7 +470,7 @@ struct rcl_soft_params {
  * Return: RCL_OK and *@id; on failure every file created is removed again.
  */
 enum rcl_status rcl_soft_create(struct rcl_ctx *ctx, const struct rcl_soft_params *params,
-				unsigned *id, struct rcl_error *err);
+                                unsigned *id, struct rcl_error *err);
 
 /**
  * rcl_mkdir_p() - create directory @path and its missing parents with

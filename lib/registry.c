@@ -18,7 +18,7 @@
 #define REGISTRY_FORMAT 1
 
 static const struct rcl_backend_ops *const backends[] = {
-	&rcl_soft_ops,
+    &rcl_soft_ops,
 };
 
 static const struct rcl_backend_ops *backend_by_name(const char *name)
@@ -61,7 +61,7 @@ static bool key_is_safe(const char *key)
 }
 
 static enum rcl_status parse_entry(json_object *item, const char *path,
-				   struct rcl_registry_entry *entry, struct rcl_error *err)
+                                   struct rcl_registry_entry *entry, struct rcl_error *err)
 {
 	const char *backend, *key;
 	uint64_t id;
@@ -169,7 +169,7 @@ static enum rcl_status registry_save(struct rcl_ctx *ctx, struct rcl_error *err)
 
 		json_object_object_add(item, "id", json_object_new_int((int)ctx->entries[i].id));
 		json_object_object_add(item, "backend",
-				       json_object_new_string(ctx->entries[i].ops->name));
+		                       json_object_new_string(ctx->entries[i].ops->name));
 		json_object_object_add(item, "key", json_object_new_string(ctx->entries[i].key));
 		json_object_array_add(list, item);
 	}
@@ -188,7 +188,7 @@ static enum rcl_status canonicalize(char **path, struct rcl_error *err)
 
 	if (!real)
 		return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot resolve '%s': %s", *path,
-				      strerror(errno));
+		                      strerror(errno));
 	copy = rcl_strdup(real);
 	free(real); /* realpath() allocates with malloc() */
 	if (!copy)
@@ -265,7 +265,7 @@ enum rcl_status rcl_registry_lock(struct rcl_ctx *ctx, int *fd, struct rcl_error
 }
 
 enum rcl_status rcl_registry_add(struct rcl_ctx *ctx, const struct rcl_backend_ops *ops,
-				 const char *key, unsigned *id, struct rcl_error *err)
+                                 const char *key, unsigned *id, struct rcl_error *err)
 {
 	struct rcl_registry_entry *mem;
 	unsigned free_id = 0;
@@ -302,7 +302,7 @@ enum rcl_status rcl_registry_remove(struct rcl_ctx *ctx, unsigned id, struct rcl
 	if (i == ctx->count)
 		return rcl_fail(err, RCL_NOT_FOUND, "controller %u not found", id);
 	memmove(&ctx->entries[i], &ctx->entries[i + 1],
-		(ctx->count - i - 1) * sizeof(*ctx->entries));
+	        (ctx->count - i - 1) * sizeof(*ctx->entries));
 	ctx->count--;
 	st = index_entries(ctx, err);
 	if (!st)

@@ -56,7 +56,7 @@ void rcl_node_free(struct rcl_node *node)
 
 /* Append a new child of @kind; on any failure mark @parent and return NULL. */
 static struct rcl_node *node_append(struct rcl_node *parent, const char *key,
-				    enum rcl_node_kind kind)
+                                    enum rcl_node_kind kind)
 {
 	struct rcl_node *child;
 

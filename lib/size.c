@@ -19,9 +19,9 @@ static const struct {
 	const char *name;
 	unsigned shift;
 } size_units[] = {
-	{"b", 0},    {"k", 10},   {"kb", 10}, {"kib", 10}, {"m", 20},  {"mb", 20},
-	{"mib", 20}, {"g", 30},   {"gb", 30}, {"gib", 30}, {"t", 40},  {"tb", 40},
-	{"tib", 40}, {"p", 50},   {"pb", 50}, {"pib", 50},
+    {"b", 0},    {"k", 10}, {"kb", 10}, {"kib", 10}, {"m", 20}, {"mb", 20},
+    {"mib", 20}, {"g", 30}, {"gb", 30}, {"gib", 30}, {"t", 40}, {"tb", 40},
+    {"tib", 40}, {"p", 50}, {"pb", 50}, {"pib", 50},
 };
 
 enum rcl_status rcl_size_parse(const char *text, uint64_t *bytes, struct rcl_error *err)
@@ -56,8 +56,8 @@ enum rcl_status rcl_size_parse(const char *text, uint64_t *bytes, struct rcl_err
 	return RCL_OK;
 bad:
 	return rcl_fail(err, RCL_INVALID_PARAM,
-			"invalid size '%s': expected a number and a unit, as in 100GB or 1.5TiB",
-			text);
+	                "invalid size '%s': expected a number and a unit, as in 100GB or 1.5TiB",
+	                text);
 }
 
 void rcl_size_format(struct rcl_buf *sb, uint64_t bytes)

@@ -36,27 +36,27 @@ enum rcl_status rcl_mkdir_p(const char *path, unsigned mode, struct rcl_error *e
 			continue;
 		*p = '\0';
 		if (mkdir(tmp, mode) && errno != EEXIST)
-			return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot create directory '%s': %s",
-					      tmp, strerror(errno));
+			return rcl_fail_errno(err, RCL_SYSTEM, errno,
+			                      "cannot create directory '%s': %s", tmp,
+			                      strerror(errno));
 		*p = '/';
 	}
 	if (mkdir(tmp, mode) && errno != EEXIST)
 		return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot create directory '%s': %s",
-				      tmp, strerror(errno));
+		                      tmp, strerror(errno));
 	return RCL_OK;
 }
 
 enum rcl_status rcl_state_corrupt(struct rcl_error *err, const char *path, const char *what)
 {
 	return rcl_fail(err, RCL_CORRUPT,
-			"state file '%s' is corrupt (%s); nothing was changed: restore it from a "
-			"backup or move it aside",
-			path, what);
+	                "state file '%s' is corrupt (%s); nothing was changed: restore it from a "
+	                "backup or move it aside",
+	                path, what);
 }
 
 /* Read all of @fd into a new NUL-terminated buffer. */
-static enum rcl_status read_all(int fd, const char *path, struct rcl_buf *sb,
-				struct rcl_error *err)
+static enum rcl_status read_all(int fd, const char *path, struct rcl_buf *sb, struct rcl_error *err)
 {
 	char chunk[8192];
 	ssize_t n;
@@ -66,7 +66,7 @@ static enum rcl_status read_all(int fd, const char *path, struct rcl_buf *sb,
 			if (errno == EINTR)
 				continue;
 			return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot read '%s': %s", path,
-					      strerror(errno));
+			                      strerror(errno));
 		}
 		rcl_buf_add(sb, chunk, (size_t)n);
 	}
@@ -88,7 +88,7 @@ enum rcl_status rcl_state_read(const char *path, json_object **out, struct rcl_e
 		if (errno == ENOENT)
 			return rcl_fail(err, RCL_NOT_FOUND, "state file '%s' does not exist", path);
 		return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot open '%s': %s", path,
-				      strerror(errno));
+		                      strerror(errno));
 	}
 	st = read_all(fd, path, &sb, err);
 	close(fd);
@@ -105,8 +105,7 @@ enum rcl_status rcl_state_read(const char *path, json_object **out, struct rcl_e
 	}
 	obj = json_tokener_parse_ex(tok, sb.buf, (int)sb.len + 1);
 	if (!obj || json_tokener_get_error(tok) != json_tokener_success) {
-		st = rcl_state_corrupt(err, path,
-				       sb.len ? "it is not valid JSON" : "it is empty");
+		st = rcl_state_corrupt(err, path, sb.len ? "it is not valid JSON" : "it is empty");
 		json_object_put(obj);
 	} else if (!json_object_is_type(obj, json_type_object)) {
 		st = rcl_state_corrupt(err, path, "it is not a JSON object");
@@ -121,7 +120,7 @@ out:
 }
 
 static enum rcl_status write_all(int fd, const char *data, size_t len, const char *path,
-				 struct rcl_error *err)
+                                 struct rcl_error *err)
 {
 	while (len) {
 		ssize_t n = write(fd, data, len);
@@ -130,7 +129,7 @@ static enum rcl_status write_all(int fd, const char *data, size_t len, const cha
 			if (errno == EINTR)
 				continue;
 			return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot write '%s': %s", path,
-					      strerror(errno));
+			                      strerror(errno));
 		}
 		data += n;
 		len -= (size_t)n;
@@ -158,7 +157,7 @@ static void fsync_parent_dir(const char *path)
 enum rcl_status rcl_state_write(const char *path, json_object *obj, struct rcl_error *err)
 {
 	const char *text = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PRETTY |
-								       JSON_C_TO_STRING_NOSLASHESCAPE);
+	                                                           JSON_C_TO_STRING_NOSLASHESCAPE);
 	struct rcl_buf tmp = RCL_BUF_INIT;
 	enum rcl_status st;
 	int fd;
@@ -171,7 +170,7 @@ enum rcl_status rcl_state_write(const char *path, json_object *obj, struct rcl_e
 	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		st = rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot create '%s': %s", tmp.buf,
-				    strerror(errno));
+		                    strerror(errno));
 		goto out;
 	}
 	st = write_all(fd, text, strlen(text), tmp.buf, err);
@@ -179,11 +178,11 @@ enum rcl_status rcl_state_write(const char *path, json_object *obj, struct rcl_e
 		st = write_all(fd, "\n", 1, tmp.buf, err);
 	if (!st && fsync(fd))
 		st = rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot sync '%s': %s", tmp.buf,
-				    strerror(errno));
+		                    strerror(errno));
 	close(fd);
 	if (!st && rename(tmp.buf, path))
 		st = rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot replace '%s': %s", path,
-				    strerror(errno));
+		                    strerror(errno));
 	if (st)
 		unlink(tmp.buf);
 	else
@@ -199,14 +198,14 @@ enum rcl_status rcl_lock(const char *path, enum rcl_lock mode, int *fd, struct r
 	int lfd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 
 	if (lfd < 0)
-		return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot open lock file '%s': %s", path,
-				      strerror(errno));
+		return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot open lock file '%s': %s",
+		                      path, strerror(errno));
 	while (flock(lfd, op)) {
 		if (errno == EINTR)
 			continue;
 		close(lfd);
 		return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot lock '%s': %s", path,
-				      strerror(errno));
+		                      strerror(errno));
 	}
 	*fd = lfd;
 	return RCL_OK;
@@ -222,7 +221,8 @@ bool rcl_json_get_str(json_object *obj, const char *key, const char **out)
 {
 	json_object *val;
 
-	if (!json_object_object_get_ex(obj, key, &val) || !json_object_is_type(val, json_type_string))
+	if (!json_object_object_get_ex(obj, key, &val) ||
+	    !json_object_is_type(val, json_type_string))
 		return false;
 	*out = json_object_get_string(val);
 	return true;
@@ -262,7 +262,7 @@ enum rcl_status rcl_random_hex(char *out, size_t digits, struct rcl_error *err)
 		return rcl_fail(err, RCL_INVALID_PARAM, "too many random digits requested");
 	if (getrandom(bytes, need, 0) != (ssize_t)need)
 		return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot get random bytes: %s",
-				      strerror(errno));
+		                      strerror(errno));
 	for (size_t i = 0; i < digits; i++)
 		out[i] = "0123456789ABCDEF"[(bytes[i / 2] >> (i % 2 ? 0 : 4)) & 0xf];
 	out[digits] = '\0';

@@ -42,24 +42,28 @@ static bool sysfs_read(const char *path, char *out, size_t size)
 	return len > 0;
 }
 
+/* Read attribute @attr ("queue/rotational") of block device @dev from sysfs. */
+static bool sysfs_attr(dev_t dev, const char *attr, char *out, size_t size)
+{
+	char path[160];
+
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/%s", major(dev), minor(dev), attr);
+	return sysfs_read(path, out, size);
+}
+
 /*
  * "SSD", "HDD" or "Unknown" for the block device @dev. A partition has no
  * queue directory of its own; its disk's is one level up.
  */
 static const char *medium_of(dev_t dev)
 {
-	char path[128], value[8];
+	char value[8];
 
 	if (!major(dev))
 		return "Unknown"; /* tmpfs, overlayfs and friends */
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/queue/rotational", major(dev),
-		 minor(dev));
-	if (!sysfs_read(path, value, sizeof(value))) {
-		snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/../queue/rotational",
-			 major(dev), minor(dev));
-		if (!sysfs_read(path, value, sizeof(value)))
-			return "Unknown";
-	}
+	if (!sysfs_attr(dev, "queue/rotational", value, sizeof(value)) &&
+	    !sysfs_attr(dev, "../queue/rotational", value, sizeof(value)))
+		return "Unknown";
 	return strcmp(value, "0") ? "HDD" : "SSD";
 }
 
@@ -72,9 +76,17 @@ static void copy_field(char *dst, size_t size, const char *src)
 	dst[len] = '\0';
 }
 
+/* Copy sysfs attribute @attr of @dev into @dst, or @fallback if it has none. */
+static void copy_attr(char *dst, size_t size, dev_t dev, const char *attr, const char *fallback)
+{
+	char value[64];
+
+	copy_field(dst, size, sysfs_attr(dev, attr, value, sizeof(value)) ? value : fallback);
+}
+
 static void probe_block_identity(dev_t rdev, struct rcl_drive *drive)
 {
-	char path[128], link[PATH_MAX], value[64];
+	char path[64], link[PATH_MAX];
 	ssize_t n;
 
 	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", major(rdev), minor(rdev));
@@ -86,24 +98,12 @@ static void probe_block_identity(dev_t rdev, struct rcl_drive *drive)
 		copy_field(drive->interface, sizeof(drive->interface), "SATA");
 	else
 		copy_field(drive->interface, sizeof(drive->interface), "Block");
-
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/device/model", major(rdev),
-		 minor(rdev));
-	copy_field(drive->model, sizeof(drive->model),
-		   sysfs_read(path, value, sizeof(value)) ? value : "Block Device");
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/device/vendor", major(rdev),
-		 minor(rdev));
-	copy_field(drive->vendor, sizeof(drive->vendor),
-		   sysfs_read(path, value, sizeof(value)) ? value : "N/A");
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/device/firmware_rev", major(rdev),
-		 minor(rdev));
-	if (!sysfs_read(path, value, sizeof(value))) {
-		snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/device/rev", major(rdev),
-			 minor(rdev));
-		if (!sysfs_read(path, value, sizeof(value)))
-			strcpy(value, "N/A");
-	}
-	copy_field(drive->firmware, sizeof(drive->firmware), value);
+	copy_attr(drive->model, sizeof(drive->model), rdev, "device/model", "Block Device");
+	copy_attr(drive->vendor, sizeof(drive->vendor), rdev, "device/vendor", "N/A");
+	/* NVMe names it firmware_rev, SCSI rev. */
+	copy_attr(drive->firmware, sizeof(drive->firmware), rdev, "device/firmware_rev", "");
+	if (!drive->firmware[0])
+		copy_attr(drive->firmware, sizeof(drive->firmware), rdev, "device/rev", "N/A");
 	copy_field(drive->medium, sizeof(drive->medium), medium_of(rdev));
 }
 
@@ -173,11 +173,11 @@ enum rcl_status rcl_soft_check_usable(const char *path, struct stat *st, struct 
 
 	if (stat(path, st))
 		return rcl_fail_errno(err, errno == ENOENT ? RCL_NOT_FOUND : RCL_SYSTEM, errno,
-				      "cannot use '%s': %s", path, strerror(errno));
+		                      "cannot use '%s': %s", path, strerror(errno));
 	if (!S_ISREG(st->st_mode) && !S_ISBLK(st->st_mode))
 		return rcl_fail(err, RCL_INVALID_PARAM,
-				"cannot use '%s': it is neither a regular file nor a block device",
-				path);
+		                "cannot use '%s': it is neither a regular file nor a block device",
+		                path);
 	/*
 	 * O_EXCL on a block device fails with EBUSY while anything holds it:
 	 * a mounted file system, md, device-mapper, another exclusive opener.
@@ -186,11 +186,11 @@ enum rcl_status rcl_soft_check_usable(const char *path, struct stat *st, struct 
 	if (fd < 0) {
 		if (errno == EBUSY)
 			return rcl_fail_errno(err, RCL_BUSY, errno,
-					      "cannot use '%s': it is in use (mounted, or held by "
-					      "md, device-mapper or another program)",
-					      path);
+			                      "cannot use '%s': it is in use (mounted, or held by "
+			                      "md, device-mapper or another program)",
+			                      path);
 		return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot use '%s': %s", path,
-				      strerror(errno));
+		                      strerror(errno));
 	}
 	close(fd);
 	return RCL_OK;

@@ -55,7 +55,7 @@ static bool copy_checked(char *dst, size_t size, const char *src)
 }
 
 static enum rcl_status parse_slot(json_object *item, const char *path, struct soft_slot *slot,
-				  struct rcl_error *err)
+                                  struct rcl_error *err)
 {
 	const char *file, *serial, *wwn;
 	uint64_t number;
@@ -64,7 +64,8 @@ static enum rcl_status parse_slot(json_object *item, const char *path, struct so
 	    !rcl_json_get_uint(item, "slot", RCL_SOFT_MAX_DRIVES - 1, &number) ||
 	    !rcl_json_get_str(item, "path", &file) || !rcl_json_get_str(item, "serial", &serial) ||
 	    !rcl_json_get_str(item, "wwn", &wwn) || !rcl_json_get_bool(item, "owned", &slot->owned))
-		return rcl_state_corrupt(err, path, "a slot lacks slot, path, serial, wwn or owned");
+		return rcl_state_corrupt(err, path,
+		                         "a slot lacks slot, path, serial, wwn or owned");
 	if (file[0] != '/' || !copy_checked(slot->path, sizeof(slot->path), file) ||
 	    !copy_checked(slot->serial, sizeof(slot->serial), serial) ||
 	    !copy_checked(slot->wwn, sizeof(slot->wwn), wwn))
@@ -74,7 +75,7 @@ static enum rcl_status parse_slot(json_object *item, const char *path, struct so
 }
 
 static enum rcl_status parse_state(json_object *root, const char *path, struct soft_ctrl *sc,
-				   struct rcl_error *err)
+                                   struct rcl_error *err)
 {
 	const char *serial, *dir;
 	uint64_t format, sector, created;
@@ -83,13 +84,15 @@ static enum rcl_status parse_state(json_object *root, const char *path, struct s
 	size_t n;
 
 	if (!rcl_json_get_uint(root, "format", 1000, &format) || format != SOFT_FORMAT ||
-	    !rcl_json_get_str(root, "serial", &serial) || !rcl_json_get_str(root, "image_dir", &dir) ||
+	    !rcl_json_get_str(root, "serial", &serial) ||
+	    !rcl_json_get_str(root, "image_dir", &dir) ||
 	    !rcl_json_get_uint(root, "sector_size", 4096, &sector) ||
 	    !rcl_json_get_uint(root, "created", INT64_MAX, &created) ||
 	    !json_object_object_get_ex(root, "slots", &slots) ||
 	    !json_object_is_type(slots, json_type_array))
 		return rcl_state_corrupt(err, path, "a controller field is missing or mistyped");
-	if ((sector != 512 && sector != 4096) || !copy_checked(sc->serial, sizeof(sc->serial), serial) ||
+	if ((sector != 512 && sector != 4096) ||
+	    !copy_checked(sc->serial, sizeof(sc->serial), serial) ||
 	    !copy_checked(sc->image_dir, sizeof(sc->image_dir), dir))
 		return rcl_state_corrupt(err, path, "a controller field has an invalid value");
 	sc->sector_size = (unsigned)sector;
@@ -163,7 +166,7 @@ static int cmp_slot(const void *a, const void *b)
 
 /* Describe the controller and its drives from @sc into @ctrl. */
 static enum rcl_status fill_model(struct rcl_ctrl *ctrl, struct soft_ctrl *sc,
-				  struct rcl_error *err)
+                                  struct rcl_error *err)
 {
 	struct rcl_ctrl_info *info = &ctrl->info;
 
@@ -210,7 +213,7 @@ static enum rcl_status fill_model(struct rcl_ctrl *ctrl, struct soft_ctrl *sc,
 }
 
 static enum rcl_status load_state(const struct rcl_ctx *ctx, const char *key, unsigned id,
-				  struct soft_ctrl **out, struct rcl_error *err)
+                                  struct soft_ctrl **out, struct rcl_error *err)
 {
 	struct soft_ctrl *sc = rcl_calloc(1, sizeof(*sc));
 	json_object *root = NULL;
@@ -222,8 +225,9 @@ static enum rcl_status load_state(const struct rcl_ctx *ctx, const char *key, un
 	}
 	st = rcl_state_read(sc->state_path, &root, err);
 	if (st == RCL_NOT_FOUND)
-		st = rcl_fail(err, RCL_NOT_FOUND, "controller %u not found: its state file '%s' is gone",
-			      id, sc->state_path);
+		st = rcl_fail(err, RCL_NOT_FOUND,
+		              "controller %u not found: its state file '%s' is gone", id,
+		              sc->state_path);
 	if (!st)
 		st = parse_state(root, sc->state_path, sc, err);
 	json_object_put(root);
@@ -266,7 +270,7 @@ static bool same_object(const struct stat *a, const struct stat *b)
 
 /* Which controller (if any) already has the object @st in a slot. */
 static enum rcl_status find_user(const struct rcl_ctx *ctx, const struct stat *st, int *user,
-				 struct rcl_error *err)
+                                 struct rcl_error *err)
 {
 	*user = -1;
 	for (size_t i = 0; i < ctx->count && *user < 0; i++) {
@@ -307,7 +311,7 @@ static enum rcl_status new_identity(struct soft_slot *slot, struct rcl_error *er
 }
 
 static enum rcl_status soft_add_drive(struct rcl_ctrl *ctrl, const char *path, unsigned *slot_out,
-				      struct rcl_error *err)
+                                      struct rcl_error *err)
 {
 	struct soft_ctrl *sc = ctrl->priv;
 	struct soft_slot *slots, *slot;
@@ -322,23 +326,23 @@ static enum rcl_status soft_add_drive(struct rcl_ctrl *ctrl, const char *path, u
 		return status;
 	if (!realpath(path, real))
 		return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot resolve '%s': %s", path,
-				      strerror(errno));
+		                      strerror(errno));
 	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size < RCL_SOFT_MIN_DRIVE_BYTES)
 		return rcl_fail(err, RCL_INVALID_PARAM,
-				"cannot use '%s': it holds %lld bytes, less than the %llu MiB a "
-				"drive needs",
-				path, (long long)st.st_size, RCL_SOFT_MIN_DRIVE_BYTES >> 20);
+		                "cannot use '%s': it holds %lld bytes, less than the %llu MiB a "
+		                "drive needs",
+		                path, (long long)st.st_size, RCL_SOFT_MIN_DRIVE_BYTES >> 20);
 	status = find_user(ctrl->ctx, &st, &user, err);
 	if (status)
 		return status;
 	if (user >= 0)
 		return rcl_fail(err, RCL_EXISTS, "cannot use '%s': it is already a drive of /c%d",
-				path, user);
+		                path, user);
 	for (size_t i = 0; i < sc->slot_count && sc->slots[i].slot == number; i++)
 		number++;
 	if (number >= RCL_SOFT_MAX_DRIVES)
 		return rcl_fail(err, RCL_NOT_ALLOWED, "controller %u has no free slot (it has %u)",
-				ctrl->entry.id, RCL_SOFT_MAX_DRIVES);
+		                ctrl->entry.id, RCL_SOFT_MAX_DRIVES);
 	slots = rcl_realloc(sc->slots, (sc->slot_count + 1) * sizeof(*slots));
 	if (!slots)
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
@@ -361,7 +365,7 @@ static enum rcl_status soft_add_drive(struct rcl_ctrl *ctrl, const char *path, u
 }
 
 static enum rcl_status soft_remove_drive(struct rcl_ctrl *ctrl, const struct rcl_drive *drive,
-					 struct rcl_error *err)
+                                         struct rcl_error *err)
 {
 	struct soft_ctrl *sc = ctrl->priv;
 	struct soft_slot removed;
@@ -377,7 +381,8 @@ static enum rcl_status soft_remove_drive(struct rcl_ctrl *ctrl, const struct rcl
 	sc->slot_count--;
 	st = save_state(sc, err);
 	if (st) {
-		memmove(&sc->slots[i + 1], &sc->slots[i], (sc->slot_count - i) * sizeof(*sc->slots));
+		memmove(&sc->slots[i + 1], &sc->slots[i],
+		        (sc->slot_count - i) * sizeof(*sc->slots));
 		sc->slots[i] = removed;
 		sc->slot_count++;
 		return st;
@@ -399,15 +404,15 @@ static enum rcl_status soft_destroy(struct rcl_ctrl *ctrl, unsigned flags, struc
 
 	if (unlink(sc->state_path) && errno != ENOENT)
 		return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot remove '%s': %s",
-				      sc->state_path, strerror(errno));
+		                      sc->state_path, strerror(errno));
 	if (!(flags & RCL_DELETE_IMAGES))
 		return RCL_OK;
 	for (size_t i = 0; i < sc->slot_count; i++)
 		if (sc->slots[i].owned && unlink(sc->slots[i].path) && errno != ENOENT)
 			return rcl_fail_errno(err, RCL_SYSTEM, errno,
-					      "controller deleted, but image '%s' could not be "
-					      "removed: %s",
-					      sc->slots[i].path, strerror(errno));
+			                      "controller deleted, but image '%s' could not be "
+			                      "removed: %s",
+			                      sc->slots[i].path, strerror(errno));
 	/* Our own default directory goes once empty; a user's dir= stays. */
 	if (image_dir_is_default(ctrl->ctx, sc))
 		rmdir(sc->image_dir);
@@ -415,32 +420,32 @@ static enum rcl_status soft_destroy(struct rcl_ctrl *ctrl, unsigned flags, struc
 }
 
 const struct rcl_backend_ops rcl_soft_ops = {
-	.name = "soft",
-	.load = soft_load,
-	.unload = soft_unload,
-	.add_drive = soft_add_drive,
-	.remove_drive = soft_remove_drive,
-	.destroy = soft_destroy,
+    .name = "soft",
+    .load = soft_load,
+    .unload = soft_unload,
+    .add_drive = soft_add_drive,
+    .remove_drive = soft_remove_drive,
+    .destroy = soft_destroy,
 };
 
 /* Create the sparse image for @slot in sc->image_dir; never overwrite. */
 static enum rcl_status create_image(struct soft_ctrl *sc, struct soft_slot *slot, uint64_t bytes,
-				    struct rcl_error *err)
+                                    struct rcl_error *err)
 {
 	int fd;
 
 	if ((size_t)snprintf(slot->path, sizeof(slot->path), "%s/drive%u.img", sc->image_dir,
-			     slot->slot) >= sizeof(slot->path))
+	                     slot->slot) >= sizeof(slot->path))
 		return rcl_fail(err, RCL_INVALID_PARAM, "image directory '%s' is too long",
-				sc->image_dir);
+		                sc->image_dir);
 	fd = open(slot->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		if (errno == EEXIST)
-			return rcl_fail(err, RCL_EXISTS,
-					"image '%s' already exists; choose another dir=",
-					slot->path);
+			return rcl_fail(
+			    err, RCL_EXISTS,
+			    "image '%s' already exists; choose another dir=", slot->path);
 		return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot create '%s': %s", slot->path,
-				      strerror(errno));
+		                      strerror(errno));
 	}
 	slot->owned = true;
 	if (ftruncate(fd, (off_t)bytes)) {
@@ -448,7 +453,7 @@ static enum rcl_status create_image(struct soft_ctrl *sc, struct soft_slot *slot
 
 		close(fd);
 		return rcl_fail_errno(err, RCL_SYSTEM, e, "cannot size '%s': %s", slot->path,
-				      strerror(e));
+		                      strerror(e));
 	}
 	close(fd);
 	return RCL_OK;
@@ -458,19 +463,19 @@ static enum rcl_status check_params(const struct rcl_soft_params *p, struct rcl_
 {
 	if (p->drives > RCL_SOFT_MAX_DRIVES)
 		return rcl_fail(err, RCL_INVALID_PARAM,
-				"drives=%u is more than a soft controller's %u slots", p->drives,
-				RCL_SOFT_MAX_DRIVES);
+		                "drives=%u is more than a soft controller's %u slots", p->drives,
+		                RCL_SOFT_MAX_DRIVES);
 	if (p->drives && p->drive_bytes < RCL_SOFT_MIN_DRIVE_BYTES)
 		return rcl_fail(err, RCL_INVALID_PARAM, "size is below the %llu MiB a drive needs",
-				RCL_SOFT_MIN_DRIVE_BYTES >> 20);
+		                RCL_SOFT_MIN_DRIVE_BYTES >> 20);
 	if (p->sector_size != 512 && p->sector_size != 4096)
 		return rcl_fail(err, RCL_INVALID_PARAM, "sectorsize=%u is not 512 or 4096",
-				p->sector_size);
+		                p->sector_size);
 	return RCL_OK;
 }
 
 static enum rcl_status prepare_dir(struct rcl_ctx *ctx, const struct rcl_soft_params *p,
-				   struct soft_ctrl *sc, struct rcl_error *err)
+                                   struct soft_ctrl *sc, struct rcl_error *err)
 {
 	struct rcl_buf sb = RCL_BUF_INIT;
 	enum rcl_status st;
@@ -484,7 +489,7 @@ static enum rcl_status prepare_dir(struct rcl_ctx *ctx, const struct rcl_soft_pa
 	st = rcl_mkdir_p(sb.buf, 0700, err);
 	if (!st && !realpath(sb.buf, sc->image_dir))
 		st = rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot resolve '%s': %s", sb.buf,
-				    strerror(errno));
+		                    strerror(errno));
 	rcl_buf_release(&sb);
 	return st;
 }
@@ -499,7 +504,7 @@ static void remove_created(const struct rcl_ctx *ctx, struct soft_ctrl *sc)
 }
 
 enum rcl_status rcl_soft_create(struct rcl_ctx *ctx, const struct rcl_soft_params *params,
-				unsigned *id, struct rcl_error *err)
+                                unsigned *id, struct rcl_error *err)
 {
 	struct soft_ctrl *sc;
 	enum rcl_status st;
