@@ -111,6 +111,7 @@ enum rcl_status cmd_ctrl_delete(struct cmd_ctx *c, struct rcl_error *err)
 
 enum rcl_status cmd_ctrl_add_drive(struct cmd_ctx *c, struct rcl_error *err)
 {
+	struct rcl_node *table;
 	enum rcl_status st;
 	unsigned slot;
 
@@ -124,7 +125,9 @@ enum rcl_status cmd_ctrl_add_drive(struct cmd_ctx *c, struct rcl_error *err)
 			continue;
 		rcl_result_describe(c->res, "Added drive /c%u/e%u/s%u.", rcl_ctrl_id(c->ctrl),
 		                    drive->enclosure, drive->slot);
-		add_pd_row(rcl_node_add_array(c->res->data, "Drive Information"), drive);
+		table = rcl_node_add_array(c->res->data, "Drive Information");
+		rcl_node_set_legend(table, legend_pd_list);
+		add_pd_row(table, drive);
 	}
 	return RCL_OK;
 }

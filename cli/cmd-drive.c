@@ -92,14 +92,17 @@ static void add_sized(struct rcl_node *obj, const char *key, uint64_t bytes, uns
 static void add_drive_detail(struct rcl_node *data, unsigned ctrl, const struct rcl_drive *drive)
 {
 	struct rcl_buf name = RCL_BUF_INIT, key = RCL_BUF_INIT;
-	struct rcl_node *detail, *section;
+	struct rcl_node *table, *detail, *section;
 
 	rcl_buf_addf(&name, "Drive /c%u/e%u/s%u", ctrl, drive->enclosure, drive->slot);
 	if (name.oom) {
 		rcl_node_set_oom(data);
 		return;
 	}
-	add_pd_row(rcl_node_add_array(data, name.buf), drive);
+	table = rcl_node_add_array(data, name.buf);
+	/* StorCLI prints the legend under each drive's one-row table. */
+	rcl_node_set_legend(table, legend_pd_list);
+	add_pd_row(table, drive);
 
 	rcl_buf_addf(&key, "%s - Detailed Information", name.buf);
 	detail = rcl_node_add_object(data, key.buf);

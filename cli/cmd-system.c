@@ -23,7 +23,7 @@ static void add_overview_row(struct rcl_node *table, const struct rcl_ctrl *ctrl
 
 	rcl_node_add_int(row, "Ctl", rcl_ctrl_id(ctrl));
 	rcl_node_add_str(row, "Model", rcl_ctrl_info(ctrl)->model);
-	rcl_node_add_int(row, "Ports", (long long)rcl_ctrl_drive_count(ctrl));
+	rcl_node_add_int(row, "Ports", rcl_ctrl_info(ctrl)->max_drives);
 	rcl_node_add_int(row, "PDs", (long long)rcl_ctrl_drive_count(ctrl));
 	rcl_node_add_int(row, "DGs", 0);
 	rcl_node_add_int(row, "DNOpt", 0);
@@ -121,6 +121,11 @@ enum rcl_status cmd_add_controller(struct cmd_ctx *c, struct rcl_error *err)
 		                params.drives);
 	if (size && rcl_size_parse(size, &params.drive_bytes, err))
 		return RCL_INVALID_PARAM;
+	/* The library checks this too, but only here is the typed value known. */
+	if (params.drives && params.drive_bytes < RCL_SOFT_MIN_DRIVE_BYTES)
+		return rcl_fail(err, RCL_INVALID_PARAM,
+		                "invalid value '%s' for 'size=': a drive needs at least %llu MiB",
+		                size, RCL_SOFT_MIN_DRIVE_BYTES >> 20);
 	st = rcl_soft_create(c->lib, &params, &id, err);
 	if (st)
 		return st;

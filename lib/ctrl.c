@@ -2,7 +2,10 @@
 /*
  * ctrl.c - a controller opened under its lock, whatever its backend.
  *
- * Lock order, everywhere: the registry lock before any controller lock.
+ * Lock order, everywhere: a controller's lock, then the registry lock, never
+ * the other way round. Changes that other controllers must see (deleting a
+ * controller, putting a drive in a slot) take the registry lock while holding
+ * their controller's; creating a controller takes the registry lock alone.
  */
 #include <stdio.h>
 #include <string.h>
@@ -34,7 +37,7 @@ enum rcl_status rcl_ctrl_open(struct rcl_ctx *ctx, unsigned id, enum rcl_lock lo
 	char *path, *dir;
 
 	if (!entry)
-		return rcl_fail(err, RCL_NOT_FOUND, "controller %u not found", id);
+		return rcl_fail(err, RCL_NOT_FOUND, "controller /c%u not found", id);
 	ctrl = rcl_calloc(1, sizeof(*ctrl));
 	dir = rcl_path_join(ctx->state_dir, "locks");
 	path = ctrl_lock_path(ctx, entry);
@@ -109,7 +112,18 @@ const struct rcl_drive *rcl_ctrl_drive(const struct rcl_ctrl *ctrl, size_t index
 enum rcl_status rcl_ctrl_add_drive(struct rcl_ctrl *ctrl, const char *path, unsigned *slot,
                                    struct rcl_error *err)
 {
-	return ctrl->entry.ops->add_drive(ctrl, path, slot, err);
+	enum rcl_status st;
+	int reg_fd = -1;
+
+	/*
+	 * The backend checks that no controller has @path yet, then saves; only
+	 * the registry lock keeps two controllers from both passing the check.
+	 */
+	st = rcl_registry_lock(ctrl->ctx, &reg_fd, err);
+	if (!st)
+		st = ctrl->entry.ops->add_drive(ctrl, path, slot, err);
+	rcl_unlock(reg_fd);
+	return st;
 }
 
 enum rcl_status rcl_ctrl_remove_drive(struct rcl_ctrl *ctrl, const struct rcl_drive *drive,

@@ -94,7 +94,8 @@ static enum rcl_status index_entries(struct rcl_ctx *ctx, struct rcl_error *err)
 	ctx->ids = rcl_calloc(ctx->count, sizeof(*ctx->ids));
 	if (!ctx->ids)
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
-	qsort(ctx->entries, ctx->count, sizeof(*ctx->entries), cmp_entry);
+	if (ctx->count) /* entries is NULL for an empty registry */
+		qsort(ctx->entries, ctx->count, sizeof(*ctx->entries), cmp_entry);
 	for (size_t i = 0; i < ctx->count; i++)
 		ctx->ids[i] = ctx->entries[i].id;
 	return RCL_OK;
@@ -139,6 +140,10 @@ static enum rcl_status registry_load(struct rcl_ctx *ctx, struct rcl_error *err)
 		for (size_t j = 0; j < i; j++)
 			if (ctx->entries[j].id == ctx->entries[i].id)
 				st = rcl_state_corrupt(err, path, "two controllers share a number");
+			else if (ctx->entries[j].ops == ctx->entries[i].ops &&
+				 !strcmp(ctx->entries[j].key, ctx->entries[i].key))
+				/* Deleting either number would destroy the other's state. */
+				st = rcl_state_corrupt(err, path, "two numbers name one controller");
 		if (st)
 			goto out;
 		ctx->count++;
@@ -300,7 +305,7 @@ enum rcl_status rcl_registry_remove(struct rcl_ctx *ctx, unsigned id, struct rcl
 	for (i = 0; i < ctx->count && ctx->entries[i].id != id; i++)
 		;
 	if (i == ctx->count)
-		return rcl_fail(err, RCL_NOT_FOUND, "controller %u not found", id);
+		return rcl_fail(err, RCL_NOT_FOUND, "controller /c%u not found", id);
 	memmove(&ctx->entries[i], &ctx->entries[i + 1],
 	        (ctx->count - i - 1) * sizeof(*ctx->entries));
 	ctx->count--;

@@ -91,7 +91,7 @@ static enum rcl_status parse_state(json_object *root, const char *path, struct s
 	    !json_object_object_get_ex(root, "slots", &slots) ||
 	    !json_object_is_type(slots, json_type_array))
 		return rcl_state_corrupt(err, path, "a controller field is missing or mistyped");
-	if ((sector != 512 && sector != 4096) ||
+	if ((sector != 512 && sector != 4096) || dir[0] != '/' ||
 	    !copy_checked(sc->serial, sizeof(sc->serial), serial) ||
 	    !copy_checked(sc->image_dir, sizeof(sc->image_dir), dir))
 		return rcl_state_corrupt(err, path, "a controller field has an invalid value");
@@ -110,6 +110,8 @@ static enum rcl_status parse_state(json_object *root, const char *path, struct s
 		for (size_t j = 0; j < i; j++)
 			if (sc->slots[j].slot == sc->slots[i].slot)
 				return rcl_state_corrupt(err, path, "two drives share a slot");
+			else if (!strcmp(sc->slots[j].path, sc->slots[i].path))
+				return rcl_state_corrupt(err, path, "two slots hold the same drive");
 		sc->slot_count++;
 	}
 	return RCL_OK;
@@ -226,7 +228,7 @@ static enum rcl_status load_state(const struct rcl_ctx *ctx, const char *key, un
 	st = rcl_state_read(sc->state_path, &root, err);
 	if (st == RCL_NOT_FOUND)
 		st = rcl_fail(err, RCL_NOT_FOUND,
-		              "controller %u not found: its state file '%s' is gone", id,
+		              "controller /c%u not found: its state file '%s' is gone", id,
 		              sc->state_path);
 	if (!st)
 		st = parse_state(root, sc->state_path, sc, err);
