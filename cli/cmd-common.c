@@ -49,7 +49,7 @@ void add_pd_row(struct rcl_node *table, const struct rcl_drive *drive)
 	rcl_node_add_str(row, "PI", "N");
 	rcl_node_add_str(row, "SeSz", sector_size_text(drive->logical_sector));
 	rcl_node_add_str(row, "Model", drive->model);
-	rcl_node_add_str(row, "Sp", "U");
+	rcl_node_add_str(row, "Sp", drive->present ? "U" : "-");
 	rcl_node_add_str(row, "Type", "-");
 }
 

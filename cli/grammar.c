@@ -71,7 +71,7 @@ const struct cmd_spec cli_commands[] = {
 				 .required = true},
 				{.name = "size",
 				 .type = OPT_SIZE,
-				 .help = "each image's size (100GB, 1.5TiB; units are binary)"},
+				 .help = "each image's size, needed when drives > 0 (100GB, 1.5TiB; binary units)"},
 				{.name = "dir", .type = OPT_PATH, .help = "where to create the images"},
 				{.name = "sectorsize",
 				 .type = OPT_ENUM,

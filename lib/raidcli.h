@@ -139,7 +139,8 @@ void rcl_buf_adds(struct rcl_buf *sb, const char *s);
 void rcl_buf_addch(struct rcl_buf *sb, char c);
 void rcl_buf_addchars(struct rcl_buf *sb, char c, size_t count);
 void rcl_buf_addf(struct rcl_buf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void rcl_buf_vaddf(struct rcl_buf *sb, const char *fmt, va_list ap);
+void rcl_buf_vaddf(struct rcl_buf *sb, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
 /**
  * rcl_buf_detach() - hand the string to the caller, who frees it with
  * rcl_free(); @sb is empty after. Return: NULL if any append ran out of memory.
@@ -312,7 +313,7 @@ enum rcl_drive_kind {
  * @raw_bytes:	capacity as the backing store reports it.
  * @coerced_bytes: capacity the controller uses (rounded down to 1 MiB).
  * @present:	false when the backing store has vanished; sizes are 0.
- * @interface:	"SATA", "SAS", "NVMe", or "File" for an image file.
+ * @interface:	"NVMe", "SATA", "Block" (another block device), or "File".
  * @medium:	"HDD", "SSD", or "Unknown" when the backing store hides it.
  * @path:	the backing file or device (soft controllers), else "".
  */

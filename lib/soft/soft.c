@@ -91,7 +91,8 @@ static enum rcl_status parse_state(json_object *root, const char *path, struct s
 	    !json_object_object_get_ex(root, "slots", &slots) ||
 	    !json_object_is_type(slots, json_type_array))
 		return rcl_state_corrupt(err, path, "a controller field is missing or mistyped");
-	if ((sector != 512 && sector != 4096) || dir[0] != '/' ||
+	/* image_dir is absolute, or empty for a controller created without images. */
+	if ((sector != 512 && sector != 4096) || (dir[0] && dir[0] != '/') ||
 	    !copy_checked(sc->serial, sizeof(sc->serial), serial) ||
 	    !copy_checked(sc->image_dir, sizeof(sc->image_dir), dir))
 		return rcl_state_corrupt(err, path, "a controller field has an invalid value");
@@ -530,7 +531,8 @@ enum rcl_status rcl_soft_create(struct rcl_ctx *ctx, const struct rcl_soft_param
 		st = rcl_registry_lock(ctx, &reg_fd, err);
 	if (!st)
 		st = rcl_mkdir_p(soft_dir, 0700, err);
-	if (!st)
+	/* A controller without images gets no image directory. */
+	if (!st && params->drives)
 		st = prepare_dir(ctx, params, sc, err);
 	if (st)
 		goto out;

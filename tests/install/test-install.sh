@@ -32,7 +32,7 @@ libdir=$(dirname "$pc") # the .pc file lives in $libdir/pkgconfig
 "$root/sbin/raidcli" add controller type=soft drives=2 size=64MB >/dev/null
 out=$(LD_LIBRARY_PATH=$libdir "$dest/list-drives")
 echo "$out"
-ldd "$dest/list-drives" | LD_LIBRARY_PATH=$libdir ldd "$dest/list-drives" | grep -q "$libdir/libraidcli.so" ||
+LD_LIBRARY_PATH=$libdir ldd "$dest/list-drives" | grep -q "$libdir/libraidcli.so" ||
 	{ echo "FAIL: example did not link the installed shared library"; fail=1; }
 [ "$(grep -c '^/c0/e252/s[01] UGood 67108864$' <<<"$out")" = 2 ] ||
 	{ echo "FAIL: example did not list the two drives"; fail=1; }
