@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mkmembers.c - write md array members the way the soft RAID engine lays
+ * them out, for test-md-oracle.py to show to sgdisk, sfdisk and mdadm.
+ *
+ * Usage: mkmembers DIR. For each array below, one sparse image per member
+ * in DIR: a GPT with one Linux RAID partition from the first 1 MiB
+ * boundary to the last usable sector (as "sgdisk -n 1:0:0" makes it), so
+ * the data area is not a whole number of chunks. In it an md v1.2
+ * superblock and, except for RAID0, an internal bitmap; all clean. Prints
+ * a JSON array describing every member, with what mdadm should report.
+ */
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "soft/gpt.h"
+#include "soft/md-bitmap.h"
+#include "soft/md-super1.h"
+
+#define MIB         (1ull << 20)
+#define IMAGE_BYTES (96 * MIB)
+#define EVENTS      7
+
+struct array {
+	const char *name;
+	struct rcl_md_shape shape;
+	unsigned spares;
+	unsigned sector_size;
+};
+
+static const struct array arrays[] = {
+    {"r0", {RCL_MD_LEVEL_RAID0, 0, 3, 1024, false}, 0, 512},
+    {"r1", {RCL_MD_LEVEL_RAID1, 0, 2, 0, true}, 0, 512},
+    {"r5", {RCL_MD_LEVEL_RAID5, RCL_MD_LAYOUT_LEFT_SYMMETRIC, 4, 128, true}, 0, 512},
+    {"r6", {RCL_MD_LEVEL_RAID6, RCL_MD_LAYOUT_LEFT_SYMMETRIC, 5, 1024, true}, 0, 512},
+    {"r10", {RCL_MD_LEVEL_RAID10, RCL_MD_LAYOUT_RAID10_NEAR2, 4, 1024, true}, 0, 512},
+    {"r5spare", {RCL_MD_LEVEL_RAID5, RCL_MD_LAYOUT_LEFT_SYMMETRIC, 3, 128, true}, 1, 512},
+    {"r1-4k", {RCL_MD_LEVEL_RAID1, 0, 2, 0, true}, 0, 4096},
+};
+
+static void die(const char *what, const struct rcl_error *err)
+{
+	fprintf(stderr, "mkmembers: %s: %s\n", what, err ? err->msg : "failed");
+	exit(1);
+}
+
+static void pwrite_all(int fd, const void *buf, size_t len, uint64_t off)
+{
+	if (pwrite(fd, buf, len, (off_t)off) != (ssize_t)len)
+		die("pwrite", NULL);
+}
+
+static void hex_uuid(const uint8_t *u, char *out)
+{
+	/* mdadm's form: 4-byte groups joined by ':'. */
+	for (int i = 0, pos = 0; i < 16; i++)
+		pos += sprintf(out + pos, "%s%02x", i && !(i % 4) ? ":" : "", u[i]);
+}
+
+/* The GPT: one Linux RAID partition, 1 MiB aligned, to the end. */
+static struct rcl_gpt_part *write_gpt(int fd, const struct array *a, struct rcl_gpt *gpt)
+{
+	struct rcl_error err = {0};
+	struct rcl_gpt_part *p = &gpt->parts[0];
+	if (rcl_gpt_init(gpt, IMAGE_BYTES, a->sector_size, &err) || rcl_guid_random(&p->guid, &err))
+		die("gpt", &err);
+	p->type = rcl_gpt_type_linux_raid;
+	p->first_lba = rcl_gpt_first_aligned_lba(gpt);
+	p->last_lba = gpt->last_usable;
+	snprintf(p->name, sizeof(p->name), "raidcli %s", a->name);
+	if (rcl_gpt_write(fd, gpt, &err))
+		die("gpt write", &err);
+	return p;
+}
+
+static void fill_super(struct rcl_md_super1 *sb, const struct array *a,
+                       const struct rcl_md_geometry *geo, const uint8_t *uuid, unsigned member)
+{
+	struct rcl_error err = {0};
+	struct rcl_guid dev_uuid;
+
+	if (rcl_md_super1_init(sb, &a->shape, geo, a->shape.raid_disks + a->spares, &err) ||
+	    rcl_guid_random(&dev_uuid, &err))
+		die("superblock", &err);
+	memcpy(sb->set_uuid, uuid, 16);
+	memcpy(sb->device_uuid, dev_uuid.b, 16);
+	snprintf(sb->set_name, sizeof(sb->set_name), "raidcli:%s", a->name);
+	sb->ctime = sb->utime = (uint64_t)time(NULL);
+	sb->dev_number = member;
+	sb->events = EVENTS;
+	sb->resync_offset = UINT64_MAX; /* clean */
+	for (unsigned i = 0; i < a->shape.raid_disks; i++)
+		sb->dev_roles[i] = (uint16_t)i;
+}
+
+/* The md superblock at 4 KiB into the partition, the bitmap after it. */
+static void write_md(int fd, uint64_t part_off, const struct rcl_md_super1 *sb,
+                     const struct rcl_md_geometry *geo)
+{
+	struct rcl_md_bitmap_super bms = {0};
+	struct rcl_error err = {0};
+	uint8_t buf[RCL_MD_SB_AREA];
+
+	if (rcl_md_super1_encode(sb, buf, sizeof(buf), &err))
+		die("encode", &err);
+	pwrite_all(fd, buf, sizeof(buf), part_off + sb->super_offset * 512);
+	if (!geo->bitmap_offset)
+		return;
+	bms.version = RCL_MD_BITMAP_VERSION;
+	memcpy(bms.uuid, sb->set_uuid, 16);
+	bms.events = bms.events_cleared = sb->events;
+	bms.sync_size = geo->bitmap_sync_size;
+	bms.chunksize = geo->bitmap_chunk;
+	bms.daemon_sleep = RCL_MD_BITMAP_DAEMON_SLEEP;
+	bms.sectors_reserved =
+	    (uint32_t)(rcl_md_bitmap_space(geo->bitmap_sync_size, geo->bitmap_chunk) / 512);
+	/* Clean array: every bit stays zero, so the superblock is enough. */
+	if (rcl_md_bitmap_encode(&bms, buf, RCL_MD_BITMAP_SB_BYTES, &err))
+		die("bitmap", &err);
+	pwrite_all(fd, buf, RCL_MD_BITMAP_SB_BYTES,
+	           part_off + (sb->super_offset + (uint64_t)sb->bitmap_offset) * 512);
+}
+
+static void describe(json_object *out, const char *image, const struct array *a,
+                     const struct rcl_gpt_part *p, const struct rcl_md_super1 *sb,
+                     const struct rcl_md_geometry *geo)
+{
+	json_object *m = json_object_new_object();
+	char text[64];
+	uint16_t role = rcl_md_super1_role(sb);
+
+	json_object_object_add(m, "array", json_object_new_string(a->name));
+	json_object_object_add(m, "image", json_object_new_string(image));
+	json_object_object_add(m, "sector_size", json_object_new_int(a->sector_size));
+	json_object_object_add(m, "first_lba", json_object_new_int64((int64_t)p->first_lba));
+	json_object_object_add(m, "last_lba", json_object_new_int64((int64_t)p->last_lba));
+	rcl_guid_to_string(&p->guid, text);
+	json_object_object_add(m, "part_guid", json_object_new_string(text));
+	json_object_object_add(m, "part_name", json_object_new_string(p->name));
+	json_object_object_add(m, "level", json_object_new_int(sb->level));
+	json_object_object_add(m, "chunk_sectors", json_object_new_int((int)sb->chunksize));
+	json_object_object_add(m, "raid_disks", json_object_new_int((int)sb->raid_disks));
+	hex_uuid(sb->set_uuid, text);
+	json_object_object_add(m, "uuid", json_object_new_string(text));
+	hex_uuid(sb->device_uuid, text);
+	json_object_object_add(m, "device_uuid", json_object_new_string(text));
+	json_object_object_add(m, "name", json_object_new_string(sb->set_name));
+	json_object_object_add(m, "data_offset", json_object_new_int64((int64_t)sb->data_offset));
+	json_object_object_add(m, "data_size", json_object_new_int64((int64_t)sb->data_size));
+	json_object_object_add(m, "size", json_object_new_int64((int64_t)sb->size));
+	json_object_object_add(m, "role",
+	                       role == RCL_MD_ROLE_SPARE ? json_object_new_string("spare")
+	                                                 : json_object_new_int(role));
+	json_object_object_add(m, "events", json_object_new_int64((int64_t)sb->events));
+	json_object_object_add(m, "bitmap_offset", json_object_new_int(sb->bitmap_offset));
+	json_object_object_add(m, "bitmap_chunk", json_object_new_int64(geo->bitmap_chunk));
+	json_object_object_add(m, "bitmap_sync_size",
+	                       json_object_new_int64((int64_t)geo->bitmap_sync_size));
+	json_object_object_add(
+	    m, "bitmap_bits",
+	    json_object_new_int64(geo->bitmap_chunk ? (int64_t)rcl_md_bitmap_bits(
+	                                                  geo->bitmap_sync_size, geo->bitmap_chunk)
+	                                            : 0));
+	json_object_array_add(out, m);
+}
+
+static void make_member(const char *dir, const struct array *a, const struct rcl_guid *uuid,
+                        unsigned member, json_object *out)
+{
+	struct rcl_error err = {0};
+	struct rcl_md_geometry geo;
+	struct rcl_md_super1 sb;
+	struct rcl_gpt gpt;
+	struct rcl_gpt_part *p;
+	uint64_t part_off;
+	char image[4096];
+	int fd;
+
+	snprintf(image, sizeof(image), "%s/%s-%u.img", dir, a->name, member);
+	fd = open(image, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0 || ftruncate(fd, (off_t)IMAGE_BYTES) < 0)
+		die(image, NULL);
+	p = write_gpt(fd, a, &gpt);
+	part_off = p->first_lba * a->sector_size;
+	if (rcl_md_super1_geometry((p->last_lba + 1 - p->first_lba) * a->sector_size / 512,
+	                           &a->shape, &geo, &err))
+		die("geometry", &err);
+	fill_super(&sb, a, &geo, uuid->b, member);
+	write_md(fd, part_off, &sb, &geo);
+	if (close(fd) < 0)
+		die(image, NULL);
+	describe(out, image, a, p, &sb, &geo);
+}
+
+int main(int argc, char **argv)
+{
+	json_object *out = json_object_new_array();
+	struct rcl_error err = {0};
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: mkmembers DIR\n");
+		return 2;
+	}
+	for (size_t i = 0; i < sizeof(arrays) / sizeof(arrays[0]); i++) {
+		const struct array *a = &arrays[i];
+		struct rcl_guid uuid;
+
+		if (rcl_guid_random(&uuid, &err))
+			die("uuid", &err);
+		for (unsigned m = 0; m < a->shape.raid_disks + a->spares; m++)
+			make_member(argv[1], a, &uuid, m, out);
+	}
+	puts(json_object_to_json_string_ext(out, JSON_C_TO_STRING_PRETTY));
+	json_object_put(out);
+	return 0;
+}
