@@ -89,6 +89,14 @@ static void add_sized(struct rcl_node *obj, const char *key, uint64_t bytes, uns
 	rcl_buf_release(&sb);
 }
 
+/* Empty @key for the next section name; rcl_buf_reset() forgets a failed append. */
+static void restart_key(struct rcl_buf *key, struct rcl_node *data)
+{
+	if (key->oom)
+		rcl_node_set_oom(data);
+	rcl_buf_reset(key);
+}
+
 static void add_drive_detail(struct rcl_node *data, unsigned ctrl, const struct rcl_drive *drive)
 {
 	struct rcl_buf name = RCL_BUF_INIT, key = RCL_BUF_INIT;
@@ -107,7 +115,7 @@ static void add_drive_detail(struct rcl_node *data, unsigned ctrl, const struct 
 	rcl_buf_addf(&key, "%s - Detailed Information", name.buf);
 	detail = rcl_node_add_object(data, key.buf);
 
-	rcl_buf_reset(&key);
+	restart_key(&key, data);
 	rcl_buf_addf(&key, "%s State", name.buf);
 	section = rcl_node_add_object(detail, key.buf);
 	/* The counters are raidcli's own: it sees every error on the drive. */
@@ -118,7 +126,7 @@ static void add_drive_detail(struct rcl_node *data, unsigned ctrl, const struct 
 	rcl_node_add_int(section, "Predictive Failure Count", 0);
 	rcl_node_add_str(section, "S.M.A.R.T alert flagged by drive", "No");
 
-	rcl_buf_reset(&key);
+	restart_key(&key, data);
 	rcl_buf_addf(&key, "%s Device attributes", name.buf);
 	section = rcl_node_add_object(detail, key.buf);
 	rcl_node_add_str(section, "SN", drive->serial);
@@ -141,7 +149,7 @@ static void add_drive_detail(struct rcl_node *data, unsigned ctrl, const struct 
 	                                                  : "Block Device");
 	rcl_node_add_str(section, "Path", drive->path);
 
-	rcl_buf_reset(&key);
+	restart_key(&key, data);
 	rcl_buf_addf(&key, "%s Policies/Settings", name.buf);
 	section = rcl_node_add_object(detail, key.buf);
 	rcl_node_add_str(section, "Commissioned Spare", "No");

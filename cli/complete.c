@@ -15,6 +15,7 @@ struct candidates {
 	size_t count;
 	size_t alloc;
 	const char *prefix; /* only words starting with this are kept */
+	size_t strip;       /* leading characters to drop from each word kept */
 };
 
 static void add_candidate(struct candidates *cands, const char *word, size_t len)
@@ -23,6 +24,10 @@ static void add_candidate(struct candidates *cands, const char *word, size_t len
 
 	if (strlen(cands->prefix) > len || strncasecmp(word, cands->prefix, strlen(cands->prefix)))
 		return;
+	if (cands->strip > len)
+		return;
+	word += cands->strip;
+	len -= cands->strip;
 	for (size_t i = 0; i < cands->count; i++)
 		if (strlen(cands->words[i]) == len && !strncmp(cands->words[i], word, len))
 			return;
@@ -82,15 +87,32 @@ static void add_ctrl_paths(struct candidates *cands, const char *c, const struct
 	}
 }
 
-/* Every object path of the live configuration that extends the prefix. */
-static void complete_path(struct candidates *cands)
+/*
+ * Every object path of the live configuration that extends the prefix.
+ * StorCLI also takes a path in separate words ("/c0 /e252 /s0"): @before
+ * are the path words already typed, and the word being typed continues
+ * them, so "/c0 /e" offers "/eall" and "/e252".
+ */
+static void complete_path(struct candidates *cands, char **before, int count_before)
 {
+	struct rcl_buf full = RCL_BUF_INIT;
+	const char *typed = cands->prefix;
 	struct rcl_ctx *lib;
 	const unsigned *ids;
 	size_t count;
 
-	if (rcl_ctx_new(&lib, NULL, NULL))
-		return;
+	for (int i = 0; i < count_before; i++) {
+		size_t len = strlen(before[i]);
+
+		while (len && before[i][len - 1] == '/')
+			len--;
+		rcl_buf_add(&full, before[i], len);
+	}
+	cands->strip = full.len;
+	rcl_buf_adds(&full, typed);
+	if (full.oom || rcl_ctx_new(&lib, NULL, NULL))
+		goto out;
+	cands->prefix = full.buf;
 	count = rcl_ctx_ctrl_ids(lib, &ids);
 	if (count)
 		add_ctrl_paths(cands, "call", NULL);
@@ -105,10 +127,14 @@ static void complete_path(struct candidates *cands)
 		rcl_ctrl_close(ctrl);
 	}
 	rcl_ctx_free(lib);
+out:
+	cands->prefix = typed;
+	cands->strip = 0;
+	rcl_buf_release(&full);
 }
 
 static void complete_option(struct candidates *cands, const struct cmd_spec *cmd,
-			    const struct cmd_args *given)
+                            const struct cmd_args *given)
 {
 	const char *eq = strchr(cands->prefix, '=');
 	char word[96];
@@ -127,7 +153,7 @@ static void complete_option(struct candidates *cands, const struct cmd_spec *cmd
 			}
 		} else if (!eq) {
 			snprintf(word, sizeof(word), "%s%s", opt->name,
-				 opt->type == OPT_FLAG ? "" : "=");
+			         opt->type == OPT_FLAG ? "" : "=");
 			add_candidate(cands, word, strlen(word));
 		}
 	}
@@ -135,7 +161,7 @@ static void complete_option(struct candidates *cands, const struct cmd_spec *cmd
 
 /* Record which options @words already give, ignoring mistakes. */
 static void note_given(const struct cmd_spec *cmd, char **words, size_t count,
-		       struct cmd_args *given)
+                       struct cmd_args *given)
 {
 	for (size_t w = 0; w < count; w++)
 		for (size_t i = 0; i < CMD_MAX_OPTS && cmd->opts[i].name; i++) {
@@ -154,13 +180,19 @@ static void complete_words(struct candidates *cands, char **argv, int argc)
 	size_t npath = 0, nwords = 0, matched = 0;
 	struct cmd_args given = {0};
 	const struct cmd_spec *cmd;
+	bool json = false, nolog = false;
 	int i;
 
 	for (i = 0; i < argc && argv[i][0] == '/' && npath < 32; i++)
 		paths[npath++] = argv[i];
-	for (; i < argc && nwords < 64; i++)
-		if (!cli_is_json_word(argv[i]) && !cli_is_nolog_word(argv[i]))
+	for (; i < argc && nwords < 64; i++) {
+		if (cli_is_json_word(argv[i]))
+			json = true;
+		else if (cli_is_nolog_word(argv[i]))
+			nolog = true;
+		else
 			words[nwords++] = argv[i];
+	}
 	if (cli_parse_path(paths, npath, &given.path, NULL))
 		return;
 	cmd = grammar_match(given.path.kind, words, nwords, &matched);
@@ -175,8 +207,10 @@ static void complete_words(struct candidates *cands, char **argv, int argc)
 	if (cmd) {
 		note_given(cmd, words + matched, nwords - matched, &given);
 		complete_option(cands, cmd, &given);
-		add_candidate(cands, "J", 1);
-		add_candidate(cands, "nolog", 5);
+		if (!json)
+			add_candidate(cands, "J", 1);
+		if (!nolog)
+			add_candidate(cands, "nolog", 5);
 	}
 }
 
@@ -185,70 +219,98 @@ size_t cli_complete(const char *line, char ***out)
 	struct candidates cands = {0};
 	size_t len = strlen(line);
 	bool fresh = !len || line[len - 1] == ' ' || line[len - 1] == '\t';
+	bool only_paths = true;
 	char **argv;
-	int argc;
+	int argc, nsplit;
 
 	*out = NULL;
 	if (cli_split_line(line, &argc, &argv, NULL))
 		return 0;
+	/*
+	 * Free what was split, not argc +/- 1: a line ending in a comment or
+	 * in whitespace other than ' ' and '\t' ("#", "show\r") is not fresh,
+	 * yet may split into no words at all.
+	 */
+	nsplit = argc;
 	cands.prefix = fresh || !argc ? "" : argv[argc - 1];
 	if (!fresh && argc)
 		argc--;
-	/* Paths come first: offer them until a verb has been typed. */
-	if (cands.prefix[0] == '/' || (!cands.prefix[0] && (!argc || argv[argc - 1][0] == '/')))
-		complete_path(&cands);
+	for (int i = 0; i < argc; i++)
+		only_paths = only_paths && argv[i][0] == '/';
+	/*
+	 * A path comes first: offer one on an empty line, or where a word
+	 * starting with '/' may still be part of it. After a path, an empty
+	 * word wants the verb.
+	 */
+	if (cands.prefix[0] == '/' && only_paths)
+		complete_path(&cands, argv, argc);
+	else if (!cands.prefix[0] && !argc)
+		complete_path(&cands, NULL, 0);
 	if (cands.prefix[0] != '/')
 		complete_words(&cands, argv, argc);
-	cli_free_words(fresh ? argc : argc + 1, argv);
+	cli_free_words(nsplit, argv);
 	*out = cands.words;
 	return cands.count;
 }
 
 /*
- * The scripts hand the line up to the cursor to "raidcli __complete", which
- * answers with whole words. Bash splits words at '=' and ':' too, so its
- * script strips the part of each answer that bash keeps outside the word.
+ * The scripts hand "raidcli __complete" the words after the command name,
+ * up to the cursor, as one string (the same line the shell completes), and
+ * it answers with whole words, one a line.
+ *
+ * Bash: readline replaces only the text after the last COMP_WORDBREAKS
+ * character ('=' and ':' by default), so "type=so" must be answered with
+ * "soft"; the script drops that many leading characters from each answer.
+ * The line is cut from COMP_LINE rather than joined from COMP_WORDS, which
+ * bash has already split at those characters.
  */
 static const char bash_script[] =
-	"# bash completion for raidcli -*- shell-script -*-\n"
-	"# Generated by 'raidcli __completion bash'; the grammar lives in raidcli.\n"
-	"_raidcli()\n"
-	"{\n"
-	"    local line=${COMP_LINE:0:COMP_POINT}\n"
-	"    local cur=${COMP_WORDS[COMP_CWORD]}\n"
-	"    local word=${line##*[[:space:]]}\n"
-	"    local strip=$(( ${#word} - ${#cur} ))\n"
-	"    local IFS=$'\\n' w\n"
-	"    (( strip < 0 )) && strip=0\n"
-	"    COMPREPLY=()\n"
-	"    for w in $(\"${COMP_WORDS[0]}\" __complete \"$line\" 2>/dev/null); do\n"
-	"        COMPREPLY+=(\"${w:strip}\")\n"
-	"    done\n"
-	"    if [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *[=/] ]]; then\n"
-	"        compopt -o nospace 2>/dev/null\n"
-	"    fi\n"
-	"}\n"
-	"complete -F _raidcli raidcli\n";
+    "# bash completion for raidcli -*- shell-script -*-\n"
+    "# Generated by 'raidcli __completion bash'; the grammar lives in raidcli.\n"
+    "_raidcli()\n"
+    "{\n"
+    "    (( COMP_CWORD > 0 )) || return 0\n"
+    "    local line=${COMP_LINE:0:COMP_POINT}\n"
+    "    local word=${line##*[[:space:]]}\n"
+    "    local keep=${#word} IFS=$'\\n' w\n"
+    "    while (( keep > 0 )) && [[ $COMP_WORDBREAKS != *\"${word:keep-1:1}\"* ]]; do\n"
+    "        (( keep-- ))\n"
+    "    done\n"
+    "    line=${line#*\"${COMP_WORDS[0]}\"}\n"
+    "    COMPREPLY=()\n"
+    "    for w in $(\"${COMP_WORDS[0]}\" __complete \"$line\" 2>/dev/null); do\n"
+    "        COMPREPLY+=(\"${w:keep}\")\n"
+    "    done\n"
+    "    if [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *[=/] ]]; then\n"
+    "        compopt -o nospace 2>/dev/null\n"
+    "    fi\n"
+    "}\n"
+    "complete -F _raidcli raidcli\n";
 
 static const char zsh_script[] =
-	"#compdef raidcli\n"
-	"# zsh completion for raidcli.\n"
-	"# Generated by 'raidcli __completion zsh'; the grammar lives in raidcli.\n"
-	"_raidcli() {\n"
-	"    local -a words_done words_open\n"
-	"    local w\n"
-	"    for w in ${(f)\"$(${words[1]} __complete \"${BUFFER[1,CURSOR]}\" 2>/dev/null)\"}; do\n"
-	"        if [[ $w == *[=/] ]]; then words_open+=($w); else words_done+=($w); fi\n"
-	"    done\n"
-	"    compadd -Q -S '' -a words_open\n"
-	"    compadd -Q -a words_done\n"
-	"}\n"
-	"_raidcli \"$@\"\n";
+    "#compdef raidcli\n"
+    "# zsh completion for raidcli.\n"
+    "# Generated by 'raidcli __completion zsh'; the grammar lives in raidcli.\n"
+    "_raidcli() {\n"
+    "    local -a open closed\n"
+    "    local w line=\"${(j: :)words[2,CURRENT-1]} $PREFIX\"\n"
+    "    for w in ${(f)\"$(${words[1]} __complete \"$line\" 2>/dev/null)\"}; do\n"
+    "        if [[ $w == *[=/] ]]; then open+=($w); else closed+=($w); fi\n"
+    "    done\n"
+    "    compadd -Q -S '' -a open\n"
+    "    compadd -Q -a closed\n"
+    "}\n"
+    "_raidcli \"$@\"\n";
 
 static const char fish_script[] =
-	"# fish completion for raidcli.\n"
-	"# Generated by 'raidcli __completion fish'; the grammar lives in raidcli.\n"
-	"complete -c raidcli -f -a '(raidcli __complete (commandline -cp))'\n";
+    "# fish completion for raidcli.\n"
+    "# Generated by 'raidcli __completion fish'; the grammar lives in raidcli.\n"
+    "function __raidcli_complete\n"
+    "    set -l words (commandline -opc)\n"
+    "    set -l cur (commandline -ct)\n"
+    "    $words[1] __complete (string join ' ' -- $words[2..-1] \"$cur\") 2>/dev/null\n"
+    "end\n"
+    "complete -c raidcli -f -a '(__raidcli_complete)'\n";
 
 void cli_completion_script(FILE *out, const char *shell)
 {

@@ -34,9 +34,18 @@ bool cli_is_help_word(const char *word)
 	       !strcmp(word, "--help") || !strcmp(word, "?");
 }
 
+/* Add @id to @set once: "/c0,0" addresses controller 0 once. */
+static void add_id(struct id_set *set, unsigned id)
+{
+	for (size_t i = 0; i < set->count; i++)
+		if (set->ids[i] == id)
+			return;
+	set->ids[set->count++] = id;
+}
+
 /* Parse "all", "3", "0-3,5" after the object letter. */
 static enum rcl_status parse_selector(const char *text, const char *component, struct id_set *set,
-				      struct rcl_error *err)
+                                      struct rcl_error *err)
 {
 	const char *p = text;
 
@@ -62,10 +71,10 @@ static enum rcl_status parse_selector(const char *text, const char *component, s
 			goto bad;
 		if (hi - lo + 1 > sizeof(set->ids) / sizeof(set->ids[0]) - set->count)
 			return rcl_fail(err, RCL_INVALID_PARAM,
-					"object '/%s' names more than %zu objects", component,
-					sizeof(set->ids) / sizeof(set->ids[0]));
+			                "object '/%s' names more than %zu objects", component,
+			                sizeof(set->ids) / sizeof(set->ids[0]));
 		for (unsigned long id = lo; id <= hi; id++)
-			set->ids[set->count++] = (unsigned)id;
+			add_id(set, (unsigned)id);
 		if (*end == ',' && end[1])
 			end++;
 		else if (*end)
@@ -77,19 +86,19 @@ static enum rcl_status parse_selector(const char *text, const char *component, s
 	return RCL_OK;
 bad:
 	return rcl_fail(err, RCL_INVALID_COMMAND,
-			"invalid object '/%s': expected 'all', a number, a list (0,1) or a range "
-			"(0-3)",
-			component);
+	                "invalid object '/%s': expected 'all', a number, a list (0,1) or a range "
+	                "(0-3)",
+	                component);
 }
 
 static const char *const object_names[] = {"c", "e", "s", "v", "d"};
 
 static enum rcl_status parse_component(const char *comp, struct obj_path *path,
-				       struct rcl_error *err)
+                                       struct rcl_error *err)
 {
 	struct id_set *sets[] = {&path->ctrl, &path->encl, &path->slot, &path->vd, &path->dg};
-	static const char *const examples[] = {"c0", "call", "e252", "eall", "s0",
-					       "sall", "v0", "vall", "d0", "dall"};
+	static const char *const examples[] = {"c0",   "call", "e252", "eall", "s0",
+	                                       "sall", "v0",   "vall", "d0",   "dall"};
 	char letter = (char)tolower((unsigned char)comp[0]);
 	const char *hint;
 	size_t i;
@@ -102,17 +111,17 @@ static enum rcl_status parse_component(const char *comp, struct obj_path *path,
 		hint = suggest_closest(comp, examples, sizeof(examples) / sizeof(examples[0]));
 		if (hint)
 			return rcl_fail(err, RCL_INVALID_COMMAND,
-					"unknown object '/%s'; did you mean '/%s'?", comp, hint);
+			                "unknown object '/%s'; did you mean '/%s'?", comp, hint);
 		return rcl_fail(err, RCL_INVALID_COMMAND,
-				"unknown object '/%s'; objects are /cN, /cN/eN/sN, /cN/sN, /cN/vN "
-				"and /cN/dN",
-				comp);
+		                "unknown object '/%s'; objects are /cN, /cN/eN/sN, /cN/sN, /cN/vN "
+		                "and /cN/dN",
+		                comp);
 	}
 	if (sets[i]->given)
 		return rcl_fail(err, RCL_INVALID_COMMAND, "object '/%c' is given twice", letter);
 	if (i != 0 && !path->ctrl.given)
 		return rcl_fail(err, RCL_INVALID_COMMAND,
-				"object '/%s' needs a controller first, as in /c0/%s", comp, comp);
+		                "object '/%s' needs a controller first, as in /c0/%s", comp, comp);
 	return parse_selector(comp + 1, comp, sets[i], err);
 }
 
@@ -135,13 +144,13 @@ static enum rcl_status classify(struct obj_path *path, struct rcl_error *err)
 		path->kind = OBJ_DG;
 	else
 		return rcl_fail(err, RCL_INVALID_COMMAND,
-				"object path mixes objects that do not nest; use /cN/eN/sN, /cN/vN "
-				"or /cN/dN");
+		                "object path mixes objects that do not nest; use /cN/eN/sN, /cN/vN "
+		                "or /cN/dN");
 	return RCL_OK;
 }
 
 enum rcl_status cli_parse_path(const char *const *tokens, size_t count, struct obj_path *path,
-			       struct rcl_error *err)
+                               struct rcl_error *err)
 {
 	memset(path, 0, sizeof(*path));
 	for (size_t t = 0; t < count; t++) {
@@ -158,7 +167,7 @@ enum rcl_status cli_parse_path(const char *const *tokens, size_t count, struct o
 				break;
 			if (len >= sizeof(comp))
 				return rcl_fail(err, RCL_INVALID_COMMAND,
-						"object path component '%.20s...' is too long", p);
+				                "object path component '%.20s...' is too long", p);
 			memcpy(comp, p, len);
 			comp[len] = '\0';
 			enum rcl_status st = parse_component(comp, path, err);
@@ -225,7 +234,7 @@ static const char *verb_word_at(const char *verb, char **words, size_t position)
 
 /* The distinct verb words that may come at @position for @kind. */
 size_t grammar_next_words(enum obj_kind kind, char **words, size_t position, const char **out,
-			 size_t max)
+                          size_t max)
 {
 	size_t n = 0;
 
@@ -259,8 +268,28 @@ static const char *first_word(const char *s, char *buf, size_t size)
 	return buf;
 }
 
-static enum rcl_status unknown_verb(const struct obj_path *path, char **words, size_t count,
-				    size_t position, struct rcl_error *err)
+/* How many leading @words begin some verb of @kind: where an unknown word sits. */
+static size_t verb_prefix(enum obj_kind kind, char **words, size_t count)
+{
+	size_t position = 0;
+
+	while (position < count) {
+		const char *next[32];
+		char word[32];
+		size_t n = grammar_next_words(kind, words, position, next, 32), i;
+
+		for (i = 0; i < n; i++)
+			if (word_equal(words[position], first_word(next[i], word, sizeof(word))))
+				break;
+		if (i == n)
+			break;
+		position++;
+	}
+	return position;
+}
+
+static enum rcl_status unknown_verb(const struct obj_path *path, const char *object, char **words,
+                                    size_t count, size_t position, struct rcl_error *err)
 {
 	const char *next[32];
 	char names[32][32];
@@ -268,7 +297,6 @@ static enum rcl_status unknown_verb(const struct obj_path *path, char **words, s
 	size_t n = grammar_next_words(path->kind, words, position, next, 32);
 	const char *hint;
 	struct rcl_buf sb = RCL_BUF_INIT;
-	const char *object = path->kind == OBJ_SYSTEM ? "raidcli" : grammar_object_name(path->kind);
 
 	for (size_t i = 0; i < n; i++)
 		list[i] = first_word(next[i], names[i], sizeof(names[i]));
@@ -276,26 +304,26 @@ static enum rcl_status unknown_verb(const struct obj_path *path, char **words, s
 		rcl_buf_addf(&sb, "%s'%s'", i ? ", " : "", list[i]);
 	if (position >= count) {
 		rcl_fail(err, RCL_INVALID_COMMAND, "incomplete command: after '%s' expected %s",
-			 position ? words[position - 1] : object, sb.buf);
+		         position ? words[position - 1] : object, sb.buf);
 	} else {
 		hint = suggest_closest(words[position], list, n);
 		if (hint)
 			rcl_fail(err, RCL_INVALID_COMMAND, "unknown word '%s'; did you mean '%s'?",
-				 words[position], hint);
+			         words[position], hint);
 		else if (n)
 			rcl_fail(err, RCL_INVALID_COMMAND,
-				 "unknown word '%s' for %s; expected %s (see 'help')", words[position],
-				 object, sb.buf);
+			         "unknown word '%s' for %s; expected %s (see 'help')",
+			         words[position], object, sb.buf);
 		else
 			rcl_fail(err, RCL_INVALID_COMMAND, "%s has no command '%s' (see 'help')",
-				 object, words[position]);
+			         object, words[position]);
 	}
 	rcl_buf_release(&sb);
 	return RCL_INVALID_COMMAND;
 }
 
-static enum rcl_status unknown_option(const struct cmd_spec *cmd, const char *token,
-				      char **words, size_t matched, struct rcl_error *err)
+static enum rcl_status unknown_option(const struct cmd_spec *cmd, const char *token, char **words,
+                                      size_t matched, struct rcl_error *err)
 {
 	const char *names[CMD_MAX_OPTS + 32];
 	char keyed[CMD_MAX_OPTS][40];
@@ -318,14 +346,14 @@ static enum rcl_status unknown_option(const struct cmd_spec *cmd, const char *to
 	hint = suggest_closest(typed, names, n);
 	if (hint)
 		return rcl_fail(err, RCL_INVALID_COMMAND, "unknown option '%s'; did you mean '%s'?",
-				typed, hint);
+		                typed, hint);
 	return rcl_fail(err, RCL_INVALID_COMMAND, "unknown option '%s' for '%s' (see '%s %s help')",
-			typed, cmd->verb, cmd->object == OBJ_SYSTEM ? "raidcli" : "raidcli /cx",
-			cmd->verb);
+	                typed, cmd->verb, cmd->object == OBJ_SYSTEM ? "raidcli" : "raidcli /cx",
+	                cmd->verb);
 }
 
-static enum rcl_status check_value(const struct opt_spec *opt, const char *value,
-				   const char **out, struct rcl_error *err)
+static enum rcl_status check_value(const struct opt_spec *opt, const char *value, const char **out,
+                                   struct rcl_error *err)
 {
 	uint64_t bytes;
 
@@ -338,11 +366,12 @@ static enum rcl_status check_value(const struct opt_spec *opt, const char *value
 
 		errno = 0;
 		v = strtoul(value, &end, 10);
-		if (!isdigit((unsigned char)*value) || *end || errno || v < opt->min || v > opt->max)
+		if (!isdigit((unsigned char)*value) || *end || errno || v < opt->min ||
+		    v > opt->max)
 			return rcl_fail(err, RCL_INVALID_PARAM,
-					"invalid value '%s' for '%s=': expected a number from %lu "
-					"to %lu",
-					value, opt->name, opt->min, opt->max);
+			                "invalid value '%s' for '%s=': expected a number from %lu "
+			                "to %lu",
+			                value, opt->name, opt->min, opt->max);
 		break;
 	}
 	case OPT_SIZE:
@@ -364,12 +393,12 @@ static enum rcl_status check_value(const struct opt_spec *opt, const char *value
 		hint = suggest_closest(value, opt->choices, n);
 		if (hint)
 			rcl_fail(err, RCL_INVALID_PARAM,
-				 "invalid value '%s' for '%s='; did you mean '%s=%s'?", value,
-				 opt->name, opt->name, hint);
+			         "invalid value '%s' for '%s='; did you mean '%s=%s'?", value,
+			         opt->name, opt->name, hint);
 		else
 			rcl_fail(err, RCL_INVALID_PARAM,
-				 "invalid value '%s' for '%s=': expected one of %s", value, opt->name,
-				 sb.buf);
+			         "invalid value '%s' for '%s=': expected one of %s", value,
+			         opt->name, sb.buf);
 		rcl_buf_release(&sb);
 		return RCL_INVALID_PARAM;
 	}
@@ -383,7 +412,7 @@ static enum rcl_status check_value(const struct opt_spec *opt, const char *value
 }
 
 static enum rcl_status parse_option(const struct cmd_spec *cmd, const char *token, char **words,
-				    size_t matched, struct cmd_args *args, struct rcl_error *err)
+                                    size_t matched, struct cmd_args *args, struct rcl_error *err)
 {
 	size_t keylen = strcspn(token, "=");
 	bool is_kv = token[keylen] == '=';
@@ -395,12 +424,12 @@ static enum rcl_status parse_option(const struct cmd_spec *cmd, const char *toke
 			continue;
 		if (is_kv == (opt->type == OPT_FLAG))
 			return rcl_fail(err, RCL_INVALID_COMMAND,
-					is_kv ? "option '%s' takes no value"
-					      : "option '%s' needs a value, as in %s=...",
-					opt->name, opt->name);
+			                is_kv ? "option '%s' takes no value"
+			                      : "option '%s' needs a value, as in %s=...",
+			                opt->name, opt->name);
 		if (args->values[i])
 			return rcl_fail(err, RCL_INVALID_COMMAND, "option '%s' is given twice",
-					opt->name);
+			                opt->name);
 		if (!is_kv) {
 			args->values[i] = "on";
 			return RCL_OK;
@@ -411,19 +440,19 @@ static enum rcl_status parse_option(const struct cmd_spec *cmd, const char *toke
 }
 
 static enum rcl_status check_required(const struct cmd_spec *cmd, const struct cmd_args *args,
-				      struct rcl_error *err)
+                                      struct rcl_error *err)
 {
 	for (size_t i = 0; i < CMD_MAX_OPTS && cmd->opts[i].name; i++)
 		if (cmd->opts[i].required && !args->values[i])
 			return rcl_fail(err, RCL_INVALID_COMMAND,
-					"missing option '%s=' (%s), as in: %s", cmd->opts[i].name,
-					cmd->opts[i].help, cmd->example);
+			                "missing option '%s=' (%s), as in: %s", cmd->opts[i].name,
+			                cmd->opts[i].help, cmd->example);
 	return RCL_OK;
 }
 
 /* Find the command whose verb matches the most leading words. */
 const struct cmd_spec *grammar_match(enum obj_kind kind, char **words, size_t count,
-					    size_t *matched)
+                                     size_t *matched)
 {
 	const struct cmd_spec *best = NULL;
 
@@ -453,15 +482,15 @@ enum rcl_status cli_parse(int argc, char **argv, struct cmd_args *args, struct r
 	memset(args, 0, sizeof(*args));
 	if (argc > MAX_WORDS)
 		return rcl_fail(err, RCL_INVALID_COMMAND, "too many words (%d); at most %d", argc,
-				MAX_WORDS);
+		                MAX_WORDS);
 	for (i = 0; i < argc && argv[i][0] == '/'; i++)
 		path_tokens[npath++] = argv[i];
 	for (; i < argc; i++) {
 		if (argv[i][0] == '/')
 			return rcl_fail(err, RCL_INVALID_COMMAND,
-					"object '%s' must come before the verb, as in: raidcli %s "
-					"show",
-					argv[i], argv[i]);
+			                "object '%s' must come before the verb, as in: raidcli %s "
+			                "show",
+			                argv[i], argv[i]);
 		if (cli_is_json_word(argv[i]))
 			args->json = true;
 		else if (cli_is_nolog_word(argv[i]))
@@ -480,8 +509,17 @@ enum rcl_status cli_parse(int argc, char **argv, struct cmd_args *args, struct r
 		return RCL_OK;
 	}
 	args->cmd = grammar_match(args->path.kind, words, nwords, &matched);
-	if (!args->cmd)
-		return unknown_verb(&args->path, words, nwords, 0, err);
+	if (!args->cmd) {
+		/* Name the object as typed ("/c0/e252"), not as help writes it. */
+		char typed[256] = "raidcli";
+		size_t len = 0;
+
+		for (size_t t = 0; t < npath && len < sizeof(typed); t++)
+			len += (size_t)snprintf(typed + len, sizeof(typed) - len, "%s",
+			                        path_tokens[t]);
+		return unknown_verb(&args->path, typed, words, nwords,
+		                    verb_prefix(args->path.kind, words, nwords), err);
+	}
 	for (size_t w = matched; w < nwords; w++) {
 		st = parse_option(args->cmd, words[w], words, matched, args, err);
 		if (st)
@@ -506,6 +544,7 @@ enum rcl_status cli_split_line(const char *line, int *argc, char ***argv, struct
 	const char *p = line;
 
 	for (;;) {
+		const char *opened = NULL;
 		char quote = 0;
 		bool any = false;
 
@@ -519,6 +558,7 @@ enum rcl_status cli_split_line(const char *line, int *argc, char ***argv, struct
 				quote = 0;
 			} else if (!quote && (*p == '"' || *p == '\'')) {
 				quote = *p;
+				opened = p;
 			} else if (*p == '\\' && p[1] && quote != '\'') {
 				rcl_buf_addch(&word, *++p);
 			} else {
@@ -530,7 +570,8 @@ enum rcl_status cli_split_line(const char *line, int *argc, char ***argv, struct
 		if (quote) {
 			rcl_buf_release(&word);
 			cli_free_words(n, words);
-			return rcl_fail(err, RCL_INVALID_COMMAND, "unterminated %c quote", quote);
+			return rcl_fail(err, RCL_INVALID_COMMAND,
+			                "unterminated %c quote at '%.40s'", quote, opened);
 		}
 		if (any) {
 			char **grown = rcl_realloc(words, (size_t)(n + 2) * sizeof(*words));

@@ -62,6 +62,7 @@ static enum rcl_status run_per_ctrl(struct rcl_ctx *lib, const struct cmd_args *
 	size_t count = rcl_ctx_ctrl_ids(lib, &ids);
 	enum rcl_status first = RCL_OK, st;
 	struct rcl_error err = {0};
+	unsigned *all = NULL;
 
 	if (sel->all && !count) {
 		rcl_fail(&err, RCL_NOT_FOUND,
@@ -70,13 +71,36 @@ static enum rcl_status run_per_ctrl(struct rcl_ctx *lib, const struct cmd_args *
 		cli_reply_error(reply, NULL, &err);
 		return err.status;
 	}
+	/* A handler that changes the registry reloads it, which frees @ids: copy them. */
+	if (sel->all) {
+		all = rcl_malloc(count * sizeof(*all));
+		if (!all) {
+			rcl_fail(&err, RCL_NOMEM, "out of memory");
+			cli_reply_error(reply, NULL, &err);
+			return RCL_NOMEM;
+		}
+		memcpy(all, ids, count * sizeof(*all));
+	}
 	for (size_t i = 0; i < (sel->all ? count : sel->count); i++) {
-		st = run_on_ctrl(lib, args, sel->all ? ids[i] : sel->ids[i], reply);
-		if (st == RCL_NOMEM && !reply->count)
-			return st;
+		size_t before = reply->count;
+
+		st = run_on_ctrl(lib, args, sel->all ? all[i] : sel->ids[i], reply);
+		if (reply->count == before) {
+			/*
+			 * No room for this controller's result: the others alone
+			 * would read as a complete success, so drop them for one
+			 * out-of-memory failure (or none, which main() reports).
+			 */
+			rcl_reply_release(reply);
+			rcl_fail(&err, RCL_NOMEM, "out of memory");
+			cli_reply_error(reply, NULL, &err);
+			rcl_free(all);
+			return RCL_NOMEM;
+		}
 		if (!first)
 			first = st;
 	}
+	rcl_free(all);
 	return first;
 }
 

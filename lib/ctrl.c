@@ -60,8 +60,12 @@ enum rcl_status rcl_ctrl_open(struct rcl_ctx *ctx, unsigned id, enum rcl_lock lo
 	*out = ctrl;
 	return RCL_OK;
 fail:
-	if (ctrl)
+	if (ctrl) {
 		rcl_unlock(ctrl->lock_fd);
+		/* A load that failed half-way may have filled some of these. */
+		rcl_free(ctrl->drives);
+		rcl_free(ctrl->enclosures);
+	}
 	rcl_free(ctrl);
 	rcl_free(dir);
 	rcl_free(path);

@@ -141,9 +141,9 @@ static enum rcl_status registry_load(struct rcl_ctx *ctx, struct rcl_error *err)
 			if (ctx->entries[j].id == ctx->entries[i].id)
 				st = rcl_state_corrupt(err, path, "two controllers share a number");
 			else if (ctx->entries[j].ops == ctx->entries[i].ops &&
-				 !strcmp(ctx->entries[j].key, ctx->entries[i].key))
+			         !strcmp(ctx->entries[j].key, ctx->entries[i].key))
 				/* Deleting either number would destroy the other's state. */
-				st = rcl_state_corrupt(err, path, "two numbers name one controller");
+				st = rcl_state_corrupt(err, path, "one controller has two numbers");
 		if (st)
 			goto out;
 		ctx->count++;

@@ -310,8 +310,11 @@ bool rcl_result_describe(struct rcl_result *res, const char *fmt, ...)
 	rcl_buf_vaddf(&sb, fmt, ap);
 	va_end(ap);
 	text = rcl_buf_detach(&sb);
-	if (!text)
+	if (!text) {
+		/* Mark the data so a caller that ignores this fails as out of memory. */
+		rcl_node_set_oom(res->data);
 		return false;
+	}
 	rcl_free(res->description);
 	res->description = text;
 	return true;

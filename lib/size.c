@@ -8,6 +8,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +35,8 @@ enum rcl_status rcl_size_parse(const char *text, uint64_t *bytes, struct rcl_err
 		goto bad;
 	errno = 0;
 	value = strtod(text, &end);
-	if (errno || end == text)
+	/* strtod() also takes hex ("0x10") and exponents ("1e3"): not sizes. */
+	if (errno || end == text || strspn(text, "0123456789.") != (size_t)(end - text))
 		goto bad;
 	unit = end;
 	if (!*unit) {
@@ -63,18 +65,25 @@ bad:
 void rcl_size_format(struct rcl_buf *sb, uint64_t bytes)
 {
 	static const char *const names[] = {"KB", "MB", "GB", "TB", "PB"};
-	double value = (double)bytes / 1024;
+	unsigned shift = 10;
 	size_t unit = 0;
+	uint64_t whole, frac;
 
 	if (!bytes) {
 		rcl_buf_adds(sb, "0 KB");
 		return;
 	}
-	while (value >= 1024 && unit + 1 < sizeof(names) / sizeof(names[0])) {
-		value /= 1024;
+	while ((bytes >> shift) >= 1024 && unit + 1 < sizeof(names) / sizeof(names[0])) {
+		shift += 10;
 		unit++;
 	}
-	/* Truncate rather than round, as StorCLI does: never overstate. */
-	value = floor(value * 1000) / 1000;
-	rcl_buf_addf(sb, "%.3f %s", value, names[unit]);
+	/*
+	 * Truncate rather than round, as StorCLI does: never overstate. Integer
+	 * arithmetic, since a double cannot hold every 64-bit size and would
+	 * round 2^60 - 1 bytes up to "1024.000 PB". The remainder is below
+	 * 2^50, so multiplying it by 1000 cannot overflow.
+	 */
+	whole = bytes >> shift;
+	frac = ((bytes & ((UINT64_C(1) << shift) - 1)) * 1000) >> shift;
+	rcl_buf_addf(sb, "%" PRIu64 ".%03" PRIu64 " %s", whole, frac, names[unit]);
 }

@@ -75,6 +75,14 @@ static enum rcl_status read_all(int fd, const char *path, struct rcl_buf *sb, st
 	return RCL_OK;
 }
 
+/* Whether @sb holds only white space from offset @end on. */
+static bool only_blanks_after(const struct rcl_buf *sb, size_t end)
+{
+	if (end >= sb->len)
+		return true;
+	return sb->buf[end + strspn(sb->buf + end, " \t\r\n")] == '\0';
+}
+
 enum rcl_status rcl_state_read(const char *path, json_object **out, struct rcl_error *err)
 {
 	struct rcl_buf sb = RCL_BUF_INIT;
@@ -109,6 +117,10 @@ enum rcl_status rcl_state_read(const char *path, json_object **out, struct rcl_e
 		json_object_put(obj);
 	} else if (!json_object_is_type(obj, json_type_object)) {
 		st = rcl_state_corrupt(err, path, "it is not a JSON object");
+		json_object_put(obj);
+	} else if (!only_blanks_after(&sb, json_tokener_get_parse_end(tok))) {
+		/* The tokener stops after the first value: text after it is damage too. */
+		st = rcl_state_corrupt(err, path, "it has data after the JSON object");
 		json_object_put(obj);
 	} else {
 		*out = obj;

@@ -112,7 +112,7 @@ static enum rcl_status parse_state(json_object *root, const char *path, struct s
 			if (sc->slots[j].slot == sc->slots[i].slot)
 				return rcl_state_corrupt(err, path, "two drives share a slot");
 			else if (!strcmp(sc->slots[j].path, sc->slots[i].path))
-				return rcl_state_corrupt(err, path, "two slots hold the same drive");
+				return rcl_state_corrupt(err, path, "a drive is in two slots");
 		sc->slot_count++;
 	}
 	return RCL_OK;
@@ -194,11 +194,17 @@ static enum rcl_status fill_model(struct rcl_ctrl *ctrl, struct soft_ctrl *sc,
 	}
 
 	qsort(sc->slots, sc->slot_count, sizeof(*sc->slots), cmp_slot);
-	rcl_free(ctrl->drives);
-	ctrl->drives = rcl_calloc(sc->slot_count, sizeof(*ctrl->drives));
+	/*
+	 * A load starts without an array. Add and remove, which call this
+	 * after saving the new state, bring one big enough: nothing may fail
+	 * once the change is on disk.
+	 */
+	if (!ctrl->drives)
+		ctrl->drives = rcl_calloc(sc->slot_count, sizeof(*ctrl->drives));
 	ctrl->drive_count = 0;
 	if (!ctrl->drives)
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	memset(ctrl->drives, 0, sc->slot_count * sizeof(*ctrl->drives));
 	for (size_t i = 0; i < sc->slot_count; i++) {
 		struct rcl_drive *drive = &ctrl->drives[i];
 		const struct soft_slot *slot = &sc->slots[i];
@@ -318,6 +324,7 @@ static enum rcl_status soft_add_drive(struct rcl_ctrl *ctrl, const char *path, u
 {
 	struct soft_ctrl *sc = ctrl->priv;
 	struct soft_slot *slots, *slot;
+	struct rcl_drive *drives;
 	char real[PATH_MAX];
 	struct stat st;
 	enum rcl_status status;
@@ -357,12 +364,18 @@ static enum rcl_status soft_add_drive(struct rcl_ctrl *ctrl, const char *path, u
 	status = new_identity(slot, err);
 	if (status)
 		return status;
+	drives = rcl_calloc(sc->slot_count + 1, sizeof(*drives));
+	if (!drives)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
 	sc->slot_count++;
 	status = save_state(sc, err);
 	if (status) {
 		sc->slot_count--;
+		rcl_free(drives);
 		return status;
 	}
+	rcl_free(ctrl->drives);
+	ctrl->drives = drives;
 	*slot_out = number;
 	return fill_model(ctrl, sc, err);
 }
@@ -527,6 +540,9 @@ enum rcl_status rcl_soft_create(struct rcl_ctx *ctx, const struct rcl_soft_param
 	sc->sector_size = params->sector_size;
 	sc->created = time(NULL);
 	st = rcl_random_hex(sc->serial + 4, 12, err);
+	/* Allocate before making directories: a failure after them must clean up. */
+	if (!st && !(sc->state_path = state_path_for(ctx, sc->serial)))
+		st = rcl_fail(err, RCL_NOMEM, "out of memory");
 	if (!st)
 		st = rcl_registry_lock(ctx, &reg_fd, err);
 	if (!st)
@@ -536,11 +552,6 @@ enum rcl_status rcl_soft_create(struct rcl_ctx *ctx, const struct rcl_soft_param
 		st = prepare_dir(ctx, params, sc, err);
 	if (st)
 		goto out;
-	sc->state_path = state_path_for(ctx, sc->serial);
-	if (!sc->state_path) {
-		st = rcl_fail(err, RCL_NOMEM, "out of memory");
-		goto out;
-	}
 	for (unsigned i = 0; i < params->drives && !st; i++) {
 		struct soft_slot *slot = &sc->slots[sc->slot_count];
 

@@ -1,0 +1,526 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""test-bad-input.py - every class of bad input fails cleanly and changes nothing.
+
+Each case runs the raidcli named by $RAIDCLI against a fresh state directory
+holding one soft controller (/c0, four 16 MiB images), twice: as typed and
+with J appended. Both runs must report Failure with the expected StorCLI-style
+code as exit status (and as ErrCd in JSON), name the offending token (and the
+nearest valid spelling where one is close), and leave every file under the
+state directory and every backing file involved byte-identical. Lock files
+may appear; they are not state.
+
+Sub-cases that need something this machine lacks (root for loop devices, a
+non-root user for permission checks) print why they are skipped.
+"""
+import hashlib
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+
+RAIDCLI = os.environ.get("RAIDCLI")
+SANITIZER_MARKS = ("AddressSanitizer", "LeakSanitizer", "UndefinedBehaviorSanitizer",
+                   "runtime error:", "Traceback", "Segmentation fault", "core dumped")
+MIB = 1 << 20
+
+failures = []
+skips = []
+passed = 0
+
+
+def tmp_root():
+    return "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+
+
+def snapshot(roots):
+    """Type, mode, size and content hash of everything under @roots, lock files excepted."""
+    snap = {}
+    for root in roots:
+        if not os.path.lexists(root):
+            snap[root] = None
+            continue
+        if not os.path.isdir(root) or os.path.islink(root):
+            snap[root] = describe(root)
+            continue
+        for dirpath, dirnames, filenames in os.walk(root):
+            dirnames[:] = sorted(d for d in dirnames
+                                 if not (dirpath == root and d == "locks"))
+            snap[dirpath] = ("dir", sorted(dirnames + filenames))
+            for name in filenames:
+                if name.endswith(".lock"):
+                    continue
+                path = os.path.join(dirpath, name)
+                snap[path] = describe(path)
+    return snap
+
+
+def describe(path):
+    st = os.lstat(path)
+    if stat.S_ISLNK(st.st_mode):
+        return ("link", os.readlink(path))
+    if stat.S_ISREG(st.st_mode):
+        digest = hashlib.sha256()
+        with open(path, "rb") as f:
+            for chunk in iter(lambda: f.read(1 << 20), b""):
+                digest.update(chunk)
+        return ("file", stat.S_IMODE(st.st_mode), st.st_size, digest.hexdigest())
+    return ("other", stat.S_IFMT(st.st_mode), getattr(st, "st_rdev", 0))
+
+
+def diff_snapshots(before, after):
+    lines = []
+    for key in sorted(set(before) | set(after)):
+        if before.get(key) != after.get(key):
+            lines.append("  %s: %r -> %r" % (key, before.get(key), after.get(key)))
+    return "\n".join(lines)
+
+
+class Env:
+    """A throwaway state directory with /c0, and a folder for extra files."""
+
+    def __init__(self, drives=4, size="16MB"):
+        self.root = tempfile.mkdtemp(prefix="raidcli-bad-input.", dir=tmp_root())
+        self.state = os.path.join(self.root, "state")
+        self.files = os.path.join(self.root, "files")
+        os.mkdir(self.files)
+        self.env = dict(os.environ, RAIDCLI_STATE_DIR=self.state)
+        self.env.pop("NO_COLOR", None)
+        self.must("add", "controller", "type=soft", "drives=%d" % drives, "size=%s" % size)
+
+    def run(self, args, stdin=None, preexec=None):
+        return subprocess.run([RAIDCLI] + list(args), env=self.env, input=stdin,
+                              capture_output=True, text=True, timeout=60,
+                              preexec_fn=preexec)
+
+    def must(self, *args):
+        proc = self.run(args)
+        if proc.returncode != 0:
+            raise RuntimeError("setup command %r failed (%d):\n%s%s" %
+                               (args, proc.returncode, proc.stdout, proc.stderr))
+        return proc
+
+    def image(self, ctrl_index=0, slot=0):
+        """The path of slot @slot of the soft controller registered as @ctrl_index."""
+        with open(os.path.join(self.state, "registry.json")) as f:
+            reg = json.load(f)
+        key = [c["key"] for c in reg["controllers"] if c["id"] == ctrl_index][0]
+        with open(os.path.join(self.state, "soft", key + ".json")) as f:
+            soft = json.load(f)
+        return [s["path"] for s in soft["slots"] if s["slot"] == slot][0]
+
+    def make_file(self, name, size):
+        path = os.path.join(self.files, name)
+        with open(path, "wb") as f:
+            f.truncate(size)
+        return path
+
+    def close(self):
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+def json_status(stdout):
+    """(Status, first ErrCd, Description) of the first Command Status."""
+    doc = json.loads(stdout)
+    cs = doc["Controllers"][0]["Command Status"]
+    return cs["Status"], cs["Detailed Status"][0]["ErrCd"], cs["Description"]
+
+
+def text_description(stdout):
+    for line in stdout.splitlines():
+        if line.startswith("Description = "):
+            return line[len("Description = "):]
+    return None
+
+
+def check_run(name, proc, code, needles, json_mode, problems):
+    if proc.returncode < 0:
+        problems.append("killed by signal %d" % -proc.returncode)
+        return
+    for mark in SANITIZER_MARKS:
+        if mark in proc.stderr or mark in proc.stdout:
+            problems.append("crash or sanitizer output: %r" % mark)
+    if proc.returncode != code:
+        problems.append("exit status %d, expected %d" % (proc.returncode, code))
+    if json_mode:
+        try:
+            status, errcd, message = json_status(proc.stdout)
+        except (ValueError, KeyError, IndexError, TypeError) as e:
+            problems.append("no StorCLI JSON failure (%s): %r" % (e, proc.stdout[:400]))
+            return
+        if status != "Failure":
+            problems.append('"Status" is %r, expected "Failure"' % status)
+        if errcd != proc.returncode:
+            problems.append("ErrCd %r differs from exit status %d" % (errcd, proc.returncode))
+    else:
+        if "Status = Failure" not in proc.stdout.splitlines():
+            problems.append("no 'Status = Failure' line: %r" % proc.stdout[:400])
+        message = text_description(proc.stdout) or ""
+        if not message:
+            problems.append("no 'Description = ' line")
+    for needle in needles:
+        if needle not in message:
+            problems.append("message %r lacks %r" % (message, needle))
+
+
+def case(name, args, code, needles, env=None, stdin=None, extra_roots=(), preexec=None,
+         prepare=None):
+    """Run @args (a list, or a callable taking the Env) as text and JSON; check both."""
+    global passed
+    own = env is None
+    try:
+        env = env or Env()
+    except Exception as e:  # setup failing is a failure of the case, not a crash
+        failures.append("%s: setup: %s" % (name, e))
+        return
+    try:
+        if prepare:
+            prepare(env)
+        argv = args(env) if callable(args) else list(args)
+        roots = [env.state, env.files] + [r(env) if callable(r) else r for r in extra_roots]
+        problems = []
+        for json_mode in (False, True):
+            before = snapshot(roots)
+            if stdin is not None:
+                text = stdin(env) if callable(stdin) else stdin
+                if json_mode:
+                    # J right after the path: a J at the end would sit inside an open quote.
+                    text = "\n".join(l.replace(" ", " J ", 1) if l.strip() else l
+                                     for l in text.split("\n"))
+                proc = env.run([], stdin=text, preexec=preexec)
+            else:
+                proc = env.run(argv + (["J"] if json_mode else []), preexec=preexec)
+            after = snapshot(roots)
+            mode = "JSON" if json_mode else "text"
+            sub = []
+            check_run(name, proc, code, needles(env) if callable(needles) else needles,
+                      json_mode, sub)
+            changes = diff_snapshots(before, after)
+            if changes:
+                sub.append("state changed:\n" + changes)
+            problems += ["[%s] %s" % (mode, p) for p in sub]
+            if sub:
+                problems.append("[%s] stdout:\n%s\n[%s] stderr:\n%s" %
+                                (mode, proc.stdout, mode, proc.stderr))
+        if problems:
+            failures.append("%s (raidcli %s):\n  %s" % (name, " ".join(argv) or "<stdin>",
+                                                        "\n  ".join(problems)))
+            print("FAIL %s" % name)
+        else:
+            passed += 1
+            print("ok   %s" % name)
+    except Exception as e:
+        failures.append("%s: %s: %s" % (name, type(e).__name__, e))
+        print("FAIL %s (%s)" % (name, e))
+    finally:
+        if own:
+            env.close()
+
+
+def skip(name, reason):
+    skips.append(name)
+    print("SKIP %s: %s" % (name, reason))
+
+
+INVALID_COMMAND, INVALID_PARAM, NOT_FOUND = 1, 3, 35
+SYSTEM, BUSY, NEED_FORCE, EXISTS = 242, 243, 245, 246
+ADD = ["add", "controller", "type=soft"]
+
+
+def grammar_cases():
+    # Unknown objects: the nearest valid object where one is close.
+    case("unknown object /x0", ["/x0", "show"], INVALID_COMMAND, ["'/x0'", "did you mean '/c0'?"])
+    case("unknown object /cc0", ["/cc0", "show"], INVALID_COMMAND,
+         ["'/cc0'", "did you mean '/c0'?"])
+    # No object is nearer than another: the message lists the valid forms.
+    case("unknown object /c0/q1", ["/c0/q1", "show"], INVALID_COMMAND,
+         ["'/q1'", "/cN/eN/sN", "/cN/vN"])
+    # Unknown verbs, at the first word and deeper.
+    case("unknown verb shwo", ["/c0", "shwo"], INVALID_COMMAND,
+         ["'shwo'", "did you mean 'show'?"])
+    case("unknown system verb", ["shwo"], INVALID_COMMAND, ["'shwo'", "did you mean 'show'?"])
+    case("unknown second verb word", ["/c0", "add", "drvie", "path=/x"], INVALID_COMMAND,
+         ["'drvie'", "did you mean 'drive'?"])
+    case("unknown second system verb word", ["add", "controler", "type=soft"],
+         INVALID_COMMAND, ["'controler'", "did you mean 'controller'?"])
+    case("incomplete verb", ["/c0", "add"], INVALID_COMMAND, ["'add'", "'drive'"])
+    case("verb with no close match", ["/c0", "frobnicate"], INVALID_COMMAND,
+         ["'frobnicate'", "'show'"])
+    # Unknown option keys.
+    case("unknown option sise=", ADD + ["drives=2", "sise=1GB"], INVALID_COMMAND,
+         ["'sise='", "did you mean 'size='?"])
+    case("unknown flag forse", ["/c0", "del", "forse"], INVALID_COMMAND,
+         ["'forse'", "did you mean 'force'?"])
+    case("unknown option pth=", ["/c0", "add", "drive", "pth=/x"], INVALID_COMMAND,
+         ["'pth='", "did you mean 'path='?"])
+    case("unknown option with no close match", ["/c0", "show", "colour=red"], INVALID_COMMAND,
+         ["'colour='"])
+    # Enumerations.
+    case("bad enum type=sotf", ["add", "controller", "type=sotf", "drives=2", "size=1GB"],
+         INVALID_PARAM, ["'sotf'", "did you mean 'type=soft'?"])
+    case("bad enum sectorsize=1024", ADD + ["drives=2", "size=1GB", "sectorsize=1024"],
+         INVALID_PARAM, ["'1024'", "sectorsize=", "512", "4096"])
+    case("bad enum delete=file", ["/c0", "del", "delete=file", "force"], INVALID_PARAM,
+         ["'file'", "did you mean 'delete=files'?"])
+    # Numbers out of range or malformed.
+    for value in ("999", "241", "-1", "abc", "1.5", "0x10", "2x", "+2",
+                  "99999999999999999999"):
+        case("bad number drives=%s" % value, ADD + ["drives=" + value, "size=1GB"],
+             INVALID_PARAM, ["'%s'" % value, "drives=", "0 to 240"])
+    case("empty value drives=", ADD + ["drives=", "size=1GB"], INVALID_PARAM,
+         ["'drives='", "needs a value"])
+    # Sizes.
+    for value in ("12XB", "GB", "-5GB", "1,5GB", "1.2.3GB", "1 GB", "nan", "inf"):
+        case("bad size size=%s" % value, ADD + ["drives=2", "size=" + value], INVALID_PARAM,
+             ["'%s'" % value, "100GB"])
+    case("size too large", ADD + ["drives=2", "size=99999999PB"], INVALID_PARAM,
+         ["'99999999PB'", "too large"])
+    for value in ("1KB", "15MB", "0"):
+        case("size below minimum size=%s" % value, ADD + ["drives=2", "size=" + value],
+             INVALID_PARAM, ["'%s'" % value, "size=", "16 MiB"])
+    # Required options.
+    case("missing type=", ["add", "controller", "drives=2", "size=1GB"], INVALID_COMMAND,
+         ["missing option 'type='", "raidcli add controller"])
+    case("missing drives=", ADD + ["size=1GB"], INVALID_COMMAND, ["missing option 'drives='"])
+    case("missing size=", ADD + ["drives=2"], INVALID_COMMAND, ["missing option 'size='"])
+    case("add drive without path", ["/c0", "add", "drive"], INVALID_COMMAND,
+         ["missing option 'path='", "path=/dev/sdb"])
+    case("add drive with empty path", ["/c0", "add", "drive", "path="], INVALID_PARAM,
+         ["'path='", "needs a value"])
+    # Options given twice, flags with values, keys without.
+    case("option given twice", ADD + ["drives=2", "drives=3", "size=1GB"], INVALID_COMMAND,
+         ["'drives'", "twice"])
+    case("flag given twice", ["/c0", "del", "force", "force"], INVALID_COMMAND,
+         ["'force'", "twice"])
+    case("flag given a value", ["/c0", "del", "force=yes"], INVALID_COMMAND,
+         ["'force'", "takes no value"])
+    case("key without value", ["/c0", "del", "delete"], INVALID_COMMAND,
+         ["'delete'", "needs a value"])
+    case("key without value type", ["add", "controller", "type", "drives=2", "size=1GB"],
+         INVALID_COMMAND, ["'type'", "needs a value"])
+
+
+def path_cases():
+    case("missing controller /c9", ["/c9", "show"], NOT_FOUND, ["/c9", "not found"])
+    case("missing controller /c9 write", ["/c9", "del"], NOT_FOUND, ["/c9", "not found"])
+    case("missing controller /c9 add drive",
+         lambda e: ["/c9", "add", "drive", "path=" + e.make_file("d.img", 64 * MIB)],
+         NOT_FOUND, ["/c9", "not found"])
+    case("missing enclosure /c0/e9/s0", ["/c0/e9/s0", "show"], NOT_FOUND, ["/c0/e9"])
+    case("missing slot /c0/s99", ["/c0/s99", "show"], NOT_FOUND, ["/c0/s99"])
+    case("missing slot /c0/e252/s99 del", ["/c0/e252/s99", "del"], NOT_FOUND,
+         ["/c0/e252/s99"])
+    case("missing slot in list /c0/s0,99 del", ["/c0/s0,99", "del"], NOT_FOUND, ["/c0/s99"])
+    case("missing vd /c0/v0", ["/c0/v0", "show"], NOT_FOUND, ["/c0/v0"])
+    case("missing dg /c0/d3", ["/c0/d3", "show"], NOT_FOUND, ["/c0/d3"])
+    case("objects that do not nest", ["/c0/e252/s0", "/v0", "show"], INVALID_COMMAND,
+         ["do not nest", "/cN/eN/sN"])
+    case("enclosure without controller", ["/e252", "show"], INVALID_COMMAND,
+         ["'/e252'", "needs a controller", "/c0/e252"])
+    case("object given twice", ["/c0/c1", "show"], INVALID_COMMAND, ["'/c'", "twice"])
+    for sel in ("s1--3", "s3-1", "s1,", "s1-", "s1,,2"):
+        case("selector junk /c0/%s" % sel, ["/c0/" + sel, "show"], INVALID_COMMAND,
+             ["'/%s'" % sel, "a range (0-3)"])
+    for sel in ("sfoo", "s-1"):
+        case("selector junk /c0/%s" % sel, ["/c0/" + sel, "show"], INVALID_COMMAND,
+             ["'/%s'" % sel])
+    case("selector too wide", ["/c0/s0-100", "show"], INVALID_PARAM,
+         ["'/s0-100'", "more than 64"])
+    case("path component too long", ["/c" + "0" * 80, "show"], INVALID_COMMAND,
+         ["too long"])
+    case("path after verb", ["show", "/c0"], INVALID_COMMAND,
+         ["'/c0'", "before the verb", "raidcli /c0 show"])
+    case("second path after verb", ["/c0", "show", "/e252"], INVALID_COMMAND,
+         ["'/e252'", "before the verb"])
+
+
+def add_drive_cases():
+    case("add drive: nonexistent path",
+         lambda e: ["/c0", "add", "drive", "path=" + os.path.join(e.files, "nope.img")],
+         NOT_FOUND, lambda e: ["'%s'" % os.path.join(e.files, "nope.img"), "No such file"])
+    case("add drive: a directory", lambda e: ["/c0", "add", "drive", "path=" + e.files],
+         INVALID_PARAM, lambda e: ["'%s'" % e.files, "neither a regular file nor a block"])
+    case("add drive: /dev/null", ["/c0", "add", "drive", "path=/dev/null"], INVALID_PARAM,
+         ["'/dev/null'", "neither a regular file nor a block"])
+    case("add drive: file below 16 MiB",
+         lambda e: ["/c0", "add", "drive", "path=" + e.make_file("small.img", 16 * MIB - 512)],
+         INVALID_PARAM, lambda e: ["'%s'" % os.path.join(e.files, "small.img"), "16 MiB"])
+    case("add drive: empty file",
+         lambda e: ["/c0", "add", "drive", "path=" + e.make_file("empty.img", 0)],
+         INVALID_PARAM, ["16 MiB"])
+    case("add drive: already a drive of the same controller",
+         lambda e: ["/c0", "add", "drive", "path=" + e.image(0, 2)], EXISTS,
+         lambda e: ["'%s'" % e.image(0, 2), "already a drive of /c0"])
+
+    def second_ctrl(env):
+        env.must("add", "controller", "type=soft", "drives=1", "size=16MB")
+
+    case("add drive: already a drive of another controller",
+         lambda e: ["/c1", "add", "drive", "path=" + e.image(0, 1)], EXISTS,
+         lambda e: ["'%s'" % e.image(0, 1), "already a drive of /c0"], prepare=second_ctrl)
+
+    def symlink(env):
+        os.symlink(env.image(0, 3), os.path.join(env.files, "alias.img"))
+
+    case("add drive: symlink to a drive in use",
+         lambda e: ["/c0", "add", "drive", "path=" + os.path.join(e.files, "alias.img")],
+         EXISTS, ["alias.img", "already a drive of /c0"], prepare=symlink)
+    unreadable_case()
+    busy_block_device_case()
+
+
+def unreadable_case():
+    name = "add drive: unreadable file"
+    if os.geteuid() != 0:
+        case(name, lambda e: ["/c0", "add", "drive", "path=" + unreadable(e)], SYSTEM,
+             lambda e: ["'%s'" % os.path.join(e.files, "locked.img"), "Permission denied"])
+        return
+    # Root ignores file modes. Run this one as an unprivileged user instead,
+    # with a state directory that user owns; skip if the system has none.
+    uid = gid = 65534
+    try:
+        import pwd
+        entry = pwd.getpwuid(uid)
+        uid, gid = entry.pw_uid, entry.pw_gid
+    except (ImportError, KeyError):
+        pass
+    if not os.access(RAIDCLI, os.X_OK) or not world_reachable(RAIDCLI):
+        skip(name, "running as root, and %s is not reachable by uid %d" % (RAIDCLI, uid))
+        return
+
+    def drop():
+        os.setgroups([])
+        os.setgid(gid)
+        os.setuid(uid)
+
+    def prepare(env):
+        unreadable(env)
+        os.chmod(env.root, 0o755)
+        for dirpath, dirnames, filenames in os.walk(env.root):
+            for n in dirnames + filenames:
+                os.lchown(os.path.join(dirpath, n), uid, gid)
+        os.chown(env.root, uid, gid)
+
+    probe = subprocess.run([RAIDCLI, "-v"], capture_output=True, preexec_fn=drop,
+                           env=dict(os.environ, RAIDCLI_STATE_DIR="/nonexistent/x"))
+    if probe.returncode not in (0, SYSTEM):
+        skip(name, "running as root and raidcli cannot run as uid %d" % uid)
+        return
+    print("note %s: running as root, so this case runs as uid %d" % (name, uid))
+    case(name, lambda e: ["/c0", "add", "drive", "path=" + os.path.join(e.files, "locked.img")],
+         SYSTEM, lambda e: ["'%s'" % os.path.join(e.files, "locked.img"), "Permission denied"],
+         prepare=prepare, preexec=drop)
+
+
+def unreadable(env):
+    path = os.path.join(env.files, "locked.img")
+    if not os.path.exists(path):
+        env.make_file("locked.img", 64 * MIB)
+        os.chmod(path, 0)
+    return path
+
+
+def world_reachable(path):
+    """Whether every directory above @path lets others search it."""
+    path = os.path.dirname(os.path.realpath(path))
+    while path != "/":
+        if not os.stat(path).st_mode & stat.S_IXOTH:
+            return False
+        path = os.path.dirname(path)
+    return True
+
+
+def busy_block_device_case():
+    name = "add drive: mounted block device"
+    if os.geteuid() != 0:
+        skip(name, "needs root to set up and mount a loop device")
+        return
+    for tool in ("losetup", "mkfs.ext4", "mount", "umount"):
+        if not shutil.which(tool, path=os.environ.get("PATH", "") + ":/sbin:/usr/sbin"):
+            skip(name, "%s is not installed" % tool)
+            return
+    sbin = os.environ.get("PATH", "") + ":/sbin:/usr/sbin"
+    env = None
+    loop = None
+    mnt = None
+    try:
+        env = Env()
+        backing = env.make_file("loop-backing.img", 64 * MIB)
+        proc = subprocess.run(["losetup", "--find", "--show", backing], capture_output=True,
+                              text=True, env=dict(os.environ, PATH=sbin))
+        if proc.returncode != 0:
+            skip(name, "losetup cannot attach a loop device: %s" % proc.stderr.strip())
+            return
+        loop = proc.stdout.strip()
+        # No lazy initialization: the kernel must not write while we compare.
+        proc = subprocess.run(["mkfs.ext4", "-q", "-F", "-E",
+                               "lazy_itable_init=0,lazy_journal_init=0", loop],
+                              capture_output=True, text=True, env=dict(os.environ, PATH=sbin))
+        if proc.returncode != 0:
+            skip(name, "mkfs.ext4 failed on %s: %s" % (loop, proc.stderr.strip()))
+            return
+        mnt = tempfile.mkdtemp(prefix="raidcli-mnt.", dir=tmp_root())
+        proc = subprocess.run(["mount", loop, mnt], capture_output=True, text=True,
+                              env=dict(os.environ, PATH=sbin))
+        if proc.returncode != 0:
+            os.rmdir(mnt)
+            mnt = None
+            skip(name, "cannot mount %s: %s" % (loop, proc.stderr.strip()))
+            return
+        case(name, ["/c0", "add", "drive", "path=" + loop], BUSY,
+             ["'%s'" % loop, "in use", "mounted"], env=env)
+    finally:
+        if mnt:
+            subprocess.run(["umount", mnt], env=dict(os.environ, PATH=sbin))
+            os.rmdir(mnt)
+        if loop:
+            subprocess.run(["losetup", "-d", loop], env=dict(os.environ, PATH=sbin))
+        if env:
+            env.close()
+
+
+def delete_cases():
+    case("delete=files without force", ["/c0", "del", "delete=files"], NEED_FORCE,
+         ["'force'", "raidcli /c0 del delete=files force"])
+
+    # Images in a dir= of the user's: they must survive too.
+    def own_dir(env):
+        env.must("add", "controller", "type=soft", "drives=2", "size=16MB",
+                 "dir=" + os.path.join(env.files, "imgs"))
+
+    case("delete=files without force, user dir", ["/c1", "del", "delete=files"], NEED_FORCE,
+         ["raidcli /c1 del delete=files force"], prepare=own_dir)
+    case("delete drive of missing slot keeps others", ["/c0/s7", "del"], NOT_FOUND,
+         ["/c0/s7"])
+
+
+def batch_cases():
+    case("batch: unterminated quote", [], INVALID_COMMAND, ["unterminated", '"abc'],
+         stdin='/c0 show "abc\n')
+    case("batch: unterminated single quote", [], INVALID_COMMAND, ["unterminated", "'abc"],
+         stdin="/c0 show 'abc\n")
+    # A bad line stops the batch: the write after it must not run.
+    case("batch: stops at the first bad line", [], INVALID_COMMAND, ["'shwo'"],
+         stdin="/c0 shwo\nadd controller type=soft drives=1 size=16MB\n")
+
+
+def main():
+    if not RAIDCLI or not os.access(RAIDCLI, os.X_OK):
+        print("RAIDCLI must name the raidcli binary", file=sys.stderr)
+        return 1
+    grammar_cases()
+    path_cases()
+    add_drive_cases()
+    delete_cases()
+    batch_cases()
+    print("\n%d passed, %d failed, %d skipped" % (passed, len(failures), len(skips)))
+    for f in failures:
+        print("\nFAIL " + f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

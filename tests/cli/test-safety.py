@@ -1,0 +1,534 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""test-safety.py - raidcli keeps its state safe: damage, races, leftovers, reuse.
+
+Runs the raidcli named by $RAIDCLI against throwaway state directories:
+ (a) damaged state files (registry.json and soft/<serial>.json: truncated,
+     empty, garbage, NUL bytes, valid JSON of the wrong shape, relative or
+     duplicated slots, duplicated controllers) make reads and writes fail
+     with 241, a message naming the file, no crash, and the damaged file
+     byte-identical afterwards: never a silent reset;
+ (b) parallel writers: 8 'add drive' runs on one controller get 8 slots,
+     6 'add controller' runs get 6 numbers, and one file offered to several
+     controllers at once ends up in exactly one;
+ (c) no temporary state file (*.tmp.*) is left behind by any of it;
+ (d) a deleted controller's number goes to the next new controller (the
+     lowest free one) while higher numbers stay where they are.
+"""
+import hashlib
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+
+RAIDCLI = os.environ.get("RAIDCLI")
+CORRUPT, EXISTS = 241, 246
+CRASH_MARKS = ("AddressSanitizer", "LeakSanitizer", "UndefinedBehaviorSanitizer",
+               "runtime error:", "Traceback", "Segmentation fault", "core dumped")
+MIB = 1 << 20
+
+failures = []
+passed = 0
+
+
+def check(name, ok, detail=""):
+    global passed
+    if ok:
+        passed += 1
+        print("ok   %s" % name)
+    else:
+        failures.append("%s%s" % (name, ("\n  " + detail.replace("\n", "\n  ")) if detail else ""))
+        print("FAIL %s" % name)
+
+
+def tmp_root():
+    return "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+
+
+class Env:
+    def __init__(self):
+        self.root = tempfile.mkdtemp(prefix="raidcli-safety.", dir=tmp_root())
+        self.state = os.path.join(self.root, "state")
+        self.files = os.path.join(self.root, "files")
+        os.mkdir(self.files)
+        self.env = dict(os.environ, RAIDCLI_STATE_DIR=self.state)
+
+    def run(self, *args, stdin=None):
+        return subprocess.run([RAIDCLI] + list(args), env=self.env, input=stdin,
+                              capture_output=True, text=True, timeout=60)
+
+    def start(self, *args):
+        return subprocess.Popen([RAIDCLI] + list(args), env=self.env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+
+    def must(self, *args):
+        proc = self.run(*args)
+        if proc.returncode != 0:
+            raise RuntimeError("%r failed (%d):\n%s%s" % (args, proc.returncode, proc.stdout,
+                                                         proc.stderr))
+        return proc
+
+    def registry_path(self):
+        return os.path.join(self.state, "registry.json")
+
+    def registry(self):
+        with open(self.registry_path()) as f:
+            return json.load(f)
+
+    def soft_path(self, ctrl=0):
+        key = [c["key"] for c in self.registry()["controllers"] if c["id"] == ctrl][0]
+        return os.path.join(self.state, "soft", key + ".json")
+
+    def make_file(self, name, size):
+        path = os.path.join(self.files, name)
+        with open(path, "wb") as f:
+            f.truncate(size)
+        return path
+
+    def leftovers(self):
+        found = []
+        for dirpath, _, filenames in os.walk(self.state):
+            found += [os.path.join(dirpath, n) for n in filenames if ".tmp." in n]
+        return found
+
+    def close(self):
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+def snapshot(root):
+    snap = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not (dirpath == root and d == "locks"))
+        snap[dirpath] = sorted(dirnames + filenames)
+        for name in filenames:
+            if name.endswith(".lock"):
+                continue
+            path = os.path.join(dirpath, name)
+            with open(path, "rb") as f:
+                snap[path] = (os.path.getsize(path), hashlib.sha256(f.read()).hexdigest())
+    return snap
+
+
+def crashed(proc):
+    if proc.returncode < 0:
+        return "killed by signal %d" % -proc.returncode
+    for mark in CRASH_MARKS:
+        if mark in proc.stdout or mark in proc.stderr:
+            return "crash output %r" % mark
+    return None
+
+
+def description(proc, json_mode):
+    if json_mode:
+        doc = json.loads(proc.stdout)
+        cs = doc["Controllers"][0]["Command Status"]
+        return cs["Description"], cs["Detailed Status"][0]["ErrCd"], cs["Status"]
+    desc = [l[len("Description = "):] for l in proc.stdout.splitlines()
+            if l.startswith("Description = ")]
+    status = "Failure" if "Status = Failure" in proc.stdout.splitlines() else None
+    return (desc[0] if desc else ""), proc.returncode, status
+
+
+# ---------------------------------------------------------------------------
+# (a) damaged state files
+
+def truncations(good):
+    """Prefixes of @good that cannot be valid JSON (the closing brace is gone)."""
+    body = good.rstrip()
+    offsets = sorted({1, 2, len(body) // 4, len(body) // 2, (3 * len(body)) // 4,
+                      len(body) - 1})
+    return [("truncated at %d of %d" % (o, len(good)), body[:o]) for o in offsets if o > 0]
+
+
+def garbage_variants(good):
+    return [
+        ("empty", b""),
+        ("only blanks", b" \n\t\n"),
+        ("garbage bytes", bytes(range(1, 256)) * 3),
+        ("binary garbage starting with a brace", b"{" + bytes(range(128, 256))),
+        ("a NUL byte inside", good[:len(good) // 2] + b"\0" + good[len(good) // 2:]),
+        ("only NUL bytes", b"\0" * 64),
+        ("NUL after the object", good.rstrip() + b"\0"),
+        ("data after the object", good.rstrip() + b"garbage\n"),
+        ("a second object after the first", good.rstrip() + b"{}\n"),
+        ("a byte-order mark", b"\xef\xbb\xbf" + good),
+        ("a flipped brace", good.replace(b"{", b"[", 1)),
+    ]
+
+
+def as_bytes(obj):
+    return json.dumps(obj, indent=2).encode() + b"\n"
+
+
+def registry_variants(good):
+    reg = json.loads(good)
+    entry = reg["controllers"][0]
+    out = truncations(good) + garbage_variants(good)
+    shapes = [
+        ("a JSON array", []),
+        ("a JSON string", "registry"),
+        ("a JSON number", 42),
+        ("JSON null", None),
+        ("an empty object", {}),
+        ("format 2", dict(reg, format=2)),
+        ("format as a string", dict(reg, format="1")),
+        ("controllers as an object", dict(reg, controllers={"0": entry})),
+        ("controllers missing", {"format": 1}),
+        ("a controller that is not an object", dict(reg, controllers=[7])),
+        ("a controller without id", dict(reg, controllers=[{k: v for k, v in entry.items()
+                                                            if k != "id"}])),
+        ("a negative id", dict(reg, controllers=[dict(entry, id=-1)])),
+        ("an id as a string", dict(reg, controllers=[dict(entry, id="0")])),
+        ("an unknown backend", dict(reg, controllers=[dict(entry, backend="quantum")])),
+        ("a key that walks out", dict(reg, controllers=[dict(entry, key="../../etc/passwd")])),
+        ("an empty key", dict(reg, controllers=[dict(entry, key="")])),
+        ("duplicate controller ids", dict(reg, controllers=[
+            entry, dict(entry, key="RCLC000000000000")])),
+        ("one controller under two numbers", dict(reg, controllers=[
+            entry, dict(entry, id=1)])),
+    ]
+    out += [(name, as_bytes(obj)) for name, obj in shapes]
+    return out
+
+
+def soft_variants(good):
+    soft = json.loads(good)
+    slot = soft["slots"][0]
+    other = soft["slots"][1]
+    out = truncations(good) + garbage_variants(good)
+
+    def with_slots(*slots):
+        return dict(soft, slots=list(slots))
+
+    shapes = [
+        ("a JSON array", []),
+        ("an empty object", {}),
+        ("format 2", dict(soft, format=2)),
+        ("serial missing", {k: v for k, v in soft.items() if k != "serial"}),
+        ("sector size 1024", dict(soft, sector_size=1024)),
+        ("a relative image dir", dict(soft, image_dir="images/x")),
+        ("slots as an object", dict(soft, slots={"0": slot})),
+        ("a slot that is not an object", with_slots("drive0.img")),
+        ("a slot without wwn", with_slots({k: v for k, v in slot.items() if k != "wwn"})),
+        ("owned as a string", with_slots(dict(slot, owned="yes"))),
+        ("slot number 240", with_slots(dict(slot, slot=240))),
+        ("a negative slot number", with_slots(dict(slot, slot=-1))),
+        ("a slot with a relative path", with_slots(dict(slot, path="images/drive0.img"),
+                                                   other)),
+        ("a slot with an empty path", with_slots(dict(slot, path=""), other)),
+        ("a serial too long for its field", with_slots(dict(slot, serial="S" * 200), other)),
+        ("duplicate slot numbers", with_slots(slot, dict(other, slot=slot["slot"]))),
+        ("one drive in two slots", with_slots(slot, dict(other, path=slot["path"]))),
+        ("more slots than a controller has",
+         with_slots(*[dict(slot, slot=i, path="%s.%d" % (slot["path"], i))
+                      for i in range(241)])),
+    ]
+    out += [(name, as_bytes(obj)) for name, obj in shapes]
+    return out
+
+
+def corrupt_case(env, target, label, content, commands):
+    """Write @content over @target, run @commands, restore the good file."""
+    with open(target, "rb") as f:
+        good = f.read()
+    try:
+        with open(target, "wb") as f:
+            f.write(content)
+        real = os.path.realpath(target)
+        for args in commands:
+            json_mode = args[-1] == "J"
+            before = snapshot(env.state)
+            proc = env.run(*args)
+            after = snapshot(env.state)
+            problems = []
+            crash = crashed(proc)
+            if crash:
+                problems.append(crash)
+            if proc.returncode != CORRUPT:
+                problems.append("exit status %d, expected %d" % (proc.returncode, CORRUPT))
+            try:
+                message, errcd, status = description(proc, json_mode)
+                if status != "Failure":
+                    problems.append("status is %r, not Failure" % status)
+                if errcd != proc.returncode:
+                    problems.append("ErrCd %r differs from exit status" % errcd)
+                if real not in message:
+                    problems.append("message %r does not name %s" % (message, real))
+            except (ValueError, KeyError, IndexError, TypeError) as e:
+                problems.append("output does not parse (%s)" % e)
+            with open(target, "rb") as f:
+                if f.read() != content:
+                    problems.append("the damaged file was rewritten")
+            if before != after:
+                problems.append("state changed: %s" % sorted(
+                    k for k in set(before) | set(after) if before.get(k) != after.get(k)))
+            if env.leftovers():
+                problems.append("temporary files left: %s" % env.leftovers())
+            detail = ""
+            if problems:
+                detail = "\n".join(problems) + "\nstdout:\n%s\nstderr:\n%s" % (
+                    proc.stdout[:1500], proc.stderr[:1500])
+            check("corrupt %s, %s: raidcli %s" % (label, content_name(label), " ".join(args)),
+                  not problems, detail)
+    finally:
+        with open(target, "wb") as f:
+            f.write(good)
+
+
+def content_name(label):
+    return label.split(": ", 1)[1] if ": " in label else label
+
+
+READS = [["show"], ["/c0", "show"], ["/call", "show", "all", "J"]]
+
+
+def corrupt_tests():
+    env = Env()
+    try:
+        env.must("add", "controller", "type=soft", "drives=2", "size=16MB")
+        spare = env.make_file("spare.img", 16 * MIB)
+        with open(env.registry_path(), "rb") as f:
+            reg_good = f.read()
+        soft_path = env.soft_path(0)
+        with open(soft_path, "rb") as f:
+            soft_good = f.read()
+        # Writers must refuse as well: a damaged registry must not be replaced
+        # by a fresh one, nor a damaged controller's state by a rewritten one.
+        reg_cmds = READS + [["add", "controller", "type=soft", "drives=1", "size=16MB"],
+                            ["/c0", "add", "drive", "path=" + spare]]
+        soft_cmds = READS + [["/c0", "add", "drive", "path=" + spare], ["/c0/s1", "del"],
+                             ["/c0", "del", "delete=files", "force"]]
+        for name, content in registry_variants(reg_good):
+            corrupt_case(env, env.registry_path(), "registry.json: " + name, content,
+                         reg_cmds)
+        for name, content in soft_variants(soft_good):
+            corrupt_case(env, soft_path, "soft state: " + name, content, soft_cmds)
+        # A damaged controller stops a write to another one that must read it
+        # (add drive checks every controller's slots), and names the right file.
+        env.must("add", "controller", "type=soft", "drives=0")
+        with open(soft_path, "wb") as f:
+            f.write(b"{")
+        try:
+            proc = env.run("/c1", "add", "drive", "path=" + spare)
+            check("add drive to /c1 while /c0's state is damaged",
+                  proc.returncode == CORRUPT and os.path.realpath(soft_path) in proc.stdout
+                  and not crashed(proc), proc.stdout + proc.stderr)
+        finally:
+            with open(soft_path, "wb") as f:
+                f.write(soft_good)
+        # And after all that, the restored state works again.
+        proc = env.run("/call", "show", "J")
+        check("restored state reads again", proc.returncode == 0, proc.stdout + proc.stderr)
+    finally:
+        env.close()
+
+
+# ---------------------------------------------------------------------------
+# (b) parallel writers, (c) leftovers
+
+def added_slot(proc):
+    doc = json.loads(proc.stdout)
+    desc = doc["Controllers"][0]["Command Status"]["Description"]
+    # "Added drive /c0/e252/s3."
+    return int(desc.rstrip(".").rsplit("/s", 1)[1])
+
+
+def added_ctrl(proc):
+    doc = json.loads(proc.stdout)
+    return doc["Controllers"][0]["Response Data"]["Controller"]
+
+
+def parallel_tests():
+    env = Env()
+    try:
+        env.must("add", "controller", "type=soft", "drives=0")
+        paths = [env.make_file("p%d.img" % i, 16 * MIB) for i in range(8)]
+        procs = [env.start("/c0", "add", "drive", "path=" + p, "J") for p in paths]
+        outs = [(p, p.communicate(timeout=120)) for p in procs]
+        problems = []
+        slots = []
+        for proc, (out, err) in outs:
+            proc.stdout, proc.stderr = out, err
+            if proc.returncode != 0 or crashed(proc):
+                problems.append("exit %d: %s %s" % (proc.returncode, out[-400:], err))
+            else:
+                slots.append(added_slot(proc))
+        check("8 parallel add drive all succeed", not problems, "\n".join(problems))
+        check("8 parallel add drive get 8 distinct slots", sorted(slots) == list(range(8)),
+              "slots: %r" % sorted(slots))
+        try:
+            with open(env.soft_path(0)) as f:
+                soft = json.load(f)
+            listed = sorted(s["path"] for s in soft["slots"])
+            ok = listed == sorted(os.path.realpath(p) for p in paths)
+            check("state file is valid JSON listing all 8 drives", ok, "listed: %r" % listed)
+        except (ValueError, OSError) as e:
+            check("state file is valid JSON listing all 8 drives", False, str(e))
+        proc = env.run("/c0", "show", "J")
+        pds = json.loads(proc.stdout)["Controllers"][0]["Response Data"].get("PD LIST", [])
+        check("/c0 show lists the 8 drives", len(pds) == 8, proc.stdout[-600:])
+        check("no temporary files after parallel add drive", not env.leftovers(),
+              repr(env.leftovers()))
+
+        procs = [env.start("add", "controller", "type=soft", "drives=1", "size=16MB", "J")
+                 for _ in range(6)]
+        numbers, problems = [], []
+        for proc in procs:
+            proc.stdout, proc.stderr = proc.communicate(timeout=120)
+            if proc.returncode != 0 or crashed(proc):
+                problems.append("exit %d: %s %s" % (proc.returncode, proc.stdout[-400:],
+                                                    proc.stderr))
+            else:
+                numbers.append(added_ctrl(proc))
+        check("6 parallel add controller all succeed", not problems, "\n".join(problems))
+        check("6 parallel add controller get 6 distinct numbers",
+              sorted(numbers) == list(range(1, 7)), "numbers: %r" % sorted(numbers))
+        ids = sorted(c["id"] for c in env.registry()["controllers"])
+        check("registry lists the 7 controllers", ids == list(range(7)), repr(ids))
+        check("no temporary files after parallel add controller", not env.leftovers(),
+              repr(env.leftovers()))
+
+        # One file offered to every controller at once: exactly one may take it.
+        owners_all = []
+        for round_ in range(15):
+            shared = env.make_file("shared%d.img" % round_, 16 * MIB)
+            procs = [env.start("/c%d" % c, "add", "drive", "path=" + shared, "J")
+                     for c in range(7)]
+            codes = []
+            for proc in procs:
+                proc.stdout, proc.stderr = proc.communicate(timeout=120)
+                codes.append(-999 if crashed(proc) else proc.returncode)
+            owners = []
+            for c in range(7):
+                with open(env.soft_path(c)) as f:
+                    if any(s["path"] == os.path.realpath(shared) for s in json.load(f)["slots"]):
+                        owners.append(c)
+            owners_all += owners
+            check("round %d: one file offered to 7 controllers at once lands in one" % round_,
+                  sorted(codes) == [0] + [EXISTS] * 6 and len(owners) == 1,
+                  "exit codes %r, controllers holding it %r" % (codes, owners))
+        check("no temporary files after the contended add drive", not env.leftovers(),
+              repr(env.leftovers()))
+
+        # Readers alongside writers never see a half-written file.
+        writers = [env.start("/c0/s%d" % i, "del") for i in range(8)]
+        readers = [env.start("/call", "show", "J") for _ in range(8)]
+        bad = []
+        for proc in writers + readers:
+            proc.stdout, proc.stderr = proc.communicate(timeout=120)
+            if proc.returncode != 0 or crashed(proc):
+                bad.append("%r exit %d: %s %s" % (proc.args[1:], proc.returncode,
+                                                 proc.stdout[-300:], proc.stderr))
+        check("parallel del and show all succeed", not bad, "\n".join(bad))
+        with open(env.soft_path(0)) as f:
+            remaining = sorted(s["slot"] for s in json.load(f)["slots"])
+        check("slots 0-7 of /c0 emptied, the others kept",
+              not [s for s in remaining if s < 8] and len(remaining) == len(
+                  [1 for o in owners_all if o == 0]), repr(remaining))
+        check("no temporary files after parallel del and show", not env.leftovers(),
+              repr(env.leftovers()))
+    finally:
+        env.close()
+
+
+# ---------------------------------------------------------------------------
+# (d) numbers: reuse of the lowest free one, stability of the others
+
+def serial_of(env, ctrl):
+    return [c["key"] for c in env.registry()["controllers"] if c["id"] == ctrl][0]
+
+
+def numbering_tests():
+    env = Env()
+    try:
+        for _ in range(3):
+            env.must("add", "controller", "type=soft", "drives=1", "size=16MB")
+        serial0, serial2 = serial_of(env, 0), serial_of(env, 2)
+        proc = env.run("/c0", "del")
+        check("/c0 del succeeds", proc.returncode == 0, proc.stdout + proc.stderr)
+        kept = os.path.join(env.state, "images", serial0, "drive0.img")
+        check("/c0 del without delete=files keeps its image", os.path.isfile(kept), kept)
+        proc = env.run("show", "J")
+        ok = proc.returncode == 0
+        if ok:
+            data = json.loads(proc.stdout)["Controllers"][0]["Response Data"]
+            ctls = sorted(r["Ctl"] for r in data.get("System Overview", []))
+            ok = data["Number of Controllers"] == 2 and ctls == [1, 2]
+        check("show works after /c0 del and lists /c1 and /c2", ok, proc.stdout + proc.stderr)
+        proc = env.run("/c0", "show")
+        check("/c0 show after del says not found", proc.returncode == 35,
+              proc.stdout + proc.stderr)
+        proc = env.run("add", "controller", "type=soft", "drives=1", "size=16MB", "J")
+        check("next add controller reuses number 0",
+              proc.returncode == 0 and added_ctrl(proc) == 0, proc.stdout + proc.stderr)
+        check("/c2 keeps its number", serial_of(env, 2) == serial2)
+        proc = env.run("/c1", "del", "delete=files", "force")
+        check("/c1 del delete=files force succeeds", proc.returncode == 0,
+              proc.stdout + proc.stderr)
+        proc = env.run("add", "controller", "type=soft", "drives=0", "J")
+        check("next add controller takes the lowest free number, 1",
+              proc.returncode == 0 and added_ctrl(proc) == 1, proc.stdout + proc.stderr)
+        proc = env.run("add", "controller", "type=soft", "drives=0", "J")
+        check("the one after takes 3, past the kept /c2",
+              proc.returncode == 0 and added_ctrl(proc) == 3, proc.stdout + proc.stderr)
+        check("/c2 still keeps its number", serial_of(env, 2) == serial2)
+        proc = env.run("/c2", "show", "J")
+        ok = proc.returncode == 0 and serial2 in proc.stdout
+        check("/c2 still shows its own controller", ok, proc.stdout + proc.stderr)
+        # /call with a writer: each handler reloads the registry under its
+        # lock, and every addressed controller must still get its turn.
+        spare = env.make_file("spare.img", 16 * MIB)
+        proc = env.run("/call", "add", "drive", "path=" + spare, "J")
+        codes = []
+        if not crashed(proc) and proc.stdout.startswith("{"):
+            codes = [c["Command Status"]["Detailed Status"][0]["ErrCd"]
+                     if c["Command Status"]["Status"] == "Failure" else 0
+                     for c in json.loads(proc.stdout)["Controllers"]]
+        check("/call add drive puts one file in the first controller only",
+              proc.returncode == EXISTS and codes == [0, EXISTS, EXISTS, EXISTS],
+              proc.stdout[-1500:] + proc.stderr[-1500:])
+        # Deleting every controller at once leaves a working, empty registry.
+        proc = env.run("/call", "del", "delete=files", "force", "J")
+        ok = proc.returncode == 0 and not crashed(proc)
+        if ok:
+            results = json.loads(proc.stdout)["Controllers"]
+            ok = [r["Command Status"]["Controller"] for r in results] == [0, 1, 2, 3]
+        check("/call del delete=files force deletes each of the 4 controllers", ok,
+              proc.stdout[-1500:] + proc.stderr[-1500:])
+        check("the file added by /call add drive is kept", os.path.isfile(spare), spare)
+        proc = env.run("show", "J")
+        ok = proc.returncode == 0 and json.loads(proc.stdout)["Controllers"][0][
+            "Response Data"]["Number of Controllers"] == 0
+        check("show works with no controllers left", ok, proc.stdout + proc.stderr)
+        images = os.path.join(env.state, "images")
+        left = os.listdir(images) if os.path.isdir(images) else []
+        check("delete=files force removed every image directory but the kept one",
+              left == [serial0] and os.listdir(os.path.join(images, serial0)) == ["drive0.img"],
+              repr(left))
+        check("no temporary files after delete and reuse", not env.leftovers(),
+              repr(env.leftovers()))
+    finally:
+        env.close()
+
+
+def main():
+    if not RAIDCLI or not os.access(RAIDCLI, os.X_OK):
+        print("RAIDCLI must name the raidcli binary", file=sys.stderr)
+        return 1
+    for part in (corrupt_tests, parallel_tests, numbering_tests):
+        try:
+            part()
+        except Exception as e:  # report, then go on with the other parts
+            import traceback
+            check("%s ran to the end" % part.__name__, False, traceback.format_exc())
+    print("\n%d passed, %d failed" % (passed, len(failures)))
+    for f in failures:
+        print("\nFAIL " + f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,506 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test-oom.c - out-of-memory loops, as SQLite's malloc tests run them: an
+ * operation is repeated with allocation 1, 2, 3, ... failing, transiently
+ * (only that one) or persistently (that one and all after it), until it
+ * completes without reaching the failure. Each iteration must end in
+ * success or in RCL_NOMEM (or a result carrying it), never a crash, and
+ * must leave no partial state behind; a run that reports success must
+ * have lost nothing. Leaks are caught by running this under ASan/LSan.
+ *
+ * json-c allocates with plain malloc(): those allocations are not
+ * injected, by design.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "unit.h"
+
+#define MIB (1ull << 20)
+/* A bound no loop should reach: it would mean the operation never ends. */
+#define MAX_ITERATIONS 100000
+
+static char *root, *state_dir;
+
+static void setup(void)
+{
+	root = unit_tmpdir();
+	state_dir = unit_path(root, "state");
+	setenv("RAIDCLI_STATE_DIR", state_dir, 1);
+}
+
+static void teardown(void)
+{
+	rcl_alloc_fail_after(0, false);
+	unit_rmrf(root);
+	free(root);
+	free(state_dir);
+}
+
+static void report(const char *what, bool persistent, unsigned long iterations)
+{
+	printf("oom: %-28s %-10s %5lu iterations\n", what, persistent ? "persistent" : "transient",
+	       iterations);
+	fflush(stdout);
+	ck_assert_uint_gt(iterations, 1); /* the operation allocates at all */
+	ck_assert_uint_lt(iterations, MAX_ITERATIONS);
+}
+
+/* The state a normal run sees: a context, or a failure of the test. */
+static struct rcl_ctx *ctx_open(void)
+{
+	struct rcl_error err = {0};
+	struct rcl_ctx *ctx;
+
+	ck_assert_msg(rcl_ctx_new(&ctx, state_dir, &err) == RCL_OK, "%s", err.msg);
+	return ctx;
+}
+
+static unsigned create(struct rcl_ctx *ctx, unsigned drives)
+{
+	struct rcl_soft_params params = {
+	    .drives = drives, .drive_bytes = 16 * MIB, .sector_size = 512};
+	struct rcl_error err = {0};
+	unsigned id;
+
+	ck_assert_msg(rcl_soft_create(ctx, &params, &id, &err) == RCL_OK, "%s", err.msg);
+	return id;
+}
+
+static void nomem_or_ok(enum rcl_status st, const struct rcl_error *err, unsigned long n)
+{
+	ck_assert_msg(st == RCL_OK || st == RCL_NOMEM,
+	              "allocation %lu failing: status %d (%s), not out of memory", n, st,
+	              err ? err->msg : "");
+	if (st == RCL_NOMEM && err)
+		ck_assert_int_eq(err->status, RCL_NOMEM);
+}
+
+/*
+ * After a create that failed: no registry entry, no state file, no image,
+ * no image directory; only the registry lock (and an empty registry) stay.
+ */
+static void no_trace_of_a_controller(void)
+{
+	char *soft = unit_path(state_dir, "soft"), *images = unit_path(state_dir, "images");
+	char *registry = unit_path(state_dir, "registry.json");
+	struct rcl_ctx *ctx;
+	const unsigned *ids;
+	size_t files = unit_count(state_dir, false);
+
+	ck_assert_uint_eq(unit_count(soft, false), 0);
+	ck_assert_uint_eq(unit_count(images, false), 0);
+	ck_assert_uint_eq(unit_count(images, true), 0);
+	ck_assert_uint_le(files, 1 + unit_exists(registry));
+	ctx = ctx_open();
+	ck_assert_uint_eq(rcl_ctx_ctrl_ids(ctx, &ids), 0);
+	rcl_ctx_free(ctx);
+	free(soft);
+	free(images);
+	free(registry);
+}
+
+static void four_drives(struct rcl_ctx *ctx, unsigned id)
+{
+	struct rcl_error err = {0};
+	struct rcl_ctrl *ctrl;
+
+	ck_assert_msg(rcl_ctrl_open(ctx, id, RCL_LOCK_SHARED, &ctrl, &err) == RCL_OK, "%s",
+	              err.msg);
+	ck_assert_uint_eq(rcl_ctrl_drive_count(ctrl), 4);
+	for (size_t i = 0; i < 4; i++) {
+		ck_assert(rcl_ctrl_drive(ctrl, i)->present);
+		ck_assert_uint_eq(rcl_ctrl_drive(ctrl, i)->raw_bytes, 16 * MIB);
+	}
+	rcl_ctrl_close(ctrl);
+}
+
+static void create_loop(bool persistent)
+{
+	struct rcl_soft_params params = {.drives = 4, .drive_bytes = 16 * MIB, .sector_size = 512};
+	unsigned long n;
+
+	for (n = 1; n < MAX_ITERATIONS; n++) {
+		struct rcl_error err = {0};
+		struct rcl_ctx *ctx = NULL;
+		enum rcl_status st;
+		unsigned id = 99;
+		bool hit;
+
+		unit_rmrf(state_dir);
+		rcl_alloc_fail_after(n, persistent);
+		st = rcl_ctx_new(&ctx, state_dir, &err);
+		if (!st)
+			st = rcl_soft_create(ctx, &params, &id, &err);
+		rcl_ctx_free(ctx);
+		hit = rcl_alloc_fail_after(0, false) >= n;
+		nomem_or_ok(st, &err, n);
+		if (st == RCL_NOMEM) {
+			no_trace_of_a_controller();
+			/* And a following normal run succeeds, with number 0. */
+			ctx = ctx_open();
+			ck_assert_uint_eq(create(ctx, 4), 0);
+			four_drives(ctx, 0);
+			rcl_ctx_free(ctx);
+			continue;
+		}
+		ck_assert_uint_eq(id, 0);
+		ctx = ctx_open();
+		four_drives(ctx, 0);
+		rcl_ctx_free(ctx);
+		if (!hit)
+			break;
+	}
+	report("rcl_ctx_new+rcl_soft_create", persistent, n);
+}
+
+START_TEST(test_create_out_of_memory_transient)
+{
+	create_loop(false);
+}
+END_TEST
+
+START_TEST(test_create_out_of_memory_persistent)
+{
+	create_loop(true);
+}
+END_TEST
+
+/* Open controller 0 and read everything about its drives. */
+static enum rcl_status open_and_read(struct rcl_error *err, uint64_t *total)
+{
+	struct rcl_ctx *ctx;
+	struct rcl_ctrl *ctrl;
+	enum rcl_status st;
+
+	*total = 0;
+	st = rcl_ctx_new(&ctx, state_dir, err);
+	if (st)
+		return st;
+	st = rcl_ctrl_open(ctx, 0, RCL_LOCK_SHARED, &ctrl, err);
+	if (!st) {
+		for (size_t i = 0; i < rcl_ctrl_drive_count(ctrl); i++)
+			*total +=
+			    rcl_ctrl_drive(ctrl, i)->raw_bytes + rcl_ctrl_drive(ctrl, i)->slot;
+		for (size_t i = 0; i < rcl_ctrl_enclosure_count(ctrl); i++)
+			*total += rcl_ctrl_enclosure(ctrl, i)->id;
+		rcl_ctrl_close(ctrl);
+	}
+	rcl_ctx_free(ctx);
+	return st;
+}
+
+static void open_loop(bool persistent)
+{
+	struct rcl_error err = {0};
+	struct rcl_ctx *ctx = ctx_open();
+	uint64_t want, got;
+	unsigned long n;
+
+	create(ctx, 4);
+	rcl_ctx_free(ctx);
+	ck_assert_int_eq(open_and_read(&err, &want), RCL_OK);
+	for (n = 1; n < MAX_ITERATIONS; n++) {
+		enum rcl_status st;
+		bool hit;
+
+		memset(&err, 0, sizeof(err));
+		rcl_alloc_fail_after(n, persistent);
+		st = open_and_read(&err, &got);
+		hit = rcl_alloc_fail_after(0, false) >= n;
+		nomem_or_ok(st, &err, n);
+		if (!st)
+			ck_assert_uint_eq(got, want); /* nothing is silently lost */
+		if (!hit)
+			break;
+	}
+	ck_assert_int_eq(open_and_read(&err, &got), RCL_OK);
+	ck_assert_uint_eq(got, want);
+	report("rcl_ctrl_open+drives", persistent, n);
+}
+
+START_TEST(test_open_out_of_memory_transient)
+{
+	open_loop(false);
+}
+END_TEST
+
+START_TEST(test_open_out_of_memory_persistent)
+{
+	open_loop(true);
+}
+END_TEST
+
+static size_t drive_count(void)
+{
+	struct rcl_ctx *ctx = ctx_open();
+	struct rcl_error err = {0};
+	struct rcl_ctrl *ctrl;
+	size_t n;
+
+	ck_assert_msg(rcl_ctrl_open(ctx, 0, RCL_LOCK_SHARED, &ctrl, &err) == RCL_OK, "%s", err.msg);
+	n = rcl_ctrl_drive_count(ctrl);
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(ctx);
+	return n;
+}
+
+static void add_drive_loop(bool persistent)
+{
+	char *extra = unit_path(root, "extra.img");
+	struct rcl_ctx *ctx = ctx_open();
+	unsigned long n;
+
+	create(ctx, 2);
+	rcl_ctx_free(ctx);
+	unit_make_image(extra, 16 * MIB);
+	for (n = 1; n < MAX_ITERATIONS; n++) {
+		struct rcl_error err = {0};
+		struct rcl_ctrl *ctrl;
+		enum rcl_status st;
+		unsigned slot;
+		bool hit;
+
+		ctx = ctx_open();
+		ck_assert_int_eq(rcl_ctrl_open(ctx, 0, RCL_LOCK_EXCLUSIVE, &ctrl, &err), RCL_OK);
+		rcl_alloc_fail_after(n, persistent);
+		st = rcl_ctrl_add_drive(ctrl, extra, &slot, &err);
+		hit = rcl_alloc_fail_after(0, false) >= n;
+		nomem_or_ok(st, &err, n);
+		if (!st) {
+			ck_assert_uint_eq(slot, 2);
+			ck_assert_uint_eq(rcl_ctrl_drive_count(ctrl), 3);
+			ck_assert_int_eq(rcl_ctrl_remove_drive(ctrl, rcl_ctrl_drive(ctrl, 2), &err),
+			                 RCL_OK);
+		}
+		rcl_ctrl_close(ctrl);
+		rcl_ctx_free(ctx);
+		/* "Nothing changes on failure": the drive is not half added. */
+		ck_assert_uint_eq(drive_count(), 2);
+		if (!hit)
+			break;
+	}
+	report("rcl_ctrl_add_drive", persistent, n);
+	free(extra);
+}
+
+START_TEST(test_add_drive_out_of_memory_transient)
+{
+	add_drive_loop(false);
+}
+END_TEST
+
+START_TEST(test_add_drive_out_of_memory_persistent)
+{
+	add_drive_loop(true);
+}
+END_TEST
+
+/* Drop the lines that hold the clock: they change between two runs. */
+static void drop_clock_lines(char *text)
+{
+	char *out = text;
+
+	for (char *line = text; *line;) {
+		char *end = strchr(line, '\n');
+		size_t len = end ? (size_t)(end - line + 1) : strlen(line);
+
+		if (!memmem(line, len, "Date/", 5) && !memmem(line, len, " Time", 5)) {
+			memmove(out, line, len);
+			out += len;
+		}
+		line += len;
+	}
+	*out = '\0';
+}
+
+/* Fail naming the first line where @got differs from @want. */
+static void same_output(const char *got, const char *want, unsigned long n)
+{
+	size_t line = 1, i = 0;
+
+	while (got[i] && got[i] == want[i])
+		line += got[i++] == '\n';
+	while (i && got[i - 1] != '\n')
+		i--;
+	ck_assert_msg(!strcmp(got, want),
+	              "allocation %lu failing: success, but output line %zu differs: '%.80s'", n,
+	              line, got + i);
+}
+
+static char *render_both(const struct rcl_reply *reply)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+
+	ck_assert_ptr_nonnull(out);
+	render_json(out, reply);
+	render_text(out, reply, false);
+	fclose(out);
+	drop_clock_lines(text);
+	return text;
+}
+
+/*
+ * Split, parse and run @line into @reply. Return: what cli_run() returned,
+ * or the split's or parse's failure.
+ */
+static enum rcl_status run_line(const char *line, struct rcl_reply *reply)
+{
+	struct rcl_error err = {0};
+	struct cmd_args args;
+	enum rcl_status st;
+	char **argv;
+	int argc;
+
+	st = cli_split_line(line, &argc, &argv, &err);
+	if (st)
+		return st;
+	st = cli_parse(argc, argv, &args, &err);
+	if (!st)
+		st = cli_run(&args, reply);
+	cli_free_words(argc, argv);
+	return st;
+}
+
+static void cli_loop(const char *line, bool persistent)
+{
+	struct rcl_ctx *ctx = ctx_open();
+	struct rcl_reply reply;
+	char *want, *got;
+	unsigned long n;
+
+	create(ctx, 4);
+	create(ctx, 2);
+	rcl_ctx_free(ctx);
+	rcl_reply_init(&reply);
+	ck_assert_int_eq(run_line(line, &reply), RCL_OK);
+	want = render_both(&reply);
+	rcl_reply_release(&reply);
+
+	for (n = 1; n < MAX_ITERATIONS; n++) {
+		enum rcl_status st;
+		unsigned long made;
+		bool all_ok = true;
+
+		rcl_reply_init(&reply);
+		rcl_alloc_fail_after(n, persistent);
+		st = run_line(line, &reply);
+		made = rcl_alloc_fail_after(0, false);
+		nomem_or_ok(st, NULL, n);
+		ck_assert_msg(st || reply.count, "allocation %lu: success without a result", n);
+		for (size_t i = 0; i < reply.count; i++) {
+			nomem_or_ok(reply.results[i].status, NULL, n);
+			all_ok = all_ok && !reply.results[i].status;
+		}
+		ck_assert_msg(!reply.count || !st == all_ok,
+		              "allocation %lu: status %d disagrees with results", n, st);
+		if (made >= n) {
+			/* The failure hit the run: a success must have lost nothing. */
+			got = render_both(&reply);
+			if (!st)
+				same_output(got, want, n);
+			free(got);
+		} else {
+			/* It hits the renderers: they must not crash, whatever they print. */
+			rcl_alloc_fail_after(n - made, persistent);
+			got = render_both(&reply);
+			made = rcl_alloc_fail_after(0, false) + made;
+			if (made < n) {
+				/* Never reached: this was the normal run. */
+				ck_assert_int_eq(st, RCL_OK);
+				same_output(got, want, n);
+				free(got);
+				rcl_reply_release(&reply);
+				break;
+			}
+			free(got);
+		}
+		rcl_reply_release(&reply);
+	}
+	report(line, persistent, n);
+	free(want);
+}
+
+START_TEST(test_ctrl_show_all_out_of_memory_transient)
+{
+	cli_loop("/c0 show all", false);
+}
+END_TEST
+
+START_TEST(test_ctrl_show_all_out_of_memory_persistent)
+{
+	cli_loop("/c0 show all", true);
+}
+END_TEST
+
+START_TEST(test_all_drives_show_all_out_of_memory_transient)
+{
+	cli_loop("/call/eall/sall show all", false);
+}
+END_TEST
+
+START_TEST(test_all_drives_show_all_out_of_memory_persistent)
+{
+	cli_loop("/call/eall/sall show all", true);
+}
+END_TEST
+
+START_TEST(test_system_show_out_of_memory_transient)
+{
+	cli_loop("show all", false);
+}
+END_TEST
+
+START_TEST(test_system_show_out_of_memory_persistent)
+{
+	cli_loop("show all", true);
+}
+END_TEST
+
+static Suite *oom_suite(void)
+{
+	Suite *s = suite_create("oom");
+	TCase *tc;
+
+	tc = tcase_create("rcl_soft_create");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, test_create_out_of_memory_transient);
+	tcase_add_test(tc, test_create_out_of_memory_persistent);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("rcl_ctrl_open");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, test_open_out_of_memory_transient);
+	tcase_add_test(tc, test_open_out_of_memory_persistent);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("rcl_ctrl_add_drive");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, test_add_drive_out_of_memory_transient);
+	tcase_add_test(tc, test_add_drive_out_of_memory_persistent);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("cli_run");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, test_ctrl_show_all_out_of_memory_transient);
+	tcase_add_test(tc, test_ctrl_show_all_out_of_memory_persistent);
+	tcase_add_test(tc, test_all_drives_show_all_out_of_memory_transient);
+	tcase_add_test(tc, test_all_drives_show_all_out_of_memory_persistent);
+	tcase_add_test(tc, test_system_show_out_of_memory_transient);
+	tcase_add_test(tc, test_system_show_out_of_memory_persistent);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return unit_main(oom_suite());
+}
