@@ -43,10 +43,23 @@ enum opt_type {
 	OPT_PATH,   /* key=/some/file */
 };
 
+/* Whether an option's value may be typed without "key=" (StorCLI's "r5", "wb"). */
+enum opt_bare {
+	OPT_KEYED,     /* key=value only */
+	OPT_BARE_TOO,  /* also bare; help shows key=a|b */
+	OPT_BARE_SHOWN /* also bare; help shows [a|b], as StorCLI documents it */
+};
+
 struct opt_spec {
 	const char *name;
 	enum opt_type type;
-	const char *const *choices; /* OPT_ENUM: NULL-terminated */
+	/*
+	 * OPT_ENUM: the values, NULL-terminated. OPT_SIZE: words accepted
+	 * besides a size ("all").
+	 */
+	const char *const *choices;
+	const char *const *aliases; /* OPT_ENUM: pairs {alias, choice}, NULL-terminated */
+	enum opt_bare bare;         /* OPT_ENUM only */
 	unsigned long min, max;     /* OPT_UINT */
 	const char *help;
 	bool required;
@@ -61,7 +74,7 @@ enum {
 	CMD_WRITES = 1 << 1,   /* changes state: exclusive controller lock */
 };
 
-#define CMD_MAX_OPTS 8
+#define CMD_MAX_OPTS 12
 
 /**
  * struct cmd_spec - one entry of the grammar table: an object kind, the
@@ -80,8 +93,17 @@ struct cmd_spec {
 extern const struct cmd_spec cli_commands[];
 extern const size_t cli_command_count;
 
+/* VD policy choices, in the order of enum rcl_write/read/access_policy. */
+extern const char *const grammar_write_policies[];
+extern const char *const grammar_read_policies[];
+extern const char *const grammar_access_policies[];
+
 /* Word aliases: StorCLI treats each pair as one word. */
 const char *grammar_canonical_word(const char *word);
+/* grammar_choice() - the table's spelling of @value among @choices (may be NULL), or NULL. */
+const char *grammar_choice(const char *const *choices, const char *value);
+/* grammar_enum_value() - the choice an OPT_ENUM @opt's @value (or alias) names, or NULL. */
+const char *grammar_enum_value(const struct opt_spec *opt, const char *value);
 /* grammar_object_name() - "/cx/vx"-style name of an object kind for help. */
 const char *grammar_object_name(enum obj_kind kind);
 
@@ -196,8 +218,13 @@ enum rcl_status cmd_encl_show(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_drive_show(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_drive_show_all(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_drive_delete(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_ctrl_add_vd(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_vd_show(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_vd_show_all(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_vd_delete(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_vd_set(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_dg_show(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_dg_show_all(struct cmd_ctx *c, struct rcl_error *err);
 
 /* cmd-common.c: rows and sections shared by several handlers */
 void add_pd_row(struct rcl_node *table, const struct rcl_drive *drive);
@@ -205,6 +232,20 @@ void add_pd_list(struct rcl_node *data, const struct rcl_ctrl *ctrl, const char 
 /* add_enclosure_rows() - enclosure rows into @table; @path filters (NULL: all). */
 void add_enclosure_rows(struct rcl_node *table, const struct rcl_ctrl *ctrl,
                         const struct obj_path *path);
+/* drive_in_group() - whether @drive is a member or dedicated spare of a group. */
+bool drive_in_group(const struct rcl_drive *drive);
+/* add_vd_row() - one VD LIST row ("DG/VD", "TYPE", ... "Name"). */
+void add_vd_row(struct rcl_node *table, const struct rcl_vd *vd);
+/*
+ * add_vd_list() - @key: VD LIST rows of the groups @groups selects (NULL:
+ * all), with the legend; nothing when there are none.
+ */
+void add_vd_list(struct rcl_node *data, const struct rcl_ctrl *ctrl, const char *key,
+                 const struct id_set *groups);
+/* add_topology() - TOPOLOGY rows of the groups @groups selects (NULL: all). */
+void add_topology(struct rcl_node *data, const struct rcl_ctrl *ctrl, const struct id_set *groups);
+/* id_in() - whether @id is selected by @set (not given, or "all", selects all). */
+bool id_in(const struct id_set *set, unsigned id);
 /* drive_selected() - whether @drive is addressed by @path. */
 bool drive_selected(const struct obj_path *path, const struct rcl_drive *drive);
 /* format_time() - "%m/%d/%Y, %H:%M:%S" of @t in local time, as StorCLI. */
@@ -212,5 +253,7 @@ void format_time(char *out, size_t size, time_t t);
 
 extern const char *const legend_pd_list;
 extern const char *const legend_enclosure;
+extern const char *const legend_vd_list;
+extern const char *const legend_topology;
 
 #endif /* RCL_CLI_H */

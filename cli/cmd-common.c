@@ -20,6 +20,22 @@ const char *const legend_enclosure =
     "EID=Enclosure Device ID | PD=Physical drive count | PS=Power Supply count\n"
     "TSs=Temperature sensor count | Alms=Alarm count | SIM=SIM Count | ProdID=Product ID";
 
+const char *const legend_vd_list =
+    "VD=Virtual Drive| DG=Drive Group|Rec=Recovery\n"
+    "Cac=CacheCade|OfLn=OffLine|Pdgd=Partially Degraded|Dgrd=Degraded\n"
+    "Optl=Optimal|dflt=Default|RO=Read Only|RW=Read Write|HD=Hidden|TRANS=TransportReady\n"
+    "B=Blocked|Consist=Consistent|R=Read Ahead Always|NR=No Read Ahead|WB=WriteBack\n"
+    "AWB=Always WriteBack|WT=WriteThrough|C=Cached IO|D=Direct IO|sCC=Scheduled\n"
+    "Check Consistency";
+
+const char *const legend_topology =
+    "DG=Disk Group Index|Arr=Array Index|Row=Row Index|EID=Enclosure Device ID\n"
+    "DID=Device ID|Type=Drive or RAID Type|Onln=Online|Rbld=Rebuild|Optl=Optimal\n"
+    "Dgrd=Degraded|Pdgd=Partially degraded|Offln=Offline|BT=Background Task Active\n"
+    "PDC=PD Cache|PI=Protection Info|SED=Self Encrypting Drive|Frgn=Foreign\n"
+    "DS3=Dimmer Switch 3|dflt=Default|Msng=Missing|FSpace=Free Space Present\n"
+    "TR=Transport Ready";
+
 void format_time(char *out, size_t size, time_t t)
 {
 	struct tm tm;
@@ -41,7 +57,10 @@ void add_pd_row(struct rcl_node *table, const struct rcl_drive *drive)
 	rcl_node_add_int(row, "DID", drive->device_id);
 	rcl_node_add_str(row, "State", rcl_pd_state_abbrev(drive->state));
 	/* StorCLI's DG is a number for members, "-" otherwise; right-aligned. */
-	rcl_node_set_flags(rcl_node_add_str(row, "DG", "-"), RCL_NODE_ALIGN_RIGHT);
+	if (drive_in_group(drive))
+		rcl_node_add_int(row, "DG", drive->dg);
+	else
+		rcl_node_set_flags(rcl_node_add_str(row, "DG", "-"), RCL_NODE_ALIGN_RIGHT);
 	rcl_node_add_size(row, "Size", drive->coerced_bytes);
 	rcl_node_add_str(row, "Intf", drive->interface);
 	rcl_node_add_str(row, "Med", drive->medium);
@@ -66,7 +85,171 @@ void add_pd_list(struct rcl_node *data, const struct rcl_ctrl *ctrl, const char 
 	rcl_node_set_legend(table, legend_pd_list);
 }
 
-static bool id_in(const struct id_set *set, unsigned id)
+bool drive_in_group(const struct rcl_drive *drive)
+{
+	/* A backend may leave dg at 0 for unconfigured drives: the state decides. */
+	switch (drive->state) {
+	case RCL_PD_UGOOD:
+	case RCL_PD_UBAD:
+	case RCL_PD_GHS:
+	case RCL_PD_JBOD:
+		return false;
+	default:
+		return drive->dg >= 0;
+	}
+}
+
+/* "RWTD": read (R|NR), write (WT|WB|AWB), I/O (always D: no controller cache). */
+static void add_cache(struct rcl_node *row, const struct rcl_vd *vd)
+{
+	static const char *const writes[] = {
+	    [RCL_WRITE_THROUGH] = "WT", [RCL_WRITE_BACK] = "WB", [RCL_WRITE_BACK_ALWAYS] = "AWB"};
+
+	rcl_node_add_strf(row, "Cache", "%s%sD", vd->read == RCL_READ_AHEAD ? "R" : "NR",
+	                  writes[vd->write]);
+}
+
+void add_vd_row(struct rcl_node *table, const struct rcl_vd *vd)
+{
+	static const char *const access[] = {
+	    [RCL_ACCESS_RW] = "RW", [RCL_ACCESS_RO] = "RO", [RCL_ACCESS_BLOCKED] = "B"};
+	struct rcl_node *row = rcl_node_add_object(table, NULL);
+
+	rcl_node_add_strf(row, "DG/VD", "%u/%u", vd->dg, vd->id);
+	rcl_node_add_str(row, "TYPE", rcl_raid_level_name(vd->level));
+	rcl_node_add_str(row, "State", rcl_vd_state_abbrev(vd->state));
+	rcl_node_add_str(row, "Access", access[vd->access]);
+	rcl_node_add_str(row, "Consist", vd->consistent ? "Yes" : "No");
+	add_cache(row, vd);
+	rcl_node_add_str(row, "Cac", "-");
+	rcl_node_add_str(row, "sCC", "OFF");
+	rcl_node_set_flags(rcl_node_add_size(row, "Size", vd->bytes), RCL_NODE_ALIGN_RIGHT);
+	rcl_node_add_str(row, "Name", vd->name);
+}
+
+void add_vd_list(struct rcl_node *data, const struct rcl_ctrl *ctrl, const char *key,
+                 const struct id_set *groups)
+{
+	struct rcl_node *table = NULL;
+
+	for (size_t i = 0; i < rcl_ctrl_vd_count(ctrl); i++) {
+		const struct rcl_vd *vd = rcl_ctrl_vd(ctrl, i);
+
+		if (groups && !id_in(groups, vd->dg))
+			continue;
+		if (!table) {
+			table = rcl_node_add_array(data, key);
+			rcl_node_set_legend(table, legend_vd_list);
+		}
+		add_vd_row(table, vd);
+	}
+}
+
+/* The level of one span: RAID10/50/60 stripe over RAID1/5/6 spans. */
+static enum rcl_raid_level span_level(enum rcl_raid_level level)
+{
+	switch (level) {
+	case RCL_RAID10:
+		return RCL_RAID1;
+	case RCL_RAID50:
+		return RCL_RAID5;
+	case RCL_RAID60:
+		return RCL_RAID6;
+	default:
+		return level;
+	}
+}
+
+/* The columns every TOPOLOGY row has after "Size", with @fspace. */
+static void add_topology_tail(struct rcl_node *row, const char *fspace)
+{
+	rcl_node_add_str(row, "PDC", "dflt");
+	rcl_node_add_str(row, "PI", "N");
+	rcl_node_add_str(row, "SED", "N");
+	rcl_node_add_str(row, "DS3", "none");
+	rcl_node_add_str(row, "FSpace", fspace);
+	rcl_node_add_str(row, "TR", "N");
+}
+
+/*
+ * One TOPOLOGY row for a group (@span < 0) or one of its spans: the row
+ * kinds differ only in Arr, Type and Size.
+ */
+static void add_group_row(struct rcl_node *table, const struct rcl_dg *dg, int span)
+{
+	struct rcl_node *row = rcl_node_add_object(table, NULL);
+	uint64_t bytes =
+	    dg->member_bytes * rcl_raid_span_data_drives(dg->level, dg->drives_per_span);
+
+	rcl_node_add_int(row, "DG", dg->id);
+	if (span < 0)
+		rcl_node_set_flags(rcl_node_add_str(row, "Arr", "-"), RCL_NODE_ALIGN_RIGHT);
+	else
+		rcl_node_add_int(row, "Arr", span);
+	rcl_node_set_flags(rcl_node_add_str(row, "Row", "-"), RCL_NODE_ALIGN_RIGHT);
+	rcl_node_add_str(row, "EID:Slot", "-");
+	rcl_node_set_flags(rcl_node_add_str(row, "DID", "-"), RCL_NODE_ALIGN_RIGHT);
+	rcl_node_add_str(row, "Type",
+	                 rcl_raid_level_name(span < 0 ? dg->level : span_level(dg->level)));
+	rcl_node_add_str(row, "State", rcl_vd_state_abbrev(dg->state));
+	rcl_node_add_str(row, "BT", "N");
+	rcl_node_set_flags(rcl_node_add_size(row, "Size", span < 0 ? bytes * dg->spans : bytes),
+	                   RCL_NODE_ALIGN_RIGHT);
+	add_topology_tail(row, span < 0 && dg->free_bytes ? "Y" : "N");
+}
+
+static void add_member_row(struct rcl_node *table, const struct rcl_drive *drive)
+{
+	struct rcl_node *row = rcl_node_add_object(table, NULL);
+
+	rcl_node_add_int(row, "DG", drive->dg);
+	rcl_node_add_int(row, "Arr", drive->span);
+	rcl_node_add_int(row, "Row", drive->row);
+	rcl_node_add_strf(row, "EID:Slot", "%u:%u", drive->enclosure, drive->slot);
+	rcl_node_add_int(row, "DID", drive->device_id);
+	rcl_node_add_str(row, "Type", "DRIVE");
+	rcl_node_add_str(row, "State", rcl_pd_state_abbrev(drive->state));
+	rcl_node_add_str(row, "BT", "N");
+	rcl_node_set_flags(rcl_node_add_size(row, "Size", drive->coerced_bytes),
+	                   RCL_NODE_ALIGN_RIGHT);
+	add_topology_tail(row, "-");
+}
+
+static void add_group_topology(struct rcl_node *table, const struct rcl_ctrl *ctrl,
+                               const struct rcl_dg *dg)
+{
+	add_group_row(table, dg, -1);
+	for (unsigned span = 0; span < dg->spans; span++) {
+		add_group_row(table, dg, (int)span);
+		for (unsigned r = 0; r < dg->drives_per_span; r++)
+			for (size_t i = 0; i < rcl_ctrl_drive_count(ctrl); i++) {
+				const struct rcl_drive *d = rcl_ctrl_drive(ctrl, i);
+
+				if (drive_in_group(d) && d->dg == (int)dg->id &&
+				    d->state != RCL_PD_DHS && d->span == span && d->row == r)
+					add_member_row(table, d);
+			}
+	}
+}
+
+void add_topology(struct rcl_node *data, const struct rcl_ctrl *ctrl, const struct id_set *groups)
+{
+	struct rcl_node *table = NULL;
+
+	for (size_t i = 0; i < rcl_ctrl_dg_count(ctrl); i++) {
+		const struct rcl_dg *group = rcl_ctrl_dg(ctrl, i);
+
+		if (groups && !id_in(groups, group->id))
+			continue;
+		if (!table) {
+			table = rcl_node_add_array(data, "TOPOLOGY");
+			rcl_node_set_legend(table, legend_topology);
+		}
+		add_group_topology(table, ctrl, group);
+	}
+}
+
+bool id_in(const struct id_set *set, unsigned id)
 {
 	if (!set->given || set->all)
 		return true;

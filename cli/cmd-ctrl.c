@@ -9,8 +9,10 @@
 
 static void add_counts_and_lists(struct rcl_node *data, const struct rcl_ctrl *ctrl)
 {
-	rcl_node_add_int(data, "Drive Groups", 0);
-	rcl_node_add_int(data, "Virtual Drives", 0);
+	rcl_node_add_int(data, "Drive Groups", (long long)rcl_ctrl_dg_count(ctrl));
+	add_topology(data, ctrl, NULL);
+	rcl_node_add_int(data, "Virtual Drives", (long long)rcl_ctrl_vd_count(ctrl));
+	add_vd_list(data, ctrl, "VD LIST", NULL);
 	rcl_node_add_int(data, "Physical Drives", (long long)rcl_ctrl_drive_count(ctrl));
 	add_pd_list(data, ctrl, "PD LIST");
 	rcl_node_add_int(data, "Enclosures", (long long)rcl_ctrl_enclosure_count(ctrl));
@@ -79,9 +81,25 @@ enum rcl_status cmd_ctrl_show_all(struct cmd_ctx *c, struct rcl_error *err)
 	rcl_node_add_str(section, "Temperature Sensor for ROC", "Absent");
 	rcl_node_add_str(section, "Temperature Sensor for Controller", "Absent");
 
+	/* What "add vd" uses when no option says otherwise. */
+	section = rcl_node_add_object(data, "Defaults");
+	rcl_node_add_str(section, "Strip Size", "64 KB");
+	rcl_node_add_str(section, "Write Policy", "WT");
+	rcl_node_add_str(section, "Read Policy", "RA");
+
 	section = rcl_node_add_object(data, "Capabilities");
 	rcl_node_add_str(section, "Supported Drives", "Image File, Block Device");
+	rcl_node_add_str(section, "RAID Level Supported",
+	                 "RAID0, RAID1(2 drives), RAID5, RAID6, RAID10(2 drives per span), RAID50, "
+	                 "RAID60");
+	rcl_node_add_int(section, "Max Arrays", RCL_MAX_DGS);
+	rcl_node_add_int(section, "Max Arms Per VD", RCL_MAX_DRIVES_PER_SPAN);
+	rcl_node_add_int(section, "Max Spans Per VD", RCL_MAX_SPANS);
+	rcl_node_add_int(section, "Max Number of VDs", RCL_MAX_VDS);
+	rcl_node_add_int(section, "Max VD per array", RCL_MAX_VDS_PER_DG);
 	rcl_node_add_int(section, "Max Drives", info->max_drives);
+	rcl_node_add_str(section, "Min Strip Size", "8 KB");
+	rcl_node_add_str(section, "Max Strip Size", "1.000 MB");
 
 	add_counts_and_lists(data, c->ctrl);
 	return RCL_OK;

@@ -152,6 +152,9 @@ static void add_drive_detail(struct rcl_node *data, unsigned ctrl, const struct 
 	restart_key(&key, data);
 	rcl_buf_addf(&key, "%s Policies/Settings", name.buf);
 	section = rcl_node_add_object(detail, key.buf);
+	if (drive_in_group(drive))
+		rcl_node_add_strf(section, "Drive position", "DriveGroup:%d, Span:%u, Row:%u",
+		                  drive->dg, drive->span, drive->row);
 	rcl_node_add_str(section, "Commissioned Spare", "No");
 	rcl_node_add_str(section, "Emergency Spare", "No");
 	rcl_node_add_str(section, "SED Capable", "No");
@@ -213,31 +216,4 @@ enum rcl_status cmd_drive_delete(struct cmd_ctx *c, struct rcl_error *err)
 		                    removed.buf);
 	rcl_buf_release(&removed);
 	return st;
-}
-
-/*
- * Until virtual drives and disk groups exist, "all" lists nothing and a
- * numbered one is not found.
- */
-static enum rcl_status show_unconfigured(struct cmd_ctx *c, const struct id_set *set,
-                                         const char *what, char letter, const char *none,
-                                         struct rcl_error *err)
-{
-	if (!set->all)
-		return rcl_fail(err, RCL_NOT_FOUND, "%s /c%u/%c%u not found", what,
-		                rcl_ctrl_id(c->ctrl), letter, set->ids[0]);
-	rcl_result_describe(c->res, "%s", none);
-	return RCL_OK;
-}
-
-enum rcl_status cmd_vd_show(struct cmd_ctx *c, struct rcl_error *err)
-{
-	return show_unconfigured(c, &c->args->path.vd, "virtual drive", 'v',
-	                         "No VDs have been configured.", err);
-}
-
-enum rcl_status cmd_dg_show(struct cmd_ctx *c, struct rcl_error *err)
-{
-	return show_unconfigured(c, &c->args->path.dg, "disk group", 'd',
-	                         "No drive groups have been configured.", err);
 }

@@ -17,24 +17,44 @@ static const char *const legend_overview =
     "Y=Yes|N=No|ASOs=Advanced Software Options|BBU=Battery backup unit/CV\n"
     "Hlth=Health|N/A=Not applicable";
 
+static long long dgs_not_optimal(const struct rcl_ctrl *ctrl)
+{
+	long long n = 0;
+
+	for (size_t i = 0; i < rcl_ctrl_dg_count(ctrl); i++)
+		n += rcl_ctrl_dg(ctrl, i)->state != RCL_VD_OPTIMAL;
+	return n;
+}
+
+static long long vds_not_optimal(const struct rcl_ctrl *ctrl)
+{
+	long long n = 0;
+
+	for (size_t i = 0; i < rcl_ctrl_vd_count(ctrl); i++)
+		n += rcl_ctrl_vd(ctrl, i)->state != RCL_VD_OPTIMAL;
+	return n;
+}
+
 static void add_overview_row(struct rcl_node *table, const struct rcl_ctrl *ctrl)
 {
 	struct rcl_node *row = rcl_node_add_object(table, NULL);
+	long long vnopt = vds_not_optimal(ctrl);
 
 	rcl_node_add_int(row, "Ctl", rcl_ctrl_id(ctrl));
 	rcl_node_add_str(row, "Model", rcl_ctrl_info(ctrl)->model);
 	rcl_node_add_int(row, "Ports", rcl_ctrl_info(ctrl)->max_drives);
 	rcl_node_add_int(row, "PDs", (long long)rcl_ctrl_drive_count(ctrl));
-	rcl_node_add_int(row, "DGs", 0);
-	rcl_node_add_int(row, "DNOpt", 0);
-	rcl_node_add_int(row, "VDs", 0);
-	rcl_node_add_int(row, "VNOpt", 0);
+	rcl_node_add_int(row, "DGs", (long long)rcl_ctrl_dg_count(ctrl));
+	rcl_node_add_int(row, "DNOpt", dgs_not_optimal(ctrl));
+	rcl_node_add_int(row, "VDs", (long long)rcl_ctrl_vd_count(ctrl));
+	rcl_node_add_int(row, "VNOpt", vnopt);
 	rcl_node_add_str(row, "BBU", "N/A");
 	rcl_node_add_str(row, "sPR", "Off");
 	rcl_node_add_str(row, "DS", "N/A");
 	rcl_node_add_str(row, "EHS", "N");
 	rcl_node_add_int(row, "ASOs", 0);
-	rcl_node_add_str(row, "Hlth", "Opt");
+	/* StorCLI's overview says "NdAtn" while a VD is not optimal. */
+	rcl_node_add_str(row, "Hlth", vnopt ? "NdAtn" : "Opt");
 }
 
 /* The system overview: one row per controller that opens. */

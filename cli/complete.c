@@ -151,6 +151,9 @@ static void complete_option(struct candidates *cands, const struct cmd_spec *cmd
 				snprintf(word, sizeof(word), "%s=%s", opt->name, opt->choices[k]);
 				add_candidate(cands, word, strlen(word));
 			}
+		} else if (!eq && opt->bare == OPT_BARE_SHOWN) {
+			for (size_t k = 0; opt->choices[k]; k++)
+				add_candidate(cands, opt->choices[k], strlen(opt->choices[k]));
 		} else if (!eq) {
 			snprintf(word, sizeof(word), "%s%s", opt->name,
 			         opt->type == OPT_FLAG ? "" : "=");
@@ -169,6 +172,10 @@ static void note_given(const struct cmd_spec *cmd, char **words, size_t count,
 
 			if (strlen(cmd->opts[i].name) == keylen &&
 			    !strncasecmp(cmd->opts[i].name, words[w], keylen))
+				given->values[i] = "given";
+			/* A bare value ("r5", "wb") gives its option too. */
+			if (cmd->opts[i].bare != OPT_KEYED &&
+			    grammar_enum_value(&cmd->opts[i], words[w]))
 				given->values[i] = "given";
 		}
 }

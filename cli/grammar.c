@@ -13,6 +13,26 @@
 static const char *const soft_types[] = {"soft", NULL};
 static const char *const sector_sizes[] = {"512", "4096", NULL};
 static const char *const delete_what[] = {"files", NULL};
+static const char *const raid_levels[] = {"raid0",  "raid1",  "raid5",  "raid6",
+                                          "raid10", "raid50", "raid60", NULL};
+/* StorCLI's short forms, as {alias, level} pairs: "add vd r5 ...". */
+/* clang-format off */
+static const char *const raid_level_aliases[] = {
+	"r0", "raid0",
+	"r1", "raid1",
+	"r5", "raid5",
+	"r6", "raid6",
+	"r10", "raid10",
+	"r50", "raid50",
+	"r60", "raid60",
+	NULL,
+};
+/* clang-format on */
+const char *const grammar_write_policies[] = {"wt", "wb", "awb", NULL};
+const char *const grammar_read_policies[] = {"ra", "nora", NULL};
+const char *const grammar_access_policies[] = {"rw", "ro", "blocked", NULL};
+/* "remaining" is newer StorCLI's spelling of "all". */
+static const char *const size_words[] = {"all", "remaining", NULL};
 
 #define OPT_FORCE                                                                                  \
 	{                                                                                          \
@@ -127,6 +147,61 @@ const struct cmd_spec cli_commands[] = {
 			},
 	},
 	{
+		.object = OBJ_CTRL,
+		.verb = "add vd",
+		.run = cmd_ctrl_add_vd,
+		.flags = CMD_PER_CTRL | CMD_WRITES,
+		.summary = "create a virtual drive (and its disk group) on unconfigured drives",
+		.example = "raidcli /c0 add vd type=raid5 drives=252:0-3",
+		.opts =
+			{
+				{.name = "type",
+				 .type = OPT_ENUM,
+				 .choices = raid_levels,
+				 .aliases = raid_level_aliases,
+				 .bare = OPT_BARE_TOO,
+				 .help = "the RAID level; also bare, as in 'add vd r5' or 'add vd RAID10'",
+				 .required = true},
+				{.name = "drives",
+				 .type = OPT_STRING,
+				 .help = "the members: E:S, E:S-S, lists joined by ',' (252:0-3,5), or bare slots (0-3)",
+				 .required = true},
+				{.name = "size",
+				 .type = OPT_SIZE,
+				 .choices = size_words,
+				 .help = "the capacity (binary units, a bare number is MB), or all (the default) or remaining"},
+				{.name = "name",
+				 .type = OPT_STRING,
+				 .help = "the VD's name, at most 15 printable characters"},
+				{.name = "strip",
+				 .type = OPT_UINT,
+				 .min = 8,
+				 .max = 1024,
+				 .help = "strip size in KB, a power of two (default 64)"},
+				{.name = "pdperarray",
+				 .type = OPT_UINT,
+				 .min = 1,
+				 .max = RCL_MAX_DRIVES_PER_SPAN,
+				 .help = "drives per span; RAID50/60 need it, RAID10 defaults to 2"},
+				{.name = "wrcache",
+				 .type = OPT_ENUM,
+				 .choices = grammar_write_policies,
+				 .bare = OPT_BARE_SHOWN,
+				 .help = "write policy: write through (the default), write back, always write back"},
+				{.name = "rdcache",
+				 .type = OPT_ENUM,
+				 .choices = grammar_read_policies,
+				 .bare = OPT_BARE_SHOWN,
+				 .help = "read policy: read ahead (the default) or none"},
+				{.name = "spares",
+				 .type = OPT_STRING,
+				 .help = "unconfigured drives to make dedicated hot spares, as drives="},
+				{.name = "force",
+				 .type = OPT_FLAG,
+				 .help = "use drives even if they hold a file system or partition table"},
+			},
+	},
+	{
 		.object = OBJ_ENCL,
 		.verb = "show",
 		.run = cmd_encl_show,
@@ -169,26 +244,66 @@ const struct cmd_spec cli_commands[] = {
 	{
 		.object = OBJ_VD,
 		.verb = "show all",
-		.run = cmd_vd_show,
+		.run = cmd_vd_show_all,
 		.flags = CMD_PER_CTRL,
-		.summary = "show every detail of virtual drives",
-		.example = "raidcli /c0/vall show all",
+		.summary = "show every detail of virtual drives: row, member drives, properties",
+		.example = "raidcli /c0/v0 show all",
+	},
+	{
+		.object = OBJ_VD,
+		.verb = "delete",
+		.run = cmd_vd_delete,
+		.flags = CMD_PER_CTRL | CMD_WRITES,
+		.summary = "delete virtual drives; a group goes with its last VD",
+		.example = "raidcli /c0/v0 del",
+		.opts =
+			{
+				{.name = "force",
+				 .type = OPT_FLAG,
+				 .help = "delete even if the VD holds a file system or partition table"},
+			},
+	},
+	{
+		.object = OBJ_VD,
+		.verb = "set",
+		.run = cmd_vd_set,
+		.flags = CMD_PER_CTRL | CMD_WRITES,
+		.summary = "change a virtual drive's name or policies (give at least one)",
+		.example = "raidcli /c0/v0 set wrcache=wb name=data",
+		.opts =
+			{
+				{.name = "name",
+				 .type = OPT_STRING,
+				 .help = "the new name, at most 15 printable characters"},
+				{.name = "wrcache",
+				 .type = OPT_ENUM,
+				 .choices = grammar_write_policies,
+				 .help = "write policy: write through, write back, always write back"},
+				{.name = "rdcache",
+				 .type = OPT_ENUM,
+				 .choices = grammar_read_policies,
+				 .help = "read policy: read ahead or none"},
+				{.name = "accesspolicy",
+				 .type = OPT_ENUM,
+				 .choices = grammar_access_policies,
+				 .help = "host access: read-write, read-only, or blocked"},
+			},
 	},
 	{
 		.object = OBJ_DG,
 		.verb = "show",
 		.run = cmd_dg_show,
 		.flags = CMD_PER_CTRL,
-		.summary = "list disk groups",
+		.summary = "show disk groups: their TOPOLOGY",
 		.example = "raidcli /c0/dall show",
 	},
 	{
 		.object = OBJ_DG,
 		.verb = "show all",
-		.run = cmd_dg_show,
+		.run = cmd_dg_show_all,
 		.flags = CMD_PER_CTRL,
-		.summary = "show every detail of disk groups",
-		.example = "raidcli /c0/dall show all",
+		.summary = "show disk groups with their VDs and free space",
+		.example = "raidcli /c0/d0 show all",
 	},
 };
 /* clang-format on */
@@ -210,6 +325,26 @@ const char *grammar_canonical_word(const char *word)
 		if (!strcasecmp(word, word_aliases[i].alias))
 			return word_aliases[i].word;
 	return word;
+}
+
+const char *grammar_choice(const char *const *choices, const char *value)
+{
+	for (size_t k = 0; choices && choices[k]; k++)
+		if (!strcasecmp(value, choices[k]))
+			return choices[k];
+	return NULL;
+}
+
+const char *grammar_enum_value(const struct opt_spec *opt, const char *value)
+{
+	const char *choice = grammar_choice(opt->choices, value);
+
+	if (choice)
+		return choice;
+	for (size_t k = 0; opt->aliases && opt->aliases[k]; k += 2)
+		if (!strcasecmp(value, opt->aliases[k]))
+			return opt->aliases[k + 1];
+	return NULL;
 }
 
 const char *grammar_object_name(enum obj_kind kind)
@@ -250,6 +385,12 @@ void grammar_synopsis(struct rcl_buf *sb, const struct cmd_spec *cmd)
 		const struct opt_spec *opt = &cmd->opts[i];
 
 		rcl_buf_adds(sb, opt->required ? " " : " [");
+		if (opt->bare == OPT_BARE_SHOWN) {
+			for (size_t k = 0; opt->choices[k]; k++)
+				rcl_buf_addf(sb, "%s%s", k ? "|" : "", opt->choices[k]);
+			rcl_buf_adds(sb, opt->required ? "" : "]");
+			continue;
+		}
 		rcl_buf_adds(sb, opt->name);
 		if (opt->type == OPT_ENUM) {
 			rcl_buf_addch(sb, '=');

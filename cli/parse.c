@@ -325,7 +325,7 @@ static enum rcl_status unknown_verb(const struct obj_path *path, const char *obj
 static enum rcl_status unknown_option(const struct cmd_spec *cmd, const char *token, char **words,
                                       size_t matched, struct rcl_error *err)
 {
-	const char *names[CMD_MAX_OPTS + 32];
+	const char *names[CMD_MAX_OPTS + 96];
 	char keyed[CMD_MAX_OPTS][40];
 	char typed[64];
 	size_t n = 0;
@@ -339,6 +339,11 @@ static enum rcl_status unknown_option(const struct cmd_spec *cmd, const char *to
 			snprintf(keyed[i], sizeof(keyed[i]), "%s=", cmd->opts[i].name);
 			names[n++] = keyed[i];
 		}
+		/* Bare values too: "raid7" is nearest to "raid0" for add vd. */
+		for (size_t k = 0; cmd->opts[i].bare != OPT_KEYED && cmd->opts[i].choices[k] &&
+		                   n + 32 < sizeof(names) / sizeof(names[0]);
+		     k++)
+			names[n++] = cmd->opts[i].choices[k];
 	}
 	/* A longer verb may continue here ("show" then "all"). */
 	n += grammar_next_words(cmd->object, words, matched, names + n, 32);
@@ -350,6 +355,34 @@ static enum rcl_status unknown_option(const struct cmd_spec *cmd, const char *to
 	return rcl_fail(err, RCL_INVALID_COMMAND, "unknown option '%s' for '%s' (see '%s %s help')",
 	                typed, cmd->verb, cmd->object == OBJ_SYSTEM ? "raidcli" : "raidcli /cx",
 	                cmd->verb);
+}
+
+/* A bare word that is the value of an option allowing it ("r5", "wb"). */
+static enum rcl_status parse_bare(const struct cmd_spec *cmd, const char *token,
+                                  struct cmd_args *args, bool *found, struct rcl_error *err)
+{
+	*found = false;
+	for (size_t i = 0; i < CMD_MAX_OPTS && cmd->opts[i].name; i++) {
+		const struct opt_spec *opt = &cmd->opts[i];
+		const char *value;
+
+		if (opt->type != OPT_ENUM || opt->bare == OPT_KEYED)
+			continue;
+		value = grammar_enum_value(opt, token);
+		if (!value)
+			continue;
+		*found = true;
+		if (args->values[i] && opt->bare == OPT_BARE_SHOWN)
+			return rcl_fail(err, RCL_INVALID_COMMAND,
+			                "'%s' and '%s' exclude each other; give one %s policy",
+			                args->values[i], value, opt->name);
+		if (args->values[i])
+			return rcl_fail(err, RCL_INVALID_COMMAND, "option '%s' is given twice (%s)",
+			                opt->name, token);
+		args->values[i] = value;
+		return RCL_OK;
+	}
+	return RCL_OK;
 }
 
 static enum rcl_status check_value(const struct opt_spec *opt, const char *value, const char **out,
@@ -375,6 +408,10 @@ static enum rcl_status check_value(const struct opt_spec *opt, const char *value
 		break;
 	}
 	case OPT_SIZE:
+		/* Words such as size=all. */
+		*out = grammar_choice(opt->choices, value);
+		if (*out)
+			return RCL_OK;
 		if (rcl_size_parse(value, &bytes, err))
 			return RCL_INVALID_PARAM;
 		break;
@@ -383,13 +420,11 @@ static enum rcl_status check_value(const struct opt_spec *opt, const char *value
 		const char *hint;
 		size_t n;
 
+		*out = grammar_enum_value(opt, value);
+		if (*out)
+			return RCL_OK;
 		for (n = 0; opt->choices[n]; n++)
-			if (!strcasecmp(value, opt->choices[n])) {
-				*out = opt->choices[n];
-				return RCL_OK;
-			}
-		for (size_t i = 0; i < n; i++)
-			rcl_buf_addf(&sb, "%s%s", i ? ", " : "", opt->choices[i]);
+			rcl_buf_addf(&sb, "%s%s", n ? ", " : "", opt->choices[n]);
 		hint = suggest_closest(value, opt->choices, n);
 		if (hint)
 			rcl_fail(err, RCL_INVALID_PARAM,
@@ -416,6 +451,14 @@ static enum rcl_status parse_option(const struct cmd_spec *cmd, const char *toke
 {
 	size_t keylen = strcspn(token, "=");
 	bool is_kv = token[keylen] == '=';
+	bool bare = false;
+	enum rcl_status st;
+
+	if (!is_kv) {
+		st = parse_bare(cmd, token, args, &bare, err);
+		if (st || bare)
+			return st;
+	}
 
 	for (size_t i = 0; i < CMD_MAX_OPTS && cmd->opts[i].name; i++) {
 		const struct opt_spec *opt = &cmd->opts[i];

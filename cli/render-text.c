@@ -170,6 +170,21 @@ static void put_body(FILE *out, const struct rcl_node *obj, bool nested)
 	}
 }
 
+/*
+ * Whether the Detailed Status table would only repeat the Description: one
+ * row whose message is the description. A person reads it once; JSON keeps
+ * the table for scripts, which read ErrCd there.
+ */
+static bool detail_repeats(const struct rcl_result *res)
+{
+	const struct rcl_node *msg;
+
+	if (rcl_node_count(res->detail) != 1)
+		return false;
+	msg = rcl_node_find(rcl_node_child(res->detail, 0), "ErrMsg");
+	return msg && res->description && !strcmp(rcl_node_str(msg), res->description);
+}
+
 static void put_result(FILE *out, const struct rcl_result *res, bool color)
 {
 	const char *status = res->status ? "Failure" : "Success";
@@ -185,7 +200,7 @@ static void put_result(FILE *out, const struct rcl_result *res, bool color)
 	else
 		fprintf(out, "Status = %s\n", status);
 	fprintf(out, "Description = %s\n", res->description ? res->description : "None");
-	if (res->detail && is_table(res->detail)) {
+	if (res->detail && is_table(res->detail) && !detail_repeats(res)) {
 		fputc('\n', out);
 		put_title(out, "Detailed Status");
 		put_table(out, res->detail);

@@ -65,6 +65,8 @@ fail:
 		/* A load that failed half-way may have filled some of these. */
 		rcl_free(ctrl->drives);
 		rcl_free(ctrl->enclosures);
+		rcl_free(ctrl->dgs);
+		rcl_free(ctrl->vds);
 	}
 	rcl_free(ctrl);
 	rcl_free(dir);
@@ -79,6 +81,8 @@ void rcl_ctrl_close(struct rcl_ctrl *ctrl)
 	ctrl->entry.ops->unload(ctrl);
 	rcl_free(ctrl->drives);
 	rcl_free(ctrl->enclosures);
+	rcl_free(ctrl->dgs);
+	rcl_free(ctrl->vds);
 	rcl_unlock(ctrl->lock_fd);
 	rcl_free(ctrl);
 }
@@ -111,6 +115,26 @@ size_t rcl_ctrl_drive_count(const struct rcl_ctrl *ctrl)
 const struct rcl_drive *rcl_ctrl_drive(const struct rcl_ctrl *ctrl, size_t index)
 {
 	return index < ctrl->drive_count ? &ctrl->drives[index] : NULL;
+}
+
+size_t rcl_ctrl_dg_count(const struct rcl_ctrl *ctrl)
+{
+	return ctrl->dg_count;
+}
+
+const struct rcl_dg *rcl_ctrl_dg(const struct rcl_ctrl *ctrl, size_t index)
+{
+	return index < ctrl->dg_count ? &ctrl->dgs[index] : NULL;
+}
+
+size_t rcl_ctrl_vd_count(const struct rcl_ctrl *ctrl)
+{
+	return ctrl->vd_count;
+}
+
+const struct rcl_vd *rcl_ctrl_vd(const struct rcl_ctrl *ctrl, size_t index)
+{
+	return index < ctrl->vd_count ? &ctrl->vds[index] : NULL;
 }
 
 enum rcl_status rcl_ctrl_add_drive(struct rcl_ctrl *ctrl, const char *path, unsigned *slot,

@@ -28,6 +28,11 @@ struct rcl_ctrl;
  * @remove_drive: empty @drive's slot (exclusive lock held).
  * @destroy:	drop the backend's own state before the registry forgets the
  *		controller (exclusive lock held).
+ * @create_vd:	create a VD from checked @params (exclusive lock held).
+ * @delete_vd, @set_vd: as rcl_ctrl_delete_vd() and rcl_ctrl_set_vd().
+ *
+ * After a changing operation the backend refreshes ctrl->drives, ->dgs
+ * and ->vds, so the caller sees the new configuration.
  */
 struct rcl_backend_ops {
 	const char *name;
@@ -38,6 +43,12 @@ struct rcl_backend_ops {
 	enum rcl_status (*remove_drive)(struct rcl_ctrl *ctrl, const struct rcl_drive *drive,
 	                                struct rcl_error *err);
 	enum rcl_status (*destroy)(struct rcl_ctrl *ctrl, unsigned flags, struct rcl_error *err);
+	enum rcl_status (*create_vd)(struct rcl_ctrl *ctrl, const struct rcl_vd_params *params,
+	                             unsigned *vd, struct rcl_error *err);
+	enum rcl_status (*delete_vd)(struct rcl_ctrl *ctrl, unsigned vd, bool force,
+	                             struct rcl_error *err);
+	enum rcl_status (*set_vd)(struct rcl_ctrl *ctrl, unsigned vd,
+	                          const struct rcl_vd_props *props, struct rcl_error *err);
 };
 
 extern const struct rcl_backend_ops rcl_soft_ops;
@@ -65,6 +76,10 @@ struct rcl_ctrl {
 	size_t enclosure_count;
 	struct rcl_drive *drives;
 	size_t drive_count;
+	struct rcl_dg *dgs;
+	size_t dg_count;
+	struct rcl_vd *vds;
+	size_t vd_count;
 	void *priv;
 };
 

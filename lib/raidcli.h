@@ -316,12 +316,18 @@ enum rcl_drive_kind {
  * @interface:	"NVMe", "SATA", "Block" (another block device), or "File".
  * @medium:	"HDD", "SSD", or "Unknown" when the backing store hides it.
  * @path:	the backing file or device (soft controllers), else "".
+ * @dg:		the disk group it belongs to (members and dedicated spares), or -1.
+ * @span, @row:	its place in the disk group (members only): span (array)
+ *		index and position inside the span, as TOPOLOGY shows them.
  */
 struct rcl_drive {
 	unsigned enclosure;
 	unsigned slot;
 	unsigned device_id;
 	enum rcl_pd_state state;
+	int dg;
+	unsigned span;
+	unsigned row;
 	enum rcl_drive_kind kind;
 	bool present;
 	uint64_t raw_bytes;
@@ -444,6 +450,198 @@ enum {
  * RCL_DELETE_IMAGES is given. Its number becomes free for reuse.
  */
 enum rcl_status rcl_ctrl_delete(struct rcl_ctrl *ctrl, unsigned flags, struct rcl_error *err);
+
+/* ------------------------------------------------------------------------
+ * Disk groups and virtual drives.
+ *
+ * A disk group (DG, /dN) is a set of drives arranged in spans of equal
+ * size; every virtual drive (VD, /vN) on it has the group's RAID level and
+ * takes a contiguous extent of each member. RAID10/50/60 stripe (RAID0)
+ * over spans of RAID1/5/6, as on MegaRAID and PERC.
+ */
+
+/* Limits, at least those of a PERC H975i. */
+#define RCL_MAX_VDS             64
+#define RCL_MAX_DGS             32
+#define RCL_MAX_VDS_PER_DG      8
+#define RCL_MAX_HOT_SPARES      8
+#define RCL_MAX_SPANS           8
+#define RCL_MAX_DRIVES_PER_SPAN 32
+#define RCL_VD_NAME_MAX         15 /* characters, as StorCLI allows */
+
+enum rcl_raid_level {
+	RCL_RAID0,
+	RCL_RAID1,
+	RCL_RAID5,
+	RCL_RAID6,
+	RCL_RAID10,
+	RCL_RAID50,
+	RCL_RAID60,
+};
+
+/* rcl_raid_level_name() - "RAID5", as TYPE columns show it. */
+const char *rcl_raid_level_name(enum rcl_raid_level level);
+/**
+ * rcl_raid_level_parse() - read a level as StorCLI accepts it: "raid5",
+ * "RAID5", "r5" (case-insensitive). Return: RCL_OK or RCL_INVALID_PARAM.
+ */
+enum rcl_status rcl_raid_level_parse(const char *text, enum rcl_raid_level *level,
+                                     struct rcl_error *err);
+
+/**
+ * rcl_raid_span_data_drives() - how many members' worth of capacity one
+ * span of @level with @per_span drives gives the host (RAID5: per_span - 1).
+ */
+unsigned rcl_raid_span_data_drives(enum rcl_raid_level level, unsigned per_span);
+
+enum rcl_vd_state {
+	RCL_VD_OPTIMAL,
+	RCL_VD_PARTIALLY_DEGRADED, /* RAID6/60 that lost one drive of two it can lose */
+	RCL_VD_DEGRADED,
+	RCL_VD_OFFLINE, /* lost more than its redundancy */
+};
+
+/* rcl_vd_state_abbrev() - "Optl", "Pdgd", "Dgrd", "OfLn". */
+const char *rcl_vd_state_abbrev(enum rcl_vd_state state);
+
+enum rcl_write_policy {
+	RCL_WRITE_THROUGH,     /* WT: acknowledged once on the members */
+	RCL_WRITE_BACK,        /* WB: may be acknowledged from memory */
+	RCL_WRITE_BACK_ALWAYS, /* AWB */
+};
+enum rcl_read_policy {
+	RCL_READ_AHEAD,    /* RA */
+	RCL_NO_READ_AHEAD, /* NoRA */
+};
+enum rcl_access_policy {
+	RCL_ACCESS_RW,
+	RCL_ACCESS_RO,
+	RCL_ACCESS_BLOCKED,
+};
+
+/**
+ * struct rcl_vd - one virtual drive.
+ * @bytes:	the capacity the host sees.
+ * @strip_kib:	strip (md chunk) size; 0 for RAID1.
+ * @spans, @drives_per_span: its disk group's shape.
+ * @uuid:	the md array UUID (text form), as mdadm --examine prints it
+ *		(for RAID50/60: the UUID of the top-level RAID0).
+ * @consistent:	parity or mirrors are known to agree.
+ */
+struct rcl_vd {
+	unsigned id;
+	unsigned dg;
+	enum rcl_raid_level level;
+	enum rcl_vd_state state;
+	char name[RCL_VD_NAME_MAX + 1];
+	uint64_t bytes;
+	unsigned strip_kib;
+	unsigned spans;
+	unsigned drives_per_span;
+	enum rcl_write_policy write;
+	enum rcl_read_policy read;
+	enum rcl_access_policy access;
+	bool consistent;
+	char uuid[40];
+	time_t created;
+};
+
+/**
+ * struct rcl_dg - one disk group.
+ * @member_bytes: capacity of each member the group can use (the smallest
+ *		member's, less metadata).
+ * @free_bytes: what a new VD on this group can still get (host capacity).
+ * @state:	the worst state of its VDs.
+ */
+struct rcl_dg {
+	unsigned id;
+	enum rcl_raid_level level;
+	enum rcl_vd_state state;
+	unsigned spans;
+	unsigned drives_per_span;
+	unsigned vd_count;
+	uint64_t member_bytes;
+	uint64_t free_bytes;
+};
+
+size_t rcl_ctrl_dg_count(const struct rcl_ctrl *ctrl);
+const struct rcl_dg *rcl_ctrl_dg(const struct rcl_ctrl *ctrl, size_t index);
+size_t rcl_ctrl_vd_count(const struct rcl_ctrl *ctrl);
+const struct rcl_vd *rcl_ctrl_vd(const struct rcl_ctrl *ctrl, size_t index);
+
+/* A drive named by enclosure and slot, as in drives=252:0-3. */
+struct rcl_drive_ref {
+	unsigned enclosure;
+	unsigned slot;
+};
+
+/**
+ * struct rcl_vd_params - a new virtual drive, as "add vd" describes it.
+ * @drives:	the members, in order (span by span).
+ * @drives_per_span: "pdperarray"; 0 picks the level's default (all drives
+ *		in one span for RAID0/1/5/6, 2 for RAID10).
+ * @bytes:	capacity; 0 means all the group's free space.
+ * @strip_kib:	0 means 64.
+ * @spares:	drives to make dedicated hot spares of the new group.
+ * @force:	create even if a member holds data (a file system signature).
+ */
+struct rcl_vd_params {
+	enum rcl_raid_level level;
+	const struct rcl_drive_ref *drives;
+	size_t drive_count;
+	unsigned drives_per_span;
+	uint64_t bytes;
+	const char *name;
+	unsigned strip_kib;
+	enum rcl_write_policy write;
+	enum rcl_read_policy read;
+	const struct rcl_drive_ref *spares;
+	size_t spare_count;
+	bool force;
+};
+
+/**
+ * rcl_vd_params_check() - the rules every controller applies before
+ * creating a VD: no drive twice, drive counts that fit the level (RAID1:
+ * 2 per span; RAID5: 3 or more; RAID6: 4 or more; RAID10/50/60: spans of
+ * equal size, at least 2 spans, drives_per_span dividing the count), a
+ * strip that is a power of two from 8 to 1024 KiB, a name of at most 15
+ * printable characters. Fills the defaults into @params (drives_per_span,
+ * strip_kib). Return: RCL_OK, or RCL_INVALID_PARAM with the rule broken.
+ */
+enum rcl_status rcl_vd_params_check(struct rcl_vd_params *params, struct rcl_error *err);
+
+/**
+ * rcl_ctrl_create_vd() - create a virtual drive (checking @params first).
+ * Drives that are all unconfigured make a new disk group; drives that are
+ * exactly an existing group's members add a VD in its free space. Requires
+ * an exclusive lock. Return: RCL_OK and *@vd; nothing changes on failure.
+ */
+enum rcl_status rcl_ctrl_create_vd(struct rcl_ctrl *ctrl, struct rcl_vd_params *params,
+                                   unsigned *vd, struct rcl_error *err);
+
+/**
+ * rcl_ctrl_delete_vd() - delete virtual drive @vd; its group goes with its
+ * last VD and the members become unconfigured. Without @force a VD whose
+ * data holds a file system or partition table signature is refused
+ * (RCL_NEED_FORCE). Requires an exclusive lock.
+ */
+enum rcl_status rcl_ctrl_delete_vd(struct rcl_ctrl *ctrl, unsigned vd, bool force,
+                                   struct rcl_error *err);
+
+/**
+ * struct rcl_vd_props - properties to change; a NULL or negative field is
+ * left as it is.
+ */
+struct rcl_vd_props {
+	const char *name;
+	int write;  /* enum rcl_write_policy, or -1 */
+	int read;   /* enum rcl_read_policy, or -1 */
+	int access; /* enum rcl_access_policy, or -1 */
+};
+
+enum rcl_status rcl_ctrl_set_vd(struct rcl_ctrl *ctrl, unsigned vd,
+                                const struct rcl_vd_props *props, struct rcl_error *err);
 
 /**
  * struct rcl_soft_params - a new software controller.

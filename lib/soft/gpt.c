@@ -13,6 +13,7 @@
 
 #include "crc32.h"
 #include "gpt.h"
+#include "io.h"
 #include "le.h"
 
 #define MIB (1ull << 20)
@@ -117,7 +118,8 @@ static enum rcl_status write_at(int fd, const void *buf, size_t len, uint64_t of
 	size_t done = 0;
 
 	while (done < len) {
-		ssize_t n = pwrite(fd, (const char *)buf + done, len - done, (off_t)(off + done));
+		ssize_t n = rcl_soft_io()->pwrite(fd, (const char *)buf + done, len - done,
+		                                  (off_t)(off + done));
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -132,7 +134,7 @@ static enum rcl_status write_at(int fd, const void *buf, size_t len, uint64_t of
 
 static enum rcl_status sync_fd(int fd, const char *what, struct rcl_error *err)
 {
-	if (fdatasync(fd) < 0)
+	if (rcl_soft_io()->fdatasync(fd) < 0)
 		return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot flush the %s: %s", what,
 		                      strerror(errno));
 	return RCL_OK;

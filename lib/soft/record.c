@@ -13,6 +13,7 @@
 
 #include "crc32.h"
 #include "le.h"
+#include "io.h"
 #include "record.h"
 
 /*
@@ -46,14 +47,6 @@ enum {
 
 #define MAGIC   "RCLCFG01"
 #define VERSION 1u
-
-static const struct rcl_soft_record_io posix_io = {.pwrite = pwrite, .fdatasync = fdatasync};
-static const struct rcl_soft_record_io *io = &posix_io;
-
-void rcl_soft_record_set_io(const struct rcl_soft_record_io *hook)
-{
-	io = hook ? hook : &posix_io;
-}
 
 static char slot_name(unsigned slot)
 {
@@ -217,8 +210,8 @@ static enum rcl_status write_exact(int fd, const void *buf, size_t len, uint64_t
 	size_t done = 0;
 
 	while (done < len) {
-		ssize_t n =
-		    io->pwrite(fd, (const char *)buf + done, len - done, (off_t)(off + done));
+		ssize_t n = rcl_soft_io()->pwrite(fd, (const char *)buf + done, len - done,
+		                                  (off_t)(off + done));
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -239,7 +232,7 @@ static enum rcl_status write_durable(int fd, const void *buf, size_t len, uint64
 
 	if (st)
 		return st;
-	if (io->fdatasync(fd) < 0)
+	if (rcl_soft_io()->fdatasync(fd) < 0)
 		return rcl_fail_errno(err, RCL_SYSTEM, errno,
 		                      "cannot flush the configuration record: %s", strerror(errno));
 	return RCL_OK;

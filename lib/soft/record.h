@@ -43,6 +43,7 @@
 #include <sys/types.h>
 
 #include "guid.h"
+#include "io.h"
 
 /* The metadata partition: its size, its two slots, a slot's header. */
 #define RCL_SOFT_RECORD_PART_BYTES   (1u << 20)
@@ -166,22 +167,6 @@ struct rcl_soft_record_choice {
 	unsigned slot;
 	uint64_t next_generation;
 };
-
-/**
- * struct rcl_soft_record_io - the writes the record code makes. Production
- * uses pwrite() and fdatasync() as they are; fault tests put a layer here
- * that fails or drops chosen calls. Reads are plain pread().
- */
-struct rcl_soft_record_io {
-	ssize_t (*pwrite)(int fd, const void *buf, size_t len, off_t offset);
-	int (*fdatasync)(int fd);
-};
-
-/**
- * rcl_soft_record_set_io() - route the module's writes through @io (for
- * tests); NULL restores pwrite() and fdatasync(). Not thread-safe.
- */
-void rcl_soft_record_set_io(const struct rcl_soft_record_io *io);
 
 /**
  * rcl_soft_record_encode() - @hdr as written into slot @slot: the 4 KiB

@@ -16,27 +16,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "model.h"
+#include "scan.h"
 #include "soft.h"
+#include "vd.h"
 
 #define SOFT_FORMAT 1
-
-struct soft_slot {
-	unsigned slot;
-	bool owned; /* an image raidcli created, deleted with delete=images */
-	char serial[32];
-	char wwn[24];
-	char path[PATH_MAX];
-};
-
-struct soft_ctrl {
-	char *state_path;
-	char serial[32];
-	char image_dir[PATH_MAX];
-	unsigned sector_size;
-	time_t created;
-	struct soft_slot *slots;
-	size_t slot_count;
-};
 
 static char *state_path_for(const struct rcl_ctx *ctx, const char *serial)
 {
@@ -155,21 +140,15 @@ static void soft_free(struct soft_ctrl *sc)
 {
 	if (!sc)
 		return;
+	rcl_soft_state_free(sc->state);
 	rcl_free(sc->state_path);
 	rcl_free(sc->slots);
 	rcl_free(sc);
 }
 
-static int cmp_slot(const void *a, const void *b)
-{
-	const struct soft_slot *x = a, *y = b;
-
-	return (x->slot > y->slot) - (x->slot < y->slot);
-}
-
-/* Describe the controller and its drives from @sc into @ctrl. */
-static enum rcl_status fill_model(struct rcl_ctrl *ctrl, struct soft_ctrl *sc,
-                                  struct rcl_error *err)
+/* The controller's identity and its backplane. */
+static enum rcl_status fill_info(struct rcl_ctrl *ctrl, const struct soft_ctrl *sc,
+                                 struct rcl_error *err)
 {
 	struct rcl_ctrl_info *info = &ctrl->info;
 
@@ -183,41 +162,13 @@ static enum rcl_status fill_model(struct rcl_ctrl *ctrl, struct soft_ctrl *sc,
 	info->max_drives = RCL_SOFT_MAX_DRIVES;
 	info->created = sc->created;
 
-	if (!ctrl->enclosures) {
-		ctrl->enclosures = rcl_calloc(1, sizeof(*ctrl->enclosures));
-		if (!ctrl->enclosures)
-			return rcl_fail(err, RCL_NOMEM, "out of memory");
-		ctrl->enclosures->id = RCL_SOFT_ENCLOSURE;
-		ctrl->enclosures->slots = RCL_SOFT_MAX_DRIVES;
-		snprintf(ctrl->enclosures->product, sizeof(ctrl->enclosures->product), "Virtual");
-		ctrl->enclosure_count = 1;
-	}
-
-	qsort(sc->slots, sc->slot_count, sizeof(*sc->slots), cmp_slot);
-	/*
-	 * A load starts without an array. Add and remove, which call this
-	 * after saving the new state, bring one big enough: nothing may fail
-	 * once the change is on disk.
-	 */
-	if (!ctrl->drives)
-		ctrl->drives = rcl_calloc(sc->slot_count, sizeof(*ctrl->drives));
-	ctrl->drive_count = 0;
-	if (!ctrl->drives)
+	ctrl->enclosures = rcl_calloc(1, sizeof(*ctrl->enclosures));
+	if (!ctrl->enclosures)
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
-	memset(ctrl->drives, 0, sc->slot_count * sizeof(*ctrl->drives));
-	for (size_t i = 0; i < sc->slot_count; i++) {
-		struct rcl_drive *drive = &ctrl->drives[i];
-		const struct soft_slot *slot = &sc->slots[i];
-
-		drive->enclosure = RCL_SOFT_ENCLOSURE;
-		drive->slot = slot->slot;
-		drive->device_id = slot->slot;
-		drive->state = RCL_PD_UGOOD;
-		snprintf(drive->serial, sizeof(drive->serial), "%s", slot->serial);
-		snprintf(drive->wwn, sizeof(drive->wwn), "%s", slot->wwn);
-		rcl_soft_probe(slot->path, sc->sector_size, drive);
-	}
-	ctrl->drive_count = sc->slot_count;
+	ctrl->enclosures->id = RCL_SOFT_ENCLOSURE;
+	ctrl->enclosures->slots = RCL_SOFT_MAX_DRIVES;
+	snprintf(ctrl->enclosures->product, sizeof(ctrl->enclosures->product), "Virtual");
+	ctrl->enclosure_count = 1;
 	return RCL_OK;
 }
 
@@ -250,22 +201,27 @@ static enum rcl_status load_state(const struct rcl_ctx *ctx, const char *key, un
 
 static enum rcl_status soft_load(struct rcl_ctrl *ctrl, struct rcl_error *err)
 {
+	struct rcl_soft_view view;
 	struct soft_ctrl *sc;
 	enum rcl_status st = load_state(ctrl->ctx, ctrl->entry.key, ctrl->entry.id, &sc, err);
 
 	if (st)
 		return st;
-	st = fill_model(ctrl, sc, err);
+	st = fill_info(ctrl, sc, err);
+	if (!st)
+		st = rcl_soft_view_prepare(sc, &view, err);
 	if (st) {
 		soft_free(sc);
 		return st;
 	}
 	ctrl->priv = sc;
+	rcl_soft_view_apply(ctrl, sc, &view);
 	return RCL_OK;
 }
 
 static void soft_unload(struct rcl_ctrl *ctrl)
 {
+	rcl_soft_model_free(ctrl);
 	soft_free(ctrl->priv);
 	ctrl->priv = NULL;
 }
@@ -319,12 +275,24 @@ static enum rcl_status new_identity(struct soft_slot *slot, struct rcl_error *er
 	return st;
 }
 
+/* Forget slot @number again (an add that failed). */
+static void drop_slot(struct soft_ctrl *sc, unsigned number)
+{
+	for (size_t i = 0; i < sc->slot_count; i++)
+		if (sc->slots[i].slot == number) {
+			memmove(&sc->slots[i], &sc->slots[i + 1],
+			        (sc->slot_count - i - 1) * sizeof(*sc->slots));
+			sc->slot_count--;
+			return;
+		}
+}
+
 static enum rcl_status soft_add_drive(struct rcl_ctrl *ctrl, const char *path, unsigned *slot_out,
                                       struct rcl_error *err)
 {
 	struct soft_ctrl *sc = ctrl->priv;
 	struct soft_slot *slots, *slot;
-	struct rcl_drive *drives;
+	struct rcl_soft_view view;
 	char real[PATH_MAX];
 	struct stat st;
 	enum rcl_status status;
@@ -364,26 +332,28 @@ static enum rcl_status soft_add_drive(struct rcl_ctrl *ctrl, const char *path, u
 	status = new_identity(slot, err);
 	if (status)
 		return status;
-	drives = rcl_calloc(sc->slot_count + 1, sizeof(*drives));
-	if (!drives)
-		return rcl_fail(err, RCL_NOMEM, "out of memory");
 	sc->slot_count++;
-	status = save_state(sc, err);
+	/* The new model first: nothing may fail once the state is saved. */
+	status = rcl_soft_view_prepare(sc, &view, err);
+	if (!status) {
+		status = save_state(sc, err);
+		if (status)
+			rcl_soft_view_release(&view);
+	}
 	if (status) {
-		sc->slot_count--;
-		rcl_free(drives);
+		drop_slot(sc, number);
 		return status;
 	}
-	rcl_free(ctrl->drives);
-	ctrl->drives = drives;
 	*slot_out = number;
-	return fill_model(ctrl, sc, err);
+	rcl_soft_view_apply(ctrl, sc, &view);
+	return RCL_OK;
 }
 
 static enum rcl_status soft_remove_drive(struct rcl_ctrl *ctrl, const struct rcl_drive *drive,
                                          struct rcl_error *err)
 {
 	struct soft_ctrl *sc = ctrl->priv;
+	struct rcl_soft_view view;
 	struct soft_slot removed;
 	enum rcl_status st;
 	size_t i;
@@ -395,7 +365,12 @@ static enum rcl_status soft_remove_drive(struct rcl_ctrl *ctrl, const struct rcl
 	removed = sc->slots[i];
 	memmove(&sc->slots[i], &sc->slots[i + 1], (sc->slot_count - i - 1) * sizeof(*sc->slots));
 	sc->slot_count--;
-	st = save_state(sc, err);
+	st = rcl_soft_view_prepare(sc, &view, err);
+	if (!st) {
+		st = save_state(sc, err);
+		if (st)
+			rcl_soft_view_release(&view);
+	}
 	if (st) {
 		memmove(&sc->slots[i + 1], &sc->slots[i],
 		        (sc->slot_count - i) * sizeof(*sc->slots));
@@ -403,7 +378,8 @@ static enum rcl_status soft_remove_drive(struct rcl_ctrl *ctrl, const struct rcl
 		sc->slot_count++;
 		return st;
 	}
-	return fill_model(ctrl, sc, err);
+	rcl_soft_view_apply(ctrl, sc, &view);
+	return RCL_OK;
 }
 
 static bool image_dir_is_default(const struct rcl_ctx *ctx, const struct soft_ctrl *sc)
@@ -442,6 +418,9 @@ const struct rcl_backend_ops rcl_soft_ops = {
     .add_drive = soft_add_drive,
     .remove_drive = soft_remove_drive,
     .destroy = soft_destroy,
+    .create_vd = rcl_soft_create_vd,
+    .delete_vd = rcl_soft_delete_vd,
+    .set_vd = rcl_soft_set_vd,
 };
 
 /* Create the sparse image for @slot in sc->image_dir; never overwrite. */

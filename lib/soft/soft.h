@@ -5,12 +5,42 @@
 #ifndef RCL_SOFT_H
 #define RCL_SOFT_H
 
+#include <limits.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "../internal.h"
 
+struct rcl_soft_state;
+
 /* The virtual backplane every soft controller reports its slots on. */
 #define RCL_SOFT_ENCLOSURE 252
+
+/* One slot: its backing object and the identity the drive shows. */
+struct soft_slot {
+	unsigned slot;
+	bool owned; /* an image raidcli created, deleted with delete=images */
+	char serial[32];
+	char wwn[24];
+	char path[PATH_MAX];
+};
+
+/*
+ * One open soft controller (ctrl->priv). @state is its configuration as
+ * its drives hold it (scan.h); @stale when a change could not read it
+ * back, so the next change reads it first.
+ */
+struct soft_ctrl {
+	char *state_path;
+	char serial[32];
+	char image_dir[PATH_MAX];
+	unsigned sector_size;
+	time_t created;
+	struct soft_slot *slots;
+	size_t slot_count;
+	struct rcl_soft_state *state;
+	bool stale;
+};
 
 /*
  * rcl_soft_probe() - fill @drive's identity-independent fields (kind,

@@ -497,6 +497,140 @@ def delete_cases():
          ["/c0/s7"])
 
 
+NOT_ALLOWED, UNSUPPORTED = 255, 244
+VD = ["/c0", "add", "vd"]
+
+
+def eight_drives():
+    return Env(drives=8)
+
+
+def with_vd(env):
+    """Make /c0/v0, a RAID1 on 252:0-1; skip the case if the backend cannot yet."""
+    proc = env.run(VD + ["r1", "drives=252:0-1"])
+    if proc.returncode == UNSUPPORTED:
+        raise SkipCase("the backend cannot create VDs yet")
+    if proc.returncode != 0:
+        raise RuntimeError("add vd failed (%d): %s" % (proc.returncode, proc.stdout))
+
+
+class SkipCase(Exception):
+    pass
+
+
+def vd_case(name, args, code, needles, drives=4, prepare=None):
+    """An add vd / vd case on a fresh controller of @drives 16 MiB drives."""
+    try:
+        env = Env(drives=drives)
+    except Exception as e:
+        failures.append("%s: setup: %s" % (name, e))
+        return
+    try:
+        if prepare:
+            prepare(env)
+        case(name, args, code, needles, env=env)
+    except SkipCase as e:
+        skip(name, str(e))
+    finally:
+        env.close()
+
+
+def add_vd_cases():
+    # Drives: listed twice, unknown, in use, malformed lists.
+    vd_case("add vd: drive listed twice", VD + ["r1", "drives=252:0,252:0"], INVALID_PARAM,
+            ["drive 252:0 is listed twice"])
+    vd_case("add vd: drive listed twice by a range", VD + ["r5", "drives=252:0-2,1"],
+            INVALID_PARAM, ["drive 252:1 is listed twice"])
+    vd_case("add vd: member also a spare", VD + ["r5", "drives=252:0-2", "spares=252:2"],
+            INVALID_PARAM, ["drive 252:2 is listed both as a member and as a spare"])
+    vd_case("add vd: unknown drive", VD + ["r5", "drives=252:0-2,9"], NOT_FOUND,
+            ["drive 252:9 not found on /c0"])
+    vd_case("add vd: unknown enclosure", VD + ["r1", "drives=7:0-1"], NOT_FOUND,
+            ["drive 7:0 not found on /c0"])
+    vd_case("add vd: unknown bare slot", VD + ["r1", "drives=0,9"], NOT_FOUND,
+            ["drive in slot 9 not found on /c0"])
+    vd_case("add vd: drive in use", VD + ["r1", "drives=252:1-2"], NOT_ALLOWED,
+            ["drive 252:1 is already in use"], prepare=with_vd)
+    vd_case("add vd: part of a group", VD + ["r0", "drives=252:0"], NOT_ALLOWED,
+            ["drive 252:0 is already in use by drive group 0", "list all 2 of its members"],
+            prepare=with_vd)
+    vd_case("add vd: group has no free space", VD + ["r1", "drives=252:0-1"], NOT_ALLOWED,
+            ["drive group 0 has no free space"], prepare=with_vd)
+    def small_vd(env):
+        env.must(*(VD + ["r1", "drives=252:0-1", "size=4MB"]))
+    vd_case("add vd: size beyond a group's free space",
+            VD + ["r1", "drives=252:0-1", "size=100MB"], INVALID_PARAM,
+            ["size=100.000 MB is beyond the free space"], prepare=small_vd)
+    vd_case("add vd: other level on a group", VD + ["r0", "drives=252:0-1"], INVALID_PARAM,
+            ["drive group 0 is RAID1; a VD on it must be RAID1 too"], prepare=with_vd)
+    vd_case("add vd: spare in use", VD + ["r1", "drives=252:2-3", "spares=252:0"],
+            NOT_ALLOWED, ["drive 252:0 is already in use"], prepare=with_vd)
+    for value in ("252:", ":1", "252:1-", "252:3-1", "a", "252:0,,1", "252:0;1", "-1"):
+        vd_case("add vd: malformed drives=%s" % value, VD + ["r0", "drives=" + value],
+                INVALID_PARAM, ["'drives=%s'" % value, "252:0-3,5"])
+    # Drive counts for each level.
+    vd_case("add vd: RAID1 with 3 drives", VD + ["r1", "drives=252:0-2"], INVALID_PARAM,
+            ["RAID1 needs exactly 2 drives; drives= lists 3"])
+    vd_case("add vd: RAID5 with 2 drives", VD + ["r5", "drives=252:0-1"], INVALID_PARAM,
+            ["RAID5 needs at least 3 drives; drives= lists 2"])
+    vd_case("add vd: RAID6 with 3 drives", VD + ["type=raid6", "drives=252:0-2"],
+            INVALID_PARAM, ["RAID6 needs at least 4 drives; drives= lists 3"])
+    vd_case("add vd: RAID10 with 3 drives", VD + ["RAID10", "drives=252:0-2"], INVALID_PARAM,
+            ["pdperarray=2 does not divide 3 drives", "equal size"])
+    vd_case("add vd: RAID10 with 4 per span", VD + ["r10", "drives=252:0-7", "pdperarray=4"],
+            INVALID_PARAM, ["RAID10 needs 2 drives per span; pdperarray=4"], drives=8)
+    vd_case("add vd: RAID10 with one span", VD + ["r10", "drives=252:0-1"], INVALID_PARAM,
+            ["RAID10 needs at least 2 spans"])
+    vd_case("add vd: RAID50 spans not equal", VD + ["r50", "drives=252:0-7", "PDperArray=3"],
+            INVALID_PARAM, ["pdperarray=3 does not divide 8 drives"], drives=8)
+    vd_case("add vd: RAID50 without pdperarray", VD + ["r50", "drives=252:0-5"],
+            INVALID_PARAM, ["RAID50 needs pdperarray=N"], drives=8)
+    vd_case("add vd: RAID60 spans of 3", VD + ["r60", "drives=252:0-5", "pdperarray=3"],
+            INVALID_PARAM, ["RAID60 needs 4 to 32 drives per span; pdperarray=3"], drives=8)
+    vd_case("add vd: RAID5 pdperarray not the count", VD + ["r5", "drives=252:0-3",
+                                                           "pdperarray=2"],
+            INVALID_PARAM, ["RAID5 has a single span: pdperarray=2 must equal the 4 drives"])
+    # Size, strip, name, level, policies.
+    vd_case("add vd: size beyond the drives", VD + ["r5", "drives=252:0-2", "size=1GB"],
+            INVALID_PARAM, ["size=1.000 GB is beyond the free space", "32.000 MB at most"])
+    vd_case("add vd: bad size", VD + ["r0", "drives=252:0", "size=lots"], INVALID_PARAM,
+            ["'lots'"])
+    for value in ("48", "100", "1023"):
+        vd_case("add vd: strip=%s" % value, VD + ["r0", "drives=252:0", "strip=" + value],
+                INVALID_PARAM, ["strip=%s is not a power of two from 8 to 1024" % value])
+    for value in ("4", "2048"):
+        vd_case("add vd: strip=%s out of range" % value,
+                VD + ["r0", "drives=252:0", "Strip=" + value], INVALID_PARAM,
+                ["'%s'" % value, "8 to 1024"])
+    vd_case("add vd: name too long", VD + ["r0", "drives=252:0", "name=abcdefghijklmnop"],
+            INVALID_PARAM, ["name 'abcdefghijklmnop' is longer than 15 characters"])
+    vd_case("add vd: unknown level", VD + ["type=raid7", "drives=252:0"], INVALID_PARAM,
+            ["'raid7'", "did you mean 'type=raid0'?"])
+    vd_case("add vd: unknown bare level", VD + ["raid7", "drives=252:0"], INVALID_COMMAND,
+            ["'raid7'", "did you mean 'raid0'?"])
+    vd_case("add vd: no level", VD + ["drives=252:0"], INVALID_COMMAND,
+            ["missing option 'type='"])
+    vd_case("add vd: two levels", VD + ["r5", "type=raid6", "drives=252:0-3"], INVALID_COMMAND,
+            ["'type'", "twice"])
+    vd_case("add vd: no drives", VD + ["r0"], INVALID_COMMAND, ["missing option 'drives='"])
+    vd_case("add vd: wt and wb", VD + ["r0", "drives=252:0", "wt", "WB"], INVALID_COMMAND,
+            ["'wt' and 'wb' exclude each other"])
+    vd_case("add vd: ra and nora", VD + ["r0", "drives=252:0", "nora", "ra"], INVALID_COMMAND,
+            ["'nora' and 'ra' exclude each other"])
+    vd_case("add vd: bad pdperarray", VD + ["r10", "drives=252:0-3", "pdperarray=0"],
+            INVALID_PARAM, ["'0'", "pdperarray="])
+    # Other VD commands on VDs that do not exist.
+    vd_case("vd del: missing vd", ["/c0/v3", "del"], NOT_FOUND, ["/c0/v3 not found"])
+    vd_case("vd set: missing vd", ["/c0/v0", "set", "name=x"], NOT_FOUND,
+            ["/c0/v0 not found"])
+    vd_case("vd set: nothing to set", ["/c0/vall", "set"], INVALID_COMMAND,
+            ["nothing to set", "wrcache="])
+    vd_case("vd set: bad wrcache", ["/c0/v0", "set", "wrcache=wx"], INVALID_PARAM,
+            ["'wx'", "wrcache="])
+    vd_case("vd set: name too long", ["/c0/v0", "set", "name=abcdefghijklmnop"],
+            INVALID_PARAM, ["longer than 15"], prepare=with_vd)
+
+
 def batch_cases():
     case("batch: unterminated quote", [], INVALID_COMMAND, ["unterminated", '"abc'],
          stdin='/c0 show "abc\n')
@@ -515,6 +649,7 @@ def main():
     path_cases()
     add_drive_cases()
     delete_cases()
+    add_vd_cases()
     batch_cases()
     print("\n%d passed, %d failed, %d skipped" % (passed, len(failures), len(skips)))
     for f in failures:

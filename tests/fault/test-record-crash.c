@@ -7,7 +7,7 @@
  * raidcli metadata partition, holding generation G committed (and G-1 in
  * the other slot). An update to G+1 makes 2 writes per drive (prepare,
  * then commit) and a fdatasync after each. A fault layer under the record
- * code's writes (rcl_soft_record_set_io(), a fake: no real device fails or
+ * code's writes (rcl_soft_set_io(), a fake: no real device fails or
  * dies on cue) then:
  *  - crashes after write k, for every k: the writes after it never reach
  *    the disk, optionally with write k+1 torn (only its first sector, or
@@ -209,7 +209,7 @@ static int fault_fdatasync(int fd)
 	return 0;
 }
 
-static const struct rcl_soft_record_io fault_io = {fault_pwrite, fault_fdatasync};
+static const struct rcl_soft_io fault_io = {fault_pwrite, fault_fdatasync};
 
 /*
  * Every test runs on the fault layer, disarmed (FAULT_OFF) between faults:
@@ -219,12 +219,12 @@ static const struct rcl_soft_record_io fault_io = {fault_pwrite, fault_fdatasync
 static void fault_setup(void)
 {
 	fault_arm(FAULT_OFF, 0);
-	rcl_soft_record_set_io(&fault_io);
+	rcl_soft_set_io(&fault_io);
 }
 
 static void fault_teardown(void)
 {
-	rcl_soft_record_set_io(NULL);
+	rcl_soft_set_io(NULL);
 }
 
 /* ---- Four drives ---- */

@@ -149,6 +149,10 @@ SERIAL_CTRL = re.compile(r"RCLC[0-9A-F]{12}")
 SERIAL_DRIVE = re.compile(r"RCLD[0-9A-F]{12}")
 WWN = re.compile(r"\b3[0-9A-F]{15}\b")
 TIMESTAMP = re.compile(r"\b(\d\d)/(\d\d)/(\d{4})(,?) (\d\d):(\d\d):(\d\d)\b")
+# A VD's md UUID as mdadm prints it, and its StorCLI-style creation date and time.
+MD_UUID = re.compile(r"\b[0-9a-f]{8}(?::[0-9a-f]{8}){3}\b")
+VD_DATE = re.compile(r"\b\d\d-\d\d-\d{4}\b")
+VD_TIME = re.compile(r"\b\d\d:\d\d:\d\d [AP]M\b")
 HOST_TEXT = re.compile(r"^(Host Name = ).*$", re.M)
 HOST_JSON = re.compile(r'^(\s*"Host Name" : ").*(",?)$', re.M)
 
@@ -192,6 +196,7 @@ def normalize_times(text):
 normalize_ctrl_serials = numbered(SERIAL_CTRL, lambda n: "RCLC-SERIAL-%04d" % n)
 normalize_drive_serials = numbered(SERIAL_DRIVE, lambda n: "RCLD-SERIAL-%04d" % n)
 normalize_wwns = numbered(WWN, lambda n: "3-WWN-%010d" % n)
+normalize_md_uuids = numbered(MD_UUID, lambda n: "md-uuid-%027d" % n)
 
 
 def normalize(text, state_dir):
@@ -202,6 +207,9 @@ def normalize(text, state_dir):
     text = normalize_ctrl_serials(text)
     text = normalize_drive_serials(text)
     text = normalize_wwns(text)
+    text = normalize_md_uuids(text)
+    text = VD_DATE.sub("DD-MM-YYYY", text)
+    text = VD_TIME.sub("hh:mm:ss XM", text)
     return normalize_times(text)
 
 

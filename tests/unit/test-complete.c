@@ -122,6 +122,21 @@ START_TEST(test_options_not_yet_given)
 }
 END_TEST
 
+START_TEST(test_bare_values)
+{
+	/* Policies are offered as StorCLI types them, and go once one is given. */
+	offers("/c0 add vd r5 ", "wb");
+	offers("/c0 add vd r5 ", "nora");
+	offers_exactly("/c0 add vd r5 aw", "awb");
+	offers_not("/c0 add vd r5 wt ", "wb");
+	offers("/c0 add vd r5 wt ", "ra");
+	/* A bare level (an alias too) gives type=. */
+	offers("/c0 add vd ", "type=");
+	offers_not("/c0 add vd r5 ", "type=");
+	offers_not("/c0 add vd RAID10 ", "type=");
+}
+END_TEST
+
 START_TEST(test_lines_without_words_never_crash)
 {
 	/* "#" and "show\r" end in neither space nor tab, yet split into no word. */
@@ -144,6 +159,7 @@ static Suite *complete_suite(void)
 	tcase_add_test(tc, test_paths_come_from_the_live_configuration);
 	tcase_add_test(tc, test_verbs_after_a_path);
 	tcase_add_test(tc, test_options_not_yet_given);
+	tcase_add_test(tc, test_bare_values);
 	tcase_add_test(tc, test_lines_without_words_never_crash);
 	suite_add_tcase(s, tc);
 	return s;

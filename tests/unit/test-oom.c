@@ -366,7 +366,18 @@ static enum rcl_status run_line(const char *line, struct rcl_reply *reply)
 	return st;
 }
 
-static void cli_loop(const char *line, bool persistent)
+/* Run @line (with its own reply) where a failure fails the test. */
+static void must_run(const char *line)
+{
+	struct rcl_reply reply;
+
+	rcl_reply_init(&reply);
+	ck_assert_msg(run_line(line, &reply) == RCL_OK, "'%s' failed", line);
+	rcl_reply_release(&reply);
+}
+
+/* The loop on @line, after two controllers (4 and 2 drives) and @setup. */
+static void cli_loop_after(const char *setup, const char *line, bool persistent)
 {
 	struct rcl_ctx *ctx = ctx_open();
 	struct rcl_reply reply;
@@ -376,6 +387,8 @@ static void cli_loop(const char *line, bool persistent)
 	create(ctx, 4);
 	create(ctx, 2);
 	rcl_ctx_free(ctx);
+	if (setup)
+		must_run(setup);
 	rcl_reply_init(&reply);
 	ck_assert_int_eq(run_line(line, &reply), RCL_OK);
 	want = render_both(&reply);
@@ -425,6 +438,11 @@ static void cli_loop(const char *line, bool persistent)
 	free(want);
 }
 
+static void cli_loop(const char *line, bool persistent)
+{
+	cli_loop_after(NULL, line, persistent);
+}
+
 START_TEST(test_ctrl_show_all_out_of_memory_transient)
 {
 	cli_loop("/c0 show all", false);
@@ -458,6 +476,45 @@ END_TEST
 START_TEST(test_system_show_out_of_memory_persistent)
 {
 	cli_loop("show all", true);
+}
+END_TEST
+
+/* Every row builder of VDs and groups: TOPOLOGY, VD LIST, VD properties. */
+#define WITH_VD "/c0 add vd r5 drives=252:0-2 name=data"
+
+START_TEST(test_ctrl_show_vds_out_of_memory_transient)
+{
+	cli_loop_after(WITH_VD, "/c0 show", false);
+}
+END_TEST
+
+START_TEST(test_ctrl_show_vds_out_of_memory_persistent)
+{
+	cli_loop_after(WITH_VD, "/c0 show", true);
+}
+END_TEST
+
+START_TEST(test_vd_show_all_out_of_memory_transient)
+{
+	cli_loop_after(WITH_VD, "/c0/vall show all", false);
+}
+END_TEST
+
+START_TEST(test_vd_show_all_out_of_memory_persistent)
+{
+	cli_loop_after(WITH_VD, "/c0/vall show all", true);
+}
+END_TEST
+
+START_TEST(test_dg_show_all_out_of_memory_transient)
+{
+	cli_loop_after(WITH_VD, "/c0/dall show all", false);
+}
+END_TEST
+
+START_TEST(test_dg_show_all_out_of_memory_persistent)
+{
+	cli_loop_after(WITH_VD, "/c0/dall show all", true);
 }
 END_TEST
 
@@ -496,6 +553,12 @@ static Suite *oom_suite(void)
 	tcase_add_test(tc, test_all_drives_show_all_out_of_memory_persistent);
 	tcase_add_test(tc, test_system_show_out_of_memory_transient);
 	tcase_add_test(tc, test_system_show_out_of_memory_persistent);
+	tcase_add_test(tc, test_ctrl_show_vds_out_of_memory_transient);
+	tcase_add_test(tc, test_ctrl_show_vds_out_of_memory_persistent);
+	tcase_add_test(tc, test_vd_show_all_out_of_memory_transient);
+	tcase_add_test(tc, test_vd_show_all_out_of_memory_persistent);
+	tcase_add_test(tc, test_dg_show_all_out_of_memory_transient);
+	tcase_add_test(tc, test_dg_show_all_out_of_memory_persistent);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -286,6 +286,46 @@ START_TEST(test_enum_option_any_case_and_suggestion)
 }
 END_TEST
 
+START_TEST(test_enum_values_may_be_bare)
+{
+	/* StorCLI's "add vd r5": the level bare, by alias, in any case. */
+	parses_as("/c0 add vd r5 drives=252:0-2", OBJ_CTRL, "add vd");
+	ck_assert_str_eq(cmd_value(&args, "type"), "raid5");
+	parses_as("/c0 add vd RAID10 drives=0-3", OBJ_CTRL, "add vd");
+	ck_assert_str_eq(cmd_value(&args, "type"), "raid10");
+	parses_as("/c0 add vd type=R60 drives=0-7 PDperArray=4", OBJ_CTRL, "add vd");
+	ck_assert_str_eq(cmd_value(&args, "type"), "raid60");
+	ck_assert_str_eq(cmd_value(&args, "pdperarray"), "4");
+	/* Policies are bare words, mutually exclusive within their group. */
+	parses_as("/c0 add vd r1 drives=0-1 WB nora", OBJ_CTRL, "add vd");
+	ck_assert_str_eq(cmd_value(&args, "wrcache"), "wb");
+	ck_assert_str_eq(cmd_value(&args, "rdcache"), "nora");
+	refused("/c0 add vd r1 drives=0-1 wt awb", RCL_INVALID_COMMAND,
+	        "'wt' and 'awb' exclude each other; give one wrcache policy");
+	refused("/c0 add vd r1 drives=0-1 ra NoRA", RCL_INVALID_COMMAND,
+	        "'ra' and 'nora' exclude each other");
+	refused("/c0 add vd r1 raid5 drives=0-1", RCL_INVALID_COMMAND,
+	        "option 'type' is given twice (raid5)");
+	refused("/c0 add vd raid7 drives=0-1", RCL_INVALID_COMMAND,
+	        "unknown option 'raid7'; did you mean 'raid0'?");
+	/* A bare value is only a value where the table allows it. */
+	refused("/c0/v0 set wb", RCL_INVALID_COMMAND, "unknown option 'wb'");
+}
+END_TEST
+
+START_TEST(test_size_option_words)
+{
+	parses_as("/c0 add vd r0 drives=0 size=ALL", OBJ_CTRL, "add vd");
+	ck_assert_str_eq(cmd_value(&args, "size"), "all");
+	parses_as("/c0 add vd r0 drives=0 size=remaining", OBJ_CTRL, "add vd");
+	ck_assert_str_eq(cmd_value(&args, "size"), "remaining");
+	parses_as("/c0 add vd r0 drives=0 size=100", OBJ_CTRL, "add vd");
+	refused("/c0 add vd r0 drives=0 size=most", RCL_INVALID_PARAM, "'most'");
+	/* Only where the table lists the word. */
+	refused("add controller type=soft drives=1 size=all", RCL_INVALID_PARAM, "'all'");
+}
+END_TEST
+
 START_TEST(test_flag_and_path_options)
 {
 	parses_as("/c0 delete force", OBJ_CTRL, "delete");
@@ -559,6 +599,8 @@ static Suite *parse_suite(void)
 	tcase_add_test(tc, test_uint_option_range);
 	tcase_add_test(tc, test_size_option_takes_storcli_sizes);
 	tcase_add_test(tc, test_enum_option_any_case_and_suggestion);
+	tcase_add_test(tc, test_enum_values_may_be_bare);
+	tcase_add_test(tc, test_size_option_words);
 	tcase_add_test(tc, test_flag_and_path_options);
 	tcase_add_test(tc, test_options_given_twice_are_refused);
 	tcase_add_test(tc, test_missing_required_option_shows_an_example);

@@ -692,8 +692,8 @@ static int failing_fdatasync(int fd)
 
 START_TEST(test_prepare_io_errors)
 {
-	static const struct rcl_soft_record_io bad_write = {failing_pwrite, fdatasync};
-	static const struct rcl_soft_record_io bad_sync = {failing_pwrite, failing_fdatasync};
+	static const struct rcl_soft_io bad_write = {failing_pwrite, fdatasync};
+	static const struct rcl_soft_io bad_sync = {failing_pwrite, failing_fdatasync};
 	struct rcl_soft_record_drive d = {0};
 	struct rcl_soft_record_config cfg = {3, SERIAL, "new", 3};
 	struct rcl_error err = {0};
@@ -703,7 +703,7 @@ START_TEST(test_prepare_io_errors)
 	write_gen(&d, 1, SERIAL);
 	write_gen(&d, 2, SERIAL);
 	fail_writes = 1;
-	rcl_soft_record_set_io(&bad_write);
+	rcl_soft_set_io(&bad_write);
 	ck_assert_int_eq(rcl_soft_record_prepare(&d, &cfg, &err), RCL_SYSTEM);
 	ck_assert_int_eq(err.sys_errno, EIO);
 	/* The slot written is unknown now; the committed one is untouched. */
@@ -711,11 +711,11 @@ START_TEST(test_prepare_io_errors)
 	ck_assert_int_eq(d.slots[0].why.status, RCL_SYSTEM);
 	ck_assert(d.slots[1].valid);
 	fail_writes = 0;
-	rcl_soft_record_set_io(&bad_sync);
+	rcl_soft_set_io(&bad_sync);
 	memset(&err, 0, sizeof(err));
 	ck_assert_int_eq(rcl_soft_record_prepare(&d, &cfg, &err), RCL_SYSTEM);
 	ck_assert_ptr_nonnull(strstr(err.msg, "cannot flush"));
-	rcl_soft_record_set_io(NULL);
+	rcl_soft_set_io(NULL);
 	open_drive(&d, fd, PART);
 	ck_assert_uint_eq(d.slots[1].hdr.generation, 2);
 	ck_assert_int_eq(d.slots[1].hdr.state, RCL_SOFT_RECORD_COMMITTED);
@@ -787,7 +787,7 @@ END_TEST
 
 START_TEST(test_commit_refusals)
 {
-	static const struct rcl_soft_record_io bad_write = {failing_pwrite, fdatasync};
+	static const struct rcl_soft_io bad_write = {failing_pwrite, fdatasync};
 	struct rcl_soft_record_drive d = {0};
 	struct rcl_soft_record_config cfg = {2, SERIAL, "two", 3};
 	struct rcl_error err = {0};
@@ -801,9 +801,9 @@ START_TEST(test_commit_refusals)
 	ck_assert_int_eq(rcl_soft_record_commit(&d, 2, &err), RCL_INVALID_PARAM);
 	ck_assert_int_eq(rcl_soft_record_prepare(&d, &cfg, &err), RCL_OK);
 	fail_writes = 1;
-	rcl_soft_record_set_io(&bad_write);
+	rcl_soft_set_io(&bad_write);
 	ck_assert_int_eq(rcl_soft_record_commit(&d, 1, &err), RCL_SYSTEM);
-	rcl_soft_record_set_io(NULL);
+	rcl_soft_set_io(NULL);
 	fail_writes = 0;
 	ck_assert(!d.slots[1].valid);
 	ck_assert_int_eq(d.slots[1].why.status, RCL_SYSTEM);

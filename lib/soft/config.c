@@ -1,0 +1,473 @@
+// SPDX-License-Identifier: MIT
+/*
+ * config.c - the configuration payload: JSON in, checked, and out (see
+ * config.h for the schema).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+#include "gpt.h"
+
+static const char *const level_names[] = {
+    [RCL_RAID0] = "RAID0",   [RCL_RAID1] = "RAID1",   [RCL_RAID5] = "RAID5",
+    [RCL_RAID6] = "RAID6",   [RCL_RAID10] = "RAID10", [RCL_RAID50] = "RAID50",
+    [RCL_RAID60] = "RAID60",
+};
+static const char *const write_names[] = {
+    [RCL_WRITE_THROUGH] = "WT", [RCL_WRITE_BACK] = "WB", [RCL_WRITE_BACK_ALWAYS] = "AWB"};
+static const char *const read_names[] = {[RCL_READ_AHEAD] = "RA", [RCL_NO_READ_AHEAD] = "NoRA"};
+static const char *const access_names[] = {
+    [RCL_ACCESS_RW] = "RW", [RCL_ACCESS_RO] = "RO", [RCL_ACCESS_BLOCKED] = "Blocked"};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The parse context: where the payload came from, for every message. */
+struct parse {
+	const char *drive;
+	struct rcl_error *err;
+};
+
+static enum rcl_status bad(const struct parse *p, const char *what)
+{
+	return rcl_fail(p->err, RCL_CORRUPT, "drive %s: its configuration record %s", p->drive,
+	                what);
+}
+
+/* A string field that must be one of @names; its index in *@out. */
+static bool get_enum(json_object *obj, const char *key, const char *const *names, size_t n,
+                     unsigned *out)
+{
+	const char *s;
+
+	if (!rcl_json_get_str(obj, key, &s))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(s, names[i])) {
+			*out = (unsigned)i;
+			return true;
+		}
+	return false;
+}
+
+static bool get_guid(json_object *obj, const char *key, struct rcl_guid *out)
+{
+	struct rcl_error ignored = {0};
+	const char *s;
+
+	return rcl_json_get_str(obj, key, &s) && !rcl_guid_parse(s, out, &ignored);
+}
+
+static bool printable(const char *s)
+{
+	for (; *s; s++)
+		if (*s < 0x20 || *s > 0x7e)
+			return false;
+	return true;
+}
+
+static bool get_name(json_object *obj, char *out)
+{
+	const char *s;
+
+	if (!rcl_json_get_str(obj, "name", &s) || strlen(s) > RCL_VD_NAME_MAX || !printable(s))
+		return false;
+	strcpy(out, s);
+	return true;
+}
+
+static bool get_policies(json_object *obj, struct rcl_soft_vd *vd)
+{
+	unsigned w, r, a;
+
+	if (!get_enum(obj, "write", write_names, COUNT(write_names), &w) ||
+	    !get_enum(obj, "read", read_names, COUNT(read_names), &r) ||
+	    !get_enum(obj, "access", access_names, COUNT(access_names), &a))
+		return false;
+	vd->write = (enum rcl_write_policy)w;
+	vd->read = (enum rcl_read_policy)r;
+	vd->access = (enum rcl_access_policy)a;
+	return true;
+}
+
+/* RAID50/60 name their span arrays' UUIDs; other levels have none. */
+static bool get_span_uuids(json_object *obj, const struct rcl_soft_dg *dg, struct rcl_soft_vd *vd)
+{
+	bool nested = dg->level == RCL_RAID50 || dg->level == RCL_RAID60;
+	json_object *list;
+
+	if (!json_object_object_get_ex(obj, "span_uuids", &list))
+		return !nested;
+	if (!nested || !json_object_is_type(list, json_type_array) ||
+	    json_object_array_length(list) != dg->spans)
+		return false;
+	for (unsigned s = 0; s < dg->spans; s++) {
+		struct rcl_error ignored = {0};
+		json_object *item = json_object_array_get_idx(list, s);
+		struct rcl_guid g;
+
+		if (!json_object_is_type(item, json_type_string) ||
+		    rcl_guid_parse(json_object_get_string(item), &g, &ignored))
+			return false;
+		memcpy(vd->span_uuids[s], g.b, 16);
+	}
+	return true;
+}
+
+static enum rcl_status parse_vd(const struct parse *p, json_object *obj,
+                                const struct rcl_soft_dg *dg, struct rcl_soft_vd *vd)
+{
+	uint64_t id, part, first, last, bytes, strip, created;
+	struct rcl_guid uuid;
+
+	if (!json_object_is_type(obj, json_type_object) ||
+	    !rcl_json_get_uint(obj, "id", RCL_MAX_VDS - 1, &id) || !get_name(obj, vd->name) ||
+	    !get_guid(obj, "uuid", &uuid) ||
+	    !rcl_json_get_uint(obj, "part", RCL_GPT_MAX_PARTS - 1, &part) || !part ||
+	    !rcl_json_get_uint(obj, "first_lba", INT64_MAX, &first) ||
+	    !rcl_json_get_uint(obj, "last_lba", INT64_MAX, &last) || last < first ||
+	    !rcl_json_get_uint(obj, "bytes", INT64_MAX, &bytes) ||
+	    !rcl_json_get_uint(obj, "strip_kib", 1024, &strip) ||
+	    !rcl_json_get_bool(obj, "consistent", &vd->consistent) ||
+	    !rcl_json_get_uint(obj, "created", INT64_MAX, &created) || !get_policies(obj, vd) ||
+	    !get_span_uuids(obj, dg, vd))
+		return bad(p, "has a virtual drive with a missing or invalid field");
+	vd->id = (unsigned)id;
+	vd->dg = dg->id;
+	memcpy(vd->uuid, uuid.b, 16);
+	vd->part = (unsigned)part;
+	vd->first_lba = first;
+	vd->last_lba = last;
+	vd->bytes = bytes;
+	vd->strip_kib = (unsigned)strip;
+	vd->created = (time_t)created;
+	return RCL_OK;
+}
+
+static enum rcl_status parse_members(const struct parse *p, json_object *list,
+                                     struct rcl_soft_dg *dg)
+{
+	unsigned n = rcl_soft_dg_members(dg);
+
+	if (!json_object_is_type(list, json_type_array) || json_object_array_length(list) != n)
+		return bad(p, "has a disk group whose member count does not match its spans");
+	for (unsigned i = 0; i < n; i++) {
+		json_object *m = json_object_array_get_idx(list, i);
+		uint64_t slot;
+
+		if (!json_object_is_type(m, json_type_object) ||
+		    !get_guid(m, "uuid", &dg->members[i].uuid) ||
+		    !rcl_json_get_uint(m, "slot", RCL_SOFT_MAX_DRIVES - 1, &slot))
+			return bad(p, "has a member with a missing or invalid field");
+		dg->members[i].slot = (unsigned)slot;
+	}
+	return RCL_OK;
+}
+
+static enum rcl_status parse_group(const struct parse *p, json_object *obj,
+                                   struct rcl_soft_config *cfg)
+{
+	struct rcl_soft_dg *dg = &cfg->dgs[cfg->dg_count];
+	uint64_t id, spans, dps, first, last;
+	json_object *members, *vds;
+	enum rcl_status st;
+	unsigned level;
+	size_t n;
+
+	if (!json_object_is_type(obj, json_type_object) ||
+	    !rcl_json_get_uint(obj, "id", RCL_MAX_DGS - 1, &id) ||
+	    !get_enum(obj, "level", level_names, COUNT(level_names), &level) ||
+	    !rcl_json_get_uint(obj, "spans", RCL_MAX_SPANS, &spans) || !spans ||
+	    !rcl_json_get_uint(obj, "drives_per_span", RCL_MAX_DRIVES_PER_SPAN, &dps) || !dps ||
+	    !rcl_json_get_uint(obj, "first_lba", INT64_MAX, &first) ||
+	    !rcl_json_get_uint(obj, "last_lba", INT64_MAX, &last) || last < first ||
+	    !json_object_object_get_ex(obj, "members", &members) ||
+	    !json_object_object_get_ex(obj, "vds", &vds) ||
+	    !json_object_is_type(vds, json_type_array))
+		return bad(p, "has a disk group with a missing or invalid field");
+	dg->id = (unsigned)id;
+	dg->level = (enum rcl_raid_level)level;
+	dg->spans = (unsigned)spans;
+	dg->drives_per_span = (unsigned)dps;
+	dg->first_lba = first;
+	dg->last_lba = last;
+	st = parse_members(p, members, dg);
+	if (st)
+		return st;
+	n = json_object_array_length(vds);
+	if (!n || n > RCL_MAX_VDS_PER_DG || cfg->vd_count + n > RCL_MAX_VDS)
+		return bad(p, "has a disk group with no or too many virtual drives");
+	for (size_t i = 0; i < n; i++) {
+		struct rcl_soft_vd *vd = &cfg->vds[cfg->vd_count];
+
+		st = parse_vd(p, json_object_array_get_idx(vds, i), dg, vd);
+		if (st)
+			return st;
+		if (vd->first_lba < dg->first_lba || vd->last_lba > dg->last_lba)
+			return bad(p, "has a virtual drive outside its disk group");
+		cfg->vd_count++;
+	}
+	cfg->dg_count++;
+	return RCL_OK;
+}
+
+static bool same_guid(const struct rcl_guid *a, const struct rcl_guid *b)
+{
+	return !memcmp(a->b, b->b, sizeof(a->b));
+}
+
+/* No two groups share an id or a member drive. */
+static enum rcl_status check_groups(const struct parse *p, const struct rcl_soft_config *cfg)
+{
+	for (size_t i = 0; i < cfg->dg_count; i++) {
+		const struct rcl_soft_dg *a = &cfg->dgs[i];
+
+		for (size_t j = 0; j <= i; j++) {
+			const struct rcl_soft_dg *b = &cfg->dgs[j];
+
+			if (j < i && a->id == b->id)
+				return bad(p, "has two disk groups with the same id");
+			for (unsigned x = 0; x < rcl_soft_dg_members(a); x++)
+				for (unsigned y = 0; y < (j < i ? rcl_soft_dg_members(b) : x); y++)
+					if (same_guid(&a->members[x].uuid, &b->members[y].uuid))
+						return bad(p, "lists a drive twice");
+		}
+	}
+	return RCL_OK;
+}
+
+/* No two VDs share an id or a UUID; VDs of a group neither share a
+ * partition nor overlap. */
+static enum rcl_status check_vds(const struct parse *p, const struct rcl_soft_config *cfg)
+{
+	for (size_t i = 0; i < cfg->vd_count; i++)
+		for (size_t j = 0; j < i; j++) {
+			const struct rcl_soft_vd *a = &cfg->vds[i], *b = &cfg->vds[j];
+
+			if (a->id == b->id || !memcmp(a->uuid, b->uuid, 16))
+				return bad(p, "has two virtual drives with the same id or UUID");
+			if (a->dg == b->dg && (a->part == b->part || (a->first_lba <= b->last_lba &&
+			                                              b->first_lba <= a->last_lba)))
+				return bad(p, "has overlapping virtual drives");
+		}
+	return RCL_OK;
+}
+
+static int cmp_vd(const void *a, const void *b)
+{
+	const struct rcl_soft_vd *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+static enum rcl_status parse_root(const struct parse *p, json_object *root,
+                                  struct rcl_soft_config *cfg)
+{
+	json_object *groups;
+	const char *serial;
+	uint64_t format;
+	enum rcl_status st;
+	size_t n;
+
+	if (!json_object_is_type(root, json_type_object) ||
+	    !rcl_json_get_uint(root, "format", 1000, &format))
+		return bad(p, "is not a configuration");
+	if (format != RCL_SOFT_CONFIG_FORMAT)
+		return bad(p, "has a format this raidcli does not know");
+	if (!rcl_json_get_str(root, "serial", &serial) || !*serial ||
+	    strlen(serial) >= sizeof(cfg->serial) || !printable(serial) ||
+	    !json_object_object_get_ex(root, "groups", &groups) ||
+	    !json_object_is_type(groups, json_type_array))
+		return bad(p, "lacks the controller serial or the disk groups");
+	strcpy(cfg->serial, serial);
+	n = json_object_array_length(groups);
+	if (n > RCL_MAX_DGS)
+		return bad(p, "has more disk groups than a controller can");
+	for (size_t i = 0; i < n; i++) {
+		st = parse_group(p, json_object_array_get_idx(groups, i), cfg);
+		if (st)
+			return st;
+	}
+	st = check_groups(p, cfg);
+	if (!st)
+		st = check_vds(p, cfg);
+	qsort(cfg->vds, cfg->vd_count, sizeof(cfg->vds[0]), cmp_vd);
+	return st;
+}
+
+enum rcl_status rcl_soft_config_parse(const void *text, size_t len, const char *drive,
+                                      struct rcl_soft_config *cfg, struct rcl_error *err)
+{
+	const struct parse p = {drive, err};
+	json_tokener *tok;
+	json_object *root;
+	enum rcl_status st;
+
+	memset(cfg, 0, sizeof(*cfg));
+	if (len > INT32_MAX || memchr(text, 0, len))
+		return bad(&p, "is not text");
+	tok = json_tokener_new();
+	if (!tok)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	root = json_tokener_parse_ex(tok, text, (int)len);
+	if (!root || json_tokener_get_error(tok) != json_tokener_success ||
+	    json_tokener_get_parse_end(tok) != len)
+		st = bad(&p, "is not valid JSON");
+	else
+		st = parse_root(&p, root, cfg);
+	json_object_put(root);
+	json_tokener_free(tok);
+	return st;
+}
+
+/* ---- Writing ---- */
+
+/*
+ * The builders below tolerate allocation failures (a NULL object takes no
+ * fields, a NULL value becomes JSON null): rcl_soft_config_format() reads
+ * its text back, and anything lost fails that check.
+ */
+static void add_obj(json_object *obj, const char *key, json_object *value)
+{
+	if (obj)
+		json_object_object_add(obj, key, value);
+	else
+		json_object_put(value);
+}
+
+static void add_str(json_object *obj, const char *key, const char *value)
+{
+	add_obj(obj, key, json_object_new_string(value));
+}
+
+static void add_int(json_object *obj, const char *key, int64_t value)
+{
+	add_obj(obj, key, json_object_new_int64(value));
+}
+
+static void append(json_object *array, json_object *value)
+{
+	if (!array || json_object_array_add(array, value))
+		json_object_put(value);
+}
+
+static void add_guid(json_object *obj, const char *key, const uint8_t *b)
+{
+	struct rcl_guid g;
+	char text[RCL_GUID_STRLEN + 1];
+
+	memcpy(g.b, b, 16);
+	rcl_guid_to_string(&g, text);
+	add_str(obj, key, text);
+}
+
+static json_object *format_vd(const struct rcl_soft_dg *dg, const struct rcl_soft_vd *vd)
+{
+	json_object *obj = json_object_new_object();
+	json_object *spans;
+
+	add_int(obj, "id", vd->id);
+	add_str(obj, "name", vd->name);
+	add_guid(obj, "uuid", vd->uuid);
+	add_int(obj, "part", vd->part);
+	add_int(obj, "first_lba", (int64_t)vd->first_lba);
+	add_int(obj, "last_lba", (int64_t)vd->last_lba);
+	add_int(obj, "bytes", (int64_t)vd->bytes);
+	add_int(obj, "strip_kib", vd->strip_kib);
+	add_str(obj, "write", write_names[vd->write]);
+	add_str(obj, "read", read_names[vd->read]);
+	add_str(obj, "access", access_names[vd->access]);
+	add_obj(obj, "consistent", json_object_new_boolean(vd->consistent));
+	add_int(obj, "created", (int64_t)vd->created);
+	if (dg->level != RCL_RAID50 && dg->level != RCL_RAID60)
+		return obj;
+	spans = json_object_new_array();
+	for (unsigned s = 0; s < dg->spans; s++) {
+		struct rcl_guid g;
+		char text[RCL_GUID_STRLEN + 1];
+
+		memcpy(g.b, vd->span_uuids[s], 16);
+		rcl_guid_to_string(&g, text);
+		append(spans, json_object_new_string(text));
+	}
+	add_obj(obj, "span_uuids", spans);
+	return obj;
+}
+
+static json_object *format_group(const struct rcl_soft_config *cfg, const struct rcl_soft_dg *dg)
+{
+	json_object *obj = json_object_new_object();
+	json_object *members = json_object_new_array();
+	json_object *vds = json_object_new_array();
+
+	add_int(obj, "id", dg->id);
+	add_str(obj, "level", level_names[dg->level]);
+	add_int(obj, "spans", dg->spans);
+	add_int(obj, "drives_per_span", dg->drives_per_span);
+	add_int(obj, "first_lba", (int64_t)dg->first_lba);
+	add_int(obj, "last_lba", (int64_t)dg->last_lba);
+	for (unsigned i = 0; i < rcl_soft_dg_members(dg); i++) {
+		json_object *m = json_object_new_object();
+
+		add_guid(m, "uuid", dg->members[i].uuid.b);
+		add_int(m, "slot", dg->members[i].slot);
+		append(members, m);
+	}
+	for (size_t i = 0; i < cfg->vd_count; i++)
+		if (cfg->vds[i].dg == dg->id)
+			append(vds, format_vd(dg, &cfg->vds[i]));
+	add_obj(obj, "members", members);
+	add_obj(obj, "vds", vds);
+	return obj;
+}
+
+/* Whether @text reads back as a configuration (nothing lost to OOM). */
+static bool reads_back(const char *text, size_t len)
+{
+	struct rcl_soft_config *check = rcl_calloc(1, sizeof(*check));
+	struct rcl_error ignored = {0};
+	bool ok = check && !rcl_soft_config_parse(text, len, "", check, &ignored);
+
+	rcl_free(check);
+	return ok;
+}
+
+char *rcl_soft_config_format(const struct rcl_soft_config *cfg, size_t *len)
+{
+	json_object *root = json_object_new_object();
+	json_object *groups = json_object_new_array();
+	const char *text;
+	char *out = NULL;
+
+	add_int(root, "format", RCL_SOFT_CONFIG_FORMAT);
+	add_str(root, "serial", cfg->serial);
+	for (size_t i = 0; i < cfg->dg_count; i++)
+		append(groups, format_group(cfg, &cfg->dgs[i]));
+	add_obj(root, "groups", groups);
+	text = root ? json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN) : NULL;
+	if (text && reads_back(text, strlen(text)) && (out = rcl_strdup(text)))
+		*len = strlen(out);
+	json_object_put(root);
+	return out;
+}
+
+struct rcl_soft_dg *rcl_soft_config_dg(struct rcl_soft_config *cfg, unsigned id)
+{
+	for (size_t i = 0; i < cfg->dg_count; i++)
+		if (cfg->dgs[i].id == id)
+			return &cfg->dgs[i];
+	return NULL;
+}
+
+struct rcl_soft_vd *rcl_soft_config_vd(struct rcl_soft_config *cfg, unsigned id)
+{
+	for (size_t i = 0; i < cfg->vd_count; i++)
+		if (cfg->vds[i].id == id)
+			return &cfg->vds[i];
+	return NULL;
+}
+
+unsigned rcl_soft_dg_members(const struct rcl_soft_dg *dg)
+{
+	return dg->spans * dg->drives_per_span;
+}

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * config.h - a soft controller's configuration (its disk groups and
+ * virtual drives) and the JSON payload its drives' records carry.
+ *
+ * The payload, version 1 (every field required):
+ *
+ *	{"format": 1, "serial": "RCLC…",
+ *	 "groups": [{"id": 0, "level": "RAID5", "spans": 1, "drives_per_span": 3,
+ *	             "first_lba": 4096, "last_lba": 2097118,
+ *	             "members": [{"uuid": "<GPT disk GUID>", "slot": 4}, …],
+ *	             "vds": [{"id": 0, "name": "", "uuid": "<md array UUID>",
+ *	                      "part": 2, "first_lba": 4096, "last_lba": 208895,
+ *	                      "bytes": …, "strip_kib": 64, "write": "WB",
+ *	                      "read": "RA", "access": "RW", "consistent": false,
+ *	                      "created": 1767225600}, …]}, …]}
+ *
+ * Members are listed span by span, so member i is row i % drives_per_span
+ * of span i / drives_per_span, and its md device role is i. A member is
+ * known by its GPT disk GUID (the slot is where it was last seen, so a
+ * missing member keeps its place). Every member of a group carries each of
+ * the group's VDs in the same partition (GPT entry number @part) over the
+ * same LBAs: the group is laid out for its smallest member.
+ */
+#ifndef RCL_SOFT_CONFIG_H
+#define RCL_SOFT_CONFIG_H
+
+#include <stddef.h>
+#include <time.h>
+
+#include "guid.h"
+
+#define RCL_SOFT_CONFIG_FORMAT 1
+#define RCL_SOFT_MAX_MEMBERS   (RCL_MAX_SPANS * RCL_MAX_DRIVES_PER_SPAN)
+
+/* struct rcl_soft_member - a member drive: its identity and last slot. */
+struct rcl_soft_member {
+	struct rcl_guid uuid;
+	unsigned slot;
+};
+
+/**
+ * struct rcl_soft_dg - one disk group.
+ * @first_lba, @last_lba: the room for VD partitions on every member.
+ * @members:	span by span; @spans * @drives_per_span of them.
+ */
+struct rcl_soft_dg {
+	unsigned id;
+	enum rcl_raid_level level;
+	unsigned spans;
+	unsigned drives_per_span;
+	uint64_t first_lba;
+	uint64_t last_lba;
+	struct rcl_soft_member members[RCL_SOFT_MAX_MEMBERS];
+};
+
+/**
+ * struct rcl_soft_vd - one virtual drive, as stored.
+ * @dg:		its group's id.
+ * @uuid:	the md array UUID (set_uuid), in md's byte order; for
+ *		RAID50/60 the top RAID0's.
+ * @span_uuids:	RAID50/60: each span array's UUID ("span_uuids" in JSON,
+ *		only for those levels).
+ * @part:	its GPT entry on every member (index into parts[], >= 1).
+ * @first_lba, @last_lba: the partition's extent, in the drives' sectors.
+ * @bytes:	the capacity md presents.
+ */
+struct rcl_soft_vd {
+	unsigned id;
+	unsigned dg;
+	char name[RCL_VD_NAME_MAX + 1];
+	uint8_t uuid[16];
+	uint8_t span_uuids[RCL_MAX_SPANS][16];
+	unsigned part;
+	uint64_t first_lba;
+	uint64_t last_lba;
+	uint64_t bytes;
+	unsigned strip_kib;
+	enum rcl_write_policy write;
+	enum rcl_read_policy read;
+	enum rcl_access_policy access;
+	bool consistent;
+	time_t created;
+};
+
+/* struct rcl_soft_config - the whole configuration; VDs sorted by id. */
+struct rcl_soft_config {
+	char serial[64];
+	size_t dg_count;
+	struct rcl_soft_dg dgs[RCL_MAX_DGS];
+	size_t vd_count;
+	struct rcl_soft_vd vds[RCL_MAX_VDS];
+};
+
+/**
+ * rcl_soft_config_parse() - read and check the payload @text (@len bytes,
+ * not NUL-terminated) taken from drive @drive (a name for messages).
+ * Everything is checked: types, ranges, unique ids, members and UUIDs, VD
+ * extents that lie inside the drive's GPT range and do not overlap.
+ * Return: RCL_OK; RCL_CORRUPT "drive @drive: …" naming the first problem;
+ * RCL_NOMEM.
+ */
+enum rcl_status rcl_soft_config_parse(const void *text, size_t len, const char *drive,
+                                      struct rcl_soft_config *cfg, struct rcl_error *err);
+
+/**
+ * rcl_soft_config_format() - @cfg as the payload, in a new NUL-terminated
+ * string (free with rcl_free()), its length in *@len.
+ * Return: the string, or NULL when out of memory.
+ */
+char *rcl_soft_config_format(const struct rcl_soft_config *cfg, size_t *len);
+
+/* rcl_soft_config_dg() - the group with id @id, or NULL. */
+struct rcl_soft_dg *rcl_soft_config_dg(struct rcl_soft_config *cfg, unsigned id);
+
+/* rcl_soft_config_vd() - the VD with id @id, or NULL. */
+struct rcl_soft_vd *rcl_soft_config_vd(struct rcl_soft_config *cfg, unsigned id);
+
+/* rcl_soft_dg_members() - how many members @dg has. */
+unsigned rcl_soft_dg_members(const struct rcl_soft_dg *dg);
+
+#endif /* RCL_SOFT_CONFIG_H */

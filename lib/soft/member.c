@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: MIT
+/*
+ * member.c - GPT, md superblocks and bitmaps of one member drive (see
+ * member.h).
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/time.h>
+
+#include "io.h"
+#include "layout.h"
+#include "md-bitmap.h"
+#include "member.h"
+#include "record.h"
+
+enum rcl_status rcl_soft_meta_part(const struct rcl_gpt *gpt, struct rcl_gpt_part *part,
+                                   struct rcl_error *err)
+{
+	memset(part, 0, sizeof(*part));
+	part->type = rcl_soft_record_part_type;
+	part->first_lba = rcl_gpt_first_aligned_lba(gpt);
+	part->last_lba = part->first_lba + RCL_SOFT_RECORD_PART_BYTES / gpt->sector_size - 1;
+	snprintf(part->name, sizeof(part->name), "raidcli metadata");
+	return rcl_guid_random(&part->guid, err);
+}
+
+/* Keep the old entry's GUID when the partition stays where it was. */
+static enum rcl_status vd_part(const struct rcl_gpt_part *old, const struct rcl_soft_vd *vd,
+                               struct rcl_gpt_part *part, struct rcl_error *err)
+{
+	memset(part, 0, sizeof(*part));
+	part->type = rcl_gpt_type_linux_raid;
+	part->first_lba = vd->first_lba;
+	part->last_lba = vd->last_lba;
+	snprintf(part->name, sizeof(part->name), "raidcli v%u", vd->id);
+	if (old && !memcmp(&old->type, &part->type, sizeof(part->type)) &&
+	    old->first_lba == part->first_lba && old->last_lba == part->last_lba) {
+		part->guid = old->guid;
+		return RCL_OK;
+	}
+	return rcl_guid_random(&part->guid, err);
+}
+
+enum rcl_status rcl_soft_member_gpt(const struct rcl_soft_disk *disk, bool fresh,
+                                    const struct rcl_soft_config *cfg, const struct rcl_soft_dg *dg,
+                                    struct rcl_gpt *gpt, struct rcl_error *err)
+{
+	const struct rcl_gpt *old = fresh ? NULL : disk->gpt;
+	struct rcl_gpt_part meta;
+	enum rcl_status st;
+
+	if (old) {
+		*gpt = *old;
+		meta = old->parts[disk->meta];
+	} else {
+		st = rcl_gpt_init(gpt, disk->bytes, disk->sector_size, err);
+		if (!st)
+			st = rcl_soft_meta_part(gpt, &meta, err);
+		if (st)
+			return st;
+	}
+	memset(gpt->parts, 0, sizeof(gpt->parts));
+	gpt->parts[0] = meta;
+	for (size_t i = 0; i < cfg->vd_count; i++) {
+		const struct rcl_soft_vd *vd = &cfg->vds[i];
+
+		if (vd->dg != dg->id)
+			continue;
+		st = vd_part(old ? &old->parts[vd->part] : NULL, vd, &gpt->parts[vd->part], err);
+		if (st)
+			return st;
+	}
+	return RCL_OK;
+}
+
+static uint64_t now_md(void)
+{
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	/* md's times: seconds in the low 40 bits, microseconds above. */
+	return ((uint64_t)tv.tv_usec << 40) | ((uint64_t)tv.tv_sec & ((1ull << 40) - 1));
+}
+
+/**
+ * struct md_array - the md array a superblock is for.
+ * @geo:	the member's geometry in it.
+ * @clean:	in sync (RAID0, or nothing to agree on yet).
+ */
+struct md_array {
+	struct rcl_md_shape shape;
+	struct rcl_md_geometry geo;
+	const uint8_t *uuid;
+	char name[33];
+	unsigned dev_number;
+	bool clean;
+};
+
+static enum rcl_status fill_super(struct rcl_md_super1 *sb, const struct md_array *a,
+                                  struct rcl_error *err)
+{
+	struct rcl_guid dev_uuid;
+	enum rcl_status st;
+
+	st = rcl_md_super1_init(sb, &a->shape, &a->geo, a->shape.raid_disks, err);
+	if (!st)
+		st = rcl_guid_random(&dev_uuid, err);
+	if (st)
+		return st;
+	memcpy(sb->set_uuid, a->uuid, 16);
+	memcpy(sb->device_uuid, dev_uuid.b, 16);
+	memcpy(sb->set_name, a->name, sizeof(sb->set_name));
+	sb->ctime = sb->utime = now_md();
+	sb->dev_number = a->dev_number;
+	sb->events = 1;
+	/* A new redundant array is not in sync yet: md resyncs it on assembly. */
+	sb->resync_offset = a->clean ? UINT64_MAX : 0;
+	for (unsigned i = 0; i < a->shape.raid_disks; i++)
+		sb->dev_roles[i] = (uint16_t)i;
+	return RCL_OK;
+}
+
+/* The bitmap superblock in a zeroed area as big as the bitmap: no stale bits. */
+static enum rcl_status write_bitmap(int fd, uint64_t at, const struct rcl_md_super1 *sb,
+                                    const struct rcl_md_geometry *geo, struct rcl_error *err)
+{
+	uint64_t space = rcl_md_bitmap_space(geo->bitmap_sync_size, geo->bitmap_chunk);
+	struct rcl_md_bitmap_super bms = {0};
+	enum rcl_status st;
+	uint8_t *buf = rcl_calloc(1, space);
+
+	if (!buf)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	bms.version = RCL_MD_BITMAP_VERSION;
+	memcpy(bms.uuid, sb->set_uuid, 16);
+	bms.events = bms.events_cleared = sb->events;
+	bms.sync_size = geo->bitmap_sync_size;
+	bms.chunksize = geo->bitmap_chunk;
+	bms.daemon_sleep = RCL_MD_BITMAP_DAEMON_SLEEP;
+	bms.sectors_reserved = (uint32_t)(space / 512);
+	st = rcl_md_bitmap_encode(&bms, buf, (size_t)space, err);
+	if (!st)
+		st = rcl_soft_write(fd, buf, (size_t)space, at, "md bitmap", err);
+	rcl_free(buf);
+	return st;
+}
+
+/* The superblock (and bitmap) of member @a->dev_number of array @a, whose device starts at @base.
+ */
+static enum rcl_status write_super(int fd, uint64_t base, const struct md_array *a,
+                                   struct rcl_error *err)
+{
+	struct rcl_md_super1 *sb = rcl_calloc(1, sizeof(*sb));
+	uint8_t block[RCL_MD_SB_AREA];
+	enum rcl_status st;
+
+	if (!sb)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	st = fill_super(sb, a, err);
+	if (!st)
+		st = rcl_md_super1_encode(sb, block, sizeof(block), err);
+	if (!st && a->geo.bitmap_offset)
+		st = write_bitmap(
+		    fd, base + (a->geo.super_offset + (uint64_t)a->geo.bitmap_offset) * 512, sb,
+		    &a->geo, err);
+	if (!st)
+		st = rcl_soft_write(fd, block, sizeof(block), base + a->geo.super_offset * 512,
+		                    "md superblock", err);
+	rcl_free(sb);
+	return st;
+}
+
+/*
+ * RAID50/60: the top RAID0's superblock for span @span, 4 KiB into the span
+ * array's data: in its chunk 0, on the member that holds it (@a, the
+ * span's array). Parity is left to the span's initial resync.
+ */
+static enum rcl_status write_top(int fd, uint64_t part_off, const char *serial,
+                                 const struct rcl_soft_dg *dg, const struct rcl_soft_vd *vd,
+                                 const struct md_array *a, unsigned span, struct rcl_error *err)
+{
+	struct md_array top = {.shape = {RCL_MD_LEVEL_RAID0, 0, dg->spans, vd->strip_kib * 2},
+	                       .uuid = vd->uuid,
+	                       .dev_number = span,
+	                       .clean = true};
+	enum rcl_status st = rcl_soft_top_geometry(dg, vd->strip_kib, &a->geo, &top.geo, err);
+
+	snprintf(top.name, sizeof(top.name), "%.20s:v%u", serial, vd->id);
+	return st ? st : write_super(fd, part_off + a->geo.data_offset * 512, &top, err);
+}
+
+enum rcl_status rcl_soft_member_write_md(int fd, unsigned sector_size, const char *serial,
+                                         const struct rcl_soft_dg *dg, const struct rcl_soft_vd *vd,
+                                         unsigned member, struct rcl_error *err)
+{
+	bool nested = rcl_soft_nested(dg->level);
+	unsigned span = nested ? member / dg->drives_per_span : 0, chunk0;
+	uint64_t part_off = vd->first_lba * sector_size, bytes, at;
+	struct md_array a = {.uuid = nested ? vd->span_uuids[span] : vd->uuid,
+	                     .dev_number = nested ? member % dg->drives_per_span : member,
+	                     .clean = vd->consistent};
+	enum rcl_status st;
+
+	rcl_soft_md_shape(dg, vd->strip_kib, &a.shape);
+	st = rcl_soft_capacity(dg, vd->strip_kib, vd->last_lba + 1 - vd->first_lba, sector_size,
+	                       &a.geo, &bytes, err);
+	/* mdadm's "homehost:name": the controller is the host. */
+	if (nested)
+		snprintf(a.name, sizeof(a.name), "%.20s:v%u-%u", serial, vd->id, span);
+	else
+		snprintf(a.name, sizeof(a.name), "%.20s:v%u", serial, vd->id);
+	if (!st)
+		st = write_super(fd, part_off, &a, err);
+	rcl_soft_chunk_member(a.shape.level, a.shape.raid_disks, 0, &chunk0, &at);
+	if (!st && nested && a.dev_number == chunk0)
+		st = write_top(fd, part_off, serial, dg, vd, &a, span, err);
+	if (!st)
+		st = rcl_soft_sync(fd, "md superblock", err);
+	return st;
+}
+
+static enum rcl_status zero(int fd, uint64_t off, size_t len, const char *what,
+                            struct rcl_error *err)
+{
+	uint8_t *buf = rcl_calloc(1, len);
+	enum rcl_status st;
+
+	if (!buf)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	st = rcl_soft_write(fd, buf, len, off, what, err);
+	rcl_free(buf);
+	return st;
+}
+
+enum rcl_status rcl_soft_member_clear_records(int fd, unsigned sector_size,
+                                              const struct rcl_gpt_part *meta,
+                                              struct rcl_error *err)
+{
+	uint64_t at = meta->first_lba * sector_size;
+	enum rcl_status st;
+
+	st = zero(fd, at, RCL_SOFT_RECORD_HEADER_BYTES, "configuration record", err);
+	if (!st)
+		st = zero(fd, at + RCL_SOFT_RECORD_SLOT_BYTES, RCL_SOFT_RECORD_HEADER_BYTES,
+		          "configuration record", err);
+	return st ? st : rcl_soft_sync(fd, "configuration record", err);
+}
+
+/* The GPT's two copies: the first 1 MiB (before any partition) and the tail. */
+static enum rcl_status zero_gpt(const struct rcl_soft_disk *disk, struct rcl_error *err)
+{
+	uint64_t tail = (disk->gpt->last_usable + 1) * disk->sector_size;
+	enum rcl_status st;
+
+	st =
+	    zero(disk->fd, 0, rcl_gpt_first_aligned_lba(disk->gpt) * disk->sector_size, "GPT", err);
+	if (!st && tail < disk->bytes)
+		st = zero(disk->fd, tail, (size_t)(disk->bytes - tail), "GPT", err);
+	return st ? st : rcl_soft_sync(disk->fd, "GPT", err);
+}
+
+static bool is_raid(const struct rcl_gpt_part *p)
+{
+	return !memcmp(&p->type, &rcl_gpt_type_linux_raid, sizeof(p->type));
+}
+
+static enum rcl_status zero_md_at(const struct rcl_soft_disk *disk, const struct rcl_gpt_part *p,
+                                  struct rcl_error *err)
+{
+	return zero(disk->fd, p->first_lba * disk->sector_size + RCL_MD_SUPER1_2_OFFSET * 512,
+	            RCL_MD_SB_AREA, "md superblock", err);
+}
+
+enum rcl_status rcl_soft_member_wipe_orphans(const struct rcl_soft_disk *disk,
+                                             const struct rcl_gpt *gpt, struct rcl_error *err)
+{
+	enum rcl_status st = RCL_OK;
+	bool wiped = false;
+
+	for (unsigned i = 0; i < RCL_GPT_MAX_PARTS && !st; i++) {
+		const struct rcl_gpt_part *p = &disk->gpt->parts[i];
+
+		if (!is_raid(p) ||
+		    (gpt->parts[i].first_lba == p->first_lba && is_raid(&gpt->parts[i])))
+			continue;
+		st = zero_md_at(disk, p, err);
+		wiped = true;
+	}
+	return st || !wiped ? st : rcl_soft_sync(disk->fd, "md superblock", err);
+}
+
+enum rcl_status rcl_soft_member_blank(const struct rcl_soft_disk *disk, struct rcl_error *err)
+{
+	const struct rcl_gpt *gpt = disk->gpt;
+	enum rcl_status st = RCL_OK;
+
+	for (unsigned i = 0; i < RCL_GPT_MAX_PARTS && !st; i++)
+		if (is_raid(&gpt->parts[i]))
+			st = zero_md_at(disk, &gpt->parts[i], err);
+	if (!st)
+		st = rcl_soft_member_clear_records(disk->fd, disk->sector_size,
+		                                   &gpt->parts[disk->meta], err);
+	return st ? st : zero_gpt(disk, err);
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * member.h - the on-disk structures of one member drive: its GPT as the
+ * configuration describes it, the md superblock and bitmap of each of its
+ * VD partitions, and wiping them. Every write goes through io.h's hook.
+ */
+#ifndef RCL_SOFT_MEMBER_H
+#define RCL_SOFT_MEMBER_H
+
+#include "config.h"
+#include "gpt.h"
+#include "scan.h"
+
+/**
+ * rcl_soft_member_gpt() - the GPT @disk must carry as a member of @dg in
+ * @cfg: the metadata partition, then one Linux RAID partition per VD of
+ * @dg, nothing else (orphans of an interrupted change go). Entries that
+ * stay keep their partition GUIDs. With @fresh (a new member) the drive
+ * gets a new table, and so a new disk GUID; else @disk->gpt is the base.
+ * Return: RCL_OK, RCL_INVALID_PARAM, RCL_SYSTEM (no randomness).
+ */
+enum rcl_status rcl_soft_member_gpt(const struct rcl_soft_disk *disk, bool fresh,
+                                    const struct rcl_soft_config *cfg, const struct rcl_soft_dg *dg,
+                                    struct rcl_gpt *gpt, struct rcl_error *err);
+
+/**
+ * rcl_soft_meta_part() - the metadata partition a new GPT @gpt gets: 1 MiB
+ * at the first 1 MiB boundary, with a random partition GUID.
+ * Return: RCL_OK, or RCL_SYSTEM when there is no randomness.
+ */
+enum rcl_status rcl_soft_meta_part(const struct rcl_gpt *gpt, struct rcl_gpt_part *part,
+                                   struct rcl_error *err);
+
+/**
+ * rcl_soft_member_write_md() - write member @member's md superblock and
+ * (for redundant levels) an empty write-intent bitmap for VD @vd of @dg
+ * into its partition on @fd, then flush.
+ * Return: RCL_OK, RCL_INVALID_PARAM, RCL_SYSTEM.
+ */
+enum rcl_status rcl_soft_member_write_md(int fd, unsigned sector_size, const char *serial,
+                                         const struct rcl_soft_dg *dg, const struct rcl_soft_vd *vd,
+                                         unsigned member, struct rcl_error *err);
+
+/**
+ * rcl_soft_member_wipe_orphans() - zero the md superblock of every Linux
+ * RAID partition of @disk's current GPT that @gpt (the table about to be
+ * written) no longer lists, so no stale array member outlives its entry.
+ */
+enum rcl_status rcl_soft_member_wipe_orphans(const struct rcl_soft_disk *disk,
+                                             const struct rcl_gpt *gpt, struct rcl_error *err);
+
+/**
+ * rcl_soft_member_blank() - make @disk a blank drive again: zero the md
+ * superblock of every Linux RAID partition its GPT lists, both record
+ * headers, and both copies of the GPT.
+ */
+enum rcl_status rcl_soft_member_blank(const struct rcl_soft_disk *disk, struct rcl_error *err);
+
+/**
+ * rcl_soft_member_clear_records() - zero both record headers of the
+ * metadata partition @meta on @fd, so a reused drive carries no old record.
+ */
+enum rcl_status rcl_soft_member_clear_records(int fd, unsigned sector_size,
+                                              const struct rcl_gpt_part *meta,
+                                              struct rcl_error *err);
+
+#endif /* RCL_SOFT_MEMBER_H */

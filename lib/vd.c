@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: MIT
+/*
+ * vd.c - virtual drives whatever the backend: RAID level names, the rules
+ * every "add vd" must pass, and the wrappers that check before a backend
+ * changes anything.
+ *
+ * The rules live here, not in each backend, so every controller refuses the
+ * same mistakes with the same words before a single byte is written.
+ */
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+
+#include "internal.h"
+
+static const struct {
+	enum rcl_raid_level level;
+	const char *name;
+	unsigned min_per_span; /* drives a span needs at least */
+	unsigned max_per_span; /* 0: RCL_MAX_DRIVES_PER_SPAN */
+	bool spanned;          /* RAID0 over spans of the base level */
+} levels[] = {
+    {RCL_RAID0, "RAID0", 1, 0, false},  {RCL_RAID1, "RAID1", 2, 2, false},
+    {RCL_RAID5, "RAID5", 3, 0, false},  {RCL_RAID6, "RAID6", 4, 0, false},
+    {RCL_RAID10, "RAID10", 2, 2, true}, {RCL_RAID50, "RAID50", 3, 0, true},
+    {RCL_RAID60, "RAID60", 4, 0, true},
+};
+
+#define LEVEL_COUNT (sizeof(levels) / sizeof(levels[0]))
+
+const char *rcl_raid_level_name(enum rcl_raid_level level)
+{
+	return (size_t)level < LEVEL_COUNT ? levels[level].name : "Unknown";
+}
+
+enum rcl_status rcl_raid_level_parse(const char *text, enum rcl_raid_level *level,
+                                     struct rcl_error *err)
+{
+	const char *digits = text;
+
+	/* StorCLI takes "raid5", "RAID5" and "r5" alike. */
+	if (!strncasecmp(text, "raid", 4))
+		digits = text + 4;
+	else if (tolower((unsigned char)text[0]) == 'r')
+		digits = text + 1;
+	for (size_t i = 0; digits != text && i < LEVEL_COUNT; i++) {
+		if (!strcmp(digits, levels[i].name + 4)) {
+			*level = levels[i].level;
+			return RCL_OK;
+		}
+	}
+	return rcl_fail(err, RCL_INVALID_PARAM,
+	                "unknown RAID level '%s': expected raid0, raid1, raid5, raid6, raid10, "
+	                "raid50 or raid60 (or r0, r1, ...)",
+	                text);
+}
+
+const char *rcl_vd_state_abbrev(enum rcl_vd_state state)
+{
+	static const char *const names[] = {
+	    [RCL_VD_OPTIMAL] = "Optl",
+	    [RCL_VD_PARTIALLY_DEGRADED] = "Pdgd",
+	    [RCL_VD_DEGRADED] = "Dgrd",
+	    [RCL_VD_OFFLINE] = "OfLn",
+	};
+
+	if ((size_t)state < sizeof(names) / sizeof(names[0]))
+		return names[state];
+	return "Unknown";
+}
+
+static bool same_ref(const struct rcl_drive_ref *a, const struct rcl_drive_ref *b)
+{
+	return a->enclosure == b->enclosure && a->slot == b->slot;
+}
+
+/* Fail on the first drive that appears twice among members and spares. */
+static enum rcl_status check_unique(const struct rcl_vd_params *p, struct rcl_error *err)
+{
+	size_t total = p->drive_count + p->spare_count;
+
+	for (size_t i = 0; i < total; i++) {
+		const struct rcl_drive_ref *a =
+		    i < p->drive_count ? &p->drives[i] : &p->spares[i - p->drive_count];
+
+		for (size_t j = i + 1; j < total; j++) {
+			const struct rcl_drive_ref *b =
+			    j < p->drive_count ? &p->drives[j] : &p->spares[j - p->drive_count];
+
+			if (!same_ref(a, b))
+				continue;
+			if (j >= p->drive_count && i < p->drive_count)
+				return rcl_fail(err, RCL_INVALID_PARAM,
+				                "drive %u:%u is listed both as a member and as a "
+				                "spare",
+				                a->enclosure, a->slot);
+			return rcl_fail(err, RCL_INVALID_PARAM, "drive %u:%u is listed twice",
+			                a->enclosure, a->slot);
+		}
+	}
+	return RCL_OK;
+}
+
+/* Fill in and check drives_per_span against the level's shape. */
+static enum rcl_status check_spans(struct rcl_vd_params *p, struct rcl_error *err)
+{
+	const char *name = levels[p->level].name;
+	unsigned min = levels[p->level].min_per_span;
+	unsigned max = levels[p->level].max_per_span;
+	size_t n = p->drive_count, spans;
+
+	if (!max)
+		max = RCL_MAX_DRIVES_PER_SPAN;
+	if (!levels[p->level].spanned) {
+		if (p->drives_per_span && p->drives_per_span != n)
+			return rcl_fail(err, RCL_INVALID_PARAM,
+			                "%s has a single span: pdperarray=%u must equal the %zu "
+			                "drives listed",
+			                name, p->drives_per_span, n);
+		if (n < min)
+			return rcl_fail(err, RCL_INVALID_PARAM,
+			                "%s needs at least %u drives; drives= lists %zu", name, min,
+			                n);
+		if (n > max)
+			return rcl_fail(err, RCL_INVALID_PARAM,
+			                max == min
+			                    ? "%s needs exactly %u drives; drives= lists %zu"
+			                    : "%s takes at most %u drives; drives= lists %zu",
+			                name, max, n);
+		p->drives_per_span = (unsigned)n;
+		return RCL_OK;
+	}
+	if (!p->drives_per_span) {
+		if (p->level != RCL_RAID10)
+			return rcl_fail(err, RCL_INVALID_PARAM,
+			                "%s needs pdperarray=N: the drives in each span", name);
+		p->drives_per_span = 2;
+	}
+	if (min == max && p->drives_per_span != min)
+		return rcl_fail(err, RCL_INVALID_PARAM,
+		                "%s needs %u drives per span; pdperarray=%u", name, min,
+		                p->drives_per_span);
+	if (p->drives_per_span < min || p->drives_per_span > max)
+		return rcl_fail(err, RCL_INVALID_PARAM,
+		                "%s needs %u to %u drives per span; pdperarray=%u", name, min, max,
+		                p->drives_per_span);
+	if (n % p->drives_per_span)
+		return rcl_fail(err, RCL_INVALID_PARAM,
+		                "pdperarray=%u does not divide %zu drives: %s spans must be of "
+		                "equal size",
+		                p->drives_per_span, n, name);
+	spans = n / p->drives_per_span;
+	if (spans < 2)
+		return rcl_fail(err, RCL_INVALID_PARAM,
+		                "%s needs at least 2 spans; %zu drives with pdperarray=%u make 1",
+		                name, n, p->drives_per_span);
+	if (spans > RCL_MAX_SPANS)
+		return rcl_fail(err, RCL_INVALID_PARAM,
+		                "%s takes at most %d spans; %zu drives with pdperarray=%u make %zu",
+		                name, RCL_MAX_SPANS, n, p->drives_per_span, spans);
+	return RCL_OK;
+}
+
+static enum rcl_status check_name(const char *name, struct rcl_error *err)
+{
+	if (!name)
+		return RCL_OK;
+	if (strlen(name) > RCL_VD_NAME_MAX)
+		return rcl_fail(err, RCL_INVALID_PARAM, "name '%s' is longer than %d characters",
+		                name, RCL_VD_NAME_MAX);
+	for (const char *s = name; *s; s++)
+		if (!isprint((unsigned char)*s))
+			return rcl_fail(err, RCL_INVALID_PARAM,
+			                "name '%s' holds a character that is not printable", name);
+	return RCL_OK;
+}
+
+static enum rcl_status check_strip(struct rcl_vd_params *p, struct rcl_error *err)
+{
+	unsigned s = p->strip_kib;
+
+	if (!s) {
+		p->strip_kib = 64;
+		return RCL_OK;
+	}
+	if (s < 8 || s > 1024 || (s & (s - 1)))
+		return rcl_fail(err, RCL_INVALID_PARAM,
+		                "strip=%u is not a power of two from 8 to 1024", s);
+	return RCL_OK;
+}
+
+enum rcl_status rcl_vd_params_check(struct rcl_vd_params *params, struct rcl_error *err)
+{
+	struct rcl_vd_params p = *params;
+	enum rcl_status st;
+
+	if ((size_t)p.level >= LEVEL_COUNT)
+		return rcl_fail(err, RCL_INVALID_PARAM, "unknown RAID level %d", (int)p.level);
+	if (!p.drive_count)
+		return rcl_fail(err, RCL_INVALID_PARAM, "drives= lists no drive");
+	if (p.spare_count > RCL_MAX_HOT_SPARES)
+		return rcl_fail(err, RCL_INVALID_PARAM,
+		                "spares= lists %zu drives; a group takes at most %d", p.spare_count,
+		                RCL_MAX_HOT_SPARES);
+	st = check_unique(&p, err);
+	if (!st)
+		st = check_spans(&p, err);
+	if (!st)
+		st = check_strip(&p, err);
+	if (!st)
+		st = check_name(p.name, err);
+	/* Fill the defaults only once every rule passed: @params is untouched on failure. */
+	if (!st)
+		*params = p;
+	return st;
+}
+
+unsigned rcl_raid_span_data_drives(enum rcl_raid_level level, unsigned per_span)
+{
+	switch (level) {
+	case RCL_RAID1:
+	case RCL_RAID10:
+		return per_span / 2;
+	case RCL_RAID5:
+	case RCL_RAID50:
+		return per_span - 1;
+	case RCL_RAID6:
+	case RCL_RAID60:
+		return per_span - 2;
+	case RCL_RAID0:
+		break;
+	}
+	return per_span;
+}
+
+static const struct rcl_drive *find_drive(const struct rcl_ctrl *ctrl,
+                                          const struct rcl_drive_ref *ref)
+{
+	for (size_t i = 0; i < ctrl->drive_count; i++)
+		if (ctrl->drives[i].enclosure == ref->enclosure &&
+		    ctrl->drives[i].slot == ref->slot)
+			return &ctrl->drives[i];
+	return NULL;
+}
+
+/* Every drive named exists; spares must be unconfigured. */
+static enum rcl_status check_refs(const struct rcl_ctrl *ctrl, const struct rcl_drive_ref *refs,
+                                  size_t count, bool spares, struct rcl_error *err)
+{
+	for (size_t i = 0; i < count; i++) {
+		const struct rcl_drive *d = find_drive(ctrl, &refs[i]);
+
+		if (!d)
+			return rcl_fail(err, RCL_NOT_FOUND, "drive %u:%u not found on /c%u",
+			                refs[i].enclosure, refs[i].slot, ctrl->entry.id);
+		if (!d->present)
+			return rcl_fail(err, RCL_NOT_ALLOWED, "drive %u:%u is missing",
+			                refs[i].enclosure, refs[i].slot);
+		if (spares && d->state != RCL_PD_UGOOD)
+			return rcl_fail(err, RCL_NOT_ALLOWED,
+			                "drive %u:%u is already in use (%s); a spare must be "
+			                "unconfigured good",
+			                refs[i].enclosure, refs[i].slot,
+			                rcl_pd_state_abbrev(d->state));
+	}
+	return RCL_OK;
+}
+
+/*
+ * The group the members are exactly all of, or NULL when they are all
+ * unconfigured (a new group); an error for any other mix.
+ */
+static enum rcl_status members_group(const struct rcl_ctrl *ctrl, const struct rcl_vd_params *p,
+                                     const struct rcl_dg **dg, struct rcl_error *err)
+{
+	const struct rcl_drive *first = find_drive(ctrl, &p->drives[0]);
+	size_t in_group = 0;
+
+	*dg = NULL;
+	/* Test the state, not dg alone: an unconfigured drive's dg means nothing. */
+	if (first->dg < 0 || first->state == RCL_PD_UGOOD) {
+		for (size_t i = 0; i < p->drive_count; i++) {
+			const struct rcl_drive *d = find_drive(ctrl, &p->drives[i]);
+
+			if (d->state != RCL_PD_UGOOD)
+				return rcl_fail(
+				    err, RCL_NOT_ALLOWED,
+				    "drive %u:%u is already in use (%s); a new group needs "
+				    "unconfigured good drives",
+				    d->enclosure, d->slot, rcl_pd_state_abbrev(d->state));
+		}
+		return RCL_OK;
+	}
+	for (size_t i = 0; i < ctrl->dg_count; i++)
+		if ((int)ctrl->dgs[i].id == first->dg)
+			*dg = &ctrl->dgs[i];
+	for (size_t i = 0; i < ctrl->drive_count; i++)
+		in_group += ctrl->drives[i].dg == first->dg && ctrl->drives[i].state != RCL_PD_DHS;
+	for (size_t i = 0; i < p->drive_count; i++) {
+		const struct rcl_drive *d = find_drive(ctrl, &p->drives[i]);
+
+		if (d->dg != first->dg || d->state == RCL_PD_DHS)
+			return rcl_fail(
+			    err, RCL_NOT_ALLOWED,
+			    "drive %u:%u is already in use by drive group %d; a VD goes on "
+			    "unconfigured drives or on all the members of one group",
+			    first->enclosure, first->slot, first->dg);
+	}
+	if (!*dg || in_group != p->drive_count)
+		return rcl_fail(
+		    err, RCL_NOT_ALLOWED,
+		    "drive %u:%u is already in use by drive group %d; list all %zu of its "
+		    "members to add a VD to it",
+		    first->enclosure, first->slot, first->dg, in_group);
+	return RCL_OK;
+}
+
+/* The most a new VD on these drives can hold, before metadata. */
+static uint64_t capacity_limit(const struct rcl_ctrl *ctrl, const struct rcl_vd_params *p)
+{
+	uint64_t smallest = UINT64_MAX;
+
+	for (size_t i = 0; i < p->drive_count; i++) {
+		const struct rcl_drive *d = find_drive(ctrl, &p->drives[i]);
+
+		if (d->coerced_bytes < smallest)
+			smallest = d->coerced_bytes;
+	}
+	return smallest * (p->drive_count / p->drives_per_span) *
+	       rcl_raid_span_data_drives(p->level, p->drives_per_span);
+}
+
+/* What the controller's configuration allows, before the backend tries. */
+static enum rcl_status check_fits(const struct rcl_ctrl *ctrl, const struct rcl_vd_params *p,
+                                  struct rcl_error *err)
+{
+	const struct rcl_dg *dg;
+	enum rcl_status st;
+	uint64_t limit;
+
+	st = check_refs(ctrl, p->drives, p->drive_count, false, err);
+	if (!st)
+		st = check_refs(ctrl, p->spares, p->spare_count, true, err);
+	if (!st)
+		st = members_group(ctrl, p, &dg, err);
+	if (st)
+		return st;
+	if (ctrl->vd_count >= RCL_MAX_VDS)
+		return rcl_fail(err, RCL_NOT_ALLOWED, "/c%u already has %d VDs, the most it takes",
+		                ctrl->entry.id, RCL_MAX_VDS);
+	if (dg && dg->vd_count >= RCL_MAX_VDS_PER_DG)
+		return rcl_fail(err, RCL_NOT_ALLOWED,
+		                "drive group %u already has %d VDs, the most a group takes", dg->id,
+		                RCL_MAX_VDS_PER_DG);
+	if (dg && dg->level != p->level)
+		return rcl_fail(err, RCL_INVALID_PARAM,
+		                "drive group %u is %s; a VD on it must be %s too", dg->id,
+		                rcl_raid_level_name(dg->level), rcl_raid_level_name(dg->level));
+	if (!dg && ctrl->dg_count >= RCL_MAX_DGS)
+		return rcl_fail(err, RCL_NOT_ALLOWED, "/c%u already has %d drive groups",
+		                ctrl->entry.id, RCL_MAX_DGS);
+	limit = dg ? dg->free_bytes : capacity_limit(ctrl, p);
+	if (dg && !limit)
+		return rcl_fail(err, RCL_NOT_ALLOWED, "drive group %u has no free space", dg->id);
+	if (p->bytes > limit) {
+		struct rcl_buf a = RCL_BUF_INIT, b = RCL_BUF_INIT;
+
+		rcl_size_format(&a, p->bytes);
+		rcl_size_format(&b, limit);
+		st = rcl_fail(err, RCL_INVALID_PARAM,
+		              "size=%s is beyond the free space: these drives give %s at most",
+		              a.buf, b.buf);
+		rcl_buf_release(&a);
+		rcl_buf_release(&b);
+		return st;
+	}
+	return RCL_OK;
+}
+
+enum rcl_status rcl_ctrl_create_vd(struct rcl_ctrl *ctrl, struct rcl_vd_params *params,
+                                   unsigned *vd, struct rcl_error *err)
+{
+	enum rcl_status st = rcl_vd_params_check(params, err);
+
+	if (!st)
+		st = check_fits(ctrl, params, err);
+	if (st)
+		return st;
+	return ctrl->entry.ops->create_vd(ctrl, params, vd, err);
+}
+
+static enum rcl_status check_vd(const struct rcl_ctrl *ctrl, unsigned vd, struct rcl_error *err)
+{
+	for (size_t i = 0; i < ctrl->vd_count; i++)
+		if (ctrl->vds[i].id == vd)
+			return RCL_OK;
+	return rcl_fail(err, RCL_NOT_FOUND, "virtual drive /c%u/v%u not found", ctrl->entry.id, vd);
+}
+
+enum rcl_status rcl_ctrl_delete_vd(struct rcl_ctrl *ctrl, unsigned vd, bool force,
+                                   struct rcl_error *err)
+{
+	enum rcl_status st = check_vd(ctrl, vd, err);
+
+	if (st)
+		return st;
+	return ctrl->entry.ops->delete_vd(ctrl, vd, force, err);
+}
+
+enum rcl_status rcl_ctrl_set_vd(struct rcl_ctrl *ctrl, unsigned vd,
+                                const struct rcl_vd_props *props, struct rcl_error *err)
+{
+	enum rcl_status st = check_vd(ctrl, vd, err);
+
+	if (!st)
+		st = check_name(props->name, err);
+	if (!st && props->write > RCL_WRITE_BACK_ALWAYS)
+		st = rcl_fail(err, RCL_INVALID_PARAM, "unknown write policy %d", props->write);
+	if (!st && props->read > RCL_NO_READ_AHEAD)
+		st = rcl_fail(err, RCL_INVALID_PARAM, "unknown read policy %d", props->read);
+	if (!st && props->access > RCL_ACCESS_BLOCKED)
+		st = rcl_fail(err, RCL_INVALID_PARAM, "unknown access policy %d", props->access);
+	if (st)
+		return st;
+	return ctrl->entry.ops->set_vd(ctrl, vd, props, err);
+}

@@ -1,0 +1,344 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""test-vd-oracle.py VDTOOL - show the VDs a soft controller creates to
+sfdisk and mdadm, and check they say what the library's model says.
+
+VDTOOL (tests/format/vdtool.c) drives the public API. On a controller of
+32 sparse images it creates RAID0, RAID1, RAID5, RAID6, RAID10, RAID50 and
+RAID60 VDs and a second VD in the RAID5 group. For every member, the VD's
+partition (found with sfdisk --json) goes to mdadm --examine, and its
+bitmap to mdadm --examine-bitmap: level, layout, chunk, raid devices, array
+UUID, name, sizes and device role must be the model's. RAID50/60 nest: each
+span is an md RAID5/6 array, and the top RAID0's superblock, found in the
+span array's first chunk, must name the model's UUID and the span's role. A new process must then read
+back the same model; deleting VDs must remove exactly their superblocks
+and partitions; foreign drives and file systems must be refused.
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+NOT_ALLOWED, NEED_FORCE = 255, 245
+MD_LEVEL = {'RAID0': 'raid0', 'RAID1': 'raid1', 'RAID5': 'raid5', 'RAID6': 'raid6',
+            'RAID10': 'raid10', 'RAID50': 'raid5', 'RAID60': 'raid6'}
+MD_LAYOUT = {'RAID5': 'left-symmetric', 'RAID6': 'left-symmetric', 'RAID10': 'near=2',
+             'RAID50': 'left-symmetric', 'RAID60': 'left-symmetric'}
+NESTED = ('RAID50', 'RAID60')
+
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+
+
+def run(*argv):
+    p = subprocess.run(argv, capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def fields(text):
+    """'   Key : value' lines of mdadm's output as a dict."""
+    out = {}
+    for line in text.splitlines():
+        m = re.match(r'\s*([A-Za-z][A-Za-z .\']*?)\s+:\s?(.*)$', line)
+        if m:
+            out[m.group(1)] = m.group(2).strip()
+    return out
+
+
+def copy_sparse(src, dst, offset, length):
+    with open(src, 'rb') as f, open(dst, 'wb') as g:
+        f.seek(offset)
+        left = length
+        while left:
+            block = f.read(min(left, 1 << 20))
+            if block.count(0) != len(block):
+                g.seek(length - left)
+                g.write(block)
+            left -= len(block)
+        g.truncate(length)
+
+
+class Tool:
+    def __init__(self, exe, state):
+        self.exe, self.state = exe, state
+
+    def __call__(self, *args, expect=0):
+        rc, out, err = run(self.exe, self.state, *map(str, args))
+        check(rc == expect, f'vdtool {" ".join(map(str, args))}: exit {rc}, '
+              f'expected {expect}: {err.strip()}')
+        return out, err
+
+    def create(self, *args):
+        out, _ = self(*(('create',) + args))
+        return int(out.split('\n', 1)[0]) if out else None
+
+    def show(self):
+        out, _ = self('show')
+        return json.loads(out)
+
+
+def partition(image, vd):
+    """The VD's partition on @image: (start, size) in sectors, or None."""
+    rc, out, _ = run('sfdisk', '--json', image)
+    if rc:
+        return None
+    table = json.loads(out)['partitiontable']
+    for p in table['partitions']:
+        if p.get('name') == f'raidcli v{vd}':
+            return p['start'], p['size']
+    return None
+
+
+def members(model, vd):
+    """The VD's member drives, in md role order (span by span)."""
+    ms = [d for d in model['drives'] if d['dg'] == vd['dg']]
+    return sorted(ms, key=lambda d: (d['span'], d['row']))
+
+
+def data_disks(vd):
+    """Members' worth of data in each member's md array (a span's, when nested)."""
+    n = vd['spans'] * vd['drives_per_span']
+    d = vd['drives_per_span']
+    return {'RAID0': n, 'RAID1': 1, 'RAID5': n - 1, 'RAID6': n - 2, 'RAID10': n // 2,
+            'RAID50': d - 1, 'RAID60': d - 2}[vd['level']]
+
+
+def chunk_member(level, n, chunk):
+    """md's left-symmetric RAID5/6 (raid5.c): the member and stripe of a chunk."""
+    parity = 2 if level in ('RAID6', 'RAID60') else 1
+    stripe, data = divmod(chunk, n - parity)
+    pd = n - 1 - stripe % n
+    return (pd + parity + data) % n, stripe
+
+
+def examine(path, tag):
+    rc, out, err = run('mdadm', '--examine', path)
+    check(rc == 0, f'{tag}: mdadm --examine failed: {err}')
+    return fields(out)
+
+
+def expect(f, want, tag):
+    for key, value in want.items():
+        got = f.get(key, '<missing>')
+        check(got == value or got.startswith(value + ' ('),
+              f'{tag}: {key}: mdadm says {got!r}, model says {value!r}')
+    check(re.fullmatch(r'[0-9a-f]+ - correct', f.get('Checksum', '')), f'{tag}: checksum')
+
+
+def check_top(vd, span, part, f, workdir, tag):
+    """RAID50/60: the top RAID0's superblock in the span array's first chunk."""
+    offset = int(f['Data Offset'].split()[0])
+    avail = int(f['Avail Dev Size'].split()[0])
+    used = int(f.get('Used Dev Size', f'{avail} ').split()[0])
+    span_array = os.path.join(workdir, 'span')
+    with open(part, 'rb') as src, open(span_array, 'wb') as dst:
+        src.seek(offset * 512)
+        dst.write(src.read(vd['strip_kib'] * 1024))
+        dst.truncate(used * 512 * data_disks(vd))
+    t = examine(span_array, f'{tag} top')
+    expect(t, {'Raid Level': 'raid0', 'Raid Devices': str(vd['spans']), 'Array UUID': vd['uuid'],
+               'Device Role': f'Active device {span}', 'Chunk Size': f'{vd["strip_kib"]}K'},
+           f'{tag} top')
+    chunk = vd['strip_kib'] * 2
+    top_avail = int(t.get('Avail Dev Size', '0 ').split()[0])
+    check(top_avail // chunk * chunk * 512 * vd['spans'] == vd['bytes'],
+          f'{tag} top: Avail Dev Size {top_avail} x {vd["spans"]} is not {vd["bytes"]} bytes')
+    check(t.get('Name', '').endswith(f':v{vd["id"]}'), f'{tag} top: Name {t.get("Name")}')
+
+
+def check_member(vd, role, drive, workdir, seen):
+    tag = f'v{vd["id"]} member {role} ({os.path.basename(drive["path"])})'
+    where = partition(drive['path'], vd['id'])
+    check(where is not None, f'{tag}: sfdisk lists no partition "raidcli v{vd["id"]}"')
+    if where is None:
+        return
+    start, size = where
+    rc, out, err = run('sgdisk', '-v', drive['path'])
+    check(rc == 0 and 'No problems found' in out, f'{tag}: sgdisk -v: {out}{err}')
+    part = os.path.join(workdir, 'part')
+    copy_sparse(drive['path'], part, start * 512, size * 512)
+    f = examine(part, tag)
+    strip, nested = vd['strip_kib'], vd['level'] in NESTED
+    span, row = divmod(role, vd['drives_per_span']) if nested else (0, role)
+    n = vd['drives_per_span'] if nested else vd['spans'] * vd['drives_per_span']
+    want = {'Version': '1.2', 'Raid Level': MD_LEVEL[vd['level']], 'Raid Devices': str(n),
+            'Device Role': f'Active device {row}', 'Super Offset': '8 sectors'}
+    if not nested:
+        want['Array UUID'] = vd['uuid']
+    if vd['level'] in MD_LAYOUT:
+        want['Layout'] = MD_LAYOUT[vd['level']]
+    if vd['level'] != 'RAID1':
+        want['Chunk Size'] = f'{strip}K'
+    expect(f, want, tag)
+    # A nested VD's span arrays: one UUID per span, named after it.
+    uuid = f.get('Array UUID')
+    check(seen.setdefault(('uuid', span), uuid) == uuid, f'{tag}: span {span} UUIDs differ')
+    name = f':v{vd["id"]}-{span}' if nested else f':v{vd["id"]}'
+    check(f.get('Name', '').endswith(name), f'{tag}: Name {f.get("Name")}')
+    offset = int(f.get('Data Offset', '0 ').split()[0])
+    seen.setdefault('offsets', set()).add(offset)
+    avail = int(f.get('Avail Dev Size', '0 ').split()[0])
+    check(avail == size - offset, f'{tag}: Avail Dev Size {avail}, partition {size} - {offset}')
+    if vd['level'] == 'RAID0':
+        chunk = strip * 2
+        check(avail // chunk * chunk * 512 * data_disks(vd) == vd['bytes'],
+              f'{tag}: Avail Dev Size {avail} in {strip}K chunks is not {vd["bytes"]} bytes')
+        check('Internal Bitmap' not in f, f'{tag}: md gives raid0 no bitmap')
+        return
+    # mdadm prints the used size only when it is not all of it.
+    used = int(f.get('Used Dev Size', f'{avail} ').split()[0])
+    if not nested:
+        check(used * 512 * data_disks(vd) == vd['bytes'],
+              f'{tag}: Used Dev Size {used} x {data_disks(vd)} is not {vd["bytes"]} bytes')
+    elif row == chunk_member(vd['level'], n, 0)[0]:
+        check_top(vd, span, part, f, workdir, tag)
+        seen['tops'] = seen.get('tops', 0) + 1
+    check(f.get('Internal Bitmap') == '8 sectors from superblock', f'{tag}: bitmap')
+    bitmap = os.path.join(workdir, 'bitmap')
+    copy_sparse(part, bitmap, 16 * 512, 4096)
+    rc, out, err = run('mdadm', '--examine-bitmap', bitmap)
+    b = fields(out)
+    check(rc == 0 and b.get('UUID') == uuid and b.get('Magic') == '6d746962',
+          f'{tag}: mdadm -X: {b.get("UUID")} {b.get("Magic")} {err}')
+
+
+def check_vds(model, workdir):
+    for vd in model['vds']:
+        ms = members(model, vd)
+        check(len(ms) == vd['spans'] * vd['drives_per_span'], f'v{vd["id"]}: member count')
+        seen = {}
+        for role, drive in enumerate(ms):
+            check(drive['state'] == 'Onln', f'v{vd["id"]}: drive {drive["slot"]} {drive["state"]}')
+            check_member(vd, role, drive, workdir, seen)
+        check(len(seen['offsets']) == 1,
+              f'v{vd["id"]}: members disagree on the data offset {seen["offsets"]}')
+        if vd['level'] in NESTED:
+            uuids = {seen[('uuid', s)] for s in range(vd['spans'])}
+            check(len(uuids) == vd['spans'] and vd['uuid'] not in uuids,
+                  f'v{vd["id"]}: span arrays share a UUID: {uuids}')
+            check(seen.get('tops') == vd['spans'], f'v{vd["id"]}: {seen.get("tops")} top superblocks')
+
+
+def superblock_at(image, start):
+    with open(image, 'rb') as f:
+        f.seek(start * 512 + 4096)
+        return f.read(4) == b'\xfc\x4e\x2b\xa9'
+
+
+def check_delete(tool, model):
+    """Delete the RAID5 group's second VD, then the RAID1 group's only one."""
+    r5 = [v for v in model['vds'] if v['level'] == 'RAID5']
+    second, first = r5[1], r5[0]
+    starts = {d['path']: partition(d['path'], second['id']) for d in members(model, second)}
+    tool('delete', second['id'])
+    after = tool.show()
+    check([v['id'] for v in after['vds']] == [v['id'] for v in model['vds'] if v is not second],
+          'delete: the other VDs stay')
+    for path, where in starts.items():
+        check(where and not superblock_at(path, where[0]), f'delete: md superblock left on {path}')
+        check(partition(path, second['id']) is None, f'delete: partition left on {path}')
+        check(partition(path, first['id']) is not None, f'delete: lost v{first["id"]} on {path}')
+    r1 = next(v for v in after['vds'] if v['level'] == 'RAID1')
+    paths = [d['path'] for d in members(after, r1)]
+    tool('delete', r1['id'])
+    after = tool.show()
+    for d in after['drives']:
+        if d['path'] in paths:
+            check(d['state'] == 'UGood' and d['dg'] == -1, f'delete: {d["path"]} not UGood')
+            rc, _, _ = run('sfdisk', '--json', d['path'])
+            check(rc != 0, f'delete: {d["path"]} still has a partition table')
+    return after
+
+
+def check_refusals(tool, model, workdir):
+    spare = [d for d in model['drives'] if d['state'] == 'UGood']
+    # A drive partitioned by someone else is not ours to take.
+    rc, _, err = run('sgdisk', '-n', '1:0:+1M', spare[0]['path'])
+    check(rc == 0, f'sgdisk: {err}')
+    _, err = tool('create', 'RAID1', f'{spare[0]["slot"]},{spare[1]["slot"]}', expect=NOT_ALLOWED)
+    check('foreign' in err, f'foreign drive: {err}')
+    # A file system in a VD needs force. Its first chunk is on role 0, but
+    # on role 1 for md's left-symmetric RAID6 (stripe 0 is Q D D P).
+    for level, role in (('RAID0', 0), ('RAID6', 1)):
+        vd = next(v for v in model['vds'] if v['level'] == level)
+        m = members(model, vd)[role]
+        start, size = partition(m['path'], vd['id'])
+        part = os.path.join(workdir, 'part')
+        copy_sparse(m['path'], part, start * 512, size * 512)
+        offset = int(fields(run('mdadm', '--examine', part)[1])['Data Offset'].split()[0])
+        with open(m['path'], 'r+b') as f:
+            f.seek((start + offset) * 512)
+            f.write(b'XFSB')
+        _, err = tool('delete', vd['id'], expect=NEED_FORCE)
+        check('XFS' in err, f'delete {level} with a file system: {err}')
+        tool('delete', vd['id'], 'force')
+    # RAID60: the top RAID0's data starts past its own metadata, in span 0.
+    vd = next(v for v in model['vds'] if v['level'] == 'RAID60')
+    n, chunk = vd['drives_per_span'], vd['strip_kib'] * 2
+    row0 = chunk_member('RAID60', n, 0)[0]
+    m = members(model, vd)[row0]
+    start, size = partition(m['path'], vd['id'])
+    part = os.path.join(workdir, 'part')
+    copy_sparse(m['path'], part, start * 512, size * 512)
+    f = examine(part, 'RAID60')
+    span_offset = int(f['Data Offset'].split()[0])
+    used = int(f.get('Used Dev Size', f['Avail Dev Size']).split()[0])
+    span_array = os.path.join(workdir, 'span')
+    copy_sparse(part, span_array, span_offset * 512, chunk * 512)
+    with open(span_array, 'r+b') as g:
+        g.truncate(used * 512 * data_disks(vd))
+    top_offset = int(examine(span_array, 'RAID60 top')['Data Offset'].split()[0])
+    row, stripe = chunk_member('RAID60', n, top_offset // chunk)
+    target = members(model, vd)[row]
+    start = partition(target['path'], vd['id'])[0]
+    with open(target['path'], 'r+b') as g:
+        g.seek((start + span_offset + stripe * chunk) * 512)
+        g.write(b'XFSB')
+    _, err = tool('delete', vd['id'], expect=NEED_FORCE)
+    check('XFS' in err, f'delete RAID60 with a file system: {err}')
+    tool('delete', vd['id'], 'force')
+
+
+def main():
+    for t in ('mdadm', 'sfdisk', 'sgdisk'):
+        if not shutil.which(t, path=os.environ.get('PATH', '') + ':/usr/sbin:/sbin'):
+            print(f'SKIP: {t} not installed')
+            return 77
+    os.environ['PATH'] += ':/usr/sbin:/sbin'
+    with tempfile.TemporaryDirectory(prefix='vd-', dir=os.environ.get('BUILD_ROOT')) as workdir:
+        tool = Tool(sys.argv[1], os.path.join(workdir, 'state'))
+        tool('new', 32, 128)
+        tool.create('RAID0', '0,1', 0, 128)
+        tool.create('RAID1', '2,3')
+        tool.create('RAID5', '4,5,6', 40)
+        tool.create('RAID6', '7,8,9,10', 0, 256)
+        tool.create('RAID10', '11,12,13,14', 0, 64, 2)
+        tool.create('RAID5', '4,5,6')
+        tool.create('RAID50', '16,17,18,19,20,21', 0, 64, 3)
+        tool.create('RAID60', '22,23,24,25,26,27,28,29', 0, 256, 4)
+        model = tool.show()
+        check(len(model['vds']) == 8 and len(model['dgs']) == 7,
+              f'{len(model["vds"])} VDs in {len(model["dgs"])} groups')
+        check_vds(model, workdir)
+        check(tool.show() == model, 'a new process reads another model')
+        tool('set', model['vds'][0]['id'], 'renamed')
+        check(tool.show()['vds'][0]['name'] == 'renamed', 'set name')
+        model = tool.show()
+        model = check_delete(tool, model)
+        check_vds(model, workdir)
+        check_refusals(tool, model, workdir)
+        print(f'{len(model["vds"])} VDs examined after the deletes')
+    for f in failures:
+        print('FAIL:', f)
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
