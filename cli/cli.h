@@ -61,6 +61,9 @@ struct opt_spec {
 	const char *const *aliases; /* OPT_ENUM: pairs {alias, choice}, NULL-terminated */
 	enum opt_bare bare;         /* OPT_ENUM only */
 	unsigned long min, max;     /* OPT_UINT */
+	/* OPT_STRING: checks the value's own syntax ("latest=5"); NULL: any text. */
+	enum rcl_status (*check)(const char *value, struct rcl_error *err);
+	const char *placeholder; /* help's form of the value; NULL: by type */
 	const char *help;
 	bool required;
 };
@@ -213,11 +216,23 @@ enum rcl_status cmd_add_controller(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_show(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_show_all(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_delete(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_ctrl_set(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_add_drive(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_ctrl_show_events(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_ctrl_delete_events(struct cmd_ctx *c, struct rcl_error *err);
+/* cmd-events.c: value checks for "show events" type= and filter=. */
+enum rcl_status events_check_type(const char *value, struct rcl_error *err);
+enum rcl_status events_check_filter(const char *value, struct rcl_error *err);
 enum rcl_status cmd_encl_show(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_drive_show(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_drive_show_all(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_drive_delete(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_drive_add_hotspare(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_drive_delete_hotspare(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_drive_start_locate(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_drive_stop_locate(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_drive_set_jbod(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_drive_set_good(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_add_vd(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_vd_show(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_vd_show_all(struct cmd_ctx *c, struct rcl_error *err);

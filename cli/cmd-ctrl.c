@@ -100,8 +100,24 @@ enum rcl_status cmd_ctrl_show_all(struct cmd_ctx *c, struct rcl_error *err)
 	rcl_node_add_int(section, "Max Drives", info->max_drives);
 	rcl_node_add_str(section, "Min Strip Size", "8 KB");
 	rcl_node_add_str(section, "Max Strip Size", "1.000 MB");
+	rcl_node_add_str(section, "Enable JBOD", info->jbod ? "Yes" : "No");
 
 	add_counts_and_lists(data, c->ctrl);
+	return RCL_OK;
+}
+
+enum rcl_status cmd_ctrl_set(struct cmd_ctx *c, struct rcl_error *err)
+{
+	bool on = !strcmp(cmd_value(c->args, "jbod"), "on");
+	enum rcl_status st = rcl_ctrl_set_jbod_mode(c->ctrl, on, err);
+	struct rcl_node *row;
+
+	if (st)
+		return st;
+	/* StorCLI answers a controller "set" with the property's new value, not a description. */
+	row = rcl_node_add_object(rcl_node_add_array(c->res->data, "Controller Properties"), NULL);
+	rcl_node_add_str(row, "Ctrl_Prop", "JBOD");
+	rcl_node_add_str(row, "Value", on ? "ON" : "OFF");
 	return RCL_OK;
 }
 

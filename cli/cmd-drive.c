@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * cmd-drive.c - enclosure and drive commands: /cN/eall show,
- * /cN/eX/sY show [all], /cN/eX/sY del.
+ * /cN/eX/sY show [all], /cN/eX/sY del, /cN/eX/sY add|delete hotsparedrive,
+ * /cN/eX/sY start|stop locate, /cN/eX/sY set jbod|good.
  */
+#include <ctype.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -101,6 +104,7 @@ static void add_drive_detail(struct rcl_node *data, unsigned ctrl, const struct 
 {
 	struct rcl_buf name = RCL_BUF_INIT, key = RCL_BUF_INIT;
 	struct rcl_node *table, *detail, *section;
+	bool spare = drive->state == RCL_PD_GHS || drive->state == RCL_PD_DHS;
 
 	rcl_buf_addf(&name, "Drive /c%u/e%u/s%u", ctrl, drive->enclosure, drive->slot);
 	if (name.oom) {
@@ -125,6 +129,7 @@ static void add_drive_detail(struct rcl_node *data, unsigned ctrl, const struct 
 	rcl_node_add_str(section, "Drive Temperature", "N/A");
 	rcl_node_add_int(section, "Predictive Failure Count", 0);
 	rcl_node_add_str(section, "S.M.A.R.T alert flagged by drive", "No");
+	rcl_node_add_str(section, "Locate", drive->locate ? "On" : "Off");
 
 	restart_key(&key, data);
 	rcl_buf_addf(&key, "%s Device attributes", name.buf);
@@ -152,10 +157,10 @@ static void add_drive_detail(struct rcl_node *data, unsigned ctrl, const struct 
 	restart_key(&key, data);
 	rcl_buf_addf(&key, "%s Policies/Settings", name.buf);
 	section = rcl_node_add_object(detail, key.buf);
-	if (drive_in_group(drive))
+	if (drive_in_group(drive) && !spare)
 		rcl_node_add_strf(section, "Drive position", "DriveGroup:%d, Span:%u, Row:%u",
 		                  drive->dg, drive->span, drive->row);
-	rcl_node_add_str(section, "Commissioned Spare", "No");
+	rcl_node_add_str(section, "Commissioned Spare", spare ? "Yes" : "No");
 	rcl_node_add_str(section, "Emergency Spare", "No");
 	rcl_node_add_str(section, "SED Capable", "No");
 	rcl_node_add_str(section, "Secured", "No");
@@ -215,5 +220,151 @@ enum rcl_status cmd_drive_delete(struct cmd_ctx *c, struct rcl_error *err)
 		rcl_result_describe(c->res, "Removed drive %s; the backing store is kept.",
 		                    removed.buf);
 	rcl_buf_release(&removed);
+	return st;
+}
+
+typedef enum rcl_status drive_op(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
+                                 struct rcl_error *err);
+
+/* Run @op on each selected drive, stopping at the first failure. */
+static enum rcl_status for_each_drive(struct cmd_ctx *c, drive_op *op, struct rcl_error *err)
+{
+	bool any = false;
+	enum rcl_status st = check_named_drives(c, err);
+
+	for (size_t i = 0; !st && i < rcl_ctrl_drive_count(c->ctrl); i++) {
+		const struct rcl_drive *drive = rcl_ctrl_drive(c->ctrl, i);
+		/* @op reloads the drive list: keep the address, not the pointer. */
+		const struct rcl_drive_ref ref = {drive->enclosure, drive->slot};
+
+		if (!drive_selected(&c->args->path, drive))
+			continue;
+		st = op(c, &ref, err);
+		any = true;
+	}
+	if (!st && !any)
+		st = rcl_fail(err, RCL_NOT_FOUND, "no drives found");
+	return st;
+}
+
+/* dgs=0,1: the disk groups a dedicated spare serves, into @ids; none when not given. */
+static enum rcl_status parse_dgs(const char *value, unsigned *ids, size_t *count,
+                                 struct rcl_error *err)
+{
+	const char *p = value;
+
+	*count = 0;
+	while (p && *p) {
+		char *end;
+		unsigned long id = strtoul(p, &end, 10);
+
+		if (!isdigit((unsigned char)*p) || id >= RCL_MAX_DGS || *count == RCL_MAX_DGS ||
+		    (*end && *end != ','))
+			break;
+		ids[(*count)++] = (unsigned)id;
+		p = *end ? end + 1 : end;
+	}
+	if (value && (!*count || *p))
+		return rcl_fail(err, RCL_INVALID_PARAM,
+		                "dgs='%s' is not a list of disk group numbers from 0 to %d, as "
+		                "dgs=0,1",
+		                value, RCL_MAX_DGS - 1);
+	return RCL_OK;
+}
+
+static enum rcl_status add_spare(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
+                                 struct rcl_error *err)
+{
+	unsigned dgs[RCL_MAX_DGS];
+	size_t count;
+	enum rcl_status st = parse_dgs(cmd_value(c->args, "dgs"), dgs, &count, err);
+
+	if (st)
+		return st;
+	return rcl_ctrl_add_hotspare(c->ctrl, ref, dgs, count, cmd_value(c->args, "force") != NULL,
+	                             err);
+}
+
+static enum rcl_status delete_spare(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
+                                    struct rcl_error *err)
+{
+	return rcl_ctrl_delete_hotspare(c->ctrl, ref, err);
+}
+
+enum rcl_status cmd_drive_add_hotspare(struct cmd_ctx *c, struct rcl_error *err)
+{
+	enum rcl_status st = for_each_drive(c, add_spare, err);
+
+	if (!st)
+		rcl_result_describe(c->res, "Add Hot Spare Succeeded.");
+	return st;
+}
+
+static enum rcl_status locate_on(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
+                                 struct rcl_error *err)
+{
+	return rcl_ctrl_set_locate(c->ctrl, ref, true, err);
+}
+
+static enum rcl_status locate_off(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
+                                  struct rcl_error *err)
+{
+	return rcl_ctrl_set_locate(c->ctrl, ref, false, err);
+}
+
+enum rcl_status cmd_drive_start_locate(struct cmd_ctx *c, struct rcl_error *err)
+{
+	enum rcl_status st = for_each_drive(c, locate_on, err);
+
+	if (!st)
+		rcl_result_describe(c->res, "Start Drive Locate Succeeded.");
+	return st;
+}
+
+enum rcl_status cmd_drive_stop_locate(struct cmd_ctx *c, struct rcl_error *err)
+{
+	enum rcl_status st = for_each_drive(c, locate_off, err);
+
+	if (!st)
+		rcl_result_describe(c->res, "Stop Drive Locate Succeeded.");
+	return st;
+}
+
+static enum rcl_status jbod_on(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
+                               struct rcl_error *err)
+{
+	return rcl_ctrl_set_drive_jbod(c->ctrl, ref, true, err);
+}
+
+static enum rcl_status jbod_off(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
+                                struct rcl_error *err)
+{
+	return rcl_ctrl_set_drive_jbod(c->ctrl, ref, false, err);
+}
+
+enum rcl_status cmd_drive_set_jbod(struct cmd_ctx *c, struct rcl_error *err)
+{
+	enum rcl_status st = for_each_drive(c, jbod_on, err);
+
+	if (!st)
+		rcl_result_describe(c->res, "Set Drive JBOD Succeeded.");
+	return st;
+}
+
+enum rcl_status cmd_drive_set_good(struct cmd_ctx *c, struct rcl_error *err)
+{
+	enum rcl_status st = for_each_drive(c, jbod_off, err);
+
+	if (!st)
+		rcl_result_describe(c->res, "Set Drive Good Succeeded.");
+	return st;
+}
+
+enum rcl_status cmd_drive_delete_hotspare(struct cmd_ctx *c, struct rcl_error *err)
+{
+	enum rcl_status st = for_each_drive(c, delete_spare, err);
+
+	if (!st)
+		rcl_result_describe(c->res, "Delete Hot Spare Succeeded.");
 	return st;
 }

@@ -33,6 +33,7 @@ const char *const grammar_read_policies[] = {"ra", "nora", NULL};
 const char *const grammar_access_policies[] = {"rw", "ro", "blocked", NULL};
 /* "remaining" is newer StorCLI's spelling of "all". */
 static const char *const size_words[] = {"all", "remaining", NULL};
+static const char *const on_off[] = {"on", "off", NULL};
 
 #define OPT_FORCE                                                                                  \
 	{                                                                                          \
@@ -202,6 +203,51 @@ const struct cmd_spec cli_commands[] = {
 			},
 	},
 	{
+		.object = OBJ_CTRL,
+		.verb = "show events",
+		.run = cmd_ctrl_show_events,
+		.flags = CMD_PER_CTRL,
+		.summary = "show the controller's event log: its configuration and state changes",
+		.example = "raidcli /c0 show events type=latest=10 filter=warning,critical",
+		.opts =
+			{
+				{.name = "type",
+				 .type = OPT_STRING,
+				 .check = events_check_type,
+				 .placeholder = "latest=<n>|sincereboot",
+				 .help = "only the last n events, or those since the system booted"},
+				{.name = "filter",
+				 .type = OPT_STRING,
+				 .check = events_check_filter,
+				 .placeholder = "info,warning,critical,fatal",
+				 .help = "only events of these classes (a comma-separated list)"},
+			},
+	},
+	{
+		.object = OBJ_CTRL,
+		.verb = "delete events",
+		.run = cmd_ctrl_delete_events,
+		.flags = CMD_PER_CTRL | CMD_WRITES,
+		.summary = "empty the event log; sequence numbers carry on from where they were",
+		.example = "raidcli /c0 delete events",
+	},
+	{
+		.object = OBJ_CTRL,
+		.verb = "set",
+		.run = cmd_ctrl_set,
+		.flags = CMD_PER_CTRL | CMD_WRITES,
+		.summary = "change a controller setting: whether it allows JBOD drives",
+		.example = "raidcli /c0 set jbod=on",
+		.opts =
+			{
+				{.name = "jbod",
+				 .type = OPT_ENUM,
+				 .choices = on_off,
+				 .help = "allow drives to be exposed as JBOD (on) or not (off)",
+				 .required = true},
+			},
+	},
+	{
 		.object = OBJ_ENCL,
 		.verb = "show",
 		.run = cmd_encl_show,
@@ -232,6 +278,63 @@ const struct cmd_spec cli_commands[] = {
 		.flags = CMD_PER_CTRL | CMD_WRITES,
 		.summary = "empty a slot of a software controller (the file or device is kept)",
 		.example = "raidcli /c0/e252/s3 del",
+	},
+	{
+		.object = OBJ_DRIVE,
+		.verb = "add hotsparedrive",
+		.run = cmd_drive_add_hotspare,
+		.flags = CMD_PER_CTRL | CMD_WRITES,
+		.summary = "make unconfigured good drives global (GHS) or dedicated (DHS) hot spares",
+		.example = "raidcli /c0/e252/s4 add hotsparedrive dgs=0",
+		.opts =
+			{
+				{.name = "dgs",
+				 .type = OPT_STRING,
+				 .help = "the disk group a dedicated spare serves (dgs=0); without it the spare is global"},
+				{.name = "force",
+				 .type = OPT_FLAG,
+				 .help = "use a drive even if it holds a file system or partition table"},
+			},
+	},
+	{
+		.object = OBJ_DRIVE,
+		.verb = "delete hotsparedrive",
+		.run = cmd_drive_delete_hotspare,
+		.flags = CMD_PER_CTRL | CMD_WRITES,
+		.summary = "make hot spares unconfigured good again",
+		.example = "raidcli /c0/e252/s4 delete hotsparedrive",
+	},
+	{
+		.object = OBJ_DRIVE,
+		.verb = "start locate",
+		.run = cmd_drive_start_locate,
+		.flags = CMD_PER_CTRL | CMD_WRITES,
+		.summary = "turn on the locate LED of drives' slots (recorded; a soft controller has no LED)",
+		.example = "raidcli /c0/e252/s4 start locate",
+	},
+	{
+		.object = OBJ_DRIVE,
+		.verb = "stop locate",
+		.run = cmd_drive_stop_locate,
+		.flags = CMD_PER_CTRL | CMD_WRITES,
+		.summary = "turn off the locate LED of drives' slots",
+		.example = "raidcli /c0/e252/s4 stop locate",
+	},
+	{
+		.object = OBJ_DRIVE,
+		.verb = "set jbod",
+		.run = cmd_drive_set_jbod,
+		.flags = CMD_PER_CTRL | CMD_WRITES,
+		.summary = "expose unconfigured good drives to the host as they are (JBOD; needs jbod=on)",
+		.example = "raidcli /c0/e252/s4 set jbod",
+	},
+	{
+		.object = OBJ_DRIVE,
+		.verb = "set good",
+		.run = cmd_drive_set_good,
+		.flags = CMD_PER_CTRL | CMD_WRITES,
+		.summary = "make JBOD drives unconfigured good again (their data is kept)",
+		.example = "raidcli /c0/e252/s4 set good",
 	},
 	{
 		.object = OBJ_VD,
@@ -359,6 +462,8 @@ const char *grammar_object_name(enum obj_kind kind)
 
 static const char *value_placeholder(const struct opt_spec *opt)
 {
+	if (opt->placeholder)
+		return opt->placeholder;
 	switch (opt->type) {
 	case OPT_UINT:
 		return "<n>";

@@ -437,8 +437,11 @@ static enum rcl_status check_value(const struct opt_spec *opt, const char *value
 		rcl_buf_release(&sb);
 		return RCL_INVALID_PARAM;
 	}
-	case OPT_FLAG:
 	case OPT_STRING:
+		if (opt->check && opt->check(value, err))
+			return RCL_INVALID_PARAM;
+		break;
+	case OPT_FLAG:
 	case OPT_PATH:
 		break;
 	}

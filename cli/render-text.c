@@ -135,6 +135,17 @@ static void put_scalar_list(FILE *out, const struct rcl_node *array)
 	fputc('\n', out);
 }
 
+static void put_body(FILE *out, const struct rcl_node *obj, bool nested);
+
+/* An RCL_NODE_BLOCKS array: its objects' lines, a blank line before each. */
+static void put_blocks(FILE *out, const struct rcl_node *array)
+{
+	for (size_t i = 0; i < rcl_node_count(array); i++) {
+		fputc('\n', out);
+		put_body(out, rcl_node_child(array, i), false);
+	}
+}
+
 /*
  * The children of an object: scalars as lines, the rest as sections. A
  * nested body (@nested) opens with a blank line before a leading section.
@@ -155,7 +166,9 @@ static void put_body(FILE *out, const struct rcl_node *obj, bool nested)
 			fputc('\n', out);
 		if (section) {
 			put_title(out, rcl_node_label(child));
-			if (is_table(child))
+			if (is_table(child) && (rcl_node_flags(child) & RCL_NODE_BLOCKS))
+				put_blocks(out, child);
+			else if (is_table(child))
 				put_table(out, child);
 			else
 				put_body(out, child, true);
@@ -185,6 +198,18 @@ static bool detail_repeats(const struct rcl_result *res)
 	return msg && res->description && !strcmp(rcl_node_str(msg), res->description);
 }
 
+/* Whether put_body() would print a line: empty arrays print nothing. */
+static bool prints_something(const struct rcl_node *obj)
+{
+	for (size_t i = 0; i < rcl_node_count(obj); i++) {
+		const struct rcl_node *child = rcl_node_child(obj, i);
+
+		if (rcl_node_kind(child) != RCL_NODE_ARRAY || rcl_node_count(child))
+			return true;
+	}
+	return false;
+}
+
 static void put_result(FILE *out, const struct rcl_result *res, bool color)
 {
 	const char *status = res->status ? "Failure" : "Success";
@@ -205,7 +230,7 @@ static void put_result(FILE *out, const struct rcl_result *res, bool color)
 		put_title(out, "Detailed Status");
 		put_table(out, res->detail);
 	}
-	if (res->data && rcl_node_count(res->data)) {
+	if (res->data && prints_something(res->data)) {
 		fputc('\n', out);
 		put_body(out, res->data, false);
 	}

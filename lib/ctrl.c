@@ -137,6 +137,19 @@ const struct rcl_vd *rcl_ctrl_vd(const struct rcl_ctrl *ctrl, size_t index)
 	return index < ctrl->vd_count ? &ctrl->vds[index] : NULL;
 }
 
+/* Log a drive put in @slot, naming it as its path /cN/eN/sN. */
+static void record_drive_added(struct rcl_ctrl *ctrl, unsigned slot)
+{
+	for (size_t i = 0; i < ctrl->drive_count; i++) {
+		const struct rcl_drive *d = &ctrl->drives[i];
+
+		if (d->slot == slot)
+			(void)rcl_event_record(ctrl, RCL_EVENT_DRIVE_ADDED, NULL,
+			                       "Drive /c%u/e%u/s%u added (path %s)",
+			                       rcl_ctrl_id(ctrl), d->enclosure, d->slot, d->path);
+	}
+}
+
 enum rcl_status rcl_ctrl_add_drive(struct rcl_ctrl *ctrl, const char *path, unsigned *slot,
                                    struct rcl_error *err)
 {
@@ -151,13 +164,23 @@ enum rcl_status rcl_ctrl_add_drive(struct rcl_ctrl *ctrl, const char *path, unsi
 	if (!st)
 		st = ctrl->entry.ops->add_drive(ctrl, path, slot, err);
 	rcl_unlock(reg_fd);
+	if (!st)
+		record_drive_added(ctrl, *slot);
 	return st;
 }
 
 enum rcl_status rcl_ctrl_remove_drive(struct rcl_ctrl *ctrl, const struct rcl_drive *drive,
                                       struct rcl_error *err)
 {
-	return ctrl->entry.ops->remove_drive(ctrl, drive, err);
+	/* Copied first: the backend's refresh frees what @drive points into. */
+	unsigned enclosure = drive->enclosure, slot = drive->slot;
+	enum rcl_status st = ctrl->entry.ops->remove_drive(ctrl, drive, err);
+
+	if (!st)
+		(void)rcl_event_record(ctrl, RCL_EVENT_DRIVE_REMOVED, NULL,
+		                       "Drive /c%u/e%u/s%u removed", rcl_ctrl_id(ctrl), enclosure,
+		                       slot);
+	return st;
 }
 
 enum rcl_status rcl_ctrl_delete(struct rcl_ctrl *ctrl, unsigned flags, struct rcl_error *err)
@@ -178,6 +201,8 @@ enum rcl_status rcl_ctrl_delete(struct rcl_ctrl *ctrl, unsigned flags, struct rc
 	st = rcl_registry_remove(ctx, id, err);
 	if (!st)
 		st = ctrl->entry.ops->destroy(ctrl, flags, err);
+	if (!st)
+		rcl_event_log_remove(ctrl);
 out:
 	rcl_unlock(reg_fd);
 	rcl_ctrl_close(ctrl);

@@ -13,6 +13,7 @@ static const struct {
     {RCL_OK, "success"},
     {RCL_INVALID_COMMAND, "invalid command"},
     {RCL_INVALID_PARAM, "invalid parameter"},
+    {RCL_DRIVE_TOO_SMALL, "drive too small"},
     {RCL_NOT_FOUND, "not found"},
     {RCL_NOT_ALLOWED, "operation not allowed"},
     {RCL_NOMEM, "out of memory"},

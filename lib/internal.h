@@ -30,6 +30,11 @@ struct rcl_ctrl;
  *		controller (exclusive lock held).
  * @create_vd:	create a VD from checked @params (exclusive lock held).
  * @delete_vd, @set_vd: as rcl_ctrl_delete_vd() and rcl_ctrl_set_vd().
+ * @add_hotspare, @delete_hotspare: as rcl_ctrl_add_hotspare() and
+ *		rcl_ctrl_delete_hotspare(), the drive's state checked.
+ * @set_locate:	as rcl_ctrl_set_locate(), the drive found.
+ * @set_jbod_mode, @set_drive_jbod: as rcl_ctrl_set_jbod_mode() and
+ *		rcl_ctrl_set_drive_jbod(), the states checked.
  *
  * After a changing operation the backend refreshes ctrl->drives, ->dgs
  * and ->vds, so the caller sees the new configuration.
@@ -49,6 +54,16 @@ struct rcl_backend_ops {
 	                             struct rcl_error *err);
 	enum rcl_status (*set_vd)(struct rcl_ctrl *ctrl, unsigned vd,
 	                          const struct rcl_vd_props *props, struct rcl_error *err);
+	enum rcl_status (*add_hotspare)(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+	                                const unsigned *dgs, size_t dg_count, bool force,
+	                                struct rcl_error *err);
+	enum rcl_status (*delete_hotspare)(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+	                                   struct rcl_error *err);
+	enum rcl_status (*set_locate)(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+	                              bool on, struct rcl_error *err);
+	enum rcl_status (*set_jbod_mode)(struct rcl_ctrl *ctrl, bool on, struct rcl_error *err);
+	enum rcl_status (*set_drive_jbod)(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+	                                  bool on, struct rcl_error *err);
 };
 
 extern const struct rcl_backend_ops rcl_soft_ops;
@@ -83,6 +98,11 @@ struct rcl_ctrl {
 	void *priv;
 };
 
+/* drive.c */
+/* rcl_ctrl_find_drive() - the drive at @ref, or NULL (borrowed from ctrl->drives). */
+const struct rcl_drive *rcl_ctrl_find_drive(const struct rcl_ctrl *ctrl,
+                                            const struct rcl_drive_ref *ref);
+
 /* registry.c */
 enum rcl_status rcl_registry_add(struct rcl_ctx *ctx, const struct rcl_backend_ops *ops,
                                  const char *key, unsigned *id, struct rcl_error *err);
@@ -107,11 +127,40 @@ enum rcl_status rcl_state_read(const char *path, json_object **out, struct rcl_e
  * either the old or the new file, never a mix.
  */
 enum rcl_status rcl_state_write(const char *path, json_object *obj, struct rcl_error *err);
+/*
+ * rcl_file_read() - append all of @path to @sb. Return: RCL_NOT_FOUND if it
+ * does not exist, RCL_SYSTEM, RCL_NOMEM.
+ */
+enum rcl_status rcl_file_read(const char *path, struct rcl_buf *sb, struct rcl_error *err);
+/*
+ * rcl_file_replace() - rcl_state_write() for text: @text then @tail, both
+ * written to a temporary file that is synced and renamed over @path.
+ */
+enum rcl_status rcl_file_replace(const char *path, const char *text, const char *tail,
+                                 struct rcl_error *err);
+/* rcl_write_all() - write all of @data to @fd, retrying short writes. */
+enum rcl_status rcl_write_all(int fd, const char *data, size_t len, const char *path,
+                              struct rcl_error *err);
 /* rcl_lock() - open (creating) @path and flock() it; *@fd holds the lock. */
 enum rcl_status rcl_lock(const char *path, enum rcl_lock mode, int *fd, struct rcl_error *err);
 void rcl_unlock(int fd);
 /* rcl_state_corrupt() - the one message for a damaged state file. */
 enum rcl_status rcl_state_corrupt(struct rcl_error *err, const char *path, const char *what);
+
+/* events.c */
+/*
+ * rcl_event_record() - append an event to @ctrl's log (exclusive lock
+ * held); the class and locale follow from @code. Callers record after a
+ * change succeeded and ignore a failure here: the change is done, and a log
+ * that cannot be written must not misreport it.
+ */
+enum rcl_status rcl_event_record(struct rcl_ctrl *ctrl, enum rcl_event_code code,
+                                 struct rcl_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* rcl_event_record_created() - log "Controller created" for new controller @id. */
+void rcl_event_record_created(struct rcl_ctx *ctx, unsigned id);
+/* rcl_event_log_remove() - delete @ctrl's log, as its controller goes. */
+void rcl_event_log_remove(const struct rcl_ctrl *ctrl);
 
 /* JSON field readers for state files; false if missing or mistyped. */
 bool rcl_json_get_str(json_object *obj, const char *key, const char **out);

@@ -43,17 +43,18 @@ extern "C" {
  */
 enum rcl_status {
 	RCL_OK = 0,
-	RCL_INVALID_COMMAND = 1, /* the command line does not parse */
-	RCL_INVALID_PARAM = 3,   /* a value is out of range or malformed */
-	RCL_NOT_FOUND = 35,      /* the addressed object does not exist */
-	RCL_NOT_ALLOWED = 255,   /* refused in the current state */
-	RCL_NOMEM = 240,         /* out of memory */
-	RCL_CORRUPT = 241,       /* a state file or metadata block is damaged */
-	RCL_SYSTEM = 242,        /* an operating system call failed (see sys_errno) */
-	RCL_BUSY = 243,          /* the object is in use (locked, mounted, opened) */
-	RCL_UNSUPPORTED = 244,   /* the controller does not support the operation */
-	RCL_NEED_FORCE = 245,    /* destructive: repeat with 'force' to confirm */
-	RCL_EXISTS = 246,        /* the object to create is already there */
+	RCL_INVALID_COMMAND = 1,  /* the command line does not parse */
+	RCL_INVALID_PARAM = 3,    /* a value is out of range or malformed */
+	RCL_DRIVE_TOO_SMALL = 13, /* a spare smaller than the members it would replace */
+	RCL_NOT_FOUND = 35,       /* the addressed object does not exist */
+	RCL_NOT_ALLOWED = 255,    /* refused in the current state */
+	RCL_NOMEM = 240,          /* out of memory */
+	RCL_CORRUPT = 241,        /* a state file or metadata block is damaged */
+	RCL_SYSTEM = 242,         /* an operating system call failed (see sys_errno) */
+	RCL_BUSY = 243,           /* the object is in use (locked, mounted, opened) */
+	RCL_UNSUPPORTED = 244,    /* the controller does not support the operation */
+	RCL_NEED_FORCE = 245,     /* destructive: repeat with 'force' to confirm */
+	RCL_EXISTS = 246,         /* the object to create is already there */
 };
 
 /**
@@ -181,6 +182,7 @@ enum rcl_node_kind {
 /* Flags on a node. */
 enum {
 	RCL_NODE_ALIGN_RIGHT = 1 << 0, /* table column is right-aligned in text */
+	RCL_NODE_BLOCKS = 1 << 1,      /* array of objects: text shows a block per object */
 };
 
 struct rcl_node;
@@ -316,6 +318,7 @@ enum rcl_drive_kind {
  * @interface:	"NVMe", "SATA", "Block" (another block device), or "File".
  * @medium:	"HDD", "SSD", or "Unknown" when the backing store hides it.
  * @path:	the backing file or device (soft controllers), else "".
+ * @locate:	its slot's locate LED is on ("start locate").
  * @dg:		the disk group it belongs to (members and dedicated spares), or -1.
  * @span, @row:	its place in the disk group (members only): span (array)
  *		index and position inside the span, as TOPOLOGY shows them.
@@ -342,6 +345,7 @@ struct rcl_drive {
 	char interface[8];
 	char medium[8];
 	char path[4096];
+	bool locate;
 };
 
 /**
@@ -372,6 +376,7 @@ struct rcl_ctrl_info {
 	char backend[16]; /* "soft", "nvme", "megaraid", "redfish" */
 	unsigned max_drives;
 	time_t created;
+	bool jbod; /* JBOD drives allowed ("Enable JBOD") */
 };
 
 struct rcl_ctx;
@@ -630,6 +635,62 @@ enum rcl_status rcl_ctrl_delete_vd(struct rcl_ctrl *ctrl, unsigned vd, bool forc
                                    struct rcl_error *err);
 
 /**
+ * rcl_ctrl_add_hotspare() - make unconfigured good drive @ref a hot spare,
+ * recorded in the controller's configuration so that it stays one when the
+ * drives move: a global one (state GHS) when @dg_count is 0, else one
+ * dedicated to the disk groups @dgs (state DHS, its dg the group's; a soft
+ * controller takes one group). Without @force a drive holding a file
+ * system or partition table is refused (RCL_NEED_FORCE). Requires an
+ * exclusive lock. Return: RCL_OK; RCL_NOT_FOUND (no such drive or group);
+ * RCL_NOT_ALLOWED (missing, foreign, not unconfigured good,
+ * RCL_MAX_HOT_SPARES spares already, a RAID0 group); RCL_DRIVE_TOO_SMALL
+ * (it cannot stand in for a member of every group it serves);
+ * RCL_UNSUPPORTED; RCL_SYSTEM, RCL_NOMEM. Nothing changes on failure.
+ */
+enum rcl_status rcl_ctrl_add_hotspare(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                      const unsigned *dgs, size_t dg_count, bool force,
+                                      struct rcl_error *err);
+
+/**
+ * rcl_ctrl_delete_hotspare() - make hot spare @ref (global or dedicated)
+ * unconfigured good again. Requires an exclusive lock. Return: RCL_OK; RCL_NOT_FOUND;
+ * RCL_NOT_ALLOWED (not a hot spare); RCL_UNSUPPORTED; RCL_SYSTEM, RCL_NOMEM.
+ */
+enum rcl_status rcl_ctrl_delete_hotspare(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                         struct rcl_error *err);
+
+/**
+ * rcl_ctrl_set_locate() - turn the locate LED of drive @ref's slot on or
+ * off. A software controller has no LED: it records the setting with the
+ * slot in its state file (the LED belongs to the slot, whatever drive is
+ * in it), and rcl_drive.locate shows it. Requires an exclusive lock.
+ * Return: RCL_OK; RCL_NOT_FOUND (no drive in that slot); RCL_UNSUPPORTED;
+ * RCL_SYSTEM, RCL_NOMEM.
+ */
+enum rcl_status rcl_ctrl_set_locate(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref, bool on,
+                                    struct rcl_error *err);
+
+/**
+ * rcl_ctrl_set_jbod_mode() - allow JBOD drives (@on) or not. Turning it
+ * off while a drive is JBOD is refused (RCL_NOT_ALLOWED). Requires an
+ * exclusive lock. Return: RCL_OK; RCL_NOT_ALLOWED; RCL_UNSUPPORTED;
+ * RCL_SYSTEM, RCL_NOMEM.
+ */
+enum rcl_status rcl_ctrl_set_jbod_mode(struct rcl_ctrl *ctrl, bool on, struct rcl_error *err);
+
+/**
+ * rcl_ctrl_set_drive_jbod() - expose unconfigured good drive @ref to the
+ * host as it is (@on: state JBOD, only while the controller's JBOD mode is
+ * on), or make a JBOD drive unconfigured good again (!@on, "set good").
+ * A soft controller records it with the slot in its state file; the
+ * drive's data is not touched either way. Requires an exclusive lock.
+ * Return: RCL_OK; RCL_NOT_FOUND; RCL_NOT_ALLOWED (JBOD mode off, not
+ * UGood, or for !@on not JBOD); RCL_UNSUPPORTED; RCL_SYSTEM, RCL_NOMEM.
+ */
+enum rcl_status rcl_ctrl_set_drive_jbod(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                        bool on, struct rcl_error *err);
+
+/**
  * struct rcl_vd_props - properties to change; a NULL or negative field is
  * left as it is.
  */
@@ -677,6 +738,102 @@ enum rcl_status rcl_soft_create(struct rcl_ctx *ctx, const struct rcl_soft_param
  * Return: RCL_OK, RCL_SYSTEM naming the directory that could not be made.
  */
 enum rcl_status rcl_mkdir_p(const char *path, unsigned mode, struct rcl_error *err);
+
+/* ------------------------------------------------------------------------
+ * Events: each controller keeps a persisted log of its configuration and
+ * state changes, as a MegaRAID controller does. Sequence numbers grow by one
+ * per event, survive restarts and continue after rcl_ctrl_delete_events().
+ */
+
+/* Severity, with MegaRAID's class numbers. */
+enum rcl_event_class {
+	RCL_EVENT_INFO = 0,
+	RCL_EVENT_WARNING = 1,
+	RCL_EVENT_CRITICAL = 2,
+	RCL_EVENT_FATAL = 3,
+};
+
+/* What happened; the values are stable (they are stored and shown). */
+enum rcl_event_code {
+	RCL_EVENT_CTRL_CREATED = 1,
+	RCL_EVENT_EVENTS_DELETED = 2,
+	RCL_EVENT_DRIVE_ADDED = 3,
+	RCL_EVENT_DRIVE_REMOVED = 4,
+	RCL_EVENT_VD_CREATED = 5,
+	RCL_EVENT_VD_DELETED = 6,
+	RCL_EVENT_VD_CHANGED = 7,
+};
+
+#define RCL_EVENT_DESC_MAX 256
+
+/**
+ * struct rcl_event - one logged event.
+ * @seq:	its sequence number, from 1.
+ * @time:	when it was recorded (seconds since the epoch).
+ * @locale:	what it concerns, as MegaRAID's locale bits: 0x01 a VD, 0x02 a
+ *		drive, 0x20 the controller.
+ * @description: one sentence, "Created VD 0 (RAID5, 3 drives, 1.000 GB)".
+ */
+struct rcl_event {
+	uint64_t seq;
+	time_t time;
+	enum rcl_event_class class_;
+	enum rcl_event_code code;
+	unsigned locale;
+	char description[RCL_EVENT_DESC_MAX];
+};
+
+/* rcl_event_class_name() - "info", "warning", "critical", "fatal". */
+const char *rcl_event_class_name(enum rcl_event_class class_);
+/**
+ * rcl_event_class_parse() - the class named @text (case-insensitive).
+ * Return: RCL_OK, or RCL_INVALID_PARAM naming @text.
+ */
+enum rcl_status rcl_event_class_parse(const char *text, enum rcl_event_class *class_,
+                                      struct rcl_error *err);
+
+/**
+ * struct rcl_event_filter - which events rcl_ctrl_events() returns; a
+ * zeroed filter selects all.
+ * @classes:	a mask of (1 << class); 0 selects every class.
+ * @since:	only events recorded at or after this time; 0: no limit.
+ * @latest:	only the last @latest events that pass the rest; 0: no limit.
+ */
+struct rcl_event_filter {
+	unsigned classes;
+	time_t since;
+	size_t latest;
+};
+
+/**
+ * struct rcl_event_list - events, oldest first.
+ * @damaged:	lines of the log that could not be read and were skipped (a
+ *		torn last line after a crash is dropped silently, not counted).
+ */
+struct rcl_event_list {
+	struct rcl_event *events;
+	size_t count;
+	size_t damaged;
+};
+
+/* rcl_event_list_release() - free @list's events; it is empty after. */
+void rcl_event_list_release(struct rcl_event_list *list);
+
+/**
+ * rcl_ctrl_events() - read @ctrl's event log into @list (caller-owned,
+ * released with rcl_event_list_release()), keeping what @filter (NULL: all)
+ * selects. A controller that has logged nothing has an empty list.
+ * Return: RCL_OK, RCL_SYSTEM, RCL_NOMEM; @list is untouched on failure.
+ */
+enum rcl_status rcl_ctrl_events(struct rcl_ctrl *ctrl, const struct rcl_event_filter *filter,
+                                struct rcl_event_list *list, struct rcl_error *err);
+
+/**
+ * rcl_ctrl_delete_events() - empty @ctrl's event log, leaving one
+ * RCL_EVENT_EVENTS_DELETED event that carries the sequence on. Atomic: a
+ * crash leaves the old log or the new one. Requires an exclusive lock.
+ */
+enum rcl_status rcl_ctrl_delete_events(struct rcl_ctrl *ctrl, struct rcl_error *err);
 
 /* The library's version, "0.1.0". */
 const char *rcl_version(void);

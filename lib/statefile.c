@@ -83,11 +83,8 @@ static bool only_blanks_after(const struct rcl_buf *sb, size_t end)
 	return sb->buf[end + strspn(sb->buf + end, " \t\r\n")] == '\0';
 }
 
-enum rcl_status rcl_state_read(const char *path, json_object **out, struct rcl_error *err)
+enum rcl_status rcl_file_read(const char *path, struct rcl_buf *sb, struct rcl_error *err)
 {
-	struct rcl_buf sb = RCL_BUF_INIT;
-	json_tokener *tok;
-	json_object *obj;
 	enum rcl_status st;
 	int fd;
 
@@ -98,8 +95,19 @@ enum rcl_status rcl_state_read(const char *path, json_object **out, struct rcl_e
 		return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot open '%s': %s", path,
 		                      strerror(errno));
 	}
-	st = read_all(fd, path, &sb, err);
+	st = read_all(fd, path, sb, err);
 	close(fd);
+	return st;
+}
+
+enum rcl_status rcl_state_read(const char *path, json_object **out, struct rcl_error *err)
+{
+	struct rcl_buf sb = RCL_BUF_INIT;
+	json_tokener *tok;
+	json_object *obj;
+	enum rcl_status st;
+
+	st = rcl_file_read(path, &sb, err);
 	if (st)
 		goto out;
 	if (strlen(sb.buf) != sb.len) {
@@ -131,8 +139,8 @@ out:
 	return st;
 }
 
-static enum rcl_status write_all(int fd, const char *data, size_t len, const char *path,
-                                 struct rcl_error *err)
+enum rcl_status rcl_write_all(int fd, const char *data, size_t len, const char *path,
+                              struct rcl_error *err)
 {
 	while (len) {
 		ssize_t n = write(fd, data, len);
@@ -170,12 +178,19 @@ enum rcl_status rcl_state_write(const char *path, json_object *obj, struct rcl_e
 {
 	const char *text = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PRETTY |
 	                                                           JSON_C_TO_STRING_NOSLASHESCAPE);
+
+	if (!text)
+		return rcl_fail(err, RCL_NOMEM, "out of memory writing '%s'", path);
+	return rcl_file_replace(path, text, "\n", err);
+}
+
+enum rcl_status rcl_file_replace(const char *path, const char *text, const char *tail,
+                                 struct rcl_error *err)
+{
 	struct rcl_buf tmp = RCL_BUF_INIT;
 	enum rcl_status st;
 	int fd;
 
-	if (!text)
-		return rcl_fail(err, RCL_NOMEM, "out of memory writing '%s'", path);
 	rcl_buf_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
 	if (tmp.oom)
 		return rcl_fail(err, RCL_NOMEM, "out of memory writing '%s'", path);
@@ -185,9 +200,9 @@ enum rcl_status rcl_state_write(const char *path, json_object *obj, struct rcl_e
 		                    strerror(errno));
 		goto out;
 	}
-	st = write_all(fd, text, strlen(text), tmp.buf, err);
+	st = rcl_write_all(fd, text, strlen(text), tmp.buf, err);
 	if (!st)
-		st = write_all(fd, "\n", 1, tmp.buf, err);
+		st = rcl_write_all(fd, tail, strlen(tail), tmp.buf, err);
 	if (!st && fsync(fd))
 		st = rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot sync '%s': %s", tmp.buf,
 		                    strerror(errno));

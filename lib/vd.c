@@ -233,22 +233,12 @@ unsigned rcl_raid_span_data_drives(enum rcl_raid_level level, unsigned per_span)
 	return per_span;
 }
 
-static const struct rcl_drive *find_drive(const struct rcl_ctrl *ctrl,
-                                          const struct rcl_drive_ref *ref)
-{
-	for (size_t i = 0; i < ctrl->drive_count; i++)
-		if (ctrl->drives[i].enclosure == ref->enclosure &&
-		    ctrl->drives[i].slot == ref->slot)
-			return &ctrl->drives[i];
-	return NULL;
-}
-
 /* Every drive named exists; spares must be unconfigured. */
 static enum rcl_status check_refs(const struct rcl_ctrl *ctrl, const struct rcl_drive_ref *refs,
                                   size_t count, bool spares, struct rcl_error *err)
 {
 	for (size_t i = 0; i < count; i++) {
-		const struct rcl_drive *d = find_drive(ctrl, &refs[i]);
+		const struct rcl_drive *d = rcl_ctrl_find_drive(ctrl, &refs[i]);
 
 		if (!d)
 			return rcl_fail(err, RCL_NOT_FOUND, "drive %u:%u not found on /c%u",
@@ -273,14 +263,14 @@ static enum rcl_status check_refs(const struct rcl_ctrl *ctrl, const struct rcl_
 static enum rcl_status members_group(const struct rcl_ctrl *ctrl, const struct rcl_vd_params *p,
                                      const struct rcl_dg **dg, struct rcl_error *err)
 {
-	const struct rcl_drive *first = find_drive(ctrl, &p->drives[0]);
+	const struct rcl_drive *first = rcl_ctrl_find_drive(ctrl, &p->drives[0]);
 	size_t in_group = 0;
 
 	*dg = NULL;
 	/* Test the state, not dg alone: an unconfigured drive's dg means nothing. */
 	if (first->dg < 0 || first->state == RCL_PD_UGOOD) {
 		for (size_t i = 0; i < p->drive_count; i++) {
-			const struct rcl_drive *d = find_drive(ctrl, &p->drives[i]);
+			const struct rcl_drive *d = rcl_ctrl_find_drive(ctrl, &p->drives[i]);
 
 			if (d->state != RCL_PD_UGOOD)
 				return rcl_fail(
@@ -297,7 +287,7 @@ static enum rcl_status members_group(const struct rcl_ctrl *ctrl, const struct r
 	for (size_t i = 0; i < ctrl->drive_count; i++)
 		in_group += ctrl->drives[i].dg == first->dg && ctrl->drives[i].state != RCL_PD_DHS;
 	for (size_t i = 0; i < p->drive_count; i++) {
-		const struct rcl_drive *d = find_drive(ctrl, &p->drives[i]);
+		const struct rcl_drive *d = rcl_ctrl_find_drive(ctrl, &p->drives[i]);
 
 		if (d->dg != first->dg || d->state == RCL_PD_DHS)
 			return rcl_fail(
@@ -321,7 +311,7 @@ static uint64_t capacity_limit(const struct rcl_ctrl *ctrl, const struct rcl_vd_
 	uint64_t smallest = UINT64_MAX;
 
 	for (size_t i = 0; i < p->drive_count; i++) {
-		const struct rcl_drive *d = find_drive(ctrl, &p->drives[i]);
+		const struct rcl_drive *d = rcl_ctrl_find_drive(ctrl, &p->drives[i]);
 
 		if (d->coerced_bytes < smallest)
 			smallest = d->coerced_bytes;
@@ -377,6 +367,22 @@ static enum rcl_status check_fits(const struct rcl_ctrl *ctrl, const struct rcl_
 	return RCL_OK;
 }
 
+static void record_vd_created(struct rcl_ctrl *ctrl, unsigned id, size_t drives)
+{
+	for (size_t i = 0; i < ctrl->vd_count; i++) {
+		const struct rcl_vd *vd = &ctrl->vds[i];
+		struct rcl_buf size = RCL_BUF_INIT;
+
+		if (vd->id != id)
+			continue;
+		rcl_size_format(&size, vd->bytes);
+		(void)rcl_event_record(ctrl, RCL_EVENT_VD_CREATED, NULL,
+		                       "Created VD %u (%s, %zu drives, %s)", id,
+		                       rcl_raid_level_name(vd->level), drives, size.buf);
+		rcl_buf_release(&size);
+	}
+}
+
 enum rcl_status rcl_ctrl_create_vd(struct rcl_ctrl *ctrl, struct rcl_vd_params *params,
                                    unsigned *vd, struct rcl_error *err)
 {
@@ -384,9 +390,11 @@ enum rcl_status rcl_ctrl_create_vd(struct rcl_ctrl *ctrl, struct rcl_vd_params *
 
 	if (!st)
 		st = check_fits(ctrl, params, err);
-	if (st)
-		return st;
-	return ctrl->entry.ops->create_vd(ctrl, params, vd, err);
+	if (!st)
+		st = ctrl->entry.ops->create_vd(ctrl, params, vd, err);
+	if (!st)
+		record_vd_created(ctrl, *vd, params->drive_count);
+	return st;
 }
 
 static enum rcl_status check_vd(const struct rcl_ctrl *ctrl, unsigned vd, struct rcl_error *err)
@@ -402,9 +410,28 @@ enum rcl_status rcl_ctrl_delete_vd(struct rcl_ctrl *ctrl, unsigned vd, bool forc
 {
 	enum rcl_status st = check_vd(ctrl, vd, err);
 
-	if (st)
-		return st;
-	return ctrl->entry.ops->delete_vd(ctrl, vd, force, err);
+	if (!st)
+		st = ctrl->entry.ops->delete_vd(ctrl, vd, force, err);
+	if (!st)
+		(void)rcl_event_record(ctrl, RCL_EVENT_VD_DELETED, NULL, "Deleted VD %u", vd);
+	return st;
+}
+
+/* "name=db, wrcache=wb": what @props changes, in the words "set" takes. */
+static void describe_props(struct rcl_buf *sb, const struct rcl_vd_props *props)
+{
+	static const char *const write[] = {"wt", "wb", "awb"};
+	static const char *const read[] = {"ra", "nora"};
+	static const char *const access[] = {"rw", "ro", "blocked"};
+
+	if (props->name)
+		rcl_buf_addf(sb, ", name=%s", props->name);
+	if (props->write >= 0)
+		rcl_buf_addf(sb, ", wrcache=%s", write[props->write]);
+	if (props->read >= 0)
+		rcl_buf_addf(sb, ", rdcache=%s", read[props->read]);
+	if (props->access >= 0)
+		rcl_buf_addf(sb, ", accesspolicy=%s", access[props->access]);
 }
 
 enum rcl_status rcl_ctrl_set_vd(struct rcl_ctrl *ctrl, unsigned vd,
@@ -420,7 +447,16 @@ enum rcl_status rcl_ctrl_set_vd(struct rcl_ctrl *ctrl, unsigned vd,
 		st = rcl_fail(err, RCL_INVALID_PARAM, "unknown read policy %d", props->read);
 	if (!st && props->access > RCL_ACCESS_BLOCKED)
 		st = rcl_fail(err, RCL_INVALID_PARAM, "unknown access policy %d", props->access);
-	if (st)
-		return st;
-	return ctrl->entry.ops->set_vd(ctrl, vd, props, err);
+	if (!st)
+		st = ctrl->entry.ops->set_vd(ctrl, vd, props, err);
+	if (!st) {
+		struct rcl_buf what = RCL_BUF_INIT;
+
+		describe_props(&what, props);
+		(void)rcl_event_record(ctrl, RCL_EVENT_VD_CHANGED, NULL,
+		                       "VD %u properties updated: %s", vd,
+		                       what.len ? what.buf + 2 : "none");
+		rcl_buf_release(&what);
+	}
+	return st;
 }

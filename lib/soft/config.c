@@ -144,6 +144,18 @@ static enum rcl_status parse_vd(const struct parse *p, json_object *obj,
 	return RCL_OK;
 }
 
+/* One {"uuid", "slot"} drive entry, as members and spares are listed. */
+static bool get_member(json_object *m, struct rcl_soft_member *out)
+{
+	uint64_t slot;
+
+	if (!json_object_is_type(m, json_type_object) || !get_guid(m, "uuid", &out->uuid) ||
+	    !rcl_json_get_uint(m, "slot", RCL_SOFT_MAX_DRIVES - 1, &slot))
+		return false;
+	out->slot = (unsigned)slot;
+	return true;
+}
+
 static enum rcl_status parse_members(const struct parse *p, json_object *list,
                                      struct rcl_soft_dg *dg)
 {
@@ -151,16 +163,58 @@ static enum rcl_status parse_members(const struct parse *p, json_object *list,
 
 	if (!json_object_is_type(list, json_type_array) || json_object_array_length(list) != n)
 		return bad(p, "has a disk group whose member count does not match its spans");
-	for (unsigned i = 0; i < n; i++) {
-		json_object *m = json_object_array_get_idx(list, i);
-		uint64_t slot;
-
-		if (!json_object_is_type(m, json_type_object) ||
-		    !get_guid(m, "uuid", &dg->members[i].uuid) ||
-		    !rcl_json_get_uint(m, "slot", RCL_SOFT_MAX_DRIVES - 1, &slot))
+	for (unsigned i = 0; i < n; i++)
+		if (!get_member(json_object_array_get_idx(list, i), &dg->members[i]))
 			return bad(p, "has a member with a missing or invalid field");
-		dg->members[i].slot = (unsigned)slot;
+	return RCL_OK;
+}
+
+/* A group's optional "spares": each a member entry with its md device number. */
+static enum rcl_status parse_dg_spares(const struct parse *p, json_object *obj,
+                                       struct rcl_soft_dg *dg)
+{
+	unsigned members = rcl_soft_dg_members(dg);
+	json_object *list;
+	size_t n;
+
+	if (!json_object_object_get_ex(obj, "spares", &list))
+		return RCL_OK;
+	if (!json_object_is_type(list, json_type_array) ||
+	    (n = json_object_array_length(list)) > RCL_MAX_HOT_SPARES)
+		return bad(p, "has a disk group with an invalid or too long list of hot spares");
+	for (size_t i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(list, i);
+		uint64_t dev;
+
+		if (!get_member(e, &dg->spares[i].drive) ||
+		    !rcl_json_get_uint(e, "dev", RCL_SOFT_MAX_SPARE_DEV, &dev) || dev < members)
+			return bad(p, "has a dedicated hot spare with a missing or invalid field");
+		dg->spares[i].dev = (unsigned)dev;
+		for (size_t j = 0; j < i; j++)
+			if (dg->spares[j].dev == dev)
+				return bad(
+				    p, "has two dedicated hot spares with the same device number");
 	}
+	dg->spare_count = (unsigned)n;
+	return RCL_OK;
+}
+
+/* "spares" is optional: records written before hot spares have none. */
+static enum rcl_status parse_spares(const struct parse *p, json_object *root,
+                                    struct rcl_soft_config *cfg)
+{
+	json_object *list;
+	size_t n;
+
+	if (!json_object_object_get_ex(root, "spares", &list))
+		return RCL_OK;
+	if (!json_object_is_type(list, json_type_array) ||
+	    (n = json_object_array_length(list)) > RCL_MAX_HOT_SPARES)
+		return bad(p, "has an invalid or too long list of hot spares");
+	for (size_t i = 0; i < n; i++)
+		if (!get_member(json_object_array_get_idx(list, i), &cfg->spares[i]))
+			return bad(p, "has a hot spare with a missing or invalid field");
+	cfg->spare_count = n;
 	return RCL_OK;
 }
 
@@ -192,6 +246,8 @@ static enum rcl_status parse_group(const struct parse *p, json_object *obj,
 	dg->first_lba = first;
 	dg->last_lba = last;
 	st = parse_members(p, members, dg);
+	if (!st)
+		st = parse_dg_spares(p, obj, dg);
 	if (st)
 		return st;
 	n = json_object_array_length(vds);
@@ -216,23 +272,41 @@ static bool same_guid(const struct rcl_guid *a, const struct rcl_guid *b)
 	return !memcmp(a->b, b->b, sizeof(a->b));
 }
 
-/* No two groups share an id or a member drive. */
+/* Every drive @cfg lists (members, dedicated and global spares) into @out. */
+static size_t all_drives(const struct rcl_soft_config *cfg, const struct rcl_guid **out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < cfg->dg_count; i++) {
+		const struct rcl_soft_dg *dg = &cfg->dgs[i];
+
+		for (unsigned m = 0; m < rcl_soft_dg_members(dg); m++)
+			out[n++] = &dg->members[m].uuid;
+		for (unsigned k = 0; k < dg->spare_count; k++)
+			out[n++] = &dg->spares[k].drive.uuid;
+	}
+	for (size_t k = 0; k < cfg->spare_count; k++)
+		out[n++] = &cfg->spares[k].uuid;
+	return n;
+}
+
+/* No two groups share an id; no drive is listed twice; not too many spares. */
 static enum rcl_status check_groups(const struct parse *p, const struct rcl_soft_config *cfg)
 {
-	for (size_t i = 0; i < cfg->dg_count; i++) {
-		const struct rcl_soft_dg *a = &cfg->dgs[i];
+	const struct rcl_guid
+	    *uuids[RCL_MAX_DGS * (RCL_SOFT_MAX_MEMBERS + RCL_MAX_HOT_SPARES) + RCL_MAX_HOT_SPARES];
+	size_t n = all_drives(cfg, uuids);
 
-		for (size_t j = 0; j <= i; j++) {
-			const struct rcl_soft_dg *b = &cfg->dgs[j];
-
-			if (j < i && a->id == b->id)
+	for (size_t i = 0; i < cfg->dg_count; i++)
+		for (size_t j = 0; j < i; j++)
+			if (cfg->dgs[i].id == cfg->dgs[j].id)
 				return bad(p, "has two disk groups with the same id");
-			for (unsigned x = 0; x < rcl_soft_dg_members(a); x++)
-				for (unsigned y = 0; y < (j < i ? rcl_soft_dg_members(b) : x); y++)
-					if (same_guid(&a->members[x].uuid, &b->members[y].uuid))
-						return bad(p, "lists a drive twice");
-		}
-	}
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < i; j++)
+			if (same_guid(uuids[i], uuids[j]))
+				return bad(p, "lists a drive twice");
+	if (rcl_soft_config_spares(cfg) > RCL_MAX_HOT_SPARES)
+		return bad(p, "has more hot spares than a controller can");
 	return RCL_OK;
 }
 
@@ -288,7 +362,9 @@ static enum rcl_status parse_root(const struct parse *p, json_object *root,
 		if (st)
 			return st;
 	}
-	st = check_groups(p, cfg);
+	st = parse_spares(p, root, cfg);
+	if (!st)
+		st = check_groups(p, cfg);
 	if (!st)
 		st = check_vds(p, cfg);
 	qsort(cfg->vds, cfg->vd_count, sizeof(cfg->vds[0]), cmp_vd);
@@ -394,6 +470,28 @@ static json_object *format_vd(const struct rcl_soft_dg *dg, const struct rcl_sof
 	return obj;
 }
 
+static json_object *format_member(const struct rcl_soft_member *member)
+{
+	json_object *m = json_object_new_object();
+
+	add_guid(m, "uuid", member->uuid.b);
+	add_int(m, "slot", member->slot);
+	return m;
+}
+
+static json_object *format_dg_spares(const struct rcl_soft_dg *dg)
+{
+	json_object *spares = json_object_new_array();
+
+	for (unsigned k = 0; k < dg->spare_count; k++) {
+		json_object *e = format_member(&dg->spares[k].drive);
+
+		add_int(e, "dev", dg->spares[k].dev);
+		append(spares, e);
+	}
+	return spares;
+}
+
 static json_object *format_group(const struct rcl_soft_config *cfg, const struct rcl_soft_dg *dg)
 {
 	json_object *obj = json_object_new_object();
@@ -406,18 +504,15 @@ static json_object *format_group(const struct rcl_soft_config *cfg, const struct
 	add_int(obj, "drives_per_span", dg->drives_per_span);
 	add_int(obj, "first_lba", (int64_t)dg->first_lba);
 	add_int(obj, "last_lba", (int64_t)dg->last_lba);
-	for (unsigned i = 0; i < rcl_soft_dg_members(dg); i++) {
-		json_object *m = json_object_new_object();
-
-		add_guid(m, "uuid", dg->members[i].uuid.b);
-		add_int(m, "slot", dg->members[i].slot);
-		append(members, m);
-	}
+	for (unsigned i = 0; i < rcl_soft_dg_members(dg); i++)
+		append(members, format_member(&dg->members[i]));
 	for (size_t i = 0; i < cfg->vd_count; i++)
 		if (cfg->vds[i].dg == dg->id)
 			append(vds, format_vd(dg, &cfg->vds[i]));
 	add_obj(obj, "members", members);
 	add_obj(obj, "vds", vds);
+	if (dg->spare_count)
+		add_obj(obj, "spares", format_dg_spares(dg));
 	return obj;
 }
 
@@ -444,6 +539,13 @@ char *rcl_soft_config_format(const struct rcl_soft_config *cfg, size_t *len)
 	for (size_t i = 0; i < cfg->dg_count; i++)
 		append(groups, format_group(cfg, &cfg->dgs[i]));
 	add_obj(root, "groups", groups);
+	if (cfg->spare_count) {
+		json_object *spares = json_object_new_array();
+
+		for (size_t i = 0; i < cfg->spare_count; i++)
+			append(spares, format_member(&cfg->spares[i]));
+		add_obj(root, "spares", spares);
+	}
 	text = root ? json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN) : NULL;
 	if (text && reads_back(text, strlen(text)) && (out = rcl_strdup(text)))
 		*len = strlen(out);
@@ -465,6 +567,15 @@ struct rcl_soft_vd *rcl_soft_config_vd(struct rcl_soft_config *cfg, unsigned id)
 		if (cfg->vds[i].id == id)
 			return &cfg->vds[i];
 	return NULL;
+}
+
+size_t rcl_soft_config_spares(const struct rcl_soft_config *cfg)
+{
+	size_t n = cfg->spare_count;
+
+	for (size_t i = 0; i < cfg->dg_count; i++)
+		n += cfg->dgs[i].spare_count;
+	return n;
 }
 
 unsigned rcl_soft_dg_members(const struct rcl_soft_dg *dg)

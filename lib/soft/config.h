@@ -13,7 +13,9 @@
  *	                      "part": 2, "first_lba": 4096, "last_lba": 208895,
  *	                      "bytes": …, "strip_kib": 64, "write": "WB",
  *	                      "read": "RA", "access": "RW", "consistent": false,
- *	                      "created": 1767225600}, …]}, …]}
+ *	                      "created": 1767225600}, …],
+ *	             "spares": [{"uuid": "<GPT disk GUID>", "slot": 5, "dev": 3}]}, …],
+ *	 "spares": [{"uuid": "<GPT disk GUID>", "slot": 6}, …]}
  *
  * Members are listed span by span, so member i is row i % drives_per_span
  * of span i / drives_per_span, and its md device role is i. A member is
@@ -21,6 +23,15 @@
  * missing member keeps its place). Every member of a group carries each of
  * the group's VDs in the same partition (GPT entry number @part) over the
  * same LBAs: the group is laid out for its smallest member.
+ *
+ * "spares" lists the global hot spares, known by GPT disk GUID as members
+ * are; it is optional (absent means none, as in records written before
+ * spares existed) and written only when not empty. A global spare carries
+ * the metadata partition and the record, and no VD partition. A group's
+ * "spares" (as optional) are its dedicated spares: each carries the
+ * group's GPT entries, and in each VD's partition an md superblock of the
+ * VD's array with device number "dev" (from the member count up, unique
+ * in the group) and role spare, as md lists a spare.
  */
 #ifndef RCL_SOFT_CONFIG_H
 #define RCL_SOFT_CONFIG_H
@@ -32,6 +43,9 @@
 
 #define RCL_SOFT_CONFIG_FORMAT 1
 #define RCL_SOFT_MAX_MEMBERS   (RCL_MAX_SPANS * RCL_MAX_DRIVES_PER_SPAN)
+/* The highest md device number a dedicated spare takes: md's superblock has
+ * 128 roles, all "spare" but the members' (rcl_md_super1_init()). */
+#define RCL_SOFT_MAX_SPARE_DEV 127
 
 /* struct rcl_soft_member - a member drive: its identity and last slot. */
 struct rcl_soft_member {
@@ -39,10 +53,17 @@ struct rcl_soft_member {
 	unsigned slot;
 };
 
+/* struct rcl_soft_spare - a dedicated spare and its md device number. */
+struct rcl_soft_spare {
+	struct rcl_soft_member drive;
+	unsigned dev;
+};
+
 /**
  * struct rcl_soft_dg - one disk group.
  * @first_lba, @last_lba: the room for VD partitions on every member.
  * @members:	span by span; @spans * @drives_per_span of them.
+ * @spares:	its dedicated hot spares, @spare_count of them.
  */
 struct rcl_soft_dg {
 	unsigned id;
@@ -52,6 +73,8 @@ struct rcl_soft_dg {
 	uint64_t first_lba;
 	uint64_t last_lba;
 	struct rcl_soft_member members[RCL_SOFT_MAX_MEMBERS];
+	unsigned spare_count;
+	struct rcl_soft_spare spares[RCL_MAX_HOT_SPARES];
 };
 
 /**
@@ -83,9 +106,14 @@ struct rcl_soft_vd {
 	time_t created;
 };
 
-/* struct rcl_soft_config - the whole configuration; VDs sorted by id. */
+/*
+ * struct rcl_soft_config - the whole configuration; VDs sorted by id.
+ * @spares:	the global hot spares, @spare_count of them.
+ */
 struct rcl_soft_config {
 	char serial[64];
+	size_t spare_count;
+	struct rcl_soft_member spares[RCL_MAX_HOT_SPARES];
 	size_t dg_count;
 	struct rcl_soft_dg dgs[RCL_MAX_DGS];
 	size_t vd_count;
@@ -115,6 +143,9 @@ struct rcl_soft_dg *rcl_soft_config_dg(struct rcl_soft_config *cfg, unsigned id)
 
 /* rcl_soft_config_vd() - the VD with id @id, or NULL. */
 struct rcl_soft_vd *rcl_soft_config_vd(struct rcl_soft_config *cfg, unsigned id);
+
+/* rcl_soft_config_spares() - how many hot spares @cfg has, global and dedicated. */
+size_t rcl_soft_config_spares(const struct rcl_soft_config *cfg);
 
 /* rcl_soft_dg_members() - how many members @dg has. */
 unsigned rcl_soft_dg_members(const struct rcl_soft_dg *dg);

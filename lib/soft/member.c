@@ -64,7 +64,7 @@ enum rcl_status rcl_soft_member_gpt(const struct rcl_soft_disk *disk, bool fresh
 	for (size_t i = 0; i < cfg->vd_count; i++) {
 		const struct rcl_soft_vd *vd = &cfg->vds[i];
 
-		if (vd->dg != dg->id)
+		if (!dg || vd->dg != dg->id)
 			continue;
 		st = vd_part(old ? &old->parts[vd->part] : NULL, vd, &gpt->parts[vd->part], err);
 		if (st)
@@ -120,17 +120,30 @@ static enum rcl_status fill_super(struct rcl_md_super1 *sb, const struct md_arra
 	return RCL_OK;
 }
 
-/* The bitmap superblock in a zeroed area as big as the bitmap: no stale bits. */
-static enum rcl_status write_bitmap(int fd, uint64_t at, const struct rcl_md_super1 *sb,
-                                    const struct rcl_md_geometry *geo, struct rcl_error *err)
+/* @bms in a zeroed area as big as its bitmap, at @at: no stale bits. */
+static enum rcl_status write_bitmap_area(int fd, uint64_t at, const struct rcl_md_bitmap_super *bms,
+                                         struct rcl_error *err)
 {
-	uint64_t space = rcl_md_bitmap_space(geo->bitmap_sync_size, geo->bitmap_chunk);
-	struct rcl_md_bitmap_super bms = {0};
+	uint64_t space = rcl_md_bitmap_space(bms->sync_size, bms->chunksize);
 	enum rcl_status st;
 	uint8_t *buf = rcl_calloc(1, space);
 
 	if (!buf)
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	st = rcl_md_bitmap_encode(bms, buf, (size_t)space, err);
+	if (!st)
+		st = rcl_soft_write(fd, buf, (size_t)space, at, "md bitmap", err);
+	rcl_free(buf);
+	return st;
+}
+
+/* A new array's bitmap superblock, its bits clear. */
+static enum rcl_status write_bitmap(int fd, uint64_t at, const struct rcl_md_super1 *sb,
+                                    const struct rcl_md_geometry *geo, struct rcl_error *err)
+{
+	uint64_t space = rcl_md_bitmap_space(geo->bitmap_sync_size, geo->bitmap_chunk);
+	struct rcl_md_bitmap_super bms = {0};
+
 	bms.version = RCL_MD_BITMAP_VERSION;
 	memcpy(bms.uuid, sb->set_uuid, 16);
 	bms.events = bms.events_cleared = sb->events;
@@ -138,11 +151,7 @@ static enum rcl_status write_bitmap(int fd, uint64_t at, const struct rcl_md_sup
 	bms.chunksize = geo->bitmap_chunk;
 	bms.daemon_sleep = RCL_MD_BITMAP_DAEMON_SLEEP;
 	bms.sectors_reserved = (uint32_t)(space / 512);
-	st = rcl_md_bitmap_encode(&bms, buf, (size_t)space, err);
-	if (!st)
-		st = rcl_soft_write(fd, buf, (size_t)space, at, "md bitmap", err);
-	rcl_free(buf);
-	return st;
+	return write_bitmap_area(fd, at, &bms, err);
 }
 
 /* The superblock (and bitmap) of member @a->dev_number of array @a, whose device starts at @base.
@@ -301,4 +310,118 @@ enum rcl_status rcl_soft_member_blank(const struct rcl_soft_disk *disk, struct r
 		st = rcl_soft_member_clear_records(disk->fd, disk->sector_size,
 		                                   &gpt->parts[disk->meta], err);
 	return st ? st : zero_gpt(disk, err);
+}
+
+/* ---- Spares: superblocks of an existing array ---- */
+
+/* Where VD @vd's md superblock is on a drive of @sector_size: a byte offset. */
+static uint64_t super_at(unsigned sector_size, const struct rcl_soft_vd *vd)
+{
+	return vd->first_lba * sector_size + RCL_MD_SUPER1_2_OFFSET * 512;
+}
+
+enum rcl_status rcl_soft_md_read(int fd, unsigned sector_size, const struct rcl_soft_vd *vd,
+                                 struct rcl_md_super1 *sb, struct rcl_error *err)
+{
+	uint64_t sectors = (vd->last_lba + 1 - vd->first_lba) * sector_size / 512;
+	uint8_t *block = rcl_malloc(RCL_MD_SB_AREA);
+	enum rcl_status st;
+
+	if (!block)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	st = rcl_soft_read(fd, block, RCL_MD_SB_AREA, super_at(sector_size, vd), err);
+	if (!st)
+		st = rcl_md_super1_decode(block, RCL_MD_SB_AREA, RCL_MD_SUPER1_2_OFFSET, sectors,
+		                          sb, err);
+	rcl_free(block);
+	return st;
+}
+
+/* The bitmap superblock of the array whose superblock @sb sits at @sb_at. */
+static enum rcl_status read_bitmap(int fd, uint64_t sb_at, const struct rcl_md_super1 *sb,
+                                   struct rcl_md_bitmap_super *bms, struct rcl_error *err)
+{
+	uint8_t buf[RCL_MD_BITMAP_SB_BYTES];
+	enum rcl_status st =
+	    rcl_soft_read(fd, buf, sizeof(buf), sb_at + (int64_t)sb->bitmap_offset * 512, err);
+
+	return st ? st
+	          : rcl_md_bitmap_decode(buf, sizeof(buf), rcl_md_super1_bitmap_room(sb), bms, err);
+}
+
+static enum rcl_status write_sb(int fd, uint64_t at, const struct rcl_md_super1 *sb,
+                                struct rcl_error *err)
+{
+	uint8_t *block = rcl_malloc(RCL_MD_SB_AREA);
+	enum rcl_status st;
+
+	if (!block)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	st = rcl_md_super1_encode(sb, block, RCL_MD_SB_AREA, err);
+	if (!st)
+		st = rcl_soft_write(fd, block, RCL_MD_SB_AREA, at, "md superblock", err);
+	rcl_free(block);
+	return st;
+}
+
+enum rcl_status rcl_soft_md_rewrite(int fd, unsigned sector_size, const struct rcl_soft_vd *vd,
+                                    struct rcl_md_super1 *sb, struct rcl_error *err)
+{
+	uint64_t at = super_at(sector_size, vd);
+	struct rcl_md_bitmap_super bms;
+	uint8_t buf[RCL_MD_BITMAP_SB_BYTES];
+	enum rcl_status st = RCL_OK;
+
+	sb->utime = now_md();
+	/* The bitmap's events go first: md takes a bitmap one event ahead, not one behind. */
+	if (sb->feature_map & RCL_MD_FEATURE_BITMAP_OFFSET) {
+		st = read_bitmap(fd, at, sb, &bms, err);
+		bms.events = sb->events;
+		if (!st)
+			st = rcl_md_bitmap_encode(&bms, buf, sizeof(buf), err);
+		if (!st)
+			st =
+			    rcl_soft_write(fd, buf, sizeof(buf),
+			                   at + (int64_t)sb->bitmap_offset * 512, "md bitmap", err);
+	}
+	if (!st)
+		st = write_sb(fd, at, sb, err);
+	return st ? st : rcl_soft_sync(fd, "md superblock", err);
+}
+
+enum rcl_status rcl_soft_md_write_spare(int fd, int member_fd, unsigned sector_size,
+                                        const struct rcl_soft_vd *vd,
+                                        const struct rcl_md_super1 *member, unsigned dev,
+                                        struct rcl_error *err)
+{
+	uint64_t at = super_at(sector_size, vd);
+	struct rcl_md_super1 *sb = rcl_malloc(sizeof(*sb));
+	struct rcl_md_bitmap_super bms;
+	struct rcl_guid uuid;
+	enum rcl_status st;
+
+	if (!sb)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	*sb = *member;
+	sb->dev_number = dev;
+	sb->dev_roles[dev] = RCL_MD_ROLE_SPARE;
+	sb->utime = now_md();
+	/* Nothing of the member's own state: a spare has nothing recovered, no flags. */
+	sb->feature_map &= ~(uint32_t)RCL_MD_FEATURE_RECOVERY_OFFSET;
+	sb->recovery_offset = 0;
+	sb->devflags = 0;
+	sb->cnt_corrected_read = 0;
+	st = rcl_guid_random(&uuid, err);
+	memcpy(sb->device_uuid, uuid.b, 16);
+	if (!st && (sb->feature_map & RCL_MD_FEATURE_BITMAP_OFFSET)) {
+		st = read_bitmap(member_fd, at, member, &bms, err);
+		bms.events = bms.events_cleared = sb->events;
+		if (!st)
+			st =
+			    write_bitmap_area(fd, at + (int64_t)sb->bitmap_offset * 512, &bms, err);
+	}
+	if (!st)
+		st = write_sb(fd, at, sb, err);
+	rcl_free(sb);
+	return st ? st : rcl_soft_sync(fd, "md superblock", err);
 }

@@ -14,7 +14,8 @@
 /**
  * rcl_soft_member_gpt() - the GPT @disk must carry as a member of @dg in
  * @cfg: the metadata partition, then one Linux RAID partition per VD of
- * @dg, nothing else (orphans of an interrupted change go). Entries that
+ * @dg, nothing else (orphans of an interrupted change go); a NULL @dg
+ * (a global hot spare) gets the metadata partition alone. Entries that
  * stay keep their partition GUIDs. With @fresh (a new member) the drive
  * gets a new table, and so a new disk GUID; else @disk->gpt is the base.
  * Return: RCL_OK, RCL_INVALID_PARAM, RCL_SYSTEM (no randomness).
@@ -63,5 +64,40 @@ enum rcl_status rcl_soft_member_blank(const struct rcl_soft_disk *disk, struct r
 enum rcl_status rcl_soft_member_clear_records(int fd, unsigned sector_size,
                                               const struct rcl_gpt_part *meta,
                                               struct rcl_error *err);
+
+/*
+ * Dedicated spares. A spare joins each of its group's arrays as md's
+ * "mdadm --add" leaves it: its own superblock, a copy of a member's with
+ * its device number and role spare (every role past the members' is
+ * spare already, rcl_md_super1_init()), and every superblock's events
+ * one up, so the array's members and spares agree.
+ */
+struct rcl_md_super1;
+
+/**
+ * rcl_soft_md_read() - read and check VD @vd's md superblock on @fd into
+ * *@sb (heap-sized: about 4 KiB).
+ * Return: RCL_OK, RCL_CORRUPT, RCL_SYSTEM, RCL_NOMEM.
+ */
+enum rcl_status rcl_soft_md_read(int fd, unsigned sector_size, const struct rcl_soft_vd *vd,
+                                 struct rcl_md_super1 *sb, struct rcl_error *err);
+
+/**
+ * rcl_soft_md_rewrite() - write @sb back as VD @vd's superblock on @fd,
+ * its utime now, the bitmap superblock's events first set to @sb's; flush.
+ */
+enum rcl_status rcl_soft_md_rewrite(int fd, unsigned sector_size, const struct rcl_soft_vd *vd,
+                                    struct rcl_md_super1 *sb, struct rcl_error *err);
+
+/**
+ * rcl_soft_md_write_spare() - write VD @vd's superblock on spare @fd: a
+ * copy of @member's (read from @member_fd, whose bitmap superblock the
+ * spare's empty bitmap copies) with device number @dev, role spare and a
+ * new device UUID; then flush.
+ */
+enum rcl_status rcl_soft_md_write_spare(int fd, int member_fd, unsigned sector_size,
+                                        const struct rcl_soft_vd *vd,
+                                        const struct rcl_md_super1 *member, unsigned dev,
+                                        struct rcl_error *err);
 
 #endif /* RCL_SOFT_MEMBER_H */

@@ -193,13 +193,32 @@ static void fill_slots(struct rcl_ctrl *ctrl, const struct soft_ctrl *sc)
 		drive->enclosure = RCL_SOFT_ENCLOSURE;
 		drive->slot = slot->slot;
 		drive->device_id = slot->slot;
-		drive->state = RCL_PD_UGOOD;
+		/* Members and spares get their state later: only an unconfigured drive is JBOD. */
+		drive->state = slot->jbod ? RCL_PD_JBOD : RCL_PD_UGOOD;
 		drive->dg = -1;
+		drive->locate = slot->locate;
 		snprintf(drive->serial, sizeof(drive->serial), "%s", slot->serial);
 		snprintf(drive->wwn, sizeof(drive->wwn), "%s", slot->wwn);
 		rcl_soft_probe(slot->path, sc->sector_size, drive);
 	}
 	ctrl->drive_count = sc->slot_count;
+}
+
+/*
+ * Global hot spares show as GHS, dedicated ones as DHS with their group;
+ * a spare whose drive is gone is not shown.
+ */
+static void fill_spares(struct rcl_ctrl *ctrl, const struct rcl_soft_state *state)
+{
+	for (size_t i = 0; i < state->count; i++) {
+		const struct rcl_soft_disk *disk = &state->disks[i];
+
+		if (!disk->spare)
+			continue;
+		ctrl->drives[i].state = disk->spare_dg < 0 ? RCL_PD_GHS : RCL_PD_DHS;
+		if (disk->spare_dg >= 0)
+			ctrl->drives[i].dg = (int)state->cfg.dgs[disk->spare_dg].id;
+	}
 }
 
 void rcl_soft_view_apply(struct rcl_ctrl *ctrl, struct soft_ctrl *sc, struct rcl_soft_view *view)
@@ -213,6 +232,7 @@ void rcl_soft_view_apply(struct rcl_ctrl *ctrl, struct soft_ctrl *sc, struct rcl
 	ctrl->dgs = view->dgs;
 	ctrl->vds = view->vds;
 	fill_slots(ctrl, sc);
+	fill_spares(ctrl, state);
 	for (size_t d = 0; d < cfg->dg_count; d++) {
 		fill_group(ctrl, state, &cfg->dgs[d], &ctrl->dgs[d]);
 		fill_space(state, group_sector(state, &cfg->dgs[d]), &ctrl->dgs[d], &cfg->dgs[d]);

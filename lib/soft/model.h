@@ -33,7 +33,8 @@ enum rcl_status rcl_soft_view_prepare(struct soft_ctrl *sc, struct rcl_soft_view
 /**
  * rcl_soft_view_apply() - make @view the model of @ctrl and its state
  * @sc's: ctrl->drives (each slot probed, then members Onln with their
- * group, span and row, everyone else UGood, Msng for a vanished backing
+ * group, span and row, hot spares GHS or DHS (with their group),
+ * everyone else UGood, Msng for a vanished backing
  * store), ctrl->dgs and ctrl->vds. A member whose drive is not there shows
  * as Msng in the slot it was last seen in, unless another drive sits
  * there. A VD is Optl with all members, else Dgrd, Pdgd or OfLn as its

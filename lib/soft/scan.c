@@ -174,17 +174,32 @@ static void mark_damaged(struct rcl_soft_state *state)
 {
 	for (size_t i = 0; i < state->count; i++)
 		if (state->disks[i].kind == RCL_SOFT_DISK_OURS && state->disks[i].dg < 0 &&
-		    state->verdicts[i].standing == RCL_SOFT_RECORD_NONE && damaged(&state->recs[i]))
+		    !state->disks[i].spare && state->verdicts[i].standing == RCL_SOFT_RECORD_NONE &&
+		    damaged(&state->recs[i]))
 			classify(&state->disks[i], RCL_SOFT_DISK_FOREIGN,
 			         "holds a damaged raidcli configuration record");
 }
 
-/* Place each member of the configuration on the drive that carries it. */
+static void place_spare(struct rcl_soft_state *state, const struct rcl_guid *uuid, int dg)
+{
+	struct rcl_soft_disk *disk = rcl_soft_find_disk(state, uuid);
+
+	if (disk) {
+		disk->spare = true;
+		disk->spare_dg = dg;
+	}
+}
+
+/* Place each member and spare of the configuration on the drive that carries it. */
 static void place_members(struct rcl_soft_state *state)
 {
+	for (size_t k = 0; k < state->cfg.spare_count; k++)
+		place_spare(state, &state->cfg.spares[k].uuid, -1);
 	for (size_t d = 0; d < state->cfg.dg_count; d++) {
 		const struct rcl_soft_dg *dg = &state->cfg.dgs[d];
 
+		for (unsigned k = 0; k < dg->spare_count; k++)
+			place_spare(state, &dg->spares[k].drive.uuid, (int)d);
 		for (unsigned m = 0; m < rcl_soft_dg_members(dg); m++) {
 			struct rcl_soft_disk *disk = rcl_soft_find_member(state, dg, m);
 
@@ -243,7 +258,7 @@ enum rcl_status rcl_soft_scan(const struct soft_ctrl *sc, struct rcl_soft_state 
 
 		disk->slot = sc->slots[i].slot;
 		disk->path = sc->slots[i].path;
-		disk->dg = disk->member = -1;
+		disk->dg = disk->member = disk->spare_dg = -1;
 		disk->fd = -1;
 		state->count++;
 		st = read_disk(disk, &state->recs[i], sc->sector_size, err);
@@ -274,15 +289,19 @@ void rcl_soft_state_free(struct rcl_soft_state *state)
 	rcl_free(state);
 }
 
-struct rcl_soft_disk *rcl_soft_find_member(struct rcl_soft_state *state,
-                                           const struct rcl_soft_dg *dg, unsigned member)
+struct rcl_soft_disk *rcl_soft_find_disk(struct rcl_soft_state *state, const struct rcl_guid *uuid)
 {
 	for (size_t i = 0; i < state->count; i++) {
 		struct rcl_soft_disk *disk = &state->disks[i];
 
-		if (disk->kind == RCL_SOFT_DISK_OURS &&
-		    same_guid(&disk->gpt->disk_guid, &dg->members[member].uuid))
+		if (disk->kind == RCL_SOFT_DISK_OURS && same_guid(&disk->gpt->disk_guid, uuid))
 			return disk;
 	}
 	return NULL;
+}
+
+struct rcl_soft_disk *rcl_soft_find_member(struct rcl_soft_state *state,
+                                           const struct rcl_soft_dg *dg, unsigned member)
+{
+	return rcl_soft_find_disk(state, &dg->members[member].uuid);
 }

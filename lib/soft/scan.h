@@ -33,6 +33,9 @@ enum rcl_soft_disk_kind {
  * @meta:	@gpt's entry of the metadata partition, when OURS.
  * @dg, @member: its group's index in the configuration and its index
  *		among the group's members, or -1.
+ * @spare:	a hot spare of the configuration.
+ * @spare_dg:	for a dedicated spare, its group's index in the
+ *		configuration; -1 for a global one.
  * @why:	for FOREIGN, what was found.
  */
 struct rcl_soft_disk {
@@ -46,6 +49,8 @@ struct rcl_soft_disk {
 	unsigned meta;
 	int dg;
 	int member;
+	bool spare;
+	int spare_dg;
 	char why[96];
 };
 
@@ -80,5 +85,8 @@ void rcl_soft_state_free(struct rcl_soft_state *state);
 /* rcl_soft_find_member() - the disk that is @dg's member @member, or NULL. */
 struct rcl_soft_disk *rcl_soft_find_member(struct rcl_soft_state *state,
                                            const struct rcl_soft_dg *dg, unsigned member);
+
+/* rcl_soft_find_disk() - the drive of ours whose GPT disk GUID is @uuid, or NULL. */
+struct rcl_soft_disk *rcl_soft_find_disk(struct rcl_soft_state *state, const struct rcl_guid *uuid);
 
 #endif /* RCL_SOFT_SCAN_H */

@@ -5,7 +5,11 @@
  *
  * The controller's own state is <state dir>/soft/<serial>.json: its serial,
  * its sector size and which backing object sits in which slot, with each
- * drive's serial number and WWN (so they stay stable across runs).
+ * drive's serial number and WWN (so they stay stable across runs), and
+ * whether its locate LED is on ("locate") and it is exposed as JBOD
+ * ("jbod"), and whether the controller allows JBOD drives ("jbod"). These
+ * flags are written only when true: files written before them read the
+ * same.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -39,6 +43,20 @@ static bool copy_checked(char *dst, size_t size, const char *src)
 	return true;
 }
 
+/* An optional flag: false when absent. Return: false when present but not a boolean. */
+static bool get_flag(json_object *obj, const char *key, bool *out)
+{
+	*out = false;
+	return !json_object_object_get_ex(obj, key, NULL) || rcl_json_get_bool(obj, key, out);
+}
+
+/* A flag, written only when set. */
+static void add_flag(json_object *obj, const char *key, bool on)
+{
+	if (on)
+		json_object_object_add(obj, key, json_object_new_boolean(true));
+}
+
 static enum rcl_status parse_slot(json_object *item, const char *path, struct soft_slot *slot,
                                   struct rcl_error *err)
 {
@@ -55,6 +73,8 @@ static enum rcl_status parse_slot(json_object *item, const char *path, struct so
 	    !copy_checked(slot->serial, sizeof(slot->serial), serial) ||
 	    !copy_checked(slot->wwn, sizeof(slot->wwn), wwn))
 		return rcl_state_corrupt(err, path, "a slot has an invalid path, serial or wwn");
+	if (!get_flag(item, "locate", &slot->locate) || !get_flag(item, "jbod", &slot->jbod))
+		return rcl_state_corrupt(err, path, "a slot's locate or jbod is not a boolean");
 	slot->slot = (unsigned)number;
 	return RCL_OK;
 }
@@ -76,6 +96,8 @@ static enum rcl_status parse_state(json_object *root, const char *path, struct s
 	    !json_object_object_get_ex(root, "slots", &slots) ||
 	    !json_object_is_type(slots, json_type_array))
 		return rcl_state_corrupt(err, path, "a controller field is missing or mistyped");
+	if (!get_flag(root, "jbod", &sc->jbod))
+		return rcl_state_corrupt(err, path, "jbod is not a boolean");
 	/* image_dir is absolute, or empty for a controller created without images. */
 	if ((sector != 512 && sector != 4096) || (dir[0] && dir[0] != '/') ||
 	    !copy_checked(sc->serial, sizeof(sc->serial), serial) ||
@@ -119,6 +141,7 @@ static enum rcl_status save_state(const struct soft_ctrl *sc, struct rcl_error *
 	json_object_object_add(root, "created", json_object_new_int64(sc->created));
 	json_object_object_add(root, "sector_size", json_object_new_int((int)sc->sector_size));
 	json_object_object_add(root, "image_dir", json_object_new_string(sc->image_dir));
+	add_flag(root, "jbod", sc->jbod);
 	json_object_object_add(root, "slots", slots);
 	for (size_t i = 0; i < sc->slot_count; i++) {
 		const struct soft_slot *slot = &sc->slots[i];
@@ -129,6 +152,8 @@ static enum rcl_status save_state(const struct soft_ctrl *sc, struct rcl_error *
 		json_object_object_add(item, "serial", json_object_new_string(slot->serial));
 		json_object_object_add(item, "wwn", json_object_new_string(slot->wwn));
 		json_object_object_add(item, "owned", json_object_new_boolean(slot->owned));
+		add_flag(item, "locate", slot->locate);
+		add_flag(item, "jbod", slot->jbod);
 		json_object_array_add(slots, item);
 	}
 	st = rcl_state_write(sc->state_path, root, err);
@@ -161,6 +186,7 @@ static enum rcl_status fill_info(struct rcl_ctrl *ctrl, const struct soft_ctrl *
 	snprintf(info->backend, sizeof(info->backend), "soft");
 	info->max_drives = RCL_SOFT_MAX_DRIVES;
 	info->created = sc->created;
+	info->jbod = sc->jbod;
 
 	ctrl->enclosures = rcl_calloc(1, sizeof(*ctrl->enclosures));
 	if (!ctrl->enclosures)
@@ -411,6 +437,61 @@ static enum rcl_status soft_destroy(struct rcl_ctrl *ctrl, unsigned flags, struc
 	return RCL_OK;
 }
 
+/* Set *@flag to @on and save the state file; on failure *@flag is as it was. */
+static enum rcl_status save_flag(struct soft_ctrl *sc, bool *flag, bool on, struct rcl_error *err)
+{
+	bool was = *flag;
+	enum rcl_status st;
+
+	*flag = on;
+	st = save_state(sc, err);
+	if (st)
+		*flag = was;
+	return st;
+}
+
+static struct soft_slot *find_slot(struct soft_ctrl *sc, const struct rcl_drive_ref *ref,
+                                   struct rcl_error *err)
+{
+	for (size_t i = 0; i < sc->slot_count; i++)
+		if (sc->slots[i].slot == ref->slot)
+			return &sc->slots[i];
+	rcl_fail(err, RCL_NOT_FOUND, "no drive in slot %u", ref->slot);
+	return NULL;
+}
+
+static enum rcl_status soft_set_locate(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                       bool on, struct rcl_error *err)
+{
+	struct soft_slot *slot = find_slot(ctrl->priv, ref, err);
+	enum rcl_status st = slot ? save_flag(ctrl->priv, &slot->locate, on, err) : RCL_NOT_FOUND;
+
+	for (size_t i = 0; !st && i < ctrl->drive_count; i++)
+		if (ctrl->drives[i].slot == ref->slot)
+			ctrl->drives[i].locate = on;
+	return st;
+}
+
+static enum rcl_status soft_set_jbod_mode(struct rcl_ctrl *ctrl, bool on, struct rcl_error *err)
+{
+	struct soft_ctrl *sc = ctrl->priv;
+	enum rcl_status st = save_flag(sc, &sc->jbod, on, err);
+
+	if (!st)
+		ctrl->info.jbod = on;
+	return st;
+}
+
+/* The drive's state follows from the flag and the configuration: read it again. */
+static enum rcl_status soft_set_drive_jbod(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                           bool on, struct rcl_error *err)
+{
+	struct soft_slot *slot = find_slot(ctrl->priv, ref, err);
+	enum rcl_status st = slot ? save_flag(ctrl->priv, &slot->jbod, on, err) : RCL_NOT_FOUND;
+
+	return st ? st : rcl_soft_refresh(ctrl, err);
+}
+
 const struct rcl_backend_ops rcl_soft_ops = {
     .name = "soft",
     .load = soft_load,
@@ -421,6 +502,11 @@ const struct rcl_backend_ops rcl_soft_ops = {
     .create_vd = rcl_soft_create_vd,
     .delete_vd = rcl_soft_delete_vd,
     .set_vd = rcl_soft_set_vd,
+    .add_hotspare = rcl_soft_add_hotspare,
+    .delete_hotspare = rcl_soft_delete_hotspare,
+    .set_locate = soft_set_locate,
+    .set_jbod_mode = soft_set_jbod_mode,
+    .set_drive_jbod = soft_set_drive_jbod,
 };
 
 /* Create the sparse image for @slot in sc->image_dir; never overwrite. */
@@ -555,5 +641,8 @@ out:
 	rcl_unlock(reg_fd);
 	rcl_free(soft_dir);
 	soft_free(sc);
+	/* After the registry lock is gone: the controller lock comes first. */
+	if (!st)
+		rcl_event_record_created(ctx, *id);
 	return st;
 }

@@ -19,7 +19,9 @@ struct rcl_soft_state;
 /* One slot: its backing object and the identity the drive shows. */
 struct soft_slot {
 	unsigned slot;
-	bool owned; /* an image raidcli created, deleted with delete=images */
+	bool owned;  /* an image raidcli created, deleted with delete=images */
+	bool locate; /* its locate LED is on: kept here, as it is the slot's */
+	bool jbod;   /* exposed to the host as it is (JBOD) while unconfigured */
 	char serial[32];
 	char wwn[24];
 	char path[PATH_MAX];
@@ -40,6 +42,7 @@ struct soft_ctrl {
 	size_t slot_count;
 	struct rcl_soft_state *state;
 	bool stale;
+	bool jbod; /* JBOD drives allowed ("/cx set jbod=on") */
 };
 
 /*

@@ -84,8 +84,11 @@ static enum rcl_status fail_refresh(struct rcl_ctrl *ctrl, enum rcl_status st)
 	return st;
 }
 
-/* The disk of the configuration member @m of @dg in @cfg, by disk index, or -1. */
-static int member_disk(const struct change *c, const struct rcl_soft_dg *dg, unsigned m)
+/*
+ * The disk whose GPT disk GUID is @uuid, by disk index, or -1: a disk of
+ * ours, or one step (a) of this change gave a new GPT.
+ */
+static int guid_disk(const struct change *c, const struct rcl_guid *uuid)
 {
 	for (size_t i = 0; i < c->state->count; i++) {
 		const struct rcl_gpt *gpt = c->gpts[i] ? c->gpts[i] : c->state->disks[i].gpt;
@@ -93,19 +96,32 @@ static int member_disk(const struct change *c, const struct rcl_soft_dg *dg, uns
 		if (c->state->disks[i].kind != RCL_SOFT_DISK_ABSENT &&
 		    c->state->disks[i].kind != RCL_SOFT_DISK_FOREIGN && gpt &&
 		    (c->gpts[i] || c->state->disks[i].kind == RCL_SOFT_DISK_OURS) &&
-		    !memcmp(gpt->disk_guid.b, dg->members[m].uuid.b, 16))
+		    !memcmp(gpt->disk_guid.b, uuid->b, 16))
 			return (int)i;
 	}
 	return -1;
 }
 
-/* Whether disk @i is a member of any group of @cfg (per member_disk()). */
-static bool is_member(const struct change *c, const struct rcl_soft_config *cfg, size_t i)
+/* The disk of the configuration member @m of @dg, by disk index, or -1. */
+static int member_disk(const struct change *c, const struct rcl_soft_dg *dg, unsigned m)
 {
-	for (size_t d = 0; d < cfg->dg_count; d++)
+	return guid_disk(c, &dg->members[m].uuid);
+}
+
+/* Whether disk @i is a member or a hot spare in @cfg (per guid_disk()). */
+static bool in_config(const struct change *c, const struct rcl_soft_config *cfg, size_t i)
+{
+	for (size_t d = 0; d < cfg->dg_count; d++) {
 		for (unsigned m = 0; m < rcl_soft_dg_members(&cfg->dgs[d]); m++)
 			if (member_disk(c, &cfg->dgs[d], m) == (int)i)
 				return true;
+		for (unsigned k = 0; k < cfg->dgs[d].spare_count; k++)
+			if (guid_disk(c, &cfg->dgs[d].spares[k].drive.uuid) == (int)i)
+				return true;
+	}
+	for (size_t k = 0; k < cfg->spare_count; k++)
+		if (guid_disk(c, &cfg->spares[k].uuid) == (int)i)
+			return true;
 	return false;
 }
 
@@ -123,8 +139,8 @@ static void record_drive(const struct change *c, size_t i, struct rcl_soft_recor
 }
 
 /*
- * Write c->cfg to every drive that is a member before or after the change:
- * drives leaving must hold the new configuration too, or, if step (c)
+ * Write c->cfg to every drive that is a member or spare before or after
+ * the change: drives leaving must hold the new configuration too, or, if step (c)
  * never runs, their old record would still count as this controller's.
  */
 static enum rcl_status write_records(struct change *c, struct rcl_error *err)
@@ -139,7 +155,9 @@ static enum rcl_status write_records(struct change *c, struct rcl_error *err)
 		st = rcl_fail(err, RCL_NOMEM, "out of memory");
 	rc.payload = payload;
 	for (size_t i = 0; i < c->state->count && !st; i++) {
-		if (!is_member(c, c->cfg, i) && !(c->state->disks[i].dg >= 0))
+		const struct rcl_soft_disk *disk = &c->state->disks[i];
+
+		if (!in_config(c, c->cfg, i) && disk->dg < 0 && !disk->spare)
 			continue;
 		record_drive(c, i, &recs[n]);
 		st = rcl_soft_record_read(&recs[n++], err);
@@ -197,7 +215,7 @@ static void clean_up(struct change *c)
 	for (size_t i = 0; i < c->state->count; i++) {
 		struct rcl_soft_disk *disk = &c->state->disks[i];
 
-		if (disk->kind != RCL_SOFT_DISK_OURS || is_member(c, c->cfg, i) || c->gpts[i])
+		if (disk->kind != RCL_SOFT_DISK_OURS || in_config(c, c->cfg, i) || c->gpts[i])
 			continue;
 		rcl_soft_member_blank(disk, &ignored);
 	}
@@ -279,12 +297,25 @@ static unsigned free_part(const struct rcl_soft_config *cfg, unsigned dg)
 	return part;
 }
 
+/* The last LBA a VD partition on @disk can use: its GPT's end, aligned down. */
+static enum rcl_status room_end(const struct rcl_soft_disk *disk, uint64_t *end,
+                                struct rcl_error *err)
+{
+	uint64_t align = RCL_SOFT_ALIGN_BYTES / disk->sector_size;
+	struct rcl_gpt gpt;
+	enum rcl_status st = rcl_gpt_init(&gpt, disk->bytes, disk->sector_size, err);
+
+	if (!st)
+		*end = (gpt.last_usable + 1) / align * align - 1;
+	return st;
+}
+
 /* Where a group on these disks can put VDs: after the metadata, to the smallest end. */
 static enum rcl_status new_group_room(const struct change *c, const size_t *idx, size_t n,
                                       struct rcl_soft_dg *dg, struct rcl_error *err)
 {
 	unsigned ss = c->state->disks[idx[0]].sector_size;
-	uint64_t align = RCL_SOFT_ALIGN_BYTES / ss;
+	uint64_t align = RCL_SOFT_ALIGN_BYTES / ss, end;
 	struct rcl_gpt_part meta;
 	struct rcl_gpt gpt;
 	enum rcl_status st;
@@ -299,13 +330,15 @@ static enum rcl_status new_group_room(const struct change *c, const size_t *idx,
 			                "bytes)",
 			                c->state->disks[idx[0]].slot, disk->slot, ss,
 			                disk->sector_size);
-		st = rcl_gpt_init(&gpt, disk->bytes, ss, err);
+		st = room_end(disk, &end, err);
 		if (st)
 			return st;
-		if ((gpt.last_usable + 1) / align * align - 1 < dg->last_lba)
-			dg->last_lba = (gpt.last_usable + 1) / align * align - 1;
+		if (end < dg->last_lba)
+			dg->last_lba = end;
 	}
-	st = rcl_soft_meta_part(&gpt, &meta, err);
+	st = rcl_gpt_init(&gpt, c->state->disks[idx[0]].bytes, ss, err);
+	if (!st)
+		st = rcl_soft_meta_part(&gpt, &meta, err);
 	if (st)
 		return st;
 	dg->first_lba = meta.last_lba + 1;
@@ -445,14 +478,38 @@ static enum rcl_status add_vd(struct change *c, const struct rcl_vd_params *p,
 	return RCL_OK;
 }
 
+static enum rcl_status check_spare_level(enum rcl_raid_level level, struct rcl_error *err);
+static enum rcl_status pick_spares(struct change *c, const struct rcl_vd_params *p,
+                                   struct rcl_soft_dg *dg, struct rcl_error *err);
+static enum rcl_status write_spares(struct change *c, struct rcl_soft_dg *dg,
+                                    const struct rcl_soft_vd *vd, struct rcl_error *err);
+
+/* spares= makes dedicated spares of a new group only, and not of every level. */
+static enum rcl_status check_vd_spares(const struct change *c, const struct rcl_vd_params *p,
+                                       const struct rcl_soft_dg *dg, struct rcl_error *err)
+{
+	if (!p->spare_count)
+		return RCL_OK;
+	if (dg)
+		return rcl_fail(
+		    err, RCL_NOT_ALLOWED,
+		    "spares= makes dedicated spares of a new disk group; for disk group "
+		    "%u use add hotsparedrive dgs=%u",
+		    dg->id, dg->id);
+	if (rcl_soft_config_spares(c->cfg) + p->spare_count > RCL_MAX_HOT_SPARES)
+		return rcl_fail(err, RCL_NOT_ALLOWED, "the controller takes at most %d hot spares",
+		                RCL_MAX_HOT_SPARES);
+	return check_spare_level(p->level, err);
+}
+
 static enum rcl_status check_limits(const struct change *c, const struct rcl_vd_params *p,
                                     const struct rcl_soft_dg *dg, struct rcl_error *err)
 {
 	unsigned in_dg = 0;
+	enum rcl_status st = check_vd_spares(c, p, dg, err);
 
-	if (p->spare_count)
-		return rcl_fail(err, RCL_UNSUPPORTED,
-		                "dedicated hot spares are not supported by soft controllers yet");
+	if (st)
+		return st;
 	if (c->cfg->vd_count >= RCL_MAX_VDS)
 		return rcl_fail(err, RCL_NOT_ALLOWED, "the controller has the most VDs (%u)",
 		                RCL_MAX_VDS);
@@ -512,6 +569,8 @@ enum rcl_status rcl_soft_create_vd(struct rcl_ctrl *ctrl, const struct rcl_vd_pa
 	if (!st && !dg)
 		st = add_group(&c, params, idx, &dg, err);
 	if (!st)
+		st = pick_spares(&c, params, dg, err);
+	if (!st)
 		st = add_vd(&c, params, dg, c.state->disks[idx[0]].sector_size, &vd, err);
 	if (st) {
 		change_end(&c);
@@ -519,6 +578,8 @@ enum rcl_status rcl_soft_create_vd(struct rcl_ctrl *ctrl, const struct rcl_vd_pa
 	}
 	*id = vd->id;
 	st = write_members(&c, dg, vd, idx, err);
+	if (!st)
+		st = write_spares(&c, dg, vd, err);
 	if (!st)
 		st = write_records(&c, err);
 	if (!st)
@@ -627,7 +688,8 @@ static void drop_vd(struct rcl_soft_config *cfg, const struct rcl_soft_vd *vd, b
 }
 
 /*
- * Step (c) of a delete whose group stays: each member's GPT without the
+ * Step (c) of a delete whose group stays: each member's and dedicated
+ * spare's GPT without the
  * VD's entry, its md superblock wiped first (write_gpt()). A group that
  * went is clean_up()'s: its drives are no member of anything now.
  */
@@ -637,6 +699,12 @@ static void remove_vd(struct change *c, const struct rcl_soft_dg *dg)
 
 	for (unsigned m = 0; m < rcl_soft_dg_members(dg); m++) {
 		int i = member_disk(c, dg, m);
+
+		if (i >= 0)
+			write_gpt(c, (size_t)i, dg, &ignored);
+	}
+	for (unsigned k = 0; k < dg->spare_count; k++) {
+		int i = guid_disk(c, &dg->spares[k].drive.uuid);
 
 		if (i >= 0)
 			write_gpt(c, (size_t)i, dg, &ignored);
@@ -701,5 +769,346 @@ enum rcl_status rcl_soft_set_vd(struct rcl_ctrl *ctrl, unsigned id,
 		vd->access = (enum rcl_access_policy)props->access;
 	/* The md superblocks name the array by controller and VD id: nothing else changes. */
 	st = write_records(&c, err);
+	return finish(&c, st, err);
+}
+
+/* ---- hot spares ---- */
+
+/* md rebuilds RAID1/5/6/10 onto a spare; RAID0 has nothing to rebuild. */
+static enum rcl_status check_spare_level(enum rcl_raid_level level, struct rcl_error *err)
+{
+	if (level == RCL_RAID0)
+		return rcl_fail(err, RCL_NOT_ALLOWED,
+		                "a RAID0 disk group takes no dedicated spare: it cannot rebuild");
+	/* A span array's spare would serve one span: not what a DHS promises. */
+	if (rcl_soft_nested(level))
+		return rcl_fail(err, RCL_UNSUPPORTED,
+		                "dedicated spares of RAID50/60 groups are not supported yet");
+	return RCL_OK;
+}
+
+/*
+ * Refuse a spare that could not stand in for a member of @dg (of sector
+ * size @ss, 0 for that of a present member): StorCLI's rule, as md's
+ * rebuild needs the group's extent on it.
+ */
+static enum rcl_status check_fits(const struct change *c, const struct rcl_soft_disk *disk,
+                                  const struct rcl_drive_ref *ref, const struct rcl_soft_dg *dg,
+                                  unsigned ss, struct rcl_error *err)
+{
+	const struct rcl_soft_disk *member = ss ? NULL : any_member(c, dg);
+	uint64_t end;
+	enum rcl_status st = room_end(disk, &end, err);
+
+	if (member)
+		ss = member->sector_size;
+	if (!st && (end < dg->last_lba || (ss && ss != disk->sector_size)))
+		st = rcl_fail(err, RCL_DRIVE_TOO_SMALL,
+		              "drive %u:%u is too small to replace a member of disk group %u",
+		              ref->enclosure, ref->slot, dg->id);
+	return st;
+}
+
+/* A new spare for @dg (NULL: a global one, which must fit every group). */
+static enum rcl_status check_new_spare(const struct change *c, const struct rcl_drive_ref *ref,
+                                       size_t i, bool force, const struct rcl_soft_dg *dg,
+                                       unsigned ss, struct rcl_error *err)
+{
+	const struct rcl_soft_disk *disk = &c->state->disks[i];
+	enum rcl_status st = RCL_OK;
+
+	if (disk->spare || c->fresh[i])
+		return rcl_fail(err, RCL_NOT_ALLOWED, "drive %u:%u is already a hot spare",
+		                ref->enclosure, ref->slot);
+	if (disk->dg >= 0)
+		return rcl_fail(err, RCL_NOT_ALLOWED, "drive %u:%u is a member of disk group %u",
+		                ref->enclosure, ref->slot, c->state->cfg.dgs[disk->dg].id);
+	if (rcl_soft_config_spares(c->cfg) >= RCL_MAX_HOT_SPARES)
+		return rcl_fail(err, RCL_NOT_ALLOWED, "the controller has the most hot spares (%d)",
+		                RCL_MAX_HOT_SPARES);
+	if (!force)
+		st = check_blank(disk, ref, err);
+	for (size_t d = 0; !st && d < c->cfg->dg_count; d++)
+		if (!dg || dg == &c->cfg->dgs[d])
+			st = check_fits(c, disk, ref, &c->cfg->dgs[d], ss, err);
+	return st;
+}
+
+/* The lowest md device number from the member count that no spare of @dg has. */
+static enum rcl_status free_dev(const struct rcl_soft_dg *dg, unsigned *dev, struct rcl_error *err)
+{
+	for (*dev = rcl_soft_dg_members(dg); *dev <= RCL_SOFT_MAX_SPARE_DEV; ++*dev) {
+		unsigned k = 0;
+
+		while (k < dg->spare_count && dg->spares[k].dev != *dev)
+			k++;
+		if (k == dg->spare_count)
+			return RCL_OK;
+	}
+	return rcl_fail(err, RCL_NOT_ALLOWED, "disk group %u has no md device number left", dg->id);
+}
+
+/* Make disk @i a new dedicated spare of @dg in the configuration (its GUID comes later). */
+static enum rcl_status append_spare(struct change *c, struct rcl_soft_dg *dg, size_t i,
+                                    struct rcl_error *err)
+{
+	struct rcl_soft_spare *spare = &dg->spares[dg->spare_count];
+	enum rcl_status st = free_dev(dg, &spare->dev, err);
+
+	if (st)
+		return st;
+	memset(&spare->drive, 0, sizeof(spare->drive));
+	spare->drive.slot = c->state->disks[i].slot;
+	c->fresh[i] = true;
+	dg->spare_count++;
+	return RCL_OK;
+}
+
+/* add vd ... spares=: the new group's dedicated spares, checked and listed. */
+static enum rcl_status pick_spares(struct change *c, const struct rcl_vd_params *p,
+                                   struct rcl_soft_dg *dg, struct rcl_error *err)
+{
+	unsigned ss = 0;
+	enum rcl_status st = RCL_OK;
+
+	for (size_t m = 0; m < c->state->count && !ss; m++)
+		if (c->fresh[m])
+			ss = c->state->disks[m].sector_size;
+	for (size_t k = 0; k < p->spare_count && !st; k++) {
+		size_t i;
+
+		st = find_disk(c, &p->spares[k], &i, err);
+		if (!st)
+			st = check_new_spare(c, &p->spares[k], i, p->force, dg, ss, err);
+		if (!st)
+			st = append_spare(c, dg, i, err);
+	}
+	return st;
+}
+
+/* The disk of @dg's spare @k: by GUID, or, new in this change, by slot. */
+static int spare_disk(const struct change *c, const struct rcl_soft_dg *dg, unsigned k)
+{
+	int i = guid_disk(c, &dg->spares[k].drive.uuid);
+
+	for (size_t d = 0; i < 0 && d < c->state->count; d++)
+		if (c->fresh[d] && !c->gpts[d] &&
+		    c->state->disks[d].slot == dg->spares[k].drive.slot)
+			i = (int)d;
+	return i;
+}
+
+/* The superblock of VD @vd with the highest events among @dg's present members. */
+static enum rcl_status freshest(const struct change *c, const struct rcl_soft_dg *dg,
+                                const struct rcl_soft_vd *vd, struct rcl_md_super1 *best, int *from,
+                                struct rcl_error *err)
+{
+	struct rcl_md_super1 *sb = rcl_malloc(sizeof(*sb));
+	enum rcl_status st = sb ? RCL_OK : rcl_fail(err, RCL_NOMEM, "out of memory");
+
+	*from = -1;
+	for (unsigned m = 0; m < rcl_soft_dg_members(dg) && !st; m++) {
+		int i = member_disk(c, dg, m);
+
+		if (i < 0)
+			continue;
+		st = rcl_soft_md_read(c->state->disks[i].fd, c->state->disks[i].sector_size, vd, sb,
+		                      err);
+		if (!st && (*from < 0 || sb->events > best->events)) {
+			*best = *sb;
+			*from = i;
+		}
+	}
+	rcl_free(sb);
+	if (!st && *from < 0)
+		st =
+		    rcl_fail(err, RCL_NOT_ALLOWED, "no member of disk group %u is present", dg->id);
+	return st;
+}
+
+/* Disk @i's superblock of VD @vd at events @events. */
+static enum rcl_status bump(const struct change *c, int i, const struct rcl_soft_vd *vd,
+                            uint64_t events, struct rcl_md_super1 *sb, struct rcl_error *err)
+{
+	const struct rcl_soft_disk *disk = &c->state->disks[i];
+	enum rcl_status st = rcl_soft_md_read(disk->fd, disk->sector_size, vd, sb, err);
+
+	sb->events = events;
+	return st ? st : rcl_soft_md_rewrite(disk->fd, disk->sector_size, vd, sb, err);
+}
+
+/*
+ * Step (a) for VD @vd: spare @k of @dg joins the array as "mdadm --add"
+ * leaves it. The spare's superblock first (nothing refers to it yet), then
+ * the members' and the earlier spares' with events one up: md takes the
+ * roles from the superblock with the highest events, and each says the
+ * same.
+ */
+static enum rcl_status join_spare(struct change *c, const struct rcl_soft_dg *dg,
+                                  const struct rcl_soft_vd *vd, unsigned k, struct rcl_error *err)
+{
+	struct rcl_md_super1 *sb = rcl_malloc(sizeof(*sb));
+	int from, spare = spare_disk(c, dg, k);
+	enum rcl_status st =
+	    sb ? freshest(c, dg, vd, sb, &from, err) : rcl_fail(err, RCL_NOMEM, "out of memory");
+	uint64_t events = st ? 0 : sb->events + 1;
+
+	if (!st) {
+		sb->events = events;
+		st = rcl_soft_md_write_spare(c->state->disks[spare].fd, c->state->disks[from].fd,
+		                             c->state->disks[spare].sector_size, vd, sb,
+		                             dg->spares[k].dev, err);
+	}
+	for (unsigned m = 0; m < rcl_soft_dg_members(dg) && !st; m++)
+		if (member_disk(c, dg, m) >= 0)
+			st = bump(c, member_disk(c, dg, m), vd, events, sb, err);
+	for (unsigned o = 0; o < k && !st; o++)
+		if (spare_disk(c, dg, o) >= 0)
+			st = bump(c, spare_disk(c, dg, o), vd, events, sb, err);
+	rcl_free(sb);
+	return st;
+}
+
+/* Step (a) for a new VD @vd of @dg: each present spare gets its partition, then joins. */
+static enum rcl_status write_spares(struct change *c, struct rcl_soft_dg *dg,
+                                    const struct rcl_soft_vd *vd, struct rcl_error *err)
+{
+	enum rcl_status st = RCL_OK;
+
+	for (unsigned k = 0; k < dg->spare_count && !st; k++) {
+		int i = spare_disk(c, dg, k);
+
+		if (i < 0)
+			continue; /* a missing spare: nothing to write */
+		st = write_gpt(c, (size_t)i, dg, err);
+		if (!st && c->fresh[i])
+			dg->spares[k].drive.uuid = c->gpts[i]->disk_guid;
+		if (!st)
+			st = join_spare(c, dg, vd, k, err);
+	}
+	return st;
+}
+
+/* A new global spare: its own GPT with the metadata partition alone. */
+static enum rcl_status add_global(struct change *c, size_t i, struct rcl_error *err)
+{
+	struct rcl_soft_member *spare = &c->cfg->spares[c->cfg->spare_count++];
+	enum rcl_status st;
+
+	c->fresh[i] = true;
+	spare->slot = c->state->disks[i].slot;
+	st = write_gpt(c, i, NULL, err);
+	if (!st)
+		spare->uuid = c->gpts[i]->disk_guid;
+	return st;
+}
+
+/* A new dedicated spare of @dg: the group's GPT entries, then it joins each VD. */
+static enum rcl_status add_dedicated(struct change *c, size_t i, struct rcl_soft_dg *dg,
+                                     struct rcl_error *err)
+{
+	enum rcl_status st = append_spare(c, dg, i, err);
+	unsigned k = dg->spare_count - 1;
+
+	if (!st)
+		st = write_gpt(c, i, dg, err);
+	if (!st)
+		dg->spares[k].drive.uuid = c->gpts[i]->disk_guid;
+	for (size_t v = 0; v < c->cfg->vd_count && !st; v++)
+		if (c->cfg->vds[v].dg == dg->id)
+			st = join_spare(c, dg, &c->cfg->vds[v], k, err);
+	return st;
+}
+
+/* The group @dgs names for a dedicated spare (none: global), fit to have one. */
+static enum rcl_status spare_group(struct change *c, const unsigned *dgs, size_t dg_count,
+                                   struct rcl_soft_dg **dg, struct rcl_error *err)
+{
+	*dg = NULL;
+	if (!dg_count)
+		return RCL_OK;
+	/* Groups' VD partitions may share GPT entries and LBAs: one group per drive. */
+	if (dg_count > 1)
+		return rcl_fail(err, RCL_UNSUPPORTED,
+		                "a soft controller's dedicated spare serves one disk group");
+	*dg = rcl_soft_config_dg(c->cfg, dgs[0]);
+	if (!*dg)
+		return rcl_fail(err, RCL_NOT_FOUND, "disk group %u not found", dgs[0]);
+	return check_spare_level((*dg)->level, err);
+}
+
+enum rcl_status rcl_soft_add_hotspare(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                      const unsigned *dgs, size_t dg_count, bool force,
+                                      struct rcl_error *err)
+{
+	struct rcl_soft_dg *dg = NULL;
+	struct change c;
+	size_t i = 0;
+	enum rcl_status st = change_begin(ctrl, &c, err);
+
+	if (!st)
+		st = find_disk(&c, ref, &i, err);
+	if (!st)
+		st = spare_group(&c, dgs, dg_count, &dg, err);
+	if (!st)
+		st = check_new_spare(&c, ref, i, force, dg, 0, err);
+	if (st) {
+		change_end(&c);
+		return st; /* nothing written */
+	}
+	st = dg ? add_dedicated(&c, i, dg, err) : add_global(&c, i, err);
+	if (!st)
+		st = write_records(&c, err);
+	return finish(&c, st, err);
+}
+
+/* Drop disk @i from @cfg's spares, global or dedicated. Return: false if it is none. */
+static bool drop_spare(const struct change *c, struct rcl_soft_config *cfg, size_t i)
+{
+	for (size_t k = 0; k < cfg->spare_count; k++)
+		if (guid_disk(c, &cfg->spares[k].uuid) == (int)i) {
+			memmove(&cfg->spares[k], &cfg->spares[k + 1],
+			        (cfg->spare_count - k - 1) * sizeof(cfg->spares[0]));
+			cfg->spare_count--;
+			return true;
+		}
+	for (size_t d = 0; d < cfg->dg_count; d++) {
+		struct rcl_soft_dg *dg = &cfg->dgs[d];
+
+		for (unsigned k = 0; k < dg->spare_count; k++)
+			if (guid_disk(c, &dg->spares[k].drive.uuid) == (int)i) {
+				memmove(&dg->spares[k], &dg->spares[k + 1],
+				        (dg->spare_count - k - 1) * sizeof(dg->spares[0]));
+				dg->spare_count--;
+				return true;
+			}
+	}
+	return false;
+}
+
+enum rcl_status rcl_soft_delete_hotspare(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                         struct rcl_error *err)
+{
+	struct change c;
+	size_t i = 0;
+	enum rcl_status st = change_begin(ctrl, &c, err);
+
+	if (!st)
+		st = find_disk(&c, ref, &i, err);
+	if (!st && !drop_spare(&c, c.cfg, i))
+		st = rcl_fail(err, RCL_NOT_ALLOWED, "drive %u:%u is not a hot spare",
+		              ref->enclosure, ref->slot);
+	if (st) {
+		change_end(&c);
+		return st;
+	}
+	/*
+	 * The drive gets the new record too (write_records()), then clean_up()
+	 * blanks it, its md superblocks first. The members' superblocks keep
+	 * its device number as "spare", md's word for a free one.
+	 */
+	st = write_records(&c, err);
+	if (!st)
+		clean_up(&c);
 	return finish(&c, st, err);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * vd.h - creating, deleting and changing a soft controller's virtual
- * drives: the backend's create_vd, delete_vd and set_vd.
+ * drives: the backend's create_vd, delete_vd and set_vd; and its global
+ * hot spares, which change the configuration the same way.
  *
  * Every change follows one order, so that a crash after any write leaves
  * the old configuration or the new one:
@@ -26,12 +27,15 @@
  * rcl_soft_create_vd() - the backend's create_vd, @params checked by
  * rcl_vd_params_check(). Unconfigured drives make a new group (members in
  * @params order); exactly one group's members add a VD in its free space.
+ * @params->spares become dedicated spares of a new group in the same
+ * change (rcl_soft_add_hotspare()).
  * Return: RCL_OK and *@vd; RCL_NOT_FOUND (no such drive); RCL_NOT_ALLOWED
  * (a missing or foreign drive, drives of a group mixed with others, a
- * limit reached); RCL_NEED_FORCE (an unconfigured drive holds a file
- * system or partition table, without @params->force); RCL_INVALID_PARAM
- * (another level than the group's, too little free space, mixed sector
- * sizes); RCL_UNSUPPORTED (dedicated spares); RCL_SYSTEM, RCL_NOMEM.
+ * limit reached, spares for an existing or a RAID0 group); RCL_NEED_FORCE
+ * (an unconfigured drive holds a file system or partition table, without
+ * @params->force); RCL_INVALID_PARAM (another level than the group's, too
+ * little free space, mixed sector sizes); RCL_DRIVE_TOO_SMALL (a spare);
+ * RCL_UNSUPPORTED (spares of a RAID50/60 group); RCL_SYSTEM, RCL_NOMEM.
  */
 enum rcl_status rcl_soft_create_vd(struct rcl_ctrl *ctrl, const struct rcl_vd_params *params,
                                    unsigned *vd, struct rcl_error *err);
@@ -53,6 +57,34 @@ enum rcl_status rcl_soft_delete_vd(struct rcl_ctrl *ctrl, unsigned vd, bool forc
  */
 enum rcl_status rcl_soft_set_vd(struct rcl_ctrl *ctrl, unsigned vd,
                                 const struct rcl_vd_props *props, struct rcl_error *err);
+
+/**
+ * rcl_soft_add_hotspare() - the backend's add_hotspare: unconfigured drive
+ * @ref becomes a global hot spare, or with @dg_count 1 a dedicated spare
+ * of group @dgs[0]. In vd.h's order: (a) a new GPT (the metadata partition
+ * alone for a global spare, the group's entries for a dedicated one, whose
+ * md superblocks then join each VD's array, member.h); (b) the record
+ * listing it on every member and spare.
+ * Return: RCL_OK; RCL_NOT_FOUND (drive or group); RCL_NOT_ALLOWED
+ * (missing, foreign, a member or spare already, RCL_MAX_HOT_SPARES
+ * reached, a RAID0 group); RCL_NEED_FORCE (it holds a file system or
+ * partition table, without @force); RCL_DRIVE_TOO_SMALL (it cannot hold a
+ * group's extent, or its sector size differs); RCL_UNSUPPORTED (several
+ * groups, a RAID50/60 group); RCL_SYSTEM, RCL_NOMEM.
+ */
+enum rcl_status rcl_soft_add_hotspare(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                      const unsigned *dgs, size_t dg_count, bool force,
+                                      struct rcl_error *err);
+
+/**
+ * rcl_soft_delete_hotspare() - the backend's delete_hotspare, for global
+ * and dedicated spares: (b) the record without @ref, written to it too,
+ * then (c) the drive is blanked.
+ * Return: RCL_OK; RCL_NOT_FOUND; RCL_NOT_ALLOWED (not a hot spare);
+ * RCL_SYSTEM, RCL_NOMEM.
+ */
+enum rcl_status rcl_soft_delete_hotspare(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                         struct rcl_error *err);
 
 /**
  * rcl_soft_refresh() - read the configuration from the drives again and

@@ -226,6 +226,7 @@ def skip(name, reason):
 
 
 INVALID_COMMAND, INVALID_PARAM, NOT_FOUND = 1, 3, 35
+DRIVE_TOO_SMALL = 13
 SYSTEM, BUSY, NEED_FORCE, EXISTS = 242, 243, 245, 246
 ADD = ["add", "controller", "type=soft"]
 
@@ -518,10 +519,10 @@ class SkipCase(Exception):
     pass
 
 
-def vd_case(name, args, code, needles, drives=4, prepare=None):
-    """An add vd / vd case on a fresh controller of @drives 16 MiB drives."""
+def vd_case(name, args, code, needles, drives=4, prepare=None, size="16MB"):
+    """An add vd / vd case on a fresh controller of @drives @size drives."""
     try:
-        env = Env(drives=drives)
+        env = Env(drives=drives, size=size)
     except Exception as e:
         failures.append("%s: setup: %s" % (name, e))
         return
@@ -631,6 +632,103 @@ def add_vd_cases():
             INVALID_PARAM, ["longer than 15"], prepare=with_vd)
 
 
+def poke(path, offset, data):
+    with open(path, "r+b") as f:
+        f.seek(offset)
+        f.write(data)
+
+
+def spare_cases():
+    HS = ["add", "hotsparedrive"]
+    vd_case("add hotsparedrive: member", ["/c0/e252/s0"] + HS, NOT_ALLOWED,
+            ["252:0", "in use (Onln)"], prepare=with_vd)
+    vd_case("add hotsparedrive: already a spare", ["/c0/e252/s3"] + HS, NOT_ALLOWED,
+            ["252:3 is already a hot spare"],
+            prepare=lambda env: env.must("/c0/e252/s3", *HS))
+    # An md superblock at 4 KiB (v1.2's place) makes the drive foreign.
+    vd_case("add hotsparedrive: foreign drive", ["/c0/e252/s3"] + HS, NOT_ALLOWED,
+            ["252:3", "foreign"],
+            prepare=lambda env: poke(env.image(slot=3), 4096, b"\xfc\x4e\x2b\xa9"))
+    # The ext2/3/4 magic at byte 1080.
+    vd_case("add hotsparedrive: holds a file system", ["/c0/e252/s3"] + HS, NEED_FORCE,
+            ["252:3", "use force"],
+            prepare=lambda env: poke(env.image(slot=3), 1080, b"\x53\xef"))
+    vd_case("add hotsparedrive: too small", ["/c0/e252/s4"] + HS, DRIVE_TOO_SMALL,
+            ["252:4 is too small", "disk group 0"], size="32MB",
+            prepare=lambda env: (with_vd(env), env.must(
+                "/c0", "add", "drive", "path=" + env.make_file("small.img", 16 * MIB))))
+    vd_case("add hotsparedrive: more than 8", ["/c0/e252/s8"] + HS, NOT_ALLOWED,
+            ["already has 8 hot spares"], drives=9,
+            prepare=lambda env: env.must("/c0/e252/s0-7", *HS))
+    vd_case("add hotsparedrive: unknown drive", ["/c0/e252/s9"] + HS, NOT_FOUND,
+            ["no drive at /c0/e252/s9"])
+    vd_case("delete hotsparedrive: not a spare", ["/c0/e252/s1", "delete", "hotsparedrive"],
+            NOT_ALLOWED, ["252:1 is not a hot spare (UGood)"])
+    vd_case("delete hotsparedrive: a member", ["/c0/e252/s0", "delete", "hotsparedrive"],
+            NOT_ALLOWED, ["252:0 is not a hot spare (Onln)"], prepare=with_vd)
+    # Dedicated spares: dgs= names one existing group that can rebuild.
+    vd_case("add hotsparedrive: malformed dgs", ["/c0/e252/s3"] + HS + ["dgs=0,x"],
+            INVALID_PARAM, ["dgs='0,x'", "dgs=0,1"], prepare=with_vd)
+    vd_case("add hotsparedrive: unknown group", ["/c0/e252/s3"] + HS + ["dgs=5"], NOT_FOUND,
+            ["disk group 5 not found"], prepare=with_vd)
+    vd_case("add hotsparedrive: two groups", ["/c0/e252/s3"] + HS + ["dgs=0,1"], UNSUPPORTED,
+            ["serves one disk group"], prepare=with_vd)
+    vd_case("add hotsparedrive: RAID0 group", ["/c0/e252/s3"] + HS + ["dgs=0"], NOT_ALLOWED,
+            ["RAID0", "no dedicated spare"],
+            prepare=lambda env: env.must(*VD, "r0", "drives=252:0-1"))
+    vd_case("add hotsparedrive: too small for its group", ["/c0/e252/s4"] + HS + ["dgs=0"],
+            DRIVE_TOO_SMALL, ["252:4 is too small", "disk group 0"], size="32MB",
+            prepare=lambda env: (with_vd(env), env.must(
+                "/c0", "add", "drive", "path=" + env.make_file("small.img", 16 * MIB))))
+    vd_case("add vd: spares for an existing group", VD + ["r1", "drives=252:0-1", "size=1MB",
+                                                          "spares=252:3"],
+            NOT_ALLOWED, ["new disk group", "dgs=0"],
+            prepare=lambda env: env.must(*VD, "r1", "drives=252:0-1", "size=1MB"))
+    vd_case("add vd: spares of a RAID0 group", VD + ["r0", "drives=252:0-1", "spares=252:3"],
+            NOT_ALLOWED, ["RAID0", "no dedicated spare"])
+    # Locate: a slot with no drive, and StorCLI's verb misspelt.
+    vd_case("start locate: no drive", ["/c0/e252/s7", "start", "locate"], NOT_FOUND,
+            ["no drive at /c0/e252/s7"])
+    vd_case("start locate: misspelt", ["/c0/e252/s1", "start", "locat"], INVALID_COMMAND,
+            ["'locat'", "locate"])
+    # JBOD: only with the controller's mode on, only from UGood, and back.
+    JBOD_ON = ["/c0", "set", "jbod=on"]
+    vd_case("set jbod: mode off", ["/c0/e252/s1", "set", "jbod"], NOT_ALLOWED,
+            ["JBOD mode is off", "/c0 set jbod=on"])
+    vd_case("set jbod: a member", ["/c0/e252/s0", "set", "jbod"], NOT_ALLOWED,
+            ["252:0 is Onln, not UGood"],
+            prepare=lambda env: (env.must(*JBOD_ON), with_vd(env)))
+    vd_case("set good: not JBOD", ["/c0/e252/s1", "set", "good"], NOT_ALLOWED,
+            ["252:1 is UGood, not JBOD"])
+    vd_case("ctrl set: jbod=maybe", ["/c0", "set", "jbod=maybe"], INVALID_PARAM,
+            ["'maybe'", "jbod="])
+    vd_case("ctrl set: no jbod=", ["/c0", "set"], INVALID_COMMAND, ["missing option 'jbod='"])
+    vd_case("ctrl set: jbod=off with a JBOD drive", ["/c0", "set", "jbod=off"], NOT_ALLOWED,
+            ["252:1 is JBOD", "set good"],
+            prepare=lambda env: (env.must(*JBOD_ON), env.must("/c0/e252/s1", "set", "jbod")))
+    vd_case("add vd: a JBOD drive", VD + ["r1", "drives=252:0-1"], NOT_ALLOWED,
+            ["252:1 is already in use (JBOD)"],
+            prepare=lambda env: (env.must(*JBOD_ON), env.must("/c0/e252/s1", "set", "jbod")))
+
+
+def event_cases():
+    show = ["/c0", "show", "events"]
+    for value in ("latest=0", "latest=x", "latest=", "latest=-1", "latest=1000001",
+                  "latest", "sinceshutdown", "bogus"):
+        case("show events: bad type " + value, show + ["type=" + value], INVALID_PARAM,
+             ["'%s'" % value, "type=", "latest=<n>"])
+    case("show events: misspelt class", show + ["filter=info,warnin"], INVALID_PARAM,
+         ["'warnin'", "'warning'"])
+    for value in ("bogus", "info,,fatal", "info,"):
+        case("show events: bad filter " + value, show + ["filter=" + value], INVALID_PARAM,
+             ["filter=" + value, "info, warning, critical, fatal"])
+    case("show events: type twice", show + ["type=latest=1", "type=latest=2"],
+         INVALID_COMMAND, ["'type'", "twice"])
+    case("show events: no such controller", ["/c9", "show", "events"], NOT_FOUND, ["/c9"])
+    case("delete events: takes no option", ["/c0", "del", "events", "force"], INVALID_COMMAND,
+         ["'force'"])
+
+
 def batch_cases():
     case("batch: unterminated quote", [], INVALID_COMMAND, ["unterminated", '"abc'],
          stdin='/c0 show "abc\n')
@@ -650,6 +748,8 @@ def main():
     add_drive_cases()
     delete_cases()
     add_vd_cases()
+    spare_cases()
+    event_cases()
     batch_cases()
     print("\n%d passed, %d failed, %d skipped" % (passed, len(failures), len(skips)))
     for f in failures:

@@ -147,9 +147,9 @@ BASH_CASES = [
     ("raidcli /c0 /e", None, ["/e252", "/eall"]),
     ("raidcli /c0 sh", None, ["show"]),
     ("raidcli /c0 show a", None, ["all"]),
-    ("raidcli /c0 show ", None, ["J", "all", "nolog"]),
-    ("raidcli /c0 show J ", None, ["all", "nolog"]),
-    ("raidcli /c0/e252/s0 ", None, ["delete", "help", "show"]),
+    ("raidcli /c0 show ", None, ["J", "all", "events", "nolog"]),
+    ("raidcli /c0 show J ", None, ["all", "events", "nolog"]),
+    ("raidcli /c0/e252/s0 ", None, ["add", "delete", "help", "set", "show", "start", "stop"]),
     ("raidcli show ", None, ["J", "all", "ctrlcount", "nolog"]),
     ("raidcli ", None, ["/c0", "/c1", "/call", "add", "help", "show", "version"]),
     ("raidcli add controller ty", None, ["type="]),
@@ -159,7 +159,7 @@ BASH_CASES = [
     ("raidcli add controller sectorsize=40", None, ["4096"]),
     ("raidcli add controller type=soft ", None,
      ["J", "dir=", "drives=", "nolog", "sectorsize=", "size="]),
-    ("raidcli /c0 del ", None, ["J", "delete=", "force", "nolog"]),
+    ("raidcli /c0 del ", None, ["J", "delete=", "events", "force", "nolog"]),
     ("raidcli /c0 delete delete=", None, ["files"]),
     ("raidcli /c0 sh all", len("raidcli /c0 sh"), ["show"]),
     ("raidcli /c0 bogus ", None, []),
@@ -275,7 +275,7 @@ FISH_CASES = [
     ("raidcli add controller ty", ["type="]),
     ("raidcli add controller type=", ["type=soft"]),
     ("raidcli add controller sectorsize=", ["sectorsize=4096", "sectorsize=512"]),
-    ("raidcli /c0 show ", ["J", "all", "nolog"]),
+    ("raidcli /c0 show ", ["J", "all", "events", "nolog"]),
 ]
 
 

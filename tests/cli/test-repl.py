@@ -286,7 +286,7 @@ def case_complete(fx):
             "show all <TAB><TAB> offers J and nolog")
     sh.clear_line(p)
     sh.send("/c0 del \t\t")
-    sh.wait(lambda: re.search(r"^delete= +force +J +nolog\s*$", sh.text(), re.M),
+    sh.wait(lambda: re.search(r"^delete= +events +force +J +nolog\s*$", sh.text(), re.M),
             "/c0 del <TAB><TAB> offers the options, J and nolog")
     sh.clear_line(p)
     sh.send("add controller ty\t")
@@ -317,7 +317,7 @@ def case_complete(fx):
     sh.send("sh\t")
     sh.wait_line(p + "show ", "sh<TAB> at /c0 -> show")
     sh.send("\t\t")
-    sh.wait(lambda: re.search(r"^all +J +nolog\s*$", sh.text(), re.M),
+    sh.wait(lambda: re.search(r"^all +events +J +nolog\s*$", sh.text(), re.M),
             "show <TAB><TAB> at /c0 offers the controller's words")
     sh.clear_line(p)
     sh.send("/e\t\t")

@@ -7,8 +7,7 @@
  * raidcli metadata partition, holding generation G committed (and G-1 in
  * the other slot). An update to G+1 makes 2 writes per drive (prepare,
  * then commit) and a fdatasync after each. A fault layer under the record
- * code's writes (rcl_soft_set_io(), a fake: no real device fails or
- * dies on cue) then:
+ * code's writes (fault-io.h) then:
  *  - crashes after write k, for every k: the writes after it never reach
  *    the disk, optionally with write k+1 torn (only its first sector, or
  *    all but it, reached the disk) or with every write not yet synced
@@ -25,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fault-io.h"
 #include "soft/gpt.h"
 #include "soft/record.h"
 #include "unit.h"
@@ -70,161 +70,6 @@ static void config_make(struct config *c, unsigned id, uint64_t generation)
 	c->cfg.serial = SERIAL;
 	c->cfg.payload = c->bytes;
 	c->cfg.len = payload(id, c->bytes);
-}
-
-/* ---- The fault layer ---- */
-
-enum fault_mode {
-	FAULT_OFF,   /* pass every call through */
-	FAULT_CRASH, /* after write @limit, the machine dies (see enum crash) */
-	FAULT_EIO,   /* call @limit fails with EIO (and every later one if @persistent) */
-};
-
-enum crash {
-	CRASH_CLEAN,     /* writes 1..k reached the disk, nothing else */
-	CRASH_TORN_HEAD, /* and the first sector of write k+1 */
-	CRASH_TORN_TAIL, /* and write k+1 but its first sector */
-	CRASH_UNSYNCED,  /* at the first call after write k; unsynced writes are lost */
-	CRASH_KINDS,
-};
-
-/* A write not yet synced: what it overwrote, to put back if it is lost. */
-struct undo {
-	int fd;
-	off_t off;
-	size_t len;
-	uint8_t *old;
-};
-
-static struct {
-	enum fault_mode mode;
-	enum crash crash;
-	unsigned long limit;
-	bool persistent;
-	unsigned long writes;
-	unsigned long calls;
-	bool crashed;
-	struct undo undo[CALLS];
-	size_t undo_count;
-} fault;
-
-static void fault_arm(enum fault_mode mode, unsigned long limit)
-{
-	memset(&fault, 0, sizeof(fault));
-	fault.mode = mode;
-	fault.limit = limit;
-}
-
-static void remember(int fd, size_t len, off_t off)
-{
-	struct undo *u;
-
-	ck_assert_uint_lt(fault.undo_count, CALLS);
-	u = &fault.undo[fault.undo_count++];
-	u->fd = fd;
-	u->off = off;
-	u->len = len;
-	u->old = malloc(len);
-	ck_assert_ptr_nonnull(u->old);
-	ck_assert_int_eq(pread(fd, u->old, len, off), (ssize_t)len);
-}
-
-/* Forget @fd's undo entries (@fd < 0: all), putting the old bytes back when @revert. */
-static void settle(int fd, bool revert)
-{
-	size_t kept = 0;
-
-	for (size_t i = fault.undo_count; i-- > 0;) {
-		struct undo *u = &fault.undo[i];
-
-		if (fd >= 0 && u->fd != fd)
-			continue;
-		if (revert)
-			ck_assert_int_eq(pwrite(u->fd, u->old, u->len, u->off), (ssize_t)u->len);
-		free(u->old);
-		u->old = NULL;
-	}
-	for (size_t i = 0; i < fault.undo_count; i++)
-		if (fault.undo[i].old)
-			fault.undo[kept++] = fault.undo[i];
-	fault.undo_count = kept;
-}
-
-/* The machine dies now; @buf is the write being made at that moment, if any. */
-static void crash_now(int fd, const uint8_t *buf, size_t len, off_t off)
-{
-	if (buf && fault.crash == CRASH_TORN_HEAD)
-		ck_assert_int_eq(pwrite(fd, buf, SECTOR, off), SECTOR);
-	if (buf && fault.crash == CRASH_TORN_TAIL)
-		ck_assert_int_eq(pwrite(fd, buf + SECTOR, len - SECTOR, off + SECTOR),
-		                 (ssize_t)(len - SECTOR));
-	settle(-1, fault.crash == CRASH_UNSYNCED);
-	fault.crashed = true;
-}
-
-static bool eio_now(void)
-{
-	fault.calls++;
-	return fault.mode == FAULT_EIO &&
-	       (fault.calls == fault.limit || (fault.persistent && fault.calls > fault.limit));
-}
-
-/* In CRASH_UNSYNCED, the machine dies at the first call after write @limit. */
-static bool crash_before_call(void)
-{
-	return fault.mode == FAULT_CRASH && !fault.crashed && fault.crash == CRASH_UNSYNCED &&
-	       fault.writes == fault.limit;
-}
-
-static ssize_t fault_pwrite(int fd, const void *buf, size_t len, off_t off)
-{
-	if (eio_now()) {
-		errno = EIO;
-		return -1;
-	}
-	if (crash_before_call())
-		crash_now(fd, NULL, 0, off);
-	if (fault.mode == FAULT_CRASH && !fault.crashed && fault.writes == fault.limit)
-		crash_now(fd, buf, len, off);
-	/* A dead machine writes nothing, but the code that runs on cannot tell. */
-	if (fault.crashed)
-		return (ssize_t)len;
-	fault.writes++;
-	if (fault.mode == FAULT_CRASH)
-		remember(fd, len, off);
-	return pwrite(fd, buf, len, off);
-}
-
-/* The images are read back through the page cache: a real sync adds nothing. */
-static int fault_fdatasync(int fd)
-{
-	if (eio_now()) {
-		errno = EIO;
-		return -1;
-	}
-	if (crash_before_call())
-		crash_now(fd, NULL, 0, 0);
-	if (!fault.crashed)
-		settle(fd, false);
-	return 0;
-}
-
-static const struct rcl_soft_io fault_io = {fault_pwrite, fault_fdatasync};
-
-/*
- * Every test runs on the fault layer, disarmed (FAULT_OFF) between faults:
- * the images are read back through the page cache, so real syncs would
- * only slow the loops down.
- */
-static void fault_setup(void)
-{
-	fault_arm(FAULT_OFF, 0);
-	rcl_soft_set_io(&fault_io);
-}
-
-static void fault_teardown(void)
-{
-	rcl_soft_set_io(NULL);
 }
 
 /* ---- Four drives ---- */
@@ -455,24 +300,30 @@ static void recover(struct rig *r, bool new_won)
 /* ---- Crashes ---- */
 
 /* Commits that reached a disk when the machine died after write @k. */
-static unsigned long commits_made(unsigned long k, enum crash crash)
+static unsigned long commits_made(unsigned long k, enum fault_crash crash)
 {
 	/* A lost unsynced write is the crash one write earlier. */
-	if (crash == CRASH_UNSYNCED && k > 0)
+	if (crash == FAULT_UNSYNCED && k > 0)
 		k--;
 	/*
 	 * A commit's fields all sit in its header's first sector, so a torn
 	 * commit that wrote that sector is a whole commit. (A torn prepare is
 	 * no prepare: its CRCs fail.)
 	 */
-	if (crash == CRASH_TORN_HEAD && k < WRITES)
+	if (crash == FAULT_TORN_HEAD && k < WRITES)
 		k++;
 	return k > DRIVES ? k - DRIVES : 0;
 }
 
 START_TEST(test_crash_after_every_write)
 {
-	static const char *const names[] = {"clean", "torn head", "torn tail", "unsynced lost"};
+	static const struct {
+		enum fault_crash kind;
+		const char *name;
+	} crashes[] = {{FAULT_CLEAN, "clean"},
+	               {FAULT_TORN_HEAD, "torn head"},
+	               {FAULT_TORN_TAIL, "torn tail"},
+	               {FAULT_UNSYNCED, "unsynced lost"}};
 	struct rig r;
 	struct config c;
 
@@ -487,19 +338,19 @@ START_TEST(test_crash_after_every_write)
 	rig_close(&r);
 
 	for (unsigned long k = 0; k <= WRITES; k++) {
-		for (int crash = 0; crash < CRASH_KINDS; crash++) {
-			unsigned long commits = commits_made(k, (enum crash)crash);
+		for (size_t i = 0; i < sizeof(crashes) / sizeof(crashes[0]); i++) {
+			unsigned long commits = commits_made(k, crashes[i].kind);
 
 			snprintf(where, sizeof(where), "crash after write %lu, %s", k,
-			         names[crash]);
+			         crashes[i].name);
 			rig_reset(&r);
 			rig_open(&r, ALL);
 			fault_arm(FAULT_CRASH, k);
-			fault.crash = (enum crash)crash;
+			fault.crash = crashes[i].kind;
 			/* The code cannot see the crash: the update "succeeds". */
 			ck_assert_int_eq(rcl_soft_record_update(r.d, DRIVES, &c.cfg, NULL), RCL_OK);
 			if (!fault.crashed)
-				crash_now(-1, NULL, 0, 0);
+				fault_crash();
 			fault_arm(FAULT_OFF, 0);
 			recover(&r, commits > 0);
 		}
@@ -531,8 +382,10 @@ static void eio_run(struct rig *r, unsigned long j, bool persistent)
 	rig_reset(r);
 	rig_open(r, ALL);
 	config_make(&c, 3, G + 1);
-	fault_arm(FAULT_EIO, j);
+	/* Calls 1 to @j - 1 go through; syncs count and fail as writes do. */
+	fault_arm(FAULT_EIO, j - 1);
 	fault.persistent = persistent;
+	fault.eio_syncs = true;
 	ck_assert_int_eq(rcl_soft_record_update(r->d, DRIVES, &c.cfg, &err), RCL_SYSTEM);
 	fault_arm(FAULT_OFF, 0);
 	ck_assert_int_eq(err.sys_errno, EIO);

@@ -15,10 +15,12 @@ geometry code, not just the codec.
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+from oracle import (check, copy_partition, examine, examine_bitmap,  # noqa: E402
+                    expect_fields, finish, have_tools, partition_table, run, scratch)
 
 GPT_LINUX_RAID = 'A19D880F-05FC-4D3B-A006-743F0F84911E'
 
@@ -35,43 +37,6 @@ EXPECT = {
     'r1-4k': ('raid1', None, 0, 2048),
 }
 
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-
-
-def run(*argv, stdin=None):
-    p = subprocess.run(argv, capture_output=True, text=True, input=stdin)
-    return p.returncode, p.stdout, p.stderr
-
-
-def fields(text):
-    """'   Key : value' lines of mdadm's output as a dict."""
-    out = {}
-    for line in text.splitlines():
-        m = re.match(r'\s*([A-Za-z][A-Za-z .\']*?)\s+:\s?(.*)$', line)
-        if m:
-            out[m.group(1)] = m.group(2).strip()
-    return out
-
-
-def copy_sparse(src, dst, offset, length):
-    """dd conv=sparse: the images are mostly holes, keep the copies so."""
-    with open(src, 'rb') as f, open(dst, 'wb') as g:
-        f.seek(offset)
-        left = length
-        while left:
-            block = f.read(min(left, 1 << 20))
-            if block.count(0) != len(block):
-                g.seek(length - left)
-                g.write(block)
-            left -= len(block)
-        g.truncate(length)
-
-
 def check_gpt(m):
     img, ss = m['image'], m['sector_size']
     tag = os.path.basename(img)
@@ -80,8 +45,7 @@ def check_gpt(m):
         check(rc == 0 and 'No problems found' in out, f'{tag}: sgdisk -v: {out}{err}')
         rc, out, err = run('sfdisk', '--verify', img)
         check(rc == 0 and 'No errors detected' in out, f'{tag}: sfdisk --verify: {out}{err}')
-        rc, out, err = run('sfdisk', '--json', img)
-        table = json.loads(out)['partitiontable']
+        table = partition_table(img)
     else:
         # sfdisk 2.38 has no --sector-size; fdisk does.
         rc, out, err = run('fdisk', '-b', str(ss), img, stdin='v\nq\n')
@@ -122,9 +86,8 @@ def expected_array_kib(m, level, size):
 def check_examine(m, part, part_sectors):
     tag = os.path.basename(m['image'])
     level, layout, chunk, data_offset = EXPECT[m['array']]
-    rc, out, err = run('mdadm', '--examine', part)
-    check(rc == 0 and not err, f'{tag}: mdadm --examine failed: {err}')
-    f = fields(out)
+    f, err = examine(part, tag)
+    check(not err, f'{tag}: mdadm --examine failed: {err}')
     data_size = part_sectors - data_offset
     size = used_size(m, part_sectors)
     want = {
@@ -157,10 +120,7 @@ def check_examine(m, part, part_sectors):
     if chunk:
         want['Chunk Size'] = f'{chunk // 2}K'
     check(m['size'] == size, f'{tag}: superblock size {m["size"]}, expected {size}')
-    for key, value in want.items():
-        got = f.get(key, '<missing>')
-        check(got == value or got.startswith(value + ' ('),
-              f'{tag}: {key}: mdadm says {got!r}, expected {value!r}')
+    expect_fields(f, want, tag)
     check(re.fullmatch(r'[0-9a-f]+ - correct', f.get('Checksum', '')),
           f'{tag}: Checksum: {f.get("Checksum")}')
     # mdadm counts 36 KiB from the superblock as metadata, more if the
@@ -175,13 +135,8 @@ def check_examine(m, part, part_sectors):
 
 def check_bitmap(m, part, part_sectors, workdir):
     tag = os.path.basename(m['image'])
-    bitmap = os.path.join(workdir, 'bitmap')
-    # mdadm -X finds an internal bitmap only on block devices; on a file it
-    # reads a bitmap file, so hand it the bitmap region itself.
-    copy_sparse(part, bitmap, (8 + m['bitmap_offset']) * 512, 4096)
-    rc, out, err = run('mdadm', '--examine-bitmap', bitmap)
+    rc, f, err = examine_bitmap(part, (8 + m['bitmap_offset']) * 512, workdir)
     check(rc == 0 and not err, f'{tag}: mdadm -X failed: {err}')
-    f = fields(out)
     # RAID10's bitmap covers the array, the others' a member.
     sync = used_size(m, part_sectors) * (m['raid_disks'] // 2 if m['level'] == 10 else 1)
     bits = -(-sync * 512 // m['bitmap_chunk'])
@@ -199,21 +154,13 @@ def check_bitmap(m, part, part_sectors, workdir):
         'Bitmap': f'{bits} bits (chunks), 0 dirty (0.0%)',
     }
     check(m['bitmap_sync_size'] == sync, f'{tag}: bitmap sync size {m["bitmap_sync_size"]}')
-    for key, value in want.items():
-        got = f.get(key, '<missing>')
-        check(got == value or got.startswith(value + ' ('),
-              f'{tag}: bitmap {key}: mdadm says {got!r}, expected {value!r}')
+    expect_fields(f, want, f'{tag}: bitmap')
 
 
 def main():
-    for tool in ('mdadm', 'sgdisk', 'sfdisk', 'fdisk'):
-        if not shutil.which(tool, path=os.environ.get('PATH', '') + ':/usr/sbin:/sbin'):
-            print(f'SKIP: {tool} not installed (scripts/setup installs it)')
-            return 77
-    os.environ['PATH'] += ':/usr/sbin:/sbin'
-    # In the build tree, not a tmpfs $TMPDIR: mdadm opens with O_DIRECT,
-    # which tmpfs refuses.
-    with tempfile.TemporaryDirectory(prefix='format-', dir=os.environ.get('BUILD_ROOT')) as workdir:
+    if not have_tools('mdadm', 'sgdisk', 'sfdisk', 'fdisk'):
+        return 77
+    with scratch('format-') as workdir:
         out = subprocess.run([sys.argv[1], workdir], capture_output=True, text=True, check=True)
         members = json.loads(out.stdout)
         check({m['array'] for m in members} == set(EXPECT), 'arrays written')
@@ -222,14 +169,12 @@ def main():
             ss = m['sector_size']
             part_bytes = (m['last_lba'] + 1 - m['first_lba']) * ss
             part = os.path.join(workdir, 'part')
-            copy_sparse(m['image'], part, m['first_lba'] * ss, part_bytes)
+            copy_partition(m['image'], part, m['first_lba'], part_bytes // ss, ss)
             check_examine(m, part, part_bytes // 512)
             if m['level'] != 0:
                 check_bitmap(m, part, part_bytes // 512, workdir)
         print(f'{len(members)} members of {len(EXPECT)} arrays examined')
-    for f in failures:
-        print('FAIL:', f)
-    return 1 if failures else 0
+    return finish()
 
 
 if __name__ == '__main__':

@@ -17,10 +17,12 @@ and partitions; foreign drives and file systems must be refused.
 import json
 import os
 import re
-import shutil
-import subprocess
 import sys
-import tempfile
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+from oracle import (check, copy_partition, examine, examine_bitmap,  # noqa: E402
+                    expect_fields, fields, finish, have_tools, partition_table, run,
+                    scratch)
 
 NOT_ALLOWED, NEED_FORCE = 255, 245
 MD_LEVEL = {'RAID0': 'raid0', 'RAID1': 'raid1', 'RAID5': 'raid5', 'RAID6': 'raid6',
@@ -28,42 +30,6 @@ MD_LEVEL = {'RAID0': 'raid0', 'RAID1': 'raid1', 'RAID5': 'raid5', 'RAID6': 'raid
 MD_LAYOUT = {'RAID5': 'left-symmetric', 'RAID6': 'left-symmetric', 'RAID10': 'near=2',
              'RAID50': 'left-symmetric', 'RAID60': 'left-symmetric'}
 NESTED = ('RAID50', 'RAID60')
-
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-
-
-def run(*argv):
-    p = subprocess.run(argv, capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
-
-
-def fields(text):
-    """'   Key : value' lines of mdadm's output as a dict."""
-    out = {}
-    for line in text.splitlines():
-        m = re.match(r'\s*([A-Za-z][A-Za-z .\']*?)\s+:\s?(.*)$', line)
-        if m:
-            out[m.group(1)] = m.group(2).strip()
-    return out
-
-
-def copy_sparse(src, dst, offset, length):
-    with open(src, 'rb') as f, open(dst, 'wb') as g:
-        f.seek(offset)
-        left = length
-        while left:
-            block = f.read(min(left, 1 << 20))
-            if block.count(0) != len(block):
-                g.seek(length - left)
-                g.write(block)
-            left -= len(block)
-        g.truncate(length)
-
 
 class Tool:
     def __init__(self, exe, state):
@@ -86,10 +52,9 @@ class Tool:
 
 def partition(image, vd):
     """The VD's partition on @image: (start, size) in sectors, or None."""
-    rc, out, _ = run('sfdisk', '--json', image)
-    if rc:
+    table = partition_table(image)
+    if table is None:
         return None
-    table = json.loads(out)['partitiontable']
     for p in table['partitions']:
         if p.get('name') == f'raidcli v{vd}':
             return p['start'], p['size']
@@ -98,7 +63,7 @@ def partition(image, vd):
 
 def members(model, vd):
     """The VD's member drives, in md role order (span by span)."""
-    ms = [d for d in model['drives'] if d['dg'] == vd['dg']]
+    ms = [d for d in model['drives'] if d['dg'] == vd['dg'] and d['state'] != 'DHS']
     return sorted(ms, key=lambda d: (d['span'], d['row']))
 
 
@@ -118,17 +83,8 @@ def chunk_member(level, n, chunk):
     return (pd + parity + data) % n, stripe
 
 
-def examine(path, tag):
-    rc, out, err = run('mdadm', '--examine', path)
-    check(rc == 0, f'{tag}: mdadm --examine failed: {err}')
-    return fields(out)
-
-
 def expect(f, want, tag):
-    for key, value in want.items():
-        got = f.get(key, '<missing>')
-        check(got == value or got.startswith(value + ' ('),
-              f'{tag}: {key}: mdadm says {got!r}, model says {value!r}')
+    expect_fields(f, want, tag)
     check(re.fullmatch(r'[0-9a-f]+ - correct', f.get('Checksum', '')), f'{tag}: checksum')
 
 
@@ -142,7 +98,7 @@ def check_top(vd, span, part, f, workdir, tag):
         src.seek(offset * 512)
         dst.write(src.read(vd['strip_kib'] * 1024))
         dst.truncate(used * 512 * data_disks(vd))
-    t = examine(span_array, f'{tag} top')
+    t, _ = examine(span_array, f'{tag} top')
     expect(t, {'Raid Level': 'raid0', 'Raid Devices': str(vd['spans']), 'Array UUID': vd['uuid'],
                'Device Role': f'Active device {span}', 'Chunk Size': f'{vd["strip_kib"]}K'},
            f'{tag} top')
@@ -163,8 +119,8 @@ def check_member(vd, role, drive, workdir, seen):
     rc, out, err = run('sgdisk', '-v', drive['path'])
     check(rc == 0 and 'No problems found' in out, f'{tag}: sgdisk -v: {out}{err}')
     part = os.path.join(workdir, 'part')
-    copy_sparse(drive['path'], part, start * 512, size * 512)
-    f = examine(part, tag)
+    copy_partition(drive['path'], part, start, size)
+    f, _ = examine(part, tag)
     strip, nested = vd['strip_kib'], vd['level'] in NESTED
     span, row = divmod(role, vd['drives_per_span']) if nested else (0, role)
     n = vd['drives_per_span'] if nested else vd['spans'] * vd['drives_per_span']
@@ -201,10 +157,7 @@ def check_member(vd, role, drive, workdir, seen):
         check_top(vd, span, part, f, workdir, tag)
         seen['tops'] = seen.get('tops', 0) + 1
     check(f.get('Internal Bitmap') == '8 sectors from superblock', f'{tag}: bitmap')
-    bitmap = os.path.join(workdir, 'bitmap')
-    copy_sparse(part, bitmap, 16 * 512, 4096)
-    rc, out, err = run('mdadm', '--examine-bitmap', bitmap)
-    b = fields(out)
+    rc, b, err = examine_bitmap(part, 16 * 512, workdir)
     check(rc == 0 and b.get('UUID') == uuid and b.get('Magic') == '6d746962',
           f'{tag}: mdadm -X: {b.get("UUID")} {b.get("Magic")} {err}')
 
@@ -252,9 +205,78 @@ def check_delete(tool, model):
     for d in after['drives']:
         if d['path'] in paths:
             check(d['state'] == 'UGood' and d['dg'] == -1, f'delete: {d["path"]} not UGood')
-            rc, _, _ = run('sfdisk', '--json', d['path'])
-            check(rc != 0, f'delete: {d["path"]} still has a partition table')
+            check(partition_table(d['path']) is None,
+                  f'delete: {d["path"]} still has a partition table')
     return after
+
+
+def check_spare_vd(vd, drive, workdir, events):
+    """@drive is a spare in @vd's array: same Array UUID, role spare, the members' events."""
+    tag = f'v{vd["id"]} spare ({os.path.basename(drive["path"])})'
+    where = partition(drive['path'], vd['id'])
+    check(where is not None, f'{tag}: sfdisk lists no partition "raidcli v{vd["id"]}"')
+    if where is None:
+        return
+    part = os.path.join(workdir, 'part')
+    copy_partition(drive['path'], part, *where)
+    f, _ = examine(part, tag)
+    expect(f, {'Array UUID': vd['uuid'], 'Device Role': 'spare',
+               'Raid Devices': str(vd['spans'] * vd['drives_per_span'])}, tag)
+    check(f.get('Events') == events, f'{tag}: Events {f.get("Events")}, members {events}')
+    rc, b, err = examine_bitmap(part, 16 * 512, workdir)
+    check(rc == 0 and b.get('UUID') == vd['uuid'], f'{tag}: mdadm -X: {b.get("UUID")} {err}')
+
+
+def member_events(model, vd, workdir):
+    """The Events every member of @vd shows (checked to agree)."""
+    seen = set()
+    for d in members(model, vd):
+        part = os.path.join(workdir, 'part')
+        copy_partition(d['path'], part, *partition(d['path'], vd['id']))
+        seen.add(examine(part, f'v{vd["id"]} member')[0].get('Events'))
+    check(len(seen) == 1, f'v{vd["id"]}: members disagree on Events {seen}')
+    return seen.pop()
+
+
+def check_spares(tool, model, workdir):
+    """A dedicated spare of the RAID5 group (two VDs) joins both arrays; a global one has none."""
+    r5 = [v for v in model['vds'] if v['level'] == 'RAID5']
+    free = [d for d in model['drives'] if d['state'] == 'UGood']
+    dhs, ghs = free[0], free[1]
+    tool('spare', dhs['slot'], r5[0]['dg'])
+    tool('spare', ghs['slot'])
+    after = tool.show()
+    by_slot = {d['slot']: d for d in after['drives']}
+    check(by_slot[dhs['slot']]['state'] == 'DHS' and by_slot[dhs['slot']]['dg'] == r5[0]['dg'],
+          f'spare: {by_slot[dhs["slot"]]}')
+    check(by_slot[ghs['slot']]['state'] == 'GHS', f'spare: {by_slot[ghs["slot"]]}')
+    for vd in r5:
+        check_spare_vd(vd, dhs, workdir, member_events(after, vd, workdir))
+    table = partition_table(ghs['path'])
+    check(table is not None and not any(p.get('name', '').startswith('raidcli v')
+                                        for p in table['partitions']),
+          'a global spare carries no VD partition')
+    check_vds(after, workdir)
+    print(f'dedicated spare {dhs["slot"]} examined in {len(r5)} arrays, global spare {ghs["slot"]}')
+    return after
+
+
+def check_spares_after_delete(tool, model, workdir):
+    """The dedicated spare lost the deleted VD's partition; removing spares blanks them."""
+    for d in model['drives']:
+        if d['state'] != 'DHS':
+            continue
+        vds = [v for v in model['vds'] if v['dg'] == d['dg']]
+        names = sorted(p.get('name') for p in partition_table(d['path'])['partitions']
+                       if p.get('name', '').startswith('raidcli v'))
+        check(names == sorted(f'raidcli v{v["id"]}' for v in vds), f'spare partitions {names}')
+        for vd in vds:
+            check_spare_vd(vd, d, workdir, member_events(model, vd, workdir))
+    for d in model['drives']:
+        if d['state'] in ('DHS', 'GHS'):
+            tool('unspare', d['slot'])
+            check(partition_table(d['path']) is None, f'unspare: {d["path"]} not blank')
+    return tool.show()
 
 
 def check_refusals(tool, model, workdir):
@@ -271,7 +293,7 @@ def check_refusals(tool, model, workdir):
         m = members(model, vd)[role]
         start, size = partition(m['path'], vd['id'])
         part = os.path.join(workdir, 'part')
-        copy_sparse(m['path'], part, start * 512, size * 512)
+        copy_partition(m['path'], part, start, size)
         offset = int(fields(run('mdadm', '--examine', part)[1])['Data Offset'].split()[0])
         with open(m['path'], 'r+b') as f:
             f.seek((start + offset) * 512)
@@ -286,15 +308,15 @@ def check_refusals(tool, model, workdir):
     m = members(model, vd)[row0]
     start, size = partition(m['path'], vd['id'])
     part = os.path.join(workdir, 'part')
-    copy_sparse(m['path'], part, start * 512, size * 512)
-    f = examine(part, 'RAID60')
+    copy_partition(m['path'], part, start, size)
+    f, _ = examine(part, 'RAID60')
     span_offset = int(f['Data Offset'].split()[0])
     used = int(f.get('Used Dev Size', f['Avail Dev Size']).split()[0])
     span_array = os.path.join(workdir, 'span')
-    copy_sparse(part, span_array, span_offset * 512, chunk * 512)
+    copy_partition(part, span_array, span_offset, chunk)
     with open(span_array, 'r+b') as g:
         g.truncate(used * 512 * data_disks(vd))
-    top_offset = int(examine(span_array, 'RAID60 top')['Data Offset'].split()[0])
+    top_offset = int(examine(span_array, 'RAID60 top')[0]['Data Offset'].split()[0])
     row, stripe = chunk_member('RAID60', n, top_offset // chunk)
     target = members(model, vd)[row]
     start = partition(target['path'], vd['id'])[0]
@@ -307,12 +329,9 @@ def check_refusals(tool, model, workdir):
 
 
 def main():
-    for t in ('mdadm', 'sfdisk', 'sgdisk'):
-        if not shutil.which(t, path=os.environ.get('PATH', '') + ':/usr/sbin:/sbin'):
-            print(f'SKIP: {t} not installed')
-            return 77
-    os.environ['PATH'] += ':/usr/sbin:/sbin'
-    with tempfile.TemporaryDirectory(prefix='vd-', dir=os.environ.get('BUILD_ROOT')) as workdir:
+    if not have_tools('mdadm', 'sfdisk', 'sgdisk'):
+        return 77
+    with scratch('vd-') as workdir:
         tool = Tool(sys.argv[1], os.path.join(workdir, 'state'))
         tool('new', 32, 128)
         tool.create('RAID0', '0,1', 0, 128)
@@ -328,16 +347,16 @@ def main():
               f'{len(model["vds"])} VDs in {len(model["dgs"])} groups')
         check_vds(model, workdir)
         check(tool.show() == model, 'a new process reads another model')
+        model = check_spares(tool, model, workdir)
         tool('set', model['vds'][0]['id'], 'renamed')
         check(tool.show()['vds'][0]['name'] == 'renamed', 'set name')
         model = tool.show()
         model = check_delete(tool, model)
         check_vds(model, workdir)
+        model = check_spares_after_delete(tool, model, workdir)
         check_refusals(tool, model, workdir)
         print(f'{len(model["vds"])} VDs examined after the deletes')
-    for f in failures:
-        print('FAIL:', f)
-    return 1 if failures else 0
+    return finish()
 
 
 if __name__ == '__main__':

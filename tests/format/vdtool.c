@@ -8,6 +8,8 @@
  *	vdtool STATE create LEVEL SLOTS [MIB [STRIP [PER_SPAN]]]  e.g. RAID5 0,1,2
  *	vdtool STATE delete VD [force]
  *	vdtool STATE set VD NAME
+ *	vdtool STATE spare SLOT [DG]		a global spare, or DG's dedicated one
+ *	vdtool STATE unspare SLOT
  *	vdtool STATE show			the model as JSON
  * Controller 0 is used. Exit status: the rcl_status of the call.
  */
@@ -123,6 +125,15 @@ static enum rcl_status create(struct rcl_ctrl *ctrl, int argc, char **argv, stru
 	return st;
 }
 
+/* spare SLOT [DG]: a global spare, or one dedicated to group DG. */
+static enum rcl_status spare(struct rcl_ctrl *ctrl, int argc, char **argv, struct rcl_error *err)
+{
+	struct rcl_drive_ref ref = {252, (unsigned)atoi(argv[0])};
+	unsigned dg = argc > 1 ? (unsigned)atoi(argv[1]) : 0;
+
+	return rcl_ctrl_add_hotspare(ctrl, &ref, &dg, argc > 1 ? 1 : 0, false, err);
+}
+
 static enum rcl_status run(struct rcl_ctx *ctx, int argc, char **argv, struct rcl_error *err)
 {
 	const char *cmd = argv[0];
@@ -144,6 +155,11 @@ static enum rcl_status run(struct rcl_ctx *ctx, int argc, char **argv, struct rc
 	else if (!strcmp(cmd, "delete") && argc >= 2)
 		st = rcl_ctrl_delete_vd(ctrl, (unsigned)atoi(argv[1]),
 		                        argc > 2 && !strcmp(argv[2], "force"), err);
+	else if (!strcmp(cmd, "spare") && (argc == 2 || argc == 3))
+		st = spare(ctrl, argc - 1, argv + 1, err);
+	else if (!strcmp(cmd, "unspare") && argc == 2)
+		st = rcl_ctrl_delete_hotspare(
+		    ctrl, &(struct rcl_drive_ref){252, (unsigned)atoi(argv[1])}, err);
 	else if (!strcmp(cmd, "set") && argc == 3)
 		st = rcl_ctrl_set_vd(ctrl, (unsigned)atoi(argv[1]),
 		                     &(struct rcl_vd_props){argv[2], -1, -1, -1}, err);

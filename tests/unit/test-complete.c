@@ -10,26 +10,21 @@
 #include "cli.h"
 #include "unit.h"
 
-static char *root;
+static struct unit_state scratch;
 
 static void setup(void)
 {
-	struct rcl_soft_params params = {.drives = 2, .drive_bytes = 16 << 20, .sector_size = 512};
-	struct rcl_error err = {0};
 	struct rcl_ctx *ctx;
-	unsigned id;
 
-	root = unit_tmpdir();
-	setenv("RAIDCLI_STATE_DIR", root, 1);
-	ck_assert_int_eq(rcl_ctx_new(&ctx, NULL, &err), RCL_OK);
-	ck_assert_int_eq(rcl_soft_create(ctx, &params, &id, &err), RCL_OK);
+	unit_state_enter(&scratch, NULL);
+	ctx = unit_ctx_new(NULL);
+	unit_soft_create(ctx, 2, 16 << 20);
 	rcl_ctx_free(ctx);
 }
 
 static void teardown(void)
 {
-	unit_rmrf(root);
-	free(root);
+	unit_state_leave(&scratch);
 }
 
 /* The candidates for @line, space-separated, for compact assertions. */

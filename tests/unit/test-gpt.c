@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "soft/crc32.h"
@@ -20,43 +19,18 @@
 #define MIB   (1ull << 20)
 #define DRIVE (8 * MIB)
 
-static int new_drive(uint64_t bytes)
-{
-	int fd = memfd_create("drive", MFD_CLOEXEC);
-
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(ftruncate(fd, (off_t)bytes), 0);
-	return fd;
-}
-
-static void get_bytes(int fd, void *buf, size_t len, uint64_t off)
-{
-	ck_assert_int_eq(pread(fd, buf, len, (off_t)off), (ssize_t)len);
-}
-
-static void put_bytes(int fd, const void *buf, size_t len, uint64_t off)
-{
-	ck_assert_int_eq(pwrite(fd, buf, len, (off_t)off), (ssize_t)len);
-}
-
 static void flip_byte(int fd, uint64_t off)
 {
 	uint8_t b;
 
-	get_bytes(fd, &b, 1, off);
+	unit_get(fd, &b, 1, off);
 	b ^= 0x40;
-	put_bytes(fd, &b, 1, off);
+	unit_put(fd, &b, 1, off);
 }
 
 static uint32_t le32_at(const uint8_t *p)
 {
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static void put_le(uint8_t *p, uint64_t v, int width)
-{
-	for (int i = 0; i < width; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
 }
 
 /* A table with three partitions in slots 1, 2 and 128, as a caller builds it. */
@@ -83,7 +57,7 @@ static void sample_table(struct rcl_gpt *gpt, uint64_t bytes, unsigned ss)
 static int drive_with_table(struct rcl_gpt *gpt, uint64_t bytes, unsigned ss)
 {
 	struct rcl_error err = {0};
-	int fd = new_drive(bytes);
+	int fd = unit_drive_new(bytes);
 
 	sample_table(gpt, bytes, ss);
 	ck_assert_msg(rcl_gpt_write(fd, gpt, &err) == RCL_OK, "%s", err.msg);
@@ -136,11 +110,11 @@ static void set_header_field(int fd, uint64_t bytes, unsigned ss, size_t off, ui
 	uint8_t h[4096];
 
 	for (int i = 0; i < 2; i++) {
-		get_bytes(fd, h, ss, lbas[i] * ss);
-		put_le(h + off, value, width);
-		put_le(h + 16, 0, 4);
-		put_le(h + 16, rcl_crc32(0, h, 92), 4);
-		put_bytes(fd, h, ss, lbas[i] * ss);
+		unit_get(fd, h, ss, lbas[i] * ss);
+		unit_put_le(h + off, value, width);
+		unit_put_le(h + 16, 0, 4);
+		unit_put_le(h + 16, rcl_crc32(0, h, 92), 4);
+		unit_put(fd, h, ss, lbas[i] * ss);
 	}
 }
 
@@ -154,15 +128,15 @@ static void set_entry_field(int fd, uint64_t bytes, unsigned ss, size_t slot, si
 	for (int i = 0; i < 2; i++) {
 		uint64_t entries;
 
-		get_bytes(fd, h, ss, lbas[i] * ss);
+		unit_get(fd, h, ss, lbas[i] * ss);
 		entries = le32_at(h + 72) | (uint64_t)le32_at(h + 76) << 32;
-		get_bytes(fd, array, sizeof(array), entries * ss);
-		put_le(array + slot * 128 + off, value, width);
-		put_bytes(fd, array, sizeof(array), entries * ss);
-		put_le(h + 88, rcl_crc32(0, array, sizeof(array)), 4);
-		put_le(h + 16, 0, 4);
-		put_le(h + 16, rcl_crc32(0, h, 92), 4);
-		put_bytes(fd, h, ss, lbas[i] * ss);
+		unit_get(fd, array, sizeof(array), entries * ss);
+		unit_put_le(array + slot * 128 + off, value, width);
+		unit_put(fd, array, sizeof(array), entries * ss);
+		unit_put_le(h + 88, rcl_crc32(0, array, sizeof(array)), 4);
+		unit_put_le(h + 16, 0, 4);
+		unit_put_le(h + 16, rcl_crc32(0, h, 92), 4);
+		unit_put(fd, h, ss, lbas[i] * ss);
 	}
 }
 
@@ -282,18 +256,18 @@ START_TEST(test_write_layout_on_disk)
 	uint64_t last = DRIVE / 512 - 1;
 	int fd = drive_with_table(gpt, DRIVE, 512);
 
-	get_bytes(fd, s, 512, 0);
+	unit_get(fd, s, 512, 0);
 	ck_assert_uint_eq(s[510], 0x55);
 	ck_assert_uint_eq(s[511], 0xaa);
 	ck_assert_uint_eq(s[446 + 4], 0xee);
 	ck_assert_uint_eq(le32_at(s + 446 + 8), 1);
 	ck_assert_uint_eq(le32_at(s + 446 + 12), last);
-	get_bytes(fd, s, 512, 512);
+	unit_get(fd, s, 512, 512);
 	ck_assert_mem_eq(s, "EFI PART", 8);
 	ck_assert_uint_eq(le32_at(s + 24), 1);    /* my LBA */
 	ck_assert_uint_eq(le32_at(s + 32), last); /* the other header */
 	ck_assert_uint_eq(le32_at(s + 72), 2);    /* entries */
-	get_bytes(fd, s, 512, last * 512);
+	unit_get(fd, s, 512, last * 512);
 	ck_assert_mem_eq(s, "EFI PART", 8);
 	ck_assert_uint_eq(le32_at(s + 24), last);
 	ck_assert_uint_eq(le32_at(s + 32), 1);
@@ -306,7 +280,7 @@ END_TEST
 static void write_refused(struct rcl_gpt *gpt, const char *part)
 {
 	struct rcl_error err = {0};
-	int fd = new_drive(DRIVE);
+	int fd = unit_drive_new(DRIVE);
 
 	ck_assert_int_eq(rcl_gpt_write(fd, gpt, &err), RCL_INVALID_PARAM);
 	ck_assert_msg(strstr(err.msg, part), "message lacks '%s': %s", part, err.msg);
@@ -401,7 +375,7 @@ static enum rcl_status write_op(int fd, struct rcl_gpt *gpt, struct rcl_error *e
 START_TEST(test_write_out_of_memory)
 {
 	struct rcl_gpt *gpt = calloc(1, sizeof(*gpt)), *back = calloc(1, sizeof(*back));
-	int fd = new_drive(DRIVE);
+	int fd = unit_drive_new(DRIVE);
 
 	sample_table(gpt, DRIVE, 512);
 	oom_loop(write_op, fd, gpt);
@@ -537,10 +511,10 @@ START_TEST(test_copies_that_differ)
 	int fd = drive_with_table(old, DRIVE, 512);
 
 	/* A crash after the backup half of a rewrite: both copies valid, not equal. */
-	get_bytes(fd, backup, sizeof(backup), DRIVE - sizeof(backup));
+	unit_get(fd, backup, sizeof(backup), DRIVE - sizeof(backup));
 	sample_table(next, DRIVE, 512);
 	ck_assert_int_eq(rcl_gpt_write(fd, next, NULL), RCL_OK);
-	put_bytes(fd, backup, sizeof(backup), DRIVE - sizeof(backup));
+	unit_put(fd, backup, sizeof(backup), DRIVE - sizeof(backup));
 	read_ok(fd, DRIVE, 512, back);
 	ck_assert_int_eq(back->source, RCL_GPT_PRIMARY);
 	ck_assert_uint_eq(back->valid, RCL_GPT_PRIMARY);
@@ -570,7 +544,7 @@ START_TEST(test_no_gpt)
 {
 	uint8_t mbr[512] = {0};
 	struct rcl_gpt *gpt = calloc(1, sizeof(*gpt));
-	int fd = new_drive(DRIVE);
+	int fd = unit_drive_new(DRIVE);
 
 	read_refused(fd, DRIVE, 512, RCL_NOT_FOUND, "no GPT");
 	read_refused(fd, 3 * 512, 512, RCL_NOT_FOUND, "too small");
@@ -580,11 +554,11 @@ START_TEST(test_no_gpt)
 	mbr[446 + 4] = 0x83;
 	mbr[510] = 0x55;
 	mbr[511] = 0xaa;
-	put_bytes(fd, mbr, sizeof(mbr), 0);
+	unit_put(fd, mbr, sizeof(mbr), 0);
 	read_refused(fd, DRIVE, 512, RCL_NOT_FOUND, "MBR partition table");
 	/* A blank LBA 0 is only a lost protective MBR. */
 	memset(mbr, 0, sizeof(mbr));
-	put_bytes(fd, mbr, sizeof(mbr), 0);
+	unit_put(fd, mbr, sizeof(mbr), 0);
 	read_ok(fd, DRIVE, 512, gpt);
 	close(fd);
 	free(gpt);
@@ -693,24 +667,24 @@ START_TEST(test_more_than_128_partitions)
 
 	/* A primary with 256 entries (LBA 2-65), one used past slot 128. */
 	memcpy(array + 200 * 128, rcl_gpt_type_linux_raid.b, 16);
-	put_le(array + 200 * 128 + 32, 2048, 8);
-	put_le(array + 200 * 128 + 40, 4095, 8);
-	put_bytes(fd, array, sizeof(array), 2 * 512);
-	get_bytes(fd, h, sizeof(h), 512);
-	put_le(h + 40, 66, 8);
-	put_le(h + 80, 256, 4);
-	put_le(h + 88, rcl_crc32(0, array, sizeof(array)), 4);
-	put_le(h + 16, 0, 4);
-	put_le(h + 16, rcl_crc32(0, h, 92), 4);
-	put_bytes(fd, h, sizeof(h), 512);
+	unit_put_le(array + 200 * 128 + 32, 2048, 8);
+	unit_put_le(array + 200 * 128 + 40, 4095, 8);
+	unit_put(fd, array, sizeof(array), 2 * 512);
+	unit_get(fd, h, sizeof(h), 512);
+	unit_put_le(h + 40, 66, 8);
+	unit_put_le(h + 80, 256, 4);
+	unit_put_le(h + 88, rcl_crc32(0, array, sizeof(array)), 4);
+	unit_put_le(h + 16, 0, 4);
+	unit_put_le(h + 16, rcl_crc32(0, h, 92), 4);
+	unit_put(fd, h, sizeof(h), 512);
 	read_refused(fd, DRIVE, 512, RCL_UNSUPPORTED, "partition 201");
 	/* Unused slots past 128 are fine. */
 	memset(array + 200 * 128, 0, 128);
-	put_bytes(fd, array, sizeof(array), 2 * 512);
-	put_le(h + 88, rcl_crc32(0, array, sizeof(array)), 4);
-	put_le(h + 16, 0, 4);
-	put_le(h + 16, rcl_crc32(0, h, 92), 4);
-	put_bytes(fd, h, sizeof(h), 512);
+	unit_put(fd, array, sizeof(array), 2 * 512);
+	unit_put_le(h + 88, rcl_crc32(0, array, sizeof(array)), 4);
+	unit_put_le(h + 16, 0, 4);
+	unit_put_le(h + 16, rcl_crc32(0, h, 92), 4);
+	unit_put(fd, h, sizeof(h), 512);
 	read_ok(fd, DRIVE, 512, gpt);
 	ck_assert_int_eq(gpt->source, RCL_GPT_PRIMARY);
 	ck_assert_uint_eq(gpt->first_usable, 66);

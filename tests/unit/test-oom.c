@@ -22,21 +22,17 @@
 /* A bound no loop should reach: it would mean the operation never ends. */
 #define MAX_ITERATIONS 100000
 
-static char *root, *state_dir;
+static struct unit_state scratch;
 
 static void setup(void)
 {
-	root = unit_tmpdir();
-	state_dir = unit_path(root, "state");
-	setenv("RAIDCLI_STATE_DIR", state_dir, 1);
+	unit_state_enter(&scratch, "state");
 }
 
 static void teardown(void)
 {
 	rcl_alloc_fail_after(0, false);
-	unit_rmrf(root);
-	free(root);
-	free(state_dir);
+	unit_state_leave(&scratch);
 }
 
 static void report(const char *what, bool persistent, unsigned long iterations)
@@ -49,26 +45,6 @@ static void report(const char *what, bool persistent, unsigned long iterations)
 }
 
 /* The state a normal run sees: a context, or a failure of the test. */
-static struct rcl_ctx *ctx_open(void)
-{
-	struct rcl_error err = {0};
-	struct rcl_ctx *ctx;
-
-	ck_assert_msg(rcl_ctx_new(&ctx, state_dir, &err) == RCL_OK, "%s", err.msg);
-	return ctx;
-}
-
-static unsigned create(struct rcl_ctx *ctx, unsigned drives)
-{
-	struct rcl_soft_params params = {
-	    .drives = drives, .drive_bytes = 16 * MIB, .sector_size = 512};
-	struct rcl_error err = {0};
-	unsigned id;
-
-	ck_assert_msg(rcl_soft_create(ctx, &params, &id, &err) == RCL_OK, "%s", err.msg);
-	return id;
-}
-
 static void nomem_or_ok(enum rcl_status st, const struct rcl_error *err, unsigned long n)
 {
 	ck_assert_msg(st == RCL_OK || st == RCL_NOMEM,
@@ -84,17 +60,17 @@ static void nomem_or_ok(enum rcl_status st, const struct rcl_error *err, unsigne
  */
 static void no_trace_of_a_controller(void)
 {
-	char *soft = unit_path(state_dir, "soft"), *images = unit_path(state_dir, "images");
-	char *registry = unit_path(state_dir, "registry.json");
+	char *soft = unit_path(scratch.dir, "soft"), *images = unit_path(scratch.dir, "images");
+	char *registry = unit_path(scratch.dir, "registry.json");
 	struct rcl_ctx *ctx;
 	const unsigned *ids;
-	size_t files = unit_count(state_dir, false);
+	size_t files = unit_count(scratch.dir, false);
 
 	ck_assert_uint_eq(unit_count(soft, false), 0);
 	ck_assert_uint_eq(unit_count(images, false), 0);
 	ck_assert_uint_eq(unit_count(images, true), 0);
 	ck_assert_uint_le(files, 1 + unit_exists(registry));
-	ctx = ctx_open();
+	ctx = unit_ctx_new(scratch.dir);
 	ck_assert_uint_eq(rcl_ctx_ctrl_ids(ctx, &ids), 0);
 	rcl_ctx_free(ctx);
 	free(soft);
@@ -129,9 +105,9 @@ static void create_loop(bool persistent)
 		unsigned id = 99;
 		bool hit;
 
-		unit_rmrf(state_dir);
+		unit_rmrf(scratch.dir);
 		rcl_alloc_fail_after(n, persistent);
-		st = rcl_ctx_new(&ctx, state_dir, &err);
+		st = rcl_ctx_new(&ctx, scratch.dir, &err);
 		if (!st)
 			st = rcl_soft_create(ctx, &params, &id, &err);
 		rcl_ctx_free(ctx);
@@ -140,14 +116,14 @@ static void create_loop(bool persistent)
 		if (st == RCL_NOMEM) {
 			no_trace_of_a_controller();
 			/* And a following normal run succeeds, with number 0. */
-			ctx = ctx_open();
-			ck_assert_uint_eq(create(ctx, 4), 0);
+			ctx = unit_ctx_new(scratch.dir);
+			ck_assert_uint_eq(unit_soft_create(ctx, 4, 16 * MIB), 0);
 			four_drives(ctx, 0);
 			rcl_ctx_free(ctx);
 			continue;
 		}
 		ck_assert_uint_eq(id, 0);
-		ctx = ctx_open();
+		ctx = unit_ctx_new(scratch.dir);
 		four_drives(ctx, 0);
 		rcl_ctx_free(ctx);
 		if (!hit)
@@ -176,7 +152,7 @@ static enum rcl_status open_and_read(struct rcl_error *err, uint64_t *total)
 	enum rcl_status st;
 
 	*total = 0;
-	st = rcl_ctx_new(&ctx, state_dir, err);
+	st = rcl_ctx_new(&ctx, scratch.dir, err);
 	if (st)
 		return st;
 	st = rcl_ctrl_open(ctx, 0, RCL_LOCK_SHARED, &ctrl, err);
@@ -195,11 +171,11 @@ static enum rcl_status open_and_read(struct rcl_error *err, uint64_t *total)
 static void open_loop(bool persistent)
 {
 	struct rcl_error err = {0};
-	struct rcl_ctx *ctx = ctx_open();
+	struct rcl_ctx *ctx = unit_ctx_new(scratch.dir);
 	uint64_t want, got;
 	unsigned long n;
 
-	create(ctx, 4);
+	unit_soft_create(ctx, 4, 16 * MIB);
 	rcl_ctx_free(ctx);
 	ck_assert_int_eq(open_and_read(&err, &want), RCL_OK);
 	for (n = 1; n < MAX_ITERATIONS; n++) {
@@ -235,7 +211,7 @@ END_TEST
 
 static size_t drive_count(void)
 {
-	struct rcl_ctx *ctx = ctx_open();
+	struct rcl_ctx *ctx = unit_ctx_new(scratch.dir);
 	struct rcl_error err = {0};
 	struct rcl_ctrl *ctrl;
 	size_t n;
@@ -249,11 +225,11 @@ static size_t drive_count(void)
 
 static void add_drive_loop(bool persistent)
 {
-	char *extra = unit_path(root, "extra.img");
-	struct rcl_ctx *ctx = ctx_open();
+	char *extra = unit_path(scratch.root, "extra.img");
+	struct rcl_ctx *ctx = unit_ctx_new(scratch.dir);
 	unsigned long n;
 
-	create(ctx, 2);
+	unit_soft_create(ctx, 2, 16 * MIB);
 	rcl_ctx_free(ctx);
 	unit_make_image(extra, 16 * MIB);
 	for (n = 1; n < MAX_ITERATIONS; n++) {
@@ -263,7 +239,7 @@ static void add_drive_loop(bool persistent)
 		unsigned slot;
 		bool hit;
 
-		ctx = ctx_open();
+		ctx = unit_ctx_new(scratch.dir);
 		ck_assert_int_eq(rcl_ctrl_open(ctx, 0, RCL_LOCK_EXCLUSIVE, &ctrl, &err), RCL_OK);
 		rcl_alloc_fail_after(n, persistent);
 		st = rcl_ctrl_add_drive(ctrl, extra, &slot, &err);
@@ -379,13 +355,13 @@ static void must_run(const char *line)
 /* The loop on @line, after two controllers (4 and 2 drives) and @setup. */
 static void cli_loop_after(const char *setup, const char *line, bool persistent)
 {
-	struct rcl_ctx *ctx = ctx_open();
+	struct rcl_ctx *ctx = unit_ctx_new(scratch.dir);
 	struct rcl_reply reply;
 	char *want, *got;
 	unsigned long n;
 
-	create(ctx, 4);
-	create(ctx, 2);
+	unit_soft_create(ctx, 4, 16 * MIB);
+	unit_soft_create(ctx, 2, 16 * MIB);
 	rcl_ctx_free(ctx);
 	if (setup)
 		must_run(setup);
@@ -518,6 +494,19 @@ START_TEST(test_dg_show_all_out_of_memory_persistent)
 }
 END_TEST
 
+/* The event log: reading it and the block renderer. */
+START_TEST(test_show_events_out_of_memory_transient)
+{
+	cli_loop_after(WITH_VD, "/c0 show events", false);
+}
+END_TEST
+
+START_TEST(test_show_events_out_of_memory_persistent)
+{
+	cli_loop_after(WITH_VD, "/c0 show events", true);
+}
+END_TEST
+
 static Suite *oom_suite(void)
 {
 	Suite *s = suite_create("oom");
@@ -559,6 +548,8 @@ static Suite *oom_suite(void)
 	tcase_add_test(tc, test_vd_show_all_out_of_memory_persistent);
 	tcase_add_test(tc, test_dg_show_all_out_of_memory_transient);
 	tcase_add_test(tc, test_dg_show_all_out_of_memory_persistent);
+	tcase_add_test(tc, test_show_events_out_of_memory_transient);
+	tcase_add_test(tc, test_show_events_out_of_memory_persistent);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -13,7 +13,6 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "soft/crc32.h"
@@ -47,36 +46,11 @@ enum {
 
 static const struct rcl_guid uuid = {{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}};
 
-static int new_drive(uint64_t bytes)
-{
-	int fd = memfd_create("drive", MFD_CLOEXEC);
-
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(ftruncate(fd, (off_t)bytes), 0);
-	return fd;
-}
-
-static void get_bytes(int fd, void *buf, size_t len, uint64_t off)
-{
-	ck_assert_int_eq(pread(fd, buf, len, (off_t)off), (ssize_t)len);
-}
-
-static void put_bytes(int fd, const void *buf, size_t len, uint64_t off)
-{
-	ck_assert_int_eq(pwrite(fd, buf, len, (off_t)off), (ssize_t)len);
-}
-
-static void put_le(uint8_t *p, uint64_t v, int width)
-{
-	for (int i = 0; i < width; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
 /* Recompute a crafted header's CRC, as a hostile tool would. */
 static void fix_crc(uint8_t *block)
 {
-	put_le(block + O_CRC, 0, 4);
-	put_le(block + O_CRC, rcl_crc32(0, block, HDR), 4);
+	unit_put_le(block + O_CRC, 0, 4);
+	unit_put_le(block + O_CRC, rcl_crc32(0, block, HDR), 4);
 }
 
 static void fill_payload(uint8_t *buf, size_t len, unsigned seed)
@@ -209,7 +183,7 @@ START_TEST(test_codec_hostile_fields)
 	assert_refused(block, 0, RCL_CORRUPT, "no record magic");
 
 	memcpy(block, good, HDR);
-	put_le(block + O_CRC, 0, 4);
+	unit_put_le(block + O_CRC, 0, 4);
 	assert_refused(block, 0, RCL_CORRUPT, "header CRC");
 
 	/* Each of these carries a correct CRC: only the field checks stand. */
@@ -239,7 +213,7 @@ START_TEST(test_codec_hostile_fields)
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		memcpy(block, good, HDR);
-		put_le(block + cases[i].off, cases[i].value, cases[i].width);
+		unit_put_le(block + cases[i].off, cases[i].value, cases[i].width);
 		fix_crc(block);
 		assert_refused(block, 0, cases[i].status, cases[i].part);
 	}
@@ -250,7 +224,7 @@ START_TEST(test_codec_hostile_fields)
 	assert_refused(block, 0, RCL_CORRUPT, "NUL-terminated");
 	/* The largest payload a slot holds is fine. */
 	memcpy(block, good, HDR);
-	put_le(block + O_LEN, RCL_SOFT_RECORD_PAYLOAD_MAX, 4);
+	unit_put_le(block + O_LEN, RCL_SOFT_RECORD_PAYLOAD_MAX, 4);
 	fix_crc(block);
 	ck_assert_int_eq(rcl_soft_record_decode(block, 0, &hdr, NULL), RCL_OK);
 	ck_assert_uint_eq(hdr.payload_len, RCL_SOFT_RECORD_PAYLOAD_MAX);
@@ -262,7 +236,7 @@ END_TEST
 START_TEST(test_read_blank_drive)
 {
 	struct rcl_soft_record_drive d = {0};
-	int fd = new_drive(DRIVE);
+	int fd = unit_drive_new(DRIVE);
 
 	open_drive(&d, fd, PART);
 	for (unsigned s = 0; s < 2; s++) {
@@ -280,7 +254,7 @@ START_TEST(test_read_round_trip)
 {
 	struct rcl_soft_record_drive d = {0}, again = {0};
 	uint8_t payload[PAYLOAD];
-	int fd = new_drive(DRIVE);
+	int fd = unit_drive_new(DRIVE);
 
 	open_drive(&d, fd, PART);
 	write_gen(&d, 1, SERIAL);
@@ -311,21 +285,21 @@ START_TEST(test_read_every_payload_bit_flip)
 {
 	struct rcl_soft_record_drive d = {0};
 	uint64_t at = PART + HDR;
-	int fd = new_drive(DRIVE);
+	int fd = unit_drive_new(DRIVE);
 	uint8_t byte;
 
 	open_drive(&d, fd, PART);
 	write_gen(&d, 1, SERIAL);
 	for (size_t bit = 0; bit < PAYLOAD * 8; bit++) {
-		get_bytes(fd, &byte, 1, at + bit / 8);
+		unit_get(fd, &byte, 1, at + bit / 8);
 		byte ^= (uint8_t)(1u << (bit % 8));
-		put_bytes(fd, &byte, 1, at + bit / 8);
+		unit_put(fd, &byte, 1, at + bit / 8);
 		open_drive(&d, fd, PART);
 		ck_assert_msg(!d.slots[0].valid, "flipping payload bit %zu went unnoticed", bit);
 		ck_assert_int_eq(d.slots[0].why.status, RCL_CORRUPT);
 		ck_assert_ptr_null(d.slots[0].buf);
 		byte ^= (uint8_t)(1u << (bit % 8));
-		put_bytes(fd, &byte, 1, at + bit / 8);
+		unit_put(fd, &byte, 1, at + bit / 8);
 	}
 	open_drive(&d, fd, PART);
 	ck_assert(d.slots[0].valid);
@@ -337,7 +311,7 @@ END_TEST
 START_TEST(test_read_header_bit_flips)
 {
 	struct rcl_soft_record_drive d = {0};
-	int fd = new_drive(DRIVE);
+	int fd = unit_drive_new(DRIVE);
 	uint8_t byte;
 
 	open_drive(&d, fd, PART);
@@ -347,14 +321,14 @@ START_TEST(test_read_header_bit_flips)
 	for (size_t bit = 0; bit < O_RESERVED * 8; bit++) {
 		uint64_t at = PART + SLOT + bit / 8;
 
-		get_bytes(fd, &byte, 1, at);
+		unit_get(fd, &byte, 1, at);
 		byte ^= (uint8_t)(1u << (bit % 8));
-		put_bytes(fd, &byte, 1, at);
+		unit_put(fd, &byte, 1, at);
 		open_drive(&d, fd, PART);
 		ck_assert_msg(!d.slots[1].valid, "flipping header bit %zu went unnoticed", bit);
 		ck_assert(d.slots[0].valid);
 		byte ^= (uint8_t)(1u << (bit % 8));
-		put_bytes(fd, &byte, 1, at);
+		unit_put(fd, &byte, 1, at);
 	}
 	rcl_soft_record_drive_release(&d);
 	close(fd);
@@ -364,7 +338,7 @@ END_TEST
 START_TEST(test_read_truncated_partition)
 {
 	struct rcl_soft_record_drive d = {0};
-	int fd = new_drive(DRIVE);
+	int fd = unit_drive_new(DRIVE);
 
 	open_drive(&d, fd, PART);
 	write_gen(&d, 1, SERIAL);
@@ -397,36 +371,36 @@ END_TEST
 START_TEST(test_read_hostile_lengths)
 {
 	struct rcl_soft_record_drive d = {0};
-	int fd = new_drive(DRIVE);
+	int fd = unit_drive_new(DRIVE);
 	uint8_t block[HDR];
 
 	open_drive(&d, fd, PART);
 	write_gen(&d, 1, SERIAL);
 	/* The largest length, with the right header CRC: the payload CRC says no. */
-	get_bytes(fd, block, HDR, PART);
-	put_le(block + O_LEN, RCL_SOFT_RECORD_PAYLOAD_MAX, 4);
+	unit_get(fd, block, HDR, PART);
+	unit_put_le(block + O_LEN, RCL_SOFT_RECORD_PAYLOAD_MAX, 4);
 	fix_crc(block);
-	put_bytes(fd, block, HDR, PART);
+	unit_put(fd, block, HDR, PART);
 	open_drive(&d, fd, PART);
 	ck_assert(!d.slots[0].valid);
 	ck_assert_ptr_nonnull(strstr(d.slots[0].why.msg, "payload CRC"));
 	/* The same header in slot B of a drive that ends inside its payload. */
-	put_le(block + O_SLOT, 1, 4);
+	unit_put_le(block + O_SLOT, 1, 4);
 	fix_crc(block);
-	put_bytes(fd, block, HDR, PART + SLOT);
+	unit_put(fd, block, HDR, PART + SLOT);
 	ck_assert_int_eq(ftruncate(fd, (off_t)(PART + SLOT + HDR + 10)), 0);
 	open_drive(&d, fd, PART);
 	ck_assert(!d.slots[1].valid);
 	ck_assert_ptr_nonnull(strstr(d.slots[1].why.msg, "drive ends"));
 	/* One past the largest: refused before anything is allocated or read. */
-	put_le(block + O_LEN, RCL_SOFT_RECORD_PAYLOAD_MAX + 1, 4);
+	unit_put_le(block + O_LEN, RCL_SOFT_RECORD_PAYLOAD_MAX + 1, 4);
 	fix_crc(block);
-	put_bytes(fd, block, HDR, PART + SLOT);
+	unit_put(fd, block, HDR, PART + SLOT);
 	open_drive(&d, fd, PART);
 	ck_assert_ptr_nonnull(strstr(d.slots[1].why.msg, "exceeds"));
 	/* A header copied into the other slot. */
-	get_bytes(fd, block, HDR, PART);
-	put_bytes(fd, block, HDR, PART + SLOT);
+	unit_get(fd, block, HDR, PART);
+	unit_put(fd, block, HDR, PART + SLOT);
 	open_drive(&d, fd, PART);
 	ck_assert_ptr_nonnull(strstr(d.slots[1].why.msg, "written for slot 0"));
 	rcl_soft_record_drive_release(&d);
@@ -455,7 +429,7 @@ START_TEST(test_read_out_of_memory)
 {
 	struct rcl_soft_record_drive d = {0};
 	struct rcl_error err = {0};
-	int fd = new_drive(DRIVE);
+	int fd = unit_drive_new(DRIVE);
 
 	open_drive(&d, fd, PART);
 	write_gen(&d, 1, SERIAL);
@@ -541,7 +515,7 @@ START_TEST(test_target_on_disk)
 {
 	struct rcl_soft_record_drive d = {0};
 	uint8_t before[HDR], after[HDR];
-	int fd = new_drive(DRIVE);
+	int fd = unit_drive_new(DRIVE);
 
 	open_drive(&d, fd, PART);
 	/* Updates alternate slots, and each leaves the other slot's bytes alone. */
@@ -549,9 +523,9 @@ START_TEST(test_target_on_disk)
 		unsigned s = rcl_soft_record_target(&d);
 
 		ck_assert_uint_eq(s, (gen - 1) % 2);
-		get_bytes(fd, before, HDR, PART + (1 - s) * SLOT);
+		unit_get(fd, before, HDR, PART + (1 - s) * SLOT);
 		write_gen(&d, gen, SERIAL);
-		get_bytes(fd, after, HDR, PART + (1 - s) * SLOT);
+		unit_get(fd, after, HDR, PART + (1 - s) * SLOT);
 		ck_assert_mem_eq(before, after, HDR);
 		open_drive(&d, fd, PART);
 		ck_assert_uint_eq(d.slots[s].hdr.generation, gen);
@@ -569,7 +543,7 @@ START_TEST(test_prepare_writes_pending)
 	uint8_t payload[PAYLOAD];
 	struct rcl_soft_record_config cfg = {7, SERIAL, payload, sizeof(payload)};
 	struct rcl_error err = {0};
-	int fd = new_drive(DRIVE);
+	int fd = unit_drive_new(DRIVE);
 
 	fill_payload(payload, sizeof(payload), 7);
 	open_drive(&d, fd, PART);
@@ -610,7 +584,7 @@ START_TEST(test_prepare_largest_payload)
 	uint8_t *payload = malloc(RCL_SOFT_RECORD_PAYLOAD_MAX + 1);
 	struct rcl_soft_record_config cfg = {2, SERIAL, payload, RCL_SOFT_RECORD_PAYLOAD_MAX};
 	struct rcl_error err = {0};
-	int fd = new_drive(DRIVE);
+	int fd = unit_drive_new(DRIVE);
 
 	ck_assert_ptr_nonnull(payload);
 	fill_payload(payload, RCL_SOFT_RECORD_PAYLOAD_MAX + 1, 3);
@@ -637,7 +611,7 @@ START_TEST(test_prepare_refusals)
 	char long_serial[RCL_SOFT_RECORD_SERIAL_MAX + 2];
 	struct rcl_error err = {0};
 	uint8_t zero[HDR] = {0}, block[HDR];
-	int fd = new_drive(DRIVE);
+	int fd = unit_drive_new(DRIVE);
 
 	rcl_soft_record_drive_init(&d, fd, PART, PART, &uuid);
 	ck_assert_int_eq(rcl_soft_record_prepare(&d, &cfg, &err), RCL_NOT_ALLOWED);
@@ -662,7 +636,7 @@ START_TEST(test_prepare_refusals)
 	ck_assert_int_eq(rcl_soft_record_prepare(&d, &cfg, &err), RCL_INVALID_PARAM);
 	ck_assert_ptr_nonnull(strstr(err.msg, "metadata partition has"));
 	/* None of that wrote anything. */
-	get_bytes(fd, block, HDR, PART);
+	unit_get(fd, block, HDR, PART);
 	ck_assert_mem_eq(block, zero, HDR);
 	open_drive(&d, fd, PART);
 	ck_assert_int_eq(rcl_soft_record_prepare(&d, &cfg, &err), RCL_OK);
@@ -697,7 +671,7 @@ START_TEST(test_prepare_io_errors)
 	struct rcl_soft_record_drive d = {0};
 	struct rcl_soft_record_config cfg = {3, SERIAL, "new", 3};
 	struct rcl_error err = {0};
-	int fd = new_drive(DRIVE);
+	int fd = unit_drive_new(DRIVE);
 
 	open_drive(&d, fd, PART);
 	write_gen(&d, 1, SERIAL);
@@ -730,15 +704,15 @@ START_TEST(test_prepare_out_of_memory)
 	struct rcl_soft_record_config cfg = {2, SERIAL, "two", 3};
 	struct rcl_error err = {0};
 	uint8_t before[HDR], after[HDR];
-	int fd = new_drive(DRIVE);
+	int fd = unit_drive_new(DRIVE);
 
 	open_drive(&d, fd, PART);
 	write_gen(&d, 1, SERIAL);
-	get_bytes(fd, before, HDR, PART + SLOT);
+	unit_get(fd, before, HDR, PART + SLOT);
 	rcl_alloc_fail_after(1, true);
 	ck_assert_int_eq(rcl_soft_record_prepare(&d, &cfg, &err), RCL_NOMEM);
 	rcl_alloc_fail_after(0, false);
-	get_bytes(fd, after, HDR, PART + SLOT);
+	unit_get(fd, after, HDR, PART + SLOT);
 	ck_assert_mem_eq(before, after, HDR);
 	ck_assert(d.slots[0].valid);
 	ck_assert_int_eq(rcl_soft_record_prepare(&d, &cfg, &err), RCL_OK);
@@ -756,16 +730,16 @@ START_TEST(test_commit_rewrites_the_header_only)
 	struct rcl_soft_record_config cfg = {2, SERIAL, payload, sizeof(payload)};
 	struct rcl_error err = {0};
 	uint8_t *before = malloc(2 * SLOT), *after = malloc(2 * SLOT);
-	int fd = new_drive(DRIVE);
+	int fd = unit_drive_new(DRIVE);
 
 	ck_assert(before && after);
 	fill_payload(payload, sizeof(payload), 2);
 	open_drive(&d, fd, PART);
 	write_gen(&d, 1, SERIAL);
 	ck_assert_int_eq(rcl_soft_record_prepare(&d, &cfg, &err), RCL_OK);
-	get_bytes(fd, before, 2 * SLOT, PART);
+	unit_get(fd, before, 2 * SLOT, PART);
 	ck_assert_int_eq(rcl_soft_record_commit(&d, 1, &err), RCL_OK);
-	get_bytes(fd, after, 2 * SLOT, PART);
+	unit_get(fd, after, 2 * SLOT, PART);
 	/* Slot A and slot B's payload are as they were; its header differs in state and CRC. */
 	ck_assert_mem_eq(before, after, SLOT);
 	ck_assert_mem_eq(before + SLOT + HDR, after + SLOT + HDR, SLOT - HDR);
@@ -791,7 +765,7 @@ START_TEST(test_commit_refusals)
 	struct rcl_soft_record_drive d = {0};
 	struct rcl_soft_record_config cfg = {2, SERIAL, "two", 3};
 	struct rcl_error err = {0};
-	int fd = new_drive(DRIVE);
+	int fd = unit_drive_new(DRIVE);
 
 	open_drive(&d, fd, PART);
 	ck_assert_int_eq(rcl_soft_record_commit(&d, 0, &err), RCL_NOT_ALLOWED);
@@ -826,7 +800,7 @@ START_TEST(test_update_drives)
 	int fd[3];
 
 	for (int i = 0; i < 3; i++) {
-		fd[i] = new_drive(DRIVE);
+		fd[i] = unit_drive_new(DRIVE);
 		rcl_soft_record_drive_init(&d[i], fd[i], PART, PART, &uuid);
 	}
 	ck_assert_int_eq(rcl_soft_record_update(d, 3, &cfg, &err), RCL_INVALID_PARAM);
@@ -1132,7 +1106,7 @@ START_TEST(test_choose_on_disk)
 
 	memset(d, 0, sizeof(d));
 	for (int i = 0; i < 2; i++) {
-		fd[i] = new_drive(DRIVE);
+		fd[i] = unit_drive_new(DRIVE);
 		open_drive(&d[i], fd[i], PART);
 		write_gen(&d[i], 1, SERIAL);
 		write_gen(&d[i], 2, SERIAL);

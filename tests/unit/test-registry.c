@@ -17,41 +17,17 @@
 
 #define MIB (1ull << 20)
 
-static char *root;      /* the test's temporary directory */
-static char *state_dir; /* <root>/a/b/state: made by rcl_ctx_new */
+/* The state dir is <root>/a/b/state, made by rcl_ctx_new. */
+static struct unit_state scratch;
 
 static void setup(void)
 {
-	root = unit_tmpdir();
-	state_dir = unit_path(root, "a/b/state");
-	setenv("RAIDCLI_STATE_DIR", state_dir, 1);
+	unit_state_enter(&scratch, "a/b/state");
 }
 
 static void teardown(void)
 {
-	unit_rmrf(root);
-	free(root);
-	free(state_dir);
-}
-
-static struct rcl_ctx *ctx_open(void)
-{
-	struct rcl_error err = {0};
-	struct rcl_ctx *ctx = NULL;
-
-	ck_assert_msg(rcl_ctx_new(&ctx, state_dir, &err) == RCL_OK, "%s", err.msg);
-	return ctx;
-}
-
-static unsigned create(struct rcl_ctx *ctx, unsigned drives)
-{
-	struct rcl_soft_params params = {
-	    .drives = drives, .drive_bytes = 32 * MIB, .sector_size = 512};
-	struct rcl_error err = {0};
-	unsigned id = 9999;
-
-	ck_assert_msg(rcl_soft_create(ctx, &params, &id, &err) == RCL_OK, "%s", err.msg);
-	return id;
+	unit_state_leave(&scratch);
 }
 
 static struct rcl_ctrl *ctrl_open(struct rcl_ctx *ctx, unsigned id, enum rcl_lock lock)
@@ -98,12 +74,12 @@ static char *soft_state_path(struct rcl_ctx *ctx, unsigned id)
 /* Replace registry.json by @text: rcl_ctx_new must refuse it, naming the file. */
 static void registry_refused(const char *text)
 {
-	char *path = unit_path(state_dir, "registry.json");
+	char *path = unit_path(scratch.dir, "registry.json");
 	struct rcl_error err = {0};
 	struct rcl_ctx *ctx = (struct rcl_ctx *)0x1;
 
 	unit_write(path, text);
-	ck_assert_int_eq(rcl_ctx_new(&ctx, state_dir, &err), RCL_CORRUPT);
+	ck_assert_int_eq(rcl_ctx_new(&ctx, scratch.dir, &err), RCL_CORRUPT);
 	ck_assert_int_eq(err.status, RCL_CORRUPT);
 	ck_assert_msg(strstr(err.msg, "registry.json"), "'%s': message does not name the file: %s",
 	              text, err.msg);
@@ -117,16 +93,16 @@ START_TEST(test_ctx_new_creates_the_state_dir_private)
 	struct rcl_ctx *ctx;
 	struct stat st;
 
-	ck_assert(!unit_exists(state_dir));
-	ctx = ctx_open();
-	ck_assert_int_eq(stat(state_dir, &st), 0);
+	ck_assert(!unit_exists(scratch.dir));
+	ctx = unit_ctx_new(scratch.dir);
+	ck_assert_int_eq(stat(scratch.dir, &st), 0);
 	ck_assert(S_ISDIR(st.st_mode));
 	ck_assert_uint_eq(st.st_mode & 0777, 0700);
 	ids_are(ctx, 0, NULL);
 	rcl_ctx_free(ctx);
 	rcl_ctx_free(NULL);
 	/* Opening again finds it as it was. */
-	ctx = ctx_open();
+	ctx = unit_ctx_new(scratch.dir);
 	ids_are(ctx, 0, NULL);
 	rcl_ctx_free(ctx);
 }
@@ -139,7 +115,7 @@ START_TEST(test_ctx_new_default_is_raidcli_state_dir)
 	char *real;
 
 	ck_assert_int_eq(rcl_ctx_new(&ctx, NULL, &err), RCL_OK);
-	real = realpath(state_dir, NULL);
+	real = realpath(scratch.dir, NULL);
 	ck_assert_str_eq(rcl_ctx_state_dir(ctx), real);
 	free(real);
 	rcl_ctx_free(ctx);
@@ -148,15 +124,15 @@ END_TEST
 
 START_TEST(test_ctx_new_resolves_symlinks)
 {
-	char *link = unit_path(root, "link");
+	char *link = unit_path(scratch.root, "link");
 	struct rcl_error err = {0};
 	struct rcl_ctx *ctx;
 	char *real;
 
-	rcl_ctx_free(ctx_open());
-	ck_assert_int_eq(symlink(state_dir, link), 0);
+	rcl_ctx_free(unit_ctx_new(scratch.dir));
+	ck_assert_int_eq(symlink(scratch.dir, link), 0);
 	ck_assert_int_eq(rcl_ctx_new(&ctx, link, &err), RCL_OK);
-	real = realpath(state_dir, NULL);
+	real = realpath(scratch.dir, NULL);
 	ck_assert_str_eq(rcl_ctx_state_dir(ctx), real);
 	free(real);
 	free(link);
@@ -166,7 +142,7 @@ END_TEST
 
 START_TEST(test_ctx_new_refuses_a_file_as_state_dir)
 {
-	char *file = unit_path(root, "file");
+	char *file = unit_path(scratch.root, "file");
 	struct rcl_error err = {0};
 	struct rcl_ctx *ctx;
 
@@ -180,7 +156,7 @@ END_TEST
 
 START_TEST(test_corrupt_registry_is_refused_naming_it)
 {
-	rcl_ctx_free(ctx_open());
+	rcl_ctx_free(unit_ctx_new(scratch.dir));
 	registry_refused("");
 	registry_refused("{");
 	registry_refused("not json at all");
@@ -203,14 +179,14 @@ END_TEST
 
 START_TEST(test_corrupt_registry_is_left_as_it_was)
 {
-	char *path = unit_path(state_dir, "registry.json");
+	char *path = unit_path(scratch.dir, "registry.json");
 	struct rcl_soft_params params = {.drives = 1, .drive_bytes = 16 * MIB, .sector_size = 512};
 	struct rcl_error err = {0};
-	struct rcl_ctx *ctx = ctx_open();
+	struct rcl_ctx *ctx = unit_ctx_new(scratch.dir);
 	char *after;
 	unsigned id;
 
-	create(ctx, 1);
+	unit_soft_create(ctx, 1, 32 * MIB);
 	unit_write(path, "{\"format\":1,\"controllers\":[{\"id\":0}]}");
 	/* A create in a context opened earlier rereads the registry under its lock. */
 	ck_assert_int_eq(rcl_soft_create(ctx, &params, &id, &err), RCL_CORRUPT);
@@ -218,7 +194,8 @@ START_TEST(test_corrupt_registry_is_left_as_it_was)
 	after = unit_read(path);
 	ck_assert_str_eq(after, "{\"format\":1,\"controllers\":[{\"id\":0}]}");
 	/* No images were made for it either. */
-	ck_assert_uint_eq(unit_count(state_dir, false), 4); /* registry, lock, state, image */
+	/* registry and its lock, and the first controller's state, image, lock, event log */
+	ck_assert_uint_eq(unit_count(scratch.dir, false), 6);
 	free(after);
 	free(path);
 	rcl_ctx_free(ctx);
@@ -227,34 +204,34 @@ END_TEST
 
 START_TEST(test_numbers_are_the_lowest_free)
 {
-	struct rcl_ctx *ctx = ctx_open();
+	struct rcl_ctx *ctx = unit_ctx_new(scratch.dir);
 
-	ck_assert_uint_eq(create(ctx, 0), 0);
-	ck_assert_uint_eq(create(ctx, 1), 1);
-	ck_assert_uint_eq(create(ctx, 0), 2);
-	ck_assert_uint_eq(create(ctx, 0), 3);
+	ck_assert_uint_eq(unit_soft_create(ctx, 0, 32 * MIB), 0);
+	ck_assert_uint_eq(unit_soft_create(ctx, 1, 32 * MIB), 1);
+	ck_assert_uint_eq(unit_soft_create(ctx, 0, 32 * MIB), 2);
+	ck_assert_uint_eq(unit_soft_create(ctx, 0, 32 * MIB), 3);
 	ids_are(ctx, 4, (const unsigned[]){0, 1, 2, 3});
 	delete_ctrl(ctx, 1, 0);
 	delete_ctrl(ctx, 2, 0);
 	ids_are(ctx, 2, (const unsigned[]){0, 3});
-	ck_assert_uint_eq(create(ctx, 0), 1);
-	ck_assert_uint_eq(create(ctx, 0), 2);
-	ck_assert_uint_eq(create(ctx, 0), 4);
+	ck_assert_uint_eq(unit_soft_create(ctx, 0, 32 * MIB), 1);
+	ck_assert_uint_eq(unit_soft_create(ctx, 0, 32 * MIB), 2);
+	ck_assert_uint_eq(unit_soft_create(ctx, 0, 32 * MIB), 4);
 	delete_ctrl(ctx, 0, 0);
-	ck_assert_uint_eq(create(ctx, 0), 0);
+	ck_assert_uint_eq(unit_soft_create(ctx, 0, 32 * MIB), 0);
 	rcl_ctx_free(ctx);
 }
 END_TEST
 
 START_TEST(test_numbers_are_stable_after_reopen)
 {
-	struct rcl_ctx *ctx = ctx_open();
+	struct rcl_ctx *ctx = unit_ctx_new(scratch.dir);
 	char serial[3][32];
 
 	for (unsigned i = 0; i < 3; i++) {
 		struct rcl_ctrl *ctrl;
 
-		ck_assert_uint_eq(create(ctx, 1), i);
+		ck_assert_uint_eq(unit_soft_create(ctx, 1, 32 * MIB), i);
 		ctrl = ctrl_open(ctx, i, RCL_LOCK_SHARED);
 		snprintf(serial[i], sizeof(serial[i]), "%s", rcl_ctrl_info(ctrl)->serial);
 		rcl_ctrl_close(ctrl);
@@ -262,7 +239,7 @@ START_TEST(test_numbers_are_stable_after_reopen)
 	delete_ctrl(ctx, 0, RCL_DELETE_IMAGES);
 	rcl_ctx_free(ctx);
 
-	ctx = ctx_open();
+	ctx = unit_ctx_new(scratch.dir);
 	ids_are(ctx, 2, (const unsigned[]){1, 2});
 	for (unsigned i = 1; i < 3; i++) {
 		struct rcl_ctrl *ctrl = ctrl_open(ctx, i, RCL_LOCK_SHARED);
@@ -277,12 +254,12 @@ END_TEST
 
 START_TEST(test_two_contexts_see_each_others_creates)
 {
-	struct rcl_ctx *a = ctx_open(), *b = ctx_open();
+	struct rcl_ctx *a = unit_ctx_new(scratch.dir), *b = unit_ctx_new(scratch.dir);
 
 	/* Each create rereads the registry under its lock: no number is handed out twice. */
-	ck_assert_uint_eq(create(a, 0), 0);
-	ck_assert_uint_eq(create(b, 0), 1);
-	ck_assert_uint_eq(create(a, 0), 2);
+	ck_assert_uint_eq(unit_soft_create(a, 0, 32 * MIB), 0);
+	ck_assert_uint_eq(unit_soft_create(b, 0, 32 * MIB), 1);
+	ck_assert_uint_eq(unit_soft_create(a, 0, 32 * MIB), 2);
 	ids_are(a, 3, (const unsigned[]){0, 1, 2});
 	rcl_ctx_free(a);
 	rcl_ctx_free(b);
@@ -294,7 +271,7 @@ START_TEST(test_create_makes_sparse_images_of_whole_mib)
 	struct rcl_soft_params params = {
 	    .drives = 4, .drive_bytes = 100 * MIB + 12345, .sector_size = 4096};
 	struct rcl_error err = {0};
-	struct rcl_ctx *ctx = ctx_open();
+	struct rcl_ctx *ctx = unit_ctx_new(scratch.dir);
 	struct rcl_ctrl *ctrl;
 	unsigned id;
 
@@ -341,7 +318,7 @@ START_TEST(test_create_refuses_bad_parameters_and_leaves_nothing)
 	    {.drives = 0, .drive_bytes = 0, .sector_size = 0},
 	};
 	static const char *const why[] = {"240", "16 MiB", "sectorsize=1024", "sectorsize=0"};
-	struct rcl_ctx *ctx = ctx_open();
+	struct rcl_ctx *ctx = unit_ctx_new(scratch.dir);
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct rcl_error err = {0};
@@ -352,18 +329,18 @@ START_TEST(test_create_refuses_bad_parameters_and_leaves_nothing)
 		ck_assert_uint_eq(id, 77);
 	}
 	ids_are(ctx, 0, NULL);
-	ck_assert_uint_eq(unit_count(state_dir, false), 0);
+	ck_assert_uint_eq(unit_count(scratch.dir, false), 0);
 	rcl_ctx_free(ctx);
 }
 END_TEST
 
 START_TEST(test_create_never_overwrites_an_image)
 {
-	char *dir = unit_path(root, "images"), *taken = unit_path(dir, "drive2.img");
+	char *dir = unit_path(scratch.root, "images"), *taken = unit_path(dir, "drive2.img");
 	struct rcl_soft_params params = {
 	    .drives = 4, .drive_bytes = 16 * MIB, .sector_size = 512, .dir = dir};
 	struct rcl_error err = {0};
-	struct rcl_ctx *ctx = ctx_open();
+	struct rcl_ctx *ctx = unit_ctx_new(scratch.dir);
 	char *text;
 	unsigned id;
 
@@ -375,7 +352,7 @@ START_TEST(test_create_never_overwrites_an_image)
 	ck_assert_str_eq(text, "precious data\n");
 	/* The images made before it are gone again, and nothing was registered. */
 	ck_assert_uint_eq(unit_count(dir, false), 1);
-	ck_assert_uint_eq(unit_count(state_dir, false), 1); /* registry.lock */
+	ck_assert_uint_eq(unit_count(scratch.dir, false), 1); /* registry.lock */
 	ids_are(ctx, 0, NULL);
 	/* A user's dir= is kept. */
 	ck_assert(unit_exists(dir));
@@ -388,11 +365,11 @@ END_TEST
 
 START_TEST(test_delete_frees_the_number_and_keeps_images)
 {
-	struct rcl_ctx *ctx = ctx_open();
+	struct rcl_ctx *ctx = unit_ctx_new(scratch.dir);
 	struct rcl_ctrl *ctrl;
 	char *image, *state;
 
-	ck_assert_uint_eq(create(ctx, 2), 0);
+	ck_assert_uint_eq(unit_soft_create(ctx, 2, 32 * MIB), 0);
 	ctrl = ctrl_open(ctx, 0, RCL_LOCK_SHARED);
 	image = strdup(rcl_ctrl_drive(ctrl, 1)->path);
 	rcl_ctrl_close(ctrl);
@@ -403,9 +380,9 @@ START_TEST(test_delete_frees_the_number_and_keeps_images)
 	ck_assert(!unit_exists(state));
 	rcl_ctx_free(ctx);
 	/* Gone for a new context too, and its number is free. */
-	ctx = ctx_open();
+	ctx = unit_ctx_new(scratch.dir);
 	ids_are(ctx, 0, NULL);
-	ck_assert_uint_eq(create(ctx, 0), 0);
+	ck_assert_uint_eq(unit_soft_create(ctx, 0, 32 * MIB), 0);
 	free(image);
 	free(state);
 	rcl_ctx_free(ctx);
@@ -414,10 +391,10 @@ END_TEST
 
 START_TEST(test_delete_with_images_removes_them_and_their_dir)
 {
-	char *images = unit_path(state_dir, "images");
-	struct rcl_ctx *ctx = ctx_open();
+	char *images = unit_path(scratch.dir, "images");
+	struct rcl_ctx *ctx = unit_ctx_new(scratch.dir);
 
-	create(ctx, 3);
+	unit_soft_create(ctx, 3, 32 * MIB);
 	ck_assert_uint_eq(unit_count(images, false), 3);
 	delete_ctrl(ctx, 0, RCL_DELETE_IMAGES);
 	ck_assert_uint_eq(unit_count(images, false), 0);
@@ -430,13 +407,13 @@ END_TEST
 START_TEST(test_open_unknown_controller_is_not_found)
 {
 	struct rcl_error err = {0};
-	struct rcl_ctx *ctx = ctx_open();
+	struct rcl_ctx *ctx = unit_ctx_new(scratch.dir);
 	struct rcl_ctrl *ctrl = (struct rcl_ctrl *)0x1;
 
 	ck_assert_int_eq(rcl_ctrl_open(ctx, 0, RCL_LOCK_SHARED, &ctrl, &err), RCL_NOT_FOUND);
 	ck_assert_msg(strstr(err.msg, "0"), "%s", err.msg);
 	ck_assert_ptr_eq(ctrl, (struct rcl_ctrl *)0x1);
-	create(ctx, 0);
+	unit_soft_create(ctx, 0, 32 * MIB);
 	ck_assert_int_eq(rcl_ctrl_open(ctx, 1, RCL_LOCK_SHARED, &ctrl, &err), RCL_NOT_FOUND);
 	rcl_ctx_free(ctx);
 }
@@ -444,12 +421,12 @@ END_TEST
 
 START_TEST(test_open_with_state_file_gone_is_not_found)
 {
-	struct rcl_ctx *ctx = ctx_open();
+	struct rcl_ctx *ctx = unit_ctx_new(scratch.dir);
 	struct rcl_error err = {0};
 	struct rcl_ctrl *ctrl;
 	char *state;
 
-	create(ctx, 0);
+	unit_soft_create(ctx, 0, 32 * MIB);
 	state = soft_state_path(ctx, 0);
 	ck_assert_int_eq(unlink(state), 0);
 	ck_assert_int_eq(rcl_ctrl_open(ctx, 0, RCL_LOCK_SHARED, &ctrl, &err), RCL_NOT_FOUND);
@@ -482,10 +459,10 @@ START_TEST(test_corrupt_soft_state_is_refused_naming_it)
 	    "\"wwn\":\"w\",\"owned\":true},{\"slot\":1,\"path\":\"/b\",\"serial\":\"t\","
 	    "\"wwn\":\"v\",\"owned\":false}]}",
 	};
-	struct rcl_ctx *ctx = ctx_open();
+	struct rcl_ctx *ctx = unit_ctx_new(scratch.dir);
 	char *state;
 
-	create(ctx, 1);
+	unit_soft_create(ctx, 1, 32 * MIB);
 	state = soft_state_path(ctx, 0);
 	for (size_t i = 0; i < sizeof(damage) / sizeof(damage[0]); i++) {
 		struct rcl_error err = {0};
@@ -504,11 +481,11 @@ END_TEST
 START_TEST(test_flipped_bytes_in_soft_state_never_crash)
 {
 	/* SQLite's malformed-file tests: start from a good file and damage it. */
-	struct rcl_ctx *ctx = ctx_open();
+	struct rcl_ctx *ctx = unit_ctx_new(scratch.dir);
 	char *state, *good;
 	size_t len;
 
-	create(ctx, 2);
+	unit_soft_create(ctx, 2, 32 * MIB);
 	state = soft_state_path(ctx, 0);
 	good = unit_read(state);
 	len = strlen(good);
@@ -537,11 +514,11 @@ END_TEST
 
 START_TEST(test_drive_whose_image_vanished_is_missing)
 {
-	struct rcl_ctx *ctx = ctx_open();
+	struct rcl_ctx *ctx = unit_ctx_new(scratch.dir);
 	struct rcl_ctrl *ctrl;
 	const struct rcl_drive *d;
 
-	create(ctx, 2);
+	unit_soft_create(ctx, 2, 32 * MIB);
 	ctrl = ctrl_open(ctx, 0, RCL_LOCK_SHARED);
 	ck_assert_int_eq(unlink(rcl_ctrl_drive(ctrl, 1)->path), 0);
 	rcl_ctrl_close(ctrl);
@@ -559,13 +536,13 @@ END_TEST
 
 START_TEST(test_add_drive_takes_the_first_free_slot)
 {
-	char *extra = unit_path(root, "extra.img");
-	struct rcl_ctx *ctx = ctx_open();
+	char *extra = unit_path(scratch.root, "extra.img");
+	struct rcl_ctx *ctx = unit_ctx_new(scratch.dir);
 	struct rcl_error err = {0};
 	struct rcl_ctrl *ctrl;
 	unsigned slot = 99;
 
-	create(ctx, 3);
+	unit_soft_create(ctx, 3, 32 * MIB);
 	unit_make_image(extra, 20 * MIB + 5);
 	ctrl = ctrl_open(ctx, 0, RCL_LOCK_EXCLUSIVE);
 	ck_assert_int_eq(rcl_ctrl_remove_drive(ctrl, rcl_ctrl_drive(ctrl, 1), &err), RCL_OK);
@@ -578,7 +555,7 @@ START_TEST(test_add_drive_takes_the_first_free_slot)
 	rcl_ctrl_close(ctrl);
 	/* It is still there in the next run. */
 	rcl_ctx_free(ctx);
-	ctx = ctx_open();
+	ctx = unit_ctx_new(scratch.dir);
 	ctrl = ctrl_open(ctx, 0, RCL_LOCK_SHARED);
 	ck_assert_uint_eq(rcl_ctrl_drive_count(ctrl), 3);
 	ck_assert_str_eq(rcl_ctrl_drive(ctrl, 1)->path, realpath(extra, (char[4096]){0}));
@@ -590,20 +567,21 @@ END_TEST
 
 START_TEST(test_add_drive_refuses_what_cannot_be_a_drive)
 {
-	char *small = unit_path(root, "small.img"), *missing = unit_path(root, "missing.img");
-	struct rcl_ctx *ctx = ctx_open();
+	char *small = unit_path(scratch.root, "small.img"),
+	     *missing = unit_path(scratch.root, "missing.img");
+	struct rcl_ctx *ctx = unit_ctx_new(scratch.dir);
 	struct rcl_error err = {0};
 	struct rcl_ctrl *ctrl;
 	unsigned slot = 99;
 
-	create(ctx, 0);
+	unit_soft_create(ctx, 0, 32 * MIB);
 	unit_make_image(small, 16 * MIB - 1);
 	ctrl = ctrl_open(ctx, 0, RCL_LOCK_EXCLUSIVE);
 	ck_assert_int_eq(rcl_ctrl_add_drive(ctrl, small, &slot, &err), RCL_INVALID_PARAM);
 	ck_assert_msg(strstr(err.msg, small) && strstr(err.msg, "16 MiB"), "%s", err.msg);
 	ck_assert_int_eq(rcl_ctrl_add_drive(ctrl, missing, &slot, &err), RCL_NOT_FOUND);
 	ck_assert_msg(strstr(err.msg, missing), "%s", err.msg);
-	ck_assert_int_eq(rcl_ctrl_add_drive(ctrl, root, &slot, &err), RCL_INVALID_PARAM);
+	ck_assert_int_eq(rcl_ctrl_add_drive(ctrl, scratch.root, &slot, &err), RCL_INVALID_PARAM);
 	ck_assert_msg(strstr(err.msg, "neither a regular file nor a block device"), "%s", err.msg);
 	ck_assert_uint_eq(slot, 99);
 	ck_assert_uint_eq(rcl_ctrl_drive_count(ctrl), 0);
@@ -616,14 +594,15 @@ END_TEST
 
 START_TEST(test_same_file_in_two_controllers_is_refused)
 {
-	char *shared = unit_path(root, "shared.img"), *alias = unit_path(root, "alias.img");
-	struct rcl_ctx *ctx = ctx_open();
+	char *shared = unit_path(scratch.root, "shared.img"),
+	     *alias = unit_path(scratch.root, "alias.img");
+	struct rcl_ctx *ctx = unit_ctx_new(scratch.dir);
 	struct rcl_error err = {0};
 	struct rcl_ctrl *ctrl;
 	unsigned slot;
 
-	create(ctx, 0);
-	create(ctx, 0);
+	unit_soft_create(ctx, 0, 32 * MIB);
+	unit_soft_create(ctx, 0, 32 * MIB);
 	unit_make_image(shared, 16 * MIB);
 	ck_assert_int_eq(symlink(shared, alias), 0);
 	ctrl = ctrl_open(ctx, 0, RCL_LOCK_EXCLUSIVE);
@@ -646,12 +625,12 @@ END_TEST
 
 START_TEST(test_remove_drive_empties_the_slot_and_keeps_the_file)
 {
-	struct rcl_ctx *ctx = ctx_open();
+	struct rcl_ctx *ctx = unit_ctx_new(scratch.dir);
 	struct rcl_error err = {0};
 	struct rcl_ctrl *ctrl;
 	char *path;
 
-	create(ctx, 3);
+	unit_soft_create(ctx, 3, 32 * MIB);
 	ctrl = ctrl_open(ctx, 0, RCL_LOCK_EXCLUSIVE);
 	path = strdup(rcl_ctrl_drive(ctrl, 0)->path);
 	ck_assert_int_eq(rcl_ctrl_remove_drive(ctrl, rcl_ctrl_drive(ctrl, 0), &err), RCL_OK);
@@ -660,13 +639,13 @@ START_TEST(test_remove_drive_empties_the_slot_and_keeps_the_file)
 	ck_assert(unit_exists(path));
 	rcl_ctrl_close(ctrl);
 	rcl_ctx_free(ctx);
-	ctx = ctx_open();
+	ctx = unit_ctx_new(scratch.dir);
 	ctrl = ctrl_open(ctx, 0, RCL_LOCK_SHARED);
 	ck_assert_uint_eq(rcl_ctrl_drive_count(ctrl), 2);
 	ck_assert_uint_eq(rcl_ctrl_drive(ctrl, 0)->slot, 1);
 	rcl_ctrl_close(ctrl);
 	/* The removed file can go into another controller now. */
-	create(ctx, 0);
+	unit_soft_create(ctx, 0, 32 * MIB);
 	ctrl = ctrl_open(ctx, 1, RCL_LOCK_EXCLUSIVE);
 	ck_assert_int_eq(rcl_ctrl_add_drive(ctrl, path, &(unsigned){0}, &err), RCL_OK);
 	rcl_ctrl_close(ctrl);
@@ -677,7 +656,7 @@ END_TEST
 
 START_TEST(test_mkdir_p_makes_parents_and_accepts_existing)
 {
-	char *deep = unit_path(root, "x/y/z"), *file = unit_path(root, "f");
+	char *deep = unit_path(scratch.root, "x/y/z"), *file = unit_path(scratch.root, "f");
 	struct rcl_error err = {0};
 
 	ck_assert_int_eq(rcl_mkdir_p(deep, 0700, &err), RCL_OK);

@@ -16,7 +16,10 @@
 #include "soft/signature.h"
 #include "unit.h"
 
-/* Two groups: RAID5 (1 x 3) with two VDs, RAID50 (2 x 2) with one. */
+/*
+ * Two groups: RAID5 (1 x 3) with two VDs and a dedicated spare (md device
+ * 3), RAID50 (2 x 2) with one VD; a global spare.
+ */
 static struct rcl_soft_config *sample(void)
 {
 	struct rcl_soft_config *cfg = calloc(1, sizeof(*cfg));
@@ -70,6 +73,13 @@ static struct rcl_soft_config *sample(void)
 		}
 	}
 	cfg->vd_count = 3;
+	ck_assert_int_eq(rcl_guid_random(&cfg->spares[0].uuid, &err), RCL_OK);
+	cfg->spares[0].slot = 20;
+	cfg->spare_count = 1;
+	ck_assert_int_eq(rcl_guid_random(&cfg->dgs[0].spares[0].drive.uuid, &err), RCL_OK);
+	cfg->dgs[0].spares[0].drive.slot = 21;
+	cfg->dgs[0].spares[0].dev = 3;
+	cfg->dgs[0].spare_count = 1;
 	return cfg;
 }
 
@@ -92,6 +102,8 @@ START_TEST(test_round_trip)
 	ck_assert_str_eq(back->serial, cfg->serial);
 	ck_assert_uint_eq(back->dg_count, cfg->dg_count);
 	ck_assert_uint_eq(back->vd_count, cfg->vd_count);
+	ck_assert_uint_eq(back->spare_count, 1);
+	ck_assert_mem_eq(&back->spares[0], &cfg->spares[0], sizeof(cfg->spares[0]));
 	for (size_t i = 0; i < cfg->dg_count; i++)
 		ck_assert_mem_eq(&back->dgs[i], &cfg->dgs[i], sizeof(cfg->dgs[i]));
 	for (size_t i = 0; i < cfg->vd_count; i++) {
@@ -122,6 +134,9 @@ START_TEST(test_empty_round_trip)
 
 	ck_assert_int_eq(rcl_soft_config_parse(text, len, "d0", &back, &err), RCL_OK);
 	ck_assert_uint_eq(back.dg_count, 0);
+	/* No spares, no "spares" key: records from before spares read the same. */
+	ck_assert_ptr_null(strstr(text, "spares"));
+	ck_assert_uint_eq(back.spare_count, 0);
 	rcl_free(text);
 }
 END_TEST
@@ -184,12 +199,19 @@ START_TEST(test_refusals)
 	edited("\"uuid\":\"", "\"uuid\":\"X");
 	edited("\"vds\":[{", "\"vds\":[7,{");
 	edited("\"members\":[", "\"members\":{},\"x\":[");
+	edited("\"spares\":[{", "\"spares\":[7,{");
+	edited("\"spares\":[", "\"spares\":{},\"x\":[");
+	edited("\"slot\":20", "\"slot\":-1");
+	edited("\"dev\":3", "\"dev\":2");   /* a member's device number */
+	edited("\"dev\":3", "\"dev\":128"); /* past md's roles */
+	edited("\"dev\":3", "\"dev\":\"3\"");
 }
 END_TEST
 
 START_TEST(test_same_member_twice)
 {
 	struct rcl_soft_config *cfg = sample();
+	struct rcl_error err = {0};
 	size_t len;
 	char *text;
 
@@ -197,6 +219,28 @@ START_TEST(test_same_member_twice)
 	text = rcl_soft_config_format(cfg, &len);
 	ck_assert_ptr_null(text); /* format refuses what parse would */
 	cfg->dgs[1].members[2].uuid = cfg->dgs[1].members[0].uuid;
+	ck_assert_ptr_null(rcl_soft_config_format(cfg, &len));
+	/* A spare that is also a member, or listed twice. */
+	free(cfg);
+	cfg = sample();
+	cfg->spares[0].uuid = cfg->dgs[1].members[3].uuid;
+	ck_assert_ptr_null(rcl_soft_config_format(cfg, &len));
+	cfg->spares[0].uuid = cfg->dgs[0].members[0].uuid;
+	ck_assert_ptr_null(rcl_soft_config_format(cfg, &len));
+	free(cfg);
+	cfg = sample();
+	cfg->spares[1] = cfg->spares[0];
+	cfg->spare_count = 2;
+	ck_assert_ptr_null(rcl_soft_config_format(cfg, &len));
+	/* A dedicated spare that is a global one too; two with one device number. */
+	cfg->spare_count = 1;
+	cfg->dgs[0].spares[0].drive.uuid = cfg->spares[0].uuid;
+	ck_assert_ptr_null(rcl_soft_config_format(cfg, &len));
+	free(cfg);
+	cfg = sample();
+	cfg->dgs[0].spares[1] = cfg->dgs[0].spares[0];
+	ck_assert_int_eq(rcl_guid_random(&cfg->dgs[0].spares[1].drive.uuid, &err), RCL_OK);
+	cfg->dgs[0].spare_count = 2;
 	ck_assert_ptr_null(rcl_soft_config_format(cfg, &len));
 	free(cfg);
 }
@@ -297,14 +341,11 @@ END_TEST
 
 static struct rcl_ctx *controller(char **dir, unsigned drives)
 {
-	struct rcl_soft_params sp = {drives, 32ull << 20, 512, NULL};
-	struct rcl_error err = {0};
 	struct rcl_ctx *ctx;
-	unsigned id;
 
 	*dir = unit_tmpdir();
-	ck_assert_int_eq(rcl_ctx_new(&ctx, *dir, &err), RCL_OK);
-	ck_assert_msg(!rcl_soft_create(ctx, &sp, &id, &err), "%s", err.msg);
+	ctx = unit_ctx_new(*dir);
+	unit_soft_create(ctx, drives, 32ull << 20);
 	return ctx;
 }
 

@@ -260,14 +260,13 @@ END_TEST
 /* A soft controller with @drives 64 MB images in a throwaway state dir. */
 static struct rcl_ctrl *open_ctrl(char **dir, struct rcl_ctx **ctx, unsigned drives)
 {
-	struct rcl_soft_params sp = {.drives = drives, .drive_bytes = 64 << 20, .sector_size = 512};
 	struct rcl_error err = {0};
 	struct rcl_ctrl *ctrl = NULL;
 	unsigned id;
 
 	*dir = unit_tmpdir();
-	ck_assert_int_eq(rcl_ctx_new(ctx, *dir, &err), RCL_OK);
-	ck_assert_int_eq(rcl_soft_create(*ctx, &sp, &id, &err), RCL_OK);
+	*ctx = unit_ctx_new(*dir);
+	id = unit_soft_create(*ctx, drives, 64 << 20);
 	ck_assert_int_eq(rcl_ctrl_open(*ctx, id, RCL_LOCK_EXCLUSIVE, &ctrl, &err), RCL_OK);
 	return ctrl;
 }

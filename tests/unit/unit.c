@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -113,6 +114,67 @@ void unit_make_image(const char *path, unsigned long long bytes)
 	ck_assert_msg(fd >= 0, "cannot create '%s'", path);
 	ck_assert_int_eq(ftruncate(fd, (off_t)bytes), 0);
 	close(fd);
+}
+
+int unit_drive_new(uint64_t bytes)
+{
+	int fd = memfd_create("drive", MFD_CLOEXEC);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(ftruncate(fd, (off_t)bytes), 0);
+	return fd;
+}
+
+void unit_get(int fd, void *buf, size_t len, uint64_t off)
+{
+	ck_assert_int_eq(pread(fd, buf, len, (off_t)off), (ssize_t)len);
+}
+
+void unit_put(int fd, const void *buf, size_t len, uint64_t off)
+{
+	ck_assert_int_eq(pwrite(fd, buf, len, (off_t)off), (ssize_t)len);
+}
+
+void unit_put_le(uint8_t *p, uint64_t v, int width)
+{
+	for (int i = 0; i < width; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+void unit_state_enter(struct unit_state *st, const char *sub)
+{
+	st->root = unit_tmpdir();
+	st->dir = sub ? unit_path(st->root, sub) : strdup(st->root);
+	ck_assert_ptr_nonnull(st->dir);
+	setenv("RAIDCLI_STATE_DIR", st->dir, 1);
+}
+
+void unit_state_leave(struct unit_state *st)
+{
+	unit_rmrf(st->root);
+	free(st->root);
+	free(st->dir);
+	*st = (struct unit_state){0};
+}
+
+struct rcl_ctx *unit_ctx_new(const char *dir)
+{
+	struct rcl_error err = {0};
+	struct rcl_ctx *ctx = NULL;
+
+	ck_assert_msg(rcl_ctx_new(&ctx, dir, &err) == RCL_OK, "%s", err.msg);
+	return ctx;
+}
+
+unsigned unit_soft_create(struct rcl_ctx *ctx, unsigned drives, uint64_t bytes)
+{
+	struct rcl_soft_params params = {
+	    .drives = drives, .drive_bytes = bytes, .sector_size = 512};
+	struct rcl_error err = {0};
+	unsigned id = 0;
+
+	ck_assert_msg(rcl_soft_create(ctx, &params, &id, &err) == RCL_OK, "%s", err.msg);
+	return id;
 }
 
 char *unit_run(const char *line, bool json, enum rcl_status *status)
