@@ -102,11 +102,8 @@ bool drive_in_group(const struct rcl_drive *drive)
 /* "RWTD": read (R|NR), write (WT|WB|AWB), I/O (always D: no controller cache). */
 static void add_cache(struct rcl_node *row, const struct rcl_vd *vd)
 {
-	static const char *const writes[] = {
-	    [RCL_WRITE_THROUGH] = "WT", [RCL_WRITE_BACK] = "WB", [RCL_WRITE_BACK_ALWAYS] = "AWB"};
-
 	rcl_node_add_strf(row, "Cache", "%s%sD", vd->read == RCL_READ_AHEAD ? "R" : "NR",
-	                  writes[vd->write]);
+	                  rcl_write_policy_name(vd->write));
 }
 
 void add_vd_row(struct rcl_node *table, const struct rcl_vd *vd)

@@ -524,6 +524,18 @@ enum rcl_access_policy {
 	RCL_ACCESS_BLOCKED,
 };
 
+/* The policies' names: "WT", "WB", "AWB"; "RA", "NoRA"; "RW", "RO", "Blocked". */
+const char *rcl_write_policy_name(enum rcl_write_policy policy);
+const char *rcl_read_policy_name(enum rcl_read_policy policy);
+const char *rcl_access_policy_name(enum rcl_access_policy policy);
+/* Parsers for those names, case-insensitive. Return: RCL_OK or RCL_INVALID_PARAM. */
+enum rcl_status rcl_write_policy_parse(const char *text, enum rcl_write_policy *policy,
+                                       struct rcl_error *err);
+enum rcl_status rcl_read_policy_parse(const char *text, enum rcl_read_policy *policy,
+                                      struct rcl_error *err);
+enum rcl_status rcl_access_policy_parse(const char *text, enum rcl_access_policy *policy,
+                                        struct rcl_error *err);
+
 /**
  * struct rcl_vd - one virtual drive.
  * @bytes:	the capacity the host sees.

@@ -33,6 +33,90 @@ const char *rcl_raid_level_name(enum rcl_raid_level level)
 	return (size_t)level < LEVEL_COUNT ? levels[level].name : "Unknown";
 }
 
+static const char *const write_policy_names[] = {
+    [RCL_WRITE_THROUGH] = "WT",
+    [RCL_WRITE_BACK] = "WB",
+    [RCL_WRITE_BACK_ALWAYS] = "AWB",
+};
+static const char *const read_policy_names[] = {
+    [RCL_READ_AHEAD] = "RA",
+    [RCL_NO_READ_AHEAD] = "NoRA",
+};
+static const char *const access_policy_names[] = {
+    [RCL_ACCESS_RW] = "RW",
+    [RCL_ACCESS_RO] = "RO",
+    [RCL_ACCESS_BLOCKED] = "Blocked",
+};
+
+#define NAME_OF(names, value)                                                                      \
+	((size_t)(value) < sizeof(names) / sizeof((names)[0]) ? (names)[value] : "Unknown")
+
+const char *rcl_write_policy_name(enum rcl_write_policy policy)
+{
+	return NAME_OF(write_policy_names, policy);
+}
+
+const char *rcl_read_policy_name(enum rcl_read_policy policy)
+{
+	return NAME_OF(read_policy_names, policy);
+}
+
+const char *rcl_access_policy_name(enum rcl_access_policy policy)
+{
+	return NAME_OF(access_policy_names, policy);
+}
+
+/* The index of @text among @names (case-insensitive), or a failure naming @what. */
+static enum rcl_status parse_name(const char *text, const char *const *names, size_t count,
+                                  const char *what, int *index, struct rcl_error *err)
+{
+	for (size_t i = 0; i < count; i++)
+		if (!strcasecmp(text, names[i])) {
+			*index = (int)i;
+			return RCL_OK;
+		}
+	return rcl_fail(err, RCL_INVALID_PARAM, "unknown %s policy '%s'", what, text);
+}
+
+enum rcl_status rcl_write_policy_parse(const char *text, enum rcl_write_policy *policy,
+                                       struct rcl_error *err)
+{
+	int index = 0;
+	enum rcl_status st = parse_name(text, write_policy_names,
+	                                sizeof(write_policy_names) / sizeof(write_policy_names[0]),
+	                                "write", &index, err);
+
+	if (!st)
+		*policy = index;
+	return st;
+}
+
+enum rcl_status rcl_read_policy_parse(const char *text, enum rcl_read_policy *policy,
+                                      struct rcl_error *err)
+{
+	int index = 0;
+	enum rcl_status st = parse_name(text, read_policy_names,
+	                                sizeof(read_policy_names) / sizeof(read_policy_names[0]),
+	                                "read", &index, err);
+
+	if (!st)
+		*policy = index;
+	return st;
+}
+
+enum rcl_status rcl_access_policy_parse(const char *text, enum rcl_access_policy *policy,
+                                        struct rcl_error *err)
+{
+	int index = 0;
+	enum rcl_status st = parse_name(
+	    text, access_policy_names, sizeof(access_policy_names) / sizeof(access_policy_names[0]),
+	    "access", &index, err);
+
+	if (!st)
+		*policy = index;
+	return st;
+}
+
 enum rcl_status rcl_raid_level_parse(const char *text, enum rcl_raid_level *level,
                                      struct rcl_error *err)
 {
@@ -420,18 +504,14 @@ enum rcl_status rcl_ctrl_delete_vd(struct rcl_ctrl *ctrl, unsigned vd, bool forc
 /* "name=db, wrcache=wb": what @props changes, in the words "set" takes. */
 static void describe_props(struct rcl_buf *sb, const struct rcl_vd_props *props)
 {
-	static const char *const write[] = {"wt", "wb", "awb"};
-	static const char *const read[] = {"ra", "nora"};
-	static const char *const access[] = {"rw", "ro", "blocked"};
-
 	if (props->name)
 		rcl_buf_addf(sb, ", name=%s", props->name);
 	if (props->write >= 0)
-		rcl_buf_addf(sb, ", wrcache=%s", write[props->write]);
+		rcl_buf_addf(sb, ", wrcache=%s", rcl_write_policy_name(props->write));
 	if (props->read >= 0)
-		rcl_buf_addf(sb, ", rdcache=%s", read[props->read]);
+		rcl_buf_addf(sb, ", rdcache=%s", rcl_read_policy_name(props->read));
 	if (props->access >= 0)
-		rcl_buf_addf(sb, ", accesspolicy=%s", access[props->access]);
+		rcl_buf_addf(sb, ", accesspolicy=%s", rcl_access_policy_name(props->access));
 }
 
 enum rcl_status rcl_ctrl_set_vd(struct rcl_ctrl *ctrl, unsigned vd,

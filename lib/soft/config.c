@@ -9,19 +9,6 @@
 #include "config.h"
 #include "gpt.h"
 
-static const char *const level_names[] = {
-    [RCL_RAID0] = "RAID0",   [RCL_RAID1] = "RAID1",   [RCL_RAID5] = "RAID5",
-    [RCL_RAID6] = "RAID6",   [RCL_RAID10] = "RAID10", [RCL_RAID50] = "RAID50",
-    [RCL_RAID60] = "RAID60",
-};
-static const char *const write_names[] = {
-    [RCL_WRITE_THROUGH] = "WT", [RCL_WRITE_BACK] = "WB", [RCL_WRITE_BACK_ALWAYS] = "AWB"};
-static const char *const read_names[] = {[RCL_READ_AHEAD] = "RA", [RCL_NO_READ_AHEAD] = "NoRA"};
-static const char *const access_names[] = {
-    [RCL_ACCESS_RW] = "RW", [RCL_ACCESS_RO] = "RO", [RCL_ACCESS_BLOCKED] = "Blocked"};
-
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
-
 /* The parse context: where the payload came from, for every message. */
 struct parse {
 	const char *drive;
@@ -32,22 +19,6 @@ static enum rcl_status bad(const struct parse *p, const char *what)
 {
 	return rcl_fail(p->err, RCL_CORRUPT, "drive %s: its configuration record %s", p->drive,
 	                what);
-}
-
-/* A string field that must be one of @names; its index in *@out. */
-static bool get_enum(json_object *obj, const char *key, const char *const *names, size_t n,
-                     unsigned *out)
-{
-	const char *s;
-
-	if (!rcl_json_get_str(obj, key, &s))
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(s, names[i])) {
-			*out = (unsigned)i;
-			return true;
-		}
-	return false;
 }
 
 static bool get_guid(json_object *obj, const char *key, struct rcl_guid *out)
@@ -76,18 +47,22 @@ static bool get_name(json_object *obj, char *out)
 	return true;
 }
 
+/* The policies, by the names rcl_write_policy_name() and its siblings give. */
 static bool get_policies(json_object *obj, struct rcl_soft_vd *vd)
 {
-	unsigned w, r, a;
+	const char *w, *r, *a;
 
-	if (!get_enum(obj, "write", write_names, COUNT(write_names), &w) ||
-	    !get_enum(obj, "read", read_names, COUNT(read_names), &r) ||
-	    !get_enum(obj, "access", access_names, COUNT(access_names), &a))
-		return false;
-	vd->write = (enum rcl_write_policy)w;
-	vd->read = (enum rcl_read_policy)r;
-	vd->access = (enum rcl_access_policy)a;
-	return true;
+	return rcl_json_get_str(obj, "write", &w) && !rcl_write_policy_parse(w, &vd->write, NULL) &&
+	       rcl_json_get_str(obj, "read", &r) && !rcl_read_policy_parse(r, &vd->read, NULL) &&
+	       rcl_json_get_str(obj, "access", &a) &&
+	       !rcl_access_policy_parse(a, &vd->access, NULL);
+}
+
+static bool get_level(json_object *obj, enum rcl_raid_level *level)
+{
+	const char *s;
+
+	return rcl_json_get_str(obj, "level", &s) && !rcl_raid_level_parse(s, level, NULL);
 }
 
 /* RAID50/60 name their span arrays' UUIDs; other levels have none. */
@@ -225,12 +200,11 @@ static enum rcl_status parse_group(const struct parse *p, json_object *obj,
 	uint64_t id, spans, dps, first, last;
 	json_object *members, *vds;
 	enum rcl_status st;
-	unsigned level;
+	enum rcl_raid_level level;
 	size_t n;
 
 	if (!json_object_is_type(obj, json_type_object) ||
-	    !rcl_json_get_uint(obj, "id", RCL_MAX_DGS - 1, &id) ||
-	    !get_enum(obj, "level", level_names, COUNT(level_names), &level) ||
+	    !rcl_json_get_uint(obj, "id", RCL_MAX_DGS - 1, &id) || !get_level(obj, &level) ||
 	    !rcl_json_get_uint(obj, "spans", RCL_MAX_SPANS, &spans) || !spans ||
 	    !rcl_json_get_uint(obj, "drives_per_span", RCL_MAX_DRIVES_PER_SPAN, &dps) || !dps ||
 	    !rcl_json_get_uint(obj, "first_lba", INT64_MAX, &first) ||
@@ -240,7 +214,7 @@ static enum rcl_status parse_group(const struct parse *p, json_object *obj,
 	    !json_object_is_type(vds, json_type_array))
 		return bad(p, "has a disk group with a missing or invalid field");
 	dg->id = (unsigned)id;
-	dg->level = (enum rcl_raid_level)level;
+	dg->level = level;
 	dg->spans = (unsigned)spans;
 	dg->drives_per_span = (unsigned)dps;
 	dg->first_lba = first;
@@ -450,9 +424,9 @@ static json_object *format_vd(const struct rcl_soft_dg *dg, const struct rcl_sof
 	add_int(obj, "last_lba", (int64_t)vd->last_lba);
 	add_int(obj, "bytes", (int64_t)vd->bytes);
 	add_int(obj, "strip_kib", vd->strip_kib);
-	add_str(obj, "write", write_names[vd->write]);
-	add_str(obj, "read", read_names[vd->read]);
-	add_str(obj, "access", access_names[vd->access]);
+	add_str(obj, "write", rcl_write_policy_name(vd->write));
+	add_str(obj, "read", rcl_read_policy_name(vd->read));
+	add_str(obj, "access", rcl_access_policy_name(vd->access));
 	add_obj(obj, "consistent", json_object_new_boolean(vd->consistent));
 	add_int(obj, "created", (int64_t)vd->created);
 	if (dg->level != RCL_RAID50 && dg->level != RCL_RAID60)
@@ -499,7 +473,7 @@ static json_object *format_group(const struct rcl_soft_config *cfg, const struct
 	json_object *vds = json_object_new_array();
 
 	add_int(obj, "id", dg->id);
-	add_str(obj, "level", level_names[dg->level]);
+	add_str(obj, "level", rcl_raid_level_name(dg->level));
 	add_int(obj, "spans", dg->spans);
 	add_int(obj, "drives_per_span", dg->drives_per_span);
 	add_int(obj, "first_lba", (int64_t)dg->first_lba);

@@ -15,7 +15,7 @@ prefix=$(meson introspect "$BUILD_ROOT" --buildoptions |
 	/usr/bin/python3 -c 'import json,sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"]=="prefix"))')
 root=$dest$prefix
 fail=0
-for f in sbin/raidcli include/raidcli.h share/man/man8/raidcli.8 \
+for f in sbin/raidcli include/raidcli.h share/man/man8/raidcli.8 share/man/man7/raidcli-format.7 \
 	share/bash-completion/completions/raidcli share/zsh/site-functions/_raidcli \
 	share/fish/vendor_completions.d/raidcli.fish; do
 	[ -e "$root/$f" ] || { echo "FAIL: $f not installed"; fail=1; }
@@ -32,7 +32,9 @@ libdir=$(dirname "$pc") # the .pc file lives in $libdir/pkgconfig
 "$root/sbin/raidcli" add controller type=soft drives=2 size=64MB >/dev/null
 out=$(LD_LIBRARY_PATH=$libdir "$dest/list-drives")
 echo "$out"
-LD_LIBRARY_PATH=$libdir ldd "$dest/list-drives" | grep -q "$libdir/libraidcli.so" ||
+# grep -q would close the pipe early and pipefail would blame ldd: capture first.
+linked=$(LD_LIBRARY_PATH=$libdir ldd "$dest/list-drives")
+grep -qF "$libdir/libraidcli.so" <<<"$linked" ||
 	{ echo "FAIL: example did not link the installed shared library"; fail=1; }
 [ "$(grep -c '^/c0/e252/s[01] UGood 67108864$' <<<"$out")" = 2 ] ||
 	{ echo "FAIL: example did not list the two drives"; fail=1; }

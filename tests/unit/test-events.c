@@ -274,7 +274,7 @@ START_TEST(test_wrappers_record_vd_changes)
 	ck_assert_uint_eq(list.count, 4);
 	ck_assert(!strncmp(list.events[1].description, "Created VD 0 (RAID5, 3 drives, ", 31));
 	ck_assert_str_eq(list.events[2].description,
-	                 "VD 0 properties updated: name=db, wrcache=wb");
+	                 "VD 0 properties updated: name=db, wrcache=WB");
 	ck_assert_str_eq(list.events[3].description, "Deleted VD 0");
 	rcl_event_list_release(&list);
 }
