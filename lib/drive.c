@@ -53,7 +53,13 @@ enum rcl_status rcl_ctrl_add_hotspare(struct rcl_ctrl *ctrl, const struct rcl_dr
 		return rcl_fail(err, RCL_NOT_ALLOWED,
 		                "/c%u already has %d hot spares, the most it takes", ctrl->entry.id,
 		                RCL_MAX_HOT_SPARES);
-	return ctrl->entry.ops->add_hotspare(ctrl, ref, dgs, dg_count, force, err);
+	st = ctrl->entry.ops->add_hotspare(ctrl, ref, dgs, dg_count, force, err);
+	if (!st)
+		(void)rcl_event_record(ctrl, RCL_EVENT_HOTSPARE_ADDED, NULL,
+		                       "Drive /c%u/e%u/s%u is now a %s hot spare", ctrl->entry.id,
+		                       ref->enclosure, ref->slot,
+		                       dg_count ? "dedicated" : "global");
+	return st;
 }
 
 enum rcl_status rcl_ctrl_set_locate(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref, bool on,
@@ -67,13 +73,19 @@ enum rcl_status rcl_ctrl_set_locate(struct rcl_ctrl *ctrl, const struct rcl_driv
 
 enum rcl_status rcl_ctrl_set_jbod_mode(struct rcl_ctrl *ctrl, bool on, struct rcl_error *err)
 {
+	enum rcl_status st;
+
 	for (size_t i = 0; !on && i < ctrl->drive_count; i++)
 		if (ctrl->drives[i].state == RCL_PD_JBOD)
 			return rcl_fail(err, RCL_NOT_ALLOWED,
 			                "drive %u:%u is JBOD; make it unconfigured good first "
 			                "(set good)",
 			                ctrl->drives[i].enclosure, ctrl->drives[i].slot);
-	return ctrl->entry.ops->set_jbod_mode(ctrl, on, err);
+	st = ctrl->entry.ops->set_jbod_mode(ctrl, on, err);
+	if (!st)
+		(void)rcl_event_record(ctrl, RCL_EVENT_CTRL_CHANGED, NULL, "JBOD mode %s",
+		                       on ? "on" : "off");
+	return st;
 }
 
 enum rcl_status rcl_ctrl_set_drive_jbod(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
@@ -93,7 +105,12 @@ enum rcl_status rcl_ctrl_set_drive_jbod(struct rcl_ctrl *ctrl, const struct rcl_
 		return rcl_fail(err, RCL_NOT_ALLOWED, "drive %u:%u is %s, not %s", ref->enclosure,
 		                ref->slot, rcl_pd_state_abbrev(d->state),
 		                rcl_pd_state_abbrev(from));
-	return ctrl->entry.ops->set_drive_jbod(ctrl, ref, on, err);
+	st = ctrl->entry.ops->set_drive_jbod(ctrl, ref, on, err);
+	if (!st)
+		(void)rcl_event_record(ctrl, RCL_EVENT_DRIVE_STATE_CHANGED, NULL,
+		                       "Drive /c%u/e%u/s%u state changed to %s", ctrl->entry.id,
+		                       ref->enclosure, ref->slot, on ? "JBOD" : "UGood");
+	return st;
 }
 
 enum rcl_status rcl_ctrl_delete_hotspare(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
@@ -107,5 +124,10 @@ enum rcl_status rcl_ctrl_delete_hotspare(struct rcl_ctrl *ctrl, const struct rcl
 	if (d->state != RCL_PD_GHS && d->state != RCL_PD_DHS)
 		return rcl_fail(err, RCL_NOT_ALLOWED, "drive %u:%u is not a hot spare (%s)",
 		                ref->enclosure, ref->slot, rcl_pd_state_abbrev(d->state));
-	return ctrl->entry.ops->delete_hotspare(ctrl, ref, err);
+	st = ctrl->entry.ops->delete_hotspare(ctrl, ref, err);
+	if (!st)
+		(void)rcl_event_record(ctrl, RCL_EVENT_HOTSPARE_REMOVED, NULL,
+		                       "Drive /c%u/e%u/s%u is no longer a hot spare",
+		                       ctrl->entry.id, ref->enclosure, ref->slot);
+	return st;
 }
