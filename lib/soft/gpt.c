@@ -90,56 +90,6 @@ static bool layout_compute(uint64_t bytes, unsigned sector_size, struct layout *
 	return true;
 }
 
-static enum rcl_status read_at(int fd, void *buf, size_t len, uint64_t off, struct rcl_error *err)
-{
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t n = pread(fd, (char *)buf + done, len - done, (off_t)(off + done));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return rcl_fail_errno(err, RCL_SYSTEM, errno,
-			                      "cannot read the drive at byte %llu: %s",
-			                      (unsigned long long)(off + done), strerror(errno));
-		if (n == 0)
-			return rcl_fail_errno(err, RCL_SYSTEM, EIO,
-			                      "the drive ends before byte %llu",
-			                      (unsigned long long)(off + done));
-		done += (size_t)n;
-	}
-	return RCL_OK;
-}
-
-static enum rcl_status write_at(int fd, const void *buf, size_t len, uint64_t off, const char *what,
-                                struct rcl_error *err)
-{
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t n = rcl_soft_io()->pwrite(fd, (const char *)buf + done, len - done,
-		                                  (off_t)(off + done));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return rcl_fail_errno(err, RCL_SYSTEM, n < 0 ? errno : EIO,
-			                      "cannot write the %s: %s", what,
-			                      strerror(n < 0 ? errno : EIO));
-		done += (size_t)n;
-	}
-	return RCL_OK;
-}
-
-static enum rcl_status sync_fd(int fd, const char *what, struct rcl_error *err)
-{
-	if (rcl_soft_io()->fdatasync(fd) < 0)
-		return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot flush the %s: %s", what,
-		                      strerror(errno));
-	return RCL_OK;
-}
-
 /* ---- Building a table ---- */
 
 enum rcl_status rcl_gpt_init(struct rcl_gpt *gpt, uint64_t bytes, unsigned sector_size,
@@ -272,22 +222,23 @@ static enum rcl_status write_steps(int fd, const struct rcl_gpt *gpt, const stru
 	enum rcl_status st;
 
 	encode_header(gpt, l, false, array_crc, sector);
-	if ((st = write_at(fd, array, RCL_GPT_MAX_PARTS * ENTRY_BYTES, l->backup_array * ss,
-	                   "backup GPT entries", err)) ||
-	    (st = write_at(fd, sector, ss, l->backup_header * ss, "backup GPT header", err)) ||
-	    (st = sync_fd(fd, "backup GPT", err)))
+	if ((st = rcl_soft_write(fd, array, RCL_GPT_MAX_PARTS * ENTRY_BYTES, l->backup_array * ss,
+	                         "backup GPT entries", err)) ||
+	    (st =
+	         rcl_soft_write(fd, sector, ss, l->backup_header * ss, "backup GPT header", err)) ||
+	    (st = rcl_soft_sync(fd, "backup GPT", err)))
 		return st;
 	memset(sector, 0, ss);
 	encode_header(gpt, l, true, array_crc, sector);
-	if ((st = write_at(fd, array, RCL_GPT_MAX_PARTS * ENTRY_BYTES, 2 * ss,
-	                   "primary GPT entries", err)) ||
-	    (st = write_at(fd, sector, ss, ss, "primary GPT header", err)) ||
-	    (st = sync_fd(fd, "primary GPT", err)))
+	if ((st = rcl_soft_write(fd, array, RCL_GPT_MAX_PARTS * ENTRY_BYTES, 2 * ss,
+	                         "primary GPT entries", err)) ||
+	    (st = rcl_soft_write(fd, sector, ss, ss, "primary GPT header", err)) ||
+	    (st = rcl_soft_sync(fd, "primary GPT", err)))
 		return st;
 	memset(sector, 0, ss);
 	encode_pmbr(l, sector);
-	if ((st = write_at(fd, sector, ss, 0, "protective MBR", err)) ||
-	    (st = sync_fd(fd, "protective MBR", err)))
+	if ((st = rcl_soft_write(fd, sector, ss, 0, "protective MBR", err)) ||
+	    (st = rcl_soft_sync(fd, "protective MBR", err)))
 		return st;
 	return RCL_OK;
 }
@@ -474,7 +425,7 @@ static enum rcl_status load_entries(int fd, const struct header *hd, unsigned se
 
 	if (!array)
 		return rcl_fail(err, RCL_NOMEM, "out of memory reading the GPT");
-	st = read_at(fd, array, len, hd->entries_lba * sector_size, err);
+	st = rcl_soft_read(fd, array, len, hd->entries_lba * sector_size, err);
 	if (!st && rcl_crc32(0, array, len) != hd->entries_crc)
 		st =
 		    rcl_fail(err, RCL_CORRUPT, "entry array CRC 0x%08x does not match its contents",
@@ -498,7 +449,7 @@ static enum rcl_status load_copy(int fd, uint64_t lba, uint64_t lbas, struct rcl
 
 	if (!h)
 		return rcl_fail(err, RCL_NOMEM, "out of memory reading the GPT");
-	st = read_at(fd, h, gpt->sector_size, lba * gpt->sector_size, err);
+	st = rcl_soft_read(fd, h, gpt->sector_size, lba * gpt->sector_size, err);
 	if (!st)
 		st = check_header_sector(h, gpt->sector_size, lba, err);
 	decode_header(h, &hd);
@@ -525,7 +476,7 @@ static enum rcl_status check_mbr(int fd, struct rcl_error *err)
 	uint8_t mbr[512]; /* the first 512 bytes, whatever the sector size */
 	enum rcl_status st;
 
-	st = read_at(fd, mbr, sizeof(mbr), 0, err);
+	st = rcl_soft_read(fd, mbr, sizeof(mbr), 0, err);
 	if (st)
 		return st;
 	if (mbr[MBR_SIGNATURE] != 0x55 || mbr[MBR_SIGNATURE + 1] != 0xaa)

@@ -58,11 +58,14 @@ enum rcl_status rcl_soft_read(int fd, void *buf, size_t len, uint64_t off, struc
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0)
-			return rcl_fail_errno(err, RCL_SYSTEM, n < 0 ? errno : EIO,
+		if (n < 0)
+			return rcl_fail_errno(err, RCL_SYSTEM, errno,
 			                      "cannot read the drive at byte %llu: %s",
-			                      (unsigned long long)(off + done),
-			                      strerror(n < 0 ? errno : EIO));
+			                      (unsigned long long)(off + done), strerror(errno));
+		if (n == 0)
+			return rcl_fail_errno(err, RCL_SYSTEM, EIO,
+			                      "the drive ends before byte %llu",
+			                      (unsigned long long)(off + done));
 		done += (size_t)n;
 	}
 	return RCL_OK;
