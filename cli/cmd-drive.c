@@ -226,8 +226,12 @@ enum rcl_status cmd_drive_delete(struct cmd_ctx *c, struct rcl_error *err)
 typedef enum rcl_status drive_op(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
                                  struct rcl_error *err);
 
-/* Run @op on each selected drive, stopping at the first failure. */
-static enum rcl_status for_each_drive(struct cmd_ctx *c, drive_op *op, struct rcl_error *err)
+/*
+ * Run @op on each selected drive, stopping at the first failure; on
+ * success the result says @done ("Add Hot Spare Succeeded.").
+ */
+static enum rcl_status for_each_drive(struct cmd_ctx *c, drive_op *op, const char *done,
+                                      struct rcl_error *err)
 {
 	bool any = false;
 	enum rcl_status st = check_named_drives(c, err);
@@ -244,6 +248,8 @@ static enum rcl_status for_each_drive(struct cmd_ctx *c, drive_op *op, struct rc
 	}
 	if (!st && !any)
 		st = rcl_fail(err, RCL_NOT_FOUND, "no drives found");
+	if (!st)
+		rcl_result_describe(c->res, "%s", done);
 	return st;
 }
 
@@ -293,11 +299,7 @@ static enum rcl_status delete_spare(struct cmd_ctx *c, const struct rcl_drive_re
 
 enum rcl_status cmd_drive_add_hotspare(struct cmd_ctx *c, struct rcl_error *err)
 {
-	enum rcl_status st = for_each_drive(c, add_spare, err);
-
-	if (!st)
-		rcl_result_describe(c->res, "Add Hot Spare Succeeded.");
-	return st;
+	return for_each_drive(c, add_spare, "Add Hot Spare Succeeded.", err);
 }
 
 static enum rcl_status locate_on(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
@@ -314,20 +316,12 @@ static enum rcl_status locate_off(struct cmd_ctx *c, const struct rcl_drive_ref 
 
 enum rcl_status cmd_drive_start_locate(struct cmd_ctx *c, struct rcl_error *err)
 {
-	enum rcl_status st = for_each_drive(c, locate_on, err);
-
-	if (!st)
-		rcl_result_describe(c->res, "Start Drive Locate Succeeded.");
-	return st;
+	return for_each_drive(c, locate_on, "Start Drive Locate Succeeded.", err);
 }
 
 enum rcl_status cmd_drive_stop_locate(struct cmd_ctx *c, struct rcl_error *err)
 {
-	enum rcl_status st = for_each_drive(c, locate_off, err);
-
-	if (!st)
-		rcl_result_describe(c->res, "Stop Drive Locate Succeeded.");
-	return st;
+	return for_each_drive(c, locate_off, "Stop Drive Locate Succeeded.", err);
 }
 
 static enum rcl_status jbod_on(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
@@ -344,27 +338,15 @@ static enum rcl_status jbod_off(struct cmd_ctx *c, const struct rcl_drive_ref *r
 
 enum rcl_status cmd_drive_set_jbod(struct cmd_ctx *c, struct rcl_error *err)
 {
-	enum rcl_status st = for_each_drive(c, jbod_on, err);
-
-	if (!st)
-		rcl_result_describe(c->res, "Set Drive JBOD Succeeded.");
-	return st;
+	return for_each_drive(c, jbod_on, "Set Drive JBOD Succeeded.", err);
 }
 
 enum rcl_status cmd_drive_set_good(struct cmd_ctx *c, struct rcl_error *err)
 {
-	enum rcl_status st = for_each_drive(c, jbod_off, err);
-
-	if (!st)
-		rcl_result_describe(c->res, "Set Drive Good Succeeded.");
-	return st;
+	return for_each_drive(c, jbod_off, "Set Drive Good Succeeded.", err);
 }
 
 enum rcl_status cmd_drive_delete_hotspare(struct cmd_ctx *c, struct rcl_error *err)
 {
-	enum rcl_status st = for_each_drive(c, delete_spare, err);
-
-	if (!st)
-		rcl_result_describe(c->res, "Delete Hot Spare Succeeded.");
-	return st;
+	return for_each_drive(c, delete_spare, "Delete Hot Spare Succeeded.", err);
 }
