@@ -47,10 +47,30 @@
  * 128 roles, all "spare" but the members' (rcl_md_super1_init()). */
 #define RCL_SOFT_MAX_SPARE_DEV 127
 
-/* struct rcl_soft_member - a member drive: its identity and last slot. */
+/*
+ * What a member is doing, as the record keeps it ("state" in JSON, absent
+ * for online). Only an online member, or a rebuilding one below its
+ * @rebuilt_lba, holds data the I/O path may read.
+ */
+enum rcl_soft_member_state {
+	RCL_SOFT_MEMBER_ONLINE,
+	RCL_SOFT_MEMBER_OFFLINE, /* set offline by the user: no I/O, its data kept */
+	RCL_SOFT_MEMBER_FAILED,  /* failed on an I/O error: no I/O */
+	RCL_SOFT_MEMBER_MISSING, /* marked missing: its role waits for a replacement */
+	RCL_SOFT_MEMBER_REBUILD, /* being rebuilt: valid below @rebuilt_lba */
+};
+
+/**
+ * struct rcl_soft_member - a member drive: its identity and last slot.
+ * @state:	online unless the record says otherwise.
+ * @rebuilt_lba: REBUILD: the drive holds valid data in its sectors below
+ *		this (the rebuild walks the group's VD area upwards).
+ */
 struct rcl_soft_member {
 	struct rcl_guid uuid;
 	unsigned slot;
+	enum rcl_soft_member_state state;
+	uint64_t rebuilt_lba;
 };
 
 /* struct rcl_soft_spare - a dedicated spare and its md device number. */

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * volume.h - the soft controller's I/O path: one virtual drive as a block
+ * device, read and written through md's layouts onto its members.
+ *
+ * A volume owns its own descriptors on the member drives (opened from the
+ * paths the configuration names) and keeps no reference to the controller
+ * it was opened from, so the controller can be closed and reopened while
+ * the volume serves I/O. Every call is thread-safe and synchronous: the
+ * calling thread submits the member I/O of its request on an io_uring of
+ * its own and waits for it, so callers get parallelism from threads (the
+ * NBD server runs a pool of them).
+ *
+ * Parity (RAID5/6/50/60) comes from ISA-L; writes pick read-modify-write
+ * or reconstruct-write by how many member reads each costs, and write a
+ * full stripe without reading. A member that is not online (failed,
+ * offline, missing, or rebuilding above its rebuilt LBA) is neither read
+ * nor written: reads reconstruct its data from the others, writes update
+ * the parity as if it were there. A member I/O error fails that member
+ * (the @failed callback tells the owner, who records it) and the request
+ * is retried without it; only a request the remaining members cannot
+ * serve fails.
+ */
+#ifndef RCL_SOFT_VOLUME_H
+#define RCL_SOFT_VOLUME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "scan.h"
+
+struct rcl_soft_volume;
+
+/* Flags of rcl_soft_volume_write() and _zero(). */
+enum {
+	RCL_SOFT_IO_FUA = 1 << 0, /* durable on the members before it returns */
+};
+
+/**
+ * struct rcl_soft_volume_owner - how a volume reports to its owner.
+ * @failed:	member @member (its index in the group's member order) of
+ *		VD @vd failed with @error (an errno). Called once per member,
+ *		from the I/O thread that saw the error, after the volume has
+ *		stopped using it; it must not call back into the volume.
+ * @ctx:	passed to @failed.
+ */
+struct rcl_soft_volume_owner {
+	void (*failed)(void *ctx, unsigned vd, unsigned member, int error);
+	void *ctx;
+};
+
+/**
+ * rcl_soft_volume_open() - open VD @vd of @state for I/O: its members'
+ * paths, states and the VD's md geometry are copied from @state.
+ * Return: RCL_OK and *@out; RCL_NOT_FOUND (no such VD); RCL_NOT_ALLOWED
+ * (offline: more members lost than the level survives); RCL_SYSTEM (a
+ * member that should be online cannot be opened; it is named);
+ * RCL_NOMEM.
+ */
+enum rcl_status rcl_soft_volume_open(const struct rcl_soft_state *state, unsigned vd,
+                                     const struct rcl_soft_volume_owner *owner,
+                                     struct rcl_soft_volume **out, struct rcl_error *err);
+
+/* rcl_soft_volume_close() - wait for nothing (callers have stopped), close, free. */
+void rcl_soft_volume_close(struct rcl_soft_volume *vol);
+
+/* rcl_soft_volume_bytes() - the capacity the VD presents. */
+uint64_t rcl_soft_volume_bytes(const struct rcl_soft_volume *vol);
+
+/**
+ * rcl_soft_volume_block_sizes() - what a client should send: @min the
+ * members' logical sector size, @preferred one full stripe of data (a
+ * strip for RAID1/10 and RAID0), @max the largest request served whole.
+ */
+void rcl_soft_volume_block_sizes(const struct rcl_soft_volume *vol, uint32_t *min,
+                                 uint32_t *preferred, uint32_t *max);
+
+/*
+ * rcl_soft_volume_read(), _write(), _flush(), _trim(), _zero() - the
+ * block operations. @off and @len are bytes, multiples of the minimum
+ * block size, inside the capacity. _flush() makes every write that
+ * returned before it durable on the members (on every thread). _trim()
+ * may do nothing. _zero() leaves zeros and consistent parity.
+ * Return: 0, or a negative errno: -EIO when the surviving members cannot
+ * serve the request, -EINVAL for a range out of bounds, -EROFS when the
+ * VD's access policy forbids writing, -ENOMEM.
+ */
+int rcl_soft_volume_read(struct rcl_soft_volume *vol, void *buf, size_t len, uint64_t off);
+int rcl_soft_volume_write(struct rcl_soft_volume *vol, const void *buf, size_t len, uint64_t off,
+                          unsigned flags);
+int rcl_soft_volume_flush(struct rcl_soft_volume *vol);
+int rcl_soft_volume_trim(struct rcl_soft_volume *vol, size_t len, uint64_t off);
+int rcl_soft_volume_zero(struct rcl_soft_volume *vol, size_t len, uint64_t off, unsigned flags);
+
+/**
+ * rcl_soft_volume_update() - take the members' states and the VD's
+ * policies from @state again (after a configuration change): a member that
+ * left the online state stops being used; one that returned is used again.
+ * Return: RCL_OK; RCL_NOT_FOUND when the VD is gone; RCL_SYSTEM (a returning
+ * member cannot be opened); RCL_NOMEM.
+ */
+enum rcl_status rcl_soft_volume_update(struct rcl_soft_volume *vol,
+                                       const struct rcl_soft_state *state, struct rcl_error *err);
+
+#endif /* RCL_SOFT_VOLUME_H */
