@@ -28,8 +28,6 @@
 
 static void conn_free(struct nbd_conn *conn)
 {
-	for (unsigned i = 0; i < NBD_CONN_SLOTS; i++)
-		rcl_free(conn->slots[i].buf);
 	close(conn->fd);
 	pthread_mutex_destroy(&conn->lock);
 	pthread_cond_destroy(&conn->slot_done);
@@ -51,6 +49,11 @@ static void *conn_thread(void *arg)
 
 	if (nbd_handshake(conn))
 		nbd_transmit(conn);
+	/* No request is in flight now: give the payload buffers back at once. */
+	for (unsigned i = 0; i < NBD_CONN_SLOTS; i++) {
+		rcl_free(conn->slots[i].buf);
+		conn->slots[i].buf = NULL;
+	}
 	/* Tell the client now; the descriptor closes when the thread is joined. */
 	shutdown(conn->fd, SHUT_RDWR);
 
@@ -290,30 +293,48 @@ static bool power_of_two(uint32_t n)
 	return n && !(n & (n - 1));
 }
 
+/* The largest power of two not above @n (n > 0). */
+static uint32_t round_down_pow2(uint32_t n)
+{
+	return 1u << (31 - __builtin_clz(n));
+}
+
 /*
- * Fill the block sizes the export left 0 with the spec's defaults, and
- * check the rest against the spec's rules for NBD_INFO_BLOCK_SIZE.
+ * Fill the block sizes the export left 0 with the spec's defaults and fit
+ * the rest to the spec's rules for NBD_INFO_BLOCK_SIZE: the preferred size
+ * must be a power of two (a RAID stripe often is not: 3 x 64 KiB), so it
+ * is rounded down; the maximum is capped at 32 MiB, the most the spec has
+ * every client accept without taking it for an attack.
  */
 static enum rcl_status settle_block_sizes(struct rcl_nbd_server *srv, struct rcl_error *err)
 {
 	struct rcl_nbd_export *ex = &srv->export;
+	uint32_t floor;
 
 	if (!ex->min_block)
 		ex->min_block = 1;
-	if (!ex->preferred_block)
-		ex->preferred_block = ex->min_block > 4096 ? ex->min_block : 4096;
-	if (!ex->max_block)
+	floor = ex->min_block > 512 ? ex->min_block : 512;
+	if (!ex->max_block || ex->max_block > NBD_DOS_PAYLOAD_MAX)
 		ex->max_block = NBD_DOS_PAYLOAD_MAX;
-	srv->max_payload =
-	    ex->max_block < NBD_DOS_PAYLOAD_MAX ? ex->max_block : NBD_DOS_PAYLOAD_MAX;
+	if (!ex->preferred_block)
+		ex->preferred_block = floor > 4096 ? floor : 4096;
+	if (ex->preferred_block > ex->max_block)
+		ex->preferred_block = ex->max_block;
+	ex->preferred_block = round_down_pow2(ex->preferred_block);
+	if (ex->preferred_block < floor)
+		ex->preferred_block = floor;
+	srv->max_payload = ex->max_block;
 	if (!power_of_two(ex->min_block) || ex->min_block > 65536 ||
-	    !power_of_two(ex->preferred_block) || ex->preferred_block < 512 ||
-	    ex->preferred_block < ex->min_block || srv->max_payload < ex->preferred_block)
+	    ex->max_block < ex->preferred_block)
 		return rcl_fail(err, RCL_INVALID_PARAM,
-		                "export '%s' has invalid block sizes %u/%u/%u (minimum and "
-		                "preferred must be powers of two, minimum <= 64 KiB, "
-		                "512 <= preferred <= maximum)",
+		                "export '%s' has invalid block sizes %u/%u/%u (the minimum must "
+		                "be a power of two up to 64 KiB, the maximum at least 512 and "
+		                "the minimum)",
 		                ex->name, ex->min_block, ex->preferred_block, ex->max_block);
+	if (!ex->read || (!ex->write && !ex->read_only))
+		return rcl_fail(err, RCL_INVALID_PARAM,
+		                "export '%s' needs a read and (unless read-only) a write operation",
+		                ex->name);
 	return RCL_OK;
 }
 
