@@ -36,6 +36,8 @@
 #define NBD_OPTIONS_MAX 256
 /* How long a reply may wait for a client that does not read (seconds). */
 #define NBD_SEND_TIMEOUT 30
+/* How long a handshake may wait for each message from the client (seconds). */
+#define NBD_HANDSHAKE_TIMEOUT 30
 
 struct nbd_conn;
 

@@ -47,8 +47,12 @@ static void *conn_thread(void *arg)
 	struct nbd_conn *conn = arg;
 	struct rcl_nbd_server *srv = conn->srv;
 
-	if (nbd_handshake(conn))
+	if (nbd_handshake(conn)) {
+		struct timeval no_timeout = {0};
+
+		setsockopt(conn->fd, SOL_SOCKET, SO_RCVTIMEO, &no_timeout, sizeof(no_timeout));
 		nbd_transmit(conn);
+	}
 	/* No request is in flight now: give the payload buffers back at once. */
 	for (unsigned i = 0; i < NBD_CONN_SLOTS; i++) {
 		rcl_free(conn->slots[i].buf);
@@ -105,15 +109,20 @@ static struct nbd_conn *conn_new(struct rcl_nbd_server *srv, int fd)
 
 /*
  * A client that stops reading must not hold a worker for ever: its sends
- * time out and the connection ends. TCP_NODELAY because a reply is one
- * small header the client waits for (the spec asks for it).
+ * time out and the connection ends. One that connects and says nothing
+ * must not hold a connection for ever either: the handshake has a receive
+ * timeout, lifted for the transmission phase, where idle clients are
+ * normal. TCP_NODELAY because a reply is one small header the client
+ * waits for (the spec asks for it).
  */
 static void tune_client_socket(int fd)
 {
-	struct timeval timeout = {.tv_sec = NBD_SEND_TIMEOUT};
+	struct timeval send_timeout = {.tv_sec = NBD_SEND_TIMEOUT};
+	struct timeval handshake_timeout = {.tv_sec = NBD_HANDSHAKE_TIMEOUT};
 	int one = 1;
 
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof(timeout));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &send_timeout, sizeof(send_timeout));
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &handshake_timeout, sizeof(handshake_timeout));
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)); /* fails on Unix: fine */
 }
 
@@ -150,12 +159,16 @@ static void *accept_thread(void *arg)
 	for (;;) {
 		int fd;
 
-		if (poll(fds, 2, -1) < 0 && errno != EINTR)
+		if (poll(fds, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
 			break;
+		}
 		if (fds[1].revents || fds[0].revents & (POLLERR | POLLHUP | POLLNVAL))
 			break;
 		if (!(fds[0].revents & POLLIN))
 			continue;
+		/* The listening socket is non-blocking: a client gone between poll and accept. */
 		fd = accept4(srv->listen_fd, NULL, NULL, SOCK_CLOEXEC);
 		if (fd < 0)
 			continue; /* the client gave up, or out of descriptors for now */
@@ -201,7 +214,7 @@ static enum rcl_status listen_unix(struct rcl_nbd_server *srv, const char *path,
 	if (strlen(path) >= sizeof(addr.sun_path))
 		return rcl_fail(err, RCL_INVALID_PARAM, "socket path '%s' is too long", path);
 	strcpy(addr.sun_path, path);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot create a Unix socket");
 	rc = bind(fd, (struct sockaddr *)&addr, sizeof(addr));
@@ -246,7 +259,8 @@ static int bind_first(const struct addrinfo *list)
 	int one = 1;
 
 	for (const struct addrinfo *ai = list; ai; ai = ai->ai_next) {
-		int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+		int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK,
+		                ai->ai_protocol);
 
 		if (fd < 0)
 			continue;
