@@ -2,11 +2,11 @@
 /*
  * nbd-handshake.c - the NBD fixed newstyle handshake (option haggling).
  *
- * Options served: EXPORT_NAME, ABORT, LIST, INFO and GO. STARTTLS is
- * refused by policy (no TLS: the Unix socket's permissions or loopback TCP
- * are the access control) and STRUCTURED_REPLY with UNSUP, so every
- * transmission reply is a simple one. Anything else gets UNSUP, as the
- * spec requires, and the session goes on.
+ * Options served: EXPORT_NAME, ABORT, LIST, INFO, GO and STRUCTURED_REPLY.
+ * STARTTLS is refused by policy (no TLS: the Unix socket's permissions or
+ * loopback TCP are the access control). Anything else (the metadata
+ * context options among them: no block status) gets UNSUP, as the spec
+ * requires, and the session goes on.
  */
 #include <string.h>
 
@@ -158,7 +158,13 @@ static enum opt_outcome handle_option(struct nbd_conn *conn, uint32_t opt, uint3
 	case NBD_OPT_INFO:
 	case NBD_OPT_GO:
 		return opt_info_go(conn, opt, len);
-	default: /* STRUCTURED_REPLY and the rest: simple replies only */
+	case NBD_OPT_STRUCTURED_REPLY:
+		if (len)
+			return send_error(conn, opt, NBD_REP_ERR_INVALID,
+			                  "STRUCTURED_REPLY takes no data");
+		conn->structured = true;
+		return send_reply(conn, opt, NBD_REP_ACK, NULL, 0);
+	default:
 		return send_error(conn, opt, NBD_REP_ERR_UNSUP, "option not supported");
 	}
 }

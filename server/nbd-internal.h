@@ -59,7 +59,8 @@ struct nbd_conn {
 	struct nbd_conn *next; /* in the server's live or finished list */
 	int fd;
 	pthread_t thread;
-	bool no_zeroes; /* NBD_FLAG_C_NO_ZEROES */
+	bool no_zeroes;  /* NBD_FLAG_C_NO_ZEROES */
+	bool structured; /* NBD_OPT_STRUCTURED_REPLY negotiated */
 
 	pthread_mutex_t lock; /* @free_slots, @inflight */
 	pthread_cond_t slot_done;

@@ -2,7 +2,8 @@
 /*
  * nbd-transmit.c - the NBD transmission phase: each connection's reader
  * checks requests and queues them in its slots; the shared workers run the
- * export's operations and send the simple replies.
+ * export's operations and send the replies (simple ones, or for READ a
+ * single structured chunk once the client negotiated them).
  *
  * Requests that fail the checks (bounds, alignment, flags, read-only) are
  * answered by the reader at once and never reach a worker or the export.
@@ -26,21 +27,72 @@ static uint8_t zero_source[1u << 20];
 /* ---- replies ---- */
 
 /* A reply that cannot be sent ends the connection: wake its reader. */
-static void send_simple_reply(struct nbd_conn *conn, uint64_t cookie, uint32_t error,
-                              const void *data, size_t len)
+static void send_iov(struct nbd_conn *conn, struct iovec *iov, int iovcnt)
 {
-	uint8_t head[NBD_SIMPLE_REPLY_SIZE];
-	struct iovec iov[2] = {{head, sizeof(head)}, {(void *)data, len}};
 	int rc;
 
-	nbd_put32(head, NBD_MAGIC_SIMPLE_REPLY);
-	nbd_put32(head + 4, error);
-	nbd_put64(head + 8, cookie);
 	pthread_mutex_lock(&conn->send_lock);
-	rc = nbd_send_iov(conn->fd, iov, len ? 2 : 1);
+	rc = nbd_send_iov(conn->fd, iov, iovcnt);
 	pthread_mutex_unlock(&conn->send_lock);
 	if (rc)
 		shutdown(conn->fd, SHUT_RDWR);
+}
+
+static void send_simple_reply(struct nbd_conn *conn, const struct nbd_slot *req, uint32_t error)
+{
+	uint8_t head[NBD_SIMPLE_REPLY_SIZE];
+	bool with_data = req->type == NBD_CMD_READ && !error && req->length;
+	struct iovec iov[2] = {{head, sizeof(head)}, {req->buf, req->length}};
+
+	nbd_put32(head, NBD_MAGIC_SIMPLE_REPLY);
+	nbd_put32(head + 4, error);
+	nbd_put64(head + 8, req->cookie);
+	send_iov(conn, iov, with_data ? 2 : 1);
+}
+
+/*
+ * A READ's structured reply: one chunk, flagged DONE, holding the data
+ * (OFFSET_DATA), the error (ERROR, no message) or, for a zero-length read,
+ * nothing (NONE: a data chunk must describe at least one byte).
+ */
+static void send_read_chunk(struct nbd_conn *conn, const struct nbd_slot *req, uint32_t error)
+{
+	uint8_t head[NBD_CHUNK_HEADER_SIZE + 8];
+	struct iovec iov[2] = {{head, sizeof(head)}, {req->buf, req->length}};
+	uint16_t type = error         ? NBD_REPLY_TYPE_ERROR
+	                : req->length ? NBD_REPLY_TYPE_OFFSET_DATA
+	                              : NBD_REPLY_TYPE_NONE;
+	uint32_t payload = 0;
+	int iovcnt = 1;
+
+	nbd_put32(head, NBD_MAGIC_STRUCTURED_REPLY);
+	nbd_put16(head + 4, NBD_REPLY_FLAG_DONE);
+	nbd_put16(head + 6, type);
+	nbd_put64(head + 8, req->cookie);
+	if (type == NBD_REPLY_TYPE_ERROR) {
+		nbd_put32(head + 20, error);
+		nbd_put16(head + 24, 0); /* message length */
+		payload = 6;
+	} else if (type == NBD_REPLY_TYPE_OFFSET_DATA) {
+		nbd_put64(head + 20, req->offset);
+		payload = 8 + req->length;
+		iovcnt = 2;
+	}
+	nbd_put32(head + 16, payload);
+	iov[0].iov_len = NBD_CHUNK_HEADER_SIZE + (payload < 8 ? payload : 8);
+	send_iov(conn, iov, iovcnt);
+}
+
+/*
+ * Once structured replies are negotiated a READ must get one, even for an
+ * early EINVAL; other commands may keep simple replies (no payload).
+ */
+static void send_reply(struct nbd_conn *conn, const struct nbd_slot *req, uint32_t error)
+{
+	if (conn->structured && req->type == NBD_CMD_READ)
+		send_read_chunk(conn, req, error);
+	else
+		send_simple_reply(conn, req, error);
 }
 
 /* The spec's fixed error values, from the export's negative errno. */
@@ -147,11 +199,7 @@ void *nbd_worker(void *arg)
 	struct nbd_slot *slot;
 
 	while ((slot = next_work(srv))) {
-		uint32_t error = nbd_error(run_request(&srv->export, slot));
-		bool with_data = slot->type == NBD_CMD_READ && !error;
-
-		send_simple_reply(slot->conn, slot->cookie, error, slot->buf,
-		                  with_data ? slot->length : 0);
+		send_reply(slot->conn, slot, nbd_error(run_request(&srv->export, slot)));
 		release_slot(slot);
 	}
 	return NULL;
@@ -277,7 +325,7 @@ static bool refuse(struct nbd_conn *conn, const struct nbd_slot *req, uint32_t e
 	if (req->type == NBD_CMD_WRITE &&
 	    (req->length > NBD_DOS_PAYLOAD_MAX || nbd_discard(conn->fd, req->length)))
 		return false;
-	send_simple_reply(conn, req->cookie, error, NULL, 0);
+	send_reply(conn, req, error);
 	return true;
 }
 
@@ -286,7 +334,7 @@ static bool next_request(struct nbd_conn *conn)
 {
 	struct rcl_nbd_server *srv = conn->srv;
 	uint8_t head[NBD_REQUEST_SIZE];
-	struct nbd_slot req, *slot;
+	struct nbd_slot req = {0}, *slot;
 	uint32_t error;
 
 	if (nbd_recv_all(conn->fd, head, sizeof(head)) || nbd_get32(head) != NBD_MAGIC_REQUEST)

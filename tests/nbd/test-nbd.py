@@ -108,7 +108,9 @@ def case_info(tmp):
     sock = f"{tmp}/s"
     with Fixture(image, "--socket", sock, "--name", "vol0", "--description", "RAID-5 volume",
                  "--blocks", "512:262144:4194304") as fx:
-        e = nbdinfo(f"nbd+unix:///vol0?socket={sock}")["exports"][0]
+        j = nbdinfo(f"nbd+unix:///vol0?socket={sock}")
+        expect(j["structured"] is True, "nbdinfo: structured replies negotiated")
+        e = j["exports"][0]
         expect(e["export-size"] == 64 * MiB, "nbdinfo: export-size is the image size")
         expect((e["block_size_minimum"], e["block_size_preferred"], e["block_size_maximum"]) ==
                (512, 262144, 4194304), "nbdinfo: block sizes as exported (preferred: a stripe)")
@@ -125,8 +127,10 @@ def case_info(tmp):
                "INFO for an unknown name: NBD_REP_ERR_UNKNOWN")
         c.send_option(nbd.OPT_STARTTLS)
         expect(c.option_reply()[1] == nbd.REP_ERR_POLICY, "STARTTLS: NBD_REP_ERR_POLICY")
-        c.send_option(nbd.OPT_STRUCTURED_REPLY)
-        expect(c.option_reply()[1] == nbd.REP_ERR_UNSUP, "STRUCTURED_REPLY: NBD_REP_ERR_UNSUP")
+        c.send_option(nbd.OPT_STRUCTURED_REPLY, b"x")
+        expect(c.option_reply()[1] == nbd.REP_ERR_INVALID, "STRUCTURED_REPLY with data: INVALID")
+        c.send_option(9, struct.pack(">I", 0) + struct.pack(">I", 0))
+        expect(c.option_reply()[1] == nbd.REP_ERR_UNSUP, "LIST_META_CONTEXT: UNSUP")
         c.send_option(4242, b"x" * 100)
         expect(c.option_reply()[1] == nbd.REP_ERR_UNSUP, "unknown option: NBD_REP_ERR_UNSUP")
         info = c.go("vol0")
@@ -327,10 +331,34 @@ def case_bounds(tmp):
             assert err == 0 and cookie in cookies and cookie not in got
             got.add(cookie)
         expect(got == cookies, "64 pipelined READs: one reply each")
+        structured_reads(fx.address, original)
     with open(image, "rb") as f:
         data = f.read()
     expect(data[end - 4096:] == b"\x5a" * 4096 and data[8192:16384] == bytes(8192) and
            data[65536:196608] == bytes(131072), "the image holds the writes and zeroes")
+
+
+def structured_reads(address, original):
+    """READ replies once structured replies are negotiated: one chunk each."""
+    c = nbd.Client(address)
+    c.send_option(nbd.OPT_STRUCTURED_REPLY)
+    expect(c.option_reply()[1] == nbd.REP_ACK, "STRUCTURED_REPLY: ACK")
+    c.go()
+    cookie = c.send_request(nbd.CMD_READ, 4096, 4096)
+    flags, rtype, got, payload = c.chunk()
+    expect((flags, rtype, got) == (nbd.REPLY_FLAG_DONE, nbd.REPLY_TYPE_OFFSET_DATA, cookie) and
+           payload == struct.pack(">Q", 4096) + original[4096:8192],
+           "structured READ: one OFFSET_DATA chunk, DONE, offset then data")
+    cookie = c.send_request(nbd.CMD_READ, MiB, 4096)
+    flags, rtype, got, payload = c.chunk()
+    expect((flags, rtype, got) == (nbd.REPLY_FLAG_DONE, nbd.REPLY_TYPE_ERROR, cookie) and
+           struct.unpack(">IH", payload[:6]) == (nbd.EINVAL, 0),
+           "structured READ past the end: an ERROR chunk with EINVAL")
+    cookie = c.send_request(nbd.CMD_READ, 0, 0)
+    expect(c.chunk() == (nbd.REPLY_FLAG_DONE, nbd.REPLY_TYPE_NONE, cookie, b""),
+           "structured zero-length READ: a NONE chunk")
+    expect(c.request(nbd.CMD_FLUSH, 0, 0)[0] == 0, "other commands keep simple replies")
+    c.close()
 
 
 def hostile_attempts(address):
