@@ -69,7 +69,15 @@ class Fixture:
             self.proc.wait()
 
 
+# The real clients, and the Debian packages that carry them (scripts/setup).
+PACKAGES = {"nbdinfo": "libnbd-bin", "nbdcopy": "libnbd-bin", "qemu-img": "qemu-utils",
+            "qemu-io": "qemu-utils", "fio": "fio"}
+
+
 def run(*cmd, check=True, **kw):
+    if cmd[0] in PACKAGES and not shutil.which(cmd[0]):
+        raise AssertionError(f"{cmd[0]} is missing: install the Debian package "
+                             f"{PACKAGES[cmd[0]]}")
     res = subprocess.run(cmd, capture_output=True, text=True, timeout=120, **kw)
     if check and res.returncode:
         raise AssertionError(f"{' '.join(cmd)} failed ({res.returncode}):\n{res.stdout}{res.stderr}")
