@@ -29,18 +29,14 @@ static uint8_t zero_source[1u << 20];
 /* A reply that cannot be sent ends the connection: wake its reader. */
 static void send_iov(struct nbd_conn *conn, struct iovec *iov, int iovcnt)
 {
-	int rc;
-
-	pthread_mutex_lock(&conn->send_lock);
-	rc = nbd_send_iov(conn->fd, iov, iovcnt);
-	pthread_mutex_unlock(&conn->send_lock);
-	if (rc)
+	if (nbd_send_iov(conn->fd, iov, iovcnt))
 		shutdown(conn->fd, SHUT_RDWR);
 }
 
-static void send_simple_reply(struct nbd_conn *conn, const struct nbd_slot *req, uint32_t error)
+static void send_simple_reply(struct nbd_conn *conn, const struct nbd_slot *req)
 {
 	uint8_t head[NBD_SIMPLE_REPLY_SIZE];
+	uint32_t error = req->error;
 	bool with_data = req->type == NBD_CMD_READ && !error && req->length;
 	struct iovec iov[2] = {{head, sizeof(head)}, {req->buf, req->length}};
 
@@ -55,9 +51,10 @@ static void send_simple_reply(struct nbd_conn *conn, const struct nbd_slot *req,
  * (OFFSET_DATA), the error (ERROR, no message) or, for a zero-length read,
  * nothing (NONE: a data chunk must describe at least one byte).
  */
-static void send_read_chunk(struct nbd_conn *conn, const struct nbd_slot *req, uint32_t error)
+static void send_read_chunk(struct nbd_conn *conn, const struct nbd_slot *req)
 {
 	uint8_t head[NBD_CHUNK_HEADER_SIZE + 8];
+	uint32_t error = req->error;
 	struct iovec iov[2] = {{head, sizeof(head)}, {req->buf, req->length}};
 	uint16_t type = error         ? NBD_REPLY_TYPE_ERROR
 	                : req->length ? NBD_REPLY_TYPE_OFFSET_DATA
@@ -87,12 +84,65 @@ static void send_read_chunk(struct nbd_conn *conn, const struct nbd_slot *req, u
  * Once structured replies are negotiated a READ must get one, even for an
  * early EINVAL; other commands may keep simple replies (no payload).
  */
-static void send_reply(struct nbd_conn *conn, const struct nbd_slot *req, uint32_t error)
+static void send_reply(struct nbd_conn *conn, const struct nbd_slot *req)
 {
 	if (conn->structured && req->type == NBD_CMD_READ)
-		send_read_chunk(conn, req, error);
+		send_read_chunk(conn, req);
 	else
-		send_simple_reply(conn, req, error);
+		send_simple_reply(conn, req);
+}
+
+/* Back to the free list; the caller holds @conn->lock. */
+static void give_back(struct nbd_conn *conn, struct nbd_slot *slot)
+{
+	slot->next = conn->free_slots;
+	conn->free_slots = slot;
+	conn->inflight--;
+	pthread_cond_broadcast(&conn->slot_done);
+}
+
+/*
+ * Send @slot's reply and free the slot. If another thread is sending on
+ * this connection, leave the reply to it; else send, then send whatever
+ * the others left meanwhile.
+ */
+static void deliver(struct nbd_slot *slot)
+{
+	struct nbd_conn *conn = slot->conn;
+	bool more;
+
+	slot->next = NULL;
+	pthread_mutex_lock(&conn->lock);
+	if (conn->sending) {
+		if (conn->replies_tail)
+			conn->replies_tail->next = slot;
+		else
+			conn->replies = slot;
+		conn->replies_tail = slot;
+		pthread_mutex_unlock(&conn->lock);
+		return;
+	}
+	conn->sending = true;
+	pthread_mutex_unlock(&conn->lock);
+
+	do {
+		struct nbd_slot *next;
+
+		send_reply(conn, slot);
+		pthread_mutex_lock(&conn->lock);
+		next = conn->replies;
+		if (next) {
+			conn->replies = next->next;
+			if (!conn->replies)
+				conn->replies_tail = NULL;
+		}
+		more = next != NULL;
+		conn->sending = more;
+		give_back(conn, slot);
+		/* With nothing more to send the connection may go after this unlock. */
+		pthread_mutex_unlock(&conn->lock);
+		slot = next;
+	} while (more);
 }
 
 /* The spec's fixed error values, from the export's negative errno. */
@@ -163,19 +213,6 @@ static int run_request(const struct rcl_nbd_export *ex, struct nbd_slot *slot)
 	}
 }
 
-static void release_slot(struct nbd_slot *slot)
-{
-	struct nbd_conn *conn = slot->conn;
-
-	pthread_mutex_lock(&conn->lock);
-	slot->next = conn->free_slots;
-	conn->free_slots = slot;
-	conn->inflight--;
-	pthread_cond_broadcast(&conn->slot_done);
-	/* After this unlock the connection may be gone: touch nothing of it. */
-	pthread_mutex_unlock(&conn->lock);
-}
-
 static struct nbd_slot *next_work(struct rcl_nbd_server *srv)
 {
 	struct nbd_slot *slot;
@@ -199,8 +236,8 @@ void *nbd_worker(void *arg)
 	struct nbd_slot *slot;
 
 	while ((slot = next_work(srv))) {
-		send_reply(slot->conn, slot, nbd_error(run_request(&srv->export, slot)));
-		release_slot(slot);
+		slot->error = nbd_error(run_request(&srv->export, slot));
+		deliver(slot);
 	}
 	return NULL;
 }
@@ -283,11 +320,12 @@ static struct nbd_slot *take_slot(struct nbd_conn *conn)
 	return slot;
 }
 
-/* Give back a slot that never reached a worker. */
-static void put_slot(struct nbd_conn *conn, struct nbd_slot *slot)
+/* Give back a slot whose request was cut short: no reply. */
+static void drop_slot(struct nbd_conn *conn, struct nbd_slot *slot)
 {
-	slot->conn = conn;
-	release_slot(slot);
+	pthread_mutex_lock(&conn->lock);
+	give_back(conn, slot);
+	pthread_mutex_unlock(&conn->lock);
 }
 
 /*
@@ -314,56 +352,51 @@ static void parse_request(const uint8_t *head, struct nbd_slot *req)
 }
 
 /*
- * Answer a request that will not run. A refused WRITE's payload is read and
- * dropped to stay in step with the client, unless it is too large to be
- * anything but an attack.
- * Return: false when the connection must end.
+ * Take in a WRITE's payload: into the slot's buffer if it will run, else
+ * read and dropped to stay in step with the client, unless it is too large
+ * to be anything but an attack. Return: false when the connection must end.
  */
-static bool refuse(struct nbd_conn *conn, const struct nbd_slot *req, uint32_t error)
+static bool take_payload(struct nbd_conn *conn, struct nbd_slot *slot, bool runs)
 {
-	if (req->type == NBD_CMD_WRITE &&
-	    (req->length > NBD_DOS_PAYLOAD_MAX || nbd_discard(conn->fd, req->length)))
-		return false;
-	send_reply(conn, req, error);
-	return true;
+	if (runs)
+		return !nbd_recv_all(conn->fd, slot->buf, slot->length);
+	return slot->length <= NBD_DOS_PAYLOAD_MAX && !nbd_discard(conn->fd, slot->length);
 }
 
-/* Read one request and hand it on. Return: false when the connection ends. */
+/*
+ * Read one request into a slot and queue it for the workers, or answer it
+ * at once if it fails the checks or has nothing to do (length 0).
+ * Return: false when the connection ends.
+ */
 static bool next_request(struct nbd_conn *conn)
 {
 	struct rcl_nbd_server *srv = conn->srv;
 	uint8_t head[NBD_REQUEST_SIZE];
-	struct nbd_slot req = {0}, *slot;
-	uint32_t error;
+	struct nbd_slot *slot;
+	bool runs;
 
 	if (nbd_recv_all(conn->fd, head, sizeof(head)) || nbd_get32(head) != NBD_MAGIC_REQUEST)
 		return false;
-	parse_request(head, &req);
-	if (req.type == NBD_CMD_DISC)
-		return false;
-	error = check_request(srv, &req);
-	if (error)
-		return refuse(conn, &req, error);
-	if (!req.length && req.type != NBD_CMD_FLUSH)
-		return refuse(conn, &req, 0); /* nothing to do: succeed */
-
 	slot = take_slot(conn);
-	if ((req.type == NBD_CMD_READ || req.type == NBD_CMD_WRITE) &&
-	    !slot_reserve(slot, req.length)) {
-		put_slot(conn, slot);
-		return refuse(conn, &req, NBD_ENOMEM);
-	}
-	if (req.type == NBD_CMD_WRITE && nbd_recv_all(conn->fd, slot->buf, req.length)) {
-		put_slot(conn, slot);
+	slot->conn = conn;
+	parse_request(head, slot);
+	if (slot->type == NBD_CMD_DISC) {
+		drop_slot(conn, slot);
 		return false;
 	}
-	slot->conn = conn;
-	slot->flags = req.flags;
-	slot->type = req.type;
-	slot->cookie = req.cookie;
-	slot->offset = req.offset;
-	slot->length = req.length;
-	queue_work(srv, slot);
+	slot->error = check_request(srv, slot);
+	if (!slot->error && (slot->type == NBD_CMD_READ || slot->type == NBD_CMD_WRITE) &&
+	    !slot_reserve(slot, slot->length))
+		slot->error = NBD_ENOMEM;
+	runs = !slot->error && (slot->length || slot->type == NBD_CMD_FLUSH);
+	if (slot->type == NBD_CMD_WRITE && !take_payload(conn, slot, runs)) {
+		drop_slot(conn, slot);
+		return false;
+	}
+	if (runs)
+		queue_work(srv, slot);
+	else
+		deliver(slot);
 	return true;
 }
 

@@ -31,7 +31,6 @@ static void conn_free(struct nbd_conn *conn)
 	close(conn->fd);
 	pthread_mutex_destroy(&conn->lock);
 	pthread_cond_destroy(&conn->slot_done);
-	pthread_mutex_destroy(&conn->send_lock);
 	rcl_free(conn);
 }
 
@@ -99,7 +98,6 @@ static struct nbd_conn *conn_new(struct rcl_nbd_server *srv, int fd)
 	conn->fd = fd;
 	pthread_mutex_init(&conn->lock, NULL);
 	pthread_cond_init(&conn->slot_done, NULL);
-	pthread_mutex_init(&conn->send_lock, NULL);
 	for (unsigned i = 0; i < NBD_CONN_SLOTS; i++) {
 		conn->slots[i].next = conn->free_slots;
 		conn->free_slots = &conn->slots[i];

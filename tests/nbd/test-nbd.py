@@ -481,6 +481,30 @@ def hostile_attempts(address):
     ]
 
 
+def stalled_client_does_not_stall_others(address, good, original):
+    """A client that stops reading holds one worker at most (of the 2 here)."""
+    stalled = nbd.Client(address)
+    stalled.go()
+    for i in range(16):
+        stalled.send_request(nbd.CMD_READ, (i % 4) * MiB, MiB)
+    # Served well before the server's 30 s send timeout would cut the stalled one.
+    good.sock.settimeout(20)
+    for i in range(32):
+        assert good.read(i * 4096, 4096) == (0, original[i * 4096:(i + 1) * 4096])
+    print("ok: 32 READs on another connection while a client leaves 16 MiB unread")
+    replies = collect_replies_n(stalled, MiB, 16)
+    expect(replies == 16, "the stalled client, reading again, gets all 16 replies")
+    stalled.close()
+
+
+def collect_replies_n(client, length, n):
+    got = 0
+    for _ in range(n):
+        err, _, data = client.reply(length)
+        got += err == 0 and len(data) == length
+    return got
+
+
 def case_hostile(tmp):
     image = f"{tmp}/img"
     random_image(image, 4 * MiB)
@@ -498,6 +522,7 @@ def case_hostile(tmp):
             expect(fx.alive(), "  the server is running")
             expect(good.read(0, 65536) == (0, original[:65536]),
                    "  a connection opened before keeps working")
+        stalled_client_does_not_stall_others(fx.address, good, original)
         crowd = []
         for _ in range(100):
             crowd.append(nbd.connect(fx.address))
