@@ -7,11 +7,10 @@
  *
  * Requests that fail the checks (bounds, alignment, flags, read-only) are
  * answered by the reader at once and never reach a worker or the export.
- * Replies may leave out of order, as the spec allows; a connection's send
- * lock keeps each one whole on the wire.
+ * Replies may leave out of order, as the spec allows; one sender at a time
+ * per connection (deliver()) keeps each one whole on the wire.
  */
 #include <errno.h>
-#include <stdlib.h>
 #include <sys/socket.h>
 
 #include "nbd-internal.h"
