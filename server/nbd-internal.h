@@ -110,6 +110,7 @@ struct rcl_nbd_server {
 /* nbd-io.c: whole-buffer socket I/O. Each returns 0, or -1 on EOF or error. */
 int nbd_recv_all(int fd, void *buf, size_t len);
 int nbd_discard(int fd, uint64_t len);
+/* nbd_send_iov() - sendmsg() until all is sent; steps @iov over what went out. */
 int nbd_send_iov(int fd, struct iovec *iov, int iovcnt);
 int nbd_send_all(int fd, const void *buf, size_t len);
 
@@ -124,8 +125,5 @@ void nbd_transmit(struct nbd_conn *conn);
 
 /* nbd_worker() - a worker thread's body (@arg is the server). */
 void *nbd_worker(void *arg);
-
-/* nbd_export_matches() - does @name (@len bytes, not terminated) select the export? */
-bool nbd_export_matches(const struct rcl_nbd_server *srv, const uint8_t *name, size_t len);
 
 #endif /* RCL_SERVER_NBD_INTERNAL_H */
