@@ -290,7 +290,7 @@ const struct cmd_spec cli_commands[] = {
 			{
 				{.name = "dgs",
 				 .type = OPT_STRING,
-				 .help = "the disk group a dedicated spare serves (dgs=0); without it the spare is global"},
+				 .help = "the disk groups a dedicated spare serves (dgs=0 or dgs=0,1); without it the spare is global"},
 				{.name = "force",
 				 .type = OPT_FLAG,
 				 .help = "use a drive even if it holds a file system or partition table"},

@@ -199,7 +199,8 @@ static void fill_slots(struct rcl_ctrl *ctrl, const struct soft_ctrl *sc)
 }
 
 /*
- * Global hot spares show as GHS, dedicated ones as DHS with their group;
+ * Global hot spares show as GHS, dedicated ones as DHS with their group
+ * (the lowest of a spare's several);
  * a spare whose drive is gone is not shown.
  */
 static void fill_spares(struct rcl_ctrl *ctrl, const struct rcl_soft_state *state)
@@ -212,6 +213,17 @@ static void fill_spares(struct rcl_ctrl *ctrl, const struct rcl_soft_state *stat
 		ctrl->drives[i].state = disk->spare_dg < 0 ? RCL_PD_GHS : RCL_PD_DHS;
 		if (disk->spare_dg >= 0)
 			ctrl->drives[i].dg = (int)state->cfg.dgs[disk->spare_dg].id;
+	}
+	/* The record's dedicated spares (config.h) show under their first group. */
+	for (size_t k = 0; k < state->cfg.spare_count; k++) {
+		struct rcl_soft_disk *disk =
+		    rcl_soft_find_disk((struct rcl_soft_state *)state, &state->cfg.spares[k].uuid);
+		uint32_t dgs = state->cfg.spare_dgs[k];
+
+		if (!disk || !dgs)
+			continue;
+		ctrl->drives[disk - state->disks].state = RCL_PD_DHS;
+		ctrl->drives[disk - state->disks].dg = __builtin_ctz(dgs);
 	}
 }
 

@@ -379,6 +379,7 @@ static void drop_vd(struct rcl_soft_config *cfg, const struct rcl_soft_vd *vd, b
 
 		memmove(&cfg->dgs[gi], &cfg->dgs[gi + 1], (cfg->dg_count - gi - 1) * sizeof(*g));
 		cfg->dg_count--;
+		rcl_soft_spares_forget_dg(cfg, dg);
 	}
 }
 

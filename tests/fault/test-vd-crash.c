@@ -15,7 +15,8 @@
  * the RAID5 group, and making the baseline's global spare (slot 18) or
  * the RAID5 group's dedicated one (slot 19) unconfigured again; setting a
  * RAID5 member (slot 3) offline or failed, and the baseline's offline
- * RAID1 member (slot 1) online or missing. After the
+ * RAID1 member (slot 1) online or missing; making slot 9 a spare of both
+ * groups, which only the record knows. After the
  * fault the controller is opened again, as after a restart, and its VD
  * list and spares must be exactly the old ones or exactly those a
  * fault-free run gives; a following change must succeed.
@@ -157,6 +158,18 @@ static enum rcl_status spare(struct rcl_ctx *ctx, unsigned slot, bool add, int d
 	return st;
 }
 
+/* Make @slot a spare of groups 0 and 1. */
+static enum rcl_status shared_spare(struct rcl_ctx *ctx, unsigned slot, struct rcl_error *err)
+{
+	struct rcl_ctrl *ctrl = open_ctrl(ctx);
+	const struct rcl_drive_ref ref = {252, slot};
+	const unsigned dgs[] = {0, 1};
+	enum rcl_status st = rcl_ctrl_add_hotspare(ctrl, &ref, dgs, 2, false, err);
+
+	rcl_ctrl_close(ctrl);
+	return st;
+}
+
 /* Change the state of drive @slot. */
 static enum rcl_status set_state(struct rcl_ctx *ctx, unsigned slot, enum rcl_drive_change change,
                                  struct rcl_error *err)
@@ -203,6 +216,7 @@ enum op {
 	OP_FAILED,
 	OP_ONLINE,
 	OP_MISSING,
+	OP_ADD_SHARED,
 	OPS
 };
 static const char *const op_names[] = {"create a group",
@@ -217,7 +231,8 @@ static const char *const op_names[] = {"create a group",
                                        "set a member offline",
                                        "fail a member",
                                        "set a member online",
-                                       "set a member missing"};
+                                       "set a member missing",
+                                       "add a spare of two groups"};
 
 static enum rcl_status apply(struct rcl_ctx *ctx, enum op op, struct rcl_error *err)
 {
@@ -246,6 +261,8 @@ static enum rcl_status apply(struct rcl_ctx *ctx, enum op op, struct rcl_error *
 		return set_state(ctx, 1, RCL_DRIVE_SET_ONLINE, err);
 	case OP_MISSING:
 		return set_state(ctx, 1, RCL_DRIVE_SET_MISSING, err);
+	case OP_ADD_SHARED:
+		return shared_spare(ctx, 9, err);
 	default:
 		return delete (ctx, 0, err);
 	}
