@@ -208,10 +208,11 @@ static enum rcl_status join_spare(struct rcl_soft_change *c, const struct rcl_so
 		                             c->state->disks[spare].sector_size, vd, sb,
 		                             dg->spares[k].dev, err);
 	}
+	/* Not a member md has kicked: md writes nothing to it either. */
 	for (unsigned m = 0; m < rcl_soft_dg_members(dg) && !st; m++)
-		if (rcl_soft_change_member(c, dg, m) >= 0)
-			st = rcl_soft_change_bump(c, rcl_soft_change_member(c, dg, m), vd, events,
-			                          sb, err);
+		if (rcl_soft_change_live(c, dg, m) >= 0)
+			st = rcl_soft_change_bump(c, rcl_soft_change_live(c, dg, m), vd, events, sb,
+			                          err);
 	for (unsigned o = 0; o < k && !st; o++)
 		if (spare_disk(c, dg, o) >= 0)
 			st = rcl_soft_change_bump(c, spare_disk(c, dg, o), vd, events, sb, err);

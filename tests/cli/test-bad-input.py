@@ -749,6 +749,10 @@ def state_cases():
             ["252:3 is UGood"])
     vd_case("set good: an Onln member", ["/c0/e252/s0", "set", "good", "force"], NOT_ALLOWED,
             ["252:0 is Onln", "a UBad or JBOD drive"], prepare=raid("r5", "252:0-2"))
+    vd_case("add vd: a group with an Offln member", VD + ["r5", "drives=252:0-2", "size=4MB"],
+            NOT_ALLOWED, ["disk group 0 is not optimal", "slot 1"],
+            prepare=lambda env: (env.must(*(VD + ["r5", "drives=252:0-2", "size=4MB"])),
+                                 env.must("/c0/e252/s1", "set", "offline")))
     vd_case("set good: an Offln member", ["/c0/e252/s1", "set", "good"], NOT_ALLOWED,
             ["252:1 is Offln"], prepare=raid("r5", "252:0-2", 1))
 
