@@ -379,9 +379,10 @@ enum rcl_status rcl_soft_delete_hotspare(struct rcl_ctrl *ctrl, const struct rcl
 		return st;
 	}
 	/*
-	 * The drive gets the new record too (rcl_soft_change_write_records()), then
-	 * rcl_soft_change_clean_up() blanks it, its md superblocks first. The members' superblocks
-	 * keep its device number as "spare", md's word for a free one.
+	 * The drive gets the new record too (rcl_soft_change_write_records()),
+	 * then rcl_soft_change_clean_up() blanks it, its md superblocks first.
+	 * The members' superblocks keep its device number as "spare", md's
+	 * word for a free one.
 	 */
 	st = rcl_soft_change_write_records(&c, err);
 	if (!st)

@@ -391,9 +391,9 @@ static void drop_vd(struct rcl_soft_config *cfg, const struct rcl_soft_vd *vd, b
 
 /*
  * Step (c) of a delete whose group stays: each member's and dedicated
- * spare's GPT without the
- * VD's entry, its md superblock wiped first (rcl_soft_change_write_gpt()). A group that
- * went is rcl_soft_change_clean_up()'s: its drives are no member of anything now.
+ * spare's GPT without the VD's entry, its md superblock wiped first
+ * (rcl_soft_change_write_gpt()). A group that went is
+ * rcl_soft_change_clean_up()'s: its drives are no member of anything now.
  */
 static void remove_vd(struct rcl_soft_change *c, const struct rcl_soft_dg *dg)
 {
