@@ -154,6 +154,25 @@ static int cmp_slot(const void *a, const void *b)
 	return (x->slot > y->slot) - (x->slot < y->slot);
 }
 
+/*
+ * Commit in place the record of each drive a crash left one update behind
+ * (the chosen configuration PENDING on it), as md brings a stale
+ * superblock up at assembly. Any load may do it: no change runs under a
+ * shared lock, and the commit rewrites one header with the same bytes
+ * whoever writes it. A failure (a read-only drive) leaves what the next
+ * change rewrites anyway.
+ */
+static void roll_forward(struct rcl_soft_state *state)
+{
+	for (size_t i = 0; i < state->count; i++) {
+		struct rcl_error ignored = {0};
+
+		/* The verdicts stay as read: what the drives held when loading began. */
+		if (state->verdicts[i].standing == RCL_SOFT_RECORD_BEHIND)
+			rcl_soft_record_commit(&state->recs[i], state->verdicts[i].slot, &ignored);
+	}
+}
+
 enum rcl_status rcl_soft_view_prepare(struct soft_ctrl *sc, struct rcl_soft_view *view,
                                       struct rcl_error *err)
 {
@@ -165,6 +184,7 @@ enum rcl_status rcl_soft_view_prepare(struct soft_ctrl *sc, struct rcl_soft_view
 	st = rcl_soft_scan(sc, &view->state, err);
 	if (st)
 		return st;
+	roll_forward(view->state);
 	for (size_t d = 0; d < view->state->cfg.dg_count; d++)
 		members += rcl_soft_dg_members(&view->state->cfg.dgs[d]);
 	view->drives = rcl_calloc(sc->slot_count + members + 1, sizeof(*view->drives));

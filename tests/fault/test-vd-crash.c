@@ -28,6 +28,9 @@
 #include <unistd.h>
 
 #include "fault-io.h"
+#include "internal.h"
+#include "soft/scan.h"
+#include "soft/soft.h"
 #include "unit.h"
 
 #define MIB    (1ull << 20)
@@ -268,6 +271,23 @@ static enum rcl_status apply(struct rcl_ctx *ctx, enum op op, struct rcl_error *
 	}
 }
 
+/*
+ * How many drives hold the configuration only pending, as a crash between
+ * an update's commits leaves them: none once a load has rolled them
+ * forward, which the open before this one did.
+ */
+static unsigned drives_behind(struct rcl_ctx *ctx)
+{
+	struct rcl_ctrl *ctrl = open_ctrl(ctx);
+	const struct soft_ctrl *sc = ctrl->priv;
+	unsigned behind = 0;
+
+	for (size_t i = 0; i < sc->state->count; i++)
+		behind += sc->state->verdicts[i].standing == RCL_SOFT_RECORD_BEHIND;
+	rcl_ctrl_close(ctrl);
+	return behind;
+}
+
 /* One run: a fresh baseline, the fault, a restart, the checks. Returns the write count. */
 static unsigned long run_once(enum op op, enum fault_mode mode, enum fault_crash crash,
                               unsigned long k, struct vd_list *want_new)
@@ -286,6 +306,8 @@ static unsigned long run_once(enum op op, enum fault_mode mode, enum fault_crash
 	writes = fault.writes;
 	fault_arm(FAULT_OFF, 0);
 	list_vds(ctx, &after);
+	ck_assert_msg(!drives_behind(ctx), "%s, fault %d/%d at write %lu: a drive left behind",
+	              op_names[op], mode, crash, k);
 	if (getenv("VD_CRASH_DEBUG"))
 		for (size_t i = 0; i < after.count; i++)
 			fprintf(stderr, "%s %d/%d %lu st=%d: v%u dg%u l%d s%d %llu '%s' %s\n",
