@@ -333,7 +333,7 @@ const struct cmd_spec cli_commands[] = {
 		.verb = "set good",
 		.run = cmd_drive_set_good,
 		.flags = CMD_PER_CTRL | CMD_WRITES,
-		.summary = "make JBOD drives unconfigured good again (their data is kept)",
+		.summary = "make JBOD drives (their data kept) or failed members (UBad) unconfigured good",
 		.example = "raidcli /c0/e252/s4 set good",
 		.opts =
 			{
