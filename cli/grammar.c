@@ -290,7 +290,7 @@ const struct cmd_spec cli_commands[] = {
 			{
 				{.name = "dgs",
 				 .type = OPT_STRING,
-				 .help = "the disk group a dedicated spare serves (dgs=0); without it the spare is global"},
+				 .help = "the disk groups a dedicated spare serves (dgs=0 or dgs=0,1); without it the spare is global"},
 				{.name = "force",
 				 .type = OPT_FLAG,
 				 .help = "use a drive even if it holds a file system or partition table"},
@@ -333,8 +333,44 @@ const struct cmd_spec cli_commands[] = {
 		.verb = "set good",
 		.run = cmd_drive_set_good,
 		.flags = CMD_PER_CTRL | CMD_WRITES,
-		.summary = "make JBOD drives unconfigured good again (their data is kept)",
+		.summary = "make JBOD drives (their data kept) or failed members (UBad) unconfigured good",
 		.example = "raidcli /c0/e252/s4 set good",
+		.opts =
+			{
+				{.name = "force",
+				 .type = OPT_FLAG,
+				 .help = "make a failed member (UBad) unconfigured good, leaving its place in the group missing"},
+			},
+	},
+	{
+		.object = OBJ_DRIVE,
+		.verb = "set offline",
+		.run = cmd_drive_set_offline,
+		.flags = CMD_PER_CTRL | CMD_WRITES,
+		.summary = "take members offline: no I/O goes to them, their VDs run degraded",
+		.example = "raidcli /c0/e252/s1 set offline",
+		.opts =
+			{
+				{.name = "force",
+				 .type = OPT_FLAG,
+				 .help = "even if it takes a VD offline (a RAID0 member, the last mirror)"},
+			},
+	},
+	{
+		.object = OBJ_DRIVE,
+		.verb = "set online",
+		.run = cmd_drive_set_online,
+		.flags = CMD_PER_CTRL | CMD_WRITES,
+		.summary = "bring offline members back as they are (no rebuild)",
+		.example = "raidcli /c0/e252/s1 set online",
+	},
+	{
+		.object = OBJ_DRIVE,
+		.verb = "set missing",
+		.run = cmd_drive_set_missing,
+		.flags = CMD_PER_CTRL | CMD_WRITES,
+		.summary = "mark offline members missing: the drive becomes unconfigured, its place waits for a replacement",
+		.example = "raidcli /c0/e252/s1 set missing",
 	},
 	{
 		.object = OBJ_VD,

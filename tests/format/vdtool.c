@@ -8,8 +8,9 @@
  *	vdtool STATE create LEVEL SLOTS [MIB [STRIP [PER_SPAN]]]  e.g. RAID5 0,1,2
  *	vdtool STATE delete VD [force]
  *	vdtool STATE set VD NAME
- *	vdtool STATE spare SLOT [DG]		a global spare, or DG's dedicated one
+ *	vdtool STATE spare SLOT [DG[,DG]]	a global spare, or one dedicated to groups
  *	vdtool STATE unspare SLOT
+ *	vdtool STATE state SLOT CHANGE [force]	online, offline, missing, good, failed
  *	vdtool STATE show			the model as JSON
  * Controller 0 is used. Exit status: the rcl_status of the call.
  */
@@ -125,13 +126,32 @@ static enum rcl_status create(struct rcl_ctrl *ctrl, int argc, char **argv, stru
 	return st;
 }
 
-/* spare SLOT [DG]: a global spare, or one dedicated to group DG. */
+/* spare SLOT [DG[,DG]]: a global spare, or one dedicated to the groups listed. */
 static enum rcl_status spare(struct rcl_ctrl *ctrl, int argc, char **argv, struct rcl_error *err)
 {
 	struct rcl_drive_ref ref = {252, (unsigned)atoi(argv[0])};
-	unsigned dg = argc > 1 ? (unsigned)atoi(argv[1]) : 0;
+	unsigned dgs[RCL_MAX_DGS];
+	size_t n = 0;
 
-	return rcl_ctrl_add_hotspare(ctrl, &ref, &dg, argc > 1 ? 1 : 0, false, err);
+	for (char *tok = argc > 1 ? strtok(argv[1], ",") : NULL; tok && n < RCL_MAX_DGS;
+	     tok = strtok(NULL, ","))
+		dgs[n++] = (unsigned)atoi(tok);
+	return rcl_ctrl_add_hotspare(ctrl, &ref, dgs, n, false, err);
+}
+
+/* state SLOT CHANGE [force]: CHANGE as rcl_drive_change_name() spells it. */
+static enum rcl_status state(struct rcl_ctrl *ctrl, int argc, char **argv, struct rcl_error *err)
+{
+	struct rcl_drive_ref ref = {252, (unsigned)atoi(argv[0])};
+	unsigned change = 0;
+
+	while (change <= RCL_DRIVE_SET_FAILED &&
+	       strcmp(argv[1], rcl_drive_change_name((enum rcl_drive_change)change)))
+		change++;
+	if (change > RCL_DRIVE_SET_FAILED)
+		return rcl_fail(err, RCL_INVALID_PARAM, "unknown state change '%s'", argv[1]);
+	return rcl_ctrl_set_drive_state(ctrl, &ref, (enum rcl_drive_change)change,
+	                                argc > 2 && !strcmp(argv[2], "force"), err);
 }
 
 static enum rcl_status run(struct rcl_ctx *ctx, int argc, char **argv, struct rcl_error *err)
@@ -160,6 +180,8 @@ static enum rcl_status run(struct rcl_ctx *ctx, int argc, char **argv, struct rc
 	else if (!strcmp(cmd, "unspare") && argc == 2)
 		st = rcl_ctrl_delete_hotspare(
 		    ctrl, &(struct rcl_drive_ref){252, (unsigned)atoi(argv[1])}, err);
+	else if (!strcmp(cmd, "state") && (argc == 3 || argc == 4))
+		st = state(ctrl, argc - 1, argv + 1, err);
 	else if (!strcmp(cmd, "set") && argc == 3)
 		st = rcl_ctrl_set_vd(ctrl, (unsigned)atoi(argv[1]),
 		                     &(struct rcl_vd_props){argv[2], -1, -1, -1}, err);
