@@ -5,7 +5,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <sys/time.h>
+#include <time.h>
 
 #include "io.h"
 #include "layout.h"
@@ -73,18 +73,20 @@ enum rcl_status rcl_soft_member_gpt(const struct rcl_soft_disk *disk, bool fresh
 	return RCL_OK;
 }
 
+/*
+ * md's times hold seconds in the low 40 bits and may hold microseconds
+ * above; mdadm and the kernel write whole seconds, and so do we: mdadm
+ * takes members whose ctime differs in any bit for different arrays.
+ */
 static uint64_t now_md(void)
 {
-	struct timeval tv;
-
-	gettimeofday(&tv, NULL);
-	/* md's times: seconds in the low 40 bits, microseconds above. */
-	return ((uint64_t)tv.tv_usec << 40) | ((uint64_t)tv.tv_sec & ((1ull << 40) - 1));
+	return (uint64_t)time(NULL) & ((1ull << 40) - 1);
 }
 
 /**
  * struct md_array - the md array a superblock is for.
  * @geo:	the member's geometry in it.
+ * @ctime:	when the VD was created: the same on every member.
  * @clean:	in sync (RAID0, or nothing to agree on yet).
  */
 struct md_array {
@@ -92,6 +94,7 @@ struct md_array {
 	struct rcl_md_geometry geo;
 	const uint8_t *uuid;
 	char name[33];
+	uint64_t ctime;
 	unsigned dev_number;
 	bool clean;
 };
@@ -110,7 +113,8 @@ static enum rcl_status fill_super(struct rcl_md_super1 *sb, const struct md_arra
 	memcpy(sb->set_uuid, a->uuid, 16);
 	memcpy(sb->device_uuid, dev_uuid.b, 16);
 	memcpy(sb->set_name, a->name, sizeof(sb->set_name));
-	sb->ctime = sb->utime = now_md();
+	sb->ctime = a->ctime;
+	sb->utime = now_md();
 	sb->dev_number = a->dev_number;
 	sb->events = 1;
 	/* A new redundant array is not in sync yet: md resyncs it on assembly. */
@@ -120,38 +124,49 @@ static enum rcl_status fill_super(struct rcl_md_super1 *sb, const struct md_arra
 	return RCL_OK;
 }
 
-/* @bms in a zeroed area as big as its bitmap, at @at: no stale bits. */
+/*
+ * @bms in a zeroed area as big as its bitmap, at @at: no stale bits; with
+ * @dirty, every chunk's bit set.
+ */
 static enum rcl_status write_bitmap_area(int fd, uint64_t at, const struct rcl_md_bitmap_super *bms,
-                                         struct rcl_error *err)
+                                         bool dirty, struct rcl_error *err)
 {
 	uint64_t space = rcl_md_bitmap_space(bms->sync_size, bms->chunksize);
+	uint64_t bits = rcl_md_bitmap_bits(bms->sync_size, bms->chunksize);
 	enum rcl_status st;
 	uint8_t *buf = rcl_calloc(1, space);
 
 	if (!buf)
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
 	st = rcl_md_bitmap_encode(bms, buf, (size_t)space, err);
+	/* md numbers the bits little-endian: bit n is bit n % 8 of byte n / 8. */
+	for (uint64_t bit = 0; dirty && bit < bits; bit++)
+		buf[RCL_MD_BITMAP_SB_BYTES + bit / 8] |= (uint8_t)(1u << (bit % 8));
 	if (!st)
 		st = rcl_soft_write(fd, buf, (size_t)space, at, "md bitmap", err);
 	rcl_free(buf);
 	return st;
 }
 
-/* A new array's bitmap superblock, its bits clear. */
+/*
+ * A new array's bitmap superblock. As mdadm --create does, an array not in
+ * sync gets every bit set: md resyncs only the chunks whose bits are set,
+ * so clear bits would leave its parity unwritten for good.
+ */
 static enum rcl_status write_bitmap(int fd, uint64_t at, const struct rcl_md_super1 *sb,
-                                    const struct rcl_md_geometry *geo, struct rcl_error *err)
+                                    const struct md_array *a, struct rcl_error *err)
 {
-	uint64_t space = rcl_md_bitmap_space(geo->bitmap_sync_size, geo->bitmap_chunk);
+	uint64_t space = rcl_md_bitmap_space(a->geo.bitmap_sync_size, a->geo.bitmap_chunk);
 	struct rcl_md_bitmap_super bms = {0};
 
 	bms.version = RCL_MD_BITMAP_VERSION;
 	memcpy(bms.uuid, sb->set_uuid, 16);
 	bms.events = bms.events_cleared = sb->events;
-	bms.sync_size = geo->bitmap_sync_size;
-	bms.chunksize = geo->bitmap_chunk;
+	bms.sync_size = a->geo.bitmap_sync_size;
+	bms.chunksize = a->geo.bitmap_chunk;
 	bms.daemon_sleep = RCL_MD_BITMAP_DAEMON_SLEEP;
 	bms.sectors_reserved = (uint32_t)(space / 512);
-	return write_bitmap_area(fd, at, &bms, err);
+	return write_bitmap_area(fd, at, &bms, !a->clean, err);
 }
 
 /* The superblock (and bitmap) of member @a->dev_number of array @a, whose device starts at @base.
@@ -170,8 +185,8 @@ static enum rcl_status write_super(int fd, uint64_t base, const struct md_array 
 		st = rcl_md_super1_encode(sb, block, sizeof(block), err);
 	if (!st && a->geo.bitmap_offset)
 		st = write_bitmap(
-		    fd, base + (a->geo.super_offset + (uint64_t)a->geo.bitmap_offset) * 512, sb,
-		    &a->geo, err);
+		    fd, base + (a->geo.super_offset + (uint64_t)a->geo.bitmap_offset) * 512, sb, a,
+		    err);
 	if (!st)
 		st = rcl_soft_write(fd, block, sizeof(block), base + a->geo.super_offset * 512,
 		                    "md superblock", err);
@@ -206,6 +221,7 @@ enum rcl_status rcl_soft_member_write_md(int fd, unsigned sector_size, const cha
 	unsigned span = nested ? member / dg->drives_per_span : 0, chunk0;
 	uint64_t part_off = vd->first_lba * sector_size, bytes, at;
 	struct md_array a = {.uuid = nested ? vd->span_uuids[span] : vd->uuid,
+	                     .ctime = (uint64_t)vd->created,
 	                     .dev_number = nested ? member % dg->drives_per_span : member,
 	                     .clean = vd->consistent};
 	enum rcl_status st;
@@ -417,8 +433,8 @@ enum rcl_status rcl_soft_md_write_spare(int fd, int member_fd, unsigned sector_s
 		st = read_bitmap(member_fd, at, member, &bms, err);
 		bms.events = bms.events_cleared = sb->events;
 		if (!st)
-			st =
-			    write_bitmap_area(fd, at + (int64_t)sb->bitmap_offset * 512, &bms, err);
+			st = write_bitmap_area(fd, at + (int64_t)sb->bitmap_offset * 512, &bms,
+			                       false, err);
 	}
 	if (!st)
 		st = write_sb(fd, at, sb, err);
