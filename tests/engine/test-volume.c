@@ -49,6 +49,7 @@ struct fixture {
 	struct rcl_soft_state *state;
 	struct rcl_soft_volume *vol;
 	uint64_t bytes;
+	uint64_t strip, strip_k; /* set: threads share stripes, a data strip each */
 	uint8_t *shadow;
 	unsigned members;
 	int fds[MAXMEM]; /* the member drives, read directly */
@@ -166,10 +167,15 @@ struct worker {
 static void write_some(struct worker *w, uint8_t *buf)
 {
 	struct fixture *f = w->f;
-	uint64_t bands = (f->bytes + BAND - 1) / BAND;
-	uint64_t band = (next_random(&w->seed) % bands) / THREADS * THREADS + w->index;
-	uint64_t start = band * BAND, end = start + BAND < f->bytes ? start + BAND : f->bytes;
-	uint64_t sectors, at, len;
+	uint64_t size = f->strip ? f->strip : BAND, regions = (f->bytes + size - 1) / size;
+	uint64_t region = (next_random(&w->seed) % regions) / THREADS * THREADS + w->index;
+	uint64_t start, end, sectors, at, len;
+
+	/* Strip mode: thread t writes data strip t of the first stripes only. */
+	if (f->strip)
+		region = next_random(&w->seed) % 16 * f->strip_k + w->index;
+	start = region * size;
+	end = start + size < f->bytes ? start + size : f->bytes;
 
 	if (start >= end)
 		return;
@@ -375,6 +381,14 @@ static void check_stripe(const struct fixture *f, const struct mdref_vd *ref, ui
 	free(q);
 }
 
+static void check_stripe_of(const struct fixture *f, uint64_t s)
+{
+	struct mdref_vd ref;
+
+	md_view(f, 0, &ref);
+	check_stripe(f, &ref, s);
+}
+
 static void check_parity(const struct fixture *f)
 {
 	struct mdref_vd ref;
@@ -471,6 +485,27 @@ START_TEST(test_level)
 		untouched(&f, (unsigned)c->lost[i], junk[i]);
 	for (unsigned m = 0; m < f.members; m++)
 		ck_assert_uint_eq(atomic_load(&f.failed[m]), 0);
+	teardown(&f);
+}
+END_TEST
+
+/*
+ * Every thread writes its own data strip of the same stripes, with parity
+ * updates that must not interleave: the stripe locks keep parity right.
+ */
+START_TEST(test_same_stripes)
+{
+	struct fixture f;
+
+	setup(&f, _i ? "raid6" : "raid5", THREADS + 1 + _i, "strip=16");
+	f.strip = 16 * KIB;
+	f.strip_k = THREADS;
+	for (unsigned round = 0; round < 4; round++)
+		run_workload(&f, round);
+	verify(&f);
+	check_parity(&f);
+	for (uint64_t s = 0; s < 16 * THREADS * 32; s += 32)
+		check_stripe_of(&f, s);
 	teardown(&f);
 }
 END_TEST
@@ -703,6 +738,7 @@ int main(void)
 	const int n = (int)(sizeof(cases) / sizeof(cases[0]));
 
 	tcase_add_loop_test(levels, test_level, 0, n);
+	tcase_add_loop_test(levels, test_same_stripes, 0, 2);
 	tcase_add_loop_test(errors, test_member_error, 0, n - 1);
 	tcase_add_test(errors, test_member_error_raid0);
 	tcase_add_test(errors, test_sync_fallback);
