@@ -761,6 +761,48 @@ static uint8_t bitmap_bits(const struct fixture *f, unsigned m, uint32_t *chunk)
 }
 
 /*
+ * What mdadm --examine-bitmap says of member @m's bitmap: its dirty bits,
+ * or -1 without mdadm. mdadm reads an internal bitmap only on a block
+ * device, so it gets the bitmap region as a bitmap file, in the build tree
+ * (mdadm's O_DIRECT fails on tmpfs).
+ */
+static int mdadm_dirty(const struct fixture *f, unsigned m)
+{
+	const struct rcl_soft_vd *vd = &f->state->cfg.vds[0];
+	char path[PATH_MAX], line[PATH_MAX + 64], out[256];
+	unsigned bits, dirty = 0;
+	uint8_t bitmap[4096];
+	bool found = false;
+	FILE *p;
+	int fd;
+
+	if (system("PATH=$PATH:/usr/sbin:/sbin command -v mdadm >/dev/null"))
+		return -1;
+	snprintf(path, sizeof(path), "%s/engine-bitmap-%d", getenv("BUILD_ROOT"), (int)getpid());
+	ck_assert_int_eq(
+	    pread(f->fds[m], bitmap, sizeof(bitmap), (off_t)((vd->first_lba + 16) * 512)),
+	    (ssize_t)sizeof(bitmap));
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, bitmap, sizeof(bitmap)), (ssize_t)sizeof(bitmap));
+	close(fd);
+	snprintf(line, sizeof(line), "PATH=$PATH:/usr/sbin:/sbin mdadm --examine-bitmap '%s'",
+	         path);
+	p = popen(line, "r");
+	ck_assert_ptr_nonnull(p);
+	while (fgets(out, sizeof(out), p)) {
+		char *at = strstr(out, "Bitmap : ");
+
+		if (at && sscanf(at, "Bitmap : %u bits (chunks), %u dirty", &bits, &dirty) == 2)
+			found = true;
+	}
+	ck_assert_int_eq(pclose(p), 0);
+	unlink(path);
+	ck_assert_msg(found, "mdadm --examine-bitmap printed no Bitmap line");
+	return (int)dirty;
+}
+
+/*
  * md's write-intent bitmap: a write sets its region's bit on every member
  * before it lands; a flush right after leaves it (the region is not idle);
  * closing the volume, idle and flushed, clears it.
@@ -770,6 +812,7 @@ START_TEST(test_bitmap)
 	struct fixture f;
 	uint8_t buf[4096] = {7};
 	uint32_t chunk;
+	int dirty;
 
 	setup_mb(&f, 300, "raid5", 3, "");
 	for (unsigned m = 0; m < 3; m++)
@@ -784,9 +827,13 @@ START_TEST(test_bitmap)
 	ck_assert_int_eq(rcl_soft_volume_flush(f.vol), 0);
 	for (unsigned m = 0; m < 3; m++)
 		ck_assert_uint_eq(bitmap_bits(&f, m, &chunk), 1u << 2 | 1u << 0);
+	dirty = mdadm_dirty(&f, 1);
+	ck_assert_msg(dirty == 2 || dirty < 0, "mdadm sees %d dirty bits", dirty);
 	rcl_soft_volume_close(f.vol);
 	for (unsigned m = 0; m < 3; m++)
 		ck_assert_uint_eq(bitmap_bits(&f, m, &chunk), 0);
+	dirty = mdadm_dirty(&f, 2);
+	ck_assert_msg(dirty <= 0, "mdadm sees %d dirty bits", dirty);
 	open_volume(&f, f.state);
 	ck_assert_int_eq(rcl_soft_volume_read(f.vol, buf, sizeof(buf), 256 * MIB), 0);
 	ck_assert_uint_eq(buf[0], 7);
