@@ -52,7 +52,8 @@ struct rcl_soft_volume_owner {
 
 /**
  * rcl_soft_volume_open() - open VD @vd of @state for I/O: its members'
- * paths, states and the VD's md geometry are copied from @state.
+ * paths, states and the VD's md geometry are copied from @state. @owner
+ * may be NULL (nobody is told of failures).
  * Return: RCL_OK and *@out; RCL_NOT_FOUND (no such VD); RCL_NOT_ALLOWED
  * (offline: more members lost than the level survives); RCL_SYSTEM (a
  * member that should be online cannot be opened; it is named);
