@@ -815,8 +815,17 @@ START_TEST(test_bitmap)
 	int dirty;
 
 	setup_mb(&f, 300, "raid5", 3, "");
-	for (unsigned m = 0; m < 3; m++)
+	/* A new array starts with every bit set, as mdadm --create leaves it,
+	 * until its initialization has run: clear them, as that would. */
+	rcl_soft_volume_close(f.vol);
+	for (unsigned m = 0; m < 3; m++) {
+		ck_assert_uint_eq(bitmap_bits(&f, m, &chunk), 0x1f);
+		ck_assert_int_eq(pwrite(f.fds[m], (uint8_t[]){0}, 1,
+		                        (off_t)((f.state->cfg.vds[0].first_lba + 16) * 512 + 256)),
+		                 1);
 		ck_assert_uint_eq(bitmap_bits(&f, m, &chunk), 0);
+	}
+	open_volume(&f, f.state);
 	ck_assert_uint_eq(chunk, 64 * MIB);
 	ck_assert_uint_ge(f.bytes, 2 * 2 * 64 * MIB + 2 * MIB);
 	/* Two data strips per stripe: VD byte 256 MiB is member byte 128 MiB, bit 2. */
