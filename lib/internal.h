@@ -35,6 +35,9 @@ struct rcl_ctrl;
  * @set_locate:	as rcl_ctrl_set_locate(), the drive found.
  * @set_jbod_mode, @set_drive_jbod: as rcl_ctrl_set_jbod_mode() and
  *		rcl_ctrl_set_drive_jbod(), the states checked.
+ * @foreign_show, @foreign_import, @foreign_delete: as rcl_ctrl_foreign(),
+ *		rcl_ctrl_import_foreign() and rcl_ctrl_delete_foreign(), @out
+ *		empty (exclusive lock held for import and delete).
  *
  * After a changing operation the backend refreshes ctrl->drives, ->dgs
  * and ->vds, so the caller sees the new configuration.
@@ -64,6 +67,12 @@ struct rcl_backend_ops {
 	enum rcl_status (*set_jbod_mode)(struct rcl_ctrl *ctrl, bool on, struct rcl_error *err);
 	enum rcl_status (*set_drive_jbod)(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
 	                                  bool on, struct rcl_error *err);
+	enum rcl_status (*foreign_show)(struct rcl_ctrl *ctrl, struct rcl_foreign *out,
+	                                struct rcl_error *err);
+	enum rcl_status (*foreign_import)(struct rcl_ctrl *ctrl, bool preview,
+	                                  struct rcl_foreign *out, struct rcl_error *err);
+	enum rcl_status (*foreign_delete)(struct rcl_ctrl *ctrl, bool force,
+	                                  struct rcl_foreign *out, struct rcl_error *err);
 };
 
 extern const struct rcl_backend_ops rcl_soft_ops;

@@ -71,12 +71,33 @@ static void classify_no_gpt(struct rcl_soft_disk *disk)
 		return;
 	}
 	if (rcl_get_le32(buf) == RCL_MD_SB_MAGIC || rcl_get_le32(buf + 4096) == RCL_MD_SB_MAGIC ||
-	    md_at_end(disk))
+	    md_at_end(disk)) {
 		classify(disk, RCL_SOFT_DISK_FOREIGN, "holds an md superblock");
-	else if (rcl_soft_has_mbr(buf, sizeof(buf)))
+		disk->foreign = RCL_SOFT_FOREIGN_MD_DISK;
+	} else if (rcl_soft_has_mbr(buf, sizeof(buf))) {
 		classify(disk, RCL_SOFT_DISK_FOREIGN, "holds an MBR partition table");
-	else
+	} else {
 		classify(disk, RCL_SOFT_DISK_BLANK, "");
+	}
+}
+
+/* Whether a Linux RAID partition of @disk's GPT starts with an md v1.2 superblock. */
+static bool md_partition(const struct rcl_soft_disk *disk)
+{
+	struct rcl_error ignored = {0};
+	uint8_t magic[4];
+
+	for (unsigned i = 0; i < RCL_GPT_MAX_PARTS; i++) {
+		const struct rcl_gpt_part *p = &disk->gpt->parts[i];
+
+		if (!memcmp(&p->type, &rcl_gpt_type_linux_raid, sizeof(p->type)) &&
+		    !rcl_soft_read(disk->fd, magic, sizeof(magic),
+		                   p->first_lba * disk->sector_size + RCL_MD_SUPER1_2_OFFSET * 512,
+		                   &ignored) &&
+		    rcl_get_le32(magic) == RCL_MD_SB_MAGIC)
+			return true;
+	}
+	return false;
 }
 
 /* Find the metadata partition in the GPT just read. */
@@ -89,6 +110,12 @@ static void classify_gpt(struct rcl_soft_disk *disk)
 			classify(disk, RCL_SOFT_DISK_OURS, "");
 			return;
 		}
+	if (md_partition(disk)) {
+		classify(disk, RCL_SOFT_DISK_FOREIGN,
+		         "holds md array members raidcli did not make");
+		disk->foreign = RCL_SOFT_FOREIGN_MD_GPT;
+		return;
+	}
 	classify(disk, RCL_SOFT_DISK_FOREIGN, "holds a GPT raidcli did not write");
 }
 
@@ -145,6 +172,27 @@ static bool damaged(const struct rcl_soft_record_drive *rec)
 	return false;
 }
 
+/*
+ * The controller a drive belongs to, as rcl_soft_record_choose() decides
+ * it: that of its newest valid committed record, else its newest pending one.
+ */
+static const char *record_owner(const struct rcl_soft_record_drive *rec)
+{
+	const struct rcl_soft_record_slot *best = NULL;
+
+	for (unsigned s = 0; s < RCL_SOFT_RECORD_SLOTS; s++) {
+		const struct rcl_soft_record_slot *slot = &rec->slots[s];
+
+		if (slot->valid && (!best ||
+		                    (slot->hdr.state == RCL_SOFT_RECORD_COMMITTED) >
+		                        (best->hdr.state == RCL_SOFT_RECORD_COMMITTED) ||
+		                    (slot->hdr.state == best->hdr.state &&
+		                     slot->hdr.generation > best->hdr.generation)))
+			best = slot;
+	}
+	return best ? best->hdr.serial : "";
+}
+
 /* Drives of other controllers, and copies of a drive seen already, are foreign. */
 static void mark_foreign(struct rcl_soft_state *state)
 {
@@ -156,6 +204,9 @@ static void mark_foreign(struct rcl_soft_state *state)
 		if (state->verdicts[i].standing == RCL_SOFT_RECORD_FOREIGN) {
 			classify(disk, RCL_SOFT_DISK_FOREIGN,
 			         "holds another controller's configuration");
+			disk->foreign = RCL_SOFT_FOREIGN_RAIDCLI;
+			snprintf(disk->owner, sizeof(disk->owner), "%s",
+			         record_owner(&state->recs[i]));
 			continue;
 		}
 		for (size_t j = 0; j < i; j++)
