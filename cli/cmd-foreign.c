@@ -110,7 +110,11 @@ static void add_drive_rows(struct rcl_node *table, const struct rcl_foreign_conf
 		bool member = d->role == RCL_PD_ONLINE;
 
 		rcl_node_add_int(row, "Config", (long long)i);
-		rcl_node_add_strf(row, "EID:Slt", "%u:%u", d->enclosure, d->slot);
+		/* A missing drive's old slot is another controller's: it means nothing here. */
+		if (d->present)
+			rcl_node_add_strf(row, "EID:Slt", "%u:%u", d->enclosure, d->slot);
+		else
+			rcl_node_add_str(row, "EID:Slt", "-");
 		if (d->dg >= 0)
 			rcl_node_add_int(row, "DG", d->dg);
 		else

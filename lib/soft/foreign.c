@@ -3,6 +3,7 @@
  * foreign.c - show, import and delete a soft controller's foreign
  * configurations (see foreign.h).
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -535,28 +536,6 @@ static bool config_has(const struct rcl_soft_config *cfg, const struct rcl_guid 
 	return false;
 }
 
-static unsigned free_dg_id(struct rcl_soft_config *cfg, unsigned wanted)
-{
-	unsigned id = 0;
-
-	if (!rcl_soft_config_dg(cfg, wanted))
-		return wanted;
-	while (rcl_soft_config_dg(cfg, id))
-		id++;
-	return id;
-}
-
-static unsigned free_vd_id(struct rcl_soft_config *cfg, unsigned wanted)
-{
-	unsigned id = 0;
-
-	if (!rcl_soft_config_vd(cfg, wanted))
-		return wanted;
-	while (rcl_soft_config_vd(cfg, id))
-		id++;
-	return id;
-}
-
 /* Can @f join @cfg at all: read, importable, no group lost, no drive twice. */
 static enum rcl_status check_importable(const struct rcl_soft_state *state, const struct found *f,
                                         const struct rcl_foreign_config *shown,
@@ -625,42 +604,77 @@ static int cmp_vd(const void *a, const void *b)
 }
 
 /*
- * Add @f's groups, VDs and global spares to @cfg, each keeping its id if
- * @cfg does not use it, else taking the lowest free one; @shown's ids
- * follow.
+ * New ids for @n objects whose ids are @old, among @limit ids of which
+ * @used are taken: an object keeps its id when it is free, the others
+ * then take the lowest free ones (so no object loses its id to another's
+ * renumbering). The caller checked that there is room.
+ */
+static void assign_ids(bool *used, unsigned limit, const unsigned *old, size_t n, unsigned *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		out[i] = UINT_MAX;
+		if (old[i] < limit && !used[old[i]]) {
+			out[i] = old[i];
+			used[old[i]] = true;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		for (unsigned id = 0; out[i] == UINT_MAX && id < limit; id++)
+			if (!used[id]) {
+				out[i] = id;
+				used[id] = true;
+			}
+}
+
+/*
+ * Add @f's groups, VDs and global spares to @cfg with ids from
+ * assign_ids(); @shown (the view of @f, its VDs group by group) takes
+ * the new ids.
  */
 static void merge(const struct rcl_soft_state *state, const struct found *f,
                   struct rcl_soft_config *cfg, struct rcl_foreign_config *shown)
 {
 	const struct rcl_soft_config *add = f->cfg;
 	unsigned base = shown->dg_count ? shown->dgs[0].id : 0;
-	size_t first_vd = 0;
+	bool dg_used[RCL_MAX_DGS] = {false}, vd_used[RCL_MAX_VDS] = {false};
+	unsigned old_dg[RCL_MAX_DGS], new_dg[RCL_MAX_DGS], old_vd[RCL_MAX_VDS], new_vd[RCL_MAX_VDS];
+	size_t order[RCL_MAX_VDS], n = 0;
 
+	for (size_t d = 0; d < cfg->dg_count; d++)
+		dg_used[cfg->dgs[d].id] = true;
+	for (size_t v = 0; v < cfg->vd_count; v++)
+		vd_used[cfg->vds[v].id] = true;
 	for (size_t d = 0; d < add->dg_count; d++) {
-		struct rcl_soft_dg *dg = &cfg->dgs[cfg->dg_count];
-		unsigned old = add->dgs[d].id;
+		old_dg[d] = add->dgs[d].id;
+		for (size_t v = 0; v < add->vd_count; v++)
+			if (add->vds[v].dg == old_dg[d]) {
+				old_vd[n] = add->vds[v].id;
+				order[n++] = v;
+			}
+	}
+	assign_ids(dg_used, RCL_MAX_DGS, old_dg, add->dg_count, new_dg);
+	assign_ids(vd_used, RCL_MAX_VDS, old_vd, n, new_vd);
+	for (size_t d = 0; d < add->dg_count; d++) {
+		struct rcl_soft_dg *dg = &cfg->dgs[cfg->dg_count++];
 
 		*dg = add->dgs[d];
-		dg->id = free_dg_id(cfg, old);
-		cfg->dg_count++;
-		shown->dgs[d].id = dg->id;
+		dg->id = shown->dgs[d].id = new_dg[d];
 		for (unsigned m = 0; m < rcl_soft_dg_members(dg); m++)
 			update_slot(state, f, &dg->members[m]);
 		for (unsigned k = 0; k < dg->spare_count; k++)
 			update_slot(state, f, &dg->spares[k].drive);
-		for (size_t v = 0; v < add->vd_count; v++) {
-			struct rcl_soft_vd *vd = &cfg->vds[cfg->vd_count];
+	}
+	for (size_t k = 0; k < n; k++) {
+		struct rcl_soft_vd *vd = &cfg->vds[cfg->vd_count++];
 
-			if (add->vds[v].dg != old)
-				continue;
-			*vd = add->vds[v];
-			vd->dg = dg->id;
-			vd->id = free_vd_id(cfg, vd->id);
-			cfg->vd_count++;
-			/* The view lists the VDs group by group, as here. */
-			shown->vds[first_vd].id = vd->id;
-			shown->vds[first_vd++].dg = dg->id;
-		}
+		*vd = add->vds[order[k]];
+		for (size_t d = 0; d < add->dg_count; d++)
+			if (old_dg[d] == vd->dg) {
+				vd->dg = new_dg[d];
+				break;
+			}
+		vd->id = shown->vds[k].id = new_vd[k];
+		shown->vds[k].dg = vd->dg;
 	}
 	for (size_t k = 0; k < add->spare_count; k++) {
 		cfg->spares[cfg->spare_count] = add->spares[k];
@@ -669,8 +683,7 @@ static void merge(const struct rcl_soft_state *state, const struct found *f,
 	/* The view numbered this configuration's groups from its first one's id. */
 	for (size_t d = 0; d < shown->drive_count; d++)
 		if (shown->drives[d].dg >= 0)
-			shown->drives[d].dg =
-			    (int)shown->dgs[(unsigned)shown->drives[d].dg - base].id;
+			shown->drives[d].dg = (int)new_dg[(unsigned)shown->drives[d].dg - base];
 	qsort(cfg->vds, cfg->vd_count, sizeof(cfg->vds[0]), cmp_vd);
 }
 
