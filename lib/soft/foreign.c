@@ -558,9 +558,11 @@ static enum rcl_status check_importable(const struct rcl_soft_state *state, cons
 		if (config_has(cfg, &disk->gpt->disk_guid))
 			return rcl_fail(
 			    err, RCL_NOT_ALLOWED,
-			    "cannot import the foreign configuration %s: drive %u:%u has "
-			    "the identity (GPT disk GUID) of a drive already configured "
-			    "(it is a copy); remove one of them",
+			    "cannot import the foreign configuration %s: drive %u:%u "
+			    "has the identity (GPT disk GUID) of a drive this controller "
+			    "already has: a member left behind by an earlier import, or "
+			    "a copy; delete the foreign configuration (fall del force) and "
+			    "let it rebuild, or remove the copy",
 			    f->owner, RCL_SOFT_ENCLOSURE, disk->slot);
 	}
 	return RCL_OK;
