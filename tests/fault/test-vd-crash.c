@@ -13,10 +13,13 @@
  * group, a VD in the RAID5 group, deleting VD 2, deleting VD 0 (and so
  * its group), making slot 9 a global hot spare or a dedicated spare of
  * the RAID5 group, and making the baseline's global spare (slot 18) or
- * the RAID5 group's dedicated one (slot 19) unconfigured again. After the
- * fault the controller is opened again, as after a restart, and its VD
- * list and spares must be exactly the old ones or exactly those a
- * fault-free run gives; a following change must succeed.
+ * the RAID5 group's dedicated one (slot 19) unconfigured again, and
+ * importing a foreign configuration (a RAID5 and a global spare another
+ * controller made, in slots 20-23). After the fault the controller is
+ * opened again, as after a restart, and its VD list, spares and foreign
+ * drives must be exactly the old ones or exactly those a fault-free run
+ * gives (so an import leaves every drive foreign or every drive
+ * imported); a following change must succeed.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -43,19 +46,26 @@ struct vd_sum {
 };
 
 struct vd_list {
-	uint32_t spares; /* a bit per slot that is a global hot spare */
-	uint32_t dhs;    /* a bit per slot that is a dedicated one */
+	uint32_t spares;  /* a bit per slot that is a global hot spare */
+	uint32_t dhs;     /* a bit per slot that is a dedicated one */
+	uint32_t foreign; /* a bit per slot whose drive is foreign */
 	size_t count;
 	struct vd_sum vds[RCL_MAX_VDS];
 };
 
-static struct rcl_ctrl *open_ctrl(struct rcl_ctx *ctx)
+static struct rcl_ctrl *open_id(struct rcl_ctx *ctx, unsigned id)
 {
 	struct rcl_error err = {0};
 	struct rcl_ctrl *ctrl = NULL;
 
-	ck_assert_msg(!rcl_ctrl_open(ctx, 0, RCL_LOCK_EXCLUSIVE, &ctrl, &err), "open: %s", err.msg);
+	ck_assert_msg(!rcl_ctrl_open(ctx, id, RCL_LOCK_EXCLUSIVE, &ctrl, &err), "open: %s",
+	              err.msg);
 	return ctrl;
+}
+
+static struct rcl_ctrl *open_ctrl(struct rcl_ctx *ctx)
+{
+	return open_id(ctx, 0);
 }
 
 static void list_vds(struct rcl_ctx *ctx, struct vd_list *out)
@@ -63,6 +73,9 @@ static void list_vds(struct rcl_ctx *ctx, struct vd_list *out)
 	struct rcl_ctrl *ctrl = open_ctrl(ctx);
 
 	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < rcl_ctrl_drive_count(ctrl); i++)
+		if (rcl_ctrl_drive(ctrl, i)->foreign)
+			out->foreign |= 1u << rcl_ctrl_drive(ctrl, i)->slot;
 	for (size_t i = 0; i < rcl_ctrl_drive_count(ctrl); i++)
 		if (rcl_ctrl_drive(ctrl, i)->state == RCL_PD_GHS)
 			out->spares |= 1u << rcl_ctrl_drive(ctrl, i)->slot;
@@ -89,7 +102,8 @@ static void list_vds(struct rcl_ctx *ctx, struct vd_list *out)
  */
 static bool same_list(const struct vd_list *a, const struct vd_list *b, const struct vd_list *base)
 {
-	if (a->count != b->count || a->spares != b->spares || a->dhs != b->dhs)
+	if (a->count != b->count || a->spares != b->spares || a->dhs != b->dhs ||
+	    a->foreign != b->foreign)
 		return false;
 	for (size_t i = 0; i < a->count; i++) {
 		struct vd_sum x = a->vds[i], y = b->vds[i];
@@ -151,6 +165,46 @@ static enum rcl_status spare(struct rcl_ctx *ctx, unsigned slot, bool add, int d
 static const unsigned r1[] = {0, 1}, r5[] = {2, 3, 4}, r10[] = {5, 6, 7, 8}, next[] = {10, 11};
 static const unsigned r50[] = {12, 13, 14, 15, 16, 17};
 
+/*
+ * Drives that another controller (/c1, deleted with its images kept)
+ * configured: a RAID5 on three and a global spare, into /c0's slots 20-23.
+ */
+static void add_foreign(struct rcl_ctx *ctx)
+{
+	static const unsigned f5[] = {0, 1, 2};
+	struct rcl_drive_ref refs[3];
+	struct rcl_vd_params p = {.level = RCL_RAID5, .drives = refs, .drive_count = 3};
+	const struct rcl_drive_ref spare3 = {252, 3};
+	char paths[4][4096];
+	struct rcl_error err = {0};
+	struct rcl_ctrl *ctrl;
+	unsigned id = unit_soft_create(ctx, 4, 64 * MIB), vd, slot;
+
+	ctrl = open_id(ctx, id);
+	for (size_t i = 0; i < 3; i++)
+		refs[i] = (struct rcl_drive_ref){252, f5[i]};
+	ck_assert_msg(!rcl_ctrl_create_vd(ctrl, &p, &vd, &err), "%s", err.msg);
+	ck_assert_msg(!rcl_ctrl_add_hotspare(ctrl, &spare3, NULL, 0, false, &err), "%s", err.msg);
+	for (size_t i = 0; i < 4; i++)
+		snprintf(paths[i], sizeof(paths[i]), "%s", rcl_ctrl_drive(ctrl, i)->path);
+	ck_assert_msg(!rcl_ctrl_delete(ctrl, 0, &err), "%s", err.msg);
+	ctrl = open_ctrl(ctx);
+	for (size_t i = 0; i < 4; i++)
+		ck_assert_msg(!rcl_ctrl_add_drive(ctrl, paths[i], &slot, &err), "%s", err.msg);
+	rcl_ctrl_close(ctrl);
+}
+
+static enum rcl_status import(struct rcl_ctx *ctx, struct rcl_error *err)
+{
+	struct rcl_ctrl *ctrl = open_ctrl(ctx);
+	struct rcl_foreign f;
+	enum rcl_status st = rcl_ctrl_import_foreign(ctrl, false, &f, err);
+
+	rcl_foreign_release(&f);
+	rcl_ctrl_close(ctrl);
+	return st;
+}
+
 /* A new controller in @dir with the starting configuration. */
 static struct rcl_ctx *baseline(const char *dir)
 {
@@ -177,12 +231,15 @@ enum op {
 	OP_DELETE_SPARE,
 	OP_ADD_DEDICATED,
 	OP_DELETE_DEDICATED,
+	OP_IMPORT,
 	OPS
 };
 static const char *const op_names[] = {
-    "create a group",     "create a RAID50 group",    "create in a group",
-    "delete a VD",        "delete a group's last VD", "add a hot spare",
-    "delete a hot spare", "add a dedicated spare",    "delete a dedicated spare"};
+    "create a group",           "create a RAID50 group",
+    "create in a group",        "delete a VD",
+    "delete a group's last VD", "add a hot spare",
+    "delete a hot spare",       "add a dedicated spare",
+    "delete a dedicated spare", "import a foreign configuration"};
 
 static enum rcl_status apply(struct rcl_ctx *ctx, enum op op, struct rcl_error *err)
 {
@@ -203,6 +260,8 @@ static enum rcl_status apply(struct rcl_ctx *ctx, enum op op, struct rcl_error *
 		return spare(ctx, 9, true, 1, err);
 	case OP_DELETE_DEDICATED:
 		return spare(ctx, 19, false, -1, err);
+	case OP_IMPORT:
+		return import(ctx, err);
 	default:
 		return delete (ctx, 0, err);
 	}
@@ -218,6 +277,9 @@ static unsigned long run_once(enum op op, enum fault_mode mode, enum fault_crash
 	struct vd_list before, after, then;
 	unsigned long writes;
 	enum rcl_status st;
+
+	if (op == OP_IMPORT)
+		add_foreign(ctx); /* only here: it makes every baseline slower */
 
 	list_vds(ctx, &before);
 	fault_arm(mode, k);
