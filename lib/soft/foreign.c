@@ -555,6 +555,16 @@ static enum rcl_status check_importable(const struct rcl_soft_state *state, cons
 	for (size_t k = 0; k < f->disk_count; k++) {
 		const struct rcl_soft_disk *disk = &state->disks[f->disks[k]];
 
+		for (size_t j = 0; j < k; j++)
+			if (same_guid(&state->disks[f->disks[j]].gpt->disk_guid,
+			              &disk->gpt->disk_guid))
+				return rcl_fail(
+				    err, RCL_NOT_ALLOWED,
+				    "cannot import the foreign configuration %s: drives "
+				    "%u:%u and %u:%u have the same identity (GPT disk "
+				    "GUID): one is a copy of the other; remove it",
+				    f->owner, RCL_SOFT_ENCLOSURE, state->disks[f->disks[j]].slot,
+				    RCL_SOFT_ENCLOSURE, disk->slot);
 		if (config_has(cfg, &disk->gpt->disk_guid))
 			return rcl_fail(
 			    err, RCL_NOT_ALLOWED,
