@@ -219,8 +219,8 @@ static const char whole_drive[] =
     "its md members are whole drives: raidcli keeps its metadata in a GPT, which cannot "
     "be added without moving the data (raidcli-format(7))";
 static const char md_partitions[] =
-    "importing md arrays is not supported yet: mdadm lays out its members differently "
-    "from raidcli (raidcli-format(7))";
+    "importing md arrays is not supported yet: each member needs raidcli's metadata "
+    "partition added to its GPT (raidcli-format(7))";
 
 static enum rcl_status read_md_disk(struct found_list *list, const struct rcl_soft_disk *disk,
                                     size_t i, struct rcl_error *err)
@@ -396,6 +396,15 @@ static void view_loose(const struct rcl_soft_state *state, const struct found *f
 	}
 }
 
+/* The state of an md array's group @g missing @lost[span] members. */
+static enum rcl_vd_state md_state(const struct rcl_dg *g, const unsigned *lost)
+{
+	struct rcl_soft_dg dg = {
+	    .level = g->level, .spans = g->spans, .drives_per_span = g->drives_per_span};
+
+	return rcl_soft_group_state(&dg, lost);
+}
+
 /* An md array: one group with one VD, members by md role. */
 static void view_md(const struct rcl_soft_state *state, const struct found *f, unsigned id,
                     struct rcl_foreign_config *out)
@@ -411,7 +420,8 @@ static void view_md(const struct rcl_soft_state *state, const struct found *f, u
 	const struct rcl_md_super1 *sb = f->md;
 	struct rcl_dg *g = &out->dgs[out->dg_count++];
 	struct rcl_vd *v = &out->vds[out->vd_count++];
-	unsigned present = 0, n = sb->raid_disks < RCL_SOFT_MAX_MEMBERS ? sb->raid_disks : 0;
+	unsigned lost[RCL_MAX_SPANS] = {0};
+	unsigned n = sb->raid_disks < RCL_SOFT_MAX_MEMBERS ? sb->raid_disks : 0;
 	const char *name = strchr(sb->set_name, ':');
 
 	memset(g, 0, sizeof(*g));
@@ -420,8 +430,9 @@ static void view_md(const struct rcl_soft_state *state, const struct found *f, u
 		if (levels[l].md == sb->level)
 			g->level = v->level = levels[l].level;
 	g->id = v->dg = id;
-	g->spans = 1;
-	g->drives_per_span = n;
+	/* md's RAID10 near=2 pairs consecutive roles: StorCLI's spans of two. */
+	g->spans = g->level == RCL_RAID10 && n >= 2 && n / 2 <= RCL_MAX_SPANS ? n / 2 : 1;
+	g->drives_per_span = n / g->spans;
 	g->vd_count = 1;
 	for (unsigned r = 0; r < n; r++) {
 		struct rcl_foreign_drive *d = add_drive(out);
@@ -429,17 +440,18 @@ static void view_md(const struct rcl_soft_state *state, const struct found *f, u
 		place(d, f->roles[r] >= 0 ? &state->disks[f->roles[r]] : NULL, 0);
 		d->role = RCL_PD_ONLINE;
 		d->dg = (int)id;
-		d->row = r;
-		present += d->present;
+		d->span = r / g->drives_per_span;
+		d->row = r % g->drives_per_span;
+		lost[d->span] += !d->present;
 	}
-	g->state = present == n ? RCL_VD_OPTIMAL : RCL_VD_OFFLINE;
+	g->state = md_state(g, lost);
 	g->member_bytes = sb->data_size * 512;
 	v->state = g->state;
 	v->bytes = (sb->size ? sb->size : sb->data_size) * 512 *
 	           rcl_raid_span_data_drives(v->level, n ? n : 1);
 	v->strip_kib = sb->chunksize / 2;
-	v->spans = 1;
-	v->drives_per_span = n;
+	v->spans = g->spans;
+	v->drives_per_span = g->drives_per_span;
 	snprintf(v->name, sizeof(v->name), "%.15s", name ? name + 1 : sb->set_name);
 	md_uuid_text(sb->set_uuid, v->uuid, sizeof(v->uuid));
 }

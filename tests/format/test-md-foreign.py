@@ -1,0 +1,156 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""test-md-foreign.py MKMEMBERS - md arrays raidcli did not make show as foreign.
+
+MKMEMBERS writes md v1.2 members as mdadm lays them out (in a Linux RAID
+GPT partition; mdadm --examine reads them, test-md-oracle.py checks that).
+No kernel md is available here to let mdadm create arrays itself, so these
+stand in for mdadm's; the VM tests must repeat this with arrays mdadm
+--create made (see raidcli-format(7), "Foreign configurations"). Whole-drive
+members are the same members with the GPT cut away (the partition copied
+out to an image of its own), which mdadm --examine also reads.
+
+On a soft controller ($RAIDCLI) such drives must show DG F, make one
+foreign configuration per array (owner: the md UUID mdadm reports), with
+its level, members and completeness; import must be refused with the reason
+and change no byte; "fall del force" must wipe them so that mdadm finds no
+superblock and the drives are blank unconfigured good.
+"""
+import hashlib
+import json
+import os
+import subprocess
+import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+from oracle import (check, copy_partition, examine, finish, have_tools, run,  # noqa: E402
+                    scratch)
+
+RAIDCLI = os.environ.get('RAIDCLI')
+
+
+def raidcli(state, *args):
+    """(exit status, the first controller's JSON) of raidcli @args J."""
+    env = dict(os.environ, RAIDCLI_STATE_DIR=state)
+    p = subprocess.run([RAIDCLI] + list(args) + ['J'], capture_output=True, text=True,
+                       env=env, timeout=60)
+    return p.returncode, json.loads(p.stdout)['Controllers'][0]
+
+
+def sha(paths):
+    out = {}
+    for p in paths:
+        with open(p, 'rb') as f:
+            out[p] = hashlib.sha256(f.read()).hexdigest()
+    return out
+
+
+def controller(state, images):
+    rc, _ = raidcli(state, 'add', 'controller', 'type=soft', 'drives=0')
+    check(rc == 0, 'add controller')
+    for img in images:
+        rc, out = raidcli(state, '/c0', 'add', 'drive', 'path=' + img)
+        check(rc == 0, f'add drive {img}: {out}')
+
+
+def test_partitions(work, members):
+    """The RAID5 array's four members, then three of them."""
+    r5 = [m for m in members if m['array'] == 'r5']
+    uuid = r5[0]['uuid']
+    part = os.path.join(work, 'r5-part')
+    copy_partition(r5[0]['image'], part, r5[0]['first_lba'], r5[0]['last_lba'] + 1 -
+                   r5[0]['first_lba'])
+    f, _ = examine(part, 'r5-0')
+    check(f.get('Array UUID') == uuid, f'mdadm sees UUID {f.get("Array UUID")}, not {uuid}')
+
+    state = os.path.join(work, 'state-gpt')
+    images = [m['image'] for m in r5]
+    controller(state, images)
+    rc, out = raidcli(state, '/c0', 'show')
+    dgs = [r['DG'] for r in out['Response Data']['PD LIST']]
+    check(dgs == ['F'] * 4, f'md members in GPT partitions show DG F: {dgs}')
+    rc, out = raidcli(state, '/c0/fall', 'show', 'all')
+    data = out['Response Data']
+    cfgs = data.get('Foreign Configurations', [])
+    check(rc == 0 and len(cfgs) == 1 and cfgs[0]['Source'] == 'mdadm' and
+          cfgs[0]['Owner'] == uuid and cfgs[0]['Complete'] == 'Yes' and
+          cfgs[0]['PDs'] == '4/4' and cfgs[0]['Importable'] == 'No',
+          f'fall show lists the md array: {cfgs}')
+    rows = data.get('FOREIGN CONFIGURATION', [])
+    check([r['Type'] for r in rows] == ['RAID5'], f'the md array is a RAID5 group: {rows}')
+    props = data.get('VD Properties', [{}])[0]
+    check(props.get('md UUID') == uuid and props.get('Strip Size') == '64 KB',
+          f'the md VD has mdadm UUID and chunk: {props}')
+    before = sha(images)
+    rc, out = raidcli(state, '/c0/fall', 'import')
+    msg = out['Command Status']['Description']
+    check(rc == 255 and 'md arrays' in msg, f'import of md members is refused: {rc} {msg}')
+    check(sha(images) == before, 'a refused md import changes no byte')
+
+    state = os.path.join(work, 'state-partial')
+    controller(state, images[:3])
+    rc, out = raidcli(state, '/c0/fall', 'show')
+    cfgs = out['Response Data'].get('Foreign Configurations', [])
+    check(cfgs and cfgs[0]['Complete'] == 'No' and cfgs[0]['PDs'] == '3/4',
+          f'three members of four: incomplete: {cfgs}')
+    rc, out = raidcli(state, '/c0/fall', 'del', 'force')
+    check(rc == 0, f'fall del force: {out}')
+    for img in images[:3]:
+        with open(img, 'rb') as f:
+            f.seek(512)
+            check(f.read(8) != b'EFI PART', f'{img}: the GPT is gone')
+    rc, out = raidcli(state, '/c0', 'show')
+    rows = out['Response Data']['PD LIST']
+    check(all(r['DG'] == '-' for r in rows), f'wiped md members are not foreign: {rows}')
+
+
+def test_whole_drives(work, members):
+    """The RAID1 array's members as whole drives (no GPT)."""
+    r1 = [m for m in members if m['array'] == 'r1']
+    images = []
+    for m in r1:
+        img = os.path.join(work, 'whole-%d.img' % m['role'])
+        copy_partition(m['image'], img, m['first_lba'], m['last_lba'] + 1 - m['first_lba'])
+        f, _ = examine(img, img)
+        check(f.get('Array UUID') == m['uuid'], f'{img}: mdadm reads the whole-drive member')
+        images.append(img)
+    state = os.path.join(work, 'state-whole')
+    controller(state, images)
+    rc, out = raidcli(state, '/c0/fall', 'show', 'all')
+    data = out['Response Data']
+    cfgs = data.get('Foreign Configurations', [])
+    reasons = [p['Reason'] for p in data.get('Import Problems', [])]
+    check(len(cfgs) == 1 and cfgs[0]['Owner'] == r1[0]['uuid'] and
+          cfgs[0]['Complete'] == 'Yes' and reasons and 'whole drives' in reasons[0],
+          f'whole-drive md members: one configuration, not importable: {cfgs} {reasons}')
+    before = sha(images)
+    rc, out = raidcli(state, '/c0/fall', 'import', 'preview')
+    msg = out['Command Status']['Description']
+    check(rc == 255 and 'whole drives' in msg and 'GPT' in msg,
+          f'import preview of whole-drive members is refused: {rc} {msg}')
+    check(sha(images) == before, 'a refused preview changes no byte')
+    rc, out = raidcli(state, '/c0/fall', 'del', 'force')
+    check(rc == 0, f'fall del force: {out}')
+    for img in images:
+        rc, _, err = run('mdadm', '--examine', img)
+        check(rc != 0, f'{img}: mdadm still finds a superblock after fall del')
+    rc, out = raidcli(state, '/c0', 'add', 'vd', 'r1', 'drives=252:0-1')
+    check(rc == 0, f'the wiped drives make a new VD: {out}')
+
+
+def main():
+    if len(sys.argv) != 2 or not RAIDCLI:
+        print('usage: RAIDCLI=... test-md-foreign.py MKMEMBERS', file=sys.stderr)
+        return 1
+    if not have_tools('mdadm'):
+        return 77
+    with scratch('md-foreign.') as work:
+        out = subprocess.run([sys.argv[1], work], capture_output=True, text=True, check=True)
+        members = json.loads(out.stdout)
+        test_partitions(work, members)
+        test_whole_drives(work, members)
+    return finish()
+
+
+if __name__ == '__main__':
+    sys.exit(main())
