@@ -499,8 +499,8 @@ const char *grammar_enum_value(const struct opt_spec *opt, const char *value)
 const char *grammar_object_name(enum obj_kind kind)
 {
 	static const char *const names[] = {
-	    [OBJ_SYSTEM] = "",         [OBJ_CTRL] = "/cx",  [OBJ_ENCL] = "/cx/ex",
-	    [OBJ_DRIVE] = "/cx/ex/sx", [OBJ_VD] = "/cx/vx", [OBJ_DG] = "/cx/dx",
+	    [OBJ_SYSTEM] = "",          [OBJ_CTRL] = "/cx",  [OBJ_ENCL] = "/cx/ex",
+	    [OBJ_DRIVE] = "/cx/ex/sx",  [OBJ_VD] = "/cx/vx", [OBJ_DG] = "/cx/dx",
 	    [OBJ_FOREIGN] = "/cx/fall",
 	};
 

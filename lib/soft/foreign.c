@@ -4,12 +4,14 @@
  * configurations (see foreign.h).
  */
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "foreign.h"
 #include "io.h"
+#include "layout.h"
 #include "le.h"
 #include "md-super1.h"
 #include "member.h"
@@ -24,6 +26,10 @@
  *		@problem says why).
  * @md:		MDADM: a member's superblock (the array's shape), or NULL.
  * @roles:	MDADM: per md role, the disk holding it, or -1.
+ * @adopt:	MDADM: the array as a configuration of this controller, when
+ *		it can be adopted in place (md_plan()), else NULL.
+ * @gpts:	with @adopt, per disk of @disks: the GPT it gets, with
+ *		raidcli's metadata partition added.
  */
 struct found {
 	enum rcl_foreign_source source;
@@ -33,6 +39,8 @@ struct found {
 	struct rcl_soft_config *cfg;
 	struct rcl_md_super1 *md;
 	int roles[RCL_SOFT_MAX_MEMBERS];
+	struct rcl_soft_config *adopt;
+	struct rcl_gpt *gpts[RCL_SOFT_MAX_MEMBERS];
 	char problem[RCL_ERROR_MSG_MAX];
 };
 
@@ -46,6 +54,9 @@ static void found_list_release(struct found_list *list)
 	for (size_t i = 0; i < list->count; i++) {
 		rcl_free(list->items[i].cfg);
 		rcl_free(list->items[i].md);
+		rcl_free(list->items[i].adopt);
+		for (size_t k = 0; k < RCL_SOFT_MAX_MEMBERS; k++)
+			rcl_free(list->items[i].gpts[k]);
 	}
 	rcl_free(list->items);
 	memset(list, 0, sizeof(*list));
@@ -218,9 +229,6 @@ static enum rcl_status add_unreadable(struct found_list *list, const struct rcl_
 static const char whole_drive[] =
     "its md members are whole drives: raidcli keeps its metadata in a GPT, which cannot "
     "be added without moving the data (raidcli-format(7))";
-static const char md_partitions[] =
-    "importing md arrays is not supported yet: each member needs raidcli's metadata "
-    "partition added to its GPT (raidcli-format(7))";
 
 static enum rcl_status read_md_disk(struct found_list *list, const struct rcl_soft_disk *disk,
                                     size_t i, struct rcl_error *err)
@@ -257,9 +265,278 @@ static enum rcl_status read_md_gpt(struct found_list *list, const struct rcl_sof
 			rcl_free(sb);
 			continue;
 		}
-		st = add_md_member(list, i, sb, md_partitions, err);
+		st = add_md_member(list, i, sb, NULL, err);
 		if (st)
 			return st;
+	}
+	return RCL_OK;
+}
+
+/* ---- Adopting an md array in place ---- */
+
+static bool is_type(const struct rcl_gpt_part *p, const struct rcl_guid *type)
+{
+	return !memcmp(&p->type, type, sizeof(*type));
+}
+
+static void refuse(struct found *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void refuse(struct found *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(f->problem, sizeof(f->problem), fmt, ap);
+	va_end(ap);
+}
+
+/* The raidcli level of md array @sb, when raidcli lays it out as md does. */
+static bool md_level(const struct rcl_md_super1 *sb, enum rcl_raid_level *level)
+{
+	switch (sb->level) {
+	case RCL_MD_LEVEL_RAID0:
+		*level = RCL_RAID0;
+		return true;
+	case RCL_MD_LEVEL_RAID1:
+		*level = RCL_RAID1;
+		return sb->raid_disks == 2;
+	case RCL_MD_LEVEL_RAID5:
+	case RCL_MD_LEVEL_RAID6:
+		*level = sb->level == RCL_MD_LEVEL_RAID5 ? RCL_RAID5 : RCL_RAID6;
+		return sb->layout == RCL_MD_LAYOUT_LEFT_SYMMETRIC;
+	case RCL_MD_LEVEL_RAID10:
+		*level = RCL_RAID10;
+		return sb->layout == RCL_MD_LAYOUT_RAID10_NEAR2 && sb->raid_disks % 2 == 0 &&
+		       sb->raid_disks / 2 <= RCL_MAX_SPANS;
+	default:
+		return false;
+	}
+}
+
+/* The one Linux RAID entry of @gpt, or -1 when it has another partition too. */
+static int md_entry(const struct rcl_gpt *gpt)
+{
+	int found = -1;
+
+	for (int i = 0; i < RCL_GPT_MAX_PARTS; i++) {
+		const struct rcl_gpt_part *p = &gpt->parts[i];
+
+		if (rcl_guid_is_zero(&p->type) || is_type(p, &rcl_soft_record_part_type))
+			continue;
+		if (!is_type(p, &rcl_gpt_type_linux_raid) || found >= 0)
+			return -1;
+		found = i;
+	}
+	return found;
+}
+
+/* Whether LBAs [@first, @last] of @gpt are used by no entry. */
+static bool free_in(const struct rcl_gpt *gpt, uint64_t first, uint64_t last)
+{
+	if (first < gpt->first_usable || last > gpt->last_usable)
+		return false;
+	for (unsigned i = 0; i < RCL_GPT_MAX_PARTS; i++)
+		if (!rcl_guid_is_zero(&gpt->parts[i].type) && first <= gpt->parts[i].last_lba &&
+		    gpt->parts[i].first_lba <= last)
+			return false;
+	return true;
+}
+
+/*
+ * @disk's GPT with raidcli's metadata partition in entry 0 (kept when an
+ * interrupted import put it there) and the md partition moved to entry 1
+ * when it was entry 0: partitions keep their places on the drive, only
+ * their numbers may change. Return: false when no free 1 MiB-aligned MiB
+ * holds the metadata partition.
+ */
+static bool md_gpt(const struct rcl_soft_disk *disk, struct rcl_gpt *gpt, int *entry)
+{
+	uint64_t step = RCL_SOFT_RECORD_PART_BYTES / disk->sector_size;
+	struct rcl_gpt_part meta;
+	struct rcl_error ignored = {0};
+
+	*gpt = *disk->gpt;
+	*entry = md_entry(gpt);
+	if (is_type(&gpt->parts[0], &rcl_soft_record_part_type))
+		return true;
+	if (rcl_soft_meta_part(gpt, &meta, &ignored))
+		return false;
+	while (!free_in(gpt, meta.first_lba, meta.last_lba) && meta.last_lba < gpt->last_usable) {
+		meta.first_lba += step;
+		meta.last_lba += step;
+	}
+	if (!free_in(gpt, meta.first_lba, meta.last_lba))
+		return false;
+	if (*entry == 0) {
+		int to = 1;
+
+		while (to < RCL_GPT_MAX_PARTS && !rcl_guid_is_zero(&gpt->parts[to].type))
+			to++;
+		if (to == RCL_GPT_MAX_PARTS)
+			return false;
+		gpt->parts[to] = gpt->parts[0];
+		*entry = to;
+	}
+	gpt->parts[0] = meta;
+	return true;
+}
+
+/* The group and VD md array @f becomes, its members on the disks @f found. */
+static void md_config(const struct rcl_soft_state *state, const struct found *f,
+                      enum rcl_raid_level level, const struct rcl_gpt_part *part, int entry,
+                      struct rcl_soft_config *cfg)
+{
+	const struct rcl_md_super1 *sb = f->md;
+	struct rcl_soft_dg *dg = &cfg->dgs[0];
+	struct rcl_soft_vd *vd = &cfg->vds[0];
+	const char *name = strchr(sb->set_name, ':');
+
+	cfg->dg_count = cfg->vd_count = 1;
+	dg->level = level;
+	dg->spans = level == RCL_RAID10 ? sb->raid_disks / 2 : 1;
+	dg->drives_per_span = sb->raid_disks / dg->spans;
+	dg->first_lba = vd->first_lba = part->first_lba;
+	dg->last_lba = vd->last_lba = part->last_lba;
+	for (unsigned r = 0; r < sb->raid_disks; r++) {
+		const struct rcl_soft_disk *disk = &state->disks[f->roles[r]];
+
+		dg->members[r].uuid = disk->gpt->disk_guid;
+		dg->members[r].slot = disk->slot;
+	}
+	memcpy(vd->uuid, sb->set_uuid, 16);
+	snprintf(vd->name, sizeof(vd->name), "%.15s", name ? name + 1 : sb->set_name);
+	for (char *c = vd->name; *c; c++)
+		if (*c < 0x20 || *c > 0x7e)
+			*c = '_';
+	vd->part = (unsigned)entry;
+	vd->strip_kib = sb->chunksize / 2;
+	vd->consistent = sb->resync_offset == UINT64_MAX;
+	vd->created = (time_t)(sb->ctime & ((1ull << 40) - 1));
+}
+
+/* Whether md's layout of the members is the one raidcli computes for them. */
+static bool same_layout(const struct found *f, const struct rcl_soft_config *cfg,
+                        unsigned sector_size, struct rcl_md_geometry *geo)
+{
+	const struct rcl_md_super1 *sb = f->md;
+	struct rcl_soft_vd *vd = (struct rcl_soft_vd *)&cfg->vds[0];
+	struct rcl_error ignored = {0};
+	bool bitmap = sb->feature_map & RCL_MD_FEATURE_BITMAP_OFFSET;
+
+	if (rcl_soft_capacity(&cfg->dgs[0], vd->strip_kib, vd->last_lba + 1 - vd->first_lba,
+	                      sector_size, geo, &vd->bytes, &ignored))
+		return false;
+	return geo->data_offset == sb->data_offset && geo->size == sb->size &&
+	       geo->super_offset == sb->super_offset &&
+	       (bitmap ? geo->bitmap_offset == sb->bitmap_offset : !geo->bitmap_offset) &&
+	       !(sb->feature_map & ~(uint32_t)RCL_MD_FEATURE_BITMAP_OFFSET);
+}
+
+/* Whether md array @f has every member, and a level raidcli lays out as md does. */
+static bool md_shape_fits(const struct found *f, enum rcl_raid_level *level, struct found *out)
+{
+	const struct rcl_md_super1 *sb = f->md;
+
+	if (!md_level(sb, level)) {
+		refuse(out,
+		       "md level %d with layout %u and %u members is not one raidcli lays "
+		       "out as md does",
+		       sb->level, sb->layout, sb->raid_disks);
+		return false;
+	}
+	for (unsigned r = 0; r < sb->raid_disks; r++)
+		if (f->roles[r] < 0) {
+			refuse(out, "md member %u is missing: raidcli adopts md arrays whole", r);
+			return false;
+		}
+	if (f->disk_count != sb->raid_disks) {
+		refuse(out, "it has md spares, or members of several arrays on a drive, which "
+		            "raidcli does not adopt");
+		return false;
+	}
+	return true;
+}
+
+/* The md partition of @disk's GPT. */
+static const struct rcl_gpt_part *md_part(const struct rcl_soft_disk *disk)
+{
+	return &disk->gpt->parts[md_entry(disk->gpt)];
+}
+
+/*
+ * Whether each member is alone in a GPT partition at the same LBAs and
+ * entry as the others, with room for the metadata partition: @f->gpts
+ * get the new GPTs, *@entry the md partition's entry, *@first a member.
+ */
+static bool md_drives_fit(const struct rcl_soft_state *state, struct found *f,
+                          const struct rcl_soft_disk **first, int *entry)
+{
+	*first = NULL;
+	for (size_t k = 0; k < f->disk_count; k++) {
+		const struct rcl_soft_disk *disk = &state->disks[f->disks[k]];
+		int e;
+
+		if (md_entry(disk->gpt) < 0) {
+			refuse(f, "drive %u:%u holds other partitions besides the md member",
+			       RCL_SOFT_ENCLOSURE, disk->slot);
+			return false;
+		}
+		if (!md_gpt(disk, f->gpts[k], &e)) {
+			refuse(f,
+			       "drive %u:%u has no free, 1 MiB-aligned MiB in its GPT for "
+			       "raidcli's metadata partition",
+			       RCL_SOFT_ENCLOSURE, disk->slot);
+			return false;
+		}
+		if (*first && (disk->sector_size != (*first)->sector_size || e != *entry ||
+		               md_part(disk)->first_lba != md_part(*first)->first_lba ||
+		               md_part(disk)->last_lba != md_part(*first)->last_lba)) {
+			refuse(f, "its members' partitions differ in place, size, number or sector "
+			          "size; raidcli needs them the same on every member");
+			return false;
+		}
+		*first = *first ? *first : disk;
+		*entry = e;
+	}
+	return true;
+}
+
+/*
+ * Whether md array @f can become a group of this controller as it lies
+ * (md_shape_fits(), md_drives_fit(), same_layout()): fills @f->adopt and
+ * @f->gpts, or @f->problem.
+ */
+static enum rcl_status md_plan(const struct rcl_soft_state *state, struct found *f,
+                               struct rcl_error *err)
+{
+	const struct rcl_soft_disk *first;
+	struct rcl_md_geometry geo;
+	enum rcl_raid_level level;
+	int entry;
+
+	if (f->problem[0] || !f->md || !md_shape_fits(f, &level, f))
+		return RCL_OK;
+	f->adopt = rcl_calloc(1, sizeof(*f->adopt));
+	for (size_t k = 0; f->adopt && k < f->disk_count; k++)
+		if (!(f->gpts[k] = rcl_malloc(sizeof(*f->gpts[k])))) {
+			rcl_free(f->adopt);
+			f->adopt = NULL;
+		}
+	if (!f->adopt)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	if (md_drives_fit(state, f, &first, &entry)) {
+		md_config(state, f, level, md_part(first), entry, f->adopt);
+		if (!same_layout(f, f->adopt, first->sector_size, &geo))
+			refuse(f,
+			       "its md layout (data offset %llu, %llu sectors a member) is not "
+			       "the one raidcli computes for these partitions (%llu, %llu)",
+			       (unsigned long long)f->md->data_offset,
+			       (unsigned long long)f->md->size, (unsigned long long)geo.data_offset,
+			       (unsigned long long)geo.size);
+	}
+	if (f->problem[0]) {
+		rcl_free(f->adopt);
+		f->adopt = NULL;
 	}
 	return RCL_OK;
 }
@@ -294,8 +571,9 @@ static enum rcl_status find_all(const struct rcl_soft_state *state, struct found
 		}
 	}
 	for (size_t k = 0; k < list->count && !st; k++)
-		if (list->items[k].source == RCL_FOREIGN_RAIDCLI)
-			st = read_raidcli(state, &list->items[k], err);
+		st = list->items[k].source == RCL_FOREIGN_RAIDCLI
+		         ? read_raidcli(state, &list->items[k], err)
+		         : md_plan(state, &list->items[k], err);
 	if (st)
 		found_list_release(list);
 	return st;
@@ -553,7 +831,7 @@ static enum rcl_status check_importable(const struct rcl_soft_state *state, cons
                                         const struct rcl_foreign_config *shown,
                                         const struct rcl_soft_config *cfg, struct rcl_error *err)
 {
-	if (f->problem[0] || !f->cfg)
+	if (f->problem[0] || !(f->cfg || f->adopt))
 		return rcl_fail(err, RCL_NOT_ALLOWED,
 		                "cannot import the foreign configuration %s: %s", f->owner,
 		                f->problem);
@@ -651,14 +929,14 @@ static void assign_ids(bool *used, unsigned limit, const unsigned *old, size_t n
 }
 
 /*
- * Add @f's groups, VDs and global spares to @cfg with ids from
+ * Add @add (@f's configuration) to @cfg with ids from
  * assign_ids(); @shown (the view of @f, its VDs group by group) takes
  * the new ids.
  */
 static void merge(const struct rcl_soft_state *state, const struct found *f,
-                  struct rcl_soft_config *cfg, struct rcl_foreign_config *shown)
+                  const struct rcl_soft_config *add, struct rcl_soft_config *cfg,
+                  struct rcl_foreign_config *shown)
 {
-	const struct rcl_soft_config *add = f->cfg;
 	unsigned base = shown->dg_count ? shown->dgs[0].id : 0;
 	bool dg_used[RCL_MAX_DGS] = {false}, vd_used[RCL_MAX_VDS] = {false};
 	unsigned old_dg[RCL_MAX_DGS], new_dg[RCL_MAX_DGS], old_vd[RCL_MAX_VDS], new_vd[RCL_MAX_VDS];
@@ -736,15 +1014,20 @@ static enum rcl_status write_records(const struct soft_ctrl *sc, const struct fo
 	rc.payload = payload;
 	for (size_t i = 0; i < state->count && !st; i++) {
 		const struct rcl_soft_disk *disk = &state->disks[i];
-		const struct rcl_gpt_part *meta;
+		const struct rcl_gpt_part *meta = NULL;
 		bool imported = false;
 
-		for (size_t k = 0; k < list->count && !imported; k++)
-			for (size_t j = 0; j < list->items[k].disk_count && !imported; j++)
-				imported = list->items[k].disks[j] == i;
+		for (size_t k = 0; k < list->count; k++)
+			for (size_t j = 0; j < list->items[k].disk_count; j++)
+				if (list->items[k].disks[j] == i) {
+					imported = true;
+					if (list->items[k].gpts[j])
+						meta = &list->items[k].gpts[j]->parts[0];
+				}
 		if (!imported && disk->dg < 0 && !disk->spare)
 			continue;
-		meta = &disk->gpt->parts[disk->meta];
+		if (!meta)
+			meta = &disk->gpt->parts[disk->meta];
 		rcl_soft_record_drive_init(&recs[n], disk->fd, meta->first_lba * disk->sector_size,
 		                           (meta->last_lba + 1 - meta->first_lba) *
 		                               disk->sector_size,
@@ -762,6 +1045,30 @@ out:
 	return st;
 }
 
+/*
+ * Step (a) of vd.h's order for adopted md arrays: each member's GPT gains
+ * the metadata partition, its record slots cleared. Nothing references it
+ * yet: until the records commit, scan.c still finds an md member there.
+ */
+static enum rcl_status add_metadata_partitions(const struct rcl_soft_state *state,
+                                               const struct found_list *list, struct rcl_error *err)
+{
+	enum rcl_status st = RCL_OK;
+
+	for (size_t k = 0; k < list->count && !st; k++)
+		for (size_t j = 0; list->items[k].adopt && j < list->items[k].disk_count && !st;
+		     j++) {
+			const struct rcl_soft_disk *disk = &state->disks[list->items[k].disks[j]];
+			const struct rcl_gpt *gpt = list->items[k].gpts[j];
+
+			st = rcl_gpt_write(disk->fd, gpt, err);
+			if (!st)
+				st = rcl_soft_member_clear_records(disk->fd, disk->sector_size,
+				                                   &gpt->parts[0], err);
+		}
+	return st;
+}
+
 /* Merge every configuration of @list into a copy of this controller's, in @cfg. */
 static enum rcl_status plan_import(const struct rcl_soft_state *state,
                                    const struct found_list *list, struct rcl_foreign *shown,
@@ -771,12 +1078,13 @@ static enum rcl_status plan_import(const struct rcl_soft_state *state,
 
 	for (size_t k = 0; k < list->count && !st; k++) {
 		const struct found *f = &list->items[k];
+		const struct rcl_soft_config *add = f->adopt ? f->adopt : f->cfg;
 
 		st = check_importable(state, f, &shown->configs[k], cfg, err);
 		if (!st)
-			st = check_limits(cfg, f->cfg, err);
+			st = check_limits(cfg, add, err);
 		if (!st)
-			merge(state, f, cfg, &shown->configs[k]);
+			merge(state, f, add, cfg, &shown->configs[k]);
 	}
 	return st;
 }
@@ -801,7 +1109,9 @@ enum rcl_status rcl_soft_foreign_import(struct rcl_ctrl *ctrl, bool preview,
 		st = plan_import(sc->state, &list, out, cfg, err);
 	}
 	if (!st && !preview) {
-		st = write_records(sc, &list, cfg, err);
+		st = add_metadata_partitions(sc->state, &list, err);
+		if (!st)
+			st = write_records(sc, &list, cfg, err);
 		/* Whatever happened, the drives say what is true now. */
 		if (st) {
 			struct rcl_error ignored = {0};

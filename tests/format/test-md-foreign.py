@@ -12,9 +12,13 @@ out to an image of its own), which mdadm --examine also reads.
 
 On a soft controller ($RAIDCLI) such drives must show DG F, make one
 foreign configuration per array (owner: the md UUID mdadm reports), with
-its level, members and completeness; import must be refused with the reason
-and change no byte; "fall del force" must wipe them so that mdadm finds no
-superblock and the drives are blank unconfigured good.
+its level, members and completeness. Members whose GPT has a free MiB for
+raidcli's metadata partition (sgdisk makes that GPT here) are adopted in
+place: the same level, UUID, chunk and member order, every byte of the md
+partitions unchanged, a GPT sgdisk -v accepts. Members filling their
+drives, or whole drives, are refused with the reason and no byte changed;
+"fall del force" wipes them so that mdadm finds no superblock and the
+drives are blank.
 """
 import hashlib
 import json
@@ -84,7 +88,8 @@ def test_partitions(work, members):
     before = sha(images)
     rc, out = raidcli(state, '/c0/fall', 'import')
     msg = out['Command Status']['Description']
-    check(rc == 255 and 'md arrays' in msg, f'import of md members is refused: {rc} {msg}')
+    check(rc == 255 and 'no free, 1 MiB-aligned MiB' in msg,
+          f'md members filling their drives are not imported: {rc} {msg}')
     check(sha(images) == before, 'a refused md import changes no byte')
 
     state = os.path.join(work, 'state-partial')
@@ -102,6 +107,69 @@ def test_partitions(work, members):
     rc, out = raidcli(state, '/c0', 'show')
     rows = out['Response Data']['PD LIST']
     check(all(r['DG'] == '-' for r in rows), f'wiped md members are not foreign: {rows}')
+
+
+def regpt(work, m):
+    """Member @m moved by sgdisk's GPT to a partition at 2 MiB, 1 MiB left free before it."""
+    sectors = m['last_lba'] + 1 - m['first_lba']
+    img = os.path.join(work, 'moved-%d.img' % m['role'])
+    with open(img, 'wb') as f:
+        f.truncate(104 << 20)
+    rc, out, err = run('sgdisk', '-n', '1:4096:%d' % (4096 + sectors - 1), '-t', '1:FD00', img)
+    check(rc == 0, f'sgdisk: {out}{err}')
+    part = os.path.join(work, 'part')
+    copy_partition(m['image'], part, m['first_lba'], sectors)
+    with open(part, 'rb') as src, open(img, 'r+b') as dst:
+        dst.seek(4096 * 512)
+        dst.write(src.read())
+    return img
+
+
+def part_digest(img, m):
+    """The md partition regpt() placed at 2 MiB: every byte of member @m."""
+    with open(img, 'rb') as f:
+        f.seek(4096 * 512)
+        return hashlib.sha256(f.read((m['last_lba'] + 1 - m['first_lba']) * 512)).hexdigest()
+
+
+def test_adopt(work, members):
+    """The RAID5 array's members with room for the metadata partition: adopted in place."""
+    r5 = sorted((m for m in members if m['array'] == 'r5'), key=lambda m: m['role'])
+    images = [regpt(work, m) for m in r5]
+    before = [part_digest(img, m) for img, m in zip(images, r5)]
+    state = os.path.join(work, 'state-adopt')
+    controller(state, [images[i] for i in (2, 0, 3, 1)])
+    rc, out = raidcli(state, '/c0/fall', 'show')
+    cfgs = out['Response Data'].get('Foreign Configurations', [])
+    check(cfgs and cfgs[0]['Importable'] == 'Yes', f'md members with room are importable: {cfgs}')
+    everything = sha(images)
+    rc, out = raidcli(state, '/c0/fall', 'import', 'preview')
+    check(rc == 0 and sha(images) == everything, f'md import preview writes nothing: {rc}')
+    rc, out = raidcli(state, '/c0/fall', 'import')
+    check(rc == 0, f'md import: {out["Command Status"]}')
+    if rc:
+        return
+    rc, out = raidcli(state, '/c0/v0', 'show', 'all')
+    data = out.get('Response Data', {})
+    row = data.get('/c0/v0', [{}])[0]
+    props = data.get('VD0 Properties', {})
+    slots = [r['EID:Slt'] for r in data.get('PDs for VD 0', [])]
+    check(row.get('TYPE') == 'RAID5' and row.get('Name') == 'r5' and
+          props.get('md Array UUID') == r5[0]['uuid'] and props.get('Strip Size') == '64 KB',
+          f'the adopted VD is the md array: {row} {props}')
+    check(slots == ['252:1', '252:3', '252:0', '252:2'], f'members in md role order: {slots}')
+    for img, m, digest in zip(images, r5, before):
+        check(part_digest(img, m) == digest, f'{img}: the md member is byte for byte intact')
+        rc, out, err = run('sgdisk', '-v', img)
+        check(rc == 0 and 'No problems found' in out, f'{img}: sgdisk -v after import: {out}')
+        part = os.path.join(work, 'examine')
+        copy_partition(img, part, 4096, m['last_lba'] + 1 - m['first_lba'])
+        f, _ = examine(part, img)
+        check(f.get('Array UUID') == m['uuid'] and f.get('Events') == str(m['events']),
+              f'{img}: mdadm --examine still reads the member: {f}')
+    rc, out = raidcli(state, '/c0', 'show')
+    dgs = [r['DG'] for r in out['Response Data']['PD LIST']]
+    check(dgs == [0, 0, 0, 0], f'the adopted members are group 0 members: {dgs}')
 
 
 def test_whole_drives(work, members):
@@ -142,11 +210,12 @@ def main():
     if len(sys.argv) != 2 or not RAIDCLI:
         print('usage: RAIDCLI=... test-md-foreign.py MKMEMBERS', file=sys.stderr)
         return 1
-    if not have_tools('mdadm'):
+    if not have_tools('mdadm', 'sgdisk'):
         return 77
     with scratch('md-foreign.') as work:
         out = subprocess.run([sys.argv[1], work], capture_output=True, text=True, check=True)
         members = json.loads(out.stdout)
+        test_adopt(work, members)  # first: test_partitions wipes the originals
         test_partitions(work, members)
         test_whole_drives(work, members)
     return finish()
