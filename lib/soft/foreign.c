@@ -1047,8 +1047,9 @@ out:
 
 /*
  * Step (a) of vd.h's order for adopted md arrays: each member's GPT gains
- * the metadata partition, its record slots cleared. Nothing references it
- * yet: until the records commit, scan.c still finds an md member there.
+ * the metadata partition, its record slots cleared first (the free MiB may
+ * hold anything). Nothing references it yet: until the records commit,
+ * scan.c still finds an md member there.
  */
 static enum rcl_status add_metadata_partitions(const struct rcl_soft_state *state,
                                                const struct found_list *list, struct rcl_error *err)
@@ -1061,10 +1062,11 @@ static enum rcl_status add_metadata_partitions(const struct rcl_soft_state *stat
 			const struct rcl_soft_disk *disk = &state->disks[list->items[k].disks[j]];
 			const struct rcl_gpt *gpt = list->items[k].gpts[j];
 
-			st = rcl_gpt_write(disk->fd, gpt, err);
+			/* Records first: whatever the free MiB held must not show as one. */
+			st = rcl_soft_member_clear_records(disk->fd, disk->sector_size,
+			                                   &gpt->parts[0], err);
 			if (!st)
-				st = rcl_soft_member_clear_records(disk->fd, disk->sector_size,
-				                                   &gpt->parts[0], err);
+				st = rcl_gpt_write(disk->fd, gpt, err);
 		}
 	return st;
 }

@@ -15,19 +15,23 @@
  * the RAID5 group, and making the baseline's global spare (slot 18) or
  * the RAID5 group's dedicated one (slot 19) unconfigured again, and
  * importing a foreign configuration (a RAID5 and a global spare another
- * controller made, in slots 20-23). After the fault the controller is
+ * controller made, in slots 20-23), and adopting an md array (that RAID5's
+ * members with raidcli's metadata partition taken out of their GPTs, as
+ * mdadm's members with room for it). After the fault the controller is
  * opened again, as after a restart, and its VD list, spares and foreign
  * drives must be exactly the old ones or exactly those a fault-free run
  * gives (so an import leaves every drive foreign or every drive
  * imported); a following change must succeed.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "fault-io.h"
+#include "soft/gpt.h"
 #include "unit.h"
 
 #define MIB    (1ull << 20)
@@ -166,10 +170,30 @@ static const unsigned r1[] = {0, 1}, r5[] = {2, 3, 4}, r10[] = {5, 6, 7, 8}, nex
 static const unsigned r50[] = {12, 13, 14, 15, 16, 17};
 
 /*
- * Drives that another controller (/c1, deleted with its images kept)
- * configured: a RAID5 on three and a global spare, into /c0's slots 20-23.
+ * Make the member @path an md member raidcli did not adopt: its GPT loses
+ * the metadata partition (entry 0), the md partition stays.
  */
-static void add_foreign(struct rcl_ctx *ctx)
+static void strip_metadata(const char *path)
+{
+	struct rcl_gpt *gpt = malloc(sizeof(*gpt));
+	struct rcl_error err = {0};
+	int fd = open(path, O_RDWR);
+	off_t end = lseek(fd, 0, SEEK_END);
+
+	ck_assert(gpt && fd >= 0 && end > 0);
+	ck_assert_msg(!rcl_gpt_read(fd, (uint64_t)end, 512, gpt, &err), "%s", err.msg);
+	memset(&gpt->parts[0], 0, sizeof(gpt->parts[0]));
+	ck_assert_msg(!rcl_gpt_write(fd, gpt, &err), "%s", err.msg);
+	close(fd);
+	free(gpt);
+}
+
+/*
+ * Drives that another controller (/c1, deleted with its images kept)
+ * configured: a RAID5 on three and a global spare, into /c0's slots 20-23;
+ * with @as_md, the RAID5's members only, made md members (strip_metadata()).
+ */
+static void add_foreign(struct rcl_ctx *ctx, bool as_md)
 {
 	static const unsigned f5[] = {0, 1, 2};
 	struct rcl_drive_ref refs[3];
@@ -189,8 +213,11 @@ static void add_foreign(struct rcl_ctx *ctx)
 		snprintf(paths[i], sizeof(paths[i]), "%s", rcl_ctrl_drive(ctrl, i)->path);
 	ck_assert_msg(!rcl_ctrl_delete(ctrl, 0, &err), "%s", err.msg);
 	ctrl = open_ctrl(ctx);
-	for (size_t i = 0; i < 4; i++)
+	for (size_t i = 0; i < (as_md ? 3 : 4); i++) {
+		if (as_md)
+			strip_metadata(paths[i]);
 		ck_assert_msg(!rcl_ctrl_add_drive(ctrl, paths[i], &slot, &err), "%s", err.msg);
+	}
 	rcl_ctrl_close(ctrl);
 }
 
@@ -232,14 +259,15 @@ enum op {
 	OP_ADD_DEDICATED,
 	OP_DELETE_DEDICATED,
 	OP_IMPORT,
+	OP_IMPORT_MD,
 	OPS
 };
-static const char *const op_names[] = {
-    "create a group",           "create a RAID50 group",
-    "create in a group",        "delete a VD",
-    "delete a group's last VD", "add a hot spare",
-    "delete a hot spare",       "add a dedicated spare",
-    "delete a dedicated spare", "import a foreign configuration"};
+static const char *const op_names[] = {"create a group",           "create a RAID50 group",
+                                       "create in a group",        "delete a VD",
+                                       "delete a group's last VD", "add a hot spare",
+                                       "delete a hot spare",       "add a dedicated spare",
+                                       "delete a dedicated spare", "import a foreign configuration",
+                                       "adopt an md array"};
 
 static enum rcl_status apply(struct rcl_ctx *ctx, enum op op, struct rcl_error *err)
 {
@@ -261,6 +289,7 @@ static enum rcl_status apply(struct rcl_ctx *ctx, enum op op, struct rcl_error *
 	case OP_DELETE_DEDICATED:
 		return spare(ctx, 19, false, -1, err);
 	case OP_IMPORT:
+	case OP_IMPORT_MD:
 		return import(ctx, err);
 	default:
 		return delete (ctx, 0, err);
@@ -278,8 +307,9 @@ static unsigned long run_once(enum op op, enum fault_mode mode, enum fault_crash
 	unsigned long writes;
 	enum rcl_status st;
 
-	if (op == OP_IMPORT)
-		add_foreign(ctx); /* only here: it makes every baseline slower */
+	/* Only here: foreign drives make every baseline slower. */
+	if (op == OP_IMPORT || op == OP_IMPORT_MD)
+		add_foreign(ctx, op == OP_IMPORT_MD);
 
 	list_vds(ctx, &before);
 	fault_arm(mode, k);
