@@ -152,7 +152,10 @@ static void md_uuid_text(const uint8_t *uuid, char *out, size_t size)
 		                        uuid[i]);
 }
 
-/* Read the md v1.2 superblock at byte @at of a device of @sectors into a new *@sb. */
+/*
+ * Read the md v1.2 superblock of the device at byte @at, @sectors long,
+ * into a new *@sb (NULL on failure).
+ */
 static enum rcl_status read_md(int fd, uint64_t at, uint64_t sectors, struct rcl_md_super1 **sb,
                                struct rcl_error *err)
 {
@@ -160,25 +163,28 @@ static enum rcl_status read_md(int fd, uint64_t at, uint64_t sectors, struct rcl
 	enum rcl_status st;
 
 	*sb = rcl_malloc(sizeof(**sb));
-	if (!block || !*sb) {
-		rcl_free(block);
-		return rcl_fail(err, RCL_NOMEM, "out of memory");
-	}
-	st = rcl_soft_read(fd, block, RCL_MD_SB_AREA, at + RCL_MD_SUPER1_2_OFFSET * 512, err);
+	if (!block || !*sb)
+		st = rcl_fail(err, RCL_NOMEM, "out of memory");
+	else
+		st = rcl_soft_read(fd, block, RCL_MD_SB_AREA, at + RCL_MD_SUPER1_2_OFFSET * 512,
+		                   err);
 	if (!st)
 		st = rcl_md_super1_decode(block, RCL_MD_SB_AREA, RCL_MD_SUPER1_2_OFFSET, sectors,
 		                          *sb, err);
 	rcl_free(block);
+	if (st) {
+		rcl_free(*sb);
+		*sb = NULL;
+	}
 	return st;
 }
 
-static enum rcl_status add_disk(struct found *f, size_t disk)
+static void add_disk(struct found *f, size_t disk)
 {
 	for (size_t k = 0; k < f->disk_count; k++)
 		if (f->disks[k] == disk)
-			return RCL_OK;
+			return;
 	f->disks[f->disk_count++] = disk;
-	return RCL_OK;
 }
 
 /* File md member @sb found on disk @i under its array, which keeps the first superblock. */
@@ -239,10 +245,8 @@ static enum rcl_status read_md_disk(struct found_list *list, const struct rcl_so
 
 	if (st == RCL_NOMEM)
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
-	if (st) {
-		rcl_free(sb);
+	if (st)
 		return add_unreadable(list, disk, i, err);
-	}
 	return add_md_member(list, i, sb, whole_drive, err);
 }
 
@@ -261,10 +265,8 @@ static enum rcl_status read_md_gpt(struct found_list *list, const struct rcl_sof
 		st = read_md(disk->fd, part->first_lba * disk->sector_size, bytes / 512, &sb, &why);
 		if (st == RCL_NOMEM)
 			return rcl_fail(err, RCL_NOMEM, "out of memory");
-		if (st) {
-			rcl_free(sb);
+		if (st)
 			continue;
-		}
 		st = add_md_member(list, i, sb, NULL, err);
 		if (st)
 			return st;
@@ -290,26 +292,40 @@ static void refuse(struct found *f, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The raidcli level of md array @sb, when raidcli lays it out as md does. */
+/*
+ * The raidcli level of md array @sb, when md has one (else *@level is left
+ * alone). Return: whether raidcli lays the array out as md does.
+ */
 static bool md_level(const struct rcl_md_super1 *sb, enum rcl_raid_level *level)
 {
-	switch (sb->level) {
-	case RCL_MD_LEVEL_RAID0:
-		*level = RCL_RAID0;
-		return true;
-	case RCL_MD_LEVEL_RAID1:
-		*level = RCL_RAID1;
+	static const struct {
+		int32_t md;
+		enum rcl_raid_level level;
+	} known[] = {{RCL_MD_LEVEL_RAID0, RCL_RAID0},
+	             {RCL_MD_LEVEL_RAID1, RCL_RAID1},
+	             {RCL_MD_LEVEL_RAID5, RCL_RAID5},
+	             {RCL_MD_LEVEL_RAID6, RCL_RAID6},
+	             {RCL_MD_LEVEL_RAID10, RCL_RAID10}};
+	size_t i = 0;
+
+	while (i < sizeof(known) / sizeof(known[0]) && known[i].md != sb->level)
+		i++;
+	if (i == sizeof(known) / sizeof(known[0]) || !sb->raid_disks)
+		return false;
+	*level = known[i].level;
+	switch (*level) {
+	case RCL_RAID1:
 		return sb->raid_disks == 2;
-	case RCL_MD_LEVEL_RAID5:
-	case RCL_MD_LEVEL_RAID6:
-		*level = sb->level == RCL_MD_LEVEL_RAID5 ? RCL_RAID5 : RCL_RAID6;
-		return sb->layout == RCL_MD_LAYOUT_LEFT_SYMMETRIC;
-	case RCL_MD_LEVEL_RAID10:
-		*level = RCL_RAID10;
+	case RCL_RAID5:
+	case RCL_RAID6:
+		return sb->layout == RCL_MD_LAYOUT_LEFT_SYMMETRIC &&
+		       sb->raid_disks <= RCL_MAX_DRIVES_PER_SPAN;
+	case RCL_RAID10:
+		/* md's near=2 pairs consecutive roles: StorCLI's spans of two. */
 		return sb->layout == RCL_MD_LAYOUT_RAID10_NEAR2 && sb->raid_disks % 2 == 0 &&
 		       sb->raid_disks / 2 <= RCL_MAX_SPANS;
 	default:
-		return false;
+		return sb->raid_disks <= RCL_MAX_DRIVES_PER_SPAN;
 	}
 }
 
@@ -558,7 +574,10 @@ static enum rcl_status find_all(const struct rcl_soft_state *state, struct found
 		switch (disk->foreign) {
 		case RCL_SOFT_FOREIGN_RAIDCLI:
 			f = found_get(list, RCL_FOREIGN_RAIDCLI, disk->owner);
-			st = f ? add_disk(f, i) : rcl_fail(err, RCL_NOMEM, "out of memory");
+			if (f)
+				add_disk(f, i);
+			else
+				st = rcl_fail(err, RCL_NOMEM, "out of memory");
 			break;
 		case RCL_SOFT_FOREIGN_MD_DISK:
 			st = read_md_disk(list, disk, i, err);
@@ -687,14 +706,6 @@ static enum rcl_vd_state md_state(const struct rcl_dg *g, const unsigned *lost)
 static void view_md(const struct rcl_soft_state *state, const struct found *f, unsigned id,
                     struct rcl_foreign_config *out)
 {
-	static const struct {
-		int32_t md;
-		enum rcl_raid_level level;
-	} levels[] = {{RCL_MD_LEVEL_RAID0, RCL_RAID0},
-	              {RCL_MD_LEVEL_RAID1, RCL_RAID1},
-	              {RCL_MD_LEVEL_RAID5, RCL_RAID5},
-	              {RCL_MD_LEVEL_RAID6, RCL_RAID6},
-	              {RCL_MD_LEVEL_RAID10, RCL_RAID10}};
 	const struct rcl_md_super1 *sb = f->md;
 	struct rcl_dg *g = &out->dgs[out->dg_count++];
 	struct rcl_vd *v = &out->vds[out->vd_count++];
@@ -704,11 +715,9 @@ static void view_md(const struct rcl_soft_state *state, const struct found *f, u
 
 	memset(g, 0, sizeof(*g));
 	memset(v, 0, sizeof(*v));
-	for (size_t l = 0; l < sizeof(levels) / sizeof(levels[0]); l++)
-		if (levels[l].md == sb->level)
-			g->level = v->level = levels[l].level;
+	md_level(sb, &g->level);
+	v->level = g->level;
 	g->id = v->dg = id;
-	/* md's RAID10 near=2 pairs consecutive roles: StorCLI's spans of two. */
 	g->spans = g->level == RCL_RAID10 && n >= 2 && n / 2 <= RCL_MAX_SPANS ? n / 2 : 1;
 	g->drives_per_span = n / g->spans;
 	g->vd_count = 1;
@@ -725,9 +734,11 @@ static void view_md(const struct rcl_soft_state *state, const struct found *f, u
 	g->state = md_state(g, lost);
 	g->member_bytes = sb->data_size * 512;
 	v->state = g->state;
-	v->bytes = (sb->size ? sb->size : sb->data_size) * 512 *
-	           rcl_raid_span_data_drives(v->level, n ? n : 1);
+	v->bytes = (sb->size ? sb->size : sb->data_size) * 512 * g->spans *
+	           rcl_raid_span_data_drives(v->level, g->drives_per_span);
 	v->strip_kib = sb->chunksize / 2;
+	v->consistent = sb->resync_offset == UINT64_MAX;
+	v->created = (time_t)(sb->ctime & ((1ull << 40) - 1));
 	v->spans = g->spans;
 	v->drives_per_span = g->drives_per_span;
 	snprintf(v->name, sizeof(v->name), "%.15s", name ? name + 1 : sb->set_name);
