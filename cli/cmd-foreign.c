@@ -207,17 +207,39 @@ static void add_foreign(struct rcl_node *data, const struct rcl_foreign *f, bool
 	rcl_node_set_legend(table, legend_foreign_pds);
 }
 
+/* StorCLI's counters for an incomplete configuration: how many foreign drives there are. */
+static void add_pd_counts(struct rcl_node *data, const struct rcl_foreign *f)
+{
+	long long drives = 0;
+
+	for (size_t i = 0; i < f->count; i++)
+		drives += (long long)present_drives(&f->configs[i]);
+	rcl_node_add_int(data, "Total Foreign PDs", drives);
+	rcl_node_add_int(data, "Total Locked Foreign PDs", 0);
+}
+
+/*
+ * As StorCLI, a configuration that lacks drives fails the command with
+ * status 59 (monitoring checks read that), the data still all there.
+ */
 static enum rcl_status show(struct cmd_ctx *c, bool all, struct rcl_error *err)
 {
 	struct rcl_foreign f;
 	enum rcl_status st = rcl_ctrl_foreign(c->ctrl, &f, err);
+	bool complete = true;
 
 	if (st)
 		return st;
 	rcl_result_describe(c->res, "Operation on foreign configuration Succeeded");
 	add_foreign(c->res->data, &f, all);
+	for (size_t i = 0; i < f.count; i++)
+		complete &= f.configs[i].complete;
+	if (!complete) {
+		add_pd_counts(c->res->data, &f);
+		st = rcl_fail(err, RCL_FOREIGN_INCOMPLETE, "Incomplete foreign configuration");
+	}
 	rcl_foreign_release(&f);
-	return RCL_OK;
+	return st;
 }
 
 enum rcl_status cmd_foreign_show(struct cmd_ctx *c, struct rcl_error *err)
@@ -230,19 +252,15 @@ enum rcl_status cmd_foreign_show_all(struct cmd_ctx *c, struct rcl_error *err)
 	return show(c, true, err);
 }
 
-/* StorCLI's data for an incomplete configuration: how many foreign drives there are. */
+/* StorCLI's data for an import refused as incomplete. */
 static void add_incomplete(struct cmd_ctx *c)
 {
 	struct rcl_error ignored = {0};
 	struct rcl_foreign f;
-	long long drives = 0;
 
 	if (rcl_ctrl_foreign(c->ctrl, &f, &ignored))
 		return;
-	for (size_t i = 0; i < f.count; i++)
-		drives += (long long)present_drives(&f.configs[i]);
-	rcl_node_add_int(c->res->data, "Total Foreign PDs", drives);
-	rcl_node_add_int(c->res->data, "Total Locked Foreign PDs", 0);
+	add_pd_counts(c->res->data, &f);
 	rcl_foreign_release(&f);
 }
 

@@ -10,8 +10,8 @@ foreign configuration (PD LIST DG "F", no VDs, /fall show listing them),
 the same VDs (levels, sizes, names, strips, policies, creation times, md
 UUIDs, members in the same order, spares) with every byte outside the
 metadata partition (where only the configuration records change) as it was.
-Partial configurations import degraded, or fail with status 59 and change
-nothing; "fall del" blanks the drives.
+Partial configurations show with status 59 (as StorCLI's), import degraded,
+or fail with status 59 and change nothing; "fall del" blanks the drives.
 
 Runs the raidcli named by $RAIDCLI in throwaway state directories.
 """
@@ -264,6 +264,11 @@ def test_partial():
         check(cfg["Complete"] == "No" and cfg["PDs"] == "3/5" and states == ["Dgrd", "Dgrd"],
               "a partial configuration shows incomplete, its VDs degraded",
               json.dumps(out["Response Data"])[:500])
+        check(rc == 59 and out["Command Status"]["Description"] ==
+              "Incomplete foreign configuration" and
+              out["Response Data"]["Total Foreign PDs"] == 3,
+              "fall show of a partial configuration fails as StorCLI's does (59)",
+              json.dumps(out["Command Status"]))
         rc, out = env.json("/c0/fall", "import")
         check(rc == 0, "a degraded configuration imports", json.dumps(out)[:300])
         rc, out = env.json("/c0/vall", "show")

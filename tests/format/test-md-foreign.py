@@ -96,8 +96,8 @@ def test_partitions(work, members):
     controller(state, images[:3])
     rc, out = raidcli(state, '/c0/fall', 'show')
     cfgs = out['Response Data'].get('Foreign Configurations', [])
-    check(cfgs and cfgs[0]['Complete'] == 'No' and cfgs[0]['PDs'] == '3/4',
-          f'three members of four: incomplete: {cfgs}')
+    check(rc == 59 and cfgs and cfgs[0]['Complete'] == 'No' and cfgs[0]['PDs'] == '3/4',
+          f'three members of four: incomplete (status 59): {rc} {cfgs}')
     rc, out = raidcli(state, '/c0/fall', 'del', 'force')
     check(rc == 0, f'fall del force: {out}')
     for img in images[:3]:
