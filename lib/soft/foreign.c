@@ -1000,10 +1000,34 @@ static void merge(const struct rcl_soft_state *state, const struct found *f,
 	qsort(cfg->vds, cfg->vd_count, sizeof(cfg->vds[0]), cmp_vd);
 }
 
+/* The GPT an md adoption gives disk @i, or NULL. */
+static const struct rcl_gpt *planned_gpt(const struct found_list *list, size_t i)
+{
+	for (size_t k = 0; k < list->count; k++)
+		for (size_t j = 0; j < list->items[k].disk_count; j++)
+			if (list->items[k].disks[j] == i && list->items[k].gpts[j])
+				return list->items[k].gpts[j];
+	return NULL;
+}
+
 /*
- * Write @cfg to every drive of this controller's configuration and every
- * present drive of the configurations imported: one record update, so
- * the foreign drives become ours in the same two phases (foreign.h).
+ * Whether @disk gets the merged configuration @cfg: a member or spare of
+ * this controller's, or a foreign drive @cfg lists. A foreign drive its
+ * configuration had already dropped stays foreign, its data untouched.
+ */
+static bool in_merged(const struct rcl_soft_disk *disk, const struct rcl_soft_config *cfg)
+{
+	if (disk->kind == RCL_SOFT_DISK_OURS)
+		return disk->dg >= 0 || disk->spare;
+	return disk->kind == RCL_SOFT_DISK_FOREIGN &&
+	       (disk->foreign == RCL_SOFT_FOREIGN_RAIDCLI ||
+	        disk->foreign == RCL_SOFT_FOREIGN_MD_GPT) &&
+	       config_has(cfg, &disk->gpt->disk_guid);
+}
+
+/*
+ * Write @cfg to every drive in_merged() picks: one record update, so the
+ * foreign drives become ours in the same two phases (foreign.h).
  */
 static enum rcl_status write_records(const struct soft_ctrl *sc, const struct found_list *list,
                                      const struct rcl_soft_config *cfg, struct rcl_error *err)
@@ -1025,17 +1049,10 @@ static enum rcl_status write_records(const struct soft_ctrl *sc, const struct fo
 	rc.payload = payload;
 	for (size_t i = 0; i < state->count && !st; i++) {
 		const struct rcl_soft_disk *disk = &state->disks[i];
-		const struct rcl_gpt_part *meta = NULL;
-		bool imported = false;
+		const struct rcl_gpt *gpt = planned_gpt(list, i);
+		const struct rcl_gpt_part *meta = gpt ? &gpt->parts[0] : NULL;
 
-		for (size_t k = 0; k < list->count; k++)
-			for (size_t j = 0; j < list->items[k].disk_count; j++)
-				if (list->items[k].disks[j] == i) {
-					imported = true;
-					if (list->items[k].gpts[j])
-						meta = &list->items[k].gpts[j]->parts[0];
-				}
-		if (!imported && disk->dg < 0 && !disk->spare)
+		if (!in_merged(disk, cfg))
 			continue;
 		if (!meta)
 			meta = &disk->gpt->parts[disk->meta];
