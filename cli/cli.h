@@ -12,12 +12,13 @@
 
 /* Object kinds, named by the path that addresses them. */
 enum obj_kind {
-	OBJ_SYSTEM, /* no path */
-	OBJ_CTRL,   /* /cN */
-	OBJ_ENCL,   /* /cN/eN */
-	OBJ_DRIVE,  /* /cN/eN/sN or /cN/sN */
-	OBJ_VD,     /* /cN/vN */
-	OBJ_DG,     /* /cN/dN */
+	OBJ_SYSTEM,  /* no path */
+	OBJ_CTRL,    /* /cN */
+	OBJ_ENCL,    /* /cN/eN */
+	OBJ_DRIVE,   /* /cN/eN/sN or /cN/sN */
+	OBJ_VD,      /* /cN/vN */
+	OBJ_DG,      /* /cN/dN */
+	OBJ_FOREIGN, /* /cN/fall */
 	OBJ_KIND_COUNT,
 };
 
@@ -31,7 +32,7 @@ struct id_set {
 
 struct obj_path {
 	enum obj_kind kind;
-	struct id_set ctrl, encl, slot, vd, dg;
+	struct id_set ctrl, encl, slot, vd, dg, foreign;
 };
 
 enum opt_type {
@@ -243,6 +244,11 @@ enum rcl_status cmd_vd_delete(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_vd_set(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_dg_show(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_dg_show_all(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_foreign_show(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_foreign_show_all(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_foreign_import(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_foreign_import_preview(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_foreign_delete(struct cmd_ctx *c, struct rcl_error *err);
 
 /* cmd-common.c: rows and sections shared by several handlers */
 void add_pd_row(struct rcl_node *table, const struct rcl_drive *drive);

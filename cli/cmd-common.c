@@ -56,8 +56,10 @@ void add_pd_row(struct rcl_node *table, const struct rcl_drive *drive)
 	rcl_node_add_strf(row, "EID:Slt", "%u:%u", drive->enclosure, drive->slot);
 	rcl_node_add_int(row, "DID", drive->device_id);
 	rcl_node_add_str(row, "State", rcl_pd_state_abbrev(drive->state));
-	/* StorCLI's DG is a number for members, "-" otherwise; right-aligned. */
-	if (drive_in_group(drive))
+	/* StorCLI's DG is a number for members, F for foreign, "-" otherwise; right-aligned. */
+	if (drive->foreign)
+		rcl_node_set_flags(rcl_node_add_str(row, "DG", "F"), RCL_NODE_ALIGN_RIGHT);
+	else if (drive_in_group(drive))
 		rcl_node_add_int(row, "DG", drive->dg);
 	else
 		rcl_node_set_flags(rcl_node_add_str(row, "DG", "-"), RCL_NODE_ALIGN_RIGHT);

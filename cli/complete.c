@@ -63,7 +63,8 @@ static void add_path(struct candidates *cands, const char *path)
 static void add_ctrl_paths(struct candidates *cands, const char *c, const struct rcl_ctrl *ctrl)
 {
 	char path[96];
-	static const char *const tails[] = {"", "/eall", "/eall/sall", "/sall", "/vall", "/dall"};
+	static const char *const tails[] = {"",      "/eall", "/eall/sall", "/sall",
+	                                    "/vall", "/dall", "/fall"};
 
 	for (size_t i = 0; i < sizeof(tails) / sizeof(tails[0]); i++) {
 		snprintf(path, sizeof(path), "/%s%s", c, tails[i]);

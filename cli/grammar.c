@@ -444,6 +444,52 @@ const struct cmd_spec cli_commands[] = {
 		.summary = "show disk groups with their VDs and free space",
 		.example = "raidcli /c0/d0 show all",
 	},
+	{
+		.object = OBJ_FOREIGN,
+		.verb = "show",
+		.run = cmd_foreign_show,
+		.flags = CMD_PER_CTRL,
+		.summary = "list foreign configurations: drives another controller or mdadm configured",
+		.example = "raidcli /c0/fall show",
+	},
+	{
+		.object = OBJ_FOREIGN,
+		.verb = "show all",
+		.run = cmd_foreign_show_all,
+		.flags = CMD_PER_CTRL,
+		.summary = "show foreign configurations with their VDs and drives",
+		.example = "raidcli /c0/fall show all",
+	},
+	{
+		.object = OBJ_FOREIGN,
+		.verb = "import",
+		.run = cmd_foreign_import,
+		.flags = CMD_PER_CTRL | CMD_WRITES,
+		.summary = "adopt the foreign configurations with their VDs, data and hot spares",
+		.example = "raidcli /c0/fall import",
+	},
+	{
+		.object = OBJ_FOREIGN,
+		.verb = "import preview",
+		.run = cmd_foreign_import_preview,
+		.flags = CMD_PER_CTRL,
+		.summary = "show what an import would adopt, and the ids it would give, writing nothing",
+		.example = "raidcli /c0/fall import preview",
+	},
+	{
+		.object = OBJ_FOREIGN,
+		.verb = "delete",
+		.run = cmd_foreign_delete,
+		.flags = CMD_PER_CTRL | CMD_WRITES,
+		.summary = "wipe the foreign configurations' metadata; their drives become blank (data lost)",
+		.example = "raidcli /c0/fall del force",
+		.opts =
+			{
+				{.name = "force",
+				 .type = OPT_FLAG,
+				 .help = "confirm that the foreign VDs and their data are lost (always needed)"},
+			},
+	},
 };
 /* clang-format on */
 
@@ -489,8 +535,9 @@ const char *grammar_enum_value(const struct opt_spec *opt, const char *value)
 const char *grammar_object_name(enum obj_kind kind)
 {
 	static const char *const names[] = {
-	    [OBJ_SYSTEM] = "",         [OBJ_CTRL] = "/cx",  [OBJ_ENCL] = "/cx/ex",
-	    [OBJ_DRIVE] = "/cx/ex/sx", [OBJ_VD] = "/cx/vx", [OBJ_DG] = "/cx/dx",
+	    [OBJ_SYSTEM] = "",          [OBJ_CTRL] = "/cx",  [OBJ_ENCL] = "/cx/ex",
+	    [OBJ_DRIVE] = "/cx/ex/sx",  [OBJ_VD] = "/cx/vx", [OBJ_DG] = "/cx/dx",
+	    [OBJ_FOREIGN] = "/cx/fall",
 	};
 
 	return names[kind];

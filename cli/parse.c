@@ -91,14 +91,15 @@ bad:
 	                component);
 }
 
-static const char *const object_names[] = {"c", "e", "s", "v", "d"};
+static const char *const object_names[] = {"c", "e", "s", "v", "d", "f"};
 
 static enum rcl_status parse_component(const char *comp, struct obj_path *path,
                                        struct rcl_error *err)
 {
-	struct id_set *sets[] = {&path->ctrl, &path->encl, &path->slot, &path->vd, &path->dg};
-	static const char *const examples[] = {"c0",   "call", "e252", "eall", "s0",
-	                                       "sall", "v0",   "vall", "d0",   "dall"};
+	struct id_set *sets[] = {&path->ctrl, &path->encl, &path->slot,
+	                         &path->vd,   &path->dg,   &path->foreign};
+	static const char *const examples[] = {"c0", "call", "e252", "eall", "s0",  "sall",
+	                                       "v0", "vall", "d0",   "dall", "fall"};
 	char letter = (char)tolower((unsigned char)comp[0]);
 	const char *hint;
 	size_t i;
@@ -113,12 +114,17 @@ static enum rcl_status parse_component(const char *comp, struct obj_path *path,
 			return rcl_fail(err, RCL_INVALID_COMMAND,
 			                "unknown object '/%s'; did you mean '/%s'?", comp, hint);
 		return rcl_fail(err, RCL_INVALID_COMMAND,
-		                "unknown object '/%s'; objects are /cN, /cN/eN/sN, /cN/sN, /cN/vN "
-		                "and /cN/dN",
+		                "unknown object '/%s'; objects are /cN, /cN/eN/sN, /cN/sN, /cN/vN, "
+		                "/cN/dN and /cN/fall",
 		                comp);
 	}
 	if (sets[i]->given)
 		return rcl_fail(err, RCL_INVALID_COMMAND, "object '/%c' is given twice", letter);
+	/* StorCLI addresses foreign configurations all together only. */
+	if (sets[i] == &path->foreign && strcasecmp(comp + 1, "all"))
+		return rcl_fail(
+		    err, RCL_INVALID_COMMAND,
+		    "invalid object '/%s': foreign configurations are addressed as /fall", comp);
 	if (i != 0 && !path->ctrl.given)
 		return rcl_fail(err, RCL_INVALID_COMMAND,
 		                "object '/%s' needs a controller first, as in /c0/%s", comp, comp);
@@ -129,9 +135,15 @@ static enum rcl_status parse_component(const char *comp, struct obj_path *path,
 static enum rcl_status classify(struct obj_path *path, struct rcl_error *err)
 {
 	bool e = path->encl.given, s = path->slot.given, v = path->vd.given, d = path->dg.given;
+	bool f = path->foreign.given;
 
 	if (!path->ctrl.given)
 		path->kind = OBJ_SYSTEM;
+	else if (f && !e && !s && !v && !d)
+		path->kind = OBJ_FOREIGN;
+	else if (f)
+		return rcl_fail(err, RCL_INVALID_COMMAND,
+		                "object path mixes /fall with other objects; use /cN/fall");
 	else if (!e && !s && !v && !d)
 		path->kind = OBJ_CTRL;
 	else if (e && !s && !v && !d)

@@ -15,6 +15,7 @@ static const struct {
     {RCL_INVALID_PARAM, "invalid parameter"},
     {RCL_DRIVE_TOO_SMALL, "drive too small"},
     {RCL_NOT_FOUND, "not found"},
+    {RCL_FOREIGN_INCOMPLETE, "incomplete foreign configuration"},
     {RCL_NOT_ALLOWED, "operation not allowed"},
     {RCL_NOMEM, "out of memory"},
     {RCL_CORRUPT, "corrupt state"},

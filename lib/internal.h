@@ -37,6 +37,9 @@ struct rcl_ctrl;
  *		rcl_ctrl_set_drive_jbod(), the states checked.
  * @set_drive_state: as rcl_ctrl_set_drive_state() for a member (all but
  *		GOOD of a JBOD drive), the states and @force checked.
+ * @foreign_show, @foreign_import, @foreign_delete: as rcl_ctrl_foreign(),
+ *		rcl_ctrl_import_foreign() and rcl_ctrl_delete_foreign(), @out
+ *		empty (exclusive lock held for import and delete).
  *
  * After a changing operation the backend refreshes ctrl->drives, ->dgs
  * and ->vds, so the caller sees the new configuration.
@@ -68,6 +71,12 @@ struct rcl_backend_ops {
 	                                  bool on, struct rcl_error *err);
 	enum rcl_status (*set_drive_state)(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
 	                                   enum rcl_drive_change change, struct rcl_error *err);
+	enum rcl_status (*foreign_show)(struct rcl_ctrl *ctrl, struct rcl_foreign *out,
+	                                struct rcl_error *err);
+	enum rcl_status (*foreign_import)(struct rcl_ctrl *ctrl, bool preview,
+	                                  struct rcl_foreign *out, struct rcl_error *err);
+	enum rcl_status (*foreign_delete)(struct rcl_ctrl *ctrl, bool force,
+	                                  struct rcl_foreign *out, struct rcl_error *err);
 };
 
 extern const struct rcl_backend_ops rcl_soft_ops;

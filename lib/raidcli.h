@@ -43,18 +43,19 @@ extern "C" {
  */
 enum rcl_status {
 	RCL_OK = 0,
-	RCL_INVALID_COMMAND = 1,  /* the command line does not parse */
-	RCL_INVALID_PARAM = 3,    /* a value is out of range or malformed */
-	RCL_DRIVE_TOO_SMALL = 13, /* a spare smaller than the members it would replace */
-	RCL_NOT_FOUND = 35,       /* the addressed object does not exist */
-	RCL_NOT_ALLOWED = 255,    /* refused in the current state */
-	RCL_NOMEM = 240,          /* out of memory */
-	RCL_CORRUPT = 241,        /* a state file or metadata block is damaged */
-	RCL_SYSTEM = 242,         /* an operating system call failed (see sys_errno) */
-	RCL_BUSY = 243,           /* the object is in use (locked, mounted, opened) */
-	RCL_UNSUPPORTED = 244,    /* the controller does not support the operation */
-	RCL_NEED_FORCE = 245,     /* destructive: repeat with 'force' to confirm */
-	RCL_EXISTS = 246,         /* the object to create is already there */
+	RCL_INVALID_COMMAND = 1,     /* the command line does not parse */
+	RCL_INVALID_PARAM = 3,       /* a value is out of range or malformed */
+	RCL_DRIVE_TOO_SMALL = 13,    /* a spare smaller than the members it would replace */
+	RCL_NOT_FOUND = 35,          /* the addressed object does not exist */
+	RCL_FOREIGN_INCOMPLETE = 59, /* a foreign configuration lacks drives it cannot do without */
+	RCL_NOT_ALLOWED = 255,       /* refused in the current state */
+	RCL_NOMEM = 240,             /* out of memory */
+	RCL_CORRUPT = 241,           /* a state file or metadata block is damaged */
+	RCL_SYSTEM = 242,            /* an operating system call failed (see sys_errno) */
+	RCL_BUSY = 243,              /* the object is in use (locked, mounted, opened) */
+	RCL_UNSUPPORTED = 244,       /* the controller does not support the operation */
+	RCL_NEED_FORCE = 245,        /* destructive: repeat with 'force' to confirm */
+	RCL_EXISTS = 246,            /* the object to create is already there */
 };
 
 /**
@@ -354,6 +355,7 @@ struct rcl_drive {
 	char medium[8];
 	char path[4096];
 	bool locate;
+	bool foreign; /* carries a configuration another controller (or mdadm) wrote */
 };
 
 /**
@@ -661,13 +663,11 @@ enum rcl_status rcl_ctrl_delete_vd(struct rcl_ctrl *ctrl, unsigned vd, bool forc
  * rcl_ctrl_add_hotspare() - make unconfigured good drive @ref a hot spare,
  * recorded in the controller's configuration so that it stays one when the
  * drives move: a global one (state GHS) when @dg_count is 0, else one
- * dedicated to the disk groups @dgs (state DHS, its dg the first group's). Without @force a drive holding a file
- * system or partition table is refused (RCL_NEED_FORCE). Requires an
- * exclusive lock. Return: RCL_OK; RCL_NOT_FOUND (no such drive or group);
- * RCL_NOT_ALLOWED (missing, foreign, not unconfigured good,
- * RCL_MAX_HOT_SPARES spares already, a RAID0 group); RCL_INVALID_PARAM (a
- * group named twice); RCL_DRIVE_TOO_SMALL (it cannot stand in for a member
- * of every group it serves);
+ * dedicated to the disk groups @dgs (state DHS, its dg the first group's). Without @force a drive
+ * holding a file system or partition table is refused (RCL_NEED_FORCE). Requires an exclusive lock.
+ * Return: RCL_OK; RCL_NOT_FOUND (no such drive or group); RCL_NOT_ALLOWED (missing, foreign, not
+ * unconfigured good, RCL_MAX_HOT_SPARES spares already, a RAID0 group); RCL_INVALID_PARAM (a group
+ * named twice); RCL_DRIVE_TOO_SMALL (it cannot stand in for a member of every group it serves);
  * RCL_UNSUPPORTED; RCL_SYSTEM, RCL_NOMEM. Nothing changes on failure.
  */
 enum rcl_status rcl_ctrl_add_hotspare(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
@@ -836,6 +836,8 @@ enum rcl_event_code {
 	RCL_EVENT_CTRL_CHANGED = 11,
 	RCL_EVENT_DRIVE_FAILED = 12,
 	RCL_EVENT_VD_STATE_CHANGED = 13,
+	RCL_EVENT_FOREIGN_IMPORTED = 14,
+	RCL_EVENT_FOREIGN_DELETED = 15,
 };
 
 #define RCL_EVENT_DESC_MAX 256
@@ -908,6 +910,112 @@ enum rcl_status rcl_ctrl_events(struct rcl_ctrl *ctrl, const struct rcl_event_fi
  * crash leaves the old log or the new one. Requires an exclusive lock.
  */
 enum rcl_status rcl_ctrl_delete_events(struct rcl_ctrl *ctrl, struct rcl_error *err);
+
+/* ------------------------------------------------------------------------
+ * Foreign configurations (/cN/fall): drives that carry a configuration
+ * this controller did not write, moved from another controller or made by
+ * mdadm. Such drives show as UGood with "foreign" set (DG F in PD LIST)
+ * and are used for nothing until the configuration is imported, which
+ * adopts it with its data, or deleted, which wipes its metadata.
+ */
+
+/* Who wrote a foreign configuration. */
+enum rcl_foreign_source {
+	RCL_FOREIGN_RAIDCLI, /* another raidcli soft controller, named by its serial */
+	RCL_FOREIGN_MDADM,   /* an md array raidcli did not make, named by its md UUID */
+};
+
+/**
+ * struct rcl_foreign_drive - one drive of a foreign configuration.
+ * @present:	false for a member the configuration lists that no slot
+ *		holds; @enclosure and @slot are then where it was last seen.
+ * @role:	RCL_PD_ONLINE for a member, RCL_PD_GHS or RCL_PD_DHS for a
+ *		hot spare.
+ * @dg, @span, @row: its group (-1 for a global spare) and place in it.
+ */
+struct rcl_foreign_drive {
+	unsigned enclosure;
+	unsigned slot;
+	bool present;
+	enum rcl_pd_state role;
+	int dg;
+	unsigned span;
+	unsigned row;
+	uint64_t bytes;
+};
+
+/**
+ * struct rcl_foreign_config - the configuration of one foreign owner.
+ * @owner:	the controller serial (RAIDCLI), or the md array UUID (MDADM).
+ * @complete:	every member it lists is present.
+ * @problem:	why it cannot be imported, or "" when it can.
+ * @dgs, @vds:	its groups and VDs. rcl_ctrl_foreign() numbers groups
+ *		from 0 across all configurations (as StorCLI numbers foreign
+ *		groups) and keeps each VD's id; rcl_ctrl_import_foreign() gives
+ *		the ids they get on this controller. A group's state is the
+ *		state its VDs would have with the drives present.
+ * @drives:	@drive_count drives, members span by span, then spares.
+ */
+struct rcl_foreign_config {
+	char owner[64];
+	enum rcl_foreign_source source;
+	bool complete;
+	char problem[RCL_ERROR_MSG_MAX];
+	size_t dg_count;
+	struct rcl_dg dgs[RCL_MAX_DGS];
+	size_t vd_count;
+	struct rcl_vd vds[RCL_MAX_VDS];
+	size_t drive_count;
+	struct rcl_foreign_drive *drives;
+};
+
+/* struct rcl_foreign - every foreign configuration a controller sees. */
+struct rcl_foreign {
+	size_t count;
+	struct rcl_foreign_config *configs;
+};
+
+/* rcl_foreign_release() - free @foreign's contents; it is empty after. */
+void rcl_foreign_release(struct rcl_foreign *foreign);
+
+/**
+ * rcl_ctrl_foreign() - the foreign configurations on @ctrl's drives, into
+ * @out (caller-owned, released with rcl_foreign_release()).
+ * Return: RCL_OK (with none, @out->count is 0); RCL_UNSUPPORTED;
+ * RCL_SYSTEM, RCL_NOMEM.
+ */
+enum rcl_status rcl_ctrl_foreign(struct rcl_ctrl *ctrl, struct rcl_foreign *out,
+                                 struct rcl_error *err);
+
+/**
+ * rcl_ctrl_import_foreign() - adopt every foreign configuration: its
+ * drives become this controller's with their VDs (names, levels, sizes,
+ * strips, policies, md array UUIDs and data unchanged) and hot spares.
+ * A VD or group keeps its id when this controller does not use it, else
+ * takes the lowest free one. With @preview nothing is written. Either way
+ * @out (caller-owned) says what is, or would be, imported, with the new
+ * ids. A crash during the import leaves the drives foreign or imported.
+ * Requires an exclusive lock.
+ * Return: RCL_OK; RCL_NOT_FOUND (no foreign configuration);
+ * RCL_FOREIGN_INCOMPLETE (a group lacks more members than its level can
+ * lose); RCL_NOT_ALLOWED (this controller's limits, two drives with one
+ * identity, a configuration raidcli cannot adopt: the message says why);
+ * RCL_UNSUPPORTED; RCL_SYSTEM, RCL_NOMEM. Nothing changes on failure.
+ */
+enum rcl_status rcl_ctrl_import_foreign(struct rcl_ctrl *ctrl, bool preview,
+                                        struct rcl_foreign *out, struct rcl_error *err);
+
+/**
+ * rcl_ctrl_delete_foreign() - wipe the metadata of every foreign
+ * configuration (GPT, records, md superblocks) so its drives become
+ * blank unconfigured good drives; their data is lost. Without @force it
+ * refuses (RCL_NEED_FORCE). @out (caller-owned) says what was deleted.
+ * Requires an exclusive lock.
+ * Return: RCL_OK; RCL_NOT_FOUND; RCL_NEED_FORCE; RCL_UNSUPPORTED;
+ * RCL_SYSTEM, RCL_NOMEM.
+ */
+enum rcl_status rcl_ctrl_delete_foreign(struct rcl_ctrl *ctrl, bool force, struct rcl_foreign *out,
+                                        struct rcl_error *err);
 
 /* The library's version, "0.1.0". */
 const char *rcl_version(void);

@@ -247,6 +247,14 @@ static void fill_spares(struct rcl_ctrl *ctrl, const struct rcl_soft_state *stat
 	}
 }
 
+/* Drives carrying a configuration raidcli could import show DG F. */
+static void fill_foreign(struct rcl_ctrl *ctrl, const struct rcl_soft_state *state)
+{
+	for (size_t i = 0; i < state->count; i++)
+		ctrl->drives[i].foreign = state->disks[i].kind == RCL_SOFT_DISK_FOREIGN &&
+		                          state->disks[i].foreign != RCL_SOFT_FOREIGN_NONE;
+}
+
 void rcl_soft_view_apply(struct rcl_ctrl *ctrl, struct soft_ctrl *sc, struct rcl_soft_view *view)
 {
 	const struct rcl_soft_config *cfg = &view->state->cfg;
@@ -258,6 +266,7 @@ void rcl_soft_view_apply(struct rcl_ctrl *ctrl, struct soft_ctrl *sc, struct rcl
 	ctrl->dgs = view->dgs;
 	ctrl->vds = view->vds;
 	fill_slots(ctrl, sc);
+	fill_foreign(ctrl, state);
 	fill_spares(ctrl, state);
 	for (size_t d = 0; d < cfg->dg_count; d++) {
 		fill_group(ctrl, state, &cfg->dgs[d], &ctrl->dgs[d]);
@@ -290,4 +299,14 @@ void rcl_soft_model_free(struct rcl_ctrl *ctrl)
 	ctrl->dgs = NULL;
 	ctrl->vds = NULL;
 	ctrl->dg_count = ctrl->vd_count = 0;
+}
+
+enum rcl_vd_state rcl_soft_group_state(const struct rcl_soft_dg *dg, const unsigned *lost)
+{
+	return group_state(dg, lost);
+}
+
+void rcl_soft_vd_model(const struct rcl_soft_vd *vd, const struct rcl_dg *dg, struct rcl_vd *out)
+{
+	fill_vd(vd, dg, out);
 }

@@ -71,12 +71,41 @@ static void classify_no_gpt(struct rcl_soft_disk *disk)
 		return;
 	}
 	if (rcl_get_le32(buf) == RCL_MD_SB_MAGIC || rcl_get_le32(buf + 4096) == RCL_MD_SB_MAGIC ||
-	    md_at_end(disk))
+	    md_at_end(disk)) {
 		classify(disk, RCL_SOFT_DISK_FOREIGN, "holds an md superblock");
-	else if (rcl_soft_has_mbr(buf, sizeof(buf)))
+		disk->foreign = RCL_SOFT_FOREIGN_MD_DISK;
+	} else if (rcl_soft_has_mbr(buf, sizeof(buf))) {
 		classify(disk, RCL_SOFT_DISK_FOREIGN, "holds an MBR partition table");
-	else
+	} else {
 		classify(disk, RCL_SOFT_DISK_BLANK, "");
+	}
+}
+
+/*
+ * Whether a Linux RAID partition of @disk's GPT starts with an md v1.2
+ * superblock, and (@serial not NULL) one whose array name does not start
+ * with "@serial:", as the names of arrays this controller made do.
+ */
+static bool md_partition(const struct rcl_soft_disk *disk, const char *serial)
+{
+	struct rcl_error ignored = {0};
+	/* member.c names arrays "%.20s:vN" after the serial. */
+	size_t len = serial ? strnlen(serial, 20) : 0;
+	uint8_t sb[64];
+
+	for (unsigned i = 0; i < RCL_GPT_MAX_PARTS; i++) {
+		const struct rcl_gpt_part *p = &disk->gpt->parts[i];
+		const char *name = (const char *)sb + 32;
+
+		if (!memcmp(&p->type, &rcl_gpt_type_linux_raid, sizeof(p->type)) &&
+		    !rcl_soft_read(disk->fd, sb, sizeof(sb),
+		                   p->first_lba * disk->sector_size + RCL_MD_SUPER1_2_OFFSET * 512,
+		                   &ignored) &&
+		    rcl_get_le32(sb) == RCL_MD_SB_MAGIC &&
+		    (!serial || strncmp(name, serial, len) || name[len] != ':'))
+			return true;
+	}
+	return false;
 }
 
 /* Find the metadata partition in the GPT just read. */
@@ -89,6 +118,12 @@ static void classify_gpt(struct rcl_soft_disk *disk)
 			classify(disk, RCL_SOFT_DISK_OURS, "");
 			return;
 		}
+	if (md_partition(disk, NULL)) {
+		classify(disk, RCL_SOFT_DISK_FOREIGN,
+		         "holds md array members raidcli did not make");
+		disk->foreign = RCL_SOFT_FOREIGN_MD_GPT;
+		return;
+	}
 	classify(disk, RCL_SOFT_DISK_FOREIGN, "holds a GPT raidcli did not write");
 }
 
@@ -145,6 +180,27 @@ static bool damaged(const struct rcl_soft_record_drive *rec)
 	return false;
 }
 
+/*
+ * The controller a drive belongs to, as rcl_soft_record_choose() decides
+ * it: that of its newest valid committed record, else its newest pending one.
+ */
+static const char *record_owner(const struct rcl_soft_record_drive *rec)
+{
+	const struct rcl_soft_record_slot *best = NULL;
+
+	for (unsigned s = 0; s < RCL_SOFT_RECORD_SLOTS; s++) {
+		const struct rcl_soft_record_slot *slot = &rec->slots[s];
+
+		if (slot->valid && (!best ||
+		                    (slot->hdr.state == RCL_SOFT_RECORD_COMMITTED) >
+		                        (best->hdr.state == RCL_SOFT_RECORD_COMMITTED) ||
+		                    (slot->hdr.state == best->hdr.state &&
+		                     slot->hdr.generation > best->hdr.generation)))
+			best = slot;
+	}
+	return best ? best->hdr.serial : "";
+}
+
 /* Drives of other controllers, and copies of a drive seen already, are foreign. */
 static void mark_foreign(struct rcl_soft_state *state)
 {
@@ -156,6 +212,9 @@ static void mark_foreign(struct rcl_soft_state *state)
 		if (state->verdicts[i].standing == RCL_SOFT_RECORD_FOREIGN) {
 			classify(disk, RCL_SOFT_DISK_FOREIGN,
 			         "holds another controller's configuration");
+			disk->foreign = RCL_SOFT_FOREIGN_RAIDCLI;
+			snprintf(disk->owner, sizeof(disk->owner), "%s",
+			         record_owner(&state->recs[i]));
 			continue;
 		}
 		for (size_t j = 0; j < i; j++)
@@ -178,6 +237,28 @@ static void mark_damaged(struct rcl_soft_state *state)
 		    damaged(&state->recs[i]))
 			classify(&state->disks[i], RCL_SOFT_DISK_FOREIGN,
 			         "holds a damaged raidcli configuration record");
+}
+
+/*
+ * A drive with our metadata partition but no record in force, holding md
+ * members of an array this controller did not make, is an md member still:
+ * an import of it was interrupted before its record was committed (see
+ * foreign.h). Left unconfigured, a create could overwrite the array.
+ */
+static void mark_md_members(struct rcl_soft_state *state, const char *serial)
+{
+	for (size_t i = 0; i < state->count; i++) {
+		struct rcl_soft_disk *disk = &state->disks[i];
+		enum rcl_soft_record_standing standing = state->verdicts[i].standing;
+
+		if (disk->kind == RCL_SOFT_DISK_OURS && disk->dg < 0 && !disk->spare &&
+		    (standing == RCL_SOFT_RECORD_NONE || standing == RCL_SOFT_RECORD_STALE) &&
+		    md_partition(disk, serial)) {
+			classify(disk, RCL_SOFT_DISK_FOREIGN,
+			         "holds md array members raidcli did not make");
+			disk->foreign = RCL_SOFT_FOREIGN_MD_GPT;
+		}
+	}
 }
 
 static void place_spare(struct rcl_soft_state *state, const struct rcl_guid *uuid, int dg)
@@ -224,6 +305,7 @@ static enum rcl_status choose(struct rcl_soft_state *state, const char *serial,
 	state->next_generation = choice.next_generation;
 	mark_foreign(state);
 	if (st) {
+		mark_md_members(state, serial);
 		mark_damaged(state);
 		return RCL_OK; /* unconfigured: nothing committed here */
 	}
@@ -237,6 +319,7 @@ static enum rcl_status choose(struct rcl_soft_state *state, const char *serial,
 	if (st)
 		return st;
 	place_members(state);
+	mark_md_members(state, serial);
 	mark_damaged(state);
 	return RCL_OK;
 }

@@ -25,18 +25,33 @@ enum rcl_soft_disk_kind {
 	RCL_SOFT_DISK_FOREIGN, /* another controller's, or data we did not write */
 };
 
+/*
+ * The configuration a FOREIGN drive carries, if any: those drives show as
+ * foreign (DG F) and make up /cN/fall (foreign.h). Other foreign drives
+ * (an MBR, a GPT of another tool, a damaged record) only refuse to be used.
+ */
+enum rcl_soft_foreign {
+	RCL_SOFT_FOREIGN_NONE,
+	RCL_SOFT_FOREIGN_RAIDCLI, /* another controller's record: @owner names it */
+	RCL_SOFT_FOREIGN_MD_DISK, /* md metadata on the whole drive */
+	RCL_SOFT_FOREIGN_MD_GPT,  /* md members in Linux RAID partitions of a GPT (@gpt) */
+};
+
 /**
  * struct rcl_soft_disk - one slot's drive.
  * @path:	borrowed from the controller's slot.
  * @fd:		open read-write (read-only when it refuses), or -1.
- * @gpt:	its GPT when @kind is OURS (heap: 18 KiB).
- * @meta:	@gpt's entry of the metadata partition, when OURS.
+ * @gpt:	its GPT when @kind is OURS, or FOREIGN with a GPT (heap: 18 KiB).
+ * @meta:	@gpt's entry of the metadata partition, when OURS (or
+ *		FOREIGN_RAIDCLI).
  * @dg, @member: its group's index in the configuration and its index
  *		among the group's members, or -1.
  * @spare:	a hot spare of the configuration.
  * @spare_dg:	for a dedicated spare, its group's index in the
  *		configuration; -1 for a global one.
  * @why:	for FOREIGN, what was found.
+ * @foreign, @owner: for FOREIGN, the configuration it carries, and for
+ *		FOREIGN_RAIDCLI the serial of the controller that wrote it.
  */
 struct rcl_soft_disk {
 	unsigned slot;
@@ -52,6 +67,8 @@ struct rcl_soft_disk {
 	bool spare;
 	int spare_dg;
 	char why[96];
+	enum rcl_soft_foreign foreign;
+	char owner[RCL_SOFT_RECORD_SERIAL_MAX + 1];
 };
 
 /**

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "foreign.h"
 #include "model.h"
 #include "scan.h"
 #include "soft.h"
@@ -510,6 +511,9 @@ const struct rcl_backend_ops rcl_soft_ops = {
     .set_jbod_mode = soft_set_jbod_mode,
     .set_drive_jbod = soft_set_drive_jbod,
     .set_drive_state = rcl_soft_set_drive_state,
+    .foreign_show = rcl_soft_foreign_show,
+    .foreign_import = rcl_soft_foreign_import,
+    .foreign_delete = rcl_soft_foreign_delete,
 };
 
 /* Create the sparse image for @slot in sc->image_dir; never overwrite. */

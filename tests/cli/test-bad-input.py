@@ -499,6 +499,7 @@ def delete_cases():
 
 
 NOT_ALLOWED, UNSUPPORTED = 255, 244
+INCOMPLETE = 59
 VD = ["/c0", "add", "vd"]
 
 
@@ -755,6 +756,65 @@ def state_cases():
                                  env.must("/c0/e252/s1", "set", "offline")))
     vd_case("set good: an Offln member", ["/c0/e252/s1", "set", "good"], NOT_ALLOWED,
             ["252:1 is Offln"], prepare=raid("r5", "252:0-2", 1))
+def moved(env, drives, commands, add=None, size="64MB"):
+    """/c1 with @drives images in files/img, configured by @commands (each run on
+    /c1), deleted with its images kept; /c0 gets the images numbered @add (all)."""
+    img = os.path.join(env.files, "img")
+    env.must("add", "controller", "type=soft", "drives=%d" % drives, "size=" + size,
+             "dir=" + img)
+    for command in commands:
+        env.must(*command)
+    env.must("/c1", "del")
+    for n in (range(drives) if add is None else add):
+        env.must("/c0", "add", "drive", "path=%s/drive%d.img" % (img, n))
+    return img
+
+
+def left_behind(env):
+    """Import a RAID1 with one member, then bring the other back: it is foreign still."""
+    img = moved(env, 2, [["/c1", "add", "vd", "r1", "drives=252:0-1"]], add=[0])
+    env.must("/c0/fall", "import")
+    env.must("/c0", "add", "drive", "path=%s/drive1.img" % img)
+
+
+def copied(env):
+    """A foreign RAID1 and a byte copy of one of its drives."""
+    img = moved(env, 2, [["/c1", "add", "vd", "r1", "drives=252:0-1"]])
+    shutil.copyfile(os.path.join(img, "drive0.img"), os.path.join(env.files, "copy.img"))
+    env.must("/c0", "add", "drive", "path=" + os.path.join(env.files, "copy.img"))
+
+
+def foreign_cases():
+    R1 = [["/c1", "add", "vd", "r1", "drives=252:0-1"]]
+    for verb in (["import"], ["import", "preview"], ["del", "force"]):
+        vd_case("fall %s: no foreign configuration" % " ".join(verb), ["/c0/fall"] + verb,
+                NOT_FOUND, ["no foreign configuration found on /c0"])
+    vd_case("fall del: without force", ["/c0/fall", "del"], NEED_FORCE,
+            ["destroys its 1 virtual drive", "/c0/fall del force"],
+            prepare=lambda env: moved(env, 2, R1))
+    vd_case("fall import: incomplete", ["/c0/fall", "import"], INCOMPLETE,
+            ["Incomplete foreign configuration", "RAID5"],
+            prepare=lambda env: moved(env, 3, [["/c1", "add", "vd", "r5", "drives=252:0-2"]],
+                                      add=[0]))
+    vd_case("fall import preview: incomplete", ["/c0/fall", "import", "preview"], INCOMPLETE,
+            ["Incomplete foreign configuration"],
+            prepare=lambda env: moved(env, 3, [["/c1", "add", "vd", "r5", "drives=252:0-2"]],
+                                      add=[1]))
+    vd_case("fall import: a copy of a drive", ["/c0/fall", "import"], NOT_ALLOWED,
+            ["same identity", "copy"], prepare=copied)
+    vd_case("fall import: a member left behind", ["/c0/fall", "import"], NOT_ALLOWED,
+            ["already has", "left behind", "fall del force"], prepare=left_behind)
+    vd_case("fall import: too many hot spares", ["/c0/fall", "import"], NOT_ALLOWED,
+            ["9 hot spares would exceed", "8"], size="16MB",
+            prepare=lambda env: (env.must("/c0/e252/s0-3", "add", "hotsparedrive"),
+                                 moved(env, 5, [["/c1/e252/s0-4", "add", "hotsparedrive"]],
+                                       size="16MB")))
+    vd_case("fall: a numbered foreign object", ["/c0/f0", "show"], INVALID_COMMAND,
+            ["'/f0'", "/fall"])
+    vd_case("fall: mixed with a VD", ["/c0/fall/v0", "show"], INVALID_COMMAND,
+            ["mixes /fall"])
+    vd_case("fall: unknown verb", ["/c0/fall", "imprt"], INVALID_COMMAND,
+            ["'imprt'", "did you mean 'import'?"])
 
 
 def event_cases():
@@ -796,6 +856,7 @@ def main():
     add_vd_cases()
     spare_cases()
     state_cases()
+    foreign_cases()
     event_cases()
     batch_cases()
     print("\n%d passed, %d failed, %d skipped" % (passed, len(failures), len(skips)))

@@ -16,12 +16,18 @@
  * the RAID5 group's dedicated one (slot 19) unconfigured again; setting a
  * RAID5 member (slot 3) offline or failed, and the baseline's offline
  * RAID1 member (slot 1) online or missing; making slot 9 a spare of both
- * groups, which only the record knows. After the
- * fault the controller is opened again, as after a restart, and its VD
- * list and spares must be exactly the old ones or exactly those a
- * fault-free run gives; a following change must succeed.
+ * groups, which only the record knows; importing a foreign configuration
+ * (a RAID5 and a global spare another controller made, in slots 20-23),
+ * and adopting an md array (that RAID5's members with raidcli's metadata
+ * partition taken out of their GPTs, as mdadm's members with room for it).
+ * After the fault the controller is opened again, as after a restart, and
+ * its VD list, spares, member states and foreign drives must be exactly the
+ * old ones or exactly those a fault-free run gives (so an import leaves
+ * every drive foreign or every drive imported); a following change must
+ * succeed.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +37,7 @@
 #include "internal.h"
 #include "soft/scan.h"
 #include "soft/soft.h"
+#include "soft/gpt.h"
 #include "unit.h"
 
 #define MIB    (1ull << 20)
@@ -49,21 +56,28 @@ struct vd_sum {
 };
 
 struct vd_list {
-	uint32_t spares; /* a bit per slot that is a global hot spare */
-	uint32_t dhs;    /* a bit per slot that is a dedicated one */
-	uint32_t offln;  /* an offline member */
-	uint32_t ubad;   /* a failed member */
+	uint32_t spares;  /* a bit per slot that is a global hot spare */
+	uint32_t dhs;     /* a bit per slot that is a dedicated one */
+	uint32_t offln;   /* an offline member */
+	uint32_t ubad;    /* a failed member */
+	uint32_t foreign; /* a bit per slot whose drive is foreign */
 	size_t count;
 	struct vd_sum vds[RCL_MAX_VDS];
 };
 
-static struct rcl_ctrl *open_ctrl(struct rcl_ctx *ctx)
+static struct rcl_ctrl *open_id(struct rcl_ctx *ctx, unsigned id)
 {
 	struct rcl_error err = {0};
 	struct rcl_ctrl *ctrl = NULL;
 
-	ck_assert_msg(!rcl_ctrl_open(ctx, 0, RCL_LOCK_EXCLUSIVE, &ctrl, &err), "open: %s", err.msg);
+	ck_assert_msg(!rcl_ctrl_open(ctx, id, RCL_LOCK_EXCLUSIVE, &ctrl, &err), "open: %s",
+	              err.msg);
 	return ctrl;
+}
+
+static struct rcl_ctrl *open_ctrl(struct rcl_ctx *ctx)
+{
+	return open_id(ctx, 0);
 }
 
 static void list_vds(struct rcl_ctx *ctx, struct vd_list *out)
@@ -71,6 +85,9 @@ static void list_vds(struct rcl_ctx *ctx, struct vd_list *out)
 	struct rcl_ctrl *ctrl = open_ctrl(ctx);
 
 	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < rcl_ctrl_drive_count(ctrl); i++)
+		if (rcl_ctrl_drive(ctrl, i)->foreign)
+			out->foreign |= 1u << rcl_ctrl_drive(ctrl, i)->slot;
 	for (size_t i = 0; i < rcl_ctrl_drive_count(ctrl); i++)
 		if (rcl_ctrl_drive(ctrl, i)->state == RCL_PD_GHS)
 			out->spares |= 1u << rcl_ctrl_drive(ctrl, i)->slot;
@@ -102,7 +119,7 @@ static void list_vds(struct rcl_ctx *ctx, struct vd_list *out)
 static bool same_list(const struct vd_list *a, const struct vd_list *b, const struct vd_list *base)
 {
 	if (a->count != b->count || a->spares != b->spares || a->dhs != b->dhs ||
-	    a->offln != b->offln || a->ubad != b->ubad)
+	    a->offln != b->offln || a->ubad != b->ubad || a->foreign != b->foreign)
 		return false;
 	for (size_t i = 0; i < a->count; i++) {
 		struct vd_sum x = a->vds[i], y = b->vds[i];
@@ -188,6 +205,69 @@ static enum rcl_status set_state(struct rcl_ctx *ctx, unsigned slot, enum rcl_dr
 static const unsigned r1[] = {0, 1}, r5[] = {2, 3, 4}, r10[] = {5, 6, 7, 8}, next[] = {10, 11};
 static const unsigned r50[] = {12, 13, 14, 15, 16, 17};
 
+/*
+ * Make the member @path an md member raidcli did not adopt: its GPT loses
+ * the metadata partition (entry 0), the md partition stays.
+ */
+static void strip_metadata(const char *path)
+{
+	struct rcl_gpt *gpt = malloc(sizeof(*gpt));
+	struct rcl_error err = {0};
+	int fd = open(path, O_RDWR);
+	off_t end = lseek(fd, 0, SEEK_END);
+
+	ck_assert(gpt && fd >= 0 && end > 0);
+	ck_assert_msg(!rcl_gpt_read(fd, (uint64_t)end, 512, gpt, &err), "%s", err.msg);
+	memset(&gpt->parts[0], 0, sizeof(gpt->parts[0]));
+	ck_assert_msg(!rcl_gpt_write(fd, gpt, &err), "%s", err.msg);
+	close(fd);
+	free(gpt);
+}
+
+/*
+ * Drives that another controller (/c1, deleted with its images kept)
+ * configured: a RAID5 on three and a global spare, into /c0's slots 20-23;
+ * with @as_md, the RAID5's members only, made md members (strip_metadata()).
+ */
+static void add_foreign(struct rcl_ctx *ctx, bool as_md)
+{
+	static const unsigned f5[] = {0, 1, 2};
+	struct rcl_drive_ref refs[3];
+	struct rcl_vd_params p = {.level = RCL_RAID5, .drives = refs, .drive_count = 3};
+	const struct rcl_drive_ref spare3 = {252, 3};
+	char paths[4][4096];
+	struct rcl_error err = {0};
+	struct rcl_ctrl *ctrl;
+	unsigned id = unit_soft_create(ctx, 4, 64 * MIB), vd, slot;
+
+	ctrl = open_id(ctx, id);
+	for (size_t i = 0; i < 3; i++)
+		refs[i] = (struct rcl_drive_ref){252, f5[i]};
+	ck_assert_msg(!rcl_ctrl_create_vd(ctrl, &p, &vd, &err), "%s", err.msg);
+	ck_assert_msg(!rcl_ctrl_add_hotspare(ctrl, &spare3, NULL, 0, false, &err), "%s", err.msg);
+	for (size_t i = 0; i < 4; i++)
+		snprintf(paths[i], sizeof(paths[i]), "%s", rcl_ctrl_drive(ctrl, i)->path);
+	ck_assert_msg(!rcl_ctrl_delete(ctrl, 0, &err), "%s", err.msg);
+	ctrl = open_ctrl(ctx);
+	for (size_t i = 0; i < (as_md ? 3 : 4); i++) {
+		if (as_md)
+			strip_metadata(paths[i]);
+		ck_assert_msg(!rcl_ctrl_add_drive(ctrl, paths[i], &slot, &err), "%s", err.msg);
+	}
+	rcl_ctrl_close(ctrl);
+}
+
+static enum rcl_status import(struct rcl_ctx *ctx, struct rcl_error *err)
+{
+	struct rcl_ctrl *ctrl = open_ctrl(ctx);
+	struct rcl_foreign f;
+	enum rcl_status st = rcl_ctrl_import_foreign(ctrl, false, &f, err);
+
+	rcl_foreign_release(&f);
+	rcl_ctrl_close(ctrl);
+	return st;
+}
+
 /* A new controller in @dir with the starting configuration. */
 static struct rcl_ctx *baseline(const char *dir)
 {
@@ -220,6 +300,8 @@ enum op {
 	OP_ONLINE,
 	OP_MISSING,
 	OP_ADD_SHARED,
+	OP_IMPORT,
+	OP_IMPORT_MD,
 	OPS
 };
 static const char *const op_names[] = {"create a group",
@@ -235,7 +317,9 @@ static const char *const op_names[] = {"create a group",
                                        "fail a member",
                                        "set a member online",
                                        "set a member missing",
-                                       "add a spare of two groups"};
+                                       "add a spare of two groups",
+                                       "import a foreign configuration",
+                                       "adopt an md array"};
 
 static enum rcl_status apply(struct rcl_ctx *ctx, enum op op, struct rcl_error *err)
 {
@@ -266,6 +350,9 @@ static enum rcl_status apply(struct rcl_ctx *ctx, enum op op, struct rcl_error *
 		return set_state(ctx, 1, RCL_DRIVE_SET_MISSING, err);
 	case OP_ADD_SHARED:
 		return shared_spare(ctx, 9, err);
+	case OP_IMPORT:
+	case OP_IMPORT_MD:
+		return import(ctx, err);
 	default:
 		return delete (ctx, 0, err);
 	}
@@ -298,6 +385,10 @@ static unsigned long run_once(enum op op, enum fault_mode mode, enum fault_crash
 	struct vd_list before, after, then;
 	unsigned long writes;
 	enum rcl_status st;
+
+	/* Only here: foreign drives make every baseline slower. */
+	if (op == OP_IMPORT || op == OP_IMPORT_MD)
+		add_foreign(ctx, op == OP_IMPORT_MD);
 
 	list_vds(ctx, &before);
 	fault_arm(mode, k);

@@ -352,7 +352,10 @@ static void must_run(const char *line)
 	rcl_reply_release(&reply);
 }
 
-/* The loop on @line, after two controllers (4 and 2 drives) and @setup. */
+/*
+ * The loop on @line, after two controllers (4 and 2 drives) and @setup
+ * (lines, each a command).
+ */
 static void cli_loop_after(const char *setup, const char *line, bool persistent)
 {
 	struct rcl_ctx *ctx = unit_ctx_new(scratch.dir);
@@ -363,8 +366,12 @@ static void cli_loop_after(const char *setup, const char *line, bool persistent)
 	unit_soft_create(ctx, 4, 16 * MIB);
 	unit_soft_create(ctx, 2, 16 * MIB);
 	rcl_ctx_free(ctx);
-	if (setup)
-		must_run(setup);
+	for (const char *p = setup; p && *p; p += strcspn(p, "\n"), p += *p == '\n') {
+		char *one = strndup(p, strcspn(p, "\n"));
+
+		must_run(one);
+		free(one);
+	}
 	rcl_reply_init(&reply);
 	ck_assert_int_eq(run_line(line, &reply), RCL_OK);
 	want = render_both(&reply);
@@ -507,6 +514,58 @@ START_TEST(test_show_events_out_of_memory_persistent)
 }
 END_TEST
 
+/*
+ * /c0 with a foreign RAID1 and a global spare: /c2 made them in
+ * <state>/fimg and was deleted, its images kept. Return: the setup lines.
+ */
+static char *foreign_setup(void)
+{
+	char *lines = NULL;
+
+	ck_assert(asprintf(&lines,
+	                   "add controller type=soft drives=3 size=16MB dir=%s/fimg\n"
+	                   "/c2 add vd r1 drives=252:0-1 name=moved\n"
+	                   "/c2/e252/s2 add hotsparedrive\n"
+	                   "/c2 del\n"
+	                   "/c0 add drive path=%s/fimg/drive1.img\n"
+	                   "/c0 add drive path=%s/fimg/drive0.img\n"
+	                   "/c0 add drive path=%s/fimg/drive2.img",
+	                   scratch.dir, scratch.dir, scratch.dir, scratch.dir) > 0);
+	return lines;
+}
+
+static void foreign_loop(const char *line, bool persistent)
+{
+	char *setup = foreign_setup();
+
+	cli_loop_after(setup, line, persistent);
+	free(setup);
+}
+
+START_TEST(test_foreign_show_all_out_of_memory_transient)
+{
+	foreign_loop("/c0/fall show all", false);
+}
+END_TEST
+
+START_TEST(test_foreign_show_all_out_of_memory_persistent)
+{
+	foreign_loop("/c0/fall show all", true);
+}
+END_TEST
+
+START_TEST(test_foreign_preview_out_of_memory_transient)
+{
+	foreign_loop("/c0/fall import preview", false);
+}
+END_TEST
+
+START_TEST(test_foreign_preview_out_of_memory_persistent)
+{
+	foreign_loop("/c0/fall import preview", true);
+}
+END_TEST
+
 static Suite *oom_suite(void)
 {
 	Suite *s = suite_create("oom");
@@ -550,6 +609,10 @@ static Suite *oom_suite(void)
 	tcase_add_test(tc, test_dg_show_all_out_of_memory_persistent);
 	tcase_add_test(tc, test_show_events_out_of_memory_transient);
 	tcase_add_test(tc, test_show_events_out_of_memory_persistent);
+	tcase_add_test(tc, test_foreign_show_all_out_of_memory_transient);
+	tcase_add_test(tc, test_foreign_show_all_out_of_memory_persistent);
+	tcase_add_test(tc, test_foreign_preview_out_of_memory_transient);
+	tcase_add_test(tc, test_foreign_preview_out_of_memory_persistent);
 	suite_add_tcase(s, tc);
 	return s;
 }

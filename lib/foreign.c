@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+/*
+ * foreign.c - foreign configurations whatever the backend: the wrappers
+ * that give each call a clean result and log the changes.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+void rcl_foreign_release(struct rcl_foreign *foreign)
+{
+	for (size_t i = 0; foreign->configs && i < foreign->count; i++)
+		rcl_free(foreign->configs[i].drives);
+	rcl_free(foreign->configs);
+	memset(foreign, 0, sizeof(*foreign));
+}
+
+/* @st from a backend that filled @out: on failure the caller gets an empty @out. */
+static enum rcl_status settle(enum rcl_status st, struct rcl_foreign *out)
+{
+	if (st)
+		rcl_foreign_release(out);
+	return st;
+}
+
+static size_t total_vds(const struct rcl_foreign *f)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < f->count; i++)
+		n += f->configs[i].vd_count;
+	return n;
+}
+
+enum rcl_status rcl_ctrl_foreign(struct rcl_ctrl *ctrl, struct rcl_foreign *out,
+                                 struct rcl_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	return settle(ctrl->entry.ops->foreign_show(ctrl, out, err), out);
+}
+
+enum rcl_status rcl_ctrl_import_foreign(struct rcl_ctrl *ctrl, bool preview,
+                                        struct rcl_foreign *out, struct rcl_error *err)
+{
+	enum rcl_status st;
+
+	memset(out, 0, sizeof(*out));
+	st = settle(ctrl->entry.ops->foreign_import(ctrl, preview, out, err), out);
+	if (!st && !preview)
+		(void)rcl_event_record(ctrl, RCL_EVENT_FOREIGN_IMPORTED, NULL,
+		                       "Imported %zu foreign configuration%s (%zu VDs)", out->count,
+		                       out->count == 1 ? "" : "s", total_vds(out));
+	return st;
+}
+
+enum rcl_status rcl_ctrl_delete_foreign(struct rcl_ctrl *ctrl, bool force, struct rcl_foreign *out,
+                                        struct rcl_error *err)
+{
+	enum rcl_status st;
+
+	memset(out, 0, sizeof(*out));
+	st = settle(ctrl->entry.ops->foreign_delete(ctrl, force, out, err), out);
+	if (!st)
+		(void)rcl_event_record(ctrl, RCL_EVENT_FOREIGN_DELETED, NULL,
+		                       "Deleted %zu foreign configuration%s (%zu VDs)", out->count,
+		                       out->count == 1 ? "" : "s", total_vds(out));
+	return st;
+}

@@ -1,0 +1,225 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""test-md-foreign.py MKMEMBERS - md arrays raidcli did not make show as foreign.
+
+MKMEMBERS writes md v1.2 members as mdadm lays them out (in a Linux RAID
+GPT partition; mdadm --examine reads them, test-md-oracle.py checks that).
+No kernel md is available here to let mdadm create arrays itself, so these
+stand in for mdadm's; the VM tests must repeat this with arrays mdadm
+--create made (see raidcli-format(7), "Foreign configurations"). Whole-drive
+members are the same members with the GPT cut away (the partition copied
+out to an image of its own), which mdadm --examine also reads.
+
+On a soft controller ($RAIDCLI) such drives must show DG F, make one
+foreign configuration per array (owner: the md UUID mdadm reports), with
+its level, members and completeness. Members whose GPT has a free MiB for
+raidcli's metadata partition (sgdisk makes that GPT here) are adopted in
+place: the same level, UUID, chunk and member order, every byte of the md
+partitions unchanged, a GPT sgdisk -v accepts. Members filling their
+drives, or whole drives, are refused with the reason and no byte changed;
+"fall del force" wipes them so that mdadm finds no superblock and the
+drives are blank.
+"""
+import hashlib
+import json
+import os
+import subprocess
+import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+from oracle import (check, copy_partition, examine, finish, have_tools, run,  # noqa: E402
+                    scratch)
+
+RAIDCLI = os.environ.get('RAIDCLI')
+
+
+def raidcli(state, *args):
+    """(exit status, the first controller's JSON) of raidcli @args J."""
+    env = dict(os.environ, RAIDCLI_STATE_DIR=state)
+    p = subprocess.run([RAIDCLI] + list(args) + ['J'], capture_output=True, text=True,
+                       env=env, timeout=60)
+    return p.returncode, json.loads(p.stdout)['Controllers'][0]
+
+
+def sha(paths):
+    out = {}
+    for p in paths:
+        with open(p, 'rb') as f:
+            out[p] = hashlib.sha256(f.read()).hexdigest()
+    return out
+
+
+def controller(state, images):
+    rc, _ = raidcli(state, 'add', 'controller', 'type=soft', 'drives=0')
+    check(rc == 0, 'add controller')
+    for img in images:
+        rc, out = raidcli(state, '/c0', 'add', 'drive', 'path=' + img)
+        check(rc == 0, f'add drive {img}: {out}')
+
+
+def test_partitions(work, members):
+    """The RAID5 array's four members, then three of them."""
+    r5 = [m for m in members if m['array'] == 'r5']
+    uuid = r5[0]['uuid']
+    part = os.path.join(work, 'r5-part')
+    copy_partition(r5[0]['image'], part, r5[0]['first_lba'], r5[0]['last_lba'] + 1 -
+                   r5[0]['first_lba'])
+    f, _ = examine(part, 'r5-0')
+    check(f.get('Array UUID') == uuid, f'mdadm sees UUID {f.get("Array UUID")}, not {uuid}')
+
+    state = os.path.join(work, 'state-gpt')
+    images = [m['image'] for m in r5]
+    controller(state, images)
+    rc, out = raidcli(state, '/c0', 'show')
+    dgs = [r['DG'] for r in out['Response Data']['PD LIST']]
+    check(dgs == ['F'] * 4, f'md members in GPT partitions show DG F: {dgs}')
+    rc, out = raidcli(state, '/c0/fall', 'show', 'all')
+    data = out['Response Data']
+    cfgs = data.get('Foreign Configurations', [])
+    check(rc == 0 and len(cfgs) == 1 and cfgs[0]['Source'] == 'mdadm' and
+          cfgs[0]['Owner'] == uuid and cfgs[0]['Complete'] == 'Yes' and
+          cfgs[0]['PDs'] == '4/4' and cfgs[0]['Importable'] == 'No',
+          f'fall show lists the md array: {cfgs}')
+    rows = data.get('FOREIGN CONFIGURATION', [])
+    check([r['Type'] for r in rows] == ['RAID5'], f'the md array is a RAID5 group: {rows}')
+    props = data.get('VD Properties', [{}])[0]
+    check(props.get('md UUID') == uuid and props.get('Strip Size') == '64 KB',
+          f'the md VD has mdadm UUID and chunk: {props}')
+    before = sha(images)
+    rc, out = raidcli(state, '/c0/fall', 'import')
+    msg = out['Command Status']['Description']
+    check(rc == 255 and 'no free, 1 MiB-aligned MiB' in msg,
+          f'md members filling their drives are not imported: {rc} {msg}')
+    check(sha(images) == before, 'a refused md import changes no byte')
+
+    state = os.path.join(work, 'state-partial')
+    controller(state, images[:3])
+    rc, out = raidcli(state, '/c0/fall', 'show')
+    cfgs = out['Response Data'].get('Foreign Configurations', [])
+    check(rc == 59 and cfgs and cfgs[0]['Complete'] == 'No' and cfgs[0]['PDs'] == '3/4',
+          f'three members of four: incomplete (status 59): {rc} {cfgs}')
+    rc, out = raidcli(state, '/c0/fall', 'del', 'force')
+    check(rc == 0, f'fall del force: {out}')
+    for img in images[:3]:
+        with open(img, 'rb') as f:
+            f.seek(512)
+            check(f.read(8) != b'EFI PART', f'{img}: the GPT is gone')
+    rc, out = raidcli(state, '/c0', 'show')
+    rows = out['Response Data']['PD LIST']
+    check(all(r['DG'] == '-' for r in rows), f'wiped md members are not foreign: {rows}')
+
+
+def regpt(work, m):
+    """Member @m moved by sgdisk's GPT to a partition at 2 MiB, 1 MiB left free before it."""
+    sectors = m['last_lba'] + 1 - m['first_lba']
+    img = os.path.join(work, 'moved-%d.img' % m['role'])
+    with open(img, 'wb') as f:
+        f.truncate(104 << 20)
+    rc, out, err = run('sgdisk', '-n', '1:4096:%d' % (4096 + sectors - 1), '-t', '1:FD00', img)
+    check(rc == 0, f'sgdisk: {out}{err}')
+    part = os.path.join(work, 'part')
+    copy_partition(m['image'], part, m['first_lba'], sectors)
+    with open(part, 'rb') as src, open(img, 'r+b') as dst:
+        dst.seek(4096 * 512)
+        dst.write(src.read())
+    return img
+
+
+def part_digest(img, m):
+    """The md partition regpt() placed at 2 MiB: every byte of member @m."""
+    with open(img, 'rb') as f:
+        f.seek(4096 * 512)
+        return hashlib.sha256(f.read((m['last_lba'] + 1 - m['first_lba']) * 512)).hexdigest()
+
+
+def test_adopt(work, members):
+    """The RAID5 array's members with room for the metadata partition: adopted in place."""
+    r5 = sorted((m for m in members if m['array'] == 'r5'), key=lambda m: m['role'])
+    images = [regpt(work, m) for m in r5]
+    before = [part_digest(img, m) for img, m in zip(images, r5)]
+    state = os.path.join(work, 'state-adopt')
+    controller(state, [images[i] for i in (2, 0, 3, 1)])
+    rc, out = raidcli(state, '/c0/fall', 'show')
+    cfgs = out['Response Data'].get('Foreign Configurations', [])
+    check(cfgs and cfgs[0]['Importable'] == 'Yes', f'md members with room are importable: {cfgs}')
+    everything = sha(images)
+    rc, out = raidcli(state, '/c0/fall', 'import', 'preview')
+    check(rc == 0 and sha(images) == everything, f'md import preview writes nothing: {rc}')
+    rc, out = raidcli(state, '/c0/fall', 'import')
+    check(rc == 0, f'md import: {out["Command Status"]}')
+    if rc:
+        return
+    rc, out = raidcli(state, '/c0/v0', 'show', 'all')
+    data = out.get('Response Data', {})
+    row = data.get('/c0/v0', [{}])[0]
+    props = data.get('VD0 Properties', {})
+    slots = [r['EID:Slt'] for r in data.get('PDs for VD 0', [])]
+    check(row.get('TYPE') == 'RAID5' and row.get('Name') == 'r5' and
+          props.get('md Array UUID') == r5[0]['uuid'] and props.get('Strip Size') == '64 KB',
+          f'the adopted VD is the md array: {row} {props}')
+    check(slots == ['252:1', '252:3', '252:0', '252:2'], f'members in md role order: {slots}')
+    for img, m, digest in zip(images, r5, before):
+        check(part_digest(img, m) == digest, f'{img}: the md member is byte for byte intact')
+        rc, out, err = run('sgdisk', '-v', img)
+        check(rc == 0 and 'No problems found' in out, f'{img}: sgdisk -v after import: {out}')
+        part = os.path.join(work, 'examine')
+        copy_partition(img, part, 4096, m['last_lba'] + 1 - m['first_lba'])
+        f, _ = examine(part, img)
+        check(f.get('Array UUID') == m['uuid'] and f.get('Events') == str(m['events']),
+              f'{img}: mdadm --examine still reads the member: {f}')
+    rc, out = raidcli(state, '/c0', 'show')
+    dgs = [r['DG'] for r in out['Response Data']['PD LIST']]
+    check(dgs == [0, 0, 0, 0], f'the adopted members are group 0 members: {dgs}')
+
+
+def test_whole_drives(work, members):
+    """The RAID1 array's members as whole drives (no GPT)."""
+    r1 = [m for m in members if m['array'] == 'r1']
+    images = []
+    for m in r1:
+        img = os.path.join(work, 'whole-%d.img' % m['role'])
+        copy_partition(m['image'], img, m['first_lba'], m['last_lba'] + 1 - m['first_lba'])
+        f, _ = examine(img, img)
+        check(f.get('Array UUID') == m['uuid'], f'{img}: mdadm reads the whole-drive member')
+        images.append(img)
+    state = os.path.join(work, 'state-whole')
+    controller(state, images)
+    rc, out = raidcli(state, '/c0/fall', 'show', 'all')
+    data = out['Response Data']
+    cfgs = data.get('Foreign Configurations', [])
+    reasons = [p['Reason'] for p in data.get('Import Problems', [])]
+    check(len(cfgs) == 1 and cfgs[0]['Owner'] == r1[0]['uuid'] and
+          cfgs[0]['Complete'] == 'Yes' and reasons and 'whole drives' in reasons[0],
+          f'whole-drive md members: one configuration, not importable: {cfgs} {reasons}')
+    before = sha(images)
+    rc, out = raidcli(state, '/c0/fall', 'import', 'preview')
+    msg = out['Command Status']['Description']
+    check(rc == 255 and 'whole drives' in msg and 'GPT' in msg,
+          f'import preview of whole-drive members is refused: {rc} {msg}')
+    check(sha(images) == before, 'a refused preview changes no byte')
+    rc, out = raidcli(state, '/c0/fall', 'del', 'force')
+    check(rc == 0, f'fall del force: {out}')
+    for img in images:
+        rc, _, err = run('mdadm', '--examine', img)
+        check(rc != 0, f'{img}: mdadm still finds a superblock after fall del')
+    rc, out = raidcli(state, '/c0', 'add', 'vd', 'r1', 'drives=252:0-1')
+    check(rc == 0, f'the wiped drives make a new VD: {out}')
+
+
+def main():
+    if len(sys.argv) != 2 or not RAIDCLI:
+        print('usage: RAIDCLI=... test-md-foreign.py MKMEMBERS', file=sys.stderr)
+        return 1
+    if not have_tools('mdadm', 'sgdisk'):
+        return 77
+    with scratch('md-foreign.') as work:
+        out = subprocess.run([sys.argv[1], work], capture_output=True, text=True, check=True)
+        members = json.loads(out.stdout)
+        test_adopt(work, members)  # first: test_partitions wipes the originals
+        test_partitions(work, members)
+        test_whole_drives(work, members)
+    return finish()
+
+
+if __name__ == '__main__':
+    sys.exit(main())
