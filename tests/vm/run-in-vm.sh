@@ -118,6 +118,16 @@ boot() { # ACCEL TIMEOUT DISK-ARGS...: runs $script; its output in $work/output.
 
 finished() { grep -a '^@@RAIDCLI-VM-END rc=[0-9]*@@$' "$work/output.txt"; }
 
+# script_output: what the script printed: between the begin marker's line and
+# the newline /init puts before the end marker
+script_output() {
+	/usr/bin/python3 -c 'import sys
+text = open(sys.argv[1], "rb").read()
+begin, end = b"@@RAIDCLI-VM-BEGIN@@\n", b"\n@@RAIDCLI-VM-END rc="
+start = text.index(begin) + len(begin)
+sys.stdout.buffer.write(text[start:text.rindex(end)])' "$work/output.txt"
+}
+
 # KVM works only if this kernel boots under it: /dev/kvm can be there and
 # still not run a stock kernel (a nested host's paravirtual KVM, say). A
 # trivial boot tells, once per host boot and kernel; the answer is cached.
@@ -164,7 +174,7 @@ if [ "$status" -ne 0 ] || [ -z "$end" ]; then
 	sed -n '/^@@RAIDCLI-VM-BEGIN@@$/,$p' "$work/output.txt" | sed 1d >&2
 	exit 124
 fi
-sed -n '/^@@RAIDCLI-VM-BEGIN@@$/,/^@@RAIDCLI-VM-END/p' "$work/output.txt" | sed '1d;$d'
+script_output
 if [ "${VM_VERBOSE:-0}" != 0 ]; then
 	echo "run-in-vm: $accel VM ran for $((elapsed_ms / 1000)).$(printf %03d $((elapsed_ms % 1000)))s" \
 		"(boot, script and power-off)" >&2
