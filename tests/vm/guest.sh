@@ -62,7 +62,8 @@ check_array() {
 	wait_idle "$1"
 }
 
-# stop_all: stop every md array, top arrays (those on other arrays) first.
+# stop_all: stop every md array, top arrays (those on other arrays) first,
+# and wait until the kernel has removed them.
 stop_all() {
 	for pass in 1 2; do
 		for md in /sys/block/md*; do
@@ -71,6 +72,31 @@ stop_all() {
 			mdadm --stop "/dev/${md##*/}" >/dev/null 2>&1
 		done
 	done
-	ls /sys/block | grep -q '^md' && { echo "stop_all: arrays left:"; ls /sys/block; return 1; }
-	return 0
+	tries=0
+	while ls /sys/block | grep -q '^md'; do
+		tries=$((tries + 1))
+		[ $tries -lt 50 ] || { echo "stop_all: arrays left:" /sys/block/md*; return 1; }
+		sleep 0.1
+	done
+}
+
+# md_by_uuid UUID: the kernel name (mdN) of the running array with md UUID
+# UUID (as mdadm prints it); fails when none runs.
+md_by_uuid() {
+	for md in /sys/block/md*; do
+		[ -e "$md/md/array_state" ] || continue
+		mdadm --detail --export "/dev/${md##*/}" 2>/dev/null | grep -qx "MD_UUID=$1" || continue
+		echo "${md##*/}"
+		return 0
+	done
+	echo "md_by_uuid: no running array has UUID $1" >&2
+	return 1
+}
+
+# check_redundant: check_array on every running array that has redundancy.
+check_redundant() {
+	for md in /sys/block/md*; do
+		[ -e "$md/md/level" ] || continue
+		[ "$(cat "$md/md/level")" = raid0 ] || check_array "${md##*/}"
+	done
 }

@@ -32,9 +32,7 @@ echo "@ mdadm assemble"
 echo "rc=$rc"
 arrays assembled
 wait_all_idle
-for md in /sys/block/md*; do
-	[ "$(cat $md/md/level)" = raid0 ] || check_array ${md##*/}
-done
+check_redundant
 arrays checked
 stop_all
 '''

@@ -62,10 +62,16 @@ class Controller:
         self.images = self.image_paths()
 
     def cli(self, *args, expect_rc=0):
+        """raidcli's output; exits unless its status is @expect_rc (None: any)."""
         p = subprocess.run([RAIDCLI, *args], capture_output=True, text=True, env=self.env)
-        if p.returncode != expect_rc:
+        if expect_rc is not None and p.returncode != expect_rc:
             sys.exit(f'raidcli {" ".join(args)}: exit {p.returncode}\n{p.stdout}{p.stderr}')
         return p.stdout
+
+    @staticmethod
+    def parse(out):
+        """The Command Status of JSON output."""
+        return json.loads(out)['Controllers'][0]['Command Status']
 
     def json(self, *args):
         """The Response Data of `raidcli ARGS J`."""
