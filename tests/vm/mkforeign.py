@@ -13,11 +13,12 @@ md UUID, size in bytes, its images in role order and the pattern file
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-from vmtest import parse_records, pattern, run_vm  # noqa: E402
+from vmtest import SKIP, parse_records, pattern, run_vm  # noqa: E402
 
 DRIVE_MB = 32
 ARRAYS = [('r1', 'raid1', 2), ('r5', 'raid5', 3)]
@@ -26,9 +27,13 @@ BLOCK = 1 << 16
 
 def partition(image):
     """A GPT with one Linux RAID (FD00) partition over the whole image."""
+    sgdisk = shutil.which('sgdisk', path=os.environ.get('PATH', '') + ':/usr/sbin:/sbin')
+    if not sgdisk:
+        print('SKIP: sgdisk not installed (Debian package gdisk)')
+        sys.exit(SKIP)
     with open(image, 'wb') as f:
         f.truncate(DRIVE_MB << 20)
-    subprocess.run(['sgdisk', '--new=1:2048:0', '--typecode=1:FD00',
+    subprocess.run([sgdisk, '--new=1:2048:0', '--typecode=1:FD00',
                     '--change-name=1:linux-raid', image],
                    check=True, capture_output=True)
 

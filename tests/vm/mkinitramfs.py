@@ -61,7 +61,8 @@ def module_order(kver):
 
 def shared_libraries(binary):
     """The libraries ldd reports for @binary, with the loader."""
-    out = subprocess.run(['ldd', binary], capture_output=True, text=True, check=True).stdout
+    # ldd fails on a static binary (busybox-static): it needs none
+    out = subprocess.run(['ldd', binary], capture_output=True, text=True).stdout
     return sorted(set(re.findall(r'(/\S+) \(0x', out)))
 
 
@@ -69,7 +70,8 @@ def base_inputs(kver):
     """(path in archive, file on host) for every file of the base archive."""
     files = [('bin/busybox', BUSYBOX), ('sbin/mdadm', MDADM),
              ('init', os.path.join(HERE, 'init'))]
-    files += [(lib.lstrip('/'), lib) for lib in shared_libraries(MDADM)]
+    libs = set(shared_libraries(MDADM)) | set(shared_libraries(BUSYBOX))
+    files += [(lib.lstrip('/'), lib) for lib in sorted(libs)]
     files += [(f'lib/modules/{kver}/{rel}', path) for path, rel in module_order(kver)]
     return files
 

@@ -13,6 +13,7 @@ An array raidcli calls consistent must need no resync; md's own check of
 every redundant array, once any resync is done, must find no mismatch, and
 leave the array clean.
 """
+import re
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
@@ -64,11 +65,13 @@ def check_roles(rec, tag, want):
         expect(rec.get(f'MD_DEVICE_dev_{dev}_ROLE'), str(role), f'{tag}: role of {dev}')
 
 
-def check_vd(vd, disks, assembled, checked):
+def check_vd(vd, disks, assembled, checked, said):
+    """@said: what mdadm --assemble printed."""
     tag = f'v{vd["vd"]} {vd["level"]}'
     top = [name for name, rec in assembled.items() if rec.get('MD_UUID') == vd['uuid']]
-    if not check(len(top) == 1, f'{tag}: no running md array has UUID {vd["uuid"]} '
-                 f'(running: {sorted((n, r.get("MD_UUID")) for n, r in assembled.items())})'):
+    mdadm = sorted({line for line in said if re.search(f':v{vd["vd"]}[- ]', line)})
+    if not check(len(top) == 1, f'{tag}: no running md array has UUID {vd["uuid"]}; '
+                 f'mdadm said: {" / ".join(mdadm) or "nothing"}'):
         return
     md = top[0]
     parts = member_partitions(disks, vd['vd'])
@@ -123,8 +126,9 @@ def main():
                'mdadm --assemble --scan exit status')
         disks, assembled, checked = (by_kind(records, k)
                                      for k in ('disk', 'assembled', 'checked'))
+        said = [line for line in out.splitlines() if line.startswith('mdadm: ')]
         for vd in vds:
-            check_vd(vd, disks, assembled, checked)
+            check_vd(vd, disks, assembled, checked, said)
     return finish()
 
 
