@@ -11,14 +11,17 @@ span arrays) with the level, member count, chunk, size and UUID that
 and not degraded. The kernel must read each VD's GPT partition by its name.
 An array raidcli calls consistent must need no resync; md's own check of
 every redundant array, once any resync is done, must find no mismatch, and
-leave the array clean.
+leave the array clean. The same goes for a RAID1 and a RAID5 made on drives
+that held other data before: a new array md is told to resync must be
+resynced, not left with mirrors and parity that disagree with the data.
 """
 import re
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-from vmtest import (by_kind, check, controller_with_every_level, expect, finish,  # noqa: E402
-                    parse_records, run_vm, scratch)
+from vmtest import (by_kind, check, controller_on_used_drives,  # noqa: E402
+                    controller_with_every_level, expect, finish, parse_records, run_vm,
+                    scratch)
 
 MD_LEVEL = {'RAID0': 'raid0', 'RAID1': 'raid1', 'RAID5': 'raid5', 'RAID6': 'raid6',
             'RAID10': 'raid10', 'RAID50': 'raid0'}
@@ -39,13 +42,16 @@ stop_all
 '''
 
 
-def member_partitions(disks, vd):
-    """Slot -> the kernel's name of VD @vd's partition on that drive."""
+def member_partitions(disks, prefix, vd):
+    """Slot -> the kernel's name of VD @vd's partition on that drive, for
+    the drives named @prefix and their slot."""
     out = {}
     for name, rec in disks.items():
+        if not re.fullmatch(f'{prefix}[0-9]+', name):
+            continue
         for key, value in rec.items():
             if key.startswith('part_') and value == f'raidcli v{vd}':
-                out[int(name[1:])] = key[len('part_'):]
+                out[int(name[len(prefix):])] = key[len('part_'):]
     return out
 
 
@@ -65,16 +71,16 @@ def check_roles(rec, tag, want):
         expect(rec.get(f'MD_DEVICE_dev_{dev}_ROLE'), str(role), f'{tag}: role of {dev}')
 
 
-def check_vd(vd, disks, assembled, checked, said):
+def check_vd(ctl, vd, disks, assembled, checked, said):
     """@said: what mdadm --assemble printed."""
-    tag = f'v{vd["vd"]} {vd["level"]}'
+    tag = f'{ctl.label} v{vd["vd"]} {vd["level"]}'
     top = [name for name, rec in assembled.items() if rec.get('MD_UUID') == vd['uuid']]
-    mdadm = sorted({line for line in said if re.search(f':v{vd["vd"]}[- ]', line)})
+    mdadm = sorted({line for line in said if re.search(f'{ctl.serial}:v{vd["vd"]}[- ]', line)})
     if not check(len(top) == 1, f'{tag}: no running md array has UUID {vd["uuid"]}; '
                  f'mdadm said: {" / ".join(mdadm) or "nothing"}'):
         return
     md = top[0]
-    parts = member_partitions(disks, vd['vd'])
+    parts = member_partitions(disks, ctl.prefix, vd['vd'])
     for slot, _, _ in vd['members']:
         check(slot in parts, f'{tag}: the kernel sees no partition "raidcli v{vd["vd"]}" '
               f'on drive {slot}')
@@ -115,10 +121,11 @@ def check_consistency(assembled, checked, tag, consistent):
 
 
 def main():
-    with scratch('raidcli-vm-assemble.') as state:
+    with scratch('raidcli-vm-assemble.') as state, scratch('raidcli-vm-used.') as used:
         ctl = controller_with_every_level(state)
-        vds = ctl.vds()
-        rc, out = run_vm(ctl.disk_args(), SCRIPT)
+        old = controller_on_used_drives(used, 'u')
+        vds = [(c, vd) for c in (ctl, old) for vd in c.vds()]
+        rc, out = run_vm(ctl.disk_args() + old.disk_args(), SCRIPT)
         print(out)
         expect(rc, 0, 'the VM script (stop_all) exit status')
         records = parse_records(out)
@@ -127,8 +134,8 @@ def main():
         disks, assembled, checked = (by_kind(records, k)
                                      for k in ('disk', 'assembled', 'checked'))
         said = [line for line in out.splitlines() if line.startswith('mdadm: ')]
-        for vd in vds:
-            check_vd(vd, disks, assembled, checked, said)
+        for c, vd in vds:
+            check_vd(c, vd, disks, assembled, checked, said)
     return finish()
 
 

@@ -53,12 +53,19 @@ def scratch(prefix):
 
 
 class Controller:
-    """A soft controller of @drives image files in its own state directory."""
+    """A soft controller of @drives image files in its own state directory.
+    In the VM its drives are named @prefix and the slot number; @label
+    names it in messages."""
 
-    def __init__(self, state, drives, size='16MB'):
-        self.state = state
+    def __init__(self, state, drives, size='16MB', prefix='s', label='c0'):
+        self.state, self.prefix, self.label = state, prefix, label
         self.env = dict(os.environ, RAIDCLI_STATE_DIR=state, LC_ALL='C')
         self.cli('add', 'controller', 'type=soft', f'drives={drives}', f'size={size}')
+        self.serial = self.json('/c0', 'show')['Serial Number']
+        self.images = self.image_paths()
+
+    def add_drive(self, path):
+        self.cli('/c0', 'add', 'drive', f'path={path}')
         self.images = self.image_paths()
 
     def cli(self, *args, expect_rc=0):
@@ -119,13 +126,11 @@ class Controller:
             })
         return out
 
-    def disk_args(self, slots=None):
-        """run-in-vm.sh arguments attaching the drives (all, or @slots),
-        each named sN after its slot."""
+    def disk_args(self):
+        """run-in-vm.sh arguments attaching the drives, named after their slots."""
         args = []
         for slot, path in enumerate(self.images):
-            if slots is None or slot in slots:
-                args += ['--disk', f's{slot}={path}']
+            args += ['--disk', f'{self.prefix}{slot}={path}']
         return args
 
 
@@ -142,9 +147,23 @@ LAYOUT_DRIVES = 21
 
 
 def controller_with_every_level(state):
-    ctl = Controller(state, LAYOUT_DRIVES)
+    ctl = Controller(state, LAYOUT_DRIVES, label='new drives:')
     for level, slots, per_span in LAYOUT:
         ctl.add_vd(level, slots, per_span)
+    return ctl
+
+
+def controller_on_used_drives(state, prefix):
+    """A RAID1 and a RAID5 on drives that held other data before (seeded
+    bytes all over): what a user gets reusing old disks."""
+    ctl = Controller(state, 0, prefix=prefix, label='used drives:')
+    for i in range(5):
+        path = os.path.join(state, f'used{i}.img')
+        with open(path, 'wb') as f:
+            f.write(pattern(f'old data {i}', 16 << 20))
+        ctl.add_drive(path)
+    ctl.add_vd('RAID1', '0-1')
+    ctl.add_vd('RAID5', '2-4')
     return ctl
 
 
