@@ -14,7 +14,7 @@ disks() {
 		dev=${dev##*/}
 		echo "@ disk ${link##*/}"
 		echo "dev=$dev"
-		for part in /sys/block/$dev/$dev*; do
+		for part in "/sys/block/$dev/$dev"*; do
 			[ -e "$part/partition" ] || continue
 			name=$(sed -n 's/^PARTNAME=//p' "$part/uevent")
 			echo "part_${part##*/}=$name"
@@ -65,7 +65,7 @@ check_array() {
 # stop_all: stop every md array, top arrays (those on other arrays) first,
 # and wait until the kernel has removed them.
 stop_all() {
-	for pass in 1 2; do
+	for _ in 1 2; do
 		for md in /sys/block/md*; do
 			[ -e "$md/md/array_state" ] || continue
 			[ -n "$(ls "$md/holders")" ] && continue
@@ -73,7 +73,7 @@ stop_all() {
 		done
 	done
 	tries=0
-	while ls /sys/block | grep -q '^md'; do
+	while set -- /sys/block/md* && [ -e "$1" ]; do
 		tries=$((tries + 1))
 		[ $tries -lt 50 ] || { echo "stop_all: arrays left:" /sys/block/md*; return 1; }
 		sleep 0.1

@@ -67,11 +67,12 @@ done
 script=$1
 [ -f "$script" ] || { echo "run-in-vm: no such script: $script" >&2; exit 2; }
 
+# shellcheck disable=SC2012 # ls -v: version order, for kernel file names
 kernel=${VM_KERNEL:-$(ls -v /boot/vmlinuz-* 2>/dev/null | tail -n 1)}
-[ -n "$kernel" ] && [ -r "$kernel" ] || {
+if [ -z "$kernel" ] || [ ! -r "$kernel" ]; then
 	echo "run-in-vm: no readable /boot/vmlinuz-*: apt-get install linux-image-amd64" >&2
 	exit 77
-}
+fi
 kver=${kernel#*/vmlinuz-}
 for tool in qemu-system-x86_64 mdadm busybox; do
 	command -v $tool >/dev/null || [ -x /sbin/$tool ] || [ -x /usr/sbin/$tool ] || {
@@ -102,7 +103,7 @@ boot() { # ACCEL TIMEOUT DISK-ARGS...: runs $script; its output in $work/output.
 	cat "$base" "$cpio" >"$work/initrd"
 	local cpu=()
 	# arch-capabilities: some KVM hosts refuse to set the MSR QEMU copies
-	[ "$accel" = kvm ] && cpu=(-cpu host,-arch-capabilities)
+	[ "$accel" = kvm ] && cpu=(-cpu "host,-arch-capabilities")
 	rm -f "$work/console" "$work/output"
 	timeout --kill-after=5 "$limit" qemu-system-x86_64 \
 		-machine pc -accel "$accel" "${cpu[@]}" -smp 2 -m "$memory" \
