@@ -1,0 +1,184 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""mkinitramfs.py - the initramfs archives that tests/vm/run-in-vm.sh boots.
+
+  mkinitramfs.py base KVER OUT    busybox, mdadm and its libraries, the md and
+                                  virtio modules of kernel KVER and tests/vm/init;
+                                  rebuilt only when one of these inputs changed
+  mkinitramfs.py script FILE OUT  FILE as /test/script, to be appended to a base
+
+Both are uncompressed newc cpio archives; the kernel unpacks archives
+concatenated in one initrd in order, so a run only writes its small script
+archive. Only Debian's packages are used: busybox-static, mdadm and the
+modules of linux-image-amd64 found through modules.dep. The modules' load
+order (dependencies first) goes to /etc/modules-order for /init's insmod.
+"""
+import hashlib
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BUSYBOX = '/bin/busybox'
+MDADM = '/usr/sbin/mdadm'
+# What the tests need, by module name; modules.dep adds what these need.
+# crc32c_generic first: libcrc32c (a dependency of raid456) asks the crypto
+# API for crc32c when it loads, and no modprobe is there to load it on demand.
+MODULES = ['virtio_pci', 'virtio_blk', 'crc32c_generic', 'md-mod', 'raid0', 'raid1',
+           'raid10', 'raid456']
+
+
+def module_order(kver):
+    """Module files of MODULES and their dependencies, dependencies first."""
+    root = f'/lib/modules/{kver}'
+    deps = {}
+    with open(f'{root}/modules.dep') as f:
+        for line in f:
+            path, _, rest = line.partition(':')
+            deps[path] = rest.split()
+    by_name = {}
+    for path in deps:
+        name = re.sub(r'\.ko(\.[a-z]+)?$', '', os.path.basename(path))
+        by_name[name] = by_name[name.replace('-', '_')] = path
+    order = []
+
+    def visit(path):
+        if path in order:
+            return
+        # modules.dep lists a module's dependencies last-loaded first
+        for dep in reversed(deps[path]):
+            visit(dep)
+        order.append(path)
+
+    for name in MODULES:
+        if name not in by_name:
+            sys.exit(f'mkinitramfs: kernel {kver} has no module {name} '
+                     f'(is linux-image-{kver} installed?)')
+        visit(by_name[name])
+    return [(f'{root}/{p}', p) for p in order]
+
+
+def shared_libraries(binary):
+    """The libraries ldd reports for @binary, with the loader."""
+    # ldd fails on a static binary (busybox-static): it needs none
+    out = subprocess.run(['ldd', binary], capture_output=True, text=True).stdout
+    return sorted(set(re.findall(r'(/\S+) \(0x', out)))
+
+
+def base_inputs(kver):
+    """(path in archive, file on host) for every file of the base archive."""
+    files = [('bin/busybox', BUSYBOX), ('sbin/mdadm', MDADM),
+             ('init', os.path.join(HERE, 'init'))]
+    libs = set(shared_libraries(MDADM)) | set(shared_libraries(BUSYBOX))
+    files += [(lib.lstrip('/'), lib) for lib in sorted(libs)]
+    files += [(f'lib/modules/{kver}/{rel}', path) for path, rel in module_order(kver)]
+    return files
+
+
+class Cpio:
+    """A newc archive written in one go: the format is small enough to write
+    here, and doing so needs neither cpio nor root for device nodes."""
+
+    def __init__(self, out):
+        self.out, self.ino = out, 0
+
+    def entry(self, name, mode, data=b''):
+        self.ino += 1
+        name_b = name.encode() + b'\0'
+        fields = [self.ino, mode, 0, 0, 1, 0, len(data), 0, 0, 0, 0, len(name_b), 0]
+        hdr = b'070701' + b''.join(b'%08X' % v for v in fields)
+        self.out.write(hdr + name_b + b'\0' * (-(len(hdr) + len(name_b)) % 4))
+        self.out.write(data + b'\0' * (-len(data) % 4))
+
+    def directory(self, name):
+        self.entry(name, 0o40755)
+
+    def file(self, name, data, mode=0o755):
+        self.entry(name, 0o100000 | mode, data)
+
+    def symlink(self, name, target):
+        self.entry(name, 0o120777, target.encode())
+
+    def close(self):
+        self.entry('TRAILER!!!', 0)
+
+
+def parents(paths):
+    dirs = set()
+    for p in paths:
+        d = os.path.dirname(p)
+        while d:
+            dirs.add(d)
+            d = os.path.dirname(d)
+    return sorted(dirs)
+
+
+def busybox_applets():
+    out = subprocess.run([BUSYBOX, '--list-full'], capture_output=True, text=True,
+                         check=True).stdout
+    return [a for a in out.split() if a not in ('bin/busybox', 'sbin/mdadm')]
+
+
+def write_base(kver, out):
+    files = base_inputs(kver)
+    applets = busybox_applets()
+    order = '\n'.join(name for name, _ in files if name.startswith('lib/modules/')) + '\n'
+    tmp = out + '.tmp'
+    with open(tmp, 'wb') as f:
+        cpio = Cpio(f)
+        names = [n for n, _ in files] + applets + ['etc/modules-order']
+        for d in parents(names) + ['dev', 'proc', 'sys', 'run', 'tmp', 'test']:
+            cpio.directory(d)
+        for name, src in files:
+            with open(src, 'rb') as s:
+                cpio.file(name, s.read(), os.stat(src).st_mode & 0o777)
+        for a in applets:
+            cpio.symlink(a, '/bin/busybox')
+        cpio.file('etc/modules-order', order.encode(), 0o644)
+        cpio.close()
+    os.replace(tmp, out)
+
+
+def fingerprint(kver):
+    """What the base archive depends on: this builder, every input file's
+    path, size and time, and busybox's applet list."""
+    h = hashlib.sha256()
+    for name, src in base_inputs(kver) + [('builder', os.path.abspath(__file__))]:
+        st = os.stat(src)
+        h.update(f'{name} {src} {st.st_size} {st.st_mtime_ns}\n'.encode())
+    return h.hexdigest()
+
+
+def build_base(kver, out):
+    stamp = out + '.inputs'
+    want = fingerprint(kver)
+    try:
+        with open(stamp) as f:
+            if f.read() == want and os.path.exists(out):
+                return
+    except FileNotFoundError:
+        pass
+    write_base(kver, out)
+    with open(stamp, 'w') as f:
+        f.write(want)
+
+
+def build_script(script, out):
+    with open(script, 'rb') as s, open(out, 'wb') as f:
+        cpio = Cpio(f)
+        cpio.file('test/script', s.read())
+        cpio.close()
+
+
+def main():
+    if len(sys.argv) == 4 and sys.argv[1] == 'base':
+        build_base(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 4 and sys.argv[1] == 'script':
+        build_script(sys.argv[2], sys.argv[3])
+    else:
+        sys.exit(__doc__.strip().split('\n\n')[0])
+
+
+if __name__ == '__main__':
+    main()
