@@ -24,7 +24,6 @@ enum rcl_status cmd_vd_start_export(struct cmd_ctx *c, struct rcl_error *err)
 	                             .address = cmd_value(c->args, "address"),
 	                             .name = cmd_value(c->args, "name")};
 	unsigned ids[RCL_MAX_VDS];
-	struct rcl_node *table;
 	size_t n;
 	enum rcl_status st = vds_to_act_on(c, ids, &n, err);
 
@@ -35,13 +34,13 @@ enum rcl_status cmd_vd_start_export(struct cmd_ctx *c, struct rcl_error *err)
 		              rcl_ctrl_id(c->ctrl), ids[0]);
 	if (st)
 		return st;
-	table = rcl_node_add_array(c->res->data, "Export LIST");
 	for (size_t i = 0; !st && i < n; i++)
-		st = export_start(c->lib, c->ctrl, ids[i], &req, table, err);
-	if (!st)
-		rcl_result_describe(c->res, "Started the export of %zu VD%s.", n,
-		                    n == 1 ? "" : "s");
-	return st;
+		st = export_start(c->lib, c->ctrl, ids[i], &req, err);
+	if (st)
+		return st;
+	rcl_result_describe(c->res, "Started the export of %zu VD%s.", n, n == 1 ? "" : "s");
+	return export_list(c->lib, c->ctrl, &c->args->path.vd, c->res->data, "Export LIST", &n,
+	                   err);
 }
 
 enum rcl_status cmd_vd_stop_export(struct cmd_ctx *c, struct rcl_error *err)

@@ -332,6 +332,12 @@ static enum rcl_status parse_address(const char *text, struct export *e, struct 
 	                text);
 }
 
+static bool same_place(const struct export *a, const struct export *b)
+{
+	return !strcmp(a->name, b->name) && !strcmp(a->socket, b->socket) &&
+	       !strcmp(a->host, b->host) && a->port == b->port;
+}
+
 /* Fill @e from @req with the defaults, and check it against the other exports. */
 static enum rcl_status plan_export(struct rcl_ctrl *ctrl, const struct service_paths *p,
                                    unsigned vd, const struct export_request *req,
@@ -372,6 +378,8 @@ static enum rcl_status plan_export(struct rcl_ctrl *ctrl, const struct service_p
 	for (size_t i = 0; !st && i < list->count; i++) {
 		const struct export *o = &list->items[i];
 
+		if (o->vd == vd && same_place(o, e))
+			continue; /* asked again for what is there: export_start() resumes it */
 		if (o->vd == vd)
 			st =
 			    rcl_fail(err, RCL_EXISTS,
@@ -438,12 +446,11 @@ static void add_row(struct rcl_node *table, const struct rcl_ctrl *ctrl, const s
 }
 
 enum rcl_status export_start(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, unsigned vd,
-                             const struct export_request *req, struct rcl_node *table,
-                             struct rcl_error *err)
+                             const struct export_request *req, struct rcl_error *err)
 {
 	struct export_list *list, scratch;
+	struct export e, *existing;
 	struct service_paths p;
-	struct export e;
 	enum rcl_status st = list_get(lib, ctrl, &p, &list, &scratch, err);
 
 	if (st)
@@ -459,6 +466,11 @@ enum rcl_status export_start(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, unsigne
 	if (!find_vd(ctrl, vd))
 		return rcl_fail(err, RCL_NOT_FOUND, "virtual drive /c%u/v%u not found", p.id, vd);
 	st = plan_export(ctrl, &p, vd, req, list, &e, err);
+	existing = list_find(list, vd);
+	if (!st && existing) {
+		/* Already there (a restarted process serves it): serve it if it is not. */
+		return existing->srv ? RCL_OK : serve_export(ctrl, existing, err);
+	}
 	if (!st)
 		st = serve_export(ctrl, &e, err);
 	if (!st) {
@@ -472,8 +484,6 @@ enum rcl_status export_start(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, unsigne
 			unserve_export(&e);
 		}
 	}
-	if (!st)
-		add_row(table, ctrl, &e);
 	return st;
 }
 

@@ -27,11 +27,11 @@ struct export_request {
 
 /*
  * export_start() - start serving VD @vd of @ctrl (exclusive lock held) and
- * persist it; only inside its controller process. Adds its row to @table.
+ * persist it; only inside its controller process. Asking again for an
+ * export that is there (same name and address) serves it if it is not.
  */
 enum rcl_status export_start(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, unsigned vd,
-                             const struct export_request *req, struct rcl_node *table,
-                             struct rcl_error *err);
+                             const struct export_request *req, struct rcl_error *err);
 
 /* export_stop() - stop serving VD @vd and forget it. Return: RCL_NOT_FOUND if not exported. */
 enum rcl_status export_stop(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, unsigned vd,

@@ -127,7 +127,7 @@ static enum rcl_status listen_control(struct server *srv, struct rcl_error *err)
 		                      strerror(errno));
 	service_sockaddr(&addr, path);
 	unlink(path);
-	mask = umask(0077);
+	mask = umask(0177);
 	rc = bind(srv->listen_fd, (struct sockaddr *)&addr, sizeof(addr));
 	umask(mask);
 	if (rc || listen(srv->listen_fd, 16))
