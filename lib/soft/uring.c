@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: MIT
+/*
+ * uring.c - batches of member I/O on a per-thread io_uring, with a
+ * synchronous fallback (see uring.h).
+ */
+#include <errno.h>
+#include <liburing.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "../internal.h"
+#include "uring.h"
+
+/* Ops in flight per thread: enough to keep a wide stripe's members busy. */
+#define DEPTH 128
+
+struct ring {
+	struct io_uring uring;
+};
+
+static pthread_key_t ring_key;
+static pthread_once_t ring_once = PTHREAD_ONCE_INIT;
+static atomic_bool force_sync;
+static rcl_soft_uring_fault_fn fault_fn;
+static void *fault_ctx;
+
+/* A thread's ring, or this marker when the thread runs its I/O synchronously. */
+static struct ring sync_marker;
+
+static void ring_free(void *p)
+{
+	struct ring *r = p;
+
+	if (r != &sync_marker) {
+		io_uring_queue_exit(&r->uring);
+		rcl_free(r);
+	}
+}
+
+static void make_key(void)
+{
+	if (pthread_key_create(&ring_key, ring_free))
+		atomic_store(&force_sync, true); /* no per-thread rings at all */
+}
+
+/* The calling thread's ring, made on first use; &sync_marker when it has none. */
+static struct ring *ring_get(void)
+{
+	struct ring *r;
+
+	pthread_once(&ring_once, make_key);
+	if (atomic_load(&force_sync))
+		return &sync_marker;
+	r = pthread_getspecific(ring_key);
+	if (r)
+		return r;
+	r = rcl_malloc(sizeof(*r));
+	if (r && io_uring_queue_init(DEPTH, &r->uring, 0) < 0) {
+		rcl_free(r);
+		r = NULL;
+	}
+	/* Without a ring (no memory, or io_uring refused) this thread stays synchronous. */
+	if (!r || pthread_setspecific(ring_key, r)) {
+		if (r)
+			ring_free(r);
+		r = &sync_marker;
+		pthread_setspecific(ring_key, r);
+	}
+	return r;
+}
+
+/* The hook's verdict on @op: 0 to issue it, else the errno it fails with. */
+static int fault(const struct rcl_soft_op *op)
+{
+	return fault_fn ? fault_fn(fault_ctx, op) : 0;
+}
+
+/* Account @res to @op. Return: whether the rest of it must be issued again. */
+static bool complete(struct rcl_soft_op *op, ssize_t res)
+{
+	if (res == -EINTR || res == -EAGAIN)
+		return true;
+	if (res < 0) {
+		op->error = (int)-res;
+		return false;
+	}
+	if (op->kind == RCL_SOFT_OP_DATASYNC)
+		return false;
+	if (res == 0) {
+		op->error = EIO; /* the end of the drive */
+		return false;
+	}
+	op->done += (size_t)res;
+	return op->done < op->len;
+}
+
+static void run_sync(struct rcl_soft_op *ops, size_t count)
+{
+	for (size_t i = 0; i < count; i++) {
+		struct rcl_soft_op *op = &ops[i];
+		char *buf = op->buf;
+		bool more;
+
+		op->error = fault(op);
+		if (op->error)
+			continue;
+		do {
+			ssize_t res;
+
+			if (op->kind == RCL_SOFT_OP_READ)
+				res = pread(op->fd, buf + op->done, op->len - op->done,
+				            (off_t)(op->off + op->done));
+			else if (op->kind == RCL_SOFT_OP_WRITE)
+				res = pwrite(op->fd, buf + op->done, op->len - op->done,
+				             (off_t)(op->off + op->done));
+			else
+				res = fdatasync(op->fd);
+			more = complete(op, res < 0 ? -errno : res);
+		} while (more);
+	}
+}
+
+static void prep(struct io_uring *ring, struct rcl_soft_op *op, size_t index)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+	char *buf = op->buf;
+
+	if (op->kind == RCL_SOFT_OP_READ)
+		io_uring_prep_read(sqe, op->fd, buf + op->done, (unsigned)(op->len - op->done),
+		                   op->off + op->done);
+	else if (op->kind == RCL_SOFT_OP_WRITE)
+		io_uring_prep_write(sqe, op->fd, buf + op->done, (unsigned)(op->len - op->done),
+		                    op->off + op->done);
+	else
+		io_uring_prep_fsync(sqe, op->fd, IORING_FSYNC_DATASYNC);
+	io_uring_sqe_set_data64(sqe, index);
+}
+
+/*
+ * Keep at most DEPTH ops in flight (so the completion queue, twice that,
+ * never overflows); ops cut short go round again.
+ */
+static void run_ring(struct io_uring *ring, struct rcl_soft_op *ops, size_t count)
+{
+	size_t next = 0, inflight = 0, again[DEPTH], nagain = 0;
+	struct io_uring_cqe *cqe;
+
+	while (next < count || inflight || nagain) {
+		while (inflight < DEPTH && (nagain || next < count)) {
+			size_t i;
+
+			if (nagain) {
+				i = again[--nagain];
+			} else {
+				i = next++;
+				ops[i].error = fault(&ops[i]);
+				if (ops[i].error)
+					continue;
+			}
+			prep(ring, &ops[i], i);
+			inflight++;
+		}
+		if (!inflight)
+			break;
+		/* Errors here are transient (EINTR, EAGAIN, EBUSY): reap and go on. */
+		io_uring_submit_and_wait(ring, 1);
+		while (!io_uring_peek_cqe(ring, &cqe)) {
+			size_t i = (size_t)io_uring_cqe_get_data64(cqe);
+
+			inflight--;
+			if (complete(&ops[i], cqe->res))
+				again[nagain++] = i;
+			io_uring_cqe_seen(ring, cqe);
+		}
+	}
+}
+
+size_t rcl_soft_uring_run(struct rcl_soft_op *ops, size_t count)
+{
+	struct ring *r = ring_get();
+	size_t failed = 0;
+
+	for (size_t i = 0; i < count; i++)
+		ops[i].error = 0, ops[i].done = 0;
+	if (r == &sync_marker)
+		run_sync(ops, count);
+	else
+		run_ring(&r->uring, ops, count);
+	for (size_t i = 0; i < count; i++)
+		failed += ops[i].error != 0;
+	return failed;
+}
+
+void rcl_soft_uring_set_fault(rcl_soft_uring_fault_fn fn, void *ctx)
+{
+	fault_fn = fn;
+	fault_ctx = ctx;
+}
+
+void rcl_soft_uring_force_sync(bool on)
+{
+	atomic_store(&force_sync, on);
+}

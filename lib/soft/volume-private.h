@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * volume-private.h - what volume.c (opening, member states, requests) and
+ * its two I/O paths share: volume-mirror.c for RAID0/1/10 and
+ * volume-parity.c for RAID5/6/50/60. Each path serves one window of a
+ * request: a range small enough that its stripe locks, member I/O and
+ * scratch buffers are taken at once.
+ */
+#ifndef RCL_SOFT_VOLUME_PRIVATE_H
+#define RCL_SOFT_VOLUME_PRIVATE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "stripe-lock.h"
+#include "stripe.h"
+#include "uring.h"
+#include "volume.h"
+
+/**
+ * struct vol_member - one member drive as the volume uses it.
+ * @path:	where to open it (NULL when its drive is not present).
+ * @fd:		open O_RDWR, or -1.
+ * @state:	what the configuration says.
+ * @valid_below: REBUILD: the drive byte below which it holds data.
+ * @failed:	an I/O error took it out of use, until the configuration
+ *		records it as not online (or names another drive).
+ * @reported:	the owner has been told of @failed.
+ */
+struct vol_member {
+	struct rcl_guid uuid;
+	char *path;
+	int fd;
+	enum rcl_soft_member_state state;
+	uint64_t valid_below;
+	atomic_bool failed;
+	atomic_bool reported;
+};
+
+/**
+ * struct rcl_soft_volume - an open VD.
+ * @lock:	read-held by every request, write-held by update and close,
+ *		so member descriptors and states change only between requests.
+ * @window:	requests are served in windows of at most this many bytes.
+ * @zeros:	@window bytes of zeros (never written), the data of _zero().
+ */
+struct rcl_soft_volume {
+	unsigned vd;
+	unsigned sector_size;
+	struct rcl_soft_geometry geo;
+	unsigned member_count;
+	struct vol_member members[RCL_SOFT_MAX_MEMBERS];
+	enum rcl_access_policy access;
+	struct rcl_soft_volume_owner owner;
+	pthread_rwlock_t lock;
+	struct rcl_soft_stripe_locks stripes;
+	uint64_t window;
+	const uint8_t *zeros;
+};
+
+/* A set of members, by index: the ones a request wrote (for FUA). */
+struct vol_set {
+	uint64_t bits[RCL_SOFT_MAX_MEMBERS / 64];
+};
+
+static inline void vol_set_add(struct vol_set *set, unsigned member)
+{
+	set->bits[member / 64] |= 1ull << (member % 64);
+}
+
+static inline bool vol_set_has(const struct vol_set *set, unsigned member)
+{
+	return set->bits[member / 64] >> (member % 64) & 1;
+}
+
+/**
+ * struct vol_window - one window of a request.
+ * @write:	write @buf (else read into it).
+ * @written:	write: the members written are added here.
+ */
+struct vol_window {
+	bool write;
+	uint8_t *buf;
+	size_t len;
+	uint64_t off;
+	struct vol_set *written;
+};
+
+/*
+ * rcl_soft_vol_usable() - whether member @member may be read and written
+ * up to drive byte @end: open, not failed, and online or rebuilt past @end.
+ */
+bool rcl_soft_vol_usable(const struct rcl_soft_volume *vol, unsigned member, uint64_t end);
+
+/*
+ * rcl_soft_vol_run() - run @ops (each op's @member is a volume member
+ * index); every member an op failed on is failed: taken out of use, and
+ * the owner told once.
+ * Return: how many ops failed.
+ */
+size_t rcl_soft_vol_run(struct rcl_soft_volume *vol, struct rcl_soft_op *ops, size_t count);
+
+/* rcl_soft_vol_op() - @ops[@n], a @kind of @len bytes at @off of member @member. */
+void rcl_soft_vol_op(const struct rcl_soft_volume *vol, struct rcl_soft_op *ops, size_t n,
+                     enum rcl_soft_op_kind kind, unsigned member, void *buf, size_t len,
+                     uint64_t off);
+
+/*
+ * rcl_soft_vol_scratch() - @len bytes aligned for parity (parity.h) in a
+ * new block; *@block is what to rcl_free(). NULL when out of memory.
+ */
+uint8_t *rcl_soft_vol_scratch(size_t len, void **block);
+
+/*
+ * The I/O paths: serve window @w. Return: 0, -EIO when the usable members
+ * cannot, -ENOMEM.
+ */
+int rcl_soft_vol_mirror_io(struct rcl_soft_volume *vol, const struct vol_window *w);
+int rcl_soft_vol_parity_io(struct rcl_soft_volume *vol, const struct vol_window *w);
+
+#endif /* RCL_SOFT_VOLUME_PRIVATE_H */

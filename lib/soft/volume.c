@@ -1,0 +1,459 @@
+// SPDX-License-Identifier: MIT
+/*
+ * volume.c - an open virtual drive (see volume.h): its members and their
+ * states, request checks, windows, flushes and FUA. The reads and writes
+ * themselves are volume-mirror.c's (RAID0/1/10) and volume-parity.c's
+ * (RAID5/6/50/60).
+ *
+ * Members are opened O_RDWR without O_DIRECT: they are often image files
+ * on tmpfs, which refuses O_DIRECT, and buffered I/O lets the page cache
+ * merge the many small member writes a parity update makes. Durability
+ * comes from fdatasync on flush and after FUA writes, as for any file.
+ *
+ * Access policy: RO refuses writes, zeroing and trimming with -EROFS;
+ * Blocked refuses those and reads too, reads with -EPERM (the VD is there
+ * but may not be used).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "parity.h"
+#include "volume-private.h"
+
+/* Requests are served in windows of about this much (whole stripes). */
+#define WINDOW_BYTES (4u << 20)
+
+/* ---- members ---- */
+
+bool rcl_soft_vol_usable(const struct rcl_soft_volume *vol, unsigned member, uint64_t end)
+{
+	const struct vol_member *m = &vol->members[member];
+
+	if (m->fd < 0 || atomic_load(&m->failed))
+		return false;
+	return m->state == RCL_SOFT_MEMBER_ONLINE ||
+	       (m->state == RCL_SOFT_MEMBER_REBUILD && end <= m->valid_below);
+}
+
+/* Member @member is whole: open, not failed and online. */
+static bool whole(const struct rcl_soft_volume *vol, unsigned member)
+{
+	return rcl_soft_vol_usable(vol, member, 0) &&
+	       vol->members[member].state == RCL_SOFT_MEMBER_ONLINE;
+}
+
+static void fail(struct rcl_soft_volume *vol, unsigned member, int error)
+{
+	struct vol_member *m = &vol->members[member];
+
+	atomic_store(&m->failed, true);
+	if (!atomic_exchange(&m->reported, true) && vol->owner.failed)
+		vol->owner.failed(vol->owner.ctx, vol->vd, member, error);
+}
+
+size_t rcl_soft_vol_run(struct rcl_soft_volume *vol, struct rcl_soft_op *ops, size_t count)
+{
+	size_t failed = rcl_soft_uring_run(ops, count);
+
+	for (size_t i = 0; failed && i < count; i++)
+		if (ops[i].error)
+			fail(vol, ops[i].member, ops[i].error);
+	return failed;
+}
+
+void rcl_soft_vol_op(const struct rcl_soft_volume *vol, struct rcl_soft_op *ops, size_t n,
+                     enum rcl_soft_op_kind kind, unsigned member, void *buf, size_t len,
+                     uint64_t off)
+{
+	ops[n] = (struct rcl_soft_op){.kind = kind,
+	                              .fd = vol->members[member].fd,
+	                              .member = member,
+	                              .buf = buf,
+	                              .len = len,
+	                              .off = off};
+}
+
+uint8_t *rcl_soft_vol_scratch(size_t len, void **block)
+{
+	uintptr_t at;
+
+	*block = rcl_malloc(len + RCL_SOFT_PARITY_ALIGN);
+	if (!*block)
+		return NULL;
+	at = ((uintptr_t)*block + RCL_SOFT_PARITY_ALIGN - 1) &
+	     ~(uintptr_t)(RCL_SOFT_PARITY_ALIGN - 1);
+	return (uint8_t *)at;
+}
+
+/*
+ * Whether every array still holds all its data: RAID0 loses none, RAID1
+ * keeps one, RAID5/6 lose at most their parity count, RAID10 keeps one of
+ * each pair of neighbours that mirror a chunk.
+ */
+static bool survives(const struct rcl_soft_volume *vol)
+{
+	for (unsigned s = 0; s < vol->geo.spans; s++) {
+		const struct rcl_soft_array *a = &vol->geo.arrays[s];
+		unsigned lost = 0, step = a->n % 2 ? 1 : 2;
+
+		for (unsigned i = 0; i < a->n; i++)
+			lost += !whole(vol, a->first + i);
+		if (a->level == RCL_MD_LEVEL_RAID10)
+			for (unsigned i = 0; i < a->n; i += step)
+				if (!whole(vol, a->first + i) &&
+				    !whole(vol, a->first + (i + 1) % a->n))
+					return false;
+		if ((a->level == RCL_MD_LEVEL_RAID1 && lost == a->n) ||
+		    (a->level != RCL_MD_LEVEL_RAID1 && a->level != RCL_MD_LEVEL_RAID10 &&
+		     lost > a->parity))
+			return false;
+	}
+	return true;
+}
+
+/* ---- configuration ---- */
+
+static const struct rcl_soft_vd *find_vd(const struct rcl_soft_state *state, unsigned id,
+                                         const struct rcl_soft_dg **dg)
+{
+	const struct rcl_soft_config *cfg = &state->cfg;
+
+	for (size_t i = 0; i < cfg->vd_count; i++)
+		for (size_t g = 0; cfg->vds[i].id == id && g < cfg->dg_count; g++)
+			if (cfg->dgs[g].id == cfg->vds[i].dg) {
+				*dg = &cfg->dgs[g];
+				return &cfg->vds[i];
+			}
+	return NULL;
+}
+
+/* The drive of @dg's member @member, or NULL when it is not present. */
+static const struct rcl_soft_disk *member_disk(const struct rcl_soft_state *state,
+                                               const struct rcl_soft_dg *dg, unsigned member)
+{
+	int index = (int)(dg - state->cfg.dgs);
+
+	for (size_t i = 0; i < state->count; i++)
+		if (state->disks[i].dg == index && state->disks[i].member == (int)member &&
+		    state->disks[i].path)
+			return &state->disks[i];
+	return NULL;
+}
+
+static void close_member(struct vol_member *m)
+{
+	if (m->fd >= 0)
+		close(m->fd);
+	m->fd = -1;
+}
+
+/* Whether @m names the drive @uuid at @path (NULL: not present). */
+static bool same_drive(const struct vol_member *m, const struct rcl_guid *uuid, const char *path)
+{
+	if (memcmp(&m->uuid, uuid, sizeof(*uuid)))
+		return false;
+	return path && m->path ? !strcmp(path, m->path) : !path && !m->path;
+}
+
+static enum rcl_status apply_member(struct rcl_soft_volume *vol, const struct rcl_soft_state *state,
+                                    const struct rcl_soft_dg *dg, unsigned index,
+                                    struct rcl_error *err)
+{
+	const struct rcl_soft_member *cm = &dg->members[index];
+	const struct rcl_soft_disk *disk = member_disk(state, dg, index);
+	const char *path = disk ? disk->path : NULL;
+	struct vol_member *m = &vol->members[index];
+	bool wanted;
+
+	if (!same_drive(m, &cm->uuid, path)) {
+		close_member(m);
+		rcl_free(m->path);
+		m->path = path ? rcl_strdup(path) : NULL;
+		m->uuid = cm->uuid;
+		atomic_store(&m->failed, false);
+		atomic_store(&m->reported, false);
+		if (path && !m->path)
+			return rcl_fail(err, RCL_NOMEM, "out of memory");
+	}
+	m->state = cm->state;
+	m->valid_below = cm->rebuilt_lba * vol->sector_size;
+	/* A failure the configuration now records no longer needs the latch. */
+	if (cm->state != RCL_SOFT_MEMBER_ONLINE) {
+		atomic_store(&m->failed, false);
+		atomic_store(&m->reported, false);
+	}
+	wanted = m->path &&
+	         (cm->state == RCL_SOFT_MEMBER_ONLINE || cm->state == RCL_SOFT_MEMBER_REBUILD);
+	if (!wanted)
+		close_member(m);
+	if (wanted && m->fd < 0) {
+		m->fd = open(m->path, O_RDWR | O_CLOEXEC);
+		if (m->fd < 0)
+			return rcl_fail(err, RCL_SYSTEM,
+			                "cannot open member %u of virtual drive /v%u, '%s': %s",
+			                index, vol->vd, m->path, strerror(errno));
+	}
+	return RCL_OK;
+}
+
+/* Take the members' drives and states and the VD's access policy from @state. */
+static enum rcl_status apply(struct rcl_soft_volume *vol, const struct rcl_soft_state *state,
+                             struct rcl_error *err)
+{
+	const struct rcl_soft_dg *dg;
+	const struct rcl_soft_vd *vd = find_vd(state, vol->vd, &dg);
+	enum rcl_status st = RCL_OK;
+
+	if (!vd)
+		return rcl_fail(err, RCL_NOT_FOUND, "virtual drive /v%u not found", vol->vd);
+	/* Every member is brought up to date; the first problem is reported. */
+	for (unsigned i = 0; i < vol->member_count; i++) {
+		struct rcl_error one = {0};
+		enum rcl_status s = apply_member(vol, state, dg, i, &one);
+
+		if (s && !st) {
+			st = s;
+			*err = one;
+		}
+	}
+	vol->access = vd->access;
+	return st;
+}
+
+/* The controller's sector size, from the first of @dg's drives present. */
+static unsigned sector_size(const struct rcl_soft_state *state, const struct rcl_soft_dg *dg)
+{
+	for (unsigned i = 0; i < rcl_soft_dg_members(dg); i++) {
+		const struct rcl_soft_disk *disk = member_disk(state, dg, i);
+
+		if (disk && disk->sector_size)
+			return disk->sector_size;
+	}
+	return 0;
+}
+
+/* ---- open, close ---- */
+
+/* The data of one full stripe (a strip for RAID0/1/10). */
+static uint64_t full_stripe(const struct rcl_soft_geometry *geo)
+{
+	const struct rcl_soft_array *a = &geo->arrays[0];
+
+	return a->parity ? rcl_soft_array_stripe_bytes(a) * geo->spans : a->chunk;
+}
+
+static enum rcl_status prepare(struct rcl_soft_volume *vol, const struct rcl_soft_state *state,
+                               struct rcl_error *err)
+{
+	const struct rcl_soft_dg *dg;
+	const struct rcl_soft_vd *vd = find_vd(state, vol->vd, &dg);
+	enum rcl_status st;
+	uint64_t stripe;
+	void *zeros;
+
+	if (!vd)
+		return rcl_fail(err, RCL_NOT_FOUND, "virtual drive /v%u not found", vol->vd);
+	vol->sector_size = sector_size(state, dg);
+	if (!vol->sector_size)
+		return rcl_fail(err, RCL_NOT_ALLOWED,
+		                "virtual drive /v%u is offline: none of its drives is present",
+		                vol->vd);
+	st = rcl_soft_geometry_get(dg, vd, vol->sector_size, &vol->geo, err);
+	if (st)
+		return st;
+	vol->member_count = rcl_soft_dg_members(dg);
+	stripe = full_stripe(&vol->geo);
+	vol->window = (WINDOW_BYTES + stripe - 1) / stripe * stripe;
+	/* Anonymous pages read as zeros without taking memory. */
+	zeros = mmap(NULL, vol->window, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (zeros == MAP_FAILED)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	vol->zeros = zeros;
+	st = apply(vol, state, err);
+	if (!st && !survives(vol))
+		st = rcl_fail(err, RCL_NOT_ALLOWED,
+		              "virtual drive /v%u is offline: more of its drives are lost than its "
+		              "RAID level survives",
+		              vol->vd);
+	return st;
+}
+
+enum rcl_status rcl_soft_volume_open(const struct rcl_soft_state *state, unsigned vd,
+                                     const struct rcl_soft_volume_owner *owner,
+                                     struct rcl_soft_volume **out, struct rcl_error *err)
+{
+	struct rcl_soft_volume *vol = rcl_calloc(1, sizeof(*vol));
+	pthread_rwlockattr_t attr;
+	enum rcl_status st;
+
+	if (!vol)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	vol->vd = vd;
+	vol->owner = *owner;
+	for (unsigned i = 0; i < RCL_SOFT_MAX_MEMBERS; i++)
+		vol->members[i].fd = -1;
+	/* Updates must not starve behind a steady stream of requests. */
+	pthread_rwlockattr_init(&attr);
+	pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+	pthread_rwlock_init(&vol->lock, &attr);
+	pthread_rwlockattr_destroy(&attr);
+	rcl_soft_stripe_locks_init(&vol->stripes);
+	st = prepare(vol, state, err);
+	if (st) {
+		rcl_soft_volume_close(vol);
+		return st;
+	}
+	*out = vol;
+	return RCL_OK;
+}
+
+void rcl_soft_volume_close(struct rcl_soft_volume *vol)
+{
+	if (!vol)
+		return;
+	for (unsigned i = 0; i < RCL_SOFT_MAX_MEMBERS; i++) {
+		close_member(&vol->members[i]);
+		rcl_free(vol->members[i].path);
+	}
+	if (vol->zeros)
+		munmap((void *)vol->zeros, vol->window);
+	rcl_soft_stripe_locks_destroy(&vol->stripes);
+	pthread_rwlock_destroy(&vol->lock);
+	rcl_free(vol);
+}
+
+enum rcl_status rcl_soft_volume_update(struct rcl_soft_volume *vol,
+                                       const struct rcl_soft_state *state, struct rcl_error *err)
+{
+	enum rcl_status st;
+
+	pthread_rwlock_wrlock(&vol->lock);
+	st = apply(vol, state, err);
+	pthread_rwlock_unlock(&vol->lock);
+	return st;
+}
+
+uint64_t rcl_soft_volume_bytes(const struct rcl_soft_volume *vol)
+{
+	return vol->geo.bytes;
+}
+
+void rcl_soft_volume_block_sizes(const struct rcl_soft_volume *vol, uint32_t *min,
+                                 uint32_t *preferred, uint32_t *max)
+{
+	*min = vol->sector_size;
+	*preferred = (uint32_t)full_stripe(&vol->geo);
+	*max = (uint32_t)vol->window;
+}
+
+/* ---- requests ---- */
+
+static int check_range(const struct rcl_soft_volume *vol, size_t len, uint64_t off)
+{
+	if (off % vol->sector_size || len % vol->sector_size || off > vol->geo.bytes ||
+	    len > vol->geo.bytes - off)
+		return -EINVAL;
+	return 0;
+}
+
+static int check_access(const struct rcl_soft_volume *vol, bool write)
+{
+	if (vol->access == RCL_ACCESS_BLOCKED)
+		return write ? -EROFS : -EPERM;
+	return write && vol->access == RCL_ACCESS_RO ? -EROFS : 0;
+}
+
+/* Datasync the members in @set (NULL: every member in use). Return: 0, or -EIO. */
+static int sync_members(struct rcl_soft_volume *vol, const struct vol_set *set)
+{
+	struct rcl_soft_op ops[RCL_SOFT_MAX_MEMBERS];
+	size_t n = 0;
+
+	for (unsigned i = 0; i < vol->member_count; i++)
+		if ((set ? vol_set_has(set, i) : vol->members[i].fd >= 0) &&
+		    !atomic_load(&vol->members[i].failed))
+			rcl_soft_vol_op(vol, ops, n++, RCL_SOFT_OP_DATASYNC, i, NULL, 0, 0);
+	/* A member that cannot sync is failed; the others hold the data. */
+	if (rcl_soft_vol_run(vol, ops, n) && !survives(vol))
+		return -EIO;
+	return 0;
+}
+
+/*
+ * Serve @len bytes at @off in windows: @buf is read into or written from
+ * (@step says whether the source advances: not for zeros).
+ */
+static int serve(struct rcl_soft_volume *vol, bool write, uint8_t *buf, bool step, size_t len,
+                 uint64_t off, unsigned flags)
+{
+	bool parity = vol->geo.arrays[0].parity;
+	struct vol_set written = {{0}};
+	int rc = check_range(vol, len, off);
+
+	if (rc)
+		return rc;
+	pthread_rwlock_rdlock(&vol->lock);
+	rc = check_access(vol, write);
+	for (size_t done = 0; done < len && !rc;) {
+		uint64_t at = off + done, end = (at / vol->window + 1) * vol->window;
+		struct vol_window w = {.write = write,
+		                       .buf = step ? buf + done : buf,
+		                       .len = end - at < len - done ? end - at : len - done,
+		                       .off = at,
+		                       .written = &written};
+
+		rc = parity ? rcl_soft_vol_parity_io(vol, &w) : rcl_soft_vol_mirror_io(vol, &w);
+		done += w.len;
+	}
+	if (!rc && write && (flags & RCL_SOFT_IO_FUA))
+		rc = sync_members(vol, &written);
+	pthread_rwlock_unlock(&vol->lock);
+	return rc;
+}
+
+int rcl_soft_volume_read(struct rcl_soft_volume *vol, void *buf, size_t len, uint64_t off)
+{
+	return serve(vol, false, buf, true, len, off, 0);
+}
+
+int rcl_soft_volume_write(struct rcl_soft_volume *vol, const void *buf, size_t len, uint64_t off,
+                          unsigned flags)
+{
+	/* The write paths never store into the buffer they write from. */
+	return serve(vol, true, (uint8_t *)buf, true, len, off, flags);
+}
+
+int rcl_soft_volume_zero(struct rcl_soft_volume *vol, size_t len, uint64_t off, unsigned flags)
+{
+	return serve(vol, true, (uint8_t *)vol->zeros, false, len, off, flags);
+}
+
+int rcl_soft_volume_trim(struct rcl_soft_volume *vol, size_t len, uint64_t off)
+{
+	/*
+	 * Trimming is advisory and md-compatible parity needs the trimmed
+	 * range's contents anyway, so it does nothing beyond checking.
+	 */
+	int rc = check_range(vol, len, off);
+
+	if (rc)
+		return rc;
+	pthread_rwlock_rdlock(&vol->lock);
+	rc = check_access(vol, true);
+	pthread_rwlock_unlock(&vol->lock);
+	return rc;
+}
+
+int rcl_soft_volume_flush(struct rcl_soft_volume *vol)
+{
+	int rc;
+
+	pthread_rwlock_rdlock(&vol->lock);
+	rc = sync_members(vol, NULL);
+	pthread_rwlock_unlock(&vol->lock);
+	return rc;
+}
