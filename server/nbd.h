@@ -22,11 +22,15 @@
  * @name:	the export name clients ask for ("" also selects it).
  * @description: shown by NBD_INFO_DESCRIPTION, or NULL.
  * @bytes:	its size.
- * @min_block, @preferred_block, @max_block: NBD_INFO_BLOCK_SIZE.
+ * @min_block, @preferred_block, @max_block: NBD_INFO_BLOCK_SIZE. 0 takes
+ *		the spec's default (1, 4096, 32 MiB); @preferred_block is
+ *		rounded down to a power of two, as the protocol requires, and
+ *		@max_block capped at 32 MiB.
  * @read_only:	refuse writes (NBD_FLAG_READ_ONLY).
  * @read .. @zero: the operations; each returns 0 or a negative errno,
  *		which the client receives as the matching NBD error. @trim and
- *		@zero may be NULL (not advertised).
+ *		@zero may be NULL (not advertised); so may @flush (then neither
+ *		FLUSH nor FUA is), and @write when @read_only.
  * @ctx:	passed to the operations.
  */
 struct rcl_nbd_export {
@@ -61,8 +65,10 @@ struct rcl_nbd_listen {
 /**
  * rcl_nbd_server_start() - listen and serve @export (copied; its @ctx
  * must outlive the server) with @threads workers, in threads of its own.
+ * @threads 0 means 1.
  * Return: RCL_OK and *@out; RCL_SYSTEM (cannot listen, naming the
- * address); RCL_NOMEM.
+ * address); RCL_NOMEM; RCL_INVALID_PARAM (block sizes or operations the
+ * protocol cannot express, a socket path too long, a port above 65535).
  */
 enum rcl_status rcl_nbd_server_start(const struct rcl_nbd_export *export,
                                      const struct rcl_nbd_listen *where, unsigned threads,
