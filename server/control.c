@@ -35,6 +35,8 @@
 #define START_TIMEOUT_MS 10000
 #define STOP_TIMEOUT_MS  60000
 #define POLL_MS          20
+/* How long a process whose connection broke may take to let go of its owner lock. */
+#define DYING_MS 1000
 /* The largest request or reply accepted (a reply is the result tree of one command). */
 #define MESSAGE_MAX (64u << 20)
 
@@ -488,6 +490,20 @@ static int connect_service(const struct service_paths *p, pid_t *pid, struct rcl
 	}
 }
 
+/*
+ * Whether @p's process is gone, or goes within @ms: one that dies closes
+ * its sockets a moment before the kernel drops its owner lock.
+ */
+static bool exited(const struct service_paths *p, unsigned ms)
+{
+	for (unsigned waited = 0; service_pid(p); waited += POLL_MS) {
+		if (waited >= ms)
+			return false;
+		sleep_ms(POLL_MS);
+	}
+	return true;
+}
+
 static char *request_text(const struct cmd_args *args, unsigned id)
 {
 	json_object *req = json_object_new_object(), *argv = json_object_new_array();
@@ -543,6 +559,19 @@ enum rcl_status service_forward(struct rcl_ctx *lib, const struct cmd_args *args
 	st = request ? service_exchange(fd, request, &reply, err)
 	             : rcl_fail(err, RCL_NOMEM, "out of memory");
 	close(fd);
+	if ((st || !reply.len) && !(args->cmd->flags & CMD_WRITES) && exited(&p, DYING_MS)) {
+		/* It died before answering: a command that changes nothing runs here instead. */
+		*err = (struct rcl_error){0};
+		rcl_free(request);
+		rcl_buf_release(&reply);
+		return RCL_OK;
+	}
+	if (!st && !reply.len)
+		st = rcl_fail(
+		    err, RCL_SYSTEM,
+		    "the controller process of /c%u (pid %d) closed the connection without "
+		    "answering; whether the command took effect is unknown: see its log %s",
+		    id, (int)pid, p.log);
 	if (!st)
 		st = parse_reply(reply.buf, res, err);
 	*forwarded = !st;
