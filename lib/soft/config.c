@@ -131,6 +131,37 @@ static bool get_member(json_object *m, struct rcl_soft_member *out)
 	return true;
 }
 
+/* The record's names of member states; online has none ("state" is absent). */
+static const char *const member_states[] = {
+    [RCL_SOFT_MEMBER_OFFLINE] = "offline",
+    [RCL_SOFT_MEMBER_FAILED] = "failed",
+    [RCL_SOFT_MEMBER_MISSING] = "missing",
+    [RCL_SOFT_MEMBER_REBUILD] = "rebuild",
+};
+
+/* A member's "state" (absent: online) and, rebuilding, its "rebuilt_lba". */
+static bool get_member_state(json_object *m, uint64_t last_lba, struct rcl_soft_member *out)
+{
+	json_object *value;
+	const char *s;
+	unsigned i = RCL_SOFT_MEMBER_OFFLINE;
+
+	out->state = RCL_SOFT_MEMBER_ONLINE;
+	out->rebuilt_lba = 0;
+	if (!json_object_object_get_ex(m, "state", &value))
+		return !json_object_object_get_ex(m, "rebuilt_lba", &value);
+	if (!rcl_json_get_str(m, "state", &s))
+		return false;
+	while (i < sizeof(member_states) / sizeof(member_states[0]) && strcmp(s, member_states[i]))
+		i++;
+	if (i == sizeof(member_states) / sizeof(member_states[0]))
+		return false;
+	out->state = (enum rcl_soft_member_state)i;
+	if (out->state != RCL_SOFT_MEMBER_REBUILD)
+		return !json_object_object_get_ex(m, "rebuilt_lba", &value);
+	return rcl_json_get_uint(m, "rebuilt_lba", last_lba + 1, &out->rebuilt_lba);
+}
+
 static enum rcl_status parse_members(const struct parse *p, json_object *list,
                                      struct rcl_soft_dg *dg)
 {
@@ -138,9 +169,14 @@ static enum rcl_status parse_members(const struct parse *p, json_object *list,
 
 	if (!json_object_is_type(list, json_type_array) || json_object_array_length(list) != n)
 		return bad(p, "has a disk group whose member count does not match its spans");
-	for (unsigned i = 0; i < n; i++)
-		if (!get_member(json_object_array_get_idx(list, i), &dg->members[i]))
+	for (unsigned i = 0; i < n; i++) {
+		json_object *m = json_object_array_get_idx(list, i);
+
+		if (!get_member(m, &dg->members[i]))
 			return bad(p, "has a member with a missing or invalid field");
+		if (!get_member_state(m, dg->last_lba, &dg->members[i]))
+			return bad(p, "has a member with an invalid state");
+	}
 	return RCL_OK;
 }
 
@@ -174,6 +210,29 @@ static enum rcl_status parse_dg_spares(const struct parse *p, json_object *obj,
 	return RCL_OK;
 }
 
+/* A spare's optional "dgs": distinct ids of groups @cfg has, into the mask @out. */
+static bool get_spare_dgs(json_object *e, struct rcl_soft_config *cfg, uint32_t *out)
+{
+	json_object *list;
+	size_t n;
+
+	*out = 0;
+	if (!json_object_object_get_ex(e, "dgs", &list))
+		return true;
+	if (!json_object_is_type(list, json_type_array) || !(n = json_object_array_length(list)))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		json_object *item = json_object_array_get_idx(list, i);
+		int64_t id = json_object_get_int64(item);
+
+		if (!json_object_is_type(item, json_type_int) || id < 0 || id >= RCL_MAX_DGS ||
+		    (*out & (1u << id)) || !rcl_soft_config_dg(cfg, (unsigned)id))
+			return false;
+		*out |= 1u << id;
+	}
+	return true;
+}
+
 /* "spares" is optional: records written before hot spares have none. */
 static enum rcl_status parse_spares(const struct parse *p, json_object *root,
                                     struct rcl_soft_config *cfg)
@@ -186,9 +245,15 @@ static enum rcl_status parse_spares(const struct parse *p, json_object *root,
 	if (!json_object_is_type(list, json_type_array) ||
 	    (n = json_object_array_length(list)) > RCL_MAX_HOT_SPARES)
 		return bad(p, "has an invalid or too long list of hot spares");
-	for (size_t i = 0; i < n; i++)
-		if (!get_member(json_object_array_get_idx(list, i), &cfg->spares[i]))
+	for (size_t i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(list, i);
+
+		if (!get_member(e, &cfg->spares[i]))
 			return bad(p, "has a hot spare with a missing or invalid field");
+		if (!get_spare_dgs(e, cfg, &cfg->spare_dgs[i]))
+			return bad(p,
+			           "has a hot spare dedicated to an invalid list of disk groups");
+	}
 	cfg->spare_count = n;
 	return RCL_OK;
 }
@@ -453,6 +518,23 @@ static json_object *format_member(const struct rcl_soft_member *member)
 	return m;
 }
 
+/* Global spare @i, with the groups it is dedicated to when there are any. */
+static json_object *format_spare(const struct rcl_soft_member *spares, const uint32_t *dgs,
+                                 size_t i)
+{
+	json_object *e = format_member(&spares[i]);
+	json_object *ids;
+
+	if (!dgs[i])
+		return e;
+	ids = json_object_new_array();
+	for (unsigned id = 0; id < RCL_MAX_DGS; id++)
+		if (dgs[i] & (1u << id))
+			append(ids, json_object_new_int(id));
+	add_obj(e, "dgs", ids);
+	return e;
+}
+
 static json_object *format_dg_spares(const struct rcl_soft_dg *dg)
 {
 	json_object *spares = json_object_new_array();
@@ -478,8 +560,16 @@ static json_object *format_group(const struct rcl_soft_config *cfg, const struct
 	add_int(obj, "drives_per_span", dg->drives_per_span);
 	add_int(obj, "first_lba", (int64_t)dg->first_lba);
 	add_int(obj, "last_lba", (int64_t)dg->last_lba);
-	for (unsigned i = 0; i < rcl_soft_dg_members(dg); i++)
-		append(members, format_member(&dg->members[i]));
+	for (unsigned i = 0; i < rcl_soft_dg_members(dg); i++) {
+		const struct rcl_soft_member *m = &dg->members[i];
+		json_object *e = format_member(m);
+
+		if (m->state != RCL_SOFT_MEMBER_ONLINE)
+			add_str(e, "state", member_states[m->state]);
+		if (m->state == RCL_SOFT_MEMBER_REBUILD)
+			add_int(e, "rebuilt_lba", (int64_t)m->rebuilt_lba);
+		append(members, e);
+	}
 	for (size_t i = 0; i < cfg->vd_count; i++)
 		if (cfg->vds[i].dg == dg->id)
 			append(vds, format_vd(dg, &cfg->vds[i]));
@@ -517,7 +607,7 @@ char *rcl_soft_config_format(const struct rcl_soft_config *cfg, size_t *len)
 		json_object *spares = json_object_new_array();
 
 		for (size_t i = 0; i < cfg->spare_count; i++)
-			append(spares, format_member(&cfg->spares[i]));
+			append(spares, format_spare(cfg->spares, cfg->spare_dgs, i));
 		add_obj(root, "spares", spares);
 	}
 	text = root ? json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN) : NULL;

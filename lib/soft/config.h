@@ -24,10 +24,17 @@
  * the group's VDs in the same partition (GPT entry number @part) over the
  * same LBAs: the group is laid out for its smallest member.
  *
+ * A member's "state" is absent while it is online, else "offline",
+ * "failed", "missing" or "rebuild"; a rebuilding member has "rebuilt_lba"
+ * too, and no other member has.
+ *
  * "spares" lists the global hot spares, known by GPT disk GUID as members
  * are; it is optional (absent means none, as in records written before
  * spares existed) and written only when not empty. A global spare carries
- * the metadata partition and the record, and no VD partition. A group's
+ * the metadata partition and the record, and no VD partition. An entry
+ * with "dgs": [0, 2] (group ids, optional) is a spare dedicated to those
+ * groups that md does not know about: a RAID50/60 group's, or one serving
+ * several groups (raidcli-format(7) says why). A group's
  * "spares" (as optional) are its dedicated spares: each carries the
  * group's GPT entries, and in each VD's partition an md superblock of the
  * VD's array with device number "dev" (from the member count up, unique
@@ -129,11 +136,14 @@ struct rcl_soft_vd {
 /*
  * struct rcl_soft_config - the whole configuration; VDs sorted by id.
  * @spares:	the global hot spares, @spare_count of them.
+ * @spare_dgs:	per entry of @spares: a bit per group id it is dedicated
+ *		to ("dgs" in JSON), 0 for a global spare.
  */
 struct rcl_soft_config {
 	char serial[64];
 	size_t spare_count;
 	struct rcl_soft_member spares[RCL_MAX_HOT_SPARES];
+	uint32_t spare_dgs[RCL_MAX_HOT_SPARES];
 	size_t dg_count;
 	struct rcl_soft_dg dgs[RCL_MAX_DGS];
 	size_t vd_count;

@@ -23,6 +23,7 @@
 #include "model.h"
 #include "scan.h"
 #include "soft.h"
+#include "spare.h"
 #include "vd.h"
 
 #define SOFT_FORMAT 1

@@ -1,22 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * vd.h - creating, deleting and changing a soft controller's virtual
- * drives: the backend's create_vd, delete_vd and set_vd; and its global
- * hot spares, which change the configuration the same way.
+ * drives: the backend's create_vd, delete_vd and set_vd (hot spares are
+ * spare.h's).
  *
- * Every change follows one order, so that a crash after any write leaves
- * the old configuration or the new one:
- *  (a) write the new structures nobody references yet: GPT entries, md
- *      superblocks and bitmaps of a new VD (fresh drives also get their
- *      GPT and metadata partition, their record slots cleared);
- *  (b) write the new configuration with rcl_soft_record_update(): prepare
- *      on every drive, then commit on every drive;
- *  (c) remove what the new configuration no longer references: a deleted
- *      VD's md superblock and GPT entry, and the GPT and records of drives
- *      that left every group.
- * A crash in (a) leaves orphan partitions that loading ignores and the
- * next change of the group removes; in (c), drives that loading shows as
- * unconfigured, cleaned by the next change.
+ * Every change follows change.h's crash-safe order.
  */
 #ifndef RCL_SOFT_VD_H
 #define RCL_SOFT_VD_H
@@ -57,34 +45,6 @@ enum rcl_status rcl_soft_delete_vd(struct rcl_ctrl *ctrl, unsigned vd, bool forc
  */
 enum rcl_status rcl_soft_set_vd(struct rcl_ctrl *ctrl, unsigned vd,
                                 const struct rcl_vd_props *props, struct rcl_error *err);
-
-/**
- * rcl_soft_add_hotspare() - the backend's add_hotspare: unconfigured drive
- * @ref becomes a global hot spare, or with @dg_count 1 a dedicated spare
- * of group @dgs[0]. In vd.h's order: (a) a new GPT (the metadata partition
- * alone for a global spare, the group's entries for a dedicated one, whose
- * md superblocks then join each VD's array, member.h); (b) the record
- * listing it on every member and spare.
- * Return: RCL_OK; RCL_NOT_FOUND (drive or group); RCL_NOT_ALLOWED
- * (missing, foreign, a member or spare already, RCL_MAX_HOT_SPARES
- * reached, a RAID0 group); RCL_NEED_FORCE (it holds a file system or
- * partition table, without @force); RCL_DRIVE_TOO_SMALL (it cannot hold a
- * group's extent, or its sector size differs); RCL_UNSUPPORTED (several
- * groups, a RAID50/60 group); RCL_SYSTEM, RCL_NOMEM.
- */
-enum rcl_status rcl_soft_add_hotspare(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
-                                      const unsigned *dgs, size_t dg_count, bool force,
-                                      struct rcl_error *err);
-
-/**
- * rcl_soft_delete_hotspare() - the backend's delete_hotspare, for global
- * and dedicated spares: (b) the record without @ref, written to it too,
- * then (c) the drive is blanked.
- * Return: RCL_OK; RCL_NOT_FOUND; RCL_NOT_ALLOWED (not a hot spare);
- * RCL_SYSTEM, RCL_NOMEM.
- */
-enum rcl_status rcl_soft_delete_hotspare(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
-                                         struct rcl_error *err);
 
 /**
  * rcl_soft_refresh() - read the configuration from the drives again and

@@ -17,8 +17,9 @@
 #include "unit.h"
 
 /*
- * Two groups: RAID5 (1 x 3) with two VDs and a dedicated spare (md device
- * 3), RAID50 (2 x 2) with one VD; a global spare.
+ * Two groups: RAID5 (1 x 3) with two VDs, a dedicated spare (md device 3)
+ * and member 1 offline, RAID50 (2 x 2) with one VD and member 2 being
+ * rebuilt; a global spare, and one dedicated to both groups in the record.
  */
 static struct rcl_soft_config *sample(void)
 {
@@ -75,7 +76,13 @@ static struct rcl_soft_config *sample(void)
 	cfg->vd_count = 3;
 	ck_assert_int_eq(rcl_guid_random(&cfg->spares[0].uuid, &err), RCL_OK);
 	cfg->spares[0].slot = 20;
-	cfg->spare_count = 1;
+	ck_assert_int_eq(rcl_guid_random(&cfg->spares[1].uuid, &err), RCL_OK);
+	cfg->spares[1].slot = 22;
+	cfg->spare_dgs[1] = 1u << 0 | 1u << 3;
+	cfg->spare_count = 2;
+	cfg->dgs[0].members[1].state = RCL_SOFT_MEMBER_OFFLINE;
+	cfg->dgs[1].members[2].state = RCL_SOFT_MEMBER_REBUILD;
+	cfg->dgs[1].members[2].rebuilt_lba = 5000;
 	ck_assert_int_eq(rcl_guid_random(&cfg->dgs[0].spares[0].drive.uuid, &err), RCL_OK);
 	cfg->dgs[0].spares[0].drive.slot = 21;
 	cfg->dgs[0].spares[0].dev = 3;
@@ -102,8 +109,9 @@ START_TEST(test_round_trip)
 	ck_assert_str_eq(back->serial, cfg->serial);
 	ck_assert_uint_eq(back->dg_count, cfg->dg_count);
 	ck_assert_uint_eq(back->vd_count, cfg->vd_count);
-	ck_assert_uint_eq(back->spare_count, 1);
-	ck_assert_mem_eq(&back->spares[0], &cfg->spares[0], sizeof(cfg->spares[0]));
+	ck_assert_uint_eq(back->spare_count, 2);
+	ck_assert_mem_eq(back->spares, cfg->spares, sizeof(cfg->spares));
+	ck_assert_mem_eq(back->spare_dgs, cfg->spare_dgs, sizeof(cfg->spare_dgs));
 	for (size_t i = 0; i < cfg->dg_count; i++)
 		ck_assert_mem_eq(&back->dgs[i], &cfg->dgs[i], sizeof(cfg->dgs[i]));
 	for (size_t i = 0; i < cfg->vd_count; i++) {
@@ -205,6 +213,22 @@ START_TEST(test_refusals)
 	edited("\"dev\":3", "\"dev\":2");   /* a member's device number */
 	edited("\"dev\":3", "\"dev\":128"); /* past md's roles */
 	edited("\"dev\":3", "\"dev\":\"3\"");
+	/* Member states: only the four names, rebuilt_lba with rebuild alone. */
+	edited("\"state\":\"offline\"", "\"state\":\"Offline\"");
+	edited("\"state\":\"offline\"", "\"state\":\"online\"");
+	edited("\"state\":\"offline\"", "\"state\":1");
+	edited("\"state\":\"offline\"", "\"state\":\"offline\",\"rebuilt_lba\":5");
+	edited("\"state\":\"rebuild\",\"rebuilt_lba\":5000", "\"state\":\"rebuild\"");
+	edited("\"rebuilt_lba\":5000", "\"rebuilt_lba\":-1");
+	edited("\"rebuilt_lba\":5000", "\"rebuilt_lba\":131073"); /* past the group */
+	edited("\"slot\":0}", "\"slot\":0,\"rebuilt_lba\":0}");   /* online */
+	/* A spare's groups: distinct ids of groups there are. */
+	edited("\"dgs\":[0,3]", "\"dgs\":[0,0]");
+	edited("\"dgs\":[0,3]", "\"dgs\":[]");
+	edited("\"dgs\":[0,3]", "\"dgs\":[5]");
+	edited("\"dgs\":[0,3]", "\"dgs\":[32]");
+	edited("\"dgs\":[0,3]", "\"dgs\":[\"0\"]");
+	edited("\"dgs\":[0,3]", "\"dgs\":0");
 }
 END_TEST
 

@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: MIT
+/*
+ * spare.c - a soft controller's hot spares, global and dedicated (see
+ * spare.h), changed in change.h's order.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "change.h"
+#include "layout.h"
+#include "member.h"
+#include "spare.h"
+
+/* ---- hot spares ---- */
+
+/* md rebuilds RAID1/5/6/10 onto a spare; RAID0 has nothing to rebuild. */
+enum rcl_status rcl_soft_spare_check_level(enum rcl_raid_level level, struct rcl_error *err)
+{
+	if (level == RCL_RAID0)
+		return rcl_fail(err, RCL_NOT_ALLOWED,
+		                "a RAID0 disk group takes no dedicated spare: it cannot rebuild");
+	/* A span array's spare would serve one span: not what a DHS promises. */
+	if (rcl_soft_nested(level))
+		return rcl_fail(err, RCL_UNSUPPORTED,
+		                "dedicated spares of RAID50/60 groups are not supported yet");
+	return RCL_OK;
+}
+
+/*
+ * Refuse a spare that could not stand in for a member of @dg (of sector
+ * size @ss, 0 for that of a present member): StorCLI's rule, as md's
+ * rebuild needs the group's extent on it.
+ */
+static enum rcl_status check_fits(const struct rcl_soft_change *c, const struct rcl_soft_disk *disk,
+                                  const struct rcl_drive_ref *ref, const struct rcl_soft_dg *dg,
+                                  unsigned ss, struct rcl_error *err)
+{
+	const struct rcl_soft_disk *member = ss ? NULL : rcl_soft_change_any_member(c, dg);
+	uint64_t end;
+	enum rcl_status st = rcl_soft_room_end(disk, &end, err);
+
+	if (member)
+		ss = member->sector_size;
+	if (!st && (end < dg->last_lba || (ss && ss != disk->sector_size)))
+		st = rcl_fail(err, RCL_DRIVE_TOO_SMALL,
+		              "drive %u:%u is too small to replace a member of disk group %u",
+		              ref->enclosure, ref->slot, dg->id);
+	return st;
+}
+
+/* A new spare for @dg (NULL: a global one, which must fit every group). */
+static enum rcl_status check_new_spare(const struct rcl_soft_change *c,
+                                       const struct rcl_drive_ref *ref, size_t i, bool force,
+                                       const struct rcl_soft_dg *dg, unsigned ss,
+                                       struct rcl_error *err)
+{
+	const struct rcl_soft_disk *disk = &c->state->disks[i];
+	enum rcl_status st = RCL_OK;
+
+	if (disk->spare || c->fresh[i])
+		return rcl_fail(err, RCL_NOT_ALLOWED, "drive %u:%u is already a hot spare",
+		                ref->enclosure, ref->slot);
+	if (disk->dg >= 0)
+		return rcl_fail(err, RCL_NOT_ALLOWED, "drive %u:%u is a member of disk group %u",
+		                ref->enclosure, ref->slot, c->state->cfg.dgs[disk->dg].id);
+	if (rcl_soft_config_spares(c->cfg) >= RCL_MAX_HOT_SPARES)
+		return rcl_fail(err, RCL_NOT_ALLOWED, "the controller has the most hot spares (%d)",
+		                RCL_MAX_HOT_SPARES);
+	if (!force)
+		st = rcl_soft_check_blank(disk, ref, err);
+	for (size_t d = 0; !st && d < c->cfg->dg_count; d++)
+		if (!dg || dg == &c->cfg->dgs[d])
+			st = check_fits(c, disk, ref, &c->cfg->dgs[d], ss, err);
+	return st;
+}
+
+/* The lowest md device number from the member count that no spare of @dg has. */
+static enum rcl_status free_dev(const struct rcl_soft_dg *dg, unsigned *dev, struct rcl_error *err)
+{
+	for (*dev = rcl_soft_dg_members(dg); *dev <= RCL_SOFT_MAX_SPARE_DEV; ++*dev) {
+		unsigned k = 0;
+
+		while (k < dg->spare_count && dg->spares[k].dev != *dev)
+			k++;
+		if (k == dg->spare_count)
+			return RCL_OK;
+	}
+	return rcl_fail(err, RCL_NOT_ALLOWED, "disk group %u has no md device number left", dg->id);
+}
+
+/* Make disk @i a new dedicated spare of @dg in the configuration (its GUID comes later). */
+static enum rcl_status append_spare(struct rcl_soft_change *c, struct rcl_soft_dg *dg, size_t i,
+                                    struct rcl_error *err)
+{
+	struct rcl_soft_spare *spare = &dg->spares[dg->spare_count];
+	enum rcl_status st = free_dev(dg, &spare->dev, err);
+
+	if (st)
+		return st;
+	memset(&spare->drive, 0, sizeof(spare->drive));
+	spare->drive.slot = c->state->disks[i].slot;
+	c->fresh[i] = true;
+	dg->spare_count++;
+	return RCL_OK;
+}
+
+/* add vd ... spares=: the new group's dedicated spares, checked and listed. */
+enum rcl_status rcl_soft_spares_pick(struct rcl_soft_change *c, const struct rcl_vd_params *p,
+                                     struct rcl_soft_dg *dg, struct rcl_error *err)
+{
+	unsigned ss = 0;
+	enum rcl_status st = RCL_OK;
+
+	for (size_t m = 0; m < c->state->count && !ss; m++)
+		if (c->fresh[m])
+			ss = c->state->disks[m].sector_size;
+	for (size_t k = 0; k < p->spare_count && !st; k++) {
+		size_t i;
+
+		st = rcl_soft_change_find(c, &p->spares[k], &i, err);
+		if (!st)
+			st = check_new_spare(c, &p->spares[k], i, p->force, dg, ss, err);
+		if (!st)
+			st = append_spare(c, dg, i, err);
+	}
+	return st;
+}
+
+/* The disk of @dg's spare @k: by GUID, or, new in this change, by slot. */
+static int rcl_soft_spare_disk(const struct rcl_soft_change *c, const struct rcl_soft_dg *dg,
+                               unsigned k)
+{
+	int i = rcl_soft_change_disk(c, &dg->spares[k].drive.uuid);
+
+	for (size_t d = 0; i < 0 && d < c->state->count; d++)
+		if (c->fresh[d] && !c->gpts[d] &&
+		    c->state->disks[d].slot == dg->spares[k].drive.slot)
+			i = (int)d;
+	return i;
+}
+
+/*
+ * Step (a) for VD @vd: spare @k of @dg joins the array as "mdadm --add"
+ * leaves it. The spare's superblock first (nothing refers to it yet), then
+ * the members' and the earlier spares' with events one up: md takes the
+ * roles from the superblock with the highest events, and each says the
+ * same.
+ */
+static enum rcl_status join_spare(struct rcl_soft_change *c, const struct rcl_soft_dg *dg,
+                                  const struct rcl_soft_vd *vd, unsigned k, struct rcl_error *err)
+{
+	struct rcl_md_super1 *sb = rcl_malloc(sizeof(*sb));
+	int from, spare = rcl_soft_spare_disk(c, dg, k);
+	enum rcl_status st = sb ? rcl_soft_change_freshest(c, dg, vd, 0, sb, &from, err)
+	                        : rcl_fail(err, RCL_NOMEM, "out of memory");
+	uint64_t events = st ? 0 : sb->events + 1;
+
+	if (!st) {
+		sb->events = events;
+		st = rcl_soft_md_write_spare(c->state->disks[spare].fd, c->state->disks[from].fd,
+		                             c->state->disks[spare].sector_size, vd, sb,
+		                             dg->spares[k].dev, err);
+	}
+	for (unsigned m = 0; m < rcl_soft_dg_members(dg) && !st; m++)
+		if (rcl_soft_change_member(c, dg, m) >= 0)
+			st = rcl_soft_change_bump(c, rcl_soft_change_member(c, dg, m), vd, events,
+			                          sb, err);
+	for (unsigned o = 0; o < k && !st; o++)
+		if (rcl_soft_spare_disk(c, dg, o) >= 0)
+			st = rcl_soft_change_bump(c, rcl_soft_spare_disk(c, dg, o), vd, events, sb,
+			                          err);
+	rcl_free(sb);
+	return st;
+}
+
+/* Step (a) for a new VD @vd of @dg: each present spare gets its partition, then joins. */
+enum rcl_status rcl_soft_spares_write(struct rcl_soft_change *c, struct rcl_soft_dg *dg,
+                                      const struct rcl_soft_vd *vd, struct rcl_error *err)
+{
+	enum rcl_status st = RCL_OK;
+
+	for (unsigned k = 0; k < dg->spare_count && !st; k++) {
+		int i = rcl_soft_spare_disk(c, dg, k);
+
+		if (i < 0)
+			continue; /* a missing spare: nothing to write */
+		st = rcl_soft_change_write_gpt(c, (size_t)i, dg, err);
+		if (!st && c->fresh[i])
+			dg->spares[k].drive.uuid = c->gpts[i]->disk_guid;
+		if (!st)
+			st = join_spare(c, dg, vd, k, err);
+	}
+	return st;
+}
+
+/* A new global spare: its own GPT with the metadata partition alone. */
+static enum rcl_status add_global(struct rcl_soft_change *c, size_t i, struct rcl_error *err)
+{
+	struct rcl_soft_member *spare = &c->cfg->spares[c->cfg->spare_count++];
+	enum rcl_status st;
+
+	c->fresh[i] = true;
+	spare->slot = c->state->disks[i].slot;
+	st = rcl_soft_change_write_gpt(c, i, NULL, err);
+	if (!st)
+		spare->uuid = c->gpts[i]->disk_guid;
+	return st;
+}
+
+/* A new dedicated spare of @dg: the group's GPT entries, then it joins each VD. */
+static enum rcl_status add_dedicated(struct rcl_soft_change *c, size_t i, struct rcl_soft_dg *dg,
+                                     struct rcl_error *err)
+{
+	enum rcl_status st = append_spare(c, dg, i, err);
+	unsigned k = dg->spare_count - 1;
+
+	if (!st)
+		st = rcl_soft_change_write_gpt(c, i, dg, err);
+	if (!st)
+		dg->spares[k].drive.uuid = c->gpts[i]->disk_guid;
+	for (size_t v = 0; v < c->cfg->vd_count && !st; v++)
+		if (c->cfg->vds[v].dg == dg->id)
+			st = join_spare(c, dg, &c->cfg->vds[v], k, err);
+	return st;
+}
+
+/* The group @dgs names for a dedicated spare (none: global), fit to have one. */
+static enum rcl_status spare_group(struct rcl_soft_change *c, const unsigned *dgs, size_t dg_count,
+                                   struct rcl_soft_dg **dg, struct rcl_error *err)
+{
+	*dg = NULL;
+	if (!dg_count)
+		return RCL_OK;
+	/* Groups' VD partitions may share GPT entries and LBAs: one group per drive. */
+	if (dg_count > 1)
+		return rcl_fail(err, RCL_UNSUPPORTED,
+		                "a soft controller's dedicated spare serves one disk group");
+	*dg = rcl_soft_config_dg(c->cfg, dgs[0]);
+	if (!*dg)
+		return rcl_fail(err, RCL_NOT_FOUND, "disk group %u not found", dgs[0]);
+	return rcl_soft_spare_check_level((*dg)->level, err);
+}
+
+enum rcl_status rcl_soft_add_hotspare(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                      const unsigned *dgs, size_t dg_count, bool force,
+                                      struct rcl_error *err)
+{
+	struct rcl_soft_dg *dg = NULL;
+	struct rcl_soft_change c;
+	size_t i = 0;
+	enum rcl_status st = rcl_soft_change_begin(ctrl, &c, err);
+
+	if (!st)
+		st = rcl_soft_change_find(&c, ref, &i, err);
+	if (!st)
+		st = spare_group(&c, dgs, dg_count, &dg, err);
+	if (!st)
+		st = check_new_spare(&c, ref, i, force, dg, 0, err);
+	if (st) {
+		rcl_soft_change_end(&c);
+		return st; /* nothing written */
+	}
+	st = dg ? add_dedicated(&c, i, dg, err) : add_global(&c, i, err);
+	if (!st)
+		st = rcl_soft_change_write_records(&c, err);
+	return rcl_soft_change_finish(&c, st, err);
+}
+
+/* Drop disk @i from @cfg's spares, global or dedicated. Return: false if it is none. */
+static bool drop_spare(const struct rcl_soft_change *c, struct rcl_soft_config *cfg, size_t i)
+{
+	for (size_t k = 0; k < cfg->spare_count; k++)
+		if (rcl_soft_change_disk(c, &cfg->spares[k].uuid) == (int)i) {
+			memmove(&cfg->spares[k], &cfg->spares[k + 1],
+			        (cfg->spare_count - k - 1) * sizeof(cfg->spares[0]));
+			cfg->spare_count--;
+			return true;
+		}
+	for (size_t d = 0; d < cfg->dg_count; d++) {
+		struct rcl_soft_dg *dg = &cfg->dgs[d];
+
+		for (unsigned k = 0; k < dg->spare_count; k++)
+			if (rcl_soft_change_disk(c, &dg->spares[k].drive.uuid) == (int)i) {
+				memmove(&dg->spares[k], &dg->spares[k + 1],
+				        (dg->spare_count - k - 1) * sizeof(dg->spares[0]));
+				dg->spare_count--;
+				return true;
+			}
+	}
+	return false;
+}
+
+enum rcl_status rcl_soft_delete_hotspare(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                         struct rcl_error *err)
+{
+	struct rcl_soft_change c;
+	size_t i = 0;
+	enum rcl_status st = rcl_soft_change_begin(ctrl, &c, err);
+
+	if (!st)
+		st = rcl_soft_change_find(&c, ref, &i, err);
+	if (!st && !drop_spare(&c, c.cfg, i))
+		st = rcl_fail(err, RCL_NOT_ALLOWED, "drive %u:%u is not a hot spare",
+		              ref->enclosure, ref->slot);
+	if (st) {
+		rcl_soft_change_end(&c);
+		return st;
+	}
+	/*
+	 * The drive gets the new record too (rcl_soft_change_write_records()), then
+	 * rcl_soft_change_clean_up() blanks it, its md superblocks first. The members' superblocks
+	 * keep its device number as "spare", md's word for a free one.
+	 */
+	st = rcl_soft_change_write_records(&c, err);
+	if (!st)
+		rcl_soft_change_clean_up(&c);
+	return rcl_soft_change_finish(&c, st, err);
+}
