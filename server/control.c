@@ -22,7 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <poll.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -470,20 +472,20 @@ void service_answer(int fd, unsigned id)
 static int connect_service(const struct service_paths *p, pid_t *pid, struct rcl_error *err)
 {
 	for (int tries = 0;; tries++) {
-		int fd = connect_socket(p->socket);
+		int fd = connect_socket(p->socket), e = errno;
 
 		if (fd >= 0)
 			return fd;
 		/* Gone meanwhile: the caller runs the command itself. */
 		if (!(*pid = service_pid(p)))
 			return -1;
-		if ((errno != ENOENT && errno != ECONNREFUSED) ||
-		    tries == START_TIMEOUT_MS / POLL_MS) {
+		/* Not listening yet (it takes its lock first): wait. */
+		if ((e != ENOENT && e != ECONNREFUSED) || tries == START_TIMEOUT_MS / POLL_MS) {
 			rcl_fail_errno(
-			    err, RCL_SYSTEM, errno,
+			    err, RCL_SYSTEM, e,
 			    "cannot reach the controller process of /c%u (pid %d) at '%s': "
 			    "%s",
-			    p->id, (int)*pid, p->socket, strerror(errno));
+			    p->id, (int)*pid, p->socket, strerror(e));
 			return -1;
 		}
 		sleep_ms(POLL_MS);
@@ -694,10 +696,19 @@ enum rcl_status service_start(struct rcl_ctx *lib, unsigned id, bool *started,
 	return wait_answer(&p, pid, err);
 }
 
+/* Wait for the process behind @pidfd to exit (it has dropped its lock: it is exiting). */
+static bool wait_exit(int pidfd)
+{
+	struct pollfd exit = {.fd = pidfd, .events = POLLIN};
+
+	return poll(&exit, 1, STOP_TIMEOUT_MS) == 1;
+}
+
 enum rcl_status service_stop(struct rcl_ctx *lib, unsigned id, pid_t *pid, struct rcl_error *err)
 {
 	struct service_paths p;
 	enum rcl_status st = service_paths(lib, id, &p, err);
+	int pidfd;
 
 	*pid = 0;
 	if (st)
@@ -710,17 +721,19 @@ enum rcl_status service_stop(struct rcl_ctx *lib, unsigned id, pid_t *pid, struc
 	*pid = service_pid(&p);
 	if (!*pid)
 		return RCL_OK;
+	/* A pidfd says when it has exited, not just dropped its lock (it is not our child). */
+	pidfd = (int)syscall(SYS_pidfd_open, *pid, 0);
 	if (kill(*pid, SIGTERM) && errno != ESRCH)
-		return rcl_fail_errno(err, RCL_SYSTEM, errno,
-		                      "cannot stop the controller process of /c%u (pid %d): %s", id,
-		                      (int)*pid, strerror(errno));
-	for (int tries = 0; tries <= STOP_TIMEOUT_MS / POLL_MS; tries++) {
-		if (!service_pid(&p))
-			return RCL_OK;
-		sleep_ms(POLL_MS);
-	}
-	return rcl_fail(err, RCL_BUSY,
-	                "the controller process of /c%u (pid %d) did not stop within %d s; see its "
-	                "log: %s",
-	                id, (int)*pid, STOP_TIMEOUT_MS / 1000, p.log);
+		st = rcl_fail_errno(err, RCL_SYSTEM, errno,
+		                    "cannot stop the controller process of /c%u (pid %d): %s", id,
+		                    (int)*pid, strerror(errno));
+	else if (!exited(&p, STOP_TIMEOUT_MS) || (pidfd >= 0 && !wait_exit(pidfd)))
+		st = rcl_fail(
+		    err, RCL_BUSY,
+		    "the controller process of /c%u (pid %d) did not stop within %d s; see "
+		    "its log: %s",
+		    id, (int)*pid, STOP_TIMEOUT_MS / 1000, p.log);
+	if (pidfd >= 0)
+		close(pidfd);
+	return st;
 }

@@ -74,7 +74,7 @@ class Fixture:
     def json(self, *args):
         r = self.run(*args, "J")
         doc = json.loads(r.stdout)["Controllers"][0]
-        if "Response Data" not in doc:
+        if r.returncode and "Response Data" not in doc:
             print("note: '%s' has no Response Data:\n%s%s" % (" ".join(args), r.stdout,
                                                                r.stderr))
         return r.returncode, doc
