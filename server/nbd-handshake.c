@@ -2,11 +2,11 @@
 /*
  * nbd-handshake.c - the NBD fixed newstyle handshake (option haggling).
  *
- * Options served: EXPORT_NAME, ABORT, LIST, INFO and GO. STARTTLS is
- * refused by policy (no TLS: the Unix socket's permissions or loopback TCP
- * are the access control) and STRUCTURED_REPLY with UNSUP, so every
- * transmission reply is a simple one. Anything else gets UNSUP, as the
- * spec requires, and the session goes on.
+ * Options served: EXPORT_NAME, ABORT, LIST, INFO, GO and STRUCTURED_REPLY.
+ * STARTTLS is refused by policy (no TLS: the Unix socket's permissions or
+ * loopback TCP are the access control). Anything else (the metadata
+ * context options among them: no block status) gets UNSUP, as the spec
+ * requires, and the session goes on.
  */
 #include <string.h>
 
@@ -49,7 +49,8 @@ static enum opt_outcome send_info(struct nbd_conn *conn, uint32_t opt, uint16_t 
 	return send_reply(conn, opt, NBD_REP_INFO, buf, 2 + len);
 }
 
-bool nbd_export_matches(const struct rcl_nbd_server *srv, const uint8_t *name, size_t len)
+/* Does @name (@len bytes, not terminated) select the export? "" does. */
+static bool export_matches(const struct rcl_nbd_server *srv, const uint8_t *name, size_t len)
 {
 	return len == 0 ||
 	       (len == strlen(srv->export.name) && !memcmp(name, srv->export.name, len));
@@ -61,7 +62,7 @@ static enum opt_outcome opt_export_name(struct nbd_conn *conn, uint32_t len)
 	uint8_t reply[8 + 2 + 124] = {0};
 
 	/* This option cannot return an error: an unknown name ends the session. */
-	if (!nbd_export_matches(srv, conn->opt, len))
+	if (!export_matches(srv, conn->opt, len))
 		return OPT_CLOSE;
 	nbd_put64(reply, srv->export.bytes);
 	nbd_put16(reply + 8, srv->transmission_flags);
@@ -135,7 +136,7 @@ static enum opt_outcome opt_info_go(struct nbd_conn *conn, uint32_t opt, uint32_
 	nrequests = nbd_get16(data + 4 + name_len);
 	if (len != 4 + name_len + 2 + 2u * nrequests)
 		return send_error(conn, opt, NBD_REP_ERR_INVALID, "malformed INFO/GO option");
-	if (!nbd_export_matches(conn->srv, data + 4, name_len))
+	if (!export_matches(conn->srv, data + 4, name_len))
 		return send_error(conn, opt, NBD_REP_ERR_UNKNOWN, "no export of that name");
 	sent = send_export_info(conn, opt, data + 4 + name_len + 2, nrequests);
 	if (sent == OPT_NEXT && opt == NBD_OPT_GO)
@@ -158,7 +159,13 @@ static enum opt_outcome handle_option(struct nbd_conn *conn, uint32_t opt, uint3
 	case NBD_OPT_INFO:
 	case NBD_OPT_GO:
 		return opt_info_go(conn, opt, len);
-	default: /* STRUCTURED_REPLY and the rest: simple replies only */
+	case NBD_OPT_STRUCTURED_REPLY:
+		if (len)
+			return send_error(conn, opt, NBD_REP_ERR_INVALID,
+			                  "STRUCTURED_REPLY takes no data");
+		conn->structured = true;
+		return send_reply(conn, opt, NBD_REP_ACK, NULL, 0);
+	default:
 		return send_error(conn, opt, NBD_REP_ERR_UNSUP, "option not supported");
 	}
 }

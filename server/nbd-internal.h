@@ -5,7 +5,8 @@
  *
  * Threads: one accept thread per server; one thread per connection, which
  * runs the handshake and then reads requests; a pool of workers shared by
- * all connections, which run the export's operations and send the replies.
+ * all connections, which run the export's operations and send the replies
+ * (one sender per connection at a time; see struct nbd_conn).
  * A connection owns a fixed set of request slots, each with a payload
  * buffer that grows to the largest request seen and is then reused, so the
  * data path allocates nothing per request and a connection cannot hold more
@@ -50,7 +51,8 @@ struct nbd_slot {
 	uint64_t cookie;
 	uint64_t offset;
 	uint32_t length;
-	void *buf; /* READ and WRITE payload, @cap bytes */
+	uint32_t error; /* the reply's NBD error */
+	void *buf;      /* READ and WRITE payload, @cap bytes */
 	size_t cap;
 };
 
@@ -59,14 +61,20 @@ struct nbd_conn {
 	struct nbd_conn *next; /* in the server's live or finished list */
 	int fd;
 	pthread_t thread;
-	bool no_zeroes; /* NBD_FLAG_C_NO_ZEROES */
+	bool no_zeroes;  /* NBD_FLAG_C_NO_ZEROES */
+	bool structured; /* NBD_OPT_STRUCTURED_REPLY negotiated */
 
-	pthread_mutex_t lock; /* @free_slots, @inflight */
+	pthread_mutex_t lock; /* all below but the arrays */
 	pthread_cond_t slot_done;
 	struct nbd_slot *free_slots;
 	unsigned inflight;
-
-	pthread_mutex_t send_lock; /* one reply on the wire at a time */
+	/*
+	 * One thread at a time sends (@sending); the others leave their
+	 * replies in @replies for it and go back to work, so a client that
+	 * stops reading holds one worker, not the pool.
+	 */
+	bool sending;
+	struct nbd_slot *replies, *replies_tail;
 
 	struct nbd_slot slots[NBD_CONN_SLOTS];
 	uint8_t opt[NBD_OPT_DATA_MAX]; /* the option being handled */
@@ -102,6 +110,7 @@ struct rcl_nbd_server {
 /* nbd-io.c: whole-buffer socket I/O. Each returns 0, or -1 on EOF or error. */
 int nbd_recv_all(int fd, void *buf, size_t len);
 int nbd_discard(int fd, uint64_t len);
+/* nbd_send_iov() - sendmsg() until all is sent; steps @iov over what went out. */
 int nbd_send_iov(int fd, struct iovec *iov, int iovcnt);
 int nbd_send_all(int fd, const void *buf, size_t len);
 
@@ -116,8 +125,5 @@ void nbd_transmit(struct nbd_conn *conn);
 
 /* nbd_worker() - a worker thread's body (@arg is the server). */
 void *nbd_worker(void *arg);
-
-/* nbd_export_matches() - does @name (@len bytes, not terminated) select the export? */
-bool nbd_export_matches(const struct rcl_nbd_server *srv, const uint8_t *name, size_t len);
 
 #endif /* RCL_SERVER_NBD_INTERNAL_H */

@@ -2,7 +2,7 @@
 /*
  * nbd-proto.h - the NBD protocol's wire constants (doc/proto.md of the
  * NetworkBlockDevice project) and big-endian field helpers. Only what this
- * server speaks: fixed newstyle handshake, simple replies.
+ * server speaks: fixed newstyle handshake, simple and structured replies.
  */
 #ifndef RCL_SERVER_NBD_PROTO_H
 #define RCL_SERVER_NBD_PROTO_H
@@ -60,6 +60,14 @@
 #define NBD_MAGIC_SIMPLE_REPLY 0x67446698u
 #define NBD_REQUEST_SIZE       28
 #define NBD_SIMPLE_REPLY_SIZE  16
+
+/* Structured replies (after NBD_OPT_STRUCTURED_REPLY): chunks. */
+#define NBD_MAGIC_STRUCTURED_REPLY 0x668e33efu
+#define NBD_CHUNK_HEADER_SIZE      20
+#define NBD_REPLY_FLAG_DONE        (1u << 0)
+#define NBD_REPLY_TYPE_NONE        0
+#define NBD_REPLY_TYPE_OFFSET_DATA 1
+#define NBD_REPLY_TYPE_ERROR       ((1u << 15) + 1)
 
 #define NBD_CMD_READ         0
 #define NBD_CMD_WRITE        1

@@ -2,15 +2,15 @@
 /*
  * nbd-transmit.c - the NBD transmission phase: each connection's reader
  * checks requests and queues them in its slots; the shared workers run the
- * export's operations and send the simple replies.
+ * export's operations and send the replies (simple ones, or for READ a
+ * single structured chunk once the client negotiated them).
  *
  * Requests that fail the checks (bounds, alignment, flags, read-only) are
  * answered by the reader at once and never reach a worker or the export.
- * Replies may leave out of order, as the spec allows; a connection's send
- * lock keeps each one whole on the wire.
+ * Replies may leave out of order, as the spec allows; one sender at a time
+ * per connection (deliver()) keeps each one whole on the wire.
  */
 #include <errno.h>
-#include <stdlib.h>
 #include <sys/socket.h>
 
 #include "nbd-internal.h"
@@ -26,21 +26,122 @@ static uint8_t zero_source[1u << 20];
 /* ---- replies ---- */
 
 /* A reply that cannot be sent ends the connection: wake its reader. */
-static void send_simple_reply(struct nbd_conn *conn, uint64_t cookie, uint32_t error,
-                              const void *data, size_t len)
+static void send_iov(struct nbd_conn *conn, struct iovec *iov, int iovcnt)
+{
+	if (nbd_send_iov(conn->fd, iov, iovcnt))
+		shutdown(conn->fd, SHUT_RDWR);
+}
+
+static void send_simple_reply(struct nbd_conn *conn, const struct nbd_slot *req)
 {
 	uint8_t head[NBD_SIMPLE_REPLY_SIZE];
-	struct iovec iov[2] = {{head, sizeof(head)}, {(void *)data, len}};
-	int rc;
+	uint32_t error = req->error;
+	bool with_data = req->type == NBD_CMD_READ && !error && req->length;
+	struct iovec iov[2] = {{head, sizeof(head)}, {req->buf, req->length}};
 
 	nbd_put32(head, NBD_MAGIC_SIMPLE_REPLY);
 	nbd_put32(head + 4, error);
-	nbd_put64(head + 8, cookie);
-	pthread_mutex_lock(&conn->send_lock);
-	rc = nbd_send_iov(conn->fd, iov, len ? 2 : 1);
-	pthread_mutex_unlock(&conn->send_lock);
-	if (rc)
-		shutdown(conn->fd, SHUT_RDWR);
+	nbd_put64(head + 8, req->cookie);
+	send_iov(conn, iov, with_data ? 2 : 1);
+}
+
+/*
+ * A READ's structured reply: one chunk, flagged DONE, holding the data
+ * (OFFSET_DATA), the error (ERROR, no message) or, for a zero-length read,
+ * nothing (NONE: a data chunk must describe at least one byte).
+ */
+static void send_read_chunk(struct nbd_conn *conn, const struct nbd_slot *req)
+{
+	uint8_t head[NBD_CHUNK_HEADER_SIZE + 8];
+	uint32_t error = req->error;
+	struct iovec iov[2] = {{head, sizeof(head)}, {req->buf, req->length}};
+	uint16_t type = error         ? NBD_REPLY_TYPE_ERROR
+	                : req->length ? NBD_REPLY_TYPE_OFFSET_DATA
+	                              : NBD_REPLY_TYPE_NONE;
+	uint32_t payload = 0;
+	int iovcnt = 1;
+
+	nbd_put32(head, NBD_MAGIC_STRUCTURED_REPLY);
+	nbd_put16(head + 4, NBD_REPLY_FLAG_DONE);
+	nbd_put16(head + 6, type);
+	nbd_put64(head + 8, req->cookie);
+	if (type == NBD_REPLY_TYPE_ERROR) {
+		nbd_put32(head + 20, error);
+		nbd_put16(head + 24, 0); /* message length */
+		payload = 6;
+	} else if (type == NBD_REPLY_TYPE_OFFSET_DATA) {
+		nbd_put64(head + 20, req->offset);
+		payload = 8 + req->length;
+		iovcnt = 2;
+	}
+	nbd_put32(head + 16, payload);
+	iov[0].iov_len = NBD_CHUNK_HEADER_SIZE + (payload < 8 ? payload : 8);
+	send_iov(conn, iov, iovcnt);
+}
+
+/*
+ * Once structured replies are negotiated a READ must get one, even for an
+ * early EINVAL; other commands may keep simple replies (no payload).
+ */
+static void send_reply(struct nbd_conn *conn, const struct nbd_slot *req)
+{
+	if (conn->structured && req->type == NBD_CMD_READ)
+		send_read_chunk(conn, req);
+	else
+		send_simple_reply(conn, req);
+}
+
+/* Back to the free list; the caller holds @conn->lock. */
+static void give_back(struct nbd_conn *conn, struct nbd_slot *slot)
+{
+	slot->next = conn->free_slots;
+	conn->free_slots = slot;
+	conn->inflight--;
+	pthread_cond_broadcast(&conn->slot_done);
+}
+
+/*
+ * Send @slot's reply and free the slot. If another thread is sending on
+ * this connection, leave the reply to it; else send, then send whatever
+ * the others left meanwhile.
+ */
+static void deliver(struct nbd_slot *slot)
+{
+	struct nbd_conn *conn = slot->conn;
+	bool more;
+
+	slot->next = NULL;
+	pthread_mutex_lock(&conn->lock);
+	if (conn->sending) {
+		if (conn->replies_tail)
+			conn->replies_tail->next = slot;
+		else
+			conn->replies = slot;
+		conn->replies_tail = slot;
+		pthread_mutex_unlock(&conn->lock);
+		return;
+	}
+	conn->sending = true;
+	pthread_mutex_unlock(&conn->lock);
+
+	do {
+		struct nbd_slot *next;
+
+		send_reply(conn, slot);
+		pthread_mutex_lock(&conn->lock);
+		next = conn->replies;
+		if (next) {
+			conn->replies = next->next;
+			if (!conn->replies)
+				conn->replies_tail = NULL;
+		}
+		more = next != NULL;
+		conn->sending = more;
+		give_back(conn, slot);
+		/* With nothing more to send the connection may go after this unlock. */
+		pthread_mutex_unlock(&conn->lock);
+		slot = next;
+	} while (more);
 }
 
 /* The spec's fixed error values, from the export's negative errno. */
@@ -111,19 +212,6 @@ static int run_request(const struct rcl_nbd_export *ex, struct nbd_slot *slot)
 	}
 }
 
-static void release_slot(struct nbd_slot *slot)
-{
-	struct nbd_conn *conn = slot->conn;
-
-	pthread_mutex_lock(&conn->lock);
-	slot->next = conn->free_slots;
-	conn->free_slots = slot;
-	conn->inflight--;
-	pthread_cond_broadcast(&conn->slot_done);
-	/* After this unlock the connection may be gone: touch nothing of it. */
-	pthread_mutex_unlock(&conn->lock);
-}
-
 static struct nbd_slot *next_work(struct rcl_nbd_server *srv)
 {
 	struct nbd_slot *slot;
@@ -147,12 +235,8 @@ void *nbd_worker(void *arg)
 	struct nbd_slot *slot;
 
 	while ((slot = next_work(srv))) {
-		uint32_t error = nbd_error(run_request(&srv->export, slot));
-		bool with_data = slot->type == NBD_CMD_READ && !error;
-
-		send_simple_reply(slot->conn, slot->cookie, error, slot->buf,
-		                  with_data ? slot->length : 0);
-		release_slot(slot);
+		slot->error = nbd_error(run_request(&srv->export, slot));
+		deliver(slot);
 	}
 	return NULL;
 }
@@ -205,14 +289,13 @@ static uint32_t check_request(const struct rcl_nbd_server *srv, const struct nbd
 	              req->type == NBD_CMD_WRITE_ZEROES;
 	bool payload = req->type == NBD_CMD_READ || req->type == NBD_CMD_WRITE;
 
-	if (req->type > NBD_CMD_WRITE_ZEROES)
-		return NBD_EINVAL;
 	if (writes && ex->read_only) /* before "not advertised": the spec asks EPERM */
 		return NBD_EPERM;
 	if (!type_supported(srv, req->type) || req->flags & ~allowed_flags(srv, req->type))
 		return NBD_EINVAL;
 	if (req->type == NBD_CMD_FLUSH)
 		return 0; /* offset and length are reserved */
+	/* EOVERFLOW is only for lengths without payload; TRIM and ZEROES may exceed it. */
 	if (payload && req->length > srv->max_payload)
 		return NBD_EINVAL;
 	if (req->offset % ex->min_block || req->length % ex->min_block)
@@ -236,11 +319,12 @@ static struct nbd_slot *take_slot(struct nbd_conn *conn)
 	return slot;
 }
 
-/* Give back a slot that never reached a worker. */
-static void put_slot(struct nbd_conn *conn, struct nbd_slot *slot)
+/* Give back a slot whose request was cut short: no reply. */
+static void drop_slot(struct nbd_conn *conn, struct nbd_slot *slot)
 {
-	slot->conn = conn;
-	release_slot(slot);
+	pthread_mutex_lock(&conn->lock);
+	give_back(conn, slot);
+	pthread_mutex_unlock(&conn->lock);
 }
 
 /*
@@ -267,56 +351,51 @@ static void parse_request(const uint8_t *head, struct nbd_slot *req)
 }
 
 /*
- * Answer a request that will not run. A refused WRITE's payload is read and
- * dropped to stay in step with the client, unless it is too large to be
- * anything but an attack.
- * Return: false when the connection must end.
+ * Take in a WRITE's payload: into the slot's buffer if it will run, else
+ * read and dropped to stay in step with the client, unless it is too large
+ * to be anything but an attack. Return: false when the connection must end.
  */
-static bool refuse(struct nbd_conn *conn, const struct nbd_slot *req, uint32_t error)
+static bool take_payload(struct nbd_conn *conn, struct nbd_slot *slot, bool runs)
 {
-	if (req->type == NBD_CMD_WRITE &&
-	    (req->length > NBD_DOS_PAYLOAD_MAX || nbd_discard(conn->fd, req->length)))
-		return false;
-	send_simple_reply(conn, req->cookie, error, NULL, 0);
-	return true;
+	if (runs)
+		return !nbd_recv_all(conn->fd, slot->buf, slot->length);
+	return slot->length <= NBD_DOS_PAYLOAD_MAX && !nbd_discard(conn->fd, slot->length);
 }
 
-/* Read one request and hand it on. Return: false when the connection ends. */
+/*
+ * Read one request into a slot and queue it for the workers, or answer it
+ * at once if it fails the checks or has nothing to do (length 0).
+ * Return: false when the connection ends.
+ */
 static bool next_request(struct nbd_conn *conn)
 {
 	struct rcl_nbd_server *srv = conn->srv;
 	uint8_t head[NBD_REQUEST_SIZE];
-	struct nbd_slot req, *slot;
-	uint32_t error;
+	struct nbd_slot *slot;
+	bool runs;
 
 	if (nbd_recv_all(conn->fd, head, sizeof(head)) || nbd_get32(head) != NBD_MAGIC_REQUEST)
 		return false;
-	parse_request(head, &req);
-	if (req.type == NBD_CMD_DISC)
-		return false;
-	error = check_request(srv, &req);
-	if (error)
-		return refuse(conn, &req, error);
-	if (!req.length && req.type != NBD_CMD_FLUSH)
-		return refuse(conn, &req, 0); /* nothing to do: succeed */
-
 	slot = take_slot(conn);
-	if ((req.type == NBD_CMD_READ || req.type == NBD_CMD_WRITE) &&
-	    !slot_reserve(slot, req.length)) {
-		put_slot(conn, slot);
-		return refuse(conn, &req, NBD_ENOMEM);
-	}
-	if (req.type == NBD_CMD_WRITE && nbd_recv_all(conn->fd, slot->buf, req.length)) {
-		put_slot(conn, slot);
+	slot->conn = conn;
+	parse_request(head, slot);
+	if (slot->type == NBD_CMD_DISC) {
+		drop_slot(conn, slot);
 		return false;
 	}
-	slot->conn = conn;
-	slot->flags = req.flags;
-	slot->type = req.type;
-	slot->cookie = req.cookie;
-	slot->offset = req.offset;
-	slot->length = req.length;
-	queue_work(srv, slot);
+	slot->error = check_request(srv, slot);
+	if (!slot->error && (slot->type == NBD_CMD_READ || slot->type == NBD_CMD_WRITE) &&
+	    !slot_reserve(slot, slot->length))
+		slot->error = NBD_ENOMEM;
+	runs = !slot->error && (slot->length || slot->type == NBD_CMD_FLUSH);
+	if (slot->type == NBD_CMD_WRITE && !take_payload(conn, slot, runs)) {
+		drop_slot(conn, slot);
+		return false;
+	}
+	if (runs)
+		queue_work(srv, slot);
+	else
+		deliver(slot);
 	return true;
 }
 

@@ -10,6 +10,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -31,7 +32,6 @@ static void conn_free(struct nbd_conn *conn)
 	close(conn->fd);
 	pthread_mutex_destroy(&conn->lock);
 	pthread_cond_destroy(&conn->slot_done);
-	pthread_mutex_destroy(&conn->send_lock);
 	rcl_free(conn);
 }
 
@@ -99,7 +99,6 @@ static struct nbd_conn *conn_new(struct rcl_nbd_server *srv, int fd)
 	conn->fd = fd;
 	pthread_mutex_init(&conn->lock, NULL);
 	pthread_cond_init(&conn->slot_done, NULL);
-	pthread_mutex_init(&conn->send_lock, NULL);
 	for (unsigned i = 0; i < NBD_CONN_SLOTS; i++) {
 		conn->slots[i].next = conn->free_slots;
 		conn->free_slots = &conn->slots[i];
@@ -413,7 +412,7 @@ static void stop_workers(struct rcl_nbd_server *srv)
 	srv->nworkers = 0;
 }
 
-static enum rcl_status start_threads(struct rcl_nbd_server *srv, unsigned threads,
+static enum rcl_status spawn_threads(struct rcl_nbd_server *srv, unsigned threads,
                                      struct rcl_error *err)
 {
 	int rc;
@@ -434,6 +433,24 @@ fail:
 	stop_workers(srv);
 	return rcl_fail_errno(err, RCL_SYSTEM, rc, "cannot start the NBD server threads: %s",
 	                      strerror(rc));
+}
+
+/*
+ * The server's threads (and the connection threads the accept thread
+ * makes) block every signal, so the process's handlers and sigwait() run
+ * in its own threads, never in the middle of a reply.
+ */
+static enum rcl_status start_threads(struct rcl_nbd_server *srv, unsigned threads,
+                                     struct rcl_error *err)
+{
+	sigset_t all, saved;
+	enum rcl_status status;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &saved);
+	status = spawn_threads(srv, threads, err);
+	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+	return status;
 }
 
 static void close_listener(struct rcl_nbd_server *srv)

@@ -205,7 +205,7 @@ int main(int argc, char **argv)
 	}
 	ex.bytes = (uint64_t)st.st_size;
 
-	/* Block the stop signals before any server thread exists, so all inherit it. */
+	/* sigwait() takes the stop signals only while they are blocked. */
 	sigemptyset(&stop_signals);
 	sigaddset(&stop_signals, SIGTERM);
 	sigaddset(&stop_signals, SIGINT);

@@ -14,6 +14,9 @@ IHAVEOPT = 0x49484156454F5054
 OPT_REPLY_MAGIC = 0x3E889045565A9
 REQUEST_MAGIC = 0x25609513
 SIMPLE_REPLY_MAGIC = 0x67446698
+STRUCTURED_REPLY_MAGIC = 0x668E33EF
+REPLY_FLAG_DONE = 1
+REPLY_TYPE_NONE, REPLY_TYPE_OFFSET_DATA, REPLY_TYPE_ERROR = 0, 1, 2**15 + 1
 
 OPT_EXPORT_NAME, OPT_ABORT, OPT_LIST, OPT_STARTTLS = 1, 2, 3, 5
 OPT_INFO, OPT_GO, OPT_STRUCTURED_REPLY = 6, 7, 8
@@ -127,6 +130,12 @@ class Client:
         magic, error, cookie = struct.unpack(">IIQ", self.recv(16))
         assert magic == SIMPLE_REPLY_MAGIC, f"bad reply magic {magic:#x}"
         return error, cookie, (self.recv(read_length) if read_length and not error else b"")
+
+    def chunk(self):
+        """One structured reply chunk: (flags, type, cookie, payload)."""
+        magic, flags, rtype, cookie, length = struct.unpack(">IHHQI", self.recv(20))
+        assert magic == STRUCTURED_REPLY_MAGIC, f"bad structured reply magic {magic:#x}"
+        return flags, rtype, cookie, self.recv(length)
 
     def request(self, cmd, offset, length, flags=0, data=b""):
         cookie = self.send_request(cmd, offset, length, flags, data)

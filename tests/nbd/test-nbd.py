@@ -69,7 +69,15 @@ class Fixture:
             self.proc.wait()
 
 
+# The real clients, and the Debian packages that carry them (scripts/setup).
+PACKAGES = {"nbdinfo": "libnbd-bin", "nbdcopy": "libnbd-bin", "qemu-img": "qemu-utils",
+            "qemu-io": "qemu-utils", "fio": "fio"}
+
+
 def run(*cmd, check=True, **kw):
+    if cmd[0] in PACKAGES and not shutil.which(cmd[0]):
+        raise AssertionError(f"{cmd[0]} is missing: install the Debian package "
+                             f"{PACKAGES[cmd[0]]}")
     res = subprocess.run(cmd, capture_output=True, text=True, timeout=120, **kw)
     if check and res.returncode:
         raise AssertionError(f"{' '.join(cmd)} failed ({res.returncode}):\n{res.stdout}{res.stderr}")
@@ -108,7 +116,9 @@ def case_info(tmp):
     sock = f"{tmp}/s"
     with Fixture(image, "--socket", sock, "--name", "vol0", "--description", "RAID-5 volume",
                  "--blocks", "512:262144:4194304") as fx:
-        e = nbdinfo(f"nbd+unix:///vol0?socket={sock}")["exports"][0]
+        j = nbdinfo(f"nbd+unix:///vol0?socket={sock}")
+        expect(j["structured"] is True, "nbdinfo: structured replies negotiated")
+        e = j["exports"][0]
         expect(e["export-size"] == 64 * MiB, "nbdinfo: export-size is the image size")
         expect((e["block_size_minimum"], e["block_size_preferred"], e["block_size_maximum"]) ==
                (512, 262144, 4194304), "nbdinfo: block sizes as exported (preferred: a stripe)")
@@ -125,8 +135,10 @@ def case_info(tmp):
                "INFO for an unknown name: NBD_REP_ERR_UNKNOWN")
         c.send_option(nbd.OPT_STARTTLS)
         expect(c.option_reply()[1] == nbd.REP_ERR_POLICY, "STARTTLS: NBD_REP_ERR_POLICY")
-        c.send_option(nbd.OPT_STRUCTURED_REPLY)
-        expect(c.option_reply()[1] == nbd.REP_ERR_UNSUP, "STRUCTURED_REPLY: NBD_REP_ERR_UNSUP")
+        c.send_option(nbd.OPT_STRUCTURED_REPLY, b"x")
+        expect(c.option_reply()[1] == nbd.REP_ERR_INVALID, "STRUCTURED_REPLY with data: INVALID")
+        c.send_option(9, struct.pack(">I", 0) + struct.pack(">I", 0))
+        expect(c.option_reply()[1] == nbd.REP_ERR_UNSUP, "LIST_META_CONTEXT: UNSUP")
         c.send_option(4242, b"x" * 100)
         expect(c.option_reply()[1] == nbd.REP_ERR_UNSUP, "unknown option: NBD_REP_ERR_UNSUP")
         info = c.go("vol0")
@@ -327,10 +339,34 @@ def case_bounds(tmp):
             assert err == 0 and cookie in cookies and cookie not in got
             got.add(cookie)
         expect(got == cookies, "64 pipelined READs: one reply each")
+        structured_reads(fx.address, original)
     with open(image, "rb") as f:
         data = f.read()
     expect(data[end - 4096:] == b"\x5a" * 4096 and data[8192:16384] == bytes(8192) and
            data[65536:196608] == bytes(131072), "the image holds the writes and zeroes")
+
+
+def structured_reads(address, original):
+    """READ replies once structured replies are negotiated: one chunk each."""
+    c = nbd.Client(address)
+    c.send_option(nbd.OPT_STRUCTURED_REPLY)
+    expect(c.option_reply()[1] == nbd.REP_ACK, "STRUCTURED_REPLY: ACK")
+    c.go()
+    cookie = c.send_request(nbd.CMD_READ, 4096, 4096)
+    flags, rtype, got, payload = c.chunk()
+    expect((flags, rtype, got) == (nbd.REPLY_FLAG_DONE, nbd.REPLY_TYPE_OFFSET_DATA, cookie) and
+           payload == struct.pack(">Q", 4096) + original[4096:8192],
+           "structured READ: one OFFSET_DATA chunk, DONE, offset then data")
+    cookie = c.send_request(nbd.CMD_READ, MiB, 4096)
+    flags, rtype, got, payload = c.chunk()
+    expect((flags, rtype, got) == (nbd.REPLY_FLAG_DONE, nbd.REPLY_TYPE_ERROR, cookie) and
+           struct.unpack(">IH", payload[:6]) == (nbd.EINVAL, 0),
+           "structured READ past the end: an ERROR chunk with EINVAL")
+    cookie = c.send_request(nbd.CMD_READ, 0, 0)
+    expect(c.chunk() == (nbd.REPLY_FLAG_DONE, nbd.REPLY_TYPE_NONE, cookie, b""),
+           "structured zero-length READ: a NONE chunk")
+    expect(c.request(nbd.CMD_FLUSH, 0, 0)[0] == 0, "other commands keep simple replies")
+    c.close()
 
 
 def hostile_attempts(address):
@@ -445,6 +481,30 @@ def hostile_attempts(address):
     ]
 
 
+def stalled_client_does_not_stall_others(address, good, original):
+    """A client that stops reading holds one worker at most (of the 2 here)."""
+    stalled = nbd.Client(address)
+    stalled.go()
+    for i in range(16):
+        stalled.send_request(nbd.CMD_READ, (i % 4) * MiB, MiB)
+    # Served well before the server's 30 s send timeout would cut the stalled one.
+    good.sock.settimeout(20)
+    for i in range(32):
+        assert good.read(i * 4096, 4096) == (0, original[i * 4096:(i + 1) * 4096])
+    print("ok: 32 READs on another connection while a client leaves 16 MiB unread")
+    replies = collect_replies_n(stalled, MiB, 16)
+    expect(replies == 16, "the stalled client, reading again, gets all 16 replies")
+    stalled.close()
+
+
+def collect_replies_n(client, length, n):
+    got = 0
+    for _ in range(n):
+        err, _, data = client.reply(length)
+        got += err == 0 and len(data) == length
+    return got
+
+
 def case_hostile(tmp):
     image = f"{tmp}/img"
     random_image(image, 4 * MiB)
@@ -462,6 +522,7 @@ def case_hostile(tmp):
             expect(fx.alive(), "  the server is running")
             expect(good.read(0, 65536) == (0, original[:65536]),
                    "  a connection opened before keeps working")
+        stalled_client_does_not_stall_others(fx.address, good, original)
         crowd = []
         for _ in range(100):
             crowd.append(nbd.connect(fx.address))
