@@ -241,6 +241,9 @@ enum rcl_status cmd_drive_start_locate(struct cmd_ctx *c, struct rcl_error *err)
 enum rcl_status cmd_drive_stop_locate(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_drive_set_jbod(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_drive_set_good(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_drive_set_online(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_drive_set_offline(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_drive_set_missing(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_add_vd(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_vd_show(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_vd_show_all(struct cmd_ctx *c, struct rcl_error *err);

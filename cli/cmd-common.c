@@ -87,10 +87,12 @@ void add_pd_list(struct rcl_node *data, const struct rcl_ctrl *ctrl, const char 
 
 bool drive_in_group(const struct rcl_drive *drive)
 {
-	/* A backend may leave dg at 0 for unconfigured drives: the state decides. */
+	/*
+	 * A backend may leave dg at 0 for unconfigured drives: the state decides.
+	 * A UBad drive with a group is a failed member, still in its place.
+	 */
 	switch (drive->state) {
 	case RCL_PD_UGOOD:
-	case RCL_PD_UBAD:
 	case RCL_PD_GHS:
 	case RCL_PD_JBOD:
 		return false;
@@ -188,7 +190,8 @@ static void add_group_row(struct rcl_node *table, const struct rcl_dg *dg, int s
 	rcl_node_set_flags(rcl_node_add_str(row, "DID", "-"), RCL_NODE_ALIGN_RIGHT);
 	rcl_node_add_str(row, "Type",
 	                 rcl_raid_level_name(span < 0 ? dg->level : span_level(dg->level)));
-	rcl_node_add_str(row, "State", rcl_vd_state_abbrev(dg->state));
+	rcl_node_add_str(row, "State",
+	                 rcl_vd_state_abbrev(span < 0 ? dg->state : dg->span_states[span]));
 	rcl_node_add_str(row, "BT", "N");
 	rcl_node_set_flags(rcl_node_add_size(row, "Size", span < 0 ? bytes * dg->spans : bytes),
 	                   RCL_NODE_ALIGN_RIGHT);
@@ -212,20 +215,45 @@ static void add_member_row(struct rcl_node *table, const struct rcl_drive *drive
 	add_topology_tail(row, "-");
 }
 
+/* A place in the group no drive holds (a member marked missing): StorCLI's Msng row. */
+static void add_missing_row(struct rcl_node *table, const struct rcl_dg *dg, unsigned span,
+                            unsigned r)
+{
+	struct rcl_node *row = rcl_node_add_object(table, NULL);
+
+	rcl_node_add_int(row, "DG", dg->id);
+	rcl_node_add_int(row, "Arr", span);
+	rcl_node_add_int(row, "Row", r);
+	rcl_node_add_str(row, "EID:Slot", "-");
+	rcl_node_set_flags(rcl_node_add_str(row, "DID", "-"), RCL_NODE_ALIGN_RIGHT);
+	rcl_node_add_str(row, "Type", "DRIVE");
+	rcl_node_add_str(row, "State", rcl_pd_state_abbrev(RCL_PD_MISSING));
+	rcl_node_add_str(row, "BT", "N");
+	rcl_node_set_flags(rcl_node_add_str(row, "Size", "-"), RCL_NODE_ALIGN_RIGHT);
+	add_topology_tail(row, "-");
+}
+
 static void add_group_topology(struct rcl_node *table, const struct rcl_ctrl *ctrl,
                                const struct rcl_dg *dg)
 {
 	add_group_row(table, dg, -1);
 	for (unsigned span = 0; span < dg->spans; span++) {
 		add_group_row(table, dg, (int)span);
-		for (unsigned r = 0; r < dg->drives_per_span; r++)
+		for (unsigned r = 0; r < dg->drives_per_span; r++) {
+			bool held = false;
+
 			for (size_t i = 0; i < rcl_ctrl_drive_count(ctrl); i++) {
 				const struct rcl_drive *d = rcl_ctrl_drive(ctrl, i);
 
 				if (drive_in_group(d) && d->dg == (int)dg->id &&
-				    d->state != RCL_PD_DHS && d->span == span && d->row == r)
+				    d->state != RCL_PD_DHS && d->span == span && d->row == r) {
 					add_member_row(table, d);
+					held = true;
+				}
 			}
+			if (!held)
+				add_missing_row(table, dg, span, r);
+		}
 	}
 }
 

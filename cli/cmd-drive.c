@@ -2,7 +2,7 @@
 /*
  * cmd-drive.c - enclosure and drive commands: /cN/eall show,
  * /cN/eX/sY show [all], /cN/eX/sY del, /cN/eX/sY add|delete hotsparedrive,
- * /cN/eX/sY start|stop locate, /cN/eX/sY set jbod|good.
+ * /cN/eX/sY start|stop locate, /cN/eX/sY set jbod|good|online|offline|missing.
  */
 #include <ctype.h>
 #include <inttypes.h>
@@ -245,6 +245,10 @@ static enum rcl_status for_each_drive(struct cmd_ctx *c, drive_op *op, const cha
 			continue;
 		st = op(c, &ref, err);
 		any = true;
+		/* StorCLI names the drive a per-drive command failed for. */
+		if (st)
+			rcl_result_fail_object(c->res, err, "Drive", "/c%u/e%u/s%u",
+			                       rcl_ctrl_id(c->ctrl), ref.enclosure, ref.slot);
 	}
 	if (!st && !any)
 		st = rcl_fail(err, RCL_NOT_FOUND, "no drives found");
@@ -330,10 +334,35 @@ static enum rcl_status jbod_on(struct cmd_ctx *c, const struct rcl_drive_ref *re
 	return rcl_ctrl_set_drive_jbod(c->ctrl, ref, true, err);
 }
 
-static enum rcl_status jbod_off(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
+static enum rcl_status set_state(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
+                                 enum rcl_drive_change change, struct rcl_error *err)
+{
+	return rcl_ctrl_set_drive_state(c->ctrl, ref, change, cmd_value(c->args, "force") != NULL,
+	                                err);
+}
+
+static enum rcl_status set_good(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
                                 struct rcl_error *err)
 {
-	return rcl_ctrl_set_drive_jbod(c->ctrl, ref, false, err);
+	return set_state(c, ref, RCL_DRIVE_SET_GOOD, err);
+}
+
+static enum rcl_status set_online(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
+                                  struct rcl_error *err)
+{
+	return set_state(c, ref, RCL_DRIVE_SET_ONLINE, err);
+}
+
+static enum rcl_status set_offline(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
+                                   struct rcl_error *err)
+{
+	return set_state(c, ref, RCL_DRIVE_SET_OFFLINE, err);
+}
+
+static enum rcl_status set_missing(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
+                                   struct rcl_error *err)
+{
+	return set_state(c, ref, RCL_DRIVE_SET_MISSING, err);
 }
 
 enum rcl_status cmd_drive_set_jbod(struct cmd_ctx *c, struct rcl_error *err)
@@ -343,7 +372,22 @@ enum rcl_status cmd_drive_set_jbod(struct cmd_ctx *c, struct rcl_error *err)
 
 enum rcl_status cmd_drive_set_good(struct cmd_ctx *c, struct rcl_error *err)
 {
-	return for_each_drive(c, jbod_off, "Set Drive Good Succeeded.", err);
+	return for_each_drive(c, set_good, "Set Drive Good Succeeded.", err);
+}
+
+enum rcl_status cmd_drive_set_online(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return for_each_drive(c, set_online, "Set Drive Online Succeeded.", err);
+}
+
+enum rcl_status cmd_drive_set_offline(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return for_each_drive(c, set_offline, "Set Drive Offline Succeeded.", err);
+}
+
+enum rcl_status cmd_drive_set_missing(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return for_each_drive(c, set_missing, "Set Drive Missing Succeeded.", err);
 }
 
 enum rcl_status cmd_drive_delete_hotspare(struct cmd_ctx *c, struct rcl_error *err)

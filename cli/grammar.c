@@ -359,6 +359,42 @@ const struct cmd_spec cli_commands[] = {
 		.flags = CMD_PER_CTRL | CMD_WRITES,
 		.summary = "make JBOD drives unconfigured good again (their data is kept)",
 		.example = "raidcli /c0/e252/s4 set good",
+		.opts =
+			{
+				{.name = "force",
+				 .type = OPT_FLAG,
+				 .help = "make a failed member (UBad) unconfigured good, leaving its place in the group missing"},
+			},
+	},
+	{
+		.object = OBJ_DRIVE,
+		.verb = "set offline",
+		.run = cmd_drive_set_offline,
+		.flags = CMD_PER_CTRL | CMD_WRITES,
+		.summary = "take members offline: no I/O goes to them, their VDs run degraded",
+		.example = "raidcli /c0/e252/s1 set offline",
+		.opts =
+			{
+				{.name = "force",
+				 .type = OPT_FLAG,
+				 .help = "even if it takes a VD offline (a RAID0 member, the last mirror)"},
+			},
+	},
+	{
+		.object = OBJ_DRIVE,
+		.verb = "set online",
+		.run = cmd_drive_set_online,
+		.flags = CMD_PER_CTRL | CMD_WRITES,
+		.summary = "bring offline members back as they are (no rebuild)",
+		.example = "raidcli /c0/e252/s1 set online",
+	},
+	{
+		.object = OBJ_DRIVE,
+		.verb = "set missing",
+		.run = cmd_drive_set_missing,
+		.flags = CMD_PER_CTRL | CMD_WRITES,
+		.summary = "mark offline members missing: the drive becomes unconfigured, its place waits for a replacement",
+		.example = "raidcli /c0/e252/s1 set missing",
 	},
 	{
 		.object = OBJ_VD,

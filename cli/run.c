@@ -15,7 +15,8 @@ static void settle(struct rcl_result *res, enum rcl_status st, const struct rcl_
 {
 	struct rcl_error oom = {0};
 
-	if (st) {
+	/* A handler may have failed the result itself, naming the object it failed for. */
+	if (st && res->status != st) {
 		rcl_result_fail(res, err);
 	} else if (rcl_node_oom(res->data)) {
 		rcl_fail(&oom, RCL_NOMEM, "out of memory building the result");

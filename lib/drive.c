@@ -131,3 +131,152 @@ enum rcl_status rcl_ctrl_delete_hotspare(struct rcl_ctrl *ctrl, const struct rcl
 		                       ctrl->entry.id, ref->enclosure, ref->slot);
 	return st;
 }
+
+const char *rcl_drive_change_name(enum rcl_drive_change change)
+{
+	static const char *const names[] = {
+	    [RCL_DRIVE_SET_ONLINE] = "online",   [RCL_DRIVE_SET_OFFLINE] = "offline",
+	    [RCL_DRIVE_SET_MISSING] = "missing", [RCL_DRIVE_SET_GOOD] = "good",
+	    [RCL_DRIVE_SET_FAILED] = "failed",
+	};
+
+	if ((size_t)change < sizeof(names) / sizeof(names[0]))
+		return names[change];
+	return "unknown";
+}
+
+/* Whether @state is one @change starts from (the states rcl_ctrl_set_drive_state() lists). */
+static bool takes(enum rcl_drive_change change, enum rcl_pd_state state, bool member)
+{
+	switch (change) {
+	case RCL_DRIVE_SET_ONLINE:
+	case RCL_DRIVE_SET_MISSING:
+		return state == RCL_PD_OFFLINE;
+	case RCL_DRIVE_SET_OFFLINE:
+		return state == RCL_PD_ONLINE;
+	case RCL_DRIVE_SET_GOOD:
+		return state == RCL_PD_UBAD;
+	case RCL_DRIVE_SET_FAILED:
+		return member && (state == RCL_PD_ONLINE || state == RCL_PD_REBUILD);
+	}
+	return false;
+}
+
+static const char *const taken_states[] = {
+    [RCL_DRIVE_SET_ONLINE] = "an Offln drive",
+    [RCL_DRIVE_SET_OFFLINE] = "an Onln drive",
+    [RCL_DRIVE_SET_MISSING] = "an Offln drive (set offline first)",
+    [RCL_DRIVE_SET_GOOD] = "a UBad or JBOD drive",
+    [RCL_DRIVE_SET_FAILED] = "an Onln or Rbld member",
+};
+
+static const struct rcl_dg *find_dg(const struct rcl_ctrl *ctrl, int id)
+{
+	for (size_t i = 0; i < ctrl->dg_count; i++)
+		if ((int)ctrl->dgs[i].id == id)
+			return &ctrl->dgs[i];
+	return NULL;
+}
+
+/* The state @dg's VDs would have with member @d no longer holding data. */
+static enum rcl_vd_state state_without(const struct rcl_ctrl *ctrl, const struct rcl_dg *dg,
+                                       const struct rcl_drive *d)
+{
+	unsigned lost[RCL_MAX_SPANS];
+
+	for (unsigned s = 0; s < dg->spans && s < RCL_MAX_SPANS; s++)
+		lost[s] = dg->drives_per_span;
+	/* Count what holds data, not what is lost: a vanished member may have no row. */
+	for (size_t i = 0; i < ctrl->drive_count; i++) {
+		const struct rcl_drive *o = &ctrl->drives[i];
+
+		if (o != d && o->dg == (int)dg->id && o->state == RCL_PD_ONLINE &&
+		    o->span < RCL_MAX_SPANS)
+			lost[o->span]--;
+	}
+	return rcl_raid_state(dg->level, dg->spans, dg->drives_per_span, lost);
+}
+
+/* StorCLI's rules for @change of drive @d (rcl_ctrl_set_drive_state()). */
+static enum rcl_status check_change(const struct rcl_ctrl *ctrl, const struct rcl_drive *d,
+                                    const struct rcl_drive_ref *ref, enum rcl_drive_change change,
+                                    bool force, struct rcl_error *err)
+{
+	const struct rcl_dg *dg = find_dg(ctrl, d->dg);
+
+	if ((unsigned)change > RCL_DRIVE_SET_FAILED)
+		return rcl_fail(err, RCL_INVALID_PARAM, "unknown drive state change %d", change);
+	if (!takes(change, d->state, dg != NULL))
+		return rcl_fail(err, RCL_NOT_ALLOWED, "drive %u:%u is %s; set %s takes %s",
+		                ref->enclosure, ref->slot, rcl_pd_state_abbrev(d->state),
+		                rcl_drive_change_name(change), taken_states[change]);
+	if (change == RCL_DRIVE_SET_GOOD && dg && !force)
+		return rcl_fail(
+		    err, RCL_NEED_FORCE,
+		    "drive %u:%u is a failed member of disk group %u; use force to make "
+		    "it unconfigured good, its place left for a replacement",
+		    ref->enclosure, ref->slot, dg->id);
+	if (change == RCL_DRIVE_SET_OFFLINE && dg && !force &&
+	    state_without(ctrl, dg, d) == RCL_VD_OFFLINE)
+		return rcl_fail(err, RCL_NEED_FORCE,
+		                "taking drive %u:%u offline takes the %s virtual drives of disk "
+		                "group %u offline; use force to do it anyway",
+		                ref->enclosure, ref->slot, rcl_raid_level_name(dg->level), dg->id);
+	return RCL_OK;
+}
+
+/* Log the change of drive @ref from @from, and each VD whose state @before differs now. */
+static void log_state_change(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                             enum rcl_drive_change change, enum rcl_pd_state from,
+                             const struct rcl_vd *before, size_t before_count)
+{
+	const struct rcl_drive *d = rcl_ctrl_find_drive(ctrl, ref);
+	enum rcl_pd_state to = d ? d->state : RCL_PD_MISSING;
+
+	(void)rcl_event_record(
+	    ctrl,
+	    change == RCL_DRIVE_SET_FAILED ? RCL_EVENT_DRIVE_FAILED : RCL_EVENT_DRIVE_STATE_CHANGED,
+	    NULL, "Drive /c%u/e%u/s%u state changed from %s to %s%s", ctrl->entry.id,
+	    ref->enclosure, ref->slot, rcl_pd_state_abbrev(from), rcl_pd_state_abbrev(to),
+	    change == RCL_DRIVE_SET_FAILED ? " (I/O error)" : "");
+	for (size_t i = 0; i < ctrl->vd_count; i++)
+		for (size_t j = 0; j < before_count; j++)
+			if (before[j].id == ctrl->vds[i].id &&
+			    before[j].state != ctrl->vds[i].state)
+				(void)rcl_event_record(ctrl, RCL_EVENT_VD_STATE_CHANGED, NULL,
+				                       "VD %u state changed from %s to %s",
+				                       ctrl->vds[i].id,
+				                       rcl_vd_state_abbrev(before[j].state),
+				                       rcl_vd_state_abbrev(ctrl->vds[i].state));
+}
+
+enum rcl_status rcl_ctrl_set_drive_state(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                         enum rcl_drive_change change, bool force,
+                                         struct rcl_error *err)
+{
+	const struct rcl_drive *d;
+	struct rcl_vd *before;
+	enum rcl_pd_state from;
+	size_t count = ctrl->vd_count;
+	enum rcl_status st = present_drive(ctrl, ref, &d, err);
+
+	if (st)
+		return st;
+	if (change == RCL_DRIVE_SET_GOOD && d->state == RCL_PD_JBOD)
+		return rcl_ctrl_set_drive_jbod(ctrl, ref, false, err);
+	st = check_change(ctrl, d, ref, change, force, err);
+	if (st)
+		return st;
+	from = d->state;
+	/* The VDs' states before, to log those the change moves (the model is reloaded). */
+	before = rcl_calloc(count + 1, sizeof(*before));
+	if (!before)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	for (size_t i = 0; i < count; i++)
+		before[i] = ctrl->vds[i];
+	st = ctrl->entry.ops->set_drive_state(ctrl, ref, change, err);
+	if (!st)
+		log_state_change(ctrl, ref, change, from, before, count);
+	rcl_free(before);
+	return st;
+}

@@ -36,6 +36,8 @@ static const struct {
     [RCL_EVENT_HOTSPARE_REMOVED] = {RCL_EVENT_INFO, 0x02},
     [RCL_EVENT_DRIVE_STATE_CHANGED] = {RCL_EVENT_INFO, 0x02},
     [RCL_EVENT_CTRL_CHANGED] = {RCL_EVENT_INFO, 0x20},
+    [RCL_EVENT_DRIVE_FAILED] = {RCL_EVENT_CRITICAL, 0x02},
+    [RCL_EVENT_VD_STATE_CHANGED] = {RCL_EVENT_WARNING, 0x01},
 };
 
 #define CODE_MAX (sizeof(code_info) / sizeof(code_info[0]) - 1)

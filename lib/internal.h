@@ -35,6 +35,8 @@ struct rcl_ctrl;
  * @set_locate:	as rcl_ctrl_set_locate(), the drive found.
  * @set_jbod_mode, @set_drive_jbod: as rcl_ctrl_set_jbod_mode() and
  *		rcl_ctrl_set_drive_jbod(), the states checked.
+ * @set_drive_state: as rcl_ctrl_set_drive_state() for a member (all but
+ *		GOOD of a JBOD drive), the states and @force checked.
  *
  * After a changing operation the backend refreshes ctrl->drives, ->dgs
  * and ->vds, so the caller sees the new configuration.
@@ -64,6 +66,8 @@ struct rcl_backend_ops {
 	enum rcl_status (*set_jbod_mode)(struct rcl_ctrl *ctrl, bool on, struct rcl_error *err);
 	enum rcl_status (*set_drive_jbod)(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
 	                                  bool on, struct rcl_error *err);
+	enum rcl_status (*set_drive_state)(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+	                                   enum rcl_drive_change change, struct rcl_error *err);
 };
 
 extern const struct rcl_backend_ops rcl_soft_ops;
@@ -109,6 +113,15 @@ enum rcl_status rcl_registry_add(struct rcl_ctx *ctx, const struct rcl_backend_o
 enum rcl_status rcl_registry_remove(struct rcl_ctx *ctx, unsigned id, struct rcl_error *err);
 /* The lock that serializes registry changes; release with rcl_unlock(). */
 enum rcl_status rcl_registry_lock(struct rcl_ctx *ctx, int *fd, struct rcl_error *err);
+
+/* vd.c */
+/*
+ * rcl_raid_state() - the state of a VD of @level whose group has @spans
+ * spans of @per_span drives, @lost[s] of span s's not holding data: each
+ * span (a RAID10 mirror pair, a RAID50/60 span) must keep its redundancy.
+ */
+enum rcl_vd_state rcl_raid_state(enum rcl_raid_level level, unsigned spans, unsigned per_span,
+                                 const unsigned *lost);
 
 /* statefile.c */
 /*

@@ -277,6 +277,13 @@ bool rcl_result_describe(struct rcl_result *res, const char *fmt, ...)
  * @data is kept (StorCLI keeps Response Data on some failures).
  */
 void rcl_result_fail(struct rcl_result *res, const struct rcl_error *err);
+/**
+ * rcl_result_fail_object() - rcl_result_fail() for a command that failed
+ * for one object: the Detailed Status row names it under @key, as StorCLI's
+ * {"Drive": "/c0/e252/s7", "Status": "Failure", "ErrCd": 255, "ErrMsg": …}.
+ */
+void rcl_result_fail_object(struct rcl_result *res, const struct rcl_error *err, const char *key,
+                            const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* rcl_reply_status() - the first failure's status, or RCL_OK. */
 enum rcl_status rcl_reply_status(const struct rcl_reply *reply);
 
@@ -287,10 +294,10 @@ enum rcl_status rcl_reply_status(const struct rcl_reply *reply);
 /* Physical drive states, as StorCLI abbreviates them in its tables. */
 enum rcl_pd_state {
 	RCL_PD_UGOOD,   /* unconfigured good */
-	RCL_PD_UBAD,    /* unconfigured bad */
+	RCL_PD_UBAD,    /* unconfigured bad; a failed member, with its dg */
 	RCL_PD_ONLINE,  /* member of a disk group */
 	RCL_PD_OFFLINE, /* member, taken offline */
-	RCL_PD_MISSING, /* its backing store cannot be found */
+	RCL_PD_MISSING, /* its backing store cannot be found, or marked missing */
 	RCL_PD_GHS,     /* global hot spare */
 	RCL_PD_DHS,     /* dedicated hot spare */
 	RCL_PD_REBUILD, /* being rebuilt */
@@ -319,7 +326,8 @@ enum rcl_drive_kind {
  * @medium:	"HDD", "SSD", or "Unknown" when the backing store hides it.
  * @path:	the backing file or device (soft controllers), else "".
  * @locate:	its slot's locate LED is on ("start locate").
- * @dg:		the disk group it belongs to (members and dedicated spares), or -1.
+ * @dg:		the disk group it belongs to (members, failed members (UBad)
+ *		and dedicated spares), or -1.
  * @span, @row:	its place in the disk group (members only): span (array)
  *		index and position inside the span, as TOPOLOGY shows them.
  */
@@ -569,6 +577,8 @@ struct rcl_vd {
  *		member's, less metadata).
  * @free_bytes: what a new VD on this group can still get (host capacity).
  * @state:	the worst state of its VDs.
+ * @span_states: each span's own state (its array's, as TOPOLOGY's span
+ *		rows show it); @state is the worst of them.
  */
 struct rcl_dg {
 	unsigned id;
@@ -579,6 +589,7 @@ struct rcl_dg {
 	unsigned vd_count;
 	uint64_t member_bytes;
 	uint64_t free_bytes;
+	enum rcl_vd_state span_states[RCL_MAX_SPANS];
 };
 
 size_t rcl_ctrl_dg_count(const struct rcl_ctrl *ctrl);
@@ -702,6 +713,51 @@ enum rcl_status rcl_ctrl_set_jbod_mode(struct rcl_ctrl *ctrl, bool on, struct rc
 enum rcl_status rcl_ctrl_set_drive_jbod(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
                                         bool on, struct rcl_error *err);
 
+/*
+ * A change of a drive's state: StorCLI's "set online|offline|missing|good",
+ * and RCL_DRIVE_SET_FAILED, which no command line reaches: the process
+ * serving a soft controller's VDs reports with it that a member failed an
+ * I/O.
+ */
+enum rcl_drive_change {
+	RCL_DRIVE_SET_ONLINE,  /* Offln -> Onln: the member is used again as it is */
+	RCL_DRIVE_SET_OFFLINE, /* Onln -> Offln: no I/O to it, its role kept */
+	RCL_DRIVE_SET_MISSING, /* Offln -> its role Msng, the drive UGood */
+	RCL_DRIVE_SET_GOOD,    /* JBOD or UBad -> UGood */
+	RCL_DRIVE_SET_FAILED,  /* Onln or Rbld -> UBad, its role kept */
+};
+
+/* rcl_drive_change_name() - "online", "offline", "missing", "good", "failed". */
+const char *rcl_drive_change_name(enum rcl_drive_change change);
+
+/**
+ * rcl_ctrl_set_drive_state() - change the state of drive @ref, with
+ * StorCLI's rules:
+ *  - ONLINE takes an Offln member; its data is used again as it is (no
+ *    rebuild), as StorCLI's "set online" does.
+ *  - OFFLINE takes an Onln member of a redundant group; one whose loss
+ *    would take a VD offline (any RAID0 member, a second RAID1 mirror, a
+ *    third RAID6 drive) needs @force (RCL_NEED_FORCE without).
+ *  - MISSING takes an Offln member: its place in the group waits for a
+ *    replacement (TOPOLOGY shows Msng) and the drive leaves the group,
+ *    unconfigured good.
+ *  - GOOD makes a JBOD drive unconfigured good (rcl_ctrl_set_drive_jbod()),
+ *    or a UBad one: a failed member leaves its group as MISSING does, which
+ *    needs @force, as its data is lost to the group.
+ *  - FAILED takes an Onln or Rbld member: it shows as UBad in its place,
+ *    its VDs degraded; no @force, as the failure has happened.
+ * A member's state is kept in the configuration; a soft controller also
+ * marks it faulty (or active again) in the md superblocks of every other
+ * member of its arrays, as md does when it kicks a device. Every change is
+ * logged, with each VD whose state changes. Requires an exclusive lock.
+ * Return: RCL_OK; RCL_NOT_FOUND; RCL_NOT_ALLOWED (a missing drive, or not
+ * in the state the change takes); RCL_NEED_FORCE; RCL_UNSUPPORTED;
+ * RCL_SYSTEM, RCL_NOMEM. Nothing changes on failure.
+ */
+enum rcl_status rcl_ctrl_set_drive_state(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                         enum rcl_drive_change change, bool force,
+                                         struct rcl_error *err);
+
 /**
  * struct rcl_vd_props - properties to change; a NULL or negative field is
  * left as it is.
@@ -778,6 +834,8 @@ enum rcl_event_code {
 	RCL_EVENT_HOTSPARE_REMOVED = 9,
 	RCL_EVENT_DRIVE_STATE_CHANGED = 10,
 	RCL_EVENT_CTRL_CHANGED = 11,
+	RCL_EVENT_DRIVE_FAILED = 12,
+	RCL_EVENT_VD_STATE_CHANGED = 13,
 };
 
 #define RCL_EVENT_DESC_MAX 256

@@ -336,6 +336,30 @@ void rcl_result_fail(struct rcl_result *res, const struct rcl_error *err)
 	rcl_node_add_str(row, "ErrMsg", err->msg);
 }
 
+void rcl_result_fail_object(struct rcl_result *res, const struct rcl_error *err, const char *key,
+                            const char *fmt, ...)
+{
+	struct rcl_buf name = RCL_BUF_INIT;
+	struct rcl_node *row;
+	va_list ap;
+
+	va_start(ap, fmt);
+	rcl_buf_vaddf(&name, fmt, ap);
+	va_end(ap);
+	res->status = err->status;
+	rcl_result_describe(res, "%s", err->msg);
+	rcl_node_free(res->detail);
+	res->detail = rcl_node_new_array();
+	row = rcl_node_add_object(res->detail, NULL);
+	rcl_node_add_str(row, key, name.buf);
+	rcl_node_add_str(row, "Status", "Failure");
+	rcl_node_add_int(row, "ErrCd", err->status);
+	rcl_node_add_str(row, "ErrMsg", err->msg);
+	if (name.oom)
+		rcl_node_set_oom(res->data);
+	rcl_buf_release(&name);
+}
+
 enum rcl_status rcl_reply_status(const struct rcl_reply *reply)
 {
 	for (size_t i = 0; i < reply->count; i++)

@@ -153,6 +153,35 @@ const char *rcl_vd_state_abbrev(enum rcl_vd_state state)
 	return "Unknown";
 }
 
+enum rcl_vd_state rcl_raid_state(enum rcl_raid_level level, unsigned spans, unsigned per_span,
+                                 const unsigned *lost)
+{
+	unsigned worst = 0, total = 0;
+
+	for (unsigned s = 0; s < spans; s++) {
+		total += lost[s];
+		if (lost[s] > worst)
+			worst = lost[s];
+	}
+	if (!total)
+		return RCL_VD_OPTIMAL;
+	switch (level) {
+	case RCL_RAID1:
+	case RCL_RAID10:
+		return worst < per_span ? RCL_VD_DEGRADED : RCL_VD_OFFLINE;
+	case RCL_RAID5:
+	case RCL_RAID50:
+		return worst == 1 ? RCL_VD_DEGRADED : RCL_VD_OFFLINE;
+	case RCL_RAID6:
+	case RCL_RAID60:
+		return worst == 1   ? RCL_VD_PARTIALLY_DEGRADED
+		       : worst == 2 ? RCL_VD_DEGRADED
+		                    : RCL_VD_OFFLINE;
+	default:
+		return RCL_VD_OFFLINE;
+	}
+}
+
 static bool same_ref(const struct rcl_drive_ref *a, const struct rcl_drive_ref *b)
 {
 	return a->enclosure == b->enclosure && a->slot == b->slot;

@@ -87,10 +87,12 @@ int rcl_soft_change_disk(const struct rcl_soft_change *c, const struct rcl_guid 
 	return -1;
 }
 
-/* The disk of the configuration member @m of @dg, by disk index, or -1. */
 int rcl_soft_change_member(const struct rcl_soft_change *c, const struct rcl_soft_dg *dg,
                            unsigned m)
 {
+	/* A member marked missing has left its drive: the drive is no member now. */
+	if (dg->members[m].state == RCL_SOFT_MEMBER_MISSING)
+		return -1;
 	return rcl_soft_change_disk(c, &dg->members[m].uuid);
 }
 

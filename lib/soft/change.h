@@ -30,7 +30,7 @@
 #include "member.h"
 #include "scan.h"
 
-    struct rcl_md_super1;
+struct rcl_md_super1;
 
 /**
  * struct rcl_soft_change - one configuration change under way.
@@ -72,7 +72,8 @@ enum rcl_status rcl_soft_change_find(const struct rcl_soft_change *c,
 /*
  * rcl_soft_change_disk() - the disk whose GPT disk GUID is @uuid, by disk
  * index, or -1: a disk of ours, or one step (a) of this change gave a new
- * GPT. rcl_soft_change_member(): that of member @m of @dg.
+ * GPT. rcl_soft_change_member(): that of member @m of @dg, -1 too when
+ * @m is marked missing (its drive has left the group).
  */
 int rcl_soft_change_disk(const struct rcl_soft_change *c, const struct rcl_guid *uuid);
 int rcl_soft_change_member(const struct rcl_soft_change *c, const struct rcl_soft_dg *dg,

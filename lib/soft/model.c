@@ -10,35 +10,6 @@
 #include "layout.h"
 #include "model.h"
 
-/* The state of a group with @lost[span] members missing per span. */
-static enum rcl_vd_state group_state(const struct rcl_soft_dg *dg, const unsigned *lost)
-{
-	unsigned worst = 0, total = 0;
-
-	for (unsigned s = 0; s < dg->spans; s++) {
-		total += lost[s];
-		if (lost[s] > worst)
-			worst = lost[s];
-	}
-	if (!total)
-		return RCL_VD_OPTIMAL;
-	switch (dg->level) {
-	case RCL_RAID1:
-	case RCL_RAID10:
-		return worst < dg->drives_per_span ? RCL_VD_DEGRADED : RCL_VD_OFFLINE;
-	case RCL_RAID5:
-	case RCL_RAID50:
-		return worst == 1 ? RCL_VD_DEGRADED : RCL_VD_OFFLINE;
-	case RCL_RAID6:
-	case RCL_RAID60:
-		return worst == 1   ? RCL_VD_PARTIALLY_DEGRADED
-		       : worst == 2 ? RCL_VD_DEGRADED
-		                    : RCL_VD_OFFLINE;
-	default:
-		return RCL_VD_OFFLINE;
-	}
-}
-
 static void set_member(struct rcl_drive *drive, const struct rcl_soft_dg *dg, unsigned m,
                        enum rcl_pd_state pd)
 {
@@ -75,25 +46,48 @@ static void add_missing(struct rcl_ctrl *ctrl, struct rcl_soft_state *state,
 	set_member(drive, dg, m, RCL_PD_MISSING);
 }
 
-/* One group's members: their drive states, and the group's state. */
+/* The drive state a present member shows in: a failed one is UBad, still in its place. */
+static enum rcl_pd_state member_pd_state(enum rcl_soft_member_state state)
+{
+	switch (state) {
+	case RCL_SOFT_MEMBER_OFFLINE:
+		return RCL_PD_OFFLINE;
+	case RCL_SOFT_MEMBER_FAILED:
+		return RCL_PD_UBAD;
+	case RCL_SOFT_MEMBER_REBUILD:
+		return RCL_PD_REBUILD;
+	default:
+		return RCL_PD_ONLINE;
+	}
+}
+
+/*
+ * One group's members: their drive states, and the group's state. A
+ * member marked missing has left its drive (UGood, or blank once the
+ * change is done): its place is empty, and TOPOLOGY shows it Msng.
+ */
 static void fill_group(struct rcl_ctrl *ctrl, struct rcl_soft_state *state,
                        const struct rcl_soft_dg *dg, struct rcl_dg *out)
 {
 	unsigned lost[RCL_MAX_SPANS] = {0};
 
 	for (unsigned m = 0; m < rcl_soft_dg_members(dg); m++) {
-		struct rcl_soft_disk *disk = rcl_soft_find_member(state, dg, m);
+		enum rcl_soft_member_state ms = dg->members[m].state;
+		struct rcl_soft_disk *disk =
+		    ms == RCL_SOFT_MEMBER_MISSING ? NULL : rcl_soft_find_member(state, dg, m);
 
-		if (disk) {
-			set_member(&ctrl->drives[disk - state->disks], dg, m, RCL_PD_ONLINE);
-			continue;
-		}
-		lost[m / dg->drives_per_span]++;
-		add_missing(ctrl, state, dg, m);
+		if (ms != RCL_SOFT_MEMBER_ONLINE || !disk)
+			lost[m / dg->drives_per_span]++;
+		if (disk)
+			set_member(&ctrl->drives[disk - state->disks], dg, m, member_pd_state(ms));
+		else if (ms != RCL_SOFT_MEMBER_MISSING)
+			add_missing(ctrl, state, dg, m);
 	}
 	out->id = dg->id;
 	out->level = dg->level;
-	out->state = group_state(dg, lost);
+	out->state = rcl_raid_state(dg->level, dg->spans, dg->drives_per_span, lost);
+	for (unsigned s = 0; s < dg->spans; s++)
+		out->span_states[s] = rcl_raid_state(dg->level, 1, dg->drives_per_span, &lost[s]);
 	out->spans = dg->spans;
 	out->drives_per_span = dg->drives_per_span;
 }

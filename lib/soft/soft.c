@@ -24,6 +24,7 @@
 #include "scan.h"
 #include "soft.h"
 #include "spare.h"
+#include "state.h"
 #include "vd.h"
 
 #define SOFT_FORMAT 1
@@ -508,6 +509,7 @@ const struct rcl_backend_ops rcl_soft_ops = {
     .set_locate = soft_set_locate,
     .set_jbod_mode = soft_set_jbod_mode,
     .set_drive_jbod = soft_set_drive_jbod,
+    .set_drive_state = rcl_soft_set_drive_state,
 };
 
 /* Create the sparse image for @slot in sc->image_dir; never overwrite. */

@@ -699,7 +699,7 @@ def spare_cases():
             ["252:0 is Onln, not UGood"],
             prepare=lambda env: (env.must(*JBOD_ON), with_vd(env)))
     vd_case("set good: not JBOD", ["/c0/e252/s1", "set", "good"], NOT_ALLOWED,
-            ["252:1 is UGood, not JBOD"])
+            ["252:1 is UGood", "set good takes a UBad or JBOD drive"])
     vd_case("ctrl set: jbod=maybe", ["/c0", "set", "jbod=maybe"], INVALID_PARAM,
             ["'maybe'", "jbod="])
     vd_case("ctrl set: no jbod=", ["/c0", "set"], INVALID_COMMAND, ["missing option 'jbod='"])
@@ -709,6 +709,43 @@ def spare_cases():
     vd_case("add vd: a JBOD drive", VD + ["r1", "drives=252:0-1"], NOT_ALLOWED,
             ["252:1 is already in use (JBOD)"],
             prepare=lambda env: (env.must(*JBOD_ON), env.must("/c0/e252/s1", "set", "jbod")))
+
+
+def state_cases():
+    def raid(level, drives, *offline):
+        def prepare(env):
+            env.must(*(VD + [level, "drives=" + drives]))
+            for slot in offline:
+                env.must("/c0/e252/s%d" % slot, "set", "offline")
+        return prepare
+    OFF, ON, MISS = ["set", "offline"], ["set", "online"], ["set", "missing"]
+    vd_case("set offline: a RAID0 member", ["/c0/e252/s0"] + OFF, NEED_FORCE,
+            ["252:0 offline", "RAID0", "use force"], prepare=raid("r0", "252:0-1"))
+    vd_case("set offline: the last RAID1 mirror", ["/c0/e252/s1"] + OFF, NEED_FORCE,
+            ["252:1 offline", "use force"], prepare=raid("r1", "252:0-1", 0))
+    vd_case("set offline: a third RAID6 drive", ["/c0/e252/s2"] + OFF, NEED_FORCE,
+            ["252:2 offline", "RAID6", "use force"], prepare=raid("r6", "252:0-3", 0, 1))
+    vd_case("set offline: both drives of a RAID10 pair", ["/c0/e252/s3"] + OFF, NEED_FORCE,
+            ["252:3 offline", "RAID10"], prepare=raid("r10", "252:0-3", 2))
+    vd_case("set offline: not a member", ["/c0/e252/s3"] + OFF, NOT_ALLOWED,
+            ["252:3 is UGood", "set offline takes an Onln drive"], prepare=raid("r5", "252:0-2"))
+    vd_case("set offline: offline already", ["/c0/e252/s1"] + OFF + ["force"], NOT_ALLOWED,
+            ["252:1 is Offln", "an Onln drive"], prepare=raid("r5", "252:0-2", 1))
+    vd_case("set offline: no such drive", ["/c0/e252/s7"] + OFF, NOT_FOUND, ["252/s7"])
+    vd_case("set offline: misspelt", ["/c0/e252/s1", "set", "ofline"], INVALID_COMMAND,
+            ["'ofline'", "offline"])
+    vd_case("set online: force is no option", ["/c0/e252/s1"] + ON + ["force"],
+            INVALID_COMMAND, ["'force'"], prepare=raid("r5", "252:0-2", 1))
+    vd_case("set online: an Onln member", ["/c0/e252/s1"] + ON, NOT_ALLOWED,
+            ["252:1 is Onln", "set online takes an Offln drive"], prepare=raid("r5", "252:0-2"))
+    vd_case("set missing: an Onln member", ["/c0/e252/s1"] + MISS, NOT_ALLOWED,
+            ["252:1 is Onln", "set offline first"], prepare=raid("r5", "252:0-2"))
+    vd_case("set missing: unconfigured", ["/c0/e252/s3"] + MISS, NOT_ALLOWED,
+            ["252:3 is UGood"])
+    vd_case("set good: an Onln member", ["/c0/e252/s0", "set", "good", "force"], NOT_ALLOWED,
+            ["252:0 is Onln", "a UBad or JBOD drive"], prepare=raid("r5", "252:0-2"))
+    vd_case("set good: an Offln member", ["/c0/e252/s1", "set", "good"], NOT_ALLOWED,
+            ["252:1 is Offln"], prepare=raid("r5", "252:0-2", 1))
 
 
 def event_cases():
@@ -749,6 +786,7 @@ def main():
     delete_cases()
     add_vd_cases()
     spare_cases()
+    state_cases()
     event_cases()
     batch_cases()
     print("\n%d passed, %d failed, %d skipped" % (passed, len(failures), len(skips)))

@@ -13,7 +13,9 @@
  * group, a VD in the RAID5 group, deleting VD 2, deleting VD 0 (and so
  * its group), making slot 9 a global hot spare or a dedicated spare of
  * the RAID5 group, and making the baseline's global spare (slot 18) or
- * the RAID5 group's dedicated one (slot 19) unconfigured again. After the
+ * the RAID5 group's dedicated one (slot 19) unconfigured again; setting a
+ * RAID5 member (slot 3) offline or failed, and the baseline's offline
+ * RAID1 member (slot 1) online or missing. After the
  * fault the controller is opened again, as after a restart, and its VD
  * list and spares must be exactly the old ones or exactly those a
  * fault-free run gives; a following change must succeed.
@@ -45,6 +47,8 @@ struct vd_sum {
 struct vd_list {
 	uint32_t spares; /* a bit per slot that is a global hot spare */
 	uint32_t dhs;    /* a bit per slot that is a dedicated one */
+	uint32_t offln;  /* an offline member */
+	uint32_t ubad;   /* a failed member */
 	size_t count;
 	struct vd_sum vds[RCL_MAX_VDS];
 };
@@ -68,6 +72,10 @@ static void list_vds(struct rcl_ctx *ctx, struct vd_list *out)
 			out->spares |= 1u << rcl_ctrl_drive(ctrl, i)->slot;
 		else if (rcl_ctrl_drive(ctrl, i)->state == RCL_PD_DHS)
 			out->dhs |= 1u << rcl_ctrl_drive(ctrl, i)->slot;
+		else if (rcl_ctrl_drive(ctrl, i)->state == RCL_PD_OFFLINE)
+			out->offln |= 1u << rcl_ctrl_drive(ctrl, i)->slot;
+		else if (rcl_ctrl_drive(ctrl, i)->state == RCL_PD_UBAD)
+			out->ubad |= 1u << rcl_ctrl_drive(ctrl, i)->slot;
 	for (size_t i = 0; i < rcl_ctrl_vd_count(ctrl); i++) {
 		const struct rcl_vd *v = rcl_ctrl_vd(ctrl, i);
 		struct vd_sum *s = &out->vds[out->count++];
@@ -89,7 +97,8 @@ static void list_vds(struct rcl_ctx *ctx, struct vd_list *out)
  */
 static bool same_list(const struct vd_list *a, const struct vd_list *b, const struct vd_list *base)
 {
-	if (a->count != b->count || a->spares != b->spares || a->dhs != b->dhs)
+	if (a->count != b->count || a->spares != b->spares || a->dhs != b->dhs ||
+	    a->offln != b->offln || a->ubad != b->ubad)
 		return false;
 	for (size_t i = 0; i < a->count; i++) {
 		struct vd_sum x = a->vds[i], y = b->vds[i];
@@ -148,6 +157,18 @@ static enum rcl_status spare(struct rcl_ctx *ctx, unsigned slot, bool add, int d
 	return st;
 }
 
+/* Change the state of drive @slot. */
+static enum rcl_status set_state(struct rcl_ctx *ctx, unsigned slot, enum rcl_drive_change change,
+                                 struct rcl_error *err)
+{
+	struct rcl_ctrl *ctrl = open_ctrl(ctx);
+	const struct rcl_drive_ref ref = {252, slot};
+	enum rcl_status st = rcl_ctrl_set_drive_state(ctrl, &ref, change, false, err);
+
+	rcl_ctrl_close(ctrl);
+	return st;
+}
+
 static const unsigned r1[] = {0, 1}, r5[] = {2, 3, 4}, r10[] = {5, 6, 7, 8}, next[] = {10, 11};
 static const unsigned r50[] = {12, 13, 14, 15, 16, 17};
 
@@ -163,6 +184,7 @@ static struct rcl_ctx *baseline(const char *dir)
 	ck_assert_msg(!create(ctx, RCL_RAID5, r5, 3, 16 * MIB, &err), "%s", err.msg);
 	ck_assert_msg(!spare(ctx, 18, true, -1, &err), "%s", err.msg);
 	ck_assert_msg(!spare(ctx, 19, true, 1, &err), "%s", err.msg);
+	ck_assert_msg(!set_state(ctx, 1, RCL_DRIVE_SET_OFFLINE, &err), "%s", err.msg);
 	return ctx;
 }
 
@@ -177,12 +199,25 @@ enum op {
 	OP_DELETE_SPARE,
 	OP_ADD_DEDICATED,
 	OP_DELETE_DEDICATED,
+	OP_OFFLINE,
+	OP_FAILED,
+	OP_ONLINE,
+	OP_MISSING,
 	OPS
 };
-static const char *const op_names[] = {
-    "create a group",     "create a RAID50 group",    "create in a group",
-    "delete a VD",        "delete a group's last VD", "add a hot spare",
-    "delete a hot spare", "add a dedicated spare",    "delete a dedicated spare"};
+static const char *const op_names[] = {"create a group",
+                                       "create a RAID50 group",
+                                       "create in a group",
+                                       "delete a VD",
+                                       "delete a group's last VD",
+                                       "add a hot spare",
+                                       "delete a hot spare",
+                                       "add a dedicated spare",
+                                       "delete a dedicated spare",
+                                       "set a member offline",
+                                       "fail a member",
+                                       "set a member online",
+                                       "set a member missing"};
 
 static enum rcl_status apply(struct rcl_ctx *ctx, enum op op, struct rcl_error *err)
 {
@@ -203,6 +238,14 @@ static enum rcl_status apply(struct rcl_ctx *ctx, enum op op, struct rcl_error *
 		return spare(ctx, 9, true, 1, err);
 	case OP_DELETE_DEDICATED:
 		return spare(ctx, 19, false, -1, err);
+	case OP_OFFLINE:
+		return set_state(ctx, 3, RCL_DRIVE_SET_OFFLINE, err);
+	case OP_FAILED:
+		return set_state(ctx, 3, RCL_DRIVE_SET_FAILED, err);
+	case OP_ONLINE:
+		return set_state(ctx, 1, RCL_DRIVE_SET_ONLINE, err);
+	case OP_MISSING:
+		return set_state(ctx, 1, RCL_DRIVE_SET_MISSING, err);
 	default:
 		return delete (ctx, 0, err);
 	}

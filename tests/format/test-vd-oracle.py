@@ -279,6 +279,96 @@ def check_spares_after_delete(tool, model, workdir):
     return tool.show()
 
 
+def examine_member(vd, drive, workdir, tag):
+    """mdadm --examine of @drive's partition of @vd: its fields."""
+    part = os.path.join(workdir, 'part')
+    copy_partition(drive['path'], part, *partition(drive['path'], vd['id']))
+    return examine(part, tag)[0]
+
+
+def array_of(model, vd, member):
+    """The members of @vd in the md array @member belongs to (its span's for RAID50/60)."""
+    ms = members(model, vd)
+    if vd['level'] not in NESTED:
+        return ms
+    return [m for m in ms if m['span'] == member['span']]
+
+
+def check_state_change(tool, vd, member, change, workdir):
+    """Set @member of @vd to @change and check what md sees in every array of the group.
+
+    The members of @member's array that hold data show its role faulty
+    ('.' in Array State) after offline and failed, active after online,
+    their events one up; a member taken offline keeps its old superblock,
+    as md writes nothing to a device it kicked."""
+    model = tool.show()
+    peers = array_of(model, vd, member)
+    before = {m['slot']: int(examine_member(vd, m, workdir, 'before')['Events']) for m in peers}
+    tool('state', member['slot'], change)
+    after = tool.show()
+    state = {d['slot']: d['state'] for d in after['drives']}
+    slots = [m['slot'] for m in peers]
+    row = member['row'] if vd['level'] in NESTED else slots.index(member['slot'])
+    for m in peers:
+        tag = f'v{vd["id"]} {change} {member["slot"]}: member {m["slot"]}'
+        f = examine_member(vd, m, workdir, tag)
+        if m['slot'] != member['slot'] and m['state'] != 'Onln':
+            continue  # kicked before: md writes nothing to it
+        if m['slot'] == member['slot'] and change != 'online':
+            check(int(f['Events']) == before[m['slot']], f'{tag}: events moved on a kicked member')
+            continue
+        check(int(f['Events']) == max(before.values()) + 1,
+              f'{tag}: Events {f["Events"]}, expected {max(before.values()) + 1}')
+        active = f.get('Array State', '')[row:row + 1]
+        check(active == ('A' if change == 'online' else '.'),
+              f'{tag}: Array State {f.get("Array State")!r} at role {row}')
+    want = {'online': 'Onln', 'offline': 'Offln', 'failed': 'UBad'}[change]
+    check(state[member['slot']] == want, f'{change}: drive {member["slot"]} is {state[member["slot"]]}')
+    return after
+
+
+def check_states(tool, model, workdir):
+    """Offline, online and failed members as md sees them; VD states from member states."""
+    states = {}
+    for level, pick in (('RAID5', 1), ('RAID50', 4), ('RAID60', 5), ('RAID10', 2)):
+        vd = next(v for v in model['vds'] if v['level'] == level)
+        member = members(model, vd)[pick]
+        after = check_state_change(tool, vd, member, 'offline', workdir)
+        states[level] = next(v for v in after['vds'] if v['id'] == vd['id'])['state']
+        check_state_change(tool, vd, member, 'online', workdir)
+    check(states == {'RAID5': 'Dgrd', 'RAID50': 'Dgrd', 'RAID60': 'Pdgd', 'RAID10': 'Dgrd'},
+          f'VD states with one member offline: {states}')
+    print('offline and online members examined in RAID5, RAID50, RAID60 and RAID10 arrays')
+    return tool.show()
+
+
+def check_failed(tool, workdir):
+    """A RAID6 member fails, another goes offline, a third may not; the failed one leaves."""
+    tool.create('RAID6', '7,8,9,10')
+    model = tool.show()
+    vd = next(v for v in model['vds'] if v['level'] == 'RAID6')
+    ms = members(model, vd)
+    check_state_change(tool, vd, ms[0], 'failed', workdir)
+    check_state_change(tool, vd, ms[1], 'offline', workdir)
+    check(next(v for v in tool.show()['vds'] if v['id'] == vd['id'])['state'] == 'Dgrd',
+          'RAID6 with two members lost is not Dgrd')
+    _, err = tool('state', ms[2]['slot'], 'offline', expect=NEED_FORCE)
+    check('offline' in err and 'force' in err, f'a third RAID6 member offline: {err}')
+    # A failed member leaves with set good force; md keeps its role faulty.
+    tool('state', ms[0]['slot'], 'good', expect=NEED_FORCE)
+    tool('state', ms[0]['slot'], 'good', 'force')
+    tool('state', ms[1]['slot'], 'online')
+    after = tool.show()
+    by_slot = {d['slot']: d for d in after['drives']}
+    check(by_slot[ms[0]['slot']]['state'] == 'UGood' and partition_table(ms[0]['path']) is None,
+          f'set good force: drive {by_slot[ms[0]["slot"]]} not blank')
+    f = examine_member(vd, ms[1], workdir, 'RAID6 after set good')
+    check(f.get('Array State', '')[:2] == '.A', f'RAID6 Array State {f.get("Array State")!r}')
+    check(next(v for v in after['vds'] if v['id'] == vd['id'])['state'] == 'Pdgd',
+          'RAID6 with its place missing is not Pdgd')
+    print('a failed RAID6 member examined, then made unconfigured good')
+
+
 def check_refusals(tool, model, workdir):
     spare = [d for d in model['drives'] if d['state'] == 'UGood']
     # A drive partitioned by someone else is not ours to take.
@@ -348,6 +438,7 @@ def main():
         check_vds(model, workdir)
         check(tool.show() == model, 'a new process reads another model')
         model = check_spares(tool, model, workdir)
+        model = check_states(tool, model, workdir)
         tool('set', model['vds'][0]['id'], 'renamed')
         check(tool.show()['vds'][0]['name'] == 'renamed', 'set name')
         model = tool.show()
@@ -355,6 +446,7 @@ def main():
         check_vds(model, workdir)
         model = check_spares_after_delete(tool, model, workdir)
         check_refusals(tool, model, workdir)
+        check_failed(tool, workdir)
         print(f'{len(model["vds"])} VDs examined after the deletes')
     return finish()
 

@@ -10,6 +10,7 @@
  *	vdtool STATE set VD NAME
  *	vdtool STATE spare SLOT [DG]		a global spare, or DG's dedicated one
  *	vdtool STATE unspare SLOT
+ *	vdtool STATE state SLOT CHANGE [force]	online, offline, missing, good, failed
  *	vdtool STATE show			the model as JSON
  * Controller 0 is used. Exit status: the rcl_status of the call.
  */
@@ -134,6 +135,21 @@ static enum rcl_status spare(struct rcl_ctrl *ctrl, int argc, char **argv, struc
 	return rcl_ctrl_add_hotspare(ctrl, &ref, &dg, argc > 1 ? 1 : 0, false, err);
 }
 
+/* state SLOT CHANGE [force]: CHANGE as rcl_drive_change_name() spells it. */
+static enum rcl_status state(struct rcl_ctrl *ctrl, int argc, char **argv, struct rcl_error *err)
+{
+	struct rcl_drive_ref ref = {252, (unsigned)atoi(argv[0])};
+	unsigned change = 0;
+
+	while (change <= RCL_DRIVE_SET_FAILED &&
+	       strcmp(argv[1], rcl_drive_change_name((enum rcl_drive_change)change)))
+		change++;
+	if (change > RCL_DRIVE_SET_FAILED)
+		return rcl_fail(err, RCL_INVALID_PARAM, "unknown state change '%s'", argv[1]);
+	return rcl_ctrl_set_drive_state(ctrl, &ref, (enum rcl_drive_change)change,
+	                                argc > 2 && !strcmp(argv[2], "force"), err);
+}
+
 static enum rcl_status run(struct rcl_ctx *ctx, int argc, char **argv, struct rcl_error *err)
 {
 	const char *cmd = argv[0];
@@ -160,6 +176,8 @@ static enum rcl_status run(struct rcl_ctx *ctx, int argc, char **argv, struct rc
 	else if (!strcmp(cmd, "unspare") && argc == 2)
 		st = rcl_ctrl_delete_hotspare(
 		    ctrl, &(struct rcl_drive_ref){252, (unsigned)atoi(argv[1])}, err);
+	else if (!strcmp(cmd, "state") && (argc == 3 || argc == 4))
+		st = state(ctrl, argc - 1, argv + 1, err);
 	else if (!strcmp(cmd, "set") && argc == 3)
 		st = rcl_ctrl_set_vd(ctrl, (unsigned)atoi(argv[1]),
 		                     &(struct rcl_vd_props){argv[2], -1, -1, -1}, err);

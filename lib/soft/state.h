@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * state.h - the states of a soft controller's members: the backend's
+ * set_drive_state, in the configuration record and in md's superblocks.
+ */
+#ifndef RCL_SOFT_STATE_H
+#define RCL_SOFT_STATE_H
+
+#include "soft.h"
+
+/**
+ * rcl_soft_set_drive_state() - the backend's set_drive_state for member
+ * @ref (rcl_ctrl_set_drive_state() has checked its state). In change.h's
+ * order: (a) in every VD's array the member belongs to, the superblocks of
+ * the members that hold data (and of the group's dedicated spares) get
+ * its role (0xfffe, faulty, unless it is online now) and events one up;
+ * a member set online gets its own superblock back too; (b) the record
+ * with its new state; (c) for MISSING and GOOD, its drive is blanked: it
+ * has left the group, unconfigured good.
+ * Return: RCL_OK; RCL_NOT_FOUND; RCL_NOT_ALLOWED (not a member);
+ * RCL_CORRUPT (a superblock), RCL_SYSTEM, RCL_NOMEM.
+ */
+enum rcl_status rcl_soft_set_drive_state(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                         enum rcl_drive_change change, struct rcl_error *err);
+
+#endif /* RCL_SOFT_STATE_H */
