@@ -453,8 +453,10 @@ void service_answer(int fd, unsigned id)
 	char *reply;
 	int e = read_to_end(fd, &request);
 
-	if (e) {
-		service_log("dropped a request: %s", strerror(e));
+	/* Nothing sent: a starter checking that the socket answers. */
+	if (e || !request.len) {
+		if (e)
+			service_log("dropped a request: %s", strerror(e));
 		rcl_buf_release(&request);
 		return;
 	}

@@ -623,17 +623,39 @@ void exports_refresh(unsigned id)
 	rcl_ctx_free(lib);
 }
 
+/* The drive that is member @f->member of VD @f->vd's group in @ctrl's configuration. */
+static bool failed_drive(struct rcl_ctrl *ctrl, const struct failure *f, struct rcl_drive_ref *ref)
+{
+	struct soft_ctrl *sc = soft_state(ctrl) ? ctrl->priv : NULL;
+	struct rcl_soft_vd *vd = sc ? rcl_soft_config_vd(&sc->state->cfg, f->vd) : NULL;
+	struct rcl_soft_dg *dg = vd ? rcl_soft_config_dg(&sc->state->cfg, vd->dg) : NULL;
+
+	if (!dg || f->member >= rcl_soft_dg_members(dg))
+		return false;
+	*ref = (struct rcl_drive_ref){.enclosure = RCL_SOFT_ENCLOSURE,
+	                              .slot = dg->members[f->member].slot};
+	return true;
+}
+
 /* Record that member @f->member of VD @f->vd failed, under the controller lock. */
 static void record_failure(unsigned id, const struct failure *f)
 {
 	struct rcl_error err = {0};
 	struct rcl_ctrl *ctrl = NULL;
 	struct rcl_ctx *lib = NULL;
+	struct rcl_drive_ref ref;
 
 	service_log("v%u: member %u failed (%s); serving degraded", f->vd, f->member,
 	            strerror(f->error));
 	if (open_ctrl(id, RCL_LOCK_EXCLUSIVE, &lib, &ctrl, &err))
 		service_log("cannot record the failure: %s", err.msg);
+	else if (!failed_drive(ctrl, f, &ref))
+		service_log("v%u: member %u is no longer in the configuration", f->vd, f->member);
+	else if (rcl_ctrl_set_drive_state(ctrl, &ref, RCL_DRIVE_SET_FAILED, false, &err))
+		service_log("cannot record /c%u/e%u/s%u as failed: %s", id, ref.enclosure, ref.slot,
+		            err.msg);
+	else
+		service_log("recorded /c%u/e%u/s%u as failed", id, ref.enclosure, ref.slot);
 	rcl_ctrl_close(ctrl);
 	rcl_ctx_free(lib);
 }

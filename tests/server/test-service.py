@@ -59,6 +59,8 @@ class Fixture:
         if vd:
             self.ok("/c0", "add", "vd", "r5", "drives=252:0-2")
         self.foreground = None
+        self.fuse = None
+        self.cleanups = []
 
     def run(self, *args, timeout=60):
         return subprocess.run([RAIDCLI, *args], env=self.env, capture_output=True, text=True,
@@ -105,6 +107,10 @@ class Fixture:
             self.foreground.kill()
             self.foreground.wait()
         self.run("/c0", "stop", "service")
+        for cleanup in self.cleanups:
+            cleanup()
+        if self.fuse:
+            self.fuse.wait(timeout=30)
         shutil.rmtree(self.root, ignore_errors=True)
 
 
@@ -305,6 +311,119 @@ def case_qemu_img_roundtrip(fx):
     check(r.returncode == 0, "the data survived the restart", r.stdout + r.stderr)
 
 
+def drive_field(fx, slot, key):
+    """@key of drive /c0/e252/s@slot, from show all (its Detailed Information included)."""
+    status, doc = fx.json("/c0/e252/s%d" % slot, "show", "all")
+    found = []
+
+    def walk(node):
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k == key:
+                    found.append(v)
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    walk(doc.get("Response Data", {}))
+    return found[0] if found else None
+
+
+# An nbdkit sh plugin serving $IMG whose reads in [BAD_START, BAD_END) fail
+# with EIO while $TRIGGER exists: a drive with bad sectors in its data area
+# and readable metadata, which nbdfuse turns into a file raidcli can use.
+BAD_DRIVE_PLUGIN = r"""#!/bin/sh
+case "$1" in
+  get_size) stat -c %s "$IMG" ;;
+  can_write|can_flush) exit 0 ;;
+  flush) sync "$IMG" ;;
+  pread)
+    if [ -e "$TRIGGER" ] && [ "$4" -lt "$BAD_END" ] && [ $(($4 + $3)) -gt "$BAD_START" ]; then
+      echo "EIO injected read error" >&2; exit 1
+    fi
+    dd if="$IMG" iflag=skip_bytes,count_bytes skip="$4" count="$3" status=none ;;
+  pwrite) dd of="$IMG" oflag=seek_bytes conv=notrunc seek="$4" status=none ;;
+  *) exit 2 ;;
+esac
+"""
+
+
+def bad_drive(fx):
+    """A 64 MiB drive file on nbdfuse whose reads at 12-40 MiB fail once armed."""
+    tools = [t for t in ("nbdkit", "nbdfuse", "fusermount3") if not shutil.which(t)]
+    if tools or not os.access("/dev/fuse", os.R_OK | os.W_OK):
+        return None, "needs nbdkit (Debian nbdkit), nbdfuse (libnbd-bin), fusermount3 (fuse3) " \
+                     "and /dev/fuse; missing: %s" % (", ".join(tools) or "/dev/fuse")
+    plugin = os.path.join(fx.root, "bad-drive.sh")
+    with open(plugin, "w") as f:
+        f.write(BAD_DRIVE_PLUGIN)
+    os.chmod(plugin, 0o755)
+    img = os.path.join(fx.root, "bad.img")
+    with open(img, "wb") as f:
+        f.truncate(64 * MIB)
+    mnt = os.path.join(fx.root, "mnt")
+    os.mkdir(mnt)
+    env = dict(os.environ, IMG=img, TRIGGER=os.path.join(fx.root, "trigger"),
+               BAD_START=str(12 * MIB), BAD_END=str(40 * MIB))
+    fx.fuse = subprocess.Popen(["nbdfuse", os.path.join(mnt, "drive"), "--command", "nbdkit",
+                                "-s", "sh", plugin], env=env, stderr=subprocess.DEVNULL)
+    path = os.path.join(mnt, "drive")
+    if not wait_for(lambda: os.path.exists(path)):
+        return None, "nbdfuse did not mount (FUSE not permitted here?)"
+    fx.cleanups.append(lambda: subprocess.run(["fusermount3", "-u", mnt]))
+    return path, None
+
+
+def case_member_failure(fx):
+    """A member that fails under I/O is recorded failed; the VD is served degraded."""
+    path, why = bad_drive(fx)
+    if not path:
+        print("SKIP: case_member_failure: " + why)
+        return
+    fx.ok("/c0/v0", "del", "force")
+    fx.ok("/c0/e252/s3", "del")
+    fx.ok("/c0", "add", "drive", "path=" + path)
+    fx.ok("/c0", "add", "vd", "r5", "drives=252:0-1,3")
+    export = start_export(fx)
+    if not export:
+        return
+    src = os.path.join(fx.root, "random.img")
+    write_random(fx, src, 32 * MIB)
+    uri = nbd_uri(export)
+    check(qemu_img("convert", "-n", "-f", "raw", "-O", "raw", src, uri).returncode == 0,
+          "qemu-img writes 32 MiB into the export")
+    fx.ok("/c0", "stop", "service")  # flushed: what the drive holds is on it
+    with open(path, "rb") as f:  # and read from it, not the page cache, from now on
+        os.posix_fadvise(f.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)
+    open(os.path.join(fx.root, "trigger"), "w").close()
+    again = start_export(fx)
+    r = qemu_img("compare", "-f", "raw", "-F", "raw", src, nbd_uri(again))
+    check(r.returncode == 0, "the data reads back identical through a failing member",
+          r.stdout + r.stderr)
+    log = open(fx.service()["Log"]).read()
+    check(re.search(r"v0: member 2 failed \(Input/output error\); serving degraded", log),
+          "the process logs the member failure", log)
+    check("recorded /c0/e252/s3 as failed" in log, "and records it in the configuration", log)
+    check(drive_field(fx, 3, "State") == "UBad", "the drive shows as UBad",
+          drive_field(fx, 3, "State"))
+    status, doc = fx.json("/c0/v0", "show")
+    check(doc["Response Data"]["Virtual Drives"][0]["State"] == "Dgrd",
+          "the VD shows as degraded", doc)
+    status, doc = fx.json("/c0", "show", "events")
+    events = [e["Event Description"] for e in doc["Response Data"].get("Events", [])]
+    check(any("252/s3" in e or "s3" in e for e in events[-3:]),
+          "the failure is in the event log", events)
+    fx.ok("/c0", "stop", "service")
+    status, doc = fx.json("/c0/v0", "show")
+    check(doc["Response Data"]["Virtual Drives"][0]["State"] == "Dgrd",
+          "the failure is kept after the process stopped", doc)
+    again = start_export(fx)
+    r = qemu_img("compare", "-f", "raw", "-F", "raw", src, nbd_uri(again))
+    check(r.returncode == 0, "a new process serves the degraded VD, data intact",
+          r.stdout + r.stderr)
+
+
 def case_restart_serves_persisted(fx):
     export = start_export(fx)
     if not export:
@@ -444,7 +563,7 @@ def case_systemd_unit():
 
 CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
          case_changes_through_process, case_export_auto_start, case_nbdinfo,
-         case_qemu_img_roundtrip, case_restart_serves_persisted, case_kill_9_recovers,
+         case_qemu_img_roundtrip, case_member_failure, case_restart_serves_persisted, case_kill_9_recovers,
          case_tcp_export, case_delete_exported, case_bad_input, case_state_dir_too_long]
 
 
