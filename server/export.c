@@ -33,7 +33,6 @@ struct export
 	/* In the controller process: */
 	struct rcl_soft_volume *vol;
 	struct rcl_nbd_server *srv;
-	char problem[RCL_ERROR_MSG_MAX]; /* why it is not served */
 };
 
 struct export_list {
@@ -276,7 +275,6 @@ static enum rcl_status serve_export(struct rcl_ctrl *ctrl, struct export *e, str
 		e->vol = NULL;
 		return st;
 	}
-	*e->problem = '\0';
 	service_log("serving v%u as '%s' at %s", e->vd, e->name, rcl_nbd_server_address(e->srv));
 	return RCL_OK;
 }
@@ -567,9 +565,11 @@ enum rcl_status export_release(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, unsig
 static enum rcl_status open_ctrl(unsigned id, enum rcl_lock lock, struct rcl_ctx **lib,
                                  struct rcl_ctrl **ctrl, struct rcl_error *err)
 {
-	enum rcl_status st = rcl_ctx_new(lib, service_self(id)->state_dir, err);
+	enum rcl_status st;
 
+	*lib = NULL;
 	*ctrl = NULL;
+	st = rcl_ctx_new(lib, service_self(id)->state_dir, err);
 	if (!st)
 		st = rcl_ctrl_open(*lib, id, lock, ctrl, err);
 	return st;
@@ -590,10 +590,8 @@ void exports_start_all(unsigned id)
 		struct export *e = &live.items[i];
 
 		err = (struct rcl_error){0};
-		if (serve_export(ctrl, e, &err)) {
-			snprintf(e->problem, sizeof(e->problem), "%s", err.msg);
+		if (serve_export(ctrl, e, &err))
 			service_log("cannot serve v%u: %s", e->vd, err.msg);
-		}
 	}
 	rcl_ctrl_close(ctrl);
 	rcl_ctx_free(lib);
