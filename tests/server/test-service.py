@@ -267,6 +267,23 @@ def case_nbdinfo(fx):
     check(info.get("is_read_only") is False, "a RW VD is writable", info)
 
 
+def case_read_only_export(fx):
+    """accesspolicy=ro exports read-only; blocked is not exported."""
+    fx.ok("/c0/v0", "set", "accesspolicy=ro")
+    export = start_export(fx)
+    if not export:
+        return
+    r = subprocess.run(["nbdinfo", "--json", nbd_uri(export)], capture_output=True, text=True,
+                       timeout=60)
+    check(r.returncode == 0 and json.loads(r.stdout)["exports"][0]["is_read_only"] is True,
+          "a read-only VD is exported read-only", r.stdout + r.stderr)
+    fx.ok("/c0/v0", "stop", "export")
+    fx.ok("/c0/v0", "set", "accesspolicy=blocked")
+    r = fx.run("/c0/v0", "start", "export")
+    check(r.returncode == 255 and "blocked" in r.stdout, "a blocked VD is not exported (255)",
+          r.stdout)
+
+
 def fx_vd_bytes(fx):
     """The VD's size in bytes: its "Number of Blocks" of 512-byte sectors."""
     status, doc = fx.json("/c0/v0", "show", "all")
@@ -563,8 +580,9 @@ def case_systemd_unit():
 
 CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
          case_changes_through_process, case_export_auto_start, case_nbdinfo,
-         case_qemu_img_roundtrip, case_member_failure, case_restart_serves_persisted, case_kill_9_recovers,
-         case_tcp_export, case_delete_exported, case_bad_input, case_state_dir_too_long]
+         case_read_only_export, case_qemu_img_roundtrip, case_member_failure,
+         case_restart_serves_persisted, case_kill_9_recovers, case_tcp_export,
+         case_delete_exported, case_bad_input, case_state_dir_too_long]
 
 
 def main():
