@@ -7,7 +7,8 @@
  *
  * One connection carries one exchange: the client writes a JSON request
  * and shuts down its sending side; the process answers and closes.
- *	request: {"argv": ["/c0/v0", "set", "name=x"], "ctrl": 0, "tz": "UTC"}
+ *	request: {"argv": ["/c0/v0", "set", "name=x"], "ctrl": 0,
+ *		  "version": "0.1.0", "tz": "UTC"}
  *	reply:	 {"results": [{"ctrl": 0, "status": 0, "description": "...",
  *		   "detail": NODE|null, "data": NODE|null}, ...]}
  *	NODE:	 {"t": "o"|"a"|"s"|"i", "k": key, "l": label, "g": legend,
@@ -404,14 +405,31 @@ static void run_request(json_object *req, unsigned id, struct rcl_reply *reply)
 	if (json_object_object_get_ex(req, "argv", &words) &&
 	    json_object_is_type(words, json_type_array))
 		argc = json_object_array_length(words);
+	for (size_t i = 0; i < argc && i < sizeof(argv) / sizeof(argv[0]); i++) {
+		json_object *word = json_object_array_get_idx(words, i);
+
+		argv[i] = json_object_is_type(word, json_type_string)
+		              ? (char *)json_object_get_string(word)
+		              : NULL;
+		if (!argv[i])
+			argc = 0;
+	}
 	if (!argc || argc > sizeof(argv) / sizeof(argv[0])) {
 		rcl_fail(&err, RCL_INVALID_COMMAND,
 		         "the controller process got a malformed request");
 		cli_reply_error(reply, NULL, &err);
 		return;
 	}
-	for (size_t i = 0; i < argc; i++)
-		argv[i] = (char *)json_object_get_string(json_object_array_get_idx(words, i));
+	/* Another version may parse the words otherwise: ask for a restart instead. */
+	if (!json_str(req, "version") || strcmp(json_str(req, "version"), RAIDCLI_VERSION)) {
+		rcl_fail(&err, RCL_NOT_ALLOWED,
+		         "the controller process of /c%u runs raidcli %s, this is raidcli %s; "
+		         "restart it: raidcli /c%u stop service",
+		         id, RAIDCLI_VERSION,
+		         json_str(req, "version") ? json_str(req, "version") : "(unknown)", id);
+		cli_reply_error(reply, NULL, &err);
+		return;
+	}
 	if (cli_parse((int)argc, argv, &args, &err) || args.help || (args.cmd->flags & CMD_LOCAL) ||
 	    !(args.cmd->flags & CMD_PER_CTRL)) {
 		if (!err.status)
@@ -518,6 +536,7 @@ static char *request_text(const struct cmd_args *args, unsigned id)
 		json_object_array_add(argv, json_object_new_string(args->argv[i]));
 	json_object_object_add(req, "argv", argv);
 	json_object_object_add(req, "ctrl", json_object_new_int((int)id));
+	json_object_object_add(req, "version", json_object_new_string(RAIDCLI_VERSION));
 	if (tz)
 		json_object_object_add(req, "tz", json_object_new_string(tz));
 	text = rcl_strdup(json_object_to_json_string_ext(req, JSON_C_TO_STRING_PLAIN));

@@ -86,6 +86,10 @@ class Fixture:
         status, doc = self.json("/c0", "show", "service")
         return doc["Response Data"]["Controller Process"]
 
+    def version(self):
+        return re.search(r"^CLI Version = raidcli (\S+)$", self.ok("version").stdout,
+                         re.M).group(1)
+
     def serial(self):
         status, doc = self.json("/c0", "show", "all")
         return doc["Response Data"]["Basics"]["Serial Number"]
@@ -190,6 +194,35 @@ def case_forwarding_same_output(fx):
           err)
     check(any("ran '/call/vall show': ok" in l for l in ran),
           "/call was sent for /c0 alone, /c1 ran locally", err)
+
+
+def raw_request(path, data):
+    """Send @data on the control socket as a client would; the reply's text."""
+    import socket
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.connect(path)
+        sock.sendall(data)
+        sock.shutdown(socket.SHUT_WR)
+        return b"".join(iter(lambda: sock.recv(65536), b"")).decode()
+
+
+def case_control_socket_robust(fx):
+    """What no raidcli sends (a hand-made client: no real peer speaks this protocol)."""
+    p = fx.serve()
+    sock = fx.control_socket()
+    for data, want in [(b"not json", "malformed request"),
+                       (b'{"argv": [1, 2], "ctrl": 0}', "malformed request"),
+                       (b'{"argv": ["/c0", "show"], "ctrl": 0, "version": "0.0.1"}',
+                        "runs raidcli %s, this is raidcli 0.0.1" % fx.version()),
+                       (b'{"argv": ["/c0", "serve"], "ctrl": 0, "version": "%s"}'
+                        % fx.version().encode(), "does not run this command")]:
+        reply = json.loads(raw_request(sock, data))["results"][0]
+        check(reply["status"] != 0 and want in reply["description"],
+              "a bad request (%r) gets a failure saying '%s'" % (data[:40], want), reply)
+    check(p.poll() is None and fx.run("/c0", "show").returncode == 0,
+          "the process keeps serving after bad requests")
+    p.send_signal(signal.SIGTERM)
+    p.communicate(timeout=30)
 
 
 def case_changes_through_process(fx):
@@ -579,7 +612,7 @@ def case_systemd_unit():
 
 
 CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
-         case_changes_through_process, case_export_auto_start, case_nbdinfo,
+         case_control_socket_robust, case_changes_through_process, case_export_auto_start, case_nbdinfo,
          case_read_only_export, case_qemu_img_roundtrip, case_member_failure,
          case_restart_serves_persisted, case_kill_9_recovers, case_tcp_export,
          case_delete_exported, case_bad_input, case_state_dir_too_long]
