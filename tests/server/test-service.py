@@ -111,6 +111,13 @@ class Fixture:
             self.foreground.kill()
             self.foreground.wait()
         self.run("/c0", "stop", "service")
+        # Processes started on demand report to their log (ASan and UBSan too).
+        run = os.path.join(self.state, "run")
+        for name in os.listdir(run) if os.path.isdir(run) else []:
+            if name.endswith(".log"):
+                text = open(os.path.join(run, name), errors="replace").read()
+                check("Sanitizer" not in text and "runtime error" not in text,
+                      "no sanitizer report in the process's log " + name, text)
         for cleanup in self.cleanups:
             cleanup()
         if self.fuse:
@@ -487,7 +494,9 @@ def case_restart_serves_persisted(fx):
                        timeout=60)
     check(r.returncode == 0, "and a client reaches it", r.stderr)
     p.send_signal(signal.SIGTERM)
-    p.communicate(timeout=30)
+    out, err = p.communicate(timeout=30)
+    check(p.returncode == 0 and "stopped serving v0" in err,
+          "SIGTERM stops the export and the process cleanly", err)
 
 
 def case_kill_9_recovers(fx):
@@ -612,7 +621,8 @@ def case_systemd_unit():
 
 
 CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
-         case_control_socket_robust, case_changes_through_process, case_export_auto_start, case_nbdinfo,
+         case_control_socket_robust, case_changes_through_process, case_export_auto_start,
+         case_nbdinfo,
          case_read_only_export, case_qemu_img_roundtrip, case_member_failure,
          case_restart_serves_persisted, case_kill_9_recovers, case_tcp_export,
          case_delete_exported, case_bad_input, case_state_dir_too_long]
