@@ -617,6 +617,8 @@ static void exec_serve(const struct service_paths *p, const char *exe)
 	if (log < 0 || null < 0 || dup2(null, STDIN_FILENO) < 0 || dup2(log, STDOUT_FILENO) < 0 ||
 	    dup2(log, STDERR_FILENO) < 0)
 		_exit(127);
+	/* Nothing of the caller's (a shell's terminal, say) stays open in the process. */
+	close_range(STDERR_FILENO + 1, ~0u, 0);
 	/* The same state directory as this CLI's, however it found it. */
 	setenv("RAIDCLI_STATE_DIR", p->state_dir, 1);
 	execl(exe, "raidcli", ctrl, "serve", (char *)NULL);

@@ -271,6 +271,9 @@ def case_export_auto_start(fx):
     check(st and st[0] != "Z" and st[2] != os.getsid(0),
           "the process runs in a session of its own (setsid), not a zombie", st)
     check(st and st[1] != os.getpid(), "the process is not this test's child", st)
+    fds = {fd: os.readlink("/proc/%d/fd/%s" % (pid, fd)) for fd in ("0", "1", "2")}
+    check(fds == {"0": "/dev/null", "1": info["Log"], "2": info["Log"]},
+          "its standard input is /dev/null, its output goes to the log", fds)
     serial = fx.serial()
     check(export["Export Name"] == "%s-v0" % serial, "the default name is <serial>-v0", export)
     sock = export["Address"][len("unix:"):]
