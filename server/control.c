@@ -19,11 +19,11 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <poll.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "export.h"
 #include "internal.h"
 #include "service.h"
 
@@ -479,6 +480,8 @@ void service_answer(int fd, unsigned id)
 		return;
 	}
 	reply = handle_request(request.buf, id);
+	/* Before answering: when the CLI returns, the exports follow the change. */
+	exports_refresh(id);
 	if (!reply || rcl_write_all(fd, reply, strlen(reply), "control socket", &err))
 		service_log("could not answer a request: %s", reply ? err.msg : "out of memory");
 	rcl_free(reply);

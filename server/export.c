@@ -33,6 +33,7 @@ struct export
 	/* In the controller process: */
 	struct rcl_soft_volume *vol;
 	struct rcl_nbd_server *srv;
+	enum rcl_access_policy access; /* what @srv was started with */
 };
 
 struct export_list {
@@ -269,6 +270,7 @@ static enum rcl_status serve_export(struct rcl_ctrl *ctrl, struct export *e, str
 	rcl_soft_volume_block_sizes(e->vol, &nbd.min_block, &nbd.preferred_block, &nbd.max_block);
 	nbd.read_only = vd->access != RCL_ACCESS_RW;
 	nbd.ctx = e->vol;
+	e->access = vd->access;
 	st = rcl_nbd_server_start(&nbd, &where, NBD_THREADS, &e->srv, err);
 	if (st) {
 		rcl_soft_volume_close(e->vol);
@@ -597,6 +599,25 @@ void exports_start_all(unsigned id)
 	rcl_ctx_free(lib);
 }
 
+/*
+ * Give @e's volume the new configuration. A changed access policy changes
+ * what NBD advertises, which only a new server can: its clients reconnect.
+ */
+static void refresh_export(struct rcl_ctrl *ctrl, struct export *e)
+{
+	const struct rcl_vd *vd = find_vd(ctrl, e->vd);
+	struct rcl_error err = {0};
+
+	if (e->vol && rcl_soft_volume_update(e->vol, soft_state(ctrl), &err))
+		service_log("v%u: cannot take the new configuration: %s", e->vd, err.msg);
+	if (!e->srv || !vd || vd->access == e->access)
+		return;
+	service_log("v%u: access policy changed; restarting its export", e->vd);
+	unserve_export(e);
+	if (serve_export(ctrl, e, &err))
+		service_log("cannot serve v%u: %s", e->vd, err.msg);
+}
+
 void exports_refresh(unsigned id)
 {
 	struct rcl_error err = {0};
@@ -608,14 +629,8 @@ void exports_refresh(unsigned id)
 	if (open_ctrl(id, RCL_LOCK_SHARED, &lib, &ctrl, &err)) {
 		service_log("cannot reload the configuration: %s", err.msg);
 	} else {
-		for (size_t i = 0; i < live.count; i++) {
-			struct export *e = &live.items[i];
-
-			err = (struct rcl_error){0};
-			if (e->vol && rcl_soft_volume_update(e->vol, soft_state(ctrl), &err))
-				service_log("v%u: cannot take the new configuration: %s", e->vd,
-				            err.msg);
-		}
+		for (size_t i = 0; i < live.count; i++)
+			refresh_export(ctrl, &live.items[i]);
 	}
 	rcl_ctrl_close(ctrl);
 	rcl_ctx_free(lib);

@@ -164,7 +164,6 @@ static void answer_one(struct server *srv)
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 	service_answer(fd, srv->paths.id);
 	close(fd);
-	exports_refresh(srv->paths.id);
 }
 
 /* Run until a stop signal. */

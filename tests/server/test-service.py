@@ -320,8 +320,18 @@ def case_read_only_export(fx):
                        timeout=60)
     check(r.returncode == 0 and json.loads(r.stdout)["exports"][0]["is_read_only"] is True,
           "a read-only VD is exported read-only", r.stdout + r.stderr)
-    fx.ok("/c0/v0", "stop", "export")
+    fx.ok("/c0/v0", "set", "accesspolicy=rw")
+    r = subprocess.run(["nbdinfo", "--json", nbd_uri(export)], capture_output=True, text=True,
+                       timeout=60)
+    check(r.returncode == 0 and json.loads(r.stdout)["exports"][0]["is_read_only"] is False,
+          "set accesspolicy=rw on the exported VD makes the export writable",
+          r.stdout + r.stderr)
     fx.ok("/c0/v0", "set", "accesspolicy=blocked")
+    status, doc = fx.json("/c0/v0", "show", "export")
+    rows = doc.get("Response Data", {}).get("Export LIST", [])
+    check(rows and rows[0]["State"] == "Failed",
+          "blocking an exported VD stops serving it (the export is kept)", rows)
+    fx.ok("/c0/v0", "stop", "export")
     r = fx.run("/c0/v0", "start", "export")
     check(r.returncode == 255 and "blocked" in r.stdout, "a blocked VD is not exported (255)",
           r.stdout)
