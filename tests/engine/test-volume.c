@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "md-ref.h"
+#include "soft/md-bitmap.h"
 #include "soft/soft.h"
 #include "soft/uring.h"
 #include "soft/volume.h"
@@ -96,14 +97,15 @@ static void open_volume(struct fixture *f, const struct rcl_soft_state *state)
 	ck_assert_msg(!rcl_soft_volume_open(state, 0, &owner, &f->vol, &err), "%s", err.msg);
 }
 
-/* A controller of @drives 32 MB images with VD 0 of @type over all of them. */
-static void setup(struct fixture *f, const char *type, unsigned drives, const char *extra)
+/* A controller of @drives sparse images of @mb MB with VD 0 of @type over all of them. */
+static void setup_mb(struct fixture *f, unsigned mb, const char *type, unsigned drives,
+                     const char *extra)
 {
 	struct rcl_error err = {0};
 
 	memset(f, 0, sizeof(*f));
 	unit_state_enter(&f->st, NULL);
-	cli("add controller type=soft drives=%u size=32MB", drives);
+	cli("add controller type=soft drives=%u size=%uMB", drives, mb);
 	cli("/c0 add vd type=%s drives=252:0-%u %s", type, drives - 1, extra);
 	f->ctx = unit_ctx_new(f->st.dir);
 	ck_assert_msg(!rcl_ctrl_open(f->ctx, 0, RCL_LOCK_SHARED, &f->ctrl, &err), "%s", err.msg);
@@ -118,6 +120,11 @@ static void setup(struct fixture *f, const char *type, unsigned drives, const ch
 	ck_assert_uint_eq(f->bytes, f->state->cfg.vds[0].bytes);
 	f->shadow = calloc(1, f->bytes); /* a new VD reads as zeros */
 	ck_assert_ptr_nonnull(f->shadow);
+}
+
+static void setup(struct fixture *f, const char *type, unsigned drives, const char *extra)
+{
+	setup_mb(f, 32, type, drives, extra);
 }
 
 static void teardown(struct fixture *f)
@@ -714,18 +721,132 @@ START_TEST(test_fua_flush)
 {
 	struct fixture f;
 	uint8_t buf[4096] = {1};
+	unsigned fua;
 
 	setup(&f, "raid5", 4, "");
+	/* The region's first write also sets its write-intent bit, syncing every member. */
+	ck_assert_int_eq(rcl_soft_volume_write(f.vol, buf, sizeof(buf), 0, 0), 0);
 	arm(-1);
 	/* Chunk 0 of a 4-drive left-symmetric RAID5 is on member 0, its P on member 3. */
 	ck_assert_int_eq(rcl_soft_volume_write(f.vol, buf, sizeof(buf), 0, RCL_SOFT_IO_FUA), 0);
-	for (unsigned m = 0; m < 4; m++)
-		ck_assert_uint_eq(atomic_load(&faults.syncs[m]), m == 0 || m == 3);
+	for (unsigned m = 0; m < 4; m++) {
+		fua = m == 0 || m == 3;
+		ck_assert_uint_eq(atomic_load(&faults.syncs[m]), fua);
+	}
 	ck_assert_int_eq(rcl_soft_volume_write(f.vol, buf, sizeof(buf), 0, 0), 0);
 	ck_assert_uint_eq(atomic_load(&faults.syncs[0]), 1);
 	ck_assert_int_eq(rcl_soft_volume_flush(f.vol), 0);
-	for (unsigned m = 0; m < 4; m++)
-		ck_assert_uint_eq(atomic_load(&faults.syncs[m]), 1 + (m == 0 || m == 3));
+	for (unsigned m = 0; m < 4; m++) {
+		fua = m == 0 || m == 3;
+		ck_assert_uint_eq(atomic_load(&faults.syncs[m]), 1 + fua);
+	}
+	teardown(&f);
+}
+END_TEST
+
+/* The bits of member @m's write-intent bitmap, as md reads them. */
+static uint8_t bitmap_bits(const struct fixture *f, unsigned m, uint32_t *chunk)
+{
+	const struct rcl_soft_vd *vd = &f->state->cfg.vds[0];
+	struct rcl_md_bitmap_super bms;
+	struct rcl_error err = {0};
+	uint8_t buf[512];
+
+	/* The bitmap is 8 sectors after the superblock, which is 8 into the partition. */
+	ck_assert_int_eq(pread(f->fds[m], buf, sizeof(buf), (off_t)((vd->first_lba + 16) * 512)),
+	                 (ssize_t)sizeof(buf));
+	ck_assert_msg(!rcl_md_bitmap_decode(buf, sizeof(buf), 8, &bms, &err), "%s", err.msg);
+	*chunk = bms.chunksize;
+	return buf[256];
+}
+
+/*
+ * What mdadm --examine-bitmap says of member @m's bitmap: its dirty bits,
+ * or -1 without mdadm. mdadm reads an internal bitmap only on a block
+ * device, so it gets the bitmap region as a bitmap file, in the build tree
+ * (mdadm's O_DIRECT fails on tmpfs).
+ */
+static int mdadm_dirty(const struct fixture *f, unsigned m)
+{
+	const struct rcl_soft_vd *vd = &f->state->cfg.vds[0];
+	char path[PATH_MAX], line[PATH_MAX + 64], out[256];
+	unsigned bits, dirty = 0;
+	uint8_t bitmap[4096];
+	bool found = false;
+	FILE *p;
+	int fd;
+
+	if (system("PATH=$PATH:/usr/sbin:/sbin command -v mdadm >/dev/null"))
+		return -1;
+	snprintf(path, sizeof(path), "%s/engine-bitmap-%d", getenv("BUILD_ROOT"), (int)getpid());
+	ck_assert_int_eq(
+	    pread(f->fds[m], bitmap, sizeof(bitmap), (off_t)((vd->first_lba + 16) * 512)),
+	    (ssize_t)sizeof(bitmap));
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, bitmap, sizeof(bitmap)), (ssize_t)sizeof(bitmap));
+	close(fd);
+	snprintf(line, sizeof(line), "PATH=$PATH:/usr/sbin:/sbin mdadm --examine-bitmap '%s'",
+	         path);
+	p = popen(line, "r");
+	ck_assert_ptr_nonnull(p);
+	while (fgets(out, sizeof(out), p)) {
+		char *at = strstr(out, "Bitmap : ");
+
+		if (at && sscanf(at, "Bitmap : %u bits (chunks), %u dirty", &bits, &dirty) == 2)
+			found = true;
+	}
+	ck_assert_int_eq(pclose(p), 0);
+	unlink(path);
+	ck_assert_msg(found, "mdadm --examine-bitmap printed no Bitmap line");
+	return (int)dirty;
+}
+
+/*
+ * md's write-intent bitmap: a write sets its region's bit on every member
+ * before it lands; a flush right after leaves it (the region is not idle);
+ * closing the volume, idle and flushed, clears it.
+ */
+START_TEST(test_bitmap)
+{
+	struct fixture f;
+	uint8_t buf[4096] = {7};
+	uint32_t chunk;
+	int dirty;
+
+	setup_mb(&f, 300, "raid5", 3, "");
+	for (unsigned m = 0; m < 3; m++)
+		ck_assert_uint_eq(bitmap_bits(&f, m, &chunk), 0);
+	ck_assert_uint_eq(chunk, 64 * MIB);
+	ck_assert_uint_ge(f.bytes, 2 * 2 * 64 * MIB + 2 * MIB);
+	/* Two data strips per stripe: VD byte 256 MiB is member byte 128 MiB, bit 2. */
+	ck_assert_int_eq(rcl_soft_volume_write(f.vol, buf, sizeof(buf), 256 * MIB, 0), 0);
+	for (unsigned m = 0; m < 3; m++)
+		ck_assert_uint_eq(bitmap_bits(&f, m, &chunk), 1u << 2);
+	ck_assert_int_eq(rcl_soft_volume_zero(f.vol, 4096, 2 * KIB, 0), 0);
+	ck_assert_int_eq(rcl_soft_volume_flush(f.vol), 0);
+	for (unsigned m = 0; m < 3; m++)
+		ck_assert_uint_eq(bitmap_bits(&f, m, &chunk), 1u << 2 | 1u << 0);
+	dirty = mdadm_dirty(&f, 1);
+	ck_assert_msg(dirty == 2 || dirty < 0, "mdadm sees %d dirty bits", dirty);
+	rcl_soft_volume_close(f.vol);
+	for (unsigned m = 0; m < 3; m++)
+		ck_assert_uint_eq(bitmap_bits(&f, m, &chunk), 0);
+	dirty = mdadm_dirty(&f, 2);
+	ck_assert_msg(dirty <= 0, "mdadm sees %d dirty bits", dirty);
+	/* A bit a crash left set stays set: its region needs a resync. */
+	for (unsigned m = 0; m < 3; m++)
+		ck_assert_int_eq(pwrite(f.fds[m], (uint8_t[]){1u << 4}, 1,
+		                        (off_t)((f.state->cfg.vds[0].first_lba + 16) * 512 + 256)),
+		                 1);
+	open_volume(&f, f.state);
+	ck_assert_int_eq(rcl_soft_volume_read(f.vol, buf, sizeof(buf), 256 * MIB), 0);
+	ck_assert_uint_eq(buf[0], 7);
+	ck_assert_int_eq(rcl_soft_volume_write(f.vol, buf, sizeof(buf), 0, 0), 0);
+	rcl_soft_volume_close(f.vol);
+	for (unsigned m = 0; m < 3; m++)
+		ck_assert_uint_eq(bitmap_bits(&f, m, &chunk), 1u << 4);
+	open_volume(&f, f.state);
 	teardown(&f);
 }
 END_TEST
@@ -746,6 +867,7 @@ int main(void)
 	tcase_add_test(rest, test_zero);
 	tcase_add_test(rest, test_refusals);
 	tcase_add_test(rest, test_fua_flush);
+	tcase_add_test(rest, test_bitmap);
 	tcase_set_timeout(levels, 300);
 	tcase_set_timeout(errors, 300);
 	suite_add_tcase(s, levels);
