@@ -71,17 +71,25 @@ static enum opt_outcome opt_export_name(struct nbd_conn *conn, uint32_t len)
 	return OPT_TRANSMIT;
 }
 
+/*
+ * One NBD_REP_SERVER: the name, then the description, which the spec has
+ * clients (qemu-nbd --list, nbdinfo --list) show as free text.
+ */
 static enum opt_outcome opt_list(struct nbd_conn *conn, uint32_t len)
 {
-	const char *name = conn->srv->export.name;
-	size_t name_len = strlen(name);
-	uint8_t buf[4 + NBD_STRING_MAX];
+	const struct rcl_nbd_export *ex = &conn->srv->export;
+	size_t name_len = strlen(ex->name);
+	size_t text_len = ex->description ? strlen(ex->description) : 0;
+	uint8_t buf[4 + 2 * NBD_STRING_MAX];
 
 	if (len)
 		return send_error(conn, NBD_OPT_LIST, NBD_REP_ERR_INVALID, "LIST takes no data");
+	/* rcl_nbd_server_start() checked both lengths against NBD_STRING_MAX. */
 	nbd_put32(buf, (uint32_t)name_len);
-	memcpy(buf + 4, name, name_len);
-	if (send_reply(conn, NBD_OPT_LIST, NBD_REP_SERVER, buf, 4 + name_len) == OPT_CLOSE)
+	memcpy(buf + 4, ex->name, name_len);
+	memcpy(buf + 4 + name_len, ex->description ? ex->description : "", text_len);
+	if (send_reply(conn, NBD_OPT_LIST, NBD_REP_SERVER, buf, 4 + name_len + text_len) ==
+	    OPT_CLOSE)
 		return OPT_CLOSE;
 	return send_reply(conn, NBD_OPT_LIST, NBD_REP_ACK, NULL, 0);
 }

@@ -344,11 +344,24 @@ static enum rcl_status settle_block_sizes(struct rcl_nbd_server *srv, struct rcl
 		                "be a power of two up to 64 KiB, the maximum at least 512 and "
 		                "the minimum)",
 		                ex->name, ex->min_block, ex->preferred_block, ex->max_block);
+	return RCL_OK;
+}
+
+/* What the protocol can carry (strings of 4 KiB) and the operations needed. */
+static enum rcl_status check_export(struct rcl_nbd_server *srv, struct rcl_error *err)
+{
+	const struct rcl_nbd_export *ex = &srv->export;
+
+	if (strlen(ex->name) > NBD_STRING_MAX ||
+	    (ex->description && strlen(ex->description) > NBD_STRING_MAX))
+		return rcl_fail(err, RCL_INVALID_PARAM,
+		                "an export's name and description may have %u bytes at most",
+		                NBD_STRING_MAX);
 	if (!ex->read || (!ex->write && !ex->read_only))
 		return rcl_fail(err, RCL_INVALID_PARAM,
 		                "export '%s' needs a read and (unless read-only) a write operation",
 		                ex->name);
-	return RCL_OK;
+	return settle_block_sizes(srv, err);
 }
 
 static uint16_t transmission_flags(const struct rcl_nbd_export *ex)
@@ -482,7 +495,7 @@ enum rcl_status rcl_nbd_server_start(const struct rcl_nbd_export *export,
 	if (!srv)
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
 	srv->transmission_flags = transmission_flags(export);
-	status = settle_block_sizes(srv, err);
+	status = check_export(srv, err);
 	if (!status)
 		status = where->socket_path ? listen_unix(srv, where->socket_path, err)
 		                            : listen_tcp(srv, where->host, where->port, err);

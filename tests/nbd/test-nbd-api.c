@@ -93,6 +93,25 @@ START_TEST(test_start_refuses_block_sizes_the_protocol_cannot_express)
 }
 END_TEST
 
+START_TEST(test_start_refuses_names_the_protocol_cannot_carry)
+{
+	struct rcl_nbd_export ex = memory_export();
+	struct rcl_nbd_server *srv = NULL;
+	struct rcl_error err;
+	char name[4098];
+
+	memset(name, 'n', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	ex.name = name;
+	ck_assert_int_eq(start(&ex, &loopback, &srv, &err), RCL_INVALID_PARAM);
+	ex.name = "vd0";
+	ex.description = name;
+	ck_assert_int_eq(start(&ex, &loopback, &srv, &err), RCL_INVALID_PARAM);
+	ck_assert_ptr_nonnull(strstr(err.msg, "4096 bytes"));
+	ck_assert_ptr_null(srv);
+}
+END_TEST
+
 START_TEST(test_start_refuses_a_writable_export_without_write)
 {
 	struct rcl_nbd_export ex = memory_export();
@@ -256,6 +275,7 @@ static Suite *nbd_suite(void)
 
 	tc = tcase_create("rcl_nbd_server_start");
 	tcase_add_test(tc, test_start_refuses_block_sizes_the_protocol_cannot_express);
+	tcase_add_test(tc, test_start_refuses_names_the_protocol_cannot_carry);
 	tcase_add_test(tc, test_start_refuses_a_writable_export_without_write);
 	tcase_add_test(tc, test_start_names_the_address_it_cannot_listen_on);
 	tcase_add_test(tc, test_start_out_of_memory_returns_nomem_and_leaks_nothing);

@@ -71,7 +71,7 @@ class Fixture:
 
 # The real clients, and the Debian packages that carry them (scripts/setup).
 PACKAGES = {"nbdinfo": "libnbd-bin", "nbdcopy": "libnbd-bin", "qemu-img": "qemu-utils",
-            "qemu-io": "qemu-utils", "fio": "fio"}
+            "qemu-io": "qemu-utils", "qemu-nbd": "qemu-utils", "fio": "fio"}
 
 
 def run(*cmd, check=True, **kw):
@@ -158,9 +158,16 @@ def case_info(tmp):
 def case_list(tmp):
     image = f"{tmp}/img"
     zero_image(image, MiB)
-    with Fixture(image, "--socket", f"{tmp}/s", "--name", "vd3") as fx:
-        names = [e["export-name"] for e in nbdinfo(fx.uri, "--list")["exports"]]
-        expect(names == ["vd3"], "nbdinfo --list: the one export")
+    with Fixture(image, "--socket", f"{tmp}/s", "--name", "vd3",
+                 "--description", "RAID-5 volume") as fx:
+        exports = nbdinfo(fx.uri, "--list")["exports"]
+        expect([(e["export-name"], e["description"]) for e in exports] ==
+               [("vd3", "RAID-5 volume")], "nbdinfo --list: the one export, described")
+        out = run("qemu-nbd", "--list", "-k", fx.address[5:]).stdout
+        expect("export: 'vd3'" in out and "description: RAID-5 volume" in out and
+               "min block: 1\n" in out and "opt block: 4096\n" in out and
+               "max block: 33554432\n" in out,
+               f"qemu-nbd --list: name, description, the spec's default block sizes\n{out}")
         c = nbd.Client(fx.address)
         c.send_option(nbd.OPT_LIST, b"junk")
         expect(c.option_reply()[1] == nbd.REP_ERR_INVALID, "LIST with data: ERR_INVALID")
