@@ -314,7 +314,7 @@ const struct cmd_spec cli_commands[] = {
 			{
 				{.name = "dgs",
 				 .type = OPT_STRING,
-				 .help = "the disk group a dedicated spare serves (dgs=0); without it the spare is global"},
+				 .help = "the disk groups a dedicated spare serves (dgs=0 or dgs=0,1); without it the spare is global"},
 				{.name = "force",
 				 .type = OPT_FLAG,
 				 .help = "use a drive even if it holds a file system or partition table"},
@@ -357,7 +357,7 @@ const struct cmd_spec cli_commands[] = {
 		.verb = "set good",
 		.run = cmd_drive_set_good,
 		.flags = CMD_PER_CTRL | CMD_WRITES,
-		.summary = "make JBOD drives unconfigured good again (their data is kept)",
+		.summary = "make JBOD drives (their data kept) or failed members (UBad) unconfigured good",
 		.example = "raidcli /c0/e252/s4 set good",
 		.opts =
 			{

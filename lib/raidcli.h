@@ -661,13 +661,13 @@ enum rcl_status rcl_ctrl_delete_vd(struct rcl_ctrl *ctrl, unsigned vd, bool forc
  * rcl_ctrl_add_hotspare() - make unconfigured good drive @ref a hot spare,
  * recorded in the controller's configuration so that it stays one when the
  * drives move: a global one (state GHS) when @dg_count is 0, else one
- * dedicated to the disk groups @dgs (state DHS, its dg the group's; a soft
- * controller takes one group). Without @force a drive holding a file
+ * dedicated to the disk groups @dgs (state DHS, its dg the first group's). Without @force a drive holding a file
  * system or partition table is refused (RCL_NEED_FORCE). Requires an
  * exclusive lock. Return: RCL_OK; RCL_NOT_FOUND (no such drive or group);
  * RCL_NOT_ALLOWED (missing, foreign, not unconfigured good,
- * RCL_MAX_HOT_SPARES spares already, a RAID0 group); RCL_DRIVE_TOO_SMALL
- * (it cannot stand in for a member of every group it serves);
+ * RCL_MAX_HOT_SPARES spares already, a RAID0 group); RCL_INVALID_PARAM (a
+ * group named twice); RCL_DRIVE_TOO_SMALL (it cannot stand in for a member
+ * of every group it serves);
  * RCL_UNSUPPORTED; RCL_SYSTEM, RCL_NOMEM. Nothing changes on failure.
  */
 enum rcl_status rcl_ctrl_add_hotspare(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,

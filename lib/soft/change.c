@@ -231,7 +231,7 @@ enum rcl_status rcl_soft_change_finish(struct rcl_soft_change *c, enum rcl_statu
 	return RCL_OK;
 }
 
-/* ---- create ---- */
+/* ---- Drives and groups ---- */
 
 /* The disk in slot @ref, for a new VD. */
 enum rcl_status rcl_soft_change_find(const struct rcl_soft_change *c,

@@ -154,6 +154,25 @@ static int cmp_slot(const void *a, const void *b)
 	return (x->slot > y->slot) - (x->slot < y->slot);
 }
 
+/*
+ * Commit in place the record of each drive a crash left one update behind
+ * (the chosen configuration PENDING on it), as md brings a stale
+ * superblock up at assembly. Any load may do it: no change runs under a
+ * shared lock, and the commit rewrites one header with the same bytes
+ * whoever writes it. A failure (a read-only drive) leaves what the next
+ * change rewrites anyway.
+ */
+static void roll_forward(struct rcl_soft_state *state)
+{
+	for (size_t i = 0; i < state->count; i++) {
+		struct rcl_error ignored = {0};
+
+		/* The verdicts stay as read: what the drives held when loading began. */
+		if (state->verdicts[i].standing == RCL_SOFT_RECORD_BEHIND)
+			rcl_soft_record_commit(&state->recs[i], state->verdicts[i].slot, &ignored);
+	}
+}
+
 enum rcl_status rcl_soft_view_prepare(struct soft_ctrl *sc, struct rcl_soft_view *view,
                                       struct rcl_error *err)
 {
@@ -165,6 +184,7 @@ enum rcl_status rcl_soft_view_prepare(struct soft_ctrl *sc, struct rcl_soft_view
 	st = rcl_soft_scan(sc, &view->state, err);
 	if (st)
 		return st;
+	roll_forward(view->state);
 	for (size_t d = 0; d < view->state->cfg.dg_count; d++)
 		members += rcl_soft_dg_members(&view->state->cfg.dgs[d]);
 	view->drives = rcl_calloc(sc->slot_count + members + 1, sizeof(*view->drives));
@@ -199,7 +219,8 @@ static void fill_slots(struct rcl_ctrl *ctrl, const struct soft_ctrl *sc)
 }
 
 /*
- * Global hot spares show as GHS, dedicated ones as DHS with their group;
+ * Global hot spares show as GHS, dedicated ones as DHS with their group
+ * (the lowest of a spare's several);
  * a spare whose drive is gone is not shown.
  */
 static void fill_spares(struct rcl_ctrl *ctrl, const struct rcl_soft_state *state)
@@ -212,6 +233,17 @@ static void fill_spares(struct rcl_ctrl *ctrl, const struct rcl_soft_state *stat
 		ctrl->drives[i].state = disk->spare_dg < 0 ? RCL_PD_GHS : RCL_PD_DHS;
 		if (disk->spare_dg >= 0)
 			ctrl->drives[i].dg = (int)state->cfg.dgs[disk->spare_dg].id;
+	}
+	/* The record's dedicated spares (config.h) show under their first group. */
+	for (size_t k = 0; k < state->cfg.spare_count; k++) {
+		struct rcl_soft_disk *disk =
+		    rcl_soft_find_disk((struct rcl_soft_state *)state, &state->cfg.spares[k].uuid);
+		uint32_t dgs = state->cfg.spare_dgs[k];
+
+		if (!disk || !dgs)
+			continue;
+		ctrl->drives[disk - state->disks].state = RCL_PD_DHS;
+		ctrl->drives[disk - state->disks].dg = __builtin_ctz(dgs);
 	}
 }
 

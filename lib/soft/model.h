@@ -24,7 +24,8 @@ struct rcl_soft_view {
 
 /**
  * rcl_soft_view_prepare() - sort @sc's slots, read the configuration from
- * their drives and allocate the model's arrays.
+ * their drives (committing it on a drive that holds it pending: one a
+ * crash left behind) and allocate the model's arrays.
  * Return: RCL_OK; rcl_soft_scan()'s errors; RCL_NOMEM.
  */
 enum rcl_status rcl_soft_view_prepare(struct soft_ctrl *sc, struct rcl_soft_view *view,

@@ -11,19 +11,34 @@
 #include "member.h"
 #include "spare.h"
 
-/* ---- hot spares ---- */
+/* Drop entry @k of @cfg's spares (global or the record's dedicated ones). */
+static void drop_record_spare(struct rcl_soft_config *cfg, size_t k)
+{
+	size_t after = cfg->spare_count - k - 1;
 
-/* md rebuilds RAID1/5/6/10 onto a spare; RAID0 has nothing to rebuild. */
+	memmove(&cfg->spares[k], &cfg->spares[k + 1], after * sizeof(cfg->spares[0]));
+	memmove(&cfg->spare_dgs[k], &cfg->spare_dgs[k + 1], after * sizeof(cfg->spare_dgs[0]));
+	cfg->spare_count--;
+}
+
+/* A redundant level rebuilds onto a spare; RAID0 has nothing to rebuild. */
 enum rcl_status rcl_soft_spare_check_level(enum rcl_raid_level level, struct rcl_error *err)
 {
 	if (level == RCL_RAID0)
 		return rcl_fail(err, RCL_NOT_ALLOWED,
 		                "a RAID0 disk group takes no dedicated spare: it cannot rebuild");
-	/* A span array's spare would serve one span: not what a DHS promises. */
-	if (rcl_soft_nested(level))
-		return rcl_fail(err, RCL_UNSUPPORTED,
-		                "dedicated spares of RAID50/60 groups are not supported yet");
 	return RCL_OK;
+}
+
+/*
+ * Whether a spare of @dg can join md's arrays as md's own spare: a spare
+ * of one array. A RAID50/60 span array's spare would serve that span
+ * alone, and a drive's partitions can hold one group's VDs, so spares of
+ * those groups, and of several groups, are the record's only (config.h).
+ */
+static bool md_spare(const struct rcl_soft_dg *dg, uint32_t dgs)
+{
+	return !rcl_soft_nested(dg->level) && !(dgs & (dgs - 1));
 }
 
 /*
@@ -48,11 +63,10 @@ static enum rcl_status check_fits(const struct rcl_soft_change *c, const struct 
 	return st;
 }
 
-/* A new spare for @dg (NULL: a global one, which must fit every group). */
+/* A new spare for the groups whose ids @dgs has (0: a global one, which must fit every group). */
 static enum rcl_status check_new_spare(const struct rcl_soft_change *c,
                                        const struct rcl_drive_ref *ref, size_t i, bool force,
-                                       const struct rcl_soft_dg *dg, unsigned ss,
-                                       struct rcl_error *err)
+                                       uint32_t dgs, unsigned ss, struct rcl_error *err)
 {
 	const struct rcl_soft_disk *disk = &c->state->disks[i];
 	enum rcl_status st = RCL_OK;
@@ -69,7 +83,7 @@ static enum rcl_status check_new_spare(const struct rcl_soft_change *c,
 	if (!force)
 		st = rcl_soft_check_blank(disk, ref, err);
 	for (size_t d = 0; !st && d < c->cfg->dg_count; d++)
-		if (!dg || dg == &c->cfg->dgs[d])
+		if (!dgs || (dgs & (1u << c->cfg->dgs[d].id)))
 			st = check_fits(c, disk, ref, &c->cfg->dgs[d], ss, err);
 	return st;
 }
@@ -104,6 +118,38 @@ static enum rcl_status append_spare(struct rcl_soft_change *c, struct rcl_soft_d
 	return RCL_OK;
 }
 
+/* Make disk @i a new global spare, or one of the groups @dgs has that md does not know. */
+static struct rcl_soft_member *append_record_spare(struct rcl_soft_change *c, size_t i,
+                                                   uint32_t dgs)
+{
+	struct rcl_soft_member *spare = &c->cfg->spares[c->cfg->spare_count];
+
+	memset(spare, 0, sizeof(*spare));
+	spare->slot = c->state->disks[i].slot;
+	c->cfg->spare_dgs[c->cfg->spare_count++] = dgs;
+	c->fresh[i] = true;
+	return spare;
+}
+
+/* Whether @spare is new in this change: its drive has no GPT yet, so no GUID. */
+static bool is_new(const struct rcl_soft_member *spare)
+{
+	static const struct rcl_guid none;
+
+	return !memcmp(&spare->uuid, &none, sizeof(none));
+}
+
+/* Its own GPT with the metadata partition alone, for new record spare @spare on disk @i. */
+static enum rcl_status write_record_spare(struct rcl_soft_change *c, size_t i,
+                                          struct rcl_soft_member *spare, struct rcl_error *err)
+{
+	enum rcl_status st = rcl_soft_change_write_gpt(c, i, NULL, err);
+
+	if (!st)
+		spare->uuid = c->gpts[i]->disk_guid;
+	return st;
+}
+
 /* add vd ... spares=: the new group's dedicated spares, checked and listed. */
 enum rcl_status rcl_soft_spares_pick(struct rcl_soft_change *c, const struct rcl_vd_params *p,
                                      struct rcl_soft_dg *dg, struct rcl_error *err)
@@ -119,16 +165,17 @@ enum rcl_status rcl_soft_spares_pick(struct rcl_soft_change *c, const struct rcl
 
 		st = rcl_soft_change_find(c, &p->spares[k], &i, err);
 		if (!st)
-			st = check_new_spare(c, &p->spares[k], i, p->force, dg, ss, err);
-		if (!st)
+			st = check_new_spare(c, &p->spares[k], i, p->force, 1u << dg->id, ss, err);
+		if (!st && md_spare(dg, 1u << dg->id))
 			st = append_spare(c, dg, i, err);
+		else if (!st)
+			append_record_spare(c, i, 1u << dg->id);
 	}
 	return st;
 }
 
 /* The disk of @dg's spare @k: by GUID, or, new in this change, by slot. */
-static int rcl_soft_spare_disk(const struct rcl_soft_change *c, const struct rcl_soft_dg *dg,
-                               unsigned k)
+static int spare_disk(const struct rcl_soft_change *c, const struct rcl_soft_dg *dg, unsigned k)
 {
 	int i = rcl_soft_change_disk(c, &dg->spares[k].drive.uuid);
 
@@ -150,7 +197,7 @@ static enum rcl_status join_spare(struct rcl_soft_change *c, const struct rcl_so
                                   const struct rcl_soft_vd *vd, unsigned k, struct rcl_error *err)
 {
 	struct rcl_md_super1 *sb = rcl_malloc(sizeof(*sb));
-	int from, spare = rcl_soft_spare_disk(c, dg, k);
+	int from, spare = spare_disk(c, dg, k);
 	enum rcl_status st = sb ? rcl_soft_change_freshest(c, dg, vd, 0, sb, &from, err)
 	                        : rcl_fail(err, RCL_NOMEM, "out of memory");
 	uint64_t events = st ? 0 : sb->events + 1;
@@ -161,26 +208,35 @@ static enum rcl_status join_spare(struct rcl_soft_change *c, const struct rcl_so
 		                             c->state->disks[spare].sector_size, vd, sb,
 		                             dg->spares[k].dev, err);
 	}
+	/* Not a member md has kicked: md writes nothing to it either. */
 	for (unsigned m = 0; m < rcl_soft_dg_members(dg) && !st; m++)
-		if (rcl_soft_change_member(c, dg, m) >= 0)
-			st = rcl_soft_change_bump(c, rcl_soft_change_member(c, dg, m), vd, events,
-			                          sb, err);
-	for (unsigned o = 0; o < k && !st; o++)
-		if (rcl_soft_spare_disk(c, dg, o) >= 0)
-			st = rcl_soft_change_bump(c, rcl_soft_spare_disk(c, dg, o), vd, events, sb,
+		if (rcl_soft_change_live(c, dg, m) >= 0)
+			st = rcl_soft_change_bump(c, rcl_soft_change_live(c, dg, m), vd, events, sb,
 			                          err);
+	for (unsigned o = 0; o < k && !st; o++)
+		if (spare_disk(c, dg, o) >= 0)
+			st = rcl_soft_change_bump(c, spare_disk(c, dg, o), vd, events, sb, err);
 	rcl_free(sb);
 	return st;
 }
 
-/* Step (a) for a new VD @vd of @dg: each present spare gets its partition, then joins. */
+/*
+ * Step (a) for a new VD @vd of @dg: each present spare gets its partition,
+ * then joins; the record's spares picked in this change get their GPT.
+ */
 enum rcl_status rcl_soft_spares_write(struct rcl_soft_change *c, struct rcl_soft_dg *dg,
                                       const struct rcl_soft_vd *vd, struct rcl_error *err)
 {
 	enum rcl_status st = RCL_OK;
 
+	for (size_t k = 0; k < c->cfg->spare_count && !st; k++)
+		for (size_t i = 0; i < c->state->count && !st; i++)
+			if (c->fresh[i] && !c->gpts[i] && is_new(&c->cfg->spares[k]) &&
+			    c->state->disks[i].slot == c->cfg->spares[k].slot)
+				st = write_record_spare(c, i, &c->cfg->spares[k], err);
+
 	for (unsigned k = 0; k < dg->spare_count && !st; k++) {
-		int i = rcl_soft_spare_disk(c, dg, k);
+		int i = spare_disk(c, dg, k);
 
 		if (i < 0)
 			continue; /* a missing spare: nothing to write */
@@ -193,18 +249,11 @@ enum rcl_status rcl_soft_spares_write(struct rcl_soft_change *c, struct rcl_soft
 	return st;
 }
 
-/* A new global spare: its own GPT with the metadata partition alone. */
-static enum rcl_status add_global(struct rcl_soft_change *c, size_t i, struct rcl_error *err)
+/* A new spare in the record only (global with @dgs 0): the metadata partition alone. */
+static enum rcl_status add_record_spare(struct rcl_soft_change *c, size_t i, uint32_t dgs,
+                                        struct rcl_error *err)
 {
-	struct rcl_soft_member *spare = &c->cfg->spares[c->cfg->spare_count++];
-	enum rcl_status st;
-
-	c->fresh[i] = true;
-	spare->slot = c->state->disks[i].slot;
-	st = rcl_soft_change_write_gpt(c, i, NULL, err);
-	if (!st)
-		spare->uuid = c->gpts[i]->disk_guid;
-	return st;
+	return write_record_spare(c, i, append_record_spare(c, i, dgs), err);
 }
 
 /* A new dedicated spare of @dg: the group's GPT entries, then it joins each VD. */
@@ -224,21 +273,31 @@ static enum rcl_status add_dedicated(struct rcl_soft_change *c, size_t i, struct
 	return st;
 }
 
-/* The group @dgs names for a dedicated spare (none: global), fit to have one. */
-static enum rcl_status spare_group(struct rcl_soft_change *c, const unsigned *dgs, size_t dg_count,
-                                   struct rcl_soft_dg **dg, struct rcl_error *err)
+/*
+ * The groups @dgs names for a dedicated spare, as a mask of their ids (0:
+ * global), each fit to have one; *@dg the first.
+ */
+static enum rcl_status spare_groups(struct rcl_soft_change *c, const unsigned *dgs, size_t dg_count,
+                                    uint32_t *mask, struct rcl_soft_dg **dg, struct rcl_error *err)
 {
+	enum rcl_status st = RCL_OK;
+
+	*mask = 0;
 	*dg = NULL;
-	if (!dg_count)
-		return RCL_OK;
-	/* Groups' VD partitions may share GPT entries and LBAs: one group per drive. */
-	if (dg_count > 1)
-		return rcl_fail(err, RCL_UNSUPPORTED,
-		                "a soft controller's dedicated spare serves one disk group");
-	*dg = rcl_soft_config_dg(c->cfg, dgs[0]);
-	if (!*dg)
-		return rcl_fail(err, RCL_NOT_FOUND, "disk group %u not found", dgs[0]);
-	return rcl_soft_spare_check_level((*dg)->level, err);
+	for (size_t k = 0; k < dg_count && !st; k++) {
+		struct rcl_soft_dg *g = rcl_soft_config_dg(c->cfg, dgs[k]);
+
+		if (!g)
+			return rcl_fail(err, RCL_NOT_FOUND, "disk group %u not found", dgs[k]);
+		if (*mask & (1u << g->id))
+			return rcl_fail(err, RCL_INVALID_PARAM, "dgs= names disk group %u twice",
+			                g->id);
+		st = rcl_soft_spare_check_level(g->level, err);
+		*mask |= 1u << g->id;
+		if (!*dg)
+			*dg = g;
+	}
+	return st;
 }
 
 enum rcl_status rcl_soft_add_hotspare(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
@@ -247,23 +306,38 @@ enum rcl_status rcl_soft_add_hotspare(struct rcl_ctrl *ctrl, const struct rcl_dr
 {
 	struct rcl_soft_dg *dg = NULL;
 	struct rcl_soft_change c;
+	uint32_t mask = 0;
 	size_t i = 0;
 	enum rcl_status st = rcl_soft_change_begin(ctrl, &c, err);
 
 	if (!st)
 		st = rcl_soft_change_find(&c, ref, &i, err);
 	if (!st)
-		st = spare_group(&c, dgs, dg_count, &dg, err);
+		st = spare_groups(&c, dgs, dg_count, &mask, &dg, err);
 	if (!st)
-		st = check_new_spare(&c, ref, i, force, dg, 0, err);
+		st = check_new_spare(&c, ref, i, force, mask, 0, err);
 	if (st) {
 		rcl_soft_change_end(&c);
 		return st; /* nothing written */
 	}
-	st = dg ? add_dedicated(&c, i, dg, err) : add_global(&c, i, err);
+	if (dg && md_spare(dg, mask))
+		st = add_dedicated(&c, i, dg, err);
+	else
+		st = add_record_spare(&c, i, mask, err);
 	if (!st)
 		st = rcl_soft_change_write_records(&c, err);
 	return rcl_soft_change_finish(&c, st, err);
+}
+
+void rcl_soft_spares_forget_dg(struct rcl_soft_config *cfg, unsigned id)
+{
+	for (size_t k = 0; k < cfg->spare_count; k++) {
+		if (!(cfg->spare_dgs[k] & (1u << id)))
+			continue;
+		cfg->spare_dgs[k] &= ~(1u << id);
+		if (!cfg->spare_dgs[k])
+			drop_record_spare(cfg, k--);
+	}
 }
 
 /* Drop disk @i from @cfg's spares, global or dedicated. Return: false if it is none. */
@@ -271,9 +345,7 @@ static bool drop_spare(const struct rcl_soft_change *c, struct rcl_soft_config *
 {
 	for (size_t k = 0; k < cfg->spare_count; k++)
 		if (rcl_soft_change_disk(c, &cfg->spares[k].uuid) == (int)i) {
-			memmove(&cfg->spares[k], &cfg->spares[k + 1],
-			        (cfg->spare_count - k - 1) * sizeof(cfg->spares[0]));
-			cfg->spare_count--;
+			drop_record_spare(cfg, k);
 			return true;
 		}
 	for (size_t d = 0; d < cfg->dg_count; d++) {
@@ -307,9 +379,10 @@ enum rcl_status rcl_soft_delete_hotspare(struct rcl_ctrl *ctrl, const struct rcl
 		return st;
 	}
 	/*
-	 * The drive gets the new record too (rcl_soft_change_write_records()), then
-	 * rcl_soft_change_clean_up() blanks it, its md superblocks first. The members' superblocks
-	 * keep its device number as "spare", md's word for a free one.
+	 * The drive gets the new record too (rcl_soft_change_write_records()),
+	 * then rcl_soft_change_clean_up() blanks it, its md superblocks first.
+	 * The members' superblocks keep its device number as "spare", md's
+	 * word for a free one.
 	 */
 	st = rcl_soft_change_write_records(&c, err);
 	if (!st)

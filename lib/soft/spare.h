@@ -11,17 +11,18 @@
 
 /**
  * rcl_soft_add_hotspare() - the backend's add_hotspare: unconfigured drive
- * @ref becomes a global hot spare, or with @dg_count 1 a dedicated spare
- * of group @dgs[0]. In vd.h's order: (a) a new GPT (the metadata partition
- * alone for a global spare, the group's entries for a dedicated one, whose
- * md superblocks then join each VD's array, member.h); (b) the record
- * listing it on every member and spare.
+ * @ref becomes a global hot spare, or one dedicated to groups @dgs. A
+ * spare of one RAID1/5/6/10 group is md's too: (a) a GPT with the group's
+ * entries, whose md superblocks then join each VD's array (member.h). A
+ * global spare, or a RAID50/60 group's or several groups' (config.h), is
+ * the record's only: (a) a GPT with the metadata partition alone. Then
+ * (b) the record listing it, on every member and spare.
  * Return: RCL_OK; RCL_NOT_FOUND (drive or group); RCL_NOT_ALLOWED
  * (missing, foreign, a member or spare already, RCL_MAX_HOT_SPARES
- * reached, a RAID0 group); RCL_NEED_FORCE (it holds a file system or
- * partition table, without @force); RCL_DRIVE_TOO_SMALL (it cannot hold a
- * group's extent, or its sector size differs); RCL_UNSUPPORTED (several
- * groups, a RAID50/60 group); RCL_SYSTEM, RCL_NOMEM.
+ * reached, a RAID0 group); RCL_INVALID_PARAM (a group named twice);
+ * RCL_NEED_FORCE (it holds a file system or partition table, without
+ * @force); RCL_DRIVE_TOO_SMALL (it cannot hold a group's extent, or its
+ * sector size differs); RCL_SYSTEM, RCL_NOMEM.
  */
 enum rcl_status rcl_soft_add_hotspare(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
                                       const unsigned *dgs, size_t dg_count, bool force,
@@ -47,5 +48,11 @@ enum rcl_status rcl_soft_spares_pick(struct rcl_soft_change *c, const struct rcl
 /* rcl_soft_spares_write() - step (a) for new VD @vd of @dg: its spares join its array. */
 enum rcl_status rcl_soft_spares_write(struct rcl_soft_change *c, struct rcl_soft_dg *dg,
                                       const struct rcl_soft_vd *vd, struct rcl_error *err);
+
+/*
+ * rcl_soft_spares_forget_dg() - group @id is gone from @cfg: the record's
+ * spares dedicated to it serve their other groups, or leave with it.
+ */
+void rcl_soft_spares_forget_dg(struct rcl_soft_config *cfg, unsigned id);
 
 #endif /* RCL_SOFT_SPARE_H */

@@ -226,6 +226,12 @@ static enum rcl_status check_limits(const struct rcl_soft_change *c, const struc
 		return rcl_fail(err, RCL_INVALID_PARAM,
 		                "disk group %u is RAID level %u's; a VD on it must have its level",
 		                dg->id, (unsigned)dg->level);
+	for (unsigned m = 0; m < rcl_soft_dg_members(dg); m++)
+		if (dg->members[m].state != RCL_SOFT_MEMBER_ONLINE)
+			return rcl_fail(err, RCL_NOT_ALLOWED,
+			                "disk group %u is not optimal (a member in slot %u is not "
+			                "online): a new VD needs every member",
+			                dg->id, dg->members[m].slot);
 	for (size_t i = 0; i < c->cfg->vd_count; i++)
 		in_dg += c->cfg->vds[i].dg == dg->id;
 	if (in_dg >= RCL_MAX_VDS_PER_DG)
@@ -379,14 +385,15 @@ static void drop_vd(struct rcl_soft_config *cfg, const struct rcl_soft_vd *vd, b
 
 		memmove(&cfg->dgs[gi], &cfg->dgs[gi + 1], (cfg->dg_count - gi - 1) * sizeof(*g));
 		cfg->dg_count--;
+		rcl_soft_spares_forget_dg(cfg, dg);
 	}
 }
 
 /*
  * Step (c) of a delete whose group stays: each member's and dedicated
- * spare's GPT without the
- * VD's entry, its md superblock wiped first (rcl_soft_change_write_gpt()). A group that
- * went is rcl_soft_change_clean_up()'s: its drives are no member of anything now.
+ * spare's GPT without the VD's entry, its md superblock wiped first
+ * (rcl_soft_change_write_gpt()). A group that went is
+ * rcl_soft_change_clean_up()'s: its drives are no member of anything now.
  */
 static void remove_vd(struct rcl_soft_change *c, const struct rcl_soft_dg *dg)
 {

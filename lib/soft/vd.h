@@ -23,7 +23,7 @@
  * (an unconfigured drive holds a file system or partition table, without
  * @params->force); RCL_INVALID_PARAM (another level than the group's, too
  * little free space, mixed sector sizes); RCL_DRIVE_TOO_SMALL (a spare);
- * RCL_UNSUPPORTED (spares of a RAID50/60 group); RCL_SYSTEM, RCL_NOMEM.
+ * RCL_SYSTEM, RCL_NOMEM.
  */
 enum rcl_status rcl_soft_create_vd(struct rcl_ctrl *ctrl, const struct rcl_vd_params *params,
                                    unsigned *vd, struct rcl_error *err);

@@ -671,8 +671,13 @@ def spare_cases():
             INVALID_PARAM, ["dgs='0,x'", "dgs=0,1"], prepare=with_vd)
     vd_case("add hotsparedrive: unknown group", ["/c0/e252/s3"] + HS + ["dgs=5"], NOT_FOUND,
             ["disk group 5 not found"], prepare=with_vd)
-    vd_case("add hotsparedrive: two groups", ["/c0/e252/s3"] + HS + ["dgs=0,1"], UNSUPPORTED,
-            ["serves one disk group"], prepare=with_vd)
+    vd_case("add hotsparedrive: a group twice", ["/c0/e252/s3"] + HS + ["dgs=0,0"],
+            INVALID_PARAM, ["disk group 0 twice"], prepare=with_vd)
+    vd_case("add hotsparedrive: one of two groups unknown", ["/c0/e252/s3"] + HS + ["dgs=0,1"],
+            NOT_FOUND, ["disk group 1 not found"], prepare=with_vd)
+    vd_case("add hotsparedrive: a RAID0 group among two", ["/c0/e252/s4"] + HS + ["dgs=0,1"],
+            NOT_ALLOWED, ["RAID0"], drives=5,
+            prepare=lambda env: (with_vd(env), env.must(*(VD + ["r0", "drives=252:2-3"]))))
     vd_case("add hotsparedrive: RAID0 group", ["/c0/e252/s3"] + HS + ["dgs=0"], NOT_ALLOWED,
             ["RAID0", "no dedicated spare"],
             prepare=lambda env: env.must(*VD, "r0", "drives=252:0-1"))
@@ -744,6 +749,10 @@ def state_cases():
             ["252:3 is UGood"])
     vd_case("set good: an Onln member", ["/c0/e252/s0", "set", "good", "force"], NOT_ALLOWED,
             ["252:0 is Onln", "a UBad or JBOD drive"], prepare=raid("r5", "252:0-2"))
+    vd_case("add vd: a group with an Offln member", VD + ["r5", "drives=252:0-2", "size=4MB"],
+            NOT_ALLOWED, ["disk group 0 is not optimal", "slot 1"],
+            prepare=lambda env: (env.must(*(VD + ["r5", "drives=252:0-2", "size=4MB"])),
+                                 env.must("/c0/e252/s1", "set", "offline")))
     vd_case("set good: an Offln member", ["/c0/e252/s1", "set", "good"], NOT_ALLOWED,
             ["252:1 is Offln"], prepare=raid("r5", "252:0-2", 1))
 

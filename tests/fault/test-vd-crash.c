@@ -15,7 +15,8 @@
  * the RAID5 group, and making the baseline's global spare (slot 18) or
  * the RAID5 group's dedicated one (slot 19) unconfigured again; setting a
  * RAID5 member (slot 3) offline or failed, and the baseline's offline
- * RAID1 member (slot 1) online or missing. After the
+ * RAID1 member (slot 1) online or missing; making slot 9 a spare of both
+ * groups, which only the record knows. After the
  * fault the controller is opened again, as after a restart, and its VD
  * list and spares must be exactly the old ones or exactly those a
  * fault-free run gives; a following change must succeed.
@@ -27,6 +28,9 @@
 #include <unistd.h>
 
 #include "fault-io.h"
+#include "internal.h"
+#include "soft/scan.h"
+#include "soft/soft.h"
 #include "unit.h"
 
 #define MIB    (1ull << 20)
@@ -157,6 +161,18 @@ static enum rcl_status spare(struct rcl_ctx *ctx, unsigned slot, bool add, int d
 	return st;
 }
 
+/* Make @slot a spare of groups 0 and 1. */
+static enum rcl_status shared_spare(struct rcl_ctx *ctx, unsigned slot, struct rcl_error *err)
+{
+	struct rcl_ctrl *ctrl = open_ctrl(ctx);
+	const struct rcl_drive_ref ref = {252, slot};
+	const unsigned dgs[] = {0, 1};
+	enum rcl_status st = rcl_ctrl_add_hotspare(ctrl, &ref, dgs, 2, false, err);
+
+	rcl_ctrl_close(ctrl);
+	return st;
+}
+
 /* Change the state of drive @slot. */
 static enum rcl_status set_state(struct rcl_ctx *ctx, unsigned slot, enum rcl_drive_change change,
                                  struct rcl_error *err)
@@ -203,6 +219,7 @@ enum op {
 	OP_FAILED,
 	OP_ONLINE,
 	OP_MISSING,
+	OP_ADD_SHARED,
 	OPS
 };
 static const char *const op_names[] = {"create a group",
@@ -217,7 +234,8 @@ static const char *const op_names[] = {"create a group",
                                        "set a member offline",
                                        "fail a member",
                                        "set a member online",
-                                       "set a member missing"};
+                                       "set a member missing",
+                                       "add a spare of two groups"};
 
 static enum rcl_status apply(struct rcl_ctx *ctx, enum op op, struct rcl_error *err)
 {
@@ -246,9 +264,28 @@ static enum rcl_status apply(struct rcl_ctx *ctx, enum op op, struct rcl_error *
 		return set_state(ctx, 1, RCL_DRIVE_SET_ONLINE, err);
 	case OP_MISSING:
 		return set_state(ctx, 1, RCL_DRIVE_SET_MISSING, err);
+	case OP_ADD_SHARED:
+		return shared_spare(ctx, 9, err);
 	default:
 		return delete (ctx, 0, err);
 	}
+}
+
+/*
+ * How many drives hold the configuration only pending, as a crash between
+ * an update's commits leaves them: none once a load has rolled them
+ * forward, which the open before this one did.
+ */
+static unsigned drives_behind(struct rcl_ctx *ctx)
+{
+	struct rcl_ctrl *ctrl = open_ctrl(ctx);
+	const struct soft_ctrl *sc = ctrl->priv;
+	unsigned behind = 0;
+
+	for (size_t i = 0; i < sc->state->count; i++)
+		behind += sc->state->verdicts[i].standing == RCL_SOFT_RECORD_BEHIND;
+	rcl_ctrl_close(ctrl);
+	return behind;
 }
 
 /* One run: a fresh baseline, the fault, a restart, the checks. Returns the write count. */
@@ -269,6 +306,8 @@ static unsigned long run_once(enum op op, enum fault_mode mode, enum fault_crash
 	writes = fault.writes;
 	fault_arm(FAULT_OFF, 0);
 	list_vds(ctx, &after);
+	ck_assert_msg(!drives_behind(ctx), "%s, fault %d/%d at write %lu: a drive left behind",
+	              op_names[op], mode, crash, k);
 	if (getenv("VD_CRASH_DEBUG"))
 		for (size_t i = 0; i < after.count; i++)
 			fprintf(stderr, "%s %d/%d %lu st=%d: v%u dg%u l%d s%d %llu '%s' %s\n",

@@ -261,6 +261,33 @@ def check_spares(tool, model, workdir):
     return after
 
 
+def check_record_spares(tool, model, workdir):
+    """A RAID50 group's spare and one of two groups are the record's: md's arrays stay as they were."""
+    r50 = next(v for v in model['vds'] if v['level'] == 'RAID50')
+    r5 = next(v for v in model['vds'] if v['level'] == 'RAID5')
+    free = [d for d in model['drives'] if d['state'] == 'UGood']
+    events = {v['id']: [examine_member(v, m, workdir, 'before')['Events']
+                        for m in members(model, v)] for v in (r50, r5)}
+    tool('spare', free[0]['slot'], r50['dg'])
+    tool('spare', free[1]['slot'], f'{r5["dg"]},{r50["dg"]}')
+    after = tool.show()
+    by_slot = {d['slot']: d for d in after['drives']}
+    for d, dg in ((free[0], r50['dg']), (free[1], min(r5['dg'], r50['dg']))):
+        check(by_slot[d['slot']]['state'] == 'DHS' and by_slot[d['slot']]['dg'] == dg,
+              f'record spare: {by_slot[d["slot"]]}')
+        table = partition_table(d['path'])
+        check(table is not None and [p.get('name') for p in table['partitions']] ==
+              ['raidcli metadata'], f'record spare {d["slot"]}: partitions {table}')
+    for v in (r50, r5):
+        now = [examine_member(v, m, workdir, 'after')['Events'] for m in members(after, v)]
+        check(now == events[v['id']], f'v{v["id"]}: events {events[v["id"]]} -> {now}')
+    for d in free[:2]:
+        tool('unspare', d['slot'])
+        check(partition_table(d['path']) is None, f'unspare: {d["path"]} not blank')
+    print('spares of a RAID50 group and of two groups leave md\'s arrays alone')
+    return tool.show()
+
+
 def check_spares_after_delete(tool, model, workdir):
     """The dedicated spare lost the deleted VD's partition; removing spares blanks them."""
     for d in model['drives']:
@@ -423,7 +450,7 @@ def main():
         return 77
     with scratch('vd-') as workdir:
         tool = Tool(sys.argv[1], os.path.join(workdir, 'state'))
-        tool('new', 32, 128)
+        tool('new', 34, 128)
         tool.create('RAID0', '0,1', 0, 128)
         tool.create('RAID1', '2,3')
         tool.create('RAID5', '4,5,6', 40)
@@ -439,6 +466,7 @@ def main():
         check(tool.show() == model, 'a new process reads another model')
         model = check_spares(tool, model, workdir)
         model = check_states(tool, model, workdir)
+        model = check_record_spares(tool, model, workdir)
         tool('set', model['vds'][0]['id'], 'renamed')
         check(tool.show()['vds'][0]['name'] == 'renamed', 'set name')
         model = tool.show()

@@ -8,7 +8,7 @@
  *	vdtool STATE create LEVEL SLOTS [MIB [STRIP [PER_SPAN]]]  e.g. RAID5 0,1,2
  *	vdtool STATE delete VD [force]
  *	vdtool STATE set VD NAME
- *	vdtool STATE spare SLOT [DG]		a global spare, or DG's dedicated one
+ *	vdtool STATE spare SLOT [DG[,DG]]	a global spare, or one dedicated to groups
  *	vdtool STATE unspare SLOT
  *	vdtool STATE state SLOT CHANGE [force]	online, offline, missing, good, failed
  *	vdtool STATE show			the model as JSON
@@ -126,13 +126,17 @@ static enum rcl_status create(struct rcl_ctrl *ctrl, int argc, char **argv, stru
 	return st;
 }
 
-/* spare SLOT [DG]: a global spare, or one dedicated to group DG. */
+/* spare SLOT [DG[,DG]]: a global spare, or one dedicated to the groups listed. */
 static enum rcl_status spare(struct rcl_ctrl *ctrl, int argc, char **argv, struct rcl_error *err)
 {
 	struct rcl_drive_ref ref = {252, (unsigned)atoi(argv[0])};
-	unsigned dg = argc > 1 ? (unsigned)atoi(argv[1]) : 0;
+	unsigned dgs[RCL_MAX_DGS];
+	size_t n = 0;
 
-	return rcl_ctrl_add_hotspare(ctrl, &ref, &dg, argc > 1 ? 1 : 0, false, err);
+	for (char *tok = argc > 1 ? strtok(argv[1], ",") : NULL; tok && n < RCL_MAX_DGS;
+	     tok = strtok(NULL, ","))
+		dgs[n++] = (unsigned)atoi(tok);
+	return rcl_ctrl_add_hotspare(ctrl, &ref, dgs, n, false, err);
 }
 
 /* state SLOT CHANGE [force]: CHANGE as rcl_drive_change_name() spells it. */

@@ -3,7 +3,7 @@
  * test-vd.c - the rules every "add vd" passes before a backend writes a
  * byte: level names, drive counts per level and span, strip, name, drives
  * listed twice; and the controller checks (unknown drive, size beyond the
- * drives).
+ * drives); member states and the VD states they make, with their events.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -327,6 +327,140 @@ START_TEST(test_delete_and_set_name_the_missing_vd)
 }
 END_TEST
 
+/* A new VD of @level on the first @count drives of @ctrl. */
+static void make_vd(struct rcl_ctrl *ctrl, enum rcl_raid_level level, size_t count,
+                    unsigned per_span)
+{
+	struct rcl_vd_params p = params(level, count, per_span);
+	struct rcl_error err = {0};
+	unsigned vd;
+
+	ck_assert_msg(!rcl_vd_params_check(&p, &err), "%s", err.msg);
+	ck_assert_msg(!rcl_ctrl_create_vd(ctrl, &p, &vd, &err), "%s", err.msg);
+}
+
+/* Change drive 252:@slot's state: the status, and the message holding @msg. */
+static void change(struct rcl_ctrl *ctrl, unsigned slot, enum rcl_drive_change how, bool force,
+                   enum rcl_status want, const char *msg)
+{
+	const struct rcl_drive_ref ref = {252, slot};
+	struct rcl_error err = {0};
+
+	ck_assert_msg(rcl_ctrl_set_drive_state(ctrl, &ref, how, force, &err) == want,
+	              "set %s 252:%u: %d %s", rcl_drive_change_name(how), slot, err.status,
+	              err.msg);
+	ck_assert_msg(strstr(err.msg, msg), "'%s' lacks '%s'", err.msg, msg);
+}
+
+static const struct rcl_drive *slot_drive(const struct rcl_ctrl *ctrl, unsigned slot)
+{
+	for (size_t i = 0; i < rcl_ctrl_drive_count(ctrl); i++)
+		if (rcl_ctrl_drive(ctrl, i)->slot == slot)
+			return rcl_ctrl_drive(ctrl, i);
+	ck_abort_msg("no drive in slot %u", slot);
+	return NULL;
+}
+
+/* The last @n events' descriptions, oldest first, joined by '|'. */
+static void last_events(struct rcl_ctrl *ctrl, size_t n, char *out, size_t size,
+                        enum rcl_event_code *first_code)
+{
+	struct rcl_event_filter filter = {.latest = n};
+	struct rcl_event_list list = {0};
+	struct rcl_error err = {0};
+
+	ck_assert_int_eq(rcl_ctrl_events(ctrl, &filter, &list, &err), RCL_OK);
+	ck_assert_uint_eq(list.count, n);
+	*out = 0;
+	for (size_t i = 0; i < list.count; i++)
+		snprintf(out + strlen(out), size - strlen(out), "%s%s", i ? "|" : "",
+		         list.events[i].description);
+	*first_code = list.events[0].code;
+	rcl_event_list_release(&list);
+}
+
+START_TEST(test_failed_member_is_ubad_until_made_good)
+{
+	struct rcl_ctx *ctx;
+	char *dir;
+	struct rcl_ctrl *ctrl = open_ctrl(&dir, &ctx, 3);
+	enum rcl_event_code code;
+	char events[1024];
+
+	make_vd(ctrl, RCL_RAID5, 3, 0);
+	change(ctrl, 1, RCL_DRIVE_SET_FAILED, false, RCL_OK, "");
+	ck_assert_int_eq(slot_drive(ctrl, 1)->state, RCL_PD_UBAD);
+	ck_assert_int_eq(slot_drive(ctrl, 1)->dg, 0);
+	ck_assert_int_eq(rcl_ctrl_vd(ctrl, 0)->state, RCL_VD_DEGRADED);
+	last_events(ctrl, 2, events, sizeof(events), &code);
+	ck_assert_int_eq(code, RCL_EVENT_DRIVE_FAILED);
+	ck_assert_str_eq(events, "Drive /c0/e252/s1 state changed from Onln to UBad (I/O error)|"
+	                         "VD 0 state changed from Optl to Dgrd");
+	change(ctrl, 1, RCL_DRIVE_SET_FAILED, false, RCL_NOT_ALLOWED, "252:1 is UBad");
+	change(ctrl, 1, RCL_DRIVE_SET_ONLINE, true, RCL_NOT_ALLOWED, "takes an Offln drive");
+	change(ctrl, 0, RCL_DRIVE_SET_OFFLINE, false, RCL_NEED_FORCE, "use force");
+	change(ctrl, 1, RCL_DRIVE_SET_GOOD, false, RCL_NEED_FORCE, "failed member");
+	change(ctrl, 1, RCL_DRIVE_SET_GOOD, true, RCL_OK, "");
+	ck_assert_int_eq(slot_drive(ctrl, 1)->state, RCL_PD_UGOOD);
+	ck_assert_int_eq(rcl_ctrl_vd(ctrl, 0)->state, RCL_VD_DEGRADED);
+	/* A new process reads the same states from the drives. */
+	rcl_ctrl_close(ctrl);
+	ck_assert_int_eq(rcl_ctrl_open(ctx, 0, RCL_LOCK_EXCLUSIVE, &ctrl, NULL), RCL_OK);
+	ck_assert_int_eq(slot_drive(ctrl, 1)->state, RCL_PD_UGOOD);
+	ck_assert_int_eq(rcl_ctrl_vd(ctrl, 0)->state, RCL_VD_DEGRADED);
+	close_ctrl(dir, ctx, ctrl);
+}
+END_TEST
+
+START_TEST(test_raid60_states_per_span)
+{
+	struct rcl_ctx *ctx;
+	char *dir;
+	struct rcl_ctrl *ctrl = open_ctrl(&dir, &ctx, 8);
+	const struct rcl_dg *dg;
+
+	make_vd(ctrl, RCL_RAID60, 8, 4);
+	change(ctrl, 0, RCL_DRIVE_SET_OFFLINE, false, RCL_OK, "");
+	ck_assert_int_eq(rcl_ctrl_vd(ctrl, 0)->state, RCL_VD_PARTIALLY_DEGRADED);
+	change(ctrl, 1, RCL_DRIVE_SET_OFFLINE, false, RCL_OK, "");
+	change(ctrl, 4, RCL_DRIVE_SET_OFFLINE, false, RCL_OK, "");
+	dg = rcl_ctrl_dg(ctrl, 0);
+	ck_assert_int_eq(dg->state, RCL_VD_DEGRADED);
+	ck_assert_int_eq(dg->span_states[0], RCL_VD_DEGRADED);
+	ck_assert_int_eq(dg->span_states[1], RCL_VD_PARTIALLY_DEGRADED);
+	change(ctrl, 2, RCL_DRIVE_SET_OFFLINE, false, RCL_NEED_FORCE, "RAID60");
+	change(ctrl, 5, RCL_DRIVE_SET_OFFLINE, false, RCL_OK, "");
+	change(ctrl, 2, RCL_DRIVE_SET_OFFLINE, true, RCL_OK, "");
+	ck_assert_int_eq(rcl_ctrl_vd(ctrl, 0)->state, RCL_VD_OFFLINE);
+	change(ctrl, 2, RCL_DRIVE_SET_ONLINE, false, RCL_OK, "");
+	ck_assert_int_eq(rcl_ctrl_vd(ctrl, 0)->state, RCL_VD_DEGRADED);
+	close_ctrl(dir, ctx, ctrl);
+}
+END_TEST
+
+START_TEST(test_raid10_pairs_and_raid1)
+{
+	struct rcl_ctx *ctx;
+	char *dir;
+	struct rcl_ctrl *ctrl = open_ctrl(&dir, &ctx, 6);
+
+	make_vd(ctrl, RCL_RAID10, 4, 2);
+	change(ctrl, 0, RCL_DRIVE_SET_OFFLINE, false, RCL_OK, "");
+	change(ctrl, 3, RCL_DRIVE_SET_OFFLINE, false, RCL_OK, "");
+	ck_assert_int_eq(rcl_ctrl_vd(ctrl, 0)->state, RCL_VD_DEGRADED);
+	change(ctrl, 1, RCL_DRIVE_SET_OFFLINE, false, RCL_NEED_FORCE, "RAID10");
+	change(ctrl, 0, RCL_DRIVE_SET_MISSING, false, RCL_OK, "");
+	ck_assert_int_eq(slot_drive(ctrl, 0)->state, RCL_PD_UGOOD);
+	ck_assert_int_eq(slot_drive(ctrl, 0)->dg, -1);
+	change(ctrl, 0, RCL_DRIVE_SET_ONLINE, false, RCL_NOT_ALLOWED, "252:0 is UGood");
+	/* The drive has left the group: it can serve as anything unconfigured does. */
+	ck_assert_int_eq(
+	    rcl_ctrl_add_hotspare(ctrl, &(struct rcl_drive_ref){252, 0}, NULL, 0, false, NULL),
+	    RCL_OK);
+	close_ctrl(dir, ctx, ctrl);
+}
+END_TEST
+
 static Suite *vd_suite(void)
 {
 	Suite *s = suite_create("vd");
@@ -364,6 +498,12 @@ static Suite *vd_suite(void)
 
 	tc = tcase_create("rcl_ctrl_delete_vd");
 	tcase_add_test(tc, test_delete_and_set_name_the_missing_vd);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("rcl_ctrl_set_drive_state");
+	tcase_add_test(tc, test_failed_member_is_ubad_until_made_good);
+	tcase_add_test(tc, test_raid60_states_per_span);
+	tcase_add_test(tc, test_raid10_pairs_and_raid1);
 	suite_add_tcase(s, tc);
 	return s;
 }
