@@ -76,6 +76,10 @@ typedef enum rcl_status (*cmd_fn)(struct cmd_ctx *c, struct rcl_error *err);
 enum {
 	CMD_PER_CTRL = 1 << 0, /* runs once per addressed controller */
 	CMD_WRITES = 1 << 1,   /* changes state: exclusive controller lock */
+	/* Runs in this process even when the controller process runs (server/service.h). */
+	CMD_LOCAL = 1 << 2,
+	CMD_STARTS_SERVICE = 1 << 3, /* starts the controller process, then runs there */
+	CMD_STOPS_SERVICE = 1 << 4,  /* stops the controller process first */
 };
 
 #define CMD_MAX_OPTS 12
@@ -114,6 +118,8 @@ const char *grammar_object_name(enum obj_kind kind);
 /**
  * struct cmd_args - a parsed command line.
  * @values:	per option of @cmd, the value given (flags: "on"), or NULL.
+ * @argc, @argv: the words parsed (borrowed), forwarded as they are to a
+ *		controller process.
  */
 struct cmd_args {
 	const struct cmd_spec *cmd;
@@ -123,6 +129,8 @@ struct cmd_args {
 	bool help;
 	size_t help_words; /* with @help: verb words given before it */
 	const char *help_verb[4];
+	int argc;
+	char **argv;
 };
 
 /* The shared state of one handler call. */
@@ -242,6 +250,12 @@ enum rcl_status cmd_vd_show(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_vd_show_all(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_vd_delete(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_vd_set(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_vd_start_export(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_vd_stop_export(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_vd_show_export(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_ctrl_serve(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_ctrl_show_service(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_ctrl_stop_service(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_dg_show(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_dg_show_all(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_foreign_show(struct cmd_ctx *c, struct rcl_error *err);
@@ -266,6 +280,10 @@ void add_vd_row(struct rcl_node *table, const struct rcl_vd *vd);
  */
 void add_vd_list(struct rcl_node *data, const struct rcl_ctrl *ctrl, const char *key,
                  const struct id_set *groups);
+/* check_named() - fail with the first VD (or, with @dg, DG) the path names that is absent. */
+enum rcl_status check_named(const struct cmd_ctx *c, bool dg, struct rcl_error *err);
+/* selected_vds() - the ids of the VDs the path selects that exist, into @ids; their count. */
+size_t selected_vds(const struct cmd_ctx *c, unsigned *ids);
 /* add_topology() - TOPOLOGY rows of the groups @groups selects (NULL: all). */
 void add_topology(struct rcl_node *data, const struct rcl_ctrl *ctrl, const struct id_set *groups);
 /* id_in() - whether @id is selected by @set (not given, or "all", selects all). */

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "service.h"
 
 static void add_counts_and_lists(struct rcl_node *data, const struct rcl_ctrl *ctrl)
 {
@@ -125,6 +126,7 @@ enum rcl_status cmd_ctrl_delete(struct cmd_ctx *c, struct rcl_error *err)
 {
 	bool files = cmd_value(c->args, "delete") != NULL;
 	unsigned id = rcl_ctrl_id(c->ctrl);
+	struct service_paths paths;
 	enum rcl_status st;
 
 	if (files && !cmd_value(c->args, "force"))
@@ -132,10 +134,15 @@ enum rcl_status cmd_ctrl_delete(struct cmd_ctx *c, struct rcl_error *err)
 		                "delete=files destroys the image files and their data; repeat with "
 		                "'force' to confirm: raidcli /c%u del delete=files force",
 		                id);
+	/* Its process was stopped before (CMD_STOPS_SERVICE); its files go with it. */
+	st = service_paths(c->lib, id, &paths, err);
+	if (st)
+		return st;
 	st = rcl_ctrl_delete(c->ctrl, files ? RCL_DELETE_IMAGES : 0, err);
 	c->ctrl = NULL; /* rcl_ctrl_delete() closed it */
 	if (st)
 		return st;
+	service_unlink_files(&paths);
 	rcl_result_describe(c->res,
 	                    files ? "Deleted controller /c%u and its image files."
 	                          : "Deleted controller /c%u; its image files are kept.",

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "export.h"
 
 #define MAX_REFS (RCL_MAX_SPANS * RCL_MAX_DRIVES_PER_SPAN)
 
@@ -205,8 +206,7 @@ enum rcl_status cmd_ctrl_add_vd(struct cmd_ctx *c, struct rcl_error *err)
 	return st;
 }
 
-/* Fail with the first explicitly named VD (or DG, with @dg) that is absent. */
-static enum rcl_status check_named(const struct cmd_ctx *c, bool dg, struct rcl_error *err)
+enum rcl_status check_named(const struct cmd_ctx *c, bool dg, struct rcl_error *err)
 {
 	const struct id_set *set = dg ? &c->args->path.dg : &c->args->path.vd;
 
@@ -377,7 +377,7 @@ enum rcl_status cmd_vd_show_all(struct cmd_ctx *c, struct rcl_error *err)
 }
 
 /* The VDs the path names, copied: deleting one reloads the list. */
-static size_t selected_vds(const struct cmd_ctx *c, unsigned *ids)
+size_t selected_vds(const struct cmd_ctx *c, unsigned *ids)
 {
 	size_t n = 0;
 
@@ -389,6 +389,7 @@ static size_t selected_vds(const struct cmd_ctx *c, unsigned *ids)
 
 enum rcl_status cmd_vd_delete(struct cmd_ctx *c, struct rcl_error *err)
 {
+	bool force = cmd_value(c->args, "force") != NULL;
 	unsigned ids[RCL_MAX_VDS];
 	enum rcl_status st = check_named(c, false, err);
 	size_t n = selected_vds(c, ids);
@@ -397,7 +398,9 @@ enum rcl_status cmd_vd_delete(struct cmd_ctx *c, struct rcl_error *err)
 		st = rcl_fail(err, RCL_NOT_FOUND, "no virtual drives to delete on /c%u",
 		              rcl_ctrl_id(c->ctrl));
 	for (size_t i = 0; !st && i < n; i++)
-		st = rcl_ctrl_delete_vd(c->ctrl, ids[i], cmd_value(c->args, "force") != NULL, err);
+		st = export_release(c->lib, c->ctrl, ids[i], force, err);
+	for (size_t i = 0; !st && i < n; i++)
+		st = rcl_ctrl_delete_vd(c->ctrl, ids[i], force, err);
 	if (!st)
 		rcl_result_describe(c->res, "Delete VD succeeded");
 	return st;

@@ -538,6 +538,8 @@ enum rcl_status cli_parse(int argc, char **argv, struct cmd_args *args, struct r
 	int i;
 
 	memset(args, 0, sizeof(*args));
+	args->argc = argc;
+	args->argv = argv;
 	if (argc > MAX_WORDS)
 		return rcl_fail(err, RCL_INVALID_COMMAND, "too many words (%d); at most %d", argc,
 		                MAX_WORDS);

@@ -2,10 +2,13 @@
 /*
  * run.c - execute a parsed command: open the registry, address each
  * controller under the right lock, call the handler, collect the results.
+ * A controller whose controller process runs gets the command sent there
+ * instead (server/service.h), unless the command is CMD_LOCAL.
  */
 #include <string.h>
 
 #include "cli.h"
+#include "service.h"
 
 /* Turn a failed or out-of-memory handler call into a failure result. */
 static void settle(struct rcl_result *res, enum rcl_status st, const struct rcl_error *err)
@@ -36,6 +39,31 @@ void cli_reply_error(struct rcl_reply *reply, const struct obj_path *path,
 		rcl_result_fail(res, err);
 }
 
+/*
+ * Start or stop the controller process as the command asks, then send the
+ * command there if one runs. *@forwarded says whether @res holds the
+ * process's result.
+ */
+static enum rcl_status reach_service(struct rcl_ctx *lib, const struct cmd_args *args, unsigned id,
+                                     struct rcl_result *res, bool *forwarded, struct rcl_error *err)
+{
+	unsigned flags = args->cmd->flags;
+	enum rcl_status st = RCL_OK;
+	bool started;
+	pid_t pid;
+
+	*forwarded = false;
+	if (flags & CMD_STOPS_SERVICE)
+		st = service_stop(lib, id, &pid, err);
+	if (flags & CMD_LOCAL)
+		return st;
+	if (flags & CMD_STARTS_SERVICE)
+		st = service_start(lib, id, &started, err);
+	if (!st)
+		st = service_forward(lib, args, id, res, forwarded, err);
+	return st;
+}
+
 static enum rcl_status run_on_ctrl(struct rcl_ctx *lib, const struct cmd_args *args, unsigned id,
                                    struct rcl_reply *reply)
 {
@@ -43,11 +71,16 @@ static enum rcl_status run_on_ctrl(struct rcl_ctx *lib, const struct cmd_args *a
 	struct rcl_result *res = rcl_reply_add(reply, (int)id);
 	struct cmd_ctx c = {.lib = lib, .args = args, .res = res};
 	struct rcl_error err = {0};
+	bool forwarded;
 	enum rcl_status st;
 
 	if (!res)
 		return RCL_NOMEM;
-	st = rcl_ctrl_open(lib, id, lock, &c.ctrl, &err);
+	st = reach_service(lib, args, id, res, &forwarded, &err);
+	if (forwarded)
+		return res->status;
+	if (!st)
+		st = rcl_ctrl_open(lib, id, lock, &c.ctrl, &err);
 	if (!st)
 		st = args->cmd->run(&c, &err);
 	rcl_ctrl_close(c.ctrl);

@@ -147,8 +147,8 @@ BASH_CASES = [
     ("raidcli /c0 /e", None, ["/e252", "/eall"]),
     ("raidcli /c0 sh", None, ["show"]),
     ("raidcli /c0 show a", None, ["all"]),
-    ("raidcli /c0 show ", None, ["J", "all", "events", "nolog"]),
-    ("raidcli /c0 show J ", None, ["all", "events", "nolog"]),
+    ("raidcli /c0 show ", None, ["J", "all", "events", "nolog", "service"]),
+    ("raidcli /c0 show J ", None, ["all", "events", "nolog", "service"]),
     ("raidcli /c0/e252/s0 ", None, ["add", "delete", "help", "set", "show", "start", "stop"]),
     ("raidcli show ", None, ["J", "all", "ctrlcount", "nolog"]),
     ("raidcli ", None, ["/c0", "/c1", "/call", "add", "help", "show", "version"]),
@@ -275,7 +275,7 @@ FISH_CASES = [
     ("raidcli add controller ty", ["type="]),
     ("raidcli add controller type=", ["type=soft"]),
     ("raidcli add controller sectorsize=", ["sectorsize=4096", "sectorsize=512"]),
-    ("raidcli /c0 show ", ["J", "all", "events", "nolog"]),
+    ("raidcli /c0 show ", ["J", "all", "events", "nolog", "service"]),
 ]
 
 

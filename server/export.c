@@ -1,0 +1,691 @@
+// SPDX-License-Identifier: MIT
+/*
+ * export.c - a controller's NBD exports: the persisted list, and in the
+ * controller process the volumes and NBD servers behind it. See export.h.
+ *
+ * The list file, <state>/exports/<backend>-<key>.json, changes only under
+ * the controller's exclusive lock:
+ *	{"format": 1, "exports": [{"vd": 0, "name": "RCLC…-v0",
+ *	  "socket": "/…/run/RCLC…-v0.sock"} | {"vd": 1, "name": "…",
+ *	  "host": "127.0.0.1", "port": 10809}, …]}
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "export.h"
+#include "nbd.h"
+#include "service.h"
+#include "soft/scan.h"
+#include "soft/volume.h"
+
+#define EXPORTS_FORMAT 1
+#define NBD_THREADS    4
+
+struct export
+{
+	unsigned vd;
+	char name[128];
+	char socket[PATH_MAX]; /* "" for TCP */
+	char host[256];
+	unsigned port;
+	/* In the controller process: */
+	struct rcl_soft_volume *vol;
+	struct rcl_nbd_server *srv;
+	enum rcl_access_policy access; /* what @srv was started with */
+};
+
+struct export_list {
+	struct export *items;
+	size_t count;
+};
+
+/* The process's exports, served or not (only while service_self()). */
+static struct export_list live;
+
+/* What a member failure sends through the notify pipe to the main loop. */
+struct failure {
+	unsigned vd;
+	unsigned member;
+	int error;
+};
+
+/* ------------------------------------------------------------------------
+ * The persisted list. */
+
+static enum rcl_status parse_export(json_object *item, const char *path, struct export *e,
+                                    struct rcl_error *err)
+{
+	const char *name, *text;
+	uint64_t vd, port;
+
+	memset(e, 0, sizeof(*e));
+	if (!rcl_json_get_uint(item, "vd", RCL_MAX_VDS, &vd) ||
+	    !rcl_json_get_str(item, "name", &name) || strlen(name) >= sizeof(e->name))
+		return rcl_state_corrupt(err, path, "an export lacks its vd or name");
+	e->vd = (unsigned)vd;
+	strcpy(e->name, name);
+	if (rcl_json_get_str(item, "socket", &text) && strlen(text) < sizeof(e->socket)) {
+		strcpy(e->socket, text);
+		return RCL_OK;
+	}
+	if (rcl_json_get_str(item, "host", &text) && strlen(text) < sizeof(e->host) &&
+	    rcl_json_get_uint(item, "port", 65535, &port)) {
+		strcpy(e->host, text);
+		e->port = (unsigned)port;
+		return RCL_OK;
+	}
+	return rcl_state_corrupt(err, path, "an export has neither a socket nor a host and port");
+}
+
+static enum rcl_status list_load(const char *path, struct export_list *list, struct rcl_error *err)
+{
+	json_object *root = NULL, *items;
+	uint64_t format;
+	enum rcl_status st = rcl_state_read(path, &root, err);
+
+	memset(list, 0, sizeof(*list));
+	if (st == RCL_NOT_FOUND)
+		return RCL_OK;
+	if (st)
+		return st;
+	if (!rcl_json_get_uint(root, "format", UINT32_MAX, &format) || format != EXPORTS_FORMAT ||
+	    !json_object_object_get_ex(root, "exports", &items) ||
+	    !json_object_is_type(items, json_type_array))
+		st = rcl_state_corrupt(err, path, "it is not a format 1 export list");
+	else if (json_object_array_length(items) &&
+	         !(list->items = rcl_calloc(json_object_array_length(items), sizeof(*list->items))))
+		st = rcl_fail(err, RCL_NOMEM, "out of memory");
+	for (size_t i = 0; !st && i < json_object_array_length(items); i++)
+		st = parse_export(json_object_array_get_idx(items, i), path,
+		                  &list->items[list->count++], err);
+	json_object_put(root);
+	return st;
+}
+
+static enum rcl_status list_save(const struct service_paths *p, const struct export_list *list,
+                                 struct rcl_error *err)
+{
+	json_object *root, *items;
+	enum rcl_status st;
+	char *dir;
+
+	if (!list->count)
+		return unlink(p->exports) && errno != ENOENT
+		           ? rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot remove '%s': %s",
+		                            p->exports, strerror(errno))
+		           : RCL_OK;
+	dir = rcl_path_join(p->state_dir, "exports");
+	st = dir ? rcl_mkdir_p(dir, 0700, err) : rcl_fail(err, RCL_NOMEM, "out of memory");
+	rcl_free(dir);
+	if (st)
+		return st;
+	root = json_object_new_object();
+	items = json_object_new_array();
+	json_object_object_add(root, "format", json_object_new_int(EXPORTS_FORMAT));
+	for (size_t i = 0; i < list->count; i++) {
+		const struct export *e = &list->items[i];
+		json_object *item = json_object_new_object();
+
+		json_object_object_add(item, "vd", json_object_new_int((int)e->vd));
+		json_object_object_add(item, "name", json_object_new_string(e->name));
+		if (*e->socket) {
+			json_object_object_add(item, "socket", json_object_new_string(e->socket));
+		} else {
+			json_object_object_add(item, "host", json_object_new_string(e->host));
+			json_object_object_add(item, "port", json_object_new_int((int)e->port));
+		}
+		json_object_array_add(items, item);
+	}
+	json_object_object_add(root, "exports", items);
+	st = rcl_state_write(p->exports, root, err);
+	json_object_put(root);
+	return st;
+}
+
+static struct export *list_find(const struct export_list *list, unsigned vd)
+{
+	for (size_t i = 0; i < list->count; i++)
+		if (list->items[i].vd == vd)
+			return &list->items[i];
+	return NULL;
+}
+
+static void list_release(struct export_list *list)
+{
+	if (list != &live)
+		rcl_free(list->items);
+}
+
+/*
+ * The list to read or change: the live one inside the controller process,
+ * else a fresh copy of the persisted one (freed by list_release()).
+ */
+static enum rcl_status list_get(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, struct service_paths *p,
+                                struct export_list **out, struct export_list *scratch,
+                                struct rcl_error *err)
+{
+	unsigned id = rcl_ctrl_id(ctrl);
+	enum rcl_status st = service_paths(lib, id, p, err);
+
+	if (st)
+		return st;
+	if (service_self(id)) {
+		*out = &live;
+		return RCL_OK;
+	}
+	*out = scratch;
+	return list_load(p->exports, scratch, err);
+}
+
+/* ------------------------------------------------------------------------
+ * Serving one export (in the process). */
+
+static int vol_read(void *ctx, void *buf, size_t len, uint64_t off)
+{
+	return rcl_soft_volume_read(ctx, buf, len, off);
+}
+
+static int vol_write(void *ctx, const void *buf, size_t len, uint64_t off, bool fua)
+{
+	return rcl_soft_volume_write(ctx, buf, len, off, fua ? RCL_SOFT_IO_FUA : 0);
+}
+
+static int vol_flush(void *ctx)
+{
+	return rcl_soft_volume_flush(ctx);
+}
+
+static int vol_trim(void *ctx, size_t len, uint64_t off)
+{
+	return rcl_soft_volume_trim(ctx, len, off);
+}
+
+static int vol_zero(void *ctx, size_t len, uint64_t off, bool fua)
+{
+	return rcl_soft_volume_zero(ctx, len, off, fua ? RCL_SOFT_IO_FUA : 0);
+}
+
+/* From an I/O thread: hand the failure to the main loop, which may take the controller lock. */
+static void on_member_failed(void *ctx, unsigned vd, unsigned member, int error)
+{
+	struct failure f = {.vd = vd, .member = member, .error = error};
+
+	(void)ctx;
+	if (write(service_notify_fd(), &f, sizeof(f)) != sizeof(f))
+		service_log("lost the report of v%u member %u failing: %s", vd, member,
+		            strerror(errno));
+}
+
+static const struct rcl_soft_volume_owner volume_owner = {.failed = on_member_failed};
+
+static const struct rcl_vd *find_vd(const struct rcl_ctrl *ctrl, unsigned vd)
+{
+	for (size_t i = 0; i < rcl_ctrl_vd_count(ctrl); i++)
+		if (rcl_ctrl_vd(ctrl, i)->id == vd)
+			return rcl_ctrl_vd(ctrl, i);
+	return NULL;
+}
+
+static const struct rcl_soft_state *soft_state(const struct rcl_ctrl *ctrl)
+{
+	const struct soft_ctrl *sc = ctrl->priv;
+
+	return ctrl->entry.ops == &rcl_soft_ops && sc ? sc->state : NULL;
+}
+
+/* Open @e's VD and start its NBD server. */
+static enum rcl_status serve_export(struct rcl_ctrl *ctrl, struct export *e, struct rcl_error *err)
+{
+	const struct rcl_vd *vd = find_vd(ctrl, e->vd);
+	const struct rcl_soft_state *state = soft_state(ctrl);
+	struct rcl_nbd_listen where = {
+	    .socket_path = *e->socket ? e->socket : NULL, .host = e->host, .port = e->port};
+	struct rcl_nbd_export nbd = {.name = e->name,
+	                             .read = vol_read,
+	                             .write = vol_write,
+	                             .flush = vol_flush,
+	                             .trim = vol_trim,
+	                             .zero = vol_zero};
+	enum rcl_status st;
+
+	if (!vd)
+		return rcl_fail(err, RCL_NOT_FOUND, "virtual drive /c%u/v%u not found",
+		                rcl_ctrl_id(ctrl), e->vd);
+	if (!state)
+		return rcl_fail(err, RCL_UNSUPPORTED,
+		                "only a soft controller's VDs can be exported");
+	if (vd->access == RCL_ACCESS_BLOCKED)
+		return rcl_fail(
+		    err, RCL_NOT_ALLOWED,
+		    "/c%u/v%u is blocked (accesspolicy=blocked); set accesspolicy=rw or ro "
+		    "to export it",
+		    rcl_ctrl_id(ctrl), e->vd);
+	st = rcl_soft_volume_open(state, e->vd, &volume_owner, &e->vol, err);
+	if (st)
+		return st;
+	nbd.description = *vd->name ? vd->name : NULL;
+	nbd.bytes = rcl_soft_volume_bytes(e->vol);
+	rcl_soft_volume_block_sizes(e->vol, &nbd.min_block, &nbd.preferred_block, &nbd.max_block);
+	nbd.read_only = vd->access != RCL_ACCESS_RW;
+	nbd.ctx = e->vol;
+	e->access = vd->access;
+	st = rcl_nbd_server_start(&nbd, &where, NBD_THREADS, &e->srv, err);
+	if (st) {
+		rcl_soft_volume_close(e->vol);
+		e->vol = NULL;
+		return st;
+	}
+	service_log("serving v%u as '%s' at %s", e->vd, e->name, rcl_nbd_server_address(e->srv));
+	return RCL_OK;
+}
+
+/* Stop @e's server (its clients disconnect), flush and close its volume. */
+static void unserve_export(struct export *e)
+{
+	if (e->srv) {
+		rcl_nbd_server_stop(e->srv);
+		e->srv = NULL;
+		service_log("stopped serving v%u", e->vd);
+	}
+	if (e->vol) {
+		int rc = rcl_soft_volume_flush(e->vol);
+
+		if (rc)
+			service_log("flushing v%u failed: %s", e->vd, strerror(-rc));
+		rcl_soft_volume_close(e->vol);
+		e->vol = NULL;
+	}
+}
+
+/* ------------------------------------------------------------------------
+ * The handlers' calls. */
+
+/* "HOST:PORT" (HOST may be [IPv6]) into @e. */
+static enum rcl_status parse_address(const char *text, struct export *e, struct rcl_error *err)
+{
+	const char *colon = strrchr(text, ':');
+	const char *host = text;
+	size_t len = colon ? (size_t)(colon - text) : 0;
+	char *end;
+	unsigned long port;
+
+	if (colon) {
+		errno = 0;
+		port = strtoul(colon + 1, &end, 10);
+		if (*host == '[' && len >= 2 && host[len - 1] == ']') {
+			host++;
+			len -= 2;
+		}
+		if (len && len < sizeof(e->host) && colon[1] && !*end && !errno && port <= 65535 &&
+		    !memchr(host, '/', len)) {
+			memcpy(e->host, host, len);
+			e->host[len] = '\0';
+			e->port = (unsigned)port;
+			return RCL_OK;
+		}
+	}
+	return rcl_fail(err, RCL_INVALID_PARAM,
+	                "address '%s' is not HOST:PORT, as in address=127.0.0.1:10809 (port 0: any "
+	                "free port)",
+	                text);
+}
+
+static bool same_place(const struct export *a, const struct export *b)
+{
+	return !strcmp(a->name, b->name) && !strcmp(a->socket, b->socket) &&
+	       !strcmp(a->host, b->host) && a->port == b->port;
+}
+
+/* Fill @e from @req with the defaults, and check it against the other exports. */
+static enum rcl_status plan_export(struct rcl_ctrl *ctrl, const struct service_paths *p,
+                                   unsigned vd, const struct export_request *req,
+                                   const struct export_list *list, struct export *e,
+                                   struct rcl_error *err)
+{
+	const char *serial = rcl_ctrl_info(ctrl)->serial;
+	enum rcl_status st = RCL_OK;
+
+	memset(e, 0, sizeof(*e));
+	e->vd = vd;
+	if (req->socket && req->address)
+		return rcl_fail(err, RCL_INVALID_PARAM,
+		                "give socket= or address=, not both: an export listens on one");
+	if (req->name && (!*req->name || strlen(req->name) >= sizeof(e->name)))
+		return rcl_fail(err, RCL_INVALID_PARAM,
+		                "export name '%s' must be 1 to %zu bytes long", req->name,
+		                sizeof(e->name) - 1);
+	snprintf(e->name, sizeof(e->name), "%s", req->name ? req->name : "");
+	if (!req->name)
+		snprintf(e->name, sizeof(e->name), "%s-v%u", serial, vd);
+	if (req->address) {
+		st = parse_address(req->address, e, err);
+	} else if (req->socket) {
+		if (*req->socket != '/')
+			return rcl_fail(err, RCL_INVALID_PARAM,
+			                "socket path '%s' must be absolute: the controller process "
+			                "runs elsewhere",
+			                req->socket);
+		snprintf(e->socket, sizeof(e->socket), "%s", req->socket);
+	} else if (snprintf(e->socket, sizeof(e->socket), "%s/%s-v%u.sock", p->run_dir, serial,
+	                    vd) >= (int)sizeof(e->socket)) {
+		return rcl_fail(err, RCL_INVALID_PARAM, "the state directory '%s' is too long",
+		                p->state_dir);
+	}
+	if (!st && *e->socket)
+		st = service_check_socket(e->socket, "export socket", err);
+	for (size_t i = 0; !st && i < list->count; i++) {
+		const struct export *o = &list->items[i];
+
+		if (o->vd == vd && same_place(o, e))
+			continue; /* asked again for what is there: export_start() resumes it */
+		if (o->vd == vd)
+			st =
+			    rcl_fail(err, RCL_EXISTS,
+			             "/c%u/v%u is already exported as '%s'; stop it first: raidcli "
+			             "/c%u/v%u stop export",
+			             p->id, vd, o->name, p->id, vd);
+		else if (!strcmp(o->name, e->name))
+			st = rcl_fail(err, RCL_EXISTS, "export name '%s' is taken by /c%u/v%u",
+			              e->name, p->id, o->vd);
+		else if (*e->socket && !strcmp(o->socket, e->socket))
+			st = rcl_fail(err, RCL_EXISTS, "socket '%s' is taken by /c%u/v%u",
+			              e->socket, p->id, o->vd);
+	}
+	return st;
+}
+
+static enum rcl_status list_append(struct export_list *list, const struct export *e,
+                                   struct rcl_error *err)
+{
+	struct export *items = rcl_realloc(list->items, (list->count + 1) * sizeof(*items));
+
+	if (!items)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	list->items = items;
+	list->items[list->count++] = *e;
+	return RCL_OK;
+}
+
+static void list_remove(struct export_list *list, struct export *e)
+{
+	size_t i = (size_t)(e - list->items);
+
+	memmove(e, e + 1, (list->count - i - 1) * sizeof(*e));
+	list->count--;
+}
+
+static const char *export_address(const struct export *e, char *buf, size_t size)
+{
+	if (e->srv)
+		return rcl_nbd_server_address(e->srv);
+	if (*e->socket)
+		snprintf(buf, size, "unix:%s", e->socket);
+	else if (strchr(e->host, ':'))
+		snprintf(buf, size, "[%s]:%u", e->host, e->port);
+	else
+		snprintf(buf, size, "%s:%u", e->host, e->port);
+	return buf;
+}
+
+static void add_row(struct rcl_node *table, const struct rcl_ctrl *ctrl, const struct export *e)
+{
+	const struct rcl_vd *vd = find_vd(ctrl, e->vd);
+	struct rcl_node *row = rcl_node_add_object(table, NULL);
+	char addr[PATH_MAX + 8];
+
+	rcl_node_add_strf(row, "DG/VD", "%u/%u", vd ? vd->dg : 0, e->vd);
+	rcl_node_add_str(row, "Export Name", e->name);
+	rcl_node_add_str(row, "Address", export_address(e, addr, sizeof(addr)));
+	rcl_node_add_str(row, "State",
+	                 e->srv                            ? "Serving"
+	                 : service_self(rcl_ctrl_id(ctrl)) ? "Failed"
+	                                                   : "Stopped");
+	rcl_node_add_int(row, "Clients", e->srv ? rcl_nbd_server_connections(e->srv) : 0);
+}
+
+enum rcl_status export_start(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, unsigned vd,
+                             const struct export_request *req, struct rcl_error *err)
+{
+	struct export_list *list, scratch;
+	struct export e, *existing;
+	struct service_paths p;
+	enum rcl_status st = list_get(lib, ctrl, &p, &list, &scratch, err);
+
+	if (st)
+		return st;
+	if (list != &live) {
+		list_release(list);
+		return rcl_fail(
+		    err, RCL_NOT_ALLOWED,
+		    "exports are served by the controller process of /c%u, which is not "
+		    "running; start it with: raidcli /c%u serve",
+		    p.id, p.id);
+	}
+	if (!find_vd(ctrl, vd))
+		return rcl_fail(err, RCL_NOT_FOUND, "virtual drive /c%u/v%u not found", p.id, vd);
+	st = plan_export(ctrl, &p, vd, req, list, &e, err);
+	existing = list_find(list, vd);
+	if (!st && existing) {
+		/* Already there (a restarted process serves it): serve it if it is not. */
+		return existing->srv ? RCL_OK : serve_export(ctrl, existing, err);
+	}
+	if (!st)
+		st = serve_export(ctrl, &e, err);
+	if (!st) {
+		st = list_append(list, &e, err);
+		if (!st)
+			st = list_save(&p, list, err);
+		if (st) {
+			/* Not persisted: not served either, so the two never disagree. */
+			if (list->count && list->items[list->count - 1].vd == vd)
+				list->count--;
+			unserve_export(&e);
+		}
+	}
+	return st;
+}
+
+enum rcl_status export_stop(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, unsigned vd,
+                            struct rcl_error *err)
+{
+	struct export_list *list, scratch;
+	struct service_paths p;
+	struct export *e;
+	enum rcl_status st = list_get(lib, ctrl, &p, &list, &scratch, err);
+
+	if (st)
+		return st;
+	e = list_find(list, vd);
+	if (!e) {
+		list_release(list);
+		return rcl_fail(
+		    err, RCL_NOT_FOUND,
+		    "/c%u/v%u is not exported; 'raidcli /c%u/vall show export' lists the "
+		    "exports",
+		    p.id, vd, p.id);
+	}
+	unserve_export(e);
+	list_remove(list, e);
+	st = list_save(&p, list, err);
+	list_release(list);
+	return st;
+}
+
+enum rcl_status export_list(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, const struct id_set *vds,
+                            struct rcl_node *data, const char *key, size_t *rows,
+                            struct rcl_error *err)
+{
+	struct export_list *list, scratch;
+	struct rcl_node *table = NULL;
+	struct service_paths p;
+	enum rcl_status st = list_get(lib, ctrl, &p, &list, &scratch, err);
+
+	*rows = 0;
+	if (st)
+		return st;
+	for (size_t i = 0; i < list->count; i++) {
+		if (vds && !id_in(vds, list->items[i].vd))
+			continue;
+		if (!table)
+			table = rcl_node_add_array(data, key);
+		add_row(table, ctrl, &list->items[i]);
+		++*rows;
+	}
+	list_release(list);
+	return RCL_OK;
+}
+
+enum rcl_status export_release(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, unsigned vd, bool force,
+                               struct rcl_error *err)
+{
+	struct export_list *list, scratch;
+	struct service_paths p;
+	struct export *e;
+	enum rcl_status st = list_get(lib, ctrl, &p, &list, &scratch, err);
+
+	if (st)
+		return st;
+	e = list_find(list, vd);
+	if (e && !force)
+		st = rcl_fail(
+		    err, RCL_NEED_FORCE,
+		    "/c%u/v%u is exported as '%s'; stop the export first (raidcli /c%u/v%u "
+		    "stop export), or repeat with 'force'",
+		    p.id, vd, e->name, p.id, vd);
+	list_release(list);
+	if (!st && e)
+		st = export_stop(lib, ctrl, vd, err);
+	return st;
+}
+
+/* ------------------------------------------------------------------------
+ * The process's side. */
+
+/* Open controller @id under @lock in a fresh context, for the loop's own work. */
+static enum rcl_status open_ctrl(unsigned id, enum rcl_lock lock, struct rcl_ctx **lib,
+                                 struct rcl_ctrl **ctrl, struct rcl_error *err)
+{
+	enum rcl_status st;
+
+	*lib = NULL;
+	*ctrl = NULL;
+	st = rcl_ctx_new(lib, service_self(id)->state_dir, err);
+	if (!st)
+		st = rcl_ctrl_open(*lib, id, lock, ctrl, err);
+	return st;
+}
+
+void exports_start_all(unsigned id)
+{
+	struct rcl_error err = {0};
+	struct rcl_ctrl *ctrl;
+	struct rcl_ctx *lib;
+	enum rcl_status st = open_ctrl(id, RCL_LOCK_SHARED, &lib, &ctrl, &err);
+
+	if (!st)
+		st = list_load(service_self(id)->exports, &live, &err);
+	if (st)
+		service_log("cannot read the exports: %s", err.msg);
+	for (size_t i = 0; !st && i < live.count; i++) {
+		struct export *e = &live.items[i];
+
+		err = (struct rcl_error){0};
+		if (serve_export(ctrl, e, &err))
+			service_log("cannot serve v%u: %s", e->vd, err.msg);
+	}
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(lib);
+}
+
+/*
+ * Give @e's volume the new configuration. A changed access policy changes
+ * what NBD advertises, which only a new server can: its clients reconnect.
+ */
+static void refresh_export(struct rcl_ctrl *ctrl, struct export *e)
+{
+	const struct rcl_vd *vd = find_vd(ctrl, e->vd);
+	struct rcl_error err = {0};
+
+	if (e->vol && rcl_soft_volume_update(e->vol, soft_state(ctrl), &err))
+		service_log("v%u: cannot take the new configuration: %s", e->vd, err.msg);
+	if (!e->srv || !vd || vd->access == e->access)
+		return;
+	service_log("v%u: access policy changed; restarting its export", e->vd);
+	unserve_export(e);
+	if (serve_export(ctrl, e, &err))
+		service_log("cannot serve v%u: %s", e->vd, err.msg);
+}
+
+void exports_refresh(unsigned id)
+{
+	struct rcl_error err = {0};
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_ctx *lib = NULL;
+
+	if (!live.count)
+		return;
+	if (open_ctrl(id, RCL_LOCK_SHARED, &lib, &ctrl, &err)) {
+		service_log("cannot reload the configuration: %s", err.msg);
+	} else {
+		for (size_t i = 0; i < live.count; i++)
+			refresh_export(ctrl, &live.items[i]);
+	}
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(lib);
+}
+
+/* The drive that is member @f->member of VD @f->vd's group in @ctrl's configuration. */
+static bool failed_drive(struct rcl_ctrl *ctrl, const struct failure *f, struct rcl_drive_ref *ref)
+{
+	struct soft_ctrl *sc = soft_state(ctrl) ? ctrl->priv : NULL;
+	struct rcl_soft_vd *vd = sc ? rcl_soft_config_vd(&sc->state->cfg, f->vd) : NULL;
+	struct rcl_soft_dg *dg = vd ? rcl_soft_config_dg(&sc->state->cfg, vd->dg) : NULL;
+
+	if (!dg || f->member >= rcl_soft_dg_members(dg))
+		return false;
+	*ref = (struct rcl_drive_ref){.enclosure = RCL_SOFT_ENCLOSURE,
+	                              .slot = dg->members[f->member].slot};
+	return true;
+}
+
+/* Record that member @f->member of VD @f->vd failed, under the controller lock. */
+static void record_failure(unsigned id, const struct failure *f)
+{
+	struct rcl_error err = {0};
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_ctx *lib = NULL;
+	struct rcl_drive_ref ref;
+
+	service_log("v%u: member %u failed (%s); serving degraded", f->vd, f->member,
+	            strerror(f->error));
+	if (open_ctrl(id, RCL_LOCK_EXCLUSIVE, &lib, &ctrl, &err))
+		service_log("cannot record the failure: %s", err.msg);
+	else if (!failed_drive(ctrl, f, &ref))
+		service_log("v%u: member %u is no longer in the configuration", f->vd, f->member);
+	else if (rcl_ctrl_set_drive_state(ctrl, &ref, RCL_DRIVE_SET_FAILED, false, &err))
+		service_log("cannot record /c%u/e%u/s%u as failed: %s", id, ref.enclosure, ref.slot,
+		            err.msg);
+	else
+		service_log("recorded /c%u/e%u/s%u as failed", id, ref.enclosure, ref.slot);
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(lib);
+}
+
+void exports_notified(int fd, unsigned id)
+{
+	struct failure f;
+
+	while (read(fd, &f, sizeof(f)) == sizeof(f))
+		record_failure(id, &f);
+	exports_refresh(id);
+}
+
+void exports_stop_all(void)
+{
+	for (size_t i = 0; i < live.count; i++)
+		unserve_export(&live.items[i]);
+	rcl_free(live.items);
+	live = (struct export_list){0};
+}

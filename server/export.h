@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * export.h - a controller's NBD exports: which VDs are served where (kept
+ * in <state>/exports/<backend>-<key>.json, so a restarted process serves
+ * them again), and, inside the controller process, the servers themselves.
+ *
+ * An export is a Unix socket (mode 0600; by default <state>/run/<serial>-
+ * v<N>.sock, export name "<serial>-v<N>") or, when an address is given, a
+ * TCP listener. The process opens the VD with rcl_soft_volume_open() and
+ * serves it with rcl_nbd_server_start(); a member the volume fails is
+ * recorded in the configuration from the process's main loop.
+ *
+ * The handler-side calls work in and out of the process: outside it they
+ * read and change only the persisted list.
+ */
+#ifndef RCL_SERVER_EXPORT_H
+#define RCL_SERVER_EXPORT_H
+
+#include "cli.h"
+
+/* struct export_request - what "start export" asks for; NULL: the default. */
+struct export_request {
+	const char *socket;
+	const char *address;
+	const char *name;
+};
+
+/*
+ * export_start() - start serving VD @vd of @ctrl (exclusive lock held) and
+ * persist it; only inside its controller process. Asking again for an
+ * export that is there (same name and address) serves it if it is not.
+ */
+enum rcl_status export_start(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, unsigned vd,
+                             const struct export_request *req, struct rcl_error *err);
+
+/* export_stop() - stop serving VD @vd and forget it. Return: RCL_NOT_FOUND if not exported. */
+enum rcl_status export_stop(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, unsigned vd,
+                            struct rcl_error *err);
+
+/*
+ * export_list() - table @key in @data (added only when there is a row): a
+ * row per export of the VDs @vds selects (NULL: all), with its address,
+ * name, state and clients. *@rows: how many.
+ */
+enum rcl_status export_list(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, const struct id_set *vds,
+                            struct rcl_node *data, const char *key, size_t *rows,
+                            struct rcl_error *err);
+
+/*
+ * export_release() - before VD @vd is deleted: refuse when it is exported,
+ * unless @force, which stops the export first.
+ */
+enum rcl_status export_release(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, unsigned vd, bool force,
+                               struct rcl_error *err);
+
+/* In the controller process (serve.c): */
+/* exports_start_all() - serve every persisted export of controller @id. */
+void exports_start_all(unsigned id);
+/* exports_refresh() - after a command: take member states and policies again. */
+void exports_refresh(unsigned id);
+/* exports_notified() - the notify pipe @fd is readable: handle failed members. */
+void exports_notified(int fd, unsigned id);
+/* exports_stop_all() - stop every server, flush and close the volumes. */
+void exports_stop_all(void);
+
+#endif /* RCL_SERVER_EXPORT_H */

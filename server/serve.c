@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: MIT
+/*
+ * serve.c - the controller process: "raidcli /cN serve" in the foreground.
+ *
+ * It takes the owner lock, listens on the control socket, serves the
+ * persisted exports, and runs one loop on one thread: a command from a
+ * CLI (answered, then the open volumes refreshed from the new
+ * configuration), a failed member reported by an I/O thread (through a
+ * pipe, so the configuration is only ever changed from here), or SIGTERM
+ * or SIGINT (stop the exports, flush, exit 0). Every event is one line on
+ * stderr with the time.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "export.h"
+#include "service.h"
+
+/* A CLI that connects and then sends nothing does not hold the loop longer than this. */
+#define CLIENT_TIMEOUT_S 30
+
+struct server {
+	struct service_paths paths;
+	time_t started;
+	int owner_fd;
+	int listen_fd;
+	int signal_fd;
+	int notify[2];
+};
+
+/* The one server of this process, while it serves. */
+static struct server *serving;
+
+const struct service_paths *service_self(unsigned id)
+{
+	return serving && serving->paths.id == id ? &serving->paths : NULL;
+}
+
+time_t service_started(void)
+{
+	return serving ? serving->started : 0;
+}
+
+int service_notify_fd(void)
+{
+	return serving ? serving->notify[1] : -1;
+}
+
+void service_log(const char *fmt, ...)
+{
+	time_t now = time(NULL);
+	char stamp[32];
+	struct tm tm;
+	va_list ap;
+
+	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
+	flockfile(stderr);
+	if (serving)
+		fprintf(stderr, "%s raidcli[%d] /c%u: ", stamp, (int)getpid(), serving->paths.id);
+	else
+		fprintf(stderr, "%s raidcli[%d]: ", stamp, (int)getpid());
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	funlockfile(stderr);
+	fflush(stderr);
+}
+
+/* Take the owner lock and write our pid into it. */
+static enum rcl_status take_owner(struct server *srv, struct rcl_error *err)
+{
+	const struct service_paths *p = &srv->paths;
+	char *dir = rcl_strndup(p->owner, (size_t)(strrchr(p->owner, '/') - p->owner));
+	enum rcl_status st =
+	    dir ? rcl_mkdir_p(dir, 0700, err) : rcl_fail(err, RCL_NOMEM, "out of memory");
+	pid_t other;
+
+	rcl_free(dir);
+	if (st)
+		return st;
+	srv->owner_fd = open(p->owner, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (srv->owner_fd < 0)
+		return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot open '%s': %s", p->owner,
+		                      strerror(errno));
+	if (flock(srv->owner_fd, LOCK_EX | LOCK_NB)) {
+		close(srv->owner_fd);
+		srv->owner_fd = -1;
+		other = service_pid(p);
+		return rcl_fail(
+		    err, RCL_BUSY,
+		    "the controller process of /c%u is already running (pid %d); stop it "
+		    "with: raidcli /c%u stop service",
+		    p->id, (int)other, p->id);
+	}
+	if (ftruncate(srv->owner_fd, 0) || dprintf(srv->owner_fd, "%d\n", (int)getpid()) < 0)
+		return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot write '%s': %s", p->owner,
+		                      strerror(errno));
+	return RCL_OK;
+}
+
+/* Listen on the control socket, mode 0600; a socket left there is stale (we own the lock). */
+static enum rcl_status listen_control(struct server *srv, struct rcl_error *err)
+{
+	struct sockaddr_un addr;
+	const char *path = srv->paths.socket;
+	enum rcl_status st = rcl_mkdir_p(srv->paths.run_dir, 0700, err);
+	mode_t mask;
+	int rc;
+
+	if (st)
+		return st;
+	srv->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (srv->listen_fd < 0)
+		return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot create a socket: %s",
+		                      strerror(errno));
+	service_sockaddr(&addr, path);
+	unlink(path);
+	mask = umask(0177);
+	rc = bind(srv->listen_fd, (struct sockaddr *)&addr, sizeof(addr));
+	umask(mask);
+	if (rc || listen(srv->listen_fd, 16))
+		return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot listen on '%s': %s", path,
+		                      strerror(errno));
+	return RCL_OK;
+}
+
+/* SIGTERM and SIGINT arrive on a descriptor; the threads started later inherit the mask. */
+static enum rcl_status catch_signals(struct server *srv, struct rcl_error *err)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	signal(SIGPIPE, SIG_IGN);
+	if (sigprocmask(SIG_BLOCK, &set, NULL) ||
+	    (srv->signal_fd = signalfd(-1, &set, SFD_CLOEXEC)) < 0 ||
+	    pipe2(srv->notify, O_CLOEXEC | O_NONBLOCK))
+		return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot set up signal handling: %s",
+		                      strerror(errno));
+	return RCL_OK;
+}
+
+static void answer_one(struct server *srv)
+{
+	struct timeval tv = {.tv_sec = CLIENT_TIMEOUT_S};
+	int fd = accept4(srv->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	service_answer(fd, srv->paths.id);
+	close(fd);
+}
+
+/* Run until a stop signal. */
+static void serve_loop(struct server *srv)
+{
+	struct pollfd fds[] = {
+	    {.fd = srv->signal_fd, .events = POLLIN},
+	    {.fd = srv->listen_fd, .events = POLLIN},
+	    {.fd = srv->notify[0], .events = POLLIN},
+	};
+	struct signalfd_siginfo info;
+
+	for (;;) {
+		if (poll(fds, sizeof(fds) / sizeof(fds[0]), -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			service_log("poll failed: %s; stopping", strerror(errno));
+			return;
+		}
+		if (fds[0].revents && read(srv->signal_fd, &info, sizeof(info)) == sizeof(info)) {
+			service_log("stopping on %s", strsignal((int)info.ssi_signo));
+			return;
+		}
+		if (fds[2].revents)
+			exports_notified(srv->notify[0], srv->paths.id);
+		if (fds[1].revents)
+			answer_one(srv);
+	}
+}
+
+static void server_close(struct server *srv)
+{
+	if (srv->listen_fd >= 0) {
+		close(srv->listen_fd);
+		unlink(srv->paths.socket);
+	}
+	if (srv->signal_fd >= 0)
+		close(srv->signal_fd);
+	for (int i = 0; i < 2; i++)
+		if (srv->notify[i] >= 0)
+			close(srv->notify[i]);
+	/* The lock file stays: removing it could split two starters onto two files. */
+	if (srv->owner_fd >= 0)
+		close(srv->owner_fd);
+}
+
+enum rcl_status service_serve(struct rcl_ctx *lib, unsigned id, struct rcl_error *err)
+{
+	struct server srv = {.owner_fd = -1, .listen_fd = -1, .signal_fd = -1, .notify = {-1, -1}};
+	enum rcl_status st;
+
+	st = service_paths(lib, id, &srv.paths, err);
+	if (!st)
+		st = service_check_socket(srv.paths.socket, "control socket", err);
+	if (!st)
+		st = take_owner(&srv, err);
+	if (!st)
+		st = listen_control(&srv, err);
+	if (!st)
+		st = catch_signals(&srv, err);
+	if (st) {
+		server_close(&srv);
+		return st;
+	}
+	srv.started = time(NULL);
+	serving = &srv;
+	service_log("serving /c%u (pid %d) on %s", id, (int)getpid(), srv.paths.socket);
+	exports_start_all(id);
+	serve_loop(&srv);
+	exports_stop_all();
+	service_log("stopped");
+	serving = NULL;
+	server_close(&srv);
+	return RCL_OK;
+}

@@ -1,0 +1,664 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""test-service.py - the controller process and NBD exports, as users meet them.
+
+"raidcli /cN serve" in the foreground stops cleanly on SIGTERM and refuses
+a second copy; with it running, every command is sent to it and prints
+exactly what it prints without it; "start export" starts it on demand;
+nbdinfo and qemu-img (real NBD clients) see the VD's size and geometry and
+read back what they wrote, across a restart and a kill -9; bad input gets
+a clear message and a StorCLI-style status. Each case has its own state
+directory under /tmp (a short path: Unix socket paths hold 107 bytes).
+"""
+import json
+import os
+import re
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+
+RAIDCLI = os.environ["RAIDCLI"]
+BUILD_ROOT = os.environ.get("BUILD_ROOT", "")
+MIB = 1 << 20
+
+checks = 0
+failures = []
+
+
+def check(cond, what, detail=""):
+    global checks
+    checks += 1
+    if not cond:
+        failures.append(what)
+        print("FAIL: " + what + ("\n" + str(detail) if detail else ""), flush=True)
+    return cond
+
+
+def wait_for(pred, timeout=10.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if pred():
+            return True
+        time.sleep(0.02)
+    return pred()
+
+
+class Fixture:
+    """A state directory with /c0: four 64 MiB drives, a RAID5 VD on three."""
+
+    def __init__(self, vd=True):
+        self.root = tempfile.mkdtemp(prefix="rcl-srv-", dir="/tmp")
+        self.state = os.path.join(self.root, "s")
+        self.env = dict(os.environ, RAIDCLI_STATE_DIR=self.state, HOME=self.root, TZ="UTC")
+        self.env.pop("NO_COLOR", None)
+        self.ok("add", "controller", "type=soft", "drives=4", "size=64MB")
+        if vd:
+            self.ok("/c0", "add", "vd", "r5", "drives=252:0-2")
+        self.foreground = None
+        self.fuse = None
+        self.cleanups = []
+
+    def run(self, *args, timeout=60):
+        return subprocess.run([RAIDCLI, *args], env=self.env, capture_output=True, text=True,
+                              timeout=timeout)
+
+    def ok(self, *args):
+        r = self.run(*args)
+        if r.returncode:
+            raise RuntimeError("raidcli %s: %d\n%s%s" % (" ".join(args), r.returncode,
+                                                         r.stdout, r.stderr))
+        return r
+
+    def json(self, *args):
+        r = self.run(*args, "J")
+        doc = json.loads(r.stdout)["Controllers"][0]
+        if r.returncode and "Response Data" not in doc:
+            print("note: '%s' has no Response Data:\n%s%s" % (" ".join(args), r.stdout,
+                                                               r.stderr))
+        return r.returncode, doc
+
+    def service(self):
+        """The "Controller Process" section of /c0 show service."""
+        status, doc = self.json("/c0", "show", "service")
+        return doc["Response Data"]["Controller Process"]
+
+    def version(self):
+        return re.search(r"^CLI Version = raidcli (\S+)$", self.ok("version").stdout,
+                         re.M).group(1)
+
+    def serial(self):
+        status, doc = self.json("/c0", "show", "all")
+        return doc["Response Data"]["Basics"]["Serial Number"]
+
+    def control_socket(self):
+        return self.service()["Control Socket"]
+
+    def serve(self):
+        """Start "raidcli /c0 serve" in the foreground; wait until it answers."""
+        self.foreground = subprocess.Popen([RAIDCLI, "/c0", "serve"], env=self.env,
+                                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                           text=True)
+        sock = self.control_socket()
+        check(wait_for(lambda: os.path.exists(sock)), "serve creates its control socket")
+        return self.foreground
+
+    def close(self):
+        if self.foreground and self.foreground.poll() is None:
+            self.foreground.kill()
+            self.foreground.wait()
+        self.run("/c0", "stop", "service")
+        # Processes started on demand report to their log (ASan and UBSan too).
+        run = os.path.join(self.state, "run")
+        for name in os.listdir(run) if os.path.isdir(run) else []:
+            if name.endswith(".log"):
+                text = open(os.path.join(run, name), errors="replace").read()
+                check("Sanitizer" not in text and "runtime error" not in text,
+                      "no sanitizer report in the process's log " + name, text)
+        for cleanup in self.cleanups:
+            cleanup()
+        if self.fuse:
+            self.fuse.wait(timeout=30)
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+def mode_of(path):
+    return stat.S_IMODE(os.stat(path).st_mode)
+
+
+def proc_stat(pid):
+    """(state, ppid, session id) of @pid from /proc, or None once it is gone."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return fields[0], int(fields[1]), int(fields[3])
+
+
+def case_serve_foreground(fx):
+    p = fx.serve()
+    info = fx.service()
+    check(info["Status"] == "Running" and info["PID"] == p.pid,
+          "show service reports the foreground process and its pid", info)
+    check(mode_of(info["Control Socket"]) == 0o600, "the control socket is mode 0600",
+          oct(mode_of(info["Control Socket"])))
+    second = fx.run("/c0", "serve", timeout=10)
+    check(second.returncode == 243, "a second serve fails with 243 (busy)", second.returncode)
+    check("already running (pid %d)" % p.pid in second.stdout,
+          "the second serve names the running process", second.stdout)
+    p.send_signal(signal.SIGTERM)
+    out, err = p.communicate(timeout=30)
+    check(p.returncode == 0, "SIGTERM stops serve with status 0", p.returncode)
+    check("The controller process of /c0 stopped." in out, "serve says it stopped", out)
+    lines = err.strip().split("\n")
+    check(all(re.match(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ raidcli\[%d\]" % p.pid, l)
+              for l in lines), "every log line starts with the time and the pid", err)
+    check(any("stopping on" in l for l in lines) and lines[-1].endswith("stopped"),
+          "the log records the signal and the stop", err)
+    check(not os.path.exists(info["Control Socket"]), "the control socket is removed")
+    check(fx.service()["Status"] == "Not Running", "show service: not running after")
+
+
+def case_sigint(fx):
+    p = fx.serve()
+    p.send_signal(signal.SIGINT)
+    p.communicate(timeout=30)
+    check(p.returncode == 0, "SIGINT stops serve with status 0", p.returncode)
+
+
+# Commands whose output does not carry the current time (so two runs agree).
+SAME_OUTPUT = [
+    ["/c0/vall", "show"], ["/c0/v0", "show", "all"], ["/c0/eall/sall", "show"],
+    ["/c0/e252/s0", "show", "all"], ["/c0/dall", "show"], ["/c0/d0", "show", "all"],
+    ["/c0/eall", "show"], ["/c0", "show", "events"], ["/c0/v9", "show"],
+    ["/c0/vall", "show", "export"], ["/call/vall", "show"], ["/c0/v0", "show", "export"],
+]
+
+
+def case_forwarding_same_output(fx):
+    fx.ok("add", "controller", "type=soft", "drives=1", "size=16MB")  # /c1, not served
+    local = {}
+    for words in SAME_OUTPUT:
+        for j in ([], ["J"]):
+            r = fx.run(*words, *j)
+            local[tuple(words + j)] = (r.returncode, r.stdout, r.stderr)
+    p = fx.serve()
+    for words in SAME_OUTPUT:
+        for j in ([], ["J"]):
+            r = fx.run(*words, *j)
+            key = tuple(words + j)
+            check((r.returncode, r.stdout, r.stderr) == local[key],
+                  "'%s' through the process is byte-identical to running it locally"
+                  % " ".join(key), "local:\n%s\nforwarded:\n%s" % (local[key][1], r.stdout))
+    p.send_signal(signal.SIGTERM)
+    out, err = p.communicate(timeout=30)
+    ran = [l for l in err.split("\n") if "ran '" in l and "show service" not in l]
+    check(len(ran) == 2 * len(SAME_OUTPUT), "the process ran every one of them (its log)",
+          err)
+    check(any("ran '/call/vall show': ok" in l for l in ran),
+          "/call was sent for /c0 alone, /c1 ran locally", err)
+
+
+def raw_request(path, data):
+    """Send @data on the control socket as a client would; the reply's text."""
+    import socket
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.connect(path)
+        sock.sendall(data)
+        sock.shutdown(socket.SHUT_WR)
+        return b"".join(iter(lambda: sock.recv(65536), b"")).decode()
+
+
+def case_control_socket_robust(fx):
+    """What no raidcli sends (a hand-made client: no real peer speaks this protocol)."""
+    p = fx.serve()
+    sock = fx.control_socket()
+    for data, want in [(b"not json", "malformed request"),
+                       (b'{"argv": [1, 2], "ctrl": 0}', "malformed request"),
+                       (b'{"argv": ["/c0", "show"], "ctrl": 0, "version": "0.0.1"}',
+                        "runs raidcli %s, this is raidcli 0.0.1" % fx.version()),
+                       (b'{"argv": ["/c0", "serve"], "ctrl": 0, "version": "%s"}'
+                        % fx.version().encode(), "does not run this command")]:
+        reply = json.loads(raw_request(sock, data))["results"][0]
+        check(reply["status"] != 0 and want in reply["description"],
+              "a bad request (%r) gets a failure saying '%s'" % (data[:40], want), reply)
+    check(p.poll() is None and fx.run("/c0", "show").returncode == 0,
+          "the process keeps serving after bad requests")
+    p.send_signal(signal.SIGTERM)
+    p.communicate(timeout=30)
+
+
+def case_changes_through_process(fx):
+    fx.run("/c0/v0", "del", "force")
+    p = fx.serve()
+    r = fx.run("/c0", "add", "vd", "r1", "drives=252:0-1", "name=first")
+    check(r.returncode == 0, "add vd through the process", r.stdout)
+    r = fx.run("/c0/v0", "set", "name=renamed")
+    check(r.returncode == 0, "set name through the process", r.stdout)
+    p.send_signal(signal.SIGTERM)
+    p.communicate(timeout=30)
+    status, doc = fx.json("/c0/v0", "show")
+    vds = doc["Response Data"]["Virtual Drives"]
+    check(vds[0]["Name"] == "renamed" and vds[0]["TYPE"] == "RAID1",
+          "the changes are there after the process stopped", vds)
+
+
+def nbd_uri(export):
+    return "nbd+unix:///%s?socket=%s" % (export["Export Name"],
+                                         export["Address"][len("unix:"):])
+
+
+def start_export(fx, *opts):
+    status, doc = fx.json("/c0/v0", "start", "export", *opts)
+    check(status == 0, "start export succeeds", doc)
+    rows = doc.get("Response Data", {}).get("Export LIST", [])
+    return rows[0] if rows else None
+
+
+def case_export_auto_start(fx):
+    check(fx.service()["Status"] == "Not Running", "no process before start export")
+    export = start_export(fx)
+    if not export:
+        return
+    info = fx.service()
+    check(info["Status"] == "Running", "start export started the process", info)
+    pid = info["PID"]
+    st = proc_stat(pid)
+    check(st and st[0] != "Z" and st[2] != os.getsid(0),
+          "the process runs in a session of its own (setsid), not a zombie", st)
+    check(st and st[1] != os.getpid(), "the process is not this test's child", st)
+    fds = {fd: os.readlink("/proc/%d/fd/%s" % (pid, fd)) for fd in ("0", "1", "2")}
+    check(fds == {"0": "/dev/null", "1": info["Log"], "2": info["Log"]},
+          "its standard input is /dev/null, its output goes to the log", fds)
+    serial = fx.serial()
+    check(export["Export Name"] == "%s-v0" % serial, "the default name is <serial>-v0", export)
+    sock = export["Address"][len("unix:"):]
+    check(export["Address"] == "unix:%s/run/%s-v0.sock" % (fx.state, serial),
+          "the default socket is in the state directory's run/", export)
+    check(os.path.exists(sock) and mode_of(sock) == 0o600, "the export socket is mode 0600")
+    check(export["State"] == "Serving" and export["Clients"] == 0,
+          "it is serving, with no clients yet", export)
+    check(os.path.exists(info["Log"]) and "serving v0" in open(info["Log"]).read(),
+          "the process logs to the log file in the state directory")
+    status, doc = fx.json("/c0/vall", "show", "export")
+    check(doc["Response Data"]["Export LIST"] == [export], "show export lists it", doc)
+    status, doc = fx.json("/c0", "show", "service")
+    check(doc.get("Response Data", {}).get("Export LIST") == [export], "show service lists it", doc)
+
+
+def case_nbdinfo(fx):
+    export = start_export(fx)
+    if not export:
+        return
+    r = subprocess.run(["nbdinfo", "--json", nbd_uri(export)], capture_output=True, text=True,
+                       timeout=60)
+    if not check(r.returncode == 0, "nbdinfo connects", r.stderr):
+        return
+    info = json.loads(r.stdout)["exports"][0]
+    vd_bytes = fx_vd_bytes(fx)
+    check(info["export-size"] == vd_bytes, "nbdinfo reports the VD's size",
+          (info["export-size"], vd_bytes))
+    # RAID5 over 3 drives, 64 KiB strips: a full stripe is 2 data strips (NBD
+    # wants a power of two, which this is).
+    check(info.get("block_size_preferred") == 2 * 64 * 1024,
+          "the preferred block size is one full stripe (128 KiB)", info)
+    check(info.get("block_size_minimum") == 512, "the minimum is the sector size", info)
+    check(info.get("is_read_only") is False, "a RW VD is writable", info)
+
+
+def case_read_only_export(fx):
+    """accesspolicy=ro exports read-only; blocked is not exported."""
+    fx.ok("/c0/v0", "set", "accesspolicy=ro")
+    export = start_export(fx)
+    if not export:
+        return
+    r = subprocess.run(["nbdinfo", "--json", nbd_uri(export)], capture_output=True, text=True,
+                       timeout=60)
+    check(r.returncode == 0 and json.loads(r.stdout)["exports"][0]["is_read_only"] is True,
+          "a read-only VD is exported read-only", r.stdout + r.stderr)
+    fx.ok("/c0/v0", "set", "accesspolicy=rw")
+    r = subprocess.run(["nbdinfo", "--json", nbd_uri(export)], capture_output=True, text=True,
+                       timeout=60)
+    check(r.returncode == 0 and json.loads(r.stdout)["exports"][0]["is_read_only"] is False,
+          "set accesspolicy=rw on the exported VD makes the export writable",
+          r.stdout + r.stderr)
+    fx.ok("/c0/v0", "set", "accesspolicy=blocked")
+    status, doc = fx.json("/c0/v0", "show", "export")
+    rows = doc.get("Response Data", {}).get("Export LIST", [])
+    check(rows and rows[0]["State"] == "Failed",
+          "blocking an exported VD stops serving it (the export is kept)", rows)
+    fx.ok("/c0/v0", "stop", "export")
+    r = fx.run("/c0/v0", "start", "export")
+    check(r.returncode == 255 and "blocked" in r.stdout, "a blocked VD is not exported (255)",
+          r.stdout)
+
+
+def fx_vd_bytes(fx):
+    """The VD's size in bytes: its "Number of Blocks" of 512-byte sectors."""
+    status, doc = fx.json("/c0/v0", "show", "all")
+    return int(doc["Response Data"]["VD0 Properties"]["Number of Blocks"]) * 512
+
+
+def write_random(fx, path, size):
+    with open(path, "wb") as f:
+        f.write(os.urandom(size))
+
+
+def qemu_img(*args):
+    return subprocess.run(["qemu-img", *args], capture_output=True, text=True, timeout=120)
+
+
+def case_qemu_img_roundtrip(fx):
+    export = start_export(fx)
+    if not export:
+        return
+    src = os.path.join(fx.root, "random.img")
+    write_random(fx, src, 32 * MIB)
+    uri = nbd_uri(export)
+    r = qemu_img("convert", "-n", "-f", "raw", "-O", "raw", src, uri)
+    check(r.returncode == 0, "qemu-img writes 32 MiB into the export", r.stderr)
+    r = qemu_img("compare", "-f", "raw", "-F", "raw", src, uri)
+    check(r.returncode == 0, "qemu-img reads back the same data", r.stdout + r.stderr)
+    old_pid = fx.service()["PID"]
+    r = fx.run("/c0", "stop", "service")
+    check(r.returncode == 0 and "Stopped the controller process of /c0 (pid %d)." % old_pid
+          in r.stdout, "stop service stops it, naming the pid", r.stdout)
+    check(proc_stat(old_pid) is None or proc_stat(old_pid)[0] == "Z",
+          "the process is gone once stop service returns")
+    check(not os.path.exists(uri.split("socket=")[1]), "its export socket is removed")
+    status, doc = fx.json("/c0/vall", "show", "export")
+    rows = doc.get("Response Data", {}).get("Export LIST", [])
+    check(len(rows) == 1 and rows[0]["State"] == "Stopped",
+          "the export is kept (persisted), stopped while no process runs", rows)
+    again = start_export(fx)
+    check(again and again["Address"] == export["Address"] and again["State"] == "Serving",
+          "start export again serves it at the same place", again)
+    r = qemu_img("compare", "-f", "raw", "-F", "raw", src, uri)
+    check(r.returncode == 0, "the data survived the restart", r.stdout + r.stderr)
+
+
+def drive_field(fx, slot, key):
+    """@key of drive /c0/e252/s@slot, from show all (its Detailed Information included)."""
+    status, doc = fx.json("/c0/e252/s%d" % slot, "show", "all")
+    found = []
+
+    def walk(node):
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k == key:
+                    found.append(v)
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    walk(doc.get("Response Data", {}))
+    return found[0] if found else None
+
+
+# An nbdkit sh plugin serving $IMG whose reads in [BAD_START, BAD_END) fail
+# with EIO while $TRIGGER exists: a drive with bad sectors in its data area
+# and readable metadata, which nbdfuse turns into a file raidcli can use.
+BAD_DRIVE_PLUGIN = r"""#!/bin/sh
+case "$1" in
+  get_size) stat -c %s "$IMG" ;;
+  can_write|can_flush) exit 0 ;;
+  flush) sync "$IMG" ;;
+  pread)
+    if [ -e "$TRIGGER" ] && [ "$4" -lt "$BAD_END" ] && [ $(($4 + $3)) -gt "$BAD_START" ]; then
+      echo "EIO injected read error" >&2; exit 1
+    fi
+    dd if="$IMG" iflag=skip_bytes,count_bytes skip="$4" count="$3" status=none ;;
+  pwrite) dd of="$IMG" oflag=seek_bytes conv=notrunc seek="$4" status=none ;;
+  *) exit 2 ;;
+esac
+"""
+
+
+def bad_drive(fx):
+    """A 64 MiB drive file on nbdfuse whose reads at 12-40 MiB fail once armed."""
+    tools = [t for t in ("nbdkit", "nbdfuse", "fusermount3") if not shutil.which(t)]
+    if tools or not os.access("/dev/fuse", os.R_OK | os.W_OK):
+        return None, "needs nbdkit (Debian nbdkit), nbdfuse (libnbd-bin), fusermount3 (fuse3) " \
+                     "and /dev/fuse; missing: %s" % (", ".join(tools) or "/dev/fuse")
+    plugin = os.path.join(fx.root, "bad-drive.sh")
+    with open(plugin, "w") as f:
+        f.write(BAD_DRIVE_PLUGIN)
+    os.chmod(plugin, 0o755)
+    img = os.path.join(fx.root, "bad.img")
+    with open(img, "wb") as f:
+        f.truncate(64 * MIB)
+    mnt = os.path.join(fx.root, "mnt")
+    os.mkdir(mnt)
+    env = dict(os.environ, IMG=img, TRIGGER=os.path.join(fx.root, "trigger"),
+               BAD_START=str(12 * MIB), BAD_END=str(40 * MIB))
+    fx.fuse = subprocess.Popen(["nbdfuse", os.path.join(mnt, "drive"), "--command", "nbdkit",
+                                "-s", "sh", plugin], env=env, stderr=subprocess.DEVNULL)
+    path = os.path.join(mnt, "drive")
+    if not wait_for(lambda: os.path.exists(path)):
+        return None, "nbdfuse did not mount (FUSE not permitted here?)"
+    fx.cleanups.append(lambda: subprocess.run(["fusermount3", "-u", mnt]))
+    return path, None
+
+
+def case_member_failure(fx):
+    """A member that fails under I/O is recorded failed; the VD is served degraded."""
+    path, why = bad_drive(fx)
+    if not path:
+        print("SKIP: case_member_failure: " + why)
+        return
+    fx.ok("/c0/v0", "del", "force")
+    fx.ok("/c0/e252/s3", "del")
+    fx.ok("/c0", "add", "drive", "path=" + path)
+    fx.ok("/c0", "add", "vd", "r5", "drives=252:0-1,3")
+    export = start_export(fx)
+    if not export:
+        return
+    src = os.path.join(fx.root, "random.img")
+    write_random(fx, src, 32 * MIB)
+    uri = nbd_uri(export)
+    check(qemu_img("convert", "-n", "-f", "raw", "-O", "raw", src, uri).returncode == 0,
+          "qemu-img writes 32 MiB into the export")
+    fx.ok("/c0", "stop", "service")  # flushed: what the drive holds is on it
+    with open(path, "rb") as f:  # and read from it, not the page cache, from now on
+        os.posix_fadvise(f.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)
+    open(os.path.join(fx.root, "trigger"), "w").close()
+    again = start_export(fx)
+    r = qemu_img("compare", "-f", "raw", "-F", "raw", src, nbd_uri(again))
+    check(r.returncode == 0, "the data reads back identical through a failing member",
+          r.stdout + r.stderr)
+    log = open(fx.service()["Log"]).read()
+    check(re.search(r"v0: member 2 failed \(Input/output error\); serving degraded", log),
+          "the process logs the member failure", log)
+    check("recorded /c0/e252/s3 as failed" in log, "and records it in the configuration", log)
+    check(drive_field(fx, 3, "State") == "UBad", "the drive shows as UBad",
+          drive_field(fx, 3, "State"))
+    status, doc = fx.json("/c0/v0", "show")
+    check(doc["Response Data"]["Virtual Drives"][0]["State"] == "Dgrd",
+          "the VD shows as degraded", doc)
+    status, doc = fx.json("/c0", "show", "events")
+    events = [e["Event Description"] for e in doc["Response Data"].get("Events", [])]
+    check(any("252/s3" in e or "s3" in e for e in events[-3:]),
+          "the failure is in the event log", events)
+    fx.ok("/c0", "stop", "service")
+    status, doc = fx.json("/c0/v0", "show")
+    check(doc["Response Data"]["Virtual Drives"][0]["State"] == "Dgrd",
+          "the failure is kept after the process stopped", doc)
+    again = start_export(fx)
+    r = qemu_img("compare", "-f", "raw", "-F", "raw", src, nbd_uri(again))
+    check(r.returncode == 0, "a new process serves the degraded VD, data intact",
+          r.stdout + r.stderr)
+
+
+def case_restart_serves_persisted(fx):
+    export = start_export(fx)
+    if not export:
+        return
+    fx.ok("/c0", "stop", "service")
+    p = fx.serve()
+    status, doc = fx.json("/c0/v0", "show", "export")
+    rows = doc.get("Response Data", {}).get("Export LIST", [])
+    check(rows and rows[0]["State"] == "Serving", "a restarted process serves the export", rows)
+    r = subprocess.run(["nbdinfo", "--size", nbd_uri(export)], capture_output=True, text=True,
+                       timeout=60)
+    check(r.returncode == 0, "and a client reaches it", r.stderr)
+    p.send_signal(signal.SIGTERM)
+    out, err = p.communicate(timeout=30)
+    check(p.returncode == 0 and "stopped serving v0" in err,
+          "SIGTERM stops the export and the process cleanly", err)
+
+
+def case_kill_9_recovers(fx):
+    export = start_export(fx)
+    if not export:
+        return
+    info = fx.service()
+    os.kill(info["PID"], signal.SIGKILL)
+    check(wait_for(lambda: fx.service()["Status"] == "Not Running"),
+          "after kill -9 the process is reported not running")
+    check(os.path.exists(info["Control Socket"]), "(the control socket is left behind)")
+    r = fx.run("/c0/v0", "show")
+    check(r.returncode == 0, "commands run locally with a stale socket", r.stdout)
+    again = start_export(fx)
+    new = fx.service()
+    check(new["Status"] == "Running" and new["PID"] != info["PID"],
+          "start export starts a new process over the stale socket and lock", new)
+    check(again and again["State"] == "Serving", "the export is served again", again)
+    r = subprocess.run(["nbdinfo", "--size", nbd_uri(export)], capture_output=True, text=True,
+                       timeout=60)
+    check(r.returncode == 0, "a client reaches the export again", r.stderr)
+
+
+def case_tcp_export(fx):
+    status, doc = fx.json("/c0/v0", "start", "export", "address=127.0.0.1:0", "name=tcpdisk")
+    check(status == 0, "an export on TCP, any free port", doc)
+    rows = doc.get("Response Data", {}).get("Export LIST", [])
+    if not rows:
+        return
+    m = re.match(r"^127\.0\.0\.1:(\d+)$", rows[0]["Address"])
+    check(m and int(m.group(1)) > 0, "show reports the port bound", rows)
+    if m:
+        r = subprocess.run(["nbdinfo", "--size", "nbd://127.0.0.1:%s/tcpdisk" % m.group(1)],
+                           capture_output=True, text=True, timeout=60)
+        check(r.returncode == 0 and int(r.stdout) == fx_vd_bytes(fx),
+              "nbdinfo over TCP sees the VD", r.stdout + r.stderr)
+
+
+def case_delete_exported(fx):
+    start_export(fx)
+    r = fx.run("/c0/v0", "del")
+    check(r.returncode == 245 and "is exported" in r.stdout,
+          "deleting an exported VD asks for force (245)", r.stdout)
+    r = fx.run("/c0/v0", "del", "force")
+    check(r.returncode == 0, "with force it stops the export and deletes", r.stdout)
+    status, doc = fx.json("/c0/vall", "show", "export")
+    check(not doc.get("Response Data", {}).get("Export LIST"), "no export is left", doc)
+    pid = fx.service()["PID"]
+    r = fx.run("/c0", "del")
+    check(r.returncode == 0, "deleting the controller with its process running", r.stdout)
+    check(wait_for(lambda: proc_stat(pid) is None or proc_stat(pid)[0] == "Z", 5),
+          "stops the process first")
+    left = os.listdir(os.path.join(fx.state, "run"))
+    check(not left, "and leaves no socket or log behind", left)
+
+
+def case_bad_input(fx):
+    fx.ok("/c0", "show", "service")
+    cases = [
+        (["/c0/v7", "start", "export"], 35, "/c0/v7 not found"),
+        (["/c0/v0", "start", "export", "address=nowhere"], 3, "is not HOST:PORT"),
+        (["/c0/v0", "start", "export", "address=127.0.0.1:70000"], 3, "is not HOST:PORT"),
+        (["/c0/v0", "start", "export", "socket=/tmp/" + "x" * 120], 3, "at most 107"),
+        (["/c0/v0", "start", "export", "socket=relative.sock"], 3, "must be absolute"),
+        (["/c0/v0", "start", "export", "socket=/tmp/a.sock", "address=127.0.0.1:1"], 3,
+         "not both"),
+        (["/c0/v0", "stop", "export"], 35, "is not exported"),
+        (["/c0/vall", "stop", "export"], 35, "no exports to stop"),
+        (["/c9", "show", "service"], 35, "/c9 not found"),
+        (["/call", "serve"], 1, "name one"),
+    ]
+    for words, status, text in cases:
+        r = fx.run(*words)
+        check(r.returncode == status and text in r.stdout,
+              "'%s' fails with %d and says '%s'" % (" ".join(words), status, text),
+              "%d\n%s" % (r.returncode, r.stdout))
+    status, doc = fx.json("/c0/vall", "show", "export")
+    check(not doc.get("Response Data", {}).get("Export LIST"), "no bad request left an export", doc)
+
+
+def case_state_dir_too_long(fx):
+    long_state = os.path.join(fx.root, "d" * 100, "state")
+    env = dict(fx.env, RAIDCLI_STATE_DIR=long_state)
+    subprocess.run([RAIDCLI, "add", "controller", "type=soft", "drives=0"], env=env,
+                   capture_output=True, check=True)
+    r = subprocess.run([RAIDCLI, "/c0", "serve"], env=env, capture_output=True, text=True,
+                       timeout=30)
+    check(r.returncode == 3 and "control socket path" in r.stdout and "at most 107" in r.stdout,
+          "serve refuses a control socket path longer than sun_path, saying why",
+          "%d %s" % (r.returncode, r.stdout))
+    r = subprocess.run([RAIDCLI, "/c0", "show"], env=env, capture_output=True, text=True)
+    check(r.returncode == 0, "other commands still work there", r.stdout)
+
+
+def case_systemd_unit():
+    unit = os.path.join(BUILD_ROOT, "systemd", "raidcli@.service")
+    text = open(unit).read()
+    check(re.search(r"^ExecStart=/\S*/raidcli /c%i serve$", text, re.M) and
+          re.search(r"^Type=simple$", text, re.M) and
+          re.search(r"^Restart=on-failure$", text, re.M),
+          "the unit runs 'raidcli /c%i serve', Type=simple, Restart=on-failure", text)
+    if not shutil.which("systemd-analyze"):
+        print("SKIP: systemd-analyze verify: systemd-analyze is not installed")
+        return
+    tmp = tempfile.mkdtemp(prefix="rcl-unit-")
+    try:
+        # verify checks that ExecStart exists and that man:raidcli(8) opens: point
+        # them at the built binary and page.
+        local = re.sub(r"^ExecStart=\S+", "ExecStart=" + RAIDCLI, text, flags=re.M)
+        with open(os.path.join(tmp, "raidcli@.service"), "w") as f:
+            f.write(local)
+        os.makedirs(os.path.join(tmp, "man", "man8"))
+        shutil.copy(os.path.join(BUILD_ROOT, "man", "raidcli.8"),
+                    os.path.join(tmp, "man", "man8"))
+        r = subprocess.run(["systemd-analyze", "verify", os.path.join(tmp, "raidcli@.service")],
+                           env=dict(os.environ, MANPATH=os.path.join(tmp, "man")),
+                           capture_output=True, text=True, timeout=60)
+        check(r.returncode == 0 and not r.stderr.strip() and not r.stdout.strip(),
+              "systemd-analyze verify accepts the unit without a warning", r.stdout + r.stderr)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
+         case_control_socket_robust, case_changes_through_process, case_export_auto_start,
+         case_nbdinfo,
+         case_read_only_export, case_qemu_img_roundtrip, case_member_failure,
+         case_restart_serves_persisted, case_kill_9_recovers, case_tcp_export,
+         case_delete_exported, case_bad_input, case_state_dir_too_long]
+
+
+def main():
+    only = sys.argv[1:]
+    for case in CASES:
+        if only and case.__name__ not in only:
+            continue
+        fx = Fixture()
+        try:
+            case(fx)
+            print("ok   " + case.__name__, flush=True)
+        except Exception as e:  # a crash in one case must not hide the others
+            check(False, "%s raised %r" % (case.__name__, e))
+        finally:
+            fx.close()
+    if not only or "case_systemd_unit" in only:
+        case_systemd_unit()
+    print("%d checks, %d failed" % (checks, len(failures)))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
