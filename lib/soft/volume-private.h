@@ -22,7 +22,8 @@
  * @path:	where to open it (NULL when its drive is not present).
  * @fd:		open O_RDWR, or -1.
  * @state:	what the configuration says.
- * @valid_below: REBUILD: the drive byte below which it holds data.
+ * @valid_below: REBUILD: the drive byte below which it holds data; a
+ *		rebuild (rebuild.c) raises it while requests run.
  * @failed:	an I/O error took it out of use, until the configuration
  *		records it as not online (or names another drive).
  * @reported:	the owner has been told of @failed.
@@ -32,7 +33,7 @@ struct vol_member {
 	char *path;
 	int fd;
 	enum rcl_soft_member_state state;
-	uint64_t valid_below;
+	_Atomic uint64_t valid_below;
 	atomic_bool failed;
 	atomic_bool reported;
 };
@@ -43,6 +44,8 @@ struct vol_member {
  *		so member descriptors and states change only between requests.
  * @window:	requests are served in windows of at most this many bytes.
  * @zeros:	@window bytes of zeros (never written), the data of _zero().
+ * @host_started, @host_done: host requests begun and ended, so that
+ *		background tasks can give way to them (task.c).
  */
 struct rcl_soft_volume {
 	unsigned vd;
@@ -56,6 +59,8 @@ struct rcl_soft_volume {
 	struct rcl_soft_stripe_locks stripes;
 	uint64_t window;
 	const uint8_t *zeros;
+	atomic_uint_fast64_t host_started;
+	atomic_uint_fast64_t host_done;
 };
 
 /* A set of members, by index: the ones a request wrote (for FUA). */
