@@ -169,26 +169,6 @@ static int check_chunks(struct batch *b, unsigned copies)
 
 /* ---- batches ---- */
 
-/* Lock the batch's stripes (or chunks) of array @array, run @fn, unlock. */
-static int locked(struct batch *b, unsigned array, int (*fn)(struct batch *, unsigned),
-                  unsigned arg)
-{
-	int rc;
-
-	for (uint64_t i = 0; i < b->count; i++)
-		rcl_soft_lockset_add(&b->locks, array, b->first + i);
-	rcl_soft_lockset_lock(&b->vol->stripes, &b->locks);
-	rc = fn(b, arg);
-	rcl_soft_lockset_unlock(&b->vol->stripes, &b->locks);
-	return rc;
-}
-
-static int check_stripes_fn(struct batch *b, unsigned unused)
-{
-	(void)unused;
-	return check_stripes(b);
-}
-
 /* Check @count units of @a from @first, into scratch of @strips strips per unit. */
 static int check_array(struct rcl_soft_volume *vol, const struct check *c, unsigned array,
                        uint64_t first, uint64_t count, unsigned strips)
@@ -202,9 +182,14 @@ static int check_array(struct rcl_soft_volume *vol, const struct check *c, unsig
 		return 0;
 	b.buf = rcl_soft_vol_scratch(count * strips * a->chunk, &block);
 	b.ops = rcl_malloc(count * a->n * sizeof(*b.ops));
-	if (b.buf && b.ops)
-		rc = a->parity ? locked(&b, array, check_stripes_fn, 0)
-		               : locked(&b, 0, check_chunks, strips);
+	if (b.buf && b.ops) {
+		/* Stripes are locked by array and stripe, chunks of mirrors by chunk. */
+		for (uint64_t i = 0; i < count; i++)
+			rcl_soft_lockset_add(&b.locks, array, first + i);
+		rcl_soft_lockset_lock(&vol->stripes, &b.locks);
+		rc = a->parity ? check_stripes(&b) : check_chunks(&b, strips);
+		rcl_soft_lockset_unlock(&vol->stripes, &b.locks);
+	}
 	rcl_free(b.ops);
 	rcl_free(block);
 	return rc;

@@ -281,15 +281,18 @@ static void on_checkpoint(void *ctx, const struct rcl_soft_task_progress *p)
 {
 	struct run *r = ctx;
 
+	/*
+	 * The owner persists the rebuild's progress, and updates the volume
+	 * with a record a step behind it (as a slow owner would).
+	 */
+	if (r->rebuild_member >= 0) {
+		r->f->view.cfg.dgs[0].members[r->rebuild_member].rebuilt_lba =
+		    rcl_soft_sweep_lba(r->f->vol, r->last_checkpoint);
+		update(r->f);
+	}
 	r->positions_rise &= p->position >= r->last_checkpoint;
 	r->last_checkpoint = p->position;
 	r->checkpoints++;
-	/* The owner persists the rebuild's progress, lagging behind the volume's. */
-	if (r->rebuild_member >= 0) {
-		r->f->view.cfg.dgs[0].members[r->rebuild_member].rebuilt_lba =
-		    rcl_soft_sweep_lba(r->f->vol, p->position);
-		update(r->f);
-	}
 	if (r->pause_at && p->position >= r->pause_at && p->state == RCL_SOFT_TASK_RUNNING) {
 		r->pause_at = 0;
 		rcl_soft_task_pause(r->task);
