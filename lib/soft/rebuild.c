@@ -23,6 +23,17 @@ static bool target_ok(const struct rcl_soft_volume *vol, unsigned member)
 	return m->fd >= 0 && !atomic_load(&m->failed) && m->state == RCL_SOFT_MEMBER_REBUILD;
 }
 
+/*
+ * Whether a batch may rebuild @member from @from on: it is rebuilding and
+ * holds data up to there. Checked for every batch, as an update between
+ * batches may have given the member's role another drive.
+ */
+static bool may_start(const struct rcl_soft_volume *vol, unsigned member, uint64_t from)
+{
+	return vol->members[member].state == RCL_SOFT_MEMBER_REBUILD &&
+	       from <= rcl_soft_sweep_rebuilt(vol, member);
+}
+
 /* @member holds data below drive byte @end (the caller holds what it rebuilt locked). */
 static void mark_valid(struct rcl_soft_volume *vol, unsigned member, uint64_t end)
 {
@@ -123,6 +134,8 @@ static int parity_batch(struct rcl_soft_volume *vol, uint64_t from, uint64_t to,
 	void *block;
 	int rc = -ENOMEM;
 
+	if (!may_start(vol, member, from))
+		return -EINVAL;
 	st.count = to / a->chunk - st.s0;
 	st.buf = rcl_soft_vol_scratch(st.count * a->n * a->chunk, &block);
 	st.lost = rcl_malloc(st.count * sizeof(*st.lost));
@@ -232,6 +245,8 @@ static int mirror_batch(struct rcl_soft_volume *vol, uint64_t from, uint64_t to,
 	struct rcl_soft_lockset set = {{0}};
 	int rc = -ENOMEM;
 
+	if (!may_start(vol, cp.member, from))
+		return -EINVAL;
 	cp.from = from;
 	cp.to = to;
 	cp.count = (to - from + a->chunk - 1) / a->chunk;
@@ -259,15 +274,10 @@ static int mirror_batch(struct rcl_soft_volume *vol, uint64_t from, uint64_t to,
 int rcl_soft_rebuild_range(struct rcl_soft_volume *vol, unsigned member, uint64_t from, uint64_t to)
 {
 	const struct rcl_soft_array *a = &vol->geo.arrays[0];
-	bool ok;
 
 	if (a->level == RCL_MD_LEVEL_RAID0)
 		return -EOPNOTSUPP;
-	pthread_rwlock_rdlock(&vol->lock);
-	ok = member < vol->member_count && vol->members[member].state == RCL_SOFT_MEMBER_REBUILD &&
-	     from <= rcl_soft_sweep_rebuilt(vol, member);
-	pthread_rwlock_unlock(&vol->lock);
-	if (!ok)
+	if (member >= vol->member_count)
 		return -EINVAL;
 	return rcl_soft_sweep_run(vol, from, to, a->parity ? parity_batch : mirror_batch, &member);
 }

@@ -69,7 +69,10 @@ static void snapshot(struct rcl_soft_task *t, struct rcl_soft_task_progress *out
 	*out = *p;
 }
 
-/* Call @fn with the progress now, without the lock. */
+/*
+ * Call @fn with the progress now, without the lock, once what the task
+ * wrote is durable: the owner may store the position as done.
+ */
 static void report(struct rcl_soft_task *t,
                    void (*fn)(void *ctx, const struct rcl_soft_task_progress *progress))
 {
@@ -77,6 +80,8 @@ static void report(struct rcl_soft_task *t,
 
 	if (!fn)
 		return;
+	if (t->p.kind != RCL_SOFT_TASK_PATROL)
+		rcl_soft_volume_flush(t->vol);
 	pthread_mutex_lock(&t->lock);
 	snapshot(t, &p);
 	pthread_mutex_unlock(&t->lock);

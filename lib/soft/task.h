@@ -20,7 +20,9 @@
  * Persisting progress (the owner's job): @checkpoint is called every
  * @checkpoint_steps steps or @checkpoint_secs seconds, whichever comes
  * first, and when the task pauses; @done once at the end, with the final
- * position (stopped, failed or finished). For a rebuild, the owner stores
+ * position (stopped, failed or finished). Before either, what the task
+ * wrote is flushed to the members, so a stored position never runs ahead
+ * of the data on them. For a rebuild, the owner stores
  * rcl_soft_sweep_lba(vol, position) as the member's rebuilt_lba (and sets
  * the member online once the rebuild of every VD of its group is done);
  * for the others, the position itself, to start the task from it again.

@@ -412,7 +412,8 @@ static void setup_case(struct fixture *f, const struct level_case *c)
 struct writer {
 	struct fixture *f;
 	atomic_bool stop;
-	unsigned writes, errors;
+	atomic_uint writes;
+	unsigned errors;
 };
 
 static void *write_on(void *arg)
@@ -422,7 +423,7 @@ static void *write_on(void *arg)
 	uint64_t seed = 0x1234567;
 	uint8_t *buf = malloc(256 * 1024);
 
-	while (!atomic_load(&w->stop) || w->writes < 8) {
+	while (!atomic_load(&w->stop)) {
 		uint64_t sectors = f->bytes / 512, at = next_random(&seed) % sectors;
 		uint64_t len = 1 + next_random(&seed) % 512;
 
@@ -430,7 +431,7 @@ static void *write_on(void *arg)
 		fill(buf, len * 512, &seed);
 		w->errors += rcl_soft_volume_write(f->vol, buf, len * 512, at * 512, 0) != 0;
 		memcpy(f->shadow + at * 512, buf, len * 512);
-		w->writes++;
+		atomic_fetch_add(&w->writes, 1);
 	}
 	free(buf);
 	return NULL;
@@ -443,6 +444,7 @@ START_TEST(test_rebuild)
 	struct fixture f;
 	uint8_t *old, *rebuilt;
 	pthread_t thread;
+	unsigned before;
 
 	setup_case(&f, c);
 	write_all(&f, 7 + _i);
@@ -464,7 +466,10 @@ START_TEST(test_rebuild)
 	replace(&f, c->rebuild);
 	w.f = &f;
 	ck_assert(!pthread_create(&thread, NULL, write_on, &w));
+	while ((before = atomic_load(&w.writes)) < 2)
+		usleep(1000);
 	run_task(&f, RCL_SOFT_TASK_REBUILD, false, (int)c->rebuild);
+	ck_assert_uint_gt(atomic_load(&w.writes), before); /* writes went on meanwhile */
 	atomic_store(&w.stop, true);
 	ck_assert(!pthread_join(thread, NULL));
 	ck_assert_uint_eq(w.errors, 0);
@@ -789,6 +794,51 @@ START_TEST(test_errors)
 }
 END_TEST
 
+/* A RAID6 rebuild that loses one of its sources goes on with the others. */
+START_TEST(test_rebuild_source_fails)
+{
+	struct rcl_soft_task_progress p;
+	struct rcl_soft_task_params tp;
+	struct fixture f;
+	unsigned bad = 3;
+	uint8_t *old, *rebuilt;
+	struct run r;
+
+	setup(&f, "raid6", 5, "strip=16");
+	run_task(&f, RCL_SOFT_TASK_BGI, false, -1);
+	write_all(&f, 23);
+	old = member_bytes(&f, 1);
+	replace(&f, 1);
+	rcl_soft_uring_set_fault(fail_member_reads, &bad);
+	p = run_task(&f, RCL_SOFT_TASK_REBUILD, false, 1);
+	rcl_soft_uring_set_fault(NULL, NULL);
+	ck_assert_uint_eq(p.position, p.total);
+	ck_assert_uint_eq(atomic_load(&f.failed[3]), 1);
+	rebuilt = member_bytes(&f, 1);
+	ck_assert(!memcmp(old, rebuilt, rcl_soft_sweep_extent(f.vol)));
+	free(rebuilt);
+	free(old);
+	set_member(&f, 1, RCL_SOFT_MEMBER_ONLINE);
+	set_member(&f, 3, RCL_SOFT_MEMBER_FAILED);
+	verify(&f);
+
+	/* With a second source gone too, the data cannot be had: the rebuild fails. */
+	replace(&f, 1);
+	bad = 0;
+	rcl_soft_uring_set_fault(fail_member_reads, &bad);
+	tp = params(&r, &f, RCL_SOFT_TASK_REBUILD);
+	tp.member = 1;
+	r.rebuild_member = 1;
+	start(&f, &r, &tp);
+	p = finish(&r);
+	rcl_soft_uring_set_fault(NULL, NULL);
+	ck_assert_int_eq(p.state, RCL_SOFT_TASK_FAILED);
+	ck_assert_int_eq(p.error, -EIO);
+	ck_assert_uint_eq(p.position, 0);
+	teardown(&f);
+}
+END_TEST
+
 static Suite *tasks_suite(void)
 {
 	Suite *s = suite_create("tasks");
@@ -805,6 +855,7 @@ static Suite *tasks_suite(void)
 	tcase_add_test(tc, test_rate);
 	tcase_add_test(tc, test_host_first);
 	tcase_add_test(tc, test_errors);
+	tcase_add_test(tc, test_rebuild_source_fails);
 	suite_add_tcase(s, tc);
 	return s;
 }
