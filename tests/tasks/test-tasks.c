@@ -102,7 +102,7 @@ static void setup(struct fixture *f, const char *type, unsigned drives, const ch
 
 	memset(f, 0, sizeof(*f));
 	unit_state_enter(&f->st, NULL);
-	cli("add controller type=soft drives=%u size=32MB", drives);
+	cli("add controller type=soft drives=%u size=16MB", drives);
 	cli("/c0 add vd type=%s drives=252:0-%u %s", type, drives - 1, extra);
 	f->ctx = unit_ctx_new(f->st.dir);
 	ck_assert_msg(!rcl_ctrl_open(f->ctx, 0, RCL_LOCK_SHARED, &f->ctrl, &err), "%s", err.msg);
