@@ -5,6 +5,7 @@
  */
 #include "stripe.h"
 #include "layout.h"
+#include "md-bitmap.h"
 
 /* RAID1 has no chunk: it is split into units of this for I/O and locking. */
 #define RAID1_UNIT (64u << 10)
@@ -31,6 +32,14 @@ static void fill_array(const struct rcl_soft_dg *dg, const struct rcl_soft_vd *v
 	                               : RAID1_UNIT;
 	a->start = vd->first_lba * sector_size + member->data_offset * 512;
 	a->member_bytes = member->size ? member->size * 512 : raid0_bytes(member, a->chunk);
+	if (member->bitmap_offset) {
+		a->bitmap_at = vd->first_lba * sector_size +
+		               (member->super_offset + (uint64_t)member->bitmap_offset) * 512;
+		a->bitmap_chunk = member->bitmap_chunk;
+		a->bitmap_bits = rcl_md_bitmap_bits(member->bitmap_sync_size, member->bitmap_chunk);
+		a->bitmap_sectors =
+		    rcl_md_bitmap_space(member->bitmap_sync_size, member->bitmap_chunk) / 512;
+	}
 }
 
 enum rcl_status rcl_soft_geometry_get(const struct rcl_soft_dg *dg, const struct rcl_soft_vd *vd,

@@ -39,6 +39,12 @@
  *		the VD is split into for I/O and locking.
  * @start:	the byte of each member's drive where the array's data starts.
  * @member_bytes: bytes of each member the array uses from @start.
+ * @bitmap_at:	the drive byte of each member's write-intent bitmap (its
+ *		superblock), or 0 when the array has none.
+ * @bitmap_chunk: bytes per bitmap bit: of each member's data (RAID1/5/6),
+ *		of the array's (RAID10, whose bitmap covers the array).
+ * @bitmap_bits: how many bits the bitmap has.
+ * @bitmap_sectors: the space it takes on each member (superblock, bits).
  */
 struct rcl_soft_array {
 	int32_t level;
@@ -48,6 +54,10 @@ struct rcl_soft_array {
 	uint64_t chunk;
 	uint64_t start;
 	uint64_t member_bytes;
+	uint64_t bitmap_at;
+	uint32_t bitmap_chunk;
+	uint64_t bitmap_bits;
+	uint64_t bitmap_sectors;
 };
 
 /**

@@ -59,6 +59,7 @@ int rcl_soft_vol_mirror_io(struct rcl_soft_volume *vol, const struct vol_window 
 	struct rcl_soft_op *ops = rcl_malloc(max_ops(a, w) * sizeof(*ops));
 	bool lock = w->write && a->level != RCL_MD_LEVEL_RAID0;
 	struct rcl_soft_lockset set = {{0}};
+	bool marked;
 	ssize_t n;
 
 	if (!ops)
@@ -67,12 +68,16 @@ int rcl_soft_vol_mirror_io(struct rcl_soft_volume *vol, const struct vol_window 
 		rcl_soft_lockset_add(&set, 0, c);
 	if (lock)
 		rcl_soft_lockset_lock(&vol->stripes, &set);
+	/* RAID1's bitmap counts member bytes, which are the array's; RAID10's the array's. */
+	n = w->write ? rcl_soft_vol_bitmap_mark(vol, 0, w->off, w->off + w->len) : 0;
+	marked = w->write && !n;
 	/* Each failure takes a member out of use, so this ends. */
-	do
-		n = plan(vol, w, ops);
-	while (n > 0 && rcl_soft_vol_run(vol, ops, (size_t)n));
+	while (!n && (n = plan(vol, w, ops)) > 0 && rcl_soft_vol_run(vol, ops, (size_t)n))
+		n = 0;
 	for (ssize_t i = 0; w->write && i < n; i++)
 		vol_set_add(w->written, ops[i].member);
+	if (marked)
+		rcl_soft_vol_bitmap_unmark(vol, 0, w->off, w->off + w->len);
 	if (lock)
 		rcl_soft_lockset_unlock(&vol->stripes, &set);
 	rcl_free(ops);

@@ -489,18 +489,41 @@ static int write_once(struct pwin *pw)
 	return 0;
 }
 
+/* Hold (or, @on false, let go of) the write-intent bits of @pw's first @count stripes. */
+static int mark_stripes(struct pwin *pw, size_t count, bool on)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < count && !rc; i++) {
+		const struct pstripe *p = &pw->stripes[i];
+		uint64_t chunk = array_of(pw, p)->chunk, first = p->stripe * chunk;
+
+		if (!on)
+			rcl_soft_vol_bitmap_unmark(pw->vol, p->array, first, first + chunk);
+		else if ((rc = rcl_soft_vol_bitmap_mark(pw->vol, p->array, first, first + chunk)))
+			mark_stripes(pw, i, false);
+	}
+	return rc;
+}
+
 static int write_window(struct pwin *pw)
 {
 	int rc;
+	bool marked;
 
 	for (size_t i = 0; i < pw->nstripes; i++)
 		pw->nsegs += cut_stripe(&pw->stripes[i], &pw->segs[pw->nsegs]);
 	lock_all(pw);
+	rc = mark_stripes(pw, pw->nstripes, true);
+	marked = !rc;
 	/* Each failure takes a member out of use, so this ends. */
-	do {
-		rc = write_once(pw);
+	while (!rc && (rc = write_once(pw)) == 1) {
 		drop_scratch(pw);
-	} while (rc == 1);
+		rc = 0;
+	}
+	drop_scratch(pw);
+	if (marked)
+		mark_stripes(pw, pw->nstripes, false);
 	rcl_soft_lockset_unlock(&pw->vol->stripes, &pw->locks);
 	return rc;
 }

@@ -38,12 +38,18 @@ struct vol_member {
 	atomic_bool reported;
 };
 
+/* The most sectors an md bitmap's superblock and bits take (128 KiB of bits). */
+#define RCL_SOFT_BITMAP_MAX_SECTORS 320
+
+struct vol_bitmap;
+
 /**
  * struct rcl_soft_volume - an open VD.
  * @lock:	read-held by every request, write-held by update and close,
  *		so member descriptors and states change only between requests.
  * @window:	requests are served in windows of at most this many bytes.
  * @zeros:	@window bytes of zeros (never written), the data of _zero().
+ * @bitmaps:	each array's write-intent bitmap, or NULL (volume-bitmap.c).
  * @host_started, @host_done: host requests begun and ended, so that
  *		background tasks can give way to them (task.c).
  */
@@ -59,6 +65,7 @@ struct rcl_soft_volume {
 	struct rcl_soft_stripe_locks stripes;
 	uint64_t window;
 	const uint8_t *zeros;
+	struct vol_bitmap *bitmaps[RCL_MAX_SPANS];
 	atomic_uint_fast64_t host_started;
 	atomic_uint_fast64_t host_done;
 };
@@ -97,6 +104,9 @@ struct vol_window {
  */
 bool rcl_soft_vol_usable(const struct rcl_soft_volume *vol, unsigned member, uint64_t end);
 
+/* rcl_soft_vol_survives() - whether the members in use still hold all the data. */
+bool rcl_soft_vol_survives(const struct rcl_soft_volume *vol);
+
 /*
  * rcl_soft_vol_run() - run @ops (each op's @member is a volume member
  * index); every member an op failed on is failed: taken out of use, and
@@ -122,5 +132,23 @@ uint8_t *rcl_soft_vol_scratch(size_t len, void **block);
  */
 int rcl_soft_vol_mirror_io(struct rcl_soft_volume *vol, const struct vol_window *w);
 int rcl_soft_vol_parity_io(struct rcl_soft_volume *vol, const struct vol_window *w);
+
+/*
+ * The write-intent bitmaps (volume-bitmap.c). _open() reads each array's
+ * from a member in use (an array whose bitmap cannot be read keeps none);
+ * _mark() holds bytes [@first, @end) of array @array's bitmap range (each
+ * member's data; RAID10: the array's) for a write, after making its bits
+ * durable (0, or a negative errno); _unmark() lets go after the write;
+ * _clean() runs @sync(@ctx) and then clears the bits of regions idle long
+ * enough (@all: idle at all) that no write touched meanwhile.
+ */
+enum rcl_status rcl_soft_vol_bitmap_open(struct rcl_soft_volume *vol, struct rcl_error *err);
+void rcl_soft_vol_bitmap_close(struct rcl_soft_volume *vol);
+int rcl_soft_vol_bitmap_mark(struct rcl_soft_volume *vol, unsigned array, uint64_t first,
+                             uint64_t end);
+void rcl_soft_vol_bitmap_unmark(struct rcl_soft_volume *vol, unsigned array, uint64_t first,
+                                uint64_t end);
+int rcl_soft_vol_bitmap_clean(struct rcl_soft_volume *vol, bool all, int (*sync)(void *),
+                              void *ctx);
 
 #endif /* RCL_SOFT_VOLUME_PRIVATE_H */

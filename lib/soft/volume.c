@@ -94,7 +94,7 @@ uint8_t *rcl_soft_vol_scratch(size_t len, void **block)
  * keeps one, RAID5/6 lose at most their parity count, RAID10 keeps one of
  * each pair of neighbours that mirror a chunk.
  */
-static bool survives(const struct rcl_soft_volume *vol)
+bool rcl_soft_vol_survives(const struct rcl_soft_volume *vol)
 {
 	for (unsigned s = 0; s < vol->geo.spans; s++) {
 		const struct rcl_soft_array *a = &vol->geo.arrays[s];
@@ -240,6 +240,27 @@ static unsigned sector_size(const struct rcl_soft_state *state, const struct rcl
 	return 0;
 }
 
+/* Datasync the members in @set (NULL: every member in use). Return: 0, or -EIO. */
+static int sync_members(struct rcl_soft_volume *vol, const struct vol_set *set)
+{
+	struct rcl_soft_op ops[RCL_SOFT_MAX_MEMBERS];
+	size_t n = 0;
+
+	for (unsigned i = 0; i < vol->member_count; i++)
+		if ((set ? vol_set_has(set, i) : vol->members[i].fd >= 0) &&
+		    !atomic_load(&vol->members[i].failed))
+			rcl_soft_vol_op(vol, ops, n++, RCL_SOFT_OP_DATASYNC, i, NULL, 0, 0);
+	/* A member that cannot sync is failed; the others hold the data. */
+	if (rcl_soft_vol_run(vol, ops, n) && !rcl_soft_vol_survives(vol))
+		return -EIO;
+	return 0;
+}
+
+static int sync_all(void *vol)
+{
+	return sync_members(vol, NULL);
+}
+
 /* ---- open, close ---- */
 
 /* The data of one full stripe (a strip for RAID0/1/10). */
@@ -278,12 +299,26 @@ static enum rcl_status prepare(struct rcl_soft_volume *vol, const struct rcl_sof
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
 	vol->zeros = zeros;
 	st = apply(vol, state, err);
-	if (!st && !survives(vol))
+	if (!st && !rcl_soft_vol_survives(vol))
 		st = rcl_fail(err, RCL_NOT_ALLOWED,
 		              "virtual drive /v%u is offline: more of its drives are lost than its "
 		              "RAID level survives",
 		              vol->vd);
-	return st;
+	return st ? st : rcl_soft_vol_bitmap_open(vol, err);
+}
+
+static void destroy(struct rcl_soft_volume *vol)
+{
+	rcl_soft_vol_bitmap_close(vol);
+	for (unsigned i = 0; i < RCL_SOFT_MAX_MEMBERS; i++) {
+		close_member(&vol->members[i]);
+		rcl_free(vol->members[i].path);
+	}
+	if (vol->zeros)
+		munmap((void *)vol->zeros, vol->window);
+	rcl_soft_stripe_locks_destroy(&vol->stripes);
+	pthread_rwlock_destroy(&vol->lock);
+	rcl_free(vol);
 }
 
 enum rcl_status rcl_soft_volume_open(const struct rcl_soft_state *state, unsigned vd,
@@ -308,7 +343,7 @@ enum rcl_status rcl_soft_volume_open(const struct rcl_soft_state *state, unsigne
 	rcl_soft_stripe_locks_init(&vol->stripes);
 	st = prepare(vol, state, err);
 	if (st) {
-		rcl_soft_volume_close(vol);
+		destroy(vol);
 		return st;
 	}
 	*out = vol;
@@ -319,15 +354,9 @@ void rcl_soft_volume_close(struct rcl_soft_volume *vol)
 {
 	if (!vol)
 		return;
-	for (unsigned i = 0; i < RCL_SOFT_MAX_MEMBERS; i++) {
-		close_member(&vol->members[i]);
-		rcl_free(vol->members[i].path);
-	}
-	if (vol->zeros)
-		munmap((void *)vol->zeros, vol->window);
-	rcl_soft_stripe_locks_destroy(&vol->stripes);
-	pthread_rwlock_destroy(&vol->lock);
-	rcl_free(vol);
+	/* Shut down clean: everything durable, no bit left set for md to resync. */
+	rcl_soft_vol_bitmap_clean(vol, true, sync_all, vol);
+	destroy(vol);
 }
 
 enum rcl_status rcl_soft_volume_update(struct rcl_soft_volume *vol,
@@ -369,22 +398,6 @@ static int check_access(const struct rcl_soft_volume *vol, bool write)
 	if (vol->access == RCL_ACCESS_BLOCKED)
 		return write ? -EROFS : -EPERM;
 	return write && vol->access == RCL_ACCESS_RO ? -EROFS : 0;
-}
-
-/* Datasync the members in @set (NULL: every member in use). Return: 0, or -EIO. */
-static int sync_members(struct rcl_soft_volume *vol, const struct vol_set *set)
-{
-	struct rcl_soft_op ops[RCL_SOFT_MAX_MEMBERS];
-	size_t n = 0;
-
-	for (unsigned i = 0; i < vol->member_count; i++)
-		if ((set ? vol_set_has(set, i) : vol->members[i].fd >= 0) &&
-		    !atomic_load(&vol->members[i].failed))
-			rcl_soft_vol_op(vol, ops, n++, RCL_SOFT_OP_DATASYNC, i, NULL, 0, 0);
-	/* A member that cannot sync is failed; the others hold the data. */
-	if (rcl_soft_vol_run(vol, ops, n) && !survives(vol))
-		return -EIO;
-	return 0;
 }
 
 /*
@@ -459,7 +472,7 @@ int rcl_soft_volume_flush(struct rcl_soft_volume *vol)
 	int rc;
 
 	pthread_rwlock_rdlock(&vol->lock);
-	rc = sync_members(vol, NULL);
+	rc = rcl_soft_vol_bitmap_clean(vol, false, sync_all, vol);
 	pthread_rwlock_unlock(&vol->lock);
 	return rc;
 }

@@ -56,13 +56,17 @@ struct rcl_soft_volume_owner {
  * Return: RCL_OK and *@out; RCL_NOT_FOUND (no such VD); RCL_NOT_ALLOWED
  * (offline: more members lost than the level survives); RCL_SYSTEM (a
  * member that should be online cannot be opened; it is named);
+ * RCL_CORRUPT (the md geometry does not give the recorded capacity);
  * RCL_NOMEM.
  */
 enum rcl_status rcl_soft_volume_open(const struct rcl_soft_state *state, unsigned vd,
                                      const struct rcl_soft_volume_owner *owner,
                                      struct rcl_soft_volume **out, struct rcl_error *err);
 
-/* rcl_soft_volume_close() - wait for nothing (callers have stopped), close, free. */
+/*
+ * rcl_soft_volume_close() - wait for nothing (callers have stopped): flush,
+ * clear the write-intent bits of the regions now in sync, close, free.
+ */
 void rcl_soft_volume_close(struct rcl_soft_volume *vol);
 
 /* rcl_soft_volume_bytes() - the capacity the VD presents. */
@@ -81,10 +85,16 @@ void rcl_soft_volume_block_sizes(const struct rcl_soft_volume *vol, uint32_t *mi
  * block operations. @off and @len are bytes, multiples of the minimum
  * block size, inside the capacity. _flush() makes every write that
  * returned before it durable on the members (on every thread). _trim()
- * may do nothing. _zero() leaves zeros and consistent parity.
+ * does nothing but check (md-compatible parity covers trimmed data too).
+ * _zero() leaves zeros and consistent parity. Writes keep md's
+ * write-intent bitmap: a region's bit is set on the members before its
+ * first write, and cleared by a flush once the region has been idle for
+ * md's daemon_sleep (5 s).
  * Return: 0, or a negative errno: -EIO when the surviving members cannot
  * serve the request, -EINVAL for a range out of bounds, -EROFS when the
- * VD's access policy forbids writing, -ENOMEM.
+ * VD's access policy forbids writing (RO or Blocked: writes, zeroing,
+ * trimming), -EPERM for a read when it forbids reading too (Blocked),
+ * -ENOMEM.
  */
 int rcl_soft_volume_read(struct rcl_soft_volume *vol, void *buf, size_t len, uint64_t off);
 int rcl_soft_volume_write(struct rcl_soft_volume *vol, const void *buf, size_t len, uint64_t off,

@@ -62,6 +62,44 @@ unsigned mdref_raid10(unsigned n, unsigned chunk, uint64_t s, unsigned copy, uin
 	return dev;
 }
 
+unsigned mdref_copies(const struct mdref_vd *vd)
+{
+	return vd->array.level == 1 ? vd->array.n : vd->array.level == 10 ? 2 : 1;
+}
+
+/* Array sector @s of @a: the device and the sector in its data. */
+static unsigned array_place(const struct mdref_array *a, uint64_t s, unsigned copy,
+                            uint64_t *sector)
+{
+	unsigned dev, pd, qd;
+
+	switch (a->level) {
+	case 0:
+		return mdref_raid0(a->n, a->chunk, s, sector);
+	case 1:
+		*sector = s;
+		return copy;
+	case 10:
+		return mdref_raid10(a->n, a->chunk, s, copy, sector);
+	default:
+		*sector = mdref_raid56(a->level, a->n, a->chunk, s, &dev, &pd, &qd);
+		return dev;
+	}
+}
+
+unsigned mdref_place(const struct mdref_vd *vd, uint64_t s, unsigned copy, uint64_t *sector)
+{
+	unsigned span = 0, dev;
+
+	if (vd->top.n) {
+		span = array_place(&vd->top, s, 0, &s);
+		s += vd->top.data_offset;
+	}
+	dev = array_place(&vd->array, s, copy, sector);
+	*sector += vd->part + vd->array.data_offset;
+	return span * vd->array.n + dev;
+}
+
 uint8_t mdref_gf_mul(uint8_t a, uint8_t b)
 {
 	uint8_t r = 0;

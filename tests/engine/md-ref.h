@@ -30,6 +30,41 @@ unsigned mdref_raid6_slot(unsigned n, unsigned pd, unsigned qd, unsigned dev);
 /* raid10 near=2 over @n devices: array sector @s's copy @copy (0 or 1). */
 unsigned mdref_raid10(unsigned n, unsigned chunk, uint64_t s, unsigned copy, uint64_t *dev_sector);
 
+/**
+ * struct mdref_array - one md array's shape as its superblock gives it.
+ * @level:	0, 1, 5, 6 or 10.
+ * @n:		raid_disks.
+ * @chunk:	chunksize in sectors.
+ * @data_offset: where each member's data starts, in sectors of the member.
+ */
+struct mdref_array {
+	int level;
+	unsigned n;
+	unsigned chunk;
+	uint64_t data_offset;
+};
+
+/**
+ * struct mdref_vd - a VD: @array on every member partition (starting at
+ * drive sector @part), or, when @spans is above 1 or @top.n is set, a raid0
+ * @top over @spans such arrays, each on @array.n consecutive members.
+ */
+struct mdref_vd {
+	uint64_t part;
+	unsigned spans;
+	struct mdref_array top;
+	struct mdref_array array;
+};
+
+/* mdref_copies() - how many copies @vd keeps of each sector. */
+unsigned mdref_copies(const struct mdref_vd *vd);
+
+/*
+ * mdref_place() - copy @copy of VD sector @s: the member (in member order)
+ * and the drive sector on it.
+ */
+unsigned mdref_place(const struct mdref_vd *vd, uint64_t s, unsigned copy, uint64_t *sector);
+
 /* GF(2^8) with polynomial 0x11d: a * b, and 2^e. */
 uint8_t mdref_gf_mul(uint8_t a, uint8_t b);
 uint8_t mdref_gf_pow2(unsigned e);

@@ -65,44 +65,35 @@ static unsigned lib_place(const struct rcl_soft_geometry *geo, uint64_t off, uns
 }
 
 /*
- * Where md puts it: the array sector through md's formulas, plus the
- * member's data offset (and, nested, the top raid0's in the span array).
+ * Where md puts it: md's formulas over the shapes and data offsets the
+ * superblocks carry (here, as layout.c computes them).
  */
 static unsigned ref_place(const struct rcl_soft_dg *dg, const struct rcl_soft_vd *vd,
                           const struct rcl_md_geometry *member, uint64_t off, unsigned copy,
                           uint64_t *at)
 {
-	unsigned chunk = vd->strip_kib * 2, n = rcl_soft_dg_members(dg), dev = 0, pd, qd;
-	uint64_t s = off / 512, dev_sector = s, start = (vd->first_lba + member->data_offset) * 512;
-	unsigned first = 0;
+	bool nested = dg->level == RCL_RAID50 || dg->level == RCL_RAID60;
+	static const int md_level[] = {
+	    [RCL_RAID0] = 0,   [RCL_RAID1] = 1,  [RCL_RAID5] = 5, [RCL_RAID6] = 6,
+	    [RCL_RAID10] = 10, [RCL_RAID50] = 5, [RCL_RAID60] = 6};
+	struct mdref_vd ref = {.part = vd->first_lba,
+	                       .spans = nested ? dg->spans : 1,
+	                       .array = {md_level[dg->level],
+	                                 nested ? dg->drives_per_span : rcl_soft_dg_members(dg),
+	                                 vd->strip_kib * 2, member->data_offset}};
+	uint64_t sector;
+	unsigned m;
 
-	switch (dg->level) {
-	case RCL_RAID0:
-		dev = mdref_raid0(n, chunk, s, &dev_sector);
-		break;
-	case RCL_RAID1:
-		dev = copy;
-		break;
-	case RCL_RAID10:
-		dev = mdref_raid10(n, chunk, s, copy, &dev_sector);
-		break;
-	case RCL_RAID5:
-	case RCL_RAID6:
-		dev_sector =
-		    mdref_raid56(dg->level == RCL_RAID6 ? 6 : 5, n, chunk, s, &dev, &pd, &qd);
-		break;
-	default: {
+	if (nested) {
 		struct rcl_md_geometry top;
 		struct rcl_error err = {0};
 
 		ck_assert(!rcl_soft_top_geometry(dg, vd->strip_kib, member, &top, &err));
-		first = mdref_raid0(dg->spans, chunk, s, &dev_sector) * dg->drives_per_span;
-		dev_sector = mdref_raid56(dg->level == RCL_RAID60 ? 6 : 5, dg->drives_per_span,
-		                          chunk, top.data_offset + dev_sector, &dev, &pd, &qd);
+		ref.top = (struct mdref_array){0, dg->spans, vd->strip_kib * 2, top.data_offset};
 	}
-	}
-	*at = start + dev_sector * 512 + off % 512;
-	return first + dev;
+	m = mdref_place(&ref, off / 512, copy, &sector);
+	*at = sector * 512 + off % 512;
+	return m;
 }
 
 static unsigned copies_of(enum rcl_raid_level level, unsigned n)

@@ -1,6 +1,867 @@
 // SPDX-License-Identifier: MIT
+/*
+ * test-volume.c - virtual drives read and written through the engine
+ * (lib/soft/volume.h) on real soft controllers made by the raidcli binary.
+ *
+ * For every level: several threads write seeded random data at random
+ * sector-aligned offsets and lengths, in interleaved bands that share
+ * stripes, and read their bands back as they go; then the whole VD is read
+ * back and compared with a shadow copy, and the member drives are read
+ * directly where md's formulas (md-ref.c) over the shapes and data offsets
+ * in the on-disk md superblocks put each byte, and parity is checked
+ * against the GF(2^8) reference. Then members are failed through
+ * rcl_soft_volume_update() and their drives overwritten with garbage: the
+ * VD must read back the same, and take more writes, without touching them.
+ *
+ * Member I/O errors come from the uring layer's test-only fault hook, as no
+ * real drive fails on demand.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "md-ref.h"
+#include "soft/md-bitmap.h"
+#include "soft/soft.h"
+#include "soft/uring.h"
+#include "soft/volume.h"
 #include "unit.h"
+
+#define KIB     1024ull
+#define MIB     (1024 * KIB)
+#define THREADS 4
+#define OPS     40 /* writes per thread and round */
+/* Each thread writes its own bands; neighbours share the stripes between. */
+#define BAND   (MIB + 24 * KIB)
+#define MAXMEM 32
+
+/* ---- the controller and the volume ---- */
+
+struct fixture {
+	struct unit_state st;
+	struct rcl_ctx *ctx;
+	struct rcl_ctrl *ctrl;
+	struct rcl_soft_state *state;
+	struct rcl_soft_volume *vol;
+	uint64_t bytes;
+	uint64_t strip, strip_k; /* set: threads share stripes, a data strip each */
+	uint8_t *shadow;
+	unsigned members;
+	int fds[MAXMEM]; /* the member drives, read directly */
+	atomic_uint failed[MAXMEM];
+	atomic_int failed_error;
+};
+
+static void owner_failed(void *ctx, unsigned vd, unsigned member, int error)
+{
+	struct fixture *f = ctx;
+
+	ck_assert_uint_eq(vd, 0);
+	atomic_fetch_add(&f->failed[member], 1);
+	atomic_store(&f->failed_error, error);
+}
+
+/* Run "raidcli ARGS" (the binary the build made), which must succeed. */
+static void cli(const char *fmt, ...)
+{
+	char args[256], line[PATH_MAX + 300];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof(args), fmt, ap);
+	va_end(ap);
+	snprintf(line, sizeof(line), "'%s' %s >/dev/null", getenv("RAIDCLI"), args);
+	ck_assert_msg(system(line) == 0, "failed: raidcli %s", args);
+}
+
+static const struct rcl_soft_disk *member_disk(const struct fixture *f, unsigned m)
+{
+	for (size_t i = 0; i < f->state->count; i++)
+		if (f->state->disks[i].dg == 0 && f->state->disks[i].member == (int)m)
+			return &f->state->disks[i];
+	ck_abort_msg("member %u has no drive", m);
+	return NULL;
+}
+
+static void open_volume(struct fixture *f, const struct rcl_soft_state *state)
+{
+	const struct rcl_soft_volume_owner owner = {owner_failed, f};
+	struct rcl_error err = {0};
+
+	ck_assert_msg(!rcl_soft_volume_open(state, 0, &owner, &f->vol, &err), "%s", err.msg);
+}
+
+/* A controller of @drives sparse images of @mb MB with VD 0 of @type over all of them. */
+static void setup_mb(struct fixture *f, unsigned mb, const char *type, unsigned drives,
+                     const char *extra)
+{
+	struct rcl_error err = {0};
+
+	memset(f, 0, sizeof(*f));
+	unit_state_enter(&f->st, NULL);
+	cli("add controller type=soft drives=%u size=%uMB", drives, mb);
+	cli("/c0 add vd type=%s drives=252:0-%u %s", type, drives - 1, extra);
+	f->ctx = unit_ctx_new(f->st.dir);
+	ck_assert_msg(!rcl_ctrl_open(f->ctx, 0, RCL_LOCK_SHARED, &f->ctrl, &err), "%s", err.msg);
+	f->state = ((struct soft_ctrl *)f->ctrl->priv)->state;
+	f->members = rcl_soft_dg_members(&f->state->cfg.dgs[0]);
+	for (unsigned m = 0; m < f->members; m++) {
+		f->fds[m] = open(member_disk(f, m)->path, O_RDWR | O_CLOEXEC);
+		ck_assert_int_ge(f->fds[m], 0);
+	}
+	open_volume(f, f->state);
+	f->bytes = rcl_soft_volume_bytes(f->vol);
+	ck_assert_uint_eq(f->bytes, f->state->cfg.vds[0].bytes);
+	f->shadow = calloc(1, f->bytes); /* a new VD reads as zeros */
+	ck_assert_ptr_nonnull(f->shadow);
+}
+
+static void setup(struct fixture *f, const char *type, unsigned drives, const char *extra)
+{
+	setup_mb(f, 32, type, drives, extra);
+}
+
+static void teardown(struct fixture *f)
+{
+	rcl_soft_uring_set_fault(NULL, NULL);
+	rcl_soft_volume_close(f->vol);
+	for (unsigned m = 0; m < f->members; m++)
+		close(f->fds[m]);
+	rcl_ctrl_close(f->ctrl);
+	rcl_ctx_free(f->ctx);
+	unit_state_leave(&f->st);
+	free(f->shadow);
+}
+
+/* A copy of the configuration with members @lost (ending with -1) in @state. */
+static void set_members(struct fixture *f, const int *lost, enum rcl_soft_member_state state,
+                        uint64_t rebuilt_lba)
+{
+	struct rcl_soft_state copy = *f->state;
+	struct rcl_error err = {0};
+
+	for (const int *m = lost; *m >= 0; m++) {
+		copy.cfg.dgs[0].members[*m].state = state;
+		copy.cfg.dgs[0].members[*m].rebuilt_lba = rebuilt_lba;
+	}
+	ck_assert_msg(!rcl_soft_volume_update(f->vol, &copy, &err), "%s", err.msg);
+}
+
+/* ---- the workload ---- */
+
+static uint64_t next_random(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+struct worker {
+	struct fixture *f;
+	unsigned index;
+	uint64_t seed;
+	unsigned errors, mismatches;
+};
+
+/* Write random data over a random part of one of the thread's bands. */
+static void write_some(struct worker *w, uint8_t *buf)
+{
+	struct fixture *f = w->f;
+	uint64_t size = f->strip ? f->strip : BAND, regions = (f->bytes + size - 1) / size;
+	uint64_t region = (next_random(&w->seed) % regions) / THREADS * THREADS + w->index;
+	uint64_t start, end, sectors, at, len;
+
+	/* Strip mode: thread t writes data strip t of the first stripes only. */
+	if (f->strip)
+		region = next_random(&w->seed) % 16 * f->strip_k + w->index;
+	start = region * size;
+	end = start + size < f->bytes ? start + size : f->bytes;
+
+	if (start >= end)
+		return;
+	sectors = (end - start) / 512;
+	at = next_random(&w->seed) % sectors;
+	/* Half small writes, half anything up to the band's end. */
+	len = 1 + next_random(&w->seed) % (next_random(&w->seed) % 2 ? 16 : sectors - at);
+	len = at + len > sectors ? sectors - at : len;
+	for (uint64_t i = 0; i < len * 512; i += 8) {
+		uint64_t v = next_random(&w->seed);
+
+		memcpy(buf + i, &v, 8);
+	}
+	if (rcl_soft_volume_write(f->vol, buf, len * 512, start + at * 512,
+	                          next_random(&w->seed) % 8 ? 0 : RCL_SOFT_IO_FUA))
+		w->errors++;
+	memcpy(f->shadow + start + at * 512, buf, len * 512);
+	/* Read the band back now and then, while the other threads write theirs. */
+	if (next_random(&w->seed) % 4 == 0) {
+		if (rcl_soft_volume_read(f->vol, buf, end - start, start))
+			w->errors++;
+		else if (memcmp(buf, f->shadow + start, end - start))
+			w->mismatches++;
+	}
+}
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	uint8_t *block;
+
+	ck_assert(!posix_memalign((void **)&block, 4096, BAND + 4096));
+	for (unsigned i = 0; i < OPS; i++)
+		write_some(w, block + (i % 3 ? 0 : 16)); /* aligned and not */
+	free(block);
+	return NULL;
+}
+
+static void run_workload(struct fixture *f, unsigned round)
+{
+	pthread_t threads[THREADS];
+	struct worker workers[THREADS];
+
+	for (unsigned t = 0; t < THREADS; t++) {
+		workers[t] = (struct worker){f, t, 0x9e3779b97f4a7c15ull * (t + 1) + round, 0, 0};
+		ck_assert(!pthread_create(&threads[t], NULL, work, &workers[t]));
+	}
+	for (unsigned t = 0; t < THREADS; t++) {
+		ck_assert(!pthread_join(threads[t], NULL));
+		ck_assert_msg(!workers[t].errors, "thread %u: %u requests failed", t,
+		              workers[t].errors);
+		ck_assert_msg(!workers[t].mismatches, "thread %u: %u read-backs differ", t,
+		              workers[t].mismatches);
+	}
+}
+
+/*
+ * Where @a and @b (of VD byte @off on) first differ. Check records every
+ * assertion it passes, so loops compare first and assert only on failure.
+ */
+static uint64_t first_difference(const uint8_t *a, const uint8_t *b, size_t len, uint64_t off)
+{
+	size_t i = 0;
+
+	while (i < len && a[i] == b[i])
+		i++;
+	return off + i;
+}
+
+/* The whole VD reads back as the shadow. */
+static void verify(struct fixture *f)
+{
+	uint8_t *buf = malloc(4 * MIB);
+
+	for (uint64_t off = 0; off < f->bytes; off += 4 * MIB) {
+		size_t len = f->bytes - off < 4 * MIB ? f->bytes - off : 4 * MIB;
+
+		ck_assert_int_eq(rcl_soft_volume_read(f->vol, buf, len, off), 0);
+		if (memcmp(buf, f->shadow + off, len))
+			ck_abort_msg("VD byte %llu differs", (unsigned long long)first_difference(
+			                                         buf, f->shadow + off, len, off));
+	}
+	free(buf);
+}
+
+/* ---- the members, read directly ---- */
+
+static uint64_t le(const uint8_t *p, int width)
+{
+	uint64_t v = 0;
+
+	for (int i = width - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* md's mdp_superblock_1 at drive byte @at of member @m: level, layout, shape, data offset. */
+static struct mdref_array read_super(const struct fixture *f, unsigned m, uint64_t at)
+{
+	uint8_t sb[256];
+
+	ck_assert_int_eq(pread(f->fds[m], sb, sizeof(sb), (off_t)at), (ssize_t)sizeof(sb));
+	ck_assert_uint_eq(le(sb, 4), 0xa92b4efc);
+	if (le(sb + 72, 4) == 5 || le(sb + 72, 4) == 6)
+		ck_assert_uint_eq(le(sb + 76, 4), 2); /* left-symmetric */
+	return (struct mdref_array){(int)le(sb + 72, 4), (unsigned)le(sb + 92, 4),
+	                            (unsigned)le(sb + 88, 4), le(sb + 128, 8)};
+}
+
+/*
+ * The VD as md would assemble it from the superblocks on its members, read
+ * from members not in @skip (a bit per member).
+ */
+static void md_view(const struct fixture *f, uint64_t skip, struct mdref_vd *ref)
+{
+	const struct rcl_soft_vd *vd = &f->state->cfg.vds[0];
+	uint64_t part = vd->first_lba * 512, top_sector;
+	unsigned first = (unsigned)__builtin_ctzll(~skip), dev;
+
+	*ref = (struct mdref_vd){.part = vd->first_lba, .spans = 1};
+	ref->array = read_super(f, first, part + 4096);
+	if (ref->array.n == f->members)
+		return;
+	/* Nested: the top raid0's superblock is 4 KiB into each span's array. */
+	ref->spans = f->members / ref->array.n;
+	dev = mdref_place(&(struct mdref_vd){.part = ref->part, .spans = 1, .array = ref->array}, 8,
+	                  0, &top_sector);
+	while (skip >> dev & 1)
+		dev += ref->array.n; /* the next span's copy */
+	ref->top = read_super(f, dev, top_sector * 512);
+	ck_assert_int_eq(ref->top.level, 0);
+	ck_assert_uint_eq(ref->top.n, ref->spans);
+}
+
+/*
+ * Sampled sectors are where md keeps them, on every copy but those in
+ * @skip (a bit per member) and those of member @partial at or above drive
+ * sector @valid_below.
+ */
+static void check_places_but(const struct fixture *f, uint64_t skip, unsigned partial,
+                             uint64_t valid_below)
+{
+	struct mdref_vd ref;
+	uint64_t seed = 42;
+	uint8_t sector[512];
+
+	md_view(f, skip, &ref);
+	for (unsigned i = 0; i < 2000; i++) {
+		uint64_t s = next_random(&seed) % (f->bytes / 512), at;
+
+		for (unsigned c = 0; c < mdref_copies(&ref); c++) {
+			unsigned m = mdref_place(&ref, s, c, &at);
+
+			if (skip >> m & 1 || (m == partial && at >= valid_below))
+				continue;
+			if (pread(f->fds[m], sector, 512, (off_t)(at * 512)) != 512 ||
+			    memcmp(sector, f->shadow + s * 512, 512))
+				ck_abort_msg("VD sector %llu is not on member %u at sector %llu",
+				             (unsigned long long)s, m, (unsigned long long)at);
+		}
+	}
+}
+
+static void check_places(const struct fixture *f, uint64_t skip)
+{
+	check_places_but(f, skip, ~0u, 0);
+}
+
+/* P (and Q) of the stripe holding VD sector @s match its data, on the drives. */
+static void check_stripe(const struct fixture *f, const struct mdref_vd *ref, uint64_t s)
+{
+	const struct mdref_array *a = &ref->array;
+	size_t len = a->chunk * 512ull;
+	uint8_t *strip[MAXMEM], *p = calloc(1, len), *q = calloc(1, len);
+	uint64_t at, stripe;
+	unsigned m = mdref_place(ref, s, 0, &at), first = m / a->n * a->n, dd, pd, qd;
+
+	stripe = (at - ref->part - a->data_offset) / a->chunk;
+	mdref_raid56(a->level, a->n, a->chunk, stripe * (a->n - (a->level == 6 ? 2 : 1)) * a->chunk,
+	             &dd, &pd, &qd);
+	for (unsigned d = 0; d < a->n; d++) {
+		uint64_t byte = (ref->part + a->data_offset + stripe * a->chunk) * 512;
+
+		strip[d] = malloc(len);
+		ck_assert_int_eq(pread(f->fds[first + d], strip[d], len, (off_t)byte),
+		                 (ssize_t)len);
+	}
+	for (unsigned d = 0; d < a->n; d++) {
+		uint8_t g = a->level == 6 ? mdref_gf_pow2(mdref_raid6_slot(a->n, pd, qd, d)) : 0;
+
+		for (size_t i = 0; d != pd && d != qd && i < len; i++) {
+			p[i] ^= strip[d][i];
+			q[i] ^= mdref_gf_mul(g, strip[d][i]);
+		}
+	}
+	ck_assert_msg(!memcmp(p, strip[pd], len), "P of the stripe of VD sector %llu differs",
+	              (unsigned long long)s);
+	ck_assert_msg(a->level != 6 || !memcmp(q, strip[qd], len),
+	              "Q of the stripe of VD sector %llu differs", (unsigned long long)s);
+	for (unsigned d = 0; d < a->n; d++)
+		free(strip[d]);
+	free(p);
+	free(q);
+}
+
+static void check_stripe_of(const struct fixture *f, uint64_t s)
+{
+	struct mdref_vd ref;
+
+	md_view(f, 0, &ref);
+	check_stripe(f, &ref, s);
+}
+
+static void check_parity(const struct fixture *f)
+{
+	struct mdref_vd ref;
+	uint64_t seed = 7;
+
+	md_view(f, 0, &ref);
+	if (ref.array.level != 5 && ref.array.level != 6)
+		return;
+	for (unsigned i = 0; i < 60; i++)
+		check_stripe(f, &ref, next_random(&seed) % (f->bytes / 512));
+}
+
+/* Overwrite member @m's whole VD partition with garbage; return what it holds now. */
+static uint8_t *trash(const struct fixture *f, unsigned m)
+{
+	const struct rcl_soft_vd *vd = &f->state->cfg.vds[0];
+	size_t len = (vd->last_lba + 1 - vd->first_lba) * 512;
+	uint8_t *junk = malloc(len);
+
+	memset(junk, 0xe7, len);
+	ck_assert_int_eq(pwrite(f->fds[m], junk, len, (off_t)(vd->first_lba * 512)), (ssize_t)len);
+	return junk;
+}
+
+static void untouched(const struct fixture *f, unsigned m, uint8_t *junk)
+{
+	const struct rcl_soft_vd *vd = &f->state->cfg.vds[0];
+	size_t len = (vd->last_lba + 1 - vd->first_lba) * 512;
+	uint8_t *now = malloc(len);
+
+	ck_assert_int_eq(pread(f->fds[m], now, len, (off_t)(vd->first_lba * 512)), (ssize_t)len);
+	ck_assert_msg(!memcmp(now, junk, len), "member %u was written while failed", m);
+	free(now);
+	free(junk);
+}
+
+/* ---- the levels ---- */
+
+struct level_case {
+	const char *type;
+	unsigned drives;
+	const char *extra;
+	int lost[4]; /* the members a degraded VD loses, ending with -1 */
+};
+
+static const struct level_case cases[] = {
+    {"raid0", 3, "strip=16", {-1}},
+    {"raid1", 2, "", {0, -1}},
+    {"raid5", 4, "strip=16", {2, -1}},
+    {"raid6", 6, "strip=32", {1, 4, -1}},
+    {"raid10", 4, "", {0, 3, -1}},
+    {"raid50", 6, "pdperarray=3 strip=16", {1, 5, -1}},
+    {"raid60", 8, "pdperarray=4", {0, 2, 6, -1}},
+};
+
+START_TEST(test_level)
+{
+	const struct level_case *c = &cases[_i];
+	uint8_t *junk[4] = {NULL};
+	struct fixture f;
+	uint64_t lost = 0;
+
+	setup(&f, c->type, c->drives, c->extra);
+	run_workload(&f, 0);
+	verify(&f);
+	check_places(&f, 0);
+	check_parity(&f);
+	if (c->lost[0] < 0) {
+		/* RAID0 survives no loss: reads fail, and the VD does not open. */
+		uint8_t buf[64 * KIB];
+		struct rcl_soft_volume *vol;
+		struct rcl_error err = {0};
+		struct rcl_soft_state copy = *f.state;
+
+		set_members(&f, (const int[]){1, -1}, RCL_SOFT_MEMBER_FAILED, 0);
+		ck_assert_int_eq(rcl_soft_volume_read(f.vol, buf, sizeof(buf), 0), -EIO);
+		copy.cfg.dgs[0].members[1].state = RCL_SOFT_MEMBER_FAILED;
+		ck_assert_int_eq(
+		    rcl_soft_volume_open(&copy, 0, &(struct rcl_soft_volume_owner){0}, &vol, &err),
+		    RCL_NOT_ALLOWED);
+		teardown(&f);
+		return;
+	}
+	set_members(&f, c->lost, RCL_SOFT_MEMBER_FAILED, 0);
+	for (unsigned i = 0; c->lost[i] >= 0; i++) {
+		junk[i] = trash(&f, (unsigned)c->lost[i]);
+		lost |= 1ull << c->lost[i];
+	}
+	verify(&f);
+	run_workload(&f, 1);
+	verify(&f);
+	check_places(&f, lost);
+	for (unsigned i = 0; c->lost[i] >= 0; i++)
+		untouched(&f, (unsigned)c->lost[i], junk[i]);
+	for (unsigned m = 0; m < f.members; m++)
+		ck_assert_uint_eq(atomic_load(&f.failed[m]), 0);
+	teardown(&f);
+}
+END_TEST
+
+/*
+ * Every thread writes its own data strip of the same stripes, with parity
+ * updates that must not interleave: the stripe locks keep parity right.
+ */
+START_TEST(test_same_stripes)
+{
+	struct fixture f;
+
+	setup(&f, _i ? "raid6" : "raid5", THREADS + 1 + _i, "strip=16");
+	f.strip = 16 * KIB;
+	f.strip_k = THREADS;
+	for (unsigned round = 0; round < 4; round++)
+		run_workload(&f, round);
+	verify(&f);
+	check_parity(&f);
+	for (uint64_t s = 0; s < 16 * THREADS * 32; s += 32)
+		check_stripe_of(&f, s);
+	teardown(&f);
+}
+END_TEST
+
+/* ---- I/O errors ---- */
+
+struct fault {
+	atomic_int member; /* fail every op on this member; -1: none */
+	atomic_uint hits;
+	atomic_uint syncs[MAXMEM];
+};
+
+static struct fault faults;
+
+static int fault_hook(void *ctx, const struct rcl_soft_op *op)
+{
+	(void)ctx;
+	if (op->kind == RCL_SOFT_OP_DATASYNC)
+		atomic_fetch_add(&faults.syncs[op->member], 1);
+	if ((int)op->member != atomic_load(&faults.member))
+		return 0;
+	atomic_fetch_add(&faults.hits, 1);
+	return EIO;
+}
+
+static void arm(int member)
+{
+	memset(&faults, 0, sizeof(faults));
+	atomic_store(&faults.member, member);
+	rcl_soft_uring_set_fault(fault_hook, NULL);
+}
+
+/*
+ * Member 1 fails every I/O: the requests still succeed, the owner hears of
+ * it once, and the member is left alone after.
+ */
+START_TEST(test_member_error)
+{
+	const struct level_case *c = &cases[_i + 1]; /* the redundant levels */
+	struct fixture f;
+	unsigned hits;
+
+	setup(&f, c->type, c->drives, c->extra);
+	arm(1);
+	run_workload(&f, 0);
+	verify(&f);
+	ck_assert_uint_eq(atomic_load(&f.failed[1]), 1);
+	ck_assert_int_eq(atomic_load(&f.failed_error), EIO);
+	for (unsigned m = 0; m < f.members; m++)
+		ck_assert_uint_eq(atomic_load(&f.failed[m]), m == 1);
+	hits = atomic_load(&faults.hits);
+	ck_assert_uint_gt(hits, 0);
+	run_workload(&f, 1);
+	verify(&f);
+	ck_assert_uint_eq(atomic_load(&faults.hits), hits);
+	ck_assert_uint_eq(atomic_load(&f.failed[1]), 1);
+	teardown(&f);
+}
+END_TEST
+
+/* RAID0 has no redundancy: the request fails, and the owner hears of it once. */
+START_TEST(test_member_error_raid0)
+{
+	struct fixture f;
+	uint8_t *buf = calloc(1, MIB);
+
+	setup(&f, "raid0", 3, "strip=16");
+	arm(1);
+	ck_assert_int_eq(rcl_soft_volume_write(f.vol, buf, MIB, 0, 0), -EIO);
+	ck_assert_int_eq(rcl_soft_volume_read(f.vol, buf, MIB, 0), -EIO);
+	ck_assert_int_eq(rcl_soft_volume_read(f.vol, buf, 16 * KIB, 0), 0); /* member 0's */
+	ck_assert_uint_eq(atomic_load(&f.failed[1]), 1);
+	ck_assert_int_eq(atomic_load(&f.failed_error), EIO);
+	free(buf);
+	teardown(&f);
+}
+END_TEST
+
+/* The same without io_uring: the synchronous fallback serves a RAID6. */
+START_TEST(test_sync_fallback)
+{
+	struct fixture f;
+
+	rcl_soft_uring_force_sync(true);
+	setup(&f, "raid6", 5, "strip=16");
+	run_workload(&f, 0);
+	verify(&f);
+	check_parity(&f);
+	set_members(&f, (const int[]){0, 3, -1}, RCL_SOFT_MEMBER_OFFLINE, 0);
+	run_workload(&f, 1);
+	verify(&f);
+	rcl_soft_uring_force_sync(false);
+	teardown(&f);
+}
+END_TEST
+
+/* ---- the rest of the contract ---- */
+
+/* A rebuilding member serves below its rebuilt LBA only, and is written there only. */
+START_TEST(test_rebuilding_member)
+{
+	const struct rcl_soft_vd *vd;
+	struct fixture f;
+	uint64_t half;
+	uint8_t *junk;
+	size_t len;
+
+	setup(&f, "raid5", 3, "strip=16");
+	run_workload(&f, 0);
+	vd = &f.state->cfg.vds[0];
+	half = (vd->first_lba + vd->last_lba) / 2;
+	set_members(&f, (const int[]){1, -1}, RCL_SOFT_MEMBER_REBUILD, half);
+	len = (vd->last_lba + 1 - half) * 512;
+	junk = malloc(len);
+	memset(junk, 0x5a, len);
+	ck_assert_int_eq(pwrite(f.fds[1], junk, len, (off_t)(half * 512)), (ssize_t)len);
+	verify(&f);
+	run_workload(&f, 1);
+	verify(&f);
+	ck_assert_int_eq(pread(f.fds[1], junk, len, (off_t)(half * 512)), (ssize_t)len);
+	if (first_difference(junk, junk + 1, len - 1, 0) != len - 1 || junk[0] != 0x5a)
+		ck_abort_msg("the rebuilding member was written above its rebuilt LBA");
+	free(junk);
+	check_places_but(&f, 0, 1, half); /* below the rebuilt LBA it is written too */
+	teardown(&f);
+}
+END_TEST
+
+START_TEST(test_zero)
+{
+	struct fixture f;
+	uint8_t *buf;
+
+	setup(&f, "raid6", 4, "strip=16");
+	run_workload(&f, 0);
+	ck_assert_int_eq(rcl_soft_volume_zero(f.vol, 5 * MIB + 512, 100 * KIB, 0), 0);
+	memset(f.shadow + 100 * KIB, 0, 5 * MIB + 512);
+	ck_assert_int_eq(rcl_soft_volume_zero(f.vol, 4 * KIB, f.bytes - 4 * KIB, RCL_SOFT_IO_FUA),
+	                 0);
+	memset(f.shadow + f.bytes - 4 * KIB, 0, 4 * KIB);
+	verify(&f);
+	check_parity(&f);
+	ck_assert_int_eq(rcl_soft_volume_trim(f.vol, MIB, 0), 0);
+	buf = malloc(MIB);
+	ck_assert_int_eq(rcl_soft_volume_read(f.vol, buf, MIB, 0), 0);
+	free(buf);
+	teardown(&f);
+}
+END_TEST
+
+/* Range checks, access policies, and a VD that went away. */
+START_TEST(test_refusals)
+{
+	struct rcl_soft_state copy;
+	struct rcl_error err = {0};
+	struct fixture f;
+	uint8_t buf[4096] = {0};
+	uint32_t min, preferred, max;
+
+	setup(&f, "raid5", 4, "");
+	rcl_soft_volume_block_sizes(f.vol, &min, &preferred, &max);
+	ck_assert_uint_eq(min, 512);
+	ck_assert_uint_eq(preferred, 3 * 64 * KIB);
+	ck_assert_uint_eq(max % preferred, 0);
+	ck_assert_int_eq(rcl_soft_volume_read(f.vol, buf, 100, 0), -EINVAL);
+	ck_assert_int_eq(rcl_soft_volume_write(f.vol, buf, 512, 3, 0), -EINVAL);
+	ck_assert_int_eq(rcl_soft_volume_read(f.vol, buf, 1024, f.bytes - 512), -EINVAL);
+	ck_assert_int_eq(rcl_soft_volume_read(f.vol, buf, 512, f.bytes), -EINVAL);
+	ck_assert_int_eq(rcl_soft_volume_read(f.vol, buf, 512, f.bytes - 512), 0);
+	ck_assert_int_eq(rcl_soft_volume_read(f.vol, buf, 0, f.bytes), 0);
+
+	copy = *f.state;
+	copy.cfg.vds[0].access = RCL_ACCESS_RO;
+	ck_assert(!rcl_soft_volume_update(f.vol, &copy, &err));
+	ck_assert_int_eq(rcl_soft_volume_write(f.vol, buf, 512, 0, 0), -EROFS);
+	ck_assert_int_eq(rcl_soft_volume_zero(f.vol, 512, 0, 0), -EROFS);
+	ck_assert_int_eq(rcl_soft_volume_trim(f.vol, 512, 0), -EROFS);
+	ck_assert_int_eq(rcl_soft_volume_read(f.vol, buf, 512, 0), 0);
+	copy.cfg.vds[0].access = RCL_ACCESS_BLOCKED;
+	ck_assert(!rcl_soft_volume_update(f.vol, &copy, &err));
+	ck_assert_int_eq(rcl_soft_volume_read(f.vol, buf, 512, 0), -EPERM);
+	ck_assert_int_eq(rcl_soft_volume_write(f.vol, buf, 512, 0, 0), -EROFS);
+	copy.cfg.vds[0].access = RCL_ACCESS_RW;
+	ck_assert(!rcl_soft_volume_update(f.vol, &copy, &err));
+	ck_assert_int_eq(rcl_soft_volume_write(f.vol, buf, 512, 0, 0), 0);
+
+	/* Two members of a RAID5 lost: offline. */
+	copy.cfg.dgs[0].members[0].state = RCL_SOFT_MEMBER_MISSING;
+	copy.cfg.dgs[0].members[3].state = RCL_SOFT_MEMBER_FAILED;
+	ck_assert_int_eq(rcl_soft_volume_open(&copy, 0, &(struct rcl_soft_volume_owner){0},
+	                                      &(struct rcl_soft_volume *){NULL}, &err),
+	                 RCL_NOT_ALLOWED);
+	ck_assert(!rcl_soft_volume_update(f.vol, &copy, &err));
+	ck_assert_int_eq(rcl_soft_volume_read(f.vol, buf, sizeof(buf), 0), -EIO);
+	ck_assert_int_eq(rcl_soft_volume_open(&copy, 9, &(struct rcl_soft_volume_owner){0},
+	                                      &(struct rcl_soft_volume *){NULL}, &err),
+	                 RCL_NOT_FOUND);
+	copy.cfg.vd_count = 0;
+	ck_assert_int_eq(rcl_soft_volume_update(f.vol, &copy, &err), RCL_NOT_FOUND);
+	teardown(&f);
+}
+END_TEST
+
+/* FUA syncs the members a write touched; flush syncs them all. */
+START_TEST(test_fua_flush)
+{
+	struct fixture f;
+	uint8_t buf[4096] = {1};
+	unsigned fua;
+
+	setup(&f, "raid5", 4, "");
+	/* The region's first write also sets its write-intent bit, syncing every member. */
+	ck_assert_int_eq(rcl_soft_volume_write(f.vol, buf, sizeof(buf), 0, 0), 0);
+	arm(-1);
+	/* Chunk 0 of a 4-drive left-symmetric RAID5 is on member 0, its P on member 3. */
+	ck_assert_int_eq(rcl_soft_volume_write(f.vol, buf, sizeof(buf), 0, RCL_SOFT_IO_FUA), 0);
+	for (unsigned m = 0; m < 4; m++) {
+		fua = m == 0 || m == 3;
+		ck_assert_uint_eq(atomic_load(&faults.syncs[m]), fua);
+	}
+	ck_assert_int_eq(rcl_soft_volume_write(f.vol, buf, sizeof(buf), 0, 0), 0);
+	ck_assert_uint_eq(atomic_load(&faults.syncs[0]), 1);
+	ck_assert_int_eq(rcl_soft_volume_flush(f.vol), 0);
+	for (unsigned m = 0; m < 4; m++) {
+		fua = m == 0 || m == 3;
+		ck_assert_uint_eq(atomic_load(&faults.syncs[m]), 1 + fua);
+	}
+	teardown(&f);
+}
+END_TEST
+
+/* The bits of member @m's write-intent bitmap, as md reads them. */
+static uint8_t bitmap_bits(const struct fixture *f, unsigned m, uint32_t *chunk)
+{
+	const struct rcl_soft_vd *vd = &f->state->cfg.vds[0];
+	struct rcl_md_bitmap_super bms;
+	struct rcl_error err = {0};
+	uint8_t buf[512];
+
+	/* The bitmap is 8 sectors after the superblock, which is 8 into the partition. */
+	ck_assert_int_eq(pread(f->fds[m], buf, sizeof(buf), (off_t)((vd->first_lba + 16) * 512)),
+	                 (ssize_t)sizeof(buf));
+	ck_assert_msg(!rcl_md_bitmap_decode(buf, sizeof(buf), 8, &bms, &err), "%s", err.msg);
+	*chunk = bms.chunksize;
+	return buf[256];
+}
+
+/*
+ * What mdadm --examine-bitmap says of member @m's bitmap: its dirty bits,
+ * or -1 without mdadm. mdadm reads an internal bitmap only on a block
+ * device, so it gets the bitmap region as a bitmap file, in the build tree
+ * (mdadm's O_DIRECT fails on tmpfs).
+ */
+static int mdadm_dirty(const struct fixture *f, unsigned m)
+{
+	const struct rcl_soft_vd *vd = &f->state->cfg.vds[0];
+	char path[PATH_MAX], line[PATH_MAX + 64], out[256];
+	unsigned bits, dirty = 0;
+	uint8_t bitmap[4096];
+	bool found = false;
+	FILE *p;
+	int fd;
+
+	if (system("PATH=$PATH:/usr/sbin:/sbin command -v mdadm >/dev/null"))
+		return -1;
+	snprintf(path, sizeof(path), "%s/engine-bitmap-%d", getenv("BUILD_ROOT"), (int)getpid());
+	ck_assert_int_eq(
+	    pread(f->fds[m], bitmap, sizeof(bitmap), (off_t)((vd->first_lba + 16) * 512)),
+	    (ssize_t)sizeof(bitmap));
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, bitmap, sizeof(bitmap)), (ssize_t)sizeof(bitmap));
+	close(fd);
+	snprintf(line, sizeof(line), "PATH=$PATH:/usr/sbin:/sbin mdadm --examine-bitmap '%s'",
+	         path);
+	p = popen(line, "r");
+	ck_assert_ptr_nonnull(p);
+	while (fgets(out, sizeof(out), p)) {
+		char *at = strstr(out, "Bitmap : ");
+
+		if (at && sscanf(at, "Bitmap : %u bits (chunks), %u dirty", &bits, &dirty) == 2)
+			found = true;
+	}
+	ck_assert_int_eq(pclose(p), 0);
+	unlink(path);
+	ck_assert_msg(found, "mdadm --examine-bitmap printed no Bitmap line");
+	return (int)dirty;
+}
+
+/*
+ * md's write-intent bitmap: a write sets its region's bit on every member
+ * before it lands; a flush right after leaves it (the region is not idle);
+ * closing the volume, idle and flushed, clears it.
+ */
+START_TEST(test_bitmap)
+{
+	struct fixture f;
+	uint8_t buf[4096] = {7};
+	uint32_t chunk;
+	int dirty;
+
+	setup_mb(&f, 300, "raid5", 3, "");
+	for (unsigned m = 0; m < 3; m++)
+		ck_assert_uint_eq(bitmap_bits(&f, m, &chunk), 0);
+	ck_assert_uint_eq(chunk, 64 * MIB);
+	ck_assert_uint_ge(f.bytes, 2 * 2 * 64 * MIB + 2 * MIB);
+	/* Two data strips per stripe: VD byte 256 MiB is member byte 128 MiB, bit 2. */
+	ck_assert_int_eq(rcl_soft_volume_write(f.vol, buf, sizeof(buf), 256 * MIB, 0), 0);
+	for (unsigned m = 0; m < 3; m++)
+		ck_assert_uint_eq(bitmap_bits(&f, m, &chunk), 1u << 2);
+	ck_assert_int_eq(rcl_soft_volume_zero(f.vol, 4096, 2 * KIB, 0), 0);
+	ck_assert_int_eq(rcl_soft_volume_flush(f.vol), 0);
+	for (unsigned m = 0; m < 3; m++)
+		ck_assert_uint_eq(bitmap_bits(&f, m, &chunk), 1u << 2 | 1u << 0);
+	dirty = mdadm_dirty(&f, 1);
+	ck_assert_msg(dirty == 2 || dirty < 0, "mdadm sees %d dirty bits", dirty);
+	rcl_soft_volume_close(f.vol);
+	for (unsigned m = 0; m < 3; m++)
+		ck_assert_uint_eq(bitmap_bits(&f, m, &chunk), 0);
+	dirty = mdadm_dirty(&f, 2);
+	ck_assert_msg(dirty <= 0, "mdadm sees %d dirty bits", dirty);
+	open_volume(&f, f.state);
+	ck_assert_int_eq(rcl_soft_volume_read(f.vol, buf, sizeof(buf), 256 * MIB), 0);
+	ck_assert_uint_eq(buf[0], 7);
+	teardown(&f);
+}
+END_TEST
+
 int main(void)
 {
-	return 0;
+	Suite *s = suite_create("volume");
+	TCase *levels = tcase_create("levels"), *errors = tcase_create("errors");
+	TCase *rest = tcase_create("contract");
+	const int n = (int)(sizeof(cases) / sizeof(cases[0]));
+
+	tcase_add_loop_test(levels, test_level, 0, n);
+	tcase_add_loop_test(levels, test_same_stripes, 0, 2);
+	tcase_add_loop_test(errors, test_member_error, 0, n - 1);
+	tcase_add_test(errors, test_member_error_raid0);
+	tcase_add_test(errors, test_sync_fallback);
+	tcase_add_test(rest, test_rebuilding_member);
+	tcase_add_test(rest, test_zero);
+	tcase_add_test(rest, test_refusals);
+	tcase_add_test(rest, test_fua_flush);
+	tcase_add_test(rest, test_bitmap);
+	tcase_set_timeout(levels, 300);
+	tcase_set_timeout(errors, 300);
+	suite_add_tcase(s, levels);
+	suite_add_tcase(s, errors);
+	suite_add_tcase(s, rest);
+	return unit_main(s);
 }

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: MIT
+/*
+ * volume-bitmap.c - md's write-intent bitmap, kept as md keeps it, so that
+ * after a crash md (or a resync) need only look at the regions written
+ * since they were last known in sync.
+ *
+ * Each array with a bitmap (all but RAID0 and the top raid0 of RAID50/60)
+ * keeps one copy on every member; bit b covers bytes [b, b + 1) x chunk of
+ * each member's data (RAID10: of the array's). Before the first write to a
+ * region whose bit is clear, the bit is set and made durable on every
+ * member in use; the write waits for that. A set bit is cleared only when
+ * its region has had no write in flight for md's daemon_sleep (5 s) and
+ * every member has been flushed since: at _flush(), or at close, which
+ * flushes and clears every idle bit. The bitmap superblock (events and
+ * all) is left as member.c wrote it: md reads the bits as they are.
+ */
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+
+#include "md-bitmap.h"
+#include "volume-private.h"
+
+/* Seconds a region stays idle before its bit may be cleared (md's daemon_sleep). */
+#define IDLE_SECONDS RCL_MD_BITMAP_DAEMON_SLEEP
+
+/**
+ * struct vol_bitmap - one array's bitmap.
+ * @lock:	guards everything below, and orders bitmap writes.
+ * @map:	the bitmap's first @map_bytes as on disk: superblock, bits.
+ * @writers:	per bit: writes in flight.
+ * @touched:	per bit: marked since the last flush chose what to clear.
+ * @idle_since: per bit: when its last write ended.
+ */
+struct vol_bitmap {
+	pthread_mutex_t lock;
+	uint64_t bits;
+	uint8_t *map;
+	size_t map_bytes;
+	uint32_t *writers;
+	bool *touched;
+	time_t *idle_since;
+};
+
+static time_t now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
+
+static bool bit_set(const struct vol_bitmap *bm, uint64_t b)
+{
+	return bm->map[RCL_MD_BITMAP_SB_BYTES + b / 8] >> (b % 8) & 1;
+}
+
+/* Set or clear bit @b; mark its sector for writing in @dirty (a bit per sector). */
+static void put_bit(struct vol_bitmap *bm, uint64_t b, bool on, uint64_t *dirty)
+{
+	size_t byte = RCL_MD_BITMAP_SB_BYTES + b / 8;
+
+	if (on)
+		bm->map[byte] |= (uint8_t)(1u << (b % 8));
+	else
+		bm->map[byte] &= (uint8_t) ~(1u << (b % 8));
+	dirty[byte / 512 / 64] |= 1ull << (byte / 512 % 64);
+}
+
+/* Whether member @m holds a copy of the bitmap to keep. */
+static bool keeps_bitmap(const struct rcl_soft_volume *vol, unsigned m)
+{
+	const struct vol_member *mm = &vol->members[m];
+
+	return mm->fd >= 0 && !atomic_load(&mm->failed) &&
+	       (mm->state == RCL_SOFT_MEMBER_ONLINE || mm->state == RCL_SOFT_MEMBER_REBUILD);
+}
+
+/*
+ * Write the sectors of @bm marked in @dirty to every member of array @a
+ * that keeps it, then datasync them. Return: 0, or -EIO when the VD did
+ * not survive the members that failed.
+ */
+static int write_sectors(struct rcl_soft_volume *vol, const struct rcl_soft_array *a,
+                         struct vol_bitmap *bm, const uint64_t *dirty)
+{
+	size_t sectors = bm->map_bytes / 512, max = a->n * (sectors + 1), n = 0, synced;
+	struct rcl_soft_op *ops = rcl_malloc(max * sizeof(*ops));
+
+	if (!ops)
+		return -ENOMEM;
+	for (unsigned i = 0; i < a->n; i++)
+		for (size_t s = 0; keeps_bitmap(vol, a->first + i) && s < sectors; s++)
+			if (dirty[s / 64] >> (s % 64) & 1)
+				rcl_soft_vol_op(vol, ops, n++, RCL_SOFT_OP_WRITE, a->first + i,
+				                bm->map + s * 512, 512, a->bitmap_at + s * 512);
+	rcl_soft_vol_run(vol, ops, n);
+	synced = n;
+	n = 0;
+	for (unsigned i = 0; synced && i < a->n; i++)
+		if (keeps_bitmap(vol, a->first + i))
+			rcl_soft_vol_op(vol, ops, n++, RCL_SOFT_OP_DATASYNC, a->first + i, NULL, 0,
+			                0);
+	rcl_soft_vol_run(vol, ops, n);
+	rcl_free(ops);
+	return rcl_soft_vol_survives(vol) ? 0 : -EIO;
+}
+
+/* The bits covering bytes [@first, @end) of the bitmap's range, clamped to the bitmap. */
+static void bit_range(const struct rcl_soft_array *a, const struct vol_bitmap *bm, uint64_t first,
+                      uint64_t end, uint64_t *b0, uint64_t *b1)
+{
+	*b0 = first / a->bitmap_chunk;
+	*b1 = (end + a->bitmap_chunk - 1) / a->bitmap_chunk;
+	*b1 = *b1 < bm->bits ? *b1 : bm->bits;
+}
+
+int rcl_soft_vol_bitmap_mark(struct rcl_soft_volume *vol, unsigned array, uint64_t first,
+                             uint64_t end)
+{
+	struct vol_bitmap *bm = vol->bitmaps[array];
+	uint64_t dirty[RCL_SOFT_BITMAP_MAX_SECTORS / 64] = {0}, b0, b1;
+	bool any = false;
+	int rc = 0;
+
+	if (!bm)
+		return 0;
+	bit_range(&vol->geo.arrays[array], bm, first, end, &b0, &b1);
+	pthread_mutex_lock(&bm->lock);
+	for (uint64_t b = b0; b < b1; b++) {
+		bm->writers[b]++;
+		bm->touched[b] = true;
+		if (!bit_set(bm, b)) {
+			put_bit(bm, b, true, dirty);
+			any = true;
+		}
+	}
+	/* Others wanting the bitmap wait: no write may pass a bit not yet durable. */
+	if (any)
+		rc = write_sectors(vol, &vol->geo.arrays[array], bm, dirty);
+	pthread_mutex_unlock(&bm->lock);
+	if (rc)
+		rcl_soft_vol_bitmap_unmark(vol, array, first, end);
+	return rc;
+}
+
+void rcl_soft_vol_bitmap_unmark(struct rcl_soft_volume *vol, unsigned array, uint64_t first,
+                                uint64_t end)
+{
+	struct vol_bitmap *bm = vol->bitmaps[array];
+	time_t t = now();
+	uint64_t b0, b1;
+
+	if (!bm)
+		return;
+	bit_range(&vol->geo.arrays[array], bm, first, end, &b0, &b1);
+	pthread_mutex_lock(&bm->lock);
+	for (uint64_t b = b0; b < b1; b++) {
+		bm->writers[b]--;
+		bm->idle_since[b] = t;
+	}
+	pthread_mutex_unlock(&bm->lock);
+}
+
+/* The set bits of @bm that may be cleared: no writer, idle long enough (@all: any idle). */
+static bool clearable(const struct vol_bitmap *bm, uint64_t b, bool all, time_t t)
+{
+	return bit_set(bm, b) && !bm->writers[b] && (all || t - bm->idle_since[b] >= IDLE_SECONDS);
+}
+
+int rcl_soft_vol_bitmap_clean(struct rcl_soft_volume *vol, bool all, int (*sync)(void *), void *ctx)
+{
+	bool any = false;
+	time_t t = now();
+	int rc;
+
+	/* Forget who wrote; bits written to again before the sync below stay set. */
+	for (unsigned s = 0; s < vol->geo.spans; s++) {
+		struct vol_bitmap *bm = vol->bitmaps[s];
+
+		if (!bm)
+			continue;
+		pthread_mutex_lock(&bm->lock);
+		for (uint64_t b = 0; b < bm->bits; b++)
+			if (clearable(bm, b, all, t)) {
+				bm->touched[b] = false;
+				any = true;
+			}
+		pthread_mutex_unlock(&bm->lock);
+	}
+	rc = sync(ctx);
+	for (unsigned s = 0; s < vol->geo.spans && any && !rc; s++) {
+		struct vol_bitmap *bm = vol->bitmaps[s];
+		uint64_t dirty[RCL_SOFT_BITMAP_MAX_SECTORS / 64] = {0};
+		bool changed = false;
+
+		if (!bm)
+			continue;
+		pthread_mutex_lock(&bm->lock);
+		for (uint64_t b = 0; b < bm->bits; b++)
+			if (clearable(bm, b, all, t) && !bm->touched[b]) {
+				put_bit(bm, b, false, dirty);
+				changed = true;
+			}
+		if (changed)
+			rc = write_sectors(vol, &vol->geo.arrays[s], bm, dirty);
+		pthread_mutex_unlock(&bm->lock);
+	}
+	return rc;
+}
+
+static void bitmap_free(struct vol_bitmap *bm)
+{
+	if (!bm)
+		return;
+	pthread_mutex_destroy(&bm->lock);
+	rcl_free(bm->map);
+	rcl_free(bm->writers);
+	rcl_free(bm->touched);
+	rcl_free(bm->idle_since);
+	rcl_free(bm);
+}
+
+/*
+ * Read array @a's bitmap from its first member in use. Return: the bitmap,
+ * or NULL with *@st RCL_OK when there is none to keep (no member holds a
+ * valid one: it is left alone), or an error.
+ */
+static struct vol_bitmap *bitmap_load(struct rcl_soft_volume *vol, const struct rcl_soft_array *a,
+                                      enum rcl_status *st, struct rcl_error *err)
+{
+	struct vol_bitmap *bm = rcl_calloc(1, sizeof(*bm));
+	struct rcl_md_bitmap_super bms;
+	struct rcl_error ignored = {0};
+	unsigned i = 0;
+
+	if (!bm) {
+		*st = rcl_fail(err, RCL_NOMEM, "out of memory");
+		return NULL;
+	}
+	pthread_mutex_init(&bm->lock, NULL);
+	bm->bits = a->bitmap_bits;
+	bm->map_bytes = (RCL_MD_BITMAP_SB_BYTES + (bm->bits + 7) / 8 + 511) / 512 * 512;
+	bm->map = rcl_malloc(bm->map_bytes);
+	bm->writers = rcl_calloc(bm->bits, sizeof(*bm->writers));
+	bm->touched = rcl_calloc(bm->bits, sizeof(*bm->touched));
+	bm->idle_since = rcl_calloc(bm->bits, sizeof(*bm->idle_since));
+	if (!bm->map || !bm->writers || !bm->touched || !bm->idle_since) {
+		bitmap_free(bm);
+		*st = rcl_fail(err, RCL_NOMEM, "out of memory");
+		return NULL;
+	}
+	while (i < a->n && !keeps_bitmap(vol, a->first + i))
+		i++;
+	*st = RCL_OK;
+	if (bm->map_bytes > RCL_SOFT_BITMAP_MAX_SECTORS * 512 || i == a->n ||
+	    rcl_soft_read(vol->members[a->first + i].fd, bm->map, bm->map_bytes, a->bitmap_at,
+	                  &ignored) ||
+	    rcl_md_bitmap_decode(bm->map, bm->map_bytes, a->bitmap_sectors, &bms, &ignored) ||
+	    bms.chunksize != a->bitmap_chunk ||
+	    rcl_md_bitmap_bits(bms.sync_size, bms.chunksize) != bm->bits) {
+		bitmap_free(bm);
+		return NULL;
+	}
+	return bm;
+}
+
+enum rcl_status rcl_soft_vol_bitmap_open(struct rcl_soft_volume *vol, struct rcl_error *err)
+{
+	for (unsigned s = 0; s < vol->geo.spans; s++) {
+		const struct rcl_soft_array *a = &vol->geo.arrays[s];
+		enum rcl_status st = RCL_OK;
+
+		if (a->bitmap_at)
+			vol->bitmaps[s] = bitmap_load(vol, a, &st, err);
+		if (st)
+			return st;
+	}
+	return RCL_OK;
+}
+
+void rcl_soft_vol_bitmap_close(struct rcl_soft_volume *vol)
+{
+	for (unsigned s = 0; s < RCL_MAX_SPANS; s++) {
+		bitmap_free(vol->bitmaps[s]);
+		vol->bitmaps[s] = NULL;
+	}
+}
