@@ -27,6 +27,7 @@ struct check {
  */
 struct batch {
 	struct rcl_soft_volume *vol;
+	unsigned array;
 	const struct rcl_soft_array *a;
 	const struct check *c;
 	uint64_t first, count;
@@ -49,6 +50,29 @@ static int run(struct batch *b, int error)
 
 	b->nops = 0;
 	return failed ? error : 0;
+}
+
+/*
+ * Write the repairs queued, holding the batch's write-intent bits as any
+ * write does: a crash halfway leaves the region marked for resync. The
+ * batch's units are stripes (parity) or VD chunks (mirrors), so its
+ * bitmap range is the same product for both. Return: 0, or a negative errno.
+ */
+static int write_repairs(struct batch *b)
+{
+	uint64_t first = b->first * b->a->chunk, end = (b->first + b->count) * b->a->chunk;
+	int rc;
+
+	if (!b->nops)
+		return 0;
+	rc = rcl_soft_vol_bitmap_mark(b->vol, b->array, first, end);
+	if (rc) {
+		b->nops = 0;
+		return rc;
+	}
+	rc = run(b, -EIO);
+	rcl_soft_vol_bitmap_unmark(b->vol, b->array, first, end);
+	return rc;
 }
 
 /* ---- RAID5/6/50/60 ---- */
@@ -109,7 +133,7 @@ static int check_stripes(struct batch *b)
 
 	for (uint64_t i = 0; !rc && i < b->count; i++)
 		compare_stripe(b, i);
-	return rc ? rc : run(b, -EIO);
+	return rc ? rc : write_repairs(b);
 }
 
 /* ---- RAID1/10 ---- */
@@ -164,7 +188,7 @@ static int check_chunks(struct batch *b, unsigned copies)
 				add_op(b, RCL_SOFT_OP_WRITE, a->first + c.member[j],
 				       copy_buf(b, i, 0, copies), len, c.at[j]);
 	}
-	return rc ? rc : run(b, -EIO);
+	return rc ? rc : write_repairs(b);
 }
 
 /* ---- batches ---- */
@@ -174,7 +198,8 @@ static int check_array(struct rcl_soft_volume *vol, const struct check *c, unsig
                        uint64_t first, uint64_t count, unsigned strips)
 {
 	const struct rcl_soft_array *a = &vol->geo.arrays[array];
-	struct batch b = {.vol = vol, .a = a, .c = c, .first = first, .count = count};
+	struct batch b = {
+	    .vol = vol, .array = array, .a = a, .c = c, .first = first, .count = count};
 	void *block;
 	int rc = -ENOMEM;
 

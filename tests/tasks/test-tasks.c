@@ -28,6 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "soft/md-bitmap.h"
 #include "soft/soft.h"
 #include "soft/stripe.h"
 #include "soft/sweep.h"
@@ -259,6 +260,31 @@ static void corrupt_redundancy(struct fixture *f, uint64_t stripe, bool q)
 	corrupt(f, a->first + c.member[1], c.at[1] + 4096, 4096);
 }
 
+/*
+ * The first byte of member @m's write-intent bits, as md reads them: the
+ * bitmap is 8 sectors past the md superblock, itself 8 into the partition.
+ */
+static uint8_t bitmap_bits(struct fixture *f, unsigned m)
+{
+	struct rcl_md_bitmap_super bms;
+	struct rcl_error err = {0};
+	uint8_t buf[512];
+	int fd = open(disk_of(f, m)->path, O_RDONLY | O_CLOEXEC);
+
+	ck_assert_int_ge(fd, 0);
+	unit_get(fd, buf, sizeof(buf), (f->view.cfg.vds[0].first_lba + 16) * 512);
+	close(fd);
+	ck_assert_msg(!rcl_md_bitmap_decode(buf, sizeof(buf), 8, &bms, &err), "%s", err.msg);
+	return buf[256];
+}
+
+/* Close the volume and open it again: closing clears every idle bit. */
+static void reopen(struct fixture *f)
+{
+	rcl_soft_volume_close(f->vol);
+	open_volume(f);
+}
+
 /* ---- tasks ---- */
 
 /**
@@ -487,6 +513,7 @@ END_TEST
 START_TEST(test_check_repair)
 {
 	const struct level_case *c = &cases[_i];
+	struct rcl_soft_sweep_counts counts = {0};
 	struct rcl_soft_task_progress p;
 	struct fixture f;
 
@@ -495,8 +522,22 @@ START_TEST(test_check_repair)
 	ck_assert_uint_eq(check(&f), 0);
 	/* One 4 KiB block of one stripe: md counts its 8 sectors. */
 	corrupt_redundancy(&f, 3, true);
+	reopen(&f);
 	ck_assert_uint_eq(check(&f), 8);
-	ck_assert_uint_eq(check(&f), 8); /* a check changes nothing */
+	ck_assert_uint_eq(check(&f), 8); /* a check changes nothing, */
+	for (unsigned m = 0; m < f.geo.arrays[0].n; m++)
+		ck_assert_uint_eq(bitmap_bits(&f, m), 0); /* not even the bitmap */
+	/* A repair writes under the write-intent bitmap like any write (the bits stay till a
+	 * flush). */
+	ck_assert_int_eq(
+	    rcl_soft_check_range(f.vol, 0, rcl_soft_sweep_extent(f.vol), true, &counts), 0);
+	ck_assert_uint_eq(counts.mismatches, 8);
+	for (unsigned m = 0; m < f.geo.arrays[0].n; m++)
+		ck_assert_uint_eq(bitmap_bits(&f, m), 1);
+	ck_assert_uint_eq(check(&f), 0);
+	verify(&f);
+	/* The same through a task. */
+	corrupt_redundancy(&f, 3, true);
 	p = run_task(&f, RCL_SOFT_TASK_CHECK, true, -1);
 	ck_assert_uint_eq(p.counts.mismatches, 8);
 	ck_assert_uint_eq(check(&f), 0);
