@@ -802,6 +802,14 @@ START_TEST(test_errors)
 	ck_assert_int_eq(rcl_soft_task_start(f.vol, &tp, &task, &err), RCL_UNSUPPORTED);
 	tp.kind = RCL_SOFT_TASK_REBUILD;
 	ck_assert_int_eq(rcl_soft_task_start(f.vol, &tp, &task, &err), RCL_UNSUPPORTED);
+	/* RAID0 has no redundancy, but can be initialized and patrolled. */
+	write_all(&f, 29);
+	p = run_task(&f, RCL_SOFT_TASK_PATROL, false, -1);
+	ck_assert_uint_eq(p.counts.media_errors, 0);
+	verify(&f);
+	run_task(&f, RCL_SOFT_TASK_INIT, false, -1);
+	memset(f.shadow, 0, f.bytes);
+	verify(&f);
 	teardown(&f);
 
 	setup(&f, "raid5", 4, "strip=16");
