@@ -6,20 +6,21 @@
  * Nth one (SQLite's malloc tests): transiently (only the Nth fails) or
  * persistently (the Nth and every later one fail).
  */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "raidcli.h"
 
-static unsigned long alloc_count;
+/* Atomic: the soft RAID volumes allocate from many I/O threads at once. */
+static atomic_ulong alloc_count;
 static unsigned long fail_at;
 static bool fail_persistent;
 
 unsigned long rcl_alloc_fail_after(unsigned long n, bool persistent)
 {
-	unsigned long made = alloc_count;
+	unsigned long made = atomic_exchange(&alloc_count, 0);
 
-	alloc_count = 0;
 	fail_at = n;
 	fail_persistent = persistent;
 	return made;
@@ -27,10 +28,11 @@ unsigned long rcl_alloc_fail_after(unsigned long n, bool persistent)
 
 static bool injected_failure(void)
 {
-	alloc_count++;
+	unsigned long n = atomic_fetch_add_explicit(&alloc_count, 1, memory_order_relaxed) + 1;
+
 	if (!fail_at)
 		return false;
-	return alloc_count == fail_at || (fail_persistent && alloc_count > fail_at);
+	return n == fail_at || (fail_persistent && n > fail_at);
 }
 
 void *rcl_malloc(size_t size)

@@ -11,8 +11,10 @@
  * member in use; the write waits for that. A set bit is cleared only when
  * its region has had no write in flight for md's daemon_sleep (5 s) and
  * every member has been flushed since: at _flush(), or at close, which
- * flushes and clears every idle bit. The bitmap superblock (events and
- * all) is left as member.c wrote it: md reads the bits as they are.
+ * flushes and clears every idle bit. Bits found set when the volume opens
+ * (a crash left them) stay set: their regions need a resync first. The
+ * bitmap superblock (events and all) is left as member.c wrote it: md
+ * reads the bits as they are.
  */
 #include <errno.h>
 #include <string.h>
@@ -31,6 +33,7 @@
  * @writers:	per bit: writes in flight.
  * @touched:	per bit: marked since the last flush chose what to clear.
  * @idle_since: per bit: when its last write ended.
+ * @resync:	per bit: set when the volume opened; never cleared here.
  */
 struct vol_bitmap {
 	pthread_mutex_t lock;
@@ -40,6 +43,7 @@ struct vol_bitmap {
 	uint32_t *writers;
 	bool *touched;
 	time_t *idle_since;
+	bool *resync;
 };
 
 static time_t now(void)
@@ -165,7 +169,8 @@ void rcl_soft_vol_bitmap_unmark(struct rcl_soft_volume *vol, unsigned array, uin
 /* The set bits of @bm that may be cleared: no writer, idle long enough (@all: any idle). */
 static bool clearable(const struct vol_bitmap *bm, uint64_t b, bool all, time_t t)
 {
-	return bit_set(bm, b) && !bm->writers[b] && (all || t - bm->idle_since[b] >= IDLE_SECONDS);
+	return bit_set(bm, b) && !bm->writers[b] && !bm->resync[b] &&
+	       (all || t - bm->idle_since[b] >= IDLE_SECONDS);
 }
 
 int rcl_soft_vol_bitmap_clean(struct rcl_soft_volume *vol, bool all, int (*sync)(void *), void *ctx)
@@ -218,6 +223,7 @@ static void bitmap_free(struct vol_bitmap *bm)
 	rcl_free(bm->writers);
 	rcl_free(bm->touched);
 	rcl_free(bm->idle_since);
+	rcl_free(bm->resync);
 	rcl_free(bm);
 }
 
@@ -245,7 +251,8 @@ static struct vol_bitmap *bitmap_load(struct rcl_soft_volume *vol, const struct 
 	bm->writers = rcl_calloc(bm->bits, sizeof(*bm->writers));
 	bm->touched = rcl_calloc(bm->bits, sizeof(*bm->touched));
 	bm->idle_since = rcl_calloc(bm->bits, sizeof(*bm->idle_since));
-	if (!bm->map || !bm->writers || !bm->touched || !bm->idle_since) {
+	bm->resync = rcl_calloc(bm->bits, sizeof(*bm->resync));
+	if (!bm->map || !bm->writers || !bm->touched || !bm->idle_since || !bm->resync) {
 		bitmap_free(bm);
 		*st = rcl_fail(err, RCL_NOMEM, "out of memory");
 		return NULL;
@@ -262,6 +269,8 @@ static struct vol_bitmap *bitmap_load(struct rcl_soft_volume *vol, const struct 
 		bitmap_free(bm);
 		return NULL;
 	}
+	for (uint64_t b = 0; b < bm->bits; b++)
+		bm->resync[b] = bit_set(bm, b);
 	return bm;
 }
 

@@ -332,7 +332,8 @@ enum rcl_status rcl_soft_volume_open(const struct rcl_soft_state *state, unsigne
 	if (!vol)
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
 	vol->vd = vd;
-	vol->owner = *owner;
+	if (owner)
+		vol->owner = *owner;
 	for (unsigned i = 0; i < RCL_SOFT_MAX_MEMBERS; i++)
 		vol->members[i].fd = -1;
 	/* Updates must not starve behind a steady stream of requests. */

@@ -52,7 +52,8 @@ struct rcl_soft_volume_owner {
 
 /**
  * rcl_soft_volume_open() - open VD @vd of @state for I/O: its members'
- * paths, states and the VD's md geometry are copied from @state.
+ * paths, states and the VD's md geometry are copied from @state. @owner
+ * may be NULL (nobody is told of failures).
  * Return: RCL_OK and *@out; RCL_NOT_FOUND (no such VD); RCL_NOT_ALLOWED
  * (offline: more members lost than the level survives); RCL_SYSTEM (a
  * member that should be online cannot be opened; it is named);
@@ -89,7 +90,8 @@ void rcl_soft_volume_block_sizes(const struct rcl_soft_volume *vol, uint32_t *mi
  * _zero() leaves zeros and consistent parity. Writes keep md's
  * write-intent bitmap: a region's bit is set on the members before its
  * first write, and cleared by a flush once the region has been idle for
- * md's daemon_sleep (5 s).
+ * md's daemon_sleep (5 s); bits already set at open (a crash left them)
+ * stay set for a resync.
  * Return: 0, or a negative errno: -EIO when the surviving members cannot
  * serve the request, -EINVAL for a range out of bounds, -EROFS when the
  * VD's access policy forbids writing (RO or Blocked: writes, zeroing,
