@@ -123,3 +123,16 @@ uint64_t rcl_soft_sweep_mismatch(const struct rcl_soft_volume *vol, unsigned pai
 	}
 	return sectors;
 }
+
+void rcl_soft_sweep_resynced(struct rcl_soft_volume *vol, uint64_t from, uint64_t to)
+{
+	/* The bitmap covers each member's data (positions), or RAID10's array bytes. */
+	bool raid10 = vol->geo.arrays[0].level == RCL_MD_LEVEL_RAID10;
+	uint64_t first = raid10 ? rcl_soft_sweep_vd_at(vol, from) : from;
+	uint64_t end = to == rcl_soft_sweep_extent(vol) ? UINT64_MAX
+	               : raid10                         ? rcl_soft_sweep_vd_at(vol, to)
+	                                                : to;
+
+	for (unsigned s = 0; s < vol->geo.spans; s++)
+		rcl_soft_vol_bitmap_resynced(vol, s, first, end);
+}

@@ -94,6 +94,14 @@ int rcl_soft_check_range(struct rcl_soft_volume *vol, uint64_t from, uint64_t to
                          struct rcl_soft_sweep_counts *counts);
 
 /**
+ * rcl_soft_sweep_resynced() - [@from, @to) has been repaired (a check with
+ * repair, background or full init over it succeeded): the write-intent bits a
+ * crash left set for the regions wholly inside may be cleared again.
+ * task.c calls it as a repairing task goes.
+ */
+void rcl_soft_sweep_resynced(struct rcl_soft_volume *vol, uint64_t from, uint64_t to);
+
+/**
  * rcl_soft_init_range() - full initialization of [@from, @to): the VD data
  * there is zeroed with matching parity (through the write path; md's own
  * metadata inside a RAID50/60 span array is kept).

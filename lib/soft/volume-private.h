@@ -151,4 +151,12 @@ void rcl_soft_vol_bitmap_unmark(struct rcl_soft_volume *vol, unsigned array, uin
 int rcl_soft_vol_bitmap_clean(struct rcl_soft_volume *vol, bool all, int (*sync)(void *),
                               void *ctx);
 
+/*
+ * rcl_soft_vol_bitmap_resynced() - bytes [@first, @end) of array @array's
+ * bitmap range have been resynced (sweep.c): the bits wholly inside, set
+ * by a crash, may be cleared again once idle. @end UINT64_MAX: to the end.
+ */
+void rcl_soft_vol_bitmap_resynced(struct rcl_soft_volume *vol, unsigned array, uint64_t first,
+                                  uint64_t end);
+
 #endif /* RCL_SOFT_VOLUME_PRIVATE_H */
