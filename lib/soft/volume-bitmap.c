@@ -166,6 +166,20 @@ void rcl_soft_vol_bitmap_unmark(struct rcl_soft_volume *vol, unsigned array, uin
 	pthread_mutex_unlock(&bm->lock);
 }
 
+void rcl_soft_vol_bitmap_resynced(struct rcl_soft_volume *vol, unsigned array, uint64_t first,
+                                  uint64_t end)
+{
+	struct vol_bitmap *bm = vol->bitmaps[array];
+	uint64_t chunk = vol->geo.arrays[array].bitmap_chunk;
+
+	if (!bm)
+		return;
+	pthread_mutex_lock(&bm->lock);
+	for (uint64_t b = (first + chunk - 1) / chunk; b < end / chunk && b < bm->bits; b++)
+		bm->resync[b] = false;
+	pthread_mutex_unlock(&bm->lock);
+}
+
 /* The set bits of @bm that may be cleared: no writer, idle long enough (@all: any idle). */
 static bool clearable(const struct vol_bitmap *bm, uint64_t b, bool all, time_t t)
 {

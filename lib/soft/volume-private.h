@@ -22,7 +22,8 @@
  * @path:	where to open it (NULL when its drive is not present).
  * @fd:		open O_RDWR, or -1.
  * @state:	what the configuration says.
- * @valid_below: REBUILD: the drive byte below which it holds data.
+ * @valid_below: REBUILD: the drive byte below which it holds data; a
+ *		rebuild (rebuild.c) raises it while requests run.
  * @failed:	an I/O error took it out of use, until the configuration
  *		records it as not online (or names another drive).
  * @reported:	the owner has been told of @failed.
@@ -32,7 +33,7 @@ struct vol_member {
 	char *path;
 	int fd;
 	enum rcl_soft_member_state state;
-	uint64_t valid_below;
+	_Atomic uint64_t valid_below;
 	atomic_bool failed;
 	atomic_bool reported;
 };
@@ -49,6 +50,8 @@ struct vol_bitmap;
  * @window:	requests are served in windows of at most this many bytes.
  * @zeros:	@window bytes of zeros (never written), the data of _zero().
  * @bitmaps:	each array's write-intent bitmap, or NULL (volume-bitmap.c).
+ * @host_started, @host_done: host requests begun and ended, so that
+ *		background tasks can give way to them (task.c).
  */
 struct rcl_soft_volume {
 	unsigned vd;
@@ -63,6 +66,8 @@ struct rcl_soft_volume {
 	uint64_t window;
 	const uint8_t *zeros;
 	struct vol_bitmap *bitmaps[RCL_MAX_SPANS];
+	atomic_uint_fast64_t host_started;
+	atomic_uint_fast64_t host_done;
 };
 
 /* A set of members, by index: the ones a request wrote (for FUA). */
@@ -145,5 +150,13 @@ void rcl_soft_vol_bitmap_unmark(struct rcl_soft_volume *vol, unsigned array, uin
                                 uint64_t end);
 int rcl_soft_vol_bitmap_clean(struct rcl_soft_volume *vol, bool all, int (*sync)(void *),
                               void *ctx);
+
+/*
+ * rcl_soft_vol_bitmap_resynced() - bytes [@first, @end) of array @array's
+ * bitmap range have been resynced (sweep.c): the bits wholly inside, set
+ * by a crash, may be cleared again once idle. @end UINT64_MAX: to the end.
+ */
+void rcl_soft_vol_bitmap_resynced(struct rcl_soft_volume *vol, unsigned array, uint64_t first,
+                                  uint64_t end);
 
 #endif /* RCL_SOFT_VOLUME_PRIVATE_H */

@@ -167,9 +167,10 @@ static enum rcl_status apply_member(struct rcl_soft_volume *vol, const struct rc
 	const struct rcl_soft_disk *disk = member_disk(state, dg, index);
 	const char *path = disk ? disk->path : NULL;
 	struct vol_member *m = &vol->members[index];
-	bool wanted;
+	bool kept = same_drive(m, &cm->uuid, path), wanted;
+	uint64_t valid = cm->rebuilt_lba * vol->sector_size;
 
-	if (!same_drive(m, &cm->uuid, path)) {
+	if (!kept) {
 		close_member(m);
 		rcl_free(m->path);
 		m->path = path ? rcl_strdup(path) : NULL;
@@ -179,8 +180,11 @@ static enum rcl_status apply_member(struct rcl_soft_volume *vol, const struct rc
 		if (path && !m->path)
 			return rcl_fail(err, RCL_NOMEM, "out of memory");
 	}
+	/* A rebuild running on this volume (rebuild.c) may be ahead of the record. */
+	if (!kept || m->state != RCL_SOFT_MEMBER_REBUILD || cm->state != RCL_SOFT_MEMBER_REBUILD ||
+	    m->valid_below < valid)
+		m->valid_below = valid;
 	m->state = cm->state;
-	m->valid_below = cm->rebuilt_lba * vol->sector_size;
 	/* A failure the configuration now records no longer needs the latch. */
 	if (cm->state != RCL_SOFT_MEMBER_ONLINE) {
 		atomic_store(&m->failed, false);
@@ -410,6 +414,7 @@ static int serve(struct rcl_soft_volume *vol, bool write, uint8_t *buf, bool ste
 
 	if (rc)
 		return rc;
+	atomic_fetch_add(&vol->host_started, 1);
 	pthread_rwlock_rdlock(&vol->lock);
 	rc = check_access(vol, write);
 	for (size_t done = 0; done < len && !rc;) {
@@ -426,6 +431,7 @@ static int serve(struct rcl_soft_volume *vol, bool write, uint8_t *buf, bool ste
 	if (!rc && write && (flags & RCL_SOFT_IO_FUA))
 		rc = sync_members(vol, &written);
 	pthread_rwlock_unlock(&vol->lock);
+	atomic_fetch_add(&vol->host_done, 1);
 	return rc;
 }
 

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+/*
+ * init.c - full initialization of a range of positions (see sweep.h): the
+ * VD bytes those rows hold are zeroed through the volume's own zeroing,
+ * which writes whole stripes with their parity without reading and takes
+ * the same locks as any write. Going through VD bytes rather than member
+ * rows keeps what is not VD data: the top raid0's md superblock inside
+ * each RAID50/60 span array. The stripes that hold it get their parity
+ * from their data instead (a repair), as the VD's creation left that to
+ * its first initialization.
+ */
+#include "sweep-private.h"
+
+/* Nested: the positions up to the end of the stripes holding the top raid0's metadata. */
+static uint64_t metadata_end(const struct rcl_soft_volume *vol)
+{
+	const struct rcl_soft_array *a = &vol->geo.arrays[0];
+	uint64_t stripe = rcl_soft_array_stripe_bytes(a);
+
+	return vol->geo.nested ? (vol->geo.top_start + stripe - 1) / stripe * a->chunk : 0;
+}
+
+int rcl_soft_init_range(struct rcl_soft_volume *vol, uint64_t from, uint64_t to)
+{
+	int rc = rcl_soft_sweep_valid(vol, from, to);
+	uint64_t at = rcl_soft_sweep_vd_at(vol, from), end = rcl_soft_sweep_vd_at(vol, to);
+	uint64_t meta = metadata_end(vol);
+	struct rcl_soft_sweep_counts ignored = {0};
+
+	if (!rc && from < meta)
+		rc = rcl_soft_check_range(vol, from, to < meta ? to : meta, true, &ignored);
+	if (rc || at == end)
+		return rc;
+	return rcl_soft_volume_zero(vol, end - at, at, 0);
+}

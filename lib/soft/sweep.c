@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sweep.c - what the background operations share (sweep-private.h):
+ * positions and their units, batches under the volume's read lock, the
+ * map from positions to VD bytes, and md-style mismatch counting.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "sweep-private.h"
+
+/* A batch reads or writes about this much over the members of one array. */
+#define BATCH_BYTES (4u << 20)
+/* md counts mismatches in blocks of its stripe cache's page. */
+#define MISMATCH_BLOCK 4096u
+
+uint64_t rcl_soft_sweep_extent(const struct rcl_soft_volume *vol)
+{
+	return vol->geo.arrays[0].member_bytes;
+}
+
+uint64_t rcl_soft_sweep_unit(const struct rcl_soft_volume *vol)
+{
+	return vol->geo.arrays[0].chunk;
+}
+
+uint64_t rcl_soft_sweep_step(const struct rcl_soft_volume *vol)
+{
+	const struct rcl_soft_array *a = &vol->geo.arrays[0];
+	uint64_t units = BATCH_BYTES / (a->chunk * a->n);
+
+	return (units ? units : 1) * a->chunk;
+}
+
+uint64_t rcl_soft_sweep_lba(const struct rcl_soft_volume *vol, uint64_t pos)
+{
+	return (vol->geo.arrays[0].start + pos) / vol->sector_size;
+}
+
+uint64_t rcl_soft_sweep_rebuilt(const struct rcl_soft_volume *vol, unsigned member)
+{
+	uint64_t start = vol->geo.arrays[0].start, extent = rcl_soft_sweep_extent(vol), valid;
+	const struct vol_member *m;
+
+	if (member >= vol->member_count)
+		return 0;
+	m = &vol->members[member];
+	valid = m->valid_below;
+	if (m->state != RCL_SOFT_MEMBER_REBUILD)
+		return m->state == RCL_SOFT_MEMBER_ONLINE ? extent : 0;
+	if (valid <= start)
+		return 0;
+	return valid - start < extent ? valid - start : extent;
+}
+
+int rcl_soft_sweep_valid(const struct rcl_soft_volume *vol, uint64_t from, uint64_t to)
+{
+	uint64_t unit = rcl_soft_sweep_unit(vol), extent = rcl_soft_sweep_extent(vol);
+
+	if (from > to || to > extent || from % unit || (to % unit && to != extent))
+		return -EINVAL;
+	return 0;
+}
+
+int rcl_soft_sweep_run(struct rcl_soft_volume *vol, uint64_t from, uint64_t to,
+                       rcl_soft_sweep_fn fn, void *arg)
+{
+	uint64_t step = rcl_soft_sweep_step(vol);
+	int rc = rcl_soft_sweep_valid(vol, from, to);
+
+	for (uint64_t at = from; !rc && at < to; at += step) {
+		uint64_t end = to - at < step ? to : at + step;
+
+		/* Requests wait for one batch at most, and updates go between batches. */
+		pthread_rwlock_rdlock(&vol->lock);
+		rc = fn(vol, at, end, arg);
+		pthread_rwlock_unlock(&vol->lock);
+	}
+	return rc;
+}
+
+uint64_t rcl_soft_sweep_vd_at(const struct rcl_soft_volume *vol, uint64_t pos)
+{
+	const struct rcl_soft_geometry *g = &vol->geo;
+	const struct rcl_soft_array *a = &g->arrays[0];
+	uint64_t rows = pos / a->chunk, at;
+
+	switch (a->level) {
+	case RCL_MD_LEVEL_RAID1:
+		at = pos;
+		break;
+	case RCL_MD_LEVEL_RAID0:
+		at = rows * a->n * a->chunk;
+		break;
+	case RCL_MD_LEVEL_RAID10:
+		/* near=2: chunk c's first copy is device 2c, in row 2c / n. */
+		at = (rows * a->n + 1) / 2 * a->chunk;
+		break;
+	default:
+		at = rows * rcl_soft_array_stripe_bytes(a);
+		/* Nested: each span array's rows past the top raid0's metadata, round-robin. */
+		if (g->nested)
+			at = at <= g->top_start ? 0
+			                        : (at - g->top_start + a->chunk - 1) / a->chunk *
+			                              a->chunk * g->spans;
+	}
+	return at < g->bytes ? at : g->bytes;
+}
+
+uint64_t rcl_soft_sweep_mismatch(const struct rcl_soft_volume *vol, unsigned pairs,
+                                 const uint8_t *const *a, const uint8_t *const *b, size_t len)
+{
+	size_t block = vol->sector_size > MISMATCH_BLOCK ? vol->sector_size : MISMATCH_BLOCK;
+	uint64_t sectors = 0;
+
+	for (size_t at = 0; at < len; at += block) {
+		size_t n = len - at < block ? len - at : block;
+		bool differ = false;
+
+		for (unsigned i = 0; i < pairs && !differ; i++)
+			differ = memcmp(a[i] + at, b[i] + at, n) != 0;
+		sectors += differ ? n / 512 : 0;
+	}
+	return sectors;
+}
+
+void rcl_soft_sweep_resynced(struct rcl_soft_volume *vol, uint64_t from, uint64_t to)
+{
+	/* The bitmap covers each member's data (positions), or RAID10's array bytes. */
+	bool raid10 = vol->geo.arrays[0].level == RCL_MD_LEVEL_RAID10;
+	uint64_t first = raid10 ? rcl_soft_sweep_vd_at(vol, from) : from;
+	uint64_t end = to == rcl_soft_sweep_extent(vol) ? UINT64_MAX
+	               : raid10                         ? rcl_soft_sweep_vd_at(vol, to)
+	                                                : to;
+
+	for (unsigned s = 0; s < vol->geo.spans; s++)
+		rcl_soft_vol_bitmap_resynced(vol, s, first, end);
+}
