@@ -38,16 +38,13 @@ where the JSON run puts "J" ("{j}": a lower-case "j"); without a marker "J"
 is appended. The text run drops the marker.
 
 Times: a soft controller prints the current time and its creation time, at
-one-second resolution. So that which of them coincide does not depend on
-timing, every invocation that records or prints a time (add controller and the
-command under test) starts in a later second than the previous one ended, and
-the command under test is repeated if it straddled a second boundary.
+one-second resolution; every time normalizes to the same placeholder, so no
+golden depends on which of them fall in one second.
 """
 
 import argparse
 import difflib
 import json
-import math
 import os
 import re
 import shlex
@@ -57,7 +54,6 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -199,16 +195,10 @@ def numbered(pattern, make):
 
 
 def normalize_times(text):
-    # The same instant in both forms ("12/01/2025, 10:00:00" in show all,
-    # "12/01/2025 10:00:00" in show) gets the same number.
-    seen = {}
-
+    # Every instant reads the same: whether two of them (the controller's
+    # creation and "now", say) fall in one second depends on timing alone.
     def one(m):
-        month, day, year, comma, hour, minute, sec = m.groups()
-        key = (year, month, day, hour, minute, sec)
-        if key not in seen:
-            seen[key] = len(seen) + 1
-        return "MM/DD/#%03d%s hh:mm:ss" % (seen[key], comma)
+        return "MM/DD/YYYY%s hh:mm:ss" % m.group(4)
 
     return TIMESTAMP.sub(one, text)
 
@@ -306,29 +296,6 @@ def check_text(out, status):
 # ---------------------------------------------------------------------------
 # Running a case.
 
-class Clock:
-    """Keeps invocations that record or print a time in distinct seconds."""
-
-    def __init__(self):
-        self.last_second = -1
-
-    def wait(self):
-        while True:
-            now = time.time()
-            # Start early in a second later than the last one used, so the
-            # invocation has the rest of the second to finish in.
-            if int(now) > self.last_second and now - int(now) < 0.6:
-                return
-            time.sleep(math.ceil(now) - now + 0.002)
-
-    def done(self):
-        self.last_second = int(time.time())
-
-
-def prints_time(words):
-    return [w.lower() for w in words[:2]] == ["add", "controller"]
-
-
 def run_raidcli(binary, words, env):
     return subprocess.run([binary] + words, env=env, stdin=subprocess.DEVNULL,
                           capture_output=True, text=True, timeout=COMMAND_TIMEOUT)
@@ -351,48 +318,35 @@ def golden_text(out, err, status, state_dir):
 
 def run_case_mode(binary, case, mode):
     """Run @case in @mode. Return (golden text, [problems])."""
-    for attempt in range(3):
-        state_dir = tempfile.mkdtemp(prefix=STATE_PREFIX, dir=state_parent())
+    state_dir = tempfile.mkdtemp(prefix=STATE_PREFIX, dir=state_parent())
+    try:
+        env = dict(os.environ, RAIDCLI_STATE_DIR=state_dir, STATE=state_dir, LC_ALL="C",
+                   TZ="UTC", NO_COLOR="1")
+        for kind, step in case.setup:
+            if kind == "shell":
+                p = subprocess.run(["/bin/sh", "-c", step], env=env, capture_output=True,
+                                   text=True, stdin=subprocess.DEVNULL, timeout=COMMAND_TIMEOUT)
+                shown = step
+            else:
+                p = run_raidcli(binary, [w.replace("$STATE", state_dir) for w in step], env)
+                shown = "raidcli " + shlex.join(step)
+            if p.returncode:
+                return None, ["setup step '%s' failed with status %d:\n%s%s" %
+                              (shown, p.returncode, p.stdout, p.stderr)]
+        words = [w.replace("$STATE", state_dir) for w in case.command(mode)]
         try:
-            env = dict(os.environ, RAIDCLI_STATE_DIR=state_dir, STATE=state_dir, LC_ALL="C",
-                       TZ="UTC", NO_COLOR="1")
-            clock = Clock()
-            for kind, step in case.setup:
-                if kind == "shell":
-                    p = subprocess.run(["/bin/sh", "-c", step], env=env, capture_output=True,
-                                       text=True, stdin=subprocess.DEVNULL,
-                                       timeout=COMMAND_TIMEOUT)
-                    shown = step
-                else:
-                    words = [w.replace("$STATE", state_dir) for w in step]
-                    if prints_time(words):
-                        clock.wait()
-                    p = run_raidcli(binary, words, env)
-                    if prints_time(words):
-                        clock.done()
-                    shown = "raidcli " + shlex.join(step)
-                if p.returncode:
-                    return None, ["setup step '%s' failed with status %d:\n%s%s" %
-                                  (shown, p.returncode, p.stdout, p.stderr)]
-            words = [w.replace("$STATE", state_dir) for w in case.command(mode)]
-            clock.wait()
-            start = time.time()
-            try:
-                p = run_raidcli(binary, words, env)
-            finally:
-                for after in case.after:
-                    run_raidcli(binary, [w.replace("$STATE", state_dir) for w in after], env)
-            if int(time.time()) != int(start) and attempt < 2:
-                continue  # straddled a second: "now" may differ between controllers
-            problems = []
-            if mode == "json":
-                problems += check_envelope(p.stdout, p.returncode)
-            elif not case.text_only:
-                problems += check_text(p.stdout, p.returncode)
-            return golden_text(p.stdout, p.stderr, p.returncode, state_dir), problems
+            p = run_raidcli(binary, words, env)
         finally:
-            shutil.rmtree(state_dir, ignore_errors=True)
-    raise AssertionError("unreachable")
+            for after in case.after:
+                run_raidcli(binary, [w.replace("$STATE", state_dir) for w in after], env)
+        problems = []
+        if mode == "json":
+            problems += check_envelope(p.stdout, p.returncode)
+        elif not case.text_only:
+            problems += check_text(p.stdout, p.returncode)
+        return golden_text(p.stdout, p.stderr, p.returncode, state_dir), problems
+    finally:
+        shutil.rmtree(state_dir, ignore_errors=True)
 
 
 def golden_path(expected_dir, case, mode):
@@ -440,8 +394,7 @@ def run_all(binary, cases, expected_dir, regenerate, jobs, selected):
                 print("ok   %s" % label)
             sys.stdout.flush()
 
-    # Most of a case's time is spent waiting for the next second (see Clock),
-    # so run many at once; the CPU load stays small.
+    # Cases are independent (each has its own state directory): run several at once.
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         list(pool.map(one, todo))
 
