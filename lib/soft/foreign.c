@@ -661,7 +661,7 @@ static void view_group(const struct rcl_soft_state *state, const struct found *f
 	memset(g, 0, sizeof(*g));
 	g->id = id;
 	g->level = dg->level;
-	g->state = rcl_soft_group_state(dg, lost);
+	g->state = rcl_raid_state(dg->level, dg->spans, dg->drives_per_span, lost);
 	g->spans = dg->spans;
 	g->drives_per_span = dg->drives_per_span;
 	g->member_bytes = (dg->last_lba + 1 - dg->first_lba) * sector;
@@ -699,7 +699,7 @@ static enum rcl_vd_state md_state(const struct rcl_dg *g, const unsigned *lost)
 	struct rcl_soft_dg dg = {
 	    .level = g->level, .spans = g->spans, .drives_per_span = g->drives_per_span};
 
-	return rcl_soft_group_state(&dg, lost);
+	return rcl_raid_state(dg.level, dg.spans, dg.drives_per_span, lost);
 }
 
 /* An md array: one group with one VD, members by md role. */

@@ -301,11 +301,6 @@ void rcl_soft_model_free(struct rcl_ctrl *ctrl)
 	ctrl->dg_count = ctrl->vd_count = 0;
 }
 
-enum rcl_vd_state rcl_soft_group_state(const struct rcl_soft_dg *dg, const unsigned *lost)
-{
-	return group_state(dg, lost);
-}
-
 void rcl_soft_vd_model(const struct rcl_soft_vd *vd, const struct rcl_dg *dg, struct rcl_vd *out)
 {
 	fill_vd(vd, dg, out);

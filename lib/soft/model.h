@@ -49,12 +49,6 @@ void rcl_soft_view_release(struct rcl_soft_view *view);
 /* rcl_soft_model_free() - free ctrl->dgs and ctrl->vds. */
 void rcl_soft_model_free(struct rcl_ctrl *ctrl);
 
-/**
- * rcl_soft_group_state() - the state of @dg's VDs with @lost[span] members
- * missing in each span (Optl, Pdgd, Dgrd or OfLn, as its level allows).
- */
-enum rcl_vd_state rcl_soft_group_state(const struct rcl_soft_dg *dg, const unsigned *lost);
-
 /* rcl_soft_vd_model() - the model of stored VD @vd of group @dg (its state @dg's). */
 void rcl_soft_vd_model(const struct rcl_soft_vd *vd, const struct rcl_dg *dg, struct rcl_vd *out);
 
