@@ -303,24 +303,46 @@ static int advance(const struct rcl_soft_reshape *r, struct rows *w,
 	return e ? e : save(r, mark, w->first + w->count, 0);
 }
 
+/* The rows the step from @mark covers (0: none can be done), and whether in place. */
+static uint64_t step_rows(const struct rcl_soft_reshape *r,
+                          const struct rcl_soft_reshape_mark *mark, bool *direct)
+{
+	uint64_t m;
+
+	*direct = false;
+	if (mark->backup_rows || mark->position >= r->rows)
+		return mark->backup_rows;
+	m = direct_rows(r, mark->position);
+	*direct = m != 0;
+	return m ? m : backup_rows(r, mark->position);
+}
+
+uint64_t rcl_soft_reshape_boundary(const struct rcl_soft_reshape *r,
+                                   const struct rcl_soft_reshape_mark *mark)
+{
+	return copied(r, mark->position);
+}
+
+uint64_t rcl_soft_reshape_next(const struct rcl_soft_reshape *r,
+                               const struct rcl_soft_reshape_mark *mark)
+{
+	bool direct;
+
+	return copied(r, mark->position + step_rows(r, mark, &direct));
+}
+
 int rcl_soft_reshape_step(const struct rcl_soft_reshape *r, struct rcl_soft_reshape_mark *mark)
 {
-	uint64_t s = mark->position, m = mark->backup_rows;
-	bool direct = false;
+	bool direct;
+	uint64_t m = step_rows(r, mark, &direct);
 	struct rows w;
 	int e;
 
-	if (s >= r->rows)
+	if (mark->position >= r->rows)
 		return 0;
-	if (!m) {
-		m = direct_rows(r, s);
-		direct = m != 0;
-		if (!direct)
-			m = backup_rows(r, s);
-		if (!m)
-			return -ENOSPC; /* _plan() refuses such a reshape */
-	}
-	e = rows_alloc(r, &w, s, m);
+	if (!m)
+		return -ENOSPC; /* _plan() refuses such a reshape */
+	e = rows_alloc(r, &w, mark->position, m);
 	if (!e)
 		e = mark->backup_rows ? restore(r, &w, mark) : advance(r, &w, mark, direct);
 	rows_free(&w);

@@ -25,9 +25,17 @@
  * Rows past the old data get zero data and matching parity, so the new
  * array is consistent as a whole when the reshape ends.
  *
+ * Serving I/O meanwhile: VD data below rcl_soft_reshape_boundary() is in
+ * the new geometry, the rest in the old one (data offsets are the same in
+ * both: only where a byte lives changes). A step moves only the data in
+ * [boundary, rcl_soft_reshape_next()) and overwrites only old rows whose
+ * data lies below its end, so a caller that holds that range's stripe
+ * locks around each step, and maps every other request by the boundary,
+ * serves them all correctly. Rows left in the backup by a crash must be
+ * completed (one step) before I/O resumes.
+ *
  * What this does not do (yet): change the configuration record or the md
- * superblocks, or serve I/O while it runs. Callers must keep host I/O
- * away from the array until the reshape completes.
+ * superblocks; the volume (volume.c) does not yet map by the boundary.
  */
 #ifndef RCL_SOFT_RESHAPE_H
 #define RCL_SOFT_RESHAPE_H
@@ -87,5 +95,19 @@ enum rcl_status rcl_soft_reshape_plan(struct rcl_soft_reshape *r, struct rcl_err
  * last saved mark resumes it.
  */
 int rcl_soft_reshape_step(const struct rcl_soft_reshape *r, struct rcl_soft_reshape_mark *mark);
+
+/*
+ * rcl_soft_reshape_boundary() - at checkpoint @mark (with no rows in the
+ * backup), the VD data byte below which the data is in the new geometry.
+ */
+uint64_t rcl_soft_reshape_boundary(const struct rcl_soft_reshape *r,
+                                   const struct rcl_soft_reshape_mark *mark);
+
+/*
+ * rcl_soft_reshape_next() - the end of the VD data the next step from
+ * @mark moves (from the boundary on): the range to lock around it.
+ */
+uint64_t rcl_soft_reshape_next(const struct rcl_soft_reshape *r,
+                               const struct rcl_soft_reshape_mark *mark);
 
 #endif /* RCL_SOFT_RESHAPE_H */

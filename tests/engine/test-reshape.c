@@ -146,6 +146,32 @@ static void verify_new(const struct side *sd, uint64_t old_bytes, const int *fd)
 	free(data), free(p), free(q), free(got);
 }
 
+/*
+ * Online: at a checkpoint, every byte of the data is where a volume would
+ * look for it: in the new geometry below the boundary, else in the old.
+ */
+static void verify_mixed(const struct side *from, const struct side *to, uint64_t boundary,
+                         const int *fd)
+{
+	size_t chunk = STRIP_KIB * KIB;
+	uint8_t *got = malloc(chunk);
+
+	for (uint64_t off = 0; off < from->vd.bytes; off += chunk) {
+		size_t len = (size_t)(from->vd.bytes - off < chunk ? from->vd.bytes - off : chunk);
+		uint64_t sector;
+		unsigned m =
+		    mdref_place(off < boundary ? &to->ref : &from->ref, off / 512, 0, &sector);
+
+		unit_get(fd[m], got, len, sector * 512);
+		for (size_t i = 0; i < len; i++)
+			if (got[i] != seed(off + i))
+				ck_abort_msg("boundary %llu: byte %llu is %u, not %u",
+				             (unsigned long long)boundary,
+				             (unsigned long long)(off + i), got[i], seed(off + i));
+	}
+	free(got);
+}
+
 /* The checkpoint "on disk": a copy taken when saved. */
 static int save_mark(void *ctx, const struct rcl_soft_reshape_mark *mark)
 {
@@ -224,8 +250,17 @@ static bool migrate(enum rcl_raid_level from_level, unsigned from_n, enum rcl_ra
 	rcl_soft_uring_force_sync(true);
 	rcl_soft_uring_set_fault(crash_hook, &crash);
 	mark = disk;
-	while ((e = rcl_soft_reshape_step(&r, &mark)) > 0)
-		;
+	do {
+		uint64_t end = rcl_soft_reshape_next(&r, &mark);
+
+		ck_assert_uint_le(rcl_soft_reshape_boundary(&r, &mark), end);
+		e = rcl_soft_reshape_step(&r, &mark);
+		if (e >= 0 && !crash_at) {
+			/* The step moved exactly the range it announced. */
+			ck_assert_uint_eq(rcl_soft_reshape_boundary(&r, &mark), end);
+			verify_mixed(&from, &to, end, r.fd);
+		}
+	} while (e > 0);
 	if (e < 0) {
 		/* Restart: what the checkpoint says, no fault. */
 		ck_assert_int_eq(e, -EIO);
