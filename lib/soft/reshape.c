@@ -145,6 +145,15 @@ enum rcl_status rcl_soft_reshape_plan(struct rcl_soft_reshape *r, struct rcl_err
 	return st ? st : check_backup(r, err);
 }
 
+void rcl_soft_reshape_headroom(struct rcl_soft_reshape *r, uint64_t meta_end)
+{
+	uint64_t data = min64(r->from.start, r->to.start);
+
+	r->backup_rows = data > meta_end ? (data - meta_end) / r->to.chunk : 0;
+	r->backup_rows = min64(r->backup_rows, RCL_SOFT_RESHAPE_BACKUP_MAX);
+	r->backup_at = data - r->backup_rows * r->to.chunk;
+}
+
 /* ---- I/O ---- */
 
 /*

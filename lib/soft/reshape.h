@@ -97,6 +97,16 @@ enum rcl_status rcl_soft_reshape_plan(struct rcl_soft_reshape *r, struct rcl_err
 int rcl_soft_reshape_step(const struct rcl_soft_reshape *r, struct rcl_soft_reshape_mark *mark);
 
 /*
+ * rcl_soft_reshape_headroom() - put @r's backup area in md's reshape
+ * headroom: the whole chunks (at most RCL_SOFT_RESHAPE_BACKUP_MAX) between
+ * drive byte @meta_end (the end of the member's superblock, bitmap and
+ * bad-block log) and the lower of the two data starts, the data's own
+ * alignment kept. @backup_rows is 0 when not one chunk fits.
+ */
+#define RCL_SOFT_RESHAPE_BACKUP_MAX 16
+void rcl_soft_reshape_headroom(struct rcl_soft_reshape *r, uint64_t meta_end);
+
+/*
  * rcl_soft_reshape_boundary() - at checkpoint @mark (with no rows in the
  * backup), the VD data byte below which the data is in the new geometry.
  */

@@ -23,7 +23,7 @@
 #define STRIP_KIB 64
 #define PART_LBA  4096
 #define PART_LBAS 16384ull /* 8 MiB partitions: about 7 MiB of data per member */
-/* The backup area: past the partition, @BACKUP_ROWS chunks. */
+/* A backup area past the partitions, for the refusals. */
 #define BACKUP_AT   ((PART_LBA + PART_LBAS) * 512)
 #define BACKUP_ROWS 4
 #define DRIVE_BYTES (BACKUP_AT + BACKUP_ROWS * STRIP_KIB * KIB)
@@ -38,6 +38,14 @@ struct side {
 	struct rcl_soft_array array;
 	struct mdref_vd ref;
 };
+
+/* Where md's metadata of @sd's members ends: superblock, bitmap, bad-block log. */
+static uint64_t meta_end(const struct side *sd)
+{
+	const struct rcl_md_geometry *g = &sd->member;
+
+	return (PART_LBA + g->super_offset + (uint64_t)g->bblog_offset + g->bblog_size) * 512;
+}
 
 static void side_make(struct side *sd, enum rcl_raid_level level, unsigned n)
 {
@@ -239,8 +247,10 @@ static bool migrate(enum rcl_raid_level from_level, unsigned from_n, enum rcl_ra
 	seed_old(&from, r.fd);
 	r.from = from.array;
 	r.to = to.array;
-	r.backup_at = BACKUP_AT;
-	r.backup_rows = BACKUP_ROWS;
+	/* The backup goes where md keeps room for a reshape: below the data. */
+	rcl_soft_reshape_headroom(&r, meta_end(&from) > meta_end(&to) ? meta_end(&from)
+	                                                              : meta_end(&to));
+	ck_assert_uint_gt(r.backup_rows, 0);
 	r.save = save_mark;
 	r.ctx = &disk;
 	ck_assert_msg(!rcl_soft_reshape_plan(&r, &err), "%s", err.msg);
@@ -371,7 +381,7 @@ END_TEST
 
 START_TEST(test_crash_raid1_to_raid5)
 {
-	crash_everywhere(RCL_RAID1, 2, RCL_RAID5, 3, 40, 101);
+	crash_everywhere(RCL_RAID1, 2, RCL_RAID5, 3, 130, 101);
 }
 END_TEST
 
