@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test-reshape.c - lib/soft/reshape.c: seeded data written where md puts
+ * it in the old geometry (md-ref.c, md's own formulas), migrated, then
+ * every byte read back where md would look for it in the new geometry,
+ * with every new stripe's P (and Q) recomputed with md's GF(2^8)
+ * arithmetic; and the same after crashes at many points (a fault hook on
+ * the member I/O that tears the write it stops at and lets nothing after
+ * it through), resumed from the last checkpoint.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "md-ref.h"
+#include "soft/layout.h"
+#include "soft/reshape.h"
+#include "soft/uring.h"
+#include "unit.h"
+
+#define KIB       1024ull
+#define STRIP_KIB 64
+#define PART_LBA  4096
+#define PART_LBAS 16384ull /* 8 MiB partitions: about 7 MiB of data per member */
+/* A backup area past the partitions, for the refusals. */
+#define BACKUP_AT   ((PART_LBA + PART_LBAS) * 512)
+#define BACKUP_ROWS 4
+#define DRIVE_BYTES (BACKUP_AT + BACKUP_ROWS * STRIP_KIB * KIB)
+
+/* One side of a migration: the group, VD, md geometry and the library's array. */
+struct side {
+	enum rcl_raid_level level;
+	unsigned n;
+	struct rcl_soft_dg dg;
+	struct rcl_soft_vd vd;
+	struct rcl_md_geometry member;
+	struct rcl_soft_array array;
+	struct mdref_vd ref;
+};
+
+/* Where md's metadata of @sd's members ends: superblock, bitmap, bad-block log. */
+static uint64_t meta_end(const struct side *sd)
+{
+	const struct rcl_md_geometry *g = &sd->member;
+
+	return (PART_LBA + g->super_offset + (uint64_t)g->bblog_offset + g->bblog_size) * 512;
+}
+
+static void side_make(struct side *sd, enum rcl_raid_level level, unsigned n)
+{
+	static const int md_level[] = {
+	    [RCL_RAID0] = 0, [RCL_RAID1] = 1, [RCL_RAID5] = 5, [RCL_RAID6] = 6};
+	struct rcl_soft_geometry geo;
+	struct rcl_error err = {0};
+
+	memset(sd, 0, sizeof(*sd));
+	sd->level = level;
+	sd->n = n;
+	sd->dg.level = level;
+	sd->dg.spans = 1;
+	sd->dg.drives_per_span = n;
+	sd->vd.strip_kib = level == RCL_RAID1 ? 0 : STRIP_KIB;
+	sd->vd.first_lba = PART_LBA;
+	sd->vd.last_lba = PART_LBA + PART_LBAS - 1;
+	ck_assert_msg(!rcl_soft_capacity(&sd->dg, sd->vd.strip_kib, PART_LBAS, 512, &sd->member,
+	                                 &sd->vd.bytes, &err),
+	              "%s", err.msg);
+	ck_assert_msg(!rcl_soft_geometry_get(&sd->dg, &sd->vd, 512, &geo, &err), "%s", err.msg);
+	sd->array = geo.arrays[0];
+	sd->ref = (struct mdref_vd){.part = PART_LBA,
+	                            .spans = 1,
+	                            .array = {md_level[level], n,
+	                                      level == RCL_RAID1 ? 128 : STRIP_KIB * 2,
+	                                      sd->member.data_offset}};
+}
+
+/* The seeded byte @i of the VD's data. */
+static uint8_t seed(uint64_t i)
+{
+	uint64_t x = (i / 8 + 1) * 0x9e3779b97f4a7c15ull;
+
+	return (uint8_t)(x >> (8 * (i % 8)) ^ x >> 29);
+}
+
+/* Write the seeded data where md keeps it in @sd's geometry (every copy). */
+static void seed_old(const struct side *sd, const int *fd)
+{
+	uint8_t *buf = malloc(STRIP_KIB * KIB);
+	unsigned copies = sd->level == RCL_RAID1 ? sd->n : 1;
+
+	for (uint64_t off = 0; off < sd->vd.bytes; off += STRIP_KIB * KIB) {
+		size_t len = (size_t)(sd->vd.bytes - off < STRIP_KIB * KIB ? sd->vd.bytes - off
+		                                                           : STRIP_KIB * KIB);
+
+		for (size_t i = 0; i < len; i++)
+			buf[i] = seed(off + i);
+		for (unsigned c = 0; c < copies; c++) {
+			uint64_t sector;
+			unsigned m = mdref_place(&sd->ref, off / 512, c, &sector);
+
+			unit_put(fd[m], buf, len, sector * 512);
+		}
+	}
+	free(buf);
+}
+
+/*
+ * Every data byte where md reads it in the new geometry: the seed below
+ * the old capacity, zeros above; every stripe's parity as md computes it.
+ */
+static void verify_new(const struct side *sd, uint64_t old_bytes, const int *fd)
+{
+	const struct mdref_array *a = &sd->ref.array;
+	unsigned k = a->n - (a->level == 6 ? 2 : 1);
+	size_t chunk = STRIP_KIB * KIB;
+	uint8_t *data = malloc(chunk), *p = malloc(chunk), *q = malloc(chunk), *got = malloc(chunk);
+	uint64_t base = (PART_LBA + a->data_offset) * 512;
+
+	ck_assert_uint_eq(sd->vd.bytes % (k * chunk), 0);
+	for (uint64_t row = 0; row < sd->vd.bytes / (k * chunk); row++) {
+		unsigned dd, pd, qd;
+
+		memset(p, 0, chunk);
+		memset(q, 0, chunk);
+		for (unsigned d = 0; d < k; d++) {
+			uint64_t off = (row * k + d) * chunk;
+			uint64_t at =
+			    mdref_raid56(a->level, a->n, a->chunk, off / 512, &dd, &pd, &qd);
+			uint8_t g =
+			    a->level == 6 ? mdref_gf_pow2(mdref_raid6_slot(a->n, pd, qd, dd)) : 0;
+
+			unit_get(fd[dd], data, chunk, base + at * 512);
+			for (size_t i = 0; i < chunk; i++) {
+				uint8_t want = off + i < old_bytes ? seed(off + i) : 0;
+
+				if (data[i] != want)
+					ck_abort_msg("%s: byte %llu is %u, not %u",
+					             rcl_raid_level_name(sd->level),
+					             (unsigned long long)(off + i), data[i], want);
+				p[i] ^= data[i];
+				q[i] ^= mdref_gf_mul(g, data[i]);
+			}
+		}
+		unit_get(fd[pd], got, chunk, base + row * chunk);
+		ck_assert_msg(!memcmp(got, p, chunk), "row %llu: P mismatch",
+		              (unsigned long long)row);
+		if (a->level == 6) {
+			unit_get(fd[qd], got, chunk, base + row * chunk);
+			ck_assert_msg(!memcmp(got, q, chunk), "row %llu: Q mismatch",
+			              (unsigned long long)row);
+		}
+	}
+	free(data), free(p), free(q), free(got);
+}
+
+/*
+ * Online: at a checkpoint, every byte of the data is where a volume would
+ * look for it: in the new geometry below the boundary, else in the old.
+ */
+static void verify_mixed(const struct side *from, const struct side *to, uint64_t boundary,
+                         const int *fd)
+{
+	size_t chunk = STRIP_KIB * KIB;
+	uint8_t *got = malloc(chunk);
+
+	for (uint64_t off = 0; off < from->vd.bytes; off += chunk) {
+		size_t len = (size_t)(from->vd.bytes - off < chunk ? from->vd.bytes - off : chunk);
+		uint64_t sector;
+		unsigned m =
+		    mdref_place(off < boundary ? &to->ref : &from->ref, off / 512, 0, &sector);
+
+		unit_get(fd[m], got, len, sector * 512);
+		for (size_t i = 0; i < len; i++)
+			if (got[i] != seed(off + i))
+				ck_abort_msg("boundary %llu: byte %llu is %u, not %u",
+				             (unsigned long long)boundary,
+				             (unsigned long long)(off + i), got[i], seed(off + i));
+	}
+	free(got);
+}
+
+/* The checkpoint "on disk": a copy taken when saved. */
+static int save_mark(void *ctx, const struct rcl_soft_reshape_mark *mark)
+{
+	*(struct rcl_soft_reshape_mark *)ctx = *mark;
+	return 0;
+}
+
+/*
+ * The crash: member I/O number @at (counting from 1) is the last to run,
+ * and if it is a write, only its first half reaches the drive, the rest
+ * being garbage; nothing after it runs. A fake, as no real drive dies on
+ * cue.
+ */
+struct crash {
+	unsigned long count;
+	unsigned long at;
+	unsigned long writes; /* writes seen, to know when no crash point is left */
+};
+
+static int crash_hook(void *ctx, const struct rcl_soft_op *op)
+{
+	struct crash *c = ctx;
+
+	c->count++;
+	if (op->kind == RCL_SOFT_OP_WRITE)
+		c->writes++;
+	if (!c->at || c->count < c->at)
+		return 0;
+	if (c->count == c->at && op->kind == RCL_SOFT_OP_WRITE) {
+		uint8_t *torn = malloc(op->len);
+
+		memcpy(torn, op->buf, op->len / 2);
+		memset(torn + op->len / 2, 0xa5, op->len - op->len / 2);
+		unit_put(op->fd, torn, op->len, op->off);
+		free(torn);
+	}
+	return EIO;
+}
+
+/*
+ * Migrate @from_level over @from_n drives to @to_level over @to_n, crashing
+ * at member I/O @crash_at (0: never) and resuming from the checkpoint.
+ * Return: whether the crash point was reached (the run had that many I/Os).
+ */
+static bool migrate(enum rcl_raid_level from_level, unsigned from_n, enum rcl_raid_level to_level,
+                    unsigned to_n, unsigned long crash_at)
+{
+	struct side from, to;
+	struct rcl_soft_reshape r = {0};
+	struct rcl_soft_reshape_mark disk = {0}, mark;
+	struct crash crash = {.at = crash_at};
+	struct rcl_error err = {0};
+	bool crashed = false;
+	int e;
+
+	side_make(&from, from_level, from_n);
+	side_make(&to, to_level, to_n);
+	for (unsigned i = 0; i < to_n; i++) {
+		r.fd[i] = unit_drive_new(DRIVE_BYTES);
+		/* Added drives held something else before. */
+		if (i >= from_n)
+			unit_put(r.fd[i], (uint8_t[512]){[0 ... 511] = 0x77}, 512,
+			         (PART_LBA + to.member.data_offset) * 512);
+	}
+	seed_old(&from, r.fd);
+	r.from = from.array;
+	r.to = to.array;
+	/* The backup goes where md keeps room for a reshape: below the data. */
+	rcl_soft_reshape_headroom(&r, meta_end(&from) > meta_end(&to) ? meta_end(&from)
+	                                                              : meta_end(&to));
+	ck_assert_uint_gt(r.backup_rows, 0);
+	r.save = save_mark;
+	r.ctx = &disk;
+	ck_assert_msg(!rcl_soft_reshape_plan(&r, &err), "%s", err.msg);
+	ck_assert_uint_eq(r.data_bytes, from.vd.bytes);
+	ck_assert_uint_ge(to.vd.bytes, from.vd.bytes);
+
+	rcl_soft_uring_force_sync(true);
+	rcl_soft_uring_set_fault(crash_hook, &crash);
+	mark = disk;
+	do {
+		uint64_t end = rcl_soft_reshape_next(&r, &mark);
+
+		ck_assert_uint_le(rcl_soft_reshape_boundary(&r, &mark), end);
+		e = rcl_soft_reshape_step(&r, &mark);
+		if (e >= 0 && !crash_at) {
+			/* The step moved exactly the range it announced. */
+			ck_assert_uint_eq(rcl_soft_reshape_boundary(&r, &mark), end);
+			verify_mixed(&from, &to, end, r.fd);
+		}
+	} while (e > 0);
+	if (e < 0) {
+		/* Restart: what the checkpoint says, no fault. */
+		ck_assert_int_eq(e, -EIO);
+		crashed = true;
+		crash.at = 0;
+		mark = disk;
+		while ((e = rcl_soft_reshape_step(&r, &mark)) > 0)
+			;
+	}
+	rcl_soft_uring_set_fault(NULL, NULL);
+	rcl_soft_uring_force_sync(false);
+	ck_assert_int_eq(e, 0);
+	ck_assert_uint_eq(mark.position, r.rows);
+	ck_assert_uint_eq(disk.position, r.rows);
+	verify_new(&to, from.vd.bytes, r.fd);
+	for (unsigned i = 0; i < to_n; i++)
+		close(r.fd[i]);
+	return crashed || !crash_at;
+}
+
+START_TEST(test_raid5_add_drives)
+{
+	ck_assert(migrate(RCL_RAID5, 3, RCL_RAID5, 4, 0));
+	ck_assert(migrate(RCL_RAID5, 3, RCL_RAID5, 5, 0));
+}
+END_TEST
+
+START_TEST(test_raid6_add_drive)
+{
+	ck_assert(migrate(RCL_RAID6, 4, RCL_RAID6, 5, 0));
+}
+END_TEST
+
+START_TEST(test_raid5_to_raid6)
+{
+	ck_assert(migrate(RCL_RAID5, 3, RCL_RAID6, 4, 0));
+}
+END_TEST
+
+START_TEST(test_raid0_to_raid5)
+{
+	ck_assert(migrate(RCL_RAID0, 2, RCL_RAID5, 3, 0));
+	ck_assert(migrate(RCL_RAID0, 2, RCL_RAID5, 4, 0));
+}
+END_TEST
+
+START_TEST(test_raid1_to_raid5)
+{
+	ck_assert(migrate(RCL_RAID1, 2, RCL_RAID5, 3, 0));
+}
+END_TEST
+
+/* Refused: fewer data drives, another level, no backup where one is needed. */
+START_TEST(test_refused)
+{
+	struct side a, b;
+	struct rcl_soft_reshape r = {.backup_at = BACKUP_AT, .backup_rows = BACKUP_ROWS};
+	struct rcl_error err = {0};
+
+	side_make(&a, RCL_RAID5, 4);
+	side_make(&b, RCL_RAID6, 4);
+	r.from = a.array, r.to = b.array;
+	ck_assert_int_eq(rcl_soft_reshape_plan(&r, &err), RCL_INVALID_PARAM);
+	ck_assert_ptr_nonnull(strstr(err.msg, "fewer data drives"));
+
+	side_make(&a, RCL_RAID5, 3);
+	side_make(&b, RCL_RAID6, 4);
+	r.from = a.array, r.to = b.array, r.backup_rows = 0;
+	ck_assert_int_eq(rcl_soft_reshape_plan(&r, &err), RCL_INVALID_PARAM);
+	ck_assert_ptr_nonnull(strstr(err.msg, "too small"));
+
+	r.backup_rows = BACKUP_ROWS;
+	r.backup_at = a.array.start;
+	ck_assert_int_eq(rcl_soft_reshape_plan(&r, &err), RCL_INVALID_PARAM);
+	ck_assert_ptr_nonnull(strstr(err.msg, "overlaps"));
+
+	side_make(&b, RCL_RAID1, 4);
+	r.to = b.array, r.backup_at = BACKUP_AT;
+	ck_assert_int_eq(rcl_soft_reshape_plan(&r, &err), RCL_INVALID_PARAM);
+}
+END_TEST
+
+/*
+ * Crashes: at I/Os spread over each run (every one in the first steps,
+ * where the backup is in use, then every few), resumed, and verified.
+ */
+static void crash_everywhere(enum rcl_raid_level from_level, unsigned from_n,
+                             enum rcl_raid_level to_level, unsigned to_n, unsigned long first,
+                             unsigned long stride)
+{
+	unsigned long at = 1;
+
+	while (migrate(from_level, from_n, to_level, to_n, at))
+		at += at < first ? 1 : stride;
+}
+
+START_TEST(test_crash_raid5_add_drive)
+{
+	crash_everywhere(RCL_RAID5, 3, RCL_RAID5, 4, 40, 97);
+}
+END_TEST
+
+START_TEST(test_crash_raid5_to_raid6)
+{
+	crash_everywhere(RCL_RAID5, 3, RCL_RAID6, 4, 40, 211);
+}
+END_TEST
+
+START_TEST(test_crash_raid1_to_raid5)
+{
+	crash_everywhere(RCL_RAID1, 2, RCL_RAID5, 3, 130, 101);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("reshape");
+	TCase *tc = tcase_create("reshape");
+
+	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, test_raid5_add_drives);
+	tcase_add_test(tc, test_raid6_add_drive);
+	tcase_add_test(tc, test_raid5_to_raid6);
+	tcase_add_test(tc, test_raid0_to_raid5);
+	tcase_add_test(tc, test_raid1_to_raid5);
+	tcase_add_test(tc, test_refused);
+	tcase_add_test(tc, test_crash_raid5_add_drive);
+	tcase_add_test(tc, test_crash_raid5_to_raid6);
+	tcase_add_test(tc, test_crash_raid1_to_raid5);
+	suite_add_tcase(s, tc);
+	return unit_main(s);
+}
