@@ -21,7 +21,12 @@
 #include "soft/volume.h"
 
 #define EXPORTS_FORMAT 1
-#define NBD_THREADS    4
+/*
+ * Workers per export: each runs one request at a time, synchronously, so
+ * this is the export's I/O depth; fio's 4K profiles (4 jobs x QD32) ran
+ * 60% faster with 16 than with 4, 32 added nothing on random I/O.
+ */
+#define NBD_THREADS 16
 
 struct export
 {

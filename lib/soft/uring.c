@@ -184,7 +184,13 @@ size_t rcl_soft_uring_run(struct rcl_soft_op *ops, size_t count)
 
 	for (size_t i = 0; i < count; i++)
 		ops[i].error = 0, ops[i].done = 0;
-	if (r == &sync_marker)
+	/*
+	 * A single op gains nothing from the ring: the kernel hands buffered
+	 * file I/O it cannot finish at once (tmpfs, the page cache) to its
+	 * io-wq threads, which costs two context switches per op; a plain
+	 * pread()/pwrite() on this thread does the same copy without them.
+	 */
+	if (r == &sync_marker || count == 1)
 		run_sync(ops, count);
 	else
 		run_ring(&r->uring, ops, count);
