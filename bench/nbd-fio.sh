@@ -182,6 +182,7 @@ start_jbod() {
 	jbod_uris=()
 	for img in "$RAIDCLI_STATE_DIR"/images/*/drive*.img; do
 		cp "$img" "$work/m$i.img"
+		rm -f "$work/m$i.sock" # a socket left behind would pass for this one
 		nbdkit -f -U "$work/m$i.sock" file file="$work/m$i.img" &
 		nbdkit_pids+=($!)
 		wait_socket "$work/m$i.sock"
