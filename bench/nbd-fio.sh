@@ -233,7 +233,7 @@ rss_row() {
 import json, sys
 print(json.load(sys.stdin)["Controllers"][0]["Response Data"]["Controller Process"]["PID"])')
 	echo
-	echo "controller process with 16 exported VDs (target: RSS <= 64 MiB, no cache configured):"
+	echo "controller process with 16 exported VDs (target: RSS <= 64 MiB plus the configured cache):"
 	awk '/^(VmRSS|VmHWM|Threads)/ {print "  " $0}' "/proc/$pid/status"
 }
 
