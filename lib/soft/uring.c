@@ -15,6 +15,8 @@
 
 /* Ops in flight per thread: enough to keep a wide stripe's members busy. */
 #define DEPTH 128
+/* Batches that move at most this much run on the calling thread (see small()). */
+#define SMALL_BATCH (64u << 10)
 
 struct ring {
 	struct io_uring uring;
@@ -177,6 +179,23 @@ static void run_ring(struct io_uring *ring, struct rcl_soft_op *ops, size_t coun
 	}
 }
 
+/*
+ * Whether a batch is too small to gain from the ring. The kernel hands
+ * buffered file I/O it cannot finish at once (tmpfs, the page cache) to
+ * its io-wq threads, two context switches per op; plain pread()/pwrite()
+ * on this thread do the same copies without them. A single op, or a few
+ * small ones (4K random I/O, a parity update's reads and writes), gains
+ * nothing from parallel issue; large batches keep it for real drives.
+ */
+static bool small(const struct rcl_soft_op *ops, size_t count)
+{
+	size_t bytes = 0;
+
+	for (size_t i = 0; i < count; i++)
+		bytes += ops[i].len;
+	return count == 1 || bytes <= SMALL_BATCH;
+}
+
 size_t rcl_soft_uring_run(struct rcl_soft_op *ops, size_t count)
 {
 	struct ring *r = ring_get();
@@ -184,7 +203,7 @@ size_t rcl_soft_uring_run(struct rcl_soft_op *ops, size_t count)
 
 	for (size_t i = 0; i < count; i++)
 		ops[i].error = 0, ops[i].done = 0;
-	if (r == &sync_marker)
+	if (r == &sync_marker || small(ops, count))
 		run_sync(ops, count);
 	else
 		run_ring(&r->uring, ops, count);
