@@ -247,6 +247,28 @@ static bool replace_members(unsigned id)
 	return changed;
 }
 
+/*
+ * Forget the halted rebuilds whose drive is no longer the rebuilding
+ * member (it failed, or another spare took its place), so the member's
+ * next rebuild starts.
+ */
+static void forget_stale(const struct rcl_soft_config *cfg)
+{
+	for (size_t i = rebuild_count; i-- > 0;) {
+		struct rebuild *r = rebuilds[i];
+		const struct rcl_soft_dg *dg = NULL;
+
+		for (size_t d = 0; d < cfg->dg_count; d++)
+			if (cfg->dgs[d].id == r->dg)
+				dg = &cfg->dgs[d];
+		if (r->task || atomic_load(&r->ended))
+			continue;
+		if (!dg || dg->members[r->member].state != RCL_SOFT_MEMBER_REBUILD ||
+		    dg->members[r->member].slot != r->slot)
+			forget_rebuild(r);
+	}
+}
+
 void tasks_poll(unsigned id)
 {
 	struct rcl_error err = {0};
@@ -270,6 +292,7 @@ void tasks_poll(unsigned id)
 	} else if (soft(ctrl)) {
 		const struct rcl_soft_state *state = soft(ctrl)->state;
 
+		forget_stale(&state->cfg);
 		for (size_t d = 0; d < state->cfg.dg_count; d++) {
 			const struct rcl_soft_dg *dg = &state->cfg.dgs[d];
 
