@@ -818,6 +818,29 @@ def case_consistency_check(fx):
     r = fx.run("/c0/v0", "stop", "cc")
     check(r.returncode == 255 and "no consistency check" in r.stdout,
           "stop cc with none running fails with 255", r.stdout)
+    # Full init: zeros everywhere, and the VD consistent (cc needs no force then).
+    fx.ok("/c0", "set", "bgirate=100")
+    r = fx.run("/c0/v0", "start", "init", "full")
+    check(r.returncode == 245 and "destroying its data" in r.stdout,
+          "start init without force is refused (245)", r.stdout)
+    fx.ok("/c0/v0", "start", "init", "full", "force")
+    status, doc = fx.json("/c0/v0", "show", "init")
+    rows = doc.get("Response Data", {}).get("VD Operation Status", [])
+    check(rows and rows[0]["Operation"] == "INIT", "show init has the INIT row", doc)
+    check(wait_for(lambda: fx.json("/c0/v0", "show", "init")[1]["Response Data"]
+                   ["VD Operation Status"][0]["Status"] == "Not in progress", 60),
+          "the init ends")
+    size = subprocess.run(["nbdinfo", "--size", nbd_uri(export)], capture_output=True,
+                          text=True, timeout=60).stdout.strip()
+    zeros = os.path.join(fx.root, "zeros.img")
+    with open(zeros, "wb") as f:
+        f.truncate(int(size or 0))
+    r = qemu_img("compare", "-f", "raw", "-F", "raw", zeros, nbd_uri(export))
+    check(r.returncode == 0, "after init the VD reads zeros", r.stdout + r.stderr)
+    check(wait_for(lambda: fx.run("/c0/v0", "start", "cc").returncode == 0),
+          "after init the VD is consistent: start cc needs no force")
+    check(wait_for(lambda: cc_row(fx).get("Status") == "Not in progress", 60) and
+          cc_row(fx).get("Mismatches") == 0, "and finds 0 mismatches", cc_row(fx))
 
 
 CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
