@@ -696,6 +696,17 @@ def case_rebuild_spare(fx):
     r = fx.run("/c0/e252/s3", "resume", "rebuild")
     check(r.returncode == 255 and "is not paused" in r.stdout,
           "resuming a running rebuild fails with 255", r.stdout)
+    r = fx.run("/c0/e252/s3", "stop", "rebuild")
+    row = rebuild_row(fx, 3)
+    check(r.returncode == 0 and row.get("Status") == "Not in progress" and
+          drive_state(fx, 3) == "Rbld", "stop rebuild stops it; the drive stays Rbld",
+          r.stdout + str(row))
+    time.sleep(1.5)
+    check(rebuild_row(fx, 3).get("Status") == "Not in progress",
+          "a stopped rebuild does not start again by itself", rebuild_row(fx, 3))
+    r = fx.run("/c0/e252/s3", "start", "rebuild")
+    check(r.returncode == 0 and rebuild_row(fx, 3).get("Status") == "In progress",
+          "start rebuild goes on", r.stdout)
     fx.ok("/c0", "set", "rebuildrate=100")
     check(wait_online(fx, 3), "the spare becomes Onln when the rebuild completes",
           drive_state(fx, 3))
