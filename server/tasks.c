@@ -1,0 +1,798 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tasks.c - the controller process's background tasks: rebuilds onto hot
+ * spares (see tasks.h).
+ *
+ * Everything here runs on the process's main loop thread but the tasks'
+ * callbacks, which only store where their task stands (atomics) for the
+ * loop to record: configuration changes take the controller lock, which
+ * is the loop's alone.
+ */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "export.h"
+#include "service.h"
+#include "settings.h"
+#include "soft/spare.h"
+#include "soft/task.h"
+#include "soft/vd.h"
+#include "soft/volume.h"
+#include "tasks.h"
+
+/* How often a rebuild's flushed position reaches the record, at most. */
+#define CHECKPOINT_SECS 3
+
+/**
+ * struct rebuild - one member's rebuild, VD by VD.
+ * @vds:	the group's VD ids by first LBA; @next is the one running.
+ * @task:	the running task on @vol (NULL: between VDs, stopped or failed).
+ * @flushed:	the LBA below which the member holds flushed data.
+ * @ended:	the task's final state + 1, once its done callback ran.
+ * @recorded:	the rebuilt_lba the record has.
+ * @halted:	stopped by the user or failed: not restarted by itself.
+ */
+struct rebuild {
+	unsigned dg;
+	unsigned member;
+	unsigned slot;
+	unsigned vds[RCL_MAX_VDS];
+	uint64_t vd_sectors[RCL_MAX_VDS];
+	uint64_t vd_first[RCL_MAX_VDS];
+	size_t vd_count;
+	size_t next;
+	struct rcl_soft_volume *vol;
+	struct rcl_soft_task *task;
+	_Atomic uint64_t flushed;
+	_Atomic int ended;
+	uint64_t recorded;
+	bool halted;
+};
+
+static struct rebuild *rebuilds[RCL_SOFT_MAX_MEMBERS * RCL_MAX_DGS];
+static size_t rebuild_count;
+
+struct vd_check;
+static bool reap_checks(void);
+static void mark_initialized(unsigned id);
+static void stop_checks(void);
+static bool checks_running(void);
+
+static struct soft_ctrl *soft(struct rcl_ctrl *ctrl)
+{
+	return service_soft_state(ctrl) ? ctrl->priv : NULL;
+}
+
+static struct rebuild *find_rebuild(unsigned dg, unsigned member)
+{
+	for (size_t i = 0; i < rebuild_count; i++)
+		if (rebuilds[i]->dg == dg && rebuilds[i]->member == member)
+			return rebuilds[i];
+	return NULL;
+}
+
+static void forget_rebuild(struct rebuild *r)
+{
+	for (size_t i = 0; i < rebuild_count; i++)
+		if (rebuilds[i] == r)
+			rebuilds[i] = rebuilds[--rebuild_count];
+	free(r);
+}
+
+/* ------------------------------------------------------------------------
+ * The task's callbacks (on its thread). */
+
+static void on_checkpoint(void *ctx, const struct rcl_soft_task_progress *progress)
+{
+	struct rebuild *r = ctx;
+
+	atomic_store(&r->flushed, rcl_soft_sweep_lba(r->vol, progress->position));
+}
+
+static void on_done(void *ctx, const struct rcl_soft_task_progress *progress)
+{
+	struct rebuild *r = ctx;
+
+	atomic_store(&r->flushed, rcl_soft_sweep_lba(r->vol, progress->position));
+	atomic_store(&r->ended, (int)progress->state + 1);
+}
+
+/* ------------------------------------------------------------------------
+ * Running a rebuild. */
+
+/* The VDs of group @dg of @cfg, by first LBA, into @r. */
+static void plan_vds(struct rebuild *r, const struct rcl_soft_config *cfg)
+{
+	r->vd_count = 0;
+	for (size_t v = 0; v < cfg->vd_count; v++) {
+		const struct rcl_soft_vd *vd = &cfg->vds[v];
+		size_t at = r->vd_count;
+
+		if (vd->dg != r->dg)
+			continue;
+		while (at && r->vd_first[at - 1] > vd->first_lba) {
+			r->vds[at] = r->vds[at - 1];
+			r->vd_first[at] = r->vd_first[at - 1];
+			r->vd_sectors[at] = r->vd_sectors[at - 1];
+			at--;
+		}
+		r->vds[at] = vd->id;
+		r->vd_first[at] = vd->first_lba;
+		r->vd_sectors[at] = vd->last_lba + 1 - vd->first_lba;
+		r->vd_count++;
+	}
+}
+
+/*
+ * Start the task of the first VD from @r->next on that is not rebuilt
+ * yet. Return: false when none is left (or one cannot start: @r halts).
+ */
+static bool start_next(struct rebuild *r, unsigned id, const struct rcl_soft_state *state)
+{
+	while (r->next < r->vd_count) {
+		struct rcl_soft_task_params params = {.kind = RCL_SOFT_TASK_REBUILD,
+		                                      .member = r->member,
+		                                      .checkpoint_secs = CHECKPOINT_SECS,
+		                                      .checkpoint = on_checkpoint,
+		                                      .done = on_done,
+		                                      .ctx = r};
+		struct rcl_error err = {0};
+		unsigned vd = r->vds[r->next];
+		enum rcl_status st = volume_get(state, vd, &r->vol, &err);
+
+		if (!st) {
+			params.from = rcl_soft_sweep_rebuilt(r->vol, r->member);
+			if (params.from >= rcl_soft_sweep_extent(r->vol)) {
+				volume_put(r->vol);
+				r->vol = NULL;
+				r->next++;
+				continue;
+			}
+			settings_pace(id, SETTING_REBUILD, &params.rate, &params.host_first);
+			atomic_store(&r->ended, 0);
+			st = rcl_soft_task_start(r->vol, &params, &r->task, &err);
+		}
+		if (st) {
+			service_log("cannot rebuild v%u onto /c%u/e%u/s%u: %s", vd, id,
+			            RCL_SOFT_ENCLOSURE, r->slot, err.msg);
+			if (r->vol)
+				volume_put(r->vol);
+			r->vol = NULL;
+			r->halted = true;
+			return true;
+		}
+		service_log(
+		    "rebuilding v%u onto /c%u/e%u/s%u from %llu%%", vd, id, RCL_SOFT_ENCLOSURE,
+		    r->slot,
+		    (unsigned long long)(params.from * 100 / rcl_soft_sweep_extent(r->vol)));
+		return true;
+	}
+	return false;
+}
+
+static struct rebuild *new_rebuild(const struct rcl_soft_dg *dg, unsigned m,
+                                   const struct rcl_soft_config *cfg)
+{
+	struct rebuild *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->dg = dg->id;
+	r->member = m;
+	r->slot = dg->members[m].slot;
+	r->recorded = dg->members[m].rebuilt_lba;
+	atomic_store(&r->flushed, r->recorded);
+	plan_vds(r, cfg);
+	rebuilds[rebuild_count++] = r;
+	return r;
+}
+
+/* Replace the first member of @dg that lost its data, if a spare can. Return: whether one was. */
+static bool replace_one(struct rcl_ctrl *ctrl, const struct rcl_soft_dg *dg)
+{
+	struct rcl_drive_ref spare;
+	struct rcl_error err = {0};
+	unsigned id = rcl_ctrl_id(ctrl);
+
+	if (dg->level == RCL_RAID0)
+		return false;
+	for (unsigned m = 0; m < rcl_soft_dg_members(dg); m++)
+		if (dg->members[m].state == RCL_SOFT_MEMBER_REBUILD)
+			return false; /* one rebuild at a time per group, as md does */
+	for (unsigned m = 0; m < rcl_soft_dg_members(dg); m++) {
+		enum rcl_soft_member_state s = dg->members[m].state;
+		unsigned dg_id = dg->id, old = dg->members[m].slot;
+
+		if (s == RCL_SOFT_MEMBER_ONLINE)
+			continue;
+		if (rcl_soft_replace_member(ctrl, dg_id, m, &spare, &err)) {
+			if (err.status != RCL_NOT_FOUND)
+				service_log("cannot replace member %u of DG %u: %s", m, dg_id,
+				            err.msg);
+			return false;
+		}
+		service_log("hot spare /c%u/e%u/s%u replaces /c%u/e%u/s%u in DG %u", id,
+		            spare.enclosure, spare.slot, id, RCL_SOFT_ENCLOSURE, old, dg_id);
+		(void)rcl_event_record(ctrl, RCL_EVENT_REBUILD_STARTED, NULL,
+		                       "Rebuild started on PD %u:%u (replacing %u:%u in DG %u)",
+		                       spare.enclosure, spare.slot, RCL_SOFT_ENCLOSURE, old, dg_id);
+		return true;
+	}
+	return false;
+}
+
+/* Put hot spares in the place of lost members. Return: whether the configuration changed. */
+static bool replace_members(unsigned id)
+{
+	struct rcl_error err = {0};
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_ctx *lib = NULL;
+	bool changed = false, again = true;
+
+	if (service_open_ctrl(id, RCL_LOCK_EXCLUSIVE, &lib, &ctrl, &err)) {
+		service_log("cannot look for members to rebuild: %s", err.msg);
+		again = false;
+	}
+	/* Each replacement reloads the configuration: look at it afresh. */
+	while (again && soft(ctrl)) {
+		const struct rcl_soft_config *cfg = &soft(ctrl)->state->cfg;
+
+		again = false;
+		for (size_t d = 0; d < cfg->dg_count && !again; d++)
+			again = replace_one(ctrl, &cfg->dgs[d]);
+		changed |= again;
+	}
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(lib);
+	return changed;
+}
+
+/*
+ * Forget the halted rebuilds whose drive is no longer the rebuilding
+ * member (it failed, or another spare took its place), so the member's
+ * next rebuild starts.
+ */
+static void forget_stale(const struct rcl_soft_config *cfg)
+{
+	for (size_t i = rebuild_count; i-- > 0;) {
+		struct rebuild *r = rebuilds[i];
+		const struct rcl_soft_dg *dg = NULL;
+
+		for (size_t d = 0; d < cfg->dg_count; d++)
+			if (cfg->dgs[d].id == r->dg)
+				dg = &cfg->dgs[d];
+		if (r->task || atomic_load(&r->ended))
+			continue;
+		if (!dg || dg->members[r->member].state != RCL_SOFT_MEMBER_REBUILD ||
+		    dg->members[r->member].slot != r->slot)
+			forget_rebuild(r);
+	}
+}
+
+void tasks_poll(unsigned id)
+{
+	struct rcl_error err = {0};
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_ctx *lib = NULL;
+
+	if (replace_members(id))
+		exports_refresh(id);
+	/* A command may have changed the rates. */
+	for (size_t i = 0; i < rebuild_count; i++) {
+		unsigned rate;
+		bool host_first;
+
+		if (!rebuilds[i]->task)
+			continue;
+		settings_pace(id, SETTING_REBUILD, &rate, &host_first);
+		rcl_soft_task_set_rate(rebuilds[i]->task, rate, host_first);
+	}
+	if (service_open_ctrl(id, RCL_LOCK_SHARED, &lib, &ctrl, &err)) {
+		service_log("cannot look for members to rebuild: %s", err.msg);
+	} else if (soft(ctrl)) {
+		const struct rcl_soft_state *state = soft(ctrl)->state;
+
+		forget_stale(&state->cfg);
+		for (size_t d = 0; d < state->cfg.dg_count; d++) {
+			const struct rcl_soft_dg *dg = &state->cfg.dgs[d];
+
+			for (unsigned m = 0; m < rcl_soft_dg_members(dg); m++) {
+				struct rebuild *r;
+
+				if (dg->members[m].state != RCL_SOFT_MEMBER_REBUILD ||
+				    find_rebuild(dg->id, m))
+					continue;
+				r = new_rebuild(dg, m, &state->cfg);
+				if (r && !start_next(r, id, state))
+					atomic_store(&r->ended, RCL_SOFT_TASK_DONE + 1);
+			}
+		}
+	}
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(lib);
+}
+
+bool tasks_busy(void)
+{
+	for (size_t i = 0; i < rebuild_count; i++)
+		if (rebuilds[i]->task || atomic_load(&rebuilds[i]->ended))
+			return true;
+	return checks_running();
+}
+
+/* Record @r's flushed position (online past the group's end); @ctrl is locked exclusively. */
+static bool record(struct rcl_ctrl *ctrl, struct rebuild *r, uint64_t lba)
+{
+	struct rcl_error err = {0};
+
+	if (lba == r->recorded)
+		return true;
+	if (rcl_soft_set_rebuilt(ctrl, r->dg, r->member, lba, &err)) {
+		service_log("cannot record the rebuild of /c%u/e%u/s%u: %s", rcl_ctrl_id(ctrl),
+		            RCL_SOFT_ENCLOSURE, r->slot, err.msg);
+		return false;
+	}
+	r->recorded = lba;
+	return true;
+}
+
+/* @r's task ended (as @state): move on to the next VD, or finish. Return: whether @r is gone. */
+static bool task_ended(struct rcl_ctrl *ctrl, struct rebuild *r, enum rcl_soft_task_state state)
+{
+	unsigned id = rcl_ctrl_id(ctrl);
+	struct rcl_soft_task_progress p = {0};
+
+	atomic_store(&r->ended, 0);
+	if (r->task) {
+		rcl_soft_task_progress(r->task, &p);
+		rcl_soft_task_free(r->task);
+		r->task = NULL;
+		volume_put(r->vol);
+		r->vol = NULL;
+	}
+	record(ctrl, r, atomic_load(&r->flushed));
+	if (state != RCL_SOFT_TASK_DONE) {
+		r->halted = true;
+		if (state == RCL_SOFT_TASK_FAILED)
+			service_log("the rebuild of /c%u/e%u/s%u failed: %s", id,
+			            RCL_SOFT_ENCLOSURE, r->slot, strerror(-p.error));
+		return false;
+	}
+	r->next++;
+	if (start_next(r, id, soft(ctrl)->state))
+		return false;
+	/* Every VD is rebuilt: the member is online. */
+	if (!record(ctrl, r, RCL_SOFT_REBUILT_ALL))
+		return false;
+	service_log("rebuild of /c%u/e%u/s%u complete", id, RCL_SOFT_ENCLOSURE, r->slot);
+	(void)rcl_event_record(ctrl, RCL_EVENT_REBUILD_DONE, NULL, "Rebuild complete on PD %u:%u",
+	                       RCL_SOFT_ENCLOSURE, r->slot);
+	forget_rebuild(r);
+	return true;
+}
+
+void tasks_tick(unsigned id)
+{
+	struct rcl_error err = {0};
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_ctx *lib = NULL;
+	bool refresh = false;
+
+	if (reap_checks())
+		mark_initialized(id);
+	if (!rebuild_count)
+		return;
+	if (service_open_ctrl(id, RCL_LOCK_EXCLUSIVE, &lib, &ctrl, &err) || !soft(ctrl)) {
+		service_log("cannot record the rebuilds: %s", err.msg);
+	} else {
+		for (size_t i = rebuild_count; i-- > 0;) {
+			struct rebuild *r = rebuilds[i];
+			int ended = atomic_load(&r->ended);
+
+			if (ended)
+				refresh |=
+				    task_ended(ctrl, r, (enum rcl_soft_task_state)(ended - 1));
+			else if (r->task)
+				record(ctrl, r, atomic_load(&r->flushed));
+		}
+	}
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(lib);
+	if (refresh)
+		exports_refresh(id);
+}
+
+void tasks_stop_all(unsigned id)
+{
+	stop_checks();
+	for (size_t i = 0; i < rebuild_count; i++)
+		if (rebuilds[i]->task)
+			rcl_soft_task_stop(rebuilds[i]->task);
+	for (size_t i = 0; i < rebuild_count; i++)
+		if (rebuilds[i]->task)
+			rcl_soft_task_wait(rebuilds[i]->task, &(struct rcl_soft_task_progress){0});
+	tasks_tick(id);
+	while (rebuild_count)
+		forget_rebuild(rebuilds[0]);
+}
+
+/* ------------------------------------------------------------------------
+ * The commands' side. */
+
+/* The group and member index of drive @ref in @ctrl's configuration, if it is a member. */
+static const struct rcl_soft_dg *member_of(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                           unsigned *m)
+{
+	const struct rcl_soft_config *cfg = soft(ctrl) ? &soft(ctrl)->state->cfg : NULL;
+
+	for (size_t d = 0; cfg && ref->enclosure == RCL_SOFT_ENCLOSURE && d < cfg->dg_count; d++)
+		for (*m = 0; *m < rcl_soft_dg_members(&cfg->dgs[d]); ++*m)
+			if (cfg->dgs[d].members[*m].slot == ref->slot &&
+			    cfg->dgs[d].members[*m].state != RCL_SOFT_MEMBER_MISSING)
+				return &cfg->dgs[d];
+	return NULL;
+}
+
+/* The share of @r's VD sectors below @lba, in percent. */
+static unsigned percent_below(const struct rebuild *r, uint64_t lba)
+{
+	uint64_t done = 0, total = 0;
+
+	for (size_t k = 0; k < r->vd_count; k++) {
+		uint64_t end = r->vd_first[k] + r->vd_sectors[k];
+
+		total += r->vd_sectors[k];
+		if (lba >= end)
+			done += r->vd_sectors[k];
+		else if (lba > r->vd_first[k])
+			done += lba - r->vd_first[k];
+	}
+	return total ? (unsigned)(done * 100 / total) : 100;
+}
+
+/* StorCLI's "12 Hours 54 Minutes", or "-" when unknown. */
+static void add_time_left(struct rcl_node *row, double seconds)
+{
+	unsigned long s = seconds < 0 ? 0 : (unsigned long)(seconds + 0.5);
+
+	if (seconds < 0)
+		rcl_node_add_str(row, "Estimated Time Left", "-");
+	else if (s >= 3600)
+		rcl_node_add_strf(row, "Estimated Time Left", "%lu Hours %lu Minutes", s / 3600,
+		                  s % 3600 / 60);
+	else if (s >= 60)
+		rcl_node_add_strf(row, "Estimated Time Left", "%lu Minutes %lu Seconds", s / 60,
+		                  s % 60);
+	else
+		rcl_node_add_strf(row, "Estimated Time Left", "%lu Seconds", s);
+}
+
+void rebuild_row(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref, struct rcl_node *table)
+{
+	struct rcl_node *row = rcl_node_add_object(table, NULL);
+	unsigned m = 0;
+	const struct rcl_soft_dg *dg = member_of(ctrl, ref, &m);
+	bool rebuilding = dg && dg->members[m].state == RCL_SOFT_MEMBER_REBUILD;
+	struct rebuild *r =
+	    rebuilding && service_self(rcl_ctrl_id(ctrl)) ? find_rebuild(dg->id, m) : NULL;
+	struct rcl_soft_task_progress p = {.state = RCL_SOFT_TASK_STOPPED, .remaining = -1};
+	struct rebuild planned = {.dg = dg ? dg->id : 0};
+
+	rcl_node_add_strf(row, "Drive-ID", "/c%u/e%u/s%u", rcl_ctrl_id(ctrl), ref->enclosure,
+	                  ref->slot);
+	if (!rebuilding) {
+		rcl_node_add_str(row, "Progress%", "-");
+		rcl_node_add_str(row, "Status", "Not in progress");
+		rcl_node_add_str(row, "Estimated Time Left", "-");
+		return;
+	}
+	if (r && r->task)
+		rcl_soft_task_progress(r->task, &p);
+	if (!r) {
+		plan_vds(&planned, &soft(ctrl)->state->cfg);
+		r = &planned;
+	}
+	rcl_node_add_int(row, "Progress%",
+	                 percent_below(r, p.state == RCL_SOFT_TASK_STOPPED
+	                                      ? dg->members[m].rebuilt_lba
+	                                      : rcl_soft_sweep_lba(r->vol, p.position)));
+	rcl_node_add_str(row, "Status",
+	                 p.state == RCL_SOFT_TASK_RUNNING  ? "In progress"
+	                 : p.state == RCL_SOFT_TASK_PAUSED ? "Paused"
+	                                                   : "Not in progress");
+	add_time_left(row, p.state == RCL_SOFT_TASK_RUNNING ? p.remaining : -1);
+}
+
+enum rcl_status rebuild_control(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                enum rebuild_action action, struct rcl_error *err)
+{
+	unsigned id = rcl_ctrl_id(ctrl), m = 0;
+	const struct rcl_soft_dg *dg = member_of(ctrl, ref, &m);
+	struct rebuild *r = NULL;
+	struct rcl_soft_task_progress p = {.state = RCL_SOFT_TASK_STOPPED};
+
+	if (!dg || dg->members[m].state != RCL_SOFT_MEMBER_REBUILD)
+		return rcl_fail(err, RCL_NOT_ALLOWED,
+		                "drive /c%u/e%u/s%u is not being rebuilt (a hot spare takes a lost "
+		                "member's place by itself)",
+		                id, ref->enclosure, ref->slot);
+	if (!service_self(id))
+		return rcl_fail(err, RCL_NOT_ALLOWED,
+		                "rebuilds run in the controller process of /c%u, which is not "
+		                "running; start it with: raidcli /c%u serve",
+		                id, id);
+	r = find_rebuild(dg->id, m);
+	if (!r)
+		r = new_rebuild(dg, m, &soft(ctrl)->state->cfg);
+	if (!r)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	if (r->task)
+		rcl_soft_task_progress(r->task, &p);
+	switch (action) {
+	case REBUILD_START:
+		if (r->task)
+			return rcl_fail(err, RCL_NOT_ALLOWED, "the rebuild of /c%u/e%u/s%u is %s",
+			                id, ref->enclosure, ref->slot,
+			                p.state == RCL_SOFT_TASK_PAUSED ? "paused: resume it"
+			                                                : "in progress already");
+		r->halted = false;
+		if (!start_next(r, id, soft(ctrl)->state))
+			atomic_store(&r->ended, RCL_SOFT_TASK_DONE + 1);
+		return r->halted ? rcl_fail(err, RCL_SYSTEM,
+		                            "the rebuild could not start; see the "
+		                            "controller process's log")
+		                 : RCL_OK;
+	case REBUILD_STOP:
+		if (!r->task)
+			break;
+		rcl_soft_task_stop(r->task);
+		rcl_soft_task_wait(r->task, &p);
+		task_ended(ctrl, r, RCL_SOFT_TASK_STOPPED);
+		return RCL_OK;
+	case REBUILD_PAUSE:
+		if (p.state != RCL_SOFT_TASK_RUNNING)
+			break;
+		rcl_soft_task_pause(r->task);
+		return RCL_OK;
+	case REBUILD_RESUME:
+		if (p.state != RCL_SOFT_TASK_PAUSED)
+			break;
+		rcl_soft_task_resume(r->task);
+		return RCL_OK;
+	}
+	return rcl_fail(err, RCL_NOT_ALLOWED, "the rebuild of /c%u/e%u/s%u is not %s", id,
+	                ref->enclosure, ref->slot,
+	                action == REBUILD_RESUME ? "paused" : "in progress");
+}
+
+/* ------------------------------------------------------------------------
+ * Consistency checks: one per VD, run until done or stopped; the last
+ * run's result stays for "show cc" until the process exits. */
+
+/**
+ * struct vd_check - VD @vd's consistency check.
+ * @task:	running or paused (NULL once ended).
+ * @last:	where it stood when it ended (@ended set).
+ */
+struct vd_check {
+	unsigned vd;
+	enum rcl_soft_task_kind kind;
+	bool repair;
+	bool initialized; /* an init finished: the record's consistent flag is due */
+	struct rcl_soft_volume *vol;
+	struct rcl_soft_task *task;
+	_Atomic bool ended;
+	struct rcl_soft_task_progress last;
+};
+
+static struct vd_check checks[RCL_MAX_VDS];
+static size_t check_count;
+
+static struct vd_check *find_check(unsigned vd)
+{
+	for (size_t i = 0; i < check_count; i++)
+		if (checks[i].vd == vd)
+			return &checks[i];
+	return NULL;
+}
+
+static const char *operation_name(enum rcl_soft_task_kind kind)
+{
+	return kind == RCL_SOFT_TASK_INIT ? "INIT" : "CC";
+}
+
+static void on_check_done(void *ctx, const struct rcl_soft_task_progress *progress)
+{
+	struct vd_check *k = ctx;
+
+	k->last = *progress;
+	atomic_store(&k->ended, true);
+}
+
+/* Free @k's ended task and its volume; its result stays. */
+static void reap_check(struct vd_check *k)
+{
+	if (!k->task || !atomic_load(&k->ended))
+		return;
+	rcl_soft_task_free(k->task);
+	k->task = NULL;
+	volume_put(k->vol);
+	k->vol = NULL;
+	k->initialized = k->kind == RCL_SOFT_TASK_INIT && k->last.state == RCL_SOFT_TASK_DONE;
+	service_log("the %s of v%u ended: %s, %llu mismatches", operation_name(k->kind), k->vd,
+	            k->last.state == RCL_SOFT_TASK_DONE ? "done" : "stopped",
+	            (unsigned long long)k->last.counts.mismatches);
+}
+
+static enum rcl_status start_check(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_task_kind kind,
+                                   bool repair, struct rcl_error *err)
+{
+	struct vd_check *k = find_check(vd);
+	struct rcl_soft_task_params params = {
+	    .kind = kind, .repair = repair, .done = on_check_done};
+	bool host_first;
+	enum rcl_status st;
+
+	if (k && k->task)
+		return rcl_fail(err, RCL_NOT_ALLOWED,
+		                "a consistency check of /c%u/v%u is %s already", rcl_ctrl_id(ctrl),
+		                vd, atomic_load(&k->ended) ? "ending" : "in progress");
+	if (!k)
+		k = &checks[check_count++];
+	*k = (struct vd_check){.vd = vd, .kind = kind, .repair = repair};
+	params.ctx = k;
+	settings_pace(rcl_ctrl_id(ctrl), kind == RCL_SOFT_TASK_INIT ? SETTING_BGI : SETTING_CC,
+	              &params.rate, &host_first);
+	st = volume_get(soft(ctrl)->state, vd, &k->vol, err);
+	if (!st)
+		st = rcl_soft_task_start(k->vol, &params, &k->task, err);
+	if (st && k->vol)
+		volume_put(k->vol);
+	if (st) {
+		*k = checks[--check_count];
+		if (st == RCL_UNSUPPORTED)
+			return rcl_fail(err, RCL_UNSUPPORTED,
+			                "/c%u/v%u has no redundancy to check (RAID0)",
+			                rcl_ctrl_id(ctrl), vd);
+		return st;
+	}
+	service_log("%s of v%u started%s", operation_name(kind), vd, repair ? " (repairing)" : "");
+	return RCL_OK;
+}
+
+enum rcl_status check_control(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_task_kind kind,
+                              enum rebuild_action action, bool repair, struct rcl_error *err)
+{
+	unsigned id = rcl_ctrl_id(ctrl);
+	struct vd_check *k;
+	struct rcl_soft_task_progress p = {.state = RCL_SOFT_TASK_STOPPED};
+
+	if (!service_self(id) || !soft(ctrl))
+		return rcl_fail(
+		    err, RCL_NOT_ALLOWED,
+		    "consistency checks run in the controller process of /c%u, which is "
+		    "not running; start it with: raidcli /c%u serve",
+		    id, id);
+	k = find_check(vd);
+	if (k)
+		reap_check(k);
+	if (action == REBUILD_START)
+		return start_check(ctrl, vd, kind, repair, err);
+	if (k && k->kind != kind)
+		k = NULL;
+	if (k && k->task)
+		rcl_soft_task_progress(k->task, &p);
+	if (action == REBUILD_STOP && k && k->task) {
+		rcl_soft_task_stop(k->task);
+		rcl_soft_task_wait(k->task, &p);
+		reap_check(k);
+		return RCL_OK;
+	}
+	if (action == REBUILD_PAUSE && p.state == RCL_SOFT_TASK_RUNNING) {
+		rcl_soft_task_pause(k->task);
+		return RCL_OK;
+	}
+	if (action == REBUILD_RESUME && p.state == RCL_SOFT_TASK_PAUSED) {
+		rcl_soft_task_resume(k->task);
+		return RCL_OK;
+	}
+	return rcl_fail(err, RCL_NOT_ALLOWED, "no %s of /c%u/v%u is %s",
+	                kind == RCL_SOFT_TASK_INIT ? "initialization" : "consistency check", id, vd,
+	                action == REBUILD_RESUME ? "paused" : "in progress");
+}
+
+void check_row(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_task_kind kind,
+               struct rcl_node *table)
+{
+	struct vd_check *k = service_self(rcl_ctrl_id(ctrl)) ? find_check(vd) : NULL;
+	struct rcl_node *row = rcl_node_add_object(table, NULL);
+	struct rcl_soft_task_progress p = {.state = RCL_SOFT_TASK_STOPPED, .remaining = -1};
+
+	if (k)
+		reap_check(k);
+	if (k && k->kind != kind)
+		k = NULL;
+	if (k && k->task)
+		rcl_soft_task_progress(k->task, &p);
+	else if (k)
+		p = k->last;
+	rcl_node_add_int(row, "VD", vd);
+	rcl_node_add_str(row, "Operation", operation_name(kind));
+	if (k && k->task)
+		rcl_node_add_int(row, "Progress%", p.percent);
+	else
+		rcl_node_add_str(row, "Progress%", "-");
+	rcl_node_add_str(row, "Status",
+	                 !k || !k->task                    ? "Not in progress"
+	                 : p.state == RCL_SOFT_TASK_PAUSED ? "Paused"
+	                                                   : "In progress");
+	add_time_left(row, k && k->task && p.state == RCL_SOFT_TASK_RUNNING ? p.remaining : -1);
+	if (kind != RCL_SOFT_TASK_CHECK)
+		return;
+	/* Not StorCLI's: what the check (this run, or the last one) found. */
+	if (k)
+		rcl_node_add_int(row, "Mismatches", (long long)p.counts.mismatches);
+	else
+		rcl_node_add_str(row, "Mismatches", "-");
+	if (k)
+		rcl_node_add_str(row, "Repair", k->repair ? "Yes" : "No");
+	else
+		rcl_node_add_str(row, "Repair", "-");
+}
+
+/* Reap the ended checks and inits. Return: whether an init finished. */
+static bool reap_checks(void)
+{
+	bool initialized = false;
+
+	for (size_t i = 0; i < check_count; i++) {
+		reap_check(&checks[i]);
+		initialized |= checks[i].initialized;
+	}
+	return initialized;
+}
+
+/* Record the VDs whose init finished as consistent. */
+static void mark_initialized(unsigned id)
+{
+	struct rcl_error err = {0};
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_ctx *lib = NULL;
+
+	if (service_open_ctrl(id, RCL_LOCK_EXCLUSIVE, &lib, &ctrl, &err)) {
+		service_log("cannot record an initialization: %s", err.msg);
+	} else {
+		for (size_t i = 0; i < check_count; i++) {
+			if (!checks[i].initialized)
+				continue;
+			checks[i].initialized = false;
+			if (rcl_soft_set_consistent(ctrl, checks[i].vd, &err))
+				service_log("cannot record v%u as consistent: %s", checks[i].vd,
+				            err.msg);
+			else
+				service_log("v%u is initialized: consistent", checks[i].vd);
+		}
+	}
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(lib);
+}
+
+static void stop_checks(void)
+{
+	for (size_t i = 0; i < check_count; i++) {
+		rcl_soft_task_free(checks[i].task);
+		if (checks[i].vol)
+			volume_put(checks[i].vol);
+	}
+	check_count = 0;
+}
+
+static bool checks_running(void)
+{
+	for (size_t i = 0; i < check_count; i++)
+		if (checks[i].task)
+			return true;
+	return false;
+}
