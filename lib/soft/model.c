@@ -303,7 +303,7 @@ void rcl_soft_model_free(struct rcl_ctrl *ctrl)
 
 enum rcl_vd_state rcl_soft_group_state(const struct rcl_soft_dg *dg, const unsigned *lost)
 {
-	return group_state(dg, lost);
+	return rcl_raid_state(dg->level, dg->spans, dg->drives_per_span, lost);
 }
 
 void rcl_soft_vd_model(const struct rcl_soft_vd *vd, const struct rcl_dg *dg, struct rcl_vd *out)
