@@ -1,0 +1,241 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""test-datapath.py - data written through an export reads back, whatever happens.
+
+Every RAID level's VD, exported by its controller process, takes fio's
+seeded random writes (crc32c-verified blocks of mixed sizes) and reads them
+back intact: optimal; degraded, with as many members offline as the level
+survives (the offline drives' data areas overwritten, so a read that still
+went to them would fail); and after writes made while degraded. Then kill
+-9 of the process in the middle of a write workload, five times at random
+moments: every write acknowledged before a FLUSH that completed reads back
+intact after the export is started again.
+"""
+import os
+import random
+import signal
+import struct
+import subprocess
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "nbd"))
+
+import nbdclient as nbd  # noqa: E402
+from rcltest import (MIB, Fixture, check, drive_field, fx_vd_bytes, nbd_uri,  # noqa: E402
+                     run_cases, start_export, summary, wait_for)
+
+DRIVE_MB = 16
+# Level, members, "add vd" options, the members each degraded run sets offline
+# (as many as the level survives: one per span of RAID10/50, two per span of 60).
+LEVELS = [
+    ("raid0", 2, [], []),
+    ("raid1", 2, [], [1]),
+    ("raid5", 3, [], [1]),
+    ("raid6", 4, [], [0, 2]),
+    ("raid10", 4, ["pdperarray=2"], [0, 3]),
+    ("raid50", 6, ["pdperarray=3"], [1, 3]),
+    ("raid60", 8, ["pdperarray=4"], [0, 1, 5, 6]),
+]
+
+
+def fio(uri, seed, verify_only=False):
+    """fio's nbd engine over the whole export: random writes of 4-192 KiB
+    blocks, each with a crc32c header, then read back and verified (with
+    @verify_only, only the reading and verifying). (exit status, output)."""
+    r = subprocess.run(["fio", "--name=datapath", "--ioengine=nbd", "--uri=" + uri,
+                        "--rw=randwrite", "--bssplit=4k/50:64k/30:192k/20", "--size=100%",
+                        "--iodepth=8", "--verify=crc32c", "--verify_fatal=1",
+                        "--randseed=%d" % seed, "--output-format=terse"] +
+                       (["--verify_only"] if verify_only else []),
+                       capture_output=True, text=True, timeout=120)
+    return r.returncode, r.stdout + r.stderr
+
+
+def scribble(path):
+    """Overwrite a drive's data area (not its metadata at the start, not the
+    backup GPT at the end) with random bytes."""
+    with open(path, "r+b") as f:
+        f.seek(4 * MIB)
+        f.write(os.urandom((DRIVE_MB - 5) * MIB))
+
+
+def vd_state(fx):
+    status, doc = fx.json("/c0/v0", "show")
+    return doc["Response Data"]["Virtual Drives"][0]["State"]
+
+
+def level_case(level, members, options, offline):
+    def case(fx):
+        fx.ok("/c0", "add", "vd", level, "drives=252:0-%d" % (members - 1), *options)
+        export = start_export(fx)
+        if not export:
+            return
+        uri = nbd_uri(export)
+        status, out = fio(uri, 1)
+        check(status == 0, "%s: fio's seeded random writes read back verified" % level, out)
+        if not offline:
+            return
+        for slot in offline:
+            r = fx.run("/c0/e252/s%d" % slot, "set", "offline")
+            check(r.returncode == 0, "%s: set s%d offline" % (level, slot), r.stdout)
+            scribble(drive_field(fx, slot, "Path"))
+        check(vd_state(fx) in ("Dgrd", "Pdgd"), "%s: the VD is degraded" % level, vd_state(fx))
+        status, out = fio(uri, 1, verify_only=True)
+        check(status == 0, "%s: the data verifies degraded, %d members offline"
+              % (level, len(offline)), out)
+        status, out = fio(uri, 2)
+        check(status == 0, "%s: new writes while degraded read back verified" % level, out)
+
+    case.__name__ = "case_" + level
+    return case
+
+
+def level_fixture(members):
+    return lambda: Fixture(drives=members, size="%dMB" % DRIVE_MB, vd=())
+
+
+# The crash workload: a hand-written NBD client (nbdclient.py), because it
+# must know exactly which writes were acknowledged and which FLUSH completed
+# when the process died; no real client reports that.
+SECTOR = 512
+MAGIC = 0x5241494443524153  # "RAIDCRAS"
+
+
+def sector_data(write_no, sector):
+    return struct.pack("<QQQ", MAGIC, write_no, sector) * (SECTOR // 24) + \
+        bytes(SECTOR % 24)
+
+
+class Model:
+    """What each sector may hold: the write that was in it when the last
+    FLUSH completed, or any write sent to it since."""
+
+    def __init__(self, sectors):
+        self.durable = [0] * sectors
+        self.since = [set() for _ in range(sectors)]
+        self.acked = []  # sectors of writes acknowledged since the last flush
+
+    def sent(self, first, count, write_no):
+        for s in range(first, first + count):
+            self.since[s].add(write_no)
+
+    def acknowledged(self, first, count, write_no):
+        self.acked.append((first, count, write_no))
+
+    def flushed(self, acked):
+        """A FLUSH sent after @acked (a prefix of self.acked) completed."""
+        for first, count, write_no in acked:
+            for s in range(first, first + count):
+                self.durable[s] = write_no
+        del self.acked[:len(acked)]
+
+    def verify(self, data):
+        """(sector, held, allowed) for every sector of @data that holds
+        neither its durable write nor one sent since; adopts what is held."""
+        bad = []
+        for s in range(len(self.durable)):
+            held = data[s * SECTOR:(s + 1) * SECTOR]
+            magic, write_no, sector = struct.unpack_from("<QQQ", held)
+            allowed = {self.durable[s]} | self.since[s]
+            if magic != MAGIC or sector != s or held != sector_data(write_no, s) or \
+                    write_no not in allowed:
+                bad.append((s, write_no if magic == MAGIC else None, sorted(allowed)))
+            else:
+                self.durable[s] = write_no
+            self.since[s] = set()
+        self.acked = []
+        return bad
+
+
+def write_sectors(client, first, count, write_no):
+    data = b"".join(sector_data(write_no, s) for s in range(first, first + count))
+    return client.write(first * SECTOR, data)
+
+
+def workload(address, name, model, rng, next_write, stop):
+    """Seeded random writes of 1-128 sectors with a FLUSH every few, until
+    the connection dies (the kill) or @stop is set."""
+    try:
+        client = nbd.Client(address)
+        if client.go(name).get("reply") != nbd.REP_ACK:
+            return
+        sectors = len(model.durable)
+        while not stop.is_set():
+            for _ in range(rng.randint(1, 8)):
+                count = rng.randint(1, 128)
+                first = rng.randrange(sectors - count)
+                write_no = next(next_write)
+                model.sent(first, count, write_no)
+                if write_sectors(client, first, count, write_no) == 0:
+                    model.acknowledged(first, count, write_no)
+            acked = list(model.acked)
+            if client.request(nbd.CMD_FLUSH, 0, 0)[0] == 0:
+                model.flushed(acked)
+    except (nbd.Closed, OSError):
+        pass
+
+
+def read_all(address, name, size):
+    client = nbd.Client(address)
+    client.go(name)
+    data = bytearray()
+    for offset in range(0, size, MIB):
+        error, chunk = client.read(offset, min(MIB, size - offset))
+        if error:
+            raise OSError(error, "read at %d failed" % offset)
+        data += chunk
+    client.close()
+    return bytes(data)
+
+
+def case_kill_9_during_writes(fx):
+    fx.ok("/c0", "add", "vd", "r5", "drives=252:0-2")
+    export = start_export(fx)
+    if not export:
+        return
+    address, name = export["Address"], export["Export Name"]
+    size = fx_vd_bytes(fx)
+    model = Model(size // SECTOR)
+    client = nbd.Client(address)
+    client.go(name)
+    for first in range(0, len(model.durable), 512):
+        write_sectors(client, first, 512, 0)
+    check(client.request(nbd.CMD_FLUSH, 0, 0)[0] == 0, "the initial fill is flushed")
+    client.close()
+    rng = random.Random(20261130)
+    write_numbers = iter(range(1, 1 << 62))
+    for round_no in range(1, 6):
+        stop = threading.Event()
+        worker = threading.Thread(target=workload,
+                                  args=(address, name, model, rng, write_numbers, stop))
+        worker.start()
+        time.sleep(rng.uniform(0.2, 0.8))
+        pid = fx.service()["PID"]
+        os.kill(pid, signal.SIGKILL)
+        worker.join(timeout=30)
+        check(not worker.is_alive(), "round %d: the client sees the connection end" % round_no)
+        stop.set()
+        check(wait_for(lambda: fx.service()["Status"] == "Not Running"),
+              "round %d: the killed process is gone" % round_no)
+        again = start_export(fx)
+        if not again:
+            return
+        bad = model.verify(read_all(address, name, size))
+        check(not bad, "round %d: every write flushed before the kill reads back intact "
+              "(%d sectors written so far)" % (round_no, sum(1 for d in model.durable if d)),
+              "%d bad sectors, first: %s" % (len(bad), bad[:5]))
+
+
+def main():
+    only = sys.argv[1:]
+    for level, members, options, offline in LEVELS:
+        run_cases([level_case(level, members, options, offline)], only,
+                  level_fixture(members + 1))
+    run_cases([case_kill_9_during_writes], only, level_fixture(4))
+    return summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
