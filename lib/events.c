@@ -40,6 +40,8 @@ static const struct {
     [RCL_EVENT_VD_STATE_CHANGED] = {RCL_EVENT_WARNING, 0x01},
     [RCL_EVENT_FOREIGN_IMPORTED] = {RCL_EVENT_INFO, 0x20},
     [RCL_EVENT_FOREIGN_DELETED] = {RCL_EVENT_WARNING, 0x20},
+    [RCL_EVENT_REBUILD_STARTED] = {RCL_EVENT_INFO, 0x02},
+    [RCL_EVENT_REBUILD_DONE] = {RCL_EVENT_INFO, 0x02},
 };
 
 #define CODE_MAX (sizeof(code_info) / sizeof(code_info[0]) - 1)

@@ -220,6 +220,72 @@ static void on_member_failed(void *ctx, unsigned vd, unsigned member, int error)
 
 static const struct rcl_soft_volume_owner volume_owner = {.failed = on_member_failed};
 
+/* The process's open volumes: one per VD, shared by its export and its background tasks. */
+struct shared_volume {
+	unsigned vd;
+	unsigned users;
+	struct rcl_soft_volume *vol;
+};
+
+static struct shared_volume shared[RCL_MAX_VDS];
+static size_t shared_count;
+
+enum rcl_status volume_get(const struct rcl_soft_state *state, unsigned vd,
+                           struct rcl_soft_volume **out, struct rcl_error *err)
+{
+	struct shared_volume *sv;
+	enum rcl_status st;
+
+	for (size_t i = 0; i < shared_count; i++)
+		if (shared[i].vd == vd) {
+			shared[i].users++;
+			*out = shared[i].vol;
+			return RCL_OK;
+		}
+	if (shared_count == RCL_MAX_VDS)
+		return rcl_fail(err, RCL_NOMEM, "too many open volumes");
+	sv = &shared[shared_count];
+	st = rcl_soft_volume_open(state, vd, &volume_owner, &sv->vol, err);
+	if (st)
+		return st;
+	sv->vd = vd;
+	sv->users = 1;
+	shared_count++;
+	*out = sv->vol;
+	return RCL_OK;
+}
+
+void volume_put(struct rcl_soft_volume *vol)
+{
+	for (size_t i = 0; i < shared_count; i++) {
+		struct shared_volume *sv = &shared[i];
+		int rc;
+
+		if (sv->vol != vol)
+			continue;
+		rc = rcl_soft_volume_flush(vol);
+		if (rc)
+			service_log("flushing v%u failed: %s", sv->vd, strerror(-rc));
+		if (--sv->users)
+			return;
+		rcl_soft_volume_close(vol);
+		*sv = shared[--shared_count];
+		return;
+	}
+}
+
+/* Give every open volume the new configuration. */
+static void volumes_refresh(const struct rcl_soft_state *state)
+{
+	for (size_t i = 0; i < shared_count; i++) {
+		struct rcl_error err = {0};
+
+		if (rcl_soft_volume_update(shared[i].vol, state, &err))
+			service_log("v%u: cannot take the new configuration: %s", shared[i].vd,
+			            err.msg);
+	}
+}
+
 static const struct rcl_vd *find_vd(const struct rcl_ctrl *ctrl, unsigned vd)
 {
 	for (size_t i = 0; i < rcl_ctrl_vd_count(ctrl); i++)
@@ -228,7 +294,7 @@ static const struct rcl_vd *find_vd(const struct rcl_ctrl *ctrl, unsigned vd)
 	return NULL;
 }
 
-static const struct rcl_soft_state *soft_state(const struct rcl_ctrl *ctrl)
+const struct rcl_soft_state *service_soft_state(const struct rcl_ctrl *ctrl)
 {
 	const struct soft_ctrl *sc = ctrl->priv;
 
@@ -239,7 +305,7 @@ static const struct rcl_soft_state *soft_state(const struct rcl_ctrl *ctrl)
 static enum rcl_status serve_export(struct rcl_ctrl *ctrl, struct export *e, struct rcl_error *err)
 {
 	const struct rcl_vd *vd = find_vd(ctrl, e->vd);
-	const struct rcl_soft_state *state = soft_state(ctrl);
+	const struct rcl_soft_state *state = service_soft_state(ctrl);
 	struct rcl_nbd_listen where = {
 	    .socket_path = *e->socket ? e->socket : NULL, .host = e->host, .port = e->port};
 	struct rcl_nbd_export nbd = {.name = e->name,
@@ -262,7 +328,7 @@ static enum rcl_status serve_export(struct rcl_ctrl *ctrl, struct export *e, str
 		    "/c%u/v%u is blocked (accesspolicy=blocked); set accesspolicy=rw or ro "
 		    "to export it",
 		    rcl_ctrl_id(ctrl), e->vd);
-	st = rcl_soft_volume_open(state, e->vd, &volume_owner, &e->vol, err);
+	st = volume_get(state, e->vd, &e->vol, err);
 	if (st)
 		return st;
 	nbd.description = *vd->name ? vd->name : NULL;
@@ -273,7 +339,7 @@ static enum rcl_status serve_export(struct rcl_ctrl *ctrl, struct export *e, str
 	e->access = vd->access;
 	st = rcl_nbd_server_start(&nbd, &where, NBD_THREADS, &e->srv, err);
 	if (st) {
-		rcl_soft_volume_close(e->vol);
+		volume_put(e->vol);
 		e->vol = NULL;
 		return st;
 	}
@@ -290,11 +356,7 @@ static void unserve_export(struct export *e)
 		service_log("stopped serving v%u", e->vd);
 	}
 	if (e->vol) {
-		int rc = rcl_soft_volume_flush(e->vol);
-
-		if (rc)
-			service_log("flushing v%u failed: %s", e->vd, strerror(-rc));
-		rcl_soft_volume_close(e->vol);
+		volume_put(e->vol);
 		e->vol = NULL;
 	}
 }
@@ -563,9 +625,8 @@ enum rcl_status export_release(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, unsig
 /* ------------------------------------------------------------------------
  * The process's side. */
 
-/* Open controller @id under @lock in a fresh context, for the loop's own work. */
-static enum rcl_status open_ctrl(unsigned id, enum rcl_lock lock, struct rcl_ctx **lib,
-                                 struct rcl_ctrl **ctrl, struct rcl_error *err)
+enum rcl_status service_open_ctrl(unsigned id, enum rcl_lock lock, struct rcl_ctx **lib,
+                                  struct rcl_ctrl **ctrl, struct rcl_error *err)
 {
 	enum rcl_status st;
 
@@ -582,7 +643,7 @@ void exports_start_all(unsigned id)
 	struct rcl_error err = {0};
 	struct rcl_ctrl *ctrl;
 	struct rcl_ctx *lib;
-	enum rcl_status st = open_ctrl(id, RCL_LOCK_SHARED, &lib, &ctrl, &err);
+	enum rcl_status st = service_open_ctrl(id, RCL_LOCK_SHARED, &lib, &ctrl, &err);
 
 	if (!st)
 		st = list_load(service_self(id)->exports, &live, &err);
@@ -600,7 +661,7 @@ void exports_start_all(unsigned id)
 }
 
 /*
- * Give @e's volume the new configuration. A changed access policy changes
+ * A changed access policy changes
  * what NBD advertises, which only a new server can: its clients reconnect.
  */
 static void refresh_export(struct rcl_ctrl *ctrl, struct export *e)
@@ -608,8 +669,6 @@ static void refresh_export(struct rcl_ctrl *ctrl, struct export *e)
 	const struct rcl_vd *vd = find_vd(ctrl, e->vd);
 	struct rcl_error err = {0};
 
-	if (e->vol && rcl_soft_volume_update(e->vol, soft_state(ctrl), &err))
-		service_log("v%u: cannot take the new configuration: %s", e->vd, err.msg);
 	if (!e->srv || !vd || vd->access == e->access)
 		return;
 	service_log("v%u: access policy changed; restarting its export", e->vd);
@@ -624,11 +683,12 @@ void exports_refresh(unsigned id)
 	struct rcl_ctrl *ctrl = NULL;
 	struct rcl_ctx *lib = NULL;
 
-	if (!live.count)
+	if (!live.count && !shared_count)
 		return;
-	if (open_ctrl(id, RCL_LOCK_SHARED, &lib, &ctrl, &err)) {
+	if (service_open_ctrl(id, RCL_LOCK_SHARED, &lib, &ctrl, &err)) {
 		service_log("cannot reload the configuration: %s", err.msg);
 	} else {
+		volumes_refresh(service_soft_state(ctrl));
 		for (size_t i = 0; i < live.count; i++)
 			refresh_export(ctrl, &live.items[i]);
 	}
@@ -639,7 +699,7 @@ void exports_refresh(unsigned id)
 /* The drive that is member @f->member of VD @f->vd's group in @ctrl's configuration. */
 static bool failed_drive(struct rcl_ctrl *ctrl, const struct failure *f, struct rcl_drive_ref *ref)
 {
-	struct soft_ctrl *sc = soft_state(ctrl) ? ctrl->priv : NULL;
+	struct soft_ctrl *sc = service_soft_state(ctrl) ? ctrl->priv : NULL;
 	struct rcl_soft_vd *vd = sc ? rcl_soft_config_vd(&sc->state->cfg, f->vd) : NULL;
 	struct rcl_soft_dg *dg = vd ? rcl_soft_config_dg(&sc->state->cfg, vd->dg) : NULL;
 
@@ -660,7 +720,7 @@ static void record_failure(unsigned id, const struct failure *f)
 
 	service_log("v%u: member %u failed (%s); serving degraded", f->vd, f->member,
 	            strerror(f->error));
-	if (open_ctrl(id, RCL_LOCK_EXCLUSIVE, &lib, &ctrl, &err))
+	if (service_open_ctrl(id, RCL_LOCK_EXCLUSIVE, &lib, &ctrl, &err))
 		service_log("cannot record the failure: %s", err.msg);
 	else if (!failed_drive(ctrl, f, &ref))
 		service_log("v%u: member %u is no longer in the configuration", f->vd, f->member);

@@ -54,9 +54,24 @@ enum rcl_status export_release(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, unsig
                                struct rcl_error *err);
 
 /* In the controller process (serve.c): */
+struct rcl_soft_state;
+struct rcl_soft_volume;
+/* service_open_ctrl() - open controller @id under @lock in a fresh context, for the loop's work. */
+enum rcl_status service_open_ctrl(unsigned id, enum rcl_lock lock, struct rcl_ctx **lib,
+                                  struct rcl_ctrl **ctrl, struct rcl_error *err);
+/* service_soft_state() - @ctrl's soft configuration and drives, or NULL for another backend. */
+const struct rcl_soft_state *service_soft_state(const struct rcl_ctrl *ctrl);
+/*
+ * volume_get() - VD @vd's open volume, opened on first use and shared by
+ * its export and its background tasks (one volume per VD, so that their
+ * stripe locks meet). volume_put(): flush it; the last user closes it.
+ */
+enum rcl_status volume_get(const struct rcl_soft_state *state, unsigned vd,
+                           struct rcl_soft_volume **out, struct rcl_error *err);
+void volume_put(struct rcl_soft_volume *vol);
 /* exports_start_all() - serve every persisted export of controller @id. */
 void exports_start_all(unsigned id);
-/* exports_refresh() - after a command: take member states and policies again. */
+/* exports_refresh() - after a command: open volumes and exports take the new configuration. */
 void exports_refresh(unsigned id);
 /* exports_notified() - the notify pipe @fd is readable: handle failed members. */
 void exports_notified(int fd, unsigned id);

@@ -26,9 +26,12 @@
 
 #include "export.h"
 #include "service.h"
+#include "tasks.h"
 
 /* A CLI that connects and then sends nothing does not hold the loop longer than this. */
 #define CLIENT_TIMEOUT_S 30
+/* How often the loop looks at the running background tasks. */
+#define TICK_MS 1000
 
 struct server {
 	struct service_paths paths;
@@ -177,7 +180,7 @@ static void serve_loop(struct server *srv)
 	struct signalfd_siginfo info;
 
 	for (;;) {
-		if (poll(fds, sizeof(fds) / sizeof(fds[0]), -1) < 0) {
+		if (poll(fds, sizeof(fds) / sizeof(fds[0]), tasks_busy() ? TICK_MS : -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			service_log("poll failed: %s; stopping", strerror(errno));
@@ -191,6 +194,9 @@ static void serve_loop(struct server *srv)
 			exports_notified(srv->notify[0], srv->paths.id);
 		if (fds[1].revents)
 			answer_one(srv);
+		if (fds[1].revents || fds[2].revents)
+			tasks_poll(srv->paths.id);
+		tasks_tick(srv->paths.id);
 	}
 }
 
@@ -232,7 +238,9 @@ enum rcl_status service_serve(struct rcl_ctx *lib, unsigned id, struct rcl_error
 	serving = &srv;
 	service_log("serving /c%u (pid %d) on %s", id, (int)getpid(), srv.paths.socket);
 	exports_start_all(id);
+	tasks_poll(id);
 	serve_loop(&srv);
+	tasks_stop_all(id);
 	exports_stop_all();
 	service_log("stopped");
 	serving = NULL;

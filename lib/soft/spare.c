@@ -8,8 +8,10 @@
 
 #include "change.h"
 #include "layout.h"
+#include "md-super1.h"
 #include "member.h"
 #include "spare.h"
+#include "state.h"
 
 /* Drop entry @k of @cfg's spares (global or the record's dedicated ones). */
 static void drop_record_spare(struct rcl_soft_config *cfg, size_t k)
@@ -387,5 +389,148 @@ enum rcl_status rcl_soft_delete_hotspare(struct rcl_ctrl *ctrl, const struct rcl
 	st = rcl_soft_change_write_records(&c, err);
 	if (!st)
 		rcl_soft_change_clean_up(&c);
+	return rcl_soft_change_finish(&c, st, err);
+}
+
+/* ---- A spare takes a member's place ---- */
+
+/*
+ * The disk of the spare that replaces member of @dg, in the order StorCLI
+ * takes them: a spare dedicated to @dg (md's, then the record's), then a
+ * global one; present and big enough. -1 when there is none.
+ */
+static int pick_spare(const struct rcl_soft_change *c, const struct rcl_soft_dg *dg)
+{
+	const struct rcl_soft_config *cfg = &c->state->cfg;
+	const struct rcl_soft_dg *old = NULL;
+	struct rcl_guid order[RCL_MAX_HOT_SPARES * 2];
+	size_t n = 0;
+
+	for (size_t d = 0; d < cfg->dg_count; d++)
+		if (cfg->dgs[d].id == dg->id)
+			old = &cfg->dgs[d];
+	for (unsigned k = 0; old && k < old->spare_count; k++)
+		order[n++] = old->spares[k].drive.uuid;
+	for (int global = 0; global < 2; global++)
+		for (size_t k = 0; k < cfg->spare_count; k++)
+			if (global ? !cfg->spare_dgs[k] : (cfg->spare_dgs[k] & (1u << dg->id)))
+				order[n++] = cfg->spares[k].uuid;
+	for (size_t k = 0; k < n; k++) {
+		int i = rcl_soft_change_disk(c, &order[k]);
+		struct rcl_drive_ref ref = {.enclosure = RCL_SOFT_ENCLOSURE};
+		struct rcl_error quiet = {0};
+
+		if (i < 0)
+			continue;
+		ref.slot = c->state->disks[i].slot;
+		if (!check_fits(c, &c->state->disks[i], &ref, dg, 0, &quiet))
+			return i;
+	}
+	return -1;
+}
+
+/* Member @m's superblock of @vd on disk @i says it holds data below @lba only. */
+static enum rcl_status mark_recovery(const struct rcl_soft_change *c, int i,
+                                     const struct rcl_soft_vd *vd, struct rcl_error *err)
+{
+	const struct rcl_soft_disk *disk = &c->state->disks[i];
+	struct rcl_md_super1 *sb = rcl_malloc(sizeof(*sb));
+	enum rcl_status st = sb ? rcl_soft_md_read(disk->fd, disk->sector_size, vd, sb, err)
+	                        : rcl_fail(err, RCL_NOMEM, "out of memory");
+
+	if (!st) {
+		sb->feature_map |= RCL_MD_FEATURE_RECOVERY_OFFSET;
+		sb->recovery_offset = 0;
+		st = rcl_soft_md_rewrite(disk->fd, disk->sector_size, vd, sb, err);
+	}
+	rcl_free(sb);
+	return st;
+}
+
+/* Step (a) of a replacement: disk @i gets @dg's GPT and, per VD, member @m's superblock. */
+static enum rcl_status write_replacement(struct rcl_soft_change *c, size_t i,
+                                         const struct rcl_soft_dg *dg, unsigned m,
+                                         struct rcl_error *err)
+{
+	const struct rcl_soft_disk *disk = &c->state->disks[i];
+	enum rcl_status st = rcl_soft_change_write_gpt(c, i, dg, err);
+
+	for (size_t v = 0; v < c->cfg->vd_count && !st; v++) {
+		const struct rcl_soft_vd *vd = &c->cfg->vds[v];
+
+		if (vd->dg != dg->id)
+			continue;
+		st = rcl_soft_member_write_md(disk->fd, disk->sector_size, c->cfg->serial, dg, vd,
+		                              m, err);
+		if (!st)
+			st = rcl_soft_sync_roles(c, dg, vd, m, err);
+		if (!st)
+			st = mark_recovery(c, (int)i, vd, err);
+	}
+	return st;
+}
+
+enum rcl_status rcl_soft_replace_member(struct rcl_ctrl *ctrl, unsigned dg_id, unsigned m,
+                                        struct rcl_drive_ref *spare, struct rcl_error *err)
+{
+	struct rcl_soft_change c;
+	struct rcl_soft_dg *dg;
+	int i = -1;
+	enum rcl_status st = rcl_soft_change_begin(ctrl, &c, err);
+
+	if (st)
+		return st;
+	dg = rcl_soft_config_dg(c.cfg, dg_id);
+	if (!dg || m >= rcl_soft_dg_members(dg) || dg->level == RCL_RAID0)
+		st = rcl_fail(err, RCL_NOT_FOUND, "disk group %u has no member %u to rebuild",
+		              dg_id, m);
+	else if (dg->members[m].state == RCL_SOFT_MEMBER_ONLINE ||
+	         dg->members[m].state == RCL_SOFT_MEMBER_REBUILD)
+		st = rcl_fail(err, RCL_NOT_ALLOWED, "member %u of disk group %u holds data", m,
+		              dg_id);
+	else if ((i = pick_spare(&c, dg)) < 0)
+		st = rcl_fail(err, RCL_NOT_FOUND,
+		              "no hot spare can replace member %u of disk group %u", m, dg_id);
+	if (st) {
+		rcl_soft_change_end(&c);
+		return st;
+	}
+	drop_spare(&c, c.cfg, (size_t)i);
+	dg->members[m] = (struct rcl_soft_member){.uuid = c.state->disks[i].gpt->disk_guid,
+	                                          .slot = c.state->disks[i].slot,
+	                                          .state = RCL_SOFT_MEMBER_REBUILD,
+	                                          .rebuilt_lba = dg->first_lba};
+	*spare =
+	    (struct rcl_drive_ref){.enclosure = RCL_SOFT_ENCLOSURE, .slot = dg->members[m].slot};
+	st = write_replacement(&c, (size_t)i, dg, m, err);
+	if (!st)
+		st = rcl_soft_change_write_records(&c, err);
+	/* The replaced drive is in no group now: it is blanked, unconfigured. */
+	if (!st)
+		rcl_soft_change_clean_up(&c);
+	return rcl_soft_change_finish(&c, st, err);
+}
+
+enum rcl_status rcl_soft_set_rebuilt(struct rcl_ctrl *ctrl, unsigned dg_id, unsigned m,
+                                     uint64_t lba, struct rcl_error *err)
+{
+	struct rcl_soft_change c;
+	struct rcl_soft_dg *dg;
+	bool done;
+	enum rcl_status st = rcl_soft_change_begin(ctrl, &c, err);
+
+	if (st)
+		return st;
+	dg = rcl_soft_config_dg(c.cfg, dg_id);
+	if (!dg || m >= rcl_soft_dg_members(dg) ||
+	    dg->members[m].state != RCL_SOFT_MEMBER_REBUILD) {
+		rcl_soft_change_end(&c);
+		return rcl_fail(err, RCL_NOT_ALLOWED,
+		                "member %u of disk group %u is not being rebuilt", m, dg_id);
+	}
+	done = lba == RCL_SOFT_REBUILT_ALL;
+	dg->members[m].state = done ? RCL_SOFT_MEMBER_ONLINE : RCL_SOFT_MEMBER_REBUILD;
+	dg->members[m].rebuilt_lba = done ? 0 : lba < dg->last_lba + 1 ? lba : dg->last_lba + 1;
+	st = rcl_soft_change_write_records(&c, err);
 	return rcl_soft_change_finish(&c, st, err);
 }

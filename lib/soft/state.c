@@ -50,15 +50,9 @@ static enum rcl_status rewrite(const struct rcl_soft_change *c, int i, const str
 	return rcl_soft_md_rewrite(disk->fd, disk->sector_size, vd, sb, err);
 }
 
-/*
- * Step (a) for VD @vd: the md array member @m belongs to gets the roles
- * @dg's member states give, events one up, on each superblock of a member
- * that holds data and of a dedicated spare (RAID50/60 spares have none).
- * With no member holding data there is no superblock md would trust: none
- * is written.
- */
-static enum rcl_status sync_array(const struct rcl_soft_change *c, const struct rcl_soft_dg *dg,
-                                  const struct rcl_soft_vd *vd, unsigned m, struct rcl_error *err)
+/* With no member holding data there is no superblock md would trust: none is written. */
+enum rcl_status rcl_soft_sync_roles(const struct rcl_soft_change *c, const struct rcl_soft_dg *dg,
+                                    const struct rcl_soft_vd *vd, unsigned m, struct rcl_error *err)
 {
 	bool nested = rcl_soft_nested(dg->level);
 	unsigned first = nested ? m / dg->drives_per_span * dg->drives_per_span : 0;
@@ -129,7 +123,7 @@ enum rcl_status rcl_soft_set_drive_state(struct rcl_ctrl *ctrl, const struct rcl
 	member->rebuilt_lba = 0;
 	for (size_t v = 0; v < c.cfg->vd_count && !st; v++)
 		if (c.cfg->vds[v].dg == dg->id)
-			st = sync_array(&c, dg, &c.cfg->vds[v], m, err);
+			st = rcl_soft_sync_roles(&c, dg, &c.cfg->vds[v], m, err);
 	if (!st)
 		st = rcl_soft_change_write_records(&c, err);
 	/* A member marked missing is no member now (rcl_soft_change_member()): blank it. */

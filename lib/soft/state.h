@@ -6,7 +6,7 @@
 #ifndef RCL_SOFT_STATE_H
 #define RCL_SOFT_STATE_H
 
-#include "soft.h"
+#include "change.h"
 
 /**
  * rcl_soft_set_drive_state() - the backend's set_drive_state for member
@@ -22,5 +22,15 @@
  */
 enum rcl_status rcl_soft_set_drive_state(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
                                          enum rcl_drive_change change, struct rcl_error *err);
+
+/*
+ * rcl_soft_sync_roles() - step (a) for VD @vd: the md array member @m
+ * belongs to gets the roles @dg's member states give, events one up, on
+ * each superblock of a member that holds data (online or rebuilding) and
+ * of a dedicated spare. With no member holding data, nothing is written.
+ */
+enum rcl_status rcl_soft_sync_roles(const struct rcl_soft_change *c, const struct rcl_soft_dg *dg,
+                                    const struct rcl_soft_vd *vd, unsigned m,
+                                    struct rcl_error *err);
 
 #endif /* RCL_SOFT_STATE_H */

@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tasks.c - the controller process's background tasks: rebuilds onto hot
+ * spares (see tasks.h).
+ *
+ * Everything here runs on the process's main loop thread but the tasks'
+ * callbacks, which only store where their task stands (atomics) for the
+ * loop to record: configuration changes take the controller lock, which
+ * is the loop's alone.
+ */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "export.h"
+#include "service.h"
+#include "settings.h"
+#include "soft/spare.h"
+#include "soft/task.h"
+#include "soft/volume.h"
+#include "tasks.h"
+
+/* How often a rebuild's flushed position reaches the record, at most. */
+#define CHECKPOINT_SECS 3
+
+/**
+ * struct rebuild - one member's rebuild, VD by VD.
+ * @vds:	the group's VD ids by first LBA; @next is the one running.
+ * @task:	the running task on @vol (NULL: between VDs, stopped or failed).
+ * @flushed:	the LBA below which the member holds flushed data.
+ * @ended:	the task's final state + 1, once its done callback ran.
+ * @recorded:	the rebuilt_lba the record has.
+ * @halted:	stopped by the user or failed: not restarted by itself.
+ */
+struct rebuild {
+	unsigned dg;
+	unsigned member;
+	unsigned slot;
+	unsigned vds[RCL_MAX_VDS];
+	uint64_t vd_sectors[RCL_MAX_VDS];
+	uint64_t vd_first[RCL_MAX_VDS];
+	size_t vd_count;
+	size_t next;
+	struct rcl_soft_volume *vol;
+	struct rcl_soft_task *task;
+	_Atomic uint64_t flushed;
+	_Atomic int ended;
+	uint64_t recorded;
+	bool halted;
+};
+
+static struct rebuild *rebuilds[RCL_SOFT_MAX_MEMBERS * RCL_MAX_DGS];
+static size_t rebuild_count;
+
+static struct soft_ctrl *soft(struct rcl_ctrl *ctrl)
+{
+	return service_soft_state(ctrl) ? ctrl->priv : NULL;
+}
+
+static struct rebuild *find_rebuild(unsigned dg, unsigned member)
+{
+	for (size_t i = 0; i < rebuild_count; i++)
+		if (rebuilds[i]->dg == dg && rebuilds[i]->member == member)
+			return rebuilds[i];
+	return NULL;
+}
+
+static void forget_rebuild(struct rebuild *r)
+{
+	for (size_t i = 0; i < rebuild_count; i++)
+		if (rebuilds[i] == r)
+			rebuilds[i] = rebuilds[--rebuild_count];
+	free(r);
+}
+
+/* ------------------------------------------------------------------------
+ * The task's callbacks (on its thread). */
+
+static void on_checkpoint(void *ctx, const struct rcl_soft_task_progress *progress)
+{
+	struct rebuild *r = ctx;
+
+	atomic_store(&r->flushed, rcl_soft_sweep_lba(r->vol, progress->position));
+}
+
+static void on_done(void *ctx, const struct rcl_soft_task_progress *progress)
+{
+	struct rebuild *r = ctx;
+
+	atomic_store(&r->flushed, rcl_soft_sweep_lba(r->vol, progress->position));
+	atomic_store(&r->ended, (int)progress->state + 1);
+}
+
+/* ------------------------------------------------------------------------
+ * Running a rebuild. */
+
+/* The VDs of group @dg of @cfg, by first LBA, into @r. */
+static void plan_vds(struct rebuild *r, const struct rcl_soft_config *cfg)
+{
+	r->vd_count = 0;
+	for (size_t v = 0; v < cfg->vd_count; v++) {
+		const struct rcl_soft_vd *vd = &cfg->vds[v];
+		size_t at = r->vd_count;
+
+		if (vd->dg != r->dg)
+			continue;
+		while (at && r->vd_first[at - 1] > vd->first_lba) {
+			r->vds[at] = r->vds[at - 1];
+			r->vd_first[at] = r->vd_first[at - 1];
+			r->vd_sectors[at] = r->vd_sectors[at - 1];
+			at--;
+		}
+		r->vds[at] = vd->id;
+		r->vd_first[at] = vd->first_lba;
+		r->vd_sectors[at] = vd->last_lba + 1 - vd->first_lba;
+		r->vd_count++;
+	}
+}
+
+/*
+ * Start the task of the first VD from @r->next on that is not rebuilt
+ * yet. Return: false when none is left (or one cannot start: @r halts).
+ */
+static bool start_next(struct rebuild *r, unsigned id, const struct rcl_soft_state *state)
+{
+	while (r->next < r->vd_count) {
+		struct rcl_soft_task_params params = {.kind = RCL_SOFT_TASK_REBUILD,
+		                                      .member = r->member,
+		                                      .checkpoint_secs = CHECKPOINT_SECS,
+		                                      .checkpoint = on_checkpoint,
+		                                      .done = on_done,
+		                                      .ctx = r};
+		struct rcl_error err = {0};
+		unsigned vd = r->vds[r->next];
+		enum rcl_status st = volume_get(state, vd, &r->vol, &err);
+
+		if (!st) {
+			params.from = rcl_soft_sweep_rebuilt(r->vol, r->member);
+			if (params.from >= rcl_soft_sweep_extent(r->vol)) {
+				volume_put(r->vol);
+				r->vol = NULL;
+				r->next++;
+				continue;
+			}
+			settings_pace(id, SETTING_REBUILD, &params.rate, &params.host_first);
+			atomic_store(&r->ended, 0);
+			st = rcl_soft_task_start(r->vol, &params, &r->task, &err);
+		}
+		if (st) {
+			service_log("cannot rebuild v%u onto /c%u/e%u/s%u: %s", vd, id,
+			            RCL_SOFT_ENCLOSURE, r->slot, err.msg);
+			if (r->vol)
+				volume_put(r->vol);
+			r->vol = NULL;
+			r->halted = true;
+			return true;
+		}
+		service_log(
+		    "rebuilding v%u onto /c%u/e%u/s%u from %llu%%", vd, id, RCL_SOFT_ENCLOSURE,
+		    r->slot,
+		    (unsigned long long)(params.from * 100 / rcl_soft_sweep_extent(r->vol)));
+		return true;
+	}
+	return false;
+}
+
+static struct rebuild *new_rebuild(const struct rcl_soft_dg *dg, unsigned m,
+                                   const struct rcl_soft_config *cfg)
+{
+	struct rebuild *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->dg = dg->id;
+	r->member = m;
+	r->slot = dg->members[m].slot;
+	r->recorded = dg->members[m].rebuilt_lba;
+	atomic_store(&r->flushed, r->recorded);
+	plan_vds(r, cfg);
+	rebuilds[rebuild_count++] = r;
+	return r;
+}
+
+/* Replace the first member of @dg that lost its data, if a spare can. Return: whether one was. */
+static bool replace_one(struct rcl_ctrl *ctrl, const struct rcl_soft_dg *dg)
+{
+	struct rcl_drive_ref spare;
+	struct rcl_error err = {0};
+	unsigned id = rcl_ctrl_id(ctrl);
+
+	if (dg->level == RCL_RAID0)
+		return false;
+	for (unsigned m = 0; m < rcl_soft_dg_members(dg); m++)
+		if (dg->members[m].state == RCL_SOFT_MEMBER_REBUILD)
+			return false; /* one rebuild at a time per group, as md does */
+	for (unsigned m = 0; m < rcl_soft_dg_members(dg); m++) {
+		enum rcl_soft_member_state s = dg->members[m].state;
+		unsigned dg_id = dg->id, old = dg->members[m].slot;
+
+		if (s == RCL_SOFT_MEMBER_ONLINE)
+			continue;
+		if (rcl_soft_replace_member(ctrl, dg_id, m, &spare, &err)) {
+			if (err.status != RCL_NOT_FOUND)
+				service_log("cannot replace member %u of DG %u: %s", m, dg_id,
+				            err.msg);
+			return false;
+		}
+		service_log("hot spare /c%u/e%u/s%u replaces /c%u/e%u/s%u in DG %u", id,
+		            spare.enclosure, spare.slot, id, RCL_SOFT_ENCLOSURE, old, dg_id);
+		(void)rcl_event_record(ctrl, RCL_EVENT_REBUILD_STARTED, NULL,
+		                       "Rebuild started on PD %u:%u (replacing %u:%u in DG %u)",
+		                       spare.enclosure, spare.slot, RCL_SOFT_ENCLOSURE, old, dg_id);
+		return true;
+	}
+	return false;
+}
+
+/* Put hot spares in the place of lost members. Return: whether the configuration changed. */
+static bool replace_members(unsigned id)
+{
+	struct rcl_error err = {0};
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_ctx *lib = NULL;
+	bool changed = false, again = true;
+
+	if (service_open_ctrl(id, RCL_LOCK_EXCLUSIVE, &lib, &ctrl, &err)) {
+		service_log("cannot look for members to rebuild: %s", err.msg);
+		again = false;
+	}
+	/* Each replacement reloads the configuration: look at it afresh. */
+	while (again && soft(ctrl)) {
+		const struct rcl_soft_config *cfg = &soft(ctrl)->state->cfg;
+
+		again = false;
+		for (size_t d = 0; d < cfg->dg_count && !again; d++)
+			again = replace_one(ctrl, &cfg->dgs[d]);
+		changed |= again;
+	}
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(lib);
+	return changed;
+}
+
+void tasks_poll(unsigned id)
+{
+	struct rcl_error err = {0};
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_ctx *lib = NULL;
+
+	if (replace_members(id))
+		exports_refresh(id);
+	if (service_open_ctrl(id, RCL_LOCK_SHARED, &lib, &ctrl, &err)) {
+		service_log("cannot look for members to rebuild: %s", err.msg);
+	} else if (soft(ctrl)) {
+		const struct rcl_soft_state *state = soft(ctrl)->state;
+
+		for (size_t d = 0; d < state->cfg.dg_count; d++) {
+			const struct rcl_soft_dg *dg = &state->cfg.dgs[d];
+
+			for (unsigned m = 0; m < rcl_soft_dg_members(dg); m++) {
+				struct rebuild *r;
+
+				if (dg->members[m].state != RCL_SOFT_MEMBER_REBUILD ||
+				    find_rebuild(dg->id, m))
+					continue;
+				r = new_rebuild(dg, m, &state->cfg);
+				if (r && !start_next(r, id, state))
+					atomic_store(&r->ended, RCL_SOFT_TASK_DONE + 1);
+			}
+		}
+	}
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(lib);
+}
+
+bool tasks_busy(void)
+{
+	for (size_t i = 0; i < rebuild_count; i++)
+		if (rebuilds[i]->task || atomic_load(&rebuilds[i]->ended))
+			return true;
+	return false;
+}
+
+/* Record @r's flushed position (online past the group's end); @ctrl is locked exclusively. */
+static bool record(struct rcl_ctrl *ctrl, struct rebuild *r, uint64_t lba)
+{
+	struct rcl_error err = {0};
+
+	if (lba == r->recorded)
+		return true;
+	if (rcl_soft_set_rebuilt(ctrl, r->dg, r->member, lba, &err)) {
+		service_log("cannot record the rebuild of /c%u/e%u/s%u: %s", rcl_ctrl_id(ctrl),
+		            RCL_SOFT_ENCLOSURE, r->slot, err.msg);
+		return false;
+	}
+	r->recorded = lba;
+	return true;
+}
+
+/* @r's task ended (as @state): move on to the next VD, or finish. Return: whether @r is gone. */
+static bool task_ended(struct rcl_ctrl *ctrl, struct rebuild *r, enum rcl_soft_task_state state)
+{
+	unsigned id = rcl_ctrl_id(ctrl);
+	struct rcl_soft_task_progress p = {0};
+
+	atomic_store(&r->ended, 0);
+	if (r->task) {
+		rcl_soft_task_progress(r->task, &p);
+		rcl_soft_task_free(r->task);
+		r->task = NULL;
+		volume_put(r->vol);
+		r->vol = NULL;
+	}
+	record(ctrl, r, atomic_load(&r->flushed));
+	if (state != RCL_SOFT_TASK_DONE) {
+		r->halted = true;
+		if (state == RCL_SOFT_TASK_FAILED)
+			service_log("the rebuild of /c%u/e%u/s%u failed: %s", id,
+			            RCL_SOFT_ENCLOSURE, r->slot, strerror(-p.error));
+		return false;
+	}
+	r->next++;
+	if (start_next(r, id, soft(ctrl)->state))
+		return false;
+	/* Every VD is rebuilt: the member is online. */
+	if (!record(ctrl, r, RCL_SOFT_REBUILT_ALL))
+		return false;
+	service_log("rebuild of /c%u/e%u/s%u complete", id, RCL_SOFT_ENCLOSURE, r->slot);
+	(void)rcl_event_record(ctrl, RCL_EVENT_REBUILD_DONE, NULL, "Rebuild complete on PD %u:%u",
+	                       RCL_SOFT_ENCLOSURE, r->slot);
+	forget_rebuild(r);
+	return true;
+}
+
+void tasks_tick(unsigned id)
+{
+	struct rcl_error err = {0};
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_ctx *lib = NULL;
+	bool refresh = false;
+
+	if (!rebuild_count)
+		return;
+	if (service_open_ctrl(id, RCL_LOCK_EXCLUSIVE, &lib, &ctrl, &err) || !soft(ctrl)) {
+		service_log("cannot record the rebuilds: %s", err.msg);
+	} else {
+		for (size_t i = rebuild_count; i-- > 0;) {
+			struct rebuild *r = rebuilds[i];
+			int ended = atomic_load(&r->ended);
+
+			if (ended)
+				refresh |=
+				    task_ended(ctrl, r, (enum rcl_soft_task_state)(ended - 1));
+			else if (r->task)
+				record(ctrl, r, atomic_load(&r->flushed));
+		}
+	}
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(lib);
+	if (refresh)
+		exports_refresh(id);
+}
+
+void tasks_stop_all(unsigned id)
+{
+	for (size_t i = 0; i < rebuild_count; i++)
+		if (rebuilds[i]->task)
+			rcl_soft_task_stop(rebuilds[i]->task);
+	for (size_t i = 0; i < rebuild_count; i++)
+		if (rebuilds[i]->task)
+			rcl_soft_task_wait(rebuilds[i]->task, &(struct rcl_soft_task_progress){0});
+	tasks_tick(id);
+	while (rebuild_count)
+		forget_rebuild(rebuilds[0]);
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tasks.h - the controller process's background tasks (lib/soft/task.h):
+ * rebuilds onto hot spares, started by themselves and resumed after a
+ * restart, and the commands that show and steer them.
+ *
+ * A member that is offline, failed or missing in a redundant group with
+ * no rebuild under way is replaced by a usable hot spare (a spare of the
+ * group first, then a global one: rcl_soft_replace_member()), which is
+ * then rebuilt VD by VD in the order of their first LBAs. Every few
+ * seconds the position the rebuild has flushed is recorded as the
+ * member's rebuilt_lba, so a process killed at any time resumes from
+ * there; when the last VD is done the member is online.
+ */
+#ifndef RCL_SERVER_TASKS_H
+#define RCL_SERVER_TASKS_H
+
+#include "cli.h"
+
+/* In the controller process's loop (serve.c): */
+/* tasks_poll() - after a start, a command or a failure: replace members, start rebuilds. */
+void tasks_poll(unsigned id);
+/* tasks_tick() - record the rebuilds' checkpoints, move on from those that ended. */
+void tasks_tick(unsigned id);
+/* tasks_busy() - whether a task runs: the loop then ticks every second. */
+bool tasks_busy(void);
+/* tasks_stop_all() - stop every task and record where it stood. */
+void tasks_stop_all(unsigned id);
+
+/* What "start|stop|pause|resume rebuild" asks of a drive's rebuild. */
+enum rebuild_action {
+	REBUILD_START,
+	REBUILD_STOP,
+	REBUILD_PAUSE,
+	REBUILD_RESUME,
+};
+
+/*
+ * rebuild_control() - @action on the rebuild of drive @ref of @ctrl; only
+ * inside the controller process. Return: RCL_OK; RCL_NOT_ALLOWED (the
+ * drive is not being rebuilt, or the rebuild is not in a state for it).
+ */
+enum rcl_status rebuild_control(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                enum rebuild_action action, struct rcl_error *err);
+
+/*
+ * rebuild_row() - a row of "show rebuild" for drive @ref into @table:
+ * Drive-ID, Progress%, Status, Estimated Time Left. Outside the process,
+ * or with no task running, it says where the record has the rebuild.
+ */
+void rebuild_row(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref, struct rcl_node *table);
+
+#endif /* RCL_SERVER_TASKS_H */
