@@ -6,7 +6,8 @@ Every RAID level's VD, exported by its controller process, takes fio's
 seeded random writes (crc32c-verified blocks of mixed sizes) and reads them
 back intact: optimal; degraded, with as many members offline as the level
 survives (the offline drives' data areas overwritten, so a read that still
-went to them would fail); and after writes made while degraded. Then kill
+went to them would fail); after writes made while degraded; and once the
+hot spares have rebuilt the missing members by themselves. Then kill
 -9 of the process in the middle of a write workload, five times at random
 moments: every write acknowledged before a FLUSH that completed reads back
 intact after the export is started again.
@@ -66,9 +67,17 @@ def vd_state(fx):
     return doc["Response Data"]["Virtual Drives"][0]["State"]
 
 
+def rebuilt(fx, members):
+    """True once @members drives are online and the VD is optimal."""
+    status, doc = fx.json("/c0/eall/sall", "show")
+    drives = doc["Response Data"]["Drive Information"]
+    return sum(d["State"] == "Onln" for d in drives) == members and vd_state(fx) == "Optl"
+
+
 def level_case(level, members, options, offline):
     def case(fx):
-        fx.ok("/c0", "add", "vd", level, "drives=252:0-%d" % (members - 1), *options)
+        spares = ["spares=252:%d-%d" % (members, members + len(offline) - 1)] if offline else []
+        fx.ok("/c0", "add", "vd", level, "drives=252:0-%d" % (members - 1), *options, *spares)
         export = start_export(fx)
         if not export:
             return
@@ -87,13 +96,18 @@ def level_case(level, members, options, offline):
               % (level, len(offline)), out)
         status, out = fio(uri, 2)
         check(status == 0, "%s: new writes while degraded read back verified" % level, out)
+        check(wait_for(lambda: rebuilt(fx, members), 60),
+              "%s: the hot spares rebuild by themselves, the VD is optimal" % level,
+              fx.run("/c0", "show").stdout)
+        status, out = fio(uri, 2, verify_only=True)
+        check(status == 0, "%s: the data verifies after the rebuild" % level, out)
 
     case.__name__ = "case_" + level
     return case
 
 
-def level_fixture(members):
-    return lambda: Fixture(drives=members, size="%dMB" % DRIVE_MB, vd=())
+def level_fixture(drives):
+    return lambda: Fixture(drives=drives, size="%dMB" % DRIVE_MB, vd=())
 
 
 # The crash workload: a hand-written NBD client (nbdclient.py), because it
@@ -232,7 +246,7 @@ def main():
     only = sys.argv[1:]
     for level, members, options, offline in LEVELS:
         run_cases([level_case(level, members, options, offline)], only,
-                  level_fixture(members + 1))
+                  level_fixture(members + len(offline)))
     run_cases([case_kill_9_during_writes], only, level_fixture(4))
     return summary()
 
