@@ -7,7 +7,9 @@ seeded random writes (crc32c-verified blocks of mixed sizes) and reads them
 back intact: optimal; degraded, with as many members offline as the level
 survives (the offline drives' data areas overwritten, so a read that still
 went to them would fail); after writes made while degraded; and once the
-hot spares have rebuilt the missing members by themselves. Then kill
+hot spares have rebuilt the missing members by themselves. A member whose
+reads start failing mid-workload is failed and replaced by its hot spare
+while the client sees no error. Then kill
 -9 of the process in the middle of a write workload, five times at random
 moments: every write acknowledged before a FLUSH that completed reads back
 intact after the export is started again.
@@ -24,8 +26,8 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "nbd"))
 
 import nbdclient as nbd  # noqa: E402
-from rcltest import (MIB, Fixture, check, drive_field, fx_vd_bytes, nbd_uri,  # noqa: E402
-                     run_cases, start_export, summary, wait_for)
+from rcltest import (MIB, Fixture, bad_drive, check, drive_field, fx_vd_bytes,  # noqa: E402
+                     nbd_uri, run_cases, start_export, summary, wait_for)
 
 DRIVE_MB = 16
 # Level, members, "add vd" options, the members each degraded run sets offline
@@ -41,17 +43,23 @@ LEVELS = [
 ]
 
 
-def fio(uri, seed, verify_only=False):
-    """fio's nbd engine over the whole export: random writes of 4-192 KiB
+def fio_process(uri, seed, verify_only=False, size="100%"):
+    """fio's nbd engine over @size of the export: random writes of 4-192 KiB
     blocks, each with a crc32c header, then read back and verified (with
-    @verify_only, only the reading and verifying). (exit status, output)."""
-    r = subprocess.run(["fio", "--name=datapath", "--ioengine=nbd", "--uri=" + uri,
-                        "--rw=randwrite", "--bssplit=4k/50:64k/30:192k/20", "--size=100%",
+    @verify_only, only the reading and verifying)."""
+    return subprocess.Popen(["fio", "--name=datapath", "--ioengine=nbd", "--uri=" + uri,
+                        "--rw=randwrite", "--bssplit=4k/50:64k/30:192k/20", "--size=" + size,
                         "--iodepth=8", "--verify=crc32c", "--verify_fatal=1",
                         "--randseed=%d" % seed, "--output-format=terse"] +
-                       (["--verify_only"] if verify_only else []),
-                       capture_output=True, text=True, timeout=120)
-    return r.returncode, r.stdout + r.stderr
+                            (["--verify_only"] if verify_only else []),
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def fio(uri, seed, verify_only=False, size="100%"):
+    """fio_process() run to its end: (exit status, output)."""
+    p = fio_process(uri, seed, verify_only, size)
+    out, _ = p.communicate(timeout=120)
+    return p.returncode, out
 
 
 def scribble(path):
@@ -108,6 +116,46 @@ def level_case(level, members, options, offline):
 
 def level_fixture(drives):
     return lambda: Fixture(drives=drives, size="%dMB" % DRIVE_MB, vd=())
+
+
+def case_member_fails_mid_workload(fx):
+    """A member whose reads start failing while fio writes and verifies: the
+    client sees no error, the drive is failed, the spare rebuilds by itself
+    and the data verifies after."""
+    path, why = bad_drive(fx)
+    if not path:
+        print("SKIP: case_member_fails_mid_workload: " + why)
+        return
+    spare = os.path.join(fx.root, "spare.img")
+    with open(spare, "wb") as f:
+        f.truncate(64 * MIB)
+    fx.ok("/c0", "add", "drive", "path=" + path)
+    fx.ok("/c0", "add", "drive", "path=" + spare)
+    fx.ok("/c0", "add", "vd", "r5", "drives=252:0-2", "spares=252:3")
+    export = start_export(fx)
+    if not export:
+        return
+    uri = nbd_uri(export)
+    # The first 48 MiB: 24 MiB of each member's, into the failing range
+    # (rcltest.bad_drive()); a sh plugin per request is slow.
+    status, out = fio(uri, 1, size="48m")
+    check(status == 0, "fio's writes read back verified before the failure", out)
+    workload = fio_process(uri, 2, size="48m")
+    time.sleep(0.3)
+    open(os.path.join(fx.root, "trigger"), "w").close()
+    with open(path, "rb") as f:  # reads go to the drive, not the page cache
+        os.posix_fadvise(f.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)
+    out, _ = workload.communicate(timeout=120)
+    check(workload.returncode == 0, "the workload sees no error while the member fails", out)
+    log = open(fx.service()["Log"]).read()
+    check("failed (Input/output error)" in log, "the process logs the member's failure", log)
+    check(wait_for(lambda: rebuilt(fx, 3), 60),
+          "the hot spare rebuilds by itself, the VD is optimal", fx.run("/c0", "show").stdout)
+    status, doc = fx.json("/c0/e252/s2", "show")
+    check(doc["Response Data"]["Drive Information"][0]["DG"] == "-",
+          "the failing drive is out of the VD", doc)
+    status, out = fio(uri, 2, verify_only=True, size="48m")
+    check(status == 0, "the data verifies after the rebuild", out)
 
 
 # The crash workload: a hand-written NBD client (nbdclient.py), because it
@@ -247,6 +295,8 @@ def main():
     for level, members, options, offline in LEVELS:
         run_cases([level_case(level, members, options, offline)], only,
                   level_fixture(members + len(offline)))
+    run_cases([case_member_fails_mid_workload], only,
+              lambda: Fixture(drives=2, size="64MB", vd=()))
     run_cases([case_kill_9_during_writes], only, level_fixture(4))
     return summary()
 
