@@ -2,11 +2,13 @@
 /*
  * cmd-ctrl.c - controller commands: /cN show [all], /cN del, /cN add drive.
  */
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cli.h"
 #include "service.h"
+#include "settings.h"
 
 static void add_counts_and_lists(struct rcl_node *data, const struct rcl_ctrl *ctrl)
 {
@@ -107,19 +109,98 @@ enum rcl_status cmd_ctrl_show_all(struct cmd_ctx *c, struct rcl_error *err)
 	return RCL_OK;
 }
 
+/* StorCLI's names of the task settings, as "Controller Properties" rows show them. */
+static const char *const rate_props[SETTING_KINDS] = {
+    [SETTING_REBUILD] = "Rebuild Rate",
+    [SETTING_CC] = "CC Rate",
+    [SETTING_BGI] = "BGI Rate",
+    [SETTING_PR] = "PR Rate",
+};
+
+static struct rcl_node *property_row(struct rcl_node *table, const char *prop)
+{
+	struct rcl_node *row = rcl_node_add_object(table, NULL);
+
+	rcl_node_add_str(row, "Ctrl_Prop", prop);
+	return row;
+}
+
+/* A row for setting @kind of @s (SETTING_KINDS: the rebuild priority). */
+static void add_rate_row(struct rcl_node *table, const struct task_settings *s, int kind)
+{
+	if (kind < SETTING_KINDS)
+		rcl_node_add_strf(property_row(table, rate_props[kind]), "Value", "%u%%",
+		                  s->rate[kind]);
+	else
+		rcl_node_add_str(property_row(table, "Rebuild Priority"), "Value",
+		                 s->host_first ? "host" : "rebuild");
+}
+
+/* The task settings @c gives: *@changed says whether any. */
+static void apply_rates(struct cmd_ctx *c, struct task_settings *s, bool *changed)
+{
+	const char *priority = cmd_value(c->args, "rebuildpriority");
+
+	*changed = priority != NULL;
+	for (int k = 0; k < SETTING_KINDS; k++) {
+		const char *v = cmd_value(c->args, setting_name(k));
+
+		if (v)
+			s->rate[k] = (unsigned)strtoul(v, NULL, 10);
+		*changed |= v != NULL;
+	}
+	if (priority)
+		s->host_first = !strcmp(priority, "host");
+}
+
 enum rcl_status cmd_ctrl_set(struct cmd_ctx *c, struct rcl_error *err)
 {
-	bool on = !strcmp(cmd_value(c->args, "jbod"), "on");
-	enum rcl_status st = rcl_ctrl_set_jbod_mode(c->ctrl, on, err);
-	struct rcl_node *row;
+	const char *jbod = cmd_value(c->args, "jbod");
+	unsigned id = rcl_ctrl_id(c->ctrl);
+	struct rcl_node *table;
+	struct task_settings s;
+	bool rates;
+	enum rcl_status st = settings_load(c->lib, id, &s, err);
 
 	if (st)
 		return st;
-	/* StorCLI answers a controller "set" with the property's new value, not a description. */
-	row = rcl_node_add_object(rcl_node_add_array(c->res->data, "Controller Properties"), NULL);
-	rcl_node_add_str(row, "Ctrl_Prop", "JBOD");
-	rcl_node_add_str(row, "Value", on ? "ON" : "OFF");
+	apply_rates(c, &s, &rates);
+	if (!jbod && !rates)
+		return rcl_fail(err, RCL_INVALID_COMMAND,
+		                "nothing to set: give jbod=, rebuildrate=, ccrate=, bgirate=, "
+		                "prrate= or rebuildpriority=, as in: %s",
+		                c->args->cmd->example);
+	if (jbod)
+		st = rcl_ctrl_set_jbod_mode(c->ctrl, !strcmp(jbod, "on"), err);
+	if (!st && rates)
+		st = settings_save(c->lib, id, &s, err);
+	if (st)
+		return st;
+	/* StorCLI answers a controller "set" with the properties' new values, not a description. */
+	table = rcl_node_add_array(c->res->data, "Controller Properties");
+	if (jbod)
+		rcl_node_add_str(property_row(table, "JBOD"), "Value",
+		                 !strcmp(jbod, "on") ? "ON" : "OFF");
+	for (int k = 0; k < SETTING_KINDS; k++)
+		if (cmd_value(c->args, setting_name(k)))
+			add_rate_row(table, &s, k);
+	if (cmd_value(c->args, "rebuildpriority"))
+		add_rate_row(table, &s, SETTING_KINDS);
 	return RCL_OK;
+}
+
+enum rcl_status cmd_ctrl_show_rate(struct cmd_ctx *c, struct rcl_error *err)
+{
+	const char *what = c->args->cmd->verb + strlen("show ");
+	struct task_settings s;
+	int kind = 0;
+	enum rcl_status st = settings_load(c->lib, rcl_ctrl_id(c->ctrl), &s, err);
+
+	while (kind < SETTING_KINDS && strcmp(setting_name(kind), what))
+		kind++;
+	if (!st)
+		add_rate_row(rcl_node_add_array(c->res->data, "Controller Properties"), &s, kind);
+	return st;
 }
 
 enum rcl_status cmd_ctrl_delete(struct cmd_ctx *c, struct rcl_error *err)

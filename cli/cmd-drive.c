@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "tasks.h"
 
 /* Fail with the first explicitly named enclosure or slot that is absent. */
 static enum rcl_status check_named_drives(const struct cmd_ctx *c, struct rcl_error *err)
@@ -393,4 +394,73 @@ enum rcl_status cmd_drive_set_missing(struct cmd_ctx *c, struct rcl_error *err)
 enum rcl_status cmd_drive_delete_hotspare(struct cmd_ctx *c, struct rcl_error *err)
 {
 	return for_each_drive(c, delete_spare, "Delete Hot Spare Succeeded.", err);
+}
+
+/* ------------------------------------------------------------------------
+ * Rebuilds (server/tasks.h runs them in the controller process). */
+
+static enum rcl_status rebuild_start(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
+                                     struct rcl_error *err)
+{
+	return rebuild_control(c->ctrl, ref, REBUILD_START, err);
+}
+
+static enum rcl_status rebuild_stop(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
+                                    struct rcl_error *err)
+{
+	return rebuild_control(c->ctrl, ref, REBUILD_STOP, err);
+}
+
+static enum rcl_status rebuild_pause(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
+                                     struct rcl_error *err)
+{
+	return rebuild_control(c->ctrl, ref, REBUILD_PAUSE, err);
+}
+
+static enum rcl_status rebuild_resume(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
+                                      struct rcl_error *err)
+{
+	return rebuild_control(c->ctrl, ref, REBUILD_RESUME, err);
+}
+
+enum rcl_status cmd_drive_start_rebuild(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return for_each_drive(c, rebuild_start, "Start Drive Rebuild Succeeded.", err);
+}
+
+enum rcl_status cmd_drive_stop_rebuild(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return for_each_drive(c, rebuild_stop, "Stop Drive Rebuild Succeeded.", err);
+}
+
+enum rcl_status cmd_drive_pause_rebuild(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return for_each_drive(c, rebuild_pause, "Pause Drive Rebuild Succeeded.", err);
+}
+
+enum rcl_status cmd_drive_resume_rebuild(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return for_each_drive(c, rebuild_resume, "Resume Drive Rebuild Succeeded.", err);
+}
+
+enum rcl_status cmd_drive_show_rebuild(struct cmd_ctx *c, struct rcl_error *err)
+{
+	struct rcl_node *table = NULL;
+	enum rcl_status st = check_named_drives(c, err);
+
+	for (size_t i = 0; !st && i < rcl_ctrl_drive_count(c->ctrl); i++) {
+		const struct rcl_drive *drive = rcl_ctrl_drive(c->ctrl, i);
+		const struct rcl_drive_ref ref = {drive->enclosure, drive->slot};
+
+		if (!drive_selected(&c->args->path, drive))
+			continue;
+		if (!table)
+			table = rcl_node_add_array(c->res->data, "Drive Rebuild Status");
+		rebuild_row(c->ctrl, &ref, table);
+	}
+	if (!st && !table)
+		st = rcl_fail(err, RCL_NOT_FOUND, "no drives found");
+	if (!st)
+		rcl_result_describe(c->res, "Show Drive Rebuild Status Succeeded.");
+	return st;
 }

@@ -250,6 +250,16 @@ void tasks_poll(unsigned id)
 
 	if (replace_members(id))
 		exports_refresh(id);
+	/* A command may have changed the rates. */
+	for (size_t i = 0; i < rebuild_count; i++) {
+		unsigned rate;
+		bool host_first;
+
+		if (!rebuilds[i]->task)
+			continue;
+		settings_pace(id, SETTING_REBUILD, &rate, &host_first);
+		rcl_soft_task_set_rate(rebuilds[i]->task, rate, host_first);
+	}
 	if (service_open_ctrl(id, RCL_LOCK_SHARED, &lib, &ctrl, &err)) {
 		service_log("cannot look for members to rebuild: %s", err.msg);
 	} else if (soft(ctrl)) {
@@ -373,4 +383,153 @@ void tasks_stop_all(unsigned id)
 	tasks_tick(id);
 	while (rebuild_count)
 		forget_rebuild(rebuilds[0]);
+}
+
+/* ------------------------------------------------------------------------
+ * The commands' side. */
+
+/* The group and member index of drive @ref in @ctrl's configuration, if it is a member. */
+static const struct rcl_soft_dg *member_of(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                           unsigned *m)
+{
+	const struct rcl_soft_config *cfg = soft(ctrl) ? &soft(ctrl)->state->cfg : NULL;
+
+	for (size_t d = 0; cfg && ref->enclosure == RCL_SOFT_ENCLOSURE && d < cfg->dg_count; d++)
+		for (*m = 0; *m < rcl_soft_dg_members(&cfg->dgs[d]); ++*m)
+			if (cfg->dgs[d].members[*m].slot == ref->slot &&
+			    cfg->dgs[d].members[*m].state != RCL_SOFT_MEMBER_MISSING)
+				return &cfg->dgs[d];
+	return NULL;
+}
+
+/* The share of @r's VD sectors below @lba, in percent. */
+static unsigned percent_below(const struct rebuild *r, uint64_t lba)
+{
+	uint64_t done = 0, total = 0;
+
+	for (size_t k = 0; k < r->vd_count; k++) {
+		uint64_t end = r->vd_first[k] + r->vd_sectors[k];
+
+		total += r->vd_sectors[k];
+		if (lba >= end)
+			done += r->vd_sectors[k];
+		else if (lba > r->vd_first[k])
+			done += lba - r->vd_first[k];
+	}
+	return total ? (unsigned)(done * 100 / total) : 100;
+}
+
+/* StorCLI's "12 Hours 54 Minutes", or "-" when unknown. */
+static void add_time_left(struct rcl_node *row, double seconds)
+{
+	unsigned long s = seconds < 0 ? 0 : (unsigned long)(seconds + 0.5);
+
+	if (seconds < 0)
+		rcl_node_add_str(row, "Estimated Time Left", "-");
+	else if (s >= 3600)
+		rcl_node_add_strf(row, "Estimated Time Left", "%lu Hours %lu Minutes", s / 3600,
+		                  s % 3600 / 60);
+	else if (s >= 60)
+		rcl_node_add_strf(row, "Estimated Time Left", "%lu Minutes %lu Seconds", s / 60,
+		                  s % 60);
+	else
+		rcl_node_add_strf(row, "Estimated Time Left", "%lu Seconds", s);
+}
+
+void rebuild_row(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref, struct rcl_node *table)
+{
+	struct rcl_node *row = rcl_node_add_object(table, NULL);
+	unsigned m = 0;
+	const struct rcl_soft_dg *dg = member_of(ctrl, ref, &m);
+	bool rebuilding = dg && dg->members[m].state == RCL_SOFT_MEMBER_REBUILD;
+	struct rebuild *r =
+	    rebuilding && service_self(rcl_ctrl_id(ctrl)) ? find_rebuild(dg->id, m) : NULL;
+	struct rcl_soft_task_progress p = {.state = RCL_SOFT_TASK_STOPPED, .remaining = -1};
+	struct rebuild planned = {.dg = dg ? dg->id : 0};
+
+	rcl_node_add_strf(row, "Drive-ID", "/c%u/e%u/s%u", rcl_ctrl_id(ctrl), ref->enclosure,
+	                  ref->slot);
+	if (!rebuilding) {
+		rcl_node_add_str(row, "Progress%", "-");
+		rcl_node_add_str(row, "Status", "Not in progress");
+		rcl_node_add_str(row, "Estimated Time Left", "-");
+		return;
+	}
+	if (r && r->task)
+		rcl_soft_task_progress(r->task, &p);
+	if (!r) {
+		plan_vds(&planned, &soft(ctrl)->state->cfg);
+		r = &planned;
+	}
+	rcl_node_add_int(row, "Progress%",
+	                 percent_below(r, p.state == RCL_SOFT_TASK_STOPPED
+	                                      ? dg->members[m].rebuilt_lba
+	                                      : rcl_soft_sweep_lba(r->vol, p.position)));
+	rcl_node_add_str(row, "Status",
+	                 p.state == RCL_SOFT_TASK_RUNNING  ? "In progress"
+	                 : p.state == RCL_SOFT_TASK_PAUSED ? "Paused"
+	                                                   : "Not in progress");
+	add_time_left(row, p.state == RCL_SOFT_TASK_RUNNING ? p.remaining : -1);
+}
+
+enum rcl_status rebuild_control(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                enum rebuild_action action, struct rcl_error *err)
+{
+	unsigned id = rcl_ctrl_id(ctrl), m = 0;
+	const struct rcl_soft_dg *dg = member_of(ctrl, ref, &m);
+	struct rebuild *r = NULL;
+	struct rcl_soft_task_progress p = {.state = RCL_SOFT_TASK_STOPPED};
+
+	if (!dg || dg->members[m].state != RCL_SOFT_MEMBER_REBUILD)
+		return rcl_fail(err, RCL_NOT_ALLOWED,
+		                "drive /c%u/e%u/s%u is not being rebuilt (a hot spare takes a lost "
+		                "member's place by itself)",
+		                id, ref->enclosure, ref->slot);
+	if (!service_self(id))
+		return rcl_fail(err, RCL_NOT_ALLOWED,
+		                "rebuilds run in the controller process of /c%u, which is not "
+		                "running; start it with: raidcli /c%u serve",
+		                id, id);
+	r = find_rebuild(dg->id, m);
+	if (!r)
+		r = new_rebuild(dg, m, &soft(ctrl)->state->cfg);
+	if (!r)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	if (r->task)
+		rcl_soft_task_progress(r->task, &p);
+	switch (action) {
+	case REBUILD_START:
+		if (r->task)
+			return rcl_fail(err, RCL_NOT_ALLOWED, "the rebuild of /c%u/e%u/s%u is %s",
+			                id, ref->enclosure, ref->slot,
+			                p.state == RCL_SOFT_TASK_PAUSED ? "paused: resume it"
+			                                                : "in progress already");
+		r->halted = false;
+		if (!start_next(r, id, soft(ctrl)->state))
+			atomic_store(&r->ended, RCL_SOFT_TASK_DONE + 1);
+		return r->halted ? rcl_fail(err, RCL_SYSTEM,
+		                            "the rebuild could not start; see the "
+		                            "controller process's log")
+		                 : RCL_OK;
+	case REBUILD_STOP:
+		if (!r->task)
+			break;
+		rcl_soft_task_stop(r->task);
+		rcl_soft_task_wait(r->task, &p);
+		task_ended(ctrl, r, RCL_SOFT_TASK_STOPPED);
+		return RCL_OK;
+	case REBUILD_PAUSE:
+		if (p.state != RCL_SOFT_TASK_RUNNING)
+			break;
+		rcl_soft_task_pause(r->task);
+		return RCL_OK;
+	case REBUILD_RESUME:
+		if (p.state != RCL_SOFT_TASK_PAUSED)
+			break;
+		rcl_soft_task_resume(r->task);
+		return RCL_OK;
+	}
+	return rcl_fail(err, RCL_NOT_ALLOWED, "the rebuild of /c%u/e%u/s%u is not %s", id,
+	                ref->enclosure, ref->slot,
+	                action == REBUILD_RESUME ? "paused" : "in progress");
 }

@@ -708,7 +708,7 @@ def spare_cases():
             ["252:1 is UGood", "set good takes a UBad or JBOD drive"])
     vd_case("ctrl set: jbod=maybe", ["/c0", "set", "jbod=maybe"], INVALID_PARAM,
             ["'maybe'", "jbod="])
-    vd_case("ctrl set: no jbod=", ["/c0", "set"], INVALID_COMMAND, ["missing option 'jbod='"])
+    vd_case("ctrl set: nothing to set", ["/c0", "set"], INVALID_COMMAND, ["nothing to set"])
     vd_case("ctrl set: jbod=off with a JBOD drive", ["/c0", "set", "jbod=off"], NOT_ALLOWED,
             ["252:1 is JBOD", "set good"],
             prepare=lambda env: (env.must(*JBOD_ON), env.must("/c0/e252/s1", "set", "jbod")))

@@ -19,6 +19,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import time
 
 from rcltest import (BUILD_ROOT, MIB, RAIDCLI, bad_drive, check, drive_field, fx_vd_bytes,
                      nbd_uri, proc_stat, qemu_img, run_cases, start_export, summary, wait_for,
@@ -431,12 +432,138 @@ def case_systemd_unit():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+# ---------------------------------------------------------------------------
+# Rebuilds onto hot spares (server/tasks.c).
+
+def rebuild_row(fx, slot):
+    status, doc = fx.json("/c0/e252/s%d" % slot, "show", "rebuild")
+    rows = doc.get("Response Data", {}).get("Drive Rebuild Status", [])
+    return rows[0] if rows else {}
+
+
+def drive_state(fx, slot):
+    status, doc = fx.json("/c0/e252/s%d" % slot, "show")
+    rows = doc.get("Response Data", {}).get("Drive Information", [])
+    return rows[0]["State"] if rows else None
+
+
+def rebuild_fixture(fx, rate):
+    """A slow rebuild rate, a global spare, 96 MiB of random data on the exported RAID5."""
+    fx.ok("/c0", "set", "rebuildrate=%d" % rate)
+    fx.ok("/c0/e252/s3", "add", "hotsparedrive")
+    export = start_export(fx)
+    if not export:
+        return None, None
+    src = os.path.join(fx.root, "data.img")
+    write_random(src, 96 * MIB)
+    r = qemu_img("convert", "-n", "-f", "raw", "-O", "raw", src, nbd_uri(export))
+    check(r.returncode == 0, "qemu-img writes 96 MiB into the export", r.stderr)
+    return export, src
+
+
+def wait_online(fx, slot, timeout=60):
+    return wait_for(lambda: drive_state(fx, slot) == "Onln", timeout)
+
+
+def case_rebuild_spare(fx):
+    """A member set offline is rebuilt onto the global spare, under host writes."""
+    export, src = rebuild_fixture(fx, 10)
+    if not export:
+        return
+    uri = nbd_uri(export)
+    fx.ok("/c0/e252/s1", "set", "offline")
+    check(wait_for(lambda: rebuild_row(fx, 3).get("Status") == "In progress"),
+          "the spare's rebuild starts by itself", rebuild_row(fx, 3))
+    check(drive_state(fx, 3) == "Rbld" and drive_state(fx, 1) == "UGood",
+          "the spare is Rbld, the replaced drive left the group (UGood)",
+          (drive_state(fx, 3), drive_state(fx, 1)))
+    r = fx.run("/c0/e252/s3", "pause", "rebuild")
+    check(r.returncode == 0 and rebuild_row(fx, 3).get("Status") == "Paused",
+          "pause rebuild pauses it", r.stdout + str(rebuild_row(fx, 3)))
+    row = rebuild_row(fx, 3)
+    check(isinstance(row.get("Progress%"), int) and 0 <= row["Progress%"] < 100,
+          "show rebuild reports a percent", row)
+    # New data while the member is half rebuilt: it must land on the spare too.
+    with open(src, "r+b") as f:
+        f.seek(40 * MIB)
+        f.write(os.urandom(24 * MIB))
+    r = qemu_img("convert", "-n", "-f", "raw", "-O", "raw", src, uri)
+    check(r.returncode == 0, "qemu-img writes during the rebuild", r.stderr)
+    r = fx.run("/c0/e252/s3", "resume", "rebuild")
+    check(r.returncode == 0 and rebuild_row(fx, 3).get("Status") == "In progress",
+          "resume rebuild resumes it", r.stdout)
+    r = fx.run("/c0/e252/s3", "resume", "rebuild")
+    check(r.returncode == 255 and "is not paused" in r.stdout,
+          "resuming a running rebuild fails with 255", r.stdout)
+    fx.ok("/c0", "set", "rebuildrate=100")
+    check(wait_online(fx, 3), "the spare becomes Onln when the rebuild completes",
+          drive_state(fx, 3))
+    check(rebuild_row(fx, 3).get("Status") == "Not in progress", "show rebuild: done")
+    events = fx.ok("/c0", "show", "events").stdout
+    check("Rebuild started on PD 252:3 (replacing 252:1 in DG 0)" in events and
+          "Rebuild complete on PD 252:3" in events, "both ends are in the event log", events)
+    r = qemu_img("compare", "-f", "raw", "-F", "raw", src, uri)
+    check(r.returncode == 0, "the export reads back what was written before and during",
+          r.stdout + r.stderr)
+    # Only the rebuilt drive can hold s0's share now: the data must come from it.
+    fx.ok("/c0/e252/s0", "set", "offline")
+    r = qemu_img("compare", "-f", "raw", "-F", "raw", src, uri)
+    check(r.returncode == 0, "and the same with another member offline (the spare's data)",
+          r.stdout + r.stderr)
+
+
+def case_rebuild_resumes_after_kill(fx):
+    """kill -9 during a rebuild: the next process goes on from the recorded checkpoint."""
+    export, src = rebuild_fixture(fx, 1)
+    if not export:
+        return
+    fx.ok("/c0/e252/s1", "set", "offline")
+    check(wait_for(lambda: (rebuild_row(fx, 3).get("Progress%") or 0) >= 3, 30),
+          "the rebuild moves", rebuild_row(fx, 3))
+    # A paused task checkpoints; the loop records it within its 1 s tick.
+    fx.ok("/c0/e252/s3", "pause", "rebuild")
+    time.sleep(2.5)
+    pid = fx.service()["PID"]
+    os.kill(pid, signal.SIGKILL)
+    check(wait_for(lambda: fx.service()["Status"] == "Not Running"), "the process is killed")
+    row = rebuild_row(fx, 3)
+    recorded = row.get("Progress%")
+    check(isinstance(recorded, int) and recorded > 0 and row["Status"] == "Not in progress",
+          "without a process, show rebuild gives the recorded progress (> 0)", row)
+    check(drive_state(fx, 3) == "Rbld", "the spare is still Rbld", drive_state(fx, 3))
+    start_export(fx)
+    first = rebuild_row(fx, 3)
+    check(first.get("Status") == "In progress" and first.get("Progress%", -1) >= recorded,
+          "the restarted process resumes from the checkpoint, not from 0 (%s%%)" % recorded,
+          first)
+    fx.ok("/c0", "set", "rebuildrate=100")
+    check(wait_online(fx, 3), "and completes the rebuild", drive_state(fx, 3))
+    fx.ok("/c0/e252/s0", "set", "offline")
+    r = qemu_img("compare", "-f", "raw", "-F", "raw", src, nbd_uri(export))
+    check(r.returncode == 0, "the data reads back through the rebuilt drive",
+          r.stdout + r.stderr)
+
+
+def case_rebuild_no_spare(fx):
+    """Without a usable spare nothing happens; stop rebuild needs a rebuild."""
+    start_export(fx)
+    fx.ok("/c0/e252/s1", "set", "offline")
+    time.sleep(1.5)
+    check(drive_state(fx, 1) == "Offln" and drive_state(fx, 3) == "UGood",
+          "no spare: the member stays Offln, the free drive is not taken",
+          (drive_state(fx, 1), drive_state(fx, 3)))
+    r = fx.run("/c0/e252/s1", "stop", "rebuild")
+    check(r.returncode == 255 and "is not being rebuilt" in r.stdout,
+          "stop rebuild on a drive that is not Rbld fails with 255", r.stdout)
+
+
 CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
          case_control_socket_robust, case_changes_through_process, case_export_auto_start,
          case_nbdinfo,
          case_read_only_export, case_qemu_img_roundtrip, case_member_failure,
          case_restart_serves_persisted, case_kill_9_recovers, case_tcp_export,
-         case_delete_exported, case_bad_input, case_state_dir_too_long]
+         case_delete_exported, case_bad_input, case_state_dir_too_long, case_rebuild_spare,
+         case_rebuild_resumes_after_kill, case_rebuild_no_spare]
 
 
 def main():
