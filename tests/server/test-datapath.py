@@ -114,8 +114,14 @@ def level_case(level, members, options, offline):
     return case
 
 
-def level_fixture(drives):
-    return lambda: Fixture(drives=drives, size="%dMB" % DRIVE_MB, vd=())
+def fast_rebuild_fixture(drives, size="%dMB" % DRIVE_MB):
+    """@drives drives of @size, no VD; rebuilds at full speed (the rate is
+    not what these tests are about)."""
+    def make():
+        fx = Fixture(drives=drives, size=size, vd=())
+        fx.ok("/c0", "set", "rebuildrate=100")
+        return fx
+    return make
 
 
 def case_member_fails_mid_workload(fx):
@@ -294,10 +300,10 @@ def main():
     only = sys.argv[1:]
     for level, members, options, offline in LEVELS:
         run_cases([level_case(level, members, options, offline)], only,
-                  level_fixture(members + len(offline)))
+                  fast_rebuild_fixture(members + len(offline)))
     run_cases([case_member_fails_mid_workload], only,
-              lambda: Fixture(drives=2, size="64MB", vd=()))
-    run_cases([case_kill_9_during_writes], only, level_fixture(4))
+              fast_rebuild_fixture(2, "64MB"))
+    run_cases([case_kill_9_during_writes], only, fast_rebuild_fixture(4))
     return summary()
 
 
