@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * cmd-export.c - NBD exports of virtual drives: /cN/vX start export,
- * stop export, show export (server/export.h serves them).
+ * cmd-export.c - what the controller process does for virtual drives: NBD
+ * exports (/cN/vX start|stop|show export, server/export.h serves them) and
+ * consistency checks (start|stop|pause|resume|show cc, server/tasks.h).
  */
 #include "export.h"
+#include "tasks.h"
 
 /* The VDs the path selects, failing for one it names that does not exist. */
 static enum rcl_status vds_to_act_on(struct cmd_ctx *c, unsigned *ids, size_t *n,
@@ -79,4 +81,71 @@ enum rcl_status cmd_vd_show_export(struct cmd_ctx *c, struct rcl_error *err)
 	if (!st && !rows)
 		rcl_result_describe(c->res, "No exports.");
 	return st;
+}
+
+/* ------------------------------------------------------------------------
+ * Consistency checks (server/tasks.h runs them in the controller process). */
+
+static enum rcl_status check_each(struct cmd_ctx *c, enum rebuild_action action, const char *done,
+                                  struct rcl_error *err)
+{
+	bool repair = cmd_value(c->args, "repair") != NULL;
+	bool force = cmd_value(c->args, "force") != NULL;
+	unsigned ids[RCL_MAX_VDS];
+	size_t n;
+	enum rcl_status st = vds_to_act_on(c, ids, &n, err);
+
+	for (size_t i = 0; !st && i < n; i++) {
+		const struct rcl_vd *vd = NULL;
+
+		for (size_t k = 0; k < rcl_ctrl_vd_count(c->ctrl); k++)
+			if (rcl_ctrl_vd(c->ctrl, k)->id == ids[i])
+				vd = rcl_ctrl_vd(c->ctrl, k);
+		if (action == REBUILD_START && !force && vd && !vd->consistent)
+			st = rcl_fail(err, RCL_NEED_FORCE,
+			              "/c%u/v%u is not consistent (not initialized): a check would "
+			              "report every stripe; initialize it, or repeat with 'force'",
+			              rcl_ctrl_id(c->ctrl), ids[i]);
+		if (!st)
+			st = check_control(c->ctrl, ids[i], action, repair, err);
+	}
+	if (!st)
+		rcl_result_describe(c->res, "%s", done);
+	return st;
+}
+
+enum rcl_status cmd_vd_start_cc(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return check_each(c, REBUILD_START, "Start CC Operation Success.", err);
+}
+
+enum rcl_status cmd_vd_stop_cc(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return check_each(c, REBUILD_STOP, "Stop CC Operation Success.", err);
+}
+
+enum rcl_status cmd_vd_pause_cc(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return check_each(c, REBUILD_PAUSE, "Pause CC Operation Success.", err);
+}
+
+enum rcl_status cmd_vd_resume_cc(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return check_each(c, REBUILD_RESUME, "Resume CC Operation Success.", err);
+}
+
+enum rcl_status cmd_vd_show_cc(struct cmd_ctx *c, struct rcl_error *err)
+{
+	unsigned ids[RCL_MAX_VDS];
+	size_t n;
+	enum rcl_status st = vds_to_act_on(c, ids, &n, err);
+	struct rcl_node *table;
+
+	if (st)
+		return st;
+	table = rcl_node_add_array(c->res->data, "VD Operation Status");
+	for (size_t i = 0; i < n; i++)
+		check_row(c->ctrl, ids[i], table);
+	rcl_result_describe(c->res, "None");
+	return RCL_OK;
 }

@@ -53,6 +53,11 @@ struct rebuild {
 static struct rebuild *rebuilds[RCL_SOFT_MAX_MEMBERS * RCL_MAX_DGS];
 static size_t rebuild_count;
 
+struct vd_check;
+static void reap_checks(void);
+static void stop_checks(void);
+static bool checks_running(void);
+
 static struct soft_ctrl *soft(struct rcl_ctrl *ctrl)
 {
 	return service_soft_state(ctrl) ? ctrl->priv : NULL;
@@ -242,6 +247,28 @@ static bool replace_members(unsigned id)
 	return changed;
 }
 
+/*
+ * Forget the halted rebuilds whose drive is no longer the rebuilding
+ * member (it failed, or another spare took its place), so the member's
+ * next rebuild starts.
+ */
+static void forget_stale(const struct rcl_soft_config *cfg)
+{
+	for (size_t i = rebuild_count; i-- > 0;) {
+		struct rebuild *r = rebuilds[i];
+		const struct rcl_soft_dg *dg = NULL;
+
+		for (size_t d = 0; d < cfg->dg_count; d++)
+			if (cfg->dgs[d].id == r->dg)
+				dg = &cfg->dgs[d];
+		if (r->task || atomic_load(&r->ended))
+			continue;
+		if (!dg || dg->members[r->member].state != RCL_SOFT_MEMBER_REBUILD ||
+		    dg->members[r->member].slot != r->slot)
+			forget_rebuild(r);
+	}
+}
+
 void tasks_poll(unsigned id)
 {
 	struct rcl_error err = {0};
@@ -265,6 +292,7 @@ void tasks_poll(unsigned id)
 	} else if (soft(ctrl)) {
 		const struct rcl_soft_state *state = soft(ctrl)->state;
 
+		forget_stale(&state->cfg);
 		for (size_t d = 0; d < state->cfg.dg_count; d++) {
 			const struct rcl_soft_dg *dg = &state->cfg.dgs[d];
 
@@ -289,7 +317,7 @@ bool tasks_busy(void)
 	for (size_t i = 0; i < rebuild_count; i++)
 		if (rebuilds[i]->task || atomic_load(&rebuilds[i]->ended))
 			return true;
-	return false;
+	return checks_running();
 }
 
 /* Record @r's flushed position (online past the group's end); @ctrl is locked exclusively. */
@@ -350,6 +378,7 @@ void tasks_tick(unsigned id)
 	struct rcl_ctx *lib = NULL;
 	bool refresh = false;
 
+	reap_checks();
 	if (!rebuild_count)
 		return;
 	if (service_open_ctrl(id, RCL_LOCK_EXCLUSIVE, &lib, &ctrl, &err) || !soft(ctrl)) {
@@ -374,6 +403,7 @@ void tasks_tick(unsigned id)
 
 void tasks_stop_all(unsigned id)
 {
+	stop_checks();
 	for (size_t i = 0; i < rebuild_count; i++)
 		if (rebuilds[i]->task)
 			rcl_soft_task_stop(rebuilds[i]->task);
@@ -532,4 +562,186 @@ enum rcl_status rebuild_control(struct rcl_ctrl *ctrl, const struct rcl_drive_re
 	return rcl_fail(err, RCL_NOT_ALLOWED, "the rebuild of /c%u/e%u/s%u is not %s", id,
 	                ref->enclosure, ref->slot,
 	                action == REBUILD_RESUME ? "paused" : "in progress");
+}
+
+/* ------------------------------------------------------------------------
+ * Consistency checks: one per VD, run until done or stopped; the last
+ * run's result stays for "show cc" until the process exits. */
+
+/**
+ * struct vd_check - VD @vd's consistency check.
+ * @task:	running or paused (NULL once ended).
+ * @last:	where it stood when it ended (@ended set).
+ */
+struct vd_check {
+	unsigned vd;
+	bool repair;
+	struct rcl_soft_volume *vol;
+	struct rcl_soft_task *task;
+	_Atomic bool ended;
+	struct rcl_soft_task_progress last;
+};
+
+static struct vd_check checks[RCL_MAX_VDS];
+static size_t check_count;
+
+static struct vd_check *find_check(unsigned vd)
+{
+	for (size_t i = 0; i < check_count; i++)
+		if (checks[i].vd == vd)
+			return &checks[i];
+	return NULL;
+}
+
+static void on_check_done(void *ctx, const struct rcl_soft_task_progress *progress)
+{
+	struct vd_check *k = ctx;
+
+	k->last = *progress;
+	atomic_store(&k->ended, true);
+}
+
+/* Free @k's ended task and its volume; its result stays. */
+static void reap_check(struct vd_check *k)
+{
+	if (!k->task || !atomic_load(&k->ended))
+		return;
+	rcl_soft_task_free(k->task);
+	k->task = NULL;
+	volume_put(k->vol);
+	k->vol = NULL;
+	service_log("the consistency check of v%u ended: %s, %llu mismatches", k->vd,
+	            k->last.state == RCL_SOFT_TASK_DONE ? "done" : "stopped",
+	            (unsigned long long)k->last.counts.mismatches);
+}
+
+static enum rcl_status start_check(struct rcl_ctrl *ctrl, unsigned vd, bool repair,
+                                   struct rcl_error *err)
+{
+	struct vd_check *k = find_check(vd);
+	struct rcl_soft_task_params params = {
+	    .kind = RCL_SOFT_TASK_CHECK, .repair = repair, .done = on_check_done};
+	bool host_first;
+	enum rcl_status st;
+
+	if (k && k->task)
+		return rcl_fail(err, RCL_NOT_ALLOWED,
+		                "a consistency check of /c%u/v%u is %s already", rcl_ctrl_id(ctrl),
+		                vd, atomic_load(&k->ended) ? "ending" : "in progress");
+	if (!k)
+		k = &checks[check_count++];
+	*k = (struct vd_check){.vd = vd, .repair = repair};
+	params.ctx = k;
+	settings_pace(rcl_ctrl_id(ctrl), SETTING_CC, &params.rate, &host_first);
+	st = volume_get(soft(ctrl)->state, vd, &k->vol, err);
+	if (!st)
+		st = rcl_soft_task_start(k->vol, &params, &k->task, err);
+	if (st && k->vol)
+		volume_put(k->vol);
+	if (st) {
+		*k = checks[--check_count];
+		if (st == RCL_UNSUPPORTED)
+			return rcl_fail(err, RCL_UNSUPPORTED,
+			                "/c%u/v%u has no redundancy to check (RAID0)",
+			                rcl_ctrl_id(ctrl), vd);
+		return st;
+	}
+	service_log("consistency check of v%u started%s", vd, repair ? " (repairing)" : "");
+	return RCL_OK;
+}
+
+enum rcl_status check_control(struct rcl_ctrl *ctrl, unsigned vd, enum rebuild_action action,
+                              bool repair, struct rcl_error *err)
+{
+	unsigned id = rcl_ctrl_id(ctrl);
+	struct vd_check *k;
+	struct rcl_soft_task_progress p = {.state = RCL_SOFT_TASK_STOPPED};
+
+	if (!service_self(id) || !soft(ctrl))
+		return rcl_fail(
+		    err, RCL_NOT_ALLOWED,
+		    "consistency checks run in the controller process of /c%u, which is "
+		    "not running; start it with: raidcli /c%u serve",
+		    id, id);
+	k = find_check(vd);
+	if (k)
+		reap_check(k);
+	if (action == REBUILD_START)
+		return start_check(ctrl, vd, repair, err);
+	if (k && k->task)
+		rcl_soft_task_progress(k->task, &p);
+	if (action == REBUILD_STOP && k && k->task) {
+		rcl_soft_task_stop(k->task);
+		rcl_soft_task_wait(k->task, &p);
+		reap_check(k);
+		return RCL_OK;
+	}
+	if (action == REBUILD_PAUSE && p.state == RCL_SOFT_TASK_RUNNING) {
+		rcl_soft_task_pause(k->task);
+		return RCL_OK;
+	}
+	if (action == REBUILD_RESUME && p.state == RCL_SOFT_TASK_PAUSED) {
+		rcl_soft_task_resume(k->task);
+		return RCL_OK;
+	}
+	return rcl_fail(err, RCL_NOT_ALLOWED, "no consistency check of /c%u/v%u is %s", id, vd,
+	                action == REBUILD_RESUME ? "paused" : "in progress");
+}
+
+void check_row(struct rcl_ctrl *ctrl, unsigned vd, struct rcl_node *table)
+{
+	struct vd_check *k = service_self(rcl_ctrl_id(ctrl)) ? find_check(vd) : NULL;
+	struct rcl_node *row = rcl_node_add_object(table, NULL);
+	struct rcl_soft_task_progress p = {.state = RCL_SOFT_TASK_STOPPED, .remaining = -1};
+
+	if (k)
+		reap_check(k);
+	if (k && k->task)
+		rcl_soft_task_progress(k->task, &p);
+	else if (k)
+		p = k->last;
+	rcl_node_add_int(row, "VD", vd);
+	rcl_node_add_str(row, "Operation", "CC");
+	if (k && k->task)
+		rcl_node_add_int(row, "Progress%", p.percent);
+	else
+		rcl_node_add_str(row, "Progress%", "-");
+	rcl_node_add_str(row, "Status",
+	                 !k || !k->task                    ? "Not in progress"
+	                 : p.state == RCL_SOFT_TASK_PAUSED ? "Paused"
+	                                                   : "In progress");
+	add_time_left(row, k && k->task && p.state == RCL_SOFT_TASK_RUNNING ? p.remaining : -1);
+	/* Not StorCLI's: what the check (this run, or the last one) found. */
+	if (k)
+		rcl_node_add_int(row, "Mismatches", (long long)p.counts.mismatches);
+	else
+		rcl_node_add_str(row, "Mismatches", "-");
+	if (k)
+		rcl_node_add_str(row, "Repair", k->repair ? "Yes" : "No");
+	else
+		rcl_node_add_str(row, "Repair", "-");
+}
+
+static void reap_checks(void)
+{
+	for (size_t i = 0; i < check_count; i++)
+		reap_check(&checks[i]);
+}
+
+static void stop_checks(void)
+{
+	for (size_t i = 0; i < check_count; i++) {
+		rcl_soft_task_free(checks[i].task);
+		if (checks[i].vol)
+			volume_put(checks[i].vol);
+	}
+	check_count = 0;
+}
+
+static bool checks_running(void)
+{
+	for (size_t i = 0; i < check_count; i++)
+		if (checks[i].task)
+			return true;
+	return false;
 }

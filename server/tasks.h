@@ -50,4 +50,21 @@ enum rcl_status rebuild_control(struct rcl_ctrl *ctrl, const struct rcl_drive_re
  */
 void rebuild_row(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref, struct rcl_node *table);
 
+/*
+ * check_control() - @action (start, stop, pause, resume) on the
+ * consistency check of VD @vd; @repair (start): rewrite the parity or
+ * copies that differ. Only inside the controller process.
+ * Return: RCL_OK; RCL_NOT_ALLOWED (none runs, or one runs already);
+ * RCL_UNSUPPORTED (RAID0); the task's refusal.
+ */
+enum rcl_status check_control(struct rcl_ctrl *ctrl, unsigned vd, enum rebuild_action action,
+                              bool repair, struct rcl_error *err);
+
+/*
+ * check_row() - a row of "show cc" for VD @vd into @table: StorCLI's VD,
+ * Operation, Progress%, Status, Estimated Time Left, then Mismatches (in
+ * 512-byte sectors, md's mismatch_cnt) and Repair of this run or the last.
+ */
+void check_row(struct rcl_ctrl *ctrl, unsigned vd, struct rcl_node *table);
+
 #endif /* RCL_SERVER_TASKS_H */

@@ -557,13 +557,75 @@ def case_rebuild_no_spare(fx):
           "stop rebuild on a drive that is not Rbld fails with 255", r.stdout)
 
 
+def cc_row(fx):
+    status, doc = fx.json("/c0/v0", "show", "cc")
+    rows = doc.get("Response Data", {}).get("VD Operation Status", [])
+    return rows[0] if rows else {}
+
+
+def run_cc(fx, *opts):
+    r = fx.run("/c0/v0", "start", "cc", "force", *opts)
+    check(r.returncode == 0, "start cc force %s succeeds" % " ".join(opts), r.stdout)
+    check(wait_for(lambda: cc_row(fx).get("Status") == "Not in progress", 60),
+          "the check ends", cc_row(fx))
+    return cc_row(fx).get("Mismatches")
+
+
+def image_of(fx, slot):
+    status, doc = fx.json("/c0/e252/s%d" % slot, "show", "all")
+    paths = []
+
+    def walk(node):
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k == "Path" and isinstance(v, str):
+                    paths.append(v)
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+    walk(doc)
+    return paths[0] if paths else None
+
+
+def case_consistency_check(fx):
+    """cc finds no mismatch on written data, finds a corrupted strip, repair fixes it."""
+    fx.ok("/c0", "set", "ccrate=100")
+    r = fx.run("/c0/v0", "start", "cc")
+    check(r.returncode == 245 and "not consistent" in r.stdout,
+          "start cc on a VD never initialized needs force (245)", r.stdout)
+    export = start_export(fx)
+    if not export:
+        return
+    src = os.path.join(fx.root, "data.img")
+    write_random(src, 96 * MIB)
+    r = qemu_img("convert", "-n", "-f", "raw", "-O", "raw", src, nbd_uri(export))
+    check(r.returncode == 0, "qemu-img writes 96 MiB", r.stderr)
+    check(run_cc(fx) == 0, "cc on consistent data finds 0 mismatches", cc_row(fx))
+    image = image_of(fx, 1)
+    check(image and os.path.exists(image), "the member's image file is known", image)
+    if not image:
+        return
+    with open(image, "r+b") as f:  # one strip's bytes changed behind the VD's back
+        f.seek(30 * MIB)
+        f.write(os.urandom(4096))
+    found = run_cc(fx)
+    check(isinstance(found, int) and found > 0, "cc finds the corrupted strip", cc_row(fx))
+    check(run_cc(fx, "repair") == found and cc_row(fx).get("Repair") == "Yes",
+          "cc repair finds and repairs the same", cc_row(fx))
+    check(run_cc(fx) == 0, "after the repair cc finds 0 mismatches", cc_row(fx))
+    r = fx.run("/c0/v0", "stop", "cc")
+    check(r.returncode == 255 and "no consistency check" in r.stdout,
+          "stop cc with none running fails with 255", r.stdout)
+
+
 CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
          case_control_socket_robust, case_changes_through_process, case_export_auto_start,
          case_nbdinfo,
          case_read_only_export, case_qemu_img_roundtrip, case_member_failure,
          case_restart_serves_persisted, case_kill_9_recovers, case_tcp_export,
          case_delete_exported, case_bad_input, case_state_dir_too_long, case_rebuild_spare,
-         case_rebuild_resumes_after_kill, case_rebuild_no_spare]
+         case_rebuild_resumes_after_kill, case_rebuild_no_spare, case_consistency_check]
 
 
 def main():
