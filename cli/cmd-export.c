@@ -86,11 +86,34 @@ enum rcl_status cmd_vd_show_export(struct cmd_ctx *c, struct rcl_error *err)
 /* ------------------------------------------------------------------------
  * Consistency checks (server/tasks.h runs them in the controller process). */
 
-static enum rcl_status check_each(struct cmd_ctx *c, enum rebuild_action action, const char *done,
+/* Refuse what start needs force for: an init destroys data; a check of a VD never initialized. */
+static enum rcl_status check_force(struct cmd_ctx *c, enum rcl_soft_task_kind kind,
+                                   const struct rcl_vd *vd, struct rcl_error *err)
+{
+	unsigned id = rcl_ctrl_id(c->ctrl);
+
+	if (cmd_value(c->args, "force"))
+		return RCL_OK;
+	if (kind == RCL_SOFT_TASK_INIT)
+		return rcl_fail(
+		    err, RCL_NEED_FORCE,
+		    "start init zeroes /c%u/v%u, destroying its data; repeat with 'force' "
+		    "to confirm",
+		    id, vd->id);
+	if (!vd->consistent)
+		return rcl_fail(
+		    err, RCL_NEED_FORCE,
+		    "/c%u/v%u is not consistent (not initialized): a check would report "
+		    "every stripe; initialize it, or repeat with 'force'",
+		    id, vd->id);
+	return RCL_OK;
+}
+
+static enum rcl_status check_each(struct cmd_ctx *c, enum rcl_soft_task_kind kind,
+                                  enum rebuild_action action, const char *done,
                                   struct rcl_error *err)
 {
 	bool repair = cmd_value(c->args, "repair") != NULL;
-	bool force = cmd_value(c->args, "force") != NULL;
 	unsigned ids[RCL_MAX_VDS];
 	size_t n;
 	enum rcl_status st = vds_to_act_on(c, ids, &n, err);
@@ -101,13 +124,10 @@ static enum rcl_status check_each(struct cmd_ctx *c, enum rebuild_action action,
 		for (size_t k = 0; k < rcl_ctrl_vd_count(c->ctrl); k++)
 			if (rcl_ctrl_vd(c->ctrl, k)->id == ids[i])
 				vd = rcl_ctrl_vd(c->ctrl, k);
-		if (action == REBUILD_START && !force && vd && !vd->consistent)
-			st = rcl_fail(err, RCL_NEED_FORCE,
-			              "/c%u/v%u is not consistent (not initialized): a check would "
-			              "report every stripe; initialize it, or repeat with 'force'",
-			              rcl_ctrl_id(c->ctrl), ids[i]);
+		if (action == REBUILD_START && vd)
+			st = check_force(c, kind, vd, err);
 		if (!st)
-			st = check_control(c->ctrl, ids[i], action, repair, err);
+			st = check_control(c->ctrl, ids[i], kind, action, repair, err);
 	}
 	if (!st)
 		rcl_result_describe(c->res, "%s", done);
@@ -116,25 +136,29 @@ static enum rcl_status check_each(struct cmd_ctx *c, enum rebuild_action action,
 
 enum rcl_status cmd_vd_start_cc(struct cmd_ctx *c, struct rcl_error *err)
 {
-	return check_each(c, REBUILD_START, "Start CC Operation Success.", err);
+	return check_each(c, RCL_SOFT_TASK_CHECK, REBUILD_START, "Start CC Operation Success.",
+	                  err);
 }
 
 enum rcl_status cmd_vd_stop_cc(struct cmd_ctx *c, struct rcl_error *err)
 {
-	return check_each(c, REBUILD_STOP, "Stop CC Operation Success.", err);
+	return check_each(c, RCL_SOFT_TASK_CHECK, REBUILD_STOP, "Stop CC Operation Success.", err);
 }
 
 enum rcl_status cmd_vd_pause_cc(struct cmd_ctx *c, struct rcl_error *err)
 {
-	return check_each(c, REBUILD_PAUSE, "Pause CC Operation Success.", err);
+	return check_each(c, RCL_SOFT_TASK_CHECK, REBUILD_PAUSE, "Pause CC Operation Success.",
+	                  err);
 }
 
 enum rcl_status cmd_vd_resume_cc(struct cmd_ctx *c, struct rcl_error *err)
 {
-	return check_each(c, REBUILD_RESUME, "Resume CC Operation Success.", err);
+	return check_each(c, RCL_SOFT_TASK_CHECK, REBUILD_RESUME, "Resume CC Operation Success.",
+	                  err);
 }
 
-enum rcl_status cmd_vd_show_cc(struct cmd_ctx *c, struct rcl_error *err)
+static enum rcl_status show_each(struct cmd_ctx *c, enum rcl_soft_task_kind kind,
+                                 struct rcl_error *err)
 {
 	unsigned ids[RCL_MAX_VDS];
 	size_t n;
@@ -145,7 +169,28 @@ enum rcl_status cmd_vd_show_cc(struct cmd_ctx *c, struct rcl_error *err)
 		return st;
 	table = rcl_node_add_array(c->res->data, "VD Operation Status");
 	for (size_t i = 0; i < n; i++)
-		check_row(c->ctrl, ids[i], table);
+		check_row(c->ctrl, ids[i], kind, table);
 	rcl_result_describe(c->res, "None");
 	return RCL_OK;
+}
+
+enum rcl_status cmd_vd_show_cc(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return show_each(c, RCL_SOFT_TASK_CHECK, err);
+}
+
+enum rcl_status cmd_vd_start_init(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return check_each(c, RCL_SOFT_TASK_INIT, REBUILD_START, "Start INIT Operation Success.",
+	                  err);
+}
+
+enum rcl_status cmd_vd_stop_init(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return check_each(c, RCL_SOFT_TASK_INIT, REBUILD_STOP, "Stop INIT Operation Success.", err);
+}
+
+enum rcl_status cmd_vd_show_init(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return show_each(c, RCL_SOFT_TASK_INIT, err);
 }

@@ -18,6 +18,7 @@
 #include "settings.h"
 #include "soft/spare.h"
 #include "soft/task.h"
+#include "soft/vd.h"
 #include "soft/volume.h"
 #include "tasks.h"
 
@@ -54,7 +55,8 @@ static struct rebuild *rebuilds[RCL_SOFT_MAX_MEMBERS * RCL_MAX_DGS];
 static size_t rebuild_count;
 
 struct vd_check;
-static void reap_checks(void);
+static bool reap_checks(void);
+static void mark_initialized(unsigned id);
 static void stop_checks(void);
 static bool checks_running(void);
 
@@ -378,7 +380,8 @@ void tasks_tick(unsigned id)
 	struct rcl_ctx *lib = NULL;
 	bool refresh = false;
 
-	reap_checks();
+	if (reap_checks())
+		mark_initialized(id);
 	if (!rebuild_count)
 		return;
 	if (service_open_ctrl(id, RCL_LOCK_EXCLUSIVE, &lib, &ctrl, &err) || !soft(ctrl)) {
@@ -575,7 +578,9 @@ enum rcl_status rebuild_control(struct rcl_ctrl *ctrl, const struct rcl_drive_re
  */
 struct vd_check {
 	unsigned vd;
+	enum rcl_soft_task_kind kind;
 	bool repair;
+	bool initialized; /* an init finished: the record's consistent flag is due */
 	struct rcl_soft_volume *vol;
 	struct rcl_soft_task *task;
 	_Atomic bool ended;
@@ -591,6 +596,11 @@ static struct vd_check *find_check(unsigned vd)
 		if (checks[i].vd == vd)
 			return &checks[i];
 	return NULL;
+}
+
+static const char *operation_name(enum rcl_soft_task_kind kind)
+{
+	return kind == RCL_SOFT_TASK_INIT ? "INIT" : "CC";
 }
 
 static void on_check_done(void *ctx, const struct rcl_soft_task_progress *progress)
@@ -610,17 +620,18 @@ static void reap_check(struct vd_check *k)
 	k->task = NULL;
 	volume_put(k->vol);
 	k->vol = NULL;
-	service_log("the consistency check of v%u ended: %s, %llu mismatches", k->vd,
+	k->initialized = k->kind == RCL_SOFT_TASK_INIT && k->last.state == RCL_SOFT_TASK_DONE;
+	service_log("the %s of v%u ended: %s, %llu mismatches", operation_name(k->kind), k->vd,
 	            k->last.state == RCL_SOFT_TASK_DONE ? "done" : "stopped",
 	            (unsigned long long)k->last.counts.mismatches);
 }
 
-static enum rcl_status start_check(struct rcl_ctrl *ctrl, unsigned vd, bool repair,
-                                   struct rcl_error *err)
+static enum rcl_status start_check(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_task_kind kind,
+                                   bool repair, struct rcl_error *err)
 {
 	struct vd_check *k = find_check(vd);
 	struct rcl_soft_task_params params = {
-	    .kind = RCL_SOFT_TASK_CHECK, .repair = repair, .done = on_check_done};
+	    .kind = kind, .repair = repair, .done = on_check_done};
 	bool host_first;
 	enum rcl_status st;
 
@@ -630,9 +641,10 @@ static enum rcl_status start_check(struct rcl_ctrl *ctrl, unsigned vd, bool repa
 		                vd, atomic_load(&k->ended) ? "ending" : "in progress");
 	if (!k)
 		k = &checks[check_count++];
-	*k = (struct vd_check){.vd = vd, .repair = repair};
+	*k = (struct vd_check){.vd = vd, .kind = kind, .repair = repair};
 	params.ctx = k;
-	settings_pace(rcl_ctrl_id(ctrl), SETTING_CC, &params.rate, &host_first);
+	settings_pace(rcl_ctrl_id(ctrl), kind == RCL_SOFT_TASK_INIT ? SETTING_BGI : SETTING_CC,
+	              &params.rate, &host_first);
 	st = volume_get(soft(ctrl)->state, vd, &k->vol, err);
 	if (!st)
 		st = rcl_soft_task_start(k->vol, &params, &k->task, err);
@@ -646,12 +658,12 @@ static enum rcl_status start_check(struct rcl_ctrl *ctrl, unsigned vd, bool repa
 			                rcl_ctrl_id(ctrl), vd);
 		return st;
 	}
-	service_log("consistency check of v%u started%s", vd, repair ? " (repairing)" : "");
+	service_log("%s of v%u started%s", operation_name(kind), vd, repair ? " (repairing)" : "");
 	return RCL_OK;
 }
 
-enum rcl_status check_control(struct rcl_ctrl *ctrl, unsigned vd, enum rebuild_action action,
-                              bool repair, struct rcl_error *err)
+enum rcl_status check_control(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_task_kind kind,
+                              enum rebuild_action action, bool repair, struct rcl_error *err)
 {
 	unsigned id = rcl_ctrl_id(ctrl);
 	struct vd_check *k;
@@ -667,7 +679,9 @@ enum rcl_status check_control(struct rcl_ctrl *ctrl, unsigned vd, enum rebuild_a
 	if (k)
 		reap_check(k);
 	if (action == REBUILD_START)
-		return start_check(ctrl, vd, repair, err);
+		return start_check(ctrl, vd, kind, repair, err);
+	if (k && k->kind != kind)
+		k = NULL;
 	if (k && k->task)
 		rcl_soft_task_progress(k->task, &p);
 	if (action == REBUILD_STOP && k && k->task) {
@@ -684,11 +698,13 @@ enum rcl_status check_control(struct rcl_ctrl *ctrl, unsigned vd, enum rebuild_a
 		rcl_soft_task_resume(k->task);
 		return RCL_OK;
 	}
-	return rcl_fail(err, RCL_NOT_ALLOWED, "no consistency check of /c%u/v%u is %s", id, vd,
+	return rcl_fail(err, RCL_NOT_ALLOWED, "no %s of /c%u/v%u is %s",
+	                kind == RCL_SOFT_TASK_INIT ? "initialization" : "consistency check", id, vd,
 	                action == REBUILD_RESUME ? "paused" : "in progress");
 }
 
-void check_row(struct rcl_ctrl *ctrl, unsigned vd, struct rcl_node *table)
+void check_row(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_task_kind kind,
+               struct rcl_node *table)
 {
 	struct vd_check *k = service_self(rcl_ctrl_id(ctrl)) ? find_check(vd) : NULL;
 	struct rcl_node *row = rcl_node_add_object(table, NULL);
@@ -696,12 +712,14 @@ void check_row(struct rcl_ctrl *ctrl, unsigned vd, struct rcl_node *table)
 
 	if (k)
 		reap_check(k);
+	if (k && k->kind != kind)
+		k = NULL;
 	if (k && k->task)
 		rcl_soft_task_progress(k->task, &p);
 	else if (k)
 		p = k->last;
 	rcl_node_add_int(row, "VD", vd);
-	rcl_node_add_str(row, "Operation", "CC");
+	rcl_node_add_str(row, "Operation", operation_name(kind));
 	if (k && k->task)
 		rcl_node_add_int(row, "Progress%", p.percent);
 	else
@@ -711,6 +729,8 @@ void check_row(struct rcl_ctrl *ctrl, unsigned vd, struct rcl_node *table)
 	                 : p.state == RCL_SOFT_TASK_PAUSED ? "Paused"
 	                                                   : "In progress");
 	add_time_left(row, k && k->task && p.state == RCL_SOFT_TASK_RUNNING ? p.remaining : -1);
+	if (kind != RCL_SOFT_TASK_CHECK)
+		return;
 	/* Not StorCLI's: what the check (this run, or the last one) found. */
 	if (k)
 		rcl_node_add_int(row, "Mismatches", (long long)p.counts.mismatches);
@@ -722,10 +742,41 @@ void check_row(struct rcl_ctrl *ctrl, unsigned vd, struct rcl_node *table)
 		rcl_node_add_str(row, "Repair", "-");
 }
 
-static void reap_checks(void)
+/* Reap the ended checks and inits. Return: whether an init finished. */
+static bool reap_checks(void)
 {
-	for (size_t i = 0; i < check_count; i++)
+	bool initialized = false;
+
+	for (size_t i = 0; i < check_count; i++) {
 		reap_check(&checks[i]);
+		initialized |= checks[i].initialized;
+	}
+	return initialized;
+}
+
+/* Record the VDs whose init finished as consistent. */
+static void mark_initialized(unsigned id)
+{
+	struct rcl_error err = {0};
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_ctx *lib = NULL;
+
+	if (service_open_ctrl(id, RCL_LOCK_EXCLUSIVE, &lib, &ctrl, &err)) {
+		service_log("cannot record an initialization: %s", err.msg);
+	} else {
+		for (size_t i = 0; i < check_count; i++) {
+			if (!checks[i].initialized)
+				continue;
+			checks[i].initialized = false;
+			if (rcl_soft_set_consistent(ctrl, checks[i].vd, &err))
+				service_log("cannot record v%u as consistent: %s", checks[i].vd,
+				            err.msg);
+			else
+				service_log("v%u is initialized: consistent", checks[i].vd);
+		}
+	}
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(lib);
 }
 
 static void stop_checks(void)

@@ -16,6 +16,7 @@
 #define RCL_SERVER_TASKS_H
 
 #include "cli.h"
+#include "soft/task.h"
 
 /* In the controller process's loop (serve.c): */
 /* tasks_poll() - after a start, a command or a failure: replace members, start rebuilds. */
@@ -52,19 +53,22 @@ void rebuild_row(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref, struct 
 
 /*
  * check_control() - @action (start, stop, pause, resume) on the
- * consistency check of VD @vd; @repair (start): rewrite the parity or
- * copies that differ. Only inside the controller process.
+ * consistency check (@kind CHECK) or full initialization (INIT) of VD
+ * @vd; @repair (a check's start): rewrite the parity or copies that
+ * differ. Only inside the controller process. A finished init makes the
+ * VD consistent in the record.
  * Return: RCL_OK; RCL_NOT_ALLOWED (none runs, or one runs already);
  * RCL_UNSUPPORTED (RAID0); the task's refusal.
  */
-enum rcl_status check_control(struct rcl_ctrl *ctrl, unsigned vd, enum rebuild_action action,
-                              bool repair, struct rcl_error *err);
+enum rcl_status check_control(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_task_kind kind,
+                              enum rebuild_action action, bool repair, struct rcl_error *err);
 
 /*
- * check_row() - a row of "show cc" for VD @vd into @table: StorCLI's VD,
- * Operation, Progress%, Status, Estimated Time Left, then Mismatches (in
- * 512-byte sectors, md's mismatch_cnt) and Repair of this run or the last.
+ * check_row() - a row of "show cc" (or with INIT, "show init") for VD @vd into @table: StorCLI's
+ * VD, Operation, Progress%, Status, Estimated Time Left, then Mismatches (in 512-byte sectors, md's
+ * mismatch_cnt) and Repair of this run or the last.
  */
-void check_row(struct rcl_ctrl *ctrl, unsigned vd, struct rcl_node *table);
+void check_row(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_task_kind kind,
+               struct rcl_node *table);
 
 #endif /* RCL_SERVER_TASKS_H */

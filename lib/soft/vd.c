@@ -473,3 +473,18 @@ enum rcl_status rcl_soft_set_vd(struct rcl_ctrl *ctrl, unsigned id,
 	st = rcl_soft_change_write_records(&c, err);
 	return rcl_soft_change_finish(&c, st, err);
 }
+
+enum rcl_status rcl_soft_set_consistent(struct rcl_ctrl *ctrl, unsigned id, struct rcl_error *err)
+{
+	struct rcl_soft_vd *vd;
+	struct rcl_soft_change c;
+	enum rcl_status st = rcl_soft_change_begin(ctrl, &c, err);
+
+	if (st || !(vd = rcl_soft_config_vd(c.cfg, id))) {
+		rcl_soft_change_end(&c);
+		return st ? st : rcl_fail(err, RCL_NOT_FOUND, "virtual drive /v%u not found", id);
+	}
+	vd->consistent = true;
+	st = rcl_soft_change_write_records(&c, err);
+	return rcl_soft_change_finish(&c, st, err);
+}

@@ -53,4 +53,11 @@ enum rcl_status rcl_soft_set_vd(struct rcl_ctrl *ctrl, unsigned vd,
  */
 enum rcl_status rcl_soft_refresh(struct rcl_ctrl *ctrl, struct rcl_error *err);
 
+/**
+ * rcl_soft_set_consistent() - VD @vd's parity or copies agree (a full or
+ * background initialization finished): the record says so. Step (b) alone.
+ * Return: RCL_OK; RCL_NOT_FOUND; RCL_SYSTEM; RCL_NOMEM.
+ */
+enum rcl_status rcl_soft_set_consistent(struct rcl_ctrl *ctrl, unsigned vd, struct rcl_error *err);
+
 #endif /* RCL_SOFT_VD_H */

@@ -495,6 +495,17 @@ def case_rebuild_spare(fx):
     r = fx.run("/c0/e252/s3", "resume", "rebuild")
     check(r.returncode == 255 and "is not paused" in r.stdout,
           "resuming a running rebuild fails with 255", r.stdout)
+    r = fx.run("/c0/e252/s3", "stop", "rebuild")
+    row = rebuild_row(fx, 3)
+    check(r.returncode == 0 and row.get("Status") == "Not in progress" and
+          drive_state(fx, 3) == "Rbld", "stop rebuild stops it; the drive stays Rbld",
+          r.stdout + str(row))
+    time.sleep(1.5)
+    check(rebuild_row(fx, 3).get("Status") == "Not in progress",
+          "a stopped rebuild does not start again by itself", rebuild_row(fx, 3))
+    r = fx.run("/c0/e252/s3", "start", "rebuild")
+    check(r.returncode == 0 and rebuild_row(fx, 3).get("Status") == "In progress",
+          "start rebuild goes on", r.stdout)
     fx.ok("/c0", "set", "rebuildrate=100")
     check(wait_online(fx, 3), "the spare becomes Onln when the rebuild completes",
           drive_state(fx, 3))
@@ -617,6 +628,29 @@ def case_consistency_check(fx):
     r = fx.run("/c0/v0", "stop", "cc")
     check(r.returncode == 255 and "no consistency check" in r.stdout,
           "stop cc with none running fails with 255", r.stdout)
+    # Full init: zeros everywhere, and the VD consistent (cc needs no force then).
+    fx.ok("/c0", "set", "bgirate=100")
+    r = fx.run("/c0/v0", "start", "init", "full")
+    check(r.returncode == 245 and "destroying its data" in r.stdout,
+          "start init without force is refused (245)", r.stdout)
+    fx.ok("/c0/v0", "start", "init", "full", "force")
+    status, doc = fx.json("/c0/v0", "show", "init")
+    rows = doc.get("Response Data", {}).get("VD Operation Status", [])
+    check(rows and rows[0]["Operation"] == "INIT", "show init has the INIT row", doc)
+    check(wait_for(lambda: fx.json("/c0/v0", "show", "init")[1]["Response Data"]
+                   ["VD Operation Status"][0]["Status"] == "Not in progress", 60),
+          "the init ends")
+    size = subprocess.run(["nbdinfo", "--size", nbd_uri(export)], capture_output=True,
+                          text=True, timeout=60).stdout.strip()
+    zeros = os.path.join(fx.root, "zeros.img")
+    with open(zeros, "wb") as f:
+        f.truncate(int(size or 0))
+    r = qemu_img("compare", "-f", "raw", "-F", "raw", zeros, nbd_uri(export))
+    check(r.returncode == 0, "after init the VD reads zeros", r.stdout + r.stderr)
+    check(wait_for(lambda: fx.run("/c0/v0", "start", "cc").returncode == 0),
+          "after init the VD is consistent: start cc needs no force")
+    check(wait_for(lambda: cc_row(fx).get("Status") == "Not in progress", 60) and
+          cc_row(fx).get("Mismatches") == 0, "and finds 0 mismatches", cc_row(fx))
 
 
 CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
