@@ -21,122 +21,12 @@ import sys
 import tempfile
 import time
 
-RAIDCLI = os.environ["RAIDCLI"]
-BUILD_ROOT = os.environ.get("BUILD_ROOT", "")
-MIB = 1 << 20
-
-checks = 0
-failures = []
-
-
-def check(cond, what, detail=""):
-    global checks
-    checks += 1
-    if not cond:
-        failures.append(what)
-        print("FAIL: " + what + ("\n" + str(detail) if detail else ""), flush=True)
-    return cond
-
-
-def wait_for(pred, timeout=10.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if pred():
-            return True
-        time.sleep(0.02)
-    return pred()
-
-
-class Fixture:
-    """A state directory with /c0: four 64 MiB drives, a RAID5 VD on three."""
-
-    def __init__(self, vd=True):
-        self.root = tempfile.mkdtemp(prefix="rcl-srv-", dir="/tmp")
-        self.state = os.path.join(self.root, "s")
-        self.env = dict(os.environ, RAIDCLI_STATE_DIR=self.state, HOME=self.root, TZ="UTC")
-        self.env.pop("NO_COLOR", None)
-        self.ok("add", "controller", "type=soft", "drives=4", "size=64MB")
-        if vd:
-            self.ok("/c0", "add", "vd", "r5", "drives=252:0-2")
-        self.foreground = None
-        self.fuse = None
-        self.cleanups = []
-
-    def run(self, *args, timeout=60):
-        return subprocess.run([RAIDCLI, *args], env=self.env, capture_output=True, text=True,
-                              timeout=timeout)
-
-    def ok(self, *args):
-        r = self.run(*args)
-        if r.returncode:
-            raise RuntimeError("raidcli %s: %d\n%s%s" % (" ".join(args), r.returncode,
-                                                         r.stdout, r.stderr))
-        return r
-
-    def json(self, *args):
-        r = self.run(*args, "J")
-        doc = json.loads(r.stdout)["Controllers"][0]
-        if r.returncode and "Response Data" not in doc:
-            print("note: '%s' has no Response Data:\n%s%s" % (" ".join(args), r.stdout,
-                                                               r.stderr))
-        return r.returncode, doc
-
-    def service(self):
-        """The "Controller Process" section of /c0 show service."""
-        status, doc = self.json("/c0", "show", "service")
-        return doc["Response Data"]["Controller Process"]
-
-    def version(self):
-        return re.search(r"^CLI Version = raidcli (\S+)$", self.ok("version").stdout,
-                         re.M).group(1)
-
-    def serial(self):
-        status, doc = self.json("/c0", "show", "all")
-        return doc["Response Data"]["Basics"]["Serial Number"]
-
-    def control_socket(self):
-        return self.service()["Control Socket"]
-
-    def serve(self):
-        """Start "raidcli /c0 serve" in the foreground; wait until it answers."""
-        self.foreground = subprocess.Popen([RAIDCLI, "/c0", "serve"], env=self.env,
-                                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                           text=True)
-        sock = self.control_socket()
-        check(wait_for(lambda: os.path.exists(sock)), "serve creates its control socket")
-        return self.foreground
-
-    def close(self):
-        if self.foreground and self.foreground.poll() is None:
-            self.foreground.kill()
-            self.foreground.wait()
-        self.run("/c0", "stop", "service")
-        # Processes started on demand report to their log (ASan and UBSan too).
-        run = os.path.join(self.state, "run")
-        for name in os.listdir(run) if os.path.isdir(run) else []:
-            if name.endswith(".log"):
-                text = open(os.path.join(run, name), errors="replace").read()
-                check("Sanitizer" not in text and "runtime error" not in text,
-                      "no sanitizer report in the process's log " + name, text)
-        for cleanup in self.cleanups:
-            cleanup()
-        if self.fuse:
-            self.fuse.wait(timeout=30)
-        shutil.rmtree(self.root, ignore_errors=True)
-
+from rcltest import (BUILD_ROOT, MIB, RAIDCLI, bad_drive, check, drive_field, fx_vd_bytes,
+                     nbd_uri, proc_stat, qemu_img, run_cases, start_export, summary, wait_for,
+                     write_random)
 
 def mode_of(path):
     return stat.S_IMODE(os.stat(path).st_mode)
-
-
-def proc_stat(pid):
-    """(state, ppid, session id) of @pid from /proc, or None once it is gone."""
-    try:
-        with open("/proc/%d/stat" % pid) as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-    return fields[0], int(fields[1]), int(fields[3])
 
 
 def case_serve_foreground(fx):
@@ -247,18 +137,6 @@ def case_changes_through_process(fx):
           "the changes are there after the process stopped", vds)
 
 
-def nbd_uri(export):
-    return "nbd+unix:///%s?socket=%s" % (export["Export Name"],
-                                         export["Address"][len("unix:"):])
-
-
-def start_export(fx, *opts):
-    status, doc = fx.json("/c0/v0", "start", "export", *opts)
-    check(status == 0, "start export succeeds", doc)
-    rows = doc.get("Response Data", {}).get("Export LIST", [])
-    return rows[0] if rows else None
-
-
 def case_export_auto_start(fx):
     check(fx.service()["Status"] == "Not Running", "no process before start export")
     export = start_export(fx)
@@ -337,27 +215,12 @@ def case_read_only_export(fx):
           r.stdout)
 
 
-def fx_vd_bytes(fx):
-    """The VD's size in bytes: its "Number of Blocks" of 512-byte sectors."""
-    status, doc = fx.json("/c0/v0", "show", "all")
-    return int(doc["Response Data"]["VD0 Properties"]["Number of Blocks"]) * 512
-
-
-def write_random(fx, path, size):
-    with open(path, "wb") as f:
-        f.write(os.urandom(size))
-
-
-def qemu_img(*args):
-    return subprocess.run(["qemu-img", *args], capture_output=True, text=True, timeout=120)
-
-
 def case_qemu_img_roundtrip(fx):
     export = start_export(fx)
     if not export:
         return
     src = os.path.join(fx.root, "random.img")
-    write_random(fx, src, 32 * MIB)
+    write_random(src, 32 * MIB)
     uri = nbd_uri(export)
     r = qemu_img("convert", "-n", "-f", "raw", "-O", "raw", src, uri)
     check(r.returncode == 0, "qemu-img writes 32 MiB into the export", r.stderr)
@@ -381,70 +244,6 @@ def case_qemu_img_roundtrip(fx):
     check(r.returncode == 0, "the data survived the restart", r.stdout + r.stderr)
 
 
-def drive_field(fx, slot, key):
-    """@key of drive /c0/e252/s@slot, from show all (its Detailed Information included)."""
-    status, doc = fx.json("/c0/e252/s%d" % slot, "show", "all")
-    found = []
-
-    def walk(node):
-        if isinstance(node, dict):
-            for k, v in node.items():
-                if k == key:
-                    found.append(v)
-                walk(v)
-        elif isinstance(node, list):
-            for v in node:
-                walk(v)
-
-    walk(doc.get("Response Data", {}))
-    return found[0] if found else None
-
-
-# An nbdkit sh plugin serving $IMG whose reads in [BAD_START, BAD_END) fail
-# with EIO while $TRIGGER exists: a drive with bad sectors in its data area
-# and readable metadata, which nbdfuse turns into a file raidcli can use.
-BAD_DRIVE_PLUGIN = r"""#!/bin/sh
-case "$1" in
-  get_size) stat -c %s "$IMG" ;;
-  can_write|can_flush) exit 0 ;;
-  flush) sync "$IMG" ;;
-  pread)
-    if [ -e "$TRIGGER" ] && [ "$4" -lt "$BAD_END" ] && [ $(($4 + $3)) -gt "$BAD_START" ]; then
-      echo "EIO injected read error" >&2; exit 1
-    fi
-    dd if="$IMG" iflag=skip_bytes,count_bytes skip="$4" count="$3" status=none ;;
-  pwrite) dd of="$IMG" oflag=seek_bytes conv=notrunc seek="$4" status=none ;;
-  *) exit 2 ;;
-esac
-"""
-
-
-def bad_drive(fx):
-    """A 64 MiB drive file on nbdfuse whose reads at 12-40 MiB fail once armed."""
-    tools = [t for t in ("nbdkit", "nbdfuse", "fusermount3") if not shutil.which(t)]
-    if tools or not os.access("/dev/fuse", os.R_OK | os.W_OK):
-        return None, "needs nbdkit (Debian nbdkit), nbdfuse (libnbd-bin), fusermount3 (fuse3) " \
-                     "and /dev/fuse; missing: %s" % (", ".join(tools) or "/dev/fuse")
-    plugin = os.path.join(fx.root, "bad-drive.sh")
-    with open(plugin, "w") as f:
-        f.write(BAD_DRIVE_PLUGIN)
-    os.chmod(plugin, 0o755)
-    img = os.path.join(fx.root, "bad.img")
-    with open(img, "wb") as f:
-        f.truncate(64 * MIB)
-    mnt = os.path.join(fx.root, "mnt")
-    os.mkdir(mnt)
-    env = dict(os.environ, IMG=img, TRIGGER=os.path.join(fx.root, "trigger"),
-               BAD_START=str(12 * MIB), BAD_END=str(40 * MIB))
-    fx.fuse = subprocess.Popen(["nbdfuse", os.path.join(mnt, "drive"), "--command", "nbdkit",
-                                "-s", "sh", plugin], env=env, stderr=subprocess.DEVNULL)
-    path = os.path.join(mnt, "drive")
-    if not wait_for(lambda: os.path.exists(path)):
-        return None, "nbdfuse did not mount (FUSE not permitted here?)"
-    fx.cleanups.append(lambda: subprocess.run(["fusermount3", "-u", mnt]))
-    return path, None
-
-
 def case_member_failure(fx):
     """A member that fails under I/O is recorded failed; the VD is served degraded."""
     path, why = bad_drive(fx)
@@ -459,7 +258,7 @@ def case_member_failure(fx):
     if not export:
         return
     src = os.path.join(fx.root, "random.img")
-    write_random(fx, src, 32 * MIB)
+    write_random(src, 32 * MIB)
     uri = nbd_uri(export)
     check(qemu_img("convert", "-n", "-f", "raw", "-O", "raw", src, uri).returncode == 0,
           "qemu-img writes 32 MiB into the export")
@@ -656,7 +455,7 @@ def rebuild_fixture(fx, rate):
     if not export:
         return None, None
     src = os.path.join(fx.root, "data.img")
-    write_random(fx, src, 96 * MIB)
+    write_random(src, 96 * MIB)
     r = qemu_img("convert", "-n", "-f", "raw", "-O", "raw", src, nbd_uri(export))
     check(r.returncode == 0, "qemu-img writes 96 MiB into the export", r.stderr)
     return export, src
@@ -810,7 +609,7 @@ def case_consistency_check(fx):
     if not export:
         return
     src = os.path.join(fx.root, "data.img")
-    write_random(fx, src, 96 * MIB)
+    write_random(src, 96 * MIB)
     r = qemu_img("convert", "-n", "-f", "raw", "-O", "raw", src, nbd_uri(export))
     check(r.returncode == 0, "qemu-img writes 96 MiB", r.stderr)
     check(run_cc(fx) == 0, "cc on consistent data finds 0 mismatches", cc_row(fx))
@@ -865,21 +664,10 @@ CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
 
 def main():
     only = sys.argv[1:]
-    for case in CASES:
-        if only and case.__name__ not in only:
-            continue
-        fx = Fixture()
-        try:
-            case(fx)
-            print("ok   " + case.__name__, flush=True)
-        except Exception as e:  # a crash in one case must not hide the others
-            check(False, "%s raised %r" % (case.__name__, e))
-        finally:
-            fx.close()
+    run_cases(CASES, only)
     if not only or "case_systemd_unit" in only:
         case_systemd_unit()
-    print("%d checks, %d failed" % (checks, len(failures)))
-    return 1 if failures else 0
+    return summary()
 
 
 if __name__ == "__main__":
