@@ -25,15 +25,17 @@ ARRAYS = [('r1', 'raid1', 2), ('r5', 'raid5', 3)]
 BLOCK = 1 << 16
 
 
-def partition(image):
-    """A GPT with one Linux RAID (FD00) partition over the whole image."""
+def partition(image, room_mb=0):
+    """A GPT with one Linux RAID (FD00) partition over the whole image, or
+    all of it but @room_mb MiB at its end."""
     sgdisk = shutil.which('sgdisk', path=os.environ.get('PATH', '') + ':/usr/sbin:/sbin')
     if not sgdisk:
         print('SKIP: sgdisk not installed (Debian package gdisk)')
         sys.exit(SKIP)
     with open(image, 'wb') as f:
         f.truncate(DRIVE_MB << 20)
-    subprocess.run([sgdisk, '--new=1:2048:0', '--typecode=1:FD00',
+    end = f'-{room_mb}M' if room_mb else '0'
+    subprocess.run([sgdisk, f'--new=1:2048:{end}', '--typecode=1:FD00',
                     '--change-name=1:linux-raid', image],
                    check=True, capture_output=True)
 
@@ -71,14 +73,15 @@ mdadm --detail --export /dev/$md | grep MD_UUID
     return '\n'.join(lines) + '\nstop_all\n'
 
 
-def make(directory):
-    """Make the images, DIR/NAME.pattern and DIR/arrays.json; return the
-    list that arrays.json holds."""
+def make(directory, room_mb=0):
+    """Make the images (their partitions leaving @room_mb MiB free at the
+    end), DIR/NAME.pattern and DIR/arrays.json; return the list that
+    arrays.json holds."""
     disks = []
     for name, _, n in ARRAYS:
         for i in range(n):
             image = os.path.join(directory, f'{name}-{i}.img')
-            partition(image)
+            partition(image, room_mb)
             disks += ['--disk', f'{name}-{i}={image}']
     pattern_disk = os.path.join(directory, 'patterns.img')
     data = {}
