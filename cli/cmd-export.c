@@ -194,3 +194,24 @@ enum rcl_status cmd_vd_show_init(struct cmd_ctx *c, struct rcl_error *err)
 {
 	return show_each(c, RCL_SOFT_TASK_INIT, err);
 }
+
+enum rcl_status cmd_vd_stop_bgi(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return check_each(c, RCL_SOFT_TASK_BGI, REBUILD_STOP, "Stop BGI Operation Success.", err);
+}
+
+enum rcl_status cmd_vd_pause_bgi(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return check_each(c, RCL_SOFT_TASK_BGI, REBUILD_PAUSE, "Pause BGI Operation Success.", err);
+}
+
+enum rcl_status cmd_vd_resume_bgi(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return check_each(c, RCL_SOFT_TASK_BGI, REBUILD_RESUME, "Resume BGI Operation Success.",
+	                  err);
+}
+
+enum rcl_status cmd_vd_show_bgi(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return show_each(c, RCL_SOFT_TASK_BGI, err);
+}

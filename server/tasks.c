@@ -59,6 +59,9 @@ static bool reap_checks(void);
 static void mark_initialized(unsigned id);
 static void stop_checks(void);
 static bool checks_running(void);
+static struct vd_check *find_check(unsigned vd);
+static enum rcl_status start_check(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_task_kind kind,
+                                   bool repair, struct rcl_error *err);
 
 static struct soft_ctrl *soft(struct rcl_ctrl *ctrl)
 {
@@ -271,6 +274,36 @@ static void forget_stale(const struct rcl_soft_config *cfg)
 	}
 }
 
+/* Whether every member of @vd's group holds its data (no BGI on a degraded VD: see tasks.h). */
+static bool vd_whole(const struct rcl_soft_config *cfg, const struct rcl_soft_vd *vd)
+{
+	for (size_t d = 0; d < cfg->dg_count; d++) {
+		if (cfg->dgs[d].id != vd->dg)
+			continue;
+		for (unsigned m = 0; m < rcl_soft_dg_members(&cfg->dgs[d]); m++)
+			if (cfg->dgs[d].members[m].state != RCL_SOFT_MEMBER_ONLINE)
+				return false;
+		return cfg->dgs[d].level != RCL_RAID0;
+	}
+	return false;
+}
+
+/* Start a BGI on each redundant, whole VD that is not consistent and has no task of its own yet. */
+static void start_bgis(struct rcl_ctrl *ctrl)
+{
+	const struct rcl_soft_config *cfg = &soft(ctrl)->state->cfg;
+
+	for (size_t v = 0; v < cfg->vd_count; v++) {
+		const struct rcl_soft_vd *vd = &cfg->vds[v];
+		struct rcl_error err = {0};
+
+		if (vd->consistent || find_check(vd->id) || !vd_whole(cfg, vd))
+			continue;
+		if (start_check(ctrl, vd->id, RCL_SOFT_TASK_BGI, false, &err))
+			service_log("cannot start the BGI of v%u: %s", vd->id, err.msg);
+	}
+}
+
 void tasks_poll(unsigned id)
 {
 	struct rcl_error err = {0};
@@ -309,6 +342,7 @@ void tasks_poll(unsigned id)
 					atomic_store(&r->ended, RCL_SOFT_TASK_DONE + 1);
 			}
 		}
+		start_bgis(ctrl);
 	}
 	rcl_ctrl_close(ctrl);
 	rcl_ctx_free(lib);
@@ -600,7 +634,14 @@ static struct vd_check *find_check(unsigned vd)
 
 static const char *operation_name(enum rcl_soft_task_kind kind)
 {
-	return kind == RCL_SOFT_TASK_INIT ? "INIT" : "CC";
+	return kind == RCL_SOFT_TASK_INIT ? "INIT" : kind == RCL_SOFT_TASK_BGI ? "BGI" : "CC";
+}
+
+static const char *task_noun(enum rcl_soft_task_kind kind)
+{
+	return kind == RCL_SOFT_TASK_INIT  ? "initialization"
+	       : kind == RCL_SOFT_TASK_BGI ? "background initialization"
+	                                   : "consistency check";
 }
 
 static void on_check_done(void *ctx, const struct rcl_soft_task_progress *progress)
@@ -620,7 +661,8 @@ static void reap_check(struct vd_check *k)
 	k->task = NULL;
 	volume_put(k->vol);
 	k->vol = NULL;
-	k->initialized = k->kind == RCL_SOFT_TASK_INIT && k->last.state == RCL_SOFT_TASK_DONE;
+	/* A full init zeroed the VD, a BGI rewrote its parity or copies: either way they agree. */
+	k->initialized = k->kind != RCL_SOFT_TASK_CHECK && k->last.state == RCL_SOFT_TASK_DONE;
 	service_log("the %s of v%u ended: %s, %llu mismatches", operation_name(k->kind), k->vd,
 	            k->last.state == RCL_SOFT_TASK_DONE ? "done" : "stopped",
 	            (unsigned long long)k->last.counts.mismatches);
@@ -635,15 +677,21 @@ static enum rcl_status start_check(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_
 	bool host_first;
 	enum rcl_status st;
 
+	/* The user's check or init takes the place of the BGI the process started by itself. */
+	if (k && k->task && k->kind == RCL_SOFT_TASK_BGI && kind != RCL_SOFT_TASK_BGI) {
+		rcl_soft_task_stop(k->task);
+		rcl_soft_task_wait(k->task, &(struct rcl_soft_task_progress){0});
+		reap_check(k);
+	}
 	if (k && k->task)
-		return rcl_fail(err, RCL_NOT_ALLOWED,
-		                "a consistency check of /c%u/v%u is %s already", rcl_ctrl_id(ctrl),
-		                vd, atomic_load(&k->ended) ? "ending" : "in progress");
+		return rcl_fail(err, RCL_NOT_ALLOWED, "a %s of /c%u/v%u is %s already",
+		                task_noun(k->kind), rcl_ctrl_id(ctrl), vd,
+		                atomic_load(&k->ended) ? "ending" : "in progress");
 	if (!k)
 		k = &checks[check_count++];
 	*k = (struct vd_check){.vd = vd, .kind = kind, .repair = repair};
 	params.ctx = k;
-	settings_pace(rcl_ctrl_id(ctrl), kind == RCL_SOFT_TASK_INIT ? SETTING_BGI : SETTING_CC,
+	settings_pace(rcl_ctrl_id(ctrl), kind == RCL_SOFT_TASK_CHECK ? SETTING_CC : SETTING_BGI,
 	              &params.rate, &host_first);
 	st = volume_get(soft(ctrl)->state, vd, &k->vol, err);
 	if (!st)
@@ -698,8 +746,7 @@ enum rcl_status check_control(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_
 		rcl_soft_task_resume(k->task);
 		return RCL_OK;
 	}
-	return rcl_fail(err, RCL_NOT_ALLOWED, "no %s of /c%u/v%u is %s",
-	                kind == RCL_SOFT_TASK_INIT ? "initialization" : "consistency check", id, vd,
+	return rcl_fail(err, RCL_NOT_ALLOWED, "no %s of /c%u/v%u is %s", task_noun(kind), id, vd,
 	                action == REBUILD_RESUME ? "paused" : "in progress");
 }
 

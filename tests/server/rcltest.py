@@ -145,6 +145,20 @@ def start_export(fx, *opts):
 
 
 
+def vd_consistent(fx, vd=0):
+    """Whether "show" reports VD @vd consistent (Consist Yes)."""
+    status, doc = fx.json("/c0/v%d" % vd, "show")
+    rows = doc.get("Response Data", {}).get("Virtual Drives", [])
+    return bool(rows) and rows[0].get("Consist") == "Yes"
+
+
+def wait_consistent(fx, vd=0, timeout=60):
+    """Wait for the BGI the controller process starts by itself on a new
+    redundant VD to make it consistent, before a test degrades it."""
+    return check(wait_for(lambda: vd_consistent(fx, vd), timeout),
+                 "v%d becomes consistent by its background initialization" % vd)
+
+
 def fx_vd_bytes(fx):
     """The VD's size in bytes: its "Number of Blocks" of 512-byte sectors."""
     status, doc = fx.json("/c0/v0", "show", "all")

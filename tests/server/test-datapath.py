@@ -28,7 +28,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 import nbdclient as nbd  # noqa: E402
 from rcltest import (MIB, Fixture, bad_drive, check, drive_field, fx_vd_bytes,  # noqa: E402
-                     nbd_uri, run_cases, start_export, summary, wait_for)
+                     nbd_uri, run_cases, start_export, summary, wait_consistent, wait_for)
 
 DRIVE_MB = 16
 # Level, members, "add vd" options, the members each degraded run sets offline
@@ -105,7 +105,7 @@ def level_case(level, members, options, offline):
         spares = ["spares=252:%d-%d" % (members, members + len(offline) - 1)] if offline else []
         fx.ok("/c0", "add", "vd", level, "drives=252:0-%d" % (members - 1), *options, *spares)
         export = start_export(fx)
-        if not export:
+        if not export or (offline and not wait_consistent(fx)):
             return
         uri = nbd_uri(export)
         status, out = fio(uri, 1)
