@@ -60,6 +60,7 @@ static void mark_initialized(unsigned id);
 static void stop_checks(void);
 static bool checks_running(void);
 static struct vd_check *find_check(unsigned vd);
+static void pace_checks(unsigned id);
 static enum rcl_status start_check(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_task_kind kind,
                                    bool repair, struct rcl_error *err);
 
@@ -322,6 +323,7 @@ void tasks_poll(unsigned id)
 		settings_pace(id, SETTING_REBUILD, &rate, &host_first);
 		rcl_soft_task_set_rate(rebuilds[i]->task, rate, host_first);
 	}
+	pace_checks(id);
 	if (service_open_ctrl(id, RCL_LOCK_SHARED, &lib, &ctrl, &err)) {
 		service_log("cannot look for members to rebuild: %s", err.msg);
 	} else if (soft(ctrl)) {
@@ -842,4 +844,19 @@ static bool checks_running(void)
 		if (checks[i].task)
 			return true;
 	return false;
+}
+
+/* A command may have changed the rates: the running checks, inits and BGIs take them. */
+static void pace_checks(unsigned id)
+{
+	for (size_t i = 0; i < check_count; i++) {
+		unsigned rate;
+		bool host_first;
+
+		if (!checks[i].task)
+			continue;
+		settings_pace(id, checks[i].kind == RCL_SOFT_TASK_CHECK ? SETTING_CC : SETTING_BGI,
+		              &rate, &host_first);
+		rcl_soft_task_set_rate(checks[i].task, rate, host_first);
+	}
 }

@@ -22,8 +22,8 @@ import tempfile
 import time
 
 from rcltest import (BUILD_ROOT, MIB, RAIDCLI, bad_drive, check, drive_field, fx_vd_bytes,
-                     nbd_uri, proc_stat, qemu_img, run_cases, start_export, summary, wait_for,
-                     write_random)
+                     nbd_uri, proc_stat, qemu_img, run_cases, start_export, summary, vd_consistent,
+                     wait_consistent, wait_for, write_random)
 
 def mode_of(path):
     return stat.S_IMODE(os.stat(path).st_mode)
@@ -653,13 +653,66 @@ def case_consistency_check(fx):
           cc_row(fx).get("Mismatches") == 0, "and finds 0 mismatches", cc_row(fx))
 
 
+def bgi_row(fx):
+    status, doc = fx.json("/c0/v0", "show", "bgi")
+    rows = doc.get("Response Data", {}).get("VD Operation Status", [])
+    return rows[0] if rows else {}
+
+
+def case_background_init(fx):
+    """A new RAID5 VD gets a BGI by itself and becomes consistent; pause, resume, stop."""
+    for slot in range(3):  # stripes whose parity disagrees, as on drives used before
+        image = image_of(fx, slot)
+        if not check(image and os.path.exists(image), "member %d's image is known" % slot):
+            return
+        with open(image, "r+b") as f:
+            f.seek(30 * MIB)
+            f.write(os.urandom(MIB))
+    fx.ok("/c0", "set", "bgirate=1")  # slow enough to be steered
+    export = start_export(fx)
+    if not export:
+        return
+    check(wait_for(lambda: bgi_row(fx).get("Status") == "In progress"),
+          "exporting a VD that is not consistent starts its BGI", bgi_row(fx))
+    check(bgi_row(fx).get("Operation") == "BGI", "show bgi has the BGI row", bgi_row(fx))
+    fx.ok("/c0/v0", "pause", "bgi")
+    check(bgi_row(fx).get("Status") == "Paused", "pause bgi pauses it", bgi_row(fx))
+    r = fx.run("/c0/v0", "pause", "bgi")
+    check(r.returncode == 255 and "no background initialization" in r.stdout,
+          "pause bgi with none running fails with 255", r.stdout)
+    fx.ok("/c0/v0", "resume", "bgi")
+    check(bgi_row(fx).get("Status") == "In progress", "resume bgi resumes it", bgi_row(fx))
+    fx.ok("/c0/v0", "stop", "bgi")
+    check(bgi_row(fx).get("Status") == "Not in progress" and not vd_consistent(fx),
+          "stop bgi stops it; the VD stays not consistent", bgi_row(fx))
+    time.sleep(0.5)
+    check(bgi_row(fx).get("Status") == "Not in progress",
+          "a stopped BGI does not start again by itself", bgi_row(fx))
+    fx.ok("/c0", "set", "ccrate=100")
+    found = run_cc(fx)
+    check(isinstance(found, int) and found > 0,
+          "before its BGI, cc force finds the stripes that disagree", cc_row(fx))
+    # The next start of the process starts it again; at full rate it ends.
+    fx.ok("/c0", "set", "bgirate=100")
+    fx.ok("/c0", "stop", "service")
+    if not start_export(fx) or not wait_consistent(fx):
+        return
+    check(bgi_row(fx).get("Status") == "Not in progress", "the BGI has ended", bgi_row(fx))
+    r = fx.run("/c0/v0", "start", "cc")
+    check(r.returncode == 0, "a consistent VD's cc needs no force", r.stdout)
+    check(wait_for(lambda: cc_row(fx).get("Status") == "Not in progress", 60) and
+          cc_row(fx).get("Mismatches") == 0,
+          "and finds 0 mismatches: the BGI rewrote the parity that disagreed", cc_row(fx))
+
+
 CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
          case_control_socket_robust, case_changes_through_process, case_export_auto_start,
          case_nbdinfo,
          case_read_only_export, case_qemu_img_roundtrip, case_member_failure,
          case_restart_serves_persisted, case_kill_9_recovers, case_tcp_export,
          case_delete_exported, case_bad_input, case_state_dir_too_long, case_rebuild_spare,
-         case_rebuild_resumes_after_kill, case_rebuild_no_spare, case_consistency_check]
+         case_rebuild_resumes_after_kill, case_rebuild_no_spare, case_consistency_check,
+         case_background_init]
 
 
 def main():
