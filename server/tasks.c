@@ -289,17 +289,45 @@ static bool vd_whole(const struct rcl_soft_config *cfg, const struct rcl_soft_vd
 	return false;
 }
 
-/* Start a BGI on each redundant, whole VD that is not consistent and has no task of its own yet. */
-static void start_bgis(struct rcl_ctrl *ctrl)
+/* Whether VD @vd's write-intent bitmaps had bits set when it opened: a crash left stripes to
+ * resync. */
+static bool needs_resync(const struct rcl_soft_state *state, unsigned vd)
 {
-	const struct rcl_soft_config *cfg = &soft(ctrl)->state->cfg;
+	struct rcl_soft_volume *vol = NULL;
+	struct rcl_error err = {0};
+	bool dirty;
+
+	if (volume_get(state, vd, &vol, &err)) {
+		service_log("cannot read the bitmap of v%u: %s", vd, err.msg);
+		return false;
+	}
+	dirty = rcl_soft_volume_needs_resync(vol);
+	volume_put(vol);
+	return dirty;
+}
+
+/*
+ * Start a BGI on each redundant, whole VD with no task of its own yet that
+ * is not consistent or, at the process's start (@at_start), that a crash
+ * left with bitmap bits set (md's resync).
+ */
+static void start_bgis(struct rcl_ctrl *ctrl, bool at_start)
+{
+	const struct rcl_soft_state *state = soft(ctrl)->state;
+	const struct rcl_soft_config *cfg = &state->cfg;
 
 	for (size_t v = 0; v < cfg->vd_count; v++) {
 		const struct rcl_soft_vd *vd = &cfg->vds[v];
 		struct rcl_error err = {0};
+		bool dirty;
 
-		if (vd->consistent || find_check(vd->id) || !vd_whole(cfg, vd))
+		if (find_check(vd->id) || !vd_whole(cfg, vd))
 			continue;
+		dirty = vd->consistent && at_start && needs_resync(state, vd->id);
+		if (!dirty && vd->consistent)
+			continue;
+		if (dirty)
+			service_log("v%u was not shut down cleanly: resyncing it", vd->id);
 		if (start_check(ctrl, vd->id, RCL_SOFT_TASK_BGI, false, &err))
 			service_log("cannot start the BGI of v%u: %s", vd->id, err.msg);
 	}
@@ -307,6 +335,7 @@ static void start_bgis(struct rcl_ctrl *ctrl)
 
 void tasks_poll(unsigned id)
 {
+	static bool started; /* the bitmaps are looked at once, when the process starts */
 	struct rcl_error err = {0};
 	struct rcl_ctrl *ctrl = NULL;
 	struct rcl_ctx *lib = NULL;
@@ -344,7 +373,8 @@ void tasks_poll(unsigned id)
 					atomic_store(&r->ended, RCL_SOFT_TASK_DONE + 1);
 			}
 		}
-		start_bgis(ctrl);
+		start_bgis(ctrl, !started);
+		started = true;
 	}
 	rcl_ctrl_close(ctrl);
 	rcl_ctx_free(lib);

@@ -180,6 +180,23 @@ void rcl_soft_vol_bitmap_resynced(struct rcl_soft_volume *vol, unsigned array, u
 	pthread_mutex_unlock(&bm->lock);
 }
 
+bool rcl_soft_volume_needs_resync(struct rcl_soft_volume *vol)
+{
+	bool found = false;
+
+	for (unsigned s = 0; s < vol->geo.spans && !found; s++) {
+		struct vol_bitmap *bm = vol->bitmaps[s];
+
+		if (!bm)
+			continue;
+		pthread_mutex_lock(&bm->lock);
+		for (uint64_t b = 0; b < bm->bits && !found; b++)
+			found = bm->resync[b];
+		pthread_mutex_unlock(&bm->lock);
+	}
+	return found;
+}
+
 /* The set bits of @bm that may be cleared: no writer, idle long enough (@all: any idle). */
 static bool clearable(const struct vol_bitmap *bm, uint64_t b, bool all, time_t t)
 {

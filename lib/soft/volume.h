@@ -82,6 +82,13 @@ void rcl_soft_volume_block_sizes(const struct rcl_soft_volume *vol, uint32_t *mi
                                  uint32_t *preferred, uint32_t *max);
 
 /*
+ * rcl_soft_volume_needs_resync() - whether a write-intent bitmap of @vol
+ * had bits set when it opened (a crash left them) that no resync (BGI, full
+ * init, repairing check) has covered since: their stripes may disagree.
+ */
+bool rcl_soft_volume_needs_resync(struct rcl_soft_volume *vol);
+
+/*
  * rcl_soft_volume_read(), _write(), _flush(), _trim(), _zero() - the
  * block operations. @off and @len are bytes, multiples of the minimum
  * block size, inside the capacity. _flush() makes every write that
