@@ -571,6 +571,9 @@ const struct cmd_spec cli_commands[] = {
 				{.name = "name",
 				 .type = OPT_STRING,
 				 .help = "the NBD export name (default: <serial>-v<N>)"},
+				{.name = "force",
+				 .type = OPT_FLAG,
+				 .help = "serve a VD that is both degraded and not consistent or not resynced after a crash"},
 			},
 	},
 	{

@@ -306,6 +306,13 @@ static bool needs_resync(const struct rcl_soft_state *state, unsigned vd)
 	return dirty;
 }
 
+bool vd_dirty(struct rcl_ctrl *ctrl, const struct rcl_vd *vd)
+{
+	/* A resync clears the volume's bits as it goes: what is left is still due. */
+	return !vd->consistent || (service_self(rcl_ctrl_id(ctrl)) && soft(ctrl) &&
+	                           needs_resync(soft(ctrl)->state, vd->id));
+}
+
 /*
  * Start a BGI on each redundant, whole VD with no task of its own yet that
  * is not consistent or, at the process's start (@at_start), that a crash

@@ -71,4 +71,12 @@ enum rcl_status check_control(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_
 void check_row(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_task_kind kind,
                struct rcl_node *table);
 
+/*
+ * vd_dirty() - whether VD @vd's parity or copies may disagree: it is not
+ * consistent, or (in the controller process) a crash left bits set in its
+ * write-intent bitmap that no resync has covered yet. Degraded, such a VD
+ * may return wrong data for a lost member's strips (md's write hole).
+ */
+bool vd_dirty(struct rcl_ctrl *ctrl, const struct rcl_vd *vd);
+
 #endif /* RCL_SERVER_TASKS_H */

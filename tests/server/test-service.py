@@ -255,7 +255,7 @@ def case_member_failure(fx):
     fx.ok("/c0", "add", "drive", "path=" + path)
     fx.ok("/c0", "add", "vd", "r5", "drives=252:0-1,3")
     export = start_export(fx)
-    if not export:
+    if not export or not wait_consistent(fx):
         return
     src = os.path.join(fx.root, "random.img")
     write_random(src, 32 * MIB)
@@ -542,7 +542,8 @@ def case_rebuild_resumes_after_kill(fx):
     check(isinstance(recorded, int) and recorded > 0 and row["Status"] == "Not in progress",
           "without a process, show rebuild gives the recorded progress (> 0)", row)
     check(drive_state(fx, 3) == "Rbld", "the spare is still Rbld", drive_state(fx, 3))
-    start_export(fx)
+    # Degraded, and the kill may have left bitmap bits set: force, as mdadm --run would need.
+    start_export(fx, "force")
     first = rebuild_row(fx, 3)
     check(first.get("Status") == "In progress" and first.get("Progress%", -1) >= recorded,
           "the restarted process resumes from the checkpoint, not from 0 (%s%%)" % recorded,
@@ -746,6 +747,38 @@ def case_crash_resync(fx):
               "after a clean stop no resync runs at the next start", bgi_row(fx))
 
 
+def case_dirty_degraded(fx):
+    """A VD both degraded and dirty is served only with force (md's write hole rule)."""
+    fx.ok("/c0/e252/s2", "set", "offline")  # never initialized, now degraded
+    r = fx.run("/c0/v0", "start", "export")
+    check(r.returncode == 245 and "degraded and not consistent" in r.stdout and
+          "force" in r.stdout, "a degraded VD never initialized is refused (245)", r.stdout)
+    check(start_export(fx, "force") is not None, "start export force serves it")
+    fx.ok("/c0/e252/s2", "set", "online")
+    fx.ok("/c0/v0", "stop", "export")
+    fx.ok("/c0", "stop", "service")
+    # Consistent, then killed within 5 s of writes: bitmap bits stay set.
+    export = start_export(fx)
+    if not export or not wait_consistent(fx):
+        return
+    src = os.path.join(fx.root, "data.img")
+    write_random(src, 16 * MIB)
+    r = qemu_img("convert", "-n", "-f", "raw", "-O", "raw", src, nbd_uri(export))
+    check(r.returncode == 0, "qemu-img writes 16 MiB", r.stderr)
+    os.kill(fx.service()["PID"], signal.SIGKILL)
+    check(wait_for(lambda: fx.service()["Status"] == "Not Running"), "kill -9 ends the process")
+    fx.ok("/c0/v0", "stop", "export")
+    fx.ok("/c0/e252/s2", "set", "offline")
+    r = fx.run("/c0/v0", "start", "export")
+    check(r.returncode == 245 and "not shut down cleanly" in r.stdout,
+          "a degraded VD a crash left dirty is refused (245)", r.stdout)
+    again = start_export(fx, "force")
+    check(again is not None, "start export force serves it")
+    if again:
+        r = qemu_img("compare", "-f", "raw", "-F", "raw", src, nbd_uri(again))
+        check(r.returncode == 0, "and the data reads back degraded", r.stdout + r.stderr)
+
+
 CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
          case_control_socket_robust, case_changes_through_process, case_export_auto_start,
          case_nbdinfo,
@@ -753,7 +786,7 @@ CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
          case_restart_serves_persisted, case_kill_9_recovers, case_tcp_export,
          case_delete_exported, case_bad_input, case_state_dir_too_long, case_rebuild_spare,
          case_rebuild_resumes_after_kill, case_rebuild_no_spare, case_consistency_check,
-         case_background_init, case_crash_resync]
+         case_background_init, case_crash_resync, case_dirty_degraded]
 
 
 def main():
