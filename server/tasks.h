@@ -11,6 +11,11 @@
  * seconds the position the rebuild has flushed is recorded as the
  * member's rebuilt_lba, so a process killed at any time resumes from
  * there; when the last VD is done the member is online.
+ *
+ * A redundant VD that is not degraded gets a background initialization
+ * (BGI: md's resync) by itself when it is not consistent, or, at the
+ * process's start, when a crash left bits set in its write-intent bitmap;
+ * when the BGI ends the VD is recorded consistent. A degraded VD gets none.
  */
 #ifndef RCL_SERVER_TASKS_H
 #define RCL_SERVER_TASKS_H
