@@ -221,15 +221,16 @@ enum rcl_status service_serve(struct rcl_ctx *lib, unsigned id, struct rcl_error
 	struct server srv = {.owner_fd = -1, .listen_fd = -1, .signal_fd = -1, .notify = {-1, -1}};
 	enum rcl_status st;
 
-	st = service_paths(lib, id, &srv.paths, err);
+	/* Signals first: a client may signal as soon as the socket appears. */
+	st = catch_signals(&srv, err);
+	if (!st)
+		st = service_paths(lib, id, &srv.paths, err);
 	if (!st)
 		st = service_check_socket(srv.paths.socket, "control socket", err);
 	if (!st)
 		st = take_owner(&srv, err);
 	if (!st)
 		st = listen_control(&srv, err);
-	if (!st)
-		st = catch_signals(&srv, err);
 	if (st) {
 		server_close(&srv);
 		return st;
