@@ -153,22 +153,59 @@ static void apply_rates(struct cmd_ctx *c, struct task_settings *s, bool *change
 		s->host_first = !strcmp(priority, "host");
 }
 
+/* The patrol read settings @c gives: *@changed says whether any. */
+static enum rcl_status apply_patrol(struct cmd_ctx *c, struct task_settings *s, bool *changed,
+                                    struct rcl_error *err)
+{
+	const char *on = cmd_value(c->args, "patrolread");
+	const char *mode = cmd_value(c->args, "mode");
+	const char *delay = cmd_value(c->args, "delay");
+
+	*changed = on || mode || delay;
+	if (on && !strcmp(on, "off") && mode)
+		return rcl_fail(err, RCL_INVALID_PARAM,
+		                "mode= goes with patrolread=on, not with patrolread=off");
+	if (on && !strcmp(on, "off"))
+		s->pr_mode = PR_OFF;
+	else if (mode)
+		s->pr_mode = !strcmp(mode, "manual") ? PR_MANUAL : PR_AUTO;
+	else if (on && s->pr_mode == PR_OFF)
+		s->pr_mode = PR_AUTO; /* StorCLI's default mode */
+	if (delay)
+		s->pr_delay = (unsigned)strtoul(delay, NULL, 10);
+	return RCL_OK;
+}
+
+static void add_patrol_rows(struct rcl_node *table, const struct cmd_ctx *c,
+                            const struct task_settings *s)
+{
+
+	if (cmd_value(c->args, "patrolread") || cmd_value(c->args, "mode"))
+		rcl_node_add_str(property_row(table, "PR Mode"), "Value", pr_mode_shown(s->pr_mode));
+	if (cmd_value(c->args, "delay"))
+		rcl_node_add_strf(property_row(table, "PR Execution Delay"), "Value", "%u hours",
+		                  s->pr_delay);
+}
+
 enum rcl_status cmd_ctrl_set(struct cmd_ctx *c, struct rcl_error *err)
 {
 	const char *jbod = cmd_value(c->args, "jbod");
 	unsigned id = rcl_ctrl_id(c->ctrl);
 	struct rcl_node *table;
 	struct task_settings s;
-	bool rates;
+	bool rates, patrol;
 	enum rcl_status st = settings_load(c->lib, id, &s, err);
 
+	if (!st)
+		st = apply_patrol(c, &s, &patrol, err);
 	if (st)
 		return st;
 	apply_rates(c, &s, &rates);
+	rates |= patrol;
 	if (!jbod && !rates)
 		return rcl_fail(err, RCL_INVALID_COMMAND,
 		                "nothing to set: give jbod=, rebuildrate=, ccrate=, bgirate=, "
-		                "prrate= or rebuildpriority=, as in: %s",
+		                "prrate=, rebuildpriority=, patrolread=, mode= or delay=, as in: %s",
 		                c->args->cmd->example);
 	if (jbod)
 		st = rcl_ctrl_set_jbod_mode(c->ctrl, !strcmp(jbod, "on"), err);
@@ -186,6 +223,7 @@ enum rcl_status cmd_ctrl_set(struct cmd_ctx *c, struct rcl_error *err)
 			add_rate_row(table, &s, k);
 	if (cmd_value(c->args, "rebuildpriority"))
 		add_rate_row(table, &s, SETTING_KINDS);
+	add_patrol_rows(table, c, &s);
 	return RCL_OK;
 }
 

@@ -35,6 +35,7 @@ const char *const grammar_access_policies[] = {"rw", "ro", "blocked", NULL};
 static const char *const size_words[] = {"all", "remaining", NULL};
 static const char *const on_off[] = {"on", "off", NULL};
 static const char *const rebuild_priorities[] = {"rebuild", "host", NULL};
+static const char *const pr_modes[] = {"auto", "manual", NULL};
 
 #define OPT_FORCE                                                                                  \
 	{                                                                                          \
@@ -265,7 +266,60 @@ const struct cmd_spec cli_commands[] = {
 				 .type = OPT_ENUM,
 				 .choices = rebuild_priorities,
 				 .help = "rebuild: a rebuild keeps its rate under host I/O; host: it waits for host I/O first"},
+				{.name = "patrolread",
+				 .type = OPT_ENUM,
+				 .choices = on_off,
+				 .help = "patrol reads on (with mode=) or off (a running one stops)"},
+				{.name = "mode",
+				 .type = OPT_ENUM,
+				 .choices = pr_modes,
+				 .help = "patrol reads: auto (every delay= hours, the default) or manual (start patrolread)"},
+				{.name = "delay",
+				 .type = OPT_UINT,
+				 .min = 1,
+				 .max = 8760,
+				 .help = "auto patrol reads: the hours from the end of one to the start of the next (default 168)"},
 			},
+	},
+	{
+		.object = OBJ_CTRL,
+		.verb = "show patrolread",
+		.run = cmd_ctrl_show_patrol,
+		.flags = CMD_PER_CTRL,
+		.summary = "show the patrol read: mode, delay, iterations, next start, state, progress, media errors",
+		.example = "raidcli /c0 show patrolread",
+	},
+	{
+		.object = OBJ_CTRL,
+		.verb = "start patrolread",
+		.run = cmd_ctrl_start_patrol,
+		.flags = CMD_PER_CTRL | CMD_WRITES | CMD_STARTS_SERVICE,
+		.summary = "start a patrol read of every VD's data on every member, in the controller process",
+		.example = "raidcli /c0 start patrolread",
+	},
+	{
+		.object = OBJ_CTRL,
+		.verb = "stop patrolread",
+		.run = cmd_ctrl_stop_patrol,
+		.flags = CMD_PER_CTRL | CMD_WRITES,
+		.summary = "stop the patrol read (the next one starts from the beginning)",
+		.example = "raidcli /c0 stop patrolread",
+	},
+	{
+		.object = OBJ_CTRL,
+		.verb = "pause patrolread",
+		.run = cmd_ctrl_pause_patrol,
+		.flags = CMD_PER_CTRL | CMD_WRITES,
+		.summary = "pause the patrol read in progress",
+		.example = "raidcli /c0 pause patrolread",
+	},
+	{
+		.object = OBJ_CTRL,
+		.verb = "resume patrolread",
+		.run = cmd_ctrl_resume_patrol,
+		.flags = CMD_PER_CTRL | CMD_WRITES,
+		.summary = "resume the paused patrol read",
+		.example = "raidcli /c0 resume patrolread",
 	},
 	{
 		.object = OBJ_CTRL,
@@ -779,7 +833,7 @@ static const struct {
 	const char *word;
 } word_aliases[] = {
     {"del", "delete"},       {"-v", "version"},        {"v", "version"},
-    {"-version", "version"}, {"--version", "version"},
+    {"-version", "version"}, {"--version", "version"}, {"pr", "patrolread"},
 };
 
 const char *grammar_canonical_word(const char *word)

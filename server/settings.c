@@ -18,9 +18,23 @@ static const char *const names[SETTING_KINDS] = {
     [SETTING_PR] = "prrate",
 };
 
+static const char *const pr_modes[] = {
+    [PR_AUTO] = "auto",
+    [PR_MANUAL] = "manual",
+    [PR_OFF] = "off",
+};
+
 const char *setting_name(enum setting_kind kind)
 {
 	return names[kind];
+}
+
+const char *pr_mode_shown(enum pr_mode mode)
+{
+	static const char *const shown[] = {
+	    [PR_AUTO] = "Auto", [PR_MANUAL] = "Manual", [PR_OFF] = "Disable"};
+
+	return shown[mode];
 }
 
 static enum rcl_status settings_path(struct rcl_ctx *lib, unsigned id, char *path, size_t size,
@@ -40,6 +54,32 @@ static void defaults(struct task_settings *out)
 	for (int k = 0; k < SETTING_KINDS; k++)
 		out->rate[k] = SETTING_DEFAULT_RATE;
 	out->host_first = false;
+	out->pr_mode = PR_AUTO;
+	out->pr_delay = SETTING_DEFAULT_PR_DELAY;
+}
+
+/* The patrol read keys, which older files lack (the defaults stay). */
+static enum rcl_status load_patrol(json_object *root, const char *path, struct task_settings *out,
+                                   struct rcl_error *err)
+{
+	const char *mode;
+	uint64_t v;
+
+	if (rcl_json_get_str(root, "patrolread", &mode)) {
+		int m = PR_OFF;
+
+		while (m >= 0 && strcmp(pr_modes[m], mode))
+			m--;
+		if (m < 0)
+			return rcl_state_corrupt(err, path, "patrolread is not auto, manual or off");
+		out->pr_mode = (enum pr_mode)m;
+	}
+	if (json_object_object_get_ex(root, "prdelay", NULL)) {
+		if (!rcl_json_get_uint(root, "prdelay", SETTING_MAX_PR_DELAY, &v) || !v)
+			return rcl_state_corrupt(err, path, "prdelay is not 1-8760 hours");
+		out->pr_delay = (unsigned)v;
+	}
+	return RCL_OK;
 }
 
 enum rcl_status settings_load(struct rcl_ctx *lib, unsigned id, struct task_settings *out,
@@ -71,6 +111,8 @@ enum rcl_status settings_load(struct rcl_ctx *lib, unsigned id, struct task_sett
 		st = rcl_state_corrupt(err, path, "it lacks rebuildpriority");
 	if (!st)
 		out->host_first = !strcmp(priority, "host");
+	if (!st)
+		st = load_patrol(root, path, out, err);
 	json_object_put(root);
 	return st;
 }
@@ -95,6 +137,8 @@ enum rcl_status settings_save(struct rcl_ctx *lib, unsigned id, const struct tas
 		json_object_object_add(root, names[k], json_object_new_int((int)s->rate[k]));
 	json_object_object_add(root, "rebuildpriority",
 	                       json_object_new_string(s->host_first ? "host" : "rebuild"));
+	json_object_object_add(root, "patrolread", json_object_new_string(pr_modes[s->pr_mode]));
+	json_object_object_add(root, "prdelay", json_object_new_int((int)s->pr_delay));
 	st = rcl_state_write(path, root, err);
 	json_object_put(root);
 	return st;

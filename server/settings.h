@@ -3,9 +3,13 @@
  * settings.h - a controller's background task settings: StorCLI's
  * rebuildrate, ccrate, bgirate and prrate (0-100, default 30) and the
  * rebuild priority (rebuildpriority=rebuild|host, PERC's "rebuild first"
- * or "host I/O first"), kept in <state>/tasks/<backend>-<key>.json:
+ * or "host I/O first") and the patrol read mode (patrolread=on mode=auto|manual,
+ * or off; auto: every "prdelay" hours, default 168), kept in
+ * <state>/tasks/<backend>-<key>.json:
  *	{"format": 1, "rebuildrate": 30, "ccrate": 30, "bgirate": 30,
- *	 "prrate": 30, "rebuildpriority": "rebuild"}
+ *	 "prrate": 30, "rebuildpriority": "rebuild", "patrolread": "auto",
+ *	 "prdelay": 168}
+ * (files written before patrol reads had commands lack the last two: defaults).
  * The CLI changes them under the controller's exclusive lock; the
  * controller process reads them when it starts a task or a command ran.
  */
@@ -23,12 +27,30 @@ enum setting_kind {
 };
 
 #define SETTING_DEFAULT_RATE 30
+/* MegaRAID's default patrol read interval, and the longest "set delay=" takes (a year). */
+#define SETTING_DEFAULT_PR_DELAY 168
+#define SETTING_MAX_PR_DELAY 8760
 
-/* struct task_settings - a rate per kind; @host_first: rebuildpriority=host. */
+/* The patrol read modes, as "patrolread" stores them. */
+enum pr_mode {
+	PR_AUTO,
+	PR_MANUAL,
+	PR_OFF,
+};
+
+/*
+ * struct task_settings - a rate per kind; @host_first: rebuildpriority=host;
+ * @pr_mode, @pr_delay: patrol reads, and the hours from one's end to the next (auto).
+ */
 struct task_settings {
 	unsigned rate[SETTING_KINDS];
 	bool host_first;
+	enum pr_mode pr_mode;
+	unsigned pr_delay;
 };
+
+/* pr_mode_shown() - StorCLI's "Auto", "Manual", "Disable". */
+const char *pr_mode_shown(enum pr_mode mode);
 
 /* setting_name() - "rebuildrate", "ccrate", "bgirate", "prrate". */
 const char *setting_name(enum setting_kind kind);

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "export.h"
+#include "patrol.h"
 #include "service.h"
 #include "settings.h"
 #include "soft/spare.h"
@@ -385,6 +386,7 @@ void tasks_poll(unsigned id)
 	}
 	rcl_ctrl_close(ctrl);
 	rcl_ctx_free(lib);
+	patrol_poll(id);
 }
 
 bool tasks_busy(void)
@@ -392,7 +394,7 @@ bool tasks_busy(void)
 	for (size_t i = 0; i < rebuild_count; i++)
 		if (rebuilds[i]->task || atomic_load(&rebuilds[i]->ended))
 			return true;
-	return checks_running();
+	return checks_running() || patrol_busy();
 }
 
 /* Record @r's flushed position (online past the group's end); @ctrl is locked exclusively. */
@@ -455,6 +457,8 @@ void tasks_tick(unsigned id)
 
 	if (reap_checks())
 		mark_initialized(id);
+	patrol_tick(id);
+	tasks_events_flush(id);
 	if (!rebuild_count)
 		return;
 	if (service_open_ctrl(id, RCL_LOCK_EXCLUSIVE, &lib, &ctrl, &err) || !soft(ctrl)) {
@@ -479,6 +483,7 @@ void tasks_tick(unsigned id)
 
 void tasks_stop_all(unsigned id)
 {
+	patrol_stop_all(id);
 	stop_checks();
 	for (size_t i = 0; i < rebuild_count; i++)
 		if (rebuilds[i]->task)
@@ -525,21 +530,26 @@ static unsigned percent_below(const struct rebuild *r, uint64_t lba)
 	return total ? (unsigned)(done * 100 / total) : 100;
 }
 
-/* StorCLI's "12 Hours 54 Minutes", or "-" when unknown. */
-static void add_time_left(struct rcl_node *row, double seconds)
+void tasks_time_left(char *out, size_t size, double seconds)
 {
 	unsigned long s = seconds < 0 ? 0 : (unsigned long)(seconds + 0.5);
 
 	if (seconds < 0)
-		rcl_node_add_str(row, "Estimated Time Left", "-");
+		snprintf(out, size, "-");
 	else if (s >= 3600)
-		rcl_node_add_strf(row, "Estimated Time Left", "%lu Hours %lu Minutes", s / 3600,
-		                  s % 3600 / 60);
+		snprintf(out, size, "%lu Hours %lu Minutes", s / 3600, s % 3600 / 60);
 	else if (s >= 60)
-		rcl_node_add_strf(row, "Estimated Time Left", "%lu Minutes %lu Seconds", s / 60,
-		                  s % 60);
+		snprintf(out, size, "%lu Minutes %lu Seconds", s / 60, s % 60);
 	else
-		rcl_node_add_strf(row, "Estimated Time Left", "%lu Seconds", s);
+		snprintf(out, size, "%lu Seconds", s);
+}
+
+static void add_time_left(struct rcl_node *row, double seconds)
+{
+	char text[64];
+
+	tasks_time_left(text, sizeof(text), seconds);
+	rcl_node_add_str(row, "Estimated Time Left", text);
 }
 
 void rebuild_row(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref, struct rcl_node *table)
@@ -704,7 +714,14 @@ static void reap_check(struct vd_check *k)
 	k->initialized = k->kind != RCL_SOFT_TASK_CHECK && k->last.state == RCL_SOFT_TASK_DONE;
 	service_log("the %s of v%u ended: %s, %llu mismatches", operation_name(k->kind), k->vd,
 	            k->last.state == RCL_SOFT_TASK_DONE ? "done" : "stopped",
-	            (unsigned long long)k->last.counts.mismatches);
+	            (unsigned long long)k->last.counts.mismatches);	if (k->kind != RCL_SOFT_TASK_BGI)
+		return;
+	if (k->last.state == RCL_SOFT_TASK_DONE)
+		tasks_event(RCL_EVENT_BGI_DONE, "Background Initialization complete on VD %u", k->vd);
+	else
+		tasks_event(RCL_EVENT_BGI_STOPPED, "Background Initialization %s on VD %u at %u%%",
+		            k->last.state == RCL_SOFT_TASK_FAILED ? "failed" : "stopped", k->vd,
+		            k->last.percent);
 }
 
 static enum rcl_status start_check(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_task_kind kind,
@@ -746,6 +763,8 @@ static enum rcl_status start_check(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_
 		return st;
 	}
 	service_log("%s of v%u started%s", operation_name(kind), vd, repair ? " (repairing)" : "");
+	if (kind == RCL_SOFT_TASK_BGI)
+		tasks_event(RCL_EVENT_BGI_STARTED, "Background Initialization started on VD %u", vd);
 	return RCL_OK;
 }
 

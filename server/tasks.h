@@ -33,6 +33,18 @@ bool tasks_busy(void);
 /* tasks_stop_all() - stop every task and record where it stood. */
 void tasks_stop_all(unsigned id);
 
+/*
+ * tasks_event() - log @code with a description to the controller's event log:
+ * queued, and written at the loop's next tick (task-events.c), as a task may
+ * start or end where the controller lock is held. tasks_events_flush() writes them.
+ */
+void tasks_event(enum rcl_event_code code, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void tasks_events_flush(unsigned id);
+
+/* tasks_time_left() - StorCLI's "12 Hours 54 Minutes" for @seconds, or "-" when negative. */
+void tasks_time_left(char *out, size_t size, double seconds);
+
 /* What "start|stop|pause|resume rebuild" asks of a drive's rebuild. */
 enum rebuild_action {
 	REBUILD_START,

@@ -1,0 +1,574 @@
+// SPDX-License-Identifier: MIT
+/*
+ * patrol.c - the controller process's patrol read (see patrol.h).
+ *
+ * One patrol read per controller, on the loop's thread but for the task's
+ * callbacks, which only store where the task stands (atomics) for the loop
+ * to record.
+ */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "export.h"
+#include "internal.h"
+#include "patrol.h"
+#include "service.h"
+#include "settings.h"
+#include "soft/task.h"
+#include "soft/scan.h"
+#include "soft/vd.h"
+
+#define RECORD_FORMAT 1
+/* How often the running VD's flushed position reaches the record, at most. */
+#define CHECKPOINT_SECS 3
+
+/**
+ * struct patrol_record - what the state file keeps.
+ * @active:	a patrol read is under way (running or paused): it resumes.
+ * @vd, @position: where: below @position of VD @vd, and every VD of a lower id, is read.
+ * @percent:	of the whole, at @position.
+ * @next_start:	auto mode: when the next one starts (0: not planned yet).
+ * @media_errors: reads that failed in this patrol read, or the last one.
+ */
+struct patrol_record {
+	bool active;
+	bool paused;
+	unsigned vd;
+	uint64_t position;
+	unsigned percent;
+	uint64_t iterations;
+	int64_t next_start;
+	uint64_t media_errors;
+};
+
+/**
+ * The process's patrol read.
+ * @rec:	the record as last saved.
+ * @task:	the running (or paused) task, on VD @rec.vd through @vol.
+ * @flushed:	the position the task has checkpointed.
+ * @ended:	the task's final state + 1, once its done callback ran.
+ * @elapsed:	seconds of this run in the VDs done before @task's.
+ * @from_percent: where this run started, for the time left.
+ * @before, @share: the VDs below @rec.vd, and @rec.vd, as shares of all VDs' data.
+ */
+static struct {
+	bool loaded;
+	struct patrol_record rec;
+	struct task_settings settings;
+	struct rcl_soft_volume *vol;
+	struct rcl_soft_task *task;
+	_Atomic uint64_t flushed;
+	_Atomic uint64_t media_errors;
+	_Atomic int ended;
+	double elapsed;
+	unsigned from_percent;
+	double before, share;
+} pr;
+
+/* ------------------------------------------------------------------------
+ * The record. */
+
+static enum rcl_status record_path(struct rcl_ctx *lib, unsigned id, char *path, size_t size,
+                                   struct rcl_error *err)
+{
+	struct service_paths p;
+	enum rcl_status st = service_paths(lib, id, &p, err);
+
+	if (!st && snprintf(path, size, "%s/tasks/%s-patrol.json", p.state_dir, p.name) >= (int)size)
+		st = rcl_fail(err, RCL_INVALID_PARAM, "the state directory '%s' is too long",
+		              p.state_dir);
+	return st;
+}
+
+static enum rcl_status record_load(struct rcl_ctx *lib, unsigned id, struct patrol_record *out,
+                                   struct rcl_error *err)
+{
+	json_object *root = NULL, *flag;
+	char path[PATH_MAX];
+	uint64_t v[6];
+	static const char *const keys[] = {"format",     "vd",         "position",
+	                                   "iterations", "next_start", "media_errors"};
+	enum rcl_status st = record_path(lib, id, path, sizeof(path), err);
+
+	*out = (struct patrol_record){0};
+	if (!st)
+		st = rcl_state_read(path, &root, err);
+	if (st == RCL_NOT_FOUND) {
+		*err = (struct rcl_error){0};
+		return RCL_OK;
+	}
+	for (size_t k = 0; !st && k < sizeof(keys) / sizeof(keys[0]); k++)
+		if (!rcl_json_get_uint(root, keys[k], INT64_MAX, &v[k]))
+			st = rcl_state_corrupt(err, path, "a field of the patrol read is missing");
+	if (!st && v[0] != RECORD_FORMAT)
+		st = rcl_state_corrupt(err, path, "it is not a format 1 patrol read record");
+	if (!st) {
+		out->vd = (unsigned)v[1];
+		out->position = v[2];
+		out->iterations = v[3];
+		out->next_start = (int64_t)v[4];
+		out->media_errors = v[5];
+		out->active = json_object_object_get_ex(root, "active", &flag) &&
+		              json_object_get_boolean(flag);
+		out->paused = json_object_object_get_ex(root, "paused", &flag) &&
+		              json_object_get_boolean(flag);
+		out->percent = rcl_json_get_uint(root, "percent", 100, &v[0]) ? (unsigned)v[0] : 0;
+	}
+	json_object_put(root);
+	return st;
+}
+
+/* Save @pr.rec; a failure is logged (the patrol read goes on, its record lags). */
+static void record_save(unsigned id)
+{
+	const struct patrol_record *r = &pr.rec;
+	struct rcl_error err = {0};
+	struct rcl_ctx *lib = NULL;
+	char path[PATH_MAX];
+	json_object *root = json_object_new_object();
+	enum rcl_status st = rcl_ctx_new(&lib, service_self(id)->state_dir, &err);
+
+	if (!st)
+		st = record_path(lib, id, path, sizeof(path), &err);
+	if (!st) {
+		*strrchr(path, '/') = '\0';
+		st = rcl_mkdir_p(path, 0700, &err);
+		path[strlen(path)] = '/';
+	}
+	json_object_object_add(root, "format", json_object_new_int(RECORD_FORMAT));
+	json_object_object_add(root, "active", json_object_new_boolean(r->active));
+	json_object_object_add(root, "paused", json_object_new_boolean(r->paused));
+	json_object_object_add(root, "vd", json_object_new_int64(r->vd));
+	json_object_object_add(root, "position", json_object_new_int64((int64_t)r->position));
+	json_object_object_add(root, "percent", json_object_new_int((int)r->percent));
+	json_object_object_add(root, "iterations", json_object_new_int64((int64_t)r->iterations));
+	json_object_object_add(root, "next_start", json_object_new_int64(r->next_start));
+	json_object_object_add(root, "media_errors",
+	                       json_object_new_int64((int64_t)r->media_errors));
+	if (!st)
+		st = rcl_state_write(path, root, &err);
+	if (st)
+		service_log("cannot record the patrol read: %s", err.msg);
+	json_object_put(root);
+	rcl_ctx_free(lib);
+}
+
+/* ------------------------------------------------------------------------
+ * Progress. */
+
+static uint64_t vd_sectors(const struct rcl_soft_vd *vd)
+{
+	return vd->last_lba + 1 - vd->first_lba;
+}
+
+/* @pr.before and @pr.share for VD @vd of @cfg. */
+static void weigh(const struct rcl_soft_config *cfg, unsigned vd)
+{
+	double before = 0, share = 0, all = 0;
+
+	for (size_t v = 0; v < cfg->vd_count; v++) {
+		double size = (double)vd_sectors(&cfg->vds[v]);
+
+		all += size;
+		if (cfg->vds[v].id < vd)
+			before += size;
+		else if (cfg->vds[v].id == vd)
+			share = size;
+	}
+	pr.before = all > 0 ? before / all : 1;
+	pr.share = all > 0 ? share / all : 0;
+}
+
+/* The share of all VDs' data read once the running VD is read below @done of @total. */
+static double fraction_at(uint64_t done, uint64_t total)
+{
+	return pr.before + (total ? pr.share * (double)done / (double)total : 0);
+}
+
+/* ------------------------------------------------------------------------
+ * The task's callbacks (on its thread). */
+
+static void on_checkpoint(void *ctx, const struct rcl_soft_task_progress *p)
+{
+	(void)ctx;
+	atomic_store(&pr.flushed, p->position);
+	atomic_store(&pr.media_errors, p->counts.media_errors);
+}
+
+static void on_done(void *ctx, const struct rcl_soft_task_progress *p)
+{
+	on_checkpoint(ctx, p);
+	atomic_store(&pr.ended, (int)p->state + 1);
+}
+
+/* ------------------------------------------------------------------------
+ * Running it, VD by VD. */
+
+/* Free the task and its volume, keeping what it read in the record. */
+static void drop_task(void)
+{
+	struct rcl_soft_task_progress p = {0};
+
+	if (!pr.task)
+		return;
+	rcl_soft_task_progress(pr.task, &p);
+	pr.elapsed += p.elapsed;
+	rcl_soft_task_free(pr.task);
+	pr.task = NULL;
+	volume_put(pr.vol);
+	pr.vol = NULL;
+	pr.rec.media_errors += atomic_load(&pr.media_errors);
+	atomic_store(&pr.media_errors, 0);
+}
+
+/* The patrol read is over (@done: it read everything): record and log it. */
+static void finish(unsigned id, bool done)
+{
+	drop_task();
+	pr.rec.active = false;
+	pr.rec.paused = false;
+	if (done) {
+		pr.rec.iterations++;
+		pr.rec.percent = 100;
+		service_log("patrol read complete: %llu media errors",
+		            (unsigned long long)pr.rec.media_errors);
+		tasks_event(RCL_EVENT_PATROL_DONE, "Patrol Read complete (%llu media errors)",
+		            (unsigned long long)pr.rec.media_errors);
+	} else {
+		service_log("patrol read stopped at %u%%", pr.rec.percent);
+		tasks_event(RCL_EVENT_PATROL_STOPPED, "Patrol Read stopped at %u%%",
+		            pr.rec.percent);
+	}
+	pr.rec.next_start = pr.settings.pr_mode == PR_AUTO
+	                        ? (int64_t)time(NULL) + (int64_t)pr.settings.pr_delay * 3600
+	                        : 0;
+	record_save(id);
+}
+
+/*
+ * Start the task of the first VD from @pr.rec.vd on that has something
+ * left, from @pr.rec.position. Return: false when no VD is left.
+ */
+static bool run_from(unsigned id, const struct rcl_soft_state *state)
+{
+	for (size_t v = 0; v < state->cfg.vd_count; v++) {
+		const struct rcl_soft_vd *vd = &state->cfg.vds[v];
+		struct rcl_soft_task_params params = {.kind = RCL_SOFT_TASK_PATROL,
+		                                      .checkpoint_secs = CHECKPOINT_SECS,
+		                                      .checkpoint = on_checkpoint,
+		                                      .done = on_done};
+		struct rcl_error err = {0};
+		bool host_first;
+
+		if (vd->id < pr.rec.vd)
+			continue;
+		if (vd->id > pr.rec.vd)
+			pr.rec = (struct patrol_record){.active = true,
+			                                .vd = vd->id,
+			                                .iterations = pr.rec.iterations,
+			                                .media_errors = pr.rec.media_errors,
+			                                .percent = pr.rec.percent};
+		params.from = pr.rec.position;
+		weigh(&state->cfg, vd->id);
+		settings_pace(id, SETTING_PR, &params.rate, &host_first);
+		atomic_store(&pr.ended, 0);
+		atomic_store(&pr.flushed, params.from);
+		if (!volume_get(state, vd->id, &pr.vol, &err) &&
+		    params.from < rcl_soft_sweep_extent(pr.vol) &&
+		    !rcl_soft_task_start(pr.vol, &params, &pr.task, &err))
+			return true;
+		if (err.status)
+			service_log("patrol read skips v%u: %s", vd->id, err.msg);
+		if (pr.vol)
+			volume_put(pr.vol);
+		pr.vol = NULL;
+		pr.rec.vd = vd->id + 1;
+		pr.rec.position = 0;
+	}
+	return false;
+}
+
+/* Start a patrol read from the beginning. */
+static void start_new(unsigned id, const struct rcl_soft_state *state, const char *why)
+{
+	pr.rec = (struct patrol_record){
+	    .active = true, .iterations = pr.rec.iterations, .next_start = pr.rec.next_start};
+	pr.elapsed = 0;
+	pr.from_percent = 0;
+	service_log("patrol read started (%s)", why);
+	tasks_event(RCL_EVENT_PATROL_STARTED, "Patrol Read started (%s)", why);
+	if (!run_from(id, state))
+		finish(id, true);
+	else
+		record_save(id);
+}
+
+/* Open controller @id shared and call @fn with its state. */
+static void with_state(unsigned id, void (*fn)(unsigned id, const struct rcl_soft_state *state))
+{
+	struct rcl_error err = {0};
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_ctx *lib = NULL;
+
+	if (service_open_ctrl(id, RCL_LOCK_SHARED, &lib, &ctrl, &err) ||
+	    !service_soft_state(ctrl))
+		service_log("cannot run the patrol read: %s", err.msg);
+	else
+		fn(id, service_soft_state(ctrl));
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(lib);
+}
+
+/* At the process's start: go on with a patrol read the last one left. */
+static void resume_recorded(unsigned id, const struct rcl_soft_state *state)
+{
+	pr.from_percent = pr.rec.percent;
+	service_log("resuming the patrol read from v%u at %u%%", pr.rec.vd, pr.rec.percent);
+	if (!run_from(id, state))
+		finish(id, true);
+	else if (pr.rec.paused)
+		rcl_soft_task_pause(pr.task);
+}
+
+static void next_vd(unsigned id, const struct rcl_soft_state *state)
+{
+	pr.rec.vd++;
+	pr.rec.position = 0;
+	if (!run_from(id, state))
+		finish(id, true);
+	else
+		record_save(id);
+}
+
+static void start_auto(unsigned id, const struct rcl_soft_state *state)
+{
+	start_new(id, state, "auto mode");
+}
+
+void patrol_poll(unsigned id)
+{
+	struct rcl_error err = {0};
+	struct rcl_ctx *lib = NULL;
+	bool first = !pr.loaded;
+	enum rcl_status st = rcl_ctx_new(&lib, service_self(id)->state_dir, &err);
+
+	if (!st)
+		st = settings_load(lib, id, &pr.settings, &err);
+	if (!st && first)
+		st = record_load(lib, id, &pr.rec, &err);
+	rcl_ctx_free(lib);
+	if (st) {
+		service_log("cannot read the patrol read's settings or record: %s", err.msg);
+		return;
+	}
+	pr.loaded = true;
+	if (pr.task) {
+		unsigned rate;
+		bool host_first;
+
+		settings_pace(id, SETTING_PR, &rate, &host_first);
+		rcl_soft_task_set_rate(pr.task, rate, host_first);
+	}
+	if (pr.settings.pr_mode == PR_OFF && pr.rec.active) {
+		if (pr.task)
+			rcl_soft_task_stop(pr.task);
+		finish(id, false);
+	}
+	if (pr.settings.pr_mode != PR_AUTO && pr.rec.next_start) {
+		pr.rec.next_start = 0;
+		record_save(id);
+	} else if (pr.settings.pr_mode == PR_AUTO && !pr.rec.next_start) {
+		pr.rec.next_start = (int64_t)time(NULL) + (int64_t)pr.settings.pr_delay * 3600;
+		record_save(id);
+	}
+	if (first && pr.rec.active)
+		with_state(id, resume_recorded);
+}
+
+void patrol_tick(unsigned id)
+{
+	int ended = atomic_load(&pr.ended);
+	uint64_t flushed = atomic_load(&pr.flushed);
+
+	if (ended) {
+		atomic_store(&pr.ended, 0);
+		pr.rec.position = flushed;
+		drop_task();
+		if (ended - 1 == RCL_SOFT_TASK_FAILED)
+			service_log("the patrol read of v%u failed; going on with the next VD",
+			            pr.rec.vd);
+		if (ended - 1 != RCL_SOFT_TASK_STOPPED)
+			with_state(id, next_vd);
+	} else if (pr.task && flushed != pr.rec.position) {
+		struct rcl_soft_task_progress p;
+
+		rcl_soft_task_progress(pr.task, &p);
+		pr.rec.position = flushed;
+		pr.rec.percent = (unsigned)(fraction_at(flushed, p.total) * 100);
+		record_save(id);
+	}
+	if (pr.loaded && !pr.rec.active && pr.settings.pr_mode == PR_AUTO &&
+	    pr.rec.next_start && time(NULL) >= pr.rec.next_start)
+		with_state(id, start_auto);
+}
+
+bool patrol_busy(void)
+{
+	return pr.task || atomic_load(&pr.ended) ||
+	       (pr.loaded && !pr.rec.active && pr.settings.pr_mode == PR_AUTO);
+}
+
+void patrol_stop_all(unsigned id)
+{
+	struct rcl_soft_task_progress p;
+
+	if (!pr.task)
+		return;
+	rcl_soft_task_stop(pr.task);
+	rcl_soft_task_wait(pr.task, &p);
+	/* Not the user's stop: the record stays active, for the next process to resume. */
+	atomic_store(&pr.ended, 0);
+	pr.rec.position = atomic_load(&pr.flushed);
+	pr.rec.percent = (unsigned)(fraction_at(pr.rec.position, p.total) * 100);
+	drop_task();
+	record_save(id);
+}
+
+/* ------------------------------------------------------------------------
+ * The commands' side. */
+
+static enum rcl_status refuse(struct rcl_error *err, unsigned id, const char *what)
+{
+	return rcl_fail(err, RCL_NOT_ALLOWED, "/c%u: %s", id, what);
+}
+
+enum rcl_status patrol_control(struct rcl_ctrl *ctrl, enum rebuild_action action,
+                               struct rcl_error *err)
+{
+	unsigned id = rcl_ctrl_id(ctrl);
+
+	if (!service_self(id) || !service_soft_state(ctrl))
+		return rcl_fail(err, RCL_NOT_ALLOWED,
+		                "patrol reads run in the controller process of /c%u, which is not "
+		                "running; start it with: raidcli /c%u serve",
+		                id, id);
+	switch (action) {
+	case REBUILD_START:
+		if (pr.settings.pr_mode == PR_OFF)
+			return refuse(err, id,
+			              "patrol reads are off; turn them on with: set patrolread=on");
+		if (pr.rec.active)
+			return refuse(err, id,
+			              pr.rec.paused ? "the patrol read is paused: resume it"
+			                            : "a patrol read is in progress already");
+		start_new(id, service_soft_state(ctrl), "by the user");
+		return RCL_OK;
+	case REBUILD_STOP:
+		if (!pr.rec.active)
+			break;
+		if (pr.task) {
+			struct rcl_soft_task_progress p;
+
+			rcl_soft_task_stop(pr.task);
+			rcl_soft_task_wait(pr.task, &p);
+			atomic_store(&pr.ended, 0);
+			pr.rec.position = atomic_load(&pr.flushed);
+			pr.rec.percent = (unsigned)(fraction_at(pr.rec.position, p.total) * 100);
+		}
+		finish(id, false);
+		return RCL_OK;
+	case REBUILD_PAUSE:
+		if (!pr.task || pr.rec.paused)
+			break;
+		rcl_soft_task_pause(pr.task);
+		pr.rec.paused = true;
+		record_save(id);
+		return RCL_OK;
+	case REBUILD_RESUME:
+		if (!pr.task || !pr.rec.paused)
+			return refuse(err, id, "no patrol read is paused");
+		rcl_soft_task_resume(pr.task);
+		pr.rec.paused = false;
+		record_save(id);
+		return RCL_OK;
+	}
+	return refuse(err, id, "no patrol read is in progress");
+}
+
+static void prop(struct rcl_node *table, const char *name, const char *value)
+{
+	struct rcl_node *row = rcl_node_add_object(table, NULL);
+
+	rcl_node_add_str(row, "Ctrl_Prop", name);
+	rcl_node_add_str(row, "Value", value);
+}
+
+/* The time left of the running patrol read, in seconds; -1 when unknown. */
+static double time_left(void)
+{
+	struct rcl_soft_task_progress p;
+	double now, done;
+
+	if (!pr.task || pr.rec.paused)
+		return -1;
+	rcl_soft_task_progress(pr.task, &p);
+	now = fraction_at(p.position, p.total) * 100;
+	done = now - pr.from_percent;
+	return done > 0 ? (pr.elapsed + p.elapsed) * (100 - now) / done : -1;
+}
+
+static const char *state_name(const struct patrol_record *rec, bool here)
+{
+	if (!rec->active)
+		return "Stopped";
+	if (!here)
+		return "Interrupted"; /* it resumes when the process starts */
+	return rec->paused ? "Paused" : "Active";
+}
+
+enum rcl_status patrol_show(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, struct rcl_node *table,
+                            struct rcl_error *err)
+{
+	unsigned id = rcl_ctrl_id(ctrl);
+	bool here = service_self(id) && pr.loaded;
+	struct task_settings s = pr.settings;
+	struct patrol_record rec = pr.rec;
+	enum rcl_status st = RCL_OK;
+	char text[64];
+
+	if (!here)
+		st = settings_load(lib, id, &s, err);
+	if (!here && !st)
+		st = record_load(lib, id, &rec, err);
+	if (st)
+		return st;
+	if (here && pr.task) {
+		struct rcl_soft_task_progress p;
+
+		rcl_soft_task_progress(pr.task, &p);
+		rec.percent = (unsigned)(fraction_at(p.position, p.total) * 100);
+		rec.media_errors += p.counts.media_errors;
+	}
+	prop(table, "PR Mode", pr_mode_shown(s.pr_mode));
+	snprintf(text, sizeof(text), "%u hours", s.pr_delay);
+	prop(table, "PR Execution Delay", text);
+	snprintf(text, sizeof(text), "%llu", (unsigned long long)rec.iterations);
+	prop(table, "PR iterations completed", text);
+	if (s.pr_mode == PR_AUTO && rec.next_start && !rec.active)
+		format_time(text, sizeof(text), (time_t)rec.next_start);
+	else
+		snprintf(text, sizeof(text), "-");
+	prop(table, "PR Next Start time", text);
+	prop(table, "PR Current State", state_name(&rec, here));
+	prop(table, "PR Excluded VDs", "None");
+	if (rec.active)
+		snprintf(text, sizeof(text), "%u", rec.percent);
+	prop(table, "PR Progress%", rec.active ? text : "-");
+	tasks_time_left(text, sizeof(text), here ? time_left() : -1);
+	prop(table, "PR Estimated Time Left", text);
+	snprintf(text, sizeof(text), "%llu", (unsigned long long)rec.media_errors);
+	prop(table, "PR Media Errors", text);
+	return RCL_OK;
+}

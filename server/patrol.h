@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * patrol.h - the controller process's patrol read (lib/soft/patrol.c): every
+ * VD's data on every usable member is read, VD by VD in id order, so that a
+ * drive with media errors fails (and is rebuilt onto a hot spare, as a
+ * failing request's drive is) before a rebuild needs its data.
+ *
+ * Started by "start patrolread", or in auto mode (settings.h) by itself
+ * "prdelay" hours after the previous one ended (the first: that long after
+ * the process first saw auto mode). Its state is kept in
+ * <state>/tasks/<backend>-<key>-patrol.json:
+ *	{"format": 1, "active": true, "paused": false, "vd": 0,
+ *	 "position": 1048576, "percent": 12, "iterations": 3,
+ *	 "next_start": 1700000000, "media_errors": 0}
+ * and the running one's position is checkpointed there every few seconds,
+ * so a process killed at any time resumes it from there (paused, if it was).
+ * Starting, finishing and stopping go to the event log.
+ */
+#ifndef RCL_SERVER_PATROL_H
+#define RCL_SERVER_PATROL_H
+
+#include "tasks.h"
+
+/* In the loop (through tasks.c): */
+/* patrol_poll() - after a command: take the settings; at the process's start, resume. */
+void patrol_poll(unsigned id);
+/* patrol_tick() - checkpoint, move on to the next VD, start an auto patrol read when due. */
+void patrol_tick(unsigned id);
+/* patrol_busy() - whether the loop must tick: one runs, or auto mode waits for its time. */
+bool patrol_busy(void);
+/* patrol_stop_all() - the process stops: record where the patrol read stood (it resumes). */
+void patrol_stop_all(unsigned id);
+
+/*
+ * patrol_control() - "start|stop|pause|resume patrolread" on @ctrl; only in
+ * the controller process. Return: RCL_OK; RCL_NOT_ALLOWED (patrol reads are
+ * off, none runs, or one runs already, or the process is not running).
+ */
+enum rcl_status patrol_control(struct rcl_ctrl *ctrl, enum rebuild_action action,
+                               struct rcl_error *err);
+
+/*
+ * patrol_show() - StorCLI's "show patrolread" rows into @table: PR Mode, PR
+ * Execution Delay, PR iterations completed, PR Next Start time, PR Current
+ * State, PR Excluded VDs, then raidcli's PR Progress%, PR Estimated Time Left
+ * and PR Media Errors. @lib and @ctrl may be outside the process.
+ */
+enum rcl_status patrol_show(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, struct rcl_node *table,
+                            struct rcl_error *err);
+
+#endif /* RCL_SERVER_PATROL_H */
