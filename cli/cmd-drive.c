@@ -101,9 +101,12 @@ static void restart_key(struct rcl_buf *key, struct rcl_node *data)
 	rcl_buf_reset(key);
 }
 
-static void add_drive_detail(struct rcl_node *data, unsigned ctrl, const struct rcl_drive *drive)
+static void add_drive_detail(struct rcl_node *data, const struct rcl_ctrl *owner,
+                             const struct rcl_drive *drive)
 {
-	struct rcl_buf name = RCL_BUF_INIT, key = RCL_BUF_INIT;
+	const struct rcl_drive_ref ref = {drive->enclosure, drive->slot};
+	unsigned ctrl = rcl_ctrl_id(owner);
+	struct rcl_buf name = RCL_BUF_INIT, key = RCL_BUF_INIT, ops = RCL_BUF_INIT;
 	struct rcl_node *table, *detail, *section;
 	bool spare = drive->state == RCL_PD_GHS || drive->state == RCL_PD_DHS;
 
@@ -131,6 +134,12 @@ static void add_drive_detail(struct rcl_node *data, unsigned ctrl, const struct 
 	rcl_node_add_int(section, "Predictive Failure Count", 0);
 	rcl_node_add_str(section, "S.M.A.R.T alert flagged by drive", "No");
 	rcl_node_add_str(section, "Locate", drive->locate ? "On" : "Off");
+	/* raidcli's: what runs on the drive (StorCLI has "show rebuild" for that). */
+	tasks_describe_drive(owner, &ref, &ops);
+	if (ops.oom)
+		rcl_node_set_oom(data);
+	rcl_node_add_str(section, "Active Operations", ops.buf);
+	rcl_buf_release(&ops);
 
 	restart_key(&key, data);
 	rcl_buf_addf(&key, "%s Device attributes", name.buf);
@@ -185,7 +194,7 @@ enum rcl_status cmd_drive_show_all(struct cmd_ctx *c, struct rcl_error *err)
 
 		if (!drive_selected(&c->args->path, drive))
 			continue;
-		add_drive_detail(c->res->data, rcl_ctrl_id(c->ctrl), drive);
+		add_drive_detail(c->res->data, c->ctrl, drive);
 		any = true;
 	}
 	rcl_result_describe(c->res, any ? "Show Drive Information Succeeded." : "No drives found.");
@@ -454,9 +463,13 @@ enum rcl_status cmd_drive_show_rebuild(struct cmd_ctx *c, struct rcl_error *err)
 
 		if (!drive_selected(&c->args->path, drive))
 			continue;
-		if (!table)
-			table = rcl_node_add_array(c->res->data, "Drive Rebuild Status");
-		rebuild_row(c->ctrl, &ref, table);
+		/* StorCLI's "Response Data" here is the list of rows itself, not an object. */
+		if (!table && rcl_node_count(c->res->data) == 0 && (table = rcl_node_new_array())) {
+			rcl_node_free(c->res->data);
+			c->res->data = table;
+		}
+		if (table)
+			rebuild_row(c->ctrl, &ref, table);
 	}
 	if (!st && !table)
 		st = rcl_fail(err, RCL_NOT_FOUND, "no drives found");

@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "export.h"
+#include "tasks.h"
 
 #define MAX_REFS (RCL_MAX_SPANS * RCL_MAX_DRIVES_PER_SPAN)
 
@@ -272,8 +273,10 @@ static void add_vd_drives(struct rcl_node *table, const struct rcl_ctrl *ctrl,
 			}
 }
 
-static void add_vd_properties(struct rcl_node *props, const struct rcl_vd *vd, unsigned sector)
+static void add_vd_properties(struct rcl_node *props, const struct rcl_ctrl *ctrl,
+                              const struct rcl_vd *vd, unsigned sector)
 {
+	struct rcl_buf ops = RCL_BUF_INIT;
 	static const char *const writes[] = {[RCL_WRITE_THROUGH] = "WriteThrough",
 	                                     [RCL_WRITE_BACK] = "WriteBack",
 	                                     [RCL_WRITE_BACK_ALWAYS] = "Always WriteBack"};
@@ -293,7 +296,11 @@ static void add_vd_properties(struct rcl_node *props, const struct rcl_vd *vd, u
 	rcl_node_add_str(props, "Write Cache(initial setting)", writes[vd->write]);
 	rcl_node_add_str(props, "Disk Cache Policy", "Disk's Default");
 	rcl_node_add_str(props, "Encryption", "None");
-	rcl_node_add_str(props, "Active Operations", "None");
+	tasks_describe_vd(ctrl, vd->id, &ops);
+	if (ops.oom)
+		rcl_node_set_oom(props);
+	rcl_node_add_str(props, "Active Operations", ops.buf);
+	rcl_buf_release(&ops);
 	/* raidcli does not assemble the array for the host (yet). */
 	rcl_node_add_str(props, "Exposed to OS", "No");
 	rcl_node_add_str(props, "OS Drive Name", "N/A");
@@ -357,7 +364,7 @@ static void add_vd_detail(struct rcl_node *data, const struct rcl_ctrl *ctrl,
 	add_vd_drives(table, ctrl, vd);
 	name = vd_key(&key, data, "VD%u Properties", vd->id);
 	if (name)
-		add_vd_properties(rcl_node_add_object(data, name), vd, vd_sector(ctrl, vd));
+		add_vd_properties(rcl_node_add_object(data, name), ctrl, vd, vd_sector(ctrl, vd));
 out:
 	rcl_buf_release(&key);
 }

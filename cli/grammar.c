@@ -238,7 +238,7 @@ const struct cmd_spec cli_commands[] = {
 		.verb = "set",
 		.run = cmd_ctrl_set,
 		.flags = CMD_PER_CTRL | CMD_WRITES,
-		.summary = "change controller settings (give at least one): JBOD, background task rates, rebuild priority",
+		.summary = "change controller settings (give at least one): JBOD, background task rates, rebuild priority, patrol read mode",
 		.example = "raidcli /c0 set rebuildrate=60",
 		.opts =
 			{

@@ -230,7 +230,10 @@ static void put_result(FILE *out, const struct rcl_result *res, bool color)
 		put_title(out, "Detailed Status");
 		put_table(out, res->detail);
 	}
-	if (res->data && prints_something(res->data)) {
+	if (res->data && is_table(res->data)) {
+		/* A bare list of rows (StorCLI's "show rebuild"): a table with no title. */
+		put_table(out, res->data);
+	} else if (res->data && prints_something(res->data)) {
 		fputc('\n', out);
 		put_body(out, res->data, false);
 	}

@@ -29,7 +29,8 @@
  * @active:	a patrol read is under way (running or paused): it resumes.
  * @vd, @position: where: below @position of VD @vd, and every VD of a lower id, is read.
  * @percent:	of the whole, at @position.
- * @next_start:	auto mode: when the next one starts (0: not planned yet).
+ * @since:	auto mode: the next one starts "prdelay" hours after it: when the
+ *		last one ended, or when the process first saw auto mode (0: not yet).
  * @media_errors: reads that failed in this patrol read, or the last one.
  */
 struct patrol_record {
@@ -39,7 +40,7 @@ struct patrol_record {
 	uint64_t position;
 	unsigned percent;
 	uint64_t iterations;
-	int64_t next_start;
+	int64_t since;
 	uint64_t media_errors;
 };
 
@@ -88,8 +89,8 @@ static enum rcl_status record_load(struct rcl_ctx *lib, unsigned id, struct patr
 	json_object *root = NULL, *flag;
 	char path[PATH_MAX];
 	uint64_t v[6];
-	static const char *const keys[] = {"format",     "vd",         "position",
-	                                   "iterations", "next_start", "media_errors"};
+	static const char *const keys[] = {"format",     "vd",    "position",
+	                                   "iterations", "since", "media_errors"};
 	enum rcl_status st = record_path(lib, id, path, sizeof(path), err);
 
 	*out = (struct patrol_record){0};
@@ -108,7 +109,7 @@ static enum rcl_status record_load(struct rcl_ctx *lib, unsigned id, struct patr
 		out->vd = (unsigned)v[1];
 		out->position = v[2];
 		out->iterations = v[3];
-		out->next_start = (int64_t)v[4];
+		out->since = (int64_t)v[4];
 		out->media_errors = v[5];
 		out->active = json_object_object_get_ex(root, "active", &flag) &&
 		              json_object_get_boolean(flag);
@@ -144,7 +145,7 @@ static void record_save(unsigned id)
 	json_object_object_add(root, "position", json_object_new_int64((int64_t)r->position));
 	json_object_object_add(root, "percent", json_object_new_int((int)r->percent));
 	json_object_object_add(root, "iterations", json_object_new_int64((int64_t)r->iterations));
-	json_object_object_add(root, "next_start", json_object_new_int64(r->next_start));
+	json_object_object_add(root, "since", json_object_new_int64(r->since));
 	json_object_object_add(root, "media_errors",
 	                       json_object_new_int64((int64_t)r->media_errors));
 	if (!st)
@@ -153,6 +154,12 @@ static void record_save(unsigned id)
 		service_log("cannot record the patrol read: %s", err.msg);
 	json_object_put(root);
 	rcl_ctx_free(lib);
+}
+
+/* When the next auto patrol read starts. */
+static int64_t next_start(const struct patrol_record *rec, const struct task_settings *s)
+{
+	return rec->since + (int64_t)s->pr_delay * 3600;
 }
 
 /* ------------------------------------------------------------------------
@@ -241,9 +248,7 @@ static void finish(unsigned id, bool done)
 		tasks_event(RCL_EVENT_PATROL_STOPPED, "Patrol Read stopped at %u%%",
 		            pr.rec.percent);
 	}
-	pr.rec.next_start = pr.settings.pr_mode == PR_AUTO
-	                        ? (int64_t)time(NULL) + (int64_t)pr.settings.pr_delay * 3600
-	                        : 0;
+	pr.rec.since = time(NULL);
 	record_save(id);
 }
 
@@ -294,7 +299,7 @@ static bool run_from(unsigned id, const struct rcl_soft_state *state)
 static void start_new(unsigned id, const struct rcl_soft_state *state, const char *why)
 {
 	pr.rec = (struct patrol_record){
-	    .active = true, .iterations = pr.rec.iterations, .next_start = pr.rec.next_start};
+	    .active = true, .iterations = pr.rec.iterations, .since = pr.rec.since};
 	pr.elapsed = 0;
 	pr.from_percent = 0;
 	service_log("patrol read started (%s)", why);
@@ -376,11 +381,8 @@ void patrol_poll(unsigned id)
 			rcl_soft_task_stop(pr.task);
 		finish(id, false);
 	}
-	if (pr.settings.pr_mode != PR_AUTO && pr.rec.next_start) {
-		pr.rec.next_start = 0;
-		record_save(id);
-	} else if (pr.settings.pr_mode == PR_AUTO && !pr.rec.next_start) {
-		pr.rec.next_start = (int64_t)time(NULL) + (int64_t)pr.settings.pr_delay * 3600;
+	if (pr.settings.pr_mode == PR_AUTO && !pr.rec.since) {
+		pr.rec.since = time(NULL);
 		record_save(id);
 	}
 	if (first && pr.rec.active)
@@ -409,8 +411,8 @@ void patrol_tick(unsigned id)
 		pr.rec.percent = (unsigned)(fraction_at(flushed, p.total) * 100);
 		record_save(id);
 	}
-	if (pr.loaded && !pr.rec.active && pr.settings.pr_mode == PR_AUTO &&
-	    pr.rec.next_start && time(NULL) >= pr.rec.next_start)
+	if (pr.loaded && !pr.rec.active && pr.settings.pr_mode == PR_AUTO && pr.rec.since &&
+	    time(NULL) >= next_start(&pr.rec, &pr.settings))
 		with_state(id, start_auto);
 }
 
@@ -438,6 +440,19 @@ void patrol_stop_all(unsigned id)
 
 /* ------------------------------------------------------------------------
  * The commands' side. */
+
+bool patrol_current(unsigned *vd, unsigned *percent, bool *paused)
+{
+	struct rcl_soft_task_progress p;
+
+	if (!pr.task)
+		return false;
+	rcl_soft_task_progress(pr.task, &p);
+	*vd = pr.rec.vd;
+	*percent = p.percent;
+	*paused = pr.rec.paused;
+	return true;
+}
 
 static enum rcl_status refuse(struct rcl_error *err, unsigned id, const char *what)
 {
@@ -556,8 +571,8 @@ enum rcl_status patrol_show(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, struct r
 	prop(table, "PR Execution Delay", text);
 	snprintf(text, sizeof(text), "%llu", (unsigned long long)rec.iterations);
 	prop(table, "PR iterations completed", text);
-	if (s.pr_mode == PR_AUTO && rec.next_start && !rec.active)
-		format_time(text, sizeof(text), (time_t)rec.next_start);
+	if (s.pr_mode == PR_AUTO && rec.since && !rec.active)
+		format_time(text, sizeof(text), (time_t)next_start(&rec, &s));
 	else
 		snprintf(text, sizeof(text), "-");
 	prop(table, "PR Next Start time", text);

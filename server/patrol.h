@@ -11,7 +11,8 @@
  * <state>/tasks/<backend>-<key>-patrol.json:
  *	{"format": 1, "active": true, "paused": false, "vd": 0,
  *	 "position": 1048576, "percent": 12, "iterations": 3,
- *	 "next_start": 1700000000, "media_errors": 0}
+ *	 "since": 1700000000, "media_errors": 0}
+ * ("since": when the last one ended, or auto mode was first seen).
  * and the running one's position is checkpointed there every few seconds,
  * so a process killed at any time resumes it from there (paused, if it was).
  * Starting, finishing and stopping go to the event log.
@@ -30,6 +31,12 @@ void patrol_tick(unsigned id);
 bool patrol_busy(void);
 /* patrol_stop_all() - the process stops: record where the patrol read stood (it resumes). */
 void patrol_stop_all(unsigned id);
+
+/*
+ * patrol_current() - in the process: whether a patrol read is reading a VD
+ * now; then *@vd, the percent of that VD read, and whether it is paused.
+ */
+bool patrol_current(unsigned *vd, unsigned *percent, bool *paused);
 
 /*
  * patrol_control() - "start|stop|pause|resume patrolread" on @ctrl; only in

@@ -500,10 +500,11 @@ void tasks_stop_all(unsigned id)
  * The commands' side. */
 
 /* The group and member index of drive @ref in @ctrl's configuration, if it is a member. */
-static const struct rcl_soft_dg *member_of(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
-                                           unsigned *m)
+static const struct rcl_soft_dg *member_of(const struct rcl_ctrl *ctrl,
+                                           const struct rcl_drive_ref *ref, unsigned *m)
 {
-	const struct rcl_soft_config *cfg = soft(ctrl) ? &soft(ctrl)->state->cfg : NULL;
+	const struct rcl_soft_state *state = service_soft_state(ctrl);
+	const struct rcl_soft_config *cfg = state ? &state->cfg : NULL;
 
 	for (size_t d = 0; cfg && ref->enclosure == RCL_SOFT_ENCLOSURE && d < cfg->dg_count; d++)
 		for (*m = 0; *m < rcl_soft_dg_members(&cfg->dgs[d]); ++*m)
@@ -915,4 +916,86 @@ static void pace_checks(unsigned id)
 		              &rate, &host_first);
 		rcl_soft_task_set_rate(checks[i].task, rate, host_first);
 	}
+}
+
+/* ------------------------------------------------------------------------
+ * What runs where, for the "show all" commands. */
+
+static void add_operation(struct rcl_buf *out, const char *name, unsigned percent, bool paused)
+{
+	rcl_buf_addf(out, "%s%s (%u%%%s)", out->len ? ", " : "", name, percent,
+	             paused ? ", paused" : "");
+}
+
+static const char *operation_title(enum rcl_soft_task_kind kind)
+{
+	return kind == RCL_SOFT_TASK_INIT  ? "Initialization"
+	       : kind == RCL_SOFT_TASK_BGI ? "Background Initialization"
+	                                   : "Consistency Check";
+}
+
+/* The group of VD @vd, or -1. */
+static int group_of(const struct rcl_soft_config *cfg, unsigned vd)
+{
+	for (size_t v = 0; v < cfg->vd_count; v++)
+		if (cfg->vds[v].id == vd)
+			return (int)cfg->vds[v].dg;
+	return -1;
+}
+
+static void describe_patrol(struct rcl_buf *out, const struct rcl_soft_config *cfg, int dg,
+                            int vd)
+{
+	unsigned on, percent;
+	bool paused;
+
+	if (patrol_current(&on, &percent, &paused) &&
+	    (vd >= 0 ? (unsigned)vd == on : group_of(cfg, on) == dg))
+		add_operation(out, "Patrol Read", percent, paused);
+}
+
+void tasks_describe_vd(const struct rcl_ctrl *ctrl, unsigned vd, struct rcl_buf *out)
+{
+	const struct rcl_soft_state *state =
+	    service_self(rcl_ctrl_id(ctrl)) ? service_soft_state(ctrl) : NULL;
+	struct vd_check *k = state ? find_check(vd) : NULL;
+	struct rcl_soft_task_progress p;
+
+	if (k && k->task && !atomic_load(&k->ended)) {
+		rcl_soft_task_progress(k->task, &p);
+		add_operation(out, operation_title(k->kind), p.percent,
+		              p.state == RCL_SOFT_TASK_PAUSED);
+	}
+	for (size_t i = 0; i < rebuild_count; i++) {
+		const struct rebuild *r = rebuilds[i];
+
+		if (!r->task || r->next >= r->vd_count || r->vds[r->next] != vd)
+			continue;
+		rcl_soft_task_progress(r->task, &p);
+		add_operation(out, "Rebuild", p.percent, p.state == RCL_SOFT_TASK_PAUSED);
+	}
+	if (state)
+		describe_patrol(out, &state->cfg, -1, (int)vd);
+	if (!out->len)
+		rcl_buf_adds(out, "None");
+}
+
+void tasks_describe_drive(const struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                          struct rcl_buf *out)
+{
+	unsigned m = 0;
+	const struct rcl_soft_dg *dg =
+	    service_self(rcl_ctrl_id(ctrl)) ? member_of(ctrl, ref, &m) : NULL;
+	struct rebuild *r = dg ? find_rebuild(dg->id, m) : NULL;
+	struct rcl_soft_task_progress p;
+
+	if (r && r->task) {
+		rcl_soft_task_progress(r->task, &p);
+		add_operation(out, "Rebuild", percent_below(r, rcl_soft_sweep_lba(r->vol, p.position)),
+		              p.state == RCL_SOFT_TASK_PAUSED);
+	}
+	if (dg)
+		describe_patrol(out, &service_soft_state(ctrl)->cfg, (int)dg->id, -1);
+	if (!out->len)
+		rcl_buf_adds(out, "None");
 }

@@ -89,6 +89,18 @@ void check_row(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_task_kind kind,
                struct rcl_node *table);
 
 /*
+ * tasks_describe_vd(), tasks_describe_drive() - what runs on VD @vd, or on
+ * drive @ref, into @out as "Consistency Check (42%)", several joined by ", "
+ * ("Rebuild (10%, paused)"), or "None": in the controller process only
+ * (outside it nothing runs). The VD's: BGI, init, check, the rebuild of one
+ * of its members, patrol read; the drive's: its rebuild, the patrol read of
+ * a VD of its group.
+ */
+void tasks_describe_vd(const struct rcl_ctrl *ctrl, unsigned vd, struct rcl_buf *out);
+void tasks_describe_drive(const struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                          struct rcl_buf *out);
+
+/*
  * vd_dirty() - whether VD @vd's parity or copies may disagree: it is not
  * consistent, or (in the controller process) a crash left bits set in its
  * write-intent bitmap that no resync has covered yet. Degraded, such a VD

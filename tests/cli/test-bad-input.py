@@ -302,6 +302,18 @@ def grammar_cases():
          ["'delete'", "needs a value"])
     case("key without value type", ["add", "controller", "type", "drives=2", "size=1GB"],
          INVALID_COMMAND, ["'type'", "needs a value"])
+    # Patrol read settings.
+    case("bad enum patrolread=maybe", ["/c0", "set", "patrolread=maybe"], INVALID_PARAM,
+         ["'maybe'", "patrolread=", "on", "off"])
+    case("bad enum mode=auto2", ["/c0", "set", "mode=auto2"], INVALID_PARAM,
+         ["'auto2'", "did you mean 'mode=auto'?"])
+    for value in ("0", "8761", "-1", "1h"):
+        case("bad number delay=%s" % value, ["/c0", "set", "patrolread=on", "delay=" + value],
+             INVALID_PARAM, ["'%s'" % value, "delay=", "1 to 8760"])
+    case("mode= with patrolread=off", ["/c0", "set", "patrolread=off", "mode=manual"],
+         INVALID_PARAM, ["mode= goes with patrolread=on"])
+    case("start patrolread takes no option", ["/c0", "start", "patrolread", "force"],
+         INVALID_COMMAND, ["'force'"])
 
 
 def path_cases():

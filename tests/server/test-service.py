@@ -10,6 +10,7 @@ read back what they wrote, across a restart and a kill -9; bad input gets
 a clear message and a StorCLI-style status. Each case has its own state
 directory under /tmp (a short path: Unix socket paths hold 107 bytes).
 """
+import calendar
 import json
 import os
 import re
@@ -437,7 +438,9 @@ def case_systemd_unit():
 
 def rebuild_row(fx, slot):
     status, doc = fx.json("/c0/e252/s%d" % slot, "show", "rebuild")
-    rows = doc.get("Response Data", {}).get("Drive Rebuild Status", [])
+    rows = doc.get("Response Data", [])
+    # As StorCLI's (pystorcli2 reads response_data[0]['Progress%']): a bare list.
+    check(isinstance(rows, list), "show rebuild's Response Data is a list of rows", doc)
     return rows[0] if rows else {}
 
 
@@ -779,6 +782,95 @@ def case_dirty_degraded(fx):
         check(r.returncode == 0, "and the data reads back degraded", r.stdout + r.stderr)
 
 
+# ---------------------------------------------------------------------------
+# Patrol reads (server/patrol.c).
+
+def patrol(fx):
+    """show patrolread as a dict of Ctrl_Prop: Value."""
+    status, doc = fx.json("/c0", "show", "patrolread")
+    rows = doc.get("Response Data", {}).get("Controller Properties", [])
+    return {row["Ctrl_Prop"]: row["Value"] for row in rows}
+
+
+def patrol_percent(fx):
+    value = patrol(fx).get("PR Progress%", "-")
+    return int(value) if value.isdigit() else -1
+
+
+def case_patrol_read(fx):
+    """Manual patrol read: start, pause, kill -9 while paused, resumed paused by
+    the next process from its checkpoint, resume, completes; events logged."""
+    start_export(fx)  # the process runs the VD's BGI
+    check(wait_consistent(fx), "the VD's BGI completes first")
+    fx.ok("/c0", "set", "patrolread=on", "mode=manual", "prrate=1")
+    check(patrol(fx).get("PR Mode") == "Manual", "set patrolread=on mode=manual", patrol(fx))
+    r = fx.run("/c0", "start", "patrolread")
+    check(r.returncode == 0, "start patrolread", r.stdout)
+    check(patrol(fx).get("PR Current State") == "Active", "show patrolread: Active", patrol(fx))
+    r = fx.run("/c0", "start", "patrolread")
+    check(r.returncode == 255 and "in progress already" in r.stdout,
+          "a second start patrolread fails with 255", r.stdout)
+    check(wait_for(lambda: patrol_percent(fx) >= 3, 60), "the patrol read moves", patrol(fx))
+    left = patrol(fx).get("PR Estimated Time Left", "")
+    check(re.search(r"\d+ (Seconds|Minutes|Hours)", left), "it says the time left", left)
+    fx.ok("/c0", "pause", "patrolread")
+    check(patrol(fx).get("PR Current State") == "Paused", "pause patrolread", patrol(fx))
+    time.sleep(2.5)  # the pause checkpoints; the loop records it within its 1 s tick
+    os.kill(fx.service()["PID"], signal.SIGKILL)
+    check(wait_for(lambda: fx.service()["Status"] == "Not Running"), "the process is killed")
+    row = patrol(fx)
+    recorded = patrol_percent(fx)
+    check(row.get("PR Current State") == "Interrupted" and recorded >= 3,
+          "without a process: Interrupted, with the recorded progress", row)
+    start_export(fx)
+    row = patrol(fx)
+    check(row.get("PR Current State") == "Paused" and patrol_percent(fx) >= recorded,
+          "the next process resumes it where it stood, still paused (%d%%)" % recorded, row)
+    fx.ok("/c0", "set", "prrate=100")
+    fx.ok("/c0", "resume", "patrolread")
+    check(wait_for(lambda: patrol(fx).get("PR Current State") == "Stopped", 60),
+          "the patrol read completes", patrol(fx))
+    row = patrol(fx)
+    check(row.get("PR iterations completed") == "1" and row.get("PR Media Errors") == "0",
+          "one iteration, no media error", row)
+    events = fx.ok("/c0", "show", "events").stdout
+    check("Patrol Read started (by the user)" in events and
+          "Patrol Read complete (0 media errors)" in events and
+          "Background Initialization started on VD 0" in events and
+          "Background Initialization complete on VD 0" in events,
+          "the patrol read's and the BGI's starts and ends are in the event log", events)
+
+
+def case_patrol_auto_and_stop(fx):
+    """Auto mode plans the next start delay= hours ahead; stop ends one; off stops it."""
+    start_export(fx)
+    check(wait_consistent(fx), "the VD's BGI completes first")
+    fx.ok("/c0", "set", "patrolread=on", "mode=auto", "delay=24", "prrate=1")
+    row = patrol(fx)
+    planned = row.get("PR Next Start time", "-")
+    check(row.get("PR Mode") == "Auto" and re.match(r"\d\d/\d\d/\d{4}, ", planned),
+          "auto mode shows the next start", row)
+    when = calendar.timegm(time.strptime(planned, "%m/%d/%Y, %H:%M:%S"))
+    check(abs(when - time.time() - 24 * 3600) < 120, "24 hours from now", planned)
+    fx.ok("/c0", "start", "patrolread")
+    check(patrol(fx).get("PR Next Start time") == "-", "none is planned while one runs",
+          patrol(fx))
+    r = fx.run("/c0", "stop", "patrolread")
+    row = patrol(fx)
+    check(r.returncode == 0 and row.get("PR Current State") == "Stopped" and
+          row.get("PR iterations completed") == "0", "stop patrolread stops it", row)
+    r = fx.run("/c0", "stop", "patrolread")
+    check(r.returncode == 255 and "no patrol read is in progress" in r.stdout,
+          "stopping none fails with 255", r.stdout)
+    fx.ok("/c0", "start", "patrolread")
+    fx.ok("/c0", "set", "patrolread=off")
+    row = patrol(fx)
+    check(row.get("PR Mode") == "Disable" and row.get("PR Current State") == "Stopped",
+          "set patrolread=off stops the one running", row)
+    check("Patrol Read stopped at" in fx.ok("/c0", "show", "events").stdout,
+          "the stop is in the event log")
+
+
 CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
          case_control_socket_robust, case_changes_through_process, case_export_auto_start,
          case_nbdinfo,
@@ -786,7 +878,8 @@ CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
          case_restart_serves_persisted, case_kill_9_recovers, case_tcp_export,
          case_delete_exported, case_bad_input, case_state_dir_too_long, case_rebuild_spare,
          case_rebuild_resumes_after_kill, case_rebuild_no_spare, case_consistency_check,
-         case_background_init, case_crash_resync, case_dirty_degraded]
+         case_background_init, case_crash_resync, case_dirty_degraded, case_patrol_read,
+         case_patrol_auto_and_stop]
 
 
 def main():
