@@ -246,8 +246,11 @@ def check_envelope(out, status):
         extra = set(entry) - {"Command Status", "Response Data"}
         if extra:
             problems.append("%s has unexpected keys %s" % (where, sorted(extra)))
-        if "Response Data" in entry and not isinstance(entry["Response Data"], dict):
-            problems.append('%s "Response Data" is not an object' % where)
+        # An object, or (StorCLI's PD "show rebuild") a bare list of row objects.
+        data = entry.get("Response Data", {})
+        if not isinstance(data, dict) and not (
+                isinstance(data, list) and all(isinstance(row, dict) for row in data)):
+            problems.append('%s "Response Data" is neither an object nor a list of rows' % where)
         cs = entry["Command Status"]
         if not isinstance(cs, dict):
             problems.append('%s "Command Status" is not an object' % where)
