@@ -189,6 +189,14 @@ enum rcl_status cli_run(const struct cmd_args *args, struct rcl_reply *reply);
 void cli_reply_error(struct rcl_reply *reply, const struct obj_path *path,
                      const struct rcl_error *err);
 
+/* wait.c */
+/*
+ * cli_wait() - after @args, a command with the "wait" flag, ran into @reply:
+ * follow its task until it ends (see wait.c); @reply becomes the last "show"
+ * of it. Return: that reply's status.
+ */
+enum rcl_status cli_wait(const struct cmd_args *args, struct rcl_reply *reply);
+
 /* render-text.c, render-json.c */
 void render_text(FILE *out, const struct rcl_reply *reply, bool color);
 void render_json(FILE *out, const struct rcl_reply *reply);

@@ -37,6 +37,13 @@ static const char *const on_off[] = {"on", "off", NULL};
 static const char *const rebuild_priorities[] = {"rebuild", "host", NULL};
 static const char *const pr_modes[] = {"auto", "manual", NULL};
 
+/* cli_wait(): follow the task until it ends (a bar on a terminal). */
+#define OPT_WAIT                                                                                   \
+	{                                                                                          \
+		.name = "wait", .type = OPT_FLAG,                                                  \
+		.help = "follow the task until it ends: a progress bar on a terminal, then the last show" \
+	}
+
 #define OPT_FORCE                                                                                  \
 	{                                                                                          \
 		.name = "force", .type = OPT_FLAG, .help = "confirm a destructive change"          \
@@ -288,6 +295,7 @@ const struct cmd_spec cli_commands[] = {
 		.flags = CMD_PER_CTRL,
 		.summary = "show the patrol read: mode, delay, iterations, next start, state, progress, media errors",
 		.example = "raidcli /c0 show patrolread",
+		.opts = {OPT_WAIT},
 	},
 	{
 		.object = OBJ_CTRL,
@@ -296,6 +304,7 @@ const struct cmd_spec cli_commands[] = {
 		.flags = CMD_PER_CTRL | CMD_WRITES | CMD_STARTS_SERVICE,
 		.summary = "start a patrol read of every VD's data on every member, in the controller process",
 		.example = "raidcli /c0 start patrolread",
+		.opts = {OPT_WAIT},
 	},
 	{
 		.object = OBJ_CTRL,
@@ -517,6 +526,7 @@ const struct cmd_spec cli_commands[] = {
 		.flags = CMD_PER_CTRL | CMD_WRITES | CMD_STARTS_SERVICE,
 		.summary = "start (again) the rebuild of drives in the Rbld state, from where it stopped",
 		.example = "raidcli /c0/e252/s3 start rebuild",
+		.opts = {OPT_WAIT},
 	},
 	{
 		.object = OBJ_DRIVE,
@@ -549,6 +559,7 @@ const struct cmd_spec cli_commands[] = {
 		.flags = CMD_PER_CTRL,
 		.summary = "show the progress of drives' rebuilds: percent, status, time left",
 		.example = "raidcli /c0/e252/s3 show rebuild",
+		.opts = {OPT_WAIT},
 	},
 	{
 		.object = OBJ_VD,
@@ -661,6 +672,7 @@ const struct cmd_spec cli_commands[] = {
 				{.name = "repair",
 				 .type = OPT_FLAG,
 				 .help = "rewrite the parity or mirror copies that differ (md's repair)"},
+				OPT_WAIT,
 			},
 	},
 	{
@@ -694,6 +706,7 @@ const struct cmd_spec cli_commands[] = {
 		.flags = CMD_PER_CTRL,
 		.summary = "show consistency checks: progress, status, time left, mismatches found",
 		.example = "raidcli /c0/vall show cc",
+		.opts = {OPT_WAIT},
 	},
 	{
 		.object = OBJ_VD,
@@ -710,6 +723,7 @@ const struct cmd_spec cli_commands[] = {
 				{.name = "force",
 				 .type = OPT_FLAG,
 				 .help = "confirm that the VD's data is destroyed"},
+				OPT_WAIT,
 			},
 	},
 	{
@@ -727,6 +741,7 @@ const struct cmd_spec cli_commands[] = {
 		.flags = CMD_PER_CTRL,
 		.summary = "show initializations: progress, status, time left",
 		.example = "raidcli /c0/vall show init",
+		.opts = {OPT_WAIT},
 	},
 	{
 		.object = OBJ_VD,
@@ -759,6 +774,7 @@ const struct cmd_spec cli_commands[] = {
 		.flags = CMD_PER_CTRL,
 		.summary = "show background initializations: progress, status, time left",
 		.example = "raidcli /c0/vall show bgi",
+		.opts = {OPT_WAIT},
 	},
 	{
 		.object = OBJ_DG,

@@ -58,6 +58,8 @@ int cli_execute(int argc, char **argv)
 		status = render(&reply, args.json);
 	} else {
 		cli_run(&args, &reply);
+		if (cmd_value(&args, "wait") && !rcl_reply_status(&reply))
+			cli_wait(&args, &reply);
 		status = render(&reply, args.json);
 	}
 	rcl_reply_release(&reply);

@@ -409,8 +409,65 @@ def case_color(fx):
         check(sh.finish() == 1, "shell ends with " + name)
 
 
+BAR = re.compile(r"\r\[[#.]{30}\] +(\d+)%  ")
+
+
+def spawn(fx, *args):
+    """raidcli @args (not the shell) on a pty, fed to an emulated terminal."""
+    sh = Shell.__new__(Shell)
+    sh.screen = pyte.Screen(COLS, ROWS)
+    sh.stream = pyte.Stream(sh.screen)
+    sh.raw = ""
+    sh.child = pexpect.spawn(RAIDCLI, list(args), env=fx.env, encoding="utf-8",
+                             codec_errors="replace", dimensions=(ROWS, COLS), timeout=TIMEOUT)
+    return sh
+
+
+def case_wait_progress_bar(fx):
+    """start cc wait on a terminal: a bar with the percent is redrawn in place
+    until the check ends, then the last show cc; on a pipe, only the result;
+    Ctrl-C stops the waiting, not the check."""
+    try:
+        fx.run("/c0", "add", "vd", "r5", "drives=252:0-2")
+        fx.run("/c0", "set", "ccrate=4")
+        r = fx.run("/c0/v0", "start", "init", "full", "force", "wait")
+        check(r.returncode == 0 and "Not in progress" in r.stdout and "\r" not in r.stdout,
+              "start init wait on a pipe: only the final show init", r.stdout + r.stderr)
+        sh = spawn(fx, "/c0/v0", "start", "cc", "wait")
+        sh.wait(lambda: len(BAR.findall(sh.raw)) >= 2, "the bar is drawn, then redrawn")
+        bar = sh.line()
+        check(re.match(r"\[[#.]{30}\] +\d+%  .*\(cc\)$", bar), "the bar line: percent, task",
+              bar)
+        check(sh.finish() == 0, "start cc wait ends, status 0, when the check ends")
+        percents = [int(p) for p in BAR.findall(sh.raw)]
+        check(percents == sorted(percents) and percents[-1] > 0,
+              "the percent grows as the check goes", str(percents))
+        screen = sh.text()
+        check("VD Operation Status" in screen and "Not in progress" in screen and
+              not re.search(r"\[[#.]{30}\]", screen),
+              "the bar is gone; the last show cc is printed", screen)
+        fx.run("/c0", "set", "ccrate=1")
+        fx.run("/c0/v0", "start", "cc")
+        r = subprocess.run([RAIDCLI, "/c0/v0", "show", "cc", "wait", "J"], env=fx.env,
+                           capture_output=True, text=True, timeout=2)
+        check(False, "show cc wait on a pipe returned while the check runs", r.stdout)
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout or b""
+        check(out in (b"", None), "on a pipe nothing is printed while waiting", repr(out))
+    try:
+        sh = spawn(fx, "/c0/v0", "show", "cc", "wait")
+        sh.wait(lambda: BAR.search(sh.raw), "show cc wait draws the bar of a running check")
+        sh.send("\x03")
+        check(sh.finish() == 0, "Ctrl-C ends the waiting, status 0")
+        check("stopped waiting; the cc goes on" in sh.raw, "and says the check goes on", sh.raw)
+        r = fx.run("/c0/v0", "show", "cc")
+        check("In progress" in r.stdout, "the check still runs after Ctrl-C", r.stdout)
+    finally:
+        fx.run("/c0", "stop", "service")
+
+
 CASES = [case_banner_help_exit, case_current_object, case_errors, case_ctrl_c, case_complete,
-         case_history, case_color]
+         case_history, case_color, case_wait_progress_bar]
 
 
 def main():
