@@ -17,6 +17,7 @@ intact after the export is started again.
 """
 import os
 import random
+import re
 import signal
 import struct
 import subprocess
@@ -191,6 +192,50 @@ def case_member_fails_mid_workload(fx):
     check_consistent(fx, "after the failed member's rebuild")
 
 
+def patrol_props(fx):
+    status, doc = fx.json("/c0", "show", "patrolread")
+    return {row["Ctrl_Prop"]: row["Value"]
+            for row in doc["Response Data"]["Controller Properties"]}
+
+
+def case_patrol_read_finds_media_errors(fx):
+    """A patrol read over a member whose reads fail in its data area: the
+    member fails as a failing request's would, the spare rebuilds it by
+    itself, the patrol read goes on to its end and counts the errors."""
+    path, why = bad_drive(fx)
+    if not path:
+        print("SKIP: case_patrol_read_finds_media_errors: " + why)
+        return
+    spare = os.path.join(fx.root, "spare.img")
+    with open(spare, "wb") as f:
+        f.truncate(64 * MIB)
+    fx.ok("/c0", "add", "drive", "path=" + path)
+    fx.ok("/c0", "add", "drive", "path=" + spare)
+    fx.ok("/c0", "add", "vd", "r5", "drives=252:0-2", "spares=252:3")
+    fx.ok("/c0", "set", "patrolread=on", "mode=manual", "prrate=100", "bgirate=100")
+    if not start_export(fx) or not wait_consistent(fx):
+        return
+    open(os.path.join(fx.root, "trigger"), "w").close()
+    with open(path, "rb") as f:  # reads go to the drive, not the page cache
+        os.posix_fadvise(f.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)
+    r = fx.run("/c0", "start", "patrolread", "wait")
+    props = patrol_props(fx)
+    check(r.returncode == 0 and props["PR Current State"] == "Stopped" and
+          props["PR iterations completed"] == "1", "the patrol read runs to its end", r.stdout)
+    check(int(props["PR Media Errors"]) > 0, "it counts the media errors it met", props)
+    log = open(fx.service()["Log"]).read()
+    check("failed (Input/output error)" in log, "the process logs the member's failure", log)
+    check(wait_for(lambda: rebuilt(fx, 3), 60),
+          "the hot spare rebuilds by itself, the VD is optimal", fx.run("/c0", "show").stdout)
+    status, doc = fx.json("/c0/e252/s2", "show")
+    check(doc["Response Data"]["Drive Information"][0]["DG"] == "-",
+          "the failing drive is out of the VD", doc)
+    events = fx.ok("/c0", "show", "events").stdout
+    check(re.search(r"Patrol Read complete \([1-9]\d* media errors\)", events),
+          "the event log has the patrol read's end with its errors", events)
+    check_consistent(fx, "after the patrol read's rebuild")
+
+
 # The crash workload: a hand-written NBD client (nbdclient.py), because it
 # must know exactly which writes were acknowledged and which FLUSH completed
 # when the process died; no real client reports that.
@@ -328,7 +373,7 @@ def main():
     for level, members, options, offline in LEVELS:
         run_cases([level_case(level, members, options, offline)], only,
                   fast_rebuild_fixture(members + len(offline)))
-    run_cases([case_member_fails_mid_workload], only,
+    run_cases([case_member_fails_mid_workload, case_patrol_read_finds_media_errors], only,
               fast_rebuild_fixture(2, "64MB"))
     run_cases([case_kill_9_during_writes], only, fast_rebuild_fixture(4))
     return summary()
