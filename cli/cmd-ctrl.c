@@ -181,7 +181,8 @@ static void add_patrol_rows(struct rcl_node *table, const struct cmd_ctx *c,
 {
 
 	if (cmd_value(c->args, "patrolread") || cmd_value(c->args, "mode"))
-		rcl_node_add_str(property_row(table, "PR Mode"), "Value", pr_mode_shown(s->pr_mode));
+		rcl_node_add_str(property_row(table, "PR Mode"), "Value",
+		                 pr_mode_shown(s->pr_mode));
 	if (cmd_value(c->args, "delay"))
 		rcl_node_add_strf(property_row(table, "PR Execution Delay"), "Value", "%u hours",
 		                  s->pr_delay);
@@ -203,10 +204,11 @@ enum rcl_status cmd_ctrl_set(struct cmd_ctx *c, struct rcl_error *err)
 	apply_rates(c, &s, &rates);
 	rates |= patrol;
 	if (!jbod && !rates)
-		return rcl_fail(err, RCL_INVALID_COMMAND,
-		                "nothing to set: give jbod=, rebuildrate=, ccrate=, bgirate=, "
-		                "prrate=, rebuildpriority=, patrolread=, mode= or delay=, as in: %s",
-		                c->args->cmd->example);
+		return rcl_fail(
+		    err, RCL_INVALID_COMMAND,
+		    "nothing to set: give jbod=, rebuildrate=, ccrate=, bgirate=, "
+		    "prrate=, rebuildpriority=, patrolread=, mode= or delay=, as in: %s",
+		    c->args->cmd->example);
 	if (jbod)
 		st = rcl_ctrl_set_jbod_mode(c->ctrl, !strcmp(jbod, "on"), err);
 	if (!st && rates)

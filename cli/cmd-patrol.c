@@ -9,8 +9,8 @@
 
 enum rcl_status cmd_ctrl_show_patrol(struct cmd_ctx *c, struct rcl_error *err)
 {
-	return patrol_show(c->lib, c->ctrl, rcl_node_add_array(c->res->data, "Controller Properties"),
-	                   err);
+	return patrol_show(c->lib, c->ctrl,
+	                   rcl_node_add_array(c->res->data, "Controller Properties"), err);
 }
 
 static enum rcl_status control(struct cmd_ctx *c, enum rebuild_action action, const char *done,

@@ -26,7 +26,7 @@
 
 #include "cli.h"
 
-#define BAR_WIDTH 30
+#define BAR_WIDTH  30
 #define PATH_WORDS 4
 
 /**
@@ -192,7 +192,8 @@ enum rcl_status cli_wait(const struct cmd_args *args, struct rcl_reply *reply)
 	if (tty)
 		fputs("\r\033[K", stdout);
 	if (interrupted)
-		fprintf(stderr, "raidcli: stopped waiting; the %s goes on in the controller process\n",
+		fprintf(stderr,
+		        "raidcli: stopped waiting; the %s goes on in the controller process\n",
 		        words[count - 1]);
 	return rcl_reply_status(reply);
 }

@@ -77,7 +77,8 @@ static enum rcl_status record_path(struct rcl_ctx *lib, unsigned id, char *path,
 	struct service_paths p;
 	enum rcl_status st = service_paths(lib, id, &p, err);
 
-	if (!st && snprintf(path, size, "%s/tasks/%s-patrol.json", p.state_dir, p.name) >= (int)size)
+	if (!st &&
+	    snprintf(path, size, "%s/tasks/%s-patrol.json", p.state_dir, p.name) >= (int)size)
 		st = rcl_fail(err, RCL_INVALID_PARAM, "the state directory '%s' is too long",
 		              p.state_dir);
 	return st;
@@ -317,8 +318,7 @@ static void with_state(unsigned id, void (*fn)(unsigned id, const struct rcl_sof
 	struct rcl_ctrl *ctrl = NULL;
 	struct rcl_ctx *lib = NULL;
 
-	if (service_open_ctrl(id, RCL_LOCK_SHARED, &lib, &ctrl, &err) ||
-	    !service_soft_state(ctrl))
+	if (service_open_ctrl(id, RCL_LOCK_SHARED, &lib, &ctrl, &err) || !service_soft_state(ctrl))
 		service_log("cannot run the patrol read: %s", err.msg);
 	else
 		fn(id, service_soft_state(ctrl));

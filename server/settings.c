@@ -71,7 +71,8 @@ static enum rcl_status load_patrol(json_object *root, const char *path, struct t
 		while (m >= 0 && strcmp(pr_modes[m], mode))
 			m--;
 		if (m < 0)
-			return rcl_state_corrupt(err, path, "patrolread is not auto, manual or off");
+			return rcl_state_corrupt(err, path,
+			                         "patrolread is not auto, manual or off");
 		out->pr_mode = (enum pr_mode)m;
 	}
 	if (json_object_object_get_ex(root, "prdelay", NULL)) {

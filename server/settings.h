@@ -29,7 +29,7 @@ enum setting_kind {
 #define SETTING_DEFAULT_RATE 30
 /* MegaRAID's default patrol read interval, and the longest "set delay=" takes (a year). */
 #define SETTING_DEFAULT_PR_DELAY 168
-#define SETTING_MAX_PR_DELAY 8760
+#define SETTING_MAX_PR_DELAY     8760
 
 /* The patrol read modes, as "patrolread" stores them. */
 enum pr_mode {

@@ -194,38 +194,51 @@ static struct rebuild *new_rebuild(const struct rcl_soft_dg *dg, unsigned m,
 	return r;
 }
 
+/* The first lost member of redundant group @dg with no rebuild under way, or -1. */
+static int lost_member(const struct rcl_soft_dg *dg)
+{
+	int lost = -1;
+
+	for (unsigned m = 0; m < rcl_soft_dg_members(dg); m++) {
+		if (dg->members[m].state == RCL_SOFT_MEMBER_REBUILD)
+			return -1; /* one rebuild at a time per group, as md does */
+		if (dg->members[m].state != RCL_SOFT_MEMBER_ONLINE && lost < 0)
+			lost = (int)m;
+	}
+	return dg->level == RCL_RAID0 ? -1 : lost;
+}
+
+/* Drive @by took the place of the member in slot @old of group @dg_id: log it, and its event. */
+static void log_replacement(struct rcl_ctrl *ctrl, const char *what, const struct rcl_drive_ref *by,
+                            unsigned old, unsigned dg_id)
+{
+	unsigned id = rcl_ctrl_id(ctrl);
+
+	service_log("%s /c%u/e%u/s%u replaces /c%u/e%u/s%u in DG %u", what, id, by->enclosure,
+	            by->slot, id, RCL_SOFT_ENCLOSURE, old, dg_id);
+	(void)rcl_event_record(ctrl, RCL_EVENT_REBUILD_STARTED, NULL,
+	                       "Rebuild started on PD %u:%u (replacing %u:%u in DG %u)",
+	                       by->enclosure, by->slot, RCL_SOFT_ENCLOSURE, old, dg_id);
+}
+
 /* Replace the first member of @dg that lost its data, if a spare can. Return: whether one was. */
 static bool replace_one(struct rcl_ctrl *ctrl, const struct rcl_soft_dg *dg)
 {
 	struct rcl_drive_ref spare;
 	struct rcl_error err = {0};
-	unsigned id = rcl_ctrl_id(ctrl);
+	unsigned dg_id = dg->id, old;
+	int m = lost_member(dg);
 
-	if (dg->level == RCL_RAID0)
+	if (m < 0)
 		return false;
-	for (unsigned m = 0; m < rcl_soft_dg_members(dg); m++)
-		if (dg->members[m].state == RCL_SOFT_MEMBER_REBUILD)
-			return false; /* one rebuild at a time per group, as md does */
-	for (unsigned m = 0; m < rcl_soft_dg_members(dg); m++) {
-		enum rcl_soft_member_state s = dg->members[m].state;
-		unsigned dg_id = dg->id, old = dg->members[m].slot;
-
-		if (s == RCL_SOFT_MEMBER_ONLINE)
-			continue;
-		if (rcl_soft_replace_member(ctrl, dg_id, m, &spare, &err)) {
-			if (err.status != RCL_NOT_FOUND)
-				service_log("cannot replace member %u of DG %u: %s", m, dg_id,
-				            err.msg);
-			return false;
-		}
-		service_log("hot spare /c%u/e%u/s%u replaces /c%u/e%u/s%u in DG %u", id,
-		            spare.enclosure, spare.slot, id, RCL_SOFT_ENCLOSURE, old, dg_id);
-		(void)rcl_event_record(ctrl, RCL_EVENT_REBUILD_STARTED, NULL,
-		                       "Rebuild started on PD %u:%u (replacing %u:%u in DG %u)",
-		                       spare.enclosure, spare.slot, RCL_SOFT_ENCLOSURE, old, dg_id);
-		return true;
+	old = dg->members[m].slot;
+	if (rcl_soft_replace_member(ctrl, dg_id, (unsigned)m, NULL, &spare, &err)) {
+		if (err.status != RCL_NOT_FOUND)
+			service_log("cannot replace member %d of DG %u: %s", m, dg_id, err.msg);
+		return false;
 	}
-	return false;
+	log_replacement(ctrl, "hot spare", &spare, old, dg_id);
+	return true;
 }
 
 /* Put hot spares in the place of lost members. Return: whether the configuration changed. */
@@ -589,6 +602,48 @@ void rebuild_row(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref, struct 
 	add_time_left(row, p.state == RCL_SOFT_TASK_RUNNING ? p.remaining : -1);
 }
 
+/* Whether drive @ref of @ctrl is unconfigured good. */
+static bool unconfigured_good(const struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref)
+{
+	for (size_t i = 0; i < rcl_ctrl_drive_count(ctrl); i++) {
+		const struct rcl_drive *d = rcl_ctrl_drive(ctrl, i);
+
+		if (d->enclosure == ref->enclosure && d->slot == ref->slot)
+			return d->state == RCL_PD_UGOOD;
+	}
+	return false;
+}
+
+/*
+ * "start rebuild" on unconfigured good drive @ref: it takes the place of the
+ * first lost member (offline, failed or missing) of a redundant group with
+ * no rebuild under way, as a hot spare would, and is rebuilt from the start.
+ */
+static enum rcl_status rebuild_onto(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                    struct rcl_error *err)
+{
+	const struct rcl_soft_config *cfg = &soft(ctrl)->state->cfg;
+	struct rcl_drive_ref taken;
+
+	for (size_t d = 0; d < cfg->dg_count; d++) {
+		const struct rcl_soft_dg *dg = &cfg->dgs[d];
+		int lost = lost_member(dg);
+		unsigned dg_id = dg->id, old;
+
+		if (lost < 0)
+			continue;
+		old = dg->members[lost].slot;
+		if (rcl_soft_replace_member(ctrl, dg_id, (unsigned)lost, ref, &taken, err))
+			return err->status;
+		log_replacement(ctrl, "drive", ref, old, dg_id);
+		return RCL_OK;
+	}
+	return rcl_fail(err, RCL_NOT_ALLOWED,
+	                "no disk group has a lost member for drive %u:%u to replace (or one is "
+	                "being rebuilt already)",
+	                ref->enclosure, ref->slot);
+}
+
 enum rcl_status rebuild_control(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
                                 enum rebuild_action action, struct rcl_error *err)
 {
@@ -597,10 +652,14 @@ enum rcl_status rebuild_control(struct rcl_ctrl *ctrl, const struct rcl_drive_re
 	struct rebuild *r = NULL;
 	struct rcl_soft_task_progress p = {.state = RCL_SOFT_TASK_STOPPED};
 
+	if (action == REBUILD_START && !dg && service_self(id) && soft(ctrl) &&
+	    unconfigured_good(ctrl, ref))
+		return rebuild_onto(ctrl, ref, err);
 	if (!dg || dg->members[m].state != RCL_SOFT_MEMBER_REBUILD)
 		return rcl_fail(err, RCL_NOT_ALLOWED,
 		                "drive /c%u/e%u/s%u is not being rebuilt (a hot spare takes a lost "
-		                "member's place by itself)",
+		                "member's place by itself; start rebuild on an unconfigured good "
+		                "drive puts it there)",
 		                id, ref->enclosure, ref->slot);
 	if (!service_self(id))
 		return rcl_fail(err, RCL_NOT_ALLOWED,
@@ -715,10 +774,12 @@ static void reap_check(struct vd_check *k)
 	k->initialized = k->kind != RCL_SOFT_TASK_CHECK && k->last.state == RCL_SOFT_TASK_DONE;
 	service_log("the %s of v%u ended: %s, %llu mismatches", operation_name(k->kind), k->vd,
 	            k->last.state == RCL_SOFT_TASK_DONE ? "done" : "stopped",
-	            (unsigned long long)k->last.counts.mismatches);	if (k->kind != RCL_SOFT_TASK_BGI)
+	            (unsigned long long)k->last.counts.mismatches);
+	if (k->kind != RCL_SOFT_TASK_BGI)
 		return;
 	if (k->last.state == RCL_SOFT_TASK_DONE)
-		tasks_event(RCL_EVENT_BGI_DONE, "Background Initialization complete on VD %u", k->vd);
+		tasks_event(RCL_EVENT_BGI_DONE, "Background Initialization complete on VD %u",
+		            k->vd);
 	else
 		tasks_event(RCL_EVENT_BGI_STOPPED, "Background Initialization %s on VD %u at %u%%",
 		            k->last.state == RCL_SOFT_TASK_FAILED ? "failed" : "stopped", k->vd,
@@ -765,7 +826,8 @@ static enum rcl_status start_check(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_
 	}
 	service_log("%s of v%u started%s", operation_name(kind), vd, repair ? " (repairing)" : "");
 	if (kind == RCL_SOFT_TASK_BGI)
-		tasks_event(RCL_EVENT_BGI_STARTED, "Background Initialization started on VD %u", vd);
+		tasks_event(RCL_EVENT_BGI_STARTED, "Background Initialization started on VD %u",
+		            vd);
 	return RCL_OK;
 }
 
@@ -943,8 +1005,7 @@ static int group_of(const struct rcl_soft_config *cfg, unsigned vd)
 	return -1;
 }
 
-static void describe_patrol(struct rcl_buf *out, const struct rcl_soft_config *cfg, int dg,
-                            int vd)
+static void describe_patrol(struct rcl_buf *out, const struct rcl_soft_config *cfg, int dg, int vd)
 {
 	unsigned on, percent;
 	bool paused;
@@ -991,7 +1052,8 @@ void tasks_describe_drive(const struct rcl_ctrl *ctrl, const struct rcl_drive_re
 
 	if (r && r->task) {
 		rcl_soft_task_progress(r->task, &p);
-		add_operation(out, "Rebuild", percent_below(r, rcl_soft_sweep_lba(r->vol, p.position)),
+		add_operation(out, "Rebuild",
+		              percent_below(r, rcl_soft_sweep_lba(r->vol, p.position)),
 		              p.state == RCL_SOFT_TASK_PAUSED);
 	}
 	if (dg)

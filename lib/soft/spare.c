@@ -470,7 +470,30 @@ static enum rcl_status write_replacement(struct rcl_soft_change *c, size_t i,
 	return st;
 }
 
+/*
+ * The unconfigured drive @onto, to take a member's place in @dg: a new GPT
+ * (fresh) for it. Return: its disk index, or -1 with @err set.
+ */
+static int pick_drive(struct rcl_soft_change *c, const struct rcl_soft_dg *dg,
+                      const struct rcl_drive_ref *onto, struct rcl_error *err)
+{
+	size_t i;
+
+	if (rcl_soft_change_find(c, onto, &i, err))
+		return -1;
+	if (c->state->disks[i].dg >= 0 || c->state->disks[i].spare) {
+		rcl_fail(err, RCL_NOT_ALLOWED, "drive %u:%u is not unconfigured", onto->enclosure,
+		         onto->slot);
+		return -1;
+	}
+	if (check_fits(c, &c->state->disks[i], onto, dg, 0, err))
+		return -1;
+	c->fresh[i] = true;
+	return (int)i;
+}
+
 enum rcl_status rcl_soft_replace_member(struct rcl_ctrl *ctrl, unsigned dg_id, unsigned m,
+                                        const struct rcl_drive_ref *onto,
                                         struct rcl_drive_ref *spare, struct rcl_error *err)
 {
 	struct rcl_soft_change c;
@@ -488,7 +511,9 @@ enum rcl_status rcl_soft_replace_member(struct rcl_ctrl *ctrl, unsigned dg_id, u
 	         dg->members[m].state == RCL_SOFT_MEMBER_REBUILD)
 		st = rcl_fail(err, RCL_NOT_ALLOWED, "member %u of disk group %u holds data", m,
 		              dg_id);
-	else if ((i = pick_spare(&c, dg)) < 0)
+	else if (onto && (i = pick_drive(&c, dg, onto, err)) < 0)
+		st = err->status;
+	else if (!onto && (i = pick_spare(&c, dg)) < 0)
 		st = rcl_fail(err, RCL_NOT_FOUND,
 		              "no hot spare can replace member %u of disk group %u", m, dg_id);
 	if (st) {
@@ -496,13 +521,17 @@ enum rcl_status rcl_soft_replace_member(struct rcl_ctrl *ctrl, unsigned dg_id, u
 		return st;
 	}
 	drop_spare(&c, c.cfg, (size_t)i);
-	dg->members[m] = (struct rcl_soft_member){.uuid = c.state->disks[i].gpt->disk_guid,
+	/* An unconfigured drive has no GPT yet: it gets its GUID with the new one. */
+	dg->members[m] = (struct rcl_soft_member){.uuid = onto ? (struct rcl_guid){{0}}
+	                                                       : c.state->disks[i].gpt->disk_guid,
 	                                          .slot = c.state->disks[i].slot,
 	                                          .state = RCL_SOFT_MEMBER_REBUILD,
 	                                          .rebuilt_lba = dg->first_lba};
 	*spare =
 	    (struct rcl_drive_ref){.enclosure = RCL_SOFT_ENCLOSURE, .slot = dg->members[m].slot};
 	st = write_replacement(&c, (size_t)i, dg, m, err);
+	if (!st && onto)
+		dg->members[m].uuid = c.gpts[i]->disk_guid;
 	if (!st)
 		st = rcl_soft_change_write_records(&c, err);
 	/* The replaced drive is in no group now: it is blanked, unconfigured. */

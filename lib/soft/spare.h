@@ -58,16 +58,20 @@ void rcl_soft_spares_forget_dg(struct rcl_soft_config *cfg, unsigned id);
 /**
  * rcl_soft_replace_member() - a hot spare takes the place of member @m of
  * group @dg_id (offline, failed or missing) and is rebuilt from the start:
- * a spare dedicated to the group first, then a global one, big enough. In
+ * a spare dedicated to the group first, then a global one, big enough; or,
+ * with @onto, that unconfigured drive ("start rebuild" on it). In
  * change.h's order: (a) the spare gets the group's GPT and in each VD's
  * partition member @m's md superblock (role @m, recovery_offset 0), the
  * roles synced on the others; (b) the record with the spare as member @m
  * in state REBUILD, rebuilt_lba at the group's first LBA; (c) the replaced
  * drive, in no group now, is blanked. *@spare: the drive that took it.
  * Return: RCL_OK; RCL_NOT_FOUND (no such member, or no usable spare);
- * RCL_NOT_ALLOWED (the member holds data); RCL_SYSTEM, RCL_NOMEM.
+ * RCL_NOT_ALLOWED (the member holds data, @onto is configured);
+ * RCL_DRIVE_TOO_SMALL (@onto cannot hold the group's extent); RCL_SYSTEM,
+ * RCL_NOMEM.
  */
 enum rcl_status rcl_soft_replace_member(struct rcl_ctrl *ctrl, unsigned dg_id, unsigned m,
+                                        const struct rcl_drive_ref *onto,
                                         struct rcl_drive_ref *spare, struct rcl_error *err);
 
 /* What rcl_soft_set_rebuilt() takes for a rebuild that is done. */

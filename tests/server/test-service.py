@@ -559,6 +559,61 @@ def case_rebuild_resumes_after_kill(fx):
           r.stdout + r.stderr)
 
 
+def drive_ops(fx, slot):
+    """The "Active Operations" of a drive's show all."""
+    status, doc = fx.json("/c0/e252/s%d" % slot, "show", "all")
+    name = "Drive /c0/e252/s%d" % slot
+    detail = doc["Response Data"][name + " - Detailed Information"]
+    return detail[name + " State"]["Active Operations"]
+
+
+def vd_ops(fx):
+    status, doc = fx.json("/c0/v0", "show", "all")
+    return doc["Response Data"]["VD0 Properties"]["Active Operations"]
+
+
+def case_rebuild_onto_unconfigured(fx):
+    """No spare: start rebuild on an unconfigured good drive puts it in the lost
+    member's place and rebuilds it; show all says what runs."""
+    fx.ok("/c0", "set", "rebuildrate=2")
+    export = start_export(fx)
+    if not export or not wait_consistent(fx):
+        return
+    src = os.path.join(fx.root, "data.img")
+    write_random(src, 64 * MIB)
+    r = qemu_img("convert", "-n", "-f", "raw", "-O", "raw", src, nbd_uri(export))
+    check(r.returncode == 0, "qemu-img writes 64 MiB into the export", r.stderr)
+    r = fx.run("/c0/e252/s3", "start", "rebuild")
+    check(r.returncode == 255 and "no disk group has a lost member" in r.stdout,
+          "start rebuild on a UGood drive with nothing to replace fails with 255", r.stdout)
+    fx.ok("/c0/e252/s1", "set", "offline")
+    time.sleep(1.5)
+    check(drive_state(fx, 3) == "UGood", "without a spare nothing replaces it by itself",
+          drive_state(fx, 3))
+    r = fx.run("/c0/e252/s3", "start", "rebuild")
+    check(r.returncode == 0 and drive_state(fx, 3) == "Rbld",
+          "start rebuild on UGood s3: it takes s1's place, Rbld", r.stdout)
+    check(rebuild_row(fx, 3).get("Status") == "In progress", "and its rebuild runs",
+          rebuild_row(fx, 3))
+    check(re.match(r"Rebuild \(\d+%\)$", drive_ops(fx, 3)),
+          "the drive's show all: Active Operations Rebuild (n%)", drive_ops(fx, 3))
+    check(re.match(r"Rebuild \(\d+%\)$", vd_ops(fx)),
+          "the VD's show all: Active Operations Rebuild (n%)", vd_ops(fx))
+    fx.ok("/c0", "set", "rebuildrate=100")
+    r = fx.run("/c0/e252/s3", "show", "rebuild", "wait")
+    check(r.returncode == 0 and "Not in progress" in r.stdout and drive_state(fx, 3) == "Onln",
+          "show rebuild wait returns when the rebuild is done; s3 Onln", r.stdout)
+    check(vd_ops(fx) == "None" and drive_ops(fx, 3) == "None",
+          "show all: Active Operations None once done", (vd_ops(fx), drive_ops(fx, 3)))
+    events = fx.ok("/c0", "show", "events").stdout
+    check("Rebuild started on PD 252:3 (replacing 252:1 in DG 0)" in events,
+          "the event log says which drive replaced which", events)
+    fx.ok("/c0/e252/s0", "set", "offline")
+    r = qemu_img("compare", "-f", "raw", "-F", "raw", src, nbd_uri(export))
+    check(r.returncode == 0, "the data reads back through the rebuilt drive",
+          r.stdout + r.stderr)
+
+
 def case_rebuild_no_spare(fx):
     """Without a usable spare nothing happens; stop rebuild needs a rebuild."""
     start_export(fx)
@@ -877,7 +932,8 @@ CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
          case_read_only_export, case_qemu_img_roundtrip, case_member_failure,
          case_restart_serves_persisted, case_kill_9_recovers, case_tcp_export,
          case_delete_exported, case_bad_input, case_state_dir_too_long, case_rebuild_spare,
-         case_rebuild_resumes_after_kill, case_rebuild_no_spare, case_consistency_check,
+         case_rebuild_resumes_after_kill, case_rebuild_no_spare, case_rebuild_onto_unconfigured,
+         case_consistency_check,
          case_background_init, case_crash_resync, case_dirty_degraded, case_patrol_read,
          case_patrol_auto_and_stop]
 
