@@ -208,7 +208,7 @@ static void fill_slots(struct rcl_ctrl *ctrl, const struct soft_ctrl *sc)
 		drive->slot = slot->slot;
 		drive->device_id = slot->slot;
 		/* Members and spares get their state later: only an unconfigured drive is JBOD. */
-		drive->state = slot->jbod ? RCL_PD_JBOD : RCL_PD_UGOOD;
+		drive->state = slot->bad ? RCL_PD_UBAD : slot->jbod ? RCL_PD_JBOD : RCL_PD_UGOOD;
 		drive->dg = -1;
 		drive->locate = slot->locate;
 		snprintf(drive->serial, sizeof(drive->serial), "%s", slot->serial);

@@ -6,8 +6,9 @@
  * The controller's own state is <state dir>/soft/<serial>.json: its serial,
  * its sector size and which backing object sits in which slot, with each
  * drive's serial number and WWN (so they stay stable across runs), and
- * whether its locate LED is on ("locate") and it is exposed as JBOD
- * ("jbod"), and whether the controller allows JBOD drives ("jbod"). These
+ * whether its locate LED is on ("locate"), it is exposed as JBOD ("jbod")
+ * or it is a failed drive a spare replaced ("bad": UBad until "set good"),
+ * and whether the controller allows JBOD drives ("jbod"). These
  * flags are written only when true: files written before them read the
  * same.
  */
@@ -76,8 +77,10 @@ static enum rcl_status parse_slot(json_object *item, const char *path, struct so
 	    !copy_checked(slot->serial, sizeof(slot->serial), serial) ||
 	    !copy_checked(slot->wwn, sizeof(slot->wwn), wwn))
 		return rcl_state_corrupt(err, path, "a slot has an invalid path, serial or wwn");
-	if (!get_flag(item, "locate", &slot->locate) || !get_flag(item, "jbod", &slot->jbod))
-		return rcl_state_corrupt(err, path, "a slot's locate or jbod is not a boolean");
+	if (!get_flag(item, "locate", &slot->locate) || !get_flag(item, "jbod", &slot->jbod) ||
+	    !get_flag(item, "bad", &slot->bad))
+		return rcl_state_corrupt(err, path,
+		                         "a slot's locate, jbod or bad is not a boolean");
 	slot->slot = (unsigned)number;
 	return RCL_OK;
 }
@@ -157,6 +160,7 @@ static enum rcl_status save_state(const struct soft_ctrl *sc, struct rcl_error *
 		json_object_object_add(item, "owned", json_object_new_boolean(slot->owned));
 		add_flag(item, "locate", slot->locate);
 		add_flag(item, "jbod", slot->jbod);
+		add_flag(item, "bad", slot->bad);
 		json_object_array_add(slots, item);
 	}
 	st = rcl_state_write(sc->state_path, root, err);
@@ -495,6 +499,29 @@ static enum rcl_status soft_set_drive_jbod(struct rcl_ctrl *ctrl, const struct r
 	return st ? st : rcl_soft_refresh(ctrl, err);
 }
 
+enum rcl_status rcl_soft_mark_bad(struct rcl_ctrl *ctrl, unsigned slot, struct rcl_error *err)
+{
+	const struct rcl_drive_ref ref = {RCL_SOFT_ENCLOSURE, slot};
+	struct soft_slot *s = find_slot(ctrl->priv, &ref, err);
+	enum rcl_status st = s ? save_flag(ctrl->priv, &s->bad, true, err) : RCL_NOT_FOUND;
+
+	return st ? st : rcl_soft_refresh(ctrl, err);
+}
+
+/* "set good" of a replaced failed drive clears its flag; the rest is the members'. */
+static enum rcl_status soft_set_drive_state(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                            enum rcl_drive_change change, struct rcl_error *err)
+{
+	const struct rcl_drive *d = rcl_ctrl_find_drive(ctrl, ref);
+	struct soft_slot *slot = find_slot(ctrl->priv, ref, err);
+	enum rcl_status st;
+
+	if (change != RCL_DRIVE_SET_GOOD || !d || d->dg >= 0 || !slot || !slot->bad)
+		return rcl_soft_set_drive_state(ctrl, ref, change, err);
+	st = save_flag(ctrl->priv, &slot->bad, false, err);
+	return st ? st : rcl_soft_refresh(ctrl, err);
+}
+
 const struct rcl_backend_ops rcl_soft_ops = {
     .name = "soft",
     .load = soft_load,
@@ -510,7 +537,7 @@ const struct rcl_backend_ops rcl_soft_ops = {
     .set_locate = soft_set_locate,
     .set_jbod_mode = soft_set_jbod_mode,
     .set_drive_jbod = soft_set_drive_jbod,
-    .set_drive_state = rcl_soft_set_drive_state,
+    .set_drive_state = soft_set_drive_state,
     .foreign_show = rcl_soft_foreign_show,
     .foreign_import = rcl_soft_foreign_import,
     .foreign_delete = rcl_soft_foreign_delete,

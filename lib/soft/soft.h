@@ -22,6 +22,7 @@ struct soft_slot {
 	bool owned;  /* an image raidcli created, deleted with delete=images */
 	bool locate; /* its locate LED is on: kept here, as it is the slot's */
 	bool jbod;   /* exposed to the host as it is (JBOD) while unconfigured */
+	bool bad;    /* a failed member a spare replaced: UBad until "set good" */
 	char serial[32];
 	char wwn[24];
 	char path[PATH_MAX];
@@ -57,5 +58,12 @@ void rcl_soft_probe(const char *path, unsigned sector_size, struct rcl_drive *dr
  * or block device, unreadable, or a block device in use. Fills *@st.
  */
 enum rcl_status rcl_soft_check_usable(const char *path, struct stat *st, struct rcl_error *err);
+
+/*
+ * rcl_soft_mark_bad() - the drive in @slot, which left its group failed,
+ * stays UBad (as StorCLI keeps a replaced failed drive) until "set good":
+ * neither a spare nor a member of a new VD. Kept in the state file.
+ */
+enum rcl_status rcl_soft_mark_bad(struct rcl_ctrl *ctrl, unsigned slot, struct rcl_error *err);
 
 #endif /* RCL_SOFT_H */

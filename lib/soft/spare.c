@@ -499,6 +499,8 @@ enum rcl_status rcl_soft_replace_member(struct rcl_ctrl *ctrl, unsigned dg_id, u
 	struct rcl_soft_change c;
 	struct rcl_soft_dg *dg;
 	int i = -1;
+	unsigned old;
+	bool failed;
 	enum rcl_status st = rcl_soft_change_begin(ctrl, &c, err);
 
 	if (st)
@@ -520,6 +522,8 @@ enum rcl_status rcl_soft_replace_member(struct rcl_ctrl *ctrl, unsigned dg_id, u
 		rcl_soft_change_end(&c);
 		return st;
 	}
+	failed = dg->members[m].state == RCL_SOFT_MEMBER_FAILED;
+	old = dg->members[m].slot;
 	drop_spare(&c, c.cfg, (size_t)i);
 	/* An unconfigured drive has no GPT yet: it gets its GUID with the new one. */
 	dg->members[m] = (struct rcl_soft_member){.uuid = onto ? (struct rcl_guid){{0}}
@@ -534,10 +538,14 @@ enum rcl_status rcl_soft_replace_member(struct rcl_ctrl *ctrl, unsigned dg_id, u
 		dg->members[m].uuid = c.gpts[i]->disk_guid;
 	if (!st)
 		st = rcl_soft_change_write_records(&c, err);
-	/* The replaced drive is in no group now: it is blanked, unconfigured. */
+	/* The replaced drive is in no group now: it is blanked, unconfigured (UBad if it failed).
+	 */
 	if (!st)
 		rcl_soft_change_clean_up(&c);
-	return rcl_soft_change_finish(&c, st, err);
+	st = rcl_soft_change_finish(&c, st, err);
+	if (!st && failed)
+		(void)rcl_soft_mark_bad(ctrl, old, &(struct rcl_error){0});
+	return st;
 }
 
 enum rcl_status rcl_soft_set_rebuilt(struct rcl_ctrl *ctrl, unsigned dg_id, unsigned m,

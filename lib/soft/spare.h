@@ -64,7 +64,8 @@ void rcl_soft_spares_forget_dg(struct rcl_soft_config *cfg, unsigned id);
  * partition member @m's md superblock (role @m, recovery_offset 0), the
  * roles synced on the others; (b) the record with the spare as member @m
  * in state REBUILD, rebuilt_lba at the group's first LBA; (c) the replaced
- * drive, in no group now, is blanked. *@spare: the drive that took it.
+ * drive, in no group now, is blanked, and a failed one marked UBad
+ * (rcl_soft_mark_bad()). *@spare: the drive that took it.
  * Return: RCL_OK; RCL_NOT_FOUND (no such member, or no usable spare);
  * RCL_NOT_ALLOWED (the member holds data, @onto is configured);
  * RCL_DRIVE_TOO_SMALL (@onto cannot hold the group's extent); RCL_SYSTEM,

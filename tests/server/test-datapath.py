@@ -228,8 +228,18 @@ def case_patrol_read_finds_media_errors(fx):
     check(wait_for(lambda: rebuilt(fx, 3), 60),
           "the hot spare rebuilds by itself, the VD is optimal", fx.run("/c0", "show").stdout)
     status, doc = fx.json("/c0/e252/s2", "show")
-    check(doc["Response Data"]["Drive Information"][0]["DG"] == "-",
-          "the failing drive is out of the VD", doc)
+    row = doc["Response Data"]["Drive Information"][0]
+    check(row["DG"] == "-" and row["State"] == "UBad",
+          "the failing drive is out of the VD, and UBad (as StorCLI keeps it)", doc)
+    os.remove(os.path.join(fx.root, "trigger"))
+    r = fx.run("/c0/e252/s2", "add", "hotsparedrive")
+    check(r.returncode == 255 and "UBad" in r.stdout, "a UBad drive is no hot spare", r.stdout)
+    r = fx.run("/c0", "add", "vd", "r0", "drives=252:2")
+    check(r.returncode == 255 and "UBad" in r.stdout, "nor a new VD's member", r.stdout)
+    r = fx.run("/c0/e252/s2", "set", "good")
+    status, doc = fx.json("/c0/e252/s2", "show")
+    check(r.returncode == 0 and doc["Response Data"]["Drive Information"][0]["State"] == "UGood",
+          "set good makes it UGood", r.stdout)
     events = fx.ok("/c0", "show", "events").stdout
     check(re.search(r"Patrol Read complete \([1-9]\d* media errors\)", events),
           "the event log has the patrol read's end with its errors", events)
