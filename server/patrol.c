@@ -225,6 +225,7 @@ static void drop_task(void)
 	pr.elapsed += p.elapsed;
 	rcl_soft_task_free(pr.task);
 	pr.task = NULL;
+	atomic_store(&pr.ended, 0); /* its done callback has run */
 	volume_put(pr.vol);
 	pr.vol = NULL;
 	pr.rec.media_errors += atomic_load(&pr.media_errors);
@@ -270,12 +271,10 @@ static bool run_from(unsigned id, const struct rcl_soft_state *state)
 
 		if (vd->id < pr.rec.vd)
 			continue;
-		if (vd->id > pr.rec.vd)
-			pr.rec = (struct patrol_record){.active = true,
-			                                .vd = vd->id,
-			                                .iterations = pr.rec.iterations,
-			                                .media_errors = pr.rec.media_errors,
-			                                .percent = pr.rec.percent};
+		if (vd->id > pr.rec.vd) {
+			pr.rec.vd = vd->id;
+			pr.rec.position = 0;
+		}
 		params.from = pr.rec.position;
 		weigh(&state->cfg, vd->id);
 		settings_pace(id, SETTING_PR, &params.rate, &host_first);
@@ -395,7 +394,6 @@ void patrol_tick(unsigned id)
 	uint64_t flushed = atomic_load(&pr.flushed);
 
 	if (ended) {
-		atomic_store(&pr.ended, 0);
 		pr.rec.position = flushed;
 		drop_task();
 		if (ended - 1 == RCL_SOFT_TASK_FAILED)
@@ -431,7 +429,6 @@ void patrol_stop_all(unsigned id)
 	rcl_soft_task_stop(pr.task);
 	rcl_soft_task_wait(pr.task, &p);
 	/* Not the user's stop: the record stays active, for the next process to resume. */
-	atomic_store(&pr.ended, 0);
 	pr.rec.position = atomic_load(&pr.flushed);
 	pr.rec.percent = (unsigned)(fraction_at(pr.rec.position, p.total) * 100);
 	drop_task();
@@ -488,7 +485,6 @@ enum rcl_status patrol_control(struct rcl_ctrl *ctrl, enum rebuild_action action
 
 			rcl_soft_task_stop(pr.task);
 			rcl_soft_task_wait(pr.task, &p);
-			atomic_store(&pr.ended, 0);
 			pr.rec.position = atomic_load(&pr.flushed);
 			pr.rec.percent = (unsigned)(fraction_at(pr.rec.position, p.total) * 100);
 		}

@@ -16,6 +16,9 @@
  * (BGI: md's resync) by itself when it is not consistent, or, at the
  * process's start, when a crash left bits set in its write-intent bitmap;
  * when the BGI ends the VD is recorded consistent. A degraded VD gets none.
+ * BGIs log their start and end as events (tasks_event()).
+ *
+ * The patrol read is patrol.h's; the loop's calls here run it too.
  */
 #ifndef RCL_SERVER_TASKS_H
 #define RCL_SERVER_TASKS_H
