@@ -52,6 +52,8 @@ def fio_process(uri, seed, verify_only=False, size="100%"):
     return subprocess.Popen(["fio", "--name=datapath", "--ioengine=nbd", "--uri=" + uri,
                         "--rw=randwrite", "--bssplit=4k/50:64k/30:192k/20", "--size=" + size,
                         "--iodepth=8", "--verify=crc32c", "--verify_fatal=1",
+                        # no verify state file left in the working directory
+                        "--verify_state_save=0",
                         "--randseed=%d" % seed, "--output-format=terse"] +
                             (["--verify_only"] if verify_only else []),
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
