@@ -57,6 +57,16 @@ struct nbd_req {
 	size_t cap;
 };
 
+/*
+ * struct nbd_inbuf - what a connection has received but not yet taken: one
+ * recv() brings in every request the client has queued (a 4K write is 4
+ * KiB and 28 bytes), so the next threads find theirs without a system call.
+ */
+struct nbd_inbuf {
+	size_t start, end;
+	uint8_t data[64 << 10];
+};
+
 struct nbd_conn {
 	struct rcl_nbd_server *srv;
 	struct nbd_conn *next; /* in the server's live or finished list */
@@ -64,8 +74,9 @@ struct nbd_conn {
 	bool no_zeroes;  /* NBD_FLAG_C_NO_ZEROES */
 	bool structured; /* NBD_OPT_STRUCTURED_REPLY negotiated */
 
-	pthread_mutex_t read_lock; /* one thread reads a request at a time; and @ending */
+	pthread_mutex_t read_lock; /* one thread reads a request at a time; @ending, @in */
 	bool ending;               /* no more requests: end of file, DISC, a broken stream */
+	struct nbd_inbuf in;
 	pthread_mutex_t send_lock; /* one reply on the wire at a time */
 
 	/* Threads not busy with a request: a thread that takes the last one adds a thread. */
@@ -106,6 +117,12 @@ int nbd_discard(int fd, uint64_t len);
 /* nbd_send_iov() - sendmsg() until all is sent; steps @iov over what went out. */
 int nbd_send_iov(int fd, struct iovec *iov, int iovcnt);
 int nbd_send_all(int fd, const void *buf, size_t len);
+/*
+ * nbd_inbuf_recv() - @len bytes from @fd through @in into @buf (NULL: read
+ * and dropped). What is left of a large payload once @in is empty goes
+ * straight into @buf.
+ */
+int nbd_inbuf_recv(int fd, struct nbd_inbuf *in, void *buf, size_t len);
 
 /*
  * nbd_handshake() - run the fixed newstyle handshake on @conn.

@@ -243,8 +243,9 @@ static void parse_request(const uint8_t *head, struct nbd_req *req)
 static bool take_payload(struct nbd_conn *conn, struct nbd_req *req, bool runs)
 {
 	if (runs)
-		return !nbd_recv_all(conn->fd, req->buf, req->length);
-	return req->length <= NBD_DOS_PAYLOAD_MAX && !nbd_discard(conn->fd, req->length);
+		return !nbd_inbuf_recv(conn->fd, &conn->in, req->buf, req->length);
+	return req->length <= NBD_DOS_PAYLOAD_MAX &&
+	       !nbd_inbuf_recv(conn->fd, &conn->in, NULL, req->length);
 }
 
 /*
@@ -257,7 +258,8 @@ static bool read_request(struct nbd_conn *conn, struct nbd_req *req, bool *runs)
 {
 	uint8_t head[NBD_REQUEST_SIZE];
 
-	if (nbd_recv_all(conn->fd, head, sizeof(head)) || nbd_get32(head) != NBD_MAGIC_REQUEST)
+	if (nbd_inbuf_recv(conn->fd, &conn->in, head, sizeof(head)) ||
+	    nbd_get32(head) != NBD_MAGIC_REQUEST)
 		return false;
 	parse_request(head, req);
 	if (req->type == NBD_CMD_DISC)
