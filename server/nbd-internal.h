@@ -61,9 +61,12 @@ struct nbd_req {
  * struct nbd_inbuf - what a connection has received but not yet taken: one
  * recv() brings in every request the client has queued (a 4K write is 4
  * KiB and 28 bytes), so the next threads find theirs without a system call.
+ * @refill caps what one recv() takes: after a large WRITE only the next
+ * header, so that a large payload goes straight to its request's buffer
+ * rather than through this one.
  */
 struct nbd_inbuf {
-	size_t start, end;
+	size_t start, end, refill;
 	uint8_t data[64 << 10];
 };
 

@@ -58,7 +58,7 @@ int nbd_inbuf_recv(int fd, struct nbd_inbuf *in, void *buf, size_t len)
 	uint8_t *p = buf;
 
 	while (len) {
-		size_t n = inbuf_take(in, p, len);
+		size_t n = inbuf_take(in, p, len), want;
 		ssize_t got;
 
 		len -= n;
@@ -66,9 +66,11 @@ int nbd_inbuf_recv(int fd, struct nbd_inbuf *in, void *buf, size_t len)
 		if (!len)
 			break;
 		in->start = in->end = 0;
-		if (p && len >= sizeof(in->data) / 2)
+		if (p && len > sizeof(in->data) / 2)
 			return nbd_recv_all(fd, p, len);
-		got = recv(fd, in->data, sizeof(in->data), 0);
+		/* At least what is due, if it fits (a payload being dropped may not). */
+		want = len > in->refill ? len : in->refill;
+		got = recv(fd, in->data, want < sizeof(in->data) ? want : sizeof(in->data), 0);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got <= 0)

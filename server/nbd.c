@@ -97,6 +97,7 @@ static struct nbd_conn *conn_new(struct rcl_nbd_server *srv, int fd)
 	pthread_mutex_init(&conn->read_lock, NULL);
 	pthread_mutex_init(&conn->send_lock, NULL);
 	pthread_mutex_init(&conn->lock, NULL);
+	conn->in.refill = sizeof(conn->in.data);
 	conn->nthreads = 1; /* conn_thread, in threads[0] */
 	atomic_init(&conn->idle, 1);
 	return conn;
