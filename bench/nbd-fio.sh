@@ -73,9 +73,18 @@ wait_socket() {
 
 # fio_run RW BS QD JOBS MIX URI... -> prints MB/s. The jobs spread over the
 # URIs keeping the total I/O depth (JOBS x QD) and at least one connection
-# per URI, so one VD and N member exports get the same load.
+# per URI, so one VD and N member exports get the same load. Both sides get
+# at least $min_conns connections (fio jobs, each a client thread of its
+# own), the JBOD's member count: else a 1-job profile would have N clients
+# and N connections on the JBOD and one of each on the VD, which
+# advertises multi-conn for clients to use.
+min_conns=1
 fio_run() {
 	local rw=$1 bs=$2 qd=$3 jobs=$4 mix=$5; shift 5
+	if [ "$jobs" -lt "$min_conns" ]; then
+		qd=$(((qd * jobs + min_conns - 1) / min_conns))
+		jobs=$min_conns
+	fi
 	local per_uri_jobs=$(((jobs + $# - 1) / $#)) depth job=$work/job.fio i=0
 	depth=$((qd * jobs / ($# * per_uri_jobs)))
 	[ "$depth" -ge 1 ] || depth=1
@@ -244,6 +253,7 @@ printf '%-7s %-18s %10s %10s %6s %6s %-5s %6s\n' level profile "JBOD MB/s" "VD M
 	target "" spread
 for level in ${levels//,/ }; do
 	[ -n "${members[$level]:-}" ] || { echo "bench: no level $level" >&2; exit 2; }
+	min_conns=${members[$level]}
 	start_vd "$level"
 	start_jbod
 	for p in "${profiles[@]}"; do

@@ -22,9 +22,10 @@
 
 #define EXPORTS_FORMAT 1
 /*
- * Workers per export: each runs one request at a time, synchronously, so
- * this is the export's I/O depth: bench/nbd-fio.sh's 128K profiles ran
- * about twice as fast with 16 as with 4, and 32 added nothing on 4K.
+ * Threads per connection (nbd.h; each comes when the connection's requests
+ * need it): each runs one request at a time, synchronously, so this is a
+ * connection's I/O depth: bench/nbd-fio.sh's 128K profiles ran about twice
+ * as fast with 16 as with 4, and 32 added nothing on 4K.
  */
 #define NBD_THREADS 16
 

@@ -3,19 +3,24 @@
  * nbd-internal.h - what the NBD server's files share: the server and
  * connection objects, the request slots, and the socket helpers.
  *
- * Threads: one accept thread per server; one thread per connection, which
- * runs the handshake and then reads requests; a pool of workers shared by
- * all connections, which run the export's operations and send the replies
- * (one sender per connection at a time; see struct nbd_conn).
- * A connection owns a fixed set of request slots, each with a payload
- * buffer that grows to the largest request seen and is then reused, so the
- * data path allocates nothing per request and a connection cannot hold more
- * than NBD_CONN_SLOTS requests (and their memory) at once.
+ * Threads: one accept thread per server; per connection, one thread that
+ * runs the handshake and then, like each of the connection's other threads,
+ * serves requests: it takes the connection's read lock, reads one request
+ * (header and payload), lets go, runs it and sends the reply under the send
+ * lock. A request never changes threads, so it costs no handoff (wake-ups,
+ * context switches) on its way. A connection starts with one thread and
+ * adds one whenever all of its threads are busy with requests, up to the
+ * server's per-connection limit; its threads end with it, so idle exports
+ * and finished clients cost no threads.
+ * Each thread keeps a payload buffer that grows to the largest request it
+ * has seen and is then reused: the data path allocates nothing per request,
+ * and a connection holds at most one request (and buffer) per thread.
  */
 #ifndef RCL_SERVER_NBD_INTERNAL_H
 #define RCL_SERVER_NBD_INTERNAL_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -25,8 +30,8 @@
 #include "nbd-proto.h"
 #include "nbd.h"
 
-/* Requests one connection may have in flight (read but not yet answered). */
-#define NBD_CONN_SLOTS 16
+/* The most threads (so requests in flight) one connection may have. */
+#define NBD_CONN_THREADS_MAX 64
 /* Clients served at once; more are closed on accept. */
 #define NBD_MAX_CONNECTIONS 64
 /* Option data kept in memory: an export name plus the INFO/GO fields. */
@@ -40,12 +45,8 @@
 /* How long a handshake may wait for each message from the client (seconds). */
 #define NBD_HANDSHAKE_TIMEOUT 30
 
-struct nbd_conn;
-
-/* struct nbd_slot - one request between the connection's reader and a worker. */
-struct nbd_slot {
-	struct nbd_slot *next; /* in the connection's free list or the work queue */
-	struct nbd_conn *conn;
+/* struct nbd_req - one request, on the thread that read it and runs it. */
+struct nbd_req {
 	uint16_t flags;
 	uint16_t type;
 	uint64_t cookie;
@@ -56,27 +57,38 @@ struct nbd_slot {
 	size_t cap;
 };
 
+/*
+ * struct nbd_inbuf - what a connection has received but not yet taken: one
+ * recv() brings in every request the client has queued (a 4K write is 4
+ * KiB and 28 bytes), so the next threads find theirs without a system call.
+ * @refill caps what one recv() takes: after a large WRITE only the next
+ * header, so that a large payload goes straight to its request's buffer
+ * rather than through this one.
+ */
+struct nbd_inbuf {
+	size_t start, end, refill;
+	uint8_t data[64 << 10];
+};
+
 struct nbd_conn {
 	struct rcl_nbd_server *srv;
 	struct nbd_conn *next; /* in the server's live or finished list */
 	int fd;
-	pthread_t thread;
 	bool no_zeroes;  /* NBD_FLAG_C_NO_ZEROES */
 	bool structured; /* NBD_OPT_STRUCTURED_REPLY negotiated */
 
-	pthread_mutex_t lock; /* all below but the arrays */
-	pthread_cond_t slot_done;
-	struct nbd_slot *free_slots;
-	unsigned inflight;
-	/*
-	 * One thread at a time sends (@sending); the others leave their
-	 * replies in @replies for it and go back to work, so a client that
-	 * stops reading holds one worker, not the pool.
-	 */
-	bool sending;
-	struct nbd_slot *replies, *replies_tail;
+	pthread_mutex_t read_lock; /* one thread reads a request at a time; @ending, @in */
+	bool ending;               /* no more requests: end of file, DISC, a broken stream */
+	struct nbd_inbuf in;
+	pthread_mutex_t send_lock; /* one reply on the wire at a time */
 
-	struct nbd_slot slots[NBD_CONN_SLOTS];
+	/* Threads not busy with a request: a thread that takes the last one adds a thread. */
+	atomic_uint idle;
+	pthread_mutex_t lock; /* @nthreads and @threads, @closed */
+	bool closed;          /* no thread may be added: the connection is ending */
+	unsigned nthreads;
+	pthread_t threads[NBD_CONN_THREADS_MAX]; /* [0] ran the handshake, and joins the rest */
+
 	uint8_t opt[NBD_OPT_DATA_MAX]; /* the option being handled */
 };
 
@@ -99,12 +111,7 @@ struct rcl_nbd_server {
 	struct nbd_conn *finished; /* threads that ended, to join */
 	unsigned connections;
 
-	pthread_mutex_t queue_lock; /* the work queue */
-	pthread_cond_t queue_ready;
-	struct nbd_slot *queue_head, *queue_tail;
-	bool workers_stop;
-	pthread_t *workers;
-	unsigned nworkers;
+	unsigned conn_threads; /* the most threads one connection may have */
 };
 
 /* nbd-io.c: whole-buffer socket I/O. Each returns 0, or -1 on EOF or error. */
@@ -113,6 +120,12 @@ int nbd_discard(int fd, uint64_t len);
 /* nbd_send_iov() - sendmsg() until all is sent; steps @iov over what went out. */
 int nbd_send_iov(int fd, struct iovec *iov, int iovcnt);
 int nbd_send_all(int fd, const void *buf, size_t len);
+/*
+ * nbd_inbuf_recv() - @len bytes from @fd through @in into @buf (NULL: read
+ * and dropped). What is left of a large payload once @in is empty goes
+ * straight into @buf.
+ */
+int nbd_inbuf_recv(int fd, struct nbd_inbuf *in, void *buf, size_t len);
 
 /*
  * nbd_handshake() - run the fixed newstyle handshake on @conn.
@@ -120,10 +133,11 @@ int nbd_send_all(int fd, const void *buf, size_t len);
  */
 bool nbd_handshake(struct nbd_conn *conn);
 
-/* nbd_transmit() - serve requests on @conn until it ends; waits for the in-flight ones. */
+/*
+ * nbd_transmit() - serve requests on @conn (on its first thread) until it
+ * ends; returns when its other threads have ended too, every request
+ * answered or the connection broken.
+ */
 void nbd_transmit(struct nbd_conn *conn);
-
-/* nbd_worker() - a worker thread's body (@arg is the server). */
-void *nbd_worker(void *arg);
 
 #endif /* RCL_SERVER_NBD_INTERNAL_H */

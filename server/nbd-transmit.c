@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * nbd-transmit.c - the NBD transmission phase: each connection's reader
- * checks requests and queues them in its slots; the shared workers run the
- * export's operations and send the replies (simple ones, or for READ a
- * single structured chunk once the client negotiated them).
+ * nbd-transmit.c - the NBD transmission phase: each of a connection's
+ * threads in turn reads one request under the read lock, checks it, runs
+ * the export's operation and sends the reply under the send lock (simple
+ * replies, or for READ a single structured chunk once the client
+ * negotiated them); see nbd-internal.h for how threads come and go.
  *
  * Requests that fail the checks (bounds, alignment, flags, read-only) are
- * answered by the reader at once and never reach a worker or the export.
- * Replies may leave out of order, as the spec allows; one sender at a time
- * per connection (deliver()) keeps each one whole on the wire.
+ * answered at once and never reach the export. Replies may leave out of
+ * order, as the spec allows; the send lock keeps each one whole on the wire.
  */
 #include <errno.h>
 #include <sys/socket.h>
@@ -32,7 +32,7 @@ static void send_iov(struct nbd_conn *conn, struct iovec *iov, int iovcnt)
 		shutdown(conn->fd, SHUT_RDWR);
 }
 
-static void send_simple_reply(struct nbd_conn *conn, const struct nbd_slot *req)
+static void send_simple_reply(struct nbd_conn *conn, const struct nbd_req *req)
 {
 	uint8_t head[NBD_SIMPLE_REPLY_SIZE];
 	uint32_t error = req->error;
@@ -50,7 +50,7 @@ static void send_simple_reply(struct nbd_conn *conn, const struct nbd_slot *req)
  * (OFFSET_DATA), the error (ERROR, no message) or, for a zero-length read,
  * nothing (NONE: a data chunk must describe at least one byte).
  */
-static void send_read_chunk(struct nbd_conn *conn, const struct nbd_slot *req)
+static void send_read_chunk(struct nbd_conn *conn, const struct nbd_req *req)
 {
 	uint8_t head[NBD_CHUNK_HEADER_SIZE + 8];
 	uint32_t error = req->error;
@@ -83,65 +83,14 @@ static void send_read_chunk(struct nbd_conn *conn, const struct nbd_slot *req)
  * Once structured replies are negotiated a READ must get one, even for an
  * early EINVAL; other commands may keep simple replies (no payload).
  */
-static void send_reply(struct nbd_conn *conn, const struct nbd_slot *req)
+static void send_reply(struct nbd_conn *conn, const struct nbd_req *req)
 {
+	pthread_mutex_lock(&conn->send_lock);
 	if (conn->structured && req->type == NBD_CMD_READ)
 		send_read_chunk(conn, req);
 	else
 		send_simple_reply(conn, req);
-}
-
-/* Back to the free list; the caller holds @conn->lock. */
-static void give_back(struct nbd_conn *conn, struct nbd_slot *slot)
-{
-	slot->next = conn->free_slots;
-	conn->free_slots = slot;
-	conn->inflight--;
-	pthread_cond_broadcast(&conn->slot_done);
-}
-
-/*
- * Send @slot's reply and free the slot. If another thread is sending on
- * this connection, leave the reply to it; else send, then send whatever
- * the others left meanwhile.
- */
-static void deliver(struct nbd_slot *slot)
-{
-	struct nbd_conn *conn = slot->conn;
-	bool more;
-
-	slot->next = NULL;
-	pthread_mutex_lock(&conn->lock);
-	if (conn->sending) {
-		if (conn->replies_tail)
-			conn->replies_tail->next = slot;
-		else
-			conn->replies = slot;
-		conn->replies_tail = slot;
-		pthread_mutex_unlock(&conn->lock);
-		return;
-	}
-	conn->sending = true;
-	pthread_mutex_unlock(&conn->lock);
-
-	do {
-		struct nbd_slot *next;
-
-		send_reply(conn, slot);
-		pthread_mutex_lock(&conn->lock);
-		next = conn->replies;
-		if (next) {
-			conn->replies = next->next;
-			if (!conn->replies)
-				conn->replies_tail = NULL;
-		}
-		more = next != NULL;
-		conn->sending = more;
-		give_back(conn, slot);
-		/* With nothing more to send the connection may go after this unlock. */
-		pthread_mutex_unlock(&conn->lock);
-		slot = next;
-	} while (more);
+	pthread_mutex_unlock(&conn->send_lock);
 }
 
 /* The spec's fixed error values, from the export's negative errno. */
@@ -172,7 +121,7 @@ static uint32_t nbd_error(int rc)
 	}
 }
 
-/* ---- workers ---- */
+/* ---- running requests ---- */
 
 static int write_zero_bytes(const struct rcl_nbd_export *ex, uint64_t off, uint64_t len, bool fua)
 {
@@ -188,70 +137,28 @@ static int write_zero_bytes(const struct rcl_nbd_export *ex, uint64_t off, uint6
 	return 0;
 }
 
-static int run_request(const struct rcl_nbd_export *ex, struct nbd_slot *slot)
+static int run_request(const struct rcl_nbd_export *ex, struct nbd_req *req)
 {
-	bool fua = slot->flags & NBD_CMD_FLAG_FUA;
+	bool fua = req->flags & NBD_CMD_FLAG_FUA;
 	int rc;
 
-	switch (slot->type) {
+	switch (req->type) {
 	case NBD_CMD_READ:
-		return ex->read(ex->ctx, slot->buf, slot->length, slot->offset);
+		return ex->read(ex->ctx, req->buf, req->length, req->offset);
 	case NBD_CMD_WRITE:
-		return ex->write(ex->ctx, slot->buf, slot->length, slot->offset, fua);
+		return ex->write(ex->ctx, req->buf, req->length, req->offset, fua);
 	case NBD_CMD_FLUSH:
 		return ex->flush(ex->ctx);
 	case NBD_CMD_TRIM:
-		rc = ex->trim(ex->ctx, slot->length, slot->offset);
+		rc = ex->trim(ex->ctx, req->length, req->offset);
 		return rc || !fua ? rc : ex->flush(ex->ctx);
 	case NBD_CMD_WRITE_ZEROES:
-		if (slot->flags & NBD_CMD_FLAG_NO_HOLE)
-			return write_zero_bytes(ex, slot->offset, slot->length, fua);
-		return ex->zero(ex->ctx, slot->length, slot->offset, fua);
+		if (req->flags & NBD_CMD_FLAG_NO_HOLE)
+			return write_zero_bytes(ex, req->offset, req->length, fua);
+		return ex->zero(ex->ctx, req->length, req->offset, fua);
 	default: /* the reader lets no other type through */
 		return -EINVAL;
 	}
-}
-
-static struct nbd_slot *next_work(struct rcl_nbd_server *srv)
-{
-	struct nbd_slot *slot;
-
-	pthread_mutex_lock(&srv->queue_lock);
-	while (!srv->queue_head && !srv->workers_stop)
-		pthread_cond_wait(&srv->queue_ready, &srv->queue_lock);
-	slot = srv->queue_head;
-	if (slot) {
-		srv->queue_head = slot->next;
-		if (!srv->queue_head)
-			srv->queue_tail = NULL;
-	}
-	pthread_mutex_unlock(&srv->queue_lock);
-	return slot;
-}
-
-void *nbd_worker(void *arg)
-{
-	struct rcl_nbd_server *srv = arg;
-	struct nbd_slot *slot;
-
-	while ((slot = next_work(srv))) {
-		slot->error = nbd_error(run_request(&srv->export, slot));
-		deliver(slot);
-	}
-	return NULL;
-}
-
-static void queue_work(struct rcl_nbd_server *srv, struct nbd_slot *slot)
-{
-	slot->next = NULL;
-	pthread_mutex_lock(&srv->queue_lock);
-	if (srv->queue_tail)
-		srv->queue_tail->next = slot;
-	else
-		srv->queue_head = slot;
-	srv->queue_tail = slot;
-	pthread_cond_signal(&srv->queue_ready);
-	pthread_mutex_unlock(&srv->queue_lock);
 }
 
 /* ---- the reader ---- */
@@ -282,7 +189,7 @@ static bool type_supported(const struct rcl_nbd_server *srv, uint16_t type)
 }
 
 /* The error the spec asks for when a request cannot run, or 0. */
-static uint32_t check_request(const struct rcl_nbd_server *srv, const struct nbd_slot *req)
+static uint32_t check_request(const struct rcl_nbd_server *srv, const struct nbd_req *req)
 {
 	const struct rcl_nbd_export *ex = &srv->export;
 	bool writes = req->type == NBD_CMD_WRITE || req->type == NBD_CMD_TRIM ||
@@ -305,43 +212,21 @@ static uint32_t check_request(const struct rcl_nbd_server *srv, const struct nbd
 	return 0;
 }
 
-static struct nbd_slot *take_slot(struct nbd_conn *conn)
-{
-	struct nbd_slot *slot;
-
-	pthread_mutex_lock(&conn->lock);
-	while (!conn->free_slots)
-		pthread_cond_wait(&conn->slot_done, &conn->lock);
-	slot = conn->free_slots;
-	conn->free_slots = slot->next;
-	conn->inflight++;
-	pthread_mutex_unlock(&conn->lock);
-	return slot;
-}
-
-/* Give back a slot whose request was cut short: no reply. */
-static void drop_slot(struct nbd_conn *conn, struct nbd_slot *slot)
-{
-	pthread_mutex_lock(&conn->lock);
-	give_back(conn, slot);
-	pthread_mutex_unlock(&conn->lock);
-}
-
 /*
- * Grow @slot's buffer to @len: a fresh allocation rather than realloc(),
+ * Grow @req's buffer to @len: a fresh allocation rather than realloc(),
  * which would copy contents nobody needs. Once grown it is reused.
  */
-static bool slot_reserve(struct nbd_slot *slot, size_t len)
+static bool req_reserve(struct nbd_req *req, size_t len)
 {
-	if (slot->cap >= len)
+	if (req->cap >= len)
 		return true;
-	rcl_free(slot->buf);
-	slot->buf = rcl_malloc(len);
-	slot->cap = slot->buf ? len : 0;
-	return slot->buf != NULL;
+	rcl_free(req->buf);
+	req->buf = rcl_malloc(len);
+	req->cap = req->buf ? len : 0;
+	return req->buf != NULL;
 }
 
-static void parse_request(const uint8_t *head, struct nbd_slot *req)
+static void parse_request(const uint8_t *head, struct nbd_req *req)
 {
 	req->flags = nbd_get16(head + 4);
 	req->type = nbd_get16(head + 6);
@@ -351,61 +236,121 @@ static void parse_request(const uint8_t *head, struct nbd_slot *req)
 }
 
 /*
- * Take in a WRITE's payload: into the slot's buffer if it will run, else
- * read and dropped to stay in step with the client, unless it is too large
- * to be anything but an attack. Return: false when the connection must end.
+ * Take in a WRITE's payload: into @req's buffer if it will run, else read
+ * and dropped to stay in step with the client, unless it is too large to
+ * be anything but an attack. Return: false when the connection must end.
  */
-static bool take_payload(struct nbd_conn *conn, struct nbd_slot *slot, bool runs)
+static bool take_payload(struct nbd_conn *conn, struct nbd_req *req, bool runs)
 {
 	if (runs)
-		return !nbd_recv_all(conn->fd, slot->buf, slot->length);
-	return slot->length <= NBD_DOS_PAYLOAD_MAX && !nbd_discard(conn->fd, slot->length);
+		return !nbd_inbuf_recv(conn->fd, &conn->in, req->buf, req->length);
+	return req->length <= NBD_DOS_PAYLOAD_MAX &&
+	       !nbd_inbuf_recv(conn->fd, &conn->in, NULL, req->length);
 }
 
 /*
- * Read one request into a slot and queue it for the workers, or answer it
- * at once if it fails the checks or has nothing to do (length 0).
- * Return: false when the connection ends.
+ * Read one request (header and payload) into @req and check it; *@runs
+ * says whether the export has work to do (else the reply is due at once:
+ * a failed check, or length 0). The caller holds the read lock.
+ * Return: false when there are no more requests (the connection ends).
  */
-static bool next_request(struct nbd_conn *conn)
+static bool read_request(struct nbd_conn *conn, struct nbd_req *req, bool *runs)
 {
-	struct rcl_nbd_server *srv = conn->srv;
 	uint8_t head[NBD_REQUEST_SIZE];
-	struct nbd_slot *slot;
-	bool runs;
 
-	if (nbd_recv_all(conn->fd, head, sizeof(head)) || nbd_get32(head) != NBD_MAGIC_REQUEST)
+	if (nbd_inbuf_recv(conn->fd, &conn->in, head, sizeof(head)) ||
+	    nbd_get32(head) != NBD_MAGIC_REQUEST)
 		return false;
-	slot = take_slot(conn);
-	slot->conn = conn;
-	parse_request(head, slot);
-	if (slot->type == NBD_CMD_DISC) {
-		drop_slot(conn, slot);
+	parse_request(head, req);
+	if (req->type == NBD_CMD_DISC)
+		return false;
+	req->error = check_request(conn->srv, req);
+	if (!req->error && (req->type == NBD_CMD_READ || req->type == NBD_CMD_WRITE) &&
+	    !req_reserve(req, req->length))
+		req->error = NBD_ENOMEM;
+	*runs = !req->error && (req->length || req->type == NBD_CMD_FLUSH);
+	/* Large writes tend to come in runs: after one, take the next header alone. */
+	conn->in.refill = req->type == NBD_CMD_WRITE && req->length > sizeof(conn->in.data) / 4
+	                      ? NBD_REQUEST_SIZE
+	                      : sizeof(conn->in.data);
+	return req->type != NBD_CMD_WRITE || take_payload(conn, req, *runs);
+}
+
+/* ---- the connection's threads ---- */
+
+static void *request_thread(void *arg);
+
+/*
+ * Add a thread to @conn, unless it has its limit or is ending. Called by
+ * a thread that took the last idle one's place: without it the next
+ * request would wait for a running one to finish.
+ */
+static void add_thread(struct nbd_conn *conn)
+{
+	pthread_mutex_lock(&conn->lock);
+	if (!conn->closed && conn->nthreads < conn->srv->conn_threads) {
+		atomic_fetch_add(&conn->idle, 1);
+		if (pthread_create(&conn->threads[conn->nthreads], NULL, request_thread, conn))
+			atomic_fetch_sub(&conn->idle, 1); /* serve with the threads it has */
+		else
+			conn->nthreads++;
+	}
+	pthread_mutex_unlock(&conn->lock);
+}
+
+/*
+ * Serve one request on this thread, from reading it to sending its reply.
+ * Return: false when the connection has no more requests.
+ */
+static bool serve_one(struct nbd_conn *conn, struct nbd_req *req)
+{
+	const struct rcl_nbd_export *ex = &conn->srv->export;
+	bool runs = false;
+
+	pthread_mutex_lock(&conn->read_lock);
+	if (conn->ending || !read_request(conn, req, &runs)) {
+		conn->ending = true;
+		pthread_mutex_unlock(&conn->read_lock);
 		return false;
 	}
-	slot->error = check_request(srv, slot);
-	if (!slot->error && (slot->type == NBD_CMD_READ || slot->type == NBD_CMD_WRITE) &&
-	    !slot_reserve(slot, slot->length))
-		slot->error = NBD_ENOMEM;
-	runs = !slot->error && (slot->length || slot->type == NBD_CMD_FLUSH);
-	if (slot->type == NBD_CMD_WRITE && !take_payload(conn, slot, runs)) {
-		drop_slot(conn, slot);
-		return false;
+	pthread_mutex_unlock(&conn->read_lock);
+	if (runs) {
+		if (atomic_fetch_sub(&conn->idle, 1) == 1)
+			add_thread(conn);
+		req->error = nbd_error(run_request(ex, req));
 	}
+	send_reply(conn, req);
 	if (runs)
-		queue_work(srv, slot);
-	else
-		deliver(slot);
+		atomic_fetch_add(&conn->idle, 1);
 	return true;
+}
+
+/* Serve requests until the connection has no more; then free the buffer. */
+static void serve_requests(struct nbd_conn *conn)
+{
+	struct nbd_req req = {0};
+
+	while (serve_one(conn, &req))
+		;
+	rcl_free(req.buf);
+}
+
+static void *request_thread(void *arg)
+{
+	serve_requests(arg);
+	return NULL;
 }
 
 void nbd_transmit(struct nbd_conn *conn)
 {
-	while (next_request(conn))
-		;
+	unsigned n;
+
+	serve_requests(conn);
 	/* The spec: handle all outstanding requests, then close. */
 	pthread_mutex_lock(&conn->lock);
-	while (conn->inflight)
-		pthread_cond_wait(&conn->slot_done, &conn->lock);
+	conn->closed = true;
+	n = conn->nthreads;
 	pthread_mutex_unlock(&conn->lock);
+	for (unsigned i = 1; i < n; i++)
+		pthread_join(conn->threads[i], NULL);
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * nbd.c - the NBD server's life cycle: listening (Unix socket or TCP),
- * accepting clients, one thread per connection, the worker pool, and a
- * stop that lets in-flight requests finish before it cuts the clients.
+ * accepting clients, each connection's first thread (nbd-transmit.c adds
+ * the others), and a stop that lets in-flight requests finish before it
+ * cuts the clients.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,8 +31,9 @@
 static void conn_free(struct nbd_conn *conn)
 {
 	close(conn->fd);
+	pthread_mutex_destroy(&conn->read_lock);
+	pthread_mutex_destroy(&conn->send_lock);
 	pthread_mutex_destroy(&conn->lock);
-	pthread_cond_destroy(&conn->slot_done);
 	rcl_free(conn);
 }
 
@@ -52,11 +54,6 @@ static void *conn_thread(void *arg)
 
 		setsockopt(conn->fd, SOL_SOCKET, SO_RCVTIMEO, &no_timeout, sizeof(no_timeout));
 		nbd_transmit(conn);
-	}
-	/* No request is in flight now: give the payload buffers back at once. */
-	for (unsigned i = 0; i < NBD_CONN_SLOTS; i++) {
-		rcl_free(conn->slots[i].buf);
-		conn->slots[i].buf = NULL;
 	}
 	/* Tell the client now; the descriptor closes when the thread is joined. */
 	shutdown(conn->fd, SHUT_RDWR);
@@ -83,7 +80,7 @@ static void reap_finished(struct rcl_nbd_server *srv)
 	while (done) {
 		struct nbd_conn *next = done->next;
 
-		pthread_join(done->thread, NULL);
+		pthread_join(done->threads[0], NULL);
 		conn_free(done);
 		done = next;
 	}
@@ -97,18 +94,18 @@ static struct nbd_conn *conn_new(struct rcl_nbd_server *srv, int fd)
 		return NULL;
 	conn->srv = srv;
 	conn->fd = fd;
+	pthread_mutex_init(&conn->read_lock, NULL);
+	pthread_mutex_init(&conn->send_lock, NULL);
 	pthread_mutex_init(&conn->lock, NULL);
-	pthread_cond_init(&conn->slot_done, NULL);
-	for (unsigned i = 0; i < NBD_CONN_SLOTS; i++) {
-		conn->slots[i].next = conn->free_slots;
-		conn->free_slots = &conn->slots[i];
-	}
+	conn->in.refill = sizeof(conn->in.data);
+	conn->nthreads = 1; /* conn_thread, in threads[0] */
+	atomic_init(&conn->idle, 1);
 	return conn;
 }
 
 /*
- * A client that stops reading must not hold a worker for ever: its sends
- * time out and the connection ends. One that connects and says nothing
+ * A client that stops reading must not hold its connection's threads for
+ * ever: its sends time out and the connection ends. One that connects and says nothing
  * must not hold a connection for ever either: the handshake has a receive
  * timeout, lifted for the transmission phase, where idle clients are
  * normal. TCP_NODELAY because a reply is one small header the client
@@ -136,7 +133,7 @@ static void serve_client(struct rcl_nbd_server *srv, int fd)
 		return;
 	}
 	conn = conn_new(srv, fd);
-	if (!conn || pthread_create(&conn->thread, NULL, conn_thread, conn)) {
+	if (!conn || pthread_create(&conn->threads[0], NULL, conn_thread, conn)) {
 		pthread_mutex_unlock(&srv->lock);
 		if (conn)
 			conn_free(conn);
@@ -383,11 +380,8 @@ static void server_free(struct rcl_nbd_server *srv)
 	rcl_free((char *)srv->export.name);
 	rcl_free((char *)srv->export.description);
 	rcl_free(srv->socket_path);
-	rcl_free(srv->workers);
 	pthread_mutex_destroy(&srv->lock);
 	pthread_cond_destroy(&srv->conn_gone);
-	pthread_mutex_destroy(&srv->queue_lock);
-	pthread_cond_destroy(&srv->queue_ready);
 	rcl_free(srv);
 }
 
@@ -399,69 +393,45 @@ static struct rcl_nbd_server *server_new(const struct rcl_nbd_export *export, un
 		return NULL;
 	pthread_mutex_init(&srv->lock, NULL);
 	pthread_cond_init(&srv->conn_gone, NULL);
-	pthread_mutex_init(&srv->queue_lock, NULL);
-	pthread_cond_init(&srv->queue_ready, NULL);
 	srv->listen_fd = srv->wake_pipe[0] = srv->wake_pipe[1] = -1;
 	srv->export = *export;
 	srv->export.name = rcl_strdup(export->name ? export->name : "");
 	srv->export.description = export->description ? rcl_strdup(export->description) : NULL;
-	srv->workers = rcl_calloc(threads, sizeof(*srv->workers));
-	if (!srv->export.name || (export->description && !srv->export.description) ||
-	    !srv->workers) {
+	srv->conn_threads = threads < NBD_CONN_THREADS_MAX ? threads : NBD_CONN_THREADS_MAX;
+	if (!srv->export.name || (export->description && !srv->export.description)) {
 		server_free(srv);
 		return NULL;
 	}
 	return srv;
 }
 
-static void stop_workers(struct rcl_nbd_server *srv)
+static enum rcl_status spawn_threads(struct rcl_nbd_server *srv, struct rcl_error *err)
 {
-	pthread_mutex_lock(&srv->queue_lock);
-	srv->workers_stop = true;
-	pthread_cond_broadcast(&srv->queue_ready);
-	pthread_mutex_unlock(&srv->queue_lock);
-	for (unsigned i = 0; i < srv->nworkers; i++)
-		pthread_join(srv->workers[i], NULL);
-	srv->nworkers = 0;
-}
+	int rc = 0;
 
-static enum rcl_status spawn_threads(struct rcl_nbd_server *srv, unsigned threads,
-                                     struct rcl_error *err)
-{
-	int rc;
-
-	for (; srv->nworkers < threads; srv->nworkers++) {
-		rc = pthread_create(&srv->workers[srv->nworkers], NULL, nbd_worker, srv);
-		if (rc)
-			goto fail;
-	}
-	if (pipe2(srv->wake_pipe, O_CLOEXEC)) {
+	if (pipe2(srv->wake_pipe, O_CLOEXEC))
 		rc = errno;
-		goto fail;
-	}
-	rc = pthread_create(&srv->accept_thread, NULL, accept_thread, srv);
+	else
+		rc = pthread_create(&srv->accept_thread, NULL, accept_thread, srv);
 	if (!rc)
 		return RCL_OK;
-fail:
-	stop_workers(srv);
 	return rcl_fail_errno(err, RCL_SYSTEM, rc, "cannot start the NBD server threads: %s",
 	                      strerror(rc));
 }
 
 /*
- * The server's threads (and the connection threads the accept thread
- * makes) block every signal, so the process's handlers and sigwait() run
+ * The server's threads (the accept thread, and the connections' threads,
+ * which inherit its mask) block every signal, so the process's handlers and sigwait() run
  * in its own threads, never in the middle of a reply.
  */
-static enum rcl_status start_threads(struct rcl_nbd_server *srv, unsigned threads,
-                                     struct rcl_error *err)
+static enum rcl_status start_threads(struct rcl_nbd_server *srv, struct rcl_error *err)
 {
 	sigset_t all, saved;
 	enum rcl_status status;
 
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &saved);
-	status = spawn_threads(srv, threads, err);
+	status = spawn_threads(srv, err);
 	pthread_sigmask(SIG_SETMASK, &saved, NULL);
 	return status;
 }
@@ -500,7 +470,7 @@ enum rcl_status rcl_nbd_server_start(const struct rcl_nbd_export *export,
 		status = where->socket_path ? listen_unix(srv, where->socket_path, err)
 		                            : listen_tcp(srv, where->host, where->port, err);
 	if (!status)
-		status = start_threads(srv, threads, err);
+		status = start_threads(srv, err);
 	if (status) {
 		close_listener(srv);
 		server_free(srv);
@@ -563,7 +533,6 @@ void rcl_nbd_server_stop(struct rcl_nbd_server *srv)
 	pthread_join(srv->accept_thread, NULL);
 	disconnect_clients(srv);
 	reap_finished(srv);
-	stop_workers(srv);
 	close_listener(srv);
 	server_free(srv);
 }

@@ -4,7 +4,7 @@
  * newstyle" handshake and transmission phase) serving one export.
  *
  * The server knows nothing of RAID: it calls the export's operations from
- * a pool of worker threads, several requests in flight per connection and
+ * each connection's threads, several requests in flight per connection and
  * several connections at once (it advertises CAN_MULTI_CONN, so an export
  * must make a flush cover writes completed on every connection).
  */
@@ -64,8 +64,9 @@ struct rcl_nbd_listen {
 
 /**
  * rcl_nbd_server_start() - listen and serve @export (copied; its @ctx
- * must outlive the server) with @threads workers, in threads of its own.
- * @threads 0 means 1.
+ * must outlive the server), in threads of its own: each connection has up
+ * to @threads (0 means 1; at most 64), so as many requests in flight;
+ * they come as its requests need them and end with it.
  * Return: RCL_OK and *@out; RCL_SYSTEM (cannot listen, naming the
  * address); RCL_NOMEM; RCL_INVALID_PARAM (block sizes or operations the
  * protocol cannot express, a socket path too long, a port above 65535).

@@ -27,6 +27,7 @@
  * @failed:	an I/O error took it out of use, until the configuration
  *		records it as not online (or names another drive).
  * @reported:	the owner has been told of @failed.
+ * @reading:	mirrored reads in flight on it (read balancing).
  */
 struct vol_member {
 	struct rcl_guid uuid;
@@ -36,6 +37,7 @@ struct vol_member {
 	_Atomic uint64_t valid_below;
 	atomic_bool failed;
 	atomic_bool reported;
+	atomic_uint reading;
 };
 
 /* The most sectors an md bitmap's superblock and bits take (128 KiB of bits). */
@@ -52,6 +54,7 @@ struct vol_bitmap;
  * @bitmaps:	each array's write-intent bitmap, or NULL (volume-bitmap.c).
  * @host_started, @host_done: host requests begun and ended, so that
  *		background tasks can give way to them (task.c).
+ * @read_turn:	mirrored read windows so far: ties in read balancing go round.
  */
 struct rcl_soft_volume {
 	unsigned vd;
@@ -68,6 +71,7 @@ struct rcl_soft_volume {
 	struct vol_bitmap *bitmaps[RCL_MAX_SPANS];
 	atomic_uint_fast64_t host_started;
 	atomic_uint_fast64_t host_done;
+	atomic_uint_fast64_t read_turn;
 };
 
 /* A set of members, by index: the ones a request wrote (for FUA). */

@@ -9,7 +9,7 @@
  * the volume serves I/O. Every call is thread-safe and synchronous: the
  * calling thread submits the member I/O of its request on an io_uring of
  * its own and waits for it, so callers get parallelism from threads (the
- * NBD server runs a pool of them).
+ * NBD server runs several per connection).
  *
  * Parity (RAID5/6/50/60) comes from ISA-L; writes pick read-modify-write
  * or reconstruct-write by how many member reads each costs, and write a

@@ -545,6 +545,52 @@ static void arm(int member)
 	rcl_soft_uring_set_fault(fault_hook, NULL);
 }
 
+/* ---- read balancing ---- */
+
+static atomic_uint reads_on[MAXMEM];
+
+/* Counts the reads each member serves; fails nothing. */
+static int count_reads_hook(void *ctx, const struct rcl_soft_op *op)
+{
+	(void)ctx;
+	if (op->kind == RCL_SOFT_OP_READ)
+		atomic_fetch_add(&reads_on[op->member], 1);
+	return 0;
+}
+
+/*
+ * Mirrored reads use every member: a RAID1 reads each 128 KiB request from
+ * one member in one I/O, alternating; a RAID10's random 4 KiB reads reach
+ * all four members, not one of each pair. The data is right either way.
+ */
+START_TEST(test_reads_share_the_copies)
+{
+	static uint8_t buf[128 * KIB];
+	uint64_t seed = 42;
+	struct fixture f;
+
+	setup(&f, _i ? "raid10" : "raid1", _i ? 4 : 2, "");
+	run_workload(&f, 0);
+	memset(reads_on, 0, sizeof(reads_on));
+	rcl_soft_uring_set_fault(count_reads_hook, NULL);
+	for (uint64_t off = 0; !_i && off < 64 * sizeof(buf); off += sizeof(buf)) {
+		ck_assert_int_eq(rcl_soft_volume_read(f.vol, buf, sizeof(buf), off), 0);
+		ck_assert(!memcmp(buf, f.shadow + off, sizeof(buf)));
+	}
+	for (unsigned i = 0; _i && i < 400; i++) {
+		uint64_t off = next_random(&seed) % (f.bytes / (4 * KIB)) * 4 * KIB;
+
+		ck_assert_int_eq(rcl_soft_volume_read(f.vol, buf, 4 * KIB, off), 0);
+		ck_assert(!memcmp(buf, f.shadow + off, 4 * KIB));
+	}
+	for (unsigned m = 0; !_i && m < 2; m++)
+		ck_assert_uint_eq(atomic_load(&reads_on[m]), 32);
+	for (unsigned m = 0; _i && m < 4; m++)
+		ck_assert_uint_gt(atomic_load(&reads_on[m]), 400 / 8);
+	teardown(&f);
+}
+END_TEST
+
 /*
  * Member 1 fails every I/O: the requests still succeed, the owner hears of
  * it once, and the member is left alone after.
@@ -869,6 +915,7 @@ int main(void)
 
 	tcase_add_loop_test(levels, test_level, 0, n);
 	tcase_add_loop_test(levels, test_same_stripes, 0, 2);
+	tcase_add_loop_test(levels, test_reads_share_the_copies, 0, 2);
 	tcase_add_loop_test(errors, test_member_error, 0, n - 1);
 	tcase_add_test(errors, test_member_error_raid0);
 	tcase_add_test(errors, test_sync_fallback);

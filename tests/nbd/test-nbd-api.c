@@ -7,6 +7,7 @@
  * memory, which is all these checks need.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "nbd-proto.h"
 #include "nbd.h"
 #include "unit.h"
 
@@ -73,6 +75,146 @@ static int greeted_client(const char *socket_path)
 	ck_assert_int_eq(recv(fd, hello, sizeof(hello), MSG_WAITALL), sizeof(hello));
 	ck_assert(!memcmp(hello, "NBDMAGICIHAVEOPT", 16));
 	return fd;
+}
+
+/*
+ * A gate in the export's reads, for what only timing would show otherwise
+ * (no real peer can hold a request inside the server): each read waits
+ * until @open_at reads are inside at once, or the test opens the gate.
+ * A read that waits in vain for 60 s goes on, so a server that runs
+ * requests one at a time fails the test instead of hanging it.
+ */
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+	unsigned inside, most, open_at;
+	bool open;
+} gate = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0, false};
+
+static int gated_read(void *ctx, void *buf, size_t len, uint64_t off)
+{
+	struct timespec deadline;
+
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += 60;
+	pthread_mutex_lock(&gate.lock);
+	gate.inside++;
+	gate.most = gate.inside > gate.most ? gate.inside : gate.most;
+	if (gate.inside >= gate.open_at)
+		gate.open = true;
+	pthread_cond_broadcast(&gate.changed);
+	while (!gate.open && !pthread_cond_timedwait(&gate.changed, &gate.lock, &deadline))
+		;
+	gate.inside--;
+	pthread_mutex_unlock(&gate.lock);
+	return mem_read(ctx, buf, len, off);
+}
+
+static void gate_set(unsigned open_at)
+{
+	pthread_mutex_lock(&gate.lock);
+	gate.open_at = open_at;
+	gate.open = false;
+	gate.most = 0;
+	pthread_mutex_unlock(&gate.lock);
+}
+
+static void gate_wait_inside(unsigned n)
+{
+	pthread_mutex_lock(&gate.lock);
+	while (gate.inside < n)
+		pthread_cond_wait(&gate.changed, &gate.lock);
+	pthread_mutex_unlock(&gate.lock);
+}
+
+static void gate_open(void)
+{
+	pthread_mutex_lock(&gate.lock);
+	gate.open = true;
+	pthread_cond_broadcast(&gate.changed);
+	pthread_mutex_unlock(&gate.lock);
+}
+
+/* The memory export with gated reads, started with @threads per connection. */
+static struct rcl_nbd_server *start_gated(const char *sock, unsigned threads)
+{
+	struct rcl_nbd_export ex = memory_export();
+	struct rcl_nbd_listen where = {.socket_path = sock};
+	struct rcl_nbd_server *srv;
+	struct rcl_error err;
+
+	for (size_t i = 0; i < sizeof(disk); i++)
+		disk[i] = (char)(i * 7 + i / 4096);
+	ex.read = gated_read;
+	ck_assert_int_eq(rcl_nbd_server_start(&ex, &where, threads, &srv, &err), RCL_OK);
+	return srv;
+}
+
+/* A client in the transmission phase (NBD_OPT_EXPORT_NAME ""), simple replies. */
+static int transmitting_client(const char *socket_path)
+{
+	int fd = greeted_client(socket_path);
+	uint8_t flags[4], opt[16], info[10];
+
+	nbd_put32(flags, NBD_FLAG_C_FIXED_NEWSTYLE | NBD_FLAG_C_NO_ZEROES);
+	nbd_put64(opt, NBD_MAGIC_OPT);
+	nbd_put32(opt + 8, NBD_OPT_EXPORT_NAME);
+	nbd_put32(opt + 12, 0);
+	ck_assert_int_eq(send(fd, flags, sizeof(flags), 0), sizeof(flags));
+	ck_assert_int_eq(send(fd, opt, sizeof(opt), 0), sizeof(opt));
+	ck_assert_int_eq(recv(fd, info, sizeof(info), MSG_WAITALL), sizeof(info));
+	ck_assert_uint_eq(nbd_get64(info), sizeof(disk));
+	return fd;
+}
+
+/* Send READ number @i: 4 KiB at @i * 4 KiB, cookie @i. */
+static void send_read(int fd, unsigned i)
+{
+	uint8_t req[NBD_REQUEST_SIZE];
+
+	nbd_put32(req, NBD_MAGIC_REQUEST);
+	nbd_put16(req + 4, 0);
+	nbd_put16(req + 6, NBD_CMD_READ);
+	nbd_put64(req + 8, i);
+	nbd_put64(req + 16, i * 4096ull);
+	nbd_put32(req + 24, 4096);
+	ck_assert_int_eq(send(fd, req, sizeof(req), 0), sizeof(req));
+}
+
+/* Take @n replies to send_read()'s, in any order: each once, whole and right. */
+static void expect_read_replies(int fd, unsigned n)
+{
+	uint64_t seen = 0;
+
+	for (unsigned k = 0; k < n; k++) {
+		uint8_t head[NBD_SIMPLE_REPLY_SIZE], data[4096];
+		uint64_t cookie;
+
+		ck_assert_int_eq(recv(fd, head, sizeof(head), MSG_WAITALL), sizeof(head));
+		ck_assert_uint_eq(nbd_get32(head), NBD_MAGIC_SIMPLE_REPLY);
+		ck_assert_uint_eq(nbd_get32(head + 4), 0);
+		cookie = nbd_get64(head + 8);
+		ck_assert_uint_lt(cookie, 64);
+		ck_assert(!(seen >> cookie & 1));
+		seen |= 1ull << cookie;
+		ck_assert_int_eq(recv(fd, data, sizeof(data), MSG_WAITALL), sizeof(data));
+		ck_assert(!memcmp(data, disk + cookie * 4096, sizeof(data)));
+	}
+}
+
+/* The threads of this process now (Check runs each test in a process of its own). */
+static unsigned thread_count(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	unsigned n = 0;
+
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Threads: %u", &n) == 1)
+			break;
+	fclose(f);
+	return n;
 }
 
 START_TEST(test_start_refuses_block_sizes_the_protocol_cannot_express)
@@ -268,6 +410,104 @@ START_TEST(test_stop_disconnects_clients_and_removes_the_socket)
 }
 END_TEST
 
+/*
+ * One connection runs as many requests at once as it has threads (4
+ * here): the gate lets reads go only when 4 are inside together, and 8
+ * are sent. No more than 4 are ever inside, and the connection's threads
+ * end with it: the process has only the accept thread left.
+ */
+START_TEST(test_start_a_connection_runs_threads_requests_at_once)
+{
+	char *dir = unit_tmpdir();
+	char *sock = unit_path(dir, "s");
+	unsigned before = thread_count();
+	struct rcl_nbd_server *srv = start_gated(sock, 4);
+	int fd;
+
+	gate_set(4);
+	fd = transmitting_client(sock);
+	for (unsigned i = 0; i < 8; i++)
+		send_read(fd, i);
+	expect_read_replies(fd, 8);
+	ck_assert_uint_eq(gate.most, 4);
+	ck_assert_uint_le(thread_count(), before + 1 + 4);
+	close(fd);
+	/* The server notices the hang-up in its own time; Check's timeout bounds the wait. */
+	while (rcl_nbd_server_connections(srv))
+		usleep(1000);
+	ck_assert_uint_eq(thread_count(), before + 1);
+	rcl_nbd_server_stop(srv);
+	ck_assert_uint_eq(thread_count(), before);
+	free(sock);
+	unit_rmrf(dir);
+	free(dir);
+}
+END_TEST
+
+/* Connections do not share threads: 3 clients with 2 threads each have 6 reads inside. */
+START_TEST(test_start_threads_are_per_connection)
+{
+	char *dir = unit_tmpdir();
+	char *sock = unit_path(dir, "s");
+	struct rcl_nbd_server *srv = start_gated(sock, 2);
+	int fds[3];
+
+	gate_set(6);
+	for (unsigned c = 0; c < 3; c++) {
+		fds[c] = transmitting_client(sock);
+		for (unsigned i = 0; i < 4; i++)
+			send_read(fds[c], c * 4 + i);
+	}
+	for (unsigned c = 0; c < 3; c++)
+		expect_read_replies(fds[c], 4);
+	ck_assert_uint_eq(gate.most, 6);
+	for (unsigned c = 0; c < 3; c++)
+		close(fds[c]);
+	rcl_nbd_server_stop(srv);
+	free(sock);
+	unit_rmrf(dir);
+	free(dir);
+}
+END_TEST
+
+static void *stop_thread(void *srv)
+{
+	rcl_nbd_server_stop(srv);
+	return NULL;
+}
+
+/*
+ * Stop with a request running on each of a connection's 4 threads: every
+ * one is answered, whole, before the client sees the end.
+ */
+START_TEST(test_stop_lets_requests_on_every_thread_finish)
+{
+	char *dir = unit_tmpdir();
+	char *sock = unit_path(dir, "s");
+	struct rcl_nbd_server *srv = start_gated(sock, 4);
+	pthread_t stopper;
+	char byte;
+	int fd;
+
+	gate_set(UINT32_MAX);
+	fd = transmitting_client(sock);
+	for (unsigned i = 0; i < 4; i++)
+		send_read(fd, i);
+	gate_wait_inside(4);
+	ck_assert_int_eq(pthread_create(&stopper, NULL, stop_thread, srv), 0);
+	/* Give stop the time to cut the requests; the outcome is the same either way. */
+	usleep(100000);
+	gate_open();
+	expect_read_replies(fd, 4);
+	ck_assert_int_eq(recv(fd, &byte, 1, 0), 0);
+	pthread_join(stopper, NULL);
+	close(fd);
+	free(sock);
+	unit_rmrf(dir);
+	free(dir);
+}
+END_TEST
+
 static Suite *nbd_suite(void)
 {
 	Suite *s = suite_create("nbd");
@@ -279,6 +519,8 @@ static Suite *nbd_suite(void)
 	tcase_add_test(tc, test_start_refuses_a_writable_export_without_write);
 	tcase_add_test(tc, test_start_names_the_address_it_cannot_listen_on);
 	tcase_add_test(tc, test_start_out_of_memory_returns_nomem_and_leaks_nothing);
+	tcase_add_test(tc, test_start_a_connection_runs_threads_requests_at_once);
+	tcase_add_test(tc, test_start_threads_are_per_connection);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("rcl_nbd_server_address");
@@ -291,6 +533,7 @@ static Suite *nbd_suite(void)
 
 	tc = tcase_create("rcl_nbd_server_stop");
 	tcase_add_test(tc, test_stop_disconnects_clients_and_removes_the_socket);
+	tcase_add_test(tc, test_stop_lets_requests_on_every_thread_finish);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -489,7 +489,7 @@ def hostile_attempts(address):
 
 
 def stalled_client_does_not_stall_others(address, good, original):
-    """A client that stops reading holds one worker at most (of the 2 here)."""
+    """A client that stops reading holds its own connection's threads, no other's."""
     stalled = nbd.Client(address)
     stalled.go()
     for i in range(16):
