@@ -702,9 +702,26 @@ static void reap_check(struct vd_check *k)
 	k->vol = NULL;
 	/* A full init zeroed the VD, a BGI rewrote its parity or copies: either way they agree. */
 	k->initialized = k->kind != RCL_SOFT_TASK_CHECK && k->last.state == RCL_SOFT_TASK_DONE;
-	service_log("the %s of v%u ended: %s, %llu mismatches", operation_name(k->kind), k->vd,
+	service_log("the %s of v%u ended: %s, %llu mismatches, %llu MiB swept per member",
+	            operation_name(k->kind), k->vd,
 	            k->last.state == RCL_SOFT_TASK_DONE ? "done" : "stopped",
-	            (unsigned long long)k->last.counts.mismatches);
+	            (unsigned long long)k->last.counts.mismatches,
+	            (unsigned long long)(k->last.swept >> 20));
+}
+
+/*
+ * A BGI of a consistent VD is the resync after a crash (start_bgis()): of
+ * the regions the bitmap had set only, whose bits each checkpoint clears.
+ */
+static void resync_params(struct rcl_ctrl *ctrl, unsigned vd, struct rcl_soft_task_params *params)
+{
+	const struct rcl_soft_config *cfg = &soft(ctrl)->state->cfg;
+
+	for (size_t v = 0; v < cfg->vd_count && params->kind == RCL_SOFT_TASK_BGI; v++)
+		if (cfg->vds[v].id == vd && cfg->vds[v].consistent) {
+			params->dirty_only = true;
+			params->checkpoint_secs = CHECKPOINT_SECS;
+		}
 }
 
 static enum rcl_status start_check(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_task_kind kind,
@@ -732,6 +749,7 @@ static enum rcl_status start_check(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_
 	params.ctx = k;
 	settings_pace(rcl_ctrl_id(ctrl), kind == RCL_SOFT_TASK_CHECK ? SETTING_CC : SETTING_BGI,
 	              &params.rate, &host_first);
+	resync_params(ctrl, vd, &params);
 	st = volume_get(soft(ctrl)->state, vd, &k->vol, err);
 	if (!st)
 		st = rcl_soft_task_start(k->vol, &params, &k->task, err);

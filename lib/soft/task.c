@@ -78,14 +78,14 @@ static void report(struct rcl_soft_task *t,
 {
 	struct rcl_soft_task_progress p;
 
-	if (!fn)
-		return;
+	/* The flush also clears the bitmap bits of the regions a resync has done. */
 	if (t->p.kind != RCL_SOFT_TASK_PATROL)
 		rcl_soft_volume_flush(t->vol);
 	pthread_mutex_lock(&t->lock);
 	snapshot(t, &p);
 	pthread_mutex_unlock(&t->lock);
-	fn(t->p.ctx, &p);
+	if (fn)
+		fn(t->p.ctx, &p);
 	t->steps_since_checkpoint = 0;
 	t->last_checkpoint = monotonic();
 }
@@ -169,14 +169,34 @@ static int sweep(struct rcl_soft_task *t, uint64_t from, uint64_t to,
 	return -EINVAL;
 }
 
+/*
+ * Where the next step goes: [*@from, *@to) from the position on, a step
+ * long at most; a dirty-only resync's skips the clean regions and stops at
+ * the end of a dirty one (*@from = *@to = the extent: none is left).
+ */
+static void next_range(struct rcl_soft_task *t, uint64_t *from, uint64_t *to)
+{
+	uint64_t total = t->now.total, end = total, first;
+
+	*from = t->now.position;
+	if (t->p.dirty_only) {
+		if (!rcl_soft_sweep_dirty(t->vol, *from, &first, &end))
+			first = end = total;
+		*from = first > *from ? first : *from;
+	}
+	*to = end - *from < t->step ? end : *from + t->step;
+}
+
 /* One step from the position on. Return: 0 or the sweep's error. */
 static int step(struct rcl_soft_task *t)
 {
-	uint64_t from = t->now.position, total = t->now.total;
-	uint64_t to = total - from < t->step ? total : from + t->step;
+	uint64_t from, to, total = t->now.total;
 	struct rcl_soft_sweep_counts counts = {0};
 	double began = monotonic(), took;
-	int rc = sweep(t, from, to, &counts);
+	int rc;
+
+	next_range(t, &from, &to);
+	rc = from < to ? sweep(t, from, to, &counts) : 0;
 
 	took = monotonic() - began;
 	/* Its own requests (full init zeroes through the volume) are not the host's. */
@@ -184,8 +204,10 @@ static int step(struct rcl_soft_task *t)
 	pthread_mutex_lock(&t->lock);
 	t->now.counts.mismatches += counts.mismatches;
 	t->now.counts.media_errors += counts.media_errors;
-	if (!rc)
+	if (!rc) {
 		t->now.position = to;
+		t->now.swept += to - from;
+	}
 	pthread_mutex_unlock(&t->lock);
 	if (rc)
 		return rc;
