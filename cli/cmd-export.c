@@ -23,21 +23,15 @@ static enum rcl_status vds_to_act_on(struct cmd_ctx *c, unsigned *ids, size_t *n
 /* Refuse, without force, to serve VD @id both degraded and dirty: md refuses such an array too. */
 static enum rcl_status refuse_dirty_degraded(struct cmd_ctx *c, unsigned id, struct rcl_error *err)
 {
-	for (size_t k = 0; k < rcl_ctrl_vd_count(c->ctrl); k++) {
-		const struct rcl_vd *vd = rcl_ctrl_vd(c->ctrl, k);
+	const char *unsafe = cmd_value(c->args, "force") ? NULL : export_unsafe(c->ctrl, id);
 
-		if (vd->id != id || vd->state == RCL_VD_OPTIMAL || vd->state == RCL_VD_OFFLINE ||
-		    cmd_value(c->args, "force") || !vd_dirty(c->ctrl, vd))
-			continue;
-		return rcl_fail(err, RCL_NEED_FORCE,
-		                "/c%u/v%u is degraded and %s: its parity may not match its data "
-		                "(the write hole), so a lost member's strips may read back wrong; "
-		                "repeat with 'force' to serve it anyway",
-		                rcl_ctrl_id(c->ctrl), id,
-		                vd->consistent ? "was not shut down cleanly (not resynced)"
-		                               : "not consistent (never initialized)");
-	}
-	return RCL_OK;
+	if (!unsafe)
+		return RCL_OK;
+	return rcl_fail(err, RCL_NEED_FORCE,
+	                "/c%u/v%u is degraded and %s: its parity may not match its data (the "
+	                "write hole), so a lost member's strips may read back wrong; repeat with "
+	                "'force' to serve it anyway",
+	                rcl_ctrl_id(c->ctrl), id, unsafe);
 }
 
 enum rcl_status cmd_vd_start_export(struct cmd_ctx *c, struct rcl_error *err)
