@@ -125,6 +125,22 @@ static enum rcl_status check_force(struct cmd_ctx *c, enum rcl_soft_task_kind ki
 	return RCL_OK;
 }
 
+/*
+ * Refuse a check of a VD that is not optimal, as MegaRAID does (and md,
+ * which recovers a degraded array instead of checking it): a stripe that
+ * lacks a member has nothing to compare its parity or copies with.
+ */
+static enum rcl_status check_optimal(struct cmd_ctx *c, const struct rcl_vd *vd,
+                                     struct rcl_error *err)
+{
+	if (vd->state == RCL_VD_OPTIMAL)
+		return RCL_OK;
+	return rcl_fail(err, RCL_NOT_ALLOWED,
+	                "/c%u/v%u is not optimal: a consistency check needs every member; "
+	                "rebuild it first",
+	                rcl_ctrl_id(c->ctrl), vd->id);
+}
+
 static enum rcl_status check_each(struct cmd_ctx *c, enum rcl_soft_task_kind kind,
                                   enum rebuild_action action, const char *done,
                                   struct rcl_error *err)
@@ -140,7 +156,9 @@ static enum rcl_status check_each(struct cmd_ctx *c, enum rcl_soft_task_kind kin
 		for (size_t k = 0; k < rcl_ctrl_vd_count(c->ctrl); k++)
 			if (rcl_ctrl_vd(c->ctrl, k)->id == ids[i])
 				vd = rcl_ctrl_vd(c->ctrl, k);
-		if (action == REBUILD_START && vd)
+		if (action == REBUILD_START && vd && kind == RCL_SOFT_TASK_CHECK)
+			st = check_optimal(c, vd, err);
+		if (!st && action == REBUILD_START && vd)
 			st = check_force(c, kind, vd, err);
 		if (!st)
 			st = check_control(c->ctrl, ids[i], kind, action, repair, err);

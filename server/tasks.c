@@ -8,6 +8,7 @@
  * loop to record: configuration changes take the controller lock, which
  * is the loop's alone.
  */
+#include <errno.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -691,6 +692,12 @@ static void on_check_done(void *ctx, const struct rcl_soft_task_progress *progre
 	atomic_store(&k->ended, true);
 }
 
+/* Why a check, init or BGI failed, from the sweep's errno (sweep.h). */
+static const char *task_failure(int error)
+{
+	return error == -ENXIO ? "failed: a member cannot be used (the VD is degraded)" : "failed";
+}
+
 /* Free @k's ended task and its volume; its result stays. */
 static void reap_check(struct vd_check *k)
 {
@@ -704,7 +711,9 @@ static void reap_check(struct vd_check *k)
 	k->initialized = k->kind != RCL_SOFT_TASK_CHECK && k->last.state == RCL_SOFT_TASK_DONE;
 	service_log("the %s of v%u ended: %s, %llu mismatches, %llu MiB swept per member",
 	            operation_name(k->kind), k->vd,
-	            k->last.state == RCL_SOFT_TASK_DONE ? "done" : "stopped",
+	            k->last.state == RCL_SOFT_TASK_DONE     ? "done"
+	            : k->last.state == RCL_SOFT_TASK_FAILED ? task_failure(k->last.error)
+	                                                    : "stopped",
 	            (unsigned long long)k->last.counts.mismatches,
 	            (unsigned long long)(k->last.swept >> 20));
 }

@@ -862,6 +862,23 @@ def case_crash_resync_resumes(fx):
 case_crash_resync.fixture = case_crash_resync_resumes.fixture = lambda: Fixture(size="320MB")
 
 
+def case_cc_degraded_refused(fx):
+    """A degraded VD is not checked (MegaRAID refuses it) nor initialized in the background."""
+    if not start_export(fx) or not wait_consistent(fx):
+        return
+    fx.ok("/c0/e252/s1", "set", "offline")
+    for opts in ((), ("force",), ("force", "repair")):
+        r = fx.run("/c0/v0", "start", "cc", *opts)
+        check(r.returncode == 255 and "is not optimal" in r.stdout and
+              "rebuild it first" in r.stdout,
+              "start cc %s on a degraded VD is refused (255)" % " ".join(opts), r.stdout)
+    check(cc_row(fx).get("Status") == "Not in progress" and cc_row(fx).get("Mismatches") == "-",
+          "and no check ran", cc_row(fx))
+    fx.ok("/c0/e252/s1", "set", "online")
+    r = fx.run("/c0/v0", "start", "cc")
+    check(r.returncode == 0, "once optimal again, start cc runs", r.stdout)
+
+
 def case_dirty_degraded(fx):
     """A VD both degraded and dirty is served only with force (md's write hole rule)."""
     fx.ok("/c0/e252/s2", "set", "offline")  # never initialized, now degraded
@@ -918,7 +935,7 @@ CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
          case_delete_exported, case_bad_input, case_state_dir_too_long, case_rebuild_spare,
          case_rebuild_resumes_after_kill, case_rebuild_no_spare, case_consistency_check,
          case_background_init, case_crash_resync, case_crash_resync_resumes,
-         case_dirty_degraded]
+         case_dirty_degraded, case_cc_degraded_refused]
 
 
 def main():
