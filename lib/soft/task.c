@@ -127,26 +127,29 @@ static bool host_busy(struct rcl_soft_task *t)
 	return busy;
 }
 
-/* Host-first: give way to host requests, for a while at most. */
-static void give_way(struct rcl_soft_task *t)
+/*
+ * The rest the rate gives after a step that took @took seconds, spent
+ * before the next one. Host-first, it is spent waiting for host requests
+ * to drain; at rate 100, which gives no rest, host-first may still wait,
+ * up to a second. Either way the step then starts.
+ */
+static void rest(struct rcl_soft_task *t, double took)
 {
-	pthread_mutex_lock(&t->lock);
-	for (unsigned i = 0; i < MAX_YIELDS && t->host_first && !t->pause && !t->stop; i++) {
-		if (!host_busy(t))
-			break;
-		t->now.yields++;
-		wait_until(t, monotonic() + YIELD_NS / 1e9);
-	}
-	pthread_mutex_unlock(&t->lock);
-}
+	double owed, until;
 
-/* The rate: rest (100 - rate) / rate times as long as the step took. */
-static void pace(struct rcl_soft_task *t, double took)
-{
 	pthread_mutex_lock(&t->lock);
-	if (t->rate < 100 && !t->pause && !t->stop) {
+	owed = took * (100 - t->rate) / t->rate;
+	if (t->host_first && t->rate == 100)
+		owed = MAX_YIELDS * YIELD_NS / 1e9;
+	until = monotonic() + owed;
+	while (t->host_first && !t->pause && !t->stop && monotonic() < until && host_busy(t)) {
+		t->now.yields++;
+		wait_until(t, monotonic() + YIELD_NS / 1e9 < until ? monotonic() + YIELD_NS / 1e9
+		                                                   : until);
+	}
+	if (t->rate < 100 && !t->pause && !t->stop && monotonic() < until) {
 		t->now.sleeps++;
-		wait_until(t, monotonic() + took * (100 - t->rate) / t->rate);
+		wait_until(t, until);
 	}
 	pthread_mutex_unlock(&t->lock);
 }
@@ -204,6 +207,7 @@ static int step(struct rcl_soft_task *t)
 	pthread_mutex_lock(&t->lock);
 	t->now.counts.mismatches += counts.mismatches;
 	t->now.counts.media_errors += counts.media_errors;
+	t->now.busy += took;
 	if (!rc) {
 		t->now.position = to;
 		t->now.swept += to - from;
@@ -220,7 +224,7 @@ static int step(struct rcl_soft_task *t)
 	    (t->p.checkpoint_secs && monotonic() - t->last_checkpoint >= t->p.checkpoint_secs))
 		report(t, t->p.checkpoint);
 	if (to < total)
-		pace(t, took);
+		rest(t, took);
 	return 0;
 }
 
@@ -229,10 +233,8 @@ static void *run(void *arg)
 	struct rcl_soft_task *t = arg;
 	int rc = 0;
 
-	while (!rc && next(t)) {
-		give_way(t);
+	while (!rc && next(t))
 		rc = step(t);
-	}
 	pthread_mutex_lock(&t->lock);
 	t->paused_at = monotonic();
 	t->now.error = rc;

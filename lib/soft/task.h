@@ -10,12 +10,14 @@
  * position is done.
  *
  * Pace: @rate is StorCLI's rebuildrate, ccrate, bgirate or prrate, the
- * share of the time (1-100 %) the task may use. After each step the task
- * sleeps as long as the step took times (100 - rate) / rate, so 100 runs
- * flat out and 25 uses a quarter of the time. With @host_first it also
- * waits before each step while host requests are in flight or have begun
- * since its last step (md's yielding above speed_limit_min), for at most
- * a second, so that it still moves under a steady load.
+ * share of the time (1-100 %) the task works: after each step it rests as
+ * long as the step took times (100 - rate) / rate, so 100 runs flat out
+ * and 25 works a quarter of the time (progress's @busy over @elapsed).
+ * With @host_first it spends that rest waiting for host requests in
+ * flight, or begun since its last step, to drain (md's yielding above
+ * speed_limit_min), sleeping the remainder: the rate holds under a steady
+ * host load too. At rate 100 (no rest) host-first still waits for them,
+ * for at most a second before each step.
  *
  * A BGI with @dirty_only is md's bitmap-based resync after a crash: it
  * sweeps only the regions the write-intent bitmap had set when the volume
@@ -73,6 +75,7 @@ enum rcl_soft_task_state {
  * @counts:	what the sweep found (mismatches, media errors).
  * @swept:	bytes of positions swept (below @position - start when a
  *		@dirty_only resync skips clean regions).
+ * @busy:	seconds spent in its steps (the rest is rest, yields and pauses).
  * @sleeps:	how many times the rate made it wait after a step.
  * @yields:	how many times it waited for host I/O (@host_first).
  * @error:	FAILED: the sweep's negative errno (sweep.h).
@@ -88,6 +91,7 @@ struct rcl_soft_task_progress {
 	double remaining;
 	struct rcl_soft_sweep_counts counts;
 	uint64_t swept;
+	double busy;
 	uint64_t sleeps;
 	uint64_t yields;
 	int error;
