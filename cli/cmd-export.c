@@ -23,21 +23,15 @@ static enum rcl_status vds_to_act_on(struct cmd_ctx *c, unsigned *ids, size_t *n
 /* Refuse, without force, to serve VD @id both degraded and dirty: md refuses such an array too. */
 static enum rcl_status refuse_dirty_degraded(struct cmd_ctx *c, unsigned id, struct rcl_error *err)
 {
-	for (size_t k = 0; k < rcl_ctrl_vd_count(c->ctrl); k++) {
-		const struct rcl_vd *vd = rcl_ctrl_vd(c->ctrl, k);
+	const char *unsafe = cmd_value(c->args, "force") ? NULL : export_unsafe(c->ctrl, id);
 
-		if (vd->id != id || vd->state == RCL_VD_OPTIMAL || vd->state == RCL_VD_OFFLINE ||
-		    cmd_value(c->args, "force") || !vd_dirty(c->ctrl, vd))
-			continue;
-		return rcl_fail(err, RCL_NEED_FORCE,
-		                "/c%u/v%u is degraded and %s: its parity may not match its data "
-		                "(the write hole), so a lost member's strips may read back wrong; "
-		                "repeat with 'force' to serve it anyway",
-		                rcl_ctrl_id(c->ctrl), id,
-		                vd->consistent ? "was not shut down cleanly (not resynced)"
-		                               : "not consistent (never initialized)");
-	}
-	return RCL_OK;
+	if (!unsafe)
+		return RCL_OK;
+	return rcl_fail(err, RCL_NEED_FORCE,
+	                "/c%u/v%u is degraded and %s: its parity may not match its data (the "
+	                "write hole), so a lost member's strips may read back wrong; repeat with "
+	                "'force' to serve it anyway",
+	                rcl_ctrl_id(c->ctrl), id, unsafe);
 }
 
 enum rcl_status cmd_vd_start_export(struct cmd_ctx *c, struct rcl_error *err)
@@ -131,6 +125,22 @@ static enum rcl_status check_force(struct cmd_ctx *c, enum rcl_soft_task_kind ki
 	return RCL_OK;
 }
 
+/*
+ * Refuse a check of a VD that is not optimal, as MegaRAID does (and md,
+ * which recovers a degraded array instead of checking it): a stripe that
+ * lacks a member has nothing to compare its parity or copies with.
+ */
+static enum rcl_status check_optimal(struct cmd_ctx *c, const struct rcl_vd *vd,
+                                     struct rcl_error *err)
+{
+	if (vd->state == RCL_VD_OPTIMAL)
+		return RCL_OK;
+	return rcl_fail(err, RCL_NOT_ALLOWED,
+	                "/c%u/v%u is not optimal: a consistency check needs every member; "
+	                "rebuild it first",
+	                rcl_ctrl_id(c->ctrl), vd->id);
+}
+
 static enum rcl_status check_each(struct cmd_ctx *c, enum rcl_soft_task_kind kind,
                                   enum rebuild_action action, const char *done,
                                   struct rcl_error *err)
@@ -146,7 +156,9 @@ static enum rcl_status check_each(struct cmd_ctx *c, enum rcl_soft_task_kind kin
 		for (size_t k = 0; k < rcl_ctrl_vd_count(c->ctrl); k++)
 			if (rcl_ctrl_vd(c->ctrl, k)->id == ids[i])
 				vd = rcl_ctrl_vd(c->ctrl, k);
-		if (action == REBUILD_START && vd)
+		if (action == REBUILD_START && vd && kind == RCL_SOFT_TASK_CHECK)
+			st = check_optimal(c, vd, err);
+		if (!st && action == REBUILD_START && vd)
 			st = check_force(c, kind, vd, err);
 		if (!st)
 			st = check_control(c->ctrl, ids[i], kind, action, repair, err);

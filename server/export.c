@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "export.h"
+#include "tasks.h"
 #include "nbd.h"
 #include "service.h"
 #include "soft/scan.h"
@@ -40,6 +41,7 @@ struct export
 	struct rcl_soft_volume *vol;
 	struct rcl_nbd_server *srv;
 	enum rcl_access_policy access; /* what @srv was started with */
+	bool held;                     /* not served at start: export_unsafe() */
 };
 
 struct export_list {
@@ -349,6 +351,7 @@ static enum rcl_status serve_export(struct rcl_ctrl *ctrl, struct export *e, str
 		e->vol = NULL;
 		return st;
 	}
+	e->held = false;
 	service_log("serving v%u as '%s' at %s", e->vd, e->name, rcl_nbd_server_address(e->srv));
 	return RCL_OK;
 }
@@ -508,6 +511,7 @@ static void add_row(struct rcl_node *table, const struct rcl_ctrl *ctrl, const s
 	rcl_node_add_str(row, "Address", export_address(e, addr, sizeof(addr)));
 	rcl_node_add_str(row, "State",
 	                 e->srv                            ? "Serving"
+	                 : e->held                         ? "Needs force"
 	                 : service_self(rcl_ctrl_id(ctrl)) ? "Failed"
 	                                                   : "Stopped");
 	rcl_node_add_int(row, "Clients", e->srv ? rcl_nbd_server_connections(e->srv) : 0);
@@ -628,6 +632,16 @@ enum rcl_status export_release(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, unsig
 	return st;
 }
 
+const char *export_unsafe(struct rcl_ctrl *ctrl, unsigned vd)
+{
+	const struct rcl_vd *v = find_vd(ctrl, vd);
+
+	if (!v || v->state == RCL_VD_OPTIMAL || v->state == RCL_VD_OFFLINE || !vd_dirty(ctrl, v))
+		return NULL;
+	return v->consistent ? "was not shut down cleanly (not resynced)"
+	                     : "not consistent (never initialized)";
+}
+
 /* ------------------------------------------------------------------------
  * The process's side. */
 
@@ -658,8 +672,16 @@ void exports_start_all(unsigned id)
 	for (size_t i = 0; !st && i < live.count; i++) {
 		struct export *e = &live.items[i];
 
+		const char *unsafe = export_unsafe(ctrl, e->vd);
+
 		err = (struct rcl_error){0};
-		if (serve_export(ctrl, e, &err))
+		e->held = unsafe != NULL;
+		if (unsafe)
+			service_log(
+			    "not serving v%u: it is degraded and %s; 'raidcli /c%u/v%u start "
+			    "export force' serves it",
+			    e->vd, unsafe, id, e->vd);
+		else if (serve_export(ctrl, e, &err))
 			service_log("cannot serve v%u: %s", e->vd, err.msg);
 	}
 	rcl_ctrl_close(ctrl);

@@ -53,6 +53,17 @@ enum rcl_status export_list(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, const st
 enum rcl_status export_release(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, unsigned vd, bool force,
                                struct rcl_error *err);
 
+/*
+ * export_unsafe() - why VD @vd of @ctrl must not be served without force:
+ * it is degraded and dirty (vd_dirty(): md's write hole), as a phrase
+ * ("not consistent (never initialized)"), or NULL when it may be.
+ * "start export" refuses such a VD without force, and a restarted process
+ * does not serve its persisted export (show export: "Needs force") until
+ * "start export force" is given again: force is not persisted, it is for
+ * the state the VD was in when it was given.
+ */
+const char *export_unsafe(struct rcl_ctrl *ctrl, unsigned vd);
+
 /* In the controller process (serve.c): */
 struct rcl_soft_state;
 struct rcl_soft_volume;

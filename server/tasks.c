@@ -8,6 +8,7 @@
  * loop to record: configuration changes take the controller lock, which
  * is the loop's alone.
  */
+#include <errno.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -761,6 +762,12 @@ static void on_check_done(void *ctx, const struct rcl_soft_task_progress *progre
 	atomic_store(&k->ended, true);
 }
 
+/* Why a check, init or BGI failed, from the sweep's errno (sweep.h). */
+static const char *task_failure(int error)
+{
+	return error == -ENXIO ? "failed: a member cannot be used (the VD is degraded)" : "failed";
+}
+
 /* Free @k's ended task and its volume; its result stays. */
 static void reap_check(struct vd_check *k)
 {
@@ -772,9 +779,13 @@ static void reap_check(struct vd_check *k)
 	k->vol = NULL;
 	/* A full init zeroed the VD, a BGI rewrote its parity or copies: either way they agree. */
 	k->initialized = k->kind != RCL_SOFT_TASK_CHECK && k->last.state == RCL_SOFT_TASK_DONE;
-	service_log("the %s of v%u ended: %s, %llu mismatches", operation_name(k->kind), k->vd,
-	            k->last.state == RCL_SOFT_TASK_DONE ? "done" : "stopped",
-	            (unsigned long long)k->last.counts.mismatches);
+	service_log("the %s of v%u ended: %s, %llu mismatches, %llu MiB swept per member",
+	            operation_name(k->kind), k->vd,
+	            k->last.state == RCL_SOFT_TASK_DONE     ? "done"
+	            : k->last.state == RCL_SOFT_TASK_FAILED ? task_failure(k->last.error)
+	                                                    : "stopped",
+	            (unsigned long long)k->last.counts.mismatches,
+	            (unsigned long long)(k->last.swept >> 20));
 	if (k->kind != RCL_SOFT_TASK_BGI)
 		return;
 	if (k->last.state == RCL_SOFT_TASK_DONE)
@@ -784,6 +795,21 @@ static void reap_check(struct vd_check *k)
 		tasks_event(RCL_EVENT_BGI_STOPPED, "Background Initialization %s on VD %u at %u%%",
 		            k->last.state == RCL_SOFT_TASK_FAILED ? "failed" : "stopped", k->vd,
 		            k->last.percent);
+}
+
+/*
+ * A BGI of a consistent VD is the resync after a crash (start_bgis()): of
+ * the regions the bitmap had set only, whose bits each checkpoint clears.
+ */
+static void resync_params(struct rcl_ctrl *ctrl, unsigned vd, struct rcl_soft_task_params *params)
+{
+	const struct rcl_soft_config *cfg = &soft(ctrl)->state->cfg;
+
+	for (size_t v = 0; v < cfg->vd_count && params->kind == RCL_SOFT_TASK_BGI; v++)
+		if (cfg->vds[v].id == vd && cfg->vds[v].consistent) {
+			params->dirty_only = true;
+			params->checkpoint_secs = CHECKPOINT_SECS;
+		}
 }
 
 static enum rcl_status start_check(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_task_kind kind,
@@ -811,6 +837,7 @@ static enum rcl_status start_check(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_
 	params.ctx = k;
 	settings_pace(rcl_ctrl_id(ctrl), kind == RCL_SOFT_TASK_CHECK ? SETTING_CC : SETTING_BGI,
 	              &params.rate, &host_first);
+	resync_params(ctrl, vd, &params);
 	st = volume_get(soft(ctrl)->state, vd, &k->vol, err);
 	if (!st)
 		st = rcl_soft_task_start(k->vol, &params, &k->task, err);

@@ -14,8 +14,10 @@
  *
  * A redundant VD that is not degraded gets a background initialization
  * (BGI: md's resync) by itself when it is not consistent, or, at the
- * process's start, when a crash left bits set in its write-intent bitmap;
- * when the BGI ends the VD is recorded consistent. A degraded VD gets none.
+ * process's start, when a crash left bits set in its write-intent bitmap:
+ * then of the regions of those bits only, whose bits it clears as it goes
+ * (task.h's dirty_only). When the BGI ends the VD is recorded consistent.
+ * A degraded VD gets none.
  * BGIs log their start and end as events (tasks_event()).
  *
  * The patrol read is patrol.h's; the loop's calls here run it too.

@@ -124,6 +124,46 @@ uint64_t rcl_soft_sweep_mismatch(const struct rcl_soft_volume *vol, unsigned pai
 	return sectors;
 }
 
+/* The positions of the rows that hold RAID10 array bytes [@first, @end): near=2 copies. */
+static void raid10_rows(const struct rcl_soft_array *a, uint64_t first, uint64_t end,
+                        uint64_t *from, uint64_t *to)
+{
+	uint64_t last = (end - 1) / a->chunk;
+
+	/* Chunk c's copies are devices 2c and 2c + 1, in rows 2c / n and (2c + 1) / n. */
+	*from = first / a->chunk * 2 / a->n * a->chunk;
+	*to = ((2 * last + 1) / a->n + 1) * a->chunk;
+}
+
+bool rcl_soft_sweep_dirty(struct rcl_soft_volume *vol, uint64_t from, uint64_t *first,
+                          uint64_t *end)
+{
+	const struct rcl_soft_array *a = &vol->geo.arrays[0];
+	bool raid10 = a->level == RCL_MD_LEVEL_RAID10, found = false;
+	uint64_t unit = rcl_soft_sweep_unit(vol), extent = rcl_soft_sweep_extent(vol);
+	uint64_t at = raid10 ? rcl_soft_sweep_vd_at(vol, from) : from;
+
+	/* The spans' bitmaps each cover their members' data: the same positions. */
+	for (unsigned s = 0; s < vol->geo.spans; s++) {
+		uint64_t b0, b1, p0, p1;
+
+		if (!rcl_soft_vol_bitmap_dirty_run(vol, s, at, &b0, &b1))
+			continue;
+		if (raid10)
+			raid10_rows(a, b0, b1, &p0, &p1);
+		else
+			p0 = b0, p1 = b1;
+		p0 = p0 / unit * unit;
+		p1 = p1 < extent ? (p1 + unit - 1) / unit * unit : extent;
+		if (p0 >= extent || (found && p0 >= *first))
+			continue;
+		*first = p0;
+		*end = p1 < extent ? p1 : extent;
+		found = true;
+	}
+	return found;
+}
+
 void rcl_soft_sweep_resynced(struct rcl_soft_volume *vol, uint64_t from, uint64_t to)
 {
 	/* The bitmap covers each member's data (positions), or RAID10's array bytes. */

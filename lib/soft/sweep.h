@@ -102,6 +102,16 @@ int rcl_soft_check_range(struct rcl_soft_volume *vol, uint64_t from, uint64_t to
 void rcl_soft_sweep_resynced(struct rcl_soft_volume *vol, uint64_t from, uint64_t to);
 
 /**
+ * rcl_soft_sweep_dirty() - the first range of positions, ending above
+ * @from, that holds regions a crash left dirty in a write-intent bitmap
+ * (bits set when the volume opened that no repair has covered since:
+ * rcl_soft_sweep_resynced()): [*@first, *@end), whole units clamped to the
+ * extent; *@first may be below @from. Return: false when there is none.
+ */
+bool rcl_soft_sweep_dirty(struct rcl_soft_volume *vol, uint64_t from, uint64_t *first,
+                          uint64_t *end);
+
+/**
  * rcl_soft_init_range() - full initialization of [@from, @to): the VD data
  * there is zeroed with matching parity (through the write path; md's own
  * metadata inside a RAID50/60 span array is kept).

@@ -78,14 +78,14 @@ static void report(struct rcl_soft_task *t,
 {
 	struct rcl_soft_task_progress p;
 
-	if (!fn)
-		return;
+	/* The flush also clears the bitmap bits of the regions a resync has done. */
 	if (t->p.kind != RCL_SOFT_TASK_PATROL)
 		rcl_soft_volume_flush(t->vol);
 	pthread_mutex_lock(&t->lock);
 	snapshot(t, &p);
 	pthread_mutex_unlock(&t->lock);
-	fn(t->p.ctx, &p);
+	if (fn)
+		fn(t->p.ctx, &p);
 	t->steps_since_checkpoint = 0;
 	t->last_checkpoint = monotonic();
 }
@@ -127,26 +127,29 @@ static bool host_busy(struct rcl_soft_task *t)
 	return busy;
 }
 
-/* Host-first: give way to host requests, for a while at most. */
-static void give_way(struct rcl_soft_task *t)
+/*
+ * The rest the rate gives after a step that took @took seconds, spent
+ * before the next one. Host-first, it is spent waiting for host requests
+ * to drain; at rate 100, which gives no rest, host-first may still wait,
+ * up to a second. Either way the step then starts.
+ */
+static void rest(struct rcl_soft_task *t, double took)
 {
-	pthread_mutex_lock(&t->lock);
-	for (unsigned i = 0; i < MAX_YIELDS && t->host_first && !t->pause && !t->stop; i++) {
-		if (!host_busy(t))
-			break;
-		t->now.yields++;
-		wait_until(t, monotonic() + YIELD_NS / 1e9);
-	}
-	pthread_mutex_unlock(&t->lock);
-}
+	double owed, until;
 
-/* The rate: rest (100 - rate) / rate times as long as the step took. */
-static void pace(struct rcl_soft_task *t, double took)
-{
 	pthread_mutex_lock(&t->lock);
-	if (t->rate < 100 && !t->pause && !t->stop) {
+	owed = took * (100 - t->rate) / t->rate;
+	if (t->host_first && t->rate == 100)
+		owed = MAX_YIELDS * YIELD_NS / 1e9;
+	until = monotonic() + owed;
+	while (t->host_first && !t->pause && !t->stop && monotonic() < until && host_busy(t)) {
+		t->now.yields++;
+		wait_until(t, monotonic() + YIELD_NS / 1e9 < until ? monotonic() + YIELD_NS / 1e9
+		                                                   : until);
+	}
+	if (t->rate < 100 && !t->pause && !t->stop && monotonic() < until) {
 		t->now.sleeps++;
-		wait_until(t, monotonic() + took * (100 - t->rate) / t->rate);
+		wait_until(t, until);
 	}
 	pthread_mutex_unlock(&t->lock);
 }
@@ -169,14 +172,34 @@ static int sweep(struct rcl_soft_task *t, uint64_t from, uint64_t to,
 	return -EINVAL;
 }
 
+/*
+ * Where the next step goes: [*@from, *@to) from the position on, a step
+ * long at most; a dirty-only resync's skips the clean regions and stops at
+ * the end of a dirty one (*@from = *@to = the extent: none is left).
+ */
+static void next_range(struct rcl_soft_task *t, uint64_t *from, uint64_t *to)
+{
+	uint64_t total = t->now.total, end = total, first;
+
+	*from = t->now.position;
+	if (t->p.dirty_only) {
+		if (!rcl_soft_sweep_dirty(t->vol, *from, &first, &end))
+			first = end = total;
+		*from = first > *from ? first : *from;
+	}
+	*to = end - *from < t->step ? end : *from + t->step;
+}
+
 /* One step from the position on. Return: 0 or the sweep's error. */
 static int step(struct rcl_soft_task *t)
 {
-	uint64_t from = t->now.position, total = t->now.total;
-	uint64_t to = total - from < t->step ? total : from + t->step;
+	uint64_t from, to, total = t->now.total;
 	struct rcl_soft_sweep_counts counts = {0};
 	double began = monotonic(), took;
-	int rc = sweep(t, from, to, &counts);
+	int rc;
+
+	next_range(t, &from, &to);
+	rc = from < to ? sweep(t, from, to, &counts) : 0;
 
 	took = monotonic() - began;
 	/* Its own requests (full init zeroes through the volume) are not the host's. */
@@ -184,8 +207,11 @@ static int step(struct rcl_soft_task *t)
 	pthread_mutex_lock(&t->lock);
 	t->now.counts.mismatches += counts.mismatches;
 	t->now.counts.media_errors += counts.media_errors;
-	if (!rc)
+	t->now.busy += took;
+	if (!rc) {
 		t->now.position = to;
+		t->now.swept += to - from;
+	}
 	pthread_mutex_unlock(&t->lock);
 	if (rc)
 		return rc;
@@ -198,7 +224,7 @@ static int step(struct rcl_soft_task *t)
 	    (t->p.checkpoint_secs && monotonic() - t->last_checkpoint >= t->p.checkpoint_secs))
 		report(t, t->p.checkpoint);
 	if (to < total)
-		pace(t, took);
+		rest(t, took);
 	return 0;
 }
 
@@ -207,10 +233,8 @@ static void *run(void *arg)
 	struct rcl_soft_task *t = arg;
 	int rc = 0;
 
-	while (!rc && next(t)) {
-		give_way(t);
+	while (!rc && next(t))
 		rc = step(t);
-	}
 	pthread_mutex_lock(&t->lock);
 	t->paused_at = monotonic();
 	t->now.error = rc;

@@ -10,19 +10,28 @@
  * position is done.
  *
  * Pace: @rate is StorCLI's rebuildrate, ccrate, bgirate or prrate, the
- * share of the time (1-100 %) the task may use. After each step the task
- * sleeps as long as the step took times (100 - rate) / rate, so 100 runs
- * flat out and 25 uses a quarter of the time. With @host_first it also
- * waits before each step while host requests are in flight or have begun
- * since its last step (md's yielding above speed_limit_min), for at most
- * a second, so that it still moves under a steady load.
+ * share of the time (1-100 %) the task works: after each step it rests as
+ * long as the step took times (100 - rate) / rate, so 100 runs flat out
+ * and 25 works a quarter of the time (progress's @busy over @elapsed).
+ * With @host_first it spends that rest waiting for host requests in
+ * flight, or begun since its last step, to drain (md's yielding above
+ * speed_limit_min), sleeping the remainder: the rate holds under a steady
+ * host load too. At rate 100 (no rest) host-first still waits for them,
+ * for at most a second before each step.
  *
- * Persisting progress (the owner's job): @checkpoint is called every
- * @checkpoint_steps steps or @checkpoint_secs seconds, whichever comes
- * first, and when the task pauses; @done once at the end, with the final
- * position (stopped, failed or finished). Before either, what the task
- * wrote is flushed to the members, so a stored position never runs ahead
- * of the data on them. For a rebuild, the owner stores
+ * A BGI with @dirty_only is md's bitmap-based resync after a crash: it
+ * sweeps only the regions the write-intent bitmap had set when the volume
+ * opened (rcl_soft_sweep_dirty()), skipping over the rest, and each
+ * checkpoint's flush clears the bits of the regions it has done on the
+ * members: the bitmap itself is the resync's checkpoint, so a resync
+ * killed half-way resumes at the next open with what is left.
+ *
+ * Persisting progress (the owner's job): every @checkpoint_steps steps or
+ * @checkpoint_secs seconds, whichever comes first, and when the task
+ * pauses, what the task wrote is flushed to the members and @checkpoint is
+ * called; @done once at the end, after the same flush, with the final
+ * position (stopped, failed or finished). So a stored position never runs
+ * ahead of the data on them. For a rebuild, the owner stores
  * rcl_soft_sweep_lba(vol, position) as the member's rebuilt_lba (and sets
  * the member online once the rebuild of every VD of its group is done);
  * for the others, the position itself, to start the task from it again.
@@ -64,6 +73,9 @@ enum rcl_soft_task_state {
  * @remaining:	seconds left at the pace of this run so far; -1 before
  *		the first step.
  * @counts:	what the sweep found (mismatches, media errors).
+ * @swept:	bytes of positions swept (below @position - start when a
+ *		@dirty_only resync skips clean regions).
+ * @busy:	seconds spent in its steps (the rest is rest, yields and pauses).
  * @sleeps:	how many times the rate made it wait after a step.
  * @yields:	how many times it waited for host I/O (@host_first).
  * @error:	FAILED: the sweep's negative errno (sweep.h).
@@ -78,6 +90,8 @@ struct rcl_soft_task_progress {
 	double elapsed;
 	double remaining;
 	struct rcl_soft_sweep_counts counts;
+	uint64_t swept;
+	double busy;
 	uint64_t sleeps;
 	uint64_t yields;
 	int error;
@@ -87,6 +101,7 @@ struct rcl_soft_task_progress {
  * struct rcl_soft_task_params - what to run and how.
  * @member:	REBUILD: the member (group member order) to rebuild.
  * @repair:	CHECK: repair the mismatches found.
+ * @dirty_only: BGI: only the regions a crash left dirty (see the header).
  * @from:	where to start: 0, or a checkpoint's position (a rebuild
  *		may not start above rcl_soft_sweep_rebuilt()).
  * @rate:	1-100 (0 counts as 1): the share of the time it may use.
@@ -99,6 +114,7 @@ struct rcl_soft_task_params {
 	enum rcl_soft_task_kind kind;
 	unsigned member;
 	bool repair;
+	bool dirty_only;
 	uint64_t from;
 	unsigned rate;
 	bool host_first;

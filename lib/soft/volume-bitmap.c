@@ -180,6 +180,25 @@ void rcl_soft_vol_bitmap_resynced(struct rcl_soft_volume *vol, unsigned array, u
 	pthread_mutex_unlock(&bm->lock);
 }
 
+bool rcl_soft_vol_bitmap_dirty_run(struct rcl_soft_volume *vol, unsigned array, uint64_t from,
+                                   uint64_t *first, uint64_t *end)
+{
+	struct vol_bitmap *bm = vol->bitmaps[array];
+	uint64_t chunk = vol->geo.arrays[array].bitmap_chunk, b, e;
+
+	if (!bm)
+		return false;
+	pthread_mutex_lock(&bm->lock);
+	for (b = from / chunk; b < bm->bits && !bm->resync[b]; b++)
+		;
+	for (e = b; e < bm->bits && bm->resync[e]; e++)
+		;
+	pthread_mutex_unlock(&bm->lock);
+	*first = b * chunk;
+	*end = e * chunk;
+	return b < bm->bits;
+}
+
 bool rcl_soft_volume_needs_resync(struct rcl_soft_volume *vol)
 {
 	bool found = false;

@@ -163,4 +163,13 @@ int rcl_soft_vol_bitmap_clean(struct rcl_soft_volume *vol, bool all, int (*sync)
 void rcl_soft_vol_bitmap_resynced(struct rcl_soft_volume *vol, unsigned array, uint64_t first,
                                   uint64_t end);
 
+/*
+ * rcl_soft_vol_bitmap_dirty_run() - the first run of bits of array
+ * @array's bitmap that a crash left set and no resync has covered yet,
+ * ending above byte @from of its range: its bytes [*@first, *@end).
+ * Return: false when there is none.
+ */
+bool rcl_soft_vol_bitmap_dirty_run(struct rcl_soft_volume *vol, unsigned array, uint64_t from,
+                                   uint64_t *first, uint64_t *end);
+
 #endif /* RCL_SOFT_VOLUME_PRIVATE_H */

@@ -244,7 +244,7 @@ def run_cases(cases, only, make_fixture=None):
     for case in cases:
         if only and case.__name__ not in only:
             continue
-        fx = (make_fixture or Fixture)()
+        fx = (getattr(case, "fixture", None) or make_fixture or Fixture)()
         try:
             case(fx)
             print("ok   " + case.__name__, flush=True)

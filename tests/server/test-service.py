@@ -17,12 +17,13 @@ import re
 import shutil
 import signal
 import stat
+import struct
 import subprocess
 import sys
 import tempfile
 import time
 
-from rcltest import (BUILD_ROOT, MIB, RAIDCLI, bad_drive, check, drive_field, fx_vd_bytes,
+from rcltest import (BUILD_ROOT, MIB, RAIDCLI, Fixture, bad_drive, check, drive_field, fx_vd_bytes,
                      nbd_uri, proc_stat, qemu_img, run_cases, start_export, summary, vd_consistent,
                      wait_consistent, wait_for, write_random)
 
@@ -71,6 +72,11 @@ SAME_OUTPUT = [
 
 
 def case_forwarding_same_output(fx):
+    # The process starts a new VD's BGI, which makes it consistent mid-way: let it end first.
+    if not start_export(fx) or not wait_consistent(fx):
+        return
+    fx.ok("/c0/v0", "stop", "export")
+    fx.ok("/c0", "stop", "service")
     fx.ok("add", "controller", "type=soft", "drives=1", "size=16MB")  # /c1, not served
     local = {}
     for words in SAME_OUTPUT:
@@ -764,45 +770,176 @@ def case_background_init(fx):
           "and finds 0 mismatches: the BGI rewrote the parity that disagreed", cc_row(fx))
 
 
-def case_crash_resync(fx):
-    """kill -9 right after writes: the restarted process resyncs the VD (md's bitmap resync)."""
+def vd_partition(image, vd=0):
+    """Where VD @vd's partition ("raidcli vN") begins in member @image, in bytes (its GPT)."""
+    with open(image, "rb") as f:
+        f.seek(512)
+        header = f.read(92)
+        entries, count, size = struct.unpack_from("<QII", header, 72)
+        f.seek(entries * 512)
+        table = f.read(count * size)
+    for i in range(count):
+        entry = table[i * size:(i + 1) * size]
+        name = entry[56:128].decode("utf-16-le").rstrip("\0")
+        if name == "raidcli v%d" % vd:
+            return struct.unpack_from("<Q", entry, 32)[0] * 512
+    return None
+
+
+def bitmap_dirty(image):
+    """The dirty bits of the write-intent bitmap on member @image, as mdadm -X reads it. mdadm
+    reads an internal bitmap only on a block device: it gets the bitmap (8 sectors past the
+    superblock, itself 4 KiB into the partition) as a bitmap file, outside tmpfs (O_DIRECT)."""
+    with open(image, "rb") as f:
+        f.seek(vd_partition(image) + 16 * 512)
+        bitmap = f.read(4096)
+    path = os.path.join(BUILD_ROOT, "service-bitmap-%d" % os.getpid())
+    with open(path, "wb") as f:
+        f.write(bitmap)
+    out = subprocess.run(["mdadm", "-X", path], capture_output=True, text=True).stdout
+    os.unlink(path)
+    m = re.search(r"Bitmap : (\d+) bits \(chunks\), (\d+) dirty", out)
+    return (int(m.group(1)), int(m.group(2))) if m else (None, None)
+
+
+def data_offset(image):
+    """Where VD 0's data begins in member @image, in bytes: its partition, then md's offset."""
+    with open(image, "rb") as f:
+        f.seek(vd_partition(image) + 4096 + 128)  # md v1.2's data_offset, in sectors
+        return vd_partition(image) + struct.unpack("<Q", f.read(8))[0] * 512
+
+
+def service_log(fx):
+    run = os.path.join(fx.state, "run")
+    return "".join(open(os.path.join(run, n), errors="replace").read()
+                   for n in sorted(os.listdir(run)) if n.endswith(".log"))
+
+
+def write_regions(fx, export, regions):
+    """Write random bytes to the VD at each (offset, length) of @regions, nothing else."""
+    src = os.path.join(fx.root, "regions.img")
+    with open(src, "wb") as f:
+        f.truncate(fx_vd_bytes(fx))
+        for offset, length in regions:
+            f.seek(offset)
+            f.write(os.urandom(length))
+    # The source's holes are skipped: only the regions reach the VD.
+    r = subprocess.run(["nbdcopy", "--destination-is-zero", "--flush", src, nbd_uri(export)],
+                       capture_output=True, text=True, timeout=120)
+    return check(r.returncode == 0, "nbdcopy writes %d regions" % len(regions), r.stderr)
+
+
+def scribble(image, offset):
+    """One 4 KiB block of a member changed behind the VD's back: a stripe torn by a crash."""
+    with open(image, "r+b") as f:
+        f.seek(offset)
+        f.write(os.urandom(4096))
+
+
+def kill_9(fx):
+    """kill -9 the controller process; False (and nothing killed) when none runs."""
+    pid = fx.service().get("PID")
+    if not check(isinstance(pid, int) and pid > 1, "the controller process runs", pid):
+        return False
+    os.kill(pid, signal.SIGKILL)
+    return check(wait_for(lambda: fx.service()["Status"] == "Not Running"),
+                 "kill -9 ends the process")
+
+
+def crash_after_writes(fx, regions):
+    """Write @regions and kill -9 at once, within md's daemon_sleep (5 s): their bits stay set."""
     export = start_export(fx)
-    if not export or not wait_consistent(fx):
+    if not export or not wait_consistent(fx) or not write_regions(fx, export, regions):
+        return False
+    return kill_9(fx)
+
+
+def case_crash_resync(fx):
+    """kill -9 right after writes: the restart resyncs only the bitmap's dirty regions."""
+    # 320 MiB members: five 64 MiB bitmap regions. RAID5 on 3: VD byte x is near member x / 2.
+    if not crash_after_writes(fx, [(0, 8 * MIB), (264 * MIB, 8 * MIB)]):
         return
-    src = os.path.join(fx.root, "data.img")
-    write_random(src, 96 * MIB)
-    r = qemu_img("convert", "-n", "-f", "raw", "-O", "raw", src, nbd_uri(export))
-    check(r.returncode == 0, "qemu-img writes 96 MiB", r.stderr)
-    # Within md's daemon_sleep (5 s) of the writes: their bitmap bits are still set.
-    os.kill(fx.service()["PID"], signal.SIGKILL)
-    check(wait_for(lambda: fx.service()["Status"] == "Not Running"), "kill -9 ends the process")
     image = image_of(fx, 1)
     if not check(image and os.path.exists(image), "the member's image file is known", image):
         return
-    # A torn stripe, as a crash between a strip's write and its parity's can
-    # leave (no real crash lands there on demand): inside the written range.
-    with open(image, "r+b") as f:
-        f.seek(30 * MIB)
-        f.write(os.urandom(4096))
-    fx.ok("/c0", "set", "bgirate=1")  # slow enough to be seen running
+    bits, dirty = bitmap_dirty(image)
+    check(bits == 5 and dirty == 2, "mdadm -X: 2 of 5 bitmap regions dirty", (bits, dirty))
+    start = data_offset(image)
+    scribble(image, start + 2 * MIB)    # in a dirty region: the resync rewrites its parity
+    scribble(image, start + 260 * MIB)  # in a clean one: the resync does not go there
+    fx.ok("/c0", "set", "bgirate=100")
+    log = len(service_log(fx))
     if not start_export(fx):
         return
-    check(wait_for(lambda: bgi_row(fx).get("Status") == "In progress"),
-          "after the crash the consistent VD gets a resync (BGI) by itself", bgi_row(fx))
-    fx.ok("/c0", "set", "bgirate=100")
-    check(wait_for(lambda: bgi_row(fx).get("Status") == "Not in progress", 60),
-          "the resync ends", bgi_row(fx))
+    check(wait_for(lambda: "ended: done" in service_log(fx)[log:], 120),
+          "the resync ends", service_log(fx)[log:])
+    check("v0 was not shut down cleanly" in service_log(fx)[log:] and
+          "128 MiB swept per member" in service_log(fx)[log:],
+          "it swept the 2 dirty regions only (2 x 64 MiB of each member)",
+          service_log(fx)[log:])
     fx.ok("/c0", "set", "ccrate=100")
+    time.sleep(5)  # md's daemon_sleep: the check's flush then clears the repaired region's bit
     r = fx.run("/c0/v0", "start", "cc")
     check(r.returncode == 0, "start cc (no force) after the resync", r.stdout)
     check(wait_for(lambda: cc_row(fx).get("Status") == "Not in progress", 60) and
-          cc_row(fx).get("Mismatches") == 0,
-          "cc finds 0 mismatches: the resync rewrote the torn stripe's parity", cc_row(fx))
+          cc_row(fx).get("Mismatches") == 8,
+          "cc finds the clean region's torn block only (8 sectors): the dirty one's was "
+          "resynced", cc_row(fx))
+    check(bitmap_dirty(image)[1] == 0, "mdadm -X: no dirty region left on the member",
+          bitmap_dirty(image))
+    check(run_cc(fx, "repair") == 8 and run_cc(fx) == 0,
+          "after cc repair, cc finds 0 mismatches", cc_row(fx))
     fx.ok("/c0", "stop", "service")
     if start_export(fx):
         time.sleep(0.3)
         check(bgi_row(fx).get("Status") == "Not in progress",
               "after a clean stop no resync runs at the next start", bgi_row(fx))
+
+
+def case_crash_resync_resumes(fx):
+    """kill -9 during the resync: the next start resyncs what was left, and only that."""
+    if not crash_after_writes(fx, [(0, 8 * MIB), (264 * MIB, 8 * MIB)]):
+        return
+    image = image_of(fx, 1)
+    fx.ok("/c0", "set", "bgirate=2")  # the first region takes several seconds
+    if not start_export(fx):
+        return
+    check(wait_for(lambda: bitmap_dirty(image)[1] == 1, 120),
+          "mdadm -X: the resync cleared the first region's bit", bitmap_dirty(image))
+    if not kill_9(fx):
+        return
+    check(bitmap_dirty(image)[1] == 1, "one region is left dirty", bitmap_dirty(image))
+    fx.ok("/c0", "set", "bgirate=100")
+    log = len(service_log(fx))
+    if not start_export(fx):
+        return
+    check(wait_for(lambda: "ended: done" in service_log(fx)[log:], 120) and
+          "64 MiB swept per member" in service_log(fx)[log:],
+          "the next start resyncs the one region left", service_log(fx)[log:])
+    check(wait_for(lambda: bitmap_dirty(image)[1] == 0),
+          "mdadm -X: no dirty region left", bitmap_dirty(image))
+    fx.ok("/c0", "set", "ccrate=100")
+    check(run_cc(fx) == 0, "cc finds 0 mismatches", cc_row(fx))
+
+
+case_crash_resync.fixture = case_crash_resync_resumes.fixture = lambda: Fixture(size="320MB")
+
+
+def case_cc_degraded_refused(fx):
+    """A degraded VD is not checked (MegaRAID refuses it) nor initialized in the background."""
+    if not start_export(fx) or not wait_consistent(fx):
+        return
+    fx.ok("/c0/e252/s1", "set", "offline")
+    for opts in ((), ("force",), ("force", "repair")):
+        r = fx.run("/c0/v0", "start", "cc", *opts)
+        check(r.returncode == 255 and "is not optimal" in r.stdout and
+              "rebuild it first" in r.stdout,
+              "start cc %s on a degraded VD is refused (255)" % " ".join(opts), r.stdout)
+    check(cc_row(fx).get("Status") == "Not in progress" and cc_row(fx).get("Mismatches") == "-",
+          "and no check ran", cc_row(fx))
+    fx.ok("/c0/e252/s1", "set", "online")
+    r = fx.run("/c0/v0", "start", "cc")
+    check(r.returncode == 0, "once optimal again, start cc runs", r.stdout)
 
 
 def case_dirty_degraded(fx):
@@ -823,15 +960,31 @@ def case_dirty_degraded(fx):
     write_random(src, 16 * MIB)
     r = qemu_img("convert", "-n", "-f", "raw", "-O", "raw", src, nbd_uri(export))
     check(r.returncode == 0, "qemu-img writes 16 MiB", r.stderr)
-    os.kill(fx.service()["PID"], signal.SIGKILL)
-    check(wait_for(lambda: fx.service()["Status"] == "Not Running"), "kill -9 ends the process")
-    fx.ok("/c0/v0", "stop", "export")
+    if not kill_9(fx):
+        return
     fx.ok("/c0/e252/s2", "set", "offline")
+    # The persisted export is not served by the restarted process: it says why.
+    serve_log = os.path.join(fx.root, "serve.log")
+    with open(serve_log, "w") as log:
+        fx.foreground = subprocess.Popen([RAIDCLI, "/c0", "serve"], env=fx.env, stdout=log,
+                                         stderr=log)
+    if not check(wait_for(lambda: fx.service()["Status"] == "Running"), "serve starts"):
+        return
+    status, doc = fx.json("/c0/v0", "show", "export")
+    rows = doc.get("Response Data", {}).get("Export LIST", [])
+    check(rows and rows[0]["State"] == "Needs force",
+          "restarted, the process holds the persisted export of the dirty degraded VD", doc)
+    check("not serving v0: it is degraded and was not shut down cleanly" in
+          open(serve_log).read(), "its log says why", open(serve_log).read())
+    r = subprocess.run(["nbdinfo", "--size", nbd_uri(export)], capture_output=True, text=True,
+                       timeout=60)
+    check(r.returncode != 0, "no client reaches it", r.stdout)
     r = fx.run("/c0/v0", "start", "export")
     check(r.returncode == 245 and "not shut down cleanly" in r.stdout,
           "a degraded VD a crash left dirty is refused (245)", r.stdout)
     again = start_export(fx, "force")
-    check(again is not None, "start export force serves it")
+    check(again is not None and again["State"] == "Serving", "start export force serves it",
+          again)
     if again:
         r = qemu_img("compare", "-f", "raw", "-F", "raw", src, nbd_uri(again))
         check(r.returncode == 0, "and the data reads back degraded", r.stdout + r.stderr)
@@ -933,9 +1086,9 @@ CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
          case_restart_serves_persisted, case_kill_9_recovers, case_tcp_export,
          case_delete_exported, case_bad_input, case_state_dir_too_long, case_rebuild_spare,
          case_rebuild_resumes_after_kill, case_rebuild_no_spare, case_rebuild_onto_unconfigured,
-         case_consistency_check,
-         case_background_init, case_crash_resync, case_dirty_degraded, case_patrol_read,
-         case_patrol_auto_and_stop]
+         case_consistency_check, case_background_init, case_crash_resync,
+         case_crash_resync_resumes, case_dirty_degraded, case_cc_degraded_refused,
+         case_patrol_read, case_patrol_auto_and_stop]
 
 
 def main():

@@ -97,13 +97,14 @@ static void open_volume(struct fixture *f)
 	ck_assert_msg(!rcl_soft_volume_open(&f->view, 0, &owner, &f->vol, &err), "%s", err.msg);
 }
 
-static void setup(struct fixture *f, const char *type, unsigned drives, const char *extra)
+static void setup_sized(struct fixture *f, const char *type, unsigned drives, const char *size,
+                        const char *extra)
 {
 	struct rcl_error err = {0};
 
 	memset(f, 0, sizeof(*f));
 	unit_state_enter(&f->st, NULL);
-	cli("add controller type=soft drives=%u size=16MB", drives);
+	cli("add controller type=soft drives=%u size=%s", drives, size);
 	cli("/c0 add vd type=%s drives=252:0-%u %s", type, drives - 1, extra);
 	f->ctx = unit_ctx_new(f->st.dir);
 	ck_assert_msg(!rcl_ctrl_open(f->ctx, 0, RCL_LOCK_SHARED, &f->ctrl, &err), "%s", err.msg);
@@ -121,6 +122,12 @@ static void setup(struct fixture *f, const char *type, unsigned drives, const ch
 	f->bytes = rcl_soft_volume_bytes(f->vol);
 	f->shadow = calloc(1, f->bytes);
 	ck_assert_ptr_nonnull(f->shadow);
+}
+
+/* Drives of 16 MB: one write-intent bit each. */
+static void setup(struct fixture *f, const char *type, unsigned drives, const char *extra)
+{
+	setup_sized(f, type, drives, "16MB", extra);
 }
 
 static void teardown(struct fixture *f)
@@ -601,6 +608,53 @@ START_TEST(test_crash_bits)
 }
 END_TEST
 
+/*
+ * The resync after a crash (a BGI with dirty_only) sweeps the regions
+ * whose bits were set when the volume opened, and only those.
+ */
+START_TEST(test_resync_dirty_only)
+{
+	const uint64_t region = 64 * MIB; /* the bitmap chunk of 320 MB drives */
+	const uint8_t bits = 0x05;        /* regions 0 and 2 dirty */
+	struct rcl_soft_task_params tp;
+	struct rcl_soft_task_progress p;
+	struct fixture f;
+	struct run r;
+	uint64_t data;
+
+	setup_sized(&f, "raid5", 3, "320MB", ""); /* blank drives: their parity matches */
+	ck_assert_uint_eq(f.geo.arrays[0].bitmap_chunk, region);
+	ck_assert_uint_eq(f.geo.arrays[0].bitmap_bits, 5);
+	rcl_soft_volume_close(f.vol);
+	for (unsigned m = 0; m < f.members; m++) {
+		int fd = open(disk_of(&f, m)->path, O_RDWR | O_CLOEXEC);
+
+		ck_assert_int_ge(fd, 0);
+		unit_put(fd, &bits, 1, (f.view.cfg.vds[0].first_lba + 16) * 512 + 256);
+		close(fd);
+	}
+	data = f.geo.arrays[0].start;
+	corrupt(&f, 1, data + 2 * region + 4096, 4096); /* torn in a dirty region */
+	corrupt(&f, 1, data + 4 * region + 4096, 4096); /* and in a clean one */
+	open_volume(&f);
+	ck_assert(rcl_soft_volume_needs_resync(f.vol));
+	tp = params(&r, &f, RCL_SOFT_TASK_BGI);
+	tp.dirty_only = true;
+	start(&f, &r, &tp);
+	p = finish(&r);
+	ck_assert_int_eq(p.state, RCL_SOFT_TASK_DONE);
+	ck_assert_uint_eq(p.position, p.total);
+	ck_assert_uint_eq(p.swept, 2 * region);
+	ck_assert_uint_eq(p.counts.mismatches, 8); /* the dirty region's block, repaired */
+	ck_assert(!rcl_soft_volume_needs_resync(f.vol));
+	ck_assert_uint_eq(check(&f), 8); /* the clean region's, left alone */
+	reopen(&f);
+	for (unsigned m = 0; m < f.members; m++)
+		ck_assert_uint_eq(bitmap_bits(&f, m), 0);
+	teardown(&f);
+}
+END_TEST
+
 /* ---- pause, stop, checkpoints ---- */
 
 START_TEST(test_pause_resume)
@@ -931,6 +985,7 @@ static Suite *tasks_suite(void)
 	tcase_add_loop_test(tc, test_crash_bits, 0, (int)n);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("runner");
+	tcase_add_test(tc, test_resync_dirty_only);
 	tcase_add_test(tc, test_pause_resume);
 	tcase_add_test(tc, test_stop_and_restart);
 	tcase_add_test(tc, test_rate);
