@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * settings.h - a controller's background task settings: StorCLI's
- * rebuildrate, ccrate, bgirate and prrate (0-100, default 30) and the
+ * rebuildrate, ccrate, bgirate, prrate and reconrate (migrations; 0-100,
+ * default 30) and the
  * rebuild priority (rebuildpriority=rebuild|host, PERC's "rebuild first"
  * or "host I/O first"), kept in <state>/tasks/<backend>-<key>.json:
  *	{"format": 1, "rebuildrate": 30, "ccrate": 30, "bgirate": 30,
- *	 "prrate": 30, "rebuildpriority": "rebuild"}
+ *	 "prrate": 30, "reconrate": 30, "rebuildpriority": "rebuild"}
  * The CLI changes them under the controller's exclusive lock; the
  * controller process reads them when it starts a task or a command ran.
  */
@@ -19,6 +20,7 @@ enum setting_kind {
 	SETTING_CC,
 	SETTING_BGI,
 	SETTING_PR,
+	SETTING_RECON,
 	SETTING_KINDS,
 };
 
@@ -30,7 +32,7 @@ struct task_settings {
 	bool host_first;
 };
 
-/* setting_name() - "rebuildrate", "ccrate", "bgirate", "prrate". */
+/* setting_name() - "rebuildrate", "ccrate", "bgirate", "prrate", "reconrate". */
 const char *setting_name(enum setting_kind kind);
 
 /* settings_load() - controller @id's settings (the defaults without a file). */

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "export.h"
+#include "migrate.h"
 #include "service.h"
 #include "settings.h"
 #include "soft/spare.h"
@@ -60,6 +61,7 @@ static void mark_initialized(unsigned id);
 static void stop_checks(void);
 static bool checks_running(void);
 static struct vd_check *find_check(unsigned vd);
+static void reap_check(struct vd_check *k);
 static void pace_checks(unsigned id);
 static enum rcl_status start_check(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_task_kind kind,
                                    bool repair, struct rcl_error *err);
@@ -200,7 +202,8 @@ static bool replace_one(struct rcl_ctrl *ctrl, const struct rcl_soft_dg *dg)
 	struct rcl_error err = {0};
 	unsigned id = rcl_ctrl_id(ctrl);
 
-	if (dg->level == RCL_RAID0)
+	/* A migrating group's members are rebuilt once the migration has ended. */
+	if (dg->level == RCL_RAID0 || dg->migrate.active)
 		return false;
 	for (unsigned m = 0; m < rcl_soft_dg_members(dg); m++)
 		if (dg->members[m].state == RCL_SOFT_MEMBER_REBUILD)
@@ -275,12 +278,17 @@ static void forget_stale(const struct rcl_soft_config *cfg)
 	}
 }
 
-/* Whether every member of @vd's group holds its data (no BGI on a degraded VD: see tasks.h). */
+/*
+ * Whether every member of @vd's group holds its data (no BGI on a degraded VD: see tasks.h),
+ * and the VD is not migrating (the migration writes every stripe anew).
+ */
 static bool vd_whole(const struct rcl_soft_config *cfg, const struct rcl_soft_vd *vd)
 {
 	for (size_t d = 0; d < cfg->dg_count; d++) {
 		if (cfg->dgs[d].id != vd->dg)
 			continue;
+		if (cfg->dgs[d].migrate.active)
+			return false;
 		for (unsigned m = 0; m < rcl_soft_dg_members(&cfg->dgs[d]); m++)
 			if (cfg->dgs[d].members[m].state != RCL_SOFT_MEMBER_ONLINE)
 				return false;
@@ -360,6 +368,7 @@ void tasks_poll(unsigned id)
 		rcl_soft_task_set_rate(rebuilds[i]->task, rate, host_first);
 	}
 	pace_checks(id);
+	migrations_pace(id);
 	if (service_open_ctrl(id, RCL_LOCK_SHARED, &lib, &ctrl, &err)) {
 		service_log("cannot look for members to rebuild: %s", err.msg);
 	} else if (soft(ctrl)) {
@@ -381,6 +390,7 @@ void tasks_poll(unsigned id)
 			}
 		}
 		start_bgis(ctrl, !started);
+		migrations_poll(id, ctrl);
 		started = true;
 	}
 	rcl_ctrl_close(ctrl);
@@ -392,7 +402,7 @@ bool tasks_busy(void)
 	for (size_t i = 0; i < rebuild_count; i++)
 		if (rebuilds[i]->task || atomic_load(&rebuilds[i]->ended))
 			return true;
-	return checks_running();
+	return checks_running() || migrations_busy();
 }
 
 /* Record @r's flushed position (online past the group's end); @ctrl is locked exclusively. */
@@ -455,6 +465,7 @@ void tasks_tick(unsigned id)
 
 	if (reap_checks())
 		mark_initialized(id);
+	migrations_tick(id);
 	if (!rebuild_count)
 		return;
 	if (service_open_ctrl(id, RCL_LOCK_EXCLUSIVE, &lib, &ctrl, &err) || !soft(ctrl)) {
@@ -480,6 +491,7 @@ void tasks_tick(unsigned id)
 void tasks_stop_all(unsigned id)
 {
 	stop_checks();
+	migrations_stop_all();
 	for (size_t i = 0; i < rebuild_count; i++)
 		if (rebuilds[i]->task)
 			rcl_soft_task_stop(rebuilds[i]->task);
@@ -526,7 +538,7 @@ static unsigned percent_below(const struct rebuild *r, uint64_t lba)
 }
 
 /* StorCLI's "12 Hours 54 Minutes", or "-" when unknown. */
-static void add_time_left(struct rcl_node *row, double seconds)
+void task_time_left(struct rcl_node *row, double seconds)
 {
 	unsigned long s = seconds < 0 ? 0 : (unsigned long)(seconds + 0.5);
 
@@ -575,7 +587,7 @@ void rebuild_row(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref, struct 
 	                 p.state == RCL_SOFT_TASK_RUNNING  ? "In progress"
 	                 : p.state == RCL_SOFT_TASK_PAUSED ? "Paused"
 	                                                   : "Not in progress");
-	add_time_left(row, p.state == RCL_SOFT_TASK_RUNNING ? p.remaining : -1);
+	task_time_left(row, p.state == RCL_SOFT_TASK_RUNNING ? p.remaining : -1);
 }
 
 enum rcl_status rebuild_control(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
@@ -722,6 +734,9 @@ static enum rcl_status start_check(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_
 		rcl_soft_task_wait(k->task, &(struct rcl_soft_task_progress){0});
 		reap_check(k);
 	}
+	if (migration_running(vd))
+		return rcl_fail(err, RCL_NOT_ALLOWED, "/c%u/v%u is migrating", rcl_ctrl_id(ctrl),
+		                vd);
 	if (k && k->task)
 		return rcl_fail(err, RCL_NOT_ALLOWED, "a %s of /c%u/v%u is %s already",
 		                task_noun(k->kind), rcl_ctrl_id(ctrl), vd,
@@ -814,7 +829,7 @@ void check_row(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_task_kind kind,
 	                 !k || !k->task                    ? "Not in progress"
 	                 : p.state == RCL_SOFT_TASK_PAUSED ? "Paused"
 	                                                   : "In progress");
-	add_time_left(row, k && k->task && p.state == RCL_SOFT_TASK_RUNNING ? p.remaining : -1);
+	task_time_left(row, k && k->task && p.state == RCL_SOFT_TASK_RUNNING ? p.remaining : -1);
 	if (kind != RCL_SOFT_TASK_CHECK)
 		return;
 	/* Not StorCLI's: what the check (this run, or the last one) found. */
@@ -896,4 +911,20 @@ static void pace_checks(unsigned id)
 		              &rate, &host_first);
 		rcl_soft_task_set_rate(checks[i].task, rate, host_first);
 	}
+}
+
+bool tasks_running_on(struct rcl_ctrl *ctrl, unsigned vd)
+{
+	const struct rcl_soft_config *cfg = &soft(ctrl)->state->cfg;
+	struct vd_check *k = find_check(vd);
+
+	if (k)
+		reap_check(k);
+	if ((k && k->task) || migration_running(vd))
+		return true;
+	for (size_t v = 0; v < cfg->vd_count; v++)
+		for (size_t i = 0; cfg->vds[v].id == vd && i < rebuild_count; i++)
+			if (rebuilds[i]->dg == cfg->vds[v].dg && rebuilds[i]->task)
+				return true;
+	return false;
 }

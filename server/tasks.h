@@ -84,4 +84,13 @@ void check_row(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_task_kind kind,
  */
 bool vd_dirty(struct rcl_ctrl *ctrl, const struct rcl_vd *vd);
 
+/*
+ * tasks_running_on() - whether a rebuild runs in VD @vd's group, or a
+ * check, init or BGI on @vd (in this process).
+ */
+bool tasks_running_on(struct rcl_ctrl *ctrl, unsigned vd);
+
+/* task_time_left() - StorCLI's "Estimated Time Left" of @seconds into @row ("-" below 0). */
+void task_time_left(struct rcl_node *row, double seconds);
+
 #endif /* RCL_SERVER_TASKS_H */

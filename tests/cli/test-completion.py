@@ -147,9 +147,9 @@ BASH_CASES = [
     ("raidcli /c0 /e", None, ["/e252", "/eall"]),
     ("raidcli /c0 sh", None, ["show"]),
     ("raidcli /c0 show a", None, ["all"]),
-    ("raidcli /c0 show ", None, ["J", "all", "bgirate", "ccrate", "events", "nolog", "prrate",
+    ("raidcli /c0 show ", None, ["J", "all", "bgirate", "ccrate", "events", "nolog", "prrate", "reconrate",
                                   "rebuildpriority", "rebuildrate", "service"]),
-    ("raidcli /c0 show J ", None, ["all", "bgirate", "ccrate", "events", "nolog", "prrate",
+    ("raidcli /c0 show J ", None, ["all", "bgirate", "ccrate", "events", "nolog", "prrate", "reconrate",
                                     "rebuildpriority", "rebuildrate", "service"]),
     ("raidcli /c0/e252/s0 ", None, ["add", "delete", "help", "pause", "resume", "set", "show",
                                   "start", "stop"]),
@@ -278,7 +278,7 @@ FISH_CASES = [
     ("raidcli add controller ty", ["type="]),
     ("raidcli add controller type=", ["type=soft"]),
     ("raidcli add controller sectorsize=", ["sectorsize=4096", "sectorsize=512"]),
-    ("raidcli /c0 show ", ["J", "all", "bgirate", "ccrate", "events", "nolog", "prrate",
+    ("raidcli /c0 show ", ["J", "all", "bgirate", "ccrate", "events", "nolog", "prrate", "reconrate",
                            "rebuildpriority", "rebuildrate", "service"]),
 ]
 

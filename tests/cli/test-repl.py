@@ -317,7 +317,7 @@ def case_complete(fx):
     sh.send("sh\t")
     sh.wait_line(p + "show ", "sh<TAB> at /c0 -> show")
     sh.send("\t\t")
-    sh.wait(lambda: re.search(r"^all +ccrate +J +prrate +rebuildrate\s*\nbgirate +events +nolog +rebuildpriority +service\s*$", sh.text(), re.M),
+    sh.wait(lambda: re.search(r"^all +ccrate +J +prrate +rebuildrate +service\s*\nbgirate +events +nolog +rebuildpriority +reconrate\s*$", sh.text(), re.M),
             "show <TAB><TAB> at /c0 offers the controller's words")
     sh.clear_line(p)
     sh.send("/e\t\t")
