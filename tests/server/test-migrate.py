@@ -12,8 +12,9 @@ grows the VD), a consistency check finds 0 mismatches, and mdadm --examine
 of a member (its partition copied out) reports the new level and member
 count. Then kill -9 of the controller process mid-migration: the next
 process resumes the migration from its checkpoint, completes it, and the
-data verifies.
+data verifies. Refusals (levels, drives, sizes) change nothing.
 """
+import hashlib
 import json
 import os
 import signal
@@ -125,6 +126,10 @@ def migration_case(name, level, members, target, added, io_during):
             return
         status, out = fio(uri, seed, size, verify_only=True)
         check(status == 0, "%s: the data verifies after the migration" % name, out)
+        events = fx.run("/c0", "show", "events").stdout
+        check("Reconstruction of VD 00 to %s started" % target.upper() in events and
+              "Reconstruction complete on VD 00" in events,
+              "%s: the event log has the migration's start and end" % name, events)
         row = vd_row(fx)
         check(row["TYPE"] == target.upper(), "%s: show reports %s" % (name, target.upper()), row)
         n = members + added
@@ -192,6 +197,48 @@ def case_kill_9_mid_migration(fx):
     check_consistent(fx, "kill -9")
 
 
+def state_files(fx):
+    """A hash of every file of the state directory (drive images included)
+    but the process's log, socket and lock files."""
+    out = {}
+    for dirpath, dirnames, filenames in os.walk(fx.state):
+        dirnames[:] = [d for d in dirnames if d not in ("run", "locks")]
+        for name in filenames:
+            with open(os.path.join(dirpath, name), "rb") as f:
+                out[os.path.join(dirpath, name)] = hashlib.sha256(f.read()).hexdigest()
+    return out
+
+
+def case_refusals_change_nothing(fx):
+    """Each refusal of the controller process answers with a storcli-style
+    status and a clear description, and changes no file: record, drives."""
+    small = os.path.join(fx.root, "small.img")
+    with open(small, "wb") as f:
+        f.truncate(16 * MIB)
+    fx.ok("/c0", "add", "drive", "path=" + small)
+    fx.ok("/c0", "add", "vd", "raid0", "drives=252:0-1")
+    refusals = [
+        (["type=raid6", "option=add", "drives=252:2-3"], 244, "RAID0 to RAID6 is not supported"),
+        (["type=raid5", "option=add", "drives=252:1"], 255, "252:1 is not unconfigured good"),
+        (["type=raid5"], 3, "RAID5 needs 3 to 32 drives, not 2"),
+        (["type=raid5", "option=add", "drives=252:5"], 13, "252:5 is too small"),
+        (["type=raid5", "option=add", "drives=252:9"], 35, "252:9 not found"),
+        (["type=raid5", "option=remove", "drives=252:1"], 244, "option=remove is not supported"),
+        (["type=raid5", "drives=252:2"], 3, "option=add and drives= go together"),
+    ]
+    # The first refusal starts the controller process; the others meet it running.
+    fx.run("/c0/v0", "start", "migrate", *refusals[0][0])
+    before = state_files(fx)
+    for words, code, text in refusals:
+        r = fx.run("/c0/v0", "start", "migrate", *words)
+        check(r.returncode == code and text in r.stdout,
+              "start migrate %s: status %d, '%s'" % (" ".join(words), code, text),
+              r.stdout + r.stderr)
+    check(state_files(fx) == before, "the refusals change no file")
+    check(migrate_status(fx)["Status"] == "Not in progress", "no migration runs",
+          migrate_status(fx))
+
+
 CASES = [
     migration_case("raid5_add_drive", "raid5", 3, "raid5", 1, True),
     migration_case("raid5_to_raid6", "raid5", 3, "raid6", 1, False),
@@ -199,6 +246,7 @@ CASES = [
     migration_case("raid1_to_raid5", "raid1", 2, "raid5", 1, False),
     migration_case("raid6_add_drive", "raid6", 4, "raid6", 1, False),
     case_kill_9_mid_migration,
+    case_refusals_change_nothing,
 ]
 
 
