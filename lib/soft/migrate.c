@@ -261,6 +261,12 @@ static enum rcl_status check_vd(const struct rcl_soft_change *c, const struct rc
 		                "disk group %u holds %u virtual drives: only the only VD of a "
 		                "group can migrate",
 		                dg->id, vds);
+	if (dg->spare_count)
+		return rcl_fail(err, RCL_NOT_ALLOWED,
+		                "disk group %u has dedicated hot spares, whose md device numbers "
+		                "the added drives would take: delete them (delete hotsparedrive) "
+		                "and add them again once the migration has ended",
+		                dg->id);
 	for (unsigned m = 0; m < old_n; m++)
 		if (dg->members[m].state != RCL_SOFT_MEMBER_ONLINE)
 			return rcl_fail(err, RCL_NOT_ALLOWED,
@@ -460,6 +466,17 @@ enum rcl_status rcl_soft_migrate_start(struct rcl_ctrl *ctrl, unsigned id,
 	if (!st)
 		st = rcl_soft_change_write_records(&c, err);
 	return rcl_soft_change_finish(&c, st, err);
+}
+
+enum rcl_status rcl_soft_migrate_guard(const struct rcl_soft_dg *dg, const char *change,
+                                       struct rcl_error *err)
+{
+	if (!dg || !dg->migrate.active)
+		return RCL_OK;
+	return rcl_fail(err, RCL_NOT_ALLOWED,
+	                "disk group %u is migrating: %s waits until the migration has ended "
+	                "(show migrate)",
+	                dg->id, change);
 }
 
 /* ---- finish ---- */

@@ -66,6 +66,15 @@ enum rcl_status rcl_soft_migrate_start(struct rcl_ctrl *ctrl, unsigned vd,
                                        const struct rcl_drive_ref *drives, size_t count, bool force,
                                        bool busy, struct rcl_error *err);
 
+/**
+ * rcl_soft_migrate_guard() - refuse @change (what the user asked, as in
+ * "deleting its VD") to group @dg (NULL: none) while it migrates: the
+ * migration owns its members and layout until it ends.
+ * Return: RCL_OK, or RCL_NOT_ALLOWED saying so.
+ */
+enum rcl_status rcl_soft_migrate_guard(const struct rcl_soft_dg *dg, const char *change,
+                                       struct rcl_error *err);
+
 /* rcl_soft_migrate_finish() - VD @vd's migration has copied everything: switch over. */
 enum rcl_status rcl_soft_migrate_finish(struct rcl_ctrl *ctrl, unsigned vd, struct rcl_error *err);
 

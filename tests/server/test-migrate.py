@@ -239,6 +239,27 @@ def case_refusals_change_nothing(fx):
           migrate_status(fx))
 
 
+def case_changes_wait_for_migration(fx):
+    """While a group migrates, deleting its VD, changing a member's state and
+    a dedicated spare are refused; once it has ended they work again."""
+    fx.ok("/c0", "add", "vd", "raid0", "drives=252:0-1")
+    fx.ok("/c0", "set", "reconrate=1")
+    r = fx.run("/c0/v0", "start", "migrate", "type=raid5", "option=add", "drives=252:2")
+    if not check(r.returncode == 0, "start migrate", r.stdout + r.stderr):
+        return
+    for words in (["/c0/v0", "del", "force"], ["/c0/e252/s1", "set", "offline"],
+                  ["/c0/e252/s4", "add", "hotsparedrive", "dgs=0"]):
+        r = fx.run(*words)
+        check(r.returncode == 255 and "disk group 0 is migrating" in r.stdout,
+              "%s is refused while the group migrates" % " ".join(words), r.stdout + r.stderr)
+    check(vd_row(fx)["TYPE"] == "RAID5", "the VD is still there", vd_row(fx))
+    fx.ok("/c0", "set", "reconrate=100")
+    if wait_migrated(fx, "refusals"):
+        r = fx.run("/c0/e252/s4", "add", "hotsparedrive", "dgs=0")
+        check(r.returncode == 0, "a dedicated spare is added after the migration",
+              r.stdout + r.stderr)
+
+
 CASES = [
     migration_case("raid5_add_drive", "raid5", 3, "raid5", 1, True),
     migration_case("raid5_to_raid6", "raid5", 3, "raid6", 1, False),
@@ -247,6 +268,7 @@ CASES = [
     migration_case("raid6_add_drive", "raid6", 4, "raid6", 1, False),
     case_kill_9_mid_migration,
     case_refusals_change_nothing,
+    case_changes_wait_for_migration,
 ]
 
 
