@@ -40,6 +40,7 @@ struct migration {
 	pthread_t thread;
 	bool joined;
 	bool halted;
+	bool resumed;
 	atomic_bool stop;
 	atomic_int ended;
 	atomic_int error;
@@ -51,12 +52,12 @@ struct migration {
 };
 
 static struct migration migrations[RCL_MAX_VDS];
+static size_t migration_count;
 
 static const struct rcl_soft_state *state_of(struct rcl_ctrl *ctrl)
 {
 	return service_soft_state(ctrl);
 }
-static size_t migration_count;
 
 static uint64_t now_ns(void)
 {
@@ -117,7 +118,8 @@ static void *run(void *arg)
 	return NULL;
 }
 
-static void start_one(unsigned id, const struct rcl_soft_state *state, unsigned vd)
+/* Start (@resumed: at the process's start, go on with) VD @vd's migration. */
+static void start_one(unsigned id, const struct rcl_soft_state *state, unsigned vd, bool resumed)
 {
 	struct migration *m = find(vd);
 	struct rcl_error err = {0};
@@ -128,7 +130,7 @@ static void start_one(unsigned id, const struct rcl_soft_state *state, unsigned 
 		return;
 	if (!m)
 		m = &migrations[migration_count++];
-	*m = (struct migration){.vd = vd, .joined = true};
+	*m = (struct migration){.vd = vd, .joined = true, .resumed = resumed};
 	if (volume_get(state, vd, &m->vol, &err)) {
 		service_log("cannot resume the migration of v%u: %s", vd, err.msg);
 		m->halted = true;
@@ -148,6 +150,8 @@ static void start_one(unsigned id, const struct rcl_soft_state *state, unsigned 
 
 void migrations_poll(unsigned id, struct rcl_ctrl *ctrl)
 {
+	/* A migration the record has when the process starts was cut short. */
+	static bool polled;
 	const struct rcl_soft_config *cfg = &state_of(ctrl)->cfg;
 
 	for (size_t v = 0; v < cfg->vd_count; v++) {
@@ -155,8 +159,9 @@ void migrations_poll(unsigned id, struct rcl_ctrl *ctrl)
 
 		for (size_t d = 0; d < cfg->dg_count; d++)
 			if (cfg->dgs[d].id == vd->dg && cfg->dgs[d].migrate.active)
-				start_one(id, state_of(ctrl), vd->id);
+				start_one(id, state_of(ctrl), vd->id, !polled);
 	}
+	polled = true;
 }
 
 void migrations_pace(unsigned id)
@@ -207,6 +212,10 @@ static void finish(unsigned id, struct migration *m)
 		(void)rcl_event_record(ctrl, RCL_EVENT_MIGRATION_DONE, NULL,
 		                       "Reconstruction complete on VD %02u", m->vd);
 		m->total = 0;
+		/* Host writes a crash cut short left parity to check, and the end cleared their
+		 * bits. */
+		if (m->resumed)
+			tasks_resync_due(m->vd);
 	}
 	rcl_ctrl_close(ctrl);
 	rcl_ctx_free(lib);

@@ -321,10 +321,18 @@ bool vd_dirty(struct rcl_ctrl *ctrl, const struct rcl_vd *vd)
 	                           needs_resync(soft(ctrl)->state, vd->id));
 }
 
+/* The VDs (a bit per id) that tasks_resync_due() named, whose resync has not started yet. */
+static uint64_t resync_due;
+
+void tasks_resync_due(unsigned vd)
+{
+	resync_due |= vd < 64 ? 1ull << vd : 0;
+}
+
 /*
  * Start a BGI on each redundant, whole VD with no task of its own yet that
  * is not consistent or, at the process's start (@at_start), that a crash
- * left with bitmap bits set (md's resync).
+ * left with bitmap bits set (md's resync), or that tasks_resync_due() named.
  */
 static void start_bgis(struct rcl_ctrl *ctrl, bool at_start)
 {
@@ -338,7 +346,9 @@ static void start_bgis(struct rcl_ctrl *ctrl, bool at_start)
 
 		if (find_check(vd->id) || !vd_whole(cfg, vd))
 			continue;
-		dirty = vd->consistent && at_start && needs_resync(state, vd->id);
+		dirty = vd->consistent && ((at_start && needs_resync(state, vd->id)) ||
+		                           (resync_due & (1ull << vd->id)));
+		resync_due &= ~(1ull << vd->id);
 		if (!dirty && vd->consistent)
 			continue;
 		if (dirty)

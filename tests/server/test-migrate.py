@@ -194,7 +194,19 @@ def case_kill_9_mid_migration(fx):
     status, out = fio(nbd_uri(export), 1, size, verify_only=True)
     check(status == 0, "kill -9: the data verifies after the resumed migration", out)
     check(fx_vd_bytes(fx) > size, "kill -9: the VD grows")
+    # Host writes the kill cut short may have left parity behind: a resync follows.
+    bgi = lambda: fx.json("/c0/v0", "show", "bgi")[1]["Response Data"]["VD Operation Status"][0]
+    check(wait_for(lambda: "resyncing" in open(log_path(fx)).read(), 30),
+          "kill -9: a resync (BGI) follows the resumed migration", open(log_path(fx)).read())
+    check(wait_for(lambda: bgi()["Status"] == "Not in progress", 120),
+          "kill -9: the resync ends", bgi())
     check_consistent(fx, "kill -9")
+
+
+def log_path(fx):
+    """The controller process's log (run/<backend>-<key>.log)."""
+    run = os.path.join(fx.state, "run")
+    return [os.path.join(run, n) for n in os.listdir(run) if n.endswith(".log")][0]
 
 
 def state_files(fx):
