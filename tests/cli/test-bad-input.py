@@ -640,18 +640,19 @@ def poke(path, offset, data):
 
 
 def migrate_cases():
-    # Refused by the grammar, before a controller process starts (the refusals it
-    # makes are in tests/golden and tests/server/test-migrate.py: its log grows).
+    # Refused by the grammar, before a VD is looked up or a controller process
+    # starts (the refusals the process makes are in tests/golden and
+    # tests/server/test-migrate.py: its log grows).
     MIGRATE = ["/c0/v0", "start", "migrate"]
-    vd_case("start migrate: unknown level", MIGRATE + ["type=raid7"], INVALID_PARAM,
-            ["'raid7'", "did you mean 'type=raid5'?"], prepare=with_vd)
-    vd_case("start migrate: level no migration reaches", MIGRATE + ["type=raid10"],
-            INVALID_PARAM, ["'raid10'", "type="], prepare=with_vd)
-    vd_case("start migrate: no type", MIGRATE + ["option=add", "drives=252:2"],
-            INVALID_COMMAND, ["missing option 'type='"], prepare=with_vd)
-    vd_case("start migrate: unknown option=", MIGRATE + ["type=raid5", "option=del",
-                                                         "drives=252:2"],
-            INVALID_PARAM, ["'del'", "option="], prepare=with_vd)
+    case("start migrate: unknown level", MIGRATE + ["type=raid7"], INVALID_PARAM,
+         ["'raid7'", "did you mean 'type=raid5'?"])
+    case("start migrate: level no migration reaches", MIGRATE + ["type=raid10"],
+         INVALID_PARAM, ["'raid10'", "type="])
+    case("start migrate: no type", MIGRATE + ["option=add", "drives=252:2"], INVALID_COMMAND,
+         ["missing option 'type='"])
+    case("start migrate: unknown option=", MIGRATE + ["type=raid5", "option=del",
+                                                      "drives=252:2"],
+         INVALID_PARAM, ["'del'", "option="])
 
 
 def spare_cases():
