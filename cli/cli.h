@@ -284,6 +284,23 @@ enum rcl_status cmd_vd_stop_bgi(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_vd_pause_bgi(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_vd_resume_bgi(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_vd_show_bgi(struct cmd_ctx *c, struct rcl_error *err);
+/* The drives of a drives= or spares= list, resolved against the controller. */
+#define DRIVE_LIST_MAX (RCL_MAX_SPANS * RCL_MAX_DRIVES_PER_SPAN)
+struct drive_list {
+	struct rcl_drive_ref refs[DRIVE_LIST_MAX];
+	size_t count;
+};
+
+/*
+ * parse_drive_list() - option @key's @text ("252:0-3,5", bare slots) into
+ * @list (empty for NULL @text). Return: RCL_OK, RCL_INVALID_PARAM (its
+ * syntax), RCL_NOT_FOUND (a bare slot no drive is in).
+ */
+enum rcl_status parse_drive_list(const struct rcl_ctrl *ctrl, const char *key, const char *text,
+                                 struct drive_list *list, struct rcl_error *err);
+
+enum rcl_status cmd_vd_start_migrate(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_vd_show_migrate(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_serve(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_show_service(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_stop_service(struct cmd_ctx *c, struct rcl_error *err);

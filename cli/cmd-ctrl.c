@@ -115,6 +115,7 @@ static const char *const rate_props[SETTING_KINDS] = {
     [SETTING_CC] = "CC Rate",
     [SETTING_BGI] = "BGI Rate",
     [SETTING_PR] = "PR Rate",
+    [SETTING_RECON] = "Reconstruction Rate",
 };
 
 static struct rcl_node *property_row(struct rcl_node *table, const char *prop)
@@ -207,7 +208,8 @@ enum rcl_status cmd_ctrl_set(struct cmd_ctx *c, struct rcl_error *err)
 		return rcl_fail(
 		    err, RCL_INVALID_COMMAND,
 		    "nothing to set: give jbod=, rebuildrate=, ccrate=, bgirate=, "
-		    "prrate=, rebuildpriority=, patrolread=, mode= or delay=, as in: %s",
+		    "prrate=, reconrate=, rebuildpriority=, patrolread=, mode= or delay=, "
+		    "as in: %s",
 		    c->args->cmd->example);
 	if (jbod)
 		st = rcl_ctrl_set_jbod_mode(c->ctrl, !strcmp(jbod, "on"), err);

@@ -2,9 +2,13 @@
 /*
  * cmd-export.c - what the controller process does for virtual drives: NBD
  * exports (/cN/vX start|stop|show export, server/export.h serves them) and
- * consistency checks (start|stop|pause|resume|show cc, server/tasks.h).
+ * consistency checks (start|stop|pause|resume|show cc, server/tasks.h) and
+ * migrations (start|show migrate, server/migrate.h).
  */
+#include <string.h>
+
 #include "export.h"
+#include "migrate.h"
 #include "tasks.h"
 
 /* The VDs the path selects, failing for one it names that does not exist. */
@@ -248,4 +252,76 @@ enum rcl_status cmd_vd_resume_bgi(struct cmd_ctx *c, struct rcl_error *err)
 enum rcl_status cmd_vd_show_bgi(struct cmd_ctx *c, struct rcl_error *err)
 {
 	return show_each(c, RCL_SOFT_TASK_BGI, err);
+}
+
+/* ------------------------------------------------------------------------
+ * Migrations (server/migrate.h runs them in the controller process). */
+
+/* The one VD the path names: a migration changes one group at a time. */
+static enum rcl_status one_vd(struct cmd_ctx *c, unsigned *id, struct rcl_error *err)
+{
+	unsigned ids[RCL_MAX_VDS];
+	size_t n;
+	enum rcl_status st = vds_to_act_on(c, ids, &n, err);
+
+	if (!st && n != 1)
+		st = rcl_fail(err, RCL_INVALID_PARAM,
+		              "start migrate changes one virtual drive: name it, as in /c%u/v%u",
+		              rcl_ctrl_id(c->ctrl), ids[0]);
+	*id = ids[0];
+	return st;
+}
+
+/* The drives option=add drives= names (none without option=). */
+static enum rcl_status added_drives(struct cmd_ctx *c, struct drive_list *list,
+                                    struct rcl_error *err)
+{
+	const char *option = cmd_value(c->args, "option");
+	const char *drives = cmd_value(c->args, "drives");
+
+	list->count = 0;
+	if (option && !strcmp(option, "remove"))
+		return rcl_fail(err, RCL_UNSUPPORTED,
+		                "option=remove is not supported: a migration can only add drives");
+	if (!option != !drives)
+		return rcl_fail(err, RCL_INVALID_PARAM,
+		                "option=add and drives= go together, as in: %s",
+		                c->args->cmd->example);
+	return parse_drive_list(c->ctrl, "drives", drives, list, err);
+}
+
+enum rcl_status cmd_vd_start_migrate(struct cmd_ctx *c, struct rcl_error *err)
+{
+	struct drive_list *list = rcl_calloc(1, sizeof(*list));
+	enum rcl_raid_level level = RCL_RAID5;
+	unsigned id = 0;
+	enum rcl_status st = list ? one_vd(c, &id, err) : rcl_fail(err, RCL_NOMEM, "out of memory");
+
+	if (!st)
+		st = rcl_raid_level_parse(cmd_value(c->args, "type"), &level, err);
+	if (!st)
+		st = added_drives(c, list, err);
+	if (!st)
+		st = migrate_start(c->ctrl, id, level, list->refs, list->count,
+		                   cmd_value(c->args, "force") != NULL, err);
+	if (!st)
+		rcl_result_describe(c->res, "Start Migrate Operation Success.");
+	rcl_free(list);
+	return st;
+}
+
+enum rcl_status cmd_vd_show_migrate(struct cmd_ctx *c, struct rcl_error *err)
+{
+	unsigned ids[RCL_MAX_VDS];
+	size_t n;
+	enum rcl_status st = vds_to_act_on(c, ids, &n, err);
+	struct rcl_node *table;
+
+	if (st)
+		return st;
+	table = rcl_node_add_array(c->res->data, "VD Operation Status");
+	for (size_t i = 0; i < n; i++)
+		migrate_row(c->ctrl, ids[i], table);
+	rcl_result_describe(c->res, "None");
+	return RCL_OK;
 }

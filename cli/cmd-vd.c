@@ -15,14 +15,6 @@
 #include "export.h"
 #include "tasks.h"
 
-#define MAX_REFS (RCL_MAX_SPANS * RCL_MAX_DRIVES_PER_SPAN)
-
-/* The drives of a drives= or spares= list, resolved against the controller. */
-struct drive_list {
-	struct rcl_drive_ref refs[MAX_REFS];
-	size_t count;
-};
-
 static enum rcl_status bad_list(const char *key, const char *text, struct rcl_error *err)
 {
 	return rcl_fail(err, RCL_INVALID_PARAM,
@@ -58,9 +50,9 @@ static enum rcl_status slot_enclosure(const struct rcl_ctrl *ctrl, unsigned long
 static enum rcl_status add_ref(struct drive_list *list, const char *key, unsigned encl,
                                unsigned long slot, struct rcl_error *err)
 {
-	if (list->count == MAX_REFS)
+	if (list->count == DRIVE_LIST_MAX)
 		return rcl_fail(err, RCL_INVALID_PARAM, "%s= lists more than %d drives", key,
-		                MAX_REFS);
+		                DRIVE_LIST_MAX);
 	list->refs[list->count].enclosure = encl;
 	list->refs[list->count].slot = (unsigned)slot;
 	list->count++;
@@ -105,9 +97,8 @@ static enum rcl_status parse_item(const struct rcl_ctrl *ctrl, const char *key, 
 	return RCL_OK;
 }
 
-static enum rcl_status parse_drive_list(const struct rcl_ctrl *ctrl, const char *key,
-                                        const char *text, struct drive_list *list,
-                                        struct rcl_error *err)
+enum rcl_status parse_drive_list(const struct rcl_ctrl *ctrl, const char *key, const char *text,
+                                 struct drive_list *list, struct rcl_error *err)
 {
 	const char *p = text;
 	long encl = -1;

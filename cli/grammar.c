@@ -43,6 +43,8 @@ static const char *const pr_modes[] = {"auto", "manual", NULL};
 		.name = "wait", .type = OPT_FLAG,                                                  \
 		.help = "follow the task until it ends: a progress bar on a terminal, then the last show" \
 	}
+static const char *const migrate_levels[] = {"raid5", "raid6", NULL};
+static const char *const migrate_options[] = {"add", "remove", NULL};
 
 #define OPT_FORCE                                                                                  \
 	{                                                                                          \
@@ -269,6 +271,10 @@ const struct cmd_spec cli_commands[] = {
 				 .type = OPT_UINT,
 				 .max = 100,
 				 .help = "the same for patrol reads"},
+				{.name = "reconrate",
+				 .type = OPT_UINT,
+				 .max = 100,
+				 .help = "the same for migrations (start migrate)"},
 				{.name = "rebuildpriority",
 				 .type = OPT_ENUM,
 				 .choices = rebuild_priorities,
@@ -361,6 +367,14 @@ const struct cmd_spec cli_commands[] = {
 		.flags = CMD_PER_CTRL,
 		.summary = "show the share of the time patrol reads may take, in percent",
 		.example = "raidcli /c0 show prrate",
+	},
+	{
+		.object = OBJ_CTRL,
+		.verb = "show reconrate",
+		.run = cmd_ctrl_show_rate,
+		.flags = CMD_PER_CTRL,
+		.summary = "show the share of the time migrations may take, in percent",
+		.example = "raidcli /c0 show reconrate",
 	},
 	{
 		.object = OBJ_CTRL,
@@ -774,6 +788,43 @@ const struct cmd_spec cli_commands[] = {
 		.flags = CMD_PER_CTRL,
 		.summary = "show background initializations: progress, status, time left",
 		.example = "raidcli /c0/vall show bgi",
+		.opts = {OPT_WAIT},
+	},
+	{
+		.object = OBJ_VD,
+		.verb = "start migrate",
+		.run = cmd_vd_start_migrate,
+		.flags = CMD_PER_CTRL | CMD_WRITES | CMD_STARTS_SERVICE,
+		.summary = "migrate a virtual drive to another RAID level, or add drives to it (online capacity expansion), in the controller process",
+		.example = "raidcli /c0/v0 start migrate type=raid5 option=add drives=252:3",
+		.opts =
+			{
+				{.name = "type",
+				 .type = OPT_ENUM,
+				 .choices = migrate_levels,
+				 .aliases = raid_level_aliases,
+				 .help = "the new RAID level: raid5 (from RAID0, RAID1 or RAID5) or raid6 (from RAID5 or RAID6)",
+				 .required = true},
+				{.name = "option",
+				 .type = OPT_ENUM,
+				 .choices = migrate_options,
+				 .help = "add: add the drives= to the disk group (remove is StorCLI's, not supported)"},
+				{.name = "drives",
+				 .type = OPT_STRING,
+				 .help = "the unconfigured good drives to add, as in add vd"},
+				{.name = "force",
+				 .type = OPT_FLAG,
+				 .help = "add drives even if they hold a file system or partition table"},
+				OPT_WAIT,
+			},
+	},
+	{
+		.object = OBJ_VD,
+		.verb = "show migrate",
+		.run = cmd_vd_show_migrate,
+		.flags = CMD_PER_CTRL,
+		.summary = "show migrations: progress, status, time left",
+		.example = "raidcli /c0/vall show migrate",
 		.opts = {OPT_WAIT},
 	},
 	{

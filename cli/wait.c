@@ -5,7 +5,7 @@
  *
  * Any command whose grammar entry has a "wait" flag is followed by its
  * "show" of the same last word ("start cc" and "show cc" by "show cc";
- * "start migrate" would be by "show migrate"), on the same path, once a
+ * "start migrate" by "show migrate"), on the same path, once a
  * second, until no row of it says the task is in progress or paused. On a
  * terminal a one-line bar with the percent and the time left is redrawn in
  * place meanwhile; otherwise nothing is printed until the end. The answer is

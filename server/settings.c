@@ -12,10 +12,8 @@
 #define SETTINGS_FORMAT 1
 
 static const char *const names[SETTING_KINDS] = {
-    [SETTING_REBUILD] = "rebuildrate",
-    [SETTING_CC] = "ccrate",
-    [SETTING_BGI] = "bgirate",
-    [SETTING_PR] = "prrate",
+    [SETTING_REBUILD] = "rebuildrate", [SETTING_CC] = "ccrate",       [SETTING_BGI] = "bgirate",
+    [SETTING_PR] = "prrate",           [SETTING_RECON] = "reconrate",
 };
 
 static const char *const pr_modes[] = {
@@ -104,6 +102,9 @@ enum rcl_status settings_load(struct rcl_ctx *lib, unsigned id, struct task_sett
 	if (!rcl_json_get_uint(root, "format", UINT32_MAX, &v) || v != SETTINGS_FORMAT)
 		st = rcl_state_corrupt(err, path, "it is not a format 1 settings file");
 	for (int k = 0; !st && k < SETTING_KINDS; k++) {
+		/* Files written before migrations existed have no reconrate: the default. */
+		if (k == SETTING_RECON && !json_object_object_get_ex(root, names[k], NULL))
+			continue;
 		if (!rcl_json_get_uint(root, names[k], 100, &v))
 			st = rcl_state_corrupt(err, path, "a rate is not 0-100");
 		out->rate[k] = (unsigned)v;

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * settings.h - a controller's background task settings: StorCLI's
- * rebuildrate, ccrate, bgirate and prrate (0-100, default 30) and the
+ * rebuildrate, ccrate, bgirate, prrate and reconrate (migrations; 0-100,
+ * default 30) and the
  * rebuild priority (rebuildpriority=rebuild|host, PERC's "rebuild first"
  * or "host I/O first") and the patrol read mode (patrolread=on mode=auto|manual,
  * or off; auto: every "prdelay" hours, default 168), kept in
  * <state>/tasks/<backend>-<key>.json:
  *	{"format": 1, "rebuildrate": 30, "ccrate": 30, "bgirate": 30,
- *	 "prrate": 30, "rebuildpriority": "rebuild", "patrolread": "auto",
+ *	 "prrate": 30, "reconrate": 30, "rebuildpriority": "rebuild", "patrolread": "auto",
  *	 "prdelay": 168}
  * (files written before patrol reads had commands lack the last two: defaults).
  * The CLI changes them under the controller's exclusive lock; the
@@ -23,6 +24,7 @@ enum setting_kind {
 	SETTING_CC,
 	SETTING_BGI,
 	SETTING_PR,
+	SETTING_RECON,
 	SETTING_KINDS,
 };
 
@@ -52,7 +54,7 @@ struct task_settings {
 /* pr_mode_shown() - StorCLI's "Auto", "Manual", "Disable". */
 const char *pr_mode_shown(enum pr_mode mode);
 
-/* setting_name() - "rebuildrate", "ccrate", "bgirate", "prrate". */
+/* setting_name() - "rebuildrate", "ccrate", "bgirate", "prrate", "reconrate". */
 const char *setting_name(enum setting_kind kind);
 
 /* settings_load() - controller @id's settings (the defaults without a file). */

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "export.h"
+#include "migrate.h"
 #include "patrol.h"
 #include "service.h"
 #include "settings.h"
@@ -62,6 +63,7 @@ static void mark_initialized(unsigned id);
 static void stop_checks(void);
 static bool checks_running(void);
 static struct vd_check *find_check(unsigned vd);
+static void reap_check(struct vd_check *k);
 static void pace_checks(unsigned id);
 static enum rcl_status start_check(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_task_kind kind,
                                    bool repair, struct rcl_error *err);
@@ -206,7 +208,8 @@ static int lost_member(const struct rcl_soft_dg *dg)
 		if (dg->members[m].state != RCL_SOFT_MEMBER_ONLINE && lost < 0)
 			lost = (int)m;
 	}
-	return dg->level == RCL_RAID0 ? -1 : lost;
+	/* A migrating group's members are rebuilt once the migration has ended. */
+	return dg->level == RCL_RAID0 || dg->migrate.active ? -1 : lost;
 }
 
 /* Drive @by took the place of the member in slot @old of group @dg_id: log it, and its event. */
@@ -290,12 +293,17 @@ static void forget_stale(const struct rcl_soft_config *cfg)
 	}
 }
 
-/* Whether every member of @vd's group holds its data (no BGI on a degraded VD: see tasks.h). */
+/*
+ * Whether every member of @vd's group holds its data (no BGI on a degraded VD: see tasks.h),
+ * and the VD is not migrating (the migration writes every stripe anew).
+ */
 static bool vd_whole(const struct rcl_soft_config *cfg, const struct rcl_soft_vd *vd)
 {
 	for (size_t d = 0; d < cfg->dg_count; d++) {
 		if (cfg->dgs[d].id != vd->dg)
 			continue;
+		if (cfg->dgs[d].migrate.active)
+			return false;
 		for (unsigned m = 0; m < rcl_soft_dg_members(&cfg->dgs[d]); m++)
 			if (cfg->dgs[d].members[m].state != RCL_SOFT_MEMBER_ONLINE)
 				return false;
@@ -328,10 +336,18 @@ bool vd_dirty(struct rcl_ctrl *ctrl, const struct rcl_vd *vd)
 	                           needs_resync(soft(ctrl)->state, vd->id));
 }
 
+/* The VDs (a bit per id) that tasks_resync_due() named, whose resync has not started yet. */
+static uint64_t resync_due;
+
+void tasks_resync_due(unsigned vd)
+{
+	resync_due |= vd < 64 ? 1ull << vd : 0;
+}
+
 /*
  * Start a BGI on each redundant, whole VD with no task of its own yet that
  * is not consistent or, at the process's start (@at_start), that a crash
- * left with bitmap bits set (md's resync).
+ * left with bitmap bits set (md's resync), or that tasks_resync_due() named.
  */
 static void start_bgis(struct rcl_ctrl *ctrl, bool at_start)
 {
@@ -345,7 +361,9 @@ static void start_bgis(struct rcl_ctrl *ctrl, bool at_start)
 
 		if (find_check(vd->id) || !vd_whole(cfg, vd))
 			continue;
-		dirty = vd->consistent && at_start && needs_resync(state, vd->id);
+		dirty = vd->consistent && ((at_start && needs_resync(state, vd->id)) ||
+		                           (resync_due & (1ull << vd->id)));
+		resync_due &= ~(1ull << vd->id);
 		if (!dirty && vd->consistent)
 			continue;
 		if (dirty)
@@ -375,6 +393,7 @@ void tasks_poll(unsigned id)
 		rcl_soft_task_set_rate(rebuilds[i]->task, rate, host_first);
 	}
 	pace_checks(id);
+	migrations_pace(id);
 	if (service_open_ctrl(id, RCL_LOCK_SHARED, &lib, &ctrl, &err)) {
 		service_log("cannot look for members to rebuild: %s", err.msg);
 	} else if (soft(ctrl)) {
@@ -396,6 +415,7 @@ void tasks_poll(unsigned id)
 			}
 		}
 		start_bgis(ctrl, !started);
+		migrations_poll(id, ctrl);
 		started = true;
 	}
 	rcl_ctrl_close(ctrl);
@@ -408,7 +428,7 @@ bool tasks_busy(void)
 	for (size_t i = 0; i < rebuild_count; i++)
 		if (rebuilds[i]->task || atomic_load(&rebuilds[i]->ended))
 			return true;
-	return checks_running() || patrol_busy();
+	return checks_running() || patrol_busy() || migrations_busy();
 }
 
 /* Record @r's flushed position (online past the group's end); @ctrl is locked exclusively. */
@@ -473,6 +493,7 @@ void tasks_tick(unsigned id)
 		mark_initialized(id);
 	patrol_tick(id);
 	tasks_events_flush(id);
+	migrations_tick(id);
 	if (!rebuild_count)
 		return;
 	if (service_open_ctrl(id, RCL_LOCK_EXCLUSIVE, &lib, &ctrl, &err) || !soft(ctrl)) {
@@ -499,6 +520,7 @@ void tasks_stop_all(unsigned id)
 {
 	patrol_stop_all(id);
 	stop_checks();
+	migrations_stop_all();
 	for (size_t i = 0; i < rebuild_count; i++)
 		if (rebuilds[i]->task)
 			rcl_soft_task_stop(rebuilds[i]->task);
@@ -559,7 +581,7 @@ void tasks_time_left(char *out, size_t size, double seconds)
 		snprintf(out, size, "%lu Seconds", s);
 }
 
-static void add_time_left(struct rcl_node *row, double seconds)
+void task_time_left(struct rcl_node *row, double seconds)
 {
 	char text[64];
 
@@ -600,7 +622,7 @@ void rebuild_row(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref, struct 
 	                 p.state == RCL_SOFT_TASK_RUNNING  ? "In progress"
 	                 : p.state == RCL_SOFT_TASK_PAUSED ? "Paused"
 	                                                   : "Not in progress");
-	add_time_left(row, p.state == RCL_SOFT_TASK_RUNNING ? p.remaining : -1);
+	task_time_left(row, p.state == RCL_SOFT_TASK_RUNNING ? p.remaining : -1);
 }
 
 /* Whether drive @ref of @ctrl is unconfigured good. */
@@ -827,6 +849,9 @@ static enum rcl_status start_check(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_
 		rcl_soft_task_wait(k->task, &(struct rcl_soft_task_progress){0});
 		reap_check(k);
 	}
+	if (migration_running(vd))
+		return rcl_fail(err, RCL_NOT_ALLOWED, "/c%u/v%u is migrating", rcl_ctrl_id(ctrl),
+		                vd);
 	if (k && k->task)
 		return rcl_fail(err, RCL_NOT_ALLOWED, "a %s of /c%u/v%u is %s already",
 		                task_noun(k->kind), rcl_ctrl_id(ctrl), vd,
@@ -923,7 +948,7 @@ void check_row(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_task_kind kind,
 	                 !k || !k->task                    ? "Not in progress"
 	                 : p.state == RCL_SOFT_TASK_PAUSED ? "Paused"
 	                                                   : "In progress");
-	add_time_left(row, k && k->task && p.state == RCL_SOFT_TASK_RUNNING ? p.remaining : -1);
+	task_time_left(row, k && k->task && p.state == RCL_SOFT_TASK_RUNNING ? p.remaining : -1);
 	if (kind != RCL_SOFT_TASK_CHECK)
 		return;
 	/* Not StorCLI's: what the check (this run, or the last one) found. */
@@ -1048,6 +1073,7 @@ void tasks_describe_vd(const struct rcl_ctrl *ctrl, unsigned vd, struct rcl_buf 
 	    service_self(rcl_ctrl_id(ctrl)) ? service_soft_state(ctrl) : NULL;
 	struct vd_check *k = state ? find_check(vd) : NULL;
 	struct rcl_soft_task_progress p;
+	unsigned percent;
 
 	if (k && k->task && !atomic_load(&k->ended)) {
 		rcl_soft_task_progress(k->task, &p);
@@ -1062,6 +1088,8 @@ void tasks_describe_vd(const struct rcl_ctrl *ctrl, unsigned vd, struct rcl_buf 
 		rcl_soft_task_progress(r->task, &p);
 		add_operation(out, "Rebuild", p.percent, p.state == RCL_SOFT_TASK_PAUSED);
 	}
+	if (state && migration_percent(vd, &percent))
+		add_operation(out, "Reconstruction", percent, false);
 	if (state)
 		describe_patrol(out, &state->cfg, -1, (int)vd);
 	if (!out->len)
@@ -1087,4 +1115,20 @@ void tasks_describe_drive(const struct rcl_ctrl *ctrl, const struct rcl_drive_re
 		describe_patrol(out, &service_soft_state(ctrl)->cfg, (int)dg->id, -1);
 	if (!out->len)
 		rcl_buf_adds(out, "None");
+}
+
+bool tasks_running_on(struct rcl_ctrl *ctrl, unsigned vd)
+{
+	const struct rcl_soft_config *cfg = &soft(ctrl)->state->cfg;
+	struct vd_check *k = find_check(vd);
+
+	if (k)
+		reap_check(k);
+	if ((k && k->task) || migration_running(vd))
+		return true;
+	for (size_t v = 0; v < cfg->vd_count; v++)
+		for (size_t i = 0; cfg->vds[v].id == vd && i < rebuild_count; i++)
+			if (rebuilds[i]->dg == cfg->vds[v].dg && rebuilds[i]->task)
+				return true;
+	return false;
 }

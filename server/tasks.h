@@ -113,4 +113,20 @@ void tasks_describe_drive(const struct rcl_ctrl *ctrl, const struct rcl_drive_re
  */
 bool vd_dirty(struct rcl_ctrl *ctrl, const struct rcl_vd *vd);
 
+/*
+ * tasks_running_on() - whether a rebuild runs in VD @vd's group, or a
+ * check, init or BGI on @vd (in this process).
+ */
+bool tasks_running_on(struct rcl_ctrl *ctrl, unsigned vd);
+
+/*
+ * tasks_resync_due() - resync VD @vd (a BGI) once it is whole and free:
+ * a migration resumed after a crash, whose bitmap bits the migration's
+ * end cleared, ended.
+ */
+void tasks_resync_due(unsigned vd);
+
+/* task_time_left() - StorCLI's "Estimated Time Left" of @seconds into @row ("-" below 0). */
+void task_time_left(struct rcl_node *row, double seconds);
+
 #endif /* RCL_SERVER_TASKS_H */

@@ -258,6 +258,24 @@ static enum rcl_status parse_spares(const struct parse *p, json_object *root,
 	return RCL_OK;
 }
 
+/* The optional "migrate": the old level and member count, fewer than now. */
+static enum rcl_status parse_migration(const struct parse *p, json_object *obj,
+                                       struct rcl_soft_dg *dg)
+{
+	json_object *m;
+	uint64_t drives;
+
+	if (!json_object_object_get_ex(obj, "migrate", &m))
+		return RCL_OK;
+	if (!json_object_is_type(m, json_type_object) || !get_level(m, &dg->migrate.level) ||
+	    !rcl_json_get_uint(m, "drives", RCL_MAX_DRIVES_PER_SPAN, &drives) || !drives ||
+	    drives > rcl_soft_dg_members(dg) || dg->spans != 1)
+		return bad(p, "has a disk group with an invalid migration");
+	dg->migrate.active = true;
+	dg->migrate.drives = (unsigned)drives;
+	return RCL_OK;
+}
+
 static enum rcl_status parse_group(const struct parse *p, json_object *obj,
                                    struct rcl_soft_config *cfg)
 {
@@ -287,6 +305,8 @@ static enum rcl_status parse_group(const struct parse *p, json_object *obj,
 	st = parse_members(p, members, dg);
 	if (!st)
 		st = parse_dg_spares(p, obj, dg);
+	if (!st)
+		st = parse_migration(p, obj, dg);
 	if (st)
 		return st;
 	n = json_object_array_length(vds);
@@ -577,6 +597,13 @@ static json_object *format_group(const struct rcl_soft_config *cfg, const struct
 	add_obj(obj, "vds", vds);
 	if (dg->spare_count)
 		add_obj(obj, "spares", format_dg_spares(dg));
+	if (dg->migrate.active) {
+		json_object *m = json_object_new_object();
+
+		add_str(m, "level", rcl_raid_level_name(dg->migrate.level));
+		add_int(m, "drives", dg->migrate.drives);
+		add_obj(obj, "migrate", m);
+	}
 	return obj;
 }
 

@@ -24,6 +24,13 @@
  * the group's VDs in the same partition (GPT entry number @part) over the
  * same LBAs: the group is laid out for its smallest member.
  *
+ * A group being migrated (a RAID level migration or an online capacity
+ * expansion, migrate.h) has "migrate": {"level": "RAID5", "drives": 3}:
+ * the level and member count it is migrating from; "level" and the
+ * members are the target's, the added drives listed last. The VDs keep
+ * their old "bytes" until the migration ends. How far it has come is in
+ * the members' md superblocks (reshape_position), not here.
+ *
  * A member's "state" is absent while it is online, else "offline",
  * "failed", "missing" or "rebuild"; a rebuilding member has "rebuilt_lba"
  * too, and no other member has.
@@ -87,10 +94,23 @@ struct rcl_soft_spare {
 };
 
 /**
+ * struct rcl_soft_migration - where a group migrates from ("migrate").
+ * @active:	a migration is under way.
+ * @level, @drives: the old RAID level and member count (the first
+ *		@drives members are the old ones, in their old order).
+ */
+struct rcl_soft_migration {
+	bool active;
+	enum rcl_raid_level level;
+	unsigned drives;
+};
+
+/**
  * struct rcl_soft_dg - one disk group.
  * @first_lba, @last_lba: the room for VD partitions on every member.
  * @members:	span by span; @spans * @drives_per_span of them.
  * @spares:	its dedicated hot spares, @spare_count of them.
+ * @migrate:	the migration under way, if any.
  */
 struct rcl_soft_dg {
 	unsigned id;
@@ -102,6 +122,7 @@ struct rcl_soft_dg {
 	struct rcl_soft_member members[RCL_SOFT_MAX_MEMBERS];
 	unsigned spare_count;
 	struct rcl_soft_spare spares[RCL_MAX_HOT_SPARES];
+	struct rcl_soft_migration migrate;
 };
 
 /**

@@ -10,6 +10,7 @@
 #include "layout.h"
 #include "md-super1.h"
 #include "member.h"
+#include "migrate.h"
 #include "spare.h"
 #include "state.h"
 
@@ -295,6 +296,8 @@ static enum rcl_status spare_groups(struct rcl_soft_change *c, const unsigned *d
 			return rcl_fail(err, RCL_INVALID_PARAM, "dgs= names disk group %u twice",
 			                g->id);
 		st = rcl_soft_spare_check_level(g->level, err);
+		if (!st)
+			st = rcl_soft_migrate_guard(g, "a dedicated hot spare", err);
 		*mask |= 1u << g->id;
 		if (!*dg)
 			*dg = g;

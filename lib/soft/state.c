@@ -8,6 +8,7 @@
 #include "change.h"
 #include "layout.h"
 #include "md-super1.h"
+#include "migrate.h"
 #include "state.h"
 
 /* The record's state for @change. */
@@ -114,6 +115,9 @@ enum rcl_status rcl_soft_set_drive_state(struct rcl_ctrl *ctrl, const struct rcl
 
 	if (!st)
 		st = find_member(&c, ref, &dg, &m, err);
+	/* A member failing is recorded: the migration halts on its I/O errors. */
+	if (!st && change != RCL_DRIVE_SET_FAILED)
+		st = rcl_soft_migrate_guard(dg, "changing a member's state", err);
 	if (st) {
 		rcl_soft_change_end(&c);
 		return st;

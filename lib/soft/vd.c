@@ -11,6 +11,7 @@
 #include "io.h"
 #include "layout.h"
 #include "member.h"
+#include "migrate.h"
 #include "signature.h"
 #include "spare.h"
 #include "vd.h"
@@ -279,6 +280,8 @@ enum rcl_status rcl_soft_create_vd(struct rcl_ctrl *ctrl, const struct rcl_vd_pa
 		st = pick_disks(&c, params, idx, &dg, err);
 	if (!st)
 		st = check_limits(&c, params, dg, err);
+	if (!st)
+		st = rcl_soft_migrate_guard(dg, "a new VD in it", err);
 	if (!st && !dg)
 		st = add_group(&c, params, idx, &dg, err);
 	if (!st)
@@ -429,7 +432,8 @@ enum rcl_status rcl_soft_delete_vd(struct rcl_ctrl *ctrl, unsigned id, bool forc
 		return st ? st : rcl_fail(err, RCL_NOT_FOUND, "virtual drive /v%u not found", id);
 	}
 	dg = *rcl_soft_config_dg(c.cfg, vd->dg);
-	if (!force)
+	st = rcl_soft_migrate_guard(&dg, "deleting its VD", err);
+	if (!st && !force)
 		st = data_signature(&c, &dg, vd, &what, err);
 	if (!st && what)
 		st = rcl_fail(err, RCL_NEED_FORCE,

@@ -44,6 +44,7 @@ struct vol_member {
 #define RCL_SOFT_BITMAP_MAX_SECTORS 320
 
 struct vol_bitmap;
+struct vol_reshape;
 
 /**
  * struct rcl_soft_volume - an open VD.
@@ -55,6 +56,8 @@ struct vol_bitmap;
  * @host_started, @host_done: host requests begun and ended, so that
  *		background tasks can give way to them (task.c).
  * @read_turn:	mirrored read windows so far: ties in read balancing go round.
+ * @bitmapped:	whether the volume keeps the arrays' write-intent bitmaps.
+ * @reshape:	the migration under way, or NULL (volume-reshape.c).
  */
 struct rcl_soft_volume {
 	unsigned vd;
@@ -72,6 +75,8 @@ struct rcl_soft_volume {
 	atomic_uint_fast64_t host_started;
 	atomic_uint_fast64_t host_done;
 	atomic_uint_fast64_t read_turn;
+	bool bitmapped;
+	struct vol_reshape *reshape;
 };
 
 /* A set of members, by index: the ones a request wrote (for FUA). */
@@ -171,5 +176,31 @@ void rcl_soft_vol_bitmap_resynced(struct rcl_soft_volume *vol, unsigned array, u
  */
 bool rcl_soft_vol_bitmap_dirty_run(struct rcl_soft_volume *vol, unsigned array, uint64_t from,
                                    uint64_t *first, uint64_t *end);
+
+/*
+ * rcl_soft_vol_open() - rcl_soft_volume_open(), with or without the
+ * arrays' write-intent bitmaps.
+ */
+enum rcl_status rcl_soft_vol_open(const struct rcl_soft_state *state, unsigned vd,
+                                  const struct rcl_soft_volume_owner *owner, bool bitmapped,
+                                  struct rcl_soft_volume **out, struct rcl_error *err);
+
+/*
+ * A migrating VD (volume-reshape.c). _plan() sets @vol->geo to the new
+ * geometry with the VD's current capacity; _resume(), once the members
+ * are open, reads the checkpoint, opens the old array and completes rows
+ * left in the backup; _close() undoes both. _below(): how many of @len
+ * bytes from @off are below the boundary, in the new geometry; _old():
+ * serve the rest on the old array (with the volume's lock read-held).
+ */
+enum rcl_status rcl_soft_vol_reshape_plan(struct rcl_soft_volume *vol, const struct rcl_soft_dg *dg,
+                                          const struct rcl_soft_vd *vd, struct rcl_error *err);
+enum rcl_status rcl_soft_vol_reshape_resume(struct rcl_soft_volume *vol,
+                                            const struct rcl_soft_state *state,
+                                            struct rcl_error *err);
+void rcl_soft_vol_reshape_close(struct rcl_soft_volume *vol);
+size_t rcl_soft_vol_reshape_below(const struct rcl_soft_volume *vol, size_t len, uint64_t off);
+int rcl_soft_vol_reshape_old(struct rcl_soft_volume *vol, bool write, uint8_t *buf, bool step,
+                             size_t len, uint64_t off, unsigned flags);
 
 #endif /* RCL_SOFT_VOLUME_PRIVATE_H */

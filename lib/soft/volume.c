@@ -271,23 +271,16 @@ static uint64_t full_stripe(const struct rcl_soft_geometry *geo)
 	return a->parity ? rcl_soft_array_stripe_bytes(a) * geo->spans : a->chunk;
 }
 
-static enum rcl_status prepare(struct rcl_soft_volume *vol, const struct rcl_soft_state *state,
-                               struct rcl_error *err)
+/* The VD's geometry (a migrating VD's new one), window and zeros. */
+static enum rcl_status set_geometry(struct rcl_soft_volume *vol, const struct rcl_soft_dg *dg,
+                                    const struct rcl_soft_vd *vd, struct rcl_error *err)
 {
-	const struct rcl_soft_dg *dg;
-	const struct rcl_soft_vd *vd = find_vd(state, vol->vd, &dg);
-	enum rcl_status st;
+	enum rcl_status st = dg->migrate.active
+	                         ? rcl_soft_vol_reshape_plan(vol, dg, vd, err)
+	                         : rcl_soft_geometry_get(dg, vd, vol->sector_size, &vol->geo, err);
 	uint64_t stripe;
 	void *zeros;
 
-	if (!vd)
-		return rcl_fail(err, RCL_NOT_FOUND, "virtual drive /v%u not found", vol->vd);
-	vol->sector_size = sector_size(state, dg);
-	if (!vol->sector_size)
-		return rcl_fail(err, RCL_NOT_ALLOWED,
-		                "virtual drive /v%u is offline: none of its drives is present",
-		                vol->vd);
-	st = rcl_soft_geometry_get(dg, vd, vol->sector_size, &vol->geo, err);
 	if (st)
 		return st;
 	vol->member_count = rcl_soft_dg_members(dg);
@@ -298,24 +291,64 @@ static enum rcl_status prepare(struct rcl_soft_volume *vol, const struct rcl_sof
 	if (zeros == MAP_FAILED)
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
 	vol->zeros = zeros;
-	st = apply(vol, state, err);
-	if (!st && !rcl_soft_vol_survives(vol))
+	return RCL_OK;
+}
+
+/* Undo set_geometry() and start_serving(). */
+static void drop_geometry(struct rcl_soft_volume *vol)
+{
+	rcl_soft_vol_bitmap_close(vol);
+	rcl_soft_vol_reshape_close(vol);
+	if (vol->zeros)
+		munmap((void *)vol->zeros, vol->window);
+	vol->zeros = NULL;
+}
+
+/* With the members open: what else requests need. */
+static enum rcl_status start_serving(struct rcl_soft_volume *vol,
+                                     const struct rcl_soft_state *state, struct rcl_error *err)
+{
+	enum rcl_status st = RCL_OK;
+
+	if (!rcl_soft_vol_survives(vol))
 		st = rcl_fail(err, RCL_NOT_ALLOWED,
 		              "virtual drive /v%u is offline: more of its drives are lost than its "
 		              "RAID level survives",
 		              vol->vd);
-	return st ? st : rcl_soft_vol_bitmap_open(vol, err);
+	if (!st && vol->reshape)
+		st = rcl_soft_vol_reshape_resume(vol, state, err);
+	if (!st && vol->bitmapped)
+		st = rcl_soft_vol_bitmap_open(vol, err);
+	return st;
+}
+
+static enum rcl_status prepare(struct rcl_soft_volume *vol, const struct rcl_soft_state *state,
+                               struct rcl_error *err)
+{
+	const struct rcl_soft_dg *dg;
+	const struct rcl_soft_vd *vd = find_vd(state, vol->vd, &dg);
+	enum rcl_status st;
+
+	if (!vd)
+		return rcl_fail(err, RCL_NOT_FOUND, "virtual drive /v%u not found", vol->vd);
+	vol->sector_size = sector_size(state, dg);
+	if (!vol->sector_size)
+		return rcl_fail(err, RCL_NOT_ALLOWED,
+		                "virtual drive /v%u is offline: none of its drives is present",
+		                vol->vd);
+	st = set_geometry(vol, dg, vd, err);
+	if (!st)
+		st = apply(vol, state, err);
+	return st ? st : start_serving(vol, state, err);
 }
 
 static void destroy(struct rcl_soft_volume *vol)
 {
-	rcl_soft_vol_bitmap_close(vol);
+	drop_geometry(vol);
 	for (unsigned i = 0; i < RCL_SOFT_MAX_MEMBERS; i++) {
 		close_member(&vol->members[i]);
 		rcl_free(vol->members[i].path);
 	}
-	if (vol->zeros)
-		munmap((void *)vol->zeros, vol->window);
 	rcl_soft_stripe_locks_destroy(&vol->stripes);
 	pthread_rwlock_destroy(&vol->lock);
 	rcl_free(vol);
@@ -325,6 +358,13 @@ enum rcl_status rcl_soft_volume_open(const struct rcl_soft_state *state, unsigne
                                      const struct rcl_soft_volume_owner *owner,
                                      struct rcl_soft_volume **out, struct rcl_error *err)
 {
+	return rcl_soft_vol_open(state, vd, owner, true, out, err);
+}
+
+enum rcl_status rcl_soft_vol_open(const struct rcl_soft_state *state, unsigned vd,
+                                  const struct rcl_soft_volume_owner *owner, bool bitmapped,
+                                  struct rcl_soft_volume **out, struct rcl_error *err)
+{
 	struct rcl_soft_volume *vol = rcl_calloc(1, sizeof(*vol));
 	pthread_rwlockattr_t attr;
 	enum rcl_status st;
@@ -332,6 +372,7 @@ enum rcl_status rcl_soft_volume_open(const struct rcl_soft_state *state, unsigne
 	if (!vol)
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
 	vol->vd = vd;
+	vol->bitmapped = bitmapped;
 	if (owner)
 		vol->owner = *owner;
 	for (unsigned i = 0; i < RCL_SOFT_MAX_MEMBERS; i++)
@@ -360,13 +401,46 @@ void rcl_soft_volume_close(struct rcl_soft_volume *vol)
 	destroy(vol);
 }
 
+/* Whether a migration of the VD began or ended since @vol took its geometry. */
+static bool reshaped(const struct rcl_soft_volume *vol, const struct rcl_soft_state *state)
+{
+	const struct rcl_soft_dg *dg = NULL;
+	const struct rcl_soft_vd *vd = find_vd(state, vol->vd, &dg);
+
+	return vd && (dg->migrate.active != (vol->reshape != NULL) ||
+	              rcl_soft_dg_members(dg) != vol->member_count);
+}
+
+/*
+ * Take the new geometry, everything durable and the bitmap clean first.
+ * A volume that cannot is blocked: it serves nothing rather than wrong data.
+ */
+static enum rcl_status regeometry(struct rcl_soft_volume *vol, const struct rcl_soft_state *state,
+                                  struct rcl_error *err)
+{
+	const struct rcl_soft_dg *dg = NULL;
+	const struct rcl_soft_vd *vd = find_vd(state, vol->vd, &dg);
+	enum rcl_status st;
+
+	rcl_soft_vol_bitmap_clean(vol, true, sync_all, vol);
+	drop_geometry(vol);
+	st = set_geometry(vol, dg, vd, err);
+	if (!st)
+		st = apply(vol, state, err);
+	if (!st)
+		st = start_serving(vol, state, err);
+	if (st)
+		vol->access = RCL_ACCESS_BLOCKED;
+	return st;
+}
+
 enum rcl_status rcl_soft_volume_update(struct rcl_soft_volume *vol,
                                        const struct rcl_soft_state *state, struct rcl_error *err)
 {
 	enum rcl_status st;
 
 	pthread_rwlock_wrlock(&vol->lock);
-	st = apply(vol, state, err);
+	st = reshaped(vol, state) ? regeometry(vol, state, err) : apply(vol, state, err);
 	pthread_rwlock_unlock(&vol->lock);
 	return st;
 }
@@ -411,17 +485,20 @@ static int serve(struct rcl_soft_volume *vol, bool write, uint8_t *buf, bool ste
 	bool parity = vol->geo.arrays[0].parity;
 	struct vol_set written = {{0}};
 	int rc = check_range(vol, len, off);
+	size_t below = len;
 
 	if (rc)
 		return rc;
 	atomic_fetch_add(&vol->host_started, 1);
 	pthread_rwlock_rdlock(&vol->lock);
 	rc = check_access(vol, write);
-	for (size_t done = 0; done < len && !rc;) {
+	if (vol->reshape)
+		below = rcl_soft_vol_reshape_below(vol, len, off);
+	for (size_t done = 0; done < below && !rc;) {
 		uint64_t at = off + done, end = (at / vol->window + 1) * vol->window;
 		struct vol_window w = {.write = write,
 		                       .buf = step ? buf + done : buf,
-		                       .len = end - at < len - done ? end - at : len - done,
+		                       .len = end - at < below - done ? end - at : below - done,
 		                       .off = at,
 		                       .written = &written};
 
@@ -430,6 +507,9 @@ static int serve(struct rcl_soft_volume *vol, bool write, uint8_t *buf, bool ste
 	}
 	if (!rc && write && (flags & RCL_SOFT_IO_FUA))
 		rc = sync_members(vol, &written);
+	if (!rc && below < len)
+		rc = rcl_soft_vol_reshape_old(vol, write, step ? buf + below : buf, step,
+		                              len - below, off + below, flags);
 	pthread_rwlock_unlock(&vol->lock);
 	atomic_fetch_add(&vol->host_done, 1);
 	return rc;

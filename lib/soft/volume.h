@@ -122,4 +122,15 @@ int rcl_soft_volume_zero(struct rcl_soft_volume *vol, size_t len, uint64_t off, 
 enum rcl_status rcl_soft_volume_update(struct rcl_soft_volume *vol,
                                        const struct rcl_soft_state *state, struct rcl_error *err);
 
+/**
+ * rcl_soft_volume_migrate_step() - one step of the migration of @vol's VD
+ * (migrate.h), requests held off meanwhile; *@done and *@total: the new
+ * rows copied and to copy.
+ * Return: 1 when rows remain, 0 when every row is copied (the owner then
+ * records the end: rcl_soft_migrate_finish()), a negative errno (-EINVAL:
+ * the VD is not migrating; else a member I/O error, the last checkpoint
+ * standing).
+ */
+int rcl_soft_volume_migrate_step(struct rcl_soft_volume *vol, uint64_t *done, uint64_t *total);
+
 #endif /* RCL_SOFT_VOLUME_H */

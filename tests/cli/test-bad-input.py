@@ -651,6 +651,22 @@ def poke(path, offset, data):
         f.write(data)
 
 
+def migrate_cases():
+    # Refused by the grammar, before a VD is looked up or a controller process
+    # starts (the refusals the process makes are in tests/golden and
+    # tests/server/test-migrate.py: its log grows).
+    MIGRATE = ["/c0/v0", "start", "migrate"]
+    case("start migrate: unknown level", MIGRATE + ["type=raid7"], INVALID_PARAM,
+         ["'raid7'", "did you mean 'type=raid5'?"])
+    case("start migrate: level no migration reaches", MIGRATE + ["type=raid10"],
+         INVALID_PARAM, ["'raid10'", "type="])
+    case("start migrate: no type", MIGRATE + ["option=add", "drives=252:2"], INVALID_COMMAND,
+         ["missing option 'type='"])
+    case("start migrate: unknown option=", MIGRATE + ["type=raid5", "option=del",
+                                                      "drives=252:2"],
+         INVALID_PARAM, ["'del'", "option="])
+
+
 def spare_cases():
     HS = ["add", "hotsparedrive"]
     vd_case("add hotsparedrive: member", ["/c0/e252/s0"] + HS, NOT_ALLOWED,
@@ -866,6 +882,7 @@ def main():
     add_drive_cases()
     delete_cases()
     add_vd_cases()
+    migrate_cases()
     spare_cases()
     state_cases()
     foreign_cases()

@@ -148,10 +148,10 @@ BASH_CASES = [
     ("raidcli /c0 sh", None, ["show"]),
     ("raidcli /c0 show a", None, ["all"]),
     ("raidcli /c0 show ", None, ["J", "all", "bgirate", "ccrate", "events", "nolog",
-                                  "patrolread", "prrate", "rebuildpriority", "rebuildrate",
+                                  "patrolread", "prrate", "rebuildpriority", "rebuildrate", "reconrate",
                                   "service"]),
     ("raidcli /c0 show J ", None, ["all", "bgirate", "ccrate", "events", "nolog", "patrolread",
-                                    "prrate", "rebuildpriority", "rebuildrate", "service"]),
+                                    "prrate", "rebuildpriority", "rebuildrate", "reconrate", "service"]),
     ("raidcli /c0/e252/s0 ", None, ["add", "delete", "help", "pause", "resume", "set", "show",
                                   "start", "stop"]),
     ("raidcli show ", None, ["J", "all", "ctrlcount", "nolog"]),
@@ -280,7 +280,7 @@ FISH_CASES = [
     ("raidcli add controller type=", ["type=soft"]),
     ("raidcli add controller sectorsize=", ["sectorsize=4096", "sectorsize=512"]),
     ("raidcli /c0 show ", ["J", "all", "bgirate", "ccrate", "events", "nolog", "patrolread",
-                           "prrate", "rebuildpriority", "rebuildrate", "service"]),
+                           "prrate", "rebuildpriority", "rebuildrate", "reconrate", "service"]),
 ]
 
 

@@ -19,7 +19,9 @@
  * groups, which only the record knows; importing a foreign configuration
  * (a RAID5 and a global spare another controller made, in slots 20-23),
  * and adopting an md array (that RAID5's members with raidcli's metadata
- * partition taken out of their GPTs, as mdadm's members with room for it).
+ * partition taken out of their GPTs, as mdadm's members with room for it);
+ * starting a migration (a RAID0 VD on slots 13-14 to RAID5 with slot 15
+ * added, migrate.h) and recording its end.
  * After the fault the controller is opened again, as after a restart, and
  * its VD list, spares, member states and foreign drives must be exactly the
  * old ones or exactly those a fault-free run gives (so an import leaves
@@ -35,6 +37,7 @@
 
 #include "fault-io.h"
 #include "internal.h"
+#include "soft/migrate.h"
 #include "soft/scan.h"
 #include "soft/soft.h"
 #include "soft/gpt.h"
@@ -50,6 +53,7 @@ struct vd_sum {
 	unsigned id, dg;
 	enum rcl_raid_level level;
 	enum rcl_vd_state state;
+	unsigned members, migrating; /* its group's, from the record */
 	uint64_t bytes;
 	char name[RCL_VD_NAME_MAX + 1];
 	char uuid[40];
@@ -80,6 +84,17 @@ static struct rcl_ctrl *open_ctrl(struct rcl_ctx *ctx)
 	return open_id(ctx, 0);
 }
 
+/* The record's group @id. */
+static const struct rcl_soft_dg *record_dg(struct rcl_ctrl *ctrl, unsigned id)
+{
+	const struct rcl_soft_config *cfg = &((const struct soft_ctrl *)ctrl->priv)->state->cfg;
+
+	for (size_t d = 0; d < cfg->dg_count; d++)
+		if (cfg->dgs[d].id == id)
+			return &cfg->dgs[d];
+	return NULL;
+}
+
 static void list_vds(struct rcl_ctx *ctx, struct vd_list *out)
 {
 	struct rcl_ctrl *ctrl = open_ctrl(ctx);
@@ -100,11 +115,14 @@ static void list_vds(struct rcl_ctx *ctx, struct vd_list *out)
 	for (size_t i = 0; i < rcl_ctrl_vd_count(ctrl); i++) {
 		const struct rcl_vd *v = rcl_ctrl_vd(ctrl, i);
 		struct vd_sum *s = &out->vds[out->count++];
+		const struct rcl_soft_dg *dg = record_dg(ctrl, v->dg);
 
 		*s = (struct vd_sum){.id = v->id,
 		                     .dg = v->dg,
 		                     .level = v->level,
 		                     .state = v->state,
+		                     .members = dg ? rcl_soft_dg_members(dg) : 0,
+		                     .migrating = dg && dg->migrate.active,
 		                     .bytes = v->bytes};
 		memcpy(s->name, v->name, sizeof(s->name));
 		memcpy(s->uuid, v->uuid, sizeof(s->uuid));
@@ -203,7 +221,23 @@ static enum rcl_status set_state(struct rcl_ctx *ctx, unsigned slot, enum rcl_dr
 }
 
 static const unsigned r1[] = {0, 1}, r5[] = {2, 3, 4}, r10[] = {5, 6, 7, 8}, next[] = {10, 11};
-static const unsigned r50[] = {12, 13, 14, 15, 16, 17};
+static const unsigned r50[] = {12, 13, 14, 15, 16, 17}, r0[] = {13, 14};
+
+/* The VD the migrations change: RAID0 on r0, the baseline's VDs being 0-2. */
+#define MIGRATING_VD 3
+
+/* Start migrating MIGRATING_VD to RAID5, adding slot 15; (@end) record its end instead. */
+static enum rcl_status migrate(struct rcl_ctx *ctx, bool end, struct rcl_error *err)
+{
+	struct rcl_ctrl *ctrl = open_ctrl(ctx);
+	const struct rcl_drive_ref added = {252, 15};
+	enum rcl_status st = end ? rcl_soft_migrate_finish(ctrl, MIGRATING_VD, err)
+	                         : rcl_soft_migrate_start(ctrl, MIGRATING_VD, RCL_RAID5, &added, 1,
+	                                                  false, false, err);
+
+	rcl_ctrl_close(ctrl);
+	return st;
+}
 
 /*
  * Make the member @path an md member raidcli did not adopt: its GPT loses
@@ -302,6 +336,8 @@ enum op {
 	OP_ADD_SHARED,
 	OP_IMPORT,
 	OP_IMPORT_MD,
+	OP_MIGRATE,
+	OP_MIGRATE_END,
 	OPS
 };
 static const char *const op_names[] = {"create a group",
@@ -319,7 +355,9 @@ static const char *const op_names[] = {"create a group",
                                        "set a member missing",
                                        "add a spare of two groups",
                                        "import a foreign configuration",
-                                       "adopt an md array"};
+                                       "adopt an md array",
+                                       "start a migration",
+                                       "record a migration's end"};
 
 static enum rcl_status apply(struct rcl_ctx *ctx, enum op op, struct rcl_error *err)
 {
@@ -353,6 +391,9 @@ static enum rcl_status apply(struct rcl_ctx *ctx, enum op op, struct rcl_error *
 	case OP_IMPORT:
 	case OP_IMPORT_MD:
 		return import(ctx, err);
+	case OP_MIGRATE:
+	case OP_MIGRATE_END:
+		return migrate(ctx, op == OP_MIGRATE_END, err);
 	default:
 		return delete (ctx, 0, err);
 	}
@@ -389,6 +430,11 @@ static unsigned long run_once(enum op op, enum fault_mode mode, enum fault_crash
 	/* Only here: foreign drives make every baseline slower. */
 	if (op == OP_IMPORT || op == OP_IMPORT_MD)
 		add_foreign(ctx, op == OP_IMPORT_MD);
+	/* The same for the migrating VD: its copy is not what is tested here (test-reshape.c). */
+	if (op == OP_MIGRATE || op == OP_MIGRATE_END)
+		ck_assert_msg(!create(ctx, RCL_RAID0, r0, 2, 0, &err), "%s", err.msg);
+	if (op == OP_MIGRATE_END)
+		ck_assert_msg(!migrate(ctx, false, &err), "%s", err.msg);
 
 	list_vds(ctx, &before);
 	fault_arm(mode, k);
@@ -458,8 +504,12 @@ static unsigned long fault_stride(void)
 static void every_write(enum fault_mode mode, enum fault_crash crash)
 {
 	unsigned long stride = fault_stride();
+	/* VD_CRASH_OP=N: only change N (op_names[N]), when working on it. */
+	const char *only = getenv("VD_CRASH_OP");
 
 	for (enum op op = 0; op < OPS; op++) {
+		if (only && strtoul(only, NULL, 10) != (unsigned long)op)
+			continue;
 		struct vd_list want;
 		unsigned long total = run_once(op, FAULT_OFF, FAULT_CLEAN, 0, &want);
 

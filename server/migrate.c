@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: MIT
+/*
+ * migrate.c - the controller process's migrations (see migrate.h).
+ *
+ * The thread only steps the volume (whose checkpoints are durable before
+ * a step returns) and stores where it stands in atomics; the loop's
+ * thread makes every configuration change, as for the other tasks.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "export.h"
+#include "migrate.h"
+#include "service.h"
+#include "settings.h"
+#include "soft/migrate.h"
+#include "soft/volume.h"
+#include "tasks.h"
+
+/* How a migration's thread ended. */
+enum {
+	RUNNING,
+	COPIED, /* every row is in the new geometry: the end is to be recorded */
+	STOPPED,
+	FAILED,
+};
+
+/**
+ * struct migration - one VD's migration in this process.
+ * @halted:	it failed: not restarted until the process starts again.
+ * @first, @first_at: the rows done after this run's first step, and when
+ *		(CLOCK_MONOTONIC ns), for the time left.
+ */
+struct migration {
+	unsigned vd;
+	struct rcl_soft_volume *vol;
+	pthread_t thread;
+	bool joined;
+	bool halted;
+	bool resumed;
+	atomic_bool stop;
+	atomic_int ended;
+	atomic_int error;
+	atomic_uint rate;
+	_Atomic uint64_t done;
+	_Atomic uint64_t total;
+	_Atomic uint64_t first;
+	_Atomic uint64_t first_at;
+};
+
+static struct migration migrations[RCL_MAX_VDS];
+static size_t migration_count;
+
+static const struct rcl_soft_state *state_of(struct rcl_ctrl *ctrl)
+{
+	return service_soft_state(ctrl);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+static struct migration *find(unsigned vd)
+{
+	for (size_t i = 0; i < migration_count; i++)
+		if (migrations[i].vd == vd)
+			return &migrations[i];
+	return NULL;
+}
+
+bool migration_running(unsigned vd)
+{
+	struct migration *m = find(vd);
+
+	return m && !m->joined;
+}
+
+/* Sleep as long as a step of @took seconds times (100 - rate) / rate, as task.h paces. */
+static void pace(const struct migration *m, double took)
+{
+	unsigned rate = atomic_load(&m->rate);
+	double wait = rate >= 100 ? 0 : took * (100 - (rate ? rate : 1)) / (rate ? rate : 1);
+
+	if (wait > 0)
+		usleep((useconds_t)(wait > 5 ? 5e6 : wait * 1e6));
+}
+
+static void *run(void *arg)
+{
+	struct migration *m = arg;
+	int e = 1;
+
+	while (e > 0 && !atomic_load(&m->stop)) {
+		uint64_t done = 0, total = 0, t0 = now_ns();
+
+		e = rcl_soft_volume_migrate_step(m->vol, &done, &total);
+		atomic_store(&m->done, done);
+		atomic_store(&m->total, total);
+		if (!atomic_load(&m->first_at)) {
+			atomic_store(&m->first, done);
+			atomic_store(&m->first_at, now_ns());
+		}
+		if (e > 0)
+			pace(m, (double)(now_ns() - t0) / 1e9);
+	}
+	atomic_store(&m->error, e < 0 ? -e : 0);
+	atomic_store(&m->ended, e == 0 ? COPIED : e < 0 ? FAILED : STOPPED);
+	/* Wake the loop, which records the end. */
+	if (service_notify_fd() >= 0)
+		(void)!write(service_notify_fd(), "m", 1);
+	return NULL;
+}
+
+/* Start (@resumed: at the process's start, go on with) VD @vd's migration. */
+static void start_one(unsigned id, const struct rcl_soft_state *state, unsigned vd, bool resumed)
+{
+	struct migration *m = find(vd);
+	struct rcl_error err = {0};
+	bool host_first;
+	unsigned rate;
+
+	if (m && (!m->joined || m->halted))
+		return;
+	if (!m)
+		m = &migrations[migration_count++];
+	*m = (struct migration){.vd = vd, .joined = true, .resumed = resumed};
+	if (volume_get(state, vd, &m->vol, &err)) {
+		service_log("cannot resume the migration of v%u: %s", vd, err.msg);
+		m->halted = true;
+		return;
+	}
+	settings_pace(id, SETTING_RECON, &rate, &host_first);
+	atomic_store(&m->rate, rate);
+	m->joined = pthread_create(&m->thread, NULL, run, m) != 0;
+	if (m->joined) {
+		service_log("cannot start the migration of v%u: no thread", vd);
+		volume_put(m->vol);
+		m->halted = true;
+		return;
+	}
+	service_log("migration of v%u running", vd);
+}
+
+void migrations_poll(unsigned id, struct rcl_ctrl *ctrl)
+{
+	/* A migration the record has when the process starts was cut short. */
+	static bool polled;
+	const struct rcl_soft_config *cfg = &state_of(ctrl)->cfg;
+
+	for (size_t v = 0; v < cfg->vd_count; v++) {
+		const struct rcl_soft_vd *vd = &cfg->vds[v];
+
+		for (size_t d = 0; d < cfg->dg_count; d++)
+			if (cfg->dgs[d].id == vd->dg && cfg->dgs[d].migrate.active)
+				start_one(id, state_of(ctrl), vd->id, !polled);
+	}
+	polled = true;
+}
+
+void migrations_pace(unsigned id)
+{
+	unsigned rate;
+	bool host_first;
+
+	settings_pace(id, SETTING_RECON, &rate, &host_first);
+	for (size_t i = 0; i < migration_count; i++)
+		atomic_store(&migrations[i].rate, rate);
+}
+
+bool migrations_busy(void)
+{
+	for (size_t i = 0; i < migration_count; i++)
+		if (!migrations[i].joined)
+			return true;
+	return false;
+}
+
+/* Join @m's thread and let its volume go. Return: how it ended. */
+static int join(struct migration *m)
+{
+	int ended = atomic_load(&m->ended);
+
+	if (m->joined)
+		return ended;
+	pthread_join(m->thread, NULL);
+	m->joined = true;
+	volume_put(m->vol);
+	m->vol = NULL;
+	return ended;
+}
+
+/* Record the end of @m's copy: the VD takes its new geometry. */
+static void finish(unsigned id, struct migration *m)
+{
+	struct rcl_error err = {0};
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_ctx *lib = NULL;
+
+	if (service_open_ctrl(id, RCL_LOCK_EXCLUSIVE, &lib, &ctrl, &err) ||
+	    rcl_soft_migrate_finish(ctrl, m->vd, &err)) {
+		service_log("cannot record the end of the migration of v%u: %s", m->vd, err.msg);
+		m->halted = true;
+	} else {
+		service_log("migration of v%u complete", m->vd);
+		(void)rcl_event_record(ctrl, RCL_EVENT_MIGRATION_DONE, NULL,
+		                       "Reconstruction complete on VD %02u", m->vd);
+		m->total = 0;
+		/* Host writes a crash cut short left parity to check, and the end cleared their
+		 * bits. */
+		if (m->resumed)
+			tasks_resync_due(m->vd);
+	}
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(lib);
+}
+
+static void failed(unsigned id, struct migration *m)
+{
+	struct rcl_error err = {0};
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_ctx *lib = NULL;
+
+	m->halted = true;
+	service_log("the migration of v%u failed: %s", m->vd, strerror(atomic_load(&m->error)));
+	if (!service_open_ctrl(id, RCL_LOCK_EXCLUSIVE, &lib, &ctrl, &err))
+		(void)rcl_event_record(ctrl, RCL_EVENT_MIGRATION_FAILED, NULL,
+		                       "Reconstruction of VD %02u failed: %s", m->vd,
+		                       strerror(atomic_load(&m->error)));
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(lib);
+}
+
+void migrations_tick(unsigned id)
+{
+	bool refresh = false;
+
+	for (size_t i = 0; i < migration_count; i++) {
+		struct migration *m = &migrations[i];
+		int ended = m->joined ? RUNNING : atomic_load(&m->ended);
+
+		if (ended == RUNNING)
+			continue;
+		join(m);
+		if (ended == COPIED) {
+			finish(id, m);
+			refresh = true;
+		} else if (ended == FAILED) {
+			failed(id, m);
+		}
+	}
+	if (refresh)
+		exports_refresh(id);
+}
+
+void migrations_stop_all(void)
+{
+	for (size_t i = 0; i < migration_count; i++)
+		atomic_store(&migrations[i].stop, true);
+	for (size_t i = 0; i < migration_count; i++)
+		join(&migrations[i]);
+	/* Their checkpoints are on the members: the next start resumes them. */
+	migration_count = 0;
+}
+
+/* ------------------------------------------------------------------------
+ * The commands' side. */
+
+enum rcl_status migrate_start(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_raid_level level,
+                              const struct rcl_drive_ref *drives, size_t count, bool force,
+                              struct rcl_error *err)
+{
+	unsigned id = rcl_ctrl_id(ctrl);
+	enum rcl_status st;
+
+	if (!service_self(id) || !state_of(ctrl))
+		return rcl_fail(err, RCL_NOT_ALLOWED,
+		                "migrations run in the controller process of /c%u, which is not "
+		                "running; start it with: raidcli /c%u serve",
+		                id, id);
+	st = rcl_soft_migrate_start(ctrl, vd, level, drives, count, force,
+	                            tasks_running_on(ctrl, vd), err);
+	if (st)
+		return st;
+	service_log("migration of v%u to %s started", vd, rcl_raid_level_name(level));
+	(void)rcl_event_record(ctrl, RCL_EVENT_MIGRATION_STARTED, NULL,
+	                       "Reconstruction of VD %02u to %s started", vd,
+	                       rcl_raid_level_name(level));
+	return RCL_OK;
+}
+
+/* Whether the record has VD @vd migrating. */
+static bool recorded(struct rcl_ctrl *ctrl, unsigned vd)
+{
+	const struct rcl_soft_config *cfg = state_of(ctrl) ? &state_of(ctrl)->cfg : NULL;
+
+	for (size_t v = 0; cfg && v < cfg->vd_count; v++)
+		for (size_t d = 0; cfg->vds[v].id == vd && d < cfg->dg_count; d++)
+			if (cfg->dgs[d].id == cfg->vds[v].dg)
+				return cfg->dgs[d].migrate.active;
+	return false;
+}
+
+bool migration_percent(unsigned vd, unsigned *percent)
+{
+	struct migration *m = find(vd);
+	uint64_t total = m ? atomic_load(&m->total) : 0;
+
+	if (!m || m->joined || !total)
+		return false;
+	*percent = (unsigned)(atomic_load(&m->done) * 100 / total);
+	return true;
+}
+
+void migrate_row(struct rcl_ctrl *ctrl, unsigned vd, struct rcl_node *table)
+{
+	struct migration *m = service_self(rcl_ctrl_id(ctrl)) ? find(vd) : NULL;
+	struct rcl_node *row = rcl_node_add_object(table, NULL);
+	bool migrating = recorded(ctrl, vd);
+	uint64_t done = m ? atomic_load(&m->done) : 0, total = m ? atomic_load(&m->total) : 0;
+	bool running = m && !m->joined;
+	uint64_t first = m ? atomic_load(&m->first) : 0, at = m ? atomic_load(&m->first_at) : 0;
+	double remaining = -1;
+
+	if (running && at && done > first)
+		remaining =
+		    (double)(now_ns() - at) / 1e9 * (double)(total - done) / (double)(done - first);
+	rcl_node_add_int(row, "VD", vd);
+	rcl_node_add_str(row, "Operation", "Migrate");
+	if (migrating && total)
+		rcl_node_add_int(row, "Progress%", (long long)(done * 100 / total));
+	else
+		rcl_node_add_str(row, "Progress%", "-");
+	rcl_node_add_str(row, "Status",
+	                 !migrating ? "Not in progress"
+	                 : running  ? "In progress"
+	                            : "Halted");
+	task_time_left(row, running ? remaining : -1);
+}

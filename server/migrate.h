@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * migrate.h - the controller process's migrations (RAID level migration
+ * and online capacity expansion, lib/soft/migrate.h): one thread per
+ * migrating VD copies it step by step on the VD's shared volume at
+ * StorCLI's reconrate, each step's checkpoint durable on the members, so
+ * a process killed at any time resumes where it stood when it starts
+ * again; the loop then records the end (the VD's new level, members and
+ * capacity) and logs the events.
+ */
+#ifndef RCL_SERVER_MIGRATE_H
+#define RCL_SERVER_MIGRATE_H
+
+#include "cli.h"
+
+/* From the loop (tasks.c): start the migrations the record has, record those that ended. */
+void migrations_poll(unsigned id, struct rcl_ctrl *ctrl);
+void migrations_tick(unsigned id);
+bool migrations_busy(void);
+void migrations_stop_all(void);
+/* migrations_pace() - the running migrations take the reconrate a command may have set. */
+void migrations_pace(unsigned id);
+
+/* migration_running() - whether VD @vd is migrating in this process. */
+bool migration_running(unsigned vd);
+
+/* migration_percent() - how far VD @vd's running migration is. Return: false when none runs. */
+bool migration_percent(unsigned vd, unsigned *percent);
+
+/*
+ * migrate_start() - "start migrate": migrate VD @vd of @ctrl to @level,
+ * adding @drives; inside the controller process only. Refused, with
+ * nothing changed, while another task runs on the VD's group.
+ */
+enum rcl_status migrate_start(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_raid_level level,
+                              const struct rcl_drive_ref *drives, size_t count, bool force,
+                              struct rcl_error *err);
+
+/*
+ * migrate_row() - a row of "show migrate" for VD @vd into @table: VD,
+ * Operation, Progress%, Status, Estimated Time Left.
+ */
+void migrate_row(struct rcl_ctrl *ctrl, unsigned vd, struct rcl_node *table);
+
+#endif /* RCL_SERVER_MIGRATE_H */

@@ -1,0 +1,295 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""test-migrate.py - RAID level migration and online capacity expansion
+(start|show migrate) of an exported VD, end to end.
+
+For each supported migration (RAID5 plus a drive, RAID5 -> RAID6, RAID0 ->
+RAID5, RAID1 -> RAID5, RAID6 plus a drive) a VD takes fio's seeded random
+writes (crc32c-verified) through its NBD export, migrates while exported
+(with fio writing and verifying during the migration in some cases), and
+then: its data verifies, show reports the new level and size (an expansion
+grows the VD), a consistency check finds 0 mismatches, and mdadm --examine
+of a member (its partition copied out) reports the new level and member
+count. Then kill -9 of the controller process mid-migration: the next
+process resumes the migration from its checkpoint, completes it, and the
+data verifies. Refusals (levels, drives, sizes) change nothing.
+"""
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import sys
+
+from rcltest import (MIB, Fixture, check, drive_field, fx_vd_bytes, nbd_uri,  # noqa: E402
+                     run_cases, start_export, summary, wait_consistent, wait_for)
+
+DRIVE_MB = 32
+
+
+def fio_process(uri, seed, size, verify_only=False):
+    """fio's nbd engine over the first @size bytes: random writes of 4-192
+    KiB blocks, each with a crc32c header, read back and verified."""
+    return subprocess.Popen(["fio", "--name=migrate", "--ioengine=nbd", "--uri=" + uri,
+                             "--rw=randwrite", "--bssplit=4k/50:64k/30:192k/20",
+                             "--size=%d" % size, "--iodepth=8", "--verify=crc32c",
+                             "--verify_fatal=1", "--randseed=%d" % seed,
+                             "--output-format=terse"] +
+                            (["--verify_only"] if verify_only else []),
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def fio(uri, seed, size, verify_only=False):
+    p = fio_process(uri, seed, size, verify_only)
+    out, _ = p.communicate(timeout=240)
+    return p.returncode, out
+
+
+def migrate_status(fx):
+    status, doc = fx.json("/c0/v0", "show", "migrate")
+    return doc["Response Data"]["VD Operation Status"][0]
+
+
+def vd_row(fx):
+    status, doc = fx.json("/c0/v0", "show")
+    return doc["Response Data"]["Virtual Drives"][0]
+
+
+def wait_migrated(fx, what, timeout=180):
+    return check(wait_for(lambda: migrate_status(fx)["Status"] == "Not in progress", timeout),
+                 "%s: the migration ends" % what, migrate_status(fx))
+
+
+def check_consistent(fx, what):
+    r = fx.run("/c0/v0", "start", "cc", "force")
+    check(r.returncode == 0, "%s: start cc" % what, r.stdout + r.stderr)
+    row = lambda: fx.json("/c0/v0", "show", "cc")[1]["Response Data"]["VD Operation Status"][0]
+    check(wait_for(lambda: row()["Status"] != "In progress", 120),
+          "%s: the consistency check ends" % what, row())
+    check(row()["Mismatches"] == 0, "%s: the consistency check finds 0 mismatches" % what, row())
+
+
+def examine_member(fx, slot):
+    """mdadm --examine of drive @slot's VD partition, copied out of its image."""
+    image = drive_field(fx, slot, "Path")
+    table = json.loads(subprocess.run(["sfdisk", "--json", image], capture_output=True,
+                                      text=True, check=True).stdout)["partitiontable"]
+    part = [p for p in table["partitions"] if p.get("name", "").startswith("raidcli v")][0]
+    copy = os.path.join(fx.root, "member-%d.part" % slot)
+    with open(image, "rb") as f, open(copy, "wb") as g:
+        f.seek(part["start"] * 512)
+        left = part["size"] * 512
+        while left:
+            block = f.read(min(left, MIB))
+            if block.count(0) != len(block):
+                g.seek(part["size"] * 512 - left)
+                g.write(block)
+            left -= len(block)
+        g.truncate(part["size"] * 512)
+    r = subprocess.run(["mdadm", "--examine", copy], capture_output=True, text=True)
+    os.unlink(copy)
+    fields = {}
+    for line in r.stdout.splitlines():
+        if " : " in line:
+            k, v = line.split(" : ", 1)
+            fields[k.strip()] = v.strip()
+    return r.returncode, fields, r.stdout + r.stderr
+
+
+def migration_case(name, level, members, target, added, io_during):
+    """@level on @members drives to @target, adding @added drives."""
+    def case(fx):
+        fx.ok("/c0", "add", "vd", level, "drives=252:0-%d" % (members - 1))
+        export = start_export(fx)
+        if not export or (level != "raid0" and not wait_consistent(fx)):
+            return
+        fx.ok("/c0", "set", "reconrate=100")
+        uri = nbd_uri(export)
+        size = fx_vd_bytes(fx)
+        status, out = fio(uri, 1, size)
+        check(status == 0, "%s: fio's seeded writes read back verified before" % name, out)
+        seed = 1
+        during = None
+        if io_during:
+            seed = 2
+            during = fio_process(uri, seed, size)
+        opts = ["option=add", "drives=252:%d-%d" % (members, members + added - 1)] if added \
+            else []
+        r = fx.run("/c0/v0", "start", "migrate", "type=" + target, *opts)
+        if not check(r.returncode == 0, "%s: start migrate" % name, r.stdout + r.stderr):
+            return
+        if during:
+            out, _ = during.communicate(timeout=240)
+            check(during.returncode == 0,
+                  "%s: fio's writes during the migration read back verified" % name, out)
+        if not wait_migrated(fx, name):
+            return
+        status, out = fio(uri, seed, size, verify_only=True)
+        check(status == 0, "%s: the data verifies after the migration" % name, out)
+        events = fx.run("/c0", "show", "events").stdout
+        check("Reconstruction of VD 00 to %s started" % target.upper() in events and
+              "Reconstruction complete on VD 00" in events,
+              "%s: the event log has the migration's start and end" % name, events)
+        row = vd_row(fx)
+        check(row["TYPE"] == target.upper(), "%s: show reports %s" % (name, target.upper()), row)
+        n = members + added
+        data = {"raid5": n - 1, "raid6": n - 2}[target]
+        old_data = {"raid0": members, "raid1": 1, "raid5": members - 1,
+                    "raid6": members - 2}[level]
+        grown = fx_vd_bytes(fx)
+        if data > old_data:
+            check(grown > size, "%s: the VD grows (%d -> %d bytes)" % (name, size, grown))
+        else:
+            check(grown >= size, "%s: the VD keeps its size (%d -> %d bytes)"
+                  % (name, size, grown))
+        check_consistent(fx, name)
+        for slot in (0, n - 1):
+            rc, fields, text = examine_member(fx, slot)
+            check(rc == 0 and fields.get("Raid Level") == target and
+                  fields.get("Raid Devices") == str(n) and "Reshape pos'n" not in fields,
+                  "%s: mdadm --examine of s%d reports %s on %d devices" % (name, slot, target, n),
+                  text)
+        # The grown VD takes new data past its old end too.
+        if grown > size:
+            status, out = fio(uri, 3, grown)
+            check(status == 0, "%s: writes over the grown VD read back verified" % name, out)
+
+    case.__name__ = "case_" + name
+    return case
+
+
+def case_kill_9_mid_migration(fx):
+    """kill -9 of the controller process while a RAID5 gains a drive: the
+    record and md superblocks show the reshape, the next process resumes it
+    from its checkpoint and completes it, and the data verifies."""
+    fx.ok("/c0", "add", "vd", "raid5", "drives=252:0-2")
+    export = start_export(fx)
+    if not export or not wait_consistent(fx):
+        return
+    uri = nbd_uri(export)
+    size = fx_vd_bytes(fx)
+    status, out = fio(uri, 1, size)
+    check(status == 0, "kill -9: fio's seeded writes read back verified before", out)
+    fx.ok("/c0", "set", "reconrate=5")
+    r = fx.run("/c0/v0", "start", "migrate", "type=raid5", "option=add", "drives=252:3")
+    if not check(r.returncode == 0, "kill -9: start migrate", r.stdout + r.stderr):
+        return
+    progress = lambda: migrate_status(fx)["Progress%"]
+    check(wait_for(lambda: isinstance(progress(), int) and progress() >= 10, 120),
+          "kill -9: the migration makes progress", migrate_status(fx))
+    rc, fields, text = examine_member(fx, 3)
+    check(rc == 0 and "Reshape pos'n" in fields and fields.get("Delta Devices", "").startswith("1"),
+          "kill -9: mdadm --examine shows the reshape under way", text)
+    os.kill(fx.service()["PID"], signal.SIGKILL)
+    check(wait_for(lambda: fx.service()["Status"] == "Not Running"),
+          "kill -9: the killed process is gone")
+    row = migrate_status(fx)
+    check(row["Status"] == "Halted", "kill -9: show migrate says Halted with no process", row)
+    fx.ok("/c0", "set", "reconrate=100")
+    export = start_export(fx)
+    if not export:
+        return
+    if not wait_migrated(fx, "kill -9"):
+        return
+    status, out = fio(nbd_uri(export), 1, size, verify_only=True)
+    check(status == 0, "kill -9: the data verifies after the resumed migration", out)
+    check(fx_vd_bytes(fx) > size, "kill -9: the VD grows")
+    # Host writes the kill cut short may have left parity behind: a resync follows.
+    bgi = lambda: fx.json("/c0/v0", "show", "bgi")[1]["Response Data"]["VD Operation Status"][0]
+    check(wait_for(lambda: "resyncing" in open(log_path(fx)).read(), 30),
+          "kill -9: a resync (BGI) follows the resumed migration", open(log_path(fx)).read())
+    check(wait_for(lambda: bgi()["Status"] == "Not in progress", 120),
+          "kill -9: the resync ends", bgi())
+    check_consistent(fx, "kill -9")
+
+
+def log_path(fx):
+    """The controller process's log (run/<backend>-<key>.log)."""
+    run = os.path.join(fx.state, "run")
+    return [os.path.join(run, n) for n in os.listdir(run) if n.endswith(".log")][0]
+
+
+def state_files(fx):
+    """A hash of every file of the state directory (drive images included)
+    but the process's log, socket and lock files."""
+    out = {}
+    for dirpath, dirnames, filenames in os.walk(fx.state):
+        dirnames[:] = [d for d in dirnames if d not in ("run", "locks")]
+        for name in filenames:
+            with open(os.path.join(dirpath, name), "rb") as f:
+                out[os.path.join(dirpath, name)] = hashlib.sha256(f.read()).hexdigest()
+    return out
+
+
+def case_refusals_change_nothing(fx):
+    """Each refusal of the controller process answers with a storcli-style
+    status and a clear description, and changes no file: record, drives."""
+    small = os.path.join(fx.root, "small.img")
+    with open(small, "wb") as f:
+        f.truncate(16 * MIB)
+    fx.ok("/c0", "add", "drive", "path=" + small)
+    fx.ok("/c0", "add", "vd", "raid0", "drives=252:0-1")
+    refusals = [
+        (["type=raid6", "option=add", "drives=252:2-3"], 244, "RAID0 to RAID6 is not supported"),
+        (["type=raid5", "option=add", "drives=252:1"], 255, "252:1 is not unconfigured good"),
+        (["type=raid5"], 3, "RAID5 needs 3 to 32 drives, not 2"),
+        (["type=raid5", "option=add", "drives=252:5"], 13, "252:5 is too small"),
+        (["type=raid5", "option=add", "drives=252:9"], 35, "252:9 not found"),
+        (["type=raid5", "option=remove", "drives=252:1"], 244, "option=remove is not supported"),
+        (["type=raid5", "drives=252:2"], 3, "option=add and drives= go together"),
+    ]
+    # The first refusal starts the controller process; the others meet it running.
+    fx.run("/c0/v0", "start", "migrate", *refusals[0][0])
+    before = state_files(fx)
+    for words, code, text in refusals:
+        r = fx.run("/c0/v0", "start", "migrate", *words)
+        check(r.returncode == code and text in r.stdout,
+              "start migrate %s: status %d, '%s'" % (" ".join(words), code, text),
+              r.stdout + r.stderr)
+    check(state_files(fx) == before, "the refusals change no file")
+    check(migrate_status(fx)["Status"] == "Not in progress", "no migration runs",
+          migrate_status(fx))
+
+
+def case_changes_wait_for_migration(fx):
+    """While a group migrates, deleting its VD, changing a member's state and
+    a dedicated spare are refused; once it has ended they work again."""
+    fx.ok("/c0", "add", "vd", "raid0", "drives=252:0-1")
+    fx.ok("/c0", "set", "reconrate=1")
+    r = fx.run("/c0/v0", "start", "migrate", "type=raid5", "option=add", "drives=252:2")
+    if not check(r.returncode == 0, "start migrate", r.stdout + r.stderr):
+        return
+    for words in (["/c0/v0", "del", "force"], ["/c0/e252/s1", "set", "offline"],
+                  ["/c0/e252/s4", "add", "hotsparedrive", "dgs=0"]):
+        r = fx.run(*words)
+        check(r.returncode == 255 and "disk group 0 is migrating" in r.stdout,
+              "%s is refused while the group migrates" % " ".join(words), r.stdout + r.stderr)
+    check(vd_row(fx)["TYPE"] == "RAID5", "the VD is still there", vd_row(fx))
+    fx.ok("/c0", "set", "reconrate=100")
+    if wait_migrated(fx, "refusals"):
+        r = fx.run("/c0/e252/s4", "add", "hotsparedrive", "dgs=0")
+        check(r.returncode == 0, "a dedicated spare is added after the migration",
+              r.stdout + r.stderr)
+
+
+CASES = [
+    migration_case("raid5_add_drive", "raid5", 3, "raid5", 1, True),
+    migration_case("raid5_to_raid6", "raid5", 3, "raid6", 1, False),
+    migration_case("raid0_to_raid5", "raid0", 2, "raid5", 1, True),
+    migration_case("raid1_to_raid5", "raid1", 2, "raid5", 1, False),
+    migration_case("raid6_add_drive", "raid6", 4, "raid6", 1, False),
+    case_kill_9_mid_migration,
+    case_refusals_change_nothing,
+    case_changes_wait_for_migration,
+]
+
+
+def main():
+    only = sys.argv[1:]
+    run_cases(CASES, only,
+              lambda: Fixture(drives=5, size="%dMB" % DRIVE_MB, vd=()))
+    return summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
