@@ -429,7 +429,7 @@ def case_wait_progress_bar(fx):
     Ctrl-C stops the waiting, not the check."""
     try:
         fx.run("/c0", "add", "vd", "r5", "drives=252:0-2")
-        fx.run("/c0", "set", "ccrate=4")
+        fx.run("/c0", "set", "ccrate=1")
         r = fx.run("/c0/v0", "start", "init", "full", "force", "wait")
         check(r.returncode == 0 and "Not in progress" in r.stdout and "\r" not in r.stdout,
               "start init wait on a pipe: only the final show init", r.stdout + r.stderr)
