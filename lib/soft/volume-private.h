@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
+#include "stripe-cache.h"
 #include "stripe-lock.h"
 #include "stripe.h"
 #include "uring.h"
@@ -52,6 +53,9 @@ struct vol_bitmap;
  * @bitmaps:	each array's write-intent bitmap, or NULL (volume-bitmap.c).
  * @host_started, @host_done: host requests begun and ended, so that
  *		background tasks can give way to them (task.c).
+ * @cache:	RAID5/6/50/60: the stripe cache (volume-parity.c), else NULL.
+ * @write_back:	the VD's write policy is WB or AWB: partial stripes may be
+ *		acknowledged from @cache and written later.
  */
 struct rcl_soft_volume {
 	unsigned vd;
@@ -68,6 +72,8 @@ struct rcl_soft_volume {
 	struct vol_bitmap *bitmaps[RCL_MAX_SPANS];
 	atomic_uint_fast64_t host_started;
 	atomic_uint_fast64_t host_done;
+	struct rcl_soft_stripe_cache *cache;
+	bool write_back;
 };
 
 /* A set of members, by index: the ones a request wrote (for FUA). */
@@ -89,9 +95,11 @@ static inline bool vol_set_has(const struct vol_set *set, unsigned member)
  * struct vol_window - one window of a request.
  * @write:	write @buf (else read into it).
  * @written:	write: the members written are added here.
+ * @flags:	write: the request's RCL_SOFT_IO_* flags.
  */
 struct vol_window {
 	bool write;
+	unsigned flags;
 	uint8_t *buf;
 	size_t len;
 	uint64_t off;
@@ -132,6 +140,16 @@ uint8_t *rcl_soft_vol_scratch(size_t len, void **block);
  */
 int rcl_soft_vol_mirror_io(struct rcl_soft_volume *vol, const struct vol_window *w);
 int rcl_soft_vol_parity_io(struct rcl_soft_volume *vol, const struct vol_window *w);
+
+/*
+ * The stripe cache of a parity volume (volume-parity.c): _open() makes it
+ * (RCL_OK or RCL_NOMEM); _flush() writes every stripe cached when it is
+ * called (0, or a negative errno); _close() stops its background writer,
+ * writes what it holds (@write: else it is dropped) and frees it.
+ */
+enum rcl_status rcl_soft_vol_cache_open(struct rcl_soft_volume *vol, struct rcl_error *err);
+int rcl_soft_vol_cache_flush(struct rcl_soft_volume *vol);
+void rcl_soft_vol_cache_close(struct rcl_soft_volume *vol, bool write);
 
 /*
  * The write-intent bitmaps (volume-bitmap.c). _open() reads each array's

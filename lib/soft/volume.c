@@ -225,6 +225,7 @@ static enum rcl_status apply(struct rcl_soft_volume *vol, const struct rcl_soft_
 		}
 	}
 	vol->access = vd->access;
+	vol->write_back = vd->write != RCL_WRITE_THROUGH;
 	return st;
 }
 
@@ -304,11 +305,15 @@ static enum rcl_status prepare(struct rcl_soft_volume *vol, const struct rcl_sof
 		              "virtual drive /v%u is offline: more of its drives are lost than its "
 		              "RAID level survives",
 		              vol->vd);
+	if (!st && vol->geo.arrays[0].parity)
+		st = rcl_soft_vol_cache_open(vol, err);
 	return st ? st : rcl_soft_vol_bitmap_open(vol, err);
 }
 
 static void destroy(struct rcl_soft_volume *vol)
 {
+	if (vol->cache)
+		rcl_soft_vol_cache_close(vol, false);
 	rcl_soft_vol_bitmap_close(vol);
 	for (unsigned i = 0; i < RCL_SOFT_MAX_MEMBERS; i++) {
 		close_member(&vol->members[i]);
@@ -356,6 +361,8 @@ void rcl_soft_volume_close(struct rcl_soft_volume *vol)
 	if (!vol)
 		return;
 	/* Shut down clean: everything durable, no bit left set for md to resync. */
+	if (vol->cache)
+		rcl_soft_vol_cache_close(vol, true);
 	rcl_soft_vol_bitmap_clean(vol, true, sync_all, vol);
 	destroy(vol);
 }
@@ -420,6 +427,7 @@ static int serve(struct rcl_soft_volume *vol, bool write, uint8_t *buf, bool ste
 	for (size_t done = 0; done < len && !rc;) {
 		uint64_t at = off + done, end = (at / vol->window + 1) * vol->window;
 		struct vol_window w = {.write = write,
+		                       .flags = flags,
 		                       .buf = step ? buf + done : buf,
 		                       .len = end - at < len - done ? end - at : len - done,
 		                       .off = at,
@@ -473,7 +481,10 @@ int rcl_soft_volume_flush(struct rcl_soft_volume *vol)
 	int rc;
 
 	pthread_rwlock_rdlock(&vol->lock);
-	rc = rcl_soft_vol_bitmap_clean(vol, false, sync_all, vol);
+	/* Write back: what was acknowledged from the stripe cache goes to the members first. */
+	rc = rcl_soft_vol_cache_flush(vol);
+	if (!rc)
+		rc = rcl_soft_vol_bitmap_clean(vol, false, sync_all, vol);
 	pthread_rwlock_unlock(&vol->lock);
 	return rc;
 }
