@@ -128,6 +128,9 @@ rcl_soft_stripe_cache_new(void (*drain)(void *ctx, enum rcl_soft_cache_drain), v
 	c->drain = drain;
 	c->ctx = ctx;
 	c->epoch = 1;
+	/* No write ends or starts at UINT64_MAX, so none matches these yet. */
+	for (unsigned i = 0; i < RECENT; i++)
+		c->recent_start[i] = c->recent_end[i] = UINT64_MAX;
 	c->running = !pthread_create(&c->thread, NULL, writer, c);
 	if (!c->running) {
 		rcl_soft_stripe_cache_free(c);
