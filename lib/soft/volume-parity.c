@@ -20,6 +20,17 @@
  * Strips on members that are not usable are not written, but the parity
  * written covers them, so the stripe reads back as written.
  *
+ * A partial stripe first joins the stripe's entry in the stripe cache
+ * (stripe-cache.h), where the writes to one stripe gather: when their
+ * data fills the stripe it is written whole, reading nothing. Write
+ * through holds the partial stripes of a sequential stream for at most
+ * GATHER_NS for the writes that fill them (the one that does writes for
+ * all, and wakes them), and writes any other at once; write back leaves
+ * them cached for the background writer, a flush, or the write that
+ * fills them. Reads of a stripe with cached data take its lock and lay
+ * the cached data over what the members hold. Cached data is written by
+ * the same path as any other, so the write-intent bits go first.
+ *
  * A member failing during the reads or the writes is failed (the owner is
  * told) and the window is planned and done again without it. That holds
  * after a failed write too: every other write of the batch landed, so the
