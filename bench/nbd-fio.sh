@@ -14,9 +14,12 @@
 #
 # Usage: bench/nbd-fio.sh [--backing tmpfs|disk] [--levels raid0,raid5,...]
 #                         [--member-size 1GB] [--runtime SECONDS]
-#                         [--repeat N] [--wrcache wt|wb] [--no-rss] [raidcli]
+#                         [--repeat N] [--wrcache wt|wb] [--profiles a,b]
+#                         [--no-rss] [raidcli]
 # --backing disk puts the member files under /var/tmp (default /dev/shm).
 # --wrcache gives the VDs that write policy (default: the VD default, wt).
+# --profiles runs only the named profiles (default: all), e.g.
+# seq-write-128k,rand-write-4k; the degraded row comes with rand-read-4k.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,6 +29,7 @@ member_size=1GB
 runtime=5
 repeat=2
 wrcache=wt
+only=
 rss=1
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -35,6 +39,7 @@ while [ $# -gt 0 ]; do
 	--runtime) runtime=$2; shift 2 ;;
 	--repeat) repeat=$2; shift 2 ;;
 	--wrcache) wrcache=$2; shift 2 ;;
+	--profiles) only=,$2,; shift 2 ;;
 	--no-rss) rss=0; shift ;;
 	-*) echo "bench: unknown option $1" >&2; exit 2 ;;
 	*) break ;;
@@ -251,12 +256,14 @@ for level in ${levels//,/ }; do
 	start_vd "$level"
 	start_jbod
 	for p in "${profiles[@]}"; do
+		[ -z "$only" ] || [[ "$only" == *",${p%% *},"* ]] || continue
 		read -r jbod vd spread < <(measure jbod_uris vd_uri "$p")
 		row "$level" "${p%% *}" "$jbod" "$vd" "$spread" "$(target "$level" "${p%% *}")"
 	done
 	stop_jbod
 	rm -f "$work"/m*.img
-	[ "$level" = raid5 ] && degraded_row
+	[ "$level" = raid5 ] && { [ -z "$only" ] || [[ "$only" == *,rand-read-4k,* ]]; } &&
+		degraded_row
 done
 [ "$rss" = 1 ] && rss_row
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
