@@ -20,8 +20,7 @@
 
 struct rcl_soft_stripe_cache {
 	pthread_mutex_t lock;
-	pthread_cond_t batch_done; /* an entry's batch ended */
-	pthread_cond_t kick;       /* the background writer has work */
+	pthread_cond_t kick; /* the background writer has work */
 	pthread_t thread;
 	bool running, stop, pressure;
 	size_t dirty_count;
@@ -78,6 +77,17 @@ static struct timespec deadline(uint64_t wait_ns)
 	                         .tv_nsec = (long)(at % 1000000000ull)};
 }
 
+/* Waits on @cond time out by CLOCK_MONOTONIC, as deadline() gives. */
+static void monotonic_cond(pthread_cond_t *cond)
+{
+	pthread_condattr_t attr;
+
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(cond, &attr);
+	pthread_condattr_destroy(&attr);
+}
+
 static unsigned bucket_of(unsigned array, uint64_t stripe)
 {
 	return (unsigned)(((stripe * 8 + array) * 0x9e3779b97f4a7c15ull) >> 56);
@@ -114,17 +124,12 @@ struct rcl_soft_stripe_cache *
 rcl_soft_stripe_cache_new(void (*drain)(void *ctx, enum rcl_soft_cache_drain), void *ctx)
 {
 	struct rcl_soft_stripe_cache *c = rcl_calloc(1, sizeof(*c));
-	pthread_condattr_t attr;
 
 	if (!c)
 		return NULL;
 	pthread_once(&budget_once, budget_init);
 	pthread_mutex_init(&c->lock, NULL);
-	pthread_condattr_init(&attr);
-	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-	pthread_cond_init(&c->batch_done, &attr);
-	pthread_cond_init(&c->kick, &attr);
-	pthread_condattr_destroy(&attr);
+	monotonic_cond(&c->kick);
 	c->drain = drain;
 	c->ctx = ctx;
 	c->epoch = 1;
@@ -153,6 +158,7 @@ void rcl_soft_stripe_cache_stop(struct rcl_soft_stripe_cache *c)
 
 static void entry_free(struct rcl_soft_cached *e)
 {
+	pthread_cond_destroy(&e->done);
 	atomic_fetch_sub(&budget_used, e->bytes);
 	rcl_free(e->block);
 	rcl_free(e);
@@ -171,7 +177,6 @@ void rcl_soft_stripe_cache_free(struct rcl_soft_stripe_cache *c)
 			entry_free(e);
 		}
 	pthread_cond_destroy(&c->kick);
-	pthread_cond_destroy(&c->batch_done);
 	pthread_mutex_destroy(&c->lock);
 	rcl_free(c);
 }
@@ -217,6 +222,7 @@ static struct rcl_soft_cached *entry_new(unsigned array, uint64_t stripe, size_t
 	e->array = array;
 	e->stripe = stripe;
 	e->bytes = bytes;
+	monotonic_cond(&e->done);
 	e->data = (uint8_t *)(((uintptr_t)e->block + RCL_SOFT_PARITY_ALIGN - 1) &
 	                      ~(uintptr_t)(RCL_SOFT_PARITY_ALIGN - 1));
 	return e;
@@ -284,7 +290,7 @@ void rcl_soft_stripe_cache_written(struct rcl_soft_stripe_cache *c, struct rcl_s
 	c->epoch++;
 	e->written = ++e->batch;
 	e->error = rc;
-	pthread_cond_broadcast(&c->batch_done);
+	pthread_cond_broadcast(&e->done);
 	pthread_mutex_unlock(&c->lock);
 }
 
@@ -335,8 +341,7 @@ bool rcl_soft_stripe_cache_wait(struct rcl_soft_stripe_cache *c, struct rcl_soft
 	bool ended;
 
 	pthread_mutex_lock(&c->lock);
-	while (e->written <= batch &&
-	       pthread_cond_timedwait(&c->batch_done, &c->lock, &at) != ETIMEDOUT)
+	while (e->written <= batch && pthread_cond_timedwait(&e->done, &c->lock, &at) != ETIMEDOUT)
 		;
 	ended = e->written > batch;
 	*rc = e->error;

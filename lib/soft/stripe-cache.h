@@ -23,6 +23,7 @@
 #ifndef RCL_SOFT_STRIPE_CACHE_H
 #define RCL_SOFT_STRIPE_CACHE_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -38,6 +39,7 @@ struct rcl_soft_stripe_cache;
  * @batch:	the batch new data joins; @written: batches before it are on
  *		the members (or failed with @error).
  * @pins:	threads that will come back to it (waiters, flushers).
+ * @done:	signalled when a batch ends (with the cache's mutex).
  * @dirty:	0 when clean, else when it became dirty (the cache's epoch).
  * @last_ns:	when data last went in (CLOCK_MONOTONIC).
  */
@@ -50,6 +52,7 @@ struct rcl_soft_cached {
 	uint64_t batch, written;
 	int error;
 	unsigned pins;
+	pthread_cond_t done;
 	uint64_t dirty;
 	uint64_t last_ns;
 	size_t bytes;
