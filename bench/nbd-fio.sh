@@ -14,8 +14,12 @@
 #
 # Usage: bench/nbd-fio.sh [--backing tmpfs|disk] [--levels raid0,raid5,...]
 #                         [--member-size 1GB] [--runtime SECONDS]
-#                         [--repeat N] [--no-rss] [raidcli]
+#                         [--repeat N] [--wrcache wt|wb] [--profiles a,b]
+#                         [--no-rss] [raidcli]
 # --backing disk puts the member files under /var/tmp (default /dev/shm).
+# --wrcache gives the VDs that write policy (default: the VD default, wt).
+# --profiles runs only the named profiles (default: all), e.g.
+# seq-write-128k,rand-write-4k; the degraded row comes with rand-read-4k.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,6 +28,8 @@ levels=raid0,raid1,raid10,raid5,raid6
 member_size=1GB
 runtime=5
 repeat=2
+wrcache=wt
+only=
 rss=1
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -32,6 +38,8 @@ while [ $# -gt 0 ]; do
 	--member-size) member_size=$2; shift 2 ;;
 	--runtime) runtime=$2; shift 2 ;;
 	--repeat) repeat=$2; shift 2 ;;
+	--wrcache) wrcache=$2; shift 2 ;;
+	--profiles) only=,$2,; shift 2 ;;
 	--no-rss) rss=0; shift ;;
 	-*) echo "bench: unknown option $1" >&2; exit 2 ;;
 	*) break ;;
@@ -176,7 +184,7 @@ start_vd() {
 	"$raidcli" /c0 stop service >/dev/null 2>&1 || true
 	rm -rf "$RAIDCLI_STATE_DIR"
 	"$raidcli" add controller type=soft drives="$n" size="$member_size" >/dev/null
-	"$raidcli" /c0 add vd type="$1" drives=252:0-$((n - 1)) >/dev/null
+	"$raidcli" /c0 add vd type="$1" drives=252:0-$((n - 1)) wrcache="$wrcache" >/dev/null
 	"$raidcli" /c0/v0 start export socket="$sock" >/dev/null
 	vd_uri=("nbd+unix:///?socket=$sock")
 	fio --name=fill --ioengine=nbd --uri="${vd_uri[0]}" --rw=write --bs=1M --iodepth=16 \
@@ -230,7 +238,7 @@ rss_row() {
 	"$raidcli" add controller type=soft drives=8 size="$member_size" >/dev/null
 	for i in $(seq 0 15); do
 		"$raidcli" /c0 add vd type=raid5 drives=252:$((i / 8 * 4))-$((i / 8 * 4 + 3)) \
-			size=32MB >/dev/null
+			size=32MB wrcache="$wrcache" >/dev/null
 		"$raidcli" /c0/v$i start export socket="$work/v$i.sock" >/dev/null
 	done
 	for i in $(seq 0 15); do
@@ -247,7 +255,8 @@ print(json.load(sys.stdin)["Controllers"][0]["Response Data"]["Controller Proces
 }
 
 echo "members on $backing ($work), $member_size each, $runtime s per run," \
-	"$repeat runs per side, $(nproc) CPUs, fio $(fio --version), $(nbdkit --version)"
+	"$repeat runs per side, $(nproc) CPUs, fio $(fio --version), $(nbdkit --version)," \
+	"VDs wrcache=$wrcache"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-7s %-18s %10s %10s %6s %6s %-5s %6s\n' level profile "JBOD MB/s" "VD MB/s" ratio \
 	target "" spread
@@ -257,12 +266,14 @@ for level in ${levels//,/ }; do
 	start_vd "$level"
 	start_jbod
 	for p in "${profiles[@]}"; do
+		[ -z "$only" ] || [[ "$only" == *",${p%% *},"* ]] || continue
 		read -r jbod vd spread < <(measure jbod_uris vd_uri "$p")
 		row "$level" "${p%% *}" "$jbod" "$vd" "$spread" "$(target "$level" "${p%% *}")"
 	done
 	stop_jbod
 	rm -f "$work"/m*.img
-	[ "$level" = raid5 ] && degraded_row
+	[ "$level" = raid5 ] && { [ -z "$only" ] || [[ "$only" == *,rand-read-4k,* ]]; } &&
+		degraded_row
 done
 [ "$rss" = 1 ] && rss_row
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -20,6 +20,17 @@
  * Strips on members that are not usable are not written, but the parity
  * written covers them, so the stripe reads back as written.
  *
+ * A partial stripe first joins the stripe's entry in the stripe cache
+ * (stripe-cache.h), where the writes to one stripe gather: when their
+ * data fills the stripe it is written whole, reading nothing. Write
+ * through holds the partial stripes of a sequential stream for at most
+ * GATHER_NS for the writes that fill them (the one that does writes for
+ * all, and wakes them), and writes any other at once; write back leaves
+ * them cached for the background writer, a flush, or the write that
+ * fills them. Reads of a stripe with cached data take its lock and lay
+ * the cached data over what the members hold. Cached data is written by
+ * the same path as any other, so the write-intent bits go first.
+ *
  * A member failing during the reads or the writes is failed (the owner is
  * told) and the window is planned and done again without it. That holds
  * after a failed write too: every other write of the batch landed, so the
@@ -76,6 +87,7 @@ struct pseg {
 struct pwin {
 	struct rcl_soft_volume *vol;
 	const struct vol_window *w;
+	struct vol_set *written;
 	struct pstripe *stripes;
 	size_t nstripes;
 	struct pseg *segs;
@@ -284,10 +296,17 @@ static void finish_read(struct pwin *pw)
 	}
 }
 
+static bool any_cached(const struct pwin *pw);
+static void overlay(struct pwin *pw);
+
 static int read_window(struct pwin *pw)
 {
-	bool locked = false;
+	/* Cached data is read under the stripe locks, so none is written meanwhile. */
+	bool locked = any_cached(pw);
 	int rc;
+
+	if (locked)
+		lock_all(pw);
 
 	for (;;) {
 		bool degraded = false;
@@ -308,6 +327,8 @@ static int read_window(struct pwin *pw)
 		add_reads(pw);
 		if (!rcl_soft_vol_run(pw->vol, pw->ops, pw->nops)) {
 			finish_read(pw);
+			if (locked)
+				overlay(pw);
 			break;
 		}
 		drop_scratch(pw);
@@ -485,7 +506,7 @@ static int write_once(struct pwin *pw)
 	if (rcl_soft_vol_run(pw->vol, pw->ops, pw->nops))
 		return 1;
 	for (size_t i = 0; i < pw->nops; i++)
-		vol_set_add(pw->w->written, pw->ops[i].member);
+		vol_set_add(pw->written, pw->ops[i].member);
 	return 0;
 }
 
@@ -506,25 +527,335 @@ static int mark_stripes(struct pwin *pw, size_t count, bool on)
 	return rc;
 }
 
-static int write_window(struct pwin *pw)
+/*
+ * Write @n stripes whose locks are held, each as the way it costs least
+ * picks; the members written are added to @written.
+ */
+static int write_stripes(struct rcl_soft_volume *vol, struct pstripe *stripes, size_t n,
+                         struct vol_set *written)
 {
-	int rc;
+	struct pwin pw = {.vol = vol, .written = written, .stripes = stripes, .nstripes = n};
+	size_t segs = 0;
+	int rc = -ENOMEM;
 	bool marked;
 
-	for (size_t i = 0; i < pw->nstripes; i++)
-		pw->nsegs += cut_stripe(&pw->stripes[i], &pw->segs[pw->nsegs]);
-	lock_all(pw);
-	rc = mark_stripes(pw, pw->nstripes, true);
+	if (!n)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		segs += cut_stripe(&stripes[i], NULL);
+	pw.segs = rcl_malloc(segs * sizeof(*pw.segs));
+	pw.ops = rcl_malloc(segs * RCL_SOFT_ARRAY_MAX * sizeof(*pw.ops));
+	if (!pw.segs || !pw.ops)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		pw.nsegs += cut_stripe(&stripes[i], &pw.segs[pw.nsegs]);
+	rc = mark_stripes(&pw, n, true);
 	marked = !rc;
 	/* Each failure takes a member out of use, so this ends. */
-	while (!rc && (rc = write_once(pw)) == 1) {
-		drop_scratch(pw);
+	while (!rc && (rc = write_once(&pw)) == 1) {
+		drop_scratch(&pw);
 		rc = 0;
 	}
-	drop_scratch(pw);
+	drop_scratch(&pw);
 	if (marked)
-		mark_stripes(pw, pw->nstripes, false);
-	rcl_soft_lockset_unlock(&pw->vol->stripes, &pw->locks);
+		mark_stripes(&pw, n, false);
+out:
+	rcl_free(pw.ops);
+	rcl_free(pw.segs);
+	return rc;
+}
+
+/* ---- the stripe cache ---- */
+
+/* How long a partial stripe of a sequential write-through write waits for its neighbours. */
+#define GATHER_NS (1000 * 1000ull)
+/* How long a write-back stripe stays in memory without new data. */
+#define IDLE_NS (20 * 1000 * 1000ull)
+
+/* Whether rows [@lo, @hi) of the data roles in @touched are the whole stripe of @a. */
+static bool whole_stripe(const struct rcl_soft_array *a, uint64_t touched, const uint32_t *lo,
+                         const uint32_t *hi)
+{
+	for (unsigned d = 0; d < rcl_soft_array_data_strips(a); d++)
+		if (!(touched >> d & 1) || lo[d] || hi[d] != a->chunk)
+			return false;
+	return true;
+}
+
+/* Whether @p's rows join @e's without a gap in any data strip (one range per strip). */
+static bool mergeable(const struct rcl_soft_cached *e, const struct pstripe *p)
+{
+	for (unsigned d = 0; d < RCL_SOFT_ARRAY_MAX; d++)
+		if ((e->touched & p->touched) >> d & 1 &&
+		    (p->lo[d] > e->hi[d] || p->hi[d] < e->lo[d]))
+			return false;
+	return true;
+}
+
+/* Copy @p's data into @e (clean or mergeable). */
+static void deposit(struct pwin *pw, struct rcl_soft_cached *e, const struct pstripe *p)
+{
+	uint64_t chunk = array_of(pw, p)->chunk;
+
+	for (unsigned d = 0; d < RCL_SOFT_ARRAY_MAX; d++) {
+		if (!(p->touched >> d & 1))
+			continue;
+		memcpy(e->data + d * chunk + p->lo[d], p->user[d], p->hi[d] - p->lo[d]);
+		if (!(e->touched >> d & 1)) {
+			e->lo[d] = p->lo[d];
+			e->hi[d] = p->hi[d];
+		}
+		e->lo[d] = p->lo[d] < e->lo[d] ? p->lo[d] : e->lo[d];
+		e->hi[d] = p->hi[d] > e->hi[d] ? p->hi[d] : e->hi[d];
+	}
+	e->touched |= p->touched;
+	rcl_soft_stripe_cache_touch(pw->vol->cache, e);
+}
+
+/* @e's dirty rows as a stripe to write. */
+static struct pstripe cached_stripe(const struct rcl_soft_volume *vol,
+                                    const struct rcl_soft_cached *e)
+{
+	uint64_t chunk = vol->geo.arrays[e->array].chunk;
+	struct pstripe p = {.array = e->array, .stripe = e->stripe, .touched = e->touched};
+
+	for (unsigned d = 0; d < RCL_SOFT_ARRAY_MAX; d++)
+		if (e->touched >> d & 1) {
+			p.lo[d] = e->lo[d];
+			p.hi[d] = e->hi[d];
+			p.user[d] = e->data + d * chunk + e->lo[d];
+		}
+	return p;
+}
+
+/* @e's data has been written with result @rc (its stripe lock held). */
+static void cached_written(struct rcl_soft_volume *vol, struct rcl_soft_cached *e, int rc)
+{
+	e->touched = 0;
+	rcl_soft_stripe_cache_written(vol->cache, e, rc);
+}
+
+/* Write @e's dirty data now (its stripe lock held). */
+static int write_cached(struct rcl_soft_volume *vol, struct rcl_soft_cached *e,
+                        struct vol_set *written)
+{
+	struct pstripe p = cached_stripe(vol, e);
+	int rc = write_stripes(vol, &p, 1, written);
+
+	cached_written(vol, e, rc);
+	return rc;
+}
+
+static void lock_one(struct rcl_soft_volume *vol, struct rcl_soft_lockset *set,
+                     const struct rcl_soft_cached *e)
+{
+	*set = (struct rcl_soft_lockset){{0}};
+	rcl_soft_lockset_add(set, e->array, e->stripe);
+	rcl_soft_lockset_lock(&vol->stripes, set);
+}
+
+/* A write-through write's data waiting in a cached stripe for its neighbours. */
+struct held {
+	struct rcl_soft_cached *e;
+	uint64_t batch;
+};
+
+/*
+ * Wait (bounded) for @h's batch to be written by a writer that fills the
+ * stripe; when none comes, write it. Return: the batch's result.
+ */
+static int wait_held(struct rcl_soft_volume *vol, const struct held *h, struct vol_set *written)
+{
+	struct rcl_soft_lockset set;
+	int rc;
+	bool ended = rcl_soft_stripe_cache_wait(vol->cache, h->e, h->batch, GATHER_NS, &rc);
+
+	lock_one(vol, &set, h->e);
+	if (!ended)
+		rc = h->e->written > h->batch ? h->e->error : write_cached(vol, h->e, written);
+	rcl_soft_stripe_cache_unpin(vol->cache, h->e);
+	rcl_soft_lockset_unlock(&vol->stripes, &set);
+	return rc;
+}
+
+/* Write the cached stripes @why picks (dirty since epoch @upto or before, when not 0). */
+static int write_picked(struct rcl_soft_volume *vol, enum rcl_soft_cache_drain why, uint64_t upto)
+{
+	struct vol_set written = {{0}};
+	struct rcl_soft_cached *e;
+	int rc = 0;
+
+	while ((e = rcl_soft_stripe_cache_pick(vol->cache, why, IDLE_NS, upto))) {
+		struct rcl_soft_lockset set;
+		int one = 0;
+
+		lock_one(vol, &set, e);
+		if (e->touched)
+			one = write_cached(vol, e, &written);
+		rcl_soft_stripe_cache_unpin(vol->cache, e);
+		rcl_soft_lockset_unlock(&vol->stripes, &set);
+		rc = rc ? rc : one;
+	}
+	return rc;
+}
+
+/* The background writer's work: write idle stripes, or the oldest under memory pressure. */
+static void drain(void *ctx, enum rcl_soft_cache_drain why)
+{
+	struct rcl_soft_volume *vol = ctx;
+
+	/*
+	 * Not while a geometry change holds the volume: it closes this cache,
+	 * joining this thread, and writes what is cached itself.
+	 */
+	if (pthread_rwlock_tryrdlock(&vol->lock))
+		return;
+	write_picked(vol, why, 0);
+	pthread_rwlock_unlock(&vol->lock);
+}
+
+enum rcl_status rcl_soft_vol_cache_open(struct rcl_soft_volume *vol, struct rcl_error *err)
+{
+	vol->cache = rcl_soft_stripe_cache_new(drain, vol);
+	return vol->cache ? RCL_OK : rcl_fail(err, RCL_NOMEM, "out of memory");
+}
+
+int rcl_soft_vol_cache_flush(struct rcl_soft_volume *vol)
+{
+	if (!vol->cache)
+		return 0;
+	return write_picked(vol, RCL_SOFT_DRAIN_IDLE, rcl_soft_stripe_cache_epoch(vol->cache));
+}
+
+void rcl_soft_vol_cache_close(struct rcl_soft_volume *vol, bool write)
+{
+	rcl_soft_stripe_cache_stop(vol->cache);
+	if (write)
+		rcl_soft_vol_cache_flush(vol);
+	rcl_soft_stripe_cache_free(vol->cache);
+	vol->cache = NULL;
+}
+
+/* Read: copy the cached data of @pw's stripes over what the members gave (locks held). */
+static void overlay(struct pwin *pw)
+{
+	for (size_t i = 0; i < pw->nstripes; i++) {
+		struct pstripe *p = &pw->stripes[i];
+		struct rcl_soft_cached *e =
+		    rcl_soft_stripe_cache_find(pw->vol->cache, p->array, p->stripe);
+		uint64_t chunk = array_of(pw, p)->chunk;
+
+		for (unsigned d = 0; e && d < RCL_SOFT_ARRAY_MAX; d++) {
+			uint32_t x0 = p->lo[d] > e->lo[d] ? p->lo[d] : e->lo[d];
+			uint32_t x1 = p->hi[d] < e->hi[d] ? p->hi[d] : e->hi[d];
+
+			if ((p->touched & e->touched) >> d & 1 && x0 < x1)
+				memcpy(p->user[d] + (x0 - p->lo[d]), e->data + d * chunk + x0,
+				       x1 - x0);
+		}
+	}
+}
+
+/* Whether any of @pw's stripes has cached data not on the members yet. */
+static bool any_cached(const struct pwin *pw)
+{
+	for (size_t i = 0; i < pw->nstripes; i++)
+		if (rcl_soft_stripe_cache_dirty(pw->vol->cache, pw->stripes[i].array,
+		                                pw->stripes[i].stripe))
+			return true;
+	return false;
+}
+
+/*
+ * Where @p's data goes, its lock held: into @batch as it is (a whole
+ * stripe, or uncached), or into its cached stripe, which goes into @batch
+ * (and @done) when now whole or not to be held, into @held when held for
+ * neighbours, and stays (write back) otherwise. Return: 0 or a negative errno.
+ */
+struct plan {
+	bool cache, hold;
+	struct pstripe *batch;
+	size_t nbatch;
+	struct rcl_soft_cached **done;
+	size_t ndone;
+	struct held *held;
+	size_t nheld;
+};
+
+static int place(struct pwin *pw, struct pstripe *p, struct plan *plan)
+{
+	struct rcl_soft_volume *vol = pw->vol;
+	const struct rcl_soft_array *a = array_of(pw, p);
+	struct rcl_soft_cached *e = rcl_soft_stripe_cache_find(vol->cache, p->array, p->stripe);
+	int rc = 0;
+
+	if (whole_stripe(a, p->touched, p->lo, p->hi)) {
+		/* It replaces whatever the stripe had cached. */
+		if (e && e->touched)
+			plan->done[plan->ndone++] = e;
+		plan->batch[plan->nbatch++] = *p;
+		return 0;
+	}
+	if (!e && plan->cache)
+		e = rcl_soft_stripe_cache_get(vol->cache, p->array, p->stripe,
+		                              rcl_soft_array_data_strips(a) * a->chunk);
+	if (!e) {
+		plan->batch[plan->nbatch++] = *p;
+		return 0;
+	}
+	if (e->touched && !mergeable(e, p) && (rc = write_cached(vol, e, pw->written)))
+		return rc;
+	deposit(pw, e, p);
+	if (whole_stripe(a, e->touched, e->lo, e->hi) || !plan->cache) {
+		plan->batch[plan->nbatch++] = cached_stripe(vol, e);
+		plan->done[plan->ndone++] = e;
+	} else if (plan->hold) {
+		plan->held[plan->nheld++] =
+		    (struct held){.e = e, .batch = rcl_soft_stripe_cache_pin(vol->cache, e)};
+	}
+	return 0;
+}
+
+/*
+ * Write a window: whole stripes go to the members at once; a partial one
+ * joins its stripe's cached data. Write back (not FUA) leaves it there;
+ * write through holds the partial stripes of a sequential stream briefly
+ * for the writes that fill them, and writes the others now.
+ */
+static int write_window(struct pwin *pw)
+{
+	struct rcl_soft_volume *vol = pw->vol;
+	const struct vol_window *w = pw->w;
+	bool fua = w->flags & RCL_SOFT_IO_FUA, back = vol->write_back && !fua;
+	bool hold = !back && !fua && vol->cache &&
+	            rcl_soft_stripe_cache_sequential(vol->cache, w->off, w->len);
+	struct plan plan = {.cache = back || hold, .hold = hold};
+	int rc = -ENOMEM;
+
+	plan.batch = rcl_malloc(pw->nstripes * sizeof(*plan.batch));
+	plan.done = rcl_malloc(pw->nstripes * sizeof(*plan.done));
+	plan.held = rcl_malloc(pw->nstripes * sizeof(*plan.held));
+	if (plan.batch && plan.done && plan.held) {
+		lock_all(pw);
+		rc = 0;
+		for (size_t i = 0; i < pw->nstripes && !rc; i++)
+			rc = place(pw, &pw->stripes[i], &plan);
+		if (!rc)
+			rc = write_stripes(vol, plan.batch, plan.nbatch, pw->written);
+		for (size_t i = 0; i < plan.ndone; i++) {
+			cached_written(vol, plan.done[i], rc);
+			rcl_soft_stripe_cache_release(vol->cache, plan.done[i]);
+		}
+		rcl_soft_lockset_unlock(&vol->stripes, &pw->locks);
+	}
+	for (size_t i = 0; i < plan.nheld; i++) {
+		int one = wait_held(vol, &plan.held[i], pw->written);
+
+		rc = rc ? rc : one;
+	}
+	rcl_free(plan.held);
+	rcl_free(plan.done);
+	rcl_free(plan.batch);
 	return rc;
 }
 
@@ -540,13 +871,17 @@ static int serve(struct pwin *pw)
 	if (!pw->stripes)
 		return rc;
 	gather(pw);
-	for (size_t i = 0; i < pw->nstripes; i++)
-		segs += pw->w->write ? cut_stripe(&pw->stripes[i], NULL) : 1;
-	/* A segment reads or writes each role once, and so does a direct read of a stripe. */
+	if (pw->w->write) {
+		rc = write_window(pw);
+		rcl_free(pw->stripes);
+		return rc;
+	}
+	segs = pw->nstripes;
+	/* A segment reads each role once, and so does a direct read of a stripe. */
 	pw->segs = rcl_malloc(segs * sizeof(*pw->segs));
 	pw->ops = rcl_malloc(segs * RCL_SOFT_ARRAY_MAX * sizeof(*pw->ops));
 	if (pw->segs && pw->ops)
-		rc = pw->w->write ? write_window(pw) : read_window(pw);
+		rc = read_window(pw);
 	rcl_free(pw->ops);
 	rcl_free(pw->segs);
 	rcl_free(pw->stripes);
@@ -555,7 +890,7 @@ static int serve(struct pwin *pw)
 
 int rcl_soft_vol_parity_io(struct rcl_soft_volume *vol, const struct vol_window *w)
 {
-	struct pwin pw = {.vol = vol, .w = w};
+	struct pwin pw = {.vol = vol, .w = w, .written = w->written};
 	struct vol_window bounce = *w;
 	void *block = NULL;
 	int rc;

@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
+#include "stripe-cache.h"
 #include "stripe-lock.h"
 #include "stripe.h"
 #include "uring.h"
@@ -58,6 +59,9 @@ struct vol_reshape;
  * @read_turn:	mirrored read windows so far: ties in read balancing go round.
  * @bitmapped:	whether the volume keeps the arrays' write-intent bitmaps.
  * @reshape:	the migration under way, or NULL (volume-reshape.c).
+ * @cache:	RAID5/6/50/60: the stripe cache (volume-parity.c), else NULL.
+ * @write_back:	the VD's write policy is WB or AWB: partial stripes may be
+ *		acknowledged from @cache and written later.
  */
 struct rcl_soft_volume {
 	unsigned vd;
@@ -77,6 +81,8 @@ struct rcl_soft_volume {
 	atomic_uint_fast64_t read_turn;
 	bool bitmapped;
 	struct vol_reshape *reshape;
+	struct rcl_soft_stripe_cache *cache;
+	bool write_back;
 };
 
 /* A set of members, by index: the ones a request wrote (for FUA). */
@@ -98,9 +104,11 @@ static inline bool vol_set_has(const struct vol_set *set, unsigned member)
  * struct vol_window - one window of a request.
  * @write:	write @buf (else read into it).
  * @written:	write: the members written are added here.
+ * @flags:	write: the request's RCL_SOFT_IO_* flags.
  */
 struct vol_window {
 	bool write;
+	unsigned flags;
 	uint8_t *buf;
 	size_t len;
 	uint64_t off;
@@ -141,6 +149,16 @@ uint8_t *rcl_soft_vol_scratch(size_t len, void **block);
  */
 int rcl_soft_vol_mirror_io(struct rcl_soft_volume *vol, const struct vol_window *w);
 int rcl_soft_vol_parity_io(struct rcl_soft_volume *vol, const struct vol_window *w);
+
+/*
+ * The stripe cache of a parity volume (volume-parity.c): _open() makes it
+ * (RCL_OK or RCL_NOMEM); _flush() writes every stripe cached when it is
+ * called (0, or a negative errno); _close() stops its background writer,
+ * writes what it holds (@write: else it is dropped) and frees it.
+ */
+enum rcl_status rcl_soft_vol_cache_open(struct rcl_soft_volume *vol, struct rcl_error *err);
+int rcl_soft_vol_cache_flush(struct rcl_soft_volume *vol);
+void rcl_soft_vol_cache_close(struct rcl_soft_volume *vol, bool write);
 
 /*
  * The write-intent bitmaps (volume-bitmap.c). _open() reads each array's

@@ -225,6 +225,7 @@ static enum rcl_status apply(struct rcl_soft_volume *vol, const struct rcl_soft_
 		}
 	}
 	vol->access = vd->access;
+	vol->write_back = vd->write != RCL_WRITE_THROUGH;
 	return st;
 }
 
@@ -297,6 +298,8 @@ static enum rcl_status set_geometry(struct rcl_soft_volume *vol, const struct rc
 /* Undo set_geometry() and start_serving(). */
 static void drop_geometry(struct rcl_soft_volume *vol)
 {
+	if (vol->cache)
+		rcl_soft_vol_cache_close(vol, false);
 	rcl_soft_vol_bitmap_close(vol);
 	rcl_soft_vol_reshape_close(vol);
 	if (vol->zeros)
@@ -317,6 +320,9 @@ static enum rcl_status start_serving(struct rcl_soft_volume *vol,
 		              vol->vd);
 	if (!st && vol->reshape)
 		st = rcl_soft_vol_reshape_resume(vol, state, err);
+	/* Not while migrating: the cache knows one geometry (it comes with the next). */
+	if (!st && vol->geo.arrays[0].parity && !vol->reshape)
+		st = rcl_soft_vol_cache_open(vol, err);
 	if (!st && vol->bitmapped)
 		st = rcl_soft_vol_bitmap_open(vol, err);
 	return st;
@@ -397,6 +403,8 @@ void rcl_soft_volume_close(struct rcl_soft_volume *vol)
 	if (!vol)
 		return;
 	/* Shut down clean: everything durable, no bit left set for md to resync. */
+	if (vol->cache)
+		rcl_soft_vol_cache_close(vol, true);
 	rcl_soft_vol_bitmap_clean(vol, true, sync_all, vol);
 	destroy(vol);
 }
@@ -422,6 +430,8 @@ static enum rcl_status regeometry(struct rcl_soft_volume *vol, const struct rcl_
 	const struct rcl_soft_vd *vd = find_vd(state, vol->vd, &dg);
 	enum rcl_status st;
 
+	if (vol->cache)
+		rcl_soft_vol_cache_close(vol, true);
 	rcl_soft_vol_bitmap_clean(vol, true, sync_all, vol);
 	drop_geometry(vol);
 	st = set_geometry(vol, dg, vd, err);
@@ -497,6 +507,7 @@ static int serve(struct rcl_soft_volume *vol, bool write, uint8_t *buf, bool ste
 	for (size_t done = 0; done < below && !rc;) {
 		uint64_t at = off + done, end = (at / vol->window + 1) * vol->window;
 		struct vol_window w = {.write = write,
+		                       .flags = flags,
 		                       .buf = step ? buf + done : buf,
 		                       .len = end - at < below - done ? end - at : below - done,
 		                       .off = at,
@@ -553,7 +564,10 @@ int rcl_soft_volume_flush(struct rcl_soft_volume *vol)
 	int rc;
 
 	pthread_rwlock_rdlock(&vol->lock);
-	rc = rcl_soft_vol_bitmap_clean(vol, false, sync_all, vol);
+	/* Write back: what was acknowledged from the stripe cache goes to the members first. */
+	rc = rcl_soft_vol_cache_flush(vol);
+	if (!rc)
+		rc = rcl_soft_vol_bitmap_clean(vol, false, sync_all, vol);
 	pthread_rwlock_unlock(&vol->lock);
 	return rc;
 }

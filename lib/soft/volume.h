@@ -13,7 +13,11 @@
  *
  * Parity (RAID5/6/50/60) comes from ISA-L; writes pick read-modify-write
  * or reconstruct-write by how many member reads each costs, and write a
- * full stripe without reading. A member that is not online (failed,
+ * full stripe without reading. Partial stripes go through a stripe cache
+ * (stripe-cache.h) that gathers the writes filling a stripe into one
+ * parity computation: under the VD's WT policy a write returns once on
+ * the members; under WB or AWB a partial stripe may return from memory,
+ * and _flush() (or FUA) puts it on the members. A member that is not online (failed,
  * offline, missing, or rebuilding above its rebuilt LBA) is neither read
  * nor written: reads reconstruct its data from the others, writes update
  * the parity as if it were there. A member I/O error fails that member
@@ -92,7 +96,8 @@ bool rcl_soft_volume_needs_resync(struct rcl_soft_volume *vol);
  * rcl_soft_volume_read(), _write(), _flush(), _trim(), _zero() - the
  * block operations. @off and @len are bytes, multiples of the minimum
  * block size, inside the capacity. _flush() makes every write that
- * returned before it durable on the members (on every thread). _trim()
+ * returned before it durable on the members (on every thread), cached
+ * write-back stripes included; reads see cached data. _trim()
  * does nothing but check (md-compatible parity covers trimmed data too).
  * _zero() leaves zeros and consistent parity. Writes keep md's
  * write-intent bitmap: a region's bit is set on the members before its

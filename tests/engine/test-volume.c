@@ -906,11 +906,250 @@ START_TEST(test_bitmap)
 }
 END_TEST
 
+/* ---- the stripe cache: coalescing and write back ---- */
+
+/*
+ * The member ops, in the order they were issued, and which came from the
+ * test's own thread (the cache's background writer has its own).
+ */
+struct op_log {
+	pthread_t tester;
+	atomic_uint count;
+	struct {
+		enum rcl_soft_op_kind kind;
+		unsigned member;
+		bool tester;
+	} op[4096];
+	atomic_int fail_member; /* every op on it fails; -1: none */
+};
+
+static struct op_log oplog;
+
+static int log_hook(void *ctx, const struct rcl_soft_op *op)
+{
+	unsigned n = atomic_fetch_add(&oplog.count, 1);
+
+	(void)ctx;
+	if (n < sizeof(oplog.op) / sizeof(oplog.op[0])) {
+		oplog.op[n].kind = op->kind;
+		oplog.op[n].member = op->member;
+		oplog.op[n].tester = pthread_equal(pthread_self(), oplog.tester);
+	}
+	return (int)op->member == atomic_load(&oplog.fail_member) ? EIO : 0;
+}
+
+static void log_start(int fail_member)
+{
+	oplog.tester = pthread_self();
+	atomic_store(&oplog.count, 0);
+	atomic_store(&oplog.fail_member, fail_member);
+	rcl_soft_uring_set_fault(log_hook, NULL);
+}
+
+/* How many ops of @kind (-1: any) the test's thread issued since log_start(). */
+static unsigned tester_ops(int kind)
+{
+	unsigned n = 0, count = atomic_load(&oplog.count);
+
+	ck_assert_uint_le(count, sizeof(oplog.op) / sizeof(oplog.op[0]));
+	for (unsigned i = 0; i < count; i++)
+		n += oplog.op[i].tester &&
+		     (kind < 0 || oplog.op[i].kind == (enum rcl_soft_op_kind)kind);
+	return n;
+}
+
+/* Every member written since log_start() was datasynced after its last write. */
+static void synced_after_writes(void)
+{
+	unsigned count = atomic_load(&oplog.count), last_write[MAXMEM], last_sync[MAXMEM];
+
+	ck_assert_uint_le(count, sizeof(oplog.op) / sizeof(oplog.op[0]));
+	memset(last_write, 0, sizeof(last_write));
+	memset(last_sync, 0, sizeof(last_sync));
+	for (unsigned i = 0; i < count; i++) {
+		if (oplog.op[i].kind == RCL_SOFT_OP_WRITE)
+			last_write[oplog.op[i].member] = i + 1;
+		if (oplog.op[i].kind == RCL_SOFT_OP_DATASYNC)
+			last_sync[oplog.op[i].member] = i + 1;
+	}
+	for (unsigned m = 0; m < MAXMEM; m++)
+		ck_assert_msg(!last_write[m] || last_sync[m] > last_write[m],
+		              "member %u was written after its last datasync", m);
+}
+
+/* The parity levels, write back: the random workload, then the same degraded. */
+static const struct level_case wb_cases[] = {
+    {"raid5", 4, "strip=16 wrcache=wb", {2, -1}},
+    {"raid6", 6, "strip=32 wrcache=awb", {1, 4, -1}},
+    {"raid50", 6, "pdperarray=3 strip=16 wrcache=wb", {1, 5, -1}},
+    {"raid60", 8, "pdperarray=4 wrcache=wb", {0, 2, 6, -1}},
+};
+
+START_TEST(test_write_back_level)
+{
+	const struct level_case *c = &wb_cases[_i];
+	struct fixture f;
+	uint64_t lost = 0;
+
+	setup(&f, c->type, c->drives, c->extra);
+	/* The threads read their bands back as they go: cached data included. */
+	run_workload(&f, 0);
+	verify(&f);
+	ck_assert_int_eq(rcl_soft_volume_flush(f.vol), 0);
+	check_places(&f, 0);
+	check_parity(&f);
+	run_workload(&f, 1);
+	set_members(&f, c->lost, RCL_SOFT_MEMBER_FAILED, 0);
+	for (unsigned i = 0; c->lost[i] >= 0; i++)
+		lost |= 1ull << c->lost[i];
+	verify(&f);
+	run_workload(&f, 2);
+	ck_assert_int_eq(rcl_soft_volume_flush(f.vol), 0);
+	verify(&f);
+	check_places(&f, lost);
+	teardown(&f);
+}
+END_TEST
+
+/*
+ * Coalescing: THREADS x 2 threads each write their own piece of every one
+ * of 64 stripes, all going through the stripes in the same order, so the
+ * writes to one stripe meet. Write through (_i 0, 1) and write back (2, 3),
+ * RAID5 and RAID6: the data, its places and every stripe's parity must be
+ * md's.
+ */
+struct piece_worker {
+	struct fixture *f;
+	unsigned index, pieces;
+	uint64_t stripe_bytes;
+};
+
+static void *write_pieces(void *arg)
+{
+	struct piece_worker *w = arg;
+	uint64_t len = w->stripe_bytes / w->pieces;
+	uint8_t *buf = malloc(len);
+
+	for (uint64_t s = 0; s < 64; s++) {
+		uint64_t off = s * w->stripe_bytes + w->index * len;
+
+		for (uint64_t i = 0; i < len; i++)
+			buf[i] = (uint8_t)(s * 31 + w->index * 7 + i);
+		memcpy(w->f->shadow + off, buf, len);
+		ck_assert_int_eq(rcl_soft_volume_write(w->f->vol, buf, len, off, 0), 0);
+	}
+	free(buf);
+	return NULL;
+}
+
+START_TEST(test_coalesce)
+{
+	struct fixture f;
+	pthread_t threads[2 * THREADS];
+	struct piece_worker workers[2 * THREADS];
+	bool raid6 = _i % 2;
+	unsigned data = 3;
+
+	setup(&f, raid6 ? "raid6" : "raid5", raid6 ? 5 : 4,
+	      _i < 2 ? "strip=16 wrcache=wt" : "strip=16 wrcache=wb");
+	for (unsigned t = 0; t < 2 * THREADS; t++) {
+		/* 48 KiB stripes in 8 pieces of 6 KiB: pieces cross strips. */
+		workers[t] = (struct piece_worker){&f, t, 2 * THREADS, data * 16 * KIB};
+		ck_assert(!pthread_create(&threads[t], NULL, write_pieces, &workers[t]));
+	}
+	for (unsigned t = 0; t < 2 * THREADS; t++)
+		ck_assert(!pthread_join(threads[t], NULL));
+	verify(&f);
+	ck_assert_int_eq(rcl_soft_volume_flush(f.vol), 0);
+	check_places(&f, 0);
+	for (uint64_t s = 0; s < 64; s++)
+		check_stripe_of(&f, s * data * 32);
+	teardown(&f);
+}
+END_TEST
+
+/*
+ * Write back: partial stripes are acknowledged without member I/O and read
+ * back from memory; a stripe filled in pieces is written without reading;
+ * a flush puts everything on the members, datasynced after the last write,
+ * where md's formulas find it with its parity.
+ */
+START_TEST(test_write_back_flush)
+{
+	struct fixture f;
+	uint64_t stripe = 3 * 64 * KIB, piece = stripe / 4;
+	uint8_t *buf = malloc(stripe), *back = malloc(stripe);
+
+	setup(&f, "raid5", 4, "wrcache=wb");
+	/* Stripe 5 in four pieces, written from the last; stripe 9 a piece only. */
+	for (int p = 3; p >= 0; p--) {
+		uint64_t off = 5 * stripe + (uint64_t)p * piece;
+
+		memset(buf, 0x30 + p, piece);
+		memcpy(f.shadow + off, buf, piece);
+		log_start(-1);
+		ck_assert_int_eq(rcl_soft_volume_write(f.vol, buf, piece, off, 0), 0);
+		/* The last piece fills the stripe: written whole, nothing read. */
+		ck_assert_uint_eq(tester_ops(p ? -1 : RCL_SOFT_OP_READ), 0);
+		ck_assert_int_eq(rcl_soft_volume_read(f.vol, back, piece, off), 0);
+		ck_assert(!memcmp(back, buf, piece));
+	}
+	memset(buf, 0x5a, 4096);
+	memcpy(f.shadow + 9 * stripe + 8192, buf, 4096);
+	log_start(-1);
+	ck_assert_int_eq(rcl_soft_volume_write(f.vol, buf, 4096, 9 * stripe + 8192, 0), 0);
+	ck_assert_uint_eq(tester_ops(-1), 0);
+	ck_assert_int_eq(rcl_soft_volume_read(f.vol, back, stripe, 9 * stripe), 0);
+	ck_assert(!memcmp(back, f.shadow + 9 * stripe, stripe));
+	log_start(-1);
+	ck_assert_int_eq(rcl_soft_volume_flush(f.vol), 0);
+	synced_after_writes();
+	check_places(&f, 0);
+	check_stripe_of(&f, 5 * stripe / 512);
+	check_stripe_of(&f, 9 * stripe / 512);
+	/* FUA: on the members and synced before it returns, even under write back. */
+	log_start(-1);
+	ck_assert_int_eq(rcl_soft_volume_write(f.vol, buf, 4096, 20 * stripe, RCL_SOFT_IO_FUA), 0);
+	memcpy(f.shadow + 20 * stripe, buf, 4096);
+	synced_after_writes();
+	ck_assert_uint_gt(tester_ops(RCL_SOFT_OP_WRITE), 0);
+	check_stripe_of(&f, 20 * stripe / 512);
+	verify(&f);
+	free(back);
+	free(buf);
+	teardown(&f);
+}
+END_TEST
+
+/*
+ * A member fails while stripes wait in the cache: the flush writes them
+ * degraded, the owner hears of the member once, nothing acknowledged is
+ * lost, and writes go on.
+ */
+START_TEST(test_write_back_member_fails)
+{
+	struct fixture f;
+
+	setup(&f, _i ? "raid6" : "raid5", _i ? 5 : 4, "strip=16 wrcache=wb");
+	run_workload(&f, 0);
+	log_start(1);
+	ck_assert_int_eq(rcl_soft_volume_flush(f.vol), 0);
+	ck_assert_uint_eq(atomic_load(&f.failed[1]), 1);
+	verify(&f);
+	check_places(&f, 1u << 1);
+	run_workload(&f, 1);
+	ck_assert_int_eq(rcl_soft_volume_flush(f.vol), 0);
+	verify(&f);
+	check_places(&f, 1u << 1);
+	teardown(&f);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("volume");
 	TCase *levels = tcase_create("levels"), *errors = tcase_create("errors");
-	TCase *rest = tcase_create("contract");
+	TCase *rest = tcase_create("contract"), *cache = tcase_create("cache");
 	const int n = (int)(sizeof(cases) / sizeof(cases[0]));
 
 	tcase_add_loop_test(levels, test_level, 0, n);
@@ -924,10 +1163,16 @@ int main(void)
 	tcase_add_test(rest, test_refusals);
 	tcase_add_test(rest, test_fua_flush);
 	tcase_add_test(rest, test_bitmap);
+	tcase_add_loop_test(cache, test_write_back_level, 0, 4);
+	tcase_add_loop_test(cache, test_coalesce, 0, 4);
+	tcase_add_test(cache, test_write_back_flush);
+	tcase_add_loop_test(cache, test_write_back_member_fails, 0, 2);
 	tcase_set_timeout(levels, 300);
+	tcase_set_timeout(cache, 300);
 	tcase_set_timeout(errors, 300);
 	suite_add_tcase(s, levels);
 	suite_add_tcase(s, errors);
 	suite_add_tcase(s, rest);
+	suite_add_tcase(s, cache);
 	return unit_main(s);
 }

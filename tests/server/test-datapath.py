@@ -14,7 +14,9 @@ while the client sees no error. Then kill
 -9 of the process in the middle of a write workload, five times at random
 moments: every write acknowledged before a FLUSH that completed reads back
 intact after the export is started again, and once the restart's resync
-has ended a consistency check finds no mismatch.
+has ended a consistency check finds no mismatch. RAID5 and RAID6 go through all
+of it under write back (wrcache=wb) as well, where writes are acknowledged
+from the stripe cache.
 """
 import os
 import random
@@ -44,6 +46,9 @@ LEVELS = [
     ("raid10", 4, ["pdperarray=2"], [0, 3]),
     ("raid50", 6, ["pdperarray=3"], [1, 3]),
     ("raid60", 8, ["pdperarray=4"], [0, 1, 5, 6]),
+    # Write back: reads come from the stripe cache, members go offline with stripes in it.
+    ("raid5", 3, ["wb"], [1]),
+    ("raid6", 4, ["wb"], [0, 2]),
 ]
 
 
@@ -141,7 +146,7 @@ def level_case(level, members, options, offline):
         # through the engine.
         check_consistent(fx, level + ": after the rebuild")
 
-    case.__name__ = "case_" + level
+    case.__name__ = "case_" + level + "".join("_" + o for o in options if o in ("wb", "awb"))
     return case
 
 
@@ -344,8 +349,8 @@ def read_all(address, name, size):
     return bytes(data)
 
 
-def case_kill_9_during_writes(fx):
-    fx.ok("/c0", "add", "vd", "r5", "drives=252:0-2")
+def case_kill_9_during_writes(fx, policy="wt"):
+    fx.ok("/c0", "add", "vd", "r5", "drives=252:0-2", policy)
     export = start_export(fx)
     if not export:
         return
@@ -387,6 +392,11 @@ def case_kill_9_during_writes(fx):
         check_consistent(fx, "round %d: after the resync" % round_no)
 
 
+def case_kill_9_during_writes_wb(fx):
+    """The same under write back: what a FLUSH returned for is on the members."""
+    case_kill_9_during_writes(fx, "wb")
+
+
 def main():
     only = sys.argv[1:]
     for level, members, options, offline in LEVELS:
@@ -394,7 +404,8 @@ def main():
                   fast_rebuild_fixture(members + len(offline)))
     run_cases([case_member_fails_mid_workload, case_patrol_read_finds_media_errors], only,
               fast_rebuild_fixture(2, "64MB"))
-    run_cases([case_kill_9_during_writes], only, fast_rebuild_fixture(4))
+    run_cases([case_kill_9_during_writes, case_kill_9_during_writes_wb], only,
+              fast_rebuild_fixture(4))
     return summary()
 
 
