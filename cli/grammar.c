@@ -41,7 +41,8 @@ static const char *const pr_modes[] = {"auto", "manual", NULL};
 #define OPT_WAIT                                                                                   \
 	{                                                                                          \
 		.name = "wait", .type = OPT_FLAG,                                                  \
-		.help = "follow the task until it ends: a progress bar on a terminal, then the last show" \
+		.help = "follow the task until it ends: a progress bar on a terminal, then the "   \
+		        "last show"                                                                \
 	}
 static const char *const migrate_levels[] = {"raid5", "raid6", NULL};
 static const char *const migrate_options[] = {"add", "remove", NULL};
