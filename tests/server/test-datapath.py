@@ -160,20 +160,30 @@ def fast_rebuild_fixture(drives, size="%dMB" % DRIVE_MB):
     return make
 
 
-def case_member_fails_mid_workload(fx):
-    """A member whose reads start failing while fio writes and verifies: the
-    client sees no error, the drive is failed, the spare rebuilds by itself
-    and the data verifies after."""
+def raid5_on_bad_drive(fx, case):
+    """A RAID5 over bad_drive() and two good drives, with a dedicated hot
+    spare. Return: the bad drive's path, or None (the case skipped) when
+    there is none."""
     path, why = bad_drive(fx)
     if not path:
-        print("SKIP: case_member_fails_mid_workload: " + why)
-        return
+        print("SKIP: %s: " % case + why)
+        return None
     spare = os.path.join(fx.root, "spare.img")
     with open(spare, "wb") as f:
         f.truncate(64 * MIB)
     fx.ok("/c0", "add", "drive", "path=" + path)
     fx.ok("/c0", "add", "drive", "path=" + spare)
     fx.ok("/c0", "add", "vd", "r5", "drives=252:0-2", "spares=252:3")
+    return path
+
+
+def case_member_fails_mid_workload(fx):
+    """A member whose reads start failing while fio writes and verifies: the
+    client sees no error, the drive is failed, the spare rebuilds by itself
+    and the data verifies after."""
+    path = raid5_on_bad_drive(fx, "case_member_fails_mid_workload")
+    if not path:
+        return
     export = start_export(fx)
     if not export:
         return
@@ -211,16 +221,9 @@ def case_patrol_read_finds_media_errors(fx):
     """A patrol read over a member whose reads fail in its data area: the
     member fails as a failing request's would, the spare rebuilds it by
     itself, the patrol read goes on to its end and counts the errors."""
-    path, why = bad_drive(fx)
+    path = raid5_on_bad_drive(fx, "case_patrol_read_finds_media_errors")
     if not path:
-        print("SKIP: case_patrol_read_finds_media_errors: " + why)
         return
-    spare = os.path.join(fx.root, "spare.img")
-    with open(spare, "wb") as f:
-        f.truncate(64 * MIB)
-    fx.ok("/c0", "add", "drive", "path=" + path)
-    fx.ok("/c0", "add", "drive", "path=" + spare)
-    fx.ok("/c0", "add", "vd", "r5", "drives=252:0-2", "spares=252:3")
     fx.ok("/c0", "set", "patrolread=on", "mode=manual", "prrate=100", "bgirate=100")
     if not start_export(fx) or not wait_consistent(fx):
         return
