@@ -65,6 +65,8 @@ struct opt_spec {
 	/* OPT_STRING: checks the value's own syntax ("latest=5"); NULL: any text. */
 	enum rcl_status (*check)(const char *value, struct rcl_error *err);
 	const char *placeholder; /* help's form of the value; NULL: by type */
+	/* OPT_STRING: the value goes on in the next word, as StorCLI's "starttime=2026/12/01 03". */
+	bool two_words;
 	const char *help;
 	bool required;
 };
@@ -131,6 +133,7 @@ struct cmd_args {
 	const char *help_verb[4];
 	int argc;
 	char **argv;
+	char joined[64]; /* a two_words option's value, its words joined */
 };
 
 /* The shared state of one handler call. */
@@ -243,6 +246,9 @@ enum rcl_status cmd_ctrl_resume_patrol(struct cmd_ctx *c, struct rcl_error *err)
 enum rcl_status cmd_ctrl_add_drive(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_show_events(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_delete_events(struct cmd_ctx *c, struct rcl_error *err);
+/* cmd-ctrl.c: value checks for starttime= ("2026/12/01 03") and excludevd= ("0-2,5", "none"). */
+enum rcl_status ctrl_check_starttime(const char *value, struct rcl_error *err);
+enum rcl_status ctrl_check_vd_set(const char *value, struct rcl_error *err);
 /* cmd-events.c: value checks for "show events" type= and filter=. */
 enum rcl_status events_check_type(const char *value, struct rcl_error *err);
 enum rcl_status events_check_filter(const char *value, struct rcl_error *err);

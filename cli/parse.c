@@ -497,6 +497,25 @@ static enum rcl_status parse_option(const struct cmd_spec *cmd, const char *toke
 	return unknown_option(cmd, token, words, matched, err);
 }
 
+/*
+ * Whether @token is a two_words option's key=value and @next the rest of
+ * its value (a word without '=', as the hour of "starttime=2026/12/01 03").
+ */
+static bool two_words(const struct cmd_args *args, const char *token, const char *next)
+{
+	const struct cmd_spec *cmd = args->cmd;
+	size_t keylen = strcspn(token, "=");
+
+	if (!token[keylen] || strchr(next, '=') ||
+	    strlen(token) + strlen(next) + 2 > sizeof(args->joined))
+		return false;
+	for (size_t i = 0; i < CMD_MAX_OPTS && cmd->opts[i].name; i++)
+		if (cmd->opts[i].two_words && strlen(cmd->opts[i].name) == keylen &&
+		    !strncasecmp(cmd->opts[i].name, token, keylen))
+			return true;
+	return false;
+}
+
 static enum rcl_status check_required(const struct cmd_spec *cmd, const struct cmd_args *args,
                                       struct rcl_error *err)
 {
@@ -581,7 +600,18 @@ enum rcl_status cli_parse(int argc, char **argv, struct cmd_args *args, struct r
 		                    verb_prefix(args->path.kind, words, nwords), err);
 	}
 	for (size_t w = matched; w < nwords; w++) {
-		st = parse_option(args->cmd, words[w], words, matched, args, err);
+		const char *token = words[w];
+
+		if (w + 1 < nwords && two_words(args, token, words[w + 1])) {
+			size_t len = strlen(token);
+
+			/* two_words() saw that both fit. */
+			memcpy(args->joined, token, len);
+			args->joined[len] = ' ';
+			strcpy(args->joined + len + 1, words[++w]);
+			token = args->joined;
+		}
+		st = parse_option(args->cmd, token, words, matched, args, err);
 		if (st)
 			return st;
 	}
