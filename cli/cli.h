@@ -65,7 +65,8 @@ struct opt_spec {
 	/* OPT_STRING: checks the value's own syntax ("latest=5"); NULL: any text. */
 	enum rcl_status (*check)(const char *value, struct rcl_error *err);
 	const char *placeholder; /* help's form of the value; NULL: by type */
-	/* OPT_STRING: the value goes on in the next word, as StorCLI's "starttime=2026/12/01 03". */
+	/* OPT_STRING: the value goes on in the next word, as StorCLI's "starttime=2026/12/01 03".
+	 */
 	bool two_words;
 	const char *help;
 	bool required;

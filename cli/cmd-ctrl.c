@@ -284,8 +284,9 @@ static enum rcl_status apply_schedule(struct cmd_ctx *c, struct task_schedule *s
 static enum rcl_status apply_patrol(struct cmd_ctx *c, struct task_settings *s, bool *changed,
                                     struct rcl_error *err)
 {
-	static const char *const keys[] = {"patrolread", "mode",        "delay",      "starttime",
-	                                   "excludevd",  "maxconcurrentpd", "includessds", "uncfgareas"};
+	static const char *const keys[] = {"patrolread",  "mode",      "delay",
+	                                   "starttime",   "excludevd", "maxconcurrentpd",
+	                                   "includessds", "uncfgareas"};
 	const char *on = cmd_value(c->args, "patrolread");
 	const char *mode = cmd_value(c->args, "mode");
 	const char *drives = cmd_value(c->args, "maxconcurrentpd");

@@ -19,10 +19,12 @@ static const char *const names[SETTING_KINDS] = {
 };
 
 /* The words the file stores, each list in its enum's order. */
-static const char *const pr_modes[] = {[PR_AUTO] = "auto", [PR_MANUAL] = "manual", [PR_OFF] = "off", NULL};
+static const char *const pr_modes[] = {
+    [PR_AUTO] = "auto", [PR_MANUAL] = "manual", [PR_OFF] = "off", NULL};
 static const char *const pr_ssds_words[] = {
     [PR_SSDS_ON] = "on", [PR_SSDS_MIXED] = "onlymixed", [PR_SSDS_OFF] = "off", NULL};
-static const char *const cc_modes[] = {[CC_OFF] = "off", [CC_SEQ] = "seq", [CC_CONC] = "conc", NULL};
+static const char *const cc_modes[] = {
+    [CC_OFF] = "off", [CC_SEQ] = "seq", [CC_CONC] = "conc", NULL};
 
 const char *setting_name(enum setting_kind kind)
 {
@@ -136,8 +138,7 @@ static enum rcl_status load_word(json_object *root, const char *path, const char
 
 /* Number @key of @root within [@min, @max] into *@out; absent: kept. */
 static enum rcl_status load_number(json_object *root, const char *path, const char *key,
-                                   uint64_t min, uint64_t max, uint64_t *out,
-                                   struct rcl_error *err)
+                                   uint64_t min, uint64_t max, uint64_t *out, struct rcl_error *err)
 {
 	uint64_t v;
 
@@ -150,16 +151,16 @@ static enum rcl_status load_number(json_object *root, const char *path, const ch
 }
 
 /* The VD ids of list @key of @root into the bit set *@out; absent: kept. */
-static enum rcl_status load_vds(json_object *root, const char *path, const char *key,
-                                uint64_t *out, struct rcl_error *err)
+static enum rcl_status load_vds(json_object *root, const char *path, const char *key, uint64_t *out,
+                                struct rcl_error *err)
 {
 	json_object *list;
 	uint64_t set = 0;
 
 	if (!json_object_object_get_ex(root, key, &list))
 		return RCL_OK;
-	for (size_t i = 0; json_object_is_type(list, json_type_array) &&
-	                   i < json_object_array_length(list);
+	for (size_t i = 0;
+	     json_object_is_type(list, json_type_array) && i < json_object_array_length(list);
 	     i++) {
 		json_object *id = json_object_array_get_idx(list, i);
 		int64_t vd = json_object_get_int64(id);

@@ -314,6 +314,31 @@ def grammar_cases():
          INVALID_PARAM, ["mode= goes with patrolread=on"])
     case("start patrolread takes no option", ["/c0", "start", "patrolread", "force"],
          INVALID_COMMAND, ["'force'"])
+    # set patrolread: each bad value fails alone, and a good one given with it is not kept.
+    for value in ("0", "256", "x"):
+        case("bad number maxconcurrentpd=%s" % value,
+             ["/c0", "set", "patrolread", "maxconcurrentpd=" + value], INVALID_PARAM,
+             ["'%s'" % value, "maxconcurrentpd=", "1 to 255"])
+    case("bad enum includessds=mixed", ["/c0", "set", "pr", "includessds=mixed"], INVALID_PARAM,
+         ["'mixed'", "includessds="])
+    for value in ("2026/13/01 03", "2026/02/30 03", "2026/12/01", "2026/12/01 24", "tomorrow"):
+        case("bad starttime=%s" % value, ["/c0", "set", "pr", "starttime=" + value],
+             INVALID_PARAM, ["'%s'" % value, "starttime=", "2026/12/01 03"])
+    case("starttime in the past", ["/c0", "set", "pr", "maxconcurrentpd=2",
+                                    "starttime=2020/01/01", "00"],
+         INVALID_PARAM, ["starttime=2020/01/01 00 is in the past"])
+    for value in ("1-", "a", "0,,1", "64", "3-1"):
+        case("bad excludevd=%s" % value, ["/c0", "set", "pr", "excludevd=" + value],
+             INVALID_PARAM, ["'%s'" % value, "excludevd=", "none"])
+    case("excludevd of a VD that does not exist", ["/c0", "set", "pr", "delay=5",
+                                                    "excludevd=0"],
+         INVALID_PARAM, ["no VD 0"])
+    case("uncfgareas=on is not supported", ["/c0", "set", "pr", "uncfgareas=on", "delay=5"],
+         UNSUPPORTED, ["uncfgareas=on is not supported"])
+    case("set patrolread with nothing", ["/c0", "set", "patrolread"], INVALID_COMMAND,
+         ["nothing to set"])
+    case("set patrolread takes no rate", ["/c0", "set", "patrolread", "prrate=5"],
+         INVALID_COMMAND, ["'prrate='"])
 
 
 def path_cases():
