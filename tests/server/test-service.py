@@ -1079,6 +1079,42 @@ def case_patrol_auto_and_stop(fx):
           "the stop is in the event log")
 
 
+def case_patrol_starttime(fx):
+    """set patrolread starttime=: in auto mode the next patrol read starts at
+    that hour, not delay= hours after the last; the settings survive a
+    restart. The hour is real, but the process's schedule clock is shifted
+    by RAIDCLI_TEST_CLOCK_SHIFT (a test-only variable: schedule_now() in
+    server/settings.c) to a few seconds before it, so that the test need not
+    wait for an hour to come."""
+    hour = (int(time.time()) // 3600 + 2) * 3600
+    lead = 15  # seconds of the shifted clock before the hour
+    fx.env["RAIDCLI_TEST_CLOCK_SHIFT"] = str(hour - int(time.time()) - lead)
+    fx.ok("/c0", "set", "patrolread=on", "mode=auto", "prrate=100")
+    day, hh = time.strftime("%Y/%m/%d %H", time.gmtime(hour)).split()
+    fx.ok("/c0", "set", "pr", "starttime=" + day, hh, "maxconcurrentpd=2", "includessds=off")
+    planned = time.strftime("%m/%d/%Y, %H:%M:%S", time.gmtime(hour))
+    row = patrol(fx)
+    check(row.get("PR Next Start time") == planned and row.get("PR MaxConcurrentPd") == "2" and
+          row.get("PR on SSD") == "Disabled", "show patrolread plans it for that hour", row)
+    start_export(fx)
+    row = patrol(fx)
+    check(row.get("PR Current State") == "Stopped" and row.get("PR iterations completed") == "0",
+          "none starts before the hour", row)
+    check(wait_for(lambda: patrol(fx).get("PR iterations completed") == "1", 90),
+          "the patrol read starts at the hour and runs to its end", patrol(fx))
+    events = fx.ok("/c0", "show", "events").stdout
+    check("Patrol Read started (auto mode)" in events, "the event log has the auto start", events)
+    after = patrol(fx).get("PR Next Start time", "-")
+    when = calendar.timegm(time.strptime(after, "%m/%d/%Y, %H:%M:%S")) if after != "-" else 0
+    check(0 <= when - hour - 168 * 3600 < 600,
+          "the next is delay= (168) hours after that one ended", after)
+    fx.ok("/c0", "stop", "service")
+    start_export(fx)
+    row = patrol(fx)
+    check(row.get("PR MaxConcurrentPd") == "2" and row.get("PR on SSD") == "Disabled" and
+          row.get("PR iterations completed") == "1", "the settings survive a restart", row)
+
+
 CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
          case_control_socket_robust, case_changes_through_process, case_export_auto_start,
          case_nbdinfo,
@@ -1088,7 +1124,7 @@ CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
          case_rebuild_resumes_after_kill, case_rebuild_no_spare, case_rebuild_onto_unconfigured,
          case_consistency_check, case_background_init, case_crash_resync,
          case_crash_resync_resumes, case_dirty_degraded, case_cc_degraded_refused,
-         case_patrol_read, case_patrol_auto_and_stop]
+         case_patrol_read, case_patrol_auto_and_stop, case_patrol_starttime]
 
 
 def main():
