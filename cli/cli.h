@@ -83,6 +83,8 @@ enum {
 	CMD_LOCAL = 1 << 2,
 	CMD_STARTS_SERVICE = 1 << 3, /* starts the controller process, then runs there */
 	CMD_STOPS_SERVICE = 1 << 4,  /* stops the controller process first */
+	/* The last verb word may carry the value of the option of its name: "set cc=seq". */
+	CMD_VERB_VALUE = 1 << 5,
 };
 
 #define CMD_MAX_OPTS 12
@@ -134,7 +136,8 @@ struct cmd_args {
 	const char *help_verb[4];
 	int argc;
 	char **argv;
-	char joined[64]; /* a two_words option's value, its words joined */
+	char joined[64];     /* a two_words option's value, its words joined */
+	char verb_token[64]; /* CMD_VERB_VALUE: the last verb word's value, as "<word>=<value>" */
 };
 
 /* The shared state of one handler call. */
@@ -240,6 +243,8 @@ enum rcl_status cmd_ctrl_delete(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_set(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_show_rate(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_show_patrol(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_ctrl_show_cc(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_ctrl_set_cc(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_start_patrol(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_stop_patrol(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_pause_patrol(struct cmd_ctx *c, struct rcl_error *err);

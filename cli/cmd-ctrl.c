@@ -388,6 +388,37 @@ enum rcl_status cmd_ctrl_set(struct cmd_ctx *c, struct rcl_error *err)
 	return RCL_OK;
 }
 
+enum rcl_status cmd_ctrl_set_cc(struct cmd_ctx *c, struct rcl_error *err)
+{
+	const char *mode = cmd_value(c->args, "cc");
+	unsigned id = rcl_ctrl_id(c->ctrl);
+	struct rcl_node *table;
+	struct task_settings s;
+	char text[64];
+	enum rcl_status st = settings_load(c->lib, id, &s, err);
+
+	if (!st)
+		st = apply_schedule(c, &s.cc, err);
+	if (st)
+		return st;
+	if (mode)
+		s.cc_mode = !strcmp(mode, "seq")    ? CC_SEQ
+		            : !strcmp(mode, "conc") ? CC_CONC
+		                                    : CC_OFF;
+	st = settings_save(c->lib, id, &s, err);
+	if (st)
+		return st;
+	table = rcl_node_add_array(c->res->data, "Controller Properties");
+	changed_row(table, c, "cc", "CC Operation Mode", cc_mode_shown(s.cc_mode));
+	snprintf(text, sizeof(text), "%u hours", s.cc.delay);
+	changed_row(table, c, "delay", "CC Execution Delay", text);
+	format_time(text, sizeof(text), (time_t)s.cc.start);
+	changed_row(table, c, "starttime", "CC Next Starttime", text);
+	schedule_excluded(&s.cc, text, sizeof(text));
+	changed_row(table, c, "excludevd", "CC Excluded VDs", text);
+	return RCL_OK;
+}
+
 enum rcl_status cmd_ctrl_show_rate(struct cmd_ctx *c, struct rcl_error *err)
 {
 	const char *what = c->args->cmd->verb + strlen("show ");

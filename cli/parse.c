@@ -197,17 +197,38 @@ static bool word_equal(const char *typed, const char *word)
 	return !strcasecmp(grammar_canonical_word(typed), word);
 }
 
+/*
+ * Whether @typed is verb word @word, or with CMD_VERB_VALUE (@last: the
+ * verb's last word) "<word>=<value>", as in "set cc=seq".
+ */
+static bool verb_word_equal(const struct cmd_spec *cmd, const char *typed, const char *word,
+                            bool last)
+{
+	char key[32];
+	size_t len = strcspn(typed, "=");
+
+	if (!typed[len] || !last || !(cmd->flags & CMD_VERB_VALUE) || len >= sizeof(key))
+		return word_equal(typed, word);
+	memcpy(key, typed, len);
+	key[len] = '\0';
+	return word_equal(key, word);
+}
+
 /* How many of @words match @cmd's verb words; 0 if the verb is not a prefix. */
 static size_t verb_match(const struct cmd_spec *cmd, char **words, size_t count)
 {
 	char verb[64];
 	size_t n = 0;
+	char *save, *w;
 
 	snprintf(verb, sizeof(verb), "%s", cmd->verb);
-	for (char *save, *w = strtok_r(verb, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
-		if (n >= count || !word_equal(words[n], w))
+	for (w = strtok_r(verb, " ", &save); w;) {
+		char *next = strtok_r(NULL, " ", &save);
+
+		if (n >= count || !verb_word_equal(cmd, words[n], w, !next))
 			return 0;
 		n++;
+		w = next;
 	}
 	return n;
 }
@@ -498,6 +519,29 @@ static enum rcl_status parse_option(const struct cmd_spec *cmd, const char *toke
 }
 
 /*
+ * A CMD_VERB_VALUE verb's last word with a value ("cc=seq", "consistencycheck=seq"):
+ * the value of the option named as the word.
+ */
+static enum rcl_status parse_verb_value(struct cmd_args *args, const char *typed, char **words,
+                                        size_t matched, struct rcl_error *err)
+{
+	const char *word = strrchr(args->cmd->verb, ' ');
+	const char *value = strchr(typed, '=');
+	size_t len;
+
+	if (!(args->cmd->flags & CMD_VERB_VALUE) || !value)
+		return RCL_OK;
+	word = word ? word + 1 : args->cmd->verb;
+	len = strlen(word);
+
+	if (len + strlen(value) + 1 > sizeof(args->verb_token))
+		return rcl_fail(err, RCL_INVALID_PARAM, "the value of '%s' is too long", typed);
+	memcpy(args->verb_token, word, len);
+	strcpy(args->verb_token + len, value); /* it fits: checked above */
+	return parse_option(args->cmd, args->verb_token, words, matched, args, err);
+}
+
+/*
  * Whether @token is a two_words option's key=value and @next the rest of
  * its value (a word without '=', as the hour of "starttime=2026/12/01 03").
  */
@@ -599,6 +643,9 @@ enum rcl_status cli_parse(int argc, char **argv, struct cmd_args *args, struct r
 		return unknown_verb(&args->path, typed, words, nwords,
 		                    verb_prefix(args->path.kind, words, nwords), err);
 	}
+	st = parse_verb_value(args, words[matched - 1], words, matched, err);
+	if (st)
+		return st;
 	for (size_t w = matched; w < nwords; w++) {
 		const char *token = words[w];
 

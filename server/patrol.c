@@ -75,14 +75,7 @@ static struct {
 static enum rcl_status record_path(struct rcl_ctx *lib, unsigned id, char *path, size_t size,
                                    struct rcl_error *err)
 {
-	struct service_paths p;
-	enum rcl_status st = service_paths(lib, id, &p, err);
-
-	if (!st &&
-	    snprintf(path, size, "%s/tasks/%s-patrol.json", p.state_dir, p.name) >= (int)size)
-		st = rcl_fail(err, RCL_INVALID_PARAM, "the state directory '%s' is too long",
-		              p.state_dir);
-	return st;
+	return task_file_path(lib, id, "-patrol", path, size, err);
 }
 
 static enum rcl_status record_load(struct rcl_ctx *lib, unsigned id, struct patrol_record *out,
@@ -141,11 +134,6 @@ static void record_save(unsigned id)
 	saved.media_errors += atomic_load(&pr.media_errors);
 	if (!st)
 		st = record_path(lib, id, path, sizeof(path), &err);
-	if (!st) {
-		*strrchr(path, '/') = '\0';
-		st = rcl_mkdir_p(path, 0700, &err);
-		path[strlen(path)] = '/';
-	}
 	json_object_object_add(root, "format", json_object_new_int(RECORD_FORMAT));
 	json_object_object_add(root, "active", json_object_new_boolean(r->active));
 	json_object_object_add(root, "paused", json_object_new_boolean(r->paused));
@@ -157,7 +145,7 @@ static void record_save(unsigned id)
 	json_object_object_add(root, "media_errors",
 	                       json_object_new_int64((int64_t)r->media_errors));
 	if (!st)
-		st = rcl_state_write(path, root, &err);
+		st = task_file_write(path, root, &err);
 	if (st)
 		service_log("cannot record the patrol read: %s", err.msg);
 	json_object_put(root);
@@ -561,14 +549,6 @@ enum rcl_status patrol_control(struct rcl_ctrl *ctrl, enum rebuild_action action
 	return refuse(err, id, "no patrol read is in progress");
 }
 
-static void prop(struct rcl_node *table, const char *name, const char *value)
-{
-	struct rcl_node *row = rcl_node_add_object(table, NULL);
-
-	rcl_node_add_str(row, "Ctrl_Prop", name);
-	rcl_node_add_str(row, "Value", value);
-}
-
 /* The time left of the running patrol read, in seconds; -1 when unknown. */
 static double time_left(void)
 {
@@ -615,28 +595,28 @@ enum rcl_status patrol_show(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, struct r
 		rec.percent = (unsigned)(fraction_at(p.position, p.total) * 100);
 		rec.media_errors += p.counts.media_errors;
 	}
-	prop(table, "PR Mode", pr_mode_shown(s.pr_mode));
+	ctrl_prop_row(table, "PR Mode", pr_mode_shown(s.pr_mode));
 	snprintf(text, sizeof(text), "%u hours", s.pr.delay);
-	prop(table, "PR Execution Delay", text);
+	ctrl_prop_row(table, "PR Execution Delay", text);
 	snprintf(text, sizeof(text), "%llu", (unsigned long long)rec.iterations);
-	prop(table, "PR iterations completed", text);
+	ctrl_prop_row(table, "PR iterations completed", text);
 	if (s.pr_mode == PR_AUTO && (rec.since || s.pr.start) && !rec.active)
 		format_time(text, sizeof(text), (time_t)next_start(&rec, &s));
 	else
 		snprintf(text, sizeof(text), "-");
-	prop(table, "PR Next Start time", text);
-	prop(table, "PR on SSD", pr_ssds_shown(s.pr_ssds));
-	prop(table, "PR Current State", state_name(&rec, here));
+	ctrl_prop_row(table, "PR Next Start time", text);
+	ctrl_prop_row(table, "PR on SSD", pr_ssds_shown(s.pr_ssds));
+	ctrl_prop_row(table, "PR Current State", state_name(&rec, here));
 	schedule_excluded(&s.pr, text, sizeof(text));
-	prop(table, "PR Excluded VDs", text);
+	ctrl_prop_row(table, "PR Excluded VDs", text);
 	snprintf(text, sizeof(text), "%u", s.pr_max_drives);
-	prop(table, "PR MaxConcurrentPd", text);
+	ctrl_prop_row(table, "PR MaxConcurrentPd", text);
 	if (rec.active)
 		snprintf(text, sizeof(text), "%u", rec.percent);
-	prop(table, "PR Progress%", rec.active ? text : "-");
+	ctrl_prop_row(table, "PR Progress%", rec.active ? text : "-");
 	tasks_time_left(text, sizeof(text), here ? time_left() : -1);
-	prop(table, "PR Estimated Time Left", text);
+	ctrl_prop_row(table, "PR Estimated Time Left", text);
 	snprintf(text, sizeof(text), "%llu", (unsigned long long)rec.media_errors);
-	prop(table, "PR Media Errors", text);
+	ctrl_prop_row(table, "PR Media Errors", text);
 	return RCL_OK;
 }

@@ -85,16 +85,34 @@ void schedule_excluded(const struct task_schedule *s, char *out, size_t size)
 	}
 }
 
-static enum rcl_status settings_path(struct rcl_ctx *lib, unsigned id, char *path, size_t size,
-                                     struct rcl_error *err)
+enum rcl_status task_file_path(struct rcl_ctx *lib, unsigned id, const char *suffix, char *path,
+                               size_t size, struct rcl_error *err)
 {
 	struct service_paths p;
 	enum rcl_status st = service_paths(lib, id, &p, err);
 
-	if (!st && snprintf(path, size, "%s/tasks/%s.json", p.state_dir, p.name) >= (int)size)
+	if (!st &&
+	    snprintf(path, size, "%s/tasks/%s%s.json", p.state_dir, p.name, suffix) >= (int)size)
 		st = rcl_fail(err, RCL_INVALID_PARAM, "the state directory '%s' is too long",
 		              p.state_dir);
 	return st;
+}
+
+enum rcl_status task_file_write(const char *path, json_object *root, struct rcl_error *err)
+{
+	char dir[PATH_MAX];
+	enum rcl_status st;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	*strrchr(dir, '/') = '\0';
+	st = rcl_mkdir_p(dir, 0700, err);
+	return st ? st : rcl_state_write(path, root, err);
+}
+
+static enum rcl_status settings_path(struct rcl_ctx *lib, unsigned id, char *path, size_t size,
+                                     struct rcl_error *err)
+{
+	return task_file_path(lib, id, "", path, size, err);
 }
 
 static void defaults(struct task_settings *out)
@@ -282,11 +300,6 @@ enum rcl_status settings_save(struct rcl_ctx *lib, unsigned id, const struct tas
 	json_object *root;
 	enum rcl_status st = settings_path(lib, id, path, sizeof(path), err);
 
-	if (!st) {
-		*strrchr(path, '/') = '\0';
-		st = rcl_mkdir_p(path, 0700, err);
-		path[strlen(path)] = '/';
-	}
 	if (st)
 		return st;
 	root = json_object_new_object();
@@ -301,7 +314,7 @@ enum rcl_status settings_save(struct rcl_ctx *lib, unsigned id, const struct tas
 	json_object_object_add(root, "prssds", json_object_new_string(pr_ssds_words[s->pr_ssds]));
 	json_object_object_add(root, "cc", json_object_new_string(cc_modes[s->cc_mode]));
 	save_schedule(root, "cc", &s->cc);
-	st = rcl_state_write(path, root, err);
+	st = task_file_write(path, root, err);
 	json_object_put(root);
 	return st;
 }

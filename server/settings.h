@@ -22,6 +22,8 @@
 #ifndef RCL_SERVER_SETTINGS_H
 #define RCL_SERVER_SETTINGS_H
 
+#include <json-c/json.h>
+
 #include "cli.h"
 
 enum setting_kind {
@@ -118,6 +120,16 @@ void schedule_excluded(const struct task_schedule *s, char *out, size_t size);
 
 /* setting_name() - "rebuildrate", "ccrate", "bgirate", "prrate", "reconrate". */
 const char *setting_name(enum setting_kind kind);
+
+/*
+ * task_file_path() - <state>/tasks/<backend>-<key><@suffix>.json, the file
+ * of controller @id's task settings ("") or a task's record ("-patrol").
+ */
+enum rcl_status task_file_path(struct rcl_ctx *lib, unsigned id, const char *suffix, char *path,
+                               size_t size, struct rcl_error *err);
+
+/* task_file_write() - write @root to @path (task_file_path()'s), its directory made if needed. */
+enum rcl_status task_file_write(const char *path, json_object *root, struct rcl_error *err);
 
 /* settings_load() - controller @id's settings (the defaults without a file). */
 enum rcl_status settings_load(struct rcl_ctx *lib, unsigned id, struct task_settings *out,
