@@ -339,6 +339,20 @@ def grammar_cases():
          ["nothing to set"])
     case("set patrolread takes no rate", ["/c0", "set", "patrolread", "prrate=5"],
          INVALID_COMMAND, ["'prrate='"])
+    # set cc: the same checks, for the scheduled consistency check.
+    case("bad enum cc=sequential", ["/c0", "set", "cc=sequential"], INVALID_PARAM,
+         ["'sequential'", "cc=", "seq"])
+    case("bad enum consistencycheck=x", ["/c0", "set", "consistencycheck=x", "delay=5"],
+         INVALID_PARAM, ["'x'", "cc="])
+    for value in ("0", "8761"):
+        case("bad number cc delay=%s" % value, ["/c0", "set", "cc=seq", "delay=" + value],
+             INVALID_PARAM, ["'%s'" % value, "delay=", "1 to 8760"])
+    case("cc starttime in the past", ["/c0", "set", "cc=conc", "starttime=2020/01/01", "00"],
+         INVALID_PARAM, ["starttime=2020/01/01 00 is in the past"])
+    case("cc excludevd of a VD that does not exist", ["/c0", "set", "cc=seq", "excludevd=3"],
+         INVALID_PARAM, ["no VD 3"])
+    case("set cc takes no maxconcurrentpd", ["/c0", "set", "cc=seq", "maxconcurrentpd=2"],
+         INVALID_COMMAND, ["'maxconcurrentpd='"])
 
 
 def path_cases():
