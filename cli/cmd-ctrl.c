@@ -348,6 +348,14 @@ static void add_patrol_rows(struct rcl_node *table, const struct cmd_ctx *c,
 	changed_row(table, c, "uncfgareas", "PR Unconfigured Areas", "Disabled");
 }
 
+static enum rcl_status nothing_to_set(const struct cmd_ctx *c, struct rcl_error *err)
+{
+	return rcl_fail(err, RCL_INVALID_COMMAND,
+	                "nothing to set: give at least one option (see 'raidcli /cx %s help'), "
+	                "as in: %s",
+	                c->args->cmd->verb, c->args->cmd->example);
+}
+
 enum rcl_status cmd_ctrl_set(struct cmd_ctx *c, struct rcl_error *err)
 {
 	const char *jbod = cmd_value(c->args, "jbod");
@@ -364,10 +372,7 @@ enum rcl_status cmd_ctrl_set(struct cmd_ctx *c, struct rcl_error *err)
 	apply_rates(c, &s, &rates);
 	rates |= patrol;
 	if (!jbod && !rates)
-		return rcl_fail(err, RCL_INVALID_COMMAND,
-		                "nothing to set: give at least one option (see 'raidcli /cx %s "
-		                "help'), as in: %s",
-		                c->args->cmd->verb, c->args->cmd->example);
+		return nothing_to_set(c, err);
 	if (jbod)
 		st = rcl_ctrl_set_jbod_mode(c->ctrl, !strcmp(jbod, "on"), err);
 	if (!st && rates)
@@ -397,6 +402,9 @@ enum rcl_status cmd_ctrl_set_cc(struct cmd_ctx *c, struct rcl_error *err)
 	char text[64];
 	enum rcl_status st = settings_load(c->lib, id, &s, err);
 
+	if (!st && !mode && !cmd_value(c->args, "delay") && !cmd_value(c->args, "starttime") &&
+	    !cmd_value(c->args, "excludevd"))
+		return nothing_to_set(c, err);
 	if (!st)
 		st = apply_schedule(c, &s.cc, err);
 	if (st)

@@ -351,6 +351,7 @@ def grammar_cases():
          INVALID_PARAM, ["starttime=2020/01/01 00 is in the past"])
     case("cc excludevd of a VD that does not exist", ["/c0", "set", "cc=seq", "excludevd=3"],
          INVALID_PARAM, ["no VD 3"])
+    case("set cc with nothing", ["/c0", "set", "cc"], INVALID_COMMAND, ["nothing to set"])
     case("set cc takes no maxconcurrentpd", ["/c0", "set", "cc=seq", "maxconcurrentpd=2"],
          INVALID_COMMAND, ["'maxconcurrentpd='"])
 
