@@ -123,15 +123,14 @@ static enum rcl_status record_load(struct rcl_ctx *lib, unsigned id, struct patr
  */
 static void record_save(unsigned id)
 {
-	struct patrol_record saved = pr.rec;
-	const struct patrol_record *r = &saved;
+	struct patrol_record saved = pr.rec, *r = &saved;
 	struct rcl_error err = {0};
 	struct rcl_ctx *lib = NULL;
 	char path[PATH_MAX];
 	json_object *root = json_object_new_object();
 	enum rcl_status st = rcl_ctx_new(&lib, service_self(id)->state_dir, &err);
 
-	saved.media_errors += atomic_load(&pr.media_errors);
+	r->media_errors += atomic_load(&pr.media_errors);
 	if (!st)
 		st = record_path(lib, id, path, sizeof(path), &err);
 	json_object_object_add(root, "format", json_object_new_int(RECORD_FORMAT));
@@ -264,7 +263,10 @@ static bool is_ssd(const struct rcl_soft_disk *disk)
 	return !strcmp(drive.medium, "SSD");
 }
 
-/* The members of VD @vd's group that includessds= leaves out, into @opts's skip. */
+/*
+ * The members of VD @vd's group that includessds= leaves out, into @opts's
+ * skip (a volume's members are its group's, in the group's order).
+ */
 static void skip_ssds(const struct rcl_soft_state *state, const struct rcl_soft_vd *vd,
                       struct rcl_soft_patrol_opts *opts)
 {
