@@ -65,6 +65,9 @@ struct opt_spec {
 	/* OPT_STRING: checks the value's own syntax ("latest=5"); NULL: any text. */
 	enum rcl_status (*check)(const char *value, struct rcl_error *err);
 	const char *placeholder; /* help's form of the value; NULL: by type */
+	/* OPT_STRING: the value goes on in the next word, as StorCLI's "starttime=2026/12/01 03".
+	 */
+	bool two_words;
 	const char *help;
 	bool required;
 };
@@ -80,6 +83,8 @@ enum {
 	CMD_LOCAL = 1 << 2,
 	CMD_STARTS_SERVICE = 1 << 3, /* starts the controller process, then runs there */
 	CMD_STOPS_SERVICE = 1 << 4,  /* stops the controller process first */
+	/* The last verb word may carry the value of the option of its name: "set cc=seq". */
+	CMD_VERB_VALUE = 1 << 5,
 };
 
 #define CMD_MAX_OPTS 12
@@ -131,6 +136,8 @@ struct cmd_args {
 	const char *help_verb[4];
 	int argc;
 	char **argv;
+	char joined[64];     /* a two_words option's value, its words joined */
+	char verb_token[64]; /* CMD_VERB_VALUE: the last verb word's value, as "<word>=<value>" */
 };
 
 /* The shared state of one handler call. */
@@ -236,6 +243,8 @@ enum rcl_status cmd_ctrl_delete(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_set(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_show_rate(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_show_patrol(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_ctrl_show_cc(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_ctrl_set_cc(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_start_patrol(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_stop_patrol(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_pause_patrol(struct cmd_ctx *c, struct rcl_error *err);
@@ -243,6 +252,9 @@ enum rcl_status cmd_ctrl_resume_patrol(struct cmd_ctx *c, struct rcl_error *err)
 enum rcl_status cmd_ctrl_add_drive(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_show_events(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_delete_events(struct cmd_ctx *c, struct rcl_error *err);
+/* cmd-ctrl.c: value checks for starttime= ("2026/12/01 03") and excludevd= ("0-2,5", "none"). */
+enum rcl_status ctrl_check_starttime(const char *value, struct rcl_error *err);
+enum rcl_status ctrl_check_vd_set(const char *value, struct rcl_error *err);
 /* cmd-events.c: value checks for "show events" type= and filter=. */
 enum rcl_status events_check_type(const char *value, struct rcl_error *err);
 enum rcl_status events_check_filter(const char *value, struct rcl_error *err);

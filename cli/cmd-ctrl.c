@@ -2,8 +2,10 @@
 /*
  * cmd-ctrl.c - controller commands: /cN show [all], /cN del, /cN add drive.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "cli.h"
@@ -154,39 +156,204 @@ static void apply_rates(struct cmd_ctx *c, struct task_settings *s, bool *change
 		s->host_first = !strcmp(priority, "host");
 }
 
+/* StorCLI's starttime= ("2026/12/01 03": the hour's start, local time) into *@out. */
+static bool parse_starttime(const char *text, time_t *out)
+{
+	struct tm tm = {.tm_isdst = -1};
+	const char *end = strptime(text, "%Y/%m/%d %H", &tm);
+	struct tm back;
+
+	if (!end || *end || strlen(text) != strlen("yyyy/mm/dd hh"))
+		return false;
+	back = tm;
+	*out = mktime(&tm);
+	/* mktime() moves a date that does not exist (02/30) on: refuse it instead. */
+	return *out != (time_t)-1 && tm.tm_mday == back.tm_mday && tm.tm_mon == back.tm_mon;
+}
+
+enum rcl_status ctrl_check_starttime(const char *value, struct rcl_error *err)
+{
+	time_t t;
+
+	if (!parse_starttime(value, &t))
+		return rcl_fail(err, RCL_INVALID_PARAM,
+		                "invalid value '%s' for 'starttime=': expected a date and an hour, "
+		                "as in starttime=2026/12/01 03",
+		                value);
+	return RCL_OK;
+}
+
+/* Range @text ("3" or "1-4") of excludevd= into [*@first, *@last]. */
+static bool parse_vd_range(const char *text, size_t len, unsigned *first, unsigned *last)
+{
+	char word[16], *end;
+	unsigned long a, b;
+
+	if (!len || len >= sizeof(word) || !isdigit((unsigned char)*text))
+		return false;
+	memcpy(word, text, len);
+	word[len] = '\0';
+	a = strtoul(word, &end, 10);
+	b = *end == '-' && isdigit((unsigned char)end[1]) ? strtoul(end + 1, &end, 10) : a;
+	if (*end || b < a || b >= RCL_MAX_VDS)
+		return false;
+	*first = (unsigned)a;
+	*last = (unsigned)b;
+	return true;
+}
+
+/* excludevd= ("0-2,5" or "none") into the bit set *@out. */
+static bool parse_vd_set(const char *text, uint64_t *out)
+{
+	*out = 0;
+	if (!strcasecmp(text, "none"))
+		return true;
+	for (const char *p = text;; p++) {
+		size_t len = strcspn(p, ",");
+		unsigned first, last;
+
+		if (!parse_vd_range(p, len, &first, &last))
+			return false;
+		for (unsigned vd = first; vd <= last; vd++)
+			*out |= 1ull << vd;
+		p += len;
+		if (!*p)
+			return true;
+	}
+}
+
+enum rcl_status ctrl_check_vd_set(const char *value, struct rcl_error *err)
+{
+	uint64_t set;
+
+	if (!parse_vd_set(value, &set))
+		return rcl_fail(err, RCL_INVALID_PARAM,
+		                "invalid value '%s' for 'excludevd=': expected VD numbers 0-%d and "
+		                "ranges, as in excludevd=0-2,5, or none",
+		                value, RCL_MAX_VDS - 1);
+	return RCL_OK;
+}
+
+/* The VDs of bit set @set that @ctrl does not have: the first, or -1. */
+static int missing_vd(const struct rcl_ctrl *ctrl, uint64_t set)
+{
+	for (size_t i = 0; i < rcl_ctrl_vd_count(ctrl); i++)
+		set &= ~(1ull << rcl_ctrl_vd(ctrl, i)->id);
+	for (int vd = 0; vd < RCL_MAX_VDS; vd++)
+		if (set >> vd & 1)
+			return vd;
+	return -1;
+}
+
+/* starttime=, excludevd= and delay= of @c into @s (shared by patrol reads and CC). */
+static enum rcl_status apply_schedule(struct cmd_ctx *c, struct task_schedule *s,
+                                      struct rcl_error *err)
+{
+	const char *start = cmd_value(c->args, "starttime");
+	const char *exclude = cmd_value(c->args, "excludevd");
+	const char *delay = cmd_value(c->args, "delay");
+	uint64_t set = s->exclude;
+	time_t at = 0;
+	int missing;
+
+	if (start && (!parse_starttime(start, &at) || at <= schedule_now())) {
+		char now[32];
+
+		format_time(now, sizeof(now), (time_t)schedule_now());
+		return rcl_fail(err, RCL_INVALID_PARAM,
+		                "starttime=%s is in the past (the controller's time is %s); give "
+		                "a later hour",
+		                start, now);
+	}
+	if (exclude)
+		parse_vd_set(exclude, &set);
+	missing = missing_vd(c->ctrl, set & ~s->exclude);
+	if (missing >= 0)
+		return rcl_fail(err, RCL_INVALID_PARAM,
+		                "excludevd=%s: /c%u has no VD %d (see 'raidcli /c%u/vall show')",
+		                exclude, rcl_ctrl_id(c->ctrl), missing, rcl_ctrl_id(c->ctrl));
+	s->exclude = set;
+	if (start)
+		s->start = (int64_t)at;
+	if (delay)
+		s->delay = (unsigned)strtoul(delay, NULL, 10);
+	return RCL_OK;
+}
+
 /* The patrol read settings @c gives: *@changed says whether any. */
 static enum rcl_status apply_patrol(struct cmd_ctx *c, struct task_settings *s, bool *changed,
                                     struct rcl_error *err)
 {
+	static const char *const keys[] = {"patrolread",  "mode",      "delay",
+	                                   "starttime",   "excludevd", "maxconcurrentpd",
+	                                   "includessds", "uncfgareas"};
 	const char *on = cmd_value(c->args, "patrolread");
 	const char *mode = cmd_value(c->args, "mode");
-	const char *delay = cmd_value(c->args, "delay");
+	const char *drives = cmd_value(c->args, "maxconcurrentpd");
+	const char *ssds = cmd_value(c->args, "includessds");
+	const char *uncfg = cmd_value(c->args, "uncfgareas");
 
-	*changed = on || mode || delay;
+	*changed = false;
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		*changed |= cmd_value(c->args, keys[k]) != NULL;
 	if (on && !strcmp(on, "off") && mode)
 		return rcl_fail(err, RCL_INVALID_PARAM,
 		                "mode= goes with patrolread=on, not with patrolread=off");
+	if (uncfg && !strcmp(uncfg, "on"))
+		return rcl_fail(err, RCL_UNSUPPORTED,
+		                "uncfgareas=on is not supported: a soft controller's patrol read "
+		                "reads the VDs' data only, not unconfigured drives or free space");
+	if (apply_schedule(c, &s->pr, err))
+		return err->status;
 	if (on && !strcmp(on, "off"))
 		s->pr_mode = PR_OFF;
 	else if (mode)
 		s->pr_mode = !strcmp(mode, "manual") ? PR_MANUAL : PR_AUTO;
 	else if (on && s->pr_mode == PR_OFF)
 		s->pr_mode = PR_AUTO; /* StorCLI's default mode */
-	if (delay)
-		s->pr_delay = (unsigned)strtoul(delay, NULL, 10);
+	if (drives)
+		s->pr_max_drives = (unsigned)strtoul(drives, NULL, 10);
+	if (ssds)
+		s->pr_ssds = !strcmp(ssds, "on")    ? PR_SSDS_ON
+		             : !strcmp(ssds, "off") ? PR_SSDS_OFF
+		                                    : PR_SSDS_MIXED;
 	return RCL_OK;
+}
+
+/* A row of the "set" answer: @name's new @value, when one of @keys was given. */
+static void changed_row(struct rcl_node *table, const struct cmd_ctx *c, const char *key,
+                        const char *name, const char *value)
+{
+	if (cmd_value(c->args, key))
+		rcl_node_add_str(property_row(table, name), "Value", value);
 }
 
 static void add_patrol_rows(struct rcl_node *table, const struct cmd_ctx *c,
                             const struct task_settings *s)
 {
+	char text[64];
 
 	if (cmd_value(c->args, "patrolread") || cmd_value(c->args, "mode"))
 		rcl_node_add_str(property_row(table, "PR Mode"), "Value",
 		                 pr_mode_shown(s->pr_mode));
-	if (cmd_value(c->args, "delay"))
-		rcl_node_add_strf(property_row(table, "PR Execution Delay"), "Value", "%u hours",
-		                  s->pr_delay);
+	snprintf(text, sizeof(text), "%u hours", s->pr.delay);
+	changed_row(table, c, "delay", "PR Execution Delay", text);
+	format_time(text, sizeof(text), (time_t)s->pr.start);
+	changed_row(table, c, "starttime", "PR Next Start time", text);
+	changed_row(table, c, "includessds", "PR on SSD", pr_ssds_shown(s->pr_ssds));
+	schedule_excluded(&s->pr, text, sizeof(text));
+	changed_row(table, c, "excludevd", "PR Excluded VDs", text);
+	snprintf(text, sizeof(text), "%u", s->pr_max_drives);
+	changed_row(table, c, "maxconcurrentpd", "PR MaxConcurrentPd", text);
+	changed_row(table, c, "uncfgareas", "PR Unconfigured Areas", "Disabled");
+}
+
+static enum rcl_status nothing_to_set(const struct cmd_ctx *c, struct rcl_error *err)
+{
+	return rcl_fail(err, RCL_INVALID_COMMAND,
+	                "nothing to set: give at least one option (see 'raidcli /cx %s help'), "
+	                "as in: %s",
+	                c->args->cmd->verb, c->args->cmd->example);
 }
 
 enum rcl_status cmd_ctrl_set(struct cmd_ctx *c, struct rcl_error *err)
@@ -205,12 +372,7 @@ enum rcl_status cmd_ctrl_set(struct cmd_ctx *c, struct rcl_error *err)
 	apply_rates(c, &s, &rates);
 	rates |= patrol;
 	if (!jbod && !rates)
-		return rcl_fail(
-		    err, RCL_INVALID_COMMAND,
-		    "nothing to set: give jbod=, rebuildrate=, ccrate=, bgirate=, "
-		    "prrate=, reconrate=, rebuildpriority=, patrolread=, mode= or delay=, "
-		    "as in: %s",
-		    c->args->cmd->example);
+		return nothing_to_set(c, err);
 	if (jbod)
 		st = rcl_ctrl_set_jbod_mode(c->ctrl, !strcmp(jbod, "on"), err);
 	if (!st && rates)
@@ -228,6 +390,40 @@ enum rcl_status cmd_ctrl_set(struct cmd_ctx *c, struct rcl_error *err)
 	if (cmd_value(c->args, "rebuildpriority"))
 		add_rate_row(table, &s, SETTING_KINDS);
 	add_patrol_rows(table, c, &s);
+	return RCL_OK;
+}
+
+enum rcl_status cmd_ctrl_set_cc(struct cmd_ctx *c, struct rcl_error *err)
+{
+	const char *mode = cmd_value(c->args, "cc");
+	unsigned id = rcl_ctrl_id(c->ctrl);
+	struct rcl_node *table;
+	struct task_settings s;
+	char text[64];
+	enum rcl_status st = settings_load(c->lib, id, &s, err);
+
+	if (!st && !mode && !cmd_value(c->args, "delay") && !cmd_value(c->args, "starttime") &&
+	    !cmd_value(c->args, "excludevd"))
+		return nothing_to_set(c, err);
+	if (!st)
+		st = apply_schedule(c, &s.cc, err);
+	if (st)
+		return st;
+	if (mode)
+		s.cc_mode = !strcmp(mode, "seq")    ? CC_SEQ
+		            : !strcmp(mode, "conc") ? CC_CONC
+		                                    : CC_OFF;
+	st = settings_save(c->lib, id, &s, err);
+	if (st)
+		return st;
+	table = rcl_node_add_array(c->res->data, "Controller Properties");
+	changed_row(table, c, "cc", "CC Operation Mode", cc_mode_shown(s.cc_mode));
+	snprintf(text, sizeof(text), "%u hours", s.cc.delay);
+	changed_row(table, c, "delay", "CC Execution Delay", text);
+	format_time(text, sizeof(text), (time_t)s.cc.start);
+	changed_row(table, c, "starttime", "CC Next Starttime", text);
+	schedule_excluded(&s.cc, text, sizeof(text));
+	changed_row(table, c, "excludevd", "CC Excluded VDs", text);
 	return RCL_OK;
 }
 

@@ -36,6 +36,8 @@ static const char *const size_words[] = {"all", "remaining", NULL};
 static const char *const on_off[] = {"on", "off", NULL};
 static const char *const rebuild_priorities[] = {"rebuild", "host", NULL};
 static const char *const pr_modes[] = {"auto", "manual", NULL};
+static const char *const pr_ssds[] = {"on", "onlymixed", "off", NULL};
+static const char *const cc_modes[] = {"off", "seq", "conc", NULL};
 
 /* cli_wait(): follow the task until it ends (a bar on a terminal). */
 #define OPT_WAIT                                                                                   \
@@ -292,8 +294,87 @@ const struct cmd_spec cli_commands[] = {
 				 .type = OPT_UINT,
 				 .min = 1,
 				 .max = 8760,
-				 .help = "auto patrol reads: the hours from the end of one to the start of the next (default 168)"},
+				 .help = "auto patrol reads: the hours from the end of one to the start of the next (default 168); also set patrolread delay="},
 			},
+	},
+	{
+		.object = OBJ_CTRL,
+		.verb = "set patrolread",
+		.run = cmd_ctrl_set,
+		.flags = CMD_PER_CTRL | CMD_WRITES,
+		.summary = "change the patrol read's settings (give at least one): schedule, excluded VDs, drives at once, SSDs",
+		.example = "raidcli /c0 set patrolread maxconcurrentpd=2 excludevd=1",
+		.opts =
+			{
+				{.name = "delay",
+				 .type = OPT_UINT,
+				 .min = 1,
+				 .max = 8760,
+				 .help = "auto patrol reads: the hours from the end of one to the start of the next (default 168)"},
+				{.name = "starttime",
+				 .type = OPT_STRING,
+				 .check = ctrl_check_starttime,
+				 .two_words = true,
+				 .placeholder = "<yyyy/mm/dd hh>",
+				 .help = "auto patrol reads: the next one starts at this hour (local time), not delay= hours after the last"},
+				{.name = "maxconcurrentpd",
+				 .type = OPT_UINT,
+				 .min = 1,
+				 .max = 255,
+				 .help = "how many drives of an array are read at once (default 255: all)"},
+				{.name = "includessds",
+				 .type = OPT_ENUM,
+				 .choices = pr_ssds,
+				 .help = "read drives show lists as Med SSD (on, the default), only in VDs with other drives too (onlymixed), or not (off)"},
+				{.name = "uncfgareas",
+				 .type = OPT_ENUM,
+				 .choices = on_off,
+				 .help = "read unconfigured drives and free space too: only off (the VDs' data alone) is supported"},
+				{.name = "excludevd",
+				 .type = OPT_STRING,
+				 .check = ctrl_check_vd_set,
+				 .placeholder = "<vds>|none",
+				 .help = "VDs patrol reads leave out, as in 0-2,5; none: read every VD"},
+			},
+	},
+	{
+		.object = OBJ_CTRL,
+		.verb = "set cc",
+		.run = cmd_ctrl_set_cc,
+		.flags = CMD_PER_CTRL | CMD_WRITES | CMD_VERB_VALUE,
+		.summary = "schedule consistency checks of the redundant VDs: off, one VD at a time (seq) or all at once (conc)",
+		.example = "raidcli /c0 set cc=seq delay=168 starttime=2026/12/05 02",
+		.opts =
+			{
+				{.name = "cc",
+				 .type = OPT_ENUM,
+				 .choices = cc_modes,
+				 .help = "off, seq (one VD at a time) or conc (all at once), written set cc=seq"},
+				{.name = "delay",
+				 .type = OPT_UINT,
+				 .min = 1,
+				 .max = 8760,
+				 .help = "the hours from the end of one scheduled check to the start of the next (default 168)"},
+				{.name = "starttime",
+				 .type = OPT_STRING,
+				 .check = ctrl_check_starttime,
+				 .two_words = true,
+				 .placeholder = "<yyyy/mm/dd hh>",
+				 .help = "the next scheduled check starts at this hour (local time), not delay= hours after the last"},
+				{.name = "excludevd",
+				 .type = OPT_STRING,
+				 .check = ctrl_check_vd_set,
+				 .placeholder = "<vds>|none",
+				 .help = "VDs scheduled checks leave out, as in 0-2,5; none: check every VD"},
+			},
+	},
+	{
+		.object = OBJ_CTRL,
+		.verb = "show cc",
+		.run = cmd_ctrl_show_cc,
+		.flags = CMD_PER_CTRL,
+		.summary = "show the scheduled consistency check: mode, delay, next start, state, iterations, VDs done",
+		.example = "raidcli /c0 show cc",
 	},
 	{
 		.object = OBJ_CTRL,
@@ -900,8 +981,9 @@ static const struct {
 	const char *alias;
 	const char *word;
 } word_aliases[] = {
-    {"del", "delete"},       {"-v", "version"},        {"v", "version"},
-    {"-version", "version"}, {"--version", "version"}, {"pr", "patrolread"},
+    {"del", "delete"},          {"-v", "version"},        {"v", "version"},
+    {"-version", "version"},    {"--version", "version"}, {"pr", "patrolread"},
+    {"consistencycheck", "cc"},
 };
 
 const char *grammar_canonical_word(const char *word)

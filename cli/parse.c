@@ -197,17 +197,38 @@ static bool word_equal(const char *typed, const char *word)
 	return !strcasecmp(grammar_canonical_word(typed), word);
 }
 
+/*
+ * Whether @typed is verb word @word, or with CMD_VERB_VALUE (@last: the
+ * verb's last word) "<word>=<value>", as in "set cc=seq".
+ */
+static bool verb_word_equal(const struct cmd_spec *cmd, const char *typed, const char *word,
+                            bool last)
+{
+	char key[32];
+	size_t len = strcspn(typed, "=");
+
+	if (!typed[len] || !last || !(cmd->flags & CMD_VERB_VALUE) || len >= sizeof(key))
+		return word_equal(typed, word);
+	memcpy(key, typed, len);
+	key[len] = '\0';
+	return word_equal(key, word);
+}
+
 /* How many of @words match @cmd's verb words; 0 if the verb is not a prefix. */
 static size_t verb_match(const struct cmd_spec *cmd, char **words, size_t count)
 {
 	char verb[64];
 	size_t n = 0;
+	char *save, *w;
 
 	snprintf(verb, sizeof(verb), "%s", cmd->verb);
-	for (char *save, *w = strtok_r(verb, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
-		if (n >= count || !word_equal(words[n], w))
+	for (w = strtok_r(verb, " ", &save); w;) {
+		char *next = strtok_r(NULL, " ", &save);
+
+		if (n >= count || !verb_word_equal(cmd, words[n], w, !next))
 			return 0;
 		n++;
+		w = next;
 	}
 	return n;
 }
@@ -497,6 +518,48 @@ static enum rcl_status parse_option(const struct cmd_spec *cmd, const char *toke
 	return unknown_option(cmd, token, words, matched, err);
 }
 
+/*
+ * A CMD_VERB_VALUE verb's last word with a value ("cc=seq", "consistencycheck=seq"):
+ * the value of the option named as the word.
+ */
+static enum rcl_status parse_verb_value(struct cmd_args *args, const char *typed, char **words,
+                                        size_t matched, struct rcl_error *err)
+{
+	const char *word = strrchr(args->cmd->verb, ' ');
+	const char *value = strchr(typed, '=');
+	size_t len;
+
+	if (!(args->cmd->flags & CMD_VERB_VALUE) || !value)
+		return RCL_OK;
+	word = word ? word + 1 : args->cmd->verb;
+	len = strlen(word);
+
+	if (len + strlen(value) + 1 > sizeof(args->verb_token))
+		return rcl_fail(err, RCL_INVALID_PARAM, "the value of '%s' is too long", typed);
+	memcpy(args->verb_token, word, len);
+	strcpy(args->verb_token + len, value); /* it fits: checked above */
+	return parse_option(args->cmd, args->verb_token, words, matched, args, err);
+}
+
+/*
+ * Whether @token is a two_words option's key=value and @next the rest of
+ * its value (a word without '=', as the hour of "starttime=2026/12/01 03").
+ */
+static bool two_words(const struct cmd_args *args, const char *token, const char *next)
+{
+	const struct cmd_spec *cmd = args->cmd;
+	size_t keylen = strcspn(token, "=");
+
+	if (!token[keylen] || strchr(next, '=') ||
+	    strlen(token) + strlen(next) + 2 > sizeof(args->joined))
+		return false;
+	for (size_t i = 0; i < CMD_MAX_OPTS && cmd->opts[i].name; i++)
+		if (cmd->opts[i].two_words && strlen(cmd->opts[i].name) == keylen &&
+		    !strncasecmp(cmd->opts[i].name, token, keylen))
+			return true;
+	return false;
+}
+
 static enum rcl_status check_required(const struct cmd_spec *cmd, const struct cmd_args *args,
                                       struct rcl_error *err)
 {
@@ -580,8 +643,22 @@ enum rcl_status cli_parse(int argc, char **argv, struct cmd_args *args, struct r
 		return unknown_verb(&args->path, typed, words, nwords,
 		                    verb_prefix(args->path.kind, words, nwords), err);
 	}
+	st = parse_verb_value(args, words[matched - 1], words, matched, err);
+	if (st)
+		return st;
 	for (size_t w = matched; w < nwords; w++) {
-		st = parse_option(args->cmd, words[w], words, matched, args, err);
+		const char *token = words[w];
+
+		if (w + 1 < nwords && two_words(args, token, words[w + 1])) {
+			size_t len = strlen(token);
+
+			/* two_words() saw that both fit. */
+			memcpy(args->joined, token, len);
+			args->joined[len] = ' ';
+			strcpy(args->joined + len + 1, words[++w]);
+			token = args->joined;
+		}
+		st = parse_option(args->cmd, token, words, matched, args, err);
 		if (st)
 			return st;
 	}

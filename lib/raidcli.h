@@ -849,6 +849,7 @@ enum rcl_event_code {
 	RCL_EVENT_MIGRATION_STARTED = 24,
 	RCL_EVENT_MIGRATION_DONE = 25,
 	RCL_EVENT_MIGRATION_FAILED = 26,
+	RCL_EVENT_CC_SCHEDULE = 27, /* a scheduled consistency check run started or ended */
 };
 
 #define RCL_EVENT_DESC_MAX 256

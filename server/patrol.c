@@ -18,6 +18,7 @@
 #include "settings.h"
 #include "soft/task.h"
 #include "soft/scan.h"
+#include "soft/soft.h"
 #include "soft/vd.h"
 
 #define RECORD_FORMAT 1
@@ -74,14 +75,7 @@ static struct {
 static enum rcl_status record_path(struct rcl_ctx *lib, unsigned id, char *path, size_t size,
                                    struct rcl_error *err)
 {
-	struct service_paths p;
-	enum rcl_status st = service_paths(lib, id, &p, err);
-
-	if (!st &&
-	    snprintf(path, size, "%s/tasks/%s-patrol.json", p.state_dir, p.name) >= (int)size)
-		st = rcl_fail(err, RCL_INVALID_PARAM, "the state directory '%s' is too long",
-		              p.state_dir);
-	return st;
+	return task_file_path(lib, id, "-patrol", path, size, err);
 }
 
 static enum rcl_status record_load(struct rcl_ctx *lib, unsigned id, struct patrol_record *out,
@@ -122,23 +116,23 @@ static enum rcl_status record_load(struct rcl_ctx *lib, unsigned id, struct patr
 	return st;
 }
 
-/* Save @pr.rec; a failure is logged (the patrol read goes on, its record lags). */
+/*
+ * Save @pr.rec, with the media errors the running VD's task has
+ * checkpointed (a process killed then resumes with them counted); a failure
+ * is logged (the patrol read goes on, its record lags).
+ */
 static void record_save(unsigned id)
 {
-	const struct patrol_record *r = &pr.rec;
+	struct patrol_record saved = pr.rec, *r = &saved;
 	struct rcl_error err = {0};
 	struct rcl_ctx *lib = NULL;
 	char path[PATH_MAX];
 	json_object *root = json_object_new_object();
 	enum rcl_status st = rcl_ctx_new(&lib, service_self(id)->state_dir, &err);
 
+	r->media_errors += atomic_load(&pr.media_errors);
 	if (!st)
 		st = record_path(lib, id, path, sizeof(path), &err);
-	if (!st) {
-		*strrchr(path, '/') = '\0';
-		st = rcl_mkdir_p(path, 0700, &err);
-		path[strlen(path)] = '/';
-	}
 	json_object_object_add(root, "format", json_object_new_int(RECORD_FORMAT));
 	json_object_object_add(root, "active", json_object_new_boolean(r->active));
 	json_object_object_add(root, "paused", json_object_new_boolean(r->paused));
@@ -150,7 +144,7 @@ static void record_save(unsigned id)
 	json_object_object_add(root, "media_errors",
 	                       json_object_new_int64((int64_t)r->media_errors));
 	if (!st)
-		st = rcl_state_write(path, root, &err);
+		st = task_file_write(path, root, &err);
 	if (st)
 		service_log("cannot record the patrol read: %s", err.msg);
 	json_object_put(root);
@@ -160,7 +154,13 @@ static void record_save(unsigned id)
 /* When the next auto patrol read starts. */
 static int64_t next_start(const struct patrol_record *rec, const struct task_settings *s)
 {
-	return rec->since + (int64_t)s->pr_delay * 3600;
+	return schedule_next(&s->pr, rec->since);
+}
+
+/* Whether excludevd= leaves VD @vd out. */
+static bool excluded(unsigned vd)
+{
+	return vd < RCL_MAX_VDS && pr.settings.pr.exclude >> vd & 1;
 }
 
 /* ------------------------------------------------------------------------
@@ -171,13 +171,13 @@ static uint64_t vd_sectors(const struct rcl_soft_vd *vd)
 	return vd->last_lba + 1 - vd->first_lba;
 }
 
-/* @pr.before and @pr.share for VD @vd of @cfg. */
+/* @pr.before and @pr.share for VD @vd of @cfg: of the VDs read, excluded ones left out. */
 static void weigh(const struct rcl_soft_config *cfg, unsigned vd)
 {
 	double before = 0, share = 0, all = 0;
 
 	for (size_t v = 0; v < cfg->vd_count; v++) {
-		double size = (double)vd_sectors(&cfg->vds[v]);
+		double size = excluded(cfg->vds[v].id) ? 0 : (double)vd_sectors(&cfg->vds[v]);
 
 		all += size;
 		if (cfg->vds[v].id < vd)
@@ -250,13 +250,47 @@ static void finish(unsigned id, bool done)
 		tasks_event(RCL_EVENT_PATROL_STOPPED, "Patrol Read stopped at %u%%",
 		            pr.rec.percent);
 	}
-	pr.rec.since = time(NULL);
+	pr.rec.since = schedule_now();
 	record_save(id);
+}
+
+/* Whether disk @disk is an SSD: what show's "Med" says (not "HDD" or "Unknown"). */
+static bool is_ssd(const struct rcl_soft_disk *disk)
+{
+	struct rcl_drive drive = {0};
+
+	rcl_soft_probe(disk->path, disk->sector_size, &drive);
+	return !strcmp(drive.medium, "SSD");
+}
+
+/*
+ * The members of VD @vd's group that includessds= leaves out, into @opts's
+ * skip (a volume's members are its group's, in the group's order).
+ */
+static void skip_ssds(const struct rcl_soft_state *state, const struct rcl_soft_vd *vd,
+                      struct rcl_soft_patrol_opts *opts)
+{
+	uint64_t ssds[sizeof(opts->skip) / sizeof(opts->skip[0])] = {0};
+	bool others = false;
+
+	for (size_t i = 0; i < state->count; i++) {
+		const struct rcl_soft_disk *disk = &state->disks[i];
+
+		if (disk->dg < 0 || disk->member < 0 || state->cfg.dgs[disk->dg].id != vd->dg)
+			continue;
+		if (is_ssd(disk))
+			ssds[disk->member / 64] |= 1ull << (disk->member % 64);
+		else
+			others = true;
+	}
+	if (pr.settings.pr_ssds == PR_SSDS_OFF || (pr.settings.pr_ssds == PR_SSDS_MIXED && !others))
+		memcpy(opts->skip, ssds, sizeof(ssds));
 }
 
 /*
  * Start the task of the first VD from @pr.rec.vd on that has something
- * left, from @pr.rec.position. Return: false when no VD is left.
+ * left and is not excluded, from @pr.rec.position. Return: false when no
+ * VD is left.
  */
 static bool run_from(unsigned id, const struct rcl_soft_state *state)
 {
@@ -275,7 +309,16 @@ static bool run_from(unsigned id, const struct rcl_soft_state *state)
 			pr.rec.vd = vd->id;
 			pr.rec.position = 0;
 		}
+		if (excluded(vd->id)) {
+			service_log("patrol read skips v%u: excluded (excludevd=)", vd->id);
+			pr.rec.vd = vd->id + 1;
+			pr.rec.position = 0;
+			continue;
+		}
 		params.from = pr.rec.position;
+		params.patrol.max_members = pr.settings.pr_max_drives;
+		if (pr.settings.pr_ssds != PR_SSDS_ON)
+			skip_ssds(state, vd, &params.patrol);
 		weigh(&state->cfg, vd->id);
 		settings_pace(id, SETTING_PR, &params.rate, &host_first);
 		atomic_store(&pr.ended, 0);
@@ -381,7 +424,7 @@ void patrol_poll(unsigned id)
 		finish(id, false);
 	}
 	if (pr.settings.pr_mode == PR_AUTO && !pr.rec.since) {
-		pr.rec.since = time(NULL);
+		pr.rec.since = schedule_now();
 		record_save(id);
 	}
 	if (first && pr.rec.active)
@@ -410,7 +453,7 @@ void patrol_tick(unsigned id)
 		record_save(id);
 	}
 	if (pr.loaded && !pr.rec.active && pr.settings.pr_mode == PR_AUTO && pr.rec.since &&
-	    time(NULL) >= next_start(&pr.rec, &pr.settings))
+	    schedule_now() >= next_start(&pr.rec, &pr.settings))
 		with_state(id, start_auto);
 }
 
@@ -508,14 +551,6 @@ enum rcl_status patrol_control(struct rcl_ctrl *ctrl, enum rebuild_action action
 	return refuse(err, id, "no patrol read is in progress");
 }
 
-static void prop(struct rcl_node *table, const char *name, const char *value)
-{
-	struct rcl_node *row = rcl_node_add_object(table, NULL);
-
-	rcl_node_add_str(row, "Ctrl_Prop", name);
-	rcl_node_add_str(row, "Value", value);
-}
-
 /* The time left of the running patrol read, in seconds; -1 when unknown. */
 static double time_left(void)
 {
@@ -562,24 +597,28 @@ enum rcl_status patrol_show(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, struct r
 		rec.percent = (unsigned)(fraction_at(p.position, p.total) * 100);
 		rec.media_errors += p.counts.media_errors;
 	}
-	prop(table, "PR Mode", pr_mode_shown(s.pr_mode));
-	snprintf(text, sizeof(text), "%u hours", s.pr_delay);
-	prop(table, "PR Execution Delay", text);
+	ctrl_prop_row(table, "PR Mode", pr_mode_shown(s.pr_mode));
+	snprintf(text, sizeof(text), "%u hours", s.pr.delay);
+	ctrl_prop_row(table, "PR Execution Delay", text);
 	snprintf(text, sizeof(text), "%llu", (unsigned long long)rec.iterations);
-	prop(table, "PR iterations completed", text);
-	if (s.pr_mode == PR_AUTO && rec.since && !rec.active)
+	ctrl_prop_row(table, "PR iterations completed", text);
+	if (s.pr_mode == PR_AUTO && (rec.since || s.pr.start) && !rec.active)
 		format_time(text, sizeof(text), (time_t)next_start(&rec, &s));
 	else
 		snprintf(text, sizeof(text), "-");
-	prop(table, "PR Next Start time", text);
-	prop(table, "PR Current State", state_name(&rec, here));
-	prop(table, "PR Excluded VDs", "None");
+	ctrl_prop_row(table, "PR Next Start time", text);
+	ctrl_prop_row(table, "PR on SSD", pr_ssds_shown(s.pr_ssds));
+	ctrl_prop_row(table, "PR Current State", state_name(&rec, here));
+	schedule_excluded(&s.pr, text, sizeof(text));
+	ctrl_prop_row(table, "PR Excluded VDs", text);
+	snprintf(text, sizeof(text), "%u", s.pr_max_drives);
+	ctrl_prop_row(table, "PR MaxConcurrentPd", text);
 	if (rec.active)
 		snprintf(text, sizeof(text), "%u", rec.percent);
-	prop(table, "PR Progress%", rec.active ? text : "-");
+	ctrl_prop_row(table, "PR Progress%", rec.active ? text : "-");
 	tasks_time_left(text, sizeof(text), here ? time_left() : -1);
-	prop(table, "PR Estimated Time Left", text);
+	ctrl_prop_row(table, "PR Estimated Time Left", text);
 	snprintf(text, sizeof(text), "%llu", (unsigned long long)rec.media_errors);
-	prop(table, "PR Media Errors", text);
+	ctrl_prop_row(table, "PR Media Errors", text);
 	return RCL_OK;
 }

@@ -7,12 +7,18 @@
  *
  * Started by "start patrolread", or in auto mode (settings.h) by itself
  * "prdelay" hours after the previous one ended (the first: that long after
- * the process first saw auto mode). Its state is kept in
- * <state>/tasks/<backend>-<key>-patrol.json:
+ * the process first saw auto mode), or at "prstart" when that is later
+ * than the previous end. The settings shape each run: the VDs of
+ * "prexclude" are skipped (the log says so), at most "prmaxpd" members of
+ * an array are read at once, and with "prssds" off (or onlymixed, in a VD
+ * of SSDs only) members whose drive show lists as Med SSD are not read.
+ * Its state is kept in <state>/tasks/<backend>-<key>-patrol.json:
  *	{"format": 1, "active": true, "paused": false, "vd": 0,
  *	 "position": 1048576, "percent": 12, "iterations": 3,
  *	 "since": 1700000000, "media_errors": 0}
- * ("since": when the last one ended, or auto mode was first seen).
+ * ("since": when the last one ended, or auto mode was first seen;
+ * "media_errors": those of this run so far, the running VD's as far as its
+ * checkpoint).
  * and the running one's position is checkpointed there every few seconds,
  * so a process killed at any time resumes it from there (paused, if it was).
  * Starting, finishing and stopping go to the event log.
@@ -48,9 +54,9 @@ enum rcl_status patrol_control(struct rcl_ctrl *ctrl, enum rebuild_action action
 
 /*
  * patrol_show() - StorCLI's "show patrolread" rows into @table: PR Mode, PR
- * Execution Delay, PR iterations completed, PR Next Start time, PR Current
- * State, PR Excluded VDs, then raidcli's PR Progress%, PR Estimated Time Left
- * and PR Media Errors. @lib and @ctrl may be outside the process.
+ * Execution Delay, PR iterations completed, PR Next Start time, PR on SSD,
+ * PR Current State, PR Excluded VDs, PR MaxConcurrentPd, then raidcli's PR
+ * Progress%, PR Estimated Time Left and PR Media Errors. @lib and @ctrl may be outside the process.
  */
 enum rcl_status patrol_show(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, struct rcl_node *table,
                             struct rcl_error *err);

@@ -4,18 +4,25 @@
  * rebuildrate, ccrate, bgirate, prrate and reconrate (migrations; 0-100,
  * default 30) and the
  * rebuild priority (rebuildpriority=rebuild|host, PERC's "rebuild first"
- * or "host I/O first") and the patrol read mode (patrolread=on mode=auto|manual,
- * or off; auto: every "prdelay" hours, default 168), kept in
+ * or "host I/O first"), the patrol read's (patrolread=on mode=auto|manual,
+ * or off; auto: every "prdelay" hours, default 168, or at "prstart"; VDs
+ * "prexclude" skipped; "prmaxpd" drives read at once; "prssds": SSDs read
+ * or not) and the scheduled consistency check's (cc=off|seq|conc, every
+ * "ccdelay" hours or at "ccstart", VDs "ccexclude" skipped), kept in
  * <state>/tasks/<backend>-<key>.json:
  *	{"format": 1, "rebuildrate": 30, "ccrate": 30, "bgirate": 30,
  *	 "prrate": 30, "reconrate": 30, "rebuildpriority": "rebuild", "patrolread": "auto",
- *	 "prdelay": 168}
- * (files written before patrol reads had commands lack the last two: defaults).
+ *	 "prdelay": 168, "prstart": 0, "prexclude": [1, 3], "prmaxpd": 255, "prssds": "on",
+ *	 "cc": "off", "ccdelay": 168, "ccstart": 0, "ccexclude": []}
+ * (files written before a key existed lack it: its default; a start of 0
+ * is none).
  * The CLI changes them under the controller's exclusive lock; the
  * controller process reads them when it starts a task or a command ran.
  */
 #ifndef RCL_SERVER_SETTINGS_H
 #define RCL_SERVER_SETTINGS_H
+
+#include <json-c/json.h>
 
 #include "cli.h"
 
@@ -29,9 +36,11 @@ enum setting_kind {
 };
 
 #define SETTING_DEFAULT_RATE 30
-/* MegaRAID's default patrol read interval, and the longest "set delay=" takes (a year). */
-#define SETTING_DEFAULT_PR_DELAY 168
-#define SETTING_MAX_PR_DELAY     8760
+/* MegaRAID's default patrol read and CC interval, and the longest "delay=" takes (a year). */
+#define SETTING_DEFAULT_DELAY 168
+#define SETTING_MAX_DELAY     8760
+/* StorCLI's maxconcurrentpd: its default and most. */
+#define SETTING_MAX_PR_DRIVES 255
 
 /* The patrol read modes, as "patrolread" stores them. */
 enum pr_mode {
@@ -40,22 +49,87 @@ enum pr_mode {
 	PR_OFF,
 };
 
+/* StorCLI's includessds=on|onlymixed|off, as "prssds" stores them. */
+enum pr_ssds {
+	PR_SSDS_ON,
+	PR_SSDS_MIXED, /* an SSD is read only in a VD that has drives of other kinds */
+	PR_SSDS_OFF,
+};
+
+/* The scheduled consistency check's modes (StorCLI's cc=off|seq|conc). */
+enum cc_mode {
+	CC_OFF,
+	CC_SEQ,  /* one VD at a time */
+	CC_CONC, /* all VDs at once */
+};
+
+/**
+ * struct task_schedule - when an automatic task runs.
+ * @delay:	hours from the end of one run to the start of the next.
+ * @start:	starttime=: the next run starts then instead (0: none; it is
+ *		ignored once a run ended after it).
+ * @exclude:	excludevd=: bit n set: VD n is left out.
+ */
+struct task_schedule {
+	unsigned delay;
+	int64_t start;
+	uint64_t exclude;
+};
+
 /*
  * struct task_settings - a rate per kind; @host_first: rebuildpriority=host;
- * @pr_mode, @pr_delay: patrol reads, and the hours from one's end to the next (auto).
+ * @pr_mode, @pr: patrol reads and their schedule; @pr_max_drives: how many
+ * drives they read at once; @pr_ssds: whether they read SSDs; @cc_mode,
+ * @cc: the scheduled consistency check and its schedule.
  */
 struct task_settings {
 	unsigned rate[SETTING_KINDS];
 	bool host_first;
 	enum pr_mode pr_mode;
-	unsigned pr_delay;
+	struct task_schedule pr;
+	unsigned pr_max_drives;
+	enum pr_ssds pr_ssds;
+	enum cc_mode cc_mode;
+	struct task_schedule cc;
 };
 
 /* pr_mode_shown() - StorCLI's "Auto", "Manual", "Disable". */
 const char *pr_mode_shown(enum pr_mode mode);
 
+/* pr_ssds_shown() - StorCLI's "PR on SSD": "Enabled", "OnlyMixed", "Disabled". */
+const char *pr_ssds_shown(enum pr_ssds ssds);
+
+/* cc_mode_shown() - StorCLI's "CC Operation Mode": "Disabled", "Sequential", "Concurrent". */
+const char *cc_mode_shown(enum cc_mode mode);
+
+/*
+ * schedule_next() - when @s's next run starts, the last one having ended
+ * (or the schedule begun) at @since.
+ */
+int64_t schedule_next(const struct task_schedule *s, int64_t since);
+
+/*
+ * schedule_now() - the clock schedules run by: the time, shifted by
+ * $RAIDCLI_TEST_CLOCK_SHIFT seconds when set (test-only: lets a test meet a
+ * start time on the hour within seconds).
+ */
+int64_t schedule_now(void);
+
+/* schedule_excluded() - "None", or @s's excluded VDs as StorCLI lists them ("0,2-3"). */
+void schedule_excluded(const struct task_schedule *s, char *out, size_t size);
+
 /* setting_name() - "rebuildrate", "ccrate", "bgirate", "prrate", "reconrate". */
 const char *setting_name(enum setting_kind kind);
+
+/*
+ * task_file_path() - <state>/tasks/<backend>-<key><@suffix>.json, the file
+ * of controller @id's task settings ("") or a task's record ("-patrol").
+ */
+enum rcl_status task_file_path(struct rcl_ctx *lib, unsigned id, const char *suffix, char *path,
+                               size_t size, struct rcl_error *err);
+
+/* task_file_write() - write @root to @path (task_file_path()'s), its directory made if needed. */
+enum rcl_status task_file_write(const char *path, json_object *root, struct rcl_error *err);
 
 /* settings_load() - controller @id's settings (the defaults without a file). */
 enum rcl_status settings_load(struct rcl_ctx *lib, unsigned id, struct task_settings *out,

@@ -16,6 +16,7 @@
 
 #include "export.h"
 #include "migrate.h"
+#include "cc-schedule.h"
 #include "patrol.h"
 #include "service.h"
 #include "settings.h"
@@ -421,6 +422,7 @@ void tasks_poll(unsigned id)
 	rcl_ctrl_close(ctrl);
 	rcl_ctx_free(lib);
 	patrol_poll(id);
+	cc_schedule_poll(id);
 }
 
 bool tasks_busy(void)
@@ -428,7 +430,7 @@ bool tasks_busy(void)
 	for (size_t i = 0; i < rebuild_count; i++)
 		if (rebuilds[i]->task || atomic_load(&rebuilds[i]->ended))
 			return true;
-	return checks_running() || patrol_busy() || migrations_busy();
+	return checks_running() || patrol_busy() || cc_schedule_busy() || migrations_busy();
 }
 
 /* Record @r's flushed position (online past the group's end); @ctrl is locked exclusively. */
@@ -492,6 +494,7 @@ void tasks_tick(unsigned id)
 	if (reap_checks())
 		mark_initialized(id);
 	patrol_tick(id);
+	cc_schedule_tick(id);
 	tasks_events_flush(id);
 	migrations_tick(id);
 	if (!rebuild_count)
@@ -921,6 +924,26 @@ enum rcl_status check_control(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_
 	}
 	return rcl_fail(err, RCL_NOT_ALLOWED, "no %s of /c%u/v%u is %s", task_noun(kind), id, vd,
 	                action == REBUILD_RESUME ? "paused" : "in progress");
+}
+
+bool check_finished(unsigned vd, bool *done)
+{
+	struct vd_check *k = find_check(vd);
+
+	if (k)
+		reap_check(k);
+	if (k && k->task)
+		return false;
+	*done = k && k->kind == RCL_SOFT_TASK_CHECK && k->last.state == RCL_SOFT_TASK_DONE;
+	return true;
+}
+
+void ctrl_prop_row(struct rcl_node *table, const char *name, const char *value)
+{
+	struct rcl_node *row = rcl_node_add_object(table, NULL);
+
+	rcl_node_add_str(row, "Ctrl_Prop", name);
+	rcl_node_add_str(row, "Value", value);
 }
 
 void check_row(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_task_kind kind,

@@ -20,7 +20,8 @@
  * A degraded VD gets none.
  * BGIs log their start and end as events (tasks_event()).
  *
- * The patrol read is patrol.h's; the loop's calls here run it too.
+ * The patrol read is patrol.h's, the scheduled consistency check
+ * cc-schedule.h's; the loop's calls here run them too.
  */
 #ifndef RCL_SERVER_TASKS_H
 #define RCL_SERVER_TASKS_H
@@ -125,6 +126,15 @@ bool tasks_running_on(struct rcl_ctrl *ctrl, unsigned vd);
  * end cleared, ended.
  */
 void tasks_resync_due(unsigned vd);
+
+/*
+ * check_finished() - whether no consistency check of VD @vd runs (in this
+ * process) any more; then *@done: the last one of @vd reached its end.
+ */
+bool check_finished(unsigned vd, bool *done);
+
+/* ctrl_prop_row() - a {"Ctrl_Prop": @name, "Value": @value} row of @table ("show patrolread"). */
+void ctrl_prop_row(struct rcl_node *table, const char *name, const char *value);
 
 /* task_time_left() - StorCLI's "Estimated Time Left" of @seconds into @row ("-" below 0). */
 void task_time_left(struct rcl_node *row, double seconds);

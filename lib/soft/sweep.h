@@ -34,6 +34,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "config.h"
+
 struct rcl_soft_volume;
 
 /**
@@ -119,11 +121,27 @@ bool rcl_soft_sweep_dirty(struct rcl_soft_volume *vol, uint64_t from, uint64_t *
 int rcl_soft_init_range(struct rcl_soft_volume *vol, uint64_t from, uint64_t to);
 
 /**
+ * struct rcl_soft_patrol_opts - which members a patrol read reads, and how.
+ * @max_members: how many members are read at once (StorCLI's
+ *		maxconcurrentpd): an array's members are read in groups of at
+ *		most this many, each group's reads done before the next's begin;
+ *		0: all of an array's at once.
+ * @skip:	bit m (of word m / 64) set: volume member m is not read (the
+ *		owner's choice: StorCLI's includessds=off leaves SSDs out).
+ */
+struct rcl_soft_patrol_opts {
+	unsigned max_members;
+	uint64_t skip[(RCL_SOFT_MAX_MEMBERS + 63) / 64];
+};
+
+/**
  * rcl_soft_patrol_range() - patrol read of [@from, @to): every usable
- * member's bytes there are read (data, parity and copies alike); the
- * reads that fail are added to @counts and fail their members.
+ * member's bytes there are read (data, parity and copies alike) as @opts
+ * says (NULL: all, at once); the reads that fail are added to @counts and
+ * fail their members.
  */
 int rcl_soft_patrol_range(struct rcl_soft_volume *vol, uint64_t from, uint64_t to,
+                          const struct rcl_soft_patrol_opts *opts,
                           struct rcl_soft_sweep_counts *counts);
 
 #endif /* RCL_SOFT_SWEEP_H */

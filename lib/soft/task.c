@@ -167,7 +167,7 @@ static int sweep(struct rcl_soft_task *t, uint64_t from, uint64_t to,
 	case RCL_SOFT_TASK_INIT:
 		return rcl_soft_init_range(t->vol, from, to);
 	case RCL_SOFT_TASK_PATROL:
-		return rcl_soft_patrol_range(t->vol, from, to, counts);
+		return rcl_soft_patrol_range(t->vol, from, to, &t->p.patrol, counts);
 	}
 	return -EINVAL;
 }

@@ -102,6 +102,7 @@ struct rcl_soft_task_progress {
  * @member:	REBUILD: the member (group member order) to rebuild.
  * @repair:	CHECK: repair the mismatches found.
  * @dirty_only: BGI: only the regions a crash left dirty (see the header).
+ * @patrol:	PATROL: which members, how many at once (sweep.h).
  * @from:	where to start: 0, or a checkpoint's position (a rebuild
  *		may not start above rcl_soft_sweep_rebuilt()).
  * @rate:	1-100 (0 counts as 1): the share of the time it may use.
@@ -115,6 +116,7 @@ struct rcl_soft_task_params {
 	unsigned member;
 	bool repair;
 	bool dirty_only;
+	struct rcl_soft_patrol_opts patrol;
 	uint64_t from;
 	unsigned rate;
 	bool host_first;

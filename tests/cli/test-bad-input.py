@@ -314,6 +314,55 @@ def grammar_cases():
          INVALID_PARAM, ["mode= goes with patrolread=on"])
     case("start patrolread takes no option", ["/c0", "start", "patrolread", "force"],
          INVALID_COMMAND, ["'force'"])
+    # set patrolread and set cc: each bad value fails alone, and a good one given with it is
+    # not kept. They share one state directory: each case checks it is left as it was.
+    shared = Env()
+
+    def shared_case(name, args, code, needles):
+        case(name, args, code, needles, env=shared)
+
+    for value in ("0", "256", "x"):
+        shared_case("bad number maxconcurrentpd=%s" % value,
+                    ["/c0", "set", "patrolread", "maxconcurrentpd=" + value], INVALID_PARAM,
+                    ["'%s'" % value, "maxconcurrentpd=", "1 to 255"])
+    shared_case("bad enum includessds=mixed", ["/c0", "set", "pr", "includessds=mixed"],
+                INVALID_PARAM, ["'mixed'", "includessds="])
+    for value in ("2026/13/01 03", "2026/02/30 03", "2026/12/01", "2026/12/01 24", "tomorrow"):
+        shared_case("bad starttime=%s" % value, ["/c0", "set", "pr", "starttime=" + value],
+                    INVALID_PARAM, ["'%s'" % value, "starttime=", "2026/12/01 03"])
+    shared_case("starttime in the past",
+                ["/c0", "set", "pr", "maxconcurrentpd=2", "starttime=2020/01/01", "00"],
+                INVALID_PARAM, ["starttime=2020/01/01 00 is in the past"])
+    for value in ("1-", "a", "0,,1", "64", "3-1"):
+        shared_case("bad excludevd=%s" % value, ["/c0", "set", "pr", "excludevd=" + value],
+                    INVALID_PARAM, ["'%s'" % value, "excludevd=", "none"])
+    shared_case("excludevd of a VD that does not exist",
+                ["/c0", "set", "pr", "delay=5", "excludevd=0"], INVALID_PARAM, ["no VD 0"])
+    shared_case("uncfgareas=on is not supported",
+                ["/c0", "set", "pr", "uncfgareas=on", "delay=5"], UNSUPPORTED,
+                ["uncfgareas=on is not supported"])
+    shared_case("set patrolread with nothing", ["/c0", "set", "patrolread"], INVALID_COMMAND,
+                ["nothing to set"])
+    shared_case("set patrolread takes no rate", ["/c0", "set", "patrolread", "prrate=5"],
+                INVALID_COMMAND, ["'prrate='"])
+    # set cc: the same checks, for the scheduled consistency check.
+    shared_case("bad enum cc=sequential", ["/c0", "set", "cc=sequential"], INVALID_PARAM,
+                ["'sequential'", "cc=", "seq"])
+    shared_case("bad enum consistencycheck=x", ["/c0", "set", "consistencycheck=x", "delay=5"],
+                INVALID_PARAM, ["'x'", "cc="])
+    for value in ("0", "8761"):
+        shared_case("bad number cc delay=%s" % value, ["/c0", "set", "cc=seq", "delay=" + value],
+                    INVALID_PARAM, ["'%s'" % value, "delay=", "1 to 8760"])
+    shared_case("cc starttime in the past",
+                ["/c0", "set", "cc=conc", "starttime=2020/01/01", "00"], INVALID_PARAM,
+                ["starttime=2020/01/01 00 is in the past"])
+    shared_case("cc excludevd of a VD that does not exist",
+                ["/c0", "set", "cc=seq", "excludevd=3"], INVALID_PARAM, ["no VD 3"])
+    shared_case("set cc with nothing", ["/c0", "set", "cc"], INVALID_COMMAND, ["nothing to set"])
+    shared_case("set cc takes no maxconcurrentpd",
+                ["/c0", "set", "cc=seq", "maxconcurrentpd=2"], INVALID_COMMAND,
+                ["'maxconcurrentpd='"])
+    shared.close()
 
 
 def path_cases():

@@ -317,7 +317,7 @@ def case_complete(fx):
     sh.send("sh\t")
     sh.wait_line(p + "show ", "sh<TAB> at /c0 -> show")
     sh.send("\t\t")
-    sh.wait(lambda: re.search(r"^all +ccrate +J +patrolread +rebuildpriority +reconrate\s*\nbgirate +events +nolog +prrate +rebuildrate +service\s*$", sh.text(), re.M),
+    sh.wait(lambda: re.search(r"^all +cc +events +nolog +prrate +rebuildrate +service\s*\nbgirate +ccrate +J +patrolread +rebuildpriority +reconrate\s*$", sh.text(), re.M),
             "show <TAB><TAB> at /c0 offers the controller's words")
     sh.clear_line(p)
     sh.send("/e\t\t")

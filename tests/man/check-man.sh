@@ -83,9 +83,16 @@ fi
 
 # The options of a synopsis: after the path and the verb words, each
 # "name=...", "[name=...]", "[name]", and any bare word once options began.
+# A value's placeholder may hold a space ("<yyyy/mm/dd hh>"): its second
+# word is no option.
 options_of() {
-	local word in_opts=0
+	local word in_opts=0 in_placeholder=0
 	for word in $1; do
+		if [ $in_placeholder = 1 ]; then
+			case $word in *\>*) in_placeholder=0 ;; esac
+			continue
+		fi
+		case $word in *\<*) case $word in *\>*) ;; *) in_placeholder=1 ;; esac ;; esac
 		case $word in
 		raidcli | /*) continue ;;
 		\[* | *=*) in_opts=1 ;;

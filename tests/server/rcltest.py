@@ -54,7 +54,7 @@ class Fixture:
         if vd:
             self.ok("/c0", "add", "vd", *vd)
         self.foreground = None
-        self.fuse = None
+        self.fuses = []
         self.cleanups = []
 
     def run(self, *args, timeout=60):
@@ -115,8 +115,8 @@ class Fixture:
                       "no sanitizer report in the process's log " + name, text)
         for cleanup in self.cleanups:
             cleanup()
-        if self.fuse:
-            self.fuse.wait(timeout=30)
+        for fuse in self.fuses:
+            fuse.wait(timeout=30)
         shutil.rmtree(self.root, ignore_errors=True)
 
 
@@ -213,8 +213,9 @@ esac
 """
 
 
-def bad_drive(fx):
-    """A 64 MiB drive file on nbdfuse whose reads at 12-40 MiB fail once armed."""
+def bad_drive(fx, name="drive", bad=True):
+    """A 64 MiB drive file on nbdfuse whose reads at 12-40 MiB fail once armed
+    (with @bad; else a drive as slow, that never fails)."""
     tools = [t for t in ("nbdkit", "nbdfuse", "fusermount3") if not shutil.which(t)]
     if tools or not os.access("/dev/fuse", os.R_OK | os.W_OK):
         return None, "needs nbdkit (Debian nbdkit), nbdfuse (libnbd-bin), fusermount3 (fuse3) " \
@@ -223,16 +224,17 @@ def bad_drive(fx):
     with open(plugin, "w") as f:
         f.write(BAD_DRIVE_PLUGIN)
     os.chmod(plugin, 0o755)
-    img = os.path.join(fx.root, "bad.img")
+    img = os.path.join(fx.root, name + ".img")
     with open(img, "wb") as f:
         f.truncate(64 * MIB)
-    mnt = os.path.join(fx.root, "mnt")
+    mnt = os.path.join(fx.root, "mnt-" + name)
     os.mkdir(mnt)
     env = dict(os.environ, IMG=img, TRIGGER=os.path.join(fx.root, "trigger"),
-               BAD_START=str(12 * MIB), BAD_END=str(40 * MIB))
-    fx.fuse = subprocess.Popen(["nbdfuse", os.path.join(mnt, "drive"), "--command", "nbdkit",
-                                "-s", "sh", plugin], env=env, stderr=subprocess.DEVNULL)
-    path = os.path.join(mnt, "drive")
+               BAD_START=str(12 * MIB if bad else 0), BAD_END=str(40 * MIB if bad else 0))
+    fx.fuses.append(subprocess.Popen(["nbdfuse", os.path.join(mnt, name), "--command",
+                                      "nbdkit", "-s", "sh", plugin], env=env,
+                                     stderr=subprocess.DEVNULL))
+    path = os.path.join(mnt, name)
     if not wait_for(lambda: os.path.exists(path)):
         return None, "nbdfuse did not mount (FUSE not permitted here?)"
     fx.cleanups.append(lambda: subprocess.run(["fusermount3", "-u", mnt]))

@@ -160,10 +160,16 @@ def fast_rebuild_fixture(drives, size="%dMB" % DRIVE_MB):
     return make
 
 
-def raid5_on_bad_drive(fx, case):
-    """A RAID5 over bad_drive() and two good drives, with a dedicated hot
-    spare. Return: the bad drive's path, or None (the case skipped) when
-    there is none."""
+def raid5_on_bad_drive(fx, case, slow_members=False):
+    """A RAID5 over bad_drive() and two good drives (with @slow_members on
+    nbdfuse too, as slow to read), with a dedicated hot spare. Return: the
+    bad drive's path, or None (the case skipped) when there is none."""
+    for name in ("good0", "good1") if slow_members else ():
+        path, why = bad_drive(fx, name, bad=False)
+        if not path:
+            print("SKIP: %s: " % case + why)
+            return None
+        fx.ok("/c0", "add", "drive", "path=" + path)
     path, why = bad_drive(fx)
     if not path:
         print("SKIP: %s: " % case + why)
@@ -217,11 +223,22 @@ def patrol_props(fx):
             for row in doc["Response Data"]["Controller Properties"]}
 
 
+def patrol_errors(fx):
+    value = patrol_props(fx).get("PR Media Errors", "0")
+    return int(value) if value.isdigit() else 0
+
+
 def case_patrol_read_finds_media_errors(fx):
-    """A patrol read over a member whose reads fail in its data area: the
-    member fails as a failing request's would, the spare rebuilds it by
-    itself, the patrol read goes on to its end and counts the errors."""
-    path = raid5_on_bad_drive(fx, "case_patrol_read_finds_media_errors")
+    """A patrol read over a member whose reads fail in its data area: with
+    its VD excluded nothing is read (no error, the drive stays); then the
+    member fails as a failing request's would, the count of errors survives
+    a kill -9 mid-way, the spare rebuilds it by itself, and the patrol read
+    goes on to its end with the errors counted. Drives here are HDD or
+    Unknown, so includessds=off still reads them all; maxconcurrentpd=1
+    reads them one at a time."""
+    # All members on nbdfuse: after the bad one fails, the patrol read of the
+    # others is slow enough for a pause to catch it before its end.
+    path = raid5_on_bad_drive(fx, "case_patrol_read_finds_media_errors", slow_members=True)
     if not path:
         return
     fx.ok("/c0", "set", "patrolread=on", "mode=manual", "prrate=100", "bgirate=100")
@@ -230,10 +247,35 @@ def case_patrol_read_finds_media_errors(fx):
     open(os.path.join(fx.root, "trigger"), "w").close()
     with open(path, "rb") as f:  # reads go to the drive, not the page cache
         os.posix_fadvise(f.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)
+    fx.ok("/c0", "set", "patrolread", "excludevd=0")
     r = fx.run("/c0", "start", "patrolread", "wait")
     props = patrol_props(fx)
-    check(r.returncode == 0 and props["PR Current State"] == "Stopped" and
-          props["PR iterations completed"] == "1", "the patrol read runs to its end", r.stdout)
+    check(r.returncode == 0 and props["PR iterations completed"] == "1" and
+          props["PR Media Errors"] == "0" and props["PR Excluded VDs"] == "0",
+          "a patrol read with the only VD excluded ends without reading it", props)
+    check(rebuilt(fx, 3) and "patrol read skips v0: excluded" in open(fx.service()["Log"]).read(),
+          "the failing drive is still online; the log says v0 was skipped",
+          fx.run("/c0", "show").stdout)
+    fx.ok("/c0", "set", "pr", "excludevd=none", "includessds=off", "maxconcurrentpd=1")
+    fx.ok("/c0", "set", "prrate=20")  # errors come early; the rest takes long enough to pause
+    fx.ok("/c0", "start", "patrolread")
+    check(wait_for(lambda: patrol_errors(fx) > 0, 120), "the patrol read meets the errors",
+          patrol_props(fx))
+    r = fx.run("/c0", "pause", "patrolread")
+    check(r.returncode == 0, "pause patrolread while it still runs", r.stdout)
+    time.sleep(2.5)  # the pause checkpoints; the loop records it within its 1 s tick
+    os.kill(fx.service()["PID"], signal.SIGKILL)
+    check(wait_for(lambda: fx.service()["Status"] == "Not Running"), "the process is killed")
+    props = patrol_props(fx)
+    check(props["PR Current State"] == "Interrupted" and patrol_errors(fx) > 0,
+          "after kill -9 the record keeps the errors of the VD in progress", props)
+    start_export(fx)
+    fx.ok("/c0", "set", "prrate=100")
+    fx.ok("/c0", "resume", "patrolread")
+    check(wait_for(lambda: patrol_props(fx)["PR Current State"] == "Stopped", 120),
+          "the resumed patrol read runs to its end", patrol_props(fx))
+    props = patrol_props(fx)
+    check(props["PR iterations completed"] == "2", "the second patrol read completes", props)
     check(int(props["PR Media Errors"]) > 0, "it counts the media errors it met", props)
     log = open(fx.service()["Log"]).read()
     check("failed (Input/output error)" in log, "the process logs the member's failure", log)
@@ -405,8 +447,8 @@ def main():
     for level, members, options, offline in LEVELS:
         run_cases([level_case(level, members, options, offline)], only,
                   fast_rebuild_fixture(members + len(offline)))
-    run_cases([case_member_fails_mid_workload, case_patrol_read_finds_media_errors], only,
-              fast_rebuild_fixture(2, "64MB"))
+    run_cases([case_member_fails_mid_workload], only, fast_rebuild_fixture(2, "64MB"))
+    run_cases([case_patrol_read_finds_media_errors], only, fast_rebuild_fixture(0))
     run_cases([case_kill_9_during_writes, case_kill_9_during_writes_wb], only,
               fast_rebuild_fixture(4))
     return summary()

@@ -1079,6 +1079,129 @@ def case_patrol_auto_and_stop(fx):
           "the stop is in the event log")
 
 
+def case_patrol_starttime(fx):
+    """set patrolread starttime=: in auto mode the next patrol read starts at
+    that hour, not delay= hours after the last; the settings survive a
+    restart. The hour is real, but the process's schedule clock is shifted
+    by RAIDCLI_TEST_CLOCK_SHIFT (a test-only variable: schedule_now() in
+    server/settings.c) to a few seconds before it, so that the test need not
+    wait for an hour to come."""
+    hour = (int(time.time()) // 3600 + 2) * 3600
+    lead = 15  # seconds of the shifted clock before the hour
+    fx.env["RAIDCLI_TEST_CLOCK_SHIFT"] = str(hour - int(time.time()) - lead)
+    fx.ok("/c0", "set", "patrolread=on", "mode=auto", "prrate=100")
+    day, hh = time.strftime("%Y/%m/%d %H", time.gmtime(hour)).split()
+    fx.ok("/c0", "set", "pr", "starttime=" + day, hh, "maxconcurrentpd=2", "includessds=off")
+    planned = time.strftime("%m/%d/%Y, %H:%M:%S", time.gmtime(hour))
+    row = patrol(fx)
+    check(row.get("PR Next Start time") == planned and row.get("PR MaxConcurrentPd") == "2" and
+          row.get("PR on SSD") == "Disabled", "show patrolread plans it for that hour", row)
+    start_export(fx)
+    row = patrol(fx)
+    check(row.get("PR Current State") == "Stopped" and row.get("PR iterations completed") == "0",
+          "none starts before the hour", row)
+    check(wait_for(lambda: patrol(fx).get("PR iterations completed") == "1", 90),
+          "the patrol read starts at the hour and runs to its end", patrol(fx))
+    events = fx.ok("/c0", "show", "events").stdout
+    check("Patrol Read started (auto mode)" in events, "the event log has the auto start", events)
+    after = patrol(fx).get("PR Next Start time", "-")
+    when = calendar.timegm(time.strptime(after, "%m/%d/%Y, %H:%M:%S")) if after != "-" else 0
+    check(0 <= when - hour - 168 * 3600 < 600,
+          "the next is delay= (168) hours after that one ended", after)
+    fx.ok("/c0", "stop", "service")
+    start_export(fx)
+    row = patrol(fx)
+    check(row.get("PR MaxConcurrentPd") == "2" and row.get("PR on SSD") == "Disabled" and
+          row.get("PR iterations completed") == "1", "the settings survive a restart", row)
+
+
+# ---------------------------------------------------------------------------
+# The scheduled consistency check (server/cc-schedule.c).
+
+def cc_sched(fx):
+    """/c0 show cc as a dict of Ctrl_Prop: Value."""
+    status, doc = fx.json("/c0", "show", "cc")
+    rows = doc.get("Response Data", {}).get("Controller Properties", [])
+    return {row["Ctrl_Prop"]: row["Value"] for row in rows}
+
+
+def checking(fx):
+    """The VDs whose consistency check is in progress, from /c0/vall show cc."""
+    status, doc = fx.json("/c0/vall", "show", "cc")
+    rows = doc.get("Response Data", {}).get("VD Operation Status", [])
+    return sorted(row["VD"] for row in rows if row["Status"] == "In progress")
+
+
+def schedule_at(fx, hour, lead):
+    """Shift the schedule clock of the next controller process (the test-only
+    RAIDCLI_TEST_CLOCK_SHIFT of case_patrol_starttime) to @lead seconds
+    before @hour; return @hour as starttime= words."""
+    fx.env["RAIDCLI_TEST_CLOCK_SHIFT"] = str(hour - int(time.time()) - lead)
+    day, hh = time.strftime("%Y/%m/%d %H", time.gmtime(hour)).split()
+    return ["starttime=" + day, hh]
+
+
+def cc_schedule_fixture():
+    """Three redundant VDs: v0 RAID5, v1 and v2 RAID1."""
+    fx = Fixture(drives=7)
+    fx.ok("/c0", "add", "vd", "r1", "drives=252:3-4")
+    fx.ok("/c0", "add", "vd", "r1", "drives=252:5-6")
+    fx.ok("/c0", "set", "bgirate=100", "ccrate=1")
+    return fx
+
+
+def case_cc_schedule(fx):
+    """set cc=seq: at the start time the redundant VDs are checked one at a
+    time; set cc=conc: all at once, but the excluded one; show cc counts the
+    runs and the VDs they checked. The hours are real; the process's clock
+    is shifted to shortly before them."""
+    hour = (int(time.time()) // 3600 + 2) * 3600
+    fx.ok("/c0", "set", "cc=seq", *schedule_at(fx, hour, 40))
+    row = cc_sched(fx)
+    check(row.get("CC Operation Mode") == "Sequential" and
+          row.get("CC Next Starttime") == time.strftime("%m/%d/%Y, %H:%M:%S",
+                                                        time.gmtime(hour)),
+          "show cc plans the run for that hour", row)
+    start_export(fx)
+    for vd in range(3):
+        wait_consistent(fx, vd)
+    check(checking(fx) == [], "no check before the hour", checking(fx))
+    check(wait_for(lambda: checking(fx) == [0], 60),
+          "at the hour the first VD's check starts, and it alone", checking(fx))
+    row = cc_sched(fx)
+    check(row.get("CC Current State") == "Active" and row.get("CC Next Starttime") == "-",
+          "show cc: Active", row)
+    fx.ok("/c0", "set", "ccrate=100")
+    check(wait_for(lambda: cc_sched(fx).get("CC Number of iterations") == "1", 60),
+          "the run ends", cc_sched(fx))
+    row = cc_sched(fx)
+    check(row.get("CC Number of VD completed") == "3" and row.get("CC Current State") == "Stopped",
+          "it checked the three VDs to their end", row)
+    events = fx.ok("/c0", "show", "events").stdout
+    check("Scheduled Consistency Check started (Sequential)" in events and
+          "Scheduled Consistency Check complete (3 VDs checked)" in events,
+          "the run's start and end are events", events)
+
+    fx.ok("/c0", "stop", "service")
+    fx.ok("/c0", "set", "ccrate=1")
+    fx.ok("/c0", "set", "cc=conc", "excludevd=1", *schedule_at(fx, hour + 3600, 15))
+    start_export(fx)
+    check(wait_for(lambda: checking(fx) == [0, 2], 60),
+          "conc: the VDs not excluded are checked at once", checking(fx))
+    check(cc_sched(fx).get("CC Excluded VDs") == "1", "show cc lists the excluded VD",
+          cc_sched(fx))
+    fx.ok("/c0", "set", "ccrate=100")
+    check(wait_for(lambda: cc_sched(fx).get("CC Number of iterations") == "2", 60),
+          "the second run ends", cc_sched(fx))
+    check(cc_sched(fx).get("CC Number of VD completed") == "2",
+          "it checked two VDs, not the excluded one", cc_sched(fx))
+    fx.ok("/c0", "set", "cc=off")
+    check(cc_sched(fx).get("CC Next Starttime") == "-", "cc=off plans none", cc_sched(fx))
+
+
+case_cc_schedule.fixture = cc_schedule_fixture
+
+
 CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
          case_control_socket_robust, case_changes_through_process, case_export_auto_start,
          case_nbdinfo,
@@ -1088,7 +1211,8 @@ CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
          case_rebuild_resumes_after_kill, case_rebuild_no_spare, case_rebuild_onto_unconfigured,
          case_consistency_check, case_background_init, case_crash_resync,
          case_crash_resync_resumes, case_dirty_degraded, case_cc_degraded_refused,
-         case_patrol_read, case_patrol_auto_and_stop]
+         case_patrol_read, case_patrol_auto_and_stop, case_patrol_starttime,
+         case_cc_schedule]
 
 
 def main():

@@ -14,7 +14,9 @@
  *    repairs deliberately desynced parity;
  *  - pause, resume, stop and a restart from the checkpoint the owner kept;
  *  - the rate and host-first pacing, by what the task reports it did
- *    (sleeps, yields), never by how long it took.
+ *    (sleeps, yields), never by how long it took;
+ *  - the patrol read's options: how many members it reads at once (seen
+ *    through the fault hook as the reads are issued) and members left out.
  * Member I/O errors and a host request held in flight come from the uring
  * layer's test-only fault hook: no real drive fails or stalls on demand.
  */
@@ -973,6 +975,84 @@ START_TEST(test_rebuild_source_fails)
 }
 END_TEST
 
+/* ---- patrol read options ---- */
+
+/*
+ * The patrol read's member reads as the fault hook sees them issued, pass
+ * by pass (a pass: one array's reads at one position, in member order):
+ * how many of the pass's reads were open (issued, not yet complete: the
+ * op's @done short of its @len) when each was issued, itself included.
+ */
+struct watch {
+	const struct rcl_soft_op *pass[MAXMEM];
+	unsigned n, last_member, most_open;
+	unsigned reads[MAXMEM];
+};
+
+static int watch_reads(void *ctx, const struct rcl_soft_op *op)
+{
+	struct watch *w = ctx;
+	unsigned open = 1;
+
+	if (op->kind != RCL_SOFT_OP_READ)
+		return 0;
+	if (w->n && op->member <= w->last_member)
+		w->n = 0; /* a new pass: the last one's ops are gone */
+	for (unsigned i = 0; i < w->n; i++)
+		open += w->pass[i]->done < w->pass[i]->len;
+	if (open > w->most_open)
+		w->most_open = open;
+	w->pass[w->n++] = op;
+	w->last_member = op->member;
+	w->reads[op->member]++;
+	return 0;
+}
+
+/* A patrol read with @opts under watch. */
+static struct watch watch_patrol(struct fixture *f, const struct rcl_soft_patrol_opts *opts)
+{
+	struct watch w = {0};
+	struct rcl_soft_task_params tp;
+	struct run r;
+
+	tp = params(&r, f, RCL_SOFT_TASK_PATROL);
+	tp.patrol = *opts;
+	rcl_soft_uring_set_fault(watch_reads, &w);
+	start(f, &r, &tp);
+	ck_assert_int_eq(finish(&r).state, RCL_SOFT_TASK_DONE);
+	rcl_soft_uring_set_fault(NULL, NULL);
+	return w;
+}
+
+START_TEST(test_patrol_options)
+{
+	struct rcl_soft_patrol_opts opts = {0};
+	struct fixture f;
+	struct watch w;
+
+	setup(&f, "raid5", 4, "strip=16");
+	write_all(&f, 41);
+	w = watch_patrol(&f, &opts);
+	ck_assert_uint_eq(w.most_open, 4); /* by default an array's members are read at once */
+	for (unsigned m = 0; m < 4; m++)
+		ck_assert_uint_gt(w.reads[m], 0);
+	for (unsigned most = 1; most <= 3; most++) {
+		opts.max_members = most;
+		w = watch_patrol(&f, &opts);
+		ck_assert_uint_eq(w.most_open, most);
+	}
+	/* A member left out is not read at all; the others are. */
+	opts = (struct rcl_soft_patrol_opts){.skip = {1u << 2}};
+	w = watch_patrol(&f, &opts);
+	ck_assert_uint_eq(w.reads[2], 0);
+	ck_assert_uint_gt(w.reads[0], 0);
+	ck_assert_uint_gt(w.reads[3], 0);
+	ck_assert_uint_eq(w.most_open, 3);
+	verify(&f);
+	teardown(&f);
+}
+END_TEST
+
 static Suite *tasks_suite(void)
 {
 	Suite *s = suite_create("tasks");
@@ -992,6 +1072,7 @@ static Suite *tasks_suite(void)
 	tcase_add_test(tc, test_host_first);
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_rebuild_source_fails);
+	tcase_add_test(tc, test_patrol_options);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cc-schedule.c - the controller process's scheduled consistency check
+ * (see cc-schedule.h), on the loop's thread: it starts the checks of
+ * tasks.c and watches them end.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cc-schedule.h"
+#include "export.h"
+#include "internal.h"
+#include "service.h"
+#include "settings.h"
+#include "soft/scan.h"
+#include "tasks.h"
+
+#define RECORD_FORMAT 1
+
+/**
+ * struct cc_record - what the state file keeps.
+ * @active:	a run is under way: it goes on when the process starts.
+ * @since:	when the last run ended, or the process first saw the schedule on (0: not yet).
+ * @iterations:	runs that ended.
+ * @completed:	VDs this run (or the last) checked to their end.
+ * @todo:	bit n: VD n is yet to be checked to its end in this run.
+ */
+struct cc_record {
+	bool active;
+	int64_t since;
+	uint64_t iterations;
+	uint64_t completed;
+	uint64_t todo;
+};
+
+/* The process's schedule; @started: VDs of @rec.todo whose check this process started. */
+static struct {
+	bool loaded;
+	struct cc_record rec;
+	struct task_settings settings;
+	uint64_t started;
+} cc;
+
+static enum rcl_status record_path(struct rcl_ctx *lib, unsigned id, char *path, size_t size,
+                                   struct rcl_error *err)
+{
+	return task_file_path(lib, id, "-cc", path, size, err);
+}
+
+static void read_todo(json_object *list, uint64_t *todo)
+{
+	for (size_t i = 0; i < json_object_array_length(list); i++) {
+		int64_t vd = json_object_get_int64(json_object_array_get_idx(list, i));
+
+		if (vd >= 0 && vd < RCL_MAX_VDS)
+			*todo |= 1ull << vd;
+	}
+}
+
+static enum rcl_status record_load(struct rcl_ctx *lib, unsigned id, struct cc_record *out,
+                                   struct rcl_error *err)
+{
+	static const char *const keys[] = {"format", "since", "iterations", "completed"};
+	json_object *root = NULL, *flag, *list;
+	char path[PATH_MAX];
+	uint64_t v[4];
+	enum rcl_status st = record_path(lib, id, path, sizeof(path), err);
+
+	*out = (struct cc_record){0};
+	if (!st)
+		st = rcl_state_read(path, &root, err);
+	if (st == RCL_NOT_FOUND) {
+		*err = (struct rcl_error){0};
+		return RCL_OK;
+	}
+	for (size_t k = 0; !st && k < sizeof(keys) / sizeof(keys[0]); k++)
+		if (!rcl_json_get_uint(root, keys[k], INT64_MAX, &v[k]))
+			st = rcl_state_corrupt(err, path,
+			                       "a field of the scheduled check is missing");
+	if (!st && v[0] != RECORD_FORMAT)
+		st = rcl_state_corrupt(err, path, "it is not a format 1 scheduled check record");
+	if (!st && (!json_object_object_get_ex(root, "todo", &list) ||
+	            !json_object_is_type(list, json_type_array)))
+		st = rcl_state_corrupt(err, path, "its todo is not a list of VDs");
+	if (!st) {
+		out->since = (int64_t)v[1];
+		out->iterations = v[2];
+		out->completed = v[3];
+		out->active = json_object_object_get_ex(root, "active", &flag) &&
+		              json_object_get_boolean(flag);
+		read_todo(list, &out->todo);
+	}
+	json_object_put(root);
+	return st;
+}
+
+/* Save @cc.rec; a failure is logged (the schedule goes on, its record lags). */
+static void record_save(unsigned id)
+{
+	const struct cc_record *r = &cc.rec;
+	struct rcl_error err = {0};
+	struct rcl_ctx *lib = NULL;
+	char path[PATH_MAX];
+	json_object *root = json_object_new_object(), *todo = json_object_new_array();
+	enum rcl_status st = rcl_ctx_new(&lib, service_self(id)->state_dir, &err);
+
+	if (!st)
+		st = record_path(lib, id, path, sizeof(path), &err);
+	for (unsigned vd = 0; vd < RCL_MAX_VDS; vd++)
+		if (r->todo >> vd & 1)
+			json_object_array_add(todo, json_object_new_int((int)vd));
+	json_object_object_add(root, "format", json_object_new_int(RECORD_FORMAT));
+	json_object_object_add(root, "active", json_object_new_boolean(r->active));
+	json_object_object_add(root, "since", json_object_new_int64(r->since));
+	json_object_object_add(root, "iterations", json_object_new_int64((int64_t)r->iterations));
+	json_object_object_add(root, "completed", json_object_new_int64((int64_t)r->completed));
+	json_object_object_add(root, "todo", todo);
+	if (!st)
+		st = task_file_write(path, root, &err);
+	if (st)
+		service_log("cannot record the scheduled consistency check: %s", err.msg);
+	json_object_put(root);
+	rcl_ctx_free(lib);
+}
+
+/* ------------------------------------------------------------------------
+ * A run. */
+
+/* The run is over (@why: "complete" or "stopped"): record and log it. */
+static void end_run(unsigned id, const char *why)
+{
+	cc.rec.active = false;
+	cc.rec.todo = 0;
+	cc.started = 0;
+	cc.rec.since = schedule_now();
+	if (!strcmp(why, "complete"))
+		cc.rec.iterations++;
+	service_log("scheduled consistency check %s: %llu VDs checked", why,
+	            (unsigned long long)cc.rec.completed);
+	tasks_event(RCL_EVENT_CC_SCHEDULE, "Scheduled Consistency Check %s (%llu VDs checked)", why,
+	            (unsigned long long)cc.rec.completed);
+	record_save(id);
+}
+
+static void begin_run(const struct rcl_soft_state *state)
+{
+	cc.rec.active = true;
+	cc.rec.completed = 0;
+	cc.rec.todo = 0;
+	cc.started = 0;
+	for (size_t v = 0; v < state->cfg.vd_count; v++)
+		if (!(cc.settings.cc.exclude >> state->cfg.vds[v].id & 1))
+			cc.rec.todo |= 1ull << state->cfg.vds[v].id;
+	service_log("scheduled consistency check started (%s)", cc_mode_shown(cc.settings.cc_mode));
+	tasks_event(RCL_EVENT_CC_SCHEDULE, "Scheduled Consistency Check started (%s)",
+	            cc_mode_shown(cc.settings.cc_mode));
+}
+
+/* Start VD @vd's check. Return: false when it cannot (it leaves the run; the log says why). */
+static bool start_vd(struct rcl_ctrl *ctrl, const struct rcl_soft_vd *vd)
+{
+	struct rcl_error err = {0};
+
+	if (!vd->consistent)
+		rcl_fail(&err, RCL_NOT_ALLOWED,
+		         "it was never made consistent (its BGI comes first)");
+	else
+		check_control(ctrl, vd->id, RCL_SOFT_TASK_CHECK, REBUILD_START, false, &err);
+	if (err.status)
+		service_log("the scheduled consistency check skips v%u: %s", vd->id, err.msg);
+	return !err.status;
+}
+
+/* Note the checks that ended; drop the VDs that are gone. Return: whether the run changed. */
+static bool reap(const struct rcl_soft_state *state)
+{
+	uint64_t present = 0, before = cc.rec.todo;
+
+	for (size_t v = 0; v < state->cfg.vd_count; v++)
+		present |= 1ull << state->cfg.vds[v].id;
+	cc.rec.todo &= present;
+	cc.started &= present;
+	for (unsigned vd = 0; vd < RCL_MAX_VDS; vd++) {
+		bool done;
+
+		if (!(cc.started >> vd & 1) || !check_finished(vd, &done))
+			continue;
+		cc.started &= ~(1ull << vd);
+		cc.rec.todo &= ~(1ull << vd);
+		cc.rec.completed += done;
+	}
+	return cc.rec.todo != before;
+}
+
+/* Move the run on: the checks that ended, the next ones to start (seq: one at a time). */
+static void advance(unsigned id, struct rcl_ctrl *ctrl, const struct rcl_soft_state *state)
+{
+	bool changed = reap(state);
+
+	for (size_t v = 0; v < state->cfg.vd_count; v++) {
+		const struct rcl_soft_vd *vd = &state->cfg.vds[v];
+		uint64_t bit = 1ull << vd->id;
+
+		if (!(cc.rec.todo & bit) || (cc.started & bit))
+			continue;
+		if (cc.settings.cc_mode == CC_SEQ && cc.started)
+			break;
+		if (start_vd(ctrl, vd))
+			cc.started |= bit;
+		else
+			cc.rec.todo &= ~bit;
+		changed = true;
+	}
+	if (!cc.rec.todo)
+		end_run(id, "complete");
+	else if (changed)
+		record_save(id);
+}
+
+static bool due(void)
+{
+	if (cc.rec.active)
+		return true;
+	return cc.settings.cc_mode != CC_OFF && cc.rec.since &&
+	       schedule_now() >= schedule_next(&cc.settings.cc, cc.rec.since);
+}
+
+void cc_schedule_tick(unsigned id)
+{
+	struct rcl_error err = {0};
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_ctx *lib = NULL;
+
+	if (!cc.loaded || !due())
+		return;
+	if (service_open_ctrl(id, RCL_LOCK_SHARED, &lib, &ctrl, &err) ||
+	    !service_soft_state(ctrl)) {
+		service_log("cannot run the scheduled consistency check: %s", err.msg);
+	} else {
+		if (!cc.rec.active)
+			begin_run(service_soft_state(ctrl));
+		advance(id, ctrl, service_soft_state(ctrl));
+	}
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(lib);
+}
+
+void cc_schedule_poll(unsigned id)
+{
+	struct rcl_error err = {0};
+	struct rcl_ctx *lib = NULL;
+	enum rcl_status st = rcl_ctx_new(&lib, service_self(id)->state_dir, &err);
+
+	if (!st)
+		st = settings_load(lib, id, &cc.settings, &err);
+	if (!st && !cc.loaded)
+		st = record_load(lib, id, &cc.rec, &err);
+	rcl_ctx_free(lib);
+	if (st) {
+		service_log("cannot read the scheduled consistency check's settings: %s", err.msg);
+		return;
+	}
+	cc.loaded = true;
+	if (cc.settings.cc_mode == CC_OFF && cc.rec.active)
+		end_run(id, "stopped");
+	if (cc.settings.cc_mode != CC_OFF && !cc.rec.since) {
+		cc.rec.since = schedule_now();
+		record_save(id);
+	}
+}
+
+bool cc_schedule_busy(void)
+{
+	return cc.loaded && (cc.rec.active || cc.settings.cc_mode != CC_OFF);
+}
+
+/* ------------------------------------------------------------------------
+ * show cc. */
+
+enum rcl_status cc_schedule_show(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, struct rcl_node *table,
+                                 struct rcl_error *err)
+{
+	unsigned id = rcl_ctrl_id(ctrl);
+	bool here = service_self(id) && cc.loaded;
+	struct task_settings s = cc.settings;
+	struct cc_record rec = cc.rec;
+	enum rcl_status st = RCL_OK;
+	char text[64];
+
+	if (!here)
+		st = settings_load(lib, id, &s, err);
+	if (!here && !st)
+		st = record_load(lib, id, &rec, err);
+	if (st)
+		return st;
+	ctrl_prop_row(table, "CC Operation Mode", cc_mode_shown(s.cc_mode));
+	snprintf(text, sizeof(text), "%u hours", s.cc.delay);
+	ctrl_prop_row(table, "CC Execution Delay", text);
+	if (s.cc_mode != CC_OFF && !rec.active && (rec.since || s.cc.start))
+		format_time(text, sizeof(text), (time_t)schedule_next(&s.cc, rec.since));
+	else
+		snprintf(text, sizeof(text), "-");
+	ctrl_prop_row(table, "CC Next Starttime", text);
+	ctrl_prop_row(table, "CC Current State",
+	              !rec.active ? "Stopped"
+	              : here      ? "Active"
+	                          : "Interrupted");
+	snprintf(text, sizeof(text), "%llu", (unsigned long long)rec.iterations);
+	ctrl_prop_row(table, "CC Number of iterations", text);
+	snprintf(text, sizeof(text), "%llu", (unsigned long long)rec.completed);
+	ctrl_prop_row(table, "CC Number of VD completed", text);
+	schedule_excluded(&s.cc, text, sizeof(text));
+	ctrl_prop_row(table, "CC Excluded VDs", text);
+	return RCL_OK;
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cc-schedule.h - the controller process's scheduled consistency check
+ * (StorCLI's "set cc=seq|conc", settings.h): every "ccdelay" hours after
+ * the last run ended (the first: that long after the process first saw the
+ * schedule on), or at "ccstart" when that is later, the consistency check
+ * of tasks.h (check_control()) runs on each redundant, consistent VD not in
+ * "ccexclude": one at a time in id order (seq) or all at once (conc).
+ * A VD a user's check, a BGI or a migration keeps busy, a RAID0 and a VD
+ * that was never made consistent are left out of the run (the log says
+ * why). Its state is kept in <state>/tasks/<backend>-<key>-cc.json:
+ *	{"format": 1, "active": true, "since": 1700000000, "iterations": 3,
+ *	 "completed": 1, "todo": [2, 4]}
+ * ("todo": the VDs of the run not yet checked to their end; "completed":
+ * the VDs the run, or the last one, checked to their end). A process killed
+ * mid-run checks the VDs of "todo" again from their start when it starts.
+ * Starts and ends go to the event log; "cc=off" ends a run (the checks
+ * under way go on, as a user's would).
+ */
+#ifndef RCL_SERVER_CC_SCHEDULE_H
+#define RCL_SERVER_CC_SCHEDULE_H
+
+#include "cli.h"
+
+/* In the loop (through tasks.c): */
+/* cc_schedule_poll() - after a command: take the settings; at the process's start, resume. */
+void cc_schedule_poll(unsigned id);
+/* cc_schedule_tick() - start the run when due, the next VD's check, end the run. */
+void cc_schedule_tick(unsigned id);
+/* cc_schedule_busy() - whether the loop must tick: the schedule is on. */
+bool cc_schedule_busy(void);
+
+/*
+ * cc_schedule_show() - StorCLI's "show cc" rows of a controller into
+ * @table: CC Operation Mode, CC Execution Delay, CC Next Starttime, CC
+ * Current State, CC Number of iterations, CC Number of VD completed, CC
+ * Excluded VDs. @lib and @ctrl may be outside the process.
+ */
+enum rcl_status cc_schedule_show(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, struct rcl_node *table,
+                                 struct rcl_error *err);
+
+#endif /* RCL_SERVER_CC_SCHEDULE_H */
