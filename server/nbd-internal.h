@@ -30,6 +30,8 @@
 #include "nbd-proto.h"
 #include "nbd.h"
 
+/* Where request payload buffers start (see req_reserve()). */
+#define NBD_BUF_ALIGN 4096
 /* The most threads (so requests in flight) one connection may have. */
 #define NBD_CONN_THREADS_MAX 64
 /* Clients served at once; more are closed on accept. */
@@ -53,8 +55,9 @@ struct nbd_req {
 	uint64_t offset;
 	uint32_t length;
 	uint32_t error; /* the reply's NBD error */
-	void *buf;      /* READ and WRITE payload, @cap bytes */
+	void *buf;      /* READ and WRITE payload, @cap bytes, NBD_BUF_ALIGN-aligned in @block */
 	size_t cap;
+	void *block;
 };
 
 /*

@@ -214,14 +214,20 @@ static uint32_t check_request(const struct rcl_nbd_server *srv, const struct nbd
 
 /*
  * Grow @req's buffer to @len: a fresh allocation rather than realloc(),
- * which would copy contents nobody needs. Once grown it is reused.
+ * which would copy contents nobody needs. Once grown it is reused. It
+ * starts on a page: the parity code wants its data aligned (a misaligned
+ * write would be copied to aligned memory first) and page-aligned copies
+ * into the page cache are the cheapest.
  */
 static bool req_reserve(struct nbd_req *req, size_t len)
 {
 	if (req->cap >= len)
 		return true;
-	rcl_free(req->buf);
-	req->buf = rcl_malloc(len);
+	rcl_free(req->block);
+	req->block = rcl_malloc(len + NBD_BUF_ALIGN);
+	req->buf = req->block ? (void *)(((uintptr_t)req->block + NBD_BUF_ALIGN - 1) &
+	                                 ~(uintptr_t)(NBD_BUF_ALIGN - 1))
+	                      : NULL;
 	req->cap = req->buf ? len : 0;
 	return req->buf != NULL;
 }
@@ -332,7 +338,7 @@ static void serve_requests(struct nbd_conn *conn)
 
 	while (serve_one(conn, &req))
 		;
-	rcl_free(req.buf);
+	rcl_free(req.block);
 }
 
 static void *request_thread(void *arg)

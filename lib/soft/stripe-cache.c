@@ -29,6 +29,8 @@ struct rcl_soft_stripe_cache {
 	void *ctx;
 	struct rcl_soft_cached *bucket[BUCKETS];
 	_Atomic size_t entries;
+	/* Writes between _begin() and _end(), less those waiting in _wait(). */
+	atomic_uint writers;
 	/* The last writes, for rcl_soft_stripe_cache_sequential(). */
 	uint64_t recent_start[RECENT], recent_end[RECENT];
 	unsigned recent_next;
@@ -290,8 +292,12 @@ void rcl_soft_stripe_cache_written(struct rcl_soft_stripe_cache *c, struct rcl_s
 	c->epoch++;
 	e->written = ++e->batch;
 	e->error = rc;
-	pthread_cond_broadcast(&e->done);
 	pthread_mutex_unlock(&c->lock);
+	/*
+	 * After letting go, or each waiter would wake only to wait for the
+	 * lock. @e stays: the caller holds its stripe lock, which freeing takes.
+	 */
+	pthread_cond_broadcast(&e->done);
 }
 
 uint64_t rcl_soft_stripe_cache_pin(struct rcl_soft_stripe_cache *c, struct rcl_soft_cached *e)
@@ -334,18 +340,44 @@ void rcl_soft_stripe_cache_release(struct rcl_soft_stripe_cache *c, struct rcl_s
 	pthread_mutex_unlock(&c->lock);
 }
 
-bool rcl_soft_stripe_cache_wait(struct rcl_soft_stripe_cache *c, struct rcl_soft_cached *e,
-                                uint64_t batch, uint64_t wait_ns, int *rc)
+void rcl_soft_stripe_cache_begin(struct rcl_soft_stripe_cache *c)
 {
-	struct timespec at = deadline(wait_ns);
+	atomic_fetch_add(&c->writers, 1);
+}
+
+void rcl_soft_stripe_cache_end(struct rcl_soft_stripe_cache *c)
+{
+	atomic_fetch_sub(&c->writers, 1);
+}
+
+/*
+ * Wait in turns of @wait_ns, for at most @most_ns: another turn only while
+ * some other write is under way (it may be the one that fills the stripe;
+ * when none is, none can come before this write is answered).
+ */
+bool rcl_soft_stripe_cache_wait(struct rcl_soft_stripe_cache *c, struct rcl_soft_cached *e,
+                                uint64_t batch, uint64_t wait_ns, uint64_t most_ns, int *rc)
+{
+	uint64_t start = now_ns();
 	bool ended;
 
+	atomic_fetch_sub(&c->writers, 1);
 	pthread_mutex_lock(&c->lock);
-	while (e->written <= batch && pthread_cond_timedwait(&e->done, &c->lock, &at) != ETIMEDOUT)
-		;
+	for (bool first = true; e->written <= batch; first = false) {
+		uint64_t waited = now_ns() - start;
+		struct timespec at;
+
+		if (waited >= most_ns || (!first && !atomic_load(&c->writers)))
+			break;
+		at = deadline(most_ns - waited < wait_ns ? most_ns - waited : wait_ns);
+		while (e->written <= batch &&
+		       pthread_cond_timedwait(&e->done, &c->lock, &at) != ETIMEDOUT)
+			;
+	}
 	ended = e->written > batch;
 	*rc = e->error;
 	pthread_mutex_unlock(&c->lock);
+	atomic_fetch_add(&c->writers, 1);
 	return ended;
 }
 
@@ -391,16 +423,34 @@ uint64_t rcl_soft_stripe_cache_epoch(struct rcl_soft_stripe_cache *c)
 	return epoch;
 }
 
-bool rcl_soft_stripe_cache_sequential(struct rcl_soft_stripe_cache *c, uint64_t off, uint64_t len)
+/* How [@start, @end) lies next to a write of @len bytes at @off. */
+static enum rcl_soft_stream neighbour(uint64_t start, uint64_t end, uint64_t off, uint64_t len,
+                                      uint64_t near)
 {
-	bool seq = false;
+	if (start == UINT64_MAX)
+		return RCL_SOFT_STREAM_NONE;
+	if (end == off || start == off + len)
+		return RCL_SOFT_STREAM_NEXT;
+	if ((end < off && off - end <= near) || (start > off + len && start - off - len <= near))
+		return RCL_SOFT_STREAM_NEAR;
+	return RCL_SOFT_STREAM_NONE;
+}
+
+enum rcl_soft_stream rcl_soft_stripe_cache_sequential(struct rcl_soft_stripe_cache *c, uint64_t off,
+                                                      uint64_t len, uint64_t near)
+{
+	enum rcl_soft_stream best = RCL_SOFT_STREAM_NONE;
 
 	pthread_mutex_lock(&c->lock);
-	for (unsigned i = 0; i < RECENT && !seq; i++)
-		seq = c->recent_end[i] == off || c->recent_start[i] == off + len;
+	for (unsigned i = 0; i < RECENT && best != RCL_SOFT_STREAM_NEXT; i++) {
+		enum rcl_soft_stream s =
+		    neighbour(c->recent_start[i], c->recent_end[i], off, len, near);
+
+		best = s > best ? s : best;
+	}
 	c->recent_start[c->recent_next] = off;
 	c->recent_end[c->recent_next] = off + len;
 	c->recent_next = (c->recent_next + 1) % RECENT;
 	pthread_mutex_unlock(&c->lock);
-	return seq;
+	return best;
 }

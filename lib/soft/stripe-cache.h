@@ -7,7 +7,7 @@
  * memory, waiting and the background writer).
  *
  * An entry's data (data_strips x chunk bytes, data role d at d x chunk)
- * and its dirty rows (@lo, @hi, @touched) belong to whoever holds the
+ * and its dirty rows (@lo, @hi, @touched, @lent) belong to whoever holds the
  * stripe's lock (stripe-lock.h). The cache's own mutex guards the table,
  * the memory count and each entry's bookkeeping (@batch, @written,
  * @error, @pins, @dirty, @last_ns); lock order: stripe locks, then that
@@ -36,6 +36,10 @@ struct rcl_soft_stripe_cache;
  * struct rcl_soft_cached - one cached stripe.
  * @data:	the stripe's data strips (aligned for parity.h).
  * @lo, @hi:	data role d's dirty rows [lo, hi), for the roles in @touched.
+ * @lent:	per role: NULL when its dirty rows are in @data, else where
+ *		they are: in the buffer of a writer that stays until they are
+ *		written (a write-through writer waiting for the batch, or the
+ *		one writing it), which spares copying them.
  * @batch:	the batch new data joins; @written: batches before it are on
  *		the members (or failed with @error).
  * @pins:	threads that will come back to it (waiters, flushers).
@@ -49,6 +53,7 @@ struct rcl_soft_cached {
 	uint8_t *data;
 	uint32_t lo[RCL_SOFT_ARRAY_MAX], hi[RCL_SOFT_ARRAY_MAX];
 	uint64_t touched;
+	uint8_t *lent[RCL_SOFT_ARRAY_MAX];
 	uint64_t batch, written;
 	int error;
 	unsigned pins;
@@ -118,12 +123,22 @@ void rcl_soft_stripe_cache_unpin(struct rcl_soft_stripe_cache *cache, struct rcl
 void rcl_soft_stripe_cache_release(struct rcl_soft_stripe_cache *cache, struct rcl_soft_cached *e);
 
 /*
- * rcl_soft_stripe_cache_wait() - wait, without locks, up to @wait_ns for
- * the end of batch @batch of the pinned @e. Return: true and *@rc its
- * result when it ended; false when the time ran out.
+ * rcl_soft_stripe_cache_begin(), _end() - a write to the cache's volume
+ * starts, ends: _wait() counts the writes under way.
+ */
+void rcl_soft_stripe_cache_begin(struct rcl_soft_stripe_cache *cache);
+void rcl_soft_stripe_cache_end(struct rcl_soft_stripe_cache *cache);
+
+/*
+ * rcl_soft_stripe_cache_wait() - wait, without locks, for the end of batch
+ * @batch of the pinned @e: up to @wait_ns, and on for further @wait_ns
+ * turns while other writes are under way (one of them may fill the
+ * stripe), up to @most_ns in all. The caller is a write (between _begin()
+ * and _end()). Return: true and *@rc its result when it ended; false when
+ * the time ran out.
  */
 bool rcl_soft_stripe_cache_wait(struct rcl_soft_stripe_cache *cache, struct rcl_soft_cached *e,
-                                uint64_t batch, uint64_t wait_ns, int *rc);
+                                uint64_t batch, uint64_t wait_ns, uint64_t most_ns, int *rc);
 
 /*
  * rcl_soft_stripe_cache_pick() - a dirty entry to write, pinned, or NULL:
@@ -138,12 +153,22 @@ struct rcl_soft_cached *rcl_soft_stripe_cache_pick(struct rcl_soft_stripe_cache 
 /* rcl_soft_stripe_cache_epoch() - the epoch now: entries dirty now are dirty since it or before. */
 uint64_t rcl_soft_stripe_cache_epoch(struct rcl_soft_stripe_cache *cache);
 
+/* How a write lies next to the last few: see rcl_soft_stripe_cache_sequential(). */
+enum rcl_soft_stream {
+	RCL_SOFT_STREAM_NONE, /* apart from all */
+	RCL_SOFT_STREAM_NEAR, /* at most @near bytes from one */
+	RCL_SOFT_STREAM_NEXT, /* right after or before one */
+};
+
 /*
  * rcl_soft_stripe_cache_sequential() - whether a write of @len bytes at
- * @off continues or is continued by one of the last few writes (then a
- * partial stripe is worth holding for its neighbours); remembers it.
+ * @off follows or is followed by one of the last few writes, right away
+ * (NEXT) or with a gap of at most @near bytes (NEAR); then a partial
+ * stripe is worth holding for its neighbours. Remembers it. NEAR lets a
+ * stream's writes be seen as one though the threads that serve them run
+ * them out of order: a write may come before the one it continues.
  */
-bool rcl_soft_stripe_cache_sequential(struct rcl_soft_stripe_cache *cache, uint64_t off,
-                                      uint64_t len);
+enum rcl_soft_stream rcl_soft_stripe_cache_sequential(struct rcl_soft_stripe_cache *cache,
+                                                      uint64_t off, uint64_t len, uint64_t near);
 
 #endif /* RCL_SOFT_STRIPE_CACHE_H */

@@ -23,11 +23,12 @@
  * A partial stripe first joins the stripe's entry in the stripe cache
  * (stripe-cache.h), where the writes to one stripe gather: when their
  * data fills the stripe it is written whole, reading nothing. Write
- * through holds the partial stripes of a sequential stream for at most
- * GATHER_NS for the writes that fill them (the one that does writes for
- * all, and wakes them), and writes any other at once; write back leaves
- * them cached for the background writer, a flush, or the write that
- * fills them. Reads of a stripe with cached data take its lock and lay
+ * through holds the partial stripes of a sequential stream for a while
+ * (GATHER_NS) for the writes that fill them (the one that does writes for
+ * all, and wakes them), and writes any other at once; a holder's data is
+ * not copied: the entry points at its buffer until written. Write back
+ * leaves them cached for the background writer, a flush, or the write
+ * that fills them. Reads of a stripe with cached data take its lock and lay
  * the cached data over what the members hold. Cached data is written by
  * the same path as any other, so the write-intent bits go first.
  *
@@ -567,8 +568,16 @@ out:
 
 /* ---- the stripe cache ---- */
 
-/* How long a partial stripe of a sequential write-through write waits for its neighbours. */
-#define GATHER_NS (1000 * 1000ull)
+/*
+ * How long a partial stripe of a sequential write-through write waits for
+ * its neighbours: GATHER_NS; when the write directly continues another,
+ * on while other writes are under way, up to GATHER_MOST_NS (a busy
+ * machine may keep the neighbour's thread off the CPU for longer than
+ * GATHER_NS, and giving up then costs reads). A write only near another
+ * may be a random one that no neighbour will follow.
+ */
+#define GATHER_NS      (1000 * 1000ull)
+#define GATHER_MOST_NS (10 * GATHER_NS)
 /* How long a write-back stripe stays in memory without new data. */
 #define IDLE_NS (20 * 1000 * 1000ull)
 
@@ -592,16 +601,46 @@ static bool mergeable(const struct rcl_soft_cached *e, const struct pstripe *p)
 	return true;
 }
 
-/* Copy @p's data into @e (clean or mergeable). */
-static void deposit(struct pwin *pw, struct rcl_soft_cached *e, const struct pstripe *p)
+/* Where row @row of data role @d of @e is (a dirty row, or any when the role is not lent). */
+static uint8_t *cached_row(const struct rcl_soft_cached *e, unsigned d, uint64_t chunk,
+                           uint32_t row)
+{
+	return e->lent[d] ? e->lent[d] + (row - e->lo[d]) : e->data + d * chunk + row;
+}
+
+/* Copy data role @d's lent rows into @e's own memory. */
+static void take_back(struct rcl_soft_cached *e, unsigned d, uint64_t chunk)
+{
+	if (!e->lent[d])
+		return;
+	memcpy(e->data + d * chunk + e->lo[d], e->lent[d], e->hi[d] - e->lo[d]);
+	e->lent[d] = NULL;
+}
+
+/*
+ * Put @p's data into @e (clean or mergeable): with @lend, a data role @p
+ * writes whole (all of its dirty rows and maybe more) just points at
+ * @p's buffer; the rest is copied.
+ */
+static void deposit(struct pwin *pw, struct rcl_soft_cached *e, const struct pstripe *p, bool lend)
 {
 	uint64_t chunk = array_of(pw, p)->chunk;
 
 	for (unsigned d = 0; d < RCL_SOFT_ARRAY_MAX; d++) {
+		bool had = e->touched >> d & 1;
+
 		if (!(p->touched >> d & 1))
 			continue;
+		if (lend && (!had || (p->lo[d] <= e->lo[d] && p->hi[d] >= e->hi[d]))) {
+			e->lent[d] = p->user[d];
+			e->lo[d] = p->lo[d];
+			e->hi[d] = p->hi[d];
+			continue;
+		}
+		if (had)
+			take_back(e, d, chunk);
 		memcpy(e->data + d * chunk + p->lo[d], p->user[d], p->hi[d] - p->lo[d]);
-		if (!(e->touched >> d & 1)) {
+		if (!had) {
 			e->lo[d] = p->lo[d];
 			e->hi[d] = p->hi[d];
 		}
@@ -623,7 +662,7 @@ static struct pstripe cached_stripe(const struct rcl_soft_volume *vol,
 		if (e->touched >> d & 1) {
 			p.lo[d] = e->lo[d];
 			p.hi[d] = e->hi[d];
-			p.user[d] = e->data + d * chunk + e->lo[d];
+			p.user[d] = cached_row(e, d, chunk, e->lo[d]);
 		}
 	return p;
 }
@@ -632,6 +671,7 @@ static struct pstripe cached_stripe(const struct rcl_soft_volume *vol,
 static void cached_written(struct rcl_soft_volume *vol, struct rcl_soft_cached *e, int rc)
 {
 	e->touched = 0;
+	memset(e->lent, 0, sizeof(e->lent));
 	rcl_soft_stripe_cache_written(vol->cache, e, rc);
 }
 
@@ -658,6 +698,7 @@ static void lock_one(struct rcl_soft_volume *vol, struct rcl_soft_lockset *set,
 struct held {
 	struct rcl_soft_cached *e;
 	uint64_t batch;
+	uint64_t most_ns;
 };
 
 /*
@@ -668,7 +709,8 @@ static int wait_held(struct rcl_soft_volume *vol, const struct held *h, struct v
 {
 	struct rcl_soft_lockset set;
 	int rc;
-	bool ended = rcl_soft_stripe_cache_wait(vol->cache, h->e, h->batch, GATHER_NS, &rc);
+	bool ended =
+	    rcl_soft_stripe_cache_wait(vol->cache, h->e, h->batch, GATHER_NS, h->most_ns, &rc);
 
 	lock_one(vol, &set, h->e);
 	if (!ended)
@@ -750,7 +792,7 @@ static void overlay(struct pwin *pw)
 			uint32_t x1 = p->hi[d] < e->hi[d] ? p->hi[d] : e->hi[d];
 
 			if ((p->touched & e->touched) >> d & 1 && x0 < x1)
-				memcpy(p->user[d] + (x0 - p->lo[d]), e->data + d * chunk + x0,
+				memcpy(p->user[d] + (x0 - p->lo[d]), cached_row(e, d, chunk, x0),
 				       x1 - x0);
 		}
 	}
@@ -774,6 +816,7 @@ static bool any_cached(const struct pwin *pw)
  */
 struct plan {
 	bool cache, hold;
+	uint64_t hold_ns;
 	struct pstripe *batch;
 	size_t nbatch;
 	struct rcl_soft_cached **done;
@@ -805,15 +848,24 @@ static int place(struct pwin *pw, struct pstripe *p, struct plan *plan)
 	}
 	if (e->touched && !mergeable(e, p) && (rc = write_cached(vol, e, pw->written)))
 		return rc;
-	deposit(pw, e, p);
+	/* A writer that holds or writes the stripe now stays until its data is written. */
+	deposit(pw, e, p, plan->hold || !plan->cache);
 	if (whole_stripe(a, e->touched, e->lo, e->hi) || !plan->cache) {
 		plan->batch[plan->nbatch++] = cached_stripe(vol, e);
 		plan->done[plan->ndone++] = e;
 	} else if (plan->hold) {
 		plan->held[plan->nheld++] =
-		    (struct held){.e = e, .batch = rcl_soft_stripe_cache_pin(vol->cache, e)};
+		    (struct held){.e = e,
+		                  .batch = rcl_soft_stripe_cache_pin(vol->cache, e),
+		                  .most_ns = plan->hold_ns};
 	}
 	return 0;
+}
+
+/* The data bytes of a stripe across every span. */
+static uint64_t full_stripe(const struct rcl_soft_volume *vol)
+{
+	return rcl_soft_array_stripe_bytes(&vol->geo.arrays[0]) * vol->geo.spans;
 }
 
 /*
@@ -827,11 +879,18 @@ static int write_window(struct pwin *pw)
 	struct rcl_soft_volume *vol = pw->vol;
 	const struct vol_window *w = pw->w;
 	bool fua = w->flags & RCL_SOFT_IO_FUA, back = vol->write_back && !fua;
-	bool hold = !back && !fua && vol->cache &&
-	            rcl_soft_stripe_cache_sequential(vol->cache, w->off, w->len);
-	struct plan plan = {.cache = back || hold, .hold = hold};
+	enum rcl_soft_stream stream =
+	    !back && !fua && vol->cache
+	        ? rcl_soft_stripe_cache_sequential(vol->cache, w->off, w->len, full_stripe(vol))
+	        : RCL_SOFT_STREAM_NONE;
+	bool hold = stream != RCL_SOFT_STREAM_NONE;
+	struct plan plan = {.cache = back || hold,
+	                    .hold = hold,
+	                    .hold_ns = stream == RCL_SOFT_STREAM_NEXT ? GATHER_MOST_NS : GATHER_NS};
 	int rc = -ENOMEM;
 
+	if (vol->cache)
+		rcl_soft_stripe_cache_begin(vol->cache);
 	plan.batch = rcl_malloc(pw->nstripes * sizeof(*plan.batch));
 	plan.done = rcl_malloc(pw->nstripes * sizeof(*plan.done));
 	plan.held = rcl_malloc(pw->nstripes * sizeof(*plan.held));
@@ -856,6 +915,8 @@ static int write_window(struct pwin *pw)
 	rcl_free(plan.held);
 	rcl_free(plan.done);
 	rcl_free(plan.batch);
+	if (vol->cache)
+		rcl_soft_stripe_cache_end(vol->cache);
 	return rc;
 }
 
