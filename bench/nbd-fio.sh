@@ -100,6 +100,13 @@ fio_run() {
 		printf '[global]\nioengine=nbd\nrw=%s\nbs=%s\niodepth=%s\n' "$rw" "$bs" "$depth"
 		printf 'time_based=1\nruntime=%s\nramp_time=1\ngroup_reporting=1\n' "$runtime"
 		[ -n "$mix" ] && printf 'rwmixread=%s\n' "$mix"
+		# Clones of a job on one URI each get their own slice of it, as
+		# each JBOD job has a member of its own: else the VD's sequential
+		# writers would all write the same stripes at once.
+		if [ "$per_uri_jobs" -gt 1 ]; then
+			printf 'size=%d%%\noffset_increment=%d%%\n' \
+				$((100 / per_uri_jobs)) $((100 / per_uri_jobs))
+		fi
 		for uri in "$@"; do
 			printf '[j%d]\nuri=%s\nnumjobs=%d\n' $i "$uri" $per_uri_jobs
 			i=$((i + 1))
