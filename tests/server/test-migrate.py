@@ -37,7 +37,7 @@ def fio_process(uri, seed, size, verify_only=False):
     return subprocess.Popen(["fio", "--name=migrate", "--ioengine=nbd", "--uri=" + uri,
                              "--rw=randwrite", "--bssplit=4k/50:64k/30:192k/20",
                              "--size=%d" % size, "--iodepth=8", "--verify=crc32c",
-                             "--verify_fatal=1", "--randseed=%d" % seed,
+                             "--verify_fatal=1", "--verify_state_save=0", "--randseed=%d" % seed,
                              "--output-format=terse"] +
                             (["--verify_only"] if verify_only else []),
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
