@@ -9,7 +9,12 @@
  * Each copy step runs with the volume's lock write-held, so no request
  * runs while rows move and the boundary changes; reshape.h's rule (a
  * step touches only data in [boundary, next)) is thus kept trivially,
- * at the price of pausing requests for one step (a few MiB).
+ * at the price of pausing requests for one step (a few MiB). The old
+ * volume's stripe cache is flushed first: the copy reads the members.
+ *
+ * A member an I/O error fails (in a step, or in a request to either
+ * volume) is out of use in both volumes, and the steps go on without it
+ * while both layouts survive its loss (rcl_soft_reshape_survives()).
  */
 #include <errno.h>
 #include <string.h>
