@@ -46,7 +46,7 @@ static const char *const cc_modes[] = {"off", "seq", "conc", NULL};
 		.help = "follow the task until it ends: a progress bar on a terminal, then the "   \
 		        "last show"                                                                \
 	}
-static const char *const migrate_levels[] = {"raid5", "raid6", NULL};
+static const char *const migrate_levels[] = {"raid0", "raid5", "raid6", NULL};
 static const char *const migrate_options[] = {"add", "remove", NULL};
 
 #define OPT_FORCE                                                                                  \
@@ -885,7 +885,7 @@ const struct cmd_spec cli_commands[] = {
 				 .type = OPT_ENUM,
 				 .choices = migrate_levels,
 				 .aliases = raid_level_aliases,
-				 .help = "the new RAID level: raid5 (from RAID0, RAID1 or RAID5) or raid6 (from RAID5 or RAID6)",
+				 .help = "the new RAID level: raid0 (from RAID1, RAID5 or RAID6), raid5 (from RAID0, RAID1, RAID5 or RAID6) or raid6 (from RAID5 or RAID6)",
 				 .required = true},
 				{.name = "option",
 				 .type = OPT_ENUM,

@@ -10,11 +10,13 @@
  *	  "host": "127.0.0.1", "port": 10809}, …]}
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "export.h"
+#include "migrate.h"
 #include "tasks.h"
 #include "nbd.h"
 #include "service.h"
@@ -227,6 +229,17 @@ static void on_member_failed(void *ctx, unsigned vd, unsigned member, int error)
 }
 
 static const struct rcl_soft_volume_owner volume_owner = {.failed = on_member_failed};
+
+/* A failure of no member: the loop wakes, refreshes and looks at its tasks. */
+#define WAKE_VD UINT_MAX
+
+void exports_wake(void)
+{
+	struct failure f = {.vd = WAKE_VD};
+
+	if (service_notify_fd() >= 0)
+		(void)!write(service_notify_fd(), &f, sizeof(f));
+}
 
 /* The process's open volumes: one per VD, shared by its export and its background tasks. */
 struct shared_volume {
@@ -746,8 +759,12 @@ static void record_failure(unsigned id, const struct failure *f)
 	struct rcl_ctx *lib = NULL;
 	struct rcl_drive_ref ref;
 
+	if (f->vd == WAKE_VD)
+		return;
 	service_log("v%u: member %u failed (%s); serving degraded", f->vd, f->member,
 	            strerror(f->error));
+	/* Its checkpoints rewrite the superblocks this change does: not at the same time. */
+	migration_hold(f->vd);
 	if (service_open_ctrl(id, RCL_LOCK_EXCLUSIVE, &lib, &ctrl, &err))
 		service_log("cannot record the failure: %s", err.msg);
 	else if (!failed_drive(ctrl, f, &ref))

@@ -86,6 +86,8 @@ void exports_start_all(unsigned id);
 void exports_refresh(unsigned id);
 /* exports_notified() - the notify pipe @fd is readable: handle failed members. */
 void exports_notified(int fd, unsigned id);
+/* exports_wake() - from any thread: wake the loop (exports_notified(), then the tasks' poll). */
+void exports_wake(void);
 /* exports_stop_all() - stop every server, flush and close the volumes. */
 void exports_stop_all(void);
 

@@ -6,6 +6,7 @@
  * a step returns) and stores where it stands in atomics; the loop's
  * thread makes every configuration change, as for the other tasks.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -31,6 +32,7 @@ enum {
 /**
  * struct migration - one VD's migration in this process.
  * @halted:	it failed: not restarted until the process starts again.
+ * @failed:	a step failed (not: it could not start).
  * @first, @first_at: the rows done after this run's first step, and when
  *		(CLOCK_MONOTONIC ns), for the time left.
  */
@@ -40,6 +42,7 @@ struct migration {
 	pthread_t thread;
 	bool joined;
 	bool halted;
+	bool failed;
 	bool resumed;
 	atomic_bool stop;
 	atomic_int ended;
@@ -113,8 +116,7 @@ static void *run(void *arg)
 	atomic_store(&m->error, e < 0 ? -e : 0);
 	atomic_store(&m->ended, e == 0 ? COPIED : e < 0 ? FAILED : STOPPED);
 	/* Wake the loop, which records the end. */
-	if (service_notify_fd() >= 0)
-		(void)!write(service_notify_fd(), "m", 1);
+	exports_wake();
 	return NULL;
 }
 
@@ -128,6 +130,8 @@ static void start_one(unsigned id, const struct rcl_soft_state *state, unsigned 
 
 	if (m && (!m->joined || m->halted))
 		return;
+	/* One held (migration_hold()) goes on as it started: resumed or not. */
+	resumed |= m && m->resumed;
 	if (!m)
 		m = &migrations[migration_count++];
 	*m = (struct migration){.vd = vd, .joined = true, .resumed = resumed};
@@ -196,6 +200,18 @@ static int join(struct migration *m)
 	return ended;
 }
 
+void migration_hold(unsigned vd)
+{
+	struct migration *m = find(vd);
+
+	if (!m || m->joined)
+		return;
+	atomic_store(&m->stop, true);
+	/* Copied or failed meanwhile: the next run says so again at once, and the tick acts. */
+	join(m);
+	service_log("migration of v%u held for a change of its members", vd);
+}
+
 /* Record the end of @m's copy: the VD takes its new geometry. */
 static void finish(unsigned id, struct migration *m)
 {
@@ -221,18 +237,25 @@ static void finish(unsigned id, struct migration *m)
 	rcl_ctx_free(lib);
 }
 
+/* Why a migration's step failed, from its errno. */
+static const char *failure(int error)
+{
+	return error == ENXIO ? "it lost more drives than its old or new RAID level survives"
+	                      : strerror(error);
+}
+
 static void failed(unsigned id, struct migration *m)
 {
 	struct rcl_error err = {0};
 	struct rcl_ctrl *ctrl = NULL;
 	struct rcl_ctx *lib = NULL;
+	const char *why = failure(atomic_load(&m->error));
 
-	m->halted = true;
-	service_log("the migration of v%u failed: %s", m->vd, strerror(atomic_load(&m->error)));
+	m->halted = m->failed = true;
+	service_log("the migration of v%u failed: %s", m->vd, why);
 	if (!service_open_ctrl(id, RCL_LOCK_EXCLUSIVE, &lib, &ctrl, &err))
 		(void)rcl_event_record(ctrl, RCL_EVENT_MIGRATION_FAILED, NULL,
-		                       "Reconstruction of VD %02u failed: %s", m->vd,
-		                       strerror(atomic_load(&m->error)));
+		                       "Reconstruction of VD %02u failed: %s", m->vd, why);
 	rcl_ctrl_close(ctrl);
 	rcl_ctx_free(lib);
 }
@@ -338,8 +361,9 @@ void migrate_row(struct rcl_ctrl *ctrl, unsigned vd, struct rcl_node *table)
 	else
 		rcl_node_add_str(row, "Progress%", "-");
 	rcl_node_add_str(row, "Status",
-	                 !migrating ? "Not in progress"
-	                 : running  ? "In progress"
-	                            : "Halted");
+	                 !migrating       ? "Not in progress"
+	                 : running        ? "In progress"
+	                 : m && m->failed ? "Failed"
+	                                  : "Halted");
 	task_time_left(row, running ? remaining : -1);
 }

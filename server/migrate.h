@@ -21,6 +21,14 @@ void migrations_stop_all(void);
 /* migrations_pace() - the running migrations take the reconrate a command may have set. */
 void migrations_pace(unsigned id);
 
+/*
+ * migration_hold() - stop VD @vd's running migration (its checkpoint
+ * stands) while the loop changes its group's member states, whose md
+ * superblocks the migration's checkpoints also write; the next
+ * migrations_poll() starts it again from there.
+ */
+void migration_hold(unsigned vd);
+
 /* migration_running() - whether VD @vd is migrating in this process. */
 bool migration_running(unsigned vd);
 

@@ -14,11 +14,13 @@
  * its save included, has returned (volume-reshape.c), so a redo never
  * copies old data over newer writes.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "change.h"
 #include "crc32.h"
+#include "internal.h"
 #include "io.h"
 #include "layout.h"
 #include "le.h"
@@ -26,6 +28,8 @@
 #include "member.h"
 #include "migrate.h"
 #include "soft.h"
+#include "spare.h"
+#include "state.h"
 
 /* The checkpoint block: magic, position, backup rows, CRC-32 of those 24 bytes. */
 #define MARK_BYTES 4096u
@@ -147,19 +151,6 @@ static enum rcl_status write_mark(const struct rcl_soft_migration_marks *m, unsi
 	                           "md superblock", err);
 }
 
-int rcl_soft_migration_save(void *ctx, const struct rcl_soft_reshape_mark *mark)
-{
-	struct rcl_soft_migration_marks *m = ctx;
-	struct rcl_error err = {0};
-	enum rcl_status st = RCL_OK;
-
-	for (unsigned i = 0; i < m->count && !st; i++)
-		st = write_mark(m, i, mark, &err);
-	for (unsigned i = 0; i < m->count && !st; i++)
-		st = rcl_soft_sync(m->fd[i], "reshape checkpoint", &err);
-	return st ? -(err.sys_errno ? err.sys_errno : 5 /* EIO */) : 0;
-}
-
 static enum rcl_status read_super(int fd, uint64_t at, struct rcl_md_super1 *sb,
                                   struct rcl_error *err)
 {
@@ -170,6 +161,41 @@ static enum rcl_status read_super(int fd, uint64_t at, struct rcl_md_super1 *sb,
 	return st ? st
 	          : rcl_md_super1_decode(block, sizeof(block), RCL_MD_SUPER1_2_OFFSET,
 	                                 UINT64_MAX / 2, sb, err);
+}
+
+/* Member @i could not take a checkpoint: tell the reshape's owner, who takes it out. */
+static bool lost(const struct rcl_soft_migration_marks *m, unsigned i, const struct rcl_error *err)
+{
+	if (m->plan->reshape.failed)
+		m->plan->reshape.failed(m->plan->reshape.failed_ctx, i,
+		                        err->sys_errno ? err->sys_errno : EIO);
+	return true;
+}
+
+/*
+ * Every member not lost gets @mark; its superblock is read afresh first,
+ * so that the roles and events a change of member states wrote meanwhile
+ * (the owner holds the migration off during one) are kept.
+ */
+int rcl_soft_migration_save(void *ctx, const struct rcl_soft_reshape_mark *mark)
+{
+	struct rcl_soft_migration_marks *m = ctx;
+	bool failed = false;
+
+	for (unsigned i = 0; i < m->count; i++) {
+		struct rcl_error err = {0};
+
+		if (m->fd[i] >= 0 && (read_super(m->fd[i], m->plan->super_at, m->sb[i], &err) ||
+		                      write_mark(m, i, mark, &err)))
+			failed = lost(m, i, &err);
+	}
+	for (unsigned i = 0; i < m->count; i++) {
+		struct rcl_error err = {0};
+
+		if (m->fd[i] >= 0 && rcl_soft_sync(m->fd[i], "reshape checkpoint", &err))
+			failed = lost(m, i, &err);
+	}
+	return failed ? -EIO : 0;
 }
 
 enum rcl_status rcl_soft_migration_marks_open(struct rcl_soft_migration_marks *m,
@@ -189,6 +215,8 @@ enum rcl_status rcl_soft_migration_marks_open(struct rcl_soft_migration_marks *m
 		m->sb[i] = rcl_malloc(sizeof(*m->sb[i]));
 		if (!m->sb[i])
 			return rcl_fail(err, RCL_NOMEM, "out of memory");
+		if (fds[i] < 0)
+			continue; /* lost: the others hold the checkpoint */
 		st = read_super(fds[i], plan->super_at, m->sb[i], err);
 		if (!st)
 			st = rcl_soft_read(fds[i], block, sizeof(block), plan->mark_at, err);
@@ -233,11 +261,20 @@ static unsigned data_drives(enum rcl_raid_level level, unsigned n)
 	return level == RCL_RAID1 ? 1 : level == RCL_RAID5 ? n - 1 : level == RCL_RAID6 ? n - 2 : n;
 }
 
+/* MegaRAID's RAID level migrations (those of one span). */
 static bool supported_pair(enum rcl_raid_level from, enum rcl_raid_level to)
 {
-	if (to == RCL_RAID5)
-		return from == RCL_RAID0 || from == RCL_RAID1 || from == RCL_RAID5;
-	return to == RCL_RAID6 && (from == RCL_RAID5 || from == RCL_RAID6);
+	switch (to) {
+	case RCL_RAID0:
+		return from == RCL_RAID1 || from == RCL_RAID5 || from == RCL_RAID6;
+	case RCL_RAID5:
+		return from == RCL_RAID0 || from == RCL_RAID1 || from == RCL_RAID5 ||
+		       from == RCL_RAID6;
+	case RCL_RAID6:
+		return from == RCL_RAID5 || from == RCL_RAID6;
+	default:
+		return false;
+	}
 }
 
 /* The rules that do not depend on the added drives. */
@@ -245,28 +282,36 @@ static enum rcl_status check_vd(const struct rcl_soft_change *c, const struct rc
                                 const struct rcl_soft_vd *vd, enum rcl_raid_level level, unsigned n,
                                 bool busy, struct rcl_error *err)
 {
-	unsigned old_n = rcl_soft_dg_members(dg), vds = 0, min = level == RCL_RAID6 ? 4 : 3;
+	unsigned old_n = rcl_soft_dg_members(dg), vds = 0;
+	unsigned min = level == RCL_RAID6 ? 4 : level == RCL_RAID5 ? 3 : 2;
 
 	for (size_t i = 0; i < c->cfg->vd_count; i++)
 		vds += c->cfg->vds[i].dg == dg->id;
 	if (dg->migrate.active)
 		return rcl_fail(err, RCL_NOT_ALLOWED, "/v%u is being migrated already", vd->id);
-	if (!supported_pair(dg->level, level) || dg->spans != 1)
+	if (dg->spans != 1 || dg->level == RCL_RAID10 || rcl_soft_nested(dg->level))
 		return rcl_fail(err, RCL_UNSUPPORTED,
-		                "migrating %s to %s is not supported (supported: RAID0 or RAID1 "
-		                "to RAID5, RAID5 to RAID6, adding drives to RAID5 or RAID6)",
+		                "disk group %u is a %s: spanned drive groups (RAID10, RAID50, "
+		                "RAID60) cannot migrate",
+		                dg->id, rcl_raid_level_name(dg->level));
+	if (!supported_pair(dg->level, level))
+		return rcl_fail(err, RCL_UNSUPPORTED,
+		                "migrating %s to %s is not supported (supported, for a group "
+		                "of one span: RAID0 or RAID1 to RAID5, RAID1, RAID5 or RAID6 to "
+		                "RAID0, RAID5 to RAID6, RAID6 to RAID5, adding drives to RAID5 "
+		                "or RAID6)",
 		                rcl_raid_level_name(dg->level), rcl_raid_level_name(level));
+	if (level == RCL_RAID0 && dg->spare_count)
+		return rcl_fail(err, RCL_NOT_ALLOWED,
+		                "disk group %u has dedicated hot spares, which a RAID0 cannot "
+		                "have: delete them (delete hotsparedrive) before migrating it to "
+		                "RAID0",
+		                dg->id);
 	if (vds != 1)
 		return rcl_fail(err, RCL_UNSUPPORTED,
-		                "disk group %u holds %u virtual drives: only the only VD of a "
-		                "group can migrate",
+		                "disk group %u holds %u virtual drives: only a group with a "
+		                "single VD can migrate",
 		                dg->id, vds);
-	if (dg->spare_count)
-		return rcl_fail(err, RCL_NOT_ALLOWED,
-		                "disk group %u has dedicated hot spares, whose md device numbers "
-		                "the added drives would take: delete them (delete hotsparedrive) "
-		                "and add them again once the migration has ended",
-		                dg->id);
 	for (unsigned m = 0; m < old_n; m++)
 		if (dg->members[m].state != RCL_SOFT_MEMBER_ONLINE)
 			return rcl_fail(err, RCL_NOT_ALLOWED,
@@ -404,8 +449,11 @@ static enum rcl_status write_members(struct rcl_soft_change *c, struct rcl_soft_
 	enum rcl_status st = RCL_OK;
 
 	for (unsigned m = 0; m < rcl_soft_dg_members(dg) && !st; m++) {
-		int i = rcl_soft_change_member(c, dg, m);
+		int i = start ? rcl_soft_change_member(c, dg, m) : rcl_soft_change_live(c, dg, m);
 
+		/* A member lost meanwhile keeps its superblock, events behind the others'. */
+		if (!start && i < 0)
+			continue;
 		if (m >= dg->migrate.drives && start && i < 0) {
 			for (size_t d = 0; d < c->state->count && i < 0; d++)
 				if (c->fresh[d] && c->state->disks[d].slot == dg->members[m].slot)
@@ -464,14 +512,36 @@ enum rcl_status rcl_soft_migrate_start(struct rcl_ctrl *ctrl, unsigned id,
 	}
 	st = write_members(&c, dg, vd, true, err);
 	if (!st)
+		st = rcl_soft_spares_rejoin(&c, dg, vd, err);
+	if (!st)
 		st = rcl_soft_change_write_records(&c, err);
 	return rcl_soft_change_finish(&c, st, err);
+}
+
+/* The state of @level over @dg's first @n members. */
+static enum rcl_vd_state layout_state(const struct rcl_soft_dg *dg, enum rcl_raid_level level,
+                                      unsigned n)
+{
+	unsigned lost = 0;
+
+	for (unsigned m = 0; m < n; m++)
+		lost += dg->members[m].state != RCL_SOFT_MEMBER_ONLINE;
+	return rcl_raid_state(level, 1, n, &lost);
+}
+
+enum rcl_vd_state rcl_soft_migration_state(const struct rcl_soft_dg *dg)
+{
+	enum rcl_vd_state old = layout_state(dg, dg->migrate.level, dg->migrate.drives);
+	enum rcl_vd_state now = layout_state(dg, dg->level, rcl_soft_dg_members(dg));
+
+	return old > now ? old : now;
 }
 
 enum rcl_status rcl_soft_migrate_guard(const struct rcl_soft_dg *dg, const char *change,
                                        struct rcl_error *err)
 {
-	if (!dg || !dg->migrate.active)
+	/* One that can never end does not hold the group: its VD can be deleted. */
+	if (!dg || !dg->migrate.active || rcl_soft_migration_state(dg) == RCL_VD_OFFLINE)
 		return RCL_OK;
 	return rcl_fail(err, RCL_NOT_ALLOWED,
 	                "disk group %u is migrating: %s waits until the migration has ended "
@@ -481,16 +551,41 @@ enum rcl_status rcl_soft_migrate_guard(const struct rcl_soft_dg *dg, const char 
 
 /* ---- finish ---- */
 
+/*
+ * The new superblocks (events 1) take the events after @events, the
+ * highest before, and the record's roles: a member lost during the
+ * migration stays faulty and behind, as md has it.
+ */
+static enum rcl_status carry_events(struct rcl_soft_change *c, const struct rcl_soft_dg *dg,
+                                    const struct rcl_soft_vd *vd, uint64_t events,
+                                    struct rcl_error *err)
+{
+	struct rcl_md_super1 *sb = rcl_malloc(sizeof(*sb));
+	enum rcl_status st = sb ? RCL_OK : rcl_fail(err, RCL_NOMEM, "out of memory");
+
+	for (unsigned m = 0; m < rcl_soft_dg_members(dg) && !st; m++)
+		if (rcl_soft_change_live(c, dg, m) >= 0)
+			st = rcl_soft_change_bump(c, rcl_soft_change_live(c, dg, m), vd, events, sb,
+			                          err);
+	rcl_free(sb);
+	return st ? st : rcl_soft_sync_roles(c, dg, vd, 0, err);
+}
+
 enum rcl_status rcl_soft_migrate_finish(struct rcl_ctrl *ctrl, unsigned id, struct rcl_error *err)
 {
 	struct rcl_soft_change c;
 	struct rcl_soft_dg *dg = NULL;
 	struct rcl_soft_vd *vd;
 	struct rcl_md_geometry g;
-	enum rcl_status st = rcl_soft_change_begin(ctrl, &c, err);
+	struct rcl_md_super1 *sb = rcl_malloc(sizeof(*sb));
+	int from;
+	enum rcl_status st =
+	    sb ? rcl_soft_change_begin(ctrl, &c, err) : rcl_fail(err, RCL_NOMEM, "out of memory");
 
-	if (st)
+	if (st) {
+		rcl_free(sb);
 		return st;
+	}
 	vd = vd_of(&c, id, &dg, err);
 	st = !vd                   ? RCL_NOT_FOUND
 	     : !dg->migrate.active ? rcl_fail(err, RCL_NOT_ALLOWED, "/v%u is not migrating", id)
@@ -501,11 +596,19 @@ enum rcl_status rcl_soft_migrate_finish(struct rcl_ctrl *ctrl, unsigned id, stru
 		                       &vd->bytes, err);
 		dg->migrate = (struct rcl_soft_migration){0};
 	}
+	if (!st)
+		st = rcl_soft_change_freshest(&c, dg, vd, 0, sb, &from, err);
 	if (st) {
+		rcl_free(sb);
 		rcl_soft_change_end(&c);
 		return st;
 	}
 	st = write_members(&c, dg, vd, false, err);
+	if (!st)
+		st = carry_events(&c, dg, vd, sb->events, err);
+	if (!st)
+		st = rcl_soft_spares_rejoin(&c, dg, vd, err);
+	rcl_free(sb);
 	if (!st)
 		st = rcl_soft_change_write_records(&c, err);
 	return rcl_soft_change_finish(&c, st, err);

@@ -4,10 +4,18 @@
  * ("start migrate type=raidX [option=add drives=...]") as configuration
  * changes around the copy that reshape.h does.
  *
- * Supported: RAID5 or RAID6 plus drives, RAID5 -> RAID6, RAID0 -> RAID5
- * and RAID1 -> RAID5 (each with at least as many data drives as before),
- * for the only VD of a group of one span whose members are all online,
- * a VD that is consistent.
+ * Supported: RAID5 or RAID6 plus drives, RAID5 -> RAID6, RAID0 -> RAID5,
+ * RAID1 -> RAID5, RAID6 -> RAID5, and RAID1, RAID5 or RAID6 -> RAID0
+ * (each with at least as many data drives as before), for the only VD of
+ * a group that is not spanned, whose members are all online, a VD that is
+ * consistent. Dedicated spares keep their place: the added members take
+ * md device numbers, so spares that had them get free ones and join the
+ * new array again (spare.h), at the start and at the end.
+ *
+ * A member lost meanwhile (the record says so) leaves the copy degraded
+ * (reshape.h) as long as both layouts survive it; the end then writes the
+ * new superblocks on the members that hold data only, at events past the
+ * lost member's, with its role faulty.
  *
  * Start (one change, change.h's order): (a) the added drives get the
  * group's GPT; every member gets the new array's md superblock, with
@@ -69,11 +77,21 @@ enum rcl_status rcl_soft_migrate_start(struct rcl_ctrl *ctrl, unsigned vd,
 /**
  * rcl_soft_migrate_guard() - refuse @change (what the user asked, as in
  * "deleting its VD") to group @dg (NULL: none) while it migrates: the
- * migration owns its members and layout until it ends.
+ * migration owns its members and layout until it ends (or can never end:
+ * rcl_soft_migration_state()).
  * Return: RCL_OK, or RCL_NOT_ALLOWED saying so.
  */
 enum rcl_status rcl_soft_migrate_guard(const struct rcl_soft_dg *dg, const char *change,
                                        struct rcl_error *err);
+
+/*
+ * rcl_soft_migration_state() - migrating group @dg's state: the worse of
+ * its old layout's (its data not yet migrated is there) and its new one's,
+ * from the record's member states. Offline: the migration can never end,
+ * and rcl_soft_migrate_guard() lets every change through, so that the VD
+ * can be deleted.
+ */
+enum rcl_vd_state rcl_soft_migration_state(const struct rcl_soft_dg *dg);
 
 /* rcl_soft_migrate_finish() - VD @vd's migration has copied everything: switch over. */
 enum rcl_status rcl_soft_migrate_finish(struct rcl_ctrl *ctrl, unsigned vd, struct rcl_error *err);
@@ -96,7 +114,10 @@ void rcl_soft_migration_old(const struct rcl_soft_dg *dg, const struct rcl_soft_
 
 /**
  * struct rcl_soft_migration_marks - the checkpoint writer of a running
- * migration: each member's drive and its md superblock as read at open.
+ * migration: each member's drive (-1: lost, left alone; the owner keeps
+ * them in step with the reshape's) and a buffer for its md superblock,
+ * read afresh at each checkpoint. A member a checkpoint cannot be written
+ * to is reported to the reshape's @failed.
  */
 struct rcl_soft_migration_marks {
 	const struct rcl_soft_migration_plan *plan;
@@ -106,8 +127,9 @@ struct rcl_soft_migration_marks {
 };
 
 /**
- * rcl_soft_migration_marks_open() - read every member's superblock and
- * checkpoint block, and the checkpoint to resume from into *@mark.
+ * rcl_soft_migration_marks_open() - read every member's (but the lost
+ * ones', @fds -1) superblock and checkpoint block, and the checkpoint to
+ * resume from into *@mark.
  * Return: RCL_OK; RCL_CORRUPT (no member has a valid block), RCL_SYSTEM,
  * RCL_NOMEM. Close with _close() in every case.
  */

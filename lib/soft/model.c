@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "layout.h"
+#include "migrate.h"
 #include "model.h"
 
 static void set_member(struct rcl_drive *drive, const struct rcl_soft_dg *dg, unsigned m,
@@ -86,6 +87,9 @@ static void fill_group(struct rcl_ctrl *ctrl, struct rcl_soft_state *state,
 	out->id = dg->id;
 	out->level = dg->level;
 	out->state = rcl_raid_state(dg->level, dg->spans, dg->drives_per_span, lost);
+	/* Its data not yet migrated is in its old layout, which may be worse off. */
+	if (dg->migrate.active && rcl_soft_migration_state(dg) > out->state)
+		out->state = rcl_soft_migration_state(dg);
 	for (unsigned s = 0; s < dg->spans; s++)
 		out->span_states[s] = rcl_raid_state(dg->level, 1, dg->drives_per_span, &lost[s]);
 	out->spans = dg->spans;

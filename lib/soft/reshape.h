@@ -5,11 +5,12 @@
  * stripe (a "row": one chunk at the same offset of every member), from the
  * old geometry to a new md geometry over the old members plus any added
  * ones, from the front, with the position reached checkpointed by the
- * caller. Supported: an old RAID0, RAID1 (its data read from member 0),
- * RAID5 or RAID6 to a RAID5 or RAID6 (left-symmetric) with at least as
- * many data strips per stripe, so that data only moves towards lower
- * member offsets: RAID5 add drives, RAID6 add drives, RAID5 -> RAID6 (+1
- * drive), RAID0 -> RAID5 (+1 drive), RAID1 -> RAID5.
+ * caller. Supported: an old RAID0, RAID1 (its data read from a member
+ * not lost), RAID5 or RAID6 to a RAID0, RAID5 or RAID6 (left-symmetric)
+ * with at least as many data strips per stripe, so that data only moves
+ * towards lower member offsets: RAID5 add drives, RAID6 add drives, RAID5
+ * -> RAID6 (+1 drive), RAID0 -> RAID5 (+1 drive), RAID1 -> RAID5, RAID6
+ * -> RAID5, RAID1, RAID5 or RAID6 -> RAID0 (the same drives).
  *
  * Crash safety. Writing new rows [s, s+m) in place overwrites old rows
  * there; that is safe when every byte of data those old rows hold is
@@ -34,8 +35,12 @@
  * serves them all correctly. Rows left in the backup by a crash must be
  * completed (one step) before I/O resumes.
  *
- * What this does not do (yet): change the configuration record or the md
- * superblocks; the volume (volume.c) does not yet map by the boundary.
+ * Lost members: a member whose @fd is -1 is neither read nor written; the
+ * reshape goes on degraded as long as both arrays survive without it
+ * (rcl_soft_reshape_survives()), as md's reshape of a degraded array does.
+ *
+ * What this does not do: change the configuration record or the md
+ * superblocks (migrate.h), or serve requests (volume-reshape.c).
  */
 #ifndef RCL_SOFT_RESHAPE_H
 #define RCL_SOFT_RESHAPE_H
@@ -57,7 +62,13 @@ struct rcl_soft_reshape_mark {
  * struct rcl_soft_reshape - a reshape from @from to @to.
  * @from, @to:	the old and new arrays; old member i is new member i, the
  *		new members past @from.n are the added drives.
- * @fd:		each new member's drive, open for reading and writing.
+ * @fd:		each new member's drive, open for reading and writing, or -1
+ *		for a member lost (failed): its old strips are recovered from
+ *		the old array's redundancy, its new ones are not written (and
+ *		recovered from the new parity when read back from the backup).
+ * @failed:	when not NULL, told of each member an I/O error failed (the
+ *		step then returns that error; the caller takes the member out
+ *		by setting its @fd to -1 and steps again from the last mark).
  * @backup_at:	the drive byte, the same on every new member, of the backup
  *		area: @backup_rows chunks outside both geometries' data.
  * @save:	make @mark durable; 0, or a negative errno.
@@ -72,6 +83,8 @@ struct rcl_soft_reshape {
 	uint64_t backup_rows;
 	int (*save)(void *ctx, const struct rcl_soft_reshape_mark *mark);
 	void *ctx;
+	void (*failed)(void *ctx, unsigned member, int error);
+	void *failed_ctx;
 	uint64_t rows;
 	uint64_t data_bytes;
 };
@@ -95,6 +108,13 @@ enum rcl_status rcl_soft_reshape_plan(struct rcl_soft_reshape *r, struct rcl_err
  * last saved mark resumes it.
  */
 int rcl_soft_reshape_step(const struct rcl_soft_reshape *r, struct rcl_soft_reshape_mark *mark);
+
+/*
+ * rcl_soft_reshape_survives() - whether, without the members whose @fd is
+ * -1, the old array still gives all its data and the new one loses no
+ * more members than its parity covers.
+ */
+bool rcl_soft_reshape_survives(const struct rcl_soft_reshape *r);
 
 /*
  * rcl_soft_reshape_headroom() - put @r's backup area in md's reshape

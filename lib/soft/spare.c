@@ -3,6 +3,7 @@
  * spare.c - a soft controller's hot spares, global and dedicated (see
  * spare.h), changed in change.h's order.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -220,6 +221,29 @@ static enum rcl_status join_spare(struct rcl_soft_change *c, const struct rcl_so
 		if (spare_disk(c, dg, o) >= 0)
 			st = rcl_soft_change_bump(c, spare_disk(c, dg, o), vd, events, sb, err);
 	rcl_free(sb);
+	return st;
+}
+
+enum rcl_status rcl_soft_spares_rejoin(struct rcl_soft_change *c, struct rcl_soft_dg *dg,
+                                       const struct rcl_soft_vd *vd, struct rcl_error *err)
+{
+	enum rcl_status st = RCL_OK;
+
+	/* Numbers taken by members go first, so that the free ones are known. */
+	for (unsigned k = 0; k < dg->spare_count; k++)
+		if (dg->spares[k].dev < rcl_soft_dg_members(dg))
+			dg->spares[k].dev = UINT_MAX;
+	for (unsigned k = 0; k < dg->spare_count && !st; k++) {
+		unsigned dev;
+
+		if (dg->spares[k].dev != UINT_MAX)
+			continue;
+		st = free_dev(dg, &dev, err);
+		dg->spares[k].dev = dev;
+	}
+	for (unsigned k = 0; k < dg->spare_count && !st; k++)
+		if (spare_disk(c, dg, k) >= 0)
+			st = join_spare(c, dg, vd, k, err);
 	return st;
 }
 

@@ -50,6 +50,15 @@ enum rcl_status rcl_soft_spares_write(struct rcl_soft_change *c, struct rcl_soft
                                       const struct rcl_soft_vd *vd, struct rcl_error *err);
 
 /*
+ * rcl_soft_spares_rejoin() - step (a) after VD @vd of @dg got new members'
+ * superblocks (a migration's start or end): spares whose md device number
+ * a member now has get the lowest free ones, and every present spare joins
+ * the array again as it now is.
+ */
+enum rcl_status rcl_soft_spares_rejoin(struct rcl_soft_change *c, struct rcl_soft_dg *dg,
+                                       const struct rcl_soft_vd *vd, struct rcl_error *err);
+
+/*
  * rcl_soft_spares_forget_dg() - group @id is gone from @cfg: the record's
  * spares dedicated to it serve their other groups, or leave with it.
  */

@@ -125,6 +125,12 @@ bool rcl_soft_vol_usable(const struct rcl_soft_volume *vol, unsigned member, uin
 bool rcl_soft_vol_survives(const struct rcl_soft_volume *vol);
 
 /*
+ * rcl_soft_vol_fail() - take member @member out of use after an I/O error
+ * @error; @tell: tell the owner (once), else it is told by another volume.
+ */
+void rcl_soft_vol_fail(struct rcl_soft_volume *vol, unsigned member, int error, bool tell);
+
+/*
  * rcl_soft_vol_run() - run @ops (each op's @member is a volume member
  * index); every member an op failed on is failed: taken out of use, and
  * the owner told once.
@@ -207,7 +213,8 @@ enum rcl_status rcl_soft_vol_open(const struct rcl_soft_state *state, unsigned v
  * A migrating VD (volume-reshape.c). _plan() sets @vol->geo to the new
  * geometry with the VD's current capacity; _resume(), once the members
  * are open, reads the checkpoint, opens the old array and completes rows
- * left in the backup; _close() undoes both. _below(): how many of @len
+ * left in the backup; _close() undoes both; _update() gives the old array
+ * the members' new states from @state. _below(): how many of @len
  * bytes from @off are below the boundary, in the new geometry; _old():
  * serve the rest on the old array (with the volume's lock read-held).
  */
@@ -217,6 +224,9 @@ enum rcl_status rcl_soft_vol_reshape_resume(struct rcl_soft_volume *vol,
                                             const struct rcl_soft_state *state,
                                             struct rcl_error *err);
 void rcl_soft_vol_reshape_close(struct rcl_soft_volume *vol);
+enum rcl_status rcl_soft_vol_reshape_update(struct rcl_soft_volume *vol,
+                                            const struct rcl_soft_state *state,
+                                            struct rcl_error *err);
 size_t rcl_soft_vol_reshape_below(const struct rcl_soft_volume *vol, size_t len, uint64_t off);
 int rcl_soft_vol_reshape_old(struct rcl_soft_volume *vol, bool write, uint8_t *buf, bool step,
                              size_t len, uint64_t off, unsigned flags);

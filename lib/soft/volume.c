@@ -46,12 +46,12 @@ static bool whole(const struct rcl_soft_volume *vol, unsigned member)
 	       vol->members[member].state == RCL_SOFT_MEMBER_ONLINE;
 }
 
-static void fail(struct rcl_soft_volume *vol, unsigned member, int error)
+void rcl_soft_vol_fail(struct rcl_soft_volume *vol, unsigned member, int error, bool tell)
 {
 	struct vol_member *m = &vol->members[member];
 
 	atomic_store(&m->failed, true);
-	if (!atomic_exchange(&m->reported, true) && vol->owner.failed)
+	if (!atomic_exchange(&m->reported, true) && tell && vol->owner.failed)
 		vol->owner.failed(vol->owner.ctx, vol->vd, member, error);
 }
 
@@ -61,7 +61,7 @@ size_t rcl_soft_vol_run(struct rcl_soft_volume *vol, struct rcl_soft_op *ops, si
 
 	for (size_t i = 0; failed && i < count; i++)
 		if (ops[i].error)
-			fail(vol, ops[i].member, ops[i].error);
+			rcl_soft_vol_fail(vol, ops[i].member, ops[i].error, true);
 	return failed;
 }
 
@@ -450,7 +450,13 @@ enum rcl_status rcl_soft_volume_update(struct rcl_soft_volume *vol,
 	enum rcl_status st;
 
 	pthread_rwlock_wrlock(&vol->lock);
-	st = reshaped(vol, state) ? regeometry(vol, state, err) : apply(vol, state, err);
+	if (reshaped(vol, state)) {
+		st = regeometry(vol, state, err);
+	} else {
+		st = apply(vol, state, err);
+		if (!st && vol->reshape)
+			st = rcl_soft_vol_reshape_update(vol, state, err);
+	}
 	pthread_rwlock_unlock(&vol->lock);
 	return st;
 }

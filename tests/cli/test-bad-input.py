@@ -706,7 +706,7 @@ def migrate_cases():
     # tests/server/test-migrate.py: its log grows).
     MIGRATE = ["/c0/v0", "start", "migrate"]
     case("start migrate: unknown level", MIGRATE + ["type=raid7"], INVALID_PARAM,
-         ["'raid7'", "did you mean 'type=raid5'?"])
+         ["'raid7'", "did you mean 'type=raid0'?"])
     case("start migrate: level no migration reaches", MIGRATE + ["type=raid10"],
          INVALID_PARAM, ["'raid10'", "type="])
     case("start migrate: no type", MIGRATE + ["option=add", "drives=252:2"], INVALID_COMMAND,

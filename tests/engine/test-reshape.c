@@ -106,10 +106,49 @@ static void seed_old(const struct side *sd, const int *fd)
 }
 
 /*
+ * RAID5/6 @sd: every stripe's parity from the seeded data, as md computes
+ * it, so that a lost member's strips can be recovered.
+ */
+static void seed_parity(const struct side *sd, const int *fd)
+{
+	const struct mdref_array *a = &sd->ref.array;
+	unsigned k = a->n - (a->level == 6 ? 2 : 1);
+	size_t chunk = STRIP_KIB * KIB;
+	uint8_t *data = malloc(chunk), *p = malloc(chunk), *q = malloc(chunk);
+	uint64_t base = (PART_LBA + a->data_offset) * 512;
+
+	for (uint64_t row = 0; row < sd->vd.bytes / (k * chunk); row++) {
+		unsigned dd, pd, qd;
+
+		memset(p, 0, chunk);
+		memset(q, 0, chunk);
+		for (unsigned d = 0; d < k; d++) {
+			uint64_t off = (row * k + d) * chunk;
+			uint64_t at =
+			    mdref_raid56(a->level, a->n, a->chunk, off / 512, &dd, &pd, &qd);
+			uint8_t g =
+			    a->level == 6 ? mdref_gf_pow2(mdref_raid6_slot(a->n, pd, qd, dd)) : 0;
+
+			unit_get(fd[dd], data, chunk, base + at * 512);
+			for (size_t i = 0; i < chunk; i++) {
+				p[i] ^= data[i];
+				q[i] ^= mdref_gf_mul(g, data[i]);
+			}
+		}
+		unit_put(fd[pd], p, chunk, base + row * chunk);
+		if (a->level == 6)
+			unit_put(fd[qd], q, chunk, base + row * chunk);
+	}
+	free(data), free(p), free(q);
+}
+
+/*
  * Every data byte where md reads it in the new geometry: the seed below
  * the old capacity, zeros above; every stripe's parity as md computes it.
+ * Member @lost (-1: none) was never written: its data strips are taken as
+ * what they should hold, so the parity shows they can be recovered.
  */
-static void verify_new(const struct side *sd, uint64_t old_bytes, const int *fd)
+static void verify_new(const struct side *sd, uint64_t old_bytes, const int *fd, int lost)
 {
 	const struct mdref_array *a = &sd->ref.array;
 	unsigned k = a->n - (a->level == 6 ? 2 : 1);
@@ -130,10 +169,13 @@ static void verify_new(const struct side *sd, uint64_t old_bytes, const int *fd)
 			uint8_t g =
 			    a->level == 6 ? mdref_gf_pow2(mdref_raid6_slot(a->n, pd, qd, dd)) : 0;
 
-			unit_get(fd[dd], data, chunk, base + at * 512);
+			if ((int)dd != lost)
+				unit_get(fd[dd], data, chunk, base + at * 512);
 			for (size_t i = 0; i < chunk; i++) {
 				uint8_t want = off + i < old_bytes ? seed(off + i) : 0;
 
+				if ((int)dd == lost)
+					data[i] = want;
 				if (data[i] != want)
 					ck_abort_msg("%s: byte %llu is %u, not %u",
 					             rcl_raid_level_name(sd->level),
@@ -142,10 +184,12 @@ static void verify_new(const struct side *sd, uint64_t old_bytes, const int *fd)
 				q[i] ^= mdref_gf_mul(g, data[i]);
 			}
 		}
-		unit_get(fd[pd], got, chunk, base + row * chunk);
-		ck_assert_msg(!memcmp(got, p, chunk), "row %llu: P mismatch",
-		              (unsigned long long)row);
-		if (a->level == 6) {
+		if ((int)pd != lost) {
+			unit_get(fd[pd], got, chunk, base + row * chunk);
+			ck_assert_msg(!memcmp(got, p, chunk), "row %llu: P mismatch",
+			              (unsigned long long)row);
+		}
+		if (a->level == 6 && (int)qd != lost) {
 			unit_get(fd[qd], got, chunk, base + row * chunk);
 			ck_assert_msg(!memcmp(got, q, chunk), "row %llu: Q mismatch",
 			              (unsigned long long)row);
@@ -220,12 +264,14 @@ static int crash_hook(void *ctx, const struct rcl_soft_op *op)
 }
 
 /*
- * Migrate @from_level over @from_n drives to @to_level over @to_n, crashing
+ * Migrate @from_level over @from_n drives to @to_level over @to_n, member
+ * @lost (-1: none) lost before it starts (its fd -1 to the reshape), crashing
  * at member I/O @crash_at (0: never) and resuming from the checkpoint.
  * Return: whether the crash point was reached (the run had that many I/Os).
  */
-static bool migrate(enum rcl_raid_level from_level, unsigned from_n, enum rcl_raid_level to_level,
-                    unsigned to_n, unsigned long crash_at)
+static bool migrate_lost(enum rcl_raid_level from_level, unsigned from_n,
+                         enum rcl_raid_level to_level, unsigned to_n, int lost,
+                         unsigned long crash_at)
 {
 	struct side from, to;
 	struct rcl_soft_reshape r = {0};
@@ -233,6 +279,7 @@ static bool migrate(enum rcl_raid_level from_level, unsigned from_n, enum rcl_ra
 	struct crash crash = {.at = crash_at};
 	struct rcl_error err = {0};
 	bool crashed = false;
+	int fd[RCL_SOFT_ARRAY_MAX];
 	int e;
 
 	side_make(&from, from_level, from_n);
@@ -245,6 +292,11 @@ static bool migrate(enum rcl_raid_level from_level, unsigned from_n, enum rcl_ra
 			         (PART_LBA + to.member.data_offset) * 512);
 	}
 	seed_old(&from, r.fd);
+	if (lost >= 0 && from_level != RCL_RAID0 && from_level != RCL_RAID1)
+		seed_parity(&from, r.fd);
+	memcpy(fd, r.fd, sizeof(fd));
+	if (lost >= 0)
+		r.fd[lost] = -1;
 	r.from = from.array;
 	r.to = to.array;
 	/* The backup goes where md keeps room for a reshape: below the data. */
@@ -265,7 +317,7 @@ static bool migrate(enum rcl_raid_level from_level, unsigned from_n, enum rcl_ra
 
 		ck_assert_uint_le(rcl_soft_reshape_boundary(&r, &mark), end);
 		e = rcl_soft_reshape_step(&r, &mark);
-		if (e >= 0 && !crash_at) {
+		if (e >= 0 && !crash_at && lost < 0) {
 			/* The step moved exactly the range it announced. */
 			ck_assert_uint_eq(rcl_soft_reshape_boundary(&r, &mark), end);
 			verify_mixed(&from, &to, end, r.fd);
@@ -285,10 +337,16 @@ static bool migrate(enum rcl_raid_level from_level, unsigned from_n, enum rcl_ra
 	ck_assert_int_eq(e, 0);
 	ck_assert_uint_eq(mark.position, r.rows);
 	ck_assert_uint_eq(disk.position, r.rows);
-	verify_new(&to, from.vd.bytes, r.fd);
+	verify_new(&to, from.vd.bytes, fd, lost);
 	for (unsigned i = 0; i < to_n; i++)
-		close(r.fd[i]);
+		close(fd[i]);
 	return crashed || !crash_at;
+}
+
+static bool migrate(enum rcl_raid_level from_level, unsigned from_n, enum rcl_raid_level to_level,
+                    unsigned to_n, unsigned long crash_at)
+{
+	return migrate_lost(from_level, from_n, to_level, to_n, -1, crash_at);
 }
 
 START_TEST(test_raid5_add_drives)
@@ -320,6 +378,35 @@ END_TEST
 START_TEST(test_raid1_to_raid5)
 {
 	ck_assert(migrate(RCL_RAID1, 2, RCL_RAID5, 3, 0));
+}
+END_TEST
+
+/*
+ * A member lost (failed) before the copy: an old one, whose strips come
+ * from the old parity (or the other RAID1 member), or an added one; the
+ * new parity then holds its strips. Losing more than either array's
+ * parity is refused.
+ */
+START_TEST(test_degraded)
+{
+	struct side a, b;
+	struct rcl_soft_reshape r = {0};
+
+	ck_assert(migrate_lost(RCL_RAID5, 3, RCL_RAID6, 4, 0, 0));
+	ck_assert(migrate_lost(RCL_RAID5, 3, RCL_RAID5, 4, 3, 0));
+	ck_assert(migrate_lost(RCL_RAID6, 4, RCL_RAID6, 5, 2, 0));
+	ck_assert(migrate_lost(RCL_RAID1, 2, RCL_RAID5, 3, 0, 0));
+	side_make(&a, RCL_RAID0, 2);
+	side_make(&b, RCL_RAID5, 3);
+	r.from = a.array;
+	r.to = b.array;
+	r.fd[0] = r.fd[1] = r.fd[2] = 3;
+	ck_assert(rcl_soft_reshape_survives(&r));
+	r.fd[2] = -1;
+	ck_assert(rcl_soft_reshape_survives(&r));
+	r.fd[2] = 3;
+	r.fd[1] = -1;
+	ck_assert(!rcl_soft_reshape_survives(&r));
 }
 END_TEST
 
@@ -385,6 +472,16 @@ START_TEST(test_crash_raid1_to_raid5)
 }
 END_TEST
 
+/* A crash while a member is lost: rows left in the backup are completed from the new parity. */
+START_TEST(test_crash_degraded)
+{
+	unsigned long at = 1;
+
+	while (migrate_lost(RCL_RAID5, 3, RCL_RAID6, 4, 1, at))
+		at += at < 40 ? 1 : 211;
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("reshape");
@@ -396,10 +493,12 @@ int main(void)
 	tcase_add_test(tc, test_raid5_to_raid6);
 	tcase_add_test(tc, test_raid0_to_raid5);
 	tcase_add_test(tc, test_raid1_to_raid5);
+	tcase_add_test(tc, test_degraded);
 	tcase_add_test(tc, test_refused);
 	tcase_add_test(tc, test_crash_raid5_add_drive);
 	tcase_add_test(tc, test_crash_raid5_to_raid6);
 	tcase_add_test(tc, test_crash_raid1_to_raid5);
+	tcase_add_test(tc, test_crash_degraded);
 	suite_add_tcase(s, tc);
 	return unit_main(s);
 }

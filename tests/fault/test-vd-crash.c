@@ -21,7 +21,8 @@
  * and adopting an md array (that RAID5's members with raidcli's metadata
  * partition taken out of their GPTs, as mdadm's members with room for it);
  * starting a migration (a RAID0 VD on slots 13-14 to RAID5 with slot 15
- * added, migrate.h) and recording its end.
+ * added, migrate.h) and recording its end, also with slot 15 failed
+ * during the copy.
  * After the fault the controller is opened again, as after a restart, and
  * its VD list, spares, member states and foreign drives must be exactly the
  * old ones or exactly those a fault-free run gives (so an import leaves
@@ -338,6 +339,7 @@ enum op {
 	OP_IMPORT_MD,
 	OP_MIGRATE,
 	OP_MIGRATE_END,
+	OP_MIGRATE_END_DEGRADED,
 	OPS
 };
 static const char *const op_names[] = {"create a group",
@@ -357,7 +359,8 @@ static const char *const op_names[] = {"create a group",
                                        "import a foreign configuration",
                                        "adopt an md array",
                                        "start a migration",
-                                       "record a migration's end"};
+                                       "record a migration's end",
+                                       "record a degraded migration's end"};
 
 static enum rcl_status apply(struct rcl_ctx *ctx, enum op op, struct rcl_error *err)
 {
@@ -392,8 +395,10 @@ static enum rcl_status apply(struct rcl_ctx *ctx, enum op op, struct rcl_error *
 	case OP_IMPORT_MD:
 		return import(ctx, err);
 	case OP_MIGRATE:
+		return migrate(ctx, false, err);
 	case OP_MIGRATE_END:
-		return migrate(ctx, op == OP_MIGRATE_END, err);
+	case OP_MIGRATE_END_DEGRADED:
+		return migrate(ctx, true, err);
 	default:
 		return delete (ctx, 0, err);
 	}
@@ -431,10 +436,13 @@ static unsigned long run_once(enum op op, enum fault_mode mode, enum fault_crash
 	if (op == OP_IMPORT || op == OP_IMPORT_MD)
 		add_foreign(ctx, op == OP_IMPORT_MD);
 	/* The same for the migrating VD: its copy is not what is tested here (test-reshape.c). */
-	if (op == OP_MIGRATE || op == OP_MIGRATE_END)
+	if (op == OP_MIGRATE || op == OP_MIGRATE_END || op == OP_MIGRATE_END_DEGRADED)
 		ck_assert_msg(!create(ctx, RCL_RAID0, r0, 2, 0, &err), "%s", err.msg);
-	if (op == OP_MIGRATE_END)
+	if (op == OP_MIGRATE_END || op == OP_MIGRATE_END_DEGRADED)
 		ck_assert_msg(!migrate(ctx, false, &err), "%s", err.msg);
+	/* The added drive failed during the copy: the end skips it and writes its role faulty. */
+	if (op == OP_MIGRATE_END_DEGRADED)
+		ck_assert_msg(!set_state(ctx, 15, RCL_DRIVE_SET_FAILED, &err), "%s", err.msg);
 
 	list_vds(ctx, &before);
 	fault_arm(mode, k);

@@ -4,7 +4,8 @@
 (start|show migrate) of an exported VD, end to end.
 
 For each supported migration (RAID5 plus a drive, RAID5 -> RAID6, RAID0 ->
-RAID5, RAID1 -> RAID5, RAID6 plus a drive) a VD takes fio's seeded random
+RAID5, RAID1 -> RAID5, RAID6 plus a drive, RAID5/RAID6/RAID1 -> RAID0,
+RAID6 -> RAID5) a VD takes fio's seeded random
 writes (crc32c-verified) through its NBD export, migrates while exported
 (with fio writing and verifying during the migration in some cases), and
 then: its data verifies, show reports the new level and size (an expansion
@@ -12,7 +13,10 @@ grows the VD), a consistency check finds 0 mismatches, and mdadm --examine
 of a member (its partition copied out) reports the new level and member
 count. Then kill -9 of the controller process mid-migration: the next
 process resumes the migration from its checkpoint, completes it, and the
-data verifies. Refusals (levels, drives, sizes) change nothing.
+data verifies. A member whose reads fail mid-migration (nbdkit behind
+nbdfuse) fails, and the migration goes on degraded and a spare rebuilds it
+after, or (RAID0 source) stops, offline. A dedicated spare stays valid.
+Refusals (levels, drives, sizes, what MegaRAID refuses) change nothing.
 """
 import hashlib
 import json
@@ -21,8 +25,8 @@ import signal
 import subprocess
 import sys
 
-from rcltest import (MIB, Fixture, check, drive_field, fx_vd_bytes, nbd_uri,  # noqa: E402
-                     run_cases, start_export, summary, wait_consistent, wait_for)
+from rcltest import (MIB, Fixture, bad_drive, check, drive_field, fx_vd_bytes,  # noqa: E402
+                     nbd_uri, run_cases, start_export, summary, wait_consistent, wait_for)
 
 DRIVE_MB = 32
 
@@ -33,7 +37,7 @@ def fio_process(uri, seed, size, verify_only=False):
     return subprocess.Popen(["fio", "--name=migrate", "--ioengine=nbd", "--uri=" + uri,
                              "--rw=randwrite", "--bssplit=4k/50:64k/30:192k/20",
                              "--size=%d" % size, "--iodepth=8", "--verify=crc32c",
-                             "--verify_fatal=1", "--randseed=%d" % seed,
+                             "--verify_fatal=1", "--verify_state_save=0", "--randseed=%d" % seed,
                              "--output-format=terse"] +
                             (["--verify_only"] if verify_only else []),
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -133,7 +137,7 @@ def migration_case(name, level, members, target, added, io_during):
         row = vd_row(fx)
         check(row["TYPE"] == target.upper(), "%s: show reports %s" % (name, target.upper()), row)
         n = members + added
-        data = {"raid5": n - 1, "raid6": n - 2}[target]
+        data = {"raid0": n, "raid5": n - 1, "raid6": n - 2}[target]
         old_data = {"raid0": members, "raid1": 1, "raid5": members - 1,
                     "raid6": members - 2}[level]
         grown = fx_vd_bytes(fx)
@@ -142,7 +146,8 @@ def migration_case(name, level, members, target, added, io_during):
         else:
             check(grown >= size, "%s: the VD keeps its size (%d -> %d bytes)"
                   % (name, size, grown))
-        check_consistent(fx, name)
+        if target != "raid0":
+            check_consistent(fx, name)
         for slot in (0, n - 1):
             rc, fields, text = examine_member(fx, slot)
             check(rc == 0 and fields.get("Raid Level") == target and
@@ -201,6 +206,228 @@ def case_kill_9_mid_migration(fx):
     check(wait_for(lambda: bgi()["Status"] == "Not in progress", 120),
           "kill -9: the resync ends", bgi())
     check_consistent(fx, "kill -9")
+
+
+def vd_state(fx):
+    return vd_row(fx)["State"]
+
+
+def drive_state(fx, slot):
+    status, doc = fx.json("/c0/e252/s%d" % slot, "show")
+    return doc["Response Data"]["Drive Information"][0]["State"]
+
+
+def arm_bad_drive(fx, path):
+    """Make the bad drive's reads at 12-40 MiB fail, from the drive itself."""
+    open(os.path.join(fx.root, "trigger"), "w").close()
+    with open(path, "rb") as f:  # reads go to the drive, not the page cache
+        os.posix_fadvise(f.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)
+
+
+def array_state(fields):
+    """mdadm --examine's Array State without its legend: "AA.A"."""
+    return fields.get("Array State", "").split(" ")[0]
+
+
+def member_fails_case(name, level, drives, added, spare, workload):
+    """@level over @drives (252:5, the bad drive, first among them) migrates
+    to RAID6 adding drive @added, the bad drive's reads failing from the
+    start (@workload: while fio writes and verifies; else the copy itself
+    meets the errors): the member fails (UBad, events), the migration goes
+    on degraded to its end, the data verifies, mdadm --examine shows the
+    RAID6 with the member missing. Drive @spare, a hot spare then, rebuilds
+    it in the new layout, after which a check finds 0 mismatches."""
+    def case(fx):
+        path, why = bad_drive(fx)
+        if not path:
+            print("SKIP: %s: %s" % (name, why))
+            return
+        fx.ok("/c0", "add", "drive", "path=" + path)
+        fx.ok("/c0", "add", "vd", level, "drives=252:" + drives)
+        export = start_export(fx)
+        if not export or not wait_consistent(fx):
+            return
+        fx.ok("/c0", "set", "reconrate=100")
+        uri = nbd_uri(export)
+        size = fx_vd_bytes(fx)
+        status, out = fio(uri, 1, size)
+        check(status == 0, "%s: fio's writes read back verified before" % name, out)
+        seed = 1
+        if workload:
+            seed = 2
+            during = fio_process(uri, seed, size)
+        arm_bad_drive(fx, path)
+        r = fx.run("/c0/v0", "start", "migrate", "type=raid6", "option=add",
+                   "drives=252:%d" % added)
+        if not check(r.returncode == 0, "%s: start migrate" % name, r.stdout + r.stderr):
+            return
+        if workload:
+            out, _ = during.communicate(timeout=240)
+            check(during.returncode == 0,
+                  "%s: the workload sees no error while the member fails" % name, out)
+        if not wait_migrated(fx, name):
+            return
+        log = open(fx.service()["Log"]).read()
+        started = log.find("migration of v0 to RAID6 started")
+        check(0 <= started < log.find("member 0 failed (Input/output error)"),
+              "%s: the process logs the member's failure during the migration" % name, log)
+        check(drive_state(fx, 5) == "UBad", "%s: the failed drive is UBad" % name,
+              fx.run("/c0/e252/s5", "show").stdout)
+        events = fx.run("/c0", "show", "events").stdout
+        check("s5 state changed from Onln to UBad (I/O error)" in events and
+              "Reconstruction complete on VD 00" in events,
+              "%s: the events have the drive's failure and the migration's end" % name,
+              events)
+        row = vd_row(fx)
+        n = len(drives.split(",")) + 1
+        check(row["TYPE"] == "RAID6" and row["State"] == "Pdgd",
+              "%s: the VD is a partially degraded RAID6" % name, row)
+        status, out = fio(uri, seed, size, verify_only=True)
+        check(status == 0, "%s: the data verifies after the degraded migration" % name, out)
+        rc, fields, text = examine_member(fx, 0)
+        check(rc == 0 and fields.get("Raid Level") == "raid6" and
+              fields.get("Raid Devices") == str(n) and "Reshape pos'n" not in fields and
+              array_state(fields) == "." + "A" * (n - 1),
+              "%s: mdadm --examine shows the RAID6 with the failed member missing" % name,
+              text)
+        # The failed drive's place is rebuilt in the new layout by a hot spare.
+        fx.ok("/c0/e252/s%d" % spare, "add", "hotsparedrive")
+        check(wait_for(lambda: vd_state(fx) == "Optl", 180),
+              "%s: a hot spare rebuilds the RAID6 to optimal" % name, vd_row(fx))
+        status, out = fio(uri, seed, size, verify_only=True)
+        check(status == 0, "%s: the data verifies after the rebuild" % name, out)
+        check_consistent(fx, name + ", rebuilt")
+
+    case.__name__ = "case_" + name
+    return case
+
+
+def fio_range(uri, seed, offset, size, verify_only=False):
+    """fio_process()'s writes (or their verification) over [@offset, @offset + @size)."""
+    p = subprocess.Popen(["fio", "--name=migrate", "--ioengine=nbd", "--uri=" + uri,
+                          "--rw=randwrite", "--bs=64k", "--offset=%d" % offset,
+                          "--size=%d" % size, "--iodepth=8", "--verify=crc32c",
+                          "--verify_fatal=1", "--randseed=%d" % seed, "--output-format=terse"] +
+                         (["--verify_only"] if verify_only else []),
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    out, _ = p.communicate(timeout=240)
+    return p.returncode, out
+
+
+def case_member_fails_raid0_source(fx):
+    """A RAID0 (one member on a drive whose reads start failing) migrating
+    to RAID5: its old layout cannot do without the member, so the migration
+    stops: the drive is UBad, show migrate says Failed, the event log says
+    why, the VD is offline (its data not yet migrated is lost), the part
+    already migrated still reads back verified (degraded RAID5), and the VD
+    can be deleted."""
+    name = "raid0 source"
+    path, why = bad_drive(fx)
+    if not path:
+        print("SKIP: case_member_fails_raid0_source: " + why)
+        return
+    fx.ok("/c0", "add", "drive", "path=" + path)
+    fx.ok("/c0", "add", "vd", "raid0", "drives=252:5,0")
+    export = start_export(fx)
+    if not export:
+        return
+    uri = nbd_uri(export)
+    size = fx_vd_bytes(fx)
+    # The first 8 MiB are migrated before the copy meets the bad range
+    # (member bytes 12-40 MiB, VD bytes from about 20 MiB on).
+    head = 8 * MIB
+    status, out = fio_range(uri, 1, 0, head)
+    check(status == 0, "%s: fio's writes to the first 8 MiB verified" % name, out)
+    status, out = fio_range(uri, 2, head, size - head)
+    check(status == 0, "%s: fio's writes to the rest verified" % name, out)
+    fx.ok("/c0", "set", "reconrate=100")
+    arm_bad_drive(fx, path)
+    r = fx.run("/c0/v0", "start", "migrate", "type=raid5", "option=add", "drives=252:1")
+    if not check(r.returncode == 0, "%s: start migrate" % name, r.stdout + r.stderr):
+        return
+    check(wait_for(lambda: migrate_status(fx)["Status"] == "Failed", 120),
+          "%s: show migrate says Failed" % name, migrate_status(fx))
+    events = fx.run("/c0", "show", "events").stdout
+    check("s5 state changed from Onln to UBad (I/O error)" in events and
+          "Reconstruction of VD 00 failed: it lost more drives than its old or new RAID level "
+          "survives" in events, "%s: the events have the failure and why" % name, events)
+    check(vd_state(fx) == "OfLn", "%s: the VD is offline" % name, vd_row(fx))
+    status, out = fio_range(uri, 1, 0, head, verify_only=True)
+    check(status == 0, "%s: the migrated part reads back verified" % name, out)
+    status, out = fio_range(uri, 2, head, size - head, verify_only=True)
+    check(status != 0 and "Input/output error" in out,
+          "%s: the part left in the RAID0 layout fails to read" % name, out)
+    r = fx.run("/c0/v0", "del", "force")
+    check(r.returncode == 0, "%s: the VD can be deleted" % name, r.stdout + r.stderr)
+    check(drive_state(fx, 0) == "UGood", "%s: its drives are unconfigured again" % name,
+          fx.run("/c0/eall/sall", "show").stdout)
+
+
+def case_dedicated_spare_stays_valid(fx):
+    """A RAID5 with a dedicated hot spare gains a drive, which takes the md
+    device number the spare had: the spare gets a free one and joins the
+    new array (mdadm --examine: a spare of the RAID5 over 4 devices, events
+    in step with the members'), and it still rebuilds a member that goes
+    offline afterwards; the data verifies and a check finds 0 mismatches."""
+    name = "dedicated spare"
+    fx.ok("/c0", "add", "vd", "raid5", "drives=252:0-2", "spares=252:4")
+    export = start_export(fx)
+    if not export or not wait_consistent(fx):
+        return
+    fx.ok("/c0", "set", "reconrate=100")
+    uri = nbd_uri(export)
+    size = fx_vd_bytes(fx)
+    status, out = fio(uri, 1, size)
+    check(status == 0, "%s: fio's writes read back verified before" % name, out)
+    r = fx.run("/c0/v0", "start", "migrate", "type=raid5", "option=add", "drives=252:3")
+    if not check(r.returncode == 0, "%s: start migrate" % name, r.stdout + r.stderr):
+        return
+    if not wait_migrated(fx, name):
+        return
+    check(drive_state(fx, 4) == "DHS", "%s: s4 is still a dedicated hot spare" % name,
+          fx.run("/c0/e252/s4", "show").stdout)
+    rc, member, text = examine_member(fx, 0)
+    rc2, spare, text2 = examine_member(fx, 4)
+    check(rc == 0 and rc2 == 0 and spare.get("Device Role") == "spare" and
+          spare.get("Raid Level") == "raid5" and spare.get("Raid Devices") == "4" and
+          spare.get("Array UUID") == member.get("Array UUID") and
+          spare.get("Events") == member.get("Events") and "Reshape pos'n" not in spare,
+          "%s: mdadm --examine shows s4 a spare of the RAID5 over 4 devices" % name,
+          text + text2)
+    fx.ok("/c0/e252/s1", "set", "offline")
+    check(wait_for(lambda: vd_state(fx) == "Optl" and drive_state(fx, 4) == "Onln", 120),
+          "%s: the spare rebuilds the member set offline" % name, vd_row(fx))
+    status, out = fio(uri, 1, size, verify_only=True)
+    check(status == 0, "%s: the data verifies after the rebuild" % name, out)
+    check_consistent(fx, name)
+
+
+def refusal_case(name, make, words, code, text, degrade=False):
+    """What MegaRAID refuses to migrate is refused with a message naming the
+    reason, and changes no file: after @make (a VD, or two when it names a
+    size), start migrate @words answers status @code and @text."""
+    def case(fx):
+        fx.ok("/c0", "add", "vd", *make)
+        vds = 1
+        if any(w.startswith("size=") for w in make):
+            fx.ok("/c0", "add", "vd", make[0], make[1], "size=all")
+            vds = 2
+        # The first refusal starts the controller process, whose background
+        # initializations then run to their end: they write to the drives.
+        fx.run("/c0/v0", "start", "migrate", *words)
+        for vd in range(vds):
+            wait_consistent(fx, vd)
+        if degrade:
+            fx.ok("/c0/e252/s1", "set", "offline")
+        before = state_files(fx)
+        r = fx.run("/c0/v0", "start", "migrate", *words)
+        check(r.returncode == code and text in r.stdout,
+              "%s: start migrate %s: status %d, '%s'" % (name, " ".join(words), code, text),
+              r.stdout + r.stderr)
+        check(state_files(fx) == before, "%s: the refusal changes no file" % name)
+
+    case.__name__ = "case_refuses_" + name
+    return case
 
 
 def log_path(fx):
@@ -278,7 +505,27 @@ CASES = [
     migration_case("raid0_to_raid5", "raid0", 2, "raid5", 1, True),
     migration_case("raid1_to_raid5", "raid1", 2, "raid5", 1, False),
     migration_case("raid6_add_drive", "raid6", 4, "raid6", 1, False),
+    migration_case("raid5_to_raid0", "raid5", 3, "raid0", 0, True),
+    migration_case("raid6_to_raid5", "raid6", 4, "raid5", 0, False),
+    migration_case("raid6_to_raid0", "raid6", 4, "raid0", 0, False),
+    migration_case("raid1_to_raid0", "raid1", 2, "raid0", 0, True),
     case_kill_9_mid_migration,
+    member_fails_case("member_fails_raid5_to_raid6", "raid5", "5,0,1", 2, 3, True),
+    member_fails_case("member_fails_raid6_add_drive", "raid6", "5,0,1,2", 3, 4, False),
+    case_member_fails_raid0_source,
+    case_dedicated_spare_stays_valid,
+    refusal_case("spanned", ["r10", "drives=252:0-3", "pdperarray=2"], ["type=raid5"], 244,
+                 "disk group 0 is a RAID10: spanned drive groups (RAID10, RAID50, RAID60) "
+                 "cannot migrate"),
+    refusal_case("two_vds", ["r5", "drives=252:0-2", "size=16MB"],
+                 ["type=raid6", "option=add", "drives=252:3"], 244,
+                 "disk group 0 holds 2 virtual drives: only a group with a single VD can "
+                 "migrate"),
+    refusal_case("degraded", ["r5", "drives=252:0-2"],
+                 ["type=raid6", "option=add", "drives=252:3"], 255,
+                 "/v0 is not optimal (the member in slot 1 is not online)", degrade=True),
+    refusal_case("raid0_with_spares", ["r5", "drives=252:0-2", "spares=252:4"], ["type=raid0"],
+                 255, "disk group 0 has dedicated hot spares, which a RAID0 cannot have"),
     case_refusals_change_nothing,
     case_changes_wait_for_migration,
 ]
