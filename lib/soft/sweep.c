@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: MIT
 /*
  * sweep.c - what the background operations share (sweep-private.h):
- * positions and their units, batches under the volume's read lock, the
- * map from positions to VD bytes, and md-style mismatch counting.
+ * positions and their units, batches under the volume's read lock with
+ * the members read ahead of them, the map from positions to VD bytes, and
+ * md-style mismatch counting.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 
 #include "sweep-private.h"
 
 /* A batch reads or writes about this much over the members of one array. */
 #define BATCH_BYTES (4u << 20)
+/* The members are read this many steps ahead of a sweep, at least (see read_ahead()). */
+#define READ_AHEAD_STEPS 8
 /* md counts mismatches in blocks of its stripe cache's page. */
 #define MISMATCH_BLOCK 4096u
 
@@ -62,6 +66,36 @@ int rcl_soft_sweep_valid(const struct rcl_soft_volume *vol, uint64_t from, uint6
 	return 0;
 }
 
+/*
+ * Have the kernel read ahead of the batch [@at, @end), on every member the
+ * sweep reads there (a member being rebuilt is not one). A batch waits for
+ * all its reads, so without this a member's disk would idle while the
+ * batch computes and writes, and a sweep would get one batch's reads in
+ * flight where a streaming reader has many (the kernel's own readahead
+ * keeps only one window ahead of a read). Each time the batches cross a
+ * multiple of the window (READ_AHEAD_STEPS steps), the two windows from
+ * there are asked for: the next batches find their data read or on its
+ * way, while the kernel skips the pages it holds already. Nothing else
+ * depends on it: the batches still read every byte they use.
+ */
+static void read_ahead(struct rcl_soft_volume *vol, uint64_t at, uint64_t end)
+{
+	uint64_t window = READ_AHEAD_STEPS * rcl_soft_sweep_step(vol);
+	uint64_t extent = rcl_soft_sweep_extent(vol), first = (at + window - 1) / window * window;
+	uint64_t last;
+
+	if (first >= end)
+		return;
+	last = extent - first < 2 * window ? extent : first + 2 * window;
+	for (unsigned m = 0; m < vol->member_count; m++) {
+		uint64_t start = vol->geo.arrays[m / vol->geo.arrays[0].n].start;
+
+		if (rcl_soft_vol_usable(vol, m, start + last))
+			posix_fadvise(vol->members[m].fd, (off_t)(start + first),
+			              (off_t)(last - first), POSIX_FADV_WILLNEED);
+	}
+}
+
 int rcl_soft_sweep_run(struct rcl_soft_volume *vol, uint64_t from, uint64_t to,
                        rcl_soft_sweep_fn fn, void *arg)
 {
@@ -73,6 +107,7 @@ int rcl_soft_sweep_run(struct rcl_soft_volume *vol, uint64_t from, uint64_t to,
 
 		/* Requests wait for one batch at most, and updates go between batches. */
 		pthread_rwlock_rdlock(&vol->lock);
+		read_ahead(vol, at, end);
 		rc = fn(vol, at, end, arg);
 		pthread_rwlock_unlock(&vol->lock);
 	}
