@@ -280,11 +280,8 @@ static void forget_stale(const struct rcl_soft_config *cfg)
 {
 	for (size_t i = rebuild_count; i-- > 0;) {
 		struct rebuild *r = rebuilds[i];
-		const struct rcl_soft_dg *dg = NULL;
+		const struct rcl_soft_dg *dg = rcl_soft_config_dg(cfg, r->dg);
 
-		for (size_t d = 0; d < cfg->dg_count; d++)
-			if (cfg->dgs[d].id == r->dg)
-				dg = &cfg->dgs[d];
 		if (r->task || atomic_load(&r->ended))
 			continue;
 		if (!dg || dg->members[r->member].state != RCL_SOFT_MEMBER_REBUILD ||
@@ -299,17 +296,14 @@ static void forget_stale(const struct rcl_soft_config *cfg)
  */
 static bool vd_whole(const struct rcl_soft_config *cfg, const struct rcl_soft_vd *vd)
 {
-	for (size_t d = 0; d < cfg->dg_count; d++) {
-		if (cfg->dgs[d].id != vd->dg)
-			continue;
-		if (cfg->dgs[d].migrate.active)
+	const struct rcl_soft_dg *dg = rcl_soft_config_dg(cfg, vd->dg);
+
+	if (!dg || dg->migrate.active)
+		return false;
+	for (unsigned m = 0; m < rcl_soft_dg_members(dg); m++)
+		if (dg->members[m].state != RCL_SOFT_MEMBER_ONLINE)
 			return false;
-		for (unsigned m = 0; m < rcl_soft_dg_members(&cfg->dgs[d]); m++)
-			if (cfg->dgs[d].members[m].state != RCL_SOFT_MEMBER_ONLINE)
-				return false;
-		return cfg->dgs[d].level != RCL_RAID0;
-	}
-	return false;
+	return dg->level != RCL_RAID0;
 }
 
 /* Whether VD @vd's write-intent bitmaps had bits set when it opened: a crash left stripes to
@@ -825,13 +819,12 @@ static void reap_check(struct vd_check *k)
  */
 static void resync_params(struct rcl_ctrl *ctrl, unsigned vd, struct rcl_soft_task_params *params)
 {
-	const struct rcl_soft_config *cfg = &soft(ctrl)->state->cfg;
+	const struct rcl_soft_vd *v = rcl_soft_config_vd(&soft(ctrl)->state->cfg, vd);
 
-	for (size_t v = 0; v < cfg->vd_count && params->kind == RCL_SOFT_TASK_BGI; v++)
-		if (cfg->vds[v].id == vd && cfg->vds[v].consistent) {
-			params->dirty_only = true;
-			params->checkpoint_secs = CHECKPOINT_SECS;
-		}
+	if (params->kind == RCL_SOFT_TASK_BGI && v && v->consistent) {
+		params->dirty_only = true;
+		params->checkpoint_secs = CHECKPOINT_SECS;
+	}
 }
 
 static enum rcl_status start_check(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_task_kind kind,
@@ -1048,22 +1041,16 @@ static const char *operation_title(enum rcl_soft_task_kind kind)
 	                                   : "Consistency Check";
 }
 
-/* The group of VD @vd, or -1. */
-static int group_of(const struct rcl_soft_config *cfg, unsigned vd)
-{
-	for (size_t v = 0; v < cfg->vd_count; v++)
-		if (cfg->vds[v].id == vd)
-			return (int)cfg->vds[v].dg;
-	return -1;
-}
-
 static void describe_patrol(struct rcl_buf *out, const struct rcl_soft_config *cfg, int dg, int vd)
 {
+	const struct rcl_soft_vd *patrolled;
 	unsigned on, percent;
 	bool paused;
 
-	if (patrol_current(&on, &percent, &paused) &&
-	    (vd >= 0 ? (unsigned)vd == on : group_of(cfg, on) == dg))
+	if (!patrol_current(&on, &percent, &paused))
+		return;
+	patrolled = rcl_soft_config_vd(cfg, on);
+	if (vd >= 0 ? (unsigned)vd == on : patrolled && (int)patrolled->dg == dg)
 		add_operation(out, "Patrol Read", percent, paused);
 }
 
@@ -1119,16 +1106,15 @@ void tasks_describe_drive(const struct rcl_ctrl *ctrl, const struct rcl_drive_re
 
 bool tasks_running_on(struct rcl_ctrl *ctrl, unsigned vd)
 {
-	const struct rcl_soft_config *cfg = &soft(ctrl)->state->cfg;
+	const struct rcl_soft_vd *v = rcl_soft_config_vd(&soft(ctrl)->state->cfg, vd);
 	struct vd_check *k = find_check(vd);
 
 	if (k)
 		reap_check(k);
 	if ((k && k->task) || migration_running(vd))
 		return true;
-	for (size_t v = 0; v < cfg->vd_count; v++)
-		for (size_t i = 0; cfg->vds[v].id == vd && i < rebuild_count; i++)
-			if (rebuilds[i]->dg == cfg->vds[v].dg && rebuilds[i]->task)
-				return true;
+	for (size_t i = 0; v && i < rebuild_count; i++)
+		if (rebuilds[i]->dg == v->dg && rebuilds[i]->task)
+			return true;
 	return false;
 }

@@ -63,7 +63,7 @@ static enum rcl_status open_old(struct rcl_soft_volume *vol, const struct rcl_so
 	*copy = *state;
 	for (size_t v = 0; v < copy->cfg.vd_count; v++) {
 		struct rcl_soft_vd *vd = &copy->cfg.vds[v];
-		struct rcl_soft_dg *dg = rcl_soft_config_dg(&copy->cfg, vd->dg);
+		struct rcl_soft_dg *dg = rcl_soft_config_dg_mut(&copy->cfg, vd->dg);
 
 		if (vd->id == vol->vd && dg)
 			rcl_soft_migration_old(dg, vd, dg, vd);

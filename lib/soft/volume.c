@@ -120,15 +120,10 @@ bool rcl_soft_vol_survives(const struct rcl_soft_volume *vol)
 static const struct rcl_soft_vd *find_vd(const struct rcl_soft_state *state, unsigned id,
                                          const struct rcl_soft_dg **dg)
 {
-	const struct rcl_soft_config *cfg = &state->cfg;
+	const struct rcl_soft_vd *vd = rcl_soft_config_vd(&state->cfg, id);
 
-	for (size_t i = 0; i < cfg->vd_count; i++)
-		for (size_t g = 0; cfg->vds[i].id == id && g < cfg->dg_count; g++)
-			if (cfg->dgs[g].id == cfg->vds[i].dg) {
-				*dg = &cfg->dgs[g];
-				return &cfg->vds[i];
-			}
-	return NULL;
+	*dg = vd ? rcl_soft_config_dg(&state->cfg, vd->dg) : NULL;
+	return *dg ? vd : NULL;
 }
 
 /* The drive of @dg's member @member, or NULL when it is not present. */
