@@ -294,14 +294,6 @@ static void volumes_refresh(const struct rcl_soft_state *state)
 	}
 }
 
-static const struct rcl_vd *find_vd(const struct rcl_ctrl *ctrl, unsigned vd)
-{
-	for (size_t i = 0; i < rcl_ctrl_vd_count(ctrl); i++)
-		if (rcl_ctrl_vd(ctrl, i)->id == vd)
-			return rcl_ctrl_vd(ctrl, i);
-	return NULL;
-}
-
 const struct rcl_soft_state *service_soft_state(const struct rcl_ctrl *ctrl)
 {
 	const struct soft_ctrl *sc = ctrl->priv;
@@ -312,7 +304,7 @@ const struct rcl_soft_state *service_soft_state(const struct rcl_ctrl *ctrl)
 /* Open @e's VD and start its NBD server. */
 static enum rcl_status serve_export(struct rcl_ctrl *ctrl, struct export *e, struct rcl_error *err)
 {
-	const struct rcl_vd *vd = find_vd(ctrl, e->vd);
+	const struct rcl_vd *vd = rcl_ctrl_vd_by_id(ctrl, e->vd);
 	const struct rcl_soft_state *state = service_soft_state(ctrl);
 	struct rcl_nbd_listen where = {
 	    .socket_path = *e->socket ? e->socket : NULL, .host = e->host, .port = e->port};
@@ -502,7 +494,7 @@ static const char *export_address(const struct export *e, char *buf, size_t size
 
 static void add_row(struct rcl_node *table, const struct rcl_ctrl *ctrl, const struct export *e)
 {
-	const struct rcl_vd *vd = find_vd(ctrl, e->vd);
+	const struct rcl_vd *vd = rcl_ctrl_vd_by_id(ctrl, e->vd);
 	struct rcl_node *row = rcl_node_add_object(table, NULL);
 	char addr[PATH_MAX + 8];
 
@@ -535,7 +527,7 @@ enum rcl_status export_start(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, unsigne
 		    "running; start it with: raidcli /c%u serve",
 		    p.id, p.id);
 	}
-	if (!find_vd(ctrl, vd))
+	if (!rcl_ctrl_vd_by_id(ctrl, vd))
 		return rcl_fail(err, RCL_NOT_FOUND, "virtual drive /c%u/v%u not found", p.id, vd);
 	st = plan_export(ctrl, &p, vd, req, list, &e, err);
 	existing = list_find(list, vd);
@@ -634,7 +626,7 @@ enum rcl_status export_release(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, unsig
 
 const char *export_unsafe(struct rcl_ctrl *ctrl, unsigned vd)
 {
-	const struct rcl_vd *v = find_vd(ctrl, vd);
+	const struct rcl_vd *v = rcl_ctrl_vd_by_id(ctrl, vd);
 
 	if (!v || v->state == RCL_VD_OPTIMAL || v->state == RCL_VD_OFFLINE || !vd_dirty(ctrl, v))
 		return NULL;
@@ -694,7 +686,7 @@ void exports_start_all(unsigned id)
  */
 static void refresh_export(struct rcl_ctrl *ctrl, struct export *e)
 {
-	const struct rcl_vd *vd = find_vd(ctrl, e->vd);
+	const struct rcl_vd *vd = rcl_ctrl_vd_by_id(ctrl, e->vd);
 	struct rcl_error err = {0};
 
 	if (!e->srv || !vd || vd->access == e->access)
@@ -728,8 +720,8 @@ void exports_refresh(unsigned id)
 static bool failed_drive(struct rcl_ctrl *ctrl, const struct failure *f, struct rcl_drive_ref *ref)
 {
 	struct soft_ctrl *sc = service_soft_state(ctrl) ? ctrl->priv : NULL;
-	struct rcl_soft_vd *vd = sc ? rcl_soft_config_vd(&sc->state->cfg, f->vd) : NULL;
-	struct rcl_soft_dg *dg = vd ? rcl_soft_config_dg(&sc->state->cfg, vd->dg) : NULL;
+	const struct rcl_soft_vd *vd = sc ? rcl_soft_config_vd(&sc->state->cfg, f->vd) : NULL;
+	const struct rcl_soft_dg *dg = vd ? rcl_soft_config_dg(&sc->state->cfg, vd->dg) : NULL;
 
 	if (!dg || f->member >= rcl_soft_dg_members(dg))
 		return false;
