@@ -185,7 +185,7 @@ static enum rcl_status read_exact(int fd, void *buf, size_t len, uint64_t off,
                                   struct rcl_error *why, struct rcl_error *err)
 {
 	size_t got;
-	enum rcl_status st = rcl_soft_read_upto(fd, buf, len, off, &got, err);
+	enum rcl_status st = rcl_soft_read_upto(fd, buf, len, off, "metadata partition", &got, err);
 
 	if (!st && got < len)
 		return rcl_fail(why, RCL_CORRUPT, "the drive ends at byte %llu, inside a slot",
