@@ -306,6 +306,7 @@ static void drop_geometry(struct rcl_soft_volume *vol)
 static enum rcl_status start_serving(struct rcl_soft_volume *vol,
                                      const struct rcl_soft_state *state, struct rcl_error *err)
 {
+	const struct rcl_soft_dg *dg;
 	enum rcl_status st = RCL_OK;
 
 	if (!rcl_soft_vol_survives(vol))
@@ -319,7 +320,7 @@ static enum rcl_status start_serving(struct rcl_soft_volume *vol,
 	if (!st && vol->geo.arrays[0].parity && !vol->reshape)
 		st = rcl_soft_vol_cache_open(vol, err);
 	if (!st && vol->bitmapped)
-		st = rcl_soft_vol_bitmap_open(vol, err);
+		st = rcl_soft_vol_bitmap_open(vol, find_vd(state, vol->vd, &dg), err);
 	return st;
 }
 
@@ -442,10 +443,15 @@ static enum rcl_status regeometry(struct rcl_soft_volume *vol, const struct rcl_
 enum rcl_status rcl_soft_volume_update(struct rcl_soft_volume *vol,
                                        const struct rcl_soft_state *state, struct rcl_error *err)
 {
+	const struct rcl_soft_dg *dg;
 	enum rcl_status st;
 
 	pthread_rwlock_wrlock(&vol->lock);
 	st = reshaped(vol, state) ? regeometry(vol, state, err) : apply(vol, state, err);
+	/* The change bumped the md superblocks' events. A VD that does not survive the bitmap
+	 * write fails its next request anyway: the update itself stands. */
+	if (!st && vol->bitmapped)
+		(void)rcl_soft_vol_bitmap_events(vol, find_vd(state, vol->vd, &dg));
 	pthread_rwlock_unlock(&vol->lock);
 	return st;
 }

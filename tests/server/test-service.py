@@ -802,6 +802,26 @@ def bitmap_dirty(image):
     return (int(m.group(1)), int(m.group(2))) if m else (None, None)
 
 
+def md_events(image):
+    """The events of VD 0's md superblock on member @image and of its bitmap, as mdadm
+    --examine and mdadm -X read them, and the bitmap's Events Cleared. Both get the
+    partition's head (superblock 4 KiB in, bitmap 8 sectors past it) as a file."""
+    with open(image, "rb") as f:
+        f.seek(vd_partition(image))
+        head = f.read(4096 + 16 * 512)
+    path = os.path.join(BUILD_ROOT, "service-md-%d" % os.getpid())
+    found = {}
+    for option, data in (("--examine", head), ("-X", head[8192:])):
+        with open(path, "wb") as f:
+            f.write(data)
+        out = subprocess.run(["mdadm", option, path], capture_output=True, text=True).stdout
+        for key, value in re.findall(r"^ *(Events(?: Cleared)?) : (\d+)$", out, re.M):
+            found[(option, key)] = int(value)
+    os.unlink(path)
+    return (found.get(("--examine", "Events")), found.get(("-X", "Events")),
+            found.get(("-X", "Events Cleared")))
+
+
 def data_offset(image):
     """Where VD 0's data begins in member @image, in bytes: its partition, then md's offset."""
     with open(image, "rb") as f:
@@ -896,6 +916,34 @@ def case_crash_resync(fx):
               "after a clean stop no resync runs at the next start", bgi_row(fx))
 
 
+def case_bitmap_events(fx):
+    """The bitmap's events follow the md superblock's through a configuration change made
+    while the VD is written (md takes a bitmap behind them as stale: a full resync)."""
+    export = start_export(fx)
+    if not export or not wait_consistent(fx) or not write_regions(fx, export, [(0, MIB)]):
+        return
+    images = [image_of(fx, slot) for slot in range(3)]
+    before = md_events(images[0])
+    check(None not in before and before[0] == before[1],
+          "mdadm: the bitmap's events are the superblock's", before)
+    # A dedicated spare joins the array: every member's superblock events go one up.
+    fx.ok("/c0/e252/s3", "add", "hotsparedrive", "dgs=0")
+    # Within md's daemon_sleep: this write sets a bit in the bitmap's first sector again.
+    if not write_regions(fx, export, [(264 * MIB, MIB)]):
+        return
+    for slot, image in enumerate(images):
+        events = md_events(image)
+        check(events[0] is not None and events[0] > before[0] and events[0] == events[1],
+              "member %d: mdadm -X's events are mdadm --examine's, after the change" % slot,
+              (before, events))
+    fx.ok("/c0/v0", "stop", "export")
+    fx.ok("/c0", "stop", "service")
+    for slot, image in enumerate(images):
+        events = md_events(image)
+        check(events[0] == events[1] == events[2] and bitmap_dirty(image)[1] == 0,
+              "member %d: a clean stop clears the bits, Events Cleared = Events" % slot, events)
+
+
 def case_crash_resync_resumes(fx):
     """kill -9 during the resync: the next start resyncs what was left, and only that."""
     if not crash_after_writes(fx, [(0, 8 * MIB), (264 * MIB, 8 * MIB)]):
@@ -922,7 +970,7 @@ def case_crash_resync_resumes(fx):
     check(run_cc(fx) == 0, "cc finds 0 mismatches", cc_row(fx))
 
 
-case_crash_resync.fixture = case_crash_resync_resumes.fixture = lambda: Fixture(size="320MB")
+case_crash_resync.fixture = case_crash_resync_resumes.fixture = case_bitmap_events.fixture = lambda: Fixture(size="320MB")
 
 
 def case_cc_degraded_refused(fx):
@@ -1087,7 +1135,8 @@ CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
          case_delete_exported, case_bad_input, case_state_dir_too_long, case_rebuild_spare,
          case_rebuild_resumes_after_kill, case_rebuild_no_spare, case_rebuild_onto_unconfigured,
          case_consistency_check, case_background_init, case_crash_resync,
-         case_crash_resync_resumes, case_dirty_degraded, case_cc_degraded_refused,
+         case_crash_resync_resumes, case_bitmap_events, case_dirty_degraded,
+         case_cc_degraded_refused,
          case_patrol_read, case_patrol_auto_and_stop]
 
 
