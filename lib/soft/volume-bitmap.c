@@ -12,7 +12,10 @@
  * its region has had no write in flight for md's daemon_sleep (5 s) and
  * every member has been flushed since: at _flush(), or at close, which
  * flushes and clears every idle bit. Bits found set when the volume opens
- * (a crash left them) stay set: their regions need a resync first.
+ * (a crash left them) stay set: their regions need a resync first. A
+ * region a repairing task has just passed need not wait the 5 s: its
+ * writes were the repair's, and the task's next checkpoint flushes and
+ * clears its bit (_resynced()).
  *
  * The bitmap superblock keeps md's events in step, as md's bitmap does:
  * its events are the array's (the md superblock's, which a configuration
@@ -218,16 +221,21 @@ void rcl_soft_vol_bitmap_unmark(struct rcl_soft_volume *vol, unsigned array, uin
 }
 
 void rcl_soft_vol_bitmap_resynced(struct rcl_soft_volume *vol, unsigned array, uint64_t first,
-                                  uint64_t end)
+                                  uint64_t since, uint64_t end)
 {
 	struct vol_bitmap *bm = vol->bitmaps[array];
 	uint64_t chunk = vol->geo.arrays[array].bitmap_chunk;
+	/* Idle as long as clearing asks: the next flush (a checkpoint's) clears them. */
+	time_t settled = now() - IDLE_SECONDS;
 
 	if (!bm)
 		return;
 	pthread_mutex_lock(&bm->lock);
-	for (uint64_t b = (first + chunk - 1) / chunk; b < end / chunk && b < bm->bits; b++)
+	for (uint64_t b = (first + chunk - 1) / chunk; b < end / chunk && b < bm->bits; b++) {
 		bm->resync[b] = false;
+		if ((b + 1) * chunk > since)
+			bm->idle_since[b] = settled;
+	}
 	pthread_mutex_unlock(&bm->lock);
 }
 

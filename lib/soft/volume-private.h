@@ -190,11 +190,14 @@ int rcl_soft_vol_bitmap_events(struct rcl_soft_volume *vol, const struct rcl_sof
 
 /*
  * rcl_soft_vol_bitmap_resynced() - bytes [@first, @end) of array @array's
- * bitmap range have been resynced (sweep.c): the bits wholly inside, set
- * by a crash, may be cleared again once idle. @end UINT64_MAX: to the end.
+ * bitmap range have been resynced (sweep.c), the last of them from @since
+ * on: the bits wholly inside, set by a crash, may be cleared again once
+ * idle; those ending above @since count as idle already (the resync's own
+ * repairs set them, and the next flush makes those durable). @end
+ * UINT64_MAX: to the end.
  */
 void rcl_soft_vol_bitmap_resynced(struct rcl_soft_volume *vol, unsigned array, uint64_t first,
-                                  uint64_t end);
+                                  uint64_t since, uint64_t end);
 
 /*
  * rcl_soft_vol_bitmap_dirty_run() - the first run of bits of array

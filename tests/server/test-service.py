@@ -897,8 +897,10 @@ def case_crash_resync(fx):
           "128 MiB swept per member" in service_log(fx)[log:],
           "it swept the 2 dirty regions only (2 x 64 MiB of each member)",
           service_log(fx)[log:])
+    check(bitmap_dirty(image)[1] == 0,
+          "mdadm -X: the resync cleared the bits as it passed them (the repaired region's too)",
+          bitmap_dirty(image))
     fx.ok("/c0", "set", "ccrate=100")
-    time.sleep(5)  # md's daemon_sleep: the check's flush then clears the repaired region's bit
     r = fx.run("/c0/v0", "start", "cc")
     check(r.returncode == 0, "start cc (no force) after the resync", r.stdout)
     check(wait_for(lambda: cc_row(fx).get("Status") == "Not in progress", 60) and
