@@ -56,8 +56,12 @@ enum rcl_status cmd_vd_start_export(struct cmd_ctx *c, struct rcl_error *err)
 		st = refuse_dirty_degraded(c, ids[i], err);
 	if (st)
 		return st;
-	for (size_t i = 0; !st && i < n; i++)
+	for (size_t i = 0; !st && i < n; i++) {
+		/* The same force lets a rebuild of the VD go on (tasks.c). */
+		if (cmd_value(c->args, "force"))
+			export_force(ids[i]);
 		st = export_start(c->lib, c->ctrl, ids[i], &req, err);
+	}
 	if (st)
 		return st;
 	rcl_result_describe(c->res, "Started the export of %zu VD%s.", n, n == 1 ? "" : "s");

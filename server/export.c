@@ -52,6 +52,9 @@ struct export_list {
 /* The process's exports, served or not (only while service_self()). */
 static struct export_list live;
 
+/* The VDs (a bit per id) whose force was given: export_unsafe() lets them be. */
+static uint64_t forced;
+
 /* What a member failure sends through the notify pipe to the main loop. */
 struct failure {
 	unsigned vd;
@@ -624,7 +627,8 @@ enum rcl_status export_release(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, unsig
 	return st;
 }
 
-const char *export_unsafe(struct rcl_ctrl *ctrl, unsigned vd)
+/* Why VD @vd is degraded and dirty, forced or not (export_unsafe()). */
+static const char *degraded_and_dirty(struct rcl_ctrl *ctrl, unsigned vd)
 {
 	const struct rcl_vd *v = rcl_ctrl_vd_by_id(ctrl, vd);
 
@@ -632,6 +636,39 @@ const char *export_unsafe(struct rcl_ctrl *ctrl, unsigned vd)
 		return NULL;
 	return v->consistent ? "was not shut down cleanly (not resynced)"
 	                     : "not consistent (never initialized)";
+}
+
+const char *export_unsafe(struct rcl_ctrl *ctrl, unsigned vd)
+{
+	return vd < 64 && (forced >> vd & 1) ? NULL : degraded_and_dirty(ctrl, vd);
+}
+
+void export_force(unsigned vd)
+{
+	forced |= vd < 64 ? 1ull << vd : 0;
+}
+
+/*
+ * Forget the force of the VDs that are safe again (a later crash asks for it
+ * anew), and serve the exports held for want of it once their VD needs none:
+ * no longer degraded (a member came back: the resync puts the parity right)
+ * or forced ("start rebuild force").
+ */
+static void settle_force(struct rcl_ctrl *ctrl)
+{
+	for (unsigned vd = 0; vd < 64; vd++)
+		if ((forced >> vd & 1) && !degraded_and_dirty(ctrl, vd))
+			forced &= ~(1ull << vd);
+	for (size_t i = 0; i < live.count; i++) {
+		struct export *e = &live.items[i];
+		struct rcl_error err = {0};
+
+		if (!e->held || export_unsafe(ctrl, e->vd))
+			continue;
+		service_log("v%u needs no force now: serving it", e->vd);
+		if (serve_export(ctrl, e, &err))
+			service_log("cannot serve v%u: %s", e->vd, err.msg);
+	}
 }
 
 /* ------------------------------------------------------------------------
@@ -703,7 +740,7 @@ void exports_refresh(unsigned id)
 	struct rcl_ctrl *ctrl = NULL;
 	struct rcl_ctx *lib = NULL;
 
-	if (!live.count && !shared_count)
+	if (!live.count && !shared_count && !forced)
 		return;
 	if (service_open_ctrl(id, RCL_LOCK_SHARED, &lib, &ctrl, &err)) {
 		service_log("cannot reload the configuration: %s", err.msg);
@@ -711,6 +748,7 @@ void exports_refresh(unsigned id)
 		volumes_refresh(service_soft_state(ctrl));
 		for (size_t i = 0; i < live.count; i++)
 			refresh_export(ctrl, &live.items[i]);
+		settle_force(ctrl);
 	}
 	rcl_ctrl_close(ctrl);
 	rcl_ctx_free(lib);

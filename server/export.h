@@ -54,15 +54,21 @@ enum rcl_status export_release(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, unsig
                                struct rcl_error *err);
 
 /*
- * export_unsafe() - why VD @vd of @ctrl must not be served without force:
- * it is degraded and dirty (vd_dirty(): md's write hole), as a phrase
- * ("not consistent (never initialized)"), or NULL when it may be.
- * "start export" refuses such a VD without force, and a restarted process
- * does not serve its persisted export (show export: "Needs force") until
- * "start export force" is given again: force is not persisted, it is for
- * the state the VD was in when it was given.
+ * export_unsafe() - why VD @vd of @ctrl must not be served nor rebuilt
+ * without force: it is degraded and dirty (vd_dirty(): md's write hole), as
+ * a phrase ("not consistent (never initialized)"), or NULL when it may be
+ * (or its force was given: export_force()). "start export" refuses such a
+ * VD without force, a restarted process does not serve its persisted
+ * export (show export: "Needs force"), and a rebuild waits at it (tasks.c),
+ * until "start export force" or "start rebuild force" is given: md refuses
+ * to start such an array without --force, and a forced one serves and
+ * recovers. Force is not persisted: it is for the state the VD was in when
+ * it was given, and is forgotten once the VD is safe (exports_refresh()).
  */
 const char *export_unsafe(struct rcl_ctrl *ctrl, unsigned vd);
+
+/* export_force() - the force for VD @vd was given (only in the controller process). */
+void export_force(unsigned vd);
 
 /* In the controller process (serve.c): */
 struct rcl_soft_state;

@@ -992,6 +992,38 @@ def case_cc_degraded_refused(fx):
     check(r.returncode == 0, "once optimal again, start cc runs", r.stdout)
 
 
+def export_state(fx):
+    status, doc = fx.json("/c0/v0", "show", "export")
+    rows = doc.get("Response Data", {}).get("Export LIST", [])
+    return rows[0]["State"] if rows else None
+
+
+def restart_dirty_degraded(fx, spare=False):
+    """Write 16 MiB to the consistent VD and kill -9 within md's daemon_sleep (its bitmap bits
+    stay set), set s2 offline and start the process again in the foreground: v0 is degraded
+    and dirty; with @spare, a global hot spare is there to take s2's place. Return: the data
+    written and the process's log file, or None."""
+    if spare:
+        fx.ok("/c0/e252/s3", "add", "hotsparedrive")
+    export = start_export(fx)
+    if not export or not wait_consistent(fx):
+        return None
+    src = os.path.join(fx.root, "data.img")
+    write_random(src, 16 * MIB)
+    r = qemu_img("convert", "-n", "-f", "raw", "-O", "raw", src, nbd_uri(export))
+    check(r.returncode == 0, "qemu-img writes 16 MiB", r.stderr)
+    if not kill_9(fx):
+        return None
+    fx.ok("/c0/e252/s2", "set", "offline")
+    serve_log = os.path.join(fx.root, "serve.log")
+    with open(serve_log, "w") as log:
+        fx.foreground = subprocess.Popen([RAIDCLI, "/c0", "serve"], env=fx.env, stdout=log,
+                                         stderr=log)
+    if not check(wait_for(lambda: fx.service()["Status"] == "Running"), "serve starts"):
+        return None
+    return src, serve_log
+
+
 def case_dirty_degraded(fx):
     """A VD both degraded and dirty is served only with force (md's write hole rule)."""
     fx.ok("/c0/e252/s2", "set", "offline")  # never initialized, now degraded
@@ -1002,30 +1034,18 @@ def case_dirty_degraded(fx):
     fx.ok("/c0/e252/s2", "set", "online")
     fx.ok("/c0/v0", "stop", "export")
     fx.ok("/c0", "stop", "service")
-    # Consistent, then killed within 5 s of writes: bitmap bits stay set.
-    export = start_export(fx)
-    if not export or not wait_consistent(fx):
+    restarted = restart_dirty_degraded(fx)
+    if not restarted:
         return
-    src = os.path.join(fx.root, "data.img")
-    write_random(src, 16 * MIB)
-    r = qemu_img("convert", "-n", "-f", "raw", "-O", "raw", src, nbd_uri(export))
-    check(r.returncode == 0, "qemu-img writes 16 MiB", r.stderr)
-    if not kill_9(fx):
-        return
-    fx.ok("/c0/e252/s2", "set", "offline")
+    src, serve_log = restarted
     # The persisted export is not served by the restarted process: it says why.
-    serve_log = os.path.join(fx.root, "serve.log")
-    with open(serve_log, "w") as log:
-        fx.foreground = subprocess.Popen([RAIDCLI, "/c0", "serve"], env=fx.env, stdout=log,
-                                         stderr=log)
-    if not check(wait_for(lambda: fx.service()["Status"] == "Running"), "serve starts"):
-        return
-    status, doc = fx.json("/c0/v0", "show", "export")
-    rows = doc.get("Response Data", {}).get("Export LIST", [])
-    check(rows and rows[0]["State"] == "Needs force",
-          "restarted, the process holds the persisted export of the dirty degraded VD", doc)
+    check(export_state(fx) == "Needs force",
+          "restarted, the process holds the persisted export of the dirty degraded VD",
+          export_state(fx))
     check("not serving v0: it is degraded and was not shut down cleanly" in
           open(serve_log).read(), "its log says why", open(serve_log).read())
+    status, doc = fx.json("/c0/v0", "show", "export")
+    export = doc["Response Data"]["Export LIST"][0]
     r = subprocess.run(["nbdinfo", "--size", nbd_uri(export)], capture_output=True, text=True,
                        timeout=60)
     check(r.returncode != 0, "no client reaches it", r.stdout)
@@ -1038,6 +1058,87 @@ def case_dirty_degraded(fx):
     if again:
         r = qemu_img("compare", "-f", "raw", "-F", "raw", src, nbd_uri(again))
         check(r.returncode == 0, "and the data reads back degraded", r.stdout + r.stderr)
+
+
+def wait_rebuild_held(fx, serve_log):
+    """The spare took s2's place, and its rebuild waits for force: the log says so."""
+    check(wait_for(lambda: drive_state(fx, 3) == "Rbld"), "the hot spare takes s2's place",
+          drive_state(fx, 3))
+    check(wait_for(lambda: "the rebuild of /c0/e252/s3 waits at v0: it is degraded and was "
+                           "not shut down cleanly" in open(serve_log).read()),
+          "its rebuild waits for force, as the export does: the log says why",
+          open(serve_log).read())
+    row = rebuild_row(fx, 3)
+    check(row.get("Status") == "Not in progress" and row.get("Progress%") == 0,
+          "show rebuild: not in progress, nothing rebuilt", row)
+    check(export_state(fx) == "Needs force", "the export is held", export_state(fx))
+
+
+def resynced_once_whole(fx, serve_log):
+    """Whole again, the VD gets the resync the crash called for: no dirty region is left."""
+    check(wait_for(lambda: "v0 was not shut down cleanly: resyncing it" in
+                   open(serve_log).read(), 60), "whole again, v0 is resynced",
+          open(serve_log).read())
+    check(wait_for(lambda: bgi_row(fx).get("Status") == "Not in progress", 60),
+          "the resync ends", bgi_row(fx))
+    image = image_of(fx, 0)
+    check(bitmap_dirty(image)[1] == 0, "mdadm -X: no dirty region left", bitmap_dirty(image))
+
+
+def case_dirty_degraded_rebuild_force(fx):
+    """A hot spare's rebuild of a degraded dirty VD waits for the force the export waits
+    for: 'start rebuild force' gives it to both."""
+    restarted = restart_dirty_degraded(fx, spare=True)
+    if not restarted:
+        return
+    src, serve_log = restarted
+    wait_rebuild_held(fx, serve_log)
+    r = fx.run("/c0/e252/s3", "start", "rebuild")
+    check(r.returncode == 245 and "waits at /c0/v0" in r.stdout and "force" in r.stdout,
+          "start rebuild without force is refused (245), saying why", r.stdout)
+    r = fx.run("/c0/e252/s3", "start", "rebuild", "force")
+    check(r.returncode == 0, "start rebuild force starts it", r.stdout)
+    check(export_state(fx) == "Serving", "and the export is served: the same force",
+          export_state(fx))
+    check(wait_online(fx, 3), "the rebuild completes", drive_state(fx, 3))
+    status, doc = fx.json("/c0/v0", "show", "export")
+    r = qemu_img("compare", "-f", "raw", "-F", "raw", src,
+                 nbd_uri(doc["Response Data"]["Export LIST"][0]))
+    check(r.returncode == 0, "the data reads back", r.stdout + r.stderr)
+    resynced_once_whole(fx, serve_log)
+
+
+def case_dirty_degraded_export_force(fx):
+    """'start export force' lets the waiting rebuild go on too."""
+    restarted = restart_dirty_degraded(fx, spare=True)
+    if not restarted:
+        return
+    src, serve_log = restarted
+    wait_rebuild_held(fx, serve_log)
+    check(start_export(fx, "force") is not None and export_state(fx) == "Serving",
+          "start export force serves it", export_state(fx))
+    check(wait_online(fx, 3), "and the rebuild goes on by itself to the end",
+          drive_state(fx, 3))
+
+
+def case_dirty_degraded_member_back(fx):
+    """The export held for force is served once the VD is no longer degraded: the member
+    came back with its data, and the resync puts the parity right."""
+    restarted = restart_dirty_degraded(fx)
+    if not restarted:
+        return
+    src, serve_log = restarted
+    check(export_state(fx) == "Needs force", "the export is held", export_state(fx))
+    fx.ok("/c0/e252/s2", "set", "online")
+    check(export_state(fx) == "Serving", "set online: the export is served without force",
+          export_state(fx))
+    check("v0 needs no force now: serving it" in open(serve_log).read(), "the log says so",
+          open(serve_log).read())
+    resynced_once_whole(fx, serve_log)
+    status, doc = fx.json("/c0/v0", "show", "export")
+    r = qemu_img("compare", "-f", "raw", "-F", "raw", src,
+                 nbd_uri(doc["Response Data"]["Export LIST"][0]))
+    check(r.returncode == 0, "the data reads back", r.stdout + r.stderr)
 
 
 # ---------------------------------------------------------------------------
@@ -1138,7 +1239,8 @@ CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
          case_rebuild_resumes_after_kill, case_rebuild_no_spare, case_rebuild_onto_unconfigured,
          case_consistency_check, case_background_init, case_crash_resync,
          case_crash_resync_resumes, case_bitmap_events, case_dirty_degraded,
-         case_cc_degraded_refused,
+         case_dirty_degraded_rebuild_force, case_dirty_degraded_export_force,
+         case_dirty_degraded_member_back, case_cc_degraded_refused,
          case_patrol_read, case_patrol_auto_and_stop]
 
 
