@@ -457,11 +457,12 @@ def drive_state(fx, slot):
 
 
 def rebuild_fixture(fx, rate):
-    """A slow rebuild rate, a global spare, 96 MiB of random data on the exported RAID5."""
-    fx.ok("/c0", "set", "rebuildrate=%d" % rate)
+    """A slow rebuild rate, a global spare, 96 MiB of random data on the exported RAID5, made
+    consistent first (degraded before, it would wait for force: case_dirty_degraded)."""
+    fx.ok("/c0", "set", "rebuildrate=%d" % rate, "bgirate=100")
     fx.ok("/c0/e252/s3", "add", "hotsparedrive")
     export = start_export(fx)
-    if not export:
+    if not export or not wait_consistent(fx):
         return None, None
     src = os.path.join(fx.root, "data.img")
     write_random(src, 96 * MIB)
@@ -476,7 +477,9 @@ def wait_online(fx, slot, timeout=60):
 
 def case_rebuild_spare(fx):
     """A member set offline is rebuilt onto the global spare, under host writes."""
-    export, src = rebuild_fixture(fx, 10)
+    # At 1% a rebuild rests 99 times as long as each step took: the steps below (pause,
+    # resume, stop) find it running however slow the machine, as its steps slow down too.
+    export, src = rebuild_fixture(fx, 1)
     if not export:
         return
     uri = nbd_uri(export)
