@@ -41,7 +41,7 @@ struct export
 	struct rcl_soft_volume *vol;
 	struct rcl_nbd_server *srv;
 	enum rcl_access_policy access; /* what @srv was started with */
-	bool held;                     /* not served at start: export_unsafe() */
+	bool held;                     /* not served at start: export_held() */
 };
 
 struct export_list {
@@ -54,6 +54,9 @@ static struct export_list live;
 
 /* The VDs (a bit per id) whose force was given: export_unsafe() lets them be. */
 static uint64_t forced;
+
+/* The VDs (a bit per id) degraded and dirty when the process started: export_held(). */
+static uint64_t held_at_start;
 
 /* What a member failure sends through the notify pipe to the main loop. */
 struct failure {
@@ -643,9 +646,15 @@ const char *export_unsafe(struct rcl_ctrl *ctrl, unsigned vd)
 	return vd < 64 && (forced >> vd & 1) ? NULL : degraded_and_dirty(ctrl, vd);
 }
 
+const char *export_held(struct rcl_ctrl *ctrl, unsigned vd)
+{
+	return vd < 64 && (held_at_start >> vd & 1) ? export_unsafe(ctrl, vd) : NULL;
+}
+
 void export_force(unsigned vd)
 {
 	forced |= vd < 64 ? 1ull << vd : 0;
+	held_at_start &= ~forced;
 }
 
 /*
@@ -657,13 +666,15 @@ void export_force(unsigned vd)
 static void settle_force(struct rcl_ctrl *ctrl)
 {
 	for (unsigned vd = 0; vd < 64; vd++)
-		if ((forced >> vd & 1) && !degraded_and_dirty(ctrl, vd))
+		if (((forced | held_at_start) >> vd & 1) && !degraded_and_dirty(ctrl, vd)) {
 			forced &= ~(1ull << vd);
+			held_at_start &= ~(1ull << vd);
+		}
 	for (size_t i = 0; i < live.count; i++) {
 		struct export *e = &live.items[i];
 		struct rcl_error err = {0};
 
-		if (!e->held || export_unsafe(ctrl, e->vd))
+		if (!e->held || export_held(ctrl, e->vd))
 			continue;
 		service_log("v%u needs no force now: serving it", e->vd);
 		if (serve_export(ctrl, e, &err))
@@ -687,6 +698,17 @@ enum rcl_status service_open_ctrl(unsigned id, enum rcl_lock lock, struct rcl_ct
 	return st;
 }
 
+/* Hold the VDs unsafe as the process starts: what md would not assemble without --force. */
+static void hold_unsafe(struct rcl_ctrl *ctrl)
+{
+	for (size_t i = 0; i < rcl_ctrl_vd_count(ctrl); i++) {
+		unsigned vd = rcl_ctrl_vd(ctrl, i)->id;
+
+		if (vd < 64 && export_unsafe(ctrl, vd))
+			held_at_start |= 1ull << vd;
+	}
+}
+
 void exports_start_all(unsigned id)
 {
 	struct rcl_error err = {0};
@@ -695,13 +717,15 @@ void exports_start_all(unsigned id)
 	enum rcl_status st = service_open_ctrl(id, RCL_LOCK_SHARED, &lib, &ctrl, &err);
 
 	if (!st)
+		hold_unsafe(ctrl);
+	if (!st)
 		st = list_load(service_self(id)->exports, &live, &err);
 	if (st)
 		service_log("cannot read the exports: %s", err.msg);
 	for (size_t i = 0; !st && i < live.count; i++) {
 		struct export *e = &live.items[i];
 
-		const char *unsafe = export_unsafe(ctrl, e->vd);
+		const char *unsafe = export_held(ctrl, e->vd);
 
 		err = (struct rcl_error){0};
 		e->held = unsafe != NULL;
@@ -740,7 +764,7 @@ void exports_refresh(unsigned id)
 	struct rcl_ctrl *ctrl = NULL;
 	struct rcl_ctx *lib = NULL;
 
-	if (!live.count && !shared_count && !forced)
+	if (!live.count && !shared_count && !forced && !held_at_start)
 		return;
 	if (service_open_ctrl(id, RCL_LOCK_SHARED, &lib, &ctrl, &err)) {
 		service_log("cannot reload the configuration: %s", err.msg);

@@ -140,7 +140,7 @@ static void plan_vds(struct rebuild *r, const struct rcl_soft_config *cfg)
 /* Whether @r must wait at VD @vd for its force (@r->held; said once in the log). */
 static bool wait_for_force(struct rebuild *r, struct rcl_ctrl *ctrl, unsigned vd)
 {
-	const char *unsafe = export_unsafe(ctrl, vd);
+	const char *unsafe = export_held(ctrl, vd);
 	unsigned id = rcl_ctrl_id(ctrl);
 
 	if (unsafe && !r->held)
@@ -704,7 +704,7 @@ static enum rcl_status start_rebuild(struct rcl_ctrl *ctrl, struct rebuild *r, b
 	unsigned id = rcl_ctrl_id(ctrl);
 
 	for (size_t k = 0; force && k < r->vd_count; k++)
-		if (export_unsafe(ctrl, r->vds[k]))
+		if (export_held(ctrl, r->vds[k]))
 			export_force(r->vds[k]);
 	r->halted = false;
 	if (!start_next(r, ctrl))
@@ -716,7 +716,7 @@ static enum rcl_status start_rebuild(struct rcl_ctrl *ctrl, struct rebuild *r, b
 		                "lost member's strips may be rebuilt wrong; repeat with 'force' to "
 		                "rebuild it anyway",
 		                id, RCL_SOFT_ENCLOSURE, r->slot, id, r->vds[r->next],
-		                export_unsafe(ctrl, r->vds[r->next]));
+		                export_held(ctrl, r->vds[r->next]));
 	return r->halted ? rcl_fail(err, RCL_SYSTEM,
 	                            "the rebuild could not start; see the controller process's log")
 	                 : RCL_OK;
