@@ -411,25 +411,26 @@ enum rcl_status cmd_drive_delete_hotspare(struct cmd_ctx *c, struct rcl_error *e
 static enum rcl_status rebuild_start(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
                                      struct rcl_error *err)
 {
-	return rebuild_control(c->ctrl, ref, REBUILD_START, err);
+	return rebuild_control(c->ctrl, ref, REBUILD_START, cmd_value(c->args, "force") != NULL,
+	                       err);
 }
 
 static enum rcl_status rebuild_stop(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
                                     struct rcl_error *err)
 {
-	return rebuild_control(c->ctrl, ref, REBUILD_STOP, err);
+	return rebuild_control(c->ctrl, ref, REBUILD_STOP, false, err);
 }
 
 static enum rcl_status rebuild_pause(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
                                      struct rcl_error *err)
 {
-	return rebuild_control(c->ctrl, ref, REBUILD_PAUSE, err);
+	return rebuild_control(c->ctrl, ref, REBUILD_PAUSE, false, err);
 }
 
 static enum rcl_status rebuild_resume(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
                                       struct rcl_error *err)
 {
-	return rebuild_control(c->ctrl, ref, REBUILD_RESUME, err);
+	return rebuild_control(c->ctrl, ref, REBUILD_RESUME, false, err);
 }
 
 enum rcl_status cmd_drive_start_rebuild(struct cmd_ctx *c, struct rcl_error *err)

@@ -56,8 +56,12 @@ enum rcl_status cmd_vd_start_export(struct cmd_ctx *c, struct rcl_error *err)
 		st = refuse_dirty_degraded(c, ids[i], err);
 	if (st)
 		return st;
-	for (size_t i = 0; !st && i < n; i++)
+	for (size_t i = 0; !st && i < n; i++) {
+		/* The same force lets a rebuild of the VD go on (tasks.c). */
+		if (cmd_value(c->args, "force"))
+			export_force(ids[i]);
 		st = export_start(c->lib, c->ctrl, ids[i], &req, err);
+	}
 	if (st)
 		return st;
 	rcl_result_describe(c->res, "Started the export of %zu VD%s.", n, n == 1 ? "" : "s");
@@ -155,11 +159,8 @@ static enum rcl_status check_each(struct cmd_ctx *c, enum rcl_soft_task_kind kin
 	enum rcl_status st = vds_to_act_on(c, ids, &n, err);
 
 	for (size_t i = 0; !st && i < n; i++) {
-		const struct rcl_vd *vd = NULL;
+		const struct rcl_vd *vd = rcl_ctrl_vd_by_id(c->ctrl, ids[i]);
 
-		for (size_t k = 0; k < rcl_ctrl_vd_count(c->ctrl); k++)
-			if (rcl_ctrl_vd(c->ctrl, k)->id == ids[i])
-				vd = rcl_ctrl_vd(c->ctrl, k);
 		if (action == REBUILD_START && vd && kind == RCL_SOFT_TASK_CHECK)
 			st = check_optimal(c, vd, err);
 		if (!st && action == REBUILD_START && vd)

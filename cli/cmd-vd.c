@@ -203,12 +203,9 @@ enum rcl_status check_named(const struct cmd_ctx *c, bool dg, struct rcl_error *
 	const struct id_set *set = dg ? &c->args->path.dg : &c->args->path.vd;
 
 	for (size_t i = 0; !set->all && i < set->count; i++) {
-		bool found = false;
+		bool found = dg ? rcl_ctrl_dg_by_id(c->ctrl, set->ids[i]) != NULL
+		                : rcl_ctrl_vd_by_id(c->ctrl, set->ids[i]) != NULL;
 
-		for (size_t k = 0; !dg && k < rcl_ctrl_vd_count(c->ctrl); k++)
-			found |= rcl_ctrl_vd(c->ctrl, k)->id == set->ids[i];
-		for (size_t k = 0; dg && k < rcl_ctrl_dg_count(c->ctrl); k++)
-			found |= rcl_ctrl_dg(c->ctrl, k)->id == set->ids[i];
 		if (!found)
 			return rcl_fail(err, RCL_NOT_FOUND, "%s /c%u/%c%u not found",
 			                dg ? "disk group" : "virtual drive", rcl_ctrl_id(c->ctrl),

@@ -622,7 +622,13 @@ const struct cmd_spec cli_commands[] = {
 		.flags = CMD_PER_CTRL | CMD_WRITES | CMD_STARTS_SERVICE,
 		.summary = "start (again) the rebuild of drives in the Rbld state, from where it stopped",
 		.example = "raidcli /c0/e252/s3 start rebuild",
-		.opts = {OPT_WAIT},
+		.opts =
+			{
+				OPT_WAIT,
+				{.name = "force",
+				 .type = OPT_FLAG,
+				 .help = "rebuild a VD that is both degraded and not consistent or not resynced after a crash"},
+			},
 	},
 	{
 		.object = OBJ_DRIVE,

@@ -137,6 +137,22 @@ const struct rcl_vd *rcl_ctrl_vd(const struct rcl_ctrl *ctrl, size_t index)
 	return index < ctrl->vd_count ? &ctrl->vds[index] : NULL;
 }
 
+const struct rcl_dg *rcl_ctrl_dg_by_id(const struct rcl_ctrl *ctrl, unsigned id)
+{
+	for (size_t i = 0; i < ctrl->dg_count; i++)
+		if (ctrl->dgs[i].id == id)
+			return &ctrl->dgs[i];
+	return NULL;
+}
+
+const struct rcl_vd *rcl_ctrl_vd_by_id(const struct rcl_ctrl *ctrl, unsigned id)
+{
+	for (size_t i = 0; i < ctrl->vd_count; i++)
+		if (ctrl->vds[i].id == id)
+			return &ctrl->vds[i];
+	return NULL;
+}
+
 /* Log a drive put in @slot, naming it as its path /cN/eN/sN. */
 static void record_drive_added(struct rcl_ctrl *ctrl, unsigned slot)
 {

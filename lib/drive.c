@@ -170,14 +170,6 @@ static const char *const taken_states[] = {
     [RCL_DRIVE_SET_FAILED] = "an Onln or Rbld member",
 };
 
-static const struct rcl_dg *find_dg(const struct rcl_ctrl *ctrl, int id)
-{
-	for (size_t i = 0; i < ctrl->dg_count; i++)
-		if ((int)ctrl->dgs[i].id == id)
-			return &ctrl->dgs[i];
-	return NULL;
-}
-
 /* The state @dg's VDs would have with member @d no longer holding data. */
 static enum rcl_vd_state state_without(const struct rcl_ctrl *ctrl, const struct rcl_dg *dg,
                                        const struct rcl_drive *d)
@@ -202,7 +194,7 @@ static enum rcl_status check_change(const struct rcl_ctrl *ctrl, const struct rc
                                     const struct rcl_drive_ref *ref, enum rcl_drive_change change,
                                     bool force, struct rcl_error *err)
 {
-	const struct rcl_dg *dg = find_dg(ctrl, d->dg);
+	const struct rcl_dg *dg = d->dg < 0 ? NULL : rcl_ctrl_dg_by_id(ctrl, (unsigned)d->dg);
 
 	if ((unsigned)change > RCL_DRIVE_SET_FAILED)
 		return rcl_fail(err, RCL_INVALID_PARAM, "unknown drive state change %d", change);

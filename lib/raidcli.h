@@ -599,6 +599,10 @@ const struct rcl_dg *rcl_ctrl_dg(const struct rcl_ctrl *ctrl, size_t index);
 size_t rcl_ctrl_vd_count(const struct rcl_ctrl *ctrl);
 const struct rcl_vd *rcl_ctrl_vd(const struct rcl_ctrl *ctrl, size_t index);
 
+/* rcl_ctrl_dg_by_id(), rcl_ctrl_vd_by_id() - the group or VD with id @id (/dN, /vN), or NULL. */
+const struct rcl_dg *rcl_ctrl_dg_by_id(const struct rcl_ctrl *ctrl, unsigned id);
+const struct rcl_vd *rcl_ctrl_vd_by_id(const struct rcl_ctrl *ctrl, unsigned id);
+
 /* A drive named by enclosure and slot, as in drives=252:0-3. */
 struct rcl_drive_ref {
 	unsigned enclosure;

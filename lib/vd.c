@@ -482,18 +482,16 @@ static enum rcl_status check_fits(const struct rcl_ctrl *ctrl, const struct rcl_
 
 static void record_vd_created(struct rcl_ctrl *ctrl, unsigned id, size_t drives)
 {
-	for (size_t i = 0; i < ctrl->vd_count; i++) {
-		const struct rcl_vd *vd = &ctrl->vds[i];
-		struct rcl_buf size = RCL_BUF_INIT;
+	const struct rcl_vd *vd = rcl_ctrl_vd_by_id(ctrl, id);
+	struct rcl_buf size = RCL_BUF_INIT;
 
-		if (vd->id != id)
-			continue;
-		rcl_size_format(&size, vd->bytes);
-		(void)rcl_event_record(ctrl, RCL_EVENT_VD_CREATED, NULL,
-		                       "Created VD %u (%s, %zu drives, %s)", id,
-		                       rcl_raid_level_name(vd->level), drives, size.buf);
-		rcl_buf_release(&size);
-	}
+	if (!vd)
+		return;
+	rcl_size_format(&size, vd->bytes);
+	(void)rcl_event_record(ctrl, RCL_EVENT_VD_CREATED, NULL,
+	                       "Created VD %u (%s, %zu drives, %s)", id,
+	                       rcl_raid_level_name(vd->level), drives, size.buf);
+	rcl_buf_release(&size);
 }
 
 enum rcl_status rcl_ctrl_create_vd(struct rcl_ctrl *ctrl, struct rcl_vd_params *params,
@@ -512,9 +510,8 @@ enum rcl_status rcl_ctrl_create_vd(struct rcl_ctrl *ctrl, struct rcl_vd_params *
 
 static enum rcl_status check_vd(const struct rcl_ctrl *ctrl, unsigned vd, struct rcl_error *err)
 {
-	for (size_t i = 0; i < ctrl->vd_count; i++)
-		if (ctrl->vds[i].id == vd)
-			return RCL_OK;
+	if (rcl_ctrl_vd_by_id(ctrl, vd))
+		return RCL_OK;
 	return rcl_fail(err, RCL_NOT_FOUND, "virtual drive /c%u/v%u not found", ctrl->entry.id, vd);
 }
 

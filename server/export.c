@@ -43,7 +43,7 @@ struct export
 	struct rcl_soft_volume *vol;
 	struct rcl_nbd_server *srv;
 	enum rcl_access_policy access; /* what @srv was started with */
-	bool held;                     /* not served at start: export_unsafe() */
+	bool held;                     /* not served at start: export_held() */
 };
 
 struct export_list {
@@ -53,6 +53,12 @@ struct export_list {
 
 /* The process's exports, served or not (only while service_self()). */
 static struct export_list live;
+
+/* The VDs (a bit per id) whose force was given: export_unsafe() lets them be. */
+static uint64_t forced;
+
+/* The VDs (a bit per id) degraded and dirty when the process started: export_held(). */
+static uint64_t held_at_start;
 
 /* What a member failure sends through the notify pipe to the main loop. */
 struct failure {
@@ -307,14 +313,6 @@ static void volumes_refresh(const struct rcl_soft_state *state)
 	}
 }
 
-static const struct rcl_vd *find_vd(const struct rcl_ctrl *ctrl, unsigned vd)
-{
-	for (size_t i = 0; i < rcl_ctrl_vd_count(ctrl); i++)
-		if (rcl_ctrl_vd(ctrl, i)->id == vd)
-			return rcl_ctrl_vd(ctrl, i);
-	return NULL;
-}
-
 const struct rcl_soft_state *service_soft_state(const struct rcl_ctrl *ctrl)
 {
 	const struct soft_ctrl *sc = ctrl->priv;
@@ -325,7 +323,7 @@ const struct rcl_soft_state *service_soft_state(const struct rcl_ctrl *ctrl)
 /* Open @e's VD and start its NBD server. */
 static enum rcl_status serve_export(struct rcl_ctrl *ctrl, struct export *e, struct rcl_error *err)
 {
-	const struct rcl_vd *vd = find_vd(ctrl, e->vd);
+	const struct rcl_vd *vd = rcl_ctrl_vd_by_id(ctrl, e->vd);
 	const struct rcl_soft_state *state = service_soft_state(ctrl);
 	struct rcl_nbd_listen where = {
 	    .socket_path = *e->socket ? e->socket : NULL, .host = e->host, .port = e->port};
@@ -515,7 +513,7 @@ static const char *export_address(const struct export *e, char *buf, size_t size
 
 static void add_row(struct rcl_node *table, const struct rcl_ctrl *ctrl, const struct export *e)
 {
-	const struct rcl_vd *vd = find_vd(ctrl, e->vd);
+	const struct rcl_vd *vd = rcl_ctrl_vd_by_id(ctrl, e->vd);
 	struct rcl_node *row = rcl_node_add_object(table, NULL);
 	char addr[PATH_MAX + 8];
 
@@ -548,7 +546,7 @@ enum rcl_status export_start(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, unsigne
 		    "running; start it with: raidcli /c%u serve",
 		    p.id, p.id);
 	}
-	if (!find_vd(ctrl, vd))
+	if (!rcl_ctrl_vd_by_id(ctrl, vd))
 		return rcl_fail(err, RCL_NOT_FOUND, "virtual drive /c%u/v%u not found", p.id, vd);
 	st = plan_export(ctrl, &p, vd, req, list, &e, err);
 	existing = list_find(list, vd);
@@ -645,14 +643,56 @@ enum rcl_status export_release(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, unsig
 	return st;
 }
 
-const char *export_unsafe(struct rcl_ctrl *ctrl, unsigned vd)
+/* Why VD @vd is degraded and dirty, forced or not (export_unsafe()). */
+static const char *degraded_and_dirty(struct rcl_ctrl *ctrl, unsigned vd)
 {
-	const struct rcl_vd *v = find_vd(ctrl, vd);
+	const struct rcl_vd *v = rcl_ctrl_vd_by_id(ctrl, vd);
 
 	if (!v || v->state == RCL_VD_OPTIMAL || v->state == RCL_VD_OFFLINE || !vd_dirty(ctrl, v))
 		return NULL;
 	return v->consistent ? "was not shut down cleanly (not resynced)"
 	                     : "not consistent (never initialized)";
+}
+
+const char *export_unsafe(struct rcl_ctrl *ctrl, unsigned vd)
+{
+	return vd < 64 && (forced >> vd & 1) ? NULL : degraded_and_dirty(ctrl, vd);
+}
+
+const char *export_held(struct rcl_ctrl *ctrl, unsigned vd)
+{
+	return vd < 64 && (held_at_start >> vd & 1) ? export_unsafe(ctrl, vd) : NULL;
+}
+
+void export_force(unsigned vd)
+{
+	forced |= vd < 64 ? 1ull << vd : 0;
+	held_at_start &= ~forced;
+}
+
+/*
+ * Forget the force of the VDs that are safe again (a later crash asks for it
+ * anew), and serve the exports held for want of it once their VD needs none:
+ * no longer degraded (a member came back: the resync puts the parity right)
+ * or forced ("start rebuild force").
+ */
+static void settle_force(struct rcl_ctrl *ctrl)
+{
+	for (unsigned vd = 0; vd < 64; vd++)
+		if (((forced | held_at_start) >> vd & 1) && !degraded_and_dirty(ctrl, vd)) {
+			forced &= ~(1ull << vd);
+			held_at_start &= ~(1ull << vd);
+		}
+	for (size_t i = 0; i < live.count; i++) {
+		struct export *e = &live.items[i];
+		struct rcl_error err = {0};
+
+		if (!e->held || export_held(ctrl, e->vd))
+			continue;
+		service_log("v%u needs no force now: serving it", e->vd);
+		if (serve_export(ctrl, e, &err))
+			service_log("cannot serve v%u: %s", e->vd, err.msg);
+	}
 }
 
 /* ------------------------------------------------------------------------
@@ -671,6 +711,17 @@ enum rcl_status service_open_ctrl(unsigned id, enum rcl_lock lock, struct rcl_ct
 	return st;
 }
 
+/* Hold the VDs unsafe as the process starts: what md would not assemble without --force. */
+static void hold_unsafe(struct rcl_ctrl *ctrl)
+{
+	for (size_t i = 0; i < rcl_ctrl_vd_count(ctrl); i++) {
+		unsigned vd = rcl_ctrl_vd(ctrl, i)->id;
+
+		if (vd < 64 && export_unsafe(ctrl, vd))
+			held_at_start |= 1ull << vd;
+	}
+}
+
 void exports_start_all(unsigned id)
 {
 	struct rcl_error err = {0};
@@ -679,13 +730,15 @@ void exports_start_all(unsigned id)
 	enum rcl_status st = service_open_ctrl(id, RCL_LOCK_SHARED, &lib, &ctrl, &err);
 
 	if (!st)
+		hold_unsafe(ctrl);
+	if (!st)
 		st = list_load(service_self(id)->exports, &live, &err);
 	if (st)
 		service_log("cannot read the exports: %s", err.msg);
 	for (size_t i = 0; !st && i < live.count; i++) {
 		struct export *e = &live.items[i];
 
-		const char *unsafe = export_unsafe(ctrl, e->vd);
+		const char *unsafe = export_held(ctrl, e->vd);
 
 		err = (struct rcl_error){0};
 		e->held = unsafe != NULL;
@@ -707,7 +760,7 @@ void exports_start_all(unsigned id)
  */
 static void refresh_export(struct rcl_ctrl *ctrl, struct export *e)
 {
-	const struct rcl_vd *vd = find_vd(ctrl, e->vd);
+	const struct rcl_vd *vd = rcl_ctrl_vd_by_id(ctrl, e->vd);
 	struct rcl_error err = {0};
 
 	if (!e->srv || !vd || vd->access == e->access)
@@ -724,7 +777,7 @@ void exports_refresh(unsigned id)
 	struct rcl_ctrl *ctrl = NULL;
 	struct rcl_ctx *lib = NULL;
 
-	if (!live.count && !shared_count)
+	if (!live.count && !shared_count && !forced && !held_at_start)
 		return;
 	if (service_open_ctrl(id, RCL_LOCK_SHARED, &lib, &ctrl, &err)) {
 		service_log("cannot reload the configuration: %s", err.msg);
@@ -732,6 +785,7 @@ void exports_refresh(unsigned id)
 		volumes_refresh(service_soft_state(ctrl));
 		for (size_t i = 0; i < live.count; i++)
 			refresh_export(ctrl, &live.items[i]);
+		settle_force(ctrl);
 	}
 	rcl_ctrl_close(ctrl);
 	rcl_ctx_free(lib);
@@ -741,8 +795,8 @@ void exports_refresh(unsigned id)
 static bool failed_drive(struct rcl_ctrl *ctrl, const struct failure *f, struct rcl_drive_ref *ref)
 {
 	struct soft_ctrl *sc = service_soft_state(ctrl) ? ctrl->priv : NULL;
-	struct rcl_soft_vd *vd = sc ? rcl_soft_config_vd(&sc->state->cfg, f->vd) : NULL;
-	struct rcl_soft_dg *dg = vd ? rcl_soft_config_dg(&sc->state->cfg, vd->dg) : NULL;
+	const struct rcl_soft_vd *vd = sc ? rcl_soft_config_vd(&sc->state->cfg, f->vd) : NULL;
+	const struct rcl_soft_dg *dg = vd ? rcl_soft_config_dg(&sc->state->cfg, vd->dg) : NULL;
 
 	if (!dg || f->member >= rcl_soft_dg_members(dg))
 		return false;

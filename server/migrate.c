@@ -159,11 +159,10 @@ void migrations_poll(unsigned id, struct rcl_ctrl *ctrl)
 	const struct rcl_soft_config *cfg = &state_of(ctrl)->cfg;
 
 	for (size_t v = 0; v < cfg->vd_count; v++) {
-		const struct rcl_soft_vd *vd = &cfg->vds[v];
+		const struct rcl_soft_dg *dg = rcl_soft_config_dg(cfg, cfg->vds[v].dg);
 
-		for (size_t d = 0; d < cfg->dg_count; d++)
-			if (cfg->dgs[d].id == vd->dg && cfg->dgs[d].migrate.active)
-				start_one(id, state_of(ctrl), vd->id, !polled);
+		if (dg && dg->migrate.active)
+			start_one(id, state_of(ctrl), cfg->vds[v].id, !polled);
 	}
 	polled = true;
 }
@@ -322,12 +321,10 @@ enum rcl_status migrate_start(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_raid_
 static bool recorded(struct rcl_ctrl *ctrl, unsigned vd)
 {
 	const struct rcl_soft_config *cfg = state_of(ctrl) ? &state_of(ctrl)->cfg : NULL;
+	const struct rcl_soft_vd *v = cfg ? rcl_soft_config_vd(cfg, vd) : NULL;
+	const struct rcl_soft_dg *dg = v ? rcl_soft_config_dg(cfg, v->dg) : NULL;
 
-	for (size_t v = 0; cfg && v < cfg->vd_count; v++)
-		for (size_t d = 0; cfg->vds[v].id == vd && d < cfg->dg_count; d++)
-			if (cfg->dgs[d].id == cfg->vds[v].dg)
-				return cfg->dgs[d].migrate.active;
-	return false;
+	return dg && dg->migrate.active;
 }
 
 bool migration_percent(unsigned vd, unsigned *percent)

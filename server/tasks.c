@@ -37,6 +37,9 @@
  * @ended:	the task's final state + 1, once its done callback ran.
  * @recorded:	the rebuilt_lba the record has.
  * @halted:	stopped by the user or failed: not restarted by itself.
+ * @held:	waiting at VD @vds[@next], degraded and dirty, for its force
+ *		(export_unsafe()): its lost member's strips would be rebuilt from
+ *		parity a crash may have left stale.
  */
 struct rebuild {
 	unsigned dg;
@@ -53,6 +56,7 @@ struct rebuild {
 	_Atomic int ended;
 	uint64_t recorded;
 	bool halted;
+	bool held;
 };
 
 static struct rebuild *rebuilds[RCL_SOFT_MAX_MEMBERS * RCL_MAX_DGS];
@@ -134,12 +138,32 @@ static void plan_vds(struct rebuild *r, const struct rcl_soft_config *cfg)
 	}
 }
 
+/* Whether @r must wait at VD @vd for its force (@r->held; said once in the log). */
+static bool wait_for_force(struct rebuild *r, struct rcl_ctrl *ctrl, unsigned vd)
+{
+	const char *unsafe = export_held(ctrl, vd);
+	unsigned id = rcl_ctrl_id(ctrl);
+
+	if (unsafe && !r->held)
+		service_log("the rebuild of /c%u/e%u/s%u waits at v%u: it is degraded and %s, and "
+		            "its parity may not match its data; 'raidcli /c%u/e%u/s%u start "
+		            "rebuild force' or 'raidcli /c%u/v%u start export force' goes on",
+		            id, RCL_SOFT_ENCLOSURE, r->slot, vd, unsafe, id, RCL_SOFT_ENCLOSURE,
+		            r->slot, id, vd);
+	r->held = unsafe != NULL;
+	return r->held;
+}
+
 /*
  * Start the task of the first VD from @r->next on that is not rebuilt
- * yet. Return: false when none is left (or one cannot start: @r halts).
+ * yet. Return: false when none is left; true when one runs, or waits for
+ * force, or cannot start (@r halts).
  */
-static bool start_next(struct rebuild *r, unsigned id, const struct rcl_soft_state *state)
+static bool start_next(struct rebuild *r, struct rcl_ctrl *ctrl)
 {
+	unsigned id = rcl_ctrl_id(ctrl);
+	const struct rcl_soft_state *state = soft(ctrl)->state;
+
 	while (r->next < r->vd_count) {
 		struct rcl_soft_task_params params = {.kind = RCL_SOFT_TASK_REBUILD,
 		                                      .member = r->member,
@@ -158,6 +182,11 @@ static bool start_next(struct rebuild *r, unsigned id, const struct rcl_soft_sta
 				r->vol = NULL;
 				r->next++;
 				continue;
+			}
+			if (wait_for_force(r, ctrl, vd)) {
+				volume_put(r->vol);
+				r->vol = NULL;
+				return true;
 			}
 			settings_pace(id, SETTING_REBUILD, &params.rate, &params.host_first);
 			atomic_store(&r->ended, 0);
@@ -281,11 +310,8 @@ static void forget_stale(const struct rcl_soft_config *cfg)
 {
 	for (size_t i = rebuild_count; i-- > 0;) {
 		struct rebuild *r = rebuilds[i];
-		const struct rcl_soft_dg *dg = NULL;
+		const struct rcl_soft_dg *dg = rcl_soft_config_dg(cfg, r->dg);
 
-		for (size_t d = 0; d < cfg->dg_count; d++)
-			if (cfg->dgs[d].id == r->dg)
-				dg = &cfg->dgs[d];
 		if (r->task || atomic_load(&r->ended))
 			continue;
 		if (!dg || dg->members[r->member].state != RCL_SOFT_MEMBER_REBUILD ||
@@ -300,17 +326,14 @@ static void forget_stale(const struct rcl_soft_config *cfg)
  */
 static bool vd_whole(const struct rcl_soft_config *cfg, const struct rcl_soft_vd *vd)
 {
-	for (size_t d = 0; d < cfg->dg_count; d++) {
-		if (cfg->dgs[d].id != vd->dg)
-			continue;
-		if (cfg->dgs[d].migrate.active)
+	const struct rcl_soft_dg *dg = rcl_soft_config_dg(cfg, vd->dg);
+
+	if (!dg || dg->migrate.active)
+		return false;
+	for (unsigned m = 0; m < rcl_soft_dg_members(dg); m++)
+		if (dg->members[m].state != RCL_SOFT_MEMBER_ONLINE)
 			return false;
-		for (unsigned m = 0; m < rcl_soft_dg_members(&cfg->dgs[d]); m++)
-			if (cfg->dgs[d].members[m].state != RCL_SOFT_MEMBER_ONLINE)
-				return false;
-		return cfg->dgs[d].level != RCL_RAID0;
-	}
-	return false;
+	return dg->level != RCL_RAID0;
 }
 
 /* Whether VD @vd's write-intent bitmaps had bits set when it opened: a crash left stripes to
@@ -349,6 +372,7 @@ void tasks_resync_due(unsigned vd)
  * Start a BGI on each redundant, whole VD with no task of its own yet that
  * is not consistent or, at the process's start (@at_start), that a crash
  * left with bitmap bits set (md's resync), or that tasks_resync_due() named.
+ * A VD the crash left degraded too is resynced once it is whole again.
  */
 static void start_bgis(struct rcl_ctrl *ctrl, bool at_start)
 {
@@ -360,8 +384,13 @@ static void start_bgis(struct rcl_ctrl *ctrl, bool at_start)
 		struct rcl_error err = {0};
 		bool dirty;
 
-		if (find_check(vd->id) || !vd_whole(cfg, vd))
+		if (find_check(vd->id))
 			continue;
+		if (!vd_whole(cfg, vd)) {
+			if (at_start && vd->consistent && needs_resync(state, vd->id))
+				tasks_resync_due(vd->id);
+			continue;
+		}
 		dirty = vd->consistent && ((at_start && needs_resync(state, vd->id)) ||
 		                           (resync_due & (1ull << vd->id)));
 		resync_due &= ~(1ull << vd->id);
@@ -405,13 +434,14 @@ void tasks_poll(unsigned id)
 			const struct rcl_soft_dg *dg = &state->cfg.dgs[d];
 
 			for (unsigned m = 0; m < rcl_soft_dg_members(dg); m++) {
-				struct rebuild *r;
+				struct rebuild *r = find_rebuild(dg->id, m);
 
+				/* A rebuild waiting for force goes on once it has it. */
 				if (dg->members[m].state != RCL_SOFT_MEMBER_REBUILD ||
-				    find_rebuild(dg->id, m))
+				    (r && !(r->held && !r->task)))
 					continue;
-				r = new_rebuild(dg, m, &state->cfg);
-				if (r && !start_next(r, id, state))
+				r = r ? r : new_rebuild(dg, m, &state->cfg);
+				if (r && !start_next(r, ctrl))
 					atomic_store(&r->ended, RCL_SOFT_TASK_DONE + 1);
 			}
 		}
@@ -472,7 +502,7 @@ static bool task_ended(struct rcl_ctrl *ctrl, struct rebuild *r, enum rcl_soft_t
 		return false;
 	}
 	r->next++;
-	if (start_next(r, id, soft(ctrl)->state))
+	if (start_next(r, ctrl))
 		return false;
 	/* Every VD is rebuilt: the member is online. */
 	if (!record(ctrl, r, RCL_SOFT_REBUILT_ALL))
@@ -670,8 +700,33 @@ static enum rcl_status rebuild_onto(struct rcl_ctrl *ctrl, const struct rcl_driv
 	                ref->enclosure, ref->slot);
 }
 
+/* "start rebuild": with @force, of the VDs of @r degraded and dirty too. */
+static enum rcl_status start_rebuild(struct rcl_ctrl *ctrl, struct rebuild *r, bool force,
+                                     struct rcl_error *err)
+{
+	unsigned id = rcl_ctrl_id(ctrl);
+
+	for (size_t k = 0; force && k < r->vd_count; k++)
+		if (export_held(ctrl, r->vds[k]))
+			export_force(r->vds[k]);
+	r->halted = false;
+	if (!start_next(r, ctrl))
+		atomic_store(&r->ended, RCL_SOFT_TASK_DONE + 1);
+	if (r->held)
+		return rcl_fail(err, RCL_NEED_FORCE,
+		                "the rebuild of /c%u/e%u/s%u waits at /c%u/v%u: it is degraded and "
+		                "%s, so its parity may not match its data (the write hole) and the "
+		                "lost member's strips may be rebuilt wrong; repeat with 'force' to "
+		                "rebuild it anyway",
+		                id, RCL_SOFT_ENCLOSURE, r->slot, id, r->vds[r->next],
+		                export_held(ctrl, r->vds[r->next]));
+	return r->halted ? rcl_fail(err, RCL_SYSTEM,
+	                            "the rebuild could not start; see the controller process's log")
+	                 : RCL_OK;
+}
+
 enum rcl_status rebuild_control(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
-                                enum rebuild_action action, struct rcl_error *err)
+                                enum rebuild_action action, bool force, struct rcl_error *err)
 {
 	unsigned id = rcl_ctrl_id(ctrl), m = 0;
 	const struct rcl_soft_dg *dg = member_of(ctrl, ref, &m);
@@ -706,13 +761,7 @@ enum rcl_status rebuild_control(struct rcl_ctrl *ctrl, const struct rcl_drive_re
 			                id, ref->enclosure, ref->slot,
 			                p.state == RCL_SOFT_TASK_PAUSED ? "paused: resume it"
 			                                                : "in progress already");
-		r->halted = false;
-		if (!start_next(r, id, soft(ctrl)->state))
-			atomic_store(&r->ended, RCL_SOFT_TASK_DONE + 1);
-		return r->halted ? rcl_fail(err, RCL_SYSTEM,
-		                            "the rebuild could not start; see the "
-		                            "controller process's log")
-		                 : RCL_OK;
+		return start_rebuild(ctrl, r, force, err);
 	case REBUILD_STOP:
 		if (!r->task)
 			break;
@@ -828,13 +877,12 @@ static void reap_check(struct vd_check *k)
  */
 static void resync_params(struct rcl_ctrl *ctrl, unsigned vd, struct rcl_soft_task_params *params)
 {
-	const struct rcl_soft_config *cfg = &soft(ctrl)->state->cfg;
+	const struct rcl_soft_vd *v = rcl_soft_config_vd(&soft(ctrl)->state->cfg, vd);
 
-	for (size_t v = 0; v < cfg->vd_count && params->kind == RCL_SOFT_TASK_BGI; v++)
-		if (cfg->vds[v].id == vd && cfg->vds[v].consistent) {
-			params->dirty_only = true;
-			params->checkpoint_secs = CHECKPOINT_SECS;
-		}
+	if (params->kind == RCL_SOFT_TASK_BGI && v && v->consistent) {
+		params->dirty_only = true;
+		params->checkpoint_secs = CHECKPOINT_SECS;
+	}
 }
 
 static enum rcl_status start_check(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_task_kind kind,
@@ -1071,22 +1119,16 @@ static const char *operation_title(enum rcl_soft_task_kind kind)
 	                                   : "Consistency Check";
 }
 
-/* The group of VD @vd, or -1. */
-static int group_of(const struct rcl_soft_config *cfg, unsigned vd)
-{
-	for (size_t v = 0; v < cfg->vd_count; v++)
-		if (cfg->vds[v].id == vd)
-			return (int)cfg->vds[v].dg;
-	return -1;
-}
-
 static void describe_patrol(struct rcl_buf *out, const struct rcl_soft_config *cfg, int dg, int vd)
 {
+	const struct rcl_soft_vd *patrolled;
 	unsigned on, percent;
 	bool paused;
 
-	if (patrol_current(&on, &percent, &paused) &&
-	    (vd >= 0 ? (unsigned)vd == on : group_of(cfg, on) == dg))
+	if (!patrol_current(&on, &percent, &paused))
+		return;
+	patrolled = rcl_soft_config_vd(cfg, on);
+	if (vd >= 0 ? (unsigned)vd == on : patrolled && (int)patrolled->dg == dg)
 		add_operation(out, "Patrol Read", percent, paused);
 }
 
@@ -1142,16 +1184,15 @@ void tasks_describe_drive(const struct rcl_ctrl *ctrl, const struct rcl_drive_re
 
 bool tasks_running_on(struct rcl_ctrl *ctrl, unsigned vd)
 {
-	const struct rcl_soft_config *cfg = &soft(ctrl)->state->cfg;
+	const struct rcl_soft_vd *v = rcl_soft_config_vd(&soft(ctrl)->state->cfg, vd);
 	struct vd_check *k = find_check(vd);
 
 	if (k)
 		reap_check(k);
 	if ((k && k->task) || migration_running(vd))
 		return true;
-	for (size_t v = 0; v < cfg->vd_count; v++)
-		for (size_t i = 0; cfg->vds[v].id == vd && i < rebuild_count; i++)
-			if (rebuilds[i]->dg == cfg->vds[v].dg && rebuilds[i]->task)
-				return true;
+	for (size_t i = 0; v && i < rebuild_count; i++)
+		if (rebuilds[i]->dg == v->dg && rebuilds[i]->task)
+			return true;
 	return false;
 }

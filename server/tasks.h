@@ -61,11 +61,13 @@ enum rebuild_action {
 
 /*
  * rebuild_control() - @action on the rebuild of drive @ref of @ctrl; only
- * inside the controller process. Return: RCL_OK; RCL_NOT_ALLOWED (the
- * drive is not being rebuilt, or the rebuild is not in a state for it).
+ * inside the controller process. @force (start): rebuild a VD degraded and
+ * dirty too (export_unsafe()). Return: RCL_OK; RCL_NOT_ALLOWED (the drive is
+ * not being rebuilt, or the rebuild is not in a state for it);
+ * RCL_NEED_FORCE (it waits at a VD degraded and dirty).
  */
 enum rcl_status rebuild_control(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
-                                enum rebuild_action action, struct rcl_error *err);
+                                enum rebuild_action action, bool force, struct rcl_error *err);
 
 /*
  * rebuild_row() - a row of "show rebuild" for drive @ref into @table:
@@ -123,7 +125,7 @@ bool tasks_running_on(struct rcl_ctrl *ctrl, unsigned vd);
 /*
  * tasks_resync_due() - resync VD @vd (a BGI) once it is whole and free:
  * a migration resumed after a crash, whose bitmap bits the migration's
- * end cleared, ended.
+ * end cleared, ended; or a crash left it degraded as well as dirty.
  */
 void tasks_resync_due(unsigned vd);
 

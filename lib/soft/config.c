@@ -644,7 +644,7 @@ char *rcl_soft_config_format(const struct rcl_soft_config *cfg, size_t *len)
 	return out;
 }
 
-struct rcl_soft_dg *rcl_soft_config_dg(struct rcl_soft_config *cfg, unsigned id)
+const struct rcl_soft_dg *rcl_soft_config_dg(const struct rcl_soft_config *cfg, unsigned id)
 {
 	for (size_t i = 0; i < cfg->dg_count; i++)
 		if (cfg->dgs[i].id == id)
@@ -652,7 +652,7 @@ struct rcl_soft_dg *rcl_soft_config_dg(struct rcl_soft_config *cfg, unsigned id)
 	return NULL;
 }
 
-struct rcl_soft_vd *rcl_soft_config_vd(struct rcl_soft_config *cfg, unsigned id)
+const struct rcl_soft_vd *rcl_soft_config_vd(const struct rcl_soft_config *cfg, unsigned id)
 {
 	for (size_t i = 0; i < cfg->vd_count; i++)
 		if (cfg->vds[i].id == id)

@@ -190,10 +190,24 @@ enum rcl_status rcl_soft_config_parse(const void *text, size_t len, const char *
 char *rcl_soft_config_format(const struct rcl_soft_config *cfg, size_t *len);
 
 /* rcl_soft_config_dg() - the group with id @id, or NULL. */
-struct rcl_soft_dg *rcl_soft_config_dg(struct rcl_soft_config *cfg, unsigned id);
+const struct rcl_soft_dg *rcl_soft_config_dg(const struct rcl_soft_config *cfg, unsigned id);
 
 /* rcl_soft_config_vd() - the VD with id @id, or NULL. */
-struct rcl_soft_vd *rcl_soft_config_vd(struct rcl_soft_config *cfg, unsigned id);
+const struct rcl_soft_vd *rcl_soft_config_vd(const struct rcl_soft_config *cfg, unsigned id);
+
+/*
+ * rcl_soft_config_dg_mut(), rcl_soft_config_vd_mut() - the same lookups in a
+ * configuration the caller changes (@cfg is not const, so neither is what it holds).
+ */
+static inline struct rcl_soft_dg *rcl_soft_config_dg_mut(struct rcl_soft_config *cfg, unsigned id)
+{
+	return (struct rcl_soft_dg *)rcl_soft_config_dg(cfg, id);
+}
+
+static inline struct rcl_soft_vd *rcl_soft_config_vd_mut(struct rcl_soft_config *cfg, unsigned id)
+{
+	return (struct rcl_soft_vd *)rcl_soft_config_vd(cfg, id);
+}
 
 /* rcl_soft_config_spares() - how many hot spares @cfg has, global and dedicated. */
 size_t rcl_soft_config_spares(const struct rcl_soft_config *cfg);

@@ -49,24 +49,32 @@ enum rcl_status rcl_soft_sync(int fd, const char *what, struct rcl_error *err)
 	return RCL_OK;
 }
 
-enum rcl_status rcl_soft_read(int fd, void *buf, size_t len, uint64_t off, struct rcl_error *err)
+enum rcl_status rcl_soft_read_upto(int fd, void *buf, size_t len, uint64_t off, const char *what,
+                                   size_t *got, struct rcl_error *err)
 {
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t n = pread(fd, (char *)buf + done, len - done, (off_t)(off + done));
+	for (*got = 0; *got < len;) {
+		ssize_t n = pread(fd, (char *)buf + *got, len - *got, (off_t)(off + *got));
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			return rcl_fail_errno(err, RCL_SYSTEM, errno,
-			                      "cannot read the drive at byte %llu: %s",
-			                      (unsigned long long)(off + done), strerror(errno));
+			                      "cannot read the %s at byte %llu: %s", what,
+			                      (unsigned long long)(off + *got), strerror(errno));
 		if (n == 0)
-			return rcl_fail_errno(err, RCL_SYSTEM, EIO,
-			                      "the drive ends before byte %llu",
-			                      (unsigned long long)(off + done));
-		done += (size_t)n;
+			break;
+		*got += (size_t)n;
 	}
 	return RCL_OK;
+}
+
+enum rcl_status rcl_soft_read(int fd, void *buf, size_t len, uint64_t off, struct rcl_error *err)
+{
+	size_t got;
+	enum rcl_status st = rcl_soft_read_upto(fd, buf, len, off, "drive", &got, err);
+
+	if (!st && got < len)
+		return rcl_fail_errno(err, RCL_SYSTEM, EIO, "the drive ends before byte %llu",
+		                      (unsigned long long)(off + got));
+	return st;
 }

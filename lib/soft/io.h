@@ -45,6 +45,14 @@ enum rcl_status rcl_soft_write(int fd, const void *buf, size_t len, uint64_t off
 enum rcl_status rcl_soft_sync(int fd, const char *what, struct rcl_error *err);
 
 /**
+ * rcl_soft_read_upto() - read @len bytes at @off, or as many as the drive
+ * has before its end; how many in *@got.
+ * Return: RCL_OK, or RCL_SYSTEM saying "cannot read the @what" (a read failed).
+ */
+enum rcl_status rcl_soft_read_upto(int fd, void *buf, size_t len, uint64_t off, const char *what,
+                                   size_t *got, struct rcl_error *err);
+
+/**
  * rcl_soft_read() - read exactly @len bytes at @off.
  * Return: RCL_OK, or RCL_SYSTEM (an error or the end of the drive).
  */

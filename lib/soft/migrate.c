@@ -245,13 +245,13 @@ void rcl_soft_migration_marks_close(struct rcl_soft_migration_marks *m)
 static struct rcl_soft_vd *vd_of(struct rcl_soft_change *c, unsigned id, struct rcl_soft_dg **dg,
                                  struct rcl_error *err)
 {
-	struct rcl_soft_vd *vd = rcl_soft_config_vd(c->cfg, id);
+	struct rcl_soft_vd *vd = rcl_soft_config_vd_mut(c->cfg, id);
 
 	if (!vd) {
 		rcl_fail(err, RCL_NOT_FOUND, "virtual drive /v%u not found", id);
 		return NULL;
 	}
-	*dg = rcl_soft_config_dg(c->cfg, vd->dg);
+	*dg = rcl_soft_config_dg_mut(c->cfg, vd->dg);
 	return vd;
 }
 

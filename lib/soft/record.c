@@ -184,58 +184,22 @@ static uint64_t slot_offset(const struct rcl_soft_record_drive *drive, unsigned 
 static enum rcl_status read_exact(int fd, void *buf, size_t len, uint64_t off,
                                   struct rcl_error *why, struct rcl_error *err)
 {
-	size_t done = 0;
+	size_t got;
+	enum rcl_status st = rcl_soft_read_upto(fd, buf, len, off, "metadata partition", &got, err);
 
-	while (done < len) {
-		ssize_t n = pread(fd, (char *)buf + done, len - done, (off_t)(off + done));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return rcl_fail_errno(err, RCL_SYSTEM, errno,
-			                      "cannot read the metadata partition at byte %llu: %s",
-			                      (unsigned long long)(off + done), strerror(errno));
-		if (n == 0)
-			return rcl_fail(why, RCL_CORRUPT,
-			                "the drive ends at byte %llu, inside a slot",
-			                (unsigned long long)(off + done));
-		done += (size_t)n;
-	}
-	return RCL_OK;
-}
-
-static enum rcl_status write_exact(int fd, const void *buf, size_t len, uint64_t off,
-                                   struct rcl_error *err)
-{
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t n = rcl_soft_io()->pwrite(fd, (const char *)buf + done, len - done,
-		                                  (off_t)(off + done));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return rcl_fail_errno(err, RCL_SYSTEM, n < 0 ? errno : EIO,
-			                      "cannot write the configuration record: %s",
-			                      strerror(n < 0 ? errno : EIO));
-		done += (size_t)n;
-	}
-	return RCL_OK;
+	if (!st && got < len)
+		return rcl_fail(why, RCL_CORRUPT, "the drive ends at byte %llu, inside a slot",
+		                (unsigned long long)(off + got));
+	return st;
 }
 
 /* Write and make durable: the protocol's ordering rests on each sync. */
 static enum rcl_status write_durable(int fd, const void *buf, size_t len, uint64_t off,
                                      struct rcl_error *err)
 {
-	enum rcl_status st = write_exact(fd, buf, len, off, err);
+	enum rcl_status st = rcl_soft_write(fd, buf, len, off, "configuration record", err);
 
-	if (st)
-		return st;
-	if (rcl_soft_io()->fdatasync(fd) < 0)
-		return rcl_fail_errno(err, RCL_SYSTEM, errno,
-		                      "cannot flush the configuration record: %s", strerror(errno));
-	return RCL_OK;
+	return st ? st : rcl_soft_sync(fd, "configuration record", err);
 }
 
 /* ---- Reading a drive ---- */

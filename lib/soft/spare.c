@@ -312,7 +312,7 @@ static enum rcl_status spare_groups(struct rcl_soft_change *c, const unsigned *d
 	*mask = 0;
 	*dg = NULL;
 	for (size_t k = 0; k < dg_count && !st; k++) {
-		struct rcl_soft_dg *g = rcl_soft_config_dg(c->cfg, dgs[k]);
+		struct rcl_soft_dg *g = rcl_soft_config_dg_mut(c->cfg, dgs[k]);
 
 		if (!g)
 			return rcl_fail(err, RCL_NOT_FOUND, "disk group %u not found", dgs[k]);
@@ -429,13 +429,10 @@ enum rcl_status rcl_soft_delete_hotspare(struct rcl_ctrl *ctrl, const struct rcl
 static int pick_spare(const struct rcl_soft_change *c, const struct rcl_soft_dg *dg)
 {
 	const struct rcl_soft_config *cfg = &c->state->cfg;
-	const struct rcl_soft_dg *old = NULL;
+	const struct rcl_soft_dg *old = rcl_soft_config_dg(cfg, dg->id);
 	struct rcl_guid order[RCL_MAX_HOT_SPARES * 2];
 	size_t n = 0;
 
-	for (size_t d = 0; d < cfg->dg_count; d++)
-		if (cfg->dgs[d].id == dg->id)
-			old = &cfg->dgs[d];
 	for (unsigned k = 0; old && k < old->spare_count; k++)
 		order[n++] = old->spares[k].drive.uuid;
 	for (int global = 0; global < 2; global++)
@@ -532,7 +529,7 @@ enum rcl_status rcl_soft_replace_member(struct rcl_ctrl *ctrl, unsigned dg_id, u
 
 	if (st)
 		return st;
-	dg = rcl_soft_config_dg(c.cfg, dg_id);
+	dg = rcl_soft_config_dg_mut(c.cfg, dg_id);
 	if (!dg || m >= rcl_soft_dg_members(dg) || dg->level == RCL_RAID0)
 		st = rcl_fail(err, RCL_NOT_FOUND, "disk group %u has no member %u to rebuild",
 		              dg_id, m);
@@ -585,7 +582,7 @@ enum rcl_status rcl_soft_set_rebuilt(struct rcl_ctrl *ctrl, unsigned dg_id, unsi
 
 	if (st)
 		return st;
-	dg = rcl_soft_config_dg(c.cfg, dg_id);
+	dg = rcl_soft_config_dg_mut(c.cfg, dg_id);
 	if (!dg || m >= rcl_soft_dg_members(dg) ||
 	    dg->members[m].state != RCL_SOFT_MEMBER_REBUILD) {
 		rcl_soft_change_end(&c);

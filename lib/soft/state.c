@@ -96,7 +96,7 @@ static enum rcl_status find_member(struct rcl_soft_change *c, const struct rcl_d
 
 	if (st)
 		return st;
-	*dg = disk->dg < 0 ? NULL : rcl_soft_config_dg(c->cfg, c->state->cfg.dgs[disk->dg].id);
+	*dg = disk->dg < 0 ? NULL : rcl_soft_config_dg_mut(c->cfg, c->state->cfg.dgs[disk->dg].id);
 	*m = disk->member < 0 ? 0 : (unsigned)disk->member;
 	if (!*dg || (*dg)->members[*m].state == RCL_SOFT_MEMBER_MISSING)
 		return rcl_fail(err, RCL_NOT_ALLOWED, "drive %u:%u is no member of a disk group",

@@ -199,15 +199,18 @@ bool rcl_soft_sweep_dirty(struct rcl_soft_volume *vol, uint64_t from, uint64_t *
 	return found;
 }
 
-void rcl_soft_sweep_resynced(struct rcl_soft_volume *vol, uint64_t from, uint64_t to)
+/* Position @at as a byte of the bitmaps' range: each member's data, or RAID10's array bytes. */
+static uint64_t bitmap_byte(struct rcl_soft_volume *vol, uint64_t at)
 {
-	/* The bitmap covers each member's data (positions), or RAID10's array bytes. */
-	bool raid10 = vol->geo.arrays[0].level == RCL_MD_LEVEL_RAID10;
-	uint64_t first = raid10 ? rcl_soft_sweep_vd_at(vol, from) : from;
-	uint64_t end = to == rcl_soft_sweep_extent(vol) ? UINT64_MAX
-	               : raid10                         ? rcl_soft_sweep_vd_at(vol, to)
-	                                                : to;
+	return vol->geo.arrays[0].level == RCL_MD_LEVEL_RAID10 ? rcl_soft_sweep_vd_at(vol, at) : at;
+}
+
+void rcl_soft_sweep_resynced(struct rcl_soft_volume *vol, uint64_t from, uint64_t since,
+                             uint64_t to)
+{
+	uint64_t end = to == rcl_soft_sweep_extent(vol) ? UINT64_MAX : bitmap_byte(vol, to);
 
 	for (unsigned s = 0; s < vol->geo.spans; s++)
-		rcl_soft_vol_bitmap_resynced(vol, s, first, end);
+		rcl_soft_vol_bitmap_resynced(vol, s, bitmap_byte(vol, from),
+		                             bitmap_byte(vol, since), end);
 }

@@ -97,11 +97,15 @@ int rcl_soft_check_range(struct rcl_soft_volume *vol, uint64_t from, uint64_t to
 
 /**
  * rcl_soft_sweep_resynced() - [@from, @to) has been repaired (a check with
- * repair, background or full init over it succeeded): the write-intent bits a
- * crash left set for the regions wholly inside may be cleared again.
- * task.c calls it as a repairing task goes.
+ * repair, background or full init over it succeeded), the last of it from
+ * @since on: the write-intent bits a crash left set for the regions wholly
+ * inside may be cleared again, and those the repair just finished (ending
+ * above @since) at the next flush, without waiting for them to be idle for
+ * md's daemon_sleep: the repair's own writes set them. task.c calls it after
+ * each step of a repairing task; its checkpoints flush.
  */
-void rcl_soft_sweep_resynced(struct rcl_soft_volume *vol, uint64_t from, uint64_t to);
+void rcl_soft_sweep_resynced(struct rcl_soft_volume *vol, uint64_t from, uint64_t since,
+                             uint64_t to);
 
 /**
  * rcl_soft_sweep_dirty() - the first range of positions, ending above

@@ -218,7 +218,7 @@ static int step(struct rcl_soft_task *t)
 	/* Repaired or zeroed with its parity: a crash's bits there are done with. */
 	if (t->p.kind == RCL_SOFT_TASK_BGI || t->p.kind == RCL_SOFT_TASK_INIT ||
 	    (t->p.kind == RCL_SOFT_TASK_CHECK && t->p.repair))
-		rcl_soft_sweep_resynced(t->vol, t->p.from, to);
+		rcl_soft_sweep_resynced(t->vol, t->p.from, from, to);
 	t->steps_since_checkpoint++;
 	if ((t->p.checkpoint_steps && t->steps_since_checkpoint >= t->p.checkpoint_steps) ||
 	    (t->p.checkpoint_secs && monotonic() - t->last_checkpoint >= t->p.checkpoint_secs))

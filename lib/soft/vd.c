@@ -20,7 +20,7 @@ static unsigned free_vd_id(const struct rcl_soft_config *cfg)
 {
 	unsigned id = 0;
 
-	while (rcl_soft_config_vd((struct rcl_soft_config *)cfg, id))
+	while (rcl_soft_config_vd(cfg, id))
 		id++;
 	return id;
 }
@@ -29,7 +29,7 @@ static unsigned free_dg_id(const struct rcl_soft_config *cfg)
 {
 	unsigned id = 0;
 
-	while (rcl_soft_config_dg((struct rcl_soft_config *)cfg, id))
+	while (rcl_soft_config_dg(cfg, id))
 		id++;
 	return id;
 }
@@ -120,7 +120,7 @@ static enum rcl_status pick_disks(struct rcl_soft_change *c, const struct rcl_vd
 		return rcl_fail(err, RCL_NOT_ALLOWED,
 		                "a VD on disk group %u must use exactly its %u drives",
 		                old->dgs[dg].id, rcl_soft_dg_members(&old->dgs[dg]));
-	*group = rcl_soft_config_dg(c->cfg, old->dgs[dg].id);
+	*group = rcl_soft_config_dg_mut(c->cfg, old->dgs[dg].id);
 	return RCL_OK;
 }
 
@@ -383,7 +383,7 @@ static void drop_vd(struct rcl_soft_config *cfg, const struct rcl_soft_vd *vd, b
 		left += cfg->vds[i].dg == dg;
 	*dg_gone = !left;
 	if (!left) {
-		struct rcl_soft_dg *g = rcl_soft_config_dg(cfg, dg);
+		const struct rcl_soft_dg *g = rcl_soft_config_dg(cfg, dg);
 		size_t gi = (size_t)(g - cfg->dgs);
 
 		memmove(&cfg->dgs[gi], &cfg->dgs[gi + 1], (cfg->dg_count - gi - 1) * sizeof(*g));
@@ -419,7 +419,7 @@ static void remove_vd(struct rcl_soft_change *c, const struct rcl_soft_dg *dg)
 enum rcl_status rcl_soft_delete_vd(struct rcl_ctrl *ctrl, unsigned id, bool force,
                                    struct rcl_error *err)
 {
-	struct rcl_soft_vd *vd;
+	const struct rcl_soft_vd *vd;
 	struct rcl_soft_dg dg;
 	const char *what = NULL;
 	struct rcl_soft_change c;
@@ -461,7 +461,7 @@ enum rcl_status rcl_soft_set_vd(struct rcl_ctrl *ctrl, unsigned id,
 	enum rcl_status st;
 
 	st = rcl_soft_change_begin(ctrl, &c, err);
-	if (st || !(vd = rcl_soft_config_vd(c.cfg, id))) {
+	if (st || !(vd = rcl_soft_config_vd_mut(c.cfg, id))) {
 		rcl_soft_change_end(&c);
 		return st ? st : rcl_fail(err, RCL_NOT_FOUND, "virtual drive /v%u not found", id);
 	}
@@ -484,7 +484,7 @@ enum rcl_status rcl_soft_set_consistent(struct rcl_ctrl *ctrl, unsigned id, stru
 	struct rcl_soft_change c;
 	enum rcl_status st = rcl_soft_change_begin(ctrl, &c, err);
 
-	if (st || !(vd = rcl_soft_config_vd(c.cfg, id))) {
+	if (st || !(vd = rcl_soft_config_vd_mut(c.cfg, id))) {
 		rcl_soft_change_end(&c);
 		return st ? st : rcl_fail(err, RCL_NOT_FOUND, "virtual drive /v%u not found", id);
 	}

@@ -12,15 +12,27 @@
  * its region has had no write in flight for md's daemon_sleep (5 s) and
  * every member has been flushed since: at _flush(), or at close, which
  * flushes and clears every idle bit. Bits found set when the volume opens
- * (a crash left them) stay set: their regions need a resync first. The
- * bitmap superblock (events and all) is left as member.c wrote it: md
- * reads the bits as they are.
+ * (a crash left them) stay set: their regions need a resync first. A
+ * region a repairing task has just passed need not wait the 5 s: its
+ * writes were the repair's, and the task's next checkpoint flushes and
+ * clears its bit (_resynced()).
+ *
+ * The bitmap superblock keeps md's events in step, as md's bitmap does:
+ * its events are the array's (the md superblock's, which a configuration
+ * change bumps on disk, bitmap first: member.c), taken again at open and at
+ * each rcl_soft_volume_update(), since every write of the bits' first
+ * sector writes the superblock too; md takes a bitmap behind the array's
+ * events as stale and resyncs the whole array. Clearing bits sets
+ * events_cleared to the events, as md does: a drive that left the array
+ * before then cannot be brought back by the bitmap alone.
  */
 #include <errno.h>
 #include <string.h>
 #include <time.h>
 
 #include "md-bitmap.h"
+#include "md-super1.h"
+#include "member.h"
 #include "volume-private.h"
 
 /* Seconds a region stays idle before its bit may be cleared (md's daemon_sleep). */
@@ -34,9 +46,11 @@
  * @touched:	per bit: marked since the last flush chose what to clear.
  * @idle_since: per bit: when its last write ended.
  * @resync:	per bit: set when the volume opened; never cleared here.
+ * @sb:		the superblock at the head of @map, decoded.
  */
 struct vol_bitmap {
 	pthread_mutex_t lock;
+	struct rcl_md_bitmap_super sb;
 	uint64_t bits;
 	uint8_t *map;
 	size_t map_bytes;
@@ -78,6 +92,46 @@ static bool keeps_bitmap(const struct rcl_soft_volume *vol, unsigned m)
 
 	return mm->fd >= 0 && !atomic_load(&mm->failed) &&
 	       (mm->state == RCL_SOFT_MEMBER_ONLINE || mm->state == RCL_SOFT_MEMBER_REBUILD);
+}
+
+/* The first member of array @a that keeps the bitmap (relative to @a->first), or @a->n. */
+static unsigned first_keeper(const struct rcl_soft_volume *vol, const struct rcl_soft_array *a)
+{
+	unsigned i = 0;
+
+	while (i < a->n && !keeps_bitmap(vol, a->first + i))
+		i++;
+	return i;
+}
+
+/* @bm->sb back into @bm->map; its sector marked for writing in @dirty. */
+static void put_super(struct vol_bitmap *bm, uint64_t *dirty)
+{
+	/* It encoded once already (the superblock was read): it cannot fail now. */
+	(void)rcl_md_bitmap_encode(&bm->sb, bm->map, RCL_MD_BITMAP_SB_BYTES,
+	                           &(struct rcl_error){0});
+	dirty[0] |= 1;
+}
+
+/*
+ * Take array @a's events from the md superblock of VD @vd on a member that
+ * keeps the bitmap, into @bm (@dirty: its sector when they changed). A
+ * superblock that cannot be read leaves them: md then resyncs all, safely.
+ */
+static void take_events(const struct rcl_soft_volume *vol, const struct rcl_soft_array *a,
+                        const struct rcl_soft_vd *vd, struct vol_bitmap *bm, uint64_t *dirty)
+{
+	struct rcl_md_super1 *sb = rcl_malloc(sizeof(*sb));
+	unsigned i = first_keeper(vol, a);
+
+	if (sb && i < a->n &&
+	    !rcl_soft_md_read(vol->members[a->first + i].fd, vol->sector_size, vd, sb,
+	                      &(struct rcl_error){0}) &&
+	    sb->events != bm->sb.events) {
+		bm->sb.events = sb->events;
+		put_super(bm, dirty);
+	}
+	rcl_free(sb);
 }
 
 /*
@@ -167,16 +221,21 @@ void rcl_soft_vol_bitmap_unmark(struct rcl_soft_volume *vol, unsigned array, uin
 }
 
 void rcl_soft_vol_bitmap_resynced(struct rcl_soft_volume *vol, unsigned array, uint64_t first,
-                                  uint64_t end)
+                                  uint64_t since, uint64_t end)
 {
 	struct vol_bitmap *bm = vol->bitmaps[array];
 	uint64_t chunk = vol->geo.arrays[array].bitmap_chunk;
+	/* Idle as long as clearing asks: the next flush (a checkpoint's) clears them. */
+	time_t settled = now() - IDLE_SECONDS;
 
 	if (!bm)
 		return;
 	pthread_mutex_lock(&bm->lock);
-	for (uint64_t b = (first + chunk - 1) / chunk; b < end / chunk && b < bm->bits; b++)
+	for (uint64_t b = (first + chunk - 1) / chunk; b < end / chunk && b < bm->bits; b++) {
 		bm->resync[b] = false;
+		if ((b + 1) * chunk > since)
+			bm->idle_since[b] = settled;
+	}
 	pthread_mutex_unlock(&bm->lock);
 }
 
@@ -257,6 +316,10 @@ int rcl_soft_vol_bitmap_clean(struct rcl_soft_volume *vol, bool all, int (*sync)
 				put_bit(bm, b, false, dirty);
 				changed = true;
 			}
+		if (changed && bm->sb.events_cleared != bm->sb.events) {
+			bm->sb.events_cleared = bm->sb.events;
+			put_super(bm, dirty);
+		}
 		if (changed)
 			rc = write_sectors(vol, &vol->geo.arrays[s], bm, dirty);
 		pthread_mutex_unlock(&bm->lock);
@@ -286,9 +349,8 @@ static struct vol_bitmap *bitmap_load(struct rcl_soft_volume *vol, const struct 
                                       enum rcl_status *st, struct rcl_error *err)
 {
 	struct vol_bitmap *bm = rcl_calloc(1, sizeof(*bm));
-	struct rcl_md_bitmap_super bms;
 	struct rcl_error ignored = {0};
-	unsigned i = 0;
+	unsigned i = first_keeper(vol, a);
 
 	if (!bm) {
 		*st = rcl_fail(err, RCL_NOMEM, "out of memory");
@@ -307,15 +369,13 @@ static struct vol_bitmap *bitmap_load(struct rcl_soft_volume *vol, const struct 
 		*st = rcl_fail(err, RCL_NOMEM, "out of memory");
 		return NULL;
 	}
-	while (i < a->n && !keeps_bitmap(vol, a->first + i))
-		i++;
 	*st = RCL_OK;
 	if (bm->map_bytes > RCL_SOFT_BITMAP_MAX_SECTORS * 512 || i == a->n ||
 	    rcl_soft_read(vol->members[a->first + i].fd, bm->map, bm->map_bytes, a->bitmap_at,
 	                  &ignored) ||
-	    rcl_md_bitmap_decode(bm->map, bm->map_bytes, a->bitmap_sectors, &bms, &ignored) ||
-	    bms.chunksize != a->bitmap_chunk ||
-	    rcl_md_bitmap_bits(bms.sync_size, bms.chunksize) != bm->bits) {
+	    rcl_md_bitmap_decode(bm->map, bm->map_bytes, a->bitmap_sectors, &bm->sb, &ignored) ||
+	    bm->sb.chunksize != a->bitmap_chunk ||
+	    rcl_md_bitmap_bits(bm->sb.sync_size, bm->sb.chunksize) != bm->bits) {
 		bitmap_free(bm);
 		return NULL;
 	}
@@ -324,7 +384,8 @@ static struct vol_bitmap *bitmap_load(struct rcl_soft_volume *vol, const struct 
 	return bm;
 }
 
-enum rcl_status rcl_soft_vol_bitmap_open(struct rcl_soft_volume *vol, struct rcl_error *err)
+enum rcl_status rcl_soft_vol_bitmap_open(struct rcl_soft_volume *vol, const struct rcl_soft_vd *vd,
+                                         struct rcl_error *err)
 {
 	for (unsigned s = 0; s < vol->geo.spans; s++) {
 		const struct rcl_soft_array *a = &vol->geo.arrays[s];
@@ -335,7 +396,30 @@ enum rcl_status rcl_soft_vol_bitmap_open(struct rcl_soft_volume *vol, struct rcl
 		if (st)
 			return st;
 	}
+	if (rcl_soft_vol_bitmap_events(vol, vd))
+		return rcl_fail(err, RCL_SYSTEM,
+		                "cannot write the md bitmap of /v%u: too many of its drives failed",
+		                vol->vd);
 	return RCL_OK;
+}
+
+int rcl_soft_vol_bitmap_events(struct rcl_soft_volume *vol, const struct rcl_soft_vd *vd)
+{
+	int rc = 0;
+
+	for (unsigned s = 0; s < vol->geo.spans && !rc; s++) {
+		struct vol_bitmap *bm = vol->bitmaps[s];
+		uint64_t dirty[RCL_SOFT_BITMAP_MAX_SECTORS / 64] = {0};
+
+		if (!bm)
+			continue;
+		pthread_mutex_lock(&bm->lock);
+		take_events(vol, &vol->geo.arrays[s], vd, bm, dirty);
+		if (dirty[0])
+			rc = write_sectors(vol, &vol->geo.arrays[s], bm, dirty);
+		pthread_mutex_unlock(&bm->lock);
+	}
+	return rc;
 }
 
 void rcl_soft_vol_bitmap_close(struct rcl_soft_volume *vol)

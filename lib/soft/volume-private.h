@@ -169,13 +169,15 @@ void rcl_soft_vol_cache_close(struct rcl_soft_volume *vol, bool write);
 /*
  * The write-intent bitmaps (volume-bitmap.c). _open() reads each array's
  * from a member in use (an array whose bitmap cannot be read keeps none);
+ * with VD @vd's events (rcl_soft_vol_bitmap_events());
  * _mark() holds bytes [@first, @end) of array @array's bitmap range (each
  * member's data; RAID10: the array's) for a write, after making its bits
  * durable (0, or a negative errno); _unmark() lets go after the write;
  * _clean() runs @sync(@ctx) and then clears the bits of regions idle long
  * enough (@all: idle at all) that no write touched meanwhile.
  */
-enum rcl_status rcl_soft_vol_bitmap_open(struct rcl_soft_volume *vol, struct rcl_error *err);
+enum rcl_status rcl_soft_vol_bitmap_open(struct rcl_soft_volume *vol, const struct rcl_soft_vd *vd,
+                                         struct rcl_error *err);
 void rcl_soft_vol_bitmap_close(struct rcl_soft_volume *vol);
 int rcl_soft_vol_bitmap_mark(struct rcl_soft_volume *vol, unsigned array, uint64_t first,
                              uint64_t end);
@@ -185,12 +187,23 @@ int rcl_soft_vol_bitmap_clean(struct rcl_soft_volume *vol, bool all, int (*sync)
                               void *ctx);
 
 /*
+ * rcl_soft_vol_bitmap_events() - give each bitmap superblock the events of
+ * VD @vd's md superblocks (a configuration change bumped them), writing it
+ * where they changed. Return: 0, or -EIO when the VD did not survive the
+ * members that failed.
+ */
+int rcl_soft_vol_bitmap_events(struct rcl_soft_volume *vol, const struct rcl_soft_vd *vd);
+
+/*
  * rcl_soft_vol_bitmap_resynced() - bytes [@first, @end) of array @array's
- * bitmap range have been resynced (sweep.c): the bits wholly inside, set
- * by a crash, may be cleared again once idle. @end UINT64_MAX: to the end.
+ * bitmap range have been resynced (sweep.c), the last of them from @since
+ * on: the bits wholly inside, set by a crash, may be cleared again once
+ * idle; those ending above @since count as idle already (the resync's own
+ * repairs set them, and the next flush makes those durable). @end
+ * UINT64_MAX: to the end.
  */
 void rcl_soft_vol_bitmap_resynced(struct rcl_soft_volume *vol, unsigned array, uint64_t first,
-                                  uint64_t end);
+                                  uint64_t since, uint64_t end);
 
 /*
  * rcl_soft_vol_bitmap_dirty_run() - the first run of bits of array

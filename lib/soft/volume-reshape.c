@@ -66,7 +66,7 @@ static struct rcl_soft_state *old_state(const struct rcl_soft_state *state, unsi
 	*copy = *state;
 	for (size_t v = 0; v < copy->cfg.vd_count; v++) {
 		struct rcl_soft_vd *one = &copy->cfg.vds[v];
-		struct rcl_soft_dg *dg = rcl_soft_config_dg(&copy->cfg, one->dg);
+		struct rcl_soft_dg *dg = rcl_soft_config_dg_mut(&copy->cfg, one->dg);
 
 		if (one->id == vd && dg)
 			rcl_soft_migration_old(dg, one, dg, one);

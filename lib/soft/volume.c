@@ -120,15 +120,10 @@ bool rcl_soft_vol_survives(const struct rcl_soft_volume *vol)
 static const struct rcl_soft_vd *find_vd(const struct rcl_soft_state *state, unsigned id,
                                          const struct rcl_soft_dg **dg)
 {
-	const struct rcl_soft_config *cfg = &state->cfg;
+	const struct rcl_soft_vd *vd = rcl_soft_config_vd(&state->cfg, id);
 
-	for (size_t i = 0; i < cfg->vd_count; i++)
-		for (size_t g = 0; cfg->vds[i].id == id && g < cfg->dg_count; g++)
-			if (cfg->dgs[g].id == cfg->vds[i].dg) {
-				*dg = &cfg->dgs[g];
-				return &cfg->vds[i];
-			}
-	return NULL;
+	*dg = vd ? rcl_soft_config_dg(&state->cfg, vd->dg) : NULL;
+	return *dg ? vd : NULL;
 }
 
 /* The drive of @dg's member @member, or NULL when it is not present. */
@@ -311,6 +306,7 @@ static void drop_geometry(struct rcl_soft_volume *vol)
 static enum rcl_status start_serving(struct rcl_soft_volume *vol,
                                      const struct rcl_soft_state *state, struct rcl_error *err)
 {
+	const struct rcl_soft_dg *dg;
 	enum rcl_status st = RCL_OK;
 
 	if (!rcl_soft_vol_survives(vol))
@@ -324,7 +320,7 @@ static enum rcl_status start_serving(struct rcl_soft_volume *vol,
 	if (!st && vol->geo.arrays[0].parity && !vol->reshape)
 		st = rcl_soft_vol_cache_open(vol, err);
 	if (!st && vol->bitmapped)
-		st = rcl_soft_vol_bitmap_open(vol, err);
+		st = rcl_soft_vol_bitmap_open(vol, find_vd(state, vol->vd, &dg), err);
 	return st;
 }
 
@@ -447,6 +443,7 @@ static enum rcl_status regeometry(struct rcl_soft_volume *vol, const struct rcl_
 enum rcl_status rcl_soft_volume_update(struct rcl_soft_volume *vol,
                                        const struct rcl_soft_state *state, struct rcl_error *err)
 {
+	const struct rcl_soft_dg *dg;
 	enum rcl_status st;
 
 	pthread_rwlock_wrlock(&vol->lock);
@@ -457,6 +454,10 @@ enum rcl_status rcl_soft_volume_update(struct rcl_soft_volume *vol,
 		if (!st && vol->reshape)
 			st = rcl_soft_vol_reshape_update(vol, state, err);
 	}
+	/* The change bumped the md superblocks' events. A VD that does not survive the bitmap
+	 * write fails its next request anyway: the update itself stands. */
+	if (!st && vol->bitmapped)
+		(void)rcl_soft_vol_bitmap_events(vol, find_vd(state, vol->vd, &dg));
 	pthread_rwlock_unlock(&vol->lock);
 	return st;
 }

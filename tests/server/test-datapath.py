@@ -117,8 +117,7 @@ def rebuilt(fx, members):
 
 def level_case(level, members, options, offline):
     def case(fx):
-        spares = ["spares=252:%d-%d" % (members, members + len(offline) - 1)] if offline else []
-        fx.ok("/c0", "add", "vd", level, "drives=252:0-%d" % (members - 1), *options, *spares)
+        fx.ok("/c0", "add", "vd", level, "drives=252:0-%d" % (members - 1), *options)
         export = start_export(fx)
         if not export or (offline and not wait_consistent(fx)):
             return
@@ -137,6 +136,10 @@ def level_case(level, members, options, offline):
               % (level, len(offline)), out)
         status, out = fio(uri, 2)
         check(status == 0, "%s: new writes while degraded read back verified" % level, out)
+        # The spares come only now: one there already would start rebuilding at once, and
+        # could end before the checks above saw the VD degraded.
+        for slot in range(members, members + len(offline)):
+            fx.ok("/c0/e252/s%d" % slot, "add", "hotsparedrive", "dgs=0")
         check(wait_for(lambda: rebuilt(fx, members), 60),
               "%s: the hot spares rebuild by themselves, the VD is optimal" % level,
               fx.run("/c0", "show").stdout)

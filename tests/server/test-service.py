@@ -457,11 +457,12 @@ def drive_state(fx, slot):
 
 
 def rebuild_fixture(fx, rate):
-    """A slow rebuild rate, a global spare, 96 MiB of random data on the exported RAID5."""
-    fx.ok("/c0", "set", "rebuildrate=%d" % rate)
+    """A slow rebuild rate, a global spare, 96 MiB of random data on the exported RAID5, made
+    consistent first (degraded before, it would wait for force: case_dirty_degraded)."""
+    fx.ok("/c0", "set", "rebuildrate=%d" % rate, "bgirate=100")
     fx.ok("/c0/e252/s3", "add", "hotsparedrive")
     export = start_export(fx)
-    if not export:
+    if not export or not wait_consistent(fx):
         return None, None
     src = os.path.join(fx.root, "data.img")
     write_random(src, 96 * MIB)
@@ -476,7 +477,9 @@ def wait_online(fx, slot, timeout=60):
 
 def case_rebuild_spare(fx):
     """A member set offline is rebuilt onto the global spare, under host writes."""
-    export, src = rebuild_fixture(fx, 10)
+    # At 1% a rebuild rests 99 times as long as each step took: the steps below (pause,
+    # resume, stop) find it running however slow the machine, as its steps slow down too.
+    export, src = rebuild_fixture(fx, 1)
     if not export:
         return
     uri = nbd_uri(export)
@@ -802,6 +805,26 @@ def bitmap_dirty(image):
     return (int(m.group(1)), int(m.group(2))) if m else (None, None)
 
 
+def md_events(image):
+    """The events of VD 0's md superblock on member @image and of its bitmap, as mdadm
+    --examine and mdadm -X read them, and the bitmap's Events Cleared. Both get the
+    partition's head (superblock 4 KiB in, bitmap 8 sectors past it) as a file."""
+    with open(image, "rb") as f:
+        f.seek(vd_partition(image))
+        head = f.read(4096 + 16 * 512)
+    path = os.path.join(BUILD_ROOT, "service-md-%d" % os.getpid())
+    found = {}
+    for option, data in (("--examine", head), ("-X", head[8192:])):
+        with open(path, "wb") as f:
+            f.write(data)
+        out = subprocess.run(["mdadm", option, path], capture_output=True, text=True).stdout
+        for key, value in re.findall(r"^ *(Events(?: Cleared)?) : (\d+)$", out, re.M):
+            found[(option, key)] = int(value)
+    os.unlink(path)
+    return (found.get(("--examine", "Events")), found.get(("-X", "Events")),
+            found.get(("-X", "Events Cleared")))
+
+
 def data_offset(image):
     """Where VD 0's data begins in member @image, in bytes: its partition, then md's offset."""
     with open(image, "rb") as f:
@@ -877,8 +900,10 @@ def case_crash_resync(fx):
           "128 MiB swept per member" in service_log(fx)[log:],
           "it swept the 2 dirty regions only (2 x 64 MiB of each member)",
           service_log(fx)[log:])
+    check(bitmap_dirty(image)[1] == 0,
+          "mdadm -X: the resync cleared the bits as it passed them (the repaired region's too)",
+          bitmap_dirty(image))
     fx.ok("/c0", "set", "ccrate=100")
-    time.sleep(5)  # md's daemon_sleep: the check's flush then clears the repaired region's bit
     r = fx.run("/c0/v0", "start", "cc")
     check(r.returncode == 0, "start cc (no force) after the resync", r.stdout)
     check(wait_for(lambda: cc_row(fx).get("Status") == "Not in progress", 60) and
@@ -896,12 +921,43 @@ def case_crash_resync(fx):
               "after a clean stop no resync runs at the next start", bgi_row(fx))
 
 
+def case_bitmap_events(fx):
+    """The bitmap's events follow the md superblock's through a configuration change made
+    while the VD is written (md takes a bitmap behind them as stale: a full resync)."""
+    export = start_export(fx)
+    if not export or not wait_consistent(fx) or not write_regions(fx, export, [(0, MIB)]):
+        return
+    images = [image_of(fx, slot) for slot in range(3)]
+    before = md_events(images[0])
+    check(None not in before and before[0] == before[1],
+          "mdadm: the bitmap's events are the superblock's", before)
+    # A dedicated spare joins the array: every member's superblock events go one up.
+    fx.ok("/c0/e252/s3", "add", "hotsparedrive", "dgs=0")
+    # Within md's daemon_sleep: this write sets a bit in the bitmap's first sector again.
+    if not write_regions(fx, export, [(264 * MIB, MIB)]):
+        return
+    for slot, image in enumerate(images):
+        events = md_events(image)
+        check(events[0] is not None and events[0] > before[0] and events[0] == events[1],
+              "member %d: mdadm -X's events are mdadm --examine's, after the change" % slot,
+              (before, events))
+    fx.ok("/c0/v0", "stop", "export")
+    fx.ok("/c0", "stop", "service")
+    for slot, image in enumerate(images):
+        events = md_events(image)
+        check(events[0] == events[1] == events[2] and bitmap_dirty(image)[1] == 0,
+              "member %d: a clean stop clears the bits, Events Cleared = Events" % slot, events)
+
+
 def case_crash_resync_resumes(fx):
     """kill -9 during the resync: the next start resyncs what was left, and only that."""
     if not crash_after_writes(fx, [(0, 8 * MIB), (264 * MIB, 8 * MIB)]):
         return
     image = image_of(fx, 1)
-    fx.ok("/c0", "set", "bgirate=2")  # the first region takes several seconds
+    # At 1% a 64 MiB region takes 100 times its I/O time, longer than the 3 s between the
+    # resync's checkpoints (each clears the bits passed): one of them sees the first region
+    # done and the second not.
+    fx.ok("/c0", "set", "bgirate=1")
     if not start_export(fx):
         return
     check(wait_for(lambda: bitmap_dirty(image)[1] == 1, 120),
@@ -922,7 +978,7 @@ def case_crash_resync_resumes(fx):
     check(run_cc(fx) == 0, "cc finds 0 mismatches", cc_row(fx))
 
 
-case_crash_resync.fixture = case_crash_resync_resumes.fixture = lambda: Fixture(size="320MB")
+case_crash_resync.fixture = case_crash_resync_resumes.fixture = case_bitmap_events.fixture = lambda: Fixture(size="320MB")
 
 
 def case_cc_degraded_refused(fx):
@@ -942,6 +998,38 @@ def case_cc_degraded_refused(fx):
     check(r.returncode == 0, "once optimal again, start cc runs", r.stdout)
 
 
+def export_state(fx):
+    status, doc = fx.json("/c0/v0", "show", "export")
+    rows = doc.get("Response Data", {}).get("Export LIST", [])
+    return rows[0]["State"] if rows else None
+
+
+def restart_dirty_degraded(fx, spare=False):
+    """Write 16 MiB to the consistent VD and kill -9 within md's daemon_sleep (its bitmap bits
+    stay set), set s2 offline and start the process again in the foreground: v0 is degraded
+    and dirty; with @spare, a global hot spare is there to take s2's place. Return: the data
+    written and the process's log file, or None."""
+    if spare:
+        fx.ok("/c0/e252/s3", "add", "hotsparedrive")
+    export = start_export(fx)
+    if not export or not wait_consistent(fx):
+        return None
+    src = os.path.join(fx.root, "data.img")
+    write_random(src, 16 * MIB)
+    r = qemu_img("convert", "-n", "-f", "raw", "-O", "raw", src, nbd_uri(export))
+    check(r.returncode == 0, "qemu-img writes 16 MiB", r.stderr)
+    if not kill_9(fx):
+        return None
+    fx.ok("/c0/e252/s2", "set", "offline")
+    serve_log = os.path.join(fx.root, "serve.log")
+    with open(serve_log, "w") as log:
+        fx.foreground = subprocess.Popen([RAIDCLI, "/c0", "serve"], env=fx.env, stdout=log,
+                                         stderr=log)
+    if not check(wait_for(lambda: fx.service()["Status"] == "Running"), "serve starts"):
+        return None
+    return src, serve_log
+
+
 def case_dirty_degraded(fx):
     """A VD both degraded and dirty is served only with force (md's write hole rule)."""
     fx.ok("/c0/e252/s2", "set", "offline")  # never initialized, now degraded
@@ -952,30 +1040,18 @@ def case_dirty_degraded(fx):
     fx.ok("/c0/e252/s2", "set", "online")
     fx.ok("/c0/v0", "stop", "export")
     fx.ok("/c0", "stop", "service")
-    # Consistent, then killed within 5 s of writes: bitmap bits stay set.
-    export = start_export(fx)
-    if not export or not wait_consistent(fx):
+    restarted = restart_dirty_degraded(fx)
+    if not restarted:
         return
-    src = os.path.join(fx.root, "data.img")
-    write_random(src, 16 * MIB)
-    r = qemu_img("convert", "-n", "-f", "raw", "-O", "raw", src, nbd_uri(export))
-    check(r.returncode == 0, "qemu-img writes 16 MiB", r.stderr)
-    if not kill_9(fx):
-        return
-    fx.ok("/c0/e252/s2", "set", "offline")
+    src, serve_log = restarted
     # The persisted export is not served by the restarted process: it says why.
-    serve_log = os.path.join(fx.root, "serve.log")
-    with open(serve_log, "w") as log:
-        fx.foreground = subprocess.Popen([RAIDCLI, "/c0", "serve"], env=fx.env, stdout=log,
-                                         stderr=log)
-    if not check(wait_for(lambda: fx.service()["Status"] == "Running"), "serve starts"):
-        return
-    status, doc = fx.json("/c0/v0", "show", "export")
-    rows = doc.get("Response Data", {}).get("Export LIST", [])
-    check(rows and rows[0]["State"] == "Needs force",
-          "restarted, the process holds the persisted export of the dirty degraded VD", doc)
+    check(export_state(fx) == "Needs force",
+          "restarted, the process holds the persisted export of the dirty degraded VD",
+          export_state(fx))
     check("not serving v0: it is degraded and was not shut down cleanly" in
           open(serve_log).read(), "its log says why", open(serve_log).read())
+    status, doc = fx.json("/c0/v0", "show", "export")
+    export = doc["Response Data"]["Export LIST"][0]
     r = subprocess.run(["nbdinfo", "--size", nbd_uri(export)], capture_output=True, text=True,
                        timeout=60)
     check(r.returncode != 0, "no client reaches it", r.stdout)
@@ -988,6 +1064,87 @@ def case_dirty_degraded(fx):
     if again:
         r = qemu_img("compare", "-f", "raw", "-F", "raw", src, nbd_uri(again))
         check(r.returncode == 0, "and the data reads back degraded", r.stdout + r.stderr)
+
+
+def wait_rebuild_held(fx, serve_log):
+    """The spare took s2's place, and its rebuild waits for force: the log says so."""
+    check(wait_for(lambda: drive_state(fx, 3) == "Rbld"), "the hot spare takes s2's place",
+          drive_state(fx, 3))
+    check(wait_for(lambda: "the rebuild of /c0/e252/s3 waits at v0: it is degraded and was "
+                           "not shut down cleanly" in open(serve_log).read()),
+          "its rebuild waits for force, as the export does: the log says why",
+          open(serve_log).read())
+    row = rebuild_row(fx, 3)
+    check(row.get("Status") == "Not in progress" and row.get("Progress%") == 0,
+          "show rebuild: not in progress, nothing rebuilt", row)
+    check(export_state(fx) == "Needs force", "the export is held", export_state(fx))
+
+
+def resynced_once_whole(fx, serve_log):
+    """Whole again, the VD gets the resync the crash called for: no dirty region is left."""
+    check(wait_for(lambda: "v0 was not shut down cleanly: resyncing it" in
+                   open(serve_log).read(), 60), "whole again, v0 is resynced",
+          open(serve_log).read())
+    check(wait_for(lambda: bgi_row(fx).get("Status") == "Not in progress", 60),
+          "the resync ends", bgi_row(fx))
+    image = image_of(fx, 0)
+    check(bitmap_dirty(image)[1] == 0, "mdadm -X: no dirty region left", bitmap_dirty(image))
+
+
+def case_dirty_degraded_rebuild_force(fx):
+    """A hot spare's rebuild of a degraded dirty VD waits for the force the export waits
+    for: 'start rebuild force' gives it to both."""
+    restarted = restart_dirty_degraded(fx, spare=True)
+    if not restarted:
+        return
+    src, serve_log = restarted
+    wait_rebuild_held(fx, serve_log)
+    r = fx.run("/c0/e252/s3", "start", "rebuild")
+    check(r.returncode == 245 and "waits at /c0/v0" in r.stdout and "force" in r.stdout,
+          "start rebuild without force is refused (245), saying why", r.stdout)
+    r = fx.run("/c0/e252/s3", "start", "rebuild", "force")
+    check(r.returncode == 0, "start rebuild force starts it", r.stdout)
+    check(export_state(fx) == "Serving", "and the export is served: the same force",
+          export_state(fx))
+    check(wait_online(fx, 3), "the rebuild completes", drive_state(fx, 3))
+    status, doc = fx.json("/c0/v0", "show", "export")
+    r = qemu_img("compare", "-f", "raw", "-F", "raw", src,
+                 nbd_uri(doc["Response Data"]["Export LIST"][0]))
+    check(r.returncode == 0, "the data reads back", r.stdout + r.stderr)
+    resynced_once_whole(fx, serve_log)
+
+
+def case_dirty_degraded_export_force(fx):
+    """'start export force' lets the waiting rebuild go on too."""
+    restarted = restart_dirty_degraded(fx, spare=True)
+    if not restarted:
+        return
+    src, serve_log = restarted
+    wait_rebuild_held(fx, serve_log)
+    check(start_export(fx, "force") is not None and export_state(fx) == "Serving",
+          "start export force serves it", export_state(fx))
+    check(wait_online(fx, 3), "and the rebuild goes on by itself to the end",
+          drive_state(fx, 3))
+
+
+def case_dirty_degraded_member_back(fx):
+    """The export held for force is served once the VD is no longer degraded: the member
+    came back with its data, and the resync puts the parity right."""
+    restarted = restart_dirty_degraded(fx)
+    if not restarted:
+        return
+    src, serve_log = restarted
+    check(export_state(fx) == "Needs force", "the export is held", export_state(fx))
+    fx.ok("/c0/e252/s2", "set", "online")
+    check(export_state(fx) == "Serving", "set online: the export is served without force",
+          export_state(fx))
+    check("v0 needs no force now: serving it" in open(serve_log).read(), "the log says so",
+          open(serve_log).read())
+    resynced_once_whole(fx, serve_log)
+    status, doc = fx.json("/c0/v0", "show", "export")
+    r = qemu_img("compare", "-f", "raw", "-F", "raw", src,
+                 nbd_uri(doc["Response Data"]["Export LIST"][0]))
+    check(r.returncode == 0, "the data reads back", r.stdout + r.stderr)
 
 
 # ---------------------------------------------------------------------------
@@ -1210,7 +1367,9 @@ CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
          case_delete_exported, case_bad_input, case_state_dir_too_long, case_rebuild_spare,
          case_rebuild_resumes_after_kill, case_rebuild_no_spare, case_rebuild_onto_unconfigured,
          case_consistency_check, case_background_init, case_crash_resync,
-         case_crash_resync_resumes, case_dirty_degraded, case_cc_degraded_refused,
+         case_crash_resync_resumes, case_bitmap_events, case_dirty_degraded,
+         case_dirty_degraded_rebuild_force, case_dirty_degraded_export_force,
+         case_dirty_degraded_member_back, case_cc_degraded_refused,
          case_patrol_read, case_patrol_auto_and_stop, case_patrol_starttime,
          case_cc_schedule]
 
