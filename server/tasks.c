@@ -9,6 +9,7 @@
  * is the loop's alone.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,7 @@ static void mark_initialized(unsigned id);
 static void stop_checks(void);
 static bool checks_running(void);
 static struct vd_check *find_check(unsigned vd);
+static void forget_deleted_checks(const struct rcl_soft_config *cfg);
 static void reap_check(struct vd_check *k);
 static void pace_checks(unsigned id);
 static enum rcl_status start_check(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_task_kind kind,
@@ -430,6 +432,7 @@ void tasks_poll(unsigned id)
 		const struct rcl_soft_state *state = soft(ctrl)->state;
 
 		forget_stale(&state->cfg);
+		forget_deleted_checks(&state->cfg);
 		for (size_t d = 0; d < state->cfg.dg_count; d++) {
 			const struct rcl_soft_dg *dg = &state->cfg.dgs[d];
 
@@ -791,11 +794,15 @@ enum rcl_status rebuild_control(struct rcl_ctrl *ctrl, const struct rcl_drive_re
 
 /**
  * struct vd_check - VD @vd's consistency check.
+ * @uuid:	the md array UUID of the VD that @vd named: a deleted VD's id
+ *		is given to the next one created, which must not inherit
+ *		its result (nor miss its own BGI because of it).
  * @task:	running or paused (NULL once ended).
  * @last:	where it stood when it ended (@ended set).
  */
 struct vd_check {
 	unsigned vd;
+	uint8_t uuid[16];
 	enum rcl_soft_task_kind kind;
 	bool repair;
 	bool initialized; /* an init finished: the record's consistent flag is due */
@@ -808,12 +815,28 @@ struct vd_check {
 static struct vd_check checks[RCL_MAX_VDS];
 static size_t check_count;
 
+/* A slot whose check was forgotten (forget_deleted_checks()). */
+#define NO_VD UINT_MAX
+
 static struct vd_check *find_check(unsigned vd)
 {
 	for (size_t i = 0; i < check_count; i++)
 		if (checks[i].vd == vd)
 			return &checks[i];
 	return NULL;
+}
+
+/* An ended check of a VD that is gone, or whose id a new VD took, is forgotten. */
+static void forget_deleted_checks(const struct rcl_soft_config *cfg)
+{
+	for (size_t i = 0; i < check_count; i++) {
+		struct vd_check *k = &checks[i];
+		const struct rcl_soft_vd *vd = rcl_soft_config_vd(cfg, k->vd);
+
+		if (k->vd != NO_VD && !k->task &&
+		    (!vd || memcmp(vd->uuid, k->uuid, sizeof(k->uuid))))
+			k->vd = NO_VD;
+	}
 }
 
 static const char *operation_name(enum rcl_soft_task_kind kind)
@@ -889,6 +912,7 @@ static enum rcl_status start_check(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_
                                    bool repair, struct rcl_error *err)
 {
 	struct vd_check *k = find_check(vd);
+	const struct rcl_soft_vd *one = rcl_soft_config_vd(&soft(ctrl)->state->cfg, vd);
 	struct rcl_soft_task_params params = {
 	    .kind = kind, .repair = repair, .done = on_check_done};
 	bool host_first;
@@ -907,9 +931,15 @@ static enum rcl_status start_check(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_
 		return rcl_fail(err, RCL_NOT_ALLOWED, "a %s of /c%u/v%u is %s already",
 		                task_noun(k->kind), rcl_ctrl_id(ctrl), vd,
 		                atomic_load(&k->ended) ? "ending" : "in progress");
+	if (!one)
+		return rcl_fail(err, RCL_NOT_FOUND, "/c%u/v%u does not exist", rcl_ctrl_id(ctrl),
+		                vd);
+	if (!k)
+		k = find_check(NO_VD);
 	if (!k)
 		k = &checks[check_count++];
 	*k = (struct vd_check){.vd = vd, .kind = kind, .repair = repair};
+	memcpy(k->uuid, one->uuid, sizeof(k->uuid));
 	params.ctx = k;
 	settings_pace(rcl_ctrl_id(ctrl), kind == RCL_SOFT_TASK_CHECK ? SETTING_CC : SETTING_BGI,
 	              &params.rate, &host_first);
@@ -920,7 +950,7 @@ static enum rcl_status start_check(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_
 	if (st && k->vol)
 		volume_put(k->vol);
 	if (st) {
-		*k = checks[--check_count];
+		k->vd = NO_VD; /* another slot may hold a running task's context: none moves */
 		if (st == RCL_UNSUPPORTED)
 			return rcl_fail(err, RCL_UNSUPPORTED,
 			                "/c%u/v%u has no redundancy to check (RAID0)",

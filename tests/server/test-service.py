@@ -771,6 +771,14 @@ def case_background_init(fx):
     check(wait_for(lambda: cc_row(fx).get("Status") == "Not in progress", 60) and
           cc_row(fx).get("Mismatches") == 0,
           "and finds 0 mismatches: the BGI rewrote the parity that disagreed", cc_row(fx))
+    # A new VD takes the deleted one's id: it gets a BGI of its own, not the old one's result.
+    fx.ok("/c0", "set", "bgirate=1")
+    fx.ok("/c0/v0", "del", "force")
+    fx.ok("/c0", "add", "vd", "r5", "drives=252:0-2")
+    check(wait_for(lambda: bgi_row(fx).get("Status") == "In progress"),
+          "a new VD given a deleted VD's id starts its own BGI", bgi_row(fx))
+    fx.ok("/c0", "set", "bgirate=100")
+    wait_consistent(fx)
 
 
 def vd_partition(image, vd=0):
