@@ -15,7 +15,8 @@
 #include "soft/scan.h"
 #include "tasks.h"
 
-#define RECORD_FORMAT 1
+#define RECORD_FORMAT 1 /* task_record_load() checks it */
+#define RECORD_SUFFIX "-cc"
 
 /**
  * struct cc_record - what the state file keeps.
@@ -41,12 +42,6 @@ static struct {
 	uint64_t started;
 } cc;
 
-static enum rcl_status record_path(struct rcl_ctx *lib, unsigned id, char *path, size_t size,
-                                   struct rcl_error *err)
-{
-	return task_file_path(lib, id, "-cc", path, size, err);
-}
-
 static void read_todo(json_object *list, uint64_t *todo)
 {
 	for (size_t i = 0; i < json_object_array_length(list); i++) {
@@ -61,28 +56,22 @@ static enum rcl_status record_load(struct rcl_ctx *lib, unsigned id, struct cc_r
                                    struct rcl_error *err)
 {
 	static const char *const keys[] = {"format", "since", "iterations", "completed"};
-	json_object *root = NULL, *flag, *list;
-	char path[PATH_MAX];
+	json_object *root, *flag, *list;
 	uint64_t v[4];
-	enum rcl_status st = record_path(lib, id, path, sizeof(path), err);
+	enum rcl_status st =
+	    task_record_load(lib, id, RECORD_SUFFIX, keys, 4, v, "scheduled check", &root, err);
 
 	*out = (struct cc_record){0};
-	if (!st)
-		st = rcl_state_read(path, &root, err);
-	if (st == RCL_NOT_FOUND) {
-		*err = (struct rcl_error){0};
-		return RCL_OK;
-	}
-	for (size_t k = 0; !st && k < sizeof(keys) / sizeof(keys[0]); k++)
-		if (!rcl_json_get_uint(root, keys[k], INT64_MAX, &v[k]))
-			st = rcl_state_corrupt(err, path,
-			                       "a field of the scheduled check is missing");
-	if (!st && v[0] != RECORD_FORMAT)
-		st = rcl_state_corrupt(err, path, "it is not a format 1 scheduled check record");
-	if (!st && (!json_object_object_get_ex(root, "todo", &list) ||
-	            !json_object_is_type(list, json_type_array)))
-		st = rcl_state_corrupt(err, path, "its todo is not a list of VDs");
-	if (!st) {
+	if (st || !root)
+		return st;
+	if (!json_object_object_get_ex(root, "todo", &list) ||
+	    !json_object_is_type(list, json_type_array)) {
+		char path[PATH_MAX];
+
+		st = task_file_path(lib, id, RECORD_SUFFIX, path, sizeof(path), err);
+		if (!st)
+			st = rcl_state_corrupt(err, path, "its todo is not a list of VDs");
+	} else {
 		out->since = (int64_t)v[1];
 		out->iterations = v[2];
 		out->completed = v[3];
@@ -98,14 +87,8 @@ static enum rcl_status record_load(struct rcl_ctx *lib, unsigned id, struct cc_r
 static void record_save(unsigned id)
 {
 	const struct cc_record *r = &cc.rec;
-	struct rcl_error err = {0};
-	struct rcl_ctx *lib = NULL;
-	char path[PATH_MAX];
 	json_object *root = json_object_new_object(), *todo = json_object_new_array();
-	enum rcl_status st = rcl_ctx_new(&lib, service_self(id)->state_dir, &err);
 
-	if (!st)
-		st = record_path(lib, id, path, sizeof(path), &err);
 	for (unsigned vd = 0; vd < RCL_MAX_VDS; vd++)
 		if (r->todo >> vd & 1)
 			json_object_array_add(todo, json_object_new_int((int)vd));
@@ -115,12 +98,7 @@ static void record_save(unsigned id)
 	json_object_object_add(root, "iterations", json_object_new_int64((int64_t)r->iterations));
 	json_object_object_add(root, "completed", json_object_new_int64((int64_t)r->completed));
 	json_object_object_add(root, "todo", todo);
-	if (!st)
-		st = task_file_write(path, root, &err);
-	if (st)
-		service_log("cannot record the scheduled consistency check: %s", err.msg);
-	json_object_put(root);
-	rcl_ctx_free(lib);
+	task_record_save(id, RECORD_SUFFIX, root, "the scheduled consistency check");
 }
 
 /* ------------------------------------------------------------------------

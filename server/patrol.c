@@ -21,7 +21,8 @@
 #include "soft/soft.h"
 #include "soft/vd.h"
 
-#define RECORD_FORMAT 1
+#define RECORD_FORMAT 1 /* task_record_load() checks it */
+#define RECORD_SUFFIX "-patrol"
 /* How often the running VD's flushed position reaches the record, at most. */
 #define CHECKPOINT_SECS 3
 
@@ -72,48 +73,31 @@ static struct {
 /* ------------------------------------------------------------------------
  * The record. */
 
-static enum rcl_status record_path(struct rcl_ctx *lib, unsigned id, char *path, size_t size,
-                                   struct rcl_error *err)
-{
-	return task_file_path(lib, id, "-patrol", path, size, err);
-}
-
 static enum rcl_status record_load(struct rcl_ctx *lib, unsigned id, struct patrol_record *out,
                                    struct rcl_error *err)
 {
-	json_object *root = NULL, *flag;
-	char path[PATH_MAX];
-	uint64_t v[6];
 	static const char *const keys[] = {"format",     "vd",    "position",
 	                                   "iterations", "since", "media_errors"};
-	enum rcl_status st = record_path(lib, id, path, sizeof(path), err);
+	json_object *root, *flag;
+	uint64_t v[6];
+	enum rcl_status st =
+	    task_record_load(lib, id, RECORD_SUFFIX, keys, 6, v, "patrol read", &root, err);
 
 	*out = (struct patrol_record){0};
-	if (!st)
-		st = rcl_state_read(path, &root, err);
-	if (st == RCL_NOT_FOUND) {
-		*err = (struct rcl_error){0};
-		return RCL_OK;
-	}
-	for (size_t k = 0; !st && k < sizeof(keys) / sizeof(keys[0]); k++)
-		if (!rcl_json_get_uint(root, keys[k], INT64_MAX, &v[k]))
-			st = rcl_state_corrupt(err, path, "a field of the patrol read is missing");
-	if (!st && v[0] != RECORD_FORMAT)
-		st = rcl_state_corrupt(err, path, "it is not a format 1 patrol read record");
-	if (!st) {
-		out->vd = (unsigned)v[1];
-		out->position = v[2];
-		out->iterations = v[3];
-		out->since = (int64_t)v[4];
-		out->media_errors = v[5];
-		out->active = json_object_object_get_ex(root, "active", &flag) &&
-		              json_object_get_boolean(flag);
-		out->paused = json_object_object_get_ex(root, "paused", &flag) &&
-		              json_object_get_boolean(flag);
-		out->percent = rcl_json_get_uint(root, "percent", 100, &v[0]) ? (unsigned)v[0] : 0;
-	}
+	if (st || !root)
+		return st;
+	out->vd = (unsigned)v[1];
+	out->position = v[2];
+	out->iterations = v[3];
+	out->since = (int64_t)v[4];
+	out->media_errors = v[5];
+	out->active =
+	    json_object_object_get_ex(root, "active", &flag) && json_object_get_boolean(flag);
+	out->paused =
+	    json_object_object_get_ex(root, "paused", &flag) && json_object_get_boolean(flag);
+	out->percent = rcl_json_get_uint(root, "percent", 100, &v[0]) ? (unsigned)v[0] : 0;
 	json_object_put(root);
-	return st;
+	return RCL_OK;
 }
 
 /*
@@ -124,15 +108,9 @@ static enum rcl_status record_load(struct rcl_ctx *lib, unsigned id, struct patr
 static void record_save(unsigned id)
 {
 	struct patrol_record saved = pr.rec, *r = &saved;
-	struct rcl_error err = {0};
-	struct rcl_ctx *lib = NULL;
-	char path[PATH_MAX];
 	json_object *root = json_object_new_object();
-	enum rcl_status st = rcl_ctx_new(&lib, service_self(id)->state_dir, &err);
 
 	r->media_errors += atomic_load(&pr.media_errors);
-	if (!st)
-		st = record_path(lib, id, path, sizeof(path), &err);
 	json_object_object_add(root, "format", json_object_new_int(RECORD_FORMAT));
 	json_object_object_add(root, "active", json_object_new_boolean(r->active));
 	json_object_object_add(root, "paused", json_object_new_boolean(r->paused));
@@ -143,12 +121,7 @@ static void record_save(unsigned id)
 	json_object_object_add(root, "since", json_object_new_int64(r->since));
 	json_object_object_add(root, "media_errors",
 	                       json_object_new_int64((int64_t)r->media_errors));
-	if (!st)
-		st = task_file_write(path, root, &err);
-	if (st)
-		service_log("cannot record the patrol read: %s", err.msg);
-	json_object_put(root);
-	rcl_ctx_free(lib);
+	task_record_save(id, RECORD_SUFFIX, root, "the patrol read");
 }
 
 /* When the next auto patrol read starts. */

@@ -109,6 +109,53 @@ enum rcl_status task_file_write(const char *path, json_object *root, struct rcl_
 	return st ? st : rcl_state_write(path, root, err);
 }
 
+enum rcl_status task_record_load(struct rcl_ctx *lib, unsigned id, const char *suffix,
+                                 const char *const *keys, size_t nkeys, uint64_t *v,
+                                 const char *what, json_object **root, struct rcl_error *err)
+{
+	char path[PATH_MAX], why[96];
+	enum rcl_status st = task_file_path(lib, id, suffix, path, sizeof(path), err);
+
+	*root = NULL;
+	if (!st)
+		st = rcl_state_read(path, root, err);
+	if (st == RCL_NOT_FOUND) {
+		*err = (struct rcl_error){0};
+		return RCL_OK;
+	}
+	for (size_t k = 0; !st && k < nkeys; k++)
+		if (!rcl_json_get_uint(*root, keys[k], INT64_MAX, &v[k])) {
+			snprintf(why, sizeof(why), "a field of the %s is missing", what);
+			st = rcl_state_corrupt(err, path, why);
+		}
+	if (!st && v[0] != 1) {
+		snprintf(why, sizeof(why), "it is not a format 1 %s record", what);
+		st = rcl_state_corrupt(err, path, why);
+	}
+	if (st) {
+		json_object_put(*root);
+		*root = NULL;
+	}
+	return st;
+}
+
+void task_record_save(unsigned id, const char *suffix, json_object *root, const char *what)
+{
+	struct rcl_error err = {0};
+	struct rcl_ctx *lib = NULL;
+	char path[PATH_MAX];
+	enum rcl_status st = rcl_ctx_new(&lib, service_self(id)->state_dir, &err);
+
+	if (!st)
+		st = task_file_path(lib, id, suffix, path, sizeof(path), &err);
+	if (!st)
+		st = task_file_write(path, root, &err);
+	if (st)
+		service_log("cannot record %s: %s", what, err.msg);
+	json_object_put(root);
+	rcl_ctx_free(lib);
+}
+
 static enum rcl_status settings_path(struct rcl_ctx *lib, unsigned id, char *path, size_t size,
                                      struct rcl_error *err)
 {

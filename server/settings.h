@@ -131,6 +131,23 @@ enum rcl_status task_file_path(struct rcl_ctx *lib, unsigned id, const char *suf
 /* task_file_write() - write @root to @path (task_file_path()'s), its directory made if needed. */
 enum rcl_status task_file_write(const char *path, json_object *root, struct rcl_error *err);
 
+/*
+ * task_record_load() - a task's record <suffix> of controller @id: *@root
+ * (NULL when there is none, which is no error), with @nkeys required
+ * unsigned fields @keys read into @v; keys[0] is "format" and must be 1.
+ * @what names the task in the errors ("patrol read"). The caller puts *@root.
+ */
+enum rcl_status task_record_load(struct rcl_ctx *lib, unsigned id, const char *suffix,
+                                 const char *const *keys, size_t nkeys, uint64_t *v,
+                                 const char *what, json_object **root, struct rcl_error *err);
+
+/*
+ * task_record_save() - write @root as controller @id's record <suffix>
+ * (the process's own); a failure is logged, naming @what ("the patrol
+ * read"), as the task goes on with its record lagging. @root is put.
+ */
+void task_record_save(unsigned id, const char *suffix, json_object *root, const char *what);
+
 /* settings_load() - controller @id's settings (the defaults without a file). */
 enum rcl_status settings_load(struct rcl_ctx *lib, unsigned id, struct task_settings *out,
                               struct rcl_error *err);
