@@ -23,7 +23,7 @@ static enum rcl_status settle(enum rcl_status st, struct rcl_foreign *out)
 	return st;
 }
 
-static size_t total_vds(const struct rcl_foreign *f)
+size_t rcl_foreign_vd_count(const struct rcl_foreign *f)
 {
 	size_t n = 0;
 
@@ -49,7 +49,7 @@ enum rcl_status rcl_ctrl_import_foreign(struct rcl_ctrl *ctrl, bool preview,
 	if (!st && !preview)
 		(void)rcl_event_record(ctrl, RCL_EVENT_FOREIGN_IMPORTED, NULL,
 		                       "Imported %zu foreign configuration%s (%zu VDs)", out->count,
-		                       out->count == 1 ? "" : "s", total_vds(out));
+		                       out->count == 1 ? "" : "s", rcl_foreign_vd_count(out));
 	return st;
 }
 
@@ -63,6 +63,6 @@ enum rcl_status rcl_ctrl_delete_foreign(struct rcl_ctrl *ctrl, bool force, struc
 	if (!st)
 		(void)rcl_event_record(ctrl, RCL_EVENT_FOREIGN_DELETED, NULL,
 		                       "Deleted %zu foreign configuration%s (%zu VDs)", out->count,
-		                       out->count == 1 ? "" : "s", total_vds(out));
+		                       out->count == 1 ? "" : "s", rcl_foreign_vd_count(out));
 	return st;
 }

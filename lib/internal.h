@@ -81,6 +81,9 @@ struct rcl_backend_ops {
 
 extern const struct rcl_backend_ops rcl_soft_ops;
 
+/* The VDs of every foreign configuration in @f. */
+size_t rcl_foreign_vd_count(const struct rcl_foreign *f);
+
 /* One registered controller: its number, backend and backend-local key. */
 struct rcl_registry_entry {
 	unsigned id;

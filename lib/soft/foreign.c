@@ -1229,15 +1229,6 @@ static enum rcl_status wipe(const struct rcl_soft_disk *disk, struct rcl_error *
 	return RCL_OK;
 }
 
-static size_t count_vds(const struct rcl_foreign *f)
-{
-	size_t n = 0;
-
-	for (size_t k = 0; k < f->count; k++)
-		n += f->configs[k].vd_count;
-	return n;
-}
-
 enum rcl_status rcl_soft_foreign_delete(struct rcl_ctrl *ctrl, bool force, struct rcl_foreign *out,
                                         struct rcl_error *err)
 {
@@ -1252,7 +1243,8 @@ enum rcl_status rcl_soft_foreign_delete(struct rcl_ctrl *ctrl, bool force, struc
 		              "deleting the foreign configuration destroys its %zu virtual drive%s "
 		              "and their data; repeat with 'force' to confirm: raidcli "
 		              "/c%u/fall del force",
-		              count_vds(out), count_vds(out) == 1 ? "" : "s", ctrl->entry.id);
+		              rcl_foreign_vd_count(out), rcl_foreign_vd_count(out) == 1 ? "" : "s",
+		              ctrl->entry.id);
 	for (size_t i = 0; !st && i < sc->state->count; i++)
 		if (sc->state->disks[i].kind == RCL_SOFT_DISK_FOREIGN)
 			st = wipe(&sc->state->disks[i], err);
