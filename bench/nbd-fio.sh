@@ -6,17 +6,24 @@
 # plugin (one export per member, the fio jobs spread over them), measured
 # in the same run with the fio profiles that reviews of NVMe RAID cards
 # use. Each profile runs --repeat times on each side in alternating order
-# (JBOD VD VD JBOD ...); the table shows the medians, their ratio, the
-# issue's target, and the spread of the runs (max/min - 1 of the noisier
-# side), so a noisy machine shows as such. Then: RAID5 random reads with a
+# (JBOD VD VD JBOD ...); the table shows the medians of each side, the
+# median of the ratios of the runs made one after the other (these
+# machines go through phases of several seconds in which every run is
+# twice as fast or slow, both sides alike: a ratio of medians taken
+# across phases measures the phases), the issue's target, and the spread
+# of those ratios (max/min - 1), so a noisy machine shows as such. Then: RAID5 random reads with a
 # member offline against the same VD whole, and the controller process's
 # memory with 16 VDs exported and in use.
 #
 # Usage: bench/nbd-fio.sh [--backing tmpfs|disk] [--levels raid0,raid5,...]
 #                         [--member-size 1GB] [--runtime SECONDS]
 #                         [--repeat N] [--wrcache wt|wb] [--profiles a,b]
-#                         [--no-rss] [raidcli]
+#                         [--strip KB] [--cache cold|warm] [--no-rss] [raidcli]
 # --backing disk puts the member files under /var/tmp (default /dev/shm).
+# --strip gives the VDs that strip size (default: add vd's, 64 KB).
+# --cache, on disk: each run starts with the member files out of the page
+# cache (cold, the default) or read back into it (warm): see
+# drop_member_cache.
 # --wrcache gives the VDs that write policy (default: the VD default, wt).
 # --profiles runs only the named profiles (default: all), e.g.
 # seq-write-128k,rand-write-4k; the degraded row comes with rand-read-4k.
@@ -29,6 +36,8 @@ member_size=1GB
 runtime=5
 repeat=2
 wrcache=wt
+strip=
+cache=cold
 only=
 rss=1
 while [ $# -gt 0 ]; do
@@ -39,6 +48,8 @@ while [ $# -gt 0 ]; do
 	--runtime) runtime=$2; shift 2 ;;
 	--repeat) repeat=$2; shift 2 ;;
 	--wrcache) wrcache=$2; shift 2 ;;
+	--strip) strip=$2; shift 2 ;;
+	--cache) cache=$2; shift 2 ;;
 	--profiles) only=,$2,; shift 2 ;;
 	--no-rss) rss=0; shift ;;
 	-*) echo "bench: unknown option $1" >&2; exit 2 ;;
@@ -54,6 +65,10 @@ case "$backing" in
 tmpfs) base=/dev/shm ;;
 disk) base=/var/tmp ;;
 *) echo "bench: --backing is tmpfs or disk" >&2; exit 2 ;;
+esac
+case "$cache" in
+cold | warm) ;;
+*) echo "bench: --cache is cold or warm" >&2; exit 2 ;;
 esac
 work=$(mktemp -d "$base/raidcli-bench.XXXXXX")
 export RAIDCLI_STATE_DIR=$work/state
@@ -79,6 +94,26 @@ wait_socket() {
 	exit 1
 }
 
+# drop_member_cache: on disk, every member file (the VD's and the JBOD's)
+# is written back and leaves the page cache before each run, so each run
+# finds both sides the same: else a file's cached folios are as large as
+# the writes that last filled it (the VD's fill, cp for the JBOD), and on
+# ext4 a 4K write into a large folio costs several times one into a small
+# one, which measured the way each side was filled, not its engine.
+# --cache warm then reads every file back the same way: cold, a RAID5/6
+# random write reads its old data and parity from the device while the
+# JBOD's writes land in the page cache and never wait for it; warm, both
+# sides write into the page cache and the device takes the writeback.
+drop_member_cache() {
+	[ "$backing" = disk ] || return 0
+	local f
+	for f in "$RAIDCLI_STATE_DIR"/images/*/drive*.img "$work"/m*.img; do
+		[ -e "$f" ] || continue
+		dd of="$f" oflag=nocache conv=notrunc,fdatasync count=0 status=none
+		[ "$cache" = cold ] || dd if="$f" of=/dev/null bs=1M status=none
+	done
+}
+
 # fio_run RW BS QD JOBS MIX URI... -> prints MB/s. The jobs spread over the
 # URIs keeping the total I/O depth (JOBS x QD) and at least one connection
 # per URI, so one VD and N member exports get the same load. Both sides get
@@ -88,6 +123,7 @@ wait_socket() {
 # advertises multi-conn for clients to use.
 min_conns=1
 fio_run() {
+	drop_member_cache
 	local rw=$1 bs=$2 qd=$3 jobs=$4 mix=$5; shift 5
 	if [ "$jobs" -lt "$min_conns" ]; then
 		qd=$(((qd * jobs + min_conns - 1) / min_conns))
@@ -128,8 +164,20 @@ v = [float(x) for x in sys.argv[1:]]
 print("%.1f %.0f" % (statistics.median(v), (max(v) / max(min(v), 0.1) - 1) * 100))' "$@"
 }
 
-# measure A_URIS B_URIS PROFILE -> "A_median B_median spread%": --repeat
-# runs of each, alternating which goes first (A B B A A B ...).
+# ratios A... B... -> "median spread": the median of B_i / A_i, and the
+# spread of those ratios (max/min - 1) in percent.
+ratios() {
+	python3 -c '
+import statistics, sys
+v = [float(x) for x in sys.argv[1:]]
+n = len(v) // 2
+r = [b / max(a, 0.1) for a, b in zip(v[:n], v[n:])]
+print("%.2f %.0f" % (statistics.median(r), (max(r) / max(min(r), 0.001) - 1) * 100))' "$@"
+}
+
+# measure A_URIS B_URIS PROFILE -> "A_median B_median ratio spread%":
+# --repeat runs of each, alternating which goes first (A B B A A B ...),
+# and the median of the B/A ratios of the pairs run back to back.
 measure() {
 	local -n a_uris=$1 b_uris=$2
 	local rw bs qd jobs mix a=() b=() r
@@ -144,9 +192,9 @@ measure() {
 			a+=("$(fio_run "$rw" "$bs" "$qd" "$jobs" "$mix" "${a_uris[@]}")")
 		fi
 	done
-	read -r a_med a_spread < <(stats "${a[@]}")
-	read -r b_med b_spread < <(stats "${b[@]}")
-	echo "$a_med $b_med $((a_spread > b_spread ? a_spread : b_spread))"
+	read -r a_med _ < <(stats "${a[@]}")
+	read -r b_med _ < <(stats "${b[@]}")
+	echo "$a_med $b_med $(ratios "${a[@]}" "${b[@]}")"
 }
 
 profiles=(
@@ -173,29 +221,32 @@ target() {
 	esac
 }
 
-row() { # level profile a b spread target [ratio-label]
-	local ratio verdict=
-	ratio=$(python3 -c "print('%.2f' % ($4 / max($3, 0.1)))")
-	if [ "$6" != - ]; then
-		verdict=$(python3 -c "print('ok' if $ratio >= $6 else 'BELOW')")
+row() { # level profile a b ratio spread target
+	local verdict=
+	if [ "$7" != - ]; then
+		verdict=$(python3 -c "print('ok' if $5 >= $7 else 'BELOW')")
 	fi
-	printf '%-7s %-18s %10s %10s %6s %6s %-5s %5s%%\n' "$1" "$2" "$3" "$4" "$ratio" "$6" \
-		"$verdict" "$5"
+	printf '%-7s %-18s %10s %10s %6s %6s %-5s %5s%%\n' "$1" "$2" "$3" "$4" "$5" "$7" \
+		"$verdict" "$6"
 }
 
 # start_vd LEVEL: a fresh controller with one VD of LEVEL over all its
 # drives, exported; sets vd_uri and fills the VD with data (and parity):
-# sparse files read back as zeros at a speed no drive has.
+# sparse files read back as zeros at a speed no drive has. Then waits for
+# the background initialization of a redundant VD, which else reads every
+# member under the first profiles measured.
 start_vd() {
 	local n=${members[$1]} sock=$work/vd.sock
 	"$raidcli" /c0 stop service >/dev/null 2>&1 || true
 	rm -rf "$RAIDCLI_STATE_DIR"
 	"$raidcli" add controller type=soft drives="$n" size="$member_size" >/dev/null
-	"$raidcli" /c0 add vd type="$1" drives=252:0-$((n - 1)) wrcache="$wrcache" >/dev/null
+	"$raidcli" /c0 add vd type="$1" drives=252:0-$((n - 1)) wrcache="$wrcache" \
+		${strip:+strip=$strip} >/dev/null
 	"$raidcli" /c0/v0 start export socket="$sock" >/dev/null
 	vd_uri=("nbd+unix:///?socket=$sock")
 	fio --name=fill --ioengine=nbd --uri="${vd_uri[0]}" --rw=write --bs=1M --iodepth=16 \
 		>/dev/null 2>&1
+	"$raidcli" /c0/v0 show bgi wait >/dev/null
 }
 
 # start_jbod: nbdkit serves a copy of each member image file (written
@@ -219,7 +270,7 @@ start_jbod() {
 # degraded random reads >= 0.50 of optimal).
 degraded_row() {
 	local p="rand-read-4k randread 4k 32 4 -" whole degraded state
-	read -r whole _ _ < <(measure vd_uri vd_uri "$p")
+	read -r whole _ _ _ < <(measure vd_uri vd_uri "$p")
 	"$raidcli" /c0/e252/s0 set offline >"$work/offline.txt" || { cat "$work/offline.txt" >&2; exit 1; }
 	state=$("$raidcli" /c0/v0 show J | python3 -c '
 import json, sys
@@ -230,8 +281,10 @@ print(json.load(sys.stdin)["Controllers"][0]["Response Data"]["Virtual Drives"][
 		runs+=("$(fio_run randread 4k 32 4 "" "${vd_uri[@]}")")
 	done
 	read -r degraded spread < <(stats "${runs[@]}")
-	echo "(the ratio is degraded / whole; columns: whole MB/s, degraded MB/s)"
-	row raid5 "dgrd-rand-read-4k" "$whole" "$degraded" "$spread" 0.50
+	echo "(the ratio is degraded / whole, medians; columns: whole MB/s, degraded MB/s;"
+	echo " spread: of the degraded runs)"
+	row raid5 "dgrd-rand-read-4k" "$whole" "$degraded" \
+		"$(python3 -c "print('%.2f' % ($degraded / max($whole, 0.1)))")" "$spread" 0.50
 }
 
 # The controller process's memory with 16 VDs exported, each read and
@@ -263,7 +316,7 @@ print(json.load(sys.stdin)["Controllers"][0]["Response Data"]["Controller Proces
 
 echo "members on $backing ($work), $member_size each, $runtime s per run," \
 	"$repeat runs per side, $(nproc) CPUs, fio $(fio --version), $(nbdkit --version)," \
-	"VDs wrcache=$wrcache"
+	"VDs wrcache=$wrcache strip=${strip:-default}$([ "$backing" = disk ] && echo ", cache $cache")"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-7s %-18s %10s %10s %6s %6s %-5s %6s\n' level profile "JBOD MB/s" "VD MB/s" ratio \
 	target "" spread
@@ -274,8 +327,9 @@ for level in ${levels//,/ }; do
 	start_jbod
 	for p in "${profiles[@]}"; do
 		[ -z "$only" ] || [[ "$only" == *",${p%% *},"* ]] || continue
-		read -r jbod vd spread < <(measure jbod_uris vd_uri "$p")
-		row "$level" "${p%% *}" "$jbod" "$vd" "$spread" "$(target "$level" "${p%% *}")"
+		read -r jbod vd ratio spread < <(measure jbod_uris vd_uri "$p")
+		row "$level" "${p%% *}" "$jbod" "$vd" "$ratio" "$spread" \
+			"$(target "$level" "${p%% *}")"
 	done
 	stop_jbod
 	rm -f "$work"/m*.img
