@@ -335,6 +335,15 @@ bool drive_in_group(const struct rcl_drive *drive);
 /* add_vd_row() - one VD LIST row ("DG/VD", "TYPE", ... "Name"). */
 void add_vd_row(struct rcl_node *table, const struct rcl_vd *vd);
 /*
+ * note_held_vd() - under a table listing VD @vd of @ctrl, the footnote that
+ * it waits for force (export_held(): it is neither served nor rebuilt), if
+ * it does: its row cannot say so.
+ */
+void note_held_vd(struct rcl_node *table, const struct rcl_ctrl *ctrl, unsigned vd);
+/* add_footnote() - append a line to @table's legend (text only): why a row is as it is. */
+void add_footnote(struct rcl_node *table, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/*
  * add_vd_list() - @key: VD LIST rows of the groups @groups selects (NULL:
  * all), with the legend; nothing when there are none.
  */

@@ -3,10 +3,12 @@
  * cmd-common.c - rows, tables and legends that several commands print.
  * Key names and value formats are StorCLI v1's (research/storcli.md).
  */
+#include <stdarg.h>
 #include <string.h>
 #include <time.h>
 
 #include "cli.h"
+#include "export.h"
 
 const char *const legend_pd_list =
     "EID=Enclosure Device ID|Slt=Slot No|DID=Device ID|DG=DriveGroup\n"
@@ -128,6 +130,35 @@ void add_vd_row(struct rcl_node *table, const struct rcl_vd *vd)
 	rcl_node_add_str(row, "Name", vd->name);
 }
 
+void add_footnote(struct rcl_node *table, const char *fmt, ...)
+{
+	struct rcl_buf text = RCL_BUF_INIT;
+	va_list ap;
+
+	if (rcl_node_legend(table))
+		rcl_buf_addf(&text, "%s\n", rcl_node_legend(table));
+	va_start(ap, fmt);
+	rcl_buf_vaddf(&text, fmt, ap);
+	va_end(ap);
+	if (text.oom)
+		rcl_node_set_oom(table);
+	else
+		rcl_node_set_legend(table, text.buf);
+	rcl_buf_release(&text);
+}
+
+void note_held_vd(struct rcl_node *table, const struct rcl_ctrl *ctrl, unsigned vd)
+{
+	const char *why = export_held(ctrl, vd);
+	unsigned id = rcl_ctrl_id(ctrl);
+
+	if (why)
+		add_footnote(table,
+		             "/c%u/v%u waits for force: it is degraded and %s; 'raidcli /c%u/v%u "
+		             "start export force' serves it and lets its rebuild go on",
+		             id, vd, why, id, vd);
+}
+
 void add_vd_list(struct rcl_node *data, const struct rcl_ctrl *ctrl, const char *key,
                  const struct id_set *groups)
 {
@@ -143,6 +174,7 @@ void add_vd_list(struct rcl_node *data, const struct rcl_ctrl *ctrl, const char 
 			rcl_node_set_legend(table, legend_vd_list);
 		}
 		add_vd_row(table, vd);
+		note_held_vd(table, ctrl, vd->id);
 	}
 }
 

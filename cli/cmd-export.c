@@ -196,8 +196,11 @@ enum rcl_status cmd_vd_resume_cc(struct cmd_ctx *c, struct rcl_error *err)
 	                  err);
 }
 
-static enum rcl_status show_each(struct cmd_ctx *c, enum rcl_soft_task_kind kind,
-                                 struct rcl_error *err)
+/* Add VD @vd's row to @table, the answer of a "show cc|init|bgi|migrate". */
+typedef void vd_row_fn(struct rcl_ctrl *ctrl, unsigned vd, struct rcl_node *table);
+
+/* The "VD Operation Status" table of a VD "show" of a task: a @row for each VD the path selects. */
+static enum rcl_status show_each(struct cmd_ctx *c, vd_row_fn *row, struct rcl_error *err)
 {
 	unsigned ids[RCL_MAX_VDS];
 	size_t n;
@@ -208,14 +211,30 @@ static enum rcl_status show_each(struct cmd_ctx *c, enum rcl_soft_task_kind kind
 		return st;
 	table = rcl_node_add_array(c->res->data, "VD Operation Status");
 	for (size_t i = 0; i < n; i++)
-		check_row(c->ctrl, ids[i], kind, table);
+		row(c->ctrl, ids[i], table);
 	rcl_result_describe(c->res, "None");
 	return RCL_OK;
 }
 
+/* check_row() of each kind of check, as show_each() takes a row. */
+static void cc_row(struct rcl_ctrl *ctrl, unsigned vd, struct rcl_node *table)
+{
+	check_row(ctrl, vd, RCL_SOFT_TASK_CHECK, table);
+}
+
+static void init_row(struct rcl_ctrl *ctrl, unsigned vd, struct rcl_node *table)
+{
+	check_row(ctrl, vd, RCL_SOFT_TASK_INIT, table);
+}
+
+static void bgi_row(struct rcl_ctrl *ctrl, unsigned vd, struct rcl_node *table)
+{
+	check_row(ctrl, vd, RCL_SOFT_TASK_BGI, table);
+}
+
 enum rcl_status cmd_vd_show_cc(struct cmd_ctx *c, struct rcl_error *err)
 {
-	return show_each(c, RCL_SOFT_TASK_CHECK, err);
+	return show_each(c, cc_row, err);
 }
 
 enum rcl_status cmd_vd_start_init(struct cmd_ctx *c, struct rcl_error *err)
@@ -231,7 +250,7 @@ enum rcl_status cmd_vd_stop_init(struct cmd_ctx *c, struct rcl_error *err)
 
 enum rcl_status cmd_vd_show_init(struct cmd_ctx *c, struct rcl_error *err)
 {
-	return show_each(c, RCL_SOFT_TASK_INIT, err);
+	return show_each(c, init_row, err);
 }
 
 enum rcl_status cmd_vd_stop_bgi(struct cmd_ctx *c, struct rcl_error *err)
@@ -252,7 +271,7 @@ enum rcl_status cmd_vd_resume_bgi(struct cmd_ctx *c, struct rcl_error *err)
 
 enum rcl_status cmd_vd_show_bgi(struct cmd_ctx *c, struct rcl_error *err)
 {
-	return show_each(c, RCL_SOFT_TASK_BGI, err);
+	return show_each(c, bgi_row, err);
 }
 
 /* ------------------------------------------------------------------------
@@ -313,16 +332,5 @@ enum rcl_status cmd_vd_start_migrate(struct cmd_ctx *c, struct rcl_error *err)
 
 enum rcl_status cmd_vd_show_migrate(struct cmd_ctx *c, struct rcl_error *err)
 {
-	unsigned ids[RCL_MAX_VDS];
-	size_t n;
-	enum rcl_status st = vds_to_act_on(c, ids, &n, err);
-	struct rcl_node *table;
-
-	if (st)
-		return st;
-	table = rcl_node_add_array(c->res->data, "VD Operation Status");
-	for (size_t i = 0; i < n; i++)
-		migrate_row(c->ctrl, ids[i], table);
-	rcl_result_describe(c->res, "None");
-	return RCL_OK;
+	return show_each(c, migrate_row, err);
 }

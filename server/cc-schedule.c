@@ -25,6 +25,8 @@
  * @iterations:	runs that ended.
  * @completed:	VDs this run (or the last) checked to their end.
  * @todo:	bit n: VD n is yet to be checked to its end in this run.
+ * @marks:	the last checkpoints of the checks of @todo under way: a
+ *		process killed goes on from them when it starts.
  */
 struct cc_record {
 	bool active;
@@ -32,6 +34,7 @@ struct cc_record {
 	uint64_t iterations;
 	uint64_t completed;
 	uint64_t todo;
+	struct check_mark marks[RCL_MAX_VDS];
 };
 
 /* The process's schedule; @started: VDs of @rec.todo whose check this process started. */
@@ -52,12 +55,39 @@ static void read_todo(json_object *list, uint64_t *todo)
 	}
 }
 
+/*
+ * The "marks" of @root into @marks: {"vd": 0, "position": 1048576,
+ * "mismatches": 0} each; one out of range is left out (its VD is checked
+ * from its start). None: a record from before them. Return: false when
+ * they are not a list.
+ */
+static bool read_marks(json_object *root, struct check_mark *marks)
+{
+	json_object *list;
+
+	if (!json_object_object_get_ex(root, "marks", &list))
+		return true;
+	if (!json_object_is_type(list, json_type_array))
+		return false;
+	for (size_t i = 0; i < json_object_array_length(list); i++) {
+		json_object *one = json_object_array_get_idx(list, i);
+		uint64_t vd, position, mismatches;
+
+		if (rcl_json_get_uint(one, "vd", RCL_MAX_VDS - 1, &vd) &&
+		    rcl_json_get_uint(one, "position", INT64_MAX, &position) &&
+		    rcl_json_get_uint(one, "mismatches", INT64_MAX, &mismatches))
+			marks[vd] = (struct check_mark){position, mismatches};
+	}
+	return true;
+}
+
 static enum rcl_status record_load(struct rcl_ctx *lib, unsigned id, struct cc_record *out,
                                    struct rcl_error *err)
 {
 	static const char *const keys[] = {"format", "since", "iterations", "completed"};
 	json_object *root, *flag, *list;
 	uint64_t v[4];
+	const char *bad = NULL;
 	enum rcl_status st =
 	    task_record_load(lib, id, RECORD_SUFFIX, keys, 4, v, "scheduled check", &root, err);
 
@@ -65,12 +95,16 @@ static enum rcl_status record_load(struct rcl_ctx *lib, unsigned id, struct cc_r
 	if (st || !root)
 		return st;
 	if (!json_object_object_get_ex(root, "todo", &list) ||
-	    !json_object_is_type(list, json_type_array)) {
+	    !json_object_is_type(list, json_type_array))
+		bad = "its todo is not a list of VDs";
+	else if (!read_marks(root, out->marks))
+		bad = "its marks are not a list";
+	if (bad) {
 		char path[PATH_MAX];
 
 		st = task_file_path(lib, id, RECORD_SUFFIX, path, sizeof(path), err);
 		if (!st)
-			st = rcl_state_corrupt(err, path, "its todo is not a list of VDs");
+			st = rcl_state_corrupt(err, path, bad);
 	} else {
 		out->since = (int64_t)v[1];
 		out->iterations = v[2];
@@ -83,21 +117,37 @@ static enum rcl_status record_load(struct rcl_ctx *lib, unsigned id, struct cc_r
 	return st;
 }
 
+static json_object *mark_json(unsigned vd, const struct check_mark *mark)
+{
+	json_object *one = json_object_new_object();
+
+	json_object_object_add(one, "vd", json_object_new_int((int)vd));
+	json_object_object_add(one, "position", json_object_new_int64((int64_t)mark->position));
+	json_object_object_add(one, "mismatches", json_object_new_int64((int64_t)mark->mismatches));
+	return one;
+}
+
 /* Save @cc.rec; a failure is logged (the schedule goes on, its record lags). */
 static void record_save(unsigned id)
 {
 	const struct cc_record *r = &cc.rec;
 	json_object *root = json_object_new_object(), *todo = json_object_new_array();
+	json_object *marks = json_object_new_array();
 
-	for (unsigned vd = 0; vd < RCL_MAX_VDS; vd++)
-		if (r->todo >> vd & 1)
-			json_object_array_add(todo, json_object_new_int((int)vd));
+	for (unsigned vd = 0; vd < RCL_MAX_VDS; vd++) {
+		if (!(r->todo >> vd & 1))
+			continue;
+		json_object_array_add(todo, json_object_new_int((int)vd));
+		if (r->marks[vd].position)
+			json_object_array_add(marks, mark_json(vd, &r->marks[vd]));
+	}
 	json_object_object_add(root, "format", json_object_new_int(RECORD_FORMAT));
 	json_object_object_add(root, "active", json_object_new_boolean(r->active));
 	json_object_object_add(root, "since", json_object_new_int64(r->since));
 	json_object_object_add(root, "iterations", json_object_new_int64((int64_t)r->iterations));
 	json_object_object_add(root, "completed", json_object_new_int64((int64_t)r->completed));
 	json_object_object_add(root, "todo", todo);
+	json_object_object_add(root, "marks", marks);
 	task_record_save(id, RECORD_SUFFIX, root, "the scheduled consistency check");
 }
 
@@ -125,6 +175,7 @@ static void begin_run(const struct rcl_soft_state *state)
 	cc.rec.active = true;
 	cc.rec.completed = 0;
 	cc.rec.todo = 0;
+	memset(cc.rec.marks, 0, sizeof(cc.rec.marks));
 	cc.started = 0;
 	for (size_t v = 0; v < state->cfg.vd_count; v++)
 		if (!(cc.settings.cc.exclude >> state->cfg.vds[v].id & 1))
@@ -134,7 +185,10 @@ static void begin_run(const struct rcl_soft_state *state)
 	            cc_mode_shown(cc.settings.cc_mode));
 }
 
-/* Start VD @vd's check. Return: false when it cannot (it leaves the run; the log says why). */
+/*
+ * Start VD @vd's check, where a process killed left it if it did. Return:
+ * false when it cannot (it leaves the run; the log says why).
+ */
 static bool start_vd(struct rcl_ctrl *ctrl, const struct rcl_soft_vd *vd)
 {
 	struct rcl_error err = {0};
@@ -143,16 +197,34 @@ static bool start_vd(struct rcl_ctrl *ctrl, const struct rcl_soft_vd *vd)
 		rcl_fail(&err, RCL_NOT_ALLOWED,
 		         "it was never made consistent (its BGI comes first)");
 	else
-		check_control(ctrl, vd->id, RCL_SOFT_TASK_CHECK, REBUILD_START, false, &err);
+		check_start_at(ctrl, vd->id, &cc.rec.marks[vd->id], &err);
 	if (err.status)
 		service_log("the scheduled consistency check skips v%u: %s", vd->id, err.msg);
+	else if (cc.rec.marks[vd->id].position)
+		service_log("the scheduled consistency check goes on with v%u where it stood",
+		            vd->id);
 	return !err.status;
 }
 
-/* Note the checks that ended; drop the VDs that are gone. Return: whether the run changed. */
+/* Take the last checkpoint of VD @vd's check under way. Return: whether it moved. */
+static bool take_mark(unsigned vd)
+{
+	struct check_mark mark;
+
+	if (!check_checkpoint(vd, &mark) || !memcmp(&mark, &cc.rec.marks[vd], sizeof(mark)))
+		return false;
+	cc.rec.marks[vd] = mark;
+	return true;
+}
+
+/*
+ * Note the checks that ended and where the others stand; drop the VDs
+ * that are gone. Return: whether the run changed.
+ */
 static bool reap(const struct rcl_soft_state *state)
 {
 	uint64_t present = 0, before = cc.rec.todo;
+	bool moved = false;
 
 	for (size_t v = 0; v < state->cfg.vd_count; v++)
 		present |= 1ull << state->cfg.vds[v].id;
@@ -161,13 +233,18 @@ static bool reap(const struct rcl_soft_state *state)
 	for (unsigned vd = 0; vd < RCL_MAX_VDS; vd++) {
 		bool done;
 
-		if (!(cc.started >> vd & 1) || !check_finished(vd, &done))
+		if (!(cc.started >> vd & 1))
 			continue;
+		if (!check_finished(vd, &done)) {
+			moved |= take_mark(vd);
+			continue;
+		}
 		cc.started &= ~(1ull << vd);
 		cc.rec.todo &= ~(1ull << vd);
+		cc.rec.marks[vd] = (struct check_mark){0};
 		cc.rec.completed += done;
 	}
-	return cc.rec.todo != before;
+	return moved || cc.rec.todo != before;
 }
 
 /* Move the run on: the checks that ended, the next ones to start (seq: one at a time). */
@@ -199,35 +276,28 @@ static bool due(void)
 {
 	if (cc.rec.active)
 		return true;
-	return cc.settings.cc_mode != CC_OFF && cc.rec.since &&
-	       schedule_now() >= schedule_next(&cc.settings.cc, cc.rec.since);
+	return cc.settings.cc_mode != CC_OFF && schedule_due(&cc.settings.cc, cc.rec.since);
+}
+
+/* Begin the run, when none is under way, and move it on. */
+static void run(unsigned id, struct rcl_ctrl *ctrl)
+{
+	if (!cc.rec.active)
+		begin_run(service_soft_state(ctrl));
+	advance(id, ctrl, service_soft_state(ctrl));
 }
 
 void cc_schedule_tick(unsigned id)
 {
-	struct rcl_error err = {0};
-	struct rcl_ctrl *ctrl = NULL;
-	struct rcl_ctx *lib = NULL;
-
-	if (!cc.loaded || !due())
-		return;
-	if (service_open_ctrl(id, RCL_LOCK_SHARED, &lib, &ctrl, &err) ||
-	    !service_soft_state(ctrl)) {
-		service_log("cannot run the scheduled consistency check: %s", err.msg);
-	} else {
-		if (!cc.rec.active)
-			begin_run(service_soft_state(ctrl));
-		advance(id, ctrl, service_soft_state(ctrl));
-	}
-	rcl_ctrl_close(ctrl);
-	rcl_ctx_free(lib);
+	if (cc.loaded && due())
+		service_with_ctrl(id, "the scheduled consistency check", run);
 }
 
 void cc_schedule_poll(unsigned id)
 {
 	struct rcl_error err = {0};
 	struct rcl_ctx *lib = NULL;
-	enum rcl_status st = rcl_ctx_new(&lib, service_self(id)->state_dir, &err);
+	enum rcl_status st = service_ctx_new(id, &lib, &err);
 
 	if (!st)
 		st = settings_load(lib, id, &cc.settings, &err);
@@ -274,10 +344,8 @@ enum rcl_status cc_schedule_show(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, str
 	ctrl_prop_row(table, "CC Operation Mode", cc_mode_shown(s.cc_mode));
 	snprintf(text, sizeof(text), "%u hours", s.cc.delay);
 	ctrl_prop_row(table, "CC Execution Delay", text);
-	if (s.cc_mode != CC_OFF && !rec.active && (rec.since || s.cc.start))
-		format_time(text, sizeof(text), (time_t)schedule_next(&s.cc, rec.since));
-	else
-		snprintf(text, sizeof(text), "-");
+	schedule_next_shown(&s.cc, s.cc_mode != CC_OFF && !rec.active, rec.since, text,
+	                    sizeof(text));
 	ctrl_prop_row(table, "CC Next Starttime", text);
 	ctrl_prop_row(table, "CC Current State",
 	              !rec.active ? "Stopped"

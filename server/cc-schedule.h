@@ -10,10 +10,15 @@
  * that was never made consistent are left out of the run (the log says
  * why). Its state is kept in <state>/tasks/<backend>-<key>-cc.json:
  *	{"format": 1, "active": true, "since": 1700000000, "iterations": 3,
- *	 "completed": 1, "todo": [2, 4]}
+ *	 "completed": 1, "todo": [2, 4],
+ *	 "marks": [{"vd": 2, "position": 12582912, "mismatches": 0}]}
  * ("todo": the VDs of the run not yet checked to their end; "completed":
- * the VDs the run, or the last one, checked to their end). A process killed
- * mid-run checks the VDs of "todo" again from their start when it starts.
+ * the VDs the run, or the last one, checked to their end; "marks": where
+ * the checks under way stood at their last checkpoint, taken every 3
+ * seconds at most). A process killed mid-run goes on with the VDs of
+ * "todo" from their marks when it starts, the mismatches found before
+ * counted, so a run on large VDs ends even if the process is restarted
+ * more often than one check takes.
  * Starts and ends go to the event log; "cc=off" ends a run (the checks
  * under way go on, as a user's would).
  */

@@ -644,7 +644,7 @@ enum rcl_status export_release(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, unsig
 }
 
 /* Why VD @vd is degraded and dirty, forced or not (export_unsafe()). */
-static const char *degraded_and_dirty(struct rcl_ctrl *ctrl, unsigned vd)
+static const char *degraded_and_dirty(const struct rcl_ctrl *ctrl, unsigned vd)
 {
 	const struct rcl_vd *v = rcl_ctrl_vd_by_id(ctrl, vd);
 
@@ -654,12 +654,12 @@ static const char *degraded_and_dirty(struct rcl_ctrl *ctrl, unsigned vd)
 	                     : "not consistent (never initialized)";
 }
 
-const char *export_unsafe(struct rcl_ctrl *ctrl, unsigned vd)
+const char *export_unsafe(const struct rcl_ctrl *ctrl, unsigned vd)
 {
 	return vd < 64 && (forced >> vd & 1) ? NULL : degraded_and_dirty(ctrl, vd);
 }
 
-const char *export_held(struct rcl_ctrl *ctrl, unsigned vd)
+const char *export_held(const struct rcl_ctrl *ctrl, unsigned vd)
 {
 	return vd < 64 && (held_at_start >> vd & 1) ? export_unsafe(ctrl, vd) : NULL;
 }
@@ -705,10 +705,25 @@ enum rcl_status service_open_ctrl(unsigned id, enum rcl_lock lock, struct rcl_ct
 
 	*lib = NULL;
 	*ctrl = NULL;
-	st = rcl_ctx_new(lib, service_self(id)->state_dir, err);
+	st = service_ctx_new(id, lib, err);
 	if (!st)
 		st = rcl_ctrl_open(*lib, id, lock, ctrl, err);
 	return st;
+}
+
+void service_with_ctrl(unsigned id, const char *what,
+                       void (*fn)(unsigned id, struct rcl_ctrl *ctrl))
+{
+	struct rcl_error err = {0};
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_ctx *lib = NULL;
+
+	if (service_open_ctrl(id, RCL_LOCK_SHARED, &lib, &ctrl, &err) || !service_soft_state(ctrl))
+		service_log("cannot run %s: %s", what, err.msg);
+	else
+		fn(id, ctrl);
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(lib);
 }
 
 /* Hold the VDs unsafe as the process starts: what md would not assemble without --force. */

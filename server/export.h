@@ -61,7 +61,7 @@ enum rcl_status export_release(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, unsig
  * without force. Force is not persisted: it is for the state the VD was in
  * when it was given, and is forgotten once the VD is safe.
  */
-const char *export_unsafe(struct rcl_ctrl *ctrl, unsigned vd);
+const char *export_unsafe(const struct rcl_ctrl *ctrl, unsigned vd);
 
 /*
  * export_held() - export_unsafe() of a VD that was unsafe already when the
@@ -73,7 +73,7 @@ const char *export_unsafe(struct rcl_ctrl *ctrl, unsigned vd);
  * serves the export). A VD degraded while the process runs is not held: as
  * md's running array, it recovers onto a spare.
  */
-const char *export_held(struct rcl_ctrl *ctrl, unsigned vd);
+const char *export_held(const struct rcl_ctrl *ctrl, unsigned vd);
 
 /* export_force() - the force for VD @vd was given (only in the controller process). */
 void export_force(unsigned vd);
@@ -86,6 +86,13 @@ enum rcl_status service_open_ctrl(unsigned id, enum rcl_lock lock, struct rcl_ct
                                   struct rcl_ctrl **ctrl, struct rcl_error *err);
 /* service_soft_state() - @ctrl's soft configuration and drives, or NULL for another backend. */
 const struct rcl_soft_state *service_soft_state(const struct rcl_ctrl *ctrl);
+/*
+ * service_with_ctrl() - open controller @id shared, for the loop's work, and
+ * call @fn with it when it is a soft controller; else log that @what
+ * ("the patrol read") cannot run.
+ */
+void service_with_ctrl(unsigned id, const char *what,
+                       void (*fn)(unsigned id, struct rcl_ctrl *ctrl));
 /*
  * volume_get() - VD @vd's open volume, opened on first use and shared by
  * its export and its background tasks (one volume per VD, so that their

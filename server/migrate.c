@@ -85,14 +85,36 @@ bool migration_running(unsigned vd)
 	return m && !m->joined;
 }
 
-/* Sleep as long as a step of @took seconds times (100 - rate) / rate, as task.h paces. */
-static void pace(const struct migration *m, double took)
+/*
+ * The migrations' rests end early when one is told to stop or the rate
+ * changes: a member failing, a configuration change or SIGTERM then waits
+ * for a step at most, not for a rest of up to 5 s.
+ */
+static pthread_mutex_t rest_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t rest_over = PTHREAD_COND_INITIALIZER;
+
+/* Wake every migration resting. */
+static void end_rests(void)
+{
+	pthread_mutex_lock(&rest_lock);
+	pthread_cond_broadcast(&rest_over);
+	pthread_mutex_unlock(&rest_lock);
+}
+
+/* Rest as long as a step of @took seconds times (100 - rate) / rate, as task.h paces. */
+static void pace(struct migration *m, double took)
 {
 	unsigned rate = atomic_load(&m->rate);
 	double wait = rate >= 100 ? 0 : took * (100 - (rate ? rate : 1)) / (rate ? rate : 1);
+	uint64_t until = now_ns() + (uint64_t)((wait > 5 ? 5 : wait) * 1e9);
+	struct timespec ts = {.tv_sec = (time_t)(until / 1000000000u),
+	                      .tv_nsec = (long)(until % 1000000000u)};
 
-	if (wait > 0)
-		usleep((useconds_t)(wait > 5 ? 5e6 : wait * 1e6));
+	pthread_mutex_lock(&rest_lock);
+	while (wait > 0 && !atomic_load(&m->stop) && atomic_load(&m->rate) == rate &&
+	       now_ns() < until)
+		pthread_cond_clockwait(&rest_over, &rest_lock, CLOCK_MONOTONIC, &ts);
+	pthread_mutex_unlock(&rest_lock);
 }
 
 static void *run(void *arg)
@@ -175,6 +197,7 @@ void migrations_pace(unsigned id)
 	settings_pace(id, SETTING_RECON, &rate, &host_first);
 	for (size_t i = 0; i < migration_count; i++)
 		atomic_store(&migrations[i].rate, rate);
+	end_rests();
 }
 
 bool migrations_busy(void)
@@ -206,6 +229,7 @@ void migration_hold(unsigned vd)
 	if (!m || m->joined)
 		return;
 	atomic_store(&m->stop, true);
+	end_rests();
 	/* Copied or failed meanwhile: the next run says so again at once, and the tick acts. */
 	join(m);
 	service_log("migration of v%u held for a change of its members", vd);
@@ -285,6 +309,7 @@ void migrations_stop_all(void)
 {
 	for (size_t i = 0; i < migration_count; i++)
 		atomic_store(&migrations[i].stop, true);
+	end_rests();
 	for (size_t i = 0; i < migration_count; i++)
 		join(&migrations[i]);
 	/* Their checkpoints are on the members: the next start resumes them. */

@@ -124,12 +124,6 @@ static void record_save(unsigned id)
 	task_record_save(id, RECORD_SUFFIX, root, "the patrol read");
 }
 
-/* When the next auto patrol read starts. */
-static int64_t next_start(const struct patrol_record *rec, const struct task_settings *s)
-{
-	return schedule_next(&s->pr, rec->since);
-}
-
 /* Whether excludevd= leaves VD @vd out. */
 static bool excluded(unsigned vd)
 {
@@ -326,45 +320,30 @@ static void start_new(unsigned id, const struct rcl_soft_state *state, const cha
 		record_save(id);
 }
 
-/* Open controller @id shared and call @fn with its state. */
-static void with_state(unsigned id, void (*fn)(unsigned id, const struct rcl_soft_state *state))
-{
-	struct rcl_error err = {0};
-	struct rcl_ctrl *ctrl = NULL;
-	struct rcl_ctx *lib = NULL;
-
-	if (service_open_ctrl(id, RCL_LOCK_SHARED, &lib, &ctrl, &err) || !service_soft_state(ctrl))
-		service_log("cannot run the patrol read: %s", err.msg);
-	else
-		fn(id, service_soft_state(ctrl));
-	rcl_ctrl_close(ctrl);
-	rcl_ctx_free(lib);
-}
-
 /* At the process's start: go on with a patrol read the last one left. */
-static void resume_recorded(unsigned id, const struct rcl_soft_state *state)
+static void resume_recorded(unsigned id, struct rcl_ctrl *ctrl)
 {
 	pr.from_percent = pr.rec.percent;
 	service_log("resuming the patrol read from v%u at %u%%", pr.rec.vd, pr.rec.percent);
-	if (!run_from(id, state))
+	if (!run_from(id, service_soft_state(ctrl)))
 		finish(id, true);
 	else if (pr.rec.paused)
 		rcl_soft_task_pause(pr.task);
 }
 
-static void next_vd(unsigned id, const struct rcl_soft_state *state)
+static void next_vd(unsigned id, struct rcl_ctrl *ctrl)
 {
 	pr.rec.vd++;
 	pr.rec.position = 0;
-	if (!run_from(id, state))
+	if (!run_from(id, service_soft_state(ctrl)))
 		finish(id, true);
 	else
 		record_save(id);
 }
 
-static void start_auto(unsigned id, const struct rcl_soft_state *state)
+static void start_auto(unsigned id, struct rcl_ctrl *ctrl)
 {
-	start_new(id, state, "auto mode");
+	start_new(id, service_soft_state(ctrl), "auto mode");
 }
 
 void patrol_poll(unsigned id)
@@ -372,7 +351,7 @@ void patrol_poll(unsigned id)
 	struct rcl_error err = {0};
 	struct rcl_ctx *lib = NULL;
 	bool first = !pr.loaded;
-	enum rcl_status st = rcl_ctx_new(&lib, service_self(id)->state_dir, &err);
+	enum rcl_status st = service_ctx_new(id, &lib, &err);
 
 	if (!st)
 		st = settings_load(lib, id, &pr.settings, &err);
@@ -401,7 +380,7 @@ void patrol_poll(unsigned id)
 		record_save(id);
 	}
 	if (first && pr.rec.active)
-		with_state(id, resume_recorded);
+		service_with_ctrl(id, "the patrol read", resume_recorded);
 }
 
 void patrol_tick(unsigned id)
@@ -416,7 +395,7 @@ void patrol_tick(unsigned id)
 			service_log("the patrol read of v%u failed; going on with the next VD",
 			            pr.rec.vd);
 		if (ended - 1 != RCL_SOFT_TASK_STOPPED)
-			with_state(id, next_vd);
+			service_with_ctrl(id, "the patrol read", next_vd);
 	} else if (pr.task && flushed != pr.rec.position) {
 		struct rcl_soft_task_progress p;
 
@@ -425,9 +404,9 @@ void patrol_tick(unsigned id)
 		pr.rec.percent = (unsigned)(fraction_at(flushed, p.total) * 100);
 		record_save(id);
 	}
-	if (pr.loaded && !pr.rec.active && pr.settings.pr_mode == PR_AUTO && pr.rec.since &&
-	    schedule_now() >= next_start(&pr.rec, &pr.settings))
-		with_state(id, start_auto);
+	if (pr.loaded && !pr.rec.active && pr.settings.pr_mode == PR_AUTO &&
+	    schedule_due(&pr.settings.pr, pr.rec.since))
+		service_with_ctrl(id, "the patrol read", start_auto);
 }
 
 bool patrol_busy(void)
@@ -575,10 +554,8 @@ enum rcl_status patrol_show(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, struct r
 	ctrl_prop_row(table, "PR Execution Delay", text);
 	snprintf(text, sizeof(text), "%llu", (unsigned long long)rec.iterations);
 	ctrl_prop_row(table, "PR iterations completed", text);
-	if (s.pr_mode == PR_AUTO && (rec.since || s.pr.start) && !rec.active)
-		format_time(text, sizeof(text), (time_t)next_start(&rec, &s));
-	else
-		snprintf(text, sizeof(text), "-");
+	schedule_next_shown(&s.pr, s.pr_mode == PR_AUTO && !rec.active, rec.since, text,
+	                    sizeof(text));
 	ctrl_prop_row(table, "PR Next Start time", text);
 	ctrl_prop_row(table, "PR on SSD", pr_ssds_shown(s.pr_ssds));
 	ctrl_prop_row(table, "PR Current State", state_name(&rec, here));

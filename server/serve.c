@@ -7,7 +7,8 @@
  * CLI (answered, then the open volumes refreshed from the new
  * configuration), a failed member reported by an I/O thread (through a
  * pipe, so the configuration is only ever changed from here), or SIGTERM
- * or SIGINT (stop the exports, flush, exit 0). Every event is one line on
+ * or SIGINT (stop the exports, flush, exit 0). It also stops, the same way,
+ * once its lock file is gone (owner_lost()). Every event is one line on
  * stderr with the time.
  */
 #include <errno.h>
@@ -32,6 +33,8 @@
 #define CLIENT_TIMEOUT_S 30
 /* How often the loop looks at the running background tasks. */
 #define TICK_MS 1000
+/* How often an idle loop looks whether its lock file is still there (owner_lost()). */
+#define IDLE_MS 2000
 
 struct server {
 	struct service_paths paths;
@@ -58,6 +61,16 @@ time_t service_started(void)
 int service_notify_fd(void)
 {
 	return serving ? serving->notify[1] : -1;
+}
+
+enum rcl_status service_ctx_new(unsigned id, struct rcl_ctx **lib, struct rcl_error *err)
+{
+	const char *dir = service_self(id)->state_dir;
+	struct stat st;
+
+	if (stat(dir, &st) && errno == ENOENT)
+		return rcl_fail(err, RCL_NOT_FOUND, "the state directory '%s' is gone", dir);
+	return rcl_ctx_new(lib, dir, err);
 }
 
 void service_log(const char *fmt, ...)
@@ -169,8 +182,35 @@ static void answer_one(struct server *srv)
 	close(fd);
 }
 
-/* Run until a stop signal. */
-static void serve_loop(struct server *srv)
+/*
+ * Whether the owner lock no longer guards the controller: the file this
+ * process holds locked is no longer the one at its path. Deleting the state
+ * directory (a test's rm -rf) or moving it does that, and a new process
+ * would then lock a new file and serve the controller beside this one,
+ * whose configuration is gone. A stat() failing otherwise proves nothing.
+ */
+static bool owner_lost(const struct server *srv)
+{
+	struct stat held, named;
+
+	if (stat(srv->paths.owner, &named))
+		return errno == ENOENT || errno == ENOTDIR;
+	return !fstat(srv->owner_fd, &held) &&
+	       (named.st_dev != held.st_dev || named.st_ino != held.st_ino);
+}
+
+static enum rcl_status stop_orphaned(const struct server *srv, struct rcl_error *err)
+{
+	rcl_fail(err, RCL_NOT_FOUND,
+	         "the lock file '%s' is gone (was the state directory '%s' deleted or moved?); "
+	         "stopping, so that no new process serves /c%u beside this one",
+	         srv->paths.owner, srv->paths.state_dir, srv->paths.id);
+	service_log("%s", err->msg);
+	return err->status;
+}
+
+/* Run until a stop signal (RCL_OK) or until the lock file is gone (RCL_NOT_FOUND). */
+static enum rcl_status serve_loop(struct server *srv, struct rcl_error *err)
 {
 	struct pollfd fds[] = {
 	    {.fd = srv->signal_fd, .events = POLLIN},
@@ -180,16 +220,18 @@ static void serve_loop(struct server *srv)
 	struct signalfd_siginfo info;
 
 	for (;;) {
-		if (poll(fds, sizeof(fds) / sizeof(fds[0]), tasks_busy() ? TICK_MS : -1) < 0) {
+		if (poll(fds, sizeof(fds) / sizeof(fds[0]), tasks_busy() ? TICK_MS : IDLE_MS) < 0) {
 			if (errno == EINTR)
 				continue;
 			service_log("poll failed: %s; stopping", strerror(errno));
-			return;
+			return RCL_OK;
 		}
 		if (fds[0].revents && read(srv->signal_fd, &info, sizeof(info)) == sizeof(info)) {
 			service_log("stopping on %s", strsignal((int)info.ssi_signo));
-			return;
+			return RCL_OK;
 		}
+		if (owner_lost(srv))
+			return stop_orphaned(srv, err);
 		if (fds[2].revents)
 			exports_notified(srv->notify[0], srv->paths.id);
 		if (fds[1].revents)
@@ -240,11 +282,11 @@ enum rcl_status service_serve(struct rcl_ctx *lib, unsigned id, struct rcl_error
 	service_log("serving /c%u (pid %d) on %s", id, (int)getpid(), srv.paths.socket);
 	exports_start_all(id);
 	tasks_poll(id);
-	serve_loop(&srv);
+	st = serve_loop(&srv, err);
 	tasks_stop_all(id);
 	exports_stop_all();
 	service_log("stopped");
 	serving = NULL;
 	server_close(&srv);
-	return RCL_OK;
+	return st;
 }

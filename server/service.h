@@ -78,8 +78,10 @@ enum rcl_status service_stop(struct rcl_ctx *lib, unsigned id, pid_t *pid, struc
 
 /*
  * service_serve() - be controller @id's process until SIGTERM or SIGINT
- * (serve.c). Return: RCL_OK after a clean stop; RCL_BUSY when another
- * process owns the controller; RCL_SYSTEM.
+ * (serve.c), or until its owner lock file is gone (the state directory was
+ * deleted or moved). Return: RCL_OK after a clean stop; RCL_NOT_FOUND after
+ * the lock file went (it stops as cleanly); RCL_BUSY when another process
+ * owns the controller; RCL_SYSTEM.
  */
 enum rcl_status service_serve(struct rcl_ctx *lib, unsigned id, struct rcl_error *err);
 
@@ -95,6 +97,14 @@ const struct service_paths *service_self(unsigned id);
 
 /* service_started() - when this process started serving (service_self() only). */
 time_t service_started(void);
+
+/*
+ * service_ctx_new() - a fresh library context on controller @id's state
+ * directory, for this process's own work (service_self() only). Return:
+ * rcl_ctx_new()'s; RCL_NOT_FOUND once the directory is gone, which
+ * rcl_ctx_new() would create again, empty, while the process stops.
+ */
+enum rcl_status service_ctx_new(unsigned id, struct rcl_ctx **lib, struct rcl_error *err);
 
 /* service_log() - one line on stderr: UTC time, the controller, the event. */
 void service_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -67,6 +67,20 @@ int64_t schedule_now(void)
 	return (int64_t)time(NULL) + (shift ? strtoll(shift, NULL, 10) : 0);
 }
 
+bool schedule_due(const struct task_schedule *s, int64_t since)
+{
+	return since && schedule_now() >= schedule_next(s, since);
+}
+
+void schedule_next_shown(const struct task_schedule *s, bool waiting, int64_t since, char *out,
+                         size_t size)
+{
+	if (waiting && (since || s->start))
+		format_time(out, size, (time_t)schedule_next(s, since));
+	else
+		snprintf(out, size, "-");
+}
+
 void schedule_excluded(const struct task_schedule *s, char *out, size_t size)
 {
 	size_t len = 0;
@@ -144,7 +158,7 @@ void task_record_save(unsigned id, const char *suffix, json_object *root, const 
 	struct rcl_error err = {0};
 	struct rcl_ctx *lib = NULL;
 	char path[PATH_MAX];
-	enum rcl_status st = rcl_ctx_new(&lib, service_self(id)->state_dir, &err);
+	enum rcl_status st = service_ctx_new(id, &lib, &err);
 
 	if (!st)
 		st = task_file_path(lib, id, suffix, path, sizeof(path), &err);
@@ -371,7 +385,7 @@ void settings_pace(unsigned id, enum setting_kind kind, unsigned *rate, bool *ho
 	struct task_settings s;
 	struct rcl_error err = {0};
 	struct rcl_ctx *lib = NULL;
-	enum rcl_status st = rcl_ctx_new(&lib, service_self(id)->state_dir, &err);
+	enum rcl_status st = service_ctx_new(id, &lib, &err);
 
 	if (!st)
 		st = settings_load(lib, id, &s, &err);

@@ -115,6 +115,21 @@ int64_t schedule_next(const struct task_schedule *s, int64_t since);
  */
 int64_t schedule_now(void);
 
+/*
+ * schedule_due() - whether @s's next run is due, the last one having ended
+ * (or the schedule begun) at @since; never before the schedule began (0).
+ */
+bool schedule_due(const struct task_schedule *s, int64_t since);
+
+/*
+ * schedule_next_shown() - the next start time "show" gives for @s into
+ * @out: when @waiting (the schedule is on and no run is under way) and it
+ * has begun at @since or has a start time, schedule_next() as StorCLI
+ * shows a time; else "-".
+ */
+void schedule_next_shown(const struct task_schedule *s, bool waiting, int64_t since, char *out,
+                         size_t size);
+
 /* schedule_excluded() - "None", or @s's excluded VDs as StorCLI lists them ("0,2-3"). */
 void schedule_excluded(const struct task_schedule *s, char *out, size_t size);
 

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,7 @@
 #include "soft/volume.h"
 #include "tasks.h"
 
-/* How often a rebuild's flushed position reaches the record, at most. */
+/* How often a rebuild's (or a scheduled check's) flushed position reaches the record, at most. */
 #define CHECKPOINT_SECS 3
 
 /**
@@ -73,7 +74,8 @@ static void forget_deleted_checks(const struct rcl_soft_config *cfg);
 static void reap_check(struct vd_check *k);
 static void pace_checks(unsigned id);
 static enum rcl_status start_check(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_task_kind kind,
-                                   bool repair, struct rcl_error *err);
+                                   bool repair, const struct check_mark *from,
+                                   struct rcl_error *err);
 
 static struct soft_ctrl *soft(struct rcl_ctrl *ctrl)
 {
@@ -88,8 +90,13 @@ static struct rebuild *find_rebuild(unsigned dg, unsigned member)
 	return NULL;
 }
 
+/* Drop @r, and its task and volume if it still holds them (a stop that could not record). */
 static void forget_rebuild(struct rebuild *r)
 {
+	if (r->task) {
+		rcl_soft_task_free(r->task);
+		volume_put(r->vol);
+	}
 	for (size_t i = 0; i < rebuild_count; i++)
 		if (rebuilds[i] == r)
 			rebuilds[i] = rebuilds[--rebuild_count];
@@ -355,11 +362,13 @@ static bool needs_resync(const struct rcl_soft_state *state, unsigned vd)
 	return dirty;
 }
 
-bool vd_dirty(struct rcl_ctrl *ctrl, const struct rcl_vd *vd)
+bool vd_dirty(const struct rcl_ctrl *ctrl, const struct rcl_vd *vd)
 {
+	const struct rcl_soft_state *state = service_soft_state(ctrl);
+
 	/* A resync clears the volume's bits as it goes: what is left is still due. */
-	return !vd->consistent || (service_self(rcl_ctrl_id(ctrl)) && soft(ctrl) &&
-	                           needs_resync(soft(ctrl)->state, vd->id));
+	return !vd->consistent ||
+	       (service_self(rcl_ctrl_id(ctrl)) && state && needs_resync(state, vd->id));
 }
 
 /* The VDs (a bit per id) that tasks_resync_due() named, whose resync has not started yet. */
@@ -400,7 +409,7 @@ static void start_bgis(struct rcl_ctrl *ctrl, bool at_start)
 			continue;
 		if (dirty)
 			service_log("v%u was not shut down cleanly: resyncing it", vd->id);
-		if (start_check(ctrl, vd->id, RCL_SOFT_TASK_BGI, false, &err))
+		if (start_check(ctrl, vd->id, RCL_SOFT_TASK_BGI, false, NULL, &err))
 			service_log("cannot start the BGI of v%u: %s", vd->id, err.msg);
 	}
 }
@@ -625,6 +634,23 @@ void task_time_left(struct rcl_node *row, double seconds)
 	rcl_node_add_str(row, "Estimated Time Left", text);
 }
 
+/* Why @r waits at its next VD for the force (export_held()), or NULL. */
+static const char *waits_for_force(const struct rcl_ctrl *ctrl, const struct rebuild *r)
+{
+	return r->held && !r->task && r->next < r->vd_count ? export_held(ctrl, r->vds[r->next])
+	                                                    : NULL;
+}
+
+/* "show rebuild"'s Status of a rebuild at @p; @waiting: it waits for the force. */
+static const char *rebuild_status(const struct rcl_soft_task_progress *p, bool waiting)
+{
+	if (p->state == RCL_SOFT_TASK_RUNNING)
+		return "In progress";
+	if (p->state == RCL_SOFT_TASK_PAUSED)
+		return "Paused";
+	return waiting ? "Waiting for force" : "Not in progress";
+}
+
 void rebuild_row(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref, struct rcl_node *table)
 {
 	struct rcl_node *row = rcl_node_add_object(table, NULL);
@@ -635,9 +661,10 @@ void rebuild_row(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref, struct 
 	    rebuilding && service_self(rcl_ctrl_id(ctrl)) ? find_rebuild(dg->id, m) : NULL;
 	struct rcl_soft_task_progress p = {.state = RCL_SOFT_TASK_STOPPED, .remaining = -1};
 	struct rebuild planned = {.dg = dg ? dg->id : 0};
+	const char *waiting = r ? waits_for_force(ctrl, r) : NULL;
+	unsigned id = rcl_ctrl_id(ctrl);
 
-	rcl_node_add_strf(row, "Drive-ID", "/c%u/e%u/s%u", rcl_ctrl_id(ctrl), ref->enclosure,
-	                  ref->slot);
+	rcl_node_add_strf(row, "Drive-ID", "/c%u/e%u/s%u", id, ref->enclosure, ref->slot);
 	if (!rebuilding) {
 		rcl_node_add_str(row, "Progress%", "-");
 		rcl_node_add_str(row, "Status", "Not in progress");
@@ -654,11 +681,17 @@ void rebuild_row(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref, struct 
 	                 percent_below(r, p.state == RCL_SOFT_TASK_STOPPED
 	                                      ? dg->members[m].rebuilt_lba
 	                                      : rcl_soft_sweep_lba(r->vol, p.position)));
-	rcl_node_add_str(row, "Status",
-	                 p.state == RCL_SOFT_TASK_RUNNING  ? "In progress"
-	                 : p.state == RCL_SOFT_TASK_PAUSED ? "Paused"
-	                                                   : "Not in progress");
+	rcl_node_add_str(row, "Status", rebuild_status(&p, waiting));
 	task_time_left(row, p.state == RCL_SOFT_TASK_RUNNING ? p.remaining : -1);
+	/* The row cannot say why nor what goes on: the text form's footnote does, as the log. */
+	if (waiting)
+		add_footnote(
+		    table,
+		    "/c%u/e%u/s%u waits for force at /c%u/v%u: it is degraded and %s, so its "
+		    "parity may not match its data; 'raidcli /c%u/e%u/s%u start rebuild "
+		    "force' goes on",
+		    id, ref->enclosure, ref->slot, id, r->vds[r->next], waiting, id, ref->enclosure,
+		    ref->slot);
 }
 
 /* Whether drive @ref of @ctrl is unconfigured good. */
@@ -799,6 +832,10 @@ enum rcl_status rebuild_control(struct rcl_ctrl *ctrl, const struct rcl_drive_re
  *		its result (nor miss its own BGI because of it).
  * @task:	running or paused (NULL once ended).
  * @last:	where it stood when it ended (@ended set).
+ * @carried:	the mismatches a run a restart cut short found below where
+ *		this one started (check_start_at()).
+ * @mark:	its last checkpoint, under @marks_lock; kept by the checks
+ *		check_start_at() starts only.
  */
 struct vd_check {
 	unsigned vd;
@@ -810,10 +847,14 @@ struct vd_check {
 	struct rcl_soft_task *task;
 	_Atomic bool ended;
 	struct rcl_soft_task_progress last;
+	uint64_t carried;
+	struct check_mark mark;
 };
 
 static struct vd_check checks[RCL_MAX_VDS];
 static size_t check_count;
+/* The checks' checkpoints: written on their tasks' threads, read on the loop's. */
+static pthread_mutex_t marks_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* A slot whose check was forgotten (forget_deleted_checks()). */
 #define NO_VD UINT_MAX
@@ -851,11 +892,21 @@ static const char *task_noun(enum rcl_soft_task_kind kind)
 	                                   : "consistency check";
 }
 
+static void on_check_checkpoint(void *ctx, const struct rcl_soft_task_progress *progress)
+{
+	struct vd_check *k = ctx;
+
+	pthread_mutex_lock(&marks_lock);
+	k->mark = (struct check_mark){progress->position, k->carried + progress->counts.mismatches};
+	pthread_mutex_unlock(&marks_lock);
+}
+
 static void on_check_done(void *ctx, const struct rcl_soft_task_progress *progress)
 {
 	struct vd_check *k = ctx;
 
 	k->last = *progress;
+	k->last.counts.mismatches += k->carried;
 	atomic_store(&k->ended, true);
 }
 
@@ -908,8 +959,10 @@ static void resync_params(struct rcl_ctrl *ctrl, unsigned vd, struct rcl_soft_ta
 	}
 }
 
+/* @from: where a check that keeps checkpoints starts (check_start_at()); NULL: at 0, none. */
 static enum rcl_status start_check(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_task_kind kind,
-                                   bool repair, struct rcl_error *err)
+                                   bool repair, const struct check_mark *from,
+                                   struct rcl_error *err)
 {
 	struct vd_check *k = find_check(vd);
 	const struct rcl_soft_vd *one = rcl_soft_config_vd(&soft(ctrl)->state->cfg, vd);
@@ -941,6 +994,13 @@ static enum rcl_status start_check(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_
 	*k = (struct vd_check){.vd = vd, .kind = kind, .repair = repair};
 	memcpy(k->uuid, one->uuid, sizeof(k->uuid));
 	params.ctx = k;
+	if (from) {
+		k->carried = from->mismatches;
+		k->mark = *from;
+		params.from = from->position;
+		params.checkpoint = on_check_checkpoint;
+		params.checkpoint_secs = CHECKPOINT_SECS;
+	}
 	settings_pace(rcl_ctrl_id(ctrl), kind == RCL_SOFT_TASK_CHECK ? SETTING_CC : SETTING_BGI,
 	              &params.rate, &host_first);
 	resync_params(ctrl, vd, &params);
@@ -981,7 +1041,7 @@ enum rcl_status check_control(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_
 	if (k)
 		reap_check(k);
 	if (action == REBUILD_START)
-		return start_check(ctrl, vd, kind, repair, err);
+		return start_check(ctrl, vd, kind, repair, NULL, err);
 	if (k && k->kind != kind)
 		k = NULL;
 	if (k && k->task)
@@ -1002,6 +1062,28 @@ enum rcl_status check_control(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_
 	}
 	return rcl_fail(err, RCL_NOT_ALLOWED, "no %s of /c%u/v%u is %s", task_noun(kind), id, vd,
 	                action == REBUILD_RESUME ? "paused" : "in progress");
+}
+
+enum rcl_status check_start_at(struct rcl_ctrl *ctrl, unsigned vd, const struct check_mark *from,
+                               struct rcl_error *err)
+{
+	struct vd_check *k = find_check(vd);
+
+	if (k)
+		reap_check(k);
+	return start_check(ctrl, vd, RCL_SOFT_TASK_CHECK, false, from, err);
+}
+
+bool check_checkpoint(unsigned vd, struct check_mark *mark)
+{
+	struct vd_check *k = find_check(vd);
+
+	if (!k || !k->task || k->kind != RCL_SOFT_TASK_CHECK)
+		return false;
+	pthread_mutex_lock(&marks_lock);
+	*mark = k->mark;
+	pthread_mutex_unlock(&marks_lock);
+	return true;
 }
 
 bool check_finished(unsigned vd, bool *done)
@@ -1035,10 +1117,12 @@ void check_row(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_task_kind kind,
 		reap_check(k);
 	if (k && k->kind != kind)
 		k = NULL;
-	if (k && k->task)
+	if (k && k->task) {
 		rcl_soft_task_progress(k->task, &p);
-	else if (k)
+		p.counts.mismatches += k->carried;
+	} else if (k) {
 		p = k->last;
+	}
 	rcl_node_add_int(row, "VD", vd);
 	rcl_node_add_str(row, "Operation", operation_name(kind));
 	if (k && k->task)
@@ -1136,10 +1220,16 @@ static void pace_checks(unsigned id)
 /* ------------------------------------------------------------------------
  * What runs where, for the "show all" commands. */
 
-static void add_operation(struct rcl_buf *out, const char *name, unsigned percent, bool paused)
+/* "Name (42%)", or with @how (NULL: none) "Name (42%, paused)", after ", " if @out has one. */
+static void add_operation(struct rcl_buf *out, const char *name, unsigned percent, const char *how)
 {
-	rcl_buf_addf(out, "%s%s (%u%%%s)", out->len ? ", " : "", name, percent,
-	             paused ? ", paused" : "");
+	rcl_buf_addf(out, "%s%s (%u%%%s%s)", out->len ? ", " : "", name, percent, how ? ", " : "",
+	             how ? how : "");
+}
+
+static const char *paused_if(bool paused)
+{
+	return paused ? "paused" : NULL;
 }
 
 static const char *operation_title(enum rcl_soft_task_kind kind)
@@ -1159,7 +1249,7 @@ static void describe_patrol(struct rcl_buf *out, const struct rcl_soft_config *c
 		return;
 	patrolled = rcl_soft_config_vd(cfg, on);
 	if (vd >= 0 ? (unsigned)vd == on : patrolled && (int)patrolled->dg == dg)
-		add_operation(out, "Patrol Read", percent, paused);
+		add_operation(out, "Patrol Read", percent, paused_if(paused));
 }
 
 void tasks_describe_vd(const struct rcl_ctrl *ctrl, unsigned vd, struct rcl_buf *out)
@@ -1173,7 +1263,7 @@ void tasks_describe_vd(const struct rcl_ctrl *ctrl, unsigned vd, struct rcl_buf 
 	if (k && k->task && !atomic_load(&k->ended)) {
 		rcl_soft_task_progress(k->task, &p);
 		add_operation(out, operation_title(k->kind), p.percent,
-		              p.state == RCL_SOFT_TASK_PAUSED);
+		              paused_if(p.state == RCL_SOFT_TASK_PAUSED));
 	}
 	for (size_t i = 0; i < rebuild_count; i++) {
 		const struct rebuild *r = rebuilds[i];
@@ -1181,10 +1271,11 @@ void tasks_describe_vd(const struct rcl_ctrl *ctrl, unsigned vd, struct rcl_buf 
 		if (!r->task || r->next >= r->vd_count || r->vds[r->next] != vd)
 			continue;
 		rcl_soft_task_progress(r->task, &p);
-		add_operation(out, "Rebuild", p.percent, p.state == RCL_SOFT_TASK_PAUSED);
+		add_operation(out, "Rebuild", p.percent,
+		              paused_if(p.state == RCL_SOFT_TASK_PAUSED));
 	}
 	if (state && migration_percent(vd, &percent))
-		add_operation(out, "Reconstruction", percent, false);
+		add_operation(out, "Reconstruction", percent, NULL);
 	if (state)
 		describe_patrol(out, &state->cfg, -1, (int)vd);
 	if (!out->len)
@@ -1204,7 +1295,10 @@ void tasks_describe_drive(const struct rcl_ctrl *ctrl, const struct rcl_drive_re
 		rcl_soft_task_progress(r->task, &p);
 		add_operation(out, "Rebuild",
 		              percent_below(r, rcl_soft_sweep_lba(r->vol, p.position)),
-		              p.state == RCL_SOFT_TASK_PAUSED);
+		              paused_if(p.state == RCL_SOFT_TASK_PAUSED));
+	} else if (r && waits_for_force(ctrl, r)) {
+		add_operation(out, "Rebuild", percent_below(r, dg->members[m].rebuilt_lba),
+		              "waiting for force");
 	}
 	if (dg)
 		describe_patrol(out, &service_soft_state(ctrl)->cfg, (int)dg->id, -1);

@@ -72,7 +72,9 @@ enum rcl_status rebuild_control(struct rcl_ctrl *ctrl, const struct rcl_drive_re
 /*
  * rebuild_row() - a row of "show rebuild" for drive @ref into @table:
  * Drive-ID, Progress%, Status, Estimated Time Left. Outside the process,
- * or with no task running, it says where the record has the rebuild.
+ * or with no task running, it says where the record has the rebuild. A
+ * rebuild held at a VD degraded and dirty is "Waiting for force", and a
+ * footnote under @table says why and what goes on.
  */
 void rebuild_row(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref, struct rcl_node *table);
 
@@ -99,10 +101,10 @@ void check_row(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_task_kind kind,
 /*
  * tasks_describe_vd(), tasks_describe_drive() - what runs on VD @vd, or on
  * drive @ref, into @out as "Consistency Check (42%)", several joined by ", "
- * ("Rebuild (10%, paused)"), or "None": in the controller process only
- * (outside it nothing runs). The VD's: BGI, init, check, the rebuild of one
- * of its members, patrol read; the drive's: its rebuild, the patrol read of
- * a VD of its group.
+ * ("Rebuild (10%, paused)", "Rebuild (40%, waiting for force)"), or "None":
+ * in the controller process only (outside it nothing runs). The VD's: BGI,
+ * init, check, the rebuild of one of its members, patrol read; the drive's:
+ * its rebuild, the patrol read of a VD of its group.
  */
 void tasks_describe_vd(const struct rcl_ctrl *ctrl, unsigned vd, struct rcl_buf *out);
 void tasks_describe_drive(const struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
@@ -114,7 +116,7 @@ void tasks_describe_drive(const struct rcl_ctrl *ctrl, const struct rcl_drive_re
  * write-intent bitmap that no resync has covered yet. Degraded, such a VD
  * may return wrong data for a lost member's strips (md's write hole).
  */
-bool vd_dirty(struct rcl_ctrl *ctrl, const struct rcl_vd *vd);
+bool vd_dirty(const struct rcl_ctrl *ctrl, const struct rcl_vd *vd);
 
 /*
  * tasks_running_on() - whether a rebuild runs in VD @vd's group, or a
@@ -134,6 +136,33 @@ void tasks_resync_due(unsigned vd);
  * process) any more; then *@done: the last one of @vd reached its end.
  */
 bool check_finished(unsigned vd, bool *done);
+
+/*
+ * struct check_mark - where a consistency check stood at a checkpoint:
+ * every position (task.h's) below @position is checked, and @mismatches
+ * (512-byte sectors) were found there.
+ */
+struct check_mark {
+	uint64_t position;
+	uint64_t mismatches;
+};
+
+/*
+ * check_start_at() - start VD @vd's consistency check (no repair) at
+ * @from: {0, 0}, or the mark of a check a restart cut short, which then
+ * goes on from there with its mismatches counted. Unlike check_control()'s,
+ * it keeps a checkpoint every few seconds (check_checkpoint()).
+ * Return: as check_control()'s start.
+ */
+enum rcl_status check_start_at(struct rcl_ctrl *ctrl, unsigned vd, const struct check_mark *from,
+                               struct rcl_error *err);
+
+/*
+ * check_checkpoint() - whether a consistency check runs on VD @vd (in
+ * this process); then *@mark: its last checkpoint, where what it checked
+ * is durable (one check_control() started keeps none: where it started).
+ */
+bool check_checkpoint(unsigned vd, struct check_mark *mark);
 
 /* ctrl_prop_row() - a {"Ctrl_Prop": @name, "Value": @value} row of @table ("show patrolread"). */
 void ctrl_prop_row(struct rcl_node *table, const char *name, const char *value);

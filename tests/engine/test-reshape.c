@@ -105,41 +105,105 @@ static void seed_old(const struct side *sd, const int *fd)
 	free(buf);
 }
 
+/* What byte @i of the VD's data should hold: the seed below @seeded bytes, zeros above. */
+static uint8_t expected(uint64_t i, uint64_t seeded)
+{
+	return i < seeded ? seed(i) : 0;
+}
+
+/**
+ * struct row - a RAID5/6 row (stripe) as md lays it out.
+ * @data:	its data strips, in the VD's order.
+ * @p, @q:	its P and Q (RAID6), as md computes them from @data.
+ * @pd, @qd:	the members P and Q lie on.
+ * @at:		where P and Q lie on those members, in bytes.
+ */
+struct row {
+	uint8_t *data, *p, *q;
+	unsigned pd, qd;
+	uint64_t at;
+};
+
+/* The data strips of a row of @a. */
+static unsigned data_strips(const struct mdref_array *a)
+{
+	return a->n - (a->level == 6 ? 2 : 1);
+}
+
+/* @r's buffers, for a row of @sd; row_release() frees them. */
+static void row_init(struct row *r, const struct side *sd)
+{
+	size_t chunk = STRIP_KIB * KIB;
+
+	*r = (struct row){.data = malloc(data_strips(&sd->ref.array) * chunk),
+	                  .p = malloc(chunk),
+	                  .q = malloc(chunk)};
+}
+
+static void row_release(struct row *r)
+{
+	free(r->data), free(r->p), free(r->q);
+}
+
+/*
+ * Row @index of RAID5/6 @sd into @r: its data strips read from @fd, but
+ * member @lost's (-1: none), never written, taken as what it should hold
+ * (expected() of @seeded); its parity computed from them as md does.
+ */
+static void row_read(const struct side *sd, const int *fd, uint64_t index, int lost,
+                     uint64_t seeded, struct row *r)
+{
+	const struct mdref_array *a = &sd->ref.array;
+	unsigned k = data_strips(a);
+	size_t chunk = STRIP_KIB * KIB;
+	uint64_t base = (PART_LBA + a->data_offset) * 512;
+
+	memset(r->p, 0, chunk);
+	memset(r->q, 0, chunk);
+	for (unsigned d = 0; d < k; d++) {
+		uint64_t off = (index * k + d) * chunk;
+		uint8_t *strip = r->data + d * chunk;
+		unsigned dd;
+		uint64_t at =
+		    mdref_raid56(a->level, a->n, a->chunk, off / 512, &dd, &r->pd, &r->qd);
+		uint8_t g =
+		    a->level == 6 ? mdref_gf_pow2(mdref_raid6_slot(a->n, r->pd, r->qd, dd)) : 0;
+
+		if ((int)dd == lost)
+			for (size_t i = 0; i < chunk; i++)
+				strip[i] = expected(off + i, seeded);
+		else
+			unit_get(fd[dd], strip, chunk, base + at * 512);
+		for (size_t i = 0; i < chunk; i++) {
+			r->p[i] ^= strip[i];
+			r->q[i] ^= mdref_gf_mul(g, strip[i]);
+		}
+	}
+	r->at = base + index * chunk;
+}
+
+/* The rows of RAID5/6 @sd's data. */
+static uint64_t rows(const struct side *sd)
+{
+	return sd->vd.bytes / (data_strips(&sd->ref.array) * STRIP_KIB * KIB);
+}
+
 /*
  * RAID5/6 @sd: every stripe's parity from the seeded data, as md computes
  * it, so that a lost member's strips can be recovered.
  */
 static void seed_parity(const struct side *sd, const int *fd)
 {
-	const struct mdref_array *a = &sd->ref.array;
-	unsigned k = a->n - (a->level == 6 ? 2 : 1);
-	size_t chunk = STRIP_KIB * KIB;
-	uint8_t *data = malloc(chunk), *p = malloc(chunk), *q = malloc(chunk);
-	uint64_t base = (PART_LBA + a->data_offset) * 512;
+	struct row r;
 
-	for (uint64_t row = 0; row < sd->vd.bytes / (k * chunk); row++) {
-		unsigned dd, pd, qd;
-
-		memset(p, 0, chunk);
-		memset(q, 0, chunk);
-		for (unsigned d = 0; d < k; d++) {
-			uint64_t off = (row * k + d) * chunk;
-			uint64_t at =
-			    mdref_raid56(a->level, a->n, a->chunk, off / 512, &dd, &pd, &qd);
-			uint8_t g =
-			    a->level == 6 ? mdref_gf_pow2(mdref_raid6_slot(a->n, pd, qd, dd)) : 0;
-
-			unit_get(fd[dd], data, chunk, base + at * 512);
-			for (size_t i = 0; i < chunk; i++) {
-				p[i] ^= data[i];
-				q[i] ^= mdref_gf_mul(g, data[i]);
-			}
-		}
-		unit_put(fd[pd], p, chunk, base + row * chunk);
-		if (a->level == 6)
-			unit_put(fd[qd], q, chunk, base + row * chunk);
+	row_init(&r, sd);
+	for (uint64_t index = 0; index < rows(sd); index++) {
+		row_read(sd, fd, index, -1, sd->vd.bytes, &r);
+		unit_put(fd[r.pd], r.p, STRIP_KIB * KIB, r.at);
+		if (sd->level == RCL_RAID6)
+			unit_put(fd[r.qd], r.q, STRIP_KIB * KIB, r.at);
 	}
-	free(data), free(p), free(q);
+	row_release(&r);
 }
 
 /*
@@ -150,52 +214,35 @@ static void seed_parity(const struct side *sd, const int *fd)
  */
 static void verify_new(const struct side *sd, uint64_t old_bytes, const int *fd, int lost)
 {
-	const struct mdref_array *a = &sd->ref.array;
-	unsigned k = a->n - (a->level == 6 ? 2 : 1);
-	size_t chunk = STRIP_KIB * KIB;
-	uint8_t *data = malloc(chunk), *p = malloc(chunk), *q = malloc(chunk), *got = malloc(chunk);
-	uint64_t base = (PART_LBA + a->data_offset) * 512;
+	size_t chunk = STRIP_KIB * KIB, row_bytes = data_strips(&sd->ref.array) * chunk;
+	uint8_t *got = malloc(chunk);
+	struct row r;
 
-	ck_assert_uint_eq(sd->vd.bytes % (k * chunk), 0);
-	for (uint64_t row = 0; row < sd->vd.bytes / (k * chunk); row++) {
-		unsigned dd, pd, qd;
+	row_init(&r, sd);
+	ck_assert_uint_eq(sd->vd.bytes % row_bytes, 0);
+	for (uint64_t index = 0; index < rows(sd); index++) {
+		uint64_t off = index * row_bytes;
 
-		memset(p, 0, chunk);
-		memset(q, 0, chunk);
-		for (unsigned d = 0; d < k; d++) {
-			uint64_t off = (row * k + d) * chunk;
-			uint64_t at =
-			    mdref_raid56(a->level, a->n, a->chunk, off / 512, &dd, &pd, &qd);
-			uint8_t g =
-			    a->level == 6 ? mdref_gf_pow2(mdref_raid6_slot(a->n, pd, qd, dd)) : 0;
-
-			if ((int)dd != lost)
-				unit_get(fd[dd], data, chunk, base + at * 512);
-			for (size_t i = 0; i < chunk; i++) {
-				uint8_t want = off + i < old_bytes ? seed(off + i) : 0;
-
-				if ((int)dd == lost)
-					data[i] = want;
-				if (data[i] != want)
-					ck_abort_msg("%s: byte %llu is %u, not %u",
-					             rcl_raid_level_name(sd->level),
-					             (unsigned long long)(off + i), data[i], want);
-				p[i] ^= data[i];
-				q[i] ^= mdref_gf_mul(g, data[i]);
-			}
+		row_read(sd, fd, index, lost, old_bytes, &r);
+		for (size_t i = 0; i < row_bytes; i++)
+			if (r.data[i] != expected(off + i, old_bytes))
+				ck_abort_msg("%s: byte %llu is %u, not %u",
+				             rcl_raid_level_name(sd->level),
+				             (unsigned long long)(off + i), r.data[i],
+				             expected(off + i, old_bytes));
+		if ((int)r.pd != lost) {
+			unit_get(fd[r.pd], got, chunk, r.at);
+			ck_assert_msg(!memcmp(got, r.p, chunk), "row %llu: P mismatch",
+			              (unsigned long long)index);
 		}
-		if ((int)pd != lost) {
-			unit_get(fd[pd], got, chunk, base + row * chunk);
-			ck_assert_msg(!memcmp(got, p, chunk), "row %llu: P mismatch",
-			              (unsigned long long)row);
-		}
-		if (a->level == 6 && (int)qd != lost) {
-			unit_get(fd[qd], got, chunk, base + row * chunk);
-			ck_assert_msg(!memcmp(got, q, chunk), "row %llu: Q mismatch",
-			              (unsigned long long)row);
+		if (sd->level == RCL_RAID6 && (int)r.qd != lost) {
+			unit_get(fd[r.qd], got, chunk, r.at);
+			ck_assert_msg(!memcmp(got, r.q, chunk), "row %llu: Q mismatch",
+			              (unsigned long long)index);
 		}
 	}
-	free(data), free(p), free(q), free(got);
+	row_release(&r);
+	free(got);
 }
 
 /*

@@ -54,6 +54,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -349,7 +350,18 @@ def run_case_mode(binary, case, mode):
             problems += check_text(p.stdout, p.returncode)
         return golden_text(p.stdout, p.stderr, p.returncode, state_dir), problems
     finally:
+        remove_state_dir(state_dir)
+
+
+def remove_state_dir(state_dir):
+    """Remove @state_dir even while a controller process a case started writes into it (a
+    removal racing a new file fails): once it is gone, that process sees its lock file gone
+    and exits, rather than living on."""
+    for _ in range(50):
         shutil.rmtree(state_dir, ignore_errors=True)
+        if not os.path.exists(state_dir):
+            return
+        time.sleep(0.1)
 
 
 def golden_path(expected_dir, case, mode):

@@ -13,9 +13,10 @@ grows the VD), a consistency check finds 0 mismatches, and mdadm --examine
 of a member (its partition copied out) reports the new level and member
 count. Then kill -9 of the controller process mid-migration: the next
 process resumes the migration from its checkpoint, completes it, and the
-data verifies. A member whose reads fail mid-migration (nbdkit behind
-nbdfuse) fails, and the migration goes on degraded and a spare rebuilds it
-after, or (RAID0 source) stops, offline. A dedicated spare stays valid.
+data verifies; the same when a member failed during the migration, which
+then resumes degraded without it. A member whose reads fail mid-migration
+(nbdkit behind nbdfuse) fails, and the migration goes on degraded and a
+spare rebuilds it after, or (RAID0 source) stops, offline. A dedicated spare stays valid.
 Refusals (levels, drives, sizes, what MegaRAID refuses) change nothing.
 """
 import hashlib
@@ -62,6 +63,30 @@ def vd_row(fx):
 def wait_migrated(fx, what, timeout=180):
     return check(wait_for(lambda: migrate_status(fx)["Status"] == "Not in progress", timeout),
                  "%s: the migration ends" % what, migrate_status(fx))
+
+
+def start_migrate(fx, what, *words):
+    """start migrate @words on /c0/v0. Return: whether it started."""
+    r = fx.run("/c0/v0", "start", "migrate", *words)
+    return check(r.returncode == 0, "%s: start migrate" % what, r.stdout + r.stderr)
+
+
+def migrate_to_end(fx, what, words, during=None, during_what=None):
+    """start migrate @words on /c0/v0 and wait for it to end; @during: a
+    fio_process() writing meanwhile, checked to verify (@during_what says
+    what that shows). Return: whether the migration ended."""
+    if not start_migrate(fx, what, *words):
+        return False
+    if during:
+        out, _ = during.communicate(timeout=240)
+        check(during.returncode == 0, "%s: %s" % (what, during_what), out)
+    return wait_migrated(fx, what)
+
+
+def data_verifies(uri, seed, size, what):
+    """Whether fio's writes of @seed over @size bytes read back verified, checked as @what."""
+    status, out = fio(uri, seed, size, verify_only=True)
+    return check(status == 0, what, out)
 
 
 def check_consistent(fx, what):
@@ -119,17 +144,10 @@ def migration_case(name, level, members, target, added, io_during):
             during = fio_process(uri, seed, size)
         opts = ["option=add", "drives=252:%d-%d" % (members, members + added - 1)] if added \
             else []
-        r = fx.run("/c0/v0", "start", "migrate", "type=" + target, *opts)
-        if not check(r.returncode == 0, "%s: start migrate" % name, r.stdout + r.stderr):
+        if not migrate_to_end(fx, name, ["type=" + target] + opts, during,
+                              "fio's writes during the migration read back verified"):
             return
-        if during:
-            out, _ = during.communicate(timeout=240)
-            check(during.returncode == 0,
-                  "%s: fio's writes during the migration read back verified" % name, out)
-        if not wait_migrated(fx, name):
-            return
-        status, out = fio(uri, seed, size, verify_only=True)
-        check(status == 0, "%s: the data verifies after the migration" % name, out)
+        data_verifies(uri, seed, size, "%s: the data verifies after the migration" % name)
         events = fx.run("/c0", "show", "events").stdout
         check("Reconstruction of VD 00 to %s started" % target.upper() in events and
               "Reconstruction complete on VD 00" in events,
@@ -176,8 +194,7 @@ def case_kill_9_mid_migration(fx):
     status, out = fio(uri, 1, size)
     check(status == 0, "kill -9: fio's seeded writes read back verified before", out)
     fx.ok("/c0", "set", "reconrate=5")
-    r = fx.run("/c0/v0", "start", "migrate", "type=raid5", "option=add", "drives=252:3")
-    if not check(r.returncode == 0, "kill -9: start migrate", r.stdout + r.stderr):
+    if not start_migrate(fx, "kill -9", "type=raid5", "option=add", "drives=252:3"):
         return
     progress = lambda: migrate_status(fx)["Progress%"]
     check(wait_for(lambda: isinstance(progress(), int) and progress() >= 10, 120),
@@ -196,8 +213,8 @@ def case_kill_9_mid_migration(fx):
         return
     if not wait_migrated(fx, "kill -9"):
         return
-    status, out = fio(nbd_uri(export), 1, size, verify_only=True)
-    check(status == 0, "kill -9: the data verifies after the resumed migration", out)
+    data_verifies(nbd_uri(export), 1, size,
+                  "kill -9: the data verifies after the resumed migration")
     check(fx_vd_bytes(fx) > size, "kill -9: the VD grows")
     # Host writes the kill cut short may have left parity behind: a resync follows.
     bgi = lambda: fx.json("/c0/v0", "show", "bgi")[1]["Response Data"]["VD Operation Status"][0]
@@ -253,19 +270,13 @@ def member_fails_case(name, level, drives, added, spare, workload):
         status, out = fio(uri, 1, size)
         check(status == 0, "%s: fio's writes read back verified before" % name, out)
         seed = 1
+        during = None
         if workload:
             seed = 2
             during = fio_process(uri, seed, size)
         arm_bad_drive(fx, path)
-        r = fx.run("/c0/v0", "start", "migrate", "type=raid6", "option=add",
-                   "drives=252:%d" % added)
-        if not check(r.returncode == 0, "%s: start migrate" % name, r.stdout + r.stderr):
-            return
-        if workload:
-            out, _ = during.communicate(timeout=240)
-            check(during.returncode == 0,
-                  "%s: the workload sees no error while the member fails" % name, out)
-        if not wait_migrated(fx, name):
+        if not migrate_to_end(fx, name, ["type=raid6", "option=add", "drives=252:%d" % added],
+                              during, "the workload sees no error while the member fails"):
             return
         log = open(fx.service()["Log"]).read()
         started = log.find("migration of v0 to RAID6 started")
@@ -282,8 +293,8 @@ def member_fails_case(name, level, drives, added, spare, workload):
         n = len(drives.split(",")) + 1
         check(row["TYPE"] == "RAID6" and row["State"] == "Pdgd",
               "%s: the VD is a partially degraded RAID6" % name, row)
-        status, out = fio(uri, seed, size, verify_only=True)
-        check(status == 0, "%s: the data verifies after the degraded migration" % name, out)
+        data_verifies(uri, seed, size,
+                      "%s: the data verifies after the degraded migration" % name)
         rc, fields, text = examine_member(fx, 0)
         check(rc == 0 and fields.get("Raid Level") == "raid6" and
               fields.get("Raid Devices") == str(n) and "Reshape pos'n" not in fields and
@@ -294,12 +305,93 @@ def member_fails_case(name, level, drives, added, spare, workload):
         fx.ok("/c0/e252/s%d" % spare, "add", "hotsparedrive")
         check(wait_for(lambda: vd_state(fx) == "Optl", 180),
               "%s: a hot spare rebuilds the RAID6 to optimal" % name, vd_row(fx))
-        status, out = fio(uri, seed, size, verify_only=True)
-        check(status == 0, "%s: the data verifies after the rebuild" % name, out)
+        data_verifies(uri, seed, size, "%s: the data verifies after the rebuild" % name)
         check_consistent(fx, name + ", rebuilt")
 
     case.__name__ = "case_" + name
     return case
+
+
+def case_kill_9_degraded_migration(fx):
+    """A RAID5 (252:5, the bad drive, first among its members) gains a
+    drive; reading the data back during the migration fails the bad drive,
+    and the migration goes on degraded. kill -9 then: the next process
+    resumes it from its checkpoint without the failed member and completes
+    it; the data verifies, the VD is a degraded RAID5 over 4 drives (mdadm
+    --examine: the member missing), a hot spare rebuilds it, and a check
+    finds 0 mismatches."""
+    name = "kill -9 degraded"
+    path, why = bad_drive(fx)
+    if not path:
+        print("SKIP: case_kill_9_degraded_migration: " + why)
+        return
+    fx.ok("/c0", "add", "drive", "path=" + path)
+    fx.ok("/c0", "add", "vd", "raid5", "drives=252:5,0,1")
+    fx.ok("/c0", "set", "bgirate=100")
+    export = start_export(fx)
+    if not export or not wait_consistent(fx):
+        return
+    uri = nbd_uri(export)
+    size = fx_vd_bytes(fx)
+    status, out = fio(uri, 1, size)
+    check(status == 0, "%s: fio's seeded writes read back verified before" % name, out)
+    # Slow: each step of the copy rests 99 times as long as it took (5 s at most).
+    fx.ok("/c0", "set", "reconrate=1")
+    arm_bad_drive(fx, path)
+    r = fx.run("/c0/v0", "start", "migrate", "type=raid5", "option=add", "drives=252:2")
+    if not check(r.returncode == 0, "%s: start migrate" % name, r.stdout + r.stderr):
+        return
+    status, out = fio(uri, 1, size, verify_only=True)
+    check(status == 0, "%s: the data reads back verified while the member fails" % name, out)
+    check(wait_for(lambda: drive_state(fx, 5) == "UBad"), "%s: the failed drive is UBad" % name,
+          fx.run("/c0/e252/s5", "show").stdout)
+    # The failure held the migration for its record; it goes on (progress shown) after.
+    def progress():
+        p = migrate_status(fx)["Progress%"]
+        return p if isinstance(p, int) else -1
+
+    wait_for(lambda: progress() >= 0, 30)
+    failed_at = progress()
+    check(wait_for(lambda: progress() > failed_at, 60) and
+          migrate_status(fx)["Status"] == "In progress",
+          "%s: the migration goes on degraded (from %d%%)" % (name, failed_at),
+          migrate_status(fx))
+    os.kill(fx.service()["PID"], signal.SIGKILL)
+    check(wait_for(lambda: fx.service()["Status"] == "Not Running"),
+          "%s: the killed process is gone" % name)
+    row = migrate_status(fx)
+    check(row["Status"] == "Halted", "%s: show migrate says Halted with no process" % name, row)
+    fx.ok("/c0", "set", "reconrate=100", "rebuildrate=100")
+    # Degraded, and the kill may have left bitmap bits set: force, as mdadm --run would need.
+    export = start_export(fx, "force")
+    if not export or not wait_migrated(fx, name):
+        return
+    log = open(log_path(fx)).read()
+    check("migration of v0 complete" in log, "%s: the next process completes it" % name, log)
+    row = vd_row(fx)
+    check(row["TYPE"] == "RAID5" and row["State"] == "Dgrd" and drive_state(fx, 5) == "UBad",
+          "%s: the VD is a degraded RAID5, the failed drive still out" % name, row)
+    status, out = fio(nbd_uri(export), 1, size, verify_only=True)
+    check(status == 0, "%s: the data verifies after the resumed migration" % name, out)
+    check(fx_vd_bytes(fx) > size, "%s: the VD grows" % name)
+    rc, fields, text = examine_member(fx, 0)
+    check(rc == 0 and fields.get("Raid Level") == "raid5" and
+          fields.get("Raid Devices") == "4" and "Reshape pos'n" not in fields and
+          array_state(fields) == ".AAA",
+          "%s: mdadm --examine shows the RAID5 over 4 with the failed member missing" % name,
+          text)
+    fx.ok("/c0/e252/s3", "add", "hotsparedrive")
+    check(wait_for(lambda: vd_state(fx) == "Optl", 180),
+          "%s: a hot spare rebuilds the RAID5 to optimal" % name, vd_row(fx))
+    status, out = fio(nbd_uri(export), 1, size, verify_only=True)
+    check(status == 0, "%s: the data verifies after the rebuild" % name, out)
+    # The resumed migration's end calls for a resync once the VD is whole again.
+    bgi = lambda: fx.json("/c0/v0", "show", "bgi")[1]["Response Data"]["VD Operation Status"][0]
+    check(wait_for(lambda: "resyncing" in open(log_path(fx)).read(), 30),
+          "%s: a resync (BGI) follows the rebuild" % name, open(log_path(fx)).read())
+    check(wait_for(lambda: bgi()["Status"] == "Not in progress", 120),
+          "%s: the resync ends" % name, bgi())
+    check_consistent(fx, name)
 
 
 def fio_range(uri, seed, offset, size, verify_only=False):
@@ -342,8 +434,7 @@ def case_member_fails_raid0_source(fx):
     check(status == 0, "%s: fio's writes to the rest verified" % name, out)
     fx.ok("/c0", "set", "reconrate=100")
     arm_bad_drive(fx, path)
-    r = fx.run("/c0/v0", "start", "migrate", "type=raid5", "option=add", "drives=252:1")
-    if not check(r.returncode == 0, "%s: start migrate" % name, r.stdout + r.stderr):
+    if not start_migrate(fx, name, "type=raid5", "option=add", "drives=252:1"):
         return
     check(wait_for(lambda: migrate_status(fx)["Status"] == "Failed", 120),
           "%s: show migrate says Failed" % name, migrate_status(fx))
@@ -379,10 +470,7 @@ def case_dedicated_spare_stays_valid(fx):
     size = fx_vd_bytes(fx)
     status, out = fio(uri, 1, size)
     check(status == 0, "%s: fio's writes read back verified before" % name, out)
-    r = fx.run("/c0/v0", "start", "migrate", "type=raid5", "option=add", "drives=252:3")
-    if not check(r.returncode == 0, "%s: start migrate" % name, r.stdout + r.stderr):
-        return
-    if not wait_migrated(fx, name):
+    if not migrate_to_end(fx, name, ["type=raid5", "option=add", "drives=252:3"]):
         return
     check(drive_state(fx, 4) == "DHS", "%s: s4 is still a dedicated hot spare" % name,
           fx.run("/c0/e252/s4", "show").stdout)
@@ -397,8 +485,7 @@ def case_dedicated_spare_stays_valid(fx):
     fx.ok("/c0/e252/s1", "set", "offline")
     check(wait_for(lambda: vd_state(fx) == "Optl" and drive_state(fx, 4) == "Onln", 120),
           "%s: the spare rebuilds the member set offline" % name, vd_row(fx))
-    status, out = fio(uri, 1, size, verify_only=True)
-    check(status == 0, "%s: the data verifies after the rebuild" % name, out)
+    data_verifies(uri, 1, size, "%s: the data verifies after the rebuild" % name)
     check_consistent(fx, name)
 
 
@@ -483,8 +570,7 @@ def case_changes_wait_for_migration(fx):
     a dedicated spare are refused; once it has ended they work again."""
     fx.ok("/c0", "add", "vd", "raid0", "drives=252:0-1")
     fx.ok("/c0", "set", "reconrate=1")
-    r = fx.run("/c0/v0", "start", "migrate", "type=raid5", "option=add", "drives=252:2")
-    if not check(r.returncode == 0, "start migrate", r.stdout + r.stderr):
+    if not start_migrate(fx, "refusals", "type=raid5", "option=add", "drives=252:2"):
         return
     for words in (["/c0/v0", "del", "force"], ["/c0/e252/s1", "set", "offline"],
                   ["/c0/e252/s4", "add", "hotsparedrive", "dgs=0"]):
@@ -510,6 +596,7 @@ CASES = [
     migration_case("raid6_to_raid0", "raid6", 4, "raid0", 0, False),
     migration_case("raid1_to_raid0", "raid1", 2, "raid0", 0, True),
     case_kill_9_mid_migration,
+    case_kill_9_degraded_migration,
     member_fails_case("member_fails_raid5_to_raid6", "raid5", "5,0,1", 2, 3, True),
     member_fails_case("member_fails_raid6_add_drive", "raid6", "5,0,1,2", 3, 4, False),
     case_member_fails_raid0_source,

@@ -396,6 +396,43 @@ def case_bad_input(fx):
     check(not doc.get("Response Data", {}).get("Export LIST"), "no bad request left an export", doc)
 
 
+def case_state_dir_deleted(fx):
+    """A process whose state directory is deleted (a test's rm -rf) stops by itself, stopping
+    its exports, and says why: a new process would lock a new file and serve /c0 beside it."""
+    p = fx.serve()
+    if start_export(fx) and wait_consistent(fx):
+        stops_when_deleted(fx, p)
+
+
+def stops_when_deleted(fx, p):
+    """Delete the state directory of serve @p: it exits, says why, and leaves it deleted."""
+    shutil.rmtree(fx.state)
+    try:
+        out, err = p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        check(False, "the process exits once its state directory is deleted")
+        return
+    check(p.returncode == 35, "it exits with status 35 (not found)", p.returncode)
+    check("the lock file '%s/locks/" % fx.state in out and "is gone (was the state directory "
+          "'%s' deleted or moved?)" % fx.state in out, "its result says why", out)
+    lines = err.strip().split("\n")
+    check(any("is gone" in l and "stopping" in l for l in lines) and lines[-1].endswith("stopped"),
+          "its log says why, then that it stopped", err)
+    check(not os.path.exists(fx.state), "stopping does not create the directory again")
+
+
+def case_state_dir_deleted_rebuilding(fx):
+    """The same with a rebuild running, whose last checkpoint has nowhere to go."""
+    p = fx.serve()
+    export, src = rebuild_fixture(fx, 1)
+    if not export:
+        return
+    fx.ok("/c0/e252/s1", "set", "offline")
+    if check(wait_for(lambda: rebuild_row(fx, 3).get("Status") == "In progress"),
+             "the spare's rebuild runs", rebuild_row(fx, 3)):
+        stops_when_deleted(fx, p)
+
+
 def case_state_dir_too_long(fx):
     long_state = os.path.join(fx.root, "d" * 100, "state")
     env = dict(fx.env, RAIDCLI_STATE_DIR=long_state)
@@ -962,13 +999,16 @@ def case_crash_resync_resumes(fx):
     if not crash_after_writes(fx, [(0, 8 * MIB), (264 * MIB, 8 * MIB)]):
         return
     image = image_of(fx, 1)
-    # At 1% a 64 MiB region takes 100 times its I/O time, longer than the 3 s between the
-    # resync's checkpoints (each clears the bits passed): one of them sees the first region
-    # done and the second not.
-    fx.ok("/c0", "set", "bgirate=1")
+    # At 5% a 64 MiB region takes 20 times its I/O time (seconds, under ASan tens): time to
+    # see the resync skip from the first region to the second (at 40% of the VD) and pause
+    # it there; the pause's checkpoint clears the bit of the region passed.
+    fx.ok("/c0", "set", "bgirate=5")
     if not start_export(fx):
         return
-    check(wait_for(lambda: bitmap_dirty(image)[1] == 1, 120),
+    check(wait_for(lambda: 40 <= (bgi_row(fx).get("Progress%") or 0) < 100, 180),
+          "the resync skips from the first dirty region to the second", bgi_row(fx))
+    fx.ok("/c0/v0", "pause", "bgi")
+    check(wait_for(lambda: bitmap_dirty(image)[1] == 1, 30),
           "mdadm -X: the resync cleared the first region's bit", bitmap_dirty(image))
     if not kill_9(fx):
         return
@@ -1033,7 +1073,9 @@ def restart_dirty_degraded(fx, spare=False):
     with open(serve_log, "w") as log:
         fx.foreground = subprocess.Popen([RAIDCLI, "/c0", "serve"], env=fx.env, stdout=log,
                                          stderr=log)
-    if not check(wait_for(lambda: fx.service()["Status"] == "Running"), "serve starts"):
+    if not check(wait_for(lambda: fx.service()["Status"] == "Running", timeout=30),
+                 "serve starts", "exit status %s, log:\n%s" %
+                 (fx.foreground.poll(), open(serve_log).read())):
         return None
     return src, serve_log
 
@@ -1083,9 +1125,28 @@ def wait_rebuild_held(fx, serve_log):
           "its rebuild waits for force, as the export does: the log says why",
           open(serve_log).read())
     row = rebuild_row(fx, 3)
-    check(row.get("Status") == "Not in progress" and row.get("Progress%") == 0,
-          "show rebuild: not in progress, nothing rebuilt", row)
+    check(row.get("Status") == "Waiting for force" and row.get("Progress%") == 0,
+          "show rebuild: waiting for force, nothing rebuilt", row)
+    check(drive_ops(fx, 3) == "Rebuild (0%, waiting for force)",
+          "the drive's show all: Active Operations says the rebuild waits for force",
+          drive_ops(fx, 3))
     check(export_state(fx) == "Needs force", "the export is held", export_state(fx))
+    check(force_notes(fx) == (True, True, True),
+          "show rebuild, /c0/v0 show and /c0 show say what waits and the command that goes on",
+          force_notes(fx))
+
+
+def force_notes(fx):
+    """Whether the footnotes of show rebuild (s3), /c0/v0 show and /c0 show say that the rebuild
+    or v0 waits for force, each with the command that goes on."""
+    rebuild = fx.ok("/c0/e252/s3", "show", "rebuild").stdout
+    vd = fx.ok("/c0/v0", "show").stdout
+    ctrl = fx.ok("/c0", "show").stdout
+    held = "/c0/v0 waits for force: it is degraded and was not shut down cleanly"
+    go_on = "'raidcli /c0/v0 start export force' serves it"
+    return ("/c0/e252/s3 waits for force at /c0/v0: it is degraded and was not shut down "
+            "cleanly" in rebuild and "'raidcli /c0/e252/s3 start rebuild force' goes on" in rebuild,
+            held in vd and go_on in vd, held in ctrl and go_on in ctrl)
 
 
 def resynced_once_whole(fx, serve_log):
@@ -1110,10 +1171,17 @@ def case_dirty_degraded_rebuild_force(fx):
     r = fx.run("/c0/e252/s3", "start", "rebuild")
     check(r.returncode == 245 and "waits at /c0/v0" in r.stdout and "force" in r.stdout,
           "start rebuild without force is refused (245), saying why", r.stdout)
+    # At 1% the rebuild is still running when show rebuild looks (case_rebuild_spare).
+    fx.ok("/c0", "set", "rebuildrate=1")
     r = fx.run("/c0/e252/s3", "start", "rebuild", "force")
     check(r.returncode == 0, "start rebuild force starts it", r.stdout)
+    check(rebuild_row(fx, 3).get("Status") == "In progress",
+          "show rebuild: in progress once forced", rebuild_row(fx, 3))
+    check(force_notes(fx) == (False, False, False), "and no footnote says it waits any more",
+          force_notes(fx))
     check(export_state(fx) == "Serving", "and the export is served: the same force",
           export_state(fx))
+    fx.ok("/c0", "set", "rebuildrate=100")
     check(wait_online(fx, 3), "the rebuild completes", drive_state(fx, 3))
     status, doc = fx.json("/c0/v0", "show", "export")
     r = qemu_img("compare", "-f", "raw", "-F", "raw", src,
@@ -1367,19 +1435,91 @@ def case_cc_schedule(fx):
 case_cc_schedule.fixture = cc_schedule_fixture
 
 
+def vd_cc_row(fx, vd):
+    status, doc = fx.json("/c0/v%d" % vd, "show", "cc")
+    rows = doc.get("Response Data", {}).get("VD Operation Status", [])
+    return rows[0] if rows else {}
+
+
+def case_cc_schedule_kill_9(fx):
+    """kill -9 while the scheduled check runs: without a process show cc says
+    Interrupted; the next process goes on with the same run, the VD's check
+    from where it stood (not from 0) with the mismatches it had found, to
+    its end; the run is not begun anew, and the next one is planned delay=
+    hours after it ended."""
+    start_export(fx)
+    for vd in range(3):
+        wait_consistent(fx, vd)
+    # A torn stripe at v0's start, for its check to find before the kill.
+    fx.ok("/c0", "stop", "service")
+    image = image_of(fx, 0)
+    scribble(image, data_offset(image))
+    hour = (int(time.time()) // 3600 + 2) * 3600
+    fx.ok("/c0", "set", "cc=seq", "delay=24", *schedule_at(fx, hour, 15))
+    start_export(fx)
+    check(wait_for(lambda: checking(fx) == [0], 60), "at the hour v0's check starts",
+          checking(fx))
+    check(wait_for(lambda: (vd_cc_row(fx, 0).get("Progress%") or 0) >= 5, 60),
+          "v0's check moves", vd_cc_row(fx, 0))
+    # A paused check checkpoints; the loop records it within its 1 s tick.
+    fx.ok("/c0/v0", "pause", "cc")
+    paused = vd_cc_row(fx, 0)
+    check(paused.get("Mismatches") == 8, "it found the torn block (8 sectors)", paused)
+    time.sleep(2.5)
+    if not kill_9(fx):
+        return
+    row = cc_sched(fx)
+    check(row.get("CC Current State") == "Interrupted" and
+          row.get("CC Number of iterations") == "0",
+          "without a process show cc says the run was interrupted", row)
+    # Torn below where the check stood (5% of 64 MiB and more): found only if it starts over.
+    scribble(image, data_offset(image) + MIB)
+    start_export(fx)
+    check(wait_for(lambda: vd_cc_row(fx, 0).get("Status") == "In progress", 30),
+          "the next process goes on with the run", vd_cc_row(fx, 0))
+    first = vd_cc_row(fx, 0)
+    check((first.get("Progress%") or 0) >= paused.get("Progress%"),
+          "the next process goes on with v0's check from where it stood (%s%%), not from 0"
+          % paused.get("Progress%"), first)
+    check(cc_sched(fx).get("CC Current State") == "Active", "show cc: the run is Active",
+          cc_sched(fx))
+    fx.ok("/c0", "set", "ccrate=100")
+    check(wait_for(lambda: cc_sched(fx).get("CC Number of iterations") == "1", 60),
+          "the run ends", cc_sched(fx))
+    row = cc_sched(fx)
+    check(row.get("CC Number of VD completed") == "3", "it checked the three VDs to their end",
+          row)
+    found = [vd_cc_row(fx, vd).get("Mismatches") for vd in range(3)]
+    check(found == [8, 0, 0],
+          "v0's check counts the torn block it found before the kill, and not the one put "
+          "where it had been already", found)
+    events = fx.ok("/c0", "show", "events").stdout
+    check(events.count("Scheduled Consistency Check started") == 1 and
+          "Scheduled Consistency Check complete (3 VDs checked)" in events,
+          "the event log has one run, begun once and complete", events)
+    planned = row.get("CC Next Starttime", "-")
+    when = calendar.timegm(time.strptime(planned, "%m/%d/%Y, %H:%M:%S")) if planned != "-" else 0
+    check(0 <= when - hour - 24 * 3600 < 600,
+          "the next run is planned delay= (24) hours after this one ended", planned)
+
+
+case_cc_schedule_kill_9.fixture = cc_schedule_fixture
+
+
 CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
          case_control_socket_robust, case_changes_through_process, case_export_auto_start,
          case_nbdinfo,
          case_read_only_export, case_qemu_img_roundtrip, case_member_failure,
          case_restart_serves_persisted, case_kill_9_recovers, case_tcp_export,
-         case_delete_exported, case_bad_input, case_state_dir_too_long, case_rebuild_spare,
+         case_delete_exported, case_bad_input, case_state_dir_too_long, case_state_dir_deleted,
+         case_state_dir_deleted_rebuilding, case_rebuild_spare,
          case_rebuild_resumes_after_kill, case_rebuild_no_spare, case_rebuild_onto_unconfigured,
          case_consistency_check, case_background_init, case_crash_resync,
          case_crash_resync_resumes, case_bitmap_events, case_dirty_degraded,
          case_dirty_degraded_rebuild_force, case_dirty_degraded_export_force,
          case_dirty_degraded_member_back, case_cc_degraded_refused,
          case_patrol_read, case_patrol_auto_and_stop, case_patrol_starttime,
-         case_cc_schedule]
+         case_cc_schedule, case_cc_schedule_kill_9]
 
 
 def main():
