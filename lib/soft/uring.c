@@ -117,6 +117,10 @@ static void run_sync(struct rcl_soft_op *ops, size_t count)
 			else if (op->kind == RCL_SOFT_OP_WRITE)
 				res = pwrite(op->fd, buf + op->done, op->len - op->done,
 				             (off_t)(op->off + op->done));
+			else if (op->kind == RCL_SOFT_OP_WRITE_DURABLE)
+				res = pwritev2(op->fd,
+				               &(struct iovec){buf + op->done, op->len - op->done},
+				               1, (off_t)(op->off + op->done), RWF_DSYNC);
 			else
 				res = fdatasync(op->fd);
 			more = complete(op, res < 0 ? -errno : res);
@@ -132,11 +136,13 @@ static void prep(struct io_uring *ring, struct rcl_soft_op *op, size_t index)
 	if (op->kind == RCL_SOFT_OP_READ)
 		io_uring_prep_read(sqe, op->fd, buf + op->done, (unsigned)(op->len - op->done),
 		                   op->off + op->done);
-	else if (op->kind == RCL_SOFT_OP_WRITE)
+	else if (op->kind == RCL_SOFT_OP_WRITE || op->kind == RCL_SOFT_OP_WRITE_DURABLE)
 		io_uring_prep_write(sqe, op->fd, buf + op->done, (unsigned)(op->len - op->done),
 		                    op->off + op->done);
 	else
 		io_uring_prep_fsync(sqe, op->fd, IORING_FSYNC_DATASYNC);
+	if (op->kind == RCL_SOFT_OP_WRITE_DURABLE)
+		sqe->rw_flags = RWF_DSYNC;
 	io_uring_sqe_set_data64(sqe, index);
 }
 

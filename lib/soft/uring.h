@@ -18,6 +18,12 @@
 enum rcl_soft_op_kind {
 	RCL_SOFT_OP_READ,
 	RCL_SOFT_OP_WRITE,
+	/*
+	 * A write durable once it completes (RWF_DSYNC): only its own range is
+	 * written back, and the drive's cache flushed, where a DATASYNC writes
+	 * back every dirty page of the file or device.
+	 */
+	RCL_SOFT_OP_WRITE_DURABLE,
 	RCL_SOFT_OP_DATASYNC, /* @buf, @len and @off unused */
 };
 

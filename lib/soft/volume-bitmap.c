@@ -134,31 +134,40 @@ static void take_events(const struct rcl_soft_volume *vol, const struct rcl_soft
 	rcl_free(sb);
 }
 
+static bool sector_dirty(const uint64_t *dirty, size_t s)
+{
+	return dirty[s / 64] >> (s % 64) & 1;
+}
+
 /*
- * Write the sectors of @bm marked in @dirty to every member of array @a
- * that keeps it, then datasync them. Return: 0, or -EIO when the VD did
- * not survive the members that failed.
+ * Write the sectors of @bm marked in @dirty, durably, to every member of
+ * array @a that keeps it. Durable writes of the sectors alone, not a
+ * datasync of the members: every writer of the array waits for a bit
+ * being set, and on a member with much dirty data (buffered I/O to a
+ * file or a drive) a datasync writes all of it back first, for seconds.
+ * Return: 0, or -EIO when the VD did not survive the members that failed.
  */
 static int write_sectors(struct rcl_soft_volume *vol, const struct rcl_soft_array *a,
                          struct vol_bitmap *bm, const uint64_t *dirty)
 {
-	size_t sectors = bm->map_bytes / 512, max = a->n * (sectors + 1), n = 0, synced;
-	struct rcl_soft_op *ops = rcl_malloc(max * sizeof(*ops));
+	size_t sectors = bm->map_bytes / 512, n = 0;
+	struct rcl_soft_op *ops = rcl_malloc(a->n * sectors * sizeof(*ops));
 
 	if (!ops)
 		return -ENOMEM;
-	for (unsigned i = 0; i < a->n; i++)
-		for (size_t s = 0; keeps_bitmap(vol, a->first + i) && s < sectors; s++)
-			if (dirty[s / 64] >> (s % 64) & 1)
-				rcl_soft_vol_op(vol, ops, n++, RCL_SOFT_OP_WRITE, a->first + i,
-				                bm->map + s * 512, 512, a->bitmap_at + s * 512);
-	rcl_soft_vol_run(vol, ops, n);
-	synced = n;
-	n = 0;
-	for (unsigned i = 0; synced && i < a->n; i++)
-		if (keeps_bitmap(vol, a->first + i))
-			rcl_soft_vol_op(vol, ops, n++, RCL_SOFT_OP_DATASYNC, a->first + i, NULL, 0,
-			                0);
+	for (unsigned i = 0; i < a->n; i++) {
+		if (!keeps_bitmap(vol, a->first + i))
+			continue;
+		/* Each run of dirty sectors in one write: each durable write flushes. */
+		for (size_t s = 0, end; s < sectors; s = end + 1) {
+			for (end = s; end < sectors && sector_dirty(dirty, end); end++)
+				;
+			if (end > s)
+				rcl_soft_vol_op(vol, ops, n++, RCL_SOFT_OP_WRITE_DURABLE,
+				                a->first + i, bm->map + s * 512, (end - s) * 512,
+				                a->bitmap_at + s * 512);
+		}
+	}
 	rcl_soft_vol_run(vol, ops, n);
 	rcl_free(ops);
 	return rcl_soft_vol_survives(vol) ? 0 : -EIO;

@@ -545,6 +545,16 @@ static void arm(int member)
 	rcl_soft_uring_set_fault(fault_hook, NULL);
 }
 
+/* Ops of each kind per member; fails nothing. */
+static atomic_uint kinds_on[MAXMEM][RCL_SOFT_OP_DATASYNC + 1];
+
+static int count_kinds_hook(void *ctx, const struct rcl_soft_op *op)
+{
+	(void)ctx;
+	atomic_fetch_add(&kinds_on[op->member][op->kind], 1);
+	return 0;
+}
+
 /* ---- read balancing ---- */
 
 static atomic_uint reads_on[MAXMEM];
@@ -652,6 +662,45 @@ START_TEST(test_sync_fallback)
 	verify(&f);
 	rcl_soft_uring_force_sync(false);
 	teardown(&f);
+}
+END_TEST
+
+/*
+ * Durable writes land like plain ones, in a batch small enough for the
+ * calling thread (pwritev2) and in one big enough for the ring.
+ */
+START_TEST(test_durable_writes)
+{
+	char *dir = unit_tmpdir();
+	char *path = unit_path(dir, "member");
+	int fd = open(path, O_RDWR | O_CREAT, 0600);
+	const size_t sizes[] = {4096, MIB + 4096};
+	uint8_t *buf = malloc(2 * sizes[1]), *back = malloc(2 * sizes[1]);
+	struct rcl_soft_op ops[2];
+
+	ck_assert_int_ge(fd, 0);
+	for (unsigned s = 0; s < 2; s++) {
+		size_t bytes = sizes[s];
+
+		for (size_t i = 0; i < 2 * bytes; i++)
+			buf[i] = (uint8_t)(i * 7 + bytes);
+		for (unsigned k = 0; k < 2; k++)
+			ops[k] = (struct rcl_soft_op){.kind = RCL_SOFT_OP_WRITE_DURABLE,
+			                              .fd = fd,
+			                              .member = k,
+			                              .buf = buf + k * bytes,
+			                              .len = bytes,
+			                              .off = k * bytes};
+		ck_assert_uint_eq(rcl_soft_uring_run(ops, 2), 0);
+		ck_assert_int_eq(pread(fd, back, 2 * bytes, 0), (ssize_t)(2 * bytes));
+		ck_assert(!memcmp(back, buf, 2 * bytes));
+	}
+	close(fd);
+	free(back);
+	free(buf);
+	free(path);
+	unit_rmrf(dir);
+	free(dir);
 }
 END_TEST
 
@@ -770,7 +819,7 @@ START_TEST(test_fua_flush)
 	unsigned fua;
 
 	setup(&f, "raid5", 4, "");
-	/* The region's first write also sets its write-intent bit, syncing every member. */
+	/* The region's first write also sets its write-intent bit (durable writes, no syncs). */
 	ck_assert_int_eq(rcl_soft_volume_write(f.vol, buf, sizeof(buf), 0, 0), 0);
 	arm(-1);
 	/* Chunk 0 of a 4-drive left-symmetric RAID5 is on member 0, its P on member 3. */
@@ -874,10 +923,23 @@ START_TEST(test_bitmap)
 	open_volume(&f, f.state);
 	ck_assert_uint_eq(chunk, 64 * MIB);
 	ck_assert_uint_ge(f.bytes, 2 * 2 * 64 * MIB + 2 * MIB);
-	/* Two data strips per stripe: VD byte 256 MiB is member byte 128 MiB, bit 2. */
+	/*
+	 * Two data strips per stripe: VD byte 256 MiB is member byte 128 MiB,
+	 * bit 2. Setting it writes its sector durably on each member, and
+	 * syncs no member whole (that would write back all their dirty data).
+	 */
+	rcl_soft_uring_set_fault(count_kinds_hook, NULL);
+	memset(kinds_on, 0, sizeof(kinds_on));
 	ck_assert_int_eq(rcl_soft_volume_write(f.vol, buf, sizeof(buf), 256 * MIB, 0), 0);
-	for (unsigned m = 0; m < 3; m++)
+	rcl_soft_uring_set_fault(NULL, NULL);
+	for (unsigned m = 0; m < 3; m++) {
+		unsigned durable_writes = atomic_load(&kinds_on[m][RCL_SOFT_OP_WRITE_DURABLE]);
+		unsigned syncs = atomic_load(&kinds_on[m][RCL_SOFT_OP_DATASYNC]);
+
 		ck_assert_uint_eq(bitmap_bits(&f, m, &chunk), 1u << 2);
+		ck_assert_uint_eq(durable_writes, 1);
+		ck_assert_uint_eq(syncs, 0);
+	}
 	ck_assert_int_eq(rcl_soft_volume_zero(f.vol, 4096, 2 * KIB, 0), 0);
 	ck_assert_int_eq(rcl_soft_volume_flush(f.vol), 0);
 	for (unsigned m = 0; m < 3; m++)
@@ -969,7 +1031,9 @@ static void synced_after_writes(void)
 	for (unsigned i = 0; i < count; i++) {
 		if (oplog.op[i].kind == RCL_SOFT_OP_WRITE)
 			last_write[oplog.op[i].member] = i + 1;
-		if (oplog.op[i].kind == RCL_SOFT_OP_DATASYNC)
+		/* A durable write is on the member once it completes. */
+		if (oplog.op[i].kind == RCL_SOFT_OP_DATASYNC ||
+		    oplog.op[i].kind == RCL_SOFT_OP_WRITE_DURABLE)
 			last_sync[oplog.op[i].member] = i + 1;
 	}
 	for (unsigned m = 0; m < MAXMEM; m++)
@@ -1158,6 +1222,7 @@ int main(void)
 	tcase_add_loop_test(errors, test_member_error, 0, n - 1);
 	tcase_add_test(errors, test_member_error_raid0);
 	tcase_add_test(errors, test_sync_fallback);
+	tcase_add_test(errors, test_durable_writes);
 	tcase_add_test(rest, test_rebuilding_member);
 	tcase_add_test(rest, test_zero);
 	tcase_add_test(rest, test_refusals);
