@@ -236,14 +236,22 @@ static void drop_scratch(struct pwin *pw)
 	pw->scratch = NULL;
 }
 
-static void add_reads(struct pwin *pw)
+/* The segments' reads; a write's (@write) skip readahead (struct vol_member). */
+static void add_reads(struct pwin *pw, bool write)
 {
 	for (size_t i = 0; i < pw->nsegs; i++) {
 		struct pseg *s = &pw->segs[i];
 
-		for (unsigned r = 0; r < RCL_SOFT_ARRAY_MAX; r++)
-			if (s->reads >> r & 1)
+		for (unsigned r = 0; r < RCL_SOFT_ARRAY_MAX; r++) {
+			if (!(s->reads >> r & 1))
+				continue;
+			if (write)
+				rcl_soft_vol_read_old(pw->vol, pw->ops, pw->nops++,
+				                      member_of(pw, s->p, r), s->old[r], s->len,
+				                      row_at(pw, s->p, s->r0));
+			else
 				add_op(pw, RCL_SOFT_OP_READ, s->p, r, s->old[r], s->r0, s->len);
+		}
 	}
 }
 
@@ -325,7 +333,7 @@ static int read_window(struct pwin *pw)
 			rc = take_scratch(pw);
 		if (rc)
 			break;
-		add_reads(pw);
+		add_reads(pw, false);
 		if (!rcl_soft_vol_run(pw->vol, pw->ops, pw->nops)) {
 			finish_read(pw);
 			if (locked)
@@ -497,7 +505,7 @@ static int write_once(struct pwin *pw)
 	if (rc)
 		return rc;
 	pw->nops = 0;
-	add_reads(pw);
+	add_reads(pw, true);
 	if (rcl_soft_vol_run(pw->vol, pw->ops, pw->nops))
 		return 1;
 	for (size_t i = 0; i < pw->nsegs; i++)

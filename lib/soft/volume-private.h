@@ -29,11 +29,16 @@
  *		records it as not online (or names another drive).
  * @reported:	the owner has been told of @failed.
  * @reading:	mirrored reads in flight on it (read balancing).
+ * @old_fd:	the drive opened again, without readahead (POSIX_FADV_RANDOM),
+ *		for the reads a parity write makes of the rows it replaces or
+ *		keeps: through @fd, each such read of a cold strip read
+ *		megabytes ahead of it (read_ahead_kb), and the writes that
+ *		followed into those pages waited for the drive.
  */
 struct vol_member {
 	struct rcl_guid uuid;
 	char *path;
-	int fd;
+	int fd, old_fd;
 	enum rcl_soft_member_state state;
 	_Atomic uint64_t valid_below;
 	atomic_bool failed;
@@ -142,6 +147,13 @@ size_t rcl_soft_vol_run(struct rcl_soft_volume *vol, struct rcl_soft_op *ops, si
 void rcl_soft_vol_op(const struct rcl_soft_volume *vol, struct rcl_soft_op *ops, size_t n,
                      enum rcl_soft_op_kind kind, unsigned member, void *buf, size_t len,
                      uint64_t off);
+
+/*
+ * rcl_soft_vol_read_old() - @ops[@n], a read of @len bytes at @off of
+ * member @member that a write makes: through its @old_fd, without readahead.
+ */
+void rcl_soft_vol_read_old(const struct rcl_soft_volume *vol, struct rcl_soft_op *ops, size_t n,
+                           unsigned member, void *buf, size_t len, uint64_t off);
 
 /*
  * rcl_soft_vol_scratch() - @len bytes aligned for parity (parity.h) in a

@@ -77,6 +77,13 @@ void rcl_soft_vol_op(const struct rcl_soft_volume *vol, struct rcl_soft_op *ops,
 	                              .off = off};
 }
 
+void rcl_soft_vol_read_old(const struct rcl_soft_volume *vol, struct rcl_soft_op *ops, size_t n,
+                           unsigned member, void *buf, size_t len, uint64_t off)
+{
+	rcl_soft_vol_op(vol, ops, n, RCL_SOFT_OP_READ, member, buf, len, off);
+	ops[n].fd = vol->members[member].old_fd;
+}
+
 uint8_t *rcl_soft_vol_scratch(size_t len, void **block)
 {
 	uintptr_t at;
@@ -143,7 +150,9 @@ static void close_member(struct vol_member *m)
 {
 	if (m->fd >= 0)
 		close(m->fd);
-	m->fd = -1;
+	if (m->old_fd >= 0)
+		close(m->old_fd);
+	m->fd = m->old_fd = -1;
 }
 
 /* Whether @m names the drive @uuid at @path (NULL: not present). */
@@ -191,10 +200,17 @@ static enum rcl_status apply_member(struct rcl_soft_volume *vol, const struct rc
 		close_member(m);
 	if (wanted && m->fd < 0) {
 		m->fd = open(m->path, O_RDWR | O_CLOEXEC);
-		if (m->fd < 0)
-			return rcl_fail(err, RCL_SYSTEM,
-			                "cannot open member %u of virtual drive /v%u, '%s': %s",
-			                index, vol->vd, m->path, strerror(errno));
+		m->old_fd = m->fd < 0 ? -1 : open(m->path, O_RDONLY | O_CLOEXEC);
+		if (m->old_fd < 0) {
+			enum rcl_status st =
+			    rcl_fail(err, RCL_SYSTEM,
+			             "cannot open member %u of virtual drive /v%u, '%s': %s", index,
+			             vol->vd, m->path, strerror(errno));
+
+			close_member(m);
+			return st;
+		}
+		posix_fadvise(m->old_fd, 0, 0, POSIX_FADV_RANDOM);
 	}
 	return RCL_OK;
 }
@@ -378,7 +394,7 @@ enum rcl_status rcl_soft_vol_open(const struct rcl_soft_state *state, unsigned v
 	if (owner)
 		vol->owner = *owner;
 	for (unsigned i = 0; i < RCL_SOFT_MAX_MEMBERS; i++)
-		vol->members[i].fd = -1;
+		vol->members[i].fd = vol->members[i].old_fd = -1;
 	/* Updates must not starve behind a steady stream of requests. */
 	pthread_rwlockattr_init(&attr);
 	pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);

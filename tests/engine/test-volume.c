@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "md-ref.h"
@@ -968,6 +969,67 @@ START_TEST(test_bitmap)
 }
 END_TEST
 
+/* Pages of @fd's bytes [@off, @off + @len) in the page cache (@off page-aligned). */
+static unsigned resident_pages(int fd, uint64_t off, size_t len)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), pages = (len + page - 1) / page;
+	unsigned char vec[pages];
+	void *map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, (off_t)off);
+	unsigned n = 0;
+
+	ck_assert_ptr_ne(map, MAP_FAILED);
+	ck_assert_int_eq(mincore(map, len, vec), 0);
+	munmap(map, len);
+	for (size_t i = 0; i < pages; i++)
+		n += vec[i] & 1;
+	return n;
+}
+
+/*
+ * The reads a parity write makes read just the rows it needs, without
+ * readahead: a 4 KiB write in the middle of a strip, on members whose
+ * bytes before it are in the page cache (as a sequential writer leaves
+ * them, which is what makes the kernel read ahead), brings at most its one
+ * page per member into the cache, not the kernel's readahead window.
+ */
+START_TEST(test_write_reads_no_readahead)
+{
+	const uint64_t window = MIB;
+	uint8_t buf[4096], before[64 * KIB];
+	struct mdref_vd ref;
+	uint64_t chunk, at, off;
+	struct fixture f;
+
+	setup(&f, "raid5", 4, "");
+	md_view(&f, 0, &ref);
+	chunk = ref.array.chunk * 512;
+	/* Stripe 10's first data strip, at row 32 KiB: that row of each member. */
+	off = 10 * 3 * chunk + 32 * KIB;
+	at = (ref.part + ref.array.data_offset) * 512 + 10 * chunk + 32 * KIB;
+	for (unsigned m = 0; m < 4; m++) {
+		ck_assert_int_eq(fdatasync(f.fds[m]), 0);
+		ck_assert_int_eq(posix_fadvise(f.fds[m], 0, 0, POSIX_FADV_DONTNEED), 0);
+		if (resident_pages(f.fds[m], at, window)) {
+			printf("SKIP: the members' file system keeps them in memory (tmpfs)\n");
+			teardown(&f);
+			return;
+		}
+		ck_assert_int_eq(
+		    pread(f.fds[m], before, sizeof(before), (off_t)(at - sizeof(before))),
+		    (ssize_t)sizeof(before));
+	}
+	memset(buf, 0x5a, sizeof(buf));
+	ck_assert_int_eq(rcl_soft_volume_write(f.vol, buf, sizeof(buf), off, 0), 0);
+	for (unsigned m = 0; m < 4; m++)
+		ck_assert_uint_le(resident_pages(f.fds[m], at, window), 1);
+	memset(buf, 0, sizeof(buf));
+	ck_assert_int_eq(rcl_soft_volume_read(f.vol, buf, sizeof(buf), off), 0);
+	ck_assert_uint_eq(buf[0], 0x5a);
+	ck_assert_uint_eq(buf[sizeof(buf) - 1], 0x5a);
+	teardown(&f);
+}
+END_TEST
+
 /* ---- the stripe cache: coalescing and write back ---- */
 
 /*
@@ -1228,6 +1290,7 @@ int main(void)
 	tcase_add_test(rest, test_refusals);
 	tcase_add_test(rest, test_fua_flush);
 	tcase_add_test(rest, test_bitmap);
+	tcase_add_test(rest, test_write_reads_no_readahead);
 	tcase_add_loop_test(cache, test_write_back_level, 0, 4);
 	tcase_add_loop_test(cache, test_coalesce, 0, 4);
 	tcase_add_test(cache, test_write_back_flush);
