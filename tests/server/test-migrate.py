@@ -125,23 +125,33 @@ def examine_member(fx, slot):
     return r.returncode, fields, r.stdout + r.stderr
 
 
+def written_export(fx, name, initialized, io_during):
+    """Export v0 (once initialized, with @initialized), let migrations run at
+    full speed, and write fio's seeded data and verify it; with @io_during,
+    start a second seeded workload to run during what the case does next.
+    Return: (uri, size, the seed the VD will hold, the workload or None), or
+    None when the export did not come up."""
+    export = start_export(fx)
+    if not export or (initialized and not wait_consistent(fx)):
+        return None
+    fx.ok("/c0", "set", "reconrate=100")
+    uri = nbd_uri(export)
+    size = fx_vd_bytes(fx)
+    status, out = fio(uri, 1, size)
+    check(status == 0, "%s: fio's seeded writes read back verified before" % name, out)
+    if not io_during:
+        return uri, size, 1, None
+    return uri, size, 2, fio_process(uri, 2, size)
+
+
 def migration_case(name, level, members, target, added, io_during):
     """@level on @members drives to @target, adding @added drives."""
     def case(fx):
         fx.ok("/c0", "add", "vd", level, "drives=252:0-%d" % (members - 1))
-        export = start_export(fx)
-        if not export or (level != "raid0" and not wait_consistent(fx)):
+        written = written_export(fx, name, level != "raid0", io_during)
+        if not written:
             return
-        fx.ok("/c0", "set", "reconrate=100")
-        uri = nbd_uri(export)
-        size = fx_vd_bytes(fx)
-        status, out = fio(uri, 1, size)
-        check(status == 0, "%s: fio's seeded writes read back verified before" % name, out)
-        seed = 1
-        during = None
-        if io_during:
-            seed = 2
-            during = fio_process(uri, seed, size)
+        uri, size, seed, during = written
         opts = ["option=add", "drives=252:%d-%d" % (members, members + added - 1)] if added \
             else []
         if not migrate_to_end(fx, name, ["type=" + target] + opts, during,
@@ -241,6 +251,17 @@ def arm_bad_drive(fx, path):
         os.posix_fadvise(f.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)
 
 
+def add_bad_drive(fx, label):
+    """Add the bad drive (bad_drive(); 252:5) to the controller: its path, or
+    None after a SKIP line for @label where it cannot be made."""
+    path, why = bad_drive(fx)
+    if not path:
+        print("SKIP: %s: %s" % (label, why))
+        return None
+    fx.ok("/c0", "add", "drive", "path=" + path)
+    return path
+
+
 def array_state(fields):
     """mdadm --examine's Array State without its legend: "AA.A"."""
     return fields.get("Array State", "").split(" ")[0]
@@ -255,25 +276,14 @@ def member_fails_case(name, level, drives, added, spare, workload):
     RAID6 with the member missing. Drive @spare, a hot spare then, rebuilds
     it in the new layout, after which a check finds 0 mismatches."""
     def case(fx):
-        path, why = bad_drive(fx)
+        path = add_bad_drive(fx, name)
         if not path:
-            print("SKIP: %s: %s" % (name, why))
             return
-        fx.ok("/c0", "add", "drive", "path=" + path)
         fx.ok("/c0", "add", "vd", level, "drives=252:" + drives)
-        export = start_export(fx)
-        if not export or not wait_consistent(fx):
+        written = written_export(fx, name, True, workload)
+        if not written:
             return
-        fx.ok("/c0", "set", "reconrate=100")
-        uri = nbd_uri(export)
-        size = fx_vd_bytes(fx)
-        status, out = fio(uri, 1, size)
-        check(status == 0, "%s: fio's writes read back verified before" % name, out)
-        seed = 1
-        during = None
-        if workload:
-            seed = 2
-            during = fio_process(uri, seed, size)
+        uri, size, seed, during = written
         arm_bad_drive(fx, path)
         if not migrate_to_end(fx, name, ["type=raid6", "option=add", "drives=252:%d" % added],
                               during, "the workload sees no error while the member fails"):
@@ -321,11 +331,9 @@ def case_kill_9_degraded_migration(fx):
     --examine: the member missing), a hot spare rebuilds it, and a check
     finds 0 mismatches."""
     name = "kill -9 degraded"
-    path, why = bad_drive(fx)
+    path = add_bad_drive(fx, "case_kill_9_degraded_migration")
     if not path:
-        print("SKIP: case_kill_9_degraded_migration: " + why)
         return
-    fx.ok("/c0", "add", "drive", "path=" + path)
     fx.ok("/c0", "add", "vd", "raid5", "drives=252:5,0,1")
     fx.ok("/c0", "set", "bgirate=100")
     export = start_export(fx)
@@ -414,11 +422,9 @@ def case_member_fails_raid0_source(fx):
     already migrated still reads back verified (degraded RAID5), and the VD
     can be deleted."""
     name = "raid0 source"
-    path, why = bad_drive(fx)
+    path = add_bad_drive(fx, "case_member_fails_raid0_source")
     if not path:
-        print("SKIP: case_member_fails_raid0_source: " + why)
         return
-    fx.ok("/c0", "add", "drive", "path=" + path)
     fx.ok("/c0", "add", "vd", "raid0", "drives=252:5,0")
     export = start_export(fx)
     if not export:
