@@ -295,6 +295,10 @@ static void pending_release(struct pending *p)
 /* Number the event after the log's last one and format it into @p->line. */
 static enum rcl_status prepare(struct rcl_ctrl *ctrl, enum rcl_event_code code, struct pending *p,
                                struct rcl_error *err, const char *fmt, va_list ap)
+    __attribute__((format(printf, 5, 0)));
+
+static enum rcl_status prepare(struct rcl_ctrl *ctrl, enum rcl_event_code code, struct pending *p,
+                               struct rcl_error *err, const char *fmt, va_list ap)
 {
 	struct rcl_event_list list = {0};
 	struct rcl_event ev;

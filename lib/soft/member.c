@@ -203,7 +203,9 @@ static enum rcl_status write_top(int fd, uint64_t part_off, const char *serial,
                                  const struct rcl_soft_dg *dg, const struct rcl_soft_vd *vd,
                                  const struct md_array *a, unsigned span, struct rcl_error *err)
 {
-	struct md_array top = {.shape = {RCL_MD_LEVEL_RAID0, 0, dg->spans, vd->strip_kib * 2},
+	struct md_array top = {.shape = {.level = RCL_MD_LEVEL_RAID0,
+	                                 .raid_disks = dg->spans,
+	                                 .chunk_sectors = vd->strip_kib * 2},
 	                       .uuid = vd->uuid,
 	                       .dev_number = span,
 	                       .clean = true};

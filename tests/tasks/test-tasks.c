@@ -69,6 +69,8 @@ static void owner_failed(void *ctx, unsigned vd, unsigned member, int error)
 	atomic_fetch_add(&f->failed[member], 1);
 }
 
+static void cli(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 static void cli(const char *fmt, ...)
 {
 	char args[256], line[PATH_MAX + 300];
