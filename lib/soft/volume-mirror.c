@@ -97,7 +97,8 @@ static ssize_t plan(struct rcl_soft_volume *vol, const struct vol_window *w,
 
 			if (!rcl_soft_vol_usable(vol, m, c.at[i] + run))
 				continue;
-			n = add_op(vol, ops, n, RCL_SOFT_OP_WRITE, m, w->buf + done, run, c.at[i]);
+			n = add_op(vol, ops, n, vol_write_kind(w->flags), m, w->buf + done, run,
+			           c.at[i]);
 			usable++;
 		}
 		if (!w->write) {
@@ -161,8 +162,6 @@ int rcl_soft_vol_mirror_io(struct rcl_soft_volume *vol, const struct vol_window 
 		if (failed)
 			n = 0;
 	}
-	for (ssize_t i = 0; w->write && i < n; i++)
-		vol_set_add(w->written, ops[i].member);
 	if (marked)
 		rcl_soft_vol_bitmap_unmark(vol, 0, w->off, w->off + w->len);
 	if (lock)

@@ -88,7 +88,7 @@ struct pseg {
 struct pwin {
 	struct rcl_soft_volume *vol;
 	const struct vol_window *w;
-	struct vol_set *written;
+	enum rcl_soft_op_kind write_kind; /* how the members are written */
 	struct pstripe *stripes;
 	size_t nstripes;
 	struct pseg *segs;
@@ -482,12 +482,10 @@ static void add_writes(struct pwin *pw)
 
 		for (unsigned d = 0; d < k; d++)
 			if ((s->touched & ~s->p->lost) >> d & 1)
-				add_op(pw, RCL_SOFT_OP_WRITE, s->p, d, new_data(s, d), s->r0,
-				       s->len);
+				add_op(pw, pw->write_kind, s->p, d, new_data(s, d), s->r0, s->len);
 		for (unsigned q = 0; s->how != DATA_ONLY && q < a->parity; q++)
 			if (!(s->p->lost >> (k + q) & 1))
-				add_op(pw, RCL_SOFT_OP_WRITE, s->p, k + q, s->par[q], s->r0,
-				       s->len);
+				add_op(pw, pw->write_kind, s->p, k + q, s->par[q], s->r0, s->len);
 	}
 }
 
@@ -514,8 +512,6 @@ static int write_once(struct pwin *pw)
 	add_writes(pw);
 	if (rcl_soft_vol_run(pw->vol, pw->ops, pw->nops))
 		return 1;
-	for (size_t i = 0; i < pw->nops; i++)
-		vol_set_add(pw->written, pw->ops[i].member);
 	return 0;
 }
 
@@ -538,12 +534,12 @@ static int mark_stripes(struct pwin *pw, size_t count, bool on)
 
 /*
  * Write @n stripes whose locks are held, each as the way it costs least
- * picks; the members written are added to @written.
+ * picks, with member writes of @kind (vol_write_kind()).
  */
 static int write_stripes(struct rcl_soft_volume *vol, struct pstripe *stripes, size_t n,
-                         struct vol_set *written)
+                         enum rcl_soft_op_kind kind)
 {
-	struct pwin pw = {.vol = vol, .written = written, .stripes = stripes, .nstripes = n};
+	struct pwin pw = {.vol = vol, .write_kind = kind, .stripes = stripes, .nstripes = n};
 	size_t segs = 0;
 	int rc = -ENOMEM;
 	bool marked;
@@ -684,11 +680,10 @@ static void cached_written(struct rcl_soft_volume *vol, struct rcl_soft_cached *
 }
 
 /* Write @e's dirty data now (its stripe lock held). */
-static int write_cached(struct rcl_soft_volume *vol, struct rcl_soft_cached *e,
-                        struct vol_set *written)
+static int write_cached(struct rcl_soft_volume *vol, struct rcl_soft_cached *e)
 {
 	struct pstripe p = cached_stripe(vol, e);
-	int rc = write_stripes(vol, &p, 1, written);
+	int rc = write_stripes(vol, &p, 1, RCL_SOFT_OP_WRITE);
 
 	cached_written(vol, e, rc);
 	return rc;
@@ -713,7 +708,7 @@ struct held {
  * Wait (bounded) for @h's batch to be written by a writer that fills the
  * stripe; when none comes, write it. Return: the batch's result.
  */
-static int wait_held(struct rcl_soft_volume *vol, const struct held *h, struct vol_set *written)
+static int wait_held(struct rcl_soft_volume *vol, const struct held *h)
 {
 	struct rcl_soft_lockset set;
 	int rc;
@@ -722,7 +717,7 @@ static int wait_held(struct rcl_soft_volume *vol, const struct held *h, struct v
 
 	lock_one(vol, &set, h->e);
 	if (!ended)
-		rc = h->e->written > h->batch ? h->e->error : write_cached(vol, h->e, written);
+		rc = h->e->written > h->batch ? h->e->error : write_cached(vol, h->e);
 	rcl_soft_stripe_cache_unpin(vol->cache, h->e);
 	rcl_soft_lockset_unlock(&vol->stripes, &set);
 	return rc;
@@ -731,7 +726,6 @@ static int wait_held(struct rcl_soft_volume *vol, const struct held *h, struct v
 /* Write the cached stripes @why picks (dirty since epoch @upto or before, when not 0). */
 static int write_picked(struct rcl_soft_volume *vol, enum rcl_soft_cache_drain why, uint64_t upto)
 {
-	struct vol_set written = {{0}};
 	struct rcl_soft_cached *e;
 	int rc = 0;
 
@@ -741,7 +735,7 @@ static int write_picked(struct rcl_soft_volume *vol, enum rcl_soft_cache_drain w
 
 		lock_one(vol, &set, e);
 		if (e->touched)
-			one = write_cached(vol, e, &written);
+			one = write_cached(vol, e);
 		rcl_soft_stripe_cache_unpin(vol->cache, e);
 		rcl_soft_lockset_unlock(&vol->stripes, &set);
 		rc = rc ? rc : one;
@@ -854,7 +848,7 @@ static int place(struct pwin *pw, struct pstripe *p, struct plan *plan)
 		plan->batch[plan->nbatch++] = *p;
 		return 0;
 	}
-	if (e->touched && !mergeable(e, p) && (rc = write_cached(vol, e, pw->written)))
+	if (e->touched && !mergeable(e, p) && (rc = write_cached(vol, e)))
 		return rc;
 	/* A writer that holds or writes the stripe now stays until its data is written. */
 	deposit(pw, e, p, plan->hold || !plan->cache);
@@ -908,7 +902,7 @@ static int write_window(struct pwin *pw)
 		for (size_t i = 0; i < pw->nstripes && !rc; i++)
 			rc = place(pw, &pw->stripes[i], &plan);
 		if (!rc)
-			rc = write_stripes(vol, plan.batch, plan.nbatch, pw->written);
+			rc = write_stripes(vol, plan.batch, plan.nbatch, vol_write_kind(w->flags));
 		for (size_t i = 0; i < plan.ndone; i++) {
 			cached_written(vol, plan.done[i], rc);
 			rcl_soft_stripe_cache_release(vol->cache, plan.done[i]);
@@ -916,7 +910,7 @@ static int write_window(struct pwin *pw)
 		rcl_soft_lockset_unlock(&vol->stripes, &pw->locks);
 	}
 	for (size_t i = 0; i < plan.nheld; i++) {
-		int one = wait_held(vol, &plan.held[i], pw->written);
+		int one = wait_held(vol, &plan.held[i]);
 
 		rc = rc ? rc : one;
 	}
@@ -959,7 +953,7 @@ static int serve(struct pwin *pw)
 
 int rcl_soft_vol_parity_io(struct rcl_soft_volume *vol, const struct vol_window *w)
 {
-	struct pwin pw = {.vol = vol, .w = w, .written = w->written};
+	struct pwin pw = {.vol = vol, .w = w};
 	struct vol_window bounce = *w;
 	void *block = NULL;
 	int rc;

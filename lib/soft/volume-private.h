@@ -90,25 +90,9 @@ struct rcl_soft_volume {
 	bool write_back;
 };
 
-/* A set of members, by index: the ones a request wrote (for FUA). */
-struct vol_set {
-	uint64_t bits[RCL_SOFT_MAX_MEMBERS / 64];
-};
-
-static inline void vol_set_add(struct vol_set *set, unsigned member)
-{
-	set->bits[member / 64] |= 1ull << (member % 64);
-}
-
-static inline bool vol_set_has(const struct vol_set *set, unsigned member)
-{
-	return set->bits[member / 64] >> (member % 64) & 1;
-}
-
 /**
  * struct vol_window - one window of a request.
  * @write:	write @buf (else read into it).
- * @written:	write: the members written are added here.
  * @flags:	write: the request's RCL_SOFT_IO_* flags.
  */
 struct vol_window {
@@ -117,8 +101,17 @@ struct vol_window {
 	uint8_t *buf;
 	size_t len;
 	uint64_t off;
-	struct vol_set *written;
 };
+
+/*
+ * The member writes of a request with @flags: a FUA request's are durable
+ * writes of their own ranges (a datasync of every member written would
+ * write back all their dirty data too).
+ */
+static inline enum rcl_soft_op_kind vol_write_kind(unsigned flags)
+{
+	return flags & RCL_SOFT_IO_FUA ? RCL_SOFT_OP_WRITE_DURABLE : RCL_SOFT_OP_WRITE;
+}
 
 /*
  * rcl_soft_vol_usable() - whether member @member may be read and written

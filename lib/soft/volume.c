@@ -8,7 +8,8 @@
  * Members are opened O_RDWR without O_DIRECT: they are often image files
  * on tmpfs, which refuses O_DIRECT, and buffered I/O lets the page cache
  * merge the many small member writes a parity update makes. Durability
- * comes from fdatasync on flush and after FUA writes, as for any file.
+ * comes from fdatasync on flush, as for any file; a FUA write's member
+ * writes are durable themselves (vol_write_kind()).
  *
  * Access policy: RO refuses writes, zeroing and trimming with -EROFS;
  * Blocked refuses those and reads too, reads with -EPERM (the VD is there
@@ -252,15 +253,14 @@ static unsigned sector_size(const struct rcl_soft_state *state, const struct rcl
 	return 0;
 }
 
-/* Datasync the members in @set (NULL: every member in use). Return: 0, or -EIO. */
-static int sync_members(struct rcl_soft_volume *vol, const struct vol_set *set)
+/* Datasync every member in use. Return: 0, or -EIO. */
+static int sync_members(struct rcl_soft_volume *vol)
 {
 	struct rcl_soft_op ops[RCL_SOFT_MAX_MEMBERS];
 	size_t n = 0;
 
 	for (unsigned i = 0; i < vol->member_count; i++)
-		if ((set ? vol_set_has(set, i) : vol->members[i].fd >= 0) &&
-		    !atomic_load(&vol->members[i].failed))
+		if (vol->members[i].fd >= 0 && !atomic_load(&vol->members[i].failed))
 			rcl_soft_vol_op(vol, ops, n++, RCL_SOFT_OP_DATASYNC, i, NULL, 0, 0);
 	/* A member that cannot sync is failed; the others hold the data. */
 	if (rcl_soft_vol_run(vol, ops, n) && !rcl_soft_vol_survives(vol))
@@ -270,7 +270,7 @@ static int sync_members(struct rcl_soft_volume *vol, const struct vol_set *set)
 
 static int sync_all(void *vol)
 {
-	return sync_members(vol, NULL);
+	return sync_members(vol);
 }
 
 /* ---- open, close ---- */
@@ -516,7 +516,6 @@ static int serve(struct rcl_soft_volume *vol, bool write, uint8_t *buf, bool ste
                  uint64_t off, unsigned flags)
 {
 	bool parity = vol->geo.arrays[0].parity;
-	struct vol_set written = {{0}};
 	int rc = check_range(vol, len, off);
 	size_t below = len;
 
@@ -533,14 +532,11 @@ static int serve(struct rcl_soft_volume *vol, bool write, uint8_t *buf, bool ste
 		                       .flags = flags,
 		                       .buf = step ? buf + done : buf,
 		                       .len = end - at < below - done ? end - at : below - done,
-		                       .off = at,
-		                       .written = &written};
+		                       .off = at};
 
 		rc = parity ? rcl_soft_vol_parity_io(vol, &w) : rcl_soft_vol_mirror_io(vol, &w);
 		done += w.len;
 	}
-	if (!rc && write && (flags & RCL_SOFT_IO_FUA))
-		rc = sync_members(vol, &written);
 	if (!rc && below < len)
 		rc = rcl_soft_vol_reshape_old(vol, write, step ? buf + below : buf, step,
 		                              len - below, off + below, flags);

@@ -525,7 +525,6 @@ END_TEST
 struct fault {
 	atomic_int member; /* fail every op on this member; -1: none */
 	atomic_uint hits;
-	atomic_uint syncs[MAXMEM];
 };
 
 static struct fault faults;
@@ -533,8 +532,6 @@ static struct fault faults;
 static int fault_hook(void *ctx, const struct rcl_soft_op *op)
 {
 	(void)ctx;
-	if (op->kind == RCL_SOFT_OP_DATASYNC)
-		atomic_fetch_add(&faults.syncs[op->member], 1);
 	if ((int)op->member != atomic_load(&faults.member))
 		return 0;
 	atomic_fetch_add(&faults.hits, 1);
@@ -814,30 +811,38 @@ START_TEST(test_refusals)
 }
 END_TEST
 
-/* FUA syncs the members a write touched; flush syncs them all. */
+/* FUA writes durably the members a write touches; flush syncs them all. */
 START_TEST(test_fua_flush)
 {
 	struct fixture f;
 	uint8_t buf[4096] = {1};
-	unsigned fua;
+	unsigned members = _i ? 2 : 4;
 
-	setup(&f, "raid5", 4, "");
-	/* The region's first write also sets its write-intent bit (durable writes, no syncs). */
+	setup(&f, _i ? "raid1" : "raid5", members, "");
+	/* The region's first write also sets its write-intent bit (durable writes too). */
 	ck_assert_int_eq(rcl_soft_volume_write(f.vol, buf, sizeof(buf), 0, 0), 0);
-	arm(-1);
-	/* Chunk 0 of a 4-drive left-symmetric RAID5 is on member 0, its P on member 3. */
+	memset(kinds_on, 0, sizeof(kinds_on));
+	rcl_soft_uring_set_fault(count_kinds_hook, NULL);
+	/*
+	 * A FUA write's member writes are durable themselves, and no member is
+	 * synced whole. Chunk 0 of a 4-drive left-symmetric RAID5 is on member
+	 * 0, its P on member 3; a RAID1 writes both.
+	 */
 	ck_assert_int_eq(rcl_soft_volume_write(f.vol, buf, sizeof(buf), 0, RCL_SOFT_IO_FUA), 0);
-	for (unsigned m = 0; m < 4; m++) {
-		fua = m == 0 || m == 3;
-		ck_assert_uint_eq(atomic_load(&faults.syncs[m]), fua);
+	for (unsigned m = 0; m < members; m++) {
+		unsigned written = _i || m == 0 || m == 3;
+
+		ck_assert_uint_eq(atomic_load(&kinds_on[m][RCL_SOFT_OP_WRITE_DURABLE]), written);
+		ck_assert_uint_eq(atomic_load(&kinds_on[m][RCL_SOFT_OP_WRITE]), 0);
+		ck_assert_uint_eq(atomic_load(&kinds_on[m][RCL_SOFT_OP_DATASYNC]), 0);
 	}
+	/* A plain write is not durable until a flush, which syncs every member. */
 	ck_assert_int_eq(rcl_soft_volume_write(f.vol, buf, sizeof(buf), 0, 0), 0);
-	ck_assert_uint_eq(atomic_load(&faults.syncs[0]), 1);
+	ck_assert_uint_eq(atomic_load(&kinds_on[0][RCL_SOFT_OP_WRITE]), 1);
+	ck_assert_uint_eq(atomic_load(&kinds_on[0][RCL_SOFT_OP_DATASYNC]), 0);
 	ck_assert_int_eq(rcl_soft_volume_flush(f.vol), 0);
-	for (unsigned m = 0; m < 4; m++) {
-		fua = m == 0 || m == 3;
-		ck_assert_uint_eq(atomic_load(&faults.syncs[m]), 1 + fua);
-	}
+	for (unsigned m = 0; m < members; m++)
+		ck_assert_uint_eq(atomic_load(&kinds_on[m][RCL_SOFT_OP_DATASYNC]), 1);
 	teardown(&f);
 }
 END_TEST
@@ -1235,12 +1240,13 @@ START_TEST(test_write_back_flush)
 	check_places(&f, 0);
 	check_stripe_of(&f, 5 * stripe / 512);
 	check_stripe_of(&f, 9 * stripe / 512);
-	/* FUA: on the members and synced before it returns, even under write back. */
+	/* FUA: on the members, durably, before it returns, even under write back. */
 	log_start(-1);
 	ck_assert_int_eq(rcl_soft_volume_write(f.vol, buf, 4096, 20 * stripe, RCL_SOFT_IO_FUA), 0);
 	memcpy(f.shadow + 20 * stripe, buf, 4096);
 	synced_after_writes();
-	ck_assert_uint_gt(tester_ops(RCL_SOFT_OP_WRITE), 0);
+	ck_assert_uint_gt(tester_ops(RCL_SOFT_OP_WRITE_DURABLE), 0);
+	ck_assert_uint_eq(tester_ops(RCL_SOFT_OP_WRITE), 0);
 	check_stripe_of(&f, 20 * stripe / 512);
 	verify(&f);
 	free(back);
@@ -1290,7 +1296,7 @@ int main(void)
 	tcase_add_test(rest, test_rebuilding_member);
 	tcase_add_test(rest, test_zero);
 	tcase_add_test(rest, test_refusals);
-	tcase_add_test(rest, test_fua_flush);
+	tcase_add_loop_test(rest, test_fua_flush, 0, 2);
 	tcase_add_test(rest, test_bitmap);
 	tcase_add_test(rest, test_write_reads_no_readahead);
 	tcase_add_loop_test(cache, test_write_back_level, 0, 4);
