@@ -253,9 +253,10 @@ static unsigned sector_size(const struct rcl_soft_state *state, const struct rcl
 	return 0;
 }
 
-/* Datasync every member in use. Return: 0, or -EIO. */
-static int sync_members(struct rcl_soft_volume *vol)
+/* Datasync every member of @ctx (a volume) in use. Return: 0, or -EIO. */
+static int sync_all(void *ctx)
 {
+	struct rcl_soft_volume *vol = ctx;
 	struct rcl_soft_op ops[RCL_SOFT_MAX_MEMBERS];
 	size_t n = 0;
 
@@ -266,11 +267,6 @@ static int sync_members(struct rcl_soft_volume *vol)
 	if (rcl_soft_vol_run(vol, ops, n) && !rcl_soft_vol_survives(vol))
 		return -EIO;
 	return 0;
-}
-
-static int sync_all(void *vol)
-{
-	return sync_members(vol);
 }
 
 /* ---- open, close ---- */
