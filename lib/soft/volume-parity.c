@@ -181,11 +181,13 @@ static void lock_all(struct pwin *pw)
 	rcl_soft_lockset_lock(&pw->vol->stripes, &pw->locks);
 }
 
-static void add_op(struct pwin *pw, enum rcl_soft_op_kind kind, const struct pstripe *p,
-                   unsigned role, void *buf, uint32_t r0, uint32_t len)
+static struct rcl_soft_op *add_op(struct pwin *pw, enum rcl_soft_op_kind kind,
+                                  const struct pstripe *p, unsigned role, void *buf, uint32_t r0,
+                                  uint32_t len)
 {
-	rcl_soft_vol_op(pw->vol, pw->ops, pw->nops++, kind, member_of(pw, p, role), buf, len,
+	rcl_soft_vol_op(pw->vol, pw->ops, pw->nops, kind, member_of(pw, p, role), buf, len,
 	                row_at(pw, p, r0));
+	return &pw->ops[pw->nops++];
 }
 
 /* Scratch bytes @s needs: a buffer per role read or recovered, and the new parity. */
@@ -243,14 +245,13 @@ static void add_reads(struct pwin *pw, bool write)
 		struct pseg *s = &pw->segs[i];
 
 		for (unsigned r = 0; r < RCL_SOFT_ARRAY_MAX; r++) {
+			struct rcl_soft_op *op;
+
 			if (!(s->reads >> r & 1))
 				continue;
+			op = add_op(pw, RCL_SOFT_OP_READ, s->p, r, s->old[r], s->r0, s->len);
 			if (write)
-				rcl_soft_vol_read_old(pw->vol, pw->ops, pw->nops++,
-				                      member_of(pw, s->p, r), s->old[r], s->len,
-				                      row_at(pw, s->p, s->r0));
-			else
-				add_op(pw, RCL_SOFT_OP_READ, s->p, r, s->old[r], s->r0, s->len);
+				rcl_soft_vol_no_readahead(pw->vol, op);
 		}
 	}
 }

@@ -142,11 +142,10 @@ void rcl_soft_vol_op(const struct rcl_soft_volume *vol, struct rcl_soft_op *ops,
                      uint64_t off);
 
 /*
- * rcl_soft_vol_read_old() - @ops[@n], a read of @len bytes at @off of
- * member @member that a write makes: through its @old_fd, without readahead.
+ * rcl_soft_vol_no_readahead() - make read @op, one a write makes, go
+ * through its member's @old_fd: without readahead.
  */
-void rcl_soft_vol_read_old(const struct rcl_soft_volume *vol, struct rcl_soft_op *ops, size_t n,
-                           unsigned member, void *buf, size_t len, uint64_t off);
+void rcl_soft_vol_no_readahead(const struct rcl_soft_volume *vol, struct rcl_soft_op *op);
 
 /*
  * rcl_soft_vol_scratch() - @len bytes aligned for parity (parity.h) in a

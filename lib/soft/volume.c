@@ -78,11 +78,9 @@ void rcl_soft_vol_op(const struct rcl_soft_volume *vol, struct rcl_soft_op *ops,
 	                              .off = off};
 }
 
-void rcl_soft_vol_read_old(const struct rcl_soft_volume *vol, struct rcl_soft_op *ops, size_t n,
-                           unsigned member, void *buf, size_t len, uint64_t off)
+void rcl_soft_vol_no_readahead(const struct rcl_soft_volume *vol, struct rcl_soft_op *op)
 {
-	rcl_soft_vol_op(vol, ops, n, RCL_SOFT_OP_READ, member, buf, len, off);
-	ops[n].fd = vol->members[member].old_fd;
+	op->fd = vol->members[op->member].old_fd;
 }
 
 uint8_t *rcl_soft_vol_scratch(size_t len, void **block)
