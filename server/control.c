@@ -165,6 +165,30 @@ static int connect_socket(const char *path)
 	return fd;
 }
 
+/*
+ * Send all of @data on the socket @fd. MSG_NOSIGNAL: when the peer died
+ * (a controller process killed mid-request, a client gone), the sender gets
+ * EPIPE to report rather than a SIGPIPE that ends it without a word.
+ */
+static enum rcl_status send_all(int fd, const char *data, struct rcl_error *err)
+{
+	size_t len = strlen(data);
+
+	while (len) {
+		ssize_t n = send(fd, data, len, MSG_NOSIGNAL);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return rcl_fail_errno(err, RCL_SYSTEM, errno,
+			                      "cannot send on the control socket: %s",
+			                      strerror(errno));
+		data += n;
+		len -= (size_t)n;
+	}
+	return RCL_OK;
+}
+
 /* Read @fd to its end into @sb. Return: 0, or an errno. */
 static int read_to_end(int fd, struct rcl_buf *sb)
 {
@@ -188,7 +212,7 @@ static int read_to_end(int fd, struct rcl_buf *sb)
 static enum rcl_status service_exchange(int fd, const char *request, struct rcl_buf *reply,
                                         struct rcl_error *err)
 {
-	enum rcl_status st = rcl_write_all(fd, request, strlen(request), "control socket", err);
+	enum rcl_status st = send_all(fd, request, err);
 	int e;
 
 	if (st)
@@ -482,7 +506,7 @@ void service_answer(int fd, unsigned id)
 	reply = handle_request(request.buf, id);
 	/* Before answering: when the CLI returns, the exports follow the change. */
 	exports_refresh(id);
-	if (!reply || rcl_write_all(fd, reply, strlen(reply), "control socket", &err))
+	if (!reply || send_all(fd, reply, &err))
 		service_log("could not answer a request: %s", reply ? err.msg : "out of memory");
 	rcl_free(reply);
 	rcl_buf_release(&request);
@@ -582,8 +606,11 @@ enum rcl_status service_forward(struct rcl_ctx *lib, const struct cmd_args *args
 	if (fd < 0)
 		return pid ? err->status : RCL_OK;
 	request = request_text(args, id);
-	st = request ? service_exchange(fd, request, &reply, err)
-	             : rcl_fail(err, RCL_NOMEM, "out of memory");
+	if (!request) {
+		close(fd);
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	}
+	st = service_exchange(fd, request, &reply, err);
 	close(fd);
 	if ((st || !reply.len) && !(args->cmd->flags & CMD_WRITES) && exited(&p, DYING_MS)) {
 		/* It died before answering: a command that changes nothing runs here instead. */
@@ -592,12 +619,15 @@ enum rcl_status service_forward(struct rcl_ctx *lib, const struct cmd_args *args
 		rcl_buf_release(&reply);
 		return RCL_OK;
 	}
-	if (!st && !reply.len)
-		st = rcl_fail(
-		    err, RCL_SYSTEM,
-		    "the controller process of /c%u (pid %d) closed the connection without "
-		    "answering; whether the command took effect is unknown: see its log %s",
-		    id, (int)pid, p.log);
+	if (st || !reply.len) {
+		char cause[RCL_ERROR_MSG_MAX];
+
+		snprintf(cause, sizeof(cause), "%s", st ? err->msg : "it closed the connection");
+		st = rcl_fail(err, RCL_SYSTEM,
+		              "the controller process of /c%u (pid %d) did not answer (%s); "
+		              "whether the command took effect is unknown: see its log %s",
+		              id, (int)pid, cause, p.log);
+	}
 	if (!st)
 		st = parse_reply(reply.buf, res, err);
 	*forwarded = !st;

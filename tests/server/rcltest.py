@@ -70,7 +70,11 @@ class Fixture:
 
     def json(self, *args):
         r = self.run(*args, "J")
-        doc = json.loads(r.stdout)["Controllers"][0]
+        try:
+            doc = json.loads(r.stdout)["Controllers"][0]
+        except ValueError:  # say which command printed what, not just that JSON failed
+            raise RuntimeError("raidcli %s J: exit status %d, not JSON:\n%s%s" %
+                               (" ".join(args), r.returncode, r.stdout, r.stderr)) from None
         if r.returncode and "Response Data" not in doc:
             print("note: '%s' has no Response Data:\n%s%s" % (" ".join(args), r.stdout,
                                                                r.stderr))

@@ -11,16 +11,19 @@ a clear message and a StorCLI-style status. Each case has its own state
 directory under /tmp (a short path: Unix socket paths hold 107 bytes).
 """
 import calendar
+import fcntl
 import json
 import os
 import re
 import shutil
 import signal
+import socket
 import stat
 import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 from rcltest import (BUILD_ROOT, MIB, RAIDCLI, Fixture, bad_drive, check, drive_field, fx_vd_bytes,
@@ -102,7 +105,6 @@ def case_forwarding_same_output(fx):
 
 def raw_request(path, data):
     """Send @data on the control socket as a client would; the reply's text."""
-    import socket
     with socket.socket(socket.AF_UNIX) as sock:
         sock.connect(path)
         sock.sendall(data)
@@ -127,6 +129,69 @@ def case_control_socket_robust(fx):
           "the process keeps serving after bad requests")
     p.send_signal(signal.SIGTERM)
     p.communicate(timeout=30)
+
+
+class DyingProcess:
+    """Plays a controller process of @fx's /c0 that dies while a command is
+    sent to it: it holds the owner lock, accepts one connection on the control
+    socket, then closes it and drops the lock as the kernel does after a
+    kill -9 (a fake: no real process can be killed at that exact moment on
+    demand). With @lock_kept it keeps the lock: a process that drops a
+    connection and lives on."""
+
+    def __init__(self, fx, lock_kept=False):
+        sock = fx.control_socket()
+        owner = os.path.join(fx.state, "locks", os.path.basename(sock)[:-len(".sock")] + ".owner")
+        os.makedirs(os.path.dirname(owner), exist_ok=True)
+        os.makedirs(os.path.dirname(sock), exist_ok=True)
+        self.owner = open(owner, "w")
+        fcntl.flock(self.owner, fcntl.LOCK_EX)
+        self.owner.write(str(os.getpid()))
+        self.owner.flush()
+        if os.path.exists(sock):
+            os.unlink(sock)  # the last one's, left behind as a kill -9 leaves it
+        self.listener = socket.socket(socket.AF_UNIX)
+        self.listener.bind(sock)
+        self.listener.listen()
+        self.lock_kept = lock_kept
+        self.thread = threading.Thread(target=self.die_on_request)
+        self.thread.start()
+
+    def die_on_request(self):
+        conn, _ = self.listener.accept()
+        conn.close()
+        self.listener.close()
+        if not self.lock_kept:
+            self.owner.close()
+
+    def end(self):
+        self.thread.join(timeout=60)
+        self.owner.close()
+
+
+def case_process_dies_mid_request(fx):
+    """A command sent to a controller process that dies before answering is
+    not killed by SIGPIPE: one that changes nothing runs without the process;
+    with the process still there, a failure says what went wrong."""
+    deaths = []
+    for _ in range(10):  # the peer's close and the CLI's send race: both orders happen
+        dying = DyingProcess(fx)
+        r = fx.run("/c0/v0", "show", "J")
+        dying.end()
+        deaths.append(r.returncode)
+    check(deaths == [0] * 10, "'/c0/v0 show' after the process died mid-request runs "
+          "without it, every time (exit statuses)", deaths)
+    r = fx.run("/c0/v0", "show", "J")
+    check(r.returncode == 0 and json.loads(r.stdout)["Controllers"][0]["Response Data"]
+          ["Virtual Drives"][0]["TYPE"] == "RAID5", "and prints the VD", r.stdout)
+    dying = DyingProcess(fx, lock_kept=True)
+    r = fx.run("/c0/v0", "show", "J")
+    dying.end()
+    status = json.loads(r.stdout)["Controllers"][0]["Command Status"] if r.stdout else {}
+    check(r.returncode > 0 and status.get("Status") == "Failure" and
+          "the controller process of /c0 (pid %d) did not answer" % os.getpid() in
+          status.get("Description", ""),
+          "a process that drops the connection and lives on: a failure that says so", r)
 
 
 def case_changes_through_process(fx):
@@ -1507,8 +1572,8 @@ case_cc_schedule_kill_9.fixture = cc_schedule_fixture
 
 
 CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
-         case_control_socket_robust, case_changes_through_process, case_export_auto_start,
-         case_nbdinfo,
+         case_control_socket_robust, case_process_dies_mid_request, case_changes_through_process,
+         case_export_auto_start, case_nbdinfo,
          case_read_only_export, case_qemu_img_roundtrip, case_member_failure,
          case_restart_serves_persisted, case_kill_9_recovers, case_tcp_export,
          case_delete_exported, case_bad_input, case_state_dir_too_long, case_state_dir_deleted,
