@@ -18,6 +18,7 @@
 #include "service.h"
 #include "settings.h"
 #include "soft/migrate.h"
+#include "soft/task.h"
 #include "soft/volume.h"
 #include "tasks.h"
 
@@ -101,11 +102,11 @@ static void end_rests(void)
 	pthread_mutex_unlock(&rest_lock);
 }
 
-/* Rest as long as a step of @took seconds times (100 - rate) / rate, as task.h paces. */
+/* Rest after a step of @took seconds as task.h paces, 5 s at most. */
 static void pace(struct migration *m, double took)
 {
 	unsigned rate = atomic_load(&m->rate);
-	double wait = rate >= 100 ? 0 : took * (100 - (rate ? rate : 1)) / (rate ? rate : 1);
+	double wait = rcl_soft_pace_rest(took, rate);
 	uint64_t until = now_ns() + (uint64_t)((wait > 5 ? 5 : wait) * 1e9);
 	struct timespec ts = {.tv_sec = (time_t)(until / 1000000000u),
 	                      .tv_nsec = (long)(until % 1000000000u)};

@@ -127,6 +127,18 @@ static bool host_busy(struct rcl_soft_task *t)
 	return busy;
 }
 
+/* @rate as a pace has it: 1-100, 0 counting as 1. */
+static unsigned pace_rate(unsigned rate)
+{
+	return rate ? (rate < 100 ? rate : 100) : 1;
+}
+
+double rcl_soft_pace_rest(double took, unsigned rate)
+{
+	rate = pace_rate(rate);
+	return took * (100 - rate) / rate;
+}
+
 /*
  * The rest the rate gives after a step that took @took seconds, spent
  * before the next one. Host-first, it is spent waiting for host requests
@@ -138,7 +150,7 @@ static void rest(struct rcl_soft_task *t, double took)
 	double owed, until;
 
 	pthread_mutex_lock(&t->lock);
-	owed = took * (100 - t->rate) / t->rate;
+	owed = rcl_soft_pace_rest(took, t->rate);
 	if (t->host_first && t->rate == 100)
 		owed = MAX_YIELDS * YIELD_NS / 1e9;
 	until = monotonic() + owed;
@@ -314,8 +326,7 @@ enum rcl_status rcl_soft_task_start(struct rcl_soft_volume *vol,
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
 	t->vol = vol;
 	t->p = *params;
-	t->rate = params->rate ? params->rate : 1;
-	t->rate = t->rate < 100 ? t->rate : 100;
+	t->rate = pace_rate(params->rate);
 	t->host_first = params->host_first;
 	t->step = rcl_soft_sweep_step(vol);
 	t->now = (struct rcl_soft_task_progress){.kind = params->kind,
@@ -367,7 +378,7 @@ void rcl_soft_task_stop(struct rcl_soft_task *task)
 void rcl_soft_task_set_rate(struct rcl_soft_task *task, unsigned rate, bool host_first)
 {
 	pthread_mutex_lock(&task->lock);
-	task->rate = rate ? (rate < 100 ? rate : 100) : 1;
+	task->rate = pace_rate(rate);
 	task->host_first = host_first;
 	pthread_cond_broadcast(&task->wake);
 	pthread_mutex_unlock(&task->lock);

@@ -148,6 +148,13 @@ void rcl_soft_task_resume(struct rcl_soft_task *task);
 /* rcl_soft_task_stop() - end the task after its current step (also when paused). */
 void rcl_soft_task_stop(struct rcl_soft_task *task);
 
+/*
+ * rcl_soft_pace_rest() - the rest, in seconds, after a step of @took seconds
+ * at @rate (1-100; 0 counts as 1): the pace of the header, which tasks and
+ * migrations (StorCLI's reconrate) share.
+ */
+double rcl_soft_pace_rest(double took, unsigned rate);
+
 /* rcl_soft_task_set_rate() - change the pace (see the header) from the next step on. */
 void rcl_soft_task_set_rate(struct rcl_soft_task *task, unsigned rate, bool host_first);
 
