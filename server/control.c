@@ -585,6 +585,12 @@ static enum rcl_status parse_reply(const char *text, struct rcl_result *res, str
 	return st;
 }
 
+/* Whether @e, from sending a request or reading its reply, means the process went away. */
+static bool peer_gone(int e)
+{
+	return e == EPIPE || e == ECONNRESET;
+}
+
 enum rcl_status service_forward(struct rcl_ctx *lib, const struct cmd_args *args, unsigned id,
                                 struct rcl_result *res, bool *forwarded, struct rcl_error *err)
 {
@@ -619,14 +625,14 @@ enum rcl_status service_forward(struct rcl_ctx *lib, const struct cmd_args *args
 		rcl_buf_release(&reply);
 		return RCL_OK;
 	}
-	if (st || !reply.len) {
-		char cause[RCL_ERROR_MSG_MAX];
+	if (st ? peer_gone(err->sys_errno) : !reply.len) {
+		int e = st ? err->sys_errno : 0;
 
-		snprintf(cause, sizeof(cause), "%s", st ? err->msg : "it closed the connection");
-		st = rcl_fail(err, RCL_SYSTEM,
-		              "the controller process of /c%u (pid %d) did not answer (%s); "
-		              "whether the command took effect is unknown: see its log %s",
-		              id, (int)pid, cause, p.log);
+		st = rcl_fail_errno(err, RCL_SYSTEM, e,
+		                    "the controller process of /c%u (pid %d) did not answer (%s); "
+		                    "whether the command took effect is unknown: see its log %s",
+		                    id, (int)pid, e ? strerror(e) : "it closed the connection",
+		                    p.log);
 	}
 	if (!st)
 		st = parse_reply(reply.buf, res, err);

@@ -150,8 +150,8 @@ void rcl_soft_task_stop(struct rcl_soft_task *task);
 
 /*
  * rcl_soft_pace_rest() - the rest, in seconds, after a step of @took seconds
- * at @rate (1-100; 0 counts as 1): the pace of the header, which tasks and
- * migrations (StorCLI's reconrate) share.
+ * at @rate (1-100; 0 counts as 1), as the header's pace has it. Tasks and
+ * migrations (StorCLI's reconrate) share it; host-first is the tasks' own.
  */
 double rcl_soft_pace_rest(double took, unsigned rate);
 
