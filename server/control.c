@@ -34,6 +34,7 @@
 #include "export.h"
 #include "internal.h"
 #include "service.h"
+#include "sock-io.h"
 
 /* How long a starting process may take to answer, and a stopping one to exit. */
 #define START_TIMEOUT_MS 10000
@@ -165,27 +166,12 @@ static int connect_socket(const char *path)
 	return fd;
 }
 
-/*
- * Send all of @data on the socket @fd. MSG_NOSIGNAL: when the peer died
- * (a controller process killed mid-request, a client gone), the sender gets
- * EPIPE to report rather than a SIGPIPE that ends it without a word.
- */
+/* Send all of @data on the control socket (sock-io.h: EPIPE, not SIGPIPE). */
 static enum rcl_status send_all(int fd, const char *data, struct rcl_error *err)
 {
-	size_t len = strlen(data);
-
-	while (len) {
-		ssize_t n = send(fd, data, len, MSG_NOSIGNAL);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return rcl_fail_errno(err, RCL_SYSTEM, errno,
-			                      "cannot send on the control socket: %s",
-			                      strerror(errno));
-		data += n;
-		len -= (size_t)n;
-	}
+	if (sock_send_all(fd, data, strlen(data)))
+		return rcl_fail_errno(err, RCL_SYSTEM, errno,
+		                      "cannot send on the control socket: %s", strerror(errno));
 	return RCL_OK;
 }
 

@@ -26,7 +26,7 @@ static enum opt_outcome send_reply(struct nbd_conn *conn, uint32_t opt, uint32_t
 	nbd_put32(head + 8, opt);
 	nbd_put32(head + 12, type);
 	nbd_put32(head + 16, (uint32_t)len);
-	return nbd_send_iov(conn->fd, iov, len ? 2 : 1) ? OPT_CLOSE : OPT_NEXT;
+	return sock_send_iov(conn->fd, iov, len ? 2 : 1) ? OPT_CLOSE : OPT_NEXT;
 }
 
 /* An error reply, with a message for the human behind the client. */
@@ -66,7 +66,7 @@ static enum opt_outcome opt_export_name(struct nbd_conn *conn, uint32_t len)
 		return OPT_CLOSE;
 	nbd_put64(reply, srv->export.bytes);
 	nbd_put16(reply + 8, srv->transmission_flags);
-	if (nbd_send_all(conn->fd, reply, conn->no_zeroes ? 10 : sizeof(reply)))
+	if (sock_send_all(conn->fd, reply, conn->no_zeroes ? 10 : sizeof(reply)))
 		return OPT_CLOSE;
 	return OPT_TRANSMIT;
 }
@@ -214,7 +214,7 @@ bool nbd_handshake(struct nbd_conn *conn)
 	nbd_put64(hello, NBD_MAGIC_INIT);
 	nbd_put64(hello + 8, NBD_MAGIC_OPT);
 	nbd_put16(hello + 16, NBD_FLAG_FIXED_NEWSTYLE | NBD_FLAG_NO_ZEROES);
-	if (nbd_send_all(conn->fd, hello, sizeof(hello)) ||
+	if (sock_send_all(conn->fd, hello, sizeof(hello)) ||
 	    nbd_recv_all(conn->fd, client, sizeof(client)))
 		return false;
 	client_flags = nbd_get32(client);

@@ -29,6 +29,7 @@
 
 #include "nbd-proto.h"
 #include "nbd.h"
+#include "sock-io.h"
 
 /* Where request payload buffers start (see req_reserve()). */
 #define NBD_BUF_ALIGN 4096
@@ -120,9 +121,6 @@ struct rcl_nbd_server {
 /* nbd-io.c: whole-buffer socket I/O. Each returns 0, or -1 on EOF or error. */
 int nbd_recv_all(int fd, void *buf, size_t len);
 int nbd_discard(int fd, uint64_t len);
-/* nbd_send_iov() - sendmsg() until all is sent; steps @iov over what went out. */
-int nbd_send_iov(int fd, struct iovec *iov, int iovcnt);
-int nbd_send_all(int fd, const void *buf, size_t len);
 /*
  * nbd_inbuf_recv() - @len bytes from @fd through @in into @buf (NULL: read
  * and dropped). What is left of a large payload once @in is empty goes

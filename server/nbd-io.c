@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * nbd-io.c - whole-buffer socket reads and writes for the NBD server.
- *
- * Sends use MSG_NOSIGNAL so a client that went away yields EPIPE rather
- * than killing the process with SIGPIPE.
+ * nbd-io.c - whole-buffer socket reads for the NBD server (sends are
+ * sock-io.c's).
  */
 #include <errno.h>
 #include <string.h>
@@ -78,36 +76,4 @@ int nbd_inbuf_recv(int fd, struct nbd_inbuf *in, void *buf, size_t len)
 		in->end = (size_t)got;
 	}
 	return 0;
-}
-
-int nbd_send_iov(int fd, struct iovec *iov, int iovcnt)
-{
-	struct msghdr msg = {.msg_iov = iov, .msg_iovlen = (size_t)iovcnt};
-
-	while (msg.msg_iovlen) {
-		ssize_t n = sendmsg(fd, &msg, MSG_NOSIGNAL);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		/* Partial send: step over what went out. */
-		while (msg.msg_iovlen && (size_t)n >= msg.msg_iov->iov_len) {
-			n -= (ssize_t)msg.msg_iov->iov_len;
-			msg.msg_iov++;
-			msg.msg_iovlen--;
-		}
-		if (msg.msg_iovlen) {
-			msg.msg_iov->iov_base = (char *)msg.msg_iov->iov_base + n;
-			msg.msg_iov->iov_len -= (size_t)n;
-		}
-	}
-	return 0;
-}
-
-int nbd_send_all(int fd, const void *buf, size_t len)
-{
-	struct iovec iov = {.iov_base = (void *)buf, .iov_len = len};
-
-	return nbd_send_iov(fd, &iov, 1);
 }

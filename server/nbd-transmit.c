@@ -28,7 +28,7 @@ static uint8_t zero_source[1u << 20];
 /* A reply that cannot be sent ends the connection: wake its reader. */
 static void send_iov(struct nbd_conn *conn, struct iovec *iov, int iovcnt)
 {
-	if (nbd_send_iov(conn->fd, iov, iovcnt))
+	if (sock_send_iov(conn->fd, iov, iovcnt))
 		shutdown(conn->fd, SHUT_RDWR);
 }
 
