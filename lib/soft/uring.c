@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "../internal.h"
@@ -17,6 +18,8 @@
 #define DEPTH 128
 /* Batches that move at most this much run on the calling thread (see small()). */
 #define SMALL_BATCH (1u << 20)
+/* Reads of a small batch that may wait for their drives together (see run_small()). */
+#define SMALL_WAITING 32
 
 struct ring {
 	struct io_uring uring;
@@ -98,6 +101,7 @@ static bool complete(struct rcl_soft_op *op, ssize_t res)
 	return op->done < op->len;
 }
 
+/* Run @count ops one after another on this thread, but those that failed already. */
 static void run_sync(struct rcl_soft_op *ops, size_t count)
 {
 	for (size_t i = 0; i < count; i++) {
@@ -105,7 +109,6 @@ static void run_sync(struct rcl_soft_op *ops, size_t count)
 		char *buf = op->buf;
 		bool more;
 
-		op->error = fault(op);
 		if (op->error)
 			continue;
 		do {
@@ -163,7 +166,6 @@ static void run_ring(struct io_uring *ring, struct rcl_soft_op *ops, size_t coun
 				i = again[--nagain];
 			} else {
 				i = next++;
-				ops[i].error = fault(&ops[i]);
 				if (ops[i].error)
 					continue;
 			}
@@ -195,6 +197,7 @@ static void run_ring(struct io_uring *ring, struct rcl_soft_op *ops, size_t coun
  * on tmpfs two 128K writes took 1.7 times as long through the ring as with
  * pwrite(), and the NBD server runs many requests at once on threads of
  * their own anyway. Batches of more than 1 MiB keep it for real drives.
+ * The exception, reads that wait for a drive, is run_small()'s.
  */
 static bool small(const struct rcl_soft_op *ops, size_t count)
 {
@@ -202,7 +205,58 @@ static bool small(const struct rcl_soft_op *ops, size_t count)
 
 	for (size_t i = 0; i < count; i++)
 		bytes += ops[i].len;
-	return count == 1 || bytes <= SMALL_BATCH;
+	return bytes <= SMALL_BATCH;
+}
+
+/*
+ * Read what of @op the page cache holds, without waiting for its drive
+ * (RWF_NOWAIT). Return: whether @op is finished (done or failed); if not,
+ * the rest of it must wait for the drive.
+ */
+static bool read_cached(struct rcl_soft_op *op)
+{
+	for (;;) {
+		struct iovec rest = {(char *)op->buf + op->done, op->len - op->done};
+		ssize_t res = preadv2(op->fd, &rest, 1, (off_t)(op->off + op->done), RWF_NOWAIT);
+
+		if (res < 0 && errno == EAGAIN)
+			return false;
+		if (!complete(op, res < 0 ? -errno : res))
+			return true;
+	}
+}
+
+/*
+ * A small batch runs on this thread, but for its reads that must wait for
+ * a drive: when there are several, they go to the ring together, so that
+ * a parity update's reads of old data and parity, or a degraded read's of
+ * every survivor, wait for the drives once and not once each. On a cold
+ * disk that is most of a small random write's time; reads the page cache
+ * holds, and tmpfs, never wait.
+ */
+static void run_small(struct io_uring *ring, struct rcl_soft_op *ops, size_t count)
+{
+	struct rcl_soft_op waiting[SMALL_WAITING];
+	size_t from[SMALL_WAITING], n = 0;
+
+	for (size_t i = 0; i < count; i++) {
+		if (ops[i].error)
+			continue;
+		if (ops[i].kind == RCL_SOFT_OP_READ && ops[i].nowait && n < SMALL_WAITING) {
+			if (!read_cached(&ops[i])) {
+				from[n] = i;
+				waiting[n++] = ops[i];
+			}
+			continue;
+		}
+		run_sync(&ops[i], 1);
+	}
+	if (n > 1)
+		run_ring(ring, waiting, n);
+	else
+		run_sync(waiting, n);
+	for (size_t k = 0; k < n; k++)
+		ops[from[k]] = waiting[k];
 }
 
 size_t rcl_soft_uring_run(struct rcl_soft_op *ops, size_t count)
@@ -211,14 +265,23 @@ size_t rcl_soft_uring_run(struct rcl_soft_op *ops, size_t count)
 	size_t failed = 0;
 
 	for (size_t i = 0; i < count; i++)
-		ops[i].error = 0, ops[i].done = 0;
-	if (r == &sync_marker || small(ops, count))
+		ops[i].done = 0, ops[i].error = fault(&ops[i]);
+	if (r == &sync_marker || count == 1)
 		run_sync(ops, count);
+	else if (small(ops, count))
+		run_small(&r->uring, ops, count);
 	else
 		run_ring(&r->uring, ops, count);
 	for (size_t i = 0; i < count; i++)
 		failed += ops[i].error != 0;
 	return failed;
+}
+
+bool rcl_soft_uring_nowait(int fd)
+{
+	char byte;
+
+	return preadv2(fd, &(struct iovec){&byte, 1}, 1, 0, RWF_NOWAIT) >= 0 || errno != EOPNOTSUPP;
 }
 
 void rcl_soft_uring_set_fault(rcl_soft_uring_fault_fn fn, void *ctx)

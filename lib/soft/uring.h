@@ -31,6 +31,9 @@ enum rcl_soft_op_kind {
  * struct rcl_soft_op - one member I/O.
  * @member:	the caller's name for the drive (the volume's member index),
  *		for the caller and the fault hook.
+ * @nowait:	@fd takes RWF_NOWAIT reads (rcl_soft_uring_nowait()): a
+ *		small batch's reads that must wait for their drives can be
+ *		told from those the page cache serves, and wait together.
  * @error:	out: 0, or the positive errno it failed with; a read that
  *		meets the end of the drive fails with EIO.
  * @done:	internal: bytes transferred so far.
@@ -42,6 +45,7 @@ struct rcl_soft_op {
 	void *buf;
 	size_t len;
 	uint64_t off;
+	bool nowait;
 	int error;
 	size_t done;
 };
@@ -52,6 +56,13 @@ struct rcl_soft_op {
  * Return: how many failed (see each op's @error).
  */
 size_t rcl_soft_uring_run(struct rcl_soft_op *ops, size_t count);
+
+/**
+ * rcl_soft_uring_nowait() - whether reads of @fd can be asked not to wait
+ * for its drive (RWF_NOWAIT): files on disk filesystems and block devices
+ * can, tmpfs cannot. Asks for the first byte, which may start reading it.
+ */
+bool rcl_soft_uring_nowait(int fd);
 
 /*
  * Test-only: a fault hook, called for each op before it is issued. When it

@@ -34,11 +34,13 @@
  *		keeps: through @fd, each such read of a cold strip read
  *		megabytes ahead of it (read_ahead_kb), and the writes that
  *		followed into those pages waited for the drive.
+ * @nowait:	its reads can be asked not to wait (rcl_soft_uring_nowait()).
  */
 struct vol_member {
 	struct rcl_guid uuid;
 	char *path;
 	int fd, old_fd;
+	bool nowait;
 	enum rcl_soft_member_state state;
 	_Atomic uint64_t valid_below;
 	atomic_bool failed;

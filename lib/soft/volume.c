@@ -72,6 +72,7 @@ void rcl_soft_vol_op(const struct rcl_soft_volume *vol, struct rcl_soft_op *ops,
 {
 	ops[n] = (struct rcl_soft_op){.kind = kind,
 	                              .fd = vol->members[member].fd,
+	                              .nowait = vol->members[member].nowait,
 	                              .member = member,
 	                              .buf = buf,
 	                              .len = len,
@@ -210,6 +211,7 @@ static enum rcl_status apply_member(struct rcl_soft_volume *vol, const struct rc
 			return st;
 		}
 		posix_fadvise(m->old_fd, 0, 0, POSIX_FADV_RANDOM);
+		m->nowait = rcl_soft_uring_nowait(m->old_fd);
 	}
 	return RCL_OK;
 }

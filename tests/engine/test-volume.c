@@ -1037,6 +1037,57 @@ START_TEST(test_write_reads_no_readahead)
 }
 END_TEST
 
+/*
+ * A small batch's reads that must wait for the drive wait together, and
+ * read what they should: one the page cache holds whole, one it holds
+ * nothing of, and one it holds the first page of (the rest continues
+ * where the cached part ended).
+ */
+START_TEST(test_reads_wait_together)
+{
+	char *dir = unit_tmpdir();
+	char *path = unit_path(dir, "member");
+	int fd = open(path, O_RDWR | O_CREAT, 0600);
+	const size_t page = 4096, size = 64 * page;
+	uint8_t *data = malloc(size), back[3][2 * 4096];
+	struct rcl_soft_op ops[3];
+	const uint64_t at[3] = {0, 16 * page, 32 * page};
+	const size_t len[3] = {page, page, 2 * page};
+
+	ck_assert_int_ge(fd, 0);
+	for (size_t i = 0; i < size; i++)
+		data[i] = (uint8_t)(i * 13 + i / page);
+	ck_assert_int_eq(pwrite(fd, data, size, 0), (ssize_t)size);
+	ck_assert_int_eq(fdatasync(fd), 0);
+	ck_assert_int_eq(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
+	/* As the engine's reads for writes do: no readahead (struct vol_member). */
+	ck_assert_int_eq(posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM), 0);
+	if (resident_pages(fd, 0, size) || !rcl_soft_uring_nowait(fd)) {
+		printf("SKIP: the file system keeps files in memory (tmpfs)\n");
+	} else {
+		ck_assert_int_eq(pread(fd, back[0], page, 0), (ssize_t)page);
+		ck_assert_int_eq(pread(fd, back[0], page, (off_t)at[2]), (ssize_t)page);
+		ck_assert_uint_eq(resident_pages(fd, 0, size), 2);
+		for (unsigned k = 0; k < 3; k++)
+			ops[k] = (struct rcl_soft_op){.kind = RCL_SOFT_OP_READ,
+			                              .fd = fd,
+			                              .member = k,
+			                              .buf = back[k],
+			                              .len = len[k],
+			                              .off = at[k],
+			                              .nowait = true};
+		ck_assert_uint_eq(rcl_soft_uring_run(ops, 3), 0);
+		for (unsigned k = 0; k < 3; k++)
+			ck_assert(!memcmp(back[k], data + at[k], len[k]));
+	}
+	close(fd);
+	free(data);
+	free(path);
+	unit_rmrf(dir);
+	free(dir);
+}
+END_TEST
+
 /* ---- the stripe cache: coalescing and write back ---- */
 
 /*
@@ -1299,6 +1350,7 @@ int main(void)
 	tcase_add_loop_test(rest, test_fua_flush, 0, 2);
 	tcase_add_test(rest, test_bitmap);
 	tcase_add_test(rest, test_write_reads_no_readahead);
+	tcase_add_test(rest, test_reads_wait_together);
 	tcase_add_loop_test(cache, test_write_back_level, 0, 4);
 	tcase_add_loop_test(cache, test_coalesce, 0, 4);
 	tcase_add_test(cache, test_write_back_flush);
