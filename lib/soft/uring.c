@@ -191,9 +191,9 @@ static void run_ring(struct io_uring *ring, struct rcl_soft_op *ops, size_t coun
  * Whether a batch is too small to gain from the ring. The kernel hands
  * buffered file I/O it cannot finish at once (tmpfs, the page cache) to
  * its io-wq threads, two context switches per op; plain pread()/pwrite()
- * on this thread do the same copies without them. A single op, or a few
- * small ones (4K random I/O, a parity update's reads and writes, a 128K
- * write to both halves of a mirror), gains nothing from parallel issue:
+ * on this thread do the same copies without them. A few small ops (4K
+ * random I/O, a parity update's reads and writes, a 128K write to both
+ * halves of a mirror) gain nothing from parallel issue:
  * on tmpfs two 128K writes took 1.7 times as long through the ring as with
  * pwrite(), and the NBD server runs many requests at once on threads of
  * their own anyway. Batches of more than 1 MiB keep it for real drives.
@@ -281,7 +281,8 @@ bool rcl_soft_uring_nowait(int fd)
 {
 	char byte;
 
-	return preadv2(fd, &(struct iovec){&byte, 1}, 1, 0, RWF_NOWAIT) >= 0 || errno != EOPNOTSUPP;
+	/* Any other refusal (a sandbox's ENOSYS or EPERM) would fail every read. */
+	return preadv2(fd, &(struct iovec){&byte, 1}, 1, 0, RWF_NOWAIT) >= 0 || errno == EAGAIN;
 }
 
 void rcl_soft_uring_set_fault(rcl_soft_uring_fault_fn fn, void *ctx)

@@ -65,8 +65,9 @@ size_t rcl_soft_uring_run(struct rcl_soft_op *ops, size_t count);
 bool rcl_soft_uring_nowait(int fd);
 
 /*
- * Test-only: a fault hook, called for each op before it is issued. When it
- * returns an errno, the op is not issued and fails with it. Production
+ * Test-only: a fault hook, called for every op of a batch, in order,
+ * before any of them is issued. When it returns an errno, the op is not
+ * issued and fails with it. Production
  * code never sets it. Not thread-safe: set it while no I/O runs; NULL
  * removes it.
  */

@@ -1039,20 +1039,20 @@ END_TEST
 
 /*
  * A small batch's reads that must wait for the drive wait together, and
- * read what they should: one the page cache holds whole, one it holds
- * nothing of, and one it holds the first page of (the rest continues
- * where the cached part ended).
+ * read what they should: one the page cache holds whole, two it holds
+ * nothing of, and one it holds the first page of (the rest, 31 pages,
+ * continues where the cached part ended).
  */
 START_TEST(test_reads_wait_together)
 {
 	char *dir = unit_tmpdir();
 	char *path = unit_path(dir, "member");
 	int fd = open(path, O_RDWR | O_CREAT, 0600);
-	const size_t page = 4096, size = 64 * page;
-	uint8_t *data = malloc(size), back[3][2 * 4096];
-	struct rcl_soft_op ops[3];
-	const uint64_t at[3] = {0, 16 * page, 32 * page};
-	const size_t len[3] = {page, page, 2 * page};
+	const size_t page = 4096, size = 128 * page;
+	const uint64_t at[4] = {0, 16 * page, 24 * page, 64 * page};
+	const size_t len[4] = {page, page, 4 * page, 32 * page};
+	uint8_t *data = malloc(size), *back = malloc(size);
+	struct rcl_soft_op ops[4];
 
 	ck_assert_int_ge(fd, 0);
 	for (size_t i = 0; i < size; i++)
@@ -1065,22 +1065,24 @@ START_TEST(test_reads_wait_together)
 	if (resident_pages(fd, 0, size) || !rcl_soft_uring_nowait(fd)) {
 		printf("SKIP: the file system keeps files in memory (tmpfs)\n");
 	} else {
-		ck_assert_int_eq(pread(fd, back[0], page, 0), (ssize_t)page);
-		ck_assert_int_eq(pread(fd, back[0], page, (off_t)at[2]), (ssize_t)page);
+		ck_assert_int_eq(pread(fd, back, page, (off_t)at[0]), (ssize_t)page);
+		ck_assert_int_eq(pread(fd, back, page, (off_t)at[3]), (ssize_t)page);
 		ck_assert_uint_eq(resident_pages(fd, 0, size), 2);
-		for (unsigned k = 0; k < 3; k++)
+		memset(back, 0, size);
+		for (unsigned k = 0; k < 4; k++)
 			ops[k] = (struct rcl_soft_op){.kind = RCL_SOFT_OP_READ,
 			                              .fd = fd,
 			                              .member = k,
-			                              .buf = back[k],
+			                              .buf = back + at[k],
 			                              .len = len[k],
 			                              .off = at[k],
 			                              .nowait = true};
-		ck_assert_uint_eq(rcl_soft_uring_run(ops, 3), 0);
-		for (unsigned k = 0; k < 3; k++)
-			ck_assert(!memcmp(back[k], data + at[k], len[k]));
+		ck_assert_uint_eq(rcl_soft_uring_run(ops, 4), 0);
+		for (unsigned k = 0; k < 4; k++)
+			ck_assert(!memcmp(back + at[k], data + at[k], len[k]));
 	}
 	close(fd);
+	free(back);
 	free(data);
 	free(path);
 	unit_rmrf(dir);

@@ -982,8 +982,9 @@ END_TEST
 /*
  * The patrol read's member reads as the fault hook sees them issued, pass
  * by pass (a pass: one array's reads at one position, in member order):
- * how many of the pass's reads were open (issued, not yet complete: the
- * op's @done short of its @len) when each was issued, itself included.
+ * how many of the pass's reads were issued together. The hook sees all of
+ * a batch's ops before any of them runs (their @done 0, short of their
+ * @len), and those of the pass's earlier batches complete.
  */
 struct watch {
 	const struct rcl_soft_op *pass[MAXMEM];
