@@ -359,18 +359,28 @@ static int build(const struct rcl_soft_reshape *r, struct rows *w)
 	return e;
 }
 
-/* Write @w's rows in place (@backup false) or to the backup area, synced. */
+/*
+ * Write @w's rows in place (@backup false) or to the backup area, synced;
+ * or read them back from it (@kind READ). The syncs are a batch of their
+ * own: a batch's ops run in any order, and a sync that ran before its
+ * writes would let the checkpoint that follows name rows a power cut
+ * loses.
+ */
 static int store(const struct rcl_soft_reshape *r, struct rows *w, bool backup,
                  enum rcl_soft_op_kind kind)
 {
+	int e;
+
 	for (uint64_t i = 0; i < w->count; i++)
 		for (unsigned m = 0; m < r->to.n; m++)
 			add_op(r, w, kind, m, strip(r, w, i, m), r->to.chunk,
 			       backup ? r->backup_at + i * r->to.chunk
 			              : rcl_soft_array_strip_at(&r->to, w->first + i));
-	if (kind == RCL_SOFT_OP_WRITE)
-		for (unsigned m = 0; m < r->to.n; m++)
-			add_op(r, w, RCL_SOFT_OP_DATASYNC, m, NULL, 0, 0);
+	e = run(r, w);
+	if (e || kind != RCL_SOFT_OP_WRITE)
+		return e;
+	for (unsigned m = 0; m < r->to.n; m++)
+		add_op(r, w, RCL_SOFT_OP_DATASYNC, m, NULL, 0, 0);
 	return run(r, w);
 }
 

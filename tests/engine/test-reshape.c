@@ -283,12 +283,60 @@ static int save_mark(void *ctx, const struct rcl_soft_reshape_mark *mark)
  * and if it is a write, only its first half reaches the drive, the rest
  * being garbage; nothing after it runs. A fake, as no real drive dies on
  * cue.
+ *
+ * Runs without a crash check the order of durability instead: a data sync
+ * of a drive must find every write to it since its last sync already on
+ * it. A sync issued in the same batch as its writes (whose ops run in any
+ * order, and are all seen by the hook before any runs) finds them missing,
+ * and a power cut could then leave a checkpoint pointing at rows the
+ * drives do not hold.
  */
 struct crash {
 	unsigned long count;
 	unsigned long at;
 	unsigned long writes; /* writes seen, to know when no crash point is left */
+	struct unsynced {
+		int fd;
+		uint64_t off;
+		size_t len;
+		uint8_t *bytes; /* as written */
+	} * unsynced;
+	size_t nunsynced;
+	unsigned long syncs, syncs_early;
 };
+
+static void keep_unsynced(struct crash *c, const struct rcl_soft_op *op)
+{
+	struct unsynced *u;
+
+	c->unsynced = realloc(c->unsynced, (c->nunsynced + 1) * sizeof(*c->unsynced));
+	u = &c->unsynced[c->nunsynced++];
+	*u = (struct unsynced){op->fd, op->off, op->len, malloc(op->len)};
+	memcpy(u->bytes, op->buf, op->len);
+}
+
+/* A sync of @fd: whether the writes to it since its last one are on it. */
+static void check_synced(struct crash *c, int fd)
+{
+	size_t kept = 0;
+
+	c->syncs++;
+	for (size_t i = 0; i < c->nunsynced; i++) {
+		struct unsynced *u = &c->unsynced[i];
+		uint8_t *now;
+
+		if (u->fd != fd) {
+			c->unsynced[kept++] = *u;
+			continue;
+		}
+		now = malloc(u->len);
+		unit_get(fd, now, u->len, u->off);
+		c->syncs_early += memcmp(now, u->bytes, u->len) != 0;
+		free(now);
+		free(u->bytes);
+	}
+	c->nunsynced = kept;
+}
 
 static int crash_hook(void *ctx, const struct rcl_soft_op *op)
 {
@@ -297,6 +345,10 @@ static int crash_hook(void *ctx, const struct rcl_soft_op *op)
 	c->count++;
 	if (op->kind == RCL_SOFT_OP_WRITE)
 		c->writes++;
+	if (!c->at && op->kind == RCL_SOFT_OP_WRITE)
+		keep_unsynced(c, op);
+	if (!c->at && op->kind == RCL_SOFT_OP_DATASYNC)
+		check_synced(c, op->fd);
 	if (!c->at || c->count < c->at)
 		return 0;
 	if (c->count == c->at && op->kind == RCL_SOFT_OP_WRITE) {
@@ -382,6 +434,11 @@ static bool migrate_lost(enum rcl_raid_level from_level, unsigned from_n,
 	rcl_soft_uring_set_fault(NULL, NULL);
 	rcl_soft_uring_force_sync(false);
 	ck_assert_int_eq(e, 0);
+	ck_assert_uint_eq(crash.syncs_early, 0);
+	ck_assert(crash_at || crash.syncs > 0);
+	for (size_t i = 0; i < crash.nunsynced; i++)
+		free(crash.unsynced[i].bytes);
+	free(crash.unsynced);
 	ck_assert_uint_eq(mark.position, r.rows);
 	ck_assert_uint_eq(disk.position, r.rows);
 	verify_new(&to, from.vd.bytes, fd, lost);
