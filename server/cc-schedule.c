@@ -12,6 +12,7 @@
 #include "internal.h"
 #include "service.h"
 #include "settings.h"
+#include "soft/guid.h"
 #include "soft/scan.h"
 #include "tasks.h"
 
@@ -34,7 +35,15 @@ struct cc_record {
 	uint64_t iterations;
 	uint64_t completed;
 	uint64_t todo;
-	struct check_mark marks[RCL_MAX_VDS];
+	struct cc_mark {
+		struct check_mark at;
+		/*
+		 * Whose check it is (the VD's md array UUID): a VD deleted
+		 * while no process ran and made again with its number is
+		 * checked from its start, not from the old one's mark.
+		 */
+		struct rcl_guid vd;
+	} marks[RCL_MAX_VDS];
 };
 
 /* The process's schedule; @started: VDs of @rec.todo whose check this process started. */
@@ -56,12 +65,12 @@ static void read_todo(json_object *list, uint64_t *todo)
 }
 
 /*
- * The "marks" of @root into @marks: {"vd": 0, "position": 1048576,
- * "mismatches": 0} each; one out of range is left out (its VD is checked
- * from its start). None: a record from before them. Return: false when
- * they are not a list.
+ * The "marks" of @root into @marks: {"vd": 0, "uuid": "<md array UUID>",
+ * "position": 1048576, "mismatches": 0} each; one out of range or without
+ * a UUID is left out (its VD is checked from its start). None: a record
+ * from before them. Return: false when they are not a list.
  */
-static bool read_marks(json_object *root, struct check_mark *marks)
+static bool read_marks(json_object *root, struct cc_mark *marks)
 {
 	json_object *list;
 
@@ -71,12 +80,17 @@ static bool read_marks(json_object *root, struct check_mark *marks)
 		return false;
 	for (size_t i = 0; i < json_object_array_length(list); i++) {
 		json_object *one = json_object_array_get_idx(list, i);
+		struct rcl_error ignored = {0};
 		uint64_t vd, position, mismatches;
+		struct rcl_guid uuid;
+		const char *text;
 
 		if (rcl_json_get_uint(one, "vd", RCL_MAX_VDS - 1, &vd) &&
+		    rcl_json_get_str(one, "uuid", &text) &&
+		    !rcl_guid_parse(text, &uuid, &ignored) &&
 		    rcl_json_get_uint(one, "position", INT64_MAX, &position) &&
 		    rcl_json_get_uint(one, "mismatches", INT64_MAX, &mismatches))
-			marks[vd] = (struct check_mark){position, mismatches};
+			marks[vd] = (struct cc_mark){{position, mismatches}, uuid};
 	}
 	return true;
 }
@@ -117,13 +131,17 @@ static enum rcl_status record_load(struct rcl_ctx *lib, unsigned id, struct cc_r
 	return st;
 }
 
-static json_object *mark_json(unsigned vd, const struct check_mark *mark)
+static json_object *mark_json(unsigned vd, const struct cc_mark *mark)
 {
 	json_object *one = json_object_new_object();
+	char uuid[RCL_GUID_STRLEN + 1];
 
+	rcl_guid_to_string(&mark->vd, uuid);
 	json_object_object_add(one, "vd", json_object_new_int((int)vd));
-	json_object_object_add(one, "position", json_object_new_int64((int64_t)mark->position));
-	json_object_object_add(one, "mismatches", json_object_new_int64((int64_t)mark->mismatches));
+	json_object_object_add(one, "uuid", json_object_new_string(uuid));
+	json_object_object_add(one, "position", json_object_new_int64((int64_t)mark->at.position));
+	json_object_object_add(one, "mismatches",
+	                       json_object_new_int64((int64_t)mark->at.mismatches));
 	return one;
 }
 
@@ -138,7 +156,7 @@ static void record_save(unsigned id)
 		if (!(r->todo >> vd & 1))
 			continue;
 		json_object_array_add(todo, json_object_new_int((int)vd));
-		if (r->marks[vd].position)
+		if (r->marks[vd].at.position)
 			json_object_array_add(marks, mark_json(vd, &r->marks[vd]));
 	}
 	json_object_object_add(root, "format", json_object_new_int(RECORD_FORMAT));
@@ -191,16 +209,24 @@ static void begin_run(const struct rcl_soft_state *state)
  */
 static bool start_vd(struct rcl_ctrl *ctrl, const struct rcl_soft_vd *vd)
 {
+	struct cc_mark *mark = &cc.rec.marks[vd->id];
 	struct rcl_error err = {0};
 
+	if (mark->at.position && memcmp(mark->vd.b, vd->uuid, sizeof(vd->uuid))) {
+		service_log("the scheduled consistency check starts v%u from its start: the check "
+		            "that stood at byte %llu was of the VD that had its number before",
+		            vd->id, (unsigned long long)mark->at.position);
+		mark->at = (struct check_mark){0};
+	}
+	memcpy(mark->vd.b, vd->uuid, sizeof(vd->uuid));
 	if (!vd->consistent)
 		rcl_fail(&err, RCL_NOT_ALLOWED,
 		         "it was never made consistent (its BGI comes first)");
 	else
-		check_start_at(ctrl, vd->id, &cc.rec.marks[vd->id], &err);
+		check_start_at(ctrl, vd->id, &mark->at, &err);
 	if (err.status)
 		service_log("the scheduled consistency check skips v%u: %s", vd->id, err.msg);
-	else if (cc.rec.marks[vd->id].position)
+	else if (mark->at.position)
 		service_log("the scheduled consistency check goes on with v%u where it stood",
 		            vd->id);
 	return !err.status;
@@ -211,9 +237,9 @@ static bool take_mark(unsigned vd)
 {
 	struct check_mark mark;
 
-	if (!check_checkpoint(vd, &mark) || !memcmp(&mark, &cc.rec.marks[vd], sizeof(mark)))
+	if (!check_checkpoint(vd, &mark) || !memcmp(&mark, &cc.rec.marks[vd].at, sizeof(mark)))
 		return false;
-	cc.rec.marks[vd] = mark;
+	cc.rec.marks[vd].at = mark;
 	return true;
 }
 
@@ -241,7 +267,7 @@ static bool reap(const struct rcl_soft_state *state)
 		}
 		cc.started &= ~(1ull << vd);
 		cc.rec.todo &= ~(1ull << vd);
-		cc.rec.marks[vd] = (struct check_mark){0};
+		cc.rec.marks[vd] = (struct cc_mark){0};
 		cc.rec.completed += done;
 	}
 	return moved || cc.rec.todo != before;

@@ -1517,20 +1517,17 @@ def vd_cc_row(fx, vd):
     return rows[0] if rows else {}
 
 
-def case_cc_schedule_kill_9(fx):
-    """kill -9 while the scheduled check runs: without a process show cc says
-    Interrupted; the next process goes on with the same run, the VD's check
-    from where it stood (not from 0) with the mismatches it had found, to
-    its end; the run is not begun anew, and the next one is planned delay=
-    hours after it ended."""
+def kill_9_scheduled_check(fx, hour):
+    """A torn stripe at v0's start; at @hour a sequential scheduled check
+    (delay=24) starts with v0, finds it, is paused past 5% and recorded,
+    and the process is killed. Return: v0's paused cc row, or None when no
+    process could be killed."""
     start_export(fx)
     for vd in range(3):
         wait_consistent(fx, vd)
-    # A torn stripe at v0's start, for its check to find before the kill.
     fx.ok("/c0", "stop", "service")
     image = image_of(fx, 0)
     scribble(image, data_offset(image))
-    hour = (int(time.time()) // 3600 + 2) * 3600
     fx.ok("/c0", "set", "cc=seq", "delay=24", *schedule_at(fx, hour, 15))
     start_export(fx)
     check(wait_for(lambda: checking(fx) == [0], 60), "at the hour v0's check starts",
@@ -1542,8 +1539,20 @@ def case_cc_schedule_kill_9(fx):
     paused = vd_cc_row(fx, 0)
     check(paused.get("Mismatches") == 8, "it found the torn block (8 sectors)", paused)
     time.sleep(2.5)
-    if not kill_9(fx):
+    return paused if kill_9(fx) else None
+
+
+def case_cc_schedule_kill_9(fx):
+    """kill -9 while the scheduled check runs: without a process show cc says
+    Interrupted; the next process goes on with the same run, the VD's check
+    from where it stood (not from 0) with the mismatches it had found, to
+    its end; the run is not begun anew, and the next one is planned delay=
+    hours after it ended."""
+    hour = (int(time.time()) // 3600 + 2) * 3600
+    paused = kill_9_scheduled_check(fx, hour)
+    if not paused:
         return
+    image = image_of(fx, 0)
     row = cc_sched(fx)
     check(row.get("CC Current State") == "Interrupted" and
           row.get("CC Number of iterations") == "0",
@@ -1582,6 +1591,41 @@ def case_cc_schedule_kill_9(fx):
 case_cc_schedule_kill_9.fixture = cc_schedule_fixture
 
 
+def case_cc_schedule_mark_of_another_vd(fx):
+    """The scheduled check's record names the VD each checkpoint belongs to
+    (its UUID): when the VD with that number is another one by the time a
+    process starts (deleted and another made or imported with its number
+    while none ran, here: the record's UUID changed), its check begins at
+    its start, and the log says why."""
+    hour = (int(time.time()) // 3600 + 2) * 3600
+    paused = kill_9_scheduled_check(fx, hour)
+    if not paused:
+        return
+    tasks = os.path.join(fx.state, "tasks")
+    path = os.path.join(tasks, [n for n in os.listdir(tasks) if n.endswith("-cc.json")][0])
+    record = json.load(open(path))
+    marks = record.get("marks", [])
+    check(len(marks) == 1 and marks[0].get("vd") == 0 and marks[0].get("position", 0) > 0 and
+          re.fullmatch(r"[0-9A-F-]{36}", marks[0].get("uuid", "")),
+          "the record keeps v0's checkpoint with the VD's UUID", marks)
+    marks[0]["uuid"] = "0123ABCD-0000-4000-8000-0123456789AB"
+    with open(path, "w") as f:
+        json.dump(record, f)
+    log = len(service_log(fx))
+    start_export(fx)
+    check(wait_for(lambda: vd_cc_row(fx, 0).get("Status") == "In progress", 30),
+          "the next process goes on with the run", vd_cc_row(fx, 0))
+    first = vd_cc_row(fx, 0)
+    check((first.get("Progress%") or 0) < paused.get("Progress%"),
+          "v0's check begins at its start, not where the other VD's stood (%s%%)"
+          % paused.get("Progress%"), first)
+    check("starts v0 from its start" in service_log(fx)[log:],
+          "the log says why it starts over", service_log(fx)[log:])
+
+
+case_cc_schedule_mark_of_another_vd.fixture = cc_schedule_fixture
+
+
 CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
          case_control_socket_robust, case_process_dies_mid_request, case_changes_through_process,
          case_export_auto_start, case_nbdinfo,
@@ -1595,7 +1639,7 @@ CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
          case_dirty_degraded_rebuild_force, case_dirty_degraded_export_force,
          case_dirty_degraded_member_back, case_cc_degraded_refused,
          case_patrol_read, case_patrol_auto_and_stop, case_patrol_starttime,
-         case_cc_schedule, case_cc_schedule_kill_9]
+         case_cc_schedule, case_cc_schedule_kill_9, case_cc_schedule_mark_of_another_vd]
 
 
 def main():
