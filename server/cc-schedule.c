@@ -282,10 +282,15 @@ static void advance(unsigned id, struct rcl_ctrl *ctrl, const struct rcl_soft_st
 		const struct rcl_soft_vd *vd = &state->cfg.vds[v];
 		uint64_t bit = 1ull << vd->id;
 
+		bool last_done;
+
 		if (!(cc.rec.todo & bit) || (cc.started & bit))
 			continue;
 		if (cc.settings.cc_mode == CC_SEQ && cc.started)
 			break;
+		/* Another task of the VD (a crash's resync, the user's check) goes first. */
+		if (!check_finished(vd->id, &last_done))
+			continue;
 		if (start_vd(ctrl, vd))
 			cc.started |= bit;
 		else

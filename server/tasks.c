@@ -971,8 +971,14 @@ static enum rcl_status start_check(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_
 	bool host_first;
 	enum rcl_status st;
 
-	/* The user's check or init takes the place of the BGI the process started by itself. */
-	if (k && k->task && k->kind == RCL_SOFT_TASK_BGI && kind != RCL_SOFT_TASK_BGI) {
+	/*
+	 * The user's check or init takes the place of the BGI the process
+	 * started by itself; but only a repairing check or an init takes a
+	 * crash's resync's (the BGI of a VD made consistent once): a check that
+	 * only counts would leave the dirty regions' parity stale.
+	 */
+	if (k && k->task && k->kind == RCL_SOFT_TASK_BGI && kind != RCL_SOFT_TASK_BGI &&
+	    (!one || !one->consistent || repair || kind == RCL_SOFT_TASK_INIT)) {
 		rcl_soft_task_stop(k->task);
 		rcl_soft_task_wait(k->task, &(struct rcl_soft_task_progress){0});
 		reap_check(k);

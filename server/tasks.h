@@ -132,8 +132,9 @@ bool tasks_running_on(struct rcl_ctrl *ctrl, unsigned vd);
 void tasks_resync_due(unsigned vd);
 
 /*
- * check_finished() - whether no consistency check of VD @vd runs (in this
- * process) any more; then *@done: the last one of @vd reached its end.
+ * check_finished() - whether no consistency check, init or BGI of VD @vd
+ * runs (in this process) any more; then *@done: the last one of @vd was a
+ * check that reached its end.
  */
 bool check_finished(unsigned vd, bool *done);
 

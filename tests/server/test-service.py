@@ -1626,6 +1626,40 @@ def case_cc_schedule_mark_of_another_vd(fx):
 case_cc_schedule_mark_of_another_vd.fixture = cc_schedule_fixture
 
 
+def case_cc_schedule_waits_for_resync(fx):
+    """A scheduled check that comes due while a crash's resync runs waits for
+    it, and does not take its place: a check (no repair) in its stead would
+    leave the dirty regions' parity stale until the next restart. The
+    user's start cc is refused while the resync runs, for the same reason."""
+    if not crash_after_writes(fx, [(0, 8 * MIB), (264 * MIB, 8 * MIB)]):
+        return
+    fx.ok("/c0", "set", "bgirate=1", "ccrate=100")
+    hour = (int(time.time()) // 3600 + 2) * 3600
+    fx.ok("/c0", "set", "cc=seq", *schedule_at(fx, hour, 5))
+    log = len(service_log(fx))
+    if not start_export(fx):
+        return
+    check(wait_for(lambda: "scheduled consistency check started" in service_log(fx)[log:], 60),
+          "the scheduled check comes due", service_log(fx)[log:])
+    time.sleep(2)
+    check("v0 was not shut down cleanly" in service_log(fx)[log:] and
+          "the BGI of v0 ended" not in service_log(fx)[log:] and checking(fx) == [],
+          "the resync goes on, and v0's check waits for it", (checking(fx), service_log(fx)[log:]))
+    r = fx.run("/c0/v0", "start", "cc")
+    check(r.returncode != 0 and "background initialization of /c0/v0 is in progress" in r.stdout,
+          "start cc is refused while the resync runs", r.stdout)
+    fx.ok("/c0", "set", "bgirate=100")
+    check(wait_for(lambda: cc_sched(fx).get("CC Number of iterations") == "1", 120),
+          "the run ends", cc_sched(fx))
+    check("the BGI of v0 ended: done" in service_log(fx)[log:] and
+          cc_sched(fx).get("CC Number of VD completed") == "1",
+          "the resync ended done, then the check of v0 ran to its end",
+          (cc_sched(fx), service_log(fx)[log:]))
+
+
+case_cc_schedule_waits_for_resync.fixture = lambda: Fixture(size="320MB")
+
+
 CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
          case_control_socket_robust, case_process_dies_mid_request, case_changes_through_process,
          case_export_auto_start, case_nbdinfo,
@@ -1639,7 +1673,8 @@ CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
          case_dirty_degraded_rebuild_force, case_dirty_degraded_export_force,
          case_dirty_degraded_member_back, case_cc_degraded_refused,
          case_patrol_read, case_patrol_auto_and_stop, case_patrol_starttime,
-         case_cc_schedule, case_cc_schedule_kill_9, case_cc_schedule_mark_of_another_vd]
+         case_cc_schedule, case_cc_schedule_kill_9, case_cc_schedule_mark_of_another_vd,
+         case_cc_schedule_waits_for_resync]
 
 
 def main():
