@@ -80,14 +80,11 @@ static bool read_marks(json_object *root, struct cc_mark *marks)
 		return false;
 	for (size_t i = 0; i < json_object_array_length(list); i++) {
 		json_object *one = json_object_array_get_idx(list, i);
-		struct rcl_error ignored = {0};
 		uint64_t vd, position, mismatches;
 		struct rcl_guid uuid;
-		const char *text;
 
 		if (rcl_json_get_uint(one, "vd", RCL_MAX_VDS - 1, &vd) &&
-		    rcl_json_get_str(one, "uuid", &text) &&
-		    !rcl_guid_parse(text, &uuid, &ignored) &&
+		    rcl_json_get_guid(one, "uuid", &uuid) &&
 		    rcl_json_get_uint(one, "position", INT64_MAX, &position) &&
 		    rcl_json_get_uint(one, "mismatches", INT64_MAX, &mismatches))
 			marks[vd] = (struct cc_mark){{position, mismatches}, uuid};
@@ -134,11 +131,9 @@ static enum rcl_status record_load(struct rcl_ctx *lib, unsigned id, struct cc_r
 static json_object *mark_json(unsigned vd, const struct cc_mark *mark)
 {
 	json_object *one = json_object_new_object();
-	char uuid[RCL_GUID_STRLEN + 1];
 
-	rcl_guid_to_string(&mark->vd, uuid);
 	json_object_object_add(one, "vd", json_object_new_int((int)vd));
-	json_object_object_add(one, "uuid", json_object_new_string(uuid));
+	rcl_json_add_guid(one, "uuid", mark->vd.b);
 	json_object_object_add(one, "position", json_object_new_int64((int64_t)mark->at.position));
 	json_object_object_add(one, "mismatches",
 	                       json_object_new_int64((int64_t)mark->at.mismatches));
@@ -281,7 +276,6 @@ static void advance(unsigned id, struct rcl_ctrl *ctrl, const struct rcl_soft_st
 	for (size_t v = 0; v < state->cfg.vd_count; v++) {
 		const struct rcl_soft_vd *vd = &state->cfg.vds[v];
 		uint64_t bit = 1ull << vd->id;
-
 		bool last_done;
 
 		if (!(cc.rec.todo & bit) || (cc.started & bit))

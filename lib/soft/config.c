@@ -21,14 +21,6 @@ static enum rcl_status bad(const struct parse *p, const char *what)
 	                what);
 }
 
-static bool get_guid(json_object *obj, const char *key, struct rcl_guid *out)
-{
-	struct rcl_error ignored = {0};
-	const char *s;
-
-	return rcl_json_get_str(obj, key, &s) && !rcl_guid_parse(s, out, &ignored);
-}
-
 static bool printable(const char *s)
 {
 	for (; *s; s++)
@@ -97,7 +89,7 @@ static enum rcl_status parse_vd(const struct parse *p, json_object *obj,
 
 	if (!json_object_is_type(obj, json_type_object) ||
 	    !rcl_json_get_uint(obj, "id", RCL_MAX_VDS - 1, &id) || !get_name(obj, vd->name) ||
-	    !get_guid(obj, "uuid", &uuid) ||
+	    !rcl_json_get_guid(obj, "uuid", &uuid) ||
 	    !rcl_json_get_uint(obj, "part", RCL_GPT_MAX_PARTS - 1, &part) || !part ||
 	    !rcl_json_get_uint(obj, "first_lba", INT64_MAX, &first) ||
 	    !rcl_json_get_uint(obj, "last_lba", INT64_MAX, &last) || last < first ||
@@ -124,7 +116,8 @@ static bool get_member(json_object *m, struct rcl_soft_member *out)
 {
 	uint64_t slot;
 
-	if (!json_object_is_type(m, json_type_object) || !get_guid(m, "uuid", &out->uuid) ||
+	if (!json_object_is_type(m, json_type_object) ||
+	    !rcl_json_get_guid(m, "uuid", &out->uuid) ||
 	    !rcl_json_get_uint(m, "slot", RCL_SOFT_MAX_DRIVES - 1, &slot))
 		return false;
 	out->slot = (unsigned)slot;
@@ -486,16 +479,6 @@ static void append(json_object *array, json_object *value)
 		json_object_put(value);
 }
 
-static void add_guid(json_object *obj, const char *key, const uint8_t *b)
-{
-	struct rcl_guid g;
-	char text[RCL_GUID_STRLEN + 1];
-
-	memcpy(g.b, b, 16);
-	rcl_guid_to_string(&g, text);
-	add_str(obj, key, text);
-}
-
 static json_object *format_vd(const struct rcl_soft_dg *dg, const struct rcl_soft_vd *vd)
 {
 	json_object *obj = json_object_new_object();
@@ -503,7 +486,7 @@ static json_object *format_vd(const struct rcl_soft_dg *dg, const struct rcl_sof
 
 	add_int(obj, "id", vd->id);
 	add_str(obj, "name", vd->name);
-	add_guid(obj, "uuid", vd->uuid);
+	rcl_json_add_guid(obj, "uuid", vd->uuid);
 	add_int(obj, "part", vd->part);
 	add_int(obj, "first_lba", (int64_t)vd->first_lba);
 	add_int(obj, "last_lba", (int64_t)vd->last_lba);
@@ -533,7 +516,7 @@ static json_object *format_member(const struct rcl_soft_member *member)
 {
 	json_object *m = json_object_new_object();
 
-	add_guid(m, "uuid", member->uuid.b);
+	rcl_json_add_guid(m, "uuid", member->uuid.b);
 	add_int(m, "slot", member->slot);
 	return m;
 }

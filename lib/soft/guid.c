@@ -92,3 +92,21 @@ enum rcl_status rcl_guid_random(struct rcl_guid *guid, struct rcl_error *err)
 	guid->b[8] = (uint8_t)((guid->b[8] & 0x3f) | 0x80);
 	return RCL_OK;
 }
+
+bool rcl_json_get_guid(json_object *obj, const char *key, struct rcl_guid *out)
+{
+	struct rcl_error ignored = {0};
+	const char *s;
+
+	return rcl_json_get_str(obj, key, &s) && !rcl_guid_parse(s, out, &ignored);
+}
+
+void rcl_json_add_guid(json_object *obj, const char *key, const uint8_t *b)
+{
+	struct rcl_guid g;
+	char text[RCL_GUID_STRLEN + 1];
+
+	memcpy(g.b, b, 16);
+	rcl_guid_to_string(&g, text);
+	json_object_object_add(obj, key, json_object_new_string(text));
+}

@@ -40,6 +40,12 @@ void rcl_guid_to_string(const struct rcl_guid *guid, char *out);
  */
 enum rcl_status rcl_guid_parse(const char *text, struct rcl_guid *guid, struct rcl_error *err);
 
+/* rcl_json_get_guid() - the GUID in text form at @key; false if missing or not a GUID. */
+bool rcl_json_get_guid(json_object *obj, const char *key, struct rcl_guid *out);
+
+/* rcl_json_add_guid() - @key: the text form of the GUID in @b (16 bytes, on-disk form). */
+void rcl_json_add_guid(json_object *obj, const char *key, const uint8_t *b);
+
 /**
  * rcl_guid_random() - a random (version 4, RFC 4122 variant) GUID.
  * Return: RCL_OK, RCL_SYSTEM when the kernel gives no randomness.
