@@ -208,6 +208,14 @@ static int vol_write(void *ctx, const void *buf, size_t len, uint64_t off, bool 
 	return rcl_soft_volume_write(ctx, buf, len, off, fua ? RCL_SOFT_IO_FUA : 0);
 }
 
+static int vol_write_later(void *ctx, const void *buf, size_t len, uint64_t off, bool fua,
+                           void (*ended)(void *token, int rc), void *token)
+{
+	_Static_assert(RCL_SOFT_LATER == RCL_NBD_LATER, "one value says 'ends later'");
+	return rcl_soft_volume_write_later(ctx, buf, len, off, fua ? RCL_SOFT_IO_FUA : 0, ended,
+	                                   token);
+}
+
 static int vol_flush(void *ctx)
 {
 	return rcl_soft_volume_flush(ctx);
@@ -330,6 +338,7 @@ static enum rcl_status serve_export(struct rcl_ctrl *ctrl, struct export *e, str
 	struct rcl_nbd_export nbd = {.name = e->name,
 	                             .read = vol_read,
 	                             .write = vol_write,
+	                             .write_later = vol_write_later,
 	                             .flush = vol_flush,
 	                             .trim = vol_trim,
 	                             .zero = vol_zero};

@@ -8,13 +8,17 @@
  * serves requests: it takes the connection's read lock, reads one request
  * (header and payload), lets go, runs it and sends the reply under the send
  * lock. A request never changes threads, so it costs no handoff (wake-ups,
- * context switches) on its way. A connection starts with one thread and
+ * context switches) on its way; except a write the export ends later
+ * (write_later): the thread leaves it to whoever ends it, who sends its
+ * reply, and serves the next request with another slot. A connection starts with one thread and
  * adds one whenever all of its threads are busy with requests, up to the
  * server's per-connection limit; its threads end with it, so idle exports
  * and finished clients cost no threads.
- * Each thread keeps a payload buffer that grows to the largest request it
- * has seen and is then reused: the data path allocates nothing per request,
- * and a connection holds at most one request (and buffer) per thread.
+ * Each request slot keeps a payload buffer that grows to the largest
+ * request it has seen and is then reused: a thread keeps its slot, and a
+ * slot left with a write ending later goes back to the connection's spares
+ * once answered, so the data path allocates nothing per request once
+ * warm; a connection holds a slot per thread and per write ending later.
  */
 #ifndef RCL_SERVER_NBD_INTERNAL_H
 #define RCL_SERVER_NBD_INTERNAL_H
@@ -48,8 +52,10 @@
 /* How long a handshake may wait for each message from the client (seconds). */
 #define NBD_HANDSHAKE_TIMEOUT 30
 
-/* struct nbd_req - one request, on the thread that read it and runs it. */
+/* struct nbd_req - one request slot: the request a thread read and runs, or one ending later. */
 struct nbd_req {
+	struct nbd_conn *conn;
+	struct nbd_req *next; /* in the connection's spares */
 	uint16_t flags;
 	uint16_t type;
 	uint64_t cookie;
@@ -88,8 +94,11 @@ struct nbd_conn {
 
 	/* Threads not busy with a request: a thread that takes the last one adds a thread. */
 	atomic_uint idle;
-	pthread_mutex_t lock; /* @nthreads and @threads, @closed */
+	pthread_mutex_t lock; /* @nthreads and @threads, @closed, @spares, @later */
 	bool closed;          /* no thread may be added: the connection is ending */
+	struct nbd_req *spares;
+	unsigned later;              /* writes ending later, not yet answered */
+	pthread_cond_t all_answered; /* @later fell to 0 */
 	unsigned nthreads;
 	pthread_t threads[NBD_CONN_THREADS_MAX]; /* [0] ran the handshake, and joins the rest */
 
@@ -127,6 +136,9 @@ int nbd_discard(int fd, uint64_t len);
  * straight into @buf.
  */
 int nbd_inbuf_recv(int fd, struct nbd_inbuf *in, void *buf, size_t len);
+
+/* nbd_slots_free() - free a list of request slots (linked by @next) and their buffers. */
+void nbd_slots_free(struct nbd_req *list);
 
 /*
  * nbd_handshake() - run the fixed newstyle handshake on @conn.

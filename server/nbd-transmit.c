@@ -4,7 +4,8 @@
  * threads in turn reads one request under the read lock, checks it, runs
  * the export's operation and sends the reply under the send lock (simple
  * replies, or for READ a single structured chunk once the client
- * negotiated them); see nbd-internal.h for how threads come and go.
+ * negotiated them); see nbd-internal.h for how threads come and go. A
+ * write the export ends later is answered by whoever ends it.
  *
  * Requests that fail the checks (bounds, alignment, flags, read-only) are
  * answered at once and never reach the export. Replies may leave out of
@@ -137,6 +138,48 @@ static int write_zero_bytes(const struct rcl_nbd_export *ex, uint64_t off, uint6
 	return 0;
 }
 
+/* Slot @req is a spare again (the connection's lock held). */
+static void spare_slot(struct nbd_conn *conn, struct nbd_req *req)
+{
+	req->next = conn->spares;
+	conn->spares = req;
+}
+
+/* A write the export ended later: answer it, and its slot is a spare. */
+static void write_ended(void *token, int rc)
+{
+	struct nbd_req *req = token;
+	struct nbd_conn *conn = req->conn;
+
+	req->error = nbd_error(rc);
+	send_reply(conn, req);
+	pthread_mutex_lock(&conn->lock);
+	spare_slot(conn, req);
+	if (!--conn->later)
+		pthread_cond_broadcast(&conn->all_answered);
+	pthread_mutex_unlock(&conn->lock);
+}
+
+/* Run a WRITE through write_later: counted from now until answered. */
+static int write_later(const struct rcl_nbd_export *ex, struct nbd_req *req, bool fua)
+{
+	struct nbd_conn *conn = req->conn;
+	int rc;
+
+	pthread_mutex_lock(&conn->lock);
+	conn->later++;
+	pthread_mutex_unlock(&conn->lock);
+	rc = ex->write_later(ex->ctx, req->buf, req->length, req->offset, fua, write_ended, req);
+	if (rc != RCL_NBD_LATER) {
+		pthread_mutex_lock(&conn->lock);
+		if (!--conn->later)
+			pthread_cond_broadcast(&conn->all_answered);
+		pthread_mutex_unlock(&conn->lock);
+	}
+	return rc;
+}
+
+/* Return: the export's result, or RCL_NBD_LATER for a write it ends later. */
 static int run_request(const struct rcl_nbd_export *ex, struct nbd_req *req)
 {
 	bool fua = req->flags & NBD_CMD_FLAG_FUA;
@@ -146,6 +189,8 @@ static int run_request(const struct rcl_nbd_export *ex, struct nbd_req *req)
 	case NBD_CMD_READ:
 		return ex->read(ex->ctx, req->buf, req->length, req->offset);
 	case NBD_CMD_WRITE:
+		if (ex->write_later)
+			return write_later(ex, req, fua);
 		return ex->write(ex->ctx, req->buf, req->length, req->offset, fua);
 	case NBD_CMD_FLUSH:
 		return ex->flush(ex->ctx);
@@ -305,13 +350,16 @@ static void add_thread(struct nbd_conn *conn)
 }
 
 /*
- * Serve one request on this thread, from reading it to sending its reply.
- * Return: false when the connection has no more requests.
+ * Serve one request on this thread in slot *@slot, from reading it to
+ * sending its reply; a write ended later keeps the slot (*@slot becomes
+ * NULL). Return: false when the connection has no more requests.
  */
-static bool serve_one(struct nbd_conn *conn, struct nbd_req *req)
+static bool serve_one(struct nbd_conn *conn, struct nbd_req **slot)
 {
 	const struct rcl_nbd_export *ex = &conn->srv->export;
+	struct nbd_req *req = *slot;
 	bool runs = false;
+	int rc;
 
 	pthread_mutex_lock(&conn->read_lock);
 	if (conn->ending || !read_request(conn, req, &runs)) {
@@ -320,25 +368,64 @@ static bool serve_one(struct nbd_conn *conn, struct nbd_req *req)
 		return false;
 	}
 	pthread_mutex_unlock(&conn->read_lock);
-	if (runs) {
-		if (atomic_fetch_sub(&conn->idle, 1) == 1)
-			add_thread(conn);
-		req->error = nbd_error(run_request(ex, req));
+	if (!runs) {
+		send_reply(conn, req);
+		return true;
 	}
-	send_reply(conn, req);
-	if (runs)
-		atomic_fetch_add(&conn->idle, 1);
+	if (atomic_fetch_sub(&conn->idle, 1) == 1)
+		add_thread(conn);
+	rc = run_request(ex, req);
+	if (rc == RCL_NBD_LATER) {
+		*slot = NULL;
+	} else {
+		req->error = nbd_error(rc);
+		send_reply(conn, req);
+	}
+	atomic_fetch_add(&conn->idle, 1);
 	return true;
 }
 
-/* Serve requests until the connection has no more; then free the buffer. */
+/* A request slot: a spare, or a new one. NULL when out of memory. */
+static struct nbd_req *take_slot(struct nbd_conn *conn)
+{
+	struct nbd_req *req;
+
+	pthread_mutex_lock(&conn->lock);
+	req = conn->spares;
+	if (req)
+		conn->spares = req->next;
+	pthread_mutex_unlock(&conn->lock);
+	if (!req && (req = rcl_calloc(1, sizeof(*req))))
+		req->conn = conn;
+	return req;
+}
+
+void nbd_slots_free(struct nbd_req *list)
+{
+	while (list) {
+		struct nbd_req *req = list;
+
+		list = req->next;
+		rcl_free(req->block);
+		rcl_free(req);
+	}
+}
+
+/*
+ * Serve requests until the connection has no more (or no slot can be had:
+ * the other threads serve on, and the first one's end ends the connection).
+ */
 static void serve_requests(struct nbd_conn *conn)
 {
-	struct nbd_req req = {0};
+	struct nbd_req *req = NULL;
 
-	while (serve_one(conn, &req))
+	while ((req || (req = take_slot(conn))) && serve_one(conn, &req))
 		;
-	rcl_free(req.block);
+	if (req) {
+		pthread_mutex_lock(&conn->lock);
+		spare_slot(conn, req);
+		pthread_mutex_unlock(&conn->lock);
+	}
 }
 
 static void *request_thread(void *arg)
@@ -359,4 +446,9 @@ void nbd_transmit(struct nbd_conn *conn)
 	pthread_mutex_unlock(&conn->lock);
 	for (unsigned i = 1; i < n; i++)
 		pthread_join(conn->threads[i], NULL);
+	/* Writes ending later still owe their replies, and their slots are lent out. */
+	pthread_mutex_lock(&conn->lock);
+	while (conn->later)
+		pthread_cond_wait(&conn->all_answered, &conn->lock);
+	pthread_mutex_unlock(&conn->lock);
 }

@@ -31,6 +31,12 @@
  *		which the client receives as the matching NBD error. @trim and
  *		@zero may be NULL (not advertised); so may @flush (then neither
  *		FLUSH nor FUA is), and @write when @read_only.
+ * @write_later: may be NULL; else WRITE runs through it: a write that
+ *		may end after it returns, as a write whose data waits for its
+ *		neighbours does. It returns RCL_NBD_LATER and later calls
+ *		@ended(@token, result) once, from any thread, @buf lent to it
+ *		until then; or it returns its result, as @write does (which
+ *		still serves the writes of zeros).
  * @ctx:	passed to the operations.
  */
 struct rcl_nbd_export {
@@ -46,8 +52,13 @@ struct rcl_nbd_export {
 	int (*flush)(void *ctx);
 	int (*trim)(void *ctx, size_t len, uint64_t off);
 	int (*zero)(void *ctx, size_t len, uint64_t off, bool fua);
+	int (*write_later)(void *ctx, const void *buf, size_t len, uint64_t off, bool fua,
+	                   void (*ended)(void *token, int rc), void *token);
 	void *ctx;
 };
+
+/* What @write_later returns when @ended will give the result. */
+#define RCL_NBD_LATER 1
 
 struct rcl_nbd_server;
 

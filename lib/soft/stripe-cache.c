@@ -31,6 +31,9 @@ struct rcl_soft_stripe_cache {
 	pthread_t thread;
 	bool running, stop, pressure;
 	size_t dirty_count;
+	/* Entries held without a waiter (_hold()), and the shortest of their waits. */
+	size_t holding;
+	uint64_t hold_tick_ns;
 	uint64_t epoch;
 	void (*drain)(void *ctx, enum rcl_soft_cache_drain why);
 	void *ctx;
@@ -104,13 +107,19 @@ static unsigned bucket_of(unsigned array, uint64_t stripe)
 
 /* ---- the background writer ---- */
 
+/* How often the writer looks: a held entry is due within its wait (the lock held). */
+static uint64_t writer_tick(const struct rcl_soft_stripe_cache *c)
+{
+	return c->holding && c->hold_tick_ns < TICK_NS ? c->hold_tick_ns : TICK_NS;
+}
+
 static void *writer(void *arg)
 {
 	struct rcl_soft_stripe_cache *c = arg;
 
 	pthread_mutex_lock(&c->lock);
 	while (!c->stop) {
-		struct timespec at = deadline(TICK_NS);
+		struct timespec at = deadline(writer_tick(c));
 		enum rcl_soft_cache_drain why;
 
 		if (!c->dirty_count && !c->pressure)
@@ -299,6 +308,10 @@ void rcl_soft_stripe_cache_written(struct rcl_soft_stripe_cache *c, struct rcl_s
 	c->epoch++;
 	e->written = ++e->batch;
 	e->error = rc;
+	if (e->held_ns) {
+		e->held_ns = 0;
+		c->holding--;
+	}
 	pthread_mutex_unlock(&c->lock);
 	/*
 	 * After letting go, or each waiter would wake only to wait for the
@@ -388,15 +401,42 @@ bool rcl_soft_stripe_cache_wait(struct rcl_soft_stripe_cache *c, struct rcl_soft
 	return ended;
 }
 
+void rcl_soft_stripe_cache_hold(struct rcl_soft_stripe_cache *c, struct rcl_soft_cached *e,
+                                uint64_t wait_ns, uint64_t most_ns)
+{
+	pthread_mutex_lock(&c->lock);
+	if (!e->held_ns) {
+		e->held_ns = now_ns();
+		e->hold_wait_ns = wait_ns;
+		e->hold_most_ns = most_ns;
+		if (!c->holding++ || wait_ns < c->hold_tick_ns) {
+			c->hold_tick_ns = wait_ns;
+			pthread_cond_signal(&c->kick); /* to wait no longer than this */
+		}
+	}
+	pthread_mutex_unlock(&c->lock);
+}
+
+/* Whether held @e has waited as long as rcl_soft_stripe_cache_wait() would have. */
+static bool hold_over(const struct rcl_soft_stripe_cache *c, const struct rcl_soft_cached *e,
+                      uint64_t now)
+{
+	if (!e->held_ns)
+		return false;
+	if (now - e->held_ns >= e->hold_most_ns)
+		return true;
+	return now - e->last_ns >= e->hold_wait_ns && !atomic_load(&c->writers);
+}
+
 /* Whether @e is one to write now. */
-static bool wanted(const struct rcl_soft_cached *e, enum rcl_soft_cache_drain why,
-                   uint64_t idle_before, uint64_t upto)
+static bool wanted(const struct rcl_soft_stripe_cache *c, const struct rcl_soft_cached *e,
+                   enum rcl_soft_cache_drain why, uint64_t now, uint64_t idle_before, uint64_t upto)
 {
 	if (!e->dirty || (upto && e->dirty > upto))
 		return false;
 	if (why == RCL_SOFT_DRAIN_PRESSURE)
 		return atomic_load(&budget_used) > budget_limit / 2;
-	return upto || e->last_ns <= idle_before;
+	return upto || e->last_ns <= idle_before || hold_over(c, e, now);
 }
 
 struct rcl_soft_cached *rcl_soft_stripe_cache_pick(struct rcl_soft_stripe_cache *c,
@@ -411,7 +451,7 @@ struct rcl_soft_cached *rcl_soft_stripe_cache_pick(struct rcl_soft_stripe_cache 
 	pthread_mutex_lock(&c->lock);
 	for (unsigned b = 0; b < BUCKETS; b++)
 		for (struct rcl_soft_cached *e = c->bucket[b]; e; e = e->next)
-			if (wanted(e, why, idle_before, upto) &&
+			if (wanted(c, e, why, now, idle_before, upto) &&
 			    (!best || e->last_ns < best->last_ns))
 				best = e;
 	if (best)

@@ -42,10 +42,15 @@ struct rcl_soft_stripe_cache;
  *		one writing it), which spares copying them.
  * @batch:	the batch new data joins; @written: batches before it are on
  *		the members (or failed with @error).
+ * @laters:	writes that did not wait for its data to be written
+ *		(volume-parity.c's hold_later()): they end when it is, and
+ *		their buffers are lent until then. Its stripe lock's, like @lo.
  * @pins:	threads that will come back to it (waiters, flushers).
  * @done:	signalled when a batch ends (with the cache's mutex).
  * @dirty:	0 when clean, else when it became dirty (the cache's epoch).
  * @last_ns:	when data last went in (CLOCK_MONOTONIC).
+ * @held_ns:	0, or when a write first held it without waiting (_hold());
+ *		@hold_wait_ns, @hold_most_ns: how long it may be held then.
  */
 struct rcl_soft_cached {
 	unsigned array;
@@ -54,12 +59,14 @@ struct rcl_soft_cached {
 	uint32_t lo[RCL_SOFT_ARRAY_MAX], hi[RCL_SOFT_ARRAY_MAX];
 	uint64_t touched;
 	uint8_t *lent[RCL_SOFT_ARRAY_MAX];
+	struct rcl_soft_cache_later *laters;
 	uint64_t batch, written;
 	int error;
 	unsigned pins;
 	pthread_cond_t done;
 	uint64_t dirty;
 	uint64_t last_ns;
+	uint64_t held_ns, hold_wait_ns, hold_most_ns;
 	size_t bytes;
 	void *block;
 	struct rcl_soft_cached *next;
@@ -67,7 +74,7 @@ struct rcl_soft_cached {
 
 /* What the background writer should write: see rcl_soft_stripe_cache_new(). */
 enum rcl_soft_cache_drain {
-	RCL_SOFT_DRAIN_IDLE,     /* entries idle for a while */
+	RCL_SOFT_DRAIN_IDLE,     /* entries idle for a while, or held long enough (_hold()) */
 	RCL_SOFT_DRAIN_PRESSURE, /* the oldest, until the cache is half empty */
 };
 
@@ -141,8 +148,18 @@ bool rcl_soft_stripe_cache_wait(struct rcl_soft_stripe_cache *cache, struct rcl_
                                 uint64_t batch, uint64_t wait_ns, uint64_t most_ns, int *rc);
 
 /*
+ * rcl_soft_stripe_cache_hold() - a write holds @e for its neighbours
+ * without waiting (its stripe lock held): the background writer writes
+ * @e when nobody has for the time _wait() would have waited, @wait_ns
+ * since data last went in and on while other writes are under way, up to
+ * @most_ns since the first such hold.
+ */
+void rcl_soft_stripe_cache_hold(struct rcl_soft_stripe_cache *cache, struct rcl_soft_cached *e,
+                                uint64_t wait_ns, uint64_t most_ns);
+
+/*
  * rcl_soft_stripe_cache_pick() - a dirty entry to write, pinned, or NULL:
- * for @why IDLE, one idle for @idle_ns; PRESSURE, the oldest while more
+ * for @why IDLE, one idle for @idle_ns or held long enough; PRESSURE, the oldest while more
  * than half the budget is in use; with @upto (nonzero), one dirty since
  * epoch @upto or before.
  */

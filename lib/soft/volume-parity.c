@@ -26,7 +26,10 @@
  * through holds the partial stripes of a sequential stream for a while
  * (GATHER_NS) for the writes that fill them (the one that does writes for
  * all, and wakes them), and writes any other at once; a holder's data is
- * not copied: the entry points at its buffer until written. Write back
+ * not copied: the entry points at its buffer until written. A holder that
+ * may end later (rcl_soft_volume_write_later()) does not wait: the writer
+ * that writes the stripe ends it, or the background writer once the hold
+ * is over, so a thread serving a stream goes on to its next write. Write back
  * leaves them cached for the background writer, a flush, or the write
  * that fills them. Reads of a stripe with cached data take its lock and lay
  * the cached data over what the members hold. Cached data is written by
@@ -672,21 +675,76 @@ static struct pstripe cached_stripe(const struct rcl_soft_volume *vol,
 	return p;
 }
 
-/* @e's data has been written with result @rc (its stripe lock held). */
-static void cached_written(struct rcl_soft_volume *vol, struct rcl_soft_cached *e, int rc)
+/*
+ * struct rcl_soft_cache_later - a stripe held by a write that did not
+ * wait for it (hold_later()): a part of that write, which ends with @rc
+ * when the stripe's data is written.
+ */
+struct rcl_soft_cache_later {
+	struct vol_later *later;
+	int rc;
+	struct rcl_soft_cache_later *next;
+};
+
+/*
+ * Hold @e for @ending's request without waiting (its stripe lock held).
+ * Return: false when out of memory (then the request waits for it).
+ */
+static bool hold_later(struct rcl_soft_volume *vol, struct rcl_soft_cached *e,
+                       struct vol_ending *ending, uint64_t most_ns)
 {
+	struct rcl_soft_cache_later *h = rcl_malloc(sizeof(*h));
+
+	if (!h || !(h->later = rcl_soft_vol_later_join(ending))) {
+		rcl_free(h);
+		return false;
+	}
+	h->next = e->laters;
+	e->laters = h;
+	rcl_soft_stripe_cache_hold(vol->cache, e, GATHER_NS, most_ns);
+	return true;
+}
+
+/* End the parts @list holds: after letting go of the stripe locks, as ended() may block. */
+static void end_laters(struct rcl_soft_cache_later *list)
+{
+	while (list) {
+		struct rcl_soft_cache_later *h = list;
+
+		list = h->next;
+		rcl_soft_vol_later_end(h->later, h->rc);
+		rcl_free(h);
+	}
+}
+
+/*
+ * @e's data has been written with result @rc (its stripe lock held): its
+ * waiters wake, and the writes that held it without waiting go to *@ended.
+ */
+static void cached_written(struct rcl_soft_volume *vol, struct rcl_soft_cached *e, int rc,
+                           struct rcl_soft_cache_later **ended)
+{
+	while (e->laters) {
+		struct rcl_soft_cache_later *h = e->laters;
+
+		e->laters = h->next;
+		h->rc = rc;
+		h->next = *ended;
+		*ended = h;
+	}
 	e->touched = 0;
 	memset(e->lent, 0, sizeof(e->lent));
 	rcl_soft_stripe_cache_written(vol->cache, e, rc);
 }
 
-/* Write @e's dirty data now (its stripe lock held). */
-static int write_cached(struct rcl_soft_volume *vol, struct rcl_soft_cached *e)
+/* Write @e's dirty data now (its stripe lock held); see cached_written(). */
+static int write_cached(struct rcl_soft_volume *vol, struct rcl_soft_cached *e,
+                        struct rcl_soft_cache_later **ended)
 {
 	struct pstripe p = cached_stripe(vol, e);
 	int rc = write_stripes(vol, &p, 1, RCL_SOFT_OP_WRITE);
 
-	cached_written(vol, e, rc);
+	cached_written(vol, e, rc, ended);
 	return rc;
 }
 
@@ -711,6 +769,7 @@ struct held {
  */
 static int wait_held(struct rcl_soft_volume *vol, const struct held *h)
 {
+	struct rcl_soft_cache_later *laters = NULL;
 	struct rcl_soft_lockset set;
 	int rc;
 	bool ended =
@@ -718,9 +777,10 @@ static int wait_held(struct rcl_soft_volume *vol, const struct held *h)
 
 	lock_one(vol, &set, h->e);
 	if (!ended)
-		rc = h->e->written > h->batch ? h->e->error : write_cached(vol, h->e);
+		rc = h->e->written > h->batch ? h->e->error : write_cached(vol, h->e, &laters);
 	rcl_soft_stripe_cache_unpin(vol->cache, h->e);
 	rcl_soft_lockset_unlock(&vol->stripes, &set);
+	end_laters(laters);
 	return rc;
 }
 
@@ -731,14 +791,16 @@ static int write_picked(struct rcl_soft_volume *vol, enum rcl_soft_cache_drain w
 	int rc = 0;
 
 	while ((e = rcl_soft_stripe_cache_pick(vol->cache, why, IDLE_NS, upto))) {
+		struct rcl_soft_cache_later *laters = NULL;
 		struct rcl_soft_lockset set;
 		int one = 0;
 
 		lock_one(vol, &set, e);
 		if (e->touched)
-			one = write_cached(vol, e);
+			one = write_cached(vol, e, &laters);
 		rcl_soft_stripe_cache_unpin(vol->cache, e);
 		rcl_soft_lockset_unlock(&vol->stripes, &set);
+		end_laters(laters);
 		rc = rc ? rc : one;
 	}
 	return rc;
@@ -814,12 +876,16 @@ static bool any_cached(const struct pwin *pw)
 /*
  * Where @p's data goes, its lock held: into @batch as it is (a whole
  * stripe, or uncached), or into its cached stripe, which goes into @batch
- * (and @done) when now whole or not to be held, into @held when held for
- * neighbours, and stays (write back) otherwise. Return: 0 or a negative errno.
+ * (and @done) when now whole or not to be held, is held for neighbours
+ * (by hold_later() for an @ending that may end later, else into @held to
+ * wait for), and stays (write back) otherwise; the writes that held a
+ * stripe written now without waiting go to @ended. Return: 0 or a negative errno.
  */
 struct plan {
 	bool cache, hold;
 	uint64_t hold_ns;
+	struct vol_ending *ending;
+	struct rcl_soft_cache_later *ended;
 	struct pstripe *batch;
 	size_t nbatch;
 	struct rcl_soft_cached **done;
@@ -849,7 +915,7 @@ static int place(struct pwin *pw, struct pstripe *p, struct plan *plan)
 		plan->batch[plan->nbatch++] = *p;
 		return 0;
 	}
-	if (e->touched && !mergeable(e, p) && (rc = write_cached(vol, e)))
+	if (e->touched && !mergeable(e, p) && (rc = write_cached(vol, e, &plan->ended)))
 		return rc;
 	/* A writer that holds or writes the stripe now stays until its data is written. */
 	deposit(pw, e, p, plan->hold || !plan->cache);
@@ -857,6 +923,8 @@ static int place(struct pwin *pw, struct pstripe *p, struct plan *plan)
 		plan->batch[plan->nbatch++] = cached_stripe(vol, e);
 		plan->done[plan->ndone++] = e;
 	} else if (plan->hold) {
+		if (plan->ending && hold_later(vol, e, plan->ending, plan->hold_ns))
+			return 0;
 		plan->held[plan->nheld++] =
 		    (struct held){.e = e,
 		                  .batch = rcl_soft_stripe_cache_pin(vol->cache, e),
@@ -889,7 +957,8 @@ static int write_window(struct pwin *pw)
 	bool hold = stream != RCL_SOFT_STREAM_NONE;
 	struct plan plan = {.cache = back || hold,
 	                    .hold = hold,
-	                    .hold_ns = stream == RCL_SOFT_STREAM_NEXT ? GATHER_MOST_NS : GATHER_NS};
+	                    .hold_ns = stream == RCL_SOFT_STREAM_NEXT ? GATHER_MOST_NS : GATHER_NS,
+	                    .ending = w->ending};
 	int rc = -ENOMEM;
 
 	if (vol->cache)
@@ -905,10 +974,11 @@ static int write_window(struct pwin *pw)
 		if (!rc)
 			rc = write_stripes(vol, plan.batch, plan.nbatch, vol_write_kind(w->flags));
 		for (size_t i = 0; i < plan.ndone; i++) {
-			cached_written(vol, plan.done[i], rc);
+			cached_written(vol, plan.done[i], rc, &plan.ended);
 			rcl_soft_stripe_cache_release(vol->cache, plan.done[i]);
 		}
 		rcl_soft_lockset_unlock(&vol->stripes, &pw->locks);
+		end_laters(plan.ended);
 	}
 	for (size_t i = 0; i < plan.nheld; i++) {
 		int one = wait_held(vol, &plan.held[i]);
@@ -959,12 +1029,16 @@ int rcl_soft_vol_parity_io(struct rcl_soft_volume *vol, const struct vol_window 
 	void *block = NULL;
 	int rc;
 
-	/* ISA-L wants aligned data: copy a misaligned caller's into scratch. */
+	/*
+	 * ISA-L wants aligned data: copy a misaligned caller's into scratch,
+	 * which goes when this returns, so no hold may outlive it.
+	 */
 	if (w->write && (uintptr_t)w->buf % RCL_SOFT_PARITY_ALIGN) {
 		bounce.buf = rcl_soft_vol_scratch(w->len, &block);
 		if (!bounce.buf)
 			return -ENOMEM;
 		memcpy(bounce.buf, w->buf, w->len);
+		bounce.ending = NULL;
 		pw.w = &bounce;
 	}
 	rc = serve(&pw);

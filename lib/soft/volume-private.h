@@ -93,9 +93,33 @@ struct rcl_soft_volume {
 };
 
 /**
+ * struct vol_later - a write that returned before it ended
+ * (rcl_soft_volume_write_later()): it ends in parts, the request's own
+ * and one per stripe it holds; the last part to end calls @ended.
+ * @rc:		the first error of a part, else 0.
+ */
+struct vol_later {
+	void (*ended)(void *token, int rc);
+	void *token;
+	atomic_uint parts;
+	atomic_int rc;
+};
+
+/*
+ * struct vol_ending - how a request may end: @ended NULL, before its call
+ * returns; else it may end later, through @later, made by its first hold.
+ */
+struct vol_ending {
+	void (*ended)(void *token, int rc);
+	void *token;
+	struct vol_later *later;
+};
+
+/**
  * struct vol_window - one window of a request.
  * @write:	write @buf (else read into it).
  * @flags:	write: the request's RCL_SOFT_IO_* flags.
+ * @ending:	a write: how its request may end (NULL: before the call returns).
  */
 struct vol_window {
 	bool write;
@@ -103,7 +127,18 @@ struct vol_window {
 	uint8_t *buf;
 	size_t len;
 	uint64_t off;
+	struct vol_ending *ending;
 };
+
+/*
+ * rcl_soft_vol_later_join() - one more part of @ending's request will
+ * end later (a stripe it holds). Return: its vol_later, or NULL when out of
+ * memory (then the caller waits instead).
+ */
+struct vol_later *rcl_soft_vol_later_join(struct vol_ending *ending);
+
+/* rcl_soft_vol_later_end() - a part of @later ended with @rc; the last ends the request. */
+void rcl_soft_vol_later_end(struct vol_later *later, int rc);
 
 /*
  * The member writes of a request with @flags: a FUA request's are durable

@@ -504,12 +504,66 @@ static int check_access(const struct rcl_soft_volume *vol, bool write)
 	return write && vol->access == RCL_ACCESS_RO ? -EROFS : 0;
 }
 
+/* ---- requests ---- */
+
+struct vol_later *rcl_soft_vol_later_join(struct vol_ending *ending)
+{
+	struct vol_later *l = ending->later;
+
+	if (!l) {
+		l = rcl_malloc(sizeof(*l));
+		if (!l)
+			return NULL;
+		/* The request's own part: it ends when its call is about to return. */
+		*l = (struct vol_later){.ended = ending->ended, .token = ending->token, .parts = 1};
+		ending->later = l;
+	}
+	atomic_fetch_add(&l->parts, 1);
+	return l;
+}
+
+/* A part of @l ended with @rc. Return: whether it was the last. */
+static bool later_part_ends(struct vol_later *l, int rc)
+{
+	int none = 0;
+
+	if (rc)
+		atomic_compare_exchange_strong(&l->rc, &none, rc);
+	return atomic_fetch_sub(&l->parts, 1) == 1;
+}
+
+void rcl_soft_vol_later_end(struct vol_later *l, int rc)
+{
+	if (!later_part_ends(l, rc))
+		return;
+	l->ended(l->token, atomic_load(&l->rc));
+	rcl_free(l);
+}
+
+/*
+ * The request's own part ends with @rc: its result when it was the last
+ * part (its holds ended already), else RCL_SOFT_LATER.
+ */
+static int end_request(struct vol_ending *ending, int rc)
+{
+	struct vol_later *l = ending ? ending->later : NULL;
+
+	if (!l)
+		return rc;
+	if (!later_part_ends(l, rc))
+		return RCL_SOFT_LATER;
+	rc = atomic_load(&l->rc);
+	rcl_free(l);
+	return rc;
+}
+
 /*
  * Serve @len bytes at @off in windows: @buf is read into or written from
- * (@step says whether the source advances: not for zeros).
+ * (@step says whether the source advances: not for zeros). A write with
+ * @ending may end later (see rcl_soft_volume_write_later()).
  */
 static int serve(struct rcl_soft_volume *vol, bool write, uint8_t *buf, bool step, size_t len,
-                 uint64_t off, unsigned flags)
+                 uint64_t off, unsigned flags, struct vol_ending *ending)
 {
 	bool parity = vol->geo.arrays[0].parity;
 	int rc = check_range(vol, len, off);
@@ -528,7 +582,8 @@ static int serve(struct rcl_soft_volume *vol, bool write, uint8_t *buf, bool ste
 		                       .flags = flags,
 		                       .buf = step ? buf + done : buf,
 		                       .len = end - at < below - done ? end - at : below - done,
-		                       .off = at};
+		                       .off = at,
+		                       .ending = ending};
 
 		rc = parity ? rcl_soft_vol_parity_io(vol, &w) : rcl_soft_vol_mirror_io(vol, &w);
 		done += w.len;
@@ -538,24 +593,33 @@ static int serve(struct rcl_soft_volume *vol, bool write, uint8_t *buf, bool ste
 		                              len - below, off + below, flags);
 	pthread_rwlock_unlock(&vol->lock);
 	atomic_fetch_add(&vol->host_done, 1);
-	return rc;
+	return end_request(ending, rc);
 }
 
 int rcl_soft_volume_read(struct rcl_soft_volume *vol, void *buf, size_t len, uint64_t off)
 {
-	return serve(vol, false, buf, true, len, off, 0);
+	return serve(vol, false, buf, true, len, off, 0, NULL);
 }
 
 int rcl_soft_volume_write(struct rcl_soft_volume *vol, const void *buf, size_t len, uint64_t off,
                           unsigned flags)
 {
 	/* The write paths never store into the buffer they write from. */
-	return serve(vol, true, (uint8_t *)buf, true, len, off, flags);
+	return serve(vol, true, (uint8_t *)buf, true, len, off, flags, NULL);
+}
+
+int rcl_soft_volume_write_later(struct rcl_soft_volume *vol, const void *buf, size_t len,
+                                uint64_t off, unsigned flags, void (*ended)(void *token, int rc),
+                                void *token)
+{
+	struct vol_ending ending = {.ended = ended, .token = token};
+
+	return serve(vol, true, (uint8_t *)buf, true, len, off, flags, &ending);
 }
 
 int rcl_soft_volume_zero(struct rcl_soft_volume *vol, size_t len, uint64_t off, unsigned flags)
 {
-	return serve(vol, true, (uint8_t *)vol->zeros, false, len, off, flags);
+	return serve(vol, true, (uint8_t *)vol->zeros, false, len, off, flags, NULL);
 }
 
 int rcl_soft_volume_trim(struct rcl_soft_volume *vol, size_t len, uint64_t off)

@@ -117,6 +117,26 @@ int rcl_soft_volume_flush(struct rcl_soft_volume *vol);
 int rcl_soft_volume_trim(struct rcl_soft_volume *vol, size_t len, uint64_t off);
 int rcl_soft_volume_zero(struct rcl_soft_volume *vol, size_t len, uint64_t off, unsigned flags);
 
+/* rcl_soft_volume_write_later() returned before the write ended. */
+#define RCL_SOFT_LATER 1
+
+/*
+ * rcl_soft_volume_write_later() - rcl_soft_volume_write(), except that a
+ * write-through write whose partial stripes are held in the stripe cache
+ * for the writes that fill them does not wait with them: it returns
+ * RCL_SOFT_LATER, and @ended(@token, result) is called once, when the
+ * data is on the members as _write() would have had it, by whichever
+ * thread wrote it (a neighbour, a flush, the cache's background writer),
+ * with no stripe locked but within that thread's own call to the volume:
+ * @ended must not call the volume. Until then @buf is lent to the cache:
+ * it must stay as it is. Any other write returns its result, as
+ * _write() does, and @ended is not called. A thread that serves a stream
+ * of requests this way needs no thread per request waiting.
+ */
+int rcl_soft_volume_write_later(struct rcl_soft_volume *vol, const void *buf, size_t len,
+                                uint64_t off, unsigned flags, void (*ended)(void *token, int rc),
+                                void *token);
+
 /**
  * rcl_soft_volume_update() - take the members' states and the VD's
  * policies from @state again (after a configuration change): a member that

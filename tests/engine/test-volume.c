@@ -1332,6 +1332,114 @@ START_TEST(test_write_back_member_fails)
 }
 END_TEST
 
+/*
+ * Writes that may end later (rcl_soft_volume_write_later()), write
+ * through, RAID5 and RAID6, 48 KiB stripes. A sequential stream writes
+ * each stripe in two halves: the first is held for its neighbour, so its
+ * call returns RCL_SOFT_LATER without touching a member. Then either the
+ * second half fills the stripe, writes it whole reading nothing, and
+ * ends the first on its own thread before it returns; or (a slow
+ * machine) the background writer wrote the first half once its hold was
+ * over, and ended it on its own thread. A partial stripe no write fills
+ * ends on the background writer's thread; a flush ends what is held
+ * before it returns. Every write ends once, with 0, and the members hold
+ * the data with md's parity.
+ */
+struct ending {
+	atomic_uint calls;
+	atomic_int rc;
+	atomic_bool on_tester;
+};
+
+static void note_ended(void *token, int rc)
+{
+	struct ending *e = token;
+
+	atomic_store(&e->rc, rc);
+	atomic_store(&e->on_tester, pthread_equal(pthread_self(), oplog.tester));
+	atomic_fetch_add(&e->calls, 1);
+}
+
+/* Write @len bytes of @fill at @off (the shadow too), ending through @e. */
+static int write_later(struct fixture *f, uint8_t *buf, uint64_t len, uint64_t off, int fill,
+                       struct ending *e)
+{
+	memset(buf, fill, len);
+	memcpy(f->shadow + off, buf, len);
+	return rcl_soft_volume_write_later(f->vol, buf, len, off, 0, note_ended, e);
+}
+
+/* Wait (up to 30 s) for @e to have ended; it ended once, with 0. */
+static void ended_once(struct ending *e)
+{
+	for (int i = 0; i < 30000 && !atomic_load(&e->calls); i++)
+		usleep(1000);
+	ck_assert_uint_eq(atomic_load(&e->calls), 1);
+	ck_assert_int_eq(atomic_load(&e->rc), 0);
+}
+
+START_TEST(test_write_later)
+{
+	enum { STRIPES = 16 };
+	bool raid6 = _i;
+	struct fixture f;
+	uint64_t stripe = 3 * 16 * KIB, half = stripe / 2;
+	/* Aligned, as the NBD server's are: a misaligned buffer is copied, and its write waits. */
+	uint8_t *bufs = aligned_alloc(4096, (STRIPES + 1) * stripe);
+	struct ending first[STRIPES] = {0}, second[STRIPES] = {0}, lone = {0}, flushed = {0};
+	unsigned filled = 0;
+
+	setup(&f, raid6 ? "raid6" : "raid5", raid6 ? 5 : 4, "strip=16 wrcache=wt");
+	ck_assert_int_eq(write_later(&f, bufs, stripe, 0, 0x40, &lone), 0); /* the stream's start */
+	for (unsigned s = 0; s < STRIPES; s++) {
+		uint8_t *a = bufs + (2 * s + 1) * half, *b = a + half;
+		int rc;
+
+		log_start(-1);
+		ck_assert_int_eq(write_later(&f, a, half, (s + 1) * stripe, 0x41 + s, &first[s]),
+		                 RCL_SOFT_LATER);
+		ck_assert_uint_eq(tester_ops(-1), 0);
+		log_start(-1);
+		rc = write_later(&f, b, half, (s + 1) * stripe + half, 0x61 + s, &second[s]);
+		if (rc == 0 && atomic_load(&first[s].on_tester)) {
+			/* It filled the stripe: written whole, the held half ended with it. */
+			ck_assert_uint_eq(atomic_load(&first[s].calls), 1);
+			ck_assert_uint_eq(tester_ops(RCL_SOFT_OP_READ), 0);
+			ck_assert_uint_eq(atomic_load(&second[s].calls), 0);
+			filled++;
+		} else {
+			/* The background writer was first: the half was its alone. */
+			ended_once(&first[s]);
+			ck_assert(!atomic_load(&first[s].on_tester));
+			if (rc == RCL_SOFT_LATER)
+				ended_once(&second[s]);
+			else
+				ck_assert_int_eq(rc, 0);
+		}
+		ck_assert_int_eq(atomic_load(&first[s].rc), 0);
+	}
+	for (unsigned s = 0; s < STRIPES; s++)
+		ck_assert_uint_eq(atomic_load(&first[s].calls), 1);
+	/* Past the stream's end, a half no write fills: the background writer ends it. */
+	ck_assert_int_eq(write_later(&f, bufs, half, (STRIPES + 1) * stripe, 0x30, &lone),
+	                 RCL_SOFT_LATER);
+	ended_once(&lone);
+	ck_assert(!atomic_load(&lone.on_tester));
+	/* A flush puts a held half on the members before it returns. */
+	ck_assert_int_eq(write_later(&f, bufs + half, half, (STRIPES + 2) * stripe, 0x31, &flushed),
+	                 RCL_SOFT_LATER);
+	ck_assert_int_eq(rcl_soft_volume_flush(f.vol), 0);
+	ck_assert_uint_eq(atomic_load(&flushed.calls), 1);
+	verify(&f);
+	for (unsigned s = 0; s < STRIPES + 3; s++)
+		check_stripe_of(&f, s * stripe / 512);
+	printf("write_later %s: %u of %u stripes filled by their second half\n",
+	       raid6 ? "raid6" : "raid5", filled, STRIPES);
+	free(bufs);
+	teardown(&f);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("volume");
@@ -1357,6 +1465,7 @@ int main(void)
 	tcase_add_loop_test(cache, test_coalesce, 0, 4);
 	tcase_add_test(cache, test_write_back_flush);
 	tcase_add_loop_test(cache, test_write_back_member_fails, 0, 2);
+	tcase_add_loop_test(cache, test_write_later, 0, 2);
 	tcase_set_timeout(levels, 300);
 	tcase_set_timeout(cache, 300);
 	tcase_set_timeout(errors, 300);

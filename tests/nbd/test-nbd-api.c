@@ -476,6 +476,146 @@ START_TEST(test_start_threads_are_per_connection)
 }
 END_TEST
 
+/*
+ * An export whose writes all end later, when the test ends them: what the
+ * soft volume does with a partial stripe held for its neighbours, with
+ * the timing in the test's hands.
+ */
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t came;
+	unsigned count;
+	struct {
+		void (*ended)(void *token, int rc);
+		void *token;
+		const void *buf;
+		size_t len;
+		uint64_t off;
+	} w[16];
+} later = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, {{0}}};
+
+static int later_write(void *ctx, const void *buf, size_t len, uint64_t off, bool fua,
+                       void (*ended)(void *token, int rc), void *token)
+{
+	(void)ctx;
+	(void)fua;
+	pthread_mutex_lock(&later.lock);
+	ck_assert_uint_lt(later.count, 16);
+	later.w[later.count].ended = ended;
+	later.w[later.count].token = token;
+	later.w[later.count].buf = buf;
+	later.w[later.count].len = len;
+	later.w[later.count].off = off;
+	later.count++;
+	pthread_cond_broadcast(&later.came);
+	pthread_mutex_unlock(&later.lock);
+	return RCL_NBD_LATER;
+}
+
+/* Wait (up to 60 s) until @n writes have come to the export. */
+static unsigned later_wait(unsigned n)
+{
+	struct timespec deadline;
+	unsigned count;
+
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += 60;
+	pthread_mutex_lock(&later.lock);
+	while (later.count < n && !pthread_cond_timedwait(&later.came, &later.lock, &deadline))
+		;
+	count = later.count;
+	pthread_mutex_unlock(&later.lock);
+	return count;
+}
+
+/* End the @i-th write to come with @rc, its data stored when 0. */
+static void later_end(unsigned i, int rc)
+{
+	if (!rc)
+		memcpy(disk + later.w[i].off, later.w[i].buf, later.w[i].len);
+	later.w[i].ended(later.w[i].token, rc);
+}
+
+/* Send WRITE number @i: 4 KiB of @i at @i * 4 KiB, cookie @i. */
+static void send_write(int fd, unsigned i)
+{
+	uint8_t req[NBD_REQUEST_SIZE], data[4096];
+
+	nbd_put32(req, NBD_MAGIC_REQUEST);
+	nbd_put16(req + 4, 0);
+	nbd_put16(req + 6, NBD_CMD_WRITE);
+	nbd_put64(req + 8, i);
+	nbd_put64(req + 16, i * 4096ull);
+	nbd_put32(req + 24, sizeof(data));
+	memset(data, (int)i, sizeof(data));
+	ck_assert_int_eq(send(fd, req, sizeof(req), 0), sizeof(req));
+	ck_assert_int_eq(send(fd, data, sizeof(data), 0), sizeof(data));
+}
+
+/* The next reply is write @cookie's, with NBD error @error. */
+static void expect_write_reply(int fd, uint64_t cookie, uint32_t error)
+{
+	uint8_t head[NBD_SIMPLE_REPLY_SIZE];
+
+	ck_assert_int_eq(recv(fd, head, sizeof(head), MSG_WAITALL), sizeof(head));
+	ck_assert_uint_eq(nbd_get32(head), NBD_MAGIC_SIMPLE_REPLY);
+	ck_assert_uint_eq(nbd_get32(head + 4), error);
+	ck_assert_uint_eq(nbd_get64(head + 8), cookie);
+}
+
+/*
+ * Writes the export ends later: one thread takes in all 4 without waiting
+ * for any; nothing is answered before it ends; each is answered when it
+ * ends, in that order, an error as the NBD error; a client that hangs up
+ * with a write still to end gets its reply first, and the connection lasts
+ * until then.
+ */
+START_TEST(test_start_writes_ending_later_are_answered_when_they_end)
+{
+	char *dir = unit_tmpdir();
+	char *sock = unit_path(dir, "s");
+	struct rcl_nbd_export ex = memory_export();
+	struct rcl_nbd_listen where = {.socket_path = sock};
+	struct rcl_nbd_server *srv;
+	struct rcl_error err;
+	uint8_t disc[NBD_REQUEST_SIZE] = {0}, byte;
+	int fd;
+
+	ex.write_later = later_write;
+	ck_assert_int_eq(rcl_nbd_server_start(&ex, &where, 1, &srv, &err), RCL_OK);
+	fd = transmitting_client(sock);
+	for (unsigned i = 0; i < 4; i++)
+		send_write(fd, i);
+	ck_assert_uint_eq(later_wait(4), 4);
+	ck_assert_int_eq(recv(fd, &byte, 1, MSG_DONTWAIT), -1);
+	ck_assert_int_eq(errno, EAGAIN);
+	later_end(2, 0);
+	expect_write_reply(fd, 2, 0);
+	later_end(0, -EIO);
+	expect_write_reply(fd, 0, NBD_EIO);
+	later_end(1, 0);
+	expect_write_reply(fd, 1, 0);
+	ck_assert_int_eq(disk[1 * 4096], 1);
+	ck_assert_int_eq(disk[2 * 4096 + 4095], 2);
+	/* Hang up with write 3 still to end. */
+	nbd_put32(disc, NBD_MAGIC_REQUEST);
+	nbd_put16(disc + 6, NBD_CMD_DISC);
+	ck_assert_int_eq(send(fd, disc, sizeof(disc), 0), sizeof(disc));
+	usleep(100000);
+	ck_assert_uint_eq(rcl_nbd_server_connections(srv), 1);
+	later_end(3, 0);
+	expect_write_reply(fd, 3, 0);
+	ck_assert_int_eq(recv(fd, &byte, 1, 0), 0);
+	while (rcl_nbd_server_connections(srv))
+		usleep(1000);
+	rcl_nbd_server_stop(srv);
+	close(fd);
+	free(sock);
+	unit_rmrf(dir);
+	free(dir);
+}
+END_TEST
+
 static void *stop_thread(void *srv)
 {
 	rcl_nbd_server_stop(srv);
@@ -527,6 +667,7 @@ static Suite *nbd_suite(void)
 	tcase_add_test(tc, test_start_out_of_memory_returns_nomem_and_leaks_nothing);
 	tcase_add_test(tc, test_start_a_connection_runs_threads_requests_at_once);
 	tcase_add_test(tc, test_start_threads_are_per_connection);
+	tcase_add_test(tc, test_start_writes_ending_later_are_answered_when_they_end);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("rcl_nbd_server_address");
