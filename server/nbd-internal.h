@@ -9,16 +9,21 @@
  * (header and payload), lets go, runs it and sends the reply under the send
  * lock. A request never changes threads, so it costs no handoff (wake-ups,
  * context switches) on its way; except a write the export ends later
- * (write_later): the thread leaves it to whoever ends it, who sends its
- * reply, and serves the next request with another slot. A connection starts with one thread and
- * adds one whenever all of its threads are busy with requests, up to the
- * server's per-connection limit; its threads end with it, so idle exports
- * and finished clients cost no threads.
- * Each request slot keeps a payload buffer that grows to the largest
- * request it has seen and is then reused: a thread keeps its slot, and a
- * slot left with a write ending later goes back to the connection's spares
- * once answered, so the data path allocates nothing per request once
- * warm; a connection holds a slot per thread and per write ending later.
+ * (write_later): the thread leaves it to whoever ends it and serves the
+ * next request with another slot. A thread of the connection that ends it
+ * sends its reply; another thread (of another client, or the volume's
+ * own) hands it to the connection's answerer thread, made on first need,
+ * so that no thread ever waits on a client it does not serve.
+ *
+ * A connection starts with one thread and adds one whenever all of its
+ * threads are busy with requests, up to the server's per-connection limit;
+ * its threads end with it, so idle exports and finished clients cost no
+ * threads. Each request slot keeps a payload buffer that grows to the
+ * largest request it has seen and is then reused: a thread keeps its slot,
+ * and a slot left with a write ending later goes back to the connection's
+ * spares once answered, so the data path allocates nothing per request
+ * once warm; a connection holds a slot per thread and per write ending
+ * later (at most NBD_LATER_MAX).
  */
 #ifndef RCL_SERVER_NBD_INTERNAL_H
 #define RCL_SERVER_NBD_INTERNAL_H
@@ -39,6 +44,8 @@
 #define NBD_BUF_ALIGN 4096
 /* The most threads (so requests in flight) one connection may have. */
 #define NBD_CONN_THREADS_MAX 64
+/* The most writes ending later one connection may have (each keeps its payload buffer). */
+#define NBD_LATER_MAX 64
 /* Clients served at once; more are closed on accept. */
 #define NBD_MAX_CONNECTIONS 64
 /* Option data kept in memory: an export name plus the INFO/GO fields. */
@@ -94,11 +101,15 @@ struct nbd_conn {
 
 	/* Threads not busy with a request: a thread that takes the last one adds a thread. */
 	atomic_uint idle;
-	pthread_mutex_t lock; /* @nthreads and @threads, @closed, @spares, @later */
+	pthread_mutex_t lock; /* @nthreads and @threads, @closed, the rest below */
 	bool closed;          /* no thread may be added: the connection is ending */
 	struct nbd_req *spares;
 	unsigned later;              /* writes ending later, not yet answered */
 	pthread_cond_t all_answered; /* @later fell to 0 */
+	struct nbd_req *answers;     /* replies due, for the answerer */
+	pthread_cond_t answers_due;  /* @answers or @answerer_stop set */
+	bool answerer_running, answerer_stop;
+	pthread_t answerer;
 	unsigned nthreads;
 	pthread_t threads[NBD_CONN_THREADS_MAX]; /* [0] ran the handshake, and joins the rest */
 

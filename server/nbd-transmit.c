@@ -145,35 +145,109 @@ static void spare_slot(struct nbd_conn *conn, struct nbd_req *req)
 	conn->spares = req;
 }
 
-/* A write the export ended later: answer it, and its slot is a spare. */
+/* One write ending later less to answer (the connection's lock held). */
+static void one_answered(struct nbd_conn *conn)
+{
+	if (!--conn->later)
+		pthread_cond_broadcast(&conn->all_answered);
+}
+
+/* The connection this thread serves requests of, if any. */
+static _Thread_local struct nbd_conn *serving;
+
+/*
+ * The connection's answerer: sends the replies of writes ended on other
+ * threads, which must not wait for this client to read.
+ */
+static void *answerer(void *arg)
+{
+	struct nbd_conn *conn = arg;
+
+	pthread_mutex_lock(&conn->lock);
+	for (;;) {
+		struct nbd_req *due;
+
+		while (!conn->answers && !conn->answerer_stop)
+			pthread_cond_wait(&conn->answers_due, &conn->lock);
+		if (!conn->answers)
+			break;
+		due = conn->answers;
+		conn->answers = NULL;
+		pthread_mutex_unlock(&conn->lock);
+		for (struct nbd_req *req = due; req; req = req->next)
+			send_reply(conn, req);
+		pthread_mutex_lock(&conn->lock);
+		while (due) {
+			struct nbd_req *req = due;
+
+			due = req->next;
+			spare_slot(conn, req);
+			one_answered(conn);
+		}
+	}
+	pthread_mutex_unlock(&conn->lock);
+	return NULL;
+}
+
+/* Leave @req's reply to the answerer, started if need be. Return: false when it cannot be. */
+static bool leave_to_answerer(struct nbd_conn *conn, struct nbd_req *req)
+{
+	bool left = true;
+
+	pthread_mutex_lock(&conn->lock);
+	if (!conn->answerer_running)
+		conn->answerer_running = !pthread_create(&conn->answerer, NULL, answerer, conn);
+	if (conn->answerer_running) {
+		req->next = conn->answers;
+		conn->answers = req;
+		pthread_cond_signal(&conn->answers_due);
+	} else {
+		left = false;
+	}
+	pthread_mutex_unlock(&conn->lock);
+	return left;
+}
+
+/*
+ * A write the export ended later: answer it, and its slot is a spare. A
+ * thread of this connection sends the reply itself; any other thread (a
+ * neighbour's, the cache's writer) leaves it to the answerer.
+ */
 static void write_ended(void *token, int rc)
 {
 	struct nbd_req *req = token;
 	struct nbd_conn *conn = req->conn;
 
 	req->error = nbd_error(rc);
+	if (serving != conn && leave_to_answerer(conn, req))
+		return;
 	send_reply(conn, req);
 	pthread_mutex_lock(&conn->lock);
 	spare_slot(conn, req);
-	if (!--conn->later)
-		pthread_cond_broadcast(&conn->all_answered);
+	one_answered(conn);
 	pthread_mutex_unlock(&conn->lock);
 }
 
-/* Run a WRITE through write_later: counted from now until answered. */
+/*
+ * Run a WRITE through write_later, counted from now until answered; past
+ * NBD_LATER_MAX such writes, through write, which waits.
+ */
 static int write_later(const struct rcl_nbd_export *ex, struct nbd_req *req, bool fua)
 {
 	struct nbd_conn *conn = req->conn;
+	bool later;
 	int rc;
 
 	pthread_mutex_lock(&conn->lock);
-	conn->later++;
+	later = conn->later < NBD_LATER_MAX;
+	conn->later += later;
 	pthread_mutex_unlock(&conn->lock);
+	if (!later)
+		return ex->write(ex->ctx, req->buf, req->length, req->offset, fua);
 	rc = ex->write_later(ex->ctx, req->buf, req->length, req->offset, fua, write_ended, req);
 	if (rc != RCL_NBD_LATER) {
 		pthread_mutex_lock(&conn->lock);
-		if (!--conn->later)
-			pthread_cond_broadcast(&conn->all_answered);
+		one_answered(conn);
 		pthread_mutex_unlock(&conn->lock);
 	}
 	return rc;
@@ -412,20 +486,24 @@ void nbd_slots_free(struct nbd_req *list)
 }
 
 /*
- * Serve requests until the connection has no more (or no slot can be had:
- * the other threads serve on, and the first one's end ends the connection).
+ * Serve requests until the connection has no more. A thread that cannot
+ * have a slot (out of memory) ends, no longer counted idle: the others
+ * serve on, and add a thread again when they all are busy.
  */
 static void serve_requests(struct nbd_conn *conn)
 {
 	struct nbd_req *req = NULL;
 
-	while ((req || (req = take_slot(conn))) && serve_one(conn, &req))
-		;
-	if (req) {
-		pthread_mutex_lock(&conn->lock);
-		spare_slot(conn, req);
-		pthread_mutex_unlock(&conn->lock);
-	}
+	serving = conn;
+	do {
+		if (!req && !(req = take_slot(conn))) {
+			atomic_fetch_sub(&conn->idle, 1);
+			return;
+		}
+	} while (serve_one(conn, &req));
+	pthread_mutex_lock(&conn->lock);
+	spare_slot(conn, req);
+	pthread_mutex_unlock(&conn->lock);
 }
 
 static void *request_thread(void *arg)
@@ -436,6 +514,7 @@ static void *request_thread(void *arg)
 
 void nbd_transmit(struct nbd_conn *conn)
 {
+	bool answering;
 	unsigned n;
 
 	serve_requests(conn);
@@ -450,5 +529,10 @@ void nbd_transmit(struct nbd_conn *conn)
 	pthread_mutex_lock(&conn->lock);
 	while (conn->later)
 		pthread_cond_wait(&conn->all_answered, &conn->lock);
+	conn->answerer_stop = true;
+	pthread_cond_signal(&conn->answers_due);
+	answering = conn->answerer_running;
 	pthread_mutex_unlock(&conn->lock);
+	if (answering)
+		pthread_join(conn->answerer, NULL);
 }

@@ -35,6 +35,7 @@ static void conn_free(struct nbd_conn *conn)
 	pthread_mutex_destroy(&conn->send_lock);
 	pthread_mutex_destroy(&conn->lock);
 	pthread_cond_destroy(&conn->all_answered);
+	pthread_cond_destroy(&conn->answers_due);
 	nbd_slots_free(conn->spares);
 	rcl_free(conn);
 }
@@ -100,6 +101,7 @@ static struct nbd_conn *conn_new(struct rcl_nbd_server *srv, int fd)
 	pthread_mutex_init(&conn->send_lock, NULL);
 	pthread_mutex_init(&conn->lock, NULL);
 	pthread_cond_init(&conn->all_answered, NULL);
+	pthread_cond_init(&conn->answers_due, NULL);
 	conn->in.refill = sizeof(conn->in.data);
 	conn->nthreads = 1; /* conn_thread, in threads[0] */
 	atomic_init(&conn->idle, 1);

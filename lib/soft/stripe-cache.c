@@ -443,12 +443,15 @@ struct rcl_soft_cached *rcl_soft_stripe_cache_pick(struct rcl_soft_stripe_cache 
                                                    enum rcl_soft_cache_drain why, uint64_t idle_ns,
                                                    uint64_t upto)
 {
-	uint64_t now = now_ns(), idle_before = now > idle_ns ? now - idle_ns : 0;
 	struct rcl_soft_cached *best = NULL;
+	uint64_t now, idle_before;
 
 	if (!c || !atomic_load(&c->entries))
 		return NULL;
 	pthread_mutex_lock(&c->lock);
+	/* Under the lock: no entry's times (set under it) are later than this. */
+	now = now_ns();
+	idle_before = now > idle_ns ? now - idle_ns : 0;
 	for (unsigned b = 0; b < BUCKETS; b++)
 		for (struct rcl_soft_cached *e = c->bucket[b]; e; e = e->next)
 			if (wanted(c, e, why, now, idle_before, upto) &&
