@@ -9,6 +9,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "raidcli.h"
 
@@ -80,4 +81,21 @@ char *rcl_strdup(const char *s)
 void rcl_free(void *ptr)
 {
 	free(ptr);
+}
+
+void *rcl_pages_alloc(size_t size)
+{
+	void *pages;
+
+	if (injected_failure())
+		return NULL;
+	pages =
+	    mmap(NULL, size ? size : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return pages == MAP_FAILED ? NULL : pages;
+}
+
+void rcl_pages_free(void *pages, size_t size)
+{
+	if (pages)
+		munmap(pages, size ? size : 1);
 }

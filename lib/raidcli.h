@@ -107,6 +107,16 @@ char *rcl_strndup(const char *s, size_t n);
 void rcl_free(void *ptr);
 
 /**
+ * rcl_pages_alloc() - @size bytes of zeroed, page-aligned memory of their
+ * own, for a large buffer that threads pass between them: rcl_pages_free()
+ * returns it to the system at once, where memory malloc() gave a thread
+ * stays with that thread's arena. Return: NULL on failure.
+ */
+void *rcl_pages_alloc(size_t size);
+/* rcl_pages_free() - release @size bytes from rcl_pages_alloc(); NULL is a no-op. */
+void rcl_pages_free(void *pages, size_t size);
+
+/**
  * rcl_alloc_fail_after() - make allocation number @n (counting from 1 after
  * this call) fail, and every one after it when @persistent, for fault tests.
  * @n == 0 turns injection off. Return: allocations made since the last call.

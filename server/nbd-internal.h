@@ -23,7 +23,8 @@
  * and a slot left with a write ending later goes back to the connection's
  * spares once answered, so the data path allocates nothing per request
  * once warm; a connection holds a slot per thread and per write ending
- * later (at most NBD_LATER_MAX).
+ * later (at most NBD_LATER_MAX), and frees them all as its transmission
+ * ends.
  */
 #ifndef RCL_SERVER_NBD_INTERNAL_H
 #define RCL_SERVER_NBD_INTERNAL_H
@@ -40,8 +41,6 @@
 #include "nbd.h"
 #include "sock-io.h"
 
-/* Where request payload buffers start (see req_reserve()). */
-#define NBD_BUF_ALIGN 4096
 /* The most threads (so requests in flight) one connection may have. */
 #define NBD_CONN_THREADS_MAX 64
 /* The most writes ending later one connection may have (each keeps its payload buffer). */
@@ -69,9 +68,8 @@ struct nbd_req {
 	uint64_t offset;
 	uint32_t length;
 	uint32_t error; /* the reply's NBD error */
-	void *buf;      /* READ and WRITE payload, @cap bytes, NBD_BUF_ALIGN-aligned in @block */
+	void *buf;      /* READ and WRITE payload, @cap bytes, rcl_pages_alloc()'s */
 	size_t cap;
-	void *block;
 };
 
 /*
@@ -147,9 +145,6 @@ int nbd_discard(int fd, uint64_t len);
  * straight into @buf.
  */
 int nbd_inbuf_recv(int fd, struct nbd_inbuf *in, void *buf, size_t len);
-
-/* nbd_slots_free() - free a list of request slots (linked by @next) and their buffers. */
-void nbd_slots_free(struct nbd_req *list);
 
 /*
  * nbd_handshake() - run the fixed newstyle handshake on @conn.

@@ -332,21 +332,21 @@ static uint32_t check_request(const struct rcl_nbd_server *srv, const struct nbd
 }
 
 /*
- * Grow @req's buffer to @len: a fresh allocation rather than realloc(),
- * which would copy contents nobody needs. Once grown it is reused. It
- * starts on a page: the parity code wants its data aligned (a misaligned
- * write would be copied to aligned memory first) and page-aligned copies
- * into the page cache are the cheapest.
+ * Grow @req's buffer to @len: fresh pages rather than realloc(), which
+ * would copy contents nobody needs. Once grown it is reused. Pages of its
+ * own, not malloc()'s: a slot passes between the connection's threads, and
+ * a buffer freed into another thread's arena would stay there, the
+ * process's memory growing with every client served. Page-aligned: the
+ * parity code wants its data aligned (a misaligned write would be copied
+ * to aligned memory first) and page-aligned copies into the page cache are
+ * the cheapest.
  */
 static bool req_reserve(struct nbd_req *req, size_t len)
 {
 	if (req->cap >= len)
 		return true;
-	rcl_free(req->block);
-	req->block = rcl_malloc(len + NBD_BUF_ALIGN);
-	req->buf = req->block ? (void *)(((uintptr_t)req->block + NBD_BUF_ALIGN - 1) &
-	                                 ~(uintptr_t)(NBD_BUF_ALIGN - 1))
-	                      : NULL;
+	rcl_pages_free(req->buf, req->cap);
+	req->buf = rcl_pages_alloc(len);
 	req->cap = req->buf ? len : 0;
 	return req->buf != NULL;
 }
@@ -474,13 +474,14 @@ static struct nbd_req *take_slot(struct nbd_conn *conn)
 	return req;
 }
 
-void nbd_slots_free(struct nbd_req *list)
+/* Free a list of request slots (linked by @next) and their buffers. */
+static void slots_free(struct nbd_req *list)
 {
 	while (list) {
 		struct nbd_req *req = list;
 
 		list = req->next;
-		rcl_free(req->block);
+		rcl_pages_free(req->buf, req->cap);
 		rcl_free(req);
 	}
 }
@@ -535,4 +536,11 @@ void nbd_transmit(struct nbd_conn *conn)
 	pthread_mutex_unlock(&conn->lock);
 	if (answering)
 		pthread_join(conn->answerer, NULL);
+	/*
+	 * Every slot is a spare now. Free them here rather than with the
+	 * connection, which is freed only when its server next accepts one or
+	 * stops: an export whose client left would keep every buffer.
+	 */
+	slots_free(conn->spares);
+	conn->spares = NULL;
 }

@@ -36,7 +36,6 @@ static void conn_free(struct nbd_conn *conn)
 	pthread_mutex_destroy(&conn->lock);
 	pthread_cond_destroy(&conn->all_answered);
 	pthread_cond_destroy(&conn->answers_due);
-	nbd_slots_free(conn->spares);
 	rcl_free(conn);
 }
 

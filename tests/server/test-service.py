@@ -8,7 +8,7 @@ exactly what it prints without it; "start export" starts it on demand;
 nbdinfo and qemu-img (real NBD clients) see the VD's size and geometry and
 read back what they wrote, across a restart and a kill -9; bad input gets
 a clear message and a StorCLI-style status. Each case has its own state
-directory under /tmp (a short path: Unix socket paths hold 107 bytes).
+directory (rcltest.fixture_parent()).
 """
 import calendar
 import fcntl
