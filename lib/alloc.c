@@ -21,6 +21,8 @@
 static atomic_ulong alloc_count;
 static unsigned long fail_at;
 static bool fail_persistent;
+/* What rcl_pages_alloc() gave and rcl_pages_free() has not taken back. */
+static atomic_size_t pages_in_use;
 
 unsigned long rcl_alloc_fail_after(unsigned long n, bool persistent)
 {
@@ -91,11 +93,21 @@ void *rcl_pages_alloc(size_t size)
 		return NULL;
 	pages =
 	    mmap(NULL, size ? size : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	return pages == MAP_FAILED ? NULL : pages;
+	if (pages == MAP_FAILED)
+		return NULL;
+	atomic_fetch_add_explicit(&pages_in_use, size, memory_order_relaxed);
+	return pages;
 }
 
 void rcl_pages_free(void *pages, size_t size)
 {
-	if (pages)
-		munmap(pages, size ? size : 1);
+	if (!pages)
+		return;
+	munmap(pages, size ? size : 1);
+	atomic_fetch_sub_explicit(&pages_in_use, size, memory_order_relaxed);
+}
+
+size_t rcl_pages_in_use(void)
+{
+	return atomic_load(&pages_in_use);
 }

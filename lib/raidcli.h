@@ -115,6 +115,8 @@ void rcl_free(void *ptr);
 void *rcl_pages_alloc(size_t size);
 /* rcl_pages_free() - release @size bytes from rcl_pages_alloc(); NULL is a no-op. */
 void rcl_pages_free(void *pages, size_t size);
+/* rcl_pages_in_use() - the bytes rcl_pages_alloc() gave that are not freed yet. */
+size_t rcl_pages_in_use(void);
 
 /**
  * rcl_alloc_fail_after() - make allocation number @n (counting from 1 after

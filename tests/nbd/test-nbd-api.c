@@ -616,6 +616,55 @@ START_TEST(test_start_writes_ending_later_are_answered_when_they_end)
 }
 END_TEST
 
+/*
+ * A client that leaves takes its connection's request buffers with it:
+ * once its writes (ended later, so their slots went through the
+ * connection's spares) are answered and it has hung up, no payload buffer
+ * is left, while the server runs on and accepts no other client that
+ * would free them.
+ */
+START_TEST(test_start_a_finished_connection_keeps_no_buffers)
+{
+	char *dir = unit_tmpdir();
+	char *sock = unit_path(dir, "s");
+	struct rcl_nbd_export ex = memory_export();
+	struct rcl_nbd_listen where = {.socket_path = sock};
+	struct rcl_nbd_server *srv;
+	struct rcl_error err;
+	int fd;
+
+	ex.write_later = later_write;
+	ck_assert_uint_eq(rcl_pages_in_use(), 0);
+	ck_assert_int_eq(rcl_nbd_server_start(&ex, &where, 4, &srv, &err), RCL_OK);
+	fd = transmitting_client(sock);
+	for (unsigned i = 0; i < 8; i++)
+		send_write(fd, i);
+	ck_assert_uint_eq(later_wait(8), 8);
+	ck_assert_uint_ge(rcl_pages_in_use(), 8 * 4096);
+	for (unsigned i = 0; i < 8; i++)
+		later_end(i, 0);
+	/* The 4 threads took the writes in any order: each is answered once. */
+	for (unsigned i = 0, seen = 0; i < 8; i++) {
+		uint8_t head[NBD_SIMPLE_REPLY_SIZE];
+		uint64_t cookie;
+
+		ck_assert_int_eq(recv(fd, head, sizeof(head), MSG_WAITALL), sizeof(head));
+		ck_assert_uint_eq(nbd_get32(head + 4), 0);
+		cookie = nbd_get64(head + 8);
+		ck_assert(cookie < 8 && !(seen >> cookie & 1));
+		seen |= 1u << cookie;
+	}
+	close(fd);
+	while (rcl_nbd_server_connections(srv))
+		usleep(1000);
+	ck_assert_uint_eq(rcl_pages_in_use(), 0);
+	rcl_nbd_server_stop(srv);
+	free(sock);
+	unit_rmrf(dir);
+	free(dir);
+}
+END_TEST
+
 static void *stop_thread(void *srv)
 {
 	rcl_nbd_server_stop(srv);
@@ -668,6 +717,7 @@ static Suite *nbd_suite(void)
 	tcase_add_test(tc, test_start_a_connection_runs_threads_requests_at_once);
 	tcase_add_test(tc, test_start_threads_are_per_connection);
 	tcase_add_test(tc, test_start_writes_ending_later_are_answered_when_they_end);
+	tcase_add_test(tc, test_start_a_finished_connection_keeps_no_buffers);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("rcl_nbd_server_address");
