@@ -23,8 +23,8 @@
  * and a slot left with a write ending later goes back to the connection's
  * spares once answered, so the data path allocates nothing per request
  * once warm; a connection holds a slot per thread and per write ending
- * later (at most NBD_LATER_MAX), and frees them all as its transmission
- * ends.
+ * later (at most NBD_LATER_MAX, their buffers and the spares' within
+ * NBD_LENT_BYTES), and frees them all as its transmission ends.
  */
 #ifndef RCL_SERVER_NBD_INTERNAL_H
 #define RCL_SERVER_NBD_INTERNAL_H
@@ -45,6 +45,12 @@
 #define NBD_CONN_THREADS_MAX 64
 /* The most writes ending later one connection may have (each keeps its payload buffer). */
 #define NBD_LATER_MAX 64
+/*
+ * The most buffer bytes one connection may keep in slots no thread holds
+ * (writes ending later and spares): a write whose slot would go past it
+ * waits instead, so large writes held later cannot take without bound.
+ */
+#define NBD_LENT_BYTES (8u << 20)
 /* Clients served at once; more are closed on accept. */
 #define NBD_MAX_CONNECTIONS 64
 /* Option data kept in memory: an export name plus the INFO/GO fields. */
@@ -102,6 +108,7 @@ struct nbd_conn {
 	pthread_mutex_t lock; /* @nthreads and @threads, @closed, the rest below */
 	bool closed;          /* no thread may be added: the connection is ending */
 	struct nbd_req *spares;
+	size_t lent;                 /* buffer bytes of @spares and writes ending later */
 	unsigned later;              /* writes ending later, not yet answered */
 	pthread_cond_t all_answered; /* @later fell to 0 */
 	struct nbd_req *answers;     /* replies due, for the answerer */

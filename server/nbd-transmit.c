@@ -145,6 +145,18 @@ static void spare_slot(struct nbd_conn *conn, struct nbd_req *req)
 	conn->spares = req;
 }
 
+/* Free a list of request slots (linked by @next) and their buffers. */
+static void slots_free(struct nbd_req *list)
+{
+	while (list) {
+		struct nbd_req *req = list;
+
+		list = req->next;
+		rcl_pages_free(req->buf, req->cap);
+		rcl_free(req);
+	}
+}
+
 /* One write ending later less to answer (the connection's lock held). */
 static void one_answered(struct nbd_conn *conn)
 {
@@ -229,24 +241,50 @@ static void write_ended(void *token, int rc)
 }
 
 /*
+ * Count @req a write ending later, its buffer lent, if its buffer fits
+ * within NBD_LENT_BYTES with those lent already; spares make room (moved
+ * to *@dropped, to be freed without the lock): they are only kept for
+ * reuse. The connection's lock held. Return: whether it fits.
+ */
+static bool lend_slot(struct nbd_conn *conn, struct nbd_req *req, struct nbd_req **dropped)
+{
+	while (conn->lent + req->cap > NBD_LENT_BYTES && conn->spares) {
+		struct nbd_req *spare = conn->spares;
+
+		conn->spares = spare->next;
+		conn->lent -= spare->cap;
+		spare->next = *dropped;
+		*dropped = spare;
+	}
+	if (conn->lent + req->cap > NBD_LENT_BYTES)
+		return false;
+	conn->lent += req->cap;
+	conn->later++;
+	return true;
+}
+
+/*
  * Run a WRITE through write_later, counted from now until answered; past
- * NBD_LATER_MAX such writes, through write, which waits.
+ * NBD_LATER_MAX such writes or NBD_LENT_BYTES of their buffers, through
+ * write, which waits.
  */
 static int write_later(const struct rcl_nbd_export *ex, struct nbd_req *req, bool fua)
 {
 	struct nbd_conn *conn = req->conn;
+	struct nbd_req *dropped = NULL;
 	bool later;
 	int rc;
 
 	pthread_mutex_lock(&conn->lock);
-	later = conn->later < NBD_LATER_MAX;
-	conn->later += later;
+	later = conn->later < NBD_LATER_MAX && lend_slot(conn, req, &dropped);
 	pthread_mutex_unlock(&conn->lock);
+	slots_free(dropped);
 	if (!later)
 		return ex->write(ex->ctx, req->buf, req->length, req->offset, fua);
 	rc = ex->write_later(ex->ctx, req->buf, req->length, req->offset, fua, write_ended, req);
 	if (rc != RCL_NBD_LATER) {
 		pthread_mutex_lock(&conn->lock);
+		conn->lent -= req->cap;
 		one_answered(conn);
 		pthread_mutex_unlock(&conn->lock);
 	}
@@ -466,24 +504,14 @@ static struct nbd_req *take_slot(struct nbd_conn *conn)
 
 	pthread_mutex_lock(&conn->lock);
 	req = conn->spares;
-	if (req)
+	if (req) {
 		conn->spares = req->next;
+		conn->lent -= req->cap;
+	}
 	pthread_mutex_unlock(&conn->lock);
 	if (!req && (req = rcl_calloc(1, sizeof(*req))))
 		req->conn = conn;
 	return req;
-}
-
-/* Free a list of request slots (linked by @next) and their buffers. */
-static void slots_free(struct nbd_req *list)
-{
-	while (list) {
-		struct nbd_req *req = list;
-
-		list = req->next;
-		rcl_pages_free(req->buf, req->cap);
-		rcl_free(req);
-	}
 }
 
 /*
@@ -502,9 +530,8 @@ static void serve_requests(struct nbd_conn *conn)
 			return;
 		}
 	} while (serve_one(conn, &req));
-	pthread_mutex_lock(&conn->lock);
-	spare_slot(conn, req);
-	pthread_mutex_unlock(&conn->lock);
+	req->next = NULL;
+	slots_free(req);
 }
 
 static void *request_thread(void *arg)
@@ -537,7 +564,7 @@ void nbd_transmit(struct nbd_conn *conn)
 	if (answering)
 		pthread_join(conn->answerer, NULL);
 	/*
-	 * Every slot is a spare now. Free them here rather than with the
+	 * Every slot left is a spare now. Free them here rather than with the
 	 * connection, which is freed only when its server next accepts one or
 	 * stops: an export whose client left would keep every buffer.
 	 */

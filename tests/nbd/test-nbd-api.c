@@ -15,6 +15,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "nbd-internal.h"
 #include "nbd-proto.h"
 #include "nbd.h"
 #include "unit.h"
@@ -536,20 +537,29 @@ static void later_end(unsigned i, int rc)
 	later.w[i].ended(later.w[i].token, rc);
 }
 
-/* Send WRITE number @i: 4 KiB of @i at @i * 4 KiB, cookie @i. */
-static void send_write(int fd, unsigned i)
+/* Send a WRITE of @len bytes of @cookie's low byte at @off. */
+static void send_write_of(int fd, uint64_t cookie, uint64_t off, uint32_t len)
 {
-	uint8_t req[NBD_REQUEST_SIZE], data[4096];
+	uint8_t req[NBD_REQUEST_SIZE];
+	uint8_t *data = malloc(len);
 
+	ck_assert_ptr_nonnull(data);
 	nbd_put32(req, NBD_MAGIC_REQUEST);
 	nbd_put16(req + 4, 0);
 	nbd_put16(req + 6, NBD_CMD_WRITE);
-	nbd_put64(req + 8, i);
-	nbd_put64(req + 16, i * 4096ull);
-	nbd_put32(req + 24, sizeof(data));
-	memset(data, (int)i, sizeof(data));
+	nbd_put64(req + 8, cookie);
+	nbd_put64(req + 16, off);
+	nbd_put32(req + 24, len);
+	memset(data, (int)(cookie & 0xff), len);
 	ck_assert_int_eq(send(fd, req, sizeof(req), 0), sizeof(req));
-	ck_assert_int_eq(send(fd, data, sizeof(data), 0), sizeof(data));
+	ck_assert_int_eq(send(fd, data, len, 0), (ssize_t)len);
+	free(data);
+}
+
+/* Send WRITE number @i: 4 KiB of @i at @i * 4 KiB, cookie @i. */
+static void send_write(int fd, unsigned i)
+{
+	send_write_of(fd, i, i * 4096ull, 4096);
 }
 
 /* The next reply is write @cookie's, with NBD error @error. */
@@ -616,6 +626,24 @@ START_TEST(test_start_writes_ending_later_are_answered_when_they_end)
 }
 END_TEST
 
+/* Take @n write replies, all successes, in any order: the cookies they answer (bits). */
+static uint64_t write_replies(int fd, unsigned n)
+{
+	uint64_t seen = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		uint8_t head[NBD_SIMPLE_REPLY_SIZE];
+		uint64_t cookie;
+
+		ck_assert_int_eq(recv(fd, head, sizeof(head), MSG_WAITALL), sizeof(head));
+		ck_assert_uint_eq(nbd_get32(head + 4), 0);
+		cookie = nbd_get64(head + 8);
+		ck_assert(cookie < 64 && !(seen >> cookie & 1));
+		seen |= 1ull << cookie;
+	}
+	return seen;
+}
+
 /*
  * A client that leaves takes its connection's request buffers with it:
  * once its writes (ended later, so their slots went through the
@@ -644,16 +672,54 @@ START_TEST(test_start_a_finished_connection_keeps_no_buffers)
 	for (unsigned i = 0; i < 8; i++)
 		later_end(i, 0);
 	/* The 4 threads took the writes in any order: each is answered once. */
-	for (unsigned i = 0, seen = 0; i < 8; i++) {
-		uint8_t head[NBD_SIMPLE_REPLY_SIZE];
-		uint64_t cookie;
+	ck_assert_uint_eq(write_replies(fd, 8), 0xff);
+	close(fd);
+	while (rcl_nbd_server_connections(srv))
+		usleep(1000);
+	ck_assert_uint_eq(rcl_pages_in_use(), 0);
+	rcl_nbd_server_stop(srv);
+	free(sock);
+	unit_rmrf(dir);
+	free(dir);
+}
+END_TEST
 
-		ck_assert_int_eq(recv(fd, head, sizeof(head), MSG_WAITALL), sizeof(head));
-		ck_assert_uint_eq(nbd_get32(head + 4), 0);
-		cookie = nbd_get64(head + 8);
-		ck_assert(cookie < 8 && !(seen >> cookie & 1));
-		seen |= 1u << cookie;
-	}
+/*
+ * Large writes held later keep at most NBD_LENT_BYTES of buffers: of twelve
+ * 1 MiB writes on one thread, eight are held and the rest are written and
+ * answered at once, while those eight wait; the buffers in use stay within
+ * the held ones' and the thread's own. Once answered, their buffers are
+ * spares that make room again, so the next write is held later too.
+ */
+START_TEST(test_start_writes_held_later_keep_bounded_buffers)
+{
+	char *dir = unit_tmpdir();
+	char *sock = unit_path(dir, "s");
+	struct rcl_nbd_export ex = memory_export();
+	struct rcl_nbd_listen where = {.socket_path = sock};
+	struct rcl_nbd_server *srv;
+	struct rcl_error err;
+	const uint32_t mib = 1 << 20;
+	const unsigned held = NBD_LENT_BYTES / mib;
+	int fd;
+
+	ex.write_later = later_write;
+	ck_assert_int_eq(rcl_nbd_server_start(&ex, &where, 1, &srv, &err), RCL_OK);
+	fd = transmitting_client(sock);
+	/* A server holding them all would send no reply: Check's timeout bounds the wait. */
+	for (unsigned i = 0; i < held + 4; i++)
+		send_write_of(fd, i, 0, mib);
+	ck_assert_uint_eq(write_replies(fd, 4), 0xfull << held);
+	ck_assert_uint_eq(later_wait(held), held);
+	ck_assert_uint_le(rcl_pages_in_use(), (held + 1) * (size_t)mib);
+	for (unsigned i = 0; i < held; i++)
+		later_end(i, 0);
+	ck_assert_uint_eq(write_replies(fd, held), (1ull << held) - 1);
+	send_write(fd, held + 4);
+	ck_assert_uint_eq(later_wait(held + 1), held + 1);
+	ck_assert_uint_le(rcl_pages_in_use(), (held + 1) * (size_t)mib);
+	later_end(held, 0);
+	ck_assert_uint_eq(write_replies(fd, 1), 1ull << (held + 4));
 	close(fd);
 	while (rcl_nbd_server_connections(srv))
 		usleep(1000);
@@ -718,6 +784,7 @@ static Suite *nbd_suite(void)
 	tcase_add_test(tc, test_start_threads_are_per_connection);
 	tcase_add_test(tc, test_start_writes_ending_later_are_answered_when_they_end);
 	tcase_add_test(tc, test_start_a_finished_connection_keeps_no_buffers);
+	tcase_add_test(tc, test_start_writes_held_later_keep_bounded_buffers);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("rcl_nbd_server_address");
