@@ -209,11 +209,16 @@ static int vol_write(void *ctx, const void *buf, size_t len, uint64_t off, bool 
 }
 
 static int vol_write_later(void *ctx, const void *buf, size_t len, uint64_t off, bool fua,
-                           void (*ended)(void *token, int rc), void *token)
+                           const void *client, void (*ended)(void *token, int rc), void *token)
 {
 	_Static_assert(RCL_SOFT_LATER == RCL_NBD_LATER, "one value says 'ends later'");
-	return rcl_soft_volume_write_later(ctx, buf, len, off, fua ? RCL_SOFT_IO_FUA : 0, ended,
-	                                   token);
+	return rcl_soft_volume_write_later(ctx, buf, len, off, fua ? RCL_SOFT_IO_FUA : 0, client,
+	                                   ended, token);
+}
+
+static void vol_stalled(void *ctx, const void *client)
+{
+	rcl_soft_volume_release(ctx, client);
 }
 
 static int vol_flush(void *ctx)
@@ -339,6 +344,7 @@ static enum rcl_status serve_export(struct rcl_ctrl *ctrl, struct export *e, str
 	                             .read = vol_read,
 	                             .write = vol_write,
 	                             .write_later = vol_write_later,
+	                             .stalled = vol_stalled,
 	                             .flush = vol_flush,
 	                             .trim = vol_trim,
 	                             .zero = vol_zero};

@@ -281,7 +281,8 @@ static int write_later(const struct rcl_nbd_export *ex, struct nbd_req *req, boo
 	slots_free(dropped);
 	if (!later)
 		return ex->write(ex->ctx, req->buf, req->length, req->offset, fua);
-	rc = ex->write_later(ex->ctx, req->buf, req->length, req->offset, fua, write_ended, req);
+	rc = ex->write_later(ex->ctx, req->buf, req->length, req->offset, fua, conn, write_ended,
+	                     req);
 	if (rc != RCL_NBD_LATER) {
 		pthread_mutex_lock(&conn->lock);
 		conn->lent -= req->cap;
@@ -412,6 +413,28 @@ static bool take_payload(struct nbd_conn *conn, struct nbd_req *req, bool runs)
 }
 
 /*
+ * Before waiting for the client's next request: when none of it has come
+ * and every request the client has in flight is a write ending later, the
+ * client most likely waits for their replies before it sends more (its
+ * queue is full of them), and the export holding them for neighbours only
+ * delays it: tell the export (which may end them on this thread).
+ */
+static void tell_if_stalled(struct nbd_conn *conn)
+{
+	const struct rcl_nbd_export *ex = &conn->srv->export;
+	bool stalled;
+	uint8_t byte;
+
+	if (!ex->stalled || conn->in.start != conn->in.end)
+		return;
+	pthread_mutex_lock(&conn->lock);
+	stalled = conn->later && atomic_load(&conn->idle) == conn->nthreads;
+	pthread_mutex_unlock(&conn->lock);
+	if (stalled && recv(conn->fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT) < 0 && errno == EAGAIN)
+		ex->stalled(ex->ctx, conn);
+}
+
+/*
  * Read one request (header and payload) into @req and check it; *@runs
  * says whether the export has work to do (else the reply is due at once:
  * a failed check, or length 0). The caller holds the read lock.
@@ -421,6 +444,7 @@ static bool read_request(struct nbd_conn *conn, struct nbd_req *req, bool *runs)
 {
 	uint8_t head[NBD_REQUEST_SIZE];
 
+	tell_if_stalled(conn);
 	if (nbd_inbuf_recv(conn->fd, &conn->in, head, sizeof(head)) ||
 	    nbd_get32(head) != NBD_MAGIC_REQUEST)
 		return false;

@@ -36,7 +36,12 @@
  *		neighbours does. It returns RCL_NBD_LATER and later calls
  *		@ended(@token, result) once, from any thread, @buf lent to it
  *		until then; or it returns its result, as @write does (which
- *		still serves the writes of zeros).
+ *		still serves the writes of zeros). @client is the connection
+ *		it came on, the same for all of that connection's writes.
+ * @stalled:	may be NULL; called when every request @client has in flight
+ *		is a write ending later and nothing more has come from it: it
+ *		likely waits for their replies before it sends more (its
+ *		queue is full), so holding them for neighbours only delays it.
  * @ctx:	passed to the operations.
  */
 struct rcl_nbd_export {
@@ -53,7 +58,8 @@ struct rcl_nbd_export {
 	int (*trim)(void *ctx, size_t len, uint64_t off);
 	int (*zero)(void *ctx, size_t len, uint64_t off, bool fua);
 	int (*write_later)(void *ctx, const void *buf, size_t len, uint64_t off, bool fua,
-	                   void (*ended)(void *token, int rc), void *token);
+	                   const void *client, void (*ended)(void *token, int rc), void *token);
+	void (*stalled)(void *ctx, const void *client);
 	void *ctx;
 };
 

@@ -402,19 +402,35 @@ bool rcl_soft_stripe_cache_wait(struct rcl_soft_stripe_cache *c, struct rcl_soft
 }
 
 void rcl_soft_stripe_cache_hold(struct rcl_soft_stripe_cache *c, struct rcl_soft_cached *e,
-                                uint64_t wait_ns, uint64_t most_ns)
+                                uint64_t wait_ns, uint64_t most_ns, const void *owner)
 {
 	pthread_mutex_lock(&c->lock);
 	if (!e->held_ns) {
 		e->held_ns = now_ns();
 		e->hold_wait_ns = wait_ns;
 		e->hold_most_ns = most_ns;
+		e->held_for = owner;
 		if (!c->holding++ || wait_ns < c->hold_tick_ns) {
 			c->hold_tick_ns = wait_ns;
 			pthread_cond_signal(&c->kick); /* to wait no longer than this */
 		}
 	}
 	pthread_mutex_unlock(&c->lock);
+}
+
+bool rcl_soft_stripe_cache_unhold(struct rcl_soft_stripe_cache *c, const void *owner)
+{
+	bool any = false;
+
+	pthread_mutex_lock(&c->lock);
+	for (unsigned b = 0; b < BUCKETS; b++)
+		for (struct rcl_soft_cached *e = c->bucket[b]; e; e = e->next)
+			if (e->held_ns && e->held_for == owner) {
+				e->hold_most_ns = 0; /* hold_over() from now on */
+				any = true;
+			}
+	pthread_mutex_unlock(&c->lock);
+	return any;
 }
 
 /* Whether held @e has waited as long as rcl_soft_stripe_cache_wait() would have. */

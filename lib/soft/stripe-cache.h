@@ -50,7 +50,8 @@ struct rcl_soft_stripe_cache;
  * @dirty:	0 when clean, else when it became dirty (the cache's epoch).
  * @last_ns:	when data last went in (CLOCK_MONOTONIC).
  * @held_ns:	0, or when a write first held it without waiting (_hold());
- *		@hold_wait_ns, @hold_most_ns: how long it may be held then.
+ *		@hold_wait_ns, @hold_most_ns: how long it may be held then;
+ *		@held_for: that write's owner (_unhold()).
  */
 struct rcl_soft_cached {
 	unsigned array;
@@ -67,6 +68,7 @@ struct rcl_soft_cached {
 	uint64_t dirty;
 	uint64_t last_ns;
 	uint64_t held_ns, hold_wait_ns, hold_most_ns;
+	const void *held_for;
 	size_t bytes;
 	void *block;
 	struct rcl_soft_cached *next;
@@ -152,10 +154,17 @@ bool rcl_soft_stripe_cache_wait(struct rcl_soft_stripe_cache *cache, struct rcl_
  * without waiting (its stripe lock held): the background writer writes
  * @e when nobody has for the time _wait() would have waited, @wait_ns
  * since data last went in and on while other writes are under way, up to
- * @most_ns since the first such hold.
+ * @most_ns since the first such hold, or once released for @owner, that
+ * write's owner (_unhold()).
  */
 void rcl_soft_stripe_cache_hold(struct rcl_soft_stripe_cache *cache, struct rcl_soft_cached *e,
-                                uint64_t wait_ns, uint64_t most_ns);
+                                uint64_t wait_ns, uint64_t most_ns, const void *owner);
+
+/*
+ * rcl_soft_stripe_cache_unhold() - the entries first held for @owner are
+ * held no longer: _pick() takes them as due. Return: whether there were any.
+ */
+bool rcl_soft_stripe_cache_unhold(struct rcl_soft_stripe_cache *cache, const void *owner);
 
 /*
  * rcl_soft_stripe_cache_pick() - a dirty entry to write, pinned, or NULL:

@@ -29,7 +29,10 @@
  * not copied: the entry points at its buffer until written. A holder that
  * may end later (rcl_soft_volume_write_later()) does not wait: the writer
  * that writes the stripe ends it, or the background writer once the hold
- * is over, so a thread serving a stream goes on to its next write. Write back
+ * is over, so a thread serving a stream goes on to its next write; or its
+ * owner's thread, when that owner sends nothing more until its held writes
+ * end (rcl_soft_volume_release()): the writes that would fill the stripes
+ * are not coming. Write back
  * leaves them cached for the background writer, a flush, or the write
  * that fills them. Reads of a stripe with cached data take its lock and lay
  * the cached data over what the members hold. Cached data is written by
@@ -701,7 +704,7 @@ static bool hold_later(struct rcl_soft_volume *vol, struct rcl_soft_cached *e,
 	}
 	h->next = e->laters;
 	e->laters = h;
-	rcl_soft_stripe_cache_hold(vol->cache, e, GATHER_NS, most_ns);
+	rcl_soft_stripe_cache_hold(vol->cache, e, GATHER_NS, most_ns, ending->owner);
 	return true;
 }
 
@@ -832,6 +835,13 @@ int rcl_soft_vol_cache_flush(struct rcl_soft_volume *vol)
 	if (!vol->cache)
 		return 0;
 	return write_picked(vol, RCL_SOFT_DRAIN_IDLE, rcl_soft_stripe_cache_epoch(vol->cache));
+}
+
+/* Write now, on this thread, the stripes held for @owner's writes ending later. */
+void rcl_soft_vol_cache_release(struct rcl_soft_volume *vol, const void *owner)
+{
+	if (vol->cache && rcl_soft_stripe_cache_unhold(vol->cache, owner))
+		write_picked(vol, RCL_SOFT_DRAIN_IDLE, 0);
 }
 
 void rcl_soft_vol_cache_close(struct rcl_soft_volume *vol, bool write)

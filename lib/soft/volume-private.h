@@ -107,11 +107,13 @@ struct vol_later {
 
 /*
  * struct vol_ending - how a request may end: @ended NULL, before its call
- * returns; else it may end later, through @later, made by its first hold.
+ * returns; else it may end later, through @later, made by its first hold;
+ * @owner is whose it is (rcl_soft_volume_release()).
  */
 struct vol_ending {
 	void (*ended)(void *token, int rc);
 	void *token;
+	const void *owner;
 	struct vol_later *later;
 };
 
@@ -205,6 +207,7 @@ int rcl_soft_vol_parity_io(struct rcl_soft_volume *vol, const struct vol_window 
  */
 enum rcl_status rcl_soft_vol_cache_open(struct rcl_soft_volume *vol, struct rcl_error *err);
 int rcl_soft_vol_cache_flush(struct rcl_soft_volume *vol);
+void rcl_soft_vol_cache_release(struct rcl_soft_volume *vol, const void *owner);
 void rcl_soft_vol_cache_close(struct rcl_soft_volume *vol, bool write);
 
 /*

@@ -609,12 +609,19 @@ int rcl_soft_volume_write(struct rcl_soft_volume *vol, const void *buf, size_t l
 }
 
 int rcl_soft_volume_write_later(struct rcl_soft_volume *vol, const void *buf, size_t len,
-                                uint64_t off, unsigned flags, void (*ended)(void *token, int rc),
-                                void *token)
+                                uint64_t off, unsigned flags, const void *owner,
+                                void (*ended)(void *token, int rc), void *token)
 {
-	struct vol_ending ending = {.ended = ended, .token = token};
+	struct vol_ending ending = {.ended = ended, .token = token, .owner = owner};
 
 	return serve(vol, true, (uint8_t *)buf, true, len, off, flags, &ending);
+}
+
+void rcl_soft_volume_release(struct rcl_soft_volume *vol, const void *owner)
+{
+	pthread_rwlock_rdlock(&vol->lock);
+	rcl_soft_vol_cache_release(vol, owner);
+	pthread_rwlock_unlock(&vol->lock);
 }
 
 int rcl_soft_volume_zero(struct rcl_soft_volume *vol, size_t len, uint64_t off, unsigned flags)

@@ -131,11 +131,21 @@ int rcl_soft_volume_zero(struct rcl_soft_volume *vol, size_t len, uint64_t off, 
  * @ended must not call the volume. Until then @buf is lent to the cache:
  * it must stay as it is. Any other write returns its result, as
  * _write() does, and @ended is not called. A thread that serves a stream
- * of requests this way needs no thread per request waiting.
+ * of requests this way needs no thread per request waiting. @owner says
+ * whose write it is, for rcl_soft_volume_release().
  */
 int rcl_soft_volume_write_later(struct rcl_soft_volume *vol, const void *buf, size_t len,
-                                uint64_t off, unsigned flags, void (*ended)(void *token, int rc),
-                                void *token);
+                                uint64_t off, unsigned flags, const void *owner,
+                                void (*ended)(void *token, int rc), void *token);
+
+/*
+ * rcl_soft_volume_release() - @owner's writes ending later hold their
+ * stripes for neighbours no longer: their stripes are written now, on
+ * this thread, and those writes end. For an owner that sends nothing more
+ * until they end (a client whose queue they fill), holding them would
+ * only delay it.
+ */
+void rcl_soft_volume_release(struct rcl_soft_volume *vol, const void *owner);
 
 /**
  * rcl_soft_volume_update() - take the members' states and the VD's

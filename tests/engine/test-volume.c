@@ -1342,8 +1342,9 @@ END_TEST
  * first half once its hold was over, and ended it on its own thread (or
  * before its call returned, which then returned 0 rather than
  * RCL_SOFT_LATER). A partial stripe no write fills is written by the
- * background writer; a flush puts what is held on the members. Every
- * write ends once, with 0, and the members hold the data with md's parity.
+ * background writer; a flush puts what is held on the members, and so
+ * does a release for the writes' owner, at once. Every write ends once,
+ * with 0, and the members hold the data with md's parity.
  */
 struct ending {
 	atomic_uint calls;
@@ -1366,7 +1367,7 @@ static int write_later(struct fixture *f, uint8_t *buf, uint64_t len, uint64_t o
 {
 	memset(buf, fill, len);
 	memcpy(f->shadow + off, buf, len);
-	return rcl_soft_volume_write_later(f->vol, buf, len, off, 0, note_ended, e);
+	return rcl_soft_volume_write_later(f->vol, buf, len, off, 0, f, note_ended, e);
 }
 
 /* Wait (up to 30 s) for @e to have ended; it ended once, with 0. */
@@ -1396,14 +1397,15 @@ static void ended_elsewhere(int rc, struct ending *e)
 
 START_TEST(test_write_later)
 {
-	enum { STRIPES = 16 };
+	enum { STRIPES = 16, RELEASED = 8 };
 	bool raid6 = _i;
 	struct fixture f;
 	uint64_t stripe = 3 * 16 * KIB, half = stripe / 2;
 	/* Aligned, as the NBD server's are: a misaligned buffer is copied, and its write waits. */
 	uint8_t *bufs = aligned_alloc(4096, (STRIPES + 1) * stripe);
 	struct ending first[STRIPES] = {0}, second[STRIPES] = {0}, lone = {0}, flushed = {0};
-	unsigned filled = 0;
+	struct ending released[RELEASED] = {0};
+	unsigned filled = 0, nreleased = 0;
 	int rc;
 
 	setup(&f, raid6 ? "raid6" : "raid5", raid6 ? 5 : 4, "strip=16 wrcache=wt");
@@ -1444,11 +1446,31 @@ START_TEST(test_write_later)
 	ck_assert_int_eq(rcl_soft_volume_flush(f.vol), 0);
 	if (rc == RCL_SOFT_LATER)
 		ended_once(&flushed);
+	/*
+	 * Released for their owner (an NBD client that waits for them), held
+	 * halves are written and end on the releasing thread before
+	 * rcl_soft_volume_release() returns, unless the background writer was
+	 * first (a slow machine): at least one of 8 must have been released.
+	 */
+	for (unsigned s = 0; s < RELEASED; s++) {
+		rc = write_later(&f, bufs + s * half, half, (STRIPES + 3 + s) * stripe, 0x20 + s,
+		                 &released[s]);
+		rcl_soft_volume_release(f.vol, &f);
+		if (rc == RCL_SOFT_LATER && atomic_load(&released[s].calls) &&
+		    atomic_load(&released[s].on_tester)) {
+			ck_assert_uint_eq(atomic_load(&released[s].calls), 1);
+			ck_assert_int_eq(atomic_load(&released[s].rc), 0);
+			nreleased++;
+		} else {
+			ended_elsewhere(rc, &released[s]);
+		}
+	}
+	ck_assert_uint_gt(nreleased, 0);
 	verify(&f);
-	for (unsigned s = 0; s < STRIPES + 3; s++)
+	for (unsigned s = 0; s < STRIPES + 3 + RELEASED; s++)
 		check_stripe_of(&f, s * stripe / 512);
-	printf("write_later %s: %u of %u stripes filled by their second half\n",
-	       raid6 ? "raid6" : "raid5", filled, STRIPES);
+	printf("write_later %s: %u of %u stripes filled by their second half, %u of %u released\n",
+	       raid6 ? "raid6" : "raid5", filled, STRIPES, nreleased, RELEASED);
 	free(bufs);
 	teardown(&f);
 }

@@ -493,15 +493,17 @@ static struct {
 		size_t len;
 		uint64_t off;
 	} w[16];
-} later = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, {{0}}};
+	const void *client; /* of the last write */
+} later = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, {{0}}, NULL};
 
 static int later_write(void *ctx, const void *buf, size_t len, uint64_t off, bool fua,
-                       void (*ended)(void *token, int rc), void *token)
+                       const void *client, void (*ended)(void *token, int rc), void *token)
 {
 	(void)ctx;
 	(void)fua;
 	pthread_mutex_lock(&later.lock);
 	ck_assert_uint_lt(later.count, 16);
+	later.client = client;
 	later.w[later.count].ended = ended;
 	later.w[later.count].token = token;
 	later.w[later.count].buf = buf;
@@ -645,6 +647,67 @@ static uint64_t write_replies(int fd, unsigned n)
 }
 
 /*
+ * Told that the client stalled, the export ends every write it holds, as
+ * the soft volume writes their stripes, on the server's thread.
+ */
+static struct {
+	unsigned calls, ended;
+	bool same_client;
+} stall;
+
+static void end_all_on_stall(void *ctx, const void *client)
+{
+	unsigned count;
+
+	(void)ctx;
+	pthread_mutex_lock(&later.lock);
+	count = later.count;
+	stall.same_client = client == later.client;
+	pthread_mutex_unlock(&later.lock);
+	stall.calls++;
+	while (stall.ended < count)
+		later_end(stall.ended++, 0);
+}
+
+/*
+ * A client whose requests in flight are all writes the export holds, and
+ * that sends nothing more (it waits for their replies, as a client at its
+ * queue depth does), is reported stalled, with the connection its writes
+ * came on; the export ends them, and the client gets its replies without
+ * anyone else writing.
+ */
+START_TEST(test_start_a_client_waiting_on_held_writes_is_reported_stalled)
+{
+	char *dir = unit_tmpdir();
+	char *sock = unit_path(dir, "s");
+	struct rcl_nbd_export ex = memory_export();
+	struct rcl_nbd_listen where = {.socket_path = sock};
+	struct rcl_nbd_server *srv;
+	struct rcl_error err;
+	int fd;
+
+	ex.write_later = later_write;
+	ex.stalled = end_all_on_stall;
+	ck_assert_int_eq(rcl_nbd_server_start(&ex, &where, 1, &srv, &err), RCL_OK);
+	fd = transmitting_client(sock);
+	send_write(fd, 0);
+	send_write(fd, 1);
+	/* Nobody ends them but the export when told: Check's timeout bounds the wait. */
+	ck_assert_uint_eq(write_replies(fd, 2), 0x3);
+	ck_assert_uint_ge(stall.calls, 1);
+	ck_assert(stall.same_client);
+	ck_assert_int_eq(disk[4096 + 4095], 1);
+	close(fd);
+	while (rcl_nbd_server_connections(srv))
+		usleep(1000);
+	rcl_nbd_server_stop(srv);
+	free(sock);
+	unit_rmrf(dir);
+	free(dir);
+}
+END_TEST
+
+/*
  * A client that leaves takes its connection's request buffers with it:
  * once its writes (ended later, so their slots went through the
  * connection's spares) are answered and it has hung up, no payload buffer
@@ -785,6 +848,7 @@ static Suite *nbd_suite(void)
 	tcase_add_test(tc, test_start_writes_ending_later_are_answered_when_they_end);
 	tcase_add_test(tc, test_start_a_finished_connection_keeps_no_buffers);
 	tcase_add_test(tc, test_start_writes_held_later_keep_bounded_buffers);
+	tcase_add_test(tc, test_start_a_client_waiting_on_held_writes_is_reported_stalled);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("rcl_nbd_server_address");
