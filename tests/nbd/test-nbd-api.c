@@ -539,6 +539,49 @@ static void later_end(unsigned i, int rc)
 	later.w[i].ended(later.w[i].token, rc);
 }
 
+/*
+ * A server of the memory export whose writes all end later (later_write),
+ * on one thread or more, with @stalled as its stall report, and one
+ * client through its handshake.
+ */
+struct later_run {
+	char *dir, *sock;
+	struct rcl_nbd_server *srv;
+	int fd;
+};
+
+static void later_start(struct later_run *t, unsigned threads,
+                        void (*stalled)(void *ctx, const void *client))
+{
+	struct rcl_nbd_export ex = memory_export();
+	struct rcl_error err;
+
+	t->dir = unit_tmpdir();
+	t->sock = unit_path(t->dir, "s");
+	ex.write_later = later_write;
+	ex.stalled = stalled;
+	ck_assert_int_eq(rcl_nbd_server_start(&ex, &(struct rcl_nbd_listen){.socket_path = t->sock},
+	                                      threads, &t->srv, &err),
+	                 RCL_OK);
+	t->fd = transmitting_client(t->sock);
+}
+
+/* The client hangs up; return once its connection has ended. */
+static void later_hang_up(struct later_run *t)
+{
+	close(t->fd);
+	while (rcl_nbd_server_connections(t->srv))
+		usleep(1000);
+}
+
+static void later_stop(struct later_run *t)
+{
+	rcl_nbd_server_stop(t->srv);
+	free(t->sock);
+	unit_rmrf(t->dir);
+	free(t->dir);
+}
+
 /* Send a WRITE of @len bytes of @cookie's low byte at @off. */
 static void send_write_of(int fd, uint64_t cookie, uint64_t off, uint32_t len)
 {
@@ -584,47 +627,34 @@ static void expect_write_reply(int fd, uint64_t cookie, uint32_t error)
  */
 START_TEST(test_start_writes_ending_later_are_answered_when_they_end)
 {
-	char *dir = unit_tmpdir();
-	char *sock = unit_path(dir, "s");
-	struct rcl_nbd_export ex = memory_export();
-	struct rcl_nbd_listen where = {.socket_path = sock};
-	struct rcl_nbd_server *srv;
-	struct rcl_error err;
+	struct later_run t;
 	uint8_t disc[NBD_REQUEST_SIZE] = {0}, byte;
-	int fd;
 
-	ex.write_later = later_write;
-	ck_assert_int_eq(rcl_nbd_server_start(&ex, &where, 1, &srv, &err), RCL_OK);
-	fd = transmitting_client(sock);
+	later_start(&t, 1, NULL);
 	for (unsigned i = 0; i < 4; i++)
-		send_write(fd, i);
+		send_write(t.fd, i);
 	ck_assert_uint_eq(later_wait(4), 4);
-	ck_assert_int_eq(recv(fd, &byte, 1, MSG_DONTWAIT), -1);
+	ck_assert_int_eq(recv(t.fd, &byte, 1, MSG_DONTWAIT), -1);
 	ck_assert_int_eq(errno, EAGAIN);
 	later_end(2, 0);
-	expect_write_reply(fd, 2, 0);
+	expect_write_reply(t.fd, 2, 0);
 	later_end(0, -EIO);
-	expect_write_reply(fd, 0, NBD_EIO);
+	expect_write_reply(t.fd, 0, NBD_EIO);
 	later_end(1, 0);
-	expect_write_reply(fd, 1, 0);
+	expect_write_reply(t.fd, 1, 0);
 	ck_assert_int_eq(disk[1 * 4096], 1);
 	ck_assert_int_eq(disk[2 * 4096 + 4095], 2);
 	/* Hang up with write 3 still to end. */
 	nbd_put32(disc, NBD_MAGIC_REQUEST);
 	nbd_put16(disc + 6, NBD_CMD_DISC);
-	ck_assert_int_eq(send(fd, disc, sizeof(disc), 0), sizeof(disc));
+	ck_assert_int_eq(send(t.fd, disc, sizeof(disc), 0), sizeof(disc));
 	usleep(100000);
-	ck_assert_uint_eq(rcl_nbd_server_connections(srv), 1);
+	ck_assert_uint_eq(rcl_nbd_server_connections(t.srv), 1);
 	later_end(3, 0);
-	expect_write_reply(fd, 3, 0);
-	ck_assert_int_eq(recv(fd, &byte, 1, 0), 0);
-	while (rcl_nbd_server_connections(srv))
-		usleep(1000);
-	rcl_nbd_server_stop(srv);
-	close(fd);
-	free(sock);
-	unit_rmrf(dir);
-	free(dir);
+	expect_write_reply(t.fd, 3, 0);
+	ck_assert_int_eq(recv(t.fd, &byte, 1, 0), 0);
+	later_hang_up(&t);
+	later_stop(&t);
 }
 END_TEST
 
@@ -678,32 +708,18 @@ static void end_all_on_stall(void *ctx, const void *client)
  */
 START_TEST(test_start_a_client_waiting_on_held_writes_is_reported_stalled)
 {
-	char *dir = unit_tmpdir();
-	char *sock = unit_path(dir, "s");
-	struct rcl_nbd_export ex = memory_export();
-	struct rcl_nbd_listen where = {.socket_path = sock};
-	struct rcl_nbd_server *srv;
-	struct rcl_error err;
-	int fd;
+	struct later_run t;
 
-	ex.write_later = later_write;
-	ex.stalled = end_all_on_stall;
-	ck_assert_int_eq(rcl_nbd_server_start(&ex, &where, 1, &srv, &err), RCL_OK);
-	fd = transmitting_client(sock);
-	send_write(fd, 0);
-	send_write(fd, 1);
+	later_start(&t, 1, end_all_on_stall);
+	send_write(t.fd, 0);
+	send_write(t.fd, 1);
 	/* Nobody ends them but the export when told: Check's timeout bounds the wait. */
-	ck_assert_uint_eq(write_replies(fd, 2), 0x3);
+	ck_assert_uint_eq(write_replies(t.fd, 2), 0x3);
 	ck_assert_uint_ge(stall.calls, 1);
 	ck_assert(stall.same_client);
 	ck_assert_int_eq(disk[4096 + 4095], 1);
-	close(fd);
-	while (rcl_nbd_server_connections(srv))
-		usleep(1000);
-	rcl_nbd_server_stop(srv);
-	free(sock);
-	unit_rmrf(dir);
-	free(dir);
+	later_hang_up(&t);
+	later_stop(&t);
 }
 END_TEST
 
@@ -716,34 +732,21 @@ END_TEST
  */
 START_TEST(test_start_a_finished_connection_keeps_no_buffers)
 {
-	char *dir = unit_tmpdir();
-	char *sock = unit_path(dir, "s");
-	struct rcl_nbd_export ex = memory_export();
-	struct rcl_nbd_listen where = {.socket_path = sock};
-	struct rcl_nbd_server *srv;
-	struct rcl_error err;
-	int fd;
+	struct later_run t;
 
-	ex.write_later = later_write;
 	ck_assert_uint_eq(rcl_pages_in_use(), 0);
-	ck_assert_int_eq(rcl_nbd_server_start(&ex, &where, 4, &srv, &err), RCL_OK);
-	fd = transmitting_client(sock);
+	later_start(&t, 4, NULL);
 	for (unsigned i = 0; i < 8; i++)
-		send_write(fd, i);
+		send_write(t.fd, i);
 	ck_assert_uint_eq(later_wait(8), 8);
 	ck_assert_uint_ge(rcl_pages_in_use(), 8 * 4096);
 	for (unsigned i = 0; i < 8; i++)
 		later_end(i, 0);
 	/* The 4 threads took the writes in any order: each is answered once. */
-	ck_assert_uint_eq(write_replies(fd, 8), 0xff);
-	close(fd);
-	while (rcl_nbd_server_connections(srv))
-		usleep(1000);
+	ck_assert_uint_eq(write_replies(t.fd, 8), 0xff);
+	later_hang_up(&t);
 	ck_assert_uint_eq(rcl_pages_in_use(), 0);
-	rcl_nbd_server_stop(srv);
-	free(sock);
-	unit_rmrf(dir);
-	free(dir);
+	later_stop(&t);
 }
 END_TEST
 
@@ -756,41 +759,28 @@ END_TEST
  */
 START_TEST(test_start_writes_held_later_keep_bounded_buffers)
 {
-	char *dir = unit_tmpdir();
-	char *sock = unit_path(dir, "s");
-	struct rcl_nbd_export ex = memory_export();
-	struct rcl_nbd_listen where = {.socket_path = sock};
-	struct rcl_nbd_server *srv;
-	struct rcl_error err;
+	struct later_run t;
 	const uint32_t mib = 1 << 20;
 	const unsigned held = NBD_LENT_BYTES / mib;
-	int fd;
 
-	ex.write_later = later_write;
-	ck_assert_int_eq(rcl_nbd_server_start(&ex, &where, 1, &srv, &err), RCL_OK);
-	fd = transmitting_client(sock);
+	later_start(&t, 1, NULL);
 	/* A server holding them all would send no reply: Check's timeout bounds the wait. */
 	for (unsigned i = 0; i < held + 4; i++)
-		send_write_of(fd, i, 0, mib);
-	ck_assert_uint_eq(write_replies(fd, 4), 0xfull << held);
+		send_write_of(t.fd, i, 0, mib);
+	ck_assert_uint_eq(write_replies(t.fd, 4), 0xfull << held);
 	ck_assert_uint_eq(later_wait(held), held);
 	ck_assert_uint_le(rcl_pages_in_use(), (held + 1) * (size_t)mib);
 	for (unsigned i = 0; i < held; i++)
 		later_end(i, 0);
-	ck_assert_uint_eq(write_replies(fd, held), (1ull << held) - 1);
-	send_write(fd, held + 4);
+	ck_assert_uint_eq(write_replies(t.fd, held), (1ull << held) - 1);
+	send_write(t.fd, held + 4);
 	ck_assert_uint_eq(later_wait(held + 1), held + 1);
 	ck_assert_uint_le(rcl_pages_in_use(), (held + 1) * (size_t)mib);
 	later_end(held, 0);
-	ck_assert_uint_eq(write_replies(fd, 1), 1ull << (held + 4));
-	close(fd);
-	while (rcl_nbd_server_connections(srv))
-		usleep(1000);
+	ck_assert_uint_eq(write_replies(t.fd, 1), 1ull << (held + 4));
+	later_hang_up(&t);
 	ck_assert_uint_eq(rcl_pages_in_use(), 0);
-	rcl_nbd_server_stop(srv);
-	free(sock);
-	unit_rmrf(dir);
-	free(dir);
+	later_stop(&t);
 }
 END_TEST
 
