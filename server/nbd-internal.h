@@ -108,8 +108,9 @@ struct nbd_conn {
 	pthread_mutex_t lock; /* @nthreads and @threads, @closed, the rest below */
 	bool closed;          /* no thread may be added: the connection is ending */
 	struct nbd_req *spares;
-	size_t lent;                 /* buffer bytes of @spares and writes ending later */
+	size_t spare_bytes;          /* buffer bytes of @spares */
 	unsigned later;              /* writes ending later, not yet answered */
+	size_t later_bytes;          /* their buffer bytes */
 	pthread_cond_t all_answered; /* @later fell to 0 */
 	struct nbd_req *answers;     /* replies due, for the answerer */
 	pthread_cond_t answers_due;  /* @answers or @answerer_stop set */

@@ -138,13 +138,6 @@ static int write_zero_bytes(const struct rcl_nbd_export *ex, uint64_t off, uint6
 	return 0;
 }
 
-/* Slot @req is a spare again (the connection's lock held). */
-static void spare_slot(struct nbd_conn *conn, struct nbd_req *req)
-{
-	req->next = conn->spares;
-	conn->spares = req;
-}
-
 /* Free a list of request slots (linked by @next) and their buffers. */
 static void slots_free(struct nbd_req *list)
 {
@@ -162,6 +155,16 @@ static void one_answered(struct nbd_conn *conn)
 {
 	if (!--conn->later)
 		pthread_cond_broadcast(&conn->all_answered);
+}
+
+/* Write @req, ended later, is answered: its slot is a spare (the connection's lock held). */
+static void answered_slot(struct nbd_conn *conn, struct nbd_req *req)
+{
+	req->next = conn->spares;
+	conn->spares = req;
+	conn->later_bytes -= req->cap;
+	conn->spare_bytes += req->cap;
+	one_answered(conn);
 }
 
 /* The connection this thread serves requests of, if any. */
@@ -193,8 +196,7 @@ static void *answerer(void *arg)
 			struct nbd_req *req = due;
 
 			due = req->next;
-			spare_slot(conn, req);
-			one_answered(conn);
+			answered_slot(conn, req);
 		}
 	}
 	pthread_mutex_unlock(&conn->lock);
@@ -235,30 +237,31 @@ static void write_ended(void *token, int rc)
 		return;
 	send_reply(conn, req);
 	pthread_mutex_lock(&conn->lock);
-	spare_slot(conn, req);
-	one_answered(conn);
+	answered_slot(conn, req);
 	pthread_mutex_unlock(&conn->lock);
 }
 
 /*
  * Count @req a write ending later, its buffer lent, if its buffer fits
- * within NBD_LENT_BYTES with those lent already; spares make room (moved
- * to *@dropped, to be freed without the lock): they are only kept for
- * reuse. The connection's lock held. Return: whether it fits.
+ * within NBD_LENT_BYTES with those of the other writes ending later;
+ * spares make room (moved to *@dropped, to be freed without the lock):
+ * they are only kept for reuse, and are not dropped for a write that
+ * would not fit even without them. The connection's lock held.
+ * Return: whether it fits.
  */
 static bool lend_slot(struct nbd_conn *conn, struct nbd_req *req, struct nbd_req **dropped)
 {
-	while (conn->lent + req->cap > NBD_LENT_BYTES && conn->spares) {
+	if (conn->later_bytes + req->cap > NBD_LENT_BYTES)
+		return false;
+	while (conn->later_bytes + conn->spare_bytes + req->cap > NBD_LENT_BYTES && conn->spares) {
 		struct nbd_req *spare = conn->spares;
 
 		conn->spares = spare->next;
-		conn->lent -= spare->cap;
+		conn->spare_bytes -= spare->cap;
 		spare->next = *dropped;
 		*dropped = spare;
 	}
-	if (conn->lent + req->cap > NBD_LENT_BYTES)
-		return false;
-	conn->lent += req->cap;
+	conn->later_bytes += req->cap;
 	conn->later++;
 	return true;
 }
@@ -285,7 +288,7 @@ static int write_later(const struct rcl_nbd_export *ex, struct nbd_req *req, boo
 	                     req);
 	if (rc != RCL_NBD_LATER) {
 		pthread_mutex_lock(&conn->lock);
-		conn->lent -= req->cap;
+		conn->later_bytes -= req->cap;
 		one_answered(conn);
 		pthread_mutex_unlock(&conn->lock);
 	}
@@ -530,7 +533,7 @@ static struct nbd_req *take_slot(struct nbd_conn *conn)
 	req = conn->spares;
 	if (req) {
 		conn->spares = req->next;
-		conn->lent -= req->cap;
+		conn->spare_bytes -= req->cap;
 	}
 	pthread_mutex_unlock(&conn->lock);
 	if (!req && (req = rcl_calloc(1, sizeof(*req))))
