@@ -19,7 +19,8 @@
  * threads are busy with requests, up to the server's per-connection limit;
  * its threads end with it, so idle exports and finished clients cost no
  * threads. Each request slot keeps a payload buffer that grows to the
- * largest request it has seen and is then reused: a thread keeps its slot,
+ * largest request it has seen, up to NBD_SLOT_KEEP_BYTES, and is then
+ * reused (a larger one goes once answered): a thread keeps its slot,
  * and a slot left with a write ending later goes back to the connection's
  * spares once answered, so the data path allocates nothing per request
  * once warm; a connection holds a slot per thread and per write ending
@@ -51,6 +52,14 @@
  * waits instead, so large writes held later cannot take without bound.
  */
 #define NBD_LENT_BYTES (8u << 20)
+/*
+ * The largest payload buffer a thread's slot keeps for its next request: a
+ * larger one is freed once its request is answered (qemu-nbd frees every
+ * request's). Kept, a client's burst of 32 MiB requests on 64 threads
+ * would hold 2 GiB for as long as it stays connected; requests up to this
+ * size (fio's, nbdcopy's, qemu-img's) allocate nothing once warm.
+ */
+#define NBD_SLOT_KEEP_BYTES (4u << 20)
 /* Clients served at once; more are closed on accept. */
 #define NBD_MAX_CONNECTIONS 64
 /* Option data kept in memory: an export name plus the INFO/GO fields. */

@@ -488,6 +488,16 @@ static void add_thread(struct nbd_conn *conn)
 	pthread_mutex_unlock(&conn->lock);
 }
 
+/* @req is answered: its buffer goes if it is larger than the slot keeps. */
+static void slot_shrink(struct nbd_req *req)
+{
+	if (req->cap <= NBD_SLOT_KEEP_BYTES)
+		return;
+	rcl_pages_free(req->buf, req->cap);
+	req->buf = NULL;
+	req->cap = 0;
+}
+
 /*
  * Serve one request on this thread in slot *@slot, from reading it to
  * sending its reply; a write ended later keeps the slot (*@slot becomes
@@ -509,6 +519,7 @@ static bool serve_one(struct nbd_conn *conn, struct nbd_req **slot)
 	pthread_mutex_unlock(&conn->read_lock);
 	if (!runs) {
 		send_reply(conn, req);
+		slot_shrink(req);
 		return true;
 	}
 	if (atomic_fetch_sub(&conn->idle, 1) == 1)
@@ -519,6 +530,7 @@ static bool serve_one(struct nbd_conn *conn, struct nbd_req **slot)
 	} else {
 		req->error = nbd_error(rc);
 		send_reply(conn, req);
+		slot_shrink(req);
 	}
 	atomic_fetch_add(&conn->idle, 1);
 	return true;

@@ -3,8 +3,8 @@
  * test-nbd-api.c - server/nbd.h's calls, one TCase per function: what start
  * refuses and how it names it, its out-of-memory paths, the address and
  * connection count it reports, and stop. The protocol itself is tested
- * with real clients in test-nbd.py; the export here is a 1 MiB array in
- * memory, which is all these checks need.
+ * with real clients in test-nbd.py; the export here is an array in
+ * memory as large as the largest request, which is all these checks need.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -20,7 +20,7 @@
 #include "nbd.h"
 #include "unit.h"
 
-static char disk[1 << 20];
+static char disk[NBD_DOS_PAYLOAD_MAX];
 
 static int mem_read(void *ctx, void *buf, size_t len, uint64_t off)
 {
@@ -168,18 +168,24 @@ static int transmitting_client(const char *socket_path)
 	return fd;
 }
 
-/* Send READ number @i: 4 KiB at @i * 4 KiB, cookie @i. */
-static void send_read(int fd, unsigned i)
+/* Send a READ of @len bytes at @off as request @cookie. */
+static void send_read_of(int fd, uint64_t cookie, uint64_t off, uint32_t len)
 {
 	uint8_t req[NBD_REQUEST_SIZE];
 
 	nbd_put32(req, NBD_MAGIC_REQUEST);
 	nbd_put16(req + 4, 0);
 	nbd_put16(req + 6, NBD_CMD_READ);
-	nbd_put64(req + 8, i);
-	nbd_put64(req + 16, i * 4096ull);
-	nbd_put32(req + 24, 4096);
+	nbd_put64(req + 8, cookie);
+	nbd_put64(req + 16, off);
+	nbd_put32(req + 24, len);
 	ck_assert_int_eq(send(fd, req, sizeof(req), 0), sizeof(req));
+}
+
+/* Send READ number @i: 4 KiB at @i * 4 KiB, cookie @i. */
+static void send_read(int fd, unsigned i)
+{
+	send_read_of(fd, i, i * 4096ull, 4096);
 }
 
 /* Take @n replies to send_read()'s, in any order: each once, whole and right. */
@@ -540,46 +546,55 @@ static void later_end(unsigned i, int rc)
 }
 
 /*
- * A server of the memory export whose writes all end later (later_write),
- * on one thread or more, with @stalled as its stall report, and one
- * client through its handshake.
+ * A server of an export on a Unix socket, at most @threads per
+ * connection, and one client through its handshake.
  */
-struct later_run {
+struct served {
 	char *dir, *sock;
 	struct rcl_nbd_server *srv;
 	int fd;
 };
 
-static void later_start(struct later_run *t, unsigned threads,
-                        void (*stalled)(void *ctx, const void *client))
+static void serve_start(struct served *t, const struct rcl_nbd_export *ex, unsigned threads)
 {
-	struct rcl_nbd_export ex = memory_export();
 	struct rcl_error err;
 
 	t->dir = unit_tmpdir();
 	t->sock = unit_path(t->dir, "s");
-	ex.write_later = later_write;
-	ex.stalled = stalled;
-	ck_assert_int_eq(rcl_nbd_server_start(&ex, &(struct rcl_nbd_listen){.socket_path = t->sock},
+	ck_assert_int_eq(rcl_nbd_server_start(ex, &(struct rcl_nbd_listen){.socket_path = t->sock},
 	                                      threads, &t->srv, &err),
 	                 RCL_OK);
 	t->fd = transmitting_client(t->sock);
 }
 
 /* The client hangs up; return once its connection has ended. */
-static void later_hang_up(struct later_run *t)
+static void serve_hang_up(struct served *t)
 {
 	close(t->fd);
 	while (rcl_nbd_server_connections(t->srv))
 		usleep(1000);
 }
 
-static void later_stop(struct later_run *t)
+static void serve_stop(struct served *t)
 {
 	rcl_nbd_server_stop(t->srv);
 	free(t->sock);
 	unit_rmrf(t->dir);
 	free(t->dir);
+}
+
+/*
+ * serve_start() of the memory export whose writes all end later
+ * (later_write), with @stalled as its stall report.
+ */
+static void later_start(struct served *t, unsigned threads,
+                        void (*stalled)(void *ctx, const void *client))
+{
+	struct rcl_nbd_export ex = memory_export();
+
+	ex.write_later = later_write;
+	ex.stalled = stalled;
+	serve_start(t, &ex, threads);
 }
 
 /* Send a WRITE of @len bytes of @cookie's low byte at @off. */
@@ -627,7 +642,7 @@ static void expect_write_reply(int fd, uint64_t cookie, uint32_t error)
  */
 START_TEST(test_start_writes_ending_later_are_answered_when_they_end)
 {
-	struct later_run t;
+	struct served t;
 	uint8_t disc[NBD_REQUEST_SIZE] = {0}, byte;
 
 	later_start(&t, 1, NULL);
@@ -653,8 +668,8 @@ START_TEST(test_start_writes_ending_later_are_answered_when_they_end)
 	later_end(3, 0);
 	expect_write_reply(t.fd, 3, 0);
 	ck_assert_int_eq(recv(t.fd, &byte, 1, 0), 0);
-	later_hang_up(&t);
-	later_stop(&t);
+	serve_hang_up(&t);
+	serve_stop(&t);
 }
 END_TEST
 
@@ -708,7 +723,7 @@ static void end_all_on_stall(void *ctx, const void *client)
  */
 START_TEST(test_start_a_client_waiting_on_held_writes_is_reported_stalled)
 {
-	struct later_run t;
+	struct served t;
 
 	later_start(&t, 1, end_all_on_stall);
 	send_write(t.fd, 0);
@@ -718,8 +733,8 @@ START_TEST(test_start_a_client_waiting_on_held_writes_is_reported_stalled)
 	ck_assert_uint_ge(stall.calls, 1);
 	ck_assert(stall.same_client);
 	ck_assert_int_eq(disk[4096 + 4095], 1);
-	later_hang_up(&t);
-	later_stop(&t);
+	serve_hang_up(&t);
+	serve_stop(&t);
 }
 END_TEST
 
@@ -732,7 +747,7 @@ END_TEST
  */
 START_TEST(test_start_a_finished_connection_keeps_no_buffers)
 {
-	struct later_run t;
+	struct served t;
 
 	ck_assert_uint_eq(rcl_pages_in_use(), 0);
 	later_start(&t, 4, NULL);
@@ -744,9 +759,9 @@ START_TEST(test_start_a_finished_connection_keeps_no_buffers)
 		later_end(i, 0);
 	/* The 4 threads took the writes in any order: each is answered once. */
 	ck_assert_uint_eq(write_replies(t.fd, 8), 0xff);
-	later_hang_up(&t);
+	serve_hang_up(&t);
 	ck_assert_uint_eq(rcl_pages_in_use(), 0);
-	later_stop(&t);
+	serve_stop(&t);
 }
 END_TEST
 
@@ -759,7 +774,7 @@ END_TEST
  */
 START_TEST(test_start_writes_held_later_keep_bounded_buffers)
 {
-	struct later_run t;
+	struct served t;
 	const uint32_t mib = 1 << 20;
 	const unsigned held = NBD_LENT_BYTES / mib;
 
@@ -778,9 +793,57 @@ START_TEST(test_start_writes_held_later_keep_bounded_buffers)
 	ck_assert_uint_le(rcl_pages_in_use(), (held + 1) * (size_t)mib);
 	later_end(held, 0);
 	ck_assert_uint_eq(write_replies(t.fd, 1), 1ull << (held + 4));
-	later_hang_up(&t);
+	serve_hang_up(&t);
 	ck_assert_uint_eq(rcl_pages_in_use(), 0);
-	later_stop(&t);
+	serve_stop(&t);
+}
+END_TEST
+
+/* Read @len bytes at 0 as request @cookie: the reply is a success carrying the disk's bytes. */
+static void read_whole(int fd, uint64_t cookie, uint32_t len)
+{
+	uint8_t head[NBD_SIMPLE_REPLY_SIZE], *data = malloc(len);
+
+	ck_assert_ptr_nonnull(data);
+	send_read_of(fd, cookie, 0, len);
+	ck_assert_int_eq(recv(fd, head, sizeof(head), MSG_WAITALL), sizeof(head));
+	ck_assert_uint_eq(nbd_get32(head + 4), 0);
+	ck_assert_uint_eq(nbd_get64(head + 8), cookie);
+	ck_assert_int_eq(recv(fd, data, len, MSG_WAITALL), (ssize_t)len);
+	ck_assert(!memcmp(data, disk, len));
+	free(data);
+}
+
+/*
+ * A thread keeps its request buffer for the next request up to
+ * NBD_SLOT_KEEP_BYTES, and lets a larger one go once answered: after a
+ * 32 MiB read, and after a 16 MiB write, the connection, still open, holds
+ * only what its next 4 KiB request took; after 1 MiB requests it keeps
+ * their buffer, which the next request reuses.
+ */
+START_TEST(test_start_a_connection_keeps_no_buffer_larger_than_a_slot_keeps)
+{
+	struct rcl_nbd_export ex = memory_export();
+	const uint32_t mib = 1 << 20;
+	struct served t;
+
+	memset(disk, 0x5a, sizeof(disk));
+	/* One thread: each request is answered before the next is read. */
+	serve_start(&t, &ex, 1);
+	read_whole(t.fd, 1, NBD_DOS_PAYLOAD_MAX);
+	read_whole(t.fd, 2, 4096);
+	ck_assert_uint_le(rcl_pages_in_use(), 4096);
+	send_write_of(t.fd, 3, 0, 16 * mib);
+	expect_write_reply(t.fd, 3, 0);
+	ck_assert_int_eq(disk[16 * mib - 1], 3);
+	read_whole(t.fd, 4, 4096);
+	ck_assert_uint_le(rcl_pages_in_use(), 4096);
+	read_whole(t.fd, 5, mib);
+	read_whole(t.fd, 6, 4096);
+	ck_assert_uint_eq(rcl_pages_in_use(), mib);
+	serve_hang_up(&t);
+	ck_assert_uint_eq(rcl_pages_in_use(), 0);
+	serve_stop(&t);
 }
 END_TEST
 
@@ -839,6 +902,7 @@ static Suite *nbd_suite(void)
 	tcase_add_test(tc, test_start_a_finished_connection_keeps_no_buffers);
 	tcase_add_test(tc, test_start_writes_held_later_keep_bounded_buffers);
 	tcase_add_test(tc, test_start_a_client_waiting_on_held_writes_is_reported_stalled);
+	tcase_add_test(tc, test_start_a_connection_keeps_no_buffer_larger_than_a_slot_keeps);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("rcl_nbd_server_address");
