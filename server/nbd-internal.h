@@ -114,6 +114,7 @@ struct nbd_conn {
 
 	/* Threads not busy with a request: a thread that takes the last one adds a thread. */
 	atomic_uint idle;
+	atomic_bool awaiting; /* the reader waits for the client, nothing buffered */
 	pthread_mutex_t lock; /* @nthreads and @threads, @closed, the rest below */
 	bool closed;          /* no thread may be added: the connection is ending */
 	struct nbd_req *spares;

@@ -416,11 +416,16 @@ static bool take_payload(struct nbd_conn *conn, struct nbd_req *req, bool runs)
 }
 
 /*
- * Before waiting for the client's next request: when none of it has come
- * and every request the client has in flight is a write ending later, the
- * client most likely waits for their replies before it sends more (its
- * queue is full of them), and the export holding them for neighbours only
- * delays it: tell the export (which may end them on this thread).
+ * When the reader waits for the client with nothing of it buffered
+ * (@conn->awaiting), no thread runs a request, and writes of the client
+ * end later, the client most likely waits for their replies before it
+ * sends more (its queue is full of them), and the export holding them for
+ * neighbours only delays it: tell the export (which may end them on this
+ * thread), unless a non-blocking peek finds that the client has sent more.
+ * Both sides of the wait check: the reader as it starts waiting, and a
+ * thread whose request became a write ending later; else such a write,
+ * held just after the reader looked (on a connection of several threads),
+ * would wait out its hold.
  */
 static void tell_if_stalled(struct nbd_conn *conn)
 {
@@ -428,13 +433,28 @@ static void tell_if_stalled(struct nbd_conn *conn)
 	bool stalled;
 	uint8_t byte;
 
-	if (!ex->stalled || conn->in.start != conn->in.end)
-		return;
 	pthread_mutex_lock(&conn->lock);
-	stalled = conn->later && atomic_load(&conn->idle) == conn->nthreads;
+	stalled = atomic_load(&conn->awaiting) && conn->later &&
+	          atomic_load(&conn->idle) == conn->nthreads;
 	pthread_mutex_unlock(&conn->lock);
 	if (stalled && recv(conn->fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT) < 0 && errno == EAGAIN)
 		ex->stalled(ex->ctx, conn);
+}
+
+/* Read the next request's header, after telling the export if the client stalled. */
+static bool read_header(struct nbd_conn *conn, uint8_t *head)
+{
+	bool awaiting = conn->srv->export.stalled && conn->in.start == conn->in.end;
+	int rc;
+
+	if (awaiting) {
+		atomic_store(&conn->awaiting, true);
+		tell_if_stalled(conn);
+	}
+	rc = nbd_inbuf_recv(conn->fd, &conn->in, head, NBD_REQUEST_SIZE);
+	if (awaiting)
+		atomic_store(&conn->awaiting, false);
+	return !rc && nbd_get32(head) == NBD_MAGIC_REQUEST;
 }
 
 /*
@@ -447,9 +467,7 @@ static bool read_request(struct nbd_conn *conn, struct nbd_req *req, bool *runs)
 {
 	uint8_t head[NBD_REQUEST_SIZE];
 
-	tell_if_stalled(conn);
-	if (nbd_inbuf_recv(conn->fd, &conn->in, head, sizeof(head)) ||
-	    nbd_get32(head) != NBD_MAGIC_REQUEST)
+	if (!read_header(conn, head))
 		return false;
 	parse_request(head, req);
 	if (req->type == NBD_CMD_DISC)
@@ -533,6 +551,9 @@ static bool serve_one(struct nbd_conn *conn, struct nbd_req **slot)
 		slot_shrink(req);
 	}
 	atomic_fetch_add(&conn->idle, 1);
+	/* Only a write ended later can leave the client stalled: a reply lets it send more. */
+	if (rc == RCL_NBD_LATER && atomic_load(&conn->awaiting))
+		tell_if_stalled(conn);
 	return true;
 }
 

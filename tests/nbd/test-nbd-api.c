@@ -500,7 +500,10 @@ static struct {
 		uint64_t off;
 	} w[16];
 	const void *client; /* of the last write */
-} later = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, {{0}}, NULL};
+	bool gated;         /* writes wait in later_write() until later_open() */
+	pthread_cond_t opened;
+} later = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, {{0}}, NULL, false,
+           PTHREAD_COND_INITIALIZER};
 
 static int later_write(void *ctx, const void *buf, size_t len, uint64_t off, bool fua,
                        const void *client, void (*ended)(void *token, int rc), void *token)
@@ -517,8 +520,19 @@ static int later_write(void *ctx, const void *buf, size_t len, uint64_t off, boo
 	later.w[later.count].off = off;
 	later.count++;
 	pthread_cond_broadcast(&later.came);
+	while (later.gated)
+		pthread_cond_wait(&later.opened, &later.lock);
 	pthread_mutex_unlock(&later.lock);
 	return RCL_NBD_LATER;
+}
+
+/* Let the writes waiting in later_write() return. */
+static void later_open(void)
+{
+	pthread_mutex_lock(&later.lock);
+	later.gated = false;
+	pthread_cond_broadcast(&later.opened);
+	pthread_mutex_unlock(&later.lock);
 }
 
 /* Wait (up to 60 s) until @n writes have come to the export. */
@@ -739,6 +753,33 @@ START_TEST(test_start_a_client_waiting_on_held_writes_is_reported_stalled)
 END_TEST
 
 /*
+ * The stall is seen from the other side too: on a connection of two
+ * threads, the second waits for the client (reading) while the first
+ * still runs the client's only write; that write, once held, leaves the
+ * client waiting with every request held, and the export is told as the
+ * first thread finishes, though the reader had looked before.
+ */
+START_TEST(test_start_a_stall_that_comes_after_the_reader_looked_is_reported)
+{
+	struct served t;
+
+	later.gated = true;
+	later_start(&t, 2, end_all_on_stall);
+	send_write(t.fd, 0);
+	ck_assert_uint_eq(later_wait(1), 1);
+	/* Time for the second thread to start waiting; the outcome is the same either way. */
+	usleep(100000);
+	later_open();
+	/* Nobody ends it but the export when told: Check's timeout bounds the wait. */
+	ck_assert_uint_eq(write_replies(t.fd, 1), 0x1);
+	ck_assert_uint_ge(stall.calls, 1);
+	ck_assert(stall.same_client);
+	serve_hang_up(&t);
+	serve_stop(&t);
+}
+END_TEST
+
+/*
  * A client that leaves takes its connection's request buffers with it:
  * once its writes (ended later, so their slots went through the
  * connection's spares) are answered and it has hung up, no payload buffer
@@ -902,6 +943,7 @@ static Suite *nbd_suite(void)
 	tcase_add_test(tc, test_start_a_finished_connection_keeps_no_buffers);
 	tcase_add_test(tc, test_start_writes_held_later_keep_bounded_buffers);
 	tcase_add_test(tc, test_start_a_client_waiting_on_held_writes_is_reported_stalled);
+	tcase_add_test(tc, test_start_a_stall_that_comes_after_the_reader_looked_is_reported);
 	tcase_add_test(tc, test_start_a_connection_keeps_no_buffer_larger_than_a_slot_keeps);
 	suite_add_tcase(s, tc);
 
