@@ -506,7 +506,7 @@ static void add_thread(struct nbd_conn *conn)
 	pthread_mutex_unlock(&conn->lock);
 }
 
-/* @req is answered: its buffer goes if it is larger than the slot keeps. */
+/* Between requests: @req's buffer goes if it is larger than the slot keeps. */
 static void slot_shrink(struct nbd_req *req)
 {
 	if (req->cap <= NBD_SLOT_KEEP_BYTES)
@@ -537,7 +537,6 @@ static bool serve_one(struct nbd_conn *conn, struct nbd_req **slot)
 	pthread_mutex_unlock(&conn->read_lock);
 	if (!runs) {
 		send_reply(conn, req);
-		slot_shrink(req);
 		return true;
 	}
 	if (atomic_fetch_sub(&conn->idle, 1) == 1)
@@ -548,7 +547,6 @@ static bool serve_one(struct nbd_conn *conn, struct nbd_req **slot)
 	} else {
 		req->error = nbd_error(rc);
 		send_reply(conn, req);
-		slot_shrink(req);
 	}
 	atomic_fetch_add(&conn->idle, 1);
 	/* Only a write ended later can leave the client stalled: a reply lets it send more. */
@@ -585,7 +583,9 @@ static void serve_requests(struct nbd_conn *conn)
 
 	serving = conn;
 	do {
-		if (!req && !(req = take_slot(conn))) {
+		if (req) {
+			slot_shrink(req);
+		} else if (!(req = take_slot(conn))) {
 			atomic_fetch_sub(&conn->idle, 1);
 			return;
 		}
