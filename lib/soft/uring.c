@@ -18,8 +18,6 @@
 #define DEPTH 128
 /* Batches that move at most this much run on the calling thread (see small()). */
 #define SMALL_BATCH (1u << 20)
-/* Reads of a small batch that may wait for their drives together (see run_small()). */
-#define SMALL_WAITING 32
 
 struct ring {
 	struct io_uring uring;
@@ -197,7 +195,7 @@ static void run_ring(struct io_uring *ring, struct rcl_soft_op *ops, size_t coun
  * on tmpfs two 128K writes took 1.7 times as long through the ring as with
  * pwrite(), and the NBD server runs many requests at once on threads of
  * their own anyway. Batches of more than 1 MiB keep it for real drives.
- * The exception, reads that wait for a drive, is run_small()'s.
+ * Its reads that wait for a drive wait together (see run_small()).
  */
 static bool small(const struct rcl_soft_op *ops, size_t count)
 {
@@ -210,53 +208,46 @@ static bool small(const struct rcl_soft_op *ops, size_t count)
 
 /*
  * Read what of @op the page cache holds, without waiting for its drive
- * (RWF_NOWAIT). Return: whether @op is finished (done or failed); if not,
- * the rest of it must wait for the drive.
+ * (RWF_NOWAIT). Of the rest, the kernel has started reading what it could
+ * from the drive (readahead) when it says EAGAIN.
  */
-static bool read_cached(struct rcl_soft_op *op)
+static void read_cached(struct rcl_soft_op *op)
 {
 	for (;;) {
 		struct iovec rest = {(char *)op->buf + op->done, op->len - op->done};
 		ssize_t res = preadv2(op->fd, &rest, 1, (off_t)(op->off + op->done), RWF_NOWAIT);
 
-		if (res < 0 && errno == EAGAIN)
-			return false;
-		if (!complete(op, res < 0 ? -errno : res))
-			return true;
+		if ((res < 0 && errno == EAGAIN) || !complete(op, res < 0 ? -errno : res))
+			return;
 	}
 }
 
-/*
- * A small batch runs on this thread, but for its reads that must wait for
- * a drive: when there are several, they go to the ring together, so that
- * a parity update's reads of old data and parity, or a degraded read's of
- * every survivor, wait for the drives once and not once each. On a cold
- * disk that is most of a small random write's time; reads the page cache
- * holds, and tmpfs, never wait.
- */
-static void run_small(struct io_uring *ring, struct rcl_soft_op *ops, size_t count)
+/* Whether @op is a read that run_small()'s first pass finished. */
+static bool read_finished(const struct rcl_soft_op *op)
 {
-	struct rcl_soft_op waiting[SMALL_WAITING];
-	size_t from[SMALL_WAITING], n = 0;
+	return op->kind == RCL_SOFT_OP_READ && (op->error || op->done == op->len);
+}
 
-	for (size_t i = 0; i < count; i++) {
-		if (ops[i].error)
-			continue;
-		if (ops[i].kind == RCL_SOFT_OP_READ && ops[i].nowait && n < SMALL_WAITING) {
-			if (!read_cached(&ops[i])) {
-				from[n] = i;
-				waiting[n++] = ops[i];
-			}
-			continue;
-		}
-		run_sync(&ops[i], 1);
-	}
-	if (n > 1)
-		run_ring(ring, waiting, n);
-	else
-		run_sync(waiting, n);
-	for (size_t k = 0; k < n; k++)
-		ops[from[k]] = waiting[k];
+/*
+ * A small batch runs on this thread, its reads that must wait for a drive
+ * waiting together: a parity update's reads of old data and parity, or a
+ * degraded read's of every survivor. A first pass asks the page cache for
+ * each read without waiting (read_cached()), which starts the drive reads
+ * of what it misses; by the time the second pass waits for the first of
+ * them, the others are under way too. The second pass's blocking reads
+ * cost less than sending them to the ring: RAID5 4K random writes on a
+ * cold disk, which keep this machine's 2 CPUs busy, took 0.88 of the
+ * server's CPU time per write (median of 9 runs each).
+ * Reads the page cache holds, and tmpfs, never wait.
+ */
+static void run_small(struct rcl_soft_op *ops, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		if (ops[i].kind == RCL_SOFT_OP_READ && ops[i].nowait && !ops[i].error)
+			read_cached(&ops[i]);
+	for (size_t i = 0; i < count; i++)
+		if (!read_finished(&ops[i]))
+			run_sync(&ops[i], 1);
 }
 
 size_t rcl_soft_uring_run(struct rcl_soft_op *ops, size_t count)
@@ -269,7 +260,7 @@ size_t rcl_soft_uring_run(struct rcl_soft_op *ops, size_t count)
 	if (r == &sync_marker || count == 1)
 		run_sync(ops, count);
 	else if (small(ops, count))
-		run_small(&r->uring, ops, count);
+		run_small(ops, count);
 	else
 		run_ring(&r->uring, ops, count);
 	for (size_t i = 0; i < count; i++)
