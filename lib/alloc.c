@@ -114,11 +114,18 @@ void *rcl_pages_alloc(size_t size)
 	return pages;
 }
 
+void rcl_pages_use(void *pages, size_t size, size_t used)
+{
+	ASAN_UNPOISON_MEMORY_REGION(pages, used);
+	ASAN_POISON_MEMORY_REGION((char *)pages + used, size - used + slack(size));
+}
+
 void rcl_pages_free(void *pages, size_t size)
 {
 	if (!pages)
 		return;
-	ASAN_UNPOISON_MEMORY_REGION((char *)pages + size, slack(size));
+	/* The shadow outlives the mapping: the next one at this address starts clean. */
+	ASAN_UNPOISON_MEMORY_REGION(pages, size + slack(size));
 	munmap(pages, size ? size : 1);
 	atomic_fetch_sub_explicit(&pages_in_use, size, memory_order_relaxed);
 }

@@ -113,6 +113,12 @@ void rcl_free(void *ptr);
  * stays with that thread's arena. Return: NULL on failure.
  */
 void *rcl_pages_alloc(size_t size);
+/**
+ * rcl_pages_use() - a buffer of @size bytes from rcl_pages_alloc(), reused
+ * for @used of them (at most @size): under AddressSanitizer, touching the
+ * rest is reported until the next call (elsewhere a no-op).
+ */
+void rcl_pages_use(void *pages, size_t size, size_t used);
 /* rcl_pages_free() - release @size bytes from rcl_pages_alloc(); NULL is a no-op. */
 void rcl_pages_free(void *pages, size_t size);
 /* rcl_pages_in_use() - the bytes rcl_pages_alloc() gave that are not freed yet. */
