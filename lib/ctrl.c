@@ -34,28 +34,26 @@ enum rcl_status rcl_ctrl_open(struct rcl_ctx *ctx, unsigned id, enum rcl_lock lo
 	const struct rcl_registry_entry *entry = entry_by_id(ctx, id);
 	struct rcl_ctrl *ctrl;
 	enum rcl_status st;
-	char *path, *dir;
+	char *path;
 
 	if (!entry)
 		return rcl_fail(err, RCL_NOT_FOUND, "controller /c%u not found", id);
 	ctrl = rcl_calloc(1, sizeof(*ctrl));
-	dir = rcl_path_join(ctx->state_dir, "locks");
 	path = ctrl_lock_path(ctx, entry);
-	if (!ctrl || !dir || !path) {
+	if (!ctrl || !path) {
 		st = rcl_fail(err, RCL_NOMEM, "out of memory");
 		goto fail;
 	}
 	ctrl->ctx = ctx;
 	ctrl->entry = *entry;
 	ctrl->lock_fd = -1;
-	st = rcl_mkdir_p(dir, 0700, err);
+	st = rcl_mkdir_in(ctx->state_dir, "locks", 0700, err);
 	if (!st)
 		st = rcl_lock(path, lock, &ctrl->lock_fd, err);
 	if (!st)
 		st = entry->ops->load(ctrl, err);
 	if (st)
 		goto fail;
-	rcl_free(dir);
 	rcl_free(path);
 	*out = ctrl;
 	return RCL_OK;
@@ -69,7 +67,6 @@ fail:
 		rcl_free(ctrl->vds);
 	}
 	rcl_free(ctrl);
-	rcl_free(dir);
 	rcl_free(path);
 	return st;
 }

@@ -302,15 +302,13 @@ static enum rcl_status prepare(struct rcl_ctrl *ctrl, enum rcl_event_code code, 
 {
 	struct rcl_event_list list = {0};
 	struct rcl_event ev;
-	char *dir = rcl_path_join(ctrl->ctx->state_dir, "events");
 	enum rcl_status st;
 	uint64_t last;
 
 	*p = (struct pending){.path = log_path(ctrl), .line = RCL_BUF_INIT};
-	st = dir && p->path ? RCL_OK : rcl_fail(err, RCL_NOMEM, "out of memory");
+	st = p->path ? RCL_OK : rcl_fail(err, RCL_NOMEM, "out of memory");
 	if (!st)
-		st = rcl_mkdir_p(dir, 0700, err);
-	rcl_free(dir);
+		st = rcl_mkdir_in(ctrl->ctx->state_dir, "events", 0700, err);
 	if (!st)
 		st = read_log(p->path, &(struct rcl_event_filter){0}, &list, &last, &p->good_len,
 		              err);

@@ -420,6 +420,13 @@ struct rcl_ctrl;
  * (the message names the file), RCL_SYSTEM, RCL_NOMEM.
  */
 enum rcl_status rcl_ctx_new(struct rcl_ctx **out, const char *state_dir, struct rcl_error *err);
+/*
+ * rcl_ctx_open() - rcl_ctx_new() on a state directory that must exist: a
+ * long-lived process uses it, so that one whose directory was deleted does
+ * not create it again, empty. Return: rcl_ctx_new()'s, RCL_NOT_FOUND when
+ * the directory does not exist.
+ */
+enum rcl_status rcl_ctx_open(struct rcl_ctx **out, const char *state_dir, struct rcl_error *err);
 void rcl_ctx_free(struct rcl_ctx *ctx);
 /* rcl_ctx_state_dir() - the state directory in use (borrowed). */
 const char *rcl_ctx_state_dir(const struct rcl_ctx *ctx);
@@ -828,6 +835,16 @@ enum rcl_status rcl_soft_create(struct rcl_ctx *ctx, const struct rcl_soft_param
  * Return: RCL_OK, RCL_SYSTEM naming the directory that could not be made.
  */
 enum rcl_status rcl_mkdir_p(const char *path, unsigned mode, struct rcl_error *err);
+
+/**
+ * rcl_mkdir_in() - create directory @sub (relative, may hold '/') and its
+ * missing parents inside @base, which must exist: a process whose state
+ * directory was deleted must not create it again, empty, while it stops.
+ * Return: RCL_OK, RCL_SYSTEM naming the directory that could not be made
+ * (ENOENT when @base is gone).
+ */
+enum rcl_status rcl_mkdir_in(const char *base, const char *sub, unsigned mode,
+                             struct rcl_error *err);
 
 /* ------------------------------------------------------------------------
  * Events: each controller keeps a persisted log of its configuration and

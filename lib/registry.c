@@ -185,12 +185,15 @@ out:
 	return st;
 }
 
-/* Resolve *@path to an absolute path without symlinks, in place. */
+/* Resolve state directory *@path to an absolute path without symlinks, in place. */
 static enum rcl_status canonicalize(char **path, struct rcl_error *err)
 {
 	char *real = realpath(*path, NULL);
 	char *copy;
 
+	if (!real && errno == ENOENT)
+		return rcl_fail(err, RCL_NOT_FOUND, "the state directory '%s' does not exist",
+		                *path);
 	if (!real)
 		return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot resolve '%s': %s", *path,
 		                      strerror(errno));
@@ -203,7 +206,9 @@ static enum rcl_status canonicalize(char **path, struct rcl_error *err)
 	return RCL_OK;
 }
 
-enum rcl_status rcl_ctx_new(struct rcl_ctx **out, const char *state_dir, struct rcl_error *err)
+/* Open the registry in @state_dir (NULL: the default), creating the directory if @create. */
+static enum rcl_status ctx_open(struct rcl_ctx **out, const char *state_dir, bool create,
+                                struct rcl_error *err)
 {
 	struct rcl_ctx *ctx = rcl_calloc(1, sizeof(*ctx));
 	enum rcl_status st;
@@ -215,7 +220,7 @@ enum rcl_status rcl_ctx_new(struct rcl_ctx **out, const char *state_dir, struct 
 		rcl_ctx_free(ctx);
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
 	}
-	st = rcl_mkdir_p(ctx->state_dir, 0700, err);
+	st = create ? rcl_mkdir_p(ctx->state_dir, 0700, err) : RCL_OK;
 	if (!st)
 		st = canonicalize(&ctx->state_dir, err);
 	if (!st)
@@ -226,6 +231,16 @@ enum rcl_status rcl_ctx_new(struct rcl_ctx **out, const char *state_dir, struct 
 	}
 	*out = ctx;
 	return RCL_OK;
+}
+
+enum rcl_status rcl_ctx_new(struct rcl_ctx **out, const char *state_dir, struct rcl_error *err)
+{
+	return ctx_open(out, state_dir, true, err);
+}
+
+enum rcl_status rcl_ctx_open(struct rcl_ctx **out, const char *state_dir, struct rcl_error *err)
+{
+	return ctx_open(out, state_dir, false, err);
 }
 
 void rcl_ctx_free(struct rcl_ctx *ctx)

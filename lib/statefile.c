@@ -23,7 +23,9 @@ char *rcl_path_join(const char *dir, const char *name)
 	return rcl_buf_detach(&sb);
 }
 
-enum rcl_status rcl_mkdir_p(const char *path, unsigned mode, struct rcl_error *err)
+/* Create the directories of @path from its component at @start on (earlier ones must exist). */
+static enum rcl_status mkdir_from(const char *path, size_t start, unsigned mode,
+                                  struct rcl_error *err)
 {
 	char tmp[PATH_MAX];
 	size_t len = strlen(path);
@@ -31,7 +33,7 @@ enum rcl_status rcl_mkdir_p(const char *path, unsigned mode, struct rcl_error *e
 	if (len >= sizeof(tmp))
 		return rcl_fail(err, RCL_INVALID_PARAM, "path '%s' is too long", path);
 	memcpy(tmp, path, len + 1);
-	for (char *p = tmp + 1; *p; p++) {
+	for (char *p = tmp + start; *p; p++) {
 		if (*p != '/')
 			continue;
 		*p = '\0';
@@ -45,6 +47,22 @@ enum rcl_status rcl_mkdir_p(const char *path, unsigned mode, struct rcl_error *e
 		return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot create directory '%s': %s",
 		                      tmp, strerror(errno));
 	return RCL_OK;
+}
+
+enum rcl_status rcl_mkdir_p(const char *path, unsigned mode, struct rcl_error *err)
+{
+	return mkdir_from(path, 1, mode, err);
+}
+
+enum rcl_status rcl_mkdir_in(const char *base, const char *sub, unsigned mode,
+                             struct rcl_error *err)
+{
+	char *path = rcl_path_join(base, sub);
+	enum rcl_status st = path ? mkdir_from(path, strlen(base) + 1, mode, err)
+	                          : rcl_fail(err, RCL_NOMEM, "out of memory");
+
+	rcl_free(path);
+	return st;
 }
 
 enum rcl_status rcl_state_corrupt(struct rcl_error *err, const char *path, const char *what)

@@ -88,6 +88,17 @@ enum rcl_status service_paths(struct rcl_ctx *lib, unsigned id, struct service_p
 	return RCL_OK;
 }
 
+enum rcl_status service_make_parent(const struct service_paths *p, const char *path,
+                                    struct rcl_error *err)
+{
+	size_t start = strlen(p->state_dir) + 1;
+	char sub[PATH_MAX];
+
+	snprintf(sub, sizeof(sub), "%.*s", (int)(strrchr(path, '/') - path - (ptrdiff_t)start),
+	         path + start);
+	return rcl_mkdir_in(p->state_dir, sub, 0700, err);
+}
+
 enum rcl_status service_check_socket(const char *path, const char *what, struct rcl_error *err)
 {
 	if (strlen(path) <= SERVICE_SOCKET_MAX)
@@ -727,7 +738,7 @@ enum rcl_status service_start(struct rcl_ctx *lib, unsigned id, bool *started,
 	pid = service_pid(&p);
 	if (pid)
 		return wait_answer(&p, pid, err);
-	st = rcl_mkdir_p(p.run_dir, 0700, err);
+	st = service_make_parent(&p, p.socket, err);
 	if (st)
 		return st;
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);

@@ -125,16 +125,13 @@ static enum rcl_status list_save(const struct service_paths *p, const struct exp
 {
 	json_object *root, *items;
 	enum rcl_status st;
-	char *dir;
 
 	if (!list->count)
 		return unlink(p->exports) && errno != ENOENT
 		           ? rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot remove '%s': %s",
 		                            p->exports, strerror(errno))
 		           : RCL_OK;
-	dir = rcl_path_join(p->state_dir, "exports");
-	st = dir ? rcl_mkdir_p(dir, 0700, err) : rcl_fail(err, RCL_NOMEM, "out of memory");
-	rcl_free(dir);
+	st = service_make_parent(p, p->exports, err);
 	if (st)
 		return st;
 	root = json_object_new_object();

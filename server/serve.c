@@ -65,12 +65,7 @@ int service_notify_fd(void)
 
 enum rcl_status service_ctx_new(unsigned id, struct rcl_ctx **lib, struct rcl_error *err)
 {
-	const char *dir = service_self(id)->state_dir;
-	struct stat st;
-
-	if (stat(dir, &st) && errno == ENOENT)
-		return rcl_fail(err, RCL_NOT_FOUND, "the state directory '%s' is gone", dir);
-	return rcl_ctx_new(lib, dir, err);
+	return rcl_ctx_open(lib, service_self(id)->state_dir, err);
 }
 
 void service_log(const char *fmt, ...)
@@ -98,12 +93,9 @@ void service_log(const char *fmt, ...)
 static enum rcl_status take_owner(struct server *srv, struct rcl_error *err)
 {
 	const struct service_paths *p = &srv->paths;
-	char *dir = rcl_strndup(p->owner, (size_t)(strrchr(p->owner, '/') - p->owner));
-	enum rcl_status st =
-	    dir ? rcl_mkdir_p(dir, 0700, err) : rcl_fail(err, RCL_NOMEM, "out of memory");
+	enum rcl_status st = service_make_parent(p, p->owner, err);
 	pid_t other;
 
-	rcl_free(dir);
 	if (st)
 		return st;
 	srv->owner_fd = open(p->owner, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
@@ -131,7 +123,7 @@ static enum rcl_status listen_control(struct server *srv, struct rcl_error *err)
 {
 	struct sockaddr_un addr;
 	const char *path = srv->paths.socket;
-	enum rcl_status st = rcl_mkdir_p(srv->paths.run_dir, 0700, err);
+	enum rcl_status st = service_make_parent(&srv->paths, path, err);
 	mode_t mask;
 	int rc;
 

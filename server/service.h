@@ -45,6 +45,13 @@ struct service_paths {
 enum rcl_status service_paths(struct rcl_ctx *lib, unsigned id, struct service_paths *p,
                               struct rcl_error *err);
 
+/*
+ * service_make_parent() - make the directory that holds @path, one of @p's
+ * files, but not the state directory itself (see rcl_mkdir_in()).
+ */
+enum rcl_status service_make_parent(const struct service_paths *p, const char *path,
+                                    struct rcl_error *err);
+
 /* service_check_socket() - refuse a socket path longer than sun_path holds. */
 enum rcl_status service_check_socket(const char *path, const char *what, struct rcl_error *err);
 
@@ -101,8 +108,8 @@ time_t service_started(void);
 /*
  * service_ctx_new() - a fresh library context on controller @id's state
  * directory, for this process's own work (service_self() only). Return:
- * rcl_ctx_new()'s; RCL_NOT_FOUND once the directory is gone, which
- * rcl_ctx_new() would create again, empty, while the process stops.
+ * rcl_ctx_open()'s: RCL_NOT_FOUND once the directory is gone (it is not
+ * created again, empty, while the process stops).
  */
 enum rcl_status service_ctx_new(unsigned id, struct rcl_ctx **lib, struct rcl_error *err);
 

@@ -112,14 +112,11 @@ enum rcl_status task_file_path(struct rcl_ctx *lib, unsigned id, const char *suf
 	return st;
 }
 
-enum rcl_status task_file_write(const char *path, json_object *root, struct rcl_error *err)
+enum rcl_status task_file_write(struct rcl_ctx *lib, const char *path, json_object *root,
+                                struct rcl_error *err)
 {
-	char dir[PATH_MAX];
-	enum rcl_status st;
+	enum rcl_status st = rcl_mkdir_in(rcl_ctx_state_dir(lib), "tasks", 0700, err);
 
-	snprintf(dir, sizeof(dir), "%s", path);
-	*strrchr(dir, '/') = '\0';
-	st = rcl_mkdir_p(dir, 0700, err);
 	return st ? st : rcl_state_write(path, root, err);
 }
 
@@ -163,7 +160,7 @@ void task_record_save(unsigned id, const char *suffix, json_object *root, const 
 	if (!st)
 		st = task_file_path(lib, id, suffix, path, sizeof(path), &err);
 	if (!st)
-		st = task_file_write(path, root, &err);
+		st = task_file_write(lib, path, root, &err);
 	if (st)
 		service_log("cannot record %s: %s", what, err.msg);
 	json_object_put(root);
@@ -375,7 +372,7 @@ enum rcl_status settings_save(struct rcl_ctx *lib, unsigned id, const struct tas
 	json_object_object_add(root, "prssds", json_object_new_string(pr_ssds_words[s->pr_ssds]));
 	json_object_object_add(root, "cc", json_object_new_string(cc_modes[s->cc_mode]));
 	save_schedule(root, "cc", &s->cc);
-	st = task_file_write(path, root, err);
+	st = task_file_write(lib, path, root, err);
 	json_object_put(root);
 	return st;
 }

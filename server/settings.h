@@ -143,8 +143,12 @@ const char *setting_name(enum setting_kind kind);
 enum rcl_status task_file_path(struct rcl_ctx *lib, unsigned id, const char *suffix, char *path,
                                size_t size, struct rcl_error *err);
 
-/* task_file_write() - write @root to @path (task_file_path()'s), its directory made if needed. */
-enum rcl_status task_file_write(const char *path, json_object *root, struct rcl_error *err);
+/*
+ * task_file_write() - write @root to @path (task_file_path()'s), the tasks
+ * directory made if needed (not the state directory of @lib: see rcl_mkdir_in()).
+ */
+enum rcl_status task_file_write(struct rcl_ctx *lib, const char *path, json_object *root,
+                                struct rcl_error *err);
 
 /*
  * task_record_load() - a task's record <suffix> of controller @id: *@root

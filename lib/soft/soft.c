@@ -601,7 +601,8 @@ static enum rcl_status prepare_dir(struct rcl_ctx *ctx, const struct rcl_soft_pa
 		rcl_buf_addf(&sb, "%s/images/%s", ctx->state_dir, sc->serial);
 	if (sb.oom)
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
-	st = rcl_mkdir_p(sb.buf, 0700, err);
+	st = p->dir ? rcl_mkdir_p(sb.buf, 0700, err)
+	            : rcl_mkdir_in(ctx->state_dir, sb.buf + strlen(ctx->state_dir) + 1, 0700, err);
 	if (!st && !realpath(sb.buf, sc->image_dir))
 		st = rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot resolve '%s': %s", sb.buf,
 		                    strerror(errno));
@@ -624,14 +625,12 @@ enum rcl_status rcl_soft_create(struct rcl_ctx *ctx, const struct rcl_soft_param
 	struct soft_ctrl *sc;
 	enum rcl_status st;
 	int reg_fd = -1;
-	char *soft_dir;
 
 	st = check_params(params, err);
 	if (st)
 		return st;
 	sc = rcl_calloc(1, sizeof(*sc));
-	soft_dir = rcl_path_join(ctx->state_dir, "soft");
-	if (!sc || !soft_dir || !(sc->slots = rcl_calloc(params->drives, sizeof(*sc->slots)))) {
+	if (!sc || !(sc->slots = rcl_calloc(params->drives, sizeof(*sc->slots)))) {
 		st = rcl_fail(err, RCL_NOMEM, "out of memory");
 		goto out;
 	}
@@ -645,7 +644,7 @@ enum rcl_status rcl_soft_create(struct rcl_ctx *ctx, const struct rcl_soft_param
 	if (!st)
 		st = rcl_registry_lock(ctx, &reg_fd, err);
 	if (!st)
-		st = rcl_mkdir_p(soft_dir, 0700, err);
+		st = rcl_mkdir_in(ctx->state_dir, "soft", 0700, err);
 	/* A controller without images gets no image directory. */
 	if (!st && params->drives)
 		st = prepare_dir(ctx, params, sc, err);
@@ -673,7 +672,6 @@ enum rcl_status rcl_soft_create(struct rcl_ctx *ctx, const struct rcl_soft_param
 		remove_created(ctx, sc);
 out:
 	rcl_unlock(reg_fd);
-	rcl_free(soft_dir);
 	soft_free(sc);
 	/* After the registry lock is gone: the controller lock comes first. */
 	if (!st)

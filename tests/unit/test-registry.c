@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "internal.h"
 #include "unit.h"
 
 #define MIB (1ull << 20)
@@ -672,6 +673,67 @@ START_TEST(test_mkdir_p_makes_parents_and_accepts_existing)
 }
 END_TEST
 
+START_TEST(test_mkdir_in_makes_below_the_base_but_never_the_base)
+{
+	char *deep = unit_path(scratch.root, "base/x/y"), *base = unit_path(scratch.root, "base");
+	struct rcl_error err = {0};
+
+	ck_assert_int_eq(rcl_mkdir_in(base, "x/y", 0700, &err), RCL_SYSTEM);
+	ck_assert_msg(strstr(err.msg, base) && strstr(err.msg, "No such file"), "%s", err.msg);
+	ck_assert(!unit_exists(base));
+	ck_assert_int_eq(rcl_mkdir_p(base, 0700, &err), RCL_OK);
+	ck_assert_int_eq(rcl_mkdir_in(base, "x/y", 0700, &err), RCL_OK);
+	ck_assert(unit_exists(deep));
+	ck_assert_int_eq(rcl_mkdir_in(base, "x/y", 0700, &err), RCL_OK);
+	free(deep);
+	free(base);
+}
+END_TEST
+
+START_TEST(test_open_needs_the_state_directory_and_never_makes_it)
+{
+	struct rcl_error err = {0};
+	struct rcl_ctx *ctx = NULL;
+
+	ck_assert_int_eq(rcl_ctx_open(&ctx, scratch.dir, &err), RCL_NOT_FOUND);
+	ck_assert_msg(strstr(err.msg, scratch.dir) && strstr(err.msg, "does not exist"), "%s",
+	              err.msg);
+	ck_assert(!ctx && !unit_exists(scratch.dir));
+	ctx = unit_ctx_new(scratch.dir);
+	unit_soft_create(ctx, 2, 32 * MIB);
+	rcl_ctx_free(ctx);
+	ctx = NULL;
+	ck_assert_msg(rcl_ctx_open(&ctx, scratch.dir, &err) == RCL_OK, "%s", err.msg);
+	ids_are(ctx, 1, (unsigned[]){0});
+	rcl_ctx_free(ctx);
+}
+END_TEST
+
+/*
+ * A process that keeps a controller open while its state directory is
+ * deleted (serve, when a test or an administrator removes it) fails to
+ * record what happens next, and leaves the directory deleted: made again, it
+ * would be an empty state beside the one the process still serves.
+ */
+START_TEST(test_a_deleted_state_directory_is_not_made_again)
+{
+	struct rcl_ctx *ctx = unit_ctx_new(scratch.dir);
+	struct rcl_ctrl *ctrl;
+	struct rcl_error err = {0};
+
+	unit_soft_create(ctx, 2, 32 * MIB);
+	ctrl = ctrl_open(ctx, 0, RCL_LOCK_EXCLUSIVE);
+	unit_rmrf(scratch.dir);
+	ck_assert_int_eq(rcl_event_record(ctrl, RCL_EVENT_CTRL_CHANGED, &err, "after"), RCL_SYSTEM);
+	ck_assert_msg(strstr(err.msg, "events"), "%s", err.msg);
+	ck_assert_int_eq(rcl_ctrl_open(ctx, 0, RCL_LOCK_SHARED, &(struct rcl_ctrl *){NULL}, &err),
+	                 RCL_SYSTEM);
+	ck_assert(!unit_exists(scratch.dir));
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(ctx);
+}
+END_TEST
+
 static Suite *registry_suite(void)
 {
 	Suite *s = suite_create("registry");
@@ -731,6 +793,13 @@ static Suite *registry_suite(void)
 	tc = tcase_create("rcl_mkdir_p");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_mkdir_p_makes_parents_and_accepts_existing);
+	tcase_add_test(tc, test_mkdir_in_makes_below_the_base_but_never_the_base);
+	tcase_add_test(tc, test_a_deleted_state_directory_is_not_made_again);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("rcl_ctx_open");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_open_needs_the_state_directory_and_never_makes_it);
 	suite_add_tcase(s, tc);
 	return s;
 }
