@@ -250,19 +250,26 @@ static void run_small(struct rcl_soft_op *ops, size_t count)
 			run_sync(&ops[i], 1);
 }
 
+/*
+ * The ring is made only for a batch that needs it: most threads (an NBD
+ * connection's, serving 4K requests) never send one, and each ring holds a
+ * file descriptor and its queues' pages.
+ */
 size_t rcl_soft_uring_run(struct rcl_soft_op *ops, size_t count)
 {
-	struct ring *r = ring_get();
+	struct ring *r = NULL;
 	size_t failed = 0;
 
 	for (size_t i = 0; i < count; i++)
 		ops[i].done = 0, ops[i].error = fault(&ops[i]);
-	if (r == &sync_marker || count == 1)
+	if (count == 1 || atomic_load(&force_sync))
 		run_sync(ops, count);
 	else if (small(ops, count))
 		run_small(ops, count);
-	else
+	else if ((r = ring_get()) != &sync_marker)
 		run_ring(&r->uring, ops, count);
+	else
+		run_sync(ops, count);
 	for (size_t i = 0; i < count; i++)
 		failed += ops[i].error != 0;
 	return failed;

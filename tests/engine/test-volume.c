@@ -16,8 +16,10 @@
  * Member I/O errors come from the uring layer's test-only fault hook, as no
  * real drive fails on demand.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <liburing.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -1043,6 +1045,89 @@ END_TEST
  * nothing of, and one it holds the first page of (the rest, 31 pages,
  * continues where the cached part ended).
  */
+/* How many io_uring instances this process holds open. */
+static unsigned rings_open(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	unsigned n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d))) {
+		char link[300], target[64];
+		ssize_t len;
+
+		snprintf(link, sizeof(link), "/proc/self/fd/%s", e->d_name);
+		len = readlink(link, target, sizeof(target) - 1);
+		if (len > 0) {
+			target[len] = '\0';
+			n += !strcmp(target, "anon_inode:[io_uring]");
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+struct batch_thread {
+	int fd;
+	uint8_t *buf;
+	size_t op_len;
+	unsigned rings_after; /* rings_open() once the batch ran */
+};
+
+/* Write the two halves of @arg's buffer to its file in one batch, on a thread of its own. */
+static void *run_batch(void *arg)
+{
+	struct batch_thread *t = arg;
+	struct rcl_soft_op ops[2];
+
+	for (unsigned k = 0; k < 2; k++)
+		ops[k] = (struct rcl_soft_op){.kind = RCL_SOFT_OP_WRITE,
+		                              .fd = t->fd,
+		                              .member = k,
+		                              .buf = t->buf + k * t->op_len,
+		                              .len = t->op_len,
+		                              .off = k * t->op_len};
+	ck_assert_uint_eq(rcl_soft_uring_run(ops, 2), 0);
+	t->rings_after = rings_open();
+	return NULL;
+}
+
+/*
+ * A thread makes its io_uring only for a batch that uses it (more than
+ * 1 MiB), and the ring goes with the thread: an NBD connection's threads
+ * serving 4K requests hold no ring each.
+ */
+START_TEST(test_ring_only_for_large_batches)
+{
+	char *dir = unit_tmpdir(), *path = unit_path(dir, "member");
+	uint8_t *buf = calloc(1, 2 * MIB);
+	struct batch_thread t = {.fd = open(path, O_RDWR | O_CREAT, 0600), .buf = buf};
+	struct io_uring probe;
+	unsigned before = rings_open();
+	bool have_rings = !io_uring_queue_init(4, &probe, 0);
+	pthread_t thread;
+
+	if (have_rings)
+		io_uring_queue_exit(&probe);
+	ck_assert_int_ge(t.fd, 0);
+	t.op_len = 4 * KIB;
+	ck_assert_int_eq(pthread_create(&thread, NULL, run_batch, &t), 0);
+	ck_assert_int_eq(pthread_join(thread, NULL), 0);
+	ck_assert_uint_eq(t.rings_after, before);
+	t.op_len = MIB;
+	ck_assert_int_eq(pthread_create(&thread, NULL, run_batch, &t), 0);
+	ck_assert_int_eq(pthread_join(thread, NULL), 0);
+	ck_assert_uint_eq(t.rings_after, before + have_rings);
+	ck_assert_uint_eq(rings_open(), before);
+	close(t.fd);
+	free(buf);
+	free(path);
+	unit_rmrf(dir);
+	free(dir);
+}
+END_TEST
+
 START_TEST(test_reads_wait_together)
 {
 	char *dir = unit_tmpdir();
@@ -1497,6 +1582,7 @@ int main(void)
 	tcase_add_test(rest, test_bitmap);
 	tcase_add_test(rest, test_write_reads_no_readahead);
 	tcase_add_test(rest, test_reads_wait_together);
+	tcase_add_test(rest, test_ring_only_for_large_batches);
 	tcase_add_loop_test(cache, test_write_back_level, 0, 4);
 	tcase_add_loop_test(cache, test_coalesce, 0, 4);
 	tcase_add_test(cache, test_write_back_flush);
