@@ -11,6 +11,7 @@ a clear message and a StorCLI-style status. Each case has its own state
 directory (rcltest.fixture_parent()).
 """
 import calendar
+import errno
 import fcntl
 import json
 import os
@@ -480,9 +481,24 @@ def case_state_dir_deleted(fx):
         stops_when_deleted(fx, p)
 
 
+def remove_tree(path):
+    """rm -rf @path until it is gone: a process still writing into it (a rebuild's checkpoint,
+    an event) can add an entry between rmtree's listing of a directory and its rmdir, which
+    then fails with ENOTEMPTY, as rm -rf would; the process stops adding once it finds the
+    directory gone, so a few tries do it."""
+    for _ in range(50):
+        try:
+            shutil.rmtree(path)
+            return
+        except OSError as e:
+            if e.errno != errno.ENOTEMPTY:
+                raise
+    shutil.rmtree(path)
+
+
 def stops_when_deleted(fx, p):
     """Delete the state directory of serve @p: it exits, says why, and leaves it deleted."""
-    shutil.rmtree(fx.state)
+    remove_tree(fx.state)
     try:
         out, err = p.communicate(timeout=60)
     except subprocess.TimeoutExpired:
