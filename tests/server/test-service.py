@@ -482,10 +482,12 @@ def case_state_dir_deleted(fx):
 
 
 def remove_tree(path):
-    """rm -rf @path until it is gone: a process still writing into it (a rebuild's checkpoint,
-    an event) can add an entry between rmtree's listing of a directory and its rmdir, which
-    then fails with ENOTEMPTY, as rm -rf would; the process stops adding once it finds the
-    directory gone, so a few tries do it."""
+    """rm -rf @path until it is gone: a process still working in it (opening its controller
+    again makes locks/'s lock file; a rebuild's checkpoint, an event) can add an entry between
+    rmtree's listing of a directory and its rmdir, which then fails with ENOTEMPTY, as rm -rf
+    would; the process stops adding once it finds its lock file gone, so a few tries do it.
+    Unlike run-golden.py's remove_state_dir(), a cleanup that may give up, this deletion is
+    the step under test: any other error, or one that outlasts the tries, is raised."""
     for _ in range(50):
         try:
             shutil.rmtree(path)
