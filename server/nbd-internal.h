@@ -6,19 +6,26 @@
  * Threads: one accept thread per server; per connection, one thread that
  * runs the handshake and then, like each of the connection's other threads,
  * serves requests: it takes the connection's read lock, reads one request
- * (header and payload), lets go, runs it and sends the reply under the send
- * lock. A request never changes threads, so it costs no handoff (wake-ups,
- * context switches) on its way; except a write the export ends later
- * (write_later): the thread leaves it to whoever ends it and serves the
- * next request with another slot. A thread of the connection that ends it
+ * (header and payload), runs it and sends the reply under the send lock.
+ * While the connection's requests wait (for a device, a lock), the reader
+ * lets go of the read lock before it runs its request, so that another
+ * thread reads the next meanwhile; while they do not, the reader runs
+ * them itself, one after the other, and no other thread wakes: on a
+ * machine whose CPUs are all busy, handing each request to another thread
+ * cost more than it overlapped. A client that wants more than one CPU's
+ * worth of requests that do not wait uses more connections (the export
+ * advertises multi-conn). A request never changes threads, so it costs no
+ * handoff (wake-ups, context switches) on its way; except a write the
+ * export ends later (write_later): the thread leaves it to whoever ends it
+ * and serves the next request with another slot. A thread of the connection that ends it
  * sends its reply; another thread (of another client, or the volume's
  * own) hands it to the connection's answerer thread, made on first need,
  * so that no thread ever waits on a client it does not serve.
  *
  * A connection starts with one thread and adds one whenever all of its
- * threads are busy with requests, up to the server's per-connection limit;
- * its threads end with it, so idle exports and finished clients cost no
- * threads. Each request slot keeps a payload buffer that grows to the
+ * threads are busy with requests run beside the reader, up to the server's
+ * per-connection limit; its threads end with it, so idle exports and
+ * finished clients cost no threads. Each request slot keeps a payload buffer that grows to the
  * largest request it has seen, up to NBD_SLOT_KEEP_BYTES, and is then
  * reused (a larger one goes once answered): a thread keeps its slot,
  * and a slot left with a write ending later goes back to the connection's
@@ -60,6 +67,22 @@
  * size (fio's, nbdcopy's, qemu-img's) allocate nothing once warm.
  */
 #define NBD_SLOT_KEEP_BYTES (4u << 20)
+/*
+ * A nanosecond a request run by the reader spends asleep counts as much as
+ * this many on the CPU: the reader lets requests run beside it once they
+ * spend more than a quarter of their time asleep (see note_wait()).
+ */
+#define NBD_WAIT_WEIGHT 3
+/* The wait score (ns) at which requests start running beside the reader. */
+#define NBD_WAIT_LIMIT_NS (500u * 1000)
+/*
+ * How many requests run beside the reader once it finds them waiting,
+ * before it runs them itself again to measure; a new connection's first
+ * requests run beside it too, as a client that opens with requests which
+ * wait on each other (or on a slow device) would otherwise wait on the
+ * first of them.
+ */
+#define NBD_BESIDE_REQUESTS 256
 /* Clients served at once; more are closed on accept. */
 #define NBD_MAX_CONNECTIONS 64
 /* Option data kept in memory: an export name plus the INFO/GO fields. */
@@ -107,9 +130,13 @@ struct nbd_conn {
 	bool no_zeroes;  /* NBD_FLAG_C_NO_ZEROES */
 	bool structured; /* NBD_OPT_STRUCTURED_REPLY negotiated */
 
-	pthread_mutex_t read_lock; /* one thread reads a request at a time; @ending, @in */
+	pthread_mutex_t read_lock; /* one thread reads a request at a time; the next six */
 	bool ending;               /* no more requests: end of file, DISC, a broken stream */
 	struct nbd_inbuf in;
+	unsigned beside;     /* requests still to run beside the reader (see serve_one()) */
+	uint64_t wait_score; /* how long the reader's requests waited lately (see note_wait()) */
+	int schedstat_fd;    /* the reader's thread's /proc/thread-self/schedstat, or -1 */
+	pid_t schedstat_tid; /* the thread it is of (0: none yet) */
 	pthread_mutex_t send_lock; /* one reply on the wire at a time */
 
 	/* Threads not busy with a request: a thread that takes the last one adds a thread. */

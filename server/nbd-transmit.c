@@ -12,7 +12,12 @@
  * order, as the spec allows; the send lock keeps each one whole on the wire.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "nbd-internal.h"
 #include "nbd-proto.h"
@@ -519,42 +524,165 @@ static void slot_shrink(struct nbd_req *req)
 	req->cap = 0;
 }
 
+/* This thread's id, once known (0 before). */
+static _Thread_local pid_t thread_id;
+
+/*
+ * Open the scheduler statistics (/proc/thread-self/schedstat) of the
+ * thread running the reader's requests, unless open already: the reader
+ * changes threads seldom once its requests run on it, and one file per
+ * connection rather than per thread keeps a busy server's descriptors to
+ * its clients'. The read lock held. Return: the file, or -1 when the
+ * kernel keeps no statistics.
+ */
+static int reader_schedstat(struct nbd_conn *conn)
+{
+	if (!thread_id)
+		thread_id = gettid();
+	if (conn->schedstat_tid != thread_id) {
+		if (conn->schedstat_fd >= 0)
+			close(conn->schedstat_fd);
+		conn->schedstat_fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+		conn->schedstat_tid = thread_id;
+	}
+	return conn->schedstat_fd;
+}
+
+/* A request's clocks: wall time, and this thread's time on a CPU and queued for one. */
+struct run_clock {
+	uint64_t wall_ns, cpu_ns, queued_ns;
+	bool known;
+};
+
+static uint64_t ns_of(const struct timespec *t)
+{
+	return (uint64_t)t->tv_sec * 1000000000u + (uint64_t)t->tv_nsec;
+}
+
+/*
+ * Read the clocks of the reader's thread. The CPU time comes from the
+ * thread's clock, which counts up to now; the schedstat file's second
+ * field is its time queued for a CPU (its first counts only up to the
+ * thread's last scheduling event, so a request would seem to sleep).
+ */
+static void run_clock_read(struct nbd_conn *conn, struct run_clock *c)
+{
+	int fd = reader_schedstat(conn);
+	struct timespec now, cpu;
+	char text[96];
+	ssize_t n = fd < 0 ? -1 : pread(fd, text, sizeof(text) - 1, 0);
+
+	if (n <= 0)
+		conn->schedstat_tid =
+		    0; /* a thread gone whose id is reused: open again next time */
+	c->known = n > 0 && !clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	c->wall_ns = ns_of(&now);
+	if (!c->known)
+		return;
+	text[n] = '\0';
+	c->cpu_ns = ns_of(&cpu);
+	c->known = sscanf(text, "%*u %" SCNu64, &c->queued_ns) == 1;
+}
+
+/*
+ * Count a request the reader ran, from @from to @to, in the connection's
+ * wait score: its time asleep (for a device, a lock, a hold) adds
+ * NBD_WAIT_WEIGHT times itself, its time on the CPU takes itself off.
+ * Time queued for a CPU is neither: every CPU was busy, and more threads
+ * would not help. Unknown clocks count the whole run as asleep. Once the
+ * score reaches NBD_WAIT_LIMIT_NS, the next NBD_BESIDE_REQUESTS requests
+ * run beside the reader. The read lock held.
+ */
+static void note_wait(struct nbd_conn *conn, const struct run_clock *from,
+                      const struct run_clock *to)
+{
+	bool known = from->known && to->known;
+	uint64_t took = to->wall_ns - from->wall_ns;
+	uint64_t ran = known ? to->cpu_ns - from->cpu_ns : 0;
+	uint64_t busy = ran + (known ? to->queued_ns - from->queued_ns : 0);
+	uint64_t slept = took > busy ? took - busy : 0;
+
+	if (slept >= NBD_WAIT_LIMIT_NS) { /* one wait that long is reason enough */
+		conn->wait_score = NBD_WAIT_LIMIT_NS;
+	} else {
+		conn->wait_score += slept * NBD_WAIT_WEIGHT;
+		conn->wait_score -= conn->wait_score < ran ? conn->wait_score : ran;
+	}
+	if (conn->wait_score >= NBD_WAIT_LIMIT_NS) {
+		conn->wait_score = 0;
+		conn->beside = NBD_BESIDE_REQUESTS;
+	}
+}
+
+/*
+ * Reply to the request in slot *@slot, which ran with result @rc, unless
+ * it is a write that ends later: that one keeps the slot (*@slot becomes
+ * NULL).
+ */
+static void answer(struct nbd_conn *conn, struct nbd_req **slot, int rc)
+{
+	struct nbd_req *req = *slot;
+
+	if (rc == RCL_NBD_LATER) {
+		*slot = NULL;
+		return;
+	}
+	req->error = nbd_error(rc);
+	send_reply(conn, req);
+}
+
 /*
  * Serve one request on this thread in slot *@slot, from reading it to
  * sending its reply; a write ended later keeps the slot (*@slot becomes
- * NULL). Return: false when the connection has no more requests.
+ * NULL). Called with the read lock held, and returns with it held.
+ *
+ * While the connection's requests do not wait, the reader runs each
+ * itself and keeps the lock: no other thread wakes, and the next request
+ * is read as soon as this one is done. When they wait (see note_wait()),
+ * the next NBD_BESIDE_REQUESTS run beside the reader: a thread lets go of
+ * the lock before it runs its request, so that another reads (and runs)
+ * the next while this one waits. Then the reader runs them again, and
+ * measures again: how much requests wait is measured only there, as
+ * beside the reader they also wait for each other.
+ *
+ * Return: false when the connection has no more requests.
  */
 static bool serve_one(struct nbd_conn *conn, struct nbd_req **slot)
 {
 	const struct rcl_nbd_export *ex = &conn->srv->export;
 	struct nbd_req *req = *slot;
+	struct run_clock from, to;
 	bool runs = false;
 	int rc;
 
-	pthread_mutex_lock(&conn->read_lock);
 	if (conn->ending || !read_request(conn, req, &runs)) {
 		conn->ending = true;
-		pthread_mutex_unlock(&conn->read_lock);
 		return false;
 	}
-	pthread_mutex_unlock(&conn->read_lock);
 	if (!runs) {
 		send_reply(conn, req);
 		return true;
 	}
+	if (!conn->beside) {
+		run_clock_read(conn, &from);
+		rc = run_request(ex, req);
+		run_clock_read(conn, &to);
+		note_wait(conn, &from, &to);
+		answer(conn, slot, rc);
+		return true;
+	}
+	conn->beside--;
+	pthread_mutex_unlock(&conn->read_lock);
 	if (atomic_fetch_sub(&conn->idle, 1) == 1)
 		add_thread(conn);
 	rc = run_request(ex, req);
-	if (rc == RCL_NBD_LATER) {
-		*slot = NULL;
-	} else {
-		req->error = nbd_error(rc);
-		send_reply(conn, req);
-	}
+	answer(conn, slot, rc);
 	atomic_fetch_add(&conn->idle, 1);
 	/* Only a write ended later can leave the client stalled: a reply lets it send more. */
 	if (rc == RCL_NBD_LATER && atomic_load(&conn->awaiting))
 		tell_if_stalled(conn);
+	pthread_mutex_lock(&conn->read_lock);
 	return true;
 }
 
@@ -583,18 +711,24 @@ static struct nbd_req *take_slot(struct nbd_conn *conn)
 static void serve_requests(struct nbd_conn *conn)
 {
 	struct nbd_req *req = NULL;
+	bool more = true;
 
 	serving = conn;
-	do {
+	pthread_mutex_lock(&conn->read_lock);
+	while (more) {
 		if (req) {
 			slot_shrink(req);
 		} else if (!(req = take_slot(conn))) {
 			atomic_fetch_sub(&conn->idle, 1);
-			return;
+			break;
 		}
-	} while (serve_one(conn, &req));
-	req->next = NULL;
-	slots_free(req);
+		more = serve_one(conn, &req);
+	}
+	pthread_mutex_unlock(&conn->read_lock);
+	if (req) {
+		req->next = NULL;
+		slots_free(req);
+	}
 }
 
 static void *request_thread(void *arg)
@@ -633,4 +767,7 @@ void nbd_transmit(struct nbd_conn *conn)
 	 */
 	slots_free(conn->spares);
 	conn->spares = NULL;
+	if (conn->schedstat_fd >= 0)
+		close(conn->schedstat_fd);
+	conn->schedstat_fd = -1;
 }

@@ -104,6 +104,8 @@ static struct nbd_conn *conn_new(struct rcl_nbd_server *srv, int fd)
 	conn->in.refill = sizeof(conn->in.data);
 	conn->nthreads = 1; /* conn_thread, in threads[0] */
 	atomic_init(&conn->idle, 1);
+	conn->beside = NBD_BESIDE_REQUESTS;
+	conn->schedstat_fd = -1;
 	return conn;
 }
 

@@ -457,6 +457,90 @@ START_TEST(test_start_a_connection_runs_threads_requests_at_once)
 }
 END_TEST
 
+/*
+ * Which thread ran each of the reads at 4 KiB * i (i < 8), and how many ran
+ * at once; a read may first sleep, once, or go through the gate.
+ */
+static struct {
+	atomic_int tid[8];
+	atomic_uint inside, most;
+	atomic_bool sleep_once, gated;
+} trace;
+
+static int traced_read(void *ctx, void *buf, size_t len, uint64_t off)
+{
+	unsigned inside = atomic_fetch_add(&trace.inside, 1) + 1;
+	unsigned most = atomic_load(&trace.most);
+	int rc;
+
+	while (inside > most && !atomic_compare_exchange_weak(&trace.most, &most, inside))
+		;
+	if (off / 4096 < 8)
+		atomic_store(&trace.tid[off / 4096], gettid());
+	if (atomic_exchange(&trace.sleep_once, false))
+		usleep(2000);
+	rc = atomic_load(&trace.gated) ? gated_read(ctx, buf, len, off)
+	                               : mem_read(ctx, buf, len, off);
+	atomic_fetch_sub(&trace.inside, 1);
+	return rc;
+}
+
+/* Send the reads at 4 KiB * i for i < 8 at once and take their replies. */
+static void read_eight(int fd)
+{
+	for (unsigned i = 0; i < 8; i++)
+		send_read(fd, i);
+	expect_read_replies(fd, 8);
+}
+
+/*
+ * A connection's requests run beside its reader while they wait, and on
+ * the reader while they do not: the memory export's reads never sleep, so
+ * once the first NBD_BESIDE_REQUESTS (which run beside it, as a new
+ * connection's do) are done, the next 8, sent at once, run on one thread,
+ * one at a time. A read that sleeps turns the connection back: the next
+ * 8, gated until 4 are inside at once, run on 4 threads.
+ */
+START_TEST(test_start_requests_run_beside_the_reader_only_while_they_wait)
+{
+	char *dir = unit_tmpdir();
+	char *sock = unit_path(dir, "s");
+	struct rcl_nbd_export ex = memory_export();
+	struct rcl_nbd_listen where = {.socket_path = sock};
+	struct rcl_nbd_server *srv;
+	struct rcl_error err;
+	bool one_thread = true;
+	int fd;
+
+	for (size_t i = 0; i < sizeof(disk); i++)
+		disk[i] = (char)(i * 7 + i / 4096);
+	ex.read = traced_read;
+	ck_assert_int_eq(rcl_nbd_server_start(&ex, &where, 4, &srv, &err), RCL_OK);
+	fd = transmitting_client(sock);
+	for (unsigned sent = 0; sent < NBD_BESIDE_REQUESTS; sent += 8)
+		read_eight(fd);
+	atomic_store(&trace.most, 0);
+	read_eight(fd);
+	ck_assert_uint_eq(atomic_load(&trace.most), 1);
+	for (unsigned i = 1; i < 8; i++)
+		one_thread &= atomic_load(&trace.tid[i]) == atomic_load(&trace.tid[0]);
+	ck_assert(one_thread);
+
+	atomic_store(&trace.sleep_once, true);
+	send_read(fd, 0);
+	expect_read_replies(fd, 1);
+	gate_set(4);
+	atomic_store(&trace.gated, true);
+	read_eight(fd);
+	ck_assert_uint_eq(gate.most, 4);
+	close(fd);
+	rcl_nbd_server_stop(srv);
+	free(sock);
+	unit_rmrf(dir);
+	free(dir);
+}
+END_TEST
+
 /* Connections do not share threads: 3 clients with 2 threads each have 6 reads inside. */
 START_TEST(test_start_threads_are_per_connection)
 {
@@ -939,6 +1023,7 @@ static Suite *nbd_suite(void)
 	tcase_add_test(tc, test_start_out_of_memory_returns_nomem_and_leaks_nothing);
 	tcase_add_test(tc, test_start_a_connection_runs_threads_requests_at_once);
 	tcase_add_test(tc, test_start_threads_are_per_connection);
+	tcase_add_test(tc, test_start_requests_run_beside_the_reader_only_while_they_wait);
 	tcase_add_test(tc, test_start_writes_ending_later_are_answered_when_they_end);
 	tcase_add_test(tc, test_start_a_finished_connection_keeps_no_buffers);
 	tcase_add_test(tc, test_start_writes_held_later_keep_bounded_buffers);
