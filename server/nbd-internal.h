@@ -17,22 +17,24 @@
  * advertises multi-conn). A request never changes threads, so it costs no
  * handoff (wake-ups, context switches) on its way; except a write the
  * export ends later (write_later): the thread leaves it to whoever ends it
- * and serves the next request with another slot. A thread of the connection that ends it
- * sends its reply; another thread (of another client, or the volume's
- * own) hands it to the connection's answerer thread, made on first need,
- * so that no thread ever waits on a client it does not serve.
+ * and serves the next request with another slot. A thread of the
+ * connection that ends it sends its reply; another thread (of another
+ * client, or the volume's own) hands it to the connection's answerer
+ * thread, made on first need, so that no thread ever waits on a client it
+ * does not serve.
  *
  * A connection starts with one thread and adds one whenever all of its
  * threads are busy with requests run beside the reader, up to the server's
  * per-connection limit; its threads end with it, so idle exports and
- * finished clients cost no threads. Each request slot keeps a payload buffer that grows to the
- * largest request it has seen, up to NBD_SLOT_KEEP_BYTES, and is then
- * reused (a larger one goes once answered): a thread keeps its slot,
- * and a slot left with a write ending later goes back to the connection's
- * spares once answered, so the data path allocates nothing per request
- * once warm; a connection holds a slot per thread and per write ending
- * later (at most NBD_LATER_MAX, their buffers and the spares' within
- * NBD_LENT_BYTES), and frees them all as its transmission ends.
+ * finished clients cost no threads. Each request slot keeps a payload
+ * buffer that grows to the largest request it has seen, up to
+ * NBD_SLOT_KEEP_BYTES, and is then reused (a larger one goes once
+ * answered): a thread keeps its slot, and a slot left with a write ending
+ * later goes back to the connection's spares once answered, so the data
+ * path allocates nothing per request once warm; a connection holds a
+ * slot per thread and per write ending later (at most NBD_LATER_MAX,
+ * their buffers and the spares' within NBD_LENT_BYTES), and frees them
+ * all as its transmission ends.
  */
 #ifndef RCL_SERVER_NBD_INTERNAL_H
 #define RCL_SERVER_NBD_INTERNAL_H

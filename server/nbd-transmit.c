@@ -572,9 +572,9 @@ static void run_clock_read(struct nbd_conn *conn, struct run_clock *c)
 	char text[96];
 	ssize_t n = fd < 0 ? -1 : pread(fd, text, sizeof(text) - 1, 0);
 
-	if (n <= 0)
-		conn->schedstat_tid =
-		    0; /* a thread gone whose id is reused: open again next time */
+	/* An open file that cannot be read: its thread is gone, its id reused. */
+	if (n <= 0 && fd >= 0)
+		conn->schedstat_tid = 0;
 	c->known = n > 0 && !clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	c->wall_ns = ns_of(&now);
