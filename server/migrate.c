@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "export.h"
 #include "migrate.h"
 #include "service.h"
@@ -63,14 +64,6 @@ static const struct rcl_soft_state *state_of(struct rcl_ctrl *ctrl)
 	return service_soft_state(ctrl);
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
-}
-
 static struct migration *find(unsigned vd)
 {
 	for (size_t i = 0; i < migration_count; i++)
@@ -107,13 +100,13 @@ static void pace(struct migration *m, double took)
 {
 	unsigned rate = atomic_load(&m->rate);
 	double wait = rcl_soft_pace_rest(took, rate);
-	uint64_t until = now_ns() + (uint64_t)((wait > 5 ? 5 : wait) * 1e9);
+	uint64_t until = rcl_clock_ns(CLOCK_MONOTONIC) + (uint64_t)((wait > 5 ? 5 : wait) * 1e9);
 	struct timespec ts = {.tv_sec = (time_t)(until / 1000000000u),
 	                      .tv_nsec = (long)(until % 1000000000u)};
 
 	pthread_mutex_lock(&rest_lock);
 	while (wait > 0 && !atomic_load(&m->stop) && atomic_load(&m->rate) == rate &&
-	       now_ns() < until)
+	       rcl_clock_ns(CLOCK_MONOTONIC) < until)
 		pthread_cond_clockwait(&rest_over, &rest_lock, CLOCK_MONOTONIC, &ts);
 	pthread_mutex_unlock(&rest_lock);
 }
@@ -124,17 +117,17 @@ static void *run(void *arg)
 	int e = 1;
 
 	while (e > 0 && !atomic_load(&m->stop)) {
-		uint64_t done = 0, total = 0, t0 = now_ns();
+		uint64_t done = 0, total = 0, t0 = rcl_clock_ns(CLOCK_MONOTONIC);
 
 		e = rcl_soft_volume_migrate_step(m->vol, &done, &total);
 		atomic_store(&m->done, done);
 		atomic_store(&m->total, total);
 		if (!atomic_load(&m->first_at)) {
 			atomic_store(&m->first, done);
-			atomic_store(&m->first_at, now_ns());
+			atomic_store(&m->first_at, rcl_clock_ns(CLOCK_MONOTONIC));
 		}
 		if (e > 0)
-			pace(m, (double)(now_ns() - t0) / 1e9);
+			pace(m, (double)(rcl_clock_ns(CLOCK_MONOTONIC) - t0) / 1e9);
 	}
 	atomic_store(&m->error, e < 0 ? -e : 0);
 	atomic_store(&m->ended, e == 0 ? COPIED : e < 0 ? FAILED : STOPPED);
@@ -375,8 +368,8 @@ void migrate_row(struct rcl_ctrl *ctrl, unsigned vd, struct rcl_node *table)
 	double remaining = -1;
 
 	if (running && at && done > first)
-		remaining =
-		    (double)(now_ns() - at) / 1e9 * (double)(total - done) / (double)(done - first);
+		remaining = (double)(rcl_clock_ns(CLOCK_MONOTONIC) - at) / 1e9 *
+		            (double)(total - done) / (double)(done - first);
 	rcl_node_add_int(row, "VD", vd);
 	rcl_node_add_str(row, "Operation", "Migrate");
 	if (migrating && total)

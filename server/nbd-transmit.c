@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "nbd-internal.h"
 #include "nbd-proto.h"
 
@@ -554,11 +555,6 @@ struct run_clock {
 	bool known;
 };
 
-static uint64_t ns_of(const struct timespec *t)
-{
-	return (uint64_t)t->tv_sec * 1000000000u + (uint64_t)t->tv_nsec;
-}
-
 /*
  * Read the clocks of the reader's thread. The CPU time comes from the
  * thread's clock, which counts up to now; the schedstat file's second
@@ -568,20 +564,18 @@ static uint64_t ns_of(const struct timespec *t)
 static void run_clock_read(struct nbd_conn *conn, struct run_clock *c)
 {
 	int fd = reader_schedstat(conn);
-	struct timespec now, cpu;
 	char text[96];
 	ssize_t n = fd < 0 ? -1 : pread(fd, text, sizeof(text) - 1, 0);
 
 	/* An open file that cannot be read: its thread is gone, its id reused. */
 	if (n <= 0 && fd >= 0)
 		conn->schedstat_tid = 0;
-	c->known = n > 0 && !clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	c->wall_ns = ns_of(&now);
+	c->wall_ns = rcl_clock_ns(CLOCK_MONOTONIC);
+	c->known = n > 0;
 	if (!c->known)
 		return;
 	text[n] = '\0';
-	c->cpu_ns = ns_of(&cpu);
+	c->cpu_ns = rcl_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	c->known = sscanf(text, "%*u %" SCNu64, &c->queued_ns) == 1;
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "clock.h"
 #include "parity.h"
 #include "raidcli.h"
 #include "stripe-cache.h"
@@ -73,17 +74,9 @@ static bool budget_take(size_t bytes)
 	return true;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static struct timespec deadline(uint64_t wait_ns)
 {
-	uint64_t at = now_ns() + wait_ns;
+	uint64_t at = rcl_clock_ns(CLOCK_MONOTONIC) + wait_ns;
 
 	return (struct timespec){.tv_sec = (time_t)(at / 1000000000ull),
 	                         .tv_nsec = (long)(at % 1000000000ull)};
@@ -292,7 +285,7 @@ void rcl_soft_stripe_cache_touch(struct rcl_soft_stripe_cache *c, struct rcl_sof
 		if (!c->dirty_count++)
 			pthread_cond_signal(&c->kick);
 	}
-	e->last_ns = now_ns();
+	e->last_ns = rcl_clock_ns(CLOCK_MONOTONIC);
 	pthread_mutex_unlock(&c->lock);
 }
 
@@ -378,13 +371,13 @@ void rcl_soft_stripe_cache_end(struct rcl_soft_stripe_cache *c)
 bool rcl_soft_stripe_cache_wait(struct rcl_soft_stripe_cache *c, struct rcl_soft_cached *e,
                                 uint64_t batch, uint64_t wait_ns, uint64_t most_ns, int *rc)
 {
-	uint64_t start = now_ns();
+	uint64_t start = rcl_clock_ns(CLOCK_MONOTONIC);
 	bool ended;
 
 	atomic_fetch_sub(&c->writers, 1);
 	pthread_mutex_lock(&c->lock);
 	for (bool first = true; e->written <= batch; first = false) {
-		uint64_t waited = now_ns() - start;
+		uint64_t waited = rcl_clock_ns(CLOCK_MONOTONIC) - start;
 		struct timespec at;
 
 		if (waited >= most_ns || (!first && !atomic_load(&c->writers)))
@@ -406,7 +399,7 @@ void rcl_soft_stripe_cache_hold(struct rcl_soft_stripe_cache *c, struct rcl_soft
 {
 	pthread_mutex_lock(&c->lock);
 	if (!e->held_ns) {
-		e->held_ns = now_ns();
+		e->held_ns = rcl_clock_ns(CLOCK_MONOTONIC);
 		e->hold_wait_ns = wait_ns;
 		e->hold_most_ns = most_ns;
 		e->held_for = owner;
@@ -466,7 +459,7 @@ struct rcl_soft_cached *rcl_soft_stripe_cache_pick(struct rcl_soft_stripe_cache 
 		return NULL;
 	pthread_mutex_lock(&c->lock);
 	/* Under the lock: no entry's times (set under it) are later than this. */
-	now = now_ns();
+	now = rcl_clock_ns(CLOCK_MONOTONIC);
 	idle_before = now > idle_ns ? now - idle_ns : 0;
 	for (unsigned b = 0; b < BUCKETS; b++)
 		for (struct rcl_soft_cached *e = c->bucket[b]; e; e = e->next)
