@@ -580,13 +580,14 @@ static void run_clock_read(struct nbd_conn *conn, struct run_clock *c)
 }
 
 /*
- * Count a request the reader ran, from @from to @to, in the connection's
- * wait score: its time asleep (for a device, a lock, a hold) adds
- * NBD_WAIT_WEIGHT times itself, its time on the CPU takes itself off.
- * Time queued for a CPU is neither: every CPU was busy, and more threads
- * would not help. Unknown clocks count the whole run as asleep. Once the
- * score reaches NBD_WAIT_LIMIT_NS, the next NBD_BESIDE_REQUESTS requests
- * run beside the reader. The read lock held.
+ * Count a request the reader ran, from @from to @to, for itself and the
+ * NBD_WAIT_SAMPLE - 1 after it, which are not measured, in the
+ * connection's wait score: time asleep (for a device, a lock, a hold) adds
+ * NBD_WAIT_WEIGHT times itself, time on the CPU takes itself off. Time
+ * queued for a CPU is neither: every CPU was busy, and more threads would
+ * not help. Unknown clocks count the whole run as asleep. Once the score
+ * reaches NBD_WAIT_LIMIT_NS (or one request sleeps that long), the next
+ * NBD_BESIDE_REQUESTS requests run beside the reader. The read lock held.
  */
 static void note_wait(struct nbd_conn *conn, const struct run_clock *from,
                       const struct run_clock *to)
@@ -600,13 +601,33 @@ static void note_wait(struct nbd_conn *conn, const struct run_clock *from,
 	if (slept >= NBD_WAIT_LIMIT_NS) { /* one wait that long is reason enough */
 		conn->wait_score = NBD_WAIT_LIMIT_NS;
 	} else {
-		conn->wait_score += slept * NBD_WAIT_WEIGHT;
+		conn->wait_score += slept * NBD_WAIT_WEIGHT * NBD_WAIT_SAMPLE;
+		ran *= NBD_WAIT_SAMPLE;
 		conn->wait_score -= conn->wait_score < ran ? conn->wait_score : ran;
 	}
 	if (conn->wait_score >= NBD_WAIT_LIMIT_NS) {
 		conn->wait_score = 0;
 		conn->beside = NBD_BESIDE_REQUESTS;
+		conn->unmeasured = 0; /* the first back on the reader is measured */
 	}
+}
+
+/* Run @req on the reader, measuring one request in NBD_WAIT_SAMPLE. The read lock held. */
+static int run_on_reader(struct nbd_conn *conn, struct nbd_req *req)
+{
+	struct run_clock from, to;
+	int rc;
+
+	if (conn->unmeasured) {
+		conn->unmeasured--;
+		return run_request(&conn->srv->export, req);
+	}
+	conn->unmeasured = NBD_WAIT_SAMPLE - 1;
+	run_clock_read(conn, &from);
+	rc = run_request(&conn->srv->export, req);
+	run_clock_read(conn, &to);
+	note_wait(conn, &from, &to);
+	return rc;
 }
 
 /*
@@ -646,7 +667,6 @@ static bool serve_one(struct nbd_conn *conn, struct nbd_req **slot)
 {
 	const struct rcl_nbd_export *ex = &conn->srv->export;
 	struct nbd_req *req = *slot;
-	struct run_clock from, to;
 	bool runs = false;
 	int rc;
 
@@ -659,11 +679,7 @@ static bool serve_one(struct nbd_conn *conn, struct nbd_req **slot)
 		return true;
 	}
 	if (!conn->beside) {
-		run_clock_read(conn, &from);
-		rc = run_request(ex, req);
-		run_clock_read(conn, &to);
-		note_wait(conn, &from, &to);
-		answer(conn, slot, rc);
+		answer(conn, slot, run_on_reader(conn, req));
 		return true;
 	}
 	conn->beside--;
