@@ -32,7 +32,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 import nbdclient as nbd  # noqa: E402
 from rcltest import (MIB, Fixture, bad_drive, check, drive_field, fx_vd_bytes,  # noqa: E402
-                     nbd_uri, run_cases, start_export, summary, vd_consistent, wait_consistent,
+                     nbd_uri, run_jobs, start_export, summary, vd_consistent, wait_consistent,
                      wait_for)
 
 DRIVE_MB = 16
@@ -447,13 +447,14 @@ def case_kill_9_during_writes_wb(fx):
 
 def main():
     only = sys.argv[1:]
-    for level, members, options, offline in LEVELS:
-        run_cases([level_case(level, members, options, offline)], only,
-                  fast_rebuild_fixture(members + len(offline)))
-    run_cases([case_member_fails_mid_workload], only, fast_rebuild_fixture(2, "64MB"))
-    run_cases([case_patrol_read_finds_media_errors], only, fast_rebuild_fixture(0))
-    run_cases([case_kill_9_during_writes, case_kill_9_during_writes_wb], only,
-              fast_rebuild_fixture(4))
+    jobs = [(level_case(level, members, options, offline),
+             fast_rebuild_fixture(members + len(offline)))
+            for level, members, options, offline in LEVELS]
+    jobs += [(case_member_fails_mid_workload, fast_rebuild_fixture(2, "64MB")),
+             (case_patrol_read_finds_media_errors, fast_rebuild_fixture(0)),
+             (case_kill_9_during_writes, fast_rebuild_fixture(4)),
+             (case_kill_9_during_writes_wb, fast_rebuild_fixture(4))]
+    run_jobs(jobs, only)
     return summary()
 
 
