@@ -112,6 +112,7 @@ struct rcl_ctrl {
 	struct rcl_vd *vds;
 	size_t vd_count;
 	void *priv;
+	struct rcl_error event_failure; /* the first event not logged (status 0: none) */
 };
 
 /* drive.c */
