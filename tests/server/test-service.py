@@ -1246,6 +1246,8 @@ def case_dirty_degraded(fx):
     r = fx.run("/c0/v0", "start", "export")
     check(r.returncode == 245 and "not shut down cleanly" in r.stdout,
           "a degraded VD a crash left dirty is refused (245)", r.stdout)
+    check(not vd_consistent(fx), "and show does not call it consistent (Consist No)",
+          fx.run("/c0/v0", "show").stdout)
     again = start_export(fx, "force")
     check(again is not None and again["State"] == "Serving", "start export force serves it",
           again)
