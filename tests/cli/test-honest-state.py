@@ -9,6 +9,10 @@ Runs the raidcli named by $RAIDCLI against throwaway state directories:
      each one whose event the log could not take says so in its result;
      the log holds whole lines only, and takes events again once there is
      room;
+ (d) a foreign configuration's Importable is what fall import does: one
+     whose group lacks more drives than it can lose shows Importable No,
+     with the reason import gives when it refuses (status 59); one that
+     lacks fewer shows Yes and imports.
 """
 import json
 import os
@@ -128,11 +132,52 @@ def full_state_dir(env):
           event_log(env).endswith("properties updated: name=roomy\"}\n"), r.stdout)
 
 
+def move(env, images):
+    """Delete /c0 keeping its images; a new /c0 gets @images."""
+    env.must("/c0", "del")
+    env.must("add", "controller", "type=soft", "drives=0")
+    for path in images:
+        env.must("/c0", "add", "drive", "path=" + path)
+
+
+def foreign_row(env):
+    rc, doc = env.json("/c0/fall", "show")
+    data = doc.get("Response Data", {})
+    return data["Foreign Configurations"][0], [p["Reason"] for p in
+                                               data.get("Import Problems", [])]
+
+
+def importable_tests():
+    for level, members, lost, importable in (("r0", 2, 1, False), ("r1", 2, 1, True),
+                                             ("r5", 3, 2, False)):
+        env = Env()
+        try:
+            img = os.path.join(env.root, "img")
+            env.must("add", "controller", "type=soft", "drives=3", "size=64MB", "dir=" + img)
+            env.must("/c0", "add", "vd", level, "drives=252:0-%d" % (members - 1))
+            move(env, [os.path.join(img, "drive%d.img" % n) for n in range(lost, members)])
+            row, reasons = foreign_row(env)
+            r = env.run("/c0/fall", "import")
+            what = "%s lacking %d of %d drives: " % (level, lost, members)
+            check(what + "Complete No, Importable %s" % ("Yes" if importable else "No"),
+                  row["Complete"] == "No" and row["Importable"] == ("Yes" if importable
+                                                                     else "No"), row)
+            check(what + "fall import does what Importable says",
+                  (r.returncode == 0) == importable, r.stdout)
+            if not importable:
+                check(what + "refused as incomplete (59), for the reason show gives",
+                      r.returncode == 59 and reasons == [description(r)],
+                      (reasons, description(r)))
+        finally:
+            shutil.rmtree(env.root, ignore_errors=True)
+
+
 def main():
     if not RAIDCLI:
         print("RAIDCLI is not set")
         return 1
     full_state_dir_tests()
+    importable_tests()
     print("%d passed, %d failed" % (passed, len(failures)))
     for f in failures:
         print("FAIL " + f)
