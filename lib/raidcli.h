@@ -374,6 +374,8 @@ struct rcl_drive {
 	char path[4096];
 	bool locate;
 	bool foreign; /* carries a configuration another controller (or mdadm) wrote */
+	/* Why the backend will not use it as it is ("" when it will): it shows UBad. */
+	char unusable[96];
 };
 
 /**

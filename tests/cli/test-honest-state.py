@@ -9,6 +9,9 @@ Runs the raidcli named by $RAIDCLI against throwaway state directories:
      each one whose event the log could not take says so in its result;
      the log holds whole lines only, and takes events again once there is
      room;
+ (c) a former member truncated behind raidcli's back (its GPT damaged),
+     which no command will use, shows UBad, not UGood; every refusal says
+     why and names the command that erases it, which then makes it usable;
  (d) a foreign configuration's Importable is what fall import does: one
      whose group lacks more drives than it can lose shows Importable No,
      with the reason import gives when it refuses (status 59); one that
@@ -132,6 +135,41 @@ def full_state_dir(env):
           event_log(env).endswith("properties updated: name=roomy\"}\n"), r.stdout)
 
 
+def pd_row(env, slot):
+    rc, doc = env.json("/c0/eall/sall", "show")
+    return [r for r in doc["Response Data"]["Drive Information"] if r["EID:Slt"] == "252:%d" % slot][0]
+
+
+def truncated_member_tests():
+    env = Env()
+    try:
+        img = os.path.join(env.root, "img")
+        env.must("add", "controller", "type=soft", "drives=4", "size=64MB", "dir=" + img)
+        env.must("/c0", "add", "vd", "r1", "drives=252:0-1")
+        os.truncate(os.path.join(img, "drive1.img"), 40 << 20)
+        row = pd_row(env, 1)
+        check("a truncated former member shows UBad, not foreign",
+              row["State"] == "UBad" and row["DG"] == "-", row)
+        way_out = "raidcli /c0/e252/s1 set good force"
+        for words in (["/c0", "add", "vd", "r1", "drives=252:1-2", "force"],
+                      ["/c0", "add", "vd", "r1", "drives=252:2-3", "spares=252:1"],
+                      ["/c0/e252/s1", "add", "hotsparedrive"]):
+            r = env.run(*words)
+            check("'%s' is refused, saying why and naming '%s'" % (" ".join(words), way_out),
+                  r.returncode != 0 and "damaged or unknown GPT" in description(r) and
+                  way_out in description(r), description(r))
+        r = env.run("/c0/e252/s1", "set", "good")
+        check("set good without force is refused: it erases the drive",
+              r.returncode == 245 and "use force to erase it" in description(r), description(r))
+        r = env.run("/c0/e252/s1", "set", "good", "force")
+        check("set good force erases it: UGood", r.returncode == 0 and
+              pd_row(env, 1)["State"] == "UGood", (description(r), pd_row(env, 1)))
+        r = env.run("/c0", "add", "vd", "r1", "drives=252:1-2")
+        check("and it makes a new VD", r.returncode == 0, description(r))
+    finally:
+        shutil.rmtree(env.root, ignore_errors=True)
+
+
 def move(env, images):
     """Delete /c0 keeping its images; a new /c0 gets @images."""
     env.must("/c0", "del")
@@ -177,6 +215,7 @@ def main():
         print("RAIDCLI is not set")
         return 1
     full_state_dir_tests()
+    truncated_member_tests()
     importable_tests()
     print("%d passed, %d failed" % (passed, len(failures)))
     for f in failures:
