@@ -1207,6 +1207,8 @@ def restart_dirty_degraded(fx, spare=False):
     if not kill_9(fx):
         return None
     fx.ok("/c0/e252/s2", "set", "offline")
+    check(not vd_consistent(fx), "with no process running, show does not call the degraded "
+          "VD the crash left dirty consistent (Consist No)", fx.run("/c0/v0", "show").stdout)
     serve_log = os.path.join(fx.root, "serve.log")
     with open(serve_log, "w") as log:
         fx.foreground = subprocess.Popen([RAIDCLI, "/c0", "serve"], env=fx.env, stdout=log,
