@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
 """test-honest-state.py - what raidcli shows is what it enforces, and nothing
-is lost without a word.
+is lost without a word (issue 21, case 8; its (b), Consist of a degraded VD a
+crash left dirty, needs the controller process: test-service.py).
 
 Runs the raidcli named by $RAIDCLI against throwaway state directories:
  (a) with the state directory's file system full (a small tmpfs; needs
@@ -137,7 +138,8 @@ def full_state_dir(env):
 
 def pd_row(env, slot):
     rc, doc = env.json("/c0/eall/sall", "show")
-    return [r for r in doc["Response Data"]["Drive Information"] if r["EID:Slt"] == "252:%d" % slot][0]
+    rows = doc["Response Data"]["Drive Information"]
+    return [r for r in rows if r["EID:Slt"] == "252:%d" % slot][0]
 
 
 def truncated_member_tests():
