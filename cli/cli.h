@@ -332,8 +332,11 @@ void add_enclosure_rows(struct rcl_node *table, const struct rcl_ctrl *ctrl,
                         const struct obj_path *path);
 /* drive_in_group() - whether @drive is a member or dedicated spare of a group. */
 bool drive_in_group(const struct rcl_drive *drive);
-/* add_vd_row() - one VD LIST row ("DG/VD", "TYPE", ... "Name"). */
-void add_vd_row(struct rcl_node *table, const struct rcl_vd *vd);
+/*
+ * add_vd_row() - one VD LIST row ("DG/VD", "TYPE", ... "Name") for @vd of
+ * @ctrl, or of a foreign configuration (@ctrl NULL).
+ */
+void add_vd_row(struct rcl_node *table, const struct rcl_ctrl *ctrl, const struct rcl_vd *vd);
 /*
  * note_held_vd() - under a table listing VD @vd of @ctrl, the footnote that
  * it waits for force (export_held(): it is neither served nor rebuilt), if

@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "export.h"
+#include "tasks.h"
 
 const char *const legend_pd_list =
     "EID=Enclosure Device ID|Slt=Slot No|DID=Device ID|DG=DriveGroup\n"
@@ -112,7 +113,21 @@ static void add_cache(struct rcl_node *row, const struct rcl_vd *vd)
 	                  rcl_write_policy_name(vd->write));
 }
 
-void add_vd_row(struct rcl_node *table, const struct rcl_vd *vd)
+/*
+ * Consist, as the controller process enforces it: a degraded VD that a
+ * crash left with regions to resync (vd_dirty()) is refused as dirty by
+ * start export and rebuild, so it is not shown consistent either. The
+ * same test as theirs (server/export.c), so that an optimal VD's show
+ * opens no volume.
+ */
+static bool shown_consistent(const struct rcl_ctrl *ctrl, const struct rcl_vd *vd)
+{
+	if (!ctrl || !vd->consistent)
+		return vd->consistent;
+	return vd->state == RCL_VD_OPTIMAL || vd->state == RCL_VD_OFFLINE || !vd_dirty(ctrl, vd);
+}
+
+void add_vd_row(struct rcl_node *table, const struct rcl_ctrl *ctrl, const struct rcl_vd *vd)
 {
 	static const char *const access[] = {
 	    [RCL_ACCESS_RW] = "RW", [RCL_ACCESS_RO] = "RO", [RCL_ACCESS_BLOCKED] = "B"};
@@ -122,7 +137,7 @@ void add_vd_row(struct rcl_node *table, const struct rcl_vd *vd)
 	rcl_node_add_str(row, "TYPE", rcl_raid_level_name(vd->level));
 	rcl_node_add_str(row, "State", rcl_vd_state_abbrev(vd->state));
 	rcl_node_add_str(row, "Access", access[vd->access]);
-	rcl_node_add_str(row, "Consist", vd->consistent ? "Yes" : "No");
+	rcl_node_add_str(row, "Consist", shown_consistent(ctrl, vd) ? "Yes" : "No");
 	add_cache(row, vd);
 	rcl_node_add_str(row, "Cac", "-");
 	rcl_node_add_str(row, "sCC", "OFF");
@@ -173,7 +188,7 @@ void add_vd_list(struct rcl_node *data, const struct rcl_ctrl *ctrl, const char 
 			table = rcl_node_add_array(data, key);
 			rcl_node_set_legend(table, legend_vd_list);
 		}
-		add_vd_row(table, vd);
+		add_vd_row(table, ctrl, vd);
 		note_held_vd(table, ctrl, vd->id);
 	}
 }

@@ -194,7 +194,7 @@ static void add_foreign(struct rcl_node *data, const struct rcl_foreign *f, bool
 				table = rcl_node_add_array(data, "VD LIST");
 				rcl_node_set_legend(table, legend_vd_list);
 			}
-			add_vd_row(table, &f->configs[i].vds[v]);
+			add_vd_row(table, NULL, &f->configs[i].vds[v]);
 		}
 	if (table) {
 		table = rcl_node_add_array(data, "VD Properties");

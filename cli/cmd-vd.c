@@ -241,7 +241,7 @@ enum rcl_status cmd_vd_show(struct cmd_ctx *c, struct rcl_error *err)
 			table = rcl_node_add_array(c->res->data, "Virtual Drives");
 			rcl_node_set_legend(table, legend_vd_list);
 		}
-		add_vd_row(table, vd);
+		add_vd_row(table, c->ctrl, vd);
 		note_held_vd(table, c->ctrl, vd->id);
 	}
 	return st;
@@ -344,7 +344,7 @@ static void add_vd_detail(struct rcl_node *data, const struct rcl_ctrl *ctrl,
 		goto out;
 	table = rcl_node_add_array(data, name);
 	rcl_node_set_legend(table, legend_vd_list);
-	add_vd_row(table, vd);
+	add_vd_row(table, ctrl, vd);
 	note_held_vd(table, ctrl, vd->id);
 	name = vd_key(&key, data, "PDs for VD %u", vd->id);
 	if (!name)

@@ -582,7 +582,7 @@ const struct cmd_spec cli_commands[] = {
 			{
 				{.name = "force",
 				 .type = OPT_FLAG,
-				 .help = "make a failed member (UBad) unconfigured good, leaving its place in the group missing"},
+				 .help = "make a failed member (UBad) unconfigured good, leaving its place in the group missing; erase a UBad drive raidcli cannot read"},
 			},
 	},
 	{

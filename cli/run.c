@@ -64,6 +64,20 @@ static enum rcl_status reach_service(struct rcl_ctx *lib, const struct cmd_args 
 	return st;
 }
 
+/*
+ * A change whose event the log could not take (its file system full, say)
+ * stands, and was made: its result says so, rather than a failure that
+ * would read as nothing done, or a success that hides the gap in the log.
+ */
+static void note_lost_event(struct rcl_result *res, const struct rcl_ctrl *ctrl)
+{
+	const struct rcl_error *lost = ctrl ? rcl_ctrl_event_failure(ctrl) : NULL;
+
+	if (lost)
+		rcl_result_describe(res, "%s The event log did not record it: %s", res->description,
+		                    lost->msg);
+}
+
 static enum rcl_status run_on_ctrl(struct rcl_ctx *lib, const struct cmd_args *args, unsigned id,
                                    struct rcl_reply *reply)
 {
@@ -83,8 +97,9 @@ static enum rcl_status run_on_ctrl(struct rcl_ctx *lib, const struct cmd_args *a
 		st = rcl_ctrl_open(lib, id, lock, &c.ctrl, &err);
 	if (!st)
 		st = args->cmd->run(&c, &err);
-	rcl_ctrl_close(c.ctrl);
 	settle(res, st, &err);
+	note_lost_event(res, c.ctrl);
+	rcl_ctrl_close(c.ctrl);
 	return res->status;
 }
 

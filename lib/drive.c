@@ -29,6 +29,17 @@ static enum rcl_status present_drive(const struct rcl_ctrl *ctrl, const struct r
 	return RCL_OK;
 }
 
+enum rcl_status rcl_drive_check_usable(const struct rcl_ctrl *ctrl, const struct rcl_drive *d,
+                                       struct rcl_error *err)
+{
+	if (!d->unusable[0])
+		return RCL_OK;
+	return rcl_fail(err, RCL_NOT_ALLOWED,
+	                "drive %u:%u is UBad: it %s; to erase it and use it: raidcli "
+	                "/c%u/e%u/s%u set good force",
+	                d->enclosure, d->slot, d->unusable, ctrl->entry.id, d->enclosure, d->slot);
+}
+
 enum rcl_status rcl_ctrl_add_hotspare(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
                                       const unsigned *dgs, size_t dg_count, bool force,
                                       struct rcl_error *err)
@@ -37,6 +48,8 @@ enum rcl_status rcl_ctrl_add_hotspare(struct rcl_ctrl *ctrl, const struct rcl_dr
 	size_t spares = 0;
 	enum rcl_status st = present_drive(ctrl, ref, &d, err);
 
+	if (!st)
+		st = rcl_drive_check_usable(ctrl, d, err);
 	if (st)
 		return st;
 	if (d->state == RCL_PD_GHS || d->state == RCL_PD_DHS)
@@ -202,6 +215,12 @@ static enum rcl_status check_change(const struct rcl_ctrl *ctrl, const struct rc
 		return rcl_fail(err, RCL_NOT_ALLOWED, "drive %u:%u is %s; set %s takes %s",
 		                ref->enclosure, ref->slot, rcl_pd_state_abbrev(d->state),
 		                rcl_drive_change_name(change), taken_states[change]);
+	if (change == RCL_DRIVE_SET_GOOD && d->unusable[0] && !force)
+		return rcl_fail(
+		    err, RCL_NEED_FORCE,
+		    "drive %u:%u %s; use force to erase it (all of it is lost) and make "
+		    "it unconfigured good",
+		    ref->enclosure, ref->slot, d->unusable);
 	if (change == RCL_DRIVE_SET_GOOD && dg && !force)
 		return rcl_fail(
 		    err, RCL_NEED_FORCE,

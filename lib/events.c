@@ -6,7 +6,9 @@
  *
  * Crash safety: an append either reaches the disk whole or leaves a torn last
  * line (no newline yet). Readers skip a torn last line; the next append cuts
- * it off first, so it never glues onto a good line. The sequence number is
+ * it off first, so it never glues onto a good line. An append that fails
+ * (a full file system) cuts off what it wrote at once, and the controller
+ * remembers the failure for the command's result. The sequence number is
  * the last good line's plus one, so no separate counter file can disagree
  * with the log; deleting events therefore keeps one event that carries the
  * sequence on.
@@ -325,32 +327,58 @@ static enum rcl_status prepare(struct rcl_ctrl *ctrl, enum rcl_event_code code, 
 	return p->line.oom ? rcl_fail(err, RCL_NOMEM, "out of memory") : RCL_OK;
 }
 
+/* Append @p's line whole, or leave the log as it was (its whole lines). */
+static enum rcl_status append_line(const struct pending *p, struct rcl_error *err)
+{
+	enum rcl_status st;
+	int fd;
+
+	st = open_for_append(p->path, p->good_len, &fd, err);
+	if (st)
+		return st;
+	/* One write() of the whole line: a crash tears at most this line. */
+	st = rcl_write_all(fd, p->line.buf, p->line.len, p->path, err);
+	if (!st && fdatasync(fd))
+		st = rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot sync '%s': %s", p->path,
+		                    strerror(errno));
+	/* A full file system takes part of a line: cut it off, not to leave it torn. */
+	if (st && ftruncate(fd, (off_t)p->good_len))
+		rcl_fail_errno(err, RCL_SYSTEM, errno,
+		               "cannot write '%s' (%s), nor cut off the part written: %s", p->path,
+		               strerror(err->sys_errno), strerror(errno));
+	close(fd);
+	return st;
+}
+
 enum rcl_status rcl_event_record(struct rcl_ctrl *ctrl, enum rcl_event_code code,
                                  struct rcl_error *err, const char *fmt, ...)
 {
+	struct rcl_error failed = {0};
 	struct pending p;
 	enum rcl_status st;
 	va_list ap;
-	int fd;
 
 	va_start(ap, fmt);
-	st = prepare(ctrl, code, &p, err, fmt, ap);
+	st = prepare(ctrl, code, &p, &failed, fmt, ap);
 	va_end(ap);
 	rcl_buf_addch(&p.line, '\n');
 	if (!st && p.line.oom)
-		st = rcl_fail(err, RCL_NOMEM, "out of memory");
+		st = rcl_fail(&failed, RCL_NOMEM, "out of memory");
 	if (!st)
-		st = open_for_append(p.path, p.good_len, &fd, err);
-	if (!st) {
-		/* One write() of the whole line: a crash tears at most this line. */
-		st = rcl_write_all(fd, p.line.buf, p.line.len, p.path, err);
-		if (!st && fdatasync(fd))
-			st = rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot sync '%s': %s", p.path,
-			                    strerror(errno));
-		close(fd);
-	}
+		st = append_line(&p, &failed);
 	pending_release(&p);
+	/* Kept for the command's result (rcl_ctrl_event_failure()): a lost event is never silent.
+	 */
+	if (st && !ctrl->event_failure.status)
+		ctrl->event_failure = failed;
+	if (st && err)
+		*err = failed;
 	return st;
+}
+
+const struct rcl_error *rcl_ctrl_event_failure(const struct rcl_ctrl *ctrl)
+{
+	return ctrl->event_failure.status ? &ctrl->event_failure : NULL;
 }
 
 /* prepare() with arguments. */

@@ -112,12 +112,20 @@ struct rcl_ctrl {
 	struct rcl_vd *vds;
 	size_t vd_count;
 	void *priv;
+	struct rcl_error event_failure; /* the first event not logged (status 0: none) */
 };
 
 /* drive.c */
 /* rcl_ctrl_find_drive() - the drive at @ref, or NULL (borrowed from ctrl->drives). */
 const struct rcl_drive *rcl_ctrl_find_drive(const struct rcl_ctrl *ctrl,
                                             const struct rcl_drive_ref *ref);
+/*
+ * rcl_drive_check_usable() - RCL_NOT_ALLOWED if the backend will not use
+ * drive @d as it is (d->unusable), saying why and the command that erases
+ * it; RCL_OK otherwise.
+ */
+enum rcl_status rcl_drive_check_usable(const struct rcl_ctrl *ctrl, const struct rcl_drive *d,
+                                       struct rcl_error *err);
 
 /* registry.c */
 enum rcl_status rcl_registry_add(struct rcl_ctx *ctx, const struct rcl_backend_ops *ops,

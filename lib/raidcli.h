@@ -374,6 +374,8 @@ struct rcl_drive {
 	char path[4096];
 	bool locate;
 	bool foreign; /* carries a configuration another controller (or mdadm) wrote */
+	/* Why the backend will not use it as it is ("" when it will): it shows UBad. */
+	char unusable[96];
 };
 
 /**
@@ -954,6 +956,15 @@ void rcl_event_list_release(struct rcl_event_list *list);
  */
 enum rcl_status rcl_ctrl_events(struct rcl_ctrl *ctrl, const struct rcl_event_filter *filter,
                                 struct rcl_event_list *list, struct rcl_error *err);
+
+/**
+ * rcl_ctrl_event_failure() - why an event of a change made through @ctrl
+ * since it was opened could not be written to its event log (the first
+ * such failure), or NULL if every one was. The change itself stands: a
+ * caller reports it beside the change's success.
+ * Return: borrowed, valid while @ctrl is open.
+ */
+const struct rcl_error *rcl_ctrl_event_failure(const struct rcl_ctrl *ctrl);
 
 /**
  * rcl_ctrl_delete_events() - empty @ctrl's event log, leaving one

@@ -352,6 +352,7 @@ static enum rcl_status check_refs(const struct rcl_ctrl *ctrl, const struct rcl_
 {
 	for (size_t i = 0; i < count; i++) {
 		const struct rcl_drive *d = rcl_ctrl_find_drive(ctrl, &refs[i]);
+		enum rcl_status st;
 
 		if (!d)
 			return rcl_fail(err, RCL_NOT_FOUND, "drive %u:%u not found on /c%u",
@@ -359,6 +360,9 @@ static enum rcl_status check_refs(const struct rcl_ctrl *ctrl, const struct rcl_
 		if (!d->present)
 			return rcl_fail(err, RCL_NOT_ALLOWED, "drive %u:%u is missing",
 			                refs[i].enclosure, refs[i].slot);
+		st = rcl_drive_check_usable(ctrl, d, err);
+		if (st)
+			return st;
 		if (spares && d->state != RCL_PD_UGOOD)
 			return rcl_fail(err, RCL_NOT_ALLOWED,
 			                "drive %u:%u is already in use (%s); a spare must be "

@@ -528,7 +528,7 @@ static int connect_service(const struct service_paths *p, pid_t *pid, struct rcl
 			rcl_fail_errno(
 			    err, RCL_SYSTEM, e,
 			    "cannot reach the controller process of /c%u (pid %d) at '%s': "
-			    "%s",
+			    "%s; the command did not run",
 			    p->id, (int)*pid, p->socket, strerror(e));
 			return -1;
 		}

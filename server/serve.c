@@ -161,17 +161,44 @@ static enum rcl_status catch_signals(struct server *srv, struct rcl_error *err)
 	return RCL_OK;
 }
 
-static void answer_one(struct server *srv)
+/* Accept one connection and answer it. Return: false if none was waiting. */
+static bool answer_one(struct server *srv)
 {
 	struct timeval tv = {.tv_sec = CLIENT_TIMEOUT_S};
 	int fd = accept4(srv->listen_fd, NULL, NULL, SOCK_CLOEXEC);
 
 	if (fd < 0)
-		return;
+		return false;
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 	service_answer(fd, srv->paths.id);
 	close(fd);
+	return true;
+}
+
+/*
+ * Before stopping: refuse new connections, then answer every one already
+ * made. A CLI whose connect() succeeded has sent its command and waits
+ * for the answer; closing the socket on it would leave it not knowing
+ * whether the command ran. One refused (ECONNREFUSED) runs the command
+ * itself once this process is gone (service_forward()). shutdown() sets
+ * the refusal under the lock the kernel queues connections under, so none
+ * slips in between the last accept() and close().
+ */
+static void drain(struct server *srv)
+{
+	unsigned answered = 0;
+
+	if (shutdown(srv->listen_fd, SHUT_RD) ||
+	    fcntl(srv->listen_fd, F_SETFL, fcntl(srv->listen_fd, F_GETFL) | O_NONBLOCK)) {
+		service_log("cannot stop accepting commands: %s", strerror(errno));
+		return;
+	}
+	while (answer_one(srv))
+		answered++;
+	if (answered)
+		service_log("answered %u command%s sent before the stop", answered,
+		            answered == 1 ? "" : "s");
 }
 
 /*
@@ -220,6 +247,7 @@ static enum rcl_status serve_loop(struct server *srv, struct rcl_error *err)
 		}
 		if (fds[0].revents && read(srv->signal_fd, &info, sizeof(info)) == sizeof(info)) {
 			service_log("stopping on %s", strsignal((int)info.ssi_signo));
+			drain(srv);
 			return RCL_OK;
 		}
 		if (owner_lost(srv))

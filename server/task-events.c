@@ -46,7 +46,8 @@ void tasks_events_flush(unsigned id)
 	if (service_open_ctrl(id, RCL_LOCK_EXCLUSIVE, &lib, &ctrl, &err))
 		service_log("cannot log the tasks' events: %s", err.msg);
 	for (size_t i = 0; ctrl && i < queued; i++)
-		(void)rcl_event_record(ctrl, queue[i].code, NULL, "%s", queue[i].text);
+		if (rcl_event_record(ctrl, queue[i].code, &err, "%s", queue[i].text))
+			service_log("event not logged ('%s'): %s", queue[i].text, err.msg);
 	queued = 0;
 	rcl_ctrl_close(ctrl);
 	rcl_ctx_free(lib);

@@ -366,9 +366,13 @@ bool vd_dirty(const struct rcl_ctrl *ctrl, const struct rcl_vd *vd)
 {
 	const struct rcl_soft_state *state = service_soft_state(ctrl);
 
+	if (!vd->consistent || !state)
+		return !vd->consistent;
 	/* A resync clears the volume's bits as it goes: what is left is still due. */
-	return !vd->consistent ||
-	       (service_self(rcl_ctrl_id(ctrl)) && state && needs_resync(state, vd->id));
+	if (service_self(rcl_ctrl_id(ctrl)))
+		return needs_resync(state, vd->id);
+	/* No process: what one would find on starting, so a show agrees with it. */
+	return rcl_soft_vd_left_dirty(state, vd->id);
 }
 
 /* The VDs (a bit per id) that tasks_resync_due() named, whose resync has not started yet. */

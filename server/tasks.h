@@ -112,8 +112,9 @@ void tasks_describe_drive(const struct rcl_ctrl *ctrl, const struct rcl_drive_re
 
 /*
  * vd_dirty() - whether VD @vd's parity or copies may disagree: it is not
- * consistent, or (in the controller process) a crash left bits set in its
- * write-intent bitmap that no resync has covered yet. Degraded, such a VD
+ * consistent, or a crash left bits set in its write-intent bitmap that no
+ * resync has covered yet (in the controller process), or (with none
+ * running) that the next process will find set. Degraded, such a VD
  * may return wrong data for a lost member's strips (md's write hole).
  */
 bool vd_dirty(const struct rcl_ctrl *ctrl, const struct rcl_vd *vd);

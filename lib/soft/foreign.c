@@ -745,6 +745,22 @@ static void view_md(const struct rcl_soft_state *state, const struct found *f, u
 	md_uuid_text(sb->set_uuid, v->uuid, sizeof(v->uuid));
 }
 
+/*
+ * Why @c, as shown, cannot be imported for want of drives: a group lacks
+ * more than it can lose (its VDs would be offline). Into @why (empty when
+ * none does). show's Importable and import both go by it, so they agree.
+ */
+static void lacks_drives(const struct rcl_foreign_config *c, char *why, size_t size)
+{
+	*why = '\0';
+	for (size_t d = 0; d < c->dg_count && !*why; d++)
+		if (c->dgs[d].state == RCL_VD_OFFLINE)
+			snprintf(why, size,
+			         "Incomplete foreign configuration: a %s group of controller %s "
+			         "lacks more drives than it can lose; add them and try again",
+			         rcl_raid_level_name(c->dgs[d].level), c->owner);
+}
+
 static enum rcl_status view(const struct rcl_soft_state *state, const struct found_list *list,
                             struct rcl_foreign *out, struct rcl_error *err)
 {
@@ -783,6 +799,8 @@ static enum rcl_status view(const struct rcl_soft_state *state, const struct fou
 		c->complete = true;
 		for (size_t d = 0; d < c->drive_count; d++)
 			c->complete &= c->drives[d].present;
+		if (!c->problem[0])
+			lacks_drives(c, c->problem, sizeof(c->problem));
 	}
 	return RCL_OK;
 }
@@ -842,17 +860,15 @@ static enum rcl_status check_importable(const struct rcl_soft_state *state, cons
                                         const struct rcl_foreign_config *shown,
                                         const struct rcl_soft_config *cfg, struct rcl_error *err)
 {
+	char lacking[RCL_ERROR_MSG_MAX];
+
 	if (f->problem[0] || !(f->cfg || f->adopt))
 		return rcl_fail(err, RCL_NOT_ALLOWED,
 		                "cannot import the foreign configuration %s: %s", f->owner,
 		                f->problem);
-	for (size_t d = 0; d < shown->dg_count; d++)
-		if (shown->dgs[d].state == RCL_VD_OFFLINE)
-			return rcl_fail(
-			    err, RCL_FOREIGN_INCOMPLETE,
-			    "Incomplete foreign configuration: a %s group of controller %s "
-			    "lacks more drives than it can lose; add them and try again",
-			    rcl_raid_level_name(shown->dgs[d].level), f->owner);
+	lacks_drives(shown, lacking, sizeof(lacking));
+	if (*lacking)
+		return rcl_fail(err, RCL_FOREIGN_INCOMPLETE, "%s", lacking);
 	for (size_t k = 0; k < f->disk_count; k++) {
 		const struct rcl_soft_disk *disk = &state->disks[f->disks[k]];
 

@@ -316,6 +316,21 @@ enum rcl_status rcl_soft_member_wipe_orphans(const struct rcl_soft_disk *disk,
 	return st || !wiped ? st : rcl_soft_sync(disk->fd, "md superblock", err);
 }
 
+enum rcl_status rcl_soft_member_erase(const struct rcl_soft_disk *disk, struct rcl_error *err)
+{
+	uint64_t head = 2 * (uint64_t)RCL_SOFT_ALIGN_BYTES, tail = RCL_SOFT_ALIGN_BYTES;
+	enum rcl_status st;
+
+	if (head > disk->bytes)
+		head = disk->bytes;
+	if (tail > disk->bytes - head)
+		tail = disk->bytes - head;
+	st = zero(disk->fd, 0, (size_t)head, "the drive's start", err);
+	if (!st && tail)
+		st = zero(disk->fd, disk->bytes - tail, (size_t)tail, "the drive's end", err);
+	return st ? st : rcl_soft_sync(disk->fd, "the drive", err);
+}
+
 enum rcl_status rcl_soft_member_blank(const struct rcl_soft_disk *disk, struct rcl_error *err)
 {
 	const struct rcl_gpt *gpt = disk->gpt;

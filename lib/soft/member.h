@@ -51,6 +51,15 @@ enum rcl_status rcl_soft_member_wipe_orphans(const struct rcl_soft_disk *disk,
                                              const struct rcl_gpt *gpt, struct rcl_error *err);
 
 /**
+ * rcl_soft_member_erase() - make @disk, whatever it holds, a blank drive:
+ * zero its first 2 MiB and its last MiB, where partition tables (MBR, both
+ * GPT copies), raidcli's records and whole-drive md superblocks are. For
+ * a drive whose metadata cannot be read, so rcl_soft_member_blank() cannot
+ * tell where they are; the user asked to lose what it holds.
+ */
+enum rcl_status rcl_soft_member_erase(const struct rcl_soft_disk *disk, struct rcl_error *err);
+
+/**
  * rcl_soft_member_blank() - make @disk a blank drive again: zero the md
  * superblock of every Linux RAID partition its GPT lists, both record
  * headers, and both copies of the GPT.

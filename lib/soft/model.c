@@ -251,12 +251,26 @@ static void fill_spares(struct rcl_ctrl *ctrl, const struct rcl_soft_state *stat
 	}
 }
 
-/* Drives carrying a configuration raidcli could import show DG F. */
+/*
+ * Drives carrying a configuration raidcli could import show DG F. Those
+ * holding what it cannot import and must not overwrite (a damaged GPT or
+ * record, another tool's partitions, a copy) show UBad with the reason:
+ * every command refuses them as such until 'set good force' erases them.
+ */
 static void fill_foreign(struct rcl_ctrl *ctrl, const struct rcl_soft_state *state)
 {
-	for (size_t i = 0; i < state->count; i++)
-		ctrl->drives[i].foreign = state->disks[i].kind == RCL_SOFT_DISK_FOREIGN &&
-		                          state->disks[i].foreign != RCL_SOFT_FOREIGN_NONE;
+	for (size_t i = 0; i < state->count; i++) {
+		const struct rcl_soft_disk *disk = &state->disks[i];
+		struct rcl_drive *drive = &ctrl->drives[i];
+
+		if (disk->kind != RCL_SOFT_DISK_FOREIGN)
+			continue;
+		drive->foreign = disk->foreign != RCL_SOFT_FOREIGN_NONE;
+		if (drive->foreign)
+			continue;
+		drive->state = RCL_PD_UBAD;
+		snprintf(drive->unusable, sizeof(drive->unusable), "%s", disk->why);
+	}
 }
 
 void rcl_soft_view_apply(struct rcl_ctrl *ctrl, struct soft_ctrl *sc, struct rcl_soft_view *view)

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "foreign.h"
+#include "member.h"
 #include "model.h"
 #include "scan.h"
 #include "soft.h"
@@ -508,13 +509,30 @@ enum rcl_status rcl_soft_mark_bad(struct rcl_ctrl *ctrl, unsigned slot, struct r
 	return st ? st : rcl_soft_refresh(ctrl, err);
 }
 
-/* "set good" of a replaced failed drive clears its flag; the rest is the members'. */
+/* "set good force" of a drive shown UBad for what it holds (model.c): erase it. */
+static enum rcl_status erase_unusable(struct rcl_ctrl *ctrl, const struct rcl_drive *d,
+                                      struct rcl_error *err)
+{
+	const struct soft_ctrl *sc = ctrl->priv;
+	enum rcl_status st = rcl_soft_member_erase(&sc->state->disks[d - ctrl->drives], err);
+
+	return st ? st : rcl_soft_refresh(ctrl, err);
+}
+
+/*
+ * "set good" of a replaced failed drive clears its flag, of a drive holding
+ * what raidcli cannot use erases it (the generic layer asked for force); the
+ * rest is the members'.
+ */
 static enum rcl_status soft_set_drive_state(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
                                             enum rcl_drive_change change, struct rcl_error *err)
 {
 	const struct rcl_drive *d = rcl_ctrl_find_drive(ctrl, ref);
 	struct soft_slot *slot = find_slot(ctrl->priv, ref, err);
 	enum rcl_status st;
+
+	if (change == RCL_DRIVE_SET_GOOD && d && d->unusable[0])
+		return erase_unusable(ctrl, d, err);
 
 	if (change != RCL_DRIVE_SET_GOOD || !d || d->dg >= 0 || !slot || !slot->bad)
 		return rcl_soft_set_drive_state(ctrl, ref, change, err);

@@ -393,6 +393,28 @@ static struct vol_bitmap *bitmap_load(struct rcl_soft_volume *vol, const struct 
 	return bm;
 }
 
+bool rcl_soft_vol_bitmap_on_disk_dirty(int fd, const struct rcl_soft_array *a)
+{
+	size_t bytes = (RCL_MD_BITMAP_SB_BYTES + (a->bitmap_bits + 7) / 8 + 511) / 512 * 512;
+	struct rcl_error ignored = {0};
+	struct rcl_md_bitmap_super sb;
+	bool found = false;
+	uint8_t *map;
+
+	if (!a->bitmap_at || bytes > RCL_SOFT_BITMAP_MAX_SECTORS * 512)
+		return false;
+	map = rcl_malloc(bytes);
+	/* What bitmap_load() would keep: a bitmap it cannot use is none. */
+	if (map && !rcl_soft_read(fd, map, bytes, a->bitmap_at, &ignored) &&
+	    !rcl_md_bitmap_decode(map, bytes, a->bitmap_sectors, &sb, &ignored) &&
+	    sb.chunksize == a->bitmap_chunk &&
+	    rcl_md_bitmap_bits(sb.sync_size, sb.chunksize) == a->bitmap_bits)
+		for (uint64_t b = 0; b < a->bitmap_bits && !found; b++)
+			found = map[RCL_MD_BITMAP_SB_BYTES + b / 8] >> (b % 8) & 1;
+	rcl_free(map);
+	return found;
+}
+
 enum rcl_status rcl_soft_vol_bitmap_open(struct rcl_soft_volume *vol, const struct rcl_soft_vd *vd,
                                          struct rcl_error *err)
 {

@@ -51,6 +51,12 @@ struct vol_member {
 /* The most sectors an md bitmap's superblock and bits take (128 KiB of bits). */
 #define RCL_SOFT_BITMAP_MAX_SECTORS 320
 
+/*
+ * rcl_soft_vol_bitmap_on_disk_dirty() - whether the bitmap of array @a
+ * that the member open as @fd keeps is valid and has a bit set.
+ */
+bool rcl_soft_vol_bitmap_on_disk_dirty(int fd, const struct rcl_soft_array *a);
+
 struct vol_bitmap;
 struct vol_reshape;
 

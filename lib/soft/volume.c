@@ -253,6 +253,36 @@ static unsigned sector_size(const struct rcl_soft_state *state, const struct rcl
 	return 0;
 }
 
+bool rcl_soft_vd_left_dirty(const struct rcl_soft_state *state, unsigned id)
+{
+	const struct rcl_soft_dg *dg;
+	const struct rcl_soft_vd *vd = find_vd(state, id, &dg);
+	struct rcl_soft_geometry geo;
+	struct rcl_error ignored = {0};
+	bool dirty = false;
+
+	/* A migrating VD's bitmap follows its reshape: only its process reads it. */
+	if (!vd || dg->migrate.active || !sector_size(state, dg) ||
+	    rcl_soft_geometry_get(dg, vd, sector_size(state, dg), &geo, &ignored))
+		return false;
+	for (unsigned s = 0; s < geo.spans && !dirty; s++) {
+		const struct rcl_soft_array *a = &geo.arrays[s];
+
+		/* The first member that keeps the bitmap, as the volume reads it. */
+		for (unsigned i = 0; i < a->n; i++) {
+			const struct rcl_soft_disk *disk = member_disk(state, dg, a->first + i);
+			enum rcl_soft_member_state ms = dg->members[a->first + i].state;
+
+			if (disk && disk->fd >= 0 &&
+			    (ms == RCL_SOFT_MEMBER_ONLINE || ms == RCL_SOFT_MEMBER_REBUILD)) {
+				dirty = rcl_soft_vol_bitmap_on_disk_dirty(disk->fd, a);
+				break;
+			}
+		}
+	}
+	return dirty;
+}
+
 /* Datasync every member of @ctx (a volume) in use. Return: 0, or -EIO. */
 static int sync_all(void *ctx)
 {

@@ -93,6 +93,14 @@ void rcl_soft_volume_block_sizes(const struct rcl_soft_volume *vol, uint32_t *mi
 bool rcl_soft_volume_needs_resync(struct rcl_soft_volume *vol);
 
 /*
+ * rcl_soft_vd_left_dirty() - whether VD @vd of @state, not open anywhere
+ * (no controller process runs), has bits set in the write-intent bitmap
+ * its first member holding one keeps, as rcl_soft_volume_needs_resync()
+ * would find on opening it: a crash left them. Only reads the drives.
+ */
+bool rcl_soft_vd_left_dirty(const struct rcl_soft_state *state, unsigned vd);
+
+/*
  * rcl_soft_volume_read(), _write(), _flush(), _trim(), _zero() - the
  * block operations. @off and @len are bytes, multiples of the minimum
  * block size, inside the capacity. _flush() makes every write that

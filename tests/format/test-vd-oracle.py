@@ -402,7 +402,8 @@ def check_refusals(tool, model, workdir):
     rc, _, err = run('sgdisk', '-n', '1:0:+1M', spare[0]['path'])
     check(rc == 0, f'sgdisk: {err}')
     _, err = tool('create', 'RAID1', f'{spare[0]["slot"]},{spare[1]["slot"]}', expect=NOT_ALLOWED)
-    check('foreign' in err, f'foreign drive: {err}')
+    check('holds a GPT raidcli did not write' in err and 'set good force' in err,
+          f'foreign drive: {err}')
     # A file system in a VD needs force. Its first chunk is on role 0, but
     # on role 1 for md's left-symmetric RAID6 (stripe 0 is Q D D P).
     for level, role in (('RAID0', 0), ('RAID6', 1)):

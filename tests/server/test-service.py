@@ -206,6 +206,50 @@ def case_process_dies_mid_request(fx):
           "a process that drops the connection and lives on: a failure that says so", r)
 
 
+def vd_name_events(fx):
+    """The names 'set name' gave /c0/v0, oldest first, from the event log."""
+    status, doc = fx.json("/c0", "show", "events")
+    return [m.group(1) for e in doc["Response Data"].get("Events", [])
+            if (m := re.fullmatch(r"VD 0 properties updated: name=(\S+)",
+                                  e["Event Description"]))]
+
+
+def case_commands_during_stop(fx):
+    """20 'set name' sent at once while 'stop service' stops the process (the
+    issue's scenario, three times): the stopping process answers every
+    command it accepted, and a CLI it no longer accepts runs the command
+    itself once the process is gone. So each one succeeds, its name in the
+    event log, or fails saying that it did not run; none leaves its user
+    not knowing (exit status 242, 'whether the command took effect is
+    unknown')."""
+    outcomes = []
+    for round_ in range(3):
+        p = fx.serve()
+        names = ["n%d-%d" % (round_, i) for i in range(20)]
+        cmds = [subprocess.Popen([RAIDCLI, "/c0/v0", "set", "name=" + n], env=fx.env,
+                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                for n in names]
+        stop = fx.run("/c0", "stop", "service")
+        check(stop.returncode == 0, "stop service succeeds", stop.stdout)
+        p.communicate(timeout=60)
+        outcomes += [(n, c.wait(timeout=120),
+                      re.search(r"^Description = (.*)$", c.communicate()[0], re.M).group(1))
+                     for n, c in zip(names, cmds)]
+    logged = vd_name_events(fx)
+    unknown = [o for o in outcomes if o[1] == 242 or "unknown" in o[2]]
+    check(not unknown, "no command ends with 'whether the command took effect is unknown'",
+          unknown)
+    ok = [n for n, rc, out in outcomes if rc == 0]
+    check(all(n in logged for n in ok), "every command that succeeded is in the event log",
+          (ok, logged))
+    failed = [o for o in outcomes if o[1] != 0]
+    check(all("did not run" in out and o not in logged for o, rc, out in failed),
+          "every one that failed says it did not run, and did not", failed)
+    status, doc = fx.json("/c0/v0", "show")
+    check(ok and doc["Response Data"]["Virtual Drives"][0]["Name"] == logged[-1],
+          "the VD has the name the last one set", (logged[-1:], doc))
+
+
 def case_changes_through_process(fx):
     fx.run("/c0/v0", "del", "force")
     p = fx.serve()
@@ -1163,6 +1207,8 @@ def restart_dirty_degraded(fx, spare=False):
     if not kill_9(fx):
         return None
     fx.ok("/c0/e252/s2", "set", "offline")
+    check(not vd_consistent(fx), "with no process running, show does not call the degraded "
+          "VD the crash left dirty consistent (Consist No)", fx.run("/c0/v0", "show").stdout)
     serve_log = os.path.join(fx.root, "serve.log")
     with open(serve_log, "w") as log:
         fx.foreground = subprocess.Popen([RAIDCLI, "/c0", "serve"], env=fx.env, stdout=log,
@@ -1202,6 +1248,8 @@ def case_dirty_degraded(fx):
     r = fx.run("/c0/v0", "start", "export")
     check(r.returncode == 245 and "not shut down cleanly" in r.stdout,
           "a degraded VD a crash left dirty is refused (245)", r.stdout)
+    check(not vd_consistent(fx), "and show does not call it consistent (Consist No)",
+          fx.run("/c0/v0", "show").stdout)
     again = start_export(fx, "force")
     check(again is not None and again["State"] == "Serving", "start export force serves it",
           again)
@@ -1679,7 +1727,8 @@ case_cc_schedule_waits_for_resync.fixture = lambda: Fixture(size="320MB")
 
 
 CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
-         case_control_socket_robust, case_process_dies_mid_request, case_changes_through_process,
+         case_control_socket_robust, case_process_dies_mid_request, case_commands_during_stop,
+         case_changes_through_process,
          case_export_auto_start, case_nbdinfo,
          case_read_only_export, case_qemu_img_roundtrip, case_member_failure,
          case_restart_serves_persisted, case_kill_9_recovers, case_tcp_export,

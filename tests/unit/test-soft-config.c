@@ -423,13 +423,15 @@ START_TEST(test_damaged_records_on_one_drive)
 	ck_assert_int_eq(rcl_ctrl_vd(ctrl, 0)->state, RCL_VD_OPTIMAL);
 	ck_assert_int_eq(rcl_ctrl_drive(ctrl, 0)->state, RCL_PD_ONLINE);
 	rcl_ctrl_close(ctrl);
-	/* Its GPT, both copies: the drive drops out, the VD degrades. */
+	/* Its GPT, both copies: the drive drops out, the VD degrades; it shows UBad, as it is used.
+	 */
 	scribble(img, 512, 1024);
 	scribble(img, (32ull << 20) - 512, 512);
 	ctrl = open0(ctx, &err);
 	ck_assert_uint_eq(rcl_ctrl_vd_count(ctrl), 1);
 	ck_assert_int_eq(rcl_ctrl_vd(ctrl, 0)->state, RCL_VD_DEGRADED);
-	ck_assert_int_eq(rcl_ctrl_drive(ctrl, 0)->state, RCL_PD_UGOOD);
+	ck_assert_int_eq(rcl_ctrl_drive(ctrl, 0)->state, RCL_PD_UBAD);
+	ck_assert(rcl_ctrl_drive(ctrl, 0)->unusable[0]);
 	ck_assert_int_eq(rcl_ctrl_drive(ctrl, 0)->dg, -1);
 	rcl_ctrl_close(ctrl);
 	free(img);
