@@ -38,6 +38,26 @@ static enum rcl_status refuse_dirty_degraded(struct cmd_ctx *c, unsigned id, str
 	                rcl_ctrl_id(c->ctrl), id, unsafe);
 }
 
+/*
+ * Refuse, force or not, to serve VD @id offline: every read would fail, and
+ * an export shown Serving would say otherwise. Its failed members may come
+ * back without losing data (set online force).
+ */
+static enum rcl_status refuse_offline(struct cmd_ctx *c, unsigned id, struct rcl_error *err)
+{
+	const struct rcl_vd *vd = rcl_ctrl_vd_by_id(c->ctrl, id);
+	unsigned ctrl = rcl_ctrl_id(c->ctrl);
+
+	if (!vd || vd->state != RCL_VD_OFFLINE)
+		return RCL_OK;
+	return rcl_fail(err, RCL_NOT_ALLOWED,
+	                "/c%u/v%u is offline (OfLn): more of its drives are lost than its RAID "
+	                "level survives, so it cannot be served; a member failed by an error "
+	                "that has passed returns with 'raidcli /c%u/eX/sY set online force' "
+	                "(see RECOVERY in raidcli(8))",
+	                ctrl, id, ctrl);
+}
+
 enum rcl_status cmd_vd_start_export(struct cmd_ctx *c, struct rcl_error *err)
 {
 	struct export_request req = {.socket = cmd_value(c->args, "socket"),
@@ -52,6 +72,8 @@ enum rcl_status cmd_vd_start_export(struct cmd_ctx *c, struct rcl_error *err)
 		              "socket=, address= and name= name one export: address one VD, as in "
 		              "/c%u/v%u",
 		              rcl_ctrl_id(c->ctrl), ids[0]);
+	for (size_t i = 0; !st && i < n; i++)
+		st = refuse_offline(c, ids[i], err);
 	for (size_t i = 0; !st && i < n; i++)
 		st = refuse_dirty_degraded(c, ids[i], err);
 	if (st)

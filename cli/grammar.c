@@ -606,6 +606,12 @@ const struct cmd_spec cli_commands[] = {
 		.flags = CMD_PER_CTRL | CMD_WRITES,
 		.summary = "bring offline members back as they are (no rebuild)",
 		.example = "raidcli /c0/e252/s1 set online",
+		.opts =
+			{
+				{.name = "force",
+				 .type = OPT_FLAG,
+				 .help = "also a failed (UBad) member: rebuilt from the others, or taken back as it is where its VDs cannot do without it"},
+			},
 	},
 	{
 		.object = OBJ_DRIVE,

@@ -163,6 +163,7 @@ static bool takes(enum rcl_drive_change change, enum rcl_pd_state state, bool me
 {
 	switch (change) {
 	case RCL_DRIVE_SET_ONLINE:
+		return state == RCL_PD_OFFLINE || (member && state == RCL_PD_UBAD);
 	case RCL_DRIVE_SET_MISSING:
 		return state == RCL_PD_OFFLINE;
 	case RCL_DRIVE_SET_OFFLINE:
@@ -176,7 +177,7 @@ static bool takes(enum rcl_drive_change change, enum rcl_pd_state state, bool me
 }
 
 static const char *const taken_states[] = {
-    [RCL_DRIVE_SET_ONLINE] = "an Offln drive",
+    [RCL_DRIVE_SET_ONLINE] = "an Offln drive, or a failed member (UBad) with force",
     [RCL_DRIVE_SET_OFFLINE] = "an Onln drive",
     [RCL_DRIVE_SET_MISSING] = "an Offln drive (set offline first)",
     [RCL_DRIVE_SET_GOOD] = "a UBad or JBOD drive",
@@ -221,6 +222,12 @@ static enum rcl_status check_change(const struct rcl_ctrl *ctrl, const struct rc
 		    "drive %u:%u %s; use force to erase it (all of it is lost) and make "
 		    "it unconfigured good",
 		    ref->enclosure, ref->slot, d->unusable);
+	if (change == RCL_DRIVE_SET_ONLINE && d->state == RCL_PD_UBAD && !force)
+		return rcl_fail(err, RCL_NEED_FORCE,
+		                "drive %u:%u is a failed member of disk group %u; use force to "
+		                "return it: it is rebuilt from the other members, or, where its "
+		                "virtual drives cannot do without it, taken back as it is",
+		                ref->enclosure, ref->slot, dg->id);
 	if (change == RCL_DRIVE_SET_GOOD && dg && !force)
 		return rcl_fail(
 		    err, RCL_NEED_FORCE,

@@ -751,7 +751,7 @@ enum rcl_status rcl_ctrl_set_drive_jbod(struct rcl_ctrl *ctrl, const struct rcl_
  * I/O.
  */
 enum rcl_drive_change {
-	RCL_DRIVE_SET_ONLINE,  /* Offln -> Onln: the member is used again as it is */
+	RCL_DRIVE_SET_ONLINE,  /* Offln (or UBad, force) -> Onln: the member is used again */
 	RCL_DRIVE_SET_OFFLINE, /* Onln -> Offln: no I/O to it, its role kept */
 	RCL_DRIVE_SET_MISSING, /* Offln -> its role Msng, the drive UGood */
 	RCL_DRIVE_SET_GOOD,    /* JBOD or UBad -> UGood */
@@ -765,7 +765,11 @@ const char *rcl_drive_change_name(enum rcl_drive_change change);
  * rcl_ctrl_set_drive_state() - change the state of drive @ref, with
  * StorCLI's rules:
  *  - ONLINE takes an Offln member; its data is used again as it is (no
- *    rebuild), as StorCLI's "set online" does.
+ *    rebuild), as StorCLI's "set online" does. With @force it also takes
+ *    a failed (UBad) member still in its group: rebuilt from the others
+ *    (Rbld) while its VDs hold all their data without it, else taken back
+ *    as it is (mdadm --assemble --force): the way back from a transient
+ *    error, without wiping. RCL_NEED_FORCE without @force.
  *  - OFFLINE takes an Onln member of a redundant group; one whose loss
  *    would take a VD offline (any RAID0 member, a second RAID1 mirror, a
  *    third RAID6 drive) needs @force (RCL_NEED_FORCE without).

@@ -532,11 +532,13 @@ static void add_row(struct rcl_node *table, const struct rcl_ctrl *ctrl, const s
 	rcl_node_add_strf(row, "DG/VD", "%u/%u", vd ? vd->dg : 0, e->vd);
 	rcl_node_add_str(row, "Export Name", e->name);
 	rcl_node_add_str(row, "Address", export_address(e, addr, sizeof(addr)));
+	/* An offline VD's server answers every read with an error: it serves nothing. */
 	rcl_node_add_str(row, "State",
-	                 e->srv                            ? "Serving"
-	                 : e->held                         ? "Needs force"
-	                 : service_self(rcl_ctrl_id(ctrl)) ? "Failed"
-	                                                   : "Stopped");
+	                 e->srv && vd && vd->state == RCL_VD_OFFLINE ? "Offline"
+	                 : e->srv                                    ? "Serving"
+	                 : e->held                                   ? "Needs force"
+	                 : service_self(rcl_ctrl_id(ctrl))           ? "Failed"
+	                                                             : "Stopped");
 	rcl_node_add_int(row, "Clients", e->srv ? rcl_nbd_server_connections(e->srv) : 0);
 }
 

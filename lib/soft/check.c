@@ -43,13 +43,16 @@ static void add_op(struct batch *b, enum rcl_soft_op_kind kind, unsigned member,
 	rcl_soft_vol_op(b->vol, b->ops, b->nops++, kind, member, buf, len, off);
 }
 
-/* Run the batch's ops. Return: 0, or @error when one failed (its member is failed). */
+/*
+ * Run the batch's ops. Return: 0; @error when one failed and its member is
+ * failed; else the errno it failed with (its member kept: rcl_soft_vol_run()).
+ */
 static int run(struct batch *b, int error)
 {
-	size_t failed = rcl_soft_vol_run(b->vol, b->ops, b->nops);
+	int rc = rcl_soft_vol_run(b->vol, b->ops, b->nops);
 
 	b->nops = 0;
-	return failed ? error : 0;
+	return rc > 0 ? error : rc;
 }
 
 /*

@@ -23,7 +23,10 @@ static size_t run_groups(struct rcl_soft_volume *vol, struct rcl_soft_op *ops, s
 	size_t group = opts && opts->max_members ? opts->max_members : n, failed = 0;
 
 	for (size_t k = 0; k < n; k += group)
-		failed += rcl_soft_vol_run(vol, ops + k, n - k < group ? n - k : group);
+		(void)rcl_soft_vol_run(vol, ops + k, n - k < group ? n - k : group);
+	/* A read error is counted whether its member could be failed or not. */
+	for (size_t i = 0; i < n; i++)
+		failed += ops[i].error != 0;
 	return failed;
 }
 

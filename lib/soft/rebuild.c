@@ -67,11 +67,15 @@ struct strips {
 	struct rcl_soft_op *ops;
 };
 
-/* Read what is usable of each stripe. Return: 0, 1 when a read failed, -EIO. */
+/*
+ * Read what is usable of each stripe. Return: 0, 1 when a read failed (its
+ * member is failed), -EIO, or the errno of a source kept in use.
+ */
 static int read_strips(struct strips *st)
 {
 	const struct rcl_soft_array *a = st->a;
 	size_t n = 0;
+	int rc;
 
 	for (uint64_t i = 0; i < st->count; i++) {
 		uint64_t s = st->s0 + i, at = rcl_soft_array_strip_at(a, s);
@@ -92,13 +96,18 @@ static int read_strips(struct strips *st)
 		if (popcount(st->lost[i]) > a->parity)
 			return -EIO;
 	}
-	return rcl_soft_vol_run(st->vol, st->ops, n) ? 1 : 0;
+	rc = rcl_soft_vol_run(st->vol, st->ops, n);
+	return rc > 0 ? 1 : rc;
 }
 
-/* Reconstruct the member's strips and write them. Return: 0, or -EIO when it failed. */
+/*
+ * Reconstruct the member's strips and write them. Return: 0, or -EIO when
+ * it failed, or the errno of a host-side error (the target kept).
+ */
 static int write_strips(struct strips *st)
 {
 	const struct rcl_soft_array *a = st->a;
+	int rc;
 	unsigned k = rcl_soft_array_data_strips(a);
 
 	for (uint64_t i = 0; i < st->count; i++) {
@@ -111,7 +120,8 @@ static int write_strips(struct strips *st)
 		                strips[st->role[i]], a->chunk,
 		                rcl_soft_array_strip_at(a, st->s0 + i));
 	}
-	return rcl_soft_vol_run(st->vol, st->ops, st->count) ? -EIO : 0;
+	rc = rcl_soft_vol_run(st->vol, st->ops, st->count);
+	return rc > 0 ? -EIO : rc;
 }
 
 static int rebuild_strips(struct strips *st)
@@ -185,12 +195,14 @@ static size_t row_len(const struct copies *cp, uint64_t i)
 
 /*
  * Read each row's chunk from a copy on another usable member, or (@write)
- * write it to the member. Return: 0, 1 when a read failed, -EIO.
+ * write it to the member. Return: 0, 1 when a read failed (its member is
+ * failed), -EIO, or the errno of a member kept in use.
  */
 static int copy_rows(struct copies *cp, bool write)
 {
 	const struct rcl_soft_array *a = cp->a;
 	size_t n = 0;
+	int rc;
 
 	for (uint64_t i = 0; i < cp->count; i++) {
 		struct rcl_soft_copies c;
@@ -214,9 +226,10 @@ static int copy_rows(struct copies *cp, bool write)
 		rcl_soft_vol_op(cp->vol, cp->ops, n++, write ? RCL_SOFT_OP_WRITE : RCL_SOFT_OP_READ,
 		                a->first + c.member[j], cp->buf + i * a->chunk, len, c.at[j]);
 	}
-	if (rcl_soft_vol_run(cp->vol, cp->ops, n))
+	rc = rcl_soft_vol_run(cp->vol, cp->ops, n);
+	if (rc > 0)
 		return write ? -EIO : 1;
-	return 0;
+	return rc;
 }
 
 static int rebuild_copies(struct copies *cp)

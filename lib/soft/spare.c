@@ -453,9 +453,8 @@ static int pick_spare(const struct rcl_soft_change *c, const struct rcl_soft_dg 
 	return -1;
 }
 
-/* Member @m's superblock of @vd on disk @i says it holds data below @lba only. */
-static enum rcl_status mark_recovery(const struct rcl_soft_change *c, int i,
-                                     const struct rcl_soft_vd *vd, struct rcl_error *err)
+enum rcl_status rcl_soft_mark_recovery(const struct rcl_soft_change *c, int i,
+                                       const struct rcl_soft_vd *vd, struct rcl_error *err)
 {
 	const struct rcl_soft_disk *disk = &c->state->disks[i];
 	struct rcl_md_super1 *sb = rcl_malloc(sizeof(*sb));
@@ -489,7 +488,7 @@ static enum rcl_status write_replacement(struct rcl_soft_change *c, size_t i,
 		if (!st)
 			st = rcl_soft_sync_roles(c, dg, vd, m, err);
 		if (!st)
-			st = mark_recovery(c, (int)i, vd, err);
+			st = rcl_soft_mark_recovery(c, (int)i, vd, err);
 	}
 	return st;
 }

@@ -64,6 +64,14 @@ enum rcl_status rcl_soft_spares_rejoin(struct rcl_soft_change *c, struct rcl_sof
  */
 void rcl_soft_spares_forget_dg(struct rcl_soft_config *cfg, unsigned id);
 
+/*
+ * rcl_soft_mark_recovery() - VD @vd's md superblock on disk @i says its
+ * member holds no data yet (recovery offset 0): md recovers it before
+ * trusting it, as the rebuild the record asks for does.
+ */
+enum rcl_status rcl_soft_mark_recovery(const struct rcl_soft_change *c, int i,
+                                       const struct rcl_soft_vd *vd, struct rcl_error *err);
+
 /**
  * rcl_soft_replace_member() - a hot spare takes the place of member @m of
  * group @dg_id (offline, failed or missing) and is rebuilt from the start:

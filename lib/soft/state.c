@@ -9,6 +9,7 @@
 #include "layout.h"
 #include "md-super1.h"
 #include "migrate.h"
+#include "spare.h"
 #include "state.h"
 
 /* The record's state for @change. */
@@ -86,6 +87,90 @@ enum rcl_status rcl_soft_sync_roles(const struct rcl_soft_change *c, const struc
 	return st;
 }
 
+/* Whether @dg's VDs hold all their data without member @m, its other members as recorded. */
+static bool survives_without(const struct rcl_soft_dg *dg, unsigned m)
+{
+	unsigned lost[RCL_MAX_SPANS] = {0};
+
+	for (unsigned o = 0; o < rcl_soft_dg_members(dg); o++)
+		if (o == m || dg->members[o].state != RCL_SOFT_MEMBER_ONLINE)
+			lost[o / dg->drives_per_span]++;
+	return rcl_raid_state(dg->level, dg->spans, dg->drives_per_span, lost) != RCL_VD_OFFLINE;
+}
+
+/*
+ * A failed member set online (set online force) returns without losing
+ * data, as md's members do. While its VDs hold all their data without it,
+ * it is rebuilt from the others, as mdadm --re-add does: only what they
+ * reconstruct is written to it, so what it missed while out is put right
+ * and nothing else changes. A member they do not survive losing is taken
+ * back as it is, as mdadm --assemble --force takes back failed members to
+ * start an array: after a host-side error (a full file system, a file
+ * briefly unreadable) its data is what it held when it failed.
+ */
+static bool rebuilt_on_return(const struct rcl_soft_dg *dg, unsigned m,
+                              enum rcl_drive_change change)
+{
+	return change == RCL_DRIVE_SET_ONLINE && dg->members[m].state == RCL_SOFT_MEMBER_FAILED &&
+	       survives_without(dg, m);
+}
+
+/* The events of VD @vd's md superblock on member @m's own drive; 0 when it cannot be read. */
+static uint64_t own_events(const struct rcl_soft_change *c, const struct rcl_soft_dg *dg,
+                           const struct rcl_soft_vd *vd, unsigned m)
+{
+	int i = rcl_soft_change_member(c, dg, m);
+	struct rcl_md_super1 *sb = rcl_malloc(sizeof(*sb));
+	uint64_t events = 0;
+
+	if (sb && i >= 0 &&
+	    !rcl_soft_md_read(c->state->disks[i].fd, c->state->disks[i].sector_size, vd, sb,
+	                      &(struct rcl_error){0}))
+		events = sb->events;
+	rcl_free(sb);
+	return events;
+}
+
+/*
+ * A failed member of @m's md array that failed after @m did, or -1: its own
+ * superblock's events are ahead of @m's, as the members left counted @m's
+ * failure before its. Taken back as it is, @m would serve data older than
+ * that member's (mdadm --assemble --force also picks the freshest first).
+ */
+static int failed_later(const struct rcl_soft_change *c, const struct rcl_soft_dg *dg, unsigned m)
+{
+	const struct rcl_soft_vd *vd = NULL;
+	uint64_t mine;
+
+	for (size_t v = 0; v < c->cfg->vd_count && !vd; v++)
+		if (c->cfg->vds[v].dg == dg->id)
+			vd = &c->cfg->vds[v];
+	if (!vd)
+		return -1;
+	mine = own_events(c, dg, vd, m);
+	for (unsigned o = 0; o < rcl_soft_dg_members(dg); o++)
+		if (o != m && dg->members[o].state == RCL_SOFT_MEMBER_FAILED &&
+		    rcl_soft_same_array(dg, o, m) && own_events(c, dg, vd, o) > mine)
+			return (int)o;
+	return -1;
+}
+
+/* A failed member taken back as it is must be the freshest of its array's (rebuilt_on_return()). */
+static enum rcl_status check_return(const struct rcl_soft_change *c, const struct rcl_soft_dg *dg,
+                                    unsigned m, enum rcl_drive_change change, struct rcl_error *err)
+{
+	int later;
+
+	if (change != RCL_DRIVE_SET_ONLINE || dg->members[m].state != RCL_SOFT_MEMBER_FAILED ||
+	    survives_without(dg, m) || (later = failed_later(c, dg, m)) < 0)
+		return RCL_OK;
+	return rcl_fail(err, RCL_NOT_ALLOWED,
+	                "drive %u:%u failed before drive %u:%u, whose data is newer: set that "
+	                "one online first",
+	                RCL_SOFT_ENCLOSURE, dg->members[m].slot, RCL_SOFT_ENCLOSURE,
+	                dg->members[later].slot);
+}
+
 /* The disk at @ref as member *@m of the new configuration's group *@dg. */
 static enum rcl_status find_member(struct rcl_soft_change *c, const struct rcl_drive_ref *ref,
                                    struct rcl_soft_dg **dg, unsigned *m, struct rcl_error *err)
@@ -111,6 +196,7 @@ enum rcl_status rcl_soft_set_drive_state(struct rcl_ctrl *ctrl, const struct rcl
 	struct rcl_soft_dg *dg;
 	struct rcl_soft_change c;
 	unsigned m = 0;
+	bool rebuilt;
 	enum rcl_status st = rcl_soft_change_begin(ctrl, &c, err);
 
 	if (!st)
@@ -118,16 +204,24 @@ enum rcl_status rcl_soft_set_drive_state(struct rcl_ctrl *ctrl, const struct rcl
 	/* A member failing is recorded: the migration halts on its I/O errors. */
 	if (!st && change != RCL_DRIVE_SET_FAILED)
 		st = rcl_soft_migrate_guard(dg, "changing a member's state", err);
+	if (!st)
+		st = check_return(&c, dg, m, change, err);
 	if (st) {
 		rcl_soft_change_end(&c);
 		return st;
 	}
 	member = &dg->members[m];
-	member->state = new_state(change);
-	member->rebuilt_lba = 0;
-	for (size_t v = 0; v < c.cfg->vd_count && !st; v++)
-		if (c.cfg->vds[v].dg == dg->id)
-			st = rcl_soft_sync_roles(&c, dg, &c.cfg->vds[v], m, err);
+	rebuilt = rebuilt_on_return(dg, m, change);
+	member->state = rebuilt ? RCL_SOFT_MEMBER_REBUILD : new_state(change);
+	member->rebuilt_lba = rebuilt ? dg->first_lba : 0;
+	for (size_t v = 0; v < c.cfg->vd_count && !st; v++) {
+		if (c.cfg->vds[v].dg != dg->id)
+			continue;
+		st = rcl_soft_sync_roles(&c, dg, &c.cfg->vds[v], m, err);
+		if (!st && rebuilt)
+			st = rcl_soft_mark_recovery(&c, rcl_soft_change_live(&c, dg, m),
+			                            &c.cfg->vds[v], err);
+	}
 	if (!st)
 		st = rcl_soft_change_write_records(&c, err);
 	/* A member marked missing is no member now (rcl_soft_change_member()): blank it. */

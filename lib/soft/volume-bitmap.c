@@ -45,7 +45,8 @@
  * @writers:	per bit: writes in flight.
  * @touched:	per bit: marked since the last flush chose what to clear.
  * @idle_since: per bit: when its last write ended.
- * @resync:	per bit: set when the volume opened; never cleared here.
+ * @resync:	per bit: set when the volume opened, or by a failed write
+ *		(_keep()); cleared by a resync (_resynced()).
  * @sb:		the superblock at the head of @map, decoded.
  */
 struct vol_bitmap {
@@ -145,12 +146,14 @@ static bool sector_dirty(const uint64_t *dirty, size_t s)
  * datasync of the members: every writer of the array waits for a bit
  * being set, and on a member with much dirty data (buffered I/O to a
  * file or a drive) a datasync writes all of it back first, for seconds.
- * Return: 0, or -EIO when the VD did not survive the members that failed.
+ * Return: 0, or -EIO when the VD did not survive the members that failed,
+ * or the errno of a member kept in use (rcl_soft_vol_run()).
  */
 static int write_sectors(struct rcl_soft_volume *vol, const struct rcl_soft_array *a,
                          struct vol_bitmap *bm, const uint64_t *dirty)
 {
 	size_t sectors = bm->map_bytes / 512, n = 0;
+	int rc;
 	struct rcl_soft_op *ops = rcl_malloc(a->n * sectors * sizeof(*ops));
 
 	if (!ops)
@@ -168,9 +171,9 @@ static int write_sectors(struct rcl_soft_volume *vol, const struct rcl_soft_arra
 				                a->bitmap_at + s * 512);
 		}
 	}
-	rcl_soft_vol_run(vol, ops, n);
+	rc = rcl_soft_vol_run(vol, ops, n);
 	rcl_free(ops);
-	return rcl_soft_vol_survives(vol) ? 0 : -EIO;
+	return rc < 0 ? rc : rcl_soft_vol_survives(vol) ? 0 : -EIO;
 }
 
 /* The bits covering bytes [@first, @end) of the bitmap's range, clamped to the bitmap. */
@@ -226,6 +229,21 @@ void rcl_soft_vol_bitmap_unmark(struct rcl_soft_volume *vol, unsigned array, uin
 		bm->writers[b]--;
 		bm->idle_since[b] = t;
 	}
+	pthread_mutex_unlock(&bm->lock);
+}
+
+void rcl_soft_vol_bitmap_keep(struct rcl_soft_volume *vol, unsigned array, uint64_t first,
+                              uint64_t end)
+{
+	struct vol_bitmap *bm = vol->bitmaps[array];
+	uint64_t b0, b1;
+
+	if (!bm)
+		return;
+	bit_range(&vol->geo.arrays[array], bm, first, end, &b0, &b1);
+	pthread_mutex_lock(&bm->lock);
+	for (uint64_t b = b0; b < b1; b++)
+		bm->resync[b] = true;
 	pthread_mutex_unlock(&bm->lock);
 }
 

@@ -152,15 +152,18 @@ int rcl_soft_vol_mirror_io(struct rcl_soft_volume *vol, const struct vol_window 
 	/* RAID1's bitmap counts member bytes, which are the array's; RAID10's the array's. */
 	n = w->write ? rcl_soft_vol_bitmap_mark(vol, 0, w->off, w->off + w->len) : 0;
 	marked = w->write && !n;
-	/* Each failure takes a member out of use, so this ends. */
+	/* Each failure takes a member out of use or ends the request, so this ends. */
 	while (!n && (n = plan(vol, w, ops)) > 0) {
-		size_t failed;
+		int rc;
 
 		count_reads(vol, ops, n, 1);
-		failed = rcl_soft_vol_run(vol, ops, (size_t)n);
+		rc = rcl_soft_vol_run(vol, ops, (size_t)n);
 		count_reads(vol, ops, n, -1);
-		if (failed)
-			n = 0;
+		if (rc)
+			n = rc > 0 ? 0 : rc;
+		/* A copy may have been written and another not: they are owed a resync. */
+		if (rc < 0 && marked)
+			rcl_soft_vol_bitmap_keep(vol, 0, w->off, w->off + w->len);
 	}
 	if (marked)
 		rcl_soft_vol_bitmap_unmark(vol, 0, w->off, w->off + w->len);

@@ -341,13 +341,17 @@ static int read_window(struct pwin *pw)
 		if (rc)
 			break;
 		add_reads(pw, false);
-		if (!rcl_soft_vol_run(pw->vol, pw->ops, pw->nops)) {
+		rc = rcl_soft_vol_run(pw->vol, pw->ops, pw->nops);
+		if (!rc) {
 			finish_read(pw);
 			if (locked)
 				overlay(pw);
 			break;
 		}
 		drop_scratch(pw);
+		if (rc < 0)
+			break;
+		rc = 0;
 	}
 	drop_scratch(pw);
 	if (locked)
@@ -496,7 +500,10 @@ static void add_writes(struct pwin *pw)
 	}
 }
 
-/* One try at the whole window. Return: 0, 1 to try again, or a negative errno. */
+/*
+ * One try at the whole window. Return: 0, 1 to try again (a member failed),
+ * or a negative errno.
+ */
 static int write_once(struct pwin *pw)
 {
 	int rc = 0;
@@ -511,15 +518,22 @@ static int write_once(struct pwin *pw)
 		return rc;
 	pw->nops = 0;
 	add_reads(pw, true);
-	if (rcl_soft_vol_run(pw->vol, pw->ops, pw->nops))
-		return 1;
+	rc = rcl_soft_vol_run(pw->vol, pw->ops, pw->nops);
+	if (rc)
+		return rc;
 	for (size_t i = 0; i < pw->nsegs; i++)
 		compute(pw, &pw->segs[i]);
 	pw->nops = 0;
 	add_writes(pw);
-	if (rcl_soft_vol_run(pw->vol, pw->ops, pw->nops))
-		return 1;
-	return 0;
+	rc = rcl_soft_vol_run(pw->vol, pw->ops, pw->nops);
+	/* Some writes may have landed, and the parity may not match them: a resync is owed. */
+	for (size_t i = 0; rc < 0 && i < pw->nstripes; i++) {
+		const struct pstripe *p = &pw->stripes[i];
+		uint64_t chunk = array_of(pw, p)->chunk, first = p->stripe * chunk;
+
+		rcl_soft_vol_bitmap_keep(pw->vol, p->array, first, first + chunk);
+	}
+	return rc;
 }
 
 /* Hold (or, @on false, let go of) the write-intent bits of @pw's first @count stripes. */
@@ -563,7 +577,7 @@ static int write_stripes(struct rcl_soft_volume *vol, struct pstripe *stripes, s
 		pw.nsegs += cut_stripe(&stripes[i], &pw.segs[pw.nsegs]);
 	rc = mark_stripes(&pw, n, true);
 	marked = !rc;
-	/* Each failure takes a member out of use, so this ends. */
+	/* Each failure takes a member out of use or ends the write, so this ends. */
 	while (!rc && (rc = write_once(&pw)) == 1) {
 		drop_scratch(&pw);
 		rc = 0;

@@ -64,6 +64,8 @@ struct vol_reshape;
  * struct rcl_soft_volume - an open VD.
  * @lock:	read-held by every request, write-held by update and close,
  *		so member descriptors and states change only between requests.
+ * @failing:	held while a member I/O error is judged (fail the member or
+ *		the request): one at a time.
  * @window:	requests are served in windows of at most this many bytes.
  * @zeros:	@window bytes of zeros (never written), the data of _zero().
  * @bitmaps:	each array's write-intent bitmap, or NULL (volume-bitmap.c).
@@ -85,6 +87,7 @@ struct rcl_soft_volume {
 	enum rcl_access_policy access;
 	struct rcl_soft_volume_owner owner;
 	pthread_rwlock_t lock;
+	pthread_mutex_t failing;
 	struct rcl_soft_stripe_locks stripes;
 	uint64_t window;
 	const uint8_t *zeros;
@@ -175,11 +178,16 @@ void rcl_soft_vol_fail(struct rcl_soft_volume *vol, unsigned member, int error, 
 
 /*
  * rcl_soft_vol_run() - run @ops (each op's @member is a volume member
- * index); every member an op failed on is failed: taken out of use, and
- * the owner told once.
- * Return: how many ops failed.
+ * index). A member an op failed on is failed (taken out of use, the owner
+ * told once) while the VD survives without it; a member it would not
+ * survive losing, and one that met a host-side error (a full or read-only
+ * file system: ENOSPC, EDQUOT, EROFS), stays in use.
+ * Return: 0 when every op succeeded; 1 when ops failed and each one's
+ * member is out of use now (the caller plans again without them); else
+ * the negative errno of an op whose member stays in use: the caller fails
+ * with it (trying again would meet it again).
  */
-size_t rcl_soft_vol_run(struct rcl_soft_volume *vol, struct rcl_soft_op *ops, size_t count);
+int rcl_soft_vol_run(struct rcl_soft_volume *vol, struct rcl_soft_op *ops, size_t count);
 
 /* rcl_soft_vol_op() - @ops[@n], a @kind of @len bytes at @off of member @member. */
 void rcl_soft_vol_op(const struct rcl_soft_volume *vol, struct rcl_soft_op *ops, size_t n,
@@ -233,6 +241,16 @@ int rcl_soft_vol_bitmap_mark(struct rcl_soft_volume *vol, unsigned array, uint64
                              uint64_t end);
 void rcl_soft_vol_bitmap_unmark(struct rcl_soft_volume *vol, unsigned array, uint64_t first,
                                 uint64_t end);
+
+/*
+ * rcl_soft_vol_bitmap_keep() - a write marked over bytes [@first, @end) of
+ * array @array's bitmap range failed on a member kept in use (fail_member()
+ * in volume.c): some of its member writes may have landed, so the region's
+ * copies or parity may disagree. Its bits stay set, as those a crash left
+ * (rcl_soft_volume_needs_resync()), until a resync covers them.
+ */
+void rcl_soft_vol_bitmap_keep(struct rcl_soft_volume *vol, unsigned array, uint64_t first,
+                              uint64_t end);
 int rcl_soft_vol_bitmap_clean(struct rcl_soft_volume *vol, bool all, int (*sync)(void *),
                               void *ctx);
 

@@ -40,12 +40,14 @@ bool rcl_soft_vol_usable(const struct rcl_soft_volume *vol, unsigned member, uin
 	       (m->state == RCL_SOFT_MEMBER_REBUILD && end <= m->valid_below);
 }
 
-/* Member @member is whole: open, not failed and online. */
-static bool whole(const struct rcl_soft_volume *vol, unsigned member)
+/* Member @member is whole: open, not failed and online (and not @gone, when >= 0). */
+static bool whole(const struct rcl_soft_volume *vol, unsigned member, int gone)
 {
-	return rcl_soft_vol_usable(vol, member, 0) &&
+	return (int)member != gone && rcl_soft_vol_usable(vol, member, 0) &&
 	       vol->members[member].state == RCL_SOFT_MEMBER_ONLINE;
 }
+
+static bool survives_without(const struct rcl_soft_volume *vol, int gone);
 
 void rcl_soft_vol_fail(struct rcl_soft_volume *vol, unsigned member, int error, bool tell)
 {
@@ -56,14 +58,59 @@ void rcl_soft_vol_fail(struct rcl_soft_volume *vol, unsigned member, int error, 
 		vol->owner.failed(vol->owner.ctx, vol->vd, member, error);
 }
 
-size_t rcl_soft_vol_run(struct rcl_soft_volume *vol, struct rcl_soft_op *ops, size_t count)
+/*
+ * Whether @error is the host's, not the drive's: the file system holding
+ * the member's image is full (ENOSPC, EDQUOT) or read-only (EROFS). Such an
+ * error says nothing of the data the member holds, and it usually meets
+ * every member at once (they share the file system): failing members for
+ * it took a whole VD offline for a full tmpfs, with no way back but
+ * wiping. So the member stays in use and the request fails with the errno
+ * (NBD's ENOSPC or EPERM), as a full file system fails a write to a file;
+ * once space is freed, writes succeed again.
+ */
+static bool host_error(int error)
+{
+	return error == ENOSPC || error == EDQUOT || error == EROFS;
+}
+
+/*
+ * Member @member failed an op with @error: fail it, as md does, while the
+ * VD survives without it. The member whose loss the VD would not survive
+ * is kept, as md keeps the last working member of an array: the request
+ * fails instead (md fails the bio), and the VD keeps its data and its
+ * state rather than going offline for one error. One failure is decided
+ * at a time, so two threads cannot each fail the member the other's
+ * decision counted on.
+ * Return: whether the member is out of use (a request may go on without it).
+ */
+static bool fail_member(struct rcl_soft_volume *vol, unsigned member, int error)
+{
+	bool out;
+
+	if (host_error(error))
+		return false;
+	pthread_mutex_lock(&vol->failing);
+	out = atomic_load(&vol->members[member].failed) || survives_without(vol, (int)member);
+	if (out)
+		rcl_soft_vol_fail(vol, member, error, true);
+	pthread_mutex_unlock(&vol->failing);
+	return out;
+}
+
+int rcl_soft_vol_run(struct rcl_soft_volume *vol, struct rcl_soft_op *ops, size_t count)
 {
 	size_t failed = rcl_soft_uring_run(ops, count);
+	int rc = 0;
 
-	for (size_t i = 0; failed && i < count; i++)
-		if (ops[i].error)
-			rcl_soft_vol_fail(vol, ops[i].member, ops[i].error, true);
-	return failed;
+	for (size_t i = 0; failed && i < count; i++) {
+		if (!ops[i].error)
+			continue;
+		if (!fail_member(vol, ops[i].member, ops[i].error))
+			rc = -ops[i].error;
+		else if (!rc)
+			rc = 1;
+	}
+	return rc;
 }
 
 void rcl_soft_vol_op(const struct rcl_soft_volume *vol, struct rcl_soft_op *ops, size_t n,
@@ -103,16 +150,22 @@ uint8_t *rcl_soft_vol_scratch(size_t len, void **block)
  */
 bool rcl_soft_vol_survives(const struct rcl_soft_volume *vol)
 {
+	return survives_without(vol, -1);
+}
+
+/* rcl_soft_vol_survives(), with member @gone (>= 0) out of use too. */
+static bool survives_without(const struct rcl_soft_volume *vol, int gone)
+{
 	for (unsigned s = 0; s < vol->geo.spans; s++) {
 		const struct rcl_soft_array *a = &vol->geo.arrays[s];
 		unsigned lost = 0, step = a->n % 2 ? 1 : 2;
 
 		for (unsigned i = 0; i < a->n; i++)
-			lost += !whole(vol, a->first + i);
+			lost += !whole(vol, a->first + i, gone);
 		if (a->level == RCL_MD_LEVEL_RAID10)
 			for (unsigned i = 0; i < a->n; i += step)
-				if (!whole(vol, a->first + i) &&
-				    !whole(vol, a->first + (i + 1) % a->n))
+				if (!whole(vol, a->first + i, gone) &&
+				    !whole(vol, a->first + (i + 1) % a->n, gone))
 					return false;
 		if ((a->level == RCL_MD_LEVEL_RAID1 && lost == a->n) ||
 		    (a->level != RCL_MD_LEVEL_RAID1 && a->level != RCL_MD_LEVEL_RAID10 &&
@@ -289,14 +342,16 @@ static int sync_all(void *ctx)
 	struct rcl_soft_volume *vol = ctx;
 	struct rcl_soft_op ops[RCL_SOFT_MAX_MEMBERS];
 	size_t n = 0;
+	int rc;
 
 	for (unsigned i = 0; i < vol->member_count; i++)
 		if (vol->members[i].fd >= 0 && !atomic_load(&vol->members[i].failed))
 			rcl_soft_vol_op(vol, ops, n++, RCL_SOFT_OP_DATASYNC, i, NULL, 0, 0);
-	/* A member that cannot sync is failed; the others hold the data. */
-	if (rcl_soft_vol_run(vol, ops, n) && !rcl_soft_vol_survives(vol))
-		return -EIO;
-	return 0;
+	/* A member that cannot sync is failed while the others hold the data (fail_member()). */
+	rc = rcl_soft_vol_run(vol, ops, n);
+	if (rc < 0)
+		return rc;
+	return rc && !rcl_soft_vol_survives(vol) ? -EIO : 0;
 }
 
 /* ---- open, close ---- */
@@ -395,6 +450,7 @@ static void destroy(struct rcl_soft_volume *vol)
 	}
 	rcl_soft_stripe_locks_destroy(&vol->stripes);
 	pthread_rwlock_destroy(&vol->lock);
+	pthread_mutex_destroy(&vol->failing);
 	rcl_free(vol);
 }
 
@@ -426,6 +482,7 @@ enum rcl_status rcl_soft_vol_open(const struct rcl_soft_state *state, unsigned v
 	pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
 	pthread_rwlock_init(&vol->lock, &attr);
 	pthread_rwlockattr_destroy(&attr);
+	pthread_mutex_init(&vol->failing, NULL);
 	rcl_soft_stripe_locks_init(&vol->stripes);
 	st = prepare(vol, state, err);
 	if (st) {

@@ -21,9 +21,12 @@
  * offline, missing, or rebuilding above its rebuilt LBA) is neither read
  * nor written: reads reconstruct its data from the others, writes update
  * the parity as if it were there. A member I/O error fails that member
- * (the @failed callback tells the owner, who records it) and the request
- * is retried without it; only a request the remaining members cannot
- * serve fails.
+ * (the @failed callback tells the owner, who records it) while the VD
+ * survives without it, and the request is retried without it; the member
+ * the VD would not survive losing is kept and the request fails, as md
+ * keeps an array's last working member. A host-side error (ENOSPC, EDQUOT,
+ * EROFS: the file system holding the images is full or read-only) fails
+ * no member, only the request.
  */
 #ifndef RCL_SOFT_VOLUME_H
 #define RCL_SOFT_VOLUME_H
@@ -87,8 +90,9 @@ void rcl_soft_volume_block_sizes(const struct rcl_soft_volume *vol, uint32_t *mi
 
 /*
  * rcl_soft_volume_needs_resync() - whether a write-intent bitmap of @vol
- * had bits set when it opened (a crash left them) that no resync (BGI, full
- * init, repairing check) has covered since: their stripes may disagree.
+ * had bits set when it opened (a crash left them), or a write failed on a
+ * member kept in use set them, that no resync (BGI, full init, repairing
+ * check) has covered since: their stripes may disagree.
  */
 bool rcl_soft_volume_needs_resync(struct rcl_soft_volume *vol);
 
@@ -113,7 +117,11 @@ bool rcl_soft_vd_left_dirty(const struct rcl_soft_state *state, unsigned vd);
  * md's daemon_sleep (5 s); bits already set at open (a crash left them)
  * stay set for a resync.
  * Return: 0, or a negative errno: -EIO when the surviving members cannot
- * serve the request, -EINVAL for a range out of bounds, -EROFS when the
+ * serve the request, the errno of a member error that failed no member
+ * (-EIO from the member the VD cannot lose; -ENOSPC, -EDQUOT or -EROFS
+ * from the host: a write that fails so leaves its range undefined and its
+ * stripes owed a resync, rcl_soft_volume_needs_resync()), -EINVAL for a
+ * range out of bounds, -EROFS when the
  * VD's access policy forbids writing (RO or Blocked: writes, zeroing,
  * trimming), -EPERM for a read when it forbids reading too (Blocked),
  * -ENOMEM.

@@ -842,8 +842,8 @@ def state_cases():
     vd_case("set offline: no such drive", ["/c0/e252/s7"] + OFF, NOT_FOUND, ["252/s7"])
     vd_case("set offline: misspelt", ["/c0/e252/s1", "set", "ofline"], INVALID_COMMAND,
             ["'ofline'", "offline"])
-    vd_case("set online: force is no option", ["/c0/e252/s1"] + ON + ["force"],
-            INVALID_COMMAND, ["'force'"], prepare=raid("r5", "252:0-2", 1))
+    vd_case("set online force: an Onln member", ["/c0/e252/s1"] + ON + ["force"], NOT_ALLOWED,
+            ["252:1 is Onln", "a failed member (UBad) with force"], prepare=raid("r5", "252:0-2"))
     vd_case("set online: an Onln member", ["/c0/e252/s1"] + ON, NOT_ALLOWED,
             ["252:1 is Onln", "set online takes an Offln drive"], prepare=raid("r5", "252:0-2"))
     vd_case("set missing: an Onln member", ["/c0/e252/s1"] + MISS, NOT_ALLOWED,

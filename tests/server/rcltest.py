@@ -52,16 +52,17 @@ def fixture_parent():
 
 
 class Fixture:
-    """A state directory with /c0: @drives drives of @size, a VD made by
-    "add vd" with the words in @vd (none if empty): by default four 64 MiB
-    drives, a RAID5 VD on three."""
+    """A state directory with /c0: @drives drives of @size (their images in
+    @image_dir if given), a VD made by "add vd" with the words in @vd (none if
+    empty): by default four 64 MiB drives, a RAID5 VD on three."""
 
-    def __init__(self, drives=4, size="64MB", vd=("r5", "drives=252:0-2")):
+    def __init__(self, drives=4, size="64MB", vd=("r5", "drives=252:0-2"), image_dir=None):
         self.root = tempfile.mkdtemp(prefix="rcl-srv-", dir=fixture_parent())
         self.state = os.path.join(self.root, "s")
         self.env = dict(os.environ, RAIDCLI_STATE_DIR=self.state, HOME=self.root, TZ="UTC")
         self.env.pop("NO_COLOR", None)
-        self.ok("add", "controller", "type=soft", "drives=%d" % drives, "size=" + size)
+        self.ok("add", "controller", "type=soft", "drives=%d" % drives, "size=" + size,
+                *(["dir=" + image_dir] if image_dir else []))
         if vd:
             self.ok("/c0", "add", "vd", *vd)
         self.foreground = None
