@@ -619,6 +619,7 @@ const struct cmd_spec cli_commands[] = {
 		.object = OBJ_DRIVE,
 		.verb = "start rebuild",
 		.run = cmd_drive_start_rebuild,
+		.check = cmd_drive_check_rebuild,
 		.flags = CMD_PER_CTRL | CMD_WRITES | CMD_STARTS_SERVICE,
 		.summary = "start (again) the rebuild of drives in the Rbld state, from where it stopped",
 		.example = "raidcli /c0/e252/s3 start rebuild",

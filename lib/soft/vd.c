@@ -293,7 +293,9 @@ enum rcl_status rcl_soft_create_vd(struct rcl_ctrl *ctrl, const struct rcl_vd_pa
 		return st; /* nothing written */
 	}
 	*id = vd->id;
-	st = write_members(&c, dg, vd, idx, err);
+	st = rcl_soft_change_writable(&c, err);
+	if (!st)
+		st = write_members(&c, dg, vd, idx, err);
 	if (!st)
 		st = rcl_soft_spares_write(&c, dg, vd, err);
 	if (!st)
