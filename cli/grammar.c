@@ -134,6 +134,7 @@ const struct cmd_spec cli_commands[] = {
 		.object = OBJ_CTRL,
 		.verb = "delete",
 		.run = cmd_ctrl_delete,
+		.check = cmd_ctrl_check_delete,
 		.flags = CMD_PER_CTRL | CMD_WRITES | CMD_LOCAL | CMD_STOPS_SERVICE,
 		.summary = "forget a software controller (stopping its process); its image files are kept unless delete=files",
 		.example = "raidcli /c0 del",
