@@ -97,6 +97,15 @@ struct cmd_spec {
 	enum obj_kind object;
 	const char *verb; /* words, space-separated: "show all" */
 	cmd_fn run;
+	/*
+	 * CMD_STARTS_SERVICE or CMD_STOPS_SERVICE: the refusals this process
+	 * tells before it starts or stops the controller process, which
+	 * changes things by itself (a start: hot spares take lost members'
+	 * places, tasks resume; a stop: NBD clients are dropped): a command
+	 * refused here starts and stops nothing. NULL: none. Leaves the
+	 * result alone on success.
+	 */
+	cmd_fn check;
 	unsigned flags;
 	const char *summary;
 	const char *example;
@@ -240,6 +249,7 @@ enum rcl_status cmd_add_controller(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_show(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_show_all(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_delete(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_ctrl_check_delete(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_set(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_show_rate(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_show_patrol(struct cmd_ctx *c, struct rcl_error *err);
@@ -272,6 +282,7 @@ enum rcl_status cmd_drive_set_online(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_drive_set_offline(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_drive_set_missing(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_drive_start_rebuild(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_drive_check_rebuild(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_drive_stop_rebuild(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_drive_pause_rebuild(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_drive_resume_rebuild(struct cmd_ctx *c, struct rcl_error *err);

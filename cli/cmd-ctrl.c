@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "export.h"
 #include "service.h"
 #include "settings.h"
 
@@ -439,6 +440,11 @@ enum rcl_status cmd_ctrl_show_rate(struct cmd_ctx *c, struct rcl_error *err)
 	if (!st)
 		add_rate_row(rcl_node_add_array(c->res->data, "Controller Properties"), &s, kind);
 	return st;
+}
+
+enum rcl_status cmd_ctrl_check_delete(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return cmd_value(c->args, "force") ? RCL_OK : export_refuse_any(c->lib, c->ctrl, err);
 }
 
 enum rcl_status cmd_ctrl_delete(struct cmd_ctx *c, struct rcl_error *err)

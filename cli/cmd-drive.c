@@ -201,28 +201,47 @@ enum rcl_status cmd_drive_show_all(struct cmd_ctx *c, struct rcl_error *err)
 	return RCL_OK;
 }
 
+/* The drive in slot @ref of @ctrl, or NULL. */
+static const struct rcl_drive *find_drive(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref)
+{
+	for (size_t i = 0; i < rcl_ctrl_drive_count(ctrl); i++) {
+		const struct rcl_drive *drive = rcl_ctrl_drive(ctrl, i);
+
+		if (drive->enclosure == ref->enclosure && drive->slot == ref->slot)
+			return drive;
+	}
+	return NULL;
+}
+
 enum rcl_status cmd_drive_delete(struct cmd_ctx *c, struct rcl_error *err)
 {
 	struct rcl_buf removed = RCL_BUF_INIT;
-	enum rcl_status st = check_named_drives(c, err);
-	size_t i = 0;
+	size_t count = rcl_ctrl_drive_count(c->ctrl), n = 0;
+	struct rcl_drive_ref *refs = rcl_calloc(count + 1, sizeof(*refs));
+	enum rcl_status st =
+	    refs ? check_named_drives(c, err) : rcl_fail(err, RCL_NOMEM, "out of memory");
 
-	if (st)
-		return st;
-	/* Removing a slot reloads the drive list, so restart the scan each time. */
-	while (i < rcl_ctrl_drive_count(c->ctrl)) {
+	/*
+	 * The slots to empty are chosen before the first goes: removing a
+	 * member reloads the drive list, which then shows its place in the
+	 * group as a Msng row in the same slot. Such a row (no backing
+	 * store) is a place in a group, not a drive: there is nothing to remove.
+	 */
+	for (size_t i = 0; !st && i < count; i++) {
 		const struct rcl_drive *drive = rcl_ctrl_drive(c->ctrl, i);
-		unsigned encl = drive->enclosure, slot = drive->slot;
 
-		if (!drive_selected(&c->args->path, drive)) {
-			i++;
-			continue;
-		}
-		st = rcl_ctrl_remove_drive(c->ctrl, drive, err);
-		if (st)
-			break;
-		rcl_buf_addf(&removed, "%s/c%u/e%u/s%u", removed.len ? ", " : "",
-		             rcl_ctrl_id(c->ctrl), encl, slot);
+		if (drive_selected(&c->args->path, drive) &&
+		    !(drive->state == RCL_PD_MISSING && !drive->path[0]))
+			refs[n++] = (struct rcl_drive_ref){drive->enclosure, drive->slot};
+	}
+	for (size_t k = 0; !st && k < n; k++) {
+		const struct rcl_drive *drive = find_drive(c->ctrl, &refs[k]);
+
+		st = drive ? rcl_ctrl_remove_drive(c->ctrl, drive, err)
+		           : rcl_fail(err, RCL_NOT_FOUND, "no drive in slot %u", refs[k].slot);
+		if (!st)
+			rcl_buf_addf(&removed, "%s/c%u/e%u/s%u", removed.len ? ", " : "",
+			             rcl_ctrl_id(c->ctrl), refs[k].enclosure, refs[k].slot);
 	}
 	if (!st && !removed.len)
 		st = rcl_fail(err, RCL_NOT_FOUND, "no drives to remove");
@@ -230,6 +249,7 @@ enum rcl_status cmd_drive_delete(struct cmd_ctx *c, struct rcl_error *err)
 		rcl_result_describe(c->res, "Removed drive %s; the backing store is kept.",
 		                    removed.buf);
 	rcl_buf_release(&removed);
+	rcl_free(refs);
 	return st;
 }
 
@@ -238,7 +258,8 @@ typedef enum rcl_status drive_op(struct cmd_ctx *c, const struct rcl_drive_ref *
 
 /*
  * Run @op on each selected drive, stopping at the first failure; on
- * success the result says @done ("Add Hot Spare Succeeded.").
+ * success the result says @done ("Add Hot Spare Succeeded."), or with
+ * @done NULL (a check) is left as it was.
  */
 static enum rcl_status for_each_drive(struct cmd_ctx *c, drive_op *op, const char *done,
                                       struct rcl_error *err)
@@ -262,7 +283,7 @@ static enum rcl_status for_each_drive(struct cmd_ctx *c, drive_op *op, const cha
 	}
 	if (!st && !any)
 		st = rcl_fail(err, RCL_NOT_FOUND, "no drives found");
-	if (!st)
+	if (!st && done)
 		rcl_result_describe(c->res, "%s", done);
 	return st;
 }
@@ -431,6 +452,17 @@ static enum rcl_status rebuild_resume(struct cmd_ctx *c, const struct rcl_drive_
                                       struct rcl_error *err)
 {
 	return rebuild_control(c->ctrl, ref, REBUILD_RESUME, false, err);
+}
+
+static enum rcl_status rebuild_check(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
+                                     struct rcl_error *err)
+{
+	return rebuild_check_start(c->ctrl, ref, err);
+}
+
+enum rcl_status cmd_drive_check_rebuild(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return for_each_drive(c, rebuild_check, NULL, err);
 }
 
 enum rcl_status cmd_drive_start_rebuild(struct cmd_ctx *c, struct rcl_error *err)

@@ -78,6 +78,31 @@ static void note_lost_event(struct rcl_result *res, const struct rcl_ctrl *ctrl)
 		                    lost->msg);
 }
 
+/*
+ * Before a command starts or stops controller @id's process, check what
+ * can be checked here (cmd_spec.check): a start or a stop changes things
+ * by itself, so a command refused after it would not have changed nothing.
+ * A process that runs checks a command it is sent itself.
+ */
+static enum rcl_status check_first(struct cmd_ctx *c, unsigned id, struct rcl_error *err)
+{
+	const struct cmd_spec *cmd = c->args->cmd;
+	struct service_paths p;
+	enum rcl_status st;
+
+	if (!cmd->check)
+		return RCL_OK;
+	st = service_paths(c->lib, id, &p, err);
+	if (st || ((cmd->flags & CMD_STARTS_SERVICE) && (service_self(id) || service_pid(&p))))
+		return st;
+	st = rcl_ctrl_open(c->lib, id, RCL_LOCK_SHARED, &c->ctrl, err);
+	if (!st)
+		st = cmd->check(c, err);
+	rcl_ctrl_close(c->ctrl);
+	c->ctrl = NULL;
+	return st;
+}
+
 static enum rcl_status run_on_ctrl(struct rcl_ctx *lib, const struct cmd_args *args, unsigned id,
                                    struct rcl_reply *reply)
 {
@@ -90,7 +115,10 @@ static enum rcl_status run_on_ctrl(struct rcl_ctx *lib, const struct cmd_args *a
 
 	if (!res)
 		return RCL_NOMEM;
-	st = reach_service(lib, args, id, res, &forwarded, &err);
+	st = check_first(&c, id, &err);
+	forwarded = false;
+	if (!st)
+		st = reach_service(lib, args, id, res, &forwarded, &err);
 	if (forwarded)
 		return res->status;
 	if (!st)

@@ -657,6 +657,25 @@ enum rcl_status export_release(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, unsig
 	return st;
 }
 
+enum rcl_status export_refuse_any(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, struct rcl_error *err)
+{
+	struct export_list *list, scratch;
+	struct service_paths p;
+	enum rcl_status st = list_get(lib, ctrl, &p, &list, &scratch, err);
+
+	if (st)
+		return st;
+	if (list->count)
+		st = rcl_fail(err, RCL_NEED_FORCE,
+		              "/c%u/v%u is exported as '%s'%s: deleting /c%u stops its process and "
+		              "drops every NBD client; stop the exports first (raidcli /c%u/vall "
+		              "stop export), or repeat with 'force'",
+		              p.id, list->items[0].vd, list->items[0].name,
+		              list->count > 1 ? ", with other VDs" : "", p.id, p.id);
+	list_release(list);
+	return st;
+}
+
 /* Why VD @vd is degraded and dirty, forced or not (export_unsafe()). */
 static const char *degraded_and_dirty(const struct rcl_ctrl *ctrl, unsigned vd)
 {

@@ -47,6 +47,14 @@ enum rcl_status export_list(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, const st
                             struct rcl_error *err);
 
 /*
+ * export_refuse_any() - before controller @ctrl is deleted: refuse
+ * (RCL_NEED_FORCE, saying how to go on) while any of its VDs is exported,
+ * as export_release() refuses for one VD.
+ */
+enum rcl_status export_refuse_any(struct rcl_ctx *lib, struct rcl_ctrl *ctrl,
+                                  struct rcl_error *err);
+
+/*
  * export_release() - before VD @vd is deleted: refuse when it is exported,
  * unless @force, which stops the export first.
  */

@@ -710,6 +710,33 @@ static bool unconfigured_good(const struct rcl_ctrl *ctrl, const struct rcl_driv
 	return false;
 }
 
+/* The first redundant group with a lost member and no rebuild under way, or NULL. */
+static const struct rcl_soft_dg *group_with_lost(const struct rcl_soft_config *cfg)
+{
+	for (size_t d = 0; d < cfg->dg_count; d++)
+		if (lost_member(&cfg->dgs[d]) >= 0)
+			return &cfg->dgs[d];
+	return NULL;
+}
+
+static enum rcl_status no_lost_member(const struct rcl_drive_ref *ref, struct rcl_error *err)
+{
+	return rcl_fail(err, RCL_NOT_ALLOWED,
+	                "no disk group has a lost member for drive %u:%u to replace (or one is "
+	                "being rebuilt already)",
+	                ref->enclosure, ref->slot);
+}
+
+static enum rcl_status not_rebuilt(unsigned id, const struct rcl_drive_ref *ref,
+                                   struct rcl_error *err)
+{
+	return rcl_fail(err, RCL_NOT_ALLOWED,
+	                "drive /c%u/e%u/s%u is not being rebuilt (a hot spare takes a lost "
+	                "member's place by itself; start rebuild on an unconfigured good "
+	                "drive puts it there)",
+	                id, ref->enclosure, ref->slot);
+}
+
 /*
  * "start rebuild" on unconfigured good drive @ref: it takes the place of the
  * first lost member (offline, failed or missing) of a redundant group with
@@ -718,26 +745,34 @@ static bool unconfigured_good(const struct rcl_ctrl *ctrl, const struct rcl_driv
 static enum rcl_status rebuild_onto(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
                                     struct rcl_error *err)
 {
-	const struct rcl_soft_config *cfg = &soft(ctrl)->state->cfg;
+	const struct rcl_soft_dg *dg = group_with_lost(&soft(ctrl)->state->cfg);
 	struct rcl_drive_ref taken;
+	unsigned dg_id, old;
+	int lost;
 
-	for (size_t d = 0; d < cfg->dg_count; d++) {
-		const struct rcl_soft_dg *dg = &cfg->dgs[d];
-		int lost = lost_member(dg);
-		unsigned dg_id = dg->id, old;
+	if (!dg)
+		return no_lost_member(ref, err);
+	lost = lost_member(dg);
+	dg_id = dg->id;
+	old = dg->members[lost].slot;
+	if (rcl_soft_replace_member(ctrl, dg_id, (unsigned)lost, ref, &taken, err))
+		return err->status;
+	log_replacement(ctrl, "drive", ref, old, dg_id);
+	return RCL_OK;
+}
 
-		if (lost < 0)
-			continue;
-		old = dg->members[lost].slot;
-		if (rcl_soft_replace_member(ctrl, dg_id, (unsigned)lost, ref, &taken, err))
-			return err->status;
-		log_replacement(ctrl, "drive", ref, old, dg_id);
+enum rcl_status rebuild_check_start(const struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                    struct rcl_error *err)
+{
+	const struct rcl_soft_state *state = service_soft_state(ctrl);
+	unsigned m = 0;
+	const struct rcl_soft_dg *dg = member_of(ctrl, ref, &m);
+
+	if (dg && dg->members[m].state == RCL_SOFT_MEMBER_REBUILD)
 		return RCL_OK;
-	}
-	return rcl_fail(err, RCL_NOT_ALLOWED,
-	                "no disk group has a lost member for drive %u:%u to replace (or one is "
-	                "being rebuilt already)",
-	                ref->enclosure, ref->slot);
+	if (dg || !state || !unconfigured_good(ctrl, ref))
+		return not_rebuilt(rcl_ctrl_id(ctrl), ref, err);
+	return group_with_lost(&state->cfg) ? RCL_OK : no_lost_member(ref, err);
 }
 
 /* "start rebuild": with @force, of the VDs of @r degraded and dirty too. */
@@ -777,11 +812,7 @@ enum rcl_status rebuild_control(struct rcl_ctrl *ctrl, const struct rcl_drive_re
 	    unconfigured_good(ctrl, ref))
 		return rebuild_onto(ctrl, ref, err);
 	if (!dg || dg->members[m].state != RCL_SOFT_MEMBER_REBUILD)
-		return rcl_fail(err, RCL_NOT_ALLOWED,
-		                "drive /c%u/e%u/s%u is not being rebuilt (a hot spare takes a lost "
-		                "member's place by itself; start rebuild on an unconfigured good "
-		                "drive puts it there)",
-		                id, ref->enclosure, ref->slot);
+		return not_rebuilt(id, ref, err);
 	if (!service_self(id))
 		return rcl_fail(err, RCL_NOT_ALLOWED,
 		                "rebuilds run in the controller process of /c%u, which is not "

@@ -70,6 +70,15 @@ enum rcl_status rebuild_control(struct rcl_ctrl *ctrl, const struct rcl_drive_re
                                 enum rebuild_action action, bool force, struct rcl_error *err);
 
 /*
+ * rebuild_check_start() - whether "start rebuild" can go on drive @ref of
+ * @ctrl: a member being rebuilt, or an unconfigured good drive while a
+ * redundant group has a lost member for it to replace. Also outside the
+ * controller process, before starting it. Return: RCL_OK, RCL_NOT_ALLOWED.
+ */
+enum rcl_status rebuild_check_start(const struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                    struct rcl_error *err);
+
+/*
  * rebuild_row() - a row of "show rebuild" for drive @ref into @table:
  * Drive-ID, Progress%, Status, Estimated Time Left. Outside the process,
  * or with no task running, it says where the record has the rebuild. A

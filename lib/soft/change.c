@@ -113,6 +113,39 @@ static bool in_config(const struct rcl_soft_change *c, const struct rcl_soft_con
 	return false;
 }
 
+/* Whether step (b) writes disk @i: listed by the configuration before or after the change. */
+static bool gets_record(const struct rcl_soft_change *c, size_t i)
+{
+	const struct rcl_soft_disk *disk = &c->state->disks[i];
+
+	return in_config(c, c->cfg, i) || disk->dg >= 0 || disk->spare;
+}
+
+/*
+ * A drive that refused to open read-write was opened read-only, to be
+ * read: writing it would fail with EBADF, after the other drives were
+ * written. Say why it refused (EPERM for an immutable file, EROFS, EACCES).
+ */
+static enum rcl_status disk_writable(const struct rcl_soft_disk *disk, struct rcl_error *err)
+{
+	if (!disk->ro_errno)
+		return RCL_OK;
+	return rcl_fail_errno(err, RCL_SYSTEM, disk->ro_errno,
+	                      "drive %u:%u cannot be written: '%s' does not open for writing "
+	                      "(%s)",
+	                      RCL_SOFT_ENCLOSURE, disk->slot, disk->path, strerror(disk->ro_errno));
+}
+
+enum rcl_status rcl_soft_change_writable(const struct rcl_soft_change *c, struct rcl_error *err)
+{
+	enum rcl_status st = RCL_OK;
+
+	for (size_t i = 0; i < c->state->count && !st; i++)
+		if (c->fresh[i] || c->gpts[i] || gets_record(c, i))
+			st = disk_writable(&c->state->disks[i], err);
+	return st;
+}
+
 /* ---- Step (b): the record update ---- */
 
 static void record_drive(const struct rcl_soft_change *c, size_t i,
@@ -142,11 +175,11 @@ enum rcl_status rcl_soft_change_write_records(struct rcl_soft_change *c, struct 
 
 	if (!recs || !payload)
 		st = rcl_fail(err, RCL_NOMEM, "out of memory");
+	if (!st)
+		st = rcl_soft_change_writable(c, err);
 	rc.payload = payload;
 	for (size_t i = 0; i < c->state->count && !st; i++) {
-		const struct rcl_soft_disk *disk = &c->state->disks[i];
-
-		if (!in_config(c, c->cfg, i) && disk->dg < 0 && !disk->spare)
+		if (!gets_record(c, i))
 			continue;
 		record_drive(c, i, &recs[n]);
 		st = rcl_soft_record_read(&recs[n++], err);
@@ -167,8 +200,10 @@ enum rcl_status rcl_soft_change_write_gpt(struct rcl_soft_change *c, size_t i,
                                           const struct rcl_soft_dg *dg, struct rcl_error *err)
 {
 	const struct rcl_soft_disk *disk = &c->state->disks[i];
-	enum rcl_status st;
+	enum rcl_status st = disk_writable(disk, err);
 
+	if (st)
+		return st;
 	if (!c->gpts[i]) {
 		c->gpts[i] = rcl_calloc(1, sizeof(*c->gpts[i]));
 		if (!c->gpts[i])

@@ -111,6 +111,15 @@ enum rcl_status rcl_soft_change_bump(const struct rcl_soft_change *c, int i,
                                      const struct rcl_soft_vd *vd, uint64_t events,
                                      struct rcl_md_super1 *sb, struct rcl_error *err);
 
+/*
+ * rcl_soft_change_writable() - before step (a): fail (RCL_SYSTEM, with the
+ * errno the drive gave) if a drive the change writes (a new member, or a
+ * drive the old or new configuration lists) could only be opened read-only,
+ * so that nothing is written to the others. rcl_soft_change_write_gpt()
+ * and rcl_soft_change_write_records() check the drives they write too.
+ */
+enum rcl_status rcl_soft_change_writable(const struct rcl_soft_change *c, struct rcl_error *err);
+
 /* Step (b): write @c->cfg to every drive it or the old configuration lists. */
 enum rcl_status rcl_soft_change_write_records(struct rcl_soft_change *c, struct rcl_error *err);
 

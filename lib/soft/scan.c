@@ -30,8 +30,11 @@ static enum rcl_status open_disk(struct rcl_soft_disk *disk, unsigned image_sect
 	int ss;
 
 	disk->fd = open(disk->path, O_RDWR | O_CLOEXEC);
+	disk->ro_errno = disk->fd < 0 ? errno : 0;
 	if (disk->fd < 0)
 		disk->fd = open(disk->path, O_RDONLY | O_CLOEXEC);
+	if (disk->fd < 0)
+		disk->ro_errno = 0; /* absent, not read-only */
 	if (disk->fd < 0 || fstat(disk->fd, &st) || (end = lseek(disk->fd, 0, SEEK_END)) < 0)
 		return RCL_SYSTEM;
 	disk->bytes = (uint64_t)end;

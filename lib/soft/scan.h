@@ -41,6 +41,9 @@ enum rcl_soft_foreign {
  * struct rcl_soft_disk - one slot's drive.
  * @path:	borrowed from the controller's slot.
  * @fd:		open read-write (read-only when it refuses), or -1.
+ * @ro_errno:	why it refused to open read-write (errno), or 0: a change
+ *		that would write it fails before writing anything
+ *		(rcl_soft_change_writable()).
  * @gpt:	its GPT when @kind is OURS, or FOREIGN with a GPT (heap: 18 KiB).
  * @meta:	@gpt's entry of the metadata partition, when OURS (or
  *		FOREIGN_RAIDCLI).
@@ -57,6 +60,7 @@ struct rcl_soft_disk {
 	unsigned slot;
 	const char *path;
 	int fd;
+	int ro_errno;
 	unsigned sector_size;
 	uint64_t bytes;
 	enum rcl_soft_disk_kind kind;

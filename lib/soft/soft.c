@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "backing.h"
 #include "foreign.h"
 #include "member.h"
 #include "model.h"
@@ -260,18 +261,18 @@ static void soft_unload(struct rcl_ctrl *ctrl)
 	ctrl->priv = NULL;
 }
 
-static bool same_object(const struct stat *a, const struct stat *b)
+/*
+ * The drive that already stands on storage @mine stands on (backing.h), of
+ * any controller: *@user its controller, or -1, *@slot its slot, @path its path.
+ */
+static enum rcl_status find_user(const struct rcl_ctx *ctx, const struct rcl_soft_backing *mine,
+                                 int *user, unsigned *slot, char *path, struct rcl_error *err)
 {
-	if (S_ISBLK(a->st_mode) && S_ISBLK(b->st_mode))
-		return a->st_rdev == b->st_rdev;
-	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
-}
+	struct rcl_soft_backing *other = rcl_malloc(sizeof(*other));
 
-/* Which controller (if any) already has the object @st in a slot. */
-static enum rcl_status find_user(const struct rcl_ctx *ctx, const struct stat *st, int *user,
-                                 struct rcl_error *err)
-{
 	*user = -1;
+	if (!other)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
 	for (size_t i = 0; i < ctx->count && *user < 0; i++) {
 		const struct rcl_registry_entry *entry = &ctx->entries[i];
 		struct soft_ctrl *sc;
@@ -282,17 +283,58 @@ static enum rcl_status find_user(const struct rcl_ctx *ctx, const struct stat *s
 		status = load_state(ctx, entry->key, entry->id, &sc, err);
 		if (status == RCL_NOT_FOUND)
 			continue; /* deleted meanwhile */
-		if (status)
+		if (status) {
+			rcl_free(other);
 			return status;
-		for (size_t j = 0; j < sc->slot_count; j++) {
-			struct stat other;
+		}
+		for (size_t j = 0; j < sc->slot_count && *user < 0; j++) {
+			struct stat st;
 
-			if (!stat(sc->slots[j].path, &other) && same_object(st, &other))
-				*user = (int)entry->id;
+			if (stat(sc->slots[j].path, &st))
+				continue;
+			rcl_soft_backing_of(&st, other);
+			if (!rcl_soft_backing_shared(mine, other))
+				continue;
+			*user = (int)entry->id;
+			*slot = sc->slots[j].slot;
+			strcpy(path, sc->slots[j].path);
 		}
 		soft_free(sc);
 	}
+	rcl_free(other);
 	return RCL_OK;
+}
+
+/*
+ * Refuse @path (@real resolved, @st its stat()) when a drive of any
+ * controller stands on the same storage: one VD would hold two members
+ * on it, degraded from its first write.
+ */
+static enum rcl_status check_unused(const struct rcl_ctx *ctx, const char *path, const char *real,
+                                    const struct stat *st, struct rcl_error *err)
+{
+	struct rcl_soft_backing *mine = rcl_malloc(sizeof(*mine));
+	char other[PATH_MAX];
+	unsigned slot = 0;
+	int user = -1;
+	enum rcl_status status;
+
+	if (!mine)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	rcl_soft_backing_of(st, mine);
+	status = find_user(ctx, mine, &user, &slot, other, err);
+	rcl_free(mine);
+	if (status || user < 0)
+		return status;
+	if (!strcmp(real, other))
+		return rcl_fail(err, RCL_EXISTS,
+		                "cannot use '%s': it is already a drive of /c%d, in /c%d/e%u/s%u",
+		                path, user, user, RCL_SOFT_ENCLOSURE, slot);
+	return rcl_fail(err, RCL_EXISTS,
+	                "cannot use '%s': it is already a drive of /c%d, as '%s' in /c%d/e%u/s%u: "
+	                "both reach the same storage (a link, a loop device over a file, a "
+	                "partition of a disk, a device-mapper target over a device)",
+	                path, user, other, user, RCL_SOFT_ENCLOSURE, slot);
 }
 
 static enum rcl_status new_identity(struct soft_slot *slot, struct rcl_error *err)
@@ -331,7 +373,6 @@ static enum rcl_status soft_add_drive(struct rcl_ctrl *ctrl, const char *path, u
 	struct stat st;
 	enum rcl_status status;
 	unsigned number = 0;
-	int user;
 
 	status = rcl_soft_check_usable(path, &st, err);
 	if (status)
@@ -344,12 +385,9 @@ static enum rcl_status soft_add_drive(struct rcl_ctrl *ctrl, const char *path, u
 		                "cannot use '%s': it holds %lld bytes, less than the %llu MiB a "
 		                "drive needs",
 		                path, (long long)st.st_size, RCL_SOFT_MIN_DRIVE_BYTES >> 20);
-	status = find_user(ctrl->ctx, &st, &user, err);
+	status = check_unused(ctrl->ctx, path, real, &st, err);
 	if (status)
 		return status;
-	if (user >= 0)
-		return rcl_fail(err, RCL_EXISTS, "cannot use '%s': it is already a drive of /c%d",
-		                path, user);
 	for (size_t i = 0; i < sc->slot_count && sc->slots[i].slot == number; i++)
 		number++;
 	if (number >= RCL_SOFT_MAX_DRIVES)

@@ -5,8 +5,10 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
+#include "backing.h"
 #include "change.h"
 #include "io.h"
 #include "layout.h"
@@ -82,6 +84,38 @@ static enum rcl_status new_group_room(const struct rcl_soft_change *c, const siz
 	if (dg->last_lba < dg->first_lba + align)
 		return rcl_fail(err, RCL_INVALID_PARAM, "the drives are too small");
 	return RCL_OK;
+}
+
+/*
+ * Refuse chosen drives that reach the same storage under two paths (an
+ * image and a loop device over it, a registry written before add drive
+ * checked): their members' writes would land on one another.
+ */
+static enum rcl_status check_distinct(const struct rcl_soft_change *c, const size_t *idx, size_t n,
+                                      const struct rcl_vd_params *p, struct rcl_error *err)
+{
+	struct rcl_soft_backing *b = rcl_calloc(n + 1, sizeof(*b));
+	enum rcl_status st = b ? RCL_OK : rcl_fail(err, RCL_NOMEM, "out of memory");
+
+	for (size_t i = 0; i < n && !st; i++) {
+		struct stat where;
+
+		if (fstat(c->state->disks[idx[i]].fd, &where))
+			continue;
+		rcl_soft_backing_of(&where, &b[i]);
+		for (size_t j = 0; j < i && !st; j++)
+			if (rcl_soft_backing_shared(&b[i], &b[j]))
+				st = rcl_fail(
+				    err, RCL_NOT_ALLOWED,
+				    "drives %u:%u and %u:%u reach the same storage ('%s' and "
+				    "'%s'): a VD on both would write each member over the "
+				    "other; remove one of them",
+				    p->drives[j].enclosure, p->drives[j].slot,
+				    p->drives[i].enclosure, p->drives[i].slot,
+				    c->state->disks[idx[j]].path, c->state->disks[idx[i]].path);
+	}
+	rcl_free(b);
+	return st;
 }
 
 /* The drives of @p, as disk indexes, all members of one group or of none. */
@@ -264,6 +298,25 @@ static enum rcl_status write_members(struct rcl_soft_change *c, struct rcl_soft_
 	return st;
 }
 
+/*
+ * A new VD that the drives read back degraded was not made as asked
+ * (members written over one another, a drive that dropped out): take it
+ * away again rather than report success.
+ */
+static enum rcl_status check_born_optimal(struct rcl_ctrl *ctrl, unsigned id, struct rcl_error *err)
+{
+	const struct rcl_vd *vd = rcl_ctrl_vd_by_id(ctrl, id);
+	struct rcl_error ignored = {0};
+
+	if (vd && vd->state == RCL_VD_OPTIMAL)
+		return RCL_OK;
+	rcl_soft_delete_vd(ctrl, id, true, &ignored);
+	return rcl_fail(err, RCL_SYSTEM,
+	                "virtual drive /v%u read back %s from its drives after it was written, so "
+	                "it was deleted again: check that no two drives reach the same storage",
+	                id, vd ? "not optimal" : "missing");
+}
+
 enum rcl_status rcl_soft_create_vd(struct rcl_ctrl *ctrl, const struct rcl_vd_params *params,
                                    unsigned *id, struct rcl_error *err)
 {
@@ -279,6 +332,8 @@ enum rcl_status rcl_soft_create_vd(struct rcl_ctrl *ctrl, const struct rcl_vd_pa
 	if (!st)
 		st = pick_disks(&c, params, idx, &dg, err);
 	if (!st)
+		st = check_distinct(&c, idx, params->drive_count, params, err);
+	if (!st)
 		st = check_limits(&c, params, dg, err);
 	if (!st)
 		st = rcl_soft_migrate_guard(dg, "a new VD in it", err);
@@ -293,14 +348,17 @@ enum rcl_status rcl_soft_create_vd(struct rcl_ctrl *ctrl, const struct rcl_vd_pa
 		return st; /* nothing written */
 	}
 	*id = vd->id;
-	st = write_members(&c, dg, vd, idx, err);
+	st = rcl_soft_change_writable(&c, err);
+	if (!st)
+		st = write_members(&c, dg, vd, idx, err);
 	if (!st)
 		st = rcl_soft_spares_write(&c, dg, vd, err);
 	if (!st)
 		st = rcl_soft_change_write_records(&c, err);
 	if (!st)
 		rcl_soft_change_clean_up(&c);
-	return rcl_soft_change_finish(&c, st, err);
+	st = rcl_soft_change_finish(&c, st, err);
+	return st ? st : check_born_optimal(ctrl, *id, err);
 }
 
 /* ---- delete ---- */

@@ -13,7 +13,15 @@ Runs the raidcli named by $RAIDCLI against throwaway state directories:
      controllers at once ends up in exactly one;
  (c) no temporary state file (*.tmp.*) is left behind by any of it;
  (d) a deleted controller's number goes to the next new controller (the
-     lowest free one) while higher numbers stay where they are.
+     lowest free one) while higher numbers stay where they are;
+ (e) a command either completes or changes nothing, and names the real
+     cause: add vd over an immutable image (chattr +i; root) writes no other
+     drive and says EPERM, del of a member whose image was truncated
+     succeeds once, a refused start rebuild starts no controller process;
+ (f) one storage under two paths (an image and a loop device over it, a
+     disk and its partition; root and losetup) is refused as a second
+     drive on any controller, and add vd refuses such a pair.
+Sub-cases that need root or a tool this machine lacks say why they skip.
 """
 import hashlib
 import json
@@ -514,11 +522,232 @@ def numbering_tests():
         env.close()
 
 
+# ---------------------------------------------------------------------------
+# (e) half-done changes
+
+def skip(name, why):
+    print("SKIP %s: %s" % (name, why))
+
+
+def images_digest(env, paths):
+    return {p: hashlib.sha256(open(p, "rb").read()).hexdigest() for p in paths}
+
+
+def pd_states(env):
+    proc = env.run("/c0", "show", "J")
+    rows = json.loads(proc.stdout)["Controllers"][0]["Response Data"].get("PD LIST", [])
+    return {r["EID:Slt"]: r["State"] for r in rows}
+
+
+def service_status(env):
+    proc = env.run("/c0", "show", "service", "J")
+    return json.loads(proc.stdout)["Controllers"][0]["Response Data"]["Controller Process"][
+        "Status"]
+
+
+def immutable_member_case():
+    name = "add vd over an immutable image"
+    if os.geteuid() != 0 or not shutil.which("chattr"):
+        skip(name, "needs root and chattr to make an image immutable")
+        return
+    env = Env()
+    try:
+        env.must("add", "controller", "type=soft", "drives=4", "size=64MB", "dir=" + env.files)
+        images = [os.path.join(env.files, "drive%d.img" % i) for i in range(4)]
+        before = images_digest(env, images)
+        proc = subprocess.run(["chattr", "+i", images[3]], capture_output=True, text=True)
+        if proc.returncode != 0:
+            skip(name, "chattr +i fails here: %s" % proc.stderr.strip())
+            return
+        try:
+            proc = env.run("/c0", "add", "vd", "r5", "drives=252:0-3")
+        finally:
+            subprocess.run(["chattr", "-i", images[3]])
+        desc, code, status = description(proc, False)
+        check("%s fails, naming the drive and EPERM" % name,
+              code == 242 and status == "Failure" and "252:3" in desc and images[3] in desc
+              and "Operation not permitted" in desc and "Bad file descriptor" not in desc,
+              proc.stdout + proc.stderr)
+        check("%s writes nothing on the other drives" % name,
+              images_digest(env, images) == before, repr(images_digest(env, images)))
+        check("%s leaves every drive UGood" % name,
+              set(pd_states(env).values()) == {"UGood"}, repr(pd_states(env)))
+    finally:
+        env.close()
+
+
+def truncated_member_delete_case():
+    env = Env()
+    try:
+        env.must("add", "controller", "type=soft", "drives=4", "size=64MB", "dir=" + env.files)
+        env.must("/c0", "add", "vd", "r5", "drives=252:0-3")
+        env.must("/c0", "stop", "service")
+        with open(os.path.join(env.files, "drive0.img"), "r+b") as f:
+            f.truncate(10 * MIB)
+        proc = env.run("/c0/e252/s0", "del")
+        desc, code, status = description(proc, False)
+        check("del of a truncated member succeeds and says so",
+              code == 0 and desc == "Removed drive /c0/e252/s0; the backing store is kept.",
+              proc.stdout + proc.stderr)
+        with open(env.soft_path(0)) as f:
+            slots = sorted(s["slot"] for s in json.load(f)["slots"])
+        check("the slot is emptied", slots == [1, 2, 3], repr(slots))
+        states = pd_states(env)
+        check("the group shows its place missing", states.get("252:0") == "Msng", repr(states))
+        before = snapshot(env.state)
+        proc = env.run("/c0/e252/s0", "del")
+        check("a second del finds no drive (35) and changes nothing",
+              proc.returncode == 35 and snapshot(env.state) == before, proc.stdout)
+    finally:
+        env.close()
+
+
+def refused_rebuild_case():
+    env = Env()
+    try:
+        env.must("add", "controller", "type=soft", "drives=5", "size=64MB")
+        env.must("/c0", "add", "vd", "r5", "drives=252:0-3")
+        env.must("/c0", "stop", "service")
+        env.must("/c0/e252/s4", "add", "hotsparedrive")
+        env.must("/c0/e252/s3", "set", "offline")
+        proc = env.run("/c0/e252/s0", "start", "rebuild")
+        desc, code, status = description(proc, False)
+        check("start rebuild of an online member is refused (255)",
+              code == 255 and "is not being rebuilt" in desc, proc.stdout + proc.stderr)
+        check("the refused start rebuild starts no controller process",
+              service_status(env) == "Not Running", env.run("/c0", "show", "service").stdout)
+        states = pd_states(env)
+        check("the hot spare stays a spare, the member offline",
+              states.get("252:4") == "GHS" and states.get("252:3") == "Offln", repr(states))
+    finally:
+        env.run("/c0", "stop", "service")
+        env.close()
+
+
+# ---------------------------------------------------------------------------
+# (f) one storage under two paths
+
+SBIN_PATH = os.environ.get("PATH", "") + ":/sbin:/usr/sbin"
+
+
+def attach_loop(backing, *opts):
+    """A loop device over @backing, or (None, why)."""
+    proc = subprocess.run(["losetup", "--find", "--show", *opts, backing], capture_output=True,
+                          text=True, env=dict(os.environ, PATH=SBIN_PATH))
+    if proc.returncode != 0:
+        return None, "losetup cannot attach a loop device: %s" % proc.stderr.strip()
+    return proc.stdout.strip(), None
+
+
+def detach_loop(loop):
+    subprocess.run(["losetup", "-d", loop], env=dict(os.environ, PATH=SBIN_PATH))
+
+
+def alias_cases():
+    name = "one storage under two paths"
+    if os.geteuid() != 0 or not shutil.which("losetup", path=SBIN_PATH):
+        skip(name, "needs root and losetup for a loop device")
+        return
+    env = Env()
+    loops = []
+    try:
+        env.must("add", "controller", "type=soft", "drives=2", "size=64MB", "dir=" + env.files)
+        env.must("add", "controller", "type=soft", "drives=0")
+        image = env.make_file("alias.img", 64 * MIB)
+        loop, why = attach_loop(image)
+        if not loop:
+            skip(name, why)
+            return
+        loops.append(loop)
+        env.must("/c0", "add", "drive", "path=" + image)
+        for ctrl in ("/c0", "/c1"):
+            before = snapshot(env.state)
+            proc = env.run(ctrl, "add", "drive", "path=" + loop)
+            desc = description(proc, False)[0]
+            check("%s add drive of a loop device over drive /c0/e252/s2 is refused" % ctrl,
+                  proc.returncode == EXISTS and "/c0/e252/s2" in desc and image in desc
+                  and "same storage" in desc and snapshot(env.state) == before,
+                  proc.stdout + proc.stderr)
+        env.must("/c0/e252/s2", "del")
+        env.must("/c1", "add", "drive", "path=" + loop)
+        proc = env.run("/c0", "add", "drive", "path=" + image)
+        check("the image of a loop device that is a drive of /c1 is refused",
+              proc.returncode == EXISTS and "/c1/e252/s0" in proc.stdout, proc.stdout)
+        env.must("/c1/e252/s0", "del")
+
+        # A registry written before the check: add vd itself must refuse the pair.
+        env.must("/c0", "add", "drive", "path=" + image)
+        other = env.make_file("other.img", 64 * MIB)
+        env.must("/c0", "add", "drive", "path=" + other)
+        with open(env.soft_path(0)) as f:
+            soft = json.load(f)
+        for slot in soft["slots"]:
+            if slot["path"] == os.path.realpath(other):
+                slot["path"] = loop
+        with open(env.soft_path(0), "w") as f:
+            json.dump(soft, f)
+        before = snapshot(env.state)
+        digest = images_digest(env, [image])
+        proc = env.run("/c0", "add", "vd", "r1", "drives=252:2-3")
+        desc, code, status = description(proc, False)
+        check("add vd r1 over an image and a loop device over it is refused",
+              code != 0 and status == "Failure" and "same storage" in desc
+              and snapshot(env.state) == before and images_digest(env, [image]) == digest,
+              proc.stdout + proc.stderr)
+        check("and makes no VD", "252:2" in pd_states(env) and not [
+            s for s in pd_states(env).values() if s not in ("UGood",)], repr(pd_states(env)))
+        partition_alias_case(env, loops)
+    finally:
+        env.run("/c0", "stop", "service")
+        for loop in loops:
+            detach_loop(loop)
+        env.close()
+
+
+def partition_alias_case(env, loops):
+    name = "a disk and its partition"
+    if not shutil.which("sgdisk", path=SBIN_PATH):
+        skip(name, "needs sgdisk")
+        return
+    disk_image = env.make_file("disk.img", 80 * MIB)
+    proc = subprocess.run(["sgdisk", "-n", "1:2048:+40M", disk_image], capture_output=True,
+                          text=True, env=dict(os.environ, PATH=SBIN_PATH))
+    if proc.returncode != 0:
+        skip(name, "sgdisk failed: %s" % proc.stderr.strip())
+        return
+    loop, why = attach_loop(disk_image, "--partscan")
+    if not loop:
+        skip(name, why)
+        return
+    loops.append(loop)
+    # losetup --partscan has the kernel read the table before it returns; a
+    # kernel without the GPT parser gets it from partx (BLKPG). With no udev
+    # here to make the node, make one from sysfs.
+    sysdev = "/sys/class/block/%sp1/dev" % os.path.basename(loop)
+    if not os.path.exists(sysdev) and shutil.which("partx", path=SBIN_PATH):
+        subprocess.run(["partx", "-a", loop], capture_output=True,
+                       env=dict(os.environ, PATH=SBIN_PATH))
+    if not os.path.exists(sysdev):
+        skip(name, "the kernel shows no partition of %s" % loop)
+        return
+    with open(sysdev) as f:
+        major, minor = (int(n) for n in f.read().split(":"))
+    part = os.path.join(env.files, "part1")
+    os.mknod(part, 0o600 | stat.S_IFBLK, os.makedev(major, minor))
+    env.must("/c1", "add", "drive", "path=" + part)
+    proc = env.run("/c0", "add", "drive", "path=" + loop)
+    check("the disk of a partition that is a drive is refused",
+          proc.returncode == EXISTS and part in proc.stdout and "same storage" in proc.stdout,
+          proc.stdout)
+    env.must("/c1/e252/s0", "del")
+
+
 def main():
     if not RAIDCLI or not os.access(RAIDCLI, os.X_OK):
         print("RAIDCLI must name the raidcli binary", file=sys.stderr)
         return 1
-    for part in (corrupt_tests, parallel_tests, numbering_tests):
+    for part in (corrupt_tests, parallel_tests, numbering_tests, immutable_member_case,
+                 truncated_member_delete_case, refused_rebuild_case, alias_cases):
         try:
             part()
         except Exception as e:  # report, then go on with the other parts

@@ -27,9 +27,12 @@ import tempfile
 import threading
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "nbd"))
+
+import nbdclient as nbd  # noqa: E402
 from rcltest import (BUILD_ROOT, MIB, RAIDCLI, Fixture, bad_drive, check, drive_field, fx_vd_bytes,
                      nbd_uri, proc_stat, qemu_img, run_cases, start_export, summary, vd_consistent,
-                     wait_consistent, wait_for, write_random)
+                     wait_consistent, wait_for, write_random)  # noqa: E402
 
 def mode_of(path):
     return stat.S_IMODE(os.stat(path).st_mode)
@@ -491,6 +494,35 @@ def case_delete_exported(fx):
           "stops the process first")
     left = os.listdir(os.path.join(fx.state, "run"))
     check(not left, "and leaves no socket or log behind", left)
+
+
+def export_clients(fx):
+    status, doc = fx.json("/c0/vall", "show", "export")
+    rows = doc.get("Response Data", {}).get("Export LIST", [])
+    return rows[0]["Clients"] if rows else None
+
+
+def case_delete_ctrl_with_client(fx):
+    """/c0 del, as /c0/v0 del, asks for force while a VD is exported to a client."""
+    export = start_export(fx)
+    if not export:
+        return
+    client = nbd.Client(export["Address"])
+    client.go(export["Export Name"])
+    check(wait_for(lambda: export_clients(fx) == 1), "the NBD client is connected")
+    pid = fx.service()["PID"]
+    r = fx.run("/c0", "del")
+    check(r.returncode == 245 and "/c0/v0 is exported" in r.stdout and "'force'" in r.stdout
+          and "stop export" in r.stdout,
+          "/c0 del with a client connected asks for force (245), saying why and how", r.stdout)
+    check(fx.service().get("PID") == pid, "the controller process still runs")
+    error, data = client.read(0, 4096)
+    check(error == 0 and len(data) == 4096, "the client is still served", error)
+    check(fx.run("/c0", "show").returncode == 0, "the controller is still there")
+    r = fx.run("/c0", "del", "force")
+    check(r.returncode == 0, "/c0 del force deletes it", r.stdout)
+    check(nbd.closed_by_peer(client.sock), "and drops the client")
+    client.close()
 
 
 def case_bad_input(fx):
@@ -1732,7 +1764,7 @@ CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
          case_export_auto_start, case_nbdinfo,
          case_read_only_export, case_qemu_img_roundtrip, case_member_failure,
          case_restart_serves_persisted, case_kill_9_recovers, case_tcp_export,
-         case_delete_exported, case_bad_input, case_state_dir_too_long, case_state_dir_deleted,
+         case_delete_exported, case_delete_ctrl_with_client, case_bad_input, case_state_dir_too_long, case_state_dir_deleted,
          case_state_dir_deleted_rebuilding, case_rebuild_spare,
          case_rebuild_resumes_after_kill, case_rebuild_no_spare, case_rebuild_onto_unconfigured,
          case_consistency_check, case_background_init, case_crash_resync,
