@@ -1278,6 +1278,46 @@ static enum rcl_status add_metadata_partitions(const struct rcl_soft_state *stat
 	return st;
 }
 
+/*
+ * A degraded adoption of @f: the present members' superblocks count the
+ * roles no drive holds as faulty, one event on, as md's do once it runs an
+ * array degraded. md then takes a left-behind drive that comes back for
+ * stale, never for current after raidcli wrote without it; and a crash
+ * before the records commit leaves a degraded md array that says so.
+ */
+static enum rcl_status mark_lost(const struct rcl_soft_state *state, const struct found *f,
+                                 struct rcl_error *err)
+{
+	const struct rcl_soft_vd *vd = &f->adopt->vds[0];
+	struct rcl_md_super1 *sb;
+	enum rcl_status st = RCL_OK;
+	bool lost = false;
+
+	for (unsigned r = 0; r < f->md->raid_disks; r++)
+		lost |= f->roles[r] < 0;
+	if (!lost)
+		return RCL_OK;
+	sb = rcl_malloc(sizeof(*sb));
+	if (!sb)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	for (unsigned r = 0; r < f->md->raid_disks && !st; r++) {
+		const struct rcl_soft_disk *disk;
+
+		if (f->roles[r] < 0)
+			continue;
+		disk = &state->disks[f->roles[r]];
+		st = rcl_soft_md_read(disk->fd, disk->sector_size, vd, sb, err);
+		for (unsigned d = 0; !st && d < sb->max_dev && d < RCL_MD_MAX_DEV; d++)
+			if (sb->dev_roles[d] < sb->raid_disks && f->roles[sb->dev_roles[d]] < 0)
+				sb->dev_roles[d] = RCL_MD_ROLE_FAULTY;
+		sb->events = f->md->events + 1;
+		if (!st)
+			st = rcl_soft_md_rewrite(disk->fd, disk->sector_size, vd, sb, err);
+	}
+	rcl_free(sb);
+	return st;
+}
+
 /* Merge every configuration of @list into a copy of this controller's, in @cfg. */
 static enum rcl_status plan_import(const struct rcl_soft_state *state,
                                    const struct found_list *list, struct rcl_foreign *shown,
@@ -1319,6 +1359,9 @@ enum rcl_status rcl_soft_foreign_import(struct rcl_ctrl *ctrl, bool preview,
 	}
 	if (!st && !preview) {
 		st = add_metadata_partitions(sc->state, &list, err);
+		for (size_t k = 0; k < list.count && !st; k++)
+			if (list.items[k].adopt)
+				st = mark_lost(sc->state, &list.items[k], err);
 		if (!st)
 			st = write_records(sc, &list, cfg, err);
 		/* Whatever happened, the drives say what is true now. */

@@ -33,8 +33,10 @@
  * moves to entry 1 if it was there, keeping its place on the drive), its
  * record slots cleared, before the record update (vd.h's step (a)); until
  * that commits, scan.c still finds an md member there, so a crash leaves
- * the array foreign and importable again. md superblocks and data are
- * never written. Whole-drive md members cannot get a GPT without moving
+ * the array foreign and importable again. md data is never written, nor
+ * are superblocks, but in a degraded adoption: there, before the records,
+ * the present members' count the lost roles faulty, one event on, as md's
+ * do once it runs the array degraded. Whole-drive md members cannot get a GPT without moving
  * their data: they are shown, and deleted, but never imported
  * (raidcli-format(7)).
  */
