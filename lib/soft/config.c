@@ -81,6 +81,55 @@ static bool get_span_uuids(json_object *obj, const struct rcl_soft_dg *dg, struc
 	return true;
 }
 
+/* The md layout keys of "md", in struct rcl_md_geometry's order (config.h). */
+static const char *const md_keys[] = {"data_offset",   "data_size",    "size",
+                                      "bitmap_offset", "bitmap_chunk", "bitmap_sync_size",
+                                      "bblog_offset",  "bblog_size"};
+
+/* @geo's fields that md_keys[] name, in that order (md's offsets here are positive). */
+static void md_values(const struct rcl_md_geometry *geo, uint64_t *v)
+{
+	const uint64_t in[] = {geo->data_offset,
+	                       geo->data_size,
+	                       geo->size,
+	                       (uint64_t)geo->bitmap_offset,
+	                       geo->bitmap_chunk,
+	                       geo->bitmap_sync_size,
+	                       (uint64_t)geo->bblog_offset,
+	                       geo->bblog_size};
+
+	memcpy(v, in, sizeof(in));
+}
+
+/* An adopted md array's layout ("md"), optional: absent, the computed one holds. */
+static bool get_md(json_object *obj, struct rcl_soft_vd *vd)
+{
+	static const uint64_t max[] = {INT64_MAX,  INT64_MAX, INT64_MAX, INT32_MAX,
+	                               UINT32_MAX, INT64_MAX, INT32_MAX, UINT16_MAX};
+	uint64_t v[sizeof(md_keys) / sizeof(md_keys[0])];
+	json_object *md;
+
+	if (!json_object_object_get_ex(obj, "md", &md))
+		return true;
+	for (size_t i = 0; i < sizeof(md_keys) / sizeof(md_keys[0]); i++)
+		if (!rcl_json_get_uint(md, md_keys[i], max[i], &v[i]))
+			return false;
+	/* The data lies past the superblock; a bitmap has a chunk. */
+	if (v[0] < RCL_MD_SUPER1_2_OFFSET + 8 || (v[3] && !v[4]))
+		return false;
+	vd->md_kept = true;
+	vd->md = (struct rcl_md_geometry){.super_offset = RCL_MD_SUPER1_2_OFFSET,
+	                                  .data_offset = v[0],
+	                                  .data_size = v[1],
+	                                  .size = v[2],
+	                                  .bitmap_offset = (int32_t)v[3],
+	                                  .bitmap_chunk = (uint32_t)v[4],
+	                                  .bitmap_sync_size = v[5],
+	                                  .bblog_offset = (int32_t)v[6],
+	                                  .bblog_size = (uint16_t)v[7]};
+	return true;
+}
+
 static enum rcl_status parse_vd(const struct parse *p, json_object *obj,
                                 const struct rcl_soft_dg *dg, struct rcl_soft_vd *vd)
 {
@@ -94,10 +143,10 @@ static enum rcl_status parse_vd(const struct parse *p, json_object *obj,
 	    !rcl_json_get_uint(obj, "first_lba", INT64_MAX, &first) ||
 	    !rcl_json_get_uint(obj, "last_lba", INT64_MAX, &last) || last < first ||
 	    !rcl_json_get_uint(obj, "bytes", INT64_MAX, &bytes) ||
-	    !rcl_json_get_uint(obj, "strip_kib", 1024, &strip) ||
+	    !rcl_json_get_uint(obj, "strip_kib", RCL_SOFT_MAX_STRIP_KIB, &strip) ||
 	    !rcl_json_get_bool(obj, "consistent", &vd->consistent) ||
 	    !rcl_json_get_uint(obj, "created", INT64_MAX, &created) || !get_policies(obj, vd) ||
-	    !get_span_uuids(obj, dg, vd))
+	    !get_span_uuids(obj, dg, vd) || !get_md(obj, vd))
 		return bad(p, "has a virtual drive with a missing or invalid field");
 	vd->id = (unsigned)id;
 	vd->dg = dg->id;
@@ -497,6 +546,15 @@ static json_object *format_vd(const struct rcl_soft_dg *dg, const struct rcl_sof
 	add_str(obj, "access", rcl_access_policy_name(vd->access));
 	add_obj(obj, "consistent", json_object_new_boolean(vd->consistent));
 	add_int(obj, "created", (int64_t)vd->created);
+	if (vd->md_kept) {
+		json_object *md = json_object_new_object();
+		uint64_t v[sizeof(md_keys) / sizeof(md_keys[0])];
+
+		md_values(&vd->md, v);
+		for (size_t i = 0; i < sizeof(md_keys) / sizeof(md_keys[0]); i++)
+			add_int(md, md_keys[i], (int64_t)v[i]);
+		add_obj(obj, "md", md);
+	}
 	if (dg->level != RCL_RAID50 && dg->level != RCL_RAID60)
 		return obj;
 	spans = json_object_new_array();

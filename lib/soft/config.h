@@ -31,6 +31,13 @@
  * their old "bytes" until the migration ends. How far it has come is in
  * the members' md superblocks (reshape_position), not here.
  *
+ * A VD adopted from an md array that mdadm made (foreign.c) has "md":
+ * {"data_offset": 2048, "data_size": …, "size": …, "bitmap_offset": 8,
+ *  "bitmap_chunk": …, "bitmap_sync_size": …, "bblog_offset": 8,
+ *  "bblog_size": 8}: md's own member layout, in sectors, which the VD keeps
+ * instead of the one raidcli computes for its partitions (md-geometry.c);
+ * "bitmap_offset" 0 is an array without a bitmap.
+ *
  * A member's "state" is absent while it is online, else "offline",
  * "failed", "missing" or "rebuild"; a rebuilding member has "rebuilt_lba"
  * too, and no other member has.
@@ -54,9 +61,12 @@
 #include <time.h>
 
 #include "guid.h"
+#include "md-super1.h"
 
 #define RCL_SOFT_CONFIG_FORMAT 1
 #define RCL_SOFT_MAX_MEMBERS   (RCL_MAX_SPANS * RCL_MAX_DRIVES_PER_SPAN)
+/* The largest strip a record holds (raidcli(8): strip=8 to 1024). */
+#define RCL_SOFT_MAX_STRIP_KIB 1024
 /* The highest md device number a dedicated spare takes: md's superblock has
  * 128 roles, all "spare" but the members' (rcl_md_super1_init()). */
 #define RCL_SOFT_MAX_SPARE_DEV 127
@@ -135,6 +145,8 @@ struct rcl_soft_dg {
  * @part:	its GPT entry on every member (index into parts[], >= 1).
  * @first_lba, @last_lba: the partition's extent, in the drives' sectors.
  * @bytes:	the capacity md presents.
+ * @md_kept:	the VD keeps md's member layout @md (an adopted md array's)
+ *		rather than the computed one (see rcl_soft_vd_geometry()).
  */
 struct rcl_soft_vd {
 	unsigned id;
@@ -152,6 +164,8 @@ struct rcl_soft_vd {
 	enum rcl_access_policy access;
 	bool consistent;
 	time_t created;
+	bool md_kept;
+	struct rcl_md_geometry md;
 };
 
 /*

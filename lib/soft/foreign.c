@@ -13,11 +13,21 @@
 #include "io.h"
 #include "layout.h"
 #include "le.h"
+#include "md-bitmap.h"
 #include "md-super1.h"
 #include "member.h"
 #include "model.h"
 #include "scan.h"
+#include "stripe.h"
 #include "vd.h"
+
+/* What one md member's own superblock says (md_shape_fits() compares them). */
+struct md_seen {
+	uint64_t events;
+	uint64_t data_offset;
+	uint64_t data_size;
+	uint32_t dev_number;
+};
 
 /**
  * struct found - one foreign configuration as its drives hold it.
@@ -26,6 +36,7 @@
  *		@problem says why).
  * @md:		MDADM: a member's superblock (the array's shape), or NULL.
  * @roles:	MDADM: per md role, the disk holding it, or -1.
+ * @seen:	MDADM: per md role held, that member's superblock's say.
  * @adopt:	MDADM: the array as a configuration of this controller, when
  *		it can be adopted in place (md_plan()), else NULL.
  * @gpts:	with @adopt, per disk of @disks: the GPT it gets, with
@@ -39,6 +50,7 @@ struct found {
 	struct rcl_soft_config *cfg;
 	struct rcl_md_super1 *md;
 	int roles[RCL_SOFT_MAX_MEMBERS];
+	struct md_seen seen[RCL_SOFT_MAX_MEMBERS];
 	struct rcl_soft_config *adopt;
 	struct rcl_gpt *gpts[RCL_SOFT_MAX_MEMBERS];
 	char problem[RCL_ERROR_MSG_MAX];
@@ -202,14 +214,19 @@ static enum rcl_status add_md_member(struct found_list *list, size_t i, struct r
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
 	}
 	add_disk(f, i);
-	if (role < RCL_SOFT_MAX_MEMBERS)
+	if (role < RCL_SOFT_MAX_MEMBERS) {
 		f->roles[role] = (int)i;
+		f->seen[role] =
+		    (struct md_seen){sb->events, sb->data_offset, sb->data_size, sb->dev_number};
+	}
 	if (!f->problem[0] && problem)
 		snprintf(f->problem, sizeof(f->problem), "%s", problem);
-	if (f->md) {
+	/* The freshest superblock speaks for the array, as it does to md. */
+	if (f->md && f->md->events >= sb->events) {
 		rcl_free(sb);
 		return RCL_OK;
 	}
+	rcl_free(f->md);
 	f->md = sb;
 	return RCL_OK;
 }
@@ -362,8 +379,9 @@ static bool free_in(const struct rcl_gpt *gpt, uint64_t first, uint64_t last)
  * @disk's GPT with raidcli's metadata partition in entry 0 (kept when an
  * interrupted import put it there) and the md partition moved to entry 1
  * when it was entry 0: partitions keep their places on the drive, only
- * their numbers may change. Return: false when no free 1 MiB-aligned MiB
- * holds the metadata partition.
+ * their numbers may change. The metadata partition takes a free 1 MiB-
+ * aligned MiB, else the free LBAs before the md partition (record.h's
+ * short one). Return: false when neither holds it.
  */
 static bool md_gpt(const struct rcl_soft_disk *disk, struct rcl_gpt *gpt, int *entry)
 {
@@ -381,7 +399,11 @@ static bool md_gpt(const struct rcl_soft_disk *disk, struct rcl_gpt *gpt, int *e
 		meta.first_lba += step;
 		meta.last_lba += step;
 	}
-	if (!free_in(gpt, meta.first_lba, meta.last_lba))
+	/* No free MiB ("sgdisk -n 1:0:0"): the GPT's gap before the md partition. */
+	if (!free_in(gpt, meta.first_lba, meta.last_lba) &&
+	    (*entry < 0 ||
+	     rcl_soft_meta_part_before(gpt, gpt->parts[*entry].first_lba, &meta, &ignored) ||
+	     !free_in(gpt, meta.first_lba, meta.last_lba)))
 		return false;
 	if (*entry == 0) {
 		int to = 1;
@@ -397,10 +419,14 @@ static bool md_gpt(const struct rcl_soft_disk *disk, struct rcl_gpt *gpt, int *e
 	return true;
 }
 
-/* The group and VD md array @f becomes, its members on the disks @f found. */
-static void md_config(const struct rcl_soft_state *state, const struct found *f,
-                      enum rcl_raid_level level, const struct rcl_gpt_part *part, int entry,
-                      struct rcl_soft_config *cfg)
+/*
+ * The group and VD md array @f becomes, its members on the disks @f found;
+ * a role no drive holds is a member marked missing (a drive that left),
+ * under a new identity, waiting for a replacement.
+ */
+static enum rcl_status md_config(const struct rcl_soft_state *state, const struct found *f,
+                                 enum rcl_raid_level level, const struct rcl_gpt_part *part,
+                                 int entry, struct rcl_soft_config *cfg, struct rcl_error *err)
 {
 	const struct rcl_md_super1 *sb = f->md;
 	struct rcl_soft_dg *dg = &cfg->dgs[0];
@@ -414,10 +440,16 @@ static void md_config(const struct rcl_soft_state *state, const struct found *f,
 	dg->first_lba = vd->first_lba = part->first_lba;
 	dg->last_lba = vd->last_lba = part->last_lba;
 	for (unsigned r = 0; r < sb->raid_disks; r++) {
-		const struct rcl_soft_disk *disk = &state->disks[f->roles[r]];
+		struct rcl_soft_member *m = &dg->members[r];
 
-		dg->members[r].uuid = disk->gpt->disk_guid;
-		dg->members[r].slot = disk->slot;
+		if (f->roles[r] < 0) {
+			m->state = RCL_SOFT_MEMBER_MISSING;
+			if (rcl_guid_random(&m->uuid, err))
+				return err->status;
+			continue;
+		}
+		m->uuid = state->disks[f->roles[r]].gpt->disk_guid;
+		m->slot = state->disks[f->roles[r]].slot;
 	}
 	memcpy(vd->uuid, sb->set_uuid, 16);
 	snprintf(vd->name, sizeof(vd->name), "%.15s", name ? name + 1 : sb->set_name);
@@ -428,30 +460,161 @@ static void md_config(const struct rcl_soft_state *state, const struct found *f,
 	vd->strip_kib = sb->chunksize / 2;
 	vd->consistent = sb->resync_offset == UINT64_MAX;
 	vd->created = (time_t)(sb->ctime & ((1ull << 40) - 1));
+	return RCL_OK;
 }
 
-/* Whether md's layout of the members is the one raidcli computes for them. */
-static bool same_layout(const struct found *f, const struct rcl_soft_config *cfg,
-                        unsigned sector_size, struct rcl_md_geometry *geo)
+static bool refuse_layout(struct found *f, const char *field, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Refuse @f naming @field, the part of md's layout raidcli cannot keep. Return: false. */
+static bool refuse_layout(struct found *f, const char *field, const char *fmt, ...)
+{
+	char why[RCL_ERROR_MSG_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	refuse(f, "its md layout cannot be kept: %s: %s", field, why);
+	return false;
+}
+
+/*
+ * Whether @f's members agree with its freshest superblock where raidcli
+ * keeps one value for all: the data offset, and for RAID0 (which uses all
+ * of each member, unequal ones making zones) the data size.
+ */
+static bool md_members_alike(struct found *f)
 {
 	const struct rcl_md_super1 *sb = f->md;
-	struct rcl_soft_vd *vd = (struct rcl_soft_vd *)&cfg->vds[0];
+	bool raid0 = sb->level == RCL_MD_LEVEL_RAID0;
+
+	for (unsigned r = 0; r < sb->raid_disks; r++) {
+		const struct md_seen *m = &f->seen[r];
+
+		if (f->roles[r] < 0)
+			continue;
+		if (m->data_offset != sb->data_offset)
+			return refuse_layout(
+			    f, "data offset", "md member %u has %llu, member %u %llu", r,
+			    (unsigned long long)m->data_offset, rcl_md_super1_role(sb),
+			    (unsigned long long)sb->data_offset);
+		if (raid0 ? m->data_size != sb->data_size : m->data_size < sb->size)
+			return refuse_layout(
+			    f, "data size", "md member %u has %llu sectors, %s %llu", r,
+			    (unsigned long long)m->data_size, raid0 ? "another" : "the array uses",
+			    (unsigned long long)(raid0 ? sb->data_size : sb->size));
+	}
+	return true;
+}
+
+/*
+ * md's internal bitmap of @f into @geo, read from the member on @disk at
+ * @part, when it is one raidcli keeps: where the superblock says, whole
+ * before the data, no larger than the engine holds.
+ */
+static bool md_keep_bitmap(struct found *f, const struct rcl_soft_disk *disk,
+                           const struct rcl_gpt_part *part, struct rcl_md_geometry *geo)
+{
+	const struct rcl_md_super1 *sb = f->md;
+	uint8_t buf[RCL_MD_BITMAP_SB_BYTES];
+	struct rcl_md_bitmap_super bms;
 	struct rcl_error ignored = {0};
-	bool bitmap = sb->feature_map & RCL_MD_FEATURE_BITMAP_OFFSET;
+	uint64_t space;
 
-	if (rcl_soft_capacity(&cfg->dgs[0], vd->strip_kib, vd->last_lba + 1 - vd->first_lba,
-	                      sector_size, geo, &vd->bytes, &ignored))
-		return false;
-	return geo->data_offset == sb->data_offset && geo->size == sb->size &&
-	       geo->super_offset == sb->super_offset &&
-	       (bitmap ? geo->bitmap_offset == sb->bitmap_offset : !geo->bitmap_offset) &&
-	       !(sb->feature_map & ~(uint32_t)RCL_MD_FEATURE_BITMAP_OFFSET);
+	if (sb->bitmap_offset <= 0 ||
+	    rcl_soft_read(disk->fd, buf, sizeof(buf),
+	                  part->first_lba * disk->sector_size +
+	                      (sb->super_offset + (uint64_t)sb->bitmap_offset) * 512,
+	                  &ignored) ||
+	    rcl_md_bitmap_decode(buf, sizeof(buf), rcl_md_super1_bitmap_room(sb), &bms, &ignored))
+		return refuse_layout(f, "bitmap",
+		                     "md's superblock names one at offset %d that is not a "
+		                     "readable md bitmap there",
+		                     sb->bitmap_offset);
+	space = rcl_md_bitmap_space(bms.sync_size, bms.chunksize) / 512;
+	if (space > RCL_SOFT_BITMAP_MAX_SECTORS ||
+	    sb->super_offset + (uint64_t)sb->bitmap_offset + space > sb->data_offset)
+		return refuse_layout(f, "bitmap",
+		                     "md's takes %llu sectors at offset %d, raidcli keeps at most "
+		                     "%u, before the data",
+		                     (unsigned long long)space, sb->bitmap_offset,
+		                     RCL_SOFT_BITMAP_MAX_SECTORS);
+	geo->bitmap_offset = sb->bitmap_offset;
+	geo->bitmap_chunk = bms.chunksize;
+	geo->bitmap_sync_size = bms.sync_size;
+	return true;
 }
 
-/* Whether md array @f has every member, and a level raidcli lays out as md does. */
-static bool md_shape_fits(const struct found *f, enum rcl_raid_level *level, struct found *out)
+/*
+ * Whether the VD can keep md's member layout as md array @f has it
+ * (mdadm's choice of data offset and size, a bitmap or none): fills @vd's
+ * md layout and capacity, else @f->problem naming the field that differs.
+ * @disk holds a member, @part its md partition.
+ */
+static bool md_layout(struct found *f, const struct rcl_soft_dg *dg, struct rcl_soft_vd *vd,
+                      const struct rcl_soft_disk *disk, const struct rcl_gpt_part *part)
 {
 	const struct rcl_md_super1 *sb = f->md;
+	uint64_t sectors = (part->last_lba + 1 - part->first_lba) * disk->sector_size / 512;
+	uint32_t known = RCL_MD_FEATURE_BITMAP_OFFSET |
+	                 (sb->level == RCL_MD_LEVEL_RAID0 ? RCL_MD_FEATURE_RAID0_LAYOUT : 0);
+	struct rcl_md_geometry geo;
+	struct rcl_error ignored = {0};
+
+	if (sb->feature_map & ~known)
+		return refuse_layout(f, "feature map",
+		                     "md has 0x%x, raidcli keeps no feature but an internal bitmap "
+		                     "(0x1)",
+		                     sb->feature_map);
+	if (sb->super_offset != RCL_MD_SUPER1_2_OFFSET)
+		return refuse_layout(f, "superblock offset", "md has %llu, v1.2 has %u",
+		                     (unsigned long long)sb->super_offset, RCL_MD_SUPER1_2_OFFSET);
+	if (!md_members_alike(f))
+		return false;
+	if (sb->data_offset < sb->super_offset + 8 || sb->data_offset + sb->data_size > sectors)
+		return refuse_layout(f, "data offset",
+		                     "md has data from sector %llu for %llu sectors, its partition "
+		                     "has %llu",
+		                     (unsigned long long)sb->data_offset,
+		                     (unsigned long long)sb->data_size,
+		                     (unsigned long long)sectors);
+	if (sb->level != RCL_MD_LEVEL_RAID0 &&
+	    (!sb->size || (sb->chunksize && sb->size % sb->chunksize)))
+		return refuse_layout(f, "size",
+		                     "md has %llu sectors a member, not a whole number of its "
+		                     "%u-sector chunks",
+		                     (unsigned long long)sb->size, sb->chunksize);
+	if (sb->chunksize / 2 > RCL_SOFT_MAX_STRIP_KIB)
+		return refuse_layout(f, "chunk", "md has %u KiB, raidcli's strips go up to %u KiB",
+		                     sb->chunksize / 2, RCL_SOFT_MAX_STRIP_KIB);
+	vd->md = (struct rcl_md_geometry){.super_offset = sb->super_offset,
+	                                  .data_offset = sb->data_offset,
+	                                  .data_size = sb->data_size,
+	                                  .size = sb->level == RCL_MD_LEVEL_RAID0 ? 0 : sb->size,
+	                                  .bblog_offset = sb->bblog_offset,
+	                                  .bblog_size = sb->bblog_size};
+	if ((sb->feature_map & RCL_MD_FEATURE_BITMAP_OFFSET) &&
+	    !md_keep_bitmap(f, disk, part, &vd->md))
+		return false;
+	vd->md_kept = true;
+	if (rcl_soft_vd_geometry(dg, vd, disk->sector_size, &geo, &vd->bytes, &ignored))
+		return refuse_layout(f, "size", "md's gives no capacity raidcli can serve");
+	return true;
+}
+
+/*
+ * Whether md array @f has a level raidcli lays out as md does, and members
+ * md would assemble now: each as fresh as the freshest (a stale one would
+ * serve old data), each still in its role there. Roles no drive holds are
+ * fine: the array comes in degraded (check_importable() refuses it when
+ * too many are gone).
+ */
+static bool md_shape_fits(const struct rcl_soft_state *state, const struct found *f,
+                          enum rcl_raid_level *level, struct found *out)
+{
+	const struct rcl_md_super1 *sb = f->md;
+	size_t present = 0;
 
 	if (!md_level(sb, level)) {
 		refuse(out,
@@ -460,12 +623,32 @@ static bool md_shape_fits(const struct found *f, enum rcl_raid_level *level, str
 		       sb->level, sb->layout, sb->raid_disks);
 		return false;
 	}
-	for (unsigned r = 0; r < sb->raid_disks; r++)
-		if (f->roles[r] < 0) {
-			refuse(out, "md member %u is missing: raidcli adopts md arrays whole", r);
+	for (unsigned r = 0; r < sb->raid_disks; r++) {
+		const struct md_seen *m = &f->seen[r];
+		unsigned slot;
+
+		if (f->roles[r] < 0)
+			continue;
+		present++;
+		slot = state->disks[f->roles[r]].slot;
+		if (m->events != sb->events) {
+			refuse(out,
+			       "md member %u (drive %u:%u) is stale: %llu events, the array's "
+			       "freshest member has %llu; md would not assemble it, remove it and "
+			       "import the rest degraded",
+			       r, RCL_SOFT_ENCLOSURE, slot, (unsigned long long)m->events,
+			       (unsigned long long)sb->events);
 			return false;
 		}
-	if (f->disk_count != sb->raid_disks) {
+		if (m->dev_number >= sb->max_dev || sb->dev_roles[m->dev_number] != r) {
+			refuse(out,
+			       "drive %u:%u says it is md member %u, which the array no longer "
+			       "counts it as; remove it and import the rest degraded",
+			       RCL_SOFT_ENCLOSURE, slot, r);
+			return false;
+		}
+	}
+	if (f->disk_count != present) {
 		refuse(out, "it has md spares, or members of several arrays on a drive, which "
 		            "raidcli does not adopt");
 		return false;
@@ -499,9 +682,10 @@ static bool md_drives_fit(const struct rcl_soft_state *state, struct found *f,
 		}
 		if (!md_gpt(disk, f->gpts[k], &e)) {
 			refuse(f,
-			       "drive %u:%u has no free, 1 MiB-aligned MiB in its GPT for "
-			       "raidcli's metadata partition",
-			       RCL_SOFT_ENCLOSURE, disk->slot);
+			       "drive %u:%u has no room in its GPT for raidcli's metadata "
+			       "partition: no free, 1 MiB-aligned MiB, nor %u KiB free before "
+			       "the md partition",
+			       RCL_SOFT_ENCLOSURE, disk->slot, RCL_SOFT_RECORD_PART_MIN >> 10);
 			return false;
 		}
 		if (*first && (disk->sector_size != (*first)->sector_size || e != *entry ||
@@ -526,11 +710,11 @@ static enum rcl_status md_plan(const struct rcl_soft_state *state, struct found 
                                struct rcl_error *err)
 {
 	const struct rcl_soft_disk *first;
-	struct rcl_md_geometry geo;
 	enum rcl_raid_level level;
+	enum rcl_status st = RCL_OK;
 	int entry;
 
-	if (f->problem[0] || !f->md || !md_shape_fits(f, &level, f))
+	if (f->problem[0] || !f->md || !md_shape_fits(state, f, &level, f))
 		return RCL_OK;
 	f->adopt = rcl_calloc(1, sizeof(*f->adopt));
 	for (size_t k = 0; f->adopt && k < f->disk_count; k++)
@@ -541,20 +725,15 @@ static enum rcl_status md_plan(const struct rcl_soft_state *state, struct found 
 	if (!f->adopt)
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
 	if (md_drives_fit(state, f, &first, &entry)) {
-		md_config(state, f, level, md_part(first), entry, f->adopt);
-		if (!same_layout(f, f->adopt, first->sector_size, &geo))
-			refuse(f,
-			       "its md layout (data offset %llu, %llu sectors a member) is not "
-			       "the one raidcli computes for these partitions (%llu, %llu)",
-			       (unsigned long long)f->md->data_offset,
-			       (unsigned long long)f->md->size, (unsigned long long)geo.data_offset,
-			       (unsigned long long)geo.size);
+		st = md_config(state, f, level, md_part(first), entry, f->adopt, err);
+		if (!st)
+			md_layout(f, &f->adopt->dgs[0], &f->adopt->vds[0], first, md_part(first));
 	}
-	if (f->problem[0]) {
+	if (f->problem[0] || st) {
 		rcl_free(f->adopt);
 		f->adopt = NULL;
 	}
-	return RCL_OK;
+	return st;
 }
 
 /* ---- Finding them all ---- */
@@ -1115,6 +1294,46 @@ static enum rcl_status add_metadata_partitions(const struct rcl_soft_state *stat
 	return st;
 }
 
+/*
+ * A degraded adoption of @f: the present members' superblocks count the
+ * roles no drive holds as faulty, one event on, as md's do once it runs an
+ * array degraded. md then takes a left-behind drive that comes back for
+ * stale, never for current after raidcli wrote without it; and a crash
+ * before the records commit leaves a degraded md array that says so.
+ */
+static enum rcl_status mark_lost(const struct rcl_soft_state *state, const struct found *f,
+                                 struct rcl_error *err)
+{
+	const struct rcl_soft_vd *vd = &f->adopt->vds[0];
+	struct rcl_md_super1 *sb;
+	enum rcl_status st = RCL_OK;
+	bool lost = false;
+
+	for (unsigned r = 0; r < f->md->raid_disks; r++)
+		lost |= f->roles[r] < 0;
+	if (!lost)
+		return RCL_OK;
+	sb = rcl_malloc(sizeof(*sb));
+	if (!sb)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	for (unsigned r = 0; r < f->md->raid_disks && !st; r++) {
+		const struct rcl_soft_disk *disk;
+
+		if (f->roles[r] < 0)
+			continue;
+		disk = &state->disks[f->roles[r]];
+		st = rcl_soft_md_read(disk->fd, disk->sector_size, vd, sb, err);
+		for (unsigned d = 0; !st && d < sb->max_dev && d < RCL_MD_MAX_DEV; d++)
+			if (sb->dev_roles[d] < sb->raid_disks && f->roles[sb->dev_roles[d]] < 0)
+				sb->dev_roles[d] = RCL_MD_ROLE_FAULTY;
+		sb->events = f->md->events + 1;
+		if (!st)
+			st = rcl_soft_md_rewrite(disk->fd, disk->sector_size, vd, sb, err);
+	}
+	rcl_free(sb);
+	return st;
+}
+
 /* Merge every configuration of @list into a copy of this controller's, in @cfg. */
 static enum rcl_status plan_import(const struct rcl_soft_state *state,
                                    const struct found_list *list, struct rcl_foreign *shown,
@@ -1156,6 +1375,9 @@ enum rcl_status rcl_soft_foreign_import(struct rcl_ctrl *ctrl, bool preview,
 	}
 	if (!st && !preview) {
 		st = add_metadata_partitions(sc->state, &list, err);
+		for (size_t k = 0; k < list.count && !st; k++)
+			if (list.items[k].adopt)
+				st = mark_lost(sc->state, &list.items[k], err);
 		if (!st)
 			st = write_records(sc, &list, cfg, err);
 		/* Whatever happened, the drives say what is true now. */

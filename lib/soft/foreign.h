@@ -21,18 +21,23 @@
  * them), so a crash leaves the drives foreign or imported, never a mix.
  * GPTs, md superblocks and data stay as they are.
  *
- * An md array mdadm made is adopted in place when raidcli would lay it out
- * the same way: every member present, alone in a Linux RAID partition at
- * the same LBAs and GPT entry on every member, a level and md layout
- * raidcli has, and the data offset, size and bitmap raidcli computes for
- * that partition. Each member's GPT then gains raidcli's metadata
- * partition in a free, 1 MiB-aligned MiB (entry 0; the md partition moves
- * to entry 1 if it was there, keeping its place on the drive), its record
- * slots cleared, before the record update (vd.h's step (a)); until that
- * commits, scan.c still finds an md member there, so a crash leaves the
- * array foreign and importable again. md superblocks and data are never
- * written. Whole-drive md members cannot get a GPT without moving their
- * data: they are shown, and deleted, but never imported
+ * An md array mdadm made is adopted in place, in the layout md gave it:
+ * each member alone in a Linux RAID partition at the same LBAs and GPT
+ * entry on every member, a level raidcli lays out as md does, members as
+ * fresh as the freshest; the VD's record keeps md's data offset, size and
+ * bitmap (or none) as they are (config.h's "md"), whatever raidcli would
+ * have chosen. Roles no drive holds become members marked missing, so the
+ * array comes in degraded. Each member's GPT gains raidcli's metadata
+ * partition in a free, 1 MiB-aligned MiB, or else in the GPT's gap before
+ * the md partition (a short one, record.h), as entry 0 (the md partition
+ * moves to entry 1 if it was there, keeping its place on the drive), its
+ * record slots cleared, before the record update (vd.h's step (a)); until
+ * that commits, scan.c still finds an md member there, so a crash leaves
+ * the array foreign and importable again. md data is never written, nor
+ * are superblocks, but in a degraded adoption: there, before the records,
+ * the present members' count the lost roles faulty, one event on, as md's
+ * do once it runs the array degraded. Whole-drive md members cannot get a GPT without moving
+ * their data: they are shown, and deleted, but never imported
  * (raidcli-format(7)).
  */
 #ifndef RCL_SOFT_FOREIGN_H

@@ -83,27 +83,46 @@ void rcl_soft_chunk_member(int32_t md_level, unsigned n, uint64_t chunk, unsigne
 	*member = parity ? (pd + parity + data) % n : data;
 }
 
-enum rcl_status rcl_soft_capacity(const struct rcl_soft_dg *dg, unsigned strip_kib, uint64_t lbas,
-                                  unsigned sector_size, struct rcl_md_geometry *geo,
-                                  uint64_t *bytes, struct rcl_error *err)
+/* What md presents for a VD of @dg whose members have @geo. */
+static enum rcl_status presents(const struct rcl_soft_dg *dg, unsigned strip_kib,
+                                const struct rcl_md_geometry *geo, uint64_t *bytes,
+                                struct rcl_error *err)
 {
 	struct rcl_md_geometry top;
-	struct rcl_md_shape shape;
 	enum rcl_status st;
 
-	rcl_soft_md_shape(dg, strip_kib, &shape);
-	st = rcl_md_super1_geometry(lbas * sector_size / 512, &shape, geo, err);
-	if (st)
-		return st;
 	if (!rcl_soft_nested(dg->level)) {
-		*bytes = used_sectors(geo, shape.chunk_sectors) * 512 * data_members(dg);
+		*bytes = used_sectors(geo, strip_kib * 2) * 512 * data_members(dg);
 		return RCL_OK;
 	}
 	/* RAID50/60: the top RAID0 over the spans decides. */
 	st = rcl_soft_top_geometry(dg, strip_kib, geo, &top, err);
 	if (!st)
-		*bytes = used_sectors(&top, shape.chunk_sectors) * 512 * dg->spans;
+		*bytes = used_sectors(&top, strip_kib * 2) * 512 * dg->spans;
 	return st;
+}
+
+enum rcl_status rcl_soft_capacity(const struct rcl_soft_dg *dg, unsigned strip_kib, uint64_t lbas,
+                                  unsigned sector_size, struct rcl_md_geometry *geo,
+                                  uint64_t *bytes, struct rcl_error *err)
+{
+	struct rcl_md_shape shape;
+	enum rcl_status st;
+
+	rcl_soft_md_shape(dg, strip_kib, &shape);
+	st = rcl_md_super1_geometry(lbas * sector_size / 512, &shape, geo, err);
+	return st ? st : presents(dg, strip_kib, geo, bytes, err);
+}
+
+enum rcl_status rcl_soft_vd_geometry(const struct rcl_soft_dg *dg, const struct rcl_soft_vd *vd,
+                                     unsigned sector_size, struct rcl_md_geometry *geo,
+                                     uint64_t *bytes, struct rcl_error *err)
+{
+	if (!vd->md_kept)
+		return rcl_soft_capacity(dg, vd->strip_kib, vd->last_lba + 1 - vd->first_lba,
+		                         sector_size, geo, bytes, err);
+	*geo = vd->md;
+	return presents(dg, vd->strip_kib, geo, bytes, err);
 }
 
 static int cmp_extent(const void *a, const void *b)

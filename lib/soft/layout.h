@@ -40,6 +40,16 @@ enum rcl_status rcl_soft_capacity(const struct rcl_soft_dg *dg, unsigned strip_k
                                   uint64_t *bytes, struct rcl_error *err);
 
 /**
+ * rcl_soft_vd_geometry() - rcl_soft_capacity() for VD @vd of @dg on drives
+ * of @sector_size: the md layout it keeps (struct rcl_soft_vd's @md, an
+ * adopted md array's), else the one computed for its partitions.
+ * Return: as rcl_soft_capacity().
+ */
+enum rcl_status rcl_soft_vd_geometry(const struct rcl_soft_dg *dg, const struct rcl_soft_vd *vd,
+                                     unsigned sector_size, struct rcl_md_geometry *geo,
+                                     uint64_t *bytes, struct rcl_error *err);
+
+/**
  * rcl_soft_top_geometry() - RAID50/60: the top RAID0's geometry on each
  * span array, whose members have @member geometry.
  * Return: RCL_OK, or RCL_INVALID_PARAM when the span arrays are too small.

@@ -24,6 +24,30 @@ enum rcl_status rcl_soft_meta_part(const struct rcl_gpt *gpt, struct rcl_gpt_par
 	return rcl_guid_random(&part->guid, err);
 }
 
+enum rcl_status rcl_soft_meta_part_before(const struct rcl_gpt *gpt, uint64_t end_lba,
+                                          struct rcl_gpt_part *part, struct rcl_error *err)
+{
+	/* 4 KiB aligned, so no record straddles a 4K sector of the drive below. */
+	uint64_t align = gpt->sector_size < 4096 ? 4096 / gpt->sector_size : 1;
+	uint64_t first = (gpt->first_usable + align - 1) / align * align;
+	uint64_t lbas = RCL_SOFT_RECORD_PART_BYTES / gpt->sector_size;
+	enum rcl_status st = rcl_soft_meta_part(gpt, part, err);
+
+	if (st)
+		return st;
+	if (end_lba < first || (end_lba - first) * gpt->sector_size < RCL_SOFT_RECORD_PART_MIN)
+		return rcl_fail(err, RCL_NOT_ALLOWED,
+		                "the %llu bytes before LBA %llu cannot hold raidcli's metadata "
+		                "partition (%u bytes at least)",
+		                (unsigned long long)(end_lba > first
+		                                         ? (end_lba - first) * gpt->sector_size
+		                                         : 0),
+		                (unsigned long long)end_lba, RCL_SOFT_RECORD_PART_MIN);
+	part->first_lba = first;
+	part->last_lba = first + (end_lba - first < lbas ? end_lba - first : lbas) - 1;
+	return RCL_OK;
+}
+
 /* Keep the old entry's GUID when the partition stays where it was. */
 static enum rcl_status vd_part(const struct rcl_gpt_part *old, const struct rcl_soft_vd *vd,
                                struct rcl_gpt_part *part, struct rcl_error *err)
@@ -56,6 +80,9 @@ enum rcl_status rcl_soft_member_gpt(const struct rcl_soft_disk *disk, bool fresh
 		st = rcl_gpt_init(gpt, disk->bytes, disk->sector_size, err);
 		if (!st)
 			st = rcl_soft_meta_part(gpt, &meta, err);
+		/* An adopted md array may start at 1 MiB: then the metadata goes before it. */
+		if (!st && dg && dg->first_lba <= meta.last_lba)
+			st = rcl_soft_meta_part_before(gpt, dg->first_lba, &meta, err);
 		if (st)
 			return st;
 	}
@@ -229,8 +256,7 @@ enum rcl_status rcl_soft_member_write_md(int fd, unsigned sector_size, const cha
 	enum rcl_status st;
 
 	rcl_soft_md_shape(dg, vd->strip_kib, &a.shape);
-	st = rcl_soft_capacity(dg, vd->strip_kib, vd->last_lba + 1 - vd->first_lba, sector_size,
-	                       &a.geo, &bytes, err);
+	st = rcl_soft_vd_geometry(dg, vd, sector_size, &a.geo, &bytes, err);
 	/* mdadm's "homehost:name": the controller is the host. */
 	if (nested)
 		snprintf(a.name, sizeof(a.name), "%.20s:v%u-%u", serial, vd->id, span);

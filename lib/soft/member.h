@@ -33,6 +33,16 @@ enum rcl_status rcl_soft_meta_part(const struct rcl_gpt *gpt, struct rcl_gpt_par
                                    struct rcl_error *err);
 
 /**
+ * rcl_soft_meta_part_before() - a metadata partition in the free LBAs of
+ * @gpt before @end_lba (the GPT's gap before an adopted md partition that
+ * starts at 1 MiB): from the first usable 4 KiB boundary, 1 MiB at most,
+ * RCL_SOFT_RECORD_PART_MIN at least (record.h).
+ * Return: RCL_OK; RCL_NOT_ALLOWED when the gap is smaller.
+ */
+enum rcl_status rcl_soft_meta_part_before(const struct rcl_gpt *gpt, uint64_t end_lba,
+                                          struct rcl_gpt_part *part, struct rcl_error *err);
+
+/**
  * rcl_soft_member_write_md() - write member @member's md superblock and
  * (for redundant levels) an empty write-intent bitmap for VD @vd of @dg
  * into its partition on @fd, then flush.

@@ -294,6 +294,12 @@ static enum rcl_status check_vd(const struct rcl_soft_change *c, const struct rc
 		                "disk group %u is a %s: spanned drive groups (RAID10, RAID50, "
 		                "RAID60) cannot migrate",
 		                dg->id, rcl_raid_level_name(dg->level));
+	/* A new layout is computed for the partitions; md's own one would be lost. */
+	if (vd->md_kept)
+		return rcl_fail(err, RCL_UNSUPPORTED,
+		                "/v%u keeps the md layout of the array it was imported from, "
+		                "which raidcli does not migrate",
+		                vd->id);
 	if (!supported_pair(dg->level, level))
 		return rcl_fail(err, RCL_UNSUPPORTED,
 		                "migrating %s to %s is not supported (supported, for a group "

@@ -176,6 +176,17 @@ static uint64_t slot_offset(const struct rcl_soft_record_drive *drive, unsigned 
 	return drive->offset + (uint64_t)slot * RCL_SOFT_RECORD_SLOT_BYTES;
 }
 
+/* The payload bytes slot @slot holds: a short partition (record.h) cuts slot B's. */
+static uint64_t slot_room(const struct rcl_soft_record_drive *drive, unsigned slot)
+{
+	uint64_t start = (uint64_t)slot * RCL_SOFT_RECORD_SLOT_BYTES + RCL_SOFT_RECORD_HEADER_BYTES;
+	uint64_t end = start - RCL_SOFT_RECORD_HEADER_BYTES + RCL_SOFT_RECORD_SLOT_BYTES;
+
+	if (end > drive->bytes)
+		end = drive->bytes;
+	return end > start ? end - start : 0;
+}
+
 /*
  * Read @len bytes at @off. The drive ending early is the slot's problem
  * (RCL_CORRUPT in @why: a truncated partition); a failing read is the
@@ -239,8 +250,14 @@ static enum rcl_status load_payload(struct rcl_soft_record_drive *drive, unsigne
 	if (!buf)
 		return rcl_fail(err, RCL_NOMEM, "out of memory reading the configuration record");
 	memcpy(buf, block, RCL_SOFT_RECORD_HEADER_BYTES);
-	st = read_exact(drive->fd, buf + RCL_SOFT_RECORD_HEADER_BYTES, len,
-	                slot_offset(drive, s) + RCL_SOFT_RECORD_HEADER_BYTES, &slot->why, err);
+	if (len > slot_room(drive, s))
+		st = rcl_fail(&slot->why, RCL_CORRUPT,
+		              "slot %c's payload of %u bytes runs past the partition's end",
+		              slot_name(s), len);
+	else
+		st = read_exact(drive->fd, buf + RCL_SOFT_RECORD_HEADER_BYTES, len,
+		                slot_offset(drive, s) + RCL_SOFT_RECORD_HEADER_BYTES, &slot->why,
+		                err);
 	if (!st && rcl_crc32(0, buf + RCL_SOFT_RECORD_HEADER_BYTES, len) != slot->hdr.payload_crc)
 		st = rcl_fail(&slot->why, RCL_CORRUPT, "slot %c's payload CRC does not match",
 		              slot_name(s));
@@ -262,7 +279,8 @@ static enum rcl_status read_slot(struct rcl_soft_record_drive *drive, unsigned s
 	uint8_t block[RCL_SOFT_RECORD_HEADER_BYTES];
 	enum rcl_status st;
 
-	if ((uint64_t)(s + 1) * RCL_SOFT_RECORD_SLOT_BYTES > drive->bytes) {
+	if ((uint64_t)s * RCL_SOFT_RECORD_SLOT_BYTES + RCL_SOFT_RECORD_HEADER_BYTES >
+	    drive->bytes) {
 		rcl_fail(&slot->why, RCL_CORRUPT,
 		         "slot %c lies past the end of the %llu-byte partition", slot_name(s),
 		         (unsigned long long)drive->bytes);
@@ -344,10 +362,16 @@ static enum rcl_status check_config(const struct rcl_soft_record_drive *drive,
 		return rcl_fail(err, RCL_INVALID_PARAM,
 		                "a configuration of %zu bytes exceeds the %u a record holds",
 		                cfg->len, RCL_SOFT_RECORD_PAYLOAD_MAX);
-	if (drive->bytes < RCL_SOFT_RECORD_PART_BYTES)
+	if (drive->bytes < RCL_SOFT_RECORD_PART_MIN)
 		return rcl_fail(err, RCL_INVALID_PARAM,
 		                "the metadata partition has %llu bytes, %u are needed",
-		                (unsigned long long)drive->bytes, RCL_SOFT_RECORD_PART_BYTES);
+		                (unsigned long long)drive->bytes, RCL_SOFT_RECORD_PART_MIN);
+	if (cfg->len > slot_room(drive, RCL_SOFT_RECORD_SLOTS - 1))
+		return rcl_fail(err, RCL_INVALID_PARAM,
+		                "a configuration of %zu bytes exceeds the %llu the short metadata "
+		                "partition of an adopted md member holds",
+		                cfg->len,
+		                (unsigned long long)slot_room(drive, RCL_SOFT_RECORD_SLOTS - 1));
 	return RCL_OK;
 }
 

@@ -11,6 +11,11 @@
  *	byte 0		slot A: a 4 KiB header, then the payload
  *	byte 512 KiB	slot B: the same
  *
+ * The partition may be shorter, down to RCL_SOFT_RECORD_PART_MIN: an md
+ * member adopted where its partition starts at 1 MiB ("sgdisk -n 1:0:0")
+ * keeps it in the GPT's gap before that (foreign.c). Slot B is then cut
+ * at the partition's end, and so is the payload it can hold.
+ *
  * A header (all fields little-endian; the rest of the 4 KiB is zero):
  *
  *	0	magic "RCLCFG01"
@@ -47,6 +52,7 @@
 
 /* The metadata partition: its size, its two slots, a slot's header. */
 #define RCL_SOFT_RECORD_PART_BYTES   (1u << 20)
+#define RCL_SOFT_RECORD_PART_MIN     (768u << 10)
 #define RCL_SOFT_RECORD_SLOT_BYTES   (RCL_SOFT_RECORD_PART_BYTES / 2)
 #define RCL_SOFT_RECORD_HEADER_BYTES 4096u
 #define RCL_SOFT_RECORD_PAYLOAD_MAX  (RCL_SOFT_RECORD_SLOT_BYTES - RCL_SOFT_RECORD_HEADER_BYTES)

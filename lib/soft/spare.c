@@ -55,12 +55,13 @@ static enum rcl_status check_fits(const struct rcl_soft_change *c, const struct 
                                   unsigned ss, struct rcl_error *err)
 {
 	const struct rcl_soft_disk *member = ss ? NULL : rcl_soft_change_any_member(c, dg);
-	uint64_t end;
-	enum rcl_status st = rcl_soft_room_end(disk, &end, err);
+	struct rcl_gpt gpt;
+	/* The group's extent, as it is: an adopted md group's need not end on a MiB. */
+	enum rcl_status st = rcl_gpt_init(&gpt, disk->bytes, disk->sector_size, err);
 
 	if (member)
 		ss = member->sector_size;
-	if (!st && (end < dg->last_lba || (ss && ss != disk->sector_size)))
+	if (!st && (gpt.last_usable < dg->last_lba || (ss && ss != disk->sector_size)))
 		st = rcl_fail(err, RCL_DRIVE_TOO_SMALL,
 		              "drive %u:%u is too small to replace a member of disk group %u",
 		              ref->enclosure, ref->slot, dg->id);

@@ -50,8 +50,7 @@ enum rcl_status rcl_soft_geometry_get(const struct rcl_soft_dg *dg, const struct
 	enum rcl_status st;
 
 	*geo = (struct rcl_soft_geometry){.spans = 1, .nested = rcl_soft_nested(dg->level)};
-	st = rcl_soft_capacity(dg, vd->strip_kib, vd->last_lba + 1 - vd->first_lba, sector_size,
-	                       &member, &geo->bytes, err);
+	st = rcl_soft_vd_geometry(dg, vd, sector_size, &member, &geo->bytes, err);
 	if (st)
 		return st;
 	if (geo->nested) {

@@ -28,6 +28,9 @@
 /* The most members one md array has (RAID1 is one array over them all). */
 #define RCL_SOFT_ARRAY_MAX RCL_MAX_DRIVES_PER_SPAN
 
+/* The most sectors an md bitmap's superblock and bits take (128 KiB of bits). */
+#define RCL_SOFT_BITMAP_MAX_SECTORS 320
+
 /**
  * struct rcl_soft_array - one md array of a VD.
  * @level:	RCL_MD_LEVEL_RAID0, _RAID1, _RAID5, _RAID6 or _RAID10.

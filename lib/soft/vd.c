@@ -403,8 +403,7 @@ static enum rcl_status data_signature(struct rcl_soft_change *c, const struct rc
 	unsigned first, copies;
 	uint8_t *buf;
 
-	if (!disk || rcl_soft_capacity(dg, vd->strip_kib, vd->last_lba + 1 - vd->first_lba,
-	                               disk->sector_size, &geo, &bytes, err))
+	if (!disk || rcl_soft_vd_geometry(dg, vd, disk->sector_size, &geo, &bytes, err))
 		return rcl_fail(
 		    err, RCL_NEED_FORCE,
 		    "cannot tell where virtual drive /v%u starts; use force to delete it", vd->id);

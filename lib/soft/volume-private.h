@@ -48,9 +48,6 @@ struct vol_member {
 	atomic_uint reading;
 };
 
-/* The most sectors an md bitmap's superblock and bits take (128 KiB of bits). */
-#define RCL_SOFT_BITMAP_MAX_SECTORS 320
-
 /*
  * rcl_soft_vol_bitmap_on_disk_dirty() - whether the bitmap of array @a
  * that the member open as @fd keeps is valid and has a bit set.

@@ -3,12 +3,18 @@
  * mkmembers.c - write md array members the way the soft RAID engine lays
  * them out, for test-md-oracle.py to show to sgdisk, sfdisk and mdadm.
  *
- * Usage: mkmembers DIR. For each array below, one sparse image per member
- * in DIR: a GPT with one Linux RAID partition from the first 1 MiB
- * boundary to the last usable sector (as "sgdisk -n 1:0:0" makes it), so
- * the data area is not a whole number of chunks. In it an md v1.2
+ * Usage: mkmembers DIR [plain]. For each array below, one sparse image
+ * per member in DIR: a GPT with one Linux RAID partition from the first
+ * 1 MiB boundary to the last usable sector (as "sgdisk -n 1:0:0" makes
+ * it), so the data area is not a whole number of chunks. In it an md v1.2
  * superblock and, except for RAID0, an internal bitmap; all clean. Prints
  * a JSON array describing every member, with what mdadm should report.
+ *
+ * With "plain", the arrays are those mdadm makes with its defaults on
+ * small drives (no bitmap below 100 GB) or with a data offset of its
+ * user's choice (mdadm --data-offset), for import tests; the RAID1s'
+ * members hold a pattern (mkmembers_pattern() in test-md-foreign.py):
+ * sector k of the array is k, as 8 little-endian bytes, 64 times.
  */
 #include <fcntl.h>
 #include <json-c/json.h>
@@ -26,21 +32,36 @@
 #define IMAGE_BYTES (96 * MIB)
 #define EVENTS      7
 
+/*
+ * @data_offset: sectors, instead of mdadm's default (0).
+ * @fill:	RAID1: the members hold the pattern.
+ */
 struct array {
 	const char *name;
 	struct rcl_md_shape shape;
 	unsigned spares;
 	unsigned sector_size;
+	uint64_t data_offset;
+	bool fill;
 };
 
 static const struct array arrays[] = {
-    {"r0", {RCL_MD_LEVEL_RAID0, 0, 3, 1024, false}, 0, 512},
-    {"r1", {RCL_MD_LEVEL_RAID1, 0, 2, 0, true}, 0, 512},
-    {"r5", {RCL_MD_LEVEL_RAID5, RCL_MD_LAYOUT_LEFT_SYMMETRIC, 4, 128, true}, 0, 512},
-    {"r6", {RCL_MD_LEVEL_RAID6, RCL_MD_LAYOUT_LEFT_SYMMETRIC, 5, 1024, true}, 0, 512},
-    {"r10", {RCL_MD_LEVEL_RAID10, RCL_MD_LAYOUT_RAID10_NEAR2, 4, 1024, true}, 0, 512},
-    {"r5spare", {RCL_MD_LEVEL_RAID5, RCL_MD_LAYOUT_LEFT_SYMMETRIC, 3, 128, true}, 1, 512},
-    {"r1-4k", {RCL_MD_LEVEL_RAID1, 0, 2, 0, true}, 0, 4096},
+    {"r0", {RCL_MD_LEVEL_RAID0, 0, 3, 1024, false}, 0, 512, 0, false},
+    {"r1", {RCL_MD_LEVEL_RAID1, 0, 2, 0, true}, 0, 512, 0, false},
+    {"r5", {RCL_MD_LEVEL_RAID5, RCL_MD_LAYOUT_LEFT_SYMMETRIC, 4, 128, true}, 0, 512, 0, false},
+    {"r6", {RCL_MD_LEVEL_RAID6, RCL_MD_LAYOUT_LEFT_SYMMETRIC, 5, 1024, true}, 0, 512, 0, false},
+    {"r10", {RCL_MD_LEVEL_RAID10, RCL_MD_LAYOUT_RAID10_NEAR2, 4, 1024, true}, 0, 512, 0, false},
+    {"r5spare", {RCL_MD_LEVEL_RAID5, RCL_MD_LAYOUT_LEFT_SYMMETRIC, 3, 128, true}, 1, 512, 0, false},
+    {"r1-4k", {RCL_MD_LEVEL_RAID1, 0, 2, 0, true}, 0, 4096, 0, false},
+    {.name = NULL},
+};
+
+static const struct array plain[] = {
+    {"p1", {RCL_MD_LEVEL_RAID1, 0, 2, 0, false}, 0, 512, 0, true},
+    {"p1off", {RCL_MD_LEVEL_RAID1, 0, 2, 0, true}, 0, 512, 8192, true},
+    {"p5", {RCL_MD_LEVEL_RAID5, RCL_MD_LAYOUT_LEFT_SYMMETRIC, 3, 1024, false}, 0, 512, 0, false},
+    {"p10", {RCL_MD_LEVEL_RAID10, RCL_MD_LAYOUT_RAID10_NEAR2, 4, 1024, false}, 0, 512, 0, false},
+    {.name = NULL},
 };
 
 static void die(const char *what, const struct rcl_error *err)
@@ -126,6 +147,32 @@ static void write_md(int fd, uint64_t part_off, const struct rcl_md_super1 *sb,
 	           part_off + (sb->super_offset + (uint64_t)sb->bitmap_offset) * 512);
 }
 
+/* mdadm --data-offset: the data moves, the rest of the member is data. */
+static void move_data(const struct array *a, uint64_t dev_sectors, struct rcl_md_geometry *geo)
+{
+	uint64_t round = a->shape.chunk_sectors ? a->shape.chunk_sectors : 128;
+
+	geo->data_offset = a->data_offset;
+	geo->data_size = dev_sectors - geo->data_offset;
+	geo->size = a->shape.level == RCL_MD_LEVEL_RAID0 ? 0 : geo->data_size / round * round;
+}
+
+/* The pattern over the array's @sectors, on a RAID1 member's data at @at. */
+static void fill(int fd, uint64_t at, uint64_t sectors)
+{
+	static uint8_t buf[1 << 20];
+
+	for (uint64_t k = 0; k < sectors;) {
+		size_t n = 0;
+
+		for (; n < sizeof(buf) / 512 && k < sectors; n++, k++)
+			for (unsigned i = 0; i < 64; i++)
+				for (unsigned b = 0; b < 8; b++)
+					buf[n * 512 + i * 8 + b] = (uint8_t)(k >> (8 * b));
+		pwrite_all(fd, buf, n * 512, at + (k - n) * 512);
+	}
+}
+
 static void describe(json_object *out, const char *image, const struct array *a,
                      const struct rcl_gpt_part *p, const struct rcl_md_super1 *sb,
                      const struct rcl_md_geometry *geo)
@@ -190,8 +237,12 @@ static void make_member(const char *dir, const struct array *a, const struct rcl
 	if (rcl_md_super1_geometry((p->last_lba + 1 - p->first_lba) * a->sector_size / 512,
 	                           &a->shape, &geo, &err))
 		die("geometry", &err);
+	if (a->data_offset)
+		move_data(a, (p->last_lba + 1 - p->first_lba) * a->sector_size / 512, &geo);
 	fill_super(&sb, a, &geo, uuid->b, member);
 	write_md(fd, part_off, &sb, &geo);
+	if (a->fill)
+		fill(fd, part_off + geo.data_offset * 512, geo.size);
 	if (close(fd) < 0)
 		die(image, NULL);
 	describe(out, image, a, p, &sb, &geo);
@@ -201,13 +252,13 @@ int main(int argc, char **argv)
 {
 	json_object *out = json_object_new_array();
 	struct rcl_error err = {0};
+	const struct array *set = argc == 3 && !strcmp(argv[2], "plain") ? plain : arrays;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: mkmembers DIR\n");
+	if (argc != 2 && set == arrays) {
+		fprintf(stderr, "usage: mkmembers DIR [plain]\n");
 		return 2;
 	}
-	for (size_t i = 0; i < sizeof(arrays) / sizeof(arrays[0]); i++) {
-		const struct array *a = &arrays[i];
+	for (const struct array *a = set; a->name; a++) {
 		struct rcl_guid uuid;
 
 		if (rcl_guid_random(&uuid, &err))

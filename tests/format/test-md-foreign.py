@@ -15,14 +15,23 @@ foreign configuration per array (owner: the md UUID mdadm reports), with
 its level, members and completeness. Members whose GPT has a free MiB for
 raidcli's metadata partition (sgdisk makes that GPT here) are adopted in
 place: the same level, UUID, chunk and member order, every byte of the md
-partitions unchanged, a GPT sgdisk -v accepts. Members filling their
-drives, or whole drives, are refused with the reason and no byte changed;
-"fall del force" wipes them so that mdadm finds no superblock and the
-drives are blank.
+partitions unchanged, a GPT sgdisk -v accepts. So are members filling
+their drives from 1 MiB ("sgdisk -n 1:0:0"): the metadata partition goes
+in the GPT's gap before them. Whole drives are refused with the reason
+and no byte changed; "fall del force" wipes them so that mdadm finds no
+superblock and the drives are blank.
+
+"mkmembers DIR plain" makes the arrays mdadm makes with its defaults on
+small drives (no bitmap) or with a data offset of its own: they import,
+one with a member absent degraded (its present members' superblocks then
+count that one out, one event on; rebuilt onto a blank drive after), and
+the engine (tests/engine/voltool) reads the pattern the RAID1s hold. A
+layout raidcli cannot keep is refused naming the field that differs.
 """
 import hashlib
 import json
 import os
+import struct
 import subprocess
 import sys
 
@@ -31,6 +40,8 @@ from oracle import (check, copy_partition, examine, finish, have_tools, run,  # 
                     scratch)
 
 RAIDCLI = os.environ.get('RAIDCLI')
+VOLTOOL = os.path.join(os.environ.get('BUILD_ROOT', ''), 'tests', 'engine', 'voltool')
+META_TYPE = '0A511BD4-1AB7-4BFC-BE0F-14838F789FCD'
 
 
 def raidcli(state, *args):
@@ -78,20 +89,33 @@ def test_partitions(work, members):
     cfgs = data.get('Foreign Configurations', [])
     check(rc == 0 and len(cfgs) == 1 and cfgs[0]['Source'] == 'mdadm' and
           cfgs[0]['Owner'] == uuid and cfgs[0]['Complete'] == 'Yes' and
-          cfgs[0]['PDs'] == '4/4' and cfgs[0]['Importable'] == 'No',
+          cfgs[0]['PDs'] == '4/4' and cfgs[0]['Importable'] == 'Yes',
           f'fall show lists the md array: {cfgs}')
     rows = data.get('FOREIGN CONFIGURATION', [])
     check([r['Type'] for r in rows] == ['RAID5'], f'the md array is a RAID5 group: {rows}')
     props = data.get('VD Properties', [{}])[0]
     check(props.get('md UUID') == uuid and props.get('Strip Size') == '64 KB',
           f'the md VD has mdadm UUID and chunk: {props}')
-    before = sha(images)
+    copies = [sparse_copy(img, os.path.join(work, 'partial-%d.img' % i))
+              for i, img in enumerate(images)]
+    before = [part_sha(m['image'], m['first_lba'], m['last_lba']) for m in r5]
     rc, out = raidcli(state, '/c0/fall', 'import')
-    msg = out['Command Status']['Description']
-    check(rc == 255 and 'no free, 1 MiB-aligned MiB' in msg,
-          f'md members filling their drives are not imported: {rc} {msg}')
-    check(sha(images) == before, 'a refused md import changes no byte')
+    check(rc == 0, f'md members filling their drives from 1 MiB are imported: {rc} {out}')
+    for m, digest in zip(r5, before):
+        img = m['image']
+        check(part_sha(img, m['first_lba'], m['last_lba']) == digest,
+              f'{img}: the md partition is byte for byte intact')
+        meta = [p for p in gpt_parts(img) if p[0] == META_TYPE]
+        check(len(meta) == 1 and meta[0][2] < m['first_lba'] and
+              (meta[0][2] + 1 - meta[0][1]) * 512 >= 768 << 10,
+              f'{img}: the metadata partition lies in the gap before the md one: {meta}')
+        rc, out_v, _ = run('sgdisk', '-v', img)
+        check(rc == 0 and 'No problems found' in out_v, f'{img}: sgdisk -v: {out_v}')
+    rc, out = raidcli(state, '/c0/v0', 'show')
+    rows = out.get('Response Data', {}).get('Virtual Drives', [])
+    check(rc == 0 and rows and rows[0]['State'] == 'Optl', f'the adopted RAID5 is optimal: {rows}')
 
+    images = copies
     state = os.path.join(work, 'state-partial')
     controller(state, images[:3])
     rc, out = raidcli(state, '/c0/fall', 'show')
@@ -107,6 +131,166 @@ def test_partitions(work, members):
     rc, out = raidcli(state, '/c0', 'show')
     rows = out['Response Data']['PD LIST']
     check(all(r['DG'] == '-' for r in rows), f'wiped md members are not foreign: {rows}')
+
+
+def part_sha(img, first, last):
+    """SHA-256 of LBAs @first..@last of @img."""
+    h = hashlib.sha256()
+    with open(img, 'rb') as f:
+        f.seek(first * 512)
+        left = (last + 1 - first) * 512
+        while left:
+            block = f.read(min(left, 1 << 20))
+            h.update(block)
+            left -= len(block)
+    return h.hexdigest()
+
+
+def gpt_parts(img):
+    """(type GUID, first LBA, last LBA) of each GPT entry of @img, by sfdisk."""
+    rc, out, _ = run('sfdisk', '--json', img)
+    parts = json.loads(out)['partitiontable'].get('partitions', []) if rc == 0 else []
+    return [(p['type'], p['start'], p['start'] + p['size'] - 1) for p in parts]
+
+
+def sparse_copy(src, dst):
+    subprocess.run(['cp', '--sparse=always', src, dst], check=True)
+    return dst
+
+
+def blank(work, name):
+    """A blank 96 MiB image, as big as mkmembers' drives."""
+    img = os.path.join(work, name + '.img')
+    with open(img, 'wb') as f:
+        f.truncate(96 << 20)
+    return img
+
+
+def pattern_sha(sectors):
+    """SHA-256 of mkmembers' pattern over @sectors: sector k holds k, 64 times."""
+    h = hashlib.sha256()
+    for k in range(0, sectors, 2048):
+        h.update(b''.join(struct.pack('<Q', j) * 64 for j in range(k, min(k + 2048, sectors))))
+    return h.hexdigest()
+
+
+def vd_sha(state, vd, length):
+    """SHA-256 of VD @vd's first @length bytes, as the engine reads them."""
+    out = os.path.join(os.path.dirname(state), 'vd-read')
+    p = subprocess.run([VOLTOOL, state, '0', str(vd), 'read', '0', str(length), out],
+                       capture_output=True, text=True,
+                       env=dict(os.environ, RAIDCLI_STATE_DIR=state))
+    if p.returncode:
+        check(False, f'voltool read /v{vd}: {p.stderr}')
+        return None
+    with open(out, 'rb') as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def md_patch(img, first_lba, values):
+    """Set fields of the md v1.2 superblock of the member at @first_lba of
+    @img ({byte offset: (struct format, value)}) and its checksum, as md
+    computes it."""
+    at = (first_lba + 8) * 512
+    with open(img, 'r+b') as f:
+        f.seek(at)
+        sb = bytearray(f.read(4096))
+        for offset, (fmt, value) in values.items():
+            struct.pack_into(fmt, sb, offset, value)
+        max_dev = struct.unpack_from('<I', sb, 220)[0]
+        struct.pack_into('<I', sb, 216, 0)
+        words = sb[:256 + 2 * max_dev]
+        csum = sum(struct.unpack_from('<%dI' % (len(words) // 4), words))
+        if len(words) % 4:
+            csum += struct.unpack_from('<H', words, len(words) - 2)[0]
+        struct.pack_into('<I', sb, 216, ((csum & 0xffffffff) + (csum >> 32)) & 0xffffffff)
+        f.seek(at)
+        f.write(sb)
+
+
+def vd_rows(state):
+    rc, out = raidcli(state, '/c0/vall', 'show')
+    return {r['Name']: r for r in out['Response Data'].get('Virtual Drives', [])}
+
+
+def test_plain(work, members):
+    """Arrays as mdadm makes them by default (no bitmap), with a data offset
+    of their own, and with a member absent: adopted as they are."""
+    by = {}
+    for m in members:
+        by.setdefault(m['array'], []).append(m)
+    images = {a: [m['image'] for m in sorted(ms, key=lambda m: m['role'])]
+              for a, ms in by.items()}
+    everything = {a: [part_sha(m['image'], m['first_lba'], m['last_lba']) for m in ms]
+                  for a, ms in by.items()}
+    odd = [sparse_copy(img, os.path.join(work, 'odd-%d.img' % i))
+           for i, img in enumerate(images['p1'])]
+    state = os.path.join(work, 'state-plain')
+    controller(state, images['p1'] + images['p1off'] + images['p5'][:2] + images['p10'])
+    rc, out = raidcli(state, '/c0/fall', 'show')
+    cfgs = {c['Owner']: c for c in out['Response Data'].get('Foreign Configurations', [])}
+    p5 = cfgs.get(by['p5'][0]['uuid'], {})
+    check(rc == 59 and len(cfgs) == 4 and all(c['Importable'] == 'Yes' for c in cfgs.values())
+          and p5.get('Complete') == 'No' and p5.get('PDs') == '2/3',
+          f'md arrays without bitmap, with a data offset of their own, one lacking a member: '
+          f'all importable: {rc} {cfgs}')
+    rc, out = raidcli(state, '/c0/fall', 'import')
+    check(rc == 0, f'they import: {rc} {out["Command Status"]}')
+    rows = vd_rows(state)
+    states = {n: r['State'] for n, r in rows.items()}
+    check(states == {'p1': 'Optl', 'p1off': 'Optl', 'p5': 'Dgrd', 'p10': 'Optl'},
+          f'each is a VD, the RAID5 lacking a member degraded: {states}')
+    for a, ms in by.items():
+        for m, digest in zip(ms, everything[a]):
+            if a != 'p5':
+                check(part_sha(m['image'], m['first_lba'], m['last_lba']) == digest,
+                      f'{m["image"]}: the md member is byte for byte intact')
+    # The degraded one's present members count the one left behind out, as md would.
+    for m in by['p5'][:2]:
+        part = os.path.join(work, 'p5-examine')
+        copy_partition(m['image'], part, m['first_lba'], m['last_lba'] + 1 - m['first_lba'])
+        f, _ = examine(part, m['image'])
+        check(f.get('Events') == str(m['events'] + 1) and
+              f.get('Array State', '').startswith('AA.') and
+              f.get('Data Offset') == '%d sectors' % m['data_offset'],
+              f'{m["image"]}: after a degraded import md sees member 2 gone, one event on, '
+              f'and the data where it was: {f}')
+    for name in ('p1', 'p1off'):
+        m = by[name][0]
+        vd = int(rows.get(name, {}).get('DG/VD', '0/0').split('/')[1])
+        check(vd_sha(state, vd, m['size'] * 512) == pattern_sha(m['size']),
+              f'{name}: the engine reads what md holds at data offset {m["data_offset"]}')
+    spare = blank(work, 'p5-new')
+    raidcli(state, '/c0', 'add', 'drive', 'path=' + spare)
+    rc, out = raidcli(state, '/c0', 'show')
+    slot = out['Response Data']['PD LIST'][-1]['EID:Slt'].split(':')[1]
+    rc, out = raidcli(state, '/c0/e252/s' + slot, 'start', 'rebuild', 'wait')
+    raidcli(state, '/c0', 'stop', 'service')
+    check(vd_rows(state).get('p5', {}).get('State') == 'Optl',
+          f'the degraded RAID5 rebuilds onto a blank drive: {rc} {out["Command Status"]}')
+    parts = [p for p in gpt_parts(spare) if p[0] != META_TYPE]
+    check(len(parts) == 1, f'the new member has the md partition: {parts}')
+    if len(parts) == 1:
+        part = os.path.join(work, 'p5-new.part')
+        copy_partition(spare, part, parts[0][1], parts[0][2] + 1 - parts[0][1])
+        f, _ = examine(part, 'p5-new')
+        check(f.get('Array UUID') == by['p5'][0]['uuid'] and
+              f.get('Data Offset') == '%d sectors' % by['p5'][0]['data_offset'] and
+              'Internal Bitmap' not in f,
+              f'the new member has md layout (no bitmap, data offset): {f}')
+
+    # A member whose data starts elsewhere: md takes it, raidcli cannot keep it.
+    m = by['p1'][1]
+    md_patch(odd[1], m['first_lba'], {128: ('<Q', m['data_offset'] + 2048),
+                                      136: ('<Q', m['data_size'] - 2048)})
+    state = os.path.join(work, 'state-odd')
+    controller(state, odd)
+    before = sha(odd)
+    rc, out = raidcli(state, '/c0/fall', 'import')
+    msg = out['Command Status']['Description']
+    check(rc == 255 and 'data offset: md member' in msg,
+          f'a layout raidcli cannot keep is refused naming the field: {rc} {msg}')
+    check(sha(odd) == before, 'a refused md import changes no byte')
 
 
 def regpt(work, m):
@@ -218,6 +402,9 @@ def main():
         test_adopt(work, members)  # first: test_partitions wipes the originals
         test_partitions(work, members)
         test_whole_drives(work, members)
+        out = subprocess.run([sys.argv[1], work, 'plain'], capture_output=True, text=True,
+                             check=True)
+        test_plain(work, json.loads(out.stdout))
     return finish()
 
 

@@ -343,13 +343,22 @@ START_TEST(test_read_truncated_partition)
 	open_drive(&d, fd, PART);
 	write_gen(&d, 1, SERIAL);
 	write_gen(&d, 2, SERIAL);
-	/* A partition that ends inside slot B: slot A still reads. */
-	open_drive(&d, fd, PART - 1);
+	/* A short partition (an adopted md member's): slot B holds less, and reads. */
+	open_drive(&d, fd, SLOT + HDR + PAYLOAD);
+	ck_assert(d.slots[0].valid);
+	ck_assert(d.slots[1].valid);
+	/* One that ends inside slot B's payload, then its header: slot A still reads. */
+	open_drive(&d, fd, SLOT + HDR + PAYLOAD - 1);
+	ck_assert(d.slots[0].valid);
+	ck_assert(!d.slots[1].valid);
+	ck_assert_int_eq(d.slots[1].why.status, RCL_CORRUPT);
+	ck_assert_ptr_nonnull(strstr(d.slots[1].why.msg, "past the partition's end"));
+	open_drive(&d, fd, SLOT + HDR - 1);
 	ck_assert(d.slots[0].valid);
 	ck_assert(!d.slots[1].valid);
 	ck_assert_int_eq(d.slots[1].why.status, RCL_CORRUPT);
 	ck_assert_ptr_nonnull(strstr(d.slots[1].why.msg, "past the end"));
-	open_drive(&d, fd, SLOT - 1);
+	open_drive(&d, fd, HDR + PAYLOAD - 1);
 	ck_assert(!d.slots[0].valid);
 	ck_assert(!d.slots[1].valid);
 	/* A drive that ends inside slot A's payload, then inside its header. */
@@ -610,7 +619,7 @@ START_TEST(test_prepare_refusals)
 	struct rcl_soft_record_config cfg = {1, SERIAL, "x", 1};
 	char long_serial[RCL_SOFT_RECORD_SERIAL_MAX + 2];
 	struct rcl_error err = {0};
-	uint8_t zero[HDR] = {0}, block[HDR];
+	uint8_t zero[HDR] = {0}, block[HDR], *big;
 	int fd = unit_drive_new(DRIVE);
 
 	rcl_soft_record_drive_init(&d, fd, PART, PART, &uuid);
@@ -632,9 +641,19 @@ START_TEST(test_prepare_refusals)
 	ck_assert_int_eq(rcl_soft_record_prepare(&d, &cfg, &err), RCL_INVALID_PARAM);
 	long_serial[RCL_SOFT_RECORD_SERIAL_MAX] = '\0';
 	/* A partition too small for both slots. */
-	open_drive(&d, fd, PART - 512);
+	open_drive(&d, fd, RCL_SOFT_RECORD_PART_MIN - 512);
 	ck_assert_int_eq(rcl_soft_record_prepare(&d, &cfg, &err), RCL_INVALID_PARAM);
 	ck_assert_ptr_nonnull(strstr(err.msg, "metadata partition has"));
+	/* A short one whose slot B cannot hold the payload: both slots must. */
+	cfg.len = RCL_SOFT_RECORD_PART_MIN - SLOT - HDR + 1;
+	cfg.payload = big = calloc(1, cfg.len);
+	ck_assert_ptr_nonnull(big);
+	open_drive(&d, fd, RCL_SOFT_RECORD_PART_MIN);
+	ck_assert_int_eq(rcl_soft_record_prepare(&d, &cfg, &err), RCL_INVALID_PARAM);
+	ck_assert_ptr_nonnull(strstr(err.msg, "short metadata partition"));
+	free(big);
+	cfg.payload = "x";
+	cfg.len = 1;
 	/* None of that wrote anything. */
 	unit_get(fd, block, HDR, PART);
 	ck_assert_mem_eq(block, zero, HDR);

@@ -74,6 +74,14 @@ static struct rcl_soft_config *sample(void)
 		}
 	}
 	cfg->vd_count = 3;
+	/* VD 0 keeps an adopted md array's layout: no bitmap, mdadm's data offset. */
+	cfg->vds[0].md_kept = true;
+	cfg->vds[0].md = (struct rcl_md_geometry){.super_offset = RCL_MD_SUPER1_2_OFFSET,
+	                                          .data_offset = 2048,
+	                                          .data_size = 43905,
+	                                          .size = 43904,
+	                                          .bblog_offset = 16,
+	                                          .bblog_size = 8};
 	ck_assert_int_eq(rcl_guid_random(&cfg->spares[0].uuid, &err), RCL_OK);
 	cfg->spares[0].slot = 20;
 	ck_assert_int_eq(rcl_guid_random(&cfg->spares[1].uuid, &err), RCL_OK);
@@ -96,6 +104,15 @@ static char *format(const struct rcl_soft_config *cfg, size_t *len)
 
 	ck_assert_ptr_nonnull(text);
 	return text;
+}
+
+static bool same_md(const struct rcl_md_geometry *a, const struct rcl_md_geometry *b)
+{
+	return a->super_offset == b->super_offset && a->data_offset == b->data_offset &&
+	       a->data_size == b->data_size && a->size == b->size &&
+	       a->bitmap_offset == b->bitmap_offset && a->bitmap_chunk == b->bitmap_chunk &&
+	       a->bitmap_sync_size == b->bitmap_sync_size && a->bblog_offset == b->bblog_offset &&
+	       a->bblog_size == b->bblog_size;
 }
 
 START_TEST(test_round_trip)
@@ -124,7 +141,8 @@ START_TEST(test_round_trip)
 		                  a->write == b->write && a->read == b->read &&
 		                  a->access == b->access && a->consistent == b->consistent &&
 		                  a->created == b->created &&
-		                  !memcmp(a->span_uuids, b->span_uuids, sizeof(a->span_uuids)),
+		                  !memcmp(a->span_uuids, b->span_uuids, sizeof(a->span_uuids)) &&
+		                  a->md_kept == b->md_kept && same_md(&a->md, &b->md),
 		              "VD %zu differs", i);
 	}
 	rcl_free(text);
@@ -229,6 +247,12 @@ START_TEST(test_refusals)
 	edited("\"dgs\":[0,3]", "\"dgs\":[32]");
 	edited("\"dgs\":[0,3]", "\"dgs\":[\"0\"]");
 	edited("\"dgs\":[0,3]", "\"dgs\":0");
+	/* An adopted md layout: data past the superblock, a bitmap with a chunk. */
+	edited("\"data_offset\":2048", "\"data_offset\":15");
+	edited("\"data_offset\":2048", "\"data_offset\":-1");
+	edited("\"bitmap_offset\":0", "\"bitmap_offset\":8");
+	edited("\"bblog_size\":8", "\"bblog_size\":65536");
+	edited("\"size\":43904,", "");
 }
 END_TEST
 

@@ -4,11 +4,13 @@
 import tests: what a user brings from another Linux machine.
 
 Blank images get a GPT with one Linux RAID partition each (sgdisk, on the
-host); in the VM, mdadm --create makes v1.2 arrays with an internal bitmap
-on those partitions: a RAID1 (r1-0.img, r1-1.img) and a RAID5 (r5-0.img ..
-r5-2.img), waits for their initial sync, writes a seeded pattern over each
-whole array and stops it. DIR/arrays.json lists each array: name, level,
-md UUID, size in bytes, its images in role order and the pattern file
+host); in the VM, mdadm --create makes v1.2 arrays on those partitions,
+waits for their initial sync, writes a seeded pattern over each whole
+array, reads it back (its sha256 as md reads it) and stops it. By default
+(ARRAYS) a RAID1 (r1-0.img, r1-1.img) and a RAID5 (r5-0.img .. r5-2.img)
+with an internal bitmap; a caller may pass its own list of Array()s.
+DIR/arrays.json lists each array: name, level, md UUID, size in bytes,
+md's sha256 of it, its images in role order and the pattern file
 (DIR/NAME.pattern) a test compares an imported VD with.
 """
 import json
@@ -20,37 +22,52 @@ import sys
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 from vmtest import SKIP, parse_records, pattern, run_vm  # noqa: E402
 
-DRIVE_MB = 32
-ARRAYS = [('r1', 'raid1', 2), ('r5', 'raid5', 3)]
 BLOCK = 1 << 16
 
 
-def partition(image, room_mb=0):
-    """A GPT with one Linux RAID (FD00) partition over the whole image, or
-    all of it but @room_mb MiB at its end."""
+class Array:
+    """An array to make: @n members of @level on @drive_mb MiB drives, with
+    an internal bitmap or (@bitmap False) mdadm's default (none on small
+    drives), its partitions from LBA @start ("sgdisk -n 1:0:0" starts at
+    2048, the first 1 MiB boundary)."""
+
+    def __init__(self, name, level, n, bitmap=True, start=2048, drive_mb=32):
+        self.name, self.level, self.n = name, level, n
+        self.bitmap, self.start, self.drive_mb = bitmap, start, drive_mb
+
+    def capacity(self):
+        """An upper bound of the array's size: the pattern disk's room for it."""
+        data = {'raid5': self.n - 1, 'raid6': self.n - 2, 'raid10': self.n // 2}
+        return (self.drive_mb << 20) * data.get(self.level, 1)
+
+
+ARRAYS = [Array('r1', 'raid1', 2), Array('r5', 'raid5', 3)]
+
+
+def partition(image, array, room_mb=0):
+    """A GPT with one Linux RAID (FD00) partition from LBA @array.start to
+    the end of the image, or to @room_mb MiB before it."""
     sgdisk = shutil.which('sgdisk', path=os.environ.get('PATH', '') + ':/usr/sbin:/sbin')
     if not sgdisk:
         print('SKIP: sgdisk not installed (Debian package gdisk)')
         sys.exit(SKIP)
     with open(image, 'wb') as f:
-        f.truncate(DRIVE_MB << 20)
+        f.truncate(array.drive_mb << 20)
     end = f'-{room_mb}M' if room_mb else '0'
-    subprocess.run([sgdisk, f'--new=1:2048:{end}', '--typecode=1:FD00',
+    subprocess.run([sgdisk, f'--new=1:{array.start}:{end}', '--typecode=1:FD00',
                     '--change-name=1:linux-raid', image],
                    check=True, capture_output=True)
 
 
-def capacity(level, n):
-    """An upper bound of the array's size: the pattern disk's room for it."""
-    return (DRIVE_MB << 20) * (n - 1 if level == 'raid5' else 1)
-
-
 def script(arrays):
     """Create each array, wait for its initial sync, write its region of
-    the pattern disk over it whole, print its record, stop it."""
+    the pattern disk over it whole, print its record with md's sha256 of
+    it, stop it."""
     lines = []
     offset = 0
-    for name, level, n in arrays:
+    for a in arrays:
+        name, level, n = a.name, a.level, a.n
+        bitmap = '--bitmap=internal ' if a.bitmap else ''
         parts = ' '.join(f'/dev/disk/by-name/{name}-{i}1' for i in range(n))
         lines.append(f'''
 for i in $(seq 0 {n - 1}); do
@@ -58,7 +75,7 @@ for i in $(seq 0 {n - 1}); do
 	ln -s ${{dev}}1 /dev/disk/by-name/{name}-${{i}}1
 done
 mdadm --create /dev/md/{name} --run --metadata=1.2 --level={level} --raid-devices={n} \\
-	--bitmap=internal --assume-clean --name={name} {parts} 2>&1 || exit 1
+	{bitmap}--assume-clean --name={name} {parts} 2>&1 || exit 1
 md=$(readlink -f /dev/md/{name}); md=${{md##*/}}
 wait_idle $md
 bytes=$(($(cat /sys/block/$md/size) * 512))
@@ -67,43 +84,47 @@ dd if=/dev/disk/by-name/pattern bs={BLOCK} skip={offset // BLOCK} 2>/dev/null |
 sync
 echo "@ created {name}"
 echo "bytes=$bytes"
+set -- $(sha256sum /dev/$md)
+echo "sha256=$1"
 mdadm --detail --export /dev/$md | grep MD_UUID
 ''')
-        offset += capacity(level, n)
+        offset += a.capacity()
     return '\n'.join(lines) + '\nstop_all\n'
 
 
-def make(directory, room_mb=0):
-    """Make the images (their partitions leaving @room_mb MiB free at the
-    end), DIR/NAME.pattern and DIR/arrays.json; return the list that
-    arrays.json holds."""
+def make(directory, room_mb=0, arrays=None):
+    """Make @arrays' images (ARRAYS by default; their partitions leaving
+    @room_mb MiB free at the end), DIR/NAME.pattern and DIR/arrays.json;
+    return the list that arrays.json holds."""
+    arrays = arrays or ARRAYS
     disks = []
-    for name, _, n in ARRAYS:
-        for i in range(n):
-            image = os.path.join(directory, f'{name}-{i}.img')
-            partition(image, room_mb)
-            disks += ['--disk', f'{name}-{i}={image}']
+    for a in arrays:
+        for i in range(a.n):
+            image = os.path.join(directory, f'{a.name}-{i}.img')
+            partition(image, a, room_mb)
+            disks += ['--disk', f'{a.name}-{i}={image}']
     pattern_disk = os.path.join(directory, 'patterns.img')
     data = {}
     with open(pattern_disk, 'wb') as f:
-        for name, level, n in ARRAYS:
-            data[name] = pattern(f'mdadm-{name}', capacity(level, n))
-            f.write(data[name])
-    rc, out = run_vm(disks + ['--ro-disk', f'pattern={pattern_disk}'], script(ARRAYS))
+        for a in arrays:
+            data[a.name] = pattern(f'mdadm-{a.name}', a.capacity())
+            f.write(data[a.name])
+    rc, out = run_vm(disks + ['--ro-disk', f'pattern={pattern_disk}'], script(arrays),
+                     timeout=900)
     os.unlink(pattern_disk)
     if rc:
         sys.exit(f'mkforeign: making the arrays failed in the VM:\n{out}')
     created = {n: rec for (k, n), rec in parse_records(out).items() if k == 'created'}
     manifest = []
-    for name, level, n in ARRAYS:
-        size = int(created[name]['bytes'])
-        path = os.path.join(directory, f'{name}.pattern')
+    for a in arrays:
+        size = int(created[a.name]['bytes'])
+        path = os.path.join(directory, f'{a.name}.pattern')
         with open(path, 'wb') as p:
-            p.write(data[name][:size])
-        manifest.append({'name': name, 'level': level, 'uuid': created[name]['MD_UUID'],
-                         'bytes': size, 'pattern': path,
-                         'images': [os.path.join(directory, f'{name}-{i}.img')
-                                    for i in range(n)]})
+            p.write(data[a.name][:size])
+        manifest.append({'name': a.name, 'level': a.level, 'uuid': created[a.name]['MD_UUID'],
+                         'bytes': size, 'sha256': created[a.name]['sha256'], 'pattern': path,
+                         'images': [os.path.join(directory, f'{a.name}-{i}.img')
+                                    for i in range(a.n)]})
     with open(os.path.join(directory, 'arrays.json'), 'w') as f:
         json.dump(manifest, f, indent=1)
     return manifest
