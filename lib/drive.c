@@ -257,15 +257,7 @@ static void log_state_change(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *
 	    NULL, "Drive /c%u/e%u/s%u state changed from %s to %s%s", ctrl->entry.id,
 	    ref->enclosure, ref->slot, rcl_pd_state_abbrev(from), rcl_pd_state_abbrev(to),
 	    change == RCL_DRIVE_SET_FAILED ? " (I/O error)" : "");
-	for (size_t i = 0; i < ctrl->vd_count; i++)
-		for (size_t j = 0; j < before_count; j++)
-			if (before[j].id == ctrl->vds[i].id &&
-			    before[j].state != ctrl->vds[i].state)
-				(void)rcl_event_record(ctrl, RCL_EVENT_VD_STATE_CHANGED, NULL,
-				                       "VD %u state changed from %s to %s",
-				                       ctrl->vds[i].id,
-				                       rcl_vd_state_abbrev(before[j].state),
-				                       rcl_vd_state_abbrev(ctrl->vds[i].state));
+	rcl_event_vd_states(ctrl, before, before_count);
 }
 
 enum rcl_status rcl_ctrl_set_drive_state(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,

@@ -430,3 +430,16 @@ void rcl_event_log_remove(const struct rcl_ctrl *ctrl)
 		unlink(path);
 	rcl_free(path);
 }
+
+void rcl_event_vd_states(struct rcl_ctrl *ctrl, const struct rcl_vd *before, size_t before_count)
+{
+	for (size_t i = 0; i < ctrl->vd_count; i++)
+		for (size_t j = 0; j < before_count; j++)
+			if (before[j].id == ctrl->vds[i].id &&
+			    before[j].state != ctrl->vds[i].state)
+				(void)rcl_event_record(ctrl, RCL_EVENT_VD_STATE_CHANGED, NULL,
+				                       "VD %u state changed from %s to %s",
+				                       ctrl->vds[i].id,
+				                       rcl_vd_state_abbrev(before[j].state),
+				                       rcl_vd_state_abbrev(ctrl->vds[i].state));
+}

@@ -190,6 +190,11 @@ enum rcl_status rcl_state_corrupt(struct rcl_error *err, const char *path, const
 enum rcl_status rcl_event_record(struct rcl_ctrl *ctrl, enum rcl_event_code code,
                                  struct rcl_error *err, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/*
+ * rcl_event_vd_states() - log each VD of @ctrl whose state differs from
+ * its state in @before (@before_count VDs, taken before a change).
+ */
+void rcl_event_vd_states(struct rcl_ctrl *ctrl, const struct rcl_vd *before, size_t before_count);
 /* rcl_event_record_created() - log "Controller created" for new controller @id. */
 void rcl_event_record_created(struct rcl_ctx *ctx, unsigned id);
 /* rcl_event_log_remove() - delete @ctrl's log, as its controller goes. */

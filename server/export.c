@@ -21,6 +21,7 @@
 #include "nbd.h"
 #include "service.h"
 #include "soft/scan.h"
+#include "soft/state.h"
 #include "soft/volume.h"
 
 #define EXPORTS_FORMAT 1
@@ -244,7 +245,12 @@ static void on_member_failed(void *ctx, unsigned vd, unsigned member, int error)
 		            strerror(errno));
 }
 
-static const struct rcl_soft_volume_owner volume_owner = {.failed = on_member_failed};
+/*
+ * The loop records each failure (exports_notified()) and then updates the
+ * volumes; host writes that went on without the member wait for that.
+ */
+static const struct rcl_soft_volume_owner volume_owner = {.failed = on_member_failed,
+                                                          .records = true};
 
 /* A failure of no member: the loop wakes, refreshes and looks at its tasks. */
 #define WAKE_VD UINT_MAX
@@ -300,7 +306,8 @@ void volume_put(struct rcl_soft_volume *vol)
 
 		if (sv->vol != vol)
 			continue;
-		rc = rcl_soft_volume_flush(vol);
+		/* The loop records failures: its own flush cannot wait for one. */
+		rc = rcl_soft_volume_sync(vol);
 		if (rc)
 			service_log("flushing v%u failed: %s", sv->vd, strerror(-rc));
 		if (--sv->users)
@@ -383,7 +390,10 @@ static enum rcl_status serve_export(struct rcl_ctrl *ctrl, struct export *e, str
 static void unserve_export(struct export *e)
 {
 	if (e->srv) {
+		/* Its requests end first, and none can wait for the loop to record a failure. */
+		rcl_soft_volume_hold_records(e->vol, true);
 		rcl_nbd_server_stop(e->srv);
+		rcl_soft_volume_hold_records(e->vol, false);
 		e->srv = NULL;
 		service_log("stopped serving v%u", e->vd);
 	}
@@ -839,45 +849,85 @@ void exports_refresh(unsigned id)
 	rcl_ctx_free(lib);
 }
 
-/* The drive that is member @f->member of VD @f->vd's group in @ctrl's configuration. */
-static bool failed_drive(struct rcl_ctrl *ctrl, const struct failure *f, struct rcl_drive_ref *ref)
+/* Where member @f->member of VD @f->vd's group sits in @ctrl's configuration, and its state. */
+static const struct rcl_soft_member *failed_member(struct rcl_ctrl *ctrl, const struct failure *f)
 {
 	struct soft_ctrl *sc = service_soft_state(ctrl) ? ctrl->priv : NULL;
 	const struct rcl_soft_vd *vd = sc ? rcl_soft_config_vd(&sc->state->cfg, f->vd) : NULL;
 	const struct rcl_soft_dg *dg = vd ? rcl_soft_config_dg(&sc->state->cfg, vd->dg) : NULL;
 
-	if (!dg || f->member >= rcl_soft_dg_members(dg))
-		return false;
-	*ref = (struct rcl_drive_ref){.enclosure = RCL_SOFT_ENCLOSURE,
-	                              .slot = dg->members[f->member].slot};
-	return true;
+	return dg && f->member < rcl_soft_dg_members(dg) ? &dg->members[f->member] : NULL;
 }
 
-/* Record that member @f->member of VD @f->vd failed, under the controller lock. */
-static void record_failure(unsigned id, const struct failure *f)
+/* Log the failure just recorded of @m (as it was before), and each VD it degraded. */
+static void log_failure(struct rcl_ctrl *ctrl, const struct rcl_soft_member *m,
+                        const struct rcl_vd *before, size_t count)
+{
+	unsigned id = rcl_ctrl_id(ctrl);
+
+	service_log("recorded /c%u/e%u/s%u as failed", id, RCL_SOFT_ENCLOSURE, m->slot);
+	(void)rcl_event_record(ctrl, RCL_EVENT_DRIVE_FAILED, NULL,
+	                       "Drive /c%u/e%u/s%u state changed from %s to UBad (I/O error)", id,
+	                       RCL_SOFT_ENCLOSURE, m->slot,
+	                       m->state == RCL_SOFT_MEMBER_REBUILD ? "Rbld" : "Onln");
+	rcl_event_vd_states(ctrl, before, count);
+}
+
+/*
+ * Record that member @f->member of VD @f->vd failed, under the controller
+ * lock, from the surviving members alone (rcl_soft_fail_member()): the
+ * drive in the failed member's slot may be anything now. Return: whether
+ * the configuration records the member as out of use (recorded now, or
+ * already, or its VD gone); else writes that did without it must fail.
+ */
+static bool record_failure(unsigned id, const struct failure *f)
 {
 	struct rcl_error err = {0};
 	struct rcl_ctrl *ctrl = NULL;
 	struct rcl_ctx *lib = NULL;
-	struct rcl_drive_ref ref;
+	const struct rcl_soft_member *found;
+	struct rcl_soft_member m;
+	struct rcl_vd *before = NULL;
+	enum rcl_status st;
+	size_t count;
 
-	if (f->vd == WAKE_VD)
-		return;
 	service_log("v%u: member %u failed (%s); serving degraded", f->vd, f->member,
 	            strerror(f->error));
 	/* Its checkpoints rewrite the superblocks this change does: not at the same time. */
 	migration_hold(f->vd);
-	if (service_open_ctrl(id, RCL_LOCK_EXCLUSIVE, &lib, &ctrl, &err))
-		service_log("cannot record the failure: %s", err.msg);
-	else if (!failed_drive(ctrl, f, &ref))
+	st = service_open_ctrl(id, RCL_LOCK_EXCLUSIVE, &lib, &ctrl, &err);
+	found = st ? NULL : failed_member(ctrl, f);
+	count = st ? 0 : rcl_ctrl_vd_count(ctrl);
+	if (!st && !found)
 		service_log("v%u: member %u is no longer in the configuration", f->vd, f->member);
-	else if (rcl_ctrl_set_drive_state(ctrl, &ref, RCL_DRIVE_SET_FAILED, false, &err))
-		service_log("cannot record /c%u/e%u/s%u as failed: %s", id, ref.enclosure, ref.slot,
+	if (found && !(before = rcl_calloc(count + 1, sizeof(*before))))
+		st = rcl_fail(&err, RCL_NOMEM, "out of memory");
+	if (found && !st) {
+		m = *found;
+		for (size_t i = 0; i < count; i++)
+			before[i] = *rcl_ctrl_vd(ctrl, i);
+		st = rcl_soft_fail_member(ctrl, f->vd, f->member, &err);
+		if (!st)
+			log_failure(ctrl, &m, before, count);
+	}
+	/* Not online any more: recorded already, by a change of the user's. */
+	if (st == RCL_NOT_ALLOWED)
+		st = RCL_OK;
+	if (st)
+		service_log("cannot record member %u of v%u as failed: %s", f->member, f->vd,
 		            err.msg);
-	else
-		service_log("recorded /c%u/e%u/s%u as failed", id, ref.enclosure, ref.slot);
+	rcl_free(before);
 	rcl_ctrl_close(ctrl);
 	rcl_ctx_free(lib);
+	return !st;
+}
+
+/* Writes that went on without a member whose failure cannot be recorded must fail. */
+static void record_failed(unsigned vd)
+{
+	for (size_t i = 0; i < shared_count; i++)
+		if (shared[i].vd == vd)
+			rcl_soft_volume_record_failed(shared[i].vol);
 }
 
 void exports_notified(int fd, unsigned id)
@@ -885,7 +935,8 @@ void exports_notified(int fd, unsigned id)
 	struct failure f;
 
 	while (read(fd, &f, sizeof(f)) == sizeof(f))
-		record_failure(id, &f);
+		if (f.vd != WAKE_VD && !record_failure(id, &f))
+			record_failed(f.vd);
 	exports_refresh(id);
 }
 

@@ -305,6 +305,8 @@ enum rcl_status service_serve(struct rcl_ctx *lib, unsigned id, struct rcl_error
 	st = serve_loop(&srv, err);
 	tasks_stop_all(id);
 	exports_stop_all();
+	/* Members failed meanwhile are recorded before the process goes (their writes failed). */
+	exports_notified(srv.notify[0], id);
 	service_log("stopped");
 	serving = NULL;
 	server_close(&srv);

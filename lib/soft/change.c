@@ -148,6 +148,23 @@ enum rcl_status rcl_soft_change_writable(const struct rcl_soft_change *c, struct
 
 /* ---- Step (b): the record update ---- */
 
+/*
+ * Whether disk @i is a failed member in @c->cfg. It takes no part in the
+ * record update: its failure may be this drive's own (truncated, gone,
+ * unreadable), and a prepare failing there would stop the update that
+ * records it. Its older record loads as STALE, under the configuration the
+ * others hold, which says it failed.
+ */
+static bool failed_member(const struct rcl_soft_change *c, size_t i)
+{
+	for (size_t d = 0; d < c->cfg->dg_count; d++)
+		for (unsigned m = 0; m < rcl_soft_dg_members(&c->cfg->dgs[d]); m++)
+			if (c->cfg->dgs[d].members[m].state == RCL_SOFT_MEMBER_FAILED &&
+			    rcl_soft_change_member(c, &c->cfg->dgs[d], m) == (int)i)
+				return true;
+	return false;
+}
+
 static void record_drive(const struct rcl_soft_change *c, size_t i,
                          struct rcl_soft_record_drive *rec)
 {
@@ -162,8 +179,9 @@ static void record_drive(const struct rcl_soft_change *c, size_t i,
 
 /*
  * Write c->cfg to every drive that is a member or spare before or after
- * the change: drives leaving must hold the new configuration too, or, if step (c)
- * never runs, their old record would still count as this controller's.
+ * the change but a failed member: drives leaving must hold the new
+ * configuration too, or, if step (c) never runs, their old record would
+ * still count as this controller's.
  */
 enum rcl_status rcl_soft_change_write_records(struct rcl_soft_change *c, struct rcl_error *err)
 {
@@ -179,7 +197,7 @@ enum rcl_status rcl_soft_change_write_records(struct rcl_soft_change *c, struct 
 		st = rcl_soft_change_writable(c, err);
 	rc.payload = payload;
 	for (size_t i = 0; i < c->state->count && !st; i++) {
-		if (!gets_record(c, i))
+		if (!gets_record(c, i) || failed_member(c, i))
 			continue;
 		record_drive(c, i, &recs[n]);
 		st = rcl_soft_record_read(&recs[n++], err);

@@ -120,7 +120,7 @@ enum rcl_status rcl_soft_change_bump(const struct rcl_soft_change *c, int i,
  */
 enum rcl_status rcl_soft_change_writable(const struct rcl_soft_change *c, struct rcl_error *err);
 
-/* Step (b): write @c->cfg to every drive it or the old configuration lists. */
+/* Step (b): write @c->cfg to every drive it or the old configuration lists, but failed members. */
 enum rcl_status rcl_soft_change_write_records(struct rcl_soft_change *c, struct rcl_error *err);
 
 /* Step (c): blank the drives of ours no group or spare list uses any more. */

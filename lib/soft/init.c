@@ -31,5 +31,5 @@ int rcl_soft_init_range(struct rcl_soft_volume *vol, uint64_t from, uint64_t to)
 		rc = rcl_soft_check_range(vol, from, to < meta ? to : meta, true, &ignored);
 	if (rc || at == end)
 		return rc;
-	return rcl_soft_volume_zero(vol, end - at, at, 0);
+	return rcl_soft_vol_zero(vol, end - at, at);
 }

@@ -189,10 +189,37 @@ static enum rcl_status find_member(struct rcl_soft_change *c, const struct rcl_d
 	return RCL_OK;
 }
 
+/*
+ * Give member @m of @dg state @state, @rebuilt: to be rebuilt from the
+ * others (rebuilt_on_return()); steps (a) to (c) of change.h, and end @c.
+ */
+static enum rcl_status change_member(struct rcl_soft_change *c, struct rcl_soft_dg *dg, unsigned m,
+                                     enum rcl_soft_member_state state, bool rebuilt,
+                                     struct rcl_error *err)
+{
+	enum rcl_status st = RCL_OK;
+
+	dg->members[m].state = state;
+	dg->members[m].rebuilt_lba = rebuilt ? dg->first_lba : 0;
+	for (size_t v = 0; v < c->cfg->vd_count && !st; v++) {
+		if (c->cfg->vds[v].dg != dg->id)
+			continue;
+		st = rcl_soft_sync_roles(c, dg, &c->cfg->vds[v], m, err);
+		if (!st && rebuilt)
+			st = rcl_soft_mark_recovery(c, rcl_soft_change_live(c, dg, m),
+			                            &c->cfg->vds[v], err);
+	}
+	if (!st)
+		st = rcl_soft_change_write_records(c, err);
+	/* A member marked missing is no member now (rcl_soft_change_member()): blank it. */
+	if (!st)
+		rcl_soft_change_clean_up(c);
+	return rcl_soft_change_finish(c, st, err);
+}
+
 enum rcl_status rcl_soft_set_drive_state(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
                                          enum rcl_drive_change change, struct rcl_error *err)
 {
-	struct rcl_soft_member *member;
 	struct rcl_soft_dg *dg;
 	struct rcl_soft_change c;
 	unsigned m = 0;
@@ -210,22 +237,31 @@ enum rcl_status rcl_soft_set_drive_state(struct rcl_ctrl *ctrl, const struct rcl
 		rcl_soft_change_end(&c);
 		return st;
 	}
-	member = &dg->members[m];
 	rebuilt = rebuilt_on_return(dg, m, change);
-	member->state = rebuilt ? RCL_SOFT_MEMBER_REBUILD : new_state(change);
-	member->rebuilt_lba = rebuilt ? dg->first_lba : 0;
-	for (size_t v = 0; v < c.cfg->vd_count && !st; v++) {
-		if (c.cfg->vds[v].dg != dg->id)
-			continue;
-		st = rcl_soft_sync_roles(&c, dg, &c.cfg->vds[v], m, err);
-		if (!st && rebuilt)
-			st = rcl_soft_mark_recovery(&c, rcl_soft_change_live(&c, dg, m),
-			                            &c.cfg->vds[v], err);
+	return change_member(&c, dg, m, rebuilt ? RCL_SOFT_MEMBER_REBUILD : new_state(change),
+	                     rebuilt, err);
+}
+
+enum rcl_status rcl_soft_fail_member(struct rcl_ctrl *ctrl, unsigned vd, unsigned m,
+                                     struct rcl_error *err)
+{
+	const struct rcl_soft_vd *v;
+	struct rcl_soft_dg *dg = NULL;
+	struct rcl_soft_change c;
+	enum rcl_status st = rcl_soft_change_begin(ctrl, &c, err);
+
+	v = st ? NULL : rcl_soft_config_vd(c.cfg, vd);
+	if (v)
+		dg = rcl_soft_config_dg_mut(c.cfg, v->dg);
+	if (!st && (!dg || m >= rcl_soft_dg_members(dg)))
+		st = rcl_fail(err, RCL_NOT_FOUND, "virtual drive /v%u has no member %u", vd, m);
+	if (!st && dg->members[m].state != RCL_SOFT_MEMBER_ONLINE &&
+	    dg->members[m].state != RCL_SOFT_MEMBER_REBUILD)
+		st = rcl_fail(err, RCL_NOT_ALLOWED,
+		              "member %u of virtual drive /v%u holds no data already", m, vd);
+	if (st) {
+		rcl_soft_change_end(&c);
+		return st;
 	}
-	if (!st)
-		st = rcl_soft_change_write_records(&c, err);
-	/* A member marked missing is no member now (rcl_soft_change_member()): blank it. */
-	if (!st)
-		rcl_soft_change_clean_up(&c);
-	return rcl_soft_change_finish(&c, st, err);
+	return change_member(&c, dg, m, RCL_SOFT_MEMBER_FAILED, false, err);
 }

@@ -80,7 +80,7 @@ static void report(struct rcl_soft_task *t,
 
 	/* The flush also clears the bitmap bits of the regions a resync has done. */
 	if (t->p.kind != RCL_SOFT_TASK_PATROL)
-		rcl_soft_volume_flush(t->vol);
+		rcl_soft_volume_sync(t->vol);
 	pthread_mutex_lock(&t->lock);
 	snapshot(t, &p);
 	pthread_mutex_unlock(&t->lock);

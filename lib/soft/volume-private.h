@@ -74,6 +74,11 @@ struct vol_reshape;
  * @cache:	RAID5/6/50/60: the stripe cache (volume-parity.c), else NULL.
  * @write_back:	the VD's write policy is WB or AWB: partial stripes may be
  *		acknowledged from @cache and written later.
+ * @gate:	the record gate (the owner's @records), under @gate_lock:
+ *		@moves counts its changes (an update, a hold, a refusal),
+ *		signalled on @gate_moved; @holds, the owner's holds; @refused,
+ *		the owner could not record (until an update finds nothing
+ *		failed); @awaiting, the writes ending later that wait for it.
  */
 struct rcl_soft_volume {
 	unsigned vd;
@@ -96,6 +101,14 @@ struct rcl_soft_volume {
 	struct vol_reshape *reshape;
 	struct rcl_soft_stripe_cache *cache;
 	bool write_back;
+	struct {
+		pthread_mutex_t lock;
+		pthread_cond_t moved;
+		uint64_t moves;
+		unsigned holds;
+		bool refused;
+		struct vol_later *awaiting;
+	} gate;
 };
 
 /**
@@ -103,20 +116,24 @@ struct rcl_soft_volume {
  * (rcl_soft_volume_write_later()): it ends in parts, the request's own
  * and one per stripe it holds; the last part to end calls @ended.
  * @rc:		the first error of a part, else 0.
+ * @vol, @next:	its volume; the next of the writes awaiting a record.
  */
 struct vol_later {
 	void (*ended)(void *token, int rc);
 	void *token;
 	atomic_uint parts;
 	atomic_int rc;
+	struct rcl_soft_volume *vol;
+	struct vol_later *next;
 };
 
 /*
- * struct vol_ending - how a request may end: @ended NULL, before its call
- * returns; else it may end later, through @later, made by its first hold;
- * @owner is whose it is (rcl_soft_volume_release()).
+ * struct vol_ending - how a request of @vol may end: @ended NULL, before
+ * its call returns; else it may end later, through @later, made by its
+ * first hold; @owner is whose it is (rcl_soft_volume_release()).
  */
 struct vol_ending {
+	struct rcl_soft_volume *vol;
 	void (*ended)(void *token, int rc);
 	void *token;
 	const void *owner;
@@ -157,6 +174,14 @@ static inline enum rcl_soft_op_kind vol_write_kind(unsigned flags)
 {
 	return flags & RCL_SOFT_IO_FUA ? RCL_SOFT_OP_WRITE_DURABLE : RCL_SOFT_OP_WRITE;
 }
+
+/*
+ * rcl_soft_vol_zero() - rcl_soft_volume_zero() without waiting for the
+ * record of a failure, as rcl_soft_volume_sync() flushes: for a background
+ * task (init.c), which acknowledges nothing to a host and which the owner
+ * may wait for while it records.
+ */
+int rcl_soft_vol_zero(struct rcl_soft_volume *vol, size_t len, uint64_t off);
 
 /*
  * rcl_soft_vol_usable() - whether member @member may be read and written
@@ -306,6 +331,8 @@ enum rcl_status rcl_soft_vol_reshape_update(struct rcl_soft_volume *vol,
                                             const struct rcl_soft_state *state,
                                             struct rcl_error *err);
 size_t rcl_soft_vol_reshape_below(const struct rcl_soft_volume *vol, size_t len, uint64_t off);
+/* rcl_soft_vol_reshape_source() - the old array's volume. */
+const struct rcl_soft_volume *rcl_soft_vol_reshape_source(const struct rcl_soft_volume *vol);
 int rcl_soft_vol_reshape_old(struct rcl_soft_volume *vol, bool write, uint8_t *buf, bool step,
                              size_t len, uint64_t off, unsigned flags);
 

@@ -79,8 +79,10 @@ static enum rcl_status open_old(struct rcl_soft_volume *vol, const struct rcl_so
                                 struct rcl_error *err)
 {
 	struct rcl_soft_state *copy = old_state(state, vol->vd);
+	/* Its requests come through @vol's, which wait for the records themselves. */
+	struct rcl_soft_volume_owner owner = {vol->owner.failed, vol->owner.ctx, false};
 	enum rcl_status st =
-	    copy ? rcl_soft_vol_open(copy, vol->vd, &vol->owner, false, &vol->reshape->old, err)
+	    copy ? rcl_soft_vol_open(copy, vol->vd, &owner, false, &vol->reshape->old, err)
 	         : rcl_fail(err, RCL_NOMEM, "out of memory");
 
 	rcl_free(copy);
@@ -192,6 +194,11 @@ void rcl_soft_vol_reshape_close(struct rcl_soft_volume *vol)
 	rcl_soft_migration_marks_close(&rs->marks);
 	rcl_free(rs);
 	vol->reshape = NULL;
+}
+
+const struct rcl_soft_volume *rcl_soft_vol_reshape_source(const struct rcl_soft_volume *vol)
+{
+	return vol->reshape->old;
 }
 
 size_t rcl_soft_vol_reshape_below(const struct rcl_soft_volume *vol, size_t len, uint64_t off)

@@ -175,6 +175,143 @@ static bool survives_without(const struct rcl_soft_volume *vol, int gone)
 	return true;
 }
 
+/* ---- the record gate (volume.h's owner @records) ---- */
+
+/*
+ * Whether a member of @vol, or of the old array a migration still serves
+ * from, failed and the configuration does not say so yet: the latch that
+ * rcl_soft_vol_fail() sets before any request goes on without the member,
+ * and apply_member() clears once the configuration records it. @vol->lock
+ * held.
+ */
+static bool unrecorded(const struct rcl_soft_volume *vol)
+{
+	for (unsigned i = 0; i < vol->member_count; i++)
+		if (atomic_load(&vol->members[i].failed))
+			return true;
+	return vol->reshape && unrecorded(rcl_soft_vol_reshape_source(vol));
+}
+
+/* Whether requests that need a record fail rather than wait (the gate's lock held). */
+static bool refusing(const struct rcl_soft_volume *vol)
+{
+	return vol->gate.holds || vol->gate.refused;
+}
+
+/*
+ * The gate changed, @failed whether a member is still unrecorded (its lock
+ * held): waiters look again; the writes awaiting it end when nothing is
+ * unrecorded, or with -EIO when none can wait. Return: those, to end
+ * (end_due()) with no lock held.
+ */
+static struct vol_later *gate_move(struct rcl_soft_volume *vol, bool failed)
+{
+	struct vol_later *due = NULL;
+
+	vol->gate.moves++;
+	pthread_cond_broadcast(&vol->gate.moved);
+	if (!failed || refusing(vol)) {
+		due = vol->gate.awaiting;
+		vol->gate.awaiting = NULL;
+	}
+	for (struct vol_later *l = due; l && failed; l = l->next)
+		atomic_store(&l->rc, -EIO);
+	return due;
+}
+
+static void end_due(struct vol_later *due)
+{
+	while (due) {
+		struct vol_later *l = due;
+
+		due = l->next;
+		l->ended(l->token, atomic_load(&l->rc));
+		rcl_free(l);
+	}
+}
+
+/* Move the gate from outside a request: @refuse, or a hold taken (@holds 1) or let go (-1). */
+static void gate_set(struct rcl_soft_volume *vol, bool refuse, int holds)
+{
+	struct vol_later *due;
+	bool failed;
+
+	if (!vol->owner.records)
+		return;
+	pthread_rwlock_rdlock(&vol->lock);
+	failed = unrecorded(vol);
+	pthread_mutex_lock(&vol->gate.lock);
+	vol->gate.refused |= refuse && failed;
+	vol->gate.holds = (unsigned)((int)vol->gate.holds + holds);
+	due = gate_move(vol, failed);
+	pthread_mutex_unlock(&vol->gate.lock);
+	pthread_rwlock_unlock(&vol->lock);
+	end_due(due);
+}
+
+void rcl_soft_volume_record_failed(struct rcl_soft_volume *vol)
+{
+	gate_set(vol, true, 0);
+}
+
+void rcl_soft_volume_hold_records(struct rcl_soft_volume *vol, bool hold)
+{
+	gate_set(vol, false, hold ? 1 : -1);
+}
+
+/*
+ * A write, zeroing or flush that succeeded found a member unrecorded as it
+ * ended: wait (no lock held) until no member is, or fail once none can
+ * wait. Return: 0 or -EIO.
+ */
+static int await_record(struct rcl_soft_volume *vol)
+{
+	for (;;) {
+		uint64_t seen;
+		bool failed, refused;
+
+		pthread_mutex_lock(&vol->gate.lock);
+		seen = vol->gate.moves;
+		pthread_mutex_unlock(&vol->gate.lock);
+		pthread_rwlock_rdlock(&vol->lock);
+		failed = unrecorded(vol);
+		pthread_rwlock_unlock(&vol->lock);
+		if (!failed)
+			return 0;
+		pthread_mutex_lock(&vol->gate.lock);
+		while (vol->gate.moves == seen && !refusing(vol))
+			pthread_cond_wait(&vol->gate.moved, &vol->gate.lock);
+		refused = refusing(vol);
+		pthread_mutex_unlock(&vol->gate.lock);
+		if (refused)
+			return -EIO;
+	}
+}
+
+/*
+ * A write ending later, @l, succeeded and ends now (@vol->lock held, as
+ * within a call to the volume): while a member is unrecorded it awaits the
+ * record instead (or fails, when none can wait). Return: whether it waits.
+ */
+static bool later_awaits(struct vol_later *l)
+{
+	struct rcl_soft_volume *vol = l->vol;
+	bool waits = false;
+
+	if (atomic_load(&l->rc) || !vol->owner.records || !unrecorded(vol))
+		return false;
+	pthread_mutex_lock(&vol->gate.lock);
+	if (refusing(vol)) {
+		atomic_store(&l->rc, -EIO);
+	} else {
+		l->next = vol->gate.awaiting;
+		vol->gate.awaiting = l;
+		waits = true;
+	}
+	pthread_mutex_unlock(&vol->gate.lock);
+	return waits;
+}
+
 /* ---- configuration ---- */
 
 static const struct rcl_soft_vd *find_vd(const struct rcl_soft_state *state, unsigned id,
@@ -451,6 +588,8 @@ static void destroy(struct rcl_soft_volume *vol)
 	rcl_soft_stripe_locks_destroy(&vol->stripes);
 	pthread_rwlock_destroy(&vol->lock);
 	pthread_mutex_destroy(&vol->failing);
+	pthread_cond_destroy(&vol->gate.moved);
+	pthread_mutex_destroy(&vol->gate.lock);
 	rcl_free(vol);
 }
 
@@ -483,6 +622,8 @@ enum rcl_status rcl_soft_vol_open(const struct rcl_soft_state *state, unsigned v
 	pthread_rwlock_init(&vol->lock, &attr);
 	pthread_rwlockattr_destroy(&attr);
 	pthread_mutex_init(&vol->failing, NULL);
+	pthread_mutex_init(&vol->gate.lock, NULL);
+	pthread_cond_init(&vol->gate.moved, NULL);
 	rcl_soft_stripe_locks_init(&vol->stripes);
 	st = prepare(vol, state, err);
 	if (st) {
@@ -501,6 +642,9 @@ void rcl_soft_volume_close(struct rcl_soft_volume *vol)
 	if (vol->cache)
 		rcl_soft_vol_cache_close(vol, true);
 	rcl_soft_vol_bitmap_clean(vol, true, sync_all, vol);
+	/* Its callers have stopped; whatever still awaits a record did not get one. */
+	vol->gate.holds++;
+	end_due(gate_move(vol, unrecorded(vol)));
 	destroy(vol);
 }
 
@@ -543,7 +687,9 @@ enum rcl_status rcl_soft_volume_update(struct rcl_soft_volume *vol,
                                        const struct rcl_soft_state *state, struct rcl_error *err)
 {
 	const struct rcl_soft_dg *dg;
+	struct vol_later *due;
 	enum rcl_status st;
+	bool failed;
 
 	pthread_rwlock_wrlock(&vol->lock);
 	if (reshaped(vol, state)) {
@@ -557,7 +703,14 @@ enum rcl_status rcl_soft_volume_update(struct rcl_soft_volume *vol,
 	 * write fails its next request anyway: the update itself stands. */
 	if (!st && vol->bitmapped)
 		(void)rcl_soft_vol_bitmap_events(vol, find_vd(state, vol->vd, &dg));
+	/* Requests awaiting the record of a failure look again. */
+	failed = unrecorded(vol);
+	pthread_mutex_lock(&vol->gate.lock);
+	vol->gate.refused &= failed;
+	due = gate_move(vol, failed);
+	pthread_mutex_unlock(&vol->gate.lock);
 	pthread_rwlock_unlock(&vol->lock);
+	end_due(due);
 	return st;
 }
 
@@ -602,7 +755,8 @@ struct vol_later *rcl_soft_vol_later_join(struct vol_ending *ending)
 		if (!l)
 			return NULL;
 		/* The request's own part: it ends when its call is about to return. */
-		*l = (struct vol_later){.ended = ending->ended, .token = ending->token, .parts = 1};
+		*l = (struct vol_later){
+		    .ended = ending->ended, .token = ending->token, .parts = 1, .vol = ending->vol};
 		ending->later = l;
 	}
 	atomic_fetch_add(&l->parts, 1);
@@ -621,7 +775,7 @@ static bool later_part_ends(struct vol_later *l, int rc)
 
 void rcl_soft_vol_later_end(struct vol_later *l, int rc)
 {
-	if (!later_part_ends(l, rc))
+	if (!later_part_ends(l, rc) || later_awaits(l))
 		return;
 	l->ended(l->token, atomic_load(&l->rc));
 	rcl_free(l);
@@ -647,11 +801,13 @@ static int end_request(struct vol_ending *ending, int rc)
 /*
  * Serve @len bytes at @off in windows: @buf is read into or written from
  * (@step says whether the source advances: not for zeros). A write with
- * @ending may end later (see rcl_soft_volume_write_later()).
+ * @ending may end later (see rcl_soft_volume_write_later()); a @gated one
+ * that succeeds waits for the record of every member failed so far.
  */
 static int serve(struct rcl_soft_volume *vol, bool write, uint8_t *buf, bool step, size_t len,
-                 uint64_t off, unsigned flags, struct vol_ending *ending)
+                 uint64_t off, unsigned flags, struct vol_ending *ending, bool gated)
 {
+	bool awaits;
 	bool parity = vol->geo.arrays[0].parity;
 	int rc = check_range(vol, len, off);
 	size_t below = len;
@@ -678,30 +834,32 @@ static int serve(struct rcl_soft_volume *vol, bool write, uint8_t *buf, bool ste
 	if (!rc && below < len)
 		rc = rcl_soft_vol_reshape_old(vol, write, step ? buf + below : buf, step,
 		                              len - below, off + below, flags);
+	awaits = gated && !rc && vol->owner.records && unrecorded(vol);
 	pthread_rwlock_unlock(&vol->lock);
 	atomic_fetch_add(&vol->host_done, 1);
-	return end_request(ending, rc);
+	rc = end_request(ending, rc);
+	return rc || !awaits ? rc : await_record(vol);
 }
 
 int rcl_soft_volume_read(struct rcl_soft_volume *vol, void *buf, size_t len, uint64_t off)
 {
-	return serve(vol, false, buf, true, len, off, 0, NULL);
+	return serve(vol, false, buf, true, len, off, 0, NULL, false);
 }
 
 int rcl_soft_volume_write(struct rcl_soft_volume *vol, const void *buf, size_t len, uint64_t off,
                           unsigned flags)
 {
 	/* The write paths never store into the buffer they write from. */
-	return serve(vol, true, (uint8_t *)buf, true, len, off, flags, NULL);
+	return serve(vol, true, (uint8_t *)buf, true, len, off, flags, NULL, true);
 }
 
 int rcl_soft_volume_write_later(struct rcl_soft_volume *vol, const void *buf, size_t len,
                                 uint64_t off, unsigned flags, const void *owner,
                                 void (*ended)(void *token, int rc), void *token)
 {
-	struct vol_ending ending = {.ended = ended, .token = token, .owner = owner};
+	struct vol_ending ending = {.vol = vol, .ended = ended, .token = token, .owner = owner};
 
-	return serve(vol, true, (uint8_t *)buf, true, len, off, flags, &ending);
+	return serve(vol, true, (uint8_t *)buf, true, len, off, flags, &ending, true);
 }
 
 void rcl_soft_volume_release(struct rcl_soft_volume *vol, const void *owner)
@@ -713,7 +871,12 @@ void rcl_soft_volume_release(struct rcl_soft_volume *vol, const void *owner)
 
 int rcl_soft_volume_zero(struct rcl_soft_volume *vol, size_t len, uint64_t off, unsigned flags)
 {
-	return serve(vol, true, (uint8_t *)vol->zeros, false, len, off, flags, NULL);
+	return serve(vol, true, (uint8_t *)vol->zeros, false, len, off, flags, NULL, true);
+}
+
+int rcl_soft_vol_zero(struct rcl_soft_volume *vol, size_t len, uint64_t off)
+{
+	return serve(vol, true, (uint8_t *)vol->zeros, false, len, off, 0, NULL, false);
 }
 
 int rcl_soft_volume_trim(struct rcl_soft_volume *vol, size_t len, uint64_t off)
@@ -732,8 +895,10 @@ int rcl_soft_volume_trim(struct rcl_soft_volume *vol, size_t len, uint64_t off)
 	return rc;
 }
 
-int rcl_soft_volume_flush(struct rcl_soft_volume *vol)
+/* Flush; @gated: a success waits for the record of every member failed so far. */
+static int flush(struct rcl_soft_volume *vol, bool gated)
 {
+	bool awaits;
 	int rc;
 
 	pthread_rwlock_rdlock(&vol->lock);
@@ -741,6 +906,17 @@ int rcl_soft_volume_flush(struct rcl_soft_volume *vol)
 	rc = rcl_soft_vol_cache_flush(vol);
 	if (!rc)
 		rc = rcl_soft_vol_bitmap_clean(vol, false, sync_all, vol);
+	awaits = gated && !rc && vol->owner.records && unrecorded(vol);
 	pthread_rwlock_unlock(&vol->lock);
-	return rc;
+	return awaits ? await_record(vol) : rc;
+}
+
+int rcl_soft_volume_flush(struct rcl_soft_volume *vol)
+{
+	return flush(vol, true);
+}
+
+int rcl_soft_volume_sync(struct rcl_soft_volume *vol)
+{
+	return flush(vol, false);
 }

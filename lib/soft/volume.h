@@ -27,6 +27,11 @@
  * keeps an array's last working member. A host-side error (ENOSPC, EDQUOT,
  * EROFS: the file system holding the images is full or read-only) fails
  * no member, only the request.
+ * An owner that @records failures has each write, zeroing and flush that
+ * succeeded wait, before it returns, until the failure of every member
+ * failed so far is recorded: one that went on without the member is
+ * acknowledged only once a restart cannot take that member for current
+ * again.
  */
 #ifndef RCL_SOFT_VOLUME_H
 #define RCL_SOFT_VOLUME_H
@@ -51,10 +56,21 @@ enum {
  *		from the I/O thread that saw the error, after the volume has
  *		stopped using it; it must not call back into the volume.
  * @ctx:	passed to @failed.
+ * @records:	the owner records each failure in the configuration (the
+ *		member failed in its md superblocks and record) and then calls
+ *		rcl_soft_volume_update(). Until then a write, zeroing or
+ *		flush that succeeded waits before it returns (a write ending
+ *		later does not end): its data may be on the other members
+ *		only. It fails with -EIO instead once the owner says it
+ *		cannot record (rcl_soft_volume_record_failed(),
+ *		rcl_soft_volume_hold_records()). Reads do not wait, nor
+ *		does rcl_soft_volume_sync(), the owner's own flush and its
+ *		background tasks' (task.h).
  */
 struct rcl_soft_volume_owner {
 	void (*failed)(void *ctx, unsigned vd, unsigned member, int error);
 	void *ctx;
+	bool records;
 };
 
 /**
@@ -117,14 +133,14 @@ bool rcl_soft_vd_left_dirty(const struct rcl_soft_state *state, unsigned vd);
  * md's daemon_sleep (5 s); bits already set at open (a crash left them)
  * stay set for a resync.
  * Return: 0, or a negative errno: -EIO when the surviving members cannot
- * serve the request, the errno of a member error that failed no member
- * (-EIO from the member the VD cannot lose; -ENOSPC, -EDQUOT or -EROFS
- * from the host: a write that fails so leaves its range undefined and its
- * stripes owed a resync, rcl_soft_volume_needs_resync()), -EINVAL for a
- * range out of bounds, -EROFS when the
- * VD's access policy forbids writing (RO or Blocked: writes, zeroing,
- * trimming), -EPERM for a read when it forbids reading too (Blocked),
- * -ENOMEM.
+ * serve the request or a member's failure cannot be recorded, the errno
+ * of a member error that failed no member (-EIO from the member the VD
+ * cannot lose; -ENOSPC, -EDQUOT or -EROFS from the host: a write that fails
+ * so leaves its range undefined and its stripes owed a resync,
+ * rcl_soft_volume_needs_resync()), -EINVAL for a range out of bounds, -EROFS
+ * when the VD's access policy forbids writing (RO or Blocked: writes,
+ * zeroing, trimming), -EPERM for a read when it forbids reading too
+ * (Blocked), -ENOMEM.
  */
 int rcl_soft_volume_read(struct rcl_soft_volume *vol, void *buf, size_t len, uint64_t off);
 int rcl_soft_volume_write(struct rcl_soft_volume *vol, const void *buf, size_t len, uint64_t off,
@@ -132,6 +148,14 @@ int rcl_soft_volume_write(struct rcl_soft_volume *vol, const void *buf, size_t l
 int rcl_soft_volume_flush(struct rcl_soft_volume *vol);
 int rcl_soft_volume_trim(struct rcl_soft_volume *vol, size_t len, uint64_t off);
 int rcl_soft_volume_zero(struct rcl_soft_volume *vol, size_t len, uint64_t off, unsigned flags);
+
+/*
+ * rcl_soft_volume_sync() - rcl_soft_volume_flush() for the owner (@records)
+ * and its background tasks: it does not wait for the record of a failure,
+ * as the owner, who records, may be the caller or wait for it; what it
+ * makes durable is acknowledged to no host by it. Return: as _flush().
+ */
+int rcl_soft_volume_sync(struct rcl_soft_volume *vol);
 
 /* rcl_soft_volume_write_later() returned before the write ended. */
 #define RCL_SOFT_LATER 1
@@ -163,10 +187,30 @@ int rcl_soft_volume_write_later(struct rcl_soft_volume *vol, const void *buf, si
  */
 void rcl_soft_volume_release(struct rcl_soft_volume *vol, const void *owner);
 
+/*
+ * rcl_soft_volume_record_failed() - the owner (@records) could not record
+ * the failures it was told of: the requests waiting for that record fail
+ * with -EIO, as does each that would wait for it, until
+ * rcl_soft_volume_update() takes a configuration that records every member
+ * failed (or another drive in its place).
+ */
+void rcl_soft_volume_record_failed(struct rcl_soft_volume *vol);
+
+/*
+ * rcl_soft_volume_hold_records() - the owner (@records) is about to wait
+ * for requests of @vol to end (stopping their server) and
+ * records nothing until it calls this again with !@hold: meanwhile
+ * requests that would wait for a record fail with -EIO instead, as the
+ * two would otherwise wait for each other. Holds nest.
+ */
+void rcl_soft_volume_hold_records(struct rcl_soft_volume *vol, bool hold);
+
 /**
  * rcl_soft_volume_update() - take the members' states and the VD's
  * policies from @state again (after a configuration change): a member that
- * left the online state stops being used; one that returned is used again.
+ * left the online state stops being used; one that returned is used again;
+ * requests waiting for the record of a failure (@records) go on once
+ * every member failed is recorded.
  * Return: RCL_OK; RCL_NOT_FOUND when the VD is gone; RCL_SYSTEM (a returning
  * member cannot be opened); RCL_NOMEM.
  */

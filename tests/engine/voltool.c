@@ -94,7 +94,7 @@ static int run(struct rcl_soft_volume *vol, const struct job *job)
 
 int main(int argc, char **argv)
 {
-	const struct rcl_soft_volume_owner owner = {member_failed, NULL};
+	const struct rcl_soft_volume_owner owner = {.failed = member_failed};
 	struct rcl_soft_volume *vol = NULL;
 	struct rcl_error err = {0};
 	struct rcl_ctrl *ctrl = NULL;

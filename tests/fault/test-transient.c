@@ -129,7 +129,7 @@ static enum rcl_status run(const char *line)
 
 static void setup(struct fixture *f, const struct level *l)
 {
-	const struct rcl_soft_volume_owner owner = {owner_failed, f};
+	const struct rcl_soft_volume_owner owner = {.failed = owner_failed, .ctx = f};
 	struct rcl_soft_geometry geo;
 	uint32_t min, stripe, max;
 	struct rcl_error err = {0};

@@ -210,6 +210,38 @@ def drive_field(fx, slot, key):
     return found[0] if found else None
 
 
+def examine_member(fx, slot):
+    """mdadm --examine of drive @slot's VD partition, copied out of its image."""
+    image = drive_field(fx, slot, "Path")
+    table = json.loads(subprocess.run(["sfdisk", "--json", image], capture_output=True,
+                                      text=True, check=True).stdout)["partitiontable"]
+    part = [p for p in table["partitions"] if p.get("name", "").startswith("raidcli v")][0]
+    copy = os.path.join(fx.root, "member-%d.part" % slot)
+    with open(image, "rb") as f, open(copy, "wb") as g:
+        f.seek(part["start"] * 512)
+        left = part["size"] * 512
+        while left:
+            block = f.read(min(left, MIB))
+            if block.count(0) != len(block):
+                g.seek(part["size"] * 512 - left)
+                g.write(block)
+            left -= len(block)
+        g.truncate(part["size"] * 512)
+    r = subprocess.run(["mdadm", "--examine", copy], capture_output=True, text=True)
+    os.unlink(copy)
+    fields = {}
+    for line in r.stdout.splitlines():
+        if " : " in line:
+            k, v = line.split(" : ", 1)
+            fields[k.strip()] = v.strip()
+    return r.returncode, fields, r.stdout + r.stderr
+
+
+def array_state(fields):
+    """mdadm --examine's Array State without its legend: "AA.A"."""
+    return fields.get("Array State", "").split(" ")[0]
+
+
 # An nbdkit sh plugin serving $IMG whose reads in [BAD_START, BAD_END) fail
 # with EIO while $TRIGGER exists: a drive with bad sectors in its data area
 # and readable metadata, which nbdfuse turns into a file raidcli can use.

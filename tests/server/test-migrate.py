@@ -26,8 +26,9 @@ import signal
 import subprocess
 import sys
 
-from rcltest import (MIB, Fixture, bad_drive, check, drive_field, fx_vd_bytes,  # noqa: E402
-                     nbd_uri, run_cases, start_export, summary, wait_consistent, wait_for)
+from rcltest import (MIB, Fixture, array_state, bad_drive, check, drive_field,  # noqa: E402
+                     examine_member, fx_vd_bytes, nbd_uri, run_cases, start_export, summary,
+                     wait_consistent, wait_for)
 
 DRIVE_MB = 32
 
@@ -96,33 +97,6 @@ def check_consistent(fx, what):
     check(wait_for(lambda: row()["Status"] != "In progress", 120),
           "%s: the consistency check ends" % what, row())
     check(row()["Mismatches"] == 0, "%s: the consistency check finds 0 mismatches" % what, row())
-
-
-def examine_member(fx, slot):
-    """mdadm --examine of drive @slot's VD partition, copied out of its image."""
-    image = drive_field(fx, slot, "Path")
-    table = json.loads(subprocess.run(["sfdisk", "--json", image], capture_output=True,
-                                      text=True, check=True).stdout)["partitiontable"]
-    part = [p for p in table["partitions"] if p.get("name", "").startswith("raidcli v")][0]
-    copy = os.path.join(fx.root, "member-%d.part" % slot)
-    with open(image, "rb") as f, open(copy, "wb") as g:
-        f.seek(part["start"] * 512)
-        left = part["size"] * 512
-        while left:
-            block = f.read(min(left, MIB))
-            if block.count(0) != len(block):
-                g.seek(part["size"] * 512 - left)
-                g.write(block)
-            left -= len(block)
-        g.truncate(part["size"] * 512)
-    r = subprocess.run(["mdadm", "--examine", copy], capture_output=True, text=True)
-    os.unlink(copy)
-    fields = {}
-    for line in r.stdout.splitlines():
-        if " : " in line:
-            k, v = line.split(" : ", 1)
-            fields[k.strip()] = v.strip()
-    return r.returncode, fields, r.stdout + r.stderr
 
 
 def written_export(fx, name, initialized, io_during):
@@ -260,11 +234,6 @@ def add_bad_drive(fx, label):
         return None
     fx.ok("/c0", "add", "drive", "path=" + path)
     return path
-
-
-def array_state(fields):
-    """mdadm --examine's Array State without its legend: "AA.A"."""
-    return fields.get("Array State", "").split(" ")[0]
 
 
 def member_fails_case(name, level, drives, added, spare, workload):

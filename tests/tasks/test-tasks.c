@@ -95,7 +95,7 @@ static struct rcl_soft_disk *disk_of(struct fixture *f, unsigned m)
 
 static void open_volume(struct fixture *f)
 {
-	const struct rcl_soft_volume_owner owner = {owner_failed, f};
+	const struct rcl_soft_volume_owner owner = {.failed = owner_failed, .ctx = f};
 	struct rcl_error err = {0};
 
 	ck_assert_msg(!rcl_soft_volume_open(&f->view, 0, &owner, &f->vol, &err), "%s", err.msg);
