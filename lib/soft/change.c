@@ -122,6 +122,42 @@ static bool gets_record(const struct rcl_soft_change *c, size_t i)
 }
 
 /*
+ * Whether disk @i is a failed member in @c->cfg. It takes no part in the
+ * record update while another drive does: its failure may be this drive's
+ * own (truncated, gone, unreadable, no longer writable), and a prepare
+ * failing there would stop the update that records it. Its older record
+ * loads as STALE, under the configuration the others hold, which says it
+ * failed.
+ */
+static bool failed_member(const struct rcl_soft_change *c, size_t i)
+{
+	for (size_t d = 0; d < c->cfg->dg_count; d++)
+		for (unsigned m = 0; m < rcl_soft_dg_members(&c->cfg->dgs[d]); m++)
+			if (c->cfg->dgs[d].members[m].state == RCL_SOFT_MEMBER_FAILED &&
+			    rcl_soft_change_member(c, &c->cfg->dgs[d], m) == (int)i)
+				return true;
+	return false;
+}
+
+/*
+ * Whether step (b) writes disk @i: listed by the configuration before or
+ * after the change, and not a failed member unless every such drive is one
+ * (all a group's members recorded failed): the record must go somewhere.
+ */
+static bool takes_record(const struct rcl_soft_change *c, size_t i)
+{
+	bool others = false;
+
+	if (!gets_record(c, i))
+		return false;
+	if (!failed_member(c, i))
+		return true;
+	for (size_t j = 0; j < c->state->count && !others; j++)
+		others = gets_record(c, j) && !failed_member(c, j);
+	return !others;
+}
+
+/*
  * A drive that refused to open read-write was opened read-only, to be
  * read: writing it would fail with EBADF, after the other drives were
  * written. Say why it refused (EPERM for an immutable file, EROFS, EACCES).
@@ -141,29 +177,12 @@ enum rcl_status rcl_soft_change_writable(const struct rcl_soft_change *c, struct
 	enum rcl_status st = RCL_OK;
 
 	for (size_t i = 0; i < c->state->count && !st; i++)
-		if (c->fresh[i] || c->gpts[i] || gets_record(c, i))
+		if (c->fresh[i] || c->gpts[i] || takes_record(c, i))
 			st = disk_writable(&c->state->disks[i], err);
 	return st;
 }
 
 /* ---- Step (b): the record update ---- */
-
-/*
- * Whether disk @i is a failed member in @c->cfg. It takes no part in the
- * record update: its failure may be this drive's own (truncated, gone,
- * unreadable), and a prepare failing there would stop the update that
- * records it. Its older record loads as STALE, under the configuration the
- * others hold, which says it failed.
- */
-static bool failed_member(const struct rcl_soft_change *c, size_t i)
-{
-	for (size_t d = 0; d < c->cfg->dg_count; d++)
-		for (unsigned m = 0; m < rcl_soft_dg_members(&c->cfg->dgs[d]); m++)
-			if (c->cfg->dgs[d].members[m].state == RCL_SOFT_MEMBER_FAILED &&
-			    rcl_soft_change_member(c, &c->cfg->dgs[d], m) == (int)i)
-				return true;
-	return false;
-}
 
 static void record_drive(const struct rcl_soft_change *c, size_t i,
                          struct rcl_soft_record_drive *rec)
@@ -197,7 +216,7 @@ enum rcl_status rcl_soft_change_write_records(struct rcl_soft_change *c, struct 
 		st = rcl_soft_change_writable(c, err);
 	rc.payload = payload;
 	for (size_t i = 0; i < c->state->count && !st; i++) {
-		if (!gets_record(c, i) || failed_member(c, i))
+		if (!takes_record(c, i))
 			continue;
 		record_drive(c, i, &recs[n]);
 		st = rcl_soft_record_read(&recs[n++], err);
