@@ -454,16 +454,26 @@ static int pick_spare(const struct rcl_soft_change *c, const struct rcl_soft_dg 
 	return -1;
 }
 
-enum rcl_status rcl_soft_mark_recovery(const struct rcl_soft_change *c, int i,
-                                       const struct rcl_soft_vd *vd, struct rcl_error *err)
+/*
+ * VD @vd's md superblock on disk @i: its member recovering from the start
+ * (@recovering: recovery offset 0, md rebuilds it before trusting it), or
+ * in sync (no recovery offset, as md writes a member whose recovery ended).
+ */
+static enum rcl_status set_recovery(const struct rcl_soft_change *c, int i,
+                                    const struct rcl_soft_vd *vd, bool recovering,
+                                    struct rcl_error *err)
 {
-	const struct rcl_soft_disk *disk = &c->state->disks[i];
+	const struct rcl_soft_disk *disk = i < 0 ? NULL : &c->state->disks[i];
 	struct rcl_md_super1 *sb = rcl_malloc(sizeof(*sb));
-	enum rcl_status st = sb ? rcl_soft_md_read(disk->fd, disk->sector_size, vd, sb, err)
-	                        : rcl_fail(err, RCL_NOMEM, "out of memory");
+	enum rcl_status st = !sb     ? rcl_fail(err, RCL_NOMEM, "out of memory")
+	                     : !disk ? rcl_fail(err, RCL_NOT_FOUND, "the member's drive is missing")
+	                             : rcl_soft_md_read(disk->fd, disk->sector_size, vd, sb, err);
 
 	if (!st) {
-		sb->feature_map |= RCL_MD_FEATURE_RECOVERY_OFFSET;
+		if (recovering)
+			sb->feature_map |= RCL_MD_FEATURE_RECOVERY_OFFSET;
+		else
+			sb->feature_map &= ~(uint32_t)RCL_MD_FEATURE_RECOVERY_OFFSET;
 		sb->recovery_offset = 0;
 		st = rcl_soft_md_rewrite(disk->fd, disk->sector_size, vd, sb, err);
 	}
@@ -471,13 +481,26 @@ enum rcl_status rcl_soft_mark_recovery(const struct rcl_soft_change *c, int i,
 	return st;
 }
 
-/* Step (a) of a replacement: disk @i gets @dg's GPT and, per VD, member @m's superblock. */
+enum rcl_status rcl_soft_mark_recovery(const struct rcl_soft_change *c, int i,
+                                       const struct rcl_soft_vd *vd, struct rcl_error *err)
+{
+	return set_recovery(c, i, vd, true, err);
+}
+
+/*
+ * Step (a) of a replacement: disk @i gets @dg's GPT and, per VD, member
+ * @m's superblock. With its GPT's disk GUID the drive is member @m, so the
+ * roles synced next reach its superblock too: it joins the array at the
+ * others' events, and with the array's name (rcl_soft_sync_roles()).
+ */
 static enum rcl_status write_replacement(struct rcl_soft_change *c, size_t i,
-                                         const struct rcl_soft_dg *dg, unsigned m,
-                                         struct rcl_error *err)
+                                         struct rcl_soft_dg *dg, unsigned m, struct rcl_error *err)
 {
 	const struct rcl_soft_disk *disk = &c->state->disks[i];
 	enum rcl_status st = rcl_soft_change_write_gpt(c, i, dg, err);
+
+	if (!st)
+		dg->members[m].uuid = c->gpts[i]->disk_guid;
 
 	for (size_t v = 0; v < c->cfg->vd_count && !st; v++) {
 		const struct rcl_soft_vd *vd = &c->cfg->vds[v];
@@ -558,8 +581,6 @@ enum rcl_status rcl_soft_replace_member(struct rcl_ctrl *ctrl, unsigned dg_id, u
 	*spare =
 	    (struct rcl_drive_ref){.enclosure = RCL_SOFT_ENCLOSURE, .slot = dg->members[m].slot};
 	st = write_replacement(&c, (size_t)i, dg, m, err);
-	if (!st && onto)
-		dg->members[m].uuid = c.gpts[i]->disk_guid;
 	if (!st)
 		st = rcl_soft_change_write_records(&c, err);
 	/* The replaced drive is in no group now: it is blanked, unconfigured (UBad if it failed).
@@ -572,26 +593,78 @@ enum rcl_status rcl_soft_replace_member(struct rcl_ctrl *ctrl, unsigned dg_id, u
 	return st;
 }
 
-enum rcl_status rcl_soft_set_rebuilt(struct rcl_ctrl *ctrl, unsigned dg_id, unsigned m,
-                                     uint64_t lba, struct rcl_error *err)
+/* Begin change @c of rebuilding member @m of group @dg_id, whose record is *@dg. */
+static enum rcl_status begin_rebuilt(struct rcl_ctrl *ctrl, unsigned dg_id, unsigned m,
+                                     struct rcl_soft_change *c, struct rcl_soft_dg **dg,
+                                     struct rcl_error *err)
 {
-	struct rcl_soft_change c;
-	struct rcl_soft_dg *dg;
-	bool done;
-	enum rcl_status st = rcl_soft_change_begin(ctrl, &c, err);
+	enum rcl_status st = rcl_soft_change_begin(ctrl, c, err);
 
 	if (st)
 		return st;
-	dg = rcl_soft_config_dg_mut(c.cfg, dg_id);
-	if (!dg || m >= rcl_soft_dg_members(dg) ||
-	    dg->members[m].state != RCL_SOFT_MEMBER_REBUILD) {
-		rcl_soft_change_end(&c);
-		return rcl_fail(err, RCL_NOT_ALLOWED,
-		                "member %u of disk group %u is not being rebuilt", m, dg_id);
-	}
-	done = lba == RCL_SOFT_REBUILT_ALL;
-	dg->members[m].state = done ? RCL_SOFT_MEMBER_ONLINE : RCL_SOFT_MEMBER_REBUILD;
-	dg->members[m].rebuilt_lba = done ? 0 : lba < dg->last_lba + 1 ? lba : dg->last_lba + 1;
+	*dg = rcl_soft_config_dg_mut(c->cfg, dg_id);
+	if (*dg && m < rcl_soft_dg_members(*dg) &&
+	    (*dg)->members[m].state == RCL_SOFT_MEMBER_REBUILD)
+		return RCL_OK;
+	rcl_soft_change_end(c);
+	return rcl_fail(err, RCL_NOT_ALLOWED, "member %u of disk group %u is not being rebuilt", m,
+	                dg_id);
+}
+
+/* Step (b) alone: rebuilding member @m of group @dg_id holds data below @lba (at most its end). */
+static enum rcl_status record_rebuilt(struct rcl_ctrl *ctrl, unsigned dg_id, unsigned m,
+                                      uint64_t lba, struct rcl_error *err)
+{
+	struct rcl_soft_change c;
+	struct rcl_soft_dg *dg;
+	enum rcl_status st = begin_rebuilt(ctrl, dg_id, m, &c, &dg, err);
+
+	if (st)
+		return st;
+	dg->members[m].rebuilt_lba = lba < dg->last_lba + 1 ? lba : dg->last_lba + 1;
 	st = rcl_soft_change_write_records(&c, err);
 	return rcl_soft_change_finish(&c, st, err);
+}
+
+/*
+ * The end of member @m's rebuild, as md records the end of a recovery:
+ * (a) per VD, every superblock of the member's array at new events with
+ * the member's role active (rcl_soft_sync_roles()), then the member's own
+ * without its recovery offset; (b) the record with the member online.
+ * The record already says the member holds all its data (set_rebuilt()),
+ * so a crash in (a) or before (b) leaves a member that raidcli keeps
+ * writing and finishes again, while md sees it recovering (from 0) or in
+ * sync; never in sync with data it lacks.
+ */
+static enum rcl_status finish_rebuild(struct rcl_ctrl *ctrl, unsigned dg_id, unsigned m,
+                                      struct rcl_error *err)
+{
+	struct rcl_soft_change c;
+	struct rcl_soft_dg *dg;
+	enum rcl_status st = begin_rebuilt(ctrl, dg_id, m, &c, &dg, err);
+
+	if (st)
+		return st;
+	dg->members[m].state = RCL_SOFT_MEMBER_ONLINE;
+	dg->members[m].rebuilt_lba = 0;
+	for (size_t v = 0; v < c.cfg->vd_count && !st; v++) {
+		if (c.cfg->vds[v].dg != dg->id)
+			continue;
+		st = rcl_soft_sync_roles(&c, dg, &c.cfg->vds[v], m, err);
+		if (!st)
+			st = set_recovery(&c, rcl_soft_change_live(&c, dg, m), &c.cfg->vds[v],
+			                  false, err);
+	}
+	if (!st)
+		st = rcl_soft_change_write_records(&c, err);
+	return rcl_soft_change_finish(&c, st, err);
+}
+
+enum rcl_status rcl_soft_set_rebuilt(struct rcl_ctrl *ctrl, unsigned dg_id, unsigned m,
+                                     uint64_t lba, struct rcl_error *err)
+{
+	/* Done: first recorded as holding data to its end, which finish_rebuild() relies on. */
+	enum rcl_status st = record_rebuilt(ctrl, dg_id, m, lba, err);
+
+	return st || lba != RCL_SOFT_REBUILT_ALL ? st : finish_rebuild(ctrl, dg_id, m, err);
 }

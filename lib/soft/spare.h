@@ -78,8 +78,8 @@ enum rcl_status rcl_soft_mark_recovery(const struct rcl_soft_change *c, int i,
  * a spare dedicated to the group first, then a global one, big enough; or,
  * with @onto, that unconfigured drive ("start rebuild" on it). In
  * change.h's order: (a) the spare gets the group's GPT and in each VD's
- * partition member @m's md superblock (role @m, recovery_offset 0), the
- * roles synced on the others; (b) the record with the spare as member @m
+ * partition member @m's md superblock (role @m, recovery_offset 0, the
+ * array's name), the roles synced on it and the others; (b) the record with the spare as member @m
  * in state REBUILD, rebuilt_lba at the group's first LBA; (c) the replaced
  * drive, in no group now, is blanked, and a failed one marked UBad
  * (rcl_soft_mark_bad()). *@spare: the drive that took it.
@@ -97,10 +97,14 @@ enum rcl_status rcl_soft_replace_member(struct rcl_ctrl *ctrl, unsigned dg_id, u
 
 /**
  * rcl_soft_set_rebuilt() - rebuilding member @m of group @dg_id holds data
- * below LBA @lba (rcl_soft_sweep_lba()): the record says so; with
- * RCL_SOFT_REBUILT_ALL (every VD rebuilt) the member is online. Step (b)
- * alone.
- * Return: RCL_OK; RCL_NOT_ALLOWED (not being rebuilt); RCL_SYSTEM.
+ * below LBA @lba (rcl_soft_sweep_lba()): the record says so (step (b)
+ * alone). With RCL_SOFT_REBUILT_ALL (every VD rebuilt, flushed) the record
+ * first says it holds data to the group's end, then the member is in sync
+ * as md records a recovery's end: every superblock of its arrays at new
+ * events, its role active, its own without a recovery offset; then the
+ * record has it online.
+ * Return: RCL_OK; RCL_NOT_ALLOWED (not being rebuilt); RCL_NOT_FOUND (its
+ * drive is gone); RCL_SYSTEM, RCL_NOMEM.
  */
 enum rcl_status rcl_soft_set_rebuilt(struct rcl_ctrl *ctrl, unsigned dg_id, unsigned m,
                                      uint64_t lba, struct rcl_error *err);

@@ -48,6 +48,8 @@ static enum rcl_status rewrite(const struct rcl_soft_change *c, int i, const str
 	if (st)
 		return st;
 	memcpy(sb->dev_roles, roles->dev_roles, members * sizeof(sb->dev_roles[0]));
+	/* A replacement's superblock was written with raidcli's name: the array keeps its own. */
+	memcpy(sb->set_name, roles->set_name, sizeof(sb->set_name));
 	sb->events = roles->events;
 	return rcl_soft_md_rewrite(disk->fd, disk->sector_size, vd, sb, err);
 }

@@ -42,7 +42,8 @@ enum rcl_status rcl_soft_fail_member(struct rcl_ctrl *ctrl, unsigned vd, unsigne
  * rcl_soft_sync_roles() - step (a) for VD @vd: the md array member @m
  * belongs to gets the roles @dg's member states give, events one up, on
  * each superblock of a member that holds data (online or rebuilding) and
- * of a dedicated spare. With no member holding data, nothing is written.
+ * of a dedicated spare, and the freshest one's array name. With no member
+ * holding data, nothing is written.
  */
 enum rcl_status rcl_soft_sync_roles(const struct rcl_soft_change *c, const struct rcl_soft_dg *dg,
                                     const struct rcl_soft_vd *vd, unsigned m,

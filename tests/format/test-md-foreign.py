@@ -278,6 +278,16 @@ def test_plain(work, members):
               f.get('Data Offset') == '%d sectors' % by['p5'][0]['data_offset'] and
               'Internal Bitmap' not in f,
               f'the new member has md layout (no bitmap, data offset): {f}')
+        # md's end of a recovery: the member in sync, at the others' events, in the array's name.
+        others = []
+        for m in by['p5'][:2]:
+            copy_partition(m['image'], part, m['first_lba'], m['last_lba'] + 1 - m['first_lba'])
+            others.append(examine(part, m['image'])[0])
+        check('Recovery Offset' not in f and f.get('Device Role') == 'Active device 2' and
+              all(o.get('Events') == f.get('Events') and o.get('Name') == f.get('Name') and
+                  o.get('Array State', '').startswith('AAA') for o in others),
+              f'mdadm --examine: the rebuilt member in sync, every member at its events, '
+              f'with the array\'s name, AAA: {f} {others}')
 
     # A member whose data starts elsewhere: md takes it, raidcli cannot keep it.
     m = by['p1'][1]

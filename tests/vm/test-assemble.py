@@ -14,12 +14,16 @@ every redundant array, once any resync is done, must find no mismatch, and
 leave the array clean. The same goes for a RAID1 and a RAID5 made on drives
 that held other data before: a new array md is told to resync must be
 resynced, not left with mirrors and parity that disagree with the data.
+And a RAID5 whose members were rebuilt, one by a hot spare taking over, one
+by 'start rebuild' onto an unconfigured drive: md must start it with every
+member in sync in its new role (none recovering), and find it consistent.
 """
 import re
 import sys
+import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-from vmtest import (by_kind, check, controller_on_used_drives,  # noqa: E402
+from vmtest import (Controller, by_kind, check, controller_on_used_drives,  # noqa: E402
                     controller_with_every_level, expect, finish, parse_records, run_vm,
                     scratch)
 
@@ -120,12 +124,45 @@ def check_consistency(assembled, checked, tag, consistent):
     expect(checked.get('sys_resync_start'), 'none', f'{tag}: resync_start after check')
 
 
+def controller_rebuilt(state):
+    """A RAID5 on drives 0-2 (initialized by the controller process), whose
+    member 1 a hot spare (drive 3) replaced and member 2 drive 4 ('start
+    rebuild'), both rebuilds done; the process stopped."""
+    ctl = Controller(state, 5, prefix='r', label='rebuilt:')
+    ctl.add_vd('RAID5', '0-2')
+    ctl.cli('/c0/e252/s3', 'add', 'hotsparedrive')
+    ctl.cli('/c0', 'set', 'rebuildrate=100', 'bgirate=100')
+    ctl.cli('/c0/v0', 'start', 'export')
+    ctl.cli('/c0/v0', 'show', 'bgi', 'wait')
+    ctl.cli('/c0/e252/s1', 'set', 'offline')
+    # The process's next tick puts the spare in s1's place: wait until it has.
+    for _ in range(300):
+        if ctl.json('/c0/e252/s3', 'show')['Drive Information'][0]['State'] != 'GHS':
+            break
+        time.sleep(0.1)
+    ctl.cli('/c0/e252/s3', 'show', 'rebuild', 'wait')
+    ctl.cli('/c0/e252/s2', 'set', 'offline')
+    ctl.cli('/c0/e252/s4', 'start', 'rebuild')
+    ctl.cli('/c0/e252/s4', 'show', 'rebuild', 'wait')
+    ctl.cli('/c0/v0', 'stop', 'export')
+    ctl.cli('/c0', 'stop', 'service')
+    return ctl
+
+
+def member_disk_args(ctl):
+    """disk_args() for the drives of @ctl's VDs alone: the VM has PCI slots for 30 disks."""
+    slots = sorted({slot for vd in ctl.vds() for slot, _, _ in vd['members']})
+    return [arg for slot in slots for arg in ('--disk', f'{ctl.prefix}{slot}={ctl.images[slot]}')]
+
+
 def main():
-    with scratch('raidcli-vm-assemble.') as state, scratch('raidcli-vm-used.') as used:
+    with scratch('raidcli-vm-assemble.') as state, scratch('raidcli-vm-used.') as used, \
+            scratch('raidcli-vm-rebuilt.') as rebuilt:
         ctl = controller_with_every_level(state)
         old = controller_on_used_drives(used, 'u')
-        vds = [(c, vd) for c in (ctl, old) for vd in c.vds()]
-        rc, out = run_vm(ctl.disk_args() + old.disk_args(), SCRIPT)
+        done = controller_rebuilt(rebuilt)
+        vds = [(c, vd) for c in (ctl, old, done) for vd in c.vds()]
+        rc, out = run_vm(ctl.disk_args() + old.disk_args() + member_disk_args(done), SCRIPT)
         print(out)
         expect(rc, 0, 'the VM script (stop_all) exit status')
         records = parse_records(out)
