@@ -48,6 +48,8 @@ static enum rcl_status rewrite(const struct rcl_soft_change *c, int i, const str
 		return st;
 	memcpy(sb->dev_roles, roles->dev_roles, members * sizeof(sb->dev_roles[0]));
 	sb->events = roles->events;
+	/* A member coming back takes the array's clean or active state too (volume.c). */
+	sb->resync_offset = roles->resync_offset;
 	return rcl_soft_md_rewrite(disk->fd, disk->sector_size, vd, sb, err);
 }
 

@@ -1,0 +1,140 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""test-md-state.py - what md finds on the members once the controller
+process has stopped cleanly (issue 21, case 2).
+
+Degraded, then stopped: RAID5 (size=60MB) and RAID6 on four drives each
+and a second RAID5 in the first group, filled through their exports
+(nbdcopy). While exported, mdadm --examine calls every member's array
+active (md's "writes may be in flight"); after the process stops, clean.
+Then a member of each group is set offline, more data written, the
+process stopped: every surviving member is clean (the kernel starts a
+degraded array only if it is), raidcli still shows the VDs degraded, and
+the exports read back the last data.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+from rcltest import MIB, Fixture, check, drive_field, nbd_uri, run_cases, summary
+
+
+
+def export(fx, vd):
+    """Start @vd's export: its NBD URI."""
+    status, doc = fx.json("/c0/v%d" % vd, "start", "export")
+    rows = doc.get("Response Data", {}).get("Export LIST", [])
+    if not check(status == 0 and rows, "v%d: start export succeeds" % vd, doc):
+        raise RuntimeError("no export")
+    return nbd_uri(rows[0])
+
+
+def fill(fx, vd, uri):
+    """nbdcopy random bytes over the whole export, no flush; read them back
+    through it. Return: the bytes the export returned."""
+    size = int(subprocess.run(["nbdinfo", "--size", uri], capture_output=True, text=True,
+                              check=True).stdout)
+    src, back = (os.path.join(fx.root, "v%d.%s" % (vd, kind)) for kind in ("in", "back"))
+    with open(src, "wb") as f:
+        f.write(os.urandom(size))
+    r = subprocess.run(["nbdcopy", src, uri], capture_output=True, text=True)
+    check(r.returncode == 0, "v%d: nbdcopy writes the export" % vd, r.stderr)
+    r = subprocess.run(["nbdcopy", uri, back], capture_output=True, text=True)
+    check(r.returncode == 0, "v%d: nbdcopy reads the export" % vd, r.stderr)
+    with open(src, "rb") as f, open(back, "rb") as g:
+        data = g.read()
+        check(f.read() == data, "v%d: the export reads back what was written" % vd)
+    os.unlink(src)
+    os.unlink(back)
+    return data
+
+
+def vd_partition(fx, vd, slot):
+    """(start sector, sectors) of VD @vd's partition on drive @slot."""
+    out = subprocess.run(["sfdisk", "--json", drive_field(fx, slot, "Path")],
+                         capture_output=True, text=True, check=True).stdout
+    for p in json.loads(out)["partitiontable"]["partitions"]:
+        if p.get("name") == "raidcli v%d" % vd:
+            return p["start"], p["size"]
+    raise RuntimeError("drive %d has no partition of v%d" % (slot, vd))
+
+
+def md_state(fx, vd, slot):
+    """mdadm --examine's State of VD @vd's superblock on drive @slot (its
+    partition's first MiB copied out, sparse, at the partition's size)."""
+    start, sectors = vd_partition(fx, vd, slot)
+    copy = os.path.join(fx.root, "part")
+    with open(drive_field(fx, slot, "Path"), "rb") as f, open(copy, "wb") as g:
+        f.seek(start * 512)
+        g.write(f.read(MIB))
+        g.truncate(sectors * 512)
+    r = subprocess.run(["mdadm", "--examine", copy], capture_output=True, text=True,
+                       env=dict(os.environ, PATH=os.environ["PATH"] + ":/usr/sbin:/sbin"))
+    os.unlink(copy)
+    for line in r.stdout.splitlines():
+        key, _, value = line.partition(" : ")
+        if key.strip() == "State":
+            return value.strip()
+    return "none (%s)" % r.stderr.strip()
+
+
+def check_states(fx, members, want, when):
+    """Every VD in @members (vd -> slots) says @want on each of its slots."""
+    for vd, slots in members.items():
+        got = {slot: md_state(fx, vd, slot) for slot in slots}
+        check(all(s == want for s in got.values()),
+              "v%d %s: mdadm --examine says %s on every member" % (vd, when, want), got)
+
+
+def vd_states(fx):
+    status, doc = fx.json("/c0/vall", "show")
+    return {int(r["DG/VD"].split("/")[1]): r["State"]
+            for r in doc.get("Response Data", {}).get("Virtual Drives", [])}
+
+
+def degraded_clean_stop(fx):
+    fx.ok("/c0", "add", "vd", "r5", "drives=252:0-3", "size=60MB")
+    fx.ok("/c0", "add", "vd", "r6", "drives=252:4-7")
+    fx.ok("/c0", "add", "vd", "r5", "drives=252:0-3")
+    members = {0: [0, 1, 2, 3], 1: [4, 5, 6, 7], 2: [0, 1, 2, 3]}
+    uris = {vd: export(fx, vd) for vd in members}
+    for vd, uri in uris.items():
+        fill(fx, vd, uri)
+    check_states(fx, members, "active", "while exported")
+    fx.ok("/c0", "stop", "service")
+    check_states(fx, members, "clean", "after a clean stop")
+    fx.ok("/c0/e252/s2", "set", "offline")
+    fx.ok("/c0/e252/s5", "set", "offline")
+    check_states(fx, {0: [0, 1, 3], 1: [4, 6, 7], 2: [0, 1, 3]}, "clean", "set degraded")
+    data = {vd: fill(fx, vd, export(fx, vd)) for vd in members}
+    fx.ok("/c0", "stop", "service")
+    check_states(fx, {0: [0, 1, 3], 1: [4, 6, 7], 2: [0, 1, 3]}, "clean",
+                 "written degraded and stopped")
+    check(vd_states(fx) == {0: "Dgrd", 1: "Pdgd", 2: "Dgrd"},
+          "raidcli still shows the VDs degraded", vd_states(fx))
+    for vd in members:
+        uri = export(fx, vd)
+        back = os.path.join(fx.root, "back")
+        subprocess.run(["nbdcopy", uri, back], check=True)
+        with open(back, "rb") as f:
+            check(f.read() == data[vd], "v%d: reads back what was written degraded" % vd)
+        os.unlink(back)
+
+
+degraded_clean_stop.fixture = lambda: Fixture(drives=8, size="64MB", vd=None)
+
+def main():
+    tools = [t for t in ("nbdcopy", "nbdinfo", "sfdisk") if not shutil.which(t)]
+    if not shutil.which("mdadm", path=os.environ["PATH"] + ":/usr/sbin:/sbin"):
+        tools.append("mdadm")
+    if tools:
+        print("SKIP: needs %s" % ", ".join(tools))
+        return 77
+    run_cases([degraded_clean_stop], sys.argv[1:])
+    return summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
