@@ -1,16 +1,22 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""test-md-state.py - what md finds on the members once the controller
-process has stopped cleanly (issue 21, case 2).
+"""test-md-state.py MDREAD - what md finds on the members once the
+controller process has stopped cleanly (issue 21, cases 2 and 3).
 
-Degraded, then stopped: RAID5 (size=60MB) and RAID6 on four drives each
-and a second RAID5 in the first group, filled through their exports
-(nbdcopy). While exported, mdadm --examine calls every member's array
-active (md's "writes may be in flight"); after the process stops, clean.
-Then a member of each group is set offline, more data written, the
-process stopped: every surviving member is clean (the kernel starts a
-degraded array only if it is), raidcli still shows the VDs degraded, and
-the exports read back the last data.
+- Degraded, then stopped: RAID5 (size=60MB) and RAID6 on four drives each
+  and a second RAID5 in the first group, filled through their exports
+  (nbdcopy). While exported, mdadm --examine calls every member's array
+  active (md's "writes may be in flight"); after the process stops,
+  clean. Then a member of each group is set offline, more data written,
+  the process stopped: every surviving member is clean (the kernel starts
+  a degraded array only if it is), raidcli still shows the VDs degraded,
+  and the exports read back the last data.
+- Served, then on the members: six VDs of every redundant layout (RAID5,
+  RAID6, RAID10, RAID50, RAID1, a second RAID5), each exported in turn,
+  filled by nbdcopy without a flush, read back, its export stopped; then
+  the process stopped. MDREAD (tests/engine/mdread.c: md's layouts, the
+  shapes from the md superblocks) must read from the members exactly what
+  the exports returned. Several rounds: a race at stop shows in some only.
 """
 import json
 import os
@@ -20,6 +26,8 @@ import sys
 
 from rcltest import MIB, Fixture, check, drive_field, nbd_uri, run_cases, summary
 
+MDREAD = sys.argv[1] if len(sys.argv) > 1 else None
+ROUNDS = 2
 
 
 def export(fx, vd):
@@ -125,14 +133,57 @@ def degraded_clean_stop(fx):
 
 degraded_clean_stop.fixture = lambda: Fixture(drives=8, size="64MB", vd=None)
 
+# (add vd words, the member slots in md role order); sizes as the issue's.
+LAYOUT = [
+    (["r5", "drives=252:0-3", "size=60MB"], [0, 1, 2, 3]),
+    (["r6", "drives=252:4-7"], [4, 5, 6, 7]),
+    (["r10", "drives=252:8-11", "pdperarray=2"], [8, 9, 10, 11]),
+    (["r50", "drives=252:12-17", "pdperarray=3"], [12, 13, 14, 15, 16, 17]),
+    (["r1", "drives=252:18-19"], [18, 19]),
+    (["r5", "drives=252:0-3"], [0, 1, 2, 3]),
+]
+
+
+def md_read(fx, vd, slots, size):
+    """What md would read of VD @vd (@size bytes) from its member drives."""
+    start, _ = vd_partition(fx, vd, slots[0])
+    out = os.path.join(fx.root, "md")
+    r = subprocess.run([MDREAD, str(start), str(size), out] +
+                       [drive_field(fx, s, "Path") for s in slots],
+                       capture_output=True, text=True)
+    check(r.returncode == 0, "v%d: mdread reads the members" % vd, r.stderr)
+    with open(out, "rb") as f:
+        data = f.read()
+    os.unlink(out)
+    return data
+
+
+def served_is_on_members(fx):
+    for words, _ in LAYOUT:
+        fx.ok("/c0", "add", "vd", *words)
+    for rnd in range(ROUNDS):
+        served = {}
+        for vd in range(len(LAYOUT)):
+            served[vd] = fill(fx, vd, export(fx, vd))
+            fx.ok("/c0/v%d" % vd, "stop", "export")
+        fx.ok("/c0", "stop", "service")
+        for vd, (words, slots) in enumerate(LAYOUT):
+            got = md_read(fx, vd, slots, len(served[vd]))
+            check(got == served[vd], "round %d: v%d (%s): md reads from the members what the "
+                  "export returned" % (rnd, vd, words[0]))
+
+
+served_is_on_members.fixture = lambda: Fixture(drives=20, size="64MB", vd=None)
+
+
 def main():
     tools = [t for t in ("nbdcopy", "nbdinfo", "sfdisk") if not shutil.which(t)]
     if not shutil.which("mdadm", path=os.environ["PATH"] + ":/usr/sbin:/sbin"):
         tools.append("mdadm")
-    if tools:
-        print("SKIP: needs %s" % ", ".join(tools))
+    if tools or not MDREAD:
+        print("SKIP: needs %s" % (", ".join(tools) or "MDREAD"))
         return 77
-    run_cases([degraded_clean_stop], sys.argv[1:])
+    run_cases([degraded_clean_stop, served_is_on_members], sys.argv[2:])
     return summary()
 
 
