@@ -517,6 +517,9 @@ static enum rcl_status regeometry(struct rcl_soft_volume *vol, const struct rcl_
 		st = apply(vol, state, err);
 	if (!st)
 		st = start_serving(vol, state, err);
+	/* A migration that ended wrote the arrays' superblocks anew, clean: they take writes. */
+	if (!st)
+		st = md_mark(vol, false, err);
 	if (st)
 		vol->access = RCL_ACCESS_BLOCKED;
 	return st;

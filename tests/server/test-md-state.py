@@ -24,7 +24,8 @@ import shutil
 import subprocess
 import sys
 
-from rcltest import MIB, Fixture, check, drive_field, nbd_uri, run_cases, summary
+from rcltest import (MIB, Fixture, check, drive_field, nbd_uri, run_cases, summary,
+                     wait_consistent)
 
 MDREAD = sys.argv[1] if len(sys.argv) > 1 else None
 ROUNDS = 2
@@ -133,6 +134,19 @@ def degraded_clean_stop(fx):
 
 degraded_clean_stop.fixture = lambda: Fixture(drives=8, size="64MB", vd=None)
 
+def migrated_while_exported(fx):
+    uri = export(fx, 0)
+    wait_consistent(fx)
+    fill(fx, 0, uri)
+    fx.ok("/c0/v0", "start", "migrate", "type=raid5", "option=add", "drives=252:3", "wait")
+    check_states(fx, {0: [0, 1, 2, 3]}, "active", "migrated while exported")
+    fx.ok("/c0", "stop", "service")
+    check_states(fx, {0: [0, 1, 2, 3]}, "clean", "migrated and stopped")
+
+
+migrated_while_exported.fixture = lambda: Fixture(drives=4, size="16MB",
+                                                  vd=("r5", "drives=252:0-2"))
+
 # (add vd words, the member slots in md role order); sizes as the issue's.
 LAYOUT = [
     (["r5", "drives=252:0-3", "size=60MB"], [0, 1, 2, 3]),
@@ -183,7 +197,8 @@ def main():
     if tools or not MDREAD:
         print("SKIP: needs %s" % (", ".join(tools) or "MDREAD"))
         return 77
-    run_cases([degraded_clean_stop, served_is_on_members], sys.argv[2:])
+    run_cases([degraded_clean_stop, migrated_while_exported, served_is_on_members],
+              sys.argv[2:])
     return summary()
 
 
