@@ -448,6 +448,22 @@ enum rcl_status rcl_soft_md_rewrite(int fd, unsigned sector_size, const struct r
 	return st ? st : rcl_soft_sync(fd, "md superblock", err);
 }
 
+enum rcl_status rcl_soft_md_set_clean(int fd, unsigned sector_size, const struct rcl_soft_vd *vd,
+                                      bool clean, struct rcl_error *err)
+{
+	struct rcl_md_super1 *sb = rcl_malloc(sizeof(*sb));
+	uint64_t want = clean ? UINT64_MAX : 0;
+	enum rcl_status st = sb ? rcl_soft_md_read(fd, sector_size, vd, sb, err)
+	                        : rcl_fail(err, RCL_NOMEM, "out of memory");
+
+	if (!st && sb->resync_offset != want) {
+		sb->resync_offset = want;
+		st = rcl_soft_md_rewrite(fd, sector_size, vd, sb, err);
+	}
+	rcl_free(sb);
+	return st;
+}
+
 enum rcl_status rcl_soft_md_write_spare(int fd, int member_fd, unsigned sector_size,
                                         const struct rcl_soft_vd *vd,
                                         const struct rcl_md_super1 *member, unsigned dev,

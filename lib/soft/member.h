@@ -109,6 +109,17 @@ enum rcl_status rcl_soft_md_rewrite(int fd, unsigned sector_size, const struct r
                                     struct rcl_md_super1 *sb, struct rcl_error *err);
 
 /**
+ * rcl_soft_md_set_clean() - mark VD @vd's md superblock on @fd clean
+ * (@clean: resync_offset all ones, md's "in sync, no write in flight") or
+ * active (resync_offset 0: md resyncs what the bitmap marks before it
+ * trusts the parity, and starts the array degraded only when forced);
+ * rewritten and flushed only when it changes.
+ * Return: RCL_OK, or as rcl_soft_md_read() and rcl_soft_md_rewrite().
+ */
+enum rcl_status rcl_soft_md_set_clean(int fd, unsigned sector_size, const struct rcl_soft_vd *vd,
+                                      bool clean, struct rcl_error *err);
+
+/**
  * rcl_soft_md_write_spare() - write VD @vd's superblock on spare @fd: a
  * copy of @member's (read from @member_fd, whose bitmap superblock the
  * spare's empty bitmap copies) with device number @dev, role spare and a

@@ -51,6 +51,8 @@ static enum rcl_status rewrite(const struct rcl_soft_change *c, int i, const str
 	/* A replacement's superblock was written with raidcli's name: the array keeps its own. */
 	memcpy(sb->set_name, roles->set_name, sizeof(sb->set_name));
 	sb->events = roles->events;
+	/* A member coming back takes the array's clean or active state too (volume.c). */
+	sb->resync_offset = roles->resync_offset;
 	return rcl_soft_md_rewrite(disk->fd, disk->sector_size, vd, sb, err);
 }
 

@@ -858,13 +858,16 @@ void rcl_soft_vol_cache_release(struct rcl_soft_volume *vol, const void *owner)
 		write_picked(vol, RCL_SOFT_DRAIN_IDLE, 0);
 }
 
-void rcl_soft_vol_cache_close(struct rcl_soft_volume *vol, bool write)
+int rcl_soft_vol_cache_close(struct rcl_soft_volume *vol, bool write)
 {
+	int rc = 0;
+
 	rcl_soft_stripe_cache_stop(vol->cache);
 	if (write)
-		rcl_soft_vol_cache_flush(vol);
+		rc = rcl_soft_vol_cache_flush(vol);
 	rcl_soft_stripe_cache_free(vol->cache);
 	vol->cache = NULL;
+	return rc;
 }
 
 /* Read: copy the cached data of @pw's stripes over what the members gave (locks held). */

@@ -69,7 +69,10 @@ struct vol_reshape;
  * @host_started, @host_done: host requests begun and ended, so that
  *		background tasks can give way to them (task.c).
  * @read_turn:	mirrored read windows so far: ties in read balancing go round.
- * @bitmapped:	whether the volume keeps the arrays' write-intent bitmaps.
+ * @bitmapped:	whether the volume keeps the arrays' write-intent bitmaps
+ *		and md's clean/active state (volume.c's md_mark()).
+ * @record:	the VD's configuration record as last applied: where its md
+ *		superblocks are, and whether it is consistent.
  * @reshape:	the migration under way, or NULL (volume-reshape.c).
  * @cache:	RAID5/6/50/60: the stripe cache (volume-parity.c), else NULL.
  * @write_back:	the VD's write policy is WB or AWB: partial stripes may be
@@ -98,6 +101,7 @@ struct rcl_soft_volume {
 	atomic_uint_fast64_t host_done;
 	atomic_uint_fast64_t read_turn;
 	bool bitmapped;
+	struct rcl_soft_vd record;
 	struct vol_reshape *reshape;
 	struct rcl_soft_stripe_cache *cache;
 	bool write_back;
@@ -239,12 +243,13 @@ int rcl_soft_vol_parity_io(struct rcl_soft_volume *vol, const struct vol_window 
  * The stripe cache of a parity volume (volume-parity.c): _open() makes it
  * (RCL_OK or RCL_NOMEM); _flush() writes every stripe cached when it is
  * called (0, or a negative errno); _close() stops its background writer,
- * writes what it holds (@write: else it is dropped) and frees it.
+ * writes what it holds (@write: else it is dropped; 0 or a negative
+ * errno, as _flush()) and frees it.
  */
 enum rcl_status rcl_soft_vol_cache_open(struct rcl_soft_volume *vol, struct rcl_error *err);
 int rcl_soft_vol_cache_flush(struct rcl_soft_volume *vol);
 void rcl_soft_vol_cache_release(struct rcl_soft_volume *vol, const void *owner);
-void rcl_soft_vol_cache_close(struct rcl_soft_volume *vol, bool write);
+int rcl_soft_vol_cache_close(struct rcl_soft_volume *vol, bool write);
 
 /*
  * The write-intent bitmaps (volume-bitmap.c). _open() reads each array's

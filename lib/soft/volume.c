@@ -22,6 +22,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "member.h"
 #include "parity.h"
 #include "volume-private.h"
 
@@ -428,6 +429,7 @@ static enum rcl_status apply(struct rcl_soft_volume *vol, const struct rcl_soft_
 	}
 	vol->access = vd->access;
 	vol->write_back = vd->write != RCL_WRITE_THROUGH;
+	vol->record = *vd;
 	return st;
 }
 
@@ -578,6 +580,67 @@ static enum rcl_status prepare(struct rcl_soft_volume *vol, const struct rcl_sof
 	return st ? st : start_serving(vol, state, err);
 }
 
+/* ---- md's clean and active ---- */
+
+/*
+ * md keeps in each array's superblocks whether it is clean: in sync with
+ * no write in flight (resync_offset all ones), or active (0), which it
+ * sets before the first write and clears once the array is idle again.
+ * The kernel starts an active array only after resyncing it, and an
+ * active degraded one not at all (its parity may be behind its data, with
+ * no member left to resync it from). So the arrays of a volume are marked
+ * active when it opens, before any write, and clean when it closes with
+ * everything durable and in sync; a crash leaves them active, as md's
+ * own would be. A migration's superblocks are migrate.c's.
+ */
+
+/* Whether member @i holds a current superblock of its array to mark. */
+static bool keeps_md(const struct rcl_soft_volume *vol, unsigned i)
+{
+	const struct vol_member *m = &vol->members[i];
+	const struct rcl_soft_array *a = &vol->geo.arrays[0];
+
+	return a->level != RCL_MD_LEVEL_RAID0 && m->fd >= 0 && !atomic_load(&m->failed) &&
+	       (m->state == RCL_SOFT_MEMBER_ONLINE || m->state == RCL_SOFT_MEMBER_REBUILD);
+}
+
+/* Whether the arrays may say clean: consistent, nothing left to resync, no failure unrecorded. */
+static bool in_sync(struct rcl_soft_volume *vol)
+{
+	for (unsigned i = 0; i < vol->member_count; i++)
+		if (atomic_load(&vol->members[i].failed))
+			return false;
+	return vol->record.consistent && !rcl_soft_volume_needs_resync(vol);
+}
+
+/*
+ * Mark the arrays clean or active on every member that keeps them. A
+ * member that cannot be written active fails: a crash must not find it
+ * clean over writes that followed. One with no valid superblock (a
+ * rebuild's new drive before it has one) has nothing for md to take.
+ * Return: RCL_OK, or RCL_NOMEM.
+ */
+static enum rcl_status md_mark(struct rcl_soft_volume *vol, bool clean, struct rcl_error *err)
+{
+	if (!vol->bitmapped || vol->reshape)
+		return RCL_OK;
+	for (unsigned i = 0; i < vol->member_count; i++) {
+		struct rcl_error one = {0};
+		enum rcl_status st =
+		    keeps_md(vol, i) ? rcl_soft_md_set_clean(vol->members[i].fd, vol->sector_size,
+		                                             &vol->record, clean, &one)
+		                     : RCL_OK;
+
+		if (st == RCL_NOMEM) {
+			*err = one;
+			return st;
+		}
+		if (st == RCL_SYSTEM && !clean)
+			rcl_soft_vol_fail(vol, i, one.sys_errno ? one.sys_errno : EIO, true);
+	}
+	return RCL_OK;
+}
+
 static void destroy(struct rcl_soft_volume *vol)
 {
 	drop_geometry(vol);
@@ -626,6 +689,8 @@ enum rcl_status rcl_soft_vol_open(const struct rcl_soft_state *state, unsigned v
 	pthread_cond_init(&vol->gate.moved, NULL);
 	rcl_soft_stripe_locks_init(&vol->stripes);
 	st = prepare(vol, state, err);
+	if (!st)
+		st = md_mark(vol, false, err);
 	if (st) {
 		destroy(vol);
 		return st;
@@ -636,15 +701,20 @@ enum rcl_status rcl_soft_vol_open(const struct rcl_soft_state *state, unsigned v
 
 void rcl_soft_volume_close(struct rcl_soft_volume *vol)
 {
+	int rc = 0;
+
 	if (!vol)
 		return;
 	/* Shut down clean: everything durable, no bit left set for md to resync. */
 	if (vol->cache)
-		rcl_soft_vol_cache_close(vol, true);
-	rcl_soft_vol_bitmap_clean(vol, true, sync_all, vol);
+		rc = rcl_soft_vol_cache_close(vol, true);
+	if (rcl_soft_vol_bitmap_clean(vol, true, sync_all, vol))
+		rc = -EIO;
 	/* Its callers have stopped; whatever still awaits a record did not get one. */
 	vol->gate.holds++;
 	end_due(gate_move(vol, unrecorded(vol)));
+	if (!rc && in_sync(vol))
+		(void)md_mark(vol, true, &(struct rcl_error){0});
 	destroy(vol);
 }
 
@@ -678,6 +748,9 @@ static enum rcl_status regeometry(struct rcl_soft_volume *vol, const struct rcl_
 		st = apply(vol, state, err);
 	if (!st)
 		st = start_serving(vol, state, err);
+	/* A migration that ended wrote the arrays' superblocks anew, clean: they take writes. */
+	if (!st)
+		st = md_mark(vol, false, err);
 	if (st)
 		vol->access = RCL_ACCESS_BLOCKED;
 	return st;

@@ -1,0 +1,206 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""test-md-state.py MDREAD - what md finds on the members once the
+controller process has stopped cleanly (issue 21, cases 2 and 3).
+
+- Degraded, then stopped: RAID5 (size=60MB) and RAID6 on four drives each
+  and a second RAID5 in the first group, filled through their exports
+  (nbdcopy). While exported, mdadm --examine calls every member's array
+  active (md's "writes may be in flight"); after the process stops,
+  clean. Then a member of each group is set offline, more data written,
+  the process stopped: every surviving member is clean (the kernel starts
+  a degraded array only if it is), raidcli still shows the VDs degraded,
+  and the exports read back the last data.
+- Served, then on the members: six VDs of every redundant layout (RAID5,
+  RAID6, RAID10, RAID50, RAID1, a second RAID5), each exported in turn,
+  filled by nbdcopy without a flush, read back, its export stopped; then
+  the process stopped. MDREAD (tests/engine/mdread.c: md's layouts, the
+  shapes from the md superblocks) must read from the members exactly what
+  the exports returned. Several rounds: a race at stop shows in some only.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+from rcltest import (MIB, Fixture, check, drive_field, nbd_uri, run_cases, summary,
+                     wait_consistent)
+
+MDREAD = sys.argv[1] if len(sys.argv) > 1 else None
+ROUNDS = 2
+
+
+def export(fx, vd):
+    """Start @vd's export: its NBD URI."""
+    status, doc = fx.json("/c0/v%d" % vd, "start", "export")
+    rows = doc.get("Response Data", {}).get("Export LIST", [])
+    if not check(status == 0 and rows, "v%d: start export succeeds" % vd, doc):
+        raise RuntimeError("no export")
+    return nbd_uri(rows[0])
+
+
+def fill(fx, vd, uri):
+    """nbdcopy random bytes over the whole export, no flush; read them back
+    through it. Return: the bytes the export returned."""
+    size = int(subprocess.run(["nbdinfo", "--size", uri], capture_output=True, text=True,
+                              check=True).stdout)
+    src, back = (os.path.join(fx.root, "v%d.%s" % (vd, kind)) for kind in ("in", "back"))
+    with open(src, "wb") as f:
+        f.write(os.urandom(size))
+    r = subprocess.run(["nbdcopy", src, uri], capture_output=True, text=True)
+    check(r.returncode == 0, "v%d: nbdcopy writes the export" % vd, r.stderr)
+    r = subprocess.run(["nbdcopy", uri, back], capture_output=True, text=True)
+    check(r.returncode == 0, "v%d: nbdcopy reads the export" % vd, r.stderr)
+    with open(src, "rb") as f, open(back, "rb") as g:
+        data = g.read()
+        check(f.read() == data, "v%d: the export reads back what was written" % vd)
+    os.unlink(src)
+    os.unlink(back)
+    return data
+
+
+def vd_partition(fx, vd, slot):
+    """(start sector, sectors) of VD @vd's partition on drive @slot."""
+    out = subprocess.run(["sfdisk", "--json", drive_field(fx, slot, "Path")],
+                         capture_output=True, text=True, check=True).stdout
+    for p in json.loads(out)["partitiontable"]["partitions"]:
+        if p.get("name") == "raidcli v%d" % vd:
+            return p["start"], p["size"]
+    raise RuntimeError("drive %d has no partition of v%d" % (slot, vd))
+
+
+def md_state(fx, vd, slot):
+    """mdadm --examine's State of VD @vd's superblock on drive @slot (its
+    partition's first MiB copied out, sparse, at the partition's size)."""
+    start, sectors = vd_partition(fx, vd, slot)
+    copy = os.path.join(fx.root, "part")
+    with open(drive_field(fx, slot, "Path"), "rb") as f, open(copy, "wb") as g:
+        f.seek(start * 512)
+        g.write(f.read(MIB))
+        g.truncate(sectors * 512)
+    r = subprocess.run(["mdadm", "--examine", copy], capture_output=True, text=True,
+                       env=dict(os.environ, PATH=os.environ["PATH"] + ":/usr/sbin:/sbin"))
+    os.unlink(copy)
+    for line in r.stdout.splitlines():
+        key, _, value = line.partition(" : ")
+        if key.strip() == "State":
+            return value.strip()
+    return "none (%s)" % r.stderr.strip()
+
+
+def check_states(fx, members, want, when):
+    """Every VD in @members (vd -> slots) says @want on each of its slots."""
+    for vd, slots in members.items():
+        got = {slot: md_state(fx, vd, slot) for slot in slots}
+        check(all(s == want for s in got.values()),
+              "v%d %s: mdadm --examine says %s on every member" % (vd, when, want), got)
+
+
+def vd_states(fx):
+    status, doc = fx.json("/c0/vall", "show")
+    return {int(r["DG/VD"].split("/")[1]): r["State"]
+            for r in doc.get("Response Data", {}).get("Virtual Drives", [])}
+
+
+def degraded_clean_stop(fx):
+    fx.ok("/c0", "add", "vd", "r5", "drives=252:0-3", "size=60MB")
+    fx.ok("/c0", "add", "vd", "r6", "drives=252:4-7")
+    fx.ok("/c0", "add", "vd", "r5", "drives=252:0-3")
+    members = {0: [0, 1, 2, 3], 1: [4, 5, 6, 7], 2: [0, 1, 2, 3]}
+    uris = {vd: export(fx, vd) for vd in members}
+    for vd, uri in uris.items():
+        fill(fx, vd, uri)
+    check_states(fx, members, "active", "while exported")
+    fx.ok("/c0", "stop", "service")
+    check_states(fx, members, "clean", "after a clean stop")
+    fx.ok("/c0/e252/s2", "set", "offline")
+    fx.ok("/c0/e252/s5", "set", "offline")
+    check_states(fx, {0: [0, 1, 3], 1: [4, 6, 7], 2: [0, 1, 3]}, "clean", "set degraded")
+    data = {vd: fill(fx, vd, export(fx, vd)) for vd in members}
+    fx.ok("/c0", "stop", "service")
+    check_states(fx, {0: [0, 1, 3], 1: [4, 6, 7], 2: [0, 1, 3]}, "clean",
+                 "written degraded and stopped")
+    check(vd_states(fx) == {0: "Dgrd", 1: "Pdgd", 2: "Dgrd"},
+          "raidcli still shows the VDs degraded", vd_states(fx))
+    for vd in members:
+        uri = export(fx, vd)
+        back = os.path.join(fx.root, "back")
+        subprocess.run(["nbdcopy", uri, back], check=True)
+        with open(back, "rb") as f:
+            check(f.read() == data[vd], "v%d: reads back what was written degraded" % vd)
+        os.unlink(back)
+
+
+degraded_clean_stop.fixture = lambda: Fixture(drives=8, size="64MB", vd=None)
+
+def migrated_while_exported(fx):
+    uri = export(fx, 0)
+    wait_consistent(fx)
+    fill(fx, 0, uri)
+    fx.ok("/c0/v0", "start", "migrate", "type=raid5", "option=add", "drives=252:3", "wait")
+    check_states(fx, {0: [0, 1, 2, 3]}, "active", "migrated while exported")
+    fx.ok("/c0", "stop", "service")
+    check_states(fx, {0: [0, 1, 2, 3]}, "clean", "migrated and stopped")
+
+
+migrated_while_exported.fixture = lambda: Fixture(drives=4, size="16MB",
+                                                  vd=("r5", "drives=252:0-2"))
+
+# (add vd words, the member slots in md role order); sizes as the issue's.
+LAYOUT = [
+    (["r5", "drives=252:0-3", "size=60MB"], [0, 1, 2, 3]),
+    (["r6", "drives=252:4-7"], [4, 5, 6, 7]),
+    (["r10", "drives=252:8-11", "pdperarray=2"], [8, 9, 10, 11]),
+    (["r50", "drives=252:12-17", "pdperarray=3"], [12, 13, 14, 15, 16, 17]),
+    (["r1", "drives=252:18-19"], [18, 19]),
+    (["r5", "drives=252:0-3"], [0, 1, 2, 3]),
+]
+
+
+def md_read(fx, vd, slots, size):
+    """What md would read of VD @vd (@size bytes) from its member drives."""
+    start, _ = vd_partition(fx, vd, slots[0])
+    out = os.path.join(fx.root, "md")
+    r = subprocess.run([MDREAD, str(start), str(size), out] +
+                       [drive_field(fx, s, "Path") for s in slots],
+                       capture_output=True, text=True)
+    check(r.returncode == 0, "v%d: mdread reads the members" % vd, r.stderr)
+    with open(out, "rb") as f:
+        data = f.read()
+    os.unlink(out)
+    return data
+
+
+def served_is_on_members(fx):
+    for words, _ in LAYOUT:
+        fx.ok("/c0", "add", "vd", *words)
+    for rnd in range(ROUNDS):
+        served = {}
+        for vd in range(len(LAYOUT)):
+            served[vd] = fill(fx, vd, export(fx, vd))
+            fx.ok("/c0/v%d" % vd, "stop", "export")
+        fx.ok("/c0", "stop", "service")
+        for vd, (words, slots) in enumerate(LAYOUT):
+            got = md_read(fx, vd, slots, len(served[vd]))
+            check(got == served[vd], "round %d: v%d (%s): md reads from the members what the "
+                  "export returned" % (rnd, vd, words[0]))
+
+
+served_is_on_members.fixture = lambda: Fixture(drives=20, size="64MB", vd=None)
+
+
+def main():
+    tools = [t for t in ("nbdcopy", "nbdinfo", "sfdisk") if not shutil.which(t)]
+    if not shutil.which("mdadm", path=os.environ["PATH"] + ":/usr/sbin:/sbin"):
+        tools.append("mdadm")
+    if tools or not MDREAD:
+        print("SKIP: needs %s" % (", ".join(tools) or "MDREAD"))
+        return 77
+    run_cases([degraded_clean_stop, migrated_while_exported, served_is_on_members],
+              sys.argv[2:])
+    return summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
