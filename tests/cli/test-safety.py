@@ -17,7 +17,8 @@ Runs the raidcli named by $RAIDCLI against throwaway state directories:
  (e) a command either completes or changes nothing, and names the real
      cause: add vd over an immutable image (chattr +i; root) writes no other
      drive and says EPERM, del of a member whose image was truncated
-     succeeds once, a refused start rebuild starts no controller process;
+     succeeds once, a refused start rebuild, export, cc, init, migrate or
+     patrolread starts no controller process and changes nothing;
  (f) one storage under two paths (an image and a loop device over it, a
      disk and its partition; root and losetup) is refused as a second
      drive on any controller, and add vd refuses such a pair.
@@ -112,9 +113,9 @@ def snapshot(root):
         dirnames[:] = sorted(d for d in dirnames if not (dirpath == root and d == "locks"))
         snap[dirpath] = sorted(dirnames + filenames)
         for name in filenames:
-            if name.endswith(".lock"):
-                continue
             path = os.path.join(dirpath, name)
+            if name.endswith(".lock") or not stat.S_ISREG(os.lstat(path).st_mode):
+                continue
             with open(path, "rb") as f:
                 snap[path] = (os.path.getsize(path), hashlib.sha256(f.read()).hexdigest())
     return snap
@@ -624,6 +625,41 @@ def refused_rebuild_case():
         env.close()
 
 
+def refused_starts_case():
+    """Each command that starts the controller process, refused, starts none."""
+    env = Env()
+    try:
+        env.must("add", "controller", "type=soft", "drives=5", "size=64MB", "dir=" + env.files)
+        env.must("/c0", "add", "vd", "r5", "drives=252:0-3")
+        env.must("/c0", "stop", "service")
+        env.must("/c0", "set", "patrolread=off")
+        images = [os.path.join(env.files, "drive%d.img" % i) for i in range(5)]
+        refused = [
+            ("/c0/v9", "start", "export"),
+            ("/c0/v0", "start", "export", "socket=relative.sock"),
+            ("/c0/v9", "start", "cc"),
+            ("/c0/v9", "start", "init", "force"),
+            ("/c0/v0", "start", "init"),
+            ("/c0/v9", "start", "migrate", "type=raid5"),
+            ("/c0/v0", "start", "migrate", "type=raid5", "option=add", "drives=252:1"),
+            ("/c0", "start", "patrolread"),
+        ]
+        for args in refused:
+            before = snapshot(env.state), images_digest(env, images)
+            proc = env.run(*args)
+            name = " ".join(args)
+            check("%s is refused" % name, proc.returncode not in (0, 242)
+                  and "Status = Failure" in proc.stdout, proc.stdout + proc.stderr)
+            check("%s starts no controller process" % name,
+                  service_status(env) == "Not Running", env.run("/c0", "show", "service").stdout)
+            check("%s changes nothing" % name,
+                  (snapshot(env.state), images_digest(env, images)) == before)
+            env.run("/c0", "stop", "service")  # one that started must not hide the next
+    finally:
+        env.run("/c0", "stop", "service")
+        env.close()
+
+
 # ---------------------------------------------------------------------------
 # (f) one storage under two paths
 
@@ -747,7 +783,8 @@ def main():
         print("RAIDCLI must name the raidcli binary", file=sys.stderr)
         return 1
     for part in (corrupt_tests, parallel_tests, numbering_tests, immutable_member_case,
-                 truncated_member_delete_case, refused_rebuild_case, alias_cases):
+                 truncated_member_delete_case, refused_rebuild_case, refused_starts_case,
+                 alias_cases):
         try:
             part()
         except Exception as e:  # report, then go on with the other parts
