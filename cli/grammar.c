@@ -523,6 +523,12 @@ const struct cmd_spec cli_commands[] = {
 		.flags = CMD_PER_CTRL | CMD_WRITES,
 		.summary = "empty a slot of a software controller (the file or device is kept)",
 		.example = "raidcli /c0/e252/s3 del",
+		.opts =
+			{
+				{.name = "force",
+				 .type = OPT_FLAG,
+				 .help = "remove an online member although its VDs are degraded or go offline"},
+			},
 	},
 	{
 		.object = OBJ_DRIVE,

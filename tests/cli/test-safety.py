@@ -17,7 +17,7 @@ Runs the raidcli named by $RAIDCLI against throwaway state directories:
  (e) a command either completes or changes nothing, and names the real
      cause: add vd over an immutable image (chattr +i; root) writes no other
      drive and says EPERM, del of a member whose image was truncated
-     succeeds once, a refused start rebuild, export, cc, init, migrate or
+     succeeds once, del of online members without force removes no drive, a refused start rebuild, export, cc, init, migrate or
      patrolread starts no controller process and changes nothing;
  (f) one storage under two paths (an image and a loop device over it, a
      disk and its partition; root and losetup) is refused as a second
@@ -603,6 +603,29 @@ def truncated_member_delete_case():
         env.close()
 
 
+def member_delete_case():
+    """del of online members asks for force, and removes none of the slots named without it."""
+    env = Env()
+    try:
+        env.must("add", "controller", "type=soft", "drives=4", "size=64MB", "dir=" + env.files)
+        env.must("/c0", "add", "vd", "r5", "drives=252:0-2")
+        env.must("/c0", "stop", "service")
+        before = snapshot(env.state), pd_states(env)
+        proc = env.run("/c0/e252/sall", "del")
+        desc, code, status = description(proc, False)
+        check("del of online RAID5 members and a UGood drive asks for force (245)",
+              code == 245 and "degrades the RAID5 virtual drives" in desc, proc.stdout)
+        check("and removes no drive, the UGood one included",
+              (snapshot(env.state), pd_states(env)) == before, repr(pd_states(env)))
+        proc = env.run("/c0/e252/s1", "del", "force")
+        states = pd_states(env)
+        check("del force of a member removes it, its place Msng",
+              proc.returncode == 0 and states.get("252:1") == "Msng", proc.stdout)
+    finally:
+        env.run("/c0", "stop", "service")
+        env.close()
+
+
 def refused_rebuild_case():
     env = Env()
     try:
@@ -783,8 +806,8 @@ def main():
         print("RAIDCLI must name the raidcli binary", file=sys.stderr)
         return 1
     for part in (corrupt_tests, parallel_tests, numbering_tests, immutable_member_case,
-                 truncated_member_delete_case, refused_rebuild_case, refused_starts_case,
-                 alias_cases):
+                 truncated_member_delete_case, member_delete_case, refused_rebuild_case,
+                 refused_starts_case, alias_cases):
         try:
             part()
         except Exception as e:  # report, then go on with the other parts
