@@ -17,8 +17,11 @@ Runs the raidcli named by $RAIDCLI against throwaway state directories:
  (e) a command either completes or changes nothing, and names the real
      cause: add vd over an immutable image (chattr +i; root) writes no other
      drive and says EPERM, del of a member whose image was truncated
-     succeeds once, del of online members without force removes no drive, a refused start rebuild, export, cc, init, migrate or
-     patrolread starts no controller process and changes nothing;
+     succeeds once, del of online members without force removes no drive,
+     start rebuild on a UGood drive is not beaten to the slot by a hot
+     spare when the process starts for it, and a refused start rebuild,
+     export, cc, init, migrate or patrolread starts no controller process
+     and changes nothing;
  (f) one storage under two paths (an image and a loop device over it, a
      disk and its partition; root and losetup) is refused as a second
      drive on any controller, and add vd refuses such a pair.
@@ -648,6 +651,27 @@ def refused_rebuild_case():
         env.close()
 
 
+def rebuild_beside_spare_case():
+    """start rebuild on a UGood drive, the process started for it, is not beaten by a spare."""
+    env = Env()
+    try:
+        env.must("add", "controller", "type=soft", "drives=6", "size=64MB")
+        env.must("/c0", "add", "vd", "r5", "drives=252:0-3")
+        env.must("/c0", "stop", "service")
+        env.must("/c0/e252/s4", "add", "hotsparedrive")
+        env.must("/c0/e252/s3", "set", "offline")
+        proc = env.run("/c0/e252/s5", "start", "rebuild")
+        check("start rebuild on a UGood drive while a spare could serve succeeds",
+              proc.returncode == 0, proc.stdout + proc.stderr)
+        states = pd_states(env)
+        check("the named drive takes the place, the spare stays a spare",
+              states.get("252:5") in ("Rbld", "Onln") and states.get("252:4") == "GHS",
+              repr(states))
+    finally:
+        env.run("/c0", "stop", "service")
+        env.close()
+
+
 def refused_starts_case():
     """Each command that starts the controller process, refused, starts none."""
     env = Env()
@@ -807,7 +831,7 @@ def main():
         return 1
     for part in (corrupt_tests, parallel_tests, numbering_tests, immutable_member_case,
                  truncated_member_delete_case, member_delete_case, refused_rebuild_case,
-                 refused_starts_case, alias_cases):
+                 rebuild_beside_spare_case, refused_starts_case, alias_cases):
         try:
             part()
         except Exception as e:  # report, then go on with the other parts
