@@ -217,6 +217,7 @@ enum rcl_status cmd_drive_delete(struct cmd_ctx *c, struct rcl_error *err)
 {
 	struct rcl_buf removed = RCL_BUF_INIT;
 	size_t count = rcl_ctrl_drive_count(c->ctrl), n = 0;
+	bool force = cmd_value(c->args, "force") != NULL;
 	struct rcl_drive_ref *refs = rcl_calloc(count + 1, sizeof(*refs));
 	enum rcl_status st =
 	    refs ? check_named_drives(c, err) : rcl_fail(err, RCL_NOMEM, "out of memory");
@@ -230,14 +231,17 @@ enum rcl_status cmd_drive_delete(struct cmd_ctx *c, struct rcl_error *err)
 	for (size_t i = 0; !st && i < count; i++) {
 		const struct rcl_drive *drive = rcl_ctrl_drive(c->ctrl, i);
 
-		if (drive_selected(&c->args->path, drive) &&
-		    !(drive->state == RCL_PD_MISSING && !drive->path[0]))
-			refs[n++] = (struct rcl_drive_ref){drive->enclosure, drive->slot};
+		if (!drive_selected(&c->args->path, drive) ||
+		    (drive->state == RCL_PD_MISSING && !drive->path[0]))
+			continue;
+		/* Every one is checked before the first goes: all or nothing. */
+		st = rcl_ctrl_check_remove_drive(c->ctrl, drive, force, err);
+		refs[n++] = (struct rcl_drive_ref){drive->enclosure, drive->slot};
 	}
 	for (size_t k = 0; !st && k < n; k++) {
 		const struct rcl_drive *drive = find_drive(c->ctrl, &refs[k]);
 
-		st = drive ? rcl_ctrl_remove_drive(c->ctrl, drive, err)
+		st = drive ? rcl_ctrl_remove_drive(c->ctrl, drive, force, err)
 		           : rcl_fail(err, RCL_NOT_FOUND, "no drive in slot %u", refs[k].slot);
 		if (!st)
 			rcl_buf_addf(&removed, "%s/c%u/e%u/s%u", removed.len ? ", " : "",

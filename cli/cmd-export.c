@@ -58,26 +58,53 @@ static enum rcl_status refuse_offline(struct cmd_ctx *c, unsigned id, struct rcl
 	                ctrl, id, ctrl);
 }
 
-enum rcl_status cmd_vd_start_export(struct cmd_ctx *c, struct rcl_error *err)
+/* The export "start export" asks for. */
+static struct export_request export_asked(const struct cmd_ctx *c)
 {
-	struct export_request req = {.socket = cmd_value(c->args, "socket"),
-	                             .address = cmd_value(c->args, "address"),
-	                             .name = cmd_value(c->args, "name")};
-	unsigned ids[RCL_MAX_VDS];
-	size_t n;
-	enum rcl_status st = vds_to_act_on(c, ids, &n, err);
+	return (struct export_request){.socket = cmd_value(c->args, "socket"),
+	                               .address = cmd_value(c->args, "address"),
+	                               .name = cmd_value(c->args, "name")};
+}
 
-	if (!st && n > 1 && (req.socket || req.address || req.name))
+/*
+ * What "start export" of the VDs the path selects (into @ids, @n) is
+ * refused for: checked before the controller process starts, and in it.
+ */
+static enum rcl_status export_refusal(struct cmd_ctx *c, const struct export_request *req,
+                                      unsigned *ids, size_t *n, struct rcl_error *err)
+{
+	enum rcl_status st = vds_to_act_on(c, ids, n, err);
+
+	if (!st && *n > 1 && (req->socket || req->address || req->name))
 		st = rcl_fail(err, RCL_INVALID_PARAM,
 		              "socket=, address= and name= name one export: address one VD, as in "
 		              "/c%u/v%u",
 		              rcl_ctrl_id(c->ctrl), ids[0]);
-	for (size_t i = 0; !st && i < n; i++)
+	for (size_t i = 0; !st && i < *n; i++)
 		st = refuse_offline(c, ids[i], err);
-	for (size_t i = 0; !st && i < n; i++)
+	for (size_t i = 0; !st && i < *n; i++)
 		st = refuse_dirty_degraded(c, ids[i], err);
-	if (st)
-		return st;
+	for (size_t i = 0; !st && i < *n; i++)
+		st = export_check_start(c->lib, c->ctrl, ids[i], req, err);
+	return st;
+}
+
+enum rcl_status cmd_vd_check_export(struct cmd_ctx *c, struct rcl_error *err)
+{
+	struct export_request req = export_asked(c);
+	unsigned ids[RCL_MAX_VDS];
+	size_t n;
+
+	return export_refusal(c, &req, ids, &n, err);
+}
+
+enum rcl_status cmd_vd_start_export(struct cmd_ctx *c, struct rcl_error *err)
+{
+	struct export_request req = export_asked(c);
+	unsigned ids[RCL_MAX_VDS];
+	size_t n;
+	enum rcl_status st = export_refusal(c, &req, ids, &n, err);
+
 	for (size_t i = 0; !st && i < n; i++) {
 		/* The same force lets a rebuild of the VD go on (tasks.c). */
 		if (cmd_value(c->args, "force"))
@@ -171,6 +198,45 @@ static enum rcl_status check_optimal(struct cmd_ctx *c, const struct rcl_vd *vd,
 	                rcl_ctrl_id(c->ctrl), vd->id);
 }
 
+/*
+ * What a start of @kind on VD @vd is refused for before the controller
+ * process starts, and in it.
+ */
+static enum rcl_status start_refusal(struct cmd_ctx *c, enum rcl_soft_task_kind kind,
+                                     const struct rcl_vd *vd, struct rcl_error *err)
+{
+	enum rcl_status st = kind == RCL_SOFT_TASK_CHECK ? check_optimal(c, vd, err) : RCL_OK;
+
+	return st ? st : check_force(c, kind, vd, err);
+}
+
+/* start_refusal() of each VD the path selects. */
+static enum rcl_status start_refusals(struct cmd_ctx *c, enum rcl_soft_task_kind kind,
+                                      struct rcl_error *err)
+{
+	unsigned ids[RCL_MAX_VDS];
+	size_t n;
+	enum rcl_status st = vds_to_act_on(c, ids, &n, err);
+
+	for (size_t i = 0; !st && i < n; i++) {
+		const struct rcl_vd *vd = rcl_ctrl_vd_by_id(c->ctrl, ids[i]);
+
+		if (vd)
+			st = start_refusal(c, kind, vd, err);
+	}
+	return st;
+}
+
+enum rcl_status cmd_vd_check_cc(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return start_refusals(c, RCL_SOFT_TASK_CHECK, err);
+}
+
+enum rcl_status cmd_vd_check_init(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return start_refusals(c, RCL_SOFT_TASK_INIT, err);
+}
+
 static enum rcl_status check_each(struct cmd_ctx *c, enum rcl_soft_task_kind kind,
                                   enum rebuild_action action, const char *done,
                                   struct rcl_error *err)
@@ -183,10 +249,8 @@ static enum rcl_status check_each(struct cmd_ctx *c, enum rcl_soft_task_kind kin
 	for (size_t i = 0; !st && i < n; i++) {
 		const struct rcl_vd *vd = rcl_ctrl_vd_by_id(c->ctrl, ids[i]);
 
-		if (action == REBUILD_START && vd && kind == RCL_SOFT_TASK_CHECK)
-			st = check_optimal(c, vd, err);
-		if (!st && action == REBUILD_START && vd)
-			st = check_force(c, kind, vd, err);
+		if (action == REBUILD_START && vd)
+			st = start_refusal(c, kind, vd, err);
 		if (!st)
 			st = check_control(c->ctrl, ids[i], kind, action, repair, err);
 	}
@@ -332,23 +396,51 @@ static enum rcl_status added_drives(struct cmd_ctx *c, struct drive_list *list,
 	return parse_drive_list(c->ctrl, "drives", drives, list, err);
 }
 
-enum rcl_status cmd_vd_start_migrate(struct cmd_ctx *c, struct rcl_error *err)
+/* What "start migrate" asks: the VD into *@id, the level into *@level, the drives into @list. */
+static enum rcl_status migration_asked(struct cmd_ctx *c, unsigned *id, enum rcl_raid_level *level,
+                                       struct drive_list *list, struct rcl_error *err)
+{
+	enum rcl_status st = one_vd(c, id, err);
+
+	if (!st)
+		st = rcl_raid_level_parse(cmd_value(c->args, "type"), level, err);
+	if (!st)
+		st = added_drives(c, list, err);
+	return st;
+}
+
+/* "start migrate" through @start (migrate_start or migrate_check_start). */
+static enum rcl_status migrate_with(struct cmd_ctx *c,
+                                    enum rcl_status (*start)(struct rcl_ctrl *, unsigned,
+                                                             enum rcl_raid_level,
+                                                             const struct rcl_drive_ref *, size_t,
+                                                             bool, struct rcl_error *),
+                                    struct rcl_error *err)
 {
 	struct drive_list *list = rcl_calloc(1, sizeof(*list));
 	enum rcl_raid_level level = RCL_RAID5;
 	unsigned id = 0;
-	enum rcl_status st = list ? one_vd(c, &id, err) : rcl_fail(err, RCL_NOMEM, "out of memory");
+	enum rcl_status st = list ? migration_asked(c, &id, &level, list, err)
+	                          : rcl_fail(err, RCL_NOMEM, "out of memory");
 
 	if (!st)
-		st = rcl_raid_level_parse(cmd_value(c->args, "type"), &level, err);
-	if (!st)
-		st = added_drives(c, list, err);
-	if (!st)
-		st = migrate_start(c->ctrl, id, level, list->refs, list->count,
-		                   cmd_value(c->args, "force") != NULL, err);
+		st = start(c->ctrl, id, level, list->refs, list->count,
+		           cmd_value(c->args, "force") != NULL, err);
+	rcl_free(list);
+	return st;
+}
+
+enum rcl_status cmd_vd_check_migrate(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return migrate_with(c, migrate_check_start, err);
+}
+
+enum rcl_status cmd_vd_start_migrate(struct cmd_ctx *c, struct rcl_error *err)
+{
+	enum rcl_status st = migrate_with(c, migrate_start, err);
+
 	if (!st)
 		rcl_result_describe(c->res, "Start Migrate Operation Success.");
-	rcl_free(list);
 	return st;
 }
 

@@ -37,6 +37,11 @@ enum rcl_status cmd_ctrl_start_patrol(struct cmd_ctx *c, struct rcl_error *err)
 	return control(c, REBUILD_START, "Start PR Succeeded.", err);
 }
 
+enum rcl_status cmd_ctrl_check_patrol(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return patrol_check_start(c->lib, c->ctrl, err);
+}
+
 enum rcl_status cmd_ctrl_stop_patrol(struct cmd_ctx *c, struct rcl_error *err)
 {
 	return control(c, REBUILD_STOP, "Stop PR Succeeded.", err);

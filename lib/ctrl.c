@@ -183,11 +183,14 @@ enum rcl_status rcl_ctrl_add_drive(struct rcl_ctrl *ctrl, const char *path, unsi
 }
 
 enum rcl_status rcl_ctrl_remove_drive(struct rcl_ctrl *ctrl, const struct rcl_drive *drive,
-                                      struct rcl_error *err)
+                                      bool force, struct rcl_error *err)
 {
 	/* Copied first: the backend's refresh frees what @drive points into. */
 	unsigned enclosure = drive->enclosure, slot = drive->slot;
-	enum rcl_status st = ctrl->entry.ops->remove_drive(ctrl, drive, err);
+	enum rcl_status st = rcl_ctrl_check_remove_drive(ctrl, drive, force, err);
+
+	if (!st)
+		st = ctrl->entry.ops->remove_drive(ctrl, drive, err);
 
 	if (!st)
 		(void)rcl_event_record(ctrl, RCL_EVENT_DRIVE_REMOVED, NULL,

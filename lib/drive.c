@@ -243,6 +243,28 @@ static enum rcl_status check_change(const struct rcl_ctrl *ctrl, const struct rc
 	return RCL_OK;
 }
 
+enum rcl_status rcl_ctrl_check_remove_drive(const struct rcl_ctrl *ctrl,
+                                            const struct rcl_drive *drive, bool force,
+                                            struct rcl_error *err)
+{
+	const struct rcl_dg *dg =
+	    drive->dg < 0 ? NULL : rcl_ctrl_dg_by_id(ctrl, (unsigned)drive->dg);
+	enum rcl_vd_state after;
+
+	/* A member that is not online holds no data its group still reads. */
+	if (force || !dg || drive->state != RCL_PD_ONLINE)
+		return RCL_OK;
+	after = state_without(ctrl, dg, drive);
+	if (after == RCL_VD_OPTIMAL)
+		return RCL_OK;
+	return rcl_fail(
+	    err, RCL_NEED_FORCE,
+	    "removing drive %u:%u %s the %s virtual drives of disk group %u%s; use "
+	    "force to do it anyway",
+	    drive->enclosure, drive->slot, after == RCL_VD_OFFLINE ? "takes" : "degrades",
+	    rcl_raid_level_name(dg->level), dg->id, after == RCL_VD_OFFLINE ? " offline" : "");
+}
+
 /* Log the change of drive @ref from @from, and each VD whose state @before differs now. */
 static void log_state_change(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
                              enum rcl_drive_change change, enum rcl_pd_state from,

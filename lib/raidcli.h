@@ -475,11 +475,23 @@ enum rcl_status rcl_ctrl_add_drive(struct rcl_ctrl *ctrl, const char *path, unsi
                                    struct rcl_error *err);
 
 /**
+ * rcl_ctrl_check_remove_drive() - whether rcl_ctrl_remove_drive() of
+ * @drive, with @force, goes on: an online member whose loss degrades its
+ * group's VDs or takes them offline needs @force, as "set offline" does.
+ * Return: RCL_OK; RCL_NEED_FORCE.
+ */
+enum rcl_status rcl_ctrl_check_remove_drive(const struct rcl_ctrl *ctrl,
+                                            const struct rcl_drive *drive, bool force,
+                                            struct rcl_error *err);
+
+/**
  * rcl_ctrl_remove_drive() - empty the slot of @drive (a pointer obtained
- * from rcl_ctrl_drive()); the backing file is kept. Requires an exclusive lock.
+ * from rcl_ctrl_drive()); the backing file is kept. Refused, with nothing
+ * changed, as rcl_ctrl_check_remove_drive() refuses it. Requires an
+ * exclusive lock.
  */
 enum rcl_status rcl_ctrl_remove_drive(struct rcl_ctrl *ctrl, const struct rcl_drive *drive,
-                                      struct rcl_error *err);
+                                      bool force, struct rcl_error *err);
 
 /* Flags for rcl_ctrl_delete(). */
 enum {

@@ -486,7 +486,7 @@ static char *handle_request(const char *text, unsigned id)
 	return out;
 }
 
-void service_answer(int fd, unsigned id)
+bool service_answer(int fd, unsigned id)
 {
 	struct rcl_buf request = RCL_BUF_INIT;
 	struct rcl_error err = {0};
@@ -498,7 +498,7 @@ void service_answer(int fd, unsigned id)
 		if (e)
 			service_log("dropped a request: %s", strerror(e));
 		rcl_buf_release(&request);
-		return;
+		return false;
 	}
 	reply = handle_request(request.buf, id);
 	/* Before answering: when the CLI returns, the exports follow the change. */
@@ -507,6 +507,7 @@ void service_answer(int fd, unsigned id)
 		service_log("could not answer a request: %s", reply ? err.msg : "out of memory");
 	rcl_free(reply);
 	rcl_buf_release(&request);
+	return true;
 }
 
 /* ------------------------------------------------------------------------
@@ -657,6 +658,7 @@ static void exec_serve(const struct service_paths *p, const char *exe)
 	close_range(STDERR_FILENO + 1, ~0u, 0);
 	/* The same state directory as this CLI's, however it found it. */
 	setenv("RAIDCLI_STATE_DIR", p->state_dir, 1);
+	setenv(SERVICE_ON_DEMAND_ENV, "1", 1);
 	execl(exe, "raidcli", ctrl, "serve", (char *)NULL);
 	dprintf(STDERR_FILENO, "raidcli: cannot run '%s': %s\n", exe, strerror(errno));
 	_exit(127);

@@ -552,6 +552,32 @@ static void add_row(struct rcl_node *table, const struct rcl_ctrl *ctrl, const s
 	rcl_node_add_int(row, "Clients", e->srv ? rcl_nbd_server_connections(e->srv) : 0);
 }
 
+/* plan_export() of VD @vd, which must exist. */
+static enum rcl_status plan_checked(struct rcl_ctrl *ctrl, const struct service_paths *p,
+                                    unsigned vd, const struct export_request *req,
+                                    const struct export_list *list, struct export *e,
+                                    struct rcl_error *err)
+{
+	if (!rcl_ctrl_vd_by_id(ctrl, vd))
+		return rcl_fail(err, RCL_NOT_FOUND, "virtual drive /c%u/v%u not found", p->id, vd);
+	return plan_export(ctrl, p, vd, req, list, e, err);
+}
+
+enum rcl_status export_check_start(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, unsigned vd,
+                                   const struct export_request *req, struct rcl_error *err)
+{
+	struct export_list *list, scratch;
+	struct service_paths p;
+	struct export e;
+	enum rcl_status st = list_get(lib, ctrl, &p, &list, &scratch, err);
+
+	if (st)
+		return st;
+	st = plan_checked(ctrl, &p, vd, req, list, &e, err);
+	list_release(list);
+	return st;
+}
+
 enum rcl_status export_start(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, unsigned vd,
                              const struct export_request *req, struct rcl_error *err)
 {
@@ -570,9 +596,7 @@ enum rcl_status export_start(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, unsigne
 		    "running; start it with: raidcli /c%u serve",
 		    p.id, p.id);
 	}
-	if (!rcl_ctrl_vd_by_id(ctrl, vd))
-		return rcl_fail(err, RCL_NOT_FOUND, "virtual drive /c%u/v%u not found", p.id, vd);
-	st = plan_export(ctrl, &p, vd, req, list, &e, err);
+	st = plan_checked(ctrl, &p, vd, req, list, &e, err);
 	existing = list_find(list, vd);
 	if (!st && existing) {
 		/* Already there (a restarted process serves it): serve it if it is not. */

@@ -26,6 +26,14 @@ struct export_request {
 };
 
 /*
+ * export_check_start() - what export_start() would refuse of the same
+ * request (no such VD, a bad socket= or address=, one in use), told also
+ * outside the controller process, before it starts.
+ */
+enum rcl_status export_check_start(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, unsigned vd,
+                                   const struct export_request *req, struct rcl_error *err);
+
+/*
  * export_start() - start serving VD @vd of @ctrl (exclusive lock held) and
  * persist it; only inside its controller process. Asking again for an
  * export that is there (same name and address) serves it if it is not.

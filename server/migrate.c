@@ -336,6 +336,15 @@ enum rcl_status migrate_start(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_raid_
 	return RCL_OK;
 }
 
+enum rcl_status migrate_check_start(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_raid_level level,
+                                    const struct rcl_drive_ref *drives, size_t count, bool force,
+                                    struct rcl_error *err)
+{
+	if (!state_of(ctrl))
+		return RCL_OK; /* not a soft controller: migrate_start() refuses it */
+	return rcl_soft_migrate_check(ctrl, vd, level, drives, count, force, err);
+}
+
 /* Whether the record has VD @vd migrating. */
 static bool recorded(struct rcl_ctrl *ctrl, unsigned vd)
 {

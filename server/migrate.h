@@ -45,6 +45,14 @@ enum rcl_status migrate_start(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_raid_
                               struct rcl_error *err);
 
 /*
+ * migrate_check_start() - what migrate_start() would refuse of the same
+ * command, told also outside the controller process, before it starts.
+ */
+enum rcl_status migrate_check_start(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_raid_level level,
+                                    const struct rcl_drive_ref *drives, size_t count, bool force,
+                                    struct rcl_error *err);
+
+/*
  * migrate_row() - a row of "show migrate" for VD @vd into @table: VD,
  * Operation, Progress%, Status, Estimated Time Left.
  */

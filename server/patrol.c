@@ -451,6 +451,52 @@ static enum rcl_status refuse(struct rcl_error *err, unsigned id, const char *wh
 	return rcl_fail(err, RCL_NOT_ALLOWED, "/c%u: %s", id, what);
 }
 
+/* Refuse "start patrolread" on controller @id with settings @s and record @rec. */
+static enum rcl_status start_refusal(unsigned id, const struct task_settings *s,
+                                     const struct patrol_record *rec, struct rcl_error *err)
+{
+	if (s->pr_mode == PR_OFF)
+		return refuse(err, id,
+		              "patrol reads are off; turn them on with: set patrolread=on");
+	if (rec->active)
+		return refuse(err, id,
+		              rec->paused ? "the patrol read is paused: resume it"
+		                          : "a patrol read is in progress already");
+	return RCL_OK;
+}
+
+/*
+ * The settings and record of controller @id into @s and @rec: the
+ * process's own (*@here) or, outside it, the saved ones.
+ */
+static enum rcl_status current(struct rcl_ctx *lib, unsigned id, struct task_settings *s,
+                               struct patrol_record *rec, bool *here, struct rcl_error *err)
+{
+	enum rcl_status st = RCL_OK;
+
+	*here = service_self(id) && pr.loaded;
+	*s = pr.settings;
+	*rec = pr.rec;
+	if (!*here)
+		st = settings_load(lib, id, s, err);
+	if (!*here && !st)
+		st = record_load(lib, id, rec, err);
+	return st;
+}
+
+enum rcl_status patrol_check_start(struct rcl_ctx *lib, struct rcl_ctrl *ctrl,
+                                   struct rcl_error *err)
+{
+	unsigned id = rcl_ctrl_id(ctrl);
+	struct task_settings s;
+	struct patrol_record rec;
+	bool here;
+
+	if (current(lib, id, &s, &rec, &here, err))
+		return err->status;
+	return start_refusal(id, &s, &rec, err);
+}
+
 enum rcl_status patrol_control(struct rcl_ctrl *ctrl, enum rebuild_action action,
                                struct rcl_error *err)
 {
@@ -463,13 +509,8 @@ enum rcl_status patrol_control(struct rcl_ctrl *ctrl, enum rebuild_action action
 		                id, id);
 	switch (action) {
 	case REBUILD_START:
-		if (pr.settings.pr_mode == PR_OFF)
-			return refuse(err, id,
-			              "patrol reads are off; turn them on with: set patrolread=on");
-		if (pr.rec.active)
-			return refuse(err, id,
-			              pr.rec.paused ? "the patrol read is paused: resume it"
-			                            : "a patrol read is in progress already");
+		if (start_refusal(id, &pr.settings, &pr.rec, err))
+			return err->status;
 		start_new(id, service_soft_state(ctrl), "by the user");
 		return RCL_OK;
 	case REBUILD_STOP:
@@ -530,18 +571,13 @@ enum rcl_status patrol_show(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, struct r
                             struct rcl_error *err)
 {
 	unsigned id = rcl_ctrl_id(ctrl);
-	bool here = service_self(id) && pr.loaded;
-	struct task_settings s = pr.settings;
-	struct patrol_record rec = pr.rec;
-	enum rcl_status st = RCL_OK;
+	struct task_settings s;
+	struct patrol_record rec;
+	bool here;
 	char text[64];
 
-	if (!here)
-		st = settings_load(lib, id, &s, err);
-	if (!here && !st)
-		st = record_load(lib, id, &rec, err);
-	if (st)
-		return st;
+	if (current(lib, id, &s, &rec, &here, err))
+		return err->status;
 	if (here && pr.task) {
 		struct rcl_soft_task_progress p;
 

@@ -53,6 +53,14 @@ enum rcl_status patrol_control(struct rcl_ctrl *ctrl, enum rebuild_action action
                                struct rcl_error *err);
 
 /*
+ * patrol_check_start() - what "start patrolread" on @ctrl would be refused
+ * for (patrol reads off, one in progress), told also outside the
+ * controller process, before it starts.
+ */
+enum rcl_status patrol_check_start(struct rcl_ctx *lib, struct rcl_ctrl *ctrl,
+                                   struct rcl_error *err);
+
+/*
  * patrol_show() - StorCLI's "show patrolread" rows into @table: PR Mode, PR
  * Execution Delay, PR iterations completed, PR Next Start time, PR on SSD,
  * PR Current State, PR Excluded VDs, PR MaxConcurrentPd, then raidcli's PR

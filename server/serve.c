@@ -16,6 +16,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/signalfd.h>
@@ -43,6 +44,7 @@ struct server {
 	int listen_fd;
 	int signal_fd;
 	int notify[2];
+	bool waiting; /* started on demand: no tasks_poll() before its command */
 };
 
 /* The one server of this process, while it serves. */
@@ -161,18 +163,26 @@ static enum rcl_status catch_signals(struct server *srv, struct rcl_error *err)
 	return RCL_OK;
 }
 
-/* Accept one connection and answer it. Return: false if none was waiting. */
-static bool answer_one(struct server *srv)
+/*
+ * Accept one connection and answer it; *@commanded (if not NULL): whether
+ * it sent a command. Return: false if none was waiting.
+ */
+static bool answer_one(struct server *srv, bool *commanded)
 {
 	struct timeval tv = {.tv_sec = CLIENT_TIMEOUT_S};
 	int fd = accept4(srv->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+	bool answered;
 
+	if (commanded)
+		*commanded = false;
 	if (fd < 0)
 		return false;
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	service_answer(fd, srv->paths.id);
+	answered = service_answer(fd, srv->paths.id);
 	close(fd);
+	if (commanded)
+		*commanded = answered;
 	return true;
 }
 
@@ -194,7 +204,7 @@ static void drain(struct server *srv)
 		service_log("cannot stop accepting commands: %s", strerror(errno));
 		return;
 	}
-	while (answer_one(srv))
+	while (answer_one(srv, NULL))
 		answered++;
 	if (answered)
 		service_log("answered %u command%s sent before the stop", answered,
@@ -237,9 +247,13 @@ static enum rcl_status serve_loop(struct server *srv, struct rcl_error *err)
 	    {.fd = srv->notify[0], .events = POLLIN},
 	};
 	struct signalfd_siginfo info;
+	int ready;
 
 	for (;;) {
-		if (poll(fds, sizeof(fds) / sizeof(fds[0]), tasks_busy() ? TICK_MS : IDLE_MS) < 0) {
+		bool answered = false;
+
+		ready = poll(fds, sizeof(fds) / sizeof(fds[0]), tasks_busy() ? TICK_MS : IDLE_MS);
+		if (ready < 0) {
 			if (errno == EINTR)
 				continue;
 			service_log("poll failed: %s; stopping", strerror(errno));
@@ -255,9 +269,14 @@ static enum rcl_status serve_loop(struct server *srv, struct rcl_error *err)
 		if (fds[2].revents)
 			exports_notified(srv->notify[0], srv->paths.id);
 		if (fds[1].revents)
-			answer_one(srv);
-		if (fds[1].revents || fds[2].revents)
+			answer_one(srv, &answered);
+		/* Its command ran, or none came (its CLI gave up): the first look now. */
+		if (srv->waiting && (answered || !ready)) {
+			srv->waiting = false;
 			tasks_poll(srv->paths.id);
+		} else if (!srv->waiting && (fds[1].revents || fds[2].revents)) {
+			tasks_poll(srv->paths.id);
+		}
 		tasks_tick(srv->paths.id);
 	}
 }
@@ -301,7 +320,10 @@ enum rcl_status service_serve(struct rcl_ctx *lib, unsigned id, struct rcl_error
 	serving = &srv;
 	service_log("serving /c%u (pid %d) on %s", id, (int)getpid(), srv.paths.socket);
 	exports_start_all(id);
-	tasks_poll(id);
+	srv.waiting = getenv(SERVICE_ON_DEMAND_ENV) != NULL;
+	unsetenv(SERVICE_ON_DEMAND_ENV); /* not for what it runs */
+	if (!srv.waiting)
+		tasks_poll(id);
 	st = serve_loop(&srv, err);
 	tasks_stop_all(id);
 	exports_stop_all();

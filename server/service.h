@@ -92,9 +92,20 @@ enum rcl_status service_stop(struct rcl_ctx *lib, unsigned id, pid_t *pid, struc
  */
 enum rcl_status service_serve(struct rcl_ctx *lib, unsigned id, struct rcl_error *err);
 
-/* service_answer() - the process's end: read a request from @fd, run it on controller @id, reply.
+/*
+ * service_answer() - the process's end: read a request from @fd, run it on
+ * controller @id, reply. Return: whether there was a request (a starter
+ * checking that the socket answers sends none).
  */
-void service_answer(int fd, unsigned id);
+bool service_answer(int fd, unsigned id);
+
+/*
+ * Set in the environment of a controller process service_start() starts
+ * for a command: that command runs before the process's first look for
+ * lost members to hand to hot spares (a "start rebuild" names the drive to
+ * take a lost member's place; a spare must not take it first).
+ */
+#define SERVICE_ON_DEMAND_ENV "RAIDCLI_SERVE_ON_DEMAND"
 
 /* service_notify_fd() - the process's pipe that wakes its main loop (export.c), or -1. */
 int service_notify_fd(void);

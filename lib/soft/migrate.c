@@ -477,41 +477,72 @@ static enum rcl_status write_members(struct rcl_soft_change *c, struct rcl_soft_
 	return st;
 }
 
+/*
+ * Plan migrating VD @id in change @c (its group and VD into *@dg and *@vd):
+ * every refusal comes here, before anything is written.
+ */
+static enum rcl_status plan_migration(struct rcl_soft_change *c, unsigned id,
+                                      enum rcl_raid_level level, const struct rcl_drive_ref *drives,
+                                      size_t count, bool force, bool busy, struct rcl_soft_dg **dg,
+                                      struct rcl_soft_vd **vd, struct rcl_error *err)
+{
+	struct rcl_soft_migration_plan *plan = rcl_malloc(sizeof(*plan));
+	enum rcl_status st;
+
+	*vd = plan ? vd_of(c, id, dg, err) : NULL;
+	if (!plan)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	st = *vd ? check_vd(c, *dg, *vd, level, rcl_soft_dg_members(*dg) + (unsigned)count, busy,
+	                    err)
+	         : RCL_NOT_FOUND;
+	if (!st) {
+		(*dg)->migrate =
+		    (struct rcl_soft_migration){true, (*dg)->level, rcl_soft_dg_members(*dg)};
+		st = add_drives(c, *dg, drives, count, force, err);
+	}
+	if (!st) {
+		(*dg)->level = level;
+		if ((*dg)->migrate.level == RCL_RAID1)
+			(*vd)->strip_kib = 64; /* RAID1 has none; StorCLI's default strip */
+		/* Refuse what the copy cannot do before anything is written. */
+		st = rcl_soft_migration_plan(
+		    *dg, *vd, rcl_soft_change_any_member(c, *dg)->sector_size, plan, err);
+		if (st)
+			st =
+			    rcl_fail(err, RCL_UNSUPPORTED, "/v%u cannot migrate: %s", id, err->msg);
+	}
+	rcl_free(plan);
+	return st;
+}
+
+enum rcl_status rcl_soft_migrate_check(struct rcl_ctrl *ctrl, unsigned id,
+                                       enum rcl_raid_level level,
+                                       const struct rcl_drive_ref *drives, size_t count, bool force,
+                                       struct rcl_error *err)
+{
+	struct rcl_soft_change c;
+	struct rcl_soft_dg *dg;
+	struct rcl_soft_vd *vd;
+	enum rcl_status st = rcl_soft_change_begin(ctrl, &c, err);
+
+	if (!st)
+		st = plan_migration(&c, id, level, drives, count, force, false, &dg, &vd, err);
+	rcl_soft_change_end(&c);
+	return st;
+}
+
 enum rcl_status rcl_soft_migrate_start(struct rcl_ctrl *ctrl, unsigned id,
                                        enum rcl_raid_level level,
                                        const struct rcl_drive_ref *drives, size_t count, bool force,
                                        bool busy, struct rcl_error *err)
 {
 	struct rcl_soft_change c;
-	struct rcl_soft_dg *dg = NULL;
-	struct rcl_soft_vd *vd = NULL;
-	struct rcl_soft_migration_plan *plan = rcl_malloc(sizeof(*plan));
-	enum rcl_status st =
-	    plan ? rcl_soft_change_begin(ctrl, &c, err) : rcl_fail(err, RCL_NOMEM, "out of memory");
+	struct rcl_soft_dg *dg;
+	struct rcl_soft_vd *vd;
+	enum rcl_status st = rcl_soft_change_begin(ctrl, &c, err);
 
-	if (st) {
-		rcl_free(plan);
-		return st;
-	}
-	vd = vd_of(&c, id, &dg, err);
-	st = vd ? check_vd(&c, dg, vd, level, rcl_soft_dg_members(dg) + (unsigned)count, busy, err)
-	        : RCL_NOT_FOUND;
-	if (!st) {
-		dg->migrate = (struct rcl_soft_migration){true, dg->level, rcl_soft_dg_members(dg)};
-		st = add_drives(&c, dg, drives, count, force, err);
-	}
-	if (!st) {
-		dg->level = level;
-		if (dg->migrate.level == RCL_RAID1)
-			vd->strip_kib = 64; /* RAID1 has none; StorCLI's default strip */
-		/* Refuse what the copy cannot do before anything is written. */
-		st = rcl_soft_migration_plan(
-		    dg, vd, rcl_soft_change_any_member(&c, dg)->sector_size, plan, err);
-		if (st)
-			st =
-			    rcl_fail(err, RCL_UNSUPPORTED, "/v%u cannot migrate: %s", id, err->msg);
-	}
-	rcl_free(plan);
+	if (!st)
+		st = plan_migration(&c, id, level, drives, count, force, busy, &dg, &vd, err);
 	if (st) {
 		rcl_soft_change_end(&c);
 		return st; /* nothing written */

@@ -75,6 +75,17 @@ enum rcl_status rcl_soft_migrate_start(struct rcl_ctrl *ctrl, unsigned vd,
                                        bool busy, struct rcl_error *err);
 
 /**
+ * rcl_soft_migrate_check() - what rcl_soft_migrate_start() would refuse,
+ * its own checks with no task running, and nothing written: a command
+ * that would be refused starts no controller process.
+ * Return: as rcl_soft_migrate_start()'s refusals.
+ */
+enum rcl_status rcl_soft_migrate_check(struct rcl_ctrl *ctrl, unsigned vd,
+                                       enum rcl_raid_level level,
+                                       const struct rcl_drive_ref *drives, size_t count, bool force,
+                                       struct rcl_error *err);
+
+/**
  * rcl_soft_migrate_guard() - refuse @change (what the user asked, as in
  * "deleting its VD") to group @dg (NULL: none) while it migrates: the
  * migration owns its members and layout until it ends (or can never end:

@@ -17,7 +17,11 @@ Runs the raidcli named by $RAIDCLI against throwaway state directories:
  (e) a command either completes or changes nothing, and names the real
      cause: add vd over an immutable image (chattr +i; root) writes no other
      drive and says EPERM, del of a member whose image was truncated
-     succeeds once, a refused start rebuild starts no controller process;
+     succeeds once, del of online members without force removes no drive,
+     start rebuild on a UGood drive is not beaten to the slot by a hot
+     spare when the process starts for it, and a refused start rebuild,
+     export, cc, init, migrate or patrolread starts no controller process
+     and changes nothing;
  (f) one storage under two paths (an image and a loop device over it, a
      disk and its partition; root and losetup) is refused as a second
      drive on any controller, and add vd refuses such a pair.
@@ -112,9 +116,9 @@ def snapshot(root):
         dirnames[:] = sorted(d for d in dirnames if not (dirpath == root and d == "locks"))
         snap[dirpath] = sorted(dirnames + filenames)
         for name in filenames:
-            if name.endswith(".lock"):
-                continue
             path = os.path.join(dirpath, name)
+            if name.endswith(".lock") or not stat.S_ISREG(os.lstat(path).st_mode):
+                continue
             with open(path, "rb") as f:
                 snap[path] = (os.path.getsize(path), hashlib.sha256(f.read()).hexdigest())
     return snap
@@ -602,6 +606,29 @@ def truncated_member_delete_case():
         env.close()
 
 
+def member_delete_case():
+    """del of online members asks for force, and removes none of the slots named without it."""
+    env = Env()
+    try:
+        env.must("add", "controller", "type=soft", "drives=4", "size=64MB", "dir=" + env.files)
+        env.must("/c0", "add", "vd", "r5", "drives=252:0-2")
+        env.must("/c0", "stop", "service")
+        before = snapshot(env.state), pd_states(env)
+        proc = env.run("/c0/e252/sall", "del")
+        desc, code, status = description(proc, False)
+        check("del of online RAID5 members and a UGood drive asks for force (245)",
+              code == 245 and "degrades the RAID5 virtual drives" in desc, proc.stdout)
+        check("and removes no drive, the UGood one included",
+              (snapshot(env.state), pd_states(env)) == before, repr(pd_states(env)))
+        proc = env.run("/c0/e252/s1", "del", "force")
+        states = pd_states(env)
+        check("del force of a member removes it, its place Msng",
+              proc.returncode == 0 and states.get("252:1") == "Msng", proc.stdout)
+    finally:
+        env.run("/c0", "stop", "service")
+        env.close()
+
+
 def refused_rebuild_case():
     env = Env()
     try:
@@ -619,6 +646,62 @@ def refused_rebuild_case():
         states = pd_states(env)
         check("the hot spare stays a spare, the member offline",
               states.get("252:4") == "GHS" and states.get("252:3") == "Offln", repr(states))
+    finally:
+        env.run("/c0", "stop", "service")
+        env.close()
+
+
+def rebuild_beside_spare_case():
+    """start rebuild on a UGood drive, the process started for it, is not beaten by a spare."""
+    env = Env()
+    try:
+        env.must("add", "controller", "type=soft", "drives=6", "size=64MB")
+        env.must("/c0", "add", "vd", "r5", "drives=252:0-3")
+        env.must("/c0", "stop", "service")
+        env.must("/c0/e252/s4", "add", "hotsparedrive")
+        env.must("/c0/e252/s3", "set", "offline")
+        proc = env.run("/c0/e252/s5", "start", "rebuild")
+        check("start rebuild on a UGood drive while a spare could serve succeeds",
+              proc.returncode == 0, proc.stdout + proc.stderr)
+        states = pd_states(env)
+        check("the named drive takes the place, the spare stays a spare",
+              states.get("252:5") in ("Rbld", "Onln") and states.get("252:4") == "GHS",
+              repr(states))
+    finally:
+        env.run("/c0", "stop", "service")
+        env.close()
+
+
+def refused_starts_case():
+    """Each command that starts the controller process, refused, starts none."""
+    env = Env()
+    try:
+        env.must("add", "controller", "type=soft", "drives=5", "size=64MB", "dir=" + env.files)
+        env.must("/c0", "add", "vd", "r5", "drives=252:0-3")
+        env.must("/c0", "stop", "service")
+        env.must("/c0", "set", "patrolread=off")
+        images = [os.path.join(env.files, "drive%d.img" % i) for i in range(5)]
+        refused = [
+            ("/c0/v9", "start", "export"),
+            ("/c0/v0", "start", "export", "socket=relative.sock"),
+            ("/c0/v9", "start", "cc"),
+            ("/c0/v9", "start", "init", "force"),
+            ("/c0/v0", "start", "init"),
+            ("/c0/v9", "start", "migrate", "type=raid5"),
+            ("/c0/v0", "start", "migrate", "type=raid5", "option=add", "drives=252:1"),
+            ("/c0", "start", "patrolread"),
+        ]
+        for args in refused:
+            before = snapshot(env.state), images_digest(env, images)
+            proc = env.run(*args)
+            name = " ".join(args)
+            check("%s is refused" % name, proc.returncode not in (0, 242)
+                  and "Status = Failure" in proc.stdout, proc.stdout + proc.stderr)
+            check("%s starts no controller process" % name,
+                  service_status(env) == "Not Running", env.run("/c0", "show", "service").stdout)
+            check("%s changes nothing" % name,
+                  (snapshot(env.state), images_digest(env, images)) == before)
+            env.run("/c0", "stop", "service")  # one that started must not hide the next
     finally:
         env.run("/c0", "stop", "service")
         env.close()
@@ -747,7 +830,8 @@ def main():
         print("RAIDCLI must name the raidcli binary", file=sys.stderr)
         return 1
     for part in (corrupt_tests, parallel_tests, numbering_tests, immutable_member_case,
-                 truncated_member_delete_case, refused_rebuild_case, alias_cases):
+                 truncated_member_delete_case, member_delete_case, refused_rebuild_case,
+                 rebuild_beside_spare_case, refused_starts_case, alias_cases):
         try:
             part()
         except Exception as e:  # report, then go on with the other parts

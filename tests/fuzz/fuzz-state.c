@@ -154,7 +154,7 @@ static void add_and_remove(struct rcl_ctx *ctx)
 				added = rcl_ctrl_drive(ctrl, i);
 		FUZZ_CHECK(added);
 		read_ctrl(ctrl);
-		st = rcl_ctrl_remove_drive(ctrl, added, &err);
+		st = rcl_ctrl_remove_drive(ctrl, added, false, &err);
 		check_status(st, &err, soft_path);
 	}
 	rcl_ctrl_close(ctrl);

@@ -474,9 +474,9 @@ def refusal_case(name, make, words, code, text, degrade=False):
         if any(w.startswith("size=") for w in make):
             fx.ok("/c0", "add", "vd", make[0], make[1], "size=all")
             vds = 2
-        # The first refusal starts the controller process, whose background
-        # initializations then run to their end: they write to the drives.
-        fx.run("/c0/v0", "start", "migrate", *words)
+        # The controller process's background initializations run to their
+        # end first: they write to the drives. (A refusal starts no process.)
+        fx.serve()
         for vd in range(vds):
             wait_consistent(fx, vd)
         if degrade:

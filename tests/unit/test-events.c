@@ -205,7 +205,7 @@ START_TEST(test_filter_by_class)
 	struct rcl_event_list list;
 	struct rcl_ctrl *ctrl = ctrl_open();
 
-	ck_assert_int_eq(rcl_ctrl_remove_drive(ctrl, rcl_ctrl_drive(ctrl, 3), &err), RCL_OK);
+	ck_assert_int_eq(rcl_ctrl_remove_drive(ctrl, rcl_ctrl_drive(ctrl, 3), false, &err), RCL_OK);
 	rcl_ctrl_close(ctrl);
 	list = events(&warnings);
 	ck_assert_uint_eq(list.count, 1);

@@ -248,8 +248,9 @@ static void add_drive_loop(bool persistent)
 		if (!st) {
 			ck_assert_uint_eq(slot, 2);
 			ck_assert_uint_eq(rcl_ctrl_drive_count(ctrl), 3);
-			ck_assert_int_eq(rcl_ctrl_remove_drive(ctrl, rcl_ctrl_drive(ctrl, 2), &err),
-			                 RCL_OK);
+			ck_assert_int_eq(
+			    rcl_ctrl_remove_drive(ctrl, rcl_ctrl_drive(ctrl, 2), false, &err),
+			    RCL_OK);
 		}
 		rcl_ctrl_close(ctrl);
 		rcl_ctx_free(ctx);

@@ -546,7 +546,7 @@ START_TEST(test_add_drive_takes_the_first_free_slot)
 	unit_soft_create(ctx, 3, 32 * MIB);
 	unit_make_image(extra, 20 * MIB + 5);
 	ctrl = ctrl_open(ctx, 0, RCL_LOCK_EXCLUSIVE);
-	ck_assert_int_eq(rcl_ctrl_remove_drive(ctrl, rcl_ctrl_drive(ctrl, 1), &err), RCL_OK);
+	ck_assert_int_eq(rcl_ctrl_remove_drive(ctrl, rcl_ctrl_drive(ctrl, 1), false, &err), RCL_OK);
 	ck_assert_int_eq(rcl_ctrl_add_drive(ctrl, extra, &slot, &err), RCL_OK);
 	ck_assert_uint_eq(slot, 1);
 	ck_assert_uint_eq(rcl_ctrl_drive_count(ctrl), 3);
@@ -634,7 +634,7 @@ START_TEST(test_remove_drive_empties_the_slot_and_keeps_the_file)
 	unit_soft_create(ctx, 3, 32 * MIB);
 	ctrl = ctrl_open(ctx, 0, RCL_LOCK_EXCLUSIVE);
 	path = strdup(rcl_ctrl_drive(ctrl, 0)->path);
-	ck_assert_int_eq(rcl_ctrl_remove_drive(ctrl, rcl_ctrl_drive(ctrl, 0), &err), RCL_OK);
+	ck_assert_int_eq(rcl_ctrl_remove_drive(ctrl, rcl_ctrl_drive(ctrl, 0), false, &err), RCL_OK);
 	ck_assert_uint_eq(rcl_ctrl_drive_count(ctrl), 2);
 	ck_assert_uint_eq(rcl_ctrl_drive(ctrl, 0)->slot, 1);
 	ck_assert(unit_exists(path));
