@@ -54,7 +54,7 @@ static enum rcl_status refuse_offline(struct cmd_ctx *c, unsigned id, struct rcl
 	                "/c%u/v%u is offline (OfLn): more of its drives are lost than its RAID "
 	                "level survives, so it cannot be served; a member failed by an error "
 	                "that has passed returns with 'raidcli /c%u/eX/sY set online force' "
-	                "(see RECOVERY in raidcli(8))",
+	                "(see Member I/O errors in raidcli(8))",
 	                ctrl, id, ctrl);
 }
 
