@@ -448,6 +448,16 @@ enum rcl_status rcl_soft_md_rewrite(int fd, unsigned sector_size, const struct r
 	return st ? st : rcl_soft_sync(fd, "md superblock", err);
 }
 
+bool rcl_soft_md_left_active(int fd, unsigned sector_size, const struct rcl_soft_vd *vd)
+{
+	struct rcl_md_super1 *sb = rcl_malloc(sizeof(*sb));
+	bool active = sb && !rcl_soft_md_read(fd, sector_size, vd, sb, &(struct rcl_error){0}) &&
+	              sb->resync_offset != UINT64_MAX;
+
+	rcl_free(sb);
+	return active;
+}
+
 enum rcl_status rcl_soft_md_set_clean(int fd, unsigned sector_size, const struct rcl_soft_vd *vd,
                                       bool clean, struct rcl_error *err)
 {

@@ -109,6 +109,13 @@ enum rcl_status rcl_soft_md_rewrite(int fd, unsigned sector_size, const struct r
                                     struct rcl_md_super1 *sb, struct rcl_error *err);
 
 /**
+ * rcl_soft_md_left_active() - whether VD @vd's md superblock on @fd says
+ * active (resync_offset not all ones): whoever had the array open did not
+ * close it cleanly. A superblock that cannot be read says nothing: false.
+ */
+bool rcl_soft_md_left_active(int fd, unsigned sector_size, const struct rcl_soft_vd *vd);
+
+/**
  * rcl_soft_md_set_clean() - mark VD @vd's md superblock on @fd clean
  * (@clean: resync_offset all ones, md's "in sync, no write in flight") or
  * active (resync_offset 0: md resyncs what the bitmap marks before it

@@ -178,6 +178,14 @@ bool rcl_soft_sweep_dirty(struct rcl_soft_volume *vol, uint64_t from, uint64_t *
 	uint64_t unit = rcl_soft_sweep_unit(vol), extent = rcl_soft_sweep_extent(vol);
 	uint64_t at = raid10 ? rcl_soft_sweep_vd_at(vol, from) : from;
 
+	uint64_t whole = atomic_load(&vol->unsynced);
+
+	/* A crash found without a bitmap: everything from there on. */
+	if (whole < extent) {
+		*first = whole / unit * unit;
+		*end = extent;
+		found = true;
+	}
 	/* The spans' bitmaps each cover their members' data: the same positions. */
 	for (unsigned s = 0; s < vol->geo.spans; s++) {
 		uint64_t b0, b1, p0, p1;
@@ -209,6 +217,11 @@ void rcl_soft_sweep_resynced(struct rcl_soft_volume *vol, uint64_t from, uint64_
                              uint64_t to)
 {
 	uint64_t end = to == rcl_soft_sweep_extent(vol) ? UINT64_MAX : bitmap_byte(vol, to);
+	uint64_t whole = atomic_load(&vol->unsynced);
+
+	/* Only the resync's own task moves it: no other writer to race. */
+	if (from <= whole && to > whole)
+		atomic_store(&vol->unsynced, to < rcl_soft_sweep_extent(vol) ? to : UINT64_MAX);
 
 	for (unsigned s = 0; s < vol->geo.spans; s++)
 		rcl_soft_vol_bitmap_resynced(vol, s, bitmap_byte(vol, from),

@@ -109,8 +109,9 @@ void rcl_soft_sweep_resynced(struct rcl_soft_volume *vol, uint64_t from, uint64_
 
 /**
  * rcl_soft_sweep_dirty() - the first range of positions, ending above
- * @from, that holds regions a crash left dirty in a write-intent bitmap
- * (bits set when the volume opened that no repair has covered since:
+ * @from, that holds regions a crash left dirty in a write-intent bitmap,
+ * or all of an array it left active without one (bits set, or an array
+ * found active, when the volume opened that no repair has covered since:
  * rcl_soft_sweep_resynced()): [*@first, *@end), whole units clamped to the
  * extent; *@first may be below @from. Return: false when there is none.
  */

@@ -287,7 +287,7 @@ bool rcl_soft_vol_bitmap_dirty_run(struct rcl_soft_volume *vol, unsigned array, 
 
 bool rcl_soft_volume_needs_resync(struct rcl_soft_volume *vol)
 {
-	bool found = false;
+	bool found = atomic_load(&vol->unsynced) != UINT64_MAX;
 
 	for (unsigned s = 0; s < vol->geo.spans && !found; s++) {
 		struct vol_bitmap *bm = vol->bitmaps[s];

@@ -71,6 +71,10 @@ struct vol_reshape;
  * @read_turn:	mirrored read windows so far: ties in read balancing go round.
  * @bitmapped:	whether the volume keeps the arrays' write-intent bitmaps
  *		and md's clean/active state (volume.c's md_mark()).
+ * @unsynced:	the sweep position (sweep.c) from which the whole VD awaits
+ *		a resync, or UINT64_MAX: an array without a bitmap was found
+ *		active when the volume opened (a crash), and md, with no
+ *		bitmap to say where, resyncs such an array whole.
  * @record:	the VD's configuration record as last applied: where its md
  *		superblocks are, and whether it is consistent.
  * @reshape:	the migration under way, or NULL (volume-reshape.c).
@@ -101,6 +105,7 @@ struct rcl_soft_volume {
 	atomic_uint_fast64_t host_done;
 	atomic_uint_fast64_t read_turn;
 	bool bitmapped;
+	atomic_uint_fast64_t unsynced;
 	struct rcl_soft_vd record;
 	struct vol_reshape *reshape;
 	struct rcl_soft_stripe_cache *cache;

@@ -445,6 +445,18 @@ static unsigned sector_size(const struct rcl_soft_state *state, const struct rcl
 	return 0;
 }
 
+/*
+ * Whether array @a, with no bitmap, was left active on member @fd: whoever
+ * had it open crashed, and md, with no bitmap to say where, resyncs it
+ * whole. An array with a bitmap is md's to judge by its bits.
+ */
+static bool left_active(int fd, unsigned sector_size, const struct rcl_soft_vd *vd,
+                        const struct rcl_soft_array *a)
+{
+	return !a->bitmap_at && a->level != RCL_MD_LEVEL_RAID0 &&
+	       rcl_soft_md_left_active(fd, sector_size, vd);
+}
+
 bool rcl_soft_vd_left_dirty(const struct rcl_soft_state *state, unsigned id)
 {
 	const struct rcl_soft_dg *dg;
@@ -467,7 +479,8 @@ bool rcl_soft_vd_left_dirty(const struct rcl_soft_state *state, unsigned id)
 
 			if (disk && disk->fd >= 0 &&
 			    (ms == RCL_SOFT_MEMBER_ONLINE || ms == RCL_SOFT_MEMBER_REBUILD)) {
-				dirty = rcl_soft_vol_bitmap_on_disk_dirty(disk->fd, a);
+				dirty = rcl_soft_vol_bitmap_on_disk_dirty(disk->fd, a) ||
+				        left_active(disk->fd, sector_size(state, dg), vd, a);
 				break;
 			}
 		}
@@ -613,6 +626,24 @@ static bool in_sync(struct rcl_soft_volume *vol)
 	return vol->record.consistent && !rcl_soft_volume_needs_resync(vol);
 }
 
+/* Whether an array of @vol was left active with no bitmap (left_active()): resync it all. */
+static bool crashed_whole(const struct rcl_soft_volume *vol)
+{
+	if (!vol->bitmapped || vol->reshape)
+		return false;
+	for (unsigned s = 0; s < vol->geo.spans; s++) {
+		const struct rcl_soft_array *a = &vol->geo.arrays[s];
+		unsigned i = 0;
+
+		while (i < a->n && !keeps_md(vol, a->first + i))
+			i++;
+		if (i < a->n &&
+		    left_active(vol->members[a->first + i].fd, vol->sector_size, &vol->record, a))
+			return true;
+	}
+	return false;
+}
+
 /*
  * Mark the arrays clean or active on every member that keeps them. A
  * member that cannot be written active fails: a crash must not find it
@@ -689,6 +720,8 @@ enum rcl_status rcl_soft_vol_open(const struct rcl_soft_state *state, unsigned v
 	pthread_cond_init(&vol->gate.moved, NULL);
 	rcl_soft_stripe_locks_init(&vol->stripes);
 	st = prepare(vol, state, err);
+	/* Before marking them active: whether a crash left them so. */
+	atomic_store(&vol->unsynced, !st && crashed_whole(vol) ? 0 : UINT64_MAX);
 	if (!st)
 		st = md_mark(vol, false, err);
 	if (st) {

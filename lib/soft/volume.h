@@ -107,7 +107,8 @@ void rcl_soft_volume_block_sizes(const struct rcl_soft_volume *vol, uint32_t *mi
 /*
  * rcl_soft_volume_needs_resync() - whether a write-intent bitmap of @vol
  * had bits set when it opened (a crash left them), or a write failed on a
- * member kept in use set them, that no resync (BGI, full init, repairing
+ * member kept in use set them, or an array without a bitmap was found
+ * active (a crash: all of it), that no resync (BGI, full init, repairing
  * check) has covered since: their stripes may disagree.
  */
 bool rcl_soft_volume_needs_resync(struct rcl_soft_volume *vol);
@@ -115,8 +116,9 @@ bool rcl_soft_volume_needs_resync(struct rcl_soft_volume *vol);
 /*
  * rcl_soft_vd_left_dirty() - whether VD @vd of @state, not open anywhere
  * (no controller process runs), has bits set in the write-intent bitmap
- * its first member holding one keeps, as rcl_soft_volume_needs_resync()
- * would find on opening it: a crash left them. Only reads the drives.
+ * its first member holding one keeps, or an array without one is active in
+ * its md superblock, as rcl_soft_volume_needs_resync() would find on
+ * opening it: a crash left them. Only reads the drives.
  */
 bool rcl_soft_vd_left_dirty(const struct rcl_soft_state *state, unsigned vd);
 

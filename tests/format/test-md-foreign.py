@@ -31,9 +31,11 @@ layout raidcli cannot keep is refused naming the field that differs.
 import hashlib
 import json
 import os
+import signal
 import struct
 import subprocess
 import sys
+import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 from oracle import (check, copy_partition, examine, finish, have_tools, run,  # noqa: E402
@@ -400,6 +402,72 @@ def test_whole_drives(work, members):
     check(rc == 0, f'the wiped drives make a new VD: {out}')
 
 
+def resync_offset(m):
+    """The resync_offset of member @m's md superblock: all ones clean, else active."""
+    with open(m['image'], 'rb') as f:
+        f.seek((m['first_lba'] + 8) * 512 + 208)
+        return struct.unpack('<Q', f.read(8))[0]
+
+
+def service_log(state):
+    run = os.path.join(state, 'run')
+    return ''.join(open(os.path.join(run, n), errors='replace').read()
+                   for n in sorted(os.listdir(run)) if n.endswith('.log'))
+
+
+def wait_for(cond, seconds):
+    for _ in range(seconds * 10):
+        if cond():
+            return True
+        time.sleep(0.1)
+    return cond()
+
+
+def test_crash(work, members):
+    """kill -9 of the controller process with arrays without a bitmap open:
+    md finds them active and resyncs them whole, or refuses a degraded one;
+    so does raidcli, instead of marking them clean at its next stop."""
+    by = {}
+    for m in members:
+        by.setdefault(m['array'], []).append(m)
+    p1, p5 = by['p1'], by['p5'][:2]
+    state = os.path.join(work, 'state-crash')
+    controller(state, [m['image'] for m in p1 + p5])
+    rc, out = raidcli(state, '/c0/fall', 'import')
+    check(rc == 0, f'RAID1 and degraded RAID5 without bitmap import: {rc} {out}')
+    vd = {n: r['DG/VD'].split('/')[1] for n, r in vd_rows(state).items()}
+    for name in ('p1', 'p5'):
+        rc, out = raidcli(state, '/c0/v' + vd.get(name, '9'), 'start', 'export')
+        check(rc == 0, f'start export {name}: {rc} {out["Command Status"]}')
+    check(all(resync_offset(m) == 0 for m in p1 + p5),
+          'mdadm --examine: open arrays are active')
+    rc, out = raidcli(state, '/c0', 'show', 'service')
+    pid = out['Response Data']['Controller Process'].get('PID')
+    check(isinstance(pid, int) and pid > 1, f'the controller process runs: {pid}')
+    if not isinstance(pid, int) or pid <= 1:
+        return
+    os.kill(pid, signal.SIGKILL)
+    check(wait_for(lambda: raidcli(state, '/c0', 'show', 'service')[1]['Response Data']
+                   ['Controller Process']['Status'] == 'Not Running', 30), 'kill -9 ends it')
+    row = vd_rows(state).get('p5', {})
+    check(row.get('State') == 'Dgrd' and row.get('Consist') == 'No',
+          f'the degraded RAID5 left active shows Consist No: {row}')
+    rc, out = raidcli(state, '/c0/v' + vd.get('p5', '9'), 'start', 'export')
+    msg = out['Command Status'].get('Description', '')
+    check(rc != 0 and 'not shut down cleanly' in msg,
+          f'start export refuses it without force, as md refuses to start it: {rc} {msg}')
+    rc, out = raidcli(state, '/c0/v' + vd.get('p1', '9'), 'start', 'export')
+    check(rc == 0, f'start export of the RAID1: {rc} {out["Command Status"]}')
+    check(wait_for(lambda: 'ended: done' in service_log(state), 60) and
+          'v%s was not shut down cleanly' % vd.get('p1') in service_log(state),
+          f'the RAID1 left active is resynced whole: {service_log(state)}')
+    rc, out = raidcli(state, '/c0', 'stop', 'service')
+    check(all(resync_offset(m) == 2**64 - 1 for m in p1),
+          'mdadm --examine: the resynced RAID1 is clean after a clean stop')
+    check(all(resync_offset(m) == 0 for m in p5),
+          'mdadm --examine: the degraded RAID5 never resynced stays active, for md to refuse')
+
+
 def main():
     if len(sys.argv) != 2 or not RAIDCLI:
         print('usage: RAIDCLI=... test-md-foreign.py MKMEMBERS', file=sys.stderr)
@@ -415,6 +483,11 @@ def main():
         out = subprocess.run([sys.argv[1], work, 'plain'], capture_output=True, text=True,
                              check=True)
         test_plain(work, json.loads(out.stdout))
+        crash = os.path.join(work, 'crash')
+        os.mkdir(crash)
+        out = subprocess.run([sys.argv[1], crash, 'plain'], capture_output=True, text=True,
+                             check=True)
+        test_crash(crash, json.loads(out.stdout))
     return finish()
 
 
