@@ -31,6 +31,7 @@ layout raidcli cannot keep is refused naming the field that differs.
 import hashlib
 import json
 import os
+import re
 import signal
 import struct
 import subprocess
@@ -460,7 +461,12 @@ def test_crash(work, members):
     check(rc == 0, f'start export of the RAID1: {rc} {out["Command Status"]}')
     check(wait_for(lambda: 'ended: done' in service_log(state), 60) and
           'v%s was not shut down cleanly' % vd.get('p1') in service_log(state),
-          f'the RAID1 left active is resynced whole: {service_log(state)}')
+          f'the RAID1 left active is resynced: {service_log(state)}')
+    swept = re.search(r'ended: done, \d+ mismatches, (\d+) MiB swept', service_log(state))
+    whole = p1[0]['size'] * 512 >> 20
+    check(swept and abs(int(swept.group(1)) - whole) <= 1,
+          f'the resync swept all of each member ({whole} MiB), having no bitmap to go by: '
+          f'{swept and swept.group(0)}')
     rc, out = raidcli(state, '/c0', 'stop', 'service')
     check(all(resync_offset(m) == 2**64 - 1 for m in p1),
           'mdadm --examine: the resynced RAID1 is clean after a clean stop')
