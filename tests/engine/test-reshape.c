@@ -545,6 +545,18 @@ START_TEST(test_refused)
 END_TEST
 
 /*
+ * FAULT_STRIDE=N spaces the crashes N times wider: the sanitizer run's
+ * budget (as in tests/fault/test-vd-crash.c). The plain run uses 1.
+ */
+static unsigned long fault_stride(void)
+{
+	const char *text = getenv("FAULT_STRIDE");
+	unsigned long n = text ? strtoul(text, NULL, 10) : 1;
+
+	return n ? n : 1;
+}
+
+/*
  * Crashes: at I/Os spread over each run (every one in the first steps,
  * where the backup is in use, then every few), resumed, and verified.
  */
@@ -552,10 +564,10 @@ static void crash_everywhere(enum rcl_raid_level from_level, unsigned from_n,
                              enum rcl_raid_level to_level, unsigned to_n, unsigned long first,
                              unsigned long stride)
 {
-	unsigned long at = 1;
+	unsigned long at = 1, k = fault_stride();
 
 	while (migrate(from_level, from_n, to_level, to_n, at))
-		at += at < first ? 1 : stride;
+		at += (at < first ? 1 : stride) * k;
 }
 
 START_TEST(test_crash_raid5_add_drive)
@@ -582,7 +594,7 @@ START_TEST(test_crash_degraded)
 	unsigned long at = 1;
 
 	while (migrate_lost(RCL_RAID5, 3, RCL_RAID6, 4, 1, at))
-		at += at < 40 ? 1 : 211;
+		at += (at < 40 ? 1 : 211) * fault_stride();
 }
 END_TEST
 
