@@ -15,6 +15,11 @@
  * user's choice (mdadm --data-offset), for import tests; the RAID1s'
  * members hold a pattern (mkmembers_pattern() in test-md-foreign.py):
  * sector k of the array is k, as 8 little-endian bytes, 64 times.
+ *
+ * With "stack", an md RAID0 over two md RAID5s ("p50-0-*", "p50-1-*"),
+ * as "mdadm --create /dev/md2 -l0 -n2 /dev/md0 /dev/md1" makes it over two
+ * 3-member RAID5s: the RAID0's superblock 4 KiB into each RAID5's data,
+ * the RAID0 holding the pattern, the RAID5s' parity in place.
  */
 #include <fcntl.h>
 #include <json-c/json.h>
@@ -25,6 +30,7 @@
 #include <unistd.h>
 
 #include "soft/gpt.h"
+#include "soft/layout.h"
 #include "soft/md-bitmap.h"
 #include "soft/md-super1.h"
 
@@ -84,7 +90,7 @@ static void hex_uuid(const uint8_t *u, char *out)
 }
 
 /* The GPT: one Linux RAID partition, 1 MiB aligned, to the end. */
-static struct rcl_gpt_part *write_gpt(int fd, const struct array *a, struct rcl_gpt *gpt)
+static struct rcl_gpt_part *gpt_layout(const struct array *a, struct rcl_gpt *gpt)
 {
 	struct rcl_error err = {0};
 	struct rcl_gpt_part *p = &gpt->parts[0];
@@ -94,6 +100,14 @@ static struct rcl_gpt_part *write_gpt(int fd, const struct array *a, struct rcl_
 	p->first_lba = rcl_gpt_first_aligned_lba(gpt);
 	p->last_lba = gpt->last_usable;
 	snprintf(p->name, sizeof(p->name), "raidcli %s", a->name);
+	return p;
+}
+
+static struct rcl_gpt_part *write_gpt(int fd, const struct array *a, struct rcl_gpt *gpt)
+{
+	struct rcl_error err = {0};
+	struct rcl_gpt_part *p = gpt_layout(a, gpt);
+
 	if (rcl_gpt_write(fd, gpt, &err))
 		die("gpt write", &err);
 	return p;
@@ -248,14 +262,126 @@ static void make_member(const char *dir, const struct array *a, const struct rcl
 	describe(out, image, a, p, &sb, &geo);
 }
 
+/* The pattern's sector @k, or zeros past the array's @sectors. */
+static void pattern(uint8_t *sector, uint64_t k, uint64_t sectors)
+{
+	for (unsigned i = 0; i < 64; i++)
+		for (unsigned b = 0; b < 8; b++)
+			sector[i * 8 + b] = k < sectors ? (uint8_t)(k >> (8 * b)) : 0;
+}
+
+/*
+ * Chunk @chunk of span @span's RAID5 data, as the RAID0 @top over @spans
+ * of them lays its pattern there: its superblock in chunk 0, its data
+ * from its data offset, chunks taking turns over the spans.
+ */
+static void stack_chunk(uint8_t *buf, const struct rcl_md_super1 *top, unsigned spans,
+                        unsigned span, uint64_t chunk)
+{
+	uint64_t cs = top->chunksize, used = top->data_size / cs * cs * spans;
+	struct rcl_error err = {0};
+
+	memset(buf, 0, cs * 512);
+	if (!chunk &&
+	    rcl_md_super1_encode(top, buf + top->super_offset * 512, RCL_MD_SB_AREA, &err))
+		die("encode", &err);
+	for (uint64_t i = 0; i < cs; i++) {
+		uint64_t x = chunk * cs + i, y, k;
+
+		if (x < top->data_offset)
+			continue;
+		y = x - top->data_offset;
+		k = (y / cs * spans + span) * cs + y % cs;
+		pattern(buf + i * 512, k, used);
+	}
+}
+
+/* Span @span of the stack: its RAID5 members, their data laid out by md with parity. */
+static void make_span(const char *dir, const struct array *a, unsigned span,
+                      const struct rcl_guid *top_uuid, json_object *out)
+{
+	unsigned n = a->shape.raid_disks, cs = a->shape.chunk_sectors;
+	struct rcl_md_shape top_shape = {RCL_MD_LEVEL_RAID0, 0, 2, cs, false};
+	struct rcl_md_geometry geo, top_geo;
+	struct rcl_md_super1 top;
+	struct rcl_error err = {0};
+	struct rcl_guid uuid;
+	struct rcl_gpt gpt;
+	uint8_t *buf = malloc((size_t)n * cs * 512);
+	struct rcl_gpt_part *p = gpt_layout(a, &gpt);
+	uint64_t part_off = p->first_lba * 512, sectors = p->last_lba + 1 - p->first_lba;
+	int fds[RCL_MD_MAX_DEV];
+
+	if (!buf || rcl_guid_random(&uuid, &err))
+		die("span", &err);
+	for (unsigned m = 0; m < n; m++) {
+		char image[4096];
+
+		make_member(dir, a, &uuid, m, out);
+		snprintf(image, sizeof(image), "%s/%s-%u.img", dir, a->name, m);
+		if ((fds[m] = open(image, O_RDWR | O_CLOEXEC)) < 0)
+			die(image, NULL);
+	}
+	if (rcl_md_super1_geometry(sectors, &a->shape, &geo, &err) ||
+	    rcl_md_super1_geometry(geo.size * (n - 1), &top_shape, &top_geo, &err))
+		die("geometry", &err);
+	fill_super(&top, &(struct array){"p50", top_shape, 0, 512, 0, false}, &top_geo, top_uuid->b,
+	           span);
+	for (uint64_t t = 0; t < geo.size / cs; t++) {
+		uint8_t *parity = buf + (size_t)(n - 1) * cs * 512;
+
+		memset(parity, 0, (size_t)cs * 512);
+		for (unsigned d = 0; d < n - 1; d++) {
+			unsigned member;
+			uint64_t at;
+
+			rcl_soft_chunk_member(RCL_MD_LEVEL_RAID5, n, t * (n - 1) + d, &member, &at);
+			stack_chunk(buf + (size_t)d * cs * 512, &top, 2, span, t * (n - 1) + d);
+			for (size_t b = 0; b < (size_t)cs * 512; b++)
+				parity[b] ^= buf[(size_t)d * cs * 512 + b];
+			pwrite_all(fds[member], buf + (size_t)d * cs * 512, (size_t)cs * 512,
+			           part_off + (geo.data_offset + at * cs) * 512);
+		}
+		/* left-symmetric: P walks down from the last member. */
+		pwrite_all(fds[n - 1 - t % n], parity, (size_t)cs * 512,
+		           part_off + (geo.data_offset + t * cs) * 512);
+	}
+	for (unsigned m = 0; m < n; m++)
+		close(fds[m]);
+	free(buf);
+}
+
+/* mkmembers DIR stack: an md RAID0 over two md RAID5s. */
+static void make_stack(const char *dir, json_object *out)
+{
+	struct rcl_error err = {0};
+	struct rcl_guid top_uuid;
+
+	if (rcl_guid_random(&top_uuid, &err))
+		die("uuid", &err);
+	for (unsigned s = 0; s < 2; s++) {
+		char name[16];
+		struct array a = {
+		    name, {RCL_MD_LEVEL_RAID5, RCL_MD_LAYOUT_LEFT_SYMMETRIC, 3, 1024, false},
+		    0,    512,
+		    0,    false};
+
+		snprintf(name, sizeof(name), "p50-%u", s);
+		make_span(dir, &a, s, &top_uuid, out);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	json_object *out = json_object_new_array();
 	struct rcl_error err = {0};
 	const struct array *set = argc == 3 && !strcmp(argv[2], "plain") ? plain : arrays;
 
-	if (argc != 2 && set == arrays) {
-		fprintf(stderr, "usage: mkmembers DIR [plain]\n");
+	if (argc == 3 && !strcmp(argv[2], "stack")) {
+		make_stack(argv[1], out);
+		set = &plain[sizeof(plain) / sizeof(plain[0]) - 1];
+	} else if (argc != 2 && set == arrays) {
+		fprintf(stderr, "usage: mkmembers DIR [plain|stack]\n");
 		return 2;
 	}
 	for (const struct array *a = set; a->name; a++) {

@@ -27,6 +27,12 @@ one with a member absent degraded (its present members' superblocks then
 count that one out, one event on; rebuilt onto a blank drive after), and
 the engine (tests/engine/voltool) reads the pattern the RAID1s hold. A
 layout raidcli cannot keep is refused naming the field that differs.
+
+"mkmembers DIR stack" makes an md RAID0 over two md RAID5s (mdadm's
+"RAID0 over RAID5s", the RAID0's superblock inside each RAID5's data):
+it imports as one RAID50 VD, whole and with a RAID5 lacking the member
+that holds the RAID0's superblock (degraded: read through parity), and
+the engine reads the pattern the RAID0 holds.
 """
 import hashlib
 import json
@@ -474,6 +480,32 @@ def test_crash(work, members):
           'mdadm --examine: the degraded RAID5 never resynced stays active, for md to refuse')
 
 
+def test_stack(work, lose):
+    """An md RAID0 over two md RAID5s, without drive @lose (or all):
+    one RAID50 VD serving the RAID0's data."""
+    top = os.path.join(work, 'stack-' + ('degraded' if lose else 'whole'))
+    os.mkdir(top)
+    out = subprocess.run([sys.argv[1], top, 'stack'], capture_output=True, text=True,
+                         check=True)
+    images = [m['image'] for m in json.loads(out.stdout) if m['image'] != lose]
+    state = os.path.join(top, 'state')
+    controller(state, images)
+    rc, out = raidcli(state, '/c0/fall', 'show')
+    cfgs = out['Response Data'].get('Foreign Configurations', [])
+    check(len(cfgs) == 1 and cfgs[0]['Importable'] == 'Yes',
+          f'the RAID0 over two RAID5s is one importable configuration: {cfgs}')
+    rc, out = raidcli(state, '/c0/fall', 'import')
+    check(rc == 0, f'it imports: {rc} {out["Command Status"]}')
+    rows = list(vd_rows(state).values())
+    want = 'Dgrd' if lose else 'Optl'
+    check(len(rows) == 1 and rows[0]['TYPE'] == 'RAID50' and rows[0]['State'] == want,
+          f'one {want} RAID50 VD: {rows}')
+    if len(rows) == 1:
+        sectors = int(float(rows[0]['Size'].split()[0]) * 2048)
+        check(vd_sha(state, 0, sectors * 512) == pattern_sha(sectors),
+              'the engine reads the data of the RAID0 over the RAID5s')
+
+
 def main():
     if len(sys.argv) != 2 or not RAIDCLI:
         print('usage: RAIDCLI=... test-md-foreign.py MKMEMBERS', file=sys.stderr)
@@ -494,6 +526,8 @@ def main():
         out = subprocess.run([sys.argv[1], crash, 'plain'], capture_output=True, text=True,
                              check=True)
         test_crash(crash, json.loads(out.stdout))
+        test_stack(work, None)
+        test_stack(work, os.path.join(work, 'stack-degraded', 'p50-1-0.img'))
     return finish()
 
 

@@ -8,8 +8,9 @@ GPT Linux RAID partitions of 16 MiB drives and writes a pattern over each:
 RAID1, RAID5, RAID6 and RAID10 with mdadm's defaults (no bitmap on drives
 this small), a RAID1 and a RAID5 with --bitmap=internal, partitions from
 2 MiB (a free MiB before them) and as "sgdisk -n 1:0:0" makes them (from
-1 MiB to the end, no free MiB), and a RAID5 whose third drive stays
-behind. Added to a soft controller with `/c0 add drive`, every drive must
+1 MiB to the end, no free MiB), a RAID5 whose third drive stays
+behind, and a RAID0 over two 3-drive RAID5s (imported as one RAID50 VD
+that serves the RAID0's data). Added to a soft controller with `/c0 add drive`, every drive must
 show DG F in `/c0 show`, and `/c0 add vd` over one array's drives must be
 refused. `/c0/fall import` must adopt every array: one VD each with md's
 level, UUID and capacity, optimal, or degraded for the RAID5 lacking a
@@ -36,9 +37,11 @@ ARRAYS = [Array('d1', 'raid1', 2, bitmap=False, start=4096, drive_mb=MB),
           Array('b5', 'raid5', 3, bitmap=True, start=4096, drive_mb=MB),
           Array('f5', 'raid5', 3, bitmap=False, start=2048, drive_mb=MB),
           Array('f1', 'raid1', 2, bitmap=True, start=2048, drive_mb=MB),
-          Array('m5', 'raid5', 3, bitmap=False, start=4096, drive_mb=MB)]
+          Array('m5', 'raid5', 3, bitmap=False, start=4096, drive_mb=MB),
+          Array('s50', 'raid5', 3, bitmap=False, start=4096, drive_mb=MB, spans=2)]
 LEFT_BEHIND = {'m5': 2}  # the member of each array that is not added
-LEVELS = {'raid1': 'RAID1', 'raid5': 'RAID5', 'raid6': 'RAID6', 'raid10': 'RAID10'}
+LEVELS = {'raid1': 'RAID1', 'raid5': 'RAID5', 'raid6': 'RAID6', 'raid10': 'RAID10',
+          'raid50': 'RAID50'}
 
 
 def vds_by_uuid(ctl):
