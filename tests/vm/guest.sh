@@ -48,11 +48,16 @@ wait_idle() {
 	sleep 0.5
 }
 
-# wait_all_idle: wait_idle for every running md array.
+# wait_all_idle: wait_idle for every running md array (safe_mode_delay's
+# sleep once, not once an array: tens of arrays idle at once).
 wait_all_idle() {
 	for md in /sys/block/md*; do
-		[ -e "$md/md/sync_action" ] && wait_idle "${md##*/}"
+		[ -e "$md/md/sync_action" ] || continue
+		while [ "$(cat "$md/md/sync_action")" != idle ]; do
+			sleep 0.2
+		done
 	done
+	sleep 0.5
 }
 
 # check_array MD: md's own consistency check (parity, mirrors); the count of
@@ -93,10 +98,13 @@ md_by_uuid() {
 	return 1
 }
 
-# check_redundant: check_array on every running array that has redundancy.
+# check_redundant: md's check of every running array that has redundancy,
+# all at once (md runs those sharing disks one after another), then one
+# wait_all_idle rather than one wait each.
 check_redundant() {
 	for md in /sys/block/md*; do
 		[ -e "$md/md/level" ] || continue
-		[ "$(cat "$md/md/level")" = raid0 ] || check_array "${md##*/}"
+		[ "$(cat "$md/md/level")" = raid0 ] || echo check >"$md/md/sync_action"
 	done
+	wait_all_idle
 }
