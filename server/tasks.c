@@ -958,10 +958,13 @@ static void reap_check(struct vd_check *k)
 		return;
 	rcl_soft_task_free(k->task);
 	k->task = NULL;
-	volume_put(k->vol);
-	k->vol = NULL;
 	/* A full init zeroed the VD, a BGI rewrote its parity or copies: either way they agree. */
 	k->initialized = k->kind != RCL_SOFT_TASK_CHECK && k->last.state == RCL_SOFT_TASK_DONE;
+	/* An initialized volume stays open until it knows: closed, it marks its arrays clean. */
+	if (!k->initialized) {
+		volume_put(k->vol);
+		k->vol = NULL;
+	}
 	service_log("the %s of v%u ended: %s, %llu mismatches, %llu MiB swept per member",
 	            operation_name(k->kind), k->vd,
 	            k->last.state == RCL_SOFT_TASK_DONE     ? "done"
@@ -1032,6 +1035,8 @@ static enum rcl_status start_check(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_
 		k = find_check(NO_VD);
 	if (!k)
 		k = &checks[check_count++];
+	else if (k->vol)
+		volume_put(k->vol);
 	*k = (struct vd_check){.vd = vd, .kind = kind, .repair = repair};
 	memcpy(k->uuid, one->uuid, sizeof(k->uuid));
 	params.ctx = k;
@@ -1223,6 +1228,14 @@ static void mark_initialized(unsigned id)
 	}
 	rcl_ctrl_close(ctrl);
 	rcl_ctx_free(lib);
+	/* Their volumes take the record, then close: md finds the arrays clean, not active. */
+	exports_refresh(id);
+	for (size_t i = 0; i < check_count; i++) {
+		if (!checks[i].task && checks[i].vol) {
+			volume_put(checks[i].vol);
+			checks[i].vol = NULL;
+		}
+	}
 }
 
 static void stop_checks(void)

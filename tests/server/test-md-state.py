@@ -11,6 +11,9 @@ controller process has stopped cleanly (issue 21, cases 2 and 3).
   the process stopped: every surviving member is clean (the kernel starts
   a degraded array only if it is), raidcli still shows the VDs degraded,
   and the exports read back the last data.
+- A VD's BGI paused while it is exported, its export stopped, the BGI
+  resumed to its end, the process stopped: every member clean (the BGI's
+  volume closed before the VD was recorded consistent left them active).
 - Served, then on the members: six VDs of every redundant layout (RAID5,
   RAID6, RAID10, RAID50, RAID1, a second RAID5), each exported in turn,
   filled by nbdcopy without a flush, read back, its export stopped; then
@@ -147,6 +150,30 @@ def migrated_while_exported(fx):
 migrated_while_exported.fixture = lambda: Fixture(drives=4, size="16MB",
                                                   vd=("r5", "drives=252:0-2"))
 
+def bgi_ends_unexported(fx):
+    """A VD's BGI outlives its export: once it ends, the stopped process
+    leaves the arrays clean, as md leaves an idle array it has resynced
+    (active, md would resync it again, and refuse it degraded)."""
+    uri = export(fx, 0)
+    check(fx.run("/c0/v0", "pause", "bgi").returncode == 0, "the BGI pauses while exported")
+    fill(fx, 0, uri)
+    fx.ok("/c0/v0", "stop", "export")
+    fx.ok("/c0", "set", "bgirate=100")
+    fx.ok("/c0/v0", "resume", "bgi")
+    wait_consistent(fx)
+    fx.ok("/c0", "stop", "service")
+    check_states(fx, {0: [0, 1, 2, 3]}, "clean", "initialized after its export stopped")
+
+
+def bgi_ends_unexported_fixture():
+    fx = Fixture(drives=4, size="64MB", vd=None)
+    fx.ok("/c0", "set", "bgirate=1")
+    fx.ok("/c0", "add", "vd", "r5", "drives=252:0-3")
+    return fx
+
+
+bgi_ends_unexported.fixture = bgi_ends_unexported_fixture
+
 # (add vd words, the member slots in md role order); sizes as the issue's.
 LAYOUT = [
     (["r5", "drives=252:0-3", "size=60MB"], [0, 1, 2, 3]),
@@ -197,7 +224,8 @@ def main():
     if tools or not MDREAD:
         print("SKIP: needs %s" % (", ".join(tools) or "MDREAD"))
         return 77
-    run_cases([degraded_clean_stop, migrated_while_exported, served_is_on_members],
+    run_cases([degraded_clean_stop, migrated_while_exported, bgi_ends_unexported,
+               served_is_on_members],
               sys.argv[2:])
     return summary()
 
