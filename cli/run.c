@@ -57,10 +57,19 @@ static enum rcl_status reach_service(struct rcl_ctx *lib, const struct cmd_args 
 		st = service_stop(lib, id, &pid, err);
 	if (flags & CMD_LOCAL)
 		return st;
-	if (flags & CMD_STARTS_SERVICE)
-		st = service_start(lib, id, &started, err);
-	if (!st)
-		st = service_forward(lib, args, id, res, forwarded, err);
+	/*
+	 * A process found running may be one being killed, gone before it
+	 * took the command (service_forward()): a command that needs one
+	 * starts the next and goes there.
+	 */
+	for (int tries = 0; !st && !*forwarded && tries < 2; tries++) {
+		if (flags & CMD_STARTS_SERVICE)
+			st = service_start(lib, id, &started, err);
+		if (!st)
+			st = service_forward(lib, args, id, res, forwarded, err);
+		if (!(flags & CMD_STARTS_SERVICE))
+			break;
+	}
 	return st;
 }
 

@@ -583,10 +583,18 @@ static enum rcl_status parse_reply(const char *text, struct rcl_result *res, str
 	return st;
 }
 
-/* Whether @e, from sending a request or reading its reply, means the process went away. */
-static bool peer_gone(int e)
+/*
+ * Whether the exchange failed in a way that shows the process never took
+ * the request: on a Linux AF_UNIX stream socket, a peer that closes with
+ * data of ours unread, or before it accepted the connection at all (a
+ * process killed as the command was sent), resets the connection
+ * (ECONNRESET), and one closed before the send ended breaks the pipe
+ * (EPIPE). A process that read the request and died running it leaves no
+ * such trace: the connection just ends, with no reply.
+ */
+static bool request_untaken(enum rcl_status st, const struct rcl_error *err)
 {
-	return e == EPIPE || e == ECONNRESET;
+	return st && (err->sys_errno == EPIPE || err->sys_errno == ECONNRESET);
 }
 
 enum rcl_status service_forward(struct rcl_ctx *lib, const struct cmd_args *args, unsigned id,
@@ -595,6 +603,7 @@ enum rcl_status service_forward(struct rcl_ctx *lib, const struct cmd_args *args
 	struct rcl_buf reply = RCL_BUF_INIT;
 	struct service_paths p;
 	enum rcl_status st;
+	bool untaken;
 	char *request;
 	pid_t pid;
 	int fd;
@@ -616,22 +625,32 @@ enum rcl_status service_forward(struct rcl_ctx *lib, const struct cmd_args *args
 	}
 	st = service_exchange(fd, request, &reply, err);
 	close(fd);
-	if ((st || !reply.len) && !(args->cmd->flags & CMD_WRITES) && exited(&p, DYING_MS)) {
-		/* It died before answering: a command that changes nothing runs here instead. */
+	untaken = request_untaken(st, err);
+	if ((untaken || ((st || !reply.len) && !(args->cmd->flags & CMD_WRITES))) &&
+	    exited(&p, DYING_MS)) {
+		/*
+		 * It died before taking the command, or before answering one
+		 * that changes nothing: the caller runs it without the process,
+		 * or in a new one.
+		 */
 		*err = (struct rcl_error){0};
 		rcl_free(request);
 		rcl_buf_release(&reply);
 		return RCL_OK;
 	}
-	if (st ? peer_gone(err->sys_errno) : !reply.len) {
-		int e = st ? err->sys_errno : 0;
-
-		st = rcl_fail_errno(err, RCL_SYSTEM, e,
-		                    "the controller process of /c%u (pid %d) did not answer (%s); "
-		                    "whether the command took effect is unknown: see its log %s",
-		                    id, (int)pid, e ? strerror(e) : "it closed the connection",
-		                    p.log);
-	}
+	if (untaken)
+		st =
+		    rcl_fail_errno(err, RCL_SYSTEM, err->sys_errno,
+		                   "the controller process of /c%u (pid %d) dropped the connection "
+		                   "before it took the command (%s); the command did not run: see "
+		                   "its log %s",
+		                   id, (int)pid, strerror(err->sys_errno), p.log);
+	else if (!st && !reply.len)
+		st = rcl_fail(
+		    err, RCL_SYSTEM,
+		    "the controller process of /c%u (pid %d) did not answer (it closed the "
+		    "connection); whether the command took effect is unknown: see its log %s",
+		    id, (int)pid, p.log);
 	if (!st)
 		st = parse_reply(reply.buf, res, err);
 	*forwarded = !st;

@@ -204,9 +204,34 @@ def case_process_dies_mid_request(fx):
         r = fx.run("/c0/v0", "show", "J")
     status = json.loads(r.stdout)["Controllers"][0]["Command Status"] if r.stdout else {}
     check(r.returncode > 0 and status.get("Status") == "Failure" and
-          "the controller process of /c0 (pid %d) did not answer" % os.getpid() in
-          status.get("Description", ""),
+          "the controller process of /c0 (pid %d) dropped the connection before it took the "
+          "command" % os.getpid() in status.get("Description", ""),
           "a process that drops the connection and lives on: a failure that says so", r)
+
+
+def case_process_killed_as_change_sent(fx):
+    """A change sent to a process killed before it took it (the kernel
+    resets the connection: nothing read it) is made, not reported "took
+    effect unknown": without a process, or, for a command that needs one,
+    in the next process it starts. vm-stops met this on a "start export"
+    sent just after a kill -9."""
+    outcomes = []
+    for n in range(5):
+        with DyingProcess(fx) as dying:
+            r = fx.run("/c0/v0", "set", "name=after%d" % n, "J")
+        outcomes.append((r.returncode, dying.accepted))
+    check(outcomes == [(0, True)] * 5 and vd_name_events(fx) == ["after%d" % n for n in range(5)],
+          "'set name' sent to a process that died before reading it: made, every time "
+          "(exit statuses, sent; then the names the event log recorded)",
+          (outcomes, vd_name_events(fx)))
+    with DyingProcess(fx) as dying:
+        r = fx.run("/c0/v0", "start", "export", "J")
+    rows = json.loads(r.stdout)["Controllers"][0].get("Response Data", {}).get("Export LIST", [])
+    check(dying.accepted and r.returncode == 0 and len(rows) == 1,
+          "'start export' sent to a process that died before reading it: served by a new one",
+          r.stdout)
+    check(fx.service().get("PID") not in (None, os.getpid()),
+          "and that new process runs", fx.service())
 
 
 def vd_name_events(fx):
@@ -1799,7 +1824,8 @@ case_cc_schedule_waits_for_resync.fixture = lambda: Fixture(size="320MB")
 
 
 CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
-         case_control_socket_robust, case_process_dies_mid_request, case_commands_during_stop,
+         case_control_socket_robust, case_process_dies_mid_request,
+         case_process_killed_as_change_sent, case_commands_during_stop,
          case_changes_through_process,
          case_export_auto_start, case_nbdinfo,
          case_read_only_export, case_qemu_img_roundtrip, case_member_failure,
