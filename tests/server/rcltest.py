@@ -323,6 +323,10 @@ def start_case(case, make_fixture):
     if pid:
         os.close(fd)
         return pid, log
+    global checks
+    # the parent's counts so far are not this case's
+    checks = 0
+    del failures[:]
     code = 1
     try:
         os.dup2(fd, 1)
