@@ -39,8 +39,8 @@
 
 #include "raidcli.h"
 #include "soft/soft.h"
-#include "soft/task.h"
-#include "soft/volume.h"
+#include "soft/tasks/task.h"
+#include "soft/engine/volume.h"
 
 #define DRIVES   4
 #define REBUILT  1

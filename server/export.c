@@ -20,9 +20,9 @@
 #include "tasks.h"
 #include "nbd.h"
 #include "service.h"
-#include "soft/scan.h"
-#include "soft/state.h"
-#include "soft/volume.h"
+#include "soft/config/scan.h"
+#include "soft/config/state.h"
+#include "soft/engine/volume.h"
 
 #define EXPORTS_FORMAT 1
 /*

@@ -22,10 +22,10 @@
 #include "patrol.h"
 #include "service.h"
 #include "settings.h"
-#include "soft/spare.h"
-#include "soft/task.h"
-#include "soft/vd.h"
-#include "soft/volume.h"
+#include "soft/config/spare.h"
+#include "soft/tasks/task.h"
+#include "soft/config/vd.h"
+#include "soft/engine/volume.h"
 #include "tasks.h"
 
 /* How often a rebuild's (or a scheduled check's) flushed position reaches the record, at most. */

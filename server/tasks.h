@@ -27,7 +27,7 @@
 #define RCL_SERVER_TASKS_H
 
 #include "cli.h"
-#include "soft/task.h"
+#include "soft/tasks/task.h"
 
 /* In the controller process's loop (serve.c): */
 /* tasks_poll() - after a start, a command or a failure: replace members, start rebuilds. */

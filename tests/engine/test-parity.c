@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "md-ref.h"
-#include "soft/parity.h"
+#include "soft/engine/parity.h"
 #include "unit.h"
 
 #define LEN  4096 /* bytes per strip */

@@ -14,9 +14,9 @@
 #include <unistd.h>
 
 #include "md-ref.h"
-#include "soft/layout.h"
-#include "soft/reshape.h"
-#include "soft/uring.h"
+#include "soft/config/layout.h"
+#include "soft/tasks/reshape.h"
+#include "soft/engine/uring.h"
 #include "unit.h"
 
 #define KIB       1024ull

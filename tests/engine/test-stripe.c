@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "md-ref.h"
-#include "soft/layout.h"
-#include "soft/stripe.h"
+#include "soft/config/layout.h"
+#include "soft/engine/stripe.h"
 #include "unit.h"
 
 #define KIB 1024ull

@@ -30,10 +30,10 @@
 #include <unistd.h>
 
 #include "md-ref.h"
-#include "soft/md-bitmap.h"
+#include "soft/format/md-bitmap.h"
 #include "soft/soft.h"
-#include "soft/uring.h"
-#include "soft/volume.h"
+#include "soft/engine/uring.h"
+#include "soft/engine/volume.h"
 #include "unit.h"
 
 #define KIB     1024ull

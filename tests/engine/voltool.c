@@ -21,7 +21,7 @@
 
 #include "raidcli.h"
 #include "soft/soft.h"
-#include "soft/volume.h"
+#include "soft/engine/volume.h"
 
 struct job {
 	const char *file;

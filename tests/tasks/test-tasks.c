@@ -30,13 +30,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "soft/md-bitmap.h"
+#include "soft/format/md-bitmap.h"
 #include "soft/soft.h"
-#include "soft/stripe.h"
-#include "soft/sweep.h"
-#include "soft/task.h"
-#include "soft/uring.h"
-#include "soft/volume.h"
+#include "soft/engine/stripe.h"
+#include "soft/tasks/sweep.h"
+#include "soft/tasks/task.h"
+#include "soft/engine/uring.h"
+#include "soft/engine/volume.h"
 #include "unit.h"
 
 #define MIB    (1024 * 1024ull)
