@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tasks.h - the controller process's background tasks (lib/soft/task.h):
+ * tasks.h - the controller process's background tasks (lib/soft/tasks/task.h):
  * rebuilds onto hot spares, started by themselves and resumed after a
  * restart, and the commands that show and steer them.
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * test-reshape.c - lib/soft/reshape.c: seeded data written where md puts
+ * test-reshape.c - lib/soft/tasks/reshape.c: seeded data written where md puts
  * it in the old geometry (md-ref.c, md's own formulas), migrated, then
  * every byte read back where md would look for it in the new geometry,
  * with every new stripe's P (and Q) recomputed with md's GF(2^8)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * test-volume.c - virtual drives read and written through the engine
- * (lib/soft/volume.h) on real soft controllers made by the raidcli binary.
+ * (lib/soft/engine/volume.h) on real soft controllers made by the raidcli binary.
  *
  * For every level: several threads write seeded random data at random
  * sector-aligned offsets and lengths, in interleaved bands that share

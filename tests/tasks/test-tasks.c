@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * test-tasks.c - the soft controller's background tasks (lib/soft/task.h
- * over lib/soft/sweep.h) on real soft controllers made by the raidcli
+ * test-tasks.c - the soft controller's background tasks (lib/soft/tasks/task.h
+ * over lib/soft/tasks/sweep.h) on real soft controllers made by the raidcli
  * binary, for every redundant level:
  *  - rebuild: a member replaced by a blank drive image gets back the very
  *    bytes the old one held; again while a writer keeps writing, after
