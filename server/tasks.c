@@ -7,6 +7,9 @@
  * callbacks, which only store where their task stands (atomics) for the
  * loop to record: configuration changes take the controller lock, which
  * is the loop's alone.
+ *
+ * Over 800 lines: the soft controller's task orchestration, to be split
+ * when it moves behind the backend contract (issue 22).
  */
 #include <errno.h>
 #include <limits.h>

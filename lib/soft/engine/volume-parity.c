@@ -43,6 +43,9 @@
  * after a failed write too: every other write of the batch landed, so the
  * stripe holds the new data and parity with the failed strip missing, and
  * doing it again computes and writes the same.
+ *
+ * Over 800 lines: the parity I/O path, its reads, its three ways to write
+ * and the stripe cache's writes; to be split by concern (issue 22).
  */
 #include <errno.h>
 #include <string.h>

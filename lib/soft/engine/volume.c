@@ -14,6 +14,9 @@
  * Access policy: RO refuses writes, zeroing and trimming with -EROFS;
  * Blocked refuses those and reads too, reads with -EPERM (the VD is there
  * but may not be used).
+ *
+ * Over 800 lines: opening a volume, its members' states, requests and
+ * flushes; to be split by concern (issue 22).
  */
 #include <errno.h>
 #include <fcntl.h>
