@@ -3,7 +3,7 @@
  * stripe-cache.h - a parity volume's stripe cache: the data of partial
  * stripes written but not yet on the members, one entry per stripe, so
  * that the writes to one stripe share a parity computation and one set of
- * member writes (volume-parity.c does the I/O; this file keeps entries,
+ * member writes (volume-parity-cache.c does the I/O; this file keeps entries,
  * memory, waiting and the background writer).
  *
  * An entry's data (data_strips x chunk bytes, data role d at d x chunk)
@@ -43,7 +43,7 @@ struct rcl_soft_stripe_cache;
  * @batch:	the batch new data joins; @written: batches before it are on
  *		the members (or failed with @error).
  * @laters:	writes that did not wait for its data to be written
- *		(volume-parity.c's hold_later()): they end when it is, and
+ *		(volume-parity-cache.c's hold_later()): they end when it is, and
  *		their buffers are lent until then. Its stripe lock's, like @lo.
  * @pins:	threads that will come back to it (waiters, flushers).
  * @done:	signalled when a batch ends (with the cache's mutex).

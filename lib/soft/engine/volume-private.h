@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * volume-private.h - what volume.c (opening, member states, requests) and
- * its two I/O paths share: volume-mirror.c for RAID0/1/10 and
- * volume-parity.c for RAID5/6/50/60. Each path serves one window of a
- * request: a range small enough that its stripe locks, member I/O and
- * scratch buffers are taken at once.
+ * volume-private.h - what volume.c (opening), volume-member.c (member
+ * states), volume-request.c (requests) and the two I/O paths share:
+ * volume-mirror.c for RAID0/1/10 and volume-parity.c for RAID5/6/50/60.
+ * Each path serves one window of a request: a range small enough that its
+ * stripe locks, member I/O and scratch buffers are taken at once.
  */
 #ifndef RCL_SOFT_VOLUME_PRIVATE_H
 #define RCL_SOFT_VOLUME_PRIVATE_H
@@ -78,7 +78,7 @@ struct vol_reshape;
  * @record:	the VD's configuration record as last applied: where its md
  *		superblocks are, and whether it is consistent.
  * @reshape:	the migration under way, or NULL (volume-reshape.c).
- * @cache:	RAID5/6/50/60: the stripe cache (volume-parity.c), else NULL.
+ * @cache:	RAID5/6/50/60: the stripe cache (volume-parity-cache.c), else NULL.
  * @write_back:	the VD's write policy is WB or AWB: partial stripes may be
  *		acknowledged from @cache and written later.
  * @gate:	the record gate (the owner's @records), under @gate_lock:
@@ -175,6 +175,30 @@ struct vol_later *rcl_soft_vol_later_join(struct vol_ending *ending);
 void rcl_soft_vol_later_end(struct vol_later *later, int rc);
 
 /*
+ * The record gate (volume-request.c): rcl_soft_vol_unrecorded() - whether
+ * a member of @vol, or of the old array a migration still serves from,
+ * failed and the configuration does not say so yet: the latch that
+ * rcl_soft_vol_fail() sets before any request goes on without the member,
+ * and apply_member() clears once the configuration records it. @vol->lock
+ * held.
+ */
+bool rcl_soft_vol_unrecorded(const struct rcl_soft_volume *vol);
+
+/*
+ * rcl_soft_vol_gate_move() - the gate changed, @failed whether a member is
+ * still unrecorded (its lock held): waiters look again; the writes awaiting
+ * it end when nothing is unrecorded, or with -EIO when none can wait.
+ * Return: those, to end (rcl_soft_vol_end_due()) with no lock held.
+ */
+struct vol_later *rcl_soft_vol_gate_move(struct rcl_soft_volume *vol, bool failed);
+
+/* rcl_soft_vol_end_due() - end the writes @due, with no lock held. */
+void rcl_soft_vol_end_due(struct vol_later *due);
+
+/* rcl_soft_vol_sync_all() - datasync every member of @ctx (a volume) in use. Return: 0, or -EIO. */
+int rcl_soft_vol_sync_all(void *ctx);
+
+/*
  * The member writes of a request with @flags: a FUA request's are durable
  * writes of their own ranges (a datasync of every member written would
  * write back all their dirty data too).
@@ -245,7 +269,7 @@ int rcl_soft_vol_mirror_io(struct rcl_soft_volume *vol, const struct vol_window 
 int rcl_soft_vol_parity_io(struct rcl_soft_volume *vol, const struct vol_window *w);
 
 /*
- * The stripe cache of a parity volume (volume-parity.c): _open() makes it
+ * The stripe cache of a parity volume (volume-parity-cache.c): _open() makes it
  * (RCL_OK or RCL_NOMEM); _flush() writes every stripe cached when it is
  * called (0, or a negative errno); _close() stops its background writer,
  * writes what it holds (@write: else it is dropped; 0 or a negative

@@ -1,22 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * volume.c - an open virtual drive (see volume.h): its members and their
- * states, request checks, windows, flushes and FUA. The reads and writes
- * themselves are volume-mirror.c's (RAID0/1/10) and volume-parity.c's
- * (RAID5/6/50/60).
+ * volume.c - an open virtual drive (see volume.h): opening it on its
+ * members, following the configuration's changes, md's clean and active
+ * flags, closing it. Its members' failures are volume-member.c's, the
+ * requests volume-request.c's; the reads and writes themselves are
+ * volume-mirror.c's (RAID0/1/10) and volume-parity.c's (RAID5/6/50/60).
  *
  * Members are opened O_RDWR without O_DIRECT: they are often image files
  * on tmpfs, which refuses O_DIRECT, and buffered I/O lets the page cache
  * merge the many small member writes a parity update makes. Durability
  * comes from fdatasync on flush, as for any file; a FUA write's member
  * writes are durable themselves (vol_write_kind()).
- *
- * Access policy: RO refuses writes, zeroing and trimming with -EROFS;
- * Blocked refuses those and reads too, reads with -EPERM (the VD is there
- * but may not be used).
- *
- * Over 800 lines: opening a volume, its members' states, requests and
- * flushes; to be split by concern (issue 22).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,290 +25,6 @@
 
 /* Requests are served in windows of about this much (whole stripes). */
 #define WINDOW_BYTES (4u << 20)
-
-/* ---- members ---- */
-
-bool rcl_soft_vol_usable(const struct rcl_soft_volume *vol, unsigned member, uint64_t end)
-{
-	const struct vol_member *m = &vol->members[member];
-
-	if (m->fd < 0 || atomic_load(&m->failed))
-		return false;
-	return m->state == RCL_SOFT_MEMBER_ONLINE ||
-	       (m->state == RCL_SOFT_MEMBER_REBUILD && end <= m->valid_below);
-}
-
-/* Member @member is whole: open, not failed and online (and not @gone, when >= 0). */
-static bool whole(const struct rcl_soft_volume *vol, unsigned member, int gone)
-{
-	return (int)member != gone && rcl_soft_vol_usable(vol, member, 0) &&
-	       vol->members[member].state == RCL_SOFT_MEMBER_ONLINE;
-}
-
-static bool survives_without(const struct rcl_soft_volume *vol, int gone);
-
-void rcl_soft_vol_fail(struct rcl_soft_volume *vol, unsigned member, int error, bool tell)
-{
-	struct vol_member *m = &vol->members[member];
-
-	atomic_store(&m->failed, true);
-	if (!atomic_exchange(&m->reported, true) && tell && vol->owner.failed)
-		vol->owner.failed(vol->owner.ctx, vol->vd, member, error);
-}
-
-/*
- * Whether @error is the host's, not the drive's: the file system holding
- * the member's image is full (ENOSPC, EDQUOT) or read-only (EROFS). Such an
- * error says nothing of the data the member holds, and it usually meets
- * every member at once (they share the file system): failing members for
- * it took a whole VD offline for a full tmpfs, with no way back but
- * wiping. So the member stays in use and the request fails with the errno
- * (NBD's ENOSPC or EPERM), as a full file system fails a write to a file;
- * once space is freed, writes succeed again.
- */
-static bool host_error(int error)
-{
-	return error == ENOSPC || error == EDQUOT || error == EROFS;
-}
-
-/*
- * Member @member failed an op with @error: fail it, as md does, while the
- * VD survives without it. The member whose loss the VD would not survive
- * is kept, as md keeps the last working member of an array: the request
- * fails instead (md fails the bio), and the VD keeps its data and its
- * state rather than going offline for one error. One failure is decided
- * at a time, so two threads cannot each fail the member the other's
- * decision counted on.
- * Return: whether the member is out of use (a request may go on without it).
- */
-static bool fail_member(struct rcl_soft_volume *vol, unsigned member, int error)
-{
-	bool out;
-
-	if (host_error(error))
-		return false;
-	pthread_mutex_lock(&vol->failing);
-	out = atomic_load(&vol->members[member].failed) || survives_without(vol, (int)member);
-	if (out)
-		rcl_soft_vol_fail(vol, member, error, true);
-	pthread_mutex_unlock(&vol->failing);
-	return out;
-}
-
-int rcl_soft_vol_run(struct rcl_soft_volume *vol, struct rcl_soft_op *ops, size_t count)
-{
-	size_t failed = rcl_soft_uring_run(ops, count);
-	int rc = 0;
-
-	for (size_t i = 0; failed && i < count; i++) {
-		if (!ops[i].error)
-			continue;
-		if (!fail_member(vol, ops[i].member, ops[i].error))
-			rc = -ops[i].error;
-		else if (!rc)
-			rc = 1;
-	}
-	return rc;
-}
-
-void rcl_soft_vol_op(const struct rcl_soft_volume *vol, struct rcl_soft_op *ops, size_t n,
-                     enum rcl_soft_op_kind kind, unsigned member, void *buf, size_t len,
-                     uint64_t off)
-{
-	ops[n] = (struct rcl_soft_op){.kind = kind,
-	                              .fd = vol->members[member].fd,
-	                              .nowait = vol->members[member].nowait,
-	                              .member = member,
-	                              .buf = buf,
-	                              .len = len,
-	                              .off = off};
-}
-
-void rcl_soft_vol_no_readahead(const struct rcl_soft_volume *vol, struct rcl_soft_op *op)
-{
-	op->fd = vol->members[op->member].old_fd;
-}
-
-uint8_t *rcl_soft_vol_scratch(size_t len, void **block)
-{
-	uintptr_t at;
-
-	*block = rcl_malloc(len + RCL_SOFT_PARITY_ALIGN);
-	if (!*block)
-		return NULL;
-	at = ((uintptr_t)*block + RCL_SOFT_PARITY_ALIGN - 1) &
-	     ~(uintptr_t)(RCL_SOFT_PARITY_ALIGN - 1);
-	return (uint8_t *)at;
-}
-
-/*
- * Whether every array still holds all its data: RAID0 loses none, RAID1
- * keeps one, RAID5/6 lose at most their parity count, RAID10 keeps one of
- * each pair of neighbours that mirror a chunk.
- */
-bool rcl_soft_vol_survives(const struct rcl_soft_volume *vol)
-{
-	return survives_without(vol, -1);
-}
-
-/* rcl_soft_vol_survives(), with member @gone (>= 0) out of use too. */
-static bool survives_without(const struct rcl_soft_volume *vol, int gone)
-{
-	for (unsigned s = 0; s < vol->geo.spans; s++) {
-		const struct rcl_soft_array *a = &vol->geo.arrays[s];
-		unsigned lost = 0, step = a->n % 2 ? 1 : 2;
-
-		for (unsigned i = 0; i < a->n; i++)
-			lost += !whole(vol, a->first + i, gone);
-		if (a->level == RCL_MD_LEVEL_RAID10)
-			for (unsigned i = 0; i < a->n; i += step)
-				if (!whole(vol, a->first + i, gone) &&
-				    !whole(vol, a->first + (i + 1) % a->n, gone))
-					return false;
-		if ((a->level == RCL_MD_LEVEL_RAID1 && lost == a->n) ||
-		    (a->level != RCL_MD_LEVEL_RAID1 && a->level != RCL_MD_LEVEL_RAID10 &&
-		     lost > a->parity))
-			return false;
-	}
-	return true;
-}
-
-/* ---- the record gate (volume.h's owner @records) ---- */
-
-/*
- * Whether a member of @vol, or of the old array a migration still serves
- * from, failed and the configuration does not say so yet: the latch that
- * rcl_soft_vol_fail() sets before any request goes on without the member,
- * and apply_member() clears once the configuration records it. @vol->lock
- * held.
- */
-static bool unrecorded(const struct rcl_soft_volume *vol)
-{
-	for (unsigned i = 0; i < vol->member_count; i++)
-		if (atomic_load(&vol->members[i].failed))
-			return true;
-	return vol->reshape && unrecorded(rcl_soft_vol_reshape_source(vol));
-}
-
-/* Whether requests that need a record fail rather than wait (the gate's lock held). */
-static bool refusing(const struct rcl_soft_volume *vol)
-{
-	return vol->gate.holds || vol->gate.refused;
-}
-
-/*
- * The gate changed, @failed whether a member is still unrecorded (its lock
- * held): waiters look again; the writes awaiting it end when nothing is
- * unrecorded, or with -EIO when none can wait. Return: those, to end
- * (end_due()) with no lock held.
- */
-static struct vol_later *gate_move(struct rcl_soft_volume *vol, bool failed)
-{
-	struct vol_later *due = NULL;
-
-	vol->gate.moves++;
-	pthread_cond_broadcast(&vol->gate.moved);
-	if (!failed || refusing(vol)) {
-		due = vol->gate.awaiting;
-		vol->gate.awaiting = NULL;
-	}
-	for (struct vol_later *l = due; l && failed; l = l->next)
-		atomic_store(&l->rc, -EIO);
-	return due;
-}
-
-static void end_due(struct vol_later *due)
-{
-	while (due) {
-		struct vol_later *l = due;
-
-		due = l->next;
-		l->ended(l->token, atomic_load(&l->rc));
-		rcl_free(l);
-	}
-}
-
-/* Move the gate from outside a request: @refuse, or a hold taken (@holds 1) or let go (-1). */
-static void gate_set(struct rcl_soft_volume *vol, bool refuse, int holds)
-{
-	struct vol_later *due;
-	bool failed;
-
-	if (!vol->owner.records)
-		return;
-	pthread_rwlock_rdlock(&vol->lock);
-	failed = unrecorded(vol);
-	pthread_mutex_lock(&vol->gate.lock);
-	vol->gate.refused |= refuse && failed;
-	vol->gate.holds = (unsigned)((int)vol->gate.holds + holds);
-	due = gate_move(vol, failed);
-	pthread_mutex_unlock(&vol->gate.lock);
-	pthread_rwlock_unlock(&vol->lock);
-	end_due(due);
-}
-
-void rcl_soft_volume_record_failed(struct rcl_soft_volume *vol)
-{
-	gate_set(vol, true, 0);
-}
-
-void rcl_soft_volume_hold_records(struct rcl_soft_volume *vol, bool hold)
-{
-	gate_set(vol, false, hold ? 1 : -1);
-}
-
-/*
- * A write, zeroing or flush that succeeded found a member unrecorded as it
- * ended: wait (no lock held) until no member is, or fail once none can
- * wait. Return: 0 or -EIO.
- */
-static int await_record(struct rcl_soft_volume *vol)
-{
-	for (;;) {
-		uint64_t seen;
-		bool failed, refused;
-
-		pthread_mutex_lock(&vol->gate.lock);
-		seen = vol->gate.moves;
-		pthread_mutex_unlock(&vol->gate.lock);
-		pthread_rwlock_rdlock(&vol->lock);
-		failed = unrecorded(vol);
-		pthread_rwlock_unlock(&vol->lock);
-		if (!failed)
-			return 0;
-		pthread_mutex_lock(&vol->gate.lock);
-		while (vol->gate.moves == seen && !refusing(vol))
-			pthread_cond_wait(&vol->gate.moved, &vol->gate.lock);
-		refused = refusing(vol);
-		pthread_mutex_unlock(&vol->gate.lock);
-		if (refused)
-			return -EIO;
-	}
-}
-
-/*
- * A write ending later, @l, succeeded and ends now (@vol->lock held, as
- * within a call to the volume): while a member is unrecorded it awaits the
- * record instead (or fails, when none can wait). Return: whether it waits.
- */
-static bool later_awaits(struct vol_later *l)
-{
-	struct rcl_soft_volume *vol = l->vol;
-	bool waits = false;
-
-	if (atomic_load(&l->rc) || !vol->owner.records || !unrecorded(vol))
-		return false;
-	pthread_mutex_lock(&vol->gate.lock);
-	if (refusing(vol)) {
-		atomic_store(&l->rc, -EIO);
-	} else {
-		l->next = vol->gate.awaiting;
-		vol->gate.awaiting = l;
-		waits = true;
-	}
-	pthread_mutex_unlock(&vol->gate.lock);
-	return waits;
-}
 
 /* ---- configuration ---- */
 
@@ -491,8 +201,7 @@ bool rcl_soft_vd_left_dirty(const struct rcl_soft_state *state, unsigned id)
 	return dirty;
 }
 
-/* Datasync every member of @ctx (a volume) in use. Return: 0, or -EIO. */
-static int sync_all(void *ctx)
+int rcl_soft_vol_sync_all(void *ctx)
 {
 	struct rcl_soft_volume *vol = ctx;
 	struct rcl_soft_op ops[RCL_SOFT_MAX_MEMBERS];
@@ -744,11 +453,11 @@ void rcl_soft_volume_close(struct rcl_soft_volume *vol)
 	/* Shut down clean: everything durable, no bit left set for md to resync. */
 	if (vol->cache)
 		rc = rcl_soft_vol_cache_close(vol, true);
-	if (rcl_soft_vol_bitmap_clean(vol, true, sync_all, vol))
+	if (rcl_soft_vol_bitmap_clean(vol, true, rcl_soft_vol_sync_all, vol))
 		rc = -EIO;
 	/* Its callers have stopped; whatever still awaits a record did not get one. */
 	vol->gate.holds++;
-	end_due(gate_move(vol, unrecorded(vol)));
+	rcl_soft_vol_end_due(rcl_soft_vol_gate_move(vol, rcl_soft_vol_unrecorded(vol)));
 	if (!rc && in_sync(vol))
 		(void)md_mark(vol, true, &(struct rcl_error){0});
 	destroy(vol);
@@ -777,7 +486,7 @@ static enum rcl_status regeometry(struct rcl_soft_volume *vol, const struct rcl_
 
 	if (vol->cache)
 		rcl_soft_vol_cache_close(vol, true);
-	rcl_soft_vol_bitmap_clean(vol, true, sync_all, vol);
+	rcl_soft_vol_bitmap_clean(vol, true, rcl_soft_vol_sync_all, vol);
 	drop_geometry(vol);
 	st = set_geometry(vol, dg, vd, err);
 	if (!st)
@@ -813,13 +522,13 @@ enum rcl_status rcl_soft_volume_update(struct rcl_soft_volume *vol,
 	if (!st && vol->bitmapped)
 		(void)rcl_soft_vol_bitmap_events(vol, find_vd(state, vol->vd, &dg));
 	/* Requests awaiting the record of a failure look again. */
-	failed = unrecorded(vol);
+	failed = rcl_soft_vol_unrecorded(vol);
 	pthread_mutex_lock(&vol->gate.lock);
 	vol->gate.refused &= failed;
-	due = gate_move(vol, failed);
+	due = rcl_soft_vol_gate_move(vol, failed);
 	pthread_mutex_unlock(&vol->gate.lock);
 	pthread_rwlock_unlock(&vol->lock);
-	end_due(due);
+	rcl_soft_vol_end_due(due);
 	return st;
 }
 
@@ -834,198 +543,4 @@ void rcl_soft_volume_block_sizes(const struct rcl_soft_volume *vol, uint32_t *mi
 	*min = vol->sector_size;
 	*preferred = (uint32_t)full_stripe(&vol->geo);
 	*max = (uint32_t)vol->window;
-}
-
-/* ---- requests ---- */
-
-static int check_range(const struct rcl_soft_volume *vol, size_t len, uint64_t off)
-{
-	if (off % vol->sector_size || len % vol->sector_size || off > vol->geo.bytes ||
-	    len > vol->geo.bytes - off)
-		return -EINVAL;
-	return 0;
-}
-
-static int check_access(const struct rcl_soft_volume *vol, bool write)
-{
-	if (vol->access == RCL_ACCESS_BLOCKED)
-		return write ? -EROFS : -EPERM;
-	return write && vol->access == RCL_ACCESS_RO ? -EROFS : 0;
-}
-
-/* ---- requests ---- */
-
-struct vol_later *rcl_soft_vol_later_join(struct vol_ending *ending)
-{
-	struct vol_later *l = ending->later;
-
-	if (!l) {
-		l = rcl_malloc(sizeof(*l));
-		if (!l)
-			return NULL;
-		/* The request's own part: it ends when its call is about to return. */
-		*l = (struct vol_later){
-		    .ended = ending->ended, .token = ending->token, .parts = 1, .vol = ending->vol};
-		ending->later = l;
-	}
-	atomic_fetch_add(&l->parts, 1);
-	return l;
-}
-
-/* A part of @l ended with @rc. Return: whether it was the last. */
-static bool later_part_ends(struct vol_later *l, int rc)
-{
-	int none = 0;
-
-	if (rc)
-		atomic_compare_exchange_strong(&l->rc, &none, rc);
-	return atomic_fetch_sub(&l->parts, 1) == 1;
-}
-
-void rcl_soft_vol_later_end(struct vol_later *l, int rc)
-{
-	if (!later_part_ends(l, rc) || later_awaits(l))
-		return;
-	l->ended(l->token, atomic_load(&l->rc));
-	rcl_free(l);
-}
-
-/*
- * The request's own part ends with @rc: its result when it was the last
- * part (its holds ended already), else RCL_SOFT_LATER.
- */
-static int end_request(struct vol_ending *ending, int rc)
-{
-	struct vol_later *l = ending ? ending->later : NULL;
-
-	if (!l)
-		return rc;
-	if (!later_part_ends(l, rc))
-		return RCL_SOFT_LATER;
-	rc = atomic_load(&l->rc);
-	rcl_free(l);
-	return rc;
-}
-
-/*
- * Serve @len bytes at @off in windows: @buf is read into or written from
- * (@step says whether the source advances: not for zeros). A write with
- * @ending may end later (see rcl_soft_volume_write_later()); a @gated one
- * that succeeds waits for the record of every member failed so far.
- */
-static int serve(struct rcl_soft_volume *vol, bool write, uint8_t *buf, bool step, size_t len,
-                 uint64_t off, unsigned flags, struct vol_ending *ending, bool gated)
-{
-	bool awaits;
-	bool parity = vol->geo.arrays[0].parity;
-	int rc = check_range(vol, len, off);
-	size_t below = len;
-
-	if (rc)
-		return rc;
-	atomic_fetch_add(&vol->host_started, 1);
-	pthread_rwlock_rdlock(&vol->lock);
-	rc = check_access(vol, write);
-	if (vol->reshape)
-		below = rcl_soft_vol_reshape_below(vol, len, off);
-	for (size_t done = 0; done < below && !rc;) {
-		uint64_t at = off + done, end = (at / vol->window + 1) * vol->window;
-		struct vol_window w = {.write = write,
-		                       .flags = flags,
-		                       .buf = step ? buf + done : buf,
-		                       .len = end - at < below - done ? end - at : below - done,
-		                       .off = at,
-		                       .ending = ending};
-
-		rc = parity ? rcl_soft_vol_parity_io(vol, &w) : rcl_soft_vol_mirror_io(vol, &w);
-		done += w.len;
-	}
-	if (!rc && below < len)
-		rc = rcl_soft_vol_reshape_old(vol, write, step ? buf + below : buf, step,
-		                              len - below, off + below, flags);
-	awaits = gated && !rc && vol->owner.records && unrecorded(vol);
-	pthread_rwlock_unlock(&vol->lock);
-	atomic_fetch_add(&vol->host_done, 1);
-	rc = end_request(ending, rc);
-	return rc || !awaits ? rc : await_record(vol);
-}
-
-int rcl_soft_volume_read(struct rcl_soft_volume *vol, void *buf, size_t len, uint64_t off)
-{
-	return serve(vol, false, buf, true, len, off, 0, NULL, false);
-}
-
-int rcl_soft_volume_write(struct rcl_soft_volume *vol, const void *buf, size_t len, uint64_t off,
-                          unsigned flags)
-{
-	/* The write paths never store into the buffer they write from. */
-	return serve(vol, true, (uint8_t *)buf, true, len, off, flags, NULL, true);
-}
-
-int rcl_soft_volume_write_later(struct rcl_soft_volume *vol, const void *buf, size_t len,
-                                uint64_t off, unsigned flags, const void *owner,
-                                void (*ended)(void *token, int rc), void *token)
-{
-	struct vol_ending ending = {.vol = vol, .ended = ended, .token = token, .owner = owner};
-
-	return serve(vol, true, (uint8_t *)buf, true, len, off, flags, &ending, true);
-}
-
-void rcl_soft_volume_release(struct rcl_soft_volume *vol, const void *owner)
-{
-	pthread_rwlock_rdlock(&vol->lock);
-	rcl_soft_vol_cache_release(vol, owner);
-	pthread_rwlock_unlock(&vol->lock);
-}
-
-int rcl_soft_volume_zero(struct rcl_soft_volume *vol, size_t len, uint64_t off, unsigned flags)
-{
-	return serve(vol, true, (uint8_t *)vol->zeros, false, len, off, flags, NULL, true);
-}
-
-int rcl_soft_vol_zero(struct rcl_soft_volume *vol, size_t len, uint64_t off)
-{
-	return serve(vol, true, (uint8_t *)vol->zeros, false, len, off, 0, NULL, false);
-}
-
-int rcl_soft_volume_trim(struct rcl_soft_volume *vol, size_t len, uint64_t off)
-{
-	/*
-	 * Trimming is advisory and md-compatible parity needs the trimmed
-	 * range's contents anyway, so it does nothing beyond checking.
-	 */
-	int rc = check_range(vol, len, off);
-
-	if (rc)
-		return rc;
-	pthread_rwlock_rdlock(&vol->lock);
-	rc = check_access(vol, true);
-	pthread_rwlock_unlock(&vol->lock);
-	return rc;
-}
-
-/* Flush; @gated: a success waits for the record of every member failed so far. */
-static int flush(struct rcl_soft_volume *vol, bool gated)
-{
-	bool awaits;
-	int rc;
-
-	pthread_rwlock_rdlock(&vol->lock);
-	/* Write back: what was acknowledged from the stripe cache goes to the members first. */
-	rc = rcl_soft_vol_cache_flush(vol);
-	if (!rc)
-		rc = rcl_soft_vol_bitmap_clean(vol, false, sync_all, vol);
-	awaits = gated && !rc && vol->owner.records && unrecorded(vol);
-	pthread_rwlock_unlock(&vol->lock);
-	return awaits ? await_record(vol) : rc;
-}
-
-int rcl_soft_volume_flush(struct rcl_soft_volume *vol)
-{
-	return flush(vol, true);
-}
-
-int rcl_soft_volume_sync(struct rcl_soft_volume *vol)
-{
-	return flush(vol, false);
 }
