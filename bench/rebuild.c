@@ -15,7 +15,7 @@
  * - host-first at rebuildrate 30 and 60, under a host load (one thread of
  *   64 KiB random reads and writes through the same volume, as the NBD
  *   export's would be): the rate is the share of the time the rebuild
- *   works (lib/soft/task.h), measured as the task's time in its steps
+ *   works (lib/soft/tasks/task.h), measured as the task's time in its steps
  *   over its elapsed time (goal: within 20 % of the set rate), and the
  *   bandwidth it got as a share of the rebuild-first one.
  *
@@ -39,8 +39,8 @@
 
 #include "raidcli.h"
 #include "soft/soft.h"
-#include "soft/task.h"
-#include "soft/volume.h"
+#include "soft/tasks/task.h"
+#include "soft/engine/volume.h"
 
 #define DRIVES   4
 #define REBUILT  1

@@ -4,6 +4,9 @@
  * accepts, with help text and handler. The parser, help, "did you mean",
  * REPL and shell completion, and the man-page check all read this table;
  * a new command is one entry here plus its handler.
+ *
+ * Over 800 lines: one table, cli_commands[], read whole by the parser,
+ * help, completion and the man check; split, the grammar would scatter.
  */
 #include <string.h>
 #include <strings.h>

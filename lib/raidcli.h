@@ -19,6 +19,10 @@
  *    the Nth allocation. Out of memory returns RCL_NOMEM; nothing exits.
  *  - The library never prints. Results are data (struct rcl_node trees) for
  *    the caller to render.
+ *
+ * Over 800 lines: the whole public API with its manual: callers include
+ * one installed header, and tests/check-symbols.sh checks it against
+ * libraidcli.map.
  */
 #ifndef RAIDCLI_H
 #define RAIDCLI_H

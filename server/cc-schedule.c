@@ -12,8 +12,8 @@
 #include "internal.h"
 #include "service.h"
 #include "settings.h"
-#include "soft/guid.h"
-#include "soft/scan.h"
+#include "soft/format/guid.h"
+#include "soft/config/scan.h"
 #include "tasks.h"
 
 #define RECORD_FORMAT 1 /* task_record_load() checks it */

@@ -16,6 +16,9 @@
  * Rendering stays in the CLI, so text, JSON and colour come out exactly
  * as if the command had run locally. The argv is the user's own, parsed
  * again by the process (/call narrowed to the one controller).
+ *
+ * Over 800 lines: the protocol and the controller process's start and
+ * stop, to be split when the backend contract reworks them (issue 22).
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -8,6 +8,9 @@
  *	{"format": 1, "exports": [{"vd": 0, "name": "RCLC…-v0",
  *	  "socket": "/…/run/RCLC…-v0.sock"} | {"vd": 1, "name": "…",
  *	  "host": "127.0.0.1", "port": 10809}, …]}
+ *
+ * Over 800 lines: the export list and the soft controller's volumes behind
+ * NBD, to be split when they move behind the backend contract (issue 22).
  */
 #include <errno.h>
 #include <limits.h>
@@ -20,9 +23,9 @@
 #include "tasks.h"
 #include "nbd.h"
 #include "service.h"
-#include "soft/scan.h"
-#include "soft/state.h"
-#include "soft/volume.h"
+#include "soft/config/scan.h"
+#include "soft/config/state.h"
+#include "soft/engine/volume.h"
 
 #define EXPORTS_FORMAT 1
 /*

@@ -18,9 +18,9 @@
 #include "migrate.h"
 #include "service.h"
 #include "settings.h"
-#include "soft/migrate.h"
-#include "soft/task.h"
-#include "soft/volume.h"
+#include "soft/tasks/migrate.h"
+#include "soft/tasks/task.h"
+#include "soft/engine/volume.h"
 #include "tasks.h"
 
 /* How a migration's thread ended. */

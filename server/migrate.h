@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * migrate.h - the controller process's migrations (RAID level migration
- * and online capacity expansion, lib/soft/migrate.h): one thread per
+ * and online capacity expansion, lib/soft/tasks/migrate.h): one thread per
  * migrating VD copies it step by step on the VD's shared volume at
  * StorCLI's reconrate, each step's checkpoint durable on the members, so
  * a process killed at any time resumes where it stood when it starts

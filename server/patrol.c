@@ -16,10 +16,10 @@
 #include "patrol.h"
 #include "service.h"
 #include "settings.h"
-#include "soft/task.h"
-#include "soft/scan.h"
+#include "soft/tasks/task.h"
+#include "soft/config/scan.h"
 #include "soft/soft.h"
-#include "soft/vd.h"
+#include "soft/config/vd.h"
 
 #define RECORD_FORMAT 1 /* task_record_load() checks it */
 #define RECORD_SUFFIX "-patrol"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * patrol.h - the controller process's patrol read (lib/soft/patrol.c): every
+ * patrol.h - the controller process's patrol read (lib/soft/tasks/patrol.c): every
  * VD's data on every usable member is read, VD by VD in id order, so that a
  * drive with media errors fails (and is rebuilt onto a hot spare, as a
  * failing request's drive is) before a rebuild needs its data.

@@ -7,6 +7,9 @@
  * callbacks, which only store where their task stands (atomics) for the
  * loop to record: configuration changes take the controller lock, which
  * is the loop's alone.
+ *
+ * Over 800 lines: the soft controller's task orchestration, to be split
+ * when it moves behind the backend contract (issue 22).
  */
 #include <errno.h>
 #include <limits.h>
@@ -22,10 +25,10 @@
 #include "patrol.h"
 #include "service.h"
 #include "settings.h"
-#include "soft/spare.h"
-#include "soft/task.h"
-#include "soft/vd.h"
-#include "soft/volume.h"
+#include "soft/config/spare.h"
+#include "soft/tasks/task.h"
+#include "soft/config/vd.h"
+#include "soft/engine/volume.h"
 #include "tasks.h"
 
 /* How often a rebuild's (or a scheduled check's) flushed position reaches the record, at most. */

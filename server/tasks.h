@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tasks.h - the controller process's background tasks (lib/soft/task.h):
+ * tasks.h - the controller process's background tasks (lib/soft/tasks/task.h):
  * rebuilds onto hot spares, started by themselves and resumed after a
  * restart, and the commands that show and steer them.
  *
@@ -27,7 +27,7 @@
 #define RCL_SERVER_TASKS_H
 
 #include "cli.h"
-#include "soft/task.h"
+#include "soft/tasks/task.h"
 
 /* In the controller process's loop (serve.c): */
 /* tasks_poll() - after a start, a command or a failure: replace members, start rebuilds. */

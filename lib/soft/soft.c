@@ -21,15 +21,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "backing.h"
-#include "foreign.h"
-#include "member.h"
-#include "model.h"
-#include "scan.h"
+#include "soft/config/backing.h"
+#include "soft/config/foreign.h"
+#include "soft/config/member.h"
+#include "soft/config/model.h"
+#include "soft/config/scan.h"
 #include "soft.h"
-#include "spare.h"
-#include "state.h"
-#include "vd.h"
+#include "soft/config/spare.h"
+#include "soft/config/state.h"
+#include "soft/config/vd.h"
 
 #define SOFT_FORMAT 1
 

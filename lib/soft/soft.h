@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "../internal.h"
+#include "internal.h"
 
 struct rcl_soft_state;
 

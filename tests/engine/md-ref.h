@@ -4,7 +4,7 @@
  * engine's tests from md's own definitions (drivers/md raid0.c map_sector
  * with one zone, raid1.c, raid5.c raid5_compute_sector and raid6's
  * syndrome slot order, raid10.c raid10_find_phys), in 512-byte sectors as
- * md counts, sharing no code with lib/soft/stripe.c. Also GF(2^8) with
+ * md counts, sharing no code with lib/soft/engine/stripe.c. Also GF(2^8) with
  * md's polynomial 0x11d, one bit at a time.
  */
 #ifndef RCL_MD_REF_H

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * test-parity.c - lib/soft/parity.c against a plain GF(2^8) reference
+ * test-parity.c - lib/soft/engine/parity.c against a plain GF(2^8) reference
  * (md-ref.c: polynomial 0x11d, generator 2, Q = sum of 2^d * D_d): P and Q
  * of stripes of every width, read-modify-write updates, and recovery of
  * every single and double loss of a 6-drive RAID6 and of RAID5 stripes.
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "md-ref.h"
-#include "soft/parity.h"
+#include "soft/engine/parity.h"
 #include "unit.h"
 
 #define LEN  4096 /* bytes per strip */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * test-reshape.c - lib/soft/reshape.c: seeded data written where md puts
+ * test-reshape.c - lib/soft/tasks/reshape.c: seeded data written where md puts
  * it in the old geometry (md-ref.c, md's own formulas), migrated, then
  * every byte read back where md would look for it in the new geometry,
  * with every new stripe's P (and Q) recomputed with md's GF(2^8)
@@ -14,9 +14,9 @@
 #include <unistd.h>
 
 #include "md-ref.h"
-#include "soft/layout.h"
-#include "soft/reshape.h"
-#include "soft/uring.h"
+#include "soft/config/layout.h"
+#include "soft/tasks/reshape.h"
+#include "soft/engine/uring.h"
 #include "unit.h"
 
 #define KIB       1024ull

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * test-stripe.c - lib/soft/stripe.c's layouts against md's own arithmetic
+ * test-stripe.c - lib/soft/engine/stripe.c's layouts against md's own arithmetic
  * (md-ref.c, written from md's definitions independently of it) for every
  * level and several shapes, against places derived by hand from md's
  * documented layouts, and its refusal of a capacity that does not match.
@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "md-ref.h"
-#include "soft/layout.h"
-#include "soft/stripe.h"
+#include "soft/config/layout.h"
+#include "soft/engine/stripe.h"
 #include "unit.h"
 
 #define KIB 1024ull

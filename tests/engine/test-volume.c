@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * test-volume.c - virtual drives read and written through the engine
- * (lib/soft/volume.h) on real soft controllers made by the raidcli binary.
+ * (lib/soft/engine/volume.h) on real soft controllers made by the raidcli binary.
  *
  * For every level: several threads write seeded random data at random
  * sector-aligned offsets and lengths, in interleaved bands that share
@@ -30,10 +30,10 @@
 #include <unistd.h>
 
 #include "md-ref.h"
-#include "soft/md-bitmap.h"
+#include "soft/format/md-bitmap.h"
 #include "soft/soft.h"
-#include "soft/uring.h"
-#include "soft/volume.h"
+#include "soft/engine/uring.h"
+#include "soft/engine/volume.h"
 #include "unit.h"
 
 #define KIB     1024ull

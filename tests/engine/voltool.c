@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * voltool.c - read or write a soft controller's virtual drive through the
- * soft RAID engine (lib/soft/volume.h), for tests that compare it with
+ * soft RAID engine (lib/soft/engine/volume.h), for tests that compare it with
  * another implementation (Linux md in a VM).
  *
  * Usage: voltool STATE_DIR CTRL VD read|write OFFSET LEN FILE
@@ -21,7 +21,7 @@
 
 #include "raidcli.h"
 #include "soft/soft.h"
-#include "soft/volume.h"
+#include "soft/engine/volume.h"
 
 struct job {
 	const char *file;

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "soft/io.h"
+#include "soft/format/io.h"
 
 /* Torn writes split at the first sector. */
 #define SECTOR 512u

@@ -25,8 +25,8 @@
 #include <unistd.h>
 
 #include "fault-io.h"
-#include "soft/gpt.h"
-#include "soft/record.h"
+#include "soft/format/gpt.h"
+#include "soft/format/record.h"
 #include "unit.h"
 
 #define MIB    (1ull << 20)

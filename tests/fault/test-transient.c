@@ -31,11 +31,11 @@
 
 #include "internal.h"
 #include "soft/soft.h"
-#include "soft/spare.h"
-#include "soft/stripe.h"
-#include "soft/sweep.h"
-#include "soft/uring.h"
-#include "soft/volume.h"
+#include "soft/config/spare.h"
+#include "soft/engine/stripe.h"
+#include "soft/tasks/sweep.h"
+#include "soft/engine/uring.h"
+#include "soft/engine/volume.h"
 #include "unit.h"
 
 #define MIB    (1024 * 1024ull)

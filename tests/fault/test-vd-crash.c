@@ -38,10 +38,10 @@
 
 #include "fault-io.h"
 #include "internal.h"
-#include "soft/migrate.h"
-#include "soft/scan.h"
+#include "soft/tasks/migrate.h"
+#include "soft/config/scan.h"
 #include "soft/soft.h"
-#include "soft/gpt.h"
+#include "soft/format/gpt.h"
 #include "unit.h"
 
 #define MIB    (1ull << 20)

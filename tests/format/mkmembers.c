@@ -29,10 +29,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "soft/gpt.h"
-#include "soft/layout.h"
-#include "soft/md-bitmap.h"
-#include "soft/md-super1.h"
+#include "soft/format/gpt.h"
+#include "soft/config/layout.h"
+#include "soft/format/md-bitmap.h"
+#include "soft/format/md-super1.h"
 
 #define MIB         (1ull << 20)
 #define IMAGE_BYTES (96 * MIB)

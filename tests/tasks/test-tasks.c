@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * test-tasks.c - the soft controller's background tasks (lib/soft/task.h
- * over lib/soft/sweep.h) on real soft controllers made by the raidcli
+ * test-tasks.c - the soft controller's background tasks (lib/soft/tasks/task.h
+ * over lib/soft/tasks/sweep.h) on real soft controllers made by the raidcli
  * binary, for every redundant level:
  *  - rebuild: a member replaced by a blank drive image gets back the very
  *    bytes the old one held; again while a writer keeps writing, after
@@ -30,13 +30,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "soft/md-bitmap.h"
+#include "soft/format/md-bitmap.h"
 #include "soft/soft.h"
-#include "soft/stripe.h"
-#include "soft/sweep.h"
-#include "soft/task.h"
-#include "soft/uring.h"
-#include "soft/volume.h"
+#include "soft/engine/stripe.h"
+#include "soft/tasks/sweep.h"
+#include "soft/tasks/task.h"
+#include "soft/engine/uring.h"
+#include "soft/engine/volume.h"
 #include "unit.h"
 
 #define MIB    (1024 * 1024ull)

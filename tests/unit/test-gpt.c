@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "soft/crc32.h"
-#include "soft/gpt.h"
+#include "soft/format/crc32.h"
+#include "soft/format/gpt.h"
 #include "unit.h"
 
 #define MIB   (1ull << 20)

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "soft/md-bitmap.h"
+#include "soft/format/md-bitmap.h"
 #include "unit.h"
 
 /*

@@ -5,8 +5,8 @@
  */
 #include <string.h>
 
-#include "soft/md-bitmap.h"
-#include "soft/md-super1.h"
+#include "soft/format/md-bitmap.h"
+#include "soft/format/md-super1.h"
 #include "unit.h"
 
 /*

@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "soft/crc32.h"
-#include "soft/record.h"
+#include "soft/format/crc32.h"
+#include "soft/format/record.h"
 #include "unit.h"
 
 #define MIB     (1ull << 20)

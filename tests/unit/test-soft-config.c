@@ -11,9 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "soft/config.h"
-#include "soft/record.h"
-#include "soft/signature.h"
+#include "soft/config/config.h"
+#include "soft/format/record.h"
+#include "soft/format/signature.h"
 #include "unit.h"
 
 /*

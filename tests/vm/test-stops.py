@@ -53,7 +53,7 @@ LEVELS = [('RAID0', 2, None, 0), ('RAID1', 2, None, 1), ('RAID5', 3, None, 1),
           ('RAID60', 8, 4, 2)]
 # Two VDs in each drive group: small, so fills, hashes and md's checks are
 # quick under TCG, yet several stripes of every layout. The BGI sweeps 4 MiB
-# of member space a step (lib/soft/sweep.c) and ends at its last step: the
+# of member space a step (lib/soft/tasks/sweep.c) and ends at its last step: the
 # first VD of each optimal redundant group, three steps or more at every
 # level, is the one whose BGI can still be running when its fill starts.
 VD_SIZES = ['2MB', '1MB']
