@@ -199,14 +199,32 @@ static enum rcl_status check_optimal(struct cmd_ctx *c, const struct rcl_vd *vd,
 }
 
 /*
+ * Refuse a check of a RAID0 VD, which has no parity or copies to compare:
+ * the level is in the record, so no controller process need start to say
+ * so (the process refuses it too, tasks.c, for the checks it starts itself).
+ */
+static enum rcl_status check_redundant(struct cmd_ctx *c, const struct rcl_vd *vd,
+                                       struct rcl_error *err)
+{
+	if (vd->level != RCL_RAID0)
+		return RCL_OK;
+	return rcl_fail(err, RCL_UNSUPPORTED, "/c%u/v%u has no redundancy to check (RAID0)",
+	                rcl_ctrl_id(c->ctrl), vd->id);
+}
+
+/*
  * What a start of @kind on VD @vd is refused for before the controller
  * process starts, and in it.
  */
 static enum rcl_status start_refusal(struct cmd_ctx *c, enum rcl_soft_task_kind kind,
                                      const struct rcl_vd *vd, struct rcl_error *err)
 {
-	enum rcl_status st = kind == RCL_SOFT_TASK_CHECK ? check_optimal(c, vd, err) : RCL_OK;
+	enum rcl_status st = RCL_OK;
 
+	if (kind == RCL_SOFT_TASK_CHECK)
+		st = check_redundant(c, vd, err);
+	if (!st && kind == RCL_SOFT_TASK_CHECK)
+		st = check_optimal(c, vd, err);
 	return st ? st : check_force(c, kind, vd, err);
 }
 

@@ -678,6 +678,7 @@ def refused_starts_case():
     try:
         env.must("add", "controller", "type=soft", "drives=5", "size=64MB", "dir=" + env.files)
         env.must("/c0", "add", "vd", "r5", "drives=252:0-3")
+        env.must("/c0", "add", "vd", "r0", "drives=252:4")
         env.must("/c0", "stop", "service")
         env.must("/c0", "set", "patrolread=off")
         images = [os.path.join(env.files, "drive%d.img" % i) for i in range(5)]
@@ -685,6 +686,7 @@ def refused_starts_case():
             ("/c0/v9", "start", "export"),
             ("/c0/v0", "start", "export", "socket=relative.sock"),
             ("/c0/v9", "start", "cc"),
+            ("/c0/v1", "start", "cc", "force"),
             ("/c0/v9", "start", "init", "force"),
             ("/c0/v0", "start", "init"),
             ("/c0/v9", "start", "migrate", "type=raid5"),
