@@ -1823,6 +1823,38 @@ def case_cc_schedule_waits_for_resync(fx):
 case_cc_schedule_waits_for_resync.fixture = lambda: Fixture(size="320MB")
 
 
+def case_cc_schedule_skips_raid0(fx):
+    """A scheduled check skips a RAID0 VD (nothing to compare) and checks the
+    others; the RAID0 VD's export goes on serving what was written to it."""
+    fx.ok("/c0", "add", "vd", "r1", "drives=252:2-3")
+    fx.ok("/c0", "set", "bgirate=100", "ccrate=100")
+    start_export(fx)
+    wait_consistent(fx, 1)
+    fx.ok("/c0", "stop", "service")
+    hour = (int(time.time()) // 3600 + 2) * 3600
+    fx.ok("/c0", "set", "cc=seq", *schedule_at(fx, hour, 10))
+    export = start_export(fx)
+    if not export:
+        return
+    src = os.path.join(fx.root, "data.img")
+    write_random(src, 16 * MIB)
+    r = qemu_img("convert", "-n", "-f", "raw", "-O", "raw", src, nbd_uri(export))
+    check(r.returncode == 0, "qemu-img writes 16 MiB to the RAID0 VD", r.stderr)
+    check(wait_for(lambda: cc_sched(fx).get("CC Number of iterations") == "1", 60),
+          "the run ends", (cc_sched(fx), service_log(fx)))
+    check(cc_sched(fx).get("CC Number of VD completed") == "1" and
+          "skips v0" in service_log(fx), "it checked the RAID1 VD and skipped the RAID0 one",
+          (cc_sched(fx), service_log(fx)))
+    r = qemu_img("compare", "-f", "raw", "-F", "raw", src, nbd_uri(export))
+    check(r.returncode == 0, "the RAID0 VD's export still reads back what was written",
+          r.stdout + r.stderr + service_log(fx))
+    check(fx.service()["Status"] == "Running", "the controller process still runs",
+          service_log(fx))
+
+
+case_cc_schedule_skips_raid0.fixture = lambda: Fixture(vd=("r0", "drives=252:0-1"))
+
+
 CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
          case_control_socket_robust, case_process_dies_mid_request,
          case_process_killed_as_change_sent, case_commands_during_stop,
@@ -1839,7 +1871,7 @@ CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
          case_dirty_degraded_member_back, case_cc_degraded_refused,
          case_patrol_read, case_patrol_auto_and_stop, case_patrol_starttime,
          case_cc_schedule, case_cc_schedule_kill_9, case_cc_schedule_mark_of_another_vd,
-         case_cc_schedule_waits_for_resync]
+         case_cc_schedule_waits_for_resync, case_cc_schedule_skips_raid0]
 
 
 def main():
