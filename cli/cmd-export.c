@@ -213,15 +213,29 @@ static enum rcl_status check_redundant(struct cmd_ctx *c, const struct rcl_vd *v
 }
 
 /*
+ * Refuse a check or init of a VD the record has migrating: a controller
+ * process starting resumes the migration first (and refuses it then too,
+ * tasks.c), and the VD's layout is half the old, half the new one.
+ */
+static enum rcl_status check_not_migrating(struct cmd_ctx *c, const struct rcl_vd *vd,
+                                           struct rcl_error *err)
+{
+	if (!migration_recorded(c->ctrl, vd->id))
+		return RCL_OK;
+	return rcl_fail(err, RCL_NOT_ALLOWED, "/c%u/v%u is migrating", rcl_ctrl_id(c->ctrl),
+	                vd->id);
+}
+
+/*
  * What a start of @kind on VD @vd is refused for before the controller
  * process starts, and in it.
  */
 static enum rcl_status start_refusal(struct cmd_ctx *c, enum rcl_soft_task_kind kind,
                                      const struct rcl_vd *vd, struct rcl_error *err)
 {
-	enum rcl_status st = RCL_OK;
+	enum rcl_status st = check_not_migrating(c, vd, err);
 
-	if (kind == RCL_SOFT_TASK_CHECK)
+	if (!st && kind == RCL_SOFT_TASK_CHECK)
 		st = check_redundant(c, vd, err);
 	if (!st && kind == RCL_SOFT_TASK_CHECK)
 		st = check_optimal(c, vd, err);
