@@ -227,6 +227,37 @@ static enum rcl_status check_not_migrating(struct cmd_ctx *c, const struct rcl_v
 }
 
 /*
+ * Refuse a check without repair of a VD a crash left with regions to
+ * resync (vd_dirty()): its resync (a BGI, tasks.c start_bgis()) comes
+ * first, and a check that only counts in its place would leave those
+ * regions' parity stale. A process started for the command would run it
+ * before it looks for resyncs, and then start none.
+ */
+static enum rcl_status check_resynced(struct cmd_ctx *c, const struct rcl_vd *vd,
+                                      struct rcl_error *err)
+{
+	if (cmd_value(c->args, "repair") || !vd->consistent || !vd_dirty(c->ctrl, vd))
+		return RCL_OK;
+	return rcl_fail(err, RCL_NOT_ALLOWED,
+	                "the background initialization of /c%u/v%u (its resync after an unclean "
+	                "stop) comes first: a check without repair would leave the parity or "
+	                "copies of the regions it resyncs stale; wait for it to end, or repeat "
+	                "with repair",
+	                rcl_ctrl_id(c->ctrl), vd->id);
+}
+
+/* What a check of VD @vd is refused for, but force. */
+static enum rcl_status check_refusal(struct cmd_ctx *c, const struct rcl_vd *vd,
+                                     struct rcl_error *err)
+{
+	enum rcl_status st = check_redundant(c, vd, err);
+
+	if (!st)
+		st = check_optimal(c, vd, err);
+	return st ? st : check_resynced(c, vd, err);
+}
+
+/*
  * What a start of @kind on VD @vd is refused for before the controller
  * process starts, and in it.
  */
@@ -236,9 +267,7 @@ static enum rcl_status start_refusal(struct cmd_ctx *c, enum rcl_soft_task_kind 
 	enum rcl_status st = check_not_migrating(c, vd, err);
 
 	if (!st && kind == RCL_SOFT_TASK_CHECK)
-		st = check_redundant(c, vd, err);
-	if (!st && kind == RCL_SOFT_TASK_CHECK)
-		st = check_optimal(c, vd, err);
+		st = check_refusal(c, vd, err);
 	return st ? st : check_force(c, kind, vd, err);
 }
 

@@ -1809,7 +1809,8 @@ def case_cc_schedule_waits_for_resync(fx):
           "the BGI of v0 ended" not in service_log(fx)[log:] and checking(fx) == [],
           "the resync goes on, and v0's check waits for it", (checking(fx), service_log(fx)[log:]))
     r = fx.run("/c0/v0", "start", "cc")
-    check(r.returncode != 0 and "background initialization of /c0/v0 is in progress" in r.stdout,
+    check(r.returncode != 0 and "background initialization of /c0/v0" in r.stdout and
+          "comes first" in r.stdout,
           "start cc is refused while the resync runs", r.stdout)
     fx.ok("/c0", "set", "bgirate=100")
     check(wait_for(lambda: cc_sched(fx).get("CC Number of iterations") == "1", 120),
@@ -1821,6 +1822,27 @@ def case_cc_schedule_waits_for_resync(fx):
 
 
 case_cc_schedule_waits_for_resync.fixture = lambda: Fixture(size="320MB")
+
+
+def case_cc_after_crash_waits_for_resync(fx):
+    """After a kill -9 with regions to resync, a start cc (no repair) with no
+    process running is refused before it starts one, as the process refuses
+    it while the resync runs: a check that only counts in its place would
+    leave the dirty regions' parity stale. With repair it runs."""
+    if not crash_after_writes(fx, [(0, 8 * MIB), (264 * MIB, 8 * MIB)]):
+        return
+    r = fx.run("/c0/v0", "start", "cc")
+    check(r.returncode == 255 and "resync" in r.stdout and "repair" in r.stdout,
+          "start cc is refused, saying the resync comes first and naming repair",
+          r.stdout + service_log(fx))
+    check(fx.service()["Status"] == "Not Running", "and starts no controller process",
+          fx.service())
+    r = fx.run("/c0/v0", "start", "cc", "repair")
+    check(r.returncode == 0, "start cc repair runs: it rewrites what the resync would",
+          r.stdout)
+
+
+case_cc_after_crash_waits_for_resync.fixture = lambda: Fixture(size="320MB")
 
 
 def case_cc_schedule_skips_raid0(fx):
@@ -1871,7 +1893,8 @@ CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
          case_dirty_degraded_member_back, case_cc_degraded_refused,
          case_patrol_read, case_patrol_auto_and_stop, case_patrol_starttime,
          case_cc_schedule, case_cc_schedule_kill_9, case_cc_schedule_mark_of_another_vd,
-         case_cc_schedule_waits_for_resync, case_cc_schedule_skips_raid0]
+         case_cc_schedule_waits_for_resync, case_cc_schedule_skips_raid0,
+         case_cc_after_crash_waits_for_resync]
 
 
 def main():
