@@ -192,6 +192,16 @@ def qemu_img(*args):
     return subprocess.run(["qemu-img", *args], capture_output=True, text=True, timeout=120)
 
 
+def fill_export(fx, export, mib):
+    """Write @mib MiB of random data from its start into the VD that @export
+    serves (qemu-img, a real NBD client). Return: the file of that data."""
+    src = os.path.join(fx.root, "data.img")
+    write_random(src, mib * MIB)
+    r = qemu_img("convert", "-n", "-f", "raw", "-O", "raw", src, nbd_uri(export))
+    check(r.returncode == 0, "qemu-img writes %d MiB into the export" % mib, r.stderr)
+    return src
+
+
 
 def drive_field(fx, slot, key):
     """@key of drive /c0/e252/s@slot, from show all (its Detailed Information included)."""

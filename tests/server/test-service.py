@@ -30,9 +30,9 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "nbd"))
 
 import nbdclient as nbd  # noqa: E402
-from rcltest import (BUILD_ROOT, MIB, RAIDCLI, Fixture, bad_drive, check, drive_field, fx_vd_bytes,
-                     nbd_uri, proc_stat, qemu_img, run_cases, start_export, summary, vd_consistent,
-                     wait_consistent, wait_for, write_random)  # noqa: E402
+from rcltest import (BUILD_ROOT, MIB, RAIDCLI, Fixture, bad_drive, check, drive_field, fill_export,
+                     fx_vd_bytes, nbd_uri, proc_stat, qemu_img, run_cases, start_export, summary,
+                     vd_consistent, wait_consistent, wait_for)  # noqa: E402
 
 def mode_of(path):
     return stat.S_IMODE(os.stat(path).st_mode)
@@ -375,11 +375,8 @@ def case_qemu_img_roundtrip(fx):
     export = start_export(fx)
     if not export:
         return
-    src = os.path.join(fx.root, "random.img")
-    write_random(src, 32 * MIB)
+    src = fill_export(fx, export, 32)
     uri = nbd_uri(export)
-    r = qemu_img("convert", "-n", "-f", "raw", "-O", "raw", src, uri)
-    check(r.returncode == 0, "qemu-img writes 32 MiB into the export", r.stderr)
     r = qemu_img("compare", "-f", "raw", "-F", "raw", src, uri)
     check(r.returncode == 0, "qemu-img reads back the same data", r.stdout + r.stderr)
     old_pid = fx.service()["PID"]
@@ -413,11 +410,8 @@ def case_member_failure(fx):
     export = start_export(fx)
     if not export or not wait_consistent(fx):
         return
-    src = os.path.join(fx.root, "random.img")
-    write_random(src, 32 * MIB)
+    src = fill_export(fx, export, 32)
     uri = nbd_uri(export)
-    check(qemu_img("convert", "-n", "-f", "raw", "-O", "raw", src, uri).returncode == 0,
-          "qemu-img writes 32 MiB into the export")
     fx.ok("/c0", "stop", "service")  # flushed: what the drive holds is on it
     with open(path, "rb") as f:  # and read from it, not the page cache, from now on
         os.posix_fadvise(f.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)
@@ -696,11 +690,7 @@ def rebuild_fixture(fx, rate):
     export = start_export(fx)
     if not export or not wait_consistent(fx):
         return None, None
-    src = os.path.join(fx.root, "data.img")
-    write_random(src, 96 * MIB)
-    r = qemu_img("convert", "-n", "-f", "raw", "-O", "raw", src, nbd_uri(export))
-    check(r.returncode == 0, "qemu-img writes 96 MiB into the export", r.stderr)
-    return export, src
+    return export, fill_export(fx, export, 96)
 
 
 def wait_online(fx, slot, timeout=60):
@@ -821,10 +811,7 @@ def case_rebuild_onto_unconfigured(fx):
     export = start_export(fx)
     if not export or not wait_consistent(fx):
         return
-    src = os.path.join(fx.root, "data.img")
-    write_random(src, 64 * MIB)
-    r = qemu_img("convert", "-n", "-f", "raw", "-O", "raw", src, nbd_uri(export))
-    check(r.returncode == 0, "qemu-img writes 64 MiB into the export", r.stderr)
+    src = fill_export(fx, export, 64)
     r = fx.run("/c0/e252/s3", "start", "rebuild")
     check(r.returncode == 255 and "no disk group has a lost member" in r.stdout,
           "start rebuild on a UGood drive with nothing to replace fails with 255", r.stdout)
@@ -910,10 +897,7 @@ def case_consistency_check(fx):
     export = start_export(fx)
     if not export:
         return
-    src = os.path.join(fx.root, "data.img")
-    write_random(src, 96 * MIB)
-    r = qemu_img("convert", "-n", "-f", "raw", "-O", "raw", src, nbd_uri(export))
-    check(r.returncode == 0, "qemu-img writes 96 MiB", r.stderr)
+    fill_export(fx, export, 96)
     check(run_cc(fx) == 0, "cc on consistent data finds 0 mismatches", cc_row(fx))
     image = image_of(fx, 1)
     check(image and os.path.exists(image), "the member's image file is known", image)
@@ -1297,10 +1281,7 @@ def restart_dirty_degraded(fx, spare=False):
     export = start_export(fx)
     if not export or not wait_consistent(fx):
         return None
-    src = os.path.join(fx.root, "data.img")
-    write_random(src, 16 * MIB)
-    r = qemu_img("convert", "-n", "-f", "raw", "-O", "raw", src, nbd_uri(export))
-    check(r.returncode == 0, "qemu-img writes 16 MiB", r.stderr)
+    src = fill_export(fx, export, 16)
     if not kill_9(fx):
         return None
     fx.ok("/c0/e252/s2", "set", "offline")
@@ -1858,10 +1839,7 @@ def case_cc_schedule_skips_raid0(fx):
     export = start_export(fx)
     if not export:
         return
-    src = os.path.join(fx.root, "data.img")
-    write_random(src, 16 * MIB)
-    r = qemu_img("convert", "-n", "-f", "raw", "-O", "raw", src, nbd_uri(export))
-    check(r.returncode == 0, "qemu-img writes 16 MiB to the RAID0 VD", r.stderr)
+    src = fill_export(fx, export, 16)
     check(wait_for(lambda: cc_sched(fx).get("CC Number of iterations") == "1", 60),
           "the run ends", (cc_sched(fx), service_log(fx)))
     check(cc_sched(fx).get("CC Number of VD completed") == "1" and
