@@ -199,14 +199,75 @@ static enum rcl_status check_optimal(struct cmd_ctx *c, const struct rcl_vd *vd,
 }
 
 /*
+ * Refuse a check of a RAID0 VD, which has no parity or copies to compare:
+ * the level is in the record, so no controller process need start to say
+ * so (the process refuses it too, tasks.c, for the checks it starts itself).
+ */
+static enum rcl_status check_redundant(struct cmd_ctx *c, const struct rcl_vd *vd,
+                                       struct rcl_error *err)
+{
+	if (vd->level != RCL_RAID0)
+		return RCL_OK;
+	return rcl_fail(err, RCL_UNSUPPORTED, "/c%u/v%u has no redundancy to check (RAID0)",
+	                rcl_ctrl_id(c->ctrl), vd->id);
+}
+
+/*
+ * Refuse a check or init of a VD the record has migrating: a controller
+ * process starting resumes the migration first (and refuses it then too,
+ * tasks.c), and the VD's layout is half the old, half the new one.
+ */
+static enum rcl_status check_not_migrating(struct cmd_ctx *c, const struct rcl_vd *vd,
+                                           struct rcl_error *err)
+{
+	if (!migration_recorded(c->ctrl, vd->id))
+		return RCL_OK;
+	return rcl_fail(err, RCL_NOT_ALLOWED, "/c%u/v%u is migrating", rcl_ctrl_id(c->ctrl),
+	                vd->id);
+}
+
+/*
+ * Refuse a check without repair of a VD a crash left with regions to
+ * resync (vd_dirty()): its resync (a BGI, tasks.c start_bgis()) comes
+ * first, and a check that only counts in its place would leave those
+ * regions' parity stale. A process started for the command would run it
+ * before it looks for resyncs, and then start none.
+ */
+static enum rcl_status check_resynced(struct cmd_ctx *c, const struct rcl_vd *vd,
+                                      struct rcl_error *err)
+{
+	if (cmd_value(c->args, "repair") || !vd->consistent || !vd_dirty(c->ctrl, vd))
+		return RCL_OK;
+	return rcl_fail(err, RCL_NOT_ALLOWED,
+	                "the background initialization of /c%u/v%u (its resync after an unclean "
+	                "stop) comes first: a check without repair would leave the parity or "
+	                "copies of the regions it resyncs stale; wait for it to end, or repeat "
+	                "with repair",
+	                rcl_ctrl_id(c->ctrl), vd->id);
+}
+
+/* What a check of VD @vd is refused for, but force. */
+static enum rcl_status check_refusal(struct cmd_ctx *c, const struct rcl_vd *vd,
+                                     struct rcl_error *err)
+{
+	enum rcl_status st = check_redundant(c, vd, err);
+
+	if (!st)
+		st = check_optimal(c, vd, err);
+	return st ? st : check_resynced(c, vd, err);
+}
+
+/*
  * What a start of @kind on VD @vd is refused for before the controller
  * process starts, and in it.
  */
 static enum rcl_status start_refusal(struct cmd_ctx *c, enum rcl_soft_task_kind kind,
                                      const struct rcl_vd *vd, struct rcl_error *err)
 {
-	enum rcl_status st = kind == RCL_SOFT_TASK_CHECK ? check_optimal(c, vd, err) : RCL_OK;
+	enum rcl_status st = check_not_migrating(c, vd, err);
 
+	if (!st && kind == RCL_SOFT_TASK_CHECK)
+		st = check_refusal(c, vd, err);
 	return st ? st : check_force(c, kind, vd, err);
 }
 

@@ -345,8 +345,7 @@ enum rcl_status migrate_check_start(struct rcl_ctrl *ctrl, unsigned vd, enum rcl
 	return rcl_soft_migrate_check(ctrl, vd, level, drives, count, force, err);
 }
 
-/* Whether the record has VD @vd migrating. */
-static bool recorded(struct rcl_ctrl *ctrl, unsigned vd)
+bool migration_recorded(struct rcl_ctrl *ctrl, unsigned vd)
 {
 	const struct rcl_soft_config *cfg = state_of(ctrl) ? &state_of(ctrl)->cfg : NULL;
 	const struct rcl_soft_vd *v = cfg ? rcl_soft_config_vd(cfg, vd) : NULL;
@@ -370,7 +369,7 @@ void migrate_row(struct rcl_ctrl *ctrl, unsigned vd, struct rcl_node *table)
 {
 	struct migration *m = service_self(rcl_ctrl_id(ctrl)) ? find(vd) : NULL;
 	struct rcl_node *row = rcl_node_add_object(table, NULL);
-	bool migrating = recorded(ctrl, vd);
+	bool migrating = migration_recorded(ctrl, vd);
 	uint64_t done = m ? atomic_load(&m->done) : 0, total = m ? atomic_load(&m->total) : 0;
 	bool running = m && !m->joined;
 	uint64_t first = m ? atomic_load(&m->first) : 0, at = m ? atomic_load(&m->first_at) : 0;

@@ -32,6 +32,12 @@ void migration_hold(unsigned vd);
 /* migration_running() - whether VD @vd is migrating in this process. */
 bool migration_running(unsigned vd);
 
+/*
+ * migration_recorded() - whether @ctrl's record has VD @vd migrating: in
+ * this process or not, a process starting resumes it.
+ */
+bool migration_recorded(struct rcl_ctrl *ctrl, unsigned vd);
+
 /* migration_percent() - how far VD @vd's running migration is. Return: false when none runs. */
 bool migration_percent(unsigned vd, unsigned *percent);
 

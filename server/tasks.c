@@ -70,6 +70,7 @@ static size_t rebuild_count;
 struct vd_check;
 static bool reap_checks(void);
 static void mark_initialized(unsigned id);
+static void release_due(void);
 static void stop_checks(void);
 static bool checks_running(void);
 static struct vd_check *find_check(unsigned vd);
@@ -580,6 +581,7 @@ void tasks_stop_all(unsigned id)
 		if (rebuilds[i]->task)
 			rcl_soft_task_wait(rebuilds[i]->task, &(struct rcl_soft_task_progress){0});
 	tasks_tick(id);
+	release_due(); /* what could not be recorded: the next process initializes it again */
 	while (rebuild_count)
 		forget_rebuild(rebuilds[0]);
 }
@@ -880,8 +882,7 @@ struct vd_check {
 	uint8_t uuid[16];
 	enum rcl_soft_task_kind kind;
 	bool repair;
-	bool initialized; /* an init finished: the record's consistent flag is due */
-	struct rcl_soft_volume *vol;
+	struct rcl_soft_volume *vol; /* while @task runs */
 	struct rcl_soft_task *task;
 	_Atomic bool ended;
 	struct rcl_soft_task_progress last;
@@ -896,6 +897,26 @@ static pthread_mutex_t marks_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* A slot whose check was forgotten (forget_deleted_checks()). */
 #define NO_VD UINT_MAX
+
+/**
+ * struct consistent_due - a VD whose init or BGI finished, not yet recorded
+ * as consistent (mark_initialized() does, on the loop's next tick, under an
+ * exclusive lock the command or poll that reaped it may not hold). Kept
+ * apart from the check's slot, which a new check of the VD (start_check())
+ * or the process's stop (stop_checks()) takes before that tick.
+ * @uuid:	the VD's md array UUID: one deleted meanwhile, its id given to
+ *		another, is not recorded.
+ * @vol:	held open until then: closed, the volume marks its arrays clean,
+ *		which only the record's consistent flag makes true.
+ */
+struct consistent_due {
+	unsigned vd;
+	uint8_t uuid[16];
+	struct rcl_soft_volume *vol;
+};
+
+static struct consistent_due due[RCL_MAX_VDS];
+static size_t due_count;
 
 static struct vd_check *find_check(unsigned vd)
 {
@@ -954,6 +975,31 @@ static const char *task_failure(int error)
 	return error == -ENXIO ? "failed: a member cannot be used (the VD is degraded)" : "failed";
 }
 
+/* Note @k's VD as due to be recorded consistent; its volume goes with the note. */
+static void add_due(struct vd_check *k)
+{
+	struct consistent_due *d = due;
+
+	while (d < due + due_count && d->vd != k->vd)
+		d++;
+	/* One id is due once: an entry of a VD deleted meanwhile gives way. */
+	if (d < due + due_count)
+		volume_put(d->vol);
+	else
+		due_count++;
+	*d = (struct consistent_due){.vd = k->vd, .vol = k->vol};
+	memcpy(d->uuid, k->uuid, sizeof(d->uuid));
+	k->vol = NULL;
+}
+
+/* Close the volumes of the due entries and forget them. */
+static void release_due(void)
+{
+	for (size_t i = 0; i < due_count; i++)
+		volume_put(due[i].vol);
+	due_count = 0;
+}
+
 /* Free @k's ended task and its volume; its result stays. */
 static void reap_check(struct vd_check *k)
 {
@@ -962,12 +1008,11 @@ static void reap_check(struct vd_check *k)
 	rcl_soft_task_free(k->task);
 	k->task = NULL;
 	/* A full init zeroed the VD, a BGI rewrote its parity or copies: either way they agree. */
-	k->initialized = k->kind != RCL_SOFT_TASK_CHECK && k->last.state == RCL_SOFT_TASK_DONE;
-	/* An initialized volume stays open until it knows: closed, it marks its arrays clean. */
-	if (!k->initialized) {
+	if (k->kind != RCL_SOFT_TASK_CHECK && k->last.state == RCL_SOFT_TASK_DONE)
+		add_due(k);
+	else
 		volume_put(k->vol);
-		k->vol = NULL;
-	}
+	k->vol = NULL;
 	service_log("the %s of v%u ended: %s, %llu mismatches, %llu MiB swept per member",
 	            operation_name(k->kind), k->vd,
 	            k->last.state == RCL_SOFT_TASK_DONE     ? "done"
@@ -1038,8 +1083,6 @@ static enum rcl_status start_check(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_
 		k = find_check(NO_VD);
 	if (!k)
 		k = &checks[check_count++];
-	else if (k->vol)
-		volume_put(k->vol);
 	*k = (struct vd_check){.vd = vd, .kind = kind, .repair = repair};
 	memcpy(k->uuid, one->uuid, sizeof(k->uuid));
 	params.ctx = k;
@@ -1056,9 +1099,9 @@ static enum rcl_status start_check(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_
 	st = volume_get(soft(ctrl)->state, vd, &k->vol, err);
 	if (!st)
 		st = rcl_soft_task_start(k->vol, &params, &k->task, err);
-	if (st && k->vol)
-		volume_put(k->vol);
 	if (st) {
+		volume_put(k->vol);
+		k->vol = NULL; /* the slot's next check must not put it again */
 		k->vd = NO_VD; /* another slot may hold a running task's context: none moves */
 		if (st == RCL_UNSUPPORTED)
 			return rcl_fail(err, RCL_UNSUPPORTED,
@@ -1196,57 +1239,69 @@ void check_row(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_task_kind kind,
 		rcl_node_add_str(row, "Repair", "-");
 }
 
-/* Reap the ended checks and inits. Return: whether an init finished. */
+/* Reap the ended checks and inits. Return: whether a VD is due to be recorded consistent. */
 static bool reap_checks(void)
 {
-	bool initialized = false;
-
-	for (size_t i = 0; i < check_count; i++) {
+	for (size_t i = 0; i < check_count; i++)
 		reap_check(&checks[i]);
-		initialized |= checks[i].initialized;
-	}
-	return initialized;
+	return due_count;
 }
 
-/* Record the VDs whose init finished as consistent. */
+/* Record due VD @d as consistent, if it is still the VD whose init or BGI finished. */
+static void record_due(struct rcl_ctrl *ctrl, const struct consistent_due *d)
+{
+	const struct rcl_soft_vd *vd = rcl_soft_config_vd(&soft(ctrl)->state->cfg, d->vd);
+	struct rcl_error err = {0};
+
+	if (!vd || memcmp(vd->uuid, d->uuid, sizeof(d->uuid)))
+		service_log("v%u was deleted since its initialization ended: not recorded", d->vd);
+	else if (rcl_soft_set_consistent(ctrl, d->vd, &err))
+		service_log("cannot record v%u as consistent: %s", d->vd, err.msg);
+	else
+		service_log("v%u is initialized: consistent", d->vd);
+}
+
+/* Record the VDs whose init or BGI finished as consistent; failing to open, on the next tick. */
 static void mark_initialized(unsigned id)
 {
 	struct rcl_error err = {0};
 	struct rcl_ctrl *ctrl = NULL;
 	struct rcl_ctx *lib = NULL;
 
-	if (service_open_ctrl(id, RCL_LOCK_EXCLUSIVE, &lib, &ctrl, &err)) {
+	if (service_open_ctrl(id, RCL_LOCK_EXCLUSIVE, &lib, &ctrl, &err) || !soft(ctrl)) {
 		service_log("cannot record an initialization: %s", err.msg);
-	} else {
-		for (size_t i = 0; i < check_count; i++) {
-			if (!checks[i].initialized)
-				continue;
-			checks[i].initialized = false;
-			if (rcl_soft_set_consistent(ctrl, checks[i].vd, &err))
-				service_log("cannot record v%u as consistent: %s", checks[i].vd,
-				            err.msg);
-			else
-				service_log("v%u is initialized: consistent", checks[i].vd);
-		}
+		rcl_ctrl_close(ctrl);
+		rcl_ctx_free(lib);
+		return;
 	}
+	for (size_t i = 0; i < due_count; i++)
+		record_due(ctrl, &due[i]);
 	rcl_ctrl_close(ctrl);
 	rcl_ctx_free(lib);
 	/* Their volumes take the record, then close: md finds the arrays clean, not active. */
 	exports_refresh(id);
-	for (size_t i = 0; i < check_count; i++) {
-		if (!checks[i].task && checks[i].vol) {
-			volume_put(checks[i].vol);
-			checks[i].vol = NULL;
-		}
-	}
+	release_due();
 }
 
+/*
+ * Stop the checks, inits and BGIs. One that finished first is reaped, so
+ * that tasks_stop_all() records its result before the process goes.
+ */
 static void stop_checks(void)
 {
+	for (size_t i = 0; i < check_count; i++)
+		if (checks[i].task)
+			rcl_soft_task_stop(checks[i].task);
 	for (size_t i = 0; i < check_count; i++) {
-		rcl_soft_task_free(checks[i].task);
-		if (checks[i].vol)
-			volume_put(checks[i].vol);
+		struct vd_check *k = &checks[i];
+
+		if (k->task)
+			rcl_soft_task_wait(k->task, &(struct rcl_soft_task_progress){0});
+		if (k->task && k->last.state == RCL_SOFT_TASK_DONE)
+			reap_check(k);
+		rcl_soft_task_free(k->task);
+		if (k->vol)
+			volume_put(k->vol);
 	}
 	check_count = 0;
 }

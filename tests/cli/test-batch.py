@@ -18,20 +18,10 @@ import subprocess
 import sys
 import tempfile
 
-RAIDCLI = os.environ["RAIDCLI"]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "server"))
+from rcltest import RAIDCLI, check, failures, summary  # noqa: E402
+
 ADD = "add controller type=soft drives=1 size=64MB"
-
-checks = 0
-failures = []
-
-
-def check(cond, what, detail=""):
-    global checks
-    checks += 1
-    if not cond:
-        failures.append(what)
-        print("FAIL: " + what + ("\n" + detail if detail else ""), flush=True)
-    return cond
 
 
 class Fixture:
@@ -173,8 +163,7 @@ def main():
         finally:
             fx.close()
         print("%s %s" % ("ok  " if len(failures) == before else "FAIL", case.__name__), flush=True)
-    print("%d checks, %d failed" % (checks, len(failures)))
-    return 1 if failures else 0
+    return summary()
 
 
 if __name__ == "__main__":

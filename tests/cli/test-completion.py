@@ -28,22 +28,12 @@ import time
 import pexpect
 import pyte
 
-RAIDCLI = os.environ["RAIDCLI"]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "server"))
+from rcltest import RAIDCLI, check, failures, summary  # noqa: E402
+
 TIMEOUT = 10
 COLS, ROWS = 120, 30
 BREAKS = " \t\n\"'@><=;|&(:"  # bash's default COMP_WORDBREAKS
-
-checks = 0
-failures = []
-
-
-def check(cond, what, detail=""):
-    global checks
-    checks += 1
-    if not cond:
-        failures.append(what)
-        print("FAIL: " + what + ("\n" + detail if detail else ""), flush=True)
-    return cond
 
 
 def bash_words(line, point, breaks=BREAKS):
@@ -338,8 +328,7 @@ def main():
             print("%s %s" % ("ok  " if len(failures) == before else "FAIL", name), flush=True)
     finally:
         shutil.rmtree(root, ignore_errors=True)
-    print("%d checks, %d failed" % (checks, len(failures)))
-    return 1 if failures else 0
+    return summary()
 
 
 if __name__ == "__main__":

@@ -25,24 +25,12 @@ import subprocess
 import sys
 import tempfile
 
-RAIDCLI = os.environ.get("RAIDCLI")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "server"))
+from rcltest import RAIDCLI, check, run_parts  # noqa: E402
+
 MIB = 1 << 20
 META_TYPE = "0A511BD4-1AB7-4BFC-BE0F-14838F789FCD"
 SECTOR = 512
-
-failures = []
-passed = 0
-
-
-def check(cond, what, detail=""):
-    global passed
-    if cond:
-        passed += 1
-        print("ok   %s" % what)
-    else:
-        failures.append("%s%s" % (what, (": " + detail) if detail else ""))
-        print("FAIL %s" % what)
-
 
 def guid_text(b):
     a, b2, c = struct.unpack("<IHH", b[:8])
@@ -309,16 +297,7 @@ def test_delete():
 
 
 def main():
-    if not RAIDCLI:
-        print("RAIDCLI is not set")
-        return 1
-    test_move_and_import()
-    test_partial()
-    test_delete()
-    print("%d passed, %d failed" % (passed, len(failures)))
-    for f in failures:
-        print("FAIL: " + f)
-    return 1 if failures else 0
+    return run_parts([test_move_and_import, test_partial, test_delete])
 
 
 if __name__ == "__main__":

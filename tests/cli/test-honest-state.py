@@ -26,21 +26,8 @@ import subprocess
 import sys
 import tempfile
 
-RAIDCLI = os.environ.get("RAIDCLI")
-
-failures = []
-passed = 0
-
-
-def check(name, ok, detail=""):
-    global passed
-    if ok:
-        passed += 1
-        print("ok   %s" % name)
-    else:
-        failures.append("%s%s" % (name, ("\n  " + str(detail).replace("\n", "\n  "))
-                                   if detail else ""))
-        print("FAIL %s" % name)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "server"))
+from rcltest import RAIDCLI, check, run_parts  # noqa: E402
 
 
 class Env:
@@ -112,28 +99,29 @@ def full_state_dir(env):
     fill(filler)
     names = ["name%d" % i for i in range(60)]
     runs = [env.run("/c0/v0", "set", "name=" + n) for n in names]
-    check("60 'set name' on a full state directory succeed: each change is made",
-          all(r.returncode == 0 for r in runs), [(r.returncode, description(r)) for r in runs])
+    check(all(r.returncode == 0 for r in runs),
+          "60 'set name' on a full state directory succeed: each change is made",
+          [(r.returncode, description(r)) for r in runs])
     text = event_log(env)
     logged = re.findall(r"properties updated: name=(name\d+)", text)
     lost = [n for n, r in zip(names, runs) if "The event log did not record it" in r.stdout]
-    check("the log is full: some events could not be written", lost, text[-300:])
-    check("each one the log lacks says so in its result, and only those",
-          sorted(lost + logged) == sorted(names), (lost, logged))
-    check("the reason is given: no space", all("No space left on device" in description(r)
-                                               for n, r in zip(names, runs) if n in lost),
-          [description(r) for r in runs[-1:]])
-    check("the log holds whole lines only (no torn line)",
-          text.endswith("\n") and all(json.loads(line) for line in text.splitlines()),
+    check(lost, "the log is full: some events could not be written", text[-300:])
+    check(sorted(lost + logged) == sorted(names),
+          "each one the log lacks says so in its result, and only those", (lost, logged))
+    check(all("No space left on device" in description(r)
+              for n, r in zip(names, runs) if n in lost),
+          "the reason is given: no space", [description(r) for r in runs[-1:]])
+    check(text.endswith("\n") and all(json.loads(line) for line in text.splitlines()),
+          "the log holds whole lines only (no torn line)",
           text[-300:])
     status, doc = env.json("/c0/v0", "show")
-    check("the VD has the last name set", doc["Response Data"]["Virtual Drives"][0]["Name"]
-          == names[-1], doc)
+    check(doc["Response Data"]["Virtual Drives"][0]["Name"] == names[-1],
+          "the VD has the last name set", doc)
     os.unlink(filler)
     r = env.run("/c0/v0", "set", "name=roomy")
-    check("with room again, a change is logged and says nothing more",
-          r.returncode == 0 and "event log" not in r.stdout and
-          event_log(env).endswith("properties updated: name=roomy\"}\n"), r.stdout)
+    check(r.returncode == 0 and "event log" not in r.stdout and
+          event_log(env).endswith("properties updated: name=roomy\"}\n"),
+          "with room again, a change is logged and says nothing more", r.stdout)
 
 
 def pd_row(env, slot):
@@ -150,24 +138,25 @@ def truncated_member_tests():
         env.must("/c0", "add", "vd", "r1", "drives=252:0-1")
         os.truncate(os.path.join(img, "drive1.img"), 40 << 20)
         row = pd_row(env, 1)
-        check("a truncated former member shows UBad, not foreign",
-              row["State"] == "UBad" and row["DG"] == "-", row)
+        check(row["State"] == "UBad" and row["DG"] == "-",
+              "a truncated former member shows UBad, not foreign", row)
         way_out = "raidcli /c0/e252/s1 set good force"
         for words in (["/c0", "add", "vd", "r1", "drives=252:1-2", "force"],
                       ["/c0", "add", "vd", "r1", "drives=252:2-3", "spares=252:1"],
                       ["/c0/e252/s1", "add", "hotsparedrive"]):
             r = env.run(*words)
-            check("'%s' is refused, saying why and naming '%s'" % (" ".join(words), way_out),
-                  r.returncode != 0 and "damaged or unknown GPT" in description(r) and
-                  way_out in description(r), description(r))
+            check(r.returncode != 0 and "damaged or unknown GPT" in description(r) and
+                  way_out in description(r),
+                  "'%s' is refused, saying why and naming '%s'" % (" ".join(words), way_out),
+                  description(r))
         r = env.run("/c0/e252/s1", "set", "good")
-        check("set good without force is refused: it erases the drive",
-              r.returncode == 245 and "use force to erase it" in description(r), description(r))
+        check(r.returncode == 245 and "use force to erase it" in description(r),
+              "set good without force is refused: it erases the drive", description(r))
         r = env.run("/c0/e252/s1", "set", "good", "force")
-        check("set good force erases it: UGood", r.returncode == 0 and
-              pd_row(env, 1)["State"] == "UGood", (description(r), pd_row(env, 1)))
+        check(r.returncode == 0 and pd_row(env, 1)["State"] == "UGood",
+              "set good force erases it: UGood", (description(r), pd_row(env, 1)))
         r = env.run("/c0", "add", "vd", "r1", "drives=252:1-2")
-        check("and it makes a new VD", r.returncode == 0, description(r))
+        check(r.returncode == 0, "and it makes a new VD", description(r))
     finally:
         shutil.rmtree(env.root, ignore_errors=True)
 
@@ -199,30 +188,21 @@ def importable_tests():
             row, reasons = foreign_row(env)
             r = env.run("/c0/fall", "import")
             what = "%s lacking %d of %d drives: " % (level, lost, members)
-            check(what + "Complete No, Importable %s" % ("Yes" if importable else "No"),
-                  row["Complete"] == "No" and row["Importable"] == ("Yes" if importable
-                                                                     else "No"), row)
-            check(what + "fall import does what Importable says",
-                  (r.returncode == 0) == importable, r.stdout)
+            check(row["Complete"] == "No" and
+                  row["Importable"] == ("Yes" if importable else "No"),
+                  what + "Complete No, Importable %s" % ("Yes" if importable else "No"), row)
+            check((r.returncode == 0) == importable,
+                  what + "fall import does what Importable says", r.stdout)
             if not importable:
-                check(what + "refused as incomplete (59), for the reason show gives",
-                      r.returncode == 59 and reasons == [description(r)],
+                check(r.returncode == 59 and reasons == [description(r)],
+                      what + "refused as incomplete (59), for the reason show gives",
                       (reasons, description(r)))
         finally:
             shutil.rmtree(env.root, ignore_errors=True)
 
 
 def main():
-    if not RAIDCLI:
-        print("RAIDCLI is not set")
-        return 1
-    full_state_dir_tests()
-    truncated_member_tests()
-    importable_tests()
-    print("%d passed, %d failed" % (passed, len(failures)))
-    for f in failures:
-        print("FAIL " + f)
-    return 1 if failures else 0
+    return run_parts([full_state_dir_tests, truncated_member_tests, importable_tests])
 
 
 if __name__ == "__main__":

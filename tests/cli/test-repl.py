@@ -23,23 +23,13 @@ import time
 import pexpect
 import pyte
 
-RAIDCLI = os.environ["RAIDCLI"]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "server"))
+from rcltest import RAIDCLI, check, failures, summary  # noqa: E402
+
 TIMEOUT = 10  # seconds for anything to show up; a passing run needs far less
 COLS, ROWS = 120, 40
 SGR = re.compile(r"\x1b\[[0-9;]*m")
 ANSI = re.compile(r"\x1b(\[[0-9;?]*[ -/]*[@-~]|[()][0-9A-Za-z]|[=>])")
-
-checks = 0
-failures = []
-
-
-def check(cond, what, detail=""):
-    global checks
-    checks += 1
-    if not cond:
-        failures.append(what + ("\n" + detail if detail else ""))
-        print("FAIL: " + what + ("\n" + detail if detail else ""), flush=True)
-    return cond
 
 
 def plain(text):
@@ -486,8 +476,7 @@ def main():
         finally:
             fx.close()
         print("%s %s" % ("ok  " if len(failures) == before else "FAIL", case.__name__), flush=True)
-    print("%d checks, %d failed" % (checks, len(failures)))
-    return 1 if failures else 0
+    return summary()
 
 
 if __name__ == "__main__":

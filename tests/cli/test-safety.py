@@ -27,6 +27,7 @@ Runs the raidcli named by $RAIDCLI against throwaway state directories:
      drive on any controller, and add vd refuses such a pair.
 Sub-cases that need root or a tool this machine lacks say why they skip.
 """
+import contextlib
 import hashlib
 import json
 import os
@@ -36,25 +37,13 @@ import subprocess
 import sys
 import tempfile
 
-RAIDCLI = os.environ.get("RAIDCLI")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "server"))
+from rcltest import RAIDCLI, check, run_parts  # noqa: E402
+
 CORRUPT, EXISTS = 241, 246
 CRASH_MARKS = ("AddressSanitizer", "LeakSanitizer", "UndefinedBehaviorSanitizer",
                "runtime error:", "Traceback", "Segmentation fault", "core dumped")
 MIB = 1 << 20
-
-failures = []
-passed = 0
-
-
-def check(name, ok, detail=""):
-    global passed
-    if ok:
-        passed += 1
-        print("ok   %s" % name)
-    else:
-        failures.append("%s%s" % (name, ("\n  " + detail.replace("\n", "\n  ")) if detail else ""))
-        print("FAIL %s" % name)
-
 
 def tmp_root():
     return "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
@@ -283,8 +272,9 @@ def corrupt_case(env, target, label, content, commands):
             if problems:
                 detail = "\n".join(problems) + "\nstdout:\n%s\nstderr:\n%s" % (
                     proc.stdout[:1500], proc.stderr[:1500])
-            check("corrupt %s, %s: raidcli %s" % (label, content_name(label), " ".join(args)),
-                  not problems, detail)
+            check(not problems,
+                  "corrupt %s, %s: raidcli %s" % (label, content_name(label), " ".join(args)),
+                  detail)
     finally:
         with open(target, "wb") as f:
             f.write(good)
@@ -325,15 +315,15 @@ def corrupt_tests():
             f.write(b"{")
         try:
             proc = env.run("/c1", "add", "drive", "path=" + spare)
-            check("add drive to /c1 while /c0's state is damaged",
-                  proc.returncode == CORRUPT and os.path.realpath(soft_path) in proc.stdout
-                  and not crashed(proc), proc.stdout + proc.stderr)
+            check(proc.returncode == CORRUPT and os.path.realpath(soft_path) in proc.stdout
+                  and not crashed(proc),
+                  "add drive to /c1 while /c0's state is damaged", proc.stdout + proc.stderr)
         finally:
             with open(soft_path, "wb") as f:
                 f.write(soft_good)
         # And after all that, the restored state works again.
         proc = env.run("/call", "show", "J")
-        check("restored state reads again", proc.returncode == 0, proc.stdout + proc.stderr)
+        check(proc.returncode == 0, "restored state reads again", proc.stdout + proc.stderr)
     finally:
         env.close()
 
@@ -368,21 +358,21 @@ def parallel_tests():
                 problems.append("exit %d: %s %s" % (proc.returncode, out[-400:], err))
             else:
                 slots.append(added_slot(proc))
-        check("8 parallel add drive all succeed", not problems, "\n".join(problems))
-        check("8 parallel add drive get 8 distinct slots", sorted(slots) == list(range(8)),
+        check(not problems, "8 parallel add drive all succeed", "\n".join(problems))
+        check(sorted(slots) == list(range(8)), "8 parallel add drive get 8 distinct slots",
               "slots: %r" % sorted(slots))
         try:
             with open(env.soft_path(0)) as f:
                 soft = json.load(f)
             listed = sorted(s["path"] for s in soft["slots"])
             ok = listed == sorted(os.path.realpath(p) for p in paths)
-            check("state file is valid JSON listing all 8 drives", ok, "listed: %r" % listed)
+            check(ok, "state file is valid JSON listing all 8 drives", "listed: %r" % listed)
         except (ValueError, OSError) as e:
-            check("state file is valid JSON listing all 8 drives", False, str(e))
+            check(False, "state file is valid JSON listing all 8 drives", str(e))
         proc = env.run("/c0", "show", "J")
         pds = json.loads(proc.stdout)["Controllers"][0]["Response Data"].get("PD LIST", [])
-        check("/c0 show lists the 8 drives", len(pds) == 8, proc.stdout[-600:])
-        check("no temporary files after parallel add drive", not env.leftovers(),
+        check(len(pds) == 8, "/c0 show lists the 8 drives", proc.stdout[-600:])
+        check(not env.leftovers(), "no temporary files after parallel add drive",
               repr(env.leftovers()))
 
         procs = [env.start("add", "controller", "type=soft", "drives=1", "size=16MB", "J")
@@ -395,12 +385,12 @@ def parallel_tests():
                                                     proc.stderr))
             else:
                 numbers.append(added_ctrl(proc))
-        check("6 parallel add controller all succeed", not problems, "\n".join(problems))
-        check("6 parallel add controller get 6 distinct numbers",
-              sorted(numbers) == list(range(1, 7)), "numbers: %r" % sorted(numbers))
+        check(not problems, "6 parallel add controller all succeed", "\n".join(problems))
+        check(sorted(numbers) == list(range(1, 7)),
+              "6 parallel add controller get 6 distinct numbers", "numbers: %r" % sorted(numbers))
         ids = sorted(c["id"] for c in env.registry()["controllers"])
-        check("registry lists the 7 controllers", ids == list(range(7)), repr(ids))
-        check("no temporary files after parallel add controller", not env.leftovers(),
+        check(ids == list(range(7)), "registry lists the 7 controllers", repr(ids))
+        check(not env.leftovers(), "no temporary files after parallel add controller",
               repr(env.leftovers()))
 
         # One file offered to every controller at once: exactly one may take it.
@@ -419,10 +409,10 @@ def parallel_tests():
                     if any(s["path"] == os.path.realpath(shared) for s in json.load(f)["slots"]):
                         owners.append(c)
             owners_all += owners
-            check("round %d: one file offered to 7 controllers at once lands in one" % round_,
-                  sorted(codes) == [0] + [EXISTS] * 6 and len(owners) == 1,
+            check(sorted(codes) == [0] + [EXISTS] * 6 and len(owners) == 1,
+                  "round %d: one file offered to 7 controllers at once lands in one" % round_,
                   "exit codes %r, controllers holding it %r" % (codes, owners))
-        check("no temporary files after the contended add drive", not env.leftovers(),
+        check(not env.leftovers(), "no temporary files after the contended add drive",
               repr(env.leftovers()))
 
         # Readers alongside writers never see a half-written file.
@@ -434,13 +424,13 @@ def parallel_tests():
             if proc.returncode != 0 or crashed(proc):
                 bad.append("%r exit %d: %s %s" % (proc.args[1:], proc.returncode,
                                                  proc.stdout[-300:], proc.stderr))
-        check("parallel del and show all succeed", not bad, "\n".join(bad))
+        check(not bad, "parallel del and show all succeed", "\n".join(bad))
         with open(env.soft_path(0)) as f:
             remaining = sorted(s["slot"] for s in json.load(f)["slots"])
-        check("slots 0-7 of /c0 emptied, the others kept",
-              not [s for s in remaining if s < 8] and len(remaining) == len(
-                  [1 for o in owners_all if o == 0]), repr(remaining))
-        check("no temporary files after parallel del and show", not env.leftovers(),
+        check(not [s for s in remaining if s < 8] and
+              len(remaining) == len([1 for o in owners_all if o == 0]),
+              "slots 0-7 of /c0 emptied, the others kept", repr(remaining))
+        check(not env.leftovers(), "no temporary files after parallel del and show",
               repr(env.leftovers()))
     finally:
         env.close()
@@ -460,36 +450,36 @@ def numbering_tests():
             env.must("add", "controller", "type=soft", "drives=1", "size=16MB")
         serial0, serial2 = serial_of(env, 0), serial_of(env, 2)
         proc = env.run("/c0", "del")
-        check("/c0 del succeeds", proc.returncode == 0, proc.stdout + proc.stderr)
+        check(proc.returncode == 0, "/c0 del succeeds", proc.stdout + proc.stderr)
         kept = os.path.join(env.state, "images", serial0, "drive0.img")
-        check("/c0 del without delete=files keeps its image", os.path.isfile(kept), kept)
+        check(os.path.isfile(kept), "/c0 del without delete=files keeps its image", kept)
         proc = env.run("show", "J")
         ok = proc.returncode == 0
         if ok:
             data = json.loads(proc.stdout)["Controllers"][0]["Response Data"]
             ctls = sorted(r["Ctl"] for r in data.get("System Overview", []))
             ok = data["Number of Controllers"] == 2 and ctls == [1, 2]
-        check("show works after /c0 del and lists /c1 and /c2", ok, proc.stdout + proc.stderr)
+        check(ok, "show works after /c0 del and lists /c1 and /c2", proc.stdout + proc.stderr)
         proc = env.run("/c0", "show")
-        check("/c0 show after del says not found", proc.returncode == 35,
+        check(proc.returncode == 35, "/c0 show after del says not found",
               proc.stdout + proc.stderr)
         proc = env.run("add", "controller", "type=soft", "drives=1", "size=16MB", "J")
-        check("next add controller reuses number 0",
-              proc.returncode == 0 and added_ctrl(proc) == 0, proc.stdout + proc.stderr)
-        check("/c2 keeps its number", serial_of(env, 2) == serial2)
+        check(proc.returncode == 0 and added_ctrl(proc) == 0,
+              "next add controller reuses number 0", proc.stdout + proc.stderr)
+        check(serial_of(env, 2) == serial2, "/c2 keeps its number")
         proc = env.run("/c1", "del", "delete=files", "force")
-        check("/c1 del delete=files force succeeds", proc.returncode == 0,
+        check(proc.returncode == 0, "/c1 del delete=files force succeeds",
               proc.stdout + proc.stderr)
         proc = env.run("add", "controller", "type=soft", "drives=0", "J")
-        check("next add controller takes the lowest free number, 1",
-              proc.returncode == 0 and added_ctrl(proc) == 1, proc.stdout + proc.stderr)
+        check(proc.returncode == 0 and added_ctrl(proc) == 1,
+              "next add controller takes the lowest free number, 1", proc.stdout + proc.stderr)
         proc = env.run("add", "controller", "type=soft", "drives=0", "J")
-        check("the one after takes 3, past the kept /c2",
-              proc.returncode == 0 and added_ctrl(proc) == 3, proc.stdout + proc.stderr)
-        check("/c2 still keeps its number", serial_of(env, 2) == serial2)
+        check(proc.returncode == 0 and added_ctrl(proc) == 3,
+              "the one after takes 3, past the kept /c2", proc.stdout + proc.stderr)
+        check(serial_of(env, 2) == serial2, "/c2 still keeps its number")
         proc = env.run("/c2", "show", "J")
         ok = proc.returncode == 0 and serial2 in proc.stdout
-        check("/c2 still shows its own controller", ok, proc.stdout + proc.stderr)
+        check(ok, "/c2 still shows its own controller", proc.stdout + proc.stderr)
         # /call with a writer: each handler reloads the registry under its
         # lock, and every addressed controller must still get its turn.
         spare = env.make_file("spare.img", 16 * MIB)
@@ -499,8 +489,8 @@ def numbering_tests():
             codes = [c["Command Status"]["Detailed Status"][0]["ErrCd"]
                      if c["Command Status"]["Status"] == "Failure" else 0
                      for c in json.loads(proc.stdout)["Controllers"]]
-        check("/call add drive puts one file in the first controller only",
-              proc.returncode == EXISTS and codes == [0, EXISTS, EXISTS, EXISTS],
+        check(proc.returncode == EXISTS and codes == [0, EXISTS, EXISTS, EXISTS],
+              "/call add drive puts one file in the first controller only",
               proc.stdout[-1500:] + proc.stderr[-1500:])
         # Deleting every controller at once leaves a working, empty registry.
         proc = env.run("/call", "del", "delete=files", "force", "J")
@@ -508,19 +498,19 @@ def numbering_tests():
         if ok:
             results = json.loads(proc.stdout)["Controllers"]
             ok = [r["Command Status"]["Controller"] for r in results] == [0, 1, 2, 3]
-        check("/call del delete=files force deletes each of the 4 controllers", ok,
+        check(ok, "/call del delete=files force deletes each of the 4 controllers",
               proc.stdout[-1500:] + proc.stderr[-1500:])
-        check("the file added by /call add drive is kept", os.path.isfile(spare), spare)
+        check(os.path.isfile(spare), "the file added by /call add drive is kept", spare)
         proc = env.run("show", "J")
         ok = proc.returncode == 0 and json.loads(proc.stdout)["Controllers"][0][
             "Response Data"]["Number of Controllers"] == 0
-        check("show works with no controllers left", ok, proc.stdout + proc.stderr)
+        check(ok, "show works with no controllers left", proc.stdout + proc.stderr)
         images = os.path.join(env.state, "images")
         left = os.listdir(images) if os.path.isdir(images) else []
-        check("delete=files force removed every image directory but the kept one",
-              left == [serial0] and os.listdir(os.path.join(images, serial0)) == ["drive0.img"],
+        check(left == [serial0] and os.listdir(os.path.join(images, serial0)) == ["drive0.img"],
+              "delete=files force removed every image directory but the kept one",
               repr(left))
-        check("no temporary files after delete and reuse", not env.leftovers(),
+        check(not env.leftovers(), "no temporary files after delete and reuse",
               repr(env.leftovers()))
     finally:
         env.close()
@@ -568,14 +558,14 @@ def immutable_member_case():
         finally:
             subprocess.run(["chattr", "-i", images[3]])
         desc, code, status = description(proc, False)
-        check("%s fails, naming the drive and EPERM" % name,
-              code == 242 and status == "Failure" and "252:3" in desc and images[3] in desc
+        check(code == 242 and status == "Failure" and "252:3" in desc and images[3] in desc
               and "Operation not permitted" in desc and "Bad file descriptor" not in desc,
+              "%s fails, naming the drive and EPERM" % name,
               proc.stdout + proc.stderr)
-        check("%s writes nothing on the other drives" % name,
-              images_digest(env, images) == before, repr(images_digest(env, images)))
-        check("%s leaves every drive UGood" % name,
-              set(pd_states(env).values()) == {"UGood"}, repr(pd_states(env)))
+        check(images_digest(env, images) == before,
+              "%s writes nothing on the other drives" % name, repr(images_digest(env, images)))
+        check(set(pd_states(env).values()) == {"UGood"},
+              "%s leaves every drive UGood" % name, repr(pd_states(env)))
     finally:
         env.close()
 
@@ -590,18 +580,18 @@ def truncated_member_delete_case():
             f.truncate(10 * MIB)
         proc = env.run("/c0/e252/s0", "del")
         desc, code, status = description(proc, False)
-        check("del of a truncated member succeeds and says so",
-              code == 0 and desc == "Removed drive /c0/e252/s0; the backing store is kept.",
+        check(code == 0 and desc == "Removed drive /c0/e252/s0; the backing store is kept.",
+              "del of a truncated member succeeds and says so",
               proc.stdout + proc.stderr)
         with open(env.soft_path(0)) as f:
             slots = sorted(s["slot"] for s in json.load(f)["slots"])
-        check("the slot is emptied", slots == [1, 2, 3], repr(slots))
+        check(slots == [1, 2, 3], "the slot is emptied", repr(slots))
         states = pd_states(env)
-        check("the group shows its place missing", states.get("252:0") == "Msng", repr(states))
+        check(states.get("252:0") == "Msng", "the group shows its place missing", repr(states))
         before = snapshot(env.state)
         proc = env.run("/c0/e252/s0", "del")
-        check("a second del finds no drive (35) and changes nothing",
-              proc.returncode == 35 and snapshot(env.state) == before, proc.stdout)
+        check(proc.returncode == 35 and snapshot(env.state) == before,
+              "a second del finds no drive (35) and changes nothing", proc.stdout)
     finally:
         env.close()
 
@@ -616,60 +606,61 @@ def member_delete_case():
         before = snapshot(env.state), pd_states(env)
         proc = env.run("/c0/e252/sall", "del")
         desc, code, status = description(proc, False)
-        check("del of online RAID5 members and a UGood drive asks for force (245)",
-              code == 245 and "degrades the RAID5 virtual drives" in desc, proc.stdout)
-        check("and removes no drive, the UGood one included",
-              (snapshot(env.state), pd_states(env)) == before, repr(pd_states(env)))
+        check(code == 245 and "degrades the RAID5 virtual drives" in desc,
+              "del of online RAID5 members and a UGood drive asks for force (245)", proc.stdout)
+        check((snapshot(env.state), pd_states(env)) == before,
+              "and removes no drive, the UGood one included", repr(pd_states(env)))
         proc = env.run("/c0/e252/s1", "del", "force")
         states = pd_states(env)
-        check("del force of a member removes it, its place Msng",
-              proc.returncode == 0 and states.get("252:1") == "Msng", proc.stdout)
+        check(proc.returncode == 0 and states.get("252:1") == "Msng",
+              "del force of a member removes it, its place Msng", proc.stdout)
+    finally:
+        env.run("/c0", "stop", "service")
+        env.close()
+
+
+@contextlib.contextmanager
+def offline_member_beside_spare(drives):
+    """An Env whose /c0 has @drives drives of 64 MB: a RAID5 VD on 252:0-3
+    with s3 offline, s4 a global hot spare, no controller process running
+    (a start would give s3's place to the spare)."""
+    env = Env()
+    try:
+        env.must("add", "controller", "type=soft", "drives=%d" % drives, "size=64MB")
+        env.must("/c0", "add", "vd", "r5", "drives=252:0-3")
+        env.must("/c0", "stop", "service")
+        env.must("/c0/e252/s4", "add", "hotsparedrive")
+        env.must("/c0/e252/s3", "set", "offline")
+        yield env
     finally:
         env.run("/c0", "stop", "service")
         env.close()
 
 
 def refused_rebuild_case():
-    env = Env()
-    try:
-        env.must("add", "controller", "type=soft", "drives=5", "size=64MB")
-        env.must("/c0", "add", "vd", "r5", "drives=252:0-3")
-        env.must("/c0", "stop", "service")
-        env.must("/c0/e252/s4", "add", "hotsparedrive")
-        env.must("/c0/e252/s3", "set", "offline")
+    with offline_member_beside_spare(5) as env:
         proc = env.run("/c0/e252/s0", "start", "rebuild")
         desc, code, status = description(proc, False)
-        check("start rebuild of an online member is refused (255)",
-              code == 255 and "is not being rebuilt" in desc, proc.stdout + proc.stderr)
-        check("the refused start rebuild starts no controller process",
-              service_status(env) == "Not Running", env.run("/c0", "show", "service").stdout)
+        check(code == 255 and "is not being rebuilt" in desc,
+              "start rebuild of an online member is refused (255)", proc.stdout + proc.stderr)
+        check(service_status(env) == "Not Running",
+              "the refused start rebuild starts no controller process",
+              env.run("/c0", "show", "service").stdout)
         states = pd_states(env)
-        check("the hot spare stays a spare, the member offline",
-              states.get("252:4") == "GHS" and states.get("252:3") == "Offln", repr(states))
-    finally:
-        env.run("/c0", "stop", "service")
-        env.close()
+        check(states.get("252:4") == "GHS" and states.get("252:3") == "Offln",
+              "the hot spare stays a spare, the member offline", repr(states))
 
 
 def rebuild_beside_spare_case():
     """start rebuild on a UGood drive, the process started for it, is not beaten by a spare."""
-    env = Env()
-    try:
-        env.must("add", "controller", "type=soft", "drives=6", "size=64MB")
-        env.must("/c0", "add", "vd", "r5", "drives=252:0-3")
-        env.must("/c0", "stop", "service")
-        env.must("/c0/e252/s4", "add", "hotsparedrive")
-        env.must("/c0/e252/s3", "set", "offline")
+    with offline_member_beside_spare(6) as env:
         proc = env.run("/c0/e252/s5", "start", "rebuild")
-        check("start rebuild on a UGood drive while a spare could serve succeeds",
-              proc.returncode == 0, proc.stdout + proc.stderr)
+        check(proc.returncode == 0,
+              "start rebuild on a UGood drive while a spare could serve succeeds",
+              proc.stdout + proc.stderr)
         states = pd_states(env)
-        check("the named drive takes the place, the spare stays a spare",
-              states.get("252:5") in ("Rbld", "Onln") and states.get("252:4") == "GHS",
-              repr(states))
-    finally:
-        env.run("/c0", "stop", "service")
-        env.close()
+        check(states.get("252:5") in ("Rbld", "Onln") and states.get("252:4") == "GHS",
+              "the named drive takes the place, the spare stays a spare", repr(states))
 
 
 def refused_starts_case():
@@ -678,6 +669,7 @@ def refused_starts_case():
     try:
         env.must("add", "controller", "type=soft", "drives=5", "size=64MB", "dir=" + env.files)
         env.must("/c0", "add", "vd", "r5", "drives=252:0-3")
+        env.must("/c0", "add", "vd", "r0", "drives=252:4")
         env.must("/c0", "stop", "service")
         env.must("/c0", "set", "patrolread=off")
         images = [os.path.join(env.files, "drive%d.img" % i) for i in range(5)]
@@ -685,6 +677,7 @@ def refused_starts_case():
             ("/c0/v9", "start", "export"),
             ("/c0/v0", "start", "export", "socket=relative.sock"),
             ("/c0/v9", "start", "cc"),
+            ("/c0/v1", "start", "cc", "force"),
             ("/c0/v9", "start", "init", "force"),
             ("/c0/v0", "start", "init"),
             ("/c0/v9", "start", "migrate", "type=raid5"),
@@ -695,12 +688,12 @@ def refused_starts_case():
             before = snapshot(env.state), images_digest(env, images)
             proc = env.run(*args)
             name = " ".join(args)
-            check("%s is refused" % name, proc.returncode not in (0, 242)
-                  and "Status = Failure" in proc.stdout, proc.stdout + proc.stderr)
-            check("%s starts no controller process" % name,
-                  service_status(env) == "Not Running", env.run("/c0", "show", "service").stdout)
-            check("%s changes nothing" % name,
-                  (snapshot(env.state), images_digest(env, images)) == before)
+            check(proc.returncode not in (0, 242) and "Status = Failure" in proc.stdout,
+                  "%s is refused" % name, proc.stdout + proc.stderr)
+            check(service_status(env) == "Not Running", "%s starts no controller process" % name,
+                  env.run("/c0", "show", "service").stdout)
+            check((snapshot(env.state), images_digest(env, images)) == before,
+                  "%s changes nothing" % name)
             env.run("/c0", "stop", "service")  # one that started must not hide the next
     finally:
         env.run("/c0", "stop", "service")
@@ -747,15 +740,15 @@ def alias_cases():
             before = snapshot(env.state)
             proc = env.run(ctrl, "add", "drive", "path=" + loop)
             desc = description(proc, False)[0]
-            check("%s add drive of a loop device over drive /c0/e252/s2 is refused" % ctrl,
-                  proc.returncode == EXISTS and "/c0/e252/s2" in desc and image in desc
+            check(proc.returncode == EXISTS and "/c0/e252/s2" in desc and image in desc
                   and "same storage" in desc and snapshot(env.state) == before,
+                  "%s add drive of a loop device over drive /c0/e252/s2 is refused" % ctrl,
                   proc.stdout + proc.stderr)
         env.must("/c0/e252/s2", "del")
         env.must("/c1", "add", "drive", "path=" + loop)
         proc = env.run("/c0", "add", "drive", "path=" + image)
-        check("the image of a loop device that is a drive of /c1 is refused",
-              proc.returncode == EXISTS and "/c1/e252/s0" in proc.stdout, proc.stdout)
+        check(proc.returncode == EXISTS and "/c1/e252/s0" in proc.stdout,
+              "the image of a loop device that is a drive of /c1 is refused", proc.stdout)
         env.must("/c1/e252/s0", "del")
 
         # A registry written before the check: add vd itself must refuse the pair.
@@ -773,12 +766,12 @@ def alias_cases():
         digest = images_digest(env, [image])
         proc = env.run("/c0", "add", "vd", "r1", "drives=252:2-3")
         desc, code, status = description(proc, False)
-        check("add vd r1 over an image and a loop device over it is refused",
-              code != 0 and status == "Failure" and "same storage" in desc
+        check(code != 0 and status == "Failure" and "same storage" in desc
               and snapshot(env.state) == before and images_digest(env, [image]) == digest,
+              "add vd r1 over an image and a loop device over it is refused",
               proc.stdout + proc.stderr)
-        check("and makes no VD", "252:2" in pd_states(env) and not [
-            s for s in pd_states(env).values() if s not in ("UGood",)], repr(pd_states(env)))
+        check("252:2" in pd_states(env) and set(pd_states(env).values()) == {"UGood"},
+              "and makes no VD", repr(pd_states(env)))
         partition_alias_case(env, loops)
     finally:
         env.run("/c0", "stop", "service")
@@ -819,28 +812,16 @@ def partition_alias_case(env, loops):
     os.mknod(part, 0o600 | stat.S_IFBLK, os.makedev(major, minor))
     env.must("/c1", "add", "drive", "path=" + part)
     proc = env.run("/c0", "add", "drive", "path=" + loop)
-    check("the disk of a partition that is a drive is refused",
-          proc.returncode == EXISTS and part in proc.stdout and "same storage" in proc.stdout,
+    check(proc.returncode == EXISTS and part in proc.stdout and "same storage" in proc.stdout,
+          "the disk of a partition that is a drive is refused",
           proc.stdout)
     env.must("/c1/e252/s0", "del")
 
 
 def main():
-    if not RAIDCLI or not os.access(RAIDCLI, os.X_OK):
-        print("RAIDCLI must name the raidcli binary", file=sys.stderr)
-        return 1
-    for part in (corrupt_tests, parallel_tests, numbering_tests, immutable_member_case,
-                 truncated_member_delete_case, member_delete_case, refused_rebuild_case,
-                 rebuild_beside_spare_case, refused_starts_case, alias_cases):
-        try:
-            part()
-        except Exception as e:  # report, then go on with the other parts
-            import traceback
-            check("%s ran to the end" % part.__name__, False, traceback.format_exc())
-    print("\n%d passed, %d failed" % (passed, len(failures)))
-    for f in failures:
-        print("\nFAIL " + f)
-    return 1 if failures else 0
+    return run_parts([corrupt_tests, parallel_tests, numbering_tests, immutable_member_case,
+                      truncated_member_delete_case, member_delete_case, refused_rebuild_case,
+                      rebuild_beside_spare_case, refused_starts_case, alias_cases])
 
 
 if __name__ == "__main__":

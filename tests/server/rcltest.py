@@ -4,8 +4,9 @@
 A state directory with a soft controller (Fixture), raidcli run in it,
 counted checks, the NBD address of an export, real clients (qemu-img), and
 a drive that fails reads on demand (nbdkit behind nbdfuse). Imported by
-test-service.py, test-datapath.py and test-migrate.py; run_cases() and
-run_jobs() are their main loops.
+the tests here, whose main loops are run_cases() and run_jobs(); the tests
+of tests/cli take its counted checks, wait_for() and run_parts() too, and
+tests/vm its wait_for() (with the directory of this file on sys.path).
 """
 import json
 import os
@@ -15,8 +16,9 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 
-RAIDCLI = os.environ["RAIDCLI"]
+RAIDCLI = os.environ.get("RAIDCLI", "raidcli")
 BUILD_ROOT = os.environ.get("BUILD_ROOT", "")
 MIB = 1 << 20
 
@@ -188,6 +190,16 @@ def write_random(path, size):
 
 def qemu_img(*args):
     return subprocess.run(["qemu-img", *args], capture_output=True, text=True, timeout=120)
+
+
+def fill_export(fx, export, mib):
+    """Write @mib MiB of random data from its start into the VD that @export
+    serves (qemu-img, a real NBD client). Return: the file of that data."""
+    src = os.path.join(fx.root, "data.img")
+    write_random(src, mib * MIB)
+    r = qemu_img("convert", "-n", "-f", "raw", "-O", "raw", src, nbd_uri(export))
+    check(r.returncode == 0, "qemu-img writes %d MiB into the export" % mib, r.stderr)
+    return src
 
 
 
@@ -384,3 +396,18 @@ def summary():
     """Print the count of checks and failures; the exit status for them."""
     print("%d checks, %d failed" % (checks, len(failures)))
     return 1 if failures else 0
+
+
+def run_parts(parts):
+    """Call each of @parts (functions of no arguments) in turn: one that
+    raises is a failed check, and the others still run. Return: summary(),
+    or 1 at once if RAIDCLI names no program."""
+    if not shutil.which(RAIDCLI):
+        print("RAIDCLI must name the raidcli program; %r does not" % RAIDCLI, file=sys.stderr)
+        return 1
+    for part in parts:
+        try:
+            part()
+        except Exception:  # report, then go on with the other parts
+            check(False, "%s ran to the end" % part.__name__, traceback.format_exc())
+    return summary()

@@ -553,7 +553,17 @@ def case_changes_wait_for_migration(fx):
         check(r.returncode == 255 and "disk group 0 is migrating" in r.stdout,
               "%s is refused while the group migrates" % " ".join(words), r.stdout + r.stderr)
     check(vd_row(fx)["TYPE"] == "RAID5", "the VD is still there", vd_row(fx))
+    # Halted, no process running: the next one resumes the migration as it
+    # starts, and then refuses a check or init, so these start none.
+    fx.ok("/c0", "stop", "service")
+    for words in (["start", "cc", "force"], ["start", "init", "force"]):
+        r = fx.run("/c0/v0", *words)
+        check(r.returncode == 255 and "/c0/v0 is migrating" in r.stdout,
+              "%s is refused while the group migrates" % " ".join(words), r.stdout + r.stderr)
+        check(fx.service()["Status"] == "Not Running",
+              "the refused %s starts no controller process" % " ".join(words), fx.service())
     fx.ok("/c0", "set", "reconrate=100")
+    fx.serve()
     if wait_migrated(fx, "refusals"):
         r = fx.run("/c0/e252/s4", "add", "hotsparedrive", "dgs=0")
         check(r.returncode == 0, "a dedicated spare is added after the migration",

@@ -30,9 +30,9 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "nbd"))
 
 import nbdclient as nbd  # noqa: E402
-from rcltest import (BUILD_ROOT, MIB, RAIDCLI, Fixture, bad_drive, check, drive_field, fx_vd_bytes,
-                     nbd_uri, proc_stat, qemu_img, run_cases, start_export, summary, vd_consistent,
-                     wait_consistent, wait_for, write_random)  # noqa: E402
+from rcltest import (BUILD_ROOT, MIB, RAIDCLI, Fixture, bad_drive, check, drive_field, fill_export,
+                     fx_vd_bytes, nbd_uri, proc_stat, qemu_img, run_cases, start_export, summary,
+                     vd_consistent, wait_consistent, wait_for)  # noqa: E402
 
 def mode_of(path):
     return stat.S_IMODE(os.stat(path).st_mode)
@@ -375,11 +375,8 @@ def case_qemu_img_roundtrip(fx):
     export = start_export(fx)
     if not export:
         return
-    src = os.path.join(fx.root, "random.img")
-    write_random(src, 32 * MIB)
+    src = fill_export(fx, export, 32)
     uri = nbd_uri(export)
-    r = qemu_img("convert", "-n", "-f", "raw", "-O", "raw", src, uri)
-    check(r.returncode == 0, "qemu-img writes 32 MiB into the export", r.stderr)
     r = qemu_img("compare", "-f", "raw", "-F", "raw", src, uri)
     check(r.returncode == 0, "qemu-img reads back the same data", r.stdout + r.stderr)
     old_pid = fx.service()["PID"]
@@ -413,11 +410,8 @@ def case_member_failure(fx):
     export = start_export(fx)
     if not export or not wait_consistent(fx):
         return
-    src = os.path.join(fx.root, "random.img")
-    write_random(src, 32 * MIB)
+    src = fill_export(fx, export, 32)
     uri = nbd_uri(export)
-    check(qemu_img("convert", "-n", "-f", "raw", "-O", "raw", src, uri).returncode == 0,
-          "qemu-img writes 32 MiB into the export")
     fx.ok("/c0", "stop", "service")  # flushed: what the drive holds is on it
     with open(path, "rb") as f:  # and read from it, not the page cache, from now on
         os.posix_fadvise(f.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)
@@ -696,11 +690,7 @@ def rebuild_fixture(fx, rate):
     export = start_export(fx)
     if not export or not wait_consistent(fx):
         return None, None
-    src = os.path.join(fx.root, "data.img")
-    write_random(src, 96 * MIB)
-    r = qemu_img("convert", "-n", "-f", "raw", "-O", "raw", src, nbd_uri(export))
-    check(r.returncode == 0, "qemu-img writes 96 MiB into the export", r.stderr)
-    return export, src
+    return export, fill_export(fx, export, 96)
 
 
 def wait_online(fx, slot, timeout=60):
@@ -821,10 +811,7 @@ def case_rebuild_onto_unconfigured(fx):
     export = start_export(fx)
     if not export or not wait_consistent(fx):
         return
-    src = os.path.join(fx.root, "data.img")
-    write_random(src, 64 * MIB)
-    r = qemu_img("convert", "-n", "-f", "raw", "-O", "raw", src, nbd_uri(export))
-    check(r.returncode == 0, "qemu-img writes 64 MiB into the export", r.stderr)
+    src = fill_export(fx, export, 64)
     r = fx.run("/c0/e252/s3", "start", "rebuild")
     check(r.returncode == 255 and "no disk group has a lost member" in r.stdout,
           "start rebuild on a UGood drive with nothing to replace fails with 255", r.stdout)
@@ -910,10 +897,7 @@ def case_consistency_check(fx):
     export = start_export(fx)
     if not export:
         return
-    src = os.path.join(fx.root, "data.img")
-    write_random(src, 96 * MIB)
-    r = qemu_img("convert", "-n", "-f", "raw", "-O", "raw", src, nbd_uri(export))
-    check(r.returncode == 0, "qemu-img writes 96 MiB", r.stderr)
+    fill_export(fx, export, 96)
     check(run_cc(fx) == 0, "cc on consistent data finds 0 mismatches", cc_row(fx))
     image = image_of(fx, 1)
     check(image and os.path.exists(image), "the member's image file is known", image)
@@ -1297,10 +1281,7 @@ def restart_dirty_degraded(fx, spare=False):
     export = start_export(fx)
     if not export or not wait_consistent(fx):
         return None
-    src = os.path.join(fx.root, "data.img")
-    write_random(src, 16 * MIB)
-    r = qemu_img("convert", "-n", "-f", "raw", "-O", "raw", src, nbd_uri(export))
-    check(r.returncode == 0, "qemu-img writes 16 MiB", r.stderr)
+    src = fill_export(fx, export, 16)
     if not kill_9(fx):
         return None
     fx.ok("/c0/e252/s2", "set", "offline")
@@ -1809,7 +1790,8 @@ def case_cc_schedule_waits_for_resync(fx):
           "the BGI of v0 ended" not in service_log(fx)[log:] and checking(fx) == [],
           "the resync goes on, and v0's check waits for it", (checking(fx), service_log(fx)[log:]))
     r = fx.run("/c0/v0", "start", "cc")
-    check(r.returncode != 0 and "background initialization of /c0/v0 is in progress" in r.stdout,
+    check(r.returncode != 0 and "background initialization of /c0/v0" in r.stdout and
+          "comes first" in r.stdout,
           "start cc is refused while the resync runs", r.stdout)
     fx.ok("/c0", "set", "bgirate=100")
     check(wait_for(lambda: cc_sched(fx).get("CC Number of iterations") == "1", 120),
@@ -1821,6 +1803,56 @@ def case_cc_schedule_waits_for_resync(fx):
 
 
 case_cc_schedule_waits_for_resync.fixture = lambda: Fixture(size="320MB")
+
+
+def case_cc_after_crash_waits_for_resync(fx):
+    """After a kill -9 with regions to resync, a start cc (no repair) with no
+    process running is refused before it starts one, as the process refuses
+    it while the resync runs: a check that only counts in its place would
+    leave the dirty regions' parity stale. With repair it runs."""
+    if not crash_after_writes(fx, [(0, 8 * MIB), (264 * MIB, 8 * MIB)]):
+        return
+    r = fx.run("/c0/v0", "start", "cc")
+    check(r.returncode == 255 and "resync" in r.stdout and "repair" in r.stdout,
+          "start cc is refused, saying the resync comes first and naming repair",
+          r.stdout + service_log(fx))
+    check(fx.service()["Status"] == "Not Running", "and starts no controller process",
+          fx.service())
+    r = fx.run("/c0/v0", "start", "cc", "repair")
+    check(r.returncode == 0, "start cc repair runs: it rewrites what the resync would",
+          r.stdout)
+
+
+case_cc_after_crash_waits_for_resync.fixture = lambda: Fixture(size="320MB")
+
+
+def case_cc_schedule_skips_raid0(fx):
+    """A scheduled check skips a RAID0 VD (nothing to compare) and checks the
+    others; the RAID0 VD's export goes on serving what was written to it."""
+    fx.ok("/c0", "add", "vd", "r1", "drives=252:2-3")
+    fx.ok("/c0", "set", "bgirate=100", "ccrate=100")
+    start_export(fx)
+    wait_consistent(fx, 1)
+    fx.ok("/c0", "stop", "service")
+    hour = (int(time.time()) // 3600 + 2) * 3600
+    fx.ok("/c0", "set", "cc=seq", *schedule_at(fx, hour, 10))
+    export = start_export(fx)
+    if not export:
+        return
+    src = fill_export(fx, export, 16)
+    check(wait_for(lambda: cc_sched(fx).get("CC Number of iterations") == "1", 60),
+          "the run ends", (cc_sched(fx), service_log(fx)))
+    check(cc_sched(fx).get("CC Number of VD completed") == "1" and
+          "skips v0" in service_log(fx), "it checked the RAID1 VD and skipped the RAID0 one",
+          (cc_sched(fx), service_log(fx)))
+    r = qemu_img("compare", "-f", "raw", "-F", "raw", src, nbd_uri(export))
+    check(r.returncode == 0, "the RAID0 VD's export still reads back what was written",
+          r.stdout + r.stderr + service_log(fx))
+    check(fx.service()["Status"] == "Running", "the controller process still runs",
+          service_log(fx))
+
+
+case_cc_schedule_skips_raid0.fixture = lambda: Fixture(vd=("r0", "drives=252:0-1"))
 
 
 CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
@@ -1839,7 +1871,8 @@ CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
          case_dirty_degraded_member_back, case_cc_degraded_refused,
          case_patrol_read, case_patrol_auto_and_stop, case_patrol_starttime,
          case_cc_schedule, case_cc_schedule_kill_9, case_cc_schedule_mark_of_another_vd,
-         case_cc_schedule_waits_for_resync]
+         case_cc_schedule_waits_for_resync, case_cc_schedule_skips_raid0,
+         case_cc_after_crash_waits_for_resync]
 
 
 def main():

@@ -47,6 +47,9 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 from vmtest import (Controller, by_kind, check, expect, finish,  # noqa: E402
                     parse_records, run_vm, scratch)
 
+sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'server'))
+from rcltest import wait_for  # noqa: E402
+
 # Level, drives, drives a span, members taken offline (first group: none).
 LEVELS = [('RAID0', 2, None, 0), ('RAID1', 2, None, 1), ('RAID5', 3, None, 1),
           ('RAID6', 4, None, 2), ('RAID10', 4, 2, 1), ('RAID50', 6, 3, 1),
@@ -63,15 +66,6 @@ STOPS = ['export', 'service', 'sigterm', 'systemd', 'kill9']
 # 150 or 168 did not reach the script's output (write error on its serial
 # port), and 56 boot in about 15 s with qboot: one controller a VM.
 MAX_DISKS = 56
-
-
-def wait_for(pred, timeout=120.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if pred():
-            return True
-        time.sleep(0.1)
-    return pred()
 
 
 def gone(pid):
@@ -214,7 +208,7 @@ class Scenario:
         self.ctl.cli('/c0', 'set', 'bgirate=100')
         # a member goes offline only once its VDs are consistent: before,
         # their parity is not yet the data's (rcltest.wait_consistent())
-        check(wait_for(lambda: self.consistent(set(self.vds))),
+        check(wait_for(lambda: self.consistent(set(self.vds)), 120),
               f'{self.stop}: the BGIs make every VD consistent')
         for level, group, _, offline in self.groups:
             if not offline:
@@ -228,7 +222,7 @@ class Scenario:
 
     def stop_export(self):
         self.ctl.cli('/c0/vall', 'stop', 'export')
-        check(wait_for(lambda: self.consistent(set(self.vds) - self.degraded_vds)),
+        check(wait_for(lambda: self.consistent(set(self.vds) - self.degraded_vds), 120),
               'export: the BGIs end')
         # the images as they are with every export stopped and the process
         # still running (it keeps its locks: copies, not the files, go to the VM)
@@ -262,7 +256,7 @@ class Scenario:
         os.kill(pid, signal.SIGKILL)
         check(wait_for(lambda: gone(pid), 30), 'kill9: the process dies')
         self.export(min(self.vds))
-        check(wait_for(lambda: self.consistent(set(self.vds) - self.degraded_vds)),
+        check(wait_for(lambda: self.consistent(set(self.vds) - self.degraded_vds), 120),
               'kill9: the restarted process resyncs the optimal VDs')
         self.stop_service()
 

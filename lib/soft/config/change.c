@@ -140,21 +140,27 @@ static bool failed_member(const struct rcl_soft_change *c, size_t i)
 }
 
 /*
+ * Whether a drive that is no failed member gets the record: then no failed
+ * member takes it (takes_record()). The same for every drive of one
+ * update: asked once an update, not once a drive.
+ */
+static bool healthy_drive_gets_record(const struct rcl_soft_change *c)
+{
+	for (size_t j = 0; j < c->state->count; j++)
+		if (gets_record(c, j) && !failed_member(c, j))
+			return true;
+	return false;
+}
+
+/*
  * Whether step (b) writes disk @i: listed by the configuration before or
  * after the change, and not a failed member unless every such drive is one
- * (all a group's members recorded failed): the record must go somewhere.
+ * (all a group's members recorded failed; @healthy is false then, from
+ * healthy_drive_gets_record()): the record must go somewhere.
  */
-static bool takes_record(const struct rcl_soft_change *c, size_t i)
+static bool takes_record(const struct rcl_soft_change *c, size_t i, bool healthy)
 {
-	bool others = false;
-
-	if (!gets_record(c, i))
-		return false;
-	if (!failed_member(c, i))
-		return true;
-	for (size_t j = 0; j < c->state->count && !others; j++)
-		others = gets_record(c, j) && !failed_member(c, j);
-	return !others;
+	return gets_record(c, i) && (!healthy || !failed_member(c, i));
 }
 
 /*
@@ -172,14 +178,21 @@ static enum rcl_status disk_writable(const struct rcl_soft_disk *disk, struct rc
 	                      RCL_SOFT_ENCLOSURE, disk->slot, disk->path, strerror(disk->ro_errno));
 }
 
-enum rcl_status rcl_soft_change_writable(const struct rcl_soft_change *c, struct rcl_error *err)
+/* rcl_soft_change_writable() with @healthy from healthy_drive_gets_record(). */
+static enum rcl_status writable(const struct rcl_soft_change *c, bool healthy,
+                                struct rcl_error *err)
 {
 	enum rcl_status st = RCL_OK;
 
 	for (size_t i = 0; i < c->state->count && !st; i++)
-		if (c->fresh[i] || c->gpts[i] || takes_record(c, i))
+		if (c->fresh[i] || c->gpts[i] || takes_record(c, i, healthy))
 			st = disk_writable(&c->state->disks[i], err);
 	return st;
+}
+
+enum rcl_status rcl_soft_change_writable(const struct rcl_soft_change *c, struct rcl_error *err)
+{
+	return writable(c, healthy_drive_gets_record(c), err);
 }
 
 /* ---- Step (b): the record update ---- */
@@ -208,15 +221,16 @@ enum rcl_status rcl_soft_change_write_records(struct rcl_soft_change *c, struct 
 	struct rcl_soft_record_config rc = {c->state->next_generation, c->sc->serial, NULL, 0};
 	enum rcl_status st = RCL_OK;
 	char *payload = rcl_soft_config_format(c->cfg, &rc.len);
+	bool healthy = healthy_drive_gets_record(c);
 	size_t n = 0;
 
 	if (!recs || !payload)
 		st = rcl_fail(err, RCL_NOMEM, "out of memory");
 	if (!st)
-		st = rcl_soft_change_writable(c, err);
+		st = writable(c, healthy, err);
 	rc.payload = payload;
 	for (size_t i = 0; i < c->state->count && !st; i++) {
-		if (!takes_record(c, i))
+		if (!takes_record(c, i, healthy))
 			continue;
 		record_drive(c, i, &recs[n]);
 		st = rcl_soft_record_read(&recs[n++], err);
