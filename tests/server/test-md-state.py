@@ -24,7 +24,8 @@ controller process has stopped cleanly (issue 21, cases 2 and 3).
   through it once a member is gone). Several rounds: a race at stop shows
   in some only. Then the process is started and stopped with no write:
   what md assembles from (every superblock but its update time, events
-  and checksum) and what it reads stay as they were.
+  and checksum) and what it reads stay as they were. The RAID50's top
+  raid0 has its spans' creation time (mdadm --detail shows it).
 """
 import json
 import os
@@ -247,6 +248,11 @@ def served_is_on_members(fx):
     # started and stopped once more, with no write: such a start and stop
     # must change nothing md reads, data or superblocks.
     before = md_superblocks(fx)
+    for key, top in before.items():
+        if key[2:]:
+            check(top.get("Creation Time") == before[key[:2]].get("Creation Time"),
+                  "v%d: the top raid0 was created with its spans" % key[0],
+                  (top.get("Creation Time"), before[key[:2]].get("Creation Time")))
     fx.serve()
     fx.ok("/c0", "stop", "service")
     fx.foreground.wait(timeout=60)
