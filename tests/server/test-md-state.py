@@ -18,17 +18,24 @@ controller process has stopped cleanly (issue 21, cases 2 and 3).
   RAID6, RAID10, RAID50, RAID1, a second RAID5), each exported in turn,
   filled by nbdcopy without a flush, read back, its export stopped; then
   the process stopped. MDREAD (tests/engine/mdread.c: md's layouts, the
-  shapes from the md superblocks) must read from the members exactly what
-  the exports returned. Several rounds: a race at stop shows in some only.
+  shapes from every member's md superblock and every span's top one) must
+  read from the members exactly what the exports returned, and find the
+  parity of every stripe md takes for in sync to be its data's (md reads
+  through it once a member is gone). Several rounds: a race at stop shows
+  in some only. Then the process is started and stopped with no write:
+  what md assembles from (every superblock but its update time, events
+  and checksum) and what it reads stay as they were. The RAID50's top
+  raid0 has its spans' creation time (mdadm --detail shows it).
 """
 import json
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 
-from rcltest import (MIB, Fixture, check, drive_field, nbd_uri, run_cases, summary,
-                     wait_consistent)
+from rcltest import (MIB, Fixture, check, drive_field, fixture_parent, nbd_uri, run_cases,
+                     summary, wait_consistent)
 
 MDREAD = sys.argv[1] if len(sys.argv) > 1 else None
 ROUNDS = 2
@@ -73,23 +80,27 @@ def vd_partition(fx, vd, slot):
     raise RuntimeError("drive %d has no partition of v%d" % (slot, vd))
 
 
-def md_state(fx, vd, slot):
-    """mdadm --examine's State of VD @vd's superblock on drive @slot (its
-    partition's first MiB copied out, sparse, at the partition's size)."""
-    start, sectors = vd_partition(fx, vd, slot)
-    copy = os.path.join(fx.root, "part")
-    with open(drive_field(fx, slot, "Path"), "rb") as f, open(copy, "wb") as g:
-        f.seek(start * 512)
+def examine(path, at, sectors):
+    """mdadm --examine of the md superblock of a device at byte @at of
+    @path, @sectors long (its first MiB copied out, sparse): {field: value},
+    or {"none": what mdadm said}."""
+    with open(path, "rb") as f, tempfile.NamedTemporaryFile(dir=fixture_parent()) as g:
+        f.seek(at)
         g.write(f.read(MIB))
         g.truncate(sectors * 512)
-    r = subprocess.run(["mdadm", "--examine", copy], capture_output=True, text=True,
-                       env=dict(os.environ, PATH=os.environ["PATH"] + ":/usr/sbin:/sbin"))
-    os.unlink(copy)
-    for line in r.stdout.splitlines():
-        key, _, value = line.partition(" : ")
-        if key.strip() == "State":
-            return value.strip()
-    return "none (%s)" % r.stderr.strip()
+        g.flush()
+        r = subprocess.run(["mdadm", "--examine", g.name], capture_output=True, text=True,
+                           env=dict(os.environ, PATH=os.environ["PATH"] + ":/usr/sbin:/sbin"))
+    fields = dict(line.strip().partition(" : ")[::2] for line in r.stdout.splitlines()
+                  if " : " in line)
+    return fields or {"none": r.stderr.strip()}
+
+
+def md_state(fx, vd, slot):
+    """mdadm --examine's State of VD @vd's superblock on drive @slot."""
+    start, sectors = vd_partition(fx, vd, slot)
+    fields = examine(drive_field(fx, slot, "Path"), start * 512, sectors)
+    return fields.get("State", "none (%s)" % fields.get("none"))
 
 
 def check_states(fx, members, want, when):
@@ -199,6 +210,27 @@ def md_read(fx, vd, slots, size):
     return data
 
 
+def md_superblocks(fx):
+    """What md assembles the LAYOUT VDs from: mdadm --examine of every
+    member's superblock and of each RAID50 span's top raid0 superblock (in
+    the span's data, on its first member), less what a clean open and close
+    may move (Update Time, Events, Checksum)."""
+    moving = {"Update Time", "Events", "Checksum"}
+    supers = {}
+    for vd, (words, slots) in enumerate(LAYOUT):
+        for slot in slots:
+            start, sectors = vd_partition(fx, vd, slot)
+            path = drive_field(fx, slot, "Path")
+            fields = examine(path, start * 512, sectors)
+            supers[vd, slot] = {k: v for k, v in fields.items() if k not in moving}
+            if words[0] == "r50" and slots.index(slot) % 3 == 0:
+                offset = int(fields["Data Offset"].split()[0])
+                span = int(fields["Array Size"].split()[0]) * 2
+                top = examine(path, (start + offset) * 512, span)
+                supers[vd, slot, "top"] = {k: v for k, v in top.items() if k not in moving}
+    return supers
+
+
 def served_is_on_members(fx):
     for words, _ in LAYOUT:
         fx.ok("/c0", "add", "vd", *words)
@@ -212,6 +244,28 @@ def served_is_on_members(fx):
             got = md_read(fx, vd, slots, len(served[vd]))
             check(got == served[vd], "round %d: v%d (%s): md reads from the members what the "
                   "export returned" % (rnd, vd, words[0]))
+    # The issue saw md read the served bytes only after the process had been
+    # started and stopped once more, with no write: such a start and stop
+    # must change nothing md reads, data or superblocks.
+    before = md_superblocks(fx)
+    for key, top in before.items():
+        if key[2:]:
+            check(top.get("Creation Time") == before[key[:2]].get("Creation Time"),
+                  "v%d: the top raid0 was created with its spans" % key[0],
+                  (top.get("Creation Time"), before[key[:2]].get("Creation Time")))
+    fx.serve()
+    fx.ok("/c0", "stop", "service")
+    fx.foreground.wait(timeout=60)
+    after = md_superblocks(fx)
+    for key in before:
+        check(before[key] == after[key], "%s: a start and stop with no write leaves what md "
+              "assembles from as it was" % (key,),
+              {k: (v, after[key].get(k)) for k, v in before[key].items()
+               if after[key].get(k) != v})
+    for vd, (words, slots) in enumerate(LAYOUT):
+        got = md_read(fx, vd, slots, len(served[vd]))
+        check(got == served[vd], "v%d (%s): md reads the same after a start and stop with no "
+              "write" % (vd, words[0]))
 
 
 served_is_on_members.fixture = lambda: Fixture(drives=20, size="64MB", vd=None)

@@ -234,6 +234,7 @@ static enum rcl_status write_top(int fd, uint64_t part_off, const char *serial,
 	                                 .raid_disks = dg->spans,
 	                                 .chunk_sectors = vd->strip_kib * 2},
 	                       .uuid = vd->uuid,
+	                       .ctime = a->ctime,
 	                       .dev_number = span,
 	                       .clean = true};
 	enum rcl_status st = rcl_soft_top_geometry(dg, vd->strip_kib, &a->geo, &top.geo, err);
