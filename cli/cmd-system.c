@@ -3,7 +3,6 @@
  * cmd-system.c - commands without an object path: show, show all,
  * show ctrlcount, version, add controller.
  */
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -37,6 +36,7 @@ static long long vds_not_optimal(const struct rcl_ctrl *ctrl)
 
 static void add_overview_row(struct rcl_node *table, const struct rcl_ctrl *ctrl)
 {
+	const struct rcl_caps *caps = rcl_ctrl_caps(ctrl);
 	struct rcl_node *row = rcl_node_add_object(table, NULL);
 	long long vnopt = vds_not_optimal(ctrl);
 
@@ -48,10 +48,11 @@ static void add_overview_row(struct rcl_node *table, const struct rcl_ctrl *ctrl
 	rcl_node_add_int(row, "DNOpt", dgs_not_optimal(ctrl));
 	rcl_node_add_int(row, "VDs", (long long)rcl_ctrl_vd_count(ctrl));
 	rcl_node_add_int(row, "VNOpt", vnopt);
-	rcl_node_add_str(row, "BBU", "N/A");
-	rcl_node_add_str(row, "sPR", "Off");
+	rcl_node_add_str(row, "BBU", backup_state(caps, "N/A"));
+	/* Whether a patrol read schedule is on is a setting, not yet read here. */
+	rcl_node_add_str(row, "sPR", caps->tasks & (1u << RCL_TASK_PATROL_READ) ? "Off" : "N/A");
 	rcl_node_add_str(row, "DS", "N/A");
-	rcl_node_add_str(row, "EHS", "N");
+	rcl_node_add_str(row, "EHS", caps->emergency_spare ? "Y" : "N");
 	rcl_node_add_int(row, "ASOs", 0);
 	/* StorCLI's overview says "NdAtn" while a VD is not optimal. */
 	rcl_node_add_str(row, "Hlth", vnopt ? "NdAtn" : "Opt");

@@ -24,8 +24,8 @@
  * 3. Describe the kind in a static struct rcl_caps: its RAID levels, strip
  *    sizes, limits, tasks, settings, cache and battery, and whether it
  *    needs a raidcli controller process (only the soft engine does: a card
- *    runs its own tasks). "show all", the checks before a command runs and
- *    the grammar read it; nothing in the CLI names a kind.
+ *    runs its own tasks). "show all", the system overview and the checks
+ *    before a command runs read it; nothing in the CLI names a kind.
  * 4. Add one line to the backends[] list in lib/registry.c and the folder's
  *    files to lib/meson.build.
  * 5. Add tests: unit tests for the backend's own parsing, and golden cases
@@ -49,6 +49,11 @@
  *   raidcli.h's manual lists for the public call; backends never print,
  *   exit or format for display, and never include cli/ headers.
  * - ctrl->priv is the backend's own; only it reads or frees it.
+ *
+ * Not in the contract yet (issue 22's next steps): starting, stopping and
+ * following tasks, settings, the event log, drive health and exports. The
+ * caps already say which of them a kind has; the soft controller's process
+ * (server/) still reaches its engine directly.
  */
 #ifndef RCL_BACKEND_H
 #define RCL_BACKEND_H

@@ -3,8 +3,10 @@
  * test-backend.c - the backend contract (lib/backend.h) as a caller meets
  * it: an operation a backend leaves NULL fails with the one "not supported
  * by this controller (<kind>)" answer, a VD the capability record rules
- * out is refused before the backend is asked, and "add controller" reaches
- * a kind's create op through key=value parameters.
+ * out is refused before the backend is asked (by the library and, naming
+ * the kind, by the CLI before it starts anything), only a kind that needs
+ * one gets a controller process, and "add controller" reaches a kind's
+ * create op through key=value parameters.
  *
  * The "bare" backend below is a fake registered only here: every real
  * backend implements the operations these tests leave NULL, so no real
@@ -12,6 +14,7 @@
  */
 #include <string.h>
 
+#include "cli.h"
 #include "internal.h"
 #include "unit.h"
 
@@ -88,6 +91,63 @@ START_TEST(test_caps_refuse_a_level_and_a_strip)
 }
 END_TEST
 
+/* What the CLI refuses for a bare controller, from the words a user types. */
+static const char *cli_refusal(const char *line)
+{
+	static struct rcl_error err;
+	struct cmd_args args;
+	char **argv;
+	int argc;
+
+	memset(&err, 0, sizeof(err));
+	ck_assert_int_eq(cli_split_line(line, &argc, &argv, &err), RCL_OK);
+	ck_assert_msg(cli_parse(argc, argv, &args, &err) == RCL_OK, "%s", err.msg);
+	if (cli_check_caps(&args, &bare_caps, &err) == RCL_OK)
+		err.msg[0] = '\0';
+	else
+		ck_assert_int_eq(err.status, RCL_UNSUPPORTED);
+	cli_free_words(argc, argv);
+	return err.msg;
+}
+
+START_TEST(test_cli_refuses_what_the_caps_lack)
+{
+	ck_assert_str_eq(cli_refusal("/c0 add vd r5 drives=252:0-2"),
+	                 "RAID level RAID5 is not supported by this controller (bare)");
+	ck_assert_str_eq(cli_refusal("/c0 add vd type=raid1 drives=252:0-1 strip=512"),
+	                 "strip=512 is not supported by this controller (bare); it takes strips "
+	                 "of 64 to 256 KB");
+	ck_assert_str_eq(cli_refusal("/c0/v0 start cc"),
+	                 "consistency check is not supported by this controller (bare)");
+	ck_assert_str_eq(cli_refusal("/c0/e252/s1 show rebuild"),
+	                 "rebuild is not supported by this controller (bare)");
+	ck_assert_str_eq(cli_refusal("/c0/v0 start export"),
+	                 "exporting a virtual drive is not supported by this controller (bare)");
+	ck_assert_str_eq(cli_refusal("/c0 show events type=sincereboot"), "");
+	ck_assert_str_eq(cli_refusal("/c0 add vd type=raid1 drives=252:0-1"), "");
+}
+END_TEST
+
+/* A card that runs its own consistency checks gets no raidcli process for one. */
+START_TEST(test_only_a_kind_that_needs_it_starts_a_process)
+{
+	struct rcl_caps card = bare_caps, soft = bare_caps;
+	struct rcl_error err = {0};
+	struct cmd_args args;
+	char **argv;
+	int argc;
+
+	card.tasks = soft.tasks = 1u << RCL_TASK_CC;
+	soft.needs_process = true;
+	ck_assert_int_eq(cli_split_line("/c0/v0 start cc", &argc, &argv, &err), RCL_OK);
+	ck_assert_int_eq(cli_parse(argc, argv, &args, &err), RCL_OK);
+	ck_assert_int_eq(cli_check_caps(&args, &card, &err), RCL_OK);
+	ck_assert(!cli_starts_process(args.cmd, &card));
+	ck_assert(cli_starts_process(args.cmd, &soft));
+	cli_free_words(argc, argv);
+}
+END_TEST
+
 static struct unit_state scratch;
 
 static void setup(void)
@@ -154,6 +214,11 @@ static Suite *backend_suite(void)
 
 	tc = tcase_create("rcl_caps_check_vd");
 	tcase_add_test(tc, test_caps_refuse_a_level_and_a_strip);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("cli_check_caps");
+	tcase_add_test(tc, test_cli_refuses_what_the_caps_lack);
+	tcase_add_test(tc, test_only_a_kind_that_needs_it_starts_a_process);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("rcl_ctrl_create");
