@@ -81,10 +81,14 @@ enum {
 	CMD_WRITES = 1 << 1,   /* changes state: exclusive controller lock */
 	/* Runs in this process even when the controller process runs (server/service.h). */
 	CMD_LOCAL = 1 << 2,
-	CMD_STARTS_SERVICE = 1 << 3, /* starts the controller process, then runs there */
-	CMD_STOPS_SERVICE = 1 << 4,  /* stops the controller process first */
+	/* Starts the controller process, if the kind needs one, then runs there. */
+	CMD_STARTS_SERVICE = 1 << 3,
+	CMD_STOPS_SERVICE = 1 << 4, /* stops the controller process first */
 	/* The last verb word may carry the value of the option of its name: "set cc=seq". */
 	CMD_VERB_VALUE = 1 << 5,
+	/* type= is a RAID level (strip= a strip size) the controller's caps must have. */
+	CMD_RAID_LEVEL = 1 << 6,
+	CMD_EXPORT = 1 << 7, /* serves a VD to the network: the caps must say exports */
 };
 
 #define CMD_MAX_OPTS 12
@@ -107,6 +111,8 @@ struct cmd_spec {
 	 */
 	cmd_fn check;
 	unsigned flags;
+	/* The task the command starts, stops or shows; the caps must have it. */
+	enum rcl_task_kind task;
 	const char *summary;
 	const char *example;
 	struct opt_spec opts[CMD_MAX_OPTS];
@@ -196,6 +202,17 @@ void grammar_synopsis(struct rcl_buf *sb, const struct cmd_spec *cmd);
 const char *suggest_closest(const char *word, const char *const *candidates, size_t count);
 
 /* run.c */
+/**
+ * cli_check_caps() - refuse, naming the controller's kind, what @caps rule
+ * out for @args: a task the kind does not run, exports it does not serve,
+ * a RAID level or strip size it does not make. Checked before anything
+ * starts, so a refused command starts no controller process.
+ * Return: RCL_OK or RCL_UNSUPPORTED (rcl_unsupported()).
+ */
+enum rcl_status cli_check_caps(const struct cmd_args *args, const struct rcl_caps *caps,
+                               struct rcl_error *err);
+/* cli_starts_process() - whether @cmd starts a controller process for a kind of @caps. */
+bool cli_starts_process(const struct cmd_spec *cmd, const struct rcl_caps *caps);
 /**
  * cli_run() - execute a parsed command into @reply (one result per
  * controller addressed). Return: the first failure's status.
@@ -378,6 +395,11 @@ void add_topology(struct rcl_node *data, const struct rcl_ctrl *ctrl, const stru
 bool id_in(const struct id_set *set, unsigned id);
 /* drive_selected() - whether @drive is addressed by @path. */
 bool drive_selected(const struct obj_path *path, const struct rcl_drive *drive);
+/*
+ * backup_state() - a BBU or CacheVault column's word for @caps' cache
+ * backup: @absent ("NA", "N/A": StorCLI spells it both ways) when it has none.
+ */
+const char *backup_state(const struct rcl_caps *caps, const char *absent);
 /* format_time() - "%m/%d/%Y, %H:%M:%S" of @t in local time, as StorCLI. */
 void format_time(char *out, size_t size, time_t t);
 

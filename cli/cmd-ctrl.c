@@ -3,6 +3,7 @@
  * cmd-ctrl.c - controller commands: /cN show [all], /cN del, /cN add drive.
  */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -48,9 +49,51 @@ enum rcl_status cmd_ctrl_show(struct cmd_ctx *c, struct rcl_error *err)
 	return RCL_OK;
 }
 
+/* @kib as StorCLI writes a strip size: "64 KB", "1.000 MB". */
+static void add_strip(struct rcl_node *section, const char *key, unsigned kib)
+{
+	if (kib < 1024)
+		rcl_node_add_strf(section, key, "%u KB", kib);
+	else
+		rcl_node_add_strf(section, key, "%.3f MB", kib / 1024.0);
+}
+
+/* "(2 drives)" for a fixed mirror width, "(2 or more drives)" for any. */
+static size_t mirror_width(char *out, size_t size, unsigned drives, const char *per)
+{
+	if (drives)
+		return (size_t)snprintf(out, size, "(%u drives%s)", drives, per);
+	return (size_t)snprintf(out, size, "(2 or more drives%s)", per);
+}
+
+/*
+ * StorCLI's "RAID Level Supported": "RAID0, RAID1(2 drives), ..., RAID60".
+ * In a fixed buffer (all seven levels fit): no allocation left to fail.
+ */
+static void add_levels(struct rcl_node *section, const struct rcl_caps *caps)
+{
+	char text[192] = "";
+	size_t len = 0;
+
+	for (unsigned l = RCL_RAID0; l <= RCL_RAID60; l++) {
+		if (!(caps->levels & (1u << l)))
+			continue;
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "%s%s", len ? ", " : "",
+		                        rcl_raid_level_name(l));
+		if (l == RCL_RAID1)
+			len +=
+			    mirror_width(text + len, sizeof(text) - len, caps->mirror_drives, "");
+		else if (l == RCL_RAID10)
+			len += mirror_width(text + len, sizeof(text) - len, caps->mirror_drives,
+			                    " per span");
+	}
+	rcl_node_add_str(section, "RAID Level Supported", text);
+}
+
 enum rcl_status cmd_ctrl_show_all(struct cmd_ctx *c, struct rcl_error *err)
 {
 	const struct rcl_ctrl_info *info = rcl_ctrl_info(c->ctrl);
+	const struct rcl_caps *caps = rcl_ctrl_caps(c->ctrl);
 	struct rcl_node *data = c->res->data;
 	struct rcl_node *section;
 	char now[32], created[32];
@@ -76,36 +119,34 @@ enum rcl_status cmd_ctrl_show_all(struct cmd_ctx *c, struct rcl_error *err)
 
 	section = rcl_node_add_object(data, "Status");
 	rcl_node_add_str(section, "Controller Status", "Optimal");
-	rcl_node_add_str(section, "BBU Status", "NA");
+	rcl_node_add_str(section, "BBU Status", backup_state(caps, "NA"));
 
 	/* Say what the hardware lacks instead of inventing sensor readings. */
 	section = rcl_node_add_object(data, "HwCfg");
 	rcl_node_add_int(section, "Backend Port Count", info->max_drives);
-	rcl_node_add_str(section, "BBU", "Absent");
+	rcl_node_add_str(section, "BBU", caps->backup ? "Present" : "Absent");
 	rcl_node_add_str(section, "Alarm", "Absent");
-	rcl_node_add_str(section, "On Board Memory Size", "0MB");
+	rcl_node_add_strf(section, "On Board Memory Size", "%uMB", caps->cache_mib);
 	rcl_node_add_str(section, "Temperature Sensor for ROC", "Absent");
 	rcl_node_add_str(section, "Temperature Sensor for Controller", "Absent");
 
 	/* What "add vd" uses when no option says otherwise. */
 	section = rcl_node_add_object(data, "Defaults");
-	rcl_node_add_str(section, "Strip Size", "64 KB");
-	rcl_node_add_str(section, "Write Policy", "WT");
-	rcl_node_add_str(section, "Read Policy", "RA");
+	add_strip(section, "Strip Size", caps->strip_default_kib);
+	rcl_node_add_str(section, "Write Policy", rcl_write_policy_name(caps->default_write));
+	rcl_node_add_str(section, "Read Policy", rcl_read_policy_name(caps->default_read));
 
 	section = rcl_node_add_object(data, "Capabilities");
-	rcl_node_add_str(section, "Supported Drives", "Image File, Block Device");
-	rcl_node_add_str(section, "RAID Level Supported",
-	                 "RAID0, RAID1(2 drives), RAID5, RAID6, RAID10(2 drives per span), RAID50, "
-	                 "RAID60");
-	rcl_node_add_int(section, "Max Arrays", RCL_MAX_DGS);
-	rcl_node_add_int(section, "Max Arms Per VD", RCL_MAX_DRIVES_PER_SPAN);
-	rcl_node_add_int(section, "Max Spans Per VD", RCL_MAX_SPANS);
-	rcl_node_add_int(section, "Max Number of VDs", RCL_MAX_VDS);
-	rcl_node_add_int(section, "Max VD per array", RCL_MAX_VDS_PER_DG);
+	rcl_node_add_str(section, "Supported Drives", caps->drive_kinds);
+	add_levels(section, caps);
+	rcl_node_add_int(section, "Max Arrays", caps->max_dgs);
+	rcl_node_add_int(section, "Max Arms Per VD", caps->max_drives_per_span);
+	rcl_node_add_int(section, "Max Spans Per VD", caps->max_spans);
+	rcl_node_add_int(section, "Max Number of VDs", caps->max_vds);
+	rcl_node_add_int(section, "Max VD per array", caps->max_vds_per_dg);
 	rcl_node_add_int(section, "Max Drives", info->max_drives);
-	rcl_node_add_str(section, "Min Strip Size", "8 KB");
-	rcl_node_add_str(section, "Max Strip Size", "1.000 MB");
+	add_strip(section, "Min Strip Size", caps->strip_min_kib);
+	add_strip(section, "Max Strip Size", caps->strip_max_kib);
 	rcl_node_add_str(section, "Enable JBOD", info->jbod ? "Yes" : "No");
 
 	add_counts_and_lists(data, c->ctrl);

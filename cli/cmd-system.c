@@ -3,7 +3,6 @@
  * cmd-system.c - commands without an object path: show, show all,
  * show ctrlcount, version, add controller.
  */
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -37,6 +36,7 @@ static long long vds_not_optimal(const struct rcl_ctrl *ctrl)
 
 static void add_overview_row(struct rcl_node *table, const struct rcl_ctrl *ctrl)
 {
+	const struct rcl_caps *caps = rcl_ctrl_caps(ctrl);
 	struct rcl_node *row = rcl_node_add_object(table, NULL);
 	long long vnopt = vds_not_optimal(ctrl);
 
@@ -48,10 +48,11 @@ static void add_overview_row(struct rcl_node *table, const struct rcl_ctrl *ctrl
 	rcl_node_add_int(row, "DNOpt", dgs_not_optimal(ctrl));
 	rcl_node_add_int(row, "VDs", (long long)rcl_ctrl_vd_count(ctrl));
 	rcl_node_add_int(row, "VNOpt", vnopt);
-	rcl_node_add_str(row, "BBU", "N/A");
-	rcl_node_add_str(row, "sPR", "Off");
+	rcl_node_add_str(row, "BBU", backup_state(caps, "N/A"));
+	/* Whether a patrol read schedule is on is a setting, not yet read here. */
+	rcl_node_add_str(row, "sPR", caps->tasks & (1u << RCL_TASK_PATROL_READ) ? "Off" : "N/A");
 	rcl_node_add_str(row, "DS", "N/A");
-	rcl_node_add_str(row, "EHS", "N");
+	rcl_node_add_str(row, "EHS", caps->emergency_spare ? "Y" : "N");
 	rcl_node_add_int(row, "ASOs", 0);
 	/* StorCLI's overview says "NdAtn" while a VD is not optimal. */
 	rcl_node_add_str(row, "Hlth", vnopt ? "NdAtn" : "Opt");
@@ -121,32 +122,20 @@ enum rcl_status cmd_system_version(struct cmd_ctx *c, struct rcl_error *err)
 	return RCL_OK;
 }
 
+/* Every option given but type= goes to the kind's backend as key=value. */
 enum rcl_status cmd_add_controller(struct cmd_ctx *c, struct rcl_error *err)
 {
-	const char *sector = cmd_value(c->args, "sectorsize");
-	const char *size = cmd_value(c->args, "size");
-	struct rcl_soft_params params = {
-	    .drives = (unsigned)strtoul(cmd_value(c->args, "drives"), NULL, 10),
-	    .sector_size = sector ? (unsigned)strtoul(sector, NULL, 10) : 512,
-	    .dir = cmd_value(c->args, "dir"),
-	};
+	const struct cmd_spec *cmd = c->args->cmd;
+	struct rcl_kv params[CMD_MAX_OPTS];
+	size_t count = 0;
 	struct rcl_ctrl *ctrl;
 	enum rcl_status st;
 	unsigned id;
 
-	if (params.drives && !size)
-		return rcl_fail(err, RCL_INVALID_COMMAND,
-		                "missing option 'size=' (each image's size), as in: raidcli add "
-		                "controller type=soft drives=%u size=10GB",
-		                params.drives);
-	if (size && rcl_size_parse(size, &params.drive_bytes, err))
-		return RCL_INVALID_PARAM;
-	/* The library checks this too, but only here is the typed value known. */
-	if (params.drives && params.drive_bytes < RCL_SOFT_MIN_DRIVE_BYTES)
-		return rcl_fail(err, RCL_INVALID_PARAM,
-		                "invalid value '%s' for 'size=': a drive needs at least %llu MiB",
-		                size, RCL_SOFT_MIN_DRIVE_BYTES >> 20);
-	st = rcl_soft_create(c->lib, &params, &id, err);
+	for (size_t i = 0; i < CMD_MAX_OPTS && cmd->opts[i].name; i++)
+		if (c->args->values[i] && strcmp(cmd->opts[i].name, "type"))
+			params[count++] = (struct rcl_kv){cmd->opts[i].name, c->args->values[i]};
+	st = rcl_ctrl_create(c->lib, cmd_value(c->args, "type"), params, count, &id, err);
 	if (st)
 		return st;
 	rcl_result_describe(c->res, "Added controller /c%u.", id);

@@ -5,6 +5,7 @@
  * A controller whose controller process runs gets the command sent there
  * instead (server/service.h), unless the command is CMD_LOCAL.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -45,7 +46,8 @@ void cli_reply_error(struct rcl_reply *reply, const struct obj_path *path,
  * process's result.
  */
 static enum rcl_status reach_service(struct rcl_ctx *lib, const struct cmd_args *args, unsigned id,
-                                     struct rcl_result *res, bool *forwarded, struct rcl_error *err)
+                                     bool starts, struct rcl_result *res, bool *forwarded,
+                                     struct rcl_error *err)
 {
 	unsigned flags = args->cmd->flags;
 	enum rcl_status st = RCL_OK;
@@ -63,11 +65,11 @@ static enum rcl_status reach_service(struct rcl_ctx *lib, const struct cmd_args 
 	 * starts the next and goes there.
 	 */
 	for (int tries = 0; !st && !*forwarded && tries < 2; tries++) {
-		if (flags & CMD_STARTS_SERVICE)
+		if (starts)
 			st = service_start(lib, id, &started, err);
 		if (!st)
 			st = service_forward(lib, args, id, res, forwarded, err);
-		if (!(flags & CMD_STARTS_SERVICE))
+		if (!starts)
 			break;
 	}
 	return st;
@@ -93,7 +95,8 @@ static void note_lost_event(struct rcl_result *res, const struct rcl_ctrl *ctrl)
  * by itself, so a command refused after it would not have changed nothing.
  * A process that runs checks a command it is sent itself.
  */
-static enum rcl_status check_first(struct cmd_ctx *c, unsigned id, struct rcl_error *err)
+static enum rcl_status check_first(struct cmd_ctx *c, unsigned id, bool starts,
+                                   struct rcl_error *err)
 {
 	const struct cmd_spec *cmd = c->args->cmd;
 	struct service_paths p;
@@ -102,7 +105,7 @@ static enum rcl_status check_first(struct cmd_ctx *c, unsigned id, struct rcl_er
 	if (!cmd->check)
 		return RCL_OK;
 	st = service_paths(c->lib, id, &p, err);
-	if (st || ((cmd->flags & CMD_STARTS_SERVICE) && (service_self(id) || service_pid(&p))))
+	if (st || (starts && (service_self(id) || service_pid(&p))))
 		return st;
 	st = rcl_ctrl_open(c->lib, id, RCL_LOCK_SHARED, &c->ctrl, err);
 	if (!st)
@@ -112,6 +115,27 @@ static enum rcl_status check_first(struct cmd_ctx *c, unsigned id, struct rcl_er
 	return st;
 }
 
+enum rcl_status cli_check_caps(const struct cmd_args *args, const struct rcl_caps *caps,
+                               struct rcl_error *err)
+{
+	const struct cmd_spec *cmd = args->cmd;
+	const char *type = cmd_value(args, "type"), *strip = cmd_value(args, "strip");
+	enum rcl_raid_level level;
+
+	if (cmd->task && !(caps->tasks & (1u << cmd->task)))
+		return rcl_unsupported(err, caps->kind, rcl_task_kind_name(cmd->task), NULL);
+	if ((cmd->flags & CMD_EXPORT) && !caps->exports)
+		return rcl_unsupported(err, caps->kind, "exporting a virtual drive", NULL);
+	if (!(cmd->flags & CMD_RAID_LEVEL) || !type || rcl_raid_level_parse(type, &level, NULL))
+		return RCL_OK;
+	return rcl_caps_check_vd(caps, level, strip ? (unsigned)strtoul(strip, NULL, 10) : 0, err);
+}
+
+bool cli_starts_process(const struct cmd_spec *cmd, const struct rcl_caps *caps)
+{
+	return (cmd->flags & CMD_STARTS_SERVICE) && caps->needs_process;
+}
+
 static enum rcl_status run_on_ctrl(struct rcl_ctx *lib, const struct cmd_args *args, unsigned id,
                                    struct rcl_reply *reply)
 {
@@ -119,15 +143,22 @@ static enum rcl_status run_on_ctrl(struct rcl_ctx *lib, const struct cmd_args *a
 	struct rcl_result *res = rcl_reply_add(reply, (int)id);
 	struct cmd_ctx c = {.lib = lib, .args = args, .res = res};
 	struct rcl_error err = {0};
-	bool forwarded;
+	const struct rcl_caps *caps;
+	bool forwarded, starts = false;
 	enum rcl_status st;
 
 	if (!res)
 		return RCL_NOMEM;
-	st = check_first(&c, id, &err);
+	st = rcl_ctx_ctrl_caps(lib, id, &caps, &err);
+	if (!st) {
+		starts = cli_starts_process(args->cmd, caps);
+		st = cli_check_caps(args, caps, &err);
+	}
+	if (!st)
+		st = check_first(&c, id, starts, &err);
 	forwarded = false;
 	if (!st)
-		st = reach_service(lib, args, id, res, &forwarded, &err);
+		st = reach_service(lib, args, id, starts, res, &forwarded, &err);
 	if (forwarded)
 		return res->status;
 	if (!st)

@@ -46,6 +46,7 @@ enum rcl_status rcl_ctrl_open(struct rcl_ctx *ctx, unsigned id, enum rcl_lock lo
 	}
 	ctrl->ctx = ctx;
 	ctrl->entry = *entry;
+	ctrl->caps = *entry->ops->caps;
 	ctrl->lock_fd = -1;
 	st = rcl_mkdir_in(ctx->state_dir, "locks", 0700, err);
 	if (!st)
@@ -92,6 +93,22 @@ unsigned rcl_ctrl_id(const struct rcl_ctrl *ctrl)
 const struct rcl_ctrl_info *rcl_ctrl_info(const struct rcl_ctrl *ctrl)
 {
 	return &ctrl->info;
+}
+
+const struct rcl_caps *rcl_ctrl_caps(const struct rcl_ctrl *ctrl)
+{
+	return &ctrl->caps;
+}
+
+enum rcl_status rcl_ctx_ctrl_caps(const struct rcl_ctx *ctx, unsigned id,
+                                  const struct rcl_caps **caps, struct rcl_error *err)
+{
+	const struct rcl_registry_entry *entry = entry_by_id(ctx, id);
+
+	if (!entry)
+		return rcl_fail(err, RCL_NOT_FOUND, "controller /c%u not found", id);
+	*caps = entry->ops->caps;
+	return RCL_OK;
 }
 
 size_t rcl_ctrl_enclosure_count(const struct rcl_ctrl *ctrl)
@@ -175,7 +192,7 @@ enum rcl_status rcl_ctrl_add_drive(struct rcl_ctrl *ctrl, const char *path, unsi
 	 */
 	st = rcl_registry_lock(ctrl->ctx, &reg_fd, err);
 	if (!st)
-		st = ctrl->entry.ops->add_drive(ctrl, path, slot, err);
+		st = RCL_OP(ctrl, add_drive, "adding a drive", err, path, slot);
 	rcl_unlock(reg_fd);
 	if (!st)
 		record_drive_added(ctrl, *slot);
@@ -190,7 +207,7 @@ enum rcl_status rcl_ctrl_remove_drive(struct rcl_ctrl *ctrl, const struct rcl_dr
 	enum rcl_status st = rcl_ctrl_check_remove_drive(ctrl, drive, force, err);
 
 	if (!st)
-		st = ctrl->entry.ops->remove_drive(ctrl, drive, err);
+		st = RCL_OP(ctrl, remove_drive, "removing a drive", err, drive);
 
 	if (!st)
 		(void)rcl_event_record(ctrl, RCL_EVENT_DRIVE_REMOVED, NULL,
@@ -206,6 +223,11 @@ enum rcl_status rcl_ctrl_delete(struct rcl_ctrl *ctrl, unsigned flags, struct rc
 	enum rcl_status st;
 	int reg_fd = -1;
 
+	/* Refused before the registry forgets it: a kind found on the host stays. */
+	if (!ctrl->entry.ops->destroy) {
+		st = rcl_unsupported(err, ctrl->caps.kind, "deleting the controller", NULL);
+		goto out;
+	}
 	st = rcl_registry_lock(ctx, &reg_fd, err);
 	if (st)
 		goto out;

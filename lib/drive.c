@@ -66,7 +66,7 @@ enum rcl_status rcl_ctrl_add_hotspare(struct rcl_ctrl *ctrl, const struct rcl_dr
 		return rcl_fail(err, RCL_NOT_ALLOWED,
 		                "/c%u already has %d hot spares, the most it takes", ctrl->entry.id,
 		                RCL_MAX_HOT_SPARES);
-	st = ctrl->entry.ops->add_hotspare(ctrl, ref, dgs, dg_count, force, err);
+	st = RCL_OP(ctrl, add_hotspare, "adding a hot spare", err, ref, dgs, dg_count, force);
 	if (!st)
 		(void)rcl_event_record(ctrl, RCL_EVENT_HOTSPARE_ADDED, NULL,
 		                       "Drive /c%u/e%u/s%u is now a %s hot spare", ctrl->entry.id,
@@ -81,7 +81,7 @@ enum rcl_status rcl_ctrl_set_locate(struct rcl_ctrl *ctrl, const struct rcl_driv
 	if (!rcl_ctrl_find_drive(ctrl, ref))
 		return rcl_fail(err, RCL_NOT_FOUND, "drive %u:%u not found on /c%u", ref->enclosure,
 		                ref->slot, ctrl->entry.id);
-	return ctrl->entry.ops->set_locate(ctrl, ref, on, err);
+	return RCL_OP(ctrl, set_locate, "locating a drive", err, ref, on);
 }
 
 enum rcl_status rcl_ctrl_set_jbod_mode(struct rcl_ctrl *ctrl, bool on, struct rcl_error *err)
@@ -94,7 +94,7 @@ enum rcl_status rcl_ctrl_set_jbod_mode(struct rcl_ctrl *ctrl, bool on, struct rc
 			                "drive %u:%u is JBOD; make it unconfigured good first "
 			                "(set good)",
 			                ctrl->drives[i].enclosure, ctrl->drives[i].slot);
-	st = ctrl->entry.ops->set_jbod_mode(ctrl, on, err);
+	st = RCL_OP(ctrl, set_jbod_mode, "JBOD mode", err, on);
 	if (!st)
 		(void)rcl_event_record(ctrl, RCL_EVENT_CTRL_CHANGED, NULL, "JBOD mode %s",
 		                       on ? "on" : "off");
@@ -118,7 +118,7 @@ enum rcl_status rcl_ctrl_set_drive_jbod(struct rcl_ctrl *ctrl, const struct rcl_
 		return rcl_fail(err, RCL_NOT_ALLOWED, "drive %u:%u is %s, not %s", ref->enclosure,
 		                ref->slot, rcl_pd_state_abbrev(d->state),
 		                rcl_pd_state_abbrev(from));
-	st = ctrl->entry.ops->set_drive_jbod(ctrl, ref, on, err);
+	st = RCL_OP(ctrl, set_drive_jbod, "a JBOD drive", err, ref, on);
 	if (!st)
 		(void)rcl_event_record(ctrl, RCL_EVENT_DRIVE_STATE_CHANGED, NULL,
 		                       "Drive /c%u/e%u/s%u state changed to %s", ctrl->entry.id,
@@ -137,7 +137,7 @@ enum rcl_status rcl_ctrl_delete_hotspare(struct rcl_ctrl *ctrl, const struct rcl
 	if (d->state != RCL_PD_GHS && d->state != RCL_PD_DHS)
 		return rcl_fail(err, RCL_NOT_ALLOWED, "drive %u:%u is not a hot spare (%s)",
 		                ref->enclosure, ref->slot, rcl_pd_state_abbrev(d->state));
-	st = ctrl->entry.ops->delete_hotspare(ctrl, ref, err);
+	st = RCL_OP(ctrl, delete_hotspare, "deleting a hot spare", err, ref);
 	if (!st)
 		(void)rcl_event_record(ctrl, RCL_EVENT_HOTSPARE_REMOVED, NULL,
 		                       "Drive /c%u/e%u/s%u is no longer a hot spare",
@@ -306,7 +306,7 @@ enum rcl_status rcl_ctrl_set_drive_state(struct rcl_ctrl *ctrl, const struct rcl
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
 	for (size_t i = 0; i < count; i++)
 		before[i] = ctrl->vds[i];
-	st = ctrl->entry.ops->set_drive_state(ctrl, ref, change, err);
+	st = RCL_OP(ctrl, set_drive_state, "changing a drive's state", err, ref, change);
 	if (!st)
 		log_state_change(ctrl, ref, change, from, before, count);
 	rcl_free(before);

@@ -36,7 +36,7 @@ enum rcl_status rcl_ctrl_foreign(struct rcl_ctrl *ctrl, struct rcl_foreign *out,
                                  struct rcl_error *err)
 {
 	memset(out, 0, sizeof(*out));
-	return settle(ctrl->entry.ops->foreign_show(ctrl, out, err), out);
+	return settle(RCL_OP(ctrl, foreign_show, "reading foreign configurations", err, out), out);
 }
 
 enum rcl_status rcl_ctrl_import_foreign(struct rcl_ctrl *ctrl, bool preview,
@@ -45,7 +45,9 @@ enum rcl_status rcl_ctrl_import_foreign(struct rcl_ctrl *ctrl, bool preview,
 	enum rcl_status st;
 
 	memset(out, 0, sizeof(*out));
-	st = settle(ctrl->entry.ops->foreign_import(ctrl, preview, out, err), out);
+	st = settle(
+	    RCL_OP(ctrl, foreign_import, "importing foreign configurations", err, preview, out),
+	    out);
 	if (!st && !preview)
 		(void)rcl_event_record(ctrl, RCL_EVENT_FOREIGN_IMPORTED, NULL,
 		                       "Imported %zu foreign configuration%s (%zu VDs)", out->count,
@@ -59,7 +61,8 @@ enum rcl_status rcl_ctrl_delete_foreign(struct rcl_ctrl *ctrl, bool force, struc
 	enum rcl_status st;
 
 	memset(out, 0, sizeof(*out));
-	st = settle(ctrl->entry.ops->foreign_delete(ctrl, force, out, err), out);
+	st = settle(
+	    RCL_OP(ctrl, foreign_delete, "deleting foreign configurations", err, force, out), out);
 	if (!st)
 		(void)rcl_event_record(ctrl, RCL_EVENT_FOREIGN_DELETED, NULL,
 		                       "Deleted %zu foreign configuration%s (%zu VDs)", out->count,

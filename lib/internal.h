@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * internal.h - what the library's parts share and callers never see: the
- * backend contract, the controller object, and state-file helpers.
+ * controller object, the registry and state-file helpers. The backend
+ * contract is backend.h.
  */
 #ifndef RCL_INTERNAL_H
 #define RCL_INTERNAL_H
@@ -10,76 +11,19 @@
 
 #include <json-c/json.h>
 
+#include "backend.h"
 #include "raidcli.h"
 
 struct rcl_ctrl;
 
-/**
- * struct rcl_backend_ops - one backend's operations over the model.
- *
- * Every member is required; an operation a backend cannot do points at the
- * matching rcl_unsupported_*() stub, so no caller tests for NULL. Backends
- * never print and never format for display.
- *
- * @load:	fill ctrl->info and ctrl->drives from the backend's state; the
- *		controller lock is already held.
- * @unload:	free what @load allocated in ctrl->priv.
- * @add_drive:	put @path in the first free slot (exclusive lock held).
- * @remove_drive: empty @drive's slot (exclusive lock held).
- * @destroy:	drop the backend's own state before the registry forgets the
- *		controller (exclusive lock held).
- * @create_vd:	create a VD from checked @params (exclusive lock held).
- * @delete_vd, @set_vd: as rcl_ctrl_delete_vd() and rcl_ctrl_set_vd().
- * @add_hotspare, @delete_hotspare: as rcl_ctrl_add_hotspare() and
- *		rcl_ctrl_delete_hotspare(), the drive's state checked.
- * @set_locate:	as rcl_ctrl_set_locate(), the drive found.
- * @set_jbod_mode, @set_drive_jbod: as rcl_ctrl_set_jbod_mode() and
- *		rcl_ctrl_set_drive_jbod(), the states checked.
- * @set_drive_state: as rcl_ctrl_set_drive_state() for a member (all but
- *		GOOD of a JBOD drive), the states and @force checked.
- * @foreign_show, @foreign_import, @foreign_delete: as rcl_ctrl_foreign(),
- *		rcl_ctrl_import_foreign() and rcl_ctrl_delete_foreign(), @out
- *		empty (exclusive lock held for import and delete).
- *
- * After a changing operation the backend refreshes ctrl->drives, ->dgs
- * and ->vds, so the caller sees the new configuration.
+/*
+ * RCL_OP() - call backend operation @op of @ctrl as op(@ctrl, ..., @err),
+ * or, if the backend left it NULL, fail with rcl_unsupported() naming
+ * @what ("adding a drive"): the one place that tests an op for NULL.
  */
-struct rcl_backend_ops {
-	const char *name;
-	enum rcl_status (*load)(struct rcl_ctrl *ctrl, struct rcl_error *err);
-	void (*unload)(struct rcl_ctrl *ctrl);
-	enum rcl_status (*add_drive)(struct rcl_ctrl *ctrl, const char *path, unsigned *slot,
-	                             struct rcl_error *err);
-	enum rcl_status (*remove_drive)(struct rcl_ctrl *ctrl, const struct rcl_drive *drive,
-	                                struct rcl_error *err);
-	enum rcl_status (*destroy)(struct rcl_ctrl *ctrl, unsigned flags, struct rcl_error *err);
-	enum rcl_status (*create_vd)(struct rcl_ctrl *ctrl, const struct rcl_vd_params *params,
-	                             unsigned *vd, struct rcl_error *err);
-	enum rcl_status (*delete_vd)(struct rcl_ctrl *ctrl, unsigned vd, bool force,
-	                             struct rcl_error *err);
-	enum rcl_status (*set_vd)(struct rcl_ctrl *ctrl, unsigned vd,
-	                          const struct rcl_vd_props *props, struct rcl_error *err);
-	enum rcl_status (*add_hotspare)(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
-	                                const unsigned *dgs, size_t dg_count, bool force,
-	                                struct rcl_error *err);
-	enum rcl_status (*delete_hotspare)(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
-	                                   struct rcl_error *err);
-	enum rcl_status (*set_locate)(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
-	                              bool on, struct rcl_error *err);
-	enum rcl_status (*set_jbod_mode)(struct rcl_ctrl *ctrl, bool on, struct rcl_error *err);
-	enum rcl_status (*set_drive_jbod)(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
-	                                  bool on, struct rcl_error *err);
-	enum rcl_status (*set_drive_state)(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
-	                                   enum rcl_drive_change change, struct rcl_error *err);
-	enum rcl_status (*foreign_show)(struct rcl_ctrl *ctrl, struct rcl_foreign *out,
-	                                struct rcl_error *err);
-	enum rcl_status (*foreign_import)(struct rcl_ctrl *ctrl, bool preview,
-	                                  struct rcl_foreign *out, struct rcl_error *err);
-	enum rcl_status (*foreign_delete)(struct rcl_ctrl *ctrl, bool force,
-	                                  struct rcl_foreign *out, struct rcl_error *err);
-};
-
-extern const struct rcl_backend_ops rcl_soft_ops;
+#define RCL_OP(ctrl, op, what, err, ...)                                                           \
+	((ctrl)->entry.ops->op ? (ctrl)->entry.ops->op((ctrl), __VA_ARGS__, (err))                 \
+	                       : rcl_unsupported((err), (ctrl)->caps.kind, (what), NULL))
 
 /* The VDs of every foreign configuration in @f. */
 size_t rcl_foreign_vd_count(const struct rcl_foreign *f);
@@ -88,7 +32,7 @@ size_t rcl_foreign_vd_count(const struct rcl_foreign *f);
 struct rcl_registry_entry {
 	unsigned id;
 	const struct rcl_backend_ops *ops;
-	char key[64];
+	char key[RCL_KEY_SIZE];
 };
 
 struct rcl_ctx {
@@ -103,6 +47,7 @@ struct rcl_ctrl {
 	struct rcl_registry_entry entry; /* a copy: registry reloads move entries */
 	int lock_fd;
 	struct rcl_ctrl_info info;
+	struct rcl_caps caps; /* the kind's, as @load may have narrowed them */
 	struct rcl_enclosure *enclosures;
 	size_t enclosure_count;
 	struct rcl_drive *drives;

@@ -869,6 +869,145 @@ enum rcl_status rcl_mkdir_in(const char *base, const char *sub, unsigned mode,
                              struct rcl_error *err);
 
 /* ------------------------------------------------------------------------
+ * Controller kinds and what each can do.
+ *
+ * Every controller belongs to a kind ("soft", later "nvme", "megaraid",
+ * "redfish"), served by one backend (lib/backend.h). What a controller can
+ * do is data, a struct rcl_caps, so that "show all", the checks before a
+ * command runs and (later) help and completion read one record instead of
+ * assuming the soft controller's answers.
+ */
+
+/* Background tasks, one kind for every backend. RCL_TASK_NONE: no task. */
+enum rcl_task_kind {
+	RCL_TASK_NONE,
+	RCL_TASK_REBUILD,
+	RCL_TASK_CC, /* consistency check */
+	RCL_TASK_INIT,
+	RCL_TASK_BGI, /* background initialization */
+	RCL_TASK_PATROL_READ,
+	RCL_TASK_MIGRATE,   /* level migration, capacity expansion */
+	RCL_TASK_ERASE,     /* drive erase or sanitize */
+	RCL_TASK_SELF_TEST, /* a drive's self-test */
+	RCL_TASK_FW_UPDATE,
+	RCL_TASK_KIND_COUNT,
+};
+
+/* rcl_task_kind_name() - "consistency check", as refusals name a task. */
+const char *rcl_task_kind_name(enum rcl_task_kind kind);
+
+/* Settings a controller may offer: rates, priorities, schedules, policies. */
+enum rcl_setting {
+	RCL_SETTING_REBUILD_RATE,
+	RCL_SETTING_CC_RATE,
+	RCL_SETTING_BGI_RATE,
+	RCL_SETTING_PR_RATE,
+	RCL_SETTING_RECON_RATE,
+	RCL_SETTING_REBUILD_PRIORITY,
+	RCL_SETTING_CC_SCHEDULE,
+	RCL_SETTING_PR_SCHEDULE,
+	RCL_SETTING_JBOD,
+	RCL_SETTING_VD_POLICY, /* a VD's write, read and access policy */
+	RCL_SETTING_COUNT,
+};
+
+/* What keeps a controller's cache safe through a power loss. */
+enum rcl_cache_backup {
+	RCL_BACKUP_NONE,
+	RCL_BACKUP_BBU,
+	RCL_BACKUP_CACHEVAULT,
+};
+
+/**
+ * struct rcl_caps - what a controller can do. Plain data (no pointers), so
+ * a backend can fill it from a static table or from a fixture file.
+ * @kind:	the controller's kind, as refusals name it ("soft").
+ * @drive_kinds: what its drives are, as "show all" lists them.
+ * @levels:	bit (1u << level) per enum rcl_raid_level it creates.
+ * @mirror_drives: drives in a RAID1 VD or a RAID10 span: a fixed count
+ *		(md's near-2 layout: 2), or 0 for "2 or more".
+ * @strip_min_kib, @strip_max_kib, @strip_default_kib: its strip sizes
+ *		(powers of two), and the one "add vd" takes without strip=.
+ * @max_spans, @max_drives_per_span, @max_dgs, @max_vds, @max_vds_per_dg:
+ *		configuration limits, each at most the model's RCL_MAX_* (the
+ *		CLI sizes its lists by those).
+ * @tasks:	bit (1u << kind) per enum rcl_task_kind it runs.
+ * @settings:	bit (1u << setting) per enum rcl_setting it offers.
+ * @default_write, @default_read: the policies of a VD created without any.
+ * @cache_mib:	on-board cache memory (0: none).
+ * @backup:	what backs the cache up.
+ * @emergency_spare: uses an unconfigured drive as a spare when none is left.
+ * @needs_process: a raidcli controller process runs its tasks and exports
+ *		(the soft controller's engine); a card runs them itself.
+ * @exports:	serves its VDs to the network itself (NBD).
+ */
+struct rcl_caps {
+	char kind[16];
+	char drive_kinds[64];
+	unsigned levels;
+	unsigned mirror_drives;
+	unsigned strip_min_kib, strip_max_kib, strip_default_kib;
+	unsigned max_spans, max_drives_per_span;
+	unsigned max_dgs, max_vds, max_vds_per_dg;
+	unsigned tasks;
+	unsigned settings;
+	enum rcl_write_policy default_write;
+	enum rcl_read_policy default_read;
+	unsigned cache_mib;
+	enum rcl_cache_backup backup;
+	bool emergency_spare;
+	bool needs_process;
+	bool exports;
+};
+
+/* rcl_ctrl_caps() - what open controller @ctrl can do (borrowed). */
+const struct rcl_caps *rcl_ctrl_caps(const struct rcl_ctrl *ctrl);
+
+/**
+ * rcl_ctx_ctrl_caps() - what controller @id's kind can do, without opening
+ * it (no lock, no I/O): enough to decide whether a command needs a
+ * controller process, or is one its kind cannot do at all.
+ * Return: RCL_OK and *@caps (borrowed); RCL_NOT_FOUND.
+ */
+enum rcl_status rcl_ctx_ctrl_caps(const struct rcl_ctx *ctx, unsigned id,
+                                  const struct rcl_caps **caps, struct rcl_error *err);
+
+/**
+ * rcl_unsupported() - the one failure for what a controller cannot do:
+ * RCL_UNSUPPORTED, "<@what> is not supported by this controller (<@kind>)",
+ * then "; <@hint>" if @hint is not NULL. Backends leave an operation they
+ * cannot do NULL and the library answers with this; the CLI uses it for
+ * what the capability record rules out.
+ */
+enum rcl_status rcl_unsupported(struct rcl_error *err, const char *kind, const char *what,
+                                const char *hint);
+
+/**
+ * rcl_caps_check_vd() - whether a controller with @caps creates a VD of
+ * @level with strips of @strip_kib (0: its default): rcl_unsupported()
+ * naming the level or the strip size, and the range it takes.
+ */
+enum rcl_status rcl_caps_check_vd(const struct rcl_caps *caps, enum rcl_raid_level level,
+                                  unsigned strip_kib, struct rcl_error *err);
+
+/* A key=value parameter, as "add controller" passes them to a backend. */
+struct rcl_kv {
+	const char *key;
+	const char *value;
+};
+
+/**
+ * rcl_ctrl_create() - create a controller of kind @kind ("soft") from
+ * @count parameters @params (for soft: drives=, size=, sectorsize=, dir=)
+ * and register it under the lowest free number.
+ * Return: RCL_OK and *@id; RCL_NOT_FOUND (no such kind); RCL_UNSUPPORTED
+ * (a kind that is found on the host, not created); the backend's refusal
+ * (RCL_INVALID_COMMAND for a missing parameter, RCL_INVALID_PARAM).
+ */
+enum rcl_status rcl_ctrl_create(struct rcl_ctx *ctx, const char *kind, const struct rcl_kv *params,
+                                size_t count, unsigned *id, struct rcl_error *err);
+
+/* ------------------------------------------------------------------------
  * Events: each controller keeps a persisted log of its configuration and
  * state changes, as a MegaRAID controller does. Sequence numbers grow by one
  * per event, survive restarts and continue after rcl_ctrl_delete_events().

@@ -29,6 +29,19 @@ static const struct rcl_backend_ops *backend_by_name(const char *name)
 	return NULL;
 }
 
+enum rcl_status rcl_ctrl_create(struct rcl_ctx *ctx, const char *kind, const struct rcl_kv *params,
+                                size_t count, unsigned *id, struct rcl_error *err)
+{
+	const struct rcl_backend_ops *ops = backend_by_name(kind);
+
+	if (!ops)
+		return rcl_fail(err, RCL_NOT_FOUND, "no controller kind '%s'", kind);
+	if (!ops->create)
+		return rcl_unsupported(err, ops->caps->kind, "adding a controller",
+		                       "its controllers are found on the host");
+	return ops->create(ctx, params, count, id, err);
+}
+
 /* The state directory: explicit, $RAIDCLI_STATE_DIR, /var/lib for root, XDG. */
 static char *default_state_dir(void)
 {

@@ -452,20 +452,20 @@ static enum rcl_status check_fits(const struct rcl_ctrl *ctrl, const struct rcl_
 		st = members_group(ctrl, p, &dg, err);
 	if (st)
 		return st;
-	if (ctrl->vd_count >= RCL_MAX_VDS)
-		return rcl_fail(err, RCL_NOT_ALLOWED, "/c%u already has %d VDs, the most it takes",
-		                ctrl->entry.id, RCL_MAX_VDS);
-	if (dg && dg->vd_count >= RCL_MAX_VDS_PER_DG)
+	if (ctrl->vd_count >= ctrl->caps.max_vds)
+		return rcl_fail(err, RCL_NOT_ALLOWED, "/c%u already has %u VDs, the most it takes",
+		                ctrl->entry.id, ctrl->caps.max_vds);
+	if (dg && dg->vd_count >= ctrl->caps.max_vds_per_dg)
 		return rcl_fail(err, RCL_NOT_ALLOWED,
-		                "drive group %u already has %d VDs, the most a group takes", dg->id,
-		                RCL_MAX_VDS_PER_DG);
+		                "drive group %u already has %u VDs, the most a group takes", dg->id,
+		                ctrl->caps.max_vds_per_dg);
 	if (dg && dg->level != p->level)
 		return rcl_fail(err, RCL_INVALID_PARAM,
 		                "drive group %u is %s; a VD on it must be %s too", dg->id,
 		                rcl_raid_level_name(dg->level), rcl_raid_level_name(dg->level));
-	if (!dg && ctrl->dg_count >= RCL_MAX_DGS)
-		return rcl_fail(err, RCL_NOT_ALLOWED, "/c%u already has %d drive groups",
-		                ctrl->entry.id, RCL_MAX_DGS);
+	if (!dg && ctrl->dg_count >= ctrl->caps.max_dgs)
+		return rcl_fail(err, RCL_NOT_ALLOWED, "/c%u already has %u drive groups",
+		                ctrl->entry.id, ctrl->caps.max_dgs);
 	limit = dg ? dg->free_bytes : capacity_limit(ctrl, p);
 	if (dg && !limit)
 		return rcl_fail(err, RCL_NOT_ALLOWED, "drive group %u has no free space", dg->id);
@@ -501,12 +501,16 @@ static void record_vd_created(struct rcl_ctrl *ctrl, unsigned id, size_t drives)
 enum rcl_status rcl_ctrl_create_vd(struct rcl_ctrl *ctrl, struct rcl_vd_params *params,
                                    unsigned *vd, struct rcl_error *err)
 {
-	enum rcl_status st = rcl_vd_params_check(params, err);
+	enum rcl_status st = rcl_caps_check_vd(&ctrl->caps, params->level, params->strip_kib, err);
 
+	if (!params->strip_kib)
+		params->strip_kib = ctrl->caps.strip_default_kib;
+	if (!st)
+		st = rcl_vd_params_check(params, err);
 	if (!st)
 		st = check_fits(ctrl, params, err);
 	if (!st)
-		st = ctrl->entry.ops->create_vd(ctrl, params, vd, err);
+		st = RCL_OP(ctrl, create_vd, "creating a virtual drive", err, params, vd);
 	if (!st)
 		record_vd_created(ctrl, *vd, params->drive_count);
 	return st;
@@ -525,7 +529,7 @@ enum rcl_status rcl_ctrl_delete_vd(struct rcl_ctrl *ctrl, unsigned vd, bool forc
 	enum rcl_status st = check_vd(ctrl, vd, err);
 
 	if (!st)
-		st = ctrl->entry.ops->delete_vd(ctrl, vd, force, err);
+		st = RCL_OP(ctrl, delete_vd, "deleting a virtual drive", err, vd, force);
 	if (!st)
 		(void)rcl_event_record(ctrl, RCL_EVENT_VD_DELETED, NULL, "Deleted VD %u", vd);
 	return st;
@@ -558,7 +562,7 @@ enum rcl_status rcl_ctrl_set_vd(struct rcl_ctrl *ctrl, unsigned vd,
 	if (!st && props->access > RCL_ACCESS_BLOCKED)
 		st = rcl_fail(err, RCL_INVALID_PARAM, "unknown access policy %d", props->access);
 	if (!st)
-		st = ctrl->entry.ops->set_vd(ctrl, vd, props, err);
+		st = RCL_OP(ctrl, set_vd, "changing a virtual drive's properties", err, vd, props);
 	if (!st) {
 		struct rcl_buf what = RCL_BUF_INIT;
 

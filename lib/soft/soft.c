@@ -578,8 +578,38 @@ static enum rcl_status soft_set_drive_state(struct rcl_ctrl *ctrl, const struct 
 	return st ? st : rcl_soft_refresh(ctrl, err);
 }
 
+/* The soft engine's limits are the model's (raidcli.h), md's near-2 mirrors. */
+static const struct rcl_caps soft_caps = {
+    .kind = "soft",
+    .drive_kinds = "Image File, Block Device",
+    .levels = 1u << RCL_RAID0 | 1u << RCL_RAID1 | 1u << RCL_RAID5 | 1u << RCL_RAID6 |
+              1u << RCL_RAID10 | 1u << RCL_RAID50 | 1u << RCL_RAID60,
+    .mirror_drives = 2,
+    .strip_min_kib = 8,
+    .strip_max_kib = 1024,
+    .strip_default_kib = 64,
+    .max_spans = RCL_MAX_SPANS,
+    .max_drives_per_span = RCL_MAX_DRIVES_PER_SPAN,
+    .max_dgs = RCL_MAX_DGS,
+    .max_vds = RCL_MAX_VDS,
+    .max_vds_per_dg = RCL_MAX_VDS_PER_DG,
+    .tasks = 1u << RCL_TASK_REBUILD | 1u << RCL_TASK_CC | 1u << RCL_TASK_INIT | 1u << RCL_TASK_BGI |
+             1u << RCL_TASK_PATROL_READ | 1u << RCL_TASK_MIGRATE,
+    .settings = 1u << RCL_SETTING_REBUILD_RATE | 1u << RCL_SETTING_CC_RATE |
+                1u << RCL_SETTING_BGI_RATE | 1u << RCL_SETTING_PR_RATE |
+                1u << RCL_SETTING_RECON_RATE | 1u << RCL_SETTING_REBUILD_PRIORITY |
+                1u << RCL_SETTING_CC_SCHEDULE | 1u << RCL_SETTING_PR_SCHEDULE |
+                1u << RCL_SETTING_JBOD | 1u << RCL_SETTING_VD_POLICY,
+    .default_write = RCL_WRITE_THROUGH,
+    .default_read = RCL_READ_AHEAD,
+    .needs_process = true,
+    .exports = true,
+};
+
 const struct rcl_backend_ops rcl_soft_ops = {
     .name = "soft",
+    .caps = &soft_caps,
+    .create = rcl_soft_create_kv,
     .load = soft_load,
     .unload = soft_unload,
     .add_drive = soft_add_drive,

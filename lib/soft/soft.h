@@ -66,4 +66,14 @@ enum rcl_status rcl_soft_check_usable(const char *path, struct stat *st, struct 
  */
 enum rcl_status rcl_soft_mark_bad(struct rcl_ctrl *ctrl, unsigned slot, struct rcl_error *err);
 
+/*
+ * rcl_soft_create_kv() - the backend's create op: "add controller
+ * type=soft drives=N [size=S] [sectorsize=512|4096] [dir=D]" as @count
+ * key=value @params; RCL_INVALID_COMMAND for a missing drives= (or size=
+ * with drives), RCL_INVALID_PARAM for an unknown key or a bad value, else
+ * rcl_soft_create()'s.
+ */
+enum rcl_status rcl_soft_create_kv(struct rcl_ctx *ctx, const struct rcl_kv *params, size_t count,
+                                   unsigned *id, struct rcl_error *err);
+
 #endif /* RCL_SOFT_H */

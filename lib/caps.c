@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+/*
+ * caps.c - what a controller can do: the names of task kinds, the one
+ * failure for an operation a controller cannot do, and the capability
+ * checks every kind shares.
+ */
+#include <stdio.h>
+
+#include "raidcli.h"
+
+const char *rcl_task_kind_name(enum rcl_task_kind kind)
+{
+	static const char *const names[] = {
+	    [RCL_TASK_NONE] = "no task",
+	    [RCL_TASK_REBUILD] = "rebuild",
+	    [RCL_TASK_CC] = "consistency check",
+	    [RCL_TASK_INIT] = "initialization",
+	    [RCL_TASK_BGI] = "background initialization",
+	    [RCL_TASK_PATROL_READ] = "patrol read",
+	    [RCL_TASK_MIGRATE] = "migration",
+	    [RCL_TASK_ERASE] = "erase",
+	    [RCL_TASK_SELF_TEST] = "self-test",
+	    [RCL_TASK_FW_UPDATE] = "firmware update",
+	};
+
+	if ((size_t)kind < sizeof(names) / sizeof(names[0]))
+		return names[kind];
+	return "unknown task";
+}
+
+enum rcl_status rcl_unsupported(struct rcl_error *err, const char *kind, const char *what,
+                                const char *hint)
+{
+	return rcl_fail(err, RCL_UNSUPPORTED, "%s is not supported by this controller (%s)%s%s",
+	                what, kind, hint ? "; " : "", hint ? hint : "");
+}
+
+enum rcl_status rcl_caps_check_vd(const struct rcl_caps *caps, enum rcl_raid_level level,
+                                  unsigned strip_kib, struct rcl_error *err)
+{
+	char what[64], hint[64];
+
+	if (!(caps->levels & (1u << level))) {
+		snprintf(what, sizeof(what), "RAID level %s", rcl_raid_level_name(level));
+		return rcl_unsupported(err, caps->kind, what, NULL);
+	}
+	if (strip_kib && (strip_kib < caps->strip_min_kib || strip_kib > caps->strip_max_kib)) {
+		snprintf(what, sizeof(what), "strip=%u", strip_kib);
+		snprintf(hint, sizeof(hint), "it takes strips of %u to %u KB", caps->strip_min_kib,
+		         caps->strip_max_kib);
+		return rcl_unsupported(err, caps->kind, what, hint);
+	}
+	return RCL_OK;
+}

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test-backend.c - the backend contract (lib/backend.h) as a caller meets
+ * it: an operation a backend leaves NULL fails with the one "not supported
+ * by this controller (<kind>)" answer, a VD the capability record rules
+ * out is refused before the backend is asked (by the library and, naming
+ * the kind, by the CLI before it starts anything), only a kind that needs
+ * one gets a controller process, and "add controller" reaches a kind's
+ * create op through key=value parameters.
+ *
+ * The "bare" backend below is a fake registered only here: every real
+ * backend implements the operations these tests leave NULL, so no real
+ * peer can take the contract's unsupported path.
+ */
+#include <string.h>
+
+#include "cli.h"
+#include "internal.h"
+#include "unit.h"
+
+#define MIB (1ull << 20)
+
+static enum rcl_status bare_load(struct rcl_ctrl *ctrl, struct rcl_error *err)
+{
+	(void)ctrl;
+	(void)err;
+	return RCL_OK;
+}
+
+static void bare_unload(struct rcl_ctrl *ctrl)
+{
+	(void)ctrl;
+}
+
+/* A kind that makes RAID1 only, with strips of 64 to 256 KB. */
+static const struct rcl_caps bare_caps = {
+    .kind = "bare",
+    .levels = 1u << RCL_RAID1,
+    .strip_min_kib = 64,
+    .strip_max_kib = 256,
+    .strip_default_kib = 64,
+};
+
+static const struct rcl_backend_ops bare_ops = {
+    .name = "bare",
+    .caps = &bare_caps,
+    .load = bare_load,
+    .unload = bare_unload,
+};
+
+/* A controller of the bare kind, as rcl_ctrl_open() would leave it. */
+static struct rcl_ctrl bare_ctrl(void)
+{
+	struct rcl_ctrl ctrl = {.entry = {.id = 7, .ops = &bare_ops}, .lock_fd = -1};
+
+	ctrl.caps = *bare_ops.caps;
+	return ctrl;
+}
+
+START_TEST(test_null_op_is_unsupported)
+{
+	struct rcl_ctrl ctrl = bare_ctrl();
+	struct rcl_error err = {0};
+	struct rcl_foreign out;
+
+	ck_assert_int_eq(rcl_ctrl_set_jbod_mode(&ctrl, true, &err), RCL_UNSUPPORTED);
+	ck_assert_str_eq(err.msg, "JBOD mode is not supported by this controller (bare)");
+	ck_assert_int_eq(rcl_ctrl_foreign(&ctrl, &out, &err), RCL_UNSUPPORTED);
+	ck_assert_str_eq(
+	    err.msg, "reading foreign configurations is not supported by this controller (bare)");
+	ck_assert_uint_eq(out.count, 0);
+}
+END_TEST
+
+START_TEST(test_caps_refuse_a_level_and_a_strip)
+{
+	struct rcl_drive_ref drives[] = {{252, 0}, {252, 1}, {252, 2}};
+	struct rcl_vd_params p = {.level = RCL_RAID5, .drives = drives, .drive_count = 3};
+	struct rcl_ctrl ctrl = bare_ctrl();
+	struct rcl_error err = {0};
+	unsigned vd;
+
+	ck_assert_int_eq(rcl_ctrl_create_vd(&ctrl, &p, &vd, &err), RCL_UNSUPPORTED);
+	ck_assert_str_eq(err.msg, "RAID level RAID5 is not supported by this controller (bare)");
+	p.level = RCL_RAID1;
+	p.drive_count = 2;
+	p.strip_kib = 8;
+	ck_assert_int_eq(rcl_ctrl_create_vd(&ctrl, &p, &vd, &err), RCL_UNSUPPORTED);
+	ck_assert_str_eq(err.msg, "strip=8 is not supported by this controller (bare); it takes "
+	                          "strips of 64 to 256 KB");
+}
+END_TEST
+
+/* What the CLI refuses for a bare controller, from the words a user types. */
+static const char *cli_refusal(const char *line)
+{
+	static struct rcl_error err;
+	struct cmd_args args;
+	char **argv;
+	int argc;
+
+	memset(&err, 0, sizeof(err));
+	ck_assert_int_eq(cli_split_line(line, &argc, &argv, &err), RCL_OK);
+	ck_assert_msg(cli_parse(argc, argv, &args, &err) == RCL_OK, "%s", err.msg);
+	if (cli_check_caps(&args, &bare_caps, &err) == RCL_OK)
+		err.msg[0] = '\0';
+	else
+		ck_assert_int_eq(err.status, RCL_UNSUPPORTED);
+	cli_free_words(argc, argv);
+	return err.msg;
+}
+
+START_TEST(test_cli_refuses_what_the_caps_lack)
+{
+	ck_assert_str_eq(cli_refusal("/c0 add vd r5 drives=252:0-2"),
+	                 "RAID level RAID5 is not supported by this controller (bare)");
+	ck_assert_str_eq(cli_refusal("/c0 add vd type=raid1 drives=252:0-1 strip=512"),
+	                 "strip=512 is not supported by this controller (bare); it takes strips "
+	                 "of 64 to 256 KB");
+	ck_assert_str_eq(cli_refusal("/c0/v0 start cc"),
+	                 "consistency check is not supported by this controller (bare)");
+	ck_assert_str_eq(cli_refusal("/c0/e252/s1 show rebuild"),
+	                 "rebuild is not supported by this controller (bare)");
+	ck_assert_str_eq(cli_refusal("/c0/v0 start export"),
+	                 "exporting a virtual drive is not supported by this controller (bare)");
+	ck_assert_str_eq(cli_refusal("/c0 show events type=sincereboot"), "");
+	ck_assert_str_eq(cli_refusal("/c0 add vd type=raid1 drives=252:0-1"), "");
+}
+END_TEST
+
+/* A card that runs its own consistency checks gets no raidcli process for one. */
+START_TEST(test_only_a_kind_that_needs_it_starts_a_process)
+{
+	struct rcl_caps card = bare_caps, soft = bare_caps;
+	struct rcl_error err = {0};
+	struct cmd_args args;
+	char **argv;
+	int argc;
+
+	card.tasks = soft.tasks = 1u << RCL_TASK_CC;
+	soft.needs_process = true;
+	ck_assert_int_eq(cli_split_line("/c0/v0 start cc", &argc, &argv, &err), RCL_OK);
+	ck_assert_int_eq(cli_parse(argc, argv, &args, &err), RCL_OK);
+	ck_assert_int_eq(cli_check_caps(&args, &card, &err), RCL_OK);
+	ck_assert(!cli_starts_process(args.cmd, &card));
+	ck_assert(cli_starts_process(args.cmd, &soft));
+	cli_free_words(argc, argv);
+}
+END_TEST
+
+static struct unit_state scratch;
+
+static void setup(void)
+{
+	unit_state_enter(&scratch, NULL);
+}
+
+static void teardown(void)
+{
+	unit_state_leave(&scratch);
+}
+
+START_TEST(test_create_soft_from_key_values)
+{
+	struct rcl_kv params[] = {{"drives", "2"}, {"size", "64MB"}, {"sectorsize", "4096"}};
+	struct rcl_ctx *ctx = unit_ctx_new(scratch.dir);
+	struct rcl_error err = {0};
+	const struct rcl_caps *caps;
+	struct rcl_ctrl *ctrl;
+	unsigned id = 99;
+
+	ck_assert_msg(rcl_ctrl_create(ctx, "soft", params, 3, &id, &err) == RCL_OK, "%s", err.msg);
+	ck_assert_uint_eq(id, 0);
+	ck_assert_int_eq(rcl_ctx_ctrl_caps(ctx, id, &caps, &err), RCL_OK);
+	ck_assert_str_eq(caps->kind, "soft");
+	ck_assert(caps->needs_process);
+	ck_assert_int_eq(rcl_ctrl_open(ctx, id, RCL_LOCK_SHARED, &ctrl, &err), RCL_OK);
+	ck_assert_uint_eq(rcl_ctrl_drive_count(ctrl), 2);
+	ck_assert_uint_eq(rcl_ctrl_drive(ctrl, 0)->logical_sector, 4096);
+	ck_assert_str_eq(rcl_ctrl_caps(ctrl)->kind, "soft");
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(ctx);
+}
+END_TEST
+
+START_TEST(test_create_refuses_bad_parameters)
+{
+	struct rcl_kv unknown[] = {{"drives", "0"}, {"colour", "red"}};
+	struct rcl_kv no_size[] = {{"drives", "3"}};
+	struct rcl_ctx *ctx = unit_ctx_new(scratch.dir);
+	struct rcl_error err = {0};
+	const struct rcl_caps *caps;
+	unsigned id;
+
+	ck_assert_int_eq(rcl_ctrl_create(ctx, "soft", unknown, 2, &id, &err), RCL_INVALID_PARAM);
+	ck_assert_str_eq(err.msg, "unknown option 'colour=' for a soft controller");
+	ck_assert_int_eq(rcl_ctrl_create(ctx, "soft", no_size, 1, &id, &err), RCL_INVALID_COMMAND);
+	ck_assert_ptr_nonnull(strstr(err.msg, "missing option 'size='"));
+	ck_assert_int_eq(rcl_ctrl_create(ctx, "floppy", NULL, 0, &id, &err), RCL_NOT_FOUND);
+	ck_assert_str_eq(err.msg, "no controller kind 'floppy'");
+	ck_assert_int_eq(rcl_ctx_ctrl_caps(ctx, 0, &caps, &err), RCL_NOT_FOUND);
+	rcl_ctx_free(ctx);
+}
+END_TEST
+
+static Suite *backend_suite(void)
+{
+	Suite *s = suite_create("backend");
+	TCase *tc;
+
+	tc = tcase_create("rcl_unsupported");
+	tcase_add_test(tc, test_null_op_is_unsupported);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("rcl_caps_check_vd");
+	tcase_add_test(tc, test_caps_refuse_a_level_and_a_strip);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("cli_check_caps");
+	tcase_add_test(tc, test_cli_refuses_what_the_caps_lack);
+	tcase_add_test(tc, test_only_a_kind_that_needs_it_starts_a_process);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("rcl_ctrl_create");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_create_soft_from_key_values);
+	tcase_add_test(tc, test_create_refuses_bad_parameters);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return unit_main(backend_suite());
+}
