@@ -92,7 +92,21 @@ def case_drive_path(fx):
     clean("show all", out)
 
 
-CASES = [case_forged_status_line, case_drive_path]
+def case_non_ascii_name(fx):
+    # Eight characters in sixteen bytes: refused as not ASCII (MegaRAID keeps
+    # 15 ASCII bytes), not as "longer than 15 characters".
+    for args in (["/c0/v0", "set"], ["/c0", "add", "vd", "r1", "drives=252:2-3"]):
+        status, out, _ = fx.run(*args, "name=" + "\u00e9" * 8)
+        got = lines(out)
+        check(status == 3 and "Description = name '%s' is not ASCII: a VD name is at most 15 "
+              "ASCII characters" % ("\u00e9" * 8) in got,
+              "%s: a non-ASCII name is refused as such" % " ".join(args), "\n".join(got))
+    vds = json.loads(fx.must("/c0/vall", "show", "J"))["Controllers"][0]["Response Data"]
+    check([vd["Name"] for vd in vds["Virtual Drives"]] == [""], "nothing was named or added",
+          repr(vds))
+
+
+CASES = [case_forged_status_line, case_drive_path, case_non_ascii_name]
 
 
 def main():
