@@ -4,7 +4,9 @@
 
 Text output escapes what a terminal acts on (control characters, DEL, bytes
 that are not UTF-8) as C escapes, so a value can neither forge a line such as
-"Status = Success" nor drive the terminal; JSON escapes them its own way.
+"Status = Success" nor drive the terminal; JSON escapes them its own way. A
+message quotes a long value shortened, so the reason after it is never cut;
+a non-ASCII VD name is refused as such.
 Each case uses a fresh $RAIDCLI_STATE_DIR holding /c0 (four drives, a RAID 1
 on the first two).
 """
@@ -106,7 +108,23 @@ def case_non_ascii_name(fx):
           repr(vds))
 
 
-CASES = [case_forged_status_line, case_drive_path, case_non_ascii_name]
+def case_long_value(fx):
+    # A 100 KB value: the message shows its start, its length and the whole reason.
+    value = "9" * 100000
+    for args, reason in ((["/c0/v0", "set", "name=" + value], "is longer than 15 characters"),
+                         (["/c0", "set", "rebuildrate=" + value],
+                          "for 'rebuildrate=': expected a number from 0 to 100")):
+        want = "'%s...' (100000 bytes) %s" % ("9" * 100, reason)
+        status, out, _ = fx.run(*args)
+        check(status == 3 and any(l.startswith("Description = ") and l.endswith(want)
+                                  for l in lines(out)),
+              "%s: the value is cut, the reason is whole" % args[1], out.decode()[-400:])
+        status, out, _ = fx.run(*args, "J")
+        desc = json.loads(out)["Controllers"][0]["Command Status"]["Description"]
+        check(status == 3 and desc.endswith(want), "%s: so in JSON" % args[1], desc[-300:])
+
+
+CASES = [case_forged_status_line, case_drive_path, case_non_ascii_name, case_long_value]
 
 
 def main():
