@@ -175,6 +175,12 @@ const char *cmd_value(const struct cmd_args *args, const char *name);
 enum rcl_status cli_parse(int argc, char **argv, struct cmd_args *args, struct rcl_error *err);
 enum rcl_status cli_parse_path(const char *const *tokens, size_t count, struct obj_path *path,
                                struct rcl_error *err);
+/*
+ * cli_typed_object() - the object path as typed, its words joined
+ * ("/c0/e252/s0"; "" for none), into @buf: a hint names a command the user
+ * can run, where help's synopsis says "/cx/ex/sx". Return: @buf.
+ */
+const char *cli_typed_object(const struct cmd_args *args, char *buf, size_t size);
 bool cli_is_json_word(const char *word);
 bool cli_is_nolog_word(const char *word);
 bool cli_is_help_word(const char *word);

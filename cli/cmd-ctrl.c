@@ -392,10 +392,13 @@ static void add_patrol_rows(struct rcl_node *table, const struct cmd_ctx *c,
 
 static enum rcl_status nothing_to_set(const struct cmd_ctx *c, struct rcl_error *err)
 {
+	char object[256];
+
 	return rcl_fail(err, RCL_INVALID_COMMAND,
-	                "nothing to set: give at least one option (see 'raidcli /cx %s help'), "
+	                "nothing to set: give at least one option (see 'raidcli %s %s help'), "
 	                "as in: %s",
-	                c->args->cmd->verb, c->args->cmd->example);
+	                cli_typed_object(c->args, object, sizeof(object)), c->args->cmd->verb,
+	                c->args->cmd->example);
 }
 
 enum rcl_status cmd_ctrl_set(struct cmd_ctx *c, struct rcl_error *err)

@@ -58,12 +58,45 @@ static void add_overview_row(struct rcl_node *table, const struct rcl_ctrl *ctrl
 	rcl_node_add_str(row, "Hlth", vnopt ? "NdAtn" : "Opt");
 }
 
-/* The system overview: one row per controller that opens. */
-static enum rcl_status add_overview(struct cmd_ctx *c, struct rcl_error *err)
+/*
+ * A controller that cannot be read (its state file damaged, say): a row that
+ * says so (Hlth Unkwn, "-" for what is unknown) and a Detailed Status row
+ * with the reason.
+ */
+static void add_unreadable_row(struct cmd_ctx *c, struct rcl_node *table, unsigned id,
+                               const struct rcl_error *why)
+{
+	static const char *const unknown[] = {"Model", "Ports", "PDs", "DGs", "DNOpt", "VDs",
+	                                      "VNOpt", "BBU",   "sPR", "DS",  "EHS",   "ASOs"};
+	struct rcl_node *row = rcl_node_add_object(table, NULL);
+
+	rcl_node_add_int(row, "Ctl", id);
+	for (size_t i = 0; i < sizeof(unknown) / sizeof(unknown[0]); i++)
+		rcl_node_add_str(row, unknown[i], "-");
+	rcl_node_add_str(row, "Hlth", "Unkwn");
+	if (!c->res->detail)
+		c->res->detail = rcl_node_new_array();
+	row = rcl_node_add_object(c->res->detail, NULL);
+	rcl_node_add_int(row, "Ctrl", id);
+	rcl_node_add_str(row, "Status", "Failed");
+	rcl_node_add_int(row, "ErrCd", why->status);
+	rcl_node_add_str(row, "ErrMsg", why->msg);
+	if (!row)
+		rcl_node_set_oom(c->res->data);
+}
+
+/*
+ * The system overview: one row per controller. One that cannot be read
+ * does not hide the others: each is listed, the unreadable ones marked, and
+ * the command fails with the first one's status, as a /call command does.
+ */
+static enum rcl_status add_overview(struct cmd_ctx *c)
 {
 	struct rcl_node *data = c->res->data;
 	const unsigned *ids;
-	size_t count = rcl_ctx_ctrl_ids(c->lib, &ids);
+	size_t count = rcl_ctx_ctrl_ids(c->lib, &ids), unreadable = 0;
+	struct rcl_error first = {0};
+	unsigned first_id = 0;
 	struct rcl_node *table;
 	char host[256] = "";
 
@@ -77,31 +110,46 @@ static enum rcl_status add_overview(struct cmd_ctx *c, struct rcl_error *err)
 	table = rcl_node_add_array(data, "System Overview");
 	rcl_node_set_legend(table, legend_overview);
 	for (size_t i = 0; i < count; i++) {
+		struct rcl_error why = {0};
 		struct rcl_ctrl *ctrl;
-		enum rcl_status st = rcl_ctrl_open(c->lib, ids[i], RCL_LOCK_SHARED, &ctrl, err);
 
-		if (st)
-			return st;
+		if (rcl_ctrl_open(c->lib, ids[i], RCL_LOCK_SHARED, &ctrl, &why)) {
+			add_unreadable_row(c, table, ids[i], &why);
+			if (!unreadable++) {
+				first = why;
+				first_id = ids[i];
+			}
+			continue;
+		}
 		add_overview_row(table, ctrl);
 		rcl_ctrl_close(ctrl);
 	}
-	return RCL_OK;
+	if (!unreadable)
+		return RCL_OK;
+	c->res->status = first.status;
+	if (unreadable == 1)
+		rcl_result_describe(c->res, "/c%u cannot be read: %s", first_id, first.msg);
+	else
+		rcl_result_describe(c->res,
+		                    "/c%u cannot be read: %s (and %zu more: see Detailed Status)",
+		                    first_id, first.msg, unreadable - 1);
+	return first.status;
 }
 
 enum rcl_status cmd_system_show(struct cmd_ctx *c, struct rcl_error *err)
 {
-	return add_overview(c, err);
+	(void)err; /* add_overview() fails the result itself, per controller */
+	return add_overview(c);
 }
 
 enum rcl_status cmd_system_show_all(struct cmd_ctx *c, struct rcl_error *err)
 {
-	enum rcl_status st = add_overview(c, err);
+	enum rcl_status st = add_overview(c);
 
-	if (st)
-		return st;
+	(void)err;
 	rcl_node_add_str(c->res->data, "raidcli Version", rcl_version());
 	rcl_node_add_str(c->res->data, "State Directory", rcl_ctx_state_dir(c->lib));
-	return RCL_OK;
+	return st;
 }
 
 enum rcl_status cmd_system_ctrlcount(struct cmd_ctx *c, struct rcl_error *err)

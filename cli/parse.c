@@ -355,9 +355,21 @@ static enum rcl_status unknown_verb(const struct obj_path *path, const char *obj
 	return RCL_INVALID_COMMAND;
 }
 
-static enum rcl_status unknown_option(const struct cmd_spec *cmd, const char *token, char **words,
+const char *cli_typed_object(const struct cmd_args *args, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int t = 0; t < args->argc && args->argv[t][0] == '/' && len < size; t++)
+		len += (size_t)snprintf(buf + len, size - len, "%s", args->argv[t]);
+	return buf;
+}
+
+static enum rcl_status unknown_option(const struct cmd_args *args, const char *token, char **words,
                                       size_t matched, struct rcl_error *err)
 {
+	const struct cmd_spec *cmd = args->cmd;
+	char object[256];
 	const char *names[CMD_MAX_OPTS + 96];
 	char keyed[CMD_MAX_OPTS][40];
 	char typed[64];
@@ -385,9 +397,10 @@ static enum rcl_status unknown_option(const struct cmd_spec *cmd, const char *to
 	if (hint)
 		return rcl_fail(err, RCL_INVALID_COMMAND, "unknown option '%s'; did you mean '%s'?",
 		                typed, hint);
-	return rcl_fail(err, RCL_INVALID_COMMAND, "unknown option '%s' for '%s' (see '%s %s help')",
-	                typed, cmd->verb, cmd->object == OBJ_SYSTEM ? "raidcli" : "raidcli /cx",
-	                cmd->verb);
+	cli_typed_object(args, object, sizeof(object));
+	return rcl_fail(err, RCL_INVALID_COMMAND,
+	                "unknown option '%s' for '%s' (see 'raidcli %s%s%s help')", typed,
+	                cmd->verb, object, *object ? " " : "", cmd->verb);
 }
 
 /* A bare word that is the value of an option allowing it ("r5", "wb"). */
@@ -515,7 +528,7 @@ static enum rcl_status parse_option(const struct cmd_spec *cmd, const char *toke
 		}
 		return check_value(opt, token + keylen + 1, &args->values[i], err);
 	}
-	return unknown_option(cmd, token, words, matched, err);
+	return unknown_option(args, token, words, matched, err);
 }
 
 /*
@@ -634,13 +647,10 @@ enum rcl_status cli_parse(int argc, char **argv, struct cmd_args *args, struct r
 	args->cmd = grammar_match(args->path.kind, words, nwords, &matched);
 	if (!args->cmd) {
 		/* Name the object as typed ("/c0/e252"), not as help writes it. */
-		char typed[256] = "raidcli";
-		size_t len = 0;
+		char typed[256];
 
-		for (size_t t = 0; t < npath && len < sizeof(typed); t++)
-			len += (size_t)snprintf(typed + len, sizeof(typed) - len, "%s",
-			                        path_tokens[t]);
-		return unknown_verb(&args->path, typed, words, nwords,
+		cli_typed_object(args, typed, sizeof(typed));
+		return unknown_verb(&args->path, *typed ? typed : "raidcli", words, nwords,
 		                    verb_prefix(args->path.kind, words, nwords), err);
 	}
 	st = parse_verb_value(args, words[matched - 1], words, matched, err);

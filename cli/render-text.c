@@ -4,6 +4,7 @@
  * "Label = value" lines, "Title :" sections underlined with '=', dashed
  * tables for lists of rows, and each table's legend below it.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "cli.h"
@@ -21,12 +22,88 @@ static void put_line(FILE *out, const char *line, size_t len)
 	fputc('\n', out);
 }
 
-static void cell_text(const struct rcl_node *cell, char *buf, size_t size)
+/*
+ * The length of the UTF-8 character at @s if it is valid and not a control
+ * character (C1, U+0080 to U+009F, is one: some terminals act on it); else 0.
+ */
+static size_t utf8_printable_len(const unsigned char *s)
 {
-	if (rcl_node_kind(cell) == RCL_NODE_INT)
-		snprintf(buf, size, "%lld", rcl_node_int(cell));
-	else
-		snprintf(buf, size, "%s", rcl_node_str(cell));
+	static const uint32_t least[] = {0, 0, 0xa0, 0x800, 0x10000};
+	size_t len = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : 2;
+	uint32_t cp = s[0] & (0x7f >> len);
+
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if (cp < least[len] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+/* One byte that add_escaped() does not print as it is. */
+static void add_escape(struct rcl_buf *sb, unsigned char c)
+{
+	switch (c) {
+	case '\n':
+		rcl_buf_adds(sb, "\\n");
+		break;
+	case '\t':
+		rcl_buf_adds(sb, "\\t");
+		break;
+	case '\r':
+		rcl_buf_adds(sb, "\\r");
+		break;
+	case '\\':
+		rcl_buf_adds(sb, "\\\\");
+		break;
+	default:
+		rcl_buf_addf(sb, "\\x%02x", c);
+	}
+}
+
+/*
+ * Append @s to @sb with what a terminal acts on made visible as a C escape:
+ * control characters, DEL and bytes that are not UTF-8. Values come from
+ * users and from disks: printed raw, a newline in a VD name would forge a
+ * "Status = Success" line and an ESC would drive the terminal. A backslash
+ * is escaped too, so an escape never reads as typed text.
+ */
+static void add_escaped(struct rcl_buf *sb, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		size_t len = *p >= 0x80 ? utf8_printable_len(p) : *p >= 0x20 && *p != 0x7f;
+
+		if (len && *p != '\\') {
+			rcl_buf_add(sb, (const char *)p, len);
+			p += len;
+		} else {
+			add_escape(sb, *p++);
+		}
+	}
+}
+
+/* @s as add_escaped() prints it, in @sb (reset first). */
+static const char *escaped(struct rcl_buf *sb, const char *s)
+{
+	rcl_buf_reset(sb);
+	add_escaped(sb, s);
+	return sb->buf;
+}
+
+/* @cell as text, in @sb (reset first). */
+static const char *cell_text(const struct rcl_node *cell, struct rcl_buf *sb)
+{
+	if (rcl_node_kind(cell) != RCL_NODE_INT)
+		return escaped(sb, rcl_node_str(cell));
+	rcl_buf_reset(sb);
+	rcl_buf_addf(sb, "%lld", rcl_node_int(cell));
+	return sb->buf;
 }
 
 static void put_title(FILE *out, const char *label)
@@ -45,18 +122,14 @@ static void put_title(FILE *out, const char *label)
 static void format_row(struct rcl_buf *line, const struct rcl_node *row, const size_t *width,
                        const bool *right, bool header)
 {
-	char text[512];
+	struct rcl_buf sb = RCL_BUF_INIT;
 
 	rcl_buf_reset(line);
 	for (size_t c = 0; c < rcl_node_count(row); c++) {
 		const struct rcl_node *cell = rcl_node_child(row, c);
-		size_t len;
+		const char *text = header ? rcl_node_label(cell) : cell_text(cell, &sb);
+		size_t len = strlen(text);
 
-		if (header)
-			snprintf(text, sizeof(text), "%s", rcl_node_label(cell));
-		else
-			cell_text(cell, text, sizeof(text));
-		len = strlen(text);
 		if (c)
 			rcl_buf_addch(line, ' ');
 		if (right[c] && len < width[c])
@@ -65,6 +138,7 @@ static void format_row(struct rcl_buf *line, const struct rcl_node *row, const s
 		if (!right[c] && len < width[c])
 			rcl_buf_addchars(line, ' ', width[c] - len);
 	}
+	rcl_buf_release(&sb);
 }
 
 static void put_table(FILE *out, const struct rcl_node *table)
@@ -73,8 +147,7 @@ static void put_table(FILE *out, const struct rcl_node *table)
 	size_t cols = rcl_node_count(first), total = 0;
 	size_t *width = rcl_calloc(cols ? cols : 1, sizeof(*width));
 	bool *right = rcl_calloc(cols ? cols : 1, sizeof(*right));
-	struct rcl_buf line = RCL_BUF_INIT;
-	char text[512];
+	struct rcl_buf line = RCL_BUF_INIT, text = RCL_BUF_INIT;
 
 	if (!width || !right)
 		goto out;
@@ -86,9 +159,9 @@ static void put_table(FILE *out, const struct rcl_node *table)
 		for (size_t c = 0; c < cols && c < rcl_node_count(row); c++) {
 			const struct rcl_node *cell = rcl_node_child(row, c);
 
-			cell_text(cell, text, sizeof(text));
-			if (strlen(text) > width[c])
-				width[c] = strlen(text);
+			cell_text(cell, &text);
+			if (text.len > width[c])
+				width[c] = text.len;
 			right[c] |= rcl_node_kind(cell) == RCL_NODE_INT ||
 			            (rcl_node_flags(cell) & RCL_NODE_ALIGN_RIGHT);
 		}
@@ -113,6 +186,7 @@ static void put_table(FILE *out, const struct rcl_node *table)
 		fprintf(out, "\n%s\n", rcl_node_legend(table));
 out:
 	rcl_buf_release(&line);
+	rcl_buf_release(&text);
 	rcl_free(width);
 	rcl_free(right);
 }
@@ -125,14 +199,13 @@ static bool is_table(const struct rcl_node *node)
 
 static void put_scalar_list(FILE *out, const struct rcl_node *array)
 {
-	char text[512];
+	struct rcl_buf text = RCL_BUF_INIT;
 
 	fprintf(out, "%s = ", rcl_node_label(array));
-	for (size_t i = 0; i < rcl_node_count(array); i++) {
-		cell_text(rcl_node_child(array, i), text, sizeof(text));
-		fprintf(out, "%s%s", i ? ", " : "", text);
-	}
+	for (size_t i = 0; i < rcl_node_count(array); i++)
+		fprintf(out, "%s%s", i ? ", " : "", cell_text(rcl_node_child(array, i), &text));
 	fputc('\n', out);
+	rcl_buf_release(&text);
 }
 
 static void put_body(FILE *out, const struct rcl_node *obj, bool nested);
@@ -153,7 +226,7 @@ static void put_blocks(FILE *out, const struct rcl_node *array)
 static void put_body(FILE *out, const struct rcl_node *obj, bool nested)
 {
 	bool printed = nested, after_section = false;
-	char text[4096];
+	struct rcl_buf text = RCL_BUF_INIT;
 
 	for (size_t i = 0; i < rcl_node_count(obj); i++) {
 		const struct rcl_node *child = rcl_node_child(obj, i);
@@ -175,12 +248,12 @@ static void put_body(FILE *out, const struct rcl_node *obj, bool nested)
 		} else if (rcl_node_kind(child) == RCL_NODE_ARRAY) {
 			put_scalar_list(out, child);
 		} else {
-			cell_text(child, text, sizeof(text));
-			fprintf(out, "%s = %s\n", rcl_node_label(child), text);
+			fprintf(out, "%s = %s\n", rcl_node_label(child), cell_text(child, &text));
 		}
 		printed = true;
 		after_section = section;
 	}
+	rcl_buf_release(&text);
 }
 
 /*
@@ -213,6 +286,7 @@ static bool prints_something(const struct rcl_node *obj)
 static void put_result(FILE *out, const struct rcl_result *res, bool color)
 {
 	const char *status = res->status ? "Failure" : "Success";
+	struct rcl_buf text = RCL_BUF_INIT;
 
 	fprintf(out, "CLI Version = raidcli %s\n", RAIDCLI_VERSION);
 	fprintf(out, "Operating system = %s\n", render_os_name());
@@ -224,7 +298,9 @@ static void put_result(FILE *out, const struct rcl_result *res, bool color)
 		fprintf(out, "Status = %s%s%s\n", res->status ? RED : GREEN, status, RESET);
 	else
 		fprintf(out, "Status = %s\n", status);
-	fprintf(out, "Description = %s\n", res->description ? res->description : "None");
+	fprintf(out, "Description = %s\n",
+	        res->description ? escaped(&text, res->description) : "None");
+	rcl_buf_release(&text);
 	if (res->detail && is_table(res->detail) && !detail_repeats(res)) {
 		fputc('\n', out);
 		put_title(out, "Detailed Status");

@@ -69,6 +69,8 @@ enum rcl_status {
 const char *rcl_status_name(enum rcl_status status);
 
 #define RCL_ERROR_MSG_MAX 512
+/* The longest quoted value ('%s') a message echoes whole (see rcl_error_set()). */
+#define RCL_QUOTE_MAX 100
 
 /**
  * struct rcl_error - why a call failed.
@@ -88,6 +90,10 @@ struct rcl_error {
 /**
  * rcl_error_set() - record a failure in @err (if @err is not NULL).
  * Use the rcl_fail() and rcl_fail_errno() macros, which add the location.
+ * @fmt is printf's (without %n and %m), but a string quoted in it ('%s')
+ * longer than RCL_QUOTE_MAX bytes is shortened: "'abc...' (100000 bytes)".
+ * Quote every value a user or a disk supplied that way, so the reason
+ * after it always fits.
  * Return: @status, so that "return rcl_fail(...)" reads naturally.
  */
 enum rcl_status rcl_error_set(struct rcl_error *err, enum rcl_status status, int sys_errno,

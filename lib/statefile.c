@@ -237,11 +237,46 @@ out:
 	return st;
 }
 
+/* Whether open() failed with @e because the directory may not be written. */
+static bool read_only_errno(int e)
+{
+	return e == EROFS || e == EACCES || e == EPERM;
+}
+
+/*
+ * A change cannot take the lock at @path because its directory is read-only:
+ * say so, naming the state directory (a controller's lock is in its locks/).
+ */
+static enum rcl_status read_only_state(const char *path, int e, struct rcl_error *err)
+{
+	size_t len = strrchr(path, '/') ? (size_t)(strrchr(path, '/') - path) : 0;
+
+	if (len >= 6 && !strncmp(path + len - 6, "/locks", 6))
+		len -= 6;
+	return rcl_fail_errno(err, RCL_SYSTEM, e,
+	                      "the state directory '%.*s' is read-only (%s): nothing can be "
+	                      "changed; show commands still work",
+	                      (int)len, path, strerror(e));
+}
+
+/*
+ * A reader opens the lock file read-only (flock() needs no write access). In
+ * a state directory it may not write, where the lock file is missing and
+ * cannot be created, it reads without a lock: no change can be under way in
+ * a directory no one could create that file in.
+ */
 enum rcl_status rcl_lock(const char *path, enum rcl_lock mode, int *fd, struct rcl_error *err)
 {
 	int op = mode == RCL_LOCK_EXCLUSIVE ? LOCK_EX : LOCK_SH;
-	int lfd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	int flags = (mode == RCL_LOCK_EXCLUSIVE ? O_RDWR : O_RDONLY) | O_CREAT | O_CLOEXEC;
+	int lfd = open(path, flags, 0600);
 
+	if (lfd < 0 && read_only_errno(errno) && mode == RCL_LOCK_SHARED) {
+		*fd = -1;
+		return RCL_OK;
+	}
+	if (lfd < 0 && read_only_errno(errno))
+		return read_only_state(path, errno, err);
 	if (lfd < 0)
 		return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot open lock file '%s': %s",
 		                      path, strerror(errno));

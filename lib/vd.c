@@ -274,17 +274,28 @@ static enum rcl_status check_spans(struct rcl_vd_params *p, struct rcl_error *er
 	return RCL_OK;
 }
 
+/*
+ * A VD name is what MegaRAID keeps: at most 15 printable ASCII characters
+ * in a 16-byte field. Its characters are checked first, so a non-ASCII name
+ * is refused as such, not as too long for counting its UTF-8 bytes.
+ */
 static enum rcl_status check_name(const char *name, struct rcl_error *err)
 {
 	if (!name)
 		return RCL_OK;
-	if (strlen(name) > RCL_VD_NAME_MAX)
-		return rcl_fail(err, RCL_INVALID_PARAM, "name '%s' is longer than %d characters",
-		                name, RCL_VD_NAME_MAX);
-	for (const char *s = name; *s; s++)
+	for (const char *s = name; *s; s++) {
+		if ((unsigned char)*s >= 0x80)
+			return rcl_fail(err, RCL_INVALID_PARAM,
+			                "name '%s' is not ASCII: a VD name is at most %d ASCII "
+			                "characters",
+			                name, RCL_VD_NAME_MAX);
 		if (!isprint((unsigned char)*s))
 			return rcl_fail(err, RCL_INVALID_PARAM,
 			                "name '%s' holds a character that is not printable", name);
+	}
+	if (strlen(name) > RCL_VD_NAME_MAX)
+		return rcl_fail(err, RCL_INVALID_PARAM, "name '%s' is longer than %d characters",
+		                name, RCL_VD_NAME_MAX);
 	return RCL_OK;
 }
 

@@ -16,7 +16,11 @@ Runs the raidcli named by $RAIDCLI against throwaway state directories:
  (d) a foreign configuration's Importable is what fall import does: one
      whose group lacks more drives than it can lose shows Importable No,
      with the reason import gives when it refuses (status 59); one that
-     lacks fewer shows Yes and imports.
+     lacks fewer shows Yes and imports;
+ (e) with the state directory read-only (a read-only bind mount; needs
+     root, skipped saying so without it), with or without its lock files,
+     every show command works and every change fails, naming the
+     directory, with nothing changed.
 """
 import json
 import os
@@ -201,8 +205,63 @@ def importable_tests():
             shutil.rmtree(env.root, ignore_errors=True)
 
 
+READS = [["show"], ["show", "all"], ["/c0", "show"], ["/call", "show", "all"],
+         ["/c0/eall/sall", "show", "all"], ["/c0/vall", "show", "all"], ["/c0", "show", "events"]]
+WRITES = [["/c0", "set", "rebuildrate=20"], ["/c0/v0", "set", "name=x"], ["/c0/v0", "del", "force"],
+          ["add", "controller", "type=soft", "drives=1", "size=16MB"]]
+
+
+def read_only_state_dir_tests():
+    env = Env()
+    view = Env(tempfile.mkdtemp(prefix="raidcli-ro."))
+    try:
+        env.must("add", "controller", "type=soft", "drives=2", "size=16MB")
+        env.must("/c0", "add", "vd", "r1", "drives=252:0-1")
+        os.mkdir(view.state)
+        r = subprocess.run("mount --bind %s %s && mount -o remount,ro,bind %s" %
+                           (env.state, view.state, view.state), shell=True,
+                           capture_output=True, text=True)
+        if r.returncode:
+            print("skip read-only state directory: cannot bind-mount it read-only (%s)"
+                  % r.stderr.strip())
+            return
+        try:
+            read_only_state_dir(env, view, "with its lock files")
+            # Lock files a reader cannot create: it reads without them.
+            for folder in (env.state, os.path.join(env.state, "locks")):
+                for name in os.listdir(folder):
+                    if name.endswith(".lock"):
+                        os.unlink(os.path.join(folder, name))
+            read_only_state_dir(env, view, "without lock files")
+        finally:
+            subprocess.run(["umount", view.state])
+    finally:
+        shutil.rmtree(env.root, ignore_errors=True)
+        shutil.rmtree(view.root, ignore_errors=True)
+
+
+def read_only_state_dir(env, view, how):
+    """(e) @view is @env's state directory mounted read-only: every show works, every
+    change fails naming the directory, and nothing changes."""
+    before = env.must("/c0/vall", "show", "all").stdout
+    for args in READS:
+        r = view.run(*args)
+        check(r.returncode == 0, "read-only state directory %s: '%s' works" % (how, " ".join(args)),
+              "%d: %s" % (r.returncode, description(r)))
+    want = ("the state directory '%s' is read-only (Read-only file system): nothing can be "
+            "changed; show commands still work" % view.state)
+    for args in WRITES:
+        r = view.run(*args)
+        check(r.returncode == 242 and description(r) == want,
+              "read-only state directory %s: '%s' fails naming it" % (how, " ".join(args)),
+              "%d: %s" % (r.returncode, description(r)))
+    check(env.must("/c0/vall", "show", "all").stdout == before,
+          "read-only state directory %s: nothing changed" % how)
+
+
 def main():
-    return run_parts([full_state_dir_tests, truncated_member_tests, importable_tests])
+    return run_parts([full_state_dir_tests, truncated_member_tests, importable_tests,
+                      read_only_state_dir_tests])
 
 
 if __name__ == "__main__":

@@ -2,8 +2,11 @@
 /*
  * test-result.c - the result tree (struct rcl_node) and the per-controller
  * replies the renderers print: order, keys and labels, legends, lookups,
- * out-of-memory marks, and failures turned into StorCLI's Detailed Status.
+ * out-of-memory marks, failures turned into StorCLI's Detailed Status, and
+ * the failure messages themselves (rcl_error_set()).
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "unit.h"
@@ -464,6 +467,59 @@ START_TEST(test_status_is_the_first_failure)
 }
 END_TEST
 
+/* rcl_fail()'s message for a name @value, which it quotes as '%s'. */
+static const char *quoted_message(const char *value, struct rcl_error *err)
+{
+	rcl_fail(err, RCL_INVALID_PARAM, "name '%s' is longer than %d characters", value, 15);
+	return err->msg;
+}
+
+START_TEST(test_long_quoted_value_keeps_the_reason)
+{
+	struct rcl_error err = {0};
+	char *value = malloc(100001), want[512];
+
+	ck_assert_ptr_nonnull(value);
+	memset(value, 'x', 100000);
+	value[100000] = '\0';
+	snprintf(want, sizeof(want), "name '%.*s...' (100000 bytes) is longer than 15 characters",
+	         RCL_QUOTE_MAX, value);
+	ck_assert_str_eq(quoted_message(value, &err), want);
+	/* At the limit, whole. */
+	value[RCL_QUOTE_MAX] = '\0';
+	snprintf(want, sizeof(want), "name '%s' is longer than 15 characters", value);
+	ck_assert_str_eq(quoted_message(value, &err), want);
+	/* A cut never splits a UTF-8 character: 99 x and an e-acute (2 bytes) stop at 99. */
+	strcpy(value + RCL_QUOTE_MAX - 1, "\u00e9\u00e9");
+	snprintf(want, sizeof(want), "name '%.*s...' (%d bytes) is longer than 15 characters",
+	         RCL_QUOTE_MAX - 1, value, RCL_QUOTE_MAX + 3);
+	ck_assert_str_eq(quoted_message(value, &err), want);
+	free(value);
+}
+END_TEST
+
+START_TEST(test_message_formats_as_printf_does)
+{
+	struct rcl_error err = {0};
+	char want[512], path[300];
+
+	/* Every conversion the messages use; an unquoted long string is not shortened. */
+	memset(path, 'p', sizeof(path) - 1);
+	path[sizeof(path) - 1] = '\0';
+	snprintf(want, sizeof(want), "%u %llu %d %zu %c %08x %lu %x %.3s %.*s %lld %-4d| 100%% %s",
+	         4000000000u, 18446744073709551615ull, -7, (size_t)42, 'c', 0xbeefu, 99ul, 255u,
+	         "abcdef", 2, "xyz", -5ll, 3, path);
+	rcl_fail(&err, RCL_INVALID_PARAM,
+	         "%u %llu %d %zu %c %08x %lu %x %.3s %.*s %lld %-4d| 100%% %s", 4000000000u,
+	         18446744073709551615ull, -7, (size_t)42, 'c', 0xbeefu, 99ul, 255u, "abcdef", 2,
+	         "xyz", -5ll, 3, path);
+	ck_assert_str_eq(err.msg, want);
+	/* What does not fit is cut at the end, as vsnprintf() cuts. */
+	rcl_fail(&err, RCL_INVALID_PARAM, "%s %s", path, path);
+	ck_assert_uint_eq(strlen(err.msg), sizeof(err.msg) - 1);
+}
+END_TEST
+
 static Suite *result_suite(void)
 {
 	Suite *s = suite_create("result");
@@ -545,6 +601,11 @@ static Suite *result_suite(void)
 	tcase_add_test(tc, test_fail_adds_detailed_status_with_errcd);
 	tcase_add_test(tc, test_fail_of_system_result_has_no_ctrl_column);
 	tcase_add_test(tc, test_fail_out_of_memory_still_sets_the_status);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("rcl_error_set");
+	tcase_add_test(tc, test_long_quoted_value_keeps_the_reason);
+	tcase_add_test(tc, test_message_formats_as_printf_does);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("rcl_reply_status");

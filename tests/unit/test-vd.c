@@ -232,6 +232,9 @@ START_TEST(test_name)
 	refused(&p, "name 'sixteen-chars-xx' is longer than 15 characters");
 	p.name = "tab\there";
 	refused(&p, "not printable");
+	/* Eight characters, sixteen bytes: refused for what they are, not their length. */
+	p.name = "\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9";
+	refused(&p, "is not ASCII");
 }
 END_TEST
 
