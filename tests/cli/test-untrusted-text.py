@@ -17,21 +17,11 @@ import subprocess
 import sys
 import tempfile
 
-RAIDCLI = os.environ["RAIDCLI"]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "server"))
+from rcltest import RAIDCLI, check, run_cases, summary  # noqa: E402
+
 # What a terminal acts on: BEL, ESC (a color change), CSI as C1 (U+009B).
 HOSTILE = "a\nStatus = Success\a\x1b[31m\u009b\\"
-
-checks = 0
-failures = []
-
-
-def check(cond, what, detail=""):
-    global checks
-    checks += 1
-    if not cond:
-        failures.append(what)
-        print("FAIL: " + what + ("\n" + detail if detail else ""), flush=True)
-    return cond
 
 
 class Fixture:
@@ -128,18 +118,8 @@ CASES = [case_forged_status_line, case_drive_path, case_non_ascii_name, case_lon
 
 
 def main():
-    for case in CASES:
-        fx = Fixture()
-        before = len(failures)
-        try:
-            case(fx)
-        except Exception as e:  # a crash in one case must not hide the others
-            check(False, "%s raised %r" % (case.__name__, e))
-        finally:
-            fx.close()
-        print("%s %s" % ("ok  " if len(failures) == before else "FAIL", case.__name__), flush=True)
-    print("%d checks, %d failed" % (checks, len(failures)))
-    return 1 if failures else 0
+    run_cases(CASES, sys.argv[1:], Fixture)
+    return summary()
 
 
 if __name__ == "__main__":
