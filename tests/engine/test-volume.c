@@ -30,10 +30,13 @@
 #include <unistd.h>
 
 #include "md-ref.h"
-#include "soft/format/md-bitmap.h"
-#include "soft/soft.h"
+#include "soft/config/member.h"
+#include "soft/config/vd.h"
 #include "soft/engine/uring.h"
 #include "soft/engine/volume.h"
+#include "soft/format/md-bitmap.h"
+#include "soft/format/md-super1.h"
+#include "soft/soft.h"
 #include "unit.h"
 
 #define KIB     1024ull
@@ -981,6 +984,94 @@ START_TEST(test_bitmap)
 }
 END_TEST
 
+/* The events of VD 0's md superblock on member @m; *@clean: whether it says clean. */
+static uint64_t md_events(const struct fixture *f, unsigned m, bool *clean)
+{
+	static struct rcl_md_super1 sb;
+	struct rcl_error err = {0};
+
+	ck_assert_msg(!rcl_soft_md_read(f->fds[m], member_disk(f, m)->sector_size,
+	                                &f->state->cfg.vds[0], &sb, &err),
+	              "%s", err.msg);
+	*clean = sb.resync_offset == UINT64_MAX;
+	return sb.events;
+}
+
+/* Wait (30 s at most) until member @m's superblock says clean: md's safe mode. */
+static bool turns_clean(const struct fixture *f, unsigned m)
+{
+	bool clean = false;
+
+	for (int i = 0; i < 300 && !clean; i++) {
+		md_events(f, m, &clean);
+		if (!clean)
+			usleep(100000);
+	}
+	return clean;
+}
+
+/*
+ * md's clean and active marks move its events as md_update_sb() does. An
+ * array that is not degraded goes one up when it opens (active) and back
+ * when it closes (clean). A degraded one goes up at every turn, so a member
+ * out of it falls further behind each time: idle for md's safe mode, it
+ * turns clean with the volume still open and the bitmap's bits cleared;
+ * the next write turns it active before it goes on.
+ */
+START_TEST(test_md_marks)
+{
+	struct fixture f;
+	struct rcl_error err = {0};
+	uint8_t buf[4096] = {9}, back[4096];
+	uint64_t e, now;
+	uint32_t chunk;
+	bool clean;
+
+	setup(&f, "raid6", 4, "");
+	/* Consistent, no bit set: as its initialization would leave it. */
+	rcl_soft_volume_close(f.vol);
+	for (unsigned m = 0; m < 4; m++)
+		ck_assert_int_eq(pwrite(f.fds[m], (uint8_t[]){0}, 1,
+		                        (off_t)((f.state->cfg.vds[0].first_lba + 16) * 512 + 256)),
+		                 1);
+	ck_assert_msg(!rcl_soft_set_consistent(f.ctrl, 0, &err), "%s", err.msg);
+	f.state = ((struct soft_ctrl *)f.ctrl->priv)->state;
+	e = md_events(&f, 0, &clean);
+	open_volume(&f, f.state);
+	for (unsigned m = 0; m < 4; m++) {
+		ck_assert_uint_eq(md_events(&f, m, &clean), e + 1);
+		ck_assert(!clean);
+	}
+	rcl_soft_volume_close(f.vol);
+	for (unsigned m = 0; m < 4; m++) {
+		ck_assert_uint_eq(md_events(&f, m, &clean), e);
+		ck_assert(clean);
+	}
+	open_volume(&f, f.state);
+	set_members(&f, (int[]){3, -1}, RCL_SOFT_MEMBER_OFFLINE, 0);
+	ck_assert_int_eq(rcl_soft_volume_write(f.vol, buf, sizeof(buf), 0, 0), 0);
+	ck_assert(turns_clean(&f, 0));
+	ck_assert_uint_eq(md_events(&f, 0, &clean), e + 2);
+	ck_assert_uint_eq(bitmap_bits(&f, 0, &chunk), 0);
+	ck_assert_uint_eq(md_events(&f, 3, &clean), e + 1);
+	ck_assert(!clean);
+	ck_assert_int_eq(rcl_soft_volume_write(f.vol, buf, sizeof(buf), 8192, 0), 0);
+	now = md_events(&f, 0, &clean);
+	ck_assert_uint_ge(now, e + 3);
+	ck_assert_uint_eq((now - e) % 2, clean ? 0 : 1);
+	ck_assert_int_eq(rcl_soft_volume_read(f.vol, back, sizeof(back), 8192), 0);
+	ck_assert_mem_eq(back, buf, sizeof(buf));
+	rcl_soft_volume_close(f.vol);
+	for (unsigned m = 0; m < 3; m++) {
+		ck_assert_uint_ge(md_events(&f, m, &clean), e + 4);
+		ck_assert(clean);
+	}
+	ck_assert_uint_eq(md_events(&f, 3, &clean), e + 1);
+	open_volume(&f, f.state);
+	teardown(&f);
+}
+END_TEST
+
 /* Pages of @fd's bytes [@off, @off + @len) in the page cache (@off page-aligned). */
 static unsigned resident_pages(int fd, uint64_t off, size_t len)
 {
@@ -1716,6 +1807,7 @@ int main(void)
 	Suite *s = suite_create("volume");
 	TCase *levels = tcase_create("levels"), *errors = tcase_create("errors");
 	TCase *rest = tcase_create("contract"), *cache = tcase_create("cache");
+	TCase *md = tcase_create("md");
 	const int n = (int)(sizeof(cases) / sizeof(cases[0]));
 
 	tcase_add_loop_test(levels, test_level, 0, n);
@@ -1743,9 +1835,13 @@ int main(void)
 	tcase_set_timeout(levels, 300);
 	tcase_set_timeout(cache, 300);
 	tcase_set_timeout(errors, 300);
+	/* md's safe mode turns the arrays clean after 5 s idle. */
+	tcase_add_test(md, test_md_marks);
+	tcase_set_timeout(md, 60);
 	suite_add_tcase(s, levels);
 	suite_add_tcase(s, errors);
 	suite_add_tcase(s, rest);
 	suite_add_tcase(s, cache);
+	suite_add_tcase(s, md);
 	return unit_main(s);
 }

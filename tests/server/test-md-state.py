@@ -5,12 +5,16 @@ controller process has stopped cleanly (issue 21, cases 2 and 3).
 
 - Degraded, then stopped: RAID5 (size=60MB) and RAID6 on four drives each
   and a second RAID5 in the first group, filled through their exports
-  (nbdcopy). While exported, mdadm --examine calls every member's array
-  active (md's "writes may be in flight"); after the process stops,
-  clean. Then a member of each group is set offline, more data written,
+  (nbdcopy). Exported and idle, mdadm --examine calls every member's
+  array clean (md's safe mode); after the process stops too. Then a member of each group is set offline, more data written,
   the process stopped: every surviving member is clean (the kernel starts
   a degraded array only if it is), raidcli still shows the VDs degraded,
   and the exports read back the last data.
+- Degraded and idle, then kill -9: a RAID5 with a member offline and a
+  RAID6 with two, written, idle: clean with the process running and after
+  a kill -9, served again without force, read back; a read moves no md
+  events, a write after idle moves them two up (active, then clean), and
+  the RAID6 member set offline last is more than one event behind.
 - A VD's BGI paused while it is exported, its export stopped, the BGI
   resumed to its end, the process stopped: every member clean (the BGI's
   volume closed before the VD was recorded consistent left them active).
@@ -30,12 +34,13 @@ controller process has stopped cleanly (issue 21, cases 2 and 3).
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 
 from rcltest import (MIB, Fixture, check, drive_field, fixture_parent, nbd_uri, run_cases,
-                     summary, wait_consistent)
+                     summary, wait_consistent, wait_for)
 
 MDREAD = sys.argv[1] if len(sys.argv) > 1 else None
 ROUNDS = 2
@@ -98,15 +103,31 @@ def examine(path, at, sectors):
 
 def md_state(fx, vd, slot):
     """mdadm --examine's State of VD @vd's superblock on drive @slot."""
-    start, sectors = vd_partition(fx, vd, slot)
-    fields = examine(drive_field(fx, slot, "Path"), start * 512, sectors)
+    fields = md_examine(fx, vd, slot)
     return fields.get("State", "none (%s)" % fields.get("none"))
 
 
-def check_states(fx, members, want, when):
-    """Every VD in @members (vd -> slots) says @want on each of its slots."""
+def md_events(fx, vd, slot):
+    """mdadm --examine's Events of VD @vd's superblock on drive @slot."""
+    return int(md_examine(fx, vd, slot).get("Events", -1))
+
+
+def md_examine(fx, vd, slot):
+    """mdadm --examine of VD @vd's superblock on drive @slot: its fields."""
+    start, sectors = vd_partition(fx, vd, slot)
+    return examine(drive_field(fx, slot, "Path"), start * 512, sectors)
+
+
+def check_states(fx, members, want, when, wait=False):
+    """Every VD in @members (vd -> slots) says @want on each of its slots
+    (@wait: once idle long enough, md's safe mode, 60 s at most)."""
+    def states(vd, slots):
+        return {slot: md_state(fx, vd, slot) for slot in slots}
+
     for vd, slots in members.items():
-        got = {slot: md_state(fx, vd, slot) for slot in slots}
+        if wait:
+            wait_for(lambda: set(states(vd, slots).values()) == {want}, 60)
+        got = states(vd, slots)
         check(all(s == want for s in got.values()),
               "v%d %s: mdadm --examine says %s on every member" % (vd, when, want), got)
 
@@ -125,7 +146,7 @@ def degraded_clean_stop(fx):
     uris = {vd: export(fx, vd) for vd in members}
     for vd, uri in uris.items():
         fill(fx, vd, uri)
-    check_states(fx, members, "active", "while exported")
+    check_states(fx, members, "clean", "exported and idle", wait=True)
     fx.ok("/c0", "stop", "service")
     check_states(fx, members, "clean", "after a clean stop")
     fx.ok("/c0/e252/s2", "set", "offline")
@@ -153,13 +174,86 @@ def migrated_while_exported(fx):
     wait_consistent(fx)
     fill(fx, 0, uri)
     fx.ok("/c0/v0", "start", "migrate", "type=raid5", "option=add", "drives=252:3", "wait")
-    check_states(fx, {0: [0, 1, 2, 3]}, "active", "migrated while exported")
+    check_states(fx, {0: [0, 1, 2, 3]}, "clean", "migrated while exported, idle", wait=True)
     fx.ok("/c0", "stop", "service")
     check_states(fx, {0: [0, 1, 2, 3]}, "clean", "migrated and stopped")
 
 
 migrated_while_exported.fixture = lambda: Fixture(drives=4, size="16MB",
                                                   vd=("r5", "drives=252:0-2"))
+
+def kill_9(fx):
+    pid = fx.service()["PID"]
+    os.kill(pid, signal.SIGKILL)
+    check(wait_for(lambda: fx.service()["Status"] == "Not Running"), "kill -9 ends the process")
+
+
+def read_back(fx, vd, uri, want, when):
+    back = os.path.join(fx.root, "back")
+    r = subprocess.run(["nbdcopy", uri, back], capture_output=True, text=True)
+    with open(back, "rb") as f:
+        check(r.returncode == 0 and f.read() == want,
+              "v%d %s: the export reads back what was written" % (vd, when), r.stderr)
+    os.unlink(back)
+
+
+def degraded_idle_kill_9(fx):
+    """Degraded arrays turn clean once idle, as md's safe mode leaves them,
+    and a kill -9 then leaves them so: a RAID5 with one member offline and
+    a RAID6 with two, written through their exports, then idle: mdadm
+    --examine calls the survivors clean with the process still running and
+    after a kill -9; the next process serves them without force and they
+    read back. Each turn moves md's events (a degraded array's always up):
+    a read does not; a write turns them active before it lands and clean
+    again once idle, two events up, so the member of the RAID6 set offline
+    last is more than one event behind the survivors (mdadm takes a member
+    one behind for current, and would refuse the array as not clean)."""
+    survivors = {0: [0, 1, 3], 1: [4, 7]}
+
+    def events():
+        return {vd: md_events(fx, vd, slots[0]) for vd, slots in survivors.items()}
+
+    uris = {vd: export(fx, vd) for vd in survivors}
+    for vd in survivors:
+        wait_consistent(fx, vd)
+    for slot in (2, 5, 6):
+        fx.ok("/c0/e252/s%d" % slot, "set", "offline")
+    data = {vd: fill(fx, vd, uri) for vd, uri in uris.items()}
+    check_states(fx, survivors, "clean", "degraded, exported and idle", wait=True)
+    kill_9(fx)
+    check_states(fx, survivors, "clean", "idle, then kill -9")
+    uris = {vd: export(fx, vd) for vd in survivors}
+    for vd, uri in uris.items():
+        read_back(fx, vd, uri, data[vd], "after kill -9, served without force")
+    check_states(fx, survivors, "clean", "served again, idle", wait=True)
+    idle = events()
+    for vd, uri in uris.items():
+        read_back(fx, vd, uri, data[vd], "idle")
+    check(events() == idle, "reads move no events", (idle, events()))
+    data = {vd: fill(fx, vd, uri) for vd, uri in uris.items()}
+    check_states(fx, survivors, "clean", "written again, idle", wait=True)
+    after = events()
+    check(all(after[vd] >= idle[vd] + 2 for vd in survivors),
+          "a write after idle turns the arrays active, and idle clean again: events up by 2",
+          (idle, after))
+    check(md_events(fx, 1, 6) + 1 < after[1],
+          "the member set offline last is more than one event behind",
+          (md_events(fx, 1, 6), after[1]))
+    kill_9(fx)
+    check_states(fx, survivors, "clean", "written after idle, idle, then kill -9")
+    for vd in survivors:
+        read_back(fx, vd, export(fx, vd), data[vd], "written after idle, after kill -9")
+
+
+def degraded_idle_kill_9_fixture():
+    fx = Fixture(drives=8, size="64MB", vd=None)
+    fx.ok("/c0", "add", "vd", "r5", "drives=252:0-3", "size=60MB")
+    fx.ok("/c0", "add", "vd", "r6", "drives=252:4-7", "size=60MB")
+    return fx
+
+
+degraded_idle_kill_9.fixture = degraded_idle_kill_9_fixture
+
 
 def bgi_ends_unexported(fx):
     """A VD's BGI outlives its export: once it ends, the stopped process
@@ -278,8 +372,8 @@ def main():
     if tools or not MDREAD:
         print("SKIP: needs %s" % (", ".join(tools) or "MDREAD"))
         return 77
-    run_cases([degraded_clean_stop, migrated_while_exported, bgi_ends_unexported,
-               served_is_on_members],
+    run_cases([degraded_clean_stop, degraded_idle_kill_9, migrated_while_exported,
+               bgi_ends_unexported, served_is_on_members],
               sys.argv[2:])
     return summary()
 

@@ -433,7 +433,7 @@ def case_dedicated_spare_stays_valid(fx):
     """A RAID5 with a dedicated hot spare gains a drive, which takes the md
     device number the spare had: the spare gets a free one and joins the
     new array (mdadm --examine: a spare of the RAID5 over 4 devices, events
-    in step with the members'), and it still rebuilds a member that goes
+    in step with the members' once the array is idle and clean), and it still rebuilds a member that goes
     offline afterwards; the data verifies and a check finds 0 mismatches."""
     name = "dedicated spare"
     fx.ok("/c0", "add", "vd", "raid5", "drives=252:0-2", "spares=252:4")
@@ -449,6 +449,9 @@ def case_dedicated_spare_stays_valid(fx):
         return
     check(drive_state(fx, 4) == "DHS", "%s: s4 is still a dedicated hot spare" % name,
           fx.run("/c0/e252/s4", "show").stdout)
+    # md writes no spare as an array that is not degraded turns active (its
+    # events one up) and back clean (one back): in step once it is idle
+    wait_for(lambda: examine_member(fx, 0)[1].get("State") == "clean", 60)
     rc, member, text = examine_member(fx, 0)
     rc2, spare, text2 = examine_member(fx, 4)
     check(rc == 0 and rc2 == 0 and spare.get("Device Role") == "spare" and

@@ -24,7 +24,10 @@ again, degraded, and read back. Then the controller stops:
            90 s) before SIGKILL. systemd itself cannot run here (it is not
            PID 1), so the test does that: serve in a process group of its
            own, SIGTERM to the group, wait.
-  kill9    SIGKILL to the process, a new process started (start export),
+  kill9    SIGKILL to the process once the degraded VDs have been idle
+           long enough that their arrays are clean again (md's safe mode:
+           a crash while they are active leaves them dirty, which md
+           rightly refuses degraded), a new process started (start export),
            its crash resync of the optimal VDs waited for, /c0 stop service.
 In a VM that has one controller's drives, mdadm --assemble --scan must
 start every VD, optimal or degraded, its sha256 must be what the export
@@ -38,6 +41,7 @@ import os
 import re
 import shutil
 import signal
+import struct
 import subprocess
 import sys
 import time
@@ -66,6 +70,24 @@ STOPS = ['export', 'service', 'sigterm', 'systemd', 'kill9']
 # 150 or 168 did not reach the script's output (write error on its serial
 # port), and 56 boot in about 15 s with qboot: one controller a VM.
 MAX_DISKS = 56
+
+
+def md_super(image, vd):
+    """(events, clean) of VD @vd's md superblock on drive @image: in its GPT
+    partition "raidcli vN" (512-byte sectors), 4 KiB in (md v1.2); clean
+    when resync_offset is all ones. None when there is no such partition."""
+    with open(image, 'rb') as f:
+        f.seek(512)
+        entries, count, size = struct.unpack_from('<QII', f.read(92), 72)
+        f.seek(entries * 512)
+        table = f.read(count * size)
+        for i in range(count):
+            entry = table[i * size:(i + 1) * size]
+            if entry[56:128].decode('utf-16-le').rstrip('\0') == f'raidcli v{vd}':
+                f.seek(struct.unpack_from('<Q', entry, 32)[0] * 512 + 4096 + 200)
+                events, resync = struct.unpack('<QQ', f.read(16))
+                return events, resync == (1 << 64) - 1
+    return None
 
 
 def gone(pid):
@@ -251,7 +273,20 @@ class Scenario:
             status = self.serve.wait()
         expect(status, 0, 'systemd: the exit status of "raidcli /c0 serve" on SIGTERM')
 
+    def degraded_clean(self):
+        """Whether the md superblocks of every degraded VD say clean on each
+        member still in use."""
+        for level, group, _, offline in self.groups:
+            for vd in self.group_vds(group) if offline else []:
+                for slot in set(group) - set(offline):
+                    sb = md_super(self.ctl.images[slot], vd)
+                    if not sb or not sb[1]:
+                        return False
+        return True
+
     def stop_kill9(self):
+        check(wait_for(self.degraded_clean, 60),
+              'kill9: the degraded VDs\' arrays turn clean once idle')
         pid = self.pid()
         os.kill(pid, signal.SIGKILL)
         check(wait_for(lambda: gone(pid), 30), 'kill9: the process dies')
@@ -297,26 +332,6 @@ arrays checked
 '''
 
 
-# Degraded VDs md is known to refuse without --force, not yet fixed (issue
-# 21 stays open for them): after a kill -9 the process marks its arrays
-# clean only at a clean close, never when idle as md's safemode does, so a
-# degraded one stays dirty ("cannot start dirty degraded array"); and a
-# RAID6 or RAID60 span that lost two members is refused after any stop
-# ("device 2 ... has wrong state in superblock, but ... seems ok", then
-# "not enough to start the array while not clean"): mdadm takes in the
-# member set offline last, which is one event behind the others. Each is
-# printed as KNOWN; the same VDs md does start are still checked in full.
-KNOWN_REFUSED = {'RAID6', 'RAID60'}
-KNOWN_REFUSED_AFTER_KILL9 = {'RAID5', 'RAID50', 'RAID6', 'RAID60'}
-
-
-def known_refused(sc, n):
-    if n not in sc.degraded_vds:
-        return False
-    known = KNOWN_REFUSED_AFTER_KILL9 if sc.stop == 'kill9' else KNOWN_REFUSED
-    return sc.vds[n]['level'] in known
-
-
 def check_boot(scenarios, out):
     records = parse_records(out)
     said = [line for line in out.splitlines() if line.startswith('said: ')]
@@ -330,10 +345,6 @@ def check_boot(scenarios, out):
             # what mdadm said of the VD's arrays (NAME, NAME-0, ...), once each
             about = dict.fromkeys(line[len('said: '):] for line in said
                                   if re.search(re.escape(name) + r'(\b|-)', line))
-            if top is None and known_refused(sc, n):
-                print(f'KNOWN (open in issue 21): {tag}: md did not start it; mdadm said: '
-                      + ' / '.join(about))
-                continue
             if not check(top is not None, f'{tag}: md did not start it; mdadm said: '
                          + ' / '.join(about)):
                 continue

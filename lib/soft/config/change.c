@@ -21,10 +21,15 @@ enum rcl_status rcl_soft_change_begin(struct rcl_ctrl *ctrl, struct rcl_soft_cha
 	enum rcl_status st;
 
 	memset(c, 0, sizeof(*c));
+	/* Before reading the drives: an open volume's clean or active mark is on them whole. */
+	rcl_soft_md_lock();
+	c->md_locked = true;
 	if (sc->stale) {
 		st = rcl_soft_refresh(ctrl, err);
-		if (st)
+		if (st) {
+			rcl_soft_change_end(c);
 			return st;
+		}
 	}
 	c->ctrl = ctrl;
 	c->sc = sc;
@@ -32,8 +37,10 @@ enum rcl_status rcl_soft_change_begin(struct rcl_ctrl *ctrl, struct rcl_soft_cha
 	c->cfg = rcl_calloc(1, sizeof(*c->cfg));
 	c->gpts = rcl_calloc(c->state->count + 1, sizeof(*c->gpts));
 	c->fresh = rcl_calloc(c->state->count + 1, sizeof(*c->fresh));
-	if (!c->cfg || !c->gpts || !c->fresh)
+	if (!c->cfg || !c->gpts || !c->fresh) {
+		rcl_soft_change_end(c);
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	}
 	*c->cfg = c->state->cfg;
 	snprintf(c->cfg->serial, sizeof(c->cfg->serial), "%s", c->sc->serial);
 	return RCL_OK;
@@ -46,6 +53,12 @@ void rcl_soft_change_end(struct rcl_soft_change *c)
 	rcl_free(c->gpts);
 	rcl_free(c->fresh);
 	rcl_free(c->cfg);
+	c->gpts = NULL;
+	c->fresh = NULL;
+	c->cfg = NULL;
+	if (c->md_locked)
+		rcl_soft_md_unlock();
+	c->md_locked = false;
 }
 
 enum rcl_status rcl_soft_refresh(struct rcl_ctrl *ctrl, struct rcl_error *err)

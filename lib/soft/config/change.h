@@ -38,6 +38,7 @@ struct rcl_md_super1;
  * @cfg:	the new configuration, a copy of @state's to edit.
  * @gpts:	per disk: the GPT step (a) writes, or NULL.
  * @fresh:	per disk: a new member (blank before), whose records start clear.
+ * @md_locked:	it holds rcl_soft_md_lock(), from its begin to its end.
  */
 struct rcl_soft_change {
 	struct rcl_ctrl *ctrl;
@@ -46,12 +47,14 @@ struct rcl_soft_change {
 	struct rcl_soft_config *cfg;
 	struct rcl_gpt **gpts;
 	bool *fresh;
+	bool md_locked;
 };
 
 /*
  * rcl_soft_change_begin() - start a change of @ctrl (reading its drives
  * first when the model is stale). Always end it with rcl_soft_change_end()
- * (nothing written) or rcl_soft_change_finish().
+ * (nothing written) or rcl_soft_change_finish(); one that fails has ended
+ * already (ending it again does nothing).
  */
 enum rcl_status rcl_soft_change_begin(struct rcl_ctrl *ctrl, struct rcl_soft_change *c,
                                       struct rcl_error *err);

@@ -3,6 +3,7 @@
  * member.c - GPT, md superblocks and bitmaps of one member drive (see
  * member.h).
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -459,18 +460,39 @@ bool rcl_soft_md_left_active(int fd, unsigned sector_size, const struct rcl_soft
 	return active;
 }
 
+/* One writer of md superblocks at a time in this process (member.h). */
+static pthread_mutex_t md_writers = PTHREAD_MUTEX_INITIALIZER;
+
+void rcl_soft_md_lock(void)
+{
+	pthread_mutex_lock(&md_writers);
+}
+
+void rcl_soft_md_unlock(void)
+{
+	pthread_mutex_unlock(&md_writers);
+}
+
+uint64_t rcl_soft_md_next_events(uint64_t events, bool clean, bool rollback)
+{
+	return clean && rollback && events > 1 ? events - 1 : events + 1;
+}
+
 enum rcl_status rcl_soft_md_set_clean(int fd, unsigned sector_size, const struct rcl_soft_vd *vd,
-                                      bool clean, struct rcl_error *err)
+                                      bool clean, uint64_t events, struct rcl_error *err)
 {
 	struct rcl_md_super1 *sb = rcl_malloc(sizeof(*sb));
-	uint64_t want = clean ? UINT64_MAX : 0;
 	enum rcl_status st = sb ? rcl_soft_md_read(fd, sector_size, vd, sb, err)
 	                        : rcl_fail(err, RCL_NOMEM, "out of memory");
 
-	if (!st && sb->resync_offset != want) {
-		sb->resync_offset = want;
-		st = rcl_soft_md_rewrite(fd, sector_size, vd, sb, err);
+	if (!st) {
+		sb->resync_offset = clean ? UINT64_MAX : 0;
+		sb->events = events;
+		sb->utime = now_md();
+		st = write_sb(fd, super_at(sector_size, vd), sb, err);
 	}
+	if (!st)
+		st = rcl_soft_sync(fd, "md superblock", err);
 	rcl_free(sb);
 	return st;
 }

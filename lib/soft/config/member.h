@@ -116,15 +116,42 @@ enum rcl_status rcl_soft_md_rewrite(int fd, unsigned sector_size, const struct r
 bool rcl_soft_md_left_active(int fd, unsigned sector_size, const struct rcl_soft_vd *vd);
 
 /**
+ * rcl_soft_md_lock() - take (rcl_soft_md_unlock(): let go) the process's
+ * lock on md superblock writes: a configuration change holds it from
+ * rcl_soft_change_begin() to its end, an open volume while it marks its
+ * arrays clean or active (volume.c), so neither rewrites a superblock from
+ * what it read before the other wrote it (a member recorded failed must
+ * stay so). Not recursive.
+ */
+void rcl_soft_md_lock(void);
+void rcl_soft_md_unlock(void);
+
+/**
+ * rcl_soft_md_next_events() - the events md's md_update_sb() gives an
+ * array whose freshest superblock has @events when it turns @clean (else
+ * active): one up; one back when it turns clean with @rollback, which md
+ * allows only when the update before was its own turn to active on an
+ * array that is not degraded, with nothing written between (its
+ * "can_decrease_events"). So a member taken out of a degraded array falls
+ * further behind the others at every turn, and md, which takes a member at
+ * most one event behind for current, never takes it back.
+ */
+uint64_t rcl_soft_md_next_events(uint64_t events, bool clean, bool rollback);
+
+/**
  * rcl_soft_md_set_clean() - mark VD @vd's md superblock on @fd clean
  * (@clean: resync_offset all ones, md's "in sync, no write in flight") or
  * active (resync_offset 0: md resyncs what the bitmap marks before it
- * trusts the parity, and starts the array degraded only when forced);
- * rewritten and flushed only when it changes.
- * Return: RCL_OK, or as rcl_soft_md_read() and rcl_soft_md_rewrite().
+ * trusts the parity, and starts the array degraded only when forced), at
+ * the array's new @events (rcl_soft_md_next_events()); then flush. The
+ * caller moves the bitmap superblock's events first, as md does (md
+ * forces a full resync on a bitmap behind the superblock), and holds
+ * rcl_soft_md_lock().
+ * Return: RCL_OK, or as rcl_soft_md_read(); RCL_SYSTEM when it cannot be
+ * written.
  */
 enum rcl_status rcl_soft_md_set_clean(int fd, unsigned sector_size, const struct rcl_soft_vd *vd,
-                                      bool clean, struct rcl_error *err);
+                                      bool clean, uint64_t events, struct rcl_error *err);
 
 /**
  * rcl_soft_md_write_spare() - write VD @vd's superblock on spare @fd: a

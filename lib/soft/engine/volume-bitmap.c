@@ -22,7 +22,8 @@
  * change bumps on disk, bitmap first: member.c), taken again at open and at
  * each rcl_soft_volume_update(), since every write of the bits' first
  * sector writes the superblock too; md takes a bitmap behind the array's
- * events as stale and resyncs the whole array. Clearing bits sets
+ * events as stale and resyncs the whole array. The volume's own clean and
+ * active marks (volume.c) move them here first, then the superblocks. Clearing bits sets
  * events_cleared to the events, as md does: a drive that left the array
  * before then cannot be brought back by the bitmap alone.
  */
@@ -468,6 +469,27 @@ int rcl_soft_vol_bitmap_events(struct rcl_soft_volume *vol, const struct rcl_sof
 			rc = write_sectors(vol, &vol->geo.arrays[s], bm, dirty);
 		pthread_mutex_unlock(&bm->lock);
 	}
+	return rc;
+}
+
+int rcl_soft_vol_bitmap_set_events(struct rcl_soft_volume *vol, unsigned array, uint64_t events,
+                                   bool whole)
+{
+	struct vol_bitmap *bm = vol->bitmaps[array];
+	uint64_t dirty[RCL_SOFT_BITMAP_MAX_SECTORS / 64] = {0};
+	int rc;
+
+	if (!bm)
+		return 0;
+	pthread_mutex_lock(&bm->lock);
+	bm->sb.events = events;
+	/* md_bitmap_update_sb(): never cleared after the events; md_bitmap_endwrite(): an array
+	 * not degraded has no member the bits would bring back. */
+	if (whole || bm->sb.events_cleared > events)
+		bm->sb.events_cleared = events;
+	put_super(bm, dirty);
+	rc = write_sectors(vol, &vol->geo.arrays[array], bm, dirty);
+	pthread_mutex_unlock(&bm->lock);
 	return rc;
 }
 

@@ -86,6 +86,14 @@ struct vol_reshape;
  *		signalled on @gate_moved; @holds, the owner's holds; @refused,
  *		the owner could not record (until an update finds nothing
  *		failed); @awaiting, the writes ending later that wait for it.
+ * @md:		md's clean and active state of the arrays (volume.c), under
+ *		@md.lock, which a mark holds while it writes (writes wait):
+ *		@active, the superblocks say active; @writers, writes in
+ *		flight; @last_write, when the last one ended (CLOCK_MONOTONIC
+ *		ns); @rollback, per array: the events its last active mark
+ *		wrote while it was not degraded, which turning clean may take
+ *		back (md's can_decrease_events), else 0; @thread, the safe-mode
+ *		thread, which waits on @moved until @stop.
  */
 struct rcl_soft_volume {
 	unsigned vd;
@@ -118,6 +126,17 @@ struct rcl_soft_volume {
 		bool refused;
 		struct vol_later *awaiting;
 	} gate;
+	struct {
+		pthread_mutex_t lock;
+		pthread_cond_t moved;
+		bool active;
+		unsigned writers;
+		uint64_t last_write;
+		uint64_t rollback[RCL_MAX_SPANS];
+		pthread_t thread;
+		bool running;
+		bool stop;
+	} md;
 };
 
 /**
@@ -173,6 +192,15 @@ struct vol_later *rcl_soft_vol_later_join(struct vol_ending *ending);
 
 /* rcl_soft_vol_later_end() - a part of @later ended with @rc; the last ends the request. */
 void rcl_soft_vol_later_end(struct vol_later *later, int rc);
+
+/*
+ * The md superblocks' clean/active turns (volume.c), around every write
+ * (@vol->lock read-held): rcl_soft_vol_md_write_start() marks the arrays
+ * active first, as md_write_start() has them (0, or -ENOMEM);
+ * rcl_soft_vol_md_write_end() notes the write's end for safe mode.
+ */
+int rcl_soft_vol_md_write_start(struct rcl_soft_volume *vol);
+void rcl_soft_vol_md_write_end(struct rcl_soft_volume *vol);
 
 /*
  * The record gate (volume-request.c): rcl_soft_vol_unrecorded() - whether
@@ -317,6 +345,16 @@ int rcl_soft_vol_bitmap_clean(struct rcl_soft_volume *vol, bool all, int (*sync)
  * members that failed.
  */
 int rcl_soft_vol_bitmap_events(struct rcl_soft_volume *vol, const struct rcl_soft_vd *vd);
+
+/*
+ * rcl_soft_vol_bitmap_set_events() - give array @array's bitmap superblock
+ * @events, the md superblocks' next (a clean or active mark, volume.c),
+ * and write it, before they are written; its events_cleared too when the
+ * array is @whole (not degraded: as md's after a write), else at most
+ * @events. Return: as rcl_soft_vol_bitmap_events().
+ */
+int rcl_soft_vol_bitmap_set_events(struct rcl_soft_volume *vol, unsigned array, uint64_t events,
+                                   bool whole);
 
 /*
  * rcl_soft_vol_bitmap_resynced() - bytes [@first, @end) of array @array's

@@ -216,7 +216,7 @@ static int end_request(struct vol_ending *ending, int rc)
 static int serve(struct rcl_soft_volume *vol, bool write, uint8_t *buf, bool step, size_t len,
                  uint64_t off, unsigned flags, struct vol_ending *ending, bool gated)
 {
-	bool awaits;
+	bool awaits, started;
 	bool parity = vol->geo.arrays[0].parity;
 	int rc = check_range(vol, len, off);
 	size_t below = len;
@@ -226,6 +226,9 @@ static int serve(struct rcl_soft_volume *vol, bool write, uint8_t *buf, bool ste
 	atomic_fetch_add(&vol->host_started, 1);
 	pthread_rwlock_rdlock(&vol->lock);
 	rc = check_access(vol, write);
+	if (write && !rc)
+		rc = rcl_soft_vol_md_write_start(vol);
+	started = write && !rc;
 	if (vol->reshape)
 		below = rcl_soft_vol_reshape_below(vol, len, off);
 	for (size_t done = 0; done < below && !rc;) {
@@ -244,6 +247,8 @@ static int serve(struct rcl_soft_volume *vol, bool write, uint8_t *buf, bool ste
 		rc = rcl_soft_vol_reshape_old(vol, write, step ? buf + below : buf, step,
 		                              len - below, off + below, flags);
 	awaits = gated && !rc && vol->owner.records && rcl_soft_vol_unrecorded(vol);
+	if (started)
+		rcl_soft_vol_md_write_end(vol);
 	pthread_rwlock_unlock(&vol->lock);
 	atomic_fetch_add(&vol->host_done, 1);
 	rc = end_request(ending, rc);

@@ -19,7 +19,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "soft/config/member.h"
+#include "soft/format/md-bitmap.h"
+#include "soft/format/md-super1.h"
 #include "parity.h"
 #include "volume-private.h"
 
@@ -309,15 +312,29 @@ static enum rcl_status prepare(struct rcl_soft_volume *vol, const struct rcl_sof
 
 /*
  * md keeps in each array's superblocks whether it is clean: in sync with
- * no write in flight (resync_offset all ones), or active (0), which it
- * sets before the first write and clears once the array is idle again.
- * The kernel starts an active array only after resyncing it, and an
- * active degraded one not at all (its parity may be behind its data, with
- * no member left to resync it from). So the arrays of a volume are marked
- * active when it opens, before any write, and clean when it closes with
- * everything durable and in sync; a crash leaves them active, as md's
- * own would be. A migration's superblocks are migrate.c's.
+ * no write in flight (resync_offset all ones), or active (0). The kernel
+ * starts an active array only after resyncing it, and an active degraded
+ * one not at all (its parity may be behind its data, with no member left
+ * to resync it from). So the arrays of a volume are marked active when it
+ * opens, before any write; clean once it has had no write for
+ * SAFE_MODE_NS (md's safe mode, safe_mode()) and when it closes, each time
+ * with everything durable and in sync; and active again before the next
+ * write goes on, which waits for that. A crash soon after writes leaves
+ * them active, as md's own would be. Each mark moves md's events as
+ * md_update_sb() does (rcl_soft_md_next_events()): a member out of a
+ * degraded array falls further behind at every turn. A migration's
+ * superblocks are migrate.c's.
+ *
+ * SAFE_MODE_NS is md's bitmap daemon_sleep (5 s), not md's safe_mode_delay
+ * (200 ms): raidcli's own word on a crash is the write-intent bitmap
+ * (rcl_soft_vd_left_dirty()), whose bits md's daemon clears after that
+ * long idle. Clearing them and marking the arrays clean at one moment
+ * gives md and raidcli one answer, and keeps the window in which a crash
+ * leaves a VD dirty what it was. A turn costs a superblock write per
+ * member, and the bits a bitmap write, which the next write waits for: at
+ * most once per 5 s of idleness, never per request.
  */
+#define SAFE_MODE_NS ((uint64_t)RCL_MD_BITMAP_DAEMON_SLEEP * 1000000000u)
 
 /* Whether member @i holds a current superblock of its array to mark. */
 static bool keeps_md(const struct rcl_soft_volume *vol, unsigned i)
@@ -327,6 +344,12 @@ static bool keeps_md(const struct rcl_soft_volume *vol, unsigned i)
 
 	return a->level != RCL_MD_LEVEL_RAID0 && m->fd >= 0 && !atomic_load(&m->failed) &&
 	       (m->state == RCL_SOFT_MEMBER_ONLINE || m->state == RCL_SOFT_MEMBER_REBUILD);
+}
+
+/* Whether the volume keeps its arrays' clean and active state (not RAID0, not migrating). */
+static bool md_managed(const struct rcl_soft_volume *vol)
+{
+	return vol->bitmapped && !vol->reshape && vol->geo.arrays[0].level != RCL_MD_LEVEL_RAID0;
 }
 
 /* Whether the arrays may say clean: consistent, nothing left to resync, no failure unrecorded. */
@@ -357,31 +380,209 @@ static bool crashed_whole(const struct rcl_soft_volume *vol)
 }
 
 /*
- * Mark the arrays clean or active on every member that keeps them. A
- * member that cannot be written active fails: a crash must not find it
- * clean over writes that followed. One with no valid superblock (a
- * rebuild's new drive before it has one) has nothing for md to take.
- * Return: RCL_OK, or RCL_NOMEM.
+ * An md superblock of member @m could not be read or written (@st, @one):
+ * out of memory stops the mark; a member that cannot be marked active
+ * fails, as a crash must not find it clean over writes that followed; one
+ * with no valid superblock (a rebuild's new drive before it has one) has
+ * nothing for md to take.
+ */
+static enum rcl_status mark_failed(struct rcl_soft_volume *vol, unsigned m, bool clean,
+                                   enum rcl_status st, const struct rcl_error *one,
+                                   struct rcl_error *err)
+{
+	if (st == RCL_NOMEM) {
+		*err = *one;
+		return st;
+	}
+	if (st == RCL_SYSTEM && !clean)
+		rcl_soft_vol_fail(vol, m, one->sys_errno ? one->sys_errno : EIO, true);
+	return RCL_OK;
+}
+
+/*
+ * Mark array @s clean or active, as md_update_sb() does: its events moved
+ * from its freshest superblock's, the bitmap's first, on each member that
+ * keeps it and that the freshest superblock still counts in (a change may
+ * have recorded out a member this volume uses until its update: that one
+ * stays behind). @fresh, @sb: room for two superblocks. Holds
+ * rcl_soft_md_lock() and @vol->md.lock.
+ */
+static enum rcl_status mark_array(struct rcl_soft_volume *vol, unsigned s, bool clean,
+                                  struct rcl_md_super1 *fresh, struct rcl_md_super1 *sb,
+                                  struct rcl_error *err)
+{
+	const struct rcl_soft_array *a = &vol->geo.arrays[s];
+	uint32_t dev[RCL_SOFT_MAX_MEMBERS] = {0};
+	bool in[RCL_SOFT_MAX_MEMBERS] = {false}, any = false, whole = true;
+	enum rcl_status st = RCL_OK;
+	uint64_t events;
+
+	for (unsigned i = 0; i < a->n && !st; i++) {
+		unsigned m = a->first + i;
+		struct rcl_error one = {0};
+		enum rcl_status got = keeps_md(vol, m)
+		                          ? rcl_soft_md_read(vol->members[m].fd, vol->sector_size,
+		                                             &vol->record, sb, &one)
+		                          : RCL_NOT_FOUND;
+
+		if (got) {
+			st = mark_failed(vol, m, clean, got, &one, err);
+			continue;
+		}
+		in[i] = true;
+		dev[i] = sb->dev_number;
+		if (!any || sb->events > fresh->events)
+			*fresh = *sb;
+		any = true;
+	}
+	if (st || !any)
+		return st;
+	for (unsigned i = 0; i < a->n; i++) {
+		in[i] =
+		    in[i] && dev[i] < fresh->max_dev && fresh->dev_roles[dev[i]] < RCL_MD_ROLE_MAX;
+		whole =
+		    whole && in[i] && vol->members[a->first + i].state == RCL_SOFT_MEMBER_ONLINE;
+	}
+	events = rcl_soft_md_next_events(fresh->events, clean,
+	                                 whole && vol->md.rollback[s] == fresh->events);
+	vol->md.rollback[s] = !clean && whole ? events : 0;
+	/* A VD that does not survive this write fails its next request anyway. */
+	(void)rcl_soft_vol_bitmap_set_events(vol, s, events, whole);
+	for (unsigned i = 0; i < a->n && !st; i++) {
+		unsigned m = a->first + i;
+		struct rcl_error one = {0};
+
+		if (in[i] && keeps_md(vol, m))
+			st = mark_failed(vol, m, clean,
+			                 rcl_soft_md_set_clean(vol->members[m].fd, vol->sector_size,
+			                                       &vol->record, clean, events, &one),
+			                 &one, err);
+	}
+	return st;
+}
+
+/*
+ * Mark every array clean or active (@vol->md.lock held, or the volume not
+ * shared yet). Return: RCL_OK, or RCL_NOMEM.
  */
 static enum rcl_status md_mark(struct rcl_soft_volume *vol, bool clean, struct rcl_error *err)
 {
-	if (!vol->bitmapped || vol->reshape)
-		return RCL_OK;
-	for (unsigned i = 0; i < vol->member_count; i++) {
-		struct rcl_error one = {0};
-		enum rcl_status st =
-		    keeps_md(vol, i) ? rcl_soft_md_set_clean(vol->members[i].fd, vol->sector_size,
-		                                             &vol->record, clean, &one)
-		                     : RCL_OK;
+	struct rcl_md_super1 *fresh, *sb;
+	enum rcl_status st = RCL_OK;
 
-		if (st == RCL_NOMEM) {
-			*err = one;
-			return st;
-		}
-		if (st == RCL_SYSTEM && !clean)
-			rcl_soft_vol_fail(vol, i, one.sys_errno ? one.sys_errno : EIO, true);
+	if (!md_managed(vol)) {
+		vol->md.active = false;
+		return RCL_OK;
 	}
-	return RCL_OK;
+	fresh = rcl_malloc(sizeof(*fresh));
+	sb = rcl_malloc(sizeof(*sb));
+	if (!fresh || !sb)
+		st = rcl_fail(err, RCL_NOMEM, "out of memory");
+	rcl_soft_md_lock();
+	for (unsigned s = 0; s < vol->geo.spans && !st; s++)
+		st = mark_array(vol, s, clean, fresh, sb, err);
+	rcl_soft_md_unlock();
+	rcl_free(fresh);
+	rcl_free(sb);
+	if (!st) {
+		vol->md.active = !clean;
+		pthread_cond_broadcast(&vol->md.moved);
+	}
+	return st;
+}
+
+int rcl_soft_vol_md_write_start(struct rcl_soft_volume *vol)
+{
+	enum rcl_status st = RCL_OK;
+
+	pthread_mutex_lock(&vol->md.lock);
+	if (!vol->md.active)
+		st = md_mark(vol, false, &(struct rcl_error){0});
+	if (!st)
+		vol->md.writers++;
+	pthread_mutex_unlock(&vol->md.lock);
+	return st ? -ENOMEM : 0;
+}
+
+void rcl_soft_vol_md_write_end(struct rcl_soft_volume *vol)
+{
+	pthread_mutex_lock(&vol->md.lock);
+	vol->md.writers--;
+	vol->md.last_write = rcl_clock_ns(CLOCK_MONOTONIC);
+	pthread_mutex_unlock(&vol->md.lock);
+}
+
+/*
+ * Turn idle arrays clean, writes held off meanwhile (@vol->md.lock): what
+ * the stripe cache holds written, the members synced and the bitmap's bits
+ * cleared, so that a crash from then on leaves nothing to resync; not
+ * while anything is owed a resync or a failure is unrecorded (in_sync()).
+ */
+static void go_clean(struct rcl_soft_volume *vol)
+{
+	pthread_rwlock_rdlock(&vol->lock);
+	pthread_mutex_lock(&vol->md.lock);
+	if (vol->md.active && !vol->md.writers &&
+	    rcl_clock_ns(CLOCK_MONOTONIC) - vol->md.last_write >= SAFE_MODE_NS && in_sync(vol) &&
+	    !(vol->cache && rcl_soft_vol_cache_flush(vol)) &&
+	    !rcl_soft_vol_bitmap_clean(vol, true, rcl_soft_vol_sync_all, vol) && in_sync(vol))
+		(void)md_mark(vol, true, &(struct rcl_error){0});
+	pthread_mutex_unlock(&vol->md.lock);
+	pthread_rwlock_unlock(&vol->lock);
+}
+
+/*
+ * md's safe mode: the arrays of a volume idle for SAFE_MODE_NS turn clean
+ * (go_clean()). One that could not (not in sync, or a write came first) is
+ * tried again a period later.
+ */
+static void *safe_mode(void *arg)
+{
+	struct rcl_soft_volume *vol = arg;
+	uint64_t retry = 0;
+
+	pthread_mutex_lock(&vol->md.lock);
+	while (!vol->md.stop) {
+		uint64_t now = rcl_clock_ns(CLOCK_MONOTONIC);
+		uint64_t due = vol->md.last_write + SAFE_MODE_NS;
+
+		due = vol->md.writers ? now + SAFE_MODE_NS : due > retry ? due : retry;
+		if (!vol->md.active) {
+			pthread_cond_wait(&vol->md.moved, &vol->md.lock);
+		} else if (now < due) {
+			struct timespec ts = {.tv_sec = (time_t)(due / 1000000000u),
+			                      .tv_nsec = (long)(due % 1000000000u)};
+
+			pthread_cond_clockwait(&vol->md.moved, &vol->md.lock, CLOCK_MONOTONIC, &ts);
+		} else {
+			pthread_mutex_unlock(&vol->md.lock);
+			go_clean(vol);
+			pthread_mutex_lock(&vol->md.lock);
+			retry = now + SAFE_MODE_NS;
+		}
+	}
+	pthread_mutex_unlock(&vol->md.lock);
+	return NULL;
+}
+
+/* Start the safe-mode thread of a volume that keeps md's state; without one, it stays active. */
+static void safe_mode_start(struct rcl_soft_volume *vol)
+{
+	vol->md.last_write = rcl_clock_ns(CLOCK_MONOTONIC);
+	vol->md.running =
+	    vol->bitmapped && pthread_create(&vol->md.thread, NULL, safe_mode, vol) == 0;
+}
+
+static void safe_mode_stop(struct rcl_soft_volume *vol)
+{
+	if (!vol->md.running)
+		return;
+	pthread_mutex_lock(&vol->md.lock);
+	vol->md.stop = true;
+	pthread_cond_broadcast(&vol->md.moved);
+	pthread_mutex_unlock(&vol->md.lock);
+	pthread_join(vol->md.thread, NULL);
+	vol->md.running = false;
 }
 
 static void destroy(struct rcl_soft_volume *vol)
@@ -396,6 +597,8 @@ static void destroy(struct rcl_soft_volume *vol)
 	pthread_mutex_destroy(&vol->failing);
 	pthread_cond_destroy(&vol->gate.moved);
 	pthread_mutex_destroy(&vol->gate.lock);
+	pthread_cond_destroy(&vol->md.moved);
+	pthread_mutex_destroy(&vol->md.lock);
 	rcl_free(vol);
 }
 
@@ -430,6 +633,8 @@ enum rcl_status rcl_soft_vol_open(const struct rcl_soft_state *state, unsigned v
 	pthread_mutex_init(&vol->failing, NULL);
 	pthread_mutex_init(&vol->gate.lock, NULL);
 	pthread_cond_init(&vol->gate.moved, NULL);
+	pthread_mutex_init(&vol->md.lock, NULL);
+	pthread_cond_init(&vol->md.moved, NULL);
 	rcl_soft_stripe_locks_init(&vol->stripes);
 	st = prepare(vol, state, err);
 	/* Before marking them active: whether a crash left them so. */
@@ -440,6 +645,7 @@ enum rcl_status rcl_soft_vol_open(const struct rcl_soft_state *state, unsigned v
 		destroy(vol);
 		return st;
 	}
+	safe_mode_start(vol);
 	*out = vol;
 	return RCL_OK;
 }
@@ -450,6 +656,8 @@ void rcl_soft_volume_close(struct rcl_soft_volume *vol)
 
 	if (!vol)
 		return;
+	/* Nothing marks the arrays behind the close. */
+	safe_mode_stop(vol);
 	/* Shut down clean: everything durable, no bit left set for md to resync. */
 	if (vol->cache)
 		rc = rcl_soft_vol_cache_close(vol, true);
@@ -458,7 +666,8 @@ void rcl_soft_volume_close(struct rcl_soft_volume *vol)
 	/* Its callers have stopped; whatever still awaits a record did not get one. */
 	vol->gate.holds++;
 	rcl_soft_vol_end_due(rcl_soft_vol_gate_move(vol, rcl_soft_vol_unrecorded(vol)));
-	if (!rc && in_sync(vol))
+	/* As md stops an array: a superblock write only if it is active. */
+	if (!rc && vol->md.active && in_sync(vol))
 		(void)md_mark(vol, true, &(struct rcl_error){0});
 	destroy(vol);
 }
@@ -494,8 +703,10 @@ static enum rcl_status regeometry(struct rcl_soft_volume *vol, const struct rcl_
 	if (!st)
 		st = start_serving(vol, state, err);
 	/* A migration that ended wrote the arrays' superblocks anew, clean: they take writes. */
+	pthread_mutex_lock(&vol->md.lock);
 	if (!st)
 		st = md_mark(vol, false, err);
+	pthread_mutex_unlock(&vol->md.lock);
 	if (st)
 		vol->access = RCL_ACCESS_BLOCKED;
 	return st;
