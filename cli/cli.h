@@ -70,6 +70,8 @@ struct opt_spec {
 	bool two_words;
 	const char *help;
 	bool required;
+	/* Bits (1u << enum rcl_setting) it sets; the caps must have them. */
+	unsigned settings;
 };
 
 struct cmd_ctx;
@@ -113,6 +115,8 @@ struct cmd_spec {
 	unsigned flags;
 	/* The task the command starts, stops or shows; the caps must have it. */
 	enum rcl_task_kind task;
+	/* Bits (1u << enum rcl_setting) it shows or sets; the caps must have them. */
+	unsigned settings;
 	const char *summary;
 	const char *example;
 	struct opt_spec opts[CMD_MAX_OPTS];
@@ -196,23 +200,44 @@ const struct cmd_spec *grammar_match(enum obj_kind kind, char **words, size_t co
                                      size_t *matched);
 /*
  * grammar_next_words() - the distinct verb words that may follow @words at
- * @position (pointers into the table's verb strings, ending at a space).
+ * @position in a command a controller with @caps offers (NULL: any)
+ * (pointers into the table's verb strings, ending at a space).
  */
-size_t grammar_next_words(enum obj_kind kind, char **words, size_t position, const char **out,
-                          size_t max);
-/* grammar_synopsis() - "raidcli /cx add drive path=<path>" for @cmd, into @sb. */
-void grammar_synopsis(struct rcl_buf *sb, const struct cmd_spec *cmd);
+size_t grammar_next_words(enum obj_kind kind, char **words, size_t position,
+                          const struct rcl_caps *caps, const char **out, size_t max);
+/*
+ * grammar_synopsis() - "raidcli /cx add drive path=<path>" for @cmd, into
+ * @sb: the options a controller with @caps offers (NULL: all of them).
+ */
+void grammar_synopsis(struct rcl_buf *sb, const struct cmd_spec *cmd, const struct rcl_caps *caps);
 
 /* suggest.c */
 /* suggest_closest() - the candidate nearest @word, or NULL if none is near. */
 const char *suggest_closest(const char *word, const char *const *candidates, size_t count);
 
+/* offer.c */
+/*
+ * cli_offers() - whether a controller with @caps can do @cmd (its task,
+ * exports, RAID levels, settings, and one option at least if every option
+ * is a setting): help and completion show only those. NULL @caps: any.
+ */
+bool cli_offers(const struct cmd_spec *cmd, const struct rcl_caps *caps);
+/* cli_offers_opt() - whether a controller with @caps can set @opt (NULL: any). */
+bool cli_offers_opt(const struct opt_spec *opt, const struct rcl_caps *caps);
+/*
+ * cli_path_caps() - what the controllers @path addresses can do between
+ * them, into @buf: a command one of them can do is offered. Return: @buf,
+ * or NULL if @path addresses none (the system, or none registered).
+ */
+const struct rcl_caps *cli_path_caps(const struct obj_path *path, struct rcl_caps *buf);
+
 /* run.c */
 /**
  * cli_check_caps() - refuse, naming the controller's kind, what @caps rule
  * out for @args: a task the kind does not run, exports it does not serve,
- * a RAID level or strip size it does not make. Checked before anything
- * starts, so a refused command starts no controller process.
+ * a setting it does not have, a RAID level or strip size it does not
+ * make. Checked before anything starts, so a refused command starts no
+ * controller process.
  * Return: RCL_OK or RCL_UNSUPPORTED (rcl_unsupported()).
  */
 enum rcl_status cli_check_caps(const struct cmd_args *args, const struct rcl_caps *caps,
@@ -243,8 +268,12 @@ void render_json(FILE *out, const struct rcl_reply *reply);
 const char *render_os_name(void);
 
 /* help.c */
-/* cli_help() - print help for the object and words in @args. Return: false if none matched. */
-bool cli_help(FILE *out, const struct cmd_args *args);
+/*
+ * cli_help() - print help for the object and words in @args, the commands
+ * and options a controller with @caps offers (NULL: all). Return: false if
+ * none matched.
+ */
+bool cli_help(FILE *out, const struct cmd_args *args, const struct rcl_caps *caps);
 
 /* complete.c */
 /**
@@ -253,6 +282,8 @@ bool cli_help(FILE *out, const struct cmd_args *args);
  * each string and the array with rcl_free().
  */
 size_t cli_complete(const char *line, char ***out);
+/* cli_complete_caps() - as cli_complete(), for @caps rather than the path's controllers. */
+size_t cli_complete_caps(const char *line, const struct rcl_caps *caps, char ***out);
 void cli_completion_script(FILE *out, const char *shell);
 
 /* repl.c */

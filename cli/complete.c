@@ -134,8 +134,20 @@ out:
 	rcl_buf_release(&full);
 }
 
+/* Whether a controller with @caps takes @choice of @cmd's option @opt: its RAID levels only. */
+static bool offers_choice(const struct cmd_spec *cmd, const struct opt_spec *opt,
+                          const char *choice, const struct rcl_caps *caps)
+{
+	enum rcl_raid_level level;
+
+	if (!caps || !(cmd->flags & CMD_RAID_LEVEL) || strcmp(opt->name, "type") ||
+	    rcl_raid_level_parse(choice, &level, NULL))
+		return true;
+	return caps->levels & (1u << level);
+}
+
 static void complete_option(struct candidates *cands, const struct cmd_spec *cmd,
-                            const struct cmd_args *given)
+                            const struct cmd_args *given, const struct rcl_caps *caps)
 {
 	const char *eq = strchr(cands->prefix, '=');
 	char word[96];
@@ -144,11 +156,13 @@ static void complete_option(struct candidates *cands, const struct cmd_spec *cmd
 		const struct opt_spec *opt = &cmd->opts[i];
 		size_t keylen = strlen(opt->name);
 
-		if (given->values[i])
+		if (given->values[i] || !cli_offers_opt(opt, caps))
 			continue;
 		if (eq && opt->type == OPT_ENUM && (size_t)(eq - cands->prefix) == keylen &&
 		    !strncasecmp(cands->prefix, opt->name, keylen)) {
 			for (size_t k = 0; opt->choices[k]; k++) {
+				if (!offers_choice(cmd, opt, opt->choices[k], caps))
+					continue;
 				snprintf(word, sizeof(word), "%s=%s", opt->name, opt->choices[k]);
 				add_candidate(cands, word, strlen(word));
 			}
@@ -181,8 +195,15 @@ static void note_given(const struct cmd_spec *cmd, char **words, size_t count,
 		}
 }
 
-static void complete_words(struct candidates *cands, char **argv, int argc)
+/*
+ * The verb and option words after the path in @argv, those a controller
+ * with @caps offers; unless @caps_given, those of the controllers the path
+ * addresses.
+ */
+static void complete_words(struct candidates *cands, char **argv, int argc,
+                           const struct rcl_caps *caps, bool caps_given)
 {
+	struct rcl_caps sum;
 	const char *next[32], *paths[32];
 	char *words[64];
 	size_t npath = 0, nwords = 0, matched = 0;
@@ -203,9 +224,14 @@ static void complete_words(struct candidates *cands, char **argv, int argc)
 	}
 	if (cli_parse_path(paths, npath, &given.path, NULL))
 		return;
+	if (!caps_given)
+		caps = cli_path_caps(&given.path, &sum);
 	cmd = grammar_match(given.path.kind, words, nwords, &matched);
-	if (matched == nwords) {
-		size_t n = grammar_next_words(given.path.kind, words, nwords, next, 32);
+	if (cmd && !cli_offers(cmd, caps))
+		cmd = NULL;
+	/* No command's verb yet: the words may start one ("start" of "start cc"). */
+	if (matched == nwords || !matched) {
+		size_t n = grammar_next_words(given.path.kind, words, nwords, caps, next, 32);
 
 		for (size_t k = 0; k < n; k++)
 			add_candidate(cands, next[k], strcspn(next[k], " "));
@@ -214,7 +240,7 @@ static void complete_words(struct candidates *cands, char **argv, int argc)
 	}
 	if (cmd) {
 		note_given(cmd, words + matched, nwords - matched, &given);
-		complete_option(cands, cmd, &given);
+		complete_option(cands, cmd, &given, caps);
 		if (!json)
 			add_candidate(cands, "J", 1);
 		if (!nolog)
@@ -222,7 +248,8 @@ static void complete_words(struct candidates *cands, char **argv, int argc)
 	}
 }
 
-size_t cli_complete(const char *line, char ***out)
+static size_t complete_line(const char *line, const struct rcl_caps *caps, bool caps_given,
+                            char ***out)
 {
 	struct candidates cands = {0};
 	size_t len = strlen(line);
@@ -255,10 +282,20 @@ size_t cli_complete(const char *line, char ***out)
 	else if (!cands.prefix[0] && !argc)
 		complete_path(&cands, NULL, 0);
 	if (cands.prefix[0] != '/')
-		complete_words(&cands, argv, argc);
+		complete_words(&cands, argv, argc, caps, caps_given);
 	cli_free_words(nsplit, argv);
 	*out = cands.words;
 	return cands.count;
+}
+
+size_t cli_complete(const char *line, char ***out)
+{
+	return complete_line(line, NULL, false, out);
+}
+
+size_t cli_complete_caps(const char *line, const struct rcl_caps *caps, char ***out)
+{
+	return complete_line(line, caps, true, out);
 }
 
 /*

@@ -42,6 +42,9 @@ static const char *const pr_modes[] = {"auto", "manual", NULL};
 static const char *const pr_ssds[] = {"on", "onlymixed", "off", NULL};
 static const char *const cc_modes[] = {"off", "seq", "conc", NULL};
 
+/* The bit of setting RCL_SETTING_<s>, as struct rcl_caps.settings holds it. */
+#define SETTING(s) (1u << RCL_SETTING_##s)
+
 /* cli_wait(): follow the task until it ends (a bar on a terminal). */
 #define OPT_WAIT                                                                                   \
 	{                                                                                          \
@@ -261,44 +264,54 @@ const struct cmd_spec cli_commands[] = {
 				{.name = "jbod",
 				 .type = OPT_ENUM,
 				 .choices = on_off,
-				 .help = "allow drives to be exposed as JBOD (on) or not (off)"},
+				 .help = "allow drives to be exposed as JBOD (on) or not (off)",
+				 .settings = SETTING(JBOD)},
 				{.name = "rebuildrate",
 				 .type = OPT_UINT,
 				 .max = 100,
-				 .help = "the share of the time rebuilds may take, in percent (default 30)"},
+				 .help = "the share of the time rebuilds may take, in percent (default 30)",
+				 .settings = SETTING(REBUILD_RATE)},
 				{.name = "ccrate",
 				 .type = OPT_UINT,
 				 .max = 100,
-				 .help = "the same for consistency checks"},
+				 .help = "the same for consistency checks",
+				 .settings = SETTING(CC_RATE)},
 				{.name = "bgirate",
 				 .type = OPT_UINT,
 				 .max = 100,
-				 .help = "the same for background initialization"},
+				 .help = "the same for background initialization",
+				 .settings = SETTING(BGI_RATE)},
 				{.name = "prrate",
 				 .type = OPT_UINT,
 				 .max = 100,
-				 .help = "the same for patrol reads"},
+				 .help = "the same for patrol reads",
+				 .settings = SETTING(PR_RATE)},
 				{.name = "reconrate",
 				 .type = OPT_UINT,
 				 .max = 100,
-				 .help = "the same for migrations (start migrate)"},
+				 .help = "the same for migrations (start migrate)",
+				 .settings = SETTING(RECON_RATE)},
 				{.name = "rebuildpriority",
 				 .type = OPT_ENUM,
 				 .choices = rebuild_priorities,
-				 .help = "rebuild: a rebuild keeps its rate under host I/O; host: it waits for host I/O first"},
+				 .help = "rebuild: a rebuild keeps its rate under host I/O; host: it waits for host I/O first",
+				 .settings = SETTING(REBUILD_PRIORITY)},
 				{.name = "patrolread",
 				 .type = OPT_ENUM,
 				 .choices = on_off,
-				 .help = "patrol reads on (with mode=) or off (a running one stops)"},
+				 .help = "patrol reads on (with mode=) or off (a running one stops)",
+				 .settings = SETTING(PR_SCHEDULE)},
 				{.name = "mode",
 				 .type = OPT_ENUM,
 				 .choices = pr_modes,
-				 .help = "patrol reads: auto (every delay= hours, the default) or manual (start patrolread)"},
+				 .help = "patrol reads: auto (every delay= hours, the default) or manual (start patrolread)",
+				 .settings = SETTING(PR_SCHEDULE)},
 				{.name = "delay",
 				 .type = OPT_UINT,
 				 .min = 1,
 				 .max = 8760,
-				 .help = "auto patrol reads: the hours from the end of one to the start of the next (default 168); also set patrolread delay="},
+				 .help = "auto patrol reads: the hours from the end of one to the start of the next (default 168); also set patrolread delay=",
+				 .settings = SETTING(PR_SCHEDULE)},
 			},
 	},
 	{
@@ -307,6 +320,7 @@ const struct cmd_spec cli_commands[] = {
 		.run = cmd_ctrl_set,
 		.flags = CMD_PER_CTRL | CMD_WRITES,
 		.task = RCL_TASK_PATROL_READ,
+		.settings = SETTING(PR_SCHEDULE),
 		.summary = "change the patrol read's settings (give at least one): schedule, excluded VDs, drives at once, SSDs",
 		.example = "raidcli /c0 set patrolread maxconcurrentpd=2 excludevd=1",
 		.opts =
@@ -348,6 +362,7 @@ const struct cmd_spec cli_commands[] = {
 		.run = cmd_ctrl_set_cc,
 		.flags = CMD_PER_CTRL | CMD_WRITES | CMD_VERB_VALUE,
 		.task = RCL_TASK_CC,
+		.settings = SETTING(CC_SCHEDULE),
 		.summary = "schedule consistency checks of the redundant VDs: off, one VD at a time (seq) or all at once (conc)",
 		.example = "raidcli /c0 set cc=seq delay=168 starttime=2026/12/05 02",
 		.opts =
@@ -380,6 +395,7 @@ const struct cmd_spec cli_commands[] = {
 		.run = cmd_ctrl_show_cc,
 		.flags = CMD_PER_CTRL,
 		.task = RCL_TASK_CC,
+		.settings = SETTING(CC_SCHEDULE),
 		.summary = "show the scheduled consistency check: mode, delay, next start, state, iterations, VDs done",
 		.example = "raidcli /c0 show cc",
 	},
@@ -436,6 +452,7 @@ const struct cmd_spec cli_commands[] = {
 		.verb = "show rebuildrate",
 		.run = cmd_ctrl_show_rate,
 		.flags = CMD_PER_CTRL,
+		.settings = SETTING(REBUILD_RATE),
 		.summary = "show the share of the time rebuilds may take, in percent",
 		.example = "raidcli /c0 show rebuildrate",
 	},
@@ -444,6 +461,7 @@ const struct cmd_spec cli_commands[] = {
 		.verb = "show ccrate",
 		.run = cmd_ctrl_show_rate,
 		.flags = CMD_PER_CTRL,
+		.settings = SETTING(CC_RATE),
 		.summary = "show the share of the time consistency checks may take, in percent",
 		.example = "raidcli /c0 show ccrate",
 	},
@@ -452,6 +470,7 @@ const struct cmd_spec cli_commands[] = {
 		.verb = "show bgirate",
 		.run = cmd_ctrl_show_rate,
 		.flags = CMD_PER_CTRL,
+		.settings = SETTING(BGI_RATE),
 		.summary = "show the share of the time background initialization may take, in percent",
 		.example = "raidcli /c0 show bgirate",
 	},
@@ -460,6 +479,7 @@ const struct cmd_spec cli_commands[] = {
 		.verb = "show prrate",
 		.run = cmd_ctrl_show_rate,
 		.flags = CMD_PER_CTRL,
+		.settings = SETTING(PR_RATE),
 		.summary = "show the share of the time patrol reads may take, in percent",
 		.example = "raidcli /c0 show prrate",
 	},
@@ -468,6 +488,7 @@ const struct cmd_spec cli_commands[] = {
 		.verb = "show reconrate",
 		.run = cmd_ctrl_show_rate,
 		.flags = CMD_PER_CTRL,
+		.settings = SETTING(RECON_RATE),
 		.summary = "show the share of the time migrations may take, in percent",
 		.example = "raidcli /c0 show reconrate",
 	},
@@ -476,6 +497,7 @@ const struct cmd_spec cli_commands[] = {
 		.verb = "show rebuildpriority",
 		.run = cmd_ctrl_show_rate,
 		.flags = CMD_PER_CTRL,
+		.settings = SETTING(REBUILD_PRIORITY),
 		.summary = "show the priority of rebuilds: rebuild or host (host I/O first)",
 		.example = "raidcli /c0 show rebuildpriority",
 	},
@@ -739,15 +761,18 @@ const struct cmd_spec cli_commands[] = {
 				{.name = "wrcache",
 				 .type = OPT_ENUM,
 				 .choices = grammar_write_policies,
-				 .help = "write policy: write through, write back, always write back"},
+				 .help = "write policy: write through, write back, always write back",
+				 .settings = SETTING(VD_POLICY)},
 				{.name = "rdcache",
 				 .type = OPT_ENUM,
 				 .choices = grammar_read_policies,
-				 .help = "read policy: read ahead or none"},
+				 .help = "read policy: read ahead or none",
+				 .settings = SETTING(VD_POLICY)},
 				{.name = "accesspolicy",
 				 .type = OPT_ENUM,
 				 .choices = grammar_access_policies,
-				 .help = "host access: read-write, read-only, or blocked"},
+				 .help = "host access: read-write, read-only, or blocked",
+				 .settings = SETTING(VD_POLICY)},
 			},
 	},
 	{
@@ -1100,7 +1125,8 @@ static const char *value_placeholder(const struct opt_spec *opt)
 	return "";
 }
 
-void grammar_synopsis(struct rcl_buf *sb, const struct cmd_spec *cmd)
+void grammar_synopsis(struct rcl_buf *sb, const struct cmd_spec *cmd,
+                      const struct rcl_caps *caps)
 {
 	rcl_buf_adds(sb, "raidcli");
 	if (cmd->object != OBJ_SYSTEM)
@@ -1109,6 +1135,8 @@ void grammar_synopsis(struct rcl_buf *sb, const struct cmd_spec *cmd)
 	for (size_t i = 0; i < CMD_MAX_OPTS && cmd->opts[i].name; i++) {
 		const struct opt_spec *opt = &cmd->opts[i];
 
+		if (!cli_offers_opt(opt, caps))
+			continue;
 		rcl_buf_adds(sb, opt->required ? " " : " [");
 		if (opt->bare == OPT_BARE_SHOWN) {
 			for (size_t k = 0; opt->choices[k]; k++)

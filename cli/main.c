@@ -44,6 +44,7 @@ int cli_execute(int argc, char **argv)
 	struct rcl_error err = {0};
 	struct rcl_reply reply;
 	struct cmd_args args;
+	struct rcl_caps caps;
 	int status;
 
 	rcl_reply_init(&reply);
@@ -51,7 +52,7 @@ int cli_execute(int argc, char **argv)
 		cli_reply_error(&reply, NULL, &err);
 		status = render(&reply, argv_wants_json(argc, argv));
 	} else if (args.help) {
-		if (cli_help(stdout, &args))
+		if (cli_help(stdout, &args, cli_path_caps(&args.path, &caps)))
 			return 0;
 		rcl_fail(&err, RCL_INVALID_COMMAND, "no command matches; see 'raidcli help'");
 		cli_reply_error(&reply, NULL, &err);
@@ -88,7 +89,7 @@ static int run_internal(int argc, char **argv)
 		for (size_t i = 0; i < cli_command_count; i++) {
 			struct rcl_buf sb = RCL_BUF_INIT;
 
-			grammar_synopsis(&sb, &cli_commands[i]);
+			grammar_synopsis(&sb, &cli_commands[i], NULL);
 			puts(sb.buf);
 			rcl_buf_release(&sb);
 		}

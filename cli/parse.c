@@ -266,8 +266,8 @@ static const char *verb_word_at(const char *verb, char **words, size_t position)
 }
 
 /* The distinct verb words that may come at @position for @kind. */
-size_t grammar_next_words(enum obj_kind kind, char **words, size_t position, const char **out,
-                          size_t max)
+size_t grammar_next_words(enum obj_kind kind, char **words, size_t position,
+                          const struct rcl_caps *caps, const char **out, size_t max)
 {
 	size_t n = 0;
 
@@ -276,7 +276,7 @@ size_t grammar_next_words(enum obj_kind kind, char **words, size_t position, con
 		const char *w;
 		size_t j;
 
-		if (cmd->object != kind)
+		if (cmd->object != kind || !cli_offers(cmd, caps))
 			continue;
 		w = verb_word_at(cmd->verb, words, position);
 		if (!w)
@@ -309,7 +309,7 @@ static size_t verb_prefix(enum obj_kind kind, char **words, size_t count)
 	while (position < count) {
 		const char *next[32];
 		char word[32];
-		size_t n = grammar_next_words(kind, words, position, next, 32), i;
+		size_t n = grammar_next_words(kind, words, position, NULL, next, 32), i;
 
 		for (i = 0; i < n; i++)
 			if (word_equal(words[position], first_word(next[i], word, sizeof(word))))
@@ -327,7 +327,7 @@ static enum rcl_status unknown_verb(const struct obj_path *path, const char *obj
 	const char *next[32];
 	char names[32][32];
 	const char *list[32];
-	size_t n = grammar_next_words(path->kind, words, position, next, 32);
+	size_t n = grammar_next_words(path->kind, words, position, NULL, next, 32);
 	const char *hint;
 	struct rcl_buf sb = RCL_BUF_INIT;
 
@@ -391,7 +391,7 @@ static enum rcl_status unknown_option(const struct cmd_args *args, const char *t
 			names[n++] = cmd->opts[i].choices[k];
 	}
 	/* A longer verb may continue here ("show" then "all"). */
-	n += grammar_next_words(cmd->object, words, matched, names + n, 32);
+	n += grammar_next_words(cmd->object, words, matched, NULL, names + n, 32);
 	snprintf(typed, sizeof(typed), "%.*s%s", (int)strcspn(token, "="), token, is_kv ? "=" : "");
 	hint = suggest_closest(typed, names, n);
 	if (hint)

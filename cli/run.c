@@ -115,19 +115,35 @@ static enum rcl_status check_first(struct cmd_ctx *c, unsigned id, bool starts,
 	return st;
 }
 
+/* Refuse, naming the first, the @settings (bits) @caps lacks. */
+static enum rcl_status check_settings(unsigned settings, const struct rcl_caps *caps,
+                                      struct rcl_error *err)
+{
+	for (int s = 0; s < RCL_SETTING_COUNT; s++)
+		if ((settings & ~caps->settings) & (1u << s))
+			return rcl_unsupported(err, caps->kind, rcl_setting_name(s), NULL);
+	return RCL_OK;
+}
+
 enum rcl_status cli_check_caps(const struct cmd_args *args, const struct rcl_caps *caps,
                                struct rcl_error *err)
 {
 	const struct cmd_spec *cmd = args->cmd;
 	const char *type = cmd_value(args, "type"), *strip = cmd_value(args, "strip");
 	enum rcl_raid_level level;
+	enum rcl_status st;
 
 	if (cmd->task && !(caps->tasks & (1u << cmd->task)))
 		return rcl_unsupported(err, caps->kind, rcl_task_kind_name(cmd->task), NULL);
 	if ((cmd->flags & CMD_EXPORT) && !caps->exports)
 		return rcl_unsupported(err, caps->kind, "exporting a virtual drive", NULL);
-	if (!(cmd->flags & CMD_RAID_LEVEL) || !type || rcl_raid_level_parse(type, &level, NULL))
-		return RCL_OK;
+	st = check_settings(cmd->settings, caps, err);
+	for (size_t i = 0; !st && i < CMD_MAX_OPTS && cmd->opts[i].name; i++)
+		if (args->values[i])
+			st = check_settings(cmd->opts[i].settings, caps, err);
+	if (st || !(cmd->flags & CMD_RAID_LEVEL) || !type ||
+	    rcl_raid_level_parse(type, &level, NULL))
+		return st;
 	return rcl_caps_check_vd(caps, level, strip ? (unsigned)strtoul(strip, NULL, 10) : 0, err);
 }
 

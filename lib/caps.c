@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * caps.c - what a controller can do: the names of task kinds, the one
- * failure for an operation a controller cannot do, and the capability
- * checks every kind shares.
+ * caps.c - what a controller can do: the names of task kinds and
+ * settings, the one failure for an operation a controller cannot do, and
+ * the capability checks every kind shares.
  */
 #include <stdio.h>
 
@@ -26,6 +26,26 @@ const char *rcl_task_kind_name(enum rcl_task_kind kind)
 	if ((size_t)kind < sizeof(names) / sizeof(names[0]))
 		return names[kind];
 	return "unknown task";
+}
+
+const char *rcl_setting_name(enum rcl_setting setting)
+{
+	static const char *const names[] = {
+	    [RCL_SETTING_REBUILD_RATE] = "rebuild rate",
+	    [RCL_SETTING_CC_RATE] = "consistency check rate",
+	    [RCL_SETTING_BGI_RATE] = "background initialization rate",
+	    [RCL_SETTING_PR_RATE] = "patrol read rate",
+	    [RCL_SETTING_RECON_RATE] = "migration rate",
+	    [RCL_SETTING_REBUILD_PRIORITY] = "rebuild priority",
+	    [RCL_SETTING_CC_SCHEDULE] = "consistency check schedule",
+	    [RCL_SETTING_PR_SCHEDULE] = "patrol read schedule",
+	    [RCL_SETTING_JBOD] = "JBOD mode",
+	    [RCL_SETTING_VD_POLICY] = "virtual drive policy",
+	};
+
+	if ((size_t)setting < sizeof(names) / sizeof(names[0]))
+		return names[setting];
+	return "unknown setting";
 }
 
 enum rcl_status rcl_unsupported(struct rcl_error *err, const char *kind, const char *what,

@@ -917,6 +917,9 @@ enum rcl_setting {
 	RCL_SETTING_COUNT,
 };
 
+/* rcl_setting_name() - "patrol read rate", as refusals name a setting. */
+const char *rcl_setting_name(enum rcl_setting setting);
+
 /* What keeps a controller's cache safe through a power loss. */
 enum rcl_cache_backup {
 	RCL_BACKUP_NONE,

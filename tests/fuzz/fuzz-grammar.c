@@ -42,7 +42,7 @@ static void check_parsed(const struct cmd_args *args)
 
 	if (args->help) {
 		FUZZ_CHECK(args->help_words <= 4);
-		cli_help(devnull, args);
+		cli_help(devnull, args, NULL);
 		return;
 	}
 	FUZZ_CHECK(args->cmd >= cli_commands && args->cmd < cli_commands + cli_command_count);
@@ -60,7 +60,7 @@ static void check_parsed(const struct cmd_args *args)
 			FUZZ_CHECK(strtoul(value, NULL, 10) >= opt->min &&
 			           strtoul(value, NULL, 10) <= opt->max);
 	}
-	grammar_synopsis(&sb, args->cmd);
+	grammar_synopsis(&sb, args->cmd, NULL);
 	FUZZ_CHECK(!sb.oom && sb.len);
 	rcl_buf_release(&sb);
 }

@@ -6,12 +6,16 @@
  * out is refused before the backend is asked (by the library and, naming
  * the kind, by the CLI before it starts anything), only a kind that needs
  * one gets a controller process, and "add controller" reaches a kind's
- * create op through key=value parameters.
+ * create op through key=value parameters. Help and completion for a
+ * path offer only what its controller can do; a setting it lacks is
+ * refused like a task it lacks.
  *
  * The "bare" backend below is a fake registered only here: every real
  * backend implements the operations these tests leave NULL, so no real
  * peer can take the contract's unsupported path.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -91,8 +95,8 @@ START_TEST(test_caps_refuse_a_level_and_a_strip)
 }
 END_TEST
 
-/* What the CLI refuses for a bare controller, from the words a user types. */
-static const char *cli_refusal(const char *line)
+/* What the CLI refuses for a controller with @caps, from the words a user types. */
+static const char *refusal_for(const char *line, const struct rcl_caps *caps)
 {
 	static struct rcl_error err;
 	struct cmd_args args;
@@ -102,12 +106,17 @@ static const char *cli_refusal(const char *line)
 	memset(&err, 0, sizeof(err));
 	ck_assert_int_eq(cli_split_line(line, &argc, &argv, &err), RCL_OK);
 	ck_assert_msg(cli_parse(argc, argv, &args, &err) == RCL_OK, "%s", err.msg);
-	if (cli_check_caps(&args, &bare_caps, &err) == RCL_OK)
+	if (cli_check_caps(&args, caps, &err) == RCL_OK)
 		err.msg[0] = '\0';
 	else
 		ck_assert_int_eq(err.status, RCL_UNSUPPORTED);
 	cli_free_words(argc, argv);
 	return err.msg;
+}
+
+static const char *cli_refusal(const char *line)
+{
+	return refusal_for(line, &bare_caps);
 }
 
 START_TEST(test_cli_refuses_what_the_caps_lack)
@@ -125,6 +134,142 @@ START_TEST(test_cli_refuses_what_the_caps_lack)
 	                 "exporting a virtual drive is not supported by this controller (bare)");
 	ck_assert_str_eq(cli_refusal("/c0 show events type=sincereboot"), "");
 	ck_assert_str_eq(cli_refusal("/c0 add vd type=raid1 drives=252:0-1"), "");
+}
+END_TEST
+
+START_TEST(test_cli_refuses_a_setting_the_caps_lack)
+{
+	struct rcl_caps rated = bare_caps;
+
+	ck_assert_str_eq(cli_refusal("/c0 set prrate=30"),
+	                 "patrol read rate is not supported by this controller (bare)");
+	ck_assert_str_eq(cli_refusal("/c0 set ccrate=30"),
+	                 "consistency check rate is not supported by this controller (bare)");
+	ck_assert_str_eq(cli_refusal("/c0 set rebuildrate=30"),
+	                 "rebuild rate is not supported by this controller (bare)");
+	ck_assert_str_eq(cli_refusal("/c0 set jbod=on"),
+	                 "JBOD mode is not supported by this controller (bare)");
+	ck_assert_str_eq(cli_refusal("/c0 show rebuildpriority"),
+	                 "rebuild priority is not supported by this controller (bare)");
+	ck_assert_str_eq(cli_refusal("/c0/v0 set wrcache=wb"),
+	                 "virtual drive policy is not supported by this controller (bare)");
+	ck_assert_str_eq(cli_refusal("/c0/v0 set name=data"), "");
+	/* One rate it has, one it lacks: the one it lacks is named. */
+	rated.settings = 1u << RCL_SETTING_REBUILD_RATE;
+	ck_assert_str_eq(refusal_for("/c0 set rebuildrate=30", &rated), "");
+	ck_assert_str_eq(refusal_for("/c0 set rebuildrate=30 prrate=30", &rated),
+	                 "patrol read rate is not supported by this controller (bare)");
+	/* A task it runs, with a schedule it does not keep. */
+	rated.tasks = 1u << RCL_TASK_CC;
+	ck_assert_str_eq(refusal_for("/c0/v0 start cc", &rated), "");
+	ck_assert_str_eq(refusal_for("/c0 set cc=seq", &rated),
+	                 "consistency check schedule is not supported by this controller (bare)");
+}
+END_TEST
+
+/* The help "raidcli <line>" prints for a controller with @caps (NULL: any). */
+static char *help_for(const char *line, const struct rcl_caps *caps)
+{
+	struct rcl_error err = {0};
+	struct cmd_args args;
+	char *text = NULL, **argv;
+	size_t size;
+	int argc;
+	FILE *out = open_memstream(&text, &size);
+
+	ck_assert_ptr_nonnull(out);
+	ck_assert_int_eq(cli_split_line(line, &argc, &argv, &err), RCL_OK);
+	ck_assert_msg(cli_parse(argc, argv, &args, &err) == RCL_OK, "%s", err.msg);
+	ck_assert(args.help);
+	if (!cli_help(out, &args, caps))
+		fputs("(no command matches)", out);
+	fclose(out);
+	cli_free_words(argc, argv);
+	return text;
+}
+
+static bool help_has(const char *line, const struct rcl_caps *caps, const char *needle)
+{
+	char *text = help_for(line, caps);
+	bool has = strstr(text, needle) != NULL;
+
+	free(text);
+	return has;
+}
+
+START_TEST(test_help_shows_what_the_caps_offer)
+{
+	struct rcl_caps cc_only = bare_caps;
+
+	cc_only.tasks = 1u << RCL_TASK_CC;
+	cc_only.settings = 1u << RCL_SETTING_REBUILD_RATE;
+	ck_assert(help_has("/c0 help", NULL, "raidcli /cx start patrolread"));
+	ck_assert(!help_has("/c0 help", &cc_only, "patrolread"));
+	ck_assert(!help_has("/c0 help", &cc_only, "show prrate"));
+	ck_assert(help_has("/c0 help", &cc_only, "raidcli /cx show rebuildrate"));
+	ck_assert(help_has("/c0/v0 help", &cc_only, "raidcli /cx/vx start cc"));
+	ck_assert(!help_has("/c0/v0 help", &cc_only, "start export"));
+	ck_assert(!help_has("/c0/v0 help", &cc_only, "start init"));
+	/* Of "set", the settings it has: the synopsis and the option list. */
+	ck_assert(help_has("/c0 set help", &cc_only, "rebuildrate="));
+	ck_assert(!help_has("/c0 set help", &cc_only, "prrate"));
+	ck_assert(!help_has("/c0 set help", &cc_only, "jbod"));
+	ck_assert(help_has("/c0 set help", NULL, "prrate"));
+	/* A kind with no setting at all has no "set" for a controller. */
+	ck_assert(!help_has("/c0 help", &bare_caps, "raidcli /cx set "));
+	ck_assert(help_has("/c0 start help", &bare_caps, "(no command matches)"));
+}
+END_TEST
+
+/* The completions of @line for a controller with @caps, space-separated. */
+static char *complete_for(const char *line, const struct rcl_caps *caps)
+{
+	struct rcl_buf sb = RCL_BUF_INIT;
+	char **words, *all;
+	size_t n = cli_complete_caps(line, caps, &words);
+
+	for (size_t i = 0; i < n; i++) {
+		rcl_buf_addf(&sb, " %s", words[i]);
+		rcl_free(words[i]);
+	}
+	rcl_free(words);
+	rcl_buf_addch(&sb, ' ');
+	all = strdup(sb.buf);
+	rcl_buf_release(&sb);
+	return all;
+}
+
+static bool completes(const char *line, const struct rcl_caps *caps, const char *word)
+{
+	char *all = complete_for(line, caps), needle[64];
+	bool has;
+
+	snprintf(needle, sizeof(needle), " %s ", word);
+	has = strstr(all, needle) != NULL;
+	free(all);
+	return has;
+}
+
+START_TEST(test_completion_offers_what_the_caps_offer)
+{
+	struct rcl_caps cc_only = bare_caps;
+
+	cc_only.tasks = 1u << RCL_TASK_CC;
+	cc_only.settings = 1u << RCL_SETTING_REBUILD_RATE;
+	ck_assert(completes("/c0 start ", NULL, "patrolread"));
+	ck_assert(!completes("/c0 start ", &cc_only, "patrolread"));
+	ck_assert(!completes("/c0 ", &bare_caps, "start"));
+	ck_assert(completes("/c0/v0 start ", &cc_only, "cc"));
+	ck_assert(!completes("/c0/v0 start ", &cc_only, "export"));
+	ck_assert(!completes("/c0 show ", &cc_only, "prrate"));
+	ck_assert(completes("/c0 show ", &cc_only, "rebuildrate"));
+	ck_assert(completes("/c0 set ", &cc_only, "rebuildrate="));
+	ck_assert(!completes("/c0 set ", &cc_only, "prrate="));
+	ck_assert(!completes("/c0 start patrolread ", &cc_only, "wait"));
+	/* Only the RAID levels it makes. */
+	ck_assert(completes("/c0 add vd type=", &bare_caps, "type=raid1"));
+	ck_assert(!completes("/c0 add vd type=", &bare_caps, "type=raid5"));
+	ck_assert(completes("/c0 add vd type=", NULL, "type=raid5"));
 }
 END_TEST
 
@@ -218,7 +363,16 @@ static Suite *backend_suite(void)
 
 	tc = tcase_create("cli_check_caps");
 	tcase_add_test(tc, test_cli_refuses_what_the_caps_lack);
+	tcase_add_test(tc, test_cli_refuses_a_setting_the_caps_lack);
 	tcase_add_test(tc, test_only_a_kind_that_needs_it_starts_a_process);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("cli_help");
+	tcase_add_test(tc, test_help_shows_what_the_caps_offer);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("cli_complete_caps");
+	tcase_add_test(tc, test_completion_offers_what_the_caps_offer);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("rcl_ctrl_create");

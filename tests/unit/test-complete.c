@@ -103,6 +103,10 @@ START_TEST(test_verbs_after_a_path)
 	offers("/c0 ", "add");
 	offers_exactly("/c0 sh", "show");
 	offers("/c0 show ", "all");
+	/* The second word of a verb whose first word is no command by itself. */
+	offers("/c0 start ", "patrolread");
+	offers("/c0 add ", "vd");
+	offers_not("/c0 add vd ", "vd");
 }
 END_TEST
 
