@@ -164,6 +164,24 @@ static void add_problems(struct rcl_node *data, const struct rcl_foreign *f)
 	}
 }
 
+/* What the import adds to configurations besides adopting them (bitmap=internal). */
+static void add_changes(struct rcl_node *data, const struct rcl_foreign *f)
+{
+	struct rcl_node *table = NULL;
+
+	for (size_t i = 0; i < f->count; i++) {
+		struct rcl_node *row;
+
+		if (!f->configs[i].adds[0])
+			continue;
+		if (!table)
+			table = rcl_node_add_array(data, "Import Changes");
+		row = rcl_node_add_object(table, NULL);
+		rcl_node_add_int(row, "Config", (long long)i);
+		rcl_node_add_str(row, "Change", f->configs[i].adds);
+	}
+}
+
 /*
  * @f as tables: StorCLI's summary, then raidcli's per-configuration view;
  * with @all, the VDs and drives too.
@@ -267,7 +285,8 @@ static void add_incomplete(struct cmd_ctx *c)
 static enum rcl_status import(struct cmd_ctx *c, bool preview, struct rcl_error *err)
 {
 	struct rcl_foreign f;
-	enum rcl_status st = rcl_ctrl_import_foreign(c->ctrl, preview, &f, err);
+	enum rcl_status st = rcl_ctrl_import_foreign(c->ctrl, preview,
+	                                             cmd_value(c->args, "bitmap") != NULL, &f, err);
 
 	if (st == RCL_FOREIGN_INCOMPLETE)
 		add_incomplete(c);
@@ -277,6 +296,7 @@ static enum rcl_status import(struct cmd_ctx *c, bool preview, struct rcl_error 
 	                                      "written"
 	                                    : "Successfully imported foreign configuration");
 	add_foreign(c->res->data, &f, true);
+	add_changes(c->res->data, &f);
 	rcl_foreign_release(&f);
 	return RCL_OK;
 }

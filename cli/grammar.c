@@ -16,6 +16,7 @@
 static const char *const soft_types[] = {"soft", NULL};
 static const char *const sector_sizes[] = {"512", "4096", NULL};
 static const char *const delete_what[] = {"files", NULL};
+static const char *const bitmap_kinds[] = {"internal", NULL};
 static const char *const raid_levels[] = {"raid0",  "raid1",  "raid5",  "raid6",
                                           "raid10", "raid50", "raid60", NULL};
 /* StorCLI's short forms, as {alias, level} pairs: "add vd r5 ...". */
@@ -51,6 +52,13 @@ static const char *const cc_modes[] = {"off", "seq", "conc", NULL};
 		.name = "wait", .type = OPT_FLAG,                                                  \
 		.help = "follow the task until it ends: a progress bar on a terminal, then the "   \
 		        "last show"                                                                \
+	}
+/* raidcli's extension to StorCLI's import: adopted md arrays gain a bitmap. */
+#define OPT_BITMAP                                                                                 \
+	{                                                                                          \
+		.name = "bitmap", .type = OPT_ENUM, .choices = bitmap_kinds,                       \
+		.help = "give each adopted md array without a write-intent bitmap an internal "    \
+		        "one (raidcli extension)"                                                  \
 	}
 static const char *const migrate_levels[] = {"raid0", "raid5", "raid6", NULL};
 static const char *const migrate_options[] = {"add", "remove", NULL};
@@ -1028,6 +1036,7 @@ const struct cmd_spec cli_commands[] = {
 		.flags = CMD_PER_CTRL | CMD_WRITES,
 		.summary = "adopt the foreign configurations with their VDs, data and hot spares",
 		.example = "raidcli /c0/fall import",
+		.opts = {OPT_BITMAP},
 	},
 	{
 		.object = OBJ_FOREIGN,
@@ -1036,6 +1045,7 @@ const struct cmd_spec cli_commands[] = {
 		.flags = CMD_PER_CTRL,
 		.summary = "show what an import would adopt, and the ids it would give, writing nothing",
 		.example = "raidcli /c0/fall import preview",
+		.opts = {OPT_BITMAP},
 	},
 	{
 		.object = OBJ_FOREIGN,

@@ -147,7 +147,7 @@ struct rcl_backend_ops {
 	                                   enum rcl_drive_change change, struct rcl_error *err);
 	enum rcl_status (*foreign_show)(struct rcl_ctrl *ctrl, struct rcl_foreign *out,
 	                                struct rcl_error *err);
-	enum rcl_status (*foreign_import)(struct rcl_ctrl *ctrl, bool preview,
+	enum rcl_status (*foreign_import)(struct rcl_ctrl *ctrl, bool preview, bool bitmap,
 	                                  struct rcl_foreign *out, struct rcl_error *err);
 	enum rcl_status (*foreign_delete)(struct rcl_ctrl *ctrl, bool force,
 	                                  struct rcl_foreign *out, struct rcl_error *err);

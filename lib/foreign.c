@@ -39,15 +39,15 @@ enum rcl_status rcl_ctrl_foreign(struct rcl_ctrl *ctrl, struct rcl_foreign *out,
 	return settle(RCL_OP(ctrl, foreign_show, "reading foreign configurations", err, out), out);
 }
 
-enum rcl_status rcl_ctrl_import_foreign(struct rcl_ctrl *ctrl, bool preview,
+enum rcl_status rcl_ctrl_import_foreign(struct rcl_ctrl *ctrl, bool preview, bool bitmap,
                                         struct rcl_foreign *out, struct rcl_error *err)
 {
 	enum rcl_status st;
 
 	memset(out, 0, sizeof(*out));
-	st = settle(
-	    RCL_OP(ctrl, foreign_import, "importing foreign configurations", err, preview, out),
-	    out);
+	st = settle(RCL_OP(ctrl, foreign_import, "importing foreign configurations", err, preview,
+	                   bitmap, out),
+	            out);
 	if (!st && !preview)
 		(void)rcl_event_record(ctrl, RCL_EVENT_FOREIGN_IMPORTED, NULL,
 		                       "Imported %zu foreign configuration%s (%zu VDs)", out->count,

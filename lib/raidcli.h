@@ -1185,6 +1185,8 @@ struct rcl_foreign_drive {
  *		the ids they get on this controller. A group's state is the
  *		state its VDs would have with the drives present.
  * @drives:	@drive_count drives, members span by span, then spares.
+ * @adds:	what the import adds besides adopting it (an md bitmap
+ *		asked for), or "".
  */
 struct rcl_foreign_config {
 	char owner[64];
@@ -1197,6 +1199,7 @@ struct rcl_foreign_config {
 	struct rcl_vd vds[RCL_MAX_VDS];
 	size_t drive_count;
 	struct rcl_foreign_drive *drives;
+	char adds[RCL_ERROR_MSG_MAX];
 };
 
 /* struct rcl_foreign - every foreign configuration a controller sees. */
@@ -1224,7 +1227,11 @@ enum rcl_status rcl_ctrl_foreign(struct rcl_ctrl *ctrl, struct rcl_foreign *out,
  * A VD or group keeps its id when this controller does not use it, else
  * takes the lowest free one. With @preview nothing is written. Either way
  * @out (caller-owned) says what is, or would be, imported, with the new
- * ids. A crash during the import leaves the drives foreign or imported.
+ * ids. With @bitmap, each adopted md array without a write-intent bitmap
+ * (but RAID0, which md gives none) gets an internal one, as "mdadm
+ * --grow --bitmap=internal" adds it: RCL_NOT_ALLOWED when one has no room
+ * for it before its data. A crash during the import leaves the drives
+ * foreign or imported.
  * Requires an exclusive lock.
  * Return: RCL_OK; RCL_NOT_FOUND (no foreign configuration);
  * RCL_FOREIGN_INCOMPLETE (a group lacks more members than its level can
@@ -1232,7 +1239,7 @@ enum rcl_status rcl_ctrl_foreign(struct rcl_ctrl *ctrl, struct rcl_foreign *out,
  * identity, a configuration raidcli cannot adopt: the message says why);
  * RCL_UNSUPPORTED; RCL_SYSTEM, RCL_NOMEM. Nothing changes on failure.
  */
-enum rcl_status rcl_ctrl_import_foreign(struct rcl_ctrl *ctrl, bool preview,
+enum rcl_status rcl_ctrl_import_foreign(struct rcl_ctrl *ctrl, bool preview, bool bitmap,
                                         struct rcl_foreign *out, struct rcl_error *err);
 
 /**

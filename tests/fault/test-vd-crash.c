@@ -296,7 +296,7 @@ static enum rcl_status import(struct rcl_ctx *ctx, struct rcl_error *err)
 {
 	struct rcl_ctrl *ctrl = open_ctrl(ctx);
 	struct rcl_foreign f;
-	enum rcl_status st = rcl_ctrl_import_foreign(ctrl, false, &f, err);
+	enum rcl_status st = rcl_ctrl_import_foreign(ctrl, false, false, &f, err);
 
 	rcl_foreign_release(&f);
 	rcl_ctrl_close(ctrl);

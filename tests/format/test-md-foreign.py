@@ -28,6 +28,10 @@ count that one out, one event on; rebuilt onto a blank drive after), and
 the engine (tests/engine/voltool) reads the pattern the RAID1s hold. A
 layout raidcli cannot keep is refused naming the field that differs.
 
+"import bitmap=internal" gives the arrays without a bitmap the one "mdadm
+--grow --bitmap=internal" adds, data in place (mdadm --examine and
+--examine-bitmap read it), and refuses an array without room for it.
+
 "mkmembers DIR stack" makes an md RAID0 over two md RAID5s (mdadm's
 "RAID0 over RAID5s", the RAID0's superblock inside each RAID5's data):
 it imports as one RAID50 VD, whole and with a RAID5 lacking the member
@@ -45,8 +49,8 @@ import sys
 import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-from oracle import (check, copy_partition, examine, finish, have_tools, run,  # noqa: E402
-                    scratch)
+from oracle import (check, copy_partition, examine, examine_bitmap,  # noqa: E402
+                    expect_fields, finish, have_tools, run, scratch)
 
 RAIDCLI = os.environ.get('RAIDCLI')
 VOLTOOL = os.path.join(os.environ.get('BUILD_ROOT', ''), 'tests', 'engine', 'voltool')
@@ -312,6 +316,82 @@ def test_plain(work, members):
     check(sha(odd) == before, 'a refused md import changes no byte')
 
 
+def data_sha(m):
+    """SHA-256 of member @m's md data area, from its data offset to the partition's end."""
+    return part_sha(m['image'], m['first_lba'] + m['data_offset'], m['last_lba'])
+
+
+def test_bitmap(work, members):
+    """bitmap=internal: md arrays without a bitmap gain the one "mdadm --grow
+    --bitmap=internal" adds, their data where it was; one with no room for
+    it is refused naming the array and the room."""
+    by = {}
+    for m in sorted(members, key=lambda m: m['role']):
+        by.setdefault(m['array'], []).append(m)
+    # No room: the bad-block log right after the superblock, as md allows.
+    cramped = [sparse_copy(m['image'], os.path.join(work, 'cramped-%d.img' % m['role']))
+               for m in by['p1']]
+    for img, m in zip(cramped, by['p1']):
+        md_patch(img, m['first_lba'], {188: ('<I', 8)})
+    state = os.path.join(work, 'state-cramped')
+    controller(state, cramped)
+    before = sha(cramped)
+    rc, out = raidcli(state, '/c0/fall', 'import', 'bitmap=internal')
+    msg = out['Command Status'].get('Description', '')
+    check(rc == 255 and by['p1'][0]['uuid'] in msg and 'needs 8 sectors' in msg and
+          'there are 0' in msg,
+          f'an array without room for a bitmap is refused, naming it and the room: {rc} {msg}')
+    check(sha(cramped) == before, 'a refused bitmap import changes no byte')
+
+    # p10 not in sync: its bitmap gets every bit set, so md resyncs it all.
+    for m in by['p10']:
+        md_patch(m['image'], m['first_lba'], {208: ('<Q', 0)})
+    images = [m['image'] for ms in by.values() for m in ms]
+    data = {m['image']: data_sha(m) for ms in by.values() for m in ms}
+    state = os.path.join(work, 'state-bitmap')
+    controller(state, images)
+    everything = sha(images)
+    rc, out = raidcli(state, '/c0/fall', 'import', 'preview', 'bitmap=internal')
+    changes = out.get('Response Data', {}).get('Import Changes', [])
+    check(rc == 0 and len(changes) == 3 and sha(images) == everything and
+          all('md write-intent bitmap: 4 KiB at superblock + 8 sectors, 65536 KiB chunks'
+              in c['Change'] for c in changes),
+          f'the preview shows a bitmap for each array without one, writing nothing: '
+          f'{rc} {changes}')
+    rc, out = raidcli(state, '/c0/fall', 'import', 'bitmap=internal')
+    check(rc == 0, f'import bitmap=internal: {rc} {out["Command Status"]}')
+    rows = vd_rows(state)
+    raidcli(state, '/c0', 'stop', 'service')
+    part = os.path.join(work, 'bitmap-part')
+    for name, ms in by.items():
+        for m in ms:
+            tag = f'{name} {os.path.basename(m["image"])}'
+            check(data_sha(m) == data[m['image']], f'{tag}: the md data did not move')
+            copy_partition(m['image'], part, m['first_lba'],
+                           m['last_lba'] + 1 - m['first_lba'])
+            f, _ = examine(part, tag)
+            check(f.get('Internal Bitmap') == '8 sectors from superblock' and
+                  f.get('Data Offset') == '%d sectors' % m['data_offset'],
+                  f'{tag}: mdadm --examine: an internal bitmap, data where it was: {f}')
+            if name == 'p1off':
+                continue  # it had one: kept as it was
+            sync = m['size'] * (m['raid_disks'] // 2 if m['level'] == 10 else 1)
+            bits = -(-sync * 512 // (64 << 20))
+            dirty = f'{bits} dirty (100.0%)' if name == 'p10' else '0 dirty (0.0%)'
+            rc, b, err = examine_bitmap(part, (8 + 8) * 512, work)
+            want = {'Magic': '6d746962', 'Version': '4', 'UUID': m['uuid'],
+                    'Events': f.get('Events'), 'Events Cleared': f.get('Events'),
+                    'State': 'OK', 'Chunksize': '64 MB', 'Sync Size': str(sync // 2),
+                    'Bitmap': f'{bits} bits (chunks), {dirty}'}
+            check(rc == 0, f'{tag}: mdadm --examine-bitmap: {err}')
+            expect_fields(b, want, f'{tag}: bitmap')
+    for name in ('p1', 'p1off'):
+        m = by[name][0]
+        vd = int(rows.get(name, {}).get('DG/VD', '0/0').split('/')[1])
+        check(vd_sha(state, vd, m['size'] * 512) == pattern_sha(m['size']),
+              f'{name}: the engine reads what md held before the bitmap came')
+
+
 def regpt(work, m):
     """Member @m moved by sgdisk's GPT to a partition at 2 MiB, 1 MiB left free before it."""
     sectors = m['last_lba'] + 1 - m['first_lba']
@@ -526,6 +606,11 @@ def main():
         out = subprocess.run([sys.argv[1], crash, 'plain'], capture_output=True, text=True,
                              check=True)
         test_crash(crash, json.loads(out.stdout))
+        bitmap = os.path.join(work, 'bitmap')
+        os.mkdir(bitmap)
+        out = subprocess.run([sys.argv[1], bitmap, 'plain'], capture_output=True, text=True,
+                             check=True)
+        test_bitmap(bitmap, json.loads(out.stdout))
         test_stack(work, None)
         test_stack(work, os.path.join(work, 'stack-degraded', 'p50-1-0.img'))
     return finish()

@@ -565,6 +565,60 @@ START_TEST(test_bitmap_and_bblog_placement)
 }
 END_TEST
 
+/* A member of @geo (made without a bitmap) as md's superblock has it. */
+static void grow(const struct rcl_md_geometry *geo, int32_t level, uint32_t layout, uint32_t disks,
+                 struct rcl_md_geometry *out, uint64_t *need, uint64_t *room, bool fits)
+{
+	static struct rcl_md_super1 sb;
+
+	memset(&sb, 0, sizeof(sb));
+	sb.level = level;
+	sb.layout = layout;
+	sb.raid_disks = disks;
+	sb.size = geo->size;
+	sb.super_offset = geo->super_offset;
+	sb.data_offset = geo->data_offset;
+	sb.data_size = geo->data_size;
+	sb.bblog_offset = geo->bblog_offset;
+	sb.bblog_size = geo->bblog_size;
+	*out = *geo;
+	ck_assert(rcl_md_super1_grow_bitmap(&sb, out, need, room) == fits);
+}
+
+START_TEST(test_grow_bitmap_like_mdadm)
+{
+	struct rcl_md_geometry geo, with;
+	uint64_t need, room;
+
+	/* mdadm's small arrays: 4 KiB kept before the log, one block of 64 MiB chunks. */
+	geo = geometry(194527, 5, 2, 4, 128, false);
+	grow(&geo, 5, 2, 4, &geo, &need, &room, true);
+	ck_assert_int_eq(geo.bitmap_offset, 8);
+	ck_assert_uint_eq(geo.bitmap_chunk, 64u << 20);
+	ck_assert_uint_eq(geo.bitmap_sync_size, geo.size);
+	ck_assert_uint_eq(room, 8);
+	ck_assert_uint_eq(need, 8);
+	/* RAID10's covers the array; 1 TiB: 128 KiB kept, as --create would use. */
+	geo = geometry(194527, 10, 0x102, 4, 1024, false);
+	grow(&geo, 10, 0x102, 4, &with, &need, &room, true);
+	ck_assert_uint_eq(with.bitmap_sync_size, 2 * geo.size);
+	geo = geometry(1024 * GIB, 1, 0, 2, 0, false);
+	grow(&geo, 1, 0, 2, &with, &need, &room, true);
+	ck_assert_uint_eq(room, 256);
+	ck_assert_uint_eq(with.bitmap_chunk, geometry(1024 * GIB, 1, 0, 2, 0, true).bitmap_chunk);
+	/* The log right after the superblock, or no room before the data: none. */
+	geo = geometry(194527, 1, 0, 2, 0, false);
+	geo.bblog_offset = 8;
+	grow(&geo, 1, 0, 2, &with, &need, &room, false);
+	ck_assert_uint_eq(room, 0);
+	ck_assert_uint_eq(need, 8);
+	geo.bblog_size = 0;
+	geo.data_offset = 24;
+	grow(&geo, 1, 0, 2, &with, &need, &room, false);
+	ck_assert_int_eq(with.bitmap_offset, 0);
+}
+END_TEST
+
 START_TEST(test_geometry_refusals)
 {
 	static const struct {
@@ -671,6 +725,7 @@ static Suite *md_super1_suite(void)
 	tcase_add_test(tc, test_size_rounding);
 	tcase_add_test(tc, test_bitmap_and_bblog_placement);
 	tcase_add_test(tc, test_geometry_refusals);
+	tcase_add_test(tc, test_grow_bitmap_like_mdadm);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("rcl_md_super1_init");

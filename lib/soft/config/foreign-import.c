@@ -11,6 +11,7 @@
 #include "foreign-private.h"
 #include "layout.h"
 #include "member.h"
+#include "soft/format/md-bitmap.h"
 #include "vd.h"
 
 /* Whether any member or spare of @cfg is the drive @uuid. */
@@ -339,18 +340,72 @@ static enum rcl_status mark_lost(const struct rcl_soft_state *state, const struc
 	return st;
 }
 
-/* Merge every configuration of @list into a copy of this controller's, in @cfg. */
-static enum rcl_status plan_import(const struct rcl_soft_state *state,
-                                   const struct found_list *list, struct rcl_foreign *shown,
+/* The bitmaps plan_bitmap() gave adopted md array @f: each present member's. */
+static enum rcl_status add_bitmaps(const struct rcl_soft_state *state, const struct found *f,
+                                   struct rcl_error *err)
+{
+	const struct rcl_soft_vd *vd = &f->adopt->vds[0];
+	enum rcl_status st = RCL_OK;
+
+	for (unsigned m = 0; m < rcl_soft_dg_members(&f->adopt->dgs[0]) && !st; m++)
+		if (f->roles[m] >= 0) {
+			const struct rcl_soft_disk *disk = &state->disks[f->roles[m]];
+
+			st = rcl_soft_md_add_bitmap(disk->fd, disk->sector_size, vd, err);
+		}
+	return st;
+}
+
+/*
+ * bitmap=internal for md array @f: when adopted without a bitmap (and not
+ * RAID0, which md gives none), its VD's layout gains the one "mdadm
+ * --grow --bitmap=internal" would add, @shown->adds says which, and
+ * @f->add_bitmap has the import write it.
+ */
+static enum rcl_status plan_bitmap(struct found *f, struct rcl_foreign_config *shown,
+                                   struct rcl_error *err)
+{
+	struct rcl_soft_vd *vd = f->adopt ? &f->adopt->vds[0] : NULL;
+	uint64_t need, room;
+
+	if (!vd || vd->md.bitmap_offset || f->md->level == RCL_MD_LEVEL_RAID0)
+		return RCL_OK;
+	if (!rcl_md_super1_grow_bitmap(f->md, &vd->md, &need, &room))
+		return rcl_fail(err, RCL_NOT_ALLOWED,
+		                "cannot add an md bitmap to md array %s (VD '%s'): it needs %llu "
+		                "sectors between the superblock and the %s, there are %llu",
+		                f->owner, vd->name, (unsigned long long)need,
+		                f->md->bblog_size ? "bad-block log" : "data",
+		                (unsigned long long)room);
+	f->add_bitmap = true;
+	snprintf(
+	    shown->adds, sizeof(shown->adds),
+	    "md write-intent bitmap: %llu KiB at superblock + 8 sectors, %u KiB chunks, "
+	    "bits %s",
+	    (unsigned long long)rcl_md_bitmap_space(vd->md.bitmap_sync_size, vd->md.bitmap_chunk) >>
+	        10,
+	    vd->md.bitmap_chunk >> 10,
+	    f->md->resync_offset == UINT64_MAX ? "clear (in sync)" : "set (resync)");
+	return RCL_OK;
+}
+
+/*
+ * Merge every configuration of @list into a copy of this controller's, in
+ * @cfg; with @bitmap, adopted md arrays gain a bitmap (plan_bitmap()).
+ */
+static enum rcl_status plan_import(const struct rcl_soft_state *state, struct found_list *list,
+                                   bool bitmap, struct rcl_foreign *shown,
                                    struct rcl_soft_config *cfg, struct rcl_error *err)
 {
 	enum rcl_status st = RCL_OK;
 
 	for (size_t k = 0; k < list->count && !st; k++) {
-		const struct found *f = &list->items[k];
+		struct found *f = &list->items[k];
 		const struct rcl_soft_config *add = f->adopt ? f->adopt : f->cfg;
 
 		st = check_importable(state, f, &shown->configs[k], cfg, err);
+		if (!st && bitmap)
+			st = plan_bitmap(f, &shown->configs[k], err);
 		if (!st)
 			st = check_limits(cfg, add, err);
 		if (!st)
@@ -359,7 +414,7 @@ static enum rcl_status plan_import(const struct rcl_soft_state *state,
 	return st;
 }
 
-enum rcl_status rcl_soft_foreign_import(struct rcl_ctrl *ctrl, bool preview,
+enum rcl_status rcl_soft_foreign_import(struct rcl_ctrl *ctrl, bool preview, bool bitmap,
                                         struct rcl_foreign *out, struct rcl_error *err)
 {
 	struct soft_ctrl *sc = ctrl->priv;
@@ -376,10 +431,13 @@ enum rcl_status rcl_soft_foreign_import(struct rcl_ctrl *ctrl, bool preview,
 	if (!st) {
 		*cfg = sc->state->cfg;
 		snprintf(cfg->serial, sizeof(cfg->serial), "%s", sc->serial);
-		st = plan_import(sc->state, &list, out, cfg, err);
+		st = plan_import(sc->state, &list, bitmap, out, cfg, err);
 	}
 	if (!st && !preview) {
 		st = add_metadata_partitions(sc->state, &list, err);
+		for (size_t k = 0; k < list.count && !st; k++)
+			if (list.items[k].add_bitmap)
+				st = add_bitmaps(sc->state, &list.items[k], err);
 		for (size_t k = 0; k < list.count && !st; k++)
 			if (list.items[k].adopt)
 				st = mark_lost(sc->state, &list.items[k], err);

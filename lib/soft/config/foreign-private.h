@@ -40,6 +40,8 @@ struct md_seen {
  * @joined:	MDADM: a span array taken into another found.
  * @gpts:	with @adopt, per disk of @disks: the GPT it gets, with
  *		raidcli's metadata partition added.
+ * @add_bitmap:	with @adopt, the import gives its members the bitmap its
+ *		VD's md layout gained (bitmap=internal).
  */
 struct found {
 	enum rcl_foreign_source source;
@@ -54,6 +56,7 @@ struct found {
 	struct rcl_md_super1 *top;
 	bool joined;
 	struct rcl_gpt *gpts[RCL_SOFT_MAX_MEMBERS];
+	bool add_bitmap;
 	char problem[RCL_ERROR_MSG_MAX];
 };
 

@@ -50,7 +50,7 @@ enum rcl_status rcl_soft_foreign_show(struct rcl_ctrl *ctrl, struct rcl_foreign 
                                       struct rcl_error *err);
 
 /* rcl_soft_foreign_import() - the backend's foreign_import (see above). */
-enum rcl_status rcl_soft_foreign_import(struct rcl_ctrl *ctrl, bool preview,
+enum rcl_status rcl_soft_foreign_import(struct rcl_ctrl *ctrl, bool preview, bool bitmap,
                                         struct rcl_foreign *out, struct rcl_error *err);
 
 /*

@@ -182,19 +182,20 @@ static enum rcl_status write_bitmap_area(int fd, uint64_t at, const struct rcl_m
  * so clear bits would leave its parity unwritten for good.
  */
 static enum rcl_status write_bitmap(int fd, uint64_t at, const struct rcl_md_super1 *sb,
-                                    const struct md_array *a, struct rcl_error *err)
+                                    const struct rcl_md_geometry *geo, bool clean,
+                                    struct rcl_error *err)
 {
-	uint64_t space = rcl_md_bitmap_space(a->geo.bitmap_sync_size, a->geo.bitmap_chunk);
+	uint64_t space = rcl_md_bitmap_space(geo->bitmap_sync_size, geo->bitmap_chunk);
 	struct rcl_md_bitmap_super bms = {0};
 
 	bms.version = RCL_MD_BITMAP_VERSION;
 	memcpy(bms.uuid, sb->set_uuid, 16);
 	bms.events = bms.events_cleared = sb->events;
-	bms.sync_size = a->geo.bitmap_sync_size;
-	bms.chunksize = a->geo.bitmap_chunk;
+	bms.sync_size = geo->bitmap_sync_size;
+	bms.chunksize = geo->bitmap_chunk;
 	bms.daemon_sleep = RCL_MD_BITMAP_DAEMON_SLEEP;
 	bms.sectors_reserved = (uint32_t)(space / 512);
-	return write_bitmap_area(fd, at, &bms, !a->clean, err);
+	return write_bitmap_area(fd, at, &bms, !clean, err);
 }
 
 /* The superblock (and bitmap) of member @a->dev_number of array @a, whose device starts at @base.
@@ -213,8 +214,8 @@ static enum rcl_status write_super(int fd, uint64_t base, const struct md_array 
 		st = rcl_md_super1_encode(sb, block, sizeof(block), err);
 	if (!st && a->geo.bitmap_offset)
 		st = write_bitmap(
-		    fd, base + (a->geo.super_offset + (uint64_t)a->geo.bitmap_offset) * 512, sb, a,
-		    err);
+		    fd, base + (a->geo.super_offset + (uint64_t)a->geo.bitmap_offset) * 512, sb,
+		    &a->geo, a->clean, err);
 	if (!st)
 		st = rcl_soft_write(fd, block, sizeof(block), base + a->geo.super_offset * 512,
 		                    "md superblock", err);
@@ -448,6 +449,27 @@ enum rcl_status rcl_soft_md_rewrite(int fd, unsigned sector_size, const struct r
 	if (!st)
 		st = write_sb(fd, at, sb, err);
 	return st ? st : rcl_soft_sync(fd, "md superblock", err);
+}
+
+enum rcl_status rcl_soft_md_add_bitmap(int fd, unsigned sector_size, const struct rcl_soft_vd *vd,
+                                       struct rcl_error *err)
+{
+	uint64_t at = super_at(sector_size, vd);
+	struct rcl_md_super1 *sb = rcl_malloc(sizeof(*sb));
+	enum rcl_status st = sb ? rcl_soft_md_read(fd, sector_size, vd, sb, err)
+	                        : rcl_fail(err, RCL_NOMEM, "out of memory");
+
+	/* The bitmap first: md ignores it until the superblock names it. */
+	if (!st && !(sb->feature_map & RCL_MD_FEATURE_BITMAP_OFFSET)) {
+		st = write_bitmap(fd, at + (int64_t)vd->md.bitmap_offset * 512, sb, &vd->md,
+		                  sb->resync_offset == UINT64_MAX, err);
+		sb->feature_map |= RCL_MD_FEATURE_BITMAP_OFFSET;
+		sb->bitmap_offset = vd->md.bitmap_offset;
+		if (!st)
+			st = rcl_soft_md_rewrite(fd, sector_size, vd, sb, err);
+	}
+	rcl_free(sb);
+	return st;
 }
 
 bool rcl_soft_md_left_active(int fd, unsigned sector_size, const struct rcl_soft_vd *vd)

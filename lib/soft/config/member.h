@@ -109,6 +109,17 @@ enum rcl_status rcl_soft_md_rewrite(int fd, unsigned sector_size, const struct r
                                     struct rcl_md_super1 *sb, struct rcl_error *err);
 
 /**
+ * rcl_soft_md_add_bitmap() - give VD @vd's md array member on @fd the
+ * internal bitmap @vd->md describes, as "mdadm --grow --bitmap=internal"
+ * does: a bitmap superblock at the array's events, every bit clear when
+ * the array is in sync (set when not: md resyncs what they mark), then
+ * the superblock naming it; flush. A member that has one keeps it.
+ * Return: RCL_OK, or as rcl_soft_md_read(); RCL_SYSTEM.
+ */
+enum rcl_status rcl_soft_md_add_bitmap(int fd, unsigned sector_size, const struct rcl_soft_vd *vd,
+                                       struct rcl_error *err);
+
+/**
  * rcl_soft_md_left_active() - whether VD @vd's md superblock on @fd says
  * active (resync_offset not all ones): whoever had the array open did not
  * close it cleanly. A superblock that cannot be read says nothing: false.

@@ -123,6 +123,43 @@ static enum rcl_status place_bitmap(const struct rcl_md_shape *shape, struct rcl
 	return RCL_OK;
 }
 
+/*
+ * Sectors "mdadm --grow --bitmap=internal" gives a bitmap on v1.2 member
+ * @sb: from the end of the superblock's 4 KiB to the bad-block log, or to
+ * 8 sectors kept for one before the data (rcl_md_bitmap_default_chunk()
+ * uses 128 KiB of it at most, as mdadm). Rounded down to 4 KiB: the
+ * bitmap is written in 4 KiB blocks, which must not reach the log.
+ */
+static uint64_t grow_bitmap_room(const struct rcl_md_super1 *sb)
+{
+	int64_t end = sb->bblog_size
+	                  ? (int64_t)sb->bblog_offset
+	                  : (int64_t)(sb->data_offset - sb->super_offset) - BBLOG_SECTORS;
+	uint64_t room = end > 8 ? (uint64_t)end - 8 : 0;
+
+	return room / 8 * 8;
+}
+
+bool rcl_md_super1_grow_bitmap(const struct rcl_md_super1 *sb, struct rcl_md_geometry *geo,
+                               uint64_t *need, uint64_t *room)
+{
+	struct rcl_md_shape shape = {
+	    .level = sb->level, .layout = sb->layout, .raid_disks = sb->raid_disks};
+	uint64_t sync_size = bitmap_sync_size(&shape, sb->size);
+	uint32_t chunk;
+
+	*room = grow_bitmap_room(sb);
+	/* The least any bitmap takes: md's largest chunk, 2 GiB. */
+	*need = rcl_md_bitmap_space(sync_size, 1u << 31) / 512;
+	chunk = rcl_md_bitmap_default_chunk(sync_size, *room);
+	if (!chunk || rcl_md_bitmap_space(sync_size, chunk) / 512 > *room)
+		return false;
+	geo->bitmap_offset = 8;
+	geo->bitmap_chunk = chunk;
+	geo->bitmap_sync_size = sync_size;
+	return true;
+}
+
 enum rcl_status rcl_md_super1_geometry(uint64_t dev_sectors, const struct rcl_md_shape *shape,
                                        struct rcl_md_geometry *geo, struct rcl_error *err)
 {

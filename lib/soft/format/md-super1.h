@@ -251,6 +251,18 @@ enum rcl_status rcl_md_super1_geometry(uint64_t dev_sectors, const struct rcl_md
                                        struct rcl_md_geometry *geo, struct rcl_error *err);
 
 /**
+ * rcl_md_super1_grow_bitmap() - the internal bitmap "mdadm --grow
+ * --bitmap=internal" adds to an array whose member @sb has none, data
+ * left where it is: 8 sectors after the superblock, up to the bad-block
+ * log (or 8 sectors before the data), the chunk mdadm picks for that room.
+ * Fills @geo's bitmap fields; *@need and *@room get the sectors the
+ * smallest bitmap takes and those there are.
+ * Return: whether the bitmap fits.
+ */
+bool rcl_md_super1_grow_bitmap(const struct rcl_md_super1 *sb, struct rcl_md_geometry *geo,
+                               uint64_t *need, uint64_t *room);
+
+/**
  * rcl_md_super1_init() - a superblock for a new array member: @shape and
  * @geo filled in, @max_dev as mdadm sizes it for @devices members (raid
  * disks plus spares; 128 up to 128 devices), every role spare, events 0,
