@@ -1135,8 +1135,7 @@ static const char *value_placeholder(const struct opt_spec *opt)
 	return "";
 }
 
-void grammar_synopsis(struct rcl_buf *sb, const struct cmd_spec *cmd,
-                      const struct rcl_caps *caps)
+void grammar_synopsis(struct rcl_buf *sb, const struct cmd_spec *cmd, const struct rcl_caps *caps)
 {
 	rcl_buf_adds(sb, "raidcli");
 	if (cmd->object != OBJ_SYSTEM)
