@@ -264,6 +264,17 @@ enum rcl_status cli_wait(const struct cmd_args *args, struct rcl_reply *reply);
 /* render-text.c, render-json.c */
 void render_text(FILE *out, const struct rcl_reply *reply, bool color);
 void render_json(FILE *out, const struct rcl_reply *reply);
+/*
+ * render_add_escaped() - append @s to @sb as text shows a value: control
+ * characters, DEL, C1 and bytes that are not UTF-8 as C escapes.
+ */
+void render_add_escaped(struct rcl_buf *sb, const char *s);
+/*
+ * render_utf8_len() - the length of the UTF-8 sequence at @s (a byte >= 0x80)
+ * and in *@valid whether it is one whole character; if not, the length of its
+ * maximal ill-formed part, which Unicode (and Python) replace with one U+FFFD.
+ */
+size_t render_utf8_len(const char *s, bool *valid);
 /* render_header_os() - "Linux 6.1.0-21-amd64", as StorCLI's header shows it. */
 const char *render_os_name(void);
 

@@ -10,11 +10,20 @@
 
 #include "cli.h"
 
+/*
+ * @s as a JSON string. JSON text is UTF-8 (RFC 8259), but values come from
+ * users and disks: each ill-formed sequence becomes U+FFFD, as a strict
+ * reader such as Python's errors='replace' would show it.
+ */
 static void put_string(FILE *out, const char *s)
 {
 	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
+	while (*s) {
+		unsigned char c = (unsigned char)*s;
+		bool valid;
+		size_t len;
+
+		switch (c) {
 		case '"':
 			fputs("\\\"", out);
 			break;
@@ -31,11 +40,21 @@ static void put_string(FILE *out, const char *s)
 			fputs("\\r", out);
 			break;
 		default:
-			if (*p < 0x20)
-				fprintf(out, "\\u%04x", *p);
-			else
-				fputc(*p, out);
+			if (c < 0x20) {
+				fprintf(out, "\\u%04x", c);
+			} else if (c >= 0x80) {
+				len = render_utf8_len(s, &valid);
+				if (valid)
+					fwrite(s, 1, len, out);
+				else
+					fputs("\xef\xbf\xbd", out);
+				s += len;
+				continue;
+			} else {
+				fputc(c, out);
+			}
 		}
+		s++;
 	}
 	fputc('"', out);
 }

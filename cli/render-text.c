@@ -4,7 +4,6 @@
  * "Label = value" lines, "Title :" sections underlined with '=', dashed
  * tables for lists of rows, and each table's legend below it.
  */
-#include <stdint.h>
 #include <string.h>
 
 #include "cli.h"
@@ -22,29 +21,37 @@ static void put_line(FILE *out, const char *line, size_t len)
 	fputc('\n', out);
 }
 
+size_t render_utf8_len(const char *s, bool *valid)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t len = u[0] >= 0xf0 ? 4 : u[0] >= 0xe0 ? 3 : 2, i = 1;
+	/* The second byte's range rules out overlong forms, surrogates and > U+10FFFF. */
+	unsigned char lo = u[0] == 0xe0 ? 0xa0 : u[0] == 0xf0 ? 0x90 : 0x80;
+	unsigned char hi = u[0] == 0xed ? 0x9f : u[0] == 0xf4 ? 0x8f : 0xbf;
+
+	*valid = false;
+	if (u[0] < 0xc2 || u[0] > 0xf4 || u[1] < lo || u[1] > hi)
+		return 1;
+	while (++i < len)
+		if ((u[i] & 0xc0) != 0x80)
+			return i;
+	*valid = true;
+	return len;
+}
+
 /*
  * The length of the UTF-8 character at @s if it is valid and not a control
  * character (C1, U+0080 to U+009F, is one: some terminals act on it); else 0.
  */
-static size_t utf8_printable_len(const unsigned char *s)
+static size_t utf8_printable_len(const char *s)
 {
-	static const uint32_t least[] = {0, 0, 0xa0, 0x800, 0x10000};
-	size_t len = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : 2;
-	uint32_t cp = s[0] & (0x7f >> len);
+	bool valid;
+	size_t len = render_utf8_len(s, &valid);
 
-	if (s[0] < 0xc2 || s[0] > 0xf4)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if (cp < least[len] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
+	return valid && !((unsigned char)s[0] == 0xc2 && (unsigned char)s[1] < 0xa0) ? len : 0;
 }
 
-/* One byte that add_escaped() does not print as it is. */
+/* One byte that render_add_escaped() does not print as it is. */
 static void add_escape(struct rcl_buf *sb, unsigned char c)
 {
 	switch (c) {
@@ -72,27 +79,27 @@ static void add_escape(struct rcl_buf *sb, unsigned char c)
  * "Status = Success" line and an ESC would drive the terminal. A backslash
  * is escaped too, so an escape never reads as typed text.
  */
-static void add_escaped(struct rcl_buf *sb, const char *s)
+void render_add_escaped(struct rcl_buf *sb, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	while (*s) {
+		unsigned char c = (unsigned char)*s;
+		size_t len = c >= 0x80 ? utf8_printable_len(s) : c >= 0x20 && c != 0x7f;
 
-	while (*p) {
-		size_t len = *p >= 0x80 ? utf8_printable_len(p) : *p >= 0x20 && *p != 0x7f;
-
-		if (len && *p != '\\') {
-			rcl_buf_add(sb, (const char *)p, len);
-			p += len;
+		if (len && c != '\\') {
+			rcl_buf_add(sb, s, len);
+			s += len;
 		} else {
-			add_escape(sb, *p++);
+			add_escape(sb, c);
+			s++;
 		}
 	}
 }
 
-/* @s as add_escaped() prints it, in @sb (reset first). */
+/* @s as render_add_escaped() prints it, in @sb (reset first). */
 static const char *escaped(struct rcl_buf *sb, const char *s)
 {
 	rcl_buf_reset(sb);
-	add_escaped(sb, s);
+	render_add_escaped(sb, s);
 	return sb->buf;
 }
 

@@ -189,6 +189,19 @@ static enum rcl_status set_current(int argc, char **argv, struct rcl_error *err)
 }
 
 /*
+ * "raidcli: @msg" on stderr, escaped as text output is: a message quotes
+ * typed words and names from disks, which must not drive the terminal.
+ */
+static void put_error(const char *msg)
+{
+	struct rcl_buf sb = RCL_BUF_INIT;
+
+	render_add_escaped(&sb, msg);
+	fprintf(stderr, "raidcli: %s\n", sb.oom ? "out of memory" : sb.buf);
+	rcl_buf_release(&sb);
+}
+
+/*
  * A batch line that does not even split into words still gets StorCLI's
  * failure block on stdout, where scripts read every other outcome; a J word
  * anywhere on the line asks for JSON.
@@ -207,7 +220,7 @@ static void render_line_error(const char *line, const struct rcl_error *err)
 	rcl_reply_init(&reply);
 	cli_reply_error(&reply, NULL, err);
 	if (!reply.count)
-		fprintf(stderr, "raidcli: %s\n", err->msg);
+		put_error(err->msg);
 	else if (json)
 		render_json(stdout, &reply);
 	else
@@ -224,7 +237,7 @@ static int run_line(const char *line, bool interactive)
 
 	if (cli_split_line(line, &argc, &argv, &err)) {
 		if (interactive)
-			fprintf(stderr, "raidcli: %s\n", err.msg);
+			put_error(err.msg);
 		else
 			render_line_error(line, &err);
 		return err.status;
@@ -240,13 +253,13 @@ static int run_line(const char *line, bool interactive)
 	}
 	if (interactive && resolve_line(&argc, &argv, &err)) {
 		cli_free_words(argc, argv);
-		fprintf(stderr, "raidcli: %s\n", err.msg);
+		put_error(err.msg);
 		return err.status;
 	}
 	if (interactive && only_path(argc, argv)) {
 		status = set_current(argc, argv, &err);
 		if (status)
-			fprintf(stderr, "raidcli: %s\n", err.msg);
+			put_error(err.msg);
 		cli_free_words(argc, argv);
 		return status;
 	}

@@ -4,9 +4,11 @@
 
 Text output escapes what a terminal acts on (control characters, DEL, bytes
 that are not UTF-8) as C escapes, so a value can neither forge a line such as
-"Status = Success" nor drive the terminal; JSON escapes them its own way. A
-message quotes a long value shortened, so the reason after it is never cut;
-a non-ASCII VD name is refused as such.
+"Status = Success" nor drive the terminal; JSON escapes them its own way and
+shows bytes that are not UTF-8 as U+FFFD, so it stays valid JSON text. The
+interactive shell's own messages are escaped as text output is. A message
+quotes a long value shortened, so the reason after it is never cut; a
+non-ASCII VD name is refused as such.
 Each case uses a fresh $RAIDCLI_STATE_DIR holding /c0 (four drives, a RAID 1
 on the first two).
 """
@@ -16,6 +18,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+
+import pexpect
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "server"))
 from rcltest import RAIDCLI, check, run_cases, summary  # noqa: E402
@@ -84,6 +88,39 @@ def case_drive_path(fx):
     clean("show all", out)
 
 
+def case_json_not_utf8(fx):
+    # \xff is never UTF-8; \xe2\x82 is a cut three-byte character: one U+FFFD each.
+    folder = os.fsencode(fx.root) + b"/a\xffb\xe2\x82z"
+    fx.must("add", "controller", "type=soft", "drives=1", "size=16MB", b"dir=" + folder)
+    out = fx.must("/c1/e252/s0", "show", "all", "J")
+    try:
+        doc = json.loads(out.decode("utf-8"))
+    except ValueError as e:
+        check(False, "JSON with a path that is not UTF-8 is UTF-8 JSON text", str(e))
+        return
+    info = doc["Controllers"][0]["Response Data"]["Drive /c1/e252/s0 - Detailed Information"]
+    path = info["Drive /c1/e252/s0 Device attributes"]["Path"]
+    check(path == "%s/a\ufffdb\ufffdz/drive0.img" % fx.root,
+          "the bad bytes show as U+FFFD, as Python's 'replace' shows them",
+          repr(path))
+
+
+def case_repl_message(fx):
+    # Ctrl-V makes the line editor take the next key, ESC, as typed text.
+    shell = pexpect.spawn(RAIDCLI, [], env=dict(fx.env, TERM="xterm", LANG="C.UTF-8"),
+                          timeout=10)
+    try:
+        shell.expect("> ")
+        shell.send(b"/c0/v\x16\x1b[31m\r")
+        shell.expect("> ")
+        said = [l for l in shell.before.split(b"\r\n") if l.startswith(b"raidcli: ")]
+    finally:
+        shell.close(force=True)
+    check(len(said) == 1 and b"'/v\\x1b[31m'" in said[0],
+          "the shell's message shows the typed ESC escaped", repr(said))
+    clean("the shell's message", b"".join(said))
+
+
 def case_non_ascii_name(fx):
     # Eight characters in sixteen bytes: refused as not ASCII (MegaRAID keeps
     # 15 ASCII bytes), not as "longer than 15 characters".
@@ -114,7 +151,8 @@ def case_long_value(fx):
         check(status == 3 and desc.endswith(want), "%s: so in JSON" % args[1], desc[-300:])
 
 
-CASES = [case_forged_status_line, case_drive_path, case_non_ascii_name, case_long_value]
+CASES = [case_forged_status_line, case_drive_path, case_json_not_utf8, case_repl_message,
+         case_non_ascii_name, case_long_value]
 
 
 def main():
