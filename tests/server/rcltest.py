@@ -35,12 +35,14 @@ def check(cond, what, detail=""):
     return cond
 
 
-def wait_for(pred, timeout=10.0):
+def wait_for(pred, timeout=10.0, step=0.02):
+    """Whether @pred() comes true within @timeout s, asked every @step s (a
+    longer @step for a @pred that runs commands, which load what they wait on)."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if pred():
             return True
-        time.sleep(0.02)
+        time.sleep(step)
     return pred()
 
 

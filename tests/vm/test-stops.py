@@ -207,7 +207,7 @@ class Scenario:
             self.serve = subprocess.Popen([os.environ.get('RAIDCLI', 'raidcli'), '/c0', 'serve'],
                                           env=self.ctl.env, start_new_session=True,
                                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            check(wait_for(lambda: self.pid() is not None, 30), f'{self.stop}: serve answers')
+            check(wait_for(lambda: self.pid() is not None, 30, 0.5), f'{self.stop}: serve answers')
             paused = self.pause_bgis()
         uris = self.export_all()
         if self.stop != 'systemd':
@@ -230,7 +230,7 @@ class Scenario:
         self.ctl.cli('/c0', 'set', 'bgirate=100')
         # a member goes offline only once its VDs are consistent: before,
         # their parity is not yet the data's (rcltest.wait_consistent())
-        check(wait_for(lambda: self.consistent(set(self.vds)), 120),
+        check(wait_for(lambda: self.consistent(set(self.vds)), 600, 0.5),
               f'{self.stop}: the BGIs make every VD consistent')
         for level, group, _, offline in self.groups:
             if not offline:
@@ -244,7 +244,7 @@ class Scenario:
 
     def stop_export(self):
         self.ctl.cli('/c0/vall', 'stop', 'export')
-        check(wait_for(lambda: self.consistent(set(self.vds) - self.degraded_vds), 120),
+        check(wait_for(lambda: self.consistent(set(self.vds) - self.degraded_vds), 600, 0.5),
               'export: the BGIs end')
         # the images as they are with every export stopped and the process
         # still running (it keeps its locks: copies, not the files, go to the VM)
@@ -285,13 +285,13 @@ class Scenario:
         return True
 
     def stop_kill9(self):
-        check(wait_for(self.degraded_clean, 60),
+        check(wait_for(self.degraded_clean, 120, 0.5),
               'kill9: the degraded VDs\' arrays turn clean once idle')
         pid = self.pid()
         os.kill(pid, signal.SIGKILL)
         check(wait_for(lambda: gone(pid), 30), 'kill9: the process dies')
         self.export(min(self.vds))
-        check(wait_for(lambda: self.consistent(set(self.vds) - self.degraded_vds), 120),
+        check(wait_for(lambda: self.consistent(set(self.vds) - self.degraded_vds), 600, 0.5),
               'kill9: the restarted process resyncs the optimal VDs')
         self.stop_service()
 
