@@ -51,7 +51,7 @@
  * - ctrl->priv is the backend's own; only it reads or frees it.
  *
  * Not in the contract yet (issue 22's next steps): starting, stopping and
- * following tasks, settings, the event log, drive health and exports. The
+ * following tasks, settings, drive health and exports. The
  * caps already say which of them a kind has; the soft controller's process
  * (server/) still reaches its engine directly.
  */
@@ -110,6 +110,17 @@ struct rcl_ctrl;
  * @foreign_show, @foreign_import, @foreign_delete: as rcl_ctrl_foreign(),
  *		rcl_ctrl_import_foreign() and rcl_ctrl_delete_foreign(), @out
  *		zeroed; the generic layer frees @out on failure.
+ *
+ * The event log. Every controller has the log raidcli keeps of the
+ * changes it made (lib/events.c); a kind whose controller keeps its own
+ * (a card's firmware log, a BMC's) reads that instead:
+ * @read_events: every event of the controller's own log into @list
+ *		(zeroed; allocate ->events with rcl_calloc()), oldest first,
+ *		@seq rising; the generic layer applies the user's filter and
+ *		frees @list on failure. NULL: raidcli's own log is the log.
+ * @clear_events: empty the controller's own log ("delete events"); NULL
+ *		with @read_events set: the log cannot be cleared (the one
+ *		"not supported" failure).
  */
 struct rcl_backend_ops {
 	const char *name;
@@ -151,6 +162,10 @@ struct rcl_backend_ops {
 	                                  struct rcl_foreign *out, struct rcl_error *err);
 	enum rcl_status (*foreign_delete)(struct rcl_ctrl *ctrl, bool force,
 	                                  struct rcl_foreign *out, struct rcl_error *err);
+
+	enum rcl_status (*read_events)(struct rcl_ctrl *ctrl, struct rcl_event_list *list,
+	                               struct rcl_error *err);
+	enum rcl_status (*clear_events)(struct rcl_ctrl *ctrl, struct rcl_error *err);
 };
 
 extern const struct rcl_backend_ops rcl_soft_ops;

@@ -205,12 +205,28 @@ static enum rcl_status read_log(const char *path, const struct rcl_event_filter 
 	return st;
 }
 
-enum rcl_status rcl_ctrl_events(struct rcl_ctrl *ctrl, const struct rcl_event_filter *filter,
-                                struct rcl_event_list *list, struct rcl_error *err)
+/* The controller's own log (a card's), through its backend, filtered by @f. */
+static enum rcl_status read_backend_log(struct rcl_ctrl *ctrl, const struct rcl_event_filter *f,
+                                        struct rcl_event_list *list, struct rcl_error *err)
 {
-	static const struct rcl_event_filter all = {0};
-	const struct rcl_event_filter *f = filter ? filter : &all;
-	struct rcl_event_list got = {0};
+	enum rcl_status st = ctrl->entry.ops->read_events(ctrl, list, err);
+	size_t i, kept = 0;
+
+	if (st) {
+		rcl_event_list_release(list);
+		return st;
+	}
+	for (i = 0; i < list->count; i++)
+		if (selected(&list->events[i], f))
+			list->events[kept++] = list->events[i];
+	list->count = kept;
+	return RCL_OK;
+}
+
+/* The events raidcli recorded itself for @ctrl, filtered by @f. */
+static enum rcl_status read_own_log(struct rcl_ctrl *ctrl, const struct rcl_event_filter *f,
+                                    struct rcl_event_list *list, struct rcl_error *err)
+{
 	char *path = log_path(ctrl);
 	enum rcl_status st;
 	size_t good_len;
@@ -218,8 +234,23 @@ enum rcl_status rcl_ctrl_events(struct rcl_ctrl *ctrl, const struct rcl_event_fi
 
 	if (!path)
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
-	st = read_log(path, f, &got, &last, &good_len, err);
+	st = read_log(path, f, list, &last, &good_len, err);
 	rcl_free(path);
+	return st;
+}
+
+enum rcl_status rcl_ctrl_events(struct rcl_ctrl *ctrl, const struct rcl_event_filter *filter,
+                                struct rcl_event_list *list, struct rcl_error *err)
+{
+	static const struct rcl_event_filter all = {0};
+	const struct rcl_event_filter *f = filter ? filter : &all;
+	struct rcl_event_list got = {0};
+	enum rcl_status st;
+
+	if (ctrl->entry.ops->read_events)
+		st = read_backend_log(ctrl, f, &got, err);
+	else
+		st = read_own_log(ctrl, f, &got, err);
 	if (st)
 		return st;
 	if (f->latest && got.count > f->latest) {
@@ -403,6 +434,8 @@ enum rcl_status rcl_ctrl_delete_events(struct rcl_ctrl *ctrl, struct rcl_error *
 	struct pending p;
 	enum rcl_status st;
 
+	if (ctrl->entry.ops->read_events)
+		return RCL_OP(ctrl, clear_events, "deleting the event log", err);
 	st = preparef(ctrl, RCL_EVENT_EVENTS_DELETED, &p, err, "Events deleted");
 	/* Replace, not truncate: a crash must not lose the sequence number. */
 	if (!st)

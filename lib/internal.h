@@ -17,12 +17,13 @@
 struct rcl_ctrl;
 
 /*
- * RCL_OP() - call backend operation @op of @ctrl as op(@ctrl, ..., @err),
- * or, if the backend left it NULL, fail with rcl_unsupported() naming
- * @what ("adding a drive"): the one place that tests an op for NULL.
+ * RCL_OP() - call backend operation @op of @ctrl as op(@ctrl, ..., @err)
+ * (or op(@ctrl, @err) with no more arguments) or, if the backend left it
+ * NULL, fail with rcl_unsupported() naming @what ("adding a drive"): the
+ * one place that tests an op for NULL.
  */
 #define RCL_OP(ctrl, op, what, err, ...)                                                           \
-	((ctrl)->entry.ops->op ? (ctrl)->entry.ops->op((ctrl), __VA_ARGS__, (err))                 \
+	((ctrl)->entry.ops->op ? (ctrl)->entry.ops->op((ctrl), ##__VA_ARGS__, (err))               \
 	                       : rcl_unsupported((err), (ctrl)->caps.kind, (what), NULL))
 
 /* The VDs of every foreign configuration in @f. */

@@ -8,7 +8,8 @@
  * one gets a controller process, and "add controller" reaches a kind's
  * create op through key=value parameters. Help and completion for a
  * path offer only what its controller can do; a setting it lacks is
- * refused like a task it lacks.
+ * refused like a task it lacks. A controller with an event log of its
+ * own is read through its backend, with the user's filter applied.
  *
  * The "bare" backend below is a fake registered only here: every real
  * backend implements the operations these tests leave NULL, so no real
@@ -348,6 +349,55 @@ START_TEST(test_create_refuses_bad_parameters)
 }
 END_TEST
 
+/* A bare controller with a log of its own: three events, one per class, 100 s apart. */
+static enum rcl_status logged_read_events(struct rcl_ctrl *ctrl, struct rcl_event_list *list,
+                                          struct rcl_error *err)
+{
+	static const enum rcl_event_class classes[] = {RCL_EVENT_INFO, RCL_EVENT_WARNING,
+	                                               RCL_EVENT_CRITICAL};
+	size_t i;
+
+	(void)ctrl;
+	list->events = rcl_calloc(3, sizeof(*list->events));
+	if (!list->events)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	for (i = 0; i < 3; i++) {
+		list->events[i] = (struct rcl_event){
+		    .seq = i + 1, .time = (time_t)(100 * (i + 1)), .class_ = classes[i]};
+		snprintf(list->events[i].description, RCL_EVENT_DESC_MAX, "event %zu", i + 1);
+	}
+	list->count = 3;
+	return RCL_OK;
+}
+
+START_TEST(test_own_event_log_is_filtered_and_not_cleared)
+{
+	struct rcl_backend_ops logged_ops = bare_ops;
+	struct rcl_ctrl ctrl = bare_ctrl();
+	struct rcl_event_filter warnings = {.classes = 1u << RCL_EVENT_WARNING};
+	struct rcl_event_filter recent = {.since = 200, .latest = 1};
+	struct rcl_event_list list = {0};
+	struct rcl_error err = {0};
+
+	logged_ops.read_events = logged_read_events;
+	ctrl.entry.ops = &logged_ops;
+	ck_assert_int_eq(rcl_ctrl_events(&ctrl, NULL, &list, &err), RCL_OK);
+	ck_assert_uint_eq(list.count, 3);
+	rcl_event_list_release(&list);
+	ck_assert_int_eq(rcl_ctrl_events(&ctrl, &warnings, &list, &err), RCL_OK);
+	ck_assert_uint_eq(list.count, 1);
+	ck_assert_str_eq(list.events[0].description, "event 2");
+	rcl_event_list_release(&list);
+	ck_assert_int_eq(rcl_ctrl_events(&ctrl, &recent, &list, &err), RCL_OK);
+	ck_assert_uint_eq(list.count, 1);
+	ck_assert_str_eq(list.events[0].description, "event 3");
+	rcl_event_list_release(&list);
+	ck_assert_int_eq(rcl_ctrl_delete_events(&ctrl, &err), RCL_UNSUPPORTED);
+	ck_assert_str_eq(err.msg,
+	                 "deleting the event log is not supported by this controller (bare)");
+}
+END_TEST
+
 static Suite *backend_suite(void)
 {
 	Suite *s = suite_create("backend");
@@ -355,6 +405,7 @@ static Suite *backend_suite(void)
 
 	tc = tcase_create("rcl_unsupported");
 	tcase_add_test(tc, test_null_op_is_unsupported);
+	tcase_add_test(tc, test_own_event_log_is_filtered_and_not_cleared);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("rcl_caps_check_vd");
