@@ -94,7 +94,7 @@ int rcl_soft_change_disk(const struct rcl_soft_change *c, const struct rcl_guid 
 		if (c->state->disks[i].kind != RCL_SOFT_DISK_ABSENT &&
 		    c->state->disks[i].kind != RCL_SOFT_DISK_FOREIGN && gpt &&
 		    (c->gpts[i] || c->state->disks[i].kind == RCL_SOFT_DISK_OURS) &&
-		    !memcmp(gpt->disk_guid.b, uuid->b, 16))
+		    rcl_guid_equal(&gpt->disk_guid, uuid))
 			return (int)i;
 	}
 	return -1;

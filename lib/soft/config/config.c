@@ -368,11 +368,6 @@ static enum rcl_status parse_group(const struct parse *p, json_object *obj,
 	return RCL_OK;
 }
 
-static bool same_guid(const struct rcl_guid *a, const struct rcl_guid *b)
-{
-	return !memcmp(a->b, b->b, sizeof(a->b));
-}
-
 /* Every drive @cfg lists (members, dedicated and global spares) into @out. */
 static size_t all_drives(const struct rcl_soft_config *cfg, const struct rcl_guid **out)
 {
@@ -404,7 +399,7 @@ static enum rcl_status check_groups(const struct parse *p, const struct rcl_soft
 				return bad(p, "has two disk groups with the same id");
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = 0; j < i; j++)
-			if (same_guid(uuids[i], uuids[j]))
+			if (rcl_guid_equal(uuids[i], uuids[j]))
 				return bad(p, "lists a drive twice");
 	if (rcl_soft_config_spares(cfg) > RCL_MAX_HOT_SPARES)
 		return bad(p, "has more hot spares than a controller can");

@@ -290,7 +290,7 @@ const struct rcl_soft_disk *rcl_soft_foreign_found_disk(const struct rcl_soft_st
 	for (size_t k = 0; k < f->disk_count; k++) {
 		const struct rcl_soft_disk *disk = &state->disks[f->disks[k]];
 
-		if (same_guid(&disk->gpt->disk_guid, uuid))
+		if (rcl_guid_equal(&disk->gpt->disk_guid, uuid))
 			return disk;
 	}
 	return NULL;

@@ -21,14 +21,14 @@ static bool config_has(const struct rcl_soft_config *cfg, const struct rcl_guid 
 		const struct rcl_soft_dg *dg = &cfg->dgs[d];
 
 		for (unsigned m = 0; m < rcl_soft_dg_members(dg); m++)
-			if (same_guid(&dg->members[m].uuid, uuid))
+			if (rcl_guid_equal(&dg->members[m].uuid, uuid))
 				return true;
 		for (unsigned k = 0; k < dg->spare_count; k++)
-			if (same_guid(&dg->spares[k].drive.uuid, uuid))
+			if (rcl_guid_equal(&dg->spares[k].drive.uuid, uuid))
 				return true;
 	}
 	for (size_t k = 0; k < cfg->spare_count; k++)
-		if (same_guid(&cfg->spares[k].uuid, uuid))
+		if (rcl_guid_equal(&cfg->spares[k].uuid, uuid))
 			return true;
 	return false;
 }
@@ -51,8 +51,8 @@ static enum rcl_status check_importable(const struct rcl_soft_state *state, cons
 		const struct rcl_soft_disk *disk = &state->disks[f->disks[k]];
 
 		for (size_t j = 0; j < k; j++)
-			if (same_guid(&state->disks[f->disks[j]].gpt->disk_guid,
-			              &disk->gpt->disk_guid))
+			if (rcl_guid_equal(&state->disks[f->disks[j]].gpt->disk_guid,
+			                   &disk->gpt->disk_guid))
 				return rcl_fail(
 				    err, RCL_NOT_ALLOWED,
 				    "cannot import the foreign configuration %s: drives "

@@ -65,11 +65,6 @@ struct found_list {
 	size_t count;
 };
 
-static inline bool same_guid(const struct rcl_guid *a, const struct rcl_guid *b)
-{
-	return !memcmp(a->b, b->b, sizeof(a->b));
-}
-
 /* ---- Finding them (foreign-find.c) ---- */
 
 /*

@@ -282,7 +282,7 @@ static enum rcl_status wipe_md_gpt(const struct rcl_soft_disk *disk, struct rcl_
 	enum rcl_status st = RCL_OK;
 
 	for (unsigned i = 0; i < RCL_GPT_MAX_PARTS && !st; i++)
-		if (!memcmp(&gpt->parts[i].type, &rcl_gpt_type_linux_raid, sizeof(struct rcl_guid)))
+		if (rcl_guid_equal(&gpt->parts[i].type, &rcl_gpt_type_linux_raid))
 			st = zero_range(disk->fd,
 			                gpt->parts[i].first_lba * disk->sector_size +
 			                    RCL_MD_SUPER1_2_OFFSET * 512,

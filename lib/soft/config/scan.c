@@ -169,11 +169,6 @@ static enum rcl_status read_disk(struct rcl_soft_disk *disk, struct rcl_soft_rec
 	return RCL_OK;
 }
 
-static bool same_guid(const struct rcl_guid *a, const struct rcl_guid *b)
-{
-	return !memcmp(a->b, b->b, sizeof(a->b));
-}
-
 /* Whether a slot of @rec holds something other than nothing. */
 static bool damaged(const struct rcl_soft_record_drive *rec)
 {
@@ -222,7 +217,7 @@ static void mark_foreign(struct rcl_soft_state *state)
 		}
 		for (size_t j = 0; j < i; j++)
 			if (state->disks[j].kind == RCL_SOFT_DISK_OURS &&
-			    same_guid(&state->disks[j].gpt->disk_guid, &disk->gpt->disk_guid))
+			    rcl_guid_equal(&state->disks[j].gpt->disk_guid, &disk->gpt->disk_guid))
 				classify(disk, RCL_SOFT_DISK_FOREIGN,
 				         "is a copy of another drive (same disk GUID)");
 	}
@@ -380,7 +375,7 @@ struct rcl_soft_disk *rcl_soft_find_disk(struct rcl_soft_state *state, const str
 	for (size_t i = 0; i < state->count; i++) {
 		struct rcl_soft_disk *disk = &state->disks[i];
 
-		if (disk->kind == RCL_SOFT_DISK_OURS && same_guid(&disk->gpt->disk_guid, uuid))
+		if (disk->kind == RCL_SOFT_DISK_OURS && rcl_guid_equal(&disk->gpt->disk_guid, uuid))
 			return disk;
 	}
 	return NULL;

@@ -65,7 +65,7 @@ static void close_member(struct vol_member *m)
 /* Whether @m names the drive @uuid at @path (NULL: not present). */
 static bool same_drive(const struct vol_member *m, const struct rcl_guid *uuid, const char *path)
 {
-	if (memcmp(&m->uuid, uuid, sizeof(*uuid)))
+	if (!rcl_guid_equal(&m->uuid, uuid))
 		return false;
 	return path && m->path ? !strcmp(path, m->path) : !path && !m->path;
 }

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "internal.h"
 
@@ -24,6 +25,12 @@ struct rcl_guid {
 
 /* The partition type of Linux md members, A19D880F-05FC-4D3B-A006-743F0F84911E. */
 extern const struct rcl_guid rcl_gpt_type_linux_raid;
+
+/* rcl_guid_equal() - whether @a and @b are the same GUID. */
+static inline bool rcl_guid_equal(const struct rcl_guid *a, const struct rcl_guid *b)
+{
+	return !memcmp(a->b, b->b, sizeof(a->b));
+}
 
 /* rcl_guid_is_zero() - true for the all-zero GUID (an unused entry's type). */
 bool rcl_guid_is_zero(const struct rcl_guid *guid);
