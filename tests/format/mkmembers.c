@@ -137,7 +137,7 @@ static void fill_super(struct rcl_md_super1 *sb, const struct array *a,
 static void write_md(int fd, uint64_t part_off, const struct rcl_md_super1 *sb,
                      const struct rcl_md_geometry *geo)
 {
-	struct rcl_md_bitmap_super bms = {0};
+	struct rcl_md_bitmap_super bms;
 	struct rcl_error err = {0};
 	uint8_t buf[RCL_MD_SB_AREA];
 
@@ -146,14 +146,7 @@ static void write_md(int fd, uint64_t part_off, const struct rcl_md_super1 *sb,
 	pwrite_all(fd, buf, sizeof(buf), part_off + sb->super_offset * 512);
 	if (!geo->bitmap_offset)
 		return;
-	bms.version = RCL_MD_BITMAP_VERSION;
-	memcpy(bms.uuid, sb->set_uuid, 16);
-	bms.events = bms.events_cleared = sb->events;
-	bms.sync_size = geo->bitmap_sync_size;
-	bms.chunksize = geo->bitmap_chunk;
-	bms.daemon_sleep = RCL_MD_BITMAP_DAEMON_SLEEP;
-	bms.sectors_reserved =
-	    (uint32_t)(rcl_md_bitmap_space(geo->bitmap_sync_size, geo->bitmap_chunk) / 512);
+	rcl_md_bitmap_super_init(&bms, sb, geo);
 	/* Clean array: every bit stays zero, so the superblock is enough. */
 	if (rcl_md_bitmap_encode(&bms, buf, RCL_MD_BITMAP_SB_BYTES, &err))
 		die("bitmap", &err);

@@ -185,16 +185,9 @@ static enum rcl_status write_bitmap(int fd, uint64_t at, const struct rcl_md_sup
                                     const struct rcl_md_geometry *geo, bool clean,
                                     struct rcl_error *err)
 {
-	uint64_t space = rcl_md_bitmap_space(geo->bitmap_sync_size, geo->bitmap_chunk);
-	struct rcl_md_bitmap_super bms = {0};
+	struct rcl_md_bitmap_super bms;
 
-	bms.version = RCL_MD_BITMAP_VERSION;
-	memcpy(bms.uuid, sb->set_uuid, 16);
-	bms.events = bms.events_cleared = sb->events;
-	bms.sync_size = geo->bitmap_sync_size;
-	bms.chunksize = geo->bitmap_chunk;
-	bms.daemon_sleep = RCL_MD_BITMAP_DAEMON_SLEEP;
-	bms.sectors_reserved = (uint32_t)(space / 512);
+	rcl_md_bitmap_super_init(&bms, sb, geo);
 	return write_bitmap_area(fd, at, &bms, !clean, err);
 }
 

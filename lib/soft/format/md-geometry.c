@@ -216,3 +216,19 @@ enum rcl_status rcl_md_super1_init(struct rcl_md_super1 *sb, const struct rcl_md
 		sb->dev_roles[i] = RCL_MD_ROLE_SPARE;
 	return RCL_OK;
 }
+
+void rcl_md_bitmap_super_init(struct rcl_md_bitmap_super *bms, const struct rcl_md_super1 *sb,
+                              const struct rcl_md_geometry *geo)
+{
+	*bms = (struct rcl_md_bitmap_super){
+	    .version = RCL_MD_BITMAP_VERSION,
+	    .events = sb->events,
+	    .events_cleared = sb->events,
+	    .sync_size = geo->bitmap_sync_size,
+	    .chunksize = geo->bitmap_chunk,
+	    .daemon_sleep = RCL_MD_BITMAP_DAEMON_SLEEP,
+	    .sectors_reserved =
+	        (uint32_t)(rcl_md_bitmap_space(geo->bitmap_sync_size, geo->bitmap_chunk) / 512),
+	};
+	memcpy(bms->uuid, sb->set_uuid, sizeof(bms->uuid));
+}

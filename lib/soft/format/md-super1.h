@@ -275,4 +275,15 @@ enum rcl_status rcl_md_super1_init(struct rcl_md_super1 *sb, const struct rcl_md
                                    const struct rcl_md_geometry *geo, unsigned devices,
                                    struct rcl_error *err);
 
+struct rcl_md_bitmap_super;
+
+/**
+ * rcl_md_bitmap_super_init() - the bitmap superblock mdadm writes beside
+ * member superblock @sb for bitmap geometry @geo: @sb's set UUID and
+ * events (as both events and events_cleared), md's default daemon sleep,
+ * the sectors @geo reserves. Every other field zero.
+ */
+void rcl_md_bitmap_super_init(struct rcl_md_bitmap_super *bms, const struct rcl_md_super1 *sb,
+                              const struct rcl_md_geometry *geo);
+
 #endif /* RCL_SOFT_MD_SUPER1_H */
