@@ -451,6 +451,17 @@ const char *backup_state(const struct rcl_caps *caps, const char *absent);
 /* format_time() - "%m/%d/%Y, %H:%M:%S" of @t in local time, as StorCLI. */
 void format_time(char *out, size_t size, time_t t);
 
+/* schedule-rows.c: "Controller Properties" rows of task settings and schedules */
+/* ctrl_property_row() - a row {"Ctrl_Prop": @prop} of @table, for its "Value". */
+struct rcl_node *ctrl_property_row(struct rcl_node *table, const char *prop);
+/* rate_option() - the option of rate setting @rate: "rebuildrate", "ccrate", ... */
+const char *rate_option(enum rcl_setting rate);
+/* add_rate_row() - the row of rate @setting of @s, or of RCL_SETTING_REBUILD_PRIORITY. */
+void add_rate_row(struct rcl_node *table, const struct rcl_ctrl_settings *s,
+                  enum rcl_setting setting);
+/* format_vd_set() - "None", or the VDs of bit set @set as StorCLI lists them ("0,2-3"). */
+void format_vd_set(uint64_t set, char *out, size_t size);
+
 extern const char *const legend_pd_list;
 extern const char *const legend_enclosure;
 extern const char *const legend_vd_list;

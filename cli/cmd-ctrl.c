@@ -12,7 +12,6 @@
 #include "cli.h"
 #include "export.h"
 #include "service.h"
-#include "settings.h"
 
 static void add_counts_and_lists(struct rcl_node *data, const struct rcl_ctrl *ctrl)
 {
@@ -153,49 +152,23 @@ enum rcl_status cmd_ctrl_show_all(struct cmd_ctx *c, struct rcl_error *err)
 	return RCL_OK;
 }
 
-/* StorCLI's names of the task settings, as "Controller Properties" rows show them. */
-static const char *const rate_props[SETTING_KINDS] = {
-    [SETTING_REBUILD] = "Rebuild Rate",
-    [SETTING_CC] = "CC Rate",
-    [SETTING_BGI] = "BGI Rate",
-    [SETTING_PR] = "PR Rate",
-    [SETTING_RECON] = "Reconstruction Rate",
-};
-
-static struct rcl_node *property_row(struct rcl_node *table, const char *prop)
-{
-	struct rcl_node *row = rcl_node_add_object(table, NULL);
-
-	rcl_node_add_str(row, "Ctrl_Prop", prop);
-	return row;
-}
-
-/* A row for setting @kind of @s (SETTING_KINDS: the rebuild priority). */
-static void add_rate_row(struct rcl_node *table, const struct task_settings *s, int kind)
-{
-	if (kind < SETTING_KINDS)
-		rcl_node_add_strf(property_row(table, rate_props[kind]), "Value", "%u%%",
-		                  s->rate[kind]);
-	else
-		rcl_node_add_str(property_row(table, "Rebuild Priority"), "Value",
-		                 s->host_first ? "host" : "rebuild");
-}
-
-/* The task settings @c gives: *@changed says whether any. */
-static void apply_rates(struct cmd_ctx *c, struct task_settings *s, bool *changed)
+/* The rates and rebuild priority @c gives, into @s; their settings' bits into *@changes. */
+static void apply_rates(struct cmd_ctx *c, struct rcl_ctrl_settings *s, unsigned *changes)
 {
 	const char *priority = cmd_value(c->args, "rebuildpriority");
 
-	*changed = priority != NULL;
-	for (int k = 0; k < SETTING_KINDS; k++) {
-		const char *v = cmd_value(c->args, setting_name(k));
+	for (int k = 0; k < RCL_RATE_COUNT; k++) {
+		const char *v = cmd_value(c->args, rate_option(k));
 
-		if (v)
+		if (v) {
 			s->rate[k] = (unsigned)strtoul(v, NULL, 10);
-		*changed |= v != NULL;
+			*changes |= 1u << k;
+		}
 	}
-	if (priority)
+	if (priority) {
 		s->host_first = !strcmp(priority, "host");
+		*changes |= 1u << RCL_SETTING_REBUILD_PRIORITY;
+	}
 }
 
 /* StorCLI's starttime= ("2026/12/01 03": the hour's start, local time) into *@out. */
@@ -288,7 +261,7 @@ static int missing_vd(const struct rcl_ctrl *ctrl, uint64_t set)
 }
 
 /* starttime=, excludevd= and delay= of @c into @s (shared by patrol reads and CC). */
-static enum rcl_status apply_schedule(struct cmd_ctx *c, struct task_schedule *s,
+static enum rcl_status apply_schedule(struct cmd_ctx *c, struct rcl_schedule *s,
                                       struct rcl_error *err)
 {
 	const char *start = cmd_value(c->args, "starttime");
@@ -298,10 +271,10 @@ static enum rcl_status apply_schedule(struct cmd_ctx *c, struct task_schedule *s
 	time_t at = 0;
 	int missing;
 
-	if (start && (!parse_starttime(start, &at) || at <= schedule_now())) {
+	if (start && (!parse_starttime(start, &at) || at <= rcl_schedule_now())) {
 		char now[32];
 
-		format_time(now, sizeof(now), (time_t)schedule_now());
+		format_time(now, sizeof(now), (time_t)rcl_schedule_now());
 		return rcl_fail(err, RCL_INVALID_PARAM,
 		                "starttime=%s is in the past (the controller's time is %s); give "
 		                "a later hour",
@@ -322,9 +295,9 @@ static enum rcl_status apply_schedule(struct cmd_ctx *c, struct task_schedule *s
 	return RCL_OK;
 }
 
-/* The patrol read settings @c gives: *@changed says whether any. */
-static enum rcl_status apply_patrol(struct cmd_ctx *c, struct task_settings *s, bool *changed,
-                                    struct rcl_error *err)
+/* The patrol read settings @c gives, into @s; any: RCL_SETTING_PR_SCHEDULE into *@changes. */
+static enum rcl_status apply_patrol(struct cmd_ctx *c, struct rcl_ctrl_settings *s,
+                                    unsigned *changes, struct rcl_error *err)
 {
 	static const char *const keys[] = {"patrolread",  "mode",      "delay",
 	                                   "starttime",   "excludevd", "maxconcurrentpd",
@@ -335,9 +308,9 @@ static enum rcl_status apply_patrol(struct cmd_ctx *c, struct task_settings *s, 
 	const char *ssds = cmd_value(c->args, "includessds");
 	const char *uncfg = cmd_value(c->args, "uncfgareas");
 
-	*changed = false;
 	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
-		*changed |= cmd_value(c->args, keys[k]) != NULL;
+		if (cmd_value(c->args, keys[k]))
+			*changes |= 1u << RCL_SETTING_PR_SCHEDULE;
 	if (on && !strcmp(on, "off") && mode)
 		return rcl_fail(err, RCL_INVALID_PARAM,
 		                "mode= goes with patrolread=on, not with patrolread=off");
@@ -348,17 +321,17 @@ static enum rcl_status apply_patrol(struct cmd_ctx *c, struct task_settings *s, 
 	if (apply_schedule(c, &s->pr, err))
 		return err->status;
 	if (on && !strcmp(on, "off"))
-		s->pr_mode = PR_OFF;
+		s->pr_mode = RCL_PR_OFF;
 	else if (mode)
-		s->pr_mode = !strcmp(mode, "manual") ? PR_MANUAL : PR_AUTO;
-	else if (on && s->pr_mode == PR_OFF)
-		s->pr_mode = PR_AUTO; /* StorCLI's default mode */
+		s->pr_mode = !strcmp(mode, "manual") ? RCL_PR_MANUAL : RCL_PR_AUTO;
+	else if (on && s->pr_mode == RCL_PR_OFF)
+		s->pr_mode = RCL_PR_AUTO; /* StorCLI's default mode */
 	if (drives)
 		s->pr_max_drives = (unsigned)strtoul(drives, NULL, 10);
 	if (ssds)
-		s->pr_ssds = !strcmp(ssds, "on")    ? PR_SSDS_ON
-		             : !strcmp(ssds, "off") ? PR_SSDS_OFF
-		                                    : PR_SSDS_MIXED;
+		s->pr_ssds = !strcmp(ssds, "on")    ? RCL_PR_SSDS_ON
+		             : !strcmp(ssds, "off") ? RCL_PR_SSDS_OFF
+		                                    : RCL_PR_SSDS_MIXED;
 	return RCL_OK;
 }
 
@@ -367,23 +340,23 @@ static void changed_row(struct rcl_node *table, const struct cmd_ctx *c, const c
                         const char *name, const char *value)
 {
 	if (cmd_value(c->args, key))
-		rcl_node_add_str(property_row(table, name), "Value", value);
+		rcl_node_add_str(ctrl_property_row(table, name), "Value", value);
 }
 
 static void add_patrol_rows(struct rcl_node *table, const struct cmd_ctx *c,
-                            const struct task_settings *s)
+                            const struct rcl_ctrl_settings *s)
 {
 	char text[64];
 
 	if (cmd_value(c->args, "patrolread") || cmd_value(c->args, "mode"))
-		rcl_node_add_str(property_row(table, "PR Mode"), "Value",
-		                 pr_mode_shown(s->pr_mode));
+		rcl_node_add_str(ctrl_property_row(table, "PR Mode"), "Value",
+		                 rcl_pr_mode_name(s->pr_mode));
 	snprintf(text, sizeof(text), "%u hours", s->pr.delay);
 	changed_row(table, c, "delay", "PR Execution Delay", text);
 	format_time(text, sizeof(text), (time_t)s->pr.start);
 	changed_row(table, c, "starttime", "PR Next Start time", text);
-	changed_row(table, c, "includessds", "PR on SSD", pr_ssds_shown(s->pr_ssds));
-	schedule_excluded(&s->pr, text, sizeof(text));
+	changed_row(table, c, "includessds", "PR on SSD", rcl_pr_ssds_name(s->pr_ssds));
+	format_vd_set(s->pr.exclude, text, sizeof(text));
 	changed_row(table, c, "excludevd", "PR Excluded VDs", text);
 	snprintf(text, sizeof(text), "%u", s->pr_max_drives);
 	changed_row(table, c, "maxconcurrentpd", "PR MaxConcurrentPd", text);
@@ -404,36 +377,34 @@ static enum rcl_status nothing_to_set(const struct cmd_ctx *c, struct rcl_error 
 enum rcl_status cmd_ctrl_set(struct cmd_ctx *c, struct rcl_error *err)
 {
 	const char *jbod = cmd_value(c->args, "jbod");
-	unsigned id = rcl_ctrl_id(c->ctrl);
 	struct rcl_node *table;
-	struct task_settings s;
-	bool rates, patrol;
-	enum rcl_status st = settings_load(c->lib, id, &s, err);
+	struct rcl_ctrl_settings s;
+	unsigned changes = 0;
+	enum rcl_status st = rcl_ctrl_settings_get(c->ctrl, &s, err);
 
 	if (!st)
-		st = apply_patrol(c, &s, &patrol, err);
+		st = apply_patrol(c, &s, &changes, err);
 	if (st)
 		return st;
-	apply_rates(c, &s, &rates);
-	rates |= patrol;
-	if (!jbod && !rates)
+	apply_rates(c, &s, &changes);
+	if (!jbod && !changes)
 		return nothing_to_set(c, err);
 	if (jbod)
 		st = rcl_ctrl_set_jbod_mode(c->ctrl, !strcmp(jbod, "on"), err);
-	if (!st && rates)
-		st = settings_save(c->lib, id, &s, err);
+	if (!st && changes)
+		st = rcl_ctrl_settings_set(c->ctrl, changes, &s, err);
 	if (st)
 		return st;
 	/* StorCLI answers a controller "set" with the properties' new values, not a description. */
 	table = rcl_node_add_array(c->res->data, "Controller Properties");
 	if (jbod)
-		rcl_node_add_str(property_row(table, "JBOD"), "Value",
+		rcl_node_add_str(ctrl_property_row(table, "JBOD"), "Value",
 		                 !strcmp(jbod, "on") ? "ON" : "OFF");
-	for (int k = 0; k < SETTING_KINDS; k++)
-		if (cmd_value(c->args, setting_name(k)))
+	for (int k = 0; k < RCL_RATE_COUNT; k++)
+		if (cmd_value(c->args, rate_option(k)))
 			add_rate_row(table, &s, k);
 	if (cmd_value(c->args, "rebuildpriority"))
-		add_rate_row(table, &s, SETTING_KINDS);
+		add_rate_row(table, &s, RCL_SETTING_REBUILD_PRIORITY);
 	add_patrol_rows(table, c, &s);
 	return RCL_OK;
 }
@@ -441,11 +412,10 @@ enum rcl_status cmd_ctrl_set(struct cmd_ctx *c, struct rcl_error *err)
 enum rcl_status cmd_ctrl_set_cc(struct cmd_ctx *c, struct rcl_error *err)
 {
 	const char *mode = cmd_value(c->args, "cc");
-	unsigned id = rcl_ctrl_id(c->ctrl);
 	struct rcl_node *table;
-	struct task_settings s;
+	struct rcl_ctrl_settings s;
 	char text[64];
-	enum rcl_status st = settings_load(c->lib, id, &s, err);
+	enum rcl_status st = rcl_ctrl_settings_get(c->ctrl, &s, err);
 
 	if (!st && !mode && !cmd_value(c->args, "delay") && !cmd_value(c->args, "starttime") &&
 	    !cmd_value(c->args, "excludevd"))
@@ -455,19 +425,19 @@ enum rcl_status cmd_ctrl_set_cc(struct cmd_ctx *c, struct rcl_error *err)
 	if (st)
 		return st;
 	if (mode)
-		s.cc_mode = !strcmp(mode, "seq")    ? CC_SEQ
-		            : !strcmp(mode, "conc") ? CC_CONC
-		                                    : CC_OFF;
-	st = settings_save(c->lib, id, &s, err);
+		s.cc_mode = !strcmp(mode, "seq")    ? RCL_CC_SEQ
+		            : !strcmp(mode, "conc") ? RCL_CC_CONC
+		                                    : RCL_CC_OFF;
+	st = rcl_ctrl_settings_set(c->ctrl, 1u << RCL_SETTING_CC_SCHEDULE, &s, err);
 	if (st)
 		return st;
 	table = rcl_node_add_array(c->res->data, "Controller Properties");
-	changed_row(table, c, "cc", "CC Operation Mode", cc_mode_shown(s.cc_mode));
+	changed_row(table, c, "cc", "CC Operation Mode", rcl_cc_mode_name(s.cc_mode));
 	snprintf(text, sizeof(text), "%u hours", s.cc.delay);
 	changed_row(table, c, "delay", "CC Execution Delay", text);
 	format_time(text, sizeof(text), (time_t)s.cc.start);
 	changed_row(table, c, "starttime", "CC Next Starttime", text);
-	schedule_excluded(&s.cc, text, sizeof(text));
+	format_vd_set(s.cc.exclude, text, sizeof(text));
 	changed_row(table, c, "excludevd", "CC Excluded VDs", text);
 	return RCL_OK;
 }
@@ -475,12 +445,15 @@ enum rcl_status cmd_ctrl_set_cc(struct cmd_ctx *c, struct rcl_error *err)
 enum rcl_status cmd_ctrl_show_rate(struct cmd_ctx *c, struct rcl_error *err)
 {
 	const char *what = c->args->cmd->verb + strlen("show ");
-	struct task_settings s;
+	struct rcl_ctrl_settings s;
 	int kind = 0;
-	enum rcl_status st = settings_load(c->lib, rcl_ctrl_id(c->ctrl), &s, err);
+	enum rcl_status st = rcl_ctrl_settings_get(c->ctrl, &s, err);
 
-	while (kind < SETTING_KINDS && strcmp(setting_name(kind), what))
+	/* "show rebuildpriority" matches no rate: the priority's row. */
+	while (kind < RCL_RATE_COUNT && strcmp(rate_option(kind), what))
 		kind++;
+	if (kind == RCL_RATE_COUNT)
+		kind = RCL_SETTING_REBUILD_PRIORITY;
 	if (!st)
 		add_rate_row(rcl_node_add_array(c->res->data, "Controller Properties"), &s, kind);
 	return st;

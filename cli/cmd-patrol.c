@@ -1,26 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * cmd-patrol.c - the patrol read commands of a controller: show, start,
- * stop, pause and resume (server/patrol.h runs it in the controller
- * process; "set patrolread=" is cmd-ctrl.c's), and "show cc", the
- * scheduled consistency check's (server/cc-schedule.h; "set cc=" is
- * cmd-ctrl.c's).
+ * cmd-patrol.c - the patrol read commands of a controller: start, stop,
+ * pause and resume (server/patrol.h runs it in the controller process;
+ * "show patrolread" is schedule-rows.c's, "set patrolread=" cmd-ctrl.c's).
  */
-#include "cc-schedule.h"
 #include "cli.h"
 #include "patrol.h"
-
-enum rcl_status cmd_ctrl_show_patrol(struct cmd_ctx *c, struct rcl_error *err)
-{
-	return patrol_show(c->lib, c->ctrl,
-	                   rcl_node_add_array(c->res->data, "Controller Properties"), err);
-}
-
-enum rcl_status cmd_ctrl_show_cc(struct cmd_ctx *c, struct rcl_error *err)
-{
-	return cc_schedule_show(c->lib, c->ctrl,
-	                        rcl_node_add_array(c->res->data, "Controller Properties"), err);
-}
 
 static enum rcl_status control(struct cmd_ctx *c, enum rebuild_action action, const char *done,
                                struct rcl_error *err)

@@ -51,7 +51,7 @@
  * - ctrl->priv is the backend's own; only it reads or frees it.
  *
  * Not in the contract yet (issue 22's next steps): starting, stopping and
- * following tasks, settings, drive health and exports. The
+ * following tasks, drive health and exports. The
  * caps already say which of them a kind has; the soft controller's process
  * (server/) still reaches its engine directly.
  */
@@ -121,6 +121,20 @@ struct rcl_ctrl;
  * @clear_events: empty the controller's own log ("delete events"); NULL
  *		with @read_events set: the log cannot be cleared (the one
  *		"not supported" failure).
+ *
+ * Task settings and schedules (raidcli.h's rcl_ctrl_settings_get() and
+ * friends; a backend stores them as it likes, a card in its firmware):
+ * @settings_get: the controller's settings into @out, the defaults
+ *		(RCL_DEFAULT_RATE, RCL_DEFAULT_DELAY, RCL_MAX_PR_DRIVES, patrol
+ *		reads auto, SSDs read, no scheduled check) for what was never set.
+ * @settings_set: store the settings @changes names (1u << enum
+ *		rcl_setting) from @s and keep the others; the generic layer has
+ *		checked that ctrl->caps offers each and that the values are in
+ *		range (rcl_settings_apply() copies the changed ones, for a
+ *		backend that stores the whole record). Exclusive lock held.
+ * @schedule_status: what the patrol read and the scheduled consistency
+ *		check are doing, @out zeroed: counts, state and next start,
+ *		never text (the CLI builds StorCLI's rows).
  */
 struct rcl_backend_ops {
 	const char *name;
@@ -166,6 +180,13 @@ struct rcl_backend_ops {
 	enum rcl_status (*read_events)(struct rcl_ctrl *ctrl, struct rcl_event_list *list,
 	                               struct rcl_error *err);
 	enum rcl_status (*clear_events)(struct rcl_ctrl *ctrl, struct rcl_error *err);
+
+	enum rcl_status (*settings_get)(struct rcl_ctrl *ctrl, struct rcl_ctrl_settings *out,
+	                                struct rcl_error *err);
+	enum rcl_status (*settings_set)(struct rcl_ctrl *ctrl, unsigned changes,
+	                                const struct rcl_ctrl_settings *s, struct rcl_error *err);
+	enum rcl_status (*schedule_status)(struct rcl_ctrl *ctrl, struct rcl_schedule_status *out,
+	                                   struct rcl_error *err);
 };
 
 extern const struct rcl_backend_ops rcl_soft_ops;

@@ -26,6 +26,14 @@ struct rcl_ctrl;
 	((ctrl)->entry.ops->op ? (ctrl)->entry.ops->op((ctrl), ##__VA_ARGS__, (err))               \
 	                       : rcl_unsupported((err), (ctrl)->caps.kind, (what), NULL))
 
+/*
+ * rcl_settings_apply() (settings.c) - copy the settings @changes names (bits
+ * of enum rcl_setting) from @src to @dst: for a backend that stores the
+ * whole record.
+ */
+void rcl_settings_apply(struct rcl_ctrl_settings *dst, unsigned changes,
+                        const struct rcl_ctrl_settings *src);
+
 /* The VDs of every foreign configuration in @f. */
 size_t rcl_foreign_vd_count(const struct rcl_foreign *f);
 

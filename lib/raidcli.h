@@ -1254,6 +1254,173 @@ enum rcl_status rcl_ctrl_import_foreign(struct rcl_ctrl *ctrl, bool preview, boo
 enum rcl_status rcl_ctrl_delete_foreign(struct rcl_ctrl *ctrl, bool force, struct rcl_foreign *out,
                                         struct rcl_error *err);
 
+/* ------------------------------------------------------------------------
+ * Task settings and schedules: the rates of a controller's background
+ * tasks, the rebuild priority, and when its patrol reads and scheduled
+ * consistency checks run (StorCLI's "set rebuildrate=", "set
+ * patrolread=", "set cc="), and what those schedules are doing now. A
+ * controller offers the settings its struct rcl_caps lists (@settings).
+ */
+
+/* The rate settings (enum rcl_setting's first ones) index struct rcl_ctrl_settings.rate. */
+#define RCL_RATE_COUNT   (RCL_SETTING_RECON_RATE + 1)
+#define RCL_DEFAULT_RATE 30
+/* MegaRAID's default patrol read and CC interval in hours, and the longest (a year). */
+#define RCL_DEFAULT_DELAY 168
+#define RCL_MAX_DELAY     8760
+/* StorCLI's maxconcurrentpd: its default and most. */
+#define RCL_MAX_PR_DRIVES 255
+
+/* Patrol read modes: auto (on a schedule), manual (started by the user), off. */
+enum rcl_pr_mode {
+	RCL_PR_AUTO,
+	RCL_PR_MANUAL,
+	RCL_PR_OFF,
+};
+
+/* StorCLI's includessds=on|onlymixed|off: which SSDs a patrol read reads. */
+enum rcl_pr_ssds {
+	RCL_PR_SSDS_ON,
+	RCL_PR_SSDS_MIXED, /* an SSD only in a VD that has drives of other kinds */
+	RCL_PR_SSDS_OFF,
+};
+
+/* The scheduled consistency check's modes (StorCLI's cc=off|seq|conc). */
+enum rcl_cc_mode {
+	RCL_CC_OFF,
+	RCL_CC_SEQ,  /* one VD at a time */
+	RCL_CC_CONC, /* all VDs at once */
+};
+
+/* rcl_pr_mode_name() - StorCLI's "PR Mode": "Auto", "Manual", "Disable". */
+const char *rcl_pr_mode_name(enum rcl_pr_mode mode);
+/* rcl_pr_ssds_name() - StorCLI's "PR on SSD": "Enabled", "OnlyMixed", "Disabled". */
+const char *rcl_pr_ssds_name(enum rcl_pr_ssds ssds);
+/* rcl_cc_mode_name() - StorCLI's "CC Operation Mode": "Disabled", "Sequential", "Concurrent". */
+const char *rcl_cc_mode_name(enum rcl_cc_mode mode);
+
+/**
+ * struct rcl_schedule - when an automatic task runs.
+ * @delay:	hours from the end of one run to the start of the next
+ *		(1 to RCL_MAX_DELAY).
+ * @start:	starttime=: the next run starts then instead (0: none; it is
+ *		ignored once a run ended after it).
+ * @exclude:	excludevd=: bit n set: VD n is left out.
+ */
+struct rcl_schedule {
+	unsigned delay;
+	int64_t start;
+	uint64_t exclude;
+};
+
+/**
+ * struct rcl_ctrl_settings - a controller's task settings.
+ * @rate:	per rate setting (RCL_SETTING_REBUILD_RATE ... _RECON_RATE),
+ *		0-100: the share of the drives' time its tasks take.
+ * @host_first:	rebuildpriority=host: host I/O goes before a rebuild's.
+ * @pr_mode, @pr, @pr_max_drives, @pr_ssds: the patrol read's mode and
+ *		schedule, how many drives it reads at once (1 to
+ *		RCL_MAX_PR_DRIVES), which SSDs it reads (RCL_SETTING_PR_SCHEDULE).
+ * @cc_mode, @cc: the scheduled consistency check's (RCL_SETTING_CC_SCHEDULE).
+ */
+struct rcl_ctrl_settings {
+	unsigned rate[RCL_RATE_COUNT];
+	bool host_first;
+	enum rcl_pr_mode pr_mode;
+	struct rcl_schedule pr;
+	unsigned pr_max_drives;
+	enum rcl_pr_ssds pr_ssds;
+	enum rcl_cc_mode cc_mode;
+	struct rcl_schedule cc;
+};
+
+/**
+ * rcl_ctrl_settings_get() - @ctrl's task settings into @out (the defaults
+ * for what was never set).
+ * Return: RCL_OK; RCL_UNSUPPORTED (a kind without task settings);
+ * RCL_CORRUPT, RCL_SYSTEM.
+ */
+enum rcl_status rcl_ctrl_settings_get(struct rcl_ctrl *ctrl, struct rcl_ctrl_settings *out,
+                                      struct rcl_error *err);
+
+/**
+ * rcl_ctrl_settings_set() - change @ctrl's settings @changes (a mask of
+ * 1u << enum rcl_setting: rates, RCL_SETTING_REBUILD_PRIORITY,
+ * RCL_SETTING_PR_SCHEDULE, RCL_SETTING_CC_SCHEDULE) to their values in @s;
+ * the others stay as they are. A controller process takes them in after
+ * the command. Requires an exclusive lock.
+ * Return: RCL_OK; RCL_UNSUPPORTED naming the first setting the controller
+ * lacks; RCL_INVALID_PARAM (a value out of its range, or a setting this
+ * call does not change); RCL_SYSTEM. Nothing changes on failure.
+ */
+enum rcl_status rcl_ctrl_settings_set(struct rcl_ctrl *ctrl, unsigned changes,
+                                      const struct rcl_ctrl_settings *s, struct rcl_error *err);
+
+/* What a scheduled task is doing. */
+enum rcl_schedule_state {
+	RCL_SCHEDULE_STOPPED, /* no run is under way */
+	RCL_SCHEDULE_ACTIVE,
+	RCL_SCHEDULE_PAUSED,
+	RCL_SCHEDULE_INTERRUPTED, /* under way, but no controller process runs it now */
+};
+
+/**
+ * struct rcl_patrol_status - the patrol read.
+ * @state:	see enum rcl_schedule_state.
+ * @iterations:	patrol reads completed.
+ * @next_start:	when auto mode starts the next one (0: none is waiting).
+ * @vd, @percent: under way: the VD being read, and the share of all VDs'
+ *		data read (0-100).
+ * @time_left:	seconds until it ends, or negative when unknown.
+ * @media_errors: reads that failed in this patrol read, or the last one.
+ */
+struct rcl_patrol_status {
+	enum rcl_schedule_state state;
+	uint64_t iterations;
+	int64_t next_start;
+	unsigned vd;
+	unsigned percent;
+	double time_left;
+	uint64_t media_errors;
+};
+
+/**
+ * struct rcl_cc_status - the scheduled consistency check.
+ * @state:	RCL_SCHEDULE_STOPPED, _ACTIVE or _INTERRUPTED.
+ * @next_start:	when the next run starts (0: none is waiting).
+ * @iterations:	runs completed.
+ * @completed:	VDs this run (or the last) checked to their end.
+ */
+struct rcl_cc_status {
+	enum rcl_schedule_state state;
+	int64_t next_start;
+	uint64_t iterations;
+	uint64_t completed;
+};
+
+/* struct rcl_schedule_status - what @ctrl's scheduled tasks are doing. */
+struct rcl_schedule_status {
+	struct rcl_patrol_status patrol;
+	struct rcl_cc_status cc;
+};
+
+/**
+ * rcl_ctrl_schedule_status() - what @ctrl's patrol read and scheduled
+ * consistency check are doing, into @out (zeroed first; the part of a
+ * schedule the controller lacks stays zero).
+ * Return: RCL_OK; RCL_UNSUPPORTED (a kind with neither schedule);
+ * RCL_CORRUPT, RCL_SYSTEM.
+ */
+enum rcl_status rcl_ctrl_schedule_status(struct rcl_ctrl *ctrl, struct rcl_schedule_status *out,
+                                         struct rcl_error *err);
+
+/**
+ * rcl_schedule_now() - the clock schedules run by, in seconds since the
+ * epoch: the host's, shifted by $RAIDCLI_TEST_CLOCK_SHIFT seconds when set
+ * (test-only: lets a test meet a start time on the hour within seconds).
+ */
+int64_t rcl_schedule_now(void);
+
 /* The library's version, "0.1.0". */
 const char *rcl_version(void);
 

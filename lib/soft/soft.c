@@ -30,6 +30,7 @@
 #include "soft/config/spare.h"
 #include "soft/config/state.h"
 #include "soft/config/vd.h"
+#include "soft/tasks/schedule.h"
 
 #define SOFT_FORMAT 1
 
@@ -627,6 +628,9 @@ const struct rcl_backend_ops rcl_soft_ops = {
     .foreign_show = rcl_soft_foreign_show,
     .foreign_import = rcl_soft_foreign_import,
     .foreign_delete = rcl_soft_foreign_delete,
+    .settings_get = rcl_soft_settings_get,
+    .settings_set = rcl_soft_settings_set,
+    .schedule_status = rcl_soft_schedule_status,
 };
 
 /* Create the sparse image for @slot in sc->image_dir; never overwrite. */

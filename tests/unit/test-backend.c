@@ -9,7 +9,10 @@
  * create op through key=value parameters. Help and completion for a
  * path offer only what its controller can do; a setting it lacks is
  * refused like a task it lacks. A controller with an event log of its
- * own is read through its backend, with the user's filter applied.
+ * own is read through its backend, with the user's filter applied. Task
+ * settings and schedules go through the contract too: a kind without the
+ * ops, or without a setting in its caps, is refused before any backend
+ * code runs, and a change touches only the settings it names.
  *
  * The "bare" backend below is a fake registered only here: every real
  * backend implements the operations these tests leave NULL, so no real
@@ -53,6 +56,33 @@ static const struct rcl_backend_ops bare_ops = {
     .unload = bare_unload,
 };
 
+/* What bare_settings_set() was last given; @calls: how often it ran. */
+static struct {
+	unsigned calls;
+	unsigned changes;
+	struct rcl_ctrl_settings settings;
+} stored;
+
+static enum rcl_status bare_settings_set(struct rcl_ctrl *ctrl, unsigned changes,
+                                         const struct rcl_ctrl_settings *s, struct rcl_error *err)
+{
+	(void)ctrl;
+	(void)err;
+	stored.calls++;
+	stored.changes = changes;
+	stored.settings = *s;
+	return RCL_OK;
+}
+
+/* The bare kind with a settings_set op, for the checks before it. */
+static const struct rcl_backend_ops bare_settable_ops = {
+    .name = "bare",
+    .caps = &bare_caps,
+    .load = bare_load,
+    .unload = bare_unload,
+    .settings_set = bare_settings_set,
+};
+
 /* A controller of the bare kind, as rcl_ctrl_open() would leave it. */
 static struct rcl_ctrl bare_ctrl(void)
 {
@@ -74,6 +104,61 @@ START_TEST(test_null_op_is_unsupported)
 	ck_assert_str_eq(
 	    err.msg, "reading foreign configurations is not supported by this controller (bare)");
 	ck_assert_uint_eq(out.count, 0);
+}
+END_TEST
+
+START_TEST(test_no_settings_ops_is_unsupported)
+{
+	struct rcl_ctrl ctrl = bare_ctrl();
+	struct rcl_ctrl_settings s = {.rate = {[RCL_SETTING_REBUILD_RATE] = 40}};
+	struct rcl_schedule_status status;
+	struct rcl_error err = {0};
+
+	ck_assert_int_eq(rcl_ctrl_settings_get(&ctrl, &s, &err), RCL_UNSUPPORTED);
+	ck_assert_str_eq(err.msg,
+	                 "reading task settings is not supported by this controller (bare)");
+	/* Offered by the caps, but the backend has no op to store it. */
+	ctrl.caps.settings = 1u << RCL_SETTING_REBUILD_RATE;
+	ck_assert_int_eq(rcl_ctrl_settings_set(&ctrl, 1u << RCL_SETTING_REBUILD_RATE, &s, &err),
+	                 RCL_UNSUPPORTED);
+	ck_assert_str_eq(err.msg,
+	                 "changing task settings is not supported by this controller (bare)");
+	ck_assert_int_eq(rcl_ctrl_schedule_status(&ctrl, &status, &err), RCL_UNSUPPORTED);
+	ck_assert_str_eq(err.msg,
+	                 "reading task schedules is not supported by this controller (bare)");
+	ctrl.caps.settings = 1u << RCL_SETTING_PR_SCHEDULE;
+	ck_assert_int_eq(rcl_ctrl_schedule_status(&ctrl, &status, &err), RCL_UNSUPPORTED);
+	ck_assert_str_eq(err.msg,
+	                 "reading task schedules is not supported by this controller (bare)");
+}
+END_TEST
+
+START_TEST(test_set_refuses_a_setting_the_caps_lack)
+{
+	struct rcl_ctrl ctrl = bare_ctrl();
+	struct rcl_ctrl_settings s = {
+	    .rate = {[RCL_SETTING_REBUILD_RATE] = 40, [RCL_SETTING_PR_RATE] = 50}};
+	struct rcl_error err = {0};
+	unsigned both = 1u << RCL_SETTING_REBUILD_RATE | 1u << RCL_SETTING_PR_RATE;
+
+	ctrl.entry.ops = &bare_settable_ops;
+	ctrl.caps.settings = 1u << RCL_SETTING_REBUILD_RATE;
+	stored.calls = 0;
+	ck_assert_int_eq(rcl_ctrl_settings_set(&ctrl, both, &s, &err), RCL_UNSUPPORTED);
+	ck_assert_str_eq(err.msg, "patrol read rate is not supported by this controller (bare)");
+	ck_assert_uint_eq(stored.calls, 0);
+	/* Out of range: refused before the backend too. */
+	s.rate[RCL_SETTING_REBUILD_RATE] = 101;
+	ck_assert_int_eq(rcl_ctrl_settings_set(&ctrl, 1u << RCL_SETTING_REBUILD_RATE, &s, &err),
+	                 RCL_INVALID_PARAM);
+	ck_assert_str_eq(err.msg, "the rebuild rate is out of its range");
+	ck_assert_uint_eq(stored.calls, 0);
+	s.rate[RCL_SETTING_REBUILD_RATE] = 40;
+	ck_assert_int_eq(rcl_ctrl_settings_set(&ctrl, 1u << RCL_SETTING_REBUILD_RATE, &s, &err),
+	                 RCL_OK);
+	ck_assert_uint_eq(stored.calls, 1);
+	ck_assert_uint_eq(stored.changes, 1u << RCL_SETTING_REBUILD_RATE);
+	ck_assert_uint_eq(stored.settings.rate[RCL_SETTING_REBUILD_RATE], 40);
 }
 END_TEST
 
@@ -329,6 +414,46 @@ START_TEST(test_create_soft_from_key_values)
 }
 END_TEST
 
+/* A soft controller keeps what a change names and nothing else. */
+START_TEST(test_soft_settings_change_only_what_is_named)
+{
+	struct rcl_kv params[] = {{"drives", "0"}};
+	struct rcl_ctx *ctx = unit_ctx_new(scratch.dir);
+	struct rcl_ctrl_settings s, back;
+	struct rcl_schedule_status status;
+	struct rcl_error err = {0};
+	struct rcl_ctrl *ctrl;
+	unsigned id;
+
+	ck_assert_msg(rcl_ctrl_create(ctx, "soft", params, 1, &id, &err) == RCL_OK, "%s", err.msg);
+	ck_assert_int_eq(rcl_ctrl_open(ctx, id, RCL_LOCK_EXCLUSIVE, &ctrl, &err), RCL_OK);
+	ck_assert_int_eq(rcl_ctrl_settings_get(ctrl, &s, &err), RCL_OK);
+	ck_assert_uint_eq(s.rate[RCL_SETTING_PR_RATE], RCL_DEFAULT_RATE);
+	ck_assert_int_eq(s.pr_mode, RCL_PR_AUTO);
+	ck_assert_int_eq(s.cc_mode, RCL_CC_OFF);
+	s.rate[RCL_SETTING_PR_RATE] = 70;
+	s.rate[RCL_SETTING_CC_RATE] = 10; /* not named below: not stored */
+	s.cc_mode = RCL_CC_SEQ;
+	s.cc.exclude = 1u << 3;
+	ck_assert_msg(
+	    rcl_ctrl_settings_set(ctrl, 1u << RCL_SETTING_PR_RATE | 1u << RCL_SETTING_CC_SCHEDULE,
+	                          &s, &err) == RCL_OK,
+	    "%s", err.msg);
+	ck_assert_int_eq(rcl_ctrl_settings_get(ctrl, &back, &err), RCL_OK);
+	ck_assert_uint_eq(back.rate[RCL_SETTING_PR_RATE], 70);
+	ck_assert_uint_eq(back.rate[RCL_SETTING_CC_RATE], RCL_DEFAULT_RATE);
+	ck_assert_int_eq(back.cc_mode, RCL_CC_SEQ);
+	ck_assert_uint_eq(back.cc.exclude, 1u << 3);
+	/* No process has run either schedule: nothing under way, nothing waiting. */
+	ck_assert_int_eq(rcl_ctrl_schedule_status(ctrl, &status, &err), RCL_OK);
+	ck_assert_int_eq(status.patrol.state, RCL_SCHEDULE_STOPPED);
+	ck_assert_int_eq(status.cc.state, RCL_SCHEDULE_STOPPED);
+	ck_assert_int_eq(status.cc.next_start, 0);
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(ctx);
+}
+END_TEST
+
 START_TEST(test_create_refuses_bad_parameters)
 {
 	struct rcl_kv unknown[] = {{"drives", "0"}, {"colour", "red"}};
@@ -406,6 +531,13 @@ static Suite *backend_suite(void)
 	tc = tcase_create("rcl_unsupported");
 	tcase_add_test(tc, test_null_op_is_unsupported);
 	tcase_add_test(tc, test_own_event_log_is_filtered_and_not_cleared);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("rcl_ctrl_settings_set");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_no_settings_ops_is_unsupported);
+	tcase_add_test(tc, test_set_refuses_a_setting_the_caps_lack);
+	tcase_add_test(tc, test_soft_settings_change_only_what_is_named);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("rcl_caps_check_vd");

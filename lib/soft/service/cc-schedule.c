@@ -14,10 +14,10 @@
 #include "settings.h"
 #include "soft/format/guid.h"
 #include "soft/config/scan.h"
+#include "soft/tasks/schedule.h"
 #include "tasks.h"
 
-#define RECORD_FORMAT 1 /* task_record_load() checks it */
-#define RECORD_SUFFIX "-cc"
+#define RECORD_FORMAT 1 /* rcl_soft_task_record_load() checks it */
 
 /**
  * struct cc_record - what the state file keeps.
@@ -50,7 +50,7 @@ struct cc_record {
 static struct {
 	bool loaded;
 	struct cc_record rec;
-	struct task_settings settings;
+	struct rcl_ctrl_settings settings;
 	uint64_t started;
 } cc;
 
@@ -68,16 +68,14 @@ static void read_todo(json_object *list, uint64_t *todo)
  * The "marks" of @root into @marks: {"vd": 0, "uuid": "<md array UUID>",
  * "position": 1048576, "mismatches": 0} each; one out of range or without
  * a UUID is left out (its VD is checked from its start). None: a record
- * from before them. Return: false when they are not a list.
+ * from before them.
  */
-static bool read_marks(json_object *root, struct cc_mark *marks)
+static void read_marks(json_object *root, struct cc_mark *marks)
 {
 	json_object *list;
 
 	if (!json_object_object_get_ex(root, "marks", &list))
-		return true;
-	if (!json_object_is_type(list, json_type_array))
-		return false;
+		return;
 	for (size_t i = 0; i < json_object_array_length(list); i++) {
 		json_object *one = json_object_array_get_idx(list, i);
 		uint64_t vd, position, mismatches;
@@ -89,43 +87,28 @@ static bool read_marks(json_object *root, struct cc_mark *marks)
 		    rcl_json_get_uint(one, "mismatches", INT64_MAX, &mismatches))
 			marks[vd] = (struct cc_mark){{position, mismatches}, uuid};
 	}
-	return true;
 }
 
+/* The record of controller @id into @out (zeroed without one). */
 static enum rcl_status record_load(struct rcl_ctx *lib, unsigned id, struct cc_record *out,
                                    struct rcl_error *err)
 {
-	static const char *const keys[] = {"format", "since", "iterations", "completed"};
-	json_object *root, *flag, *list;
-	uint64_t v[4];
-	const char *bad = NULL;
-	enum rcl_status st =
-	    task_record_load(lib, id, RECORD_SUFFIX, keys, 4, v, "scheduled check", &root, err);
+	struct rcl_soft_cc_summary sum;
+	json_object *root, *list;
+	enum rcl_status st = rcl_soft_cc_record_load(lib, id, &sum, &root, err);
 
 	*out = (struct cc_record){0};
 	if (st || !root)
 		return st;
-	if (!json_object_object_get_ex(root, "todo", &list) ||
-	    !json_object_is_type(list, json_type_array))
-		bad = "its todo is not a list of VDs";
-	else if (!read_marks(root, out->marks))
-		bad = "its marks are not a list";
-	if (bad) {
-		char path[PATH_MAX];
-
-		st = task_file_path(lib, id, RECORD_SUFFIX, path, sizeof(path), err);
-		if (!st)
-			st = rcl_state_corrupt(err, path, bad);
-	} else {
-		out->since = (int64_t)v[1];
-		out->iterations = v[2];
-		out->completed = v[3];
-		out->active = json_object_object_get_ex(root, "active", &flag) &&
-		              json_object_get_boolean(flag);
-		read_todo(list, &out->todo);
-	}
+	out->active = sum.active;
+	out->since = sum.since;
+	out->iterations = sum.iterations;
+	out->completed = sum.completed;
+	json_object_object_get_ex(root, "todo", &list);
+	read_todo(list, &out->todo);
+	read_marks(root, out->marks);
 	json_object_put(root);
-	return st;
+	return RCL_OK;
 }
 
 static json_object *mark_json(unsigned vd, const struct cc_mark *mark)
@@ -161,7 +144,7 @@ static void record_save(unsigned id)
 	json_object_object_add(root, "completed", json_object_new_int64((int64_t)r->completed));
 	json_object_object_add(root, "todo", todo);
 	json_object_object_add(root, "marks", marks);
-	task_record_save(id, RECORD_SUFFIX, root, "the scheduled consistency check");
+	task_record_save(id, RCL_SOFT_CC_SUFFIX, root, "the scheduled consistency check");
 }
 
 /* ------------------------------------------------------------------------
@@ -173,7 +156,7 @@ static void end_run(unsigned id, const char *why)
 	cc.rec.active = false;
 	cc.rec.todo = 0;
 	cc.started = 0;
-	cc.rec.since = schedule_now();
+	cc.rec.since = rcl_schedule_now();
 	if (!strcmp(why, "complete"))
 		cc.rec.iterations++;
 	service_log("scheduled consistency check %s: %llu VDs checked", why,
@@ -193,9 +176,10 @@ static void begin_run(const struct rcl_soft_state *state)
 	for (size_t v = 0; v < state->cfg.vd_count; v++)
 		if (!(cc.settings.cc.exclude >> state->cfg.vds[v].id & 1))
 			cc.rec.todo |= 1ull << state->cfg.vds[v].id;
-	service_log("scheduled consistency check started (%s)", cc_mode_shown(cc.settings.cc_mode));
+	service_log("scheduled consistency check started (%s)",
+	            rcl_cc_mode_name(cc.settings.cc_mode));
 	tasks_event(RCL_EVENT_CC_SCHEDULE, "Scheduled Consistency Check started (%s)",
-	            cc_mode_shown(cc.settings.cc_mode));
+	            rcl_cc_mode_name(cc.settings.cc_mode));
 }
 
 /*
@@ -280,7 +264,7 @@ static void advance(unsigned id, struct rcl_ctrl *ctrl, const struct rcl_soft_st
 
 		if (!(cc.rec.todo & bit) || (cc.started & bit))
 			continue;
-		if (cc.settings.cc_mode == CC_SEQ && cc.started)
+		if (cc.settings.cc_mode == RCL_CC_SEQ && cc.started)
 			break;
 		/* Another task of the VD (a crash's resync, the user's check) goes first. */
 		if (!check_finished(vd->id, &last_done))
@@ -301,7 +285,8 @@ static bool due(void)
 {
 	if (cc.rec.active)
 		return true;
-	return cc.settings.cc_mode != CC_OFF && schedule_due(&cc.settings.cc, cc.rec.since);
+	return cc.settings.cc_mode != RCL_CC_OFF &&
+	       rcl_soft_schedule_due(&cc.settings.cc, cc.rec.since);
 }
 
 /* Begin the run, when none is under way, and move it on. */
@@ -318,6 +303,18 @@ void cc_schedule_tick(unsigned id)
 		service_with_ctrl(id, "the scheduled consistency check", run);
 }
 
+/* The scheduled check of controller @id, when this is its process (rcl_soft_live_cc). */
+static bool live_status(unsigned id, struct rcl_cc_status *out)
+{
+	struct rcl_soft_cc_summary sum = {cc.rec.active, cc.rec.since, cc.rec.iterations,
+	                                  cc.rec.completed};
+
+	if (!service_self(id) || !cc.loaded)
+		return false;
+	rcl_soft_cc_status(&cc.settings, &sum, true, out);
+	return true;
+}
+
 void cc_schedule_poll(unsigned id)
 {
 	struct rcl_error err = {0};
@@ -325,7 +322,7 @@ void cc_schedule_poll(unsigned id)
 	enum rcl_status st = service_ctx_new(id, &lib, &err);
 
 	if (!st)
-		st = settings_load(lib, id, &cc.settings, &err);
+		st = rcl_soft_settings_load(lib, id, &cc.settings, &err);
 	if (!st && !cc.loaded)
 		st = record_load(lib, id, &cc.rec, &err);
 	rcl_ctx_free(lib);
@@ -334,53 +331,16 @@ void cc_schedule_poll(unsigned id)
 		return;
 	}
 	cc.loaded = true;
-	if (cc.settings.cc_mode == CC_OFF && cc.rec.active)
+	rcl_soft_live_cc = live_status;
+	if (cc.settings.cc_mode == RCL_CC_OFF && cc.rec.active)
 		end_run(id, "stopped");
-	if (cc.settings.cc_mode != CC_OFF && !cc.rec.since) {
-		cc.rec.since = schedule_now();
+	if (cc.settings.cc_mode != RCL_CC_OFF && !cc.rec.since) {
+		cc.rec.since = rcl_schedule_now();
 		record_save(id);
 	}
 }
 
 bool cc_schedule_busy(void)
 {
-	return cc.loaded && (cc.rec.active || cc.settings.cc_mode != CC_OFF);
-}
-
-/* ------------------------------------------------------------------------
- * show cc. */
-
-enum rcl_status cc_schedule_show(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, struct rcl_node *table,
-                                 struct rcl_error *err)
-{
-	unsigned id = rcl_ctrl_id(ctrl);
-	bool here = service_self(id) && cc.loaded;
-	struct task_settings s = cc.settings;
-	struct cc_record rec = cc.rec;
-	enum rcl_status st = RCL_OK;
-	char text[64];
-
-	if (!here)
-		st = settings_load(lib, id, &s, err);
-	if (!here && !st)
-		st = record_load(lib, id, &rec, err);
-	if (st)
-		return st;
-	ctrl_prop_row(table, "CC Operation Mode", cc_mode_shown(s.cc_mode));
-	snprintf(text, sizeof(text), "%u hours", s.cc.delay);
-	ctrl_prop_row(table, "CC Execution Delay", text);
-	schedule_next_shown(&s.cc, s.cc_mode != CC_OFF && !rec.active, rec.since, text,
-	                    sizeof(text));
-	ctrl_prop_row(table, "CC Next Starttime", text);
-	ctrl_prop_row(table, "CC Current State",
-	              !rec.active ? "Stopped"
-	              : here      ? "Active"
-	                          : "Interrupted");
-	snprintf(text, sizeof(text), "%llu", (unsigned long long)rec.iterations);
-	ctrl_prop_row(table, "CC Number of iterations", text);
-	snprintf(text, sizeof(text), "%llu", (unsigned long long)rec.completed);
-	ctrl_prop_row(table, "CC Number of VD completed", text);
-	schedule_excluded(&s.cc, text, sizeof(text));
-	ctrl_prop_row(table, "CC Excluded VDs", text);
-	return RCL_OK;
+	return cc.loaded && (cc.rec.active || cc.settings.cc_mode != RCL_CC_OFF);
 }

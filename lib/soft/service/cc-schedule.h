@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cc-schedule.h - the controller process's scheduled consistency check
- * (StorCLI's "set cc=seq|conc", settings.h): every "ccdelay" hours after
+ * (StorCLI's "set cc=seq|conc", struct rcl_ctrl_settings): every "ccdelay" hours after
  * the last run ended (the first: that long after the process first saw the
  * schedule on), or at "ccstart" when that is later, the consistency check
  * of tasks.h (check_control()) runs on each redundant, consistent VD not in
@@ -20,7 +20,8 @@
  * counted, so a run on large VDs ends even if the process is restarted
  * more often than one check takes.
  * Starts and ends go to the event log; "cc=off" ends a run (the checks
- * under way go on, as a user's would).
+ * under way go on, as a user's would). Once loaded, it answers
+ * rcl_ctrl_schedule_status() in the process (rcl_soft_live_cc).
  */
 #ifndef RCL_SERVER_CC_SCHEDULE_H
 #define RCL_SERVER_CC_SCHEDULE_H
@@ -34,14 +35,5 @@ void cc_schedule_poll(unsigned id);
 void cc_schedule_tick(unsigned id);
 /* cc_schedule_busy() - whether the loop must tick: the schedule is on. */
 bool cc_schedule_busy(void);
-
-/*
- * cc_schedule_show() - StorCLI's "show cc" rows of a controller into
- * @table: CC Operation Mode, CC Execution Delay, CC Next Starttime, CC
- * Current State, CC Number of iterations, CC Number of VD completed, CC
- * Excluded VDs. @lib and @ctrl may be outside the process.
- */
-enum rcl_status cc_schedule_show(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, struct rcl_node *table,
-                                 struct rcl_error *err);
 
 #endif /* RCL_SERVER_CC_SCHEDULE_H */

@@ -156,7 +156,7 @@ static void start_one(unsigned id, const struct rcl_soft_state *state, unsigned 
 		m->halted = true;
 		return;
 	}
-	settings_pace(id, SETTING_RECON, &rate, &host_first);
+	settings_pace(id, RCL_SETTING_RECON_RATE, &rate, &host_first);
 	atomic_store(&m->rate, rate);
 	m->joined = pthread_create(&m->thread, NULL, run, m) != 0;
 	if (m->joined) {
@@ -188,7 +188,7 @@ void migrations_pace(unsigned id)
 	unsigned rate;
 	bool host_first;
 
-	settings_pace(id, SETTING_RECON, &rate, &host_first);
+	settings_pace(id, RCL_SETTING_RECON_RATE, &rate, &host_first);
 	for (size_t i = 0; i < migration_count; i++)
 		atomic_store(&migrations[i].rate, rate);
 	end_rests();

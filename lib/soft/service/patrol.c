@@ -20,31 +20,11 @@
 #include "soft/config/scan.h"
 #include "soft/soft.h"
 #include "soft/config/vd.h"
+#include "soft/tasks/schedule.h"
 
-#define RECORD_FORMAT 1 /* task_record_load() checks it */
-#define RECORD_SUFFIX "-patrol"
+#define RECORD_FORMAT 1 /* rcl_soft_task_record_load() checks it */
 /* How often the running VD's flushed position reaches the record, at most. */
 #define CHECKPOINT_SECS 3
-
-/**
- * struct patrol_record - what the state file keeps.
- * @active:	a patrol read is under way (running or paused): it resumes.
- * @vd, @position: where: below @position of VD @vd, and every VD of a lower id, is read.
- * @percent:	of the whole, at @position.
- * @since:	auto mode: the next one starts "prdelay" hours after it: when the
- *		last one ended, or when the process first saw auto mode (0: not yet).
- * @media_errors: reads that failed in this patrol read, or the last one.
- */
-struct patrol_record {
-	bool active;
-	bool paused;
-	unsigned vd;
-	uint64_t position;
-	unsigned percent;
-	uint64_t iterations;
-	int64_t since;
-	uint64_t media_errors;
-};
 
 /**
  * The process's patrol read.
@@ -58,8 +38,8 @@ struct patrol_record {
  */
 static struct {
 	bool loaded;
-	struct patrol_record rec;
-	struct task_settings settings;
+	struct rcl_soft_patrol_record rec;
+	struct rcl_ctrl_settings settings;
 	struct rcl_soft_volume *vol;
 	struct rcl_soft_task *task;
 	_Atomic uint64_t flushed;
@@ -73,33 +53,6 @@ static struct {
 /* ------------------------------------------------------------------------
  * The record. */
 
-static enum rcl_status record_load(struct rcl_ctx *lib, unsigned id, struct patrol_record *out,
-                                   struct rcl_error *err)
-{
-	static const char *const keys[] = {"format",     "vd",    "position",
-	                                   "iterations", "since", "media_errors"};
-	json_object *root, *flag;
-	uint64_t v[6];
-	enum rcl_status st =
-	    task_record_load(lib, id, RECORD_SUFFIX, keys, 6, v, "patrol read", &root, err);
-
-	*out = (struct patrol_record){0};
-	if (st || !root)
-		return st;
-	out->vd = (unsigned)v[1];
-	out->position = v[2];
-	out->iterations = v[3];
-	out->since = (int64_t)v[4];
-	out->media_errors = v[5];
-	out->active =
-	    json_object_object_get_ex(root, "active", &flag) && json_object_get_boolean(flag);
-	out->paused =
-	    json_object_object_get_ex(root, "paused", &flag) && json_object_get_boolean(flag);
-	out->percent = rcl_json_get_uint(root, "percent", 100, &v[0]) ? (unsigned)v[0] : 0;
-	json_object_put(root);
-	return RCL_OK;
-}
-
 /*
  * Save @pr.rec, with the media errors the running VD's task has
  * checkpointed (a process killed then resumes with them counted); a failure
@@ -107,7 +60,7 @@ static enum rcl_status record_load(struct rcl_ctx *lib, unsigned id, struct patr
  */
 static void record_save(unsigned id)
 {
-	struct patrol_record saved = pr.rec, *r = &saved;
+	struct rcl_soft_patrol_record saved = pr.rec, *r = &saved;
 	json_object *root = json_object_new_object();
 
 	r->media_errors += atomic_load(&pr.media_errors);
@@ -121,7 +74,7 @@ static void record_save(unsigned id)
 	json_object_object_add(root, "since", json_object_new_int64(r->since));
 	json_object_object_add(root, "media_errors",
 	                       json_object_new_int64((int64_t)r->media_errors));
-	task_record_save(id, RECORD_SUFFIX, root, "the patrol read");
+	task_record_save(id, RCL_SOFT_PATROL_SUFFIX, root, "the patrol read");
 }
 
 /* Whether excludevd= leaves VD @vd out. */
@@ -217,7 +170,7 @@ static void finish(unsigned id, bool done)
 		tasks_event(RCL_EVENT_PATROL_STOPPED, "Patrol Read stopped at %u%%",
 		            pr.rec.percent);
 	}
-	pr.rec.since = schedule_now();
+	pr.rec.since = rcl_schedule_now();
 	record_save(id);
 }
 
@@ -250,7 +203,8 @@ static void skip_ssds(const struct rcl_soft_state *state, const struct rcl_soft_
 		else
 			others = true;
 	}
-	if (pr.settings.pr_ssds == PR_SSDS_OFF || (pr.settings.pr_ssds == PR_SSDS_MIXED && !others))
+	if (pr.settings.pr_ssds == RCL_PR_SSDS_OFF ||
+	    (pr.settings.pr_ssds == RCL_PR_SSDS_MIXED && !others))
 		memcpy(opts->skip, ssds, sizeof(ssds));
 }
 
@@ -284,10 +238,10 @@ static bool run_from(unsigned id, const struct rcl_soft_state *state)
 		}
 		params.from = pr.rec.position;
 		params.patrol.max_members = pr.settings.pr_max_drives;
-		if (pr.settings.pr_ssds != PR_SSDS_ON)
+		if (pr.settings.pr_ssds != RCL_PR_SSDS_ON)
 			skip_ssds(state, vd, &params.patrol);
 		weigh(&state->cfg, vd->id);
-		settings_pace(id, SETTING_PR, &params.rate, &host_first);
+		settings_pace(id, RCL_SETTING_PR_RATE, &params.rate, &host_first);
 		atomic_store(&pr.ended, 0);
 		atomic_store(&pr.flushed, params.from);
 		if (!volume_get(state, vd->id, &pr.vol, &err) &&
@@ -308,7 +262,7 @@ static bool run_from(unsigned id, const struct rcl_soft_state *state)
 /* Start a patrol read from the beginning. */
 static void start_new(unsigned id, const struct rcl_soft_state *state, const char *why)
 {
-	pr.rec = (struct patrol_record){
+	pr.rec = (struct rcl_soft_patrol_record){
 	    .active = true, .iterations = pr.rec.iterations, .since = pr.rec.since};
 	pr.elapsed = 0;
 	pr.from_percent = 0;
@@ -346,6 +300,8 @@ static void start_auto(unsigned id, struct rcl_ctrl *ctrl)
 	start_new(id, service_soft_state(ctrl), "auto mode");
 }
 
+static bool live_status(unsigned id, struct rcl_patrol_status *out);
+
 void patrol_poll(unsigned id)
 {
 	struct rcl_error err = {0};
@@ -354,29 +310,30 @@ void patrol_poll(unsigned id)
 	enum rcl_status st = service_ctx_new(id, &lib, &err);
 
 	if (!st)
-		st = settings_load(lib, id, &pr.settings, &err);
+		st = rcl_soft_settings_load(lib, id, &pr.settings, &err);
 	if (!st && first)
-		st = record_load(lib, id, &pr.rec, &err);
+		st = rcl_soft_patrol_record_load(lib, id, &pr.rec, &err);
 	rcl_ctx_free(lib);
 	if (st) {
 		service_log("cannot read the patrol read's settings or record: %s", err.msg);
 		return;
 	}
 	pr.loaded = true;
+	rcl_soft_live_patrol = live_status;
 	if (pr.task) {
 		unsigned rate;
 		bool host_first;
 
-		settings_pace(id, SETTING_PR, &rate, &host_first);
+		settings_pace(id, RCL_SETTING_PR_RATE, &rate, &host_first);
 		rcl_soft_task_set_rate(pr.task, rate, host_first);
 	}
-	if (pr.settings.pr_mode == PR_OFF && pr.rec.active) {
+	if (pr.settings.pr_mode == RCL_PR_OFF && pr.rec.active) {
 		if (pr.task)
 			rcl_soft_task_stop(pr.task);
 		finish(id, false);
 	}
-	if (pr.settings.pr_mode == PR_AUTO && !pr.rec.since) {
-		pr.rec.since = schedule_now();
+	if (pr.settings.pr_mode == RCL_PR_AUTO && !pr.rec.since) {
+		pr.rec.since = rcl_schedule_now();
 		record_save(id);
 	}
 	if (first && pr.rec.active)
@@ -404,15 +361,15 @@ void patrol_tick(unsigned id)
 		pr.rec.percent = (unsigned)(fraction_at(flushed, p.total) * 100);
 		record_save(id);
 	}
-	if (pr.loaded && !pr.rec.active && pr.settings.pr_mode == PR_AUTO &&
-	    schedule_due(&pr.settings.pr, pr.rec.since))
+	if (pr.loaded && !pr.rec.active && pr.settings.pr_mode == RCL_PR_AUTO &&
+	    rcl_soft_schedule_due(&pr.settings.pr, pr.rec.since))
 		service_with_ctrl(id, "the patrol read", start_auto);
 }
 
 bool patrol_busy(void)
 {
 	return pr.task || atomic_load(&pr.ended) ||
-	       (pr.loaded && !pr.rec.active && pr.settings.pr_mode == PR_AUTO);
+	       (pr.loaded && !pr.rec.active && pr.settings.pr_mode == RCL_PR_AUTO);
 }
 
 void patrol_stop_all(unsigned id)
@@ -452,10 +409,11 @@ static enum rcl_status refuse(struct rcl_error *err, unsigned id, const char *wh
 }
 
 /* Refuse "start patrolread" on controller @id with settings @s and record @rec. */
-static enum rcl_status start_refusal(unsigned id, const struct task_settings *s,
-                                     const struct patrol_record *rec, struct rcl_error *err)
+static enum rcl_status start_refusal(unsigned id, const struct rcl_ctrl_settings *s,
+                                     const struct rcl_soft_patrol_record *rec,
+                                     struct rcl_error *err)
 {
-	if (s->pr_mode == PR_OFF)
+	if (s->pr_mode == RCL_PR_OFF)
 		return refuse(err, id,
 		              "patrol reads are off; turn them on with: set patrolread=on");
 	if (rec->active)
@@ -469,8 +427,9 @@ static enum rcl_status start_refusal(unsigned id, const struct task_settings *s,
  * The settings and record of controller @id into @s and @rec: the
  * process's own (*@here) or, outside it, the saved ones.
  */
-static enum rcl_status current(struct rcl_ctx *lib, unsigned id, struct task_settings *s,
-                               struct patrol_record *rec, bool *here, struct rcl_error *err)
+static enum rcl_status current(struct rcl_ctx *lib, unsigned id, struct rcl_ctrl_settings *s,
+                               struct rcl_soft_patrol_record *rec, bool *here,
+                               struct rcl_error *err)
 {
 	enum rcl_status st = RCL_OK;
 
@@ -478,9 +437,9 @@ static enum rcl_status current(struct rcl_ctx *lib, unsigned id, struct task_set
 	*s = pr.settings;
 	*rec = pr.rec;
 	if (!*here)
-		st = settings_load(lib, id, s, err);
+		st = rcl_soft_settings_load(lib, id, s, err);
 	if (!*here && !st)
-		st = record_load(lib, id, rec, err);
+		st = rcl_soft_patrol_record_load(lib, id, rec, err);
 	return st;
 }
 
@@ -488,8 +447,8 @@ enum rcl_status patrol_check_start(struct rcl_ctx *lib, struct rcl_ctrl *ctrl,
                                    struct rcl_error *err)
 {
 	unsigned id = rcl_ctrl_id(ctrl);
-	struct task_settings s;
-	struct patrol_record rec;
+	struct rcl_ctrl_settings s;
+	struct rcl_soft_patrol_record rec;
 	bool here;
 
 	if (current(lib, id, &s, &rec, &here, err))
@@ -558,53 +517,21 @@ static double time_left(void)
 	return done > 0 ? (pr.elapsed + p.elapsed) * (100 - now) / done : -1;
 }
 
-static const char *state_name(const struct patrol_record *rec, bool here)
+/* The patrol read of controller @id, when this is its process (rcl_soft_live_patrol). */
+static bool live_status(unsigned id, struct rcl_patrol_status *out)
 {
-	if (!rec->active)
-		return "Stopped";
-	if (!here)
-		return "Interrupted"; /* it resumes when the process starts */
-	return rec->paused ? "Paused" : "Active";
-}
+	struct rcl_soft_patrol_record rec = pr.rec;
 
-enum rcl_status patrol_show(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, struct rcl_node *table,
-                            struct rcl_error *err)
-{
-	unsigned id = rcl_ctrl_id(ctrl);
-	struct task_settings s;
-	struct patrol_record rec;
-	bool here;
-	char text[64];
-
-	if (current(lib, id, &s, &rec, &here, err))
-		return err->status;
-	if (here && pr.task) {
+	if (!service_self(id) || !pr.loaded)
+		return false;
+	if (pr.task) {
 		struct rcl_soft_task_progress p;
 
 		rcl_soft_task_progress(pr.task, &p);
 		rec.percent = (unsigned)(fraction_at(p.position, p.total) * 100);
 		rec.media_errors += p.counts.media_errors;
 	}
-	ctrl_prop_row(table, "PR Mode", pr_mode_shown(s.pr_mode));
-	snprintf(text, sizeof(text), "%u hours", s.pr.delay);
-	ctrl_prop_row(table, "PR Execution Delay", text);
-	snprintf(text, sizeof(text), "%llu", (unsigned long long)rec.iterations);
-	ctrl_prop_row(table, "PR iterations completed", text);
-	schedule_next_shown(&s.pr, s.pr_mode == PR_AUTO && !rec.active, rec.since, text,
-	                    sizeof(text));
-	ctrl_prop_row(table, "PR Next Start time", text);
-	ctrl_prop_row(table, "PR on SSD", pr_ssds_shown(s.pr_ssds));
-	ctrl_prop_row(table, "PR Current State", state_name(&rec, here));
-	schedule_excluded(&s.pr, text, sizeof(text));
-	ctrl_prop_row(table, "PR Excluded VDs", text);
-	snprintf(text, sizeof(text), "%u", s.pr_max_drives);
-	ctrl_prop_row(table, "PR MaxConcurrentPd", text);
-	if (rec.active)
-		snprintf(text, sizeof(text), "%u", rec.percent);
-	ctrl_prop_row(table, "PR Progress%", rec.active ? text : "-");
-	tasks_time_left(text, sizeof(text), here ? time_left() : -1);
-	ctrl_prop_row(table, "PR Estimated Time Left", text);
-	snprintf(text, sizeof(text), "%llu", (unsigned long long)rec.media_errors);
-	ctrl_prop_row(table, "PR Media Errors", text);
-	return RCL_OK;
+	rcl_soft_patrol_status(&pr.settings, &rec, true, out);
+	out->time_left = time_left();
+	return true;
 }

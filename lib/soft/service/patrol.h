@@ -5,23 +5,20 @@
  * drive with media errors fails (and is rebuilt onto a hot spare, as a
  * failing request's drive is) before a rebuild needs its data.
  *
- * Started by "start patrolread", or in auto mode (settings.h) by itself
+ * Started by "start patrolread", or in auto mode (struct rcl_ctrl_settings) by itself
  * "prdelay" hours after the previous one ended (the first: that long after
  * the process first saw auto mode), or at "prstart" when that is later
  * than the previous end. The settings shape each run: the VDs of
  * "prexclude" are skipped (the log says so), at most "prmaxpd" members of
  * an array are read at once, and with "prssds" off (or onlymixed, in a VD
  * of SSDs only) members whose drive show lists as Med SSD are not read.
- * Its state is kept in <state>/tasks/<backend>-<key>-patrol.json:
- *	{"format": 1, "active": true, "paused": false, "vd": 0,
- *	 "position": 1048576, "percent": 12, "iterations": 3,
- *	 "since": 1700000000, "media_errors": 0}
- * ("since": when the last one ended, or auto mode was first seen;
- * "media_errors": those of this run so far, the running VD's as far as its
- * checkpoint).
+ * Its state is kept in <state>/tasks/<backend>-<key>-patrol.json (struct
+ * rcl_soft_patrol_record, soft/tasks/schedule.h; "media_errors": those of
+ * this run so far, the running VD's as far as its checkpoint),
  * and the running one's position is checkpointed there every few seconds,
  * so a process killed at any time resumes it from there (paused, if it was).
- * Starting, finishing and stopping go to the event log.
+ * Starting, finishing and stopping go to the event log. Once loaded, it
+ * answers rcl_ctrl_schedule_status() in the process (rcl_soft_live_patrol).
  */
 #ifndef RCL_SERVER_PATROL_H
 #define RCL_SERVER_PATROL_H
@@ -59,14 +56,5 @@ enum rcl_status patrol_control(struct rcl_ctrl *ctrl, enum rebuild_action action
  */
 enum rcl_status patrol_check_start(struct rcl_ctx *lib, struct rcl_ctrl *ctrl,
                                    struct rcl_error *err);
-
-/*
- * patrol_show() - StorCLI's "show patrolread" rows into @table: PR Mode, PR
- * Execution Delay, PR iterations completed, PR Next Start time, PR on SSD,
- * PR Current State, PR Excluded VDs, PR MaxConcurrentPd, then raidcli's PR
- * Progress%, PR Estimated Time Left and PR Media Errors. @lib and @ctrl may be outside the process.
- */
-enum rcl_status patrol_show(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, struct rcl_node *table,
-                            struct rcl_error *err);
 
 #endif /* RCL_SERVER_PATROL_H */

@@ -201,7 +201,8 @@ static bool start_next(struct rebuild *r, struct rcl_ctrl *ctrl)
 				r->vol = NULL;
 				return true;
 			}
-			settings_pace(id, SETTING_REBUILD, &params.rate, &params.host_first);
+			settings_pace(id, RCL_SETTING_REBUILD_RATE, &params.rate,
+			              &params.host_first);
 			atomic_store(&r->ended, 0);
 			st = rcl_soft_task_start(r->vol, &params, &r->task, &err);
 		}
@@ -438,7 +439,7 @@ void tasks_poll(unsigned id)
 
 		if (!rebuilds[i]->task)
 			continue;
-		settings_pace(id, SETTING_REBUILD, &rate, &host_first);
+		settings_pace(id, RCL_SETTING_REBUILD_RATE, &rate, &host_first);
 		rcl_soft_task_set_rate(rebuilds[i]->task, rate, host_first);
 	}
 	pace_checks(id);
@@ -1093,7 +1094,8 @@ static enum rcl_status start_check(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_
 		params.checkpoint = on_check_checkpoint;
 		params.checkpoint_secs = CHECKPOINT_SECS;
 	}
-	settings_pace(rcl_ctrl_id(ctrl), kind == RCL_SOFT_TASK_CHECK ? SETTING_CC : SETTING_BGI,
+	settings_pace(rcl_ctrl_id(ctrl),
+	              kind == RCL_SOFT_TASK_CHECK ? RCL_SETTING_CC_RATE : RCL_SETTING_BGI_RATE,
 	              &params.rate, &host_first);
 	resync_params(ctrl, vd, &params);
 	st = volume_get(soft(ctrl)->state, vd, &k->vol, err);
@@ -1323,7 +1325,9 @@ static void pace_checks(unsigned id)
 
 		if (!checks[i].task)
 			continue;
-		settings_pace(id, checks[i].kind == RCL_SOFT_TASK_CHECK ? SETTING_CC : SETTING_BGI,
+		settings_pace(id,
+		              checks[i].kind == RCL_SOFT_TASK_CHECK ? RCL_SETTING_CC_RATE
+		                                                    : RCL_SETTING_BGI_RATE,
 		              &rate, &host_first);
 		rcl_soft_task_set_rate(checks[i].task, rate, host_first);
 	}
