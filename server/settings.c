@@ -25,10 +25,17 @@ static const char *const pr_ssds_words[] = {
     [PR_SSDS_ON] = "on", [PR_SSDS_MIXED] = "onlymixed", [PR_SSDS_OFF] = "off", NULL};
 static const char *const cc_modes[] = {
     [CC_OFF] = "off", [CC_SEQ] = "seq", [CC_CONC] = "conc", NULL};
+static const char *const compat_words[] = {
+    [COMPAT_OFF] = "off", [COMPAT_MEGARAID_SAS] = "megaraid_sas", NULL};
 
 const char *setting_name(enum setting_kind kind)
 {
 	return names[kind];
+}
+
+const char *storcli_compat_name(enum storcli_compat compat)
+{
+	return compat_words[compat];
 }
 
 const char *pr_mode_shown(enum pr_mode mode)
@@ -184,6 +191,7 @@ static void defaults(struct task_settings *out)
 	out->pr_ssds = PR_SSDS_ON;
 	out->cc_mode = CC_OFF;
 	out->cc = (struct task_schedule){.delay = SETTING_DEFAULT_DELAY};
+	out->compat = COMPAT_OFF;
 }
 
 static enum rcl_status corrupt_key(struct rcl_error *err, const char *path, const char *key)
@@ -288,11 +296,11 @@ static void save_schedule(json_object *root, const char *prefix, const struct ta
 	json_object_object_add(root, key, list);
 }
 
-/* The patrol read's and scheduled CC's keys, which older files lack (the defaults stay). */
+/* The keys older files lack (their defaults stay): patrol reads, scheduled CC, storclicompat. */
 static enum rcl_status load_schedules(json_object *root, const char *path,
                                       struct task_settings *out, struct rcl_error *err)
 {
-	unsigned mode = out->pr_mode, ssds = out->pr_ssds, cc = out->cc_mode;
+	unsigned mode = out->pr_mode, ssds = out->pr_ssds, cc = out->cc_mode, compat = out->compat;
 	uint64_t drives = out->pr_max_drives;
 	enum rcl_status st = load_word(root, path, "patrolread", pr_modes, &mode, err);
 
@@ -300,6 +308,8 @@ static enum rcl_status load_schedules(json_object *root, const char *path,
 		st = load_word(root, path, "prssds", pr_ssds_words, &ssds, err);
 	if (!st)
 		st = load_word(root, path, "cc", cc_modes, &cc, err);
+	if (!st)
+		st = load_word(root, path, "storclicompat", compat_words, &compat, err);
 	if (!st)
 		st = load_number(root, path, "prmaxpd", 1, SETTING_MAX_PR_DRIVES, &drives, err);
 	if (!st)
@@ -309,6 +319,7 @@ static enum rcl_status load_schedules(json_object *root, const char *path,
 	out->pr_mode = (enum pr_mode)mode;
 	out->pr_ssds = (enum pr_ssds)ssds;
 	out->cc_mode = (enum cc_mode)cc;
+	out->compat = (enum storcli_compat)compat;
 	out->pr_max_drives = (unsigned)drives;
 	return st;
 }
@@ -372,6 +383,8 @@ enum rcl_status settings_save(struct rcl_ctx *lib, unsigned id, const struct tas
 	json_object_object_add(root, "prssds", json_object_new_string(pr_ssds_words[s->pr_ssds]));
 	json_object_object_add(root, "cc", json_object_new_string(cc_modes[s->cc_mode]));
 	save_schedule(root, "cc", &s->cc);
+	json_object_object_add(root, "storclicompat",
+	                       json_object_new_string(compat_words[s->compat]));
 	st = task_file_write(lib, path, root, err);
 	json_object_put(root);
 	return st;

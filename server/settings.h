@@ -8,12 +8,14 @@
  * or off; auto: every "prdelay" hours, default 168, or at "prstart"; VDs
  * "prexclude" skipped; "prmaxpd" drives read at once; "prssds": SSDs read
  * or not) and the scheduled consistency check's (cc=off|seq|conc, every
- * "ccdelay" hours or at "ccstart", VDs "ccexclude" skipped), kept in
+ * "ccdelay" hours or at "ccstart", VDs "ccexclude" skipped), and the
+ * StorCLI compatibility mode of its "show all" ("storclicompat"), kept in
  * <state>/tasks/<backend>-<key>.json:
  *	{"format": 1, "rebuildrate": 30, "ccrate": 30, "bgirate": 30,
  *	 "prrate": 30, "reconrate": 30, "rebuildpriority": "rebuild", "patrolread": "auto",
  *	 "prdelay": 168, "prstart": 0, "prexclude": [1, 3], "prmaxpd": 255, "prssds": "on",
- *	 "cc": "off", "ccdelay": 168, "ccstart": 0, "ccexclude": []}
+ *	 "cc": "off", "ccdelay": 168, "ccstart": 0, "ccexclude": [],
+ *	 "storclicompat": "off"}
  * (files written before a key existed lack it: its default; a start of 0
  * is none).
  * The CLI changes them under the controller's exclusive lock; the
@@ -63,6 +65,16 @@ enum cc_mode {
 	CC_CONC, /* all VDs at once */
 };
 
+/*
+ * StorCLI compatibility modes (storclicompat=off|megaraid_sas): with
+ * megaraid_sas, "show all" reads as a MegaRAID card's for the consumers
+ * that only parse those (see raidcli(8), COMPATIBILITY).
+ */
+enum storcli_compat {
+	COMPAT_OFF,
+	COMPAT_MEGARAID_SAS,
+};
+
 /**
  * struct task_schedule - when an automatic task runs.
  * @delay:	hours from the end of one run to the start of the next.
@@ -80,7 +92,8 @@ struct task_schedule {
  * struct task_settings - a rate per kind; @host_first: rebuildpriority=host;
  * @pr_mode, @pr: patrol reads and their schedule; @pr_max_drives: how many
  * drives they read at once; @pr_ssds: whether they read SSDs; @cc_mode,
- * @cc: the scheduled consistency check and its schedule.
+ * @cc: the scheduled consistency check and its schedule; @compat: the
+ * StorCLI compatibility mode.
  */
 struct task_settings {
 	unsigned rate[SETTING_KINDS];
@@ -91,6 +104,7 @@ struct task_settings {
 	enum pr_ssds pr_ssds;
 	enum cc_mode cc_mode;
 	struct task_schedule cc;
+	enum storcli_compat compat;
 };
 
 /* pr_mode_shown() - StorCLI's "Auto", "Manual", "Disable". */
@@ -132,6 +146,9 @@ void schedule_next_shown(const struct task_schedule *s, bool waiting, int64_t si
 
 /* schedule_excluded() - "None", or @s's excluded VDs as StorCLI lists them ("0,2-3"). */
 void schedule_excluded(const struct task_schedule *s, char *out, size_t size);
+
+/* storcli_compat_name() - "off", "megaraid_sas", as storclicompat= takes them. */
+const char *storcli_compat_name(enum storcli_compat compat);
 
 /* setting_name() - "rebuildrate", "ccrate", "bgirate", "prrate", "reconrate". */
 const char *setting_name(enum setting_kind kind);
