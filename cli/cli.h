@@ -316,6 +316,7 @@ enum rcl_status cmd_ctrl_show_all(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_delete(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_check_delete(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_set(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_ctrl_set_compat(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_show_rate(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_show_patrol(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_show_cc(struct cmd_ctx *c, struct rcl_error *err);

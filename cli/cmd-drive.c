@@ -101,8 +101,41 @@ static void restart_key(struct rcl_buf *key, struct rcl_node *data)
 	rcl_buf_reset(key);
 }
 
+/*
+ * A drive's link or device speed: raidcli's drives (image files, block
+ * devices) have no link; in the megaraid_sas compatibility mode (@compat)
+ * StorCLI's "0.0Gb/s", since its consumers read the number (raidcli(8)).
+ */
+static const char *drive_speed(bool compat)
+{
+	return compat ? "0.0Gb/s" : "N/A";
+}
+
+/* StorCLI's "Port Information": the one path to the drive, whether it answers. */
+static void add_port(struct rcl_node *section, const struct rcl_drive *drive, bool compat)
+{
+	struct rcl_node *row =
+	    rcl_node_add_object(rcl_node_add_array(section, "Port Information"), NULL);
+
+	rcl_node_add_int(row, "Port", 0);
+	rcl_node_add_str(row, "Status", drive->present ? "Active" : "Missing");
+	rcl_node_add_str(row, "Linkspeed", drive_speed(compat));
+	rcl_node_add_str(row, "SAS address", "NA");
+}
+
+/* The place of @drive's enclosure among @ctrl's, as StorCLI's "Enclosure position". */
+static size_t enclosure_position(const struct rcl_ctrl *ctrl, const struct rcl_drive *drive)
+{
+	size_t i = 0;
+
+	while (i < rcl_ctrl_enclosure_count(ctrl) &&
+	       rcl_ctrl_enclosure(ctrl, i)->id != drive->enclosure)
+		i++;
+	return i;
+}
+
 static void add_drive_detail(struct rcl_node *data, const struct rcl_ctrl *owner,
-                             const struct rcl_drive *drive)
+                             const struct rcl_drive *drive, bool compat)
 {
 	const struct rcl_drive_ref ref = {drive->enclosure, drive->slot};
 	unsigned ctrl = rcl_ctrl_id(owner);
@@ -152,8 +185,11 @@ static void add_drive_detail(struct rcl_node *data, const struct rcl_ctrl *owner
 	add_sized(section, "Raw size", drive->raw_bytes, drive->logical_sector);
 	add_sized(section, "Coerced size", drive->coerced_bytes, drive->logical_sector);
 	add_sized(section, "Non Coerced size", drive->raw_bytes, drive->logical_sector);
-	rcl_node_add_str(section, "Device Speed", "N/A");
-	rcl_node_add_str(section, "Link Speed", "N/A");
+	rcl_node_add_str(section, "NAND Vendor", "NA");
+	rcl_node_add_str(section, "Device Speed", drive_speed(compat));
+	rcl_node_add_str(section, "Link Speed", drive_speed(compat));
+	rcl_node_add_str(section, "NCQ setting", "N/A");
+	rcl_node_add_str(section, "Write Cache", "N/A");
 	rcl_node_add_str(section, "Logical Sector Size",
 	                 drive->logical_sector == 4096 ? "4 KB" : "512B");
 	rcl_node_add_str(section, "Physical Sector Size",
@@ -163,6 +199,7 @@ static void add_drive_detail(struct rcl_node *data, const struct rcl_ctrl *owner
 	                 : drive->kind == RCL_DRIVE_IMAGE ? "Image File"
 	                                                  : "Block Device");
 	rcl_node_add_str(section, "Path", drive->path);
+	rcl_node_add_str(section, "Connector Name", "NA");
 
 	restart_key(&key, data);
 	rcl_buf_addf(&key, "%s Policies/Settings", name.buf);
@@ -170,12 +207,30 @@ static void add_drive_detail(struct rcl_node *data, const struct rcl_ctrl *owner
 	if (drive_in_group(drive) && !spare)
 		rcl_node_add_strf(section, "Drive position", "DriveGroup:%d, Span:%u, Row:%u",
 		                  drive->dg, drive->span, drive->row);
+	rcl_node_add_strf(section, "Enclosure position", "%zu", enclosure_position(owner, drive));
+	rcl_node_add_str(section, "Connected Port Number", "NA");
+	/* MegaRAID's count of the drive's state changes: raidcli keeps none. */
+	rcl_node_add_str(section, "Sequence Number", "NA");
 	rcl_node_add_str(section, "Commissioned Spare", spare ? "Yes" : "No");
 	rcl_node_add_str(section, "Emergency Spare", "No");
+	/* raidcli raises no predictive failure events. */
+	rcl_node_add_int(section, "Last Predictive Failure Event Sequence Number", 0);
+	rcl_node_add_str(section, "Successful diagnostics completion on", "N/A");
+	rcl_node_add_str(section, "FDE Type", "None");
 	rcl_node_add_str(section, "SED Capable", "No");
+	rcl_node_add_str(section, "SED Enabled", "No");
 	rcl_node_add_str(section, "Secured", "No");
+	rcl_node_add_str(section, "Cryptographic Erase Capable", "No");
+	rcl_node_add_str(section, "Sanitize Support", "Not supported");
 	rcl_node_add_str(section, "Locked", "No");
+	rcl_node_add_str(section, "Needs EKM Attention", "No");
 	rcl_node_add_str(section, "PI Eligible", "No");
+	rcl_node_add_str(section, "Certified", "No");
+	rcl_node_add_str(section, "Wide Port Capable", "No");
+	rcl_node_add_str(section, "Multipath", "No");
+	add_port(section, drive, compat);
+	/* The drive's SCSI INQUIRY or ATA IDENTIFY data: a file or raw device gives none. */
+	rcl_node_add_str(detail, "Inquiry Data", "NA");
 	if (key.oom)
 		rcl_node_set_oom(data);
 	rcl_buf_release(&key);
@@ -184,6 +239,7 @@ static void add_drive_detail(struct rcl_node *data, const struct rcl_ctrl *owner
 
 enum rcl_status cmd_drive_show_all(struct cmd_ctx *c, struct rcl_error *err)
 {
+	bool compat = rcl_ctrl_storcli_compat(c->ctrl) == RCL_STORCLI_COMPAT_MEGARAID_SAS;
 	bool any = false;
 	enum rcl_status st = check_named_drives(c, err);
 
@@ -194,7 +250,7 @@ enum rcl_status cmd_drive_show_all(struct cmd_ctx *c, struct rcl_error *err)
 
 		if (!drive_selected(&c->args->path, drive))
 			continue;
-		add_drive_detail(c->res->data, c->ctrl, drive);
+		add_drive_detail(c->res->data, c->ctrl, drive, compat);
 		any = true;
 	}
 	rcl_result_describe(c->res, any ? "Show Drive Information Succeeded." : "No drives found.");

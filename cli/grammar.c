@@ -40,6 +40,7 @@ static const char *const size_words[] = {"all", "remaining", NULL};
 static const char *const on_off[] = {"on", "off", NULL};
 static const char *const rebuild_priorities[] = {"rebuild", "host", NULL};
 static const char *const pr_modes[] = {"auto", "manual", NULL};
+static const char *const compat_modes[] = {"megaraid_sas", "off", NULL};
 static const char *const pr_ssds[] = {"on", "onlymixed", "off", NULL};
 static const char *const cc_modes[] = {"off", "seq", "conc", NULL};
 
@@ -362,6 +363,21 @@ const struct cmd_spec cli_commands[] = {
 				 .check = ctrl_check_vd_set,
 				 .placeholder = "<vds>|none",
 				 .help = "VDs patrol reads leave out, as in 0-2,5; none: read every VD"},
+			},
+	},
+	{
+		.object = OBJ_CTRL,
+		.verb = "set storclicompat",
+		.run = cmd_ctrl_set_compat,
+		.flags = CMD_PER_CTRL | CMD_WRITES | CMD_VERB_VALUE,
+		.summary = "make show all read as a MegaRAID card's (megaraid_sas) for consumers that parse only those, or not (off, the default)",
+		.example = "raidcli /c0 set storclicompat=megaraid_sas",
+		.opts =
+			{
+				{.name = "storclicompat",
+				 .type = OPT_ENUM,
+				 .choices = compat_modes,
+				 .help = "megaraid_sas: Driver Name reads megaraid_sas and numbers the controller lacks read 0; off: raidcli's own values, written set storclicompat=off"},
 			},
 	},
 	{

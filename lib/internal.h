@@ -42,6 +42,7 @@ struct rcl_registry_entry {
 	unsigned id;
 	const struct rcl_backend_ops *ops;
 	char key[RCL_KEY_SIZE];
+	enum rcl_storcli_compat compat;
 };
 
 struct rcl_ctx {

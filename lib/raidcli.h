@@ -1421,6 +1421,46 @@ enum rcl_status rcl_ctrl_schedule_status(struct rcl_ctrl *ctrl, struct rcl_sched
  */
 int64_t rcl_schedule_now(void);
 
+/* ------------------------------------------------------------------------
+ * StorCLI compatibility: a controller's output as consumers written for
+ * one of StorCLI's drivers expect it. Kept by the library with the
+ * controller's registration, whatever its kind: it concerns how raidcli
+ * answers, not the controller.
+ */
+
+/**
+ * enum rcl_storcli_compat - storclicompat=.
+ * @RCL_STORCLI_COMPAT_OFF: raidcli's own answers ("Driver Name" is the
+ *	controller's).
+ * @RCL_STORCLI_COMPAT_MEGARAID_SAS: "show all" reads as a MegaRAID card's
+ *	for consumers that only parse those (raidcli(8), COMPATIBILITY).
+ */
+enum rcl_storcli_compat {
+	RCL_STORCLI_COMPAT_OFF,
+	RCL_STORCLI_COMPAT_MEGARAID_SAS,
+};
+
+/* rcl_storcli_compat_name() - "off", "megaraid_sas", as storclicompat= takes them. */
+const char *rcl_storcli_compat_name(enum rcl_storcli_compat mode);
+
+/**
+ * rcl_storcli_compat_parse() - the mode named @text.
+ * Return: RCL_OK, or RCL_INVALID_PARAM naming @text and the modes.
+ */
+enum rcl_status rcl_storcli_compat_parse(const char *text, enum rcl_storcli_compat *mode,
+                                         struct rcl_error *err);
+
+/* rcl_ctrl_storcli_compat() - @ctrl's mode (RCL_STORCLI_COMPAT_OFF unless set). */
+enum rcl_storcli_compat rcl_ctrl_storcli_compat(const struct rcl_ctrl *ctrl);
+
+/**
+ * rcl_ctrl_set_storcli_compat() - keep @mode for @ctrl in the registry.
+ * Return: RCL_OK; RCL_NOT_FOUND (the controller was deleted meanwhile),
+ * RCL_SYSTEM, RCL_NOMEM.
+ */
+enum rcl_status rcl_ctrl_set_storcli_compat(struct rcl_ctrl *ctrl, enum rcl_storcli_compat mode,
+                                            struct rcl_error *err);
+
 /* The library's version, "0.1.0". */
 const char *rcl_version(void);
 

@@ -73,6 +73,44 @@ static bool key_is_safe(const char *key)
 	return true;
 }
 
+static const char *const compat_names[] = {
+    [RCL_STORCLI_COMPAT_OFF] = "off",
+    [RCL_STORCLI_COMPAT_MEGARAID_SAS] = "megaraid_sas",
+};
+
+const char *rcl_storcli_compat_name(enum rcl_storcli_compat mode)
+{
+	return compat_names[mode];
+}
+
+enum rcl_status rcl_storcli_compat_parse(const char *text, enum rcl_storcli_compat *mode,
+                                         struct rcl_error *err)
+{
+	for (size_t i = 0; i < sizeof(compat_names) / sizeof(*compat_names); i++)
+		if (!strcmp(text, compat_names[i])) {
+			*mode = (enum rcl_storcli_compat)i;
+			return RCL_OK;
+		}
+	return rcl_fail(err, RCL_INVALID_PARAM,
+	                "unknown compatibility mode '%s': it is megaraid_sas or off", text);
+}
+
+/* An entry's "storclicompat" (absent: off, as in registries written before it). */
+static enum rcl_status parse_compat(json_object *item, const char *path,
+                                    enum rcl_storcli_compat *mode, struct rcl_error *err)
+{
+	const char *text;
+
+	*mode = RCL_STORCLI_COMPAT_OFF;
+	if (!json_object_object_get_ex(item, "storclicompat", NULL))
+		return RCL_OK;
+	if (!rcl_json_get_str(item, "storclicompat", &text) ||
+	    rcl_storcli_compat_parse(text, mode, NULL))
+		return rcl_state_corrupt(err, path,
+		                         "a controller names an unknown storclicompat mode");
+	return RCL_OK;
+}
+
 static enum rcl_status parse_entry(json_object *item, const char *path,
                                    struct rcl_registry_entry *entry, struct rcl_error *err)
 {
@@ -90,7 +128,7 @@ static enum rcl_status parse_entry(json_object *item, const char *path,
 		return rcl_state_corrupt(err, path, "a controller key has unexpected characters");
 	entry->id = (unsigned)id;
 	strcpy(entry->key, key);
-	return RCL_OK;
+	return parse_compat(item, path, &entry->compat, err);
 }
 
 static int cmp_entry(const void *a, const void *b)
@@ -189,6 +227,10 @@ static enum rcl_status registry_save(struct rcl_ctx *ctx, struct rcl_error *err)
 		json_object_object_add(item, "backend",
 		                       json_object_new_string(ctx->entries[i].ops->name));
 		json_object_object_add(item, "key", json_object_new_string(ctx->entries[i].key));
+		if (ctx->entries[i].compat)
+			json_object_object_add(
+			    item, "storclicompat",
+			    json_object_new_string(compat_names[ctx->entries[i].compat]));
 		json_object_array_add(list, item);
 	}
 	st = rcl_state_write(path, root, err);
@@ -310,8 +352,7 @@ enum rcl_status rcl_registry_add(struct rcl_ctx *ctx, const struct rcl_backend_o
 	if (!mem)
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
 	ctx->entries = mem;
-	mem[ctx->count].id = free_id;
-	mem[ctx->count].ops = ops;
+	mem[ctx->count] = (struct rcl_registry_entry){.id = free_id, .ops = ops};
 	snprintf(mem[ctx->count].key, sizeof(mem->key), "%s", key);
 	ctx->count++;
 	st = index_entries(ctx, err);
@@ -342,5 +383,37 @@ enum rcl_status rcl_registry_remove(struct rcl_ctx *ctx, unsigned id, struct rcl
 		st = registry_save(ctx, err);
 	if (st)
 		registry_load(ctx, NULL);
+	return st;
+}
+
+enum rcl_storcli_compat rcl_ctrl_storcli_compat(const struct rcl_ctrl *ctrl)
+{
+	return ctrl->entry.compat;
+}
+
+enum rcl_status rcl_ctrl_set_storcli_compat(struct rcl_ctrl *ctrl, enum rcl_storcli_compat mode,
+                                            struct rcl_error *err)
+{
+	struct rcl_ctx *ctx = ctrl->ctx;
+	enum rcl_status st;
+	size_t i;
+	int fd;
+
+	st = rcl_registry_lock(ctx, &fd, err);
+	if (st)
+		return st;
+	for (i = 0; i < ctx->count && ctx->entries[i].id != ctrl->entry.id; i++)
+		;
+	if (i == ctx->count) {
+		st = rcl_fail(err, RCL_NOT_FOUND, "controller /c%u not found", ctrl->entry.id);
+	} else {
+		ctx->entries[i].compat = mode;
+		st = registry_save(ctx, err);
+		if (st)
+			registry_load(ctx, NULL);
+		else
+			ctrl->entry.compat = mode;
+	}
+	rcl_unlock(fd);
 	return st;
 }

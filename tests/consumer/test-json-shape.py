@@ -5,8 +5,10 @@
 For every key path that raidcli prints and a real StorCLI 007.x capture
 (shared/research/storcli-samples, beside the checkout) also has, the JSON
 types must agree: a script that reads "DID" as a number or "Size" as a
-string keeps working. Keys only raidcli prints, and keys it omits because a
-soft controller has no such hardware, are listed but not failures.
+string keeps working. "show all" must print every key path of its capture:
+StorCLI prints each section whatever the card has, and a script may read any
+of them ("Scheduled Tasks/Patrol Read Reoccurrence"). Keys only raidcli
+prints are listed but not failures.
 """
 import json
 import os
@@ -23,7 +25,16 @@ SAMPLES = os.path.join(os.environ.get("SOURCE_ROOT", "."), "..", "shared", "rese
 # TOPOLOGY's "Arr", "Row" and "DID" are numbers on the rows they apply to and
 # "-" on the others (a group row has no array index, row or device id).
 EITHER_TYPE = {"DG", "BBU Status", "Arr", "Row", "DID"}
+# StorCLI's word for a value the card does not have (no PCI function, no
+# sensor): it stands where the card would print a number.
+ABSENT = "NA"
 NAMED = os.path.join("..", "pystorcli2", "namedSet")
+# Keys StorCLI prints only when the card has the part (the key path that
+# says it is absent): none of raidcli's controllers has a temperature sensor.
+WITH_PART = {"ROC temperature(Degree Celsius)": ("HwCfg", "Temperature Sensor for ROC")}
+# The replies that must have every key path of their capture ("/c0 show":
+# its PCI and BIOS header).
+COMPLETE = {"/cALL show all J", "/cALL/eALL/sALL show all J", "/c0 show J"}
 PAIRS = [("/cALL show all J", "storcli_-cALL_show_all.json"),
          ("/cALL/eALL/sALL show all J", "storcli_-cALL-eALL-sALL_show_all.json"),
          # With a VD: TOPOLOGY, VD LIST and the VD's own show.
@@ -32,16 +43,19 @@ PAIRS = [("/cALL show all J", "storcli_-cALL_show_all.json"),
 
 
 def shape(node, path, out):
-    """Map each key path to its JSON type; drive and list keys are generalized."""
+    """Map each key path to its JSON types; drive and list keys are generalized."""
+    types = out.setdefault(path, set())
     if isinstance(node, dict):
+        types.add("object")
         for key, value in node.items():
             key = generic_key(key)
             shape(value, path + (key,), out)
     elif isinstance(node, list):
+        types.add("list")
         for item in node:
             shape(item, path + ("[]",), out)
-    else:
-        out.setdefault(path, set()).add(type(node).__name__)
+    elif node != ABSENT:
+        types.add(type(node).__name__)
 
 
 def generic_key(key):
@@ -50,6 +64,14 @@ def generic_key(key):
         rest = key.split(" ", 2)
         return "Drive <d>" + (" " + rest[2] if len(rest) > 2 else "")
     return key
+
+
+def absent_part(path, reply):
+    """Whether @path is a key StorCLI leaves out because @reply says its part is absent."""
+    if path[-1] not in WITH_PART:
+        return False
+    section, key = WITH_PART[path[-1]]
+    return all(c["Response Data"][section][key] == "Absent" for c in reply["Controllers"])
 
 
 def run(args):
@@ -70,18 +92,24 @@ def main():
                        check=True, capture_output=True)
         for command, sample in PAIRS:
             ours, theirs = {}, {}
-            shape(run(command), (), ours)
+            reply = run(command)
+            shape(reply, (), ours)
             with open(os.path.join(SAMPLES, sample)) as f:
                 shape(json.load(f), (), theirs)
             common = sorted(set(ours) & set(theirs))
             for path in common:
-                if ours[path] != theirs[path] and path[-1] not in EITHER_TYPE:
+                if ours[path] and ours[path] != theirs[path] and path[-1] not in EITHER_TYPE:
                     print("FAIL %s: %s is %s in raidcli, %s in StorCLI" %
                           (command, "/".join(path), ours[path], theirs[path]))
                     failures += 1
             print("%s: %d shared key paths, %d only in StorCLI, %d only in raidcli" %
                   (command, len(common), len(set(theirs) - set(ours)),
                    len(set(ours) - set(theirs))))
+            missing = [path for path in sorted(set(theirs) - set(ours))
+                       if command in COMPLETE and not absent_part(path, reply)]
+            for path in missing:
+                print("FAIL %s: no %s" % (command, "/".join(path)))
+                failures += 1
             # A small reply (one VD row) need only share all of its paths.
             if len(common) < min(20, len(theirs)):
                 print("FAIL %s: too few key paths in common (%d)" % (command, len(common)))

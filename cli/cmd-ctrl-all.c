@@ -1,0 +1,814 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd-ctrl-all.c - /cN show all: every section StorCLI 007.x prints, read
+ * from the model (struct rcl_ctrl_info), the capability record (struct
+ * rcl_caps) and the task settings; and /cN set storclicompat=, the StorCLI
+ * compatibility mode those sections honour.
+ *
+ * StorCLI prints a section whether or not the card has the part it
+ * describes: a card without a battery says "BBU = Absent", one without
+ * security says "Security Protocol = None". So does raidcli: a row whose
+ * part or feature the model has no notion of (a PCI function, a BIOS, a
+ * security key, a cluster) holds what StorCLI prints on a card without it,
+ * the same for every kind, since raidcli offers no command for it on any
+ * controller. Rows about what a controller can do read its caps.
+ *
+ * Over 800 lines: StorCLI's ~300 "show all" keys, most of them one table
+ * row each, in StorCLI's order; one concern, read section by section.
+ */
+#include <string.h>
+#include <time.h>
+
+#include "cc-schedule.h"
+#include "cli.h"
+#include "patrol.h"
+
+/* What a "show all" section reads. */
+struct view {
+	const struct rcl_ctrl_info *info;
+	const struct rcl_caps *caps;
+	const struct rcl_ctrl_settings *settings; /* NULL: the controller has none */
+	const struct rcl_schedule_status *status; /* with @settings */
+	bool compat;                              /* storclicompat=megaraid_sas */
+};
+
+/* Where a row's value comes from. */
+enum row_src {
+	ROW_WORD,      /* @word: a part the model has none of, as StorCLI shows its absence */
+	ROW_ZERO,      /* the number 0: a count of such a part (no memory: no ECC errors) */
+	ROW_NONE,      /* "No": a feature no controller offers through raidcli */
+	ROW_API,       /* "Yes": an operation the library offers on every controller */
+	ROW_SETTING,   /* whether caps->settings has bit @arg */
+	ROW_TASK,      /* whether caps->tasks has bit @arg */
+	ROW_ANY_TASK,  /* whether it runs background tasks at all */
+	ROW_BACKUP,    /* whether its cache has a battery or CacheVault */
+	ROW_SPANS,     /* whether a VD may have more than one span */
+	ROW_EMERGENCY, /* whether it takes an unconfigured drive when no spare is left */
+};
+
+/*
+ * struct row - one row of a section. @deny: StorCLI's "Deny X" rows, "Yes"
+ * when X is not supported.
+ */
+struct row {
+	const char *key;
+	enum row_src src;
+	unsigned arg;
+	const char *word;
+	bool deny;
+};
+
+/* One row per line, as the tables read. */
+/* clang-format off */
+#define WORD(k, w)    {.key = k, .src = ROW_WORD, .word = w}
+#define ZERO(k)       {.key = k, .src = ROW_ZERO}
+#define NONE(k)       {.key = k, .src = ROW_NONE}
+#define API(k)        {.key = k, .src = ROW_API}
+#define SET(k, s)     {.key = k, .src = ROW_SETTING, .arg = RCL_SETTING_##s}
+#define TASK(k, t)    {.key = k, .src = ROW_TASK, .arg = RCL_TASK_##t}
+#define SRC(k, s)     {.key = k, .src = ROW_##s}
+#define DENY(k, s, a) {.key = k, .src = ROW_##s, .arg = a, .deny = true}
+/* clang-format on */
+#define ROWS(section) section, sizeof(section) / sizeof(section[0])
+
+static bool row_supported(const struct row *r, const struct rcl_caps *caps)
+{
+	switch (r->src) {
+	case ROW_API:
+		return true;
+	case ROW_SETTING:
+		return caps->settings >> r->arg & 1;
+	case ROW_TASK:
+		return caps->tasks >> r->arg & 1;
+	case ROW_ANY_TASK:
+		return caps->tasks != 0;
+	case ROW_BACKUP:
+		return caps->backup != RCL_BACKUP_NONE;
+	case ROW_SPANS:
+		return caps->max_spans > 1;
+	case ROW_EMERGENCY:
+		return caps->emergency_spare;
+	default:
+		return false;
+	}
+}
+
+static void add_rows(struct rcl_node *section, const struct rcl_caps *caps, const struct row *rows,
+                     size_t count)
+{
+	for (size_t i = 0; i < count; i++) {
+		const struct row *r = &rows[i];
+
+		if (r->src == ROW_WORD)
+			rcl_node_add_str(section, r->key, r->word);
+		else if (r->src == ROW_ZERO)
+			rcl_node_add_int(section, r->key, 0);
+		else
+			rcl_node_add_str(section, r->key,
+			                 row_supported(r, caps) != r->deny ? "Yes" : "No");
+	}
+}
+
+/*
+ * The ROC's temperature: StorCLI prints it only with a sensor, which no
+ * raidcli controller has; the megaraid_sas mode prints 0, as its consumers
+ * parse the number and stop without it (raidcli(8), COMPATIBILITY).
+ */
+static void add_roc_temperature(struct rcl_node *section, const struct view *v)
+{
+	if (v->compat)
+		rcl_node_add_int(section, "ROC temperature(Degree Celsius)", 0);
+}
+
+static const char *or_na(const char *text)
+{
+	return text[0] ? text : "NA";
+}
+
+/* The PCI function and its interfaces, as "/cN show" and the "Bus" section print them. */
+static void add_bus(struct rcl_node *section, const struct rcl_ctrl_info *info)
+{
+	static const struct row ids[] = {
+	    WORD("Vendor Id", "NA"),
+	    WORD("Device Id", "NA"),
+	    WORD("SubVendor Id", "NA"),
+	    WORD("SubDevice Id", "NA"),
+	};
+	static const struct row place[] = {
+	    WORD("Bus Number", "NA"),
+	    WORD("Device Number", "NA"),
+	    WORD("Function Number", "NA"),
+	    WORD("Domain ID", "NA"),
+	};
+
+	add_rows(section, NULL, ROWS(ids));
+	rcl_node_add_str(section, "Host Interface", or_na(info->host_interface));
+	rcl_node_add_str(section, "Device Interface", or_na(info->device_interface));
+	add_rows(section, NULL, ROWS(place));
+}
+
+static const char *driver_name(const struct rcl_ctrl_info *info, bool compat)
+{
+	return compat ? "megaraid_sas" : info->driver_name;
+}
+
+/*
+ * List @key of @data, empty when the adder left it out: consumers index
+ * "VD LIST" and "PD LIST" whenever the counts are there (text skips it).
+ */
+static void keep_list(struct rcl_node *data, const char *key)
+{
+	if (!rcl_node_find(data, key))
+		rcl_node_add_array(data, key);
+}
+
+static void add_counts_and_lists(struct rcl_node *data, const struct rcl_ctrl *ctrl)
+{
+	rcl_node_add_int(data, "Drive Groups", (long long)rcl_ctrl_dg_count(ctrl));
+	add_topology(data, ctrl, NULL);
+	rcl_node_add_int(data, "Virtual Drives", (long long)rcl_ctrl_vd_count(ctrl));
+	add_vd_list(data, ctrl, "VD LIST", NULL);
+	keep_list(data, "VD LIST");
+	rcl_node_add_int(data, "Physical Drives", (long long)rcl_ctrl_drive_count(ctrl));
+	add_pd_list(data, ctrl, "PD LIST");
+	keep_list(data, "PD LIST");
+	rcl_node_add_int(data, "Enclosures", (long long)rcl_ctrl_enclosure_count(ctrl));
+	add_enclosure_rows(rcl_node_add_array(data, "Enclosure LIST"), ctrl, NULL);
+}
+
+/* raidcli's own rows: the backend, and the mode that may have changed "Driver Name". */
+static void add_backend(struct rcl_node *data, const struct rcl_ctrl *ctrl)
+{
+	rcl_node_add_str(data, "Controller Backend", rcl_ctrl_info(ctrl)->backend);
+	rcl_node_add_str(data, "StorCLI Compatibility",
+	                 rcl_storcli_compat_name(rcl_ctrl_storcli_compat(ctrl)));
+}
+
+enum rcl_status cmd_ctrl_show(struct cmd_ctx *c, struct rcl_error *err)
+{
+	const struct rcl_ctrl_info *info = rcl_ctrl_info(c->ctrl);
+	struct rcl_node *data = c->res->data;
+	bool compat = rcl_ctrl_storcli_compat(c->ctrl) == RCL_STORCLI_COMPAT_MEGARAID_SAS;
+	char now[32];
+
+	(void)err;
+	format_time(now, sizeof(now), time(NULL));
+	rcl_node_add_str(data, "Product Name", info->model);
+	rcl_node_add_str(data, "Serial Number", info->serial);
+	rcl_node_add_str(data, "SAS Address", "NA");
+	rcl_node_add_str(data, "PCI Address", "NA");
+	/* The summary prints times without StorCLI's comma. */
+	now[10] = ' ';
+	memmove(now + 11, now + 12, strlen(now + 12) + 1);
+	rcl_node_add_str(data, "System Time", now);
+	rcl_node_add_str(data, "Mfg. Date", "NA");
+	rcl_node_add_str(data, "Controller Time", now);
+	rcl_node_add_str(data, "FW Package Build", info->firmware);
+	rcl_node_add_str(data, "BIOS Version", "NA");
+	rcl_node_add_str(data, "FW Version", info->firmware);
+	rcl_node_add_str(data, "Driver Name", driver_name(info, compat));
+	rcl_node_add_str(data, "Driver Version", info->driver_version);
+	add_bus(data, info);
+	rcl_node_add_str(data, "Security Protocol", "None");
+	add_backend(data, c->ctrl);
+	add_counts_and_lists(data, c->ctrl);
+	return RCL_OK;
+}
+
+static void add_basics(struct rcl_node *data, const struct cmd_ctx *c, const struct view *v)
+{
+	static const struct row hw[] = {
+	    WORD("SAS Address", "NA"), WORD("PCI Address", "NA"), WORD("Mfg Date", "NA"),
+	    WORD("Rework Date", "NA"), WORD("Revision No", "NA"),
+	};
+	struct rcl_node *section = rcl_node_add_object(data, "Basics");
+	char now[32], created[32];
+
+	format_time(now, sizeof(now), time(NULL));
+	format_time(created, sizeof(created), v->info->created);
+	rcl_node_add_int(section, "Controller", rcl_ctrl_id(c->ctrl));
+	rcl_node_add_str(section, "Model", v->info->model);
+	rcl_node_add_str(section, "Serial Number", v->info->serial);
+	/* A soft controller's clock is the system's: the two times agree. */
+	rcl_node_add_str(section, "Current Controller Date/Time", now);
+	rcl_node_add_str(section, "Current System Date/time", now);
+	add_rows(section, v->caps, ROWS(hw));
+	add_backend(section, c->ctrl);
+	rcl_node_add_str(section, "Creation Date/Time", created);
+}
+
+static void add_version(struct rcl_node *data, const struct view *v)
+{
+	static const struct row images[] = {
+	    WORD("CPLD Version", "NA"),        WORD("Bios Version", "NA"),
+	    WORD("HII Version", "NA"),         WORD("Ctrl-R Version", "NA"),
+	    WORD("Preboot CLI Version", "NA"), WORD("NVDATA Version", "NA"),
+	    WORD("Boot Block Version", "NA"),
+	};
+	struct rcl_node *section = rcl_node_add_object(data, "Version");
+
+	rcl_node_add_str(section, "Firmware Package Build", v->info->firmware);
+	rcl_node_add_str(section, "Firmware Version", v->info->firmware);
+	add_rows(section, v->caps, ROWS(images));
+	rcl_node_add_str(section, "Driver Name", driver_name(v->info, v->compat));
+	rcl_node_add_str(section, "Driver Version", v->info->driver_version);
+}
+
+static void add_status(struct rcl_node *data, const struct view *v)
+{
+	static const struct row memory[] = {
+	    ZERO("Memory Correctable Errors"),
+	    ZERO("Memory Uncorrectable Errors"),
+	    ZERO("ECC Bucket Count"),
+	    WORD("Any Offline VD Cache Preserved", "No"),
+	};
+	static const struct row flags[] = {
+	    WORD("PD Firmware Download in progress", "No"),
+	    TASK("Support PD Firmware Download", FW_UPDATE),
+	    WORD("Lock Key Assigned", "No"),
+	    WORD("Failed to get lock key on bootup", "No"),
+	    WORD("Lock key has not been backed up", "No"),
+	    WORD("Bios was not detected during boot", "No"),
+	    WORD("Controller must be rebooted to complete security operation", "No"),
+	    WORD("A rollback operation is in progress", "No"),
+	    WORD("At least one PFK exists in NVRAM", "No"),
+	    WORD("SSC Policy is WB", "No"),
+	    WORD("Controller has booted into safe mode", "No"),
+	    WORD("Controller shutdown required", "No"),
+	    WORD("Controller has booted into certificate provision mode", "No"),
+	};
+	struct rcl_node *section = rcl_node_add_object(data, "Status");
+
+	rcl_node_add_str(section, "Controller Status", "Optimal");
+	add_rows(section, v->caps, ROWS(memory));
+	rcl_node_add_str(section, "BBU Status", backup_state(v->caps, "NA"));
+	add_rows(section, v->caps, ROWS(flags));
+}
+
+static const struct row adapter_ops[] = {
+    SET("Rebuild Rate", REBUILD_RATE),
+    SET("CC Rate", CC_RATE),
+    SET("BGI Rate ", BGI_RATE), /* StorCLI's key has the space */
+    SET("Reconstruct Rate", RECON_RATE),
+    SET("Patrol Read Rate", PR_RATE),
+    NONE("Alarm Control"),
+    NONE("Cluster Support"),
+    SRC("BBU", BACKUP),
+    SRC("Spanning", SPANS),
+    TASK("Dedicated Hot Spare", REBUILD),
+    NONE("Revertible Hot Spares"),
+    API("Foreign Config Import"),
+    NONE("Self Diagnostic"),
+    NONE("Allow Mixed Redundancy on Array"),
+    TASK("Global Hot Spares", REBUILD),
+    DENY("Deny SCSI Passthrough", NONE, 0),
+    DENY("Deny SMP Passthrough", NONE, 0),
+    DENY("Deny STP Passthrough", NONE, 0),
+    NONE("Support more than 8 Phys"),
+    NONE("FW and Event Time in GMT"),
+    API("Support Enhanced Foreign Import"),
+    NONE("Support Enclosure Enumeration"),
+    NONE("Support Allowed Operations"),
+    NONE("Abort CC on Error"),
+    NONE("Support Multipath"),
+    NONE("Support Odd & Even Drive count in RAID1E"),
+    NONE("Support Security"),
+    NONE("Support Config Page Model"),
+    NONE("Support the OCE without adding drives"),
+    NONE("Support EKM"),
+    NONE("Snapshot Enabled"),
+    NONE("Support PFK"),
+    NONE("Support PI"),
+    NONE("Support LDPI Type1"),
+    NONE("Support LDPI Type2"),
+    NONE("Support LDPI Type3"),
+    NONE("Support Ld BBM Info"),
+    NONE("Support Shield State"),
+    NONE("Block SSD Write Disk Cache Change"),
+    SRC("Support Suspend Resume BG ops", ANY_TASK),
+    SRC("Support Emergency Spares", EMERGENCY),
+    NONE("Support Set Link Speed"),
+    NONE("Support Boot Time PFK Change"),
+    SET("Support JBOD", JBOD),
+    NONE("Disable Online PFK Change"),
+    NONE("Support Perf Tuning"),
+    TASK("Support SSD PatrolRead", PATROL_READ),
+    SET("Real Time Scheduler", PR_SCHEDULE),
+    NONE("Support Reset Now"),
+    NONE("Support Emulated Drives"),
+    NONE("Headless Mode"),
+    NONE("Dedicated HotSpares Limited"),
+    SRC("Point In Time Progress", ANY_TASK),
+    NONE("Extended LD"),
+    NONE("Support Uneven span "), /* sic */
+    NONE("Support Config Auto Balance"),
+    NONE("Support Maintenance Mode"),
+    NONE("Support Diagnostic results"),
+    NONE("Support Ext Enclosure"),
+    NONE("Support Sesmonitoring"),
+    NONE("Support SecurityonJBOD"),
+    NONE("Support ForceFlash"),
+    NONE("Support DisableImmediateIO"),
+    NONE("Support LargeIOSupport"),
+    NONE("Support DrvActivityLEDSetting"),
+    NONE("Support FlushWriteVerify"),
+    NONE("Support CPLDUpdate"),
+    NONE("Support ForceTo512e"),
+    NONE("Support discardCacheDuringLDDelete"),
+    NONE("Support JBOD Write cache"),
+    NONE("Support Large QD Support"),
+    NONE("Support Ctrl Info Extended"),
+    NONE("Support IButton less"),
+    NONE("Support AES Encryption Algorithm"),
+    NONE("Support Encrypted MFC"),
+    NONE("Support Snapdump"),
+    NONE("Support Force Personality Change"),
+    NONE("Support Dual Fw Image"),
+    NONE("Support PSOC Update"),
+    NONE("Support Secure Boot"),
+    NONE("Support Debug Queue"),
+    NONE("Support Least Latency Mode"),
+    NONE("Support OnDemand Snapdump"),
+    NONE("Support Clear Snapdump"),
+    NONE("Support PHY current speed"),
+    NONE("Support Lane current speed"),
+    NONE("Support NVMe Width"),
+    NONE("Support Lane DeviceType"),
+    NONE("Support Extended Drive performance Monitoring"),
+    NONE("Support NVMe Repair"),
+    NONE("Support Platform Security"),
+    NONE("Support None Mode Params"),
+    NONE("Support Extended Controller Property"),
+    NONE("Support Smart Poll Interval for DirectAttached"),
+    NONE("Support Write Journal Pinning"),
+    NONE("Support SMP Passthru with Port Number"),
+    NONE("Support NVMe Init Error Device ConnectorIndex"),
+};
+
+static const struct row pd_ops[] = {
+    API("Force Online"),
+    API("Force Offline"),
+    TASK("Force Rebuild", REBUILD),
+    DENY("Deny Force Failed", NONE, 0), /* no command fails a drive */
+    DENY("Deny Force Good/Bad", API, 0),
+    DENY("Deny Missing Replace", NONE, 0),
+    DENY("Deny Clear", TASK, RCL_TASK_ERASE),
+    DENY("Deny Locate", API, 0),
+    NONE("Support Power State"),
+    NONE("Set Power State For Cfg"),
+    NONE("Support T10 Power State"),
+    NONE("Support Temperature"),
+    NONE("NCQ"),
+    NONE("Support Max Rate SATA"),
+    NONE("Support Degraded Media"),
+    TASK("Support Parallel FW Update", FW_UPDATE),
+    NONE("Support Drive Crypto Erase"),
+    NONE("Support SSD Wear Gauge"),
+};
+
+static const struct row vd_ops[] = {
+    SET("Read Policy", VD_POLICY),
+    SET("Write Policy", VD_POLICY),
+    NONE("IO Policy"),
+    SET("Access Policy", VD_POLICY),
+    NONE("Disk Cache Policy"),
+    TASK("Reconstruction", MIGRATE),
+    DENY("Deny Locate", NONE, 0),
+    DENY("Deny CC", TASK, RCL_TASK_CC),
+    NONE("Allow Ctrl Encryption"),
+    NONE("Enable LDBBM"),
+    NONE("Support FastPath"),
+    NONE("Performance Metrics"),
+    NONE("Power Savings"),
+    NONE("Support Powersave Max With Cache"),
+    NONE("Support Breakmirror"),
+    NONE("Support SSC WriteBack"),
+    NONE("Support SSC Association"),
+    NONE("Support VD Hide"),
+    NONE("Support VD Cachebypass"),
+    NONE("Support VD discardCacheDuringLDDelete"),
+    NONE("Support VD Scsi Unmap"),
+};
+
+static void add_hwcfg(struct rcl_node *data, const struct view *v)
+{
+	static const struct row parts[] = {
+	    WORD("ChipRevision", "NA"),
+	    WORD("BatteryFRU", "N/A"),
+	    ZERO("Front End Port Count"),
+	};
+	static const struct row more[] = {
+	    WORD("Serial Debugger", "Absent"),
+	    WORD("NVRAM Size", "NA"),
+	    WORD("Flash Size", "NA"),
+	};
+	static const struct row chips[] = {
+	    WORD("TPM", "Absent"),
+	    WORD("Upgrade Key", "Absent"),
+	    WORD("On Board Expander", "Absent"),
+	    WORD("Temperature Sensor for ROC", "Absent"),
+	    WORD("Temperature Sensor for Controller", "Absent"),
+	    WORD("Upgradable CPLD", "Absent"),
+	    WORD("Upgradable PSOC", "Absent"),
+	    ZERO("Current Size of CacheCade (GB)"),
+	};
+	struct rcl_node *section = rcl_node_add_object(data, "HwCfg");
+
+	add_rows(section, v->caps, ROWS(parts));
+	rcl_node_add_int(section, "Backend Port Count", v->info->max_drives);
+	rcl_node_add_str(section, "BBU", v->caps->backup ? "Present" : "Absent");
+	rcl_node_add_str(section, "Alarm", "Absent");
+	add_rows(section, v->caps, ROWS(more));
+	rcl_node_add_strf(section, "On Board Memory Size", "%uMB", v->caps->cache_mib);
+	rcl_node_add_str(section, "CacheVault Flash Size",
+	                 v->caps->backup == RCL_BACKUP_CACHEVAULT ? "Unknown" : "NA");
+	add_rows(section, v->caps, ROWS(chips));
+	rcl_node_add_int(section, "Current Size of FW Cache (MB)", v->caps->cache_mib);
+	add_roc_temperature(section, v);
+}
+
+/* The rate settings the caps offer, as StorCLI's "Policies Table". */
+static void add_policies_table(struct rcl_node *section, const struct view *v)
+{
+	static const struct {
+		enum rcl_setting setting;
+		const char *name;
+	} rates[] = {
+	    {RCL_SETTING_REBUILD_RATE, "Rebuild Rate"},
+	    {RCL_SETTING_PR_RATE, "PR Rate"},
+	    {RCL_SETTING_BGI_RATE, "BGI Rate"},
+	    {RCL_SETTING_CC_RATE, "Check Consistency Rate"},
+	    {RCL_SETTING_RECON_RATE, "Reconstruction Rate"},
+	};
+	struct rcl_node *table = rcl_node_add_array(section, "Policies Table");
+
+	for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
+		struct rcl_node *row;
+
+		if (!v->settings || !(v->caps->settings >> rates[i].setting & 1))
+			continue;
+		row = rcl_node_add_object(table, NULL);
+		rcl_node_add_str(row, "Policy", rates[i].name);
+		rcl_node_add_strf(row, "Current", "%u %%", v->settings->rate[rates[i].setting]);
+		rcl_node_add_strf(row, "Default", "%u%%", RCL_DEFAULT_RATE);
+	}
+}
+
+static void add_policies(struct rcl_node *data, const struct view *v)
+{
+	static const struct row rest[] = {
+	    WORD("Flush Time(Default)", "NA"),
+	    /* Drives are used in whole MiB (rcl_drive.coerced_bytes). */
+	    WORD("Drive Coercion Mode", "1MB"),
+	    WORD("Battery Warning", "NA"),
+	    ZERO("ECC Bucket Size"),
+	    ZERO("ECC Bucket Leak Rate (hrs)"),
+	    WORD("Restore Hot Spare on Insertion", "NA"),
+	    WORD("Expose Enclosure Devices", "NA"),
+	    WORD("Maintain PD Fail History", "NA"),
+	    WORD("Reorder Host Requests", "NA"),
+	    WORD("Auto detect BackPlane", "NA"),
+	    WORD("Load Balance Mode", "NA"),
+	    WORD("Security Key Assigned", "Off"),
+	    WORD("Disable Online Controller Reset", "NA"),
+	    WORD("Use drive activity for locate", "Off"),
+	};
+	struct rcl_node *section = rcl_node_add_object(data, "Policies");
+
+	add_policies_table(section, v);
+	/* A failed member is rebuilt onto a hot spare by itself. */
+	rcl_node_add_str(section, "Auto Rebuild",
+	                 v->caps->tasks >> RCL_TASK_REBUILD & 1 ? "On" : "Off");
+	add_rows(section, v->caps, ROWS(rest));
+}
+
+static const struct row boot[] = {
+    WORD("BIOS Enumerate VDs", "NA"),
+    WORD("Stop BIOS on Error", "NA"),
+    WORD("Delay during POST", "NA"),
+    WORD("Spin Down Mode", "None"),
+    WORD("Enable Ctrl-R", "No"),
+    WORD("Enable Web BIOS", "No"),
+    WORD("Enable PreBoot CLI", "No"),
+    WORD("Enable BIOS", "No"),
+    WORD("Max Drives to Spinup at One Time", "NA"),
+    WORD("Maximum number of direct attached drives to spin up in 1 min", "NA"),
+    WORD("Delay Among Spinup Groups (sec)", "NA"),
+    WORD("Allow Boot with Preserved Cache", "Off"),
+};
+
+static const struct row high_availability[] = {
+    WORD("Topology Type", "None"),
+    WORD("Cluster Permitted", "No"),
+    WORD("Cluster Active", "No"),
+};
+
+static const struct row defaults_rest[] = {
+    WORD("Phy Polarity", "NA"),
+    WORD("Phy PolaritySplit", "NA"),
+    WORD("Cache When BBU Bad", "Off"),
+    WORD("Cached IO", "Off"),
+    WORD("VD PowerSave Policy", "NA"),
+    WORD("Default spin down time (mins)", "NA"),
+    WORD("Coercion Mode", "1MB"),
+    WORD("ZCR Config", "NA"),
+    WORD("Max Chained Enclosures", "NA"),
+    WORD("Direct PD Mapping", "No"),
+    WORD("Restore Hot Spare on Insertion", "No"),
+    WORD("Expose Enclosure Devices", "No"),
+    WORD("Maintain PD Fail History", "No"),
+    WORD("Zero Based Enclosure Enumeration", "No"),
+    WORD("Disable Puncturing", "NA"),
+    WORD("EnableLDBBM", "No"),
+    WORD("DisableHII", "NA"),
+    WORD("Un-Certified Hard Disk Drives", "Allow"),
+    WORD("SMART Mode", "NA"),
+    WORD("Enable LED Header", "No"),
+    WORD("LED Show Drive Activity", "No"),
+    WORD("Dirty LED Shows Drive Activity", "No"),
+    WORD("EnableCrashDump", "No"),
+    WORD("Disable Online Controller Reset", "NA"),
+    WORD("Treat Single span R1E as R10", "No"),
+    WORD("Power Saving option", "NA"),
+    WORD("TTY Log In Flash", "No"),
+    WORD("Auto Enhanced Import", "No"),
+    WORD("BreakMirror RAID Support", "NA"),
+    WORD("Disable Join Mirror", "NA"),
+    WORD("Enable Shield State", "No"),
+    WORD("Time taken to detect CME", "NA"),
+};
+
+/* @kib as StorCLI writes a strip size: "64 KB", "1.000 MB". */
+static void add_strip(struct rcl_node *section, const char *key, unsigned kib)
+{
+	if (kib < 1024)
+		rcl_node_add_strf(section, key, "%u KB", kib);
+	else
+		rcl_node_add_strf(section, key, "%.3f MB", kib / 1024.0);
+}
+
+/* What "add vd" uses when no option says otherwise, and the rest of StorCLI's defaults. */
+static void add_defaults(struct rcl_node *data, const struct view *v)
+{
+	struct rcl_node *section = rcl_node_add_object(data, "Defaults");
+
+	add_strip(section, "Strip Size", v->caps->strip_default_kib);
+	rcl_node_add_str(section, "Write Policy", rcl_write_policy_name(v->caps->default_write));
+	rcl_node_add_str(section, "Read Policy", rcl_read_policy_name(v->caps->default_read));
+	add_rows(section, v->caps, ROWS(defaults_rest));
+}
+
+/* "(2 drives)" for a fixed mirror width, "(2 or more drives)" for any. */
+static size_t mirror_width(char *out, size_t size, unsigned drives, const char *per)
+{
+	if (drives)
+		return (size_t)snprintf(out, size, "(%u drives%s)", drives, per);
+	return (size_t)snprintf(out, size, "(2 or more drives%s)", per);
+}
+
+/*
+ * StorCLI's "RAID Level Supported": "RAID0, RAID1(2 drives), ..., RAID60".
+ * In a fixed buffer (all seven levels fit): no allocation left to fail.
+ */
+static void add_levels(struct rcl_node *section, const struct rcl_caps *caps)
+{
+	char text[192] = "";
+	size_t len = 0;
+
+	for (unsigned l = RCL_RAID0; l <= RCL_RAID60; l++) {
+		if (!(caps->levels & (1u << l)))
+			continue;
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "%s%s", len ? ", " : "",
+		                        rcl_raid_level_name(l));
+		if (l == RCL_RAID1)
+			len +=
+			    mirror_width(text + len, sizeof(text) - len, caps->mirror_drives, "");
+		else if (l == RCL_RAID10)
+			len += mirror_width(text + len, sizeof(text) - len, caps->mirror_drives,
+			                    " per span");
+	}
+	rcl_node_add_str(section, "RAID Level Supported", text);
+}
+
+static void add_capabilities(struct rcl_node *data, const struct view *v)
+{
+	/* The library's VD rules refuse no mix of interfaces or media. */
+	static const struct row mixes[] = {
+	    WORD("Mix in Enclosure", "Allowed"),
+	    WORD("Mix of SAS/SATA of HDD type in VD", "Allowed"),
+	    WORD("Mix of SAS/SATA of SSD type in VD", "Allowed"),
+	    WORD("Mix of SSD/HDD in VD", "Allowed"),
+	    WORD("SAS Disable", "NA"),
+	};
+	static const struct row io[] = {
+	    WORD("Max Parallel Commands", "NA"),
+	    WORD("Max SGE Count", "NA"),
+	    WORD("Max Data Transfer Size", "NA"),
+	    WORD("Max Strips PerIO", "NA"),
+	    ZERO("Max Configurable CacheCade Size(GB)"),
+	    ZERO("Max Transportable DGs"),
+	    WORD("Enable Snapdump", "No"),
+	    WORD("Enable SCSI Unmap", "No"),
+	    WORD("FDE Drive Mix Support", "No"),
+	};
+	const struct rcl_caps *caps = v->caps;
+	struct rcl_node *section = rcl_node_add_object(data, "Capabilities");
+
+	rcl_node_add_str(section, "Supported Drives", caps->drive_kinds);
+	add_levels(section, caps);
+	rcl_node_add_str(section, "Enable JBOD", v->info->jbod ? "Yes" : "No");
+	add_rows(section, caps, ROWS(mixes));
+	rcl_node_add_int(section, "Max Arms Per VD", caps->max_drives_per_span);
+	rcl_node_add_int(section, "Max Spans Per VD", caps->max_spans);
+	rcl_node_add_int(section, "Max Arrays", caps->max_dgs);
+	rcl_node_add_int(section, "Max VD per array", caps->max_vds_per_dg);
+	rcl_node_add_int(section, "Max Number of VDs", caps->max_vds);
+	rcl_node_add_int(section, "Max Drives", v->info->max_drives);
+	add_rows(section, caps, ROWS(io));
+	add_strip(section, "Min Strip Size", caps->strip_min_kib);
+	add_strip(section, "Max Strip Size", caps->strip_max_kib);
+}
+
+/* A scheduled task's next start as "show all" gives it: "NA" when none is waiting. */
+static void add_next_launch(struct rcl_node *section, const char *key, int64_t at)
+{
+	char text[64];
+
+	if (at)
+		format_time(text, sizeof(text), (time_t)at);
+	rcl_node_add_str(section, key, at ? text : "NA");
+}
+
+/*
+ * StorCLI's "<n> hrs" for a task that runs by itself every @delay hours
+ * (consumers test for "hrs"), else @off.
+ */
+static void add_reoccurrence(struct rcl_node *section, const char *key, bool scheduled,
+                             unsigned delay, const char *off)
+{
+	if (scheduled)
+		rcl_node_add_strf(section, key, "%u hrs", delay);
+	else
+		rcl_node_add_str(section, key, off);
+}
+
+static void add_scheduled_tasks(struct rcl_node *data, const struct view *v)
+{
+	static const struct row battery[] = {
+	    WORD("Battery learn Reoccurrence", "NA"),
+	    WORD("Next Battery Learn", "NA"),
+	    WORD("OEMID", "NA"),
+	};
+	const struct rcl_ctrl_settings *s = v->settings;
+	bool cc = s && v->caps->settings >> RCL_SETTING_CC_SCHEDULE & 1;
+	bool pr = s && v->caps->settings >> RCL_SETTING_PR_SCHEDULE & 1;
+	struct rcl_node *section = rcl_node_add_object(data, "Scheduled Tasks");
+
+	add_reoccurrence(section, "Consistency Check Reoccurrence", cc && s->cc_mode != RCL_CC_OFF,
+	                 cc ? s->cc.delay : 0, cc ? rcl_cc_mode_name(s->cc_mode) : "NA");
+	add_next_launch(section, "Next Consistency check launch",
+	                cc ? v->status->cc.next_start : 0);
+	add_reoccurrence(section, "Patrol Read Reoccurrence", pr && s->pr_mode == RCL_PR_AUTO,
+	                 pr ? s->pr.delay : 0, pr ? rcl_pr_mode_name(s->pr_mode) : "NA");
+	add_next_launch(section, "Next Patrol Read launch", pr ? v->status->patrol.next_start : 0);
+	add_rows(section, v->caps, ROWS(battery));
+}
+
+/* No options are licensed: raidcli's controllers have them all (and "show" counts 0 ASOs). */
+static void add_software_options(struct rcl_node *data)
+{
+	struct rcl_node *row =
+	    rcl_node_add_object(rcl_node_add_array(data, "Advanced Software Option"), NULL);
+
+	/* StorCLI's keys start with a space. */
+	rcl_node_add_str(row, "Adv S/W Opt", "None");
+	rcl_node_add_str(row, " Time Remaining", "NA");
+	rcl_node_add_str(row, " Mode", "-");
+	rcl_node_add_str(data, "Safe ID", "NA");
+}
+
+/* The cache backup module, as StorCLI's CacheVault table lists it. */
+static void add_cachevault(struct rcl_node *data, const struct view *v)
+{
+	struct rcl_node *row =
+	    rcl_node_add_object(rcl_node_add_array(data, "Cachevault_Info"), NULL);
+	bool present = v->caps->backup == RCL_BACKUP_CACHEVAULT;
+
+	rcl_node_add_str(row, "Model", present ? "Unknown" : "Absent");
+	rcl_node_add_str(row, "State", present ? "Unknown" : "Absent");
+	/* As add_roc_temperature(), in StorCLI's "18C" form. */
+	rcl_node_add_str(row, "Temp", v->compat ? "0C" : "NA");
+	rcl_node_add_str(row, "Mode", "-");
+	rcl_node_add_str(row, "MfgDate", "NA");
+}
+
+enum rcl_status cmd_ctrl_show_all(struct cmd_ctx *c, struct rcl_error *err)
+{
+	struct rcl_node *data = c->res->data;
+	struct rcl_ctrl_settings s;
+	struct rcl_schedule_status status;
+	struct view v = {
+	    .info = rcl_ctrl_info(c->ctrl),
+	    .caps = rcl_ctrl_caps(c->ctrl),
+	    .settings = &s,
+	    .status = &status,
+	    .compat = rcl_ctrl_storcli_compat(c->ctrl) == RCL_STORCLI_COMPAT_MEGARAID_SAS,
+	};
+	enum rcl_status st = rcl_ctrl_settings_get(c->ctrl, &s, err);
+
+	if (!st)
+		st = rcl_ctrl_schedule_status(c->ctrl, &status, err);
+	/* A controller without task settings shows their rows as absent. */
+	if (st == RCL_UNSUPPORTED)
+		v.settings = NULL;
+	else if (st)
+		return st;
+	add_basics(data, c, &v);
+	add_version(data, &v);
+	add_bus(rcl_node_add_object(data, "Bus"), v.info);
+	rcl_node_add_str(rcl_node_add_object(data, "Pending Images in Flash"), "Image name",
+	                 "No pending images");
+	add_status(data, &v);
+	add_rows(rcl_node_add_object(data, "Supported Adapter Operations"), v.caps,
+	         ROWS(adapter_ops));
+	add_rows(rcl_node_add_object(data, "Supported PD Operations"), v.caps, ROWS(pd_ops));
+	add_rows(rcl_node_add_object(data, "Supported VD Operations"), v.caps, ROWS(vd_ops));
+	add_software_options(data);
+	add_hwcfg(data, &v);
+	add_policies(data, &v);
+	add_rows(rcl_node_add_object(data, "Boot"), v.caps, ROWS(boot));
+	add_rows(rcl_node_add_object(data, "High Availability"), v.caps, ROWS(high_availability));
+	add_defaults(data, &v);
+	add_capabilities(data, &v);
+	add_scheduled_tasks(data, &v);
+	rcl_node_add_str(rcl_node_add_object(data, "Security Protocol properties"),
+	                 "Security Protocol", "None");
+	add_counts_and_lists(data, c->ctrl);
+	add_cachevault(data, &v);
+	return RCL_OK;
+}
+
+enum rcl_status cmd_ctrl_set_compat(struct cmd_ctx *c, struct rcl_error *err)
+{
+	const char *mode = cmd_value(c->args, "storclicompat");
+	enum rcl_storcli_compat compat;
+	struct rcl_node *row;
+	enum rcl_status st;
+
+	if (!mode)
+		return rcl_fail(
+		    err, RCL_INVALID_COMMAND,
+		    "give the mode: storclicompat=megaraid_sas or storclicompat=off, as in: "
+		    "%s",
+		    c->args->cmd->example);
+	st = rcl_storcli_compat_parse(mode, &compat, err);
+	if (!st)
+		st = rcl_ctrl_set_storcli_compat(c->ctrl, compat, err);
+	if (st)
+		return st;
+	/* StorCLI answers a controller "set" with the property's new value. */
+	row = rcl_node_add_object(rcl_node_add_array(c->res->data, "Controller Properties"), NULL);
+	rcl_node_add_str(row, "Ctrl_Prop", "StorCLI Compatibility");
+	rcl_node_add_str(row, "Value", rcl_storcli_compat_name(compat));
+	return RCL_OK;
+}
