@@ -26,8 +26,8 @@
  *    needs a raidcli controller process (only the soft engine does: a card
  *    runs its own tasks). "show all", the system overview and the checks
  *    before a command runs read it; nothing in the CLI names a kind.
- * 4. Add one line to the backends[] list in lib/registry.c and the folder's
- *    files to lib/meson.build.
+ * 4. Add the kind's name to backend_kinds in lib/meson.build (registry.c
+ *    lists every kind from it) and the folder's files to the sources there.
  * 5. Add tests: unit tests for the backend's own parsing, and golden cases
  *    for what its controllers show.
  *
@@ -152,7 +152,5 @@ struct rcl_backend_ops {
 	enum rcl_status (*foreign_delete)(struct rcl_ctrl *ctrl, bool force,
 	                                  struct rcl_foreign *out, struct rcl_error *err);
 };
-
-extern const struct rcl_backend_ops rcl_soft_ops;
 
 #endif /* RCL_BACKEND_H */
