@@ -606,6 +606,13 @@ static const struct rcl_caps soft_caps = {
     .exports = true,
 };
 
+/*
+ * The controller process's hooks (lib/soft/service/process.c), in the
+ * raidcli program only: weak, so that the shared library, which does not
+ * hold them, leaves @process NULL (backend.h).
+ */
+extern const struct rcl_process_ops rcl_soft_process __attribute__((weak));
+
 const struct rcl_backend_ops rcl_soft_ops = {
     .name = "soft",
     .caps = &soft_caps,
@@ -627,6 +634,7 @@ const struct rcl_backend_ops rcl_soft_ops = {
     .foreign_show = rcl_soft_foreign_show,
     .foreign_import = rcl_soft_foreign_import,
     .foreign_delete = rcl_soft_foreign_delete,
+    .process = &rcl_soft_process,
 };
 
 /* Create the sparse image for @slot in sc->image_dir; never overwrite. */
