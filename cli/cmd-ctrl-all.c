@@ -19,9 +19,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cc-schedule.h"
 #include "cli.h"
-#include "patrol.h"
 
 /* What a "show all" section reads. */
 struct view {

@@ -1,13 +1,36 @@
 // SPDX-License-Identifier: MIT
 /*
  * cmd-service.c - the controller process: /cN serve, /cN show service,
- * /cN stop service (server/service.h has the process itself).
+ * /cN stop service (server/service.h has the process itself; it runs the
+ * commands CLIs send it through run_sent()).
  */
 #include <time.h>
 #include <unistd.h>
 
 #include "export.h"
 #include "service.h"
+
+/*
+ * The process's service_handler: a command a CLI sent, parsed again here
+ * and run as that CLI would, on controller @id alone.
+ */
+static void run_sent(int argc, char **argv, unsigned id, struct rcl_reply *reply)
+{
+	struct rcl_error err = {0};
+	struct cmd_args args;
+
+	if (cli_parse(argc, argv, &args, &err) || args.help || (args.cmd->flags & CMD_LOCAL) ||
+	    !(args.cmd->flags & CMD_PER_CTRL)) {
+		if (!err.status)
+			rcl_fail(&err, RCL_INVALID_COMMAND,
+			         "the controller process does not run this command");
+		cli_reply_error(reply, NULL, &err);
+		return;
+	}
+	/* The client asks once per controller: narrow /call or /c0,1 to this one. */
+	args.path.ctrl = (struct id_set){.given = true, .count = 1, .ids = {id}};
+	cli_run(&args, reply);
+}
 
 enum rcl_status cmd_ctrl_serve(struct cmd_ctx *c, struct rcl_error *err)
 {
@@ -24,7 +47,7 @@ enum rcl_status cmd_ctrl_serve(struct cmd_ctx *c, struct rcl_error *err)
 	/* The process takes the controller lock per command, never for its lifetime. */
 	rcl_ctrl_close(c->ctrl);
 	c->ctrl = NULL;
-	st = service_serve(c->lib, id, err);
+	st = service_serve(c->lib, id, run_sent, err);
 	if (!st)
 		rcl_result_describe(c->res, "The controller process of /c%u stopped.", id);
 	return st;

@@ -68,7 +68,8 @@ static enum rcl_status reach_service(struct rcl_ctx *lib, const struct cmd_args 
 		if (starts)
 			st = service_start(lib, id, &started, err);
 		if (!st)
-			st = service_forward(lib, args, id, res, forwarded, err);
+			st = service_forward(lib, args->argc, args->argv, flags & CMD_WRITES, id,
+			                     res, forwarded, err);
 		if (!starts)
 			break;
 	}

@@ -24,10 +24,11 @@
  * 3. Describe the kind in a static struct rcl_caps: its RAID levels, strip
  *    sizes, limits, tasks, settings, cache and battery, and whether it
  *    needs a raidcli controller process (only the soft engine does: a card
- *    runs its own tasks). "show all", the system overview and the checks
- *    before a command runs read it; nothing in the CLI names a kind.
- * 4. Add one line to the backends[] list in lib/registry.c and the folder's
- *    files to lib/meson.build.
+ *    runs its own tasks; such a kind also fills @process, below). "show
+ *    all", the system overview and the checks before a command runs read
+ *    it; nothing in the CLI names a kind.
+ * 4. Add the kind's name to backend_kinds in lib/meson.build (registry.c
+ *    lists every kind from it) and the folder's files to the sources there.
  * 5. Add tests: unit tests for the backend's own parsing, and golden cases
  *    for what its controllers show.
  *
@@ -50,10 +51,19 @@
  *   exit or format for display, and never include cli/ headers.
  * - ctrl->priv is the backend's own; only it reads or frees it.
  *
+ * The controller process
+ * ----------------------
+ * A kind whose caps say needs_process runs its tasks and exports in
+ * "raidcli /cN serve" (server/serve.c): the process owns the controller,
+ * answers the CLI's commands on its control socket and, between them,
+ * calls the kind's struct rcl_process_ops (below). server/ knows no kind:
+ * everything the process does for one lives in the kind's folder (the
+ * soft controller's in lib/soft/service/).
+ *
  * Not in the contract yet (issue 22's next steps): starting, stopping and
- * following tasks, drive health and exports. The
- * caps already say which of them a kind has; the soft controller's process
- * (server/) still reaches its engine directly.
+ * following tasks, drive health and exports. The caps already say which
+ * of them a kind has; the CLI still reaches the soft controller's for
+ * them (tests/layering-known.txt lists where).
  */
 #ifndef RCL_BACKEND_H
 #define RCL_BACKEND_H
@@ -61,6 +71,7 @@
 #include "raidcli.h"
 
 struct rcl_ctrl;
+struct rcl_process_ops;
 
 /* The size of a registry key: a backend's own name for one controller. */
 #define RCL_KEY_SIZE 64
@@ -135,6 +146,11 @@ struct rcl_ctrl;
  * @schedule_status: what the patrol read and the scheduled consistency
  *		check are doing, @out zeroed: counts, state and next start,
  *		never text (the CLI builds StorCLI's rows).
+ *
+ * The controller process:
+ * @process:	the hooks its process calls, for a kind whose caps say
+ *		needs_process (struct rcl_process_ops); NULL for the others,
+ *		and in a program that does not link the process (below).
  */
 struct rcl_backend_ops {
 	const char *name;
@@ -187,8 +203,59 @@ struct rcl_backend_ops {
 	                                const struct rcl_ctrl_settings *s, struct rcl_error *err);
 	enum rcl_status (*schedule_status)(struct rcl_ctrl *ctrl, struct rcl_schedule_status *out,
 	                                   struct rcl_error *err);
+
+	const struct rcl_process_ops *process;
 };
 
-extern const struct rcl_backend_ops rcl_soft_ops;
+/**
+ * struct rcl_process_ops - what a controller's process does for its kind.
+ *
+ * "raidcli /cN serve" (server/serve.c) serves one controller, @id below,
+ * in one loop on one thread, and calls these from that thread only, in
+ * this order: @start once, then, around the commands it answers, @poll,
+ * @tick, @after_command and @notified, and @stop once at the end. None
+ * is handed a lock or an open controller: each opens the controller as
+ * it needs (the process takes the controller lock per command, never for
+ * its lifetime). They report through the process's log (service_log(),
+ * server/service.h), not through a result: no user waits on them.
+ *
+ * @start:	the process owns the controller: start what runs without a
+ *		command (the soft kind serves the exports it persisted).
+ * @poll:	look for work to start: lost members to hand to hot spares,
+ *		tasks that are due. Called after @start, after each command
+ *		and after each @notified; a process started on demand for a
+ *		command calls it only once that command ran (a command that
+ *		names the drive to take a lost member's place must come first).
+ * @tick:	follow the running tasks (record checkpoints, move on from
+ *		those that ended). Called on every turn of the loop: at least
+ *		once a second while @busy, at least every two seconds else.
+ * @busy:	whether a task runs, so the loop ticks every second.
+ * @after_command: a command ran and changed what it changed: bring what
+ *		runs to the new configuration before the CLI gets its answer
+ *		(when it returns, open volumes and exports follow the change).
+ * @notified:	the process's wake-up pipe has data: @fd is its read end.
+ *		The kind's own threads write to its other end
+ *		(service_notify_fd()) with what only the loop may act on (a
+ *		failed member to record); read it all and act on it. Called
+ *		once more after @stop, for what came meanwhile.
+ * @stop:	the process stops: stop every task, recording where it
+ *		stood, and everything @start started.
+ *
+ * Where the hooks live: a kind's process code needs server/'s NBD server
+ * and process helpers, which themselves use libraidcli, so it is not part
+ * of libraidcli but a static library the raidcli program links whole (the
+ * soft kind's: lib/soft/service/meson.build). The kind's ops table
+ * refers to its hooks weakly: in a program that does not link them (a
+ * user of the shared library) @process is NULL, and no process runs.
+ */
+struct rcl_process_ops {
+	void (*start)(unsigned id);
+	void (*poll)(unsigned id);
+	void (*tick)(unsigned id);
+	bool (*busy)(void);
+	void (*after_command)(unsigned id);
+	void (*notified)(int fd, unsigned id);
+	void (*stop)(unsigned id);
+};
 
 #endif /* RCL_BACKEND_H */

@@ -13,12 +13,20 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "backends.h"
 #include "internal.h"
 
 #define REGISTRY_FORMAT 1
 
+/* Every kind's ops table: RCL_BACKENDS lists lib/meson.build's backend_kinds. */
+#define RCL_BACKEND(kind) extern const struct rcl_backend_ops rcl_##kind##_ops;
+RCL_BACKENDS
+#undef RCL_BACKEND
+
 static const struct rcl_backend_ops *const backends[] = {
-    &rcl_soft_ops,
+#define RCL_BACKEND(kind) &rcl_##kind##_ops,
+    RCL_BACKENDS
+#undef RCL_BACKEND
 };
 
 static const struct rcl_backend_ops *backend_by_name(const char *name)

@@ -2,7 +2,7 @@
 /*
  * control.c - the control socket's protocol, both ends: a CLI forwards a
  * command to its controller's process and gets the result tree back; the
- * process runs the command (service_handle_request()) and sends it. Also
+ * process runs the command (the CLI's service_handler) and sends it. Also
  * the process's files, the owner-lock probe, start on demand and stop.
  *
  * One connection carries one exchange: the client writes a JSON request
@@ -24,6 +24,8 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -34,7 +36,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "export.h"
 #include "internal.h"
 #include "service.h"
 #include "sock-io.h"
@@ -418,12 +419,21 @@ static void log_command(char *const *argv, size_t argc, const struct rcl_reply *
 	rcl_buf_release(&words);
 }
 
-/* Parse and run the request's argv on controller @id into @reply. */
-static void run_request(json_object *req, unsigned id, struct rcl_reply *reply)
+/* A failure of the request itself, for no controller in particular. */
+static void reply_error(struct rcl_reply *reply, const struct rcl_error *err)
+{
+	struct rcl_result *res = rcl_reply_add(reply, -1);
+
+	if (res)
+		rcl_result_fail(res, err);
+}
+
+/* Run the request's argv on controller @id into @reply, through @run. */
+static void run_request(json_object *req, unsigned id, service_handler *run,
+                        struct rcl_reply *reply)
 {
 	json_object *words = NULL;
 	struct rcl_error err = {0};
-	struct cmd_args args;
 	char *argv[64];
 	size_t argc = 0;
 
@@ -442,7 +452,7 @@ static void run_request(json_object *req, unsigned id, struct rcl_reply *reply)
 	if (!argc || argc > sizeof(argv) / sizeof(argv[0])) {
 		rcl_fail(&err, RCL_INVALID_COMMAND,
 		         "the controller process got a malformed request");
-		cli_reply_error(reply, NULL, &err);
+		reply_error(reply, &err);
 		return;
 	}
 	/* Another version may parse the words otherwise: ask for a restart instead. */
@@ -452,25 +462,15 @@ static void run_request(json_object *req, unsigned id, struct rcl_reply *reply)
 		         "restart it: raidcli /c%u stop service",
 		         id, RAIDCLI_VERSION,
 		         json_str(req, "version") ? json_str(req, "version") : "(unknown)", id);
-		cli_reply_error(reply, NULL, &err);
+		reply_error(reply, &err);
 		return;
 	}
-	if (cli_parse((int)argc, argv, &args, &err) || args.help || (args.cmd->flags & CMD_LOCAL) ||
-	    !(args.cmd->flags & CMD_PER_CTRL)) {
-		if (!err.status)
-			rcl_fail(&err, RCL_INVALID_COMMAND,
-			         "the controller process does not run this command");
-		cli_reply_error(reply, NULL, &err);
-		return;
-	}
-	/* The client asks once per controller: narrow /call or /c0,1 to this one. */
-	args.path.ctrl = (struct id_set){.given = true, .count = 1, .ids = {id}};
 	use_time_zone(req);
-	cli_run(&args, reply);
+	run((int)argc, argv, id, reply);
 	log_command(argv, argc, reply);
 }
 
-static char *handle_request(const char *text, unsigned id)
+static char *handle_request(const char *text, unsigned id, service_handler *run)
 {
 	json_object *req = json_tokener_parse(text), *results = json_object_new_array();
 	json_object *root = json_object_new_object();
@@ -478,7 +478,7 @@ static char *handle_request(const char *text, unsigned id)
 	char *out;
 
 	rcl_reply_init(&reply);
-	run_request(req, id, &reply);
+	run_request(req, id, run, &reply);
 	for (size_t i = 0; i < reply.count; i++)
 		json_object_array_add(results, result_to_json(&reply.results[i]));
 	json_object_object_add(root, "results", results);
@@ -489,7 +489,7 @@ static char *handle_request(const char *text, unsigned id)
 	return out;
 }
 
-bool service_answer(int fd, unsigned id)
+bool service_answer(int fd, unsigned id, service_handler *run, void (*ran)(unsigned id))
 {
 	struct rcl_buf request = RCL_BUF_INIT;
 	struct rcl_error err = {0};
@@ -503,9 +503,9 @@ bool service_answer(int fd, unsigned id)
 		rcl_buf_release(&request);
 		return false;
 	}
-	reply = handle_request(request.buf, id);
-	/* Before answering: when the CLI returns, the exports follow the change. */
-	exports_refresh(id);
+	reply = handle_request(request.buf, id, run);
+	/* Before answering: when the CLI returns, what runs follows the change. */
+	ran(id);
 	if (!reply || send_all(fd, reply, &err))
 		service_log("could not answer a request: %s", reply ? err.msg : "out of memory");
 	rcl_free(reply);
@@ -554,15 +554,15 @@ static bool exited(const struct service_paths *p, unsigned ms)
 	return true;
 }
 
-static char *request_text(const struct cmd_args *args, unsigned id)
+static char *request_text(int argc, char *const *argv, unsigned id)
 {
-	json_object *req = json_object_new_object(), *argv = json_object_new_array();
+	json_object *req = json_object_new_object(), *words = json_object_new_array();
 	const char *tz = getenv("TZ");
 	char *text;
 
-	for (int i = 0; i < args->argc; i++)
-		json_object_array_add(argv, json_object_new_string(args->argv[i]));
-	json_object_object_add(req, "argv", argv);
+	for (int i = 0; i < argc; i++)
+		json_object_array_add(words, json_object_new_string(argv[i]));
+	json_object_object_add(req, "argv", words);
 	json_object_object_add(req, "ctrl", json_object_new_int((int)id));
 	json_object_object_add(req, "version", json_object_new_string(RAIDCLI_VERSION));
 	if (tz)
@@ -600,8 +600,9 @@ static bool request_untaken(enum rcl_status st, const struct rcl_error *err)
 	return st && (err->sys_errno == EPIPE || err->sys_errno == ECONNRESET);
 }
 
-enum rcl_status service_forward(struct rcl_ctx *lib, const struct cmd_args *args, unsigned id,
-                                struct rcl_result *res, bool *forwarded, struct rcl_error *err)
+enum rcl_status service_forward(struct rcl_ctx *lib, int argc, char *const *argv, bool writes,
+                                unsigned id, struct rcl_result *res, bool *forwarded,
+                                struct rcl_error *err)
 {
 	struct rcl_buf reply = RCL_BUF_INIT;
 	struct service_paths p;
@@ -621,7 +622,7 @@ enum rcl_status service_forward(struct rcl_ctx *lib, const struct cmd_args *args
 	fd = connect_service(&p, &pid, err);
 	if (fd < 0)
 		return pid ? err->status : RCL_OK;
-	request = request_text(args, id);
+	request = request_text(argc, argv, id);
 	if (!request) {
 		close(fd);
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
@@ -629,8 +630,7 @@ enum rcl_status service_forward(struct rcl_ctx *lib, const struct cmd_args *args
 	st = service_exchange(fd, request, &reply, err);
 	close(fd);
 	untaken = request_untaken(st, err);
-	if ((untaken || ((st || !reply.len) && !(args->cmd->flags & CMD_WRITES))) &&
-	    exited(&p, DYING_MS)) {
+	if ((untaken || ((st || !reply.len) && !writes)) && exited(&p, DYING_MS)) {
 		/*
 		 * It died before taking the command, or before answering one
 		 * that changes nothing: the caller runs it without the process,

@@ -2,20 +2,22 @@
 /*
  * serve.c - the controller process: "raidcli /cN serve" in the foreground.
  *
- * It takes the owner lock, listens on the control socket, serves the
- * persisted exports, and runs one loop on one thread: a command from a
- * CLI (answered, then the open volumes refreshed from the new
- * configuration), a failed member reported by an I/O thread (through a
+ * It takes the owner lock, listens on the control socket, and runs one
+ * loop on one thread: a command from a CLI (run by the CLI's handler,
+ * then the backend's process hooks bring what runs to the new
+ * configuration), a wake-up from one of the backend's threads (through a
  * pipe, so the configuration is only ever changed from here), or SIGTERM
- * or SIGINT (stop the exports, flush, exit 0). It also stops, the same way,
- * once its lock file is gone (owner_lost()). Every event is one line on
- * stderr with the time.
+ * or SIGINT (stop, exit 0). It also stops, the same way, once its lock
+ * file is gone (owner_lost()). What it runs for the controller (tasks,
+ * exports) is the backend's: its struct rcl_process_ops (backend.h).
+ * Every event is one line on stderr with the time.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -26,9 +28,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "export.h"
+#include "internal.h"
 #include "service.h"
-#include "tasks.h"
 
 /* A CLI that connects and then sends nothing does not hold the loop longer than this. */
 #define CLIENT_TIMEOUT_S 30
@@ -44,7 +45,9 @@ struct server {
 	int listen_fd;
 	int signal_fd;
 	int notify[2];
-	bool waiting; /* started on demand: no tasks_poll() before its command */
+	bool waiting; /* started on demand: no @process->poll() before its command */
+	const struct rcl_process_ops *process;
+	service_handler *run;
 };
 
 /* The one server of this process, while it serves. */
@@ -179,7 +182,7 @@ static bool answer_one(struct server *srv, bool *commanded)
 		return false;
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	answered = service_answer(fd, srv->paths.id);
+	answered = service_answer(fd, srv->paths.id, srv->run, srv->process->after_command);
 	close(fd);
 	if (commanded)
 		*commanded = answered;
@@ -252,7 +255,8 @@ static enum rcl_status serve_loop(struct server *srv, struct rcl_error *err)
 	for (;;) {
 		bool answered = false;
 
-		ready = poll(fds, sizeof(fds) / sizeof(fds[0]), tasks_busy() ? TICK_MS : IDLE_MS);
+		ready = poll(fds, sizeof(fds) / sizeof(fds[0]),
+		             srv->process->busy() ? TICK_MS : IDLE_MS);
 		if (ready < 0) {
 			if (errno == EINTR)
 				continue;
@@ -267,17 +271,17 @@ static enum rcl_status serve_loop(struct server *srv, struct rcl_error *err)
 		if (owner_lost(srv))
 			return stop_orphaned(srv, err);
 		if (fds[2].revents)
-			exports_notified(srv->notify[0], srv->paths.id);
+			srv->process->notified(srv->notify[0], srv->paths.id);
 		if (fds[1].revents)
 			answer_one(srv, &answered);
 		/* Its command ran, or none came (its CLI gave up): the first look now. */
 		if (srv->waiting && (answered || !ready)) {
 			srv->waiting = false;
-			tasks_poll(srv->paths.id);
+			srv->process->poll(srv->paths.id);
 		} else if (!srv->waiting && (fds[1].revents || fds[2].revents)) {
-			tasks_poll(srv->paths.id);
+			srv->process->poll(srv->paths.id);
 		}
-		tasks_tick(srv->paths.id);
+		srv->process->tick(srv->paths.id);
 	}
 }
 
@@ -297,13 +301,34 @@ static void server_close(struct server *srv)
 		close(srv->owner_fd);
 }
 
-enum rcl_status service_serve(struct rcl_ctx *lib, unsigned id, struct rcl_error *err)
+/* Controller @id's process hooks; a kind that runs no process has none. */
+static enum rcl_status find_process(struct rcl_ctx *lib, unsigned id,
+                                    const struct rcl_process_ops **process, struct rcl_error *err)
 {
-	struct server srv = {.owner_fd = -1, .listen_fd = -1, .signal_fd = -1, .notify = {-1, -1}};
+	for (size_t i = 0; i < lib->count; i++) {
+		const struct rcl_backend_ops *ops = lib->entries[i].ops;
+
+		if (lib->entries[i].id != id)
+			continue;
+		*process = ops->caps->needs_process ? ops->process : NULL;
+		return *process
+		           ? RCL_OK
+		           : rcl_unsupported(err, ops->caps->kind, "a controller process", NULL);
+	}
+	return rcl_fail(err, RCL_NOT_FOUND, "controller /c%u not found", id);
+}
+
+enum rcl_status service_serve(struct rcl_ctx *lib, unsigned id, service_handler *run,
+                              struct rcl_error *err)
+{
+	struct server srv = {
+	    .owner_fd = -1, .listen_fd = -1, .signal_fd = -1, .notify = {-1, -1}, .run = run};
 	enum rcl_status st;
 
 	/* Signals first: a client may signal as soon as the socket appears. */
 	st = catch_signals(&srv, err);
+	if (!st)
+		st = find_process(lib, id, &srv.process, err);
 	if (!st)
 		st = service_paths(lib, id, &srv.paths, err);
 	if (!st)
@@ -319,16 +344,15 @@ enum rcl_status service_serve(struct rcl_ctx *lib, unsigned id, struct rcl_error
 	srv.started = time(NULL);
 	serving = &srv;
 	service_log("serving /c%u (pid %d) on %s", id, (int)getpid(), srv.paths.socket);
-	exports_start_all(id);
+	srv.process->start(id);
 	srv.waiting = getenv(SERVICE_ON_DEMAND_ENV) != NULL;
 	unsetenv(SERVICE_ON_DEMAND_ENV); /* not for what it runs */
 	if (!srv.waiting)
-		tasks_poll(id);
+		srv.process->poll(id);
 	st = serve_loop(&srv, err);
-	tasks_stop_all(id);
-	exports_stop_all();
-	/* Members failed meanwhile are recorded before the process goes (their writes failed). */
-	exports_notified(srv.notify[0], id);
+	srv.process->stop(id);
+	/* What came meanwhile (a member whose writes failed) is handled before the process goes. */
+	srv.process->notified(srv.notify[0], id);
 	service_log("stopped");
 	serving = NULL;
 	server_close(&srv);

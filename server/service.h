@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * service.h - a soft controller's controller process ("raidcli /cN serve")
- * and how the CLI reaches it.
+ * service.h - a controller's process ("raidcli /cN serve"), for a kind
+ * that needs one, and how the CLI reaches it.
  *
  * The process holds the controller's owner lock (<state>/locks/<backend>-
  * <key>.owner, flock()ed for its lifetime, its pid inside) and listens on
  * <state>/run/<backend>-<key>.sock (mode 0600). A CLI that finds the owner
  * lock held sends each per-controller command there (control.c) and renders
  * the result the process sends back, so output is the same either way. The
- * process runs commands one at a time, through the same command table, and
- * serves the controller's NBD exports (export.h).
+ * process runs commands one at a time, through the CLI's handler (so the
+ * same command table), and what its backend runs between them (tasks,
+ * exports: backend.h's struct rcl_process_ops). Nothing here knows the
+ * CLI's types or a kind of controller.
  */
 #ifndef RCL_SERVER_SERVICE_H
 #define RCL_SERVER_SERVICE_H
@@ -17,7 +19,7 @@
 #include <limits.h>
 #include <sys/types.h>
 
-#include "cli.h"
+#include "raidcli.h"
 
 /* The longest Unix socket path bind() and connect() take (sun_path less its NUL). */
 #define SERVICE_SOCKET_MAX 107
@@ -63,13 +65,24 @@ void service_sockaddr(struct sockaddr_un *addr, const char *path);
 pid_t service_pid(const struct service_paths *p);
 
 /*
- * service_forward() - run @args on controller @id in its process, if one
- * runs and it is not this one: *@forwarded says whether it did; then @res
- * holds the process's result. Return: RCL_OK or why the process could not
- * be reached.
+ * service_handler - how the process runs one command a CLI sent: the
+ * user's @argc words @argv (as service_forward() got them), on controller
+ * @id alone, every result into @reply. The CLI passes its own to
+ * service_serve(): it parses the words again and runs them as it would.
  */
-enum rcl_status service_forward(struct rcl_ctx *lib, const struct cmd_args *args, unsigned id,
-                                struct rcl_result *res, bool *forwarded, struct rcl_error *err);
+typedef void service_handler(int argc, char **argv, unsigned id, struct rcl_reply *reply);
+
+/*
+ * service_forward() - run the command of @argc words @argv on controller
+ * @id in its process, if one runs and it is not this one: *@forwarded says
+ * whether it did; then @res holds the process's result. @writes: whether
+ * the command changes anything (one that does not is run again, here or
+ * in a new process, if the process died before answering). Return: RCL_OK
+ * or why the process could not be reached.
+ */
+enum rcl_status service_forward(struct rcl_ctx *lib, int argc, char *const *argv, bool writes,
+                                unsigned id, struct rcl_result *res, bool *forwarded,
+                                struct rcl_error *err);
 
 /*
  * service_start() - start controller @id's process unless one runs: a
@@ -86,18 +99,21 @@ enum rcl_status service_stop(struct rcl_ctx *lib, unsigned id, pid_t *pid, struc
 /*
  * service_serve() - be controller @id's process until SIGTERM or SIGINT
  * (serve.c), or until its owner lock file is gone (the state directory was
- * deleted or moved). Return: RCL_OK after a clean stop; RCL_NOT_FOUND after
- * the lock file went (it stops as cleanly); RCL_BUSY when another process
- * owns the controller; RCL_SYSTEM.
+ * deleted or moved), running the commands CLIs send through @run and what
+ * the controller's backend runs (its process hooks). Return: RCL_OK after
+ * a clean stop; RCL_NOT_FOUND after the lock file went (it stops as
+ * cleanly); RCL_BUSY when another process owns the controller;
+ * RCL_UNSUPPORTED for a kind that runs no process; RCL_SYSTEM.
  */
-enum rcl_status service_serve(struct rcl_ctx *lib, unsigned id, struct rcl_error *err);
+enum rcl_status service_serve(struct rcl_ctx *lib, unsigned id, service_handler *run,
+                              struct rcl_error *err);
 
 /*
  * service_answer() - the process's end: read a request from @fd, run it on
- * controller @id, reply. Return: whether there was a request (a starter
- * checking that the socket answers sends none).
+ * controller @id through @run, call @ran(@id), reply. Return: whether there
+ * was a request (a starter checking that the socket answers sends none).
  */
-bool service_answer(int fd, unsigned id);
+bool service_answer(int fd, unsigned id, service_handler *run, void (*ran)(unsigned id));
 
 /*
  * Set in the environment of a controller process service_start() starts
@@ -107,7 +123,8 @@ bool service_answer(int fd, unsigned id);
  */
 #define SERVICE_ON_DEMAND_ENV "RAIDCLI_SERVE_ON_DEMAND"
 
-/* service_notify_fd() - the process's pipe that wakes its main loop (export.c), or -1. */
+/* service_notify_fd() - the pipe that wakes the process's loop (rcl_process_ops' @notified), or -1.
+ */
 int service_notify_fd(void);
 
 /* service_self() - this process's paths when it is controller @id's process, else NULL. */

@@ -607,6 +607,13 @@ static const struct rcl_caps soft_caps = {
     .exports = true,
 };
 
+/*
+ * The controller process's hooks (lib/soft/service/process.c), in the
+ * raidcli program only: weak, so that the shared library, which does not
+ * hold them, leaves @process NULL (backend.h).
+ */
+extern const struct rcl_process_ops rcl_soft_process __attribute__((weak));
+
 const struct rcl_backend_ops rcl_soft_ops = {
     .name = "soft",
     .caps = &soft_caps,
@@ -631,6 +638,7 @@ const struct rcl_backend_ops rcl_soft_ops = {
     .settings_get = rcl_soft_settings_get,
     .settings_set = rcl_soft_settings_set,
     .schedule_status = rcl_soft_schedule_status,
+    .process = &rcl_soft_process,
 };
 
 /* Create the sparse image for @slot in sc->image_dir; never overwrite. */

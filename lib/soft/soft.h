@@ -13,6 +13,9 @@
 
 struct rcl_soft_state;
 
+/* The backend's ops table (soft.c); registry.c lists it (lib/meson.build's backend_kinds). */
+extern const struct rcl_backend_ops rcl_soft_ops;
+
 /* The virtual backplane every soft controller reports its slots on. */
 #define RCL_SOFT_ENCLOSURE 252
 

@@ -666,7 +666,7 @@ def case_systemd_unit():
 
 
 # ---------------------------------------------------------------------------
-# Rebuilds onto hot spares (server/tasks.c).
+# Rebuilds onto hot spares (lib/soft/service/tasks.c).
 
 def rebuild_row(fx, slot):
     status, doc = fx.json("/c0/e252/s%d" % slot, "show", "rebuild")
@@ -1444,7 +1444,7 @@ def case_dirty_degraded_member_back(fx):
 
 
 # ---------------------------------------------------------------------------
-# Patrol reads (server/patrol.c).
+# Patrol reads (lib/soft/service/patrol.c).
 
 def patrol(fx):
     """show patrolread as a dict of Ctrl_Prop: Value."""
@@ -1537,8 +1537,8 @@ def case_patrol_starttime(fx):
     that hour, not delay= hours after the last; the settings survive a
     restart. The hour is real, but the process's schedule clock is shifted
     by RAIDCLI_TEST_CLOCK_SHIFT (a test-only variable: schedule_now() in
-    server/settings.c) to a few seconds before it, so that the test need not
-    wait for an hour to come."""
+    lib/soft/service/settings.c) to a few seconds before it, so that the
+    test need not wait for an hour to come."""
     hour = (int(time.time()) // 3600 + 2) * 3600
     lead = 15  # seconds of the shifted clock before the hour
     fx.env["RAIDCLI_TEST_CLOCK_SHIFT"] = str(hour - int(time.time()) - lead)
@@ -1569,7 +1569,7 @@ def case_patrol_starttime(fx):
 
 
 # ---------------------------------------------------------------------------
-# The scheduled consistency check (server/cc-schedule.c).
+# The scheduled consistency check (lib/soft/service/cc-schedule.c).
 
 def cc_sched(fx):
     """/c0 show cc as a dict of Ctrl_Prop: Value."""

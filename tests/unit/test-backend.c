@@ -5,7 +5,8 @@
  * by this controller (<kind>)" answer, a VD the capability record rules
  * out is refused before the backend is asked (by the library and, naming
  * the kind, by the CLI before it starts anything), only a kind that needs
- * one gets a controller process, and "add controller" reaches a kind's
+ * one gets a controller process (its process hooks reached through its
+ * ops table, a kind without them refused), and "add controller" reaches a kind's
  * create op through key=value parameters. Help and completion for a
  * path offer only what its controller can do; a setting it lacks is
  * refused like a task it lacks. A controller with an event log of its
@@ -24,6 +25,7 @@
 
 #include "cli.h"
 #include "internal.h"
+#include "service.h"
 #include "unit.h"
 
 #define MIB (1ull << 20)
@@ -381,6 +383,19 @@ START_TEST(test_only_a_kind_that_needs_it_starts_a_process)
 }
 END_TEST
 
+/* "raidcli /c7 serve" on a kind that runs no process: refused before it takes anything. */
+START_TEST(test_serve_refuses_a_kind_without_a_process)
+{
+	struct rcl_registry_entry entry = {.id = 7, .ops = &bare_ops};
+	struct rcl_ctx ctx = {.entries = &entry, .count = 1};
+	struct rcl_error err = {0};
+
+	ck_assert_int_eq(service_serve(&ctx, 7, NULL, &err), RCL_UNSUPPORTED);
+	ck_assert_str_eq(err.msg,
+	                 "a controller process is not supported by this controller (bare)");
+}
+END_TEST
+
 static struct unit_state scratch;
 
 static void setup(void)
@@ -411,6 +426,9 @@ START_TEST(test_create_soft_from_key_values)
 	ck_assert_uint_eq(rcl_ctrl_drive_count(ctrl), 2);
 	ck_assert_uint_eq(rcl_ctrl_drive(ctrl, 0)->logical_sector, 4096);
 	ck_assert_str_eq(rcl_ctrl_caps(ctrl)->kind, "soft");
+	/* The program links its process hooks (weakly referred to: linked whole). */
+	ck_assert_ptr_nonnull(ctrl->entry.ops->process);
+	ck_assert_ptr_nonnull(ctrl->entry.ops->process->poll);
 	rcl_ctrl_close(ctrl);
 	rcl_ctx_free(ctx);
 }
@@ -550,6 +568,10 @@ static Suite *backend_suite(void)
 	tcase_add_test(tc, test_cli_refuses_what_the_caps_lack);
 	tcase_add_test(tc, test_cli_refuses_a_setting_the_caps_lack);
 	tcase_add_test(tc, test_only_a_kind_that_needs_it_starts_a_process);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("service_serve");
+	tcase_add_test(tc, test_serve_refuses_a_kind_without_a_process);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("cli_help");

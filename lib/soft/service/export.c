@@ -26,6 +26,7 @@
 #include "soft/config/scan.h"
 #include "soft/config/state.h"
 #include "soft/engine/volume.h"
+#include "soft/soft.h"
 
 #define EXPORTS_FORMAT 1
 /*

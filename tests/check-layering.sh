@@ -1,0 +1,97 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# check-layering.sh ROOT KNOWN - fail, naming file:line, when a .c or .h
+# file under ROOT reaches across a layer:
+#
+#   - a file under lib/ or server/ includes a header of cli/ (the library
+#     and the controller process never depend on the CLI);
+#   - a file under lib/ outside lib/soft/, under server/ or under cli/
+#     includes a header of lib/soft/ or names an rcl_soft_ symbol (only
+#     the soft backend knows the soft backend: the others reach it through
+#     lib/backend.h's contract).
+#
+# An #include "x.h" is followed as the build finds it: the including
+# file's folder first, then the include directories (lib/, server/, cli/,
+# lib/soft/service/), so cli/'s #include "export.h" is lib/soft/service/'s.
+#
+# KNOWN lists the violations that remain while issue 22's work removes
+# them, one "file: header-or-symbol" a line (a header as the path it
+# resolves to); # starts a comment. A violation not listed fails, and so
+# does a listed one that no longer occurs: the list only shrinks.
+set -euo pipefail
+
+if [ $# -ne 2 ]; then
+	echo "usage: $0 ROOT KNOWN" >&2
+	exit 2
+fi
+root=$1
+known=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+include_dirs=(lib server cli lib/soft/service)
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# The path #include "$2" in file $1 finds, or nothing.
+resolve() {
+	local d
+	for d in "${1%/*}" "${include_dirs[@]}"; do
+		if [ -f "$d/$2" ]; then
+			echo "$d/$2"
+			return
+		fi
+	done
+}
+
+# Whether file $1 may know the soft backend.
+soft_allowed() {
+	case $1 in
+	lib/soft/*) return 0 ;;
+	lib/* | server/* | cli/*) return 1 ;;
+	*) return 0 ;;
+	esac
+}
+
+cd "$root"
+find lib server cli -name '*.[ch]' | sort >"$tmp/files"
+
+# Every violation as "file:line: what", "what" a header path or a symbol.
+: >"$tmp/found"
+while IFS=: read -r file line text; do
+	name=${text#*\"}
+	name=${name%%\"*}
+	header=$(resolve "$file" "$name")
+	case $file:$header in
+	lib/*:cli/* | server/*:cli/*) echo "$file:$line: $header" >>"$tmp/found" ;;
+	*:lib/soft/*) soft_allowed "$file" || echo "$file:$line: $header" >>"$tmp/found" ;;
+	esac
+done < <(xargs grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' <"$tmp/files")
+while read -r file; do
+	soft_allowed "$file" || grep -HnoE '\brcl_soft_[A-Za-z0-9_]*' "$file" || true
+done <"$tmp/files" | sed 's/:\([^:]*\)$/: \1/' >>"$tmp/found"
+
+sed 's/:[0-9]*: /: /' "$tmp/found" | sort -u >"$tmp/found-keys"
+sed 's/#.*//; s/[[:space:]]*$//; /^$/d' "$known" | sort -u >"$tmp/known-keys"
+
+comm -23 "$tmp/found-keys" "$tmp/known-keys" >"$tmp/new"
+comm -13 "$tmp/found-keys" "$tmp/known-keys" >"$tmp/gone"
+status=0
+if [ -s "$tmp/new" ]; then
+	awk 'NR == FNR { new[$0]; next }
+	{ key = $0; sub(/:[0-9]+: /, ": ", key) }
+	key in new {
+		what = $NF ~ /^cli\// ? "includes a header of the CLI" : \
+		       $NF ~ /^lib\/soft\// ? "includes a header of the soft backend" : \
+		       "names a symbol of the soft backend"
+		print "check-layering: " $0 ": " what " (not in " known ")"
+	}' known="$(basename "$known")" "$tmp/new" "$tmp/found" >&2
+	status=1
+fi
+while IFS= read -r key; do
+	echo "check-layering: '$key' is listed in $(basename "$known") but no longer occurs: remove it" >&2
+	status=1
+done <"$tmp/gone"
+
+[ $status = 0 ] && echo "check-layering: $(wc -l <"$tmp/files") files: no layer crossed" \
+	"but the $(wc -l <"$tmp/known-keys") known in $(basename "$known")"
+exit $status
