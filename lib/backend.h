@@ -51,7 +51,7 @@
  * - ctrl->priv is the backend's own; only it reads or frees it.
  *
  * Not in the contract yet (issue 22's next steps): starting, stopping and
- * following tasks, settings, the event log, drive health and exports. The
+ * following tasks, settings, the event log and drive health. The
  * caps already say which of them a kind has; the soft controller's process
  * (server/) still reaches its engine directly.
  */
@@ -110,6 +110,20 @@ struct rcl_ctrl;
  * @foreign_show, @foreign_import, @foreign_delete: as rcl_ctrl_foreign(),
  *		rcl_ctrl_import_foreign() and rcl_ctrl_delete_foreign(), @out
  *		zeroed; the generic layer frees @out on failure.
+ *
+ * Exports, for a kind whose caps say @exports (lib/export.c calls these
+ * only then; with the cap and an op NULL, the op is unsupported):
+ * @export_check: as rcl_ctrl_export_check(), @vd not yet looked up.
+ * @export_start: as rcl_ctrl_export_start(), refusing what @export_check
+ *		refuses too.
+ * @export_stop: as rcl_ctrl_export_stop(); RCL_NOT_FOUND, naming the VD
+ *		and how to list the exports, when @vd is not exported.
+ * @exports:	every export, in the order they were started, into *@out
+ *		(allocated with rcl_calloc(); NULL when there are none) and
+ *		their number into *@count. The generic layer selects the VDs
+ *		asked for, and builds on it the checks before a delete.
+ * @export_needs_force, @export_waits_for_force: as the public calls of
+ *		those names; NULL: no VD ever needs force.
  */
 struct rcl_backend_ops {
 	const char *name;
@@ -151,6 +165,18 @@ struct rcl_backend_ops {
 	                                  struct rcl_foreign *out, struct rcl_error *err);
 	enum rcl_status (*foreign_delete)(struct rcl_ctrl *ctrl, bool force,
 	                                  struct rcl_foreign *out, struct rcl_error *err);
+
+	enum rcl_status (*export_check)(struct rcl_ctrl *ctrl, unsigned vd,
+	                                const struct rcl_export_request *req,
+	                                struct rcl_error *err);
+	enum rcl_status (*export_start)(struct rcl_ctrl *ctrl, unsigned vd,
+	                                const struct rcl_export_request *req,
+	                                struct rcl_error *err);
+	enum rcl_status (*export_stop)(struct rcl_ctrl *ctrl, unsigned vd, struct rcl_error *err);
+	enum rcl_status (*exports)(struct rcl_ctrl *ctrl, struct rcl_export_info **out,
+	                           size_t *count, struct rcl_error *err);
+	const char *(*export_needs_force)(const struct rcl_ctrl *ctrl, unsigned vd);
+	const char *(*export_waits_for_force)(const struct rcl_ctrl *ctrl, unsigned vd);
 };
 
 extern const struct rcl_backend_ops rcl_soft_ops;

@@ -627,6 +627,12 @@ const struct rcl_backend_ops rcl_soft_ops = {
     .foreign_show = rcl_soft_foreign_show,
     .foreign_import = rcl_soft_foreign_import,
     .foreign_delete = rcl_soft_foreign_delete,
+    .export_check = rcl_soft_export_check,
+    .export_start = rcl_soft_export_start,
+    .export_stop = rcl_soft_export_stop,
+    .exports = rcl_soft_exports,
+    .export_needs_force = rcl_soft_export_needs_force,
+    .export_waits_for_force = rcl_soft_export_waits_for_force,
 };
 
 /* Create the sparse image for @slot in sc->image_dir; never overwrite. */

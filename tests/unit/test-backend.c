@@ -8,7 +8,9 @@
  * one gets a controller process, and "add controller" reaches a kind's
  * create op through key=value parameters. Help and completion for a
  * path offer only what its controller can do; a setting it lacks is
- * refused like a task it lacks.
+ * refused like a task it lacks. Exports: a kind without their ops has
+ * none, and the library picks the VDs asked for and refuses a delete
+ * while a VD is exported.
  *
  * The "bare" backend below is a fake registered only here: every real
  * backend implements the operations these tests leave NULL, so no real
@@ -73,6 +75,115 @@ START_TEST(test_null_op_is_unsupported)
 	ck_assert_str_eq(
 	    err.msg, "reading foreign configurations is not supported by this controller (bare)");
 	ck_assert_uint_eq(out.count, 0);
+}
+END_TEST
+
+START_TEST(test_exports_unsupported_without_ops)
+{
+	struct rcl_ctrl ctrl = bare_ctrl();
+	struct rcl_export_request req = {.name = "disk"};
+	struct rcl_export_info *list;
+	struct rcl_error err = {0};
+	size_t count;
+
+	/* Whether its caps claim exports or not, a kind without the ops has none. */
+	for (int claims = 0; claims < 2; claims++) {
+		ctrl.caps.exports = claims;
+		ck_assert_int_eq(rcl_ctrl_export_check(&ctrl, 0, &req, &err), RCL_UNSUPPORTED);
+		ck_assert_str_eq(err.msg, "exporting a virtual drive is not supported by this "
+		                          "controller (bare)");
+		ck_assert_int_eq(rcl_ctrl_export_start(&ctrl, 0, &req, &err), RCL_UNSUPPORTED);
+		ck_assert_int_eq(rcl_ctrl_export_stop(&ctrl, 0, &err), RCL_UNSUPPORTED);
+		ck_assert_int_eq(rcl_ctrl_exports(&ctrl, NULL, 0, &list, &count, &err),
+		                 RCL_UNSUPPORTED);
+		ck_assert_ptr_null(list);
+		ck_assert_uint_eq(count, 0);
+		/* Nothing exported stands in a delete's way; no VD waits for force. */
+		err = (struct rcl_error){0};
+		ck_assert_int_eq(rcl_ctrl_export_release_vd(&ctrl, 0, false, &err), RCL_OK);
+		ck_assert_int_eq(rcl_ctrl_export_check_delete(&ctrl, &err), RCL_OK);
+		ck_assert_int_eq(err.status, RCL_OK);
+		ck_assert_ptr_null(rcl_ctrl_export_needs_force(&ctrl, 0));
+		ck_assert_ptr_null(rcl_ctrl_export_waits_for_force(&ctrl, 0));
+	}
+}
+END_TEST
+
+/* A kind with v0 and v2 exported, which notes the export it is told to stop. */
+static unsigned stopped;
+
+static enum rcl_status two_exports(struct rcl_ctrl *ctrl, struct rcl_export_info **out,
+                                   size_t *count, struct rcl_error *err)
+{
+	(void)ctrl;
+	*out = rcl_calloc(2, sizeof(**out));
+	if (!*out)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	(*out)[0] = (struct rcl_export_info){.vd = 0, .name = "first", .address = "unix:/a.sock"};
+	(*out)[1] = (struct rcl_export_info){.vd = 2, .name = "second", .address = "[::1]:10809"};
+	*count = 2;
+	return RCL_OK;
+}
+
+static enum rcl_status note_stop(struct rcl_ctrl *ctrl, unsigned vd, struct rcl_error *err)
+{
+	(void)ctrl;
+	(void)err;
+	stopped = vd;
+	return RCL_OK;
+}
+
+static const struct rcl_caps exporting_caps = {.kind = "exporting", .exports = true};
+
+static const struct rcl_backend_ops exporting_ops = {
+    .name = "exporting",
+    .caps = &exporting_caps,
+    .load = bare_load,
+    .unload = bare_unload,
+    .export_stop = note_stop,
+    .exports = two_exports,
+};
+
+START_TEST(test_exports_of_the_vds_asked_for)
+{
+	struct rcl_ctrl ctrl = {.entry = {.id = 3, .ops = &exporting_ops}, .lock_fd = -1};
+	struct rcl_export_info *list;
+	struct rcl_error err = {0};
+	size_t count;
+
+	ctrl.caps = exporting_caps;
+	ck_assert_int_eq(rcl_ctrl_exports(&ctrl, NULL, 0, &list, &count, &err), RCL_OK);
+	ck_assert_uint_eq(count, 2);
+	rcl_free(list);
+	ck_assert_int_eq(rcl_ctrl_exports(&ctrl, (unsigned[]){1, 2}, 2, &list, &count, &err),
+	                 RCL_OK);
+	ck_assert_uint_eq(count, 1);
+	ck_assert_str_eq(list[0].name, "second");
+	ck_assert_str_eq(list[0].address, "[::1]:10809");
+	rcl_free(list);
+	ck_assert_int_eq(rcl_ctrl_exports(&ctrl, (unsigned[]){1}, 1, &list, &count, &err), RCL_OK);
+	ck_assert_uint_eq(count, 0);
+	ck_assert_ptr_null(list);
+}
+END_TEST
+
+START_TEST(test_delete_refused_while_exported)
+{
+	struct rcl_ctrl ctrl = {.entry = {.id = 3, .ops = &exporting_ops}, .lock_fd = -1};
+	struct rcl_error err = {0};
+
+	ctrl.caps = exporting_caps;
+	stopped = 99;
+	ck_assert_int_eq(rcl_ctrl_export_release_vd(&ctrl, 1, false, &err), RCL_OK);
+	ck_assert_int_eq(rcl_ctrl_export_release_vd(&ctrl, 2, false, &err), RCL_NEED_FORCE);
+	ck_assert_str_eq(err.msg, "/c3/v2 is exported as 'second'; stop the export first "
+	                          "(raidcli /c3/v2 stop export), or repeat with 'force'");
+	ck_assert_uint_eq(stopped, 99);
+	ck_assert_int_eq(rcl_ctrl_export_release_vd(&ctrl, 2, true, &err), RCL_OK);
+	ck_assert_uint_eq(stopped, 2);
+	ck_assert_int_eq(rcl_ctrl_export_check_delete(&ctrl, &err), RCL_NEED_FORCE);
+	ck_assert_ptr_nonnull(strstr(err.msg, "/c3/v0 is exported as 'first', with other VDs: "
+	                                      "deleting /c3"));
 }
 END_TEST
 
@@ -355,6 +466,12 @@ static Suite *backend_suite(void)
 
 	tc = tcase_create("rcl_unsupported");
 	tcase_add_test(tc, test_null_op_is_unsupported);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("rcl_ctrl_exports");
+	tcase_add_test(tc, test_exports_unsupported_without_ops);
+	tcase_add_test(tc, test_exports_of_the_vds_asked_for);
+	tcase_add_test(tc, test_delete_refused_while_exported);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("rcl_caps_check_vd");
