@@ -22,25 +22,26 @@
 
 /*
  * export_unsafe() - why VD @vd of @ctrl must not be served without force
- * (rcl_ctrl_export_needs_force() for the soft controller):
- * it is degraded and dirty (vd_dirty(): md's write hole), as a phrase
- * ("not consistent (never initialized)"), or NULL when it may be (or its
- * force was given: export_force()). "start export" refuses such a VD
- * without force. Force is not persisted: it is for the state the VD was in
- * when it was given, and is forgotten once the VD is safe.
+ * (the soft controller's rcl_ctrl_export_needs_force()): it is degraded
+ * and dirty (vd_dirty(): md's write hole), as a phrase ("not consistent
+ * (never initialized)"), or NULL when it may be (or its force was given:
+ * export_force()). "start export" refuses such a VD without force. Force
+ * is not persisted: it is for the state the VD was in when it was given,
+ * and is forgotten once the VD is safe.
  */
 const char *export_unsafe(const struct rcl_ctrl *ctrl, unsigned vd);
 
 /*
- * export_held() - (rcl_ctrl_export_waits_for_force() for the soft
- * controller) export_unsafe() of a VD that was unsafe already when the
- * process started, or NULL. md does not assemble such an array without
- * --force, and a forced one serves and recovers: the process does not serve
- * the VD's persisted export (show export: "Needs force") and a rebuild
- * waits at it (tasks.c) until "start export force" or "start rebuild force"
- * gives the force, or the VD is no longer degraded (exports_refresh() then
- * serves the export). A VD degraded while the process runs is not held: as
- * md's running array, it recovers onto a spare.
+ * export_held() - export_unsafe() of a VD that was unsafe already when the
+ * process started, or NULL (the soft controller's
+ * rcl_ctrl_export_waits_for_force()). md does not assemble such an array
+ * without --force, and a forced one serves and recovers: the process does
+ * not serve the VD's persisted export (show export: "Needs force") and a
+ * rebuild waits at it (tasks.c) until "start export force" or "start
+ * rebuild force" gives the force, or the VD is no longer degraded
+ * (exports_refresh() then serves the export). A VD degraded while the
+ * process runs is not held: as md's running array, it recovers onto a
+ * spare.
  */
 const char *export_held(const struct rcl_ctrl *ctrl, unsigned vd);
 

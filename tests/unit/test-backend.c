@@ -22,6 +22,7 @@
 
 #include "cli.h"
 #include "internal.h"
+#include "soft/soft.h"
 #include "unit.h"
 
 #define MIB (1ull << 20)
@@ -459,6 +460,33 @@ START_TEST(test_create_refuses_bad_parameters)
 }
 END_TEST
 
+START_TEST(test_soft_exports_need_the_process_code)
+{
+	struct rcl_kv params[] = {{"drives", "1"}, {"size", "64MB"}};
+	struct rcl_ctx *ctx = unit_ctx_new(scratch.dir);
+	struct rcl_export_info *list;
+	struct rcl_error err = {0};
+	struct rcl_ctrl *ctrl;
+	size_t count;
+	unsigned id;
+
+	ck_assert_msg(rcl_ctrl_create(ctx, "soft", params, 2, &id, &err) == RCL_OK, "%s", err.msg);
+	ck_assert_int_eq(rcl_ctrl_open(ctx, id, RCL_LOCK_SHARED, &ctrl, &err), RCL_OK);
+	/* This program links server/export.c, which lent the backend its ops as it started. */
+	ck_assert_msg(rcl_ctrl_exports(ctrl, NULL, 0, &list, &count, &err) == RCL_OK, "%s",
+	              err.msg);
+	ck_assert_uint_eq(count, 0);
+	/* One linking libraidcli alone has none (last: nothing lends them again). */
+	rcl_soft_lend_exports(NULL);
+	ck_assert_int_eq(rcl_ctrl_exports(ctrl, NULL, 0, &list, &count, &err), RCL_UNSUPPORTED);
+	ck_assert_str_eq(err.msg, "exporting a virtual drive is not supported by this controller "
+	                          "(soft); this program lacks raidcli's controller process");
+	ck_assert_ptr_null(rcl_ctrl_export_waits_for_force(ctrl, 0));
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(ctx);
+}
+END_TEST
+
 static Suite *backend_suite(void)
 {
 	Suite *s = suite_create("backend");
@@ -496,6 +524,7 @@ static Suite *backend_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_create_soft_from_key_values);
 	tcase_add_test(tc, test_create_refuses_bad_parameters);
+	tcase_add_test(tc, test_soft_exports_need_the_process_code);
 	suite_add_tcase(s, tc);
 	return s;
 }
