@@ -78,7 +78,7 @@ enum rcl_status rcl_soft_create_kv(struct rcl_ctx *ctx, const struct rcl_kv *par
 
 /*
  * The export ops (exports.c). The controller process serves the exports
- * (server/export.c), and its code is built outside the library: it needs
+ * (service/export.c), and its code is built outside the library: it needs
  * server/'s NBD code, which needs the library. So it lends the backend its
  * export ops when the program starts, with rcl_soft_lend_exports(): @ops
  * fills every export op of struct rcl_backend_ops, and nothing else. In a

@@ -472,7 +472,7 @@ START_TEST(test_soft_exports_need_the_process_code)
 
 	ck_assert_msg(rcl_ctrl_create(ctx, "soft", params, 2, &id, &err) == RCL_OK, "%s", err.msg);
 	ck_assert_int_eq(rcl_ctrl_open(ctx, id, RCL_LOCK_SHARED, &ctrl, &err), RCL_OK);
-	/* This program links server/export.c, which lent the backend its ops as it started. */
+	/* This program links service/export.c, which lent the backend its ops as it started. */
 	ck_assert_msg(rcl_ctrl_exports(ctrl, NULL, 0, &list, &count, &err) == RCL_OK, "%s",
 	              err.msg);
 	ck_assert_uint_eq(count, 0);
