@@ -421,10 +421,16 @@ bool drive_in_group(const struct rcl_drive *drive);
 void add_vd_row(struct rcl_node *table, const struct rcl_ctrl *ctrl, const struct rcl_vd *vd);
 /*
  * note_held_vd() - under a table listing VD @vd of @ctrl, the footnote that
- * it waits for force (export_held(): it is neither served nor rebuilt), if
- * it does: its row cannot say so.
+ * it waits for force (rcl_ctrl_export_waits_for_force(): it is neither
+ * served nor rebuilt), if it does: its row cannot say so.
  */
 void note_held_vd(struct rcl_node *table, const struct rcl_ctrl *ctrl, unsigned vd);
+/*
+ * add_export_list() - "Export LIST" in @data: a row per export of the VDs
+ * @vds selects (NULL: all), added only when there is one; *@rows: how many.
+ */
+enum rcl_status add_export_list(struct rcl_node *data, struct rcl_ctrl *ctrl,
+                                const struct id_set *vds, size_t *rows, struct rcl_error *err);
 /* add_footnote() - append a line to @table's legend (text only): why a row is as it is. */
 void add_footnote(struct rcl_node *table, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

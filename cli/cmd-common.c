@@ -8,7 +8,6 @@
 #include <time.h>
 
 #include "cli.h"
-#include "export.h"
 #include "tasks.h"
 
 const char *const legend_pd_list =
@@ -164,7 +163,7 @@ void add_footnote(struct rcl_node *table, const char *fmt, ...)
 
 void note_held_vd(struct rcl_node *table, const struct rcl_ctrl *ctrl, unsigned vd)
 {
-	const char *why = export_held(ctrl, vd);
+	const char *why = rcl_ctrl_export_waits_for_force(ctrl, vd);
 	unsigned id = rcl_ctrl_id(ctrl);
 
 	if (why)

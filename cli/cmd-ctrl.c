@@ -10,7 +10,6 @@
 #include <time.h>
 
 #include "cli.h"
-#include "export.h"
 #include "service.h"
 
 /* The rates and rebuild priority @c gives, into @s; their settings' bits into *@changes. */
@@ -322,7 +321,7 @@ enum rcl_status cmd_ctrl_show_rate(struct cmd_ctx *c, struct rcl_error *err)
 
 enum rcl_status cmd_ctrl_check_delete(struct cmd_ctx *c, struct rcl_error *err)
 {
-	return cmd_value(c->args, "force") ? RCL_OK : export_refuse_any(c->lib, c->ctrl, err);
+	return cmd_value(c->args, "force") ? RCL_OK : rcl_ctrl_export_check_delete(c->ctrl, err);
 }
 
 enum rcl_status cmd_ctrl_delete(struct cmd_ctx *c, struct rcl_error *err)

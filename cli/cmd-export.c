@@ -1,15 +1,62 @@
 // SPDX-License-Identifier: MIT
 /*
  * cmd-export.c - what the controller process does for virtual drives: NBD
- * exports (/cN/vX start|stop|show export, server/export.h serves them) and
+ * exports (/cN/vX start|stop|show export, through rcl_ctrl_export_start()
+ * and its siblings; the rows of "Export LIST") and
  * consistency checks (start|stop|pause|resume|show cc, server/tasks.h) and
  * migrations (start|show migrate, server/migrate.h).
  */
 #include <string.h>
 
-#include "export.h"
 #include "migrate.h"
 #include "tasks.h"
+
+/* The "State" "show export" gives export @e of VD @vd (NULL: not found). */
+static const char *export_state(const struct rcl_export_info *e, const struct rcl_vd *vd)
+{
+	static const char *const names[] = {
+	    [RCL_EXPORT_STOPPED] = "Stopped",
+	    [RCL_EXPORT_SERVING] = "Serving",
+	    [RCL_EXPORT_HELD] = "Needs force",
+	    [RCL_EXPORT_FAILED] = "Failed",
+	};
+
+	/* An offline VD's server answers every read with an error: it serves nothing. */
+	if (e->state == RCL_EXPORT_SERVING && vd && vd->state == RCL_VD_OFFLINE)
+		return "Offline";
+	return names[e->state];
+}
+
+static void add_export_row(struct rcl_node *table, const struct rcl_ctrl *ctrl,
+                           const struct rcl_export_info *e)
+{
+	const struct rcl_vd *vd = rcl_ctrl_vd_by_id(ctrl, e->vd);
+	struct rcl_node *row = rcl_node_add_object(table, NULL);
+
+	rcl_node_add_strf(row, "DG/VD", "%u/%u", vd ? vd->dg : 0, e->vd);
+	rcl_node_add_str(row, "Export Name", e->name);
+	rcl_node_add_str(row, "Address", e->address);
+	rcl_node_add_str(row, "State", export_state(e, vd));
+	rcl_node_add_int(row, "Clients", e->clients);
+}
+
+enum rcl_status add_export_list(struct rcl_node *data, struct rcl_ctrl *ctrl,
+                                const struct id_set *vds, size_t *rows, struct rcl_error *err)
+{
+	bool every = !vds || !vds->given || vds->all;
+	struct rcl_export_info *list;
+	struct rcl_node *table;
+	enum rcl_status st = rcl_ctrl_exports(ctrl, every ? NULL : vds->ids, every ? 0 : vds->count,
+	                                      &list, rows, err);
+
+	if (st || !*rows)
+		return st;
+	table = rcl_node_add_array(data, "Export LIST");
+	for (size_t i = 0; i < *rows; i++)
+		add_export_row(table, ctrl, &list[i]);
+	rcl_free(list);
+	return RCL_OK;
+}
 
 /* The VDs the path selects, failing for one it names that does not exist. */
 static enum rcl_status vds_to_act_on(struct cmd_ctx *c, unsigned *ids, size_t *n,
@@ -27,7 +74,8 @@ static enum rcl_status vds_to_act_on(struct cmd_ctx *c, unsigned *ids, size_t *n
 /* Refuse, without force, to serve VD @id both degraded and dirty: md refuses such an array too. */
 static enum rcl_status refuse_dirty_degraded(struct cmd_ctx *c, unsigned id, struct rcl_error *err)
 {
-	const char *unsafe = cmd_value(c->args, "force") ? NULL : export_unsafe(c->ctrl, id);
+	const char *unsafe =
+	    cmd_value(c->args, "force") ? NULL : rcl_ctrl_export_needs_force(c->ctrl, id);
 
 	if (!unsafe)
 		return RCL_OK;
@@ -59,18 +107,19 @@ static enum rcl_status refuse_offline(struct cmd_ctx *c, unsigned id, struct rcl
 }
 
 /* The export "start export" asks for. */
-static struct export_request export_asked(const struct cmd_ctx *c)
+static struct rcl_export_request export_asked(const struct cmd_ctx *c)
 {
-	return (struct export_request){.socket = cmd_value(c->args, "socket"),
-	                               .address = cmd_value(c->args, "address"),
-	                               .name = cmd_value(c->args, "name")};
+	return (struct rcl_export_request){.socket = cmd_value(c->args, "socket"),
+	                                   .address = cmd_value(c->args, "address"),
+	                                   .name = cmd_value(c->args, "name"),
+	                                   .force = cmd_value(c->args, "force") != NULL};
 }
 
 /*
  * What "start export" of the VDs the path selects (into @ids, @n) is
  * refused for: checked before the controller process starts, and in it.
  */
-static enum rcl_status export_refusal(struct cmd_ctx *c, const struct export_request *req,
+static enum rcl_status export_refusal(struct cmd_ctx *c, const struct rcl_export_request *req,
                                       unsigned *ids, size_t *n, struct rcl_error *err)
 {
 	enum rcl_status st = vds_to_act_on(c, ids, n, err);
@@ -85,13 +134,13 @@ static enum rcl_status export_refusal(struct cmd_ctx *c, const struct export_req
 	for (size_t i = 0; !st && i < *n; i++)
 		st = refuse_dirty_degraded(c, ids[i], err);
 	for (size_t i = 0; !st && i < *n; i++)
-		st = export_check_start(c->lib, c->ctrl, ids[i], req, err);
+		st = rcl_ctrl_export_check(c->ctrl, ids[i], req, err);
 	return st;
 }
 
 enum rcl_status cmd_vd_check_export(struct cmd_ctx *c, struct rcl_error *err)
 {
-	struct export_request req = export_asked(c);
+	struct rcl_export_request req = export_asked(c);
 	unsigned ids[RCL_MAX_VDS];
 	size_t n;
 
@@ -100,22 +149,17 @@ enum rcl_status cmd_vd_check_export(struct cmd_ctx *c, struct rcl_error *err)
 
 enum rcl_status cmd_vd_start_export(struct cmd_ctx *c, struct rcl_error *err)
 {
-	struct export_request req = export_asked(c);
+	struct rcl_export_request req = export_asked(c);
 	unsigned ids[RCL_MAX_VDS];
 	size_t n;
 	enum rcl_status st = export_refusal(c, &req, ids, &n, err);
 
-	for (size_t i = 0; !st && i < n; i++) {
-		/* The same force lets a rebuild of the VD go on (tasks.c). */
-		if (cmd_value(c->args, "force"))
-			export_force(ids[i]);
-		st = export_start(c->lib, c->ctrl, ids[i], &req, err);
-	}
+	for (size_t i = 0; !st && i < n; i++)
+		st = rcl_ctrl_export_start(c->ctrl, ids[i], &req, err);
 	if (st)
 		return st;
 	rcl_result_describe(c->res, "Started the export of %zu VD%s.", n, n == 1 ? "" : "s");
-	return export_list(c->lib, c->ctrl, &c->args->path.vd, c->res->data, "Export LIST", &n,
-	                   err);
+	return add_export_list(c->res->data, c->ctrl, &c->args->path.vd, &n, err);
 }
 
 enum rcl_status cmd_vd_stop_export(struct cmd_ctx *c, struct rcl_error *err)
@@ -125,7 +169,7 @@ enum rcl_status cmd_vd_stop_export(struct cmd_ctx *c, struct rcl_error *err)
 	enum rcl_status st = vds_to_act_on(c, ids, &n, err);
 
 	for (size_t i = 0; !st && i < n; i++) {
-		st = export_stop(c->lib, c->ctrl, ids[i], err);
+		st = rcl_ctrl_export_stop(c->ctrl, ids[i], err);
 		/* /vall stops what is exported; a VD named on its own must be. */
 		if (st == RCL_NOT_FOUND && c->args->path.vd.all) {
 			*err = (struct rcl_error){0};
@@ -149,8 +193,7 @@ enum rcl_status cmd_vd_show_export(struct cmd_ctx *c, struct rcl_error *err)
 	size_t rows;
 
 	if (!st)
-		st = export_list(c->lib, c->ctrl, &c->args->path.vd, c->res->data, "Export LIST",
-		                 &rows, err);
+		st = add_export_list(c->res->data, c->ctrl, &c->args->path.vd, &rows, err);
 	if (!st && !rows)
 		rcl_result_describe(c->res, "No exports.");
 	return st;

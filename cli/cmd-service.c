@@ -7,7 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "export.h"
+#include "cli.h"
 #include "service.h"
 
 /*
@@ -88,7 +88,10 @@ enum rcl_status cmd_ctrl_show_service(struct cmd_ctx *c, struct rcl_error *err)
 	}
 	rcl_node_add_str(section, "Control Socket", p.socket);
 	rcl_node_add_str(section, "Log", p.log);
-	return export_list(c->lib, c->ctrl, NULL, c->res->data, "Export LIST", &exports, err);
+	/* A kind whose process serves no exports has none to list. */
+	if (!rcl_ctrl_caps(c->ctrl)->exports)
+		return RCL_OK;
+	return add_export_list(c->res->data, c->ctrl, NULL, &exports, err);
 }
 
 enum rcl_status cmd_ctrl_stop_service(struct cmd_ctx *c, struct rcl_error *err)

@@ -12,7 +12,6 @@
 #include <time.h>
 
 #include "cli.h"
-#include "export.h"
 #include "tasks.h"
 
 static enum rcl_status bad_list(const char *key, const char *text, struct rcl_error *err)
@@ -395,7 +394,7 @@ enum rcl_status cmd_vd_delete(struct cmd_ctx *c, struct rcl_error *err)
 		st = rcl_fail(err, RCL_NOT_FOUND, "no virtual drives to delete on /c%u",
 		              rcl_ctrl_id(c->ctrl));
 	for (size_t i = 0; !st && i < n; i++)
-		st = export_release(c->lib, c->ctrl, ids[i], force, err);
+		st = rcl_ctrl_export_release_vd(c->ctrl, ids[i], force, err);
 	for (size_t i = 0; !st && i < n; i++)
 		st = rcl_ctrl_delete_vd(c->ctrl, ids[i], force, err);
 	if (!st)

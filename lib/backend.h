@@ -61,9 +61,9 @@
  * soft controller's in lib/soft/service/).
  *
  * Not in the contract yet (issue 22's next steps): starting, stopping and
- * following tasks, drive health and exports. The caps already say which
- * of them a kind has; the CLI still reaches the soft controller's for
- * them (tests/layering-known.txt lists where).
+ * following tasks, and drive health. The caps already say which of them
+ * a kind has; the CLI still reaches the soft controller's for them
+ * (tests/layering-known.txt lists where).
  */
 #ifndef RCL_BACKEND_H
 #define RCL_BACKEND_H
@@ -151,6 +151,20 @@ struct rcl_process_ops;
  * @process:	the hooks its process calls, for a kind whose caps say
  *		needs_process (struct rcl_process_ops); NULL for the others,
  *		and in a program that does not link the process (below).
+ *
+ * Exports, for a kind whose caps say @exports (lib/export.c calls these
+ * only then; with the cap and an op NULL, the op is unsupported):
+ * @export_check: as rcl_ctrl_export_check(), @vd not yet looked up.
+ * @export_start: as rcl_ctrl_export_start(), refusing what @export_check
+ *		refuses too.
+ * @export_stop: as rcl_ctrl_export_stop(); RCL_NOT_FOUND, naming the VD
+ *		and how to list the exports, when @vd is not exported.
+ * @exports:	every export, in the order they were started, into *@out
+ *		(allocated with rcl_calloc(); NULL when there are none) and
+ *		their number into *@count. The generic layer selects the VDs
+ *		asked for, and builds on it the checks before a delete.
+ * @export_needs_force, @export_waits_for_force: as the public calls of
+ *		those names; NULL: no VD ever needs force.
  */
 struct rcl_backend_ops {
 	const char *name;
@@ -205,6 +219,18 @@ struct rcl_backend_ops {
 	                                   struct rcl_error *err);
 
 	const struct rcl_process_ops *process;
+
+	enum rcl_status (*export_check)(struct rcl_ctrl *ctrl, unsigned vd,
+	                                const struct rcl_export_request *req,
+	                                struct rcl_error *err);
+	enum rcl_status (*export_start)(struct rcl_ctrl *ctrl, unsigned vd,
+	                                const struct rcl_export_request *req,
+	                                struct rcl_error *err);
+	enum rcl_status (*export_stop)(struct rcl_ctrl *ctrl, unsigned vd, struct rcl_error *err);
+	enum rcl_status (*exports)(struct rcl_ctrl *ctrl, struct rcl_export_info **out,
+	                           size_t *count, struct rcl_error *err);
+	const char *(*export_needs_force)(const struct rcl_ctrl *ctrl, unsigned vd);
+	const char *(*export_waits_for_force)(const struct rcl_ctrl *ctrl, unsigned vd);
 };
 
 /**

@@ -1461,6 +1461,126 @@ enum rcl_storcli_compat rcl_ctrl_storcli_compat(const struct rcl_ctrl *ctrl);
 enum rcl_status rcl_ctrl_set_storcli_compat(struct rcl_ctrl *ctrl, enum rcl_storcli_compat mode,
                                             struct rcl_error *err);
 
+/* ------------------------------------------------------------------------
+ * Exports: a controller whose caps say @exports serves its VDs to the
+ * network itself (the soft controller: over NBD, from its controller
+ * process). Exports persist: a restarted process serves them again. On a
+ * controller without exports, starting, stopping and listing them answer
+ * rcl_unsupported(); the checks before deleting find nothing exported.
+ */
+
+/* struct rcl_export_request - what starting an export asks for; NULL: the default. */
+struct rcl_export_request {
+	const char *socket;  /* an absolute Unix socket path */
+	const char *address; /* "HOST:PORT" ("[IPv6]:PORT"; port 0: any free one), for TCP */
+	const char *name;    /* the export name clients ask for */
+	bool force;          /* serve it although rcl_ctrl_export_needs_force() says why not */
+};
+
+/* How an export is: what "show export" calls it. */
+enum rcl_export_state {
+	RCL_EXPORT_STOPPED, /* persisted; no controller process serves it now */
+	RCL_EXPORT_SERVING,
+	RCL_EXPORT_HELD,   /* not served until force is given: rcl_ctrl_export_waits_for_force() */
+	RCL_EXPORT_FAILED, /* the controller process could not serve it (its log says why) */
+};
+
+/**
+ * struct rcl_export_info - one export.
+ * @vd:		the VD it serves (/vN).
+ * @name:	its export name.
+ * @address:	where it listens: "unix:PATH", "HOST:PORT" or "[IPv6]:PORT",
+ *		with the port bound once served (for port 0).
+ * @state:	whether it is served.
+ * @clients:	clients connected now.
+ */
+struct rcl_export_info {
+	unsigned vd;
+	char name[128];
+	char address[4104]; /* "unix:" and a path of PATH_MAX bytes */
+	enum rcl_export_state state;
+	unsigned clients;
+};
+
+/**
+ * rcl_ctrl_export_check() - what rcl_ctrl_export_start() of @req would
+ * refuse for VD @vd, without starting anything: told also where the
+ * controller process that serves exports does not run yet.
+ * Return: RCL_OK; RCL_NOT_FOUND (no such VD); RCL_INVALID_PARAM (a bad
+ * socket, address or name); RCL_EXISTS (the VD is exported elsewhere, or
+ * the name or socket is another VD's); RCL_UNSUPPORTED.
+ */
+enum rcl_status rcl_ctrl_export_check(struct rcl_ctrl *ctrl, unsigned vd,
+                                      const struct rcl_export_request *req, struct rcl_error *err);
+
+/**
+ * rcl_ctrl_export_start() - serve VD @vd as @req asks and persist the
+ * export. Asking again for an export that is there (same name and
+ * address) serves it if it is not. Requires an exclusive lock.
+ * Return: as rcl_ctrl_export_check(); RCL_NOT_ALLOWED (for the soft
+ * controller: outside its running controller process); RCL_SYSTEM,
+ * RCL_NOMEM. Nothing is persisted that is not served.
+ */
+enum rcl_status rcl_ctrl_export_start(struct rcl_ctrl *ctrl, unsigned vd,
+                                      const struct rcl_export_request *req, struct rcl_error *err);
+
+/**
+ * rcl_ctrl_export_stop() - stop serving VD @vd (its clients are
+ * disconnected) and forget its export. Requires an exclusive lock.
+ * Return: RCL_OK; RCL_NOT_FOUND (not exported); RCL_UNSUPPORTED;
+ * RCL_SYSTEM, RCL_NOMEM.
+ */
+enum rcl_status rcl_ctrl_export_stop(struct rcl_ctrl *ctrl, unsigned vd, struct rcl_error *err);
+
+/**
+ * rcl_ctrl_exports() - the exports of the @vd_count VDs @vds lists (@vds
+ * NULL: of every VD), in the order they were started, into *@out
+ * (caller-owned, freed with rcl_free(); NULL when there are none) and
+ * their number into *@count.
+ * Return: RCL_OK; RCL_UNSUPPORTED; RCL_SYSTEM (the persisted list cannot be
+ * read), RCL_NOMEM.
+ */
+enum rcl_status rcl_ctrl_exports(struct rcl_ctrl *ctrl, const unsigned *vds, size_t vd_count,
+                                 struct rcl_export_info **out, size_t *count,
+                                 struct rcl_error *err);
+
+/**
+ * rcl_ctrl_export_release_vd() - before VD @vd is deleted: refuse
+ * (RCL_NEED_FORCE, naming the export and how to stop it) while it is
+ * exported, unless @force, which stops its export. Requires an exclusive
+ * lock. Return: RCL_OK (also on a controller without exports);
+ * RCL_NEED_FORCE; as rcl_ctrl_export_stop().
+ */
+enum rcl_status rcl_ctrl_export_release_vd(struct rcl_ctrl *ctrl, unsigned vd, bool force,
+                                           struct rcl_error *err);
+
+/**
+ * rcl_ctrl_export_check_delete() - before controller @ctrl is deleted
+ * without force: refuse (RCL_NEED_FORCE, saying how to go on) while any of
+ * its VDs is exported, as deleting it drops every client.
+ * Return: RCL_OK (also on a controller without exports); RCL_NEED_FORCE;
+ * RCL_SYSTEM, RCL_NOMEM.
+ */
+enum rcl_status rcl_ctrl_export_check_delete(struct rcl_ctrl *ctrl, struct rcl_error *err);
+
+/**
+ * rcl_ctrl_export_needs_force() - why VD @vd must not be served without
+ * force, as a phrase completing "it is degraded and ..." ("not consistent
+ * (never initialized)": for the soft controller, md's write hole), or NULL
+ * when it may be, or when its force was given and it has not been safe
+ * since. A controller without exports answers NULL.
+ */
+const char *rcl_ctrl_export_needs_force(const struct rcl_ctrl *ctrl, unsigned vd);
+
+/**
+ * rcl_ctrl_export_waits_for_force() - rcl_ctrl_export_needs_force() of a
+ * VD that needed force already when its controller process started, or
+ * NULL: such a VD is neither served (its export is RCL_EXPORT_HELD) nor
+ * rebuilt until force is given (rcl_export_request.force) or it is no
+ * longer degraded. A controller without exports answers NULL.
+ */
+const char *rcl_ctrl_export_waits_for_force(const struct rcl_ctrl *ctrl, unsigned vd);
+
 /* The library's version, "0.1.0". */
 const char *rcl_version(void);
 

@@ -639,6 +639,12 @@ const struct rcl_backend_ops rcl_soft_ops = {
     .settings_set = rcl_soft_settings_set,
     .schedule_status = rcl_soft_schedule_status,
     .process = &rcl_soft_process,
+    .export_check = rcl_soft_export_check,
+    .export_start = rcl_soft_export_start,
+    .export_stop = rcl_soft_export_stop,
+    .exports = rcl_soft_exports,
+    .export_needs_force = rcl_soft_export_needs_force,
+    .export_waits_for_force = rcl_soft_export_waits_for_force,
 };
 
 /* Create the sparse image for @slot in sc->image_dir; never overwrite. */

@@ -79,4 +79,24 @@ enum rcl_status rcl_soft_mark_bad(struct rcl_ctrl *ctrl, unsigned slot, struct r
 enum rcl_status rcl_soft_create_kv(struct rcl_ctx *ctx, const struct rcl_kv *params, size_t count,
                                    unsigned *id, struct rcl_error *err);
 
+/*
+ * The export ops (exports.c). The controller process serves the exports
+ * (service/export.c), and its code is built outside the library: it needs
+ * server/'s NBD code, which needs the library. So it lends the backend its
+ * export ops when the program starts, with rcl_soft_lend_exports(): @ops
+ * fills every export op of struct rcl_backend_ops, and nothing else. In a
+ * program linking the library alone, the soft controller's exports answer
+ * that they need raidcli's controller process.
+ */
+void rcl_soft_lend_exports(const struct rcl_backend_ops *ops);
+enum rcl_status rcl_soft_export_check(struct rcl_ctrl *ctrl, unsigned vd,
+                                      const struct rcl_export_request *req, struct rcl_error *err);
+enum rcl_status rcl_soft_export_start(struct rcl_ctrl *ctrl, unsigned vd,
+                                      const struct rcl_export_request *req, struct rcl_error *err);
+enum rcl_status rcl_soft_export_stop(struct rcl_ctrl *ctrl, unsigned vd, struct rcl_error *err);
+enum rcl_status rcl_soft_exports(struct rcl_ctrl *ctrl, struct rcl_export_info **out, size_t *count,
+                                 struct rcl_error *err);
+const char *rcl_soft_export_needs_force(const struct rcl_ctrl *ctrl, unsigned vd);
+const char *rcl_soft_export_waits_for_force(const struct rcl_ctrl *ctrl, unsigned vd);
+
 #endif /* RCL_SOFT_H */

@@ -6,14 +6,16 @@
  * out is refused before the backend is asked (by the library and, naming
  * the kind, by the CLI before it starts anything), only a kind that needs
  * one gets a controller process (its process hooks reached through its
- * ops table, a kind without them refused), and "add controller" reaches a kind's
- * create op through key=value parameters. Help and completion for a
- * path offer only what its controller can do; a setting it lacks is
+ * ops table, a kind without them refused), and "add controller" reaches a
+ * kind's create op through key=value parameters. Help and completion for
+ * a path offer only what its controller can do; a setting it lacks is
  * refused like a task it lacks. A controller with an event log of its
  * own is read through its backend, with the user's filter applied. Task
  * settings and schedules go through the contract too: a kind without the
  * ops, or without a setting in its caps, is refused before any backend
- * code runs, and a change touches only the settings it names.
+ * code runs, and a change touches only the settings it names. Exports: a
+ * kind without their ops has none, and the library picks the VDs asked
+ * for and refuses a delete while a VD is exported.
  *
  * The "bare" backend below is a fake registered only here: every real
  * backend implements the operations these tests leave NULL, so no real
@@ -26,6 +28,8 @@
 #include "cli.h"
 #include "internal.h"
 #include "service.h"
+
+#include "soft/soft.h"
 #include "unit.h"
 
 #define MIB (1ull << 20)
@@ -161,6 +165,115 @@ START_TEST(test_set_refuses_a_setting_the_caps_lack)
 	ck_assert_uint_eq(stored.calls, 1);
 	ck_assert_uint_eq(stored.changes, 1u << RCL_SETTING_REBUILD_RATE);
 	ck_assert_uint_eq(stored.settings.rate[RCL_SETTING_REBUILD_RATE], 40);
+}
+END_TEST
+
+START_TEST(test_exports_unsupported_without_ops)
+{
+	struct rcl_ctrl ctrl = bare_ctrl();
+	struct rcl_export_request req = {.name = "disk"};
+	struct rcl_export_info *list;
+	struct rcl_error err = {0};
+	size_t count;
+
+	/* Whether its caps claim exports or not, a kind without the ops has none. */
+	for (int claims = 0; claims < 2; claims++) {
+		ctrl.caps.exports = claims;
+		ck_assert_int_eq(rcl_ctrl_export_check(&ctrl, 0, &req, &err), RCL_UNSUPPORTED);
+		ck_assert_str_eq(err.msg, "exporting a virtual drive is not supported by this "
+		                          "controller (bare)");
+		ck_assert_int_eq(rcl_ctrl_export_start(&ctrl, 0, &req, &err), RCL_UNSUPPORTED);
+		ck_assert_int_eq(rcl_ctrl_export_stop(&ctrl, 0, &err), RCL_UNSUPPORTED);
+		ck_assert_int_eq(rcl_ctrl_exports(&ctrl, NULL, 0, &list, &count, &err),
+		                 RCL_UNSUPPORTED);
+		ck_assert_ptr_null(list);
+		ck_assert_uint_eq(count, 0);
+		/* Nothing exported stands in a delete's way; no VD waits for force. */
+		err = (struct rcl_error){0};
+		ck_assert_int_eq(rcl_ctrl_export_release_vd(&ctrl, 0, false, &err), RCL_OK);
+		ck_assert_int_eq(rcl_ctrl_export_check_delete(&ctrl, &err), RCL_OK);
+		ck_assert_int_eq(err.status, RCL_OK);
+		ck_assert_ptr_null(rcl_ctrl_export_needs_force(&ctrl, 0));
+		ck_assert_ptr_null(rcl_ctrl_export_waits_for_force(&ctrl, 0));
+	}
+}
+END_TEST
+
+/* A kind with v0 and v2 exported, which notes the export it is told to stop. */
+static unsigned stopped;
+
+static enum rcl_status two_exports(struct rcl_ctrl *ctrl, struct rcl_export_info **out,
+                                   size_t *count, struct rcl_error *err)
+{
+	(void)ctrl;
+	*out = rcl_calloc(2, sizeof(**out));
+	if (!*out)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	(*out)[0] = (struct rcl_export_info){.vd = 0, .name = "first", .address = "unix:/a.sock"};
+	(*out)[1] = (struct rcl_export_info){.vd = 2, .name = "second", .address = "[::1]:10809"};
+	*count = 2;
+	return RCL_OK;
+}
+
+static enum rcl_status note_stop(struct rcl_ctrl *ctrl, unsigned vd, struct rcl_error *err)
+{
+	(void)ctrl;
+	(void)err;
+	stopped = vd;
+	return RCL_OK;
+}
+
+static const struct rcl_caps exporting_caps = {.kind = "exporting", .exports = true};
+
+static const struct rcl_backend_ops exporting_ops = {
+    .name = "exporting",
+    .caps = &exporting_caps,
+    .load = bare_load,
+    .unload = bare_unload,
+    .export_stop = note_stop,
+    .exports = two_exports,
+};
+
+START_TEST(test_exports_of_the_vds_asked_for)
+{
+	struct rcl_ctrl ctrl = {.entry = {.id = 3, .ops = &exporting_ops}, .lock_fd = -1};
+	struct rcl_export_info *list;
+	struct rcl_error err = {0};
+	size_t count;
+
+	ctrl.caps = exporting_caps;
+	ck_assert_int_eq(rcl_ctrl_exports(&ctrl, NULL, 0, &list, &count, &err), RCL_OK);
+	ck_assert_uint_eq(count, 2);
+	rcl_free(list);
+	ck_assert_int_eq(rcl_ctrl_exports(&ctrl, (unsigned[]){1, 2}, 2, &list, &count, &err),
+	                 RCL_OK);
+	ck_assert_uint_eq(count, 1);
+	ck_assert_str_eq(list[0].name, "second");
+	ck_assert_str_eq(list[0].address, "[::1]:10809");
+	rcl_free(list);
+	ck_assert_int_eq(rcl_ctrl_exports(&ctrl, (unsigned[]){1}, 1, &list, &count, &err), RCL_OK);
+	ck_assert_uint_eq(count, 0);
+	ck_assert_ptr_null(list);
+}
+END_TEST
+
+START_TEST(test_delete_refused_while_exported)
+{
+	struct rcl_ctrl ctrl = {.entry = {.id = 3, .ops = &exporting_ops}, .lock_fd = -1};
+	struct rcl_error err = {0};
+
+	ctrl.caps = exporting_caps;
+	stopped = 99;
+	ck_assert_int_eq(rcl_ctrl_export_release_vd(&ctrl, 1, false, &err), RCL_OK);
+	ck_assert_int_eq(rcl_ctrl_export_release_vd(&ctrl, 2, false, &err), RCL_NEED_FORCE);
+	ck_assert_str_eq(err.msg, "/c3/v2 is exported as 'second'; stop the export first "
+	                          "(raidcli /c3/v2 stop export), or repeat with 'force'");
+	ck_assert_uint_eq(stopped, 99);
+	ck_assert_int_eq(rcl_ctrl_export_release_vd(&ctrl, 2, true, &err), RCL_OK);
+	ck_assert_uint_eq(stopped, 2);
+	ck_assert_int_eq(rcl_ctrl_export_check_delete(&ctrl, &err), RCL_NEED_FORCE);
+	ck_assert_ptr_nonnull(strstr(err.msg, "/c3/v0 is exported as 'first', with other VDs: "
+	                                      "deleting /c3"));
 }
 END_TEST
 
@@ -543,6 +656,33 @@ START_TEST(test_own_event_log_is_filtered_and_not_cleared)
 }
 END_TEST
 
+START_TEST(test_soft_exports_need_the_process_code)
+{
+	struct rcl_kv params[] = {{"drives", "1"}, {"size", "64MB"}};
+	struct rcl_ctx *ctx = unit_ctx_new(scratch.dir);
+	struct rcl_export_info *list;
+	struct rcl_error err = {0};
+	struct rcl_ctrl *ctrl;
+	size_t count;
+	unsigned id;
+
+	ck_assert_msg(rcl_ctrl_create(ctx, "soft", params, 2, &id, &err) == RCL_OK, "%s", err.msg);
+	ck_assert_int_eq(rcl_ctrl_open(ctx, id, RCL_LOCK_SHARED, &ctrl, &err), RCL_OK);
+	/* This program links service/export.c, which lent the backend its ops as it started. */
+	ck_assert_msg(rcl_ctrl_exports(ctrl, NULL, 0, &list, &count, &err) == RCL_OK, "%s",
+	              err.msg);
+	ck_assert_uint_eq(count, 0);
+	/* One linking libraidcli alone has none (last: nothing lends them again). */
+	rcl_soft_lend_exports(NULL);
+	ck_assert_int_eq(rcl_ctrl_exports(ctrl, NULL, 0, &list, &count, &err), RCL_UNSUPPORTED);
+	ck_assert_str_eq(err.msg, "exporting a virtual drive is not supported by this controller "
+	                          "(soft); this program lacks raidcli's controller process");
+	ck_assert_ptr_null(rcl_ctrl_export_waits_for_force(ctrl, 0));
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(ctx);
+}
+END_TEST
+
 static Suite *backend_suite(void)
 {
 	Suite *s = suite_create("backend");
@@ -558,6 +698,12 @@ static Suite *backend_suite(void)
 	tcase_add_test(tc, test_no_settings_ops_is_unsupported);
 	tcase_add_test(tc, test_set_refuses_a_setting_the_caps_lack);
 	tcase_add_test(tc, test_soft_settings_change_only_what_is_named);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("rcl_ctrl_exports");
+	tcase_add_test(tc, test_exports_unsupported_without_ops);
+	tcase_add_test(tc, test_exports_of_the_vds_asked_for);
+	tcase_add_test(tc, test_delete_refused_while_exported);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("rcl_caps_check_vd");
@@ -586,6 +732,7 @@ static Suite *backend_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_create_soft_from_key_values);
 	tcase_add_test(tc, test_create_refuses_bad_parameters);
+	tcase_add_test(tc, test_soft_exports_need_the_process_code);
 	suite_add_tcase(s, tc);
 	return s;
 }

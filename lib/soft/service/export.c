@@ -180,12 +180,12 @@ static void list_release(struct export_list *list)
  * The list to read or change: the live one inside the controller process,
  * else a fresh copy of the persisted one (freed by list_release()).
  */
-static enum rcl_status list_get(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, struct service_paths *p,
+static enum rcl_status list_get(struct rcl_ctrl *ctrl, struct service_paths *p,
                                 struct export_list **out, struct export_list *scratch,
                                 struct rcl_error *err)
 {
 	unsigned id = rcl_ctrl_id(ctrl);
-	enum rcl_status st = service_paths(lib, id, p, err);
+	enum rcl_status st = service_paths(ctrl->ctx, id, p, err);
 
 	if (st)
 		return st;
@@ -448,7 +448,7 @@ static bool same_place(const struct export *a, const struct export *b)
 
 /* Fill @e from @req with the defaults, and check it against the other exports. */
 static enum rcl_status plan_export(struct rcl_ctrl *ctrl, const struct service_paths *p,
-                                   unsigned vd, const struct export_request *req,
+                                   unsigned vd, const struct rcl_export_request *req,
                                    const struct export_list *list, struct export *e,
                                    struct rcl_error *err)
 {
@@ -487,7 +487,7 @@ static enum rcl_status plan_export(struct rcl_ctrl *ctrl, const struct service_p
 		const struct export *o = &list->items[i];
 
 		if (o->vd == vd && same_place(o, e))
-			continue; /* asked again for what is there: export_start() resumes it */
+			continue; /* asked again for what is there: start_export() resumes it */
 		if (o->vd == vd)
 			st =
 			    rcl_fail(err, RCL_EXISTS,
@@ -524,41 +524,41 @@ static void list_remove(struct export_list *list, struct export *e)
 	list->count--;
 }
 
-static const char *export_address(const struct export *e, char *buf, size_t size)
+/* Where @e listens, as rcl_export_info.address says it. */
+static void export_address(const struct export *e, char *buf, size_t size)
 {
 	if (e->srv)
-		return rcl_nbd_server_address(e->srv);
-	if (*e->socket)
+		snprintf(buf, size, "%s", rcl_nbd_server_address(e->srv));
+	else if (*e->socket)
 		snprintf(buf, size, "unix:%s", e->socket);
 	else if (strchr(e->host, ':'))
 		snprintf(buf, size, "[%s]:%u", e->host, e->port);
 	else
 		snprintf(buf, size, "%s:%u", e->host, e->port);
-	return buf;
 }
 
-static void add_row(struct rcl_node *table, const struct rcl_ctrl *ctrl, const struct export *e)
+/* How @e is, for rcl_ctrl_exports(). */
+static enum rcl_export_state export_state(const struct rcl_ctrl *ctrl, const struct export *e)
 {
-	const struct rcl_vd *vd = rcl_ctrl_vd_by_id(ctrl, e->vd);
-	struct rcl_node *row = rcl_node_add_object(table, NULL);
-	char addr[PATH_MAX + 8];
+	return e->srv                            ? RCL_EXPORT_SERVING
+	       : e->held                         ? RCL_EXPORT_HELD
+	       : service_self(rcl_ctrl_id(ctrl)) ? RCL_EXPORT_FAILED
+	                                         : RCL_EXPORT_STOPPED;
+}
 
-	rcl_node_add_strf(row, "DG/VD", "%u/%u", vd ? vd->dg : 0, e->vd);
-	rcl_node_add_str(row, "Export Name", e->name);
-	rcl_node_add_str(row, "Address", export_address(e, addr, sizeof(addr)));
-	/* An offline VD's server answers every read with an error: it serves nothing. */
-	rcl_node_add_str(row, "State",
-	                 e->srv && vd && vd->state == RCL_VD_OFFLINE ? "Offline"
-	                 : e->srv                                    ? "Serving"
-	                 : e->held                                   ? "Needs force"
-	                 : service_self(rcl_ctrl_id(ctrl))           ? "Failed"
-	                                                             : "Stopped");
-	rcl_node_add_int(row, "Clients", e->srv ? rcl_nbd_server_connections(e->srv) : 0);
+static void export_info(const struct rcl_ctrl *ctrl, const struct export *e,
+                        struct rcl_export_info *info)
+{
+	info->vd = e->vd;
+	snprintf(info->name, sizeof(info->name), "%s", e->name);
+	export_address(e, info->address, sizeof(info->address));
+	info->state = export_state(ctrl, e);
+	info->clients = e->srv ? rcl_nbd_server_connections(e->srv) : 0;
 }
 
 /* plan_export() of VD @vd, which must exist. */
 static enum rcl_status plan_checked(struct rcl_ctrl *ctrl, const struct service_paths *p,
-                                    unsigned vd, const struct export_request *req,
+                                    unsigned vd, const struct rcl_export_request *req,
                                     const struct export_list *list, struct export *e,
                                     struct rcl_error *err)
 {
@@ -567,13 +567,15 @@ static enum rcl_status plan_checked(struct rcl_ctrl *ctrl, const struct service_
 	return plan_export(ctrl, p, vd, req, list, e, err);
 }
 
-enum rcl_status export_check_start(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, unsigned vd,
-                                   const struct export_request *req, struct rcl_error *err)
+/* The ops the process lends the backend (soft.h): rcl_ctrl_export_check() and its siblings. */
+
+static enum rcl_status check_start(struct rcl_ctrl *ctrl, unsigned vd,
+                                   const struct rcl_export_request *req, struct rcl_error *err)
 {
 	struct export_list *list, scratch;
 	struct service_paths p;
 	struct export e;
-	enum rcl_status st = list_get(lib, ctrl, &p, &list, &scratch, err);
+	enum rcl_status st = list_get(ctrl, &p, &list, &scratch, err);
 
 	if (st)
 		return st;
@@ -582,16 +584,19 @@ enum rcl_status export_check_start(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, u
 	return st;
 }
 
-enum rcl_status export_start(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, unsigned vd,
-                             const struct export_request *req, struct rcl_error *err)
+static enum rcl_status start_export(struct rcl_ctrl *ctrl, unsigned vd,
+                                    const struct rcl_export_request *req, struct rcl_error *err)
 {
 	struct export_list *list, scratch;
 	struct export e, *existing;
 	struct service_paths p;
-	enum rcl_status st = list_get(lib, ctrl, &p, &list, &scratch, err);
+	enum rcl_status st = list_get(ctrl, &p, &list, &scratch, err);
 
 	if (st)
 		return st;
+	/* The same force lets a rebuild of the VD go on (tasks.c). */
+	if (req->force)
+		export_force(vd);
 	if (list != &live) {
 		list_release(list);
 		return rcl_fail(
@@ -622,13 +627,12 @@ enum rcl_status export_start(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, unsigne
 	return st;
 }
 
-enum rcl_status export_stop(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, unsigned vd,
-                            struct rcl_error *err)
+static enum rcl_status stop_export(struct rcl_ctrl *ctrl, unsigned vd, struct rcl_error *err)
 {
 	struct export_list *list, scratch;
 	struct service_paths p;
 	struct export *e;
-	enum rcl_status st = list_get(lib, ctrl, &p, &list, &scratch, err);
+	enum rcl_status st = list_get(ctrl, &p, &list, &scratch, err);
 
 	if (st)
 		return st;
@@ -648,68 +652,21 @@ enum rcl_status export_stop(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, unsigned
 	return st;
 }
 
-enum rcl_status export_list(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, const struct id_set *vds,
-                            struct rcl_node *data, const char *key, size_t *rows,
-                            struct rcl_error *err)
-{
-	struct export_list *list, scratch;
-	struct rcl_node *table = NULL;
-	struct service_paths p;
-	enum rcl_status st = list_get(lib, ctrl, &p, &list, &scratch, err);
-
-	*rows = 0;
-	if (st)
-		return st;
-	for (size_t i = 0; i < list->count; i++) {
-		if (vds && !id_in(vds, list->items[i].vd))
-			continue;
-		if (!table)
-			table = rcl_node_add_array(data, key);
-		add_row(table, ctrl, &list->items[i]);
-		++*rows;
-	}
-	list_release(list);
-	return RCL_OK;
-}
-
-enum rcl_status export_release(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, unsigned vd, bool force,
-                               struct rcl_error *err)
+static enum rcl_status list_exports(struct rcl_ctrl *ctrl, struct rcl_export_info **out,
+                                    size_t *count, struct rcl_error *err)
 {
 	struct export_list *list, scratch;
 	struct service_paths p;
-	struct export *e;
-	enum rcl_status st = list_get(lib, ctrl, &p, &list, &scratch, err);
+	enum rcl_status st = list_get(ctrl, &p, &list, &scratch, err);
 
 	if (st)
 		return st;
-	e = list_find(list, vd);
-	if (e && !force)
-		st = rcl_fail(
-		    err, RCL_NEED_FORCE,
-		    "/c%u/v%u is exported as '%s'; stop the export first (raidcli /c%u/v%u "
-		    "stop export), or repeat with 'force'",
-		    p.id, vd, e->name, p.id, vd);
-	list_release(list);
-	if (!st && e)
-		st = export_stop(lib, ctrl, vd, err);
-	return st;
-}
-
-enum rcl_status export_refuse_any(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, struct rcl_error *err)
-{
-	struct export_list *list, scratch;
-	struct service_paths p;
-	enum rcl_status st = list_get(lib, ctrl, &p, &list, &scratch, err);
-
-	if (st)
-		return st;
-	if (list->count)
-		st = rcl_fail(err, RCL_NEED_FORCE,
-		              "/c%u/v%u is exported as '%s'%s: deleting /c%u stops its process and "
-		              "drops every NBD client; stop the exports first (raidcli /c%u/vall "
-		              "stop export), or repeat with 'force'",
-		              p.id, list->items[0].vd, list->items[0].name,
-		              list->count > 1 ? ", with other VDs" : "", p.id, p.id);
+	if (list->count && !(*out = rcl_calloc(list->count, sizeof(**out))))
+		st = rcl_fail(err, RCL_NOMEM, "out of memory");
+	for (size_t i = 0; !st && i < list->count; i++)
+		export_info(ctrl, &list->items[i], &(*out)[i]);
+	if (!st)
+		*count = list->count;
 	list_release(list);
 	return st;
 }
@@ -739,6 +696,24 @@ void export_force(unsigned vd)
 {
 	forced |= vd < 64 ? 1ull << vd : 0;
 	held_at_start &= ~forced;
+}
+
+static const struct rcl_backend_ops lent_ops = {
+    .export_check = check_start,
+    .export_start = start_export,
+    .export_stop = stop_export,
+    .exports = list_exports,
+    .export_needs_force = export_unsafe,
+    .export_waits_for_force = export_held,
+};
+
+/*
+ * The library's soft backend cannot link this file (soft.h says why): lend
+ * it the ops as the program starts, before it opens any controller.
+ */
+__attribute__((constructor)) static void lend_ops(void)
+{
+	rcl_soft_lend_exports(&lent_ops);
 }
 
 /*

@@ -10,84 +10,38 @@
  * serves it with rcl_nbd_server_start(); a member the volume fails is
  * recorded in the configuration from the process's main loop.
  *
- * The handler-side calls work in and out of the process: outside it they
- * read and change only the persisted list.
+ * Commands reach the exports through the backend contract (rcl_ctrl_export_
+ * check(), ..., lib/export.c): export.c lends the soft backend its ops
+ * (soft.h). They work in and out of the process: outside it they read and
+ * change only the persisted list.
  */
 #ifndef RCL_SERVER_EXPORT_H
 #define RCL_SERVER_EXPORT_H
 
-#include "cli.h"
-
-/* struct export_request - what "start export" asks for; NULL: the default. */
-struct export_request {
-	const char *socket;
-	const char *address;
-	const char *name;
-};
+#include "raidcli.h"
 
 /*
- * export_check_start() - what export_start() would refuse of the same
- * request (no such VD, a bad socket= or address=, one in use), told also
- * outside the controller process, before it starts.
- */
-enum rcl_status export_check_start(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, unsigned vd,
-                                   const struct export_request *req, struct rcl_error *err);
-
-/*
- * export_start() - start serving VD @vd of @ctrl (exclusive lock held) and
- * persist it; only inside its controller process. Asking again for an
- * export that is there (same name and address) serves it if it is not.
- */
-enum rcl_status export_start(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, unsigned vd,
-                             const struct export_request *req, struct rcl_error *err);
-
-/* export_stop() - stop serving VD @vd and forget it. Return: RCL_NOT_FOUND if not exported. */
-enum rcl_status export_stop(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, unsigned vd,
-                            struct rcl_error *err);
-
-/*
- * export_list() - table @key in @data (added only when there is a row): a
- * row per export of the VDs @vds selects (NULL: all), with its address,
- * name, state and clients. *@rows: how many.
- */
-enum rcl_status export_list(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, const struct id_set *vds,
-                            struct rcl_node *data, const char *key, size_t *rows,
-                            struct rcl_error *err);
-
-/*
- * export_refuse_any() - before controller @ctrl is deleted: refuse
- * (RCL_NEED_FORCE, saying how to go on) while any of its VDs is exported,
- * as export_release() refuses for one VD.
- */
-enum rcl_status export_refuse_any(struct rcl_ctx *lib, struct rcl_ctrl *ctrl,
-                                  struct rcl_error *err);
-
-/*
- * export_release() - before VD @vd is deleted: refuse when it is exported,
- * unless @force, which stops the export first.
- */
-enum rcl_status export_release(struct rcl_ctx *lib, struct rcl_ctrl *ctrl, unsigned vd, bool force,
-                               struct rcl_error *err);
-
-/*
- * export_unsafe() - why VD @vd of @ctrl must not be served without force:
- * it is degraded and dirty (vd_dirty(): md's write hole), as a phrase
- * ("not consistent (never initialized)"), or NULL when it may be (or its
- * force was given: export_force()). "start export" refuses such a VD
- * without force. Force is not persisted: it is for the state the VD was in
- * when it was given, and is forgotten once the VD is safe.
+ * export_unsafe() - why VD @vd of @ctrl must not be served without force
+ * (the soft controller's rcl_ctrl_export_needs_force()): it is degraded
+ * and dirty (vd_dirty(): md's write hole), as a phrase ("not consistent
+ * (never initialized)"), or NULL when it may be (or its force was given:
+ * export_force()). "start export" refuses such a VD without force. Force
+ * is not persisted: it is for the state the VD was in when it was given,
+ * and is forgotten once the VD is safe.
  */
 const char *export_unsafe(const struct rcl_ctrl *ctrl, unsigned vd);
 
 /*
  * export_held() - export_unsafe() of a VD that was unsafe already when the
- * process started, or NULL. md does not assemble such an array without
- * --force, and a forced one serves and recovers: the process does not serve
- * the VD's persisted export (show export: "Needs force") and a rebuild
- * waits at it (tasks.c) until "start export force" or "start rebuild force"
- * gives the force, or the VD is no longer degraded (exports_refresh() then
- * serves the export). A VD degraded while the process runs is not held: as
- * md's running array, it recovers onto a spare.
+ * process started, or NULL (the soft controller's
+ * rcl_ctrl_export_waits_for_force()). md does not assemble such an array
+ * without --force, and a forced one serves and recovers: the process does
+ * not serve the VD's persisted export (show export: "Needs force") and a
+ * rebuild waits at it (tasks.c) until "start export force" or "start
+ * rebuild force" gives the force, or the VD is no longer degraded
+ * (exports_refresh() then serves the export). A VD degraded while the
+ * process runs is not held: as md's running array, it recovers onto a
+ * spare.
  */
 const char *export_held(const struct rcl_ctrl *ctrl, unsigned vd);
 
