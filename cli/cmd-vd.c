@@ -151,17 +151,17 @@ static unsigned uint_value(const struct cmd_args *a, const char *name)
 	return value ? (unsigned)strtoul(value, NULL, 10) : 0;
 }
 
-/* The options of "add vd" that need no controller lookup, into @p. */
-static enum rcl_status read_vd_options(const struct cmd_args *a, struct rcl_vd_params *p,
-                                       struct rcl_error *err)
+/* The options of "add vd" that need no drive lookup, into @p; @caps has the defaults. */
+static enum rcl_status read_vd_options(const struct cmd_args *a, const struct rcl_caps *caps,
+                                       struct rcl_vd_params *p, struct rcl_error *err)
 {
 	p->name = cmd_value(a, "name");
 	p->strip_kib = uint_value(a, "strip");
 	p->drives_per_span = uint_value(a, "pdperarray");
 	p->write = (enum rcl_write_policy)policy(grammar_write_policies, cmd_value(a, "wrcache"),
-	                                         RCL_WRITE_THROUGH);
+	                                         (int)caps->default_write);
 	p->read = (enum rcl_read_policy)policy(grammar_read_policies, cmd_value(a, "rdcache"),
-	                                       RCL_READ_AHEAD);
+	                                       (int)caps->default_read);
 	p->force = cmd_value(a, "force") != NULL;
 	if (parse_size(cmd_value(a, "size"), &p->bytes, err))
 		return err->status;
@@ -178,7 +178,7 @@ enum rcl_status cmd_ctrl_add_vd(struct cmd_ctx *c, struct rcl_error *err)
 
 	if (!lists)
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
-	st = read_vd_options(c->args, &params, err);
+	st = read_vd_options(c->args, rcl_ctrl_caps(c->ctrl), &params, err);
 	if (!st)
 		st = parse_drive_list(c->ctrl, "drives", cmd_value(c->args, "drives"), &lists[0],
 		                      err);

@@ -51,7 +51,7 @@
  * - ctrl->priv is the backend's own; only it reads or frees it.
  *
  * Not in the contract yet (issue 22's next steps): starting, stopping and
- * following tasks, settings, the event log, drive health and exports. The
+ * following tasks, settings, the event log and exports. The
  * caps already say which of them a kind has; the soft controller's process
  * (server/) still reaches its engine directly.
  */
@@ -79,7 +79,11 @@ struct rcl_ctrl;
  * @discover:	for kinds found on the host rather than created (NVMe,
  *		MegaRAID): store in @keys (at most @max) the key of every
  *		controller present, registered or not, and their number in
- *		*@count. NULL: the kind is only ever created.
+ *		*@count. Opening the registry (rcl_ctx_new()) asks every kind
+ *		and registers a key it has not seen under the lowest free
+ *		number; a key no longer reported stays registered (its @load
+ *		then says the controller is gone). NULL: the kind is only ever
+ *		created.
  * @create:	for kinds that are created (soft, Redfish): check
  *		@count key=value @params, naming any unknown or missing one
  *		(RCL_INVALID_COMMAND for a missing one, RCL_INVALID_PARAM for a
@@ -151,8 +155,21 @@ struct rcl_backend_ops {
 	                                  struct rcl_foreign *out, struct rcl_error *err);
 	enum rcl_status (*foreign_delete)(struct rcl_ctrl *ctrl, bool force,
 	                                  struct rcl_foreign *out, struct rcl_error *err);
+
+	/*
+	 * @ctrl_caps:	for kinds whose controllers differ (mock: each fixture
+	 *		says what its controller can do): fill @caps, a copy of
+	 *		@caps above, for the controller with registry key @key,
+	 *		without its lock. The registry asks when it loads, so
+	 *		rcl_ctx_ctrl_caps(), help and completion answer for that
+	 *		controller. A failure leaves the kind's record; @load then
+	 *		reports it. NULL: every controller has the kind's @caps.
+	 */
+	enum rcl_status (*ctrl_caps)(const struct rcl_ctx *ctx, const char *key,
+	                             struct rcl_caps *caps, struct rcl_error *err);
 };
 
 extern const struct rcl_backend_ops rcl_soft_ops;
+extern const struct rcl_backend_ops rcl_mock_ops;
 
 #endif /* RCL_BACKEND_H */

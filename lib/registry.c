@@ -19,6 +19,7 @@
 
 static const struct rcl_backend_ops *const backends[] = {
     &rcl_soft_ops,
+    &rcl_mock_ops,
 };
 
 static const struct rcl_backend_ops *backend_by_name(const char *name)
@@ -73,7 +74,15 @@ static bool key_is_safe(const char *key)
 	return true;
 }
 
-static enum rcl_status parse_entry(json_object *item, const char *path,
+/* @entry's capabilities: its own where its kind says controllers differ. */
+static void entry_caps(const struct rcl_ctx *ctx, struct rcl_registry_entry *entry)
+{
+	entry->caps = *entry->ops->caps;
+	if (entry->ops->ctrl_caps && entry->ops->ctrl_caps(ctx, entry->key, &entry->caps, NULL))
+		entry->caps = *entry->ops->caps;
+}
+
+static enum rcl_status parse_entry(const struct rcl_ctx *ctx, json_object *item, const char *path,
                                    struct rcl_registry_entry *entry, struct rcl_error *err)
 {
 	const char *backend, *key;
@@ -90,6 +99,7 @@ static enum rcl_status parse_entry(json_object *item, const char *path,
 		return rcl_state_corrupt(err, path, "a controller key has unexpected characters");
 	entry->id = (unsigned)id;
 	strcpy(entry->key, key);
+	entry_caps(ctx, entry);
 	return RCL_OK;
 }
 
@@ -147,7 +157,8 @@ static enum rcl_status registry_load(struct rcl_ctx *ctx, struct rcl_error *err)
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
-		st = parse_entry(json_object_array_get_idx(list, i), path, &ctx->entries[i], err);
+		st = parse_entry(ctx, json_object_array_get_idx(list, i), path, &ctx->entries[i],
+		                 err);
 		if (st)
 			goto out;
 		for (size_t j = 0; j < i; j++)
@@ -219,6 +230,67 @@ static enum rcl_status canonicalize(char **path, struct rcl_error *err)
 	return RCL_OK;
 }
 
+/* Whether a controller of kind @ops with key @key is registered. */
+static bool registered(const struct rcl_ctx *ctx, const struct rcl_backend_ops *ops,
+                       const char *key)
+{
+	for (size_t i = 0; i < ctx->count; i++)
+		if (ctx->entries[i].ops == ops && !strcmp(ctx->entries[i].key, key))
+			return true;
+	return false;
+}
+
+/* Register, under the registry lock, the @count @keys of kind @ops not registered yet. */
+static enum rcl_status register_found(struct rcl_ctx *ctx, const struct rcl_backend_ops *ops,
+                                      char (*keys)[RCL_KEY_SIZE], size_t count,
+                                      struct rcl_error *err)
+{
+	enum rcl_status st = RCL_OK;
+	size_t i = 0;
+	int fd = -1;
+	unsigned id;
+
+	while (i < count && registered(ctx, ops, keys[i]))
+		i++;
+	if (i == count)
+		return RCL_OK; /* the usual case: no lock, no write */
+	st = rcl_registry_lock(ctx, &fd, err);
+	for (; !st && i < count; i++) {
+		if (!key_is_safe(keys[i]))
+			st =
+			    rcl_fail(err, RCL_CORRUPT,
+			             "the %s backend found a controller with a bad key", ops->name);
+		else if (!registered(ctx, ops, keys[i]) &&
+		         !(st = rcl_registry_add(ctx, ops, keys[i], &id, err)))
+			rcl_event_record_created(ctx, id);
+	}
+	rcl_unlock(fd);
+	return st;
+}
+
+/* The most controllers of one kind discovery registers. */
+#define DISCOVER_MAX 64
+
+/* Register the controllers every kind finds on the host, on first sight. */
+static enum rcl_status discover(struct rcl_ctx *ctx, struct rcl_error *err)
+{
+	char(*keys)[RCL_KEY_SIZE] = NULL;
+	enum rcl_status st = RCL_OK;
+	size_t count;
+
+	for (size_t i = 0; !st && i < sizeof(backends) / sizeof(backends[0]); i++) {
+		if (!backends[i]->discover)
+			continue;
+		if (!keys && !(keys = rcl_calloc(DISCOVER_MAX, RCL_KEY_SIZE)))
+			return rcl_fail(err, RCL_NOMEM, "out of memory");
+		st = backends[i]->discover(ctx, keys, DISCOVER_MAX, &count, err);
+		if (!st)
+			st = register_found(ctx, backends[i], keys, count, err);
+	}
+	rcl_free(keys);
+	return st;
+}
+
 /* Open the registry in @state_dir (NULL: the default), creating the directory if @create. */
 static enum rcl_status ctx_open(struct rcl_ctx **out, const char *state_dir, bool create,
                                 struct rcl_error *err)
@@ -238,6 +310,8 @@ static enum rcl_status ctx_open(struct rcl_ctx **out, const char *state_dir, boo
 		st = canonicalize(&ctx->state_dir, err);
 	if (!st)
 		st = registry_load(ctx, err);
+	if (!st)
+		st = discover(ctx, err);
 	if (st) {
 		rcl_ctx_free(ctx);
 		return st;
@@ -313,6 +387,7 @@ enum rcl_status rcl_registry_add(struct rcl_ctx *ctx, const struct rcl_backend_o
 	mem[ctx->count].id = free_id;
 	mem[ctx->count].ops = ops;
 	snprintf(mem[ctx->count].key, sizeof(mem->key), "%s", key);
+	entry_caps(ctx, &mem[ctx->count]);
 	ctx->count++;
 	st = index_entries(ctx, err);
 	if (!st)
