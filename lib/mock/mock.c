@@ -173,10 +173,10 @@ static enum rcl_status read_fixture(const char *file, json_object **root, struct
 	enum rcl_status st = rcl_state_read(file, root, err);
 
 	if (st == RCL_NOT_FOUND)
-		return rcl_fail(err, RCL_INVALID_PARAM, "fixture '%s' does not exist", file);
+		return rcl_fail(err, RCL_INVALID_PARAM, "mock fixture '%s' does not exist", file);
 	if (st == RCL_CORRUPT)
 		return rcl_fail(err, RCL_INVALID_PARAM,
-		                "fixture '%s' is not valid JSON (an object)", file);
+		                "mock fixture '%s' is not valid JSON (an object)", file);
 	if (st)
 		return st;
 	st = parse_into(*root, file, RCL_INVALID_PARAM, &tmp, err);
