@@ -3,8 +3,10 @@
  * backend.h - the contract between libraidcli's generic layer and a
  * backend: the manual for whoever adds a kind of controller.
  *
- * A backend serves one kind of controller ("soft" today; "nvme",
- * "megaraid" and "redfish" are planned). The generic layer (the files in lib/)
+ * A backend serves one kind of controller ("soft" today, and "mock", whose
+ * controllers are JSON fixtures for tests: lib/mock/ is the smallest
+ * complete example; "nvme", "megaraid" and "redfish" are planned). The
+ * generic layer (the files in lib/)
  * numbers controllers (registry.c), takes their locks (ctrl.c), applies
  * StorCLI's rules to every request (drive.c, vd.c, foreign.c), logs events,
  * and only then calls the backend through its struct rcl_backend_ops. The

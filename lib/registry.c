@@ -5,7 +5,9 @@
  * The registry gives controllers of every backend one numbering that stays
  * stable across runs: a new controller takes the lowest free number and keeps
  * it until it is deleted. It lives in <state dir>/registry.json; changes are
- * serialized by <state dir>/registry.lock and written atomically.
+ * serialized by <state dir>/registry.lock and written atomically. Opening it
+ * asks every kind that finds controllers on the host (@discover) which are
+ * there, and registers the new ones on first sight.
  */
 #include <errno.h>
 #include <stdio.h>
