@@ -26,6 +26,7 @@ Cases file format (one block per case, blank lines and '#' comments between):
     run WORDS...             the command under test (exactly one per case)
     after WORDS...           raidcli arguments run after it, whatever happened
                              (to stop a controller process it started)
+    env NAME=VALUE           set in the environment of every step of the case
     text-only                no JSON run (help prints plain text and ignores J)
 
 and, outside cases, for a grammar entry no golden can run (one that runs
@@ -88,6 +89,7 @@ class Case:
         self.run = None  # the words of the command under test, with {J}/{j}
         self.after = []  # [words] run after the command under test
         self.text_only = False
+        self.env = {}  # NAME -> VALUE, with $STATE and $FIXTURES
 
     @property
     def modes(self):
@@ -150,11 +152,14 @@ def parse_cases(path):
                 case.run = shlex.split(rest)
             elif keyword == "after" and rest:
                 case.after.append(shlex.split(rest))
+            elif keyword == "env" and "=" in rest:
+                name, _, value = rest.partition("=")
+                case.env[name] = value
             elif keyword == "text-only" and not rest:
                 case.text_only = True
             else:
-                raise CaseError("%s: unknown line '%s' (expected setup, shell, run, after "
-                                "or text-only)" % (where, line))
+                raise CaseError("%s: unknown line '%s' (expected setup, shell, run, after, "
+                                "env or text-only)" % (where, line))
     for case in cases:
         if case.run is None:
             raise CaseError("%s:%d: case '%s' has no 'run' line" % (path, case.lineno, case.name))
@@ -337,6 +342,7 @@ def run_case_mode(binary, case, mode):
         env = dict(os.environ, RAIDCLI_STATE_DIR=state_dir, STATE=state_dir, LC_ALL="C",
                    TZ="UTC", NO_COLOR="1", FIXTURES=FIXTURES)
         env.pop("RAIDCLI_MOCK_DIR", None)
+        env.update({k: expand([v], state_dir)[0] for k, v in case.env.items()})
         for kind, step in case.setup:
             if kind == "shell":
                 p = subprocess.run(["/bin/sh", "-c", step], env=env, capture_output=True,
