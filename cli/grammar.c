@@ -1158,9 +1158,13 @@ void grammar_synopsis(struct rcl_buf *sb, const struct cmd_spec *cmd, const stru
 		}
 		rcl_buf_adds(sb, opt->name);
 		if (opt->type == OPT_ENUM) {
-			rcl_buf_addch(sb, '=');
+			const char *sep = "=";
+
 			for (size_t k = 0; opt->choices[k]; k++)
-				rcl_buf_addf(sb, "%s%s", k ? "|" : "", opt->choices[k]);
+				if (cli_offers_choice(cmd, opt, opt->choices[k], caps)) {
+					rcl_buf_addf(sb, "%s%s", sep, opt->choices[k]);
+					sep = "|";
+				}
 		} else if (opt->type != OPT_FLAG) {
 			rcl_buf_addf(sb, "=%s", value_placeholder(opt));
 		}
