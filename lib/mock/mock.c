@@ -23,31 +23,35 @@
 
 #define DISCOVERED "d-"
 
-/* The state file of the controller with @key, or NULL (out of memory, or not present). */
-static char *state_path(const struct rcl_ctx *ctx, const char *key)
+/* The state file of the controller with @key, into *@out. */
+static enum rcl_status state_path(const struct rcl_ctx *ctx, const char *key, char **out,
+                                  struct rcl_error *err)
 {
 	const char *dir = getenv("RAIDCLI_MOCK_DIR");
 	struct rcl_buf sb = RCL_BUF_INIT;
 
+	*out = NULL;
 	if (strncmp(key, DISCOVERED, strlen(DISCOVERED)))
 		rcl_buf_addf(&sb, "%s/mock/%s.json", ctx->state_dir, key);
 	else if (dir && *dir)
 		rcl_buf_addf(&sb, "%s/%s.json", dir, key + strlen(DISCOVERED));
 	else
-		return NULL;
-	return rcl_buf_detach(&sb);
+		return rcl_fail(err, RCL_NOT_FOUND,
+		                "mock controller '%s' is not present: RAIDCLI_MOCK_DIR is not set",
+		                key + strlen(DISCOVERED));
+	*out = rcl_buf_detach(&sb);
+	return *out ? RCL_OK : rcl_fail(err, RCL_NOMEM, "out of memory");
 }
 
 static enum rcl_status mock_ctrl_caps(const struct rcl_ctx *ctx, const char *key,
                                       struct rcl_caps *caps, struct rcl_error *err)
 {
-	char *path = state_path(ctx, key);
 	json_object *root = NULL;
-	enum rcl_status st;
+	char *path;
+	enum rcl_status st = state_path(ctx, key, &path, err);
 
-	if (!path)
-		return rcl_fail(err, RCL_NOT_FOUND, "mock controller '%s' is not present", key);
-	st = rcl_state_read(path, &root, err);
+	if (!st)
+		st = rcl_state_read(path, &root, err);
 	if (!st)
 		st = rcl_mock_parse_caps(root, path, RCL_CORRUPT, caps, err);
 	json_object_put(root);
@@ -107,16 +111,9 @@ static enum rcl_status mock_load(struct rcl_ctrl *ctrl, struct rcl_error *err)
 
 	if (!p)
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
-	p->path = state_path(ctrl->ctx, ctrl->entry.key);
-	if (!p->path) {
-		rcl_free(p);
-		return rcl_fail(
-		    err, RCL_NOT_FOUND,
-		    "controller /c%u (mock '%s') is not present: RAIDCLI_MOCK_DIR is not "
-		    "set",
-		    ctrl->entry.id, ctrl->entry.key + strlen(DISCOVERED));
-	}
-	st = rcl_state_read(p->path, &p->root, err);
+	st = state_path(ctrl->ctx, ctrl->entry.key, &p->path, err);
+	if (!st)
+		st = rcl_state_read(p->path, &p->root, err);
 	if (st == RCL_NOT_FOUND)
 		st = rcl_fail(err, RCL_NOT_FOUND, "controller /c%u is gone: '%s' does not exist",
 		              ctrl->entry.id, p->path);
@@ -188,13 +185,12 @@ static enum rcl_status read_fixture(const char *file, json_object **root, struct
 static enum rcl_status save_and_register(struct rcl_ctx *ctx, json_object *root, const char *key,
                                          unsigned *id, struct rcl_error *err)
 {
-	char *path = state_path(ctx, key);
-	enum rcl_status st;
+	char *path;
+	enum rcl_status st = state_path(ctx, key, &path, err);
 	int fd = -1;
 
-	if (!path)
-		return rcl_fail(err, RCL_NOMEM, "out of memory");
-	st = rcl_mkdir_in(ctx->state_dir, "mock", 0700, err);
+	if (!st)
+		st = rcl_mkdir_in(ctx->state_dir, "mock", 0700, err);
 	if (!st)
 		st = rcl_registry_lock(ctx, &fd, err);
 	if (!st)

@@ -235,6 +235,126 @@ START_TEST(test_changes_persist_and_caps_refuse)
 }
 END_TEST
 
+/* Open /c0 exclusively and create a RAID0 VD on 252:7 (the MegaRAID fixture). */
+static enum rcl_status add_vd(const char *dir, struct rcl_error *err)
+{
+	struct rcl_drive_ref drive = {252, 7};
+	struct rcl_vd_params p = {.level = RCL_RAID0, .drives = &drive, .drive_count = 1};
+	struct rcl_ctx *ctx;
+	struct rcl_ctrl *ctrl = NULL;
+	enum rcl_status st = rcl_ctx_new(&ctx, dir, err);
+	unsigned vd;
+
+	if (st)
+		return st;
+	st = rcl_ctrl_open(ctx, 0, RCL_LOCK_EXCLUSIVE, &ctrl, err);
+	if (!st)
+		st = rcl_ctrl_create_vd(ctrl, &p, &vd, err);
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(ctx);
+	return st;
+}
+
+/* How many VDs /c0 has, without allocation failures. */
+static size_t vd_count(const char *dir)
+{
+	struct rcl_ctx *ctx = unit_ctx_new(dir);
+	struct rcl_error err = {0};
+	struct rcl_ctrl *ctrl;
+	size_t n;
+
+	ck_assert_int_eq(rcl_ctrl_open(ctx, 0, RCL_LOCK_SHARED, &ctrl, &err), RCL_OK);
+	n = rcl_ctrl_vd_count(ctrl);
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(ctx);
+	return n;
+}
+
+/* Allocation 1, 2, ... failing: "add vd" succeeds whole or leaves the state as it was. */
+static void add_vd_oom_loop(bool persistent)
+{
+	char *path = fixture("megaraid.json");
+	struct unit_state st;
+	unsigned long n;
+
+	unit_state_enter(&st, NULL);
+	for (n = 1; n < 100000; n++) {
+		struct rcl_error err = {0};
+		struct rcl_ctx *ctx = unit_ctx_new(st.dir);
+		enum rcl_status status;
+		unsigned id;
+		bool hit;
+
+		ck_assert_int_eq(add_mock(ctx, path, &id, &err), RCL_OK);
+		rcl_ctx_free(ctx);
+		rcl_alloc_fail_after(n, persistent);
+		status = add_vd(st.dir, &err);
+		hit = rcl_alloc_fail_after(0, false) >= n;
+		ck_assert_msg(status == RCL_OK || status == RCL_NOMEM, "allocation %lu: %s", n,
+		              err.msg);
+		ck_assert_uint_eq(vd_count(st.dir), status ? 2 : 3);
+		unit_rmrf(st.dir);
+		if (!hit)
+			break;
+	}
+	ck_assert_uint_gt(n, 1);
+	free(path);
+	unit_state_leave(&st);
+}
+
+START_TEST(test_add_vd_out_of_memory)
+{
+	add_vd_oom_loop(false);
+	add_vd_oom_loop(true);
+}
+END_TEST
+
+/* Allocation 1, 2, ... failing: "add controller" registers it whole or leaves no trace. */
+static void create_oom_loop(bool persistent)
+{
+	char *path = fixture("nvme.json");
+	struct unit_state st;
+	unsigned long n;
+
+	unit_state_enter(&st, NULL);
+	for (n = 1; n < 100000; n++) {
+		struct rcl_error err = {0};
+		struct rcl_ctx *ctx = NULL;
+		enum rcl_status status;
+		char *mock;
+		unsigned id;
+		bool hit;
+
+		rcl_alloc_fail_after(n, persistent);
+		status = rcl_ctx_new(&ctx, st.dir, &err);
+		if (!status)
+			status = add_mock(ctx, path, &id, &err);
+		rcl_ctx_free(ctx);
+		hit = rcl_alloc_fail_after(0, false) >= n;
+		ck_assert_msg(status == RCL_OK || status == RCL_NOMEM, "allocation %lu: %s", n,
+		              err.msg);
+		ctx = unit_ctx_new(st.dir);
+		ck_assert_uint_eq(rcl_ctx_ctrl_ids(ctx, &(const unsigned *){NULL}), !status);
+		rcl_ctx_free(ctx);
+		mock = unit_path(st.dir, "mock");
+		ck_assert_uint_eq(unit_count(mock, false), !status);
+		free(mock);
+		unit_rmrf(st.dir);
+		if (!hit)
+			break;
+	}
+	ck_assert_uint_gt(n, 1);
+	free(path);
+	unit_state_leave(&st);
+}
+
+START_TEST(test_create_out_of_memory)
+{
+	create_oom_loop(false);
+	create_oom_loop(true);
+}
+END_TEST
+
 static Suite *mock_suite(void)
 {
 	Suite *s = suite_create("mock");
@@ -244,6 +364,8 @@ static Suite *mock_suite(void)
 	tcase_add_test(tc, test_bad_fixtures_name_the_key);
 	tcase_add_test(tc, test_discovered_controllers_register_once);
 	tcase_add_test(tc, test_changes_persist_and_caps_refuse);
+	tcase_add_test(tc, test_add_vd_out_of_memory);
+	tcase_add_test(tc, test_create_out_of_memory);
 	suite_add_tcase(s, tc);
 	return s;
 }
