@@ -14,8 +14,9 @@
  *                default_write, default_read (required); drive_kinds,
  *                mirror_drives, tasks ["rebuild", ...], settings
  *                ["rebuildrate", ...], cache_mib, backup ("none", "bbu",
- *                "cachevault"), emergency_spare. A mock never needs a
- *                controller process and never exports;
+ *                "cachevault"), emergency_spare; needs_process and
+ *                exports, false if given: a mock never needs a controller
+ *                process and never exports;
  *   "enclosures" [{id, slots, product}];
  *   "drives"     [{enclosure, slot, device_id, state ("UGood", "Onln", as
  *                PD LIST abbreviates), bytes, model, interface, medium;
@@ -253,6 +254,11 @@ static void read_caps(struct reader *r, json_object *obj, struct rcl_caps *c)
 	c->cache_mib = get_uint(r, obj, w, "cache_mib", 1u << 20, false);
 	c->backup = get_name(r, obj, w, "backup", backup_names, COUNT(backup_names), 0, false);
 	c->emergency_spare = get_bool(r, obj, w, "emergency_spare", false);
+	/* Said for completeness, never true: a mock has no engine to run nor serve. */
+	if (get_bool(r, obj, w, "needs_process", false))
+		fail(r, w, "needs_process", "must be false: a mock controller has no process");
+	if (get_bool(r, obj, w, "exports", false))
+		fail(r, w, "exports", "must be false: a mock controller serves no VD");
 	if (!r->st &&
 	    (!power_of_two(c->strip_min_kib) || !power_of_two(c->strip_max_kib) ||
 	     !power_of_two(c->strip_default_kib) || c->strip_min_kib > c->strip_default_kib ||

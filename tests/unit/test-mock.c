@@ -126,6 +126,9 @@ START_TEST(test_bad_fixtures_name_the_key)
 	path = edited_fixture(dir, "\"state\": \"GHS\"", "\"state\": \"DHS\"");
 	refused_fixture(path, RCL_INVALID_PARAM, "drives[6].dg is needed for a drive in state DHS");
 	free(path);
+	path = edited_fixture(dir, "\"exports\": false", "\"exports\": true");
+	refused_fixture(path, RCL_INVALID_PARAM, "caps.exports must be false");
+	free(path);
 	path = write_in(dir, "broken.json", "{\"info\": ");
 	refused_fixture(path, RCL_INVALID_PARAM, "is not valid JSON");
 	free(path);
