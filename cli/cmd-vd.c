@@ -295,8 +295,9 @@ static void add_vd_properties(struct rcl_node *props, const struct rcl_ctrl *ctr
 	rcl_node_add_str(props, "OS Drive Name", "N/A");
 	rcl_node_add_str(props, "Creation Date", date);
 	rcl_node_add_str(props, "Creation Time", clock);
-	/* raidcli's own: match the VD with what mdadm --examine prints. */
-	rcl_node_add_str(props, "md Array UUID", vd->uuid);
+	/* raidcli's own: match the VD with what mdadm --examine prints (md arrays only). */
+	if (vd->uuid[0])
+		rcl_node_add_str(props, "md Array UUID", vd->uuid);
 }
 
 /* The logical sector size of @vd's members (512 if none is found). */
