@@ -224,6 +224,9 @@ const char *suggest_closest(const char *word, const char *const *candidates, siz
 bool cli_offers(const struct cmd_spec *cmd, const struct rcl_caps *caps);
 /* cli_offers_opt() - whether a controller with @caps can set @opt (NULL: any). */
 bool cli_offers_opt(const struct opt_spec *opt, const struct rcl_caps *caps);
+/* cli_offers_choice() - whether it takes @choice of @cmd's @opt: its RAID levels only. */
+bool cli_offers_choice(const struct cmd_spec *cmd, const struct opt_spec *opt, const char *choice,
+                       const struct rcl_caps *caps);
 /*
  * cli_path_caps() - what the controllers @path addresses can do between
  * them, into @buf: a command one of them can do is offered. Return: @buf,

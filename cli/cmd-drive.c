@@ -161,11 +161,16 @@ static void add_drive_detail(struct rcl_node *data, const struct rcl_ctrl *owner
 	section = rcl_node_add_object(detail, key.buf);
 	/* The counters are raidcli's own: it sees every error on the drive. */
 	rcl_node_add_int(section, "Shield Counter", 0);
-	rcl_node_add_int(section, "Media Error Count", 0);
-	rcl_node_add_int(section, "Other Error Count", 0);
-	rcl_node_add_str(section, "Drive Temperature", "N/A");
-	rcl_node_add_int(section, "Predictive Failure Count", 0);
-	rcl_node_add_str(section, "S.M.A.R.T alert flagged by drive", "No");
+	rcl_node_add_int(section, "Media Error Count", drive->media_errors);
+	rcl_node_add_int(section, "Other Error Count", drive->other_errors);
+	if (drive->temperature_c)
+		rcl_node_add_strf(section, "Drive Temperature", "%3uC (%.2f F)",
+		                  drive->temperature_c, drive->temperature_c * 1.8 + 32);
+	else
+		rcl_node_add_str(section, "Drive Temperature", "N/A");
+	rcl_node_add_int(section, "Predictive Failure Count", drive->predictive_failures);
+	rcl_node_add_str(section, "S.M.A.R.T alert flagged by drive",
+	                 drive->smart_alert ? "Yes" : "No");
 	rcl_node_add_str(section, "Locate", drive->locate ? "On" : "Off");
 	/* raidcli's: what runs on the drive (StorCLI has "show rebuild" for that). */
 	tasks_describe_drive(owner, &ref, &ops);
@@ -186,20 +191,27 @@ static void add_drive_detail(struct rcl_node *data, const struct rcl_ctrl *owner
 	add_sized(section, "Coerced size", drive->coerced_bytes, drive->logical_sector);
 	add_sized(section, "Non Coerced size", drive->raw_bytes, drive->logical_sector);
 	rcl_node_add_str(section, "NAND Vendor", "NA");
-	rcl_node_add_str(section, "Device Speed", drive_speed(compat));
-	rcl_node_add_str(section, "Link Speed", drive_speed(compat));
+	rcl_node_add_str(section, "Device Speed",
+	                 drive->device_speed[0] ? drive->device_speed : drive_speed(compat));
+	rcl_node_add_str(section, "Link Speed",
+	                 drive->link_speed[0] ? drive->link_speed : drive_speed(compat));
 	rcl_node_add_str(section, "NCQ setting", "N/A");
 	rcl_node_add_str(section, "Write Cache", "N/A");
 	rcl_node_add_str(section, "Logical Sector Size",
 	                 drive->logical_sector == 4096 ? "4 KB" : "512B");
 	rcl_node_add_str(section, "Physical Sector Size",
 	                 drive->physical_sector == 4096 ? "4 KB" : "512B");
-	rcl_node_add_str(section, "Backing Store",
-	                 !drive->present                  ? "Missing"
-	                 : drive->kind == RCL_DRIVE_IMAGE ? "Image File"
-	                                                  : "Block Device");
-	rcl_node_add_str(section, "Path", drive->path);
+	/* What backs a soft controller's drive; a card's drives have no path. */
+	if (drive->path[0] || !drive->present) {
+		rcl_node_add_str(section, "Backing Store",
+		                 !drive->present                  ? "Missing"
+		                 : drive->kind == RCL_DRIVE_IMAGE ? "Image File"
+		                                                  : "Block Device");
+		rcl_node_add_str(section, "Path", drive->path);
+	}
 	rcl_node_add_str(section, "Connector Name", "NA");
+	for (size_t i = 0; i < drive->attr_count; i++)
+		rcl_node_add_str(section, drive->attrs[i].key, drive->attrs[i].value);
 
 	restart_key(&key, data);
 	rcl_buf_addf(&key, "%s Policies/Settings", name.buf);

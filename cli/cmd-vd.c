@@ -150,17 +150,17 @@ static unsigned uint_value(const struct cmd_args *a, const char *name)
 	return value ? (unsigned)strtoul(value, NULL, 10) : 0;
 }
 
-/* The options of "add vd" that need no controller lookup, into @p. */
-static enum rcl_status read_vd_options(const struct cmd_args *a, struct rcl_vd_params *p,
-                                       struct rcl_error *err)
+/* The options of "add vd" that need no drive lookup, into @p; @caps has the defaults. */
+static enum rcl_status read_vd_options(const struct cmd_args *a, const struct rcl_caps *caps,
+                                       struct rcl_vd_params *p, struct rcl_error *err)
 {
 	p->name = cmd_value(a, "name");
 	p->strip_kib = uint_value(a, "strip");
 	p->drives_per_span = uint_value(a, "pdperarray");
 	p->write = (enum rcl_write_policy)policy(grammar_write_policies, cmd_value(a, "wrcache"),
-	                                         RCL_WRITE_THROUGH);
+	                                         (int)caps->default_write);
 	p->read = (enum rcl_read_policy)policy(grammar_read_policies, cmd_value(a, "rdcache"),
-	                                       RCL_READ_AHEAD);
+	                                       (int)caps->default_read);
 	p->force = cmd_value(a, "force") != NULL;
 	if (parse_size(cmd_value(a, "size"), &p->bytes, err))
 		return err->status;
@@ -177,7 +177,7 @@ enum rcl_status cmd_ctrl_add_vd(struct cmd_ctx *c, struct rcl_error *err)
 
 	if (!lists)
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
-	st = read_vd_options(c->args, &params, err);
+	st = read_vd_options(c->args, rcl_ctrl_caps(c->ctrl), &params, err);
 	if (!st)
 		st = parse_drive_list(c->ctrl, "drives", cmd_value(c->args, "drives"), &lists[0],
 		                      err);
@@ -294,8 +294,9 @@ static void add_vd_properties(struct rcl_node *props, const struct rcl_ctrl *ctr
 	rcl_node_add_str(props, "OS Drive Name", "N/A");
 	rcl_node_add_str(props, "Creation Date", date);
 	rcl_node_add_str(props, "Creation Time", clock);
-	/* raidcli's own: match the VD with what mdadm --examine prints. */
-	rcl_node_add_str(props, "md Array UUID", vd->uuid);
+	/* raidcli's own: match the VD with what mdadm --examine prints (md arrays only). */
+	if (vd->uuid[0])
+		rcl_node_add_str(props, "md Array UUID", vd->uuid);
 }
 
 /* The logical sector size of @vd's members (512 if none is found). */

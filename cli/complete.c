@@ -134,18 +134,6 @@ out:
 	rcl_buf_release(&full);
 }
 
-/* Whether a controller with @caps takes @choice of @cmd's option @opt: its RAID levels only. */
-static bool offers_choice(const struct cmd_spec *cmd, const struct opt_spec *opt,
-                          const char *choice, const struct rcl_caps *caps)
-{
-	enum rcl_raid_level level;
-
-	if (!caps || !(cmd->flags & CMD_RAID_LEVEL) || strcmp(opt->name, "type") ||
-	    rcl_raid_level_parse(choice, &level, NULL))
-		return true;
-	return caps->levels & (1u << level);
-}
-
 static void complete_option(struct candidates *cands, const struct cmd_spec *cmd,
                             const struct cmd_args *given, const struct rcl_caps *caps)
 {
@@ -161,7 +149,7 @@ static void complete_option(struct candidates *cands, const struct cmd_spec *cmd
 		if (eq && opt->type == OPT_ENUM && (size_t)(eq - cands->prefix) == keylen &&
 		    !strncasecmp(cands->prefix, opt->name, keylen)) {
 			for (size_t k = 0; opt->choices[k]; k++) {
-				if (!offers_choice(cmd, opt, opt->choices[k], caps))
+				if (!cli_offers_choice(cmd, opt, opt->choices[k], caps))
 					continue;
 				snprintf(word, sizeof(word), "%s=%s", opt->name, opt->choices[k]);
 				add_candidate(cands, word, strlen(word));

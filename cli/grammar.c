@@ -13,7 +13,7 @@
 
 #include "cli.h"
 
-static const char *const soft_types[] = {"soft", NULL};
+static const char *const ctrl_types[] = {"soft", "mock", NULL};
 static const char *const sector_sizes[] = {"512", "4096", NULL};
 static const char *const delete_what[] = {"files", NULL};
 static const char *const bitmap_kinds[] = {"internal", NULL};
@@ -105,20 +105,20 @@ const struct cmd_spec cli_commands[] = {
 		.verb = "add controller",
 		.run = cmd_add_controller,
 		.flags = CMD_WRITES,
-		.summary = "create a software RAID controller whose drives are new sparse image files",
+		.summary = "create a software RAID controller whose drives are new sparse image files "
+		           "(or a mock one, for tests, from a fixture)",
 		.example = "raidcli add controller type=soft drives=4 size=10GB",
 		.opts =
 			{
 				{.name = "type",
 				 .type = OPT_ENUM,
-				 .choices = soft_types,
+				 .choices = ctrl_types,
 				 .help = "the kind of controller to create",
 				 .required = true},
 				{.name = "drives",
 				 .type = OPT_UINT,
 				 .max = RCL_SOFT_MAX_DRIVES,
-				 .help = "how many image files to create",
-				 .required = true},
+				 .help = "how many image files to create (soft)"},
 				{.name = "size",
 				 .type = OPT_SIZE,
 				 .help = "each image's size, needed when drives > 0 (100GB, 1.5TiB; binary units)"},
@@ -127,6 +127,9 @@ const struct cmd_spec cli_commands[] = {
 				 .type = OPT_ENUM,
 				 .choices = sector_sizes,
 				 .help = "logical sector size of the drives"},
+				{.name = "fixture",
+				 .type = OPT_PATH,
+				 .help = "a JSON file holding the controller's state (mock)"},
 			},
 	},
 	{
@@ -1171,9 +1174,13 @@ void grammar_synopsis(struct rcl_buf *sb, const struct cmd_spec *cmd, const stru
 		}
 		rcl_buf_adds(sb, opt->name);
 		if (opt->type == OPT_ENUM) {
-			rcl_buf_addch(sb, '=');
+			const char *sep = "=";
+
 			for (size_t k = 0; opt->choices[k]; k++)
-				rcl_buf_addf(sb, "%s%s", k ? "|" : "", opt->choices[k]);
+				if (cli_offers_choice(cmd, opt, opt->choices[k], caps)) {
+					rcl_buf_addf(sb, "%s%s", sep, opt->choices[k]);
+					sep = "|";
+				}
 		} else if (opt->type != OPT_FLAG) {
 			rcl_buf_addf(sb, "=%s", value_placeholder(opt));
 		}

@@ -14,6 +14,17 @@ bool cli_offers_opt(const struct opt_spec *opt, const struct rcl_caps *caps)
 	return !caps || (opt->settings & caps->settings) == opt->settings;
 }
 
+bool cli_offers_choice(const struct cmd_spec *cmd, const struct opt_spec *opt, const char *choice,
+                       const struct rcl_caps *caps)
+{
+	enum rcl_raid_level level;
+
+	if (!caps || !(cmd->flags & CMD_RAID_LEVEL) || strcmp(opt->name, "type") ||
+	    rcl_raid_level_parse(choice, &level, NULL))
+		return true;
+	return caps->levels & (1u << level);
+}
+
 /* Whether @cmd's options are all settings, none of which @caps has. */
 static bool no_setting_offered(const struct cmd_spec *cmd, const struct rcl_caps *caps)
 {

@@ -3,8 +3,10 @@
  * backend.h - the contract between libraidcli's generic layer and a
  * backend: the manual for whoever adds a kind of controller.
  *
- * A backend serves one kind of controller ("soft" today; "nvme",
- * "megaraid" and "redfish" are planned). The generic layer (the files in lib/)
+ * A backend serves one kind of controller ("soft" today, and "mock", whose
+ * controllers are JSON fixtures for tests: lib/mock/ is the smallest
+ * complete example; "nvme", "megaraid" and "redfish" are planned). The
+ * generic layer (the files in lib/)
  * numbers controllers (registry.c), takes their locks (ctrl.c), applies
  * StorCLI's rules to every request (drive.c, vd.c, foreign.c), logs events,
  * and only then calls the backend through its struct rcl_backend_ops. The
@@ -61,8 +63,8 @@
  * soft controller's in lib/soft/service/).
  *
  * Not in the contract yet (issue 22's next steps): starting, stopping and
- * following tasks, and drive health. The caps already say which of them
- * a kind has; the CLI still reaches the soft controller's for them
+ * following tasks. The caps already say which of them a kind has; the
+ * CLI still reaches the soft controller's for them
  * (tests/layering-known.txt lists where).
  */
 #ifndef RCL_BACKEND_H
@@ -90,7 +92,11 @@ struct rcl_process_ops;
  * @discover:	for kinds found on the host rather than created (NVMe,
  *		MegaRAID): store in @keys (at most @max) the key of every
  *		controller present, registered or not, and their number in
- *		*@count. NULL: the kind is only ever created.
+ *		*@count. Opening the registry (rcl_ctx_new()) asks every kind
+ *		and registers a key it has not seen under the lowest free
+ *		number; a key no longer reported stays registered (its @load
+ *		then says the controller is gone). NULL: the kind is only ever
+ *		created.
  * @create:	for kinds that are created (soft, Redfish): check
  *		@count key=value @params, naming any unknown or missing one
  *		(RCL_INVALID_COMMAND for a missing one, RCL_INVALID_PARAM for a
@@ -219,6 +225,18 @@ struct rcl_backend_ops {
 	                                   struct rcl_error *err);
 
 	const struct rcl_process_ops *process;
+
+	/*
+	 * @ctrl_caps:	for kinds whose controllers differ (mock: each fixture
+	 *		says what its controller can do): fill @caps, a copy of
+	 *		@caps above, for the controller with registry key @key,
+	 *		without its lock. The registry asks when it loads, so
+	 *		rcl_ctx_ctrl_caps(), help and completion answer for that
+	 *		controller. A failure leaves the kind's record; @load then
+	 *		reports it. NULL: every controller has the kind's @caps.
+	 */
+	enum rcl_status (*ctrl_caps)(const struct rcl_ctx *ctx, const char *key,
+	                             struct rcl_caps *caps, struct rcl_error *err);
 
 	enum rcl_status (*export_check)(struct rcl_ctrl *ctrl, unsigned vd,
 	                                const struct rcl_export_request *req,

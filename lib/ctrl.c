@@ -46,7 +46,7 @@ enum rcl_status rcl_ctrl_open(struct rcl_ctx *ctx, unsigned id, enum rcl_lock lo
 	}
 	ctrl->ctx = ctx;
 	ctrl->entry = *entry;
-	ctrl->caps = *entry->ops->caps;
+	ctrl->caps = entry->caps;
 	ctrl->lock_fd = -1;
 	st = rcl_mkdir_in(ctx->state_dir, "locks", 0700, err);
 	if (!st)
@@ -107,7 +107,7 @@ enum rcl_status rcl_ctx_ctrl_caps(const struct rcl_ctx *ctx, unsigned id,
 
 	if (!entry)
 		return rcl_fail(err, RCL_NOT_FOUND, "controller /c%u not found", id);
-	*caps = entry->ops->caps;
+	*caps = &entry->caps;
 	return RCL_OK;
 }
 

@@ -37,11 +37,12 @@ void rcl_settings_apply(struct rcl_ctrl_settings *dst, unsigned changes,
 /* The VDs of every foreign configuration in @f. */
 size_t rcl_foreign_vd_count(const struct rcl_foreign *f);
 
-/* One registered controller: its number, backend and backend-local key. */
+/* One registered controller: its number, backend, backend-local key and capabilities. */
 struct rcl_registry_entry {
 	unsigned id;
 	const struct rcl_backend_ops *ops;
 	char key[RCL_KEY_SIZE];
+	struct rcl_caps caps; /* the kind's, or the controller's own (@ctrl_caps) */
 	enum rcl_storcli_compat compat;
 };
 

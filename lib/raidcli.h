@@ -342,6 +342,15 @@ enum rcl_drive_kind {
 	RCL_DRIVE_BLOCK, /* a block device */
 };
 
+/* The most backend attributes a drive carries (struct rcl_drive's @attrs). */
+#define RCL_DRIVE_ATTRS 4
+
+/* One backend attribute of a drive: "NVMe Namespace Id" = "1". */
+struct rcl_attr {
+	char key[32];
+	char value[128];
+};
+
 /**
  * struct rcl_drive - one slot's drive. Strings are NUL-terminated and
  * never NULL; sizes are in bytes.
@@ -386,6 +395,25 @@ struct rcl_drive {
 	bool foreign; /* carries a configuration another controller (or mdadm) wrote */
 	/* Why the backend will not use it as it is ("" when it will): it shows UBad. */
 	char unusable[96];
+	/*
+	 * Health, as the drive reports it; 0 and "" where the backend cannot
+	 * tell (a soft controller's image files).
+	 * @media_errors, @other_errors, @predictive_failures: its counters.
+	 * @temperature_c: degrees Celsius; 0: not reported.
+	 * @smart_alert: its SMART status trips (NVMe: a critical warning).
+	 * @device_speed, @link_speed: "12.0Gb/s", "16.0GT/s x4".
+	 * @attrs:	@attr_count facts only its backend has (an NVMe namespace
+	 *		id, an MFI device id, a Redfish URI), shown as they are.
+	 */
+	unsigned media_errors;
+	unsigned other_errors;
+	unsigned predictive_failures;
+	unsigned temperature_c;
+	bool smart_alert;
+	char device_speed[16];
+	char link_speed[16];
+	struct rcl_attr attrs[RCL_DRIVE_ATTRS];
+	size_t attr_count;
 };
 
 /**

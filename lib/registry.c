@@ -5,7 +5,9 @@
  * The registry gives controllers of every backend one numbering that stays
  * stable across runs: a new controller takes the lowest free number and keeps
  * it until it is deleted. It lives in <state dir>/registry.json; changes are
- * serialized by <state dir>/registry.lock and written atomically.
+ * serialized by <state dir>/registry.lock and written atomically. Opening it
+ * asks every kind that finds controllers on the host (@discover) which are
+ * there, and registers the new ones on first sight.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -119,7 +121,15 @@ static enum rcl_status parse_compat(json_object *item, const char *path,
 	return RCL_OK;
 }
 
-static enum rcl_status parse_entry(json_object *item, const char *path,
+/* @entry's capabilities: its own where its kind says controllers differ. */
+static void entry_caps(const struct rcl_ctx *ctx, struct rcl_registry_entry *entry)
+{
+	entry->caps = *entry->ops->caps;
+	if (entry->ops->ctrl_caps && entry->ops->ctrl_caps(ctx, entry->key, &entry->caps, NULL))
+		entry->caps = *entry->ops->caps;
+}
+
+static enum rcl_status parse_entry(const struct rcl_ctx *ctx, json_object *item, const char *path,
                                    struct rcl_registry_entry *entry, struct rcl_error *err)
 {
 	const char *backend, *key;
@@ -136,6 +146,7 @@ static enum rcl_status parse_entry(json_object *item, const char *path,
 		return rcl_state_corrupt(err, path, "a controller key has unexpected characters");
 	entry->id = (unsigned)id;
 	strcpy(entry->key, key);
+	entry_caps(ctx, entry);
 	return parse_compat(item, path, &entry->compat, err);
 }
 
@@ -193,7 +204,8 @@ static enum rcl_status registry_load(struct rcl_ctx *ctx, struct rcl_error *err)
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
-		st = parse_entry(json_object_array_get_idx(list, i), path, &ctx->entries[i], err);
+		st = parse_entry(ctx, json_object_array_get_idx(list, i), path, &ctx->entries[i],
+		                 err);
 		if (st)
 			goto out;
 		for (size_t j = 0; j < i; j++)
@@ -269,6 +281,67 @@ static enum rcl_status canonicalize(char **path, struct rcl_error *err)
 	return RCL_OK;
 }
 
+/* Whether a controller of kind @ops with key @key is registered. */
+static bool registered(const struct rcl_ctx *ctx, const struct rcl_backend_ops *ops,
+                       const char *key)
+{
+	for (size_t i = 0; i < ctx->count; i++)
+		if (ctx->entries[i].ops == ops && !strcmp(ctx->entries[i].key, key))
+			return true;
+	return false;
+}
+
+/* Register, under the registry lock, the @count @keys of kind @ops not registered yet. */
+static enum rcl_status register_found(struct rcl_ctx *ctx, const struct rcl_backend_ops *ops,
+                                      char (*keys)[RCL_KEY_SIZE], size_t count,
+                                      struct rcl_error *err)
+{
+	enum rcl_status st = RCL_OK;
+	size_t i = 0;
+	int fd = -1;
+	unsigned id;
+
+	while (i < count && registered(ctx, ops, keys[i]))
+		i++;
+	if (i == count)
+		return RCL_OK; /* the usual case: no lock, no write */
+	st = rcl_registry_lock(ctx, &fd, err);
+	for (; !st && i < count; i++) {
+		if (!key_is_safe(keys[i]))
+			st =
+			    rcl_fail(err, RCL_CORRUPT,
+			             "the %s backend found a controller with a bad key", ops->name);
+		else if (!registered(ctx, ops, keys[i]) &&
+		         !(st = rcl_registry_add(ctx, ops, keys[i], &id, err)))
+			rcl_event_record_created(ctx, id);
+	}
+	rcl_unlock(fd);
+	return st;
+}
+
+/* The most controllers of one kind discovery registers. */
+#define DISCOVER_MAX 64
+
+/* Register the controllers every kind finds on the host, on first sight. */
+static enum rcl_status discover(struct rcl_ctx *ctx, struct rcl_error *err)
+{
+	char(*keys)[RCL_KEY_SIZE] = NULL;
+	enum rcl_status st = RCL_OK;
+	size_t count;
+
+	for (size_t i = 0; !st && i < sizeof(backends) / sizeof(backends[0]); i++) {
+		if (!backends[i]->discover)
+			continue;
+		if (!keys && !(keys = rcl_calloc(DISCOVER_MAX, RCL_KEY_SIZE)))
+			return rcl_fail(err, RCL_NOMEM, "out of memory");
+		st = backends[i]->discover(ctx, keys, DISCOVER_MAX, &count, err);
+		if (!st)
+			st = register_found(ctx, backends[i], keys, count, err);
+	}
+	rcl_free(keys);
+	return st;
+}
+
 /* Open the registry in @state_dir (NULL: the default), creating the directory if @create. */
 static enum rcl_status ctx_open(struct rcl_ctx **out, const char *state_dir, bool create,
                                 struct rcl_error *err)
@@ -288,6 +361,8 @@ static enum rcl_status ctx_open(struct rcl_ctx **out, const char *state_dir, boo
 		st = canonicalize(&ctx->state_dir, err);
 	if (!st)
 		st = registry_load(ctx, err);
+	if (!st)
+		st = discover(ctx, err);
 	if (st) {
 		rcl_ctx_free(ctx);
 		return st;
@@ -362,6 +437,7 @@ enum rcl_status rcl_registry_add(struct rcl_ctx *ctx, const struct rcl_backend_o
 	ctx->entries = mem;
 	mem[ctx->count] = (struct rcl_registry_entry){.id = free_id, .ops = ops};
 	snprintf(mem[ctx->count].key, sizeof(mem->key), "%s", key);
+	entry_caps(ctx, &mem[ctx->count]);
 	ctx->count++;
 	st = index_entries(ctx, err);
 	if (!st)

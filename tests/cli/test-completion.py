@@ -147,7 +147,7 @@ BASH_CASES = [
     ("raidcli show ", None, ["J", "all", "ctrlcount", "nolog"]),
     ("raidcli ", None, ["/c0", "/c1", "/call", "add", "help", "show", "version"]),
     ("raidcli add controller ty", None, ["type="]),
-    ("raidcli add controller type=", None, ["soft"]),
+    ("raidcli add controller type=", None, ["mock", "soft"]),
     ("raidcli /c0 set patrolread ", None, ["J", "delay=", "excludevd=", "includessds=",
                                            "maxconcurrentpd=", "nolog", "starttime=",
                                            "uncfgareas="]),
@@ -159,7 +159,7 @@ BASH_CASES = [
     ("raidcli add controller sectorsize=", None, ["4096", "512"]),
     ("raidcli add controller sectorsize=40", None, ["4096"]),
     ("raidcli add controller type=soft ", None,
-     ["J", "dir=", "drives=", "nolog", "sectorsize=", "size="]),
+     ["J", "dir=", "drives=", "fixture=", "nolog", "sectorsize=", "size="]),
     ("raidcli /c0 del ", None, ["J", "delete=", "events", "force", "nolog"]),
     ("raidcli /c0 delete delete=", None, ["files"]),
     ("raidcli /c0 sh all", len("raidcli /c0 sh"), ["show"]),
@@ -175,7 +175,7 @@ def case_bash_function(script, env):
     for line, point, want in BASH_CASES:
         runs.append((line, point, None, want))
     # Someone who took '=' out of COMP_WORDBREAKS gets whole words back.
-    runs.append(("raidcli add controller type=", None, BREAKS.replace("=", ""), ["type=soft"]))
+    runs.append(("raidcli add controller type=s", None, BREAKS.replace("=", ""), ["type=soft"]))
     # The command word may be a path; it is the binary run for candidates.
     runs.append((RAIDCLI + " /c0 sh", None, None, ["show"]))
     for n, (line, point, breaks, want) in enumerate(runs):
@@ -219,8 +219,8 @@ def case_bash_pty(script, env):
                "bash: the completed command ran")
         t.send("raidcli add controller ty\t")
         t.wait_line(p + "raidcli add controller type=", "bash: ty<TAB> (no space after '=')")
-        t.send("\t")
-        t.wait_line(p + "raidcli add controller type=soft ", "bash: type=<TAB>")
+        t.send("s\t")
+        t.wait_line(p + "raidcli add controller type=soft ", "bash: type=s<TAB>")
         t.send("sectorsize=\t\t")
         t.wait_list(r"^4096 +512\s*$", "bash: sectorsize=<TAB><TAB>")
         t.wait_line(p + "raidcli add controller type=soft sectorsize=", "bash: line kept")
@@ -252,8 +252,8 @@ def case_zsh_pty(script, env, home):
         t.wait_line(p + "raidcli /c0 show ", "zsh: /c0 sh<TAB>")
         t.send("\x15raidcli add controller ty\t")
         t.wait_line(p + "raidcli add controller type=", "zsh: ty<TAB> (no space after '=')")
-        t.send("\t")
-        t.wait_line(p + "raidcli add controller type=soft ", "zsh: type=<TAB>")
+        t.send("s\t")
+        t.wait_line(p + "raidcli add controller type=soft ", "zsh: type=s<TAB>")
         t.send("sectorsize=\t")
         t.wait_list(r"^sectorsize=4096 +sectorsize=512\s*$", "zsh: sectorsize=<TAB>")
         t.send("\x15raidcli /c\t")
@@ -274,7 +274,7 @@ FISH_CASES = [
     ("raidcli /c0 /e", ["/e252", "/eall"]),
     ("raidcli show a", ["all"]),
     ("raidcli add controller ty", ["type="]),
-    ("raidcli add controller type=", ["type=soft"]),
+    ("raidcli add controller type=", ["type=mock", "type=soft"]),
     ("raidcli add controller sectorsize=", ["sectorsize=4096", "sectorsize=512"]),
     ("raidcli /c0 show ", ["J", "all", "bgirate", "cc", "ccrate", "events", "nolog", "patrolread",
                            "prrate", "rebuildpriority", "rebuildrate", "reconrate", "service"]),

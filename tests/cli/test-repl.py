@@ -281,8 +281,8 @@ def case_complete(fx):
     sh.clear_line(p)
     sh.send("add controller ty\t")
     sh.wait_line(p + "add controller type=", "ty<TAB> -> type= with no space after '='")
-    sh.send("\t")
-    sh.wait_line(p + "add controller type=soft ", "type=<TAB> -> type=soft")
+    sh.send("s\t")
+    sh.wait_line(p + "add controller type=soft ", "type=s<TAB> -> type=soft")
     sh.send("se\t")
     sh.wait_line(p + "add controller type=soft sectorsize=", "se<TAB> -> sectorsize=")
     sh.send("\t\t")
@@ -291,7 +291,7 @@ def case_complete(fx):
     sh.send("4\t")
     sh.wait_line(p + "add controller type=soft sectorsize=4096 ", "sectorsize=4<TAB> -> 4096")
     sh.send("\t\t")
-    sh.wait(lambda: re.search(r"^dir= +drives= +J +nolog +size=\s*$", sh.text(), re.M),
+    sh.wait(lambda: re.search(r"^dir= +drives= +fixture= +J +nolog +size=\s*$", sh.text(), re.M),
             "options already given are not offered again")
     sh.clear_line(p)
 

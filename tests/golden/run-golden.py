@@ -26,6 +26,7 @@ Cases file format (one block per case, blank lines and '#' comments between):
     run WORDS...             the command under test (exactly one per case)
     after WORDS...           raidcli arguments run after it, whatever happened
                              (to stop a controller process it started)
+    env NAME=VALUE           set in the environment of every step of the case
     text-only                no JSON run (help prints plain text and ignores J)
 
 and, outside cases, for a grammar entry no golden can run (one that runs
@@ -33,7 +34,9 @@ until it is signalled):
 
     uncovered SYNOPSIS -- WHERE IT IS TESTED
 
-In setup, shell and run, $STATE is the state directory. In run, "{J}" marks
+In setup, shell and run, $STATE is the state directory and $FIXTURES the
+folder of the mock backend's fixtures (tests/fixtures/mock), "<FIXTURES>" in
+goldens. In run, "{J}" marks
 where the JSON run puts "J" ("{j}": a lower-case "j"); without a marker "J"
 is appended. The text run drops the marker.
 
@@ -63,6 +66,8 @@ STATE_PREFIX = "raidcli-golden."
 # (mkdtemp's suffix is 8 characters), so table columns keep their width.
 STATE_TOKEN = "/dev/shm/" + STATE_PREFIX + "XXXXXXXX"
 HOST_TOKEN = "<HOSTNAME>"
+FIXTURES = os.path.normpath(os.path.join(HERE, "..", "fixtures", "mock"))
+FIXTURES_TOKEN = "<FIXTURES>"
 OS_TOKEN = "<OS>"
 MODES = ("text", "json")
 EXT = {"text": "txt", "json": "json"}
@@ -84,6 +89,7 @@ class Case:
         self.run = None  # the words of the command under test, with {J}/{j}
         self.after = []  # [words] run after the command under test
         self.text_only = False
+        self.env = {}  # NAME -> VALUE, with $STATE and $FIXTURES
 
     @property
     def modes(self):
@@ -146,11 +152,14 @@ def parse_cases(path):
                 case.run = shlex.split(rest)
             elif keyword == "after" and rest:
                 case.after.append(shlex.split(rest))
+            elif keyword == "env" and "=" in rest:
+                name, _, value = rest.partition("=")
+                case.env[name] = value
             elif keyword == "text-only" and not rest:
                 case.text_only = True
             else:
-                raise CaseError("%s: unknown line '%s' (expected setup, shell, run, after "
-                                "or text-only)" % (where, line))
+                raise CaseError("%s: unknown line '%s' (expected setup, shell, run, after, "
+                                "env or text-only)" % (where, line))
     for case in cases:
         if case.run is None:
             raise CaseError("%s:%d: case '%s' has no 'run' line" % (path, case.lineno, case.name))
@@ -212,6 +221,7 @@ normalize_md_uuids = numbered(MD_UUID, lambda n: "md-uuid-%027d" % n)
 
 def normalize(text, state_dir):
     text = text.replace(state_dir, STATE_TOKEN)
+    text = text.replace(FIXTURES, FIXTURES_TOKEN)
     text = text.replace(os_string(), OS_TOKEN)
     text = HOST_TEXT.sub(lambda m: m.group(1) + HOST_TOKEN, text)
     text = HOST_JSON.sub(lambda m: m.group(1) + HOST_TOKEN + m.group(2), text)
@@ -320,29 +330,36 @@ def golden_text(out, err, status, state_dir):
     return text + "[exit status: %d]\n" % status
 
 
+def expand(words, state_dir):
+    """@words with $STATE and $FIXTURES replaced."""
+    return [w.replace("$STATE", state_dir).replace("$FIXTURES", FIXTURES) for w in words]
+
+
 def run_case_mode(binary, case, mode):
     """Run @case in @mode. Return (golden text, [problems])."""
     state_dir = tempfile.mkdtemp(prefix=STATE_PREFIX, dir=state_parent())
     try:
         env = dict(os.environ, RAIDCLI_STATE_DIR=state_dir, STATE=state_dir, LC_ALL="C",
-                   TZ="UTC", NO_COLOR="1")
+                   TZ="UTC", NO_COLOR="1", FIXTURES=FIXTURES)
+        env.pop("RAIDCLI_MOCK_DIR", None)
+        env.update({k: expand([v], state_dir)[0] for k, v in case.env.items()})
         for kind, step in case.setup:
             if kind == "shell":
                 p = subprocess.run(["/bin/sh", "-c", step], env=env, capture_output=True,
                                    text=True, stdin=subprocess.DEVNULL, timeout=COMMAND_TIMEOUT)
                 shown = step
             else:
-                p = run_raidcli(binary, [w.replace("$STATE", state_dir) for w in step], env)
+                p = run_raidcli(binary, expand(step, state_dir), env)
                 shown = "raidcli " + shlex.join(step)
             if p.returncode:
                 return None, ["setup step '%s' failed with status %d:\n%s%s" %
                               (shown, p.returncode, p.stdout, p.stderr)]
-        words = [w.replace("$STATE", state_dir) for w in case.command(mode)]
+        words = expand(case.command(mode), state_dir)
         try:
             p = run_raidcli(binary, words, env)
         finally:
             for after in case.after:
-                run_raidcli(binary, [w.replace("$STATE", state_dir) for w in after], env)
+                run_raidcli(binary, expand(after, state_dir), env)
         problems = []
         if mode == "json":
             problems += check_envelope(p.stdout, p.returncode)

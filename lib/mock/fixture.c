@@ -1,0 +1,646 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fixture.c - a mock controller's state, read from its JSON fixture.
+ *
+ * A fixture is one object (tests/fixtures/mock/ has examples):
+ *   "_source"    where its values come from (keys starting with '_' are
+ *                comments and ignored);
+ *   "info"       model, serial (required); firmware, driver_name,
+ *                driver_version, host_interface, device_interface,
+ *                max_drives, jbod, created (seconds since the epoch);
+ *   "caps"       struct rcl_caps: levels ["RAID0", ...], strip_min_kib,
+ *                strip_max_kib, strip_default_kib, max_spans,
+ *                max_drives_per_span, max_dgs, max_vds, max_vds_per_dg,
+ *                default_write, default_read (required); drive_kinds,
+ *                mirror_drives, tasks ["rebuild", ...], settings
+ *                ["rebuildrate", ...], cache_mib, backup ("none", "bbu",
+ *                "cachevault"), emergency_spare; needs_process and
+ *                exports, false if given: a mock never needs a controller
+ *                process and never exports;
+ *   "enclosures" [{id, slots, product}];
+ *   "drives"     [{enclosure, slot, device_id, state ("UGood", "Onln", as
+ *                PD LIST abbreviates), bytes, model, interface, medium;
+ *                dg, span, row, coerced_bytes, logical_sector,
+ *                physical_sector, serial, wwn, vendor, firmware, locate,
+ *                present, health {media_errors, other_errors,
+ *                predictive_failures, temperature_c, smart_alert,
+ *                device_speed, link_speed}, attrs {name: "value"}}];
+ *   "dgs"        [{id, level, spans, drives_per_span}];
+ *   "vds"        [{id, dg, bytes; name, strip_kib, write, read, access,
+ *                consistent, created}].
+ * Groups' and VDs' states are not stored: they follow from the members',
+ * as on a card. Every failure names the key and where it is.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mock/mock.h"
+
+/* A reader of one file: the first failure sticks, so callers check once. */
+struct reader {
+	const char *file;
+	enum rcl_status bad;
+	enum rcl_status st;
+	struct rcl_error *err;
+};
+
+static void fail(struct reader *r, const char *where, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void fail(struct reader *r, const char *where, const char *key, const char *fmt, ...)
+{
+	char why[160];
+	va_list ap;
+
+	if (r->st)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	r->st = rcl_fail(r->err, r->bad, "mock fixture '%s': %s%s%s %s", r->file, where,
+	                 *where && *key ? "." : "", key, why);
+}
+
+static const char *type_name(json_type type)
+{
+	switch (type) {
+	case json_type_object:
+		return "an object";
+	case json_type_array:
+		return "a list";
+	case json_type_string:
+		return "a string";
+	case json_type_int:
+		return "an integer";
+	case json_type_boolean:
+		return "true or false";
+	default:
+		return "a value";
+	}
+}
+
+/* Member @key of @obj, of @type: NULL when absent (a failure if @required) or mistyped. */
+static json_object *field(struct reader *r, json_object *obj, const char *where, const char *key,
+                          json_type type, bool required)
+{
+	json_object *v;
+
+	if (r->st)
+		return NULL;
+	if (!json_object_object_get_ex(obj, key, &v)) {
+		if (required)
+			fail(r, where, key, "is missing");
+		return NULL;
+	}
+	if (!json_object_is_type(v, type)) {
+		fail(r, where, key, "must be %s", type_name(type));
+		return NULL;
+	}
+	return v;
+}
+
+static void get_str(struct reader *r, json_object *obj, const char *where, const char *key,
+                    char *dst, size_t size, bool required)
+{
+	json_object *v = field(r, obj, where, key, json_type_string, required);
+
+	if (!v)
+		return;
+	if ((size_t)json_object_get_string_len(v) >= size)
+		fail(r, where, key, "is longer than %zu characters", size - 1);
+	else
+		strcpy(dst, json_object_get_string(v));
+}
+
+static int64_t get_int(struct reader *r, json_object *obj, const char *where, const char *key,
+                       int64_t min, int64_t max, int64_t dflt, bool required)
+{
+	json_object *v = field(r, obj, where, key, json_type_int, required);
+	int64_t n;
+
+	if (!v)
+		return dflt;
+	n = json_object_get_int64(v);
+	if (n < min || n > max) {
+		fail(r, where, key, "%lld is out of range (%lld to %lld)", (long long)n,
+		     (long long)min, (long long)max);
+		return dflt;
+	}
+	return n;
+}
+
+static unsigned get_uint(struct reader *r, json_object *obj, const char *where, const char *key,
+                         unsigned max, bool required)
+{
+	return (unsigned)get_int(r, obj, where, key, 0, max, 0, required);
+}
+
+static bool get_bool(struct reader *r, json_object *obj, const char *where, const char *key,
+                     bool dflt)
+{
+	json_object *v = field(r, obj, where, key, json_type_boolean, false);
+
+	return v ? json_object_get_boolean(v) : dflt;
+}
+
+/* Which of @names (case-insensitive) string @v is, as its index; @dflt for none. */
+static int name_of(struct reader *r, json_object *v, const char *where, const char *key,
+                   const char *const *names, int count, int dflt)
+{
+	const char *text = json_object_get_string(v);
+
+	if (r->st)
+		return dflt;
+	if (!json_object_is_type(v, json_type_string)) {
+		fail(r, where, key, "must be a string");
+		return dflt;
+	}
+	for (int i = 0; i < count; i++)
+		if (names[i] && !strcasecmp(text, names[i]))
+			return i;
+	fail(r, where, key, "'%s' is not one of %s, %s...", text, names[0], names[1]);
+	return dflt;
+}
+
+/* A name out of @names, as its index; @dflt when absent. */
+static int get_name(struct reader *r, json_object *obj, const char *where, const char *key,
+                    const char *const *names, int count, int dflt, bool required)
+{
+	json_object *v = field(r, obj, where, key, json_type_string, required);
+
+	return v ? name_of(r, v, where, key, names, count, dflt) : dflt;
+}
+
+static const char *const level_names[] = {"RAID0",  "RAID1",  "RAID5", "RAID6",
+                                          "RAID10", "RAID50", "RAID60"};
+static const char *const write_names[] = {"WT", "WB", "AWB"};
+static const char *const read_names[] = {"RA", "NoRA"};
+static const char *const access_names[] = {"RW", "RO", "Blocked"};
+static const char *const backup_names[] = {"none", "bbu", "cachevault"};
+static const char *const task_names[] = {
+    [RCL_TASK_NONE] = "none",
+    [RCL_TASK_REBUILD] = "rebuild",
+    [RCL_TASK_CC] = "cc",
+    [RCL_TASK_INIT] = "init",
+    [RCL_TASK_BGI] = "bgi",
+    [RCL_TASK_PATROL_READ] = "patrolread",
+    [RCL_TASK_MIGRATE] = "migrate",
+    [RCL_TASK_ERASE] = "erase",
+    [RCL_TASK_SELF_TEST] = "selftest",
+    [RCL_TASK_FW_UPDATE] = "fwupdate",
+};
+static const char *const setting_names[] = {
+    [RCL_SETTING_REBUILD_RATE] = "rebuildrate",
+    [RCL_SETTING_CC_RATE] = "ccrate",
+    [RCL_SETTING_BGI_RATE] = "bgirate",
+    [RCL_SETTING_PR_RATE] = "prrate",
+    [RCL_SETTING_RECON_RATE] = "reconrate",
+    [RCL_SETTING_REBUILD_PRIORITY] = "rebuildpriority",
+    [RCL_SETTING_CC_SCHEDULE] = "ccschedule",
+    [RCL_SETTING_PR_SCHEDULE] = "prschedule",
+    [RCL_SETTING_JBOD] = "jbod",
+    [RCL_SETTING_VD_POLICY] = "vdpolicy",
+};
+
+#define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* A list of names out of @names, as a mask of (1u << index). */
+static unsigned get_mask(struct reader *r, json_object *obj, const char *where, const char *key,
+                         const char *const *names, int count, bool required)
+{
+	json_object *list = field(r, obj, where, key, json_type_array, required);
+	char at[64];
+	unsigned mask = 0;
+
+	for (size_t i = 0; list && i < json_object_array_length(list); i++) {
+		snprintf(at, sizeof(at), "%s.%s[%zu]", where, key, i);
+		mask |=
+		    1u << name_of(r, json_object_array_get_idx(list, i), at, "", names, count, 0);
+	}
+	return mask;
+}
+
+static bool power_of_two(unsigned n)
+{
+	return n && !(n & (n - 1));
+}
+
+static void read_caps(struct reader *r, json_object *obj, struct rcl_caps *c)
+{
+	const char *w = "caps";
+
+	memset(c, 0, sizeof(*c));
+	strcpy(c->kind, "mock");
+	get_str(r, obj, w, "drive_kinds", c->drive_kinds, sizeof(c->drive_kinds), false);
+	c->levels = get_mask(r, obj, w, "levels", level_names, COUNT(level_names), true);
+	c->mirror_drives = get_uint(r, obj, w, "mirror_drives", RCL_MAX_DRIVES_PER_SPAN, false);
+	c->strip_min_kib = get_uint(r, obj, w, "strip_min_kib", 1024, true);
+	c->strip_max_kib = get_uint(r, obj, w, "strip_max_kib", 1024, true);
+	c->strip_default_kib = get_uint(r, obj, w, "strip_default_kib", 1024, true);
+	c->max_spans = get_uint(r, obj, w, "max_spans", RCL_MAX_SPANS, true);
+	c->max_drives_per_span =
+	    get_uint(r, obj, w, "max_drives_per_span", RCL_MAX_DRIVES_PER_SPAN, true);
+	c->max_dgs = get_uint(r, obj, w, "max_dgs", RCL_MAX_DGS, true);
+	c->max_vds = get_uint(r, obj, w, "max_vds", RCL_MAX_VDS, true);
+	c->max_vds_per_dg = get_uint(r, obj, w, "max_vds_per_dg", RCL_MAX_VDS_PER_DG, true);
+	c->tasks = get_mask(r, obj, w, "tasks", task_names, COUNT(task_names), false) &
+	           ~(1u << RCL_TASK_NONE);
+	c->settings = get_mask(r, obj, w, "settings", setting_names, COUNT(setting_names), false);
+	c->default_write =
+	    get_name(r, obj, w, "default_write", write_names, COUNT(write_names), 0, true);
+	c->default_read =
+	    get_name(r, obj, w, "default_read", read_names, COUNT(read_names), 0, true);
+	c->cache_mib = get_uint(r, obj, w, "cache_mib", 1u << 20, false);
+	c->backup = get_name(r, obj, w, "backup", backup_names, COUNT(backup_names), 0, false);
+	c->emergency_spare = get_bool(r, obj, w, "emergency_spare", false);
+	/* Said for completeness, never true: a mock has no engine to run nor serve. */
+	if (get_bool(r, obj, w, "needs_process", false))
+		fail(r, w, "needs_process", "must be false: a mock controller has no process");
+	if (get_bool(r, obj, w, "exports", false))
+		fail(r, w, "exports", "must be false: a mock controller serves no VD");
+	if (!r->st &&
+	    (!power_of_two(c->strip_min_kib) || !power_of_two(c->strip_max_kib) ||
+	     !power_of_two(c->strip_default_kib) || c->strip_min_kib > c->strip_default_kib ||
+	     c->strip_default_kib > c->strip_max_kib))
+		fail(r, w, "strip_default_kib",
+		     "must lie between strip_min_kib and strip_max_kib, all powers of two");
+}
+
+static void read_info(struct reader *r, json_object *obj, struct rcl_ctrl_info *info)
+{
+	const char *w = "info";
+
+	memset(info, 0, sizeof(*info));
+	strcpy(info->backend, "mock");
+	get_str(r, obj, w, "model", info->model, sizeof(info->model), true);
+	get_str(r, obj, w, "serial", info->serial, sizeof(info->serial), true);
+	get_str(r, obj, w, "firmware", info->firmware, sizeof(info->firmware), false);
+	get_str(r, obj, w, "driver_name", info->driver_name, sizeof(info->driver_name), false);
+	get_str(r, obj, w, "driver_version", info->driver_version, sizeof(info->driver_version),
+	        false);
+	get_str(r, obj, w, "host_interface", info->host_interface, sizeof(info->host_interface),
+	        false);
+	get_str(r, obj, w, "device_interface", info->device_interface,
+	        sizeof(info->device_interface), false);
+	info->max_drives = get_uint(r, obj, w, "max_drives", 4096, false);
+	info->created = (time_t)get_int(r, obj, w, "created", 0, INT32_MAX, 0, false);
+	info->jbod = get_bool(r, obj, w, "jbod", false);
+}
+
+/* The items of list @key of @root, allocated (*@out, *@count); false on failure. */
+static bool read_list(struct reader *r, json_object *root, const char *key, size_t size,
+                      bool required, void **out, size_t *count)
+{
+	json_object *list = field(r, root, "", key, json_type_array, required);
+
+	*count = list ? json_object_array_length(list) : 0;
+	*out = rcl_calloc(*count + 1, size);
+	if (!*out && !r->st)
+		r->st = rcl_fail(r->err, RCL_NOMEM, "out of memory");
+	return !r->st;
+}
+
+/* Item @i of list @key of @root, as an object ("drives[2]" into @where). */
+static json_object *item(struct reader *r, json_object *root, const char *key, size_t i,
+                         char *where, size_t size)
+{
+	json_object *it = json_object_array_get_idx(json_object_object_get(root, key), i);
+
+	snprintf(where, size, "%s[%zu]", key, i);
+	if (!r->st && !json_object_is_type(it, json_type_object))
+		fail(r, where, "", "must be an object");
+	return r->st ? NULL : it;
+}
+
+static void read_enclosures(struct reader *r, json_object *root, struct rcl_ctrl *ctrl)
+{
+	char w[32];
+
+	if (!read_list(r, root, "enclosures", sizeof(*ctrl->enclosures), true,
+	               (void **)&ctrl->enclosures, &ctrl->enclosure_count))
+		return;
+	for (size_t i = 0; i < ctrl->enclosure_count; i++) {
+		json_object *o = item(r, root, "enclosures", i, w, sizeof(w));
+		struct rcl_enclosure *e = &ctrl->enclosures[i];
+
+		if (!o)
+			return;
+		e->id = get_uint(r, o, w, "id", 65535, true);
+		e->slots = get_uint(r, o, w, "slots", 4096, true);
+		get_str(r, o, w, "product", e->product, sizeof(e->product), false);
+		for (size_t j = 0; j < i; j++)
+			if (ctrl->enclosures[j].id == e->id)
+				fail(r, w, "id", "%u is used twice", e->id);
+	}
+}
+
+static void read_health(struct reader *r, json_object *d, const char *where, struct rcl_drive *dr)
+{
+	json_object *h = field(r, d, where, "health", json_type_object, false);
+	char w[48];
+
+	if (!h)
+		return;
+	snprintf(w, sizeof(w), "%s.health", where);
+	dr->media_errors = get_uint(r, h, w, "media_errors", UINT32_MAX, false);
+	dr->other_errors = get_uint(r, h, w, "other_errors", UINT32_MAX, false);
+	dr->predictive_failures = get_uint(r, h, w, "predictive_failures", UINT32_MAX, false);
+	dr->temperature_c = get_uint(r, h, w, "temperature_c", 200, false);
+	dr->smart_alert = get_bool(r, h, w, "smart_alert", false);
+	get_str(r, h, w, "device_speed", dr->device_speed, sizeof(dr->device_speed), false);
+	get_str(r, h, w, "link_speed", dr->link_speed, sizeof(dr->link_speed), false);
+}
+
+static void read_attrs(struct reader *r, json_object *d, const char *where, struct rcl_drive *dr)
+{
+	json_object *a = field(r, d, where, "attrs", json_type_object, false);
+	char w[48];
+
+	if (!a)
+		return;
+	snprintf(w, sizeof(w), "%s.attrs", where);
+	json_object_object_foreach(a, key, value)
+	{
+		struct rcl_attr *at = &dr->attrs[dr->attr_count];
+
+		(void)value;
+		if (dr->attr_count == RCL_DRIVE_ATTRS) {
+			fail(r, w, key, "is one attribute too many (at most %d)", RCL_DRIVE_ATTRS);
+			return;
+		}
+		if (strlen(key) >= sizeof(at->key)) {
+			fail(r, w, key, "is too long a name");
+			return;
+		}
+		strcpy(at->key, key);
+		get_str(r, a, w, key, at->value, sizeof(at->value), true);
+		dr->attr_count++;
+	}
+}
+
+static const struct rcl_enclosure *enclosure_of(const struct rcl_ctrl *ctrl, unsigned id)
+{
+	for (size_t i = 0; i < ctrl->enclosure_count; i++)
+		if (ctrl->enclosures[i].id == id)
+			return &ctrl->enclosures[i];
+	return NULL;
+}
+
+static void read_drive(struct reader *r, json_object *o, const char *w, struct rcl_ctrl *ctrl,
+                       struct rcl_drive *d)
+{
+	static const char *const states[] = {"UGood", "UBad", "Onln", "Offln", "Msng",
+	                                     "GHS",   "DHS",  "Rbld", "JBOD"};
+	const struct rcl_enclosure *e;
+
+	d->enclosure = get_uint(r, o, w, "enclosure", 65535, true);
+	d->slot = get_uint(r, o, w, "slot", 4095, true);
+	d->device_id = get_uint(r, o, w, "device_id", 65535, true);
+	d->state = get_name(r, o, w, "state", states, COUNT(states), 0, true);
+	d->dg = (int)get_int(r, o, w, "dg", -1, RCL_MAX_DGS - 1, -1, false);
+	d->span = get_uint(r, o, w, "span", RCL_MAX_SPANS - 1, false);
+	d->row = get_uint(r, o, w, "row", RCL_MAX_DRIVES_PER_SPAN - 1, false);
+	d->kind = RCL_DRIVE_BLOCK;
+	d->present = get_bool(r, o, w, "present", true);
+	d->raw_bytes = (uint64_t)get_int(r, o, w, "bytes", 0, INT64_MAX, 0, true);
+	/* As MegaRAID coerces: down to a whole MiB. */
+	d->coerced_bytes = (uint64_t)get_int(r, o, w, "coerced_bytes", 0, (int64_t)d->raw_bytes,
+	                                     (int64_t)(d->raw_bytes & ~((1ull << 20) - 1)), false);
+	d->logical_sector = get_uint(r, o, w, "logical_sector", 4096, false);
+	if (!d->logical_sector)
+		d->logical_sector = 512;
+	d->physical_sector = get_uint(r, o, w, "physical_sector", 65536, false);
+	if (!d->physical_sector)
+		d->physical_sector = d->logical_sector;
+	get_str(r, o, w, "serial", d->serial, sizeof(d->serial), false);
+	get_str(r, o, w, "wwn", d->wwn, sizeof(d->wwn), false);
+	get_str(r, o, w, "vendor", d->vendor, sizeof(d->vendor), false);
+	get_str(r, o, w, "model", d->model, sizeof(d->model), true);
+	get_str(r, o, w, "firmware", d->firmware, sizeof(d->firmware), false);
+	get_str(r, o, w, "interface", d->interface, sizeof(d->interface), true);
+	get_str(r, o, w, "medium", d->medium, sizeof(d->medium), true);
+	d->locate = get_bool(r, o, w, "locate", false);
+	read_health(r, o, w, d);
+	read_attrs(r, o, w, d);
+	if (r->st)
+		return;
+	e = enclosure_of(ctrl, d->enclosure);
+	if (!e)
+		fail(r, w, "enclosure", "%u is not in \"enclosures\"", d->enclosure);
+	else if (d->slot >= e->slots)
+		fail(r, w, "slot", "%u is beyond enclosure %u's %u slots", d->slot, e->id,
+		     e->slots);
+	if (d->dg < 0 && (d->state == RCL_PD_ONLINE || d->state == RCL_PD_OFFLINE ||
+	                  d->state == RCL_PD_REBUILD || d->state == RCL_PD_DHS))
+		fail(r, w, "dg", "is needed for a drive in state %s", states[d->state]);
+}
+
+static int cmp_drive(const void *a, const void *b)
+{
+	const struct rcl_drive *x = a, *y = b;
+
+	if (x->enclosure != y->enclosure)
+		return x->enclosure < y->enclosure ? -1 : 1;
+	return (x->slot > y->slot) - (x->slot < y->slot);
+}
+
+static void read_drives(struct reader *r, json_object *root, struct rcl_ctrl *ctrl)
+{
+	char w[32];
+
+	if (!read_list(r, root, "drives", sizeof(*ctrl->drives), true, (void **)&ctrl->drives,
+	               &ctrl->drive_count))
+		return;
+	for (size_t i = 0; i < ctrl->drive_count; i++) {
+		json_object *o = item(r, root, "drives", i, w, sizeof(w));
+
+		if (!o)
+			return;
+		read_drive(r, o, w, ctrl, &ctrl->drives[i]);
+		for (size_t j = 0; !r->st && j < i; j++)
+			if (!cmp_drive(&ctrl->drives[j], &ctrl->drives[i]))
+				fail(r, w, "slot", "%u:%u holds two drives",
+				     ctrl->drives[i].enclosure, ctrl->drives[i].slot);
+	}
+	if (ctrl->drive_count)
+		qsort(ctrl->drives, ctrl->drive_count, sizeof(*ctrl->drives), cmp_drive);
+}
+
+/* The level each span of a group of @level is (a RAID10 span is a mirror). */
+static enum rcl_raid_level span_level(enum rcl_raid_level level)
+{
+	switch (level) {
+	case RCL_RAID10:
+		return RCL_RAID1;
+	case RCL_RAID50:
+		return RCL_RAID5;
+	case RCL_RAID60:
+		return RCL_RAID6;
+	default:
+		return level;
+	}
+}
+
+/* A group's member size and states, from its members. */
+static void derive_dg(struct reader *r, const char *w, struct rcl_ctrl *ctrl, struct rcl_dg *g)
+{
+	unsigned lost[RCL_MAX_SPANS];
+	uint64_t smallest = 0;
+
+	for (unsigned s = 0; s < g->spans; s++)
+		lost[s] = g->drives_per_span;
+	for (size_t i = 0; i < ctrl->drive_count; i++) {
+		const struct rcl_drive *d = &ctrl->drives[i];
+
+		if (d->dg != (int)g->id || d->state == RCL_PD_DHS)
+			continue;
+		if (d->span >= g->spans || d->row >= g->drives_per_span)
+			fail(r, w, "spans", "leave no place for drive %u:%u (span %u, row %u)",
+			     d->enclosure, d->slot, d->span, d->row);
+		else if (d->state == RCL_PD_ONLINE)
+			lost[d->span] -= lost[d->span] > 0;
+		if (d->present && (!smallest || d->coerced_bytes < smallest))
+			smallest = d->coerced_bytes;
+	}
+	for (unsigned s = 0; s < g->spans; s++)
+		g->span_states[s] =
+		    rcl_raid_state(span_level(g->level), 1, g->drives_per_span, &lost[s]);
+	g->state = rcl_raid_state(g->level, g->spans, g->drives_per_span, lost);
+	g->member_bytes = smallest;
+	g->free_bytes =
+	    smallest * g->spans * rcl_raid_span_data_drives(g->level, g->drives_per_span);
+}
+
+static void read_dgs(struct reader *r, json_object *root, struct rcl_ctrl *ctrl)
+{
+	char w[32];
+
+	if (!read_list(r, root, "dgs", sizeof(*ctrl->dgs), false, (void **)&ctrl->dgs,
+	               &ctrl->dg_count))
+		return;
+	for (size_t i = 0; i < ctrl->dg_count; i++) {
+		json_object *o = item(r, root, "dgs", i, w, sizeof(w));
+		struct rcl_dg *g = &ctrl->dgs[i];
+
+		if (!o)
+			return;
+		g->id = get_uint(r, o, w, "id", RCL_MAX_DGS - 1, true);
+		g->level = get_name(r, o, w, "level", level_names, COUNT(level_names), 0, true);
+		g->spans = (unsigned)get_int(r, o, w, "spans", 1, RCL_MAX_SPANS, 1, true);
+		g->drives_per_span = (unsigned)get_int(r, o, w, "drives_per_span", 1,
+		                                       RCL_MAX_DRIVES_PER_SPAN, 1, true);
+		for (size_t j = 0; j < i; j++)
+			if (ctrl->dgs[j].id == g->id)
+				fail(r, w, "id", "%u is used twice", g->id);
+		if (!r->st)
+			derive_dg(r, w, ctrl, g);
+	}
+}
+
+static struct rcl_dg *dg_of(struct rcl_ctrl *ctrl, unsigned id)
+{
+	for (size_t i = 0; i < ctrl->dg_count; i++)
+		if (ctrl->dgs[i].id == id)
+			return &ctrl->dgs[i];
+	return NULL;
+}
+
+static void read_vd(struct reader *r, json_object *o, const char *w, struct rcl_ctrl *ctrl,
+                    struct rcl_vd *v)
+{
+	struct rcl_dg *g;
+
+	v->id = get_uint(r, o, w, "id", RCL_MAX_VDS - 1, true);
+	v->dg = get_uint(r, o, w, "dg", RCL_MAX_DGS - 1, true);
+	v->bytes = (uint64_t)get_int(r, o, w, "bytes", 1, INT64_MAX, 1, true);
+	get_str(r, o, w, "name", v->name, sizeof(v->name), false);
+	v->strip_kib = get_uint(r, o, w, "strip_kib", 1024, false);
+	v->write = get_name(r, o, w, "write", write_names, COUNT(write_names),
+	                    ctrl->caps.default_write, false);
+	v->read = get_name(r, o, w, "read", read_names, COUNT(read_names), ctrl->caps.default_read,
+	                   false);
+	v->access = get_name(r, o, w, "access", access_names, COUNT(access_names), 0, false);
+	v->consistent = get_bool(r, o, w, "consistent", true);
+	v->created = (time_t)get_int(r, o, w, "created", 0, INT32_MAX, ctrl->info.created, false);
+	g = r->st ? NULL : dg_of(ctrl, v->dg);
+	if (!r->st && !g) {
+		fail(r, w, "dg", "%u is not in \"dgs\"", v->dg);
+		return;
+	}
+	if (!g)
+		return;
+	v->level = g->level;
+	v->state = g->state;
+	v->spans = g->spans;
+	v->drives_per_span = g->drives_per_span;
+	/* A group whose members are all gone has no size to check against. */
+	if (g->member_bytes && v->bytes > g->free_bytes)
+		fail(r, w, "bytes", "is more than drive group %u has left", g->id);
+	g->free_bytes -= v->bytes < g->free_bytes ? v->bytes : g->free_bytes;
+	g->vd_count++;
+}
+
+static int cmp_vd(const void *a, const void *b)
+{
+	const struct rcl_vd *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+static void read_vds(struct reader *r, json_object *root, struct rcl_ctrl *ctrl)
+{
+	char w[32];
+
+	if (!read_list(r, root, "vds", sizeof(*ctrl->vds), false, (void **)&ctrl->vds,
+	               &ctrl->vd_count))
+		return;
+	for (size_t i = 0; i < ctrl->vd_count; i++) {
+		json_object *o = item(r, root, "vds", i, w, sizeof(w));
+
+		if (!o)
+			return;
+		read_vd(r, o, w, ctrl, &ctrl->vds[i]);
+		for (size_t j = 0; !r->st && j < i; j++)
+			if (ctrl->vds[j].id == ctrl->vds[i].id)
+				fail(r, w, "id", "%u is used twice", ctrl->vds[i].id);
+	}
+	for (size_t i = 0; !r->st && i < ctrl->dg_count; i++)
+		if (!ctrl->dgs[i].vd_count)
+			fail(r, "dgs", "", "hold drive group %u, which has no VD", ctrl->dgs[i].id);
+	if (ctrl->vd_count)
+		qsort(ctrl->vds, ctrl->vd_count, sizeof(*ctrl->vds), cmp_vd);
+}
+
+enum rcl_status rcl_mock_parse_caps(json_object *root, const char *file, enum rcl_status bad,
+                                    struct rcl_caps *caps, struct rcl_error *err)
+{
+	struct reader r = {.file = file, .bad = bad, .err = err};
+	json_object *obj = field(&r, root, "", "caps", json_type_object, true);
+
+	if (obj)
+		read_caps(&r, obj, caps);
+	return r.st;
+}
+
+enum rcl_status rcl_mock_parse(json_object *root, const char *file, enum rcl_status bad,
+                               struct rcl_ctrl *ctrl, struct rcl_error *err)
+{
+	struct reader r = {.file = file, .bad = bad, .err = err};
+	json_object *info = field(&r, root, "", "info", json_type_object, true);
+
+	json_object *caps = field(&r, root, "", "caps", json_type_object, true);
+
+	if (info)
+		read_info(&r, info, &ctrl->info);
+	if (caps)
+		read_caps(&r, caps, &ctrl->caps);
+	read_enclosures(&r, root, ctrl);
+	read_drives(&r, root, ctrl);
+	read_dgs(&r, root, ctrl);
+	for (size_t i = 0; !r.st && i < ctrl->drive_count; i++)
+		if (ctrl->drives[i].dg >= 0 && !dg_of(ctrl, (unsigned)ctrl->drives[i].dg))
+			fail(&r, "drives", "dg", "%d is not in \"dgs\"", ctrl->drives[i].dg);
+	read_vds(&r, root, ctrl);
+	return r.st;
+}
