@@ -91,23 +91,41 @@ bad:
 	                component);
 }
 
-static const char *const object_names[] = {"c", "e", "s", "v", "d", "f"};
+static const char *const object_names[] = {"c", "e", "s", "v", "d", "f", "p", "ln"};
+
+/* The parts addressed without a number: /cN/bbu, /cN/cv. */
+static bool parse_part(const char *comp, struct obj_path *path)
+{
+	if (!strcasecmp(comp, "bbu"))
+		return path->bbu = true;
+	if (!strcasecmp(comp, "cv"))
+		return path->cv = true;
+	return false;
+}
 
 static enum rcl_status parse_component(const char *comp, struct obj_path *path,
                                        struct rcl_error *err)
 {
-	struct id_set *sets[] = {&path->ctrl, &path->encl, &path->slot,
-	                         &path->vd,   &path->dg,   &path->foreign};
-	static const char *const examples[] = {"c0", "call", "e252", "eall", "s0",  "sall",
-	                                       "v0", "vall", "d0",   "dall", "fall"};
-	char letter = (char)tolower((unsigned char)comp[0]);
+	struct id_set *sets[] = {&path->ctrl, &path->encl,    &path->slot, &path->vd,
+	                         &path->dg,   &path->foreign, &path->phy,  &path->lane};
+	static const char *const examples[] = {"c0", "call", "e252", "eall", "s0",   "sall",
+	                                       "v0", "vall", "d0",   "dall", "fall", "bbu",
+	                                       "cv", "p0",   "pall", "ln0",  "lnall"};
 	const char *hint;
-	size_t i;
+	size_t i, len = 0;
 
-	for (i = 0; i < sizeof(object_names) / sizeof(object_names[0]); i++)
-		if (letter == object_names[i][0] &&
-		    (isdigit((unsigned char)comp[1]) || !strcasecmp(comp + 1, "all")))
+	if (parse_part(comp, path))
+		return path->ctrl.given ? RCL_OK
+		                        : rcl_fail(err, RCL_INVALID_COMMAND,
+		                                   "object '/%s' needs a controller first, as in "
+		                                   "/c0/%s",
+		                                   comp, comp);
+	for (i = 0; i < sizeof(object_names) / sizeof(object_names[0]); i++) {
+		len = strlen(object_names[i]);
+		if (!strncasecmp(comp, object_names[i], len) &&
+		    (isdigit((unsigned char)comp[len]) || !strcasecmp(comp + len, "all")))
 			break;
+	}
 	if (i == sizeof(object_names) / sizeof(object_names[0])) {
 		hint = suggest_closest(comp, examples, sizeof(examples) / sizeof(examples[0]));
 		if (hint)
@@ -115,11 +133,12 @@ static enum rcl_status parse_component(const char *comp, struct obj_path *path,
 			                "unknown object '/%s'; did you mean '/%s'?", comp, hint);
 		return rcl_fail(err, RCL_INVALID_COMMAND,
 		                "unknown object '/%s'; objects are /cN, /cN/eN/sN, /cN/sN, /cN/vN, "
-		                "/cN/dN and /cN/fall",
+		                "/cN/dN, /cN/fall, /cN/bbu, /cN/cv, /cN/pN and /cN/lnN",
 		                comp);
 	}
 	if (sets[i]->given)
-		return rcl_fail(err, RCL_INVALID_COMMAND, "object '/%c' is given twice", letter);
+		return rcl_fail(err, RCL_INVALID_COMMAND, "object '/%s' is given twice",
+		                object_names[i]);
 	/* StorCLI addresses foreign configurations all together only. */
 	if (sets[i] == &path->foreign && strcasecmp(comp + 1, "all"))
 		return rcl_fail(
@@ -128,7 +147,7 @@ static enum rcl_status parse_component(const char *comp, struct obj_path *path,
 	if (i != 0 && !path->ctrl.given)
 		return rcl_fail(err, RCL_INVALID_COMMAND,
 		                "object '/%s' needs a controller first, as in /c0/%s", comp, comp);
-	return parse_selector(comp + 1, comp, sets[i], err);
+	return parse_selector(comp + len, comp, sets[i], err);
 }
 
 /* Which kind of object the components given address; error if no kind fits. */
@@ -136,9 +155,21 @@ static enum rcl_status classify(struct obj_path *path, struct rcl_error *err)
 {
 	bool e = path->encl.given, s = path->slot.given, v = path->vd.given, d = path->dg.given;
 	bool f = path->foreign.given;
+	/* A part (/bbu, /cv, /pN, /lnN) stands alone under its controller. */
+	int parts = path->bbu + path->cv + path->phy.given + path->lane.given;
 
+	if (parts && (parts > 1 || e || s || v || d || f))
+		return rcl_fail(
+		    err, RCL_INVALID_COMMAND,
+		    "object path mixes a part (/bbu, /cv, /pN, /lnN) with other objects; "
+		    "use /cN/bbu, /cN/cv, /cN/pN or /cN/lnN");
 	if (!path->ctrl.given)
 		path->kind = OBJ_SYSTEM;
+	else if (parts)
+		path->kind = path->bbu         ? OBJ_BBU
+		             : path->cv        ? OBJ_CV
+		             : path->phy.given ? OBJ_PHY
+		                               : OBJ_LANE;
 	else if (f && !e && !s && !v && !d)
 		path->kind = OBJ_FOREIGN;
 	else if (f)
@@ -503,6 +534,8 @@ static enum rcl_status parse_option(const struct cmd_spec *cmd, const char *toke
 	bool bare = false;
 	enum rcl_status st;
 
+	if (cmd->flags & CMD_ANY_OPTS)
+		return RCL_OK;
 	if (!is_kv) {
 		st = parse_bare(cmd, token, args, &bare, err);
 		if (st || bare)
@@ -591,15 +624,18 @@ const struct cmd_spec *grammar_match(enum obj_kind kind, char **words, size_t co
 	const struct cmd_spec *best = NULL;
 
 	*matched = 0;
-	for (size_t i = 0; i < cli_command_count; i++) {
+	for (size_t i = 0; i < cli_command_count + cli_part_command_count; i++) {
+		const struct cmd_spec *cmd = i < cli_command_count
+		                                 ? &cli_commands[i]
+		                                 : &cli_part_commands[i - cli_command_count];
 		size_t n;
 
-		if (cli_commands[i].object != kind)
+		if (cmd->object != kind)
 			continue;
-		n = verb_match(&cli_commands[i], words, count);
+		n = verb_match(cmd, words, count);
 		if (n > *matched) {
 			*matched = n;
-			best = &cli_commands[i];
+			best = cmd;
 		}
 	}
 	return best;

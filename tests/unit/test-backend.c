@@ -215,8 +215,9 @@ START_TEST(test_help_shows_what_the_caps_offer)
 	ck_assert(!help_has("/c0 set help", &cc_only, "prrate"));
 	ck_assert(!help_has("/c0 set help", &cc_only, "jbod"));
 	ck_assert(help_has("/c0 set help", NULL, "prrate"));
-	/* A kind with no setting at all has no "set" for a controller. */
-	ck_assert(!help_has("/c0 help", &bare_caps, "raidcli /cx set "));
+	/* A kind with no setting at all has no "set" of settings for a controller. */
+	ck_assert(!help_has("/c0 help", &bare_caps, "raidcli /cx set ["));
+	ck_assert(!help_has("/c0 help", &bare_caps, "raidcli /cx set\n"));
 	ck_assert(help_has("/c0 start help", &bare_caps, "(no command matches)"));
 }
 END_TEST

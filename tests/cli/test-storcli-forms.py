@@ -1,0 +1,107 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""test-storcli-forms.py - every StorCLI 007.x command form gets a StorCLI answer.
+
+storcli-forms.txt lists the 385 forms StorCLI's help knows, each with a
+concrete command. Each runs, with J, against its own copy of one state
+directory: a soft controller /c0 with four drives and VD 0 (RAID1 of
+252:0-1). It must parse and answer as StorCLI does: Success, or a Failure
+other than "invalid command" (1) or "invalid parameter" (3), never naming
+an unknown word, object or option, and never a did-you-mean. A form the
+soft controller cannot do answers "... not supported by this controller
+(soft)". Help prints plain text. A controller process a form starts is
+stopped after it.
+
+The last line counts the forms that answer; -v lists each answer.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+RAIDCLI = os.environ.get("RAIDCLI")
+FORMS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "storcli-forms.txt")
+PARSE_ERRORS = (1, 3)
+PARSE_WORDS = ("unknown object", "unknown word", "unknown option", "did you mean",
+               "has no command", "incomplete command", "missing option")
+
+
+def raidcli(state, words):
+    env = dict(os.environ, RAIDCLI_STATE_DIR=state)
+    return subprocess.run([RAIDCLI] + words, env=env, capture_output=True, text=True,
+                          timeout=60)
+
+
+def forms():
+    with open(FORMS, encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if line and not line.startswith("#"):
+                obj, verb, command = line.split("|")
+                yield "%s %s" % (obj, verb), command.split()
+
+
+def description(out):
+    """Status and description of the first controller's (or the only) result."""
+    data = json.loads(out)["Controllers"][0]["Command Status"]
+    details = data.get("Detailed Status") or []
+    reason = " ".join(str(d.get("ErrMsg", "")) for d in details)
+    return data["Status"], "%s %s" % (data.get("Description", ""), reason)
+
+
+def answer(template, work, words):
+    """None if @words get a StorCLI answer on a copy of @template, else why not."""
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.copytree(template, work, symlinks=True)
+    if "help" in words:
+        run = raidcli(work, words)
+        return None if run.returncode == 0 and run.stdout else "help fails: %s" % run.stderr
+    run = raidcli(work, words + ["J"])
+    if words and words[0].startswith("/c0"):
+        raidcli(work, ["/c0", "stop", "service"])
+    try:
+        status, text = description(run.stdout)
+    except (ValueError, KeyError, IndexError):
+        return "no StorCLI JSON (exit %d): %s" % (run.returncode,
+                                                  (run.stdout + run.stderr)[:200])
+    if run.returncode in PARSE_ERRORS or any(w in text for w in PARSE_WORDS):
+        return "exit %d: %s" % (run.returncode, text.strip())
+    if status not in ("Success", "Failure"):
+        return "status %r" % status
+    return None
+
+
+def main():
+    if not RAIDCLI:
+        sys.exit("RAIDCLI must name the built raidcli binary")
+    verbose = "-v" in sys.argv
+    root = tempfile.mkdtemp(prefix="raidcli-forms-")
+    try:
+        template = os.path.join(root, "template")
+        os.mkdir(template)
+        for words in (["add", "controller", "type=soft", "drives=4", "size=16MB"],
+                      ["/c0", "add", "vd", "r1", "drives=252:0-1"]):
+            run = raidcli(template, words)
+            if run.returncode:
+                sys.exit("setup '%s' failed: %s" % (" ".join(words), run.stdout))
+        failed = []
+        all_forms = list(forms())
+        for form, words in all_forms:
+            why = answer(template, os.path.join(root, "work"), words)
+            if why:
+                failed.append((form, words, why))
+            if verbose:
+                print("%-40s %s" % (form, why or "ok"))
+        for form, words, why in failed:
+            print("FAIL %s (raidcli %s): %s" % (form, " ".join(words), why))
+        print("%d of %d StorCLI forms answer; %d do not" % (len(all_forms) - len(failed),
+                                                           len(all_forms), len(failed)))
+        sys.exit(1 if failed else 0)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
