@@ -234,6 +234,9 @@ void grammar_synopsis(struct rcl_buf *sb, const struct cmd_spec *cmd, const stru
 /* suggest.c */
 /* suggest_closest() - the candidate nearest @word, or NULL if none is near. */
 const char *suggest_closest(const char *word, const char *const *candidates, size_t count);
+/* suggest_within() - as suggest_closest(), at most @max edits away. */
+const char *suggest_within(const char *word, const char *const *candidates, size_t count,
+                           size_t max);
 
 /* offer.c */
 /*

@@ -12,6 +12,9 @@ soft controller cannot do answers "... not supported by this controller
 (soft)". Help prints plain text. A controller process a form starts is
 stopped after it.
 
+Did-you-mean stays for true typos: a few misspellings still get their
+hint, and "add vd r7" is an invalid level, not a misspelt "ra".
+
 The last line counts the forms that answer; -v lists each answer.
 """
 import json
@@ -73,6 +76,34 @@ def answer(template, work, words):
     return None
 
 
+# Did-you-mean is for true typos: a level StorCLI's syntax allows is a level,
+# and a misspelt part command still gets its hint.
+TYPOS = [
+    (["/c0", "add", "vd", "r7", "drives=252:2-3"],
+     "invalid value 'r7' for 'type=': expected one of raid0, raid1"),
+    (["/c0", "show", "alarn"], "unknown option 'alarn'; did you mean 'alarm'?"),
+    (["/c0", "flushcahce"], "unknown word 'flushcahce'; did you mean 'flushcache'?"),
+    (["/c0/bbu", "shwo"], "unknown word 'shwo'; did you mean 'show'?"),
+    (["/c0", "show", "tiem"], "unknown option 'tiem'; did you mean 'time'?"),
+]
+
+
+def check_typos(template, work):
+    """The failures of TYPOS' commands, as (words, why)."""
+    failed = []
+    for words, expected in TYPOS:
+        shutil.rmtree(work, ignore_errors=True)
+        shutil.copytree(template, work, symlinks=True)
+        run = raidcli(work, words + ["J"])
+        try:
+            text = description(run.stdout)[1]
+        except (ValueError, KeyError, IndexError):
+            text = run.stdout + run.stderr
+        if expected not in text:
+            failed.append((words, "expected %r, got %r" % (expected, text.strip())))
+    return failed
+
+
 def main():
     if not RAIDCLI:
         sys.exit("RAIDCLI must name the built raidcli binary")
@@ -96,9 +127,12 @@ def main():
                 print("%-40s %s" % (form, why or "ok"))
         for form, words, why in failed:
             print("FAIL %s (raidcli %s): %s" % (form, " ".join(words), why))
+        typos = check_typos(template, os.path.join(root, "work"))
+        for words, why in typos:
+            print("FAIL raidcli %s: %s" % (" ".join(words), why))
         print("%d of %d StorCLI forms answer; %d do not" % (len(all_forms) - len(failed),
                                                            len(all_forms), len(failed)))
-        sys.exit(1 if failed else 0)
+        sys.exit(1 if failed or typos else 0)
     finally:
         shutil.rmtree(root, ignore_errors=True)
 

@@ -306,8 +306,11 @@ START_TEST(test_enum_values_may_be_bare)
 	        "'ra' and 'nora' exclude each other");
 	refused("/c0 add vd r1 raid5 drives=0-1", RCL_INVALID_COMMAND,
 	        "option 'type' is given twice (raid5)");
-	refused("/c0 add vd raid7 drives=0-1", RCL_INVALID_COMMAND,
-	        "unknown option 'raid7'; did you mean 'raid0'?");
+	refused("/c0 add vd raid7 drives=0-1", RCL_INVALID_PARAM,
+	        "invalid value 'raid7' for 'type='; did you mean 'type=raid0'?");
+	/* A bare level is a level, not a misspelt option: no "did you mean 'ra'". */
+	refused("/c0 add vd r7 drives=0-1", RCL_INVALID_PARAM,
+	        "invalid value 'r7' for 'type=': expected one of raid0, raid1, raid5");
 	/* A bare value is only a value where the table allows it. */
 	refused("/c0/v0 set wb", RCL_INVALID_COMMAND, "unknown option 'wb'");
 }
