@@ -61,6 +61,53 @@ enum rcl_status cmd_ctrl_show_autorebuild(struct cmd_ctx *c, struct rcl_error *e
 	return RCL_OK;
 }
 
+/*
+ * set autorebuild=, set foreignautoimport=: a software controller always
+ * rebuilds onto spares and never imports by itself, so the value it keeps
+ * is accepted and the other one refused.
+ */
+static enum rcl_status set_fixed(struct cmd_ctx *c, const char *key, const char *prop,
+                                 const char *fixed, const char *what, struct rcl_error *err)
+{
+	const char *value = cmd_value(c->args, key);
+
+	if (strcmp(value, fixed))
+		return rcl_unsupported(err, rcl_ctrl_caps(c->ctrl)->kind, what, NULL);
+	property(c, prop, !strcmp(fixed, "on") ? "ON" : "OFF");
+	return RCL_OK;
+}
+
+enum rcl_status cmd_ctrl_set_autorebuild(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return set_fixed(c, "autorebuild", "Auto Rebuild", "on", "turning automatic rebuild off",
+	                 err);
+}
+
+enum rcl_status cmd_ctrl_set_foreignautoimport(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return set_fixed(c, "foreignautoimport", "Foreign Auto Import", "off",
+	                 "importing foreign configurations automatically", err);
+}
+
+/* The event log's sequence numbers, as StorCLI's eventloginfo lists them. */
+enum rcl_status cmd_ctrl_show_eventloginfo(struct cmd_ctx *c, struct rcl_error *err)
+{
+	struct rcl_event_list list = {0};
+	struct rcl_node *info;
+	enum rcl_status st = rcl_ctrl_events(c->ctrl, NULL, &list, err);
+
+	if (st)
+		return st;
+	info = rcl_node_add_object(c->res->data, "Event Log Information");
+	rcl_node_add_int(info, "Newest sequence number",
+	                 list.count ? (long long)list.events[list.count - 1].seq : 0);
+	rcl_node_add_int(info, "Oldest sequence number",
+	                 list.count ? (long long)list.events[0].seq : 0);
+	rcl_node_add_int(info, "Event count", (long long)list.count);
+	rcl_event_list_release(&list);
+	return RCL_OK;
+}
+
 /* Foreign configurations stay foreign until "/cN/fall import". */
 enum rcl_status cmd_ctrl_show_foreignautoimport(struct cmd_ctx *c, struct rcl_error *err)
 {

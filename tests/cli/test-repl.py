@@ -307,9 +307,9 @@ def case_complete(fx):
     sh.send("sh\t")
     sh.wait_line(p + "show ", "sh<TAB> at /c0 -> show")
     sh.send("\t\t")
-    words = ("all", "autorebuild", "bgirate", "bootdrive", "cc", "ccrate", "events",
-             "foreignautoimport", "freespace", "J", "jbod", "nolog", "patrolread", "prrate",
-             "rebuildpriority", "rebuildrate", "reconrate", "service", "time")
+    words = ("all", "autorebuild", "bgirate", "bootdrive", "cc", "ccrate", "eventloginfo",
+             "events", "foreignautoimport", "freespace", "J", "jbod", "nolog", "patrolread",
+             "prrate", "rebuildpriority", "rebuildrate", "reconrate", "service", "time")
     sh.wait(lambda: set(re.findall(r"\S+", sh.text())) >= set(words),
             "show <TAB><TAB> at /c0 offers the controller's words")
     sh.clear_line(p)

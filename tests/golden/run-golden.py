@@ -471,6 +471,10 @@ def case_words(case):
     while words and words[0].startswith("/"):
         path.append(words.pop(0))
     verb = [ALIASES.get(w.lower(), w.lower()) for w in words if "=" not in w]
+    # A verb's last word may carry its value, as in "set time=systemtime".
+    keyed = [w.split("=", 1)[0].lower() for w in words if "=" in w]
+    if keyed and len(verb) == 1:
+        verb.append(keyed[0])
     return path_kind(path), verb
 
 
