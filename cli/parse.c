@@ -167,16 +167,14 @@ static size_t verb_prefix(enum obj_kind kind, char **words, size_t count)
 #define PART_WORDS_MAX 256
 
 /*
- * The word of a part's command (cli_part_commands[]) nearest @typed at
- * @position of @kind's verbs, into @buf, or NULL: a misspelt "show alarm"
- * gets its hint although help lists no part a controller lacks.
+ * The distinct first words at @position of @kind's part commands
+ * (cli_part_commands[]), into @names and @list: those help and completion
+ * leave out where no controller has the part.
  */
-static const char *part_hint(enum obj_kind kind, char **words, size_t position, const char *typed,
-                             char *buf, size_t size)
+static size_t part_words(enum obj_kind kind, char **words, size_t position, char (*names)[32],
+                         const char **list)
 {
-	char names[PART_WORDS_MAX][32];
-	const char *list[PART_WORDS_MAX], *hint;
-	size_t n = 0;
+	size_t n = 0, k;
 
 	for (size_t i = 0; i < cli_part_command_count && n < PART_WORDS_MAX; i++) {
 		const char *w = cli_part_commands[i].object == kind
@@ -185,11 +183,42 @@ static const char *part_hint(enum obj_kind kind, char **words, size_t position, 
 
 		if (!w)
 			continue;
-		list[n] = first_word(w, names[n], sizeof(names[n]));
-		n++;
+		first_word(w, names[n], sizeof(names[n]));
+		for (k = 0; k < n && strcmp(list[k], names[n]); k++)
+			;
+		if (k == n) {
+			list[n] = names[n];
+			n++;
+		}
 	}
+	return n;
+}
+
+/* An object only parts have (/c0/cv): the words StorCLI takes there, into @sb. */
+static void add_part_words(struct rcl_buf *sb, enum obj_kind kind, char **words, size_t position)
+{
+	char names[PART_WORDS_MAX][32];
+	const char *list[PART_WORDS_MAX];
+	size_t n = part_words(kind, words, position, names, list);
+
+	for (size_t i = 0; i < n; i++)
+		rcl_buf_addf(sb, "%s'%s'", i ? ", " : "", list[i]);
+}
+
+/*
+ * The part command word nearest @typed at @position of @kind's verbs, into
+ * @buf, or NULL: a misspelt "show alarm" gets its hint although help lists
+ * no part a controller lacks.
+ */
+static const char *part_hint(enum obj_kind kind, char **words, size_t position, const char *typed,
+                             char *buf, size_t size)
+{
+	char names[PART_WORDS_MAX][32];
+	const char *list[PART_WORDS_MAX];
+	size_t n = part_words(kind, words, position, names, list);
 	/* One edit at most: among StorCLI's hundreds of words, two reach too far ("foo": "poh"). */
-	hint = suggest_within(typed, list, n, 1);
+	const char *hint = suggest_within(typed, list, n, 1);
+
 	if (!hint)
 		return NULL;
 	snprintf(buf, size, "%s", hint);
@@ -211,6 +240,8 @@ static enum rcl_status unknown_verb(const struct obj_path *path, const char *obj
 		list[i] = first_word(next[i], names[i], sizeof(names[i]));
 	for (size_t i = 0; i < n; i++)
 		rcl_buf_addf(&sb, "%s'%s'", i ? ", " : "", list[i]);
+	if (!n && position >= count)
+		add_part_words(&sb, path->kind, words, position);
 	if (position >= count) {
 		rcl_fail(err, RCL_INVALID_COMMAND, "incomplete command: after '%s' expected %s",
 		         position ? words[position - 1] : object, sb.buf);

@@ -85,6 +85,7 @@ TYPOS = [
     (["/c0", "flushcahce"], "unknown word 'flushcahce'; did you mean 'flushcache'?"),
     (["/c0/bbu", "shwo"], "unknown word 'shwo'; did you mean 'show'?"),
     (["/c0", "show", "tiem"], "unknown option 'tiem'; did you mean 'time'?"),
+    (["/c0/cv"], "incomplete command: after '/c0/cv' expected 'show', 'start'"),
 ]
 
 
