@@ -250,6 +250,9 @@ const struct cmd_spec cli_commands[] = {
 				 .check = events_check_filter,
 				 .placeholder = "info,warning,critical,fatal",
 				 .help = "only events of these classes (a comma-separated list)"},
+				{.name = "file",
+				 .type = OPT_PATH,
+				 .help = "write the events to this file (as text), not the terminal; file=/dev/stdout prints them"},
 			},
 	},
 	{

@@ -12,8 +12,9 @@ soft controller cannot do answers "... not supported by this controller
 (soft)". Help prints plain text. A controller process a form starts is
 stopped after it.
 
-Did-you-mean stays for true typos: a few misspellings still get their
-hint, and "add vd r7" is an invalid level, not a misspelt "ra".
+"show events file=" writes the events to the file. Did-you-mean stays for
+true typos: a few misspellings still get their hint, and "add vd r7" is an
+invalid level, not a misspelt "ra".
 
 The last line counts the forms that answer; -v lists each answer.
 """
@@ -105,6 +106,23 @@ def check_typos(template, work):
     return failed
 
 
+def check_events_file(template, work):
+    """show events file=: the events in the file, "Written to" on stdout; [why] if not."""
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.copytree(template, work, symlinks=True)
+    path = os.path.join(work, "events.txt")
+    run = raidcli(work, ["/c0", "show", "events", "file=" + path])
+    try:
+        with open(path, encoding="utf-8") as f:
+            written = f.read()
+    except OSError as e:
+        return ["show events file=: %s" % e]
+    if "Event Description = Controller created" not in written or "seqNum" in run.stdout \
+            or "Written to '%s'." % path not in run.stdout:
+        return ["show events file=: stdout %r, file %r" % (run.stdout, written[:200])]
+    return []
+
+
 def main():
     if not RAIDCLI:
         sys.exit("RAIDCLI must name the built raidcli binary")
@@ -129,6 +147,7 @@ def main():
         for form, words, why in failed:
             print("FAIL %s (raidcli %s): %s" % (form, " ".join(words), why))
         typos = check_typos(template, os.path.join(root, "work"))
+        typos += [([], why) for why in check_events_file(template, os.path.join(root, "work"))]
         for words, why in typos:
             print("FAIL raidcli %s: %s" % (" ".join(words), why))
         print("%d of %d StorCLI forms answer; %d do not" % (len(all_forms) - len(failed),
