@@ -555,6 +555,7 @@ const struct cmd_spec cli_commands[] = {
 			{
 				{.name = "time",
 				 .type = OPT_STRING,
+				 .two_words = true,
 				 .placeholder = "systemtime",
 				 .help = "systemtime, written set time=systemtime",
 				 .required = true},

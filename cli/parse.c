@@ -470,8 +470,15 @@ static enum rcl_status parse_option(const struct cmd_spec *cmd, const char *toke
  * A CMD_VERB_VALUE verb's last word with a value ("cc=seq", "consistencycheck=seq"):
  * the value of the option named as the word.
  */
+static bool two_words(const struct cmd_args *args, const char *token, const char *next);
+
+/*
+ * ... and, for a two_words option, the next word (@next, NULL if none) may
+ * go on with it ("set time=20261206 17:30:00"): *@took_next says so.
+ */
 static enum rcl_status parse_verb_value(struct cmd_args *args, const char *typed, char **words,
-                                        size_t matched, struct rcl_error *err)
+                                        size_t matched, const char *next, bool *took_next,
+                                        struct rcl_error *err)
 {
 	const char *word = strrchr(args->cmd->verb, ' ');
 	const char *value = strchr(typed, '=');
@@ -486,6 +493,10 @@ static enum rcl_status parse_verb_value(struct cmd_args *args, const char *typed
 		return rcl_fail(err, RCL_INVALID_PARAM, "the value of '%s' is too long", typed);
 	memcpy(args->verb_token, word, len);
 	strcpy(args->verb_token + len, value); /* it fits: checked above */
+	*took_next = next && two_words(args, args->verb_token, next) &&
+	             strlen(args->verb_token) + strlen(next) + 2 <= sizeof(args->verb_token);
+	if (*took_next)
+		strcat(strcat(args->verb_token, " "), next); /* it fits: checked above */
 	return parse_option(args->cmd, args->verb_token, words, matched, args, err);
 }
 
@@ -548,6 +559,7 @@ enum rcl_status cli_parse(int argc, char **argv, struct cmd_args *args, struct r
 	const char *path_tokens[MAX_WORDS];
 	char *words[MAX_WORDS];
 	size_t npath = 0, nwords = 0, matched;
+	bool took_next = false;
 	enum rcl_status st;
 	int i;
 
@@ -591,10 +603,11 @@ enum rcl_status cli_parse(int argc, char **argv, struct cmd_args *args, struct r
 		return unknown_verb(&args->path, *typed ? typed : "raidcli", words, nwords,
 		                    verb_prefix(args->path.kind, words, nwords), err);
 	}
-	st = parse_verb_value(args, words[matched - 1], words, matched, err);
+	st = parse_verb_value(args, words[matched - 1], words, matched,
+	                      matched < nwords ? words[matched] : NULL, &took_next, err);
 	if (st)
 		return st;
-	for (size_t w = matched; w < nwords; w++) {
+	for (size_t w = matched + took_next; w < nwords; w++) {
 		const char *token = words[w];
 
 		if (w + 1 < nwords && two_words(args, token, words[w + 1])) {
