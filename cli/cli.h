@@ -19,6 +19,10 @@ enum obj_kind {
 	OBJ_VD,      /* /cN/vN */
 	OBJ_DG,      /* /cN/dN */
 	OBJ_FOREIGN, /* /cN/fall */
+	OBJ_BBU,     /* /cN/bbu */
+	OBJ_CV,      /* /cN/cv */
+	OBJ_PHY,     /* /cN/pN */
+	OBJ_LANE,    /* /cN/lnN */
 	OBJ_KIND_COUNT,
 };
 
@@ -32,7 +36,8 @@ struct id_set {
 
 struct obj_path {
 	enum obj_kind kind;
-	struct id_set ctrl, encl, slot, vd, dg, foreign;
+	struct id_set ctrl, encl, slot, vd, dg, foreign, phy, lane;
+	bool bbu, cv;
 };
 
 enum opt_type {
@@ -91,6 +96,12 @@ enum {
 	/* type= is a RAID level (strip= a strip size) the controller's caps must have. */
 	CMD_RAID_LEVEL = 1 << 6,
 	CMD_EXPORT = 1 << 7, /* serves a VD to the network: the caps must say exports */
+	CMD_PART = 1 << 8,   /* needs the part .part: the caps must have it */
+	/*
+	 * Takes StorCLI's options unchecked: a command of a part no kind has yet,
+	 * which every controller refuses before its options matter.
+	 */
+	CMD_ANY_OPTS = 1 << 9,
 };
 
 #define CMD_MAX_OPTS 12
@@ -117,6 +128,7 @@ struct cmd_spec {
 	enum rcl_task_kind task;
 	/* Bits (1u << enum rcl_setting) it shows or sets; the caps must have them. */
 	unsigned settings;
+	enum rcl_part part; /* with CMD_PART: the part it needs */
 	const char *summary;
 	const char *example;
 	struct opt_spec opts[CMD_MAX_OPTS];
@@ -124,6 +136,14 @@ struct cmd_spec {
 
 extern const struct cmd_spec cli_commands[];
 extern const size_t cli_command_count;
+/*
+ * StorCLI's commands of parts no controller kind raidcli knows has yet
+ * (/cx/bbu, show alarm, ...): they parse, so that a controller answers
+ * them with the capability failure, as StorCLI does on a card without the
+ * part. Not in __grammar, help or completion: no controller offers them.
+ */
+extern const struct cmd_spec cli_part_commands[];
+extern const size_t cli_part_command_count;
 
 /* VD policy choices, in the order of enum rcl_write/read/access_policy. */
 extern const char *const grammar_write_policies[];
@@ -214,6 +234,9 @@ void grammar_synopsis(struct rcl_buf *sb, const struct cmd_spec *cmd, const stru
 /* suggest.c */
 /* suggest_closest() - the candidate nearest @word, or NULL if none is near. */
 const char *suggest_closest(const char *word, const char *const *candidates, size_t count);
+/* suggest_within() - as suggest_closest(), at most @max edits away. */
+const char *suggest_within(const char *word, const char *const *candidates, size_t count,
+                           size_t max);
 
 /* offer.c */
 /*
@@ -408,6 +431,19 @@ enum rcl_status cmd_foreign_show_all(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_foreign_import(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_foreign_import_preview(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_foreign_delete(struct cmd_ctx *c, struct rcl_error *err);
+/* cmd-props.c */
+enum rcl_status cmd_ctrl_show_time(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_ctrl_set_time(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_ctrl_show_jbod(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_ctrl_show_autorebuild(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_ctrl_show_foreignautoimport(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_ctrl_set_autorebuild(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_ctrl_set_foreignautoimport(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_ctrl_show_eventloginfo(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_ctrl_show_bootdrive(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_ctrl_show_freespace(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_drive_show_idle(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_part_absent(struct cmd_ctx *c, struct rcl_error *err);
 
 /* cmd-common.c: rows and sections shared by several handlers */
 void add_pd_row(struct rcl_node *table, const struct rcl_drive *drive);

@@ -5,6 +5,7 @@
  * The exit status is the command's status code: 0 on success, StorCLI's
  * error code otherwise (raidcli's own codes are 240 and up).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -39,6 +40,36 @@ static int render(const struct rcl_reply *reply, bool json)
 	return (int)rcl_reply_status(reply);
 }
 
+/*
+ * file= (show events): StorCLI writes the answer to the file, as text;
+ * the terminal gets where it went. sosreport passes file=/dev/stdout. A
+ * file that cannot be written fails the command instead.
+ */
+static void divert_to_file(struct rcl_reply *reply, const struct cmd_args *args, const char *path)
+{
+	struct rcl_error err = {0};
+	FILE *f;
+
+	if (rcl_reply_status(reply))
+		return;
+	f = fopen(path, "w");
+	if (f) {
+		render_text(f, reply, false);
+		if (!fclose(f)) {
+			for (size_t i = 0; i < reply->count; i++) {
+				rcl_node_free(reply->results[i].data);
+				reply->results[i].data = NULL;
+				rcl_result_describe(&reply->results[i], "Written to '%s'.", path);
+			}
+			return;
+		}
+	}
+	rcl_fail_errno(&err, RCL_SYSTEM, errno, "cannot write '%s': %s", path, strerror(errno));
+	rcl_reply_release(reply);
+	rcl_reply_init(reply);
+	cli_reply_error(reply, &args->path, &err);
+}
+
 int cli_execute(int argc, char **argv)
 {
 	struct rcl_error err = {0};
@@ -61,6 +92,8 @@ int cli_execute(int argc, char **argv)
 		cli_run(&args, &reply);
 		if (cmd_value(&args, "wait") && !rcl_reply_status(&reply))
 			cli_wait(&args, &reply);
+		if (cmd_value(&args, "file"))
+			divert_to_file(&reply, &args, cmd_value(&args, "file"));
 		status = render(&reply, args.json);
 	}
 	rcl_reply_release(&reply);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * parse.c - from words to a command: object path, verb, options, J, nolog.
+ * parse.c - from words to a command: verb, options, J, nolog (the object
+ * path: path.c).
  *
  * The grammar is StorCLI's: "[path] verb [words] [key=value ...] [J] [nolog]".
  * Path tokens may be glued (/c0/e252/s0) or apart (/c0 /e252 /s0); 'all' and
@@ -32,164 +33,6 @@ bool cli_is_help_word(const char *word)
 {
 	return !strcasecmp(word, "help") || !strcmp(word, "-h") || !strcasecmp(word, "-help") ||
 	       !strcmp(word, "--help") || !strcmp(word, "?");
-}
-
-/* Add @id to @set once: "/c0,0" addresses controller 0 once. */
-static void add_id(struct id_set *set, unsigned id)
-{
-	for (size_t i = 0; i < set->count; i++)
-		if (set->ids[i] == id)
-			return;
-	set->ids[set->count++] = id;
-}
-
-/* Parse "all", "3", "0-3,5" after the object letter. */
-static enum rcl_status parse_selector(const char *text, const char *component, struct id_set *set,
-                                      struct rcl_error *err)
-{
-	const char *p = text;
-
-	set->given = true;
-	if (!strcasecmp(text, "all")) {
-		set->all = true;
-		return RCL_OK;
-	}
-	while (*p) {
-		unsigned long lo, hi;
-		char *end;
-
-		if (!isdigit((unsigned char)*p))
-			goto bad;
-		lo = strtoul(p, &end, 10);
-		hi = lo;
-		if (*end == '-') {
-			if (!isdigit((unsigned char)end[1]))
-				goto bad;
-			hi = strtoul(end + 1, &end, 10);
-		}
-		if (hi < lo || hi > 9999)
-			goto bad;
-		if (hi - lo + 1 > sizeof(set->ids) / sizeof(set->ids[0]) - set->count)
-			return rcl_fail(err, RCL_INVALID_PARAM,
-			                "object '/%s' names more than %zu objects", component,
-			                sizeof(set->ids) / sizeof(set->ids[0]));
-		for (unsigned long id = lo; id <= hi; id++)
-			add_id(set, (unsigned)id);
-		if (*end == ',' && end[1])
-			end++;
-		else if (*end)
-			goto bad;
-		p = end;
-	}
-	if (!set->count)
-		goto bad;
-	return RCL_OK;
-bad:
-	return rcl_fail(err, RCL_INVALID_COMMAND,
-	                "invalid object '/%s': expected 'all', a number, a list (0,1) or a range "
-	                "(0-3)",
-	                component);
-}
-
-static const char *const object_names[] = {"c", "e", "s", "v", "d", "f"};
-
-static enum rcl_status parse_component(const char *comp, struct obj_path *path,
-                                       struct rcl_error *err)
-{
-	struct id_set *sets[] = {&path->ctrl, &path->encl, &path->slot,
-	                         &path->vd,   &path->dg,   &path->foreign};
-	static const char *const examples[] = {"c0", "call", "e252", "eall", "s0",  "sall",
-	                                       "v0", "vall", "d0",   "dall", "fall"};
-	char letter = (char)tolower((unsigned char)comp[0]);
-	const char *hint;
-	size_t i;
-
-	for (i = 0; i < sizeof(object_names) / sizeof(object_names[0]); i++)
-		if (letter == object_names[i][0] &&
-		    (isdigit((unsigned char)comp[1]) || !strcasecmp(comp + 1, "all")))
-			break;
-	if (i == sizeof(object_names) / sizeof(object_names[0])) {
-		hint = suggest_closest(comp, examples, sizeof(examples) / sizeof(examples[0]));
-		if (hint)
-			return rcl_fail(err, RCL_INVALID_COMMAND,
-			                "unknown object '/%s'; did you mean '/%s'?", comp, hint);
-		return rcl_fail(err, RCL_INVALID_COMMAND,
-		                "unknown object '/%s'; objects are /cN, /cN/eN/sN, /cN/sN, /cN/vN, "
-		                "/cN/dN and /cN/fall",
-		                comp);
-	}
-	if (sets[i]->given)
-		return rcl_fail(err, RCL_INVALID_COMMAND, "object '/%c' is given twice", letter);
-	/* StorCLI addresses foreign configurations all together only. */
-	if (sets[i] == &path->foreign && strcasecmp(comp + 1, "all"))
-		return rcl_fail(
-		    err, RCL_INVALID_COMMAND,
-		    "invalid object '/%s': foreign configurations are addressed as /fall", comp);
-	if (i != 0 && !path->ctrl.given)
-		return rcl_fail(err, RCL_INVALID_COMMAND,
-		                "object '/%s' needs a controller first, as in /c0/%s", comp, comp);
-	return parse_selector(comp + 1, comp, sets[i], err);
-}
-
-/* Which kind of object the components given address; error if no kind fits. */
-static enum rcl_status classify(struct obj_path *path, struct rcl_error *err)
-{
-	bool e = path->encl.given, s = path->slot.given, v = path->vd.given, d = path->dg.given;
-	bool f = path->foreign.given;
-
-	if (!path->ctrl.given)
-		path->kind = OBJ_SYSTEM;
-	else if (f && !e && !s && !v && !d)
-		path->kind = OBJ_FOREIGN;
-	else if (f)
-		return rcl_fail(err, RCL_INVALID_COMMAND,
-		                "object path mixes /fall with other objects; use /cN/fall");
-	else if (!e && !s && !v && !d)
-		path->kind = OBJ_CTRL;
-	else if (e && !s && !v && !d)
-		path->kind = OBJ_ENCL;
-	else if (s && !v && !d)
-		path->kind = OBJ_DRIVE;
-	else if (v && !e && !s && !d)
-		path->kind = OBJ_VD;
-	else if (d && !e && !s && !v)
-		path->kind = OBJ_DG;
-	else
-		return rcl_fail(err, RCL_INVALID_COMMAND,
-		                "object path mixes objects that do not nest; use /cN/eN/sN, /cN/vN "
-		                "or /cN/dN");
-	return RCL_OK;
-}
-
-enum rcl_status cli_parse_path(const char *const *tokens, size_t count, struct obj_path *path,
-                               struct rcl_error *err)
-{
-	memset(path, 0, sizeof(*path));
-	for (size_t t = 0; t < count; t++) {
-		char comp[64];
-		const char *p = tokens[t];
-
-		while (*p) {
-			size_t len;
-
-			while (*p == '/')
-				p++;
-			len = strcspn(p, "/");
-			if (!len)
-				break;
-			if (len >= sizeof(comp))
-				return rcl_fail(err, RCL_INVALID_COMMAND,
-				                "object path component '%.20s...' is too long", p);
-			memcpy(comp, p, len);
-			comp[len] = '\0';
-			enum rcl_status st = parse_component(comp, path, err);
-
-			if (st)
-				return st;
-			p += len;
-		}
-	}
-	return classify(path, err);
 }
 
 static bool word_equal(const char *typed, const char *word)
@@ -321,6 +164,67 @@ static size_t verb_prefix(enum obj_kind kind, char **words, size_t count)
 	return position;
 }
 
+#define PART_WORDS_MAX 256
+
+/*
+ * The distinct first words at @position of @kind's part commands
+ * (cli_part_commands[]), into @names and @list: those help and completion
+ * leave out where no controller has the part.
+ */
+static size_t part_words(enum obj_kind kind, char **words, size_t position, char (*names)[32],
+                         const char **list)
+{
+	size_t n = 0, k;
+
+	for (size_t i = 0; i < cli_part_command_count && n < PART_WORDS_MAX; i++) {
+		const char *w = cli_part_commands[i].object == kind
+		                    ? verb_word_at(cli_part_commands[i].verb, words, position)
+		                    : NULL;
+
+		if (!w)
+			continue;
+		first_word(w, names[n], sizeof(names[n]));
+		for (k = 0; k < n && strcmp(list[k], names[n]); k++)
+			;
+		if (k == n) {
+			list[n] = names[n];
+			n++;
+		}
+	}
+	return n;
+}
+
+/* An object only parts have (/c0/cv): the words StorCLI takes there, into @sb. */
+static void add_part_words(struct rcl_buf *sb, enum obj_kind kind, char **words, size_t position)
+{
+	char names[PART_WORDS_MAX][32];
+	const char *list[PART_WORDS_MAX];
+	size_t n = part_words(kind, words, position, names, list);
+
+	for (size_t i = 0; i < n; i++)
+		rcl_buf_addf(sb, "%s'%s'", i ? ", " : "", list[i]);
+}
+
+/*
+ * The part command word nearest @typed at @position of @kind's verbs, into
+ * @buf, or NULL: a misspelt "show alarm" gets its hint although help lists
+ * no part a controller lacks.
+ */
+static const char *part_hint(enum obj_kind kind, char **words, size_t position, const char *typed,
+                             char *buf, size_t size)
+{
+	char names[PART_WORDS_MAX][32];
+	const char *list[PART_WORDS_MAX];
+	size_t n = part_words(kind, words, position, names, list);
+	/* One edit at most: among StorCLI's hundreds of words, two reach too far ("foo": "poh"). */
+	const char *hint = suggest_within(typed, list, n, 1);
+
+	if (!hint)
+		return NULL;
+	snprintf(buf, size, "%s", hint);
+	return buf;
+}
+
 static enum rcl_status unknown_verb(const struct obj_path *path, const char *object, char **words,
                                     size_t count, size_t position, struct rcl_error *err)
 {
@@ -329,17 +233,23 @@ static enum rcl_status unknown_verb(const struct obj_path *path, const char *obj
 	const char *list[32];
 	size_t n = grammar_next_words(path->kind, words, position, NULL, next, 32);
 	const char *hint;
+	char part[32];
 	struct rcl_buf sb = RCL_BUF_INIT;
 
 	for (size_t i = 0; i < n; i++)
 		list[i] = first_word(next[i], names[i], sizeof(names[i]));
 	for (size_t i = 0; i < n; i++)
 		rcl_buf_addf(&sb, "%s'%s'", i ? ", " : "", list[i]);
+	if (!n && position >= count)
+		add_part_words(&sb, path->kind, words, position);
 	if (position >= count) {
 		rcl_fail(err, RCL_INVALID_COMMAND, "incomplete command: after '%s' expected %s",
 		         position ? words[position - 1] : object, sb.buf);
 	} else {
 		hint = suggest_closest(words[position], list, n);
+		if (!hint)
+			hint = part_hint(path->kind, words, position, words[position], part,
+			                 sizeof(part));
 		if (hint)
 			rcl_fail(err, RCL_INVALID_COMMAND, "unknown word '%s'; did you mean '%s'?",
 			         words[position], hint);
@@ -365,6 +275,21 @@ const char *cli_typed_object(const struct cmd_args *args, char *buf, size_t size
 	return buf;
 }
 
+static enum rcl_status check_value(const struct opt_spec *opt, const char *value, const char **out,
+                                   struct rcl_error *err);
+
+/*
+ * Whether @token is written as a RAID level ("r7", "RAID00"): for a command
+ * taking one, a level it does not know, not a misspelt option.
+ */
+static bool looks_like_level(const char *token)
+{
+	size_t prefix = !strncasecmp(token, "raid", 4) ? 4 : tolower((unsigned char)*token) == 'r';
+
+	return prefix && token[prefix] &&
+	       strspn(token + prefix, "0123456789") == strlen(token + prefix);
+}
+
 static enum rcl_status unknown_option(const struct cmd_args *args, const char *token, char **words,
                                       size_t matched, struct rcl_error *err)
 {
@@ -372,11 +297,17 @@ static enum rcl_status unknown_option(const struct cmd_args *args, const char *t
 	char object[256];
 	const char *names[CMD_MAX_OPTS + 96];
 	char keyed[CMD_MAX_OPTS][40];
-	char typed[64];
+	char typed[64], part[32];
 	size_t n = 0;
 	const char *hint;
 	bool is_kv = strchr(token, '=') != NULL;
 
+	/* As the value of type=, where StorCLI takes it bare: "r7" is no "ra". */
+	for (size_t i = 0; (cmd->flags & CMD_RAID_LEVEL) && !is_kv && looks_like_level(token) &&
+	                   i < CMD_MAX_OPTS && cmd->opts[i].name;
+	     i++)
+		if (!strcmp(cmd->opts[i].name, "type"))
+			return check_value(&cmd->opts[i], token, &hint, err);
 	for (size_t i = 0; i < CMD_MAX_OPTS && cmd->opts[i].name; i++) {
 		if (cmd->opts[i].type == OPT_FLAG) {
 			names[n++] = cmd->opts[i].name;
@@ -394,6 +325,8 @@ static enum rcl_status unknown_option(const struct cmd_args *args, const char *t
 	n += grammar_next_words(cmd->object, words, matched, NULL, names + n, 32);
 	snprintf(typed, sizeof(typed), "%.*s%s", (int)strcspn(token, "="), token, is_kv ? "=" : "");
 	hint = suggest_closest(typed, names, n);
+	if (!hint && !is_kv)
+		hint = part_hint(cmd->object, words, matched, typed, part, sizeof(part));
 	if (hint)
 		return rcl_fail(err, RCL_INVALID_COMMAND, "unknown option '%s'; did you mean '%s'?",
 		                typed, hint);
@@ -503,6 +436,8 @@ static enum rcl_status parse_option(const struct cmd_spec *cmd, const char *toke
 	bool bare = false;
 	enum rcl_status st;
 
+	if (cmd->flags & CMD_ANY_OPTS)
+		return RCL_OK;
 	if (!is_kv) {
 		st = parse_bare(cmd, token, args, &bare, err);
 		if (st || bare)
@@ -535,8 +470,15 @@ static enum rcl_status parse_option(const struct cmd_spec *cmd, const char *toke
  * A CMD_VERB_VALUE verb's last word with a value ("cc=seq", "consistencycheck=seq"):
  * the value of the option named as the word.
  */
+static bool two_words(const struct cmd_args *args, const char *token, const char *next);
+
+/*
+ * ... and, for a two_words option, the next word (@next, NULL if none) may
+ * go on with it ("set time=20261206 17:30:00"): *@took_next says so.
+ */
 static enum rcl_status parse_verb_value(struct cmd_args *args, const char *typed, char **words,
-                                        size_t matched, struct rcl_error *err)
+                                        size_t matched, const char *next, bool *took_next,
+                                        struct rcl_error *err)
 {
 	const char *word = strrchr(args->cmd->verb, ' ');
 	const char *value = strchr(typed, '=');
@@ -551,6 +493,10 @@ static enum rcl_status parse_verb_value(struct cmd_args *args, const char *typed
 		return rcl_fail(err, RCL_INVALID_PARAM, "the value of '%s' is too long", typed);
 	memcpy(args->verb_token, word, len);
 	strcpy(args->verb_token + len, value); /* it fits: checked above */
+	*took_next = next && two_words(args, args->verb_token, next) &&
+	             strlen(args->verb_token) + strlen(next) + 2 <= sizeof(args->verb_token);
+	if (*took_next)
+		strcat(strcat(args->verb_token, " "), next); /* it fits: checked above */
 	return parse_option(args->cmd, args->verb_token, words, matched, args, err);
 }
 
@@ -591,15 +537,18 @@ const struct cmd_spec *grammar_match(enum obj_kind kind, char **words, size_t co
 	const struct cmd_spec *best = NULL;
 
 	*matched = 0;
-	for (size_t i = 0; i < cli_command_count; i++) {
+	for (size_t i = 0; i < cli_command_count + cli_part_command_count; i++) {
+		const struct cmd_spec *cmd = i < cli_command_count
+		                                 ? &cli_commands[i]
+		                                 : &cli_part_commands[i - cli_command_count];
 		size_t n;
 
-		if (cli_commands[i].object != kind)
+		if (cmd->object != kind)
 			continue;
-		n = verb_match(&cli_commands[i], words, count);
+		n = verb_match(cmd, words, count);
 		if (n > *matched) {
 			*matched = n;
-			best = &cli_commands[i];
+			best = cmd;
 		}
 	}
 	return best;
@@ -610,6 +559,7 @@ enum rcl_status cli_parse(int argc, char **argv, struct cmd_args *args, struct r
 	const char *path_tokens[MAX_WORDS];
 	char *words[MAX_WORDS];
 	size_t npath = 0, nwords = 0, matched;
+	bool took_next = false;
 	enum rcl_status st;
 	int i;
 
@@ -653,10 +603,11 @@ enum rcl_status cli_parse(int argc, char **argv, struct cmd_args *args, struct r
 		return unknown_verb(&args->path, *typed ? typed : "raidcli", words, nwords,
 		                    verb_prefix(args->path.kind, words, nwords), err);
 	}
-	st = parse_verb_value(args, words[matched - 1], words, matched, err);
+	st = parse_verb_value(args, words[matched - 1], words, matched,
+	                      matched < nwords ? words[matched] : NULL, &took_next, err);
 	if (st)
 		return st;
-	for (size_t w = matched; w < nwords; w++) {
+	for (size_t w = matched + took_next; w < nwords; w++) {
 		const char *token = words[w];
 
 		if (w + 1 < nwords && two_words(args, token, words[w + 1])) {

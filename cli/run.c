@@ -136,6 +136,14 @@ enum rcl_status cli_check_caps(const struct cmd_args *args, const struct rcl_cap
 
 	if (cmd->task && !(caps->tasks & (1u << cmd->task)))
 		return rcl_unsupported(err, caps->kind, rcl_task_kind_name(cmd->task), NULL);
+	if (cmd->flags & CMD_PART) {
+		char what[96];
+
+		snprintf(what, sizeof(what), "%s %s", grammar_object_name(cmd->object), cmd->verb);
+		st = rcl_caps_check_part(caps, cmd->part, what, err);
+		if (st)
+			return st;
+	}
 	if ((cmd->flags & CMD_EXPORT) && !caps->exports)
 		return rcl_unsupported(err, caps->kind, "exporting a virtual drive", NULL);
 	st = check_settings(cmd->settings, caps, err);

@@ -41,7 +41,8 @@ static size_t edit_distance(const char *a, const char *b)
 	return d[la][lb];
 }
 
-const char *suggest_closest(const char *word, const char *const *candidates, size_t count)
+const char *suggest_within(const char *word, const char *const *candidates, size_t count,
+                           size_t max)
 {
 	size_t len = strlen(word), best_distance = (size_t)-1;
 	const char *best = NULL;
@@ -57,8 +58,13 @@ const char *suggest_closest(const char *word, const char *const *candidates, siz
 			best = candidates[i];
 		}
 	}
-	/* Near means: at most two edits, and fewer than the word's length. */
-	if (best && best_distance <= 2 && best_distance < len)
+	/* Near means: at most @max edits, and fewer than the word's length. */
+	if (best && best_distance <= max && best_distance < len)
 		return best;
 	return NULL;
+}
+
+const char *suggest_closest(const char *word, const char *const *candidates, size_t count)
+{
+	return suggest_within(word, candidates, count, 2);
 }

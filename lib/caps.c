@@ -48,6 +48,50 @@ const char *rcl_setting_name(enum rcl_setting setting)
 	return "unknown setting";
 }
 
+const char *rcl_part_name(enum rcl_part part)
+{
+	static const char *const names[] = {
+	    [RCL_PART_BBU] = "a battery backup unit",
+	    [RCL_PART_CACHEVAULT] = "a CacheVault",
+	    [RCL_PART_CACHE] = "on-board cache memory",
+	    [RCL_PART_PHYS] = "SAS or PCIe phys",
+	    [RCL_PART_ALARM] = "an alarm",
+	    [RCL_PART_SENSORS] = "temperature sensors",
+	    [RCL_PART_ENCL_MGMT] = "enclosure management over SES or SGPIO",
+	    [RCL_PART_POWER] = "drive power management",
+	    [RCL_PART_SECURITY] = "drive security, SED keys and sanitize",
+	    [RCL_PART_FLASH] = "a flash ROM for firmware, BIOS and logs",
+	    [RCL_PART_FIRMWARE] = "MegaRAID firmware options",
+	};
+
+	if ((size_t)part < sizeof(names) / sizeof(names[0]))
+		return names[part];
+	return "unknown part";
+}
+
+static bool caps_have_part(const struct rcl_caps *caps, enum rcl_part part)
+{
+	switch (part) {
+	case RCL_PART_BBU:
+		return caps->backup == RCL_BACKUP_BBU;
+	case RCL_PART_CACHEVAULT:
+		return caps->backup == RCL_BACKUP_CACHEVAULT;
+	case RCL_PART_CACHE:
+		return caps->cache_mib > 0;
+	default:
+		return caps->parts & (1u << part);
+	}
+}
+
+enum rcl_status rcl_caps_check_part(const struct rcl_caps *caps, enum rcl_part part,
+                                    const char *what, struct rcl_error *err)
+{
+	if (caps_have_part(caps, part))
+		return RCL_OK;
+	return rcl_fail(err, RCL_HW_MISSING, "'%s' (%s) is not supported by this controller (%s)",
+	                what, rcl_part_name(part), caps->kind);
+}
+
 enum rcl_status rcl_unsupported(struct rcl_error *err, const char *kind, const char *what,
                                 const char *hint)
 {

@@ -17,6 +17,7 @@ static const struct {
     {RCL_INVALID_COMMAND, "invalid command"},
     {RCL_INVALID_PARAM, "invalid parameter"},
     {RCL_DRIVE_TOO_SMALL, "drive too small"},
+    {RCL_HW_MISSING, "required hardware missing"},
     {RCL_NOT_FOUND, "not found"},
     {RCL_FOREIGN_INCOMPLETE, "incomplete foreign configuration"},
     {RCL_NOT_ALLOWED, "operation not allowed"},

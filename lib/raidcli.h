@@ -50,6 +50,7 @@ enum rcl_status {
 	RCL_INVALID_COMMAND = 1,     /* the command line does not parse */
 	RCL_INVALID_PARAM = 3,       /* a value is out of range or malformed */
 	RCL_DRIVE_TOO_SMALL = 13,    /* a spare smaller than the members it would replace */
+	RCL_HW_MISSING = 34,         /* the controller lacks the part the command needs */
 	RCL_NOT_FOUND = 35,          /* the addressed object does not exist */
 	RCL_FOREIGN_INCOMPLETE = 59, /* a foreign configuration lacks drives it cannot do without */
 	RCL_NOT_ALLOWED = 255,       /* refused in the current state */
@@ -955,6 +956,29 @@ enum rcl_cache_backup {
 	RCL_BACKUP_CACHEVAULT,
 };
 
+/*
+ * Parts a controller may have, each the subject of a family of StorCLI
+ * commands (/cx/bbu, /cx/px, show alarm, ...): a controller without the part
+ * answers them with rcl_caps_check_part()'s refusal.
+ */
+enum rcl_part {
+	RCL_PART_BBU,        /* a battery backup unit: /cx/bbu (@backup says) */
+	RCL_PART_CACHEVAULT, /* a CacheVault: /cx/cv (@backup says) */
+	RCL_PART_CACHE,      /* on-board cache memory: flushcache, preserved cache (@cache_mib) */
+	RCL_PART_PHYS,       /* SAS/PCIe phys and lanes: /cx/px, /cx/lnx, phy error counters */
+	RCL_PART_ALARM,      /* an audible alarm */
+	RCL_PART_SENSORS,    /* temperature sensors */
+	RCL_PART_ENCL_MGMT,  /* enclosure management: SES, SGPIO, backplane, activity LEDs */
+	RCL_PART_POWER,      /* drive power management: spin up/down, DPM */
+	RCL_PART_SECURITY,   /* drive security: SED keys, secure erase, sanitize, SPDM */
+	RCL_PART_FLASH,      /* a flash ROM: firmware, BIOS, logs, snapdumps, VPD, NVSRAM */
+	RCL_PART_FIRMWARE,   /* MegaRAID firmware options: NCQ, perfmode, CacheCade, PI, ... */
+	RCL_PART_COUNT,
+};
+
+/* rcl_part_name() - "a battery backup unit", as refusals name a part. */
+const char *rcl_part_name(enum rcl_part part);
+
 /**
  * struct rcl_caps - what a controller can do. Plain data (no pointers), so
  * a backend can fill it from a static table or from a fixture file.
@@ -977,6 +1001,8 @@ enum rcl_cache_backup {
  * @needs_process: a raidcli controller process runs its tasks and exports
  *		(the soft controller's engine); a card runs them itself.
  * @exports:	serves its VDs to the network itself (NBD).
+ * @parts:	bit (1u << part) per enum rcl_part it has, but for the BBU,
+ *		CacheVault and cache, which @backup and @cache_mib say.
  */
 struct rcl_caps {
 	char kind[16];
@@ -995,6 +1021,7 @@ struct rcl_caps {
 	bool emergency_spare;
 	bool needs_process;
 	bool exports;
+	unsigned parts;
 };
 
 /* rcl_ctrl_caps() - what open controller @ctrl can do (borrowed). */
@@ -1026,6 +1053,14 @@ enum rcl_status rcl_unsupported(struct rcl_error *err, const char *kind, const c
  */
 enum rcl_status rcl_caps_check_vd(const struct rcl_caps *caps, enum rcl_raid_level level,
                                   unsigned strip_kib, struct rcl_error *err);
+
+/**
+ * rcl_caps_check_part() - whether a controller with @caps has @part:
+ * RCL_HW_MISSING (StorCLI's "required hardware missing"), "'<@what>' (<the
+ * part>) is not supported by this controller (<kind>)", if not.
+ */
+enum rcl_status rcl_caps_check_part(const struct rcl_caps *caps, enum rcl_part part,
+                                    const char *what, struct rcl_error *err);
 
 /* A key=value parameter, as "add controller" passes them to a backend. */
 struct rcl_kv {

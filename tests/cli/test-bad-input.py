@@ -694,8 +694,10 @@ def add_vd_cases():
             INVALID_PARAM, ["name 'abcdefghijklmnop' is longer than 15 characters"])
     vd_case("add vd: unknown level", VD + ["type=raid7", "drives=252:0"], INVALID_PARAM,
             ["'raid7'", "did you mean 'type=raid0'?"])
-    vd_case("add vd: unknown bare level", VD + ["raid7", "drives=252:0"], INVALID_COMMAND,
-            ["'raid7'", "did you mean 'raid0'?"])
+    vd_case("add vd: unknown bare level", VD + ["raid7", "drives=252:0"], INVALID_PARAM,
+            ["'raid7'", "did you mean 'type=raid0'?"])
+    vd_case("add vd: bare level far from any", VD + ["r7", "drives=252:0"], INVALID_PARAM,
+            ["'r7'", "expected one of raid0, raid1"])
     vd_case("add vd: no level", VD + ["drives=252:0"], INVALID_COMMAND,
             ["missing option 'type='"])
     vd_case("add vd: two levels", VD + ["r5", "type=raid6", "drives=252:0-3"], INVALID_COMMAND,

@@ -269,8 +269,8 @@ def case_complete(fx):
     # Verbs, second verb words, options, enum values, J and nolog.
     sh.send("/c0 sh\t")
     sh.wait_line(p + "/c0 show ", "/c0 sh<TAB> -> show")
-    sh.send("a\t")
-    sh.wait_line(p + "/c0 show all ", "show a<TAB> -> all")
+    sh.send("al\t")
+    sh.wait_line(p + "/c0 show all ", "show al<TAB> -> all")
     sh.send("\t\t")
     sh.wait(lambda: re.search(r"^J +nolog\s*$", sh.text(), re.M),
             "show all <TAB><TAB> offers J and nolog")
@@ -307,7 +307,10 @@ def case_complete(fx):
     sh.send("sh\t")
     sh.wait_line(p + "show ", "sh<TAB> at /c0 -> show")
     sh.send("\t\t")
-    sh.wait(lambda: re.search(r"^all +cc +events +nolog +prrate +rebuildrate +service\s*\nbgirate +ccrate +J +patrolread +rebuildpriority +reconrate\s*$", sh.text(), re.M),
+    words = ("all", "autorebuild", "bgirate", "bootdrive", "cc", "ccrate", "eventloginfo",
+             "events", "foreignautoimport", "freespace", "J", "jbod", "nolog", "patrolread",
+             "prrate", "rebuildpriority", "rebuildrate", "reconrate", "service", "time")
+    sh.wait(lambda: set(re.findall(r"\S+", sh.text())) >= set(words),
             "show <TAB><TAB> at /c0 offers the controller's words")
     sh.clear_line(p)
     sh.send("/e\t\t")

@@ -493,6 +493,10 @@ def case_words(case, keyed=False):
     if keyed:
         words = [w.split("=", 1)[0] for w in words]
     verb = [ALIASES.get(w.lower(), w.lower()) for w in words if "=" not in w]
+    # A verb's last word may carry its value, as in "set time=systemtime".
+    keyed = [w.split("=", 1)[0].lower() for w in words if "=" in w]
+    if keyed and len(verb) == 1:
+        verb.append(keyed[0])
     return path_kind(path), verb
 
 

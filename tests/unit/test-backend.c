@@ -420,6 +420,7 @@ START_TEST(test_help_shows_what_the_caps_offer)
 	ck_assert(!help_has("/c0 help", &bare_caps, "raidcli /cx set ["));
 	ck_assert(!help_has("/c0 help", &bare_caps, "raidcli /cx set cc"));
 	ck_assert(help_has("/c0 help", &bare_caps, "raidcli /cx set storclicompat"));
+	ck_assert(!help_has("/c0 help", &bare_caps, "raidcli /cx set\n"));
 	ck_assert(help_has("/c0 start help", &bare_caps, "(no command matches)"));
 	/* Of "add vd", the levels it makes. */
 	ck_assert(help_has("/c0 add vd help", &bare_caps, "add vd type=raid1 drives="));

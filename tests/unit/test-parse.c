@@ -186,6 +186,22 @@ START_TEST(test_objects_must_nest)
 	refused("/c0/v0/d0 show", RCL_INVALID_COMMAND, "do not nest");
 	refused("/c0/e252/v0 show", RCL_INVALID_COMMAND, "do not nest");
 	refused("/c0 show /e252", RCL_INVALID_COMMAND, "must come before the verb");
+	/* Parts: StorCLI's /bbu and /cv, phys and lanes, alone under a controller. */
+	parses_as("/c0/bbu show", OBJ_BBU, "show");
+	parses_as("/c0/CV show all", OBJ_CV, "show all");
+	parses_as("/c0/pall show", OBJ_PHY, "show");
+	parses_as("/c0/ln0 show", OBJ_LANE, "show");
+	refused("/c0/e252/bbu show", RCL_INVALID_COMMAND, "mixes a part");
+	refused("/cv show", RCL_INVALID_COMMAND, "needs a controller first, as in /c0/cv");
+}
+END_TEST
+
+START_TEST(test_verb_value_may_take_two_words)
+{
+	parses_as("/c0 set time=20261206 17:30:00", OBJ_CTRL, "set time");
+	ck_assert_str_eq(cmd_value(&args, "time"), "20261206 17:30:00");
+	parses_as("/c0 set time=systemtime", OBJ_CTRL, "set time");
+	ck_assert_str_eq(cmd_value(&args, "time"), "systemtime");
 }
 END_TEST
 
@@ -306,8 +322,11 @@ START_TEST(test_enum_values_may_be_bare)
 	        "'ra' and 'nora' exclude each other");
 	refused("/c0 add vd r1 raid5 drives=0-1", RCL_INVALID_COMMAND,
 	        "option 'type' is given twice (raid5)");
-	refused("/c0 add vd raid7 drives=0-1", RCL_INVALID_COMMAND,
-	        "unknown option 'raid7'; did you mean 'raid0'?");
+	refused("/c0 add vd raid7 drives=0-1", RCL_INVALID_PARAM,
+	        "invalid value 'raid7' for 'type='; did you mean 'type=raid0'?");
+	/* A bare level is a level, not a misspelt option: no "did you mean 'ra'". */
+	refused("/c0 add vd r7 drives=0-1", RCL_INVALID_PARAM,
+	        "invalid value 'r7' for 'type=': expected one of raid0, raid1, raid5");
 	/* A bare value is only a value where the table allows it. */
 	refused("/c0/v0 set wb", RCL_INVALID_COMMAND, "unknown option 'wb'");
 }
@@ -586,6 +605,7 @@ static Suite *parse_suite(void)
 	tc = tcase_create("cli_parse");
 	tcase_add_checked_fixture(tc, NULL, teardown);
 	tcase_add_test(tc, test_glued_and_spaced_paths_are_the_same);
+	tcase_add_test(tc, test_verb_value_may_take_two_words);
 	tcase_add_test(tc, test_all_in_any_case);
 	tcase_add_test(tc, test_lists_and_ranges_of_slots);
 	tcase_add_test(tc, test_bad_selectors_are_refused);

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd-props.c - StorCLI's one-property answers a software controller can
+ * give truthfully: /cN show|set time, show jbod, autorebuild,
+ * foreignautoimport, bootdrive, freespace; the enclosure's show all and
+ * status; the drives' show initialization and show erase. What a kind
+ * cannot do is refused before these run (cli_check_caps()).
+ */
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+
+/* A "Controller Properties" row, as StorCLI prints one setting. */
+static void property(struct cmd_ctx *c, const char *prop, const char *value)
+{
+	struct rcl_node *table = rcl_node_add_array(c->res->data, "Controller Properties");
+	struct rcl_node *row = rcl_node_add_object(table, NULL);
+
+	rcl_node_add_str(row, "Ctrl_Prop", prop);
+	rcl_node_add_str(row, "Value", value);
+}
+
+enum rcl_status cmd_ctrl_show_time(struct cmd_ctx *c, struct rcl_error *err)
+{
+	char now[32];
+
+	(void)err;
+	format_time(now, sizeof(now), time(NULL));
+	property(c, "Time", now);
+	return RCL_OK;
+}
+
+/*
+ * A software controller keeps no clock of its own: it reads the system's,
+ * so "set time=systemtime" holds already and any other time cannot be set.
+ */
+enum rcl_status cmd_ctrl_set_time(struct cmd_ctx *c, struct rcl_error *err)
+{
+	const char *value = cmd_value(c->args, "time");
+
+	if (strcmp(value, "systemtime"))
+		return rcl_unsupported(err, rcl_ctrl_caps(c->ctrl)->kind,
+		                       "setting a time other than the system's",
+		                       "its clock is the system clock: set time=systemtime");
+	return cmd_ctrl_show_time(c, err);
+}
+
+enum rcl_status cmd_ctrl_show_jbod(struct cmd_ctx *c, struct rcl_error *err)
+{
+	(void)err;
+	property(c, "JBOD", rcl_ctrl_info(c->ctrl)->jbod ? "ON" : "OFF");
+	return RCL_OK;
+}
+
+/* Hot spares take a lost member's place by themselves: a rebuild needs no command. */
+enum rcl_status cmd_ctrl_show_autorebuild(struct cmd_ctx *c, struct rcl_error *err)
+{
+	(void)err;
+	property(c, "Auto Rebuild", "ON");
+	return RCL_OK;
+}
+
+/*
+ * set autorebuild=, set foreignautoimport=: a software controller always
+ * rebuilds onto spares and never imports by itself, so the value it keeps
+ * is accepted and the other one refused.
+ */
+static enum rcl_status set_fixed(struct cmd_ctx *c, const char *key, const char *prop,
+                                 const char *fixed, const char *what, struct rcl_error *err)
+{
+	const char *value = cmd_value(c->args, key);
+
+	if (strcmp(value, fixed))
+		return rcl_unsupported(err, rcl_ctrl_caps(c->ctrl)->kind, what, NULL);
+	property(c, prop, !strcmp(fixed, "on") ? "ON" : "OFF");
+	return RCL_OK;
+}
+
+enum rcl_status cmd_ctrl_set_autorebuild(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return set_fixed(c, "autorebuild", "Auto Rebuild", "on", "turning automatic rebuild off",
+	                 err);
+}
+
+enum rcl_status cmd_ctrl_set_foreignautoimport(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return set_fixed(c, "foreignautoimport", "Foreign Auto Import", "off",
+	                 "importing foreign configurations automatically", err);
+}
+
+/* The event log's sequence numbers, as StorCLI's eventloginfo lists them. */
+enum rcl_status cmd_ctrl_show_eventloginfo(struct cmd_ctx *c, struct rcl_error *err)
+{
+	struct rcl_event_list list = {0};
+	struct rcl_node *info;
+	enum rcl_status st = rcl_ctrl_events(c->ctrl, NULL, &list, err);
+
+	if (st)
+		return st;
+	info = rcl_node_add_object(c->res->data, "Event Log Information");
+	rcl_node_add_int(info, "Newest sequence number",
+	                 list.count ? (long long)list.events[list.count - 1].seq : 0);
+	rcl_node_add_int(info, "Oldest sequence number",
+	                 list.count ? (long long)list.events[0].seq : 0);
+	rcl_node_add_int(info, "Event count", (long long)list.count);
+	rcl_event_list_release(&list);
+	return RCL_OK;
+}
+
+/* Foreign configurations stay foreign until "/cN/fall import". */
+enum rcl_status cmd_ctrl_show_foreignautoimport(struct cmd_ctx *c, struct rcl_error *err)
+{
+	(void)err;
+	property(c, "Foreign Auto Import", "OFF");
+	return RCL_OK;
+}
+
+/* The host boots from its own disks: no VD or drive is the controller's boot drive. */
+enum rcl_status cmd_ctrl_show_bootdrive(struct cmd_ctx *c, struct rcl_error *err)
+{
+	(void)err;
+	property(c, "Bootdrive", "None");
+	return RCL_OK;
+}
+
+enum rcl_status cmd_ctrl_show_freespace(struct cmd_ctx *c, struct rcl_error *err)
+{
+	struct rcl_node *table = rcl_node_add_array(c->res->data, "FREE SPACE DETAILS");
+
+	(void)err;
+	for (size_t i = 0; i < rcl_ctrl_dg_count(c->ctrl); i++) {
+		const struct rcl_dg *dg = rcl_ctrl_dg(c->ctrl, i);
+		struct rcl_node *row;
+
+		if (!dg->free_bytes)
+			continue;
+		row = rcl_node_add_object(table, NULL);
+		rcl_node_add_int(row, "DG", dg->id);
+		rcl_node_set_flags(rcl_node_add_size(row, "Size", dg->free_bytes),
+		                   RCL_NODE_ALIGN_RIGHT);
+	}
+	return RCL_OK;
+}
+
+/*
+ * show initialization, show erase: a row per drive addressed. A controller
+ * that gets this far runs neither (the grammar entry's task says so), so
+ * none is in progress.
+ */
+enum rcl_status cmd_drive_show_idle(struct cmd_ctx *c, struct rcl_error *err)
+{
+	struct rcl_node *table = rcl_node_add_array(c->res->data, "Drive Status");
+	unsigned id = rcl_ctrl_id(c->ctrl);
+
+	for (size_t i = 0; i < rcl_ctrl_drive_count(c->ctrl); i++) {
+		const struct rcl_drive *drive = rcl_ctrl_drive(c->ctrl, i);
+		struct rcl_node *row;
+
+		if (!drive_selected(&c->args->path, drive))
+			continue;
+		row = rcl_node_add_object(table, NULL);
+		rcl_node_add_strf(row, "Drive-ID", "/c%u/e%u/s%u", id, drive->enclosure,
+		                  drive->slot);
+		rcl_node_add_str(row, "Progress%", "-");
+		rcl_node_add_str(row, "Status", "Not in progress");
+		rcl_node_add_str(row, "Estimated Time Left", "-");
+	}
+	if (!rcl_node_count(table))
+		return rcl_fail(err, RCL_NOT_FOUND, "no drives found");
+	return RCL_OK;
+}
+
+/*
+ * A command of a part or task raidcli does not drive yet: cli_check_caps()
+ * refuses it on a controller without the part or task; one with it waits
+ * for raidcli to drive them.
+ */
+enum rcl_status cmd_part_absent(struct cmd_ctx *c, struct rcl_error *err)
+{
+	const struct cmd_spec *cmd = c->args->cmd;
+	const struct rcl_caps *caps;
+	enum rcl_status st;
+
+	/* The system's forms (show file=): no kind raidcli knows has the part. */
+	if (!c->ctrl)
+		return rcl_fail(err, RCL_HW_MISSING,
+		                "'%s' (%s) is not supported by any controller raidcli knows",
+		                cmd->verb, rcl_part_name(cmd->part));
+	caps = rcl_ctrl_caps(c->ctrl);
+	st = cmd->flags & CMD_PART ? rcl_caps_check_part(caps, cmd->part, cmd->verb, err) : RCL_OK;
+
+	return st ? st
+	          : rcl_unsupported(err, caps->kind, cmd->verb, "raidcli does not drive it yet");
+}
