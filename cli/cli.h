@@ -102,6 +102,8 @@ enum {
 	 * which every controller refuses before its options matter.
 	 */
 	CMD_ANY_OPTS = 1 << 9,
+	CMD_PROCESS = 1 << 10,    /* concerns the controller process: the caps must need one */
+	CMD_ADDS_DRIVE = 1 << 11, /* takes a drive by its path: the caps must say adds_drives */
 };
 
 #define CMD_MAX_OPTS 12

@@ -55,6 +55,8 @@ static void caps_union(struct rcl_caps *sum, const struct rcl_caps *caps)
 	sum->tasks |= caps->tasks;
 	sum->settings |= caps->settings;
 	sum->exports = sum->exports || caps->exports;
+	sum->needs_process = sum->needs_process || caps->needs_process;
+	sum->adds_drives = sum->adds_drives || caps->adds_drives;
 }
 
 const struct rcl_caps *cli_path_caps(const struct obj_path *path, struct rcl_caps *buf)

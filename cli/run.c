@@ -146,6 +146,10 @@ enum rcl_status cli_check_caps(const struct cmd_args *args, const struct rcl_cap
 	}
 	if ((cmd->flags & CMD_EXPORT) && !caps->exports)
 		return rcl_unsupported(err, caps->kind, "exporting a virtual drive", NULL);
+	if ((cmd->flags & CMD_PROCESS) && !caps->needs_process)
+		return rcl_unsupported(err, caps->kind, "a controller process", NULL);
+	if ((cmd->flags & CMD_ADDS_DRIVE) && !caps->adds_drives)
+		return rcl_unsupported(err, caps->kind, "adding a drive by its path", NULL);
 	st = check_settings(cmd->settings, caps, err);
 	for (size_t i = 0; !st && i < CMD_MAX_OPTS && cmd->opts[i].name; i++)
 		if (args->values[i])

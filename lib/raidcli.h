@@ -1001,6 +1001,9 @@ const char *rcl_part_name(enum rcl_part part);
  * @needs_process: a raidcli controller process runs its tasks and exports
  *		(the soft controller's engine); a card runs them itself.
  * @exports:	serves its VDs to the network itself (NBD).
+ * @adds_drives: takes a drive by its path ("add drive path="): the soft
+ *		controller's image files and block devices; a card's drives
+ *		come by being plugged in.
  * @parts:	bit (1u << part) per enum rcl_part it has, but for the BBU,
  *		CacheVault and cache, which @backup and @cache_mib say.
  */
@@ -1021,6 +1024,7 @@ struct rcl_caps {
 	bool emergency_spare;
 	bool needs_process;
 	bool exports;
+	bool adds_drives;
 	unsigned parts;
 };
 

@@ -605,6 +605,7 @@ static const struct rcl_caps soft_caps = {
     .default_read = RCL_READ_AHEAD,
     .needs_process = true,
     .exports = true,
+    .adds_drives = true,
 };
 
 /*
