@@ -334,3 +334,37 @@ enum rcl_status rcl_mock_set_jbod_mode(struct rcl_ctrl *ctrl, bool on, struct rc
 	                       json_object_new_boolean(on));
 	return rcl_mock_commit(ctrl, next, err);
 }
+
+enum rcl_status rcl_mock_settings_get(struct rcl_ctrl *ctrl, struct rcl_ctrl_settings *out,
+                                      struct rcl_error *err)
+{
+	const struct mock_priv *p = ctrl->priv;
+
+	return rcl_mock_parse_settings(p->root, p->path, RCL_CORRUPT, out, err);
+}
+
+enum rcl_status rcl_mock_settings_set(struct rcl_ctrl *ctrl, unsigned changes,
+                                      const struct rcl_ctrl_settings *s, struct rcl_error *err)
+{
+	struct rcl_ctrl_settings now;
+	json_object *next;
+
+	if (rcl_mock_settings_get(ctrl, &now, err))
+		return err->status;
+	next = edit_begin(ctrl, err);
+	if (!next)
+		return err->status;
+	rcl_settings_apply(&now, changes, s);
+	rcl_mock_settings_json(next, &now);
+	return rcl_mock_commit(ctrl, next, err);
+}
+
+enum rcl_status rcl_mock_schedule_status(struct rcl_ctrl *ctrl, struct rcl_schedule_status *out,
+                                         struct rcl_error *err)
+{
+	/* No engine runs a mock's schedules: never run, nothing under way (@out is zeroed). */
+	(void)ctrl;
+	(void)out;
+	(void)err;
+	return RCL_OK;
+}

@@ -27,7 +27,14 @@
  *                device_speed, link_speed}, attrs {name: "value"}}];
  *   "dgs"        [{id, level, spans, drives_per_span}];
  *   "vds"        [{id, dg, bytes; name, strip_kib, write, read, access,
- *                consistent, created}].
+ *                consistent, created}];
+ *   "settings"   the task settings (struct rcl_ctrl_settings), each
+ *                optional: rebuildrate, ccrate, bgirate, prrate, reconrate
+ *                (0-100), rebuildpriority ("rebuild", "host"), patrolread
+ *                {mode ("auto", "manual", "off"), delay, start, exclude
+ *                [VD numbers], max_drives, ssds ("on", "onlymixed",
+ *                "off")}, cc {mode ("off", "seq", "conc"), delay, start,
+ *                exclude}.
  * Groups' and VDs' states are not stored: they follow from the members',
  * as on a card. Every failure names the key and where it is.
  */
@@ -612,6 +619,100 @@ static void read_vds(struct reader *r, json_object *root, struct rcl_ctrl *ctrl)
 		qsort(ctrl->vds, ctrl->vd_count, sizeof(*ctrl->vds), cmp_vd);
 }
 
+static const char *const rate_names[] = {"rebuildrate", "ccrate", "bgirate", "prrate", "reconrate"};
+static const char *const priority_names[] = {"rebuild", "host"};
+static const char *const pr_mode_names[] = {"auto", "manual", "off"};
+static const char *const pr_ssds_names[] = {"on", "onlymixed", "off"};
+static const char *const cc_mode_names[] = {"off", "seq", "conc"};
+
+static void read_schedule(struct reader *r, json_object *obj, const char *w,
+                          struct rcl_schedule *out)
+{
+	json_object *list = field(r, obj, w, "exclude", json_type_array, false);
+
+	out->delay =
+	    (unsigned)get_int(r, obj, w, "delay", 1, RCL_MAX_DELAY, RCL_DEFAULT_DELAY, false);
+	out->start = get_int(r, obj, w, "start", 0, INT64_MAX, 0, false);
+	out->exclude = 0;
+	for (size_t i = 0; list && i < json_object_array_length(list); i++) {
+		json_object *id = json_object_array_get_idx(list, i);
+
+		if (!json_object_is_type(id, json_type_int) || json_object_get_int64(id) < 0 ||
+		    json_object_get_int64(id) >= RCL_MAX_VDS)
+			fail(r, w, "exclude", "must list VD numbers (0 to %d)", RCL_MAX_VDS - 1);
+		else
+			out->exclude |= 1ull << json_object_get_int64(id);
+	}
+}
+
+static void read_settings(struct reader *r, json_object *obj, struct rcl_ctrl_settings *s)
+{
+	json_object *pr = field(r, obj, "settings", "patrolread", json_type_object, false);
+	json_object *cc = field(r, obj, "settings", "cc", json_type_object, false);
+
+	for (int k = 0; k < RCL_RATE_COUNT; k++)
+		s->rate[k] = (unsigned)get_int(r, obj, "settings", rate_names[k], 0, 100,
+		                               RCL_DEFAULT_RATE, false);
+	s->host_first = get_name(r, obj, "settings", "rebuildpriority", priority_names,
+	                         COUNT(priority_names), 0, false);
+	s->pr_mode = get_name(r, pr, "settings.patrolread", "mode", pr_mode_names,
+	                      COUNT(pr_mode_names), RCL_PR_AUTO, false);
+	read_schedule(r, pr, "settings.patrolread", &s->pr);
+	s->pr_max_drives = (unsigned)get_int(r, pr, "settings.patrolread", "max_drives", 1,
+	                                     RCL_MAX_PR_DRIVES, RCL_MAX_PR_DRIVES, false);
+	s->pr_ssds = get_name(r, pr, "settings.patrolread", "ssds", pr_ssds_names,
+	                      COUNT(pr_ssds_names), RCL_PR_SSDS_ON, false);
+	s->cc_mode = get_name(r, cc, "settings.cc", "mode", cc_mode_names, COUNT(cc_mode_names),
+	                      RCL_CC_OFF, false);
+	read_schedule(r, cc, "settings.cc", &s->cc);
+}
+
+enum rcl_status rcl_mock_parse_settings(json_object *root, const char *file, enum rcl_status bad,
+                                        struct rcl_ctrl_settings *out, struct rcl_error *err)
+{
+	struct reader r = {.file = file, .bad = bad, .err = err};
+	json_object *obj = field(&r, root, "", "settings", json_type_object, false);
+
+	memset(out, 0, sizeof(*out));
+	read_settings(&r, obj, out);
+	return r.st;
+}
+
+/* @sched's excluded VDs, as the list "exclude" of @obj. */
+static void schedule_exclude(json_object *obj, const struct rcl_schedule *sched)
+{
+	json_object *list = json_object_new_array();
+
+	for (unsigned vd = 0; vd < RCL_MAX_VDS; vd++)
+		if (sched->exclude & 1ull << vd)
+			json_object_array_add(list, json_object_new_int((int)vd));
+	json_object_object_add(obj, "exclude", list);
+}
+
+void rcl_mock_settings_json(json_object *root, const struct rcl_ctrl_settings *s)
+{
+	json_object *obj = json_object_new_object(), *pr = json_object_new_object();
+	json_object *cc = json_object_new_object();
+
+	for (int k = 0; k < RCL_RATE_COUNT; k++)
+		json_object_object_add(obj, rate_names[k], json_object_new_int((int)s->rate[k]));
+	json_object_object_add(obj, "rebuildpriority",
+	                       json_object_new_string(priority_names[s->host_first]));
+	json_object_object_add(pr, "mode", json_object_new_string(pr_mode_names[s->pr_mode]));
+	json_object_object_add(pr, "delay", json_object_new_int((int)s->pr.delay));
+	json_object_object_add(pr, "start", json_object_new_int64(s->pr.start));
+	json_object_object_add(pr, "max_drives", json_object_new_int((int)s->pr_max_drives));
+	json_object_object_add(pr, "ssds", json_object_new_string(pr_ssds_names[s->pr_ssds]));
+	json_object_object_add(obj, "patrolread", pr);
+	json_object_object_add(cc, "mode", json_object_new_string(cc_mode_names[s->cc_mode]));
+	json_object_object_add(cc, "delay", json_object_new_int((int)s->cc.delay));
+	json_object_object_add(cc, "start", json_object_new_int64(s->cc.start));
+	schedule_exclude(pr, &s->pr);
+	schedule_exclude(cc, &s->cc);
+	json_object_object_add(obj, "cc", cc);
+	json_object_object_add(root, "settings", obj);
+}
+
 enum rcl_status rcl_mock_parse_caps(json_object *root, const char *file, enum rcl_status bad,
                                     struct rcl_caps *caps, struct rcl_error *err)
 {
@@ -642,5 +743,10 @@ enum rcl_status rcl_mock_parse(json_object *root, const char *file, enum rcl_sta
 		if (ctrl->drives[i].dg >= 0 && !dg_of(ctrl, (unsigned)ctrl->drives[i].dg))
 			fail(&r, "drives", "dg", "%d is not in \"dgs\"", ctrl->drives[i].dg);
 	read_vds(&r, root, ctrl);
+	if (!r.st) {
+		struct rcl_ctrl_settings settings;
+
+		return rcl_mock_parse_settings(root, file, bad, &settings, err);
+	}
 	return r.st;
 }

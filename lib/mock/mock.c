@@ -306,5 +306,8 @@ const struct rcl_backend_ops rcl_mock_ops = {
     .set_jbod_mode = rcl_mock_set_jbod_mode,
     .set_drive_jbod = rcl_mock_set_drive_jbod,
     .set_drive_state = rcl_mock_set_drive_state,
+    .settings_get = rcl_mock_settings_get,
+    .settings_set = rcl_mock_settings_set,
+    .schedule_status = rcl_mock_schedule_status,
     .ctrl_caps = mock_ctrl_caps,
 };

@@ -35,6 +35,13 @@ enum rcl_status rcl_mock_parse(json_object *root, const char *file, enum rcl_sta
 enum rcl_status rcl_mock_parse_caps(json_object *root, const char *file, enum rcl_status bad,
                                     struct rcl_caps *caps, struct rcl_error *err);
 
+/* rcl_mock_parse_settings() - the task settings of @root ("settings"), defaults where absent. */
+enum rcl_status rcl_mock_parse_settings(json_object *root, const char *file, enum rcl_status bad,
+                                        struct rcl_ctrl_settings *out, struct rcl_error *err);
+/* rcl_mock_settings_json() - store @s as @root's "settings" (an allocation failing leaves nulls).
+ */
+void rcl_mock_settings_json(json_object *root, const struct rcl_ctrl_settings *s);
+
 /*
  * rcl_mock_commit() - make @next (an edited copy of the controller's JSON,
  * owned by the call) its state: check it, write it over the state file,
@@ -59,6 +66,12 @@ enum rcl_status rcl_mock_set_locate(struct rcl_ctrl *ctrl, const struct rcl_driv
 enum rcl_status rcl_mock_set_jbod_mode(struct rcl_ctrl *ctrl, bool on, struct rcl_error *err);
 enum rcl_status rcl_mock_set_drive_jbod(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
                                         bool on, struct rcl_error *err);
+enum rcl_status rcl_mock_settings_get(struct rcl_ctrl *ctrl, struct rcl_ctrl_settings *out,
+                                      struct rcl_error *err);
+enum rcl_status rcl_mock_settings_set(struct rcl_ctrl *ctrl, unsigned changes,
+                                      const struct rcl_ctrl_settings *s, struct rcl_error *err);
+enum rcl_status rcl_mock_schedule_status(struct rcl_ctrl *ctrl, struct rcl_schedule_status *out,
+                                         struct rcl_error *err);
 enum rcl_status rcl_mock_set_drive_state(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
                                          enum rcl_drive_change change, struct rcl_error *err);
 

@@ -227,6 +227,10 @@ START_TEST(test_changes_persist_and_caps_refuse)
 	out = unit_run("/c0/v1 show", false, &status);
 	ck_assert_ptr_nonnull(strstr(out, "Dgrd"));
 	free(out);
+	out = unit_run("/c0 set rebuildrate=30", false, &status);
+	ck_assert_int_eq(status, RCL_UNSUPPORTED);
+	ck_assert_ptr_nonnull(strstr(out, "rebuild rate is not supported by this controller"));
+	free(out);
 	out = unit_run("/c0/v1 del", false, &status);
 	ck_assert_int_eq(status, RCL_OK);
 	free(out);
@@ -358,6 +362,38 @@ START_TEST(test_create_out_of_memory)
 }
 END_TEST
 
+START_TEST(test_settings_persist)
+{
+	char *path = fixture("megaraid.json"), *out;
+	struct rcl_error err = {0};
+	enum rcl_status status;
+	struct unit_state st;
+	struct rcl_ctx *ctx;
+	unsigned id;
+
+	unit_state_enter(&st, NULL);
+	ctx = unit_ctx_new(st.dir);
+	ck_assert_int_eq(add_mock(ctx, path, &id, &err), RCL_OK);
+	rcl_ctx_free(ctx);
+	out = unit_run("/c0 set prrate=55", false, &status);
+	ck_assert_msg(status == RCL_OK, "%s", out);
+	free(out);
+	out = unit_run("/c0 set cc=seq delay=12 excludevd=0,1", false, &status);
+	ck_assert_msg(status == RCL_OK, "%s", out);
+	free(out);
+	out = unit_run("/c0 show prrate", false, &status);
+	ck_assert_ptr_nonnull(strstr(out, "55%"));
+	free(out);
+	out = unit_run("/c0 show cc", false, &status);
+	ck_assert_ptr_nonnull(strstr(out, "Sequential"));
+	ck_assert_ptr_nonnull(strstr(out, "12 hours"));
+	ck_assert_ptr_nonnull(strstr(out, "Excluded VDs           0-1"));
+	free(out);
+	free(path);
+	unit_state_leave(&st);
+}
+END_TEST
+
 static Suite *mock_suite(void)
 {
 	Suite *s = suite_create("mock");
@@ -367,6 +403,7 @@ static Suite *mock_suite(void)
 	tcase_add_test(tc, test_bad_fixtures_name_the_key);
 	tcase_add_test(tc, test_discovered_controllers_register_once);
 	tcase_add_test(tc, test_changes_persist_and_caps_refuse);
+	tcase_add_test(tc, test_settings_persist);
 	tcase_add_test(tc, test_add_vd_out_of_memory);
 	tcase_add_test(tc, test_create_out_of_memory);
 	suite_add_tcase(s, tc);
