@@ -29,8 +29,9 @@
  *    runs its own tasks; such a kind also fills @process, below). "show
  *    all", the system overview and the checks before a command runs read
  *    it; nothing in the CLI names a kind.
- * 4. Add the kind's name to backend_kinds in lib/meson.build (registry.c
- *    lists every kind from it) and the folder's files to the sources there.
+ * 4. Add the kind's name to backend_kinds in lib/meson.build: registry.c
+ *    lists every kind from it, and the folder's meson.build (which sets
+ *    <kind>_sources) is read from it.
  * 5. Add tests: unit tests for the backend's own parsing, and golden cases
  *    for what its controllers show.
  *
