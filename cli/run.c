@@ -244,6 +244,7 @@ enum rcl_status cli_run(const struct cmd_args *args, struct rcl_reply *reply)
 	struct rcl_result *res;
 	enum rcl_status st;
 
+	service_register_tasks();
 	st = rcl_ctx_new(&lib, NULL, &err);
 	if (st) {
 		cli_reply_error(reply, &args->path, &err);

@@ -50,10 +50,10 @@
  *   exit or format for display, and never include cli/ headers.
  * - ctrl->priv is the backend's own; only it reads or frees it.
  *
- * Not in the contract yet (issue 22's next steps): starting, stopping and
- * following tasks, settings, the event log, drive health and exports. The
- * caps already say which of them a kind has; the soft controller's process
- * (server/) still reaches its engine directly.
+ * Not in the contract yet (issue 22's next steps): settings, the event
+ * log, drive health and exports. The caps already say which of them a kind
+ * has; the soft controller's process (server/) still reaches its engine
+ * directly.
  */
 #ifndef RCL_BACKEND_H
 #define RCL_BACKEND_H
@@ -110,6 +110,18 @@ struct rcl_ctrl;
  * @foreign_show, @foreign_import, @foreign_delete: as rcl_ctrl_foreign(),
  *		rcl_ctrl_import_foreign() and rcl_ctrl_delete_foreign(), @out
  *		zeroed; the generic layer frees @out on failure.
+ *
+ * Background tasks (lib/task.c calls these only for a kind in caps.tasks,
+ * its target found: the drive for a rebuild, the VD for a VD's task):
+ * @task_check:	what @task would refuse of the START of @req, told before
+ *		it is asked (before a controller process starts): the states,
+ *		the force, what else runs. Also outside the process.
+ * @task:	start, stop, pause or resume @req: RCL_NOT_ALLOWED for an
+ *		action the task's state does not allow, naming the task.
+ * @task_progress: fill *@out (zeroed but @kind, @percent, @elapsed,
+ *		@remaining, @vd and @vd_percent at -1) with where @req's task
+ *		stands, from what the backend has recorded when it is not
+ *		running here. Never fails for a task not under way: STOPPED.
  */
 struct rcl_backend_ops {
 	const char *name;
@@ -151,6 +163,14 @@ struct rcl_backend_ops {
 	                                  struct rcl_foreign *out, struct rcl_error *err);
 	enum rcl_status (*foreign_delete)(struct rcl_ctrl *ctrl, bool force,
 	                                  struct rcl_foreign *out, struct rcl_error *err);
+
+	enum rcl_status (*task_check)(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
+	                              struct rcl_error *err);
+	enum rcl_status (*task)(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
+	                        struct rcl_error *err);
+	enum rcl_status (*task_progress)(const struct rcl_ctrl *ctrl,
+	                                 const struct rcl_task_request *req,
+	                                 struct rcl_task_progress *out, struct rcl_error *err);
 };
 
 extern const struct rcl_backend_ops rcl_soft_ops;

@@ -39,17 +39,19 @@ bool patrol_busy(void);
 void patrol_stop_all(unsigned id);
 
 /*
- * patrol_current() - in the process: whether a patrol read is reading a VD
- * now; then *@vd, the percent of that VD read, and whether it is paused.
+ * patrol_progress() - where the patrol read of @ctrl stands, into @out: in
+ * the process, RUNNING or PAUSED while one reads a VD (@vd, @vd_percent);
+ * outside it, HALTED when the record has one under way (it resumes when
+ * the process starts). @percent: of all VDs' data.
  */
-bool patrol_current(unsigned *vd, unsigned *percent, bool *paused);
+void patrol_progress(const struct rcl_ctrl *ctrl, struct rcl_task_progress *out);
 
 /*
  * patrol_control() - "start|stop|pause|resume patrolread" on @ctrl; only in
  * the controller process. Return: RCL_OK; RCL_NOT_ALLOWED (patrol reads are
  * off, none runs, or one runs already, or the process is not running).
  */
-enum rcl_status patrol_control(struct rcl_ctrl *ctrl, enum rebuild_action action,
+enum rcl_status patrol_control(struct rcl_ctrl *ctrl, enum rcl_task_action action,
                                struct rcl_error *err);
 
 /*

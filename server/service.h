@@ -124,6 +124,15 @@ time_t service_started(void);
  */
 enum rcl_status service_ctx_new(unsigned id, struct rcl_ctx **lib, struct rcl_error *err);
 
+/*
+ * service_register_tasks() - give the soft backend its task operations
+ * (backend.h): this code's rebuilds, checks, migrations and patrol reads
+ * (task-ops.c). They live here, beside the controller process, until
+ * issue 22 moves them into the backend, whose ops table then names them.
+ * cli_run() calls it before any command runs.
+ */
+void service_register_tasks(void);
+
 /* service_log() - one line on stderr: UTC time, the controller, the event. */
 void service_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

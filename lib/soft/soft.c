@@ -627,6 +627,9 @@ const struct rcl_backend_ops rcl_soft_ops = {
     .foreign_show = rcl_soft_foreign_show,
     .foreign_import = rcl_soft_foreign_import,
     .foreign_delete = rcl_soft_foreign_delete,
+    .task_check = rcl_soft_task_check_op,
+    .task = rcl_soft_task_op,
+    .task_progress = rcl_soft_task_progress_op,
 };
 
 /* Create the sparse image for @slot in sc->image_dir; never overwrite. */

@@ -76,4 +76,32 @@ enum rcl_status rcl_soft_mark_bad(struct rcl_ctrl *ctrl, unsigned slot, struct r
 enum rcl_status rcl_soft_create_kv(struct rcl_ctx *ctx, const struct rcl_kv *params, size_t count,
                                    unsigned *id, struct rcl_error *err);
 
+/*
+ * struct rcl_soft_tasks - the soft controller's task operations (the
+ * @task_check, @task and @task_progress of backend.h), which the code of
+ * its controller process implements (server/task-ops.c) and hands over
+ * with rcl_soft_set_tasks(): that code lives in server/ until issue 22
+ * moves it into this backend, whose ops table then names it itself.
+ * Until it is handed over, the soft controller runs no tasks.
+ */
+struct rcl_soft_tasks {
+	enum rcl_status (*check)(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
+	                         struct rcl_error *err);
+	enum rcl_status (*control)(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
+	                           struct rcl_error *err);
+	void (*progress)(const struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
+	                 struct rcl_task_progress *out);
+};
+
+void rcl_soft_set_tasks(const struct rcl_soft_tasks *tasks);
+
+/* The ops table's task operations (tasks/ops.c): the handed-over ones, or rcl_unsupported(). */
+enum rcl_status rcl_soft_task_check_op(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
+                                       struct rcl_error *err);
+enum rcl_status rcl_soft_task_op(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
+                                 struct rcl_error *err);
+enum rcl_status rcl_soft_task_progress_op(const struct rcl_ctrl *ctrl,
+                                          const struct rcl_task_request *req,
+                                          struct rcl_task_progress *out, struct rcl_error *err);
+
 #endif /* RCL_SOFT_H */
