@@ -2,7 +2,8 @@
 /*
  * test-backend.c - the backend contract (lib/backend.h) as a caller meets
  * it: an operation a backend leaves NULL fails with the one "not supported
- * by this controller (<kind>)" answer, a VD the capability record rules
+ * by this controller (<kind>)" answer, as does a task its kind does not
+ * run (before the backend is asked), a VD the capability record rules
  * out is refused before the backend is asked (by the library and, naming
  * the kind, by the CLI before it starts anything), only a kind that needs
  * one gets a controller process, and "add controller" reaches a kind's
@@ -92,6 +93,121 @@ START_TEST(test_caps_refuse_a_level_and_a_strip)
 	ck_assert_int_eq(rcl_ctrl_create_vd(&ctrl, &p, &vd, &err), RCL_UNSUPPORTED);
 	ck_assert_str_eq(err.msg, "strip=8 is not supported by this controller (bare); it takes "
 	                          "strips of 64 to 256 KB");
+}
+END_TEST
+
+/* Every task kind a backend may run. */
+static const enum rcl_task_kind all_kinds[] = {
+    RCL_TASK_REBUILD, RCL_TASK_CC,    RCL_TASK_INIT,      RCL_TASK_BGI,       RCL_TASK_PATROL_READ,
+    RCL_TASK_MIGRATE, RCL_TASK_ERASE, RCL_TASK_SELF_TEST, RCL_TASK_FW_UPDATE,
+};
+
+/* Whether each generic task call on @ctrl refuses @req with @msg, unsupported. */
+static void assert_task_refused(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
+                                const char *msg)
+{
+	struct rcl_error err = {0};
+	struct rcl_task_progress p;
+
+	ck_assert_int_eq(rcl_ctrl_task_check(ctrl, req, &err), RCL_UNSUPPORTED);
+	ck_assert_str_eq(err.msg, msg);
+	memset(&err, 0, sizeof(err));
+	ck_assert_int_eq(rcl_ctrl_task(ctrl, req, &err), RCL_UNSUPPORTED);
+	ck_assert_str_eq(err.msg, msg);
+	memset(&err, 0, sizeof(err));
+	ck_assert_int_eq(rcl_ctrl_task_progress(ctrl, req, &p, &err), RCL_UNSUPPORTED);
+	ck_assert_str_eq(err.msg, msg);
+	ck_assert_int_eq(p.state, RCL_TASK_STATE_STOPPED);
+	ck_assert_int_eq(p.percent, -1);
+}
+
+/* A backend without task ops refuses every task, even one its caps list. */
+START_TEST(test_task_without_ops_is_unsupported)
+{
+	struct rcl_ctrl ctrl = bare_ctrl();
+	char msg[RCL_ERROR_MSG_MAX];
+
+	for (int listed = 0; listed < 2; listed++) {
+		ctrl.caps.tasks = listed ? ~0u : 0;
+		for (size_t i = 0; i < sizeof(all_kinds) / sizeof(all_kinds[0]); i++) {
+			struct rcl_task_request req = {.kind = all_kinds[i],
+			                               .action = RCL_TASK_ACTION_START};
+
+			snprintf(msg, sizeof(msg), "%s is not supported by this controller (bare)",
+			         rcl_task_kind_name(all_kinds[i]));
+			assert_task_refused(&ctrl, &req, msg);
+		}
+	}
+}
+END_TEST
+
+/* The requests a backend with task ops was asked, to see what reached it. */
+static unsigned ops_calls;
+
+static enum rcl_status tasky_check(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
+                                   struct rcl_error *err)
+{
+	(void)ctrl;
+	(void)req;
+	(void)err;
+	ops_calls++;
+	return RCL_OK;
+}
+
+static enum rcl_status tasky_progress(const struct rcl_ctrl *ctrl,
+                                      const struct rcl_task_request *req,
+                                      struct rcl_task_progress *out, struct rcl_error *err)
+{
+	(void)ctrl;
+	(void)req;
+	(void)err;
+	ops_calls++;
+	out->state = RCL_TASK_STATE_RUNNING;
+	out->percent = 42;
+	return RCL_OK;
+}
+
+/* A kind that runs consistency checks only, on its one VD. */
+static const struct rcl_caps tasky_caps = {.kind = "tasky", .tasks = 1u << RCL_TASK_CC};
+
+static const struct rcl_backend_ops tasky_ops = {
+    .name = "tasky",
+    .caps = &tasky_caps,
+    .load = bare_load,
+    .unload = bare_unload,
+    .task_check = tasky_check,
+    .task = tasky_check,
+    .task_progress = tasky_progress,
+};
+
+START_TEST(test_task_the_caps_lack_is_unsupported)
+{
+	struct rcl_vd vd = {.id = 3};
+	struct rcl_ctrl ctrl = {.entry = {.id = 7, .ops = &tasky_ops},
+	                        .lock_fd = -1,
+	                        .caps = tasky_caps,
+	                        .vds = &vd,
+	                        .vd_count = 1};
+	struct rcl_task_request cc = {.kind = RCL_TASK_CC, .vd = 3};
+	struct rcl_task_request init = {.kind = RCL_TASK_INIT, .vd = 3};
+	struct rcl_error err = {0};
+	struct rcl_task_progress p;
+
+	ops_calls = 0;
+	assert_task_refused(&ctrl, &init,
+	                    "initialization is not supported by this controller (tasky)");
+	ck_assert_uint_eq(ops_calls, 0);
+	/* The kind it runs reaches the backend, for a VD that exists only. */
+	ck_assert_int_eq(rcl_ctrl_task_check(&ctrl, &cc, &err), RCL_OK);
+	ck_assert_int_eq(rcl_ctrl_task(&ctrl, &cc, &err), RCL_OK);
+	ck_assert_int_eq(rcl_ctrl_task_progress(&ctrl, &cc, &p, &err), RCL_OK);
+	ck_assert_int_eq(p.state, RCL_TASK_STATE_RUNNING);
+	ck_assert_int_eq(p.percent, 42);
+	ck_assert_uint_eq(ops_calls, 3);
+	cc.vd = 4;
+	ck_assert_int_eq(rcl_ctrl_task(&ctrl, &cc, &err), RCL_NOT_FOUND);
+	ck_assert_str_eq(err.msg, "/c7/v4 does not exist");
+	ck_assert_uint_eq(ops_calls, 3);
 }
 END_TEST
 
@@ -355,6 +471,11 @@ static Suite *backend_suite(void)
 
 	tc = tcase_create("rcl_unsupported");
 	tcase_add_test(tc, test_null_op_is_unsupported);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("rcl_ctrl_task");
+	tcase_add_test(tc, test_task_without_ops_is_unsupported);
+	tcase_add_test(tc, test_task_the_caps_lack_is_unsupported);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("rcl_caps_check_vd");
