@@ -354,17 +354,6 @@ bool migration_recorded(const struct rcl_ctrl *ctrl, unsigned vd)
 	return dg && dg->migrate.active;
 }
 
-bool migration_percent(unsigned vd, unsigned *percent)
-{
-	struct migration *m = find(vd);
-	uint64_t total = m ? atomic_load(&m->total) : 0;
-
-	if (!m || m->joined || !total)
-		return false;
-	*percent = (unsigned)(atomic_load(&m->done) * 100 / total);
-	return true;
-}
-
 void migrate_progress(const struct rcl_ctrl *ctrl, unsigned vd, struct rcl_task_progress *out)
 {
 	struct migration *m = service_self(rcl_ctrl_id(ctrl)) ? find(vd) : NULL;

@@ -38,9 +38,6 @@ bool migration_running(unsigned vd);
  */
 bool migration_recorded(const struct rcl_ctrl *ctrl, unsigned vd);
 
-/* migration_percent() - how far VD @vd's running migration is. Return: false when none runs. */
-bool migration_percent(unsigned vd, unsigned *percent);
-
 /*
  * migrate_start() - "start migrate": migrate VD @vd of @ctrl to @level,
  * adding @drives; inside the controller process only. Refused, with
