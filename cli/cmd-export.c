@@ -344,8 +344,7 @@ enum rcl_status cmd_vd_resume_cc(struct cmd_ctx *c, struct rcl_error *err)
 	                  err);
 }
 
-/* The "VD Operation Status" table of a VD "show" of task @kind: a row for each VD the path selects.
- */
+/* "show" of task @kind: the "VD Operation Status" table, a row per VD the path selects. */
 static enum rcl_status show_each(struct cmd_ctx *c, enum rcl_task_kind kind, struct rcl_error *err)
 {
 	unsigned ids[RCL_MAX_VDS];

@@ -2,9 +2,9 @@
 /*
  * cmd-patrol.c - the patrol read commands of a controller: show, start,
  * stop, pause and resume (rcl_ctrl_task(); a soft controller's runs in
- * its controller process; "set patrolread=" is cmd-ctrl.c's), and "show cc", the
- * scheduled consistency check's (server/cc-schedule.h; "set cc=" is
- * cmd-ctrl.c's).
+ * its controller process; "set patrolread=" is cmd-ctrl.c's), and "show
+ * cc", the scheduled consistency check's (server/cc-schedule.h; "set cc="
+ * is cmd-ctrl.c's).
  */
 #include "cc-schedule.h"
 #include "cli.h"

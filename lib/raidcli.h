@@ -1038,8 +1038,8 @@ enum rcl_task_action {
  * @action:	what rcl_ctrl_task() does (rcl_ctrl_task_check() and
  *		rcl_ctrl_task_progress() ignore it).
  * @force:	START: go on where it would otherwise ask for confirmation
- *		(an init that wipes the VD; a rebuild or a migration of a VD
- *		that is degraded and dirty).
+ *		(a rebuild at a VD that is degraded and dirty; a migration
+ *		adding a drive that holds data).
  * @repair:	CC, START: rewrite the parity or copies that differ, rather
  *		than only count them.
  * @level, @drives, @drive_count: MIGRATE, START: the RAID level to
