@@ -126,10 +126,9 @@ enum rcl_status service_ctx_new(unsigned id, struct rcl_ctx **lib, struct rcl_er
 
 /*
  * service_register_tasks() - give the soft backend its task operations
- * (backend.h): this code's rebuilds, checks, migrations and patrol reads
- * (task-ops.c). They live here, beside the controller process, until
- * issue 22 moves them into the backend, whose ops table then names them.
- * cli_run() calls it before any command runs.
+ * (backend.h): the process's rebuilds, checks, migrations and patrol
+ * reads (lib/soft/service/task-ops.c), which libraidcli cannot link
+ * against itself. cli_run() calls it before any command runs.
  */
 void service_register_tasks(void);
 

@@ -79,10 +79,10 @@ enum rcl_status rcl_soft_create_kv(struct rcl_ctx *ctx, const struct rcl_kv *par
 /*
  * struct rcl_soft_tasks - the soft controller's task operations (the
  * @task_check, @task and @task_progress of backend.h), which the code of
- * its controller process implements (server/task-ops.c) and hands over
- * with rcl_soft_set_tasks(): that code lives in server/ until issue 22
- * moves it into this backend, whose ops table then names it itself.
- * Until it is handed over, the soft controller runs no tasks.
+ * its controller process implements (service/task-ops.c) and hands over
+ * with rcl_soft_set_tasks(): that code is a library of its own, linked
+ * into the CLI, which libraidcli cannot link against (it needs server/'s
+ * NBD code). Until it is handed over, the soft controller runs no tasks.
  */
 struct rcl_soft_tasks {
 	enum rcl_status (*check)(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,

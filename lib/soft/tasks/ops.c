@@ -2,7 +2,7 @@
 /*
  * ops.c - the soft backend's task operations (backend.h): they go to the
  * task control its controller process's code hands over (soft.h's struct
- * rcl_soft_tasks), which lives in server/ until issue 22 moves it here.
+ * rcl_soft_tasks; service/task-ops.c), which libraidcli cannot link.
  */
 #include "soft/soft.h"
 
