@@ -475,6 +475,7 @@ enum rcl_status add_export_list(struct rcl_node *data, struct rcl_ctrl *ctrl,
 /* add_footnote() - append a line to @table's legend (text only): why a row is as it is. */
 void add_footnote(struct rcl_node *table, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
 /*
  * add_vd_list() - @key: VD LIST rows of the groups @groups selects (NULL:
  * all), with the legend; nothing when there are none.
@@ -514,5 +515,46 @@ extern const char *const legend_pd_list;
 extern const char *const legend_enclosure;
 extern const char *const legend_vd_list;
 extern const char *const legend_topology;
+
+/* task-rows.c: StorCLI's rows of background tasks, from rcl_ctrl_task_progress() */
+/* tasks_time_left() - StorCLI's "12 Hours 54 Minutes" for @seconds, or "-" when negative. */
+void tasks_time_left(char *out, size_t size, double seconds);
+/* ctrl_prop_row() - a {"Ctrl_Prop": @name, "Value": @value} row of @table ("show patrolread"). */
+void ctrl_prop_row(struct rcl_node *table, const char *name, const char *value);
+/*
+ * rebuild_row() - a row of "show rebuild" for drive @ref into @table:
+ * Drive-ID, Progress%, Status, Estimated Time Left. A rebuild held at a VD
+ * degraded and dirty is "Waiting for force", and a footnote under @table
+ * says why and what goes on.
+ */
+void rebuild_row(struct rcl_node *table, const struct rcl_ctrl *ctrl,
+                 const struct rcl_drive_ref *ref);
+/*
+ * vd_task_row() - a row of "show cc|init|bgi|migrate" (@kind) for VD @vd
+ * into @table: StorCLI's VD, Operation, Progress%, Status, Estimated Time
+ * Left; for a check, raidcli's Mismatches (512-byte sectors) and Repair of
+ * this run or the last.
+ */
+void vd_task_row(struct rcl_node *table, const struct rcl_ctrl *ctrl, unsigned vd,
+                 enum rcl_task_kind kind);
+/*
+ * cli_vd_dirty() - whether @vd's parity or copies may disagree (a BGI's
+ * progress, rcl_task_progress.dirty): degraded, such a VD may return wrong
+ * data for a lost member's strips (md's write hole).
+ */
+bool cli_vd_dirty(const struct rcl_ctrl *ctrl, const struct rcl_vd *vd);
+/* vd_migrating() - whether a migration of VD @vd is under way, running or not. */
+bool vd_migrating(const struct rcl_ctrl *ctrl, unsigned vd);
+/*
+ * describe_vd_tasks(), describe_drive_tasks() - what runs on @vd, or on
+ * @drive, into @out as "Consistency Check (42%)", several joined by ", "
+ * ("Rebuild (10%, paused)", "Rebuild (40%, waiting for force)"), or
+ * "None". The VD's: BGI, init, check, the rebuild of one of its members,
+ * migration, patrol read; the drive's: its rebuild, the patrol read of a
+ * VD of its group.
+ */
+void describe_vd_tasks(const struct rcl_ctrl *ctrl, const struct rcl_vd *vd, struct rcl_buf *out);
+void describe_drive_tasks(const struct rcl_ctrl *ctrl, const struct rcl_drive *drive,
+                          struct rcl_buf *out);
 
 #endif /* RCL_CLI_H */

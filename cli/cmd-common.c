@@ -8,7 +8,6 @@
 #include <time.h>
 
 #include "cli.h"
-#include "tasks.h"
 
 const char *const legend_pd_list =
     "EID=Enclosure Device ID|Slt=Slot No|DID=Device ID|DG=DriveGroup\n"
@@ -114,7 +113,7 @@ static void add_cache(struct rcl_node *row, const struct rcl_vd *vd)
 
 /*
  * Consist, as the controller process enforces it: a degraded VD that a
- * crash left with regions to resync (vd_dirty()) is refused as dirty by
+ * crash left with regions to resync (cli_vd_dirty()) is refused as dirty by
  * start export and rebuild, so it is not shown consistent either. The
  * same test as theirs (server/export.c), so that an optimal VD's show
  * opens no volume.
@@ -123,7 +122,8 @@ static bool shown_consistent(const struct rcl_ctrl *ctrl, const struct rcl_vd *v
 {
 	if (!ctrl || !vd->consistent)
 		return vd->consistent;
-	return vd->state == RCL_VD_OPTIMAL || vd->state == RCL_VD_OFFLINE || !vd_dirty(ctrl, vd);
+	return vd->state == RCL_VD_OPTIMAL || vd->state == RCL_VD_OFFLINE ||
+	       !cli_vd_dirty(ctrl, vd);
 }
 
 void add_vd_row(struct rcl_node *table, const struct rcl_ctrl *ctrl, const struct rcl_vd *vd)

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "tasks.h"
 
 /* Fail with the first explicitly named enclosure or slot that is absent. */
 static enum rcl_status check_named_drives(const struct cmd_ctx *c, struct rcl_error *err)
@@ -137,7 +136,6 @@ static size_t enclosure_position(const struct rcl_ctrl *ctrl, const struct rcl_d
 static void add_drive_detail(struct rcl_node *data, const struct rcl_ctrl *owner,
                              const struct rcl_drive *drive, bool compat)
 {
-	const struct rcl_drive_ref ref = {drive->enclosure, drive->slot};
 	unsigned ctrl = rcl_ctrl_id(owner);
 	struct rcl_buf name = RCL_BUF_INIT, key = RCL_BUF_INIT, ops = RCL_BUF_INIT;
 	struct rcl_node *table, *detail, *section;
@@ -173,7 +171,7 @@ static void add_drive_detail(struct rcl_node *data, const struct rcl_ctrl *owner
 	                 drive->smart_alert ? "Yes" : "No");
 	rcl_node_add_str(section, "Locate", drive->locate ? "On" : "Off");
 	/* raidcli's: what runs on the drive (StorCLI has "show rebuild" for that). */
-	tasks_describe_drive(owner, &ref, &ops);
+	describe_drive_tasks(owner, drive, &ops);
 	if (ops.oom)
 		rcl_node_set_oom(data);
 	rcl_node_add_str(section, "Active Operations", ops.buf);
@@ -499,37 +497,50 @@ enum rcl_status cmd_drive_delete_hotspare(struct cmd_ctx *c, struct rcl_error *e
 }
 
 /* ------------------------------------------------------------------------
- * Rebuilds (server/tasks.h runs them in the controller process). */
+ * Rebuilds (rcl_ctrl_task(); a soft controller's run in its process). */
+
+/* @action on the rebuild of drive @ref; with force, as the command line has it. */
+static enum rcl_status rebuild(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
+                               enum rcl_task_action action, struct rcl_error *err)
+{
+	struct rcl_task_request req = {.kind = RCL_TASK_REBUILD,
+	                               .action = action,
+	                               .drive = *ref,
+	                               .force = cmd_value(c->args, "force") != NULL};
+
+	return rcl_ctrl_task(c->ctrl, &req, err);
+}
 
 static enum rcl_status rebuild_start(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
                                      struct rcl_error *err)
 {
-	return rebuild_control(c->ctrl, ref, REBUILD_START, cmd_value(c->args, "force") != NULL,
-	                       err);
+	return rebuild(c, ref, RCL_TASK_ACTION_START, err);
 }
 
 static enum rcl_status rebuild_stop(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
                                     struct rcl_error *err)
 {
-	return rebuild_control(c->ctrl, ref, REBUILD_STOP, false, err);
+	return rebuild(c, ref, RCL_TASK_ACTION_STOP, err);
 }
 
 static enum rcl_status rebuild_pause(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
                                      struct rcl_error *err)
 {
-	return rebuild_control(c->ctrl, ref, REBUILD_PAUSE, false, err);
+	return rebuild(c, ref, RCL_TASK_ACTION_PAUSE, err);
 }
 
 static enum rcl_status rebuild_resume(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
                                       struct rcl_error *err)
 {
-	return rebuild_control(c->ctrl, ref, REBUILD_RESUME, false, err);
+	return rebuild(c, ref, RCL_TASK_ACTION_RESUME, err);
 }
 
 static enum rcl_status rebuild_check(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
                                      struct rcl_error *err)
 {
-	return rebuild_check_start(c->ctrl, ref, err);
+	struct rcl_task_request req = {.kind = RCL_TASK_REBUILD, .drive = *ref};
+
+	return rcl_ctrl_task_check(c->ctrl, &req, err);
 }
 
 enum rcl_status cmd_drive_check_rebuild(struct cmd_ctx *c, struct rcl_error *err)
@@ -574,7 +585,7 @@ enum rcl_status cmd_drive_show_rebuild(struct cmd_ctx *c, struct rcl_error *err)
 			c->res->data = table;
 		}
 		if (table)
-			rebuild_row(c->ctrl, &ref, table);
+			rebuild_row(table, c->ctrl, &ref);
 	}
 	if (!st && !table)
 		st = rcl_fail(err, RCL_NOT_FOUND, "no drives found");

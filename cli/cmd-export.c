@@ -2,14 +2,14 @@
 /*
  * cmd-export.c - what the controller process does for virtual drives: NBD
  * exports (/cN/vX start|stop|show export, through rcl_ctrl_export_start()
- * and its siblings; the rows of "Export LIST") and
- * consistency checks (start|stop|pause|resume|show cc, server/tasks.h) and
- * migrations (start|show migrate, server/migrate.h).
+ * and its siblings; the rows of "Export LIST") and the VD's tasks
+ * (rcl_ctrl_task()): consistency checks, inits and BGIs
+ * (start|stop|pause|resume|show cc|init|bgi) and migrations (start|show
+ * migrate).
  */
 #include <string.h>
 
-#include "migrate.h"
-#include "tasks.h"
+#include "cli.h"
 
 /* The "State" "show export" gives export @e of VD @vd (NULL: not found). */
 static const char *export_state(const struct rcl_export_info *e, const struct rcl_vd *vd)
@@ -200,17 +200,17 @@ enum rcl_status cmd_vd_show_export(struct cmd_ctx *c, struct rcl_error *err)
 }
 
 /* ------------------------------------------------------------------------
- * Consistency checks (server/tasks.h runs them in the controller process). */
+ * Consistency checks, inits and BGIs (a soft controller's run in its process). */
 
 /* Refuse what start needs force for: an init destroys data; a check of a VD never initialized. */
-static enum rcl_status check_force(struct cmd_ctx *c, enum rcl_soft_task_kind kind,
+static enum rcl_status check_force(struct cmd_ctx *c, enum rcl_task_kind kind,
                                    const struct rcl_vd *vd, struct rcl_error *err)
 {
 	unsigned id = rcl_ctrl_id(c->ctrl);
 
 	if (cmd_value(c->args, "force"))
 		return RCL_OK;
-	if (kind == RCL_SOFT_TASK_INIT)
+	if (kind == RCL_TASK_INIT)
 		return rcl_fail(
 		    err, RCL_NEED_FORCE,
 		    "start init zeroes /c%u/v%u, destroying its data; repeat with 'force' "
@@ -244,7 +244,7 @@ static enum rcl_status check_optimal(struct cmd_ctx *c, const struct rcl_vd *vd,
 /*
  * Refuse a check of a RAID0 VD, which has no parity or copies to compare:
  * the level is in the record, so no controller process need start to say
- * so (the process refuses it too, tasks.c, for the checks it starts itself).
+ * so (the backend refuses it too, for the checks it starts itself).
  */
 static enum rcl_status check_redundant(struct cmd_ctx *c, const struct rcl_vd *vd,
                                        struct rcl_error *err)
@@ -257,13 +257,13 @@ static enum rcl_status check_redundant(struct cmd_ctx *c, const struct rcl_vd *v
 
 /*
  * Refuse a check or init of a VD the record has migrating: a controller
- * process starting resumes the migration first (and refuses it then too,
- * tasks.c), and the VD's layout is half the old, half the new one.
+ * process starting resumes the migration first (and refuses it then too),
+ * and the VD's layout is half the old, half the new one.
  */
 static enum rcl_status check_not_migrating(struct cmd_ctx *c, const struct rcl_vd *vd,
                                            struct rcl_error *err)
 {
-	if (!migration_recorded(c->ctrl, vd->id))
+	if (!vd_migrating(c->ctrl, vd->id))
 		return RCL_OK;
 	return rcl_fail(err, RCL_NOT_ALLOWED, "/c%u/v%u is migrating", rcl_ctrl_id(c->ctrl),
 	                vd->id);
@@ -271,7 +271,7 @@ static enum rcl_status check_not_migrating(struct cmd_ctx *c, const struct rcl_v
 
 /*
  * Refuse a check without repair of a VD a crash left with regions to
- * resync (vd_dirty()): its resync (a BGI, tasks.c start_bgis()) comes
+ * resync (cli_vd_dirty()): its resync (a BGI the process starts) comes
  * first, and a check that only counts in its place would leave those
  * regions' parity stale. A process started for the command would run it
  * before it looks for resyncs, and then start none.
@@ -279,7 +279,7 @@ static enum rcl_status check_not_migrating(struct cmd_ctx *c, const struct rcl_v
 static enum rcl_status check_resynced(struct cmd_ctx *c, const struct rcl_vd *vd,
                                       struct rcl_error *err)
 {
-	if (cmd_value(c->args, "repair") || !vd->consistent || !vd_dirty(c->ctrl, vd))
+	if (cmd_value(c->args, "repair") || !vd->consistent || !cli_vd_dirty(c->ctrl, vd))
 		return RCL_OK;
 	return rcl_fail(err, RCL_NOT_ALLOWED,
 	                "the background initialization of /c%u/v%u (its resync after an unclean "
@@ -304,18 +304,18 @@ static enum rcl_status check_refusal(struct cmd_ctx *c, const struct rcl_vd *vd,
  * What a start of @kind on VD @vd is refused for before the controller
  * process starts, and in it.
  */
-static enum rcl_status start_refusal(struct cmd_ctx *c, enum rcl_soft_task_kind kind,
+static enum rcl_status start_refusal(struct cmd_ctx *c, enum rcl_task_kind kind,
                                      const struct rcl_vd *vd, struct rcl_error *err)
 {
 	enum rcl_status st = check_not_migrating(c, vd, err);
 
-	if (!st && kind == RCL_SOFT_TASK_CHECK)
+	if (!st && kind == RCL_TASK_CC)
 		st = check_refusal(c, vd, err);
 	return st ? st : check_force(c, kind, vd, err);
 }
 
 /* start_refusal() of each VD the path selects. */
-static enum rcl_status start_refusals(struct cmd_ctx *c, enum rcl_soft_task_kind kind,
+static enum rcl_status start_refusals(struct cmd_ctx *c, enum rcl_task_kind kind,
                                       struct rcl_error *err)
 {
 	unsigned ids[RCL_MAX_VDS];
@@ -333,19 +333,20 @@ static enum rcl_status start_refusals(struct cmd_ctx *c, enum rcl_soft_task_kind
 
 enum rcl_status cmd_vd_check_cc(struct cmd_ctx *c, struct rcl_error *err)
 {
-	return start_refusals(c, RCL_SOFT_TASK_CHECK, err);
+	return start_refusals(c, RCL_TASK_CC, err);
 }
 
 enum rcl_status cmd_vd_check_init(struct cmd_ctx *c, struct rcl_error *err)
 {
-	return start_refusals(c, RCL_SOFT_TASK_INIT, err);
+	return start_refusals(c, RCL_TASK_INIT, err);
 }
 
-static enum rcl_status check_each(struct cmd_ctx *c, enum rcl_soft_task_kind kind,
-                                  enum rebuild_action action, const char *done,
+static enum rcl_status check_each(struct cmd_ctx *c, enum rcl_task_kind kind,
+                                  enum rcl_task_action action, const char *done,
                                   struct rcl_error *err)
 {
-	bool repair = cmd_value(c->args, "repair") != NULL;
+	struct rcl_task_request req = {
+	    .kind = kind, .action = action, .repair = cmd_value(c->args, "repair") != NULL};
 	unsigned ids[RCL_MAX_VDS];
 	size_t n;
 	enum rcl_status st = vds_to_act_on(c, ids, &n, err);
@@ -353,10 +354,11 @@ static enum rcl_status check_each(struct cmd_ctx *c, enum rcl_soft_task_kind kin
 	for (size_t i = 0; !st && i < n; i++) {
 		const struct rcl_vd *vd = rcl_ctrl_vd_by_id(c->ctrl, ids[i]);
 
-		if (action == REBUILD_START && vd)
+		if (action == RCL_TASK_ACTION_START && vd)
 			st = start_refusal(c, kind, vd, err);
+		req.vd = ids[i];
 		if (!st)
-			st = check_control(c->ctrl, ids[i], kind, action, repair, err);
+			st = rcl_ctrl_task(c->ctrl, &req, err);
 	}
 	if (!st)
 		rcl_result_describe(c->res, "%s", done);
@@ -365,32 +367,29 @@ static enum rcl_status check_each(struct cmd_ctx *c, enum rcl_soft_task_kind kin
 
 enum rcl_status cmd_vd_start_cc(struct cmd_ctx *c, struct rcl_error *err)
 {
-	return check_each(c, RCL_SOFT_TASK_CHECK, REBUILD_START, "Start CC Operation Success.",
+	return check_each(c, RCL_TASK_CC, RCL_TASK_ACTION_START, "Start CC Operation Success.",
 	                  err);
 }
 
 enum rcl_status cmd_vd_stop_cc(struct cmd_ctx *c, struct rcl_error *err)
 {
-	return check_each(c, RCL_SOFT_TASK_CHECK, REBUILD_STOP, "Stop CC Operation Success.", err);
+	return check_each(c, RCL_TASK_CC, RCL_TASK_ACTION_STOP, "Stop CC Operation Success.", err);
 }
 
 enum rcl_status cmd_vd_pause_cc(struct cmd_ctx *c, struct rcl_error *err)
 {
-	return check_each(c, RCL_SOFT_TASK_CHECK, REBUILD_PAUSE, "Pause CC Operation Success.",
+	return check_each(c, RCL_TASK_CC, RCL_TASK_ACTION_PAUSE, "Pause CC Operation Success.",
 	                  err);
 }
 
 enum rcl_status cmd_vd_resume_cc(struct cmd_ctx *c, struct rcl_error *err)
 {
-	return check_each(c, RCL_SOFT_TASK_CHECK, REBUILD_RESUME, "Resume CC Operation Success.",
+	return check_each(c, RCL_TASK_CC, RCL_TASK_ACTION_RESUME, "Resume CC Operation Success.",
 	                  err);
 }
 
-/* Add VD @vd's row to @table, the answer of a "show cc|init|bgi|migrate". */
-typedef void vd_row_fn(struct rcl_ctrl *ctrl, unsigned vd, struct rcl_node *table);
-
-/* The "VD Operation Status" table of a VD "show" of a task: a @row for each VD the path selects. */
-static enum rcl_status show_each(struct cmd_ctx *c, vd_row_fn *row, struct rcl_error *err)
+/* "show" of task @kind: the "VD Operation Status" table, a row per VD the path selects. */
+static enum rcl_status show_each(struct cmd_ctx *c, enum rcl_task_kind kind, struct rcl_error *err)
 {
 	unsigned ids[RCL_MAX_VDS];
 	size_t n;
@@ -401,71 +400,58 @@ static enum rcl_status show_each(struct cmd_ctx *c, vd_row_fn *row, struct rcl_e
 		return st;
 	table = rcl_node_add_array(c->res->data, "VD Operation Status");
 	for (size_t i = 0; i < n; i++)
-		row(c->ctrl, ids[i], table);
+		vd_task_row(table, c->ctrl, ids[i], kind);
 	rcl_result_describe(c->res, "None");
 	return RCL_OK;
 }
 
-/* check_row() of each kind of check, as show_each() takes a row. */
-static void cc_row(struct rcl_ctrl *ctrl, unsigned vd, struct rcl_node *table)
-{
-	check_row(ctrl, vd, RCL_SOFT_TASK_CHECK, table);
-}
-
-static void init_row(struct rcl_ctrl *ctrl, unsigned vd, struct rcl_node *table)
-{
-	check_row(ctrl, vd, RCL_SOFT_TASK_INIT, table);
-}
-
-static void bgi_row(struct rcl_ctrl *ctrl, unsigned vd, struct rcl_node *table)
-{
-	check_row(ctrl, vd, RCL_SOFT_TASK_BGI, table);
-}
-
 enum rcl_status cmd_vd_show_cc(struct cmd_ctx *c, struct rcl_error *err)
 {
-	return show_each(c, cc_row, err);
+	return show_each(c, RCL_TASK_CC, err);
 }
 
 enum rcl_status cmd_vd_start_init(struct cmd_ctx *c, struct rcl_error *err)
 {
-	return check_each(c, RCL_SOFT_TASK_INIT, REBUILD_START, "Start INIT Operation Success.",
+	return check_each(c, RCL_TASK_INIT, RCL_TASK_ACTION_START, "Start INIT Operation Success.",
 	                  err);
 }
 
 enum rcl_status cmd_vd_stop_init(struct cmd_ctx *c, struct rcl_error *err)
 {
-	return check_each(c, RCL_SOFT_TASK_INIT, REBUILD_STOP, "Stop INIT Operation Success.", err);
+	return check_each(c, RCL_TASK_INIT, RCL_TASK_ACTION_STOP, "Stop INIT Operation Success.",
+	                  err);
 }
 
 enum rcl_status cmd_vd_show_init(struct cmd_ctx *c, struct rcl_error *err)
 {
-	return show_each(c, init_row, err);
+	return show_each(c, RCL_TASK_INIT, err);
 }
 
 enum rcl_status cmd_vd_stop_bgi(struct cmd_ctx *c, struct rcl_error *err)
 {
-	return check_each(c, RCL_SOFT_TASK_BGI, REBUILD_STOP, "Stop BGI Operation Success.", err);
+	return check_each(c, RCL_TASK_BGI, RCL_TASK_ACTION_STOP, "Stop BGI Operation Success.",
+	                  err);
 }
 
 enum rcl_status cmd_vd_pause_bgi(struct cmd_ctx *c, struct rcl_error *err)
 {
-	return check_each(c, RCL_SOFT_TASK_BGI, REBUILD_PAUSE, "Pause BGI Operation Success.", err);
+	return check_each(c, RCL_TASK_BGI, RCL_TASK_ACTION_PAUSE, "Pause BGI Operation Success.",
+	                  err);
 }
 
 enum rcl_status cmd_vd_resume_bgi(struct cmd_ctx *c, struct rcl_error *err)
 {
-	return check_each(c, RCL_SOFT_TASK_BGI, REBUILD_RESUME, "Resume BGI Operation Success.",
+	return check_each(c, RCL_TASK_BGI, RCL_TASK_ACTION_RESUME, "Resume BGI Operation Success.",
 	                  err);
 }
 
 enum rcl_status cmd_vd_show_bgi(struct cmd_ctx *c, struct rcl_error *err)
 {
-	return show_each(c, bgi_row, err);
+	return show_each(c, RCL_TASK_BGI, err);
 }
 
 /* ------------------------------------------------------------------------
- * Migrations (server/migrate.h runs them in the controller process). */
+ * Migrations (a soft controller's run in its process). */
 
 /* The one VD the path names: a migration changes one group at a time. */
 static enum rcl_status one_vd(struct cmd_ctx *c, unsigned *id, struct rcl_error *err)
@@ -513,35 +499,38 @@ static enum rcl_status migration_asked(struct cmd_ctx *c, unsigned *id, enum rcl
 	return st;
 }
 
-/* "start migrate" through @start (migrate_start or migrate_check_start). */
+/* "start migrate" through @start (rcl_ctrl_task() or rcl_ctrl_task_check()). */
 static enum rcl_status migrate_with(struct cmd_ctx *c,
-                                    enum rcl_status (*start)(struct rcl_ctrl *, unsigned,
-                                                             enum rcl_raid_level,
-                                                             const struct rcl_drive_ref *, size_t,
-                                                             bool, struct rcl_error *),
+                                    enum rcl_status (*start)(struct rcl_ctrl *,
+                                                             const struct rcl_task_request *,
+                                                             struct rcl_error *),
                                     struct rcl_error *err)
 {
 	struct drive_list *list = rcl_calloc(1, sizeof(*list));
-	enum rcl_raid_level level = RCL_RAID5;
-	unsigned id = 0;
-	enum rcl_status st = list ? migration_asked(c, &id, &level, list, err)
+	struct rcl_task_request req = {.kind = RCL_TASK_MIGRATE,
+	                               .action = RCL_TASK_ACTION_START,
+	                               .force = cmd_value(c->args, "force") != NULL,
+	                               .level = RCL_RAID5};
+	enum rcl_status st = list ? migration_asked(c, &req.vd, &req.level, list, err)
 	                          : rcl_fail(err, RCL_NOMEM, "out of memory");
 
-	if (!st)
-		st = start(c->ctrl, id, level, list->refs, list->count,
-		           cmd_value(c->args, "force") != NULL, err);
+	if (!st) {
+		req.drives = list->refs;
+		req.drive_count = list->count;
+		st = start(c->ctrl, &req, err);
+	}
 	rcl_free(list);
 	return st;
 }
 
 enum rcl_status cmd_vd_check_migrate(struct cmd_ctx *c, struct rcl_error *err)
 {
-	return migrate_with(c, migrate_check_start, err);
+	return migrate_with(c, rcl_ctrl_task_check, err);
 }
 
 enum rcl_status cmd_vd_start_migrate(struct cmd_ctx *c, struct rcl_error *err)
 {
-	enum rcl_status st = migrate_with(c, migrate_start, err);
+	enum rcl_status st = migrate_with(c, rcl_ctrl_task, err);
 
 	if (!st)
 		rcl_result_describe(c->res, "Start Migrate Operation Success.");
@@ -550,5 +539,5 @@ enum rcl_status cmd_vd_start_migrate(struct cmd_ctx *c, struct rcl_error *err)
 
 enum rcl_status cmd_vd_show_migrate(struct cmd_ctx *c, struct rcl_error *err)
 {
-	return show_each(c, migrate_row, err);
+	return show_each(c, RCL_TASK_MIGRATE, err);
 }

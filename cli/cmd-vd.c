@@ -12,7 +12,6 @@
 #include <time.h>
 
 #include "cli.h"
-#include "tasks.h"
 
 static enum rcl_status bad_list(const char *key, const char *text, struct rcl_error *err)
 {
@@ -284,7 +283,7 @@ static void add_vd_properties(struct rcl_node *props, const struct rcl_ctrl *ctr
 	rcl_node_add_str(props, "Write Cache(initial setting)", writes[vd->write]);
 	rcl_node_add_str(props, "Disk Cache Policy", "Disk's Default");
 	rcl_node_add_str(props, "Encryption", "None");
-	tasks_describe_vd(ctrl, vd->id, &ops);
+	describe_vd_tasks(ctrl, vd, &ops);
 	if (ops.oom)
 		rcl_node_set_oom(props);
 	rcl_node_add_str(props, "Active Operations", ops.buf);

@@ -9,7 +9,6 @@
 #include <stdio.h>
 
 #include "cli.h"
-#include "tasks.h"
 
 /* The rate settings: their option ("rebuildrate=") and row ("Rebuild Rate"). */
 static const struct {

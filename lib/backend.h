@@ -62,11 +62,6 @@
  * calls the kind's struct rcl_process_ops (below). server/ knows no kind:
  * everything the process does for one lives in the kind's folder (the
  * soft controller's in lib/soft/service/).
- *
- * Not in the contract yet (issue 22's next steps): starting, stopping and
- * following tasks. The caps already say which of them a kind has; the
- * CLI still reaches the soft controller's for them
- * (tests/layering-known.txt lists where).
  */
 #ifndef RCL_BACKEND_H
 #define RCL_BACKEND_H
@@ -156,8 +151,7 @@ struct rcl_process_ops;
  *
  * The controller process:
  * @process:	the hooks its process calls, for a kind whose caps say
- *		needs_process (struct rcl_process_ops); NULL for the others,
- *		and in a program that does not link the process (below).
+ *		needs_process (struct rcl_process_ops); NULL for the others.
  *
  * Exports, for a kind whose caps say @exports (lib/export.c calls these
  * only then; with the cap and an op NULL, the op is unsupported):
@@ -172,6 +166,18 @@ struct rcl_process_ops;
  *		asked for, and builds on it the checks before a delete.
  * @export_needs_force, @export_waits_for_force: as the public calls of
  *		those names; NULL: no VD ever needs force.
+ *
+ * Background tasks (lib/task.c calls these only for a kind in caps.tasks,
+ * its target found: the drive for a rebuild, the VD for a VD's task):
+ * @task_check:	what @task would refuse of the START of @req, told before
+ *		it is asked (before a controller process starts): the states,
+ *		the force, what else runs. Also outside the process.
+ * @task:	start, stop, pause or resume @req: RCL_NOT_ALLOWED for an
+ *		action the task's state does not allow, naming the task.
+ * @task_progress: fill *@out (zeroed but @kind, @percent, @elapsed,
+ *		@remaining, @vd and @vd_percent at -1) with where @req's task
+ *		stands, from what the backend has recorded when it is not
+ *		running here. Never fails for a task not under way: STOPPED.
  */
 struct rcl_backend_ops {
 	const char *name;
@@ -250,6 +256,14 @@ struct rcl_backend_ops {
 	                           size_t *count, struct rcl_error *err);
 	const char *(*export_needs_force)(const struct rcl_ctrl *ctrl, unsigned vd);
 	const char *(*export_waits_for_force)(const struct rcl_ctrl *ctrl, unsigned vd);
+
+	enum rcl_status (*task_check)(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
+	                              struct rcl_error *err);
+	enum rcl_status (*task)(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
+	                        struct rcl_error *err);
+	enum rcl_status (*task_progress)(const struct rcl_ctrl *ctrl,
+	                                 const struct rcl_task_request *req,
+	                                 struct rcl_task_progress *out, struct rcl_error *err);
 };
 
 /**
@@ -286,12 +300,9 @@ struct rcl_backend_ops {
  * @stop:	the process stops: stop every task, recording where it
  *		stood, and everything @start started.
  *
- * Where the hooks live: a kind's process code needs server/'s NBD server
- * and process helpers, which themselves use libraidcli, so it is not part
- * of libraidcli but a static library the raidcli program links whole (the
- * soft kind's: lib/soft/service/meson.build). The kind's ops table
- * refers to its hooks weakly: in a program that does not link them (a
- * user of the shared library) @process is NULL, and no process runs.
+ * Where the hooks live: in the kind's folder (the soft kind's in
+ * lib/soft/service/), built into libraidcli with server/'s process loop
+ * and NBD server, which they use.
  */
 struct rcl_process_ops {
 	void (*start)(unsigned id);

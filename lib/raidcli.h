@@ -858,33 +858,8 @@ struct rcl_vd_props {
 enum rcl_status rcl_ctrl_set_vd(struct rcl_ctrl *ctrl, unsigned vd,
                                 const struct rcl_vd_props *props, struct rcl_error *err);
 
-/**
- * struct rcl_soft_params - a new software controller.
- * @drives:	how many image files to create (0 for none).
- * @drive_bytes: each image's size; rounded down to a whole MiB.
- * @sector_size: 512 or 4096, the logical sector size its drives report.
- * @dir:	where to create the images; NULL: <state dir>/images/<serial>.
- */
-struct rcl_soft_params {
-	unsigned drives;
-	uint64_t drive_bytes;
-	unsigned sector_size;
-	const char *dir;
-};
-
-/* The smallest drive a soft controller accepts. */
-#define RCL_SOFT_MIN_DRIVE_BYTES (16ull << 20)
-/* The most slots a soft controller has. */
+/* The most slots a soft controller has ("add controller type=soft drives="). */
 #define RCL_SOFT_MAX_DRIVES 240
-
-/**
- * rcl_soft_create() - create a software controller with @params->drives
- * sparse image files (never overwriting an existing file) and register it
- * under the lowest free number.
- * Return: RCL_OK and *@id; on failure every file created is removed again.
- */
-enum rcl_status rcl_soft_create(struct rcl_ctx *ctx, const struct rcl_soft_params *params,
-                                unsigned *id, struct rcl_error *err);
 
 /**
  * rcl_mkdir_p() - create directory @path and its missing parents with
@@ -1082,6 +1057,130 @@ struct rcl_kv {
  */
 enum rcl_status rcl_ctrl_create(struct rcl_ctx *ctx, const char *kind, const struct rcl_kv *params,
                                 size_t count, unsigned *id, struct rcl_error *err);
+
+/* ------------------------------------------------------------------------
+ * Background tasks: starting, stopping and following them, the same way
+ * for every kind of controller. A kind runs the tasks its caps->tasks
+ * lists; every other one is refused with rcl_unsupported().
+ */
+
+/* What rcl_ctrl_task() does to a task. */
+enum rcl_task_action {
+	RCL_TASK_ACTION_START,
+	RCL_TASK_ACTION_STOP,
+	RCL_TASK_ACTION_PAUSE,
+	RCL_TASK_ACTION_RESUME,
+};
+
+/**
+ * struct rcl_task_request - one task, and what to do to it.
+ * @kind:	the task. Its target: @drive for RCL_TASK_REBUILD, ERASE and
+ *		SELF_TEST; @vd for CC, INIT, BGI and MIGRATE; the controller
+ *		itself for PATROL_READ and FW_UPDATE.
+ * @action:	what rcl_ctrl_task() does (rcl_ctrl_task_check() and
+ *		rcl_ctrl_task_progress() ignore it).
+ * @force:	START: go on where it would otherwise ask for confirmation
+ *		(a rebuild at a VD that is degraded and dirty; a migration
+ *		adding a drive that holds data).
+ * @repair:	CC, START: rewrite the parity or copies that differ, rather
+ *		than only count them.
+ * @level, @drives, @drive_count: MIGRATE, START: the RAID level to
+ *		migrate to and the drives it adds (none: @drive_count 0).
+ * @want_dirty:	BGI, rcl_ctrl_task_progress(): tell the progress's @dirty
+ *		too, which may read the VD's metadata on its drives.
+ */
+struct rcl_task_request {
+	enum rcl_task_kind kind;
+	enum rcl_task_action action;
+	unsigned vd;
+	struct rcl_drive_ref drive;
+	bool force;
+	bool repair;
+	enum rcl_raid_level level;
+	const struct rcl_drive_ref *drives;
+	size_t drive_count;
+	bool want_dirty;
+};
+
+/* Where a task stands. */
+enum rcl_task_state {
+	RCL_TASK_STATE_STOPPED, /* not running (none is, or it ended or was stopped) */
+	RCL_TASK_STATE_RUNNING,
+	RCL_TASK_STATE_PAUSED,
+	RCL_TASK_STATE_WAITING, /* under way, held until it gets its force (@why says why) */
+	RCL_TASK_STATE_HALTED,  /* under way but not running: it goes on once it can */
+	RCL_TASK_STATE_FAILED,  /* under way, and stopped by a failure */
+};
+
+/**
+ * struct rcl_task_progress - where one task stands.
+ * @kind:	the task asked about.
+ * @state:	as above.
+ * @percent:	how much of the whole task is done, 0 to 100, or -1 when
+ *		there is nothing to tell (no task, or not known).
+ * @elapsed:	seconds this run of it has been running, or -1.
+ * @remaining:	estimated seconds left at its present pace, or -1 (not
+ *		running, or too early to tell).
+ * @vd, @vd_percent: a task that goes VD by VD (a rebuild, a patrol
+ *		read): the VD it works on now, and how much of that VD is done
+ *		(0 to 100); -1 for none.
+ * @ran, @mismatches, @repair: CC: whether a check of the VD ran (this
+ *		one, or the last since the controller started it); then the
+ *		512-byte sectors whose parity or copies differed (md's
+ *		mismatch_cnt) and whether it repaired them.
+ * @dirty:	BGI, asked with @want_dirty: the VD's parity or copies may
+ *		disagree: it is not consistent, or a crash left regions a
+ *		resync (a BGI) has not covered yet. Degraded, such a VD may
+ *		read back wrong data for a lost member's strips (md's write
+ *		hole).
+ * @why:	WAITING: why it waits, as a phrase ("not consistent (never
+ *		initialized)"), at VD @vd; else "".
+ */
+struct rcl_task_progress {
+	enum rcl_task_kind kind;
+	enum rcl_task_state state;
+	int percent;
+	double elapsed;
+	double remaining;
+	int vd;
+	int vd_percent;
+	bool ran;
+	uint64_t mismatches;
+	bool repair;
+	bool dirty;
+	char why[96];
+};
+
+/**
+ * rcl_ctrl_task_check() - what rcl_ctrl_task() would refuse of a START of
+ * @req, told before anything starts (for a kind whose tasks run in a
+ * raidcli controller process, before that process is started).
+ * Return: RCL_OK; RCL_UNSUPPORTED (the kind runs no such task);
+ * RCL_NOT_FOUND (no such drive or VD); the backend's refusal
+ * (RCL_NOT_ALLOWED, RCL_NEED_FORCE, RCL_INVALID_PARAM), saying why.
+ */
+enum rcl_status rcl_ctrl_task_check(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
+                                    struct rcl_error *err);
+
+/**
+ * rcl_ctrl_task() - start, stop, pause or resume task @req on @ctrl. A
+ * soft controller's tasks run in its controller process: elsewhere this
+ * is refused (RCL_NOT_ALLOWED, naming the command that starts it).
+ * Return: RCL_OK; RCL_UNSUPPORTED; RCL_NOT_FOUND; RCL_NOT_ALLOWED (none
+ * runs to stop, pause or resume; one runs already; the state refuses it);
+ * RCL_NEED_FORCE; RCL_SYSTEM, RCL_NOMEM.
+ */
+enum rcl_status rcl_ctrl_task(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
+                              struct rcl_error *err);
+
+/**
+ * rcl_ctrl_task_progress() - where task @req (its kind and target) stands
+ * on @ctrl, into *@out. A task that is not under way is STOPPED.
+ * Return: RCL_OK; RCL_UNSUPPORTED; RCL_NOT_FOUND; RCL_SYSTEM.
+ */
+enum rcl_status rcl_ctrl_task_progress(const struct rcl_ctrl *ctrl,
+                                       const struct rcl_task_request *req,
+                                       struct rcl_task_progress *out, struct rcl_error *err);
 
 /* ------------------------------------------------------------------------
  * Events: each controller keeps a persisted log of its configuration and

@@ -30,6 +30,7 @@
 #include "soft/config/spare.h"
 #include "soft/config/state.h"
 #include "soft/config/vd.h"
+#include "soft/service/export.h"
 #include "soft/tasks/schedule.h"
 
 #define SOFT_FORMAT 1
@@ -608,13 +609,6 @@ static const struct rcl_caps soft_caps = {
     .adds_drives = true,
 };
 
-/*
- * The controller process's hooks (lib/soft/service/process.c), in the
- * raidcli program only: weak, so that the shared library, which does not
- * hold them, leaves @process NULL (backend.h).
- */
-extern const struct rcl_process_ops rcl_soft_process __attribute__((weak));
-
 const struct rcl_backend_ops rcl_soft_ops = {
     .name = "soft",
     .caps = &soft_caps,
@@ -646,6 +640,9 @@ const struct rcl_backend_ops rcl_soft_ops = {
     .exports = rcl_soft_exports,
     .export_needs_force = rcl_soft_export_needs_force,
     .export_waits_for_force = rcl_soft_export_waits_for_force,
+    .task_check = rcl_soft_task_check_op,
+    .task = rcl_soft_task_op,
+    .task_progress = rcl_soft_task_progress_op,
 };
 
 /* Create the sparse image for @slot in sc->image_dir; never overwrite. */

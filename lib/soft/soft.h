@@ -69,6 +69,32 @@ enum rcl_status rcl_soft_check_usable(const char *path, struct stat *st, struct 
  */
 enum rcl_status rcl_soft_mark_bad(struct rcl_ctrl *ctrl, unsigned slot, struct rcl_error *err);
 
+/**
+ * struct rcl_soft_params - a new software controller.
+ * @drives:	how many image files to create (0 for none).
+ * @drive_bytes: each image's size; rounded down to a whole MiB.
+ * @sector_size: 512 or 4096, the logical sector size its drives report.
+ * @dir:	where to create the images; NULL: <state dir>/images/<serial>.
+ */
+struct rcl_soft_params {
+	unsigned drives;
+	uint64_t drive_bytes;
+	unsigned sector_size;
+	const char *dir;
+};
+
+/* The smallest drive a soft controller accepts. */
+#define RCL_SOFT_MIN_DRIVE_BYTES (16ull << 20)
+
+/**
+ * rcl_soft_create() - create a software controller with @params->drives
+ * sparse image files (never overwriting an existing file) and register it
+ * under the lowest free number.
+ * Return: RCL_OK and *@id; on failure every file created is removed again.
+ */
+enum rcl_status rcl_soft_create(struct rcl_ctx *ctx, const struct rcl_soft_params *params,
+                                unsigned *id, struct rcl_error *err);
+
 /*
  * rcl_soft_create_kv() - the backend's create op: "add controller
  * type=soft drives=N [size=S] [sectorsize=512|4096] [dir=D]" as @count
@@ -80,15 +106,12 @@ enum rcl_status rcl_soft_create_kv(struct rcl_ctx *ctx, const struct rcl_kv *par
                                    unsigned *id, struct rcl_error *err);
 
 /*
- * The export ops (exports.c). The controller process serves the exports
- * (service/export.c), and its code is built outside the library: it needs
- * server/'s NBD code, which needs the library. So it lends the backend its
- * export ops when the program starts, with rcl_soft_lend_exports(): @ops
- * fills every export op of struct rcl_backend_ops, and nothing else. In a
- * program linking the library alone, the soft controller's exports answer
- * that they need raidcli's controller process.
+ * The ops of the soft controller's process code (service/): its hooks
+ * (process.c), its exports (export.c: served by the process, listed and
+ * checked from any CLI; its force queries are in service/export.h) and its
+ * background tasks (task-ops.c), as struct rcl_backend_ops names them.
  */
-void rcl_soft_lend_exports(const struct rcl_backend_ops *ops);
+extern const struct rcl_process_ops rcl_soft_process;
 enum rcl_status rcl_soft_export_check(struct rcl_ctrl *ctrl, unsigned vd,
                                       const struct rcl_export_request *req, struct rcl_error *err);
 enum rcl_status rcl_soft_export_start(struct rcl_ctrl *ctrl, unsigned vd,
@@ -96,7 +119,12 @@ enum rcl_status rcl_soft_export_start(struct rcl_ctrl *ctrl, unsigned vd,
 enum rcl_status rcl_soft_export_stop(struct rcl_ctrl *ctrl, unsigned vd, struct rcl_error *err);
 enum rcl_status rcl_soft_exports(struct rcl_ctrl *ctrl, struct rcl_export_info **out, size_t *count,
                                  struct rcl_error *err);
-const char *rcl_soft_export_needs_force(const struct rcl_ctrl *ctrl, unsigned vd);
-const char *rcl_soft_export_waits_for_force(const struct rcl_ctrl *ctrl, unsigned vd);
+enum rcl_status rcl_soft_task_check_op(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
+                                       struct rcl_error *err);
+enum rcl_status rcl_soft_task_op(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
+                                 struct rcl_error *err);
+enum rcl_status rcl_soft_task_progress_op(const struct rcl_ctrl *ctrl,
+                                          const struct rcl_task_request *req,
+                                          struct rcl_task_progress *out, struct rcl_error *err);
 
 #endif /* RCL_SOFT_H */

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "raidcli.h"
+#include "soft/soft.h"
 
 static int fail(const struct rcl_error *err)
 {

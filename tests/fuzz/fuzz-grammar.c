@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "fuzz.h"
+#include "soft/soft.h"
 
 /* Longer lines only slow the fuzzer down: the parser caps words anyway. */
 #define MAX_LINE 4096

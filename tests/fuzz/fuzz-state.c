@@ -18,6 +18,7 @@
 
 #include "cli.h"
 #include "fuzz.h"
+#include "soft/soft.h"
 
 #define MAX_STATE (64 << 10)
 /* The controller every mode but 0 addresses, with a key the registry accepts. */

@@ -2,7 +2,8 @@
 /*
  * test-backend.c - the backend contract (lib/backend.h) as a caller meets
  * it: an operation a backend leaves NULL fails with the one "not supported
- * by this controller (<kind>)" answer, a VD the capability record rules
+ * by this controller (<kind>)" answer, as does a task its kind does not
+ * run (before the backend is asked), a VD the capability record rules
  * out is refused before the backend is asked (by the library and, naming
  * the kind, by the CLI before it starts anything), only a kind that needs
  * one gets a controller process (its process hooks reached through its
@@ -296,6 +297,121 @@ START_TEST(test_caps_refuse_a_level_and_a_strip)
 }
 END_TEST
 
+/* Every task kind a backend may run. */
+static const enum rcl_task_kind all_kinds[] = {
+    RCL_TASK_REBUILD, RCL_TASK_CC,    RCL_TASK_INIT,      RCL_TASK_BGI,       RCL_TASK_PATROL_READ,
+    RCL_TASK_MIGRATE, RCL_TASK_ERASE, RCL_TASK_SELF_TEST, RCL_TASK_FW_UPDATE,
+};
+
+/* Whether each generic task call on @ctrl refuses @req with @msg, unsupported. */
+static void assert_task_refused(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
+                                const char *msg)
+{
+	struct rcl_error err = {0};
+	struct rcl_task_progress p;
+
+	ck_assert_int_eq(rcl_ctrl_task_check(ctrl, req, &err), RCL_UNSUPPORTED);
+	ck_assert_str_eq(err.msg, msg);
+	memset(&err, 0, sizeof(err));
+	ck_assert_int_eq(rcl_ctrl_task(ctrl, req, &err), RCL_UNSUPPORTED);
+	ck_assert_str_eq(err.msg, msg);
+	memset(&err, 0, sizeof(err));
+	ck_assert_int_eq(rcl_ctrl_task_progress(ctrl, req, &p, &err), RCL_UNSUPPORTED);
+	ck_assert_str_eq(err.msg, msg);
+	ck_assert_int_eq(p.state, RCL_TASK_STATE_STOPPED);
+	ck_assert_int_eq(p.percent, -1);
+}
+
+/* A backend without task ops refuses every task, even one its caps list. */
+START_TEST(test_task_without_ops_is_unsupported)
+{
+	struct rcl_ctrl ctrl = bare_ctrl();
+	char msg[RCL_ERROR_MSG_MAX];
+
+	for (int listed = 0; listed < 2; listed++) {
+		ctrl.caps.tasks = listed ? ~0u : 0;
+		for (size_t i = 0; i < sizeof(all_kinds) / sizeof(all_kinds[0]); i++) {
+			struct rcl_task_request req = {.kind = all_kinds[i],
+			                               .action = RCL_TASK_ACTION_START};
+
+			snprintf(msg, sizeof(msg), "%s is not supported by this controller (bare)",
+			         rcl_task_kind_name(all_kinds[i]));
+			assert_task_refused(&ctrl, &req, msg);
+		}
+	}
+}
+END_TEST
+
+/* The requests a backend with task ops was asked, to see what reached it. */
+static unsigned ops_calls;
+
+static enum rcl_status tasky_check(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
+                                   struct rcl_error *err)
+{
+	(void)ctrl;
+	(void)req;
+	(void)err;
+	ops_calls++;
+	return RCL_OK;
+}
+
+static enum rcl_status tasky_progress(const struct rcl_ctrl *ctrl,
+                                      const struct rcl_task_request *req,
+                                      struct rcl_task_progress *out, struct rcl_error *err)
+{
+	(void)ctrl;
+	(void)req;
+	(void)err;
+	ops_calls++;
+	out->state = RCL_TASK_STATE_RUNNING;
+	out->percent = 42;
+	return RCL_OK;
+}
+
+/* A kind that runs consistency checks only, on its one VD. */
+static const struct rcl_caps tasky_caps = {.kind = "tasky", .tasks = 1u << RCL_TASK_CC};
+
+static const struct rcl_backend_ops tasky_ops = {
+    .name = "tasky",
+    .caps = &tasky_caps,
+    .load = bare_load,
+    .unload = bare_unload,
+    .task_check = tasky_check,
+    .task = tasky_check,
+    .task_progress = tasky_progress,
+};
+
+START_TEST(test_task_the_caps_lack_is_unsupported)
+{
+	struct rcl_vd vd = {.id = 3};
+	struct rcl_ctrl ctrl = {.entry = {.id = 7, .ops = &tasky_ops},
+	                        .lock_fd = -1,
+	                        .caps = tasky_caps,
+	                        .vds = &vd,
+	                        .vd_count = 1};
+	struct rcl_task_request cc = {.kind = RCL_TASK_CC, .vd = 3};
+	struct rcl_task_request init = {.kind = RCL_TASK_INIT, .vd = 3};
+	struct rcl_error err = {0};
+	struct rcl_task_progress p;
+
+	ops_calls = 0;
+	assert_task_refused(&ctrl, &init,
+	                    "initialization is not supported by this controller (tasky)");
+	ck_assert_uint_eq(ops_calls, 0);
+	/* The kind it runs reaches the backend, for a VD that exists only. */
+	ck_assert_int_eq(rcl_ctrl_task_check(&ctrl, &cc, &err), RCL_OK);
+	ck_assert_int_eq(rcl_ctrl_task(&ctrl, &cc, &err), RCL_OK);
+	ck_assert_int_eq(rcl_ctrl_task_progress(&ctrl, &cc, &p, &err), RCL_OK);
+	ck_assert_int_eq(p.state, RCL_TASK_STATE_RUNNING);
+	ck_assert_int_eq(p.percent, 42);
+	ck_assert_uint_eq(ops_calls, 3);
+	cc.vd = 4;
+	ck_assert_int_eq(rcl_ctrl_task(&ctrl, &cc, &err), RCL_NOT_FOUND);
+	ck_assert_str_eq(err.msg, "/c7/v4 does not exist");
+	ck_assert_uint_eq(ops_calls, 3);
+}
+END_TEST
+
 /* What the CLI refuses for a controller with @caps, from the words a user types. */
 static const char *refusal_for(const char *line, const struct rcl_caps *caps)
 {
@@ -543,7 +659,7 @@ START_TEST(test_create_soft_from_key_values)
 	ck_assert_uint_eq(rcl_ctrl_drive_count(ctrl), 2);
 	ck_assert_uint_eq(rcl_ctrl_drive(ctrl, 0)->logical_sector, 4096);
 	ck_assert_str_eq(rcl_ctrl_caps(ctrl)->kind, "soft");
-	/* The program links its process hooks (weakly referred to: linked whole). */
+	/* A kind that needs a process has its hooks. */
 	ck_assert_ptr_nonnull(ctrl->entry.ops->process);
 	ck_assert_ptr_nonnull(ctrl->entry.ops->process->poll);
 	rcl_ctrl_close(ctrl);
@@ -660,33 +776,6 @@ START_TEST(test_own_event_log_is_filtered_and_not_cleared)
 }
 END_TEST
 
-START_TEST(test_soft_exports_need_the_process_code)
-{
-	struct rcl_kv params[] = {{"drives", "1"}, {"size", "64MB"}};
-	struct rcl_ctx *ctx = unit_ctx_new(scratch.dir);
-	struct rcl_export_info *list;
-	struct rcl_error err = {0};
-	struct rcl_ctrl *ctrl;
-	size_t count;
-	unsigned id;
-
-	ck_assert_msg(rcl_ctrl_create(ctx, "soft", params, 2, &id, &err) == RCL_OK, "%s", err.msg);
-	ck_assert_int_eq(rcl_ctrl_open(ctx, id, RCL_LOCK_SHARED, &ctrl, &err), RCL_OK);
-	/* This program links service/export.c, which lent the backend its ops as it started. */
-	ck_assert_msg(rcl_ctrl_exports(ctrl, NULL, 0, &list, &count, &err) == RCL_OK, "%s",
-	              err.msg);
-	ck_assert_uint_eq(count, 0);
-	/* One linking libraidcli alone has none (last: nothing lends them again). */
-	rcl_soft_lend_exports(NULL);
-	ck_assert_int_eq(rcl_ctrl_exports(ctrl, NULL, 0, &list, &count, &err), RCL_UNSUPPORTED);
-	ck_assert_str_eq(err.msg, "exporting a virtual drive is not supported by this controller "
-	                          "(soft); this program lacks raidcli's controller process");
-	ck_assert_ptr_null(rcl_ctrl_export_waits_for_force(ctrl, 0));
-	rcl_ctrl_close(ctrl);
-	rcl_ctx_free(ctx);
-}
-END_TEST
-
 static Suite *backend_suite(void)
 {
 	Suite *s = suite_create("backend");
@@ -708,6 +797,11 @@ static Suite *backend_suite(void)
 	tcase_add_test(tc, test_exports_unsupported_without_ops);
 	tcase_add_test(tc, test_exports_of_the_vds_asked_for);
 	tcase_add_test(tc, test_delete_refused_while_exported);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("rcl_ctrl_task");
+	tcase_add_test(tc, test_task_without_ops_is_unsupported);
+	tcase_add_test(tc, test_task_the_caps_lack_is_unsupported);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("rcl_caps_check_vd");
@@ -736,7 +830,6 @@ static Suite *backend_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_create_soft_from_key_values);
 	tcase_add_test(tc, test_create_refuses_bad_parameters);
-	tcase_add_test(tc, test_soft_exports_need_the_process_code);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "unit.h"
+#include "soft/soft.h"
 
 #define MIB (1ull << 20)
 /* A bound no loop should reach: it would mean the operation never ends. */

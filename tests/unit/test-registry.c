@@ -15,6 +15,7 @@
 
 #include "internal.h"
 #include "unit.h"
+#include "soft/soft.h"
 
 #define MIB (1ull << 20)
 

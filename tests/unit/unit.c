@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "unit.h"
+#include "soft/soft.h"
 
 char *unit_tmpdir(void)
 {

@@ -303,8 +303,7 @@ void cc_schedule_tick(unsigned id)
 		service_with_ctrl(id, "the scheduled consistency check", run);
 }
 
-/* The scheduled check of controller @id, when this is its process (rcl_soft_live_cc). */
-static bool live_status(unsigned id, struct rcl_cc_status *out)
+bool cc_schedule_live_status(unsigned id, struct rcl_cc_status *out)
 {
 	struct rcl_soft_cc_summary sum = {cc.rec.active, cc.rec.since, cc.rec.iterations,
 	                                  cc.rec.completed};
@@ -331,7 +330,6 @@ void cc_schedule_poll(unsigned id)
 		return;
 	}
 	cc.loaded = true;
-	rcl_soft_live_cc = live_status;
 	if (cc.settings.cc_mode == RCL_CC_OFF && cc.rec.active)
 		end_run(id, "stopped");
 	if (cc.settings.cc_mode != RCL_CC_OFF && !cc.rec.since) {

@@ -21,12 +21,12 @@
  * more often than one check takes.
  * Starts and ends go to the event log; "cc=off" ends a run (the checks
  * under way go on, as a user's would). Once loaded, it answers
- * rcl_ctrl_schedule_status() in the process (rcl_soft_live_cc).
+ * rcl_ctrl_schedule_status() in the process (cc_schedule_live_status()).
  */
 #ifndef RCL_SERVER_CC_SCHEDULE_H
 #define RCL_SERVER_CC_SCHEDULE_H
 
-#include "cli.h"
+#include "internal.h"
 
 /* In the loop (through tasks.c): */
 /* cc_schedule_poll() - after a command: take the settings; at the process's start, resume. */
@@ -35,5 +35,11 @@ void cc_schedule_poll(unsigned id);
 void cc_schedule_tick(unsigned id);
 /* cc_schedule_busy() - whether the loop must tick: the schedule is on. */
 bool cc_schedule_busy(void);
+/*
+ * cc_schedule_live_status() - the scheduled check of controller @id into
+ * @out, from this process's own state when it is @id's process and has
+ * loaded it (true); false elsewhere: the status then comes from the records.
+ */
+bool cc_schedule_live_status(unsigned id, struct rcl_cc_status *out);
 
 #endif /* RCL_SERVER_CC_SCHEDULE_H */

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -48,7 +49,7 @@ struct export
 	struct rcl_soft_volume *vol;
 	struct rcl_nbd_server *srv;
 	enum rcl_access_policy access; /* what @srv was started with */
-	bool held;                     /* not served at start: export_held() */
+	bool held;                     /* not served at start: rcl_soft_export_waits_for_force() */
 };
 
 struct export_list {
@@ -59,10 +60,11 @@ struct export_list {
 /* The process's exports, served or not (only while service_self()). */
 static struct export_list live;
 
-/* The VDs (a bit per id) whose force was given: export_unsafe() lets them be. */
+/* The VDs (a bit per id) whose force was given: rcl_soft_export_needs_force() lets them be. */
 static uint64_t forced;
 
-/* The VDs (a bit per id) degraded and dirty when the process started: export_held(). */
+/* The VDs (a bit per id) degraded and dirty when the process started:
+ * rcl_soft_export_waits_for_force(). */
 static uint64_t held_at_start;
 
 /* What a member failure sends through the notify pipe to the main loop. */
@@ -487,7 +489,8 @@ static enum rcl_status plan_export(struct rcl_ctrl *ctrl, const struct service_p
 		const struct export *o = &list->items[i];
 
 		if (o->vd == vd && same_place(o, e))
-			continue; /* asked again for what is there: start_export() resumes it */
+			continue; /* asked again for what is there: rcl_soft_export_start() resumes
+			             it */
 		if (o->vd == vd)
 			st =
 			    rcl_fail(err, RCL_EXISTS,
@@ -567,10 +570,10 @@ static enum rcl_status plan_checked(struct rcl_ctrl *ctrl, const struct service_
 	return plan_export(ctrl, p, vd, req, list, e, err);
 }
 
-/* The ops the process lends the backend (soft.h): rcl_ctrl_export_check() and its siblings. */
+/* The backend's export ops (soft.h): rcl_ctrl_export_check() and its siblings. */
 
-static enum rcl_status check_start(struct rcl_ctrl *ctrl, unsigned vd,
-                                   const struct rcl_export_request *req, struct rcl_error *err)
+enum rcl_status rcl_soft_export_check(struct rcl_ctrl *ctrl, unsigned vd,
+                                      const struct rcl_export_request *req, struct rcl_error *err)
 {
 	struct export_list *list, scratch;
 	struct service_paths p;
@@ -584,8 +587,8 @@ static enum rcl_status check_start(struct rcl_ctrl *ctrl, unsigned vd,
 	return st;
 }
 
-static enum rcl_status start_export(struct rcl_ctrl *ctrl, unsigned vd,
-                                    const struct rcl_export_request *req, struct rcl_error *err)
+enum rcl_status rcl_soft_export_start(struct rcl_ctrl *ctrl, unsigned vd,
+                                      const struct rcl_export_request *req, struct rcl_error *err)
 {
 	struct export_list *list, scratch;
 	struct export e, *existing;
@@ -627,7 +630,7 @@ static enum rcl_status start_export(struct rcl_ctrl *ctrl, unsigned vd,
 	return st;
 }
 
-static enum rcl_status stop_export(struct rcl_ctrl *ctrl, unsigned vd, struct rcl_error *err)
+enum rcl_status rcl_soft_export_stop(struct rcl_ctrl *ctrl, unsigned vd, struct rcl_error *err)
 {
 	struct export_list *list, scratch;
 	struct service_paths p;
@@ -652,8 +655,8 @@ static enum rcl_status stop_export(struct rcl_ctrl *ctrl, unsigned vd, struct rc
 	return st;
 }
 
-static enum rcl_status list_exports(struct rcl_ctrl *ctrl, struct rcl_export_info **out,
-                                    size_t *count, struct rcl_error *err)
+enum rcl_status rcl_soft_exports(struct rcl_ctrl *ctrl, struct rcl_export_info **out, size_t *count,
+                                 struct rcl_error *err)
 {
 	struct export_list *list, scratch;
 	struct service_paths p;
@@ -671,7 +674,7 @@ static enum rcl_status list_exports(struct rcl_ctrl *ctrl, struct rcl_export_inf
 	return st;
 }
 
-/* Why VD @vd is degraded and dirty, forced or not (export_unsafe()). */
+/* Why VD @vd is degraded and dirty, forced or not (rcl_soft_export_needs_force()). */
 static const char *degraded_and_dirty(const struct rcl_ctrl *ctrl, unsigned vd)
 {
 	const struct rcl_vd *v = rcl_ctrl_vd_by_id(ctrl, vd);
@@ -682,38 +685,20 @@ static const char *degraded_and_dirty(const struct rcl_ctrl *ctrl, unsigned vd)
 	                     : "not consistent (never initialized)";
 }
 
-const char *export_unsafe(const struct rcl_ctrl *ctrl, unsigned vd)
+const char *rcl_soft_export_needs_force(const struct rcl_ctrl *ctrl, unsigned vd)
 {
 	return vd < 64 && (forced >> vd & 1) ? NULL : degraded_and_dirty(ctrl, vd);
 }
 
-const char *export_held(const struct rcl_ctrl *ctrl, unsigned vd)
+const char *rcl_soft_export_waits_for_force(const struct rcl_ctrl *ctrl, unsigned vd)
 {
-	return vd < 64 && (held_at_start >> vd & 1) ? export_unsafe(ctrl, vd) : NULL;
+	return vd < 64 && (held_at_start >> vd & 1) ? rcl_soft_export_needs_force(ctrl, vd) : NULL;
 }
 
 void export_force(unsigned vd)
 {
 	forced |= vd < 64 ? 1ull << vd : 0;
 	held_at_start &= ~forced;
-}
-
-static const struct rcl_backend_ops lent_ops = {
-    .export_check = check_start,
-    .export_start = start_export,
-    .export_stop = stop_export,
-    .exports = list_exports,
-    .export_needs_force = export_unsafe,
-    .export_waits_for_force = export_held,
-};
-
-/*
- * The library's soft backend cannot link this file (soft.h says why): lend
- * it the ops as the program starts, before it opens any controller.
- */
-__attribute__((constructor)) static void lend_ops(void)
-{
-	rcl_soft_lend_exports(&lent_ops);
 }
 
 /*
@@ -733,7 +718,7 @@ static void settle_force(struct rcl_ctrl *ctrl)
 		struct export *e = &live.items[i];
 		struct rcl_error err = {0};
 
-		if (!e->held || export_held(ctrl, e->vd))
+		if (!e->held || rcl_soft_export_waits_for_force(ctrl, e->vd))
 			continue;
 		service_log("v%u needs no force now: serving it", e->vd);
 		if (serve_export(ctrl, e, &err))
@@ -778,7 +763,7 @@ static void hold_unsafe(struct rcl_ctrl *ctrl)
 	for (size_t i = 0; i < rcl_ctrl_vd_count(ctrl); i++) {
 		unsigned vd = rcl_ctrl_vd(ctrl, i)->id;
 
-		if (vd < 64 && export_unsafe(ctrl, vd))
+		if (vd < 64 && rcl_soft_export_needs_force(ctrl, vd))
 			held_at_start |= 1ull << vd;
 	}
 }
@@ -799,7 +784,7 @@ void exports_start_all(unsigned id)
 	for (size_t i = 0; !st && i < live.count; i++) {
 		struct export *e = &live.items[i];
 
-		const char *unsafe = export_held(ctrl, e->vd);
+		const char *unsafe = rcl_soft_export_waits_for_force(ctrl, e->vd);
 
 		err = (struct rcl_error){0};
 		e->held = unsafe != NULL;

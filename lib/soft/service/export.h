@@ -11,9 +11,9 @@
  * recorded in the configuration from the process's main loop.
  *
  * Commands reach the exports through the backend contract (rcl_ctrl_export_
- * check(), ..., lib/export.c): export.c lends the soft backend its ops
- * (soft.h). They work in and out of the process: outside it they read and
- * change only the persisted list.
+ * check(), ..., lib/export.c), which the soft backend's ops table points at
+ * export.c's (soft.h). They work in and out of the process: outside it
+ * they read and change only the persisted list.
  */
 #ifndef RCL_SERVER_EXPORT_H
 #define RCL_SERVER_EXPORT_H
@@ -21,7 +21,7 @@
 #include "raidcli.h"
 
 /*
- * export_unsafe() - why VD @vd of @ctrl must not be served without force
+ * rcl_soft_export_needs_force() - why VD @vd of @ctrl must not be served without force
  * (the soft controller's rcl_ctrl_export_needs_force()): it is degraded
  * and dirty (vd_dirty(): md's write hole), as a phrase ("not consistent
  * (never initialized)"), or NULL when it may be (or its force was given:
@@ -29,21 +29,18 @@
  * is not persisted: it is for the state the VD was in when it was given,
  * and is forgotten once the VD is safe.
  */
-const char *export_unsafe(const struct rcl_ctrl *ctrl, unsigned vd);
+const char *rcl_soft_export_needs_force(const struct rcl_ctrl *ctrl, unsigned vd);
 
 /*
- * export_held() - export_unsafe() of a VD that was unsafe already when the
- * process started, or NULL (the soft controller's
- * rcl_ctrl_export_waits_for_force()). md does not assemble such an array
- * without --force, and a forced one serves and recovers: the process does
- * not serve the VD's persisted export (show export: "Needs force") and a
- * rebuild waits at it (tasks.c) until "start export force" or "start
- * rebuild force" gives the force, or the VD is no longer degraded
- * (exports_refresh() then serves the export). A VD degraded while the
- * process runs is not held: as md's running array, it recovers onto a
- * spare.
+ * rcl_soft_export_waits_for_force() - rcl_soft_export_needs_force() of a VD that was unsafe already
+ * when the process started, or NULL (the soft controller's rcl_ctrl_export_waits_for_force()). md
+ * does not assemble such an array without --force, and a forced one serves and recovers: the
+ * process does not serve the VD's persisted export (show export: "Needs force") and a rebuild waits
+ * at it (tasks.c) until "start export force" or "start rebuild force" gives the force, or the VD is
+ * no longer degraded (exports_refresh() then serves the export). A VD degraded while the process
+ * runs is not held: as md's running array, it recovers onto a spare.
  */
-const char *export_held(const struct rcl_ctrl *ctrl, unsigned vd);
+const char *rcl_soft_export_waits_for_force(const struct rcl_ctrl *ctrl, unsigned vd);
 
 /* export_force() - the force for VD @vd was given (only in the controller process). */
 void export_force(unsigned vd);

@@ -59,7 +59,7 @@ struct migration {
 static struct migration migrations[RCL_MAX_VDS];
 static size_t migration_count;
 
-static const struct rcl_soft_state *state_of(struct rcl_ctrl *ctrl)
+static const struct rcl_soft_state *state_of(const struct rcl_ctrl *ctrl)
 {
 	return service_soft_state(ctrl);
 }
@@ -345,7 +345,7 @@ enum rcl_status migrate_check_start(struct rcl_ctrl *ctrl, unsigned vd, enum rcl
 	return rcl_soft_migrate_check(ctrl, vd, level, drives, count, force, err);
 }
 
-bool migration_recorded(struct rcl_ctrl *ctrl, unsigned vd)
+bool migration_recorded(const struct rcl_ctrl *ctrl, unsigned vd)
 {
 	const struct rcl_soft_config *cfg = state_of(ctrl) ? &state_of(ctrl)->cfg : NULL;
 	const struct rcl_soft_vd *v = cfg ? rcl_soft_config_vd(cfg, vd) : NULL;
@@ -354,40 +354,23 @@ bool migration_recorded(struct rcl_ctrl *ctrl, unsigned vd)
 	return dg && dg->migrate.active;
 }
 
-bool migration_percent(unsigned vd, unsigned *percent)
-{
-	struct migration *m = find(vd);
-	uint64_t total = m ? atomic_load(&m->total) : 0;
-
-	if (!m || m->joined || !total)
-		return false;
-	*percent = (unsigned)(atomic_load(&m->done) * 100 / total);
-	return true;
-}
-
-void migrate_row(struct rcl_ctrl *ctrl, unsigned vd, struct rcl_node *table)
+void migrate_progress(const struct rcl_ctrl *ctrl, unsigned vd, struct rcl_task_progress *out)
 {
 	struct migration *m = service_self(rcl_ctrl_id(ctrl)) ? find(vd) : NULL;
-	struct rcl_node *row = rcl_node_add_object(table, NULL);
-	bool migrating = migration_recorded(ctrl, vd);
 	uint64_t done = m ? atomic_load(&m->done) : 0, total = m ? atomic_load(&m->total) : 0;
 	bool running = m && !m->joined;
 	uint64_t first = m ? atomic_load(&m->first) : 0, at = m ? atomic_load(&m->first_at) : 0;
-	double remaining = -1;
+	double elapsed = at ? (double)(rcl_clock_ns(CLOCK_MONOTONIC) - at) / 1e9 : -1;
 
+	if (!migration_recorded(ctrl, vd))
+		return;
+	out->state = running          ? RCL_TASK_STATE_RUNNING
+	             : m && m->failed ? RCL_TASK_STATE_FAILED
+	                              : RCL_TASK_STATE_HALTED;
+	if (total)
+		out->percent = (int)(done * 100 / total);
+	if (running)
+		out->elapsed = elapsed;
 	if (running && at && done > first)
-		remaining = (double)(rcl_clock_ns(CLOCK_MONOTONIC) - at) / 1e9 *
-		            (double)(total - done) / (double)(done - first);
-	rcl_node_add_int(row, "VD", vd);
-	rcl_node_add_str(row, "Operation", "Migrate");
-	if (migrating && total)
-		rcl_node_add_int(row, "Progress%", (long long)(done * 100 / total));
-	else
-		rcl_node_add_str(row, "Progress%", "-");
-	rcl_node_add_str(row, "Status",
-	                 !migrating       ? "Not in progress"
-	                 : running        ? "In progress"
-	                 : m && m->failed ? "Failed"
-	                                  : "Halted");
-	task_time_left(row, running ? remaining : -1);
+		out->remaining = elapsed * (double)(total - done) / (double)(done - first);
 }

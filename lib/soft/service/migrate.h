@@ -11,7 +11,7 @@
 #ifndef RCL_SERVER_MIGRATE_H
 #define RCL_SERVER_MIGRATE_H
 
-#include "cli.h"
+#include "internal.h"
 
 /* From the loop (tasks.c): start the migrations the record has, record those that ended. */
 void migrations_poll(unsigned id, struct rcl_ctrl *ctrl);
@@ -36,10 +36,7 @@ bool migration_running(unsigned vd);
  * migration_recorded() - whether @ctrl's record has VD @vd migrating: in
  * this process or not, a process starting resumes it.
  */
-bool migration_recorded(struct rcl_ctrl *ctrl, unsigned vd);
-
-/* migration_percent() - how far VD @vd's running migration is. Return: false when none runs. */
-bool migration_percent(unsigned vd, unsigned *percent);
+bool migration_recorded(const struct rcl_ctrl *ctrl, unsigned vd);
 
 /*
  * migrate_start() - "start migrate": migrate VD @vd of @ctrl to @level,
@@ -59,9 +56,10 @@ enum rcl_status migrate_check_start(struct rcl_ctrl *ctrl, unsigned vd, enum rcl
                                     struct rcl_error *err);
 
 /*
- * migrate_row() - a row of "show migrate" for VD @vd into @table: VD,
- * Operation, Progress%, Status, Estimated Time Left.
+ * migrate_progress() - where the migration of VD @vd stands, into @out:
+ * STOPPED when the record has none; RUNNING in this process; FAILED, or
+ * HALTED (it resumes when a process starts, or starts again).
  */
-void migrate_row(struct rcl_ctrl *ctrl, unsigned vd, struct rcl_node *table);
+void migrate_progress(const struct rcl_ctrl *ctrl, unsigned vd, struct rcl_task_progress *out);
 
 #endif /* RCL_SERVER_MIGRATE_H */

@@ -300,8 +300,6 @@ static void start_auto(unsigned id, struct rcl_ctrl *ctrl)
 	start_new(id, service_soft_state(ctrl), "auto mode");
 }
 
-static bool live_status(unsigned id, struct rcl_patrol_status *out);
-
 void patrol_poll(unsigned id)
 {
 	struct rcl_error err = {0};
@@ -319,7 +317,6 @@ void patrol_poll(unsigned id)
 		return;
 	}
 	pr.loaded = true;
-	rcl_soft_live_patrol = live_status;
 	if (pr.task) {
 		unsigned rate;
 		bool host_first;
@@ -390,19 +387,6 @@ void patrol_stop_all(unsigned id)
 /* ------------------------------------------------------------------------
  * The commands' side. */
 
-bool patrol_current(unsigned *vd, unsigned *percent, bool *paused)
-{
-	struct rcl_soft_task_progress p;
-
-	if (!pr.task)
-		return false;
-	rcl_soft_task_progress(pr.task, &p);
-	*vd = pr.rec.vd;
-	*percent = p.percent;
-	*paused = pr.rec.paused;
-	return true;
-}
-
 static enum rcl_status refuse(struct rcl_error *err, unsigned id, const char *what)
 {
 	return rcl_fail(err, RCL_NOT_ALLOWED, "/c%u: %s", id, what);
@@ -456,7 +440,7 @@ enum rcl_status patrol_check_start(struct rcl_ctx *lib, struct rcl_ctrl *ctrl,
 	return start_refusal(id, &s, &rec, err);
 }
 
-enum rcl_status patrol_control(struct rcl_ctrl *ctrl, enum rebuild_action action,
+enum rcl_status patrol_control(struct rcl_ctrl *ctrl, enum rcl_task_action action,
                                struct rcl_error *err)
 {
 	unsigned id = rcl_ctrl_id(ctrl);
@@ -467,12 +451,12 @@ enum rcl_status patrol_control(struct rcl_ctrl *ctrl, enum rebuild_action action
 		                "running; start it with: raidcli /c%u serve",
 		                id, id);
 	switch (action) {
-	case REBUILD_START:
+	case RCL_TASK_ACTION_START:
 		if (start_refusal(id, &pr.settings, &pr.rec, err))
 			return err->status;
 		start_new(id, service_soft_state(ctrl), "by the user");
 		return RCL_OK;
-	case REBUILD_STOP:
+	case RCL_TASK_ACTION_STOP:
 		if (!pr.rec.active)
 			break;
 		if (pr.task) {
@@ -485,14 +469,14 @@ enum rcl_status patrol_control(struct rcl_ctrl *ctrl, enum rebuild_action action
 		}
 		finish(id, false);
 		return RCL_OK;
-	case REBUILD_PAUSE:
+	case RCL_TASK_ACTION_PAUSE:
 		if (!pr.task || pr.rec.paused)
 			break;
 		rcl_soft_task_pause(pr.task);
 		pr.rec.paused = true;
 		record_save(id);
 		return RCL_OK;
-	case REBUILD_RESUME:
+	case RCL_TASK_ACTION_RESUME:
 		if (!pr.task || !pr.rec.paused)
 			return refuse(err, id, "no patrol read is paused");
 		rcl_soft_task_resume(pr.task);
@@ -517,8 +501,34 @@ static double time_left(void)
 	return done > 0 ? (pr.elapsed + p.elapsed) * (100 - now) / done : -1;
 }
 
-/* The patrol read of controller @id, when this is its process (rcl_soft_live_patrol). */
-static bool live_status(unsigned id, struct rcl_patrol_status *out)
+void patrol_progress(const struct rcl_ctrl *ctrl, struct rcl_task_progress *out)
+{
+	struct rcl_soft_patrol_record rec = pr.rec;
+	struct rcl_soft_task_progress p;
+
+	if (!service_self(rcl_ctrl_id(ctrl))) {
+		/* The record has one under way: it resumes when the process starts. */
+		struct rcl_error err = {0};
+
+		if (!rcl_soft_patrol_record_load(ctrl->ctx, rcl_ctrl_id(ctrl), &rec, &err) &&
+		    rec.active) {
+			out->state = RCL_TASK_STATE_HALTED;
+			out->percent = (int)rec.percent;
+		}
+		return;
+	}
+	if (!pr.task)
+		return;
+	rcl_soft_task_progress(pr.task, &p);
+	out->state = rec.paused ? RCL_TASK_STATE_PAUSED : RCL_TASK_STATE_RUNNING;
+	out->percent = (int)(fraction_at(p.position, p.total) * 100);
+	out->elapsed = pr.elapsed + p.elapsed;
+	out->remaining = time_left();
+	out->vd = (int)rec.vd;
+	out->vd_percent = (int)p.percent;
+}
+
+bool patrol_live_status(unsigned id, struct rcl_patrol_status *out)
 {
 	struct rcl_soft_patrol_record rec = pr.rec;
 

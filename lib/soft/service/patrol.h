@@ -32,21 +32,29 @@ void patrol_poll(unsigned id);
 void patrol_tick(unsigned id);
 /* patrol_busy() - whether the loop must tick: one runs, or auto mode waits for its time. */
 bool patrol_busy(void);
+/*
+ * patrol_live_status() - the patrol read of controller @id into @out, from
+ * this process's own state when it is @id's process and has loaded it
+ * (true); false elsewhere: the status then comes from the records.
+ */
+bool patrol_live_status(unsigned id, struct rcl_patrol_status *out);
 /* patrol_stop_all() - the process stops: record where the patrol read stood (it resumes). */
 void patrol_stop_all(unsigned id);
 
 /*
- * patrol_current() - in the process: whether a patrol read is reading a VD
- * now; then *@vd, the percent of that VD read, and whether it is paused.
+ * patrol_progress() - where the patrol read of @ctrl stands, into @out: in
+ * the process, RUNNING or PAUSED while one reads a VD (@vd, @vd_percent);
+ * outside it, HALTED when the record has one under way (it resumes when
+ * the process starts). @percent: of all VDs' data.
  */
-bool patrol_current(unsigned *vd, unsigned *percent, bool *paused);
+void patrol_progress(const struct rcl_ctrl *ctrl, struct rcl_task_progress *out);
 
 /*
  * patrol_control() - "start|stop|pause|resume patrolread" on @ctrl; only in
  * the controller process. Return: RCL_OK; RCL_NOT_ALLOWED (patrol reads are
  * off, none runs, or one runs already, or the process is not running).
  */
-enum rcl_status patrol_control(struct rcl_ctrl *ctrl, enum rebuild_action action,
+enum rcl_status patrol_control(struct rcl_ctrl *ctrl, enum rcl_task_action action,
                                struct rcl_error *err);
 
 /*

@@ -14,7 +14,7 @@
 
 #include <json-c/json.h>
 
-#include "cli.h"
+#include "internal.h"
 
 /*
  * task_record_save() - write @root as controller @id's record <suffix>

@@ -12,6 +12,7 @@
  * when it moves behind the backend contract (issue 22).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -43,7 +44,7 @@
  * @recorded:	the rebuilt_lba the record has.
  * @halted:	stopped by the user or failed: not restarted by itself.
  * @held:	waiting at VD @vds[@next], degraded and dirty, for its force
- *		(export_unsafe()): its lost member's strips would be rebuilt from
+ *		(rcl_soft_export_needs_force()): its lost member's strips would be rebuilt from
  *		parity a crash may have left stale.
  */
 struct rebuild {
@@ -154,7 +155,7 @@ static void plan_vds(struct rebuild *r, const struct rcl_soft_config *cfg)
 /* Whether @r must wait at VD @vd for its force (@r->held; said once in the log). */
 static bool wait_for_force(struct rebuild *r, struct rcl_ctrl *ctrl, unsigned vd)
 {
-	const char *unsafe = export_held(ctrl, vd);
+	const char *unsafe = rcl_soft_export_waits_for_force(ctrl, vd);
 	unsigned id = rcl_ctrl_id(ctrl);
 
 	if (unsafe && !r->held)
@@ -622,48 +623,27 @@ static unsigned percent_below(const struct rebuild *r, uint64_t lba)
 	return total ? (unsigned)(done * 100 / total) : 100;
 }
 
-void tasks_time_left(char *out, size_t size, double seconds)
-{
-	unsigned long s = seconds < 0 ? 0 : (unsigned long)(seconds + 0.5);
-
-	if (seconds < 0)
-		snprintf(out, size, "-");
-	else if (s >= 3600)
-		snprintf(out, size, "%lu Hours %lu Minutes", s / 3600, s % 3600 / 60);
-	else if (s >= 60)
-		snprintf(out, size, "%lu Minutes %lu Seconds", s / 60, s % 60);
-	else
-		snprintf(out, size, "%lu Seconds", s);
-}
-
-void task_time_left(struct rcl_node *row, double seconds)
-{
-	char text[64];
-
-	tasks_time_left(text, sizeof(text), seconds);
-	rcl_node_add_str(row, "Estimated Time Left", text);
-}
-
-/* Why @r waits at its next VD for the force (export_held()), or NULL. */
+/* Why @r waits at its next VD for the force (rcl_soft_export_waits_for_force()), or NULL. */
 static const char *waits_for_force(const struct rcl_ctrl *ctrl, const struct rebuild *r)
 {
-	return r->held && !r->task && r->next < r->vd_count ? export_held(ctrl, r->vds[r->next])
-	                                                    : NULL;
+	return r->held && !r->task && r->next < r->vd_count
+	           ? rcl_soft_export_waits_for_force(ctrl, r->vds[r->next])
+	           : NULL;
 }
 
-/* "show rebuild"'s Status of a rebuild at @p; @waiting: it waits for the force. */
-static const char *rebuild_status(const struct rcl_soft_task_progress *p, bool waiting)
+/* The generic state of a rebuild at @p; @waiting: it waits for the force. */
+static enum rcl_task_state rebuild_state(const struct rcl_soft_task_progress *p, bool waiting)
 {
 	if (p->state == RCL_SOFT_TASK_RUNNING)
-		return "In progress";
+		return RCL_TASK_STATE_RUNNING;
 	if (p->state == RCL_SOFT_TASK_PAUSED)
-		return "Paused";
-	return waiting ? "Waiting for force" : "Not in progress";
+		return RCL_TASK_STATE_PAUSED;
+	return waiting ? RCL_TASK_STATE_WAITING : RCL_TASK_STATE_STOPPED;
 }
 
-void rebuild_row(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref, struct rcl_node *table)
+void rebuild_progress(const struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                      struct rcl_task_progress *out)
 {
-	struct rcl_node *row = rcl_node_add_object(table, NULL);
 	unsigned m = 0;
 	const struct rcl_soft_dg *dg = member_of(ctrl, ref, &m);
 	bool rebuilding = dg && dg->members[m].state == RCL_SOFT_MEMBER_REBUILD;
@@ -672,36 +652,28 @@ void rebuild_row(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref, struct 
 	struct rcl_soft_task_progress p = {.state = RCL_SOFT_TASK_STOPPED, .remaining = -1};
 	struct rebuild planned = {.dg = dg ? dg->id : 0};
 	const char *waiting = r ? waits_for_force(ctrl, r) : NULL;
-	unsigned id = rcl_ctrl_id(ctrl);
 
-	rcl_node_add_strf(row, "Drive-ID", "/c%u/e%u/s%u", id, ref->enclosure, ref->slot);
-	if (!rebuilding) {
-		rcl_node_add_str(row, "Progress%", "-");
-		rcl_node_add_str(row, "Status", "Not in progress");
-		rcl_node_add_str(row, "Estimated Time Left", "-");
+	if (!rebuilding)
 		return;
-	}
-	if (r && r->task)
+	if (r && r->task) {
 		rcl_soft_task_progress(r->task, &p);
+		out->elapsed = p.elapsed;
+		out->vd = (int)r->vds[r->next];
+		out->vd_percent = (int)p.percent;
+	}
 	if (!r) {
-		plan_vds(&planned, &soft(ctrl)->state->cfg);
+		plan_vds(&planned, &service_soft_state(ctrl)->cfg);
 		r = &planned;
 	}
-	rcl_node_add_int(row, "Progress%",
-	                 percent_below(r, p.state == RCL_SOFT_TASK_STOPPED
-	                                      ? dg->members[m].rebuilt_lba
-	                                      : rcl_soft_sweep_lba(r->vol, p.position)));
-	rcl_node_add_str(row, "Status", rebuild_status(&p, waiting));
-	task_time_left(row, p.state == RCL_SOFT_TASK_RUNNING ? p.remaining : -1);
-	/* The row cannot say why nor what goes on: the text form's footnote does, as the log. */
-	if (waiting)
-		add_footnote(
-		    table,
-		    "/c%u/e%u/s%u waits for force at /c%u/v%u: it is degraded and %s, so its "
-		    "parity may not match its data; 'raidcli /c%u/e%u/s%u start rebuild "
-		    "force' goes on",
-		    id, ref->enclosure, ref->slot, id, r->vds[r->next], waiting, id, ref->enclosure,
-		    ref->slot);
+	out->percent = (int)percent_below(r, p.state == RCL_SOFT_TASK_STOPPED
+	                                         ? dg->members[m].rebuilt_lba
+	                                         : rcl_soft_sweep_lba(r->vol, p.position));
+	out->state = rebuild_state(&p, waiting);
+	out->remaining = p.state == RCL_SOFT_TASK_RUNNING ? p.remaining : -1;
+	if (waiting) {
+		out->vd = (int)r->vds[r->next];
+		snprintf(out->why, sizeof(out->why), "%s", waiting);
+	}
 }
 
 /* Whether drive @ref of @ctrl is unconfigured good. */
@@ -788,7 +760,7 @@ static enum rcl_status start_rebuild(struct rcl_ctrl *ctrl, struct rebuild *r, b
 	unsigned id = rcl_ctrl_id(ctrl);
 
 	for (size_t k = 0; force && k < r->vd_count; k++)
-		if (export_held(ctrl, r->vds[k]))
+		if (rcl_soft_export_waits_for_force(ctrl, r->vds[k]))
 			export_force(r->vds[k]);
 	r->halted = false;
 	if (!start_next(r, ctrl))
@@ -800,21 +772,21 @@ static enum rcl_status start_rebuild(struct rcl_ctrl *ctrl, struct rebuild *r, b
 		                "lost member's strips may be rebuilt wrong; repeat with 'force' to "
 		                "rebuild it anyway",
 		                id, RCL_SOFT_ENCLOSURE, r->slot, id, r->vds[r->next],
-		                export_held(ctrl, r->vds[r->next]));
+		                rcl_soft_export_waits_for_force(ctrl, r->vds[r->next]));
 	return r->halted ? rcl_fail(err, RCL_SYSTEM,
 	                            "the rebuild could not start; see the controller process's log")
 	                 : RCL_OK;
 }
 
 enum rcl_status rebuild_control(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
-                                enum rebuild_action action, bool force, struct rcl_error *err)
+                                enum rcl_task_action action, bool force, struct rcl_error *err)
 {
 	unsigned id = rcl_ctrl_id(ctrl), m = 0;
 	const struct rcl_soft_dg *dg = member_of(ctrl, ref, &m);
 	struct rebuild *r = NULL;
 	struct rcl_soft_task_progress p = {.state = RCL_SOFT_TASK_STOPPED};
 
-	if (action == REBUILD_START && !dg && service_self(id) && soft(ctrl) &&
+	if (action == RCL_TASK_ACTION_START && !dg && service_self(id) && soft(ctrl) &&
 	    unconfigured_good(ctrl, ref))
 		return rebuild_onto(ctrl, ref, err);
 	if (!dg || dg->members[m].state != RCL_SOFT_MEMBER_REBUILD)
@@ -832,26 +804,26 @@ enum rcl_status rebuild_control(struct rcl_ctrl *ctrl, const struct rcl_drive_re
 	if (r->task)
 		rcl_soft_task_progress(r->task, &p);
 	switch (action) {
-	case REBUILD_START:
+	case RCL_TASK_ACTION_START:
 		if (r->task)
 			return rcl_fail(err, RCL_NOT_ALLOWED, "the rebuild of /c%u/e%u/s%u is %s",
 			                id, ref->enclosure, ref->slot,
 			                p.state == RCL_SOFT_TASK_PAUSED ? "paused: resume it"
 			                                                : "in progress already");
 		return start_rebuild(ctrl, r, force, err);
-	case REBUILD_STOP:
+	case RCL_TASK_ACTION_STOP:
 		if (!r->task)
 			break;
 		rcl_soft_task_stop(r->task);
 		rcl_soft_task_wait(r->task, &p);
 		task_ended(ctrl, r, RCL_SOFT_TASK_STOPPED);
 		return RCL_OK;
-	case REBUILD_PAUSE:
+	case RCL_TASK_ACTION_PAUSE:
 		if (p.state != RCL_SOFT_TASK_RUNNING)
 			break;
 		rcl_soft_task_pause(r->task);
 		return RCL_OK;
-	case REBUILD_RESUME:
+	case RCL_TASK_ACTION_RESUME:
 		if (p.state != RCL_SOFT_TASK_PAUSED)
 			break;
 		rcl_soft_task_resume(r->task);
@@ -859,7 +831,7 @@ enum rcl_status rebuild_control(struct rcl_ctrl *ctrl, const struct rcl_drive_re
 	}
 	return rcl_fail(err, RCL_NOT_ALLOWED, "the rebuild of /c%u/e%u/s%u is not %s", id,
 	                ref->enclosure, ref->slot,
-	                action == REBUILD_RESUME ? "paused" : "in progress");
+	                action == RCL_TASK_ACTION_RESUME ? "paused" : "in progress");
 }
 
 /* ------------------------------------------------------------------------
@@ -1119,7 +1091,7 @@ static enum rcl_status start_check(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_
 }
 
 enum rcl_status check_control(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_task_kind kind,
-                              enum rebuild_action action, bool repair, struct rcl_error *err)
+                              enum rcl_task_action action, bool repair, struct rcl_error *err)
 {
 	unsigned id = rcl_ctrl_id(ctrl);
 	struct vd_check *k;
@@ -1134,28 +1106,28 @@ enum rcl_status check_control(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_
 	k = find_check(vd);
 	if (k)
 		reap_check(k);
-	if (action == REBUILD_START)
+	if (action == RCL_TASK_ACTION_START)
 		return start_check(ctrl, vd, kind, repair, NULL, err);
 	if (k && k->kind != kind)
 		k = NULL;
 	if (k && k->task)
 		rcl_soft_task_progress(k->task, &p);
-	if (action == REBUILD_STOP && k && k->task) {
+	if (action == RCL_TASK_ACTION_STOP && k && k->task) {
 		rcl_soft_task_stop(k->task);
 		rcl_soft_task_wait(k->task, &p);
 		reap_check(k);
 		return RCL_OK;
 	}
-	if (action == REBUILD_PAUSE && p.state == RCL_SOFT_TASK_RUNNING) {
+	if (action == RCL_TASK_ACTION_PAUSE && p.state == RCL_SOFT_TASK_RUNNING) {
 		rcl_soft_task_pause(k->task);
 		return RCL_OK;
 	}
-	if (action == REBUILD_RESUME && p.state == RCL_SOFT_TASK_PAUSED) {
+	if (action == RCL_TASK_ACTION_RESUME && p.state == RCL_SOFT_TASK_PAUSED) {
 		rcl_soft_task_resume(k->task);
 		return RCL_OK;
 	}
 	return rcl_fail(err, RCL_NOT_ALLOWED, "no %s of /c%u/v%u is %s", task_noun(kind), id, vd,
-	                action == REBUILD_RESUME ? "paused" : "in progress");
+	                action == RCL_TASK_ACTION_RESUME ? "paused" : "in progress");
 }
 
 enum rcl_status check_start_at(struct rcl_ctrl *ctrl, unsigned vd, const struct check_mark *from,
@@ -1192,19 +1164,10 @@ bool check_finished(unsigned vd, bool *done)
 	return true;
 }
 
-void ctrl_prop_row(struct rcl_node *table, const char *name, const char *value)
-{
-	struct rcl_node *row = rcl_node_add_object(table, NULL);
-
-	rcl_node_add_str(row, "Ctrl_Prop", name);
-	rcl_node_add_str(row, "Value", value);
-}
-
-void check_row(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_task_kind kind,
-               struct rcl_node *table)
+void check_progress(const struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_task_kind kind,
+                    struct rcl_task_progress *out)
 {
 	struct vd_check *k = service_self(rcl_ctrl_id(ctrl)) ? find_check(vd) : NULL;
-	struct rcl_node *row = rcl_node_add_object(table, NULL);
 	struct rcl_soft_task_progress p = {.state = RCL_SOFT_TASK_STOPPED, .remaining = -1};
 
 	if (k)
@@ -1214,31 +1177,17 @@ void check_row(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_task_kind kind,
 	if (k && k->task) {
 		rcl_soft_task_progress(k->task, &p);
 		p.counts.mismatches += k->carried;
+		out->state = p.state == RCL_SOFT_TASK_PAUSED ? RCL_TASK_STATE_PAUSED
+		                                             : RCL_TASK_STATE_RUNNING;
+		out->percent = (int)p.percent;
+		out->elapsed = p.elapsed;
+		out->remaining = p.state == RCL_SOFT_TASK_RUNNING ? p.remaining : -1;
 	} else if (k) {
 		p = k->last;
 	}
-	rcl_node_add_int(row, "VD", vd);
-	rcl_node_add_str(row, "Operation", operation_name(kind));
-	if (k && k->task)
-		rcl_node_add_int(row, "Progress%", p.percent);
-	else
-		rcl_node_add_str(row, "Progress%", "-");
-	rcl_node_add_str(row, "Status",
-	                 !k || !k->task                    ? "Not in progress"
-	                 : p.state == RCL_SOFT_TASK_PAUSED ? "Paused"
-	                                                   : "In progress");
-	task_time_left(row, k && k->task && p.state == RCL_SOFT_TASK_RUNNING ? p.remaining : -1);
-	if (kind != RCL_SOFT_TASK_CHECK)
-		return;
-	/* Not StorCLI's: what the check (this run, or the last one) found. */
-	if (k)
-		rcl_node_add_int(row, "Mismatches", (long long)p.counts.mismatches);
-	else
-		rcl_node_add_str(row, "Mismatches", "-");
-	if (k)
-		rcl_node_add_str(row, "Repair", k->repair ? "Yes" : "No");
-	else
-		rcl_node_add_str(row, "Repair", "-");
+	out->ran = k != NULL;
+	out->mismatches = k ? p.counts.mismatches : 0;
+	out->repair = k && k->repair;
 }
 
 /* Reap the ended checks and inits. Return: whether a VD is due to be recorded consistent. */
@@ -1331,95 +1280,6 @@ static void pace_checks(unsigned id)
 		              &rate, &host_first);
 		rcl_soft_task_set_rate(checks[i].task, rate, host_first);
 	}
-}
-
-/* ------------------------------------------------------------------------
- * What runs where, for the "show all" commands. */
-
-/* "Name (42%)", or with @how (NULL: none) "Name (42%, paused)", after ", " if @out has one. */
-static void add_operation(struct rcl_buf *out, const char *name, unsigned percent, const char *how)
-{
-	rcl_buf_addf(out, "%s%s (%u%%%s%s)", out->len ? ", " : "", name, percent, how ? ", " : "",
-	             how ? how : "");
-}
-
-static const char *paused_if(bool paused)
-{
-	return paused ? "paused" : NULL;
-}
-
-static const char *operation_title(enum rcl_soft_task_kind kind)
-{
-	return kind == RCL_SOFT_TASK_INIT  ? "Initialization"
-	       : kind == RCL_SOFT_TASK_BGI ? "Background Initialization"
-	                                   : "Consistency Check";
-}
-
-static void describe_patrol(struct rcl_buf *out, const struct rcl_soft_config *cfg, int dg, int vd)
-{
-	const struct rcl_soft_vd *patrolled;
-	unsigned on, percent;
-	bool paused;
-
-	if (!patrol_current(&on, &percent, &paused))
-		return;
-	patrolled = rcl_soft_config_vd(cfg, on);
-	if (vd >= 0 ? (unsigned)vd == on : patrolled && (int)patrolled->dg == dg)
-		add_operation(out, "Patrol Read", percent, paused_if(paused));
-}
-
-void tasks_describe_vd(const struct rcl_ctrl *ctrl, unsigned vd, struct rcl_buf *out)
-{
-	const struct rcl_soft_state *state =
-	    service_self(rcl_ctrl_id(ctrl)) ? service_soft_state(ctrl) : NULL;
-	struct vd_check *k = state ? find_check(vd) : NULL;
-	struct rcl_soft_task_progress p;
-	unsigned percent;
-
-	if (k && k->task && !atomic_load(&k->ended)) {
-		rcl_soft_task_progress(k->task, &p);
-		add_operation(out, operation_title(k->kind), p.percent,
-		              paused_if(p.state == RCL_SOFT_TASK_PAUSED));
-	}
-	for (size_t i = 0; i < rebuild_count; i++) {
-		const struct rebuild *r = rebuilds[i];
-
-		if (!r->task || r->next >= r->vd_count || r->vds[r->next] != vd)
-			continue;
-		rcl_soft_task_progress(r->task, &p);
-		add_operation(out, "Rebuild", p.percent,
-		              paused_if(p.state == RCL_SOFT_TASK_PAUSED));
-	}
-	if (state && migration_percent(vd, &percent))
-		add_operation(out, "Reconstruction", percent, NULL);
-	if (state)
-		describe_patrol(out, &state->cfg, -1, (int)vd);
-	if (!out->len)
-		rcl_buf_adds(out, "None");
-}
-
-void tasks_describe_drive(const struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
-                          struct rcl_buf *out)
-{
-	unsigned m = 0;
-	const struct rcl_soft_dg *dg =
-	    service_self(rcl_ctrl_id(ctrl)) ? member_of(ctrl, ref, &m) : NULL;
-	struct rebuild *r = dg ? find_rebuild(dg->id, m) : NULL;
-	struct rcl_soft_task_progress p;
-
-	if (r && r->task) {
-		rcl_soft_task_progress(r->task, &p);
-		add_operation(out, "Rebuild",
-		              percent_below(r, rcl_soft_sweep_lba(r->vol, p.position)),
-		              paused_if(p.state == RCL_SOFT_TASK_PAUSED));
-	} else if (r && waits_for_force(ctrl, r)) {
-		add_operation(out, "Rebuild", percent_below(r, dg->members[m].rebuilt_lba),
-		              "waiting for force");
-	}
-	if (dg)
-		describe_patrol(out, &service_soft_state(ctrl)->cfg, (int)dg->id, -1);
-	if (!out->len)
-		rcl_buf_adds(out, "None");
 }
 
 bool tasks_running_on(struct rcl_ctrl *ctrl, unsigned vd)

@@ -26,7 +26,7 @@
 #ifndef RCL_SERVER_TASKS_H
 #define RCL_SERVER_TASKS_H
 
-#include "cli.h"
+#include "internal.h"
 #include "soft/tasks/task.h"
 
 /* In the controller process's loop (serve.c): */
@@ -48,26 +48,15 @@ void tasks_event(enum rcl_event_code code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void tasks_events_flush(unsigned id);
 
-/* tasks_time_left() - StorCLI's "12 Hours 54 Minutes" for @seconds, or "-" when negative. */
-void tasks_time_left(char *out, size_t size, double seconds);
-
-/* What "start|stop|pause|resume rebuild" asks of a drive's rebuild. */
-enum rebuild_action {
-	REBUILD_START,
-	REBUILD_STOP,
-	REBUILD_PAUSE,
-	REBUILD_RESUME,
-};
-
 /*
  * rebuild_control() - @action on the rebuild of drive @ref of @ctrl; only
  * inside the controller process. @force (start): rebuild a VD degraded and
- * dirty too (export_unsafe()). Return: RCL_OK; RCL_NOT_ALLOWED (the drive is
+ * dirty too (rcl_soft_export_needs_force()). Return: RCL_OK; RCL_NOT_ALLOWED (the drive is
  * not being rebuilt, or the rebuild is not in a state for it);
  * RCL_NEED_FORCE (it waits at a VD degraded and dirty).
  */
 enum rcl_status rebuild_control(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
-                                enum rebuild_action action, bool force, struct rcl_error *err);
+                                enum rcl_task_action action, bool force, struct rcl_error *err);
 
 /*
  * rebuild_check_start() - whether "start rebuild" can go on drive @ref of
@@ -79,13 +68,14 @@ enum rcl_status rebuild_check_start(const struct rcl_ctrl *ctrl, const struct rc
                                     struct rcl_error *err);
 
 /*
- * rebuild_row() - a row of "show rebuild" for drive @ref into @table:
- * Drive-ID, Progress%, Status, Estimated Time Left. Outside the process,
- * or with no task running, it says where the record has the rebuild. A
- * rebuild held at a VD degraded and dirty is "Waiting for force", and a
- * footnote under @table says why and what goes on.
+ * rebuild_progress() - where the rebuild of drive @ref stands, into @out
+ * (as rcl_ctrl_task_progress() prepared it): outside the process, or with
+ * no task running, where the record has it (STOPPED with its percent); a
+ * rebuild held at a VD degraded and dirty is WAITING, at that VD, @why
+ * saying why. Running, @vd and @vd_percent are the VD it rebuilds now.
  */
-void rebuild_row(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref, struct rcl_node *table);
+void rebuild_progress(const struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                      struct rcl_task_progress *out);
 
 /*
  * check_control() - @action (start, stop, pause, resume) on the
@@ -97,27 +87,16 @@ void rebuild_row(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref, struct 
  * RCL_UNSUPPORTED (RAID0); the task's refusal.
  */
 enum rcl_status check_control(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_task_kind kind,
-                              enum rebuild_action action, bool repair, struct rcl_error *err);
+                              enum rcl_task_action action, bool repair, struct rcl_error *err);
 
 /*
- * check_row() - a row of "show cc" (or with INIT, "show init") for VD @vd into @table: StorCLI's
- * VD, Operation, Progress%, Status, Estimated Time Left, then Mismatches (in 512-byte sectors, md's
- * mismatch_cnt) and Repair of this run or the last.
+ * check_progress() - where the consistency check (@kind CHECK), init or
+ * BGI of VD @vd stands, into @out: RUNNING or PAUSED while one runs in
+ * this process (outside it none does); for a check, the mismatches (in
+ * 512-byte sectors, md's mismatch_cnt) and repair of this run or the last.
  */
-void check_row(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_task_kind kind,
-               struct rcl_node *table);
-
-/*
- * tasks_describe_vd(), tasks_describe_drive() - what runs on VD @vd, or on
- * drive @ref, into @out as "Consistency Check (42%)", several joined by ", "
- * ("Rebuild (10%, paused)", "Rebuild (40%, waiting for force)"), or "None":
- * in the controller process only (outside it nothing runs). The VD's: BGI,
- * init, check, the rebuild of one of its members, patrol read; the drive's:
- * its rebuild, the patrol read of a VD of its group.
- */
-void tasks_describe_vd(const struct rcl_ctrl *ctrl, unsigned vd, struct rcl_buf *out);
-void tasks_describe_drive(const struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
-                          struct rcl_buf *out);
+void check_progress(const struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_task_kind kind,
+                    struct rcl_task_progress *out);
 
 /*
  * vd_dirty() - whether VD @vd's parity or copies may disagree: it is not
@@ -174,11 +153,5 @@ enum rcl_status check_start_at(struct rcl_ctrl *ctrl, unsigned vd, const struct 
  * is durable (one check_control() started keeps none: where it started).
  */
 bool check_checkpoint(unsigned vd, struct check_mark *mark);
-
-/* ctrl_prop_row() - a {"Ctrl_Prop": @name, "Value": @value} row of @table ("show patrolread"). */
-void ctrl_prop_row(struct rcl_node *table, const char *name, const char *value);
-
-/* task_time_left() - StorCLI's "Estimated Time Left" of @seconds into @row ("-" below 0). */
-void task_time_left(struct rcl_node *row, double seconds);
 
 #endif /* RCL_SERVER_TASKS_H */

@@ -8,12 +8,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "soft/service/cc-schedule.h"
+#include "soft/service/patrol.h"
 #include "soft/tasks/schedule.h"
 
 #define SETTINGS_FORMAT 1
-
-bool (*rcl_soft_live_patrol)(unsigned id, struct rcl_patrol_status *out);
-bool (*rcl_soft_live_cc)(unsigned id, struct rcl_cc_status *out);
 
 /* The rates' keys in the file, by enum rcl_setting. */
 static const char *const rate_keys[RCL_RATE_COUNT] = {
@@ -461,14 +460,15 @@ enum rcl_status rcl_soft_settings_set(struct rcl_ctrl *ctrl, unsigned changes,
 
 /*
  * The status from the records: a process that runs has its own view
- * (rcl_soft_live_*), which the records follow only at checkpoints.
+ * (patrol_live_status(), cc_schedule_live_status()), which the records
+ * follow only at checkpoints.
  */
 enum rcl_status rcl_soft_schedule_status(struct rcl_ctrl *ctrl, struct rcl_schedule_status *out,
                                          struct rcl_error *err)
 {
 	unsigned id = ctrl->entry.id;
-	bool live_pr = rcl_soft_live_patrol && rcl_soft_live_patrol(id, &out->patrol);
-	bool live_cc = rcl_soft_live_cc && rcl_soft_live_cc(id, &out->cc);
+	bool live_pr = patrol_live_status(id, &out->patrol);
+	bool live_cc = cc_schedule_live_status(id, &out->cc);
 	struct rcl_ctrl_settings s;
 	struct rcl_soft_patrol_record pr;
 	struct rcl_soft_cc_summary cc;

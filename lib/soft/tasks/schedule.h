@@ -140,15 +140,6 @@ void rcl_soft_patrol_status(const struct rcl_ctrl_settings *s,
 void rcl_soft_cc_status(const struct rcl_ctrl_settings *s, const struct rcl_soft_cc_summary *rec,
                         bool here, struct rcl_cc_status *out);
 
-/*
- * The controller process's live view: its patrol read and scheduled check
- * set these once they have loaded their state; each fills @out from the
- * process's own state when it is controller @id's process (true). Unset
- * (NULL) elsewhere, and then the status comes from the records.
- */
-extern bool (*rcl_soft_live_patrol)(unsigned id, struct rcl_patrol_status *out);
-extern bool (*rcl_soft_live_cc)(unsigned id, struct rcl_cc_status *out);
-
 /* The backend's ops (lib/backend.h). */
 enum rcl_status rcl_soft_settings_get(struct rcl_ctrl *ctrl, struct rcl_ctrl_settings *out,
                                       struct rcl_error *err);
