@@ -362,9 +362,19 @@ enum rcl_status rcl_mock_settings_set(struct rcl_ctrl *ctrl, unsigned changes,
 enum rcl_status rcl_mock_schedule_status(struct rcl_ctrl *ctrl, struct rcl_schedule_status *out,
                                          struct rcl_error *err)
 {
-	/* No engine runs a mock's schedules: never run, nothing under way (@out is zeroed). */
-	(void)ctrl;
-	(void)out;
-	(void)err;
+	/* No engine runs a mock's schedules: a patrol read is under way only if listed. */
+	const struct rcl_task_request req = {.kind = RCL_TASK_PATROL_READ};
+	struct rcl_task_progress pr = {.kind = RCL_TASK_PATROL_READ};
+
+	if (!(ctrl->caps.tasks & 1u << RCL_TASK_PATROL_READ))
+		return RCL_OK;
+	if (rcl_mock_task_progress(ctrl, &req, &pr, err))
+		return err->status;
+	if (pr.state == RCL_TASK_STATE_RUNNING)
+		out->patrol.state = RCL_SCHEDULE_ACTIVE;
+	else if (pr.state == RCL_TASK_STATE_PAUSED)
+		out->patrol.state = RCL_SCHEDULE_PAUSED;
+	out->patrol.percent = pr.percent > 0 ? (unsigned)pr.percent : 0;
+	out->patrol.vd = pr.vd > 0 ? (unsigned)pr.vd : 0;
 	return RCL_OK;
 }

@@ -185,7 +185,7 @@ static const char *const write_names[] = {"WT", "WB", "AWB"};
 static const char *const read_names[] = {"RA", "NoRA"};
 static const char *const access_names[] = {"RW", "RO", "Blocked"};
 static const char *const backup_names[] = {"none", "bbu", "cachevault"};
-static const char *const task_names[] = {
+const char *const rcl_mock_task_names[RCL_TASK_KIND_COUNT] = {
     [RCL_TASK_NONE] = "none",
     [RCL_TASK_REBUILD] = "rebuild",
     [RCL_TASK_CC] = "cc",
@@ -251,7 +251,7 @@ static void read_caps(struct reader *r, json_object *obj, struct rcl_caps *c)
 	c->max_dgs = get_uint(r, obj, w, "max_dgs", RCL_MAX_DGS, true);
 	c->max_vds = get_uint(r, obj, w, "max_vds", RCL_MAX_VDS, true);
 	c->max_vds_per_dg = get_uint(r, obj, w, "max_vds_per_dg", RCL_MAX_VDS_PER_DG, true);
-	c->tasks = get_mask(r, obj, w, "tasks", task_names, COUNT(task_names), false) &
+	c->tasks = get_mask(r, obj, w, "tasks", rcl_mock_task_names, RCL_TASK_KIND_COUNT, false) &
 	           ~(1u << RCL_TASK_NONE);
 	c->settings = get_mask(r, obj, w, "settings", setting_names, COUNT(setting_names), false);
 	c->default_write =
@@ -743,6 +743,7 @@ enum rcl_status rcl_mock_parse(json_object *root, const char *file, enum rcl_sta
 		if (ctrl->drives[i].dg >= 0 && !dg_of(ctrl, (unsigned)ctrl->drives[i].dg))
 			fail(&r, "drives", "dg", "%d is not in \"dgs\"", ctrl->drives[i].dg);
 	read_vds(&r, root, ctrl);
+	field(&r, root, "", "tasks", json_type_array, false); /* its items: task.c */
 	if (!r.st) {
 		struct rcl_ctrl_settings settings;
 

@@ -35,6 +35,18 @@ enum rcl_status rcl_mock_parse(json_object *root, const char *file, enum rcl_sta
 enum rcl_status rcl_mock_parse_caps(json_object *root, const char *file, enum rcl_status bad,
                                     struct rcl_caps *caps, struct rcl_error *err);
 
+/* The fixture's names of the task kinds ("rebuild", "cc", "patrolread"...). */
+extern const char *const rcl_mock_task_names[RCL_TASK_KIND_COUNT];
+
+/* The task operations (task.c), as backend.h describes them. */
+enum rcl_status rcl_mock_task_check(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
+                                    struct rcl_error *err);
+enum rcl_status rcl_mock_task(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
+                              struct rcl_error *err);
+enum rcl_status rcl_mock_task_progress(const struct rcl_ctrl *ctrl,
+                                       const struct rcl_task_request *req,
+                                       struct rcl_task_progress *out, struct rcl_error *err);
+
 /* rcl_mock_parse_settings() - the task settings of @root ("settings"), defaults where absent. */
 enum rcl_status rcl_mock_parse_settings(json_object *root, const char *file, enum rcl_status bad,
                                         struct rcl_ctrl_settings *out, struct rcl_error *err);
