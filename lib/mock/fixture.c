@@ -34,7 +34,8 @@
  *                {mode ("auto", "manual", "off"), delay, start, exclude
  *                [VD numbers], max_drives, ssds ("on", "onlymixed",
  *                "off")}, cc {mode ("off", "seq", "conc"), delay, start,
- *                exclude}.
+ *                exclude};
+ *   "tasks"      the background tasks under way (task.c describes them).
  * Groups' and VDs' states are not stored: they follow from the members',
  * as on a card. Every failure names the key and where it is.
  */
