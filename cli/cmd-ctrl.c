@@ -242,7 +242,7 @@ enum rcl_status cmd_ctrl_set(struct cmd_ctx *c, struct rcl_error *err)
 	unsigned changes = 0;
 	enum rcl_status st = rcl_ctrl_settings_get(c->ctrl, &s, err);
 
-	/* A controller without task settings still takes jbod=; a setting given is refused below. */
+	/* A controller without task settings still takes jbod=; a setting is refused below. */
 	if (st == RCL_UNSUPPORTED) {
 		s = (struct rcl_ctrl_settings){0};
 		st = RCL_OK;
