@@ -46,7 +46,10 @@ static void check_parsed(const struct cmd_args *args)
 		cli_help(devnull, args, NULL);
 		return;
 	}
-	FUZZ_CHECK(args->cmd >= cli_commands && args->cmd < cli_commands + cli_command_count);
+	/* A command of the grammar, or of a part no kind has yet (taking StorCLI's options). */
+	FUZZ_CHECK((args->cmd >= cli_commands && args->cmd < cli_commands + cli_command_count) ||
+	           (args->cmd >= cli_part_commands &&
+	            args->cmd < cli_part_commands + cli_part_command_count));
 	FUZZ_CHECK(args->cmd->object == args->path.kind);
 	for (size_t i = 0; i < CMD_MAX_OPTS && args->cmd->opts[i].name; i++) {
 		const struct opt_spec *opt = &args->cmd->opts[i];
