@@ -144,8 +144,21 @@ extern const size_t cli_command_count;
  * them with the capability failure, as StorCLI does on a card without the
  * part. Not in __grammar, help or completion: no controller offers them.
  */
-extern const struct cmd_spec cli_part_commands[];
+struct part_form {
+	enum obj_kind object;
+	const char *verb;
+	enum rcl_part part;      /* the part it needs, or 0 for a task's */
+	enum rcl_task_kind task; /* the task it is, or RCL_TASK_NONE */
+};
+extern const struct part_form cli_part_forms[];
 extern const size_t cli_part_command_count;
+/*
+ * cli_part_command() - form @i of cli_part_forms[] as a command. Kept
+ * apart and made only when parsed: as cmd_specs, each with its option
+ * slots, they made the binary's relocated data five times larger, which
+ * every command paid for in page faults at start-up.
+ */
+const struct cmd_spec *cli_part_command(size_t i);
 
 /* VD policy choices, in the order of enum rcl_write/read/access_policy. */
 extern const char *const grammar_write_policies[];

@@ -1229,15 +1229,12 @@ const size_t cli_command_count = sizeof(cli_commands) / sizeof(cli_commands[0]);
 /* A StorCLI command of part RCL_PART_<p>, with StorCLI's options unchecked. */
 #define PART_FORM(obj, words, p)                                                                   \
 	{                                                                                          \
-		.object = obj, .verb = words, .run = cmd_part_absent,                              \
-		.flags = CMD_PER_CTRL | CMD_PART | CMD_ANY_OPTS | CMD_VERB_VALUE,                  \
-		.part = RCL_PART_##p                                                               \
+		obj, words, RCL_PART_##p, RCL_TASK_NONE                                            \
 	}
 /* A StorCLI command of task RCL_TASK_<t> raidcli does not drive yet. */
 #define TASK_FORM(obj, words, t)                                                                   \
 	{                                                                                          \
-		.object = obj, .verb = words, .run = cmd_part_absent,                              \
-		.flags = CMD_PER_CTRL | CMD_ANY_OPTS | CMD_VERB_VALUE, .task = RCL_TASK_##t        \
+		obj, words, 0, RCL_TASK_##t                                                        \
 	}
 
 /*
@@ -1245,12 +1242,8 @@ const size_t cli_command_count = sizeof(cli_commands) / sizeof(cli_commands[0]);
  * (tests/cli/storcli-forms.txt lists them all): every controller refuses
  * them in cli_check_caps(), naming the part and its kind.
  */
-const struct cmd_spec cli_part_commands[] = {
-    {.object = OBJ_SYSTEM,
-     .verb = "show file",
-     .run = cmd_part_absent,
-     .flags = CMD_PART | CMD_ANY_OPTS | CMD_VERB_VALUE,
-     .part = RCL_PART_FLASH},
+const struct part_form cli_part_forms[] = {
+    PART_FORM(OBJ_SYSTEM, "show file", FLASH),
     PART_FORM(OBJ_CTRL, "add vd each", FIRMWARE),
     PART_FORM(OBJ_CTRL, "add vd cachecade", CACHE),
     PART_FORM(OBJ_ENCL, "show phyerrorcounters", PHYS),
@@ -1549,7 +1542,26 @@ const struct cmd_spec cli_part_commands[] = {
     PART_FORM(OBJ_CTRL, "db set", FLASH),
 };
 
-const size_t cli_part_command_count = sizeof(cli_part_commands) / sizeof(cli_part_commands[0]);
+const size_t cli_part_command_count = sizeof(cli_part_forms) / sizeof(cli_part_forms[0]);
+
+const struct cmd_spec *cli_part_command(size_t i)
+{
+	static struct cmd_spec made[sizeof(cli_part_forms) / sizeof(cli_part_forms[0])];
+	const struct part_form *f = &cli_part_forms[i];
+	struct cmd_spec *cmd = &made[i];
+
+	if (!cmd->verb)
+		*cmd = (struct cmd_spec){
+		    .object = f->object,
+		    .verb = f->verb,
+		    .run = cmd_part_absent,
+		    .flags = (f->object == OBJ_SYSTEM ? 0 : CMD_PER_CTRL) |
+		             (f->task ? 0 : CMD_PART) | CMD_ANY_OPTS | CMD_VERB_VALUE,
+		    .part = f->part,
+		    .task = f->task,
+		};
+	return cmd;
+}
 
 /* StorCLI's synonyms, each mapped to the spelling the table uses. */
 static const struct {

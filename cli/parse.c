@@ -12,6 +12,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
 
@@ -44,31 +45,30 @@ static bool word_equal(const char *typed, const char *word)
  * Whether @typed is verb word @word, or with CMD_VERB_VALUE (@last: the
  * verb's last word) "<word>=<value>", as in "set cc=seq".
  */
-static bool verb_word_equal(const struct cmd_spec *cmd, const char *typed, const char *word,
-                            bool last)
+static bool verb_word_equal(unsigned flags, const char *typed, const char *word, bool last)
 {
 	char key[32];
 	size_t len = strcspn(typed, "=");
 
-	if (!typed[len] || !last || !(cmd->flags & CMD_VERB_VALUE) || len >= sizeof(key))
+	if (!typed[len] || !last || !(flags & CMD_VERB_VALUE) || len >= sizeof(key))
 		return word_equal(typed, word);
 	memcpy(key, typed, len);
 	key[len] = '\0';
 	return word_equal(key, word);
 }
 
-/* How many of @words match @cmd's verb words; 0 if the verb is not a prefix. */
-static size_t verb_match(const struct cmd_spec *cmd, char **words, size_t count)
+/* How many of @words match the words of @verb (a command's, with its @flags); 0 if not a prefix. */
+static size_t verb_match(const char *verb_words, unsigned flags, char **words, size_t count)
 {
 	char verb[64];
 	size_t n = 0;
 	char *save, *w;
 
-	snprintf(verb, sizeof(verb), "%s", cmd->verb);
+	snprintf(verb, sizeof(verb), "%s", verb_words);
 	for (w = strtok_r(verb, " ", &save); w;) {
 		char *next = strtok_r(NULL, " ", &save);
 
-		if (n >= count || !verb_word_equal(cmd, words[n], w, !next))
+		if (n >= count || !verb_word_equal(flags, words[n], w, !next))
 			return 0;
 		n++;
 		w = next;
@@ -168,7 +168,7 @@ static size_t verb_prefix(enum obj_kind kind, char **words, size_t count)
 
 /*
  * The distinct first words at @position of @kind's part commands
- * (cli_part_commands[]), into @names and @list: those help and completion
+ * (cli_part_forms[]), into @names and @list: those help and completion
  * leave out where no controller has the part.
  */
 static size_t part_words(enum obj_kind kind, char **words, size_t position, char (*names)[32],
@@ -177,8 +177,8 @@ static size_t part_words(enum obj_kind kind, char **words, size_t position, char
 	size_t n = 0, k;
 
 	for (size_t i = 0; i < cli_part_command_count && n < PART_WORDS_MAX; i++) {
-		const char *w = cli_part_commands[i].object == kind
-		                    ? verb_word_at(cli_part_commands[i].verb, words, position)
+		const char *w = cli_part_forms[i].object == kind
+		                    ? verb_word_at(cli_part_forms[i].verb, words, position)
 		                    : NULL;
 
 		if (!w)
@@ -535,23 +535,28 @@ const struct cmd_spec *grammar_match(enum obj_kind kind, char **words, size_t co
                                      size_t *matched)
 {
 	const struct cmd_spec *best = NULL;
+	size_t part = SIZE_MAX, n;
 
 	*matched = 0;
-	for (size_t i = 0; i < cli_command_count + cli_part_command_count; i++) {
-		const struct cmd_spec *cmd = i < cli_command_count
-		                                 ? &cli_commands[i]
-		                                 : &cli_part_commands[i - cli_command_count];
-		size_t n;
+	for (size_t i = 0; i < cli_command_count; i++) {
+		const struct cmd_spec *cmd = &cli_commands[i];
 
-		if (cmd->object != kind)
-			continue;
-		n = verb_match(cmd, words, count);
-		if (n > *matched) {
+		if (cmd->object == kind && (n = verb_match(cmd->verb, cmd->flags, words, count)) &&
+		    n > *matched) {
 			*matched = n;
 			best = cmd;
 		}
 	}
-	return best;
+	for (size_t i = 0; i < cli_part_command_count; i++) {
+		const struct part_form *f = &cli_part_forms[i];
+
+		if (f->object == kind && (n = verb_match(f->verb, CMD_VERB_VALUE, words, count)) &&
+		    n > *matched) {
+			*matched = n;
+			part = i;
+		}
+	}
+	return part != SIZE_MAX ? cli_part_command(part) : best;
 }
 
 enum rcl_status cli_parse(int argc, char **argv, struct cmd_args *args, struct rcl_error *err)
