@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: MIT
+/*
+ * task.c - an NVMe drive's background tasks (task.h): self-test and
+ * erase, which the drive runs by itself once started. Nothing is
+ * recorded on the host: where a task stands is read from the drive each
+ * time, from its device self-test log (current operation, completion) and
+ * its sanitize status log (SSTAT, SPROG).
+ */
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "nvme/admin.h"
+#include "nvme/logs.h"
+#include "nvme/task.h"
+
+/* One drive, open for admin commands, and what it says it can do. */
+struct drive_io {
+	const struct rcl_drive *d;
+	int fd;
+	struct nvme_id_ctrl id;
+};
+
+/* Open @req's drive (the generic layer found it) and identify its controller. */
+static enum rcl_status drive_open(const struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
+                                  struct drive_io *io, struct rcl_error *err)
+{
+	enum rcl_status st;
+
+	io->d = rcl_ctrl_find_drive(ctrl, &req->drive);
+	io->fd = open(io->d->path, O_RDONLY | O_CLOEXEC);
+	if (io->fd < 0)
+		return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot open drive %u:%u ('%s'): %s",
+		                      io->d->enclosure, io->d->slot, io->d->path, strerror(errno));
+	st = rcl_nvme_identify_ctrl(io->fd, &io->id, err);
+	if (st)
+		close(io->fd);
+	return st;
+}
+
+static bool has_self_test(const struct nvme_id_ctrl *id)
+{
+	return le16toh(id->oacs) & NVME_CTRL_OACS_SELF_TEST;
+}
+
+static uint32_t sanitize_methods(const struct nvme_id_ctrl *id)
+{
+	return le32toh(id->sanicap) &
+	       (NVME_CTRL_SANICAP_CES | NVME_CTRL_SANICAP_BES | NVME_CTRL_SANICAP_OWS);
+}
+
+/* Where @kind stands on the drive, from its log: *@state and *@percent (-1: none). */
+static enum rcl_status drive_state(const struct drive_io *io, enum rcl_task_kind kind,
+                                   enum rcl_task_state *state, int *percent, struct rcl_error *err)
+{
+	uint8_t buf[RCL_NVME_SELF_TEST_LOG_SIZE];
+	struct rcl_nvme_log log = {.nsid = NVME_NSID_ALL};
+	struct rcl_nvme_self_test_log st_log;
+	struct rcl_nvme_sanitize_log san;
+	enum rcl_status st;
+
+	*state = RCL_TASK_STATE_STOPPED;
+	*percent = -1;
+	/* A drive without the command has no log to read (QEMU answers Invalid Field). */
+	if (kind == RCL_TASK_SELF_TEST && has_self_test(&io->id)) {
+		log.lid = NVME_LOG_LID_DEVICE_SELF_TEST;
+		log.what = "self-test log";
+		st = rcl_nvme_get_log(io->fd, &log, buf, RCL_NVME_SELF_TEST_LOG_SIZE, err);
+		if (!st)
+			st = rcl_nvme_self_test_decode(buf, RCL_NVME_SELF_TEST_LOG_SIZE, &st_log,
+			                               err);
+		if (!st && st_log.current) {
+			*state = RCL_TASK_STATE_RUNNING;
+			*percent = (int)st_log.percent;
+		}
+		return st;
+	}
+	if (kind == RCL_TASK_ERASE && sanitize_methods(&io->id)) {
+		log.lid = NVME_LOG_LID_SANITIZE;
+		log.what = "sanitize status log";
+		st = rcl_nvme_get_log(io->fd, &log, buf, RCL_NVME_SANITIZE_LOG_SIZE, err);
+		if (!st)
+			st = rcl_nvme_sanitize_decode(buf, RCL_NVME_SANITIZE_LOG_SIZE, &san, err);
+		if (!st && san.state == RCL_NVME_SANITIZE_RUNNING) {
+			*state = RCL_TASK_STATE_RUNNING;
+			*percent = (int)san.percent;
+		} else if (!st && san.state == RCL_NVME_SANITIZE_FAILED) {
+			/* The drive stays in its failure mode until a sanitize completes. */
+			*state = RCL_TASK_STATE_FAILED;
+		}
+		return st;
+	}
+	return RCL_OK;
+}
+
+/* What an erase of drive @d would destroy beyond itself. */
+static enum rcl_status check_erasable(const struct rcl_drive *d, bool force, struct rcl_error *err)
+{
+	if (d->dg >= 0 || d->state == RCL_PD_GHS || d->state == RCL_PD_DHS)
+		return rcl_fail(
+		    err, RCL_NOT_ALLOWED,
+		    "drive %u:%u is %s: take it out of the configuration before erasing "
+		    "it",
+		    d->enclosure, d->slot, d->dg >= 0 ? "a member of a disk group" : "a hot spare");
+	if (d->unusable[0] && !force)
+		return rcl_fail(
+		    err, RCL_NEED_FORCE,
+		    "drive %u:%u is in use (%s): an erase destroys it; repeat with force",
+		    d->enclosure, d->slot, d->unusable);
+	return RCL_OK;
+}
+
+/* What refuses a START of @req on the open drive. */
+static enum rcl_status check_start(const struct drive_io *io, const struct rcl_task_request *req,
+                                   struct rcl_error *err)
+{
+	const char *name = rcl_task_kind_name(req->kind);
+	enum rcl_task_state state;
+	int percent;
+	enum rcl_status st;
+
+	if (req->kind == RCL_TASK_SELF_TEST && !has_self_test(&io->id))
+		return rcl_unsupported(err, "nvme", name,
+		                       "the drive has no Device Self-test command (OACS)");
+	if (req->kind == RCL_TASK_ERASE) {
+		if (!sanitize_methods(&io->id) && !(le16toh(io->id.oacs) & NVME_CTRL_OACS_FORMAT))
+			return rcl_unsupported(err, "nvme", name,
+			                       "the drive has neither sanitize (SANICAP) nor "
+			                       "Format NVM (OACS)");
+	}
+	st = drive_state(io, req->kind, &state, &percent, err);
+	if (!st && state == RCL_TASK_STATE_RUNNING)
+		return rcl_fail(err, RCL_NOT_ALLOWED,
+		                "a %s is already running on drive %u:%u (%d %%)", name,
+		                io->d->enclosure, io->d->slot, percent);
+	return st;
+}
+
+/*
+ * Open @req's drive; to @start an erase, refuse first, before any command,
+ * a drive whose data belongs to something else.
+ */
+static enum rcl_status open_for(const struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
+                                bool start, struct drive_io *io, struct rcl_error *err)
+{
+	if (req->kind == RCL_TASK_ERASE && start &&
+	    check_erasable(rcl_ctrl_find_drive(ctrl, &req->drive), req->force, err))
+		return err->status;
+	return drive_open(ctrl, req, io, err);
+}
+
+/* The firmware update is no task here: the request cannot say what to update. */
+static enum rcl_status no_fw_task(struct rcl_error *err)
+{
+	return rcl_unsupported(err, "nvme", "firmware update as a task",
+	                       "it needs an image file, a slot and a drive; "
+	                       "download it to the drive instead");
+}
+
+enum rcl_status rcl_nvme_task_check(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
+                                    struct rcl_error *err)
+{
+	struct drive_io io;
+	enum rcl_status st;
+
+	if (req->kind == RCL_TASK_FW_UPDATE)
+		return no_fw_task(err);
+	st = open_for(ctrl, req, true, &io, err);
+	if (st)
+		return st;
+	st = check_start(&io, req, err);
+	close(io.fd);
+	return st;
+}
+
+/* Erase: sanitize by the strongest method the drive has, else format with erase. */
+static enum rcl_status erase(const struct drive_io *io, struct rcl_error *err)
+{
+	static const enum rcl_nvme_sanitize order[] = {
+	    RCL_NVME_SANITIZE_CRYPTO, RCL_NVME_SANITIZE_BLOCK, RCL_NVME_SANITIZE_OVERWRITE};
+	static const uint32_t bits[] = {NVME_CTRL_SANICAP_CES, NVME_CTRL_SANICAP_BES,
+	                                NVME_CTRL_SANICAP_OWS};
+	struct nvme_id_ns ns;
+	uint32_t nsid;
+	enum rcl_status st;
+
+	for (size_t i = 0; i < 3; i++)
+		if (sanitize_methods(&io->id) & bits[i])
+			return rcl_nvme_sanitize(io->fd, &io->id, order[i], err);
+	if (rcl_nvme_get_nsid(io->fd, &nsid, err))
+		return rcl_fail(err, RCL_UNSUPPORTED,
+		                "drive %u:%u ('%s') is not a namespace, which a drive without "
+		                "sanitize needs to be erased by a format",
+		                io->d->enclosure, io->d->slot, io->d->path);
+	st = rcl_nvme_identify_ns(io->fd, nsid, &ns, err);
+	if (st)
+		return st;
+	/* FLBAS: the format in use, bits 3:0, and its upper bits 6:5. */
+	return rcl_nvme_format(io->fd, &io->id, nsid, (ns.flbas & 0xf) | ((ns.flbas >> 5) & 3) << 4,
+	                       NVME_FORMAT_SES_USER_DATA_ERASE, err);
+}
+
+static enum rcl_status act(const struct drive_io *io, const struct rcl_task_request *req,
+                           struct rcl_error *err)
+{
+	const char *name = rcl_task_kind_name(req->kind);
+	enum rcl_task_state state;
+	int percent;
+	enum rcl_status st;
+
+	switch (req->action) {
+	case RCL_TASK_ACTION_START:
+		st = check_start(io, req, err);
+		if (st)
+			return st;
+		if (req->kind == RCL_TASK_ERASE)
+			return erase(io, err);
+		return rcl_nvme_self_test(io->fd, &io->id, NVME_NSID_ALL, NVME_DST_STC_SHORT, err);
+	case RCL_TASK_ACTION_STOP:
+		if (req->kind == RCL_TASK_ERASE)
+			return rcl_fail(err, RCL_NOT_ALLOWED,
+			                "an erase of drive %u:%u cannot be stopped: NVMe drives "
+			                "finish a sanitize or format once started",
+			                io->d->enclosure, io->d->slot);
+		st = drive_state(io, req->kind, &state, &percent, err);
+		if (!st && state != RCL_TASK_STATE_RUNNING)
+			return rcl_fail(err, RCL_NOT_ALLOWED, "no %s is running on drive %u:%u",
+			                name, io->d->enclosure, io->d->slot);
+		return st ? st
+		          : rcl_nvme_self_test(io->fd, &io->id, NVME_NSID_ALL, NVME_DST_STC_ABORT,
+		                               err);
+	case RCL_TASK_ACTION_PAUSE:
+	case RCL_TASK_ACTION_RESUME:
+		break;
+	}
+	return rcl_fail(err, RCL_NOT_ALLOWED,
+	                "a %s of drive %u:%u cannot be paused or resumed: NVMe has no such command",
+	                name, io->d->enclosure, io->d->slot);
+}
+
+enum rcl_status rcl_nvme_task(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
+                              struct rcl_error *err)
+{
+	struct drive_io io;
+	enum rcl_status st;
+
+	if (req->kind == RCL_TASK_FW_UPDATE)
+		return no_fw_task(err);
+	st = open_for(ctrl, req, req->action == RCL_TASK_ACTION_START, &io, err);
+	if (st)
+		return st;
+	st = act(&io, req, err);
+	close(io.fd);
+	return st;
+}
+
+enum rcl_status rcl_nvme_task_progress(const struct rcl_ctrl *ctrl,
+                                       const struct rcl_task_request *req,
+                                       struct rcl_task_progress *out, struct rcl_error *err)
+{
+	struct drive_io io;
+	enum rcl_status st;
+
+	/* A firmware download ends before its command returns: none is ever under way. */
+	if (req->kind == RCL_TASK_FW_UPDATE) {
+		out->state = RCL_TASK_STATE_STOPPED;
+		return RCL_OK;
+	}
+	st = drive_open(ctrl, req, &io, err);
+	if (st)
+		return st;
+	st = drive_state(&io, req->kind, &out->state, &out->percent, err);
+	close(io.fd);
+	return st;
+}
