@@ -160,10 +160,12 @@ extern const size_t cli_part_command_count;
  */
 const struct cmd_spec *cli_part_command(size_t i);
 
-/* VD policy choices, in the order of enum rcl_write/read/access_policy. */
+/* VD policy choices, in the order of enum rcl_write/read/access/disk_cache/io_policy. */
 extern const char *const grammar_write_policies[];
 extern const char *const grammar_read_policies[];
 extern const char *const grammar_access_policies[];
+extern const char *const grammar_disk_cache_policies[];
+extern const char *const grammar_io_policies[];
 
 /* Word aliases: StorCLI treats each pair as one word. */
 const char *grammar_canonical_word(const char *word);

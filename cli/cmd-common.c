@@ -104,11 +104,11 @@ bool drive_in_group(const struct rcl_drive *drive)
 	}
 }
 
-/* "RWTD": read (R|NR), write (WT|WB|AWB), I/O (always D: no controller cache). */
+/* "RWTD": read (R|NR), write (WT|WB|AWB), I/O (C|D). */
 static void add_cache(struct rcl_node *row, const struct rcl_vd *vd)
 {
-	rcl_node_add_strf(row, "Cache", "%s%sD", vd->read == RCL_READ_AHEAD ? "R" : "NR",
-	                  rcl_write_policy_name(vd->write));
+	rcl_node_add_strf(row, "Cache", "%s%s%s", vd->read == RCL_READ_AHEAD ? "R" : "NR",
+	                  rcl_write_policy_name(vd->write), vd->io == RCL_IO_CACHED ? "C" : "D");
 }
 
 /*
@@ -128,8 +128,10 @@ static bool shown_consistent(const struct rcl_ctrl *ctrl, const struct rcl_vd *v
 
 void add_vd_row(struct rcl_node *table, const struct rcl_ctrl *ctrl, const struct rcl_vd *vd)
 {
-	static const char *const access[] = {
-	    [RCL_ACCESS_RW] = "RW", [RCL_ACCESS_RO] = "RO", [RCL_ACCESS_BLOCKED] = "B"};
+	static const char *const access[] = {[RCL_ACCESS_RW] = "RW",
+	                                     [RCL_ACCESS_RO] = "RO",
+	                                     [RCL_ACCESS_BLOCKED] = "B",
+	                                     [RCL_ACCESS_REMOVED_BLOCKED] = "RmvBlkd"};
 	struct rcl_node *row = rcl_node_add_object(table, NULL);
 
 	rcl_node_add_strf(row, "DG/VD", "%u/%u", vd->dg, vd->id);

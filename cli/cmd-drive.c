@@ -133,6 +133,34 @@ static size_t enclosure_position(const struct rcl_ctrl *ctrl, const struct rcl_d
 	return i;
 }
 
+/*
+ * A hot spare's "<name> Hot Spare Information", as StorCLI prints it after
+ * the detailed information: its kind, flags and, dedicated, its groups.
+ */
+static void add_spare_info(struct rcl_node *data, const struct rcl_drive *drive, const char *name)
+{
+	struct rcl_buf key = RCL_BUF_INIT, dgs = RCL_BUF_INIT;
+	struct rcl_node *info;
+
+	rcl_buf_addf(&key, "%s Hot Spare Information", name);
+	info = rcl_node_add_object(data, key.buf);
+	rcl_node_add_str(info, "Type",
+	                 drive->state == RCL_PD_DHS ? "Dedicated Hot Spare" : "Global Hot Spare");
+	rcl_node_add_str(info, "Enclosure Affinity",
+	                 drive->spare_flags & RCL_SPARE_ENCL_AFFINITY ? "Yes" : "No");
+	rcl_node_add_str(info, "Revertible",
+	                 drive->spare_flags & RCL_SPARE_NONREVERTIBLE ? "No" : "Yes");
+	for (unsigned id = 0; id < RCL_MAX_DGS; id++)
+		if (drive->spare_dgs & (1u << id))
+			rcl_buf_addf(&dgs, "%s%u", dgs.len ? ", " : "", id);
+	if (drive->state == RCL_PD_DHS)
+		rcl_node_add_str(info, "Dedicated Array(s)", dgs.len ? dgs.buf : "-");
+	if (key.oom || dgs.oom)
+		rcl_node_set_oom(data);
+	rcl_buf_release(&key);
+	rcl_buf_release(&dgs);
+}
+
 static void add_drive_detail(struct rcl_node *data, const struct rcl_ctrl *owner,
                              const struct rcl_drive *drive, bool compat)
 {
@@ -241,6 +269,8 @@ static void add_drive_detail(struct rcl_node *data, const struct rcl_ctrl *owner
 	add_port(section, drive, compat);
 	/* The drive's SCSI INQUIRY or ATA IDENTIFY data: a file or raw device gives none. */
 	rcl_node_add_str(detail, "Inquiry Data", "NA");
+	if (spare)
+		add_spare_info(data, drive, name.buf);
 	if (key.oom)
 		rcl_node_set_oom(data);
 	rcl_buf_release(&key);
@@ -392,8 +422,11 @@ static enum rcl_status add_spare(struct cmd_ctx *c, const struct rcl_drive_ref *
 
 	if (st)
 		return st;
-	return rcl_ctrl_add_hotspare(c->ctrl, ref, dgs, count, cmd_value(c->args, "force") != NULL,
-	                             err);
+	return rcl_ctrl_add_hotspare(
+	    c->ctrl, ref, dgs, count,
+	    (cmd_value(c->args, "enclaffinity") ? RCL_SPARE_ENCL_AFFINITY : 0) |
+	        (cmd_value(c->args, "nonrevertible") ? RCL_SPARE_NONREVERTIBLE : 0),
+	    cmd_value(c->args, "force") != NULL, err);
 }
 
 static enum rcl_status delete_spare(struct cmd_ctx *c, const struct rcl_drive_ref *ref,

@@ -160,6 +160,10 @@ static enum rcl_status read_vd_options(const struct cmd_args *a, const struct rc
 	                                         (int)caps->default_write);
 	p->read = (enum rcl_read_policy)policy(grammar_read_policies, cmd_value(a, "rdcache"),
 	                                       (int)caps->default_read);
+	p->disk_cache = (enum rcl_disk_cache_policy)policy(
+	    grammar_disk_cache_policies, cmd_value(a, "pdcache"), RCL_DISK_CACHE_DEFAULT);
+	p->io = (enum rcl_io_policy)policy(grammar_io_policies, cmd_value(a, "iopolicy"),
+	                                   RCL_IO_DIRECT);
 	p->force = cmd_value(a, "force") != NULL;
 	if (parse_size(cmd_value(a, "size"), &p->bytes, err))
 		return err->status;
@@ -267,6 +271,9 @@ static void add_vd_properties(struct rcl_node *props, const struct rcl_ctrl *ctr
 	static const char *const writes[] = {[RCL_WRITE_THROUGH] = "WriteThrough",
 	                                     [RCL_WRITE_BACK] = "WriteBack",
 	                                     [RCL_WRITE_BACK_ALWAYS] = "Always WriteBack"};
+	static const char *const disk_caches[] = {[RCL_DISK_CACHE_DEFAULT] = "Disk's Default",
+	                                          [RCL_DISK_CACHE_ON] = "Enabled",
+	                                          [RCL_DISK_CACHE_OFF] = "Disabled"};
 	struct tm tm;
 	char date[16], clock[16];
 
@@ -281,7 +288,7 @@ static void add_vd_properties(struct rcl_node *props, const struct rcl_ctrl *ctr
 	rcl_node_add_int(props, "Span Depth", vd->spans);
 	rcl_node_add_int(props, "Number of Drives Per Span", vd->drives_per_span);
 	rcl_node_add_str(props, "Write Cache(initial setting)", writes[vd->write]);
-	rcl_node_add_str(props, "Disk Cache Policy", "Disk's Default");
+	rcl_node_add_str(props, "Disk Cache Policy", disk_caches[vd->disk_cache]);
 	rcl_node_add_str(props, "Encryption", "None");
 	describe_vd_tasks(ctrl, vd, &ops);
 	if (ops.oom)
@@ -410,15 +417,18 @@ enum rcl_status cmd_vd_set(struct cmd_ctx *c, struct rcl_error *err)
 	    .write = policy(grammar_write_policies, cmd_value(a, "wrcache"), -1),
 	    .read = policy(grammar_read_policies, cmd_value(a, "rdcache"), -1),
 	    .access = policy(grammar_access_policies, cmd_value(a, "accesspolicy"), -1),
+	    .disk_cache = policy(grammar_disk_cache_policies, cmd_value(a, "pdcache"), -1),
+	    .io = policy(grammar_io_policies, cmd_value(a, "iopolicy"), -1),
 	};
 	unsigned ids[RCL_MAX_VDS];
 	enum rcl_status st = check_named(c, false, err);
 	size_t n = selected_vds(c, ids);
 
-	if (!st && !props.name && props.write < 0 && props.read < 0 && props.access < 0)
+	if (!st && !props.name && props.write < 0 && props.read < 0 && props.access < 0 &&
+	    props.disk_cache < 0 && props.io < 0)
 		st = rcl_fail(err, RCL_INVALID_COMMAND,
-		              "nothing to set: give name=, wrcache=, rdcache= or accesspolicy=, as "
-		              "in: %s",
+		              "nothing to set: give name=, wrcache=, rdcache=, accesspolicy=, "
+		              "pdcache= or iopolicy=, as in: %s",
 		              a->cmd->example);
 	if (!st && !n)
 		st = rcl_fail(err, RCL_NOT_FOUND, "no virtual drives to change on /c%u",

@@ -34,7 +34,9 @@ static const char *const raid_level_aliases[] = {
 /* clang-format on */
 const char *const grammar_write_policies[] = {"wt", "wb", "awb", NULL};
 const char *const grammar_read_policies[] = {"ra", "nora", NULL};
-const char *const grammar_access_policies[] = {"rw", "ro", "blocked", NULL};
+const char *const grammar_access_policies[] = {"rw", "ro", "blocked", "rmvblkd", NULL};
+const char *const grammar_disk_cache_policies[] = {"default", "on", "off", NULL};
+const char *const grammar_io_policies[] = {"direct", "cached", NULL};
 /* "remaining" is newer StorCLI's spelling of "all". */
 static const char *const size_words[] = {"all", "remaining", NULL};
 static const char *const on_off[] = {"on", "off", NULL};
@@ -227,6 +229,17 @@ const struct cmd_spec cli_commands[] = {
 				 .choices = grammar_read_policies,
 				 .bare = OPT_BARE_SHOWN,
 				 .help = "read policy: read ahead (the default) or none"},
+				{.name = "iopolicy",
+				 .type = OPT_ENUM,
+				 .choices = grammar_io_policies,
+				 .bare = OPT_BARE_SHOWN,
+				 .help = "I/O policy: direct (the default) or cached; a soft controller "
+				         "reads from the members either way"},
+				{.name = "pdcache",
+				 .type = OPT_ENUM,
+				 .choices = grammar_disk_cache_policies,
+				 .help = "the members' write caches: as the drives have them (the default), "
+				         "on, or off (each member write durable before it completes)"},
 				{.name = "spares",
 				 .type = OPT_STRING,
 				 .help = "unconfigured drives to make dedicated hot spares, as drives="},
@@ -743,6 +756,12 @@ const struct cmd_spec cli_commands[] = {
 				{.name = "dgs",
 				 .type = OPT_STRING,
 				 .help = "the disk groups a dedicated spare serves (dgs=0 or dgs=0,1); without it the spare is global"},
+				{.name = "enclaffinity",
+				 .type = OPT_FLAG,
+				 .help = "replace only drives in the spare's own enclosure"},
+				{.name = "nonrevertible",
+				 .type = OPT_FLAG,
+				 .help = "stay in the group once it replaced a drive (no copyback to a new drive in the old slot)"},
 				{.name = "force",
 				 .type = OPT_FLAG,
 				 .help = "use a drive even if it holds a file system or partition table"},
@@ -939,7 +958,20 @@ const struct cmd_spec cli_commands[] = {
 				{.name = "accesspolicy",
 				 .type = OPT_ENUM,
 				 .choices = grammar_access_policies,
-				 .help = "host access: read-write, read-only, or blocked",
+				 .help = "host access: read-write, read-only, blocked, or blocked and "
+				         "removed from the host (no export)",
+				 .settings = SETTING(VD_POLICY)},
+				{.name = "pdcache",
+				 .type = OPT_ENUM,
+				 .choices = grammar_disk_cache_policies,
+				 .help = "the members' write caches: as the drives have them, on, or off "
+				         "(each member write durable before it completes)",
+				 .settings = SETTING(VD_POLICY)},
+				{.name = "iopolicy",
+				 .type = OPT_ENUM,
+				 .choices = grammar_io_policies,
+				 .help = "I/O policy: direct or cached (a soft controller reads from the "
+				         "members either way)",
 				 .settings = SETTING(VD_POLICY)},
 			},
 	},
@@ -1296,8 +1328,6 @@ const struct part_form cli_part_forms[] = {
     PART_FORM(OBJ_VD, "set unmap", FIRMWARE),
     PART_FORM(OBJ_VD, "show unmap", FIRMWARE),
     PART_FORM(OBJ_VD, "set cbsize", FIRMWARE),
-    PART_FORM(OBJ_VD, "set iopolicy", FIRMWARE),
-    PART_FORM(OBJ_VD, "set pdcache", FIRMWARE),
     PART_FORM(OBJ_VD, "set hostaccess", FIRMWARE),
     PART_FORM(OBJ_VD, "set ds", FIRMWARE),
     PART_FORM(OBJ_VD, "set autobgi", FIRMWARE),

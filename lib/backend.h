@@ -202,8 +202,8 @@ struct rcl_backend_ops {
 	enum rcl_status (*set_vd)(struct rcl_ctrl *ctrl, unsigned vd,
 	                          const struct rcl_vd_props *props, struct rcl_error *err);
 	enum rcl_status (*add_hotspare)(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
-	                                const unsigned *dgs, size_t dg_count, bool force,
-	                                struct rcl_error *err);
+	                                const unsigned *dgs, size_t dg_count, unsigned flags,
+	                                bool force, struct rcl_error *err);
 	enum rcl_status (*delete_hotspare)(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
 	                                   struct rcl_error *err);
 	enum rcl_status (*set_locate)(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,

@@ -41,8 +41,8 @@ enum rcl_status rcl_drive_check_usable(const struct rcl_ctrl *ctrl, const struct
 }
 
 enum rcl_status rcl_ctrl_add_hotspare(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
-                                      const unsigned *dgs, size_t dg_count, bool force,
-                                      struct rcl_error *err)
+                                      const unsigned *dgs, size_t dg_count, unsigned flags,
+                                      bool force, struct rcl_error *err)
 {
 	const struct rcl_drive *d;
 	size_t spares = 0;
@@ -66,7 +66,8 @@ enum rcl_status rcl_ctrl_add_hotspare(struct rcl_ctrl *ctrl, const struct rcl_dr
 		return rcl_fail(err, RCL_NOT_ALLOWED,
 		                "/c%u already has %d hot spares, the most it takes", ctrl->entry.id,
 		                RCL_MAX_HOT_SPARES);
-	st = RCL_OP(ctrl, add_hotspare, "adding a hot spare", err, ref, dgs, dg_count, force);
+	st =
+	    RCL_OP(ctrl, add_hotspare, "adding a hot spare", err, ref, dgs, dg_count, flags, force);
 	if (!st)
 		(void)rcl_event_record(ctrl, RCL_EVENT_HOTSPARE_ADDED, NULL,
 		                       "Drive /c%u/e%u/s%u is now a %s hot spare", ctrl->entry.id,

@@ -369,6 +369,9 @@ struct rcl_attr {
  *		and dedicated spares), or -1.
  * @span, @row:	its place in the disk group (members only): span (array)
  *		index and position inside the span, as TOPOLOGY shows them.
+ * @spare_dgs:	a dedicated spare's groups, a bit per group id (ids are
+ *		below RCL_MAX_DGS, 32); 0 otherwise.
+ * @spare_flags: a hot spare's RCL_SPARE_* flags.
  */
 struct rcl_drive {
 	unsigned enclosure;
@@ -378,6 +381,8 @@ struct rcl_drive {
 	int dg;
 	unsigned span;
 	unsigned row;
+	uint32_t spare_dgs;
+	unsigned spare_flags;
 	enum rcl_drive_kind kind;
 	bool present;
 	uint64_t raw_bytes;
@@ -610,12 +615,29 @@ enum rcl_access_policy {
 	RCL_ACCESS_RW,
 	RCL_ACCESS_RO,
 	RCL_ACCESS_BLOCKED,
+	RCL_ACCESS_REMOVED_BLOCKED, /* RmvBlkd: blocked, and withdrawn from the host */
+};
+/* The members' own write caches ("pdcache"): left as the drives have them, or set. */
+enum rcl_disk_cache_policy {
+	RCL_DISK_CACHE_DEFAULT, /* the drives' own setting */
+	RCL_DISK_CACHE_ON,
+	RCL_DISK_CACHE_OFF, /* a member write is durable before it completes */
+};
+/* Whether reads may be served from the controller's cache ("iopolicy"). */
+enum rcl_io_policy {
+	RCL_IO_DIRECT,
+	RCL_IO_CACHED,
 };
 
-/* The policies' names: "WT", "WB", "AWB"; "RA", "NoRA"; "RW", "RO", "Blocked". */
+/*
+ * The policies' names: "WT", "WB", "AWB"; "RA", "NoRA"; "RW", "RO",
+ * "Blocked", "RmvBlkd"; "Default", "On", "Off"; "Direct", "Cached".
+ */
 const char *rcl_write_policy_name(enum rcl_write_policy policy);
 const char *rcl_read_policy_name(enum rcl_read_policy policy);
 const char *rcl_access_policy_name(enum rcl_access_policy policy);
+const char *rcl_disk_cache_policy_name(enum rcl_disk_cache_policy policy);
+const char *rcl_io_policy_name(enum rcl_io_policy policy);
 /* Parsers for those names, case-insensitive. Return: RCL_OK or RCL_INVALID_PARAM. */
 enum rcl_status rcl_write_policy_parse(const char *text, enum rcl_write_policy *policy,
                                        struct rcl_error *err);
@@ -623,6 +645,10 @@ enum rcl_status rcl_read_policy_parse(const char *text, enum rcl_read_policy *po
                                       struct rcl_error *err);
 enum rcl_status rcl_access_policy_parse(const char *text, enum rcl_access_policy *policy,
                                         struct rcl_error *err);
+enum rcl_status rcl_disk_cache_policy_parse(const char *text, enum rcl_disk_cache_policy *policy,
+                                            struct rcl_error *err);
+enum rcl_status rcl_io_policy_parse(const char *text, enum rcl_io_policy *policy,
+                                    struct rcl_error *err);
 
 /**
  * struct rcl_vd - one virtual drive.
@@ -646,6 +672,8 @@ struct rcl_vd {
 	enum rcl_write_policy write;
 	enum rcl_read_policy read;
 	enum rcl_access_policy access;
+	enum rcl_disk_cache_policy disk_cache;
+	enum rcl_io_policy io;
 	bool consistent;
 	char uuid[40];
 	time_t created;
@@ -694,6 +722,7 @@ struct rcl_drive_ref {
  *		in one span for RAID0/1/5/6, 2 for RAID10).
  * @bytes:	capacity; 0 means all the group's free space.
  * @strip_kib:	0 means 64.
+ * @disk_cache, @io: "pdcache=", "direct|cached" (0: Default, Direct).
  * @spares:	drives to make dedicated hot spares of the new group.
  * @force:	create even if a member holds data (a file system signature).
  */
@@ -707,6 +736,8 @@ struct rcl_vd_params {
 	unsigned strip_kib;
 	enum rcl_write_policy write;
 	enum rcl_read_policy read;
+	enum rcl_disk_cache_policy disk_cache;
+	enum rcl_io_policy io;
 	const struct rcl_drive_ref *spares;
 	size_t spare_count;
 	bool force;
@@ -741,11 +772,22 @@ enum rcl_status rcl_ctrl_create_vd(struct rcl_ctrl *ctrl, struct rcl_vd_params *
 enum rcl_status rcl_ctrl_delete_vd(struct rcl_ctrl *ctrl, unsigned vd, bool force,
                                    struct rcl_error *err);
 
+/*
+ * How a hot spare serves ("add hotsparedrive" words), struct rcl_drive's
+ * @spare_flags.
+ */
+enum {
+	RCL_SPARE_ENCL_AFFINITY =
+	    1 << 0, /* enclaffinity: replaces drives of its own enclosure only */
+	RCL_SPARE_NONREVERTIBLE = 1 << 1, /* nonrevertible: stays a member, no copyback */
+};
+
 /**
  * rcl_ctrl_add_hotspare() - make unconfigured good drive @ref a hot spare,
  * recorded in the controller's configuration so that it stays one when the
  * drives move: a global one (state GHS) when @dg_count is 0, else one
- * dedicated to the disk groups @dgs (state DHS, its dg the first group's). Without @force a drive
+ * dedicated to the disk groups @dgs (state DHS, its dg the first group's), serving as @flags
+ * (RCL_SPARE_*) say. Without @force a drive
  * holding a file system or partition table is refused (RCL_NEED_FORCE). Requires an exclusive lock.
  * Return: RCL_OK; RCL_NOT_FOUND (no such drive or group); RCL_NOT_ALLOWED (missing, foreign, not
  * unconfigured good, RCL_MAX_HOT_SPARES spares already, a RAID0 group); RCL_INVALID_PARAM (a group
@@ -753,8 +795,8 @@ enum rcl_status rcl_ctrl_delete_vd(struct rcl_ctrl *ctrl, unsigned vd, bool forc
  * RCL_UNSUPPORTED; RCL_SYSTEM, RCL_NOMEM. Nothing changes on failure.
  */
 enum rcl_status rcl_ctrl_add_hotspare(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
-                                      const unsigned *dgs, size_t dg_count, bool force,
-                                      struct rcl_error *err);
+                                      const unsigned *dgs, size_t dg_count, unsigned flags,
+                                      bool force, struct rcl_error *err);
 
 /**
  * rcl_ctrl_delete_hotspare() - make hot spare @ref (global or dedicated)
@@ -850,9 +892,11 @@ enum rcl_status rcl_ctrl_set_drive_state(struct rcl_ctrl *ctrl, const struct rcl
  */
 struct rcl_vd_props {
 	const char *name;
-	int write;  /* enum rcl_write_policy, or -1 */
-	int read;   /* enum rcl_read_policy, or -1 */
-	int access; /* enum rcl_access_policy, or -1 */
+	int write;      /* enum rcl_write_policy, or -1 */
+	int read;       /* enum rcl_read_policy, or -1 */
+	int access;     /* enum rcl_access_policy, or -1 */
+	int disk_cache; /* enum rcl_disk_cache_policy, or -1 */
+	int io;         /* enum rcl_io_policy, or -1 */
 };
 
 enum rcl_status rcl_ctrl_set_vd(struct rcl_ctrl *ctrl, unsigned vd,

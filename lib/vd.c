@@ -46,6 +46,16 @@ static const char *const access_policy_names[] = {
     [RCL_ACCESS_RW] = "RW",
     [RCL_ACCESS_RO] = "RO",
     [RCL_ACCESS_BLOCKED] = "Blocked",
+    [RCL_ACCESS_REMOVED_BLOCKED] = "RmvBlkd",
+};
+static const char *const disk_cache_policy_names[] = {
+    [RCL_DISK_CACHE_DEFAULT] = "Default",
+    [RCL_DISK_CACHE_ON] = "On",
+    [RCL_DISK_CACHE_OFF] = "Off",
+};
+static const char *const io_policy_names[] = {
+    [RCL_IO_DIRECT] = "Direct",
+    [RCL_IO_CACHED] = "Cached",
 };
 
 #define NAME_OF(names, value)                                                                      \
@@ -66,6 +76,16 @@ const char *rcl_access_policy_name(enum rcl_access_policy policy)
 	return NAME_OF(access_policy_names, policy);
 }
 
+const char *rcl_disk_cache_policy_name(enum rcl_disk_cache_policy policy)
+{
+	return NAME_OF(disk_cache_policy_names, policy);
+}
+
+const char *rcl_io_policy_name(enum rcl_io_policy policy)
+{
+	return NAME_OF(io_policy_names, policy);
+}
+
 /* The index of @text among @names (case-insensitive), or a failure naming @what. */
 static enum rcl_status parse_name(const char *text, const char *const *names, size_t count,
                                   const char *what, int *index, struct rcl_error *err)
@@ -78,43 +98,49 @@ static enum rcl_status parse_name(const char *text, const char *const *names, si
 	return rcl_fail(err, RCL_INVALID_PARAM, "unknown %s policy '%s'", what, text);
 }
 
+/* @text's index among @names into *@out, an enum of @names' type. */
+#define PARSE_POLICY(text, names, what, out, err)                                                  \
+	parse_policy(text, names, sizeof(names) / sizeof((names)[0]), what, (int *)(out), err)
+
+static enum rcl_status parse_policy(const char *text, const char *const *names, size_t count,
+                                    const char *what, int *out, struct rcl_error *err)
+{
+	int index = 0;
+	enum rcl_status st = parse_name(text, names, count, what, &index, err);
+
+	if (!st)
+		*out = index;
+	return st;
+}
+
 enum rcl_status rcl_write_policy_parse(const char *text, enum rcl_write_policy *policy,
                                        struct rcl_error *err)
 {
-	int index = 0;
-	enum rcl_status st = parse_name(text, write_policy_names,
-	                                sizeof(write_policy_names) / sizeof(write_policy_names[0]),
-	                                "write", &index, err);
-
-	if (!st)
-		*policy = index;
-	return st;
+	return PARSE_POLICY(text, write_policy_names, "write", policy, err);
 }
 
 enum rcl_status rcl_read_policy_parse(const char *text, enum rcl_read_policy *policy,
                                       struct rcl_error *err)
 {
-	int index = 0;
-	enum rcl_status st = parse_name(text, read_policy_names,
-	                                sizeof(read_policy_names) / sizeof(read_policy_names[0]),
-	                                "read", &index, err);
-
-	if (!st)
-		*policy = index;
-	return st;
+	return PARSE_POLICY(text, read_policy_names, "read", policy, err);
 }
 
 enum rcl_status rcl_access_policy_parse(const char *text, enum rcl_access_policy *policy,
                                         struct rcl_error *err)
 {
-	int index = 0;
-	enum rcl_status st = parse_name(
-	    text, access_policy_names, sizeof(access_policy_names) / sizeof(access_policy_names[0]),
-	    "access", &index, err);
+	return PARSE_POLICY(text, access_policy_names, "access", policy, err);
+}
 
-	if (!st)
-		*policy = index;
-	return st;
+enum rcl_status rcl_disk_cache_policy_parse(const char *text, enum rcl_disk_cache_policy *policy,
+                                            struct rcl_error *err)
+{
+	return PARSE_POLICY(text, disk_cache_policy_names, "disk cache", policy, err);
+}
+
+enum rcl_status rcl_io_policy_parse(const char *text, enum rcl_io_policy *policy,
+                                    struct rcl_error *err)
+{
+	return PARSE_POLICY(text, io_policy_names, "I/O", policy, err);
 }
 
 enum rcl_status rcl_raid_level_parse(const char *text, enum rcl_raid_level *level,
@@ -557,6 +583,10 @@ static void describe_props(struct rcl_buf *sb, const struct rcl_vd_props *props)
 		rcl_buf_addf(sb, ", rdcache=%s", rcl_read_policy_name(props->read));
 	if (props->access >= 0)
 		rcl_buf_addf(sb, ", accesspolicy=%s", rcl_access_policy_name(props->access));
+	if (props->disk_cache >= 0)
+		rcl_buf_addf(sb, ", pdcache=%s", rcl_disk_cache_policy_name(props->disk_cache));
+	if (props->io >= 0)
+		rcl_buf_addf(sb, ", iopolicy=%s", rcl_io_policy_name(props->io));
 }
 
 enum rcl_status rcl_ctrl_set_vd(struct rcl_ctrl *ctrl, unsigned vd,
@@ -570,8 +600,13 @@ enum rcl_status rcl_ctrl_set_vd(struct rcl_ctrl *ctrl, unsigned vd,
 		st = rcl_fail(err, RCL_INVALID_PARAM, "unknown write policy %d", props->write);
 	if (!st && props->read > RCL_NO_READ_AHEAD)
 		st = rcl_fail(err, RCL_INVALID_PARAM, "unknown read policy %d", props->read);
-	if (!st && props->access > RCL_ACCESS_BLOCKED)
+	if (!st && props->access > RCL_ACCESS_REMOVED_BLOCKED)
 		st = rcl_fail(err, RCL_INVALID_PARAM, "unknown access policy %d", props->access);
+	if (!st && props->disk_cache > RCL_DISK_CACHE_OFF)
+		st = rcl_fail(err, RCL_INVALID_PARAM, "unknown disk cache policy %d",
+		              props->disk_cache);
+	if (!st && props->io > RCL_IO_CACHED)
+		st = rcl_fail(err, RCL_INVALID_PARAM, "unknown I/O policy %d", props->io);
 	if (!st)
 		st = RCL_OP(ctrl, set_vd, "changing a virtual drive's properties", err, vd, props);
 	if (!st) {

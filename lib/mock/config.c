@@ -91,6 +91,7 @@ static json_object *drive_obj(json_object *root, const struct rcl_drive_ref *ref
 static void set_state(json_object *d, enum rcl_pd_state state, int dg)
 {
 	set_str(d, "state", rcl_pd_state_abbrev(state));
+	json_object_object_del(d, "spare_flags");
 	if (dg >= 0) {
 		set_int(d, "dg", dg);
 		return;
@@ -167,6 +168,8 @@ enum rcl_status rcl_mock_create_vd(struct rcl_ctrl *ctrl, const struct rcl_vd_pa
 	set_int(v, "strip_kib", params->level == RCL_RAID1 ? 0 : params->strip_kib);
 	set_str(v, "write", rcl_write_policy_name(params->write));
 	set_str(v, "read", rcl_read_policy_name(params->read));
+	set_str(v, "pdcache", rcl_disk_cache_policy_name(params->disk_cache));
+	set_str(v, "io", rcl_io_policy_name(params->io));
 	set_int(v, "created", (int64_t)time(NULL));
 	json_object_array_add(list_of(next, "vds"), v);
 	for (size_t i = 0; i < params->spare_count; i++)
@@ -220,6 +223,10 @@ enum rcl_status rcl_mock_set_vd(struct rcl_ctrl *ctrl, unsigned vd,
 		set_str(v, "read", rcl_read_policy_name(props->read));
 	if (props->access >= 0)
 		set_str(v, "access", rcl_access_policy_name(props->access));
+	if (props->disk_cache >= 0)
+		set_str(v, "pdcache", rcl_disk_cache_policy_name(props->disk_cache));
+	if (props->io >= 0)
+		set_str(v, "io", rcl_io_policy_name(props->io));
 	return rcl_mock_commit(ctrl, next, err);
 }
 
@@ -251,11 +258,11 @@ static enum rcl_status check_serves(const struct rcl_ctrl *ctrl, const struct rc
 }
 
 enum rcl_status rcl_mock_add_hotspare(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
-                                      const unsigned *dgs, size_t dg_count, bool force,
-                                      struct rcl_error *err)
+                                      const unsigned *dgs, size_t dg_count, unsigned flags,
+                                      bool force, struct rcl_error *err)
 {
 	enum rcl_status st = check_serves(ctrl, rcl_ctrl_find_drive(ctrl, ref), dgs, dg_count, err);
-	json_object *next;
+	json_object *next, *d;
 
 	(void)force;
 	if (st)
@@ -263,8 +270,9 @@ enum rcl_status rcl_mock_add_hotspare(struct rcl_ctrl *ctrl, const struct rcl_dr
 	next = edit_begin(ctrl, err);
 	if (!next)
 		return err->status;
-	set_state(drive_obj(next, ref), dg_count ? RCL_PD_DHS : RCL_PD_GHS,
-	          dg_count ? (int)dgs[0] : -1);
+	d = drive_obj(next, ref);
+	set_state(d, dg_count ? RCL_PD_DHS : RCL_PD_GHS, dg_count ? (int)dgs[0] : -1);
+	set_int(d, "spare_flags", flags);
 	return rcl_mock_commit(ctrl, next, err);
 }
 

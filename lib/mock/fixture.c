@@ -184,7 +184,9 @@ static const char *const level_names[] = {"RAID0",  "RAID1",  "RAID5", "RAID6",
                                           "RAID10", "RAID50", "RAID60"};
 static const char *const write_names[] = {"WT", "WB", "AWB"};
 static const char *const read_names[] = {"RA", "NoRA"};
-static const char *const access_names[] = {"RW", "RO", "Blocked"};
+static const char *const access_names[] = {"RW", "RO", "Blocked", "RmvBlkd"};
+static const char *const disk_cache_names[] = {"Default", "On", "Off"};
+static const char *const io_names[] = {"Direct", "Cached"};
 static const char *const backup_names[] = {"none", "bbu", "cachevault"};
 const char *const rcl_mock_task_names[RCL_TASK_KIND_COUNT] = {
     [RCL_TASK_NONE] = "none",
@@ -407,6 +409,8 @@ static void read_drive(struct reader *r, json_object *o, const char *w, struct r
 	d->device_id = get_uint(r, o, w, "device_id", 65535, true);
 	d->state = get_name(r, o, w, "state", states, COUNT(states), 0, true);
 	d->dg = (int)get_int(r, o, w, "dg", -1, RCL_MAX_DGS - 1, -1, false);
+	d->spare_flags = (unsigned)get_int(
+	    r, o, w, "spare_flags", 0, RCL_SPARE_ENCL_AFFINITY | RCL_SPARE_NONREVERTIBLE, 0, false);
 	d->span = get_uint(r, o, w, "span", RCL_MAX_SPANS - 1, false);
 	d->row = get_uint(r, o, w, "row", RCL_MAX_DRIVES_PER_SPAN - 1, false);
 	d->kind = RCL_DRIVE_BLOCK;
@@ -442,6 +446,8 @@ static void read_drive(struct reader *r, json_object *o, const char *w, struct r
 	if (d->dg < 0 && (d->state == RCL_PD_ONLINE || d->state == RCL_PD_OFFLINE ||
 	                  d->state == RCL_PD_REBUILD || d->state == RCL_PD_DHS))
 		fail(r, w, "dg", "is needed for a drive in state %s", states[d->state]);
+	if (d->state == RCL_PD_DHS && d->dg >= 0)
+		d->spare_dgs = 1u << d->dg;
 }
 
 static int cmp_drive(const void *a, const void *b)
@@ -569,6 +575,9 @@ static void read_vd(struct reader *r, json_object *o, const char *w, struct rcl_
 	v->read = get_name(r, o, w, "read", read_names, COUNT(read_names), ctrl->caps.default_read,
 	                   false);
 	v->access = get_name(r, o, w, "access", access_names, COUNT(access_names), 0, false);
+	v->disk_cache =
+	    get_name(r, o, w, "pdcache", disk_cache_names, COUNT(disk_cache_names), 0, false);
+	v->io = get_name(r, o, w, "io", io_names, COUNT(io_names), 0, false);
 	v->consistent = get_bool(r, o, w, "consistent", true);
 	v->created = (time_t)get_int(r, o, w, "created", 0, INT32_MAX, ctrl->info.created, false);
 	g = r->st ? NULL : dg_of(ctrl, v->dg);

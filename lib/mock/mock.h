@@ -69,8 +69,8 @@ enum rcl_status rcl_mock_delete_vd(struct rcl_ctrl *ctrl, unsigned vd, bool forc
 enum rcl_status rcl_mock_set_vd(struct rcl_ctrl *ctrl, unsigned vd,
                                 const struct rcl_vd_props *props, struct rcl_error *err);
 enum rcl_status rcl_mock_add_hotspare(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
-                                      const unsigned *dgs, size_t dg_count, bool force,
-                                      struct rcl_error *err);
+                                      const unsigned *dgs, size_t dg_count, unsigned flags,
+                                      bool force, struct rcl_error *err);
 enum rcl_status rcl_mock_delete_hotspare(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
                                          struct rcl_error *err);
 enum rcl_status rcl_mock_set_locate(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref, bool on,

@@ -798,6 +798,10 @@ START_TEST(test_refusals)
 	ck_assert(!rcl_soft_volume_update(f.vol, &copy, &err));
 	ck_assert_int_eq(rcl_soft_volume_read(f.vol, buf, 512, 0), -EPERM);
 	ck_assert_int_eq(rcl_soft_volume_write(f.vol, buf, 512, 0, 0), -EROFS);
+	copy.cfg.vds[0].access = RCL_ACCESS_REMOVED_BLOCKED;
+	ck_assert(!rcl_soft_volume_update(f.vol, &copy, &err));
+	ck_assert_int_eq(rcl_soft_volume_read(f.vol, buf, 512, 0), -EPERM);
+	ck_assert_int_eq(rcl_soft_volume_write(f.vol, buf, 512, 0, 0), -EROFS);
 	copy.cfg.vds[0].access = RCL_ACCESS_RW;
 	ck_assert(!rcl_soft_volume_update(f.vol, &copy, &err));
 	ck_assert_int_eq(rcl_soft_volume_write(f.vol, buf, 512, 0, 0), 0);
@@ -851,6 +855,50 @@ START_TEST(test_fua_flush)
 	ck_assert_int_eq(rcl_soft_volume_flush(f.vol), 0);
 	for (unsigned m = 0; m < members; m++)
 		ck_assert_uint_eq(atomic_load(&kinds_on[m][RCL_SOFT_OP_DATASYNC]), 1);
+	teardown(&f);
+}
+END_TEST
+
+/*
+ * pdcache=off: every member write is durable before the write returns,
+ * under write through and write back alike (the cache's own writes too);
+ * pdcache=on leaves them to the drives' caches until a flush.
+ */
+START_TEST(test_disk_cache_off)
+{
+	static const char *const policies[] = {"wt", "wb"};
+	struct rcl_soft_state copy;
+	struct rcl_error err = {0};
+	struct fixture f;
+	uint8_t buf[4096] = {1};
+	char extra[64];
+	unsigned plain = 0, durable = 0;
+
+	snprintf(extra, sizeof(extra), "pdcache=off wrcache=%s", policies[_i]);
+	setup(&f, "raid5", 4, extra);
+	ck_assert_int_eq(f.state->cfg.vds[0].disk_cache, RCL_DISK_CACHE_OFF);
+	memset(kinds_on, 0, sizeof(kinds_on));
+	rcl_soft_uring_set_fault(count_kinds_hook, NULL);
+	ck_assert_int_eq(rcl_soft_volume_write(f.vol, buf, sizeof(buf), 0, 0), 0);
+	ck_assert_int_eq(rcl_soft_volume_write(f.vol, buf, 3 * 64 * KIB, 3 * 64 * KIB, 0), 0);
+	/* Write back may hold the partial stripe: a flush writes it, durably too. */
+	ck_assert_int_eq(rcl_soft_volume_flush(f.vol), 0);
+	for (unsigned m = 0; m < f.members; m++) {
+		ck_assert_uint_eq(atomic_load(&kinds_on[m][RCL_SOFT_OP_WRITE]), 0);
+		durable += atomic_load(&kinds_on[m][RCL_SOFT_OP_WRITE_DURABLE]);
+	}
+	ck_assert_uint_ge(durable, 6); /* members 0 and 3, then the full stripe's four */
+
+	copy = *f.state;
+	copy.cfg.vds[0].disk_cache = RCL_DISK_CACHE_ON;
+	ck_assert(!rcl_soft_volume_update(f.vol, &copy, &err));
+	memset(kinds_on, 0, sizeof(kinds_on));
+	ck_assert_int_eq(rcl_soft_volume_write(f.vol, buf, 3 * 64 * KIB, 3 * 64 * KIB, 0), 0);
+	for (unsigned m = 0; m < f.members; m++) {
+		plain += atomic_load(&kinds_on[m][RCL_SOFT_OP_WRITE]);
+		ck_assert_uint_eq(atomic_load(&kinds_on[m][RCL_SOFT_OP_WRITE_DURABLE]), 0);
+	}
+	ck_assert_uint_eq(plain, 4);
 	teardown(&f);
 }
 END_TEST
@@ -1823,6 +1871,7 @@ int main(void)
 	tcase_add_test(rest, test_zero);
 	tcase_add_test(rest, test_refusals);
 	tcase_add_loop_test(rest, test_fua_flush, 0, 2);
+	tcase_add_loop_test(rest, test_disk_cache_off, 0, 2);
 	tcase_add_test(rest, test_bitmap);
 	tcase_add_test(rest, test_write_reads_no_readahead);
 	tcase_add_test(rest, test_reads_wait_together);

@@ -190,7 +190,7 @@ static enum rcl_status spare(struct rcl_ctx *ctx, unsigned slot, bool add, int d
 	struct rcl_ctrl *ctrl = open_ctrl(ctx);
 	const struct rcl_drive_ref ref = {252, slot};
 	const unsigned dgs[] = {(unsigned)dg};
-	enum rcl_status st = add ? rcl_ctrl_add_hotspare(ctrl, &ref, dgs, dg >= 0, false, err)
+	enum rcl_status st = add ? rcl_ctrl_add_hotspare(ctrl, &ref, dgs, dg >= 0, 0, false, err)
 	                         : rcl_ctrl_delete_hotspare(ctrl, &ref, err);
 
 	rcl_ctrl_close(ctrl);
@@ -203,7 +203,7 @@ static enum rcl_status shared_spare(struct rcl_ctx *ctx, unsigned slot, struct r
 	struct rcl_ctrl *ctrl = open_ctrl(ctx);
 	const struct rcl_drive_ref ref = {252, slot};
 	const unsigned dgs[] = {0, 1};
-	enum rcl_status st = rcl_ctrl_add_hotspare(ctrl, &ref, dgs, 2, false, err);
+	enum rcl_status st = rcl_ctrl_add_hotspare(ctrl, &ref, dgs, 2, 0, false, err);
 
 	rcl_ctrl_close(ctrl);
 	return st;
@@ -279,7 +279,8 @@ static void add_foreign(struct rcl_ctx *ctx, bool as_md)
 	for (size_t i = 0; i < 3; i++)
 		refs[i] = (struct rcl_drive_ref){252, f5[i]};
 	ck_assert_msg(!rcl_ctrl_create_vd(ctrl, &p, &vd, &err), "%s", err.msg);
-	ck_assert_msg(!rcl_ctrl_add_hotspare(ctrl, &spare3, NULL, 0, false, &err), "%s", err.msg);
+	ck_assert_msg(!rcl_ctrl_add_hotspare(ctrl, &spare3, NULL, 0, 0, false, &err), "%s",
+	              err.msg);
 	for (size_t i = 0; i < 4; i++)
 		snprintf(paths[i], sizeof(paths[i]), "%s", rcl_ctrl_drive(ctrl, i)->path);
 	ck_assert_msg(!rcl_ctrl_delete(ctrl, 0, &err), "%s", err.msg);

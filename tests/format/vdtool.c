@@ -137,7 +137,7 @@ static enum rcl_status spare(struct rcl_ctrl *ctrl, int argc, char **argv, struc
 	for (char *tok = argc > 1 ? strtok(argv[1], ",") : NULL; tok && n < RCL_MAX_DGS;
 	     tok = strtok(NULL, ","))
 		dgs[n++] = (unsigned)atoi(tok);
-	return rcl_ctrl_add_hotspare(ctrl, &ref, dgs, n, false, err);
+	return rcl_ctrl_add_hotspare(ctrl, &ref, dgs, n, 0, false, err);
 }
 
 /* state SLOT CHANGE [force]: CHANGE as rcl_drive_change_name() spells it. */
@@ -185,7 +185,7 @@ static enum rcl_status run(struct rcl_ctx *ctx, int argc, char **argv, struct rc
 		st = state(ctrl, argc - 1, argv + 1, err);
 	else if (!strcmp(cmd, "set") && argc == 3)
 		st = rcl_ctrl_set_vd(ctrl, (unsigned)atoi(argv[1]),
-		                     &(struct rcl_vd_props){argv[2], -1, -1, -1}, err);
+		                     &(struct rcl_vd_props){argv[2], -1, -1, -1, -1, -1}, err);
 	else if (strcmp(cmd, "show"))
 		st = rcl_fail(err, RCL_INVALID_COMMAND, "unknown command '%s'", cmd);
 	if (!st)

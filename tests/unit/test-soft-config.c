@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "soft/config/config.h"
+#include "soft/config/spare.h"
 #include "soft/format/record.h"
 #include "soft/format/signature.h"
 #include "unit.h"
@@ -20,6 +21,8 @@
  * Two groups: RAID5 (1 x 3) with two VDs, a dedicated spare (md device 3)
  * and member 1 offline, RAID50 (2 x 2) with one VD and member 2 being
  * rebuilt; a global spare, and one dedicated to both groups in the record.
+ * VD 2 has its disk caches off and cached I/O; the global spare has
+ * enclosure affinity, the md one is nonrevertible.
  */
 static struct rcl_soft_config *sample(void)
 {
@@ -87,13 +90,17 @@ static struct rcl_soft_config *sample(void)
 	ck_assert_int_eq(rcl_guid_random(&cfg->spares[1].uuid, &err), RCL_OK);
 	cfg->spares[1].slot = 22;
 	cfg->spare_dgs[1] = 1u << 0 | 1u << 3;
+	cfg->spare_flags[0] = RCL_SPARE_ENCL_AFFINITY;
 	cfg->spare_count = 2;
+	cfg->vds[2].disk_cache = RCL_DISK_CACHE_OFF;
+	cfg->vds[2].io = RCL_IO_CACHED;
 	cfg->dgs[0].members[1].state = RCL_SOFT_MEMBER_OFFLINE;
 	cfg->dgs[1].members[2].state = RCL_SOFT_MEMBER_REBUILD;
 	cfg->dgs[1].members[2].rebuilt_lba = 5000;
 	ck_assert_int_eq(rcl_guid_random(&cfg->dgs[0].spares[0].drive.uuid, &err), RCL_OK);
 	cfg->dgs[0].spares[0].drive.slot = 21;
 	cfg->dgs[0].spares[0].dev = 3;
+	cfg->dgs[0].spares[0].flags = RCL_SPARE_NONREVERTIBLE;
 	cfg->dgs[0].spare_count = 1;
 	return cfg;
 }
@@ -129,6 +136,7 @@ START_TEST(test_round_trip)
 	ck_assert_uint_eq(back->spare_count, 2);
 	ck_assert_mem_eq(back->spares, cfg->spares, sizeof(cfg->spares));
 	ck_assert_mem_eq(back->spare_dgs, cfg->spare_dgs, sizeof(cfg->spare_dgs));
+	ck_assert_mem_eq(back->spare_flags, cfg->spare_flags, sizeof(cfg->spare_flags));
 	for (size_t i = 0; i < cfg->dg_count; i++)
 		ck_assert_mem_eq(&back->dgs[i], &cfg->dgs[i], sizeof(cfg->dgs[i]));
 	for (size_t i = 0; i < cfg->vd_count; i++) {
@@ -139,7 +147,8 @@ START_TEST(test_round_trip)
 		                  a->first_lba == b->first_lba && a->last_lba == b->last_lba &&
 		                  a->bytes == b->bytes && a->strip_kib == b->strip_kib &&
 		                  a->write == b->write && a->read == b->read &&
-		                  a->access == b->access && a->consistent == b->consistent &&
+		                  a->access == b->access && a->disk_cache == b->disk_cache &&
+		                  a->io == b->io && a->consistent == b->consistent &&
 		                  a->created == b->created &&
 		                  !memcmp(a->span_uuids, b->span_uuids, sizeof(a->span_uuids)) &&
 		                  a->md_kept == b->md_kept && same_md(&a->md, &b->md),
@@ -218,6 +227,10 @@ START_TEST(test_refusals)
 	edited("\"name\":\"vd-0\"", "\"name\":\"a\\u0001\"");
 	edited("\"write\":\"AWB\"", "\"write\":\"XX\"");
 	edited("\"read\":\"NoRA\"", "\"read\":1");
+	edited("\"pdcache\":\"Off\"", "\"pdcache\":\"Sometimes\"");
+	edited("\"io\":\"Cached\"", "\"io\":true");
+	edited("\"enclaffinity\":true", "\"enclaffinity\":1");
+	edited("\"nonrevertible\":true", "\"nonrevertible\":\"yes\"");
 	edited("\"consistent\":false", "\"consistent\":0");
 	edited("\"strip_kib\":64", "\"strip_kib\":2048");
 	edited("\"slot\":0", "\"slot\":240");
@@ -672,6 +685,39 @@ START_TEST(test_out_of_memory)
 }
 END_TEST
 
+/* Slots 0 to 19 in enclosure 252, the rest in 253. */
+static unsigned two_enclosures(unsigned slot)
+{
+	return slot < 20 ? 252 : 253;
+}
+
+/*
+ * The spares tried for a lost member: dedicated (md's, then the record's),
+ * then global; one with enclosure affinity only for a member of its own
+ * enclosure.
+ */
+START_TEST(test_spare_order)
+{
+	struct rcl_soft_config *cfg = sample();
+	struct rcl_guid order[2 * RCL_MAX_HOT_SPARES];
+
+	/* Group 0's member in slot 1 (enclosure 252): the global spare (slot 20, 253) is left out.
+	 */
+	ck_assert_uint_eq(rcl_soft_spare_order(cfg, 0, 1, two_enclosures, order), 2);
+	ck_assert(rcl_guid_equal(&order[0], &cfg->dgs[0].spares[0].drive.uuid));
+	ck_assert(rcl_guid_equal(&order[1], &cfg->spares[1].uuid));
+	/* A member in enclosure 253: it serves. */
+	ck_assert_uint_eq(rcl_soft_spare_order(cfg, 0, 25, two_enclosures, order), 3);
+	ck_assert(rcl_guid_equal(&order[2], &cfg->spares[0].uuid));
+	/* Without affinity it serves any enclosure; group 3 has no md spare. */
+	cfg->spare_flags[0] = 0;
+	ck_assert_uint_eq(rcl_soft_spare_order(cfg, 3, 10, two_enclosures, order), 2);
+	ck_assert(rcl_guid_equal(&order[0], &cfg->spares[1].uuid));
+	ck_assert(rcl_guid_equal(&order[1], &cfg->spares[0].uuid));
+	free(cfg);
+}
+END_TEST
+
 static Suite *soft_config_suite(void)
 {
 	Suite *s = suite_create("soft-config");
@@ -685,6 +731,10 @@ static Suite *soft_config_suite(void)
 	tcase_add_test(tc, test_hostile_text);
 	tcase_add_test(tc, test_truncated);
 	tcase_add_test(tc, test_byte_flips);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("spares");
+	tcase_add_test(tc, test_spare_order);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("signature");

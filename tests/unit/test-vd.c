@@ -314,7 +314,8 @@ START_TEST(test_delete_and_set_name_the_missing_vd)
 	struct rcl_ctx *ctx;
 	char *dir;
 	struct rcl_ctrl *ctrl = open_ctrl(&dir, &ctx, 0);
-	struct rcl_vd_props props = {.name = "x", .write = -1, .read = -1, .access = -1};
+	struct rcl_vd_props props = {
+	    .name = "x", .write = -1, .read = -1, .access = -1, .disk_cache = -1, .io = -1};
 	struct rcl_error err = {0};
 
 	ck_assert_uint_eq(rcl_ctrl_vd_count(ctrl), 0);
@@ -459,7 +460,7 @@ START_TEST(test_raid10_pairs_and_raid1)
 	change(ctrl, 0, RCL_DRIVE_SET_ONLINE, false, RCL_NOT_ALLOWED, "252:0 is UGood");
 	/* The drive has left the group: it can serve as anything unconfigured does. */
 	ck_assert_int_eq(
-	    rcl_ctrl_add_hotspare(ctrl, &(struct rcl_drive_ref){252, 0}, NULL, 0, false, NULL),
+	    rcl_ctrl_add_hotspare(ctrl, &(struct rcl_drive_ref){252, 0}, NULL, 0, 0, false, NULL),
 	    RCL_OK);
 	close_ctrl(dir, ctx, ctrl);
 }

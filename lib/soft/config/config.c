@@ -39,14 +39,32 @@ static bool get_name(json_object *obj, char *out)
 	return true;
 }
 
+/*
+ * The optional "pdcache" and "io" (records older than them have neither):
+ * absent, Default and Direct.
+ */
+static bool get_cache_policies(json_object *obj, struct rcl_soft_vd *vd)
+{
+	const char *s;
+
+	vd->disk_cache = RCL_DISK_CACHE_DEFAULT;
+	vd->io = RCL_IO_DIRECT;
+	if (json_object_object_get_ex(obj, "pdcache", NULL) &&
+	    (!rcl_json_get_str(obj, "pdcache", &s) ||
+	     rcl_disk_cache_policy_parse(s, &vd->disk_cache, NULL)))
+		return false;
+	return !json_object_object_get_ex(obj, "io", NULL) ||
+	       (rcl_json_get_str(obj, "io", &s) && !rcl_io_policy_parse(s, &vd->io, NULL));
+}
+
 /* The policies, by the names rcl_write_policy_name() and its siblings give. */
 static bool get_policies(json_object *obj, struct rcl_soft_vd *vd)
 {
 	const char *w, *r, *a;
 
-	return rcl_json_get_str(obj, "write", &w) && !rcl_write_policy_parse(w, &vd->write, NULL) &&
-	       rcl_json_get_str(obj, "read", &r) && !rcl_read_policy_parse(r, &vd->read, NULL) &&
-	       rcl_json_get_str(obj, "access", &a) &&
+	return get_cache_policies(obj, vd) && rcl_json_get_str(obj, "write", &w) &&
+	       !rcl_write_policy_parse(w, &vd->write, NULL) && rcl_json_get_str(obj, "read", &r) &&
+	       !rcl_read_policy_parse(r, &vd->read, NULL) && rcl_json_get_str(obj, "access", &a) &&
 	       !rcl_access_policy_parse(a, &vd->access, NULL);
 }
 
@@ -222,6 +240,27 @@ static enum rcl_status parse_members(const struct parse *p, json_object *list,
 	return RCL_OK;
 }
 
+/* A spare's optional "enclaffinity" and "nonrevertible", into RCL_SPARE_* @flags. */
+static bool get_spare_flags(json_object *e, unsigned *flags)
+{
+	static const struct {
+		const char *key;
+		unsigned flag;
+	} keys[] = {{"enclaffinity", RCL_SPARE_ENCL_AFFINITY},
+	            {"nonrevertible", RCL_SPARE_NONREVERTIBLE}};
+
+	*flags = 0;
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		bool on = false;
+
+		if (json_object_object_get_ex(e, keys[k].key, NULL) &&
+		    !rcl_json_get_bool(e, keys[k].key, &on))
+			return false;
+		*flags |= on ? keys[k].flag : 0;
+	}
+	return true;
+}
+
 /* A group's optional "spares": each a member entry with its md device number. */
 static enum rcl_status parse_dg_spares(const struct parse *p, json_object *obj,
                                        struct rcl_soft_dg *dg)
@@ -240,7 +279,8 @@ static enum rcl_status parse_dg_spares(const struct parse *p, json_object *obj,
 		uint64_t dev;
 
 		if (!get_member(e, &dg->spares[i].drive) ||
-		    !rcl_json_get_uint(e, "dev", RCL_SOFT_MAX_SPARE_DEV, &dev) || dev < members)
+		    !rcl_json_get_uint(e, "dev", RCL_SOFT_MAX_SPARE_DEV, &dev) || dev < members ||
+		    !get_spare_flags(e, &dg->spares[i].flags))
 			return bad(p, "has a dedicated hot spare with a missing or invalid field");
 		dg->spares[i].dev = (unsigned)dev;
 		for (size_t j = 0; j < i; j++)
@@ -290,7 +330,7 @@ static enum rcl_status parse_spares(const struct parse *p, json_object *root,
 	for (size_t i = 0; i < n; i++) {
 		json_object *e = json_object_array_get_idx(list, i);
 
-		if (!get_member(e, &cfg->spares[i]))
+		if (!get_member(e, &cfg->spares[i]) || !get_spare_flags(e, &cfg->spare_flags[i]))
 			return bad(p, "has a hot spare with a missing or invalid field");
 		if (!get_spare_dgs(e, cfg, &cfg->spare_dgs[i]))
 			return bad(p,
@@ -539,6 +579,11 @@ static json_object *format_vd(const struct rcl_soft_dg *dg, const struct rcl_sof
 	add_str(obj, "write", rcl_write_policy_name(vd->write));
 	add_str(obj, "read", rcl_read_policy_name(vd->read));
 	add_str(obj, "access", rcl_access_policy_name(vd->access));
+	/* Written when set, so a record with neither reads as before. */
+	if (vd->disk_cache != RCL_DISK_CACHE_DEFAULT)
+		add_str(obj, "pdcache", rcl_disk_cache_policy_name(vd->disk_cache));
+	if (vd->io != RCL_IO_DIRECT)
+		add_str(obj, "io", rcl_io_policy_name(vd->io));
 	add_obj(obj, "consistent", json_object_new_boolean(vd->consistent));
 	add_int(obj, "created", (int64_t)vd->created);
 	if (vd->md_kept) {
@@ -574,13 +619,23 @@ static json_object *format_member(const struct rcl_soft_member *member)
 	return m;
 }
 
-/* Global spare @i, with the groups it is dedicated to when there are any. */
-static json_object *format_spare(const struct rcl_soft_member *spares, const uint32_t *dgs,
-                                 size_t i)
+/* A spare entry @e's "enclaffinity" and "nonrevertible", those of @flags that are set. */
+static void add_spare_flags(json_object *e, unsigned flags)
 {
-	json_object *e = format_member(&spares[i]);
+	if (flags & RCL_SPARE_ENCL_AFFINITY)
+		add_obj(e, "enclaffinity", json_object_new_boolean(true));
+	if (flags & RCL_SPARE_NONREVERTIBLE)
+		add_obj(e, "nonrevertible", json_object_new_boolean(true));
+}
+
+/* Global spare @i, with the groups it is dedicated to when there are any. */
+static json_object *format_spare(const struct rcl_soft_config *cfg, size_t i)
+{
+	const uint32_t *dgs = cfg->spare_dgs;
+	json_object *e = format_member(&cfg->spares[i]);
 	json_object *ids;
 
+	add_spare_flags(e, cfg->spare_flags[i]);
 	if (!dgs[i])
 		return e;
 	ids = json_object_new_array();
@@ -599,6 +654,7 @@ static json_object *format_dg_spares(const struct rcl_soft_dg *dg)
 		json_object *e = format_member(&dg->spares[k].drive);
 
 		add_int(e, "dev", dg->spares[k].dev);
+		add_spare_flags(e, dg->spares[k].flags);
 		append(spares, e);
 	}
 	return spares;
@@ -670,7 +726,7 @@ char *rcl_soft_config_format(const struct rcl_soft_config *cfg, size_t *len)
 		json_object *spares = json_object_new_array();
 
 		for (size_t i = 0; i < cfg->spare_count; i++)
-			append(spares, format_spare(cfg->spares, cfg->spare_dgs, i));
+			append(spares, format_spare(cfg, i));
 		add_obj(root, "spares", spares);
 	}
 	text = root ? json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN) : NULL;

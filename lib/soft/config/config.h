@@ -31,6 +31,9 @@
  * their old "bytes" until the migration ends. How far it has come is in
  * the members' md superblocks (reshape_position), not here.
  *
+ * A VD may also have "pdcache": "On" or "Off" (the members' write
+ * caches; absent: "Default") and "io": "Cached" (absent: "Direct").
+ *
  * A VD adopted from an md array that mdadm made (foreign.c) has "md":
  * {"data_offset": 2048, "data_size": …, "size": …, "bitmap_offset": 8,
  *  "bitmap_chunk": …, "bitmap_sync_size": …, "bblog_offset": 8,
@@ -52,7 +55,9 @@
  * "spares" (as optional) are its dedicated spares: each carries the
  * group's GPT entries, and in each VD's partition an md superblock of the
  * VD's array with device number "dev" (from the member count up, unique
- * in the group) and role spare, as md lists a spare.
+ * in the group) and role spare, as md lists a spare. Any spare may have
+ * "enclaffinity": true and "nonrevertible": true (optional, written only
+ * when true): how it serves, as "add hotsparedrive" set it.
  */
 #ifndef RCL_SOFT_CONFIG_H
 #define RCL_SOFT_CONFIG_H
@@ -97,10 +102,14 @@ struct rcl_soft_member {
 	uint64_t rebuilt_lba;
 };
 
-/* struct rcl_soft_spare - a dedicated spare and its md device number. */
+/*
+ * struct rcl_soft_spare - a dedicated spare, its md device number, and how
+ * it serves (RCL_SPARE_* flags).
+ */
 struct rcl_soft_spare {
 	struct rcl_soft_member drive;
 	unsigned dev;
+	unsigned flags;
 };
 
 /**
@@ -162,6 +171,8 @@ struct rcl_soft_vd {
 	enum rcl_write_policy write;
 	enum rcl_read_policy read;
 	enum rcl_access_policy access;
+	enum rcl_disk_cache_policy disk_cache;
+	enum rcl_io_policy io;
 	bool consistent;
 	time_t created;
 	bool md_kept;
@@ -173,12 +184,14 @@ struct rcl_soft_vd {
  * @spares:	the global hot spares, @spare_count of them.
  * @spare_dgs:	per entry of @spares: a bit per group id it is dedicated
  *		to ("dgs" in JSON), 0 for a global spare.
+ * @spare_flags: per entry of @spares: its RCL_SPARE_* flags.
  */
 struct rcl_soft_config {
 	char serial[64];
 	size_t spare_count;
 	struct rcl_soft_member spares[RCL_MAX_HOT_SPARES];
 	uint32_t spare_dgs[RCL_MAX_HOT_SPARES];
+	unsigned spare_flags[RCL_MAX_HOT_SPARES];
 	size_t dg_count;
 	struct rcl_soft_dg dgs[RCL_MAX_DGS];
 	size_t vd_count;

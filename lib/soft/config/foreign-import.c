@@ -185,6 +185,7 @@ static void merge(const struct rcl_soft_state *state, const struct found *f,
 	}
 	for (size_t k = 0; k < add->spare_count; k++) {
 		cfg->spares[cfg->spare_count] = add->spares[k];
+		cfg->spare_flags[cfg->spare_count] = add->spare_flags[k];
 		update_slot(state, f, &cfg->spares[cfg->spare_count++]);
 	}
 	/* The view numbered this configuration's groups from its first one's id. */

@@ -113,6 +113,8 @@ static void fill_vd(const struct rcl_soft_vd *vd, const struct rcl_dg *dg, struc
 	out->write = vd->write;
 	out->read = vd->read;
 	out->access = vd->access;
+	out->disk_cache = vd->disk_cache;
+	out->io = vd->io;
 	out->consistent = vd->consistent;
 	out->created = vd->created;
 	/* mdadm's form: 32 hex digits in groups of 8 joined by ':'. */
@@ -222,9 +224,18 @@ static void fill_slots(struct rcl_ctrl *ctrl, const struct soft_ctrl *sc)
 	ctrl->drive_count = sc->slot_count;
 }
 
+/* The drive of the spare whose GPT disk GUID is @uuid, or NULL when it is gone. */
+static struct rcl_drive *spare_drive(struct rcl_ctrl *ctrl, const struct rcl_soft_state *state,
+                                     const struct rcl_guid *uuid)
+{
+	struct rcl_soft_disk *disk = rcl_soft_find_disk((struct rcl_soft_state *)state, uuid);
+
+	return disk ? &ctrl->drives[disk - state->disks] : NULL;
+}
+
 /*
  * Global hot spares show as GHS, dedicated ones as DHS with their group
- * (the lowest of a spare's several);
+ * (the lowest of a spare's several), each with its groups and flags;
  * a spare whose drive is gone is not shown.
  */
 static void fill_spares(struct rcl_ctrl *ctrl, const struct rcl_soft_state *state)
@@ -238,16 +249,32 @@ static void fill_spares(struct rcl_ctrl *ctrl, const struct rcl_soft_state *stat
 		if (disk->spare_dg >= 0)
 			ctrl->drives[i].dg = (int)state->cfg.dgs[disk->spare_dg].id;
 	}
+	for (size_t d = 0; d < state->cfg.dg_count; d++) {
+		const struct rcl_soft_dg *dg = &state->cfg.dgs[d];
+
+		for (unsigned k = 0; k < dg->spare_count; k++) {
+			struct rcl_drive *drive =
+			    spare_drive(ctrl, state, &dg->spares[k].drive.uuid);
+
+			if (drive) {
+				drive->spare_dgs = 1u << dg->id;
+				drive->spare_flags = dg->spares[k].flags;
+			}
+		}
+	}
 	/* The record's dedicated spares (config.h) show under their first group. */
 	for (size_t k = 0; k < state->cfg.spare_count; k++) {
-		struct rcl_soft_disk *disk =
-		    rcl_soft_find_disk((struct rcl_soft_state *)state, &state->cfg.spares[k].uuid);
+		struct rcl_drive *drive = spare_drive(ctrl, state, &state->cfg.spares[k].uuid);
 		uint32_t dgs = state->cfg.spare_dgs[k];
 
-		if (!disk || !dgs)
+		if (!drive)
 			continue;
-		ctrl->drives[disk - state->disks].state = RCL_PD_DHS;
-		ctrl->drives[disk - state->disks].dg = __builtin_ctz(dgs);
+		drive->spare_flags = state->cfg.spare_flags[k];
+		drive->spare_dgs = dgs;
+		if (dgs) {
+			drive->state = RCL_PD_DHS;
+			drive->dg = __builtin_ctz(dgs);
+		}
 	}
 }
 

@@ -22,6 +22,8 @@ static void drop_record_spare(struct rcl_soft_config *cfg, size_t k)
 
 	memmove(&cfg->spares[k], &cfg->spares[k + 1], after * sizeof(cfg->spares[0]));
 	memmove(&cfg->spare_dgs[k], &cfg->spare_dgs[k + 1], after * sizeof(cfg->spare_dgs[0]));
+	memmove(&cfg->spare_flags[k], &cfg->spare_flags[k + 1],
+	        after * sizeof(cfg->spare_flags[0]));
 	cfg->spare_count--;
 }
 
@@ -107,9 +109,12 @@ static enum rcl_status free_dev(const struct rcl_soft_dg *dg, unsigned *dev, str
 	return rcl_fail(err, RCL_NOT_ALLOWED, "disk group %u has no md device number left", dg->id);
 }
 
-/* Make disk @i a new dedicated spare of @dg in the configuration (its GUID comes later). */
+/*
+ * Make disk @i a new dedicated spare of @dg in the configuration, serving
+ * as @flags say (its GUID comes later).
+ */
 static enum rcl_status append_spare(struct rcl_soft_change *c, struct rcl_soft_dg *dg, size_t i,
-                                    struct rcl_error *err)
+                                    unsigned flags, struct rcl_error *err)
 {
 	struct rcl_soft_spare *spare = &dg->spares[dg->spare_count];
 	enum rcl_status st = free_dev(dg, &spare->dev, err);
@@ -118,19 +123,24 @@ static enum rcl_status append_spare(struct rcl_soft_change *c, struct rcl_soft_d
 		return st;
 	memset(&spare->drive, 0, sizeof(spare->drive));
 	spare->drive.slot = c->state->disks[i].slot;
+	spare->flags = flags;
 	c->fresh[i] = true;
 	dg->spare_count++;
 	return RCL_OK;
 }
 
-/* Make disk @i a new global spare, or one of the groups @dgs has that md does not know. */
+/*
+ * Make disk @i a new global spare, or one of the groups @dgs has that md
+ * does not know, serving as @flags say.
+ */
 static struct rcl_soft_member *append_record_spare(struct rcl_soft_change *c, size_t i,
-                                                   uint32_t dgs)
+                                                   uint32_t dgs, unsigned flags)
 {
 	struct rcl_soft_member *spare = &c->cfg->spares[c->cfg->spare_count];
 
 	memset(spare, 0, sizeof(*spare));
 	spare->slot = c->state->disks[i].slot;
+	c->cfg->spare_flags[c->cfg->spare_count] = flags;
 	c->cfg->spare_dgs[c->cfg->spare_count++] = dgs;
 	c->fresh[i] = true;
 	return spare;
@@ -172,9 +182,9 @@ enum rcl_status rcl_soft_spares_pick(struct rcl_soft_change *c, const struct rcl
 		if (!st)
 			st = check_new_spare(c, &p->spares[k], i, p->force, 1u << dg->id, ss, err);
 		if (!st && md_spare(dg, 1u << dg->id))
-			st = append_spare(c, dg, i, err);
+			st = append_spare(c, dg, i, 0, err);
 		else if (!st)
-			append_record_spare(c, i, 1u << dg->id);
+			append_record_spare(c, i, 1u << dg->id, 0);
 	}
 	return st;
 }
@@ -279,16 +289,16 @@ enum rcl_status rcl_soft_spares_write(struct rcl_soft_change *c, struct rcl_soft
 
 /* A new spare in the record only (global with @dgs 0): the metadata partition alone. */
 static enum rcl_status add_record_spare(struct rcl_soft_change *c, size_t i, uint32_t dgs,
-                                        struct rcl_error *err)
+                                        unsigned flags, struct rcl_error *err)
 {
-	return write_record_spare(c, i, append_record_spare(c, i, dgs), err);
+	return write_record_spare(c, i, append_record_spare(c, i, dgs, flags), err);
 }
 
 /* A new dedicated spare of @dg: the group's GPT entries, then it joins each VD. */
 static enum rcl_status add_dedicated(struct rcl_soft_change *c, size_t i, struct rcl_soft_dg *dg,
-                                     struct rcl_error *err)
+                                     unsigned flags, struct rcl_error *err)
 {
-	enum rcl_status st = append_spare(c, dg, i, err);
+	enum rcl_status st = append_spare(c, dg, i, flags, err);
 	unsigned k = dg->spare_count - 1;
 
 	if (!st)
@@ -331,8 +341,8 @@ static enum rcl_status spare_groups(struct rcl_soft_change *c, const unsigned *d
 }
 
 enum rcl_status rcl_soft_add_hotspare(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
-                                      const unsigned *dgs, size_t dg_count, bool force,
-                                      struct rcl_error *err)
+                                      const unsigned *dgs, size_t dg_count, unsigned flags,
+                                      bool force, struct rcl_error *err)
 {
 	struct rcl_soft_dg *dg = NULL;
 	struct rcl_soft_change c;
@@ -351,9 +361,9 @@ enum rcl_status rcl_soft_add_hotspare(struct rcl_ctrl *ctrl, const struct rcl_dr
 		return st; /* nothing written */
 	}
 	if (dg && md_spare(dg, mask))
-		st = add_dedicated(&c, i, dg, err);
+		st = add_dedicated(&c, i, dg, flags, err);
 	else
-		st = add_record_spare(&c, i, mask, err);
+		st = add_record_spare(&c, i, mask, flags, err);
 	if (!st)
 		st = rcl_soft_change_write_records(&c, err);
 	return rcl_soft_change_finish(&c, st, err);
@@ -422,24 +432,48 @@ enum rcl_status rcl_soft_delete_hotspare(struct rcl_ctrl *ctrl, const struct rcl
 
 /* ---- A spare takes a member's place ---- */
 
-/*
- * The disk of the spare that replaces member of @dg, in the order StorCLI
- * takes them: a spare dedicated to @dg (md's, then the record's), then a
- * global one; present and big enough. -1 when there is none.
- */
-static int pick_spare(const struct rcl_soft_change *c, const struct rcl_soft_dg *dg)
+/* Whether a spare with @flags in slot @spare may stand in for the member last in slot @member. */
+static bool may_serve(unsigned flags, unsigned spare, unsigned member,
+                      unsigned (*encl_of)(unsigned))
 {
-	const struct rcl_soft_config *cfg = &c->state->cfg;
-	const struct rcl_soft_dg *old = rcl_soft_config_dg(cfg, dg->id);
-	struct rcl_guid order[RCL_MAX_HOT_SPARES * 2];
+	return !(flags & RCL_SPARE_ENCL_AFFINITY) || encl_of(spare) == encl_of(member);
+}
+
+size_t rcl_soft_spare_order(const struct rcl_soft_config *cfg, unsigned dg_id, unsigned slot,
+                            unsigned (*encl_of)(unsigned slot), struct rcl_guid *out)
+{
+	const struct rcl_soft_dg *dg = rcl_soft_config_dg(cfg, dg_id);
 	size_t n = 0;
 
-	for (unsigned k = 0; old && k < old->spare_count; k++)
-		order[n++] = old->spares[k].drive.uuid;
+	for (unsigned k = 0; dg && k < dg->spare_count; k++)
+		if (may_serve(dg->spares[k].flags, dg->spares[k].drive.slot, slot, encl_of))
+			out[n++] = dg->spares[k].drive.uuid;
 	for (int global = 0; global < 2; global++)
 		for (size_t k = 0; k < cfg->spare_count; k++)
-			if (global ? !cfg->spare_dgs[k] : (cfg->spare_dgs[k] & (1u << dg->id)))
-				order[n++] = cfg->spares[k].uuid;
+			if ((global ? !cfg->spare_dgs[k] : (cfg->spare_dgs[k] & (1u << dg_id))) &&
+			    may_serve(cfg->spare_flags[k], cfg->spares[k].slot, slot, encl_of))
+				out[n++] = cfg->spares[k].uuid;
+	return n;
+}
+
+/* Every slot of a soft controller is in its one enclosure. */
+static unsigned soft_enclosure(unsigned slot)
+{
+	(void)slot;
+	return RCL_SOFT_ENCLOSURE;
+}
+
+/*
+ * The disk of the spare that replaces member @m of @dg, in
+ * rcl_soft_spare_order()'s order; present and big enough. -1 when there
+ * is none.
+ */
+static int pick_spare(const struct rcl_soft_change *c, const struct rcl_soft_dg *dg, unsigned m)
+{
+	struct rcl_guid order[RCL_MAX_HOT_SPARES * 2];
+	size_t n = rcl_soft_spare_order(&c->state->cfg, dg->id, dg->members[m].slot, soft_enclosure,
+	                                order);
+
 	for (size_t k = 0; k < n; k++) {
 		int i = rcl_soft_change_disk(c, &order[k]);
 		struct rcl_drive_ref ref = {.enclosure = RCL_SOFT_ENCLOSURE};
@@ -562,7 +596,7 @@ enum rcl_status rcl_soft_replace_member(struct rcl_ctrl *ctrl, unsigned dg_id, u
 		              dg_id);
 	else if (onto && (i = pick_drive(&c, dg, onto, err)) < 0)
 		st = err->status;
-	else if (!onto && (i = pick_spare(&c, dg)) < 0)
+	else if (!onto && (i = pick_spare(&c, dg, m)) < 0)
 		st = rcl_fail(err, RCL_NOT_FOUND,
 		              "no hot spare can replace member %u of disk group %u", m, dg_id);
 	if (st) {

@@ -11,7 +11,8 @@
 
 /**
  * rcl_soft_add_hotspare() - the backend's add_hotspare: unconfigured drive
- * @ref becomes a global hot spare, or one dedicated to groups @dgs. A
+ * @ref becomes a global hot spare, or one dedicated to groups @dgs,
+ * serving as @flags (RCL_SPARE_*) say. A
  * spare of one RAID1/5/6/10 group is md's too: (a) a GPT with the group's
  * entries, whose md superblocks then join each VD's array (member.h). A
  * global spare, or a RAID50/60 group's or several groups' (config.h), is
@@ -25,8 +26,8 @@
  * sector size differs); RCL_SYSTEM, RCL_NOMEM.
  */
 enum rcl_status rcl_soft_add_hotspare(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
-                                      const unsigned *dgs, size_t dg_count, bool force,
-                                      struct rcl_error *err);
+                                      const unsigned *dgs, size_t dg_count, unsigned flags,
+                                      bool force, struct rcl_error *err);
 
 /**
  * rcl_soft_delete_hotspare() - the backend's delete_hotspare, for global
@@ -73,9 +74,23 @@ enum rcl_status rcl_soft_mark_recovery(const struct rcl_soft_change *c, int i,
                                        const struct rcl_soft_vd *vd, struct rcl_error *err);
 
 /**
+ * rcl_soft_spare_order() - the hot spares of @cfg that may take the place
+ * of a member of group @dg_id last seen in slot @slot, in the order StorCLI
+ * tries them: those dedicated to the group (md's, then the record's), then
+ * the global ones. A spare with enclosure affinity (RCL_SPARE_ENCL_AFFINITY)
+ * is left out unless its slot is in the member's enclosure; @encl_of gives
+ * a slot's enclosure (a soft controller has one, so affinity never leaves
+ * a spare out there, but the rule is the choice's, not the enclosure
+ * count's). Their GPT disk GUIDs go into @out (room for
+ * 2 * RCL_MAX_HOT_SPARES). Return: their count.
+ */
+size_t rcl_soft_spare_order(const struct rcl_soft_config *cfg, unsigned dg_id, unsigned slot,
+                            unsigned (*encl_of)(unsigned slot), struct rcl_guid *out);
+
+/**
  * rcl_soft_replace_member() - a hot spare takes the place of member @m of
  * group @dg_id (offline, failed or missing) and is rebuilt from the start:
- * a spare dedicated to the group first, then a global one, big enough; or,
+ * the first spare of rcl_soft_spare_order() that is present and big enough; or,
  * with @onto, that unconfigured drive ("start rebuild" on it). In
  * change.h's order: (a) the spare gets the group's GPT and in each VD's
  * partition member @m's md superblock (role @m, recovery_offset 0, the

@@ -217,6 +217,8 @@ static enum rcl_status add_vd(struct rcl_soft_change *c, const struct rcl_vd_par
 	vd->write = p->write;
 	vd->read = p->read;
 	vd->access = RCL_ACCESS_RW;
+	vd->disk_cache = p->disk_cache;
+	vd->io = p->io;
 	/* RAID0 has nothing to agree on; the others start with a resync. */
 	vd->consistent = p->level == RCL_RAID0;
 	vd->created = time(NULL);
@@ -530,6 +532,10 @@ enum rcl_status rcl_soft_set_vd(struct rcl_ctrl *ctrl, unsigned id,
 		vd->read = (enum rcl_read_policy)props->read;
 	if (props->access >= 0)
 		vd->access = (enum rcl_access_policy)props->access;
+	if (props->disk_cache >= 0)
+		vd->disk_cache = (enum rcl_disk_cache_policy)props->disk_cache;
+	if (props->io >= 0)
+		vd->io = (enum rcl_io_policy)props->io;
 	/* The md superblocks name the array by controller and VD id: nothing else changes. */
 	st = rcl_soft_change_write_records(&c, err);
 	return rcl_soft_change_finish(&c, st, err);

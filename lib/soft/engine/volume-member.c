@@ -96,6 +96,9 @@ void rcl_soft_vol_op(const struct rcl_soft_volume *vol, struct rcl_soft_op *ops,
                      enum rcl_soft_op_kind kind, unsigned member, void *buf, size_t len,
                      uint64_t off)
 {
+	/* pdcache=off: no member write may sit in a drive's (or the page) cache. */
+	if (vol->durable && kind == RCL_SOFT_OP_WRITE)
+		kind = RCL_SOFT_OP_WRITE_DURABLE;
 	ops[n] = (struct rcl_soft_op){.kind = kind,
 	                              .fd = vol->members[member].fd,
 	                              .nowait = vol->members[member].nowait,

@@ -81,6 +81,9 @@ struct vol_reshape;
  * @cache:	RAID5/6/50/60: the stripe cache (volume-parity-cache.c), else NULL.
  * @write_back:	the VD's write policy is WB or AWB: partial stripes may be
  *		acknowledged from @cache and written later.
+ * @durable:	the VD's disk cache policy is Off: every member write is
+ *		durable once it completes (rcl_soft_vol_op()), as it is on a
+ *		drive whose write cache is off.
  * @gate:	the record gate (the owner's @records), under @gate_lock:
  *		@moves counts its changes (an update, a hold, a refusal),
  *		signalled on @gate_moved; @holds, the owner's holds; @refused,
@@ -118,6 +121,7 @@ struct rcl_soft_volume {
 	struct vol_reshape *reshape;
 	struct rcl_soft_stripe_cache *cache;
 	bool write_back;
+	bool durable;
 	struct {
 		pthread_mutex_t lock;
 		pthread_cond_t moved;
@@ -272,7 +276,10 @@ void rcl_soft_vol_fail(struct rcl_soft_volume *vol, unsigned member, int error, 
  */
 int rcl_soft_vol_run(struct rcl_soft_volume *vol, struct rcl_soft_op *ops, size_t count);
 
-/* rcl_soft_vol_op() - @ops[@n], a @kind of @len bytes at @off of member @member. */
+/*
+ * rcl_soft_vol_op() - @ops[@n], a @kind of @len bytes at @off of member
+ * @member; a write durable when the VD's members are (@durable).
+ */
 void rcl_soft_vol_op(const struct rcl_soft_volume *vol, struct rcl_soft_op *ops, size_t n,
                      enum rcl_soft_op_kind kind, unsigned member, void *buf, size_t len,
                      uint64_t off);

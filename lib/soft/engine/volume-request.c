@@ -5,8 +5,8 @@
  * failed member is not yet in the configuration (the record gate).
  *
  * Access policy: RO refuses writes, zeroing and trimming with -EROFS;
- * Blocked refuses those and reads too, reads with -EPERM (the VD is there
- * but may not be used).
+ * Blocked (and RmvBlkd, which the export also withdraws) refuses those
+ * and reads too, reads with -EPERM (the VD is there but may not be used).
  */
 #include <errno.h>
 
@@ -148,7 +148,7 @@ static int check_range(const struct rcl_soft_volume *vol, size_t len, uint64_t o
 
 static int check_access(const struct rcl_soft_volume *vol, bool write)
 {
-	if (vol->access == RCL_ACCESS_BLOCKED)
+	if (vol->access == RCL_ACCESS_BLOCKED || vol->access == RCL_ACCESS_REMOVED_BLOCKED)
 		return write ? -EROFS : -EPERM;
 	return write && vol->access == RCL_ACCESS_RO ? -EROFS : 0;
 }

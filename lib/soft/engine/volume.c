@@ -10,7 +10,8 @@
  * on tmpfs, which refuses O_DIRECT, and buffered I/O lets the page cache
  * merge the many small member writes a parity update makes. Durability
  * comes from fdatasync on flush, as for any file; a FUA write's member
- * writes are durable themselves (vol_write_kind()).
+ * writes are durable themselves (vol_write_kind()), and so is every member
+ * write of a VD whose disk cache policy is Off (pdcache=off).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -123,7 +124,7 @@ static enum rcl_status apply_member(struct rcl_soft_volume *vol, const struct rc
 	return RCL_OK;
 }
 
-/* Take the members' drives and states and the VD's access policy from @state. */
+/* Take the members' drives and states and the VD's policies from @state. */
 static enum rcl_status apply(struct rcl_soft_volume *vol, const struct rcl_soft_state *state,
                              struct rcl_error *err)
 {
@@ -145,6 +146,7 @@ static enum rcl_status apply(struct rcl_soft_volume *vol, const struct rcl_soft_
 	}
 	vol->access = vd->access;
 	vol->write_back = vd->write != RCL_WRITE_THROUGH;
+	vol->durable = vd->disk_cache == RCL_DISK_CACHE_OFF;
 	vol->record = *vd;
 	return st;
 }

@@ -366,12 +366,12 @@ static enum rcl_status serve_export(struct rcl_ctrl *ctrl, struct export *e, str
 	if (!state)
 		return rcl_fail(err, RCL_UNSUPPORTED,
 		                "only a soft controller's VDs can be exported");
-	if (vd->access == RCL_ACCESS_BLOCKED)
-		return rcl_fail(
-		    err, RCL_NOT_ALLOWED,
-		    "/c%u/v%u is blocked (accesspolicy=blocked); set accesspolicy=rw or ro "
-		    "to export it",
-		    rcl_ctrl_id(ctrl), e->vd);
+	if (vd->access == RCL_ACCESS_BLOCKED || vd->access == RCL_ACCESS_REMOVED_BLOCKED)
+		return rcl_fail(err, RCL_NOT_ALLOWED,
+		                "/c%u/v%u is blocked (accesspolicy=%s); set accesspolicy=rw or ro "
+		                "to export it",
+		                rcl_ctrl_id(ctrl), e->vd,
+		                vd->access == RCL_ACCESS_BLOCKED ? "blocked" : "rmvblkd");
 	st = volume_get(state, e->vd, &e->vol, err);
 	if (st)
 		return st;
