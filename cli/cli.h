@@ -458,6 +458,7 @@ enum rcl_status cmd_ctrl_show_eventloginfo(struct cmd_ctx *c, struct rcl_error *
 enum rcl_status cmd_ctrl_show_bootdrive(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_show_freespace(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_drive_show_idle(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_backup_show(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_part_absent(struct cmd_ctx *c, struct rcl_error *err);
 
 /* cmd-common.c: rows and sections shared by several handlers */
