@@ -475,21 +475,6 @@ static void read_drives(struct reader *r, json_object *root, struct rcl_ctrl *ct
 		qsort(ctrl->drives, ctrl->drive_count, sizeof(*ctrl->drives), cmp_drive);
 }
 
-/* The level each span of a group of @level is (a RAID10 span is a mirror). */
-static enum rcl_raid_level span_level(enum rcl_raid_level level)
-{
-	switch (level) {
-	case RCL_RAID10:
-		return RCL_RAID1;
-	case RCL_RAID50:
-		return RCL_RAID5;
-	case RCL_RAID60:
-		return RCL_RAID6;
-	default:
-		return level;
-	}
-}
-
 /* A group's member size and states, from its members. */
 static void derive_dg(struct reader *r, const char *w, struct rcl_ctrl *ctrl, struct rcl_dg *g)
 {
@@ -513,7 +498,7 @@ static void derive_dg(struct reader *r, const char *w, struct rcl_ctrl *ctrl, st
 	}
 	for (unsigned s = 0; s < g->spans; s++)
 		g->span_states[s] =
-		    rcl_raid_state(span_level(g->level), 1, g->drives_per_span, &lost[s]);
+		    rcl_raid_state(rcl_raid_span_level(g->level), 1, g->drives_per_span, &lost[s]);
 	g->state = rcl_raid_state(g->level, g->spans, g->drives_per_span, lost);
 	g->member_bytes = smallest;
 	g->free_bytes =
