@@ -159,6 +159,8 @@ extern const size_t cli_part_command_count;
  * every command paid for in page faults at start-up.
  */
 const struct cmd_spec *cli_part_command(size_t i);
+/* cli_part_command_index() - @cmd's index in cli_part_forms[], or SIZE_MAX if not a part's. */
+size_t cli_part_command_index(const struct cmd_spec *cmd);
 
 /* VD policy choices, in the order of enum rcl_write/read/access_policy. */
 extern const char *const grammar_write_policies[];

@@ -1553,11 +1553,13 @@ const struct part_form cli_part_forms[] = {
 
 const size_t cli_part_command_count = sizeof(cli_part_forms) / sizeof(cli_part_forms[0]);
 
+/* cli_part_forms[] as commands, each made when first parsed. */
+static struct cmd_spec part_commands[sizeof(cli_part_forms) / sizeof(cli_part_forms[0])];
+
 const struct cmd_spec *cli_part_command(size_t i)
 {
-	static struct cmd_spec made[sizeof(cli_part_forms) / sizeof(cli_part_forms[0])];
 	const struct part_form *f = &cli_part_forms[i];
-	struct cmd_spec *cmd = &made[i];
+	struct cmd_spec *cmd = &part_commands[i];
 
 	if (!cmd->verb)
 		*cmd = (struct cmd_spec){
@@ -1570,6 +1572,14 @@ const struct cmd_spec *cli_part_command(size_t i)
 		    .task = f->task,
 		};
 	return cmd;
+}
+
+size_t cli_part_command_index(const struct cmd_spec *cmd)
+{
+	for (size_t i = 0; i < cli_part_command_count; i++)
+		if (cmd == &part_commands[i])
+			return i;
+	return SIZE_MAX;
 }
 
 /* StorCLI's synonyms, each mapped to the spelling the table uses. */
