@@ -118,29 +118,28 @@ static void refused_fixture(const char *path, enum rcl_status want, const char *
 	unit_state_leave(&st);
 }
 
+/* Edits of the megaraid fixture (@from becomes @to) and what their refusal says. */
+static const struct {
+	const char *from, *to, *msg;
+} bad_edits[] = {
+    {"\"model\": \"MegaRAID 9560-8i 4GB\",", "", "edited.json': info.model is missing"},
+    {"\"slot\": 1,", "\"slot\": \"1\",", "drives[1].slot must be an integer"},
+    {"\"RAID60\"", "\"RAID61\"", "caps.levels[6] 'RAID61' is not one of"},
+    {"\"state\": \"GHS\"", "\"state\": \"DHS\"", "drives[6].dg is needed for a drive in state DHS"},
+    {"\"slot\": 1,", "\"slot\": 0,", "drives[1].slot is the same as drives[0]'s"},
+    {"\"exports\": false", "\"exports\": true", "caps.exports must be false"},
+};
+
 START_TEST(test_bad_fixtures_name_the_key)
 {
 	char *dir = unit_tmpdir(), *path;
 	struct rcl_error err = {0};
 
-	path = edited_fixture(dir, "\"model\": \"MegaRAID 9560-8i 4GB\",", "");
-	refused_fixture(path, RCL_INVALID_PARAM, "edited.json': info.model is missing");
-	free(path);
-	path = edited_fixture(dir, "\"slot\": 1,", "\"slot\": \"1\",");
-	refused_fixture(path, RCL_INVALID_PARAM, "drives[1].slot must be an integer");
-	free(path);
-	path = edited_fixture(dir, "\"RAID60\"", "\"RAID61\"");
-	refused_fixture(path, RCL_INVALID_PARAM, "caps.levels[6] 'RAID61' is not one of");
-	free(path);
-	path = edited_fixture(dir, "\"state\": \"GHS\"", "\"state\": \"DHS\"");
-	refused_fixture(path, RCL_INVALID_PARAM, "drives[6].dg is needed for a drive in state DHS");
-	free(path);
-	path = edited_fixture(dir, "\"slot\": 1,", "\"slot\": 0,");
-	refused_fixture(path, RCL_INVALID_PARAM, "drives[1].slot is the same as drives[0]'s");
-	free(path);
-	path = edited_fixture(dir, "\"exports\": false", "\"exports\": true");
-	refused_fixture(path, RCL_INVALID_PARAM, "caps.exports must be false");
-	free(path);
+	for (size_t i = 0; i < sizeof(bad_edits) / sizeof(bad_edits[0]); i++) {
+		path = edited_fixture(dir, bad_edits[i].from, bad_edits[i].to);
+		refused_fixture(path, RCL_INVALID_PARAM, bad_edits[i].msg);
+		free(path);
+	}
 	path = write_in(dir, "broken.json", "{\"info\": ");
 	refused_fixture(path, RCL_INVALID_PARAM, "is not valid JSON");
 	free(path);
