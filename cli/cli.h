@@ -159,6 +159,8 @@ extern const size_t cli_part_command_count;
  * every command paid for in page faults at start-up.
  */
 const struct cmd_spec *cli_part_command(size_t i);
+/* cli_part_command_index() - @cmd's index in cli_part_forms[], or SIZE_MAX if not a part's. */
+size_t cli_part_command_index(const struct cmd_spec *cmd);
 
 /* VD policy choices, in the order of enum rcl_write/read/access/disk_cache/io_policy. */
 extern const char *const grammar_write_policies[];
@@ -460,6 +462,7 @@ enum rcl_status cmd_ctrl_show_eventloginfo(struct cmd_ctx *c, struct rcl_error *
 enum rcl_status cmd_ctrl_show_bootdrive(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_show_freespace(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_drive_show_idle(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_backup_show(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_part_absent(struct cmd_ctx *c, struct rcl_error *err);
 
 /* cmd-common.c: rows and sections shared by several handlers */

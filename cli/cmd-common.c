@@ -194,21 +194,6 @@ void add_vd_list(struct rcl_node *data, const struct rcl_ctrl *ctrl, const char 
 	}
 }
 
-/* The level of one span: RAID10/50/60 stripe over RAID1/5/6 spans. */
-static enum rcl_raid_level span_level(enum rcl_raid_level level)
-{
-	switch (level) {
-	case RCL_RAID10:
-		return RCL_RAID1;
-	case RCL_RAID50:
-		return RCL_RAID5;
-	case RCL_RAID60:
-		return RCL_RAID6;
-	default:
-		return level;
-	}
-}
-
 /* The columns every TOPOLOGY row has after "Size", with @fspace. */
 static void add_topology_tail(struct rcl_node *row, const char *fspace)
 {
@@ -238,8 +223,9 @@ static void add_group_row(struct rcl_node *table, const struct rcl_dg *dg, int s
 	rcl_node_set_flags(rcl_node_add_str(row, "Row", "-"), RCL_NODE_ALIGN_RIGHT);
 	rcl_node_add_str(row, "EID:Slot", "-");
 	rcl_node_set_flags(rcl_node_add_str(row, "DID", "-"), RCL_NODE_ALIGN_RIGHT);
-	rcl_node_add_str(row, "Type",
-	                 rcl_raid_level_name(span < 0 ? dg->level : span_level(dg->level)));
+	rcl_node_add_str(
+	    row, "Type",
+	    rcl_raid_level_name(span < 0 ? dg->level : rcl_raid_span_level(dg->level)));
 	rcl_node_add_str(row, "State",
 	                 rcl_vd_state_abbrev(span < 0 ? dg->state : dg->span_states[span]));
 	rcl_node_add_str(row, "BT", "N");

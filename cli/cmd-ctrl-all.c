@@ -725,19 +725,38 @@ static void add_software_options(struct rcl_node *data)
 	rcl_node_add_str(data, "Safe ID", "NA");
 }
 
-/* The cache backup module, as StorCLI's CacheVault table lists it. */
-static void add_cachevault(struct rcl_node *data, const struct view *v)
+/*
+ * The cache backup module of @kind, as StorCLI's BBU_Info or Cachevault_Info
+ * table lists it. A backend reports only that the module is there: its
+ * model, state and dates are unknown, not invented.
+ */
+static void add_backup(struct rcl_node *data, enum rcl_cache_backup kind,
+                       const struct rcl_caps *caps, bool compat)
 {
-	struct rcl_node *row =
-	    rcl_node_add_object(rcl_node_add_array(data, "Cachevault_Info"), NULL);
-	bool present = v->caps->backup == RCL_BACKUP_CACHEVAULT;
+	bool bbu = kind == RCL_BACKUP_BBU;
+	struct rcl_node *row = rcl_node_add_object(
+	    rcl_node_add_array(data, bbu ? "BBU_Info" : "Cachevault_Info"), NULL);
+	bool present = caps->backup == kind;
 
 	rcl_node_add_str(row, "Model", present ? "Unknown" : "Absent");
 	rcl_node_add_str(row, "State", present ? "Unknown" : "Absent");
+	if (bbu)
+		rcl_node_add_str(row, "RetentionTime", "Unknown");
 	/* As add_roc_temperature(), in StorCLI's "18C" form. */
-	rcl_node_add_str(row, "Temp", v->compat ? "0C" : "NA");
+	rcl_node_add_str(row, "Temp", compat ? "0C" : "NA");
 	rcl_node_add_str(row, "Mode", "-");
 	rcl_node_add_str(row, "MfgDate", "NA");
+}
+
+/* /cx/bbu and /cx/cv show [all|status]: cli_check_caps() let only a controller with the part in. */
+enum rcl_status cmd_backup_show(struct cmd_ctx *c, struct rcl_error *err)
+{
+	(void)err;
+	add_backup(c->res->data,
+	           c->args->cmd->part == RCL_PART_BBU ? RCL_BACKUP_BBU : RCL_BACKUP_CACHEVAULT,
+	           rcl_ctrl_caps(c->ctrl),
+	           rcl_ctrl_storcli_compat(c->ctrl) == RCL_STORCLI_COMPAT_MEGARAID_SAS);
+	return RCL_OK;
 }
 
 enum rcl_status cmd_ctrl_show_all(struct cmd_ctx *c, struct rcl_error *err)
@@ -782,7 +801,7 @@ enum rcl_status cmd_ctrl_show_all(struct cmd_ctx *c, struct rcl_error *err)
 	rcl_node_add_str(rcl_node_add_object(data, "Security Protocol properties"),
 	                 "Security Protocol", "None");
 	add_counts_and_lists(data, c->ctrl);
-	add_cachevault(data, &v);
+	add_backup(data, RCL_BACKUP_CACHEVAULT, v.caps, v.compat);
 	return RCL_OK;
 }
 

@@ -6,6 +6,7 @@
  * status; the drives' show initialization and show erase. What a kind
  * cannot do is refused before these run (cli_check_caps()).
  */
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -181,6 +182,7 @@ enum rcl_status cmd_part_absent(struct cmd_ctx *c, struct rcl_error *err)
 	const struct cmd_spec *cmd = c->args->cmd;
 	const struct rcl_caps *caps;
 	enum rcl_status st;
+	char what[128];
 
 	/* The system's forms (show file=): no kind raidcli knows has the part. */
 	if (!c->ctrl)
@@ -190,6 +192,9 @@ enum rcl_status cmd_part_absent(struct cmd_ctx *c, struct rcl_error *err)
 	caps = rcl_ctrl_caps(c->ctrl);
 	st = cmd->flags & CMD_PART ? rcl_caps_check_part(caps, cmd->part, cmd->verb, err) : RCL_OK;
 
-	return st ? st
-	          : rcl_unsupported(err, caps->kind, cmd->verb, "raidcli does not drive it yet");
+	if (st)
+		return st;
+	/* Named as cli_check_caps() names a part's command, with what is missing. */
+	snprintf(what, sizeof(what), "'%s %s'", grammar_object_name(cmd->object), cmd->verb);
+	return rcl_unsupported(err, caps->kind, what, "raidcli does not drive it yet");
 }

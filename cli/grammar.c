@@ -73,6 +73,15 @@ static const char *const migrate_options[] = {"add", "remove", NULL};
 
 /* One block per command: the table reads best formatted by hand. */
 /* clang-format off */
+/* /cx/bbu or /cx/cv (@path) show @words: what a controller with the part says of it. */
+#define BACKUP_SHOW(obj, words, p, path, module, what)                                             \
+	{                                                                                          \
+		.object = obj, .verb = words, .run = cmd_backup_show,                              \
+		.flags = CMD_PER_CTRL | CMD_PART, .part = RCL_PART_##p,                            \
+		.summary = "show " what " of the " module " (Unknown where the controller does not say)", \
+		.example = "raidcli /c0/" path " " words,                                          \
+	}
+
 const struct cmd_spec cli_commands[] = {
 	{
 		.object = OBJ_SYSTEM,
@@ -1253,6 +1262,12 @@ const struct cmd_spec cli_commands[] = {
 				 .help = "confirm that the foreign VDs and their data are lost (always needed)"},
 			},
 	},
+	BACKUP_SHOW(OBJ_BBU, "show", BBU, "bbu", "battery backup unit", "the model and state"),
+	BACKUP_SHOW(OBJ_BBU, "show all", BBU, "bbu", "battery backup unit", "all that is known"),
+	BACKUP_SHOW(OBJ_BBU, "show status", BBU, "bbu", "battery backup unit", "the state"),
+	BACKUP_SHOW(OBJ_CV, "show", CACHEVAULT, "cv", "CacheVault", "the model and state"),
+	BACKUP_SHOW(OBJ_CV, "show all", CACHEVAULT, "cv", "CacheVault", "all that is known"),
+	BACKUP_SHOW(OBJ_CV, "show status", CACHEVAULT, "cv", "CacheVault", "the state"),
 };
 /* clang-format on */
 
@@ -1452,18 +1467,12 @@ const struct part_form cli_part_forms[] = {
     PART_FORM(OBJ_PHY, "set state", PHYS),
     PART_FORM(OBJ_PHY, "reset", PHYS),
     PART_FORM(OBJ_LANE, "set lanespeed", PHYS),
-    PART_FORM(OBJ_BBU, "show", BBU),
-    PART_FORM(OBJ_BBU, "show all", BBU),
-    PART_FORM(OBJ_BBU, "show status", BBU),
     PART_FORM(OBJ_BBU, "show properties", BBU),
     PART_FORM(OBJ_BBU, "show learn", BBU),
     PART_FORM(OBJ_BBU, "show gasgauge", BBU),
     PART_FORM(OBJ_BBU, "start learn", BBU),
     PART_FORM(OBJ_BBU, "show modes", BBU),
     PART_FORM(OBJ_BBU, "set", BBU),
-    PART_FORM(OBJ_CV, "show", CACHEVAULT),
-    PART_FORM(OBJ_CV, "show all", CACHEVAULT),
-    PART_FORM(OBJ_CV, "show status", CACHEVAULT),
     PART_FORM(OBJ_CV, "show learn", CACHEVAULT),
     PART_FORM(OBJ_CV, "start learn", CACHEVAULT),
     PART_FORM(OBJ_CTRL, "show securitykey", SECURITY),
@@ -1574,11 +1583,13 @@ const struct part_form cli_part_forms[] = {
 
 const size_t cli_part_command_count = sizeof(cli_part_forms) / sizeof(cli_part_forms[0]);
 
+/* cli_part_forms[] as commands, each made when first parsed. */
+static struct cmd_spec part_commands[sizeof(cli_part_forms) / sizeof(cli_part_forms[0])];
+
 const struct cmd_spec *cli_part_command(size_t i)
 {
-	static struct cmd_spec made[sizeof(cli_part_forms) / sizeof(cli_part_forms[0])];
 	const struct part_form *f = &cli_part_forms[i];
-	struct cmd_spec *cmd = &made[i];
+	struct cmd_spec *cmd = &part_commands[i];
 
 	if (!cmd->verb)
 		*cmd = (struct cmd_spec){
@@ -1591,6 +1602,14 @@ const struct cmd_spec *cli_part_command(size_t i)
 		    .task = f->task,
 		};
 	return cmd;
+}
+
+size_t cli_part_command_index(const struct cmd_spec *cmd)
+{
+	for (size_t i = 0; i < cli_part_command_count; i++)
+		if (cmd == &part_commands[i])
+			return i;
+	return SIZE_MAX;
 }
 
 /* StorCLI's synonyms, each mapped to the spelling the table uses. */

@@ -57,6 +57,12 @@ static void caps_union(struct rcl_caps *sum, const struct rcl_caps *caps)
 	sum->exports = sum->exports || caps->exports;
 	sum->needs_process = sum->needs_process || caps->needs_process;
 	sum->adds_drives = sum->adds_drives || caps->adds_drives;
+	sum->parts |= caps->parts;
+	if (caps->cache_mib > sum->cache_mib)
+		sum->cache_mib = caps->cache_mib;
+	/* One module kind fits: the first controller's that has one is offered. */
+	if (!sum->backup)
+		sum->backup = caps->backup;
 }
 
 const struct rcl_caps *cli_path_caps(const struct obj_path *path, struct rcl_caps *buf)

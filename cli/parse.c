@@ -194,15 +194,23 @@ static size_t part_words(enum obj_kind kind, char **words, size_t position, char
 	return n;
 }
 
-/* An object only parts have (/c0/cv): the words StorCLI takes there, into @sb. */
-static void add_part_words(struct rcl_buf *sb, enum obj_kind kind, char **words, size_t position)
+/*
+ * The words StorCLI takes at @position of @kind's part commands (/c0/cv
+ * start), but for the @n in @known, after @sb's list.
+ */
+static void add_part_words(struct rcl_buf *sb, enum obj_kind kind, char **words, size_t position,
+                           const char *const *known, size_t n)
 {
 	char names[PART_WORDS_MAX][32];
 	const char *list[PART_WORDS_MAX];
-	size_t n = part_words(kind, words, position, names, list);
+	size_t count = part_words(kind, words, position, names, list), k;
 
-	for (size_t i = 0; i < n; i++)
-		rcl_buf_addf(sb, "%s'%s'", i ? ", " : "", list[i]);
+	for (size_t i = 0; i < count; i++) {
+		for (k = 0; k < n && strcmp(known[k], list[i]); k++)
+			;
+		if (k == n)
+			rcl_buf_addf(sb, "%s'%s'", sb->len ? ", " : "", list[i]);
+	}
 }
 
 /*
@@ -240,8 +248,8 @@ static enum rcl_status unknown_verb(const struct obj_path *path, const char *obj
 		list[i] = first_word(next[i], names[i], sizeof(names[i]));
 	for (size_t i = 0; i < n; i++)
 		rcl_buf_addf(&sb, "%s'%s'", i ? ", " : "", list[i]);
-	if (!n && position >= count)
-		add_part_words(&sb, path->kind, words, position);
+	if (position >= count)
+		add_part_words(&sb, path->kind, words, position, list, n);
 	if (position >= count) {
 		rcl_fail(err, RCL_INVALID_COMMAND, "incomplete command: after '%s' expected %s",
 		         position ? words[position - 1] : object, sb.buf);

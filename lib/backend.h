@@ -83,6 +83,13 @@ struct rcl_process_ops;
  *		copies it to ctrl->caps before @load, which may narrow it for
  *		one controller (a card's firmware); rcl_ctx_ctrl_caps() answers
  *		from it without opening the controller.
+ * @ctrl_caps:	for kinds whose controllers differ (mock: each fixture
+ *		says what its controller can do): fill @caps, a copy of the
+ *		kind's, for the controller with registry key @key, without
+ *		its lock. The registry asks when it loads, so
+ *		rcl_ctx_ctrl_caps(), help and completion answer for that
+ *		controller. A failure leaves the kind's record; @load then
+ *		reports it. NULL: every controller has the kind's @caps.
  *
  * Controllers coming into being (no controller lock held):
  * @discover:	for kinds found on the host rather than created (NVMe,
@@ -233,15 +240,6 @@ struct rcl_backend_ops {
 
 	const struct rcl_process_ops *process;
 
-	/*
-	 * @ctrl_caps:	for kinds whose controllers differ (mock: each fixture
-	 *		says what its controller can do): fill @caps, a copy of
-	 *		@caps above, for the controller with registry key @key,
-	 *		without its lock. The registry asks when it loads, so
-	 *		rcl_ctx_ctrl_caps(), help and completion answer for that
-	 *		controller. A failure leaves the kind's record; @load then
-	 *		reports it. NULL: every controller has the kind's @caps.
-	 */
 	enum rcl_status (*ctrl_caps)(const struct rcl_ctx *ctx, const char *key,
 	                             struct rcl_caps *caps, struct rcl_error *err);
 

@@ -591,6 +591,8 @@ enum rcl_status rcl_raid_level_parse(const char *text, enum rcl_raid_level *leve
  * span of @level with @per_span drives gives the host (RAID5: per_span - 1).
  */
 unsigned rcl_raid_span_data_drives(enum rcl_raid_level level, unsigned per_span);
+/* rcl_raid_span_level() - the level of one span: RAID10/50/60 stripe over RAID1/5/6 spans. */
+enum rcl_raid_level rcl_raid_span_level(enum rcl_raid_level level);
 
 enum rcl_vd_state {
 	RCL_VD_OPTIMAL,

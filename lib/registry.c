@@ -450,15 +450,24 @@ enum rcl_status rcl_registry_add(struct rcl_ctx *ctx, const struct rcl_backend_o
 	return RCL_OK;
 }
 
+/* The index of controller @id's entry in @ctx, into *@index (@ctx->count if none). */
+static enum rcl_status entry_index(const struct rcl_ctx *ctx, unsigned id, size_t *index,
+                                   struct rcl_error *err)
+{
+	for (*index = 0; *index < ctx->count; ++*index)
+		if (ctx->entries[*index].id == id)
+			return RCL_OK;
+	return rcl_fail(err, RCL_NOT_FOUND, "controller /c%u not found", id);
+}
+
 enum rcl_status rcl_registry_remove(struct rcl_ctx *ctx, unsigned id, struct rcl_error *err)
 {
 	enum rcl_status st;
 	size_t i;
 
-	for (i = 0; i < ctx->count && ctx->entries[i].id != id; i++)
-		;
-	if (i == ctx->count)
-		return rcl_fail(err, RCL_NOT_FOUND, "controller /c%u not found", id);
+	st = entry_index(ctx, id, &i, err);
+	if (st)
+		return st;
 	memmove(&ctx->entries[i], &ctx->entries[i + 1],
 	        (ctx->count - i - 1) * sizeof(*ctx->entries));
 	ctx->count--;
@@ -486,11 +495,8 @@ enum rcl_status rcl_ctrl_set_storcli_compat(struct rcl_ctrl *ctrl, enum rcl_stor
 	st = rcl_registry_lock(ctx, &fd, err);
 	if (st)
 		return st;
-	for (i = 0; i < ctx->count && ctx->entries[i].id != ctrl->entry.id; i++)
-		;
-	if (i == ctx->count) {
-		st = rcl_fail(err, RCL_NOT_FOUND, "controller /c%u not found", ctrl->entry.id);
-	} else {
+	st = entry_index(ctx, ctrl->entry.id, &i, err);
+	if (!st) {
 		ctx->entries[i].compat = mode;
 		st = registry_save(ctx, err);
 		if (st)

@@ -365,6 +365,20 @@ enum rcl_status rcl_vd_params_check(struct rcl_vd_params *params, struct rcl_err
 	return st;
 }
 
+enum rcl_raid_level rcl_raid_span_level(enum rcl_raid_level level)
+{
+	switch (level) {
+	case RCL_RAID10:
+		return RCL_RAID1;
+	case RCL_RAID50:
+		return RCL_RAID5;
+	case RCL_RAID60:
+		return RCL_RAID6;
+	default:
+		return level;
+	}
+}
+
 unsigned rcl_raid_span_data_drives(enum rcl_raid_level level, unsigned per_span)
 {
 	switch (level) {

@@ -323,26 +323,60 @@ static json_object *item(struct reader *r, json_object *root, const char *key, s
 	return r->st ? NULL : it;
 }
 
-static void read_enclosures(struct reader *r, json_object *root, struct rcl_ctrl *ctrl)
+/*
+ * How list @key of a fixture is read: items of @size bytes, each by
+ * @read, none the same as another by @cmp (naming @unique), sorted by it
+ * if @sorted.
+ */
+struct list_spec {
+	const char *key;
+	size_t size;
+	bool required, sorted;
+	void (*read)(struct reader *r, json_object *o, const char *where, struct rcl_ctrl *ctrl,
+	             void *item);
+	int (*cmp)(const void *a, const void *b);
+	const char *unique;
+};
+
+/* The items of @spec's list in @root, into *@out and *@count. */
+static void read_items(struct reader *r, json_object *root, const struct list_spec *spec,
+                       struct rcl_ctrl *ctrl, void **out, size_t *count)
 {
 	char w[32];
 
-	if (!read_list(r, root, "enclosures", sizeof(*ctrl->enclosures), true,
-	               (void **)&ctrl->enclosures, &ctrl->enclosure_count))
+	if (!read_list(r, root, spec->key, spec->size, spec->required, out, count))
 		return;
-	for (size_t i = 0; i < ctrl->enclosure_count; i++) {
-		json_object *o = item(r, root, "enclosures", i, w, sizeof(w));
-		struct rcl_enclosure *e = &ctrl->enclosures[i];
+	for (size_t i = 0; i < *count; i++) {
+		json_object *o = item(r, root, spec->key, i, w, sizeof(w));
+		char *base = *out;
 
 		if (!o)
 			return;
-		e->id = get_uint(r, o, w, "id", 65535, true);
-		e->slots = get_uint(r, o, w, "slots", 4096, true);
-		get_str(r, o, w, "product", e->product, sizeof(e->product), false);
-		for (size_t j = 0; j < i; j++)
-			if (ctrl->enclosures[j].id == e->id)
-				fail(r, w, "id", "%u is used twice", e->id);
+		spec->read(r, o, w, ctrl, base + i * spec->size);
+		for (size_t j = 0; !r->st && j < i; j++)
+			if (!spec->cmp(base + j * spec->size, base + i * spec->size))
+				fail(r, w, spec->unique, "is the same as %s[%zu]'s", spec->key, j);
 	}
+	if (!r->st && spec->sorted && *count)
+		qsort(*out, *count, spec->size, spec->cmp);
+}
+
+static void read_enclosure(struct reader *r, json_object *o, const char *w, struct rcl_ctrl *ctrl,
+                           void *item)
+{
+	struct rcl_enclosure *e = item;
+
+	(void)ctrl;
+	e->id = get_uint(r, o, w, "id", 65535, true);
+	e->slots = get_uint(r, o, w, "slots", 4096, true);
+	get_str(r, o, w, "product", e->product, sizeof(e->product), false);
+}
+
+static int cmp_enclosure(const void *a, const void *b)
+{
+	const struct rcl_enclosure *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
 }
 
 static void read_health(struct reader *r, json_object *d, const char *where, struct rcl_drive *dr)
@@ -398,8 +432,9 @@ static const struct rcl_enclosure *enclosure_of(const struct rcl_ctrl *ctrl, uns
 }
 
 static void read_drive(struct reader *r, json_object *o, const char *w, struct rcl_ctrl *ctrl,
-                       struct rcl_drive *d)
+                       void *item)
 {
+	struct rcl_drive *d = item;
 	static const char *const states[] = {"UGood", "UBad", "Onln", "Offln", "Msng",
 	                                     "GHS",   "DHS",  "Rbld", "JBOD"};
 	const struct rcl_enclosure *e;
@@ -459,43 +494,6 @@ static int cmp_drive(const void *a, const void *b)
 	return (x->slot > y->slot) - (x->slot < y->slot);
 }
 
-static void read_drives(struct reader *r, json_object *root, struct rcl_ctrl *ctrl)
-{
-	char w[32];
-
-	if (!read_list(r, root, "drives", sizeof(*ctrl->drives), true, (void **)&ctrl->drives,
-	               &ctrl->drive_count))
-		return;
-	for (size_t i = 0; i < ctrl->drive_count; i++) {
-		json_object *o = item(r, root, "drives", i, w, sizeof(w));
-
-		if (!o)
-			return;
-		read_drive(r, o, w, ctrl, &ctrl->drives[i]);
-		for (size_t j = 0; !r->st && j < i; j++)
-			if (!cmp_drive(&ctrl->drives[j], &ctrl->drives[i]))
-				fail(r, w, "slot", "%u:%u holds two drives",
-				     ctrl->drives[i].enclosure, ctrl->drives[i].slot);
-	}
-	if (ctrl->drive_count)
-		qsort(ctrl->drives, ctrl->drive_count, sizeof(*ctrl->drives), cmp_drive);
-}
-
-/* The level each span of a group of @level is (a RAID10 span is a mirror). */
-static enum rcl_raid_level span_level(enum rcl_raid_level level)
-{
-	switch (level) {
-	case RCL_RAID10:
-		return RCL_RAID1;
-	case RCL_RAID50:
-		return RCL_RAID5;
-	case RCL_RAID60:
-		return RCL_RAID6;
-	default:
-		return level;
-	}
-}
-
 /* A group's member size and states, from its members. */
 static void derive_dg(struct reader *r, const char *w, struct rcl_ctrl *ctrl, struct rcl_dg *g)
 {
@@ -519,37 +517,32 @@ static void derive_dg(struct reader *r, const char *w, struct rcl_ctrl *ctrl, st
 	}
 	for (unsigned s = 0; s < g->spans; s++)
 		g->span_states[s] =
-		    rcl_raid_state(span_level(g->level), 1, g->drives_per_span, &lost[s]);
+		    rcl_raid_state(rcl_raid_span_level(g->level), 1, g->drives_per_span, &lost[s]);
 	g->state = rcl_raid_state(g->level, g->spans, g->drives_per_span, lost);
 	g->member_bytes = smallest;
 	g->free_bytes =
 	    smallest * g->spans * rcl_raid_span_data_drives(g->level, g->drives_per_span);
 }
 
-static void read_dgs(struct reader *r, json_object *root, struct rcl_ctrl *ctrl)
+static void read_dg(struct reader *r, json_object *o, const char *w, struct rcl_ctrl *ctrl,
+                    void *item)
 {
-	char w[32];
+	struct rcl_dg *g = item;
 
-	if (!read_list(r, root, "dgs", sizeof(*ctrl->dgs), false, (void **)&ctrl->dgs,
-	               &ctrl->dg_count))
-		return;
-	for (size_t i = 0; i < ctrl->dg_count; i++) {
-		json_object *o = item(r, root, "dgs", i, w, sizeof(w));
-		struct rcl_dg *g = &ctrl->dgs[i];
+	g->id = get_uint(r, o, w, "id", RCL_MAX_DGS - 1, true);
+	g->level = get_name(r, o, w, "level", level_names, COUNT(level_names), 0, true);
+	g->spans = (unsigned)get_int(r, o, w, "spans", 1, RCL_MAX_SPANS, 1, true);
+	g->drives_per_span =
+	    (unsigned)get_int(r, o, w, "drives_per_span", 1, RCL_MAX_DRIVES_PER_SPAN, 1, true);
+	if (!r->st)
+		derive_dg(r, w, ctrl, g);
+}
 
-		if (!o)
-			return;
-		g->id = get_uint(r, o, w, "id", RCL_MAX_DGS - 1, true);
-		g->level = get_name(r, o, w, "level", level_names, COUNT(level_names), 0, true);
-		g->spans = (unsigned)get_int(r, o, w, "spans", 1, RCL_MAX_SPANS, 1, true);
-		g->drives_per_span = (unsigned)get_int(r, o, w, "drives_per_span", 1,
-		                                       RCL_MAX_DRIVES_PER_SPAN, 1, true);
-		for (size_t j = 0; j < i; j++)
-			if (ctrl->dgs[j].id == g->id)
-				fail(r, w, "id", "%u is used twice", g->id);
-		if (!r->st)
-			derive_dg(r, w, ctrl, g);
-	}
+static int cmp_dg(const void *a, const void *b)
+{
+	const struct rcl_dg *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
 }
 
 static struct rcl_dg *dg_of(struct rcl_ctrl *ctrl, unsigned id)
@@ -561,8 +554,9 @@ static struct rcl_dg *dg_of(struct rcl_ctrl *ctrl, unsigned id)
 }
 
 static void read_vd(struct reader *r, json_object *o, const char *w, struct rcl_ctrl *ctrl,
-                    struct rcl_vd *v)
+                    void *item)
 {
+	struct rcl_vd *v = item;
 	struct rcl_dg *g;
 
 	v->id = get_uint(r, o, w, "id", RCL_MAX_VDS - 1, true);
@@ -605,28 +599,12 @@ static int cmp_vd(const void *a, const void *b)
 	return (x->id > y->id) - (x->id < y->id);
 }
 
-static void read_vds(struct reader *r, json_object *root, struct rcl_ctrl *ctrl)
+/* Every drive group holds a VD: a card deletes the group with its last one. */
+static void check_dgs_used(struct reader *r, const struct rcl_ctrl *ctrl)
 {
-	char w[32];
-
-	if (!read_list(r, root, "vds", sizeof(*ctrl->vds), false, (void **)&ctrl->vds,
-	               &ctrl->vd_count))
-		return;
-	for (size_t i = 0; i < ctrl->vd_count; i++) {
-		json_object *o = item(r, root, "vds", i, w, sizeof(w));
-
-		if (!o)
-			return;
-		read_vd(r, o, w, ctrl, &ctrl->vds[i]);
-		for (size_t j = 0; !r->st && j < i; j++)
-			if (ctrl->vds[j].id == ctrl->vds[i].id)
-				fail(r, w, "id", "%u is used twice", ctrl->vds[i].id);
-	}
 	for (size_t i = 0; !r->st && i < ctrl->dg_count; i++)
 		if (!ctrl->dgs[i].vd_count)
 			fail(r, "dgs", "", "hold drive group %u, which has no VD", ctrl->dgs[i].id);
-	if (ctrl->vd_count)
-		qsort(ctrl->vds, ctrl->vd_count, sizeof(*ctrl->vds), cmp_vd);
 }
 
 static const char *const rate_names[] = {"rebuildrate", "ccrate", "bgirate", "prrate", "reconrate"};
@@ -734,6 +712,16 @@ enum rcl_status rcl_mock_parse_caps(json_object *root, const char *file, enum rc
 	return r.st;
 }
 
+/* The lists of a fixture, in the order each needs the ones before. */
+static const struct list_spec enclosures = {
+    "enclosures", sizeof(struct rcl_enclosure), true, false, read_enclosure, cmp_enclosure, "id"};
+static const struct list_spec drives = {
+    "drives", sizeof(struct rcl_drive), true, true, read_drive, cmp_drive, "slot"};
+static const struct list_spec dgs = {"dgs", sizeof(struct rcl_dg), false, false, read_dg, cmp_dg,
+                                     "id"};
+static const struct list_spec vds = {"vds", sizeof(struct rcl_vd), false, true, read_vd, cmp_vd,
+                                     "id"};
+
 enum rcl_status rcl_mock_parse(json_object *root, const char *file, enum rcl_status bad,
                                struct rcl_ctrl *ctrl, struct rcl_error *err)
 {
@@ -746,13 +734,14 @@ enum rcl_status rcl_mock_parse(json_object *root, const char *file, enum rcl_sta
 		read_info(&r, info, &ctrl->info);
 	if (caps)
 		read_caps(&r, caps, &ctrl->caps);
-	read_enclosures(&r, root, ctrl);
-	read_drives(&r, root, ctrl);
-	read_dgs(&r, root, ctrl);
+	read_items(&r, root, &enclosures, ctrl, (void **)&ctrl->enclosures, &ctrl->enclosure_count);
+	read_items(&r, root, &drives, ctrl, (void **)&ctrl->drives, &ctrl->drive_count);
+	read_items(&r, root, &dgs, ctrl, (void **)&ctrl->dgs, &ctrl->dg_count);
 	for (size_t i = 0; !r.st && i < ctrl->drive_count; i++)
 		if (ctrl->drives[i].dg >= 0 && !dg_of(ctrl, (unsigned)ctrl->drives[i].dg))
 			fail(&r, "drives", "dg", "%d is not in \"dgs\"", ctrl->drives[i].dg);
-	read_vds(&r, root, ctrl);
+	read_items(&r, root, &vds, ctrl, (void **)&ctrl->vds, &ctrl->vd_count);
+	check_dgs_used(&r, ctrl);
 	field(&r, root, "", "tasks", json_type_array, false); /* its items: task.c */
 	if (!r.st) {
 		struct rcl_ctrl_settings settings;

@@ -31,6 +31,7 @@
 #include "soft/config/state.h"
 #include "soft/config/vd.h"
 #include "soft/service/export.h"
+#include "soft/service/settings.h"
 #include "soft/tasks/schedule.h"
 
 #define SOFT_FORMAT 1

@@ -7,6 +7,7 @@
  * options accept. Completion reads a live state directory holding one soft
  * controller, so object paths come from a real configuration.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -37,14 +38,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 }
 
 /* What parsed must hold together: a known command, values its options take. */
-static bool is_part_command(const struct cmd_spec *cmd)
-{
-	for (size_t i = 0; i < cli_part_command_count; i++)
-		if (cmd == cli_part_command(i))
-			return true;
-	return false;
-}
-
 static void check_parsed(const struct cmd_args *args)
 {
 	struct rcl_buf sb = RCL_BUF_INIT;
@@ -56,7 +49,7 @@ static void check_parsed(const struct cmd_args *args)
 	}
 	/* A command of the grammar, or of a part no kind has yet (taking StorCLI's options). */
 	FUZZ_CHECK((args->cmd >= cli_commands && args->cmd < cli_commands + cli_command_count) ||
-	           is_part_command(args->cmd));
+	           cli_part_command_index(args->cmd) != SIZE_MAX);
 	FUZZ_CHECK(args->cmd->object == args->path.kind);
 	for (size_t i = 0; i < CMD_MAX_OPTS && args->cmd->opts[i].name; i++) {
 		const struct opt_spec *opt = &args->cmd->opts[i];

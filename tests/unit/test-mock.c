@@ -32,6 +32,22 @@ static enum rcl_status add_mock(struct rcl_ctx *ctx, const char *path, unsigned 
 	return rcl_ctrl_create(ctx, "mock", &kv, 1, id, err);
 }
 
+/* A fresh state directory @st holding /c0, a mock controller of fixture @name. */
+static void mock_state_enter(struct unit_state *st, const char *name)
+{
+	char *path = fixture(name);
+	struct rcl_error err = {0};
+	struct rcl_ctx *ctx;
+	unsigned id;
+
+	unit_state_enter(st, NULL);
+	ctx = unit_ctx_new(st->dir);
+	ck_assert_msg(add_mock(ctx, path, &id, &err) == RCL_OK, "%s", err.msg);
+	ck_assert_uint_eq(id, 0);
+	rcl_ctx_free(ctx);
+	free(path);
+}
+
 /* The file @text written as @name in @dir; the caller frees the path. */
 static char *write_in(const char *dir, const char *name, const char *text)
 {
@@ -61,17 +77,10 @@ static char *edited_fixture(const char *dir, const char *from, const char *to)
 START_TEST(test_add_copies_the_fixture)
 {
 	struct unit_state st;
-	struct rcl_error err = {0};
 	char *path = fixture("megaraid.json"), *before = unit_read(path), *after, *out, *mock;
 	enum rcl_status status;
-	struct rcl_ctx *ctx;
-	unsigned id;
 
-	unit_state_enter(&st, NULL);
-	ctx = unit_ctx_new(st.dir);
-	ck_assert_int_eq(add_mock(ctx, path, &id, &err), RCL_OK);
-	ck_assert_uint_eq(id, 0);
-	rcl_ctx_free(ctx);
+	mock_state_enter(&st, "megaraid.json");
 	/* A change goes to the copy: the fixture stays as it was. */
 	out = unit_run("/c0 add vd r0 drives=252:7", false, &status);
 	ck_assert_msg(status == RCL_OK, "%s", out);
@@ -109,26 +118,28 @@ static void refused_fixture(const char *path, enum rcl_status want, const char *
 	unit_state_leave(&st);
 }
 
+/* Edits of the megaraid fixture (@from becomes @to) and what their refusal says. */
+static const struct {
+	const char *from, *to, *msg;
+} bad_edits[] = {
+    {"\"model\": \"MegaRAID 9560-8i 4GB\",", "", "edited.json': info.model is missing"},
+    {"\"slot\": 1,", "\"slot\": \"1\",", "drives[1].slot must be an integer"},
+    {"\"RAID60\"", "\"RAID61\"", "caps.levels[6] 'RAID61' is not one of"},
+    {"\"state\": \"GHS\"", "\"state\": \"DHS\"", "drives[6].dg is needed for a drive in state DHS"},
+    {"\"slot\": 1,", "\"slot\": 0,", "drives[1].slot is the same as drives[0]'s"},
+    {"\"exports\": false", "\"exports\": true", "caps.exports must be false"},
+};
+
 START_TEST(test_bad_fixtures_name_the_key)
 {
 	char *dir = unit_tmpdir(), *path;
 	struct rcl_error err = {0};
 
-	path = edited_fixture(dir, "\"model\": \"MegaRAID 9560-8i 4GB\",", "");
-	refused_fixture(path, RCL_INVALID_PARAM, "edited.json': info.model is missing");
-	free(path);
-	path = edited_fixture(dir, "\"slot\": 1,", "\"slot\": \"1\",");
-	refused_fixture(path, RCL_INVALID_PARAM, "drives[1].slot must be an integer");
-	free(path);
-	path = edited_fixture(dir, "\"RAID60\"", "\"RAID61\"");
-	refused_fixture(path, RCL_INVALID_PARAM, "caps.levels[6] 'RAID61' is not one of");
-	free(path);
-	path = edited_fixture(dir, "\"state\": \"GHS\"", "\"state\": \"DHS\"");
-	refused_fixture(path, RCL_INVALID_PARAM, "drives[6].dg is needed for a drive in state DHS");
-	free(path);
-	path = edited_fixture(dir, "\"exports\": false", "\"exports\": true");
-	refused_fixture(path, RCL_INVALID_PARAM, "caps.exports must be false");
-	free(path);
+	for (size_t i = 0; i < sizeof(bad_edits) / sizeof(bad_edits[0]); i++) {
+		path = edited_fixture(dir, bad_edits[i].from, bad_edits[i].to);
+		refused_fixture(path, RCL_INVALID_PARAM, bad_edits[i].msg);
+		free(path);
+	}
 	path = write_in(dir, "broken.json", "{\"info\": ");
 	refused_fixture(path, RCL_INVALID_PARAM, "is not valid JSON");
 	free(path);
@@ -203,17 +214,11 @@ END_TEST
 
 START_TEST(test_changes_persist_and_caps_refuse)
 {
-	char *path = fixture("nvme.json"), *out;
-	struct rcl_error err = {0};
 	enum rcl_status status;
 	struct unit_state st;
-	struct rcl_ctx *ctx;
-	unsigned id;
+	char *out;
 
-	unit_state_enter(&st, NULL);
-	ctx = unit_ctx_new(st.dir);
-	ck_assert_int_eq(add_mock(ctx, path, &id, &err), RCL_OK);
-	rcl_ctx_free(ctx);
+	mock_state_enter(&st, "nvme.json");
 	out = unit_run("/c0 add vd r6 drives=1:0-3", false, &status);
 	ck_assert_int_eq(status, RCL_UNSUPPORTED);
 	ck_assert_ptr_nonnull(strstr(out, "RAID level RAID6 is not supported by this controller"));
@@ -237,7 +242,6 @@ START_TEST(test_changes_persist_and_caps_refuse)
 	out = unit_run("/c0/e1/s2 show", false, &status);
 	ck_assert_ptr_nonnull(strstr(out, "UGood"));
 	free(out);
-	free(path);
 	unit_state_leave(&st);
 }
 END_TEST
@@ -280,33 +284,26 @@ static size_t vd_count(const char *dir)
 /* Allocation 1, 2, ... failing: "add vd" succeeds whole or leaves the state as it was. */
 static void add_vd_oom_loop(bool persistent)
 {
-	char *path = fixture("megaraid.json");
-	struct unit_state st;
 	unsigned long n;
 
-	unit_state_enter(&st, NULL);
 	for (n = 1; n < 100000; n++) {
 		struct rcl_error err = {0};
-		struct rcl_ctx *ctx = unit_ctx_new(st.dir);
 		enum rcl_status status;
-		unsigned id;
+		struct unit_state st;
 		bool hit;
 
-		ck_assert_int_eq(add_mock(ctx, path, &id, &err), RCL_OK);
-		rcl_ctx_free(ctx);
+		mock_state_enter(&st, "megaraid.json");
 		rcl_alloc_fail_after(n, persistent);
 		status = add_vd(st.dir, &err);
 		hit = rcl_alloc_fail_after(0, false) >= n;
 		ck_assert_msg(status == RCL_OK || status == RCL_NOMEM, "allocation %lu: %s", n,
 		              err.msg);
 		ck_assert_uint_eq(vd_count(st.dir), status ? 2 : 3);
-		unit_rmrf(st.dir);
+		unit_state_leave(&st);
 		if (!hit)
 			break;
 	}
 	ck_assert_uint_gt(n, 1);
-	free(path);
-	unit_state_leave(&st);
 }
 
 START_TEST(test_add_vd_out_of_memory)
@@ -364,17 +361,11 @@ END_TEST
 
 START_TEST(test_settings_persist)
 {
-	char *path = fixture("megaraid.json"), *out;
-	struct rcl_error err = {0};
 	enum rcl_status status;
 	struct unit_state st;
-	struct rcl_ctx *ctx;
-	unsigned id;
+	char *out;
 
-	unit_state_enter(&st, NULL);
-	ctx = unit_ctx_new(st.dir);
-	ck_assert_int_eq(add_mock(ctx, path, &id, &err), RCL_OK);
-	rcl_ctx_free(ctx);
+	mock_state_enter(&st, "megaraid.json");
 	out = unit_run("/c0 set prrate=55", false, &status);
 	ck_assert_msg(status == RCL_OK, "%s", out);
 	free(out);
@@ -389,7 +380,6 @@ START_TEST(test_settings_persist)
 	ck_assert_ptr_nonnull(strstr(out, "12 hours"));
 	ck_assert_ptr_nonnull(strstr(out, "Excluded VDs           0-1"));
 	free(out);
-	free(path);
 	unit_state_leave(&st);
 }
 END_TEST

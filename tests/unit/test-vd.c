@@ -260,6 +260,17 @@ START_TEST(test_span_data_drives)
 }
 END_TEST
 
+/* A spanned level's span is its single-span level; the others are their own. */
+START_TEST(test_span_level)
+{
+	ck_assert_int_eq(rcl_raid_span_level(RCL_RAID10), RCL_RAID1);
+	ck_assert_int_eq(rcl_raid_span_level(RCL_RAID50), RCL_RAID5);
+	ck_assert_int_eq(rcl_raid_span_level(RCL_RAID60), RCL_RAID6);
+	ck_assert_int_eq(rcl_raid_span_level(RCL_RAID0), RCL_RAID0);
+	ck_assert_int_eq(rcl_raid_span_level(RCL_RAID5), RCL_RAID5);
+}
+END_TEST
+
 /* A soft controller with @drives 64 MB images in a throwaway state dir. */
 static struct rcl_ctrl *open_ctrl(char **dir, struct rcl_ctx **ctx, unsigned drives)
 {
@@ -479,6 +490,7 @@ static Suite *vd_suite(void)
 
 	tc = tcase_create("rcl_raid_span_data_drives");
 	tcase_add_test(tc, test_span_data_drives);
+	tcase_add_test(tc, test_span_level);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("rcl_vd_state_abbrev");

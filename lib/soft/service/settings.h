@@ -29,4 +29,12 @@ void task_record_save(unsigned id, const char *suffix, json_object *root, const 
  */
 void settings_pace(unsigned id, enum rcl_setting rate, unsigned *out, bool *host_first);
 
+/*
+ * rcl_soft_schedule_status() - the backend's schedule_status op
+ * (lib/backend.h): the patrol read and scheduled check of @ctrl, from the
+ * running process's view, else from the task records.
+ */
+enum rcl_status rcl_soft_schedule_status(struct rcl_ctrl *ctrl, struct rcl_schedule_status *out,
+                                         struct rcl_error *err);
+
 #endif /* RCL_SERVER_SETTINGS_H */

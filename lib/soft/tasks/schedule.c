@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
  * schedule.c - a soft controller's task settings and the records of its
- * scheduled tasks, as files, and the backend's settings and schedule ops
+ * scheduled tasks, as files, and the backend's settings ops
  * (see schedule.h).
  */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "soft/service/cc-schedule.h"
-#include "soft/service/patrol.h"
 #include "soft/tasks/schedule.h"
 
 #define SETTINGS_FORMAT 1
@@ -456,34 +454,4 @@ enum rcl_status rcl_soft_settings_set(struct rcl_ctrl *ctrl, unsigned changes,
 		return st;
 	rcl_settings_apply(&now, changes, s);
 	return settings_save(ctrl->ctx, ctrl->entry.id, &now, err);
-}
-
-/*
- * The status from the records: a process that runs has its own view
- * (patrol_live_status(), cc_schedule_live_status()), which the records
- * follow only at checkpoints.
- */
-enum rcl_status rcl_soft_schedule_status(struct rcl_ctrl *ctrl, struct rcl_schedule_status *out,
-                                         struct rcl_error *err)
-{
-	unsigned id = ctrl->entry.id;
-	bool live_pr = patrol_live_status(id, &out->patrol);
-	bool live_cc = cc_schedule_live_status(id, &out->cc);
-	struct rcl_ctrl_settings s;
-	struct rcl_soft_patrol_record pr;
-	struct rcl_soft_cc_summary cc;
-	enum rcl_status st;
-
-	if (live_pr && live_cc)
-		return RCL_OK;
-	st = rcl_soft_settings_load(ctrl->ctx, id, &s, err);
-	if (!st && !live_pr)
-		st = rcl_soft_patrol_record_load(ctrl->ctx, id, &pr, err);
-	if (!st && !live_pr)
-		rcl_soft_patrol_status(&s, &pr, false, &out->patrol);
-	if (!st && !live_cc)
-		st = rcl_soft_cc_record_load(ctrl->ctx, id, &cc, NULL, err);
-	if (!st && !live_cc)
-		rcl_soft_cc_status(&s, &cc, false, &out->cc);
-	return st;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * schedule.h - a soft controller's task settings and the records of its
- * scheduled tasks, as files, and the backend's settings and schedule ops.
+ * scheduled tasks, as files, and the backend's settings ops.
  *
  * The settings (struct rcl_ctrl_settings) are kept in
  * <state>/tasks/<backend>-<key>.json:
@@ -145,7 +145,5 @@ enum rcl_status rcl_soft_settings_get(struct rcl_ctrl *ctrl, struct rcl_ctrl_set
                                       struct rcl_error *err);
 enum rcl_status rcl_soft_settings_set(struct rcl_ctrl *ctrl, unsigned changes,
                                       const struct rcl_ctrl_settings *s, struct rcl_error *err);
-enum rcl_status rcl_soft_schedule_status(struct rcl_ctrl *ctrl, struct rcl_schedule_status *out,
-                                         struct rcl_error *err);
 
 #endif /* RCL_SOFT_TASKS_SCHEDULE_H */
