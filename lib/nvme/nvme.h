@@ -88,10 +88,9 @@ enum rcl_status rcl_nvme_scan(struct rcl_nvme_dev **out, size_t *count, struct r
  * rcl_nvme_ns_in_use() - what uses block device @name ("nvme0n1") or one
  * of its partitions, into @why (@size bytes; "" when nothing does): a
  * holder in sysfs (md, device-mapper), a mount (/proc/mounts), swap
- * (/proc/swaps), or, where the device can be read, a file system or
- * partition table at its start. The same test the soft controller makes
- * before it takes a block device; actions that destroy data refuse such a
- * namespace without force.
+ * (/proc/swaps), or what udev's probe found on it (a file system or other
+ * signature, a partition table). Reads no data from the drive. Actions
+ * that destroy data refuse such a namespace without force.
  */
 void rcl_nvme_ns_in_use(const char *name, char *why, size_t size);
 

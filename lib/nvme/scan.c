@@ -6,15 +6,12 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
-#include <unistd.h>
 
 #include "nvme/nvme.h"
-#include "signature.h"
 
 #define SYSFS_NVME "/sys/class/nvme"
 
@@ -128,9 +125,11 @@ static bool fill_dev(struct rcl_nvme_dev *dev, nvme_ctrl_t c)
 	snprintf(dev->id, sizeof(dev->id), "%s %s %u", dev->nqn, dev->serial, dev->cntlid);
 	link_of(c, "current", dev->link, sizeof(dev->link));
 	link_of(c, "max", dev->max_link, sizeof(dev->max_link));
-	nvme_ctrl_for_each_ns(c, n) ok = ok && add_ns(dev, n);
-	nvme_ctrl_for_each_path(c, p) if (nvme_path_get_ns(p)) ok =
-	    ok && add_ns(dev, nvme_path_get_ns(p));
+	for (n = nvme_ctrl_first_ns(c); n; n = nvme_ctrl_next_ns(c, n))
+		ok = ok && add_ns(dev, n);
+	for (p = nvme_ctrl_first_path(c); p; p = nvme_ctrl_next_path(c, p))
+		if (nvme_path_get_ns(p))
+			ok = ok && add_ns(dev, nvme_path_get_ns(p));
 	if (dev->ns_count)
 		qsort(dev->ns, dev->ns_count, sizeof(*dev->ns), cmp_ns);
 	return ok;
@@ -189,8 +188,11 @@ enum rcl_status rcl_nvme_scan(struct rcl_nvme_dev **out, size_t *count, struct r
 	if (nvme_scan_topology(r, NULL, NULL) < 0 && errno != ENOENT)
 		st = rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot scan the NVMe topology: %s",
 		                    strerror(errno));
-	nvme_for_each_host(r, h) nvme_for_each_subsystem(h, s)
-	    nvme_subsystem_for_each_ctrl(s, c) if (!st) st = add_dev(out, count, c, err);
+	for (h = nvme_first_host(r); h && !st; h = nvme_next_host(r, h))
+		for (s = nvme_first_subsystem(h); s && !st; s = nvme_next_subsystem(h, s))
+			for (c = nvme_subsystem_first_ctrl(s); c && !st;
+			     c = nvme_subsystem_next_ctrl(s, c))
+				st = add_dev(out, count, c, err);
 	nvme_free_tree(r);
 	if (st) {
 		rcl_nvme_devs_free(*out, *count);
@@ -245,34 +247,49 @@ static bool listed(const char *table, const char *dev, const char *what, char *w
 	return found;
 }
 
-/* What uses block device @dev (a namespace or a partition of it) itself, into @why. */
+/*
+ * What udev's probe (blkid) found on block device @dir/dev, from its
+ * database, into @why: a file system or other volume signature, or a
+ * partition table. No read of the drive: a "show" must not move its
+ * SMART counters, nor wait on a drive that is slow to answer.
+ */
+static bool udev_found(const char *dir, const char *dev, char *why, size_t size)
+{
+	char path[512], line[256], devnum[32] = "";
+	const char *keys[][2] = {{"E:ID_FS_TYPE=", "a signature"},
+	                         {"E:ID_PART_TABLE_TYPE=", "a partition table"}};
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/dev", dir);
+	f = fopen(path, "re");
+	if (f && !fgets(devnum, sizeof(devnum), f))
+		devnum[0] = '\0';
+	if (f)
+		fclose(f);
+	devnum[strcspn(devnum, "\n")] = '\0';
+	snprintf(path, sizeof(path), "/run/udev/data/b%s", devnum);
+	f = devnum[0] ? fopen(path, "re") : NULL;
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		for (size_t k = 0; !found && k < 2; k++)
+			if (!strncmp(line, keys[k][0], strlen(keys[k][0])) &&
+			    line[strlen(keys[k][0])]) {
+				snprintf(why, size, "%s holds %s: %s", dev, keys[k][1],
+				         line + strlen(keys[k][0]));
+				found = true;
+			}
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* What uses or fills block device @dev (a namespace or a partition of it), into @why. */
 static bool dev_in_use(const char *dir, const char *dev, char *why, size_t size)
 {
 	return held(dir, dev, why, size) || listed("/proc/mounts", dev, "mount", why, size) ||
-	       listed("/proc/swaps", dev, "swap", why, size);
-}
-
-/* A file system or partition table at the start of /dev/@name, into @why (unreadable: none). */
-static bool holds_data(const char *name, char *why, size_t size)
-{
-	uint8_t *buf = rcl_malloc(RCL_SIGNATURE_BYTES);
-	char path[64];
-	const char *sig = NULL;
-	ssize_t got = -1;
-	int fd;
-
-	snprintf(path, sizeof(path), "/dev/%s", name);
-	fd = buf ? open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : -1;
-	if (fd >= 0) {
-		got = pread(fd, buf, RCL_SIGNATURE_BYTES, 0);
-		close(fd);
-	}
-	if (got > 0)
-		sig = rcl_signature(buf, (size_t)got);
-	rcl_free(buf);
-	if (sig)
-		snprintf(why, size, "%s holds %s", name, sig);
-	return sig != NULL;
+	       listed("/proc/swaps", dev, "swap", why, size) || udev_found(dir, dev, why, size);
 }
 
 void rcl_nvme_ns_in_use(const char *name, char *why, size_t size)
@@ -295,6 +312,4 @@ void rcl_nvme_ns_in_use(const char *name, char *why, size_t size)
 	}
 	if (d)
 		closedir(d);
-	if (!found)
-		holds_data(name, why, size);
 }

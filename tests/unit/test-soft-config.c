@@ -13,7 +13,7 @@
 
 #include "soft/config/config.h"
 #include "soft/format/record.h"
-#include "signature.h"
+#include "soft/format/signature.h"
 #include "unit.h"
 
 /*
@@ -359,29 +359,29 @@ END_TEST
 
 START_TEST(test_signatures)
 {
-	uint8_t buf[RCL_SIGNATURE_BYTES] = {0};
+	uint8_t buf[RCL_SOFT_SIGNATURE_BYTES] = {0};
 
-	ck_assert_ptr_null(rcl_signature(buf, sizeof(buf)));
+	ck_assert_ptr_null(rcl_soft_signature(buf, sizeof(buf)));
 	memcpy(buf + 1080, "\x53\xef", 2);
-	ck_assert_str_eq(rcl_signature(buf, sizeof(buf)), "an ext2/3/4 file system");
-	ck_assert_ptr_null(rcl_signature(buf, 1081)); /* past @len counts as absent */
+	ck_assert_str_eq(rcl_soft_signature(buf, sizeof(buf)), "an ext2/3/4 file system");
+	ck_assert_ptr_null(rcl_soft_signature(buf, 1081)); /* past @len counts as absent */
 	memset(buf, 0, sizeof(buf));
 	memcpy(buf + 65600, "_BHRfS_M", 8);
-	ck_assert_str_eq(rcl_signature(buf, sizeof(buf)), "a btrfs file system");
+	ck_assert_str_eq(rcl_soft_signature(buf, sizeof(buf)), "a btrfs file system");
 	memset(buf, 0, sizeof(buf));
 	memcpy(buf + 4086, "SWAPSPACE2", 10);
-	ck_assert_str_eq(rcl_signature(buf, sizeof(buf)), "swap space");
+	ck_assert_str_eq(rcl_soft_signature(buf, sizeof(buf)), "swap space");
 	memset(buf, 0, sizeof(buf));
 	memcpy(buf, "LUKS\xba\xbe", 6);
-	ck_assert_str_eq(rcl_signature(buf, sizeof(buf)), "a LUKS volume");
+	ck_assert_str_eq(rcl_soft_signature(buf, sizeof(buf)), "a LUKS volume");
 	memset(buf, 0, sizeof(buf));
 	buf[510] = 0x55;
 	buf[511] = 0xaa;
-	ck_assert_ptr_null(rcl_signature(buf, sizeof(buf))); /* no partition in it */
+	ck_assert_ptr_null(rcl_soft_signature(buf, sizeof(buf))); /* no partition in it */
 	buf[446 + 4] = 0x83;
-	ck_assert_str_eq(rcl_signature(buf, sizeof(buf)), "an MBR partition table");
+	ck_assert_str_eq(rcl_soft_signature(buf, sizeof(buf)), "an MBR partition table");
 	memcpy(buf + 512, "EFI PART", 8);
-	ck_assert_str_eq(rcl_signature(buf, sizeof(buf)), "a GPT");
+	ck_assert_str_eq(rcl_soft_signature(buf, sizeof(buf)), "a GPT");
 }
 END_TEST
 

@@ -11,7 +11,7 @@
 #include "layout.h"
 #include "member.h"
 #include "model.h"
-#include "signature.h"
+#include "soft/format/signature.h"
 #include "vd.h"
 
 enum rcl_status rcl_soft_change_begin(struct rcl_ctrl *ctrl, struct rcl_soft_change *c,
@@ -379,12 +379,12 @@ enum rcl_status rcl_soft_check_blank(const struct rcl_soft_disk *disk,
 
 	if (disk->kind != RCL_SOFT_DISK_BLANK)
 		return RCL_OK;
-	buf = rcl_calloc(1, RCL_SIGNATURE_BYTES);
+	buf = rcl_calloc(1, RCL_SOFT_SIGNATURE_BYTES);
 	if (!buf)
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
-	st = rcl_soft_read(disk->fd, buf, RCL_SIGNATURE_BYTES, 0, err);
+	st = rcl_soft_read(disk->fd, buf, RCL_SOFT_SIGNATURE_BYTES, 0, err);
 	if (!st)
-		what = rcl_signature(buf, RCL_SIGNATURE_BYTES);
+		what = rcl_soft_signature(buf, RCL_SOFT_SIGNATURE_BYTES);
 	rcl_free(buf);
 	if (!st && what)
 		st =

@@ -15,7 +15,7 @@
 #include "soft/format/le.h"
 #include "soft/format/md-super1.h"
 #include "scan.h"
-#include "signature.h"
+#include "soft/format/signature.h"
 
 static void classify(struct rcl_soft_disk *disk, enum rcl_soft_disk_kind kind, const char *why)
 {
@@ -77,7 +77,7 @@ static void classify_no_gpt(struct rcl_soft_disk *disk)
 	    md_at_end(disk)) {
 		classify(disk, RCL_SOFT_DISK_FOREIGN, "holds an md superblock");
 		disk->foreign = RCL_SOFT_FOREIGN_MD_DISK;
-	} else if (rcl_has_mbr(buf, sizeof(buf))) {
+	} else if (rcl_soft_has_mbr(buf, sizeof(buf))) {
 		classify(disk, RCL_SOFT_DISK_FOREIGN, "holds an MBR partition table");
 	} else {
 		classify(disk, RCL_SOFT_DISK_BLANK, "");

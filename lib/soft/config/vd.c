@@ -14,7 +14,7 @@
 #include "layout.h"
 #include "member.h"
 #include "soft/tasks/migrate.h"
-#include "signature.h"
+#include "soft/format/signature.h"
 #include "spare.h"
 #include "vd.h"
 
@@ -407,7 +407,7 @@ static enum rcl_status data_signature(struct rcl_soft_change *c, const struct rc
 		return rcl_fail(
 		    err, RCL_NEED_FORCE,
 		    "cannot tell where virtual drive /v%u starts; use force to delete it", vd->id);
-	buf = rcl_calloc(1, RCL_SIGNATURE_BYTES);
+	buf = rcl_calloc(1, RCL_SOFT_SIGNATURE_BYTES);
 	if (!buf)
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
 	first = first_chunk(dg, vd, &geo, &offset, &copies);
@@ -415,11 +415,11 @@ static enum rcl_status data_signature(struct rcl_soft_change *c, const struct rc
 		int i = rcl_soft_change_member(c, dg, m);
 
 		if (i >= 0)
-			st = rcl_soft_read(c->state->disks[i].fd, buf, RCL_SIGNATURE_BYTES,
+			st = rcl_soft_read(c->state->disks[i].fd, buf, RCL_SOFT_SIGNATURE_BYTES,
 			                   vd->first_lba * disk->sector_size + offset, err);
 	}
 	if (!st)
-		*what = rcl_signature(buf, RCL_SIGNATURE_BYTES);
+		*what = rcl_soft_signature(buf, RCL_SOFT_SIGNATURE_BYTES);
 	rcl_free(buf);
 	if (st)
 		return rcl_fail(err, RCL_NEED_FORCE,

@@ -25,7 +25,7 @@ static const struct magic magics[] = {
     {4086, "SWAPSPACE2", 10, "swap space"},
 };
 
-bool rcl_has_mbr(const uint8_t *buf, size_t len)
+bool rcl_soft_has_mbr(const uint8_t *buf, size_t len)
 {
 	static const uint8_t empty[16];
 
@@ -37,7 +37,7 @@ bool rcl_has_mbr(const uint8_t *buf, size_t len)
 	return false;
 }
 
-const char *rcl_signature(const uint8_t *buf, size_t len)
+const char *rcl_soft_signature(const uint8_t *buf, size_t len)
 {
 	for (size_t i = 0; i < sizeof(magics) / sizeof(magics[0]); i++) {
 		const struct magic *m = &magics[i];
@@ -45,5 +45,5 @@ const char *rcl_signature(const uint8_t *buf, size_t len)
 		if (m->offset + m->len <= len && !memcmp(buf + m->offset, m->bytes, m->len))
 			return m->what;
 	}
-	return rcl_has_mbr(buf, len) ? "an MBR partition table" : NULL;
+	return rcl_soft_has_mbr(buf, len) ? "an MBR partition table" : NULL;
 }
