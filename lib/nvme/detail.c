@@ -237,7 +237,7 @@ void rcl_nvme_add_fw_slots(struct rcl_node *parent, const char *key,
 	for (unsigned i = 0; i < slots && i < 7; i++) {
 		snprintf(name, sizeof(name), "Slot %u", i + 1);
 		if (log->frs[i][0])
-			rcl_node_add_strf(s, name, "%.8s", log->frs[i]);
+			add_id_str(s, name, log->frs[i], sizeof(log->frs[i]));
 		else
 			rcl_node_add_str(s, name, "Empty");
 	}
