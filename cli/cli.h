@@ -383,6 +383,7 @@ enum rcl_status events_check_filter(const char *value, struct rcl_error *err);
 enum rcl_status cmd_encl_show(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_drive_show(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_drive_show_all(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_drive_show_smart(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_drive_delete(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_drive_add_hotspare(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_drive_delete_hotspare(struct cmd_ctx *c, struct rcl_error *err);

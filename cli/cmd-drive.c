@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * cmd-drive.c - enclosure and drive commands: /cN/eall show,
- * /cN/eX/sY show [all], /cN/eX/sY del, /cN/eX/sY add|delete hotsparedrive,
+ * /cN/eX/sY show [all|smart], /cN/eX/sY del, /cN/eX/sY add|delete hotsparedrive,
  * /cN/eX/sY start|stop locate, /cN/eX/sY set jbod|good|online|offline|missing.
  */
 #include <ctype.h>
@@ -161,18 +161,21 @@ static void add_spare_info(struct rcl_node *data, const struct rcl_drive *drive,
 	rcl_buf_release(&dgs);
 }
 
-static void add_drive_detail(struct rcl_node *data, const struct rcl_ctrl *owner,
-                             const struct rcl_drive *drive, bool compat)
+static enum rcl_status add_drive_detail(struct rcl_node *data, struct rcl_ctrl *owner,
+                                        const struct rcl_drive *drive, bool compat,
+                                        struct rcl_error *err)
 {
 	unsigned ctrl = rcl_ctrl_id(owner);
 	struct rcl_buf name = RCL_BUF_INIT, key = RCL_BUF_INIT, ops = RCL_BUF_INIT;
 	struct rcl_node *table, *detail, *section;
 	bool spare = drive->state == RCL_PD_GHS || drive->state == RCL_PD_DHS;
 
+	enum rcl_status st = RCL_OK;
+
 	rcl_buf_addf(&name, "Drive /c%u/e%u/s%u", ctrl, drive->enclosure, drive->slot);
 	if (name.oom) {
 		rcl_node_set_oom(data);
-		return;
+		return RCL_OK;
 	}
 	table = rcl_node_add_array(data, name.buf);
 	/* StorCLI prints the legend under each drive's one-row table. */
@@ -267,6 +270,9 @@ static void add_drive_detail(struct rcl_node *data, const struct rcl_ctrl *owner
 	rcl_node_add_str(section, "Wide Port Capable", "No");
 	rcl_node_add_str(section, "Multipath", "No");
 	add_port(section, drive, compat);
+	/* What only its backend knows (an NVMe drive's logs), asked of the drive. */
+	if (drive->present)
+		st = rcl_ctrl_drive_detail(owner, drive, RCL_DETAIL_ALL, name.buf, detail, err);
 	/* The drive's SCSI INQUIRY or ATA IDENTIFY data: a file or raw device gives none. */
 	rcl_node_add_str(detail, "Inquiry Data", "NA");
 	if (spare)
@@ -275,6 +281,7 @@ static void add_drive_detail(struct rcl_node *data, const struct rcl_ctrl *owner
 		rcl_node_set_oom(data);
 	rcl_buf_release(&key);
 	rcl_buf_release(&name);
+	return st;
 }
 
 enum rcl_status cmd_drive_show_all(struct cmd_ctx *c, struct rcl_error *err)
@@ -285,16 +292,46 @@ enum rcl_status cmd_drive_show_all(struct cmd_ctx *c, struct rcl_error *err)
 
 	if (st)
 		return st;
-	for (size_t i = 0; i < rcl_ctrl_drive_count(c->ctrl); i++) {
+	for (size_t i = 0; !st && i < rcl_ctrl_drive_count(c->ctrl); i++) {
 		const struct rcl_drive *drive = rcl_ctrl_drive(c->ctrl, i);
 
 		if (!drive_selected(&c->args->path, drive))
 			continue;
-		add_drive_detail(c->res->data, c->ctrl, drive, compat);
+		st = add_drive_detail(c->res->data, c->ctrl, drive, compat, err);
 		any = true;
 	}
-	rcl_result_describe(c->res, any ? "Show Drive Information Succeeded." : "No drives found.");
-	return RCL_OK;
+	if (!st)
+		rcl_result_describe(c->res,
+		                    any ? "Show Drive Information Succeeded." : "No drives found.");
+	return st;
+}
+
+/* StorCLI's "show smart": each selected drive's health log, as the drive reports it now. */
+enum rcl_status cmd_drive_show_smart(struct cmd_ctx *c, struct rcl_error *err)
+{
+	struct rcl_buf name = RCL_BUF_INIT;
+	bool any = false;
+	enum rcl_status st = check_named_drives(c, err);
+
+	for (size_t i = 0; !st && i < rcl_ctrl_drive_count(c->ctrl); i++) {
+		const struct rcl_drive *drive = rcl_ctrl_drive(c->ctrl, i);
+
+		if (!drive_selected(&c->args->path, drive) || !drive->present)
+			continue;
+		rcl_buf_reset(&name);
+		rcl_buf_addf(&name, "Drive /c%u/e%u/s%u", rcl_ctrl_id(c->ctrl), drive->enclosure,
+		             drive->slot);
+		st = name.oom ? rcl_fail(err, RCL_NOMEM, "out of memory")
+		              : rcl_ctrl_drive_detail(c->ctrl, drive, RCL_DETAIL_SMART, name.buf,
+		                                      c->res->data, err);
+		any = true;
+	}
+	rcl_buf_release(&name);
+	if (!st && !any)
+		st = rcl_fail(err, RCL_NOT_FOUND, "no drives present to ask for their SMART log");
+	if (!st)
+		rcl_result_describe(c->res, "Show Drive SMART Information Succeeded.");
+	return st;
 }
 
 /* The drive in slot @ref of @ctrl, or NULL. */

@@ -741,6 +741,15 @@ const struct cmd_spec cli_commands[] = {
 	},
 	{
 		.object = OBJ_DRIVE,
+		.verb = "show smart",
+		.run = cmd_drive_show_smart,
+		.flags = CMD_PER_CTRL | CMD_PART,
+		.part = RCL_PART_HEALTH,
+		.summary = "show drives' SMART/health logs, as the drives report them (NVMe)",
+		.example = "raidcli /c0/eall/sall show smart",
+	},
+	{
+		.object = OBJ_DRIVE,
 		.verb = "delete",
 		.run = cmd_drive_delete,
 		.flags = CMD_PER_CTRL | CMD_WRITES,
@@ -1321,7 +1330,6 @@ const struct part_form cli_part_forms[] = {
     PART_FORM(OBJ_CTRL, "get vpd", FLASH),
     PART_FORM(OBJ_CTRL, "start diag", FIRMWARE),
     PART_FORM(OBJ_DRIVE, "show poh", FIRMWARE),
-    PART_FORM(OBJ_DRIVE, "show smart", FIRMWARE),
     PART_FORM(OBJ_DRIVE, "start copyback", FIRMWARE),
     PART_FORM(OBJ_DRIVE, "stop copyback", FIRMWARE),
     PART_FORM(OBJ_DRIVE, "pause copyback", FIRMWARE),

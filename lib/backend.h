@@ -5,7 +5,8 @@
  *
  * A backend serves one kind of controller ("soft" today, and "mock", whose
  * controllers are JSON fixtures for tests: lib/mock/ is the smallest
- * complete example; "nvme", "megaraid" and "redfish" are planned). The
+ * complete example; "nvme" (lib/nvme/, the host's NVMe drives) is found
+ * by discovery; "megaraid" and "redfish" are planned). The
  * generic layer (the files in lib/)
  * numbers controllers (registry.c), takes their locks (ctrl.c), applies
  * StorCLI's rules to every request (drive.c, vd.c, foreign.c), logs events,
@@ -131,6 +132,11 @@ struct rcl_process_ops;
  *		rcl_ctrl_import_foreign() and rcl_ctrl_delete_foreign(), @out
  *		zeroed; the generic layer frees @out on failure.
  *
+ * @drive_detail: as rcl_ctrl_drive_detail(), the drive found: add the
+ *		sections only the kind knows to @out (its keys start with
+ *		@prefix). NULL: nothing more to tell ("show smart" is then
+ *		unsupported).
+ *
  * The event log. Every controller has the log raidcli keeps of the
  * changes it made (lib/events.c); a kind whose controller keeps its own
  * (a card's firmware log, a BMC's) reads that instead:
@@ -226,6 +232,10 @@ struct rcl_backend_ops {
 	                                  struct rcl_foreign *out, struct rcl_error *err);
 	enum rcl_status (*foreign_delete)(struct rcl_ctrl *ctrl, bool force,
 	                                  struct rcl_foreign *out, struct rcl_error *err);
+
+	enum rcl_status (*drive_detail)(struct rcl_ctrl *ctrl, const struct rcl_drive *drive,
+	                                enum rcl_drive_detail what, const char *prefix,
+	                                struct rcl_node *out, struct rcl_error *err);
 
 	enum rcl_status (*read_events)(struct rcl_ctrl *ctrl, struct rcl_event_list *list,
 	                               struct rcl_error *err);

@@ -62,6 +62,7 @@ const char *rcl_part_name(enum rcl_part part)
 	    [RCL_PART_SECURITY] = "drive security, SED keys and sanitize",
 	    [RCL_PART_FLASH] = "a flash ROM for firmware, BIOS and logs",
 	    [RCL_PART_FIRMWARE] = "MegaRAID firmware options",
+	    [RCL_PART_HEALTH] = "drive health logs",
 	};
 
 	if ((size_t)part < sizeof(names) / sizeof(names[0]))

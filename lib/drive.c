@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * drive.c - drive operations whatever the backend: hot spares, the locate
- * LED and JBOD. Each wrapper checks the drive's state first, so every
- * backend refuses the same mistakes with the same words.
+ * LED, JBOD and what only the backend can tell about a drive. Each wrapper checks the drive's state
+ * first, so every backend refuses the same mistakes with the same words.
  */
 #include "internal.h"
 
@@ -83,6 +83,15 @@ enum rcl_status rcl_ctrl_set_locate(struct rcl_ctrl *ctrl, const struct rcl_driv
 		return rcl_fail(err, RCL_NOT_FOUND, "drive %u:%u not found on /c%u", ref->enclosure,
 		                ref->slot, ctrl->entry.id);
 	return RCL_OP(ctrl, set_locate, "locating a drive", err, ref, on);
+}
+
+enum rcl_status rcl_ctrl_drive_detail(struct rcl_ctrl *ctrl, const struct rcl_drive *drive,
+                                      enum rcl_drive_detail what, const char *prefix,
+                                      struct rcl_node *out, struct rcl_error *err)
+{
+	if (!ctrl->entry.ops->drive_detail && what == RCL_DETAIL_ALL)
+		return RCL_OK;
+	return RCL_OP(ctrl, drive_detail, "a drive's health log", err, drive, what, prefix, out);
 }
 
 enum rcl_status rcl_ctrl_set_jbod_mode(struct rcl_ctrl *ctrl, bool on, struct rcl_error *err)

@@ -508,6 +508,28 @@ const struct rcl_enclosure *rcl_ctrl_enclosure(const struct rcl_ctrl *ctrl, size
 size_t rcl_ctrl_drive_count(const struct rcl_ctrl *ctrl);
 const struct rcl_drive *rcl_ctrl_drive(const struct rcl_ctrl *ctrl, size_t index);
 
+/* What rcl_ctrl_drive_detail() adds. */
+enum rcl_drive_detail {
+	RCL_DETAIL_ALL,   /* everything the drive can tell ("show all") */
+	RCL_DETAIL_SMART, /* its SMART/health log only ("show smart") */
+};
+
+/**
+ * rcl_ctrl_drive_detail() - what only @drive's backend can tell about it
+ * (an NVMe drive's identify data, namespaces and LBA formats, SMART/health,
+ * error and firmware slot logs), asked of the drive now, as sections of
+ * @out whose keys start with @prefix ("Drive /c0/e252/s0"), as StorCLI
+ * names a drive's sections. A kind with nothing more adds nothing for
+ * RCL_DETAIL_ALL.
+ * Return: RCL_OK; RCL_UNSUPPORTED (RCL_DETAIL_SMART of a kind without
+ * health logs); RCL_NOT_FOUND (the drive is missing); RCL_SYSTEM (the
+ * drive cannot be asked, or answered an error: named in the message);
+ * RCL_NOMEM. @out may hold some sections on failure.
+ */
+enum rcl_status rcl_ctrl_drive_detail(struct rcl_ctrl *ctrl, const struct rcl_drive *drive,
+                                      enum rcl_drive_detail what, const char *prefix,
+                                      struct rcl_node *out, struct rcl_error *err);
+
 /**
  * rcl_ctrl_add_drive() - put the file or block device at @path in the
  * first free slot. A block device that is mounted or opened exclusively
@@ -994,6 +1016,7 @@ enum rcl_part {
 	RCL_PART_SECURITY,   /* drive security: SED keys, secure erase, sanitize, SPDM */
 	RCL_PART_FLASH,      /* a flash ROM: firmware, BIOS, logs, snapdumps, VPD, NVSRAM */
 	RCL_PART_FIRMWARE,   /* MegaRAID firmware options: NCQ, perfmode, CacheCade, PI, ... */
+	RCL_PART_HEALTH,     /* drives' own health logs: show smart (rcl_ctrl_drive_detail()) */
 	RCL_PART_COUNT,
 };
 

@@ -108,3 +108,109 @@ check_redundant() {
 	done
 	wait_all_idle
 }
+
+# host_qmp COMMAND [ARGUMENTS]: have the host run QEMU monitor (QMP) command
+# COMMAND with ARGUMENTS (a JSON object) and wait until it is done
+# (run-in-vm.sh's vmhost.py, over the third serial port; a device_del is done
+# once the device is gone from the guest). Prints QMP's return value as JSON;
+# fails with QEMU's error on stderr.
+host_qmp() {
+	echo "$1 ${2:-}" >&9
+	IFS= read -r reply <&9 || { echo "host_qmp $1: no answer from the host" >&2; return 1; }
+	case $reply in
+	"ok "*) echo "${reply#ok }" ;;
+	*) echo "host_qmp $1: ${reply#error }" >&2; return 1 ;;
+	esac
+}
+
+# nvme_unplug ID: hot-unplug NVMe controller ID (run-in-vm.sh --nvme-ctrl
+# ID:...) and wait until the guest has let it go.
+nvme_unplug() {
+	host_qmp device_del "{\"id\": \"$1\"}" >/dev/null
+}
+
+# nvme_critical_warning ID BITS: set the critical warning of controller ID's
+# SMART / health log (QEMU's smart_critical_warning; 0 clears it).
+nvme_critical_warning() {
+	host_qmp qom-set "{\"path\": \"/machine/peripheral/$1\", \
+\"property\": \"smart_critical_warning\", \"value\": $2}" >/dev/null
+}
+
+# nvme_ctrl ID: the kernel's name (nvmeN) of NVMe controller ID
+# (run-in-vm.sh --nvme-ctrl ID:...), found by its PCI slot; fails when it is
+# not there (never was, or unplugged).
+nvme_ctrl() {
+	slot=$(tr ' ' '\n' </proc/cmdline | sed -n "s/^vm\.nvme_slots=//p" | tr , '\n' |
+		sed -n "s/^$1@//p")
+	for ctrl in /sys/class/nvme/nvme*; do
+		if [ -n "$slot" ] && [ "$(cat "$ctrl/address" 2>/dev/null)" = "0000:00:$slot.0" ]; then
+			echo "${ctrl##*/}"
+			return 0
+		fi
+	done
+	echo "nvme_ctrl: no NVMe controller $1 here" >&2
+	return 1
+}
+
+# nvme_namespaces: one "@ nvme_ns nvmeXnY" record per NVMe namespace block
+# device: its nsid, logical block size, size in 512-byte sectors and the
+# controllers (nvmeN, comma-separated) it is reached through: one, or a
+# subsystem's shared namespace's paths (nvmeXcNnY).
+nvme_namespaces() {
+	for ns in /sys/block/nvme*n*; do
+		[ -e "$ns/nsid" ] || continue
+		name=${ns##*/}
+		case $name in nvme*c*n*) continue ;; esac
+		echo "@ nvme_ns $name"
+		echo "nsid=$(cat "$ns/nsid")"
+		echo "lbs=$(cat "$ns/queue/logical_block_size")"
+		echo "sectors=$(cat "$ns/size")"
+		ctrls=
+		for path in "$ns" "/sys/block/${name%n*}c"*"n${name##*n}"; do
+			ctrl=$(readlink "$path/device" 2>/dev/null) || continue
+			case ${ctrl##*/} in nvme[0-9]*) ctrls=${ctrls:+$ctrls,}${ctrl##*/} ;; esac
+		done
+		echo "ctrls=$ctrls"
+	done
+}
+
+# nvme_ns ID NSID: the block device (nvmeXnY) of namespace NSID as NVMe
+# controller ID reaches it (a subsystem's shared namespace: its multipath
+# device); fails when NSID is not attached to ID.
+nvme_ns() {
+	ctrl=$(nvme_ctrl "$1") || return 1
+	for path in "/sys/class/nvme/$ctrl/nvme"*n*; do
+		[ "$(cat "$path/nsid" 2>/dev/null)" = "$2" ] || continue
+		name=${path##*/}
+		case $name in
+		nvme*c*n*) echo "${name%%c*}n${name##*n}" ;;
+		*) echo "$name" ;;
+		esac
+		return 0
+	done
+	return 1
+}
+
+# wait_for COMMAND...: run COMMAND until it succeeds, for up to 20 s (the
+# kernel scans NVMe namespaces in the background after an attach, detach or
+# format); fails if it never does.
+wait_for() {
+	tries=0
+	until "$@" >/dev/null 2>&1; do
+		tries=$((tries + 1))
+		[ $tries -lt 200 ] || { echo "wait_for: $* never succeeded" >&2; return 1; }
+		sleep 0.1
+	done
+}
+
+# cmd_record NAME COMMAND...: record "@ cmd NAME" with COMMAND's exit status
+# (rc), its output on one line (out: nvme-cli's -o json, say, for
+# vmtest.cmd_records to parse) and its stderr on one line (err).
+cmd_record() {
+	echo "@ cmd $1"
+	shift
+	out=$("$@" 2>/tmp/cmd_record.err)
+	echo "rc=$?"
+	echo "out=$(printf %s "$out" | tr '\n' ' ')"
+	echo "err=$(tr '\n' ' ' </tmp/cmd_record.err)"
+}

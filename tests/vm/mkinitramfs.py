@@ -2,15 +2,19 @@
 # SPDX-License-Identifier: MIT
 """mkinitramfs.py - the initramfs archives that tests/vm/run-in-vm.sh boots.
 
-  mkinitramfs.py base KVER OUT    busybox, mdadm and its libraries, the md and
-                                  virtio modules of kernel KVER and tests/vm/init;
+  mkinitramfs.py base KVER OUT    busybox, mdadm, nvme-cli (when installed) and
+                                  their libraries, the md, virtio and nvme
+                                  modules of kernel KVER and tests/vm/init;
                                   rebuilt only when one of these inputs changed
+  mkinitramfs.py bin OUT FILE...  each FILE (a program of the build, say
+                                  raidcli) as /bin/NAME with the libraries ldd
+                                  lists; rebuilt only when one of them changed
   mkinitramfs.py script FILE OUT  FILE as /test/script, to be appended to a base
 
-Both are uncompressed newc cpio archives; the kernel unpacks archives
+All are uncompressed newc cpio archives; the kernel unpacks archives
 concatenated in one initrd in order, so a run only writes its small script
-archive. Only Debian's packages are used: busybox-static, mdadm and the
-modules of linux-image-amd64 found through modules.dep. The modules' load
+archive. Only Debian's packages are used: busybox-static, mdadm, nvme-cli and
+the modules of linux-image-amd64 found through modules.dep. The modules' load
 order (dependencies first) goes to /etc/modules-order for /init's insmod.
 """
 import hashlib
@@ -22,11 +26,14 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 BUSYBOX = '/bin/busybox'
 MDADM = '/usr/sbin/mdadm'
+NVME = '/usr/sbin/nvme'
 # What the tests need, by module name; modules.dep adds what these need.
 # crc32c_generic first: libcrc32c (a dependency of raid456) asks the crypto
 # API for crc32c when it loads, and no modprobe is there to load it on demand.
+# nvme brings nvme-core; PCI hotplug (ACPI, for the pc machine's slots) is
+# built into Debian's kernel.
 MODULES = ['virtio_pci', 'virtio_blk', 'crc32c_generic', 'md-mod', 'raid0', 'raid1',
-           'raid10', 'raid456']
+           'raid10', 'raid456', 'nvme']
 
 
 def module_order(kver):
@@ -66,14 +73,30 @@ def shared_libraries(binary):
     return sorted(set(re.findall(r'(/\S+) \(0x', out)))
 
 
+def with_libraries(programs):
+    """(path in archive, file on host) for @programs, (path in archive, file
+    on host) pairs, and every library they need, each once."""
+    libs = set()
+    for _, path in programs:
+        libs |= set(shared_libraries(path))
+    return programs + [(lib.lstrip('/'), lib) for lib in sorted(libs)]
+
+
 def base_inputs(kver):
     """(path in archive, file on host) for every file of the base archive."""
-    files = [('bin/busybox', BUSYBOX), ('sbin/mdadm', MDADM),
-             ('init', os.path.join(HERE, 'init'))]
-    libs = set(shared_libraries(MDADM)) | set(shared_libraries(BUSYBOX))
-    files += [(lib.lstrip('/'), lib) for lib in sorted(libs)]
+    programs = [('bin/busybox', BUSYBOX), ('sbin/mdadm', MDADM)]
+    # nvme-cli is optional: run-in-vm.sh asks for it only with NVMe devices
+    if os.path.exists(NVME):
+        programs.append(('sbin/nvme', NVME))
+    files = with_libraries(programs) + [('init', os.path.join(HERE, 'init'))]
     files += [(f'lib/modules/{kver}/{rel}', path) for path, rel in module_order(kver)]
     return files
+
+
+def bin_inputs(programs):
+    """(path in archive, file on host) for the bin archive of @programs."""
+    return with_libraries([(f'bin/{os.path.basename(p)}', os.path.abspath(p))
+                           for p in programs])
 
 
 class Cpio:
@@ -114,52 +137,64 @@ def parents(paths):
     return sorted(dirs)
 
 
-def busybox_applets():
+def busybox_applets(files):
+    """busybox's applets but those @files hold (mdadm, nvme, ...)."""
     out = subprocess.run([BUSYBOX, '--list-full'], capture_output=True, text=True,
                          check=True).stdout
-    return [a for a in out.split() if a not in ('bin/busybox', 'sbin/mdadm')]
+    ours = {name for name, _ in files}
+    return [a for a in out.split() if a not in ours]
 
 
-def write_base(kver, out):
-    files = base_inputs(kver)
-    applets = busybox_applets()
-    order = '\n'.join(name for name, _ in files if name.startswith('lib/modules/')) + '\n'
+def write_archive(out, files, dirs=(), symlinks=(), extra=()):
+    """@files ((path in archive, file on host)), @symlinks ((path, target))
+    and @extra ((path, bytes)) with their parent folders and @dirs, written
+    to @out at once (a reader never sees half an archive)."""
     tmp = out + '.tmp'
     with open(tmp, 'wb') as f:
         cpio = Cpio(f)
-        names = [n for n, _ in files] + applets + ['etc/modules-order']
-        for d in parents(names) + ['dev', 'proc', 'sys', 'run', 'tmp', 'test']:
+        names = [n for n, _ in files] + [n for n, _ in symlinks] + [n for n, _ in extra]
+        for d in parents(names) + list(dirs):
             cpio.directory(d)
         for name, src in files:
             with open(src, 'rb') as s:
                 cpio.file(name, s.read(), os.stat(src).st_mode & 0o777)
-        for a in applets:
-            cpio.symlink(a, '/bin/busybox')
-        cpio.file('etc/modules-order', order.encode(), 0o644)
+        for name, target in symlinks:
+            cpio.symlink(name, target)
+        for name, data in extra:
+            cpio.file(name, data, 0o644)
         cpio.close()
     os.replace(tmp, out)
 
 
-def fingerprint(kver):
-    """What the base archive depends on: this builder, every input file's
-    path, size and time, and busybox's applet list."""
+def write_base(kver, out):
+    files = base_inputs(kver)
+    order = '\n'.join(name for name, _ in files if name.startswith('lib/modules/')) + '\n'
+    write_archive(out, files, dirs=['dev', 'proc', 'sys', 'run', 'tmp', 'test'],
+                  symlinks=[(a, '/bin/busybox') for a in busybox_applets(files)],
+                  extra=[('etc/modules-order', order.encode())])
+
+
+def fingerprint(files):
+    """What an archive of @files depends on: this builder, every input file's
+    path, size and time (for the base, the applet list is busybox's)."""
     h = hashlib.sha256()
-    for name, src in base_inputs(kver) + [('builder', os.path.abspath(__file__))]:
+    for name, src in files + [('builder', os.path.abspath(__file__))]:
         st = os.stat(src)
         h.update(f'{name} {src} {st.st_size} {st.st_mtime_ns}\n'.encode())
     return h.hexdigest()
 
 
-def build_base(kver, out):
+def build_cached(out, files, write):
+    """write() unless @out was written from the same @files."""
     stamp = out + '.inputs'
-    want = fingerprint(kver)
+    want = fingerprint(files)
     try:
         with open(stamp) as f:
             if f.read() == want and os.path.exists(out):
                 return
     except FileNotFoundError:
         pass
-    write_base(kver, out)
+    write()
     with open(stamp, 'w') as f:
         f.write(want)
 
@@ -173,7 +208,11 @@ def build_script(script, out):
 
 def main():
     if len(sys.argv) == 4 and sys.argv[1] == 'base':
-        build_base(sys.argv[2], sys.argv[3])
+        kver, out = sys.argv[2:]
+        build_cached(out, base_inputs(kver), lambda: write_base(kver, out))
+    elif len(sys.argv) >= 4 and sys.argv[1] == 'bin':
+        out, files = sys.argv[2], bin_inputs(sys.argv[3:])
+        build_cached(out, files, lambda: write_archive(out, files))
     elif len(sys.argv) == 4 and sys.argv[1] == 'script':
         build_script(sys.argv[2], sys.argv[3])
     else:

@@ -5,22 +5,37 @@
 # with image files attached as disks, and return its output and exit status.
 #
 #   run-in-vm.sh [--disk [NAME=]IMAGE]... [--ro-disk [NAME=]IMAGE]...
-#                [--timeout SECONDS] [--memory MB] [--log FILE] SCRIPT
+#                [--nvme-subsys NAME]... [--nvme-ctrl ID:SERIAL[:subsys=NAME]]...
+#                [--nvme-ns OWNER:IMAGE[:nsid=N][:lbs=512|4096][:detached][:private]]...
+#                [--bin FILE]... [--timeout SECONDS] [--memory MB] [--log FILE] SCRIPT
 #
 # Each IMAGE becomes a raw virtio disk /dev/vdX in the order given (vda
 # first) and /dev/disk/by-name/NAME (NAME defaults to the file's name less
 # .img; a virtio serial holds at most 20 characters). Writes go to the
 # files (snapshot=off); --ro-disk attaches read-only. SCRIPT runs under
-# busybox sh with mdadm, the md modules and busybox's applets; its stdout and
-# stderr are printed here, and its exit status is this script's. A VM that
-# does not finish (timeout, panic) exits 124 with the console log on stderr.
+# busybox sh with mdadm, nvme-cli, the md modules and busybox's applets; its
+# stdout and stderr are printed here, and its exit status is this script's. A
+# VM that does not finish (timeout, panic) exits 124 with the console log on
+# stderr.
+#
+# NVMe: --nvme-subsys NAME makes an NVM subsystem (NQN
+# nqn.2019-08.org.qemu:NAME); --nvme-ctrl a controller, QEMU device ID, with
+# serial SERIAL, in subsystem NAME or alone; --nvme-ns a namespace on IMAGE
+# (raw, writes reach it) owned by controller OWNER or subsystem OWNER (then
+# shared by its controllers). nsid= picks its id, lbs= its logical block
+# size (512 by default), detached leaves it attached to no controller (it
+# needs a subsystem), private makes it attachable to one controller at a
+# time. Each controller has a hot-pluggable PCI slot of its own: the guest
+# may have it removed with guest.sh's host_qmp device_del. --bin puts FILE
+# (the build's raidcli, say) in the guest's /bin with its libraries.
 #
 # The kernel is the newest /boot/vmlinuz-*; VM_KERNEL=/boot/vmlinuz-VER
 # picks another. The initramfs is cached in $VM_CACHE_DIR (default
 # $BUILD_ROOT/tests/vm when run by meson, else ~/.cache/raidcli-vm) and
-# rebuilt when busybox, mdadm, the modules or the init change. VM_VERBOSE=1
-# prints the boot time and the console log. Debian packages: qemu-system-x86,
-# linux-image-amd64, busybox-static, mdadm.
+# rebuilt when busybox, mdadm, nvme-cli, the modules, the init or a --bin
+# FILE change. VM_VERBOSE=1 prints the boot time and the console log. Debian
+# packages: qemu-system-x86, linux-image-amd64, busybox-static, mdadm,
+# nvme-cli (with NVMe devices).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,9 +44,15 @@ memory=512
 log=
 disks=()
 ndisks=0
+bins=()
 
 usage() {
-	sed -n '4,8s/^# \{0,1\}//p' "$0" >&2
+	sed -n '7,10s/^# \{0,1\}//p' "$0" >&2
+	exit 2
+}
+
+die() {
+	echo "run-in-vm: $*" >&2
 	exit 2
 }
 
@@ -42,25 +63,130 @@ add_disk() { # MODE SPEC
 	else
 		path=$spec name=$(basename "$spec" .img)
 	fi
-	[ -f "$path" ] || { echo "run-in-vm: no such image: $path" >&2; exit 2; }
-	[ ${#name} -le 20 ] || { echo "run-in-vm: disk name over 20 characters: $name" >&2; exit 2; }
+	[ -f "$path" ] || die "no such image: $path"
+	[ ${#name} -le 20 ] || die "disk name over 20 characters: $name"
 	# QEMU's -drive splits options at commas: a comma in a path is doubled
 	path=${path//,/,,}
 	# eight disks a PCI slot (functions 0-7) from slot 4 on: the 28 slots
 	# left of the pc machine's 32 hold 224 disks instead of 28, in the
 	# order given (the kernel probes by slot, then function)
 	local slot=$((4 + ndisks / 8)) fn=$((ndisks % 8)) addr
-	[ $slot -le 31 ] || { echo "run-in-vm: more than 224 disks" >&2; exit 2; }
+	[ $slot -le 31 ] || die "more than 224 disks"
 	addr=$(printf %x.%x $slot $fn)
 	disks+=(-drive "file=$path,format=raw,if=none,id=d$ndisks,cache=writeback,snapshot=off,$mode"
 		-device "virtio-blk-pci,drive=d$ndisks,serial=$name,addr=$addr,multifunction=on")
 	ndisks=$((ndisks + 1))
 }
 
+# The NVMe options, turned into QEMU devices once all are read (the
+# controllers' slots follow the disks'): subsystems, then controllers, then
+# namespaces, as QEMU needs them. nvme_attached counts the namespaces that
+# are attached at boot, for /init to wait for.
+nvme_subsys=() nvme_ctrls=() nvme_nss=() nvme=()
+nvme_attached=0 nvme_slots=''
+declare -A nvme_ids=() ctrl_subsys=() subsys_ctrl=() subsys_serial=()
+
+nvme_id() { # WHAT ID: ID as a new QEMU device id
+	[[ $2 =~ ^[A-Za-z][A-Za-z0-9_.-]*$ ]] ||
+		die "$1 '$2' is not a QEMU id (a letter, then letters, digits, '_', '.', '-')"
+	[ -z "${nvme_ids[$2]+x}" ] || die "NVMe id '$2' given twice"
+	nvme_ids[$2]=$1
+}
+
+add_nvme_ctrl() { # SLOT ID:SERIAL[:subsys=NAME]
+	local fields opt subsys=''
+	IFS=: read -ra fields <<<"$2"
+	[ ${#fields[@]} -ge 2 ] || die "--nvme-ctrl ID:SERIAL[:subsys=NAME]: $2"
+	nvme_id controller "${fields[0]}"
+	[[ ${fields[1]} =~ ^[^,]{1,20}$ ]] ||
+		die "controller serial: 1 to 20 characters, no comma: '${fields[1]}'"
+	for opt in "${fields[@]:2}"; do
+		case $opt in
+		subsys=*) subsys=${opt#subsys=} ;;
+		*) die "--nvme-ctrl $2: unknown option '$opt'" ;;
+		esac
+	done
+	local dev
+	dev="nvme,id=${fields[0]},serial=${fields[1]},addr=$(printf %x "$1")"
+	if [ -n "$subsys" ]; then
+		[ "${nvme_ids[$subsys]:-}" = subsystem ] || die "--nvme-ctrl $2: no --nvme-subsys $subsys"
+		# NVMe: the serial number is the subsystem's (QEMU refuses others)
+		[ "${subsys_serial[$subsys]:-${fields[1]}}" = "${fields[1]}" ] ||
+			die "--nvme-ctrl $2: subsystem $subsys has serial ${subsys_serial[$subsys]}"
+		dev+=",subsys=$subsys"
+		ctrl_subsys[${fields[0]}]=$subsys subsys_serial[$subsys]=${fields[1]}
+		[ -n "${subsys_ctrl[$subsys]:-}" ] || subsys_ctrl[$subsys]=${fields[0]}
+	fi
+	nvme+=(-device "$dev")
+	# for guest.sh's nvme_ctrl ID, on the kernel command line
+	nvme_slots+="${nvme_slots:+,}${fields[0]}@$(printf %02x "$1")"
+}
+
+add_nvme_ns() { # N OWNER:IMAGE[:nsid=N][:lbs=512|4096][:detached][:private]
+	local fields opt bus='' lbs=512 props='' detached=''
+	IFS=: read -ra fields <<<"$2"
+	[ ${#fields[@]} -ge 2 ] || die "--nvme-ns OWNER:IMAGE[:OPTION]...: $2"
+	case ${nvme_ids[${fields[0]}]:-} in
+	controller) bus=${fields[0]} ;;
+	# a subsystem's namespace hangs on its first controller; QEMU moves
+	# it to the subsystem, where every controller can have it attached
+	subsystem) bus=${subsys_ctrl[${fields[0]}]:-} ;;
+	esac
+	[ -n "$bus" ] || die "--nvme-ns $2: '${fields[0]}' is no controller nor subsystem with one"
+	[ -f "${fields[1]}" ] || die "no such image: ${fields[1]}"
+	for opt in "${fields[@]:2}"; do
+		case $opt in
+		nsid=*)
+			[[ ${opt#nsid=} =~ ^[1-9][0-9]*$ ]] || die "--nvme-ns $2: bad $opt"
+			props+=",nsid=${opt#nsid=}"
+			;;
+		lbs=512|lbs=4096) lbs=${opt#lbs=} ;;
+		detached) detached=1 props+=",detached=on" ;;
+		private) props+=",shared=off" ;;
+		*) die "--nvme-ns $2: unknown option '$opt' (nsid=N, lbs=512|4096, detached, private)" ;;
+		esac
+	done
+	[ -z "$detached" ] || [ -n "${ctrl_subsys[$bus]:-}" ] ||
+		die "--nvme-ns $2: a detached namespace needs a controller in a subsystem"
+	local size
+	size=$(stat -c %s "${fields[1]}")
+	if [ "$size" -eq 0 ] || [ $((size % lbs)) -ne 0 ]; then
+		die "--nvme-ns $2: the image's size ($size) is not a multiple of $lbs"
+	fi
+	[ -n "$detached" ] || nvme_attached=$((nvme_attached + 1))
+	nvme+=(-drive "file=${fields[1]//,/,,},format=raw,if=none,id=nvd$1,cache=writeback,snapshot=off"
+		-device "nvme-ns,drive=nvd$1,bus=$bus,logical_block_size=$lbs,physical_block_size=$lbs$props")
+}
+
+add_nvme() {
+	local name spec i
+	for name in "${nvme_subsys[@]}"; do
+		nvme_id subsystem "$name"
+		nvme+=(-device "nvme-subsys,id=$name,nqn=$name")
+	done
+	# a PCI slot of its own each, after the disks', where ACPI hotplug
+	# (the pc machine's, on the root bus) can remove it
+	local slot=$((4 + (ndisks + 7) / 8))
+	for spec in "${nvme_ctrls[@]}"; do
+		[ $slot -le 31 ] || die "more disks and NVMe controllers than PCI slots"
+		add_nvme_ctrl $slot "$spec"
+		slot=$((slot + 1))
+	done
+	i=0
+	for spec in "${nvme_nss[@]}"; do
+		add_nvme_ns $i "$spec"
+		i=$((i + 1))
+	done
+}
+
 while [ $# -gt 0 ]; do
 	case $1 in
 	--disk) add_disk readonly=off "${2:?}"; shift 2 ;;
 	--ro-disk) add_disk readonly=on "${2:?}"; shift 2 ;;
+	--nvme-subsys) nvme_subsys+=("${2:?}"); shift 2 ;;
+	--nvme-ctrl) nvme_ctrls+=("${2:?}"); shift 2 ;;
+	--nvme-ns) nvme_nss+=("${2:?}"); shift 2 ;;
+	--bin) bins+=("${2:?}"); shift 2 ;;
 	--timeout) timeout=${2:?}; shift 2 ;;
 	--memory) memory=${2:?}; shift 2 ;;
 	--log) log=${2:?}; shift 2 ;;
@@ -71,7 +197,11 @@ while [ $# -gt 0 ]; do
 done
 [ $# -eq 1 ] || usage
 script=$1
-[ -f "$script" ] || { echo "run-in-vm: no such script: $script" >&2; exit 2; }
+[ -f "$script" ] || die "no such script: $script"
+add_nvme
+for bin in "${bins[@]}"; do
+	[ -x "$bin" ] || die "--bin $bin: no such program"
+done
 
 # shellcheck disable=SC2012 # ls -v: version order, for kernel file names
 kernel=${VM_KERNEL:-$(ls -v /boot/vmlinuz-* 2>/dev/null | tail -n 1)}
@@ -80,9 +210,12 @@ if [ -z "$kernel" ] || [ ! -r "$kernel" ]; then
 	exit 77
 fi
 kver=${kernel#*/vmlinuz-}
-for tool in qemu-system-x86_64 mdadm busybox; do
-	command -v $tool >/dev/null || [ -x /sbin/$tool ] || [ -x /usr/sbin/$tool ] || {
-		echo "run-in-vm: $tool missing: apt-get install qemu-system-x86 mdadm busybox-static" >&2
+tools=(qemu-system-x86_64 mdadm busybox)
+[ ${#nvme[@]} -eq 0 ] || tools+=(nvme)
+for tool in "${tools[@]}"; do
+	command -v "$tool" >/dev/null || [ -x "/sbin/$tool" ] || [ -x "/usr/sbin/$tool" ] || {
+		echo "run-in-vm: $tool missing: apt-get install qemu-system-x86 mdadm" \
+			"busybox-static nvme-cli" >&2
 		exit 77
 	}
 done
@@ -98,15 +231,24 @@ mkdir -p "$VM_CACHE_DIR"
 base=$VM_CACHE_DIR/initramfs-$kver.cpio
 # one builder at a time: meson runs tests in parallel
 flock "$base.lock" /usr/bin/python3 "$here/mkinitramfs.py" base "$kver" "$base"
+archives=("$base")
+if [ ${#bins[@]} -gt 0 ]; then
+	# an archive for each set of programs (the build's raidcli, say),
+	# named after their paths; mkinitramfs.py rebuilds it when they change
+	key=$(realpath "${bins[@]}" | sha256sum)
+	archives+=("$VM_CACHE_DIR/bin-${key:0:16}.cpio")
+	flock "${archives[1]}.lock" /usr/bin/python3 "$here/mkinitramfs.py" bin "${archives[1]}" \
+		"${bins[@]}"
+fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/run-in-vm.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-boot() { # ACCEL TIMEOUT DISK-ARGS...: runs $script; its output in $work/output.txt
+boot() { # ACCEL TIMEOUT DEVICE-ARGS...: runs $script; its output in $work/output.txt
 	local accel=$1 limit=$2 cpio=$work/script.cpio status=0
 	shift 2
 	/usr/bin/python3 "$here/mkinitramfs.py" script "$script" "$cpio"
-	cat "$base" "$cpio" >"$work/initrd"
+	cat "${archives[@]}" "$cpio" >"$work/initrd"
 	local cpu=() firmware=()
 	# qboot, where QEMU has it, only loads the kernel: SeaBIOS sets up
 	# every virtio disk as a boot disk first (56 disks: 46 s under TCG, 15
@@ -114,13 +256,20 @@ boot() { # ACCEL TIMEOUT DISK-ARGS...: runs $script; its output in $work/output.
 	[ -f /usr/share/qemu/qboot.rom ] && firmware=(-bios qboot.rom)
 	# arch-capabilities: some KVM hosts refuse to set the MSR QEMU copies
 	[ "$accel" = kvm ] && cpu=(-cpu "host,-arch-capabilities")
-	rm -f "$work/console" "$work/output"
-	timeout --kill-after=5 "$limit" qemu-system-x86_64 \
+	# for /init (what to wait for) and guest.sh (NVMe controller ids)
+	local cmdline="vm.disks=$ndisks vm.nvme=$nvme_attached vm.nvme_slots=$nvme_slots"
+	rm -f "$work/console" "$work/output" "$work/qmp.sock" "$work/host.sock"
+	# vmhost.py serves the guest's host_qmp requests on the third serial
+	# port with the QMP monitor, and exits with QEMU's status
+	timeout --kill-after=5 "$limit" /usr/bin/python3 "$here/vmhost.py" \
+		"$work/qmp.sock" "$work/host.sock" qemu-system-x86_64 \
 		-machine pc "${firmware[@]}" -accel "$accel" "${cpu[@]}" -smp 2 -m "$memory" \
 		-nographic -nodefaults -no-reboot -monitor none \
-		-serial "file:$work/console" -serial "file:$work/output" \
+		-chardev "socket,id=qmp,path=$work/qmp.sock" -mon chardev=qmp,mode=control \
+		-chardev "socket,id=host,path=$work/host.sock" \
+		-serial "file:$work/console" -serial "file:$work/output" -serial chardev:host \
 		-kernel "$kernel" -initrd "$work/initrd" \
-		-append "console=ttyS0 loglevel=3 panic=-1 rdinit=/init vm.disks=$ndisks" \
+		-append "console=ttyS0 loglevel=3 panic=-1 rdinit=/init $cmdline" \
 		"$@" </dev/null >"$work/qemu" 2>&1 || status=$?
 	: >>"$work/output"
 	tr -d '\r' <"$work/output" >"$work/output.txt"
@@ -152,7 +301,8 @@ kvm_boots() {
 	fi
 	local probe=$work/probe.sh answer=no
 	echo 'exit 0' >"$probe"
-	(script=$probe; boot kvm 15) && finished >/dev/null && answer=yes
+	(script=$probe ndisks=0 nvme_attached=0 nvme_slots=''; boot kvm 15) &&
+		finished >/dev/null && answer=yes
 	printf '%s\n%s\n' "$key" "$answer" >"$cache"
 	[ $answer = yes ]
 }
@@ -174,7 +324,7 @@ esac
 
 start=$(date +%s%N)
 status=0
-boot $accel "$timeout" "${disks[@]}" || status=$?
+boot $accel "$timeout" "${disks[@]}" "${nvme[@]}" || status=$?
 elapsed_ms=$((($(date +%s%N) - start) / 1000000))
 
 [ -z "$log" ] || cp "$work/console" "$log"

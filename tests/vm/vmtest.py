@@ -167,16 +167,67 @@ def controller_on_used_drives(state, prefix):
     return ctl
 
 
-def run_vm(disk_args, script, timeout=300):
-    """Run @script (guest.sh's functions in front) in the VM: (exit status,
-    output). Exit 77 (skip) when the harness lacks a package."""
+class NvmeTopology:
+    """NVMe devices for the VM (run-in-vm.sh's --nvme-subsys, --nvme-ctrl and
+    --nvme-ns), namespaces on sparse image files in @work. args() is what
+    run_vm takes; controllers and namespaces say what the guest should see."""
+
+    def __init__(self, work):
+        self.work, self.args = work, []
+        self.controllers, self.namespaces = {}, []
+
+    def subsystem(self, name):
+        self.args += ['--nvme-subsys', name]
+        return name
+
+    def controller(self, ident, serial, subsys=None):
+        """Controller @ident (QEMU's device id, for device_del and qom-set)
+        with @serial, alone or in subsystem @subsys."""
+        self.args += ['--nvme-ctrl', f'{ident}:{serial}' + (f':subsys={subsys}' if subsys else '')]
+        self.controllers[ident] = {'serial': serial, 'subsys': subsys}
+        return ident
+
+    def namespace(self, owner, size, lbs=512, nsid=None, detached=False, private=False):
+        """A namespace of @size bytes on controller or subsystem @owner: a
+        dict of these arguments and its image file ('image')."""
+        image = os.path.join(self.work, f'nvme-ns{len(self.namespaces)}.img')
+        with open(image, 'wb') as f:
+            f.truncate(size)
+        spec = [owner, image, f'lbs={lbs}'] + ([f'nsid={nsid}'] if nsid else [])
+        spec += (['detached'] if detached else []) + (['private'] if private else [])
+        self.args += ['--nvme-ns', ':'.join(spec)]
+        ns = {'owner': owner, 'image': image, 'size': size, 'lbs': lbs, 'nsid': nsid,
+              'detached': detached, 'private': private}
+        self.namespaces.append(ns)
+        return ns
+
+    def reached_by(self, ns):
+        """The controllers namespace @ns is attached to at boot: all of its
+        subsystem's unless it is private; none if detached."""
+        if ns['detached']:
+            return []
+        owner = ns['owner']
+        subsys = self.controllers[owner]['subsys'] if owner in self.controllers else owner
+        if ns['private'] or not subsys:
+            return [owner if owner in self.controllers else self.members(subsys)[0]]
+        return self.members(subsys)
+
+    def members(self, subsys):
+        return [c for c, ctrl in self.controllers.items() if ctrl['subsys'] == subsys]
+
+
+def run_vm(disk_args, script, timeout=300, bins=()):
+    """Run @script (guest.sh's functions in front) in the VM with the
+    programs @bins in its /bin (RAIDCLI, say): (exit status, output). Exit 77
+    (skip) when the harness lacks a package."""
     with tempfile.NamedTemporaryFile('w', suffix='.sh', delete=False) as f:
         with open(os.path.join(HERE, 'guest.sh')) as g:
             f.write(g.read())
         f.write('\n' + script)
+    bin_args = [arg for b in bins for arg in ('--bin', b)]
     try:
         p = subprocess.run([os.path.join(HERE, 'run-in-vm.sh'), '--timeout', str(timeout),
-                            *disk_args, f.name], capture_output=True, text=True)
+                            *disk_args, *bin_args, f.name], capture_output=True, text=True)
     finally:
         os.unlink(f.name)
     if p.returncode == SKIP:
@@ -204,6 +255,20 @@ def parse_records(text):
 
 def by_kind(records, kind):
     return {name: rec for (k, name), rec in records.items() if k == kind}
+
+
+def cmd_records(records):
+    """guest.sh's cmd_record records: {NAME: {'rc': int, 'out': str, 'err':
+    str, 'json': the output parsed as JSON, or None}}."""
+    out = {}
+    for name, rec in by_kind(records, 'cmd').items():
+        try:
+            parsed = json.loads(rec.get('out', ''))
+        except json.JSONDecodeError:
+            parsed = None
+        out[name] = {'rc': int(rec.get('rc', -1)), 'out': rec.get('out', '').strip(),
+                     'err': rec.get('err', '').strip(), 'json': parsed}
+    return out
 
 
 def pattern(seed, size):

@@ -1,0 +1,400 @@
+// SPDX-License-Identifier: MIT
+/*
+ * nvme.c - the nvme backend: the host's NVMe drives as one controller.
+ *
+ * How NVMe maps onto StorCLI's objects (raidcli-backends(7)): a host with
+ * any NVMe controller has one controller of kind "nvme" (registry key
+ * "host"), found by discovery, never created. Each NVMe controller (one
+ * drive, or one port of a dual-ported drive) is a drive /cN/e252/sS on
+ * one virtual enclosure; its slot is remembered per drive (slots.c), so
+ * it stays across reboots and hot-plug, and a drive that vanished is
+ * shown Msng in its slot. A drive is exposed to the host as it is: state
+ * JBOD. Its namespaces are shown with it, and what uses them (a mount,
+ * swap, md, a file system: scan.c). The topology comes from sysfs, so
+ * "show" needs no privilege; what only the drive can answer (identify,
+ * SMART/health, error and firmware logs) is asked through its character
+ * device (root), for "show all" and "show smart".
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "nvme/admin.h"
+#include "nvme/nvme.h"
+
+/* The one controller's registry key: the host's NVMe drives. */
+#define HOST_KEY "host"
+
+/* An open nvme controller: the drives found and the slots remembered. */
+struct nvme_priv {
+	struct rcl_nvme_dev *devs;
+	size_t dev_count;
+	struct rcl_nvme_slot *slots;
+	size_t slot_count;
+};
+
+static enum rcl_status nvme_discover(struct rcl_ctx *ctx, char (*keys)[RCL_KEY_SIZE], size_t max,
+                                     size_t *count, struct rcl_error *err)
+{
+	(void)ctx;
+	(void)err;
+	*count = 0;
+	if (max && rcl_nvme_present()) {
+		strcpy(keys[0], HOST_KEY);
+		*count = 1;
+	}
+	return RCL_OK;
+}
+
+static void nvme_unload(struct rcl_ctrl *ctrl)
+{
+	struct nvme_priv *p = ctrl->priv;
+
+	if (!p)
+		return;
+	rcl_nvme_devs_free(p->devs, p->dev_count);
+	rcl_free(p->slots);
+	rcl_free(p);
+	ctrl->priv = NULL;
+}
+
+/* Read the slots remembered for @ctrl, give the drives found theirs, and save new ones. */
+static enum rcl_status load_slots(struct rcl_ctrl *ctrl, struct nvme_priv *p, struct rcl_error *err)
+{
+	json_object *root = NULL, *next;
+	char *path = NULL;
+	bool changed;
+	struct rcl_buf sb = RCL_BUF_INIT;
+	enum rcl_status st;
+
+	rcl_buf_addf(&sb, "%s/nvme/%s.json", ctrl->ctx->state_dir, ctrl->entry.key);
+	path = rcl_buf_detach(&sb);
+	if (!path)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	st = rcl_state_read(path, &root, err);
+	if (st == RCL_NOT_FOUND)
+		st = RCL_OK;
+	if (!st)
+		st = rcl_nvme_slots_read(root, path, &p->slots, &p->slot_count, err);
+	if (!st)
+		st = rcl_nvme_slots_assign(&p->slots, &p->slot_count, p->devs, p->dev_count,
+		                           &changed, err);
+	/*
+	 * A drive seen for the first time keeps its slot from now on. Two
+	 * readers that meet a new drive at once give it the same slot (the
+	 * lowest free one), so a shared lock is enough to write it.
+	 */
+	if (!st && changed) {
+		next = rcl_nvme_slots_json(p->slots, p->slot_count);
+		st = next ? rcl_mkdir_in(ctrl->ctx->state_dir, "nvme", 0700, err)
+		          : rcl_fail(err, RCL_NOMEM, "out of memory");
+		if (!st)
+			st = rcl_state_write(path, next, err);
+		json_object_put(next);
+	}
+	json_object_put(root);
+	rcl_free(path);
+	return st;
+}
+
+/* Open @dev's character device, or fail saying why (not root: EACCES). */
+static enum rcl_status open_dev(const struct rcl_nvme_dev *dev, int *fd, struct rcl_error *err)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/dev/%s", dev->name);
+	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (*fd < 0)
+		return rcl_fail_errno(err, errno == ENOENT ? RCL_NOT_FOUND : RCL_SYSTEM, errno,
+		                      "cannot open '%s': %s", path, strerror(errno));
+	return RCL_OK;
+}
+
+/* The health a drive reports in its SMART log, where it can be asked (root). */
+static void read_health(const struct rcl_nvme_dev *dev, struct rcl_drive *d)
+{
+	struct nvme_smart_log log;
+	int fd;
+
+	if (open_dev(dev, &fd, NULL))
+		return;
+	memset(&log, 0, sizeof(log));
+	if (!nvme_get_log_smart(fd, NVME_NSID_ALL, false, &log)) {
+		unsigned k = (unsigned)log.temperature[1] << 8 | log.temperature[0];
+
+		d->temperature_c = k > 273 ? k - 273 : 0;
+		d->smart_alert = log.critical_warning != 0;
+		d->media_errors = (unsigned)rcl_nvme_le128(log.media_errors);
+		d->other_errors = (unsigned)rcl_nvme_le128(log.num_err_log_entries);
+	}
+	close(fd);
+}
+
+/* The backend's facts about @dev: its controller, address, namespaces and their use. */
+static void add_attrs(const struct rcl_nvme_dev *dev, struct rcl_drive *d)
+{
+	struct rcl_attr *a = d->attrs;
+	const char *use = "No";
+	size_t len = 0;
+
+	snprintf(a[0].key, sizeof(a[0].key), "NVMe Controller");
+	snprintf(a[0].value, sizeof(a[0].value), "%s", dev->name);
+	snprintf(a[1].key, sizeof(a[1].key), "%s",
+	         strcmp(dev->transport, "pcie") ? "Transport Address" : "PCI Address");
+	snprintf(a[1].value, sizeof(a[1].value), "%s", dev->address);
+	snprintf(a[2].key, sizeof(a[2].key), "Namespaces");
+	for (size_t i = 0; i < dev->ns_count && len < sizeof(a[2].value); i++) {
+		len += (size_t)snprintf(a[2].value + len, sizeof(a[2].value) - len, "%s%s",
+		                        i ? ", " : "", dev->ns[i].name);
+		if (dev->ns[i].in_use[0] && !strcmp(use, "No"))
+			use = dev->ns[i].in_use;
+	}
+	if (!dev->ns_count)
+		snprintf(a[2].value, sizeof(a[2].value), "None");
+	snprintf(a[3].key, sizeof(a[3].key), "In Use");
+	snprintf(a[3].value, sizeof(a[3].value), "%s", use);
+	d->attr_count = 4;
+}
+
+static void fill_present(const struct rcl_nvme_dev *dev, struct rcl_drive *d)
+{
+	d->present = true;
+	d->state = RCL_PD_JBOD;
+	snprintf(d->serial, sizeof(d->serial), "%s", dev->serial);
+	snprintf(d->model, sizeof(d->model), "%s", dev->model);
+	snprintf(d->firmware, sizeof(d->firmware), "%s", dev->firmware);
+	for (size_t i = 0; i < dev->ns_count; i++)
+		d->raw_bytes += dev->ns[i].lba_count * dev->ns[i].lba_size;
+	d->coerced_bytes = d->raw_bytes >> 20 << 20;
+	d->logical_sector = dev->ns_count ? dev->ns[0].lba_size : 512;
+	d->physical_sector = d->logical_sector;
+	snprintf(d->link_speed, sizeof(d->link_speed), "%.15s", dev->link);
+	snprintf(d->device_speed, sizeof(d->device_speed), "%.15s", dev->max_link);
+	add_attrs(dev, d);
+	read_health(dev, d);
+}
+
+/* @ctrl's model from what was found and remembered in @p. */
+static enum rcl_status fill_model(struct rcl_ctrl *ctrl, const struct nvme_priv *p,
+                                  struct rcl_error *err)
+{
+	unsigned slots = p->slot_count ? p->slots[p->slot_count - 1].slot + 1 : 0;
+
+	ctrl->enclosures = rcl_calloc(1, sizeof(*ctrl->enclosures));
+	ctrl->drives = rcl_calloc(p->slot_count ? p->slot_count : 1, sizeof(*ctrl->drives));
+	if (!ctrl->enclosures || !ctrl->drives)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	ctrl->enclosures[0] = (struct rcl_enclosure){.id = RCL_NVME_ENCLOSURE, .slots = slots};
+	snprintf(ctrl->enclosures[0].product, sizeof(ctrl->enclosures[0].product), "NVMe");
+	ctrl->enclosure_count = 1;
+	for (size_t i = 0; i < p->slot_count; i++) {
+		const struct rcl_nvme_slot *s = &p->slots[i];
+		struct rcl_drive *d = &ctrl->drives[i];
+
+		d->enclosure = RCL_NVME_ENCLOSURE;
+		d->slot = s->slot;
+		d->device_id = s->slot;
+		d->dg = -1;
+		d->kind = RCL_DRIVE_BLOCK;
+		d->state = RCL_PD_MISSING;
+		snprintf(d->serial, sizeof(d->serial), "%s", s->serial);
+		snprintf(d->model, sizeof(d->model), "%s", s->model);
+		snprintf(d->vendor, sizeof(d->vendor), "NVMe");
+		snprintf(d->interface, sizeof(d->interface), "NVMe");
+		snprintf(d->medium, sizeof(d->medium), "SSD");
+		if (s->dev >= 0)
+			fill_present(&p->devs[s->dev], d);
+	}
+	ctrl->drive_count = p->slot_count;
+	return RCL_OK;
+}
+
+/* What the controller says about itself: the host's NVMe driver. */
+static void fill_info(struct rcl_ctrl *ctrl)
+{
+	struct rcl_ctrl_info *info = &ctrl->info;
+	struct utsname u;
+
+	memset(info, 0, sizeof(*info));
+	snprintf(info->model, sizeof(info->model), "NVMe drives of this host");
+	if (gethostname(info->serial, sizeof(info->serial)))
+		info->serial[0] = '\0';
+	info->serial[sizeof(info->serial) - 1] = '\0';
+	snprintf(info->driver_name, sizeof(info->driver_name), "nvme");
+	if (!uname(&u))
+		snprintf(info->driver_version, sizeof(info->driver_version), "%.31s", u.release);
+	snprintf(info->host_interface, sizeof(info->host_interface), "PCIe");
+	snprintf(info->device_interface, sizeof(info->device_interface), "NVMe");
+	snprintf(info->backend, sizeof(info->backend), "nvme");
+	info->max_drives = RCL_NVME_MAX_DRIVES;
+	info->jbod = true;
+}
+
+static enum rcl_status nvme_load(struct rcl_ctrl *ctrl, struct rcl_error *err)
+{
+	struct nvme_priv *p = rcl_calloc(1, sizeof(*p));
+	enum rcl_status st;
+
+	if (!p)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	ctrl->priv = p;
+	st = rcl_nvme_present() ? rcl_nvme_scan(&p->devs, &p->dev_count, err) : RCL_OK;
+	if (!st)
+		st = load_slots(ctrl, p, err);
+	if (!st) {
+		fill_info(ctrl);
+		st = fill_model(ctrl, p, err);
+	}
+	if (st) {
+		rcl_free(ctrl->enclosures);
+		rcl_free(ctrl->drives);
+		ctrl->enclosures = NULL;
+		ctrl->drives = NULL;
+		ctrl->enclosure_count = ctrl->drive_count = 0;
+		nvme_unload(ctrl); /* rcl_ctrl_open() does not unload what failed to load */
+	}
+	return st;
+}
+
+/* The device in @drive's slot, or a failure naming the missing drive. */
+static enum rcl_status find_dev(const struct rcl_ctrl *ctrl, const struct rcl_drive *drive,
+                                const struct rcl_nvme_dev **dev, struct rcl_error *err)
+{
+	const struct nvme_priv *p = ctrl->priv;
+
+	for (size_t i = 0; i < p->slot_count; i++)
+		if (p->slots[i].slot == drive->slot && p->slots[i].dev >= 0) {
+			*dev = &p->devs[p->slots[i].dev];
+			return RCL_OK;
+		}
+	return rcl_fail(err, RCL_NOT_FOUND,
+	                "drive /c%u/e%u/s%u (serial '%s') is missing: it cannot be asked",
+	                ctrl->entry.id, drive->enclosure, drive->slot, drive->serial);
+}
+
+/* "<what> of <nvme0>" for an error message. */
+static const char *doing(char *buf, size_t size, const char *what, const struct rcl_nvme_dev *dev)
+{
+	snprintf(buf, size, "%s of %s", what, dev->name);
+	return buf;
+}
+
+/* "<prefix> <section>": a section's key, named after the drive as StorCLI names its sections. */
+static const char *section(char *buf, size_t size, const char *prefix, const char *name)
+{
+	snprintf(buf, size, "%s %s", prefix, name);
+	return buf;
+}
+
+/* The namespaces of @dev, each identified, as the table "<prefix> Namespaces". */
+static enum rcl_status add_namespaces(int fd, const struct rcl_nvme_dev *dev, const char *prefix,
+                                      struct rcl_node *out, struct rcl_error *err)
+{
+	struct rcl_node *list;
+	struct nvme_id_ns id;
+	char key[192], what[96];
+	enum rcl_status st = RCL_OK;
+
+	list = rcl_node_add_array(out, section(key, sizeof(key), prefix, "Namespaces"));
+	rcl_node_set_flags(list, RCL_NODE_BLOCKS);
+	for (size_t i = 0; !st && i < dev->ns_count; i++) {
+		memset(&id, 0, sizeof(id));
+		st = rcl_nvme_fail(err, nvme_identify_ns(fd, dev->ns[i].nsid, &id),
+		                   doing(what, sizeof(what), "identify namespace", dev));
+		if (!st)
+			rcl_nvme_add_namespace(list, &dev->ns[i], &id);
+	}
+	return st;
+}
+
+/* Every log and identify page "show all" shows, asked of @dev through @fd. */
+static enum rcl_status add_all(int fd, const struct rcl_nvme_dev *dev, const char *prefix,
+                               struct rcl_node *out, struct rcl_error *err)
+{
+	struct nvme_error_log_page *errors = NULL;
+	struct nvme_firmware_slot fw;
+	struct nvme_id_ctrl id;
+	char key[192], what[96];
+	size_t entries;
+	enum rcl_status st;
+
+	memset(&id, 0, sizeof(id));
+	st = rcl_nvme_fail(err, nvme_identify_ctrl(fd, &id),
+	                   doing(what, sizeof(what), "identify controller", dev));
+	if (st)
+		return st;
+	rcl_nvme_add_id_ctrl(out, section(key, sizeof(key), prefix, "NVMe Controller"), dev, &id);
+	st = add_namespaces(fd, dev, prefix, out, err);
+	entries = id.elpe + 1u;
+	errors = st ? NULL : rcl_calloc(entries, sizeof(*errors));
+	if (!st && !errors)
+		st = rcl_fail(err, RCL_NOMEM, "out of memory");
+	if (!st)
+		st = rcl_nvme_fail(err, nvme_get_log_error(fd, (unsigned)entries, false, errors),
+		                   doing(what, sizeof(what), "reading the error log", dev));
+	if (!st)
+		rcl_nvme_add_error_log(out, section(key, sizeof(key), prefix, "Error Log"), errors,
+		                       entries);
+	rcl_free(errors);
+	memset(&fw, 0, sizeof(fw));
+	if (!st)
+		st = rcl_nvme_fail(err, nvme_get_log_fw_slot(fd, false, &fw),
+		                   doing(what, sizeof(what), "reading the firmware slot log", dev));
+	if (!st)
+		rcl_nvme_add_fw_slots(out, section(key, sizeof(key), prefix, "Firmware Slots"), &fw,
+		                      (id.frmw & NVME_CTRL_FRMW_NR_SLOTS) >> 1);
+	return st;
+}
+
+static enum rcl_status nvme_drive_detail(struct rcl_ctrl *ctrl, const struct rcl_drive *drive,
+                                         enum rcl_drive_detail what, const char *prefix,
+                                         struct rcl_node *out, struct rcl_error *err)
+{
+	const struct rcl_nvme_dev *dev = NULL;
+	struct nvme_smart_log log;
+	char key[192], doing_buf[96];
+	enum rcl_status st = find_dev(ctrl, drive, &dev, err);
+	int fd = -1;
+
+	if (!st)
+		st = open_dev(dev, &fd, err);
+	if (!st && what == RCL_DETAIL_ALL)
+		st = add_all(fd, dev, prefix, out, err);
+	memset(&log, 0, sizeof(log));
+	if (!st)
+		st = rcl_nvme_fail(
+		    err, nvme_get_log_smart(fd, NVME_NSID_ALL, false, &log),
+		    doing(doing_buf, sizeof(doing_buf), "reading the SMART log", dev));
+	if (!st)
+		rcl_nvme_add_smart(
+		    out, section(key, sizeof(key), prefix, "SMART/Health Information"), &log);
+	if (fd >= 0)
+		close(fd);
+	return st;
+}
+
+/*
+ * The host's NVMe drives: no RAID of their own yet (RAID over NVMe comes
+ * with raidcli's engine), no tasks driven yet; each drive's health logs.
+ */
+static const struct rcl_caps nvme_caps = {
+    .kind = "nvme",
+    .drive_kinds = "NVMe",
+    .strip_min_kib = 64,
+    .strip_max_kib = 1024,
+    .strip_default_kib = 64,
+    .parts = 1u << RCL_PART_HEALTH,
+};
+
+const struct rcl_backend_ops rcl_nvme_ops = {
+    .name = "nvme",
+    .caps = &nvme_caps,
+    .discover = nvme_discover,
+    .load = nvme_load,
+    .unload = nvme_unload,
+    .drive_detail = nvme_drive_detail,
+};

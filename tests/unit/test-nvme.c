@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test-nvme.c - the nvme backend without a device: which slot each drive
+ * gets and keeps (slots.c), how what a drive answers is decoded into the
+ * result (detail.c), how a drive's error becomes a message, and that a
+ * host without NVMe shows no nvme controller. What a real drive answers
+ * is checked against nvme-cli in the VM (tests/vm/test-nvme.py).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "nvme/nvme.h"
+#include "unit.h"
+
+/* A drive found by the scan, with identity "nqn.test <serial> 1". */
+static struct rcl_nvme_dev dev_named(const char *name, const char *serial)
+{
+	struct rcl_nvme_dev d;
+
+	memset(&d, 0, sizeof(d));
+	snprintf(d.name, sizeof(d.name), "%s", name);
+	snprintf(d.serial, sizeof(d.serial), "%s", serial);
+	snprintf(d.model, sizeof(d.model), "QEMU NVMe Ctrl");
+	snprintf(d.id, sizeof(d.id), "nqn.test %s 1", serial);
+	return d;
+}
+
+/* The slot remembered for @serial, or -1. */
+static int slot_of(const struct rcl_nvme_slot *slots, size_t count, const char *serial)
+{
+	for (size_t i = 0; i < count; i++)
+		if (!strcmp(slots[i].serial, serial))
+			return (int)slots[i].slot;
+	return -1;
+}
+
+/* Assign @n drives against @slots, checking it succeeds; whether the state changed. */
+static bool assign(struct rcl_nvme_slot **slots, size_t *count, const struct rcl_nvme_dev *devs,
+                   size_t n)
+{
+	struct rcl_error err = {0};
+	bool changed;
+
+	ck_assert_msg(rcl_nvme_slots_assign(slots, count, devs, n, &changed, &err) == RCL_OK, "%s",
+	              err.msg);
+	return changed;
+}
+
+/* Write @slots to JSON and read them back, as the next command would. */
+static void reread(struct rcl_nvme_slot **slots, size_t *count)
+{
+	json_object *root = rcl_nvme_slots_json(*slots, *count);
+	struct rcl_error err = {0};
+
+	ck_assert_ptr_nonnull(root);
+	rcl_free(*slots);
+	ck_assert_msg(rcl_nvme_slots_read(root, "nvme/host.json", slots, count, &err) == RCL_OK,
+	              "%s", err.msg);
+	json_object_put(root);
+}
+
+START_TEST(test_slots_stay_with_their_drives)
+{
+	struct rcl_nvme_dev first[] = {dev_named("nvme0", "A"), dev_named("nvme1", "B"),
+	                               dev_named("nvme2", "C")};
+	/* After a reboot B is gone, the kernel numbered the others anew, and D came. */
+	struct rcl_nvme_dev later[] = {dev_named("nvme0", "C"), dev_named("nvme1", "D"),
+	                               dev_named("nvme2", "A")};
+	struct rcl_nvme_slot *slots = NULL;
+	size_t count = 0;
+
+	ck_assert(assign(&slots, &count, first, 3));
+	ck_assert_int_eq(slot_of(slots, count, "A"), 0);
+	ck_assert_int_eq(slot_of(slots, count, "B"), 1);
+	ck_assert_int_eq(slot_of(slots, count, "C"), 2);
+	reread(&slots, &count);
+	ck_assert(!assign(&slots, &count, first, 3)); /* nothing new: nothing to write */
+
+	ck_assert(assign(&slots, &count, later, 3));
+	ck_assert_uint_eq(count, 4);
+	ck_assert_int_eq(slot_of(slots, count, "A"), 0);
+	ck_assert_int_eq(slot_of(slots, count, "C"), 2);
+	/* B's slot waits for B (shown missing): D takes the next one never used. */
+	ck_assert_int_eq(slot_of(slots, count, "B"), 1);
+	ck_assert_int_eq(slots[1].dev, -1);
+	ck_assert_int_eq(slot_of(slots, count, "D"), 3);
+	ck_assert_int_eq(slots[3].dev, 1);
+	ck_assert_int_eq(slots[0].dev, 2);
+
+	/* B comes back, in any order: it is in slot 1 again. */
+	reread(&slots, &count);
+	ck_assert(!assign(&slots, &count, (struct rcl_nvme_dev[]){dev_named("nvme5", "B")}, 1));
+	ck_assert_int_eq(slots[1].dev, 0);
+	ck_assert_int_eq(slots[0].dev, -1);
+	rcl_free(slots);
+}
+END_TEST
+
+START_TEST(test_damaged_slots_name_the_file)
+{
+	const char *bad[] = {
+	    "{\"format\": 2, \"slots\": []}",
+	    "{\"format\": 1}",
+	    "{\"format\": 1, \"slots\": [{\"slot\": 0}]}",
+	    "{\"format\": 1, \"slots\": [{\"slot\": 999, \"id\": \"x\"}]}",
+	    "{\"format\": 1, \"slots\": [{\"slot\": 0, \"id\": \"x\"}, {\"slot\": 1, \"id\": "
+	    "\"x\"}]}",
+	    "{\"format\": 1, \"slots\": [{\"slot\": 0, \"id\": \"x\"}, {\"slot\": 0, \"id\": "
+	    "\"y\"}]}",
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		json_object *root = json_tokener_parse(bad[i]);
+		struct rcl_nvme_slot *slots = NULL;
+		struct rcl_error err = {0};
+		size_t count = 0;
+
+		ck_assert_ptr_nonnull(root);
+		ck_assert_int_eq(
+		    rcl_nvme_slots_read(root, "/state/nvme/host.json", &slots, &count, &err),
+		    RCL_CORRUPT);
+		ck_assert_msg(strstr(err.msg, "/state/nvme/host.json"), "%s", err.msg);
+		ck_assert_ptr_null(slots);
+		json_object_put(root);
+	}
+}
+END_TEST
+
+/* The value of @key in object @obj, which must be there. */
+static const struct rcl_node *field(const struct rcl_node *obj, const char *key)
+{
+	const struct rcl_node *n = rcl_node_find(obj, key);
+
+	ck_assert_msg(n != NULL, "no key '%s'", key);
+	return n;
+}
+
+static void str_is(const struct rcl_node *obj, const char *key, const char *want)
+{
+	ck_assert_str_eq(rcl_node_str(field(obj, key)), want);
+}
+
+static void int_is(const struct rcl_node *obj, const char *key, long long want)
+{
+	ck_assert_int_eq(rcl_node_int(field(obj, key)), want);
+}
+
+START_TEST(test_smart_log_decoded)
+{
+	struct rcl_node *root = rcl_node_new_object();
+	struct nvme_smart_log log;
+	const struct rcl_node *s;
+
+	memset(&log, 0, sizeof(log));
+	log.critical_warning = NVME_SMART_CRIT_SPARE | NVME_SMART_CRIT_DEGRADED;
+	log.temperature[0] = 323 & 0xff;
+	log.temperature[1] = 323 >> 8;
+	log.avail_spare = 4;
+	log.spare_thresh = 10;
+	log.percent_used = 3;
+	unit_put_le(log.data_units_read, 1234567, 8);
+	unit_put_le(log.data_units_written, 89, 8);
+	unit_put_le(log.host_reads, 5000, 8);
+	log.power_on_hours[8] = 1; /* past 2^64: shown as the most a counter holds */
+	unit_put_le(log.power_cycles, 17, 8);
+	unit_put_le(log.unsafe_shutdowns, 2, 8);
+	unit_put_le(log.media_errors, 6, 8);
+	unit_put_le(log.num_err_log_entries, 9, 8);
+	log.warning_temp_time = htole32(11);
+	log.critical_comp_time = htole32(12);
+	log.temp_sensor[1] = htole16(300);
+
+	rcl_nvme_add_smart(root, "Drive /c0/e252/s0 SMART/Health Information", &log);
+	ck_assert(!rcl_node_oom(root));
+	s = field(root, "Drive /c0/e252/s0 SMART/Health Information");
+	int_is(s, "Critical Warning", 5);
+	str_is(s, "Critical Warnings", "Available Spare Below Threshold, Reliability Degraded");
+	str_is(s, "Available Spare Below Threshold", "Yes");
+	str_is(s, "Temperature Threshold Exceeded", "No");
+	str_is(s, "Reliability Degraded", "Yes");
+	str_is(s, "Composite Temperature", "50C (323 Kelvin)");
+	str_is(s, "Available Spare", "4%");
+	str_is(s, "Available Spare Threshold", "10%");
+	str_is(s, "Percentage Used", "3%");
+	int_is(s, "Data Units Read", 1234567);
+	int_is(s, "Data Units Written", 89);
+	int_is(s, "Host Read Commands", 5000);
+	int_is(s, "Power Cycles", 17);
+	int_is(s, "Power On Hours", INT64_MAX);
+	int_is(s, "Unsafe Shutdowns", 2);
+	int_is(s, "Media and Data Integrity Errors", 6);
+	int_is(s, "Error Information Log Entries", 9);
+	int_is(s, "Warning Temperature Time", 11);
+	int_is(s, "Critical Composite Temperature Time", 12);
+	/* Sensors reading 0 are absent, as nvme-cli leaves them out. */
+	ck_assert_ptr_null(rcl_node_find(s, "Temperature Sensor 1"));
+	str_is(s, "Temperature Sensor 2", "27C (300 Kelvin)");
+	rcl_node_free(root);
+}
+END_TEST
+
+START_TEST(test_critical_warning_names)
+{
+	struct rcl_buf sb = RCL_BUF_INIT;
+
+	rcl_nvme_critical_warning(&sb, 0);
+	ck_assert_str_eq(sb.buf, "None");
+	rcl_buf_reset(&sb);
+	rcl_nvme_critical_warning(&sb, 0x88);
+	ck_assert_str_eq(sb.buf, "Media Read Only, reserved bits 0x80");
+	rcl_buf_release(&sb);
+}
+END_TEST
+
+START_TEST(test_namespace_lba_formats)
+{
+	struct rcl_nvme_ns ns = {
+	    .nsid = 2, .name = "nvme1n2", .lba_count = 262144, .lba_size = 4096};
+	struct rcl_node *list = rcl_node_new_array();
+	const struct rcl_node *row, *lbafs;
+	const unsigned metadata[] = {0, 8, 16, 64};
+	struct nvme_id_ns id;
+
+	memset(&id, 0, sizeof(id));
+	id.nsze = id.ncap = htole64(262144);
+	id.nuse = htole64(100);
+	id.nlbaf =
+	    7; /* 8 formats, as QEMU offers: 512 and 4096 with 0, 8, 16, 64 bytes of metadata */
+	id.flbas = 4;
+	for (int i = 0; i < 8; i++) {
+		id.lbaf[i].ds = i < 4 ? 9 : 12;
+		id.lbaf[i].ms = htole16(metadata[i % 4]);
+	}
+	rcl_nvme_add_namespace(list, &ns, &id);
+	row = rcl_node_child(list, 0);
+	int_is(row, "NSID", 2);
+	str_is(row, "Block Device", "nvme1n2");
+	str_is(row, "Size", "1.000 GB");
+	int_is(row, "Logical Sector Size", 4096);
+	str_is(row, "In Use", "No");
+	int_is(row, "Namespace Size", 262144);
+	int_is(row, "Namespace Utilization", 100);
+	int_is(row, "LBA Format In Use", 4);
+	lbafs = field(row, "LBA Formats");
+	ck_assert_uint_eq(rcl_node_count(lbafs), 8);
+	int_is(rcl_node_child(lbafs, 0), "Data Size", 512);
+	str_is(rcl_node_child(lbafs, 0), "In Use", "No");
+	int_is(rcl_node_child(lbafs, 4), "Data Size", 4096);
+	str_is(rcl_node_child(lbafs, 4), "In Use", "Yes");
+	int_is(rcl_node_child(lbafs, 7), "Metadata Size", 64);
+	rcl_node_free(list);
+}
+END_TEST
+
+START_TEST(test_error_log_keeps_errors_only)
+{
+	struct nvme_error_log_page log[4];
+	struct rcl_node *root = rcl_node_new_object();
+	const struct rcl_node *s, *row;
+
+	memset(log, 0, sizeof(log));
+	log[1].error_count = htole64(7);
+	log[1].sqid = htole16(1);
+	log[1].cmdid = htole16(0x12);
+	/* Invalid Field in Command (SCT 0, SC 0x02), shifted past the phase tag. */
+	log[1].status_field = htole16(0x02 << 1);
+	log[1].nsid = htole32(1);
+	rcl_nvme_add_error_log(root, "Error Log", log, 4);
+	s = field(root, "Error Log");
+	int_is(s, "Entries", 1);
+	row = rcl_node_child(field(s, "Errors"), 0);
+	int_is(row, "Error Count", 7);
+	int_is(row, "Command Id", 0x12);
+	str_is(row, "Status Field", "0x0004");
+	ck_assert_msg(strstr(rcl_node_str(field(row, "Status")), "Invalid Field"), "%s",
+	              rcl_node_str(field(row, "Status")));
+
+	/* QEMU's log: every entry zero, so no table. */
+	memset(log, 0, sizeof(log));
+	rcl_nvme_add_error_log(root, "Empty", log, 4);
+	int_is(field(root, "Empty"), "Entries", 0);
+	ck_assert_ptr_null(rcl_node_find(field(root, "Empty"), "Errors"));
+	rcl_node_free(root);
+}
+END_TEST
+
+START_TEST(test_firmware_slots)
+{
+	struct nvme_firmware_slot fw;
+	struct rcl_node *root = rcl_node_new_object();
+	const struct rcl_node *s;
+
+	memset(&fw, 0, sizeof(fw));
+	fw.afi = 0x21;
+	memcpy(fw.frs[0], "1.0     ", 8);
+	memcpy(fw.frs[1], "2.0ABCDE", 8);
+	rcl_nvme_add_fw_slots(root, "Firmware Slots", &fw, 3);
+	s = field(root, "Firmware Slots");
+	int_is(s, "Active Slot", 1);
+	int_is(s, "Next Reset Slot", 2);
+	str_is(s, "Slot 1", "1.0"); /* without the padding */
+	str_is(s, "Slot 2", "2.0ABCDE");
+	str_is(s, "Slot 3", "Empty");
+	ck_assert_ptr_null(rcl_node_find(s, "Slot 4"));
+	rcl_node_free(root);
+}
+END_TEST
+
+/* This host (and CI) has no NVMe: no nvme controller, and "show smart" is refused. */
+START_TEST(test_host_without_nvme)
+{
+	struct unit_state st;
+	enum rcl_status status;
+	struct rcl_ctx *ctx;
+	const unsigned *ids;
+	char *out;
+
+	if (rcl_nvme_present())
+		return; /* a host with NVMe: the VM test covers it */
+	unit_state_enter(&st, NULL);
+	ctx = unit_ctx_new(st.dir);
+	ck_assert_uint_eq(rcl_ctx_ctrl_ids(ctx, &ids), 0);
+	unit_soft_create(ctx, 1, 64 << 20);
+	rcl_ctx_free(ctx);
+	out = unit_run("/c0/e252/s0 show smart", false, &status);
+	ck_assert_int_eq(status, RCL_HW_MISSING);
+	ck_assert_msg(strstr(out, "drive health logs") && strstr(out, "(soft)"), "%s", out);
+	free(out);
+	unit_state_leave(&st);
+}
+END_TEST
+
+/*
+ * A host whose NVMe drives were all pulled: its nvme controller stays,
+ * each drive Msng in the slot it had, with the serial and model it had.
+ */
+START_TEST(test_vanished_drives_stay_missing)
+{
+	struct unit_state st;
+	enum rcl_status status;
+	char *dir, *out;
+
+	if (rcl_nvme_present())
+		return; /* a host with NVMe: the VM test covers it */
+	unit_state_enter(&st, NULL);
+	unit_write(unit_path(st.dir, "registry.json"),
+	           "{\"format\": 1, \"controllers\": [{\"id\": 0, \"backend\": \"nvme\", "
+	           "\"key\": \"host\"}]}");
+	dir = unit_path(st.dir, "nvme");
+	ck_assert_int_eq(mkdir(dir, 0700), 0);
+	unit_write(unit_path(dir, "host.json"),
+	           "{\"format\": 1, \"slots\": [{\"slot\": 0, \"id\": \"nqn.a S0 1\", "
+	           "\"serial\": \"S0\", \"model\": \"QEMU NVMe Ctrl\"}, {\"slot\": 2, \"id\": "
+	           "\"nqn.a S2 2\", \"serial\": \"S2\", \"model\": \"QEMU NVMe Ctrl\"}]}");
+	out = unit_run("/c0/eall/sall show", false, &status);
+	ck_assert_int_eq(status, RCL_OK);
+	ck_assert_msg(strstr(out, "252:0") && strstr(out, "252:2") && strstr(out, "Msng") &&
+	                  !strstr(out, "252:1 "),
+	              "%s", out);
+	free(out);
+	out = unit_run("/c0/e252/s2 show all", false, &status);
+	ck_assert_int_eq(status, RCL_OK);
+	ck_assert_msg(strstr(out, "SN = S2") && strstr(out, "Model Number = QEMU NVMe Ctrl"), "%s",
+	              out);
+	free(out);
+	out = unit_run("/c0 show all", true, &status);
+	ck_assert_int_eq(status, RCL_OK);
+	ck_assert_msg(strstr(out, "\"nvme\""), "%s", out);
+	free(out);
+	out = unit_run("/c0/eall/sall show smart", false, &status);
+	ck_assert_int_eq(status, RCL_NOT_FOUND);
+	free(out);
+	free(dir);
+	unit_state_leave(&st);
+}
+END_TEST
+
+static Suite *nvme_suite(void)
+{
+	Suite *s = suite_create("nvme");
+	TCase *slots = tcase_create("slots");
+	TCase *detail = tcase_create("detail");
+	TCase *host = tcase_create("host");
+
+	tcase_add_test(slots, test_slots_stay_with_their_drives);
+	tcase_add_test(slots, test_damaged_slots_name_the_file);
+	tcase_add_test(detail, test_smart_log_decoded);
+	tcase_add_test(detail, test_critical_warning_names);
+	tcase_add_test(detail, test_namespace_lba_formats);
+	tcase_add_test(detail, test_error_log_keeps_errors_only);
+	tcase_add_test(detail, test_firmware_slots);
+	tcase_add_test(host, test_host_without_nvme);
+	tcase_add_test(host, test_vanished_drives_stay_missing);
+	suite_add_tcase(s, slots);
+	suite_add_tcase(s, detail);
+	suite_add_tcase(s, host);
+	return s;
+}
+
+int main(void)
+{
+	return unit_main(nvme_suite());
+}
