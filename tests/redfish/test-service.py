@@ -448,8 +448,11 @@ def case_volumes(svc, tree):
     members = c.get(coll)[2]["Members"]
     s, h, b = c.request("POST", coll, volume_request(tree, storage, free[6:8]))
     task_uri = b["@odata.id"]
+    monitor = h["Location"]
     s, h, b = follow_task(c, s, h, b, 1)
     check(is_error(s, b, 400, "STOR023"), "%s: a failed task gives its error" % tree, b)
+    s, _, b = c.request("DELETE", monitor)
+    check(is_error(s, b, 405, "OperationNotAllowed"), "%s: tasks cannot be cancelled" % tree, b)
     task = c.get(task_uri)[2]
     check(task["TaskState"] == "Exception" and task["TaskStatus"] == "Critical"
           and task["Messages"][0]["Resolution"] == "Check the drives.",
@@ -588,21 +591,36 @@ def case_faults(svc, tree):
     svc.faults(0, delay_ms=None)
 
     # Dead hosts: hang (TCP accepted, no TLS answer), stall, refuse; and back.
+    # Connections made before the death die with the host too.
     for mode in ("hang", "stall"):
+        svc.faults(0, dead=None)
+        before = Client(port, svc.ctx, c.auth, timeout=1)
+        before.get("/redfish/v1/")
         svc.faults(0, dead=mode)
-        try:
-            Client(port, svc.ctx, svc.client().auth, timeout=1).get("/redfish/v1/")
-            check(False, "%s: a %s host answers nothing" % (tree, mode))
-        except (socket.timeout, TimeoutError):
-            check(True, "")
+        for who, client in (("a new", Client(port, svc.ctx, c.auth, timeout=1)),
+                            ("an old", before)):
+            try:
+                client.get("/redfish/v1/")
+                check(False, "%s: a %s host answers nothing on %s connection" % (tree, mode, who))
+            except (socket.timeout, TimeoutError):
+                check(True, "")
+    svc.faults(0, dead=None)
+    before = Client(port, svc.ctx, c.auth, timeout=5)
+    before.get("/redfish/v1/")
     svc.faults(0, dead="refuse")
     try:
         Client(port, svc.ctx, timeout=5).get("/redfish/v1/")
         check(False, "%s: a refusing host refuses" % tree)
     except ConnectionRefusedError:
         check(True, "")
+    try:
+        before.get("/redfish/v1/")
+        check(False, "%s: a refusing host cut its connections" % tree)
+    except (ConnectionError, http.client.HTTPException, ssl.SSLError):
+        check(True, "")
     svc.faults(0, dead=None)
-    s, _, _ = Client(port, svc.ctx, svc.client().auth).get("/redfish/v1/Systems")
+    c = svc.client()
+    s, _, _ = c.get("/redfish/v1/Systems")
     check(s == 200, "%s: the host is back on its port" % tree, s)
 
     # Session expiry mid-run: after N requests, or when the test says.
@@ -667,7 +685,9 @@ def case_faults(svc, tree):
     s, _, b = c.request("POST", "/redfish/v1/SessionService/Sessions", b"{" + b" " * (2 << 20) + b"}")
     check(is_error(s, b, 413, "PayloadTooLarge"), "%s: a request body over 1 MiB" % tree, b)
     s, out = svc.control("GET", "/hosts/0")
-    check(s == 200 and ["GET", "/redfish/v1/Chassis", 503] in out["requests"],
+    check(s == 200 and ["GET", "/redfish/v1/Chassis", 503, "basic"] in out["requests"]
+          and ["POST", "/redfish/v1/SessionService/Sessions", 201, "none"] in out["requests"]
+          and ["DELETE", h1["Location"], 204, "session"] in out["requests"],
           "%s: the control endpoint logs requests" % tree, out.get("requests", [])[-3:])
 
 
