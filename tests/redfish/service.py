@@ -615,7 +615,8 @@ class Service:
             return None
         op = host.ops.get(path)
         if op is not None:
-            op["PercentageComplete"] = min(100, op["PercentageComplete"] + host.faults["operation_step"])
+            step = host.faults["operation_step"]
+            op["PercentageComplete"] = min(100, op["PercentageComplete"] + step)
             if op["PercentageComplete"] >= 100:
                 del host.ops[path]
                 res = host.mutable(path)
@@ -811,7 +812,8 @@ class Service:
     # ------------------------------------------------------------ actions
     def secure_erase(self, host, uri, drive, req):
         allowed = drive["Actions"]["#Drive.SecureErase"].get(
-            "SanitizationType@Redfish.AllowableValues", ["BlockErase", "CryptographicErase", "Overwrite"])
+            "SanitizationType@Redfish.AllowableValues",
+            ["BlockErase", "CryptographicErase", "Overwrite"])
         check_params(req, {"SanitizationType": allowed, "OverwritePasses": None}, "SecureErase")
         if drive["Links"]["Volumes"] or drive.get("HotspareType", "None") != "None":
             raise in_use("Drive " + drive["Id"], "Delete its volume or unassign the spare "
@@ -861,7 +863,8 @@ class Service:
         hosts = self.hosts if parts[1] == "all" else [self.hosts[int(parts[1])]]
         if len(parts) == 2 and method == "GET":
             h = hosts[0]
-            return 200, dict(self.describe(h), faults=h.faults, requests=list(h.log), counts=h.counts,
+            return 200, dict(self.describe(h), faults=h.faults, requests=list(h.log),
+                             counts=h.counts,
                              sessions=len(h.sessions), tasks=len(h.tasks),
                              changed=sorted(h.overlay))
         if method != "POST" or len(parts) != 3:
@@ -1227,17 +1230,18 @@ async def amain(args):
     ready = {"pid": os.getpid(), "tree": svc.tree.name, "ca": ca,
              "control": "http://127.0.0.1:%d" % svc.control_port,
              "user": svc.hosts[0].user, "hosts": [svc.describe(h) for h in svc.hosts]}
-    if not args.quiet:
-        print("control http://127.0.0.1:%d" % svc.control_port)
-        for h in svc.hosts:
-            print("host %d https://127.0.0.1:%d%s" % (h.index, h.port,
-                                                       " dead=" + h.faults["dead"] if h.faults["dead"] else ""))
-        sys.stdout.flush()
     if args.ready_file:
         tmp = args.ready_file + ".tmp"
         with open(tmp, "w") as f:
             json.dump(ready, f, indent=1)
         os.rename(tmp, args.ready_file)
+    if not args.quiet:  # after the ready file: whoever reads this may use it
+        print("control http://127.0.0.1:%d" % svc.control_port)
+        for h in svc.hosts:
+            dead = h.faults["dead"]
+            print("host %d https://127.0.0.1:%d%s" % (h.index, h.port,
+                                                       " dead=" + dead if dead else ""))
+        sys.stdout.flush()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

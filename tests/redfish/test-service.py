@@ -461,7 +461,8 @@ def case_volumes(svc, tree):
     svc.faults(0, responses=None, task_polls=None, task_error=None)
 
     # Apply time OnReset: a task that stays Pending (no reset comes).
-    body = dict(volume_request(tree, storage, free[6:8]), **{"@Redfish.OperationApplyTime": "OnReset"})
+    body = volume_request(tree, storage, free[6:8])
+    body["@Redfish.OperationApplyTime"] = "OnReset"
     s, h, b = c.request("POST", coll, body)
     polls = [c.get(h["Location"])[0] for _ in range(5)] if s == 202 else []
     check(s == 202 and b["TaskState"] == "Pending" and polls == [202] * 5,
@@ -494,7 +495,8 @@ def case_patch(svc, tree):
         s, _, b = c.request("PATCH", vol, {"WriteCachePolicy": "WriteThrough"},
                             headers={"If-Match": '"0bad0bad"'})
         check(is_error(s, b, 412, "PreconditionFailed"), "modern: a stale ETag gives 412", b)
-        check(c.get(vol)[2]["WriteCachePolicy"] == "ProtectedWriteBack", "modern: 412 changes nothing")
+        check(c.get(vol)[2]["WriteCachePolicy"] == "ProtectedWriteBack",
+              "modern: 412 changes nothing")
         s, h, b = c.request("PATCH", vol, {"WriteCachePolicy": "WriteThrough", "DisplayName": "d2"},
                             headers={"If-Match": etag})
         check(s == 200 and b["WriteCachePolicy"] == "WriteThrough" and b["DisplayName"] == "d2"
@@ -563,7 +565,8 @@ def case_actions(svc, tree):
     if tree == "modern":
         ops = c.get(free[-1])[2]["Operations"]
         check(ops == [], "modern: the erase ended", ops)
-    _, _, vol0 = c.get(c.get(c.get(storage)[2]["Volumes"]["@odata.id"])[2]["Members"][0]["@odata.id"])
+    volumes = c.get(c.get(storage)[2]["Volumes"]["@odata.id"])[2]
+    _, _, vol0 = c.get(volumes["Members"][0]["@odata.id"])
     used = vol0["Links"]["Drives"][0]["@odata.id"]
     s, _, b = c.request("POST", c.get(used)[2]["Actions"]["#Drive.SecureErase"]["target"], {})
     check(is_error(s, b, 400, "ResourceInUse"), "%s: no erase of a volume's drive" % tree, b)
@@ -682,7 +685,8 @@ def case_faults(svc, tree):
     check(s == 307 and h["Location"].endswith(":%d/redfish/v1/Chassis" % svc.port(1)),
           "%s: a redirect to another host" % tree, (s, dict(h)))
     svc.faults(0, redirects=None)
-    s, _, b = c.request("POST", "/redfish/v1/SessionService/Sessions", b"{" + b" " * (2 << 20) + b"}")
+    s, _, b = c.request("POST", "/redfish/v1/SessionService/Sessions",
+                        b"{" + b" " * (2 << 20) + b"}")
     check(is_error(s, b, 413, "PayloadTooLarge"), "%s: a request body over 1 MiB" % tree, b)
     s, out = svc.control("GET", "/hosts/0")
     check(s == 200 and ["GET", "/redfish/v1/Chassis", 503, "basic"] in out["requests"]
@@ -728,6 +732,32 @@ def case_fleet(tmp):
         svc.stop()
 
 
+def case_ports(tmp):
+    """--base-port: host i on P+i, the same lines on stdout as in the ready
+    file. P is tried a few times, as another process may hold a port."""
+    for attempt in range(5):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            base = probe.getsockname()[1]
+        ready = os.path.join(tmp, "ports-%d.json" % attempt)
+        proc = subprocess.Popen(
+            [sys.executable, SERVICE, "--tls-dir", os.path.join(tmp, "tls"), "--hosts", "3",
+             "--base-port", str(base), "--ready-file", ready], stdout=subprocess.PIPE, text=True)
+        lines = [proc.stdout.readline().strip() for _ in range(4)]
+        if proc.poll() is None and os.path.exists(ready):
+            break
+        proc.wait()
+    with open(ready) as f:
+        info = json.load(f)
+    check([h["port"] for h in info["hosts"]] == [base, base + 1, base + 2],
+          "--base-port: hosts on P, P+1, P+2", info["hosts"])
+    check(lines == ["control " + info["control"]] +
+          ["host %d https://127.0.0.1:%d" % (i, base + i) for i in range(3)],
+          "the listeners on stdout", lines)
+    proc.send_signal(signal.SIGTERM)
+    proc.wait(timeout=30)
+
+
 def load_schema():
     with open(os.path.join(HERE, "schema.json")) as f:
         SCHEMA.update(json.load(f))
@@ -753,6 +783,7 @@ def main():
                 svc.stop()
             check(svc.proc.returncode == 0, "%s: the service stops cleanly" % tree,
                   svc.proc.returncode)
+        case_ports(tmp)
         case_fleet(tmp)
     print("%d checks, %d failed" % (checks, len(failures)))
     sys.exit(1 if failures else 0)
