@@ -7,38 +7,12 @@
  * its sanitize status log (SSTAT, SPROG).
  */
 #include <endian.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <string.h>
 #include <unistd.h>
 
+#include "nvme/actions.h"
 #include "nvme/admin.h"
 #include "nvme/logs.h"
 #include "nvme/task.h"
-
-/* One drive, open for admin commands, and what it says it can do. */
-struct drive_io {
-	const struct rcl_drive *d;
-	int fd;
-	struct nvme_id_ctrl id;
-};
-
-/* Open @req's drive (the generic layer found it) and identify its controller. */
-static enum rcl_status drive_open(const struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
-                                  struct drive_io *io, struct rcl_error *err)
-{
-	enum rcl_status st;
-
-	io->d = rcl_ctrl_find_drive(ctrl, &req->drive);
-	io->fd = open(io->d->path, O_RDONLY | O_CLOEXEC);
-	if (io->fd < 0)
-		return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot open drive %u:%u ('%s'): %s",
-		                      io->d->enclosure, io->d->slot, io->d->path, strerror(errno));
-	st = rcl_nvme_identify_ctrl(io->fd, &io->id, err);
-	if (st)
-		close(io->fd);
-	return st;
-}
 
 static bool has_self_test(const struct nvme_id_ctrl *id)
 {
@@ -94,7 +68,7 @@ static const char *erase_name(enum rcl_sanitize how)
 }
 
 /* Where @kind stands on the drive, from its log: *@state and *@percent (-1: none). */
-static enum rcl_status drive_state(const struct drive_io *io, enum rcl_task_kind kind,
+static enum rcl_status drive_state(const struct rcl_nvme_drive *io, enum rcl_task_kind kind,
                                    enum rcl_task_state *state, int *percent, struct rcl_error *err)
 {
 	uint8_t buf[RCL_NVME_SELF_TEST_LOG_SIZE];
@@ -155,8 +129,8 @@ static enum rcl_status check_erasable(const struct rcl_drive *d, bool force, str
 }
 
 /* What refuses a START of @req on the open drive. */
-static enum rcl_status check_start(const struct drive_io *io, const struct rcl_task_request *req,
-                                   struct rcl_error *err)
+static enum rcl_status check_start(const struct rcl_nvme_drive *io,
+                                   const struct rcl_task_request *req, struct rcl_error *err)
 {
 	const char *name = rcl_task_kind_name(req->kind);
 	enum rcl_task_state state;
@@ -185,12 +159,12 @@ static enum rcl_status check_start(const struct drive_io *io, const struct rcl_t
  * a drive whose data belongs to something else.
  */
 static enum rcl_status open_for(const struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
-                                bool start, struct drive_io *io, struct rcl_error *err)
+                                bool start, struct rcl_nvme_drive *io, struct rcl_error *err)
 {
 	if (req->kind == RCL_TASK_ERASE && start &&
 	    check_erasable(rcl_ctrl_find_drive(ctrl, &req->drive), req->force, err))
 		return err->status;
-	return drive_open(ctrl, req, io, err);
+	return rcl_nvme_drive_open(ctrl, &req->drive, io, err);
 }
 
 /* The firmware update is no task here: the request cannot say what to update. */
@@ -204,7 +178,7 @@ static enum rcl_status no_fw_task(struct rcl_error *err)
 enum rcl_status rcl_nvme_task_check(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
                                     struct rcl_error *err)
 {
-	struct drive_io io;
+	struct rcl_nvme_drive io;
 	enum rcl_status st;
 
 	if (req->kind == RCL_TASK_FW_UPDATE)
@@ -221,7 +195,7 @@ enum rcl_status rcl_nvme_task_check(struct rcl_ctrl *ctrl, const struct rcl_task
  * Erase by @how (check_start() found the drive has it); AUTO: sanitize by
  * the strongest method the drive has, else format with erase.
  */
-static enum rcl_status erase(const struct drive_io *io, enum rcl_sanitize how,
+static enum rcl_status erase(const struct rcl_nvme_drive *io, enum rcl_sanitize how,
                              struct rcl_error *err)
 {
 	static const enum rcl_nvme_sanitize order[] = {
@@ -248,7 +222,7 @@ static enum rcl_status erase(const struct drive_io *io, enum rcl_sanitize how,
 	                       NVME_FORMAT_SES_USER_DATA_ERASE, err);
 }
 
-static enum rcl_status act(const struct drive_io *io, const struct rcl_task_request *req,
+static enum rcl_status act(const struct rcl_nvme_drive *io, const struct rcl_task_request *req,
                            struct rcl_error *err)
 {
 	const char *name = rcl_task_kind_name(req->kind);
@@ -293,7 +267,7 @@ static enum rcl_status act(const struct drive_io *io, const struct rcl_task_requ
 enum rcl_status rcl_nvme_task(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
                               struct rcl_error *err)
 {
-	struct drive_io io;
+	struct rcl_nvme_drive io;
 	enum rcl_status st;
 
 	if (req->kind == RCL_TASK_FW_UPDATE)
@@ -310,7 +284,7 @@ enum rcl_status rcl_nvme_task_progress(const struct rcl_ctrl *ctrl,
                                        const struct rcl_task_request *req,
                                        struct rcl_task_progress *out, struct rcl_error *err)
 {
-	struct drive_io io;
+	struct rcl_nvme_drive io;
 	enum rcl_status st;
 
 	/* A firmware download ends before its command returns: none is ever under way. */
@@ -318,7 +292,7 @@ enum rcl_status rcl_nvme_task_progress(const struct rcl_ctrl *ctrl,
 		out->state = RCL_TASK_STATE_STOPPED;
 		return RCL_OK;
 	}
-	st = drive_open(ctrl, req, &io, err);
+	st = rcl_nvme_drive_open(ctrl, &req->drive, &io, err);
 	if (st)
 		return st;
 	st = drive_state(&io, req->kind, &out->state, &out->percent, err);
