@@ -400,6 +400,27 @@ enum rcl_status cmd_drive_stop_rebuild(struct cmd_ctx *c, struct rcl_error *err)
 enum rcl_status cmd_drive_pause_rebuild(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_drive_resume_rebuild(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_drive_show_rebuild(struct cmd_ctx *c, struct rcl_error *err);
+/*
+ * cmd_drive_each() (cmd-drive.c) - run @op on each drive the path selects,
+ * stopping at the first failure, which the result names; on success the
+ * result says @done ("Format Drive Succeeded.").
+ */
+typedef enum rcl_status drive_op(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
+                                 struct rcl_error *err);
+enum rcl_status cmd_drive_each(struct cmd_ctx *c, drive_op *op, const char *done,
+                               struct rcl_error *err);
+/* cmd-device.c: what a drive does to itself (lib/device.c). */
+enum rcl_status cmd_drive_format(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_drive_download(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_drive_get_telemetry(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_drive_attach_namespace(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_drive_detach_namespace(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_drive_add_namespace(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_drive_delete_namespace(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_drive_start_diag(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_drive_stop_diag(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_drive_show_diag(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_drive_start_erase(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_add_vd(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_vd_show(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_vd_show_all(struct cmd_ctx *c, struct rcl_error *err);
@@ -548,6 +569,12 @@ void ctrl_prop_row(struct rcl_node *table, const char *name, const char *value);
  */
 void rebuild_row(struct rcl_node *table, const struct rcl_ctrl *ctrl,
                  const struct rcl_drive_ref *ref);
+/*
+ * drive_task_row() - a row of a drive's own task @kind ("show diag") for
+ * drive @ref into @table: Drive-ID, Progress%, Status, Estimated Time Left.
+ */
+void drive_task_row(struct rcl_node *table, const struct rcl_ctrl *ctrl,
+                    const struct rcl_drive_ref *ref, enum rcl_task_kind kind);
 /*
  * vd_task_row() - a row of "show cc|init|bgi|migrate" (@kind) for VD @vd
  * into @table: StorCLI's VD, Operation, Progress%, Status, Estimated Time

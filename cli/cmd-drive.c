@@ -390,9 +390,6 @@ enum rcl_status cmd_drive_delete(struct cmd_ctx *c, struct rcl_error *err)
 	return st;
 }
 
-typedef enum rcl_status drive_op(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
-                                 struct rcl_error *err);
-
 /*
  * Run @op on each selected drive, stopping at the first failure; on
  * success the result says @done ("Add Hot Spare Succeeded."), or with
@@ -423,6 +420,12 @@ static enum rcl_status for_each_drive(struct cmd_ctx *c, drive_op *op, const cha
 	if (!st && done)
 		rcl_result_describe(c->res, "%s", done);
 	return st;
+}
+
+enum rcl_status cmd_drive_each(struct cmd_ctx *c, drive_op *op, const char *done,
+                               struct rcl_error *err)
+{
+	return for_each_drive(c, op, done, err);
 }
 
 /* dgs=0,1: the disk groups a dedicated spare serves, into @ids; none when not given. */

@@ -257,3 +257,15 @@ void describe_drive_tasks(const struct rcl_ctrl *ctrl, const struct rcl_drive *d
 	if (!out->len)
 		rcl_buf_adds(out, "None");
 }
+
+void drive_task_row(struct rcl_node *table, const struct rcl_ctrl *ctrl,
+                    const struct rcl_drive_ref *ref, enum rcl_task_kind kind)
+{
+	struct rcl_task_request req = {.kind = kind, .drive = *ref};
+	struct rcl_task_progress p = progress_of(ctrl, &req);
+	struct rcl_node *row = rcl_node_add_object(table, NULL);
+
+	rcl_node_add_strf(row, "Drive-ID", "/c%u/e%u/s%u", rcl_ctrl_id(ctrl), ref->enclosure,
+	                  ref->slot);
+	add_progress(row, &p);
+}

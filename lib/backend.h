@@ -128,6 +128,13 @@ struct rcl_process_ops;
  *		rcl_ctrl_set_drive_jbod(), the states checked.
  * @set_drive_state: as rcl_ctrl_set_drive_state() for a member (all but
  *		GOOD of a JBOD drive), the states and force checked.
+ * @format_drive, @download_drive_fw, @drive_telemetry, @drive_namespace:
+ *		as rcl_ctrl_format_drive(), rcl_ctrl_download_drive_fw(),
+ *		rcl_ctrl_drive_telemetry() and rcl_ctrl_drive_namespace(): the
+ *		drive found and present, its state and @force checked, the
+ *		numbers in range. @fmt->lbaf -1: pick the format of
+ *		@fmt->block_size. Where the drive itself refuses, fill @err's
+ *		@detail with its status.
  * @foreign_show, @foreign_import, @foreign_delete: as rcl_ctrl_foreign(),
  *		rcl_ctrl_import_foreign() and rcl_ctrl_delete_foreign(), @out
  *		zeroed; the generic layer frees @out on failure.
@@ -226,6 +233,16 @@ struct rcl_backend_ops {
 	                                  bool on, struct rcl_error *err);
 	enum rcl_status (*set_drive_state)(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
 	                                   enum rcl_drive_change change, struct rcl_error *err);
+	enum rcl_status (*format_drive)(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+	                                const struct rcl_format *fmt, struct rcl_error *err);
+	enum rcl_status (*download_drive_fw)(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+	                                     const struct rcl_fw_download *fw, bool *needs_reset,
+	                                     struct rcl_error *err);
+	enum rcl_status (*drive_telemetry)(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+	                                   const char *path, unsigned area, uint64_t *bytes,
+	                                   struct rcl_error *err);
+	enum rcl_status (*drive_namespace)(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+	                                   struct rcl_ns_request *req, struct rcl_error *err);
 	enum rcl_status (*foreign_show)(struct rcl_ctrl *ctrl, struct rcl_foreign *out,
 	                                struct rcl_error *err);
 	enum rcl_status (*foreign_import)(struct rcl_ctrl *ctrl, bool preview, bool bitmap,

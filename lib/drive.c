@@ -16,8 +16,8 @@ const struct rcl_drive *rcl_ctrl_find_drive(const struct rcl_ctrl *ctrl,
 	return NULL;
 }
 
-static enum rcl_status present_drive(const struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
-                                     const struct rcl_drive **out, struct rcl_error *err)
+enum rcl_status rcl_drive_present(const struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                  const struct rcl_drive **out, struct rcl_error *err)
 {
 	*out = rcl_ctrl_find_drive(ctrl, ref);
 	if (!*out)
@@ -46,7 +46,7 @@ enum rcl_status rcl_ctrl_add_hotspare(struct rcl_ctrl *ctrl, const struct rcl_dr
 {
 	const struct rcl_drive *d;
 	size_t spares = 0;
-	enum rcl_status st = present_drive(ctrl, ref, &d, err);
+	enum rcl_status st = rcl_drive_present(ctrl, ref, &d, err);
 
 	if (!st)
 		st = rcl_drive_check_usable(ctrl, d, err);
@@ -115,7 +115,7 @@ enum rcl_status rcl_ctrl_set_drive_jbod(struct rcl_ctrl *ctrl, const struct rcl_
                                         bool on, struct rcl_error *err)
 {
 	const struct rcl_drive *d;
-	enum rcl_status st = present_drive(ctrl, ref, &d, err);
+	enum rcl_status st = rcl_drive_present(ctrl, ref, &d, err);
 	enum rcl_pd_state from = on ? RCL_PD_UGOOD : RCL_PD_JBOD;
 
 	if (st)
@@ -140,7 +140,7 @@ enum rcl_status rcl_ctrl_delete_hotspare(struct rcl_ctrl *ctrl, const struct rcl
                                          struct rcl_error *err)
 {
 	const struct rcl_drive *d;
-	enum rcl_status st = present_drive(ctrl, ref, &d, err);
+	enum rcl_status st = rcl_drive_present(ctrl, ref, &d, err);
 
 	if (st)
 		return st;
@@ -300,7 +300,7 @@ enum rcl_status rcl_ctrl_set_drive_state(struct rcl_ctrl *ctrl, const struct rcl
 	struct rcl_vd *before;
 	enum rcl_pd_state from;
 	size_t count = ctrl->vd_count;
-	enum rcl_status st = present_drive(ctrl, ref, &d, err);
+	enum rcl_status st = rcl_drive_present(ctrl, ref, &d, err);
 
 	if (st)
 		return st;

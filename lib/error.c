@@ -174,6 +174,7 @@ enum rcl_status rcl_error_set(struct rcl_error *err, enum rcl_status status, int
 	err->sys_errno = sys_errno;
 	err->file = file;
 	err->line = line;
+	err->detail[0] = '\0';
 	m = (struct msg){.buf = err->msg, .size = sizeof(err->msg)};
 	va_start(ap, fmt);
 	msg_vformat(&m, fmt, &ap);

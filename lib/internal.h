@@ -34,6 +34,13 @@ struct rcl_ctrl;
 void rcl_settings_apply(struct rcl_ctrl_settings *dst, unsigned changes,
                         const struct rcl_ctrl_settings *src);
 
+/*
+ * rcl_drive_present() (drive.c) - drive @ref into *@out: RCL_NOT_FOUND
+ * when the controller has none there, RCL_NOT_ALLOWED when it is missing.
+ */
+enum rcl_status rcl_drive_present(const struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                  const struct rcl_drive **out, struct rcl_error *err);
+
 /* The VDs of every foreign configuration in @f. */
 size_t rcl_foreign_vd_count(const struct rcl_foreign *f);
 

@@ -69,7 +69,8 @@ enum rcl_status {
  */
 const char *rcl_status_name(enum rcl_status status);
 
-#define RCL_ERROR_MSG_MAX 512
+#define RCL_ERROR_MSG_MAX    512
+#define RCL_ERROR_DETAIL_MAX 96
 /* The longest quoted value ('%s') a message echoes whole (see rcl_error_set()). */
 #define RCL_QUOTE_MAX 100
 
@@ -79,11 +80,17 @@ const char *rcl_status_name(enum rcl_status status);
  * @sys_errno:	the errno behind an RCL_SYSTEM or RCL_BUSY failure, else 0.
  * @msg:	one sentence: what is wrong, the quoted token, the fix.
  * @file, @line: where the failure was first recorded (for debugging).
+ * @detail:	the device's own status, decoded, when a device refused the
+ *		command ("Invalid Firmware Slot (SCT 0x1, SC 0x06, DNR)"), else
+ *		empty: rcl_error_set() clears it, a backend fills it after. The
+ *		CLI shows it as the Detailed Status's ErrMsg, as StorCLI shows
+ *		the firmware's status there.
  */
 struct rcl_error {
 	enum rcl_status status;
 	int sys_errno;
 	char msg[RCL_ERROR_MSG_MAX];
+	char detail[RCL_ERROR_DETAIL_MAX];
 	const char *file;
 	int line;
 };
@@ -401,6 +408,8 @@ struct rcl_drive {
 	bool foreign; /* carries a configuration another controller (or mdadm) wrote */
 	/* Why the backend will not use it as it is ("" when it will): it shows UBad. */
 	char unusable[96];
+	/* What on the host uses it ("mounted on /srv", "" for nothing): destroying needs force. */
+	char in_use[96];
 	/*
 	 * Health, as the drive reports it; 0 and "" where the backend cannot
 	 * tell (a soft controller's image files).
@@ -910,6 +919,131 @@ enum rcl_status rcl_ctrl_set_drive_state(struct rcl_ctrl *ctrl, const struct rcl
                                          enum rcl_drive_change change, bool force,
                                          struct rcl_error *err);
 
+/*
+ * Device actions: what a drive does to itself on command (lib/device.c):
+ * a format, a firmware download, a telemetry capture, its namespaces. Only
+ * a kind that talks to the drive itself (nvme) does them; every other one
+ * answers "... is not supported by this controller (<kind>)". The library
+ * checks first that the drive is there and that its state allows the
+ * action: a destructive one (a format, a namespace's delete or detach)
+ * refuses a member of a disk group or a hot spare, as StorCLI's erase
+ * does, and needs @force.
+ */
+
+/* A format's secure erase setting: none, the user data, or the crypto key. */
+enum rcl_format_ses {
+	RCL_FORMAT_SES_NONE,
+	RCL_FORMAT_SES_USER,
+	RCL_FORMAT_SES_CRYPTO,
+};
+
+/**
+ * struct rcl_format - one format of a drive.
+ * @lbaf:	the drive's LBA format index (0-63), or -1 to pick by
+ *		@block_size.
+ * @block_size:	with @lbaf -1: 512 or 4096, the logical block size of the
+ *		format to use (the backend picks the drive's format of that
+ *		size without metadata).
+ * @nsid:	the namespace to format (NVMe), 0 for the drive's only one.
+ * @ses:	the secure erase setting.
+ * @force:	confirm that every block of the drive is lost.
+ */
+struct rcl_format {
+	int lbaf;
+	unsigned block_size;
+	uint32_t nsid;
+	enum rcl_format_ses ses;
+	bool force;
+};
+
+/**
+ * rcl_ctrl_format_drive() - format drive @ref as @fmt says. Requires an
+ * exclusive lock. Return: RCL_OK; RCL_NOT_FOUND; RCL_NOT_ALLOWED (a
+ * missing drive, a member of a disk group, a hot spare); RCL_NEED_FORCE;
+ * RCL_INVALID_PARAM (@lbaf or @block_size out of range, or a format the
+ * drive lacks); RCL_UNSUPPORTED; RCL_SYSTEM, RCL_NOMEM.
+ */
+enum rcl_status rcl_ctrl_format_drive(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                      const struct rcl_format *fmt, struct rcl_error *err);
+
+/* What a firmware download does once the image is on the drive (NVMe's commit actions). */
+enum rcl_fw_action {
+	RCL_FW_REPLACE,      /* store it in the slot; it runs after the next reset */
+	RCL_FW_ACTIVATE,     /* store it and make it the one to run after the next reset */
+	RCL_FW_ACTIVATE_NOW, /* store it and run it now, without a reset */
+};
+
+/**
+ * struct rcl_fw_download - a firmware image for a drive.
+ * @path:	the image file.
+ * @slot:	the drive's firmware slot (1-7), 0: the drive chooses.
+ * @action:	as above.
+ */
+struct rcl_fw_download {
+	const char *path;
+	unsigned slot;
+	enum rcl_fw_action action;
+};
+
+/**
+ * rcl_ctrl_download_drive_fw() - send firmware image @fw to drive @ref and
+ * commit it; *@needs_reset tells whether the drive runs it only after a
+ * reset. Requires an exclusive lock. Return: RCL_OK; RCL_NOT_FOUND (no
+ * drive, no image file); RCL_NOT_ALLOWED (a missing drive);
+ * RCL_INVALID_PARAM (@slot over 7, an empty path, an image or slot the
+ * drive refuses); RCL_UNSUPPORTED; RCL_SYSTEM, RCL_NOMEM.
+ */
+enum rcl_status rcl_ctrl_download_drive_fw(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                           const struct rcl_fw_download *fw, bool *needs_reset,
+                                           struct rcl_error *err);
+
+/**
+ * rcl_ctrl_drive_telemetry() - have drive @ref capture its telemetry and
+ * write it to the new file @path: its data areas up to @area (1-4; 0:
+ * 3, the whole capture). *@bytes: the size written. Return: RCL_OK;
+ * RCL_NOT_FOUND; RCL_NOT_ALLOWED (a missing drive); RCL_INVALID_PARAM (an
+ * empty path, @area over 4); RCL_EXISTS (@path exists); RCL_UNSUPPORTED;
+ * RCL_CORRUPT; RCL_SYSTEM, RCL_NOMEM.
+ */
+enum rcl_status rcl_ctrl_drive_telemetry(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                         const char *path, unsigned area, uint64_t *bytes,
+                                         struct rcl_error *err);
+
+/* What rcl_ctrl_drive_namespace() does. */
+enum rcl_ns_action {
+	RCL_NS_ATTACH, /* attach namespace @nsid to the drive's controller */
+	RCL_NS_DETACH, /* detach it: its block device goes away */
+	RCL_NS_CREATE, /* create one of @bytes, in LBA format @lbaf; unattached */
+	RCL_NS_DELETE, /* delete namespace @nsid and its data */
+};
+
+/**
+ * struct rcl_ns_request - one namespace change on a drive.
+ * @action:	as above.
+ * @nsid:	the namespace (1 or more); CREATE: its new id, on return.
+ * @bytes:	CREATE: its size, a whole number of the format's blocks.
+ * @lbaf:	CREATE: the LBA format index (0-63).
+ * @force:	DETACH, DELETE: confirm that its data goes away.
+ */
+struct rcl_ns_request {
+	enum rcl_ns_action action;
+	uint32_t nsid;
+	uint64_t bytes;
+	unsigned lbaf;
+	bool force;
+};
+
+/**
+ * rcl_ctrl_drive_namespace() - @req on drive @ref's namespaces. Requires
+ * an exclusive lock. Return: RCL_OK; RCL_NOT_FOUND (no drive or
+ * namespace); RCL_NOT_ALLOWED (a missing drive; DETACH, DELETE: a member
+ * of a disk group, a hot spare); RCL_NEED_FORCE (DETACH, DELETE);
+ * RCL_INVALID_PARAM (nsid 0; CREATE: 0 bytes, @lbaf over 63);
+ * RCL_UNSUPPORTED; RCL_SYSTEM, RCL_NOMEM.
+ */
+enum rcl_status rcl_ctrl_drive_namespace(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                         struct rcl_ns_request *req, struct rcl_error *err);
+
 /**
  * struct rcl_vd_props - properties to change; a NULL or negative field is
  * left as it is.
@@ -1141,6 +1275,21 @@ enum rcl_task_action {
 	RCL_TASK_ACTION_RESUME,
 };
 
+/* Which self-test a drive runs (NVMe's short and extended device self-tests). */
+enum rcl_self_test {
+	RCL_SELF_TEST_SHORT,    /* minutes */
+	RCL_SELF_TEST_EXTENDED, /* reads the whole medium: hours */
+};
+
+/* How a drive that erases itself does it (NVMe's sanitize actions, or a format). */
+enum rcl_sanitize {
+	RCL_SANITIZE_AUTO,      /* the strongest the drive has: crypto, block, overwrite, format */
+	RCL_SANITIZE_CRYPTO,    /* sanitize: change the media encryption key */
+	RCL_SANITIZE_BLOCK,     /* sanitize: block erase of the whole medium */
+	RCL_SANITIZE_OVERWRITE, /* sanitize: one overwrite pass of zeroes */
+	RCL_SANITIZE_FORMAT,    /* a Format NVM with user data erase of the drive's namespace */
+};
+
 /**
  * struct rcl_task_request - one task, and what to do to it.
  * @kind:	the task. Its target: @drive for RCL_TASK_REBUILD, ERASE and
@@ -1153,6 +1302,10 @@ enum rcl_task_action {
  *		adding a drive that holds data).
  * @repair:	CC, START: rewrite the parity or copies that differ, rather
  *		than only count them.
+ * @self_test:	SELF_TEST, START: which self-test runs (0: the short one).
+ * @sanitize:	ERASE, START, on a drive that erases itself: how (0: the
+ *		strongest method the drive has). A kind that overwrites the
+ *		drive itself refuses all but RCL_SANITIZE_AUTO.
  * @level, @drives, @drive_count: MIGRATE, START: the RAID level to
  *		migrate to and the drives it adds (none: @drive_count 0).
  * @want_dirty:	BGI, rcl_ctrl_task_progress(): tell the progress's @dirty
@@ -1165,6 +1318,8 @@ struct rcl_task_request {
 	struct rcl_drive_ref drive;
 	bool force;
 	bool repair;
+	enum rcl_self_test self_test;
+	enum rcl_sanitize sanitize;
 	enum rcl_raid_level level;
 	const struct rcl_drive_ref *drives;
 	size_t drive_count;

@@ -320,6 +320,12 @@ bool rcl_result_describe(struct rcl_result *res, const char *fmt, ...)
 	return true;
 }
 
+/* A row's ErrMsg: the device's own status where it refused, as StorCLI shows a card's. */
+static const char *error_text(const struct rcl_error *err)
+{
+	return err->detail[0] ? err->detail : err->msg;
+}
+
 void rcl_result_fail(struct rcl_result *res, const struct rcl_error *err)
 {
 	struct rcl_node *row;
@@ -333,7 +339,7 @@ void rcl_result_fail(struct rcl_result *res, const struct rcl_error *err)
 		rcl_node_add_int(row, "Ctrl", res->ctrl);
 	rcl_node_add_str(row, "Status", "Failed");
 	rcl_node_add_int(row, "ErrCd", err->status);
-	rcl_node_add_str(row, "ErrMsg", err->msg);
+	rcl_node_add_str(row, "ErrMsg", error_text(err));
 }
 
 void rcl_result_fail_object(struct rcl_result *res, const struct rcl_error *err, const char *key,
@@ -354,7 +360,7 @@ void rcl_result_fail_object(struct rcl_result *res, const struct rcl_error *err,
 	rcl_node_add_str(row, key, name.buf);
 	rcl_node_add_str(row, "Status", "Failure");
 	rcl_node_add_int(row, "ErrCd", err->status);
-	rcl_node_add_str(row, "ErrMsg", err->msg);
+	rcl_node_add_str(row, "ErrMsg", error_text(err));
 	if (name.oom)
 		rcl_node_set_oom(res->data);
 	rcl_buf_release(&name);

@@ -61,6 +61,7 @@ enum rcl_status rcl_nvme_fail(struct rcl_error *err, int ret, const char *what)
 {
 	int errnum = errno;
 	unsigned value, sct, sc;
+	const char *name;
 	enum rcl_status st;
 
 	if (!ret)
@@ -79,10 +80,17 @@ enum rcl_status rcl_nvme_fail(struct rcl_error *err, int ret, const char *what)
 		                (unsigned)ret);
 	sct = nvme_status_code_type((uint16_t)value);
 	sc = nvme_status_code((uint16_t)value);
-	return rcl_fail(
-	    err, status_of(sct, sc), "%s failed: %s (NVMe status 0x%04x: SCT 0x%x %s, SC 0x%02x%s)",
-	    what, nvme_status_to_string((int)value, false), value, sct,
-	    sct_names[sct] ? sct_names[sct] : "reserved", sc, value & NVME_SC_DNR ? ", DNR" : "");
+	name = nvme_status_to_string((int)value, false);
+	st = rcl_fail(err, status_of(sct, sc),
+	              "%s failed: %s (NVMe status 0x%04x: SCT 0x%x %s, SC 0x%02x%s)", what, name,
+	              value, sct, sct_names[sct] ? sct_names[sct] : "reserved", sc,
+	              value & NVME_SC_DNR ? ", DNR" : "");
+	/* The status's name (its text up to the explanation), as StorCLI's ErrMsg shows it. */
+	if (err)
+		snprintf(err->detail, sizeof(err->detail), "%.*s (SCT 0x%x, SC 0x%02x%s)",
+		         (int)strcspn(name, ":"), name, sct, sc,
+		         value & NVME_SC_DNR ? ", DNR" : "");
+	return st;
 }
 
 enum rcl_status rcl_nvme_identify_ctrl(int fd, struct nvme_id_ctrl *id, struct rcl_error *err)

@@ -23,8 +23,10 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "nvme/actions.h"
 #include "nvme/admin.h"
 #include "nvme/nvme.h"
+#include "nvme/task.h"
 
 /* The one controller's registry key: the host's NVMe drives. */
 #define HOST_KEY "host"
@@ -158,12 +160,16 @@ static void add_attrs(const struct rcl_nvme_dev *dev, struct rcl_drive *d)
 	snprintf(a[3].key, sizeof(a[3].key), "In Use");
 	snprintf(a[3].value, sizeof(a[3].value), "%s", use);
 	d->attr_count = 4;
+	if (strcmp(use, "No"))
+		snprintf(d->in_use, sizeof(d->in_use), "%s", use);
 }
 
 static void fill_present(const struct rcl_nvme_dev *dev, struct rcl_drive *d)
 {
 	d->present = true;
 	d->state = RCL_PD_JBOD;
+	/* The controller's character device: the admin commands' way in. */
+	snprintf(d->path, sizeof(d->path), "/dev/%s", dev->name);
 	snprintf(d->serial, sizeof(d->serial), "%s", dev->serial);
 	snprintf(d->model, sizeof(d->model), "%s", dev->model);
 	snprintf(d->firmware, sizeof(d->firmware), "%s", dev->firmware);
@@ -388,6 +394,7 @@ static const struct rcl_caps nvme_caps = {
     .strip_max_kib = 1024,
     .strip_default_kib = 64,
     .parts = 1u << RCL_PART_HEALTH,
+    .tasks = 1u << RCL_TASK_SELF_TEST | 1u << RCL_TASK_ERASE,
 };
 
 const struct rcl_backend_ops rcl_nvme_ops = {
@@ -397,4 +404,11 @@ const struct rcl_backend_ops rcl_nvme_ops = {
     .load = nvme_load,
     .unload = nvme_unload,
     .drive_detail = nvme_drive_detail,
+    .format_drive = rcl_nvme_format_drive,
+    .download_drive_fw = rcl_nvme_download_drive_fw,
+    .drive_telemetry = rcl_nvme_drive_telemetry,
+    .drive_namespace = rcl_nvme_drive_namespace,
+    .task_check = rcl_nvme_task_check,
+    .task = rcl_nvme_task,
+    .task_progress = rcl_nvme_task_progress,
 };

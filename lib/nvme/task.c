@@ -7,38 +7,12 @@
  * its sanitize status log (SSTAT, SPROG).
  */
 #include <endian.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <string.h>
 #include <unistd.h>
 
+#include "nvme/actions.h"
 #include "nvme/admin.h"
 #include "nvme/logs.h"
 #include "nvme/task.h"
-
-/* One drive, open for admin commands, and what it says it can do. */
-struct drive_io {
-	const struct rcl_drive *d;
-	int fd;
-	struct nvme_id_ctrl id;
-};
-
-/* Open @req's drive (the generic layer found it) and identify its controller. */
-static enum rcl_status drive_open(const struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
-                                  struct drive_io *io, struct rcl_error *err)
-{
-	enum rcl_status st;
-
-	io->d = rcl_ctrl_find_drive(ctrl, &req->drive);
-	io->fd = open(io->d->path, O_RDONLY | O_CLOEXEC);
-	if (io->fd < 0)
-		return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot open drive %u:%u ('%s'): %s",
-		                      io->d->enclosure, io->d->slot, io->d->path, strerror(errno));
-	st = rcl_nvme_identify_ctrl(io->fd, &io->id, err);
-	if (st)
-		close(io->fd);
-	return st;
-}
 
 static bool has_self_test(const struct nvme_id_ctrl *id)
 {
@@ -51,8 +25,50 @@ static uint32_t sanitize_methods(const struct nvme_id_ctrl *id)
 	       (NVME_CTRL_SANICAP_CES | NVME_CTRL_SANICAP_BES | NVME_CTRL_SANICAP_OWS);
 }
 
+/* Bit of "Format NVM" among erase_methods()'s, above SANICAP's method bits. */
+#define ERASE_BY_FORMAT (1u << 31)
+
+/* How the drive can erase itself: SANICAP's method bits, and ERASE_BY_FORMAT. */
+static uint32_t erase_methods(const struct nvme_id_ctrl *id)
+{
+	return sanitize_methods(id) |
+	       (le16toh(id->oacs) & NVME_CTRL_OACS_FORMAT ? ERASE_BY_FORMAT : 0);
+}
+
+/* The erase_methods() bits that can carry out @how (AUTO: any of them). */
+static uint32_t method_bits(enum rcl_sanitize how)
+{
+	switch (how) {
+	case RCL_SANITIZE_CRYPTO:
+		return NVME_CTRL_SANICAP_CES;
+	case RCL_SANITIZE_BLOCK:
+		return NVME_CTRL_SANICAP_BES;
+	case RCL_SANITIZE_OVERWRITE:
+		return NVME_CTRL_SANICAP_OWS;
+	case RCL_SANITIZE_FORMAT:
+		return ERASE_BY_FORMAT;
+	case RCL_SANITIZE_AUTO:
+		break;
+	}
+	return UINT32_MAX;
+}
+
+/* How an erase by @how is named in refusals. */
+static const char *erase_name(enum rcl_sanitize how)
+{
+	static const char *const names[] = {
+	    [RCL_SANITIZE_AUTO] = "erase",
+	    [RCL_SANITIZE_CRYPTO] = "sanitize by crypto erase",
+	    [RCL_SANITIZE_BLOCK] = "sanitize by block erase",
+	    [RCL_SANITIZE_OVERWRITE] = "sanitize by overwrite",
+	    [RCL_SANITIZE_FORMAT] = "erase by format",
+	};
+
+	return names[how];
+}
+
 /* Where @kind stands on the drive, from its log: *@state and *@percent (-1: none). */
-static enum rcl_status drive_state(const struct drive_io *io, enum rcl_task_kind kind,
+static enum rcl_status drive_state(const struct rcl_nvme_drive *io, enum rcl_task_kind kind,
                                    enum rcl_task_state *state, int *percent, struct rcl_error *err)
 {
 	uint8_t buf[RCL_NVME_SELF_TEST_LOG_SIZE];
@@ -104,17 +120,17 @@ static enum rcl_status check_erasable(const struct rcl_drive *d, bool force, str
 		    "drive %u:%u is %s: take it out of the configuration before erasing "
 		    "it",
 		    d->enclosure, d->slot, d->dg >= 0 ? "a member of a disk group" : "a hot spare");
-	if (d->unusable[0] && !force)
+	if (d->in_use[0] && !force)
 		return rcl_fail(
 		    err, RCL_NEED_FORCE,
 		    "drive %u:%u is in use (%s): an erase destroys it; repeat with force",
-		    d->enclosure, d->slot, d->unusable);
+		    d->enclosure, d->slot, d->in_use);
 	return RCL_OK;
 }
 
 /* What refuses a START of @req on the open drive. */
-static enum rcl_status check_start(const struct drive_io *io, const struct rcl_task_request *req,
-                                   struct rcl_error *err)
+static enum rcl_status check_start(const struct rcl_nvme_drive *io,
+                                   const struct rcl_task_request *req, struct rcl_error *err)
 {
 	const char *name = rcl_task_kind_name(req->kind);
 	enum rcl_task_state state;
@@ -124,12 +140,12 @@ static enum rcl_status check_start(const struct drive_io *io, const struct rcl_t
 	if (req->kind == RCL_TASK_SELF_TEST && !has_self_test(&io->id))
 		return rcl_unsupported(err, "nvme", name,
 		                       "the drive has no Device Self-test command (OACS)");
-	if (req->kind == RCL_TASK_ERASE) {
-		if (!sanitize_methods(&io->id) && !(le16toh(io->id.oacs) & NVME_CTRL_OACS_FORMAT))
-			return rcl_unsupported(err, "nvme", name,
-			                       "the drive has neither sanitize (SANICAP) nor "
-			                       "Format NVM (OACS)");
-	}
+	if (req->kind == RCL_TASK_ERASE && !(erase_methods(&io->id) & method_bits(req->sanitize)))
+		return rcl_unsupported(err, "nvme", erase_name(req->sanitize),
+		                       req->sanitize == RCL_SANITIZE_AUTO
+		                           ? "the drive has neither sanitize (SANICAP) nor Format "
+		                             "NVM (OACS)"
+		                           : "the drive does not offer it (SANICAP, OACS)");
 	st = drive_state(io, req->kind, &state, &percent, err);
 	if (!st && state == RCL_TASK_STATE_RUNNING)
 		return rcl_fail(err, RCL_NOT_ALLOWED,
@@ -143,12 +159,12 @@ static enum rcl_status check_start(const struct drive_io *io, const struct rcl_t
  * a drive whose data belongs to something else.
  */
 static enum rcl_status open_for(const struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
-                                bool start, struct drive_io *io, struct rcl_error *err)
+                                bool start, struct rcl_nvme_drive *io, struct rcl_error *err)
 {
 	if (req->kind == RCL_TASK_ERASE && start &&
 	    check_erasable(rcl_ctrl_find_drive(ctrl, &req->drive), req->force, err))
 		return err->status;
-	return drive_open(ctrl, req, io, err);
+	return rcl_nvme_drive_open(ctrl, &req->drive, io, err);
 }
 
 /* The firmware update is no task here: the request cannot say what to update. */
@@ -162,7 +178,7 @@ static enum rcl_status no_fw_task(struct rcl_error *err)
 enum rcl_status rcl_nvme_task_check(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
                                     struct rcl_error *err)
 {
-	struct drive_io io;
+	struct rcl_nvme_drive io;
 	enum rcl_status st;
 
 	if (req->kind == RCL_TASK_FW_UPDATE)
@@ -175,8 +191,12 @@ enum rcl_status rcl_nvme_task_check(struct rcl_ctrl *ctrl, const struct rcl_task
 	return st;
 }
 
-/* Erase: sanitize by the strongest method the drive has, else format with erase. */
-static enum rcl_status erase(const struct drive_io *io, struct rcl_error *err)
+/*
+ * Erase by @how (check_start() found the drive has it); AUTO: sanitize by
+ * the strongest method the drive has, else format with erase.
+ */
+static enum rcl_status erase(const struct rcl_nvme_drive *io, enum rcl_sanitize how,
+                             struct rcl_error *err)
 {
 	static const enum rcl_nvme_sanitize order[] = {
 	    RCL_NVME_SANITIZE_CRYPTO, RCL_NVME_SANITIZE_BLOCK, RCL_NVME_SANITIZE_OVERWRITE};
@@ -187,7 +207,7 @@ static enum rcl_status erase(const struct drive_io *io, struct rcl_error *err)
 	enum rcl_status st;
 
 	for (size_t i = 0; i < 3; i++)
-		if (sanitize_methods(&io->id) & bits[i])
+		if (sanitize_methods(&io->id) & bits[i] & method_bits(how))
 			return rcl_nvme_sanitize(io->fd, &io->id, order[i], err);
 	if (rcl_nvme_get_nsid(io->fd, &nsid, err))
 		return rcl_fail(err, RCL_UNSUPPORTED,
@@ -202,7 +222,7 @@ static enum rcl_status erase(const struct drive_io *io, struct rcl_error *err)
 	                       NVME_FORMAT_SES_USER_DATA_ERASE, err);
 }
 
-static enum rcl_status act(const struct drive_io *io, const struct rcl_task_request *req,
+static enum rcl_status act(const struct rcl_nvme_drive *io, const struct rcl_task_request *req,
                            struct rcl_error *err)
 {
 	const char *name = rcl_task_kind_name(req->kind);
@@ -216,8 +236,12 @@ static enum rcl_status act(const struct drive_io *io, const struct rcl_task_requ
 		if (st)
 			return st;
 		if (req->kind == RCL_TASK_ERASE)
-			return erase(io, err);
-		return rcl_nvme_self_test(io->fd, &io->id, NVME_NSID_ALL, NVME_DST_STC_SHORT, err);
+			return erase(io, req->sanitize, err);
+		return rcl_nvme_self_test(io->fd, &io->id, NVME_NSID_ALL,
+		                          req->self_test == RCL_SELF_TEST_EXTENDED
+		                              ? NVME_DST_STC_LONG
+		                              : NVME_DST_STC_SHORT,
+		                          err);
 	case RCL_TASK_ACTION_STOP:
 		if (req->kind == RCL_TASK_ERASE)
 			return rcl_fail(err, RCL_NOT_ALLOWED,
@@ -243,7 +267,7 @@ static enum rcl_status act(const struct drive_io *io, const struct rcl_task_requ
 enum rcl_status rcl_nvme_task(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
                               struct rcl_error *err)
 {
-	struct drive_io io;
+	struct rcl_nvme_drive io;
 	enum rcl_status st;
 
 	if (req->kind == RCL_TASK_FW_UPDATE)
@@ -260,7 +284,7 @@ enum rcl_status rcl_nvme_task_progress(const struct rcl_ctrl *ctrl,
                                        const struct rcl_task_request *req,
                                        struct rcl_task_progress *out, struct rcl_error *err)
 {
-	struct drive_io io;
+	struct rcl_nvme_drive io;
 	enum rcl_status st;
 
 	/* A firmware download ends before its command returns: none is ever under way. */
@@ -268,7 +292,7 @@ enum rcl_status rcl_nvme_task_progress(const struct rcl_ctrl *ctrl,
 		out->state = RCL_TASK_STATE_STOPPED;
 		return RCL_OK;
 	}
-	st = drive_open(ctrl, req, &io, err);
+	st = rcl_nvme_drive_open(ctrl, &req->drive, &io, err);
 	if (st)
 		return st;
 	st = drive_state(&io, req->kind, &out->state, &out->percent, err);

@@ -5,13 +5,15 @@
  * run by the drive itself and followed through its logs.
  *
  * What struct rcl_task_request carries decides what they can do:
- * - RCL_TASK_SELF_TEST starts the short self-test (the request names no
- *   extended one; rcl_nvme_self_test() does both) of the controller and
- *   all its namespaces; STOP aborts it.
- * - RCL_TASK_ERASE sanitizes with the strongest method the drive's
- *   SANICAP offers (crypto erase, then block erase, then overwrite; the
- *   request names none), or, on a drive without sanitize, formats the
- *   drive's namespace in its present LBA format with a user data erase.
+ * - RCL_TASK_SELF_TEST starts the short or extended self-test (the
+ *   request's @self_test) of the controller and all its namespaces; STOP
+ *   aborts it.
+ * - RCL_TASK_ERASE erases by the request's @sanitize method, refused
+ *   where the drive lacks it; RCL_SANITIZE_AUTO sanitizes with the
+ *   strongest method the drive's SANICAP offers (crypto erase, then block
+ *   erase, then overwrite) or, on a drive without sanitize, formats the
+ *   drive's namespace in its present LBA format with a user data erase,
+ *   as RCL_SANITIZE_FORMAT does.
  *   A sanitize erases every namespace of the controller's subsystem.
  *   Neither can be stopped: NVMe has no abort for them.
  * - RCL_TASK_FW_UPDATE is refused: the request names neither the image

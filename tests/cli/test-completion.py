@@ -145,8 +145,11 @@ BASH_CASES = [
                                     "eventloginfo", "events", "foreignautoimport", "freespace",
                                     "jbod", "nolog", "patrolread", "prrate", "rebuildpriority",
                                     "rebuildrate", "reconrate", "service", "time"]),
-    ("raidcli /c0/e252/s0 ", None, ["add", "delete", "help", "pause", "resume", "set", "show",
-                                  "start", "stop"]),
+    # A drive's own actions (format, download, ...) are offered on every
+    # kind: their backend op answers, not the caps.
+    ("raidcli /c0/e252/s0 ", None, ["add", "attach", "delete", "detach", "download", "format",
+                                  "get", "help", "pause", "resume", "set", "show", "start",
+                                  "stop"]),
     ("raidcli show ", None, ["J", "all", "ctrlcount", "nolog"]),
     ("raidcli ", None, ["/c0", "/c1", "/call", "add", "help", "show", "version"]),
     ("raidcli add controller ty", None, ["type="]),

@@ -231,6 +231,8 @@ START_TEST(test_fw_commit)
 	ck_assert_ptr_nonnull(strstr(err.msg, "firmware commit to slot 2 failed: Invalid Firmware "
 	                                      "Image"));
 	ck_assert_ptr_nonnull(strstr(err.msg, "SCT 0x1 command specific, SC 0x07, DNR)"));
+	/* The drive's status alone, for the Detailed Status's ErrMsg. */
+	ck_assert_str_eq(err.detail, "Invalid Firmware Image (SCT 0x1, SC 0x07, DNR)");
 	assert_sent();
 	/* Refused before any command: the read-only slot, a slot it lacks, a bad action. */
 	shim_expect(d.path, 1, NULL, 0);
@@ -352,6 +354,11 @@ START_TEST(test_status_classes)
 		shim_expect(d.path, 1, &cmd, 1);
 		ck_assert_int_eq(rcl_nvme_self_test(d.fd, &id, 0xffffffff, 1, &err), cases[i].want);
 		ck_assert_msg(strstr(err.msg, cases[i].text), "case %zu: '%s'", i, err.msg);
+		/* Only a status the drive answered is the device's own. */
+		ck_assert_int_eq(err.detail[0] != '\0', cases[i].status > 0);
+		if (i == 0)
+			ck_assert_str_eq(err.detail,
+			                 "Invalid Command Opcode (SCT 0x0, SC 0x01, DNR)");
 		assert_sent();
 	}
 	drive_close(&d);

@@ -152,6 +152,30 @@ START_TEST(test_self_test)
 }
 END_TEST
 
+START_TEST(test_extended_self_test)
+{
+	struct fixture f;
+	uint8_t id[4096], idle[564];
+	struct rcl_task_request start = request(RCL_TASK_SELF_TEST, RCL_TASK_ACTION_START);
+	struct rcl_error err = {0};
+
+	/* The request's extended self-test: STC 2. */
+	fixture_init(&f);
+	id_ctrl(id, OACS_SELF_TEST, 0);
+	self_test_log(idle, 0, 0);
+	start.self_test = RCL_SELF_TEST_EXTENDED;
+	struct shim_cmd started[] = {
+	    spec_identify(1, 0, id),
+	    spec_get_log(0x06, 0, 0xffffffff, 0, 564, idle),
+	    spec_self_test(0xffffffff, 2, 0),
+	};
+	shim_expect(f.drive.path, 1, started, 3);
+	SHIM_OK(rcl_nvme_task(&f.ctrl, &start, &err));
+	assert_sent();
+	fixture_release(&f);
+}
+END_TEST
+
 START_TEST(test_no_self_test)
 {
 	struct fixture f;
@@ -254,6 +278,51 @@ START_TEST(test_erase_format)
 }
 END_TEST
 
+START_TEST(test_erase_methods)
+{
+	struct fixture f;
+	uint8_t id[4096], never[512], ns[4096];
+	struct rcl_task_request start = request(RCL_TASK_ERASE, RCL_TASK_ACTION_START);
+	struct rcl_error err = {0};
+
+	fixture_init(&f);
+	id_ctrl(id, OACS_FORMAT, SANICAP_CRYPTO | SANICAP_BLOCK);
+	sanitize_log(never, 0, 0xffff);
+	/* The method asked for, not the strongest: block erase (SANACT 2). */
+	start.sanitize = RCL_SANITIZE_BLOCK;
+	struct shim_cmd block[] = {spec_identify(1, 0, id),
+	                           spec_get_log(0x81, 0, 0xffffffff, 0, 512, never),
+	                           spec_sanitize(2, 0, 0)};
+	shim_expect(f.drive.path, 1, block, 3);
+	SHIM_OK(rcl_nvme_task(&f.ctrl, &start, &err));
+	assert_sent();
+	/* One the drive lacks is refused before any log is read or command sent. */
+	start.sanitize = RCL_SANITIZE_OVERWRITE;
+	struct shim_cmd identify[] = {spec_identify(1, 0, id)};
+	shim_expect(f.drive.path, 1, identify, 1);
+	ck_assert_int_eq(rcl_nvme_task_check(&f.ctrl, &start, &err), RCL_UNSUPPORTED);
+	ck_assert_str_eq(err.msg, "sanitize by overwrite is not supported by this controller "
+	                          "(nvme); the drive does not offer it (SANICAP, OACS)");
+	assert_sent();
+	/* A format, though the drive sanitizes: its namespace in its format, erasing user data. */
+	memset(ns, 0, sizeof(ns));
+	spec_le(ns, 1 << 20, 8);
+	ns[25] = 1;
+	ns[128 + 2] = 9;
+	ns[132 + 2] = 12;
+	start.sanitize = RCL_SANITIZE_FORMAT;
+	struct shim_cmd format[] = {
+	    spec_identify(1, 0, id),         spec_get_log(0x81, 0, 0xffffffff, 0, 512, never),
+	    spec_identify(0, 3, ns),         spec_identify(0, 3, ns),
+	    spec_format(3, 0, 1, 600000, 0),
+	};
+	shim_expect(f.drive.path, 3, format, 5);
+	SHIM_OK(rcl_nvme_task(&f.ctrl, &start, &err));
+	assert_sent();
+	fixture_release(&f);
+}
+END_TEST
+
 START_TEST(test_erase_refused)
 {
 	struct fixture f;
@@ -277,7 +346,7 @@ START_TEST(test_erase_refused)
 	ck_assert_ptr_nonnull(strstr(err.msg, "is a hot spare"));
 	/* In use: only with force. */
 	f.drive.state = RCL_PD_UGOOD;
-	snprintf(f.drive.unusable, sizeof(f.drive.unusable), "mounted on /srv");
+	snprintf(f.drive.in_use, sizeof(f.drive.in_use), "mounted on /srv");
 	ck_assert_int_eq(rcl_nvme_task(&f.ctrl, &start, &err), RCL_NEED_FORCE);
 	ck_assert_str_eq(err.msg, "drive 252:0 is in use (mounted on /srv): an erase destroys it; "
 	                          "repeat with force");
@@ -335,9 +404,11 @@ static Suite *task_suite(void)
 	TCase *other = tcase_create("other");
 
 	tcase_add_test(self_test, test_self_test);
+	tcase_add_test(self_test, test_extended_self_test);
 	tcase_add_test(self_test, test_no_self_test);
 	tcase_add_test(erase, test_erase_sanitize);
 	tcase_add_test(erase, test_erase_format);
+	tcase_add_test(erase, test_erase_methods);
 	tcase_add_test(erase, test_erase_refused);
 	tcase_add_test(other, test_not_tasks);
 	suite_add_tcase(s, self_test);

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+/*
+ * device.c - what a drive does to itself on command, whatever the
+ * backend: a format, a firmware download, a telemetry capture, its
+ * namespaces. Each call checks here what every kind must refuse (an
+ * absent drive, one whose data belongs to a disk group or waits as a hot
+ * spare, a destructive change without force, numbers out of range), then
+ * hands the drive to its backend through RCL_OP(), so a kind without the
+ * operation answers the one "not supported" failure.
+ */
+#include <stdio.h>
+
+#include "internal.h"
+
+/* The most LBA formats an NVMe namespace lists (NLBAF is 0-based, at most 63). */
+#define LBAF_MAX 63
+/* The firmware slots NVMe numbers (FRMW: at most 7). */
+#define FW_SLOT_MAX 7
+/* The telemetry data areas: 1 to 3, and 4 where the drive has an extended one. */
+#define TELEMETRY_AREA_MAX 4
+
+/*
+ * Whether @what ("formatting"), which @harm ("destroys every block of")
+ * drive @ref, may go on: never on a disk group's member or a hot spare
+ * (their data is the group's: take the drive out first), and only with
+ * @force.
+ */
+static enum rcl_status check_destroy(const struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                     const char *what, const char *harm, bool force,
+                                     struct rcl_error *err)
+{
+	const struct rcl_drive *d;
+	enum rcl_status st = rcl_drive_present(ctrl, ref, &d, err);
+
+	if (st)
+		return st;
+	if (d->dg >= 0 || d->state == RCL_PD_GHS || d->state == RCL_PD_DHS)
+		return rcl_fail(err, RCL_NOT_ALLOWED,
+		                "drive %u:%u is %s: take it out of the configuration before %s",
+		                ref->enclosure, ref->slot,
+		                d->dg >= 0 ? "a member of a disk group" : "a hot spare", what);
+	if (!force)
+		return rcl_fail(err, RCL_NEED_FORCE, "%s %s drive %u:%u%s%s; repeat with force",
+		                what, harm, ref->enclosure, ref->slot,
+		                d->in_use[0] ? ", which " : "", d->in_use);
+	return RCL_OK;
+}
+
+enum rcl_status rcl_ctrl_format_drive(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                      const struct rcl_format *fmt, struct rcl_error *err)
+{
+	enum rcl_status st;
+
+	if (fmt->lbaf > LBAF_MAX || fmt->lbaf < -1)
+		return rcl_fail(err, RCL_INVALID_PARAM, "LBA format %d does not exist: 0 to %d",
+		                fmt->lbaf, LBAF_MAX);
+	if (fmt->lbaf < 0 && fmt->block_size != 512 && fmt->block_size != 4096)
+		return rcl_fail(err, RCL_INVALID_PARAM,
+		                "a block size of %u bytes cannot be formatted: 512 or 4096",
+		                fmt->block_size);
+	st = check_destroy(ctrl, ref, "formatting", "destroys every block of", fmt->force, err);
+	return st ? st : RCL_OP(ctrl, format_drive, "formatting a drive", err, ref, fmt);
+}
+
+enum rcl_status rcl_ctrl_download_drive_fw(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                           const struct rcl_fw_download *fw, bool *needs_reset,
+                                           struct rcl_error *err)
+{
+	const struct rcl_drive *d;
+	enum rcl_status st;
+
+	*needs_reset = false;
+	if (!fw->path || !fw->path[0])
+		return rcl_fail(err, RCL_INVALID_PARAM, "no firmware image file given: src=<file>");
+	if (fw->slot > FW_SLOT_MAX)
+		return rcl_fail(err, RCL_INVALID_PARAM, "firmware slot %u does not exist: 1 to %d",
+		                fw->slot, FW_SLOT_MAX);
+	st = rcl_drive_present(ctrl, ref, &d, err);
+	return st ? st
+	          : RCL_OP(ctrl, download_drive_fw, "downloading a drive's firmware", err, ref, fw,
+	                   needs_reset);
+}
+
+enum rcl_status rcl_ctrl_drive_telemetry(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                         const char *path, unsigned area, uint64_t *bytes,
+                                         struct rcl_error *err)
+{
+	const struct rcl_drive *d;
+	enum rcl_status st;
+
+	*bytes = 0;
+	if (!path || !path[0])
+		return rcl_fail(err, RCL_INVALID_PARAM,
+		                "no file given for the telemetry: file=<path>");
+	if (area > TELEMETRY_AREA_MAX)
+		return rcl_fail(err, RCL_INVALID_PARAM,
+		                "telemetry data area %u does not exist: 1 to %d", area,
+		                TELEMETRY_AREA_MAX);
+	st = rcl_drive_present(ctrl, ref, &d, err);
+	return st ? st
+	          : RCL_OP(ctrl, drive_telemetry, "capturing a drive's telemetry", err, ref, path,
+	                   area ? area : 3, bytes);
+}
+
+/* What @action does, as a refusal names it ("deleting a namespace"). */
+static const char *ns_doing(enum rcl_ns_action action)
+{
+	switch (action) {
+	case RCL_NS_ATTACH:
+		return "attaching a namespace";
+	case RCL_NS_DETACH:
+		return "detaching a namespace";
+	case RCL_NS_CREATE:
+		return "creating a namespace";
+	case RCL_NS_DELETE:
+		break;
+	}
+	return "deleting a namespace";
+}
+
+/* What @req checks before its backend is asked, the drive found. */
+static enum rcl_status check_ns(const struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                const struct rcl_ns_request *req, struct rcl_error *err)
+{
+	const struct rcl_drive *d;
+	char what[64];
+
+	if (req->action == RCL_NS_CREATE) {
+		if (!req->bytes)
+			return rcl_fail(err, RCL_INVALID_PARAM,
+			                "a namespace needs a size: size=<bytes>, as size=100GB");
+		if (req->lbaf > LBAF_MAX)
+			return rcl_fail(err, RCL_INVALID_PARAM,
+			                "LBA format %u does not exist: 0 to %d", req->lbaf,
+			                LBAF_MAX);
+		return rcl_drive_present(ctrl, ref, &d, err);
+	}
+	if (!req->nsid || req->nsid == UINT32_MAX)
+		return rcl_fail(err, RCL_INVALID_PARAM,
+		                "namespace %u does not exist: namespaces are numbered from 1",
+		                req->nsid);
+	if (req->action == RCL_NS_ATTACH)
+		return rcl_drive_present(ctrl, ref, &d, err);
+	snprintf(what, sizeof(what), "%s namespace %u",
+	         req->action == RCL_NS_DELETE ? "deleting" : "detaching", req->nsid);
+	return check_destroy(ctrl, ref, what,
+	                     req->action == RCL_NS_DELETE
+	                         ? "destroys its data on"
+	                         : "takes its block device from the host, on",
+	                     req->force, err);
+}
+
+enum rcl_status rcl_ctrl_drive_namespace(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                         struct rcl_ns_request *req, struct rcl_error *err)
+{
+	enum rcl_status st = check_ns(ctrl, ref, req, err);
+
+	return st ? st : RCL_OP(ctrl, drive_namespace, ns_doing(req->action), err, ref, req);
+}
