@@ -410,3 +410,69 @@ void rcl_nvme_add_telemetry(struct rcl_node *parent, const char *key, const void
 			        RCL_NVME_TELEMETRY_BLOCK);
 	}
 }
+
+/* A 128-bit byte count, saturated (the node's integers are signed 64-bit). */
+static void add_u128(struct rcl_node *obj, const char *key, struct rcl_nvme_u128 v)
+{
+	add_count(obj, key, v.hi ? UINT64_MAX : v.lo);
+}
+
+static void add_fdp_config(struct rcl_node *list, const struct rcl_nvme_fdp_config *c)
+{
+	struct rcl_node *row = rcl_node_add_object(list, NULL);
+
+	add_yes_no(row, "Valid", c->valid);
+	add_yes_no(row, "Volatile Write Cache", c->vwc);
+	add_count(row, "Reclaim Groups", c->groups);
+	rcl_node_add_int(row, "Reclaim Unit Handles", c->handles);
+	rcl_node_add_int(row, "Max Placement Identifiers", c->max_pids);
+	add_count(row, "Max Namespaces", c->max_namespaces);
+	add_count(row, "Reclaim Unit Nominal Size", c->unit_bytes);
+	add_count(row, "Reclaim Unit Time Limit", c->time_limit);
+}
+
+/* The handle usage as counts: handles unused, used by the host, by the controller. */
+static void add_ruh_usage(struct rcl_node *s, const struct rcl_nvme_ruh_usage *u)
+{
+	size_t by[3] = {0};
+
+	for (size_t i = 0; i < u->count; i++)
+		if (u->use[i] < 3)
+			by[u->use[i]]++;
+	rcl_node_add_int(s, "Reclaim Unit Handles", (long long)u->count);
+	rcl_node_add_int(s, "Handles Unused", (long long)by[RCL_NVME_RUH_UNUSED]);
+	rcl_node_add_int(s, "Handles Used by the Host", (long long)by[RCL_NVME_RUH_HOST]);
+	rcl_node_add_int(s, "Handles Used by the Controller",
+	                 (long long)by[RCL_NVME_RUH_CONTROLLER]);
+}
+
+void rcl_nvme_add_fdp(struct rcl_node *parent, const char *key, const void *configs,
+                      size_t configs_len, const void *usage, size_t usage_len, const void *stats,
+                      size_t stats_len)
+{
+	struct rcl_nvme_fdp_configs c = {0};
+	struct rcl_nvme_ruh_usage u = {0};
+	struct rcl_nvme_fdp_stats f;
+	struct rcl_error err = {0};
+	struct rcl_node *s, *list;
+	enum rcl_status st = rcl_nvme_fdp_configs_decode(configs, configs_len, &c, &err);
+
+	if (!st)
+		st = rcl_nvme_ruh_usage_decode(usage, usage_len, &u, &err);
+	if (!st)
+		st = rcl_nvme_fdp_stats_decode(stats, stats_len, &f, &err);
+	s = decoded(parent, key, st, &err);
+	if (s) {
+		rcl_node_add_int(s, "Configurations", (long long)c.count);
+		list = rcl_node_add_array(s, "FDP Configurations");
+		rcl_node_set_flags(list, RCL_NODE_BLOCKS);
+		for (size_t i = 0; i < c.count; i++)
+			add_fdp_config(list, &c.configs[i]);
+		add_ruh_usage(s, &u);
+		add_u128(s, "Host Bytes with Metadata Written", f.host_written);
+		add_u128(s, "Media Bytes with Metadata Written", f.media_written);
+		add_u128(s, "Media Bytes Erased", f.media_erased);
+	}
+	rcl_nvme_fdp_configs_release(&c);
+	rcl_free(u.use);
+}

@@ -29,6 +29,9 @@
 #include "nvme/logs.h"
 #include "nvme/nvme.h"
 
+/* The most bytes of an FDP log "show all" reads (configurations of a few handles take 100s). */
+#define FDP_LOG_MAX (64u << 10)
+
 /* The one controller's registry key: the host's NVMe drives. */
 #define HOST_KEY "host"
 
@@ -293,9 +296,12 @@ static const char *section(char *buf, size_t size, const char *prefix, const cha
 	return buf;
 }
 
-/* The namespaces of @dev, each identified, as the table "<prefix> Namespaces". */
+/*
+ * The namespaces of @dev, each identified, as the table "<prefix> Namespaces";
+ * *@endgid: the first namespace's endurance group, where it names one.
+ */
 static enum rcl_status add_namespaces(int fd, const struct rcl_nvme_dev *dev, const char *prefix,
-                                      struct rcl_node *out, struct rcl_error *err)
+                                      struct rcl_node *out, uint16_t *endgid, struct rcl_error *err)
 {
 	struct rcl_node *list;
 	struct nvme_id_ns id;
@@ -310,20 +316,22 @@ static enum rcl_status add_namespaces(int fd, const struct rcl_nvme_dev *dev, co
 		                   doing(what, sizeof(what), "identify namespace", dev));
 		if (!st)
 			rcl_nvme_add_namespace(list, &dev->ns[i], &id);
+		if (!st && !i && id.endgid)
+			*endgid = le16toh(id.endgid);
 	}
 	return st;
 }
 
 /*
- * Log page @lid of @dev, @len bytes into *@page (rcl_free()), through
- * admin.c; @what names it in a failure.
+ * Log page @lid of @dev (@lsi: its log specific identifier), @len bytes
+ * into *@page (rcl_free()), through admin.c; @what names it in a failure.
  */
-static enum rcl_status read_log(int fd, const struct rcl_nvme_dev *dev, uint8_t lid,
+static enum rcl_status read_log(int fd, const struct rcl_nvme_dev *dev, uint8_t lid, uint16_t lsi,
                                 const char *what, uint32_t len, uint8_t **page,
                                 struct rcl_error *err)
 {
 	char name[96];
-	struct rcl_nvme_log log = {.lid = lid, .nsid = NVME_NSID_ALL, .what = name};
+	struct rcl_nvme_log log = {.lid = lid, .lsi = lsi, .nsid = NVME_NSID_ALL, .what = name};
 	enum rcl_status st;
 
 	snprintf(name, sizeof(name), "%s of %s", what, dev->name);
@@ -357,7 +365,7 @@ add_optional_log(int fd, const struct rcl_nvme_dev *dev, bool supported, uint8_t
 		rcl_nvme_add_unavailable(out, key, "Not Supported");
 		return RCL_OK;
 	}
-	st = read_log(fd, dev, lid, what, len, &page, &why);
+	st = read_log(fd, dev, lid, 0, what, len, &page, &why);
 	if (st == RCL_NOMEM)
 		return rcl_fail(err, st, "%s", why.msg);
 	if (st)
@@ -368,9 +376,77 @@ add_optional_log(int fd, const struct rcl_nvme_dev *dev, bool supported, uint8_t
 	return RCL_OK;
 }
 
+/*
+ * FDP log @lid of endurance group @endgid, whose first @head bytes give
+ * its length: the header, then the whole page (at most FDP_LOG_MAX bytes;
+ * logs.c refuses a page shorter than its header says).
+ */
+static enum rcl_status read_fdp_log(int fd, const struct rcl_nvme_dev *dev, uint8_t lid,
+                                    uint16_t endgid, const char *what, uint32_t head,
+                                    uint8_t **page, uint32_t *len, struct rcl_error *err)
+{
+	enum rcl_status st = read_log(fd, dev, lid, endgid, what, head, page, err);
+	uint32_t size;
+	uint16_t handles;
+
+	if (st)
+		return st;
+	if (lid == NVME_LOG_LID_FDP_CONFIGS) {
+		memcpy(&size, *page + 4, sizeof(size));
+		size = le32toh(size);
+	} else {
+		memcpy(&handles, *page, sizeof(handles));
+		size = 8 + 8u * le16toh(handles);
+	}
+	size = size > FDP_LOG_MAX ? FDP_LOG_MAX : (size + 3) & ~3u;
+	*len = head;
+	if (size <= head)
+		return RCL_OK;
+	rcl_free(*page);
+	*len = size;
+	return read_log(fd, dev, lid, endgid, what, size, page, err);
+}
+
+/*
+ * The FDP section of endurance group @endgid: "Not Supported" when CTRATT
+ * says so, without asking; the drive's refusal by name; else its
+ * configurations, reclaim unit handle usage and statistics.
+ */
+static enum rcl_status add_fdp(int fd, const struct rcl_nvme_dev *dev,
+                               const struct nvme_id_ctrl *id, uint16_t endgid, struct rcl_node *out,
+                               const char *key, struct rcl_error *err)
+{
+	uint8_t *configs = NULL, *usage = NULL, *stats = NULL;
+	uint32_t configs_len = 0, usage_len = 0;
+	struct rcl_error why = {0};
+	enum rcl_status st;
+
+	if (!(le32toh(id->ctratt) & NVME_CTRL_CTRATT_FDPS)) {
+		rcl_nvme_add_unavailable(out, key, "Not Supported");
+		return RCL_OK;
+	}
+	st = read_fdp_log(fd, dev, NVME_LOG_LID_FDP_CONFIGS, endgid, "FDP configurations log", 16,
+	                  &configs, &configs_len, &why);
+	if (!st)
+		st = read_fdp_log(fd, dev, NVME_LOG_LID_FDP_RUH_USAGE, endgid,
+		                  "reclaim unit handle usage log", 8, &usage, &usage_len, &why);
+	if (!st)
+		st = read_log(fd, dev, NVME_LOG_LID_FDP_STATS, endgid, "FDP statistics log",
+		              RCL_NVME_FDP_STATS_SIZE, &stats, &why);
+	if (!st)
+		rcl_nvme_add_fdp(out, key, configs, configs_len, usage, usage_len, stats,
+		                 RCL_NVME_FDP_STATS_SIZE);
+	else if (st != RCL_NOMEM)
+		rcl_nvme_add_unavailable(out, key, why.msg);
+	rcl_free(configs);
+	rcl_free(usage);
+	rcl_free(stats);
+	return st == RCL_NOMEM ? rcl_fail(err, st, "%s", why.msg) : RCL_OK;
+}
+
 /* The log pages beyond SMART that "show all" shows, each its section. */
 static enum rcl_status add_logs(int fd, const struct rcl_nvme_dev *dev,
-                                const struct nvme_id_ctrl *id, const char *prefix,
+                                const struct nvme_id_ctrl *id, uint16_t endgid, const char *prefix,
                                 struct rcl_node *out, struct rcl_error *err)
 {
 	uint32_t errors_len = (id->elpe + 1u) * RCL_NVME_ERROR_ENTRY_SIZE;
@@ -378,13 +454,13 @@ static enum rcl_status add_logs(int fd, const struct rcl_nvme_dev *dev,
 	char key[192];
 	enum rcl_status st;
 
-	st = read_log(fd, dev, NVME_LOG_LID_ERROR, "error log", errors_len, &page, err);
+	st = read_log(fd, dev, NVME_LOG_LID_ERROR, 0, "error log", errors_len, &page, err);
 	if (!st)
 		rcl_nvme_add_error_log(out, section(key, sizeof(key), prefix, "Error Log"), page,
 		                       errors_len);
 	rcl_free(page);
 	if (!st)
-		st = read_log(fd, dev, NVME_LOG_LID_FW_SLOT, "firmware slot log",
+		st = read_log(fd, dev, NVME_LOG_LID_FW_SLOT, 0, "firmware slot log",
 		              RCL_NVME_FW_SLOT_LOG_SIZE, &page, err);
 	if (!st)
 		rcl_nvme_add_fw_slots(out, section(key, sizeof(key), prefix, "Firmware Slots"),
@@ -411,6 +487,9 @@ static enum rcl_status add_logs(int fd, const struct rcl_nvme_dev *dev,
 		                      NVME_LOG_LID_TELEMETRY_HOST, "telemetry header",
 		                      RCL_NVME_TELEMETRY_HEADER_SIZE, rcl_nvme_add_telemetry, out,
 		                      section(key, sizeof(key), prefix, "Telemetry"), err);
+	if (!st)
+		st = add_fdp(fd, dev, id, endgid, out,
+		             section(key, sizeof(key), prefix, "Flexible Data Placement"), err);
 	return st;
 }
 
@@ -420,6 +499,7 @@ static enum rcl_status add_all(int fd, const struct rcl_nvme_dev *dev, const cha
 {
 	struct nvme_id_ctrl id;
 	char key[192], what[96];
+	uint16_t endgid = 1;
 	enum rcl_status st;
 
 	memset(&id, 0, sizeof(id));
@@ -428,9 +508,9 @@ static enum rcl_status add_all(int fd, const struct rcl_nvme_dev *dev, const cha
 	if (st)
 		return st;
 	rcl_nvme_add_id_ctrl(out, section(key, sizeof(key), prefix, "NVMe Controller"), dev, &id);
-	st = add_namespaces(fd, dev, prefix, out, err);
+	st = add_namespaces(fd, dev, prefix, out, &endgid, err);
 	if (!st)
-		st = add_logs(fd, dev, &id, prefix, out, err);
+		st = add_logs(fd, dev, &id, endgid, prefix, out, err);
 	return st;
 }
 

@@ -178,6 +178,14 @@ void rcl_nvme_add_sanitize(struct rcl_node *parent, const char *key, const void 
 /* rcl_nvme_add_telemetry() - a host-initiated telemetry header: what a capture holds. */
 void rcl_nvme_add_telemetry(struct rcl_node *parent, const char *key, const void *page, size_t len);
 
+/*
+ * rcl_nvme_add_fdp() - an endurance group's FDP configurations, reclaim
+ * unit handle usage and statistics logs, as one section.
+ */
+void rcl_nvme_add_fdp(struct rcl_node *parent, const char *key, const void *configs,
+                      size_t configs_len, const void *usage, size_t usage_len, const void *stats,
+                      size_t stats_len);
+
 /* rcl_nvme_add_unavailable() - section @key whose one "Status" row says @why it is not shown. */
 void rcl_nvme_add_unavailable(struct rcl_node *parent, const char *key, const char *why);
 

@@ -462,6 +462,55 @@ START_TEST(test_telemetry_header)
 }
 END_TEST
 
+START_TEST(test_fdp)
+{
+	uint8_t configs[88], usage[24], stats[64];
+	struct rcl_node *root = rcl_node_new_object();
+	const struct rcl_node *s, *row;
+
+	memset(configs, 0, sizeof(configs));
+	put_le(configs + 4, sizeof(configs), 4); /* one configuration (NUMFDPC 0) */
+	put_le(configs + 16, 72, 2);             /* its descriptor: 64 bytes, 2 handles */
+	configs[18] = 0x80;                      /* valid */
+	put_le(configs + 20, 1, 4);              /* NRG */
+	put_le(configs + 24, 2, 2);              /* NRUH */
+	put_le(configs + 26, 1, 2);              /* MAXPIDS, 0-based */
+	put_le(configs + 28, 1, 4);              /* NNSS */
+	put_le(configs + 32, 1 << 20, 8);        /* RUNS */
+	memset(usage, 0, sizeof(usage));
+	put_le(usage, 2, 2);
+	usage[8] = 1;  /* handle 0: the host's */
+	usage[16] = 2; /* handle 1: the controller's */
+	memset(stats, 0, sizeof(stats));
+	put_le(stats, 4096, 8);
+	put_le(stats + 16, 8192, 8);
+	rcl_nvme_add_fdp(root, "FDP", configs, sizeof(configs), usage, sizeof(usage), stats,
+	                 sizeof(stats));
+	s = field(root, "FDP");
+	int_is(s, "Configurations", 1);
+	row = rcl_node_child(field(s, "FDP Configurations"), 0);
+	str_is(row, "Valid", "Yes");
+	int_is(row, "Reclaim Groups", 1);
+	int_is(row, "Reclaim Unit Handles", 2);
+	int_is(row, "Max Placement Identifiers", 2);
+	int_is(row, "Reclaim Unit Nominal Size", 1 << 20);
+	int_is(s, "Handles Used by the Host", 1);
+	int_is(s, "Handles Used by the Controller", 1);
+	int_is(s, "Handles Unused", 0);
+	int_is(s, "Host Bytes with Metadata Written", 4096);
+	int_is(s, "Media Bytes with Metadata Written", 8192);
+	int_is(s, "Media Bytes Erased", 0);
+
+	rcl_nvme_add_fdp(root, "Short", configs, sizeof(configs), usage, sizeof(usage), stats, 32);
+	status_has(root, "Short", "FDP statistics log is 32 bytes, short of the 64");
+	put_le(configs + 4, 200, 4);
+	rcl_nvme_add_fdp(root, "Garbled", configs, sizeof(configs), usage, sizeof(usage), stats,
+	                 sizeof(stats));
+	status_has(root, "Garbled", "says it is 200 bytes, but 88 came");
+	rcl_node_free(root);
+}
+END_TEST
+
 /* This host (and CI) has no NVMe: no nvme controller, and "show smart" is refused. */
 START_TEST(test_host_without_nvme)
 {
@@ -548,6 +597,7 @@ static Suite *nvme_suite(void)
 	tcase_add_test(detail, test_self_test_log);
 	tcase_add_test(detail, test_sanitize_status);
 	tcase_add_test(detail, test_telemetry_header);
+	tcase_add_test(detail, test_fdp);
 	tcase_add_test(host, test_host_without_nvme);
 	tcase_add_test(host, test_vanished_drives_stay_missing);
 	suite_add_tcase(s, slots);
