@@ -311,6 +311,7 @@ enum rcl_status rcl_nvme_error_log_decode(const void *buf, size_t len,
 		    .sqid = le16(p + 8),
 		    .cmdid = le16(p + 10),
 		    .status = le16(p + 12) >> 1, /* bit 0 is the phase tag */
+		    .phase = p[12] & 1u,
 		    .param_loc = le16(p + 14),
 		    .lba = le64(p + 16),
 		    .nsid = le32(p + 24),

@@ -219,6 +219,7 @@ enum rcl_status rcl_nvme_fdp_stats_decode(const void *buf, size_t len,
  * @count:	the error's number (0: an empty entry).
  * @sqid, @cmdid: the command's submission queue and command id.
  * @status:	its NVMe status (the phase tag dropped): DNR, SCT, SC.
+ * @phase:	the phase tag the entry's status field carries in bit 0.
  * @param_loc:	the byte and bit of the command that was wrong.
  * @lba, @nsid:	where it failed.
  * @vs, @trtype: vendor log page, transport type.
@@ -228,6 +229,7 @@ struct rcl_nvme_error_entry {
 	uint64_t count;
 	unsigned sqid, cmdid;
 	unsigned status;
+	unsigned phase;
 	unsigned param_loc;
 	uint64_t lba;
 	uint32_t nsid;

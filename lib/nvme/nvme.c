@@ -12,9 +12,11 @@
  * JBOD. Its namespaces are shown with it, and what uses them (a mount,
  * swap, md, a file system: scan.c). The topology comes from sysfs, so
  * "show" needs no privilege; what only the drive can answer (identify,
- * SMART/health, error and firmware logs) is asked through its character
- * device (root), for "show all" and "show smart".
+ * SMART/health, its log pages) is asked through its character device
+ * (root), for "show all" and "show smart". "show all" sends identify and
+ * Get Log Page only: nothing that changes the drive or its counters.
  */
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -25,8 +27,12 @@
 
 #include "nvme/actions.h"
 #include "nvme/admin.h"
+#include "nvme/logs.h"
 #include "nvme/nvme.h"
 #include "nvme/task.h"
+
+/* The most bytes of an FDP log "show all" reads (configurations of a few handles take 100s). */
+#define FDP_LOG_MAX (64u << 10)
 
 /* The one controller's registry key: the host's NVMe drives. */
 #define HOST_KEY "host"
@@ -296,9 +302,12 @@ static const char *section(char *buf, size_t size, const char *prefix, const cha
 	return buf;
 }
 
-/* The namespaces of @dev, each identified, as the table "<prefix> Namespaces". */
+/*
+ * The namespaces of @dev, each identified, as the table "<prefix> Namespaces";
+ * *@endgid: the first namespace's endurance group, where it names one.
+ */
 static enum rcl_status add_namespaces(int fd, const struct rcl_nvme_dev *dev, const char *prefix,
-                                      struct rcl_node *out, struct rcl_error *err)
+                                      struct rcl_node *out, uint16_t *endgid, struct rcl_error *err)
 {
 	struct rcl_node *list;
 	struct nvme_id_ns id;
@@ -313,19 +322,190 @@ static enum rcl_status add_namespaces(int fd, const struct rcl_nvme_dev *dev, co
 		                   doing(what, sizeof(what), "identify namespace", dev));
 		if (!st)
 			rcl_nvme_add_namespace(list, &dev->ns[i], &id);
+		if (!st && !i && id.endgid)
+			*endgid = le16toh(id.endgid);
 	}
 	return st;
 }
 
-/* Every log and identify page "show all" shows, asked of @dev through @fd. */
+/*
+ * Log page @lid of @dev (@lsi: its log specific identifier), @len bytes
+ * into *@page (rcl_free()), through admin.c; @what names it in a failure.
+ */
+static enum rcl_status read_log(int fd, const struct rcl_nvme_dev *dev, uint8_t lid, uint16_t lsi,
+                                const char *what, uint32_t len, uint8_t **page,
+                                struct rcl_error *err)
+{
+	char name[96];
+	struct rcl_nvme_log log = {.lid = lid, .lsi = lsi, .nsid = NVME_NSID_ALL, .what = name};
+	enum rcl_status st;
+
+	snprintf(name, sizeof(name), "%s of %s", what, dev->name);
+	*page = rcl_calloc(1, len);
+	if (!*page)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	st = rcl_nvme_get_log(fd, &log, *page, len, err);
+	if (st) {
+		rcl_free(*page);
+		*page = NULL;
+	}
+	return st;
+}
+
+/*
+ * A log page not every drive has, as section @key: "Not Supported" when
+ * @supported (the identify data) says so, without asking; the drive's
+ * refusal, its status by name, when it answers one; else decoded by @add.
+ */
+static enum rcl_status
+add_optional_log(int fd, const struct rcl_nvme_dev *dev, bool supported, uint8_t lid,
+                 const char *what, uint32_t len,
+                 void (*add)(struct rcl_node *, const char *, const void *, size_t),
+                 struct rcl_node *out, const char *key, struct rcl_error *err)
+{
+	struct rcl_error why = {0};
+	uint8_t *page = NULL;
+	enum rcl_status st;
+
+	if (!supported) {
+		rcl_nvme_add_unavailable(out, key, "Not Supported");
+		return RCL_OK;
+	}
+	st = read_log(fd, dev, lid, 0, what, len, &page, &why);
+	if (st == RCL_NOMEM)
+		return rcl_fail(err, st, "%s", why.msg);
+	if (st)
+		rcl_nvme_add_unavailable(out, key, why.msg);
+	else
+		add(out, key, page, len);
+	rcl_free(page);
+	return RCL_OK;
+}
+
+/*
+ * FDP log @lid of endurance group @endgid, whose first @head bytes give
+ * its length: the header, then the whole page (at most FDP_LOG_MAX bytes;
+ * logs.c refuses a page shorter than its header says).
+ */
+static enum rcl_status read_fdp_log(int fd, const struct rcl_nvme_dev *dev, uint8_t lid,
+                                    uint16_t endgid, const char *what, uint32_t head,
+                                    uint8_t **page, uint32_t *len, struct rcl_error *err)
+{
+	enum rcl_status st = read_log(fd, dev, lid, endgid, what, head, page, err);
+	uint32_t size;
+	uint16_t handles;
+
+	if (st)
+		return st;
+	if (lid == NVME_LOG_LID_FDP_CONFIGS) {
+		memcpy(&size, *page + 4, sizeof(size));
+		size = le32toh(size);
+	} else {
+		memcpy(&handles, *page, sizeof(handles));
+		size = 8 + 8u * le16toh(handles);
+	}
+	size = size > FDP_LOG_MAX ? FDP_LOG_MAX : (size + 3) & ~3u;
+	*len = head;
+	if (size <= head)
+		return RCL_OK;
+	rcl_free(*page);
+	*len = size;
+	return read_log(fd, dev, lid, endgid, what, size, page, err);
+}
+
+/*
+ * The FDP section of endurance group @endgid: "Not Supported" when CTRATT
+ * says so, without asking; the drive's refusal by name; else its
+ * configurations, reclaim unit handle usage and statistics.
+ */
+static enum rcl_status add_fdp(int fd, const struct rcl_nvme_dev *dev,
+                               const struct nvme_id_ctrl *id, uint16_t endgid, struct rcl_node *out,
+                               const char *key, struct rcl_error *err)
+{
+	uint8_t *configs = NULL, *usage = NULL, *stats = NULL;
+	uint32_t configs_len = 0, usage_len = 0;
+	struct rcl_error why = {0};
+	enum rcl_status st;
+
+	if (!(le32toh(id->ctratt) & NVME_CTRL_CTRATT_FDPS)) {
+		rcl_nvme_add_unavailable(out, key, "Not Supported");
+		return RCL_OK;
+	}
+	st = read_fdp_log(fd, dev, NVME_LOG_LID_FDP_CONFIGS, endgid, "FDP configurations log", 16,
+	                  &configs, &configs_len, &why);
+	if (!st)
+		st = read_fdp_log(fd, dev, NVME_LOG_LID_FDP_RUH_USAGE, endgid,
+		                  "reclaim unit handle usage log", 8, &usage, &usage_len, &why);
+	if (!st)
+		st = read_log(fd, dev, NVME_LOG_LID_FDP_STATS, endgid, "FDP statistics log",
+		              RCL_NVME_FDP_STATS_SIZE, &stats, &why);
+	if (!st)
+		rcl_nvme_add_fdp(out, key, configs, configs_len, usage, usage_len, stats,
+		                 RCL_NVME_FDP_STATS_SIZE);
+	else if (st != RCL_NOMEM)
+		rcl_nvme_add_unavailable(out, key, why.msg);
+	rcl_free(configs);
+	rcl_free(usage);
+	rcl_free(stats);
+	return st == RCL_NOMEM ? rcl_fail(err, st, "%s", why.msg) : RCL_OK;
+}
+
+/* The log pages beyond SMART that "show all" shows, each its section. */
+static enum rcl_status add_logs(int fd, const struct rcl_nvme_dev *dev,
+                                const struct nvme_id_ctrl *id, uint16_t endgid, const char *prefix,
+                                struct rcl_node *out, struct rcl_error *err)
+{
+	uint32_t errors_len = (id->elpe + 1u) * RCL_NVME_ERROR_ENTRY_SIZE;
+	uint8_t *page = NULL;
+	char key[192];
+	enum rcl_status st;
+
+	st = read_log(fd, dev, NVME_LOG_LID_ERROR, 0, "error log", errors_len, &page, err);
+	if (!st)
+		rcl_nvme_add_error_log(out, section(key, sizeof(key), prefix, "Error Log"), page,
+		                       errors_len);
+	rcl_free(page);
+	if (!st)
+		st = read_log(fd, dev, NVME_LOG_LID_FW_SLOT, 0, "firmware slot log",
+		              RCL_NVME_FW_SLOT_LOG_SIZE, &page, err);
+	if (!st)
+		rcl_nvme_add_fw_slots(out, section(key, sizeof(key), prefix, "Firmware Slots"),
+		                      page, RCL_NVME_FW_SLOT_LOG_SIZE,
+		                      (id->frmw & NVME_CTRL_FRMW_NR_SLOTS) >> 1);
+	rcl_free(page);
+	/* Each mandatory where the drive has what it logs (NVMe base specification 2.0). */
+	if (!st)
+		st = add_optional_log(fd, dev, le16toh(id->oacs) & NVME_CTRL_OACS_SELF_TEST,
+		                      NVME_LOG_LID_DEVICE_SELF_TEST, "self-test log",
+		                      RCL_NVME_SELF_TEST_LOG_SIZE, rcl_nvme_add_self_test, out,
+		                      section(key, sizeof(key), prefix, "Self-test Log"), err);
+	if (!st)
+		st = add_optional_log(
+		    fd, dev,
+		    le32toh(id->sanicap) &
+		        (NVME_CTRL_SANICAP_CES | NVME_CTRL_SANICAP_BES | NVME_CTRL_SANICAP_OWS),
+		    NVME_LOG_LID_SANITIZE, "sanitize status log", RCL_NVME_SANITIZE_LOG_SIZE,
+		    rcl_nvme_add_sanitize, out,
+		    section(key, sizeof(key), prefix, "Sanitize Status"), err);
+	/* LSP 0: the header of the capture the drive holds, never a new one. */
+	if (!st)
+		st = add_optional_log(fd, dev, id->lpa & NVME_CTRL_LPA_TELEMETRY,
+		                      NVME_LOG_LID_TELEMETRY_HOST, "telemetry header",
+		                      RCL_NVME_TELEMETRY_HEADER_SIZE, rcl_nvme_add_telemetry, out,
+		                      section(key, sizeof(key), prefix, "Telemetry"), err);
+	if (!st)
+		st = add_fdp(fd, dev, id, endgid, out,
+		             section(key, sizeof(key), prefix, "Flexible Data Placement"), err);
+	return st;
+}
+
+/* Every identify and log page "show all" shows, asked of @dev through @fd. */
 static enum rcl_status add_all(int fd, const struct rcl_nvme_dev *dev, const char *prefix,
                                struct rcl_node *out, struct rcl_error *err)
 {
-	struct nvme_error_log_page *errors = NULL;
-	struct nvme_firmware_slot fw;
 	struct nvme_id_ctrl id;
 	char key[192], what[96];
-	size_t entries;
+	uint16_t endgid = 1;
 	enum rcl_status st;
 
 	memset(&id, 0, sizeof(id));
@@ -334,25 +514,9 @@ static enum rcl_status add_all(int fd, const struct rcl_nvme_dev *dev, const cha
 	if (st)
 		return st;
 	rcl_nvme_add_id_ctrl(out, section(key, sizeof(key), prefix, "NVMe Controller"), dev, &id);
-	st = add_namespaces(fd, dev, prefix, out, err);
-	entries = id.elpe + 1u;
-	errors = st ? NULL : rcl_calloc(entries, sizeof(*errors));
-	if (!st && !errors)
-		st = rcl_fail(err, RCL_NOMEM, "out of memory");
+	st = add_namespaces(fd, dev, prefix, out, &endgid, err);
 	if (!st)
-		st = rcl_nvme_fail(err, nvme_get_log_error(fd, (unsigned)entries, false, errors),
-		                   doing(what, sizeof(what), "reading the error log", dev));
-	if (!st)
-		rcl_nvme_add_error_log(out, section(key, sizeof(key), prefix, "Error Log"), errors,
-		                       entries);
-	rcl_free(errors);
-	memset(&fw, 0, sizeof(fw));
-	if (!st)
-		st = rcl_nvme_fail(err, nvme_get_log_fw_slot(fd, false, &fw),
-		                   doing(what, sizeof(what), "reading the firmware slot log", dev));
-	if (!st)
-		rcl_nvme_add_fw_slots(out, section(key, sizeof(key), prefix, "Firmware Slots"), &fw,
-		                      (id.frmw & NVME_CTRL_FRMW_NR_SLOTS) >> 1);
+		st = add_logs(fd, dev, &id, endgid, prefix, out, err);
 	return st;
 }
 

@@ -7,7 +7,7 @@
  * Slots are remembered per drive in the backend's state file (slots.c),
  * so a drive keeps its slot across reboots and hot-plug; the topology
  * comes from libnvme's scan (scan.c); the drive's own data (identify,
- * SMART/health, error and firmware slot logs) is decoded in detail.c.
+ * SMART/health, its log pages through logs.c) is shown by detail.c.
  */
 #ifndef RCL_NVME_H
 #define RCL_NVME_H
@@ -156,15 +156,38 @@ void rcl_nvme_add_id_ctrl(struct rcl_node *parent, const char *key, const struct
 void rcl_nvme_add_namespace(struct rcl_node *list, const struct rcl_nvme_ns *ns,
                             const struct nvme_id_ns *id);
 
-/* rcl_nvme_add_error_log() - the @count entries of @log with a non-zero error count, as array @key.
+/*
+ * Log pages from the raw bytes a drive returned (@len of them at @page),
+ * decoded by logs.c, each as section @key of @parent; a page that does not
+ * decode is the section's one "Status" row with the reason.
  */
-void rcl_nvme_add_error_log(struct rcl_node *parent, const char *key,
-                            const struct nvme_error_log_page *log, size_t count);
 
-/* rcl_nvme_add_fw_slots() - firmware slot log @log, @slots slots (id-ctrl FRMW), as section @key.
+/* rcl_nvme_add_error_log() - the entries of an error log with a non-zero error count. */
+void rcl_nvme_add_error_log(struct rcl_node *parent, const char *key, const void *page, size_t len);
+
+/* rcl_nvme_add_fw_slots() - the firmware slot log, its first @slots slots (id-ctrl FRMW). */
+void rcl_nvme_add_fw_slots(struct rcl_node *parent, const char *key, const void *page, size_t len,
+                           unsigned slots);
+
+/* rcl_nvme_add_self_test() - the self-test log: the test running, the results newest first. */
+void rcl_nvme_add_self_test(struct rcl_node *parent, const char *key, const void *page, size_t len);
+
+/* rcl_nvme_add_sanitize() - the sanitize status log: SSTAT, SPROG, global data erased. */
+void rcl_nvme_add_sanitize(struct rcl_node *parent, const char *key, const void *page, size_t len);
+
+/* rcl_nvme_add_telemetry() - a host-initiated telemetry header: what a capture holds. */
+void rcl_nvme_add_telemetry(struct rcl_node *parent, const char *key, const void *page, size_t len);
+
+/*
+ * rcl_nvme_add_fdp() - an endurance group's FDP configurations, reclaim
+ * unit handle usage and statistics logs, as one section.
  */
-void rcl_nvme_add_fw_slots(struct rcl_node *parent, const char *key,
-                           const struct nvme_firmware_slot *log, unsigned slots);
+void rcl_nvme_add_fdp(struct rcl_node *parent, const char *key, const void *configs,
+                      size_t configs_len, const void *usage, size_t usage_len, const void *stats,
+                      size_t stats_len);
+
+/* rcl_nvme_add_unavailable() - section @key whose one "Status" row says @why it is not shown. */
+void rcl_nvme_add_unavailable(struct rcl_node *parent, const char *key, const char *why);
 
 /* rcl_nvme_le128() - a 128-bit little-endian counter, saturated at UINT64_MAX. */
 uint64_t rcl_nvme_le128(const uint8_t v[16]);

@@ -254,49 +254,72 @@ START_TEST(test_namespace_lba_formats)
 }
 END_TEST
 
+/* Little-endian @v into @n bytes at @p, as a drive writes a log page. */
+static void put_le(uint8_t *p, uint64_t v, int n)
+{
+	for (int i = 0; i < n; i++)
+		p[i] = (uint8_t)(v >> 8 * i);
+}
+
+/* The one "Status" row of section @key that could not be shown, containing @want. */
+static void status_has(const struct rcl_node *root, const char *key, const char *want)
+{
+	const struct rcl_node *s = field(root, key);
+	const char *got = rcl_node_str(field(s, "Status"));
+
+	ck_assert_uint_eq(rcl_node_count(s), 1);
+	ck_assert_msg(strstr(got, want), "%s: '%s' lacks '%s'", key, got, want);
+}
+
 START_TEST(test_error_log_keeps_errors_only)
 {
-	struct nvme_error_log_page log[4];
+	uint8_t page[4 * 64];
 	struct rcl_node *root = rcl_node_new_object();
 	const struct rcl_node *s, *row;
 
-	memset(log, 0, sizeof(log));
-	log[1].error_count = htole64(7);
-	log[1].sqid = htole16(1);
-	log[1].cmdid = htole16(0x12);
-	/* Invalid Field in Command (SCT 0, SC 0x02), shifted past the phase tag. */
-	log[1].status_field = htole16(0x02 << 1);
-	log[1].nsid = htole32(1);
-	rcl_nvme_add_error_log(root, "Error Log", log, 4);
+	memset(page, 0, sizeof(page));
+	put_le(page + 64, 7, 8);     /* entry 1: error count */
+	put_le(page + 64 + 8, 1, 2); /* SQID */
+	put_le(page + 64 + 10, 0x12, 2);
+	/* Invalid Field in Command (SCT 0, SC 0x02), shifted past the phase tag (set). */
+	put_le(page + 64 + 12, 0x02 << 1 | 1, 2);
+	put_le(page + 64 + 24, 1, 4);
+	rcl_nvme_add_error_log(root, "Error Log", page, sizeof(page));
 	s = field(root, "Error Log");
 	int_is(s, "Entries", 1);
 	row = rcl_node_child(field(s, "Errors"), 0);
 	int_is(row, "Error Count", 7);
+	int_is(row, "Submission Queue Id", 1);
 	int_is(row, "Command Id", 0x12);
-	str_is(row, "Status Field", "0x0004");
+	int_is(row, "NSID", 1);
+	str_is(row, "Status Field", "0x0005");
 	ck_assert_msg(strstr(rcl_node_str(field(row, "Status")), "Invalid Field"), "%s",
 	              rcl_node_str(field(row, "Status")));
 
 	/* QEMU's log: every entry zero, so no table. */
-	memset(log, 0, sizeof(log));
-	rcl_nvme_add_error_log(root, "Empty", log, 4);
+	memset(page, 0, sizeof(page));
+	rcl_nvme_add_error_log(root, "Empty", page, sizeof(page));
 	int_is(field(root, "Empty"), "Entries", 0);
 	ck_assert_ptr_null(rcl_node_find(field(root, "Empty"), "Errors"));
+
+	/* Not a whole number of entries: the reason, not a table. */
+	rcl_nvme_add_error_log(root, "Short", page, 100);
+	status_has(root, "Short", "100 bytes, not a whole number of 64-byte entries");
 	rcl_node_free(root);
 }
 END_TEST
 
 START_TEST(test_firmware_slots)
 {
-	struct nvme_firmware_slot fw;
+	uint8_t page[512];
 	struct rcl_node *root = rcl_node_new_object();
 	const struct rcl_node *s;
 
-	memset(&fw, 0, sizeof(fw));
-	fw.afi = 0x21;
-	memcpy(fw.frs[0], "1.0     ", 8);
-	memcpy(fw.frs[1], "2.0ABCDE", 8);
-	rcl_nvme_add_fw_slots(root, "Firmware Slots", &fw, 3);
+	memset(page, 0, sizeof(page));
+	page[0] = 0x21; /* AFI: slot 1 active, slot 2 after the next reset */
+	memcpy(page + 8, "1.0     ", 8);
+	memcpy(page + 16, "2.0ABCDE", 8);
+	rcl_nvme_add_fw_slots(root, "Firmware Slots", page, sizeof(page), 3);
 	s = field(root, "Firmware Slots");
 	int_is(s, "Active Slot", 1);
 	int_is(s, "Next Reset Slot", 2);
@@ -304,6 +327,186 @@ START_TEST(test_firmware_slots)
 	str_is(s, "Slot 2", "2.0ABCDE");
 	str_is(s, "Slot 3", "Empty");
 	ck_assert_ptr_null(rcl_node_find(s, "Slot 4"));
+
+	rcl_nvme_add_fw_slots(root, "Short", page, 64, 3);
+	status_has(root, "Short", "firmware slot log is 64 bytes, short of the 512");
+	page[0] = 0x20; /* no active slot: not a page a drive can send */
+	rcl_nvme_add_fw_slots(root, "Garbled", page, sizeof(page), 3);
+	status_has(root, "Garbled", "names no active slot");
+	rcl_node_free(root);
+}
+END_TEST
+
+START_TEST(test_self_test_log)
+{
+	uint8_t page[564];
+	struct rcl_node *root = rcl_node_new_object();
+	const struct rcl_node *s, *list, *row;
+
+	memset(page, 0, sizeof(page));
+	page[0] = 2;  /* an extended test runs */
+	page[1] = 40; /* 40 % done */
+	for (int i = 0; i < 20; i++)
+		page[4 + 28 * i] = 0xf; /* entry not used */
+	/* Newest: a short test failed at segment 3, on nsid 1 LBA 0x1000, Unrecovered Read. */
+	page[4] = 0x1 << 4 | 7;
+	page[5] = 3;
+	page[6] = 0xf; /* NSID, FLBA, SCT and SC valid */
+	put_le(page + 8, 1234, 8);
+	put_le(page + 16, 1, 4);
+	put_le(page + 20, 0x1000, 8);
+	page[28] = 2;    /* media and data integrity */
+	page[29] = 0x81; /* Unrecovered Read Error */
+	/* Older: an extended test completed. */
+	page[32] = 0x2 << 4 | 0;
+	put_le(page + 36, 1000, 8);
+	rcl_nvme_add_self_test(root, "Self-test Log", page, sizeof(page));
+	s = field(root, "Self-test Log");
+	str_is(s, "Current Operation", "Extended");
+	str_is(s, "Current Completion", "40%");
+	int_is(s, "Results", 2);
+	list = field(s, "Newest Results");
+	row = rcl_node_child(list, 0);
+	str_is(row, "Test", "Short");
+	int_is(row, "Result Code", 7);
+	str_is(row, "Result", "Completed with one or more failed segments");
+	int_is(row, "Failed Segment", 3);
+	int_is(row, "Power On Hours", 1234);
+	int_is(row, "NSID", 1);
+	int_is(row, "Failing LBA", 0x1000);
+	ck_assert_msg(strstr(rcl_node_str(field(row, "Status")), "Unrecovered Read"), "%s",
+	              rcl_node_str(field(row, "Status")));
+	row = rcl_node_child(list, 1);
+	str_is(row, "Test", "Extended");
+	str_is(row, "Result", "Completed without error");
+	ck_assert_ptr_null(rcl_node_find(row, "Failed Segment"));
+	ck_assert_ptr_null(rcl_node_find(row, "Status"));
+
+	rcl_nvme_add_self_test(root, "Short", page, 512);
+	status_has(root, "Short", "self-test log is 512 bytes, short of the 564");
+	page[1] = 101;
+	rcl_nvme_add_self_test(root, "Garbled", page, sizeof(page));
+	status_has(root, "Garbled", "101 % of its test is done");
+	rcl_node_free(root);
+}
+END_TEST
+
+START_TEST(test_sanitize_status)
+{
+	uint8_t page[512];
+	struct rcl_node *root = rcl_node_new_object();
+	const struct rcl_node *s;
+
+	memset(page, 0, sizeof(page));
+	put_le(page, 0x8000, 2);         /* SPROG: half */
+	put_le(page + 2, 2 | 1 << 8, 2); /* running, global data erased */
+	put_le(page + 4, 0x00000204, 4); /* the command: crypto erase */
+	put_le(page + 8, 0xffffffff, 4); /* no overwrite estimate */
+	put_le(page + 12, 60, 4);
+	put_le(page + 16, 5, 4);
+	rcl_nvme_add_sanitize(root, "Sanitize Status", page, sizeof(page));
+	s = field(root, "Sanitize Status");
+	int_is(s, "Sanitize Status (SSTAT)", 2);
+	str_is(s, "Sanitize Status", "In progress");
+	str_is(s, "Sanitize Progress (SPROG)", "50%");
+	str_is(s, "Global Data Erased", "Yes");
+	str_is(s, "Last Sanitize Command (CDW10)", "0x00000204");
+	str_is(s, "Estimated Time for Overwrite", "Not Reported");
+	str_is(s, "Estimated Time for Block Erase", "60 s");
+	str_is(s, "Estimated Time for Crypto Erase", "5 s");
+
+	rcl_nvme_add_sanitize(root, "Short", page, 20);
+	status_has(root, "Short", "sanitize status log is 20 bytes, short of the 512");
+	page[2] = 7; /* a reserved status */
+	rcl_nvme_add_sanitize(root, "Garbled", page, sizeof(page));
+	status_has(root, "Garbled", "reserved status (7)");
+	rcl_node_free(root);
+}
+END_TEST
+
+START_TEST(test_telemetry_header)
+{
+	uint8_t page[512];
+	struct rcl_node *root = rcl_node_new_object();
+	const struct rcl_node *s;
+
+	memset(page, 0, sizeof(page));
+	page[0] = NVME_LOG_LID_TELEMETRY_HOST;
+	rcl_nvme_add_telemetry(root, "None", page, sizeof(page));
+	s = field(root, "None");
+	str_is(s, "Host-Initiated", "Supported");
+	str_is(s, "Controller-Initiated Data Available", "No");
+	str_is(s, "Host-Initiated Data", "None captured");
+	ck_assert_ptr_null(rcl_node_find(s, "Data Area 1 Size"));
+
+	put_le(page + 8, 2, 2);  /* area 1: blocks 1-2 */
+	put_le(page + 10, 6, 2); /* area 2: blocks 3-6 */
+	put_le(page + 12, 6, 2); /* area 3: empty */
+	page[381] = 3;
+	page[382] = 1;
+	rcl_nvme_add_telemetry(root, "Telemetry", page, sizeof(page));
+	s = field(root, "Telemetry");
+	str_is(s, "Controller-Initiated Data Available", "Yes");
+	int_is(s, "Host-Initiated Data Generation", 3);
+	str_is(s, "Data Area 1 Size", "1.000 KB");
+	str_is(s, "Data Area 2 Size", "2.000 KB");
+	str_is(s, "Data Area 3 Size", "0 KB");
+	ck_assert_ptr_null(rcl_node_find(s, "Data Area 4 Size"));
+
+	rcl_nvme_add_telemetry(root, "Short", page, 500);
+	status_has(root, "Short", "telemetry header is 500 bytes, short of the 512");
+	put_le(page + 12, 4, 2); /* area 3 ends before area 2 */
+	rcl_nvme_add_telemetry(root, "Garbled", page, sizeof(page));
+	status_has(root, "Garbled", "ends data area 3 at block 4, before area 2");
+	rcl_node_free(root);
+}
+END_TEST
+
+START_TEST(test_fdp)
+{
+	uint8_t configs[88], usage[24], stats[64];
+	struct rcl_node *root = rcl_node_new_object();
+	const struct rcl_node *s, *row;
+
+	memset(configs, 0, sizeof(configs));
+	put_le(configs + 4, sizeof(configs), 4); /* one configuration (NUMFDPC 0) */
+	put_le(configs + 16, 72, 2);             /* its descriptor: 64 bytes, 2 handles */
+	configs[18] = 0x80;                      /* valid */
+	put_le(configs + 20, 1, 4);              /* NRG */
+	put_le(configs + 24, 2, 2);              /* NRUH */
+	put_le(configs + 26, 1, 2);              /* MAXPIDS, 0-based */
+	put_le(configs + 28, 1, 4);              /* NNSS */
+	put_le(configs + 32, 1 << 20, 8);        /* RUNS */
+	memset(usage, 0, sizeof(usage));
+	put_le(usage, 2, 2);
+	usage[8] = 1;  /* handle 0: the host's */
+	usage[16] = 2; /* handle 1: the controller's */
+	memset(stats, 0, sizeof(stats));
+	put_le(stats, 4096, 8);
+	put_le(stats + 16, 8192, 8);
+	rcl_nvme_add_fdp(root, "FDP", configs, sizeof(configs), usage, sizeof(usage), stats,
+	                 sizeof(stats));
+	s = field(root, "FDP");
+	int_is(s, "Configurations", 1);
+	row = rcl_node_child(field(s, "FDP Configurations"), 0);
+	str_is(row, "Valid", "Yes");
+	int_is(row, "Reclaim Groups", 1);
+	int_is(row, "Reclaim Unit Handles", 2);
+	int_is(row, "Max Placement Identifiers", 2);
+	int_is(row, "Reclaim Unit Nominal Size", 1 << 20);
+	int_is(s, "Handles Used by the Host", 1);
+	int_is(s, "Handles Used by the Controller", 1);
+	int_is(s, "Handles Unused", 0);
+	int_is(s, "Host Bytes with Metadata Written", 4096);
+	int_is(s, "Media Bytes with Metadata Written", 8192);
+	int_is(s, "Media Bytes Erased", 0);
+
+	rcl_nvme_add_fdp(root, "Short", configs, sizeof(configs), usage, sizeof(usage), stats, 32);
+	status_has(root, "Short", "FDP statistics log is 32 bytes, short of the 64");
+	put_le(configs + 4, 200, 4);
+	rcl_nvme_add_fdp(root, "Garbled", configs, sizeof(configs), usage, sizeof(usage), stats,
+	                 sizeof(stats));
+	status_has(root, "Garbled", "says it is 200 bytes, but 88 came");
 	rcl_node_free(root);
 }
 END_TEST
@@ -391,6 +594,10 @@ static Suite *nvme_suite(void)
 	tcase_add_test(detail, test_namespace_lba_formats);
 	tcase_add_test(detail, test_error_log_keeps_errors_only);
 	tcase_add_test(detail, test_firmware_slots);
+	tcase_add_test(detail, test_self_test_log);
+	tcase_add_test(detail, test_sanitize_status);
+	tcase_add_test(detail, test_telemetry_header);
+	tcase_add_test(detail, test_fdp);
 	tcase_add_test(host, test_host_without_nvme);
 	tcase_add_test(host, test_vanished_drives_stay_missing);
 	suite_add_tcase(s, slots);

@@ -6,9 +6,11 @@ one alone with a namespace used as swap, two in a subsystem sharing a
 namespace and holding a detached one) are the drives of one discovered
 nvme controller, in stable slots; every value of
 `raidcli /c0/eall/sall show all J` and `show smart J` for each drive
-equals what nvme-cli (id-ctrl, id-ns, smart-log, error-log, fw-log, -o
-json) says of the same device (the table below maps each raidcli key to
-its nvme-cli field); the swap namespace shows as in use; after a
+equals what nvme-cli (id-ctrl, id-ns, smart-log, error-log, fw-log,
+self-test-log, sanitize-log, -o json) says of the same device (the
+table below maps each raidcli key to its nvme-cli field); log pages
+identify says the drive lacks are "Not Supported" where nvme-cli is
+refused; the swap namespace shows as in use; after a
 controller is unplugged its drive is Msng in its slot and no other drive
 moved. One VM boot.
 """
@@ -42,6 +44,8 @@ for c in /sys/class/nvme/nvme*; do
 	cmd_record "smart-$n" nvme smart-log "/dev/$n" -o json
 	cmd_record "error-$n" nvme error-log "/dev/$n" -o json
 	cmd_record "fw-$n" nvme fw-log "/dev/$n" -o json
+	cmd_record "self-test-$n" nvme self-test-log "/dev/$n" -o json
+	cmd_record "sanitize-$n" nvme sanitize-log "/dev/$n" -o json
 	for nsid in 1 2; do
 		cmd_record "id-ns-$n-$nsid" nvme id-ns "/dev/$n" --namespace-id=$nsid -o json
 	done
@@ -228,6 +232,49 @@ def check_errors(ours, log, what):
         expect(row['Command Id'], field(e, 'cmdid'), f'{what}: error command id')
 
 
+def check_optional(ours, supported, cli, what):
+    """A log page not every drive has: "Not Supported" where identify says
+    so; where the drive refuses nvme-cli (@cli, None: not asked), the same
+    refusal, its status by name; else the page (returned for its values)."""
+    status = ours.get('Status')
+    if not supported:
+        expect(status, 'Not Supported', f'{what}: identify says the drive lacks it')
+        if cli is not None:
+            expect(cli['rc'] != 0, True, f'{what}: nvme-cli is refused too ({cli["out"]})')
+        return None
+    if cli is not None and cli['rc'] != 0:
+        name = (status or '').partition(' failed: ')[2].partition(' (NVMe status')[0]
+        if check(name != '', f'{what}: the refusal by name ({status})'):
+            check(name in cli['err'] + cli['out'],
+                  f'{what}: "{name}" is what nvme-cli was told ({cli["err"]})')
+        return None
+    check(status is None, f'{what}: shown ({status})')
+    return ours
+
+
+def check_logs(detail, prefix, idc, cmds, name, what):
+    """Self-test, sanitize, telemetry and FDP: per identify, as nvme-cli."""
+    oacs, sanicap = idc.get('oacs', 0), idc.get('sanicap', 0)
+    st = check_optional(detail.get(f'{prefix} Self-test Log', {}), oacs & 1 << 4,
+                        cmds[f'self-test-{name}'], f'{what} self-test log')
+    log = next(iter((cmds[f'self-test-{name}']['json'] or {}).values()), None)
+    if st is not None and isinstance(log, dict):
+        expect(st.get('Current Completion'),
+               f'{field(log, "Current Device Self-Test Completion")}%',
+               f'{what}: self-test completion')
+    san = check_optional(detail.get(f'{prefix} Sanitize Status', {}), sanicap & 7,
+                         cmds[f'sanitize-{name}'], f'{what} sanitize status')
+    log = next(iter((cmds[f'sanitize-{name}']['json'] or {}).values()), None)
+    if san is not None and isinstance(log, dict) and isinstance(field(log, 'sstat'), int):
+        expect(san.get('Sanitize Status (SSTAT)'), field(log, 'sstat') & 7,
+               f'{what}: SSTAT')
+    # nvme-cli's telemetry-log would create a capture: identify is the oracle.
+    check_optional(detail.get(f'{prefix} Telemetry', {}), idc.get('lpa', 0) & 1 << 3, None,
+                   f'{what} telemetry')
+    check_optional(detail.get(f'{prefix} Flexible Data Placement', {}),
+                   idc.get('ctratt', 0) & 1 << 19, None, f'{what} FDP')
+
+
 def check_drive(data, smart_data, slot, name, cmds, sysfs, what):
     """Every NVMe value raidcli shows of drive @slot (kernel name @name)."""
     prefix = f'Drive /c0/e252/s{slot}'
@@ -249,6 +296,7 @@ def check_drive(data, smart_data, slot, name, cmds, sysfs, what):
     check_namespaces(detail.get(f'{prefix} Namespaces', []), cmds, name, what)
     check_errors(detail.get(f'{prefix} Error Log', {}), cmds[f'error-{name}']['json'], what)
     check_fw(detail.get(f'{prefix} Firmware Slots', {}), cmds[f'fw-{name}']['json'], what)
+    check_logs(detail, prefix, idc, cmds, name, what)
     return attrs
 
 
