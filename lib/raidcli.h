@@ -900,6 +900,7 @@ enum rcl_task_kind {
 	RCL_TASK_ERASE,     /* drive erase or sanitize */
 	RCL_TASK_SELF_TEST, /* a drive's self-test */
 	RCL_TASK_FW_UPDATE,
+	RCL_TASK_VD_ERASE, /* overwriting a VD's data */
 	RCL_TASK_KIND_COUNT,
 };
 
@@ -1064,6 +1065,31 @@ enum rcl_status rcl_ctrl_create(struct rcl_ctx *ctx, const char *kind, const str
  * lists; every other one is refused with rcl_unsupported().
  */
 
+/*
+ * How an erase overwrites, as StorCLI names it: SIMPLE one pass of
+ * pattern A; NORMAL three passes, patterns A, B and A; THOROUGH the
+ * normal passes three times (nine); CRYPTO a drive's own cryptographic
+ * erase. The data reads as pattern A after every overwrite.
+ */
+enum rcl_erase_mode {
+	RCL_ERASE_SIMPLE,
+	RCL_ERASE_NORMAL,
+	RCL_ERASE_THOROUGH,
+	RCL_ERASE_CRYPTO,
+};
+
+/* struct rcl_erase - an erase: its mode, and the byte each pattern repeats. */
+struct rcl_erase {
+	enum rcl_erase_mode mode;
+	uint8_t pattern_a, pattern_b;
+};
+
+/* rcl_erase_passes() - how many passes @mode writes (0: CRYPTO writes none). */
+unsigned rcl_erase_passes(enum rcl_erase_mode mode);
+
+/* rcl_erase_pattern() - the byte pass @pass (from 0) of @e writes. */
+uint8_t rcl_erase_pattern(const struct rcl_erase *e, unsigned pass);
+
 /* What rcl_ctrl_task() does to a task. */
 enum rcl_task_action {
 	RCL_TASK_ACTION_START,
@@ -1075,7 +1101,7 @@ enum rcl_task_action {
 /**
  * struct rcl_task_request - one task, and what to do to it.
  * @kind:	the task. Its target: @drive for RCL_TASK_REBUILD, ERASE and
- *		SELF_TEST; @vd for CC, INIT, BGI and MIGRATE; the controller
+ *		SELF_TEST; @vd for CC, INIT, BGI, MIGRATE and VD_ERASE; the controller
  *		itself for PATROL_READ and FW_UPDATE.
  * @action:	what rcl_ctrl_task() does (rcl_ctrl_task_check() and
  *		rcl_ctrl_task_progress() ignore it).
@@ -1088,6 +1114,8 @@ enum rcl_task_action {
  *		migrate to and the drives it adds (none: @drive_count 0).
  * @want_dirty:	BGI, rcl_ctrl_task_progress(): tell the progress's @dirty
  *		too, which may read the VD's metadata on its drives.
+ * @erase:	VD_ERASE, START: how it overwrites the VD (@force: even while
+ *		it is exported).
  */
 struct rcl_task_request {
 	enum rcl_task_kind kind;
@@ -1100,6 +1128,7 @@ struct rcl_task_request {
 	const struct rcl_drive_ref *drives;
 	size_t drive_count;
 	bool want_dirty;
+	struct rcl_erase erase;
 };
 
 /* Where a task stands. */
