@@ -418,6 +418,8 @@ enum rcl_status cmd_vd_stop_bgi(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_vd_pause_bgi(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_vd_resume_bgi(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_vd_show_bgi(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_vd_show_autobgi(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_vd_set_autobgi(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_vd_start_erase(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_vd_check_erase(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_vd_stop_erase(struct cmd_ctx *c, struct rcl_error *err);

@@ -530,6 +530,45 @@ enum rcl_status cmd_vd_show_bgi(struct cmd_ctx *c, struct rcl_error *err)
 	return show_each(c, RCL_TASK_BGI, err);
 }
 
+/* "show autobgi": StorCLI's "VD Operation Status" rows, a VD and its AutoBGI. */
+enum rcl_status cmd_vd_show_autobgi(struct cmd_ctx *c, struct rcl_error *err)
+{
+	unsigned ids[RCL_MAX_VDS];
+	size_t n;
+	enum rcl_status st = vds_to_act_on(c, ids, &n, err);
+	struct rcl_node *table;
+
+	if (st)
+		return st;
+	table = rcl_node_add_array(c->res->data, "VD Operation Status");
+	for (size_t i = 0; i < n; i++) {
+		struct rcl_node *row = rcl_node_add_object(table, NULL);
+
+		rcl_node_add_int(row, "VD", ids[i]);
+		rcl_node_add_str(row, "AutoBGI",
+		                 rcl_ctrl_vd_by_id(c->ctrl, ids[i])->autobgi ? "On" : "Off");
+	}
+	rcl_result_describe(c->res, "None");
+	return RCL_OK;
+}
+
+enum rcl_status cmd_vd_set_autobgi(struct cmd_ctx *c, struct rcl_error *err)
+{
+	struct rcl_vd_props props = {.write = -1,
+	                             .read = -1,
+	                             .access = -1,
+	                             .autobgi = !strcmp(cmd_value(c->args, "autobgi"), "on")};
+	unsigned ids[RCL_MAX_VDS];
+	size_t n;
+	enum rcl_status st = vds_to_act_on(c, ids, &n, err);
+
+	for (size_t i = 0; !st && i < n; i++)
+		st = rcl_ctrl_set_vd(c->ctrl, ids[i], &props, err);
+	if (!st)
+		rcl_result_describe(c->res, "Set VD Properties Succeeded.");
+	return st;
+}
+
 enum rcl_status cmd_vd_start_erase(struct cmd_ctx *c, struct rcl_error *err)
 {
 	return check_each(c, RCL_TASK_VD_ERASE, RCL_TASK_ACTION_START,

@@ -410,6 +410,7 @@ enum rcl_status cmd_vd_set(struct cmd_ctx *c, struct rcl_error *err)
 	    .write = policy(grammar_write_policies, cmd_value(a, "wrcache"), -1),
 	    .read = policy(grammar_read_policies, cmd_value(a, "rdcache"), -1),
 	    .access = policy(grammar_access_policies, cmd_value(a, "accesspolicy"), -1),
+	    .autobgi = -1,
 	};
 	unsigned ids[RCL_MAX_VDS];
 	enum rcl_status st = check_named(c, false, err);

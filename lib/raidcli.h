@@ -632,6 +632,8 @@ enum rcl_status rcl_access_policy_parse(const char *text, enum rcl_access_policy
  * @uuid:	the md array UUID (text form), as mdadm --examine prints it
  *		(for RAID50/60: the UUID of the top-level RAID0).
  * @consistent:	parity or mirrors are known to agree.
+ * @autobgi:	a VD not consistent gets its background initialization by
+ *		itself (StorCLI's autobgi, on unless set off).
  */
 struct rcl_vd {
 	unsigned id;
@@ -647,6 +649,7 @@ struct rcl_vd {
 	enum rcl_read_policy read;
 	enum rcl_access_policy access;
 	bool consistent;
+	bool autobgi;
 	char uuid[40];
 	time_t created;
 };
@@ -850,9 +853,10 @@ enum rcl_status rcl_ctrl_set_drive_state(struct rcl_ctrl *ctrl, const struct rcl
  */
 struct rcl_vd_props {
 	const char *name;
-	int write;  /* enum rcl_write_policy, or -1 */
-	int read;   /* enum rcl_read_policy, or -1 */
-	int access; /* enum rcl_access_policy, or -1 */
+	int write;   /* enum rcl_write_policy, or -1 */
+	int read;    /* enum rcl_read_policy, or -1 */
+	int access;  /* enum rcl_access_policy, or -1 */
+	int autobgi; /* 1 on, 0 off, or -1 */
 };
 
 enum rcl_status rcl_ctrl_set_vd(struct rcl_ctrl *ctrl, unsigned vd,

@@ -557,6 +557,8 @@ static void describe_props(struct rcl_buf *sb, const struct rcl_vd_props *props)
 		rcl_buf_addf(sb, ", rdcache=%s", rcl_read_policy_name(props->read));
 	if (props->access >= 0)
 		rcl_buf_addf(sb, ", accesspolicy=%s", rcl_access_policy_name(props->access));
+	if (props->autobgi >= 0)
+		rcl_buf_addf(sb, ", autobgi=%s", props->autobgi ? "on" : "off");
 }
 
 enum rcl_status rcl_ctrl_set_vd(struct rcl_ctrl *ctrl, unsigned vd,
@@ -572,6 +574,9 @@ enum rcl_status rcl_ctrl_set_vd(struct rcl_ctrl *ctrl, unsigned vd,
 		st = rcl_fail(err, RCL_INVALID_PARAM, "unknown read policy %d", props->read);
 	if (!st && props->access > RCL_ACCESS_BLOCKED)
 		st = rcl_fail(err, RCL_INVALID_PARAM, "unknown access policy %d", props->access);
+	if (!st && props->autobgi > 1)
+		st = rcl_fail(err, RCL_INVALID_PARAM, "autobgi is 1 (on) or 0 (off), not %d",
+		              props->autobgi);
 	if (!st)
 		st = RCL_OP(ctrl, set_vd, "changing a virtual drive's properties", err, vd, props);
 	if (!st) {

@@ -220,6 +220,8 @@ enum rcl_status rcl_mock_set_vd(struct rcl_ctrl *ctrl, unsigned vd,
 		set_str(v, "read", rcl_read_policy_name(props->read));
 	if (props->access >= 0)
 		set_str(v, "access", rcl_access_policy_name(props->access));
+	if (props->autobgi >= 0)
+		json_object_object_add(v, "autobgi", json_object_new_boolean(props->autobgi));
 	return rcl_mock_commit(ctrl, next, err);
 }
 

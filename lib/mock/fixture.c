@@ -27,7 +27,7 @@
  *                device_speed, link_speed}, attrs {name: "value"}}];
  *   "dgs"        [{id, level, spans, drives_per_span}];
  *   "vds"        [{id, dg, bytes; name, strip_kib, write, read, access,
- *                consistent, created}];
+ *                consistent, autobgi, created}];
  *   "settings"   the task settings (struct rcl_ctrl_settings), each
  *                optional: rebuildrate, ccrate, bgirate, prrate, reconrate
  *                (0-100), rebuildpriority ("rebuild", "host"), patrolread
@@ -571,6 +571,7 @@ static void read_vd(struct reader *r, json_object *o, const char *w, struct rcl_
 	                   false);
 	v->access = get_name(r, o, w, "access", access_names, COUNT(access_names), 0, false);
 	v->consistent = get_bool(r, o, w, "consistent", true);
+	v->autobgi = get_bool(r, o, w, "autobgi", true);
 	v->created = (time_t)get_int(r, o, w, "created", 0, INT32_MAX, ctrl->info.created, false);
 	g = r->st ? NULL : dg_of(ctrl, v->dg);
 	if (!r->st && !g) {

@@ -185,7 +185,7 @@ static enum rcl_status run(struct rcl_ctx *ctx, int argc, char **argv, struct rc
 		st = state(ctrl, argc - 1, argv + 1, err);
 	else if (!strcmp(cmd, "set") && argc == 3)
 		st = rcl_ctrl_set_vd(ctrl, (unsigned)atoi(argv[1]),
-		                     &(struct rcl_vd_props){argv[2], -1, -1, -1}, err);
+		                     &(struct rcl_vd_props){argv[2], -1, -1, -1, -1}, err);
 	else if (strcmp(cmd, "show"))
 		st = rcl_fail(err, RCL_INVALID_COMMAND, "unknown command '%s'", cmd);
 	if (!st)

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
 """test-erase.py - erasing virtual drives (/cx/vx start|stop|show erase) in
-the controller process, end to end.
+the controller process, end to end, and autobgi (/cx/vx set|show autobgi).
 
 A VD of each redundant level, filled with random data through its NBD
 export, is erased (simple, normal with patternA and patternB, thorough);
@@ -12,6 +12,10 @@ its record empty; a controller process killed mid-erase leaves it Halted
 at its checkpoint, and the next process goes on from there to the end.
 Refusals: an exported VD without force, a VD another task keeps busy, a
 bad pattern, two modes at once; each changes nothing.
+
+A VD set autobgi=off gets no background initialization from a controller
+process, through a restart (the setting is in the VD's record); set back
+on, its BGI starts and makes it consistent.
 """
 import json
 import os
@@ -20,7 +24,7 @@ import subprocess
 import sys
 
 from rcltest import (Fixture, check, fx_vd_bytes, nbd_uri, run_cases, start_export,  # noqa: E402
-                     summary, wait_consistent, wait_for)
+                     summary, vd_consistent, wait_consistent, wait_for)
 
 
 def erase_row(fx, vd=0):
@@ -164,6 +168,31 @@ def case_refusals(fx):
     check(data.count(b"\0") == len(data), "the exported VD's clients read zeros after it")
 
 
+def autobgi(fx):
+    status, doc = fx.json("/c0/v0", "show", "autobgi")
+    return doc["Response Data"]["VD Operation Status"][0]["AutoBGI"]
+
+
+def case_autobgi(fx):
+    check(autobgi(fx) == "On", "a new VD has autobgi on")
+    fx.ok("/c0/v0", "set", "autobgi=off")
+    for turn in ("started", "restarted"):
+        start_export(fx)
+        # A command the process runs comes after its look for BGIs to start.
+        fx.ok("/c0/v0", "set", "autobgi=off")
+        check(autobgi(fx) == "Off",
+              "autobgi stays off when the process is %s" % turn)
+        status, doc = fx.json("/c0/v0", "show", "bgi")
+        row = doc["Response Data"]["VD Operation Status"][0]
+        check(row["Status"] == "Not in progress" and not vd_consistent(fx),
+              "autobgi=off: no BGI (running or done) when the process is %s" % turn, row)
+        fx.ok("/c0/v0", "stop", "export")
+        fx.ok("/c0", "stop", "service")
+    start_export(fx)
+    fx.ok("/c0/v0", "set", "autobgi=on")
+    wait_consistent(fx)
+
+
 CASES = [
     erase_case("raid5_simple", ["r5", "drives=252:0-2"], [], 0),
     erase_case("raid6_normal", ["r6", "drives=252:0-3"],
@@ -174,6 +203,7 @@ CASES = [
     case_stop,
     case_resume_after_kill,
     case_refusals,
+    case_autobgi,
 ]
 
 

@@ -258,7 +258,7 @@ START_TEST(test_wrappers_record_vd_changes)
 	struct rcl_drive_ref drives[] = {{252, 0}, {252, 1}, {252, 2}};
 	struct rcl_vd_params p = {.level = RCL_RAID5, .drives = drives, .drive_count = 3};
 	struct rcl_vd_props props = {
-	    .name = "db", .write = RCL_WRITE_BACK, .read = -1, .access = -1};
+	    .name = "db", .write = RCL_WRITE_BACK, .read = -1, .access = -1, .autobgi = -1};
 	struct rcl_ctrl *ctrl = ctrl_open();
 	struct rcl_error err = {0};
 	struct rcl_event_list list;

@@ -314,7 +314,8 @@ START_TEST(test_delete_and_set_name_the_missing_vd)
 	struct rcl_ctx *ctx;
 	char *dir;
 	struct rcl_ctrl *ctrl = open_ctrl(&dir, &ctx, 0);
-	struct rcl_vd_props props = {.name = "x", .write = -1, .read = -1, .access = -1};
+	struct rcl_vd_props props = {
+	    .name = "x", .write = -1, .read = -1, .access = -1, .autobgi = -1};
 	struct rcl_error err = {0};
 
 	ck_assert_uint_eq(rcl_ctrl_vd_count(ctrl), 0);

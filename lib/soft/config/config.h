@@ -31,6 +31,9 @@
  * their old "bytes" until the migration ends. How far it has come is in
  * the members' md superblocks (reshape_position), not here.
  *
+ * A VD whose background initialization does not start by itself (StorCLI's
+ * "set autobgi=off") has "autobgi": false; absent, it is on.
+ *
  * A VD adopted from an md array that mdadm made (foreign.c) has "md":
  * {"data_offset": 2048, "data_size": …, "size": …, "bitmap_offset": 8,
  *  "bitmap_chunk": …, "bitmap_sync_size": …, "bblog_offset": 8,
@@ -147,6 +150,7 @@ struct rcl_soft_dg {
  * @bytes:	the capacity md presents.
  * @md_kept:	the VD keeps md's member layout @md (an adopted md array's)
  *		rather than the computed one (see rcl_soft_vd_geometry()).
+ * @no_autobgi:	"autobgi": false (so a VD made zeroed has it on).
  */
 struct rcl_soft_vd {
 	unsigned id;
@@ -163,6 +167,7 @@ struct rcl_soft_vd {
 	enum rcl_read_policy read;
 	enum rcl_access_policy access;
 	bool consistent;
+	bool no_autobgi;
 	time_t created;
 	bool md_kept;
 	struct rcl_md_geometry md;

@@ -530,6 +530,8 @@ enum rcl_status rcl_soft_set_vd(struct rcl_ctrl *ctrl, unsigned id,
 		vd->read = (enum rcl_read_policy)props->read;
 	if (props->access >= 0)
 		vd->access = (enum rcl_access_policy)props->access;
+	if (props->autobgi >= 0)
+		vd->no_autobgi = !props->autobgi;
 	/* The md superblocks name the array by controller and VD id: nothing else changes. */
 	st = rcl_soft_change_write_records(&c, err);
 	return rcl_soft_change_finish(&c, st, err);

@@ -416,7 +416,8 @@ static void start_bgis(struct rcl_ctrl *ctrl, bool at_start)
 		dirty = vd->consistent && ((at_start && needs_resync(state, vd->id)) ||
 		                           (resync_due & (1ull << vd->id)));
 		resync_due &= ~(1ull << vd->id);
-		if (!dirty && vd->consistent)
+		/* autobgi=off: it waits for "start init"; a crash's resync still runs. */
+		if (!dirty && (vd->consistent || vd->no_autobgi))
 			continue;
 		if (dirty)
 			service_log("v%u was not shut down cleanly: resyncing it", vd->id);
