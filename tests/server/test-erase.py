@@ -8,7 +8,7 @@ export, is erased (simple, normal with patternA and patternB, thorough);
 then every byte read back through the export is pattern A and a
 consistency check finds 0 mismatches (the erase wrote parity and copies
 through the engine). A stopped erase leaves the VD "Not in progress" and
-its record empty; a controller process killed mid-erase leaves it Halted
+its record empty, as does deleting the VD; a controller process killed mid-erase leaves it Halted
 at its checkpoint, and the next process goes on from there to the end.
 Refusals: an exported VD without force, a VD another task keeps busy, a
 bad pattern, two modes at once; each changes nothing.
@@ -120,6 +120,14 @@ def case_stop(fx):
           doc["Command Status"]["Description"], "stop erase with none refused", doc)
 
 
+def case_vd_deleted(fx):
+    slow_erase(fx)
+    fx.ok("/c0/v0", "delete", "force")
+    fx.ok("/c0", "add", "vd", "r5", "drives=252:0-2")
+    check(erase_row(fx)["Status"] == "Not in progress" and record_of(fx)["vds"] == [],
+          "deleting a VD stops its erase: the VD made in its place is not erased")
+
+
 def case_resume_after_kill(fx):
     slow_erase(fx, "normal", "patternA=01011010")
     check(wait_for(lambda: (record_of(fx)["vds"] or [{}])[0].get("position", 0) > 0, 30),
@@ -201,6 +209,7 @@ CASES = [
                ["thorough", "patternA=11110000"], 0xf0),
     erase_case("raid1_simple", ["r1", "drives=252:0-1"], ["simple", "patternA=00000001"], 1),
     case_stop,
+    case_vd_deleted,
     case_resume_after_kill,
     case_refusals,
     case_autobgi,

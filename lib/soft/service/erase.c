@@ -274,6 +274,30 @@ static void resume_one(unsigned id, const struct rcl_soft_state *state, json_obj
 	}
 }
 
+/*
+ * Stop the erases of VDs a command deleted (or whose id a new VD took):
+ * their passes would write over space the configuration gave up.
+ */
+static void forget_deleted(unsigned id, const struct rcl_soft_state *state)
+{
+	bool changed = false;
+
+	for (size_t i = erase_count; i-- > 0;) {
+		struct vd_erase *e = &erases[i];
+		const struct rcl_soft_vd *v = rcl_soft_config_vd(&state->cfg, e->vd);
+
+		if (v && !memcmp(v->uuid, e->uuid, sizeof(e->uuid)))
+			continue;
+		if (e->task)
+			end_pass(e);
+		service_log("v%u was deleted: its erase stopped", e->vd);
+		drop_erase(e);
+		changed = true;
+	}
+	if (changed)
+		record_save(id);
+}
+
 void erases_poll(unsigned id, struct rcl_ctrl *ctrl)
 {
 	static bool resumed;
@@ -283,6 +307,8 @@ void erases_poll(unsigned id, struct rcl_ctrl *ctrl)
 	json_object *root = NULL, *list;
 	uint64_t format;
 
+	if (state)
+		forget_deleted(id, state);
 	/* A command may have changed the rate. */
 	for (size_t i = 0; i < erase_count; i++) {
 		unsigned rate;

@@ -24,8 +24,9 @@
 
 /* In the loop (through tasks.c): */
 /*
- * erases_poll() - after a command: the erases take the rate (bgirate); at
- * the process's start, resume the erases the record has.
+ * erases_poll() - after a command: the erases of deleted VDs stop, the
+ * others take the rate (bgirate); at the process's start, resume the
+ * erases the record has.
  */
 void erases_poll(unsigned id, struct rcl_ctrl *ctrl);
 /* erases_tick() - record the checkpoints; start the next pass, or end. */
