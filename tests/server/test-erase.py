@@ -87,6 +87,23 @@ def erase_case(name, vd, words, byte):
     return case
 
 
+def case_two_vds(fx):
+    """Two VDs erased at once, one ending before the other."""
+    fx.ok("/c0", "add", "vd", "r5", "drives=252:0-2", "size=4MB")
+    fx.ok("/c0", "add", "vd", "r5", "drives=252:0-2", "size=12MB")
+    fx.ok("/c0", "set", "bgirate=100")
+    status, doc = fx.json("/c0/vall", "start", "erase", "patternA=11001100", "wait")
+    rows = doc.get("Response Data", {}).get("VD Operation Status", [])
+    check(status == 0 and [r["Status"] for r in rows] == ["Not in progress"] * 2,
+          "both erases run to their ends", doc)
+    for vd in (0, 1):
+        status, doc = fx.json("/c0/v%d" % vd, "start", "export")
+        export = doc["Response Data"]["Export LIST"][0]
+        data = read_vd(fx, export)
+        check(data and data.count(b"\xcc") == len(data), "v%d reads as 0xcc" % vd)
+        fx.ok("/c0/v%d" % vd, "stop", "export")
+
+
 def slow_erase(fx, *words):
     """Start an erase paced to 1 % of the time, so it is under way for long."""
     fx.serve()
@@ -208,6 +225,7 @@ CASES = [
     erase_case("raid10_thorough", ["r10", "drives=252:0-3", "pdperarray=2"],
                ["thorough", "patternA=11110000"], 0xf0),
     erase_case("raid1_simple", ["r1", "drives=252:0-1"], ["simple", "patternA=00000001"], 1),
+    case_two_vds,
     case_stop,
     case_vd_deleted,
     case_resume_after_kill,
@@ -217,7 +235,7 @@ CASES = [
 
 
 def main():
-    vd_cases = {c.__name__ for c in CASES[:4]}
+    vd_cases = {c.__name__ for c in CASES[:5]}
     run_cases([c for c in CASES if c.__name__ in vd_cases], sys.argv[1:],
               lambda: Fixture(drives=4, size="16MB", vd=()))
     run_cases([c for c in CASES if c.__name__ not in vd_cases], sys.argv[1:],

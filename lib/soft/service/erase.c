@@ -44,20 +44,39 @@ struct vd_erase {
 	uint64_t saved;
 };
 
-static struct vd_erase erases[RCL_MAX_VDS];
+/* Allocated one by one: a running pass's callbacks hold its entry, which must not move. */
+static struct vd_erase *erases[RCL_MAX_VDS];
 static size_t erase_count;
 
 static struct vd_erase *find_erase(unsigned vd)
 {
 	for (size_t i = 0; i < erase_count; i++)
-		if (erases[i].vd == vd)
-			return &erases[i];
+		if (erases[i]->vd == vd)
+			return erases[i];
 	return NULL;
 }
 
+/* A new entry for VD @vd, erased as @how (NULL: out of memory). */
+static struct vd_erase *new_erase(unsigned vd, const struct rcl_erase *how, const uint8_t *uuid)
+{
+	struct vd_erase *e = erase_count < RCL_MAX_VDS ? rcl_calloc(1, sizeof(*e)) : NULL;
+
+	if (!e)
+		return NULL;
+	e->vd = vd;
+	e->how = *how;
+	memcpy(e->uuid, uuid, sizeof(e->uuid));
+	erases[erase_count++] = e;
+	return e;
+}
+
+/* Forget @e, whose pass has ended (or never started). */
 static void drop_erase(struct vd_erase *e)
 {
-	*e = erases[--erase_count];
+	for (size_t i = 0; i < erase_count; i++)
+		if (erases[i] == e)
+			erases[i] = erases[--erase_count];
+	rcl_free(e);
 }
 
 /* How much of @e is done, in percent of all its passes. */
@@ -75,7 +94,7 @@ static void record_save(unsigned id)
 	json_object *root = json_object_new_object(), *list = json_object_new_array();
 
 	for (size_t i = 0; i < erase_count; i++) {
-		struct vd_erase *e = &erases[i];
+		struct vd_erase *e = erases[i];
 		json_object *one = json_object_new_object();
 
 		e->saved = atomic_load(&e->flushed);
@@ -188,7 +207,7 @@ void erases_tick(unsigned id)
 		service_log("cannot follow the erases: %s", err.msg);
 	} else {
 		for (size_t i = erase_count; i-- > 0;) {
-			struct vd_erase *e = &erases[i];
+			struct vd_erase *e = erases[i];
 			int ended = atomic_load(&e->ended);
 
 			if (ended && e->task) {
@@ -221,15 +240,16 @@ bool erase_running(unsigned vd)
 void erases_stop_all(unsigned id)
 {
 	for (size_t i = 0; i < erase_count; i++)
-		if (erases[i].task)
-			rcl_soft_task_stop(erases[i].task);
+		if (erases[i]->task)
+			rcl_soft_task_stop(erases[i]->task);
 	for (size_t i = 0; i < erase_count; i++)
-		if (erases[i].task)
-			end_pass(&erases[i]);
+		if (erases[i]->task)
+			end_pass(erases[i]);
 	/* Where each stood stays in the record: the next process goes on from there. */
 	if (erase_count)
 		record_save(id);
-	erase_count = 0;
+	while (erase_count)
+		drop_erase(erases[0]);
 }
 
 /* ------------------------------------------------------------------------
@@ -262,12 +282,15 @@ static void resume_one(unsigned id, const struct rcl_soft_state *state, json_obj
 		service_log("v%u was deleted since its erase stopped: not erased", (unsigned)vd);
 		return;
 	}
-	e = &erases[erase_count++];
-	*e = (struct vd_erase){.vd = (unsigned)vd,
-	                       .how = {(enum rcl_erase_mode)mode, (uint8_t)a, (uint8_t)b},
-	                       .pass = (unsigned)pass,
-	                       .saved = position};
-	memcpy(e->uuid, v->uuid, sizeof(e->uuid));
+	e = new_erase((unsigned)vd,
+	              &(struct rcl_erase){(enum rcl_erase_mode)mode, (uint8_t)a, (uint8_t)b},
+	              v->uuid);
+	if (!e) {
+		service_log("cannot resume the erase of v%u: out of memory", (unsigned)vd);
+		return;
+	}
+	e->pass = (unsigned)pass;
+	e->saved = position;
 	if (e->pass >= rcl_erase_passes(e->how.mode) || start_pass(id, state, e, position, &err)) {
 		service_log("cannot resume the erase of v%u: %s", e->vd, err.msg);
 		drop_erase(e);
@@ -283,7 +306,7 @@ static void forget_deleted(unsigned id, const struct rcl_soft_state *state)
 	bool changed = false;
 
 	for (size_t i = erase_count; i-- > 0;) {
-		struct vd_erase *e = &erases[i];
+		struct vd_erase *e = erases[i];
 		const struct rcl_soft_vd *v = rcl_soft_config_vd(&state->cfg, e->vd);
 
 		if (v && !memcmp(v->uuid, e->uuid, sizeof(e->uuid)))
@@ -314,10 +337,10 @@ void erases_poll(unsigned id, struct rcl_ctrl *ctrl)
 		unsigned rate;
 		bool host_first;
 
-		if (!erases[i].task)
+		if (!erases[i]->task)
 			continue;
 		settings_pace(id, RCL_SETTING_BGI_RATE, &rate, &host_first);
-		rcl_soft_task_set_rate(erases[i].task, rate, host_first);
+		rcl_soft_task_set_rate(erases[i]->task, rate, host_first);
 	}
 	if (resumed || !state)
 		return;
@@ -364,9 +387,9 @@ static enum rcl_status start_erase(struct rcl_ctrl *ctrl, const struct rcl_task_
 	if (!rcl_erase_passes(req->erase.mode))
 		return rcl_unsupported(err, "soft", "a cryptographic erase",
 		                       "its drives are image files or plain block devices");
-	e = &erases[erase_count++];
-	*e = (struct vd_erase){.vd = req->vd, .how = req->erase};
-	memcpy(e->uuid, v->uuid, sizeof(e->uuid));
+	e = new_erase(req->vd, &req->erase, v->uuid);
+	if (!e)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
 	if (start_pass(id, state, e, 0, err)) {
 		drop_erase(e);
 		return err->status;
