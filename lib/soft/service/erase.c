@@ -180,7 +180,9 @@ static void pass_ended(unsigned id, const struct rcl_soft_state *state, struct v
                        enum rcl_soft_task_state ended)
 {
 	struct rcl_error err = {0};
+	struct rcl_soft_task_progress p;
 
+	rcl_soft_task_progress(e->task, &p);
 	end_pass(e);
 	if (ended == RCL_SOFT_TASK_DONE && ++e->pass < rcl_erase_passes(e->how.mode) &&
 	    !start_pass(id, state, e, 0, &err))
@@ -189,7 +191,7 @@ static void pass_ended(unsigned id, const struct rcl_soft_state *state, struct v
 		service_log("erase of v%u complete", e->vd);
 	else
 		service_log("erase of v%u failed in pass %u: %s", e->vd, e->pass + 1,
-		            err.msg[0] ? err.msg : "see the errors above");
+		            err.msg[0] ? err.msg : strerror(-p.error));
 	drop_erase(e);
 }
 
