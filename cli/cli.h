@@ -444,6 +444,12 @@ enum rcl_status cmd_vd_stop_bgi(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_vd_pause_bgi(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_vd_resume_bgi(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_vd_show_bgi(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_vd_show_autobgi(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_vd_set_autobgi(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_vd_start_erase(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_vd_check_erase(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_vd_stop_erase(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_vd_show_erase(struct cmd_ctx *c, struct rcl_error *err);
 /* The drives of a drives= or spares= list, resolved against the controller. */
 #define DRIVE_LIST_MAX (RCL_MAX_SPANS * RCL_MAX_DRIVES_PER_SPAN)
 struct drive_list {

@@ -4,9 +4,10 @@
  * exports (/cN/vX start|stop|show export, through rcl_ctrl_export_start()
  * and its siblings; the rows of "Export LIST") and the VD's tasks
  * (rcl_ctrl_task()): consistency checks, inits and BGIs
- * (start|stop|pause|resume|show cc|init|bgi) and migrations (start|show
- * migrate).
+ * (start|stop|pause|resume|show cc|init|bgi), erases (start|stop|show
+ * erase) and migrations (start|show migrate).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
@@ -311,7 +312,53 @@ static enum rcl_status start_refusal(struct cmd_ctx *c, enum rcl_task_kind kind,
 
 	if (!st && kind == RCL_TASK_CC)
 		st = check_refusal(c, vd, err);
-	return st ? st : check_force(c, kind, vd, err);
+	/* An erase's force is for an exported VD only (rcl_ctrl_task() asks). */
+	if (st || kind == RCL_TASK_VD_ERASE)
+		return st;
+	return check_force(c, kind, vd, err);
+}
+
+/* StorCLI's 8-bit pattern @text ("01010101") into *@out. */
+static enum rcl_status parse_pattern(const char *name, const char *text, uint8_t *out,
+                                     struct rcl_error *err)
+{
+	size_t n = strspn(text, "01");
+
+	*out = 0;
+	if (n != 8 || text[n])
+		return rcl_fail(err, RCL_INVALID_PARAM,
+		                "%s='%s' is not a pattern: give 8 binary digits, as in %s=01010101",
+		                name, text, name);
+	for (size_t i = 0; i < n; i++)
+		*out = (uint8_t)(*out << 1 | (text[i] == '1'));
+	return RCL_OK;
+}
+
+/* The erase "start erase" asks for: simple (the default), normal or thorough, and its patterns. */
+static enum rcl_status erase_how(struct cmd_ctx *c, struct rcl_erase *how, struct rcl_error *err)
+{
+	static const char *const modes[] = {[RCL_ERASE_SIMPLE] = "simple",
+	                                    [RCL_ERASE_NORMAL] = "normal",
+	                                    [RCL_ERASE_THOROUGH] = "thorough",
+	                                    [RCL_ERASE_CRYPTO] = "crypto"};
+	const char *a = cmd_value(c->args, "patterna"), *b = cmd_value(c->args, "patternb");
+	unsigned given = 0;
+	enum rcl_status st = RCL_OK;
+
+	*how = (struct rcl_erase){.pattern_b = 0xff};
+	for (unsigned m = 0; m < sizeof(modes) / sizeof(modes[0]); m++)
+		if (cmd_value(c->args, modes[m])) {
+			how->mode = (enum rcl_erase_mode)m;
+			given++;
+		}
+	if (given > 1)
+		return rcl_fail(err, RCL_INVALID_PARAM,
+		                "give one of simple, normal and thorough, not %u", given);
+	if (a)
+		st = parse_pattern("patternA", a, &how->pattern_a, err);
+	if (!st && b)
+		st = parse_pattern("patternB", b, &how->pattern_b, err);
+	return st;
 }
 
 /* start_refusal() of each VD the path selects. */
@@ -341,15 +388,48 @@ enum rcl_status cmd_vd_check_init(struct cmd_ctx *c, struct rcl_error *err)
 	return start_refusals(c, RCL_TASK_INIT, err);
 }
 
+/* The request for @kind and @action on the VDs the path selects, with the command's options. */
+static enum rcl_status vd_request(struct cmd_ctx *c, enum rcl_task_kind kind,
+                                  enum rcl_task_action action, struct rcl_task_request *req,
+                                  struct rcl_error *err)
+{
+	*req = (struct rcl_task_request){
+	    .kind = kind, .action = action, .repair = cmd_value(c->args, "repair") != NULL};
+	if (kind != RCL_TASK_VD_ERASE || action != RCL_TASK_ACTION_START)
+		return RCL_OK;
+	req->force = cmd_value(c->args, "force") != NULL;
+	return erase_how(c, &req->erase, err);
+}
+
+enum rcl_status cmd_vd_check_erase(struct cmd_ctx *c, struct rcl_error *err)
+{
+	struct rcl_task_request req;
+	unsigned ids[RCL_MAX_VDS];
+	size_t n = 0;
+	enum rcl_status st = vd_request(c, RCL_TASK_VD_ERASE, RCL_TASK_ACTION_START, &req, err);
+
+	if (!st)
+		st = start_refusals(c, RCL_TASK_VD_ERASE, err);
+	if (!st)
+		st = vds_to_act_on(c, ids, &n, err);
+	for (size_t i = 0; !st && i < n; i++) {
+		req.vd = ids[i];
+		st = rcl_ctrl_task_check(c->ctrl, &req, err);
+	}
+	return st;
+}
+
 static enum rcl_status check_each(struct cmd_ctx *c, enum rcl_task_kind kind,
                                   enum rcl_task_action action, const char *done,
                                   struct rcl_error *err)
 {
-	struct rcl_task_request req = {
-	    .kind = kind, .action = action, .repair = cmd_value(c->args, "repair") != NULL};
+	struct rcl_task_request req;
 	unsigned ids[RCL_MAX_VDS];
-	size_t n;
-	enum rcl_status st = vds_to_act_on(c, ids, &n, err);
+	size_t n = 0;
+	enum rcl_status st = vd_request(c, kind, action, &req, err);
+
+	if (!st)
+		st = vds_to_act_on(c, ids, &n, err);
 
 	for (size_t i = 0; !st && i < n; i++) {
 		const struct rcl_vd *vd = rcl_ctrl_vd_by_id(c->ctrl, ids[i]);
@@ -448,6 +528,61 @@ enum rcl_status cmd_vd_resume_bgi(struct cmd_ctx *c, struct rcl_error *err)
 enum rcl_status cmd_vd_show_bgi(struct cmd_ctx *c, struct rcl_error *err)
 {
 	return show_each(c, RCL_TASK_BGI, err);
+}
+
+/* "show autobgi": StorCLI's "VD Operation Status" rows, a VD and its AutoBGI. */
+enum rcl_status cmd_vd_show_autobgi(struct cmd_ctx *c, struct rcl_error *err)
+{
+	unsigned ids[RCL_MAX_VDS];
+	size_t n;
+	enum rcl_status st = vds_to_act_on(c, ids, &n, err);
+	struct rcl_node *table;
+
+	if (st)
+		return st;
+	table = rcl_node_add_array(c->res->data, "VD Operation Status");
+	for (size_t i = 0; i < n; i++) {
+		struct rcl_node *row = rcl_node_add_object(table, NULL);
+
+		rcl_node_add_int(row, "VD", ids[i]);
+		rcl_node_add_str(row, "AutoBGI",
+		                 rcl_ctrl_vd_by_id(c->ctrl, ids[i])->autobgi ? "On" : "Off");
+	}
+	rcl_result_describe(c->res, "None");
+	return RCL_OK;
+}
+
+enum rcl_status cmd_vd_set_autobgi(struct cmd_ctx *c, struct rcl_error *err)
+{
+	struct rcl_vd_props props = rcl_vd_props_keep();
+	unsigned ids[RCL_MAX_VDS];
+	size_t n;
+	enum rcl_status st = vds_to_act_on(c, ids, &n, err);
+
+	props.autobgi = !strcmp(cmd_value(c->args, "autobgi"), "on");
+
+	for (size_t i = 0; !st && i < n; i++)
+		st = rcl_ctrl_set_vd(c->ctrl, ids[i], &props, err);
+	if (!st)
+		rcl_result_describe(c->res, "Set VD Properties Succeeded.");
+	return st;
+}
+
+enum rcl_status cmd_vd_start_erase(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return check_each(c, RCL_TASK_VD_ERASE, RCL_TASK_ACTION_START,
+	                  "Start Erase Operation Success.", err);
+}
+
+enum rcl_status cmd_vd_stop_erase(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return check_each(c, RCL_TASK_VD_ERASE, RCL_TASK_ACTION_STOP,
+	                  "Stop Erase Operation Success.", err);
+}
+
+enum rcl_status cmd_vd_show_erase(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return show_each(c, RCL_TASK_VD_ERASE, err);
 }
 
 /* ------------------------------------------------------------------------

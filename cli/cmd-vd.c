@@ -412,16 +412,16 @@ enum rcl_status cmd_vd_delete(struct cmd_ctx *c, struct rcl_error *err)
 enum rcl_status cmd_vd_set(struct cmd_ctx *c, struct rcl_error *err)
 {
 	const struct cmd_args *a = c->args;
-	struct rcl_vd_props props = {
-	    .name = cmd_value(a, "name"),
-	    .write = policy(grammar_write_policies, cmd_value(a, "wrcache"), -1),
-	    .read = policy(grammar_read_policies, cmd_value(a, "rdcache"), -1),
-	    .access = policy(grammar_access_policies, cmd_value(a, "accesspolicy"), -1),
-	    .disk_cache = policy(grammar_disk_cache_policies, cmd_value(a, "pdcache"), -1),
-	    .io = policy(grammar_io_policies, cmd_value(a, "iopolicy"), -1),
-	};
+	struct rcl_vd_props props = rcl_vd_props_keep();
 	unsigned ids[RCL_MAX_VDS];
 	enum rcl_status st = check_named(c, false, err);
+
+	props.name = cmd_value(a, "name");
+	props.write = policy(grammar_write_policies, cmd_value(a, "wrcache"), -1);
+	props.read = policy(grammar_read_policies, cmd_value(a, "rdcache"), -1);
+	props.access = policy(grammar_access_policies, cmd_value(a, "accesspolicy"), -1);
+	props.disk_cache = policy(grammar_disk_cache_policies, cmd_value(a, "pdcache"), -1);
+	props.io = policy(grammar_io_policies, cmd_value(a, "iopolicy"), -1);
 	size_t n = selected_vds(c, ids);
 
 	if (!st && !props.name && props.write < 0 && props.read < 0 && props.access < 0 &&

@@ -111,6 +111,8 @@ static const char *operation_name(enum rcl_task_kind kind)
 		return "BGI";
 	case RCL_TASK_MIGRATE:
 		return "Migrate";
+	case RCL_TASK_VD_ERASE:
+		return "Erase";
 	default:
 		return "CC";
 	}
@@ -188,7 +190,7 @@ static void describe_patrol(struct rcl_buf *out, const struct rcl_ctrl *ctrl, in
 		add_operation(out, "Patrol Read", p.vd_percent, paused_if(&p));
 }
 
-/* The check, init or BGI of VD @vd, whichever runs. */
+/* The check, init, BGI or erase of VD @vd, whichever runs. */
 static void describe_check(struct rcl_buf *out, const struct rcl_ctrl *ctrl, unsigned vd)
 {
 	static const struct {
@@ -196,7 +198,8 @@ static void describe_check(struct rcl_buf *out, const struct rcl_ctrl *ctrl, uns
 		const char *title;
 	} checks[] = {{RCL_TASK_CC, "Consistency Check"},
 	              {RCL_TASK_INIT, "Initialization"},
-	              {RCL_TASK_BGI, "Background Initialization"}};
+	              {RCL_TASK_BGI, "Background Initialization"},
+	              {RCL_TASK_VD_ERASE, "Erase"}};
 
 	for (size_t i = 0; i < sizeof(checks) / sizeof(checks[0]); i++) {
 		struct rcl_task_request req = {.kind = checks[i].kind, .vd = vd};

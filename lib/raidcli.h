@@ -691,6 +691,8 @@ enum rcl_status rcl_io_policy_parse(const char *text, enum rcl_io_policy *policy
  * @uuid:	the md array UUID (text form), as mdadm --examine prints it
  *		(for RAID50/60: the UUID of the top-level RAID0).
  * @consistent:	parity or mirrors are known to agree.
+ * @autobgi:	a VD not consistent gets its background initialization by
+ *		itself (StorCLI's autobgi, on unless set off).
  */
 struct rcl_vd {
 	unsigned id;
@@ -708,6 +710,7 @@ struct rcl_vd {
 	enum rcl_disk_cache_policy disk_cache;
 	enum rcl_io_policy io;
 	bool consistent;
+	bool autobgi;
 	char uuid[40];
 	time_t created;
 };
@@ -1046,7 +1049,9 @@ enum rcl_status rcl_ctrl_drive_namespace(struct rcl_ctrl *ctrl, const struct rcl
 
 /**
  * struct rcl_vd_props - properties to change; a NULL or negative field is
- * left as it is.
+ * left as it is. Start from rcl_vd_props_keep(), which leaves every one,
+ * and set those to change: a field an initializer forgets would be 0, a
+ * real value.
  */
 struct rcl_vd_props {
 	const char *name;
@@ -1055,7 +1060,15 @@ struct rcl_vd_props {
 	int access;     /* enum rcl_access_policy, or -1 */
 	int disk_cache; /* enum rcl_disk_cache_policy, or -1 */
 	int io;         /* enum rcl_io_policy, or -1 */
+	int autobgi;    /* 1 on, 0 off, or -1 */
 };
+
+/* rcl_vd_props_keep() - properties that change nothing. */
+static inline struct rcl_vd_props rcl_vd_props_keep(void)
+{
+	return (struct rcl_vd_props){
+	    .write = -1, .read = -1, .access = -1, .disk_cache = -1, .io = -1, .autobgi = -1};
+}
 
 enum rcl_status rcl_ctrl_set_vd(struct rcl_ctrl *ctrl, unsigned vd,
                                 const struct rcl_vd_props *props, struct rcl_error *err);
@@ -1102,6 +1115,7 @@ enum rcl_task_kind {
 	RCL_TASK_ERASE,     /* drive erase or sanitize */
 	RCL_TASK_SELF_TEST, /* a drive's self-test */
 	RCL_TASK_FW_UPDATE,
+	RCL_TASK_VD_ERASE, /* overwriting a VD's data */
 	RCL_TASK_KIND_COUNT,
 };
 
@@ -1267,6 +1281,31 @@ enum rcl_status rcl_ctrl_create(struct rcl_ctx *ctx, const char *kind, const str
  * lists; every other one is refused with rcl_unsupported().
  */
 
+/*
+ * How an erase overwrites, as StorCLI names it: SIMPLE one pass of
+ * pattern A; NORMAL three passes, patterns A, B and A; THOROUGH the
+ * normal passes three times (nine); CRYPTO a drive's own cryptographic
+ * erase. The data reads as pattern A after every overwrite.
+ */
+enum rcl_erase_mode {
+	RCL_ERASE_SIMPLE,
+	RCL_ERASE_NORMAL,
+	RCL_ERASE_THOROUGH,
+	RCL_ERASE_CRYPTO,
+};
+
+/* struct rcl_erase - an erase: its mode, and the byte each pattern repeats. */
+struct rcl_erase {
+	enum rcl_erase_mode mode;
+	uint8_t pattern_a, pattern_b;
+};
+
+/* rcl_erase_passes() - how many passes @mode writes (0: CRYPTO writes none). */
+unsigned rcl_erase_passes(enum rcl_erase_mode mode);
+
+/* rcl_erase_pattern() - the byte pass @pass (from 0) of @e writes. */
+uint8_t rcl_erase_pattern(const struct rcl_erase *e, unsigned pass);
+
 /* What rcl_ctrl_task() does to a task. */
 enum rcl_task_action {
 	RCL_TASK_ACTION_START,
@@ -1293,7 +1332,7 @@ enum rcl_sanitize {
 /**
  * struct rcl_task_request - one task, and what to do to it.
  * @kind:	the task. Its target: @drive for RCL_TASK_REBUILD, ERASE and
- *		SELF_TEST; @vd for CC, INIT, BGI and MIGRATE; the controller
+ *		SELF_TEST; @vd for CC, INIT, BGI, MIGRATE and VD_ERASE; the controller
  *		itself for PATROL_READ and FW_UPDATE.
  * @action:	what rcl_ctrl_task() does (rcl_ctrl_task_check() and
  *		rcl_ctrl_task_progress() ignore it).
@@ -1310,6 +1349,8 @@ enum rcl_sanitize {
  *		migrate to and the drives it adds (none: @drive_count 0).
  * @want_dirty:	BGI, rcl_ctrl_task_progress(): tell the progress's @dirty
  *		too, which may read the VD's metadata on its drives.
+ * @erase:	VD_ERASE, START: how it overwrites the VD (@force: even while
+ *		it is exported).
  */
 struct rcl_task_request {
 	enum rcl_task_kind kind;
@@ -1324,6 +1365,7 @@ struct rcl_task_request {
 	const struct rcl_drive_ref *drives;
 	size_t drive_count;
 	bool want_dirty;
+	struct rcl_erase erase;
 };
 
 /* Where a task stands. */

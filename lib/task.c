@@ -15,7 +15,21 @@ static bool on_drive(enum rcl_task_kind kind)
 static bool on_vd(enum rcl_task_kind kind)
 {
 	return kind == RCL_TASK_CC || kind == RCL_TASK_INIT || kind == RCL_TASK_BGI ||
-	       kind == RCL_TASK_MIGRATE;
+	       kind == RCL_TASK_MIGRATE || kind == RCL_TASK_VD_ERASE;
+}
+
+unsigned rcl_erase_passes(enum rcl_erase_mode mode)
+{
+	return mode == RCL_ERASE_SIMPLE     ? 1
+	       : mode == RCL_ERASE_NORMAL   ? 3
+	       : mode == RCL_ERASE_THOROUGH ? 9
+	                                    : 0;
+}
+
+uint8_t rcl_erase_pattern(const struct rcl_erase *e, unsigned pass)
+{
+	/* A, B, A: a normal pass's three, which a thorough one repeats. */
+	return pass % 3 == 1 ? e->pattern_b : e->pattern_a;
 }
 
 /*
@@ -40,12 +54,43 @@ static enum rcl_status check_request(const struct rcl_ctrl *ctrl,
 	return RCL_OK;
 }
 
+/*
+ * StorCLI's refusal of a VD erase while the VD is exported, but with force:
+ * the clients would read the patterns over their data.
+ */
+static enum rcl_status check_erase_export(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
+                                          struct rcl_error *err)
+{
+	struct rcl_export_info *list = NULL;
+	size_t n = 0;
+	enum rcl_status st;
+
+	if (req->kind != RCL_TASK_VD_ERASE || req->action != RCL_TASK_ACTION_START || req->force ||
+	    !ctrl->caps.exports)
+		return RCL_OK;
+	st = rcl_ctrl_exports(ctrl, &req->vd, 1, &list, &n, err);
+	if (!st && n)
+		st = rcl_fail(err, RCL_NEED_FORCE,
+		              "/c%u/v%u is exported as '%s': an erase overwrites the data its "
+		              "clients read; stop the export first (raidcli /c%u/v%u stop export), "
+		              "or repeat with 'force'",
+		              ctrl->entry.id, req->vd, list[0].name, ctrl->entry.id, req->vd);
+	rcl_free(list);
+	return st;
+}
+
 enum rcl_status rcl_ctrl_task_check(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
                                     struct rcl_error *err)
 {
 	const struct rcl_backend_ops *ops = ctrl->entry.ops;
 	enum rcl_status st = check_request(ctrl, req, ops->task_check != NULL, err);
 
+	if (!st && req->kind == RCL_TASK_VD_ERASE) {
+		struct rcl_task_request start = *req;
+
+		start.action = RCL_TASK_ACTION_START;
+		st = check_erase_export(ctrl, &start, err);
+	}
 	return st ? st : ops->task_check(ctrl, req, err);
 }
 
@@ -55,6 +100,8 @@ enum rcl_status rcl_ctrl_task(struct rcl_ctrl *ctrl, const struct rcl_task_reque
 	const struct rcl_backend_ops *ops = ctrl->entry.ops;
 	enum rcl_status st = check_request(ctrl, req, ops->task != NULL, err);
 
+	if (!st)
+		st = check_erase_export(ctrl, req, err);
 	return st ? st : ops->task(ctrl, req, err);
 }
 

@@ -601,6 +601,8 @@ static void describe_props(struct rcl_buf *sb, const struct rcl_vd_props *props)
 		rcl_buf_addf(sb, ", pdcache=%s", rcl_disk_cache_policy_name(props->disk_cache));
 	if (props->io >= 0)
 		rcl_buf_addf(sb, ", iopolicy=%s", rcl_io_policy_name(props->io));
+	if (props->autobgi >= 0)
+		rcl_buf_addf(sb, ", autobgi=%s", props->autobgi ? "on" : "off");
 }
 
 enum rcl_status rcl_ctrl_set_vd(struct rcl_ctrl *ctrl, unsigned vd,
@@ -621,6 +623,9 @@ enum rcl_status rcl_ctrl_set_vd(struct rcl_ctrl *ctrl, unsigned vd,
 		              props->disk_cache);
 	if (!st && props->io > RCL_IO_CACHED)
 		st = rcl_fail(err, RCL_INVALID_PARAM, "unknown I/O policy %d", props->io);
+	if (!st && props->autobgi > 1)
+		st = rcl_fail(err, RCL_INVALID_PARAM, "autobgi is 1 (on) or 0 (off), not %d",
+		              props->autobgi);
 	if (!st)
 		st = RCL_OP(ctrl, set_vd, "changing a virtual drive's properties", err, vd, props);
 	if (!st) {

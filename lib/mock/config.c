@@ -227,6 +227,8 @@ enum rcl_status rcl_mock_set_vd(struct rcl_ctrl *ctrl, unsigned vd,
 		set_str(v, "pdcache", rcl_disk_cache_policy_name(props->disk_cache));
 	if (props->io >= 0)
 		set_str(v, "io", rcl_io_policy_name(props->io));
+	if (props->autobgi >= 0)
+		json_object_object_add(v, "autobgi", json_object_new_boolean(props->autobgi));
 	return rcl_mock_commit(ctrl, next, err);
 }
 

@@ -27,7 +27,7 @@
  *                device_speed, link_speed}, attrs {name: "value"}}];
  *   "dgs"        [{id, level, spans, drives_per_span}];
  *   "vds"        [{id, dg, bytes; name, strip_kib, write, read, access,
- *                consistent, created}];
+ *                consistent, autobgi, created}];
  *   "settings"   the task settings (struct rcl_ctrl_settings), each
  *                optional: rebuildrate, ccrate, bgirate, prrate, reconrate
  *                (0-100), rebuildpriority ("rebuild", "host"), patrolread
@@ -199,6 +199,7 @@ const char *const rcl_mock_task_names[RCL_TASK_KIND_COUNT] = {
     [RCL_TASK_ERASE] = "erase",
     [RCL_TASK_SELF_TEST] = "selftest",
     [RCL_TASK_FW_UPDATE] = "fwupdate",
+    [RCL_TASK_VD_ERASE] = "vderase",
 };
 static const char *const setting_names[] = {
     [RCL_SETTING_REBUILD_RATE] = "rebuildrate",
@@ -573,6 +574,7 @@ static void read_vd(struct reader *r, json_object *o, const char *w, struct rcl_
 	    get_name(r, o, w, "pdcache", disk_cache_names, COUNT(disk_cache_names), 0, false);
 	v->io = get_name(r, o, w, "io", io_names, COUNT(io_names), 0, false);
 	v->consistent = get_bool(r, o, w, "consistent", true);
+	v->autobgi = get_bool(r, o, w, "autobgi", true);
 	v->created = (time_t)get_int(r, o, w, "created", 0, INT32_MAX, ctrl->info.created, false);
 	g = r->st ? NULL : dg_of(ctrl, v->dg);
 	if (!r->st && !g) {

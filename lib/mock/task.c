@@ -28,7 +28,7 @@ static bool on_drive(enum rcl_task_kind kind)
 static bool on_vd(enum rcl_task_kind kind)
 {
 	return kind == RCL_TASK_CC || kind == RCL_TASK_INIT || kind == RCL_TASK_BGI ||
-	       kind == RCL_TASK_MIGRATE;
+	       kind == RCL_TASK_MIGRATE || kind == RCL_TASK_VD_ERASE;
 }
 
 static int64_t get_int(json_object *obj, const char *key, int64_t dflt)

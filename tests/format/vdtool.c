@@ -155,6 +155,16 @@ static enum rcl_status state(struct rcl_ctrl *ctrl, int argc, char **argv, struc
 	                                argc > 2 && !strcmp(argv[2], "force"), err);
 }
 
+/* Rename VD @vd: the one property vdtool sets. */
+static enum rcl_status set_name(struct rcl_ctrl *ctrl, unsigned vd, const char *name,
+                                struct rcl_error *err)
+{
+	struct rcl_vd_props props = rcl_vd_props_keep();
+
+	props.name = name;
+	return rcl_ctrl_set_vd(ctrl, vd, &props, err);
+}
+
 static enum rcl_status run(struct rcl_ctx *ctx, int argc, char **argv, struct rcl_error *err)
 {
 	const char *cmd = argv[0];
@@ -184,8 +194,7 @@ static enum rcl_status run(struct rcl_ctx *ctx, int argc, char **argv, struct rc
 	else if (!strcmp(cmd, "state") && (argc == 3 || argc == 4))
 		st = state(ctrl, argc - 1, argv + 1, err);
 	else if (!strcmp(cmd, "set") && argc == 3)
-		st = rcl_ctrl_set_vd(ctrl, (unsigned)atoi(argv[1]),
-		                     &(struct rcl_vd_props){argv[2], -1, -1, -1, -1, -1}, err);
+		st = set_name(ctrl, (unsigned)atoi(argv[1]), argv[2], err);
 	else if (strcmp(cmd, "show"))
 		st = rcl_fail(err, RCL_INVALID_COMMAND, "unknown command '%s'", cmd);
 	if (!st)

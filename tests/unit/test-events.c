@@ -257,17 +257,14 @@ START_TEST(test_wrappers_record_vd_changes)
 {
 	struct rcl_drive_ref drives[] = {{252, 0}, {252, 1}, {252, 2}};
 	struct rcl_vd_params p = {.level = RCL_RAID5, .drives = drives, .drive_count = 3};
-	struct rcl_vd_props props = {.name = "db",
-	                             .write = RCL_WRITE_BACK,
-	                             .read = -1,
-	                             .access = -1,
-	                             .disk_cache = -1,
-	                             .io = -1};
+	struct rcl_vd_props props = rcl_vd_props_keep();
 	struct rcl_ctrl *ctrl = ctrl_open();
 	struct rcl_error err = {0};
 	struct rcl_event_list list;
 	unsigned vd;
 
+	props.name = "db";
+	props.write = RCL_WRITE_BACK;
 	ck_assert_msg(rcl_ctrl_create_vd(ctrl, &p, &vd, &err) == RCL_OK, "%s", err.msg);
 	ck_assert_msg(rcl_ctrl_set_vd(ctrl, vd, &props, &err) == RCL_OK, "%s", err.msg);
 	ck_assert_msg(rcl_ctrl_delete_vd(ctrl, vd, true, &err) == RCL_OK, "%s", err.msg);

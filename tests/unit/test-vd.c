@@ -325,10 +325,10 @@ START_TEST(test_delete_and_set_name_the_missing_vd)
 	struct rcl_ctx *ctx;
 	char *dir;
 	struct rcl_ctrl *ctrl = open_ctrl(&dir, &ctx, 0);
-	struct rcl_vd_props props = {
-	    .name = "x", .write = -1, .read = -1, .access = -1, .disk_cache = -1, .io = -1};
+	struct rcl_vd_props props = rcl_vd_props_keep();
 	struct rcl_error err = {0};
 
+	props.name = "x";
 	ck_assert_uint_eq(rcl_ctrl_vd_count(ctrl), 0);
 	ck_assert_ptr_null(rcl_ctrl_vd(ctrl, 0));
 	ck_assert_uint_eq(rcl_ctrl_dg_count(ctrl), 0);

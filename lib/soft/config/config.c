@@ -148,6 +148,18 @@ static bool get_md(json_object *obj, struct rcl_soft_vd *vd)
 	return true;
 }
 
+/* "autobgi": optional, a boolean (absent: on). */
+static bool get_autobgi(json_object *obj, struct rcl_soft_vd *vd)
+{
+	bool on = true;
+
+	if (json_object_object_get_ex(obj, "autobgi", NULL) &&
+	    !rcl_json_get_bool(obj, "autobgi", &on))
+		return false;
+	vd->no_autobgi = !on;
+	return true;
+}
+
 static enum rcl_status parse_vd(const struct parse *p, json_object *obj,
                                 const struct rcl_soft_dg *dg, struct rcl_soft_vd *vd)
 {
@@ -164,7 +176,7 @@ static enum rcl_status parse_vd(const struct parse *p, json_object *obj,
 	    !rcl_json_get_uint(obj, "strip_kib", RCL_SOFT_MAX_STRIP_KIB, &strip) ||
 	    !rcl_json_get_bool(obj, "consistent", &vd->consistent) ||
 	    !rcl_json_get_uint(obj, "created", INT64_MAX, &created) || !get_policies(obj, vd) ||
-	    !get_span_uuids(obj, dg, vd) || !get_md(obj, vd))
+	    !get_span_uuids(obj, dg, vd) || !get_md(obj, vd) || !get_autobgi(obj, vd))
 		return bad(p, "has a virtual drive with a missing or invalid field");
 	vd->id = (unsigned)id;
 	vd->dg = dg->id;
@@ -585,6 +597,8 @@ static json_object *format_vd(const struct rcl_soft_dg *dg, const struct rcl_sof
 	if (vd->io != RCL_IO_DIRECT)
 		add_str(obj, "io", rcl_io_policy_name(vd->io));
 	add_obj(obj, "consistent", json_object_new_boolean(vd->consistent));
+	if (vd->no_autobgi)
+		add_obj(obj, "autobgi", json_object_new_boolean(false));
 	add_int(obj, "created", (int64_t)vd->created);
 	if (vd->md_kept) {
 		json_object *md = json_object_new_object();

@@ -33,6 +33,8 @@
  *
  * A VD may also have "pdcache": "On" or "Off" (the members' write
  * caches; absent: "Default") and "io": "Cached" (absent: "Direct").
+ * A VD whose background initialization does not start by itself (StorCLI's
+ * "set autobgi=off") has "autobgi": false; absent, it is on.
  *
  * A VD adopted from an md array that mdadm made (foreign.c) has "md":
  * {"data_offset": 2048, "data_size": …, "size": …, "bitmap_offset": 8,
@@ -156,6 +158,7 @@ struct rcl_soft_dg {
  * @bytes:	the capacity md presents.
  * @md_kept:	the VD keeps md's member layout @md (an adopted md array's)
  *		rather than the computed one (see rcl_soft_vd_geometry()).
+ * @no_autobgi:	"autobgi": false (so a VD made zeroed has it on).
  */
 struct rcl_soft_vd {
 	unsigned id;
@@ -174,6 +177,7 @@ struct rcl_soft_vd {
 	enum rcl_disk_cache_policy disk_cache;
 	enum rcl_io_policy io;
 	bool consistent;
+	bool no_autobgi;
 	time_t created;
 	bool md_kept;
 	struct rcl_md_geometry md;

@@ -116,6 +116,7 @@ static void fill_vd(const struct rcl_soft_vd *vd, const struct rcl_dg *dg, struc
 	out->disk_cache = vd->disk_cache;
 	out->io = vd->io;
 	out->consistent = vd->consistent;
+	out->autobgi = !vd->no_autobgi;
 	out->created = vd->created;
 	/* mdadm's form: 32 hex digits in groups of 8 joined by ':'. */
 	memcpy(g.b, vd->uuid, 16);

@@ -536,6 +536,8 @@ enum rcl_status rcl_soft_set_vd(struct rcl_ctrl *ctrl, unsigned id,
 		vd->disk_cache = (enum rcl_disk_cache_policy)props->disk_cache;
 	if (props->io >= 0)
 		vd->io = (enum rcl_io_policy)props->io;
+	if (props->autobgi >= 0)
+		vd->no_autobgi = !props->autobgi;
 	/* The md superblocks name the array by controller and VD id: nothing else changes. */
 	st = rcl_soft_change_write_records(&c, err);
 	return rcl_soft_change_finish(&c, st, err);

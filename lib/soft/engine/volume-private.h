@@ -249,6 +249,13 @@ static inline enum rcl_soft_op_kind vol_write_kind(unsigned flags)
 int rcl_soft_vol_zero(struct rcl_soft_volume *vol, size_t len, uint64_t off);
 
 /*
+ * rcl_soft_vol_fill() - rcl_soft_vol_zero() of @block's bytes instead of
+ * zeros: every window of the range is written from @block, which holds
+ * @vol->window bytes (an erase's pattern, repeated).
+ */
+int rcl_soft_vol_fill(struct rcl_soft_volume *vol, const void *block, size_t len, uint64_t off);
+
+/*
  * rcl_soft_vol_usable() - whether member @member may be read and written
  * up to drive byte @end: open, not failed, and online or rebuilt past @end.
  */

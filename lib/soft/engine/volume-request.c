@@ -290,7 +290,12 @@ int rcl_soft_volume_zero(struct rcl_soft_volume *vol, size_t len, uint64_t off, 
 
 int rcl_soft_vol_zero(struct rcl_soft_volume *vol, size_t len, uint64_t off)
 {
-	return serve(vol, true, (uint8_t *)vol->zeros, false, len, off, 0, NULL, false);
+	return rcl_soft_vol_fill(vol, vol->zeros, len, off);
+}
+
+int rcl_soft_vol_fill(struct rcl_soft_volume *vol, const void *block, size_t len, uint64_t off)
+{
+	return serve(vol, true, (uint8_t *)block, false, len, off, 0, NULL, false);
 }
 
 int rcl_soft_volume_trim(struct rcl_soft_volume *vol, size_t len, uint64_t off)

@@ -5,6 +5,7 @@
  * controller process (tasks.c, migrate.c, patrol.c), and each answers
  * where its task stands as a struct rcl_task_progress for the CLI to show.
  */
+#include "erase.h"
 #include "internal.h"
 #include "migrate.h"
 #include "patrol.h"
@@ -61,6 +62,8 @@ enum rcl_status rcl_soft_task_op(struct rcl_ctrl *ctrl, const struct rcl_task_re
 		return migrate_control(ctrl, req, err);
 	case RCL_TASK_PATROL_READ:
 		return patrol_control(ctrl, req->action, err);
+	case RCL_TASK_VD_ERASE:
+		return erase_control(ctrl, req, err);
 	default:
 		return rcl_unsupported(err, "soft", rcl_task_kind_name(req->kind), NULL);
 	}
@@ -94,6 +97,9 @@ enum rcl_status rcl_soft_task_progress_op(const struct rcl_ctrl *ctrl,
 		break;
 	case RCL_TASK_PATROL_READ:
 		patrol_progress(ctrl, out);
+		break;
+	case RCL_TASK_VD_ERASE:
+		erase_progress(ctrl, req->vd, out);
 		break;
 	default:
 		break;

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "erase.h"
 #include "export.h"
 #include "migrate.h"
 #include "cc-schedule.h"
@@ -405,7 +406,7 @@ static void start_bgis(struct rcl_ctrl *ctrl, bool at_start)
 		struct rcl_error err = {0};
 		bool dirty;
 
-		if (find_check(vd->id))
+		if (find_check(vd->id) || erase_running(vd->id))
 			continue;
 		if (!vd_whole(cfg, vd)) {
 			if (at_start && vd->consistent && needs_resync(state, vd->id))
@@ -415,7 +416,8 @@ static void start_bgis(struct rcl_ctrl *ctrl, bool at_start)
 		dirty = vd->consistent && ((at_start && needs_resync(state, vd->id)) ||
 		                           (resync_due & (1ull << vd->id)));
 		resync_due &= ~(1ull << vd->id);
-		if (!dirty && vd->consistent)
+		/* autobgi=off: it waits for "start init"; a crash's resync still runs. */
+		if (!dirty && (vd->consistent || vd->no_autobgi))
 			continue;
 		if (dirty)
 			service_log("v%u was not shut down cleanly: resyncing it", vd->id);
@@ -467,6 +469,7 @@ void tasks_poll(unsigned id)
 					atomic_store(&r->ended, RCL_SOFT_TASK_DONE + 1);
 			}
 		}
+		erases_poll(id, ctrl);
 		start_bgis(ctrl, !started);
 		migrations_poll(id, ctrl);
 		started = true;
@@ -482,7 +485,8 @@ bool tasks_busy(void)
 	for (size_t i = 0; i < rebuild_count; i++)
 		if (rebuilds[i]->task || atomic_load(&rebuilds[i]->ended))
 			return true;
-	return checks_running() || patrol_busy() || cc_schedule_busy() || migrations_busy();
+	return checks_running() || patrol_busy() || cc_schedule_busy() || migrations_busy() ||
+	       erases_busy();
 }
 
 /* Record @r's flushed position (online past the group's end); @ctrl is locked exclusively. */
@@ -549,6 +553,7 @@ void tasks_tick(unsigned id)
 	cc_schedule_tick(id);
 	tasks_events_flush(id);
 	migrations_tick(id);
+	erases_tick(id);
 	if (!rebuild_count)
 		return;
 	if (service_open_ctrl(id, RCL_LOCK_EXCLUSIVE, &lib, &ctrl, &err) || !soft(ctrl)) {
@@ -576,6 +581,7 @@ void tasks_stop_all(unsigned id)
 	patrol_stop_all(id);
 	stop_checks();
 	migrations_stop_all();
+	erases_stop_all(id);
 	for (size_t i = 0; i < rebuild_count; i++)
 		if (rebuilds[i]->task)
 			rcl_soft_task_stop(rebuilds[i]->task);
@@ -1045,6 +1051,9 @@ static enum rcl_status start_check(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_
 	if (migration_running(vd))
 		return rcl_fail(err, RCL_NOT_ALLOWED, "/c%u/v%u is migrating", rcl_ctrl_id(ctrl),
 		                vd);
+	if (erase_running(vd))
+		return rcl_fail(err, RCL_NOT_ALLOWED, "/c%u/v%u is being erased", rcl_ctrl_id(ctrl),
+		                vd);
 	if (k && k->task)
 		return rcl_fail(err, RCL_NOT_ALLOWED, "a %s of /c%u/v%u is %s already",
 		                task_noun(k->kind), rcl_ctrl_id(ctrl), vd,
@@ -1289,7 +1298,7 @@ bool tasks_running_on(struct rcl_ctrl *ctrl, unsigned vd)
 
 	if (k)
 		reap_check(k);
-	if ((k && k->task) || migration_running(vd))
+	if ((k && k->task) || migration_running(vd) || erase_running(vd))
 		return true;
 	for (size_t i = 0; v && i < rebuild_count; i++)
 		if (rebuilds[i]->dg == v->dg && rebuilds[i]->task)

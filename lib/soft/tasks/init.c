@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * init.c - full initialization of a range of positions (see sweep.h): the
- * VD bytes those rows hold are zeroed through the volume's own zeroing,
+ * init.c - full initialization and erase of a range of positions (see
+ * sweep.h): the VD bytes those rows hold are zeroed (or filled with an
+ * erase's pattern) through the volume's own zeroing,
  * which writes whole stripes with their parity without reading and takes
  * the same locks as any write. Going through VD bytes rather than member
  * rows keeps what is not VD data: the top raid0's md superblock inside
@@ -9,6 +10,9 @@
  * from their data instead (a repair), as the VD's creation left that to
  * its first initialization.
  */
+#include <errno.h>
+#include <string.h>
+
 #include "sweep-private.h"
 
 /* Nested: the positions up to the end of the stripes holding the top raid0's metadata. */
@@ -20,7 +24,8 @@ static uint64_t metadata_end(const struct rcl_soft_volume *vol)
 	return vol->geo.nested ? (vol->geo.top_start + stripe - 1) / stripe * a->chunk : 0;
 }
 
-int rcl_soft_init_range(struct rcl_soft_volume *vol, uint64_t from, uint64_t to)
+/* The VD bytes of [@from, @to) written from @block (@vol->window bytes). */
+static int fill_range(struct rcl_soft_volume *vol, uint64_t from, uint64_t to, const void *block)
 {
 	int rc = rcl_soft_sweep_valid(vol, from, to);
 	uint64_t at = rcl_soft_sweep_vd_at(vol, from), end = rcl_soft_sweep_vd_at(vol, to);
@@ -31,5 +36,26 @@ int rcl_soft_init_range(struct rcl_soft_volume *vol, uint64_t from, uint64_t to)
 		rc = rcl_soft_check_range(vol, from, to < meta ? to : meta, true, &ignored);
 	if (rc || at == end)
 		return rc;
-	return rcl_soft_vol_zero(vol, end - at, at);
+	return rcl_soft_vol_fill(vol, block, end - at, at);
+}
+
+int rcl_soft_init_range(struct rcl_soft_volume *vol, uint64_t from, uint64_t to)
+{
+	return fill_range(vol, from, to, vol->zeros);
+}
+
+int rcl_soft_erase_range(struct rcl_soft_volume *vol, uint64_t from, uint64_t to, uint8_t pattern)
+{
+	uint8_t *block;
+	int rc;
+
+	if (!pattern)
+		return rcl_soft_init_range(vol, from, to);
+	block = rcl_malloc(vol->window);
+	if (!block)
+		return -ENOMEM;
+	memset(block, pattern, vol->window);
+	rc = fill_range(vol, from, to, block);
+	rcl_free(block);
+	return rc;
 }

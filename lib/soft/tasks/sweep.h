@@ -2,7 +2,7 @@
 /*
  * sweep.h - the background operations on an open volume (volume.h), each
  * over a range of its members: rebuild (rebuild.c), consistency check,
- * repair and background init (check.c), full init (init.c) and patrol
+ * repair and background init (check.c), full init and erase (init.c) and patrol
  * read (patrol.c). task.h runs them over a whole VD in a thread.
  *
  * Positions: a range is given in bytes of each member's data area, from
@@ -124,6 +124,13 @@ bool rcl_soft_sweep_dirty(struct rcl_soft_volume *vol, uint64_t from, uint64_t *
  * metadata inside a RAID50/60 span array is kept).
  */
 int rcl_soft_init_range(struct rcl_soft_volume *vol, uint64_t from, uint64_t to);
+
+/**
+ * rcl_soft_erase_range() - one erase pass over [@from, @to): as
+ * rcl_soft_init_range(), the VD data there written as bytes @pattern
+ * with matching parity and copies.
+ */
+int rcl_soft_erase_range(struct rcl_soft_volume *vol, uint64_t from, uint64_t to, uint8_t pattern);
 
 /**
  * struct rcl_soft_patrol_opts - which members a patrol read reads, and how.

@@ -180,6 +180,8 @@ static int sweep(struct rcl_soft_task *t, uint64_t from, uint64_t to,
 		return rcl_soft_init_range(t->vol, from, to);
 	case RCL_SOFT_TASK_PATROL:
 		return rcl_soft_patrol_range(t->vol, from, to, &t->p.patrol, counts);
+	case RCL_SOFT_TASK_ERASE:
+		return rcl_soft_erase_range(t->vol, from, to, t->p.pattern);
 	}
 	return -EINVAL;
 }
@@ -214,7 +216,7 @@ static int step(struct rcl_soft_task *t)
 	rc = from < to ? sweep(t, from, to, &counts) : 0;
 
 	took = monotonic() - began;
-	/* Its own requests (full init zeroes through the volume) are not the host's. */
+	/* Its own requests (full init and erase write through the volume) are not the host's. */
 	t->host_seen = atomic_load(&t->vol->host_started);
 	pthread_mutex_lock(&t->lock);
 	t->now.counts.mismatches += counts.mismatches;
@@ -229,7 +231,7 @@ static int step(struct rcl_soft_task *t)
 		return rc;
 	/* Repaired or zeroed with its parity: a crash's bits there are done with. */
 	if (t->p.kind == RCL_SOFT_TASK_BGI || t->p.kind == RCL_SOFT_TASK_INIT ||
-	    (t->p.kind == RCL_SOFT_TASK_CHECK && t->p.repair))
+	    t->p.kind == RCL_SOFT_TASK_ERASE || (t->p.kind == RCL_SOFT_TASK_CHECK && t->p.repair))
 		rcl_soft_sweep_resynced(t->vol, t->p.from, from, to);
 	t->steps_since_checkpoint++;
 	if ((t->p.checkpoint_steps && t->steps_since_checkpoint >= t->p.checkpoint_steps) ||
@@ -263,7 +265,8 @@ static bool level_has(const struct rcl_soft_volume *vol, enum rcl_soft_task_kind
 {
 	bool redundant = vol->geo.arrays[0].level != RCL_MD_LEVEL_RAID0;
 
-	return redundant || kind == RCL_SOFT_TASK_INIT || kind == RCL_SOFT_TASK_PATROL;
+	return redundant || kind == RCL_SOFT_TASK_INIT || kind == RCL_SOFT_TASK_PATROL ||
+	       kind == RCL_SOFT_TASK_ERASE;
 }
 
 static enum rcl_status check_params(struct rcl_soft_volume *vol,

@@ -54,6 +54,7 @@ enum rcl_soft_task_kind {
 	RCL_SOFT_TASK_BGI,     /* background init: md's resync, a check that repairs */
 	RCL_SOFT_TASK_INIT,    /* full init: zeros with matching parity */
 	RCL_SOFT_TASK_PATROL,  /* patrol read */
+	RCL_SOFT_TASK_ERASE,   /* one erase pass: @pattern with matching parity */
 };
 
 enum rcl_soft_task_state {
@@ -103,6 +104,7 @@ struct rcl_soft_task_progress {
  * @repair:	CHECK: repair the mismatches found.
  * @dirty_only: BGI: only the regions a crash left dirty (see the header).
  * @patrol:	PATROL: which members, how many at once (sweep.h).
+ * @pattern:	ERASE: the byte the pass writes.
  * @from:	where to start: 0, or a checkpoint's position (a rebuild
  *		may not start above rcl_soft_sweep_rebuilt()).
  * @rate:	1-100 (0 counts as 1): the share of the time it may use.
@@ -117,6 +119,7 @@ struct rcl_soft_task_params {
 	bool repair;
 	bool dirty_only;
 	struct rcl_soft_patrol_opts patrol;
+	uint8_t pattern;
 	uint64_t from;
 	unsigned rate;
 	bool host_first;
