@@ -1064,11 +1064,7 @@ struct rcl_vd_props {
 };
 
 /* rcl_vd_props_keep() - properties that change nothing. */
-static inline struct rcl_vd_props rcl_vd_props_keep(void)
-{
-	return (struct rcl_vd_props){
-	    .write = -1, .read = -1, .access = -1, .disk_cache = -1, .io = -1, .autobgi = -1};
-}
+struct rcl_vd_props rcl_vd_props_keep(void);
 
 enum rcl_status rcl_ctrl_set_vd(struct rcl_ctrl *ctrl, unsigned vd,
                                 const struct rcl_vd_props *props, struct rcl_error *err);

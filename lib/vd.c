@@ -587,6 +587,12 @@ enum rcl_status rcl_ctrl_delete_vd(struct rcl_ctrl *ctrl, unsigned vd, bool forc
 }
 
 /* "name=db, wrcache=wb": what @props changes, in the words "set" takes. */
+struct rcl_vd_props rcl_vd_props_keep(void)
+{
+	return (struct rcl_vd_props){
+	    .write = -1, .read = -1, .access = -1, .disk_cache = -1, .io = -1, .autobgi = -1};
+}
+
 static void describe_props(struct rcl_buf *sb, const struct rcl_vd_props *props)
 {
 	if (props->name)

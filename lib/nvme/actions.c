@@ -28,6 +28,26 @@ enum rcl_status rcl_nvme_drive_open(const struct rcl_ctrl *ctrl, const struct rc
 	return st;
 }
 
+enum rcl_status rcl_nvme_only_namespace(const struct rcl_nvme_drive *io, const char *hint,
+                                        uint32_t *nsid, struct rcl_error *err)
+{
+	struct nvme_ns_list list;
+	size_t count = 0;
+	enum rcl_status st = rcl_nvme_fail(err, nvme_identify_active_ns_list(io->fd, 0, &list),
+	                                   "listing the drive's namespaces");
+
+	if (st)
+		return st;
+	while (count < NVME_ID_NS_LIST_MAX && list.ns[count])
+		count++;
+	if (count != 1)
+		return rcl_fail(err, RCL_INVALID_COMMAND,
+		                "drive %u:%u has %zu namespaces attached: %s", io->d->enclosure,
+		                io->d->slot, count, hint);
+	*nsid = le32toh(list.ns[0]);
+	return RCL_OK;
+}
+
 /* How many LBA formats @ns lists (NLBAF is 0-based). */
 static unsigned lbaf_count(const struct nvme_id_ns *ns)
 {
@@ -54,28 +74,6 @@ static const unsigned ses_codes[] = {
     [RCL_FORMAT_SES_CRYPTO] = NVME_FORMAT_SES_CRYPTO_ERASE,
 };
 
-/* The one namespace attached to @io's controller, into *@nsid: a format names no other. */
-static enum rcl_status only_namespace(const struct rcl_nvme_drive *io, uint32_t *nsid,
-                                      struct rcl_error *err)
-{
-	struct nvme_ns_list list;
-	size_t count = 0;
-	enum rcl_status st = rcl_nvme_fail(err, nvme_identify_active_ns_list(io->fd, 0, &list),
-	                                   "listing the drive's namespaces");
-
-	if (st)
-		return st;
-	while (count < NVME_ID_NS_LIST_MAX && list.ns[count])
-		count++;
-	if (count != 1)
-		return rcl_fail(err, RCL_INVALID_COMMAND,
-		                "drive %u:%u has %zu namespaces attached: name the one to format "
-		                "with nsid=",
-		                io->d->enclosure, io->d->slot, count);
-	*nsid = le32toh(list.ns[0]);
-	return RCL_OK;
-}
-
 static enum rcl_status format(const struct rcl_nvme_drive *io, const struct rcl_format *fmt,
                               struct rcl_error *err)
 {
@@ -84,7 +82,7 @@ static enum rcl_status format(const struct rcl_nvme_drive *io, const struct rcl_
 	uint32_t nsid = fmt->nsid;
 	enum rcl_status st;
 
-	if (!nsid && only_namespace(io, &nsid, err))
+	if (!nsid && rcl_nvme_only_namespace(io, "name the one to format with nsid=", &nsid, err))
 		return err->status;
 	if (fmt->lbaf < 0) {
 		st = rcl_nvme_identify_ns(io->fd, nsid, &ns, err);

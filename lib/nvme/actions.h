@@ -30,9 +30,18 @@ struct rcl_nvme_drive {
 enum rcl_status rcl_nvme_drive_open(const struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
                                     struct rcl_nvme_drive *io, struct rcl_error *err);
 
+/**
+ * rcl_nvme_only_namespace() - the one namespace attached to @io's
+ * controller, into *@nsid: what a format names when the user names none.
+ * Return: RCL_OK; RCL_INVALID_COMMAND (none or several: the message ends
+ * with @hint, how to name one); rcl_nvme_fail()'s.
+ */
+enum rcl_status rcl_nvme_only_namespace(const struct rcl_nvme_drive *io, const char *hint,
+                                        uint32_t *nsid, struct rcl_error *err);
+
 /*
- * The ops. format_drive formats the namespace the drive's path is
- * (RCL_UNSUPPORTED on a controller's character device); with @lbaf -1,
+ * The ops. format_drive formats namespace @nsid, or the drive's only one
+ * (rcl_nvme_only_namespace()); with @lbaf -1,
  * in its format of @block_size bytes without metadata. drive_namespace
  * attaches and detaches to and from the controller the path is open on,
  * and creates in whole blocks of the format (RCL_INVALID_PARAM for a

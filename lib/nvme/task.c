@@ -209,12 +209,12 @@ static enum rcl_status erase(const struct rcl_nvme_drive *io, enum rcl_sanitize 
 	for (size_t i = 0; i < 3; i++)
 		if (sanitize_methods(&io->id) & bits[i] & method_bits(how))
 			return rcl_nvme_sanitize(io->fd, &io->id, order[i], err);
-	if (rcl_nvme_get_nsid(io->fd, &nsid, err))
-		return rcl_fail(err, RCL_UNSUPPORTED,
-		                "drive %u:%u ('%s') is not a namespace, which a drive without "
-		                "sanitize needs to be erased by a format",
-		                io->d->enclosure, io->d->slot, io->d->path);
-	st = rcl_nvme_identify_ns(io->fd, nsid, &ns, err);
+	st = rcl_nvme_only_namespace(io,
+	                             "a drive without sanitize is erased by a format of its "
+	                             "only one: format each (format nsid= ses=user)",
+	                             &nsid, err);
+	if (!st)
+		st = rcl_nvme_identify_ns(io->fd, nsid, &ns, err);
 	if (st)
 		return st;
 	/* FLBAS: the format in use, bits 3:0, and its upper bits 6:5. */

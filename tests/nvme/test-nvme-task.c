@@ -252,11 +252,14 @@ END_TEST
 START_TEST(test_erase_format)
 {
 	struct fixture f;
-	uint8_t id[4096], ns[4096];
+	uint8_t id[4096], ns[4096], list[4096] = {3};
 	struct rcl_task_request start = request(RCL_TASK_ERASE, RCL_TASK_ACTION_START);
 	struct rcl_error err = {0};
 
-	/* No sanitize: a format of the drive's namespace in its own format, erasing user data. */
+	/*
+	 * No sanitize: a format of the drive's only namespace (3, the active
+	 * namespace list says) in its own format, erasing user data.
+	 */
 	fixture_init(&f);
 	id_ctrl(id, OACS_FORMAT, 0);
 	memset(ns, 0, sizeof(ns));
@@ -266,12 +269,10 @@ START_TEST(test_erase_format)
 	ns[128 + 2] = 9;
 	ns[132 + 2] = 12;
 	struct shim_cmd cmds[] = {
-	    spec_identify(1, 0, id),
-	    spec_identify(0, 3, ns),
-	    spec_identify(0, 3, ns),
-	    spec_format(3, 1, 1, 600000, 0),
+	    spec_identify(1, 0, id), spec_identify(2, 0, list),       spec_identify(0, 3, ns),
+	    spec_identify(0, 3, ns), spec_format(3, 1, 1, 600000, 0),
 	};
-	shim_expect(f.drive.path, 3, cmds, 4);
+	shim_expect(f.drive.path, 3, cmds, 5);
 	SHIM_OK(rcl_nvme_task(&f.ctrl, &start, &err));
 	assert_sent();
 	fixture_release(&f);
@@ -281,7 +282,7 @@ END_TEST
 START_TEST(test_erase_methods)
 {
 	struct fixture f;
-	uint8_t id[4096], never[512], ns[4096];
+	uint8_t id[4096], never[512], ns[4096], list[4096] = {3};
 	struct rcl_task_request start = request(RCL_TASK_ERASE, RCL_TASK_ACTION_START);
 	struct rcl_error err = {0};
 
@@ -312,11 +313,11 @@ START_TEST(test_erase_methods)
 	ns[132 + 2] = 12;
 	start.sanitize = RCL_SANITIZE_FORMAT;
 	struct shim_cmd format[] = {
-	    spec_identify(1, 0, id),         spec_get_log(0x81, 0, 0xffffffff, 0, 512, never),
-	    spec_identify(0, 3, ns),         spec_identify(0, 3, ns),
-	    spec_format(3, 0, 1, 600000, 0),
+	    spec_identify(1, 0, id),   spec_get_log(0x81, 0, 0xffffffff, 0, 512, never),
+	    spec_identify(2, 0, list), spec_identify(0, 3, ns),
+	    spec_identify(0, 3, ns),   spec_format(3, 0, 1, 600000, 0),
 	};
-	shim_expect(f.drive.path, 3, format, 5);
+	shim_expect(f.drive.path, 3, format, 6);
 	SHIM_OK(rcl_nvme_task(&f.ctrl, &start, &err));
 	assert_sent();
 	fixture_release(&f);

@@ -51,6 +51,27 @@ for c in /sys/class/nvme/nvme*; do
 	done
 done
 cmd_record list-before raidcli /c0/eall/sall show J
+# The actions, on ca (two namespaces) and cb (in ss0, with a detached one).
+# A fresh state directory numbers the drives in their kernel names' order.
+slot_of() { i=0; for n in $(ls /sys/class/nvme | sort); do [ "$n" = "$1" ] && echo $i; i=$((i+1)); done; }
+A=$(nvme_ctrl ca); SA=/c0/e252/s$(slot_of "$A")
+B=$(nvme_ctrl cb); SB=/c0/e252/s$(slot_of "$B")
+cmd_record fmt-which raidcli $SA format blocksize=4096 force J
+cmd_record fmt-unforced raidcli $SA format blocksize=4096 nsid=1 J
+cmd_record fmt-no-ns raidcli $SA format lbaf=0 nsid=9 force J
+cmd_record fmt-4k raidcli $SA format blocksize=4096 nsid=1 force J
+cmd_record id-ns-4k nvme id-ns "/dev/$A" --namespace-id=1 -o json
+cmd_record fmt-512 raidcli $SA format lbaf=0 nsid=1 force J
+cmd_record id-ns-512 nvme id-ns "/dev/$A" --namespace-id=1 -o json
+cmd_record diag raidcli $SA start diag J
+cmd_record sanitize raidcli $SA start erase blockerase force J
+printf 'abc' >/tmp/odd.bin
+cmd_record fw-odd raidcli $SA download src=/tmp/odd.bin J
+cmd_record attach raidcli $SB attach namespace nsid=2 J
+cmd_record ns-attached nvme list-ns "/dev/$B" -o json
+cmd_record detach-unforced raidcli $SB detach namespace nsid=2 J
+cmd_record detach raidcli $SB detach namespace nsid=2 force J
+cmd_record ns-detached nvme list-ns "/dev/$B" -o json
 swapoff "/dev/$SWAP"
 nvme_unplug cb
 echo "@ unplug cb"
@@ -275,6 +296,49 @@ def check_logs(detail, prefix, idc, cmds, name, what):
                    idc.get('ctratt', 0) & 1 << 19, None, f'{what} FDP')
 
 
+def refused(cmd, words, what):
+    """@cmd failed, its message (JSON's Description or ErrMsg) holding @words."""
+    check(cmd['rc'] != 0, f'{what}: refused (exit status {cmd["rc"]})')
+    check(words in cmd['out'], f'{what}: says "{words}" ({cmd["out"]})')
+
+
+def nsids(cmd):
+    """Every "nsid" value in nvme list-ns's JSON."""
+    found = []
+
+    def walk(v):
+        if isinstance(v, dict):
+            for k, x in v.items():
+                found.append(x) if k == 'nsid' else walk(x)
+        elif isinstance(v, list):
+            for x in v:
+                walk(x)
+    walk(cmd['json'])
+    return sorted(found)
+
+
+def check_actions(cmds):
+    """Format round trip, namespace attach/detach and the refusals, each
+    as nvme-cli then sees the drive."""
+    refused(cmds['fmt-which'], 'has 2 namespaces attached', 'format without nsid=')
+    refused(cmds['fmt-unforced'], 'repeat with force', 'format without force')
+    refused(cmds['fmt-no-ns'], 'namespace 9 does not exist', 'format of a missing namespace')
+    for name, size in (('4k', 12), ('512', 9)):
+        expect(cmds[f'fmt-{name}']['rc'], 0, f'format to {name}: {cmds[f"fmt-{name}"]["out"]}')
+        ns = cmds[f'id-ns-{name}']['json'] or {}
+        lbaf = (ns.get('lbafs') or [{}] * 16)[ns.get('flbas', 0) & 0xf]
+        expect(lbaf.get('ds'), size, f'nvme id-ns after the format to {name}: block size')
+    # QEMU 7.2 has neither self-test, sanitize nor firmware download: refused, by name.
+    refused(cmds['diag'], 'not supported', 'self-test on QEMU')
+    refused(cmds['sanitize'], 'not supported', 'sanitize on QEMU')
+    check(cmds['fw-odd']['rc'] != 0, f'firmware of 3 bytes refused ({cmds["fw-odd"]["out"]})')
+    expect(cmds['attach']['rc'], 0, f'attach namespace 2: {cmds["attach"]["out"]}')
+    expect(nsids(cmds['ns-attached']), [1, 2], 'nvme list-ns after the attach')
+    refused(cmds['detach-unforced'], 'force', 'detach without force')
+    expect(cmds['detach']['rc'], 0, f'detach namespace 2: {cmds["detach"]["out"]}')
+    expect(nsids(cmds['ns-detached']), [1], 'nvme list-ns after the detach')
+
+
 def check_drive(data, smart_data, slot, name, cmds, sysfs, what):
     """Every NVMe value raidcli shows of drive @slot (kernel name @name)."""
     prefix = f'Drive /c0/e252/s{slot}'
@@ -341,6 +405,7 @@ def main():
                 swap = records[('swap', 'dev')]['name']
                 expect(attrs.get('In Use'), f'{swap} is swap space' if ident == 'cd' else 'No',
                        f'{ident}: In Use')
+        check_actions(cmds)
         # cb unplugged: Msng in its slot, with its serial; no other drive moved.
         expect(records[('unplug', 'cb')].get('rc'), '0', 'nvme_unplug cb')
         after = drive_rows(response(cmds['list-after'], 'show J after the unplug'))
