@@ -202,6 +202,8 @@ static enum rcl_raid_level span_level(enum rcl_raid_level level)
 		return RCL_RAID5;
 	case RCL_RAID60:
 		return RCL_RAID6;
+	case RCL_RAID00:
+		return RCL_RAID0;
 	default:
 		return level;
 	}

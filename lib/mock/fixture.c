@@ -180,8 +180,9 @@ static int get_name(struct reader *r, json_object *obj, const char *where, const
 	return v ? name_of(r, v, where, key, names, count, dflt) : dflt;
 }
 
-static const char *const level_names[] = {"RAID0",  "RAID1",  "RAID5", "RAID6",
-                                          "RAID10", "RAID50", "RAID60"};
+/* In enum rcl_raid_level's order. */
+static const char *const level_names[] = {"RAID0",  "RAID1",  "RAID5",  "RAID6",
+                                          "RAID10", "RAID50", "RAID60", "RAID00"};
 static const char *const write_names[] = {"WT", "WB", "AWB"};
 static const char *const read_names[] = {"RA", "NoRA"};
 static const char *const access_names[] = {"RW", "RO", "Blocked"};
@@ -485,6 +486,8 @@ static enum rcl_raid_level span_level(enum rcl_raid_level level)
 		return RCL_RAID5;
 	case RCL_RAID60:
 		return RCL_RAID6;
+	case RCL_RAID00:
+		return RCL_RAID0;
 	default:
 		return level;
 	}

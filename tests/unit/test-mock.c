@@ -121,7 +121,7 @@ START_TEST(test_bad_fixtures_name_the_key)
 	refused_fixture(path, RCL_INVALID_PARAM, "drives[1].slot must be an integer");
 	free(path);
 	path = edited_fixture(dir, "\"RAID60\"", "\"RAID61\"");
-	refused_fixture(path, RCL_INVALID_PARAM, "caps.levels[6] 'RAID61' is not one of");
+	refused_fixture(path, RCL_INVALID_PARAM, "caps.levels[7] 'RAID61' is not one of");
 	free(path);
 	path = edited_fixture(dir, "\"state\": \"GHS\"", "\"state\": \"DHS\"");
 	refused_fixture(path, RCL_INVALID_PARAM, "drives[6].dg is needed for a drive in state DHS");
