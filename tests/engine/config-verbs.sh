@@ -68,6 +68,7 @@ print(row["Size"])')
 	head -c $((8 * MiB)) /dev/urandom >"$dir/old"
 	"$voltool" "$RAIDCLI_STATE_DIR" 0 0 write 0 $((8 * MiB)) "$dir/old"
 	[ -z "$before" ] || eval "$before"
+	# shellcheck disable=SC2086 # no word when there is no expandarray
 	raidcli /c0/v0 expand size="$add"MB $array
 	[ "$rc" = 0 ] || fail "$name: expand: $out"
 	grep -q "expansion operation succeeded" <<<"$out" || fail "$name: $out"
@@ -90,14 +91,56 @@ print(int(data["VD0 Properties"]["Number of Blocks"]) * 512)')
 	"$voltool" "$RAIDCLI_STATE_DIR" 0 0 write $((8 * MiB)) $((bytes - 8 * MiB)) "$dir/tail"
 	"$voltool" "$RAIDCLI_STATE_DIR" 0 0 read $((8 * MiB)) $((bytes - 8 * MiB)) "$dir/tail-back"
 	cmp -s "$dir/tail" "$dir/tail-back" || fail "$name: the new space does not keep data"
+	# shellcheck disable=SC2012 # the images' names are raidcli's: driveN.img
 	images=$(ls "$RAIDCLI_STATE_DIR"/images/*/drive*.img | sort -V | head -n "$8")
 	# shellcheck disable=SC2086
 	"$mdread" 4096 "$bytes" "$dir/md" $images || fail "$name: md reads the grown members wrong"
 	cmp -s -n $((8 * MiB)) "$dir/md" "$dir/old" || fail "$name: md reads other data"
 	cmp -s -i $((8 * MiB)):0 "$dir/md" "$dir/tail" || fail "$name: md misses the new space"
+	# shellcheck disable=SC2086
+	examine "$name" "$bytes" $images
 	echo "ok expand $name ($old -> $new)"
 }
 
+# examine NAME BYTES IMAGE... - mdadm --examine of each member's grown
+# partition (copied out of its image: mdadm reads files too) says the
+# array is BYTES, and its bitmap (mdadm -X on the bitmap's 4 KiB) covers
+# each member's new size. Without mdadm and sfdisk, skipped.
+examine() {
+	local name=$1 bytes=$2 image part start size used avail sync
+	shift 2
+	command -v mdadm >/dev/null && command -v sfdisk >/dev/null || return 0
+	for image in "$@"; do
+		part=$(sfdisk --json "$image" | python3 -c '
+import json, sys
+for p in json.load(sys.stdin)["partitiontable"]["partitions"]:
+    if p.get("name") == "raidcli v0":
+        print(p["start"], p["size"])')
+		read -r start size <<<"$part"
+		dd if="$image" of="$dir/part" bs=512 skip="$start" count="$size" \
+			conv=sparse status=none
+		mdadm --examine "$dir/part" >"$dir/examine"
+		avail=$(sed -n 's/^ *Avail Dev Size : \([0-9]*\) sectors.*/\1/p' "$dir/examine")
+		# RAID0 has no size of its own: its members' data, in whole 64 KiB chunks.
+		grep -q "Array Size : $((bytes / 1024)) KiB" "$dir/examine" ||
+			{ grep -q "Raid Level : raid0" "$dir/examine" &&
+				[ $((avail / 128 * 128 * 512 * $#)) = "$bytes" ]; } ||
+			fail "$name: mdadm sees another size: $(grep -E 'Array Size|Avail' "$dir/examine")"
+		# mdadm prints the size each member gives only when it is not all it has.
+		used=$(sed -n 's/^ *Used Dev Size : \([0-9]*\) sectors.*/\1/p' "$dir/examine")
+		[ -n "$used" ] || used=$avail
+		# A bitmap covers a member's size; RAID10's, the array's (as mdadm sizes it).
+		sync=$((used / 2))
+		! grep -q "Raid Level : raid10" "$dir/examine" || sync=$((bytes / 1024))
+		if grep -q "Internal Bitmap : 8 sectors" "$dir/examine"; then
+			dd if="$dir/part" of="$dir/bitmap" bs=512 skip=16 count=8 status=none
+			mdadm --examine-bitmap "$dir/bitmap" | grep -q "Sync Size : $sync " ||
+				fail "$name: the bitmap does not cover $sync KiB"
+		fi
+	done
+}
+
+# shellcheck disable=SC2016 # expanded by expand_case's eval
 grow_images='truncate -s 128M "$RAIDCLI_STATE_DIR"/images/*/drive*.img'
 expand_case raid0 2 64 24 "r0 drives=252:0-1 size=32MB" "" "" 2
 expand_case raid5 3 96 40 "r5 drives=252:0-2 size=48MB" "" "" 3
