@@ -422,6 +422,10 @@ enum rcl_status cmd_drive_stop_diag(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_drive_show_diag(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_drive_start_erase(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_add_vd(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_ctrl_add_vd_each(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_ctrl_delete_config(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_vd_show_expansion(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_vd_expand(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_vd_show(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_vd_show_all(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_vd_delete(struct cmd_ctx *c, struct rcl_error *err);
@@ -528,6 +532,10 @@ void add_footnote(struct rcl_node *table, const char *fmt, ...)
  */
 void add_vd_list(struct rcl_node *data, const struct rcl_ctrl *ctrl, const char *key,
                  const struct id_set *groups);
+/* read_vd_options() - the options of "add vd" that need no drive lookup, into @p; @caps has the
+ * defaults. */
+enum rcl_status read_vd_options(const struct cmd_args *a, const struct rcl_caps *caps,
+                                struct rcl_vd_params *p, struct rcl_error *err);
 /* check_named() - fail with the first VD (or, with @dg, DG) the path names that is absent. */
 enum rcl_status check_named(const struct cmd_ctx *c, bool dg, struct rcl_error *err);
 /* selected_vds() - the ids of the VDs the path selects that exist, into @ids; their count. */

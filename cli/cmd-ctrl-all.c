@@ -605,15 +605,20 @@ static size_t mirror_width(char *out, size_t size, unsigned drives, const char *
 }
 
 /*
- * StorCLI's "RAID Level Supported": "RAID0, RAID1(2 drives), ..., RAID60".
- * In a fixed buffer (all seven levels fit): no allocation left to fail.
+ * StorCLI's "RAID Level Supported": "RAID0, RAID1(2 drives), ..., RAID60",
+ * in StorCLI's order. In a fixed buffer (all eight levels fit): no
+ * allocation left to fail.
  */
 static void add_levels(struct rcl_node *section, const struct rcl_caps *caps)
 {
+	static const enum rcl_raid_level order[] = {RCL_RAID0,  RCL_RAID1,  RCL_RAID5,  RCL_RAID6,
+	                                            RCL_RAID00, RCL_RAID10, RCL_RAID50, RCL_RAID60};
 	char text[192] = "";
 	size_t len = 0;
 
-	for (unsigned l = RCL_RAID0; l <= RCL_RAID60; l++) {
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		enum rcl_raid_level l = order[i];
+
 		if (!(caps->levels & (1u << l)))
 			continue;
 		len += (size_t)snprintf(text + len, sizeof(text) - len, "%s%s", len ? ", " : "",

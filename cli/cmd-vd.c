@@ -149,9 +149,8 @@ static unsigned uint_value(const struct cmd_args *a, const char *name)
 	return value ? (unsigned)strtoul(value, NULL, 10) : 0;
 }
 
-/* The options of "add vd" that need no drive lookup, into @p; @caps has the defaults. */
-static enum rcl_status read_vd_options(const struct cmd_args *a, const struct rcl_caps *caps,
-                                       struct rcl_vd_params *p, struct rcl_error *err)
+enum rcl_status read_vd_options(const struct cmd_args *a, const struct rcl_caps *caps,
+                                struct rcl_vd_params *p, struct rcl_error *err)
 {
 	p->name = cmd_value(a, "name");
 	p->strip_kib = uint_value(a, "strip");

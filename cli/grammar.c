@@ -17,7 +17,7 @@ static const char *const ctrl_types[] = {"soft", "mock", NULL};
 static const char *const sector_sizes[] = {"512", "4096", NULL};
 static const char *const delete_what[] = {"files", NULL};
 static const char *const bitmap_kinds[] = {"internal", NULL};
-static const char *const raid_levels[] = {"raid0",  "raid1",  "raid5",  "raid6",
+static const char *const raid_levels[] = {"raid0",  "raid1",  "raid5",  "raid6", "raid00",
                                           "raid10", "raid50", "raid60", NULL};
 /* StorCLI's short forms, as {alias, level} pairs: "add vd r5 ...". */
 /* clang-format off */
@@ -26,11 +26,15 @@ static const char *const raid_level_aliases[] = {
 	"r1", "raid1",
 	"r5", "raid5",
 	"r6", "raid6",
+	"r00", "raid00",
 	"r10", "raid10",
 	"r50", "raid50",
 	"r60", "raid60",
 	NULL,
 };
+/* "add vd each" makes single-drive VDs: RAID0 only, as StorCLI's "each r0". */
+static const char *const each_levels[] = {"raid0", NULL};
+static const char *const each_level_aliases[] = {"r0", "raid0", NULL};
 /* clang-format on */
 const char *const grammar_write_policies[] = {"wt", "wb", "awb", NULL};
 const char *const grammar_read_policies[] = {"ra", "nora", NULL};
@@ -257,6 +261,66 @@ const struct cmd_spec cli_commands[] = {
 				{.name = "force",
 				 .type = OPT_FLAG,
 				 .help = "use drives even if they hold a file system or partition table"},
+			},
+	},
+	{
+		.object = OBJ_CTRL,
+		.verb = "add vd each",
+		.run = cmd_ctrl_add_vd_each,
+		.flags = CMD_PER_CTRL | CMD_WRITES | CMD_RAID_LEVEL,
+		.summary = "make a RAID0 virtual drive of each unconfigured good drive, each its own disk group",
+		.example = "raidcli /c0 add vd each r0",
+		.opts =
+			{
+				{.name = "type",
+				 .type = OPT_ENUM,
+				 .choices = each_levels,
+				 .aliases = each_level_aliases,
+				 .bare = OPT_BARE_TOO,
+				 .help = "the RAID level: raid0 (r0), the only one a VD of one drive has",
+				 .required = true},
+				{.name = "drives",
+				 .type = OPT_STRING,
+				 .help = "the unconfigured good drives to use, as in add vd (default: all of them)"},
+				{.name = "size",
+				 .type = OPT_SIZE,
+				 .choices = size_words,
+				 .help = "each VD's capacity, as in add vd (default: the whole drive)"},
+				{.name = "name",
+				 .type = OPT_STRING,
+				 .help = "the name of each VD, at most 15 printable characters"},
+				{.name = "strip",
+				 .type = OPT_UINT,
+				 .min = 8,
+				 .max = 1024,
+				 .help = "strip size in KB, a power of two (default 64)"},
+				{.name = "wrcache",
+				 .type = OPT_ENUM,
+				 .choices = grammar_write_policies,
+				 .bare = OPT_BARE_SHOWN,
+				 .help = "write policy, as in add vd"},
+				{.name = "rdcache",
+				 .type = OPT_ENUM,
+				 .choices = grammar_read_policies,
+				 .bare = OPT_BARE_SHOWN,
+				 .help = "read policy, as in add vd"},
+				{.name = "force",
+				 .type = OPT_FLAG,
+				 .help = "use drives even if they hold a file system or partition table"},
+			},
+	},
+	{
+		.object = OBJ_CTRL,
+		.verb = "delete config",
+		.run = cmd_ctrl_delete_config,
+		.flags = CMD_PER_CTRL | CMD_WRITES,
+		.summary = "delete every virtual drive, with their disk groups and dedicated hot spares",
+		.example = "raidcli /c0 delete config",
+		.opts =
+			{
+				{.name = "force",
+				 .type = OPT_FLAG,
+				 .help = "delete even VDs that hold a file system or partition table, or are exported (the exports stop)"},
 			},
 	},
 	{
@@ -1162,6 +1226,32 @@ const struct cmd_spec cli_commands[] = {
 	},
 	{
 		.object = OBJ_VD,
+		.verb = "show expansion",
+		.run = cmd_vd_show_expansion,
+		.flags = CMD_PER_CTRL,
+		.summary = "show how far virtual drives can grow into the free space right after them, without and with expandarray",
+		.example = "raidcli /c0/vall show expansion",
+	},
+	{
+		.object = OBJ_VD,
+		.verb = "expand",
+		.run = cmd_vd_expand,
+		.flags = CMD_PER_CTRL | CMD_WRITES,
+		.summary = "grow a virtual drive into the free space right after it on every member, its data in place",
+		.example = "raidcli /c0/v0 expand size=10GB",
+		.opts =
+			{
+				{.name = "size",
+				 .type = OPT_SIZE,
+				 .help = "the capacity to add (binary units, a bare number is MB), rounded up to whole MiB per member",
+				 .required = true},
+				{.name = "expandarray",
+				 .type = OPT_FLAG,
+				 .help = "first grow the drive group to the end of its smallest drive (after drives were replaced by larger ones)"},
+			},
+	},
+	{
+		.object = OBJ_VD,
 		.verb = "set",
 		.run = cmd_vd_set,
 		.flags = CMD_PER_CTRL | CMD_WRITES,
@@ -1586,11 +1676,9 @@ const size_t cli_command_count = sizeof(cli_commands) / sizeof(cli_commands[0]);
  */
 const struct part_form cli_part_forms[] = {
     PART_FORM(OBJ_SYSTEM, "show file", FLASH),
-    PART_FORM(OBJ_CTRL, "add vd each", FIRMWARE),
     PART_FORM(OBJ_CTRL, "add vd cachecade", CACHE),
     PART_FORM(OBJ_ENCL, "show phyerrorcounters", PHYS),
     PART_FORM(OBJ_ENCL, "set time", ENCL_MGMT),
-    PART_FORM(OBJ_CTRL, "delete config", FIRMWARE),
     PART_FORM(OBJ_CTRL, "show eventcounters", FIRMWARE),
     PART_FORM(OBJ_CTRL, "delete eventcounters", FIRMWARE),
     PART_FORM(OBJ_CTRL, "delete securitykey", SECURITY),
@@ -1611,8 +1699,6 @@ const struct part_form cli_part_forms[] = {
     PART_FORM(OBJ_VD, "set hidden", FIRMWARE),
     PART_FORM(OBJ_DG, "set hidden", FIRMWARE),
     PART_FORM(OBJ_DG, "set security", SECURITY),
-    PART_FORM(OBJ_VD, "show expansion", FIRMWARE),
-    PART_FORM(OBJ_VD, "expand", FIRMWARE),
     PART_FORM(OBJ_CTRL, "get vpd", FLASH),
     PART_FORM(OBJ_CTRL, "start diag", FIRMWARE),
     PART_FORM(OBJ_DRIVE, "show poh", FIRMWARE),

@@ -121,6 +121,16 @@ struct rcl_process_ops;
  * @create_vd:	create a VD from @params, checked and with defaults filled.
  * @delete_vd, @set_vd: as rcl_ctrl_delete_vd() and rcl_ctrl_set_vd(), the
  *		VD found and @props checked.
+ * @vd_expansion: fill @out (zeroed, @bytes set) with how far VD @vd can
+ *		grow, as struct rcl_vd_expansion says; @why when it cannot.
+ * @expand_vd:	grow VD @vd by @bytes (not 0, at most what @vd_expansion
+ *		gives for @expand_array: the generic layer checked), its data
+ *		in place; an exported VD never reaches it.
+ * @delete_config: delete every VD, their groups and the spares dedicated
+ *		to them in one change, as rcl_ctrl_delete_config(): without
+ *		@force, refuse (RCL_NEED_FORCE, naming it) before any change
+ *		when a VD is one @delete_vd would refuse without force. The
+ *		exports are stopped, and the events are the generic layer's.
  * @add_hotspare, @delete_hotspare: as rcl_ctrl_add_hotspare() and
  *		rcl_ctrl_delete_hotspare(), the drive's state checked.
  * @set_locate:	as rcl_ctrl_set_locate(), the drive found.
@@ -221,6 +231,11 @@ struct rcl_backend_ops {
 	                             struct rcl_error *err);
 	enum rcl_status (*set_vd)(struct rcl_ctrl *ctrl, unsigned vd,
 	                          const struct rcl_vd_props *props, struct rcl_error *err);
+	enum rcl_status (*delete_config)(struct rcl_ctrl *ctrl, bool force, struct rcl_error *err);
+	enum rcl_status (*vd_expansion)(struct rcl_ctrl *ctrl, unsigned vd,
+	                                struct rcl_vd_expansion *out, struct rcl_error *err);
+	enum rcl_status (*expand_vd)(struct rcl_ctrl *ctrl, unsigned vd, uint64_t bytes,
+	                             bool expand_array, struct rcl_error *err);
 	enum rcl_status (*add_hotspare)(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
 	                                const unsigned *dgs, size_t dg_count, unsigned flags,
 	                                bool force, struct rcl_error *err);

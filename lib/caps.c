@@ -108,7 +108,12 @@ enum rcl_status rcl_caps_check_vd(const struct rcl_caps *caps, enum rcl_raid_lev
 
 	if (!(caps->levels & (1u << level))) {
 		snprintf(what, sizeof(what), "RAID level %s", rcl_raid_level_name(level));
-		return rcl_unsupported(err, caps->kind, what, NULL);
+		/* RAID00 stripes spans of stripes: one RAID0 over the same drives is alike. */
+		return rcl_unsupported(err, caps->kind, what,
+		                       level == RCL_RAID00 && (caps->levels & 1u << RCL_RAID0)
+		                           ? "a RAID0 over the same drives stripes them alike: use "
+		                             "type=raid0"
+		                           : NULL);
 	}
 	if (strip_kib && (strip_kib < caps->strip_min_kib || strip_kib > caps->strip_max_kib)) {
 		snprintf(what, sizeof(what), "strip=%u", strip_kib);

@@ -90,6 +90,13 @@ const struct rcl_drive *rcl_ctrl_find_drive(const struct rcl_ctrl *ctrl,
 enum rcl_status rcl_drive_check_usable(const struct rcl_ctrl *ctrl, const struct rcl_drive *d,
                                        struct rcl_error *err);
 
+/* vd.c: rcl_vd_check_fits() - what the controller's configuration allows a new VD of @p. */
+enum rcl_status rcl_vd_check_fits(const struct rcl_ctrl *ctrl, const struct rcl_vd_params *p,
+                                  struct rcl_error *err);
+/* rcl_vd_check_exists() - RCL_NOT_FOUND, naming it, unless @ctrl has VD @vd. */
+enum rcl_status rcl_vd_check_exists(const struct rcl_ctrl *ctrl, unsigned vd,
+                                    struct rcl_error *err);
+
 /* registry.c */
 enum rcl_status rcl_registry_add(struct rcl_ctx *ctx, const struct rcl_backend_ops *ops,
                                  const char *key, unsigned *id, struct rcl_error *err);

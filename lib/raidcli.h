@@ -606,6 +606,7 @@ enum rcl_raid_level {
 	RCL_RAID10,
 	RCL_RAID50,
 	RCL_RAID60,
+	RCL_RAID00, /* RAID0 over RAID0 spans */
 };
 
 /* rcl_raid_level_name() - "RAID5", as TYPE columns show it. */
@@ -622,7 +623,7 @@ enum rcl_status rcl_raid_level_parse(const char *text, enum rcl_raid_level *leve
  * span of @level with @per_span drives gives the host (RAID5: per_span - 1).
  */
 unsigned rcl_raid_span_data_drives(enum rcl_raid_level level, unsigned per_span);
-/* rcl_raid_span_level() - the level of one span: RAID10/50/60 stripe over RAID1/5/6 spans. */
+/* rcl_raid_span_level() - the level of one span: RAID00/10/50/60 stripe over RAID0/1/5/6 spans. */
 enum rcl_raid_level rcl_raid_span_level(enum rcl_raid_level level);
 
 enum rcl_vd_state {
@@ -817,6 +818,82 @@ enum {
 	    1 << 0, /* enclaffinity: replaces drives of its own enclosure only */
 	RCL_SPARE_NONREVERTIBLE = 1 << 1, /* nonrevertible: stays a member, no copyback */
 };
+
+/**
+ * rcl_ctrl_delete_config() - delete every virtual drive of @ctrl, with
+ * their groups and the hot spares dedicated to them ("delete config"), in
+ * one change: all go or none does. Without @force, refuse (RCL_NEED_FORCE,
+ * naming the VD) while a VD is exported or holds what rcl_ctrl_delete_vd()
+ * wants force for; with @force, exports stop first. Global hot spares stay.
+ * One event per VD deleted. Requires an exclusive lock.
+ * Return: RCL_OK and the VDs deleted in *@count (0: there were none);
+ * RCL_NEED_FORCE; RCL_NOT_ALLOWED (a migration runs); RCL_UNSUPPORTED;
+ * RCL_SYSTEM, RCL_NOMEM.
+ */
+enum rcl_status rcl_ctrl_delete_config(struct rcl_ctrl *ctrl, bool force, size_t *count,
+                                       struct rcl_error *err);
+
+/**
+ * struct rcl_vd_expansion - how far a VD can grow ("show expansion").
+ * @bytes:	its capacity now.
+ * @grow:	the most "expand" can add: the free space its group has
+ *		right after it on every member.
+ * @grow_array:	the same with "expandarray": the group grown first to the
+ *		end of its smallest member (drives replaced by larger ones).
+ * @limit:	what stops @grow_array: "/v2" (the VD right after it),
+ *		"drive 252:3" (the member that ends first), or "" (nothing can
+ *		grow: the level or the VD's state rules it out, @why says).
+ * @why:	when the VD cannot grow at all, why not ("" else).
+ */
+struct rcl_vd_expansion {
+	uint64_t bytes;
+	uint64_t grow;
+	uint64_t grow_array;
+	char limit[32];
+	char why[160];
+};
+
+/**
+ * rcl_ctrl_vd_expansion() - how far VD @vd can grow, into *@out (zeroed
+ * first). Return: RCL_OK; RCL_NOT_FOUND; RCL_UNSUPPORTED; RCL_SYSTEM,
+ * RCL_NOMEM.
+ */
+enum rcl_status rcl_ctrl_vd_expansion(struct rcl_ctrl *ctrl, unsigned vd,
+                                      struct rcl_vd_expansion *out, struct rcl_error *err);
+
+/**
+ * rcl_ctrl_expand_vd() - grow VD @vd by @bytes (rounded up to what its
+ * layout allocates) into the free space right after it on every member of
+ * its group; with @expand_array the group first grows to the end of its
+ * smallest member. Its data stays where it is. A redundant VD is no longer
+ * consistent after: its parity or copies over the new space are made to
+ * agree by a background initialization. Refused while it is exported (an
+ * NBD client keeps the size it connected with). *@before says how far it
+ * could grow before. One event. Requires an exclusive lock.
+ * Return: RCL_OK; RCL_NOT_FOUND; RCL_INVALID_PARAM (@bytes 0);
+ * RCL_NOT_ALLOWED (more than it can grow, naming what limits it; exported;
+ * a task under way on it; it cannot grow at all, saying why);
+ * RCL_UNSUPPORTED; RCL_SYSTEM, RCL_NOMEM.
+ */
+enum rcl_status rcl_ctrl_expand_vd(struct rcl_ctrl *ctrl, unsigned vd, uint64_t bytes,
+                                   bool expand_array, struct rcl_vd_expansion *before,
+                                   struct rcl_error *err);
+
+/**
+ * rcl_ctrl_create_vd_each() - "add vd each": one RAID0 VD per unconfigured
+ * good drive, each its own group, with @params' options (its @drives, when
+ * it lists any, choose among the drives; else every unconfigured good drive
+ * that is usable). The VDs' ids go to @ids (room for RCL_MAX_VDS), their
+ * number to *@count. The drives are checked all before the first VD is
+ * made; a failure of the backend after that leaves the VDs made before it
+ * (*@count says how many, the message names them).
+ * Requires an exclusive lock.
+ * Return: RCL_OK; RCL_INVALID_PARAM (a level other than RAID0, members per
+ * span, spares); RCL_NOT_FOUND (no unconfigured good drive); as
+ * rcl_ctrl_create_vd().
+ */
+enum rcl_status rcl_ctrl_create_vd_each(struct rcl_ctrl *ctrl, const struct rcl_vd_params *params,
+                                        unsigned *ids, size_t *count, struct rcl_error *err);
 
 /**
  * rcl_ctrl_add_hotspare() - make unconfigured good drive @ref a hot spare,

@@ -23,7 +23,7 @@ static const struct {
     {RCL_RAID0, "RAID0", 1, 0, false},  {RCL_RAID1, "RAID1", 2, 2, false},
     {RCL_RAID5, "RAID5", 3, 0, false},  {RCL_RAID6, "RAID6", 4, 0, false},
     {RCL_RAID10, "RAID10", 2, 2, true}, {RCL_RAID50, "RAID50", 3, 0, true},
-    {RCL_RAID60, "RAID60", 4, 0, true},
+    {RCL_RAID60, "RAID60", 4, 0, true}, {RCL_RAID00, "RAID00", 1, 0, true},
 };
 
 #define LEVEL_COUNT (sizeof(levels) / sizeof(levels[0]))
@@ -160,8 +160,8 @@ enum rcl_status rcl_raid_level_parse(const char *text, enum rcl_raid_level *leve
 		}
 	}
 	return rcl_fail(err, RCL_INVALID_PARAM,
-	                "unknown RAID level '%s': expected raid0, raid1, raid5, raid6, raid10, "
-	                "raid50 or raid60 (or r0, r1, ...)",
+	                "unknown RAID level '%s': expected raid0, raid1, raid5, raid6, raid00, "
+	                "raid10, raid50 or raid60 (or r0, r1, ...)",
 	                text);
 }
 
@@ -374,6 +374,8 @@ enum rcl_raid_level rcl_raid_span_level(enum rcl_raid_level level)
 		return RCL_RAID5;
 	case RCL_RAID60:
 		return RCL_RAID6;
+	case RCL_RAID00:
+		return RCL_RAID0;
 	default:
 		return level;
 	}
@@ -392,6 +394,7 @@ unsigned rcl_raid_span_data_drives(enum rcl_raid_level level, unsigned per_span)
 	case RCL_RAID60:
 		return per_span - 2;
 	case RCL_RAID0:
+	case RCL_RAID00:
 		break;
 	}
 	return per_span;
@@ -489,7 +492,7 @@ static uint64_t capacity_limit(const struct rcl_ctrl *ctrl, const struct rcl_vd_
 }
 
 /* What the controller's configuration allows, before the backend tries. */
-static enum rcl_status check_fits(const struct rcl_ctrl *ctrl, const struct rcl_vd_params *p,
+enum rcl_status rcl_vd_check_fits(const struct rcl_ctrl *ctrl, const struct rcl_vd_params *p,
                                   struct rcl_error *err)
 {
 	const struct rcl_dg *dg;
@@ -559,7 +562,7 @@ enum rcl_status rcl_ctrl_create_vd(struct rcl_ctrl *ctrl, struct rcl_vd_params *
 	if (!st)
 		st = rcl_vd_params_check(params, err);
 	if (!st)
-		st = check_fits(ctrl, params, err);
+		st = rcl_vd_check_fits(ctrl, params, err);
 	if (!st)
 		st = RCL_OP(ctrl, create_vd, "creating a virtual drive", err, params, vd);
 	if (!st)
@@ -567,7 +570,7 @@ enum rcl_status rcl_ctrl_create_vd(struct rcl_ctrl *ctrl, struct rcl_vd_params *
 	return st;
 }
 
-static enum rcl_status check_vd(const struct rcl_ctrl *ctrl, unsigned vd, struct rcl_error *err)
+enum rcl_status rcl_vd_check_exists(const struct rcl_ctrl *ctrl, unsigned vd, struct rcl_error *err)
 {
 	if (rcl_ctrl_vd_by_id(ctrl, vd))
 		return RCL_OK;
@@ -577,7 +580,7 @@ static enum rcl_status check_vd(const struct rcl_ctrl *ctrl, unsigned vd, struct
 enum rcl_status rcl_ctrl_delete_vd(struct rcl_ctrl *ctrl, unsigned vd, bool force,
                                    struct rcl_error *err)
 {
-	enum rcl_status st = check_vd(ctrl, vd, err);
+	enum rcl_status st = rcl_vd_check_exists(ctrl, vd, err);
 
 	if (!st)
 		st = RCL_OP(ctrl, delete_vd, "deleting a virtual drive", err, vd, force);
@@ -614,7 +617,7 @@ static void describe_props(struct rcl_buf *sb, const struct rcl_vd_props *props)
 enum rcl_status rcl_ctrl_set_vd(struct rcl_ctrl *ctrl, unsigned vd,
                                 const struct rcl_vd_props *props, struct rcl_error *err)
 {
-	enum rcl_status st = check_vd(ctrl, vd, err);
+	enum rcl_status st = rcl_vd_check_exists(ctrl, vd, err);
 
 	if (!st)
 		st = check_name(props->name, err);

@@ -10,6 +10,7 @@
  * An allocation that fails while editing leaves a null where a value
  * belongs, which the check in rcl_mock_commit() refuses.
  */
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -180,12 +181,25 @@ enum rcl_status rcl_mock_create_vd(struct rcl_ctrl *ctrl, const struct rcl_vd_pa
 	return st;
 }
 
+/* Make the members and dedicated spares of group @dg (-1: of every group) unconfigured. */
+static void free_drives(json_object *root, int dg)
+{
+	json_object *drives = json_object_object_get(root, "drives");
+
+	for (size_t i = 0; i < json_object_array_length(drives); i++) {
+		json_object *d = json_object_array_get_idx(drives, i);
+
+		if (json_object_object_get_ex(d, "dg", NULL) && (dg < 0 || get_int(d, "dg") == dg))
+			set_state(d, RCL_PD_UGOOD, -1);
+	}
+}
+
 enum rcl_status rcl_mock_delete_vd(struct rcl_ctrl *ctrl, unsigned vd, bool force,
                                    struct rcl_error *err)
 {
 	const struct rcl_vd *v = rcl_ctrl_vd_by_id(ctrl, vd);
 	const struct rcl_dg *g = rcl_ctrl_dg_by_id(ctrl, v->dg);
-	json_object *next = edit_begin(ctrl, err), *drives;
+	json_object *next = edit_begin(ctrl, err);
 
 	(void)force; /* a mock VD holds no data to protect */
 	if (!next)
@@ -196,14 +210,59 @@ enum rcl_status rcl_mock_delete_vd(struct rcl_ctrl *ctrl, unsigned vd, bool forc
 		/* Its last VD: the group goes, and its members and spares are free again. */
 		json_object_array_del_idx(json_object_object_get(next, "dgs"),
 		                          index_of(next, "dgs", g->id), 1);
-		drives = json_object_object_get(next, "drives");
-		for (size_t i = 0; i < json_object_array_length(drives); i++) {
-			json_object *d = json_object_array_get_idx(drives, i);
-
-			if (json_object_object_get_ex(d, "dg", NULL) && get_int(d, "dg") == g->id)
-				set_state(d, RCL_PD_UGOOD, -1);
-		}
+		free_drives(next, (int)g->id);
 	}
+	return rcl_mock_commit(ctrl, next, err);
+}
+
+enum rcl_status rcl_mock_delete_config(struct rcl_ctrl *ctrl, bool force, struct rcl_error *err)
+{
+	json_object *next = edit_begin(ctrl, err);
+
+	(void)force; /* a mock VD holds no data to protect */
+	if (!next)
+		return err->status;
+	json_object_object_add(next, "vds", json_object_new_array());
+	json_object_object_add(next, "dgs", json_object_new_array());
+	free_drives(next, -1);
+	return rcl_mock_commit(ctrl, next, err);
+}
+
+/*
+ * A card lays a group's VDs out in the order they were made: only the last
+ * one has the group's free space right after it (a mock keeps no extents,
+ * and its drives never grow, so expandarray finds nothing more).
+ */
+enum rcl_status rcl_mock_vd_expansion(struct rcl_ctrl *ctrl, unsigned vd,
+                                      struct rcl_vd_expansion *out, struct rcl_error *err)
+{
+	const struct rcl_vd *v = rcl_ctrl_vd_by_id(ctrl, vd);
+	const struct rcl_dg *g = rcl_ctrl_dg_by_id(ctrl, v->dg);
+
+	(void)err;
+	for (size_t i = 0; i < ctrl->vd_count; i++)
+		if (ctrl->vds[i].dg == v->dg && ctrl->vds[i].id > vd) {
+			snprintf(out->limit, sizeof(out->limit), "/v%u", ctrl->vds[i].id);
+			return RCL_OK;
+		}
+	out->grow = out->grow_array = g->free_bytes;
+	return RCL_OK;
+}
+
+enum rcl_status rcl_mock_expand_vd(struct rcl_ctrl *ctrl, unsigned vd, uint64_t bytes,
+                                   bool expand_array, struct rcl_error *err)
+{
+	const struct rcl_vd *v = rcl_ctrl_vd_by_id(ctrl, vd);
+	uint64_t free_bytes = rcl_ctrl_dg_by_id(ctrl, v->dg)->free_bytes;
+	json_object *next = edit_begin(ctrl, err);
+
+	(void)expand_array;
+	if (!next)
+		return err->status;
+	/* As a card does: whole MiB, and never beyond the group. */
+	bytes = (bytes + MIB - 1) / MIB * MIB;
+	set_int(by_id(next, "vds", vd), "bytes",
+	        (int64_t)(v->bytes + (bytes < free_bytes ? bytes : free_bytes)));
 	return rcl_mock_commit(ctrl, next, err);
 }
 

@@ -180,8 +180,9 @@ static int get_name(struct reader *r, json_object *obj, const char *where, const
 	return v ? name_of(r, v, where, key, names, count, dflt) : dflt;
 }
 
-static const char *const level_names[] = {"RAID0",  "RAID1",  "RAID5", "RAID6",
-                                          "RAID10", "RAID50", "RAID60"};
+/* In enum rcl_raid_level's order. */
+static const char *const level_names[] = {"RAID0",  "RAID1",  "RAID5",  "RAID6",
+                                          "RAID10", "RAID50", "RAID60", "RAID00"};
 static const char *const write_names[] = {"WT", "WB", "AWB"};
 static const char *const read_names[] = {"RA", "NoRA"};
 static const char *const access_names[] = {"RW", "RO", "Blocked", "RmvBlkd"};

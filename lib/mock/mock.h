@@ -66,6 +66,11 @@ enum rcl_status rcl_mock_create_vd(struct rcl_ctrl *ctrl, const struct rcl_vd_pa
                                    unsigned *vd, struct rcl_error *err);
 enum rcl_status rcl_mock_delete_vd(struct rcl_ctrl *ctrl, unsigned vd, bool force,
                                    struct rcl_error *err);
+enum rcl_status rcl_mock_delete_config(struct rcl_ctrl *ctrl, bool force, struct rcl_error *err);
+enum rcl_status rcl_mock_vd_expansion(struct rcl_ctrl *ctrl, unsigned vd,
+                                      struct rcl_vd_expansion *out, struct rcl_error *err);
+enum rcl_status rcl_mock_expand_vd(struct rcl_ctrl *ctrl, unsigned vd, uint64_t bytes,
+                                   bool expand_array, struct rcl_error *err);
 enum rcl_status rcl_mock_set_vd(struct rcl_ctrl *ctrl, unsigned vd,
                                 const struct rcl_vd_props *props, struct rcl_error *err);
 enum rcl_status rcl_mock_add_hotspare(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "soft/config/backing.h"
+#include "soft/config/expand.h"
 #include "soft/config/foreign.h"
 #include "soft/config/member.h"
 #include "soft/config/model.h"
@@ -622,6 +623,9 @@ const struct rcl_backend_ops rcl_soft_ops = {
     .create_vd = rcl_soft_create_vd,
     .delete_vd = rcl_soft_delete_vd,
     .set_vd = rcl_soft_set_vd,
+    .delete_config = rcl_soft_delete_config,
+    .vd_expansion = rcl_soft_vd_expansion,
+    .expand_vd = rcl_soft_expand_vd,
     .add_hotspare = rcl_soft_add_hotspare,
     .delete_hotspare = rcl_soft_delete_hotspare,
     .set_locate = soft_set_locate,

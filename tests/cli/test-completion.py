@@ -166,7 +166,7 @@ BASH_CASES = [
     ("raidcli add controller sectorsize=40", None, ["4096"]),
     ("raidcli add controller type=soft ", None,
      ["J", "dir=", "drives=", "fixture=", "nolog", "sectorsize=", "size="]),
-    ("raidcli /c0 del ", None, ["J", "delete=", "events", "force", "nolog"]),
+    ("raidcli /c0 del ", None, ["J", "config", "delete=", "events", "force", "nolog"]),
     ("raidcli /c0 delete delete=", None, ["files"]),
     ("raidcli /c0 sh all", len("raidcli /c0 sh"), ["show"]),
     ("raidcli /c0 bogus ", None, []),

@@ -276,7 +276,7 @@ def case_complete(fx):
             "show all <TAB><TAB> offers J and nolog")
     sh.clear_line(p)
     sh.send("/c0 del \t\t")
-    sh.wait(lambda: re.search(r"^delete= +events +force +J +nolog\s*$", sh.text(), re.M),
+    sh.wait(lambda: re.search(r"^config +delete= +events +force +J +nolog\s*$", sh.text(), re.M),
             "/c0 del <TAB><TAB> offers the options, J and nolog")
     sh.clear_line(p)
     sh.send("add controller ty\t")

@@ -1855,6 +1855,25 @@ def case_cc_schedule_skips_raid0(fx):
 case_cc_schedule_skips_raid0.fixture = lambda: Fixture(vd=("r0", "drives=252:0-1"))
 
 
+def case_expand_initializes(fx):
+    """A VD grown while the process runs is initialized again, over its new size."""
+    export = start_export(fx)
+    if not export or not wait_consistent(fx):
+        return
+    fx.ok("/c0/v0", "stop", "export")
+    check(fx.service()["Status"] == "Running", "the process stays after the export stops")
+    before = fx_vd_bytes(fx)
+    fx.ok("/c0/v0", "expand", "size=16MB")
+    check(fx_vd_bytes(fx) > before and not vd_consistent(fx),
+          "the grown VD is larger and not consistent", fx_vd_bytes(fx))
+    wait_consistent(fx)
+    check(bgi_row(fx).get("Status") == "Not in progress", "its new BGI has ended",
+          bgi_row(fx))
+
+
+case_expand_initializes.fixture = lambda: Fixture(vd=("r5", "drives=252:0-2", "size=32MB"))
+
+
 CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
          case_control_socket_robust, case_process_dies_mid_request,
          case_process_killed_as_change_sent, case_commands_during_stop,
@@ -1872,7 +1891,7 @@ CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
          case_patrol_read, case_patrol_auto_and_stop, case_patrol_starttime,
          case_cc_schedule, case_cc_schedule_kill_9, case_cc_schedule_mark_of_another_vd,
          case_cc_schedule_waits_for_resync, case_cc_schedule_skips_raid0,
-         case_cc_after_crash_waits_for_resync]
+         case_cc_after_crash_waits_for_resync, case_expand_initializes]
 
 
 def main():

@@ -124,7 +124,7 @@ static const struct {
 } bad_edits[] = {
     {"\"model\": \"MegaRAID 9560-8i 4GB\",", "", "edited.json': info.model is missing"},
     {"\"slot\": 1,", "\"slot\": \"1\",", "drives[1].slot must be an integer"},
-    {"\"RAID60\"", "\"RAID61\"", "caps.levels[6] 'RAID61' is not one of"},
+    {"\"RAID60\"", "\"RAID61\"", "caps.levels[7] 'RAID61' is not one of"},
     {"\"state\": \"GHS\"", "\"state\": \"DHS\"", "drives[6].dg is needed for a drive in state DHS"},
     {"\"slot\": 1,", "\"slot\": 0,", "drives[1].slot is the same as drives[0]'s"},
     {"\"exports\": false", "\"exports\": true", "caps.exports must be false"},

@@ -63,6 +63,7 @@ START_TEST(test_level_spellings)
 	    {"R6", RCL_RAID6},      {"raid10", RCL_RAID10}, {"r10", RCL_RAID10},
 	    {"Raid50", RCL_RAID50}, {"r50", RCL_RAID50},    {"RAID60", RCL_RAID60},
 	    {"r60", RCL_RAID60},    {"rAiD5", RCL_RAID5},   {"r0", RCL_RAID0},
+	    {"r00", RCL_RAID00},    {"RAID00", RCL_RAID00},
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
@@ -73,7 +74,7 @@ END_TEST
 START_TEST(test_level_junk_refused)
 {
 	static const char *const junk[] = {"raid7",  "r", "raid", "5",      "r05",
-	                                   "raid5x", "",  "rr5",  "raid 5", "r00"};
+	                                   "raid5x", "",  "rr5",  "raid 5", "r000"};
 
 	for (size_t i = 0; i < sizeof(junk) / sizeof(junk[0]); i++) {
 		struct rcl_error err = {0};
@@ -88,7 +89,7 @@ END_TEST
 
 START_TEST(test_level_names_round_trip)
 {
-	for (int l = RCL_RAID0; l <= RCL_RAID60; l++)
+	for (int l = RCL_RAID0; l <= RCL_RAID00; l++)
 		ck_assert_int_eq(parse_ok(rcl_raid_level_name((enum rcl_raid_level)l)), l);
 	ck_assert_str_eq(rcl_raid_level_name((enum rcl_raid_level)99), "Unknown");
 }

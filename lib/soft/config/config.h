@@ -41,7 +41,8 @@
  *  "bitmap_chunk": …, "bitmap_sync_size": …, "bblog_offset": 8,
  *  "bblog_size": 8}: md's own member layout, in sectors, which the VD keeps
  * instead of the one raidcli computes for its partitions (md-geometry.c);
- * "bitmap_offset" 0 is an array without a bitmap.
+ * "bitmap_offset" 0 is an array without a bitmap. A VD that grew (expand.c)
+ * keeps its md layout the same way: its data_offset stays where it was.
  *
  * A member's "state" is absent while it is online, else "offline",
  * "failed", "missing" or "rebuild"; a rebuilding member has "rebuilt_lba"

@@ -465,6 +465,35 @@ enum rcl_status rcl_soft_md_add_bitmap(int fd, unsigned sector_size, const struc
 	return st;
 }
 
+enum rcl_status rcl_soft_md_grow(int fd, unsigned sector_size, const struct rcl_soft_vd *vd,
+                                 uint64_t events, struct rcl_error *err)
+{
+	uint64_t at = super_at(sector_size, vd);
+	struct rcl_md_super1 *sb = rcl_malloc(sizeof(*sb));
+	struct rcl_md_bitmap_super bms;
+	enum rcl_status st = sb ? rcl_soft_md_read(fd, sector_size, vd, sb, err)
+	                        : rcl_fail(err, RCL_NOMEM, "out of memory");
+
+	if (!st) {
+		sb->data_size = vd->md.data_size;
+		sb->size = vd->md.size;
+		sb->events = events;
+		if (!vd->consistent)
+			sb->resync_offset = 0;
+	}
+	/* Every bit set: the whole range is to be resynced, whatever chunk it had. */
+	if (!st && (sb->feature_map & RCL_MD_FEATURE_BITMAP_OFFSET)) {
+		rcl_md_bitmap_super_init(&bms, sb, &vd->md);
+		st = write_bitmap_area(fd, at + (int64_t)sb->bitmap_offset * 512, &bms, true, err);
+	}
+	if (!st) {
+		sb->utime = now_md();
+		st = write_sb(fd, at, sb, err);
+	}
+	rcl_free(sb);
+	return st ? st : rcl_soft_sync(fd, "md superblock", err);
+}
+
 bool rcl_soft_md_left_active(int fd, unsigned sector_size, const struct rcl_soft_vd *vd)
 {
 	struct rcl_md_super1 *sb = rcl_malloc(sizeof(*sb));

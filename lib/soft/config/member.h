@@ -109,6 +109,17 @@ enum rcl_status rcl_soft_md_rewrite(int fd, unsigned sector_size, const struct r
                                     struct rcl_md_super1 *sb, struct rcl_error *err);
 
 /**
+ * rcl_soft_md_grow() - VD @vd's md array member on @fd grown, as "mdadm
+ * --grow --size" grows it: data_size and size from @vd->md, @events; a VD
+ * not consistent also gets resync_offset 0 (md resyncs it whole); a
+ * bitmap gets @vd->md's range and chunk, every bit set. Bitmap first,
+ * then the superblock; flush. @vd's partition is the grown one.
+ * Return: RCL_OK, or as rcl_soft_md_read(); RCL_SYSTEM.
+ */
+enum rcl_status rcl_soft_md_grow(int fd, unsigned sector_size, const struct rcl_soft_vd *vd,
+                                 uint64_t events, struct rcl_error *err);
+
+/**
  * rcl_soft_md_add_bitmap() - give VD @vd's md array member on @fd the
  * internal bitmap @vd->md describes, as "mdadm --grow --bitmap=internal"
  * does: a bitmap superblock at the array's events, every bit clear when

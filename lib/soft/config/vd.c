@@ -475,12 +475,27 @@ static void remove_vd(struct rcl_soft_change *c, const struct rcl_soft_dg *dg)
 	}
 }
 
+/* Whether @vd of @dg may go: no migration, and without @force no data on it. */
+static enum rcl_status check_deletable(struct rcl_soft_change *c, const struct rcl_soft_dg *dg,
+                                       const struct rcl_soft_vd *vd, bool force,
+                                       struct rcl_error *err)
+{
+	const char *what = NULL;
+	enum rcl_status st = rcl_soft_migrate_guard(dg, "deleting its VD", err);
+
+	if (!st && !force)
+		st = data_signature(c, dg, vd, &what, err);
+	if (!st && what)
+		st = rcl_fail(err, RCL_NEED_FORCE,
+		              "virtual drive /v%u holds %s; use force to delete it", vd->id, what);
+	return st;
+}
+
 enum rcl_status rcl_soft_delete_vd(struct rcl_ctrl *ctrl, unsigned id, bool force,
                                    struct rcl_error *err)
 {
 	const struct rcl_soft_vd *vd;
 	struct rcl_soft_dg dg;
-	const char *what = NULL;
 	struct rcl_soft_change c;
 	enum rcl_status st;
 	bool dg_gone;
@@ -491,12 +506,7 @@ enum rcl_status rcl_soft_delete_vd(struct rcl_ctrl *ctrl, unsigned id, bool forc
 		return st ? st : rcl_fail(err, RCL_NOT_FOUND, "virtual drive /v%u not found", id);
 	}
 	dg = *rcl_soft_config_dg(c.cfg, vd->dg);
-	st = rcl_soft_migrate_guard(&dg, "deleting its VD", err);
-	if (!st && !force)
-		st = data_signature(&c, &dg, vd, &what, err);
-	if (!st && what)
-		st = rcl_fail(err, RCL_NEED_FORCE,
-		              "virtual drive /v%u holds %s; use force to delete it", id, what);
+	st = check_deletable(&c, &dg, vd, force, err);
 	if (st) {
 		rcl_soft_change_end(&c);
 		return st;
@@ -505,6 +515,32 @@ enum rcl_status rcl_soft_delete_vd(struct rcl_ctrl *ctrl, unsigned id, bool forc
 	st = rcl_soft_change_write_records(&c, err);
 	if (!st && !dg_gone)
 		remove_vd(&c, rcl_soft_config_dg(c.cfg, dg.id));
+	if (!st)
+		rcl_soft_change_clean_up(&c);
+	return rcl_soft_change_finish(&c, st, err);
+}
+
+/*
+ * Every VD, group and dedicated spare goes in one record update: a crash
+ * leaves the whole configuration or none, and the drives left blank by
+ * step (c) are what the new, empty configuration says they are.
+ */
+enum rcl_status rcl_soft_delete_config(struct rcl_ctrl *ctrl, bool force, struct rcl_error *err)
+{
+	struct rcl_soft_change c;
+	enum rcl_status st = rcl_soft_change_begin(ctrl, &c, err);
+	bool dg_gone;
+
+	for (size_t i = 0; !st && i < c.cfg->vd_count; i++)
+		st = check_deletable(&c, rcl_soft_config_dg(c.cfg, c.cfg->vds[i].dg),
+		                     &c.cfg->vds[i], force, err);
+	if (st) {
+		rcl_soft_change_end(&c);
+		return st;
+	}
+	while (c.cfg->vd_count)
+		drop_vd(c.cfg, &c.cfg->vds[0], &dg_gone);
+	st = rcl_soft_change_write_records(&c, err);
 	if (!st)
 		rcl_soft_change_clean_up(&c);
 	return rcl_soft_change_finish(&c, st, err);

@@ -39,6 +39,15 @@ enum rcl_status rcl_soft_delete_vd(struct rcl_ctrl *ctrl, unsigned vd, bool forc
                                    struct rcl_error *err);
 
 /**
+ * rcl_soft_delete_config() - the backend's delete_config: every VD, as
+ * rcl_soft_delete_vd() checks each (all before any goes), in one change;
+ * global hot spares stay.
+ * Return: RCL_OK; RCL_NEED_FORCE; RCL_NOT_ALLOWED (a migration runs);
+ * RCL_SYSTEM; RCL_NOMEM.
+ */
+enum rcl_status rcl_soft_delete_config(struct rcl_ctrl *ctrl, bool force, struct rcl_error *err);
+
+/**
  * rcl_soft_set_vd() - the backend's set_vd: name and policies, in the
  * configuration record only (the md superblocks name arrays by VD id).
  * Return: RCL_OK; RCL_NOT_FOUND; RCL_SYSTEM; RCL_NOMEM.

@@ -849,6 +849,8 @@ enum rcl_status rebuild_control(struct rcl_ctrl *ctrl, const struct rcl_drive_re
  * @uuid:	the md array UUID of the VD that @vd named: a deleted VD's id
  *		is given to the next one created, which must not inherit
  *		its result (nor miss its own BGI because of it).
+ * @bytes:	the VD's capacity then: one that grew since is another
+ *		VD to check (and to initialize, not consistent any more).
  * @task:	running or paused (NULL once ended).
  * @last:	where it stood when it ended (@ended set).
  * @carried:	the mismatches a run a restart cut short found below where
@@ -859,6 +861,7 @@ enum rcl_status rebuild_control(struct rcl_ctrl *ctrl, const struct rcl_drive_re
 struct vd_check {
 	unsigned vd;
 	uint8_t uuid[16];
+	uint64_t bytes;
 	enum rcl_soft_task_kind kind;
 	bool repair;
 	struct rcl_soft_volume *vol; /* while @task runs */
@@ -905,7 +908,7 @@ static struct vd_check *find_check(unsigned vd)
 	return NULL;
 }
 
-/* An ended check of a VD that is gone, or whose id a new VD took, is forgotten. */
+/* An ended check of a VD that is gone, whose id a new VD took, or that grew, is forgotten. */
 static void forget_deleted_checks(const struct rcl_soft_config *cfg)
 {
 	for (size_t i = 0; i < check_count; i++) {
@@ -913,7 +916,7 @@ static void forget_deleted_checks(const struct rcl_soft_config *cfg)
 		const struct rcl_soft_vd *vd = rcl_soft_config_vd(cfg, k->vd);
 
 		if (k->vd != NO_VD && !k->task &&
-		    (!vd || memcmp(vd->uuid, k->uuid, sizeof(k->uuid))))
+		    (!vd || memcmp(vd->uuid, k->uuid, sizeof(k->uuid)) || vd->bytes != k->bytes))
 			k->vd = NO_VD;
 	}
 }
@@ -1065,7 +1068,7 @@ static enum rcl_status start_check(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_
 		k = find_check(NO_VD);
 	if (!k)
 		k = &checks[check_count++];
-	*k = (struct vd_check){.vd = vd, .kind = kind, .repair = repair};
+	*k = (struct vd_check){.vd = vd, .bytes = one->bytes, .kind = kind, .repair = repair};
 	memcpy(k->uuid, one->uuid, sizeof(k->uuid));
 	params.ctx = k;
 	if (from) {

@@ -297,8 +297,9 @@ static enum rcl_status check_vd(const struct rcl_soft_change *c, const struct rc
 	/* A new layout is computed for the partitions; md's own one would be lost. */
 	if (vd->md_kept)
 		return rcl_fail(err, RCL_UNSUPPORTED,
-		                "/v%u keeps the md layout of the array it was imported from, "
-		                "which raidcli does not migrate",
+		                "/v%u keeps an md layout of its own (of the array it was "
+		                "imported from, or kept when it grew), which raidcli does not "
+		                "migrate",
 		                vd->id);
 	if (!supported_pair(dg->level, level))
 		return rcl_fail(err, RCL_UNSUPPORTED,
