@@ -1,0 +1,1171 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""service.py - a Redfish service for raidcli's tests, on loopback with TLS.
+
+One process serves N independent hosts (BMCs), each on its own loopback
+port, from a resource tree in trees/ (see README). Every host keeps its
+changes in an overlay over the shared tree, so a thousand hosts cost little
+memory; one asyncio loop serves them all. A plain-HTTP control endpoint on
+127.0.0.1 lets a test inject faults per host. Python's standard library
+only; the certificates come from the openssl command line (make_tls()).
+
+Run by tests as:
+  service.py --tree idrac --hosts 1000 --delay-ms 20-50 --tls-dir D --ready-file F
+F gets a JSON object (ca, control, hosts[] with their URLs) once every host
+listens; stdout gets one line per listener too.
+"""
+import argparse
+import asyncio
+import base64
+import copy
+import fnmatch
+import itertools
+import json
+import os
+import random
+import secrets
+import signal
+import socket
+import ssl
+import subprocess
+import sys
+import time
+import urllib.parse
+import zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BASE = "Base.1.18."
+ROOT = "/redfish/v1/"
+SESSIONS = "/redfish/v1/SessionService/Sessions"
+TASKS = "/redfish/v1/TaskService/Tasks"
+MONITORS = "/redfish/v1/TaskService/TaskMonitors/"
+MAX_BODY = 1 << 20
+REASONS = {200: "OK", 201: "Created", 202: "Accepted", 204: "No Content",
+           400: "Bad Request", 401: "Unauthorized", 404: "Not Found",
+           405: "Method Not Allowed", 411: "Length Required",
+           412: "Precondition Failed", 413: "Content Too Large",
+           428: "Precondition Required", 500: "Internal Server Error",
+           501: "Not Implemented", 503: "Service Unavailable"}
+# Drives a RAID level needs: (minimum, multiple of).
+RAID_DRIVES = {"RAID0": (1, 1), "RAID1": (2, 2), "RAID5": (3, 1), "RAID6": (4, 1),
+               "RAID10": (4, 2), "RAID50": (6, 2), "RAID60": (8, 2)}
+READ_CACHE = ["ReadAhead", "AdaptiveReadAhead", "Off"]
+WRITE_CACHE = ["WriteThrough", "ProtectedWriteBack", "UnprotectedWriteBack", "Off"]
+VOLUME_TYPE = {"RAID0": "NonRedundant", "RAID1": "Mirrored", "RAID5": "StripedWithParity",
+               "RAID6": "StripedWithParity", "RAID10": "SpannedMirrors",
+               "RAID50": "SpannedStripesWithParity", "RAID60": "SpannedStripesWithParity"}
+DELETED = object()
+
+# Faults a test may set per host (POST /hosts/N/faults), with their defaults.
+FAULTS = {
+    "delay_ms": [0, 0],        # each response waits a random time in [lo, hi] ms
+    "dead": None,              # "hang" (TCP accepted, never a TLS answer),
+                               # "stall" (TLS, no HTTP answer), "refuse" (RST)
+    "session_expire_after": None,  # a session dies after this many requests
+    "malformed": [],           # path patterns answered with broken JSON
+    "wrong_types": [],         # path patterns answered with every value mistyped
+    "huge": [],                # path patterns answered with a huge (valid) body
+    "huge_bytes": 64 << 20,
+    "errors": [],              # [{method, path, status, message_id, message, resolution}]
+    "responses": {},           # override the tree's create/delete/... status
+    "task_polls": None,        # override the tree's polls until a task completes
+    "operation_step": 25,      # PercentageComplete gained per GET of a resource
+}
+
+
+class Refusal(Exception):
+    """A refused request: its HTTP status and Redfish error body."""
+
+    def __init__(self, status, msg_id, message, resolution="None.", args=(), related=()):
+        super().__init__(message)
+        self.status = status
+        self.body = error_body(msg_id, message, resolution, args, related)
+
+
+def error_body(msg_id, message, resolution, args=(), related=()):
+    if "." not in msg_id:
+        msg_id = BASE + msg_id
+    info = {"@odata.type": "#Message.v1_1_1.Message", "MessageId": msg_id,
+            "Message": message, "MessageArgs": [str(a) for a in args],
+            "MessageSeverity": "Critical" if msg_id.endswith("InternalError") else "Warning",
+            "Resolution": resolution}
+    if related:
+        info["RelatedProperties"] = list(related)
+    return {"error": {"code": msg_id, "message": message, "@Message.ExtendedInfo": [info]}}
+
+
+def missing(uri):
+    return Refusal(404, "ResourceMissingAtURI", "The resource at the URI '%s' was not found." % uri,
+                   "Follow the links in the service's resources to a URI that exists.", [uri])
+
+
+def type_error(prop, value):
+    return Refusal(400, "PropertyValueTypeError",
+                   "The value '%s' for the property %s is not a type that the property can accept."
+                   % (value, prop), "Correct the value for the property and resubmit the request.",
+                   [value, prop], ["#/" + prop.replace(".", "/")])
+
+
+def not_in_list(prop, value, allowed):
+    return Refusal(400, "PropertyValueNotInList",
+                   "The value '%s' for the property %s is not in the list of acceptable values "
+                   "(%s)." % (value, prop, ", ".join(allowed)),
+                   "Choose a value from the enumeration list that the implementation can "
+                   "support and resubmit the request.", [value, prop],
+                   ["#/" + prop.replace(".", "/")])
+
+
+class Tree:
+    """A resource tree file: its resources (read-only, shared by every host)
+    and its config (how it answers changes)."""
+
+    def __init__(self, name):
+        path = name if os.path.sep in name else os.path.join(HERE, "trees", name + ".json")
+        with open(path) as f:
+            data = json.load(f)
+        self.name = os.path.basename(path)[:-5]
+        self.config = data["Config"]
+        self.resources = data["Resources"]
+
+
+class Task:
+    """An asynchronous change: done after @polls GETs of its monitor or task."""
+
+    def __init__(self, tid, uri, polls, apply):
+        self.id = tid
+        self.uri = uri
+        self.monitor = MONITORS + tid
+        self.polls = polls
+        self.done = 0
+        self.apply = apply
+        self.result = None
+        self.start = time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime())
+
+    def poll(self):
+        """Counts a poll; on the last one applies the change once."""
+        if self.result is None:
+            self.done += 1
+            if self.done >= self.polls:
+                try:
+                    self.result = self.apply()
+                except Refusal as r:
+                    self.result = (r.status, {}, r.body)
+
+    def body(self):
+        state = "Running" if self.result is None else (
+            "Completed" if self.result[0] < 400 else "Exception")
+        pct = 100 if self.result is not None else min(99, 100 * self.done // max(1, self.polls))
+        b = {"@odata.id": self.uri, "@odata.type": "#Task.v1_7_4.Task", "Id": self.id,
+             "Name": "Task " + self.id, "TaskState": state,
+             "TaskStatus": "OK" if state != "Exception" else "Critical",
+             "PercentComplete": pct, "StartTime": self.start, "TaskMonitor": self.monitor,
+             "Messages": []}
+        if self.result is not None:
+            status, headers, body = self.result
+            if "Location" in headers:
+                b["Links"] = {"CreatedResources": [{"@odata.id": headers["Location"]}]}
+            if status >= 400:
+                b["Messages"] = body["error"]["@Message.ExtendedInfo"]
+        return b
+
+
+class Host:
+    """One simulated BMC: the shared tree plus this host's changes."""
+
+    def __init__(self, index, tree, faults, rng_seed, user, password):
+        self.index = index
+        self.tree = tree
+        self.cfg = tree.config
+        self.user = user
+        self.password = password
+        self.default_faults = faults
+        self.rng = random.Random(rng_seed)
+        self.port = None
+        self.server = None
+        self.holder = None
+        self.reset()
+
+    def reset(self):
+        self.overlay = {}
+        self.sessions = {}  # token -> [uri, requests left or None]
+        self.tasks = {}
+        self.pending = set()  # volumes that tasks will create
+        self.ops = {}  # uri -> Operations entry driven by GETs
+        self.ids = {"session": itertools.count(1), "task": itertools.count(1)}
+        self.faults = copy.deepcopy(self.default_faults)
+        self.log = []
+        self.counts = {}
+
+    # ------------------------------------------------------------ resources
+    def get(self, uri):
+        r = self.overlay.get(uri)
+        if r is DELETED:
+            return None
+        return r if r is not None else self.tree.resources.get(uri)
+
+    def mutable(self, uri):
+        """The resource at @uri, copied into the overlay to be changed."""
+        r = self.overlay.get(uri)
+        if r is None:
+            r = self.overlay[uri] = copy.deepcopy(self.tree.resources[uri])
+        return r
+
+    def put(self, uri, body):
+        self.overlay[uri] = body
+
+    def delete(self, uri):
+        self.overlay[uri] = DELETED
+
+    def add_member(self, coll, uri):
+        c = self.mutable(coll)
+        c["Members"].append({"@odata.id": uri})
+        c["Members@odata.count"] = len(c["Members"])
+
+    def drop_member(self, coll, uri):
+        c = self.mutable(coll)
+        c["Members"] = [m for m in c["Members"] if m["@odata.id"] != uri]
+        c["Members@odata.count"] = len(c["Members"])
+
+    def setting(self, what):
+        return self.faults["responses"].get(what, self.cfg["Responses"][what])
+
+    def task_polls(self):
+        p = self.faults["task_polls"]
+        return self.cfg["TaskPolls"] if p is None else p
+
+
+def parse_query(query):
+    q = {}
+    for part in query.split("&") if query else []:
+        k, _, v = part.partition("=")
+        q[urllib.parse.unquote(k)] = urllib.parse.unquote_plus(v)
+    return q
+
+
+def parse_expand(value):
+    """$expand=*|.|~ with an optional ($levels=n): (kind, levels) or None."""
+    kind, levels = value[:1], 1
+    rest = value[1:]
+    if kind not in "*.~" or not kind:
+        return None
+    if rest:
+        if not (rest.startswith("($levels=") and rest.endswith(")")):
+            return None
+        try:
+            levels = int(rest[9:-1])
+        except ValueError:
+            return None
+    return kind, levels
+
+
+def etag_of(body):
+    return '"%08x"' % zlib.crc32(json.dumps(body, sort_keys=True).encode())
+
+
+def mistype(value):
+    """The same data with every value of another JSON type (the wrong_types
+    fault); @odata.id stays so a client can still name what it read."""
+    if isinstance(value, dict):
+        return {k: (v if k == "@odata.id" else mistype(v)) for k, v in value.items()}
+    if isinstance(value, list):
+        return {str(i): mistype(v) for i, v in enumerate(value)}
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, str):
+        return len(value)
+    return "null"
+
+
+class Service:
+    def __init__(self, tree, args):
+        self.tree = tree
+        self.args = args
+        self.ssl = None
+        faults = copy.deepcopy(FAULTS)
+        faults["delay_ms"] = list(args.delay_ms)
+        user = args.user or tree.config["UserName"]
+        password = tree.config["Password"]
+        if args.password_file:
+            with open(args.password_file) as f:
+                password = f.read().rstrip("\n")
+        self.hosts = []
+        dead = set(args.dead_hosts)
+        for i in range(args.hosts):
+            f = copy.deepcopy(faults)
+            if i in dead:
+                f["dead"] = args.dead_mode
+            self.hosts.append(Host(i, tree, f, args.seed * 100003 + i, user, password))
+        self.control_port = None
+
+    # ---------------------------------------------------------- listeners
+    async def listen(self, host):
+        """Opens (or re-opens) @host's port the way its dead fault wants."""
+        port = host.port or (self.args.base_port + host.index if self.args.base_port else 0)
+        if host.server:
+            host.server.close()
+            host.server = None
+        if host.holder:
+            host.holder.close()
+            host.holder = None
+        if host.faults["dead"] == "refuse":
+            # Bound but not listening: the port stays ours and connects get RST.
+            s = socket.socket()
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind(("127.0.0.1", port))
+            host.holder = s
+            host.port = s.getsockname()[1]
+            return
+        host.server = await asyncio.start_server(
+            lambda r, w: self.connection(host, r, w), "127.0.0.1", port,
+            reuse_address=True, backlog=1024, limit=64 * 1024)
+        host.port = host.server.sockets[0].getsockname()[1]
+
+    async def connection(self, host, reader, writer):
+        try:
+            if host.faults["dead"] == "hang":
+                while await reader.read(65536):
+                    pass
+                return
+            await writer.start_tls(self.ssl, ssl_handshake_timeout=30)
+            await self.serve_requests(reader, writer, lambda *a: self.handle(host, *a))
+        except (ConnectionError, asyncio.IncompleteReadError, ssl.SSLError, OSError,
+                asyncio.TimeoutError, asyncio.LimitOverrunError, ValueError,
+                asyncio.CancelledError):  # the last: stopped while serving
+            pass
+        finally:
+            writer.close()
+
+    async def control_connection(self, reader, writer):
+        try:
+            await self.serve_requests(reader, writer, self.control)
+        except (ConnectionError, asyncio.IncompleteReadError, OSError, ValueError,
+                asyncio.LimitOverrunError, asyncio.CancelledError):
+            pass
+        finally:
+            writer.close()
+
+    async def serve_requests(self, reader, writer, handler):
+        """HTTP/1.1 with keep-alive: one request after the other."""
+        while True:
+            try:
+                head = await reader.readuntil(b"\r\n\r\n")
+            except asyncio.IncompleteReadError:
+                return
+            lines = head.decode("latin-1").split("\r\n")
+            method, target, _ = lines[0].split(" ", 2)
+            headers = {}
+            for line in lines[1:]:
+                if ":" in line:
+                    k, v = line.split(":", 1)
+                    headers[k.strip().lower()] = v.strip()
+            if headers.get("transfer-encoding", "").lower() == "chunked":
+                await respond(writer, 411, {}, None, close=True)
+                return
+            length = int(headers.get("content-length", "0") or 0)
+            if length > MAX_BODY:
+                await respond(writer, 413, {}, error_body(
+                    "PayloadTooLarge", "The request body is too large.",
+                    "Send a smaller request body."), close=True)
+                return
+            if length and headers.get("expect", "").lower() == "100-continue":
+                writer.write(b"HTTP/1.1 100 Continue\r\n\r\n")
+            body = await reader.readexactly(length) if length else b""
+            close = headers.get("connection", "").lower() == "close"
+            keep = await handler(writer, method, target, headers, body, close)
+            if close or keep is False:
+                return
+
+    # ------------------------------------------------------------ requests
+    async def handle(self, host, writer, method, target, headers, body, close):
+        path, _, query = target.partition("?")
+        path = urllib.parse.unquote(path)
+        f = host.faults
+        if f["dead"] == "stall":
+            await asyncio.sleep(3600)
+            return False
+        lo, hi = f["delay_ms"]
+        if hi > 0:
+            await asyncio.sleep(host.rng.uniform(lo, hi) / 1000.0)
+        try:
+            status, rheaders, rbody = self.dispatch(host, method, path, query, headers, body)
+        except Refusal as r:
+            status, rheaders, rbody = r.status, {}, r.body
+        if status == 401:
+            rheaders["WWW-Authenticate"] = 'Basic realm="RedfishService"'
+        host.counts[method] = host.counts.get(method, 0) + 1
+        host.log.append([method, target, status])
+        if len(host.log) > 2000:
+            del host.log[:1000]
+        if method == "GET" and status == 200 and self.faulted(f["huge"], path):
+            await respond_huge(writer, rbody, f["huge_bytes"], close)
+            return True
+        if method == "GET" and status == 200 and self.faulted(f["malformed"], path):
+            raw = json.dumps(rbody).encode()
+            rbody = raw[: max(1, len(raw) // 2)] + b'",}{'
+        elif method == "GET" and status == 200 and self.faulted(f["wrong_types"], path):
+            rbody = mistype(rbody)
+        await respond(writer, status, rheaders, rbody, close)
+        return True
+
+    @staticmethod
+    def faulted(patterns, path):
+        return any(fnmatch.fnmatchcase(path, p) for p in patterns)
+
+    def dispatch(self, host, method, path, query, headers, body):
+        if path != ROOT and path.endswith("/"):
+            path = path.rstrip("/")
+        if path == "/redfish/v1":
+            path = ROOT
+        for e in host.faults["errors"]:
+            if e.get("method", method) == method and fnmatch.fnmatchcase(path, e.get("path", "*")):
+                raise Refusal(e.get("status", 400), e.get("message_id", "GeneralError"),
+                              e.get("message", "The request failed (injected fault)."),
+                              e.get("resolution", "None."))
+        if path == "/redfish" and method == "GET":
+            return 200, {}, {"v1": ROOT}
+        if method == "GET" and path == ROOT:
+            return self.get(host, path, query)
+        if method == "POST" and path == SESSIONS:
+            return self.login(host, body)
+        self.authenticate(host, headers)
+        if method == "GET":
+            return self.get(host, path, query)
+        if host.get(path) is None and not path.startswith(MONITORS) and "/Actions/" not in path:
+            raise missing(path)
+        if method == "DELETE":
+            return self.delete(host, path)
+        if method == "PATCH":
+            return self.patch(host, path, headers, parse_json(body))
+        if method == "POST":
+            return self.post(host, path, parse_json(body))
+        raise Refusal(405, "OperationNotAllowed",
+                      "The HTTP method %s is not allowed on the resource." % method,
+                      "Use a method the resource's Allow header lists.")
+
+    # --------------------------------------------------------------- auth
+    def authenticate(self, host, headers):
+        token = headers.get("x-auth-token")
+        if token is not None:
+            s = host.sessions.get(token)
+            if s is not None:
+                if s[1] is not None:
+                    s[1] -= 1
+                    if s[1] < 0:
+                        self.end_session(host, token)
+                        s = None
+                if s is not None:
+                    return
+        else:
+            auth = headers.get("authorization", "")
+            if auth.startswith("Basic "):
+                try:
+                    user, _, pw = base64.b64decode(auth[6:]).decode().partition(":")
+                except (ValueError, UnicodeDecodeError):
+                    user = pw = None
+                if user == host.user and pw == host.password:
+                    return
+        raise Refusal(401, "NoValidSession",
+                      "There is no valid session established with the implementation.",
+                      "Establish a session before attempting any operations.")
+
+    def login(self, host, body):
+        req = parse_json(body)
+        for prop in ("UserName", "Password"):
+            if prop not in req:
+                raise Refusal(400, "PropertyMissing",
+                              "The property %s is a required property and must be included in "
+                              "the request." % prop,
+                              "Ensure that the property is in the request body and has a valid "
+                              "value and resubmit the request.", [prop], ["#/" + prop])
+        if req["UserName"] != host.user or req["Password"] != host.password:
+            raise Refusal(401, "NoValidSession",
+                          "There is no valid session established with the implementation.",
+                          "Establish a session with a valid user name and password.")
+        sid = str(next(host.ids["session"]))
+        token = secrets.token_hex(16)
+        uri = SESSIONS + "/" + sid
+        s = {"@odata.id": uri, "@odata.type": "#Session.v1_7_0.Session", "Id": sid,
+             "Name": "User Session", "UserName": req["UserName"]}
+        host.put(uri, s)
+        host.add_member(SESSIONS, uri)
+        host.sessions[token] = [uri, host.faults["session_expire_after"]]
+        return 201, {"Location": uri, "X-Auth-Token": token}, s
+
+    def end_session(self, host, token):
+        uri = host.sessions.pop(token)[0]
+        host.delete(uri)
+        host.drop_member(SESSIONS, uri)
+
+    # ---------------------------------------------------------------- GET
+    def get(self, host, path, query):
+        q = parse_query(query)
+        expand = None
+        if "$expand" in q:
+            if not host.cfg["Expand"]:
+                raise Refusal(501, "QueryNotSupported",
+                              "Querying is not supported by the implementation.",
+                              "Remove the query parameters and resubmit the request if the "
+                              "operation failed.")
+            expand = parse_expand(q["$expand"])
+            if expand is None:
+                raise Refusal(400, "QueryParameterValueFormatError",
+                              "The value '%s' for the parameter $expand is of a different "
+                              "format than the parameter can accept." % q["$expand"],
+                              "Correct the value for the query parameter in the request and "
+                              "resubmit the request if the operation failed.",
+                              [q["$expand"], "$expand"])
+        if path.startswith(MONITORS):
+            return self.monitor(host, path)
+        if path.startswith(TASKS + "/"):
+            task = host.tasks.get(path[len(TASKS) + 1:])
+            if task is None:
+                raise missing(path)
+            task.poll()
+            return 200, {}, task.body()
+        r = self.view(host, path)
+        if r is None:
+            raise missing(path)
+        if expand:
+            r = self.expand(host, r, expand[0], min(expand[1], 3), False)
+        headers = {}
+        if host.cfg["ETag"]:
+            headers["ETag"] = r["@odata.etag"]
+        return 200, headers, r
+
+    def view(self, host, path):
+        """The resource as a client sees it now: live operations advanced
+        one step, @odata.etag added where the tree gives ETags."""
+        r = host.get(path)
+        if r is None:
+            return None
+        op = host.ops.get(path)
+        if op is not None:
+            op["PercentageComplete"] = min(100, op["PercentageComplete"] + host.faults["operation_step"])
+            if op["PercentageComplete"] >= 100:
+                del host.ops[path]
+                res = host.mutable(path)
+                res["Operations"] = [o for o in res["Operations"] if o is not op]
+            r = host.get(path)
+        if path.startswith(TASKS + "/") and path[len(TASKS) + 1:] in host.tasks:
+            r = host.tasks[path[len(TASKS) + 1:]].body()
+        if host.cfg["ETag"]:
+            r = dict(r)
+            r["@odata.etag"] = etag_of(r)
+        return r
+
+    def expand(self, host, node, kind, levels, in_links):
+        """$expand: references replaced by the resources (per DMTF: "." not in
+        Links, "~" only in Links, "*" both), @levels deep."""
+        if isinstance(node, list):
+            return [self.expand(host, v, kind, levels, in_links) for v in node]
+        if not isinstance(node, dict):
+            return node
+        if list(node) == ["@odata.id"] and levels > 0:
+            want = kind == "*" or (kind == "~") == in_links
+            target = self.view(host, node["@odata.id"]) if want else None
+            if target is not None:
+                return self.expand(host, target, kind, levels - 1, False)
+            return node
+        return {k: self.expand(host, v, kind, levels, in_links or k == "Links")
+                for k, v in node.items()}
+
+    def monitor(self, host, path):
+        task = host.tasks.get(path[len(MONITORS):])
+        if task is None:
+            raise missing(path)
+        task.poll()
+        if task.result is None:
+            return 202, {"Location": task.monitor, "Retry-After": "0"}, task.body()
+        status, headers, body = task.result
+        return status, dict(headers), body
+
+    # ------------------------------------------------------ changes, async
+    def respond_change(self, host, what, apply, created=False):
+        """Runs @apply now (201/200/204) or behind a task (202), as the tree
+        or the responses fault says for @what."""
+        status = host.setting(what)
+        if status == 202:
+            n = next(host.ids["task"])
+            tid = host.cfg["TaskId"].format(n=n)
+            task = Task(tid, TASKS + "/" + tid, host.task_polls(),
+                        lambda: self.finish(apply, 201 if created else 204))
+            host.tasks[tid] = task
+            host.put(task.uri, {"@odata.id": task.uri})  # listed; body is task.body()
+            host.add_member(TASKS, task.uri)
+            return 202, {"Location": task.monitor, "Retry-After": "0"}, task.body()
+        return self.finish(apply, status)
+
+    @staticmethod
+    def finish(apply, status):
+        uri, body = apply()
+        headers = {"Location": uri} if uri else {}
+        if status == 204:
+            return 204, headers, None
+        return status, headers, body
+
+    def post(self, host, path, req):
+        r = host.get(path)
+        if r is not None and r.get("@odata.type", "").startswith("#VolumeCollection."):
+            return self.create_volume(host, path, req)
+        owner, _, action = path.partition("/Actions/")
+        if not action:
+            raise Refusal(405, "OperationNotAllowed",
+                          "The HTTP method POST is not allowed on the resource.",
+                          "Create volumes in a Volumes collection; post actions to their target.")
+        res = host.get(owner)
+        if res is None or "#" + action not in res.get("Actions", {}):
+            raise Refusal(400 if res is not None else 404, "ActionNotSupported",
+                          "The action %s is not supported by the resource." % action,
+                          "The action supplied cannot be resubmitted to the implementation. "
+                          "Perhaps the action was invalid, the wrong resource was the target "
+                          "or the implementation documentation may be of assistance.", [action])
+        if action == "Drive.SecureErase":
+            return self.secure_erase(host, owner, res, req)
+        if action == "Volume.Initialize":
+            return self.initialize(host, owner, res, req)
+        raise Refusal(400, "ActionNotSupported", "The action %s is not supported." % action,
+                      "Use an action the resource lists.", [action])
+
+    def delete(self, host, path):
+        r = host.get(path)
+        if path.startswith(SESSIONS + "/"):
+            for token, s in list(host.sessions.items()):
+                if s[0] == path:
+                    self.end_session(host, token)
+            return 204, {}, None
+        if not r.get("@odata.type", "").startswith("#Volume."):
+            raise Refusal(405, "ResourceCannotBeDeleted",
+                          "The delete request failed because the resource requested cannot "
+                          "be deleted.", "Do not attempt to delete a non-deletable resource.")
+        busy(host, path)
+
+        def apply():
+            if host.get(path) is None:
+                raise missing(path)
+            for d in r["Links"]["Drives"]:
+                drive = host.mutable(d["@odata.id"])
+                drive["Links"]["Volumes"] = [v for v in drive["Links"]["Volumes"]
+                                             if v["@odata.id"] != path]
+                drive["Links"]["Volumes@odata.count"] = len(drive["Links"]["Volumes"])
+                dell_status(drive, "Ready")
+            host.delete(path)
+            host.drop_member(path.rsplit("/", 1)[0], path)
+            return None, None
+        return self.respond_change(host, "delete", apply)
+
+    # ------------------------------------------------------------- create
+    def create_volume(self, host, coll, req):
+        storage_uri = coll.rsplit("/", 1)[0]
+        storage = host.get(storage_uri)
+        ctrl = controller_of(host, storage)
+        allowed = {"Name", "DisplayName", "RAIDType", "VolumeType", "CapacityBytes",
+                   "StripSizeBytes", "OptimumIOSizeBytes", "ReadCachePolicy", "WriteCachePolicy",
+                   "Encrypted", "Links", "Drives", "InitializeMethod", "@Redfish.OperationApplyTime",
+                   "Oem"}
+        for k in req:
+            if k not in allowed:
+                raise Refusal(400, "PropertyUnknown",
+                              "The property %s is not in the list of valid properties for the "
+                              "resource." % k, "Remove the unknown property from the request "
+                              "body and resubmit the request if the operation failed.", [k], ["#/" + k])
+        raid = req.get("RAIDType")
+        if raid is None and "VolumeType" in req:
+            by_type = {v: k for k, v in reversed(list(VOLUME_TYPE.items()))}
+            raid = by_type.get(req["VolumeType"])
+            if raid is None:
+                raise not_in_list("VolumeType", req["VolumeType"], sorted(set(VOLUME_TYPE.values())))
+        if raid is None:
+            raise Refusal(400, "PropertyMissing", "The property RAIDType is a required property "
+                          "and must be included in the request.", "Ensure that the property is in "
+                          "the request body and has a valid value and resubmit the request.",
+                          ["RAIDType"], ["#/RAIDType"])
+        if not isinstance(raid, str):
+            raise type_error("RAIDType", raid)
+        if raid not in ctrl["SupportedRAIDTypes"]:
+            raise not_in_list("RAIDType", raid, ctrl["SupportedRAIDTypes"])
+        refs = None
+        for where in host.cfg["CreateDrivesAt"]:
+            src = req.get("Links", {}) if where == "Links.Drives" else req
+            if isinstance(src, dict) and "Drives" in src:
+                refs = src["Drives"]
+                where_found = where
+        if refs is None:
+            raise Refusal(400, "PropertyMissing", "The property %s is a required property and "
+                          "must be included in the request." % host.cfg["CreateDrivesAt"][-1],
+                          "Ensure that the property is in the request body and has a valid value "
+                          "and resubmit the request.", [host.cfg["CreateDrivesAt"][-1]])
+        if not isinstance(refs, list) or not all(
+                isinstance(d, dict) and isinstance(d.get("@odata.id"), str) for d in refs):
+            raise type_error(where_found, json.dumps(refs))
+        uris = [d["@odata.id"] for d in refs]
+        members = [d["@odata.id"] for d in storage["Drives"]]
+        for u in uris:
+            if u not in members:
+                raise Refusal(400, "ResourceMissingAtURI",
+                              "The resource at the URI '%s' was not found." % u,
+                              "Name drives of this storage, from its Drives property.", [u],
+                              ["#/" + where_found.replace(".", "/")])
+            d = host.get(u)
+            if d["Links"]["Volumes"] or d.get("HotspareType", "None") != "None" or \
+                    d["Status"]["Health"] == "Critical" or u in host.ops:
+                raise Refusal(400, "ResourceInUse",
+                              "The change to the requested resource failed because the resource "
+                              "is in use or in transition: %s." % d["Id"],
+                              "Remove the condition and resubmit the request if the operation "
+                              "failed.", [u])
+        if len(set(uris)) != len(uris):
+            raise Refusal(400, "PropertyValueConflict", "A drive is named twice.",
+                          "Name each drive once.", ["Drives", "Drives"])
+        least, multiple = RAID_DRIVES.get(raid, (1, 1))
+        if len(uris) < least or len(uris) % multiple:
+            raise Refusal(400, "PropertyValueConflict",
+                          "The property RAIDType could not be written because its value would "
+                          "conflict with the value of the Drives property: %s takes %d or more "
+                          "drives%s, not %d." % (raid, least, ", a multiple of %d" % multiple
+                                                 if multiple > 1 else "", len(uris)),
+                          "No resolution is required.", ["RAIDType", where_found])
+        size = min(host.get(u)["CapacityBytes"] for u in uris)
+        full = usable(raid, len(uris), size)
+        cap = req.get("CapacityBytes", full)
+        if not isinstance(cap, int) or isinstance(cap, bool):
+            raise type_error("CapacityBytes", cap)
+        if cap <= 0 or cap > full:
+            raise Refusal(400, "PropertyValueOutOfRange",
+                          "The value '%d' for the property CapacityBytes is not in the supported "
+                          "range of acceptable values (1 to %d)." % (cap, full),
+                          "Correct the value for the property in the request body and resubmit "
+                          "the request if the operation failed.", [cap, "CapacityBytes"],
+                          ["#/CapacityBytes"])
+        strip = req.get("StripSizeBytes", req.get("OptimumIOSizeBytes", 65536))
+        if not isinstance(strip, int) or isinstance(strip, bool):
+            raise type_error("StripSizeBytes", strip)
+        if strip < 65536 or strip > 1 << 20 or strip & (strip - 1):
+            raise Refusal(400, "PropertyValueOutOfRange",
+                          "The value '%d' for the property StripSizeBytes is not in the "
+                          "supported range of acceptable values (65536 to 1048576, a power of "
+                          "two)." % strip, "Give the strip size in bytes.",
+                          [strip, "StripSizeBytes"], ["#/StripSizeBytes"])
+        for prop, values in (("ReadCachePolicy", READ_CACHE), ("WriteCachePolicy", WRITE_CACHE)):
+            if prop in req and req[prop] not in values:
+                raise not_in_list(prop, req[prop], values)
+        name = req.get("Name", req.get("DisplayName", ""))
+        if not isinstance(name, str):
+            raise type_error("Name", name)
+        tid = self.free_volume_id(host, coll, storage["Id"])
+        uri = coll + "/" + tid
+        host.pending.add(uri)
+
+        def apply():
+            host.pending.discard(uri)
+            for u in uris:
+                if host.get(u)["Links"]["Volumes"]:
+                    raise Refusal(400, "ResourceInUse", "A drive was taken meanwhile.",
+                                  "Choose other drives.")
+            vol = self.new_volume(host, uri, tid, req, raid, uris, cap, strip, ctrl, storage_uri)
+            host.put(uri, vol)
+            host.add_member(coll, uri)
+            for u in uris:
+                drive = host.mutable(u)
+                drive["Links"]["Volumes"] = [{"@odata.id": uri}]
+                drive["Links"]["Volumes@odata.count"] = 1
+                dell_status(drive, "Online")
+            return uri, self.view(host, uri)
+        return self.respond_change(host, "create", apply, created=True)
+
+    @staticmethod
+    def free_volume_id(host, coll, storage_id):
+        taken = {m["@odata.id"] for m in host.get(coll)["Members"]}
+        for n in itertools.count(host.cfg["VolumeIdFrom"]):
+            uri = coll + "/" + host.cfg["VolumeId"].format(n=n, storage=storage_id)
+            if uri not in taken and uri not in host.pending:
+                return uri.rsplit("/", 1)[1]
+
+    @staticmethod
+    def new_volume(host, uri, vid, req, raid, uris, cap, strip, ctrl, storage_uri):
+        """A new Volume shaped like the tree's existing ones (their @odata.type
+        and which optional properties they carry)."""
+        sample = next((v for k, v in host.tree.resources.items()
+                       if v.get("@odata.type", "").startswith("#Volume.")), {})
+        name = req.get("Name", req.get("DisplayName", "Volume " + vid))
+        v = {"@odata.id": uri, "@odata.type": sample.get("@odata.type", "#Volume.v1_9_0.Volume"),
+             "Id": vid, "Name": name, "RAIDType": raid, "CapacityBytes": cap,
+             "BlockSizeBytes": 512, "StripSizeBytes": strip, "Encrypted": bool(req.get("Encrypted")),
+             "ReadCachePolicy": req.get("ReadCachePolicy", "ReadAhead"),
+             "WriteCachePolicy": req.get("WriteCachePolicy", "WriteThrough"),
+             "Status": {"State": "Enabled", "Health": "OK"}, "Operations": [],
+             "Links": {"Drives": [{"@odata.id": u} for u in uris], "Drives@odata.count": len(uris)},
+             "Actions": {"#Volume.Initialize": {
+                 "target": uri + "/Actions/Volume.Initialize",
+                 "InitializeType@Redfish.AllowableValues": ["Fast", "Slow"]}}}
+        for prop in ("DisplayName",):
+            if prop in sample:
+                v[prop] = name
+        if "VolumeType" in sample:
+            v["VolumeType"] = VOLUME_TYPE[raid]
+        if "OptimumIOSizeBytes" in sample:
+            v["OptimumIOSizeBytes"] = strip
+        if "Controllers" in sample.get("Links", {}):
+            v["Links"]["Controllers"] = [{"@odata.id": ctrl["@odata.id"]}]
+            v["Links"]["Controllers@odata.count"] = 1
+            v["Links"]["OwningStorageResource"] = {"@odata.id": storage_uri}
+        return v
+
+    # -------------------------------------------------------------- PATCH
+    def patch(self, host, path, headers, req):
+        r = self.view(host, path)
+        t = r.get("@odata.type", "")
+        if t.startswith("#Drive."):
+            writable = host.cfg["DriveWritable"]
+        elif t.startswith("#Volume."):
+            writable = host.cfg["VolumeWritable"]
+        else:
+            writable = []
+        match = headers.get("if-match")
+        if match is not None and host.cfg["ETag"] and match != "*" and match != r["@odata.etag"]:
+            raise Refusal(412, "PreconditionFailed",
+                          "The ETag supplied did not match the ETag required to change this "
+                          "resource.", "Try the operation again using the appropriate ETag.")
+        for k, v in req.items():
+            if k not in r or k.startswith("@"):
+                raise Refusal(400, "PropertyUnknown", "The property %s is not in the list of "
+                              "valid properties for the resource." % k,
+                              "Remove the unknown property from the request body and resubmit "
+                              "the request if the operation failed.", [k], ["#/" + k])
+            if k not in writable:
+                raise Refusal(400, "PropertyNotWritable", "The property %s is a read only "
+                              "property and cannot be assigned a value." % k,
+                              "Remove the property from the request body and resubmit the "
+                              "request if the operation failed.", [k], ["#/" + k])
+            check_value(k, v)
+        if "HotspareType" in req and req["HotspareType"] != "None":
+            if r["Links"]["Volumes"] or r["Status"]["Health"] == "Critical":
+                raise Refusal(400, "ResourceInUse", "The drive %s is in use and cannot become a "
+                              "hot spare." % r["Id"], "Choose an unconfigured drive.", [path])
+        res = host.mutable(path)
+        res.update(req)
+        if "HotspareType" in req:
+            res["Status"]["State"] = "StandbySpare" if req["HotspareType"] != "None" else "Enabled"
+        if "DisplayName" in req and "Name" in res:
+            res["Name"] = req["DisplayName"]
+        out = self.view(host, path)
+        rheaders = {"ETag": out["@odata.etag"]} if host.cfg["ETag"] else {}
+        if host.setting("patch") == 204:
+            return 204, rheaders, None
+        return 200, rheaders, out
+
+    # ------------------------------------------------------------ actions
+    def secure_erase(self, host, uri, drive, req):
+        allowed = drive["Actions"]["#Drive.SecureErase"].get(
+            "SanitizationType@Redfish.AllowableValues", ["BlockErase", "CryptographicErase", "Overwrite"])
+        check_params(req, {"SanitizationType": allowed, "OverwritePasses": None}, "SecureErase")
+        if drive["Links"]["Volumes"] or drive.get("HotspareType", "None") != "None":
+            raise Refusal(400, "ResourceInUse",
+                          "The change to the requested resource failed because the resource is "
+                          "in use or in transition: %s is part of a volume or a hot spare."
+                          % drive["Id"], "Delete the volume or unassign the spare first.", [uri])
+        busy(host, uri)
+        self.start_op(host, uri, "Sanitize")
+        return self.respond_change(host, "secure_erase", lambda: (None, None))
+
+    def initialize(self, host, uri, vol, req):
+        allowed = vol["Actions"]["#Volume.Initialize"].get(
+            "InitializeType@Redfish.AllowableValues", ["Fast", "Slow"])
+        check_params(req, {"InitializeType": allowed,
+                           "InitializeMethod": ["Skip", "Background", "Foreground"]}, "Initialize")
+        busy(host, uri)
+        self.start_op(host, uri, "Initialize")
+        return self.respond_change(host, "initialize", lambda: (None, None))
+
+    @staticmethod
+    def start_op(host, uri, name):
+        """An Operations[] entry that GETs of @uri advance (operation_step);
+        Operation (the enum) only where the resource's schema version has it."""
+        res = host.mutable(uri)
+        op = {"OperationName": name, "PercentageComplete": 0}
+        kind, version = res["@odata.type"][1:].split(".")[:2]
+        minor = int(version.split("_")[1])
+        if minor >= {"Drive": 17, "Volume": 9}[kind]:
+            op = {"Operation": name, **op}
+        res.setdefault("Operations", []).append(op)
+        host.ops[uri] = op
+
+    # ------------------------------------------------------------ control
+    async def control(self, writer, method, target, headers, body, close):
+        """GET /hosts, GET /hosts/N, POST /hosts/N|all/{faults,reset,expire-sessions}."""
+        parts = [p for p in target.split("?")[0].split("/") if p]
+        try:
+            status, out = await self.control_request(method, parts, body)
+        except (ValueError, KeyError, IndexError, TypeError) as e:
+            status, out = 400, {"error": str(e)}
+        await respond(writer, status, {}, out, close)
+        return True
+
+    async def control_request(self, method, parts, body):
+        if parts == ["hosts"] and method == "GET":
+            return 200, [self.describe(h) for h in self.hosts]
+        if len(parts) < 2 or parts[0] != "hosts":
+            return 404, {"error": "no such control resource"}
+        hosts = self.hosts if parts[1] == "all" else [self.hosts[int(parts[1])]]
+        if len(parts) == 2 and method == "GET":
+            h = hosts[0]
+            return 200, dict(self.describe(h), faults=h.faults, requests=h.log, counts=h.counts,
+                             sessions=len(h.sessions), tasks=len(h.tasks),
+                             changed=sorted(h.overlay))
+        if method != "POST" or len(parts) != 3:
+            return 405, {"error": "POST /hosts/N|all/faults|reset|expire-sessions"}
+        req = json.loads(body or b"{}")
+        for h in hosts:
+            was = h.faults["dead"]
+            if parts[2] == "faults":
+                for k, v in req.items():
+                    if k not in FAULTS:
+                        raise KeyError("unknown fault " + k)
+                    h.faults[k] = copy.deepcopy(FAULTS[k] if v is None else v)
+            elif parts[2] == "reset":
+                h.reset()
+            elif parts[2] == "expire-sessions":
+                for token in list(h.sessions):
+                    self.end_session(h, token)
+            else:
+                return 404, {"error": "no such control action"}
+            if h.faults["dead"] != was and ("refuse" in (was, h.faults["dead"])):
+                await self.listen(h)
+        return 200, [self.describe(h) for h in hosts]
+
+    @staticmethod
+    def describe(h):
+        return {"index": h.index, "url": "https://127.0.0.1:%d" % h.port, "port": h.port,
+                "dead": h.faults["dead"]}
+
+
+# ------------------------------------------------------------- helpers
+def parse_json(body):
+    try:
+        req = json.loads(body or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        raise Refusal(400, "MalformedJSON", "The request body submitted was malformed JSON and "
+                      "could not be parsed by the receiving service.",
+                      "Ensure that the request body is valid JSON and resubmit the request.")
+    if not isinstance(req, dict):
+        raise Refusal(400, "MalformedJSON", "The request body is not a JSON object.",
+                      "Send a JSON object.")
+    return req
+
+
+def controller_of(host, storage):
+    if "StorageControllers" in storage:
+        return storage["StorageControllers"][0]
+    coll = host.get(storage["Controllers"]["@odata.id"])
+    return host.get(coll["Members"][0]["@odata.id"])
+
+
+def usable(raid, n, size):
+    data = {"RAID0": n, "RAID1": n // 2, "RAID5": n - 1, "RAID6": n - 2, "RAID10": n // 2,
+            "RAID50": n - 2, "RAID60": n - 4}.get(raid, 1)
+    return data * size
+
+
+def busy(host, uri):
+    if uri in host.ops:
+        raise Refusal(400, "ResourceInUse",
+                      "The change to the requested resource failed because the resource is in "
+                      "use or in transition: an operation is running on it.",
+                      "Wait for the operation in its Operations property to finish.", [uri])
+
+
+def dell_status(drive, status):
+    dell = drive.get("Oem", {}).get("Dell", {}).get("DellPhysicalDisk")
+    if dell is not None:
+        dell["RaidStatus"] = status
+
+
+ENUMS = {"ReadCachePolicy": READ_CACHE, "WriteCachePolicy": WRITE_CACHE,
+         "IndicatorLED": ["Lit", "Blinking", "Off"],
+         "HotspareType": ["None", "Global", "Chassis", "Dedicated"]}
+
+
+def check_value(prop, value):
+    if prop == "LocationIndicatorActive":
+        if not isinstance(value, bool):
+            raise type_error(prop, json.dumps(value))
+    elif prop == "DisplayName":
+        if not isinstance(value, str):
+            raise type_error(prop, json.dumps(value))
+    elif prop in ENUMS:
+        if not isinstance(value, str):
+            raise type_error(prop, json.dumps(value))
+        if value not in ENUMS[prop]:
+            raise not_in_list(prop, value, ENUMS[prop])
+        if prop == "HotspareType" and value not in ("None", "Global"):
+            raise not_in_list(prop, value, ["None", "Global"])
+
+
+def check_params(req, params, action):
+    for k, v in req.items():
+        if k not in params:
+            raise Refusal(400, "ActionParameterUnknown",
+                          "The action %s was submitted with the invalid parameter %s."
+                          % (action, k), "Correct the invalid parameter and resubmit the "
+                          "request if the operation failed.", [action, k])
+        if params[k] is not None and v not in params[k]:
+            raise Refusal(400, "ActionParameterValueNotInList",
+                          "The value '%s' for the parameter %s in the action %s is not in the "
+                          "list of acceptable values (%s)." % (v, k, action, ", ".join(params[k])),
+                          "Choose a value from the enumeration list that the implementation can "
+                          "support and resubmit the request if the operation failed.",
+                          [v, k, action])
+
+
+def head_bytes(status, headers, length, close):
+    lines = ["HTTP/1.1 %d %s" % (status, REASONS.get(status, "Status"))]
+    if length is not None:
+        lines.append("Content-Type: application/json; charset=utf-8")
+        lines.append("Content-Length: %d" % length)
+    else:
+        lines.append("Content-Length: 0")
+    lines.append("OData-Version: 4.0")
+    lines.append("Cache-Control: no-store")
+    for k, v in headers.items():
+        lines.append("%s: %s" % (k, v))
+    lines.append("Connection: close" if close else "Connection: keep-alive")
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+
+
+async def respond(writer, status, headers, body, close=False):
+    if body is None:
+        writer.write(head_bytes(status, headers, None, close))
+    else:
+        raw = body if isinstance(body, bytes) else json.dumps(body, indent=1).encode()
+        writer.write(head_bytes(status, headers, len(raw), close) + raw)
+    await writer.drain()
+
+
+async def respond_huge(writer, body, size, close):
+    """A valid JSON body of about @size bytes, written in pieces so neither
+    side of the service holds it whole."""
+    head = json.dumps(body)[:-1].encode() + b', "Oem": {"Padding": "'
+    tail = b'"}}'
+    pad = max(0, size - len(head) - len(tail))
+    writer.write(head_bytes(200, {}, len(head) + pad + len(tail), close) + head)
+    chunk = b"x" * 65536
+    while pad:
+        n = min(pad, len(chunk))
+        writer.write(chunk[:n])
+        pad -= n
+        await writer.drain()
+    writer.write(tail)
+    await writer.drain()
+
+
+# ----------------------------------------------------------------- TLS
+def make_tls(directory):
+    """A CA (ca.pem) and a server certificate for localhost/127.0.0.1 signed
+    by it (server.pem, server.key) in @directory, made once by openssl."""
+    ca, key, cert = (os.path.join(directory, n) for n in ("ca.pem", "server.key", "server.pem"))
+    if os.path.exists(cert):
+        return ca, cert, key
+    os.makedirs(directory, exist_ok=True)
+
+    def run(*argv):
+        subprocess.run(["openssl", *argv], check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE)
+    ca_key = os.path.join(directory, "ca.key")
+    curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    run("req", "-x509", *curve, "-keyout", ca_key, "-out", ca, "-days", "2",
+        "-subj", "/CN=raidcli test Redfish CA", "-addext", "basicConstraints=critical,CA:TRUE",
+        "-addext", "keyUsage=critical,keyCertSign,cRLSign")
+    csr = os.path.join(directory, "server.csr")
+    run("req", "-new", *curve, "-keyout", key, "-out", csr, "-subj", "/CN=localhost")
+    ext = os.path.join(directory, "server.ext")
+    with open(ext, "w") as f:
+        f.write("subjectAltName=DNS:localhost,IP:127.0.0.1\n"
+                "basicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n")
+    run("x509", "-req", "-in", csr, "-CA", ca, "-CAkey", ca_key, "-CAcreateserial",
+        "-out", cert + ".tmp", "-days", "2", "-extfile", ext)
+    os.rename(cert + ".tmp", cert)
+    return ca, cert, key
+
+
+# ---------------------------------------------------------------- main
+def parse_range(text):
+    lo, _, hi = text.partition("-")
+    lo = int(lo)
+    hi = int(hi) if hi else lo
+    if lo < 0 or hi < lo:
+        raise argparse.ArgumentTypeError("a delay is MS or LO-HI")
+    return [lo, hi]
+
+
+def parse_list(text):
+    return [int(x) for x in text.split(",") if x]
+
+
+def options(argv):
+    p = argparse.ArgumentParser(description="A Redfish test service (tests/redfish/README).")
+    p.add_argument("--tree", default="idrac", help="trees/NAME.json or a path (default idrac)")
+    p.add_argument("--hosts", type=int, default=1, help="how many hosts, one port each")
+    p.add_argument("--base-port", type=int, default=0,
+                   help="host i listens on P+i (default: any free ports)")
+    p.add_argument("--control-port", type=int, default=0, help="the control endpoint's port")
+    p.add_argument("--delay-ms", type=parse_range, default=[0, 0], metavar="MS|LO-HI",
+                   help="delay every response by MS, or a random LO..HI ms")
+    p.add_argument("--dead-hosts", type=parse_list, default=[], metavar="I,J,...",
+                   help="hosts (0-based) that are dead from the start")
+    p.add_argument("--dead-mode", choices=["hang", "stall", "refuse"], default="hang")
+    p.add_argument("--user", help="the user name (default: the tree's)")
+    p.add_argument("--password-file", help="a file holding the password (default: the tree's)")
+    p.add_argument("--tls-dir", help="where the CA and server certificate are (made if absent)")
+    p.add_argument("--ready-file", help="JSON written here once every host listens")
+    p.add_argument("--seed", type=int, default=1, help="seed of the delays")
+    p.add_argument("--quiet", action="store_true", help="no listener lines on stdout")
+    return p.parse_args(argv)
+
+
+async def amain(args):
+    import resource
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    tls_dir = args.tls_dir or os.path.join(os.environ.get("TMPDIR", "/tmp"),
+                                           "rfservice-%d" % os.getpid())
+    ca, cert, key = make_tls(tls_dir)
+    svc = Service(Tree(args.tree), args)
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(cert, key)
+    svc.ssl = ctx
+    for h in svc.hosts:
+        await svc.listen(h)
+    control = await asyncio.start_server(svc.control_connection, "127.0.0.1", args.control_port,
+                                         reuse_address=True)
+    svc.control_port = control.sockets[0].getsockname()[1]
+    ready = {"pid": os.getpid(), "tree": svc.tree.name, "ca": ca,
+             "control": "http://127.0.0.1:%d" % svc.control_port,
+             "user": svc.hosts[0].user, "hosts": [svc.describe(h) for h in svc.hosts]}
+    if not args.quiet:
+        print("control http://127.0.0.1:%d" % svc.control_port)
+        for h in svc.hosts:
+            print("host %d https://127.0.0.1:%d%s" % (h.index, h.port,
+                                                       " dead=" + h.faults["dead"] if h.faults["dead"] else ""))
+        sys.stdout.flush()
+    if args.ready_file:
+        tmp = args.ready_file + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump(ready, f, indent=1)
+        os.rename(tmp, args.ready_file)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+
+
+def main(argv=None):
+    args = options(argv)
+    if args.hosts < 1:
+        sys.exit("service.py: --hosts must be 1 or more")
+    asyncio.run(amain(args))
+
+
+if __name__ == "__main__":
+    main()
