@@ -35,7 +35,7 @@ struct svc {
 	json_object *info;
 };
 
-static struct svc idrac, modern, fleet;
+static struct svc idrac, modern, fleet, basic;
 
 /* Start service.py with @args (NULL-terminated) into @s; the password is SECRET. */
 static void svc_start(struct svc *s, const char *const *args)
@@ -44,7 +44,7 @@ static void svc_start(struct svc *s, const char *const *args)
 	const char *argv[32];
 	int n = 0;
 
-	s->dir = unit_tmpdir();
+	s->dir = s->dir ? s->dir : unit_tmpdir();
 	s->password_file = unit_path(s->dir, "bmc.pw");
 	unit_write(s->password_file, SECRET "\n");
 	ck_assert_int_eq(chmod(s->password_file, 0600), 0);
@@ -569,6 +569,42 @@ START_TEST(test_secret_stays_in_its_file)
 }
 END_TEST
 
+/* A service root without SessionService: every request carries Basic credentials. */
+START_TEST(test_basic_without_session_service)
+{
+	struct rcl_redfish_client *c = client_of(&basic, 0, (struct rcl_redfish_opts){0});
+	struct rcl_redfish_response resp = {.retry_after = -1};
+	struct rcl_error err = {0};
+
+	ck_assert_int_eq(rcl_redfish_get(c, SYSTEMS, &resp, &err), RCL_OK);
+	ck_assert_int_eq(rcl_redfish_get(c, "/redfish/v1/Chassis", &resp, &err), RCL_OK);
+	ck_assert(rcl_redfish_client_basic(c));
+	ck_assert_int_eq(count_of(&basic, 0, "POST"), 0);
+	ck_assert_int_eq(sessions_of(&basic, 0), 0);
+	rcl_redfish_response_release(&resp);
+	rcl_redfish_client_free(c);
+}
+END_TEST
+
+START_TEST(test_basic_wrong_password_refused)
+{
+	struct rcl_redfish_opts o = {.url = host_url(&basic, 0),
+	                             .user = "root",
+	                             .password = "wrong",
+	                             .ca_file = info_string(basic.info, "ca")};
+	struct rcl_redfish_response resp = {.retry_after = -1};
+	struct rcl_redfish_client *c = NULL;
+	struct rcl_error err = {0};
+
+	ck_assert_int_eq(rcl_redfish_client_new(&o, &c, &err), RCL_OK);
+	ck_assert_int_eq(rcl_redfish_get(c, SYSTEMS, &resp, &err), RCL_NOT_ALLOWED);
+	ck_assert_msg(strstr(err.msg, "(401 Unauthorized): There is no valid session"), "%s",
+	              err.msg);
+	rcl_redfish_response_release(&resp);
+	rcl_redfish_client_free(c);
+}
+END_TEST
+
 static void idrac_start(void)
 {
 	static const char *const args[] = {"--tree", "idrac", "--hosts", "8", NULL};
@@ -609,6 +645,35 @@ static void fleet_stop(void)
 	svc_stop(&fleet);
 }
 
+/* The idrac tree with its service root stripped of sessions, as on a BMC without them. */
+static void basic_start(void)
+{
+	const char *args[] = {"--tree", NULL, NULL};
+	json_object *tree, *resources, *root, *links;
+	char *src = unit_path(getenv("SOURCE_ROOT"), "tests/redfish/trees/idrac.json"), *dst;
+
+	tree = json_object_from_file(src);
+	ck_assert_ptr_nonnull(tree);
+	ck_assert(json_object_object_get_ex(tree, "Resources", &resources));
+	ck_assert(json_object_object_get_ex(resources, "/redfish/v1/", &root));
+	json_object_object_del(root, "SessionService");
+	ck_assert(json_object_object_get_ex(root, "Links", &links));
+	json_object_object_del(links, "Sessions");
+	basic.dir = unit_tmpdir();
+	dst = unit_path(basic.dir, "basic.json");
+	ck_assert_int_eq(json_object_to_file(dst, tree), 0);
+	args[1] = dst;
+	svc_start(&basic, args);
+	json_object_put(tree);
+	free(src);
+	free(dst);
+}
+
+static void basic_stop(void)
+{
+	svc_stop(&basic);
+}
+
 static Suite *redfish_http_suite(void)
 {
 	Suite *s = suite_create("redfish-http");
@@ -632,6 +697,12 @@ static Suite *redfish_http_suite(void)
 	tcase_add_unchecked_fixture(tc, modern_start, modern_stop);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_patch_with_stale_etag_refused);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("basic");
+	tcase_add_unchecked_fixture(tc, basic_start, basic_stop);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_basic_without_session_service);
+	tcase_add_test(tc, test_basic_wrong_password_refused);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("fleet");
 	tcase_add_unchecked_fixture(tc, fleet_start, fleet_stop);
