@@ -45,7 +45,8 @@ REASONS = {200: "OK", 201: "Created", 202: "Accepted", 204: "No Content",
            405: "Method Not Allowed", 411: "Length Required",
            412: "Precondition Failed", 413: "Content Too Large",
            428: "Precondition Required", 500: "Internal Server Error",
-           501: "Not Implemented", 503: "Service Unavailable"}
+           501: "Not Implemented", 503: "Service Unavailable", 301: "Moved Permanently",
+           302: "Found", 307: "Temporary Redirect", 308: "Permanent Redirect"}
 # Drives a RAID level needs: (minimum, multiple of).
 RAID_DRIVES = {"RAID0": (1, 1), "RAID1": (2, 2), "RAID5": (3, 1), "RAID6": (4, 1),
                "RAID10": (4, 2), "RAID50": (6, 2), "RAID60": (8, 2)}
@@ -70,6 +71,9 @@ FAULTS = {
     "responses": {},           # override the tree's create/delete/... status
     "task_polls": None,        # override the tree's polls until a task completes
     "operation_step": 25,      # PercentageComplete gained per GET of a resource
+    "task_error": None,        # {message_id, message, resolution}: tasks end in Exception
+    "max_sessions": None,      # more sessions than this: 503 SessionLimitExceeded
+    "redirects": [],           # [{path, location, status}]: answered with a redirect
 }
 
 
@@ -94,25 +98,54 @@ def error_body(msg_id, message, resolution, args=(), related=()):
     return {"error": {"code": msg_id, "message": message, "@Message.ExtendedInfo": [info]}}
 
 
-def missing(uri):
-    return Refusal(404, "ResourceMissingAtURI", "The resource at the URI '%s' was not found." % uri,
-                   "Follow the links in the service's resources to a URI that exists.", [uri])
+# The refusals, one helper each; the wording is this service's own (clients
+# must show whatever Message and Resolution a BMC sends).
+def pointer(prop):
+    return ["#/" + prop.replace(".", "/")]
+
+
+def missing(uri, status=404, related=()):
+    return Refusal(status, "ResourceMissingAtURI", "Nothing exists at %s." % uri,
+                   "Use a URI taken from the service's own links.", [uri], related)
 
 
 def type_error(prop, value):
     return Refusal(400, "PropertyValueTypeError",
-                   "The value '%s' for the property %s is not a type that the property can accept."
-                   % (value, prop), "Correct the value for the property and resubmit the request.",
-                   [value, prop], ["#/" + prop.replace(".", "/")])
+                   "%s cannot hold the value %s: wrong JSON type." % (prop, value),
+                   "Send the property with the type the schema gives it.", [value, prop],
+                   pointer(prop))
 
 
 def not_in_list(prop, value, allowed):
     return Refusal(400, "PropertyValueNotInList",
-                   "The value '%s' for the property %s is not in the list of acceptable values "
-                   "(%s)." % (value, prop, ", ".join(allowed)),
-                   "Choose a value from the enumeration list that the implementation can "
-                   "support and resubmit the request.", [value, prop],
-                   ["#/" + prop.replace(".", "/")])
+                   "%s cannot be '%s' here; allowed: %s." % (prop, value, ", ".join(allowed)),
+                   "Pick one of the allowed values.", [value, prop], pointer(prop))
+
+
+def out_of_range(prop, value, allowed):
+    return Refusal(400, "PropertyValueOutOfRange",
+                   "%s %s is out of range (%s)." % (prop, value, allowed),
+                   "Send a value inside the range.", [value, prop], pointer(prop))
+
+
+def unknown_prop(prop):
+    return Refusal(400, "PropertyUnknown", "%s is not a property of this resource." % prop,
+                   "Leave the property out of the request.", [prop], pointer(prop))
+
+
+def missing_prop(prop):
+    return Refusal(400, "PropertyMissing", "The request lacks the required property %s." % prop,
+                   "Add the property to the request body.", [prop], pointer(prop))
+
+
+def in_use(what, resolution, uri):
+    return Refusal(400, "ResourceInUse", "%s is in use or busy, so it cannot change now." % what,
+                   resolution, [], [uri])
+
+
+def no_session(resolution):
+    return Refusal(401, "NoValidSession", "The request carries no valid session or credentials.",
+                   resolution)
 
 
 class Tree:
@@ -126,13 +159,28 @@ class Tree:
         self.name = os.path.basename(path)[:-5]
         self.config = data["Config"]
         self.resources = data["Resources"]
+        self.encoded = {}  # URI -> (JSON bytes, ETag) of an unchanged resource
+
+    def encode(self, uri, with_etag):
+        """An unchanged resource as every host sends it, encoded once: what
+        keeps a thousand hosts' GETs cheap."""
+        hit = self.encoded.get(uri)
+        if hit is None:
+            body = self.resources[uri]
+            etag = None
+            if with_etag:
+                etag = etag_of(body)
+                body = dict(body, **{"@odata.etag": etag})
+            hit = self.encoded[uri] = (json.dumps(body).encode(), etag)
+        return hit
 
 
 class Task:
     """An asynchronous change: done after @polls GETs of its monitor or task."""
 
-    def __init__(self, tid, uri, polls, apply):
+    def __init__(self, tid, uri, polls, apply, pending=False):
         self.id = tid
+        self.pending = pending  # applied at a reset that never comes
         self.uri = uri
         self.monitor = MONITORS + tid
         self.polls = polls
@@ -143,7 +191,7 @@ class Task:
 
     def poll(self):
         """Counts a poll; on the last one applies the change once."""
-        if self.result is None:
+        if self.result is None and not self.pending:
             self.done += 1
             if self.done >= self.polls:
                 try:
@@ -152,7 +200,7 @@ class Task:
                     self.result = (r.status, {}, r.body)
 
     def body(self):
-        state = "Running" if self.result is None else (
+        state = "Pending" if self.pending else "Running" if self.result is None else (
             "Completed" if self.result[0] < 400 else "Exception")
         pct = 100 if self.result is not None else min(99, 100 * self.done // max(1, self.polls))
         b = {"@odata.id": self.uri, "@odata.type": "#Task.v1_7_4.Task", "Id": self.id,
@@ -364,12 +412,17 @@ class Service:
                 await respond(writer, 411, {}, None, close=True)
                 return
             length = int(headers.get("content-length", "0") or 0)
+            expect = headers.get("expect", "").lower() == "100-continue"
             if length > MAX_BODY:
+                # Read it first (unless the client waits for a 100): a client
+                # still sending would miss the answer.
+                while length > 0 and not expect:
+                    length -= len(await reader.readexactly(min(length, 65536)))
                 await respond(writer, 413, {}, error_body(
-                    "PayloadTooLarge", "The request body is too large.",
+                    "PayloadTooLarge", "The request body is over %d bytes." % MAX_BODY,
                     "Send a smaller request body."), close=True)
                 return
-            if length and headers.get("expect", "").lower() == "100-continue":
+            if length and expect:
                 writer.write(b"HTTP/1.1 100 Continue\r\n\r\n")
             body = await reader.readexactly(length) if length else b""
             close = headers.get("connection", "").lower() == "close"
@@ -423,6 +476,9 @@ class Service:
                 raise Refusal(e.get("status", 400), e.get("message_id", "GeneralError"),
                               e.get("message", "The request failed (injected fault)."),
                               e.get("resolution", "None."))
+        for r in host.faults["redirects"]:
+            if fnmatch.fnmatchcase(path, r.get("path", "*")):
+                return r.get("status", 307), {"Location": r["location"]}, None
         if path == "/redfish" and method == "GET":
             return 200, {}, {"v1": ROOT}
         if method == "GET" and path == ROOT:
@@ -440,9 +496,8 @@ class Service:
             return self.patch(host, path, headers, parse_json(body))
         if method == "POST":
             return self.post(host, path, parse_json(body))
-        raise Refusal(405, "OperationNotAllowed",
-                      "The HTTP method %s is not allowed on the resource." % method,
-                      "Use a method the resource's Allow header lists.")
+        raise Refusal(405, "OperationNotAllowed", "%s is not allowed on %s." % (method, path),
+                      "Use GET, or the method the resource's kind takes.")
 
     # --------------------------------------------------------------- auth
     def authenticate(self, host, headers):
@@ -466,23 +521,20 @@ class Service:
                     user = pw = None
                 if user == host.user and pw == host.password:
                     return
-        raise Refusal(401, "NoValidSession",
-                      "There is no valid session established with the implementation.",
-                      "Establish a session before attempting any operations.")
+        raise no_session("Log in (POST to the Sessions collection) or send Basic credentials.")
 
     def login(self, host, body):
         req = parse_json(body)
         for prop in ("UserName", "Password"):
             if prop not in req:
-                raise Refusal(400, "PropertyMissing",
-                              "The property %s is a required property and must be included in "
-                              "the request." % prop,
-                              "Ensure that the property is in the request body and has a valid "
-                              "value and resubmit the request.", [prop], ["#/" + prop])
+                raise missing_prop(prop)
         if req["UserName"] != host.user or req["Password"] != host.password:
-            raise Refusal(401, "NoValidSession",
-                          "There is no valid session established with the implementation.",
-                          "Establish a session with a valid user name and password.")
+            raise no_session("Give a valid user name and password.")
+        limit = host.faults["max_sessions"]
+        if limit is not None and len(host.sessions) >= limit:
+            raise Refusal(503, "SessionLimitExceeded",
+                          "No new session: %d are open, the most this BMC keeps." % limit,
+                          "Log out of sessions no longer used, or wait for them to time out.")
         sid = str(next(host.ids["session"]))
         token = secrets.token_hex(16)
         uri = SESSIONS + "/" + sid
@@ -504,20 +556,21 @@ class Service:
         expand = None
         if "$expand" in q:
             if not host.cfg["Expand"]:
-                raise Refusal(501, "QueryNotSupported",
-                              "Querying is not supported by the implementation.",
-                              "Remove the query parameters and resubmit the request if the "
-                              "operation failed.")
+                raise Refusal(501, "QueryNotSupported", "This service takes no $expand.",
+                              "Read the members one by one instead.")
             expand = parse_expand(q["$expand"])
             if expand is None:
                 raise Refusal(400, "QueryParameterValueFormatError",
-                              "The value '%s' for the parameter $expand is of a different "
-                              "format than the parameter can accept." % q["$expand"],
-                              "Correct the value for the query parameter in the request and "
-                              "resubmit the request if the operation failed.",
+                              "$expand=%s is not of the form *, . or ~ with an optional "
+                              "($levels=N)." % q["$expand"], "Fix the $expand value.",
                               [q["$expand"], "$expand"])
         if path.startswith(MONITORS):
             return self.monitor(host, path)
+        f = host.faults
+        if not (expand or path in host.overlay or path in host.ops or f["malformed"]
+                or f["wrong_types"] or f["huge"]) and path in self.tree.resources:
+            raw, etag = self.tree.encode(path, host.cfg["ETag"])
+            return 200, {"ETag": etag} if etag else {}, raw
         if path.startswith(TASKS + "/"):
             task = host.tasks.get(path[len(TASKS) + 1:])
             if task is None:
@@ -582,15 +635,23 @@ class Service:
         return status, dict(headers), body
 
     # ------------------------------------------------------ changes, async
-    def respond_change(self, host, what, apply, created=False):
+    def respond_change(self, host, what, apply, created=False, apply_time="Immediate"):
         """Runs @apply now (201/200/204) or behind a task (202), as the tree
-        or the responses fault says for @what."""
+        or the responses fault says for @what. A task_error fault makes the
+        task fail instead; an OnReset apply time leaves it Pending."""
         status = host.setting(what)
-        if status == 202:
+        if status == 202 or apply_time != "Immediate":
             n = next(host.ids["task"])
             tid = host.cfg["TaskId"].format(n=n)
+            err = host.faults["task_error"]
+            if err:
+                def apply():
+                    raise Refusal(400, err.get("message_id", "GeneralError"),
+                                  err.get("message", "The task failed (injected fault)."),
+                                  err.get("resolution", "None."))
             task = Task(tid, TASKS + "/" + tid, host.task_polls(),
-                        lambda: self.finish(apply, 201 if created else 204))
+                        lambda: self.finish(apply, 201 if created else 204),
+                        pending=apply_time != "Immediate")
             host.tasks[tid] = task
             host.put(task.uri, {"@odata.id": task.uri})  # listed; body is task.body()
             host.add_member(TASKS, task.uri)
@@ -601,6 +662,8 @@ class Service:
     def finish(apply, status):
         uri, body = apply()
         headers = {"Location": uri} if uri else {}
+        if body and "@odata.etag" in body:
+            headers["ETag"] = body["@odata.etag"]
         if status == 204:
             return 204, headers, None
         return status, headers, body
@@ -611,22 +674,19 @@ class Service:
             return self.create_volume(host, path, req)
         owner, _, action = path.partition("/Actions/")
         if not action:
-            raise Refusal(405, "OperationNotAllowed",
-                          "The HTTP method POST is not allowed on the resource.",
+            raise Refusal(405, "OperationNotAllowed", "POST is not allowed on %s." % path,
                           "Create volumes in a Volumes collection; post actions to their target.")
         res = host.get(owner)
         if res is None or "#" + action not in res.get("Actions", {}):
             raise Refusal(400 if res is not None else 404, "ActionNotSupported",
-                          "The action %s is not supported by the resource." % action,
-                          "The action supplied cannot be resubmitted to the implementation. "
-                          "Perhaps the action was invalid, the wrong resource was the target "
-                          "or the implementation documentation may be of assistance.", [action])
+                          "%s has no action %s." % (owner, action),
+                          "Post to a target listed in the resource's Actions.", [action])
         if action == "Drive.SecureErase":
             return self.secure_erase(host, owner, res, req)
         if action == "Volume.Initialize":
             return self.initialize(host, owner, res, req)
-        raise Refusal(400, "ActionNotSupported", "The action %s is not supported." % action,
-                      "Use an action the resource lists.", [action])
+        raise Refusal(400, "ActionNotSupported", "This service does not run %s." % action,
+                      "Use SecureErase or Initialize.", [action])
 
     def delete(self, host, path):
         r = host.get(path)
@@ -636,9 +696,8 @@ class Service:
                     self.end_session(host, token)
             return 204, {}, None
         if not r.get("@odata.type", "").startswith("#Volume."):
-            raise Refusal(405, "ResourceCannotBeDeleted",
-                          "The delete request failed because the resource requested cannot "
-                          "be deleted.", "Do not attempt to delete a non-deletable resource.")
+            raise Refusal(405, "ResourceCannotBeDeleted", "%s cannot be deleted." % path,
+                          "Only volumes and sessions can be deleted.")
         busy(host, path)
 
         def apply():
@@ -666,10 +725,7 @@ class Service:
                    "Oem"}
         for k in req:
             if k not in allowed:
-                raise Refusal(400, "PropertyUnknown",
-                              "The property %s is not in the list of valid properties for the "
-                              "resource." % k, "Remove the unknown property from the request "
-                              "body and resubmit the request if the operation failed.", [k], ["#/" + k])
+                raise unknown_prop(k)
         raid = req.get("RAIDType")
         if raid is None and "VolumeType" in req:
             by_type = {v: k for k, v in reversed(list(VOLUME_TYPE.items()))}
@@ -677,10 +733,7 @@ class Service:
             if raid is None:
                 raise not_in_list("VolumeType", req["VolumeType"], sorted(set(VOLUME_TYPE.values())))
         if raid is None:
-            raise Refusal(400, "PropertyMissing", "The property RAIDType is a required property "
-                          "and must be included in the request.", "Ensure that the property is in "
-                          "the request body and has a valid value and resubmit the request.",
-                          ["RAIDType"], ["#/RAIDType"])
+            raise missing_prop("RAIDType")
         if not isinstance(raid, str):
             raise type_error("RAIDType", raid)
         if raid not in ctrl["SupportedRAIDTypes"]:
@@ -692,10 +745,7 @@ class Service:
                 refs = src["Drives"]
                 where_found = where
         if refs is None:
-            raise Refusal(400, "PropertyMissing", "The property %s is a required property and "
-                          "must be included in the request." % host.cfg["CreateDrivesAt"][-1],
-                          "Ensure that the property is in the request body and has a valid value "
-                          "and resubmit the request.", [host.cfg["CreateDrivesAt"][-1]])
+            raise missing_prop(host.cfg["CreateDrivesAt"][-1])
         if not isinstance(refs, list) or not all(
                 isinstance(d, dict) and isinstance(d.get("@odata.id"), str) for d in refs):
             raise type_error(where_found, json.dumps(refs))
@@ -703,56 +753,46 @@ class Service:
         members = [d["@odata.id"] for d in storage["Drives"]]
         for u in uris:
             if u not in members:
-                raise Refusal(400, "ResourceMissingAtURI",
-                              "The resource at the URI '%s' was not found." % u,
-                              "Name drives of this storage, from its Drives property.", [u],
-                              ["#/" + where_found.replace(".", "/")])
+                raise missing(u, 400, pointer(where_found))
             d = host.get(u)
             if d["Links"]["Volumes"] or d.get("HotspareType", "None") != "None" or \
                     d["Status"]["Health"] == "Critical" or u in host.ops:
-                raise Refusal(400, "ResourceInUse",
-                              "The change to the requested resource failed because the resource "
-                              "is in use or in transition: %s." % d["Id"],
-                              "Remove the condition and resubmit the request if the operation "
-                              "failed.", [u])
+                raise in_use("Drive " + d["Id"], "Choose drives that are free: in no volume, "
+                             "no spare, healthy and idle.", u)
         if len(set(uris)) != len(uris):
-            raise Refusal(400, "PropertyValueConflict", "A drive is named twice.",
-                          "Name each drive once.", ["Drives", "Drives"])
+            raise Refusal(400, "PropertyValueConflict", "A drive is named twice in %s."
+                          % where_found, "Name each drive once.", [where_found, where_found])
         least, multiple = RAID_DRIVES.get(raid, (1, 1))
         if len(uris) < least or len(uris) % multiple:
             raise Refusal(400, "PropertyValueConflict",
-                          "The property RAIDType could not be written because its value would "
-                          "conflict with the value of the Drives property: %s takes %d or more "
-                          "drives%s, not %d." % (raid, least, ", a multiple of %d" % multiple
-                                                 if multiple > 1 else "", len(uris)),
-                          "No resolution is required.", ["RAIDType", where_found])
+                          "%s takes %d or more drives%s, not %d." % (
+                              raid, least, ", a multiple of %d" % multiple if multiple > 1
+                              else "", len(uris)),
+                          "Change the RAID level or the number of drives.",
+                          ["RAIDType", where_found])
         size = min(host.get(u)["CapacityBytes"] for u in uris)
         full = usable(raid, len(uris), size)
         cap = req.get("CapacityBytes", full)
         if not isinstance(cap, int) or isinstance(cap, bool):
             raise type_error("CapacityBytes", cap)
         if cap <= 0 or cap > full:
-            raise Refusal(400, "PropertyValueOutOfRange",
-                          "The value '%d' for the property CapacityBytes is not in the supported "
-                          "range of acceptable values (1 to %d)." % (cap, full),
-                          "Correct the value for the property in the request body and resubmit "
-                          "the request if the operation failed.", [cap, "CapacityBytes"],
-                          ["#/CapacityBytes"])
+            raise out_of_range("CapacityBytes", cap, "1 to %d" % full)
         strip = req.get("StripSizeBytes", req.get("OptimumIOSizeBytes", 65536))
         if not isinstance(strip, int) or isinstance(strip, bool):
             raise type_error("StripSizeBytes", strip)
         if strip < 65536 or strip > 1 << 20 or strip & (strip - 1):
-            raise Refusal(400, "PropertyValueOutOfRange",
-                          "The value '%d' for the property StripSizeBytes is not in the "
-                          "supported range of acceptable values (65536 to 1048576, a power of "
-                          "two)." % strip, "Give the strip size in bytes.",
-                          [strip, "StripSizeBytes"], ["#/StripSizeBytes"])
+            raise out_of_range("StripSizeBytes", strip, "65536 to 1048576 bytes, a power of two")
         for prop, values in (("ReadCachePolicy", READ_CACHE), ("WriteCachePolicy", WRITE_CACHE)):
             if prop in req and req[prop] not in values:
                 raise not_in_list(prop, req[prop], values)
         name = req.get("Name", req.get("DisplayName", ""))
         if not isinstance(name, str):
             raise type_error("Name", name)
+        apply_time = req.get("@Redfish.OperationApplyTime", "Immediate")
+        times = host.get(coll).get("@Redfish.OperationApplyTimeSupport", {}).get(
+            "SupportedValues", ["Immediate", "OnReset"])
+        if apply_time not in times:
+            raise not_in_list("@Redfish.OperationApplyTime", apply_time, times)
         tid = self.free_volume_id(host, coll, storage["Id"])
         uri = coll + "/" + tid
         host.pending.add(uri)
@@ -761,8 +801,7 @@ class Service:
             host.pending.discard(uri)
             for u in uris:
                 if host.get(u)["Links"]["Volumes"]:
-                    raise Refusal(400, "ResourceInUse", "A drive was taken meanwhile.",
-                                  "Choose other drives.")
+                    raise in_use("Drive " + u, "Choose other drives.", u)
             vol = self.new_volume(host, uri, tid, req, raid, uris, cap, strip, ctrl, storage_uri)
             host.put(uri, vol)
             host.add_member(coll, uri)
@@ -772,7 +811,7 @@ class Service:
                 drive["Links"]["Volumes@odata.count"] = 1
                 dell_status(drive, "Online")
             return uri, self.view(host, uri)
-        return self.respond_change(host, "create", apply, created=True)
+        return self.respond_change(host, "create", apply, created=True, apply_time=apply_time)
 
     @staticmethod
     def free_volume_id(host, coll, storage_id):
@@ -825,24 +864,19 @@ class Service:
         match = headers.get("if-match")
         if match is not None and host.cfg["ETag"] and match != "*" and match != r["@odata.etag"]:
             raise Refusal(412, "PreconditionFailed",
-                          "The ETag supplied did not match the ETag required to change this "
-                          "resource.", "Try the operation again using the appropriate ETag.")
+                          "If-Match %s is not the resource's ETag: it changed since." % match,
+                          "Read the resource again and retry with its new ETag.")
         for k, v in req.items():
             if k not in r or k.startswith("@"):
-                raise Refusal(400, "PropertyUnknown", "The property %s is not in the list of "
-                              "valid properties for the resource." % k,
-                              "Remove the unknown property from the request body and resubmit "
-                              "the request if the operation failed.", [k], ["#/" + k])
+                raise unknown_prop(k)
             if k not in writable:
-                raise Refusal(400, "PropertyNotWritable", "The property %s is a read only "
-                              "property and cannot be assigned a value." % k,
-                              "Remove the property from the request body and resubmit the "
-                              "request if the operation failed.", [k], ["#/" + k])
+                raise Refusal(400, "PropertyNotWritable", "%s is read-only here." % k,
+                              "Leave the property out of the request.", [k], pointer(k))
             check_value(k, v)
         if "HotspareType" in req and req["HotspareType"] != "None":
             if r["Links"]["Volumes"] or r["Status"]["Health"] == "Critical":
-                raise Refusal(400, "ResourceInUse", "The drive %s is in use and cannot become a "
-                              "hot spare." % r["Id"], "Choose an unconfigured drive.", [path])
+                raise in_use("Drive " + r["Id"], "Choose a drive in no volume, and healthy, as "
+                             "a spare.", path)
         res = host.mutable(path)
         res.update(req)
         if "HotspareType" in req:
@@ -861,10 +895,8 @@ class Service:
             "SanitizationType@Redfish.AllowableValues", ["BlockErase", "CryptographicErase", "Overwrite"])
         check_params(req, {"SanitizationType": allowed, "OverwritePasses": None}, "SecureErase")
         if drive["Links"]["Volumes"] or drive.get("HotspareType", "None") != "None":
-            raise Refusal(400, "ResourceInUse",
-                          "The change to the requested resource failed because the resource is "
-                          "in use or in transition: %s is part of a volume or a hot spare."
-                          % drive["Id"], "Delete the volume or unassign the spare first.", [uri])
+            raise in_use("Drive " + drive["Id"], "Delete its volume or unassign the spare "
+                         "first.", uri)
         busy(host, uri)
         self.start_op(host, uri, "Sanitize")
         return self.respond_change(host, "secure_erase", lambda: (None, None))
@@ -945,9 +977,8 @@ def parse_json(body):
     try:
         req = json.loads(body or b"{}")
     except (ValueError, UnicodeDecodeError):
-        raise Refusal(400, "MalformedJSON", "The request body submitted was malformed JSON and "
-                      "could not be parsed by the receiving service.",
-                      "Ensure that the request body is valid JSON and resubmit the request.")
+        raise Refusal(400, "MalformedJSON", "The request body is not valid JSON.",
+                      "Send the body as valid JSON.")
     if not isinstance(req, dict):
         raise Refusal(400, "MalformedJSON", "The request body is not a JSON object.",
                       "Send a JSON object.")
@@ -969,10 +1000,7 @@ def usable(raid, n, size):
 
 def busy(host, uri):
     if uri in host.ops:
-        raise Refusal(400, "ResourceInUse",
-                      "The change to the requested resource failed because the resource is in "
-                      "use or in transition: an operation is running on it.",
-                      "Wait for the operation in its Operations property to finish.", [uri])
+        raise in_use(uri, "Wait for the operation in its Operations property to finish.", uri)
 
 
 def dell_status(drive, status):
@@ -1005,17 +1033,13 @@ def check_value(prop, value):
 def check_params(req, params, action):
     for k, v in req.items():
         if k not in params:
-            raise Refusal(400, "ActionParameterUnknown",
-                          "The action %s was submitted with the invalid parameter %s."
-                          % (action, k), "Correct the invalid parameter and resubmit the "
-                          "request if the operation failed.", [action, k])
+            raise Refusal(400, "ActionParameterUnknown", "%s takes no parameter %s."
+                          % (action, k), "Leave the parameter out.", [action, k])
         if params[k] is not None and v not in params[k]:
             raise Refusal(400, "ActionParameterValueNotInList",
-                          "The value '%s' for the parameter %s in the action %s is not in the "
-                          "list of acceptable values (%s)." % (v, k, action, ", ".join(params[k])),
-                          "Choose a value from the enumeration list that the implementation can "
-                          "support and resubmit the request if the operation failed.",
-                          [v, k, action])
+                          "%s of %s cannot be '%s'; allowed: %s." % (k, action, v,
+                                                                   ", ".join(params[k])),
+                          "Pick one of the allowed values.", [v, k, action])
 
 
 def head_bytes(status, headers, length, close):
@@ -1037,7 +1061,7 @@ async def respond(writer, status, headers, body, close=False):
     if body is None:
         writer.write(head_bytes(status, headers, None, close))
     else:
-        raw = body if isinstance(body, bytes) else json.dumps(body, indent=1).encode()
+        raw = body if isinstance(body, bytes) else json.dumps(body).encode()
         writer.write(head_bytes(status, headers, len(raw), close) + raw)
     await writer.drain()
 

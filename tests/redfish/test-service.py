@@ -291,6 +291,17 @@ def case_tree(svc, tree):
         vd1 = seen["/redfish/v1/Systems/1/Storage/1/Volumes/1"]
         check(vd1["Operations"][0]["Operation"] == "CheckConsistency",
               "modern: a volume checking consistency", vd1)
+        vd2 = seen["/redfish/v1/Systems/1/Storage/1/Volumes/2"]
+        d5 = seen["/redfish/v1/Chassis/1/Drives/5"]
+        check(vd2["Operations"][0]["Operation"] == "Rebuild" and vd2["Status"]["Health"] ==
+              "Warning" and d5["Operations"][0]["PercentageComplete"] == 60
+              and d5["StatusIndicator"] == "Rebuild", "modern: drive 5 rebuilding volume 2")
+        d3 = seen["/redfish/v1/Chassis/1/Drives/3"]
+        m3 = seen[d3["Metrics"]["@odata.id"]]
+        e3 = seen[d3["EnvironmentMetrics"]["@odata.id"]]
+        check(d3["FailurePredicted"] and m3["UncorrectableIOReadErrorCount"] == 3
+              and m3["BadBlockCount"] == 17 and e3["TemperatureCelsius"]["Reading"] == 43.0,
+              "modern: drive 3's media errors and temperature", (m3, e3))
     # Static progress stays: golden tests read the same numbers every time.
     s, _, again = c.get(vd1["@odata.id"])
     check(again["Operations"] == vd1["Operations"], "%s: tree operations do not move" % tree)
@@ -320,7 +331,7 @@ def case_expand(svc, tree):
     check(s == 200 and "ChassisType" in b["Links"]["Enclosures"][0]
           and list(b["Drives"][0]) == ["@odata.id"], "modern: $expand=~ expands Links only", b)
     s, _, b = c.get("/redfish/v1/Chassis/1/Drives?$expand=*")
-    check(s == 200 and len(b["Members"]) == 16 and all("SerialNumber" in m for m in b["Members"]),
+    check(s == 200 and len(b["Members"]) == 18 and all("SerialNumber" in m for m in b["Members"]),
           "modern: a collection's Members expanded", b)
     s, _, b = c.get(storage + "?$expand=x")
     check(is_error(s, b, 400, "QueryParameterValueFormatError"), "modern: a bad $expand", b)
@@ -406,6 +417,8 @@ def case_volumes(svc, tree):
           and b["StripSizeBytes"] == 131072 and b["ReadCachePolicy"] == "Off",
           "%s: the create gives 201, Location and the volume" % tree, (s, dict(h), b))
     vol = h.get("Location")
+    if tree == "modern":
+        check(h.get("ETag") == b["@odata.etag"], "modern: the 201 carries the ETag", dict(h))
     s, _, b = c.get(vol)
     conforms(b, tree + " new volume")
     check(s == 200 and sorted(r["@odata.id"] for r in b["Links"]["Drives"]) == sorted(free[:2]),
@@ -426,6 +439,34 @@ def case_volumes(svc, tree):
     s, h, b = follow_task(c, s, h, b, 2)
     check(s == 201, "%s: a 202 create chosen by the test, 2 polls" % tree, (s, b))
     svc.faults(0, responses=None, task_polls=None)
+
+    # A task that fails: the monitor's last answer is the error, the Task
+    # says Exception with the message, and nothing is created.
+    svc.faults(0, responses={"create": 202}, task_polls=1,
+               task_error={"message_id": "IDRAC.2.9.STOR023", "message": "The controller "
+                           "refused the configuration.", "resolution": "Check the drives."})
+    members = c.get(coll)[2]["Members"]
+    s, h, b = c.request("POST", coll, volume_request(tree, storage, free[6:8]))
+    task_uri = b["@odata.id"]
+    s, h, b = follow_task(c, s, h, b, 1)
+    check(is_error(s, b, 400, "STOR023"), "%s: a failed task gives its error" % tree, b)
+    task = c.get(task_uri)[2]
+    check(task["TaskState"] == "Exception" and task["TaskStatus"] == "Critical"
+          and task["Messages"][0]["Resolution"] == "Check the drives.",
+          "%s: the failed Task carries the message" % tree, task)
+    check(c.get(coll)[2]["Members"] == members, "%s: a failed task creates nothing" % tree)
+    svc.faults(0, responses=None, task_polls=None, task_error=None)
+
+    # Apply time OnReset: a task that stays Pending (no reset comes).
+    body = dict(volume_request(tree, storage, free[6:8]), **{"@Redfish.OperationApplyTime": "OnReset"})
+    s, h, b = c.request("POST", coll, body)
+    polls = [c.get(h["Location"])[0] for _ in range(5)] if s == 202 else []
+    check(s == 202 and b["TaskState"] == "Pending" and polls == [202] * 5,
+          "%s: an OnReset create stays pending" % tree, (s, b, polls))
+    check(c.get(coll)[2]["Members"] == members, "%s: pending creates nothing yet" % tree)
+    body["@Redfish.OperationApplyTime"] = "AtMaintenanceWindowStart"
+    s, _, b = c.request("POST", coll, body)
+    check(is_error(s, b, 400, "PropertyValueNotInList"), "%s: an apply time not offered" % tree, b)
 
     # Delete: modern 204, idrac 202 + task; the drives come free.
     s, h, b = c.request("DELETE", vol)
@@ -605,6 +646,26 @@ def case_faults(svc, tree):
     check(is_error(s, b, 503, "SYS446") and b["error"]["@Message.ExtendedInfo"][0]["Message"]
           == "The BMC is busy.", "%s: a scripted refusal" % tree, b)
     svc.faults(0, errors=None)
+
+    # Few sessions at once, redirects, a request body over 1 MiB.
+    svc.faults(0, max_sessions=1)
+    a, b_ = Client(port, svc.ctx), Client(port, svc.ctx)
+    s1, h1, _ = a.login(svc.info["user"], PASSWORDS[tree])
+    s2, _, b = b_.login(svc.info["user"], PASSWORDS[tree])
+    check(s1 == 201 and is_error(s2, b, 503, "SessionLimitExceeded"),
+          "%s: the session limit" % tree, (s1, s2, b))
+    a.request("DELETE", h1["Location"])
+    s2 = b_.login(svc.info["user"], PASSWORDS[tree])[0]
+    check(s2 == 201, "%s: a session after a logout" % tree, s2)
+    svc.faults(0, max_sessions=None, redirects=[
+        {"path": "/redfish/v1/Chassis", "location": "https://127.0.0.1:%d/redfish/v1/Chassis"
+         % svc.port(1)}])
+    s, h, _ = c.get("/redfish/v1/Chassis", raw=True)
+    check(s == 307 and h["Location"].endswith(":%d/redfish/v1/Chassis" % svc.port(1)),
+          "%s: a redirect to another host" % tree, (s, dict(h)))
+    svc.faults(0, redirects=None)
+    s, _, b = c.request("POST", "/redfish/v1/SessionService/Sessions", b"{" + b" " * (2 << 20) + b"}")
+    check(is_error(s, b, 413, "PayloadTooLarge"), "%s: a request body over 1 MiB" % tree, b)
     s, out = svc.control("GET", "/hosts/0")
     check(s == 200 and ["GET", "/redfish/v1/Chassis", 503] in out["requests"],
           "%s: the control endpoint logs requests" % tree, out.get("requests", [])[-3:])
