@@ -598,10 +598,86 @@ START_TEST(test_basic_wrong_password_refused)
 
 	ck_assert_int_eq(rcl_redfish_client_new(&o, &c, &err), RCL_OK);
 	ck_assert_int_eq(rcl_redfish_get(c, SYSTEMS, &resp, &err), RCL_NOT_ALLOWED);
-	ck_assert_msg(strstr(err.msg, "(401 Unauthorized): There is no valid session"), "%s",
-	              err.msg);
+	ck_assert_msg(strstr(err.msg, "(401 Unauthorized): ") &&
+	                  strstr(err.msg, "(Base.1.18.NoValidSession)"),
+	              "%s", err.msg);
 	rcl_redfish_response_release(&resp);
 	rcl_redfish_client_free(c);
+}
+END_TEST
+
+START_TEST(test_redirects_stay_on_the_host)
+{
+	struct rcl_redfish_client *c = client_of(&idrac, 4, (struct rcl_redfish_opts){0});
+	struct rcl_redfish_response resp = {.retry_after = -1};
+	struct rcl_error err = {0};
+	struct rcl_buf fault = RCL_BUF_INIT;
+	const char *id;
+	int other_gets;
+
+	reset(&idrac, 4);
+	reset(&idrac, 5);
+	rcl_buf_addf(
+	    &fault,
+	    "{\"redirects\": [{\"path\": \"/redfish/v1/Chassis\", \"location\": "
+	    "\"/redfish/v1/Systems\", \"status\": 301}, {\"path\": \"/redfish/v1/Managers\", "
+	    "\"location\": \"%s/redfish/v1/Managers\"}]}",
+	    host_url(&idrac, 5));
+	faults(&idrac, 4, fault.buf);
+	ck_assert_int_eq(rcl_redfish_get(c, "/redfish/v1/Chassis", &resp, &err), RCL_OK);
+	ck_assert_int_eq(rcl_redfish_string(resp.body, "@odata.id", false, "x", &id, &err), RCL_OK);
+	ck_assert_str_eq(id, SYSTEMS);
+	other_gets = count_of(&idrac, 5, "GET");
+	ck_assert_int_eq(rcl_redfish_get(c, "/redfish/v1/Managers", &resp, &err), RCL_BAD_REPLY);
+	ck_assert_msg(strstr(err.msg, "leads away from"), "%s", err.msg);
+	ck_assert_int_eq(count_of(&idrac, 5, "GET"), other_gets);
+	rcl_buf_release(&fault);
+	rcl_redfish_response_release(&resp);
+	rcl_redfish_client_free(c);
+}
+END_TEST
+
+START_TEST(test_failed_task_gives_its_messages)
+{
+	struct rcl_redfish_client *c = client_of(&idrac, 7, (struct rcl_redfish_opts){0});
+	struct rcl_redfish_poll poll = {.interval_ms = 20};
+	struct rcl_redfish_response resp = {.retry_after = -1};
+	struct rcl_error err = {0};
+
+	reset(&idrac, 7);
+	faults(&idrac, 7,
+	       "{\"task_polls\": 2, \"task_error\": {\"message_id\": \"IDRAC.2.8.STOR060\", "
+	       "\"message\": \"Unable to create the virtual disk.\", \"resolution\": \"Reset "
+	       "the configuration.\"}}");
+	ck_assert_int_ne(
+	    rcl_redfish_submit(c, RCL_REDFISH_POST, VOLUMES,
+	                       "{\"RAIDType\": \"RAID0\", \"Links\": {\"Drives\": [" BAY(8) "]}}",
+	                       NULL, &poll, &resp, &err),
+	    RCL_OK);
+	ck_assert_msg(strstr(err.msg, "Unable to create the virtual disk. (IDRAC.2.8.STOR060) "
+	                              "Resolution: Reset the configuration."),
+	              "%s", err.msg);
+	rcl_redfish_response_release(&resp);
+	rcl_redfish_client_free(c);
+}
+END_TEST
+
+/* A BMC that allows one session: each client ends its own, so the next gets one. */
+START_TEST(test_sessions_ended_for_the_next_client)
+{
+	struct rcl_redfish_response resp = {.retry_after = -1};
+	struct rcl_error err = {0};
+
+	reset(&idrac, 3);
+	faults(&idrac, 3, "{\"max_sessions\": 1}");
+	for (int i = 0; i < 3; i++) {
+		struct rcl_redfish_client *c = client_of(&idrac, 3, (struct rcl_redfish_opts){0});
+
+		ck_assert_msg(rcl_redfish_get(c, SYSTEMS, &resp, &err) == RCL_OK, "%s", err.msg);
+		rcl_redfish_client_free(c);
+	}
+	ck_assert_int_eq(sessions_of(&idrac, 3), 0);
+	rcl_redfish_response_release(&resp);
 }
 END_TEST
 
@@ -692,6 +768,9 @@ static Suite *redfish_http_suite(void)
 	tcase_add_test(tc, test_refusal_shows_extended_info);
 	tcase_add_test(tc, test_task_followed_to_its_end);
 	tcase_add_test(tc, test_secret_stays_in_its_file);
+	tcase_add_test(tc, test_redirects_stay_on_the_host);
+	tcase_add_test(tc, test_failed_task_gives_its_messages);
+	tcase_add_test(tc, test_sessions_ended_for_the_next_client);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("modern");
 	tcase_add_unchecked_fixture(tc, modern_start, modern_stop);
