@@ -17,6 +17,7 @@ listens; stdout gets one line per listener too.
 import argparse
 import asyncio
 import base64
+import collections
 import copy
 import fnmatch
 import itertools
@@ -138,6 +139,12 @@ def missing_prop(prop):
                    "Add the property to the request body.", [prop], pointer(prop))
 
 
+def not_allowed(method, path):
+    return Refusal(405, "OperationNotAllowed", "%s is not allowed on %s." % (method, path),
+                   "Read with GET; change volumes, drives and sessions, or post to a Volumes "
+                   "collection or to an action's target.")
+
+
 def in_use(what, resolution, uri):
     return Refusal(400, "ResourceInUse", "%s is in use or busy, so it cannot change now." % what,
                    resolution, [], [uri])
@@ -220,8 +227,10 @@ class Task:
 class Host:
     """One simulated BMC: the shared tree plus this host's changes."""
 
-    def __init__(self, index, tree, faults, rng_seed, user, password):
+    def __init__(self, index, tree, faults, rng_seed, user, password, log_size):
         self.index = index
+        self.log_size = log_size
+        self.conns = set()  # open connections' writers, cut when the host dies
         self.tree = tree
         self.cfg = tree.config
         self.user = user
@@ -241,7 +250,7 @@ class Host:
         self.ops = {}  # uri -> Operations entry driven by GETs
         self.ids = {"session": itertools.count(1), "task": itertools.count(1)}
         self.faults = copy.deepcopy(self.default_faults)
-        self.log = []
+        self.log = collections.deque(maxlen=self.log_size)
         self.counts = {}
 
     # ------------------------------------------------------------ resources
@@ -344,7 +353,8 @@ class Service:
             f = copy.deepcopy(faults)
             if i in dead:
                 f["dead"] = args.dead_mode
-            self.hosts.append(Host(i, tree, f, args.seed * 100003 + i, user, password))
+            self.hosts.append(Host(i, tree, f, args.seed * 100003 + i, user, password,
+                                   args.log_requests))
         self.control_port = None
 
     # ---------------------------------------------------------- listeners
@@ -371,6 +381,7 @@ class Service:
         host.port = host.server.sockets[0].getsockname()[1]
 
     async def connection(self, host, reader, writer):
+        host.conns.add(writer)
         try:
             if host.faults["dead"] == "hang":
                 while await reader.read(65536):
@@ -383,6 +394,7 @@ class Service:
                 asyncio.CancelledError):  # the last: stopped while serving
             pass
         finally:
+            host.conns.discard(writer)
             writer.close()
 
     async def control_connection(self, reader, writer):
@@ -435,7 +447,7 @@ class Service:
         path, _, query = target.partition("?")
         path = urllib.parse.unquote(path)
         f = host.faults
-        if f["dead"] == "stall":
+        if f["dead"] in ("hang", "stall"):  # also on connections made before
             await asyncio.sleep(3600)
             return False
         lo, hi = f["delay_ms"]
@@ -445,12 +457,16 @@ class Service:
             status, rheaders, rbody = self.dispatch(host, method, path, query, headers, body)
         except Refusal as r:
             status, rheaders, rbody = r.status, {}, r.body
+        except Exception as e:  # a bug here: the test sees a 500, not a hang
+            print("service.py: %s %s: %r" % (method, target, e), file=sys.stderr)
+            status, rheaders, rbody = 500, {}, error_body(
+                "InternalError", "The test service failed: %r." % e, "Fix service.py.")
+        auth = "session" if "x-auth-token" in headers else \
+            "basic" if "authorization" in headers else "none"
         if status == 401:
             rheaders["WWW-Authenticate"] = 'Basic realm="RedfishService"'
         host.counts[method] = host.counts.get(method, 0) + 1
-        host.log.append([method, target, status])
-        if len(host.log) > 2000:
-            del host.log[:1000]
+        host.log.append((method, target, status, auth))
         if method == "GET" and status == 200 and self.faulted(f["huge"], path):
             await respond_huge(writer, rbody, f["huge_bytes"], close)
             return True
@@ -488,16 +504,20 @@ class Service:
         self.authenticate(host, headers)
         if method == "GET":
             return self.get(host, path, query)
-        if host.get(path) is None and not path.startswith(MONITORS) and "/Actions/" not in path:
+        if path.startswith(MONITORS):  # tasks cannot be cancelled here
+            raise not_allowed(method, path)
+        action = "/Actions/" in path
+        if method == "POST" and action:
+            return self.post(host, path, parse_json(body))
+        if host.get(path) is None:
             raise missing(path)
-        if method == "DELETE":
+        if method == "DELETE" and not action:
             return self.delete(host, path)
-        if method == "PATCH":
+        if method == "PATCH" and not action:
             return self.patch(host, path, headers, parse_json(body))
         if method == "POST":
             return self.post(host, path, parse_json(body))
-        raise Refusal(405, "OperationNotAllowed", "%s is not allowed on %s." % (method, path),
-                      "Use GET, or the method the resource's kind takes.")
+        raise not_allowed(method, path)
 
     # --------------------------------------------------------------- auth
     def authenticate(self, host, headers):
@@ -595,7 +615,8 @@ class Service:
             return None
         op = host.ops.get(path)
         if op is not None:
-            op["PercentageComplete"] = min(100, op["PercentageComplete"] + host.faults["operation_step"])
+            step = host.faults["operation_step"]
+            op["PercentageComplete"] = min(100, op["PercentageComplete"] + step)
             if op["PercentageComplete"] >= 100:
                 del host.ops[path]
                 res = host.mutable(path)
@@ -674,8 +695,7 @@ class Service:
             return self.create_volume(host, path, req)
         owner, _, action = path.partition("/Actions/")
         if not action:
-            raise Refusal(405, "OperationNotAllowed", "POST is not allowed on %s." % path,
-                          "Create volumes in a Volumes collection; post actions to their target.")
+            raise not_allowed("POST", path)
         res = host.get(owner)
         if res is None or "#" + action not in res.get("Actions", {}):
             raise Refusal(400 if res is not None else 404, "ActionNotSupported",
@@ -716,96 +736,26 @@ class Service:
 
     # ------------------------------------------------------------- create
     def create_volume(self, host, coll, req):
-        storage_uri = coll.rsplit("/", 1)[0]
-        storage = host.get(storage_uri)
-        ctrl = controller_of(host, storage)
-        allowed = {"Name", "DisplayName", "RAIDType", "VolumeType", "CapacityBytes",
-                   "StripSizeBytes", "OptimumIOSizeBytes", "ReadCachePolicy", "WriteCachePolicy",
-                   "Encrypted", "Links", "Drives", "InitializeMethod", "@Redfish.OperationApplyTime",
-                   "Oem"}
-        for k in req:
-            if k not in allowed:
-                raise unknown_prop(k)
-        raid = req.get("RAIDType")
-        if raid is None and "VolumeType" in req:
-            by_type = {v: k for k, v in reversed(list(VOLUME_TYPE.items()))}
-            raid = by_type.get(req["VolumeType"])
-            if raid is None:
-                raise not_in_list("VolumeType", req["VolumeType"], sorted(set(VOLUME_TYPE.values())))
-        if raid is None:
-            raise missing_prop("RAIDType")
-        if not isinstance(raid, str):
-            raise type_error("RAIDType", raid)
-        if raid not in ctrl["SupportedRAIDTypes"]:
-            raise not_in_list("RAIDType", raid, ctrl["SupportedRAIDTypes"])
-        refs = None
-        for where in host.cfg["CreateDrivesAt"]:
-            src = req.get("Links", {}) if where == "Links.Drives" else req
-            if isinstance(src, dict) and "Drives" in src:
-                refs = src["Drives"]
-                where_found = where
-        if refs is None:
-            raise missing_prop(host.cfg["CreateDrivesAt"][-1])
-        if not isinstance(refs, list) or not all(
-                isinstance(d, dict) and isinstance(d.get("@odata.id"), str) for d in refs):
-            raise type_error(where_found, json.dumps(refs))
-        uris = [d["@odata.id"] for d in refs]
-        members = [d["@odata.id"] for d in storage["Drives"]]
-        for u in uris:
-            if u not in members:
-                raise missing(u, 400, pointer(where_found))
-            d = host.get(u)
-            if d["Links"]["Volumes"] or d.get("HotspareType", "None") != "None" or \
-                    d["Status"]["Health"] == "Critical" or u in host.ops:
-                raise in_use("Drive " + d["Id"], "Choose drives that are free: in no volume, "
-                             "no spare, healthy and idle.", u)
-        if len(set(uris)) != len(uris):
-            raise Refusal(400, "PropertyValueConflict", "A drive is named twice in %s."
-                          % where_found, "Name each drive once.", [where_found, where_found])
-        least, multiple = RAID_DRIVES.get(raid, (1, 1))
-        if len(uris) < least or len(uris) % multiple:
-            raise Refusal(400, "PropertyValueConflict",
-                          "%s takes %d or more drives%s, not %d." % (
-                              raid, least, ", a multiple of %d" % multiple if multiple > 1
-                              else "", len(uris)),
-                          "Change the RAID level or the number of drives.",
-                          ["RAIDType", where_found])
-        size = min(host.get(u)["CapacityBytes"] for u in uris)
-        full = usable(raid, len(uris), size)
-        cap = req.get("CapacityBytes", full)
-        if not isinstance(cap, int) or isinstance(cap, bool):
-            raise type_error("CapacityBytes", cap)
-        if cap <= 0 or cap > full:
-            raise out_of_range("CapacityBytes", cap, "1 to %d" % full)
-        strip = req.get("StripSizeBytes", req.get("OptimumIOSizeBytes", 65536))
-        if not isinstance(strip, int) or isinstance(strip, bool):
-            raise type_error("StripSizeBytes", strip)
-        if strip < 65536 or strip > 1 << 20 or strip & (strip - 1):
-            raise out_of_range("StripSizeBytes", strip, "65536 to 1048576 bytes, a power of two")
-        for prop, values in (("ReadCachePolicy", READ_CACHE), ("WriteCachePolicy", WRITE_CACHE)):
-            if prop in req and req[prop] not in values:
-                raise not_in_list(prop, req[prop], values)
-        name = req.get("Name", req.get("DisplayName", ""))
-        if not isinstance(name, str):
-            raise type_error("Name", name)
+        """POST to a Volumes collection: checked whole before anything
+        changes, applied now or by a task."""
+        spec = volume_spec(host, coll, req)
         apply_time = req.get("@Redfish.OperationApplyTime", "Immediate")
         times = host.get(coll).get("@Redfish.OperationApplyTimeSupport", {}).get(
             "SupportedValues", ["Immediate", "OnReset"])
         if apply_time not in times:
             raise not_in_list("@Redfish.OperationApplyTime", apply_time, times)
-        tid = self.free_volume_id(host, coll, storage["Id"])
-        uri = coll + "/" + tid
+        vid = self.free_volume_id(host, coll, spec["storage"]["Id"])
+        uri = coll + "/" + vid
         host.pending.add(uri)
 
         def apply():
             host.pending.discard(uri)
-            for u in uris:
+            for u in spec["drives"]:  # a task's drives may be taken meanwhile
                 if host.get(u)["Links"]["Volumes"]:
                     raise in_use("Drive " + u, "Choose other drives.", u)
-            vol = self.new_volume(host, uri, tid, req, raid, uris, cap, strip, ctrl, storage_uri)
-            host.put(uri, vol)
+            host.put(uri, new_volume(host, uri, vid, spec))
             host.add_member(coll, uri)
-            for u in uris:
+            for u in spec["drives"]:
                 drive = host.mutable(u)
                 drive["Links"]["Volumes"] = [{"@odata.id": uri}]
                 drive["Links"]["Volumes@odata.count"] = 1
@@ -820,36 +770,6 @@ class Service:
             uri = coll + "/" + host.cfg["VolumeId"].format(n=n, storage=storage_id)
             if uri not in taken and uri not in host.pending:
                 return uri.rsplit("/", 1)[1]
-
-    @staticmethod
-    def new_volume(host, uri, vid, req, raid, uris, cap, strip, ctrl, storage_uri):
-        """A new Volume shaped like the tree's existing ones (their @odata.type
-        and which optional properties they carry)."""
-        sample = next((v for k, v in host.tree.resources.items()
-                       if v.get("@odata.type", "").startswith("#Volume.")), {})
-        name = req.get("Name", req.get("DisplayName", "Volume " + vid))
-        v = {"@odata.id": uri, "@odata.type": sample.get("@odata.type", "#Volume.v1_9_0.Volume"),
-             "Id": vid, "Name": name, "RAIDType": raid, "CapacityBytes": cap,
-             "BlockSizeBytes": 512, "StripSizeBytes": strip, "Encrypted": bool(req.get("Encrypted")),
-             "ReadCachePolicy": req.get("ReadCachePolicy", "ReadAhead"),
-             "WriteCachePolicy": req.get("WriteCachePolicy", "WriteThrough"),
-             "Status": {"State": "Enabled", "Health": "OK"}, "Operations": [],
-             "Links": {"Drives": [{"@odata.id": u} for u in uris], "Drives@odata.count": len(uris)},
-             "Actions": {"#Volume.Initialize": {
-                 "target": uri + "/Actions/Volume.Initialize",
-                 "InitializeType@Redfish.AllowableValues": ["Fast", "Slow"]}}}
-        for prop in ("DisplayName",):
-            if prop in sample:
-                v[prop] = name
-        if "VolumeType" in sample:
-            v["VolumeType"] = VOLUME_TYPE[raid]
-        if "OptimumIOSizeBytes" in sample:
-            v["OptimumIOSizeBytes"] = strip
-        if "Controllers" in sample.get("Links", {}):
-            v["Links"]["Controllers"] = [{"@odata.id": ctrl["@odata.id"]}]
-            v["Links"]["Controllers@odata.count"] = 1
-            v["Links"]["OwningStorageResource"] = {"@odata.id": storage_uri}
-        return v
 
     # -------------------------------------------------------------- PATCH
     def patch(self, host, path, headers, req):
@@ -892,7 +812,8 @@ class Service:
     # ------------------------------------------------------------ actions
     def secure_erase(self, host, uri, drive, req):
         allowed = drive["Actions"]["#Drive.SecureErase"].get(
-            "SanitizationType@Redfish.AllowableValues", ["BlockErase", "CryptographicErase", "Overwrite"])
+            "SanitizationType@Redfish.AllowableValues",
+            ["BlockErase", "CryptographicErase", "Overwrite"])
         check_params(req, {"SanitizationType": allowed, "OverwritePasses": None}, "SecureErase")
         if drive["Links"]["Volumes"] or drive.get("HotspareType", "None") != "None":
             raise in_use("Drive " + drive["Id"], "Delete its volume or unassign the spare "
@@ -942,7 +863,8 @@ class Service:
         hosts = self.hosts if parts[1] == "all" else [self.hosts[int(parts[1])]]
         if len(parts) == 2 and method == "GET":
             h = hosts[0]
-            return 200, dict(self.describe(h), faults=h.faults, requests=h.log, counts=h.counts,
+            return 200, dict(self.describe(h), faults=h.faults, requests=list(h.log),
+                             counts=h.counts,
                              sessions=len(h.sessions), tasks=len(h.tasks),
                              changed=sorted(h.overlay))
         if method != "POST" or len(parts) != 3:
@@ -964,12 +886,143 @@ class Service:
                 return 404, {"error": "no such control action"}
             if h.faults["dead"] != was and ("refuse" in (was, h.faults["dead"])):
                 await self.listen(h)
+            if h.faults["dead"] == "refuse":  # a dead host's connections die too
+                for w in list(h.conns):
+                    w.transport.abort()
         return 200, [self.describe(h) for h in hosts]
 
     @staticmethod
     def describe(h):
         return {"index": h.index, "url": "https://127.0.0.1:%d" % h.port, "port": h.port,
                 "dead": h.faults["dead"]}
+
+
+# ----------------------------------------------------------- volume create
+CREATE_PROPS = {"Name", "DisplayName", "RAIDType", "VolumeType", "CapacityBytes",
+                "StripSizeBytes", "OptimumIOSizeBytes", "ReadCachePolicy", "WriteCachePolicy",
+                "Encrypted", "Links", "Drives", "InitializeMethod", "@Redfish.OperationApplyTime",
+                "Oem"}
+
+
+def volume_spec(host, coll, req):
+    """What a create asks for, every property checked: a refusal names the
+    first wrong one."""
+    for k in req:
+        if k not in CREATE_PROPS:
+            raise unknown_prop(k)
+    storage_uri = coll.rsplit("/", 1)[0]
+    storage = host.get(storage_uri)
+    ctrl = controller_of(host, storage)
+    raid = raid_type(req, ctrl)
+    drives, where = chosen_drives(host, req, storage)
+    least, multiple = RAID_DRIVES.get(raid, (1, 1))
+    if len(drives) < least or len(drives) % multiple:
+        raise Refusal(400, "PropertyValueConflict", "%s takes %d or more drives%s, not %d." % (
+            raid, least, ", a multiple of %d" % multiple if multiple > 1 else "", len(drives)),
+            "Change the RAID level or the number of drives.", ["RAIDType", where])
+    full = usable(raid, len(drives), min(host.get(u)["CapacityBytes"] for u in drives))
+    cap = integer(req, "CapacityBytes", full)
+    if cap <= 0 or cap > full:
+        raise out_of_range("CapacityBytes", cap, "1 to %d" % full)
+    strip = integer(req, "StripSizeBytes", integer(req, "OptimumIOSizeBytes", 65536))
+    if strip < 65536 or strip > 1 << 20 or strip & (strip - 1):
+        raise out_of_range("StripSizeBytes", strip, "65536 to 1048576 bytes, a power of two")
+    for prop, values in (("ReadCachePolicy", READ_CACHE), ("WriteCachePolicy", WRITE_CACHE),
+                         ("InitializeMethod", ["Skip", "Background", "Foreground"])):
+        if prop in req and req[prop] not in values:
+            raise not_in_list(prop, req[prop], values)
+    name = req.get("Name", req.get("DisplayName"))
+    if not isinstance(name, (str, type(None))):
+        raise type_error("Name", json.dumps(name))
+    if not isinstance(req.get("Encrypted", False), bool):
+        raise type_error("Encrypted", json.dumps(req["Encrypted"]))
+    return {"storage": storage, "controller": ctrl, "raid": raid, "drives": drives,
+            "capacity": cap, "strip": strip, "name": name, "request": req}
+
+
+def raid_type(req, ctrl):
+    """RAIDType, or the deprecated VolumeType old iDRACs take instead."""
+    raid = req.get("RAIDType")
+    if raid is None and "VolumeType" in req:
+        by_type = {v: k for k, v in reversed(list(VOLUME_TYPE.items()))}
+        raid = by_type.get(req["VolumeType"])
+        if raid is None:
+            raise not_in_list("VolumeType", req["VolumeType"], sorted(set(VOLUME_TYPE.values())))
+    if raid is None:
+        raise missing_prop("RAIDType")
+    if not isinstance(raid, str):
+        raise type_error("RAIDType", json.dumps(raid))
+    if raid not in ctrl["SupportedRAIDTypes"]:
+        raise not_in_list("RAIDType", raid, ctrl["SupportedRAIDTypes"])
+    return raid
+
+
+def chosen_drives(host, req, storage):
+    """The drive URIs of a create (from where the tree takes them: Links.Drives
+    and/or Drives), each the storage's and free; and where they were found."""
+    refs = where = None
+    for at in host.cfg["CreateDrivesAt"]:
+        src = req.get("Links", {}) if at == "Links.Drives" else req
+        if isinstance(src, dict) and "Drives" in src:
+            refs, where = src["Drives"], at
+    if refs is None:
+        raise missing_prop(host.cfg["CreateDrivesAt"][-1])
+    if not isinstance(refs, list) or not all(
+            isinstance(d, dict) and isinstance(d.get("@odata.id"), str) for d in refs):
+        raise type_error(where, json.dumps(refs))
+    uris = [d["@odata.id"] for d in refs]
+    if len(set(uris)) != len(uris):
+        raise Refusal(400, "PropertyValueConflict", "A drive is named twice in %s." % where,
+                      "Name each drive once.", [where, where])
+    members = [d["@odata.id"] for d in storage["Drives"]]
+    for u in uris:
+        if u not in members:
+            raise missing(u, 400, pointer(where))
+        d = host.get(u)
+        if d["Links"]["Volumes"] or d.get("HotspareType", "None") != "None" or \
+                d["Status"]["Health"] == "Critical" or u in host.ops:
+            raise in_use("Drive " + d["Id"], "Choose drives that are free: in no volume, "
+                         "no spare, healthy and idle.", u)
+    return uris, where
+
+
+def integer(req, prop, default):
+    v = req.get(prop, default)
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise type_error(prop, json.dumps(v))
+    return v
+
+
+def new_volume(host, uri, vid, spec):
+    """A new Volume shaped like the tree's existing ones (their @odata.type
+    and which optional properties they carry)."""
+    sample = next((v for v in host.tree.resources.values()
+                   if v.get("@odata.type", "").startswith("#Volume.")), {})
+    req, raid = spec["request"], spec["raid"]
+    name = spec["name"] or "Volume " + vid
+    v = {"@odata.id": uri, "@odata.type": sample.get("@odata.type", "#Volume.v1_9_0.Volume"),
+         "Id": vid, "Name": name, "RAIDType": raid, "CapacityBytes": spec["capacity"],
+         "BlockSizeBytes": 512, "StripSizeBytes": spec["strip"],
+         "Encrypted": req.get("Encrypted", False),
+         "ReadCachePolicy": req.get("ReadCachePolicy", "ReadAhead"),
+         "WriteCachePolicy": req.get("WriteCachePolicy", "WriteThrough"),
+         "Status": {"State": "Enabled", "Health": "OK"}, "Operations": [],
+         "Links": {"Drives": [{"@odata.id": u} for u in spec["drives"]],
+                   "Drives@odata.count": len(spec["drives"])},
+         "Actions": {"#Volume.Initialize": {
+             "target": uri + "/Actions/Volume.Initialize",
+             "InitializeType@Redfish.AllowableValues": ["Fast", "Slow"]}}}
+    if "DisplayName" in sample:
+        v["DisplayName"] = name
+    if "VolumeType" in sample:
+        v["VolumeType"] = VOLUME_TYPE[raid]
+    if "OptimumIOSizeBytes" in sample:
+        v["OptimumIOSizeBytes"] = spec["strip"]
+    if "Controllers" in sample.get("Links", {}):
+        v["Links"]["Controllers"] = [{"@odata.id": spec["controller"]["@odata.id"]}]
+        v["Links"]["Controllers@odata.count"] = 1
+        v["Links"]["OwningStorageResource"] = {"@odata.id": spec["storage"]["@odata.id"]}
+    return v
 
 
 # ------------------------------------------------------------- helpers
@@ -1143,8 +1196,18 @@ def options(argv):
     p.add_argument("--tls-dir", help="where the CA and server certificate are (made if absent)")
     p.add_argument("--ready-file", help="JSON written here once every host listens")
     p.add_argument("--seed", type=int, default=1, help="seed of the delays")
+    p.add_argument("--log-requests", type=int, default=256, metavar="N",
+                   help="requests each host remembers for the control endpoint (default 256)")
     p.add_argument("--quiet", action="store_true", help="no listener lines on stdout")
     return p.parse_args(argv)
+
+
+def small_tls_buffers():
+    """asyncio gives every TLS connection a 256 KiB read buffer, touched
+    whole: 260 MB for a fleet client holding a connection to each of 1000
+    hosts. One TLS record (16 KiB) per read is plenty here."""
+    import asyncio.sslproto
+    asyncio.sslproto.SSLProtocol.max_size = 16 * 1024
 
 
 async def amain(args):
@@ -1154,6 +1217,7 @@ async def amain(args):
     tls_dir = args.tls_dir or os.path.join(os.environ.get("TMPDIR", "/tmp"),
                                            "rfservice-%d" % os.getpid())
     ca, cert, key = make_tls(tls_dir)
+    small_tls_buffers()
     svc = Service(Tree(args.tree), args)
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     ctx.load_cert_chain(cert, key)
@@ -1166,17 +1230,18 @@ async def amain(args):
     ready = {"pid": os.getpid(), "tree": svc.tree.name, "ca": ca,
              "control": "http://127.0.0.1:%d" % svc.control_port,
              "user": svc.hosts[0].user, "hosts": [svc.describe(h) for h in svc.hosts]}
-    if not args.quiet:
-        print("control http://127.0.0.1:%d" % svc.control_port)
-        for h in svc.hosts:
-            print("host %d https://127.0.0.1:%d%s" % (h.index, h.port,
-                                                       " dead=" + h.faults["dead"] if h.faults["dead"] else ""))
-        sys.stdout.flush()
     if args.ready_file:
         tmp = args.ready_file + ".tmp"
         with open(tmp, "w") as f:
             json.dump(ready, f, indent=1)
         os.rename(tmp, args.ready_file)
+    if not args.quiet:  # after the ready file: whoever reads this may use it
+        print("control http://127.0.0.1:%d" % svc.control_port)
+        for h in svc.hosts:
+            dead = h.faults["dead"]
+            print("host %d https://127.0.0.1:%d%s" % (h.index, h.port,
+                                                       " dead=" + dead if dead else ""))
+        sys.stdout.flush()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

@@ -448,8 +448,11 @@ def case_volumes(svc, tree):
     members = c.get(coll)[2]["Members"]
     s, h, b = c.request("POST", coll, volume_request(tree, storage, free[6:8]))
     task_uri = b["@odata.id"]
+    monitor = h["Location"]
     s, h, b = follow_task(c, s, h, b, 1)
     check(is_error(s, b, 400, "STOR023"), "%s: a failed task gives its error" % tree, b)
+    s, _, b = c.request("DELETE", monitor)
+    check(is_error(s, b, 405, "OperationNotAllowed"), "%s: tasks cannot be cancelled" % tree, b)
     task = c.get(task_uri)[2]
     check(task["TaskState"] == "Exception" and task["TaskStatus"] == "Critical"
           and task["Messages"][0]["Resolution"] == "Check the drives.",
@@ -458,7 +461,8 @@ def case_volumes(svc, tree):
     svc.faults(0, responses=None, task_polls=None, task_error=None)
 
     # Apply time OnReset: a task that stays Pending (no reset comes).
-    body = dict(volume_request(tree, storage, free[6:8]), **{"@Redfish.OperationApplyTime": "OnReset"})
+    body = volume_request(tree, storage, free[6:8])
+    body["@Redfish.OperationApplyTime"] = "OnReset"
     s, h, b = c.request("POST", coll, body)
     polls = [c.get(h["Location"])[0] for _ in range(5)] if s == 202 else []
     check(s == 202 and b["TaskState"] == "Pending" and polls == [202] * 5,
@@ -491,7 +495,8 @@ def case_patch(svc, tree):
         s, _, b = c.request("PATCH", vol, {"WriteCachePolicy": "WriteThrough"},
                             headers={"If-Match": '"0bad0bad"'})
         check(is_error(s, b, 412, "PreconditionFailed"), "modern: a stale ETag gives 412", b)
-        check(c.get(vol)[2]["WriteCachePolicy"] == "ProtectedWriteBack", "modern: 412 changes nothing")
+        check(c.get(vol)[2]["WriteCachePolicy"] == "ProtectedWriteBack",
+              "modern: 412 changes nothing")
         s, h, b = c.request("PATCH", vol, {"WriteCachePolicy": "WriteThrough", "DisplayName": "d2"},
                             headers={"If-Match": etag})
         check(s == 200 and b["WriteCachePolicy"] == "WriteThrough" and b["DisplayName"] == "d2"
@@ -560,7 +565,8 @@ def case_actions(svc, tree):
     if tree == "modern":
         ops = c.get(free[-1])[2]["Operations"]
         check(ops == [], "modern: the erase ended", ops)
-    _, _, vol0 = c.get(c.get(c.get(storage)[2]["Volumes"]["@odata.id"])[2]["Members"][0]["@odata.id"])
+    volumes = c.get(c.get(storage)[2]["Volumes"]["@odata.id"])[2]
+    _, _, vol0 = c.get(volumes["Members"][0]["@odata.id"])
     used = vol0["Links"]["Drives"][0]["@odata.id"]
     s, _, b = c.request("POST", c.get(used)[2]["Actions"]["#Drive.SecureErase"]["target"], {})
     check(is_error(s, b, 400, "ResourceInUse"), "%s: no erase of a volume's drive" % tree, b)
@@ -588,21 +594,36 @@ def case_faults(svc, tree):
     svc.faults(0, delay_ms=None)
 
     # Dead hosts: hang (TCP accepted, no TLS answer), stall, refuse; and back.
+    # Connections made before the death die with the host too.
     for mode in ("hang", "stall"):
+        svc.faults(0, dead=None)
+        before = Client(port, svc.ctx, c.auth, timeout=1)
+        before.get("/redfish/v1/")
         svc.faults(0, dead=mode)
-        try:
-            Client(port, svc.ctx, svc.client().auth, timeout=1).get("/redfish/v1/")
-            check(False, "%s: a %s host answers nothing" % (tree, mode))
-        except (socket.timeout, TimeoutError):
-            check(True, "")
+        for who, client in (("a new", Client(port, svc.ctx, c.auth, timeout=1)),
+                            ("an old", before)):
+            try:
+                client.get("/redfish/v1/")
+                check(False, "%s: a %s host answers nothing on %s connection" % (tree, mode, who))
+            except (socket.timeout, TimeoutError):
+                check(True, "")
+    svc.faults(0, dead=None)
+    before = Client(port, svc.ctx, c.auth, timeout=5)
+    before.get("/redfish/v1/")
     svc.faults(0, dead="refuse")
     try:
         Client(port, svc.ctx, timeout=5).get("/redfish/v1/")
         check(False, "%s: a refusing host refuses" % tree)
     except ConnectionRefusedError:
         check(True, "")
+    try:
+        before.get("/redfish/v1/")
+        check(False, "%s: a refusing host cut its connections" % tree)
+    except (ConnectionError, http.client.HTTPException, ssl.SSLError):
+        check(True, "")
     svc.faults(0, dead=None)
-    s, _, _ = Client(port, svc.ctx, svc.client().auth).get("/redfish/v1/Systems")
+    c = svc.client()
+    s, _, _ = c.get("/redfish/v1/Systems")
     check(s == 200, "%s: the host is back on its port" % tree, s)
 
     # Session expiry mid-run: after N requests, or when the test says.
@@ -664,10 +685,13 @@ def case_faults(svc, tree):
     check(s == 307 and h["Location"].endswith(":%d/redfish/v1/Chassis" % svc.port(1)),
           "%s: a redirect to another host" % tree, (s, dict(h)))
     svc.faults(0, redirects=None)
-    s, _, b = c.request("POST", "/redfish/v1/SessionService/Sessions", b"{" + b" " * (2 << 20) + b"}")
+    s, _, b = c.request("POST", "/redfish/v1/SessionService/Sessions",
+                        b"{" + b" " * (2 << 20) + b"}")
     check(is_error(s, b, 413, "PayloadTooLarge"), "%s: a request body over 1 MiB" % tree, b)
     s, out = svc.control("GET", "/hosts/0")
-    check(s == 200 and ["GET", "/redfish/v1/Chassis", 503] in out["requests"],
+    check(s == 200 and ["GET", "/redfish/v1/Chassis", 503, "basic"] in out["requests"]
+          and ["POST", "/redfish/v1/SessionService/Sessions", 201, "none"] in out["requests"]
+          and ["DELETE", h1["Location"], 204, "session"] in out["requests"],
           "%s: the control endpoint logs requests" % tree, out.get("requests", [])[-3:])
 
 
@@ -694,12 +718,44 @@ def case_fleet(tmp):
         check(s == 200, "fleet: host 1 changed")
         check(svc.client(2).get("/redfish/v1/Chassis/1/Drives/7")[2]["LocationIndicatorActive"]
               is False, "fleet: host 2 is independent of host 1")
+        # A fleet client holds a connection to every host at once.
+        held = [svc.client(i) for i in range(600, 900)]
+        for cl in held:
+            cl.get("/redfish/v1/")
         with open("/proc/%d/status" % svc.proc.pid) as f:
             rss = [int(line.split()[1]) for line in f if line.startswith("VmRSS")][0]
-        print("fleet: 1000 hosts, VmRSS %d MiB" % (rss >> 10))
-        check(rss < 200 << 10, "fleet: 1000 hosts in under 200 MiB", rss)
+        print("fleet: 1000 hosts, 300 TLS connections open: VmRSS %d MiB" % (rss >> 10))
+        check(rss < 100 << 10, "fleet: 1000 hosts, 300 connections in under 100 MiB", rss)
+        for cl in held:
+            cl.conn.close()
     finally:
         svc.stop()
+
+
+def case_ports(tmp):
+    """--base-port: host i on P+i, the same lines on stdout as in the ready
+    file. P is tried a few times, as another process may hold a port."""
+    for attempt in range(5):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            base = probe.getsockname()[1]
+        ready = os.path.join(tmp, "ports-%d.json" % attempt)
+        proc = subprocess.Popen(
+            [sys.executable, SERVICE, "--tls-dir", os.path.join(tmp, "tls"), "--hosts", "3",
+             "--base-port", str(base), "--ready-file", ready], stdout=subprocess.PIPE, text=True)
+        lines = [proc.stdout.readline().strip() for _ in range(4)]
+        if proc.poll() is None and os.path.exists(ready):
+            break
+        proc.wait()
+    with open(ready) as f:
+        info = json.load(f)
+    check([h["port"] for h in info["hosts"]] == [base, base + 1, base + 2],
+          "--base-port: hosts on P, P+1, P+2", info["hosts"])
+    check(lines == ["control " + info["control"]] +
+          ["host %d https://127.0.0.1:%d" % (i, base + i) for i in range(3)],
+          "the listeners on stdout", lines)
+    proc.send_signal(signal.SIGTERM)
+    proc.wait(timeout=30)
 
 
 def load_schema():
@@ -727,6 +783,7 @@ def main():
                 svc.stop()
             check(svc.proc.returncode == 0, "%s: the service stops cleanly" % tree,
                   svc.proc.returncode)
+        case_ports(tmp)
         case_fleet(tmp)
     print("%d checks, %d failed" % (checks, len(failures)))
     sys.exit(1 if failures else 0)
