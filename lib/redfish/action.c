@@ -44,13 +44,16 @@ static void sleep_ms(long ms)
 		;
 }
 
-/* The wait before the next poll of an answer @resp. */
+/*
+ * The wait before the next poll after @resp: the service's Retry-After may
+ * make it longer than @interval (up to the cap), never shorter: a service
+ * saying 0 would otherwise be polled in a tight loop.
+ */
 static long next_wait(const struct rcl_redfish_response *resp, long interval)
 {
-	if (resp->retry_after < 0)
-		return interval;
-	return resp->retry_after * 1000 < RCL_REDFISH_POLL_CAP_MS ? resp->retry_after * 1000
-	                                                          : RCL_REDFISH_POLL_CAP_MS;
+	long wait = resp->retry_after > interval / 1000 ? resp->retry_after * 1000 : interval;
+
+	return wait < RCL_REDFISH_POLL_CAP_MS ? wait : RCL_REDFISH_POLL_CAP_MS;
 }
 
 /* The failure of task @monitor, which ended in @state, from its Messages[]. */

@@ -18,7 +18,8 @@
 
 /**
  * struct rcl_redfish_poll - how a task is followed.
- * @interval_ms: between polls when the service sends no Retry-After.
+ * @interval_ms: between polls; a longer Retry-After from the service wins
+ *		(up to RCL_REDFISH_POLL_CAP_MS).
  * @max_ms:	how long at most; the task goes on on the BMC after that.
  * 0 for either: the defaults above.
  */
@@ -30,7 +31,8 @@ struct rcl_redfish_poll {
 /**
  * rcl_redfish_submit() - send @method @path with @body (and If-Match
  * @if_match), then, on 202, poll the task monitor its Location names
- * (at the service's Retry-After, at most RCL_REDFISH_POLL_CAP_MS apart)
+ * (@poll's interval or the service's longer Retry-After, at most
+ * RCL_REDFISH_POLL_CAP_MS apart)
  * until it ends: a 202 means running, as does a Task whose TaskState has
  * not ended; a Task that ended in Exception, Killed or Cancelled is a
  * failure with its Messages[].
