@@ -462,6 +462,38 @@ START_TEST(test_patch_with_stale_etag_refused)
 }
 END_TEST
 
+#define MODERN_VOLUMES "/redfish/v1/Systems/1/Storage/1/Volumes"
+#define MODERN_CREATE(n)                                                                           \
+	"{\"RAIDType\": \"RAID0\", \"Links\": {\"Drives\": [{\"@odata.id\": "                      \
+	"\"/redfish/v1/Chassis/1/Drives/" #n "\"}]}}"
+
+/* A create answered at once: 201 with the volume, or 204 with only its Location. */
+START_TEST(test_create_answered_at_once)
+{
+	struct rcl_redfish_client *c = client_of(&modern, 0, (struct rcl_redfish_opts){0});
+	struct rcl_redfish_response resp = {.retry_after = -1};
+	struct rcl_error err = {0};
+
+	reset(&modern, 0);
+	ck_assert_int_eq(rcl_redfish_submit(c, RCL_REDFISH_POST, MODERN_VOLUMES, MODERN_CREATE(7),
+	                                    NULL, NULL, &resp, &err),
+	                 RCL_OK);
+	ck_assert_int_eq(resp.status, 201);
+	ck_assert_ptr_nonnull(resp.body);
+	ck_assert_ptr_nonnull(resp.location);
+	faults(&modern, 0, "{\"responses\": {\"create\": 204}}");
+	ck_assert_int_eq(rcl_redfish_submit(c, RCL_REDFISH_POST, MODERN_VOLUMES, MODERN_CREATE(8),
+	                                    NULL, NULL, &resp, &err),
+	                 RCL_OK);
+	ck_assert_int_eq(resp.status, 204);
+	ck_assert_ptr_null(resp.body);
+	ck_assert_ptr_nonnull(resp.location);
+	ck_assert_int_eq(rcl_redfish_get(c, resp.location, &resp, &err), RCL_OK);
+	rcl_redfish_response_release(&resp);
+	rcl_redfish_client_free(c);
+}
+END_TEST
+
 /*
  * A fleet of 200 hosts answering in 20-50 ms, 6 of them dead (TCP accepted,
  * TLS never answered): all asked at once, the live ones answer and the dead
@@ -787,6 +819,7 @@ static Suite *redfish_http_suite(void)
 	tcase_add_unchecked_fixture(tc, modern_start, modern_stop);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_patch_with_stale_etag_refused);
+	tcase_add_test(tc, test_create_answered_at_once);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("basic");
 	tcase_add_unchecked_fixture(tc, basic_start, basic_stop);
