@@ -62,7 +62,7 @@ struct rcl_redfish_xfer {
 	char errbuf[CURL_ERROR_SIZE];
 };
 
-/* now_ms() - the monotonic clock in ms, for deadlines. */
+/* rcl_redfish_now_ms() - the monotonic clock in ms, for deadlines. */
 uint64_t rcl_redfish_now_ms(void);
 
 /*
