@@ -724,6 +724,44 @@ START_TEST(test_sessions_ended_for_the_next_client)
 }
 END_TEST
 
+/*
+ * Each of a GET's allocations (login and session end included) failed in
+ * turn, once and for good: every run ends in RCL_NOMEM or succeeds, and
+ * the next client logs in as if nothing had happened.
+ */
+START_TEST(test_out_of_memory_at_every_allocation)
+{
+	struct rcl_redfish_response resp = {.retry_after = -1};
+	unsigned long n;
+
+	reset(&idrac, 0);
+	for (n = 1; n < 1000; n++) {
+		for (int persistent = 0; persistent < 2; persistent++) {
+			struct rcl_redfish_client *c =
+			    client_of(&idrac, 0, (struct rcl_redfish_opts){0});
+			struct rcl_error err = {0};
+			enum rcl_status st;
+
+			rcl_alloc_fail_after(n, persistent);
+			st = rcl_redfish_get(c, SYSTEMS, &resp, &err);
+			rcl_redfish_response_release(&resp);
+			rcl_redfish_client_free(c);
+			if (rcl_alloc_fail_after(0, false) < n) {
+				ck_assert_int_eq(st, RCL_OK);
+				goto done;
+			}
+			ck_assert_msg(st == RCL_OK || st == RCL_NOMEM, "allocation %lu: %s", n,
+			              err.msg);
+		}
+	}
+done:
+	printf("oom: redfish GET with login and logout %lu iterations\n", n);
+	fflush(stdout);
+	ck_assert_uint_gt(n, 5);
+	ck_assert_uint_lt(n, 1000);
+}
+END_TEST
+
 static void idrac_start(void)
 {
 	static const char *const args[] = {"--tree", "idrac", "--hosts", "8", NULL};
@@ -814,6 +852,7 @@ static Suite *redfish_http_suite(void)
 	tcase_add_test(tc, test_redirects_stay_on_the_host);
 	tcase_add_test(tc, test_failed_task_gives_its_messages);
 	tcase_add_test(tc, test_sessions_ended_for_the_next_client);
+	tcase_add_test(tc, test_out_of_memory_at_every_allocation);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("modern");
 	tcase_add_unchecked_fixture(tc, modern_start, modern_stop);
