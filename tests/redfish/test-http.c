@@ -838,7 +838,7 @@ static Suite *redfish_http_suite(void)
 
 	tc = tcase_create("idrac");
 	tcase_add_unchecked_fixture(tc, idrac_start, idrac_stop);
-	tcase_set_timeout(tc, 120);
+	tcase_set_timeout(tc, 300); /* the OOM loop logs in 72 times */
 	tcase_add_test(tc, test_session_opened_used_and_deleted);
 	tcase_add_test(tc, test_expired_session_logs_in_again_once);
 	tcase_add_test(tc, test_untrusted_certificate_refused);
