@@ -28,6 +28,8 @@ static const struct {
     {RCL_UNSUPPORTED, "not supported by this controller"},
     {RCL_NEED_FORCE, "confirmation required"},
     {RCL_EXISTS, "already exists"},
+    {RCL_UNREACHABLE, "controller unreachable"},
+    {RCL_BAD_REPLY, "bad reply from controller"},
 };
 
 const char *rcl_status_name(enum rcl_status status)

@@ -61,6 +61,8 @@ enum rcl_status {
 	RCL_UNSUPPORTED = 244,       /* the controller does not support the operation */
 	RCL_NEED_FORCE = 245,        /* destructive: repeat with 'force' to confirm */
 	RCL_EXISTS = 246,            /* the object to create is already there */
+	RCL_UNREACHABLE = 247, /* a remote controller (a BMC) did not answer: refused, timed out */
+	RCL_BAD_REPLY = 248,   /* a remote controller's answer is malformed, too large or wrong */
 };
 
 /**

@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fleet.c - running requests: one to one BMC, or thousands across a fleet,
+ * all the same way, over one libcurl multi handle in one thread.
+ *
+ * Each request is a job that waits for its turn (its client logged in, a
+ * free connection under the limits, a retry's delay), runs, and on its
+ * answer ends, or waits again: to be retried after a connection error
+ * (GET and DELETE only), to follow a redirect on the same host, or for a
+ * login after a 401. Logging in is jobs too (the service root, then the
+ * session), added when a client's first call comes up. A client whose host
+ * does not connect or answer in time is failed as a whole: its waiting
+ * jobs end at once with that reason, so a dead host costs one timeout.
+ */
+#include <string.h>
+
+#include "redfish/client.h"
+#include "redfish/credential.h"
+#include "redfish/message.h"
+#include "redfish/session.h"
+#include "redfish/url.h"
+
+#define DEFAULT_PER_HOST 2
+#define DEFAULT_TOTAL    64
+#define MAX_REDIRECTS    5
+#define RETRY_DELAY_MS   100
+#define POLL_MAX_MS      1000
+
+enum job_kind {
+	JOB_CALL,  /* a caller's request */
+	JOB_ROOT,  /* reading the service root, without credentials */
+	JOB_LOGIN, /* opening a session */
+};
+
+enum job_state {
+	JOB_WAITING,
+	JOB_RUNNING,
+	JOB_DONE,
+};
+
+struct job {
+	enum job_kind kind;
+	enum job_state state;
+	struct rcl_redfish_client *client;
+	struct rcl_redfish_call *call;   /* JOB_CALL */
+	struct rcl_redfish_response own; /* the others' answer */
+	enum rcl_redfish_method method;
+	char *url;
+	char *body; /* JOB_LOGIN: the credentials, wiped when freed */
+	unsigned attempts, redirects;
+	bool relogged;
+	unsigned token_gen;  /* the login the last attempt used */
+	uint64_t not_before; /* a retry waits until then */
+	uint64_t deadline;   /* of the whole request, retries included; 0: not started */
+	struct rcl_redfish_xfer x;
+};
+
+struct run {
+	CURLM *multi;
+	struct job **jobs;
+	size_t count, alloc;
+	unsigned active, per_host, total;
+};
+
+static struct rcl_redfish_response *job_resp(struct job *j)
+{
+	return j->kind == JOB_CALL ? &j->call->resp : &j->own;
+}
+
+static const char *job_path(const struct job *j)
+{
+	return j->kind == JOB_CALL ? j->call->path : j->url;
+}
+
+static struct job *job_add(struct run *run, enum job_kind kind, struct rcl_redfish_client *c,
+                           enum rcl_redfish_method method)
+{
+	struct job *j;
+
+	if (run->count == run->alloc) {
+		size_t alloc = run->alloc ? 2 * run->alloc : 16;
+		struct job **jobs = rcl_realloc(run->jobs, alloc * sizeof(*jobs));
+
+		if (!jobs)
+			return NULL;
+		run->jobs = jobs;
+		run->alloc = alloc;
+	}
+	j = rcl_calloc(1, sizeof(*j));
+	if (!j)
+		return NULL;
+	*j = (struct job){.kind = kind, .client = c, .method = method, .own = {.retry_after = -1}};
+	rcl_buf_init(&j->x.data);
+	run->jobs[run->count++] = j;
+	return j;
+}
+
+static void job_free(struct job *j)
+{
+	rcl_redfish_xfer_release(&j->x);
+	rcl_redfish_response_release(&j->own);
+	rcl_redfish_secret_free(j->body);
+	rcl_free(j->url);
+	rcl_free(j);
+}
+
+/*
+ * End @j with @outcome (status 0: success): a call keeps it; a login step
+ * that failed fails its client, and with it the calls waiting for it.
+ */
+static void job_end(struct job *j, const struct rcl_error *outcome)
+{
+	j->state = JOB_DONE;
+	rcl_redfish_xfer_release(&j->x);
+	if (j->kind == JOB_CALL)
+		j->call->err = *outcome;
+	else if (outcome->status)
+		rcl_redfish_client_fail(j->client, outcome);
+}
+
+/* A job to @c's root or sessions (@kind); the client's calls wait for it. */
+static void client_connect(struct run *run, struct rcl_redfish_client *c, enum job_kind kind)
+{
+	const char *path = kind == JOB_ROOT ? "/redfish/v1/" : c->sessions_uri;
+	struct job *j =
+	    job_add(run, kind, c, kind == JOB_ROOT ? RCL_REDFISH_GET : RCL_REDFISH_POST);
+	struct rcl_error err;
+
+	c->state = RCL_REDFISH_CONNECTING;
+	if (!j || (kind == JOB_LOGIN && !(j->body = rcl_redfish_session_body(c)))) {
+		rcl_fail(&err, RCL_NOMEM, "out of memory logging in to '%s'", c->host);
+		rcl_redfish_client_fail(c, &err);
+		if (j)
+			j->state = JOB_DONE;
+	} else if (rcl_redfish_url_join(c->origin, NULL, path, false, &j->url, &err)) {
+		job_end(j, &err);
+	}
+}
+
+/* Start @j's next attempt; its deadline runs from its first. */
+static void job_start(struct run *run, struct job *j, uint64_t now)
+{
+	const struct rcl_redfish_call *call = j->kind == JOB_CALL ? j->call : NULL;
+	struct rcl_redfish_client *c = j->client;
+	enum rcl_status status;
+	struct rcl_error err;
+
+	if (!j->deadline)
+		j->deadline = now + (uint64_t)c->timeout_ms;
+	status = rcl_redfish_xfer_setup(&j->x, c, j->method, j->url, call ? call->body : j->body,
+	                                call ? call->if_match : NULL, j->kind != JOB_CALL,
+	                                j->deadline > now ? (long)(j->deadline - now) : 1, &err);
+	if (!status && curl_multi_add_handle(run->multi, j->x.easy) != CURLM_OK)
+		status =
+		    rcl_fail(&err, RCL_NOMEM, "out of memory starting a request to '%s'", c->host);
+	if (status) {
+		job_end(j, &err);
+		return;
+	}
+	curl_easy_setopt(j->x.easy, CURLOPT_PRIVATE, j);
+	j->token_gen = c->token_gen;
+	j->state = JOB_RUNNING;
+	c->active++;
+	run->active++;
+}
+
+/* Whether waiting call @j may run now, having started its client's login if needed. */
+static bool call_may_run(struct run *run, struct job *j)
+{
+	struct rcl_redfish_client *c = j->client;
+
+	switch (c->state) {
+	case RCL_REDFISH_FAILED:
+		job_end(j, &c->failure);
+		return false;
+	case RCL_REDFISH_NEW:
+		if (!j->call->as_is)
+			client_connect(run, c, JOB_ROOT);
+		return j->call->as_is;
+	case RCL_REDFISH_CONNECTING:
+		return false;
+	case RCL_REDFISH_READY:
+		break;
+	}
+	return true;
+}
+
+/* Start every waiting job that may run, within the limits. */
+static void admit(struct run *run)
+{
+	uint64_t now = rcl_redfish_now_ms();
+
+	/* run->count may grow inside: login jobs join at the end and are seen in this pass. */
+	for (size_t i = 0; i < run->count && run->active < run->total; i++) {
+		struct job *j = run->jobs[i];
+
+		if (j->state != JOB_WAITING || j->not_before > now)
+			continue;
+		if (j->kind == JOB_CALL && !call_may_run(run, j))
+			continue;
+		if (j->client->active < run->per_host)
+			job_start(run, j, now);
+	}
+}
+
+/* Connection errors worth one more try: the request may never have reached the service. */
+static bool retriable(CURLcode code)
+{
+	return code == CURLE_COULDNT_CONNECT || code == CURLE_SEND_ERROR ||
+	       code == CURLE_RECV_ERROR || code == CURLE_GOT_NOTHING;
+}
+
+/* Errors that condemn the host, not the one request: it does not connect or answer. */
+static bool host_down(CURLcode code)
+{
+	return code == CURLE_COULDNT_CONNECT || code == CURLE_COULDNT_RESOLVE_HOST ||
+	       code == CURLE_OPERATION_TIMEDOUT || code == CURLE_PEER_FAILED_VERIFICATION ||
+	       code == CURLE_SSL_CONNECT_ERROR || code == CURLE_SSL_CACERT_BADFILE;
+}
+
+/* Try @j again after a delay, when its method allows it and its deadline leaves time. */
+static bool retry(struct job *j, CURLcode code, uint64_t now)
+{
+	uint64_t delay = (uint64_t)RETRY_DELAY_MS << j->attempts;
+
+	if (!retriable(code) || (j->method != RCL_REDFISH_GET && j->method != RCL_REDFISH_DELETE) ||
+	    j->attempts >= j->client->retries || now + delay >= j->deadline)
+		return false;
+	j->attempts++;
+	j->not_before = now + delay;
+	j->state = JOB_WAITING;
+	rcl_redfish_xfer_release(&j->x);
+	return true;
+}
+
+/*
+ * Follow @j's redirect to its Location: on the same host only, a GET on
+ * any 3xx and other methods on 307 and 308 only (which keep the method
+ * and body). Return: whether it waits to go again; else @err says why not.
+ */
+static bool redirect(struct job *j, struct rcl_error *err)
+{
+	const struct rcl_redfish_response *resp = job_resp(j);
+	char *url, shown[RCL_QUOTE_MAX + 1];
+
+	rcl_redfish_clean(job_path(j), shown, sizeof(shown));
+	if (j->method != RCL_REDFISH_GET && resp->status != 307 && resp->status != 308) {
+		rcl_fail(err, RCL_BAD_REPLY, "'%s' redirected %s '%s' (HTTP %ld); not followed",
+		         j->client->host, rcl_redfish_method_name(j->method), shown, resp->status);
+		return false;
+	}
+	if (++j->redirects > MAX_REDIRECTS) {
+		rcl_fail(err, RCL_BAD_REPLY, "'%s' redirected '%s' more than %d times",
+		         j->client->host, shown, MAX_REDIRECTS);
+		return false;
+	}
+	if (rcl_redfish_url_join(j->client->origin, j->url, resp->location, true, &url, err))
+		return false;
+	rcl_free(j->url);
+	j->url = url;
+	j->state = JOB_WAITING;
+	rcl_redfish_xfer_release(&j->x);
+	return true;
+}
+
+/*
+ * A 401 to a call on a session: the session expired or the BMC forgot it.
+ * Log in once more (unless another call already did since this one
+ * started) and repeat the call, once. Return: whether it waits to go again.
+ */
+static bool relogin(struct run *run, struct job *j)
+{
+	struct rcl_redfish_client *c = j->client;
+
+	if (j->kind != JOB_CALL || j->call->as_is || !c->sessions_uri || j->relogged)
+		return false;
+	j->relogged = true;
+	j->state = JOB_WAITING;
+	rcl_redfish_xfer_release(&j->x);
+	if (j->token_gen == c->token_gen && c->state == RCL_REDFISH_READY)
+		client_connect(run, c, JOB_LOGIN);
+	return true;
+}
+
+/* What a login step's outcome makes of its client (session.c decides). */
+static void login_step(struct run *run, struct job *j, const struct rcl_error *outcome)
+{
+	struct rcl_redfish_client *c = j->client;
+
+	if (j->kind == JOB_ROOT && !rcl_redfish_session_root(c, &j->own, outcome) &&
+	    c->state == RCL_REDFISH_CONNECTING)
+		client_connect(run, c, JOB_LOGIN);
+	else if (j->kind == JOB_LOGIN)
+		rcl_redfish_session_login(c, &j->x, &j->own, outcome);
+	j->state = JOB_DONE;
+	rcl_redfish_xfer_release(&j->x);
+}
+
+/* @j's attempt ended with @code: decode, then end, retry, follow or log in again. */
+static void job_finish(struct run *run, struct job *j, CURLcode code)
+{
+	struct rcl_redfish_response *resp = job_resp(j);
+	struct rcl_redfish_client *c = j->client;
+	uint64_t now = rcl_redfish_now_ms();
+	struct rcl_error outcome = {0};
+
+	curl_multi_remove_handle(run->multi, j->x.easy);
+	c->active--;
+	run->active--;
+	if (rcl_redfish_xfer_decode(&j->x, code, c, j->method, job_path(j), resp, &outcome)) {
+		if (retry(j, code, now))
+			return;
+		if (code != CURLE_OK && host_down(code))
+			rcl_redfish_client_fail(c, &outcome);
+	} else if (resp->status >= 300 && resp->status < 400 && resp->location) {
+		if (redirect(j, &outcome))
+			return;
+	} else if (resp->status == 401 && relogin(run, j)) {
+		return;
+	} else if (resp->status < 200 || resp->status >= 300) {
+		rcl_redfish_refusal(&outcome, c->host, j->method, job_path(j), resp);
+	}
+	if (j->kind == JOB_CALL)
+		job_end(j, &outcome);
+	else
+		login_step(run, j, &outcome);
+}
+
+/* How long to wait for the network before a retry falls due (ms). */
+static long poll_timeout(const struct run *run)
+{
+	uint64_t now = rcl_redfish_now_ms(), wait = POLL_MAX_MS;
+
+	for (size_t i = 0; i < run->count; i++) {
+		const struct job *j = run->jobs[i];
+
+		if (j->state == JOB_WAITING && j->not_before > now && j->not_before - now < wait)
+			wait = j->not_before - now;
+	}
+	return (long)wait;
+}
+
+static bool all_done(const struct run *run)
+{
+	for (size_t i = 0; i < run->count; i++)
+		if (run->jobs[i]->state != JOB_DONE)
+			return false;
+	return true;
+}
+
+static void collect(struct run *run)
+{
+	struct CURLMsg *msg;
+	int left, running;
+
+	curl_multi_perform(run->multi, &running);
+	while ((msg = curl_multi_info_read(run->multi, &left))) {
+		struct job *j;
+
+		if (msg->msg != CURLMSG_DONE)
+			continue;
+		curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&j);
+		job_finish(run, j, msg->data.result);
+	}
+}
+
+/* Every call gets @err: the run could not be set up. */
+static enum rcl_status fail_all(struct rcl_redfish_call *calls, size_t count,
+                                const struct rcl_error *e, struct rcl_error *err)
+{
+	for (size_t i = 0; i < count; i++)
+		calls[i].err = *e;
+	if (err)
+		*err = *e;
+	return e->status;
+}
+
+static enum rcl_status add_calls(struct run *run, struct rcl_redfish_call *calls, size_t count,
+                                 struct rcl_error *err)
+{
+	for (size_t i = 0; i < count; i++) {
+		struct rcl_redfish_call *call = &calls[i];
+		struct job *j = job_add(run, JOB_CALL, call->client, call->method);
+
+		if (!j)
+			return rcl_fail(err, RCL_NOMEM, "out of memory queueing %zu requests",
+			                count);
+		j->call = call;
+		call->err = (struct rcl_error){0};
+		rcl_redfish_response_release(&call->resp);
+		if (rcl_redfish_url_join(call->client->origin, NULL, call->path, false, &j->url,
+		                         &call->err))
+			j->state = JOB_DONE;
+	}
+	return RCL_OK;
+}
+
+enum rcl_status rcl_redfish_run(struct rcl_redfish_call *calls, size_t count,
+                                const struct rcl_redfish_limits *limits, struct rcl_error *err)
+{
+	struct run run = {.per_host =
+	                      limits && limits->per_host ? limits->per_host : DEFAULT_PER_HOST,
+	                  .total = limits && limits->total ? limits->total : DEFAULT_TOTAL};
+	struct rcl_error e = {0};
+
+	run.multi = curl_multi_init();
+	if (!run.multi)
+		rcl_fail(&e, RCL_NOMEM, "out of memory starting %zu requests", count);
+	else
+		add_calls(&run, calls, count, &e);
+	while (!e.status && !all_done(&run)) {
+		admit(&run);
+		if (all_done(&run))
+			break;
+		curl_multi_poll(run.multi, NULL, 0, (int)poll_timeout(&run), NULL);
+		collect(&run);
+	}
+	for (size_t i = 0; i < run.count; i++) {
+		if (run.jobs[i]->state == JOB_RUNNING)
+			curl_multi_remove_handle(run.multi, run.jobs[i]->x.easy);
+		job_free(run.jobs[i]);
+	}
+	rcl_free(run.jobs);
+	if (run.multi)
+		curl_multi_cleanup(run.multi);
+	return e.status ? fail_all(calls, count, &e, err) : RCL_OK;
+}
