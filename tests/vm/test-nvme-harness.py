@@ -10,15 +10,17 @@ warning as the host set it (guest.sh's nvme_critical_warning: QMP qom-set);
 writes through a namespace reaching its image; a controller unplugged
 (host_qmp device_del) under a dd: the dd fails, its namespaces leave, the
 guest goes on with the others; that controller and one of the subsystem's
-plugged back (nvme_replug), with their namespaces. One VM boot.
+plugged back (nvme_replug), with their namespaces. The build's raidcli runs
+beside nvme-cli (run_vm's bins). One VM boot.
 """
 import os
+import shutil
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from vmtest import (NvmeTopology, by_kind, check, cmd_records, expect, finish,  # noqa: E402
-                    parse_records, run_vm, scratch)
+from vmtest import (RAIDCLI, NvmeTopology, by_kind, check, cmd_records, expect,  # noqa: E402
+                    finish, parse_records, run_vm, scratch)
 
 MIB = 1 << 20
 SERIAL_A, SERIAL_S = 'RCLNVME-A', 'RCLNVME-S'
@@ -29,6 +31,7 @@ MARK = b'written through nvme\n'
 # and 2 (4096); ss0: a subsystem of controllers cb and cc sharing
 # namespace 1 (4096) and holding namespace 2 (512) detached.
 SCRIPT = r'''
+cmd_record raidcli raidcli show J
 echo "@ ctrl names"
 for id in ca cb cc; do echo "$id=$(nvme_ctrl $id)"; done
 A=$(nvme_ctrl ca) B=$(nvme_ctrl cb) C=$(nvme_ctrl cc)
@@ -229,13 +232,16 @@ def main():
         topo.namespace('ca', 32 * MIB, lbs=4096, nsid=2)
         topo.namespace('ss0', 48 * MIB, lbs=4096, nsid=1)
         detached = topo.namespace('ss0', 16 * MIB, lbs=512, nsid=2, detached=True)
-        rc, out = run_vm(topo.args, SCRIPT)
+        rc, out = run_vm(topo.args, SCRIPT, bins=[shutil.which(RAIDCLI) or RAIDCLI])
         print(out)
         expect(rc, 0, 'guest script exit status')
         records = parse_records(out)
         if not check(('ctrl', 'names') in records, 'the guest script ran'):
             return finish()
         cmds = cmd_records(records)
+        shown = (cmds['raidcli']['json'] or {}).get('Controllers', [{}])[0]
+        check('CLI Version' in shown.get('Command Status', {}),
+              f'raidcli show J runs in the guest: {cmds["raidcli"]}')
         ctrl_names = records[('ctrl', 'names')]
         check(all(ctrl_names.values()), f'every controller found by its id: {ctrl_names}')
         check_inventory(topo, cmds, ctrl_names, by_kind(records, 'nvme_ns'))
