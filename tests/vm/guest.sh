@@ -129,6 +129,16 @@ nvme_unplug() {
 	host_qmp device_del "{\"id\": \"$1\"}" >/dev/null
 }
 
+# nvme_replug ID: plug NVMe controller ID back in (after nvme_unplug) as
+# run-in-vm.sh had it, and wait until the kernel has it live. QEMU 7.2 cannot
+# hot-plug namespaces: a controller of a subsystem comes back with the
+# subsystem's shared namespaces, one alone with its first namespace only, as
+# nsid 1 (vmhost.py). wait_for nvme_ns ID NSID waits for a namespace.
+nvme_replug() {
+	host_qmp replug "{\"id\": \"$1\"}" >/dev/null &&
+		wait_for eval "[ \"\$(cat /sys/class/nvme/\$(nvme_ctrl $1)/state)\" = live ]"
+}
+
 # nvme_critical_warning ID BITS: set the critical warning of controller ID's
 # SMART / health log (QEMU's smart_critical_warning; 0 clears it).
 nvme_critical_warning() {

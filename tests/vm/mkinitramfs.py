@@ -176,11 +176,13 @@ def write_base(kver, out):
 
 def fingerprint(files):
     """What an archive of @files depends on: this builder, every input file's
-    path, size and time (for the base, the applet list is busybox's)."""
+    path, size, time and mode (the archive keeps the mode: an init that
+    lost its x bit must not stay cached). The base's applet list is
+    busybox's, so busybox's entry covers it."""
     h = hashlib.sha256()
     for name, src in files + [('builder', os.path.abspath(__file__))]:
         st = os.stat(src)
-        h.update(f'{name} {src} {st.st_size} {st.st_mtime_ns}\n'.encode())
+        h.update(f'{name} {src} {st.st_size} {st.st_mtime_ns} {st.st_mode:o}\n'.encode())
     return h.hexdigest()
 
 

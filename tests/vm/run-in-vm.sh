@@ -21,13 +21,14 @@
 # NVMe: --nvme-subsys NAME makes an NVM subsystem (NQN
 # nqn.2019-08.org.qemu:NAME); --nvme-ctrl a controller, QEMU device ID, with
 # serial SERIAL, in subsystem NAME or alone; --nvme-ns a namespace on IMAGE
-# (raw, writes reach it) owned by controller OWNER or subsystem OWNER (then
-# shared by its controllers). nsid= picks its id, lbs= its logical block
-# size (512 by default), detached leaves it attached to no controller (it
-# needs a subsystem), private makes it attachable to one controller at a
-# time. Each controller has a hot-pluggable PCI slot of its own: the guest
-# may have it removed with guest.sh's host_qmp device_del. --bin puts FILE
-# (the build's raidcli, say) in the guest's /bin with its libraries.
+# (raw, writes reach it) of controller or subsystem OWNER. nsid= picks its
+# id, lbs= its logical block size (512 by default). A namespace in a
+# subsystem is attached to all its controllers, unless detached (attached to
+# none) or private (to one at a time). Each controller has a hot-pluggable
+# PCI slot of its own: the guest may have it removed and plugged back
+# (guest.sh's nvme_unplug, nvme_replug: the host channel, vmhost.py). --bin
+# puts FILE (the build's raidcli, say) in the guest's /bin with its
+# libraries. tests/vm/README has the details.
 #
 # The kernel is the newest /boot/vmlinuz-*; VM_KERNEL=/boot/vmlinuz-VER
 # picks another. The initramfs is cached in $VM_CACHE_DIR (default
@@ -132,7 +133,8 @@ add_nvme_ns() { # N OWNER:IMAGE[:nsid=N][:lbs=512|4096][:detached][:private]
 	# it to the subsystem, where every controller can have it attached
 	subsystem) bus=${subsys_ctrl[${fields[0]}]:-} ;;
 	esac
-	[ -n "$bus" ] || die "--nvme-ns $2: '${fields[0]}' is no controller nor subsystem with one"
+	[ -n "$bus" ] ||
+		die "--nvme-ns $2: '${fields[0]}' is neither a controller nor a subsystem with one"
 	[ -f "${fields[1]}" ] || die "no such image: ${fields[1]}"
 	for opt in "${fields[@]:2}"; do
 		case $opt in

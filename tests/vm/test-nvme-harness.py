@@ -7,17 +7,20 @@ id-ns); a subsystem's detached namespace attached to one controller and
 detached again (nvme attach-ns / detach-ns), the kernel following; nvme
 format from 512 to 4096-byte blocks and back; the SMART log's critical
 warning as the host set it (guest.sh's nvme_critical_warning: QMP qom-set);
-writes through a namespace reaching its image; and a controller unplugged
+writes through a namespace reaching its image; a controller unplugged
 (host_qmp device_del) under a dd: the dd fails, its namespaces leave, the
-guest goes on with the others. One VM boot.
+guest goes on with the others; that controller and one of the subsystem's
+plugged back (nvme_replug), with their namespaces. The build's raidcli runs
+beside nvme-cli (run_vm's bins). One VM boot.
 """
 import os
+import shutil
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from vmtest import (NvmeTopology, by_kind, check, cmd_records, expect, finish,  # noqa: E402
-                    parse_records, run_vm, scratch)
+from vmtest import (RAIDCLI, NvmeTopology, by_kind, check, cmd_records, expect,  # noqa: E402
+                    finish, parse_records, run_vm, scratch)
 
 MIB = 1 << 20
 SERIAL_A, SERIAL_S = 'RCLNVME-A', 'RCLNVME-S'
@@ -28,6 +31,7 @@ MARK = b'written through nvme\n'
 # and 2 (4096); ss0: a subsystem of controllers cb and cc sharing
 # namespace 1 (4096) and holding namespace 2 (512) detached.
 SCRIPT = r'''
+cmd_record raidcli raidcli show J
 echo "@ ctrl names"
 for id in ca cb cc; do echo "$id=$(nvme_ctrl $id)"; done
 A=$(nvme_ctrl ca) B=$(nvme_ctrl cb) C=$(nvme_ctrl cc)
@@ -75,8 +79,8 @@ cmd_record smart-cc nvme smart-log "/dev/$C" -o json
 nvme_critical_warning cb 0
 cmd_record smart-cb-cleared nvme smart-log "/dev/$B" -o json
 
-# a write through namespace ca/2 (4096-byte blocks) reaches its image
-printf 'written through nvme\n' | dd of="/dev/$(nvme_ns ca 2)" bs=4096 seek=1 conv=sync \
+# a write through namespace ca/1 (4 MiB in) reaches its image
+printf 'written through nvme\n' | dd of="/dev/$(nvme_ns ca 1)" bs=512 seek=8192 conv=sync \
 	oflag=direct 2>/dev/null
 
 # unplug ca under a dd to its namespace 1: dd has written 1 MiB and waits
@@ -101,6 +105,19 @@ echo "ctrl=$(nvme_ctrl ca 2>/dev/null)"
 echo "dev_left=$(ls /dev/$dev 2>/dev/null)"
 cmd_record list-after nvme list -o json
 cmd_record read-after dd if="/dev/$(nvme_ns cb 1)" of=/dev/null bs=4096 count=16 iflag=direct
+
+# plugged back: ca with its namespace 1 (what was written is there), cc
+# with the subsystem's shared namespace
+echo "@ replug ca"
+nvme_replug ca && wait_for nvme_ns ca 1
+echo "rc=$?"
+echo "read=$(dd if="/dev/$(nvme_ns ca 1)" bs=512 skip=8192 count=1 2>/dev/null | head -n 1)"
+nvme_unplug cc
+echo "@ replug cc"
+echo "gone=$(nvme_ctrl cc 2>/dev/null)"
+nvme_replug cc && wait_for nvme_ns cc 1
+echo "rc=$?"
+echo "shared=$(nvme_ns cc 1) $(nvme_ns cb 1)"
 '''
 
 
@@ -148,16 +165,16 @@ def check_inventory(topo, cmds, ctrl_names, kernel):
 
 def check_attach(records, cmds, size):
     before, after = records[('attach', 'before')], records[('attach', 'after')]
-    expect(before['cb'], '', 'detached namespace: no block device before attach-ns')
+    expect(before.get('cb'), '', 'detached namespace: no block device before attach-ns')
     expect(cmds['attach']['rc'], 0, f'nvme attach-ns: {cmds["attach"]["err"]}')
-    check(after['cb'], 'attach-ns: the kernel has the namespace through cb')
-    expect(after['cc'], '', 'attach-ns to cb alone: not through cc')
-    expect(after['lbs'], '512', 'attached namespace: kernel logical block size')
-    expect(int(after['sectors']) * 512, size, 'attached namespace: kernel size')
+    check(after.get('cb'), 'attach-ns: the kernel has the namespace through cb')
+    expect(after.get('cc'), '', 'attach-ns to cb alone: not through cc')
+    expect(after.get('lbs'), '512', 'attached namespace: kernel logical block size')
+    expect(int(after.get('sectors', 0)) * 512, size, 'attached namespace: kernel size')
     idns = cmds['id-ns-attached']['json'] or {}
     expect(idns.get('nsze', 0) * 512, size, 'attached namespace: id-ns size')
     expect(cmds['detach']['rc'], 0, f'nvme detach-ns: {cmds["detach"]["err"]}')
-    expect(records[('detach', 'after')]['cb'], '', 'detach-ns: the kernel has dropped it')
+    expect(records[('detach', 'after')].get('cb'), '', 'detach-ns: the kernel has dropped it')
 
 
 def check_format(records, cmds):
@@ -168,7 +185,7 @@ def check_format(records, cmds):
         expect(idns['flbas'] & 0xf, lbaf, f'after format --lbaf={lbaf}: id-ns flbas')
         if idns['lbafs']:
             expect(lba_bytes(idns), lbs, f'after format --lbaf={lbaf}: id-ns LBA size')
-        expect(records[('kernel', f'format-{lbaf}')]['lbs'], str(lbs),
+        expect(records[('kernel', f'format-{lbaf}')].get('lbs'), str(lbs),
                f'after format --lbaf={lbaf}: kernel logical block size')
 
 
@@ -193,6 +210,17 @@ def check_unplug(records, cmds, serial):
     expect(cmds['read-after']['rc'], 0, f'the guest goes on: reads ss0/1 ({cmds["read-after"]})')
 
 
+def check_replug(records):
+    ca, cc = records[('replug', 'ca')], records[('replug', 'cc')]
+    expect(ca.get('rc'), '0', 'nvme_replug ca: its namespace 1 is back')
+    expect(ca.get('read'), MARK.decode().strip(), 'replugged ca/1 reads what was written')
+    expect(cc.get('gone'), '', 'nvme_unplug cc: gone')
+    expect(cc.get('rc'), '0', 'nvme_replug cc: the shared namespace is back through it')
+    shared = cc.get('shared', '').split()
+    check(len(shared) == 2 and shared[0] == shared[1],
+          f'replugged cc reaches the multipath device cb does: {shared}')
+
+
 def main():
     with scratch('raidcli-vm-nvme.') as work:
         topo = NvmeTopology(work)
@@ -200,15 +228,20 @@ def main():
         topo.controller('ca', SERIAL_A)
         topo.controller('cb', SERIAL_S, subsys='ss0')
         topo.controller('cc', SERIAL_S, subsys='ss0')
-        topo.namespace('ca', 64 * MIB, lbs=512, nsid=1)
-        written = topo.namespace('ca', 32 * MIB, lbs=4096, nsid=2)
+        written = topo.namespace('ca', 64 * MIB, lbs=512, nsid=1)
+        topo.namespace('ca', 32 * MIB, lbs=4096, nsid=2)
         topo.namespace('ss0', 48 * MIB, lbs=4096, nsid=1)
         detached = topo.namespace('ss0', 16 * MIB, lbs=512, nsid=2, detached=True)
-        rc, out = run_vm(topo.args, SCRIPT)
+        rc, out = run_vm(topo.args, SCRIPT, bins=[shutil.which(RAIDCLI) or RAIDCLI])
         print(out)
         expect(rc, 0, 'guest script exit status')
         records = parse_records(out)
+        if not check(('ctrl', 'names') in records, 'the guest script ran'):
+            return finish()
         cmds = cmd_records(records)
+        shown = (cmds['raidcli']['json'] or {}).get('Controllers', [{}])[0]
+        check('CLI Version' in shown.get('Command Status', {}),
+              f'raidcli show J runs in the guest: {cmds["raidcli"]}')
         ctrl_names = records[('ctrl', 'names')]
         check(all(ctrl_names.values()), f'every controller found by its id: {ctrl_names}')
         check_inventory(topo, cmds, ctrl_names, by_kind(records, 'nvme_ns'))
@@ -216,9 +249,10 @@ def main():
         check_format(records, cmds)
         check_smart(records, cmds)
         with open(written['image'], 'rb') as f:
-            f.seek(4096)
-            expect(f.read(len(MARK)), MARK, 'a write through ca/2 reached its image')
+            f.seek(4 * MIB)
+            expect(f.read(len(MARK)), MARK, 'a write through ca/1 reached its image')
         check_unplug(records, cmds, SERIAL_A)
+        check_replug(records)
     return finish()
 
 

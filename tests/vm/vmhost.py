@@ -14,8 +14,17 @@ third serial port. Each line the guest writes there is a request
 answered with one line: "ok RETURN" (QMP's return value as JSON) or
 "error CLASS: DESCRIPTION". A device_del is answered once QEMU reports the
 device gone (its DEVICE_DELETED event: the guest has released it), so the
-guest knows the device has left when the answer comes. Exits with QEMU's
-status; each request and answer is logged on stderr.
+guest knows the device has left when the answer comes. One request is this
+helper's own:
+
+    replug {"id": ID}        device_add NVMe controller ID (after a
+                             device_del) again as the command line had it
+
+QEMU 7.2 cannot hot-plug namespaces (nvme-ns: "Bus does not support
+hotplugging"), so a controller of a subsystem comes back with the
+subsystem's shared namespaces, and a lone controller with its first
+namespace only, through its legacy drive property (nsid 1). Exits with
+QEMU's status; each request and answer is logged on stderr.
 """
 import json
 import os
@@ -114,7 +123,33 @@ class Monitor:
                 self.events.append(msg)
 
 
-def answer(monitor, request):
+def command_line_devices(command):
+    """The -device options of QEMU's @command: [{property: value}], the
+    driver as 'driver' (the values hold no comma: run-in-vm.sh's never do)."""
+    devices = []
+    for opt, value in zip(command, command[1:]):
+        if opt == '-device':
+            driver, *props = value.split(',')
+            devices.append(dict([('driver', driver)] + [p.partition('=')[::2] for p in props]))
+    return devices
+
+
+def replug_arguments(devices, ident):
+    """device_add's arguments to plug NVMe controller @ident back in, or None
+    if the command line has no such controller."""
+    ctrl = next((d for d in devices if d['driver'] == 'nvme' and d.get('id') == ident), None)
+    if ctrl is None:
+        return None
+    ctrl = dict(ctrl)
+    first_ns = next((d for d in devices if d['driver'] == 'nvme-ns' and d['bus'] == ident), None)
+    if 'subsys' not in ctrl and first_ns:
+        ctrl['drive'] = first_ns['drive']
+        for size in ('logical_block_size', 'physical_block_size'):
+            ctrl[size] = int(first_ns[size])
+    return ctrl
+
+
+def answer(monitor, devices, request):
     """The answer line to the guest's @request line."""
     command, _, rest = request.strip().partition(' ')
     try:
@@ -123,6 +158,11 @@ def answer(monitor, request):
         return f'error BadRequest: arguments are not JSON: {e}'
     if not command or not isinstance(arguments, dict):
         return 'error BadRequest: expected COMMAND [JSON-OBJECT]'
+    if command == 'replug':
+        ident = arguments.get('id')
+        command, arguments = 'device_add', replug_arguments(devices, ident)
+        if arguments is None:
+            return f'error BadRequest: no NVMe controller {ident} on the command line'
     reply = monitor.execute(command, arguments)
     if 'error' in reply:
         err = reply['error']
@@ -149,12 +189,12 @@ def accept_both(servers, qemu):
     return conns
 
 
-def serve(monitor, channel):
+def serve(monitor, devices, channel):
     lines = Lines(channel)
     while True:
         line = lines.pending()
         if line is not None:
-            reply = answer(monitor, line)
+            reply = answer(monitor, devices, line)
             print(f'vmhost: {line} -> {reply}', file=sys.stderr, flush=True)
             channel.sendall(reply.encode() + b'\n')
             continue
@@ -173,7 +213,7 @@ def main():
         conns = accept_both(servers, qemu)
         if conns is not None:
             try:
-                serve(Monitor(conns[0]), conns[1])
+                serve(Monitor(conns[0]), command_line_devices(command), conns[1])
             except (EOFError, OSError) as e:
                 print(f'vmhost: {e}', file=sys.stderr)
         status = qemu.wait()
