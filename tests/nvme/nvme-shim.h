@@ -73,4 +73,11 @@ const char *shim_check(void);
 		              shim_check() ? shim_check() : "as expected");                        \
 	} while (0)
 
+/* SHIM_SENT() - assert that the drive got exactly its list (shim_check()). */
+#define SHIM_SENT()                                                                                \
+	do {                                                                                       \
+		const char *failure_ = shim_check();                                               \
+		ck_assert_msg(failure_ == NULL, "%s", failure_);                                   \
+	} while (0)
+
 #endif /* RCL_NVME_SHIM_H */

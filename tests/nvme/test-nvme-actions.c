@@ -14,46 +14,11 @@
 #include <unistd.h>
 
 #include "nvme/actions.h"
+#include "drive-fixture.h"
 #include "spec.h"
 #include "unit.h"
 
-/* A controller of one drive, 252:0, whose path the shim answers for. */
-struct fixture {
-	char *dir;
-	struct rcl_drive drive;
-	struct rcl_ctrl ctrl;
-};
-
 static const struct rcl_drive_ref s0 = {252, 0};
-
-static void fixture_init(struct fixture *f)
-{
-	char *path;
-
-	memset(f, 0, sizeof(*f));
-	f->dir = unit_tmpdir();
-	path = unit_path(f->dir, "nvme0n1");
-	unit_write(path, "");
-	snprintf(f->drive.path, sizeof(f->drive.path), "%s", path);
-	free(path);
-	f->drive.enclosure = 252;
-	f->drive.dg = -1;
-	f->ctrl.drives = &f->drive;
-	f->ctrl.drive_count = 1;
-}
-
-static void fixture_release(struct fixture *f)
-{
-	unit_rmrf(f->dir);
-	free(f->dir);
-}
-
-static void assert_sent(void)
-{
-	const char *failure = shim_check();
-
-	ck_assert_msg(failure == NULL, "%s", failure);
-}
 
 /* Identify Controller: format, firmware and namespace management; controller 7; 3 slots. */
 static void id_ctrl(uint8_t *page)
@@ -97,14 +62,14 @@ START_TEST(test_format_by_block_size)
 	};
 	shim_expect(f.drive.path, 1, cmds, 5);
 	SHIM_OK(rcl_nvme_format_drive(&f.ctrl, &s0, &fmt, &err));
-	assert_sent();
+	SHIM_SENT();
 	/* Two namespaces: the format must be told which. */
 	cmds[1].out_data = two;
 	shim_expect(f.drive.path, 1, cmds, 2);
 	ck_assert_int_eq(rcl_nvme_format_drive(&f.ctrl, &s0, &fmt, &err), RCL_INVALID_COMMAND);
 	ck_assert_str_eq(err.msg, "drive 252:0 has 2 namespaces attached: name the one to format "
 	                          "with nsid=");
-	assert_sent();
+	SHIM_SENT();
 	/* Its only 4096-byte format carries metadata: none to pick. */
 	cmds[1].out_data = list;
 	fmt.nsid = 1;
@@ -114,7 +79,7 @@ START_TEST(test_format_by_block_size)
 	ck_assert_int_eq(rcl_nvme_format_drive(&f.ctrl, &s0, &fmt, &err), RCL_INVALID_PARAM);
 	ck_assert_str_eq(err.msg,
 	                 "drive 252:0 has no LBA format of 4096-byte blocks without metadata");
-	assert_sent();
+	SHIM_SENT();
 	fixture_release(&f);
 }
 END_TEST
@@ -147,7 +112,7 @@ START_TEST(test_fw_download_commit)
 	shim_expect(f.drive.path, 1, cmds, 3);
 	SHIM_OK(rcl_nvme_download_drive_fw(&f.ctrl, &s0, &fw, &reset, &err));
 	ck_assert(!reset);
-	assert_sent();
+	SHIM_SENT();
 	free(path);
 	fixture_release(&f);
 }
@@ -176,7 +141,7 @@ START_TEST(test_namespace)
 	shim_expect(f.drive.path, 1, created, 3);
 	SHIM_OK(rcl_nvme_drive_namespace(&f.ctrl, &s0, &create, &err));
 	ck_assert_uint_eq(create.nsid, 5);
-	assert_sent();
+	SHIM_SENT();
 	/* Attached to the controller the path is open on: its CNTLID, 7. */
 	spec_le(list, 1, 2);
 	spec_le(list + 2, 7, 2);
@@ -186,14 +151,14 @@ START_TEST(test_namespace)
 	};
 	shim_expect(f.drive.path, 1, attached, 2);
 	SHIM_OK(rcl_nvme_drive_namespace(&f.ctrl, &s0, &attach, &err));
-	assert_sent();
+	SHIM_SENT();
 	/* A size that is no whole number of blocks: refused before the command. */
 	create.bytes = 4096 + 512;
 	shim_expect(f.drive.path, 1, created, 2);
 	ck_assert_int_eq(rcl_nvme_drive_namespace(&f.ctrl, &s0, &create, &err), RCL_INVALID_PARAM);
 	ck_assert_str_eq(err.msg, "a namespace of 4608 bytes is not a whole number of LBA format "
 	                          "1's 4096-byte blocks");
-	assert_sent();
+	SHIM_SENT();
 	fixture_release(&f);
 }
 END_TEST

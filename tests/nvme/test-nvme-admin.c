@@ -44,12 +44,6 @@ static void drive_close(struct drive *d)
 }
 
 /* The drive got exactly its list of commands. */
-static void assert_sent(void)
-{
-	const char *failure = shim_check();
-
-	ck_assert_msg(failure == NULL, "%s", failure);
-}
 
 /* An Identify Controller page from the specification's offsets, as libnvme reads it. */
 static struct nvme_id_ctrl id_ctrl(unsigned oacs, uint8_t mdts, uint8_t frmw, uint8_t lpa,
@@ -126,7 +120,7 @@ START_TEST(test_fw_download)
 	};
 	shim_expect(d.path, 1, cmds, 3);
 	SHIM_OK(rcl_nvme_fw_download(d.fd, &id, path, &err));
-	assert_sent();
+	SHIM_SENT();
 	free(image);
 	free(path);
 	drive_close(&d);
@@ -148,14 +142,14 @@ START_TEST(test_fw_download_refused_file)
 	ck_assert_int_eq(rcl_nvme_fw_download(d.fd, &id, path, &err), RCL_INVALID_PARAM);
 	ck_assert_ptr_nonnull(strstr(err.msg, "is 4097 bytes: an NVMe firmware image is a whole "
 	                                      "number of 4-byte dwords"));
-	assert_sent();
+	SHIM_SENT();
 	free(image);
 	free(path);
 	/* Empty. */
 	path = fw_file(&d, 0, &image);
 	ck_assert_int_eq(rcl_nvme_fw_download(d.fd, &id, path, &err), RCL_INVALID_PARAM);
 	ck_assert_ptr_nonnull(strstr(err.msg, "is 0 bytes"));
-	assert_sent();
+	SHIM_SENT();
 	free(image);
 	free(path);
 	/* Not there; a directory. */
@@ -169,7 +163,7 @@ START_TEST(test_fw_download_refused_file)
 	ck_assert_int_eq(rcl_nvme_fw_download(d.fd, &id, path, &err), RCL_UNSUPPORTED);
 	ck_assert_str_eq(err.msg, "firmware download is not supported by this controller (nvme); "
 	                          "the drive has no firmware commands (OACS)");
-	assert_sent();
+	SHIM_SENT();
 	free(image);
 	free(path);
 	drive_close(&d);
@@ -199,7 +193,7 @@ START_TEST(test_fw_download_error)
 	                 "Overlapping Range: The downloaded firmware image has overlapping "
 	                 "ranges (NVMe status 0x4114: SCT 0x1 command "
 	                 "specific, SC 0x14, DNR)");
-	assert_sent();
+	SHIM_SENT();
 	free(image);
 	free(path);
 	drive_close(&d);
@@ -221,11 +215,11 @@ START_TEST(test_fw_commit)
 	shim_expect(d.path, 1, ok, 1);
 	SHIM_OK(rcl_nvme_fw_commit(d.fd, &id, 2, 1, &reset, &err));
 	ck_assert(!reset);
-	assert_sent();
+	SHIM_SENT();
 	shim_expect(d.path, 1, needs_reset, 1);
 	SHIM_OK(rcl_nvme_fw_commit(d.fd, &id, 3, 1, &reset, &err));
 	ck_assert(reset);
-	assert_sent();
+	SHIM_SENT();
 	shim_expect(d.path, 1, bad_image, 1);
 	ck_assert_int_eq(rcl_nvme_fw_commit(d.fd, &id, 2, 0, &reset, &err), RCL_INVALID_PARAM);
 	ck_assert_ptr_nonnull(strstr(err.msg, "firmware commit to slot 2 failed: Invalid Firmware "
@@ -233,7 +227,7 @@ START_TEST(test_fw_commit)
 	ck_assert_ptr_nonnull(strstr(err.msg, "SCT 0x1 command specific, SC 0x07, DNR)"));
 	/* The drive's status alone, for the Detailed Status's ErrMsg. */
 	ck_assert_str_eq(err.detail, "Invalid Firmware Image (SCT 0x1, SC 0x07, DNR)");
-	assert_sent();
+	SHIM_SENT();
 	/* Refused before any command: the read-only slot, a slot it lacks, a bad action. */
 	shim_expect(d.path, 1, NULL, 0);
 	ck_assert_int_eq(rcl_nvme_fw_commit(d.fd, &id, 1, 0, &reset, &err), RCL_INVALID_PARAM);
@@ -242,7 +236,7 @@ START_TEST(test_fw_commit)
 	ck_assert_int_eq(rcl_nvme_fw_commit(d.fd, &id, 4, 1, &reset, &err), RCL_INVALID_PARAM);
 	ck_assert_str_eq(err.msg, "firmware slot 4 does not exist: the drive has slots 1-3");
 	ck_assert_int_eq(rcl_nvme_fw_commit(d.fd, &id, 2, 6, &reset, &err), RCL_INVALID_PARAM);
-	assert_sent();
+	SHIM_SENT();
 	drive_close(&d);
 }
 END_TEST
@@ -261,16 +255,16 @@ START_TEST(test_sanitize)
 	drive_open(&d);
 	shim_expect(d.path, 1, block, 1);
 	SHIM_OK(rcl_nvme_sanitize(d.fd, &id, RCL_NVME_SANITIZE_BLOCK, &err));
-	assert_sent();
+	SHIM_SENT();
 	shim_expect(d.path, 1, overwrite, 1);
 	SHIM_OK(rcl_nvme_sanitize(d.fd, &id, RCL_NVME_SANITIZE_OVERWRITE, &err));
-	assert_sent();
+	SHIM_SENT();
 	shim_expect(d.path, 1, refused, 1);
 	ck_assert_int_eq(rcl_nvme_sanitize(d.fd, &id, RCL_NVME_SANITIZE_BLOCK, &err),
 	                 RCL_NOT_ALLOWED);
 	ck_assert_ptr_nonnull(
 	    strstr(err.msg, "sanitize by block erase failed: Sanitize Prohibited"));
-	assert_sent();
+	SHIM_SENT();
 	/* A method SANICAP lacks: refused, naming those it has, with nothing sent. */
 	shim_expect(d.path, 1, NULL, 0);
 	ck_assert_int_eq(rcl_nvme_sanitize(d.fd, &id, RCL_NVME_SANITIZE_CRYPTO, &err),
@@ -281,7 +275,7 @@ START_TEST(test_sanitize)
 	ck_assert_int_eq(rcl_nvme_sanitize(d.fd, &id, RCL_NVME_SANITIZE_BLOCK, &err),
 	                 RCL_UNSUPPORTED);
 	ck_assert_ptr_nonnull(strstr(err.msg, "offers no sanitize (SANICAP)"));
-	assert_sent();
+	SHIM_SENT();
 	drive_close(&d);
 }
 END_TEST
@@ -302,7 +296,7 @@ START_TEST(test_self_test)
 	SHIM_OK(rcl_nvme_self_test(d.fd, &id, 0xffffffff, 1, &err));
 	SHIM_OK(rcl_nvme_self_test(d.fd, &id, 0xffffffff, 0xf, &err));
 	SHIM_OK(rcl_nvme_self_test(d.fd, &id, 1, 2, &err));
-	assert_sent();
+	SHIM_SENT();
 	shim_expect(d.path, 1, NULL, 0);
 	ck_assert_int_eq(rcl_nvme_self_test(d.fd, &id, 1, 3, &err), RCL_INVALID_PARAM);
 	/* What QEMU 7.2 is: no self-test in OACS. */
@@ -310,7 +304,7 @@ START_TEST(test_self_test)
 	ck_assert_int_eq(rcl_nvme_self_test(d.fd, &id, 1, 1, &err), RCL_UNSUPPORTED);
 	ck_assert_str_eq(err.msg, "self-test is not supported by this controller (nvme); the drive "
 	                          "has no Device Self-test command (OACS)");
-	assert_sent();
+	SHIM_SENT();
 	drive_close(&d);
 }
 END_TEST
@@ -359,7 +353,7 @@ START_TEST(test_status_classes)
 		if (i == 0)
 			ck_assert_str_eq(err.detail,
 			                 "Invalid Command Opcode (SCT 0x0, SC 0x01, DNR)");
-		assert_sent();
+		SHIM_SENT();
 	}
 	drive_close(&d);
 }
@@ -418,7 +412,7 @@ START_TEST(test_telemetry)
 	out = unit_path(d.dir, "telemetry.bin");
 	shim_expect(d.path, 1, cmds, 3);
 	SHIM_OK(rcl_nvme_telemetry_capture(d.fd, &id, out, 2, &bytes, &err));
-	assert_sent();
+	SHIM_SENT();
 	ck_assert_uint_eq(bytes, 11 * 512);
 	want = malloc(11 * 512);
 	memcpy(want, hdr, 512);
@@ -432,7 +426,7 @@ START_TEST(test_telemetry)
 	/* The file is there now: refused before any command. */
 	shim_expect(d.path, 1, NULL, 0);
 	ck_assert_int_eq(rcl_nvme_telemetry_capture(d.fd, &id, out, 1, &bytes, &err), RCL_EXISTS);
-	assert_sent();
+	SHIM_SENT();
 	unlink(out);
 
 	/* A header whose area 2 ends before area 1: refused, and no file left. */
@@ -441,7 +435,7 @@ START_TEST(test_telemetry)
 	shim_expect(d.path, 1, bad, 1);
 	ck_assert_int_eq(rcl_nvme_telemetry_capture(d.fd, &id, out, 2, &bytes, &err), RCL_CORRUPT);
 	ck_assert(!unit_exists(out));
-	assert_sent();
+	SHIM_SENT();
 
 	/* What QEMU 7.2 answers for the telemetry log: Invalid Field. */
 	struct shim_cmd qemu[] = {spec_get_log(0x07, 1, 0, 0, 512, NULL)};
@@ -453,7 +447,7 @@ START_TEST(test_telemetry)
 	                             "reading the telemetry header (log page 0x07) failed: "
 	                             "Invalid Field in Command"));
 	ck_assert(!unit_exists(out));
-	assert_sent();
+	SHIM_SENT();
 
 	/* No telemetry in LPA. */
 	id = id_ctrl(OACS_ALL, 1, 0, 0, 0, 0, 0);
@@ -461,7 +455,7 @@ START_TEST(test_telemetry)
 	ck_assert_int_eq(rcl_nvme_telemetry_capture(d.fd, &id, out, 1, &bytes, &err),
 	                 RCL_UNSUPPORTED);
 	ck_assert(!unit_exists(out));
-	assert_sent();
+	SHIM_SENT();
 	free(want);
 	free(got);
 	free(out);
@@ -499,30 +493,30 @@ START_TEST(test_format)
 	id_ns(ns, 1 << 20, 0);
 	shim_expect(d.path, 1, to4k, 2);
 	SHIM_OK(rcl_nvme_format(d.fd, &id, 1, 1, 0, &err));
-	assert_sent();
+	SHIM_SENT();
 	/* A format the namespace does not have: refused, listing those it has. */
 	shim_expect(d.path, 1, bad_lbaf, 1);
 	ck_assert_int_eq(rcl_nvme_format(d.fd, &id, 1, 4, 0, &err), RCL_INVALID_PARAM);
 	ck_assert_str_eq(err.msg, "LBA format 4 is not one namespace 1 has (0: 512, 1: 4096 bytes "
 	                          "per block)");
-	assert_sent();
+	SHIM_SENT();
 	/* A namespace id no namespace has: zeroes, or Invalid Namespace. */
 	shim_expect(d.path, 1, inactive, 1);
 	ck_assert_int_eq(rcl_nvme_format(d.fd, &id, 7, 0, 0, &err), RCL_NOT_FOUND);
 	ck_assert_str_eq(err.msg, "namespace 7 does not exist on this controller");
-	assert_sent();
+	SHIM_SENT();
 	invalid_ns[0].status = SPEC_STATUS(0, 0x0b, 1);
 	shim_expect(d.path, 1, invalid_ns, 1);
 	ck_assert_int_eq(rcl_nvme_format(d.fd, &id, 99, 0, 0, &err), RCL_NOT_FOUND);
 	ck_assert_ptr_nonnull(strstr(err.msg, "identify namespace 99 failed: Invalid Namespace or "
 	                                      "Format"));
-	assert_sent();
+	SHIM_SENT();
 	/* Crypto erase without FNA's bit, a bad SES, nsid 0: nothing sent. */
 	shim_expect(d.path, 1, NULL, 0);
 	ck_assert_int_eq(rcl_nvme_format(d.fd, &id, 1, 0, 2, &err), RCL_UNSUPPORTED);
 	ck_assert_int_eq(rcl_nvme_format(d.fd, &id, 1, 0, 3, &err), RCL_INVALID_PARAM);
 	ck_assert_int_eq(rcl_nvme_format(d.fd, &id, 0, 0, 0, &err), RCL_INVALID_PARAM);
-	assert_sent();
+	SHIM_SENT();
 	drive_close(&d);
 }
 END_TEST
@@ -565,12 +559,12 @@ START_TEST(test_namespaces)
 	ck_assert_int_eq(rcl_nvme_ns_attach(d.fd, &id, 2, 3, true, &err), RCL_NOT_ALLOWED);
 	ck_assert_ptr_nonnull(strstr(err.msg, "attach of namespace 2 to controller 3 failed: "
 	                                      "Namespace Already Attached"));
-	assert_sent();
+	SHIM_SENT();
 	shim_expect(d.path, 1, NULL, 0);
 	ck_assert_int_eq(rcl_nvme_ns_attach(d.fd, &id, 0xffffffff, 3, true, &err),
 	                 RCL_INVALID_PARAM);
 	ck_assert_int_eq(rcl_nvme_ns_create(d.fd, &id, 0, 1, &nsid, &err), RCL_INVALID_PARAM);
-	assert_sent();
+	SHIM_SENT();
 	drive_close(&d);
 }
 END_TEST

@@ -15,46 +15,9 @@
 #include <unistd.h>
 
 #include "nvme/task.h"
+#include "drive-fixture.h"
 #include "spec.h"
 #include "unit.h"
-
-/* A controller of one drive, 252:0, whose path the shim answers for. */
-struct fixture {
-	char *dir;
-	struct rcl_drive drive;
-	struct rcl_ctrl ctrl;
-};
-
-static void fixture_init(struct fixture *f)
-{
-	char *path;
-
-	memset(f, 0, sizeof(*f));
-	f->dir = unit_tmpdir();
-	path = unit_path(f->dir, "nvme0n1");
-	unit_write(path, "");
-	snprintf(f->drive.path, sizeof(f->drive.path), "%s", path);
-	free(path);
-	f->drive.enclosure = 252;
-	f->drive.state = RCL_PD_UGOOD;
-	f->drive.dg = -1;
-	f->ctrl.drives = &f->drive;
-	f->ctrl.drive_count = 1;
-	snprintf(f->ctrl.caps.kind, sizeof(f->ctrl.caps.kind), "nvme");
-}
-
-static void fixture_release(struct fixture *f)
-{
-	unit_rmrf(f->dir);
-	free(f->dir);
-}
-
-static void assert_sent(void)
-{
-	const char *failure = shim_check();
-
-	ck_assert_msg(failure == NULL, "%s", failure);
-}
 
 static struct rcl_task_request request(enum rcl_task_kind kind, enum rcl_task_action action)
 {
@@ -115,7 +78,7 @@ START_TEST(test_self_test)
 	};
 	shim_expect(f.drive.path, 1, started, 3);
 	SHIM_OK(rcl_nvme_task(&f.ctrl, &start, &err));
-	assert_sent();
+	SHIM_SENT();
 	/* Where it stands: the log's current operation and completion. */
 	struct shim_cmd running[] = {spec_identify(1, 0, id),
 	                             spec_get_log(0x06, 0, 0xffffffff, 0, 564, busy)};
@@ -123,19 +86,19 @@ START_TEST(test_self_test)
 	SHIM_OK(rcl_nvme_task_progress(&f.ctrl, &start, &p, &err));
 	ck_assert_int_eq(p.state, RCL_TASK_STATE_RUNNING);
 	ck_assert_int_eq(p.percent, 42);
-	assert_sent();
+	SHIM_SENT();
 	/* A second start is refused while it runs. */
 	shim_expect(f.drive.path, 1, running, 2);
 	ck_assert_int_eq(rcl_nvme_task_check(&f.ctrl, &start, &err), RCL_NOT_ALLOWED);
 	ck_assert_str_eq(err.msg, "a self-test is already running on drive 252:0 (42 %)");
-	assert_sent();
+	SHIM_SENT();
 	/* Stop: an abort. */
 	struct shim_cmd aborted[] = {spec_identify(1, 0, id),
 	                             spec_get_log(0x06, 0, 0xffffffff, 0, 564, busy),
 	                             spec_self_test(0xffffffff, 0xf, 0)};
 	shim_expect(f.drive.path, 1, aborted, 3);
 	SHIM_OK(rcl_nvme_task(&f.ctrl, &stop, &err));
-	assert_sent();
+	SHIM_SENT();
 	/* Once it is over: stopped; and nothing to stop. */
 	struct shim_cmd over[] = {spec_identify(1, 0, id),
 	                          spec_get_log(0x06, 0, 0xffffffff, 0, 564, idle)};
@@ -143,11 +106,11 @@ START_TEST(test_self_test)
 	SHIM_OK(rcl_nvme_task_progress(&f.ctrl, &start, &p, &err));
 	ck_assert_int_eq(p.state, RCL_TASK_STATE_STOPPED);
 	ck_assert_int_eq(p.percent, -1);
-	assert_sent();
+	SHIM_SENT();
 	shim_expect(f.drive.path, 1, over, 2);
 	ck_assert_int_eq(rcl_nvme_task(&f.ctrl, &stop, &err), RCL_NOT_ALLOWED);
 	ck_assert_str_eq(err.msg, "no self-test is running on drive 252:0");
-	assert_sent();
+	SHIM_SENT();
 	fixture_release(&f);
 }
 END_TEST
@@ -171,7 +134,7 @@ START_TEST(test_extended_self_test)
 	};
 	shim_expect(f.drive.path, 1, started, 3);
 	SHIM_OK(rcl_nvme_task(&f.ctrl, &start, &err));
-	assert_sent();
+	SHIM_SENT();
 	fixture_release(&f);
 }
 END_TEST
@@ -192,12 +155,12 @@ START_TEST(test_no_self_test)
 	ck_assert_int_eq(rcl_nvme_task(&f.ctrl, &start, &err), RCL_UNSUPPORTED);
 	ck_assert_str_eq(err.msg, "self-test is not supported by this controller (nvme); the drive "
 	                          "has no Device Self-test command (OACS)");
-	assert_sent();
+	SHIM_SENT();
 	/* Its progress reads no log QEMU would refuse: stopped. */
 	shim_expect(f.drive.path, 1, identify, 1);
 	SHIM_OK(rcl_nvme_task_progress(&f.ctrl, &start, &p, &err));
 	ck_assert_int_eq(p.state, RCL_TASK_STATE_STOPPED);
-	assert_sent();
+	SHIM_SENT();
 	fixture_release(&f);
 }
 END_TEST
@@ -222,7 +185,7 @@ START_TEST(test_erase_sanitize)
 	                             spec_sanitize(4, 0, 0)};
 	shim_expect(f.drive.path, 1, started, 3);
 	SHIM_OK(rcl_nvme_task(&f.ctrl, &start, &err));
-	assert_sent();
+	SHIM_SENT();
 	/* SPROG 0x4000 of 65536: a quarter done. */
 	struct shim_cmd going[] = {spec_identify(1, 0, id),
 	                           spec_get_log(0x81, 0, 0xffffffff, 0, 512, running)};
@@ -230,21 +193,21 @@ START_TEST(test_erase_sanitize)
 	SHIM_OK(rcl_nvme_task_progress(&f.ctrl, &start, &p, &err));
 	ck_assert_int_eq(p.state, RCL_TASK_STATE_RUNNING);
 	ck_assert_int_eq(p.percent, 25);
-	assert_sent();
+	SHIM_SENT();
 	/* No stopping it, nor pausing: NVMe has no such command. */
 	struct shim_cmd identify[] = {spec_identify(1, 0, id)};
 	shim_expect(f.drive.path, 1, identify, 1);
 	ck_assert_int_eq(rcl_nvme_task(&f.ctrl, &stop, &err), RCL_NOT_ALLOWED);
 	ck_assert_str_eq(err.msg, "an erase of drive 252:0 cannot be stopped: NVMe drives finish a "
 	                          "sanitize or format once started");
-	assert_sent();
+	SHIM_SENT();
 	/* A failed sanitize leaves the drive in its failure mode: shown as failed. */
 	struct shim_cmd fail[] = {spec_identify(1, 0, id),
 	                          spec_get_log(0x81, 0, 0xffffffff, 0, 512, failed)};
 	shim_expect(f.drive.path, 1, fail, 2);
 	SHIM_OK(rcl_nvme_task_progress(&f.ctrl, &start, &p, &err));
 	ck_assert_int_eq(p.state, RCL_TASK_STATE_FAILED);
-	assert_sent();
+	SHIM_SENT();
 	fixture_release(&f);
 }
 END_TEST
@@ -274,7 +237,7 @@ START_TEST(test_erase_format)
 	};
 	shim_expect(f.drive.path, 3, cmds, 5);
 	SHIM_OK(rcl_nvme_task(&f.ctrl, &start, &err));
-	assert_sent();
+	SHIM_SENT();
 	fixture_release(&f);
 }
 END_TEST
@@ -296,7 +259,7 @@ START_TEST(test_erase_methods)
 	                           spec_sanitize(2, 0, 0)};
 	shim_expect(f.drive.path, 1, block, 3);
 	SHIM_OK(rcl_nvme_task(&f.ctrl, &start, &err));
-	assert_sent();
+	SHIM_SENT();
 	/* One the drive lacks is refused before any log is read or command sent. */
 	start.sanitize = RCL_SANITIZE_OVERWRITE;
 	struct shim_cmd identify[] = {spec_identify(1, 0, id)};
@@ -304,7 +267,7 @@ START_TEST(test_erase_methods)
 	ck_assert_int_eq(rcl_nvme_task_check(&f.ctrl, &start, &err), RCL_UNSUPPORTED);
 	ck_assert_str_eq(err.msg, "sanitize by overwrite is not supported by this controller "
 	                          "(nvme); the drive does not offer it (SANICAP, OACS)");
-	assert_sent();
+	SHIM_SENT();
 	/* A format, though the drive sanitizes: its namespace in its format, erasing user data. */
 	memset(ns, 0, sizeof(ns));
 	spec_le(ns, 1 << 20, 8);
@@ -319,7 +282,7 @@ START_TEST(test_erase_methods)
 	};
 	shim_expect(f.drive.path, 3, format, 6);
 	SHIM_OK(rcl_nvme_task(&f.ctrl, &start, &err));
-	assert_sent();
+	SHIM_SENT();
 	fixture_release(&f);
 }
 END_TEST
@@ -351,14 +314,14 @@ START_TEST(test_erase_refused)
 	ck_assert_int_eq(rcl_nvme_task(&f.ctrl, &start, &err), RCL_NEED_FORCE);
 	ck_assert_str_eq(err.msg, "drive 252:0 is in use (mounted on /srv): an erase destroys it; "
 	                          "repeat with force");
-	assert_sent();
+	SHIM_SENT();
 	start.force = true;
 	struct shim_cmd forced[] = {spec_identify(1, 0, id),
 	                            spec_get_log(0x81, 0, 0xffffffff, 0, 512, never),
 	                            spec_sanitize(2, 0, 0)};
 	shim_expect(f.drive.path, 1, forced, 3);
 	SHIM_OK(rcl_nvme_task(&f.ctrl, &start, &err));
-	assert_sent();
+	SHIM_SENT();
 	fixture_release(&f);
 }
 END_TEST
@@ -381,14 +344,14 @@ START_TEST(test_not_tasks)
 	ck_assert_ptr_nonnull(strstr(err.msg, "firmware update as a task is not supported"));
 	SHIM_OK(rcl_nvme_task_progress(&f.ctrl, &fw, &p, &err));
 	ck_assert_int_eq(p.state, RCL_TASK_STATE_STOPPED);
-	assert_sent();
+	SHIM_SENT();
 	struct shim_cmd identify[] = {spec_identify(1, 0, id)};
 	shim_expect(f.drive.path, 1, identify, 1);
 	ck_assert_int_eq(rcl_nvme_task(&f.ctrl, &pause, &err), RCL_NOT_ALLOWED);
 	ck_assert_str_eq(err.msg,
 	                 "a self-test of drive 252:0 cannot be paused or resumed: NVMe has "
 	                 "no such command");
-	assert_sent();
+	SHIM_SENT();
 	/* A drive whose path is no NVMe device. */
 	shim_expect("/nonexistent", 1, NULL, 0);
 	ck_assert_int_eq(rcl_nvme_task_progress(&f.ctrl, &pause, &p, &err), RCL_UNSUPPORTED);
