@@ -421,6 +421,18 @@ enum rcl_status cmd_drive_start_diag(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_drive_stop_diag(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_drive_show_diag(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_drive_start_erase(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_drive_check_erase(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_drive_stop_erase(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_drive_show_erase(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_drive_start_init(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_drive_check_init(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_drive_stop_init(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_drive_show_init(struct cmd_ctx *c, struct rcl_error *err);
+/*
+ * cmd_erase_how() (cmd-export.c) - the overwrite "start erase" asks for:
+ * simple (the default), normal or thorough, and patternA= and patternB=.
+ */
+enum rcl_status cmd_erase_how(struct cmd_ctx *c, struct rcl_erase *how, struct rcl_error *err);
 enum rcl_status cmd_ctrl_add_vd(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_add_vd_each(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_delete_config(struct cmd_ctx *c, struct rcl_error *err);
@@ -493,7 +505,6 @@ enum rcl_status cmd_ctrl_set_foreignautoimport(struct cmd_ctx *c, struct rcl_err
 enum rcl_status cmd_ctrl_show_eventloginfo(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_show_bootdrive(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_show_freespace(struct cmd_ctx *c, struct rcl_error *err);
-enum rcl_status cmd_drive_show_idle(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_backup_show(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_part_absent(struct cmd_ctx *c, struct rcl_error *err);
 

@@ -192,12 +192,12 @@ enum rcl_status cmd_drive_delete_namespace(struct cmd_ctx *c, struct rcl_error *
 	return cmd_drive_each(c, ns_delete, "Delete Namespace Succeeded.", err);
 }
 
-/* @action on drive @ref's own task @kind, as the command line words it. */
-static enum rcl_status drive_task(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
-                                  enum rcl_task_kind kind, enum rcl_task_action action,
-                                  struct rcl_error *err)
+/* The request for @action on drive @ref's task @kind, as the command line words it. */
+static enum rcl_status drive_request(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
+                                     enum rcl_task_kind kind, enum rcl_task_action action,
+                                     struct rcl_task_request *req, struct rcl_error *err)
 {
-	struct rcl_task_request req = {
+	*req = (struct rcl_task_request){
 	    .kind = kind,
 	    .action = action,
 	    .drive = *ref,
@@ -209,8 +209,59 @@ static enum rcl_status drive_task(struct cmd_ctx *c, const struct rcl_drive_ref 
 	                : opt_flag(c, "format")     ? RCL_SANITIZE_FORMAT
 	                                            : RCL_SANITIZE_AUTO,
 	};
+	return kind == RCL_TASK_ERASE && action == RCL_TASK_ACTION_START
+	           ? cmd_erase_how(c, &req->erase, err)
+	           : RCL_OK;
+}
 
-	return rcl_ctrl_task(c->ctrl, &req, err);
+/* @action on drive @ref's task @kind. */
+static enum rcl_status drive_task(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
+                                  enum rcl_task_kind kind, enum rcl_task_action action,
+                                  struct rcl_error *err)
+{
+	struct rcl_task_request req;
+	enum rcl_status st = drive_request(c, ref, kind, action, &req, err);
+
+	return st ? st : rcl_ctrl_task(c->ctrl, &req, err);
+}
+
+/* Before the controller process starts: refuse the start of @kind on any drive the path selects. */
+static enum rcl_status check_starts(struct cmd_ctx *c, enum rcl_task_kind kind,
+                                    struct rcl_error *err)
+{
+	enum rcl_status st = RCL_OK;
+
+	for (size_t i = 0; !st && i < rcl_ctrl_drive_count(c->ctrl); i++) {
+		const struct rcl_drive *drive = rcl_ctrl_drive(c->ctrl, i);
+		const struct rcl_drive_ref ref = {drive->enclosure, drive->slot};
+		struct rcl_task_request req;
+
+		if (!drive_selected(&c->args->path, drive))
+			continue;
+		st = drive_request(c, &ref, kind, RCL_TASK_ACTION_START, &req, err);
+		if (!st)
+			st = rcl_ctrl_task_check(c->ctrl, &req, err);
+	}
+	return st;
+}
+
+/* A row per drive the path selects: where its task @kind stands; @done describes the result. */
+static enum rcl_status show_drive_tasks(struct cmd_ctx *c, enum rcl_task_kind kind,
+                                        const char *done, struct rcl_error *err)
+{
+	struct rcl_node *table = rcl_node_add_array(c->res->data, "Drive Status");
+
+	for (size_t i = 0; i < rcl_ctrl_drive_count(c->ctrl); i++) {
+		const struct rcl_drive *drive = rcl_ctrl_drive(c->ctrl, i);
+		const struct rcl_drive_ref ref = {drive->enclosure, drive->slot};
+
+		if (drive_selected(&c->args->path, drive))
+			drive_task_row(table, c->ctrl, &ref, kind);
+	}
+	if (!rcl_node_count(table))
+		return rcl_fail(err, RCL_NOT_FOUND, "no drives found");
+	rcl_result_describe(c->res, "%s", done);
+	return RCL_OK;
 }
 
 static enum rcl_status diag_start(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
@@ -264,19 +315,8 @@ enum rcl_status cmd_drive_stop_diag(struct cmd_ctx *c, struct rcl_error *err)
 
 enum rcl_status cmd_drive_show_diag(struct cmd_ctx *c, struct rcl_error *err)
 {
-	struct rcl_node *table = rcl_node_add_array(c->res->data, "Drive Status");
-
-	for (size_t i = 0; i < rcl_ctrl_drive_count(c->ctrl); i++) {
-		const struct rcl_drive *drive = rcl_ctrl_drive(c->ctrl, i);
-		const struct rcl_drive_ref ref = {drive->enclosure, drive->slot};
-
-		if (drive_selected(&c->args->path, drive))
-			drive_task_row(table, c->ctrl, &ref, RCL_TASK_SELF_TEST);
-	}
-	if (!rcl_node_count(table))
-		return rcl_fail(err, RCL_NOT_FOUND, "no drives found");
-	rcl_result_describe(c->res, "Show Drive Diagnostic Status Succeeded.");
-	return RCL_OK;
+	return show_drive_tasks(c, RCL_TASK_SELF_TEST, "Show Drive Diagnostic Status Succeeded.",
+	                        err);
 }
 
 enum rcl_status cmd_drive_start_erase(struct cmd_ctx *c, struct rcl_error *err)
@@ -285,4 +325,58 @@ enum rcl_status cmd_drive_start_erase(struct cmd_ctx *c, struct rcl_error *err)
 	enum rcl_status st = one_of(c, methods, err);
 
 	return st ? st : cmd_drive_each(c, erase_start, "Start Drive Erase Succeeded.", err);
+}
+
+enum rcl_status cmd_drive_check_erase(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return check_starts(c, RCL_TASK_ERASE, err);
+}
+
+static enum rcl_status erase_stop(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
+                                  struct rcl_error *err)
+{
+	return drive_task(c, ref, RCL_TASK_ERASE, RCL_TASK_ACTION_STOP, err);
+}
+
+enum rcl_status cmd_drive_stop_erase(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return cmd_drive_each(c, erase_stop, "Stop Drive Erase Succeeded.", err);
+}
+
+enum rcl_status cmd_drive_show_erase(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return show_drive_tasks(c, RCL_TASK_ERASE, "Show Drive Erase Status Succeeded.", err);
+}
+
+static enum rcl_status init_start(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
+                                  struct rcl_error *err)
+{
+	return drive_task(c, ref, RCL_TASK_DRIVE_INIT, RCL_TASK_ACTION_START, err);
+}
+
+static enum rcl_status init_stop(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
+                                 struct rcl_error *err)
+{
+	return drive_task(c, ref, RCL_TASK_DRIVE_INIT, RCL_TASK_ACTION_STOP, err);
+}
+
+enum rcl_status cmd_drive_start_init(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return cmd_drive_each(c, init_start, "Start Drive Initialization Succeeded.", err);
+}
+
+enum rcl_status cmd_drive_check_init(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return check_starts(c, RCL_TASK_DRIVE_INIT, err);
+}
+
+enum rcl_status cmd_drive_stop_init(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return cmd_drive_each(c, init_stop, "Stop Drive Initialization Succeeded.", err);
+}
+
+enum rcl_status cmd_drive_show_init(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return show_drive_tasks(c, RCL_TASK_DRIVE_INIT,
+	                        "Show Drive Initialization Status Succeeded.", err);
 }

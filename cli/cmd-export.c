@@ -334,8 +334,7 @@ static enum rcl_status parse_pattern(const char *name, const char *text, uint8_t
 	return RCL_OK;
 }
 
-/* The erase "start erase" asks for: simple (the default), normal or thorough, and its patterns. */
-static enum rcl_status erase_how(struct cmd_ctx *c, struct rcl_erase *how, struct rcl_error *err)
+enum rcl_status cmd_erase_how(struct cmd_ctx *c, struct rcl_erase *how, struct rcl_error *err)
 {
 	static const char *const modes[] = {[RCL_ERASE_SIMPLE] = "simple",
 	                                    [RCL_ERASE_NORMAL] = "normal",
@@ -398,7 +397,7 @@ static enum rcl_status vd_request(struct cmd_ctx *c, enum rcl_task_kind kind,
 	if (kind != RCL_TASK_VD_ERASE || action != RCL_TASK_ACTION_START)
 		return RCL_OK;
 	req->force = cmd_value(c->args, "force") != NULL;
-	return erase_how(c, &req->erase, err);
+	return cmd_erase_how(c, &req->erase, err);
 }
 
 enum rcl_status cmd_vd_check_erase(struct cmd_ctx *c, struct rcl_error *err)

@@ -145,34 +145,6 @@ enum rcl_status cmd_ctrl_show_freespace(struct cmd_ctx *c, struct rcl_error *err
 }
 
 /*
- * show initialization, show erase: a row per drive addressed. A controller
- * that gets this far runs neither (the grammar entry's task says so), so
- * none is in progress.
- */
-enum rcl_status cmd_drive_show_idle(struct cmd_ctx *c, struct rcl_error *err)
-{
-	struct rcl_node *table = rcl_node_add_array(c->res->data, "Drive Status");
-	unsigned id = rcl_ctrl_id(c->ctrl);
-
-	for (size_t i = 0; i < rcl_ctrl_drive_count(c->ctrl); i++) {
-		const struct rcl_drive *drive = rcl_ctrl_drive(c->ctrl, i);
-		struct rcl_node *row;
-
-		if (!drive_selected(&c->args->path, drive))
-			continue;
-		row = rcl_node_add_object(table, NULL);
-		rcl_node_add_strf(row, "Drive-ID", "/c%u/e%u/s%u", id, drive->enclosure,
-		                  drive->slot);
-		rcl_node_add_str(row, "Progress%", "-");
-		rcl_node_add_str(row, "Status", "Not in progress");
-		rcl_node_add_str(row, "Estimated Time Left", "-");
-	}
-	if (!rcl_node_count(table))
-		return rcl_fail(err, RCL_NOT_FOUND, "no drives found");
-	return RCL_OK;
-}
-
-/*
  * A command of a part or task raidcli does not drive yet: cli_check_caps()
  * refuses it on a controller without the part or task; one with it waits
  * for raidcli to drive them.

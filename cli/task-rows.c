@@ -254,6 +254,12 @@ void describe_drive_tasks(const struct rcl_ctrl *ctrl, const struct rcl_drive *d
 		add_operation(out, "Rebuild", p.percent, paused_if(&p));
 	else if (p.state == RCL_TASK_STATE_WAITING)
 		add_operation(out, "Rebuild", p.percent, "waiting for force");
+	if (drive->wiped_by != RCL_TASK_NONE) {
+		req.kind = (enum rcl_task_kind)drive->wiped_by;
+		p = progress_of(ctrl, &req);
+		add_operation(out, req.kind == RCL_TASK_DRIVE_INIT ? "Initialization" : "Erase",
+		              p.percent, p.state == RCL_TASK_STATE_HALTED ? "halted" : NULL);
+	}
 	/* A member's group, failed or not; not a dedicated spare's. */
 	if (drive->dg >= 0 && drive->state != RCL_PD_DHS)
 		describe_patrol(out, ctrl, drive->dg, -1);

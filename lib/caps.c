@@ -22,6 +22,7 @@ const char *rcl_task_kind_name(enum rcl_task_kind kind)
 	    [RCL_TASK_SELF_TEST] = "self-test",
 	    [RCL_TASK_FW_UPDATE] = "firmware update",
 	    [RCL_TASK_VD_ERASE] = "virtual drive erase",
+	    [RCL_TASK_DRIVE_INIT] = "drive initialization",
 	};
 
 	if ((size_t)kind < sizeof(names) / sizeof(names[0]))

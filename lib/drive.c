@@ -32,6 +32,17 @@ enum rcl_status rcl_drive_present(const struct rcl_ctrl *ctrl, const struct rcl_
 enum rcl_status rcl_drive_check_usable(const struct rcl_ctrl *ctrl, const struct rcl_drive *d,
                                        struct rcl_error *err)
 {
+	/* StorCLI's verb for each: "show erase", "stop initialization". */
+	const char *verb = d->wiped_by == RCL_TASK_DRIVE_INIT ? "initialization" : "erase";
+
+	if (d->wiped_by != RCL_TASK_NONE)
+		return rcl_fail(err, RCL_NOT_ALLOWED,
+		                "drive %u:%u is being overwritten by its %s (raidcli /c%u/e%u/s%u "
+		                "show %s): wait for its end, or stop it: raidcli /c%u/e%u/s%u "
+		                "stop %s",
+		                d->enclosure, d->slot, rcl_task_kind_name(d->wiped_by),
+		                ctrl->entry.id, d->enclosure, d->slot, verb, ctrl->entry.id,
+		                d->enclosure, d->slot, verb);
 	if (!d->unusable[0])
 		return RCL_OK;
 	return rcl_fail(err, RCL_NOT_ALLOWED,
@@ -118,6 +129,8 @@ enum rcl_status rcl_ctrl_set_drive_jbod(struct rcl_ctrl *ctrl, const struct rcl_
 	enum rcl_status st = rcl_drive_present(ctrl, ref, &d, err);
 	enum rcl_pd_state from = on ? RCL_PD_UGOOD : RCL_PD_JBOD;
 
+	if (!st && on)
+		st = rcl_drive_check_usable(ctrl, d, err);
 	if (st)
 		return st;
 	if (on && !ctrl->info.jbod)

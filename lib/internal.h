@@ -85,7 +85,8 @@ const struct rcl_drive *rcl_ctrl_find_drive(const struct rcl_ctrl *ctrl,
 /*
  * rcl_drive_check_usable() - RCL_NOT_ALLOWED if the backend will not use
  * drive @d as it is (d->unusable), saying why and the command that erases
- * it; RCL_OK otherwise.
+ * it, or while a task overwrites it (d->wiped_by), naming the task; RCL_OK
+ * otherwise.
  */
 enum rcl_status rcl_drive_check_usable(const struct rcl_ctrl *ctrl, const struct rcl_drive *d,
                                        struct rcl_error *err);

@@ -413,6 +413,12 @@ struct rcl_drive {
 	/* What on the host uses it ("mounted on /srv", "" for nothing): destroying needs force. */
 	char in_use[96];
 	/*
+	 * The task overwriting it, an enum rcl_task_kind (declared below):
+	 * RCL_TASK_ERASE or DRIVE_INIT, or RCL_TASK_NONE. It is kept out of
+	 * VDs, spares and JBOD until that ends or is stopped.
+	 */
+	int wiped_by;
+	/*
 	 * Health, as the drive reports it; 0 and "" where the backend cannot
 	 * tell (a soft controller's image files).
 	 * @media_errors, @other_errors, @predictive_failures: its counters.
@@ -1190,7 +1196,8 @@ enum rcl_task_kind {
 	RCL_TASK_ERASE,     /* drive erase or sanitize */
 	RCL_TASK_SELF_TEST, /* a drive's self-test */
 	RCL_TASK_FW_UPDATE,
-	RCL_TASK_VD_ERASE, /* overwriting a VD's data */
+	RCL_TASK_VD_ERASE,   /* overwriting a VD's data */
+	RCL_TASK_DRIVE_INIT, /* zeroing an unconfigured drive (StorCLI's drive initialization) */
 	RCL_TASK_KIND_COUNT,
 };
 
@@ -1406,9 +1413,9 @@ enum rcl_sanitize {
 
 /**
  * struct rcl_task_request - one task, and what to do to it.
- * @kind:	the task. Its target: @drive for RCL_TASK_REBUILD, ERASE and
- *		SELF_TEST; @vd for CC, INIT, BGI, MIGRATE and VD_ERASE; the controller
- *		itself for PATROL_READ and FW_UPDATE.
+ * @kind:	the task. Its target: @drive for RCL_TASK_REBUILD, ERASE,
+ *		DRIVE_INIT and SELF_TEST; @vd for CC, INIT, BGI, MIGRATE and VD_ERASE; the
+ *controller itself for PATROL_READ and FW_UPDATE.
  * @action:	what rcl_ctrl_task() does (rcl_ctrl_task_check() and
  *		rcl_ctrl_task_progress() ignore it).
  * @force:	START: go on where it would otherwise ask for confirmation
@@ -1425,7 +1432,8 @@ enum rcl_sanitize {
  * @want_dirty:	BGI, rcl_ctrl_task_progress(): tell the progress's @dirty
  *		too, which may read the VD's metadata on its drives.
  * @erase:	VD_ERASE, START: how it overwrites the VD (@force: even while
- *		it is exported).
+ *		it is exported); ERASE, START, on a kind that overwrites the
+ *		drive itself: how (@force: even a drive holding a file system).
  */
 struct rcl_task_request {
 	enum rcl_task_kind kind;

@@ -53,7 +53,8 @@ static enum rcl_status each_drives(const struct rcl_ctrl *ctrl, const struct rcl
 	for (size_t i = 0; !p->drive_count && i < ctrl->drive_count; i++) {
 		const struct rcl_drive *d = &ctrl->drives[i];
 
-		if (d->present && d->state == RCL_PD_UGOOD && !d->foreign && !d->unusable[0])
+		if (d->present && d->state == RCL_PD_UGOOD && !d->foreign && !d->unusable[0] &&
+		    d->wiped_by == RCL_TASK_NONE)
 			refs[(*n)++] = (struct rcl_drive_ref){d->enclosure, d->slot};
 	}
 	if (!*n)

@@ -201,6 +201,7 @@ const char *const rcl_mock_task_names[RCL_TASK_KIND_COUNT] = {
     [RCL_TASK_SELF_TEST] = "selftest",
     [RCL_TASK_FW_UPDATE] = "fwupdate",
     [RCL_TASK_VD_ERASE] = "vderase",
+    [RCL_TASK_DRIVE_INIT] = "driveinit",
 };
 static const char *const setting_names[] = {
     [RCL_SETTING_REBUILD_RATE] = "rebuildrate",

@@ -22,7 +22,8 @@ static const char *const state_names[] = {
 
 static bool on_drive(enum rcl_task_kind kind)
 {
-	return kind == RCL_TASK_REBUILD || kind == RCL_TASK_ERASE || kind == RCL_TASK_SELF_TEST;
+	return kind == RCL_TASK_REBUILD || kind == RCL_TASK_ERASE || kind == RCL_TASK_SELF_TEST ||
+	       kind == RCL_TASK_DRIVE_INIT;
 }
 
 static bool on_vd(enum rcl_task_kind kind)

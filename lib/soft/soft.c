@@ -598,7 +598,8 @@ static const struct rcl_caps soft_caps = {
     .max_vds = RCL_MAX_VDS,
     .max_vds_per_dg = RCL_MAX_VDS_PER_DG,
     .tasks = 1u << RCL_TASK_REBUILD | 1u << RCL_TASK_CC | 1u << RCL_TASK_INIT | 1u << RCL_TASK_BGI |
-             1u << RCL_TASK_PATROL_READ | 1u << RCL_TASK_MIGRATE | 1u << RCL_TASK_VD_ERASE,
+             1u << RCL_TASK_PATROL_READ | 1u << RCL_TASK_MIGRATE | 1u << RCL_TASK_VD_ERASE |
+             1u << RCL_TASK_ERASE | 1u << RCL_TASK_DRIVE_INIT,
     .settings = 1u << RCL_SETTING_REBUILD_RATE | 1u << RCL_SETTING_CC_RATE |
                 1u << RCL_SETTING_BGI_RATE | 1u << RCL_SETTING_PR_RATE |
                 1u << RCL_SETTING_RECON_RATE | 1u << RCL_SETTING_REBUILD_PRIORITY |

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "layout.h"
+#include "soft/service/erase.h"
 #include "soft/tasks/migrate.h"
 #include "model.h"
 
@@ -314,6 +315,7 @@ void rcl_soft_view_apply(struct rcl_ctrl *ctrl, struct soft_ctrl *sc, struct rcl
 	fill_slots(ctrl, sc);
 	fill_foreign(ctrl, state);
 	fill_spares(ctrl, state);
+	erase_mark_drives(ctrl);
 	for (size_t d = 0; d < cfg->dg_count; d++) {
 		fill_group(ctrl, state, &cfg->dgs[d], &ctrl->dgs[d]);
 		fill_space(state, group_sector(state, &cfg->dgs[d]), &ctrl->dgs[d], &cfg->dgs[d]);

@@ -32,6 +32,9 @@ enum rcl_status rcl_soft_task_check_op(struct rcl_ctrl *ctrl, const struct rcl_t
 		                           req->force, err);
 	case RCL_TASK_PATROL_READ:
 		return patrol_check_start(ctrl->ctx, ctrl, err);
+	case RCL_TASK_ERASE:
+	case RCL_TASK_DRIVE_INIT:
+		return erase_check_start(ctrl, req, err);
 	default:
 		return RCL_OK; /* the process tells the rest when it runs the command */
 	}
@@ -63,6 +66,8 @@ enum rcl_status rcl_soft_task_op(struct rcl_ctrl *ctrl, const struct rcl_task_re
 	case RCL_TASK_PATROL_READ:
 		return patrol_control(ctrl, req->action, err);
 	case RCL_TASK_VD_ERASE:
+	case RCL_TASK_ERASE:
+	case RCL_TASK_DRIVE_INIT:
 		return erase_control(ctrl, req, err);
 	default:
 		return rcl_unsupported(err, "soft", rcl_task_kind_name(req->kind), NULL);
@@ -99,7 +104,9 @@ enum rcl_status rcl_soft_task_progress_op(const struct rcl_ctrl *ctrl,
 		patrol_progress(ctrl, out);
 		break;
 	case RCL_TASK_VD_ERASE:
-		erase_progress(ctrl, req->vd, out);
+	case RCL_TASK_ERASE:
+	case RCL_TASK_DRIVE_INIT:
+		erase_progress(ctrl, req, out);
 		break;
 	default:
 		break;

@@ -9,9 +9,12 @@
  * each RAID50/60 span array. The stripes that hold it get their parity
  * from their data instead (a repair), as the VD's creation left that to
  * its first initialization.
+ *
+ * A wipe is simpler: a drive outside any VD, written as it is.
  */
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sweep-private.h"
 
@@ -56,6 +59,23 @@ int rcl_soft_erase_range(struct rcl_soft_volume *vol, uint64_t from, uint64_t to
 		return -ENOMEM;
 	memset(block, pattern, vol->window);
 	rc = fill_range(vol, from, to, block);
+	rcl_free(block);
+	return rc;
+}
+
+int rcl_soft_wipe_range(int fd, uint64_t from, uint64_t to, uint8_t pattern)
+{
+	uint8_t *block = rcl_malloc((size_t)(to - from));
+	size_t done = 0, len = (size_t)(to - from);
+	ssize_t n = 0;
+	int rc;
+
+	if (!block)
+		return -ENOMEM;
+	memset(block, pattern, len);
+	while (done < len && (n = pwrite(fd, block + done, len - done, (off_t)(from + done))) > 0)
+		done += (size_t)n;
+	rc = done == len ? 0 : n < 0 ? -errno : -EIO;
 	rcl_free(block);
 	return rc;
 }

@@ -132,6 +132,12 @@ int rcl_soft_init_range(struct rcl_soft_volume *vol, uint64_t from, uint64_t to)
  */
 int rcl_soft_erase_range(struct rcl_soft_volume *vol, uint64_t from, uint64_t to, uint8_t pattern);
 
+/*
+ * rcl_soft_wipe_range() - bytes [@from, @to) of drive @fd written as
+ * @pattern (not flushed). Return: 0 or a negative errno.
+ */
+int rcl_soft_wipe_range(int fd, uint64_t from, uint64_t to, uint8_t pattern);
+
 /**
  * struct rcl_soft_patrol_opts - which members a patrol read reads, and how.
  * @max_members: how many members are read at once (StorCLI's

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "task.h"
 #include "sweep-private.h"
@@ -18,9 +19,11 @@
 /* Host-first: how long one yield waits, and the most waited before a step. */
 #define YIELD_NS   (20 * 1000000L)
 #define MAX_YIELDS 50
+/* A wipe's step: a drive has no stripes to follow. */
+#define WIPE_STEP (1u << 20)
 
 struct rcl_soft_task {
-	struct rcl_soft_volume *vol;
+	struct rcl_soft_volume *vol; /* NULL for a wipe */
 	struct rcl_soft_task_params p;
 	pthread_t thread;
 	bool joined;
@@ -79,7 +82,9 @@ static void report(struct rcl_soft_task *t,
 	struct rcl_soft_task_progress p;
 
 	/* The flush also clears the bitmap bits of the regions a resync has done. */
-	if (t->p.kind != RCL_SOFT_TASK_PATROL)
+	if (t->p.kind == RCL_SOFT_TASK_WIPE)
+		fdatasync(t->p.fd);
+	else if (t->p.kind != RCL_SOFT_TASK_PATROL)
 		rcl_soft_volume_sync(t->vol);
 	pthread_mutex_lock(&t->lock);
 	snapshot(t, &p);
@@ -120,8 +125,9 @@ static bool next(struct rcl_soft_task *t)
 /* Host requests in flight, or begun since the task last looked. */
 static bool host_busy(struct rcl_soft_task *t)
 {
-	uint64_t started = atomic_load(&t->vol->host_started);
-	bool busy = started != atomic_load(&t->vol->host_done) || started != t->host_seen;
+	uint64_t started = t->vol ? atomic_load(&t->vol->host_started) : 0;
+	bool busy =
+	    t->vol && (started != atomic_load(&t->vol->host_done) || started != t->host_seen);
 
 	t->host_seen = started;
 	return busy;
@@ -182,6 +188,8 @@ static int sweep(struct rcl_soft_task *t, uint64_t from, uint64_t to,
 		return rcl_soft_patrol_range(t->vol, from, to, &t->p.patrol, counts);
 	case RCL_SOFT_TASK_ERASE:
 		return rcl_soft_erase_range(t->vol, from, to, t->p.pattern);
+	case RCL_SOFT_TASK_WIPE:
+		return rcl_soft_wipe_range(t->p.fd, from, to, t->p.pattern);
 	}
 	return -EINVAL;
 }
@@ -217,7 +225,7 @@ static int step(struct rcl_soft_task *t)
 
 	took = monotonic() - began;
 	/* Its own requests (full init and erase write through the volume) are not the host's. */
-	t->host_seen = atomic_load(&t->vol->host_started);
+	t->host_seen = t->vol ? atomic_load(&t->vol->host_started) : 0;
 	pthread_mutex_lock(&t->lock);
 	t->now.counts.mismatches += counts.mismatches;
 	t->now.counts.media_errors += counts.media_errors;
@@ -272,9 +280,16 @@ static bool level_has(const struct rcl_soft_volume *vol, enum rcl_soft_task_kind
 static enum rcl_status check_params(struct rcl_soft_volume *vol,
                                     const struct rcl_soft_task_params *p, struct rcl_error *err)
 {
-	uint64_t extent = rcl_soft_sweep_extent(vol), rebuilt;
+	uint64_t extent, rebuilt;
 	bool rebuilding;
 
+	if (p->kind == RCL_SOFT_TASK_WIPE)
+		return p->from <= p->bytes
+		           ? RCL_OK
+		           : rcl_fail(err, RCL_INVALID_PARAM,
+		                      "cannot start at %llu: the drive ends at %llu",
+		                      (unsigned long long)p->from, (unsigned long long)p->bytes);
+	extent = rcl_soft_sweep_extent(vol);
 	if (!level_has(vol, p->kind))
 		return rcl_fail(err, RCL_UNSUPPORTED,
 		                "virtual drive /v%u has no redundancy to rebuild or check",
@@ -331,13 +346,14 @@ enum rcl_status rcl_soft_task_start(struct rcl_soft_volume *vol,
 	t->p = *params;
 	t->rate = pace_rate(params->rate);
 	t->host_first = params->host_first;
-	t->step = rcl_soft_sweep_step(vol);
+	t->step = vol ? rcl_soft_sweep_step(vol) : WIPE_STEP;
 	t->now = (struct rcl_soft_task_progress){.kind = params->kind,
 	                                         .member = params->member,
 	                                         .position = params->from,
-	                                         .total = rcl_soft_sweep_extent(vol)};
+	                                         .total = vol ? rcl_soft_sweep_extent(vol)
+	                                                      : params->bytes};
 	t->started = t->last_checkpoint = monotonic();
-	t->host_seen = atomic_load(&vol->host_started);
+	t->host_seen = vol ? atomic_load(&vol->host_started) : 0;
 	pthread_mutex_init(&t->lock, NULL);
 	pthread_condattr_init(&attr);
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);

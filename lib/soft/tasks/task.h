@@ -2,7 +2,9 @@
 /*
  * task.h - a soft controller's background task: one of the sweeps of
  * sweep.h (rebuild, consistency check, background or full init, patrol
- * read) run over a whole VD, in a thread of its own, a step at a time.
+ * read) run over a whole VD, in a thread of its own, a step at a time;
+ * or a wipe, which writes a byte over the whole of an unconfigured drive
+ * (its positions are the drive's bytes; it has no host requests to yield to).
  *
  * Positions are sweep.h's: bytes of each member's data area, from 0 to
  * the extent. A task starts at a given position (0, or a checkpoint) and
@@ -55,6 +57,7 @@ enum rcl_soft_task_kind {
 	RCL_SOFT_TASK_INIT,    /* full init: zeros with matching parity */
 	RCL_SOFT_TASK_PATROL,  /* patrol read */
 	RCL_SOFT_TASK_ERASE,   /* one erase pass: @pattern with matching parity */
+	RCL_SOFT_TASK_WIPE,    /* one pass of @pattern over drive @fd, no volume */
 };
 
 enum rcl_soft_task_state {
@@ -104,7 +107,8 @@ struct rcl_soft_task_progress {
  * @repair:	CHECK: repair the mismatches found.
  * @dirty_only: BGI: only the regions a crash left dirty (see the header).
  * @patrol:	PATROL: which members, how many at once (sweep.h).
- * @pattern:	ERASE: the byte the pass writes.
+ * @pattern:	ERASE, WIPE: the byte the pass writes.
+ * @fd, @bytes: WIPE: the drive, open for writing, and its size.
  * @from:	where to start: 0, or a checkpoint's position (a rebuild
  *		may not start above rcl_soft_sweep_rebuilt()).
  * @rate:	1-100 (0 counts as 1): the share of the time it may use.
@@ -120,6 +124,8 @@ struct rcl_soft_task_params {
 	bool dirty_only;
 	struct rcl_soft_patrol_opts patrol;
 	uint8_t pattern;
+	int fd;
+	uint64_t bytes;
 	uint64_t from;
 	unsigned rate;
 	bool host_first;
@@ -132,7 +138,7 @@ struct rcl_soft_task_params {
 
 /**
  * rcl_soft_task_start() - start @params's task on @vol, which must stay
- * open until the task is freed.
+ * open until the task is freed (a WIPE: NULL; @params->fd stays open).
  * Return: RCL_OK and *@out (free with rcl_soft_task_free()), set before the
  * task's first callback; RCL_UNSUPPORTED
  * (the RAID level has no such operation: rebuild, check and background
