@@ -870,7 +870,7 @@ START_TEST(test_disk_cache_off)
 	struct rcl_soft_state copy;
 	struct rcl_error err = {0};
 	struct fixture f;
-	uint8_t buf[4096] = {1};
+	static uint8_t buf[3 * 64 * KIB] = {1}; /* a full stripe's data */
 	char extra[64];
 	unsigned plain = 0, durable = 0;
 

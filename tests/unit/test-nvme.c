@@ -543,20 +543,23 @@ START_TEST(test_vanished_drives_stay_missing)
 {
 	struct unit_state st;
 	enum rcl_status status;
-	char *dir, *out;
+	char *dir, *path, *out;
 
 	if (rcl_nvme_present())
 		return; /* a host with NVMe: the VM test covers it */
 	unit_state_enter(&st, NULL);
-	unit_write(unit_path(st.dir, "registry.json"),
-	           "{\"format\": 1, \"controllers\": [{\"id\": 0, \"backend\": \"nvme\", "
-	           "\"key\": \"host\"}]}");
+	path = unit_path(st.dir, "registry.json");
+	unit_write(path, "{\"format\": 1, \"controllers\": [{\"id\": 0, \"backend\": \"nvme\", "
+	                 "\"key\": \"host\"}]}");
+	free(path);
 	dir = unit_path(st.dir, "nvme");
 	ck_assert_int_eq(mkdir(dir, 0700), 0);
-	unit_write(unit_path(dir, "host.json"),
+	path = unit_path(dir, "host.json");
+	unit_write(path,
 	           "{\"format\": 1, \"slots\": [{\"slot\": 0, \"id\": \"nqn.a S0 1\", "
 	           "\"serial\": \"S0\", \"model\": \"QEMU NVMe Ctrl\"}, {\"slot\": 2, \"id\": "
 	           "\"nqn.a S2 2\", \"serial\": \"S2\", \"model\": \"QEMU NVMe Ctrl\"}]}");
+	free(path);
 	out = unit_run("/c0/eall/sall show", false, &status);
 	ck_assert_int_eq(status, RCL_OK);
 	ck_assert_msg(strstr(out, "252:0") && strstr(out, "252:2") && strstr(out, "Msng") &&
