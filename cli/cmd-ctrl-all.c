@@ -714,6 +714,8 @@ static void add_scheduled_tasks(struct rcl_node *data, const struct view *v)
 	add_reoccurrence(section, "Patrol Read Reoccurrence", pr && s->pr_mode == RCL_PR_AUTO,
 	                 pr ? s->pr.delay : 0, pr ? rcl_pr_mode_name(s->pr_mode) : "NA");
 	add_next_launch(section, "Next Patrol Read launch", pr ? v->status->patrol.next_start : 0);
+	rcl_node_add_str(section, "PR Unconfigured Areas",
+	                 pr ? rcl_pr_uncfg_name(s->pr_uncfg) : "NA");
 	add_rows(section, v->caps, ROWS(battery));
 }
 

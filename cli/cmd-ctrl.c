@@ -174,10 +174,6 @@ static enum rcl_status apply_patrol(struct cmd_ctx *c, struct rcl_ctrl_settings 
 	if (on && !strcmp(on, "off") && mode)
 		return rcl_fail(err, RCL_INVALID_PARAM,
 		                "mode= goes with patrolread=on, not with patrolread=off");
-	if (uncfg && !strcmp(uncfg, "on"))
-		return rcl_fail(err, RCL_UNSUPPORTED,
-		                "uncfgareas=on is not supported: a soft controller's patrol read "
-		                "reads the VDs' data only, not unconfigured drives or free space");
 	if (apply_schedule(c, &s->pr, err))
 		return err->status;
 	if (on && !strcmp(on, "off"))
@@ -192,6 +188,8 @@ static enum rcl_status apply_patrol(struct cmd_ctx *c, struct rcl_ctrl_settings 
 		s->pr_ssds = !strcmp(ssds, "on")    ? RCL_PR_SSDS_ON
 		             : !strcmp(ssds, "off") ? RCL_PR_SSDS_OFF
 		                                    : RCL_PR_SSDS_MIXED;
+	if (uncfg)
+		s->pr_uncfg = !strcmp(uncfg, "on");
 	return RCL_OK;
 }
 
@@ -220,7 +218,8 @@ static void add_patrol_rows(struct rcl_node *table, const struct cmd_ctx *c,
 	changed_row(table, c, "excludevd", "PR Excluded VDs", text);
 	snprintf(text, sizeof(text), "%u", s->pr_max_drives);
 	changed_row(table, c, "maxconcurrentpd", "PR MaxConcurrentPd", text);
-	changed_row(table, c, "uncfgareas", "PR Unconfigured Areas", "Disabled");
+	changed_row(table, c, "uncfgareas", "PR Unconfigured Areas",
+	            rcl_pr_uncfg_name(s->pr_uncfg));
 }
 
 static enum rcl_status nothing_to_set(const struct cmd_ctx *c, struct rcl_error *err)

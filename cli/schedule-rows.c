@@ -111,6 +111,7 @@ static void add_patrol_rows(struct rcl_node *table, const struct rcl_ctrl_settin
 	add_row(table, "PR Excluded VDs", text);
 	snprintf(text, sizeof(text), "%u", s->pr_max_drives);
 	add_row(table, "PR MaxConcurrentPd", text);
+	add_row(table, "PR Unconfigured Areas", rcl_pr_uncfg_name(s->pr_uncfg));
 	snprintf(text, sizeof(text), "%u", pr->percent);
 	add_row(table, "PR Progress%", pr->state != RCL_SCHEDULE_STOPPED ? text : "-");
 	tasks_time_left(text, sizeof(text), pr->time_left);

@@ -54,6 +54,7 @@ static const struct {
     [RCL_EVENT_MIGRATION_DONE] = {RCL_EVENT_INFO, 0x01},
     [RCL_EVENT_MIGRATION_FAILED] = {RCL_EVENT_CRITICAL, 0x01},
     [RCL_EVENT_CC_SCHEDULE] = {RCL_EVENT_INFO, 0x20},
+    [RCL_EVENT_PATROL_MEDIA_ERROR] = {RCL_EVENT_WARNING, 0x02},
 };
 
 #define CODE_MAX (sizeof(code_info) / sizeof(code_info[0]) - 1)

@@ -1573,7 +1573,8 @@ enum rcl_event_code {
 	RCL_EVENT_MIGRATION_STARTED = 24,
 	RCL_EVENT_MIGRATION_DONE = 25,
 	RCL_EVENT_MIGRATION_FAILED = 26,
-	RCL_EVENT_CC_SCHEDULE = 27, /* a scheduled consistency check run started or ended */
+	RCL_EVENT_CC_SCHEDULE = 27,        /* a scheduled consistency check run started or ended */
+	RCL_EVENT_PATROL_MEDIA_ERROR = 28, /* a patrol read failed on an unconfigured drive */
 };
 
 #define RCL_EVENT_DESC_MAX 256
@@ -1811,6 +1812,8 @@ enum rcl_cc_mode {
 const char *rcl_pr_mode_name(enum rcl_pr_mode mode);
 /* rcl_pr_ssds_name() - StorCLI's "PR on SSD": "Enabled", "OnlyMixed", "Disabled". */
 const char *rcl_pr_ssds_name(enum rcl_pr_ssds ssds);
+/* rcl_pr_uncfg_name() - StorCLI's "PR Unconfigured Areas": "Enabled", "Disabled". */
+const char *rcl_pr_uncfg_name(bool on);
 /* rcl_cc_mode_name() - StorCLI's "CC Operation Mode": "Disabled", "Sequential", "Concurrent". */
 const char *rcl_cc_mode_name(enum rcl_cc_mode mode);
 
@@ -1833,9 +1836,11 @@ struct rcl_schedule {
  * @rate:	per rate setting (RCL_SETTING_REBUILD_RATE ... _RECON_RATE),
  *		0-100: the share of the drives' time its tasks take.
  * @host_first:	rebuildpriority=host: host I/O goes before a rebuild's.
- * @pr_mode, @pr, @pr_max_drives, @pr_ssds: the patrol read's mode and
- *		schedule, how many drives it reads at once (1 to
- *		RCL_MAX_PR_DRIVES), which SSDs it reads (RCL_SETTING_PR_SCHEDULE).
+ * @pr_mode, @pr, @pr_max_drives, @pr_ssds, @pr_uncfg: the patrol read's
+ *		mode and schedule, how many drives it reads at once (1 to
+ *		RCL_MAX_PR_DRIVES), which SSDs it reads, whether it also reads
+ *		the unconfigured areas: unconfigured good drives and the free
+ *		space of the groups' members (RCL_SETTING_PR_SCHEDULE).
  * @cc_mode, @cc: the scheduled consistency check's (RCL_SETTING_CC_SCHEDULE).
  */
 struct rcl_ctrl_settings {
@@ -1845,6 +1850,7 @@ struct rcl_ctrl_settings {
 	struct rcl_schedule pr;
 	unsigned pr_max_drives;
 	enum rcl_pr_ssds pr_ssds;
+	bool pr_uncfg;
 	enum rcl_cc_mode cc_mode;
 	struct rcl_schedule cc;
 };

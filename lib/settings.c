@@ -33,6 +33,11 @@ const char *rcl_pr_ssds_name(enum rcl_pr_ssds ssds)
 	return (size_t)ssds < sizeof(names) / sizeof(names[0]) ? names[ssds] : "Unknown";
 }
 
+const char *rcl_pr_uncfg_name(bool on)
+{
+	return on ? "Enabled" : "Disabled";
+}
+
 const char *rcl_cc_mode_name(enum rcl_cc_mode mode)
 {
 	static const char *const names[] = {
@@ -61,6 +66,7 @@ void rcl_settings_apply(struct rcl_ctrl_settings *dst, unsigned changes,
 		dst->pr = src->pr;
 		dst->pr_max_drives = src->pr_max_drives;
 		dst->pr_ssds = src->pr_ssds;
+		dst->pr_uncfg = src->pr_uncfg;
 	}
 	if (changes & 1u << RCL_SETTING_CC_SCHEDULE) {
 		dst->cc_mode = src->cc_mode;

@@ -33,7 +33,7 @@
  *                (0-100), rebuildpriority ("rebuild", "host"), patrolread
  *                {mode ("auto", "manual", "off"), delay, start, exclude
  *                [VD numbers], max_drives, ssds ("on", "onlymixed",
- *                "off")}, cc {mode ("off", "seq", "conc"), delay, start,
+ *                "off"), uncfg_areas (bool)}, cc {mode ("off", "seq", "conc"), delay, start,
  *                exclude};
  *   "tasks"      the background tasks under way (task.c describes them).
  * Groups' and VDs' states are not stored: they follow from the members',
@@ -654,6 +654,7 @@ static void read_settings(struct reader *r, json_object *obj, struct rcl_ctrl_se
 	                                     RCL_MAX_PR_DRIVES, RCL_MAX_PR_DRIVES, false);
 	s->pr_ssds = get_name(r, pr, "settings.patrolread", "ssds", pr_ssds_names,
 	                      COUNT(pr_ssds_names), RCL_PR_SSDS_ON, false);
+	s->pr_uncfg = get_bool(r, pr, "settings.patrolread", "uncfg_areas", false);
 	s->cc_mode = get_name(r, cc, "settings.cc", "mode", cc_mode_names, COUNT(cc_mode_names),
 	                      RCL_CC_OFF, false);
 	read_schedule(r, cc, "settings.cc", &s->cc);
@@ -695,6 +696,7 @@ void rcl_mock_settings_json(json_object *root, const struct rcl_ctrl_settings *s
 	json_object_object_add(pr, "start", json_object_new_int64(s->pr.start));
 	json_object_object_add(pr, "max_drives", json_object_new_int((int)s->pr_max_drives));
 	json_object_object_add(pr, "ssds", json_object_new_string(pr_ssds_names[s->pr_ssds]));
+	json_object_object_add(pr, "uncfg_areas", json_object_new_boolean(s->pr_uncfg));
 	json_object_object_add(obj, "patrolread", pr);
 	json_object_object_add(cc, "mode", json_object_new_string(cc_mode_names[s->cc_mode]));
 	json_object_object_add(cc, "delay", json_object_new_int((int)s->cc.delay));

@@ -8,9 +8,9 @@
  * drive's serial number and WWN (so they stay stable across runs), and
  * whether its locate LED is on ("locate"), it is exposed as JBOD ("jbod")
  * or it is a failed drive a spare replaced ("bad": UBad until "set good"),
- * and whether the controller allows JBOD drives ("jbod"). These
- * flags are written only when true: files written before them read the
- * same.
+ * the media errors a patrol read found on it unconfigured ("media_errors"),
+ * and whether the controller allows JBOD drives ("jbod"), written only when
+ * set: files written before them read the same.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -71,7 +71,7 @@ static enum rcl_status parse_slot(json_object *item, const char *path, struct so
                                   struct rcl_error *err)
 {
 	const char *file, *serial, *wwn;
-	uint64_t number;
+	uint64_t number, errors = 0;
 
 	if (!json_object_is_type(item, json_type_object) ||
 	    !rcl_json_get_uint(item, "slot", RCL_SOFT_MAX_DRIVES - 1, &number) ||
@@ -87,6 +87,10 @@ static enum rcl_status parse_slot(json_object *item, const char *path, struct so
 	    !get_flag(item, "bad", &slot->bad))
 		return rcl_state_corrupt(err, path,
 		                         "a slot's locate, jbod or bad is not a boolean");
+	if (json_object_object_get_ex(item, "media_errors", NULL) &&
+	    !rcl_json_get_uint(item, "media_errors", UINT32_MAX, &errors))
+		return rcl_state_corrupt(err, path, "a slot's media_errors is not a count");
+	slot->media_errors = (unsigned)errors;
 	slot->slot = (unsigned)number;
 	return RCL_OK;
 }
@@ -137,7 +141,7 @@ static enum rcl_status parse_state(json_object *root, const char *path, struct s
 	return RCL_OK;
 }
 
-static enum rcl_status save_state(const struct soft_ctrl *sc, struct rcl_error *err)
+enum rcl_status rcl_soft_save_state(const struct soft_ctrl *sc, struct rcl_error *err)
 {
 	json_object *root = json_object_new_object();
 	json_object *slots = json_object_new_array();
@@ -167,6 +171,9 @@ static enum rcl_status save_state(const struct soft_ctrl *sc, struct rcl_error *
 		add_flag(item, "locate", slot->locate);
 		add_flag(item, "jbod", slot->jbod);
 		add_flag(item, "bad", slot->bad);
+		if (slot->media_errors)
+			json_object_object_add(item, "media_errors",
+			                       json_object_new_int64(slot->media_errors));
 		json_object_array_add(slots, item);
 	}
 	st = rcl_state_write(sc->state_path, root, err);
@@ -412,7 +419,7 @@ static enum rcl_status soft_add_drive(struct rcl_ctrl *ctrl, const char *path, u
 	/* The new model first: nothing may fail once the state is saved. */
 	status = rcl_soft_view_prepare(sc, &view, err);
 	if (!status) {
-		status = save_state(sc, err);
+		status = rcl_soft_save_state(sc, err);
 		if (status)
 			rcl_soft_view_release(&view);
 	}
@@ -443,7 +450,7 @@ static enum rcl_status soft_remove_drive(struct rcl_ctrl *ctrl, const struct rcl
 	sc->slot_count--;
 	st = rcl_soft_view_prepare(sc, &view, err);
 	if (!st) {
-		st = save_state(sc, err);
+		st = rcl_soft_save_state(sc, err);
 		if (st)
 			rcl_soft_view_release(&view);
 	}
@@ -494,7 +501,7 @@ static enum rcl_status save_flag(struct soft_ctrl *sc, bool *flag, bool on, stru
 	enum rcl_status st;
 
 	*flag = on;
-	st = save_state(sc, err);
+	st = rcl_soft_save_state(sc, err);
 	if (st)
 		*flag = was;
 	return st;
@@ -770,7 +777,7 @@ enum rcl_status rcl_soft_create(struct rcl_ctx *ctx, const struct rcl_soft_param
 	}
 	/* State first, registry last: a crash leaves at most an orphaned file. */
 	if (!st)
-		st = save_state(sc, err);
+		st = rcl_soft_save_state(sc, err);
 	if (!st) {
 		st = rcl_registry_add(ctx, &rcl_soft_ops, sc->serial, id, err);
 		if (st)

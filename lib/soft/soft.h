@@ -22,10 +22,11 @@ extern const struct rcl_backend_ops rcl_soft_ops;
 /* One slot: its backing object and the identity the drive shows. */
 struct soft_slot {
 	unsigned slot;
-	bool owned;  /* an image raidcli created, deleted with delete=images */
-	bool locate; /* its locate LED is on: kept here, as it is the slot's */
-	bool jbod;   /* exposed to the host as it is (JBOD) while unconfigured */
-	bool bad;    /* a failed member a spare replaced: UBad until "set good" */
+	bool owned;            /* an image raidcli created, deleted with delete=images */
+	bool locate;           /* its locate LED is on: kept here, as it is the slot's */
+	bool jbod;             /* exposed to the host as it is (JBOD) while unconfigured */
+	bool bad;              /* a failed member a spare replaced: UBad until "set good" */
+	unsigned media_errors; /* reads the patrol read found failing while unconfigured */
 	char serial[32];
 	char wwn[24];
 	char path[PATH_MAX];
@@ -55,6 +56,18 @@ struct soft_ctrl {
  * @sector_size is what an image file reports; block devices report theirs.
  */
 void rcl_soft_probe(const char *path, unsigned sector_size, struct rcl_drive *drive);
+
+/* rcl_soft_save_state() - write @sc's state file (soft.c describes it). */
+enum rcl_status rcl_soft_save_state(const struct soft_ctrl *sc, struct rcl_error *err);
+
+/*
+ * rcl_soft_count_media_errors() - add @n to the media errors of the drive in
+ * slot @slot of @ctrl (open exclusive): kept with the slot, shown in the
+ * drive's Media Error Count, until the drive leaves the slot.
+ * Return: RCL_OK; RCL_NOT_FOUND; RCL_SYSTEM (nothing changes).
+ */
+enum rcl_status rcl_soft_count_media_errors(struct rcl_ctrl *ctrl, unsigned slot, unsigned n,
+                                            struct rcl_error *err);
 
 /*
  * rcl_soft_check_usable() - refuse what cannot become a drive: not a file

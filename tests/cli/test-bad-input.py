@@ -363,9 +363,6 @@ def grammar_cases():
                     INVALID_PARAM, ["'%s'" % value, "excludevd=", "none"])
     shared_case("excludevd of a VD that does not exist",
                 ["/c0", "set", "pr", "delay=5", "excludevd=0"], INVALID_PARAM, ["no VD 0"])
-    shared_case("uncfgareas=on is not supported",
-                ["/c0", "set", "pr", "uncfgareas=on", "delay=5"], UNSUPPORTED,
-                ["uncfgareas=on is not supported"])
     shared_case("set patrolread with nothing", ["/c0", "set", "patrolread"], INVALID_COMMAND,
                 ["nothing to set"])
     shared_case("set patrolread takes no rate", ["/c0", "set", "patrolread", "prrate=5"],

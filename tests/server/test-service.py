@@ -1532,6 +1532,85 @@ def case_patrol_auto_and_stop(fx):
           "the stop is in the event log")
 
 
+def patrol_once(fx):
+    """Run one manual patrol read to its end; its show patrolread rows."""
+    fx.ok("/c0", "start", "patrolread")
+    check(wait_for(lambda: patrol(fx).get("PR Current State") == "Stopped", 60, 0.2),
+          "the patrol read completes", patrol(fx))
+    return patrol(fx)
+
+
+def arm_bad_drive(fx, path):
+    """Make the reads of @path's bad sectors fail, none of them cached."""
+    with open(path, "rb") as f:
+        os.posix_fadvise(f.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)
+    open(os.path.join(fx.root, "trigger"), "w").close()
+
+
+def case_patrol_uncfgareas_drive(fx):
+    """uncfgareas=on: the patrol read also reads the unconfigured good drives;
+    one whose reads fail is counted and logged. Off: they are not read."""
+    path, why = bad_drive(fx)
+    if not path:
+        print("SKIP: case_patrol_uncfgareas_drive: " + why)
+        return
+    fx.ok("/c0/e252/s3", "del")
+    fx.ok("/c0", "add", "drive", "path=" + path)
+    start_export(fx)
+    check(wait_consistent(fx), "the VD's BGI completes first")
+    fx.ok("/c0", "set", "patrolread=on", "mode=manual", "prrate=100")
+    fx.ok("/c0", "set", "patrolread", "uncfgareas=off")
+    arm_bad_drive(fx, path)
+    row = patrol_once(fx)
+    check(row.get("PR Unconfigured Areas") == "Disabled" and row.get("PR Media Errors") == "0",
+          "uncfgareas=off: the unconfigured drive is not read", row)
+    check(str(drive_field(fx, 3, "Media Error Count")) == "0", "its count stays 0",
+          drive_field(fx, 3, "Media Error Count"))
+    fx.ok("/c0", "set", "patrolread", "uncfgareas=on")
+    row = patrol_once(fx)
+    check(row.get("PR Unconfigured Areas") == "Enabled" and row.get("PR Media Errors") != "0",
+          "uncfgareas=on: the unconfigured drive's failing reads are counted", row)
+    events = fx.ok("/c0", "show", "events").stdout
+    check(re.search(r"Patrol Read found \d+ media errors on unconfigured drive /c0/e252/s3",
+                    events), "and logged as an event", events)
+    check(drive_field(fx, 3, "State") == "UGood", "the drive stays unconfigured good",
+          drive_field(fx, 3, "State"))
+    check(str(drive_field(fx, 3, "Media Error Count")) == row.get("PR Media Errors"),
+          "its Media Error Count is raised by them", drive_field(fx, 3, "Media Error Count"))
+    fx.ok("/c0", "stop", "service")
+    check(str(drive_field(fx, 3, "Media Error Count")) == row.get("PR Media Errors"),
+          "and kept without the process", drive_field(fx, 3, "Media Error Count"))
+
+
+def case_patrol_uncfgareas_free_space(fx):
+    """uncfgareas=on: the patrol read also reads the free space of a group's
+    members; a member whose reads fail there is failed, as in the VD's data."""
+    path, why = bad_drive(fx)
+    if not path:
+        print("SKIP: case_patrol_uncfgareas_free_space: " + why)
+        return
+    fx.ok("/c0/v0", "del", "force")
+    fx.ok("/c0/e252/s3", "del")
+    fx.ok("/c0", "add", "drive", "path=" + path)
+    # The VD's data lies below 12 MiB, the drive's bad sectors in the free space above.
+    fx.ok("/c0", "add", "vd", "r1", "drives=252:0,3", "size=8MB")
+    start_export(fx)
+    check(wait_consistent(fx), "the VD's BGI completes first")
+    fx.ok("/c0", "set", "patrolread=on", "mode=manual", "prrate=100")
+    arm_bad_drive(fx, path)
+    row = patrol_once(fx)
+    check(row.get("PR Media Errors") == "0" and drive_field(fx, 3, "State") == "Onln",
+          "uncfgareas=off: the free space is not read", row)
+    fx.ok("/c0", "set", "patrolread", "uncfgareas=on")
+    row = patrol_once(fx)
+    check(row.get("PR Media Errors") != "0", "uncfgareas=on: the failing reads are counted", row)
+    check(wait_for(lambda: drive_field(fx, 3, "State") == "UBad", 10, 0.2),
+          "the member is failed", drive_field(fx, 3, "State"))
+    status, doc = fx.json("/c0/v0", "show")
+    check(doc["Response Data"]["Virtual Drives"][0]["State"] == "Dgrd",
+          "the VD is degraded", doc)
+
+
 def case_patrol_starttime(fx):
     """set patrolread starttime=: in auto mode the next patrol read starts at
     that hour, not delay= hours after the last; the settings survive a
@@ -1889,6 +1968,7 @@ CASES = [case_serve_foreground, case_sigint, case_forwarding_same_output,
          case_dirty_degraded_rebuild_force, case_dirty_degraded_export_force,
          case_dirty_degraded_member_back, case_cc_degraded_refused,
          case_patrol_read, case_patrol_auto_and_stop, case_patrol_starttime,
+         case_patrol_uncfgareas_drive, case_patrol_uncfgareas_free_space,
          case_cc_schedule, case_cc_schedule_kill_9, case_cc_schedule_mark_of_another_vd,
          case_cc_schedule_waits_for_resync, case_cc_schedule_skips_raid0,
          case_cc_after_crash_waits_for_resync, case_expand_initializes]

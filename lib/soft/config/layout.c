@@ -132,9 +132,8 @@ static int cmp_extent(const void *a, const void *b)
 	return (x->first_lba > y->first_lba) - (x->first_lba < y->first_lba);
 }
 
-/* The free extents of @dg, in order; returns how many. */
-static size_t free_extents(const struct rcl_soft_config *cfg, const struct rcl_soft_dg *dg,
-                           struct rcl_soft_extent *out)
+size_t rcl_soft_free_extents(const struct rcl_soft_config *cfg, const struct rcl_soft_dg *dg,
+                             struct rcl_soft_extent *out)
 {
 	struct rcl_soft_extent used[RCL_MAX_VDS_PER_DG + 1];
 	size_t n = 0, count = 0;
@@ -162,7 +161,7 @@ struct rcl_soft_extent rcl_soft_largest_free(const struct rcl_soft_config *cfg,
 {
 	struct rcl_soft_extent ext[RCL_MAX_VDS_PER_DG + 2], best = {0, 0};
 	uint64_t align = RCL_SOFT_ALIGN_BYTES / sector_size;
-	size_t n = free_extents(cfg, dg, ext);
+	size_t n = rcl_soft_free_extents(cfg, dg, ext);
 
 	for (size_t i = 0; i < n; i++) {
 		ext[i].lbas = ext[i].lbas / align * align;
@@ -207,7 +206,7 @@ enum rcl_status rcl_soft_place(const struct rcl_soft_config *cfg, const struct r
 	uint64_t align = RCL_SOFT_ALIGN_BYTES / sector_size, free_bytes = 0;
 	struct rcl_md_geometry geo;
 	struct rcl_error ignored = {0};
-	size_t n = free_extents(cfg, dg, ext);
+	size_t n = rcl_soft_free_extents(cfg, dg, ext);
 
 	if (best.lbas)
 		rcl_soft_capacity(dg, strip_kib, best.lbas, sector_size, &geo, &free_bytes,

@@ -75,6 +75,13 @@ struct rcl_soft_extent {
 	uint64_t lbas;
 };
 
+/*
+ * rcl_soft_free_extents() - the free extents of @dg in @cfg, in order, into
+ * @out (room for RCL_MAX_VDS_PER_DG + 2). Return: how many.
+ */
+size_t rcl_soft_free_extents(const struct rcl_soft_config *cfg, const struct rcl_soft_dg *dg,
+                             struct rcl_soft_extent *out);
+
 /**
  * rcl_soft_largest_free() - the largest free extent of @dg in @cfg
  * (@lbas 0 when it is full).

@@ -222,6 +222,7 @@ static void fill_slots(struct rcl_ctrl *ctrl, const struct soft_ctrl *sc)
 		snprintf(drive->serial, sizeof(drive->serial), "%s", slot->serial);
 		snprintf(drive->wwn, sizeof(drive->wwn), "%s", slot->wwn);
 		rcl_soft_probe(slot->path, sc->sector_size, drive);
+		drive->media_errors += slot->media_errors;
 	}
 	ctrl->drive_count = sc->slot_count;
 }

@@ -76,6 +76,11 @@ static bool fail_member(struct rcl_soft_volume *vol, unsigned member, int error)
 	return out;
 }
 
+bool rcl_soft_volume_member_error(struct rcl_soft_volume *vol, unsigned member, int error)
+{
+	return fail_member(vol, member, error);
+}
+
 int rcl_soft_vol_run(struct rcl_soft_volume *vol, struct rcl_soft_op *ops, size_t count)
 {
 	size_t failed = rcl_soft_uring_run(ops, count);

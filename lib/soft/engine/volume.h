@@ -199,6 +199,14 @@ void rcl_soft_volume_release(struct rcl_soft_volume *vol, const void *owner);
 void rcl_soft_volume_record_failed(struct rcl_soft_volume *vol);
 
 /*
+ * rcl_soft_volume_member_error() - a read of member @member outside @vol's
+ * data (a patrol read of the free space) failed with @error (an errno): the
+ * member fails as it would for a read of the VD's, kept only when the VD
+ * would not survive without it. Return: whether it is out of use.
+ */
+bool rcl_soft_volume_member_error(struct rcl_soft_volume *vol, unsigned member, int error);
+
+/*
  * rcl_soft_volume_hold_records() - the owner (@records) is about to wait
  * for requests of @vol to end (stopping their server) and
  * records nothing until it calls this again with !@hold: meanwhile

@@ -6,10 +6,14 @@
  * callbacks, which only store where the task stands (atomics) for the loop
  * to record.
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "export.h"
 #include "internal.h"
@@ -17,7 +21,9 @@
 #include "service.h"
 #include "settings.h"
 #include "soft/tasks/task.h"
+#include "soft/config/layout.h"
 #include "soft/config/scan.h"
+#include "soft/engine/volume.h"
 #include "soft/soft.h"
 #include "soft/config/vd.h"
 #include "soft/tasks/schedule.h"
@@ -27,9 +33,25 @@
 #define CHECKPOINT_SECS 3
 
 /**
+ * struct area - an area no VD covers, which uncfgareas=on reads: a whole
+ * unconfigured good drive (@member -1), or a free extent of member
+ * @member of group @dg (its id), in the drives' sectors.
+ */
+struct area {
+	const char *path;
+	unsigned slot;
+	unsigned dg;
+	int member;
+	uint64_t first_lba, lbas;
+	unsigned sector_size;
+};
+
+/**
  * The process's patrol read.
  * @rec:	the record as last saved.
- * @task:	the running (or paused) task, on VD @rec.vd through @vol.
+ * @task:	the running (or paused) task, on VD @rec.vd through @vol, or
+ *		(@rec.area) a scan of @area through @fd.
+ * @area_errors: the reads that failed in the scan of @area, once it ended.
  * @flushed:	the position the task has checkpointed.
  * @ended:	the task's final state + 1, once its done callback ran.
  * @elapsed:	seconds of this run in the VDs done before @task's.
@@ -41,6 +63,9 @@ static struct {
 	struct rcl_soft_patrol_record rec;
 	struct rcl_ctrl_settings settings;
 	struct rcl_soft_volume *vol;
+	int fd;
+	struct area area;
+	uint64_t area_errors;
 	struct rcl_soft_task *task;
 	_Atomic uint64_t flushed;
 	_Atomic uint64_t media_errors;
@@ -74,6 +99,7 @@ static void record_save(unsigned id)
 	json_object_object_add(root, "since", json_object_new_int64(r->since));
 	json_object_object_add(root, "media_errors",
 	                       json_object_new_int64((int64_t)r->media_errors));
+	json_object_object_add(root, "area", json_object_new_int64(r->area));
 	task_record_save(id, RCL_SOFT_PATROL_SUFFIX, root, "the patrol read");
 }
 
@@ -91,19 +117,81 @@ static uint64_t vd_sectors(const struct rcl_soft_vd *vd)
 	return vd->last_lba + 1 - vd->first_lba;
 }
 
-/* @pr.before and @pr.share for VD @vd of @cfg: of the VDs read, excluded ones left out. */
-static void weigh(const struct rcl_soft_config *cfg, unsigned vd)
+/* Whether the patrol read reads drive @drive: not an SSD that includessds= leaves out. */
+static bool reads_drive(const struct rcl_drive *drive)
 {
-	double before = 0, share = 0, all = 0;
+	return pr.settings.pr_ssds == RCL_PR_SSDS_ON || strcmp(drive->medium, "SSD");
+}
+
+/*
+ * Area @k (from 1) of @ctrl into @out: the unconfigured good drives and the
+ * free extents of the online members, in slot order. Return: false past the
+ * last one.
+ */
+static bool find_area(const struct rcl_ctrl *ctrl, unsigned k, struct area *out)
+{
+	const struct rcl_soft_state *state = service_soft_state(ctrl);
+
+	for (size_t i = 0; k && i < state->count && i < ctrl->drive_count; i++) {
+		const struct rcl_soft_disk *disk = &state->disks[i];
+		const struct rcl_drive *drive = &ctrl->drives[i];
+		struct rcl_soft_extent ext[RCL_MAX_VDS_PER_DG + 2];
+		size_t n = 0;
+
+		if (!reads_drive(drive))
+			continue;
+		if (drive->state == RCL_PD_UGOOD && drive->wiped_by == RCL_TASK_NONE)
+			ext[n++] = (struct rcl_soft_extent){0, disk->bytes / disk->sector_size};
+		else if (drive->state == RCL_PD_ONLINE && disk->dg >= 0 && disk->member >= 0)
+			n = rcl_soft_free_extents(&state->cfg, &state->cfg.dgs[disk->dg], ext);
+		if (k <= n) {
+			*out = (struct area){.path = disk->path,
+			                     .slot = disk->slot,
+			                     .dg = disk->dg >= 0 ? state->cfg.dgs[disk->dg].id : 0,
+			                     .member =
+			                         drive->state == RCL_PD_ONLINE ? disk->member : -1,
+			                     .first_lba = ext[k - 1].first_lba,
+			                     .lbas = ext[k - 1].lbas,
+			                     .sector_size = disk->sector_size};
+			return true;
+		}
+		k -= (unsigned)n;
+	}
+	return false;
+}
+
+/* The sectors of areas @first to @last - 1 of @ctrl that the patrol read reads. */
+static double areas_size(const struct rcl_ctrl *ctrl, unsigned first, unsigned last)
+{
+	struct area a;
+	double size = 0;
+
+	for (unsigned k = first; pr.settings.pr_uncfg && k < last && find_area(ctrl, k, &a); k++)
+		size += (double)a.lbas;
+	return size;
+}
+
+/*
+ * @pr.before and @pr.share for VD @vd, or area @area (from 1) of @ctrl: of
+ * all the patrol read reads, excluded VDs left out.
+ */
+static void weigh(const struct rcl_ctrl *ctrl, unsigned vd, unsigned area)
+{
+	const struct rcl_soft_config *cfg = &service_soft_state(ctrl)->cfg;
+	double before = 0, share = 0, all = areas_size(ctrl, 1, UINT_MAX);
 
 	for (size_t v = 0; v < cfg->vd_count; v++) {
 		double size = excluded(cfg->vds[v].id) ? 0 : (double)vd_sectors(&cfg->vds[v]);
 
 		all += size;
-		if (cfg->vds[v].id < vd)
+		if (area || cfg->vds[v].id < vd)
 			before += size;
 		else if (cfg->vds[v].id == vd)
 			share = size;
+	}
+	if (area) {
+		before += areas_size(ctrl, 1, area);
+		share = areas_size(ctrl, area, area + 1);
 	}
 	pr.before = all > 0 ? before / all : 1;
 	pr.share = all > 0 ? share / all : 0;
@@ -134,7 +222,7 @@ static void on_done(void *ctx, const struct rcl_soft_task_progress *p)
 /* ------------------------------------------------------------------------
  * Running it, VD by VD. */
 
-/* Free the task and its volume, keeping what it read in the record. */
+/* Free the task and its volume or drive, keeping what it read in the record. */
 static void drop_task(void)
 {
 	struct rcl_soft_task_progress p = {0};
@@ -146,7 +234,10 @@ static void drop_task(void)
 	rcl_soft_task_free(pr.task);
 	pr.task = NULL;
 	atomic_store(&pr.ended, 0); /* its done callback has run */
-	volume_put(pr.vol);
+	if (pr.vol)
+		volume_put(pr.vol);
+	else
+		close(pr.fd);
 	pr.vol = NULL;
 	pr.rec.media_errors += atomic_load(&pr.media_errors);
 	atomic_store(&pr.media_errors, 0);
@@ -213,8 +304,10 @@ static void skip_ssds(const struct rcl_soft_state *state, const struct rcl_soft_
  * left and is not excluded, from @pr.rec.position. Return: false when no
  * VD is left.
  */
-static bool run_from(unsigned id, const struct rcl_soft_state *state)
+static bool run_vds(unsigned id, const struct rcl_ctrl *ctrl)
 {
+	const struct rcl_soft_state *state = service_soft_state(ctrl);
+
 	for (size_t v = 0; v < state->cfg.vd_count; v++) {
 		const struct rcl_soft_vd *vd = &state->cfg.vds[v];
 		struct rcl_soft_task_params params = {.kind = RCL_SOFT_TASK_PATROL,
@@ -240,7 +333,7 @@ static bool run_from(unsigned id, const struct rcl_soft_state *state)
 		params.patrol.max_members = pr.settings.pr_max_drives;
 		if (pr.settings.pr_ssds != RCL_PR_SSDS_ON)
 			skip_ssds(state, vd, &params.patrol);
-		weigh(&state->cfg, vd->id);
+		weigh(ctrl, vd->id, 0);
 		settings_pace(id, RCL_SETTING_PR_RATE, &params.rate, &host_first);
 		atomic_store(&pr.ended, 0);
 		atomic_store(&pr.flushed, params.from);
@@ -259,8 +352,67 @@ static bool run_from(unsigned id, const struct rcl_soft_state *state)
 	return false;
 }
 
+/* Start the scan of area @a of @ctrl from @pr.rec.position. Return: whether it runs. */
+static bool scan_area(unsigned id, const struct rcl_ctrl *ctrl, const struct area *a)
+{
+	struct rcl_soft_task_params params = {.kind = RCL_SOFT_TASK_SCAN,
+	                                      .bytes = a->lbas * a->sector_size,
+	                                      .offset = a->first_lba * a->sector_size,
+	                                      .from = pr.rec.position,
+	                                      .checkpoint_secs = CHECKPOINT_SECS,
+	                                      .checkpoint = on_checkpoint,
+	                                      .done = on_done};
+	struct rcl_error err = {0};
+	bool host_first;
+
+	params.fd = open(a->path, O_RDONLY | O_CLOEXEC);
+	if (params.fd < 0) {
+		service_log("patrol read skips /c%u/e%u/s%u: cannot open '%s': %s", id,
+		            RCL_SOFT_ENCLOSURE, a->slot, a->path, strerror(errno));
+		return false;
+	}
+	weigh(ctrl, 0, pr.rec.area);
+	settings_pace(id, RCL_SETTING_PR_RATE, &params.rate, &host_first);
+	atomic_store(&pr.ended, 0);
+	atomic_store(&pr.flushed, params.from);
+	if (params.from < params.bytes && !rcl_soft_task_start(NULL, &params, &pr.task, &err)) {
+		pr.fd = params.fd;
+		pr.area = *a;
+		pr.area.path = NULL; /* the controller's, which the task outlives */
+		return true;
+	}
+	if (err.status)
+		service_log("patrol read skips /c%u/e%u/s%u: %s", id, RCL_SOFT_ENCLOSURE, a->slot,
+		            err.msg);
+	close(params.fd);
+	return false;
+}
+
+/*
+ * Start the task of the VD (see run_vds()) or, once they are read and with
+ * uncfgareas=on, of the area from @pr.rec.area on. Return: false when
+ * nothing is left.
+ */
+static bool run_from(unsigned id, const struct rcl_ctrl *ctrl)
+{
+	struct area a;
+
+	if (!pr.rec.area && run_vds(id, ctrl))
+		return true;
+	if (!pr.rec.area) {
+		pr.rec.area = 1;
+		pr.rec.position = 0;
+	}
+	for (; pr.settings.pr_uncfg && find_area(ctrl, pr.rec.area, &a); pr.rec.area++) {
+		if (scan_area(id, ctrl, &a))
+			return true;
+		pr.rec.position = 0;
+	}
+	return false;
+}
+
 /* Start a patrol read from the beginning. */
-static void start_new(unsigned id, const struct rcl_soft_state *state, const char *why)
+static void start_new(unsigned id, const struct rcl_ctrl *ctrl, const char *why)
 {
 	pr.rec = (struct rcl_soft_patrol_record){
 	    .active = true, .iterations = pr.rec.iterations, .since = pr.rec.since};
@@ -268,7 +420,7 @@ static void start_new(unsigned id, const struct rcl_soft_state *state, const cha
 	pr.from_percent = 0;
 	service_log("patrol read started (%s)", why);
 	tasks_event(RCL_EVENT_PATROL_STARTED, "Patrol Read started (%s)", why);
-	if (!run_from(id, state))
+	if (!run_from(id, ctrl))
 		finish(id, true);
 	else
 		record_save(id);
@@ -279,17 +431,81 @@ static void resume_recorded(unsigned id, struct rcl_ctrl *ctrl)
 {
 	pr.from_percent = pr.rec.percent;
 	service_log("resuming the patrol read from v%u at %u%%", pr.rec.vd, pr.rec.percent);
-	if (!run_from(id, service_soft_state(ctrl)))
+	if (!run_from(id, ctrl))
 		finish(id, true);
 	else if (pr.rec.paused)
 		rcl_soft_task_pause(pr.task);
 }
 
+/*
+ * The scan of @pr.area found reads failing: its drive is treated as a VD's
+ * patrol read treats its member's (failed through a volume of its group),
+ * or, unconfigured, reported.
+ */
+static void area_failed(unsigned id, const struct rcl_ctrl *ctrl)
+{
+	const struct rcl_soft_state *state = service_soft_state(ctrl);
+	const struct area *a = &pr.area;
+	unsigned long long n = pr.area_errors;
+
+	if (a->member < 0) {
+		/* Its count was raised already, with the controller open exclusive. */
+		service_log("patrol read: %llu media errors on unconfigured drive /c%u/e%u/s%u", n,
+		            id, RCL_SOFT_ENCLOSURE, a->slot);
+		tasks_event(
+		    RCL_EVENT_PATROL_MEDIA_ERROR,
+		    "Patrol Read found %llu media errors on unconfigured drive /c%u/e%u/s%u", n, id,
+		    RCL_SOFT_ENCLOSURE, a->slot);
+		return;
+	}
+	service_log("patrol read: %llu media errors in the free space of member %d of DG %u", n,
+	            a->member, a->dg);
+	for (size_t v = 0; v < state->cfg.vd_count; v++) {
+		struct rcl_soft_volume *vol;
+		struct rcl_error err = {0};
+
+		if (state->cfg.vds[v].dg != a->dg)
+			continue;
+		if (volume_get(state, state->cfg.vds[v].id, &vol, &err)) {
+			service_log("cannot fail member %d of DG %u: %s", a->member, a->dg,
+			            err.msg);
+			continue;
+		}
+		(void)rcl_soft_volume_member_error(vol, (unsigned)a->member, EIO);
+		volume_put(vol);
+		return;
+	}
+}
+
+/* Raise the media error count of @pr.area's unconfigured drive by @pr.area_errors. */
+static void count_media_errors(unsigned id)
+{
+	struct rcl_error err = {0};
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_ctx *lib = NULL;
+	enum rcl_status st = service_open_ctrl(id, RCL_LOCK_EXCLUSIVE, &lib, &ctrl, &err);
+
+	if (!st)
+		st =
+		    rcl_soft_count_media_errors(ctrl, pr.area.slot, (unsigned)pr.area_errors, &err);
+	if (st)
+		service_log("cannot count the media errors of /c%u/e%u/s%u: %s", id,
+		            RCL_SOFT_ENCLOSURE, pr.area.slot, err.msg);
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(lib);
+}
+
 static void next_vd(unsigned id, struct rcl_ctrl *ctrl)
 {
-	pr.rec.vd++;
+	if (pr.rec.area && pr.area_errors)
+		area_failed(id, ctrl);
+	pr.area_errors = 0;
+	if (pr.rec.area)
+		pr.rec.area++;
+	else
+		pr.rec.vd++;
 	pr.rec.position = 0;
-	if (!run_from(id, service_soft_state(ctrl)))
+	if (!run_from(id, ctrl))
 		finish(id, true);
 	else
 		record_save(id);
@@ -297,7 +513,7 @@ static void next_vd(unsigned id, struct rcl_ctrl *ctrl)
 
 static void start_auto(unsigned id, struct rcl_ctrl *ctrl)
 {
-	start_new(id, service_soft_state(ctrl), "auto mode");
+	start_new(id, ctrl, "auto mode");
 }
 
 void patrol_poll(unsigned id)
@@ -344,10 +560,17 @@ void patrol_tick(unsigned id)
 
 	if (ended) {
 		pr.rec.position = flushed;
+		pr.area_errors = atomic_load(&pr.media_errors);
 		drop_task();
-		if (ended - 1 == RCL_SOFT_TASK_FAILED)
+		if (ended - 1 == RCL_SOFT_TASK_FAILED && pr.rec.area)
+			service_log("the patrol read of area %u failed; going on with the next",
+			            pr.rec.area);
+		else if (ended - 1 == RCL_SOFT_TASK_FAILED)
 			service_log("the patrol read of v%u failed; going on with the next VD",
 			            pr.rec.vd);
+		if (ended - 1 != RCL_SOFT_TASK_STOPPED && pr.rec.area && pr.area_errors &&
+		    pr.area.member < 0)
+			count_media_errors(id);
 		if (ended - 1 != RCL_SOFT_TASK_STOPPED)
 			service_with_ctrl(id, "the patrol read", next_vd);
 	} else if (pr.task && flushed != pr.rec.position) {
@@ -454,7 +677,7 @@ enum rcl_status patrol_control(struct rcl_ctrl *ctrl, enum rcl_task_action actio
 	case RCL_TASK_ACTION_START:
 		if (start_refusal(id, &pr.settings, &pr.rec, err))
 			return err->status;
-		start_new(id, service_soft_state(ctrl), "by the user");
+		start_new(id, ctrl, "by the user");
 		return RCL_OK;
 	case RCL_TASK_ACTION_STOP:
 		if (!pr.rec.active)
@@ -524,8 +747,9 @@ void patrol_progress(const struct rcl_ctrl *ctrl, struct rcl_task_progress *out)
 	out->percent = (int)(fraction_at(p.position, p.total) * 100);
 	out->elapsed = pr.elapsed + p.elapsed;
 	out->remaining = time_left();
-	out->vd = (int)rec.vd;
-	out->vd_percent = (int)p.percent;
+	/* Past the VDs, in the unconfigured areas: on none. */
+	out->vd = rec.area ? -1 : (int)rec.vd;
+	out->vd_percent = rec.area ? -1 : (int)p.percent;
 }
 
 bool patrol_live_status(unsigned id, struct rcl_patrol_status *out)

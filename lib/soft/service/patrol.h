@@ -12,6 +12,11 @@
  * "prexclude" are skipped (the log says so), at most "prmaxpd" members of
  * an array are read at once, and with "prssds" off (or onlymixed, in a VD
  * of SSDs only) members whose drive show lists as Med SSD are not read.
+ * With "pruncfg" on, the VDs read, it reads the areas no VD covers, one
+ * scan each (task.h's SCAN): the unconfigured good drives whole and the
+ * free extents of the online members, in slot order ("area" in the record);
+ * a member whose reads fail there is failed through a volume of its group,
+ * an unconfigured drive's failing reads are logged (event 0x1c).
  * Its state is kept in <state>/tasks/<backend>-<key>-patrol.json (struct
  * rcl_soft_patrol_record, soft/tasks/schedule.h; "media_errors": those of
  * this run so far, the running VD's as far as its checkpoint),

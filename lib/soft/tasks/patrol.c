@@ -6,8 +6,11 @@
  * fails its member through the volume, as a request's would; the sweep
  * goes on with the others. Nothing is written, so nothing is locked.
  * The owner may leave members out and bound how many are read at once.
+ * A scan reads an area of a drive that no VD covers the same way, counting
+ * what fails for the owner to act on.
  */
 #include <errno.h>
+#include <unistd.h>
 
 #include "sweep-private.h"
 
@@ -73,4 +76,19 @@ int rcl_soft_patrol_range(struct rcl_soft_volume *vol, uint64_t from, uint64_t t
 	struct patrol_arg arg = {opts, counts};
 
 	return rcl_soft_sweep_run(vol, from, to, patrol_batch, &arg);
+}
+
+int rcl_soft_scan_range(int fd, uint64_t from, uint64_t to, struct rcl_soft_sweep_counts *counts)
+{
+	size_t len = (size_t)(to - from), done = 0;
+	uint8_t *buf = rcl_malloc(len);
+	ssize_t n = 1;
+
+	if (!buf)
+		return -ENOMEM;
+	while (done < len && (n = pread(fd, buf + done, len - done, (off_t)(from + done))) > 0)
+		done += (size_t)n;
+	counts->media_errors += done < len;
+	rcl_free(buf);
+	return 0;
 }

@@ -24,6 +24,7 @@ static const char *const pr_modes[] = {
     [RCL_PR_AUTO] = "auto", [RCL_PR_MANUAL] = "manual", [RCL_PR_OFF] = "off", NULL};
 static const char *const pr_ssds_words[] = {
     [RCL_PR_SSDS_ON] = "on", [RCL_PR_SSDS_MIXED] = "onlymixed", [RCL_PR_SSDS_OFF] = "off", NULL};
+static const char *const off_on[] = {"off", "on", NULL};
 static const char *const cc_modes[] = {
     [RCL_CC_OFF] = "off", [RCL_CC_SEQ] = "seq", [RCL_CC_CONC] = "conc", NULL};
 
@@ -108,6 +109,7 @@ void rcl_soft_settings_defaults(struct rcl_ctrl_settings *out)
 	out->pr = (struct rcl_schedule){.delay = RCL_DEFAULT_DELAY};
 	out->pr_max_drives = RCL_MAX_PR_DRIVES;
 	out->pr_ssds = RCL_PR_SSDS_ON;
+	out->pr_uncfg = false;
 	out->cc_mode = RCL_CC_OFF;
 	out->cc = (struct rcl_schedule){.delay = RCL_DEFAULT_DELAY};
 }
@@ -218,12 +220,14 @@ static void save_schedule(json_object *root, const char *prefix, const struct rc
 static enum rcl_status load_schedules(json_object *root, const char *path,
                                       struct rcl_ctrl_settings *out, struct rcl_error *err)
 {
-	unsigned mode = out->pr_mode, ssds = out->pr_ssds, cc = out->cc_mode;
+	unsigned mode = out->pr_mode, ssds = out->pr_ssds, uncfg = out->pr_uncfg, cc = out->cc_mode;
 	uint64_t drives = out->pr_max_drives;
 	enum rcl_status st = load_word(root, path, "patrolread", pr_modes, &mode, err);
 
 	if (!st)
 		st = load_word(root, path, "prssds", pr_ssds_words, &ssds, err);
+	if (!st)
+		st = load_word(root, path, "pruncfg", off_on, &uncfg, err);
 	if (!st)
 		st = load_word(root, path, "cc", cc_modes, &cc, err);
 	if (!st)
@@ -234,6 +238,7 @@ static enum rcl_status load_schedules(json_object *root, const char *path,
 		st = load_schedule(root, path, "cc", &out->cc, err);
 	out->pr_mode = (enum rcl_pr_mode)mode;
 	out->pr_ssds = (enum rcl_pr_ssds)ssds;
+	out->pr_uncfg = uncfg;
 	out->cc_mode = (enum rcl_cc_mode)cc;
 	out->pr_max_drives = (unsigned)drives;
 	return st;
@@ -298,6 +303,7 @@ static enum rcl_status settings_save(struct rcl_ctx *ctx, unsigned id,
 	save_schedule(root, "pr", &s->pr);
 	json_object_object_add(root, "prmaxpd", json_object_new_int((int)s->pr_max_drives));
 	json_object_object_add(root, "prssds", json_object_new_string(pr_ssds_words[s->pr_ssds]));
+	json_object_object_add(root, "pruncfg", json_object_new_string(off_on[s->pr_uncfg]));
 	json_object_object_add(root, "cc", json_object_new_string(cc_modes[s->cc_mode]));
 	save_schedule(root, "cc", &s->cc);
 	st = rcl_soft_task_file_write(ctx, path, root, err);
@@ -332,6 +338,8 @@ enum rcl_status rcl_soft_patrol_record_load(struct rcl_ctx *ctx, unsigned id,
 	out->paused =
 	    json_object_object_get_ex(root, "paused", &flag) && json_object_get_boolean(flag);
 	out->percent = rcl_json_get_uint(root, "percent", 100, &v[0]) ? (unsigned)v[0] : 0;
+	/* Records written before uncfgareas= existed have no area: the VDs. */
+	out->area = rcl_json_get_uint(root, "area", UINT32_MAX, &v[0]) ? (unsigned)v[0] : 0;
 	json_object_put(root);
 	return RCL_OK;
 }

@@ -8,6 +8,7 @@
  *	{"format": 1, "rebuildrate": 30, "ccrate": 30, "bgirate": 30,
  *	 "prrate": 30, "reconrate": 30, "rebuildpriority": "rebuild", "patrolread": "auto",
  *	 "prdelay": 168, "prstart": 0, "prexclude": [1, 3], "prmaxpd": 255, "prssds": "on",
+ *	 "pruncfg": "off",
  *	 "cc": "off", "ccdelay": 168, "ccstart": 0, "ccexclude": []}
  * (files written before a key existed lack it: its default; a start of 0
  * is none). The CLI changes them under the controller's exclusive lock;
@@ -79,9 +80,11 @@ bool rcl_soft_schedule_due(const struct rcl_schedule *s, int64_t since);
  * struct rcl_soft_patrol_record - what <backend>-<key>-patrol.json keeps:
  *	{"format": 1, "active": true, "paused": false, "vd": 0,
  *	 "position": 1048576, "percent": 12, "iterations": 3,
- *	 "since": 1700000000, "media_errors": 0}
+ *	 "since": 1700000000, "media_errors": 0, "area": 0}
  * @active:	a patrol read is under way (running or paused): it resumes.
  * @vd, @position: where: below @position of VD @vd, and every VD of a lower id, is read.
+ * @area:	0 while the VDs are read; then (uncfgareas=on) the unconfigured
+ *		area being read, from 1, @position its bytes read.
  * @percent:	of the whole, at @position.
  * @since:	auto mode: the next one starts "prdelay" hours after it: when the
  *		last one ended, or when the process first saw auto mode (0: not yet).
@@ -96,6 +99,7 @@ struct rcl_soft_patrol_record {
 	uint64_t iterations;
 	int64_t since;
 	uint64_t media_errors;
+	unsigned area;
 };
 
 /* rcl_soft_patrol_record_load() - controller @id's patrol read record (zeroed without one). */

@@ -42,7 +42,7 @@ struct rcl_soft_volume;
  * struct rcl_soft_sweep_counts - what a sweep found, added to by each call.
  * @mismatches:	check: sectors found inconsistent (repaired when asked).
  * @media_errors: patrol read: member reads that failed (each failed its
- *		member, as a request's failing read does).
+ *		member, as a request's failing read does); a scan's reads.
  */
 struct rcl_soft_sweep_counts {
 	uint64_t mismatches;
@@ -137,6 +137,13 @@ int rcl_soft_erase_range(struct rcl_soft_volume *vol, uint64_t from, uint64_t to
  * @pattern (not flushed). Return: 0 or a negative errno.
  */
 int rcl_soft_wipe_range(int fd, uint64_t from, uint64_t to, uint8_t pattern);
+
+/*
+ * rcl_soft_scan_range() - bytes [@from, @to) of drive @fd read, for a patrol
+ * read of what no VD covers; a read that fails adds one to @counts's
+ * media_errors (the drive is not the sweep's to fail). Return: 0 or -ENOMEM.
+ */
+int rcl_soft_scan_range(int fd, uint64_t from, uint64_t to, struct rcl_soft_sweep_counts *counts);
 
 /**
  * struct rcl_soft_patrol_opts - which members a patrol read reads, and how.

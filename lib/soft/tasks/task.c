@@ -20,10 +20,10 @@
 #define YIELD_NS   (20 * 1000000L)
 #define MAX_YIELDS 50
 /* A wipe's step: a drive has no stripes to follow. */
-#define WIPE_STEP (1u << 20)
+#define WIPE_STEP (1u << 20) /* and a scan's */
 
 struct rcl_soft_task {
-	struct rcl_soft_volume *vol; /* NULL for a wipe */
+	struct rcl_soft_volume *vol; /* NULL for a wipe or a scan */
 	struct rcl_soft_task_params p;
 	pthread_t thread;
 	bool joined;
@@ -84,7 +84,7 @@ static void report(struct rcl_soft_task *t,
 	/* The flush also clears the bitmap bits of the regions a resync has done. */
 	if (t->p.kind == RCL_SOFT_TASK_WIPE)
 		fdatasync(t->p.fd);
-	else if (t->p.kind != RCL_SOFT_TASK_PATROL)
+	else if (t->vol && t->p.kind != RCL_SOFT_TASK_PATROL)
 		rcl_soft_volume_sync(t->vol);
 	pthread_mutex_lock(&t->lock);
 	snapshot(t, &p);
@@ -189,7 +189,10 @@ static int sweep(struct rcl_soft_task *t, uint64_t from, uint64_t to,
 	case RCL_SOFT_TASK_ERASE:
 		return rcl_soft_erase_range(t->vol, from, to, t->p.pattern);
 	case RCL_SOFT_TASK_WIPE:
-		return rcl_soft_wipe_range(t->p.fd, from, to, t->p.pattern);
+		return rcl_soft_wipe_range(t->p.fd, t->p.offset + from, t->p.offset + to,
+		                           t->p.pattern);
+	case RCL_SOFT_TASK_SCAN:
+		return rcl_soft_scan_range(t->p.fd, t->p.offset + from, t->p.offset + to, counts);
 	}
 	return -EINVAL;
 }
@@ -283,7 +286,7 @@ static enum rcl_status check_params(struct rcl_soft_volume *vol,
 	uint64_t extent, rebuilt;
 	bool rebuilding;
 
-	if (p->kind == RCL_SOFT_TASK_WIPE)
+	if (!vol)
 		return p->from <= p->bytes
 		           ? RCL_OK
 		           : rcl_fail(err, RCL_INVALID_PARAM,

@@ -4,7 +4,9 @@
  * sweep.h (rebuild, consistency check, background or full init, patrol
  * read) run over a whole VD, in a thread of its own, a step at a time;
  * or a wipe, which writes a byte over the whole of an unconfigured drive
- * (its positions are the drive's bytes; it has no host requests to yield to).
+ * (its positions are the drive's bytes; it has no host requests to yield to);
+ * or a scan, the patrol read of an area no VD covers (an unconfigured
+ * drive, a member's free space): its positions are the area's bytes.
  *
  * Positions are sweep.h's: bytes of each member's data area, from 0 to
  * the extent. A task starts at a given position (0, or a checkpoint) and
@@ -58,6 +60,7 @@ enum rcl_soft_task_kind {
 	RCL_SOFT_TASK_PATROL,  /* patrol read */
 	RCL_SOFT_TASK_ERASE,   /* one erase pass: @pattern with matching parity */
 	RCL_SOFT_TASK_WIPE,    /* one pass of @pattern over drive @fd, no volume */
+	RCL_SOFT_TASK_SCAN,    /* patrol read of an area of drive @fd, no volume */
 };
 
 enum rcl_soft_task_state {
@@ -108,7 +111,8 @@ struct rcl_soft_task_progress {
  * @dirty_only: BGI: only the regions a crash left dirty (see the header).
  * @patrol:	PATROL: which members, how many at once (sweep.h).
  * @pattern:	ERASE, WIPE: the byte the pass writes.
- * @fd, @bytes: WIPE: the drive, open for writing, and its size.
+ * @fd, @bytes, @offset: WIPE, SCAN: the drive (open for writing, for a
+ *		WIPE), and the area its positions cover: @bytes from @offset.
  * @from:	where to start: 0, or a checkpoint's position (a rebuild
  *		may not start above rcl_soft_sweep_rebuilt()).
  * @rate:	1-100 (0 counts as 1): the share of the time it may use.
@@ -126,6 +130,7 @@ struct rcl_soft_task_params {
 	uint8_t pattern;
 	int fd;
 	uint64_t bytes;
+	uint64_t offset;
 	uint64_t from;
 	unsigned rate;
 	bool host_first;
