@@ -104,6 +104,11 @@ enum {
 	CMD_ANY_OPTS = 1 << 9,
 	CMD_PROCESS = 1 << 10,    /* concerns the controller process: the caps must need one */
 	CMD_ADDS_DRIVE = 1 << 11, /* takes a drive by its path: the caps must say adds_drives */
+	/*
+	 * Its text is the Prometheus exposition of its samples (render-metrics.c);
+	 * as a system command (no path) it runs once per controller, as /call.
+	 */
+	CMD_METRICS = 1 << 12,
 };
 
 #define CMD_MAX_OPTS 12
@@ -309,6 +314,65 @@ enum rcl_status cli_wait(const struct cmd_args *args, struct rcl_reply *reply);
 /* render-text.c, render-json.c */
 void render_text(FILE *out, const struct rcl_reply *reply, bool color);
 void render_json(FILE *out, const struct rcl_reply *reply);
+
+/* The metric families of "show metrics", in the order the exposition lists them. */
+enum metric_id {
+	/* render-metrics.c's own: the program, and each result's outcome */
+	METRIC_BUILD_INFO,
+	METRIC_SCRAPE_SUCCESS,
+	METRIC_SCRAPE_DURATION,
+	METRIC_SCRAPE_ERROR,
+	/* cmd-metrics.c's: what a controller holds (each target's task families in this order) */
+	METRIC_CTRL_INFO,
+	METRIC_CTRL_HEALTHY,
+	METRIC_CTRL_TASK_STATE,
+	METRIC_CTRL_TASK_PROGRESS,
+	METRIC_CTRL_TASK_REMAINING,
+	METRIC_VD_TASK_STATE,
+	METRIC_VD_TASK_PROGRESS,
+	METRIC_VD_TASK_REMAINING,
+	METRIC_DRIVE_TASK_STATE,
+	METRIC_DRIVE_TASK_PROGRESS,
+	METRIC_DRIVE_TASK_REMAINING,
+	METRIC_VD_INFO,
+	METRIC_VD_STATE,
+	METRIC_VD_HEALTHY,
+	METRIC_VD_SIZE,
+	METRIC_DRIVE_INFO,
+	METRIC_DRIVE_STATE,
+	METRIC_DRIVE_HEALTHY,
+	METRIC_DRIVE_SIZE,
+	METRIC_DRIVE_TEMPERATURE,
+	METRIC_DRIVE_MEDIA_ERRORS,
+	METRIC_DRIVE_OTHER_ERRORS,
+	METRIC_DRIVE_PREDICTIVE_FAILURES,
+	METRIC_DRIVE_SMART_ALERT,
+	METRIC_COUNT,
+};
+
+/* struct metric_family - a metric's name (raidcli_ prefix, unit suffix), TYPE and HELP. */
+struct metric_family {
+	const char *name;
+	const char *type;
+	const char *help;
+};
+extern const struct metric_family metric_families[METRIC_COUNT];
+
+/*
+ * render_metrics() - @reply's samples (each result's "Metrics" rows) as
+ * Prometheus text exposition format 0.0.4, which node_exporter's textfile
+ * collector reads: each family once, HELP and TYPE first, then each
+ * result's outcome (raidcli_scrape_*), a failure's message as a comment.
+ */
+void render_metrics(FILE *out, const struct rcl_reply *reply);
+/*
+ * render_metrics_file() - render_metrics() into @path, atomically: a
+ * temporary file in its folder (not named *.prom, so a textfile collector
+ * never reads it half-written), mode 0644, synced, then renamed over it.
+ * Return: RCL_OK; RCL_SYSTEM (naming the file), leaving @path as it was.
+ */
+enum rcl_status render_metrics_file(const char *path, const struct rcl_reply *reply,
+                                    struct rcl_error *err);
 /*
  * render_add_escaped() - append @s to @sb as text shows a value: control
  * characters, DEL, C1 and bytes that are not UTF-8 as C escapes.
@@ -506,6 +570,10 @@ enum rcl_status cmd_ctrl_show_eventloginfo(struct cmd_ctx *c, struct rcl_error *
 enum rcl_status cmd_ctrl_show_bootdrive(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_show_freespace(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_backup_show(struct cmd_ctx *c, struct rcl_error *err);
+/* cmd-metrics.c */
+enum rcl_status cmd_ctrl_show_metrics(struct cmd_ctx *c, struct rcl_error *err);
+/* vds_not_optimal() (cmd-system.c) - how many of @ctrl's VDs are not optimal (show's VNOpt). */
+long long vds_not_optimal(const struct rcl_ctrl *ctrl);
 enum rcl_status cmd_part_absent(struct cmd_ctx *c, struct rcl_error *err);
 
 /* cmd-common.c: rows and sections shared by several handlers */

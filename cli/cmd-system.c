@@ -25,7 +25,7 @@ static long long dgs_not_optimal(const struct rcl_ctrl *ctrl)
 	return n;
 }
 
-static long long vds_not_optimal(const struct rcl_ctrl *ctrl)
+long long vds_not_optimal(const struct rcl_ctrl *ctrl)
 {
 	long long n = 0;
 

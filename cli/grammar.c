@@ -72,6 +72,12 @@ static const char *const fw_actions[] = {"replace", "activate", "activatenow", N
 static const char *const migrate_levels[] = {"raid0", "raid5", "raid6", NULL};
 static const char *const migrate_options[] = {"add", "remove", NULL};
 
+#define OPT_METRICS_FILE                                                                           \
+	{                                                                                          \
+		.name = "file", .type = OPT_PATH,                                                  \
+		.help = "write the metrics to this file instead, atomically (a temporary file "    \
+		        "renamed over it, mode 0644)",                                             \
+	}
 #define OPT_FORCE                                                                                  \
 	{                                                                                          \
 		.name = "force", .type = OPT_FLAG, .help = "confirm a destructive change"          \
@@ -109,6 +115,16 @@ const struct cmd_spec cli_commands[] = {
 		.run = cmd_system_ctrlcount,
 		.summary = "count the controllers",
 		.example = "raidcli show ctrlcount",
+	},
+	{
+		.object = OBJ_SYSTEM,
+		.verb = "show metrics",
+		.run = cmd_ctrl_show_metrics,
+		.flags = CMD_PER_CTRL | CMD_METRICS,
+		.summary = "print every controller's state, drives, tasks and scrape result as "
+		           "Prometheus text (for node_exporter's textfile collector)",
+		.example = "raidcli show metrics file=/var/lib/prometheus/node-exporter/raidcli.prom",
+		.opts = {OPT_METRICS_FILE},
 	},
 	{
 		.object = OBJ_SYSTEM,
@@ -164,6 +180,16 @@ const struct cmd_spec cli_commands[] = {
 		.flags = CMD_PER_CTRL,
 		.summary = "show everything about a controller",
 		.example = "raidcli /c0 show all",
+	},
+	{
+		.object = OBJ_CTRL,
+		.verb = "show metrics",
+		.run = cmd_ctrl_show_metrics,
+		.flags = CMD_PER_CTRL | CMD_METRICS,
+		.summary = "print a controller's state, drives, tasks and scrape result as Prometheus "
+		           "text",
+		.example = "raidcli /c0 show metrics",
+		.opts = {OPT_METRICS_FILE},
 	},
 	{
 		.object = OBJ_CTRL,

@@ -27,44 +27,73 @@ static bool argv_wants_json(int argc, char **argv)
 	return false;
 }
 
-static int render(const struct rcl_reply *reply, bool json)
+/* Whether @reply is a failure of the command itself, not of a controller. */
+static bool command_failed(const struct rcl_reply *reply)
+{
+	return reply->count && reply->results[0].ctrl < 0 && reply->results[0].status;
+}
+
+/*
+ * The reply as JSON, as text, or (@metrics: a CMD_METRICS command) as the
+ * metrics exposition; that one has no room for a failure of the command
+ * itself (no controller's), which goes to stderr.
+ */
+static int render(const struct rcl_reply *reply, bool json, bool metrics)
 {
 	if (!reply->count) {
 		fputs("raidcli: out of memory\n", stderr);
 		return RCL_NOMEM;
 	}
-	if (json)
+	if (json) {
 		render_json(stdout, reply);
-	else
+	} else if (metrics && !command_failed(reply)) {
+		render_metrics(stdout, reply);
+	} else if (metrics) {
+		fprintf(stderr, "raidcli: %s\n", reply->results[0].description);
+	} else {
 		render_text(stdout, reply, want_color());
+	}
 	return (int)rcl_reply_status(reply);
+}
+
+static enum rcl_status write_text_file(const char *path, const struct rcl_reply *reply,
+                                       struct rcl_error *err)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f)
+		render_text(f, reply, false);
+	if (!f || fclose(f))
+		return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot write '%s': %s", path,
+		                      strerror(errno));
+	return RCL_OK;
 }
 
 /*
  * file= (show events): StorCLI writes the answer to the file, as text;
- * the terminal gets where it went. sosreport passes file=/dev/stdout. A
- * file that cannot be written fails the command instead.
+ * the terminal gets where it went. sosreport passes file=/dev/stdout.
+ * show metrics writes its exposition there, atomically, as a textfile
+ * collector needs it; a controller that failed is in it, as a sample,
+ * and keeps its failure here. A file that cannot be written fails the
+ * command instead.
  */
 static void divert_to_file(struct rcl_reply *reply, const struct cmd_args *args, const char *path)
 {
+	bool metrics = args->cmd->flags & CMD_METRICS;
 	struct rcl_error err = {0};
-	FILE *f;
 
-	if (rcl_reply_status(reply))
+	if (metrics ? command_failed(reply) : rcl_reply_status(reply) != RCL_OK)
 		return;
-	f = fopen(path, "w");
-	if (f) {
-		render_text(f, reply, false);
-		if (!fclose(f)) {
-			for (size_t i = 0; i < reply->count; i++) {
-				rcl_node_free(reply->results[i].data);
-				reply->results[i].data = NULL;
+	if (!(metrics ? render_metrics_file(path, reply, &err)
+	              : write_text_file(path, reply, &err))) {
+		for (size_t i = 0; i < reply->count; i++) {
+			rcl_node_free(reply->results[i].data);
+			reply->results[i].data = NULL;
+			if (!reply->results[i].status)
 				rcl_result_describe(&reply->results[i], "Written to '%s'.", path);
-			}
-			return;
 		}
+		return;
 	}
-	rcl_fail_errno(&err, RCL_SYSTEM, errno, "cannot write '%s': %s", path, strerror(errno));
 	rcl_reply_release(reply);
 	rcl_reply_init(reply);
 	cli_reply_error(reply, &args->path, &err);
@@ -81,20 +110,21 @@ int cli_execute(int argc, char **argv)
 	rcl_reply_init(&reply);
 	if (cli_parse(argc, argv, &args, &err)) {
 		cli_reply_error(&reply, NULL, &err);
-		status = render(&reply, argv_wants_json(argc, argv));
+		status = render(&reply, argv_wants_json(argc, argv), false);
 	} else if (args.help) {
 		if (cli_help(stdout, &args, cli_path_caps(&args.path, &caps)))
 			return 0;
 		rcl_fail(&err, RCL_INVALID_COMMAND, "no command matches; see 'raidcli help'");
 		cli_reply_error(&reply, NULL, &err);
-		status = render(&reply, args.json);
+		status = render(&reply, args.json, false);
 	} else {
 		cli_run(&args, &reply);
 		if (cmd_value(&args, "wait") && !rcl_reply_status(&reply))
 			cli_wait(&args, &reply);
 		if (cmd_value(&args, "file"))
 			divert_to_file(&reply, &args, cmd_value(&args, "file"));
-		status = render(&reply, args.json);
+		status = render(&reply, args.json,
+		                (args.cmd->flags & CMD_METRICS) && !cmd_value(&args, "file"));
 	}
 	rcl_reply_release(&reply);
 	return status;

@@ -7,6 +7,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 #include "service.h"
@@ -200,16 +201,33 @@ static enum rcl_status run_on_ctrl(struct rcl_ctx *lib, const struct cmd_args *a
 	return res->status;
 }
 
+/* Seconds since @start (CLOCK_MONOTONIC). */
+static double seconds_since(const struct timespec *start)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
+}
+
+/*
+ * Run a per-controller command on each controller @args addresses; a
+ * system one (CMD_METRICS given no path) on every controller, and on none
+ * without failing when there are none.
+ */
 static enum rcl_status run_per_ctrl(struct rcl_ctx *lib, const struct cmd_args *args,
                                     struct rcl_reply *reply)
 {
-	const struct id_set *sel = &args->path.ctrl;
+	const struct id_set given = args->path.ctrl, every = {.given = true, .all = true};
+	const struct id_set *sel = given.given ? &given : &every;
 	const unsigned *ids;
 	size_t count = rcl_ctx_ctrl_ids(lib, &ids);
 	enum rcl_status first = RCL_OK, st;
 	struct rcl_error err = {0};
 	unsigned *all = NULL;
 
+	if (!given.given && !count)
+		return rcl_reply_add(reply, -1) ? RCL_OK : RCL_NOMEM;
 	if (sel->all && !count) {
 		rcl_fail(&err, RCL_NOT_FOUND,
 		         "no controllers found; create one with: raidcli add controller type=soft "
@@ -229,8 +247,12 @@ static enum rcl_status run_per_ctrl(struct rcl_ctx *lib, const struct cmd_args *
 	}
 	for (size_t i = 0; i < (sel->all ? count : sel->count); i++) {
 		size_t before = reply->count;
+		struct timespec start;
 
+		clock_gettime(CLOCK_MONOTONIC, &start);
 		st = run_on_ctrl(lib, args, sel->all ? all[i] : sel->ids[i], reply);
+		if (reply->count > before)
+			reply->results[before].seconds = seconds_since(&start);
 		if (reply->count == before) {
 			/*
 			 * No room for this controller's result: the others alone

@@ -280,6 +280,10 @@ const struct rcl_node *rcl_node_find(const struct rcl_node *node, const char *ke
  * @description: "Show Drive Information Succeeded.", or the error message.
  * @detail:	optional "Detailed Status" array (per-object outcomes).
  * @data:	optional "Response Data" object; NULL means none is printed.
+ * @seconds:	how long the command took on its controller, set by whoever
+ *		runs it there (opening it, a BMC's requests, its process's
+ *		answer): "show metrics" reports it as the scrape duration. 0
+ *		when not measured.
  */
 struct rcl_result {
 	int ctrl;
@@ -287,6 +291,7 @@ struct rcl_result {
 	char *description;
 	struct rcl_node *detail;
 	struct rcl_node *data;
+	double seconds;
 };
 
 /**
