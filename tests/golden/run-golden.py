@@ -179,6 +179,8 @@ TIMESTAMP = re.compile(r"\b(\d\d)/(\d\d)/(\d{4})(,?) (\d\d):(\d\d):(\d\d)\b")
 MD_UUID = re.compile(r"\b[0-9a-f]{8}(?::[0-9a-f]{8}){3}\b")
 VD_DATE = re.compile(r"\b\d\d-\d\d-\d{4}\b")
 VD_TIME = re.compile(r"\b\d\d:\d\d:\d\d [AP]M\b")
+# How long each controller took to read: "show metrics" (render-metrics.c).
+SCRAPE_SECONDS = re.compile(r"^(raidcli_scrape_duration_seconds\{[^}]*\}) [0-9.]+$", re.M)
 HOST_TEXT = re.compile(r"^(Host Name = ).*$", re.M)
 HOST_JSON = re.compile(r'^(\s*"Host Name" : ").*(",?)$', re.M)
 
@@ -229,6 +231,7 @@ def normalize(text, state_dir):
     text = normalize_drive_serials(text)
     text = normalize_wwns(text)
     text = normalize_md_uuids(text)
+    text = SCRAPE_SECONDS.sub(r"\1 <SECONDS>", text)
     text = VD_DATE.sub("DD-MM-YYYY", text)
     text = VD_TIME.sub("hh:mm:ss XM", text)
     return normalize_times(text)
@@ -297,9 +300,28 @@ def check_envelope(out, status):
     return problems
 
 
+def check_metrics(lines, status):
+    """Problems with @lines, show metrics' Prometheus text, from a command that
+    exited @status (tests/server/test-metrics.py parses it for real)."""
+    families, problems = [], []
+    for line in lines:
+        if line.startswith("# TYPE "):
+            if line.split()[2] in families:
+                problems.append("family %s given twice" % line.split()[2])
+            families.append(line.split()[2])
+        elif line and not line.startswith("#") and not re.match(r"%s\b" % families[-1], line):
+            problems.append("sample %r is not of family %s" % (line, families[-1]))
+    failed = any(re.match(r"raidcli_scrape_success\{.*\} 0$", line) for line in lines)
+    if (status == 0) == failed:
+        problems.append("exit status %d disagrees with raidcli_scrape_success" % status)
+    return problems
+
+
 def check_text(out, status):
     """Problems with @out as raidcli text from a command that exited @status."""
     lines = out.splitlines()
+    if lines and lines[0].startswith("# HELP raidcli_"):
+        return check_metrics(lines, status)
     if not any(line in ("Status = Success", "Status = Failure") for line in lines):
         return ['no "Status = Success" or "Status = Failure" line']
     if (status == 0) == ("Status = Failure" in lines):
