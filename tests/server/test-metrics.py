@@ -39,8 +39,8 @@ def samples(text):
     return out
 
 
-def value(found, name, **labels):
-    return found.get((name, frozenset((k, str(v)) for k, v in labels.items())))
+def value(found, metric, **labels):
+    return found.get((metric, frozenset((k, str(v)) for k, v in labels.items())))
 
 
 def rebuild_row(fx, slot):
@@ -84,6 +84,9 @@ def check_soft(found, fx):
                   (k, str(v)) for k, v in labels.items())))))
     check(value(found, "raidcli_drive_temperature_celsius", controller=0, enclosure=252,
                 slot=0) is None, "an image file reports no temperature")
+    check(value(found, "raidcli_vd_info", controller=0, vd=0, dg=0, name='a"b\\c',
+                raid="RAID5") == 1, "/c0/v0's name reads back through the escapes",
+          [k for k in found if k[0] == "raidcli_vd_info"])
 
 
 def check_mock(found):
@@ -174,7 +177,8 @@ def main():
     if not os.path.exists(NODE_EXPORTER):
         print("SKIP: %s not installed (scripts/setup installs it)" % NODE_EXPORTER)
         return 77
-    fx = Fixture(drives=4)
+    # A name with what the format escapes: it must read back as it is.
+    fx = Fixture(drives=4, vd=("r5", "drives=252:0-2", 'name=a"b\\c'))
     try:
         if not degrade_and_rebuild(fx):
             return summary()
