@@ -12,7 +12,6 @@
  * a comment line carrying the message.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>

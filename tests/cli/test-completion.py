@@ -139,18 +139,18 @@ BASH_CASES = [
     ("raidcli /c0 show a", None, ["all", "autorebuild"]),
     ("raidcli /c0 show ", None, ["J", "all", "autorebuild", "bgirate", "bootdrive", "cc", "ccrate",
                                   "eventloginfo", "events", "foreignautoimport", "freespace",
-                                  "jbod", "nolog", "patrolread", "prrate", "rebuildpriority",
-                                  "rebuildrate", "reconrate", "service", "time"]),
+                                  "jbod", "metrics", "nolog", "patrolread", "prrate",
+                                  "rebuildpriority", "rebuildrate", "reconrate", "service", "time"]),
     ("raidcli /c0 show J ", None, ["all", "autorebuild", "bgirate", "bootdrive", "cc", "ccrate",
                                     "eventloginfo", "events", "foreignautoimport", "freespace",
-                                    "jbod", "nolog", "patrolread", "prrate", "rebuildpriority",
-                                    "rebuildrate", "reconrate", "service", "time"]),
+                                    "jbod", "metrics", "nolog", "patrolread", "prrate",
+                                    "rebuildpriority", "rebuildrate", "reconrate", "service", "time"]),
     # A drive's own actions (format, download, ...) are offered on every
     # kind: their backend op answers, not the caps.
     ("raidcli /c0/e252/s0 ", None, ["add", "attach", "delete", "detach", "download", "format",
                                   "get", "help", "pause", "resume", "set", "show", "start",
                                   "stop"]),
-    ("raidcli show ", None, ["J", "all", "ctrlcount", "nolog"]),
+    ("raidcli show ", None, ["J", "all", "ctrlcount", "metrics", "nolog"]),
     ("raidcli ", None, ["/c0", "/c1", "/call", "add", "help", "show", "version"]),
     ("raidcli add controller ty", None, ["type="]),
     ("raidcli add controller type=", None, ["mock", "soft"]),
@@ -284,8 +284,8 @@ FISH_CASES = [
     ("raidcli add controller sectorsize=", ["sectorsize=4096", "sectorsize=512"]),
     ("raidcli /c0 show ", ["J", "all", "autorebuild", "bgirate", "bootdrive", "cc", "ccrate",
                            "eventloginfo", "events", "foreignautoimport", "freespace", "jbod",
-                           "nolog", "patrolread", "prrate", "rebuildpriority", "rebuildrate",
-                           "reconrate", "service", "time"]),
+                           "metrics", "nolog", "patrolread", "prrate", "rebuildpriority",
+                           "rebuildrate", "reconrate", "service", "time"]),
 ]
 
 
