@@ -140,11 +140,13 @@ BASH_CASES = [
     ("raidcli /c0 show ", None, ["J", "all", "autorebuild", "bgirate", "bootdrive", "cc", "ccrate",
                                   "eventloginfo", "events", "foreignautoimport", "freespace",
                                   "jbod", "metrics", "nolog", "patrolread", "prrate",
-                                  "rebuildpriority", "rebuildrate", "reconrate", "service", "time"]),
+                                  "rebuildpriority", "rebuildrate", "reconrate", "service",
+                                  "time"]),
     ("raidcli /c0 show J ", None, ["all", "autorebuild", "bgirate", "bootdrive", "cc", "ccrate",
                                     "eventloginfo", "events", "foreignautoimport", "freespace",
                                     "jbod", "metrics", "nolog", "patrolread", "prrate",
-                                    "rebuildpriority", "rebuildrate", "reconrate", "service", "time"]),
+                                    "rebuildpriority", "rebuildrate", "reconrate", "service",
+                                  "time"]),
     # A drive's own actions (format, download, ...) are offered on every
     # kind: their backend op answers, not the caps.
     ("raidcli /c0/e252/s0 ", None, ["add", "attach", "delete", "detach", "download", "format",

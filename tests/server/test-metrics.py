@@ -113,7 +113,8 @@ def check_mock(found):
 
 def check_failed(found, text):
     check(value(found, "raidcli_scrape_success", controller=3) == 0, "/c3 is not read")
-    check(value(found, "raidcli_scrape_error", controller=3, reason="corrupt state", code=241) == 1,
+    check(value(found, "raidcli_scrape_error", controller=3, reason="corrupt state",
+                code=241) == 1,
           "/c3's reason is its status: corrupt state (241)",
           [k for k in found if k[0] == "raidcli_scrape_error"])
     check("# /c3: " in text, "a comment gives /c3's message")
