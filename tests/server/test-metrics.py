@@ -165,6 +165,9 @@ def check_textfile(fx):
           "the file is 0644, readable by the collector's user")
     check(sorted(os.listdir(directory)) == ["raidcli.prom"], "no temporary file is left",
           os.listdir(directory))
+    r = fx.run("show", "metrics", "file=" + os.path.join(fx.root, "none", "raidcli.prom"))
+    check(r.returncode == 242 and "cannot write" in r.stdout,
+          "file= in a folder that does not exist fails with 242, saying why", r.stdout)
     served = node_exporter_reads(directory)
     found = samples(served)
     check(value(found, "node_textfile_scrape_error") == 0,
@@ -172,6 +175,24 @@ def check_textfile(fx):
           [line for line in served.splitlines() if "textfile" in line])
     check(value(found, "raidcli_vd_state", controller=0, vd=0) == 2,
           "node_exporter serves /c0/v0's state")
+
+
+def check_kept(fx):
+    """A failure of the command itself (the registry damaged) leaves the
+    last file as it was: the collector keeps serving it, and its mtime
+    (node_textfile_mtime_seconds) tells it is getting old."""
+    path = os.path.join(fx.root, "textfile", "raidcli.prom")
+    before = open(path).read()
+    fx.ok("/c0", "stop", "service")  # while the registry can still name it
+    with open(os.path.join(fx.state, "registry.json"), "w") as f:
+        f.write('{"garbage')
+    r = fx.run("show", "metrics", "file=" + path)
+    check(r.returncode == 241 and open(path).read() == before,
+          "a damaged registry fails the command and leaves the file alone", r.stdout)
+    r = fx.run("show", "metrics")
+    check(r.returncode == 241 and not r.stdout and "corrupt" in r.stderr,
+          "without file=, the command's failure goes to stderr, nothing to stdout",
+          r.stdout + r.stderr)
 
 
 def main():
@@ -204,6 +225,7 @@ def main():
         check({k[1] and dict(k[1]).get("controller") for k in one} == {"1", None},
               "/c1 show metrics has /c1's samples alone")
         check_textfile(fx)
+        check_kept(fx)
     finally:
         fx.close()
     return summary()
