@@ -109,6 +109,11 @@ enum {
 	 * as a system command (no path) it runs once per controller, as /call.
 	 */
 	CMD_METRICS = 1 << 12,
+	/*
+	 * file= names where the answer goes (StorCLI's show events file=), not a
+	 * file the command itself reads or writes (get telemetry file=).
+	 */
+	CMD_ANSWER_TO_FILE = 1 << 13,
 };
 
 #define CMD_MAX_OPTS 12

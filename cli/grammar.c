@@ -120,7 +120,7 @@ const struct cmd_spec cli_commands[] = {
 		.object = OBJ_SYSTEM,
 		.verb = "show metrics",
 		.run = cmd_ctrl_show_metrics,
-		.flags = CMD_PER_CTRL | CMD_METRICS,
+		.flags = CMD_PER_CTRL | CMD_METRICS | CMD_ANSWER_TO_FILE,
 		.summary = "print every controller's state, drives, tasks and scrape result as "
 		           "Prometheus text (for node_exporter's textfile collector)",
 		.example = "raidcli show metrics file=/var/lib/prometheus/node-exporter/raidcli.prom",
@@ -185,7 +185,7 @@ const struct cmd_spec cli_commands[] = {
 		.object = OBJ_CTRL,
 		.verb = "show metrics",
 		.run = cmd_ctrl_show_metrics,
-		.flags = CMD_PER_CTRL | CMD_METRICS,
+		.flags = CMD_PER_CTRL | CMD_METRICS | CMD_ANSWER_TO_FILE,
 		.summary = "print a controller's state, drives, tasks and scrape result as Prometheus "
 		           "text",
 		.example = "raidcli /c0 show metrics",
@@ -353,7 +353,7 @@ const struct cmd_spec cli_commands[] = {
 		.object = OBJ_CTRL,
 		.verb = "show events",
 		.run = cmd_ctrl_show_events,
-		.flags = CMD_PER_CTRL,
+		.flags = CMD_PER_CTRL | CMD_ANSWER_TO_FILE,
 		.summary = "show the controller's event log: its configuration and state changes",
 		.example = "raidcli /c0 show events type=latest=10 filter=warning,critical",
 		.opts =

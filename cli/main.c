@@ -121,7 +121,7 @@ int cli_execute(int argc, char **argv)
 		cli_run(&args, &reply);
 		if (cmd_value(&args, "wait") && !rcl_reply_status(&reply))
 			cli_wait(&args, &reply);
-		if (cmd_value(&args, "file"))
+		if ((args.cmd->flags & CMD_ANSWER_TO_FILE) && cmd_value(&args, "file"))
 			divert_to_file(&reply, &args, cmd_value(&args, "file"));
 		status = render(&reply, args.json,
 		                (args.cmd->flags & CMD_METRICS) && !cmd_value(&args, "file"));
