@@ -356,6 +356,10 @@ class Service:
             self.hosts.append(Host(i, tree, f, args.seed * 100003 + i, user, password,
                                    args.log_requests))
         self.control_port = None
+        # Connections dead hosts hold open now, and the most at once: how
+        # the fleet tests see that a client waits on dead hosts together.
+        self.hung = 0
+        self.hung_peak = 0
 
     # ---------------------------------------------------------- listeners
     async def listen(self, host):
@@ -384,8 +388,13 @@ class Service:
         host.conns.add(writer)
         try:
             if host.faults["dead"] == "hang":
-                while await reader.read(65536):
-                    pass
+                self.hung += 1
+                self.hung_peak = max(self.hung_peak, self.hung)
+                try:
+                    while await reader.read(65536):
+                        pass
+                finally:
+                    self.hung -= 1
                 return
             await writer.start_tls(self.ssl, ssl_handshake_timeout=30)
             await self.serve_requests(reader, writer, lambda *a: self.handle(host, *a))
@@ -846,7 +855,8 @@ class Service:
 
     # ------------------------------------------------------------ control
     async def control(self, writer, method, target, headers, body, close):
-        """GET /hosts, GET /hosts/N, POST /hosts/N|all/{faults,reset,expire-sessions}."""
+        """GET /hosts, GET /hosts/N, GET /stats, POST /stats/reset,
+        POST /hosts/N|all/{faults,reset,expire-sessions}."""
         parts = [p for p in target.split("?")[0].split("/") if p]
         try:
             status, out = await self.control_request(method, parts, body)
@@ -858,6 +868,11 @@ class Service:
     async def control_request(self, method, parts, body):
         if parts == ["hosts"] and method == "GET":
             return 200, [self.describe(h) for h in self.hosts]
+        if parts == ["stats"] and method == "GET":
+            return 200, {"hung_now": self.hung, "hung_peak": self.hung_peak}
+        if parts == ["stats", "reset"] and method == "POST":
+            self.hung_peak = self.hung
+            return 200, {"hung_now": self.hung, "hung_peak": self.hung_peak}
         if len(parts) < 2 or parts[0] != "hosts":
             return 404, {"error": "no such control resource"}
         hosts = self.hosts if parts[1] == "all" else [self.hosts[int(parts[1])]]
