@@ -377,8 +377,9 @@ static void fill_pd_info(struct rcl_drive *d, const struct rcl_mfi_pd_info *pi)
 /*
  * Drive @d (PD @device_id) asked by SCSI pass-through: INQUIRY, then READ
  * CAPACITY (16). Only for QEMU's model, whose PD_GET_INFO reads one byte
- * of the mailbox and so answers for another drive: there the target and
- * LUN are the device id's two bytes.
+ * of the mailbox and so answers for another drive, or DEVICE_NOT_FOUND
+ * when no disk has SCSI id 0: there the target and LUN are the device
+ * id's two bytes.
  */
 static enum rcl_status ask_drive(const struct rcl_mfi_link *link, struct rcl_drive *d,
                                  uint16_t device_id, struct rcl_error *err)
@@ -432,6 +433,7 @@ static enum rcl_status fill_drive(const struct rcl_mfi_link *link, const struct 
 {
 	uint16_t id = le16toh(a->device_id), encl = le16toh(a->encl_device_id);
 	struct rcl_mfi_pd_info pi;
+	struct rcl_error why = {0};
 	char what[64];
 	enum rcl_status st;
 
@@ -452,10 +454,13 @@ static enum rcl_status fill_drive(const struct rcl_mfi_link *link, const struct 
 		}
 	add_attrs(d, id, le64toh(a->sas_addr[0]));
 	snprintf(what, sizeof(what), "the drive info of device %u (PD_GET_INFO)", id);
-	st = dcmd_read(link, RCL_MFI_DCMD_PD_GET_INFO, id, &pi, sizeof(pi), what, err);
-	if (st)
+	st = dcmd_read(link, RCL_MFI_DCMD_PD_GET_INFO, id, &pi, sizeof(pi), what, &why);
+	if (st && st != RCL_NOT_FOUND) {
+		if (err)
+			*err = why; /* the firmware's status stays in its detail */
 		return st;
-	if (le16toh(pi.device_id) == id) {
+	}
+	if (!st && le16toh(pi.device_id) == id) {
 		enum rcl_pd_state member = d->state;
 
 		fill_pd_info(d, &pi);

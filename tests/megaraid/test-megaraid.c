@@ -303,9 +303,9 @@ static const struct {
     {0x01010000, 0x32, RCL_NOT_ALLOWED, "WRONG_STATE (MFI status 0x32)"},
     {0x04010000, 0x02, RCL_UNSUPPORTED, "INVALID_DCMD (MFI status 0x02)"},
     {0x02010000, 0x01, RCL_UNSUPPORTED, "INVALID_CMD (MFI status 0x01)"},
-    {0x02020000, 0x0c, RCL_NOT_FOUND, "DEVICE_NOT_FOUND (MFI status 0x0c)"},
+    {0x02020000, 0x20, RCL_SYSTEM, "MEMORY_NOT_AVAILABLE (MFI status 0x20)"},
     {0x03010000, 0x03, RCL_INVALID_PARAM, "INVALID_PARAMETER (MFI status 0x03)"},
-    {0x03020000, 0x21, RCL_SYSTEM, "MFC_HW_ERROR (MFI status 0x21)"},
+    {0x03020000, 0x0c, RCL_NOT_FOUND, "DEVICE_NOT_FOUND (MFI status 0x0c)"},
 };
 
 START_TEST(test_refusal)
@@ -321,6 +321,41 @@ START_TEST(test_refusal)
 	ck_assert_str_eq(err.detail, refusals[_i].detail);
 	ck_assert_msg(strstr(err.msg, "failed: the controller answered"), "%s", err.msg);
 	ck_assert_ptr_null(mfi_shim_check());
+	rcl_ctx_free(ctx);
+	host_release(&h);
+}
+END_TEST
+
+/*
+ * QEMU's PD_GET_INFO finds no drive when no disk has SCSI id 0: every
+ * drive is then asked by pass-through, and shown whole.
+ */
+START_TEST(test_no_disk_zero)
+{
+	static const struct mfi_shim_disk two[] = {{1, 4194304}, {3, 8388608}};
+	struct host h;
+	struct rcl_ctx *ctx;
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_error err = {0};
+	char *node;
+
+	host_init(&h, MAJOR_NOW);
+	node = unit_path(h.root, "dev/megaraid_sas_ioctl_node");
+	mfi_shim_setup(node, 2, "QM00002", two, 2);
+	free(node);
+	ck_assert_msg(open_c0(&ctx, &ctrl, &err) == RCL_OK, "%s", err.msg);
+	ck_assert_uint_eq(rcl_ctrl_drive_count(ctrl), 2);
+	for (unsigned i = 0; i < 2; i++) {
+		const struct rcl_drive *d = rcl_ctrl_drive(ctrl, i);
+
+		ck_assert_uint_eq(d->slot, two[i].id);
+		ck_assert_uint_eq(d->raw_bytes, two[i].blocks * 512);
+		ck_assert_int_eq(d->state, RCL_PD_ONLINE);
+		ck_assert_str_eq(d->model, "QEMU HARDDISK");
+	}
+	ck_assert_uint_eq(rcl_ctrl_vd_by_id(ctrl, 3)->bytes, two[1].blocks * 512);
+	ck_assert_ptr_null(mfi_shim_check());
+	rcl_ctrl_close(ctrl);
 	rcl_ctx_free(ctx);
 	host_release(&h);
 }
@@ -373,6 +408,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_no_driver);
 	tcase_add_test(tc, test_adapter_gone);
 	tcase_add_loop_test(tc, test_refusal, 0, sizeof(refusals) / sizeof(refusals[0]));
+	tcase_add_test(tc, test_no_disk_zero);
 	tcase_add_test(tc, test_no_status);
 	tcase_add_loop_test(tc, test_bad_count, 0, 2);
 	suite_add_tcase(s, tc);
