@@ -120,6 +120,7 @@ START_TEST(test_show_model)
 	struct rcl_error err = {0};
 	const struct rcl_ctrl_info *info;
 	const struct rcl_caps *caps;
+	struct rcl_ctrl_settings settings;
 	dev_t dev;
 	mode_t mode;
 
@@ -143,6 +144,10 @@ START_TEST(test_show_model)
 	ck_assert_uint_eq(caps->cache_mib, 512);
 	ck_assert_int_eq(caps->backup, RCL_BACKUP_NONE);
 	ck_assert_uint_eq(caps->max_spans, 1);
+	/* QEMU's adapter_ops offer the rebuild rate only; its properties hold 30 for each. */
+	ck_assert_uint_eq(caps->settings, 1u << RCL_SETTING_REBUILD_RATE);
+	ck_assert_int_eq(rcl_ctrl_settings_get(ctrl, &settings, &err), RCL_OK);
+	ck_assert_uint_eq(settings.rate[RCL_SETTING_REBUILD_RATE], 30);
 
 	/* Every disk a PD on the backplane, slot = SCSI id, each in the group of its RAID0 LD. */
 	ck_assert_uint_eq(rcl_ctrl_enclosure_count(ctrl), 1);
@@ -208,6 +213,9 @@ START_TEST(test_show_commands)
 	ck_assert_msg(strstr(out, "Product Name = LSI MegaRAID SAS 9260-8i"), "%s", out);
 	ck_assert_msg(strstr(out, "Serial Number = QM00001"), "%s", out);
 	ck_assert_msg(strstr(out, "1.80-QEMU"), "%s", out);
+	free(out);
+	out = unit_run("/c0 show rebuildrate", false, &st);
+	ck_assert_msg(st == RCL_OK && strstr(out, "30%"), "%s", out);
 	free(out);
 	out = unit_run("/c0/eall/sall show", false, &st);
 	ck_assert_msg(st == RCL_OK && strstr(out, "252:2") && strstr(out, "Onln"), "%s", out);
