@@ -14,6 +14,7 @@
 #include <endian.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "megaraid/frame.h"
@@ -533,6 +534,24 @@ static enum rcl_status read_drives(struct rcl_ctrl *ctrl, const struct rcl_mfi_l
 	return st;
 }
 
+/* The model's orders: drives by enclosure and slot, enclosures by id (the firmware's is its own).
+ */
+static int by_place(const void *a, const void *b)
+{
+	const struct rcl_drive *x = a, *y = b;
+
+	if (x->enclosure != y->enclosure)
+		return (x->enclosure > y->enclosure) - (x->enclosure < y->enclosure);
+	return (x->slot > y->slot) - (x->slot < y->slot);
+}
+
+static int by_id(const void *a, const void *b)
+{
+	const struct rcl_enclosure *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
 /* The enclosures the drives are in, each as many slots as its highest one needs. */
 static enum rcl_status fill_enclosures(struct rcl_ctrl *ctrl, struct rcl_error *err)
 {
@@ -556,6 +575,8 @@ static enum rcl_status fill_enclosures(struct rcl_ctrl *ctrl, struct rcl_error *
 		if (d->slot + 1 > e->slots)
 			e->slots = d->slot + 1;
 	}
+	qsort(ctrl->drives, ctrl->drive_count, sizeof(*ctrl->drives), by_place);
+	qsort(ctrl->enclosures, ctrl->enclosure_count, sizeof(*ctrl->enclosures), by_id);
 	return RCL_OK;
 }
 

@@ -340,7 +340,8 @@ END_TEST
  */
 START_TEST(test_no_disk_zero)
 {
-	static const struct mfi_shim_disk two[] = {{1, 4194304}, {3, 8388608}};
+	/* Plugged in this order: QEMU lists them so, the model by slot. */
+	static const struct mfi_shim_disk two[] = {{3, 8388608}, {1, 4194304}};
 	struct host h;
 	struct rcl_ctx *ctx;
 	struct rcl_ctrl *ctrl = NULL;
@@ -356,12 +357,12 @@ START_TEST(test_no_disk_zero)
 	for (unsigned i = 0; i < 2; i++) {
 		const struct rcl_drive *d = rcl_ctrl_drive(ctrl, i);
 
-		ck_assert_uint_eq(d->slot, two[i].id);
-		ck_assert_uint_eq(d->raw_bytes, two[i].blocks * 512);
+		ck_assert_uint_eq(d->slot, two[1 - i].id);
+		ck_assert_uint_eq(d->raw_bytes, two[1 - i].blocks * 512);
 		ck_assert_int_eq(d->state, RCL_PD_ONLINE);
 		ck_assert_str_eq(d->model, "QEMU HARDDISK");
 	}
-	ck_assert_uint_eq(rcl_ctrl_vd_by_id(ctrl, 3)->bytes, two[1].blocks * 512);
+	ck_assert_uint_eq(rcl_ctrl_vd_by_id(ctrl, 3)->bytes, two[0].blocks * 512);
 	ck_assert_ptr_null(mfi_shim_check());
 	rcl_ctrl_close(ctrl);
 	rcl_ctx_free(ctx);
