@@ -7,6 +7,7 @@
  * megasas-gen2 answers (mfi-shim.h): what discovery registers, the node
  * it makes, what "show" reads, and the firmware's refusals.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -301,6 +302,29 @@ START_TEST(test_adapter_gone)
 }
 END_TEST
 
+/* Not root: the node cannot be made, and the message says why and what is needed. */
+START_TEST(test_not_root)
+{
+	struct host h;
+	struct rcl_ctx *ctx;
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_error err = {0};
+	char want[4200];
+
+	host_init(&h, MAJOR_NOW);
+	mfi_shim_deny_mknod(EPERM);
+	ck_assert_int_eq(open_c0(&ctx, &ctrl, &err), RCL_SYSTEM);
+	snprintf(want, sizeof(want),
+	         "cannot create '%s/dev/megaraid_sas_ioctl_node' (character device 247:0): "
+	         "Operation not permitted; the MFI ioctl needs root",
+	         h.root);
+	ck_assert_str_eq(err.msg, want);
+	ck_assert_uint_eq(mfi_shim_sent(0x01010000), 0);
+	rcl_ctx_free(ctx);
+	host_release(&h);
+}
+END_TEST
+
 /* What the firmware refuses, by name, with raidcli's status for it. */
 static const struct {
 	uint32_t opcode;
@@ -416,6 +440,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_node_follows_major);
 	tcase_add_test(tc, test_no_driver);
 	tcase_add_test(tc, test_adapter_gone);
+	tcase_add_test(tc, test_not_root);
 	tcase_add_loop_test(tc, test_refusal, 0, sizeof(refusals) / sizeof(refusals[0]));
 	tcase_add_test(tc, test_no_disk_zero);
 	tcase_add_test(tc, test_no_status);
