@@ -19,30 +19,32 @@
 /* The telemetry data areas: 1 to 3, and 4 where the drive has an extended one. */
 #define TELEMETRY_AREA_MAX 4
 
-/*
- * Whether @what ("formatting"), which @harm ("destroys every block of")
- * drive @ref, may go on: never on a disk group's member or a hot spare
- * (their data is the group's: take the drive out first), and only with
- * @force.
- */
-static enum rcl_status check_destroy(const struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
-                                     const char *what, const char *harm, bool force,
-                                     struct rcl_error *err)
+enum rcl_status rcl_drive_check_destroy(const struct rcl_ctrl *ctrl,
+                                        const struct rcl_drive_ref *ref, const char *what,
+                                        const char *harm, bool confirm, bool force,
+                                        struct rcl_error *err)
 {
 	const struct rcl_drive *d;
 	enum rcl_status st = rcl_drive_present(ctrl, ref, &d, err);
 
 	if (st)
 		return st;
-	if (d->dg >= 0 || d->state == RCL_PD_GHS || d->state == RCL_PD_DHS)
+	if (d->dg >= 0)
 		return rcl_fail(err, RCL_NOT_ALLOWED,
-		                "drive %u:%u is %s: take it out of the configuration before %s",
-		                ref->enclosure, ref->slot,
-		                d->dg >= 0 ? "a member of a disk group" : "a hot spare", what);
-	if (!force)
-		return rcl_fail(err, RCL_NEED_FORCE, "%s %s drive %u:%u%s%s; repeat with force",
+		                "drive %u:%u is a member of disk group %d: take it out of the "
+		                "configuration before %s",
+		                ref->enclosure, ref->slot, d->dg, what);
+	if (d->state == RCL_PD_GHS || d->state == RCL_PD_DHS)
+		return rcl_fail(err, RCL_NOT_ALLOWED,
+		                "drive %u:%u is a hot spare (%s): take it out of the configuration "
+		                "(raidcli /c%u/e%u/s%u delete hotsparedrive) before %s",
+		                ref->enclosure, ref->slot, rcl_pd_state_abbrev(d->state),
+		                ctrl->entry.id, ref->enclosure, ref->slot, what);
+	if (!force && (confirm || d->in_use[0]))
+		return rcl_fail(err, RCL_NEED_FORCE, "%s %s drive %u:%u%s%s%s; repeat with force",
 		                what, harm, ref->enclosure, ref->slot,
-		                d->in_use[0] ? ", which " : "", d->in_use);
+		                d->in_use[0] ? ", which is in use (" : "", d->in_use,
+		                d->in_use[0] ? ")" : "");
 	return RCL_OK;
 }
 
@@ -58,7 +60,8 @@ enum rcl_status rcl_ctrl_format_drive(struct rcl_ctrl *ctrl, const struct rcl_dr
 		return rcl_fail(err, RCL_INVALID_PARAM,
 		                "a block size of %u bytes cannot be formatted: 512 or 4096",
 		                fmt->block_size);
-	st = check_destroy(ctrl, ref, "formatting", "destroys every block of", fmt->force, err);
+	st = rcl_drive_check_destroy(ctrl, ref, "formatting", "destroys every block of", true,
+	                             fmt->force, err);
 	return st ? st : RCL_OP(ctrl, format_drive, "formatting a drive", err, ref, fmt);
 }
 
@@ -143,11 +146,11 @@ static enum rcl_status check_ns(const struct rcl_ctrl *ctrl, const struct rcl_dr
 		return rcl_drive_present(ctrl, ref, &d, err);
 	snprintf(what, sizeof(what), "%s namespace %u",
 	         req->action == RCL_NS_DELETE ? "deleting" : "detaching", req->nsid);
-	return check_destroy(ctrl, ref, what,
-	                     req->action == RCL_NS_DELETE
-	                         ? "destroys its data on"
-	                         : "takes its block device from the host, on",
-	                     req->force, err);
+	return rcl_drive_check_destroy(ctrl, ref, what,
+	                               req->action == RCL_NS_DELETE
+	                                   ? "destroys its data on"
+	                                   : "takes its block device from the host, on",
+	                               true, req->force, err);
 }
 
 enum rcl_status rcl_ctrl_drive_namespace(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,

@@ -111,23 +111,6 @@ static enum rcl_status drive_state(const struct rcl_nvme_drive *io, enum rcl_tas
 	return RCL_OK;
 }
 
-/* What an erase of drive @d would destroy beyond itself. */
-static enum rcl_status check_erasable(const struct rcl_drive *d, bool force, struct rcl_error *err)
-{
-	if (d->dg >= 0 || d->state == RCL_PD_GHS || d->state == RCL_PD_DHS)
-		return rcl_fail(
-		    err, RCL_NOT_ALLOWED,
-		    "drive %u:%u is %s: take it out of the configuration before erasing "
-		    "it",
-		    d->enclosure, d->slot, d->dg >= 0 ? "a member of a disk group" : "a hot spare");
-	if (d->in_use[0] && !force)
-		return rcl_fail(
-		    err, RCL_NEED_FORCE,
-		    "drive %u:%u is in use (%s): an erase destroys it; repeat with force",
-		    d->enclosure, d->slot, d->in_use);
-	return RCL_OK;
-}
-
 /* What refuses a START of @req on the open drive. */
 static enum rcl_status check_start(const struct rcl_nvme_drive *io,
                                    const struct rcl_task_request *req, struct rcl_error *err)
@@ -154,19 +137,6 @@ static enum rcl_status check_start(const struct rcl_nvme_drive *io,
 	return st;
 }
 
-/*
- * Open @req's drive; to @start an erase, refuse first, before any command,
- * a drive whose data belongs to something else.
- */
-static enum rcl_status open_for(const struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
-                                bool start, struct rcl_nvme_drive *io, struct rcl_error *err)
-{
-	if (req->kind == RCL_TASK_ERASE && start &&
-	    check_erasable(rcl_ctrl_find_drive(ctrl, &req->drive), req->force, err))
-		return err->status;
-	return rcl_nvme_drive_open(ctrl, &req->drive, io, err);
-}
-
 /* The firmware update is no task here: the request cannot say what to update. */
 static enum rcl_status no_fw_task(struct rcl_error *err)
 {
@@ -183,7 +153,7 @@ enum rcl_status rcl_nvme_task_check(struct rcl_ctrl *ctrl, const struct rcl_task
 
 	if (req->kind == RCL_TASK_FW_UPDATE)
 		return no_fw_task(err);
-	st = open_for(ctrl, req, true, &io, err);
+	st = rcl_nvme_drive_open(ctrl, &req->drive, &io, err);
 	if (st)
 		return st;
 	st = check_start(&io, req, err);
@@ -272,7 +242,7 @@ enum rcl_status rcl_nvme_task(struct rcl_ctrl *ctrl, const struct rcl_task_reque
 
 	if (req->kind == RCL_TASK_FW_UPDATE)
 		return no_fw_task(err);
-	st = open_for(ctrl, req, req->action == RCL_TASK_ACTION_START, &io, err);
+	st = rcl_nvme_drive_open(ctrl, &req->drive, &io, err);
 	if (st)
 		return st;
 	st = act(&io, req, err);

@@ -65,7 +65,16 @@ static enum rcl_status dev_namespace(struct rcl_ctrl *ctrl, const struct rcl_dri
 	return RCL_OK;
 }
 
-static const struct rcl_caps dev_caps = {.kind = "dev"};
+static enum rcl_status dev_task(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
+                                struct rcl_error *err)
+{
+	(void)ctrl, (void)req, (void)err;
+	seen.calls++;
+	return RCL_OK;
+}
+
+static const struct rcl_caps dev_caps = {.kind = "dev",
+                                         .tasks = 1u << RCL_TASK_ERASE | 1u << RCL_TASK_DRIVE_INIT};
 static const struct rcl_caps bare_caps = {.kind = "bare"};
 
 static const struct rcl_backend_ops dev_ops = {
@@ -75,6 +84,8 @@ static const struct rcl_backend_ops dev_ops = {
     .download_drive_fw = dev_download,
     .drive_telemetry = dev_telemetry,
     .drive_namespace = dev_namespace,
+    .task_check = dev_task,
+    .task = dev_task,
 };
 static const struct rcl_backend_ops bare_ops = {.name = "bare", .caps = &bare_caps};
 
@@ -148,16 +159,17 @@ START_TEST(test_drive_refusals)
 	                 RCL_NOT_FOUND);
 	/* What destroys data refuses a member and a spare even with force. */
 	ck_assert_int_eq(rcl_ctrl_format_drive(&ctrl, &member, &fmt, &err), RCL_NOT_ALLOWED);
-	ck_assert_str_eq(err.msg, "drive 252:1 is a member of a disk group: take it out of the "
+	ck_assert_str_eq(err.msg, "drive 252:1 is a member of disk group 0: take it out of the "
 	                          "configuration before formatting");
 	ck_assert_int_eq(rcl_ctrl_drive_namespace(&ctrl, &spare, &del, &err), RCL_NOT_ALLOWED);
-	ck_assert_str_eq(err.msg, "drive 252:2 is a hot spare: take it out of the configuration "
-	                          "before deleting namespace 1");
+	ck_assert_str_eq(err.msg, "drive 252:2 is a hot spare (GHS): take it out of the "
+	                          "configuration (raidcli /c3/e252/s2 delete hotsparedrive) before "
+	                          "deleting namespace 1");
 	/* ... and needs force, naming what the drive holds. */
 	fmt.force = false;
 	ck_assert_int_eq(rcl_ctrl_format_drive(&ctrl, &in_use, &fmt, &err), RCL_NEED_FORCE);
-	ck_assert_str_eq(err.msg, "formatting destroys every block of drive 252:4, which holds a "
-	                          "file system; repeat with force");
+	ck_assert_str_eq(err.msg, "formatting destroys every block of drive 252:4, which is in use "
+	                          "(holds a file system); repeat with force");
 	del.action = RCL_NS_DETACH;
 	del.force = false;
 	ck_assert_int_eq(rcl_ctrl_drive_namespace(&ctrl, &s0, &del, &err), RCL_NEED_FORCE);
@@ -166,6 +178,40 @@ START_TEST(test_drive_refusals)
 	/* A member's firmware and telemetry are its own: no refusal. */
 	ck_assert_int_eq(rcl_ctrl_download_drive_fw(&ctrl, &member, &fw, &reset, &err), RCL_OK);
 	ck_assert_uint_eq(seen.calls, 1);
+}
+END_TEST
+
+START_TEST(test_drive_overwrite)
+{
+	struct rcl_ctrl ctrl = ctrl_of(&dev_ops);
+	struct rcl_task_request req = {.kind = RCL_TASK_ERASE,
+	                               .action = RCL_TASK_ACTION_START,
+	                               .drive = member,
+	                               .force = true};
+	struct rcl_error err = {0};
+
+	/* A drive's erase or initialization refuses what a format refuses, in its words... */
+	ck_assert_int_eq(rcl_ctrl_task(&ctrl, &req, &err), RCL_NOT_ALLOWED);
+	ck_assert_str_eq(err.msg, "drive 252:1 is a member of disk group 0: take it out of the "
+	                          "configuration before erasing");
+	req.kind = RCL_TASK_DRIVE_INIT;
+	req.drive = spare;
+	ck_assert_int_eq(rcl_ctrl_task_check(&ctrl, &req, &err), RCL_NOT_ALLOWED);
+	ck_assert_ptr_nonnull(strstr(err.msg, "is a hot spare (GHS)"));
+	/* ... but asks for force only where the host uses the drive. */
+	req.force = false;
+	req.drive = in_use;
+	ck_assert_int_eq(rcl_ctrl_task(&ctrl, &req, &err), RCL_NEED_FORCE);
+	ck_assert_str_eq(err.msg, "initializing destroys every block of drive 252:4, which is in "
+	                          "use (holds a file system); repeat with force");
+	ck_assert_uint_eq(seen.calls, 0);
+	req.drive = s0;
+	ck_assert_int_eq(rcl_ctrl_task(&ctrl, &req, &err), RCL_OK);
+	/* Stopping one is no overwrite. */
+	req.action = RCL_TASK_ACTION_STOP;
+	req.drive = member;
+	ck_assert_int_eq(rcl_ctrl_task(&ctrl, &req, &err), RCL_OK);
+	ck_assert_uint_eq(seen.calls, 2);
 }
 END_TEST
 
@@ -263,6 +309,7 @@ static Suite *device_suite(void)
 
 	tcase_add_test(tc, test_kind_without_ops);
 	tcase_add_test(tc, test_drive_refusals);
+	tcase_add_test(tc, test_drive_overwrite);
 	tcase_add_test(tc, test_numbers);
 	tcase_add_test(tc, test_reaches_backend);
 	tcase_add_test(tc, test_device_status);

@@ -568,7 +568,11 @@ static enum rcl_status start_vd_erase(struct rcl_ctrl *ctrl, const struct rcl_ta
 	return RCL_OK;
 }
 
-/* Why drive @d may not be overwritten (RCL_NOT_ALLOWED, or the check for a file system's). */
+/*
+ * Why drive @d may not be overwritten here (RCL_NOT_ALLOWED, or the check
+ * for a file system's), beyond what every kind refuses (rcl_ctrl_task():
+ * a member or a hot spare, a drive the host uses).
+ */
 static enum rcl_status check_drive(const struct rcl_ctrl *ctrl, const struct rcl_drive *d,
                                    bool force, struct rcl_error *err)
 {
@@ -585,17 +589,6 @@ static enum rcl_status check_drive(const struct rcl_ctrl *ctrl, const struct rcl
 		                "end, or stop it: raidcli /c%u/e%u/s%u stop %s",
 		                d->enclosure, d->slot, rcl_task_kind_name(busy), id, d->enclosure,
 		                d->slot, busy == RCL_TASK_DRIVE_INIT ? "initialization" : "erase");
-	if (d->state == RCL_PD_GHS || d->state == RCL_PD_DHS)
-		return rcl_fail(err, RCL_NOT_ALLOWED,
-		                "drive %u:%u is a hot spare (%s): delete it as one first (raidcli "
-		                "/c%u/e%u/s%u delete hotsparedrive)",
-		                d->enclosure, d->slot, rcl_pd_state_abbrev(d->state), id,
-		                d->enclosure, d->slot);
-	if (d->dg >= 0)
-		return rcl_fail(err, RCL_NOT_ALLOWED,
-		                "drive %u:%u is a member of disk group %d: only an unconfigured "
-		                "good drive is overwritten",
-		                d->enclosure, d->slot, d->dg);
 	if (d->state == RCL_PD_JBOD)
 		return rcl_fail(err, RCL_NOT_ALLOWED,
 		                "drive %u:%u is JBOD, the host's to use as it is: make it "
