@@ -111,6 +111,14 @@ enum rcl_status rcl_vd_check_fits(const struct rcl_ctrl *ctrl, const struct rcl_
 enum rcl_status rcl_vd_check_exists(const struct rcl_ctrl *ctrl, unsigned vd,
                                     struct rcl_error *err);
 
+/*
+ * rcl_ctx_entry() (ctrl.c) - controller @id's registry entry into *@out
+ * (borrowed from @ctx, until its registry is reloaded); RCL_NOT_FOUND,
+ * naming it, when there is none.
+ */
+enum rcl_status rcl_ctx_entry(const struct rcl_ctx *ctx, unsigned id,
+                              const struct rcl_registry_entry **out, struct rcl_error *err);
+
 /* registry.c */
 enum rcl_status rcl_registry_add(struct rcl_ctx *ctx, const struct rcl_backend_ops *ops,
                                  const char *key, unsigned *id, struct rcl_error *err);
