@@ -430,7 +430,7 @@ enum rcl_status cmd_drive_stop_init(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_drive_show_init(struct cmd_ctx *c, struct rcl_error *err);
 /*
  * cmd_erase_how() (cmd-export.c) - the overwrite "start erase" asks for:
- * simple (the default), normal or thorough, and patternA= and patternB=.
+ * its mode (RCL_ERASE_AUTO when none is named), patternA= and patternB=.
  */
 enum rcl_status cmd_erase_how(struct cmd_ctx *c, struct rcl_erase *how, struct rcl_error *err);
 enum rcl_status cmd_ctrl_add_vd(struct cmd_ctx *c, struct rcl_error *err);

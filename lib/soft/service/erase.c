@@ -607,20 +607,21 @@ static enum rcl_status check_drive(const struct rcl_ctrl *ctrl, const struct rcl
 	return RCL_OK;
 }
 
-/* What the soft controller cannot do of a drive erase @req: a drive's own sanitize or crypto. */
+/* What the soft controller cannot do of an erase @req: a drive's own erase (crypto, sanitize). */
 static enum rcl_status check_overwrite(const struct rcl_task_request *req, struct rcl_error *err)
 {
-	if (req->kind != RCL_TASK_ERASE)
+	enum rcl_erase_mode mode = req->erase.mode;
+
+	if ((req->kind != RCL_TASK_ERASE && req->kind != RCL_TASK_VD_ERASE) ||
+	    mode == RCL_ERASE_AUTO || rcl_erase_passes(mode))
 		return RCL_OK;
-	if (req->sanitize == RCL_SANITIZE_CRYPTO || req->erase.mode == RCL_ERASE_CRYPTO)
+	if (mode == RCL_ERASE_CRYPTO)
 		return rcl_unsupported(err, "soft", "a cryptographic erase",
 		                       "its drives are image files or plain block devices: erase "
 		                       "them simple, normal or thorough");
-	if (req->sanitize != RCL_SANITIZE_AUTO)
-		return rcl_unsupported(err, "soft", "a drive's own sanitize or format",
-		                       "it overwrites its drives itself: erase them simple, "
-		                       "normal or thorough");
-	return RCL_OK;
+	return rcl_unsupported(err, "soft", "a drive's own sanitize or format",
+	                       "it overwrites its drives itself: erase them simple, normal or "
+	                       "thorough");
 }
 
 enum rcl_status erase_check_start(const struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
@@ -637,7 +638,7 @@ static enum rcl_status start_erase(struct rcl_ctrl *ctrl, const struct rcl_task_
                                    struct rcl_error *err)
 {
 	const struct rcl_drive *d = NULL;
-	/* A drive's initialization writes zeros once. */
+	/* A drive's initialization writes zeros once; an erase named by no mode, pattern A once. */
 	struct rcl_erase how =
 	    req->kind == RCL_TASK_DRIVE_INIT ? (struct rcl_erase){0} : req->erase;
 	enum rcl_status st;
@@ -651,9 +652,8 @@ static enum rcl_status start_erase(struct rcl_ctrl *ctrl, const struct rcl_task_
 	}
 	if (st)
 		return st;
-	if (!rcl_erase_passes(how.mode))
-		return rcl_unsupported(err, "soft", "a cryptographic erase",
-		                       "its drives are image files or plain block devices");
+	if (how.mode == RCL_ERASE_AUTO)
+		how.mode = RCL_ERASE_SIMPLE;
 	e = d ? new_drive_erase(req->kind, d, &how)
 	      : new_vd_erase(req->vd, &how,
 	                     rcl_soft_config_vd(&service_soft_state(ctrl)->cfg, req->vd)->uuid);
