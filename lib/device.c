@@ -6,7 +6,8 @@
  * absent drive, one whose data belongs to a disk group or waits as a hot
  * spare, a destructive change without force, numbers out of range), then
  * hands the drive to its backend through RCL_OP(), so a kind without the
- * operation answers the one "not supported" failure.
+ * operation answers the one "not supported" failure. What changes the
+ * drive's formats or namespaces is logged as an event, as every change is.
  */
 #include <stdio.h>
 
@@ -52,6 +53,7 @@ enum rcl_status rcl_ctrl_format_drive(struct rcl_ctrl *ctrl, const struct rcl_dr
                                       const struct rcl_format *fmt, struct rcl_error *err)
 {
 	enum rcl_status st;
+	char to[32];
 
 	if (fmt->lbaf > LBAF_MAX || fmt->lbaf < -1)
 		return rcl_fail(err, RCL_INVALID_PARAM, "LBA format %d does not exist: 0 to %d",
@@ -62,7 +64,18 @@ enum rcl_status rcl_ctrl_format_drive(struct rcl_ctrl *ctrl, const struct rcl_dr
 		                fmt->block_size);
 	st = rcl_drive_check_destroy(ctrl, ref, "formatting", "destroys every block of", true,
 	                             fmt->force, err);
-	return st ? st : RCL_OP(ctrl, format_drive, "formatting a drive", err, ref, fmt);
+	if (!st)
+		st = RCL_OP(ctrl, format_drive, "formatting a drive", err, ref, fmt);
+	if (st)
+		return st;
+	if (fmt->lbaf >= 0)
+		snprintf(to, sizeof(to), "LBA format %d", fmt->lbaf);
+	else
+		snprintf(to, sizeof(to), "%u-byte blocks", fmt->block_size);
+	(void)rcl_event_record(ctrl, RCL_EVENT_DRIVE_FORMATTED, NULL,
+	                       "Drive /c%u/e%u/s%u formatted to %s", ctrl->entry.id, ref->enclosure,
+	                       ref->slot, to);
+	return RCL_OK;
 }
 
 enum rcl_status rcl_ctrl_download_drive_fw(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
@@ -153,10 +166,35 @@ static enum rcl_status check_ns(const struct rcl_ctrl *ctrl, const struct rcl_dr
 	                               true, req->force, err);
 }
 
+/* The event of @req, done on drive @ref: "Namespace 3 created on drive /c0/e1/s0 (1.000 GB)". */
+static void record_ns(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                      const struct rcl_ns_request *req)
+{
+	static const char *const done[] = {[RCL_NS_ATTACH] = "attached to",
+	                                   [RCL_NS_DETACH] = "detached from",
+	                                   [RCL_NS_CREATE] = "created on",
+	                                   [RCL_NS_DELETE] = "deleted from"};
+	struct rcl_buf size = RCL_BUF_INIT;
+
+	if (req->action == RCL_NS_CREATE) {
+		rcl_buf_adds(&size, " (");
+		rcl_size_format(&size, req->bytes);
+		rcl_buf_addch(&size, ')');
+	}
+	(void)rcl_event_record(ctrl, RCL_EVENT_NAMESPACE_CHANGED, NULL,
+	                       "Namespace %u %s drive /c%u/e%u/s%u%s", req->nsid, done[req->action],
+	                       ctrl->entry.id, ref->enclosure, ref->slot, size.buf);
+	rcl_buf_release(&size);
+}
+
 enum rcl_status rcl_ctrl_drive_namespace(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
                                          struct rcl_ns_request *req, struct rcl_error *err)
 {
 	enum rcl_status st = check_ns(ctrl, ref, req, err);
 
-	return st ? st : RCL_OP(ctrl, drive_namespace, ns_doing(req->action), err, ref, req);
+	if (!st)
+		st = RCL_OP(ctrl, drive_namespace, ns_doing(req->action), err, ref, req);
+	if (!st)
+		record_ns(ctrl, ref, req);
+	return st;
 }

@@ -1574,6 +1574,8 @@ enum rcl_event_code {
 	RCL_EVENT_MIGRATION_FAILED = 26,
 	RCL_EVENT_CC_SCHEDULE = 27,        /* a scheduled consistency check run started or ended */
 	RCL_EVENT_PATROL_MEDIA_ERROR = 28, /* a patrol read failed on an unconfigured drive */
+	RCL_EVENT_DRIVE_FORMATTED = 29,    /* a drive (its namespace) got a new LBA format */
+	RCL_EVENT_NAMESPACE_CHANGED = 30,  /* a namespace created, deleted, attached, detached */
 };
 
 #define RCL_EVENT_DESC_MAX 256

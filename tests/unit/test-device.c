@@ -6,7 +6,8 @@
  * drives and numbers before its backend is asked (an absent or missing
  * drive, a member or hot spare for what destroys data, no force, numbers
  * out of range), then gets the request as the caller made it. A device's
- * own status (rcl_error.detail) becomes the Detailed Status's ErrMsg.
+ * own status (rcl_error.detail) becomes the Detailed Status's ErrMsg. A
+ * format or namespace change done is logged as an event.
  */
 #include <stdio.h>
 #include <string.h>
@@ -91,10 +92,26 @@ static const struct rcl_backend_ops bare_ops = {.name = "bare", .caps = &bare_ca
 
 /* Slot 0 UGood, 1 a member, 2 a hot spare, 3 missing, 4 UGood holding a file system. */
 static struct rcl_drive drives[5];
+/* Where the controllers' event logs go. */
+static struct unit_state scratch;
+static struct rcl_ctx *ctx;
+
+static void setup(void)
+{
+	unit_state_enter(&scratch, NULL);
+	ctx = unit_ctx_new(scratch.dir);
+}
+
+static void teardown(void)
+{
+	rcl_ctx_free(ctx);
+	unit_state_leave(&scratch);
+}
 
 static struct rcl_ctrl ctrl_of(const struct rcl_backend_ops *ops)
 {
-	struct rcl_ctrl ctrl = {.entry = {.id = 3, .ops = ops}, .lock_fd = -1};
+	struct rcl_ctrl ctrl = {
+	    .ctx = ctx, .entry = {.id = 3, .ops = ops, .key = "k"}, .lock_fd = -1};
 
 	for (unsigned i = 0; i < 5; i++)
 		drives[i] = (struct rcl_drive){
@@ -278,6 +295,53 @@ START_TEST(test_reaches_backend)
 }
 END_TEST
 
+/* The description of the last event logged on @ctrl, checking its @code. */
+static const char *last_event(struct rcl_ctrl *ctrl, enum rcl_event_code code)
+{
+	static char desc[RCL_EVENT_DESC_MAX];
+	struct rcl_event_list list = {0};
+	struct rcl_error err = {0};
+
+	ck_assert_int_eq(rcl_ctrl_events(ctrl, NULL, &list, &err), RCL_OK);
+	ck_assert_uint_ge(list.count, 1);
+	ck_assert_int_eq(list.events[list.count - 1].code, code);
+	ck_assert_uint_eq(list.events[list.count - 1].locale, 0x02);
+	snprintf(desc, sizeof(desc), "%s", list.events[list.count - 1].description);
+	rcl_event_list_release(&list);
+	return desc;
+}
+
+START_TEST(test_changes_logged)
+{
+	struct rcl_ctrl ctrl = ctrl_of(&dev_ops);
+	struct rcl_format fmt = {.lbaf = 1, .force = true};
+	struct rcl_ns_request ns = {.action = RCL_NS_CREATE, .bytes = 1 << 30, .lbaf = 0};
+	struct rcl_error err = {0};
+
+	/* A format and each namespace change are events, as every change is. */
+	ck_assert_int_eq(rcl_ctrl_format_drive(&ctrl, &s0, &fmt, &err), RCL_OK);
+	ck_assert_str_eq(last_event(&ctrl, RCL_EVENT_DRIVE_FORMATTED),
+	                 "Drive /c3/e252/s0 formatted to LBA format 1");
+	fmt = (struct rcl_format){.lbaf = -1, .block_size = 4096, .force = true};
+	ck_assert_int_eq(rcl_ctrl_format_drive(&ctrl, &s0, &fmt, &err), RCL_OK);
+	ck_assert_str_eq(last_event(&ctrl, RCL_EVENT_DRIVE_FORMATTED),
+	                 "Drive /c3/e252/s0 formatted to 4096-byte blocks");
+	ck_assert_int_eq(rcl_ctrl_drive_namespace(&ctrl, &s0, &ns, &err), RCL_OK);
+	ck_assert_str_eq(last_event(&ctrl, RCL_EVENT_NAMESPACE_CHANGED),
+	                 "Namespace 3 created on drive /c3/e252/s0 (1.000 GB)");
+	ns = (struct rcl_ns_request){.action = RCL_NS_DETACH, .nsid = 1, .force = true};
+	ck_assert_int_eq(rcl_ctrl_drive_namespace(&ctrl, &s0, &ns, &err), RCL_OK);
+	ck_assert_str_eq(last_event(&ctrl, RCL_EVENT_NAMESPACE_CHANGED),
+	                 "Namespace 1 detached from drive /c3/e252/s0");
+	/* A refused one is not. */
+	ns.action = RCL_NS_DELETE;
+	ck_assert_int_eq(rcl_ctrl_drive_namespace(&ctrl, &member, &ns, &err), RCL_NOT_ALLOWED);
+	ck_assert_str_eq(last_event(&ctrl, RCL_EVENT_NAMESPACE_CHANGED),
+	                 "Namespace 1 detached from drive /c3/e252/s0");
+	ck_assert_ptr_null(rcl_ctrl_event_failure(&ctrl));
+}
+END_TEST
+
 START_TEST(test_device_status)
 {
 	struct rcl_reply reply;
@@ -307,11 +371,14 @@ static Suite *device_suite(void)
 	Suite *s = suite_create("device");
 	TCase *tc = tcase_create("checks");
 
+	tcase_add_checked_fixture(tc, setup, teardown);
+
 	tcase_add_test(tc, test_kind_without_ops);
 	tcase_add_test(tc, test_drive_refusals);
 	tcase_add_test(tc, test_drive_overwrite);
 	tcase_add_test(tc, test_numbers);
 	tcase_add_test(tc, test_reaches_backend);
+	tcase_add_test(tc, test_changes_logged);
 	tcase_add_test(tc, test_device_status);
 	suite_add_tcase(s, tc);
 	return s;
