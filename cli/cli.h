@@ -131,6 +131,8 @@ struct cmd_spec {
 	/* Bits (1u << enum rcl_setting) it shows or sets; the caps must have them. */
 	unsigned settings;
 	enum rcl_part part; /* with CMD_PART: the part it needs */
+	/* What the drive does to itself by it; the caps must have it. */
+	enum rcl_drive_action action;
 	const char *summary;
 	const char *example;
 	struct opt_spec opts[CMD_MAX_OPTS];

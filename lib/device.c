@@ -5,9 +5,11 @@
  * namespaces. Each call checks here what every kind must refuse (an
  * absent drive, one whose data belongs to a disk group or waits as a hot
  * spare, a destructive change without force, numbers out of range), then
- * hands the drive to its backend through RCL_OP(), so a kind without the
- * operation answers the one "not supported" failure. What changes the
- * drive's formats or namespaces is logged as an event, as every change is.
+ * hands the drive to its backend through RCL_OP(). A kind whose caps lack
+ * the action (drive_actions), or whose backend lacks the operation,
+ * answers the one "not supported" failure, the first before any check.
+ * What changes the drive's formats or namespaces is logged as an event, as
+ * every change is.
  */
 #include <stdio.h>
 
@@ -49,12 +51,28 @@ enum rcl_status rcl_drive_check_destroy(const struct rcl_ctrl *ctrl,
 	return RCL_OK;
 }
 
+/*
+ * Whether @ctrl's kind does @action (its caps' drive_actions), before any
+ * other check: a kind that does not is refused, naming it as @what (NULL:
+ * rcl_drive_action_name()).
+ */
+static enum rcl_status check_offered(const struct rcl_ctrl *ctrl, enum rcl_drive_action action,
+                                     const char *what, struct rcl_error *err)
+{
+	if (ctrl->caps.drive_actions & (1u << action))
+		return RCL_OK;
+	return rcl_unsupported(err, ctrl->caps.kind, what ? what : rcl_drive_action_name(action),
+	                       NULL);
+}
+
 enum rcl_status rcl_ctrl_format_drive(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
                                       const struct rcl_format *fmt, struct rcl_error *err)
 {
-	enum rcl_status st;
+	enum rcl_status st = check_offered(ctrl, RCL_DRIVE_ACTION_FORMAT, NULL, err);
 	char to[32];
 
+	if (st)
+		return st;
 	if (fmt->lbaf > LBAF_MAX || fmt->lbaf < -1)
 		return rcl_fail(err, RCL_INVALID_PARAM, "LBA format %d does not exist: 0 to %d",
 		                fmt->lbaf, LBAF_MAX);
@@ -83,9 +101,11 @@ enum rcl_status rcl_ctrl_download_drive_fw(struct rcl_ctrl *ctrl, const struct r
                                            struct rcl_error *err)
 {
 	const struct rcl_drive *d;
-	enum rcl_status st;
+	enum rcl_status st = check_offered(ctrl, RCL_DRIVE_ACTION_FW_DOWNLOAD, NULL, err);
 
 	*needs_reset = false;
+	if (st)
+		return st;
 	if (!fw->path || !fw->path[0])
 		return rcl_fail(err, RCL_INVALID_PARAM, "no firmware image file given: src=<file>");
 	if (fw->slot > FW_SLOT_MAX)
@@ -102,9 +122,11 @@ enum rcl_status rcl_ctrl_drive_telemetry(struct rcl_ctrl *ctrl, const struct rcl
                                          struct rcl_error *err)
 {
 	const struct rcl_drive *d;
-	enum rcl_status st;
+	enum rcl_status st = check_offered(ctrl, RCL_DRIVE_ACTION_TELEMETRY, NULL, err);
 
 	*bytes = 0;
+	if (st)
+		return st;
 	if (!path || !path[0])
 		return rcl_fail(err, RCL_INVALID_PARAM,
 		                "no file given for the telemetry: file=<path>");
@@ -190,8 +212,11 @@ static void record_ns(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
 enum rcl_status rcl_ctrl_drive_namespace(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
                                          struct rcl_ns_request *req, struct rcl_error *err)
 {
-	enum rcl_status st = check_ns(ctrl, ref, req, err);
+	enum rcl_status st =
+	    check_offered(ctrl, RCL_DRIVE_ACTION_NAMESPACE, ns_doing(req->action), err);
 
+	if (!st)
+		st = check_ns(ctrl, ref, req, err);
 	if (!st)
 		st = RCL_OP(ctrl, drive_namespace, ns_doing(req->action), err, ref, req);
 	if (!st)

@@ -1250,6 +1250,19 @@ enum rcl_part {
 	RCL_PART_COUNT,
 };
 
+/* What a drive does to itself on command (lib/device.c), one bit each in rcl_caps. */
+enum rcl_drive_action {
+	RCL_DRIVE_ACTION_NONE,
+	RCL_DRIVE_ACTION_FORMAT,      /* rcl_ctrl_format_drive() */
+	RCL_DRIVE_ACTION_FW_DOWNLOAD, /* rcl_ctrl_download_drive_fw() */
+	RCL_DRIVE_ACTION_TELEMETRY,   /* rcl_ctrl_drive_telemetry() */
+	RCL_DRIVE_ACTION_NAMESPACE,   /* rcl_ctrl_drive_namespace() */
+	RCL_DRIVE_ACTION_COUNT,
+};
+
+/* rcl_drive_action_name() - "formatting a drive", as refusals name an action. */
+const char *rcl_drive_action_name(enum rcl_drive_action action);
+
 /* rcl_part_name() - "a battery backup unit", as refusals name a part. */
 const char *rcl_part_name(enum rcl_part part);
 
@@ -1280,6 +1293,8 @@ const char *rcl_part_name(enum rcl_part part);
  *		come by being plugged in.
  * @parts:	bit (1u << part) per enum rcl_part it has, but for the BBU,
  *		CacheVault and cache, which @backup and @cache_mib say.
+ * @drive_actions: bit (1u << action) per enum rcl_drive_action its drives
+ *		do; the others are refused before any work.
  */
 struct rcl_caps {
 	char kind[16];
@@ -1300,6 +1315,7 @@ struct rcl_caps {
 	bool exports;
 	bool adds_drives;
 	unsigned parts;
+	unsigned drive_actions;
 };
 
 /* rcl_ctrl_caps() - what open controller @ctrl can do (borrowed). */

@@ -559,6 +559,8 @@ static const struct rcl_caps nvme_caps = {
     .strip_default_kib = 64,
     .parts = 1u << RCL_PART_HEALTH,
     .tasks = 1u << RCL_TASK_SELF_TEST | 1u << RCL_TASK_ERASE,
+    .drive_actions = 1u << RCL_DRIVE_ACTION_FORMAT | 1u << RCL_DRIVE_ACTION_FW_DOWNLOAD |
+                     1u << RCL_DRIVE_ACTION_TELEMETRY | 1u << RCL_DRIVE_ACTION_NAMESPACE,
 };
 
 const struct rcl_backend_ops rcl_nvme_ops = {

@@ -74,9 +74,13 @@ static enum rcl_status dev_task(struct rcl_ctrl *ctrl, const struct rcl_task_req
 	return RCL_OK;
 }
 
-static const struct rcl_caps dev_caps = {.kind = "dev",
-                                         .tasks = 1u << RCL_TASK_ERASE | 1u << RCL_TASK_DRIVE_INIT};
-static const struct rcl_caps bare_caps = {.kind = "bare"};
+static const struct rcl_caps dev_caps = {
+    .kind = "dev",
+    .tasks = 1u << RCL_TASK_ERASE | 1u << RCL_TASK_DRIVE_INIT,
+    .drive_actions = 1u << RCL_DRIVE_ACTION_FORMAT | 1u << RCL_DRIVE_ACTION_FW_DOWNLOAD |
+                     1u << RCL_DRIVE_ACTION_TELEMETRY | 1u << RCL_DRIVE_ACTION_NAMESPACE};
+/* Caps that claim every action, on a backend with none of the ops: RCL_OP() refuses. */
+static const struct rcl_caps bare_caps = {.kind = "bare", .drive_actions = ~0u};
 
 static const struct rcl_backend_ops dev_ops = {
     .name = "dev",
@@ -154,6 +158,25 @@ START_TEST(test_kind_without_ops)
 	ck_assert_int_eq(rcl_ctrl_drive_namespace(&ctrl, &s0, &ns, &err), RCL_UNSUPPORTED);
 	ck_assert_str_eq(err.msg,
 	                 "attaching a namespace is not supported by this controller (bare)");
+}
+END_TEST
+
+START_TEST(test_kind_without_caps)
+{
+	struct rcl_ctrl ctrl = ctrl_of(&dev_ops);
+	struct rcl_format fmt = {.lbaf = 99};
+	struct rcl_ns_request ns = {.action = RCL_NS_DELETE};
+	struct rcl_error err = {0};
+
+	/* Caps without the action: refused by name before any other check or the op. */
+	ctrl.caps.drive_actions = 1u << RCL_DRIVE_ACTION_TELEMETRY;
+	ck_assert_int_eq(rcl_ctrl_format_drive(&ctrl, &member, &fmt, &err), RCL_UNSUPPORTED);
+	ck_assert_str_eq(err.msg, "formatting a drive is not supported by this controller (dev)");
+	ck_assert_int_eq(rcl_ctrl_drive_namespace(&ctrl, &absent, &ns, &err), RCL_UNSUPPORTED);
+	ck_assert_str_eq(err.msg, "deleting a namespace is not supported by this controller (dev)");
+	ck_assert_str_eq(rcl_drive_action_name(RCL_DRIVE_ACTION_FW_DOWNLOAD),
+	                 "downloading a drive's firmware");
+	ck_assert_uint_eq(seen.calls, 0);
 }
 END_TEST
 
@@ -374,6 +397,7 @@ static Suite *device_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 
 	tcase_add_test(tc, test_kind_without_ops);
+	tcase_add_test(tc, test_kind_without_caps);
 	tcase_add_test(tc, test_drive_refusals);
 	tcase_add_test(tc, test_drive_overwrite);
 	tcase_add_test(tc, test_numbers);
