@@ -399,7 +399,7 @@ struct rcl_drive {
 	unsigned logical_sector;
 	unsigned physical_sector;
 	char serial[32];
-	char wwn[24];
+	char wwn[40]; /* 16 hex digits (a NAA or EUI-64 name), or 32 (an NVMe NGUID) */
 	char vendor[16];
 	char model[48];
 	char firmware[16];

@@ -172,6 +172,8 @@ static void add_attrs(const struct rcl_nvme_dev *dev, struct rcl_drive *d)
 
 static void fill_present(const struct rcl_nvme_dev *dev, struct rcl_drive *d)
 {
+	const struct rcl_nvme_ns *named = NULL;
+
 	d->present = true;
 	d->state = RCL_PD_JBOD;
 	/* The controller's character device: the admin commands' way in. */
@@ -179,8 +181,14 @@ static void fill_present(const struct rcl_nvme_dev *dev, struct rcl_drive *d)
 	snprintf(d->serial, sizeof(d->serial), "%s", dev->serial);
 	snprintf(d->model, sizeof(d->model), "%s", dev->model);
 	snprintf(d->firmware, sizeof(d->firmware), "%s", dev->firmware);
-	for (size_t i = 0; i < dev->ns_count; i++)
+	for (size_t i = 0; i < dev->ns_count; i++) {
 		d->raw_bytes += dev->ns[i].lba_count * dev->ns[i].lba_size;
+		/* The drive's WWN: its lowest-numbered namespace's that has one. */
+		if (dev->ns[i].wwn[0] && (!named || dev->ns[i].nsid < named->nsid))
+			named = &dev->ns[i];
+	}
+	if (named)
+		snprintf(d->wwn, sizeof(d->wwn), "%s", named->wwn);
 	d->coerced_bytes = d->raw_bytes >> 20 << 20;
 	d->logical_sector = dev->ns_count ? dev->ns[0].lba_size : 512;
 	d->physical_sector = d->logical_sector;

@@ -6,7 +6,7 @@
 #
 #   run-in-vm.sh [--disk [NAME=]IMAGE]... [--ro-disk [NAME=]IMAGE]...
 #                [--nvme-subsys NAME]... [--nvme-ctrl ID:SERIAL[:subsys=NAME]]...
-#                [--nvme-ns OWNER:IMAGE[:nsid=N][:lbs=512|4096][:detached][:private]]...
+#                [--nvme-ns OWNER:IMAGE[:nsid=N][:lbs=512|4096][:eui64=HEX][:detached][:private]]...
 #                [--bin FILE]... [--timeout SECONDS] [--memory MB] [--log FILE] SCRIPT
 #
 # Each IMAGE becomes a raw virtio disk /dev/vdX in the order given (vda
@@ -24,7 +24,8 @@
 # nqn.2019-08.org.qemu:NAME); --nvme-ctrl a controller, QEMU device ID, with
 # serial SERIAL, in subsystem NAME or alone; --nvme-ns a namespace on IMAGE
 # (raw, writes reach it) of controller or subsystem OWNER. nsid= picks its
-# id, lbs= its logical block size (512 by default). A namespace in a
+# id, lbs= its logical block size (512 by default), eui64= its EUI-64 (16
+# hex digits; QEMU 7.2 gives none by default). A namespace in a
 # subsystem is attached to all its controllers, unless detached (attached to
 # none) or private (to one at a time). Each controller has a hot-pluggable
 # PCI slot of its own: the guest may have it removed and plugged back
@@ -145,9 +146,13 @@ add_nvme_ns() { # N OWNER:IMAGE[:nsid=N][:lbs=512|4096][:detached][:private]
 			props+=",nsid=${opt#nsid=}"
 			;;
 		lbs=512|lbs=4096) lbs=${opt#lbs=} ;;
+		eui64=*)
+			[[ ${opt#eui64=} =~ ^[0-9a-fA-F]{16}$ ]] || die "--nvme-ns $2: bad $opt (16 hex digits)"
+			props+=",eui64=0x${opt#eui64=}"
+			;;
 		detached) detached=1 props+=",detached=on" ;;
 		private) props+=",shared=off" ;;
-		*) die "--nvme-ns $2: unknown option '$opt' (nsid=N, lbs=512|4096, detached, private)" ;;
+		*) die "--nvme-ns $2: unknown option '$opt' (nsid=N, lbs=512|4096, eui64=HEX, detached, private)" ;;
 		esac
 	done
 	[ -z "$detached" ] || [ -n "${ctrl_subsys[$bus]:-}" ] ||
