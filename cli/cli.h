@@ -141,6 +141,8 @@ struct cmd_spec {
 	/* Bits (1u << enum rcl_setting) it shows or sets; the caps must have them. */
 	unsigned settings;
 	enum rcl_part part; /* with CMD_PART: the part it needs */
+	/* What the drive does to itself by it; the caps must have it. */
+	enum rcl_drive_action action;
 	const char *summary;
 	const char *example;
 	struct opt_spec opts[CMD_MAX_OPTS];
@@ -499,7 +501,7 @@ enum rcl_status cmd_drive_stop_init(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_drive_show_init(struct cmd_ctx *c, struct rcl_error *err);
 /*
  * cmd_erase_how() (cmd-export.c) - the overwrite "start erase" asks for:
- * simple (the default), normal or thorough, and patternA= and patternB=.
+ * its mode (RCL_ERASE_AUTO when none is named), patternA= and patternB=.
  */
 enum rcl_status cmd_erase_how(struct cmd_ctx *c, struct rcl_erase *how, struct rcl_error *err);
 enum rcl_status cmd_ctrl_add_vd(struct cmd_ctx *c, struct rcl_error *err);

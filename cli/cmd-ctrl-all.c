@@ -38,6 +38,7 @@ enum row_src {
 	ROW_API,       /* "Yes": an operation the library offers on every controller */
 	ROW_SETTING,   /* whether caps->settings has bit @arg */
 	ROW_TASK,      /* whether caps->tasks has bit @arg */
+	ROW_ACTION,    /* whether caps->drive_actions has bit @arg */
 	ROW_ANY_TASK,  /* whether it runs background tasks at all */
 	ROW_BACKUP,    /* whether its cache has a battery or CacheVault */
 	ROW_SPANS,     /* whether a VD may have more than one span */
@@ -64,6 +65,7 @@ struct row {
 #define API(k)        {.key = k, .src = ROW_API}
 #define SET(k, s)     {.key = k, .src = ROW_SETTING, .arg = RCL_SETTING_##s}
 #define TASK(k, t)    {.key = k, .src = ROW_TASK, .arg = RCL_TASK_##t}
+#define ACTION(k, a)  {.key = k, .src = ROW_ACTION, .arg = RCL_DRIVE_ACTION_##a}
 #define SRC(k, s)     {.key = k, .src = ROW_##s}
 #define DENY(k, s, a) {.key = k, .src = ROW_##s, .arg = a, .deny = true}
 /* clang-format on */
@@ -78,6 +80,8 @@ static bool row_supported(const struct row *r, const struct rcl_caps *caps)
 		return caps->settings >> r->arg & 1;
 	case ROW_TASK:
 		return caps->tasks >> r->arg & 1;
+	case ROW_ACTION:
+		return caps->drive_actions >> r->arg & 1;
 	case ROW_ANY_TASK:
 		return caps->tasks != 0;
 	case ROW_BACKUP:
@@ -262,7 +266,7 @@ static void add_status(struct rcl_node *data, const struct view *v)
 	};
 	static const struct row flags[] = {
 	    WORD("PD Firmware Download in progress", "No"),
-	    TASK("Support PD Firmware Download", FW_UPDATE),
+	    ACTION("Support PD Firmware Download", FW_DOWNLOAD),
 	    WORD("Lock Key Assigned", "No"),
 	    WORD("Failed to get lock key on bootup", "No"),
 	    WORD("Lock key has not been backed up", "No"),

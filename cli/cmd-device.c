@@ -203,11 +203,6 @@ static enum rcl_status drive_request(struct cmd_ctx *c, const struct rcl_drive_r
 	    .drive = *ref,
 	    .force = opt_flag(c, "force"),
 	    .self_test = opt_flag(c, "extended") ? RCL_SELF_TEST_EXTENDED : RCL_SELF_TEST_SHORT,
-	    .sanitize = opt_flag(c, "crypto")       ? RCL_SANITIZE_CRYPTO
-	                : opt_flag(c, "blockerase") ? RCL_SANITIZE_BLOCK
-	                : opt_flag(c, "overwrite")  ? RCL_SANITIZE_OVERWRITE
-	                : opt_flag(c, "format")     ? RCL_SANITIZE_FORMAT
-	                                            : RCL_SANITIZE_AUTO,
 	};
 	return kind == RCL_TASK_ERASE && action == RCL_TASK_ACTION_START
 	           ? cmd_erase_how(c, &req->erase, err)

@@ -336,15 +336,17 @@ static enum rcl_status parse_pattern(const char *name, const char *text, uint8_t
 
 enum rcl_status cmd_erase_how(struct cmd_ctx *c, struct rcl_erase *how, struct rcl_error *err)
 {
-	static const char *const modes[] = {[RCL_ERASE_SIMPLE] = "simple",
-	                                    [RCL_ERASE_NORMAL] = "normal",
-	                                    [RCL_ERASE_THOROUGH] = "thorough",
-	                                    [RCL_ERASE_CRYPTO] = "crypto"};
+	/* The grammar offers each form its own words of these. */
+	static const char *const modes[] = {
+	    [RCL_ERASE_SIMPLE] = "simple",     [RCL_ERASE_NORMAL] = "normal",
+	    [RCL_ERASE_THOROUGH] = "thorough", [RCL_ERASE_CRYPTO] = "crypto",
+	    [RCL_ERASE_BLOCK] = "blockerase",  [RCL_ERASE_OVERWRITE] = "overwrite",
+	    [RCL_ERASE_FORMAT] = "format"};
 	const char *a = cmd_value(c->args, "patterna"), *b = cmd_value(c->args, "patternb");
 	unsigned given = 0;
 	enum rcl_status st = RCL_OK;
 
-	*how = (struct rcl_erase){.pattern_b = 0xff};
+	*how = (struct rcl_erase){.mode = RCL_ERASE_AUTO, .pattern_b = 0xff};
 	for (unsigned m = 0; m < sizeof(modes) / sizeof(modes[0]); m++)
 		if (cmd_value(c->args, modes[m])) {
 			how->mode = (enum rcl_erase_mode)m;

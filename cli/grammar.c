@@ -906,6 +906,7 @@ const struct cmd_spec cli_commands[] = {
 		.verb = "format",
 		.run = cmd_drive_format,
 		.flags = CMD_PER_CTRL | CMD_WRITES,
+		.action = RCL_DRIVE_ACTION_FORMAT,
 		.summary = "format drives that format themselves (NVMe) in another LBA format, destroying every block",
 		.example = "raidcli /c0/e252/s4 format blocksize=4096 ses=user force",
 		.opts =
@@ -934,6 +935,7 @@ const struct cmd_spec cli_commands[] = {
 		.verb = "download",
 		.run = cmd_drive_download,
 		.flags = CMD_PER_CTRL | CMD_WRITES,
+		.action = RCL_DRIVE_ACTION_FW_DOWNLOAD,
 		.summary = "send a firmware image to drives that take one (NVMe) and commit it to a slot",
 		.example = "raidcli /c0/e252/s4 download src=fw.bin slot=2 action=activate",
 		.opts =
@@ -958,6 +960,7 @@ const struct cmd_spec cli_commands[] = {
 		.verb = "get telemetry",
 		.run = cmd_drive_get_telemetry,
 		.flags = CMD_PER_CTRL | CMD_WRITES,
+		.action = RCL_DRIVE_ACTION_TELEMETRY,
 		.summary = "have a drive (NVMe) capture its telemetry and write it to a new file",
 		.example = "raidcli /c0/e252/s4 get telemetry file=/tmp/s4.telemetry",
 		.opts =
@@ -978,6 +981,7 @@ const struct cmd_spec cli_commands[] = {
 		.verb = "add namespace",
 		.run = cmd_drive_add_namespace,
 		.flags = CMD_PER_CTRL | CMD_WRITES,
+		.action = RCL_DRIVE_ACTION_NAMESPACE,
 		.summary = "create a namespace on drives that manage them (NVMe), attached to no controller",
 		.example = "raidcli /c0/e252/s4 add namespace size=100GB",
 		.opts =
@@ -997,6 +1001,7 @@ const struct cmd_spec cli_commands[] = {
 		.verb = "attach namespace",
 		.run = cmd_drive_attach_namespace,
 		.flags = CMD_PER_CTRL | CMD_WRITES,
+		.action = RCL_DRIVE_ACTION_NAMESPACE,
 		.summary = "attach a namespace to the drive's controller: it shows as a block device",
 		.example = "raidcli /c0/e252/s4 attach namespace nsid=2",
 		.opts =
@@ -1014,6 +1019,7 @@ const struct cmd_spec cli_commands[] = {
 		.verb = "detach namespace",
 		.run = cmd_drive_detach_namespace,
 		.flags = CMD_PER_CTRL | CMD_WRITES,
+		.action = RCL_DRIVE_ACTION_NAMESPACE,
 		.summary = "detach a namespace from the drive's controller: its block device goes away",
 		.example = "raidcli /c0/e252/s4 detach namespace nsid=2 force",
 		.opts =
@@ -1032,6 +1038,7 @@ const struct cmd_spec cli_commands[] = {
 		.verb = "delete namespace",
 		.run = cmd_drive_delete_namespace,
 		.flags = CMD_PER_CTRL | CMD_WRITES,
+		.action = RCL_DRIVE_ACTION_NAMESPACE,
 		.summary = "delete a namespace of a drive, and its data",
 		.example = "raidcli /c0/e252/s4 delete namespace nsid=2 force",
 		.opts =

@@ -38,7 +38,10 @@ static bool no_setting_offered(const struct cmd_spec *cmd, const struct rcl_caps
 
 bool cli_offers(const struct cmd_spec *cmd, const struct rcl_caps *caps)
 {
-	/* Not what cli_check_caps() refuses before any option: a task, exports, a setting. */
+	/*
+	 * Not what cli_check_caps() refuses before any option: a task, a drive
+	 * action, exports, a setting.
+	 */
 	struct cmd_args bare = {.cmd = cmd};
 
 	if (!caps)
@@ -58,6 +61,7 @@ static void caps_union(struct rcl_caps *sum, const struct rcl_caps *caps)
 	sum->needs_process = sum->needs_process || caps->needs_process;
 	sum->adds_drives = sum->adds_drives || caps->adds_drives;
 	sum->parts |= caps->parts;
+	sum->drive_actions |= caps->drive_actions;
 	if (caps->cache_mib > sum->cache_mib)
 		sum->cache_mib = caps->cache_mib;
 	/* One module kind fits: the first controller's that has one is offered. */

@@ -137,6 +137,8 @@ enum rcl_status cli_check_caps(const struct cmd_args *args, const struct rcl_cap
 
 	if (cmd->task && !(caps->tasks & (1u << cmd->task)))
 		return rcl_unsupported(err, caps->kind, rcl_task_kind_name(cmd->task), NULL);
+	if (cmd->action && !(caps->drive_actions & (1u << cmd->action)))
+		return rcl_unsupported(err, caps->kind, rcl_drive_action_name(cmd->action), NULL);
 	if (cmd->flags & CMD_PART) {
 		char what[96];
 

@@ -72,6 +72,21 @@ const char *rcl_part_name(enum rcl_part part)
 	return "unknown part";
 }
 
+const char *rcl_drive_action_name(enum rcl_drive_action action)
+{
+	static const char *const names[] = {
+	    [RCL_DRIVE_ACTION_NONE] = "no action",
+	    [RCL_DRIVE_ACTION_FORMAT] = "formatting a drive",
+	    [RCL_DRIVE_ACTION_FW_DOWNLOAD] = "downloading a drive's firmware",
+	    [RCL_DRIVE_ACTION_TELEMETRY] = "capturing a drive's telemetry",
+	    [RCL_DRIVE_ACTION_NAMESPACE] = "managing a drive's namespaces",
+	};
+
+	if ((size_t)action < sizeof(names) / sizeof(names[0]))
+		return names[action];
+	return "unknown action";
+}
+
 static bool caps_have_part(const struct rcl_caps *caps, enum rcl_part part)
 {
 	switch (part) {

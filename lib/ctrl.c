@@ -12,12 +12,15 @@
 
 #include "internal.h"
 
-static const struct rcl_registry_entry *entry_by_id(const struct rcl_ctx *ctx, unsigned id)
+enum rcl_status rcl_ctx_entry(const struct rcl_ctx *ctx, unsigned id,
+                              const struct rcl_registry_entry **out, struct rcl_error *err)
 {
 	for (size_t i = 0; i < ctx->count; i++)
-		if (ctx->entries[i].id == id)
-			return &ctx->entries[i];
-	return NULL;
+		if (ctx->entries[i].id == id) {
+			*out = &ctx->entries[i];
+			return RCL_OK;
+		}
+	return rcl_fail(err, RCL_NOT_FOUND, "controller /c%u not found", id);
 }
 
 static char *ctrl_lock_path(const struct rcl_ctx *ctx, const struct rcl_registry_entry *entry)
@@ -31,13 +34,13 @@ static char *ctrl_lock_path(const struct rcl_ctx *ctx, const struct rcl_registry
 enum rcl_status rcl_ctrl_open(struct rcl_ctx *ctx, unsigned id, enum rcl_lock lock,
                               struct rcl_ctrl **out, struct rcl_error *err)
 {
-	const struct rcl_registry_entry *entry = entry_by_id(ctx, id);
+	const struct rcl_registry_entry *entry;
 	struct rcl_ctrl *ctrl;
-	enum rcl_status st;
+	enum rcl_status st = rcl_ctx_entry(ctx, id, &entry, err);
 	char *path;
 
-	if (!entry)
-		return rcl_fail(err, RCL_NOT_FOUND, "controller /c%u not found", id);
+	if (st)
+		return st;
 	ctrl = rcl_calloc(1, sizeof(*ctrl));
 	path = ctrl_lock_path(ctx, entry);
 	if (!ctrl || !path) {
@@ -103,12 +106,12 @@ const struct rcl_caps *rcl_ctrl_caps(const struct rcl_ctrl *ctrl)
 enum rcl_status rcl_ctx_ctrl_caps(const struct rcl_ctx *ctx, unsigned id,
                                   const struct rcl_caps **caps, struct rcl_error *err)
 {
-	const struct rcl_registry_entry *entry = entry_by_id(ctx, id);
+	const struct rcl_registry_entry *entry;
+	enum rcl_status st = rcl_ctx_entry(ctx, id, &entry, err);
 
-	if (!entry)
-		return rcl_fail(err, RCL_NOT_FOUND, "controller /c%u not found", id);
-	*caps = &entry->caps;
-	return RCL_OK;
+	if (!st)
+		*caps = &entry->caps;
+	return st;
 }
 
 size_t rcl_ctrl_enclosure_count(const struct rcl_ctrl *ctrl)

@@ -5,8 +5,11 @@
  * namespaces. Each call checks here what every kind must refuse (an
  * absent drive, one whose data belongs to a disk group or waits as a hot
  * spare, a destructive change without force, numbers out of range), then
- * hands the drive to its backend through RCL_OP(), so a kind without the
- * operation answers the one "not supported" failure.
+ * hands the drive to its backend through RCL_OP(). A kind whose caps lack
+ * the action (drive_actions), or whose backend lacks the operation,
+ * answers the one "not supported" failure, the first before any check.
+ * What changes the drive's formats or namespaces is logged as an event, as
+ * every change is.
  */
 #include <stdio.h>
 
@@ -19,38 +22,57 @@
 /* The telemetry data areas: 1 to 3, and 4 where the drive has an extended one. */
 #define TELEMETRY_AREA_MAX 4
 
-/*
- * Whether @what ("formatting"), which @harm ("destroys every block of")
- * drive @ref, may go on: never on a disk group's member or a hot spare
- * (their data is the group's: take the drive out first), and only with
- * @force.
- */
-static enum rcl_status check_destroy(const struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
-                                     const char *what, const char *harm, bool force,
-                                     struct rcl_error *err)
+enum rcl_status rcl_drive_check_destroy(const struct rcl_ctrl *ctrl,
+                                        const struct rcl_drive_ref *ref, const char *what,
+                                        const char *harm, bool confirm, bool force,
+                                        struct rcl_error *err)
 {
 	const struct rcl_drive *d;
 	enum rcl_status st = rcl_drive_present(ctrl, ref, &d, err);
 
 	if (st)
 		return st;
-	if (d->dg >= 0 || d->state == RCL_PD_GHS || d->state == RCL_PD_DHS)
+	if (d->dg >= 0)
 		return rcl_fail(err, RCL_NOT_ALLOWED,
-		                "drive %u:%u is %s: take it out of the configuration before %s",
-		                ref->enclosure, ref->slot,
-		                d->dg >= 0 ? "a member of a disk group" : "a hot spare", what);
-	if (!force)
-		return rcl_fail(err, RCL_NEED_FORCE, "%s %s drive %u:%u%s%s; repeat with force",
+		                "drive %u:%u is a member of disk group %d: take it out of the "
+		                "configuration before %s",
+		                ref->enclosure, ref->slot, d->dg, what);
+	if (d->state == RCL_PD_GHS || d->state == RCL_PD_DHS)
+		return rcl_fail(err, RCL_NOT_ALLOWED,
+		                "drive %u:%u is a hot spare (%s): take it out of the configuration "
+		                "(raidcli /c%u/e%u/s%u delete hotsparedrive) before %s",
+		                ref->enclosure, ref->slot, rcl_pd_state_abbrev(d->state),
+		                ctrl->entry.id, ref->enclosure, ref->slot, what);
+	if (!force && (confirm || d->in_use[0]))
+		return rcl_fail(err, RCL_NEED_FORCE, "%s %s drive %u:%u%s%s%s; repeat with force",
 		                what, harm, ref->enclosure, ref->slot,
-		                d->in_use[0] ? ", which " : "", d->in_use);
+		                d->in_use[0] ? ", which is in use (" : "", d->in_use,
+		                d->in_use[0] ? ")" : "");
 	return RCL_OK;
+}
+
+/*
+ * Whether @ctrl's kind does @action (its caps' drive_actions), before any
+ * other check: a kind that does not is refused, naming it as @what (NULL:
+ * rcl_drive_action_name()).
+ */
+static enum rcl_status check_offered(const struct rcl_ctrl *ctrl, enum rcl_drive_action action,
+                                     const char *what, struct rcl_error *err)
+{
+	if (ctrl->caps.drive_actions & (1u << action))
+		return RCL_OK;
+	return rcl_unsupported(err, ctrl->caps.kind, what ? what : rcl_drive_action_name(action),
+	                       NULL);
 }
 
 enum rcl_status rcl_ctrl_format_drive(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
                                       const struct rcl_format *fmt, struct rcl_error *err)
 {
-	enum rcl_status st;
+	enum rcl_status st = check_offered(ctrl, RCL_DRIVE_ACTION_FORMAT, NULL, err);
+	char to[32];
 
+	if (st)
+		return st;
 	if (fmt->lbaf > LBAF_MAX || fmt->lbaf < -1)
 		return rcl_fail(err, RCL_INVALID_PARAM, "LBA format %d does not exist: 0 to %d",
 		                fmt->lbaf, LBAF_MAX);
@@ -58,8 +80,20 @@ enum rcl_status rcl_ctrl_format_drive(struct rcl_ctrl *ctrl, const struct rcl_dr
 		return rcl_fail(err, RCL_INVALID_PARAM,
 		                "a block size of %u bytes cannot be formatted: 512 or 4096",
 		                fmt->block_size);
-	st = check_destroy(ctrl, ref, "formatting", "destroys every block of", fmt->force, err);
-	return st ? st : RCL_OP(ctrl, format_drive, "formatting a drive", err, ref, fmt);
+	st = rcl_drive_check_destroy(ctrl, ref, "formatting", "destroys every block of", true,
+	                             fmt->force, err);
+	if (!st)
+		st = RCL_OP(ctrl, format_drive, "formatting a drive", err, ref, fmt);
+	if (st)
+		return st;
+	if (fmt->lbaf >= 0)
+		snprintf(to, sizeof(to), "LBA format %d", fmt->lbaf);
+	else
+		snprintf(to, sizeof(to), "%u-byte blocks", fmt->block_size);
+	(void)rcl_event_record(ctrl, RCL_EVENT_DRIVE_FORMATTED, NULL,
+	                       "Drive /c%u/e%u/s%u formatted to %s", ctrl->entry.id, ref->enclosure,
+	                       ref->slot, to);
+	return RCL_OK;
 }
 
 enum rcl_status rcl_ctrl_download_drive_fw(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
@@ -67,9 +101,11 @@ enum rcl_status rcl_ctrl_download_drive_fw(struct rcl_ctrl *ctrl, const struct r
                                            struct rcl_error *err)
 {
 	const struct rcl_drive *d;
-	enum rcl_status st;
+	enum rcl_status st = check_offered(ctrl, RCL_DRIVE_ACTION_FW_DOWNLOAD, NULL, err);
 
 	*needs_reset = false;
+	if (st)
+		return st;
 	if (!fw->path || !fw->path[0])
 		return rcl_fail(err, RCL_INVALID_PARAM, "no firmware image file given: src=<file>");
 	if (fw->slot > FW_SLOT_MAX)
@@ -86,9 +122,11 @@ enum rcl_status rcl_ctrl_drive_telemetry(struct rcl_ctrl *ctrl, const struct rcl
                                          struct rcl_error *err)
 {
 	const struct rcl_drive *d;
-	enum rcl_status st;
+	enum rcl_status st = check_offered(ctrl, RCL_DRIVE_ACTION_TELEMETRY, NULL, err);
 
 	*bytes = 0;
+	if (st)
+		return st;
 	if (!path || !path[0])
 		return rcl_fail(err, RCL_INVALID_PARAM,
 		                "no file given for the telemetry: file=<path>");
@@ -143,17 +181,45 @@ static enum rcl_status check_ns(const struct rcl_ctrl *ctrl, const struct rcl_dr
 		return rcl_drive_present(ctrl, ref, &d, err);
 	snprintf(what, sizeof(what), "%s namespace %u",
 	         req->action == RCL_NS_DELETE ? "deleting" : "detaching", req->nsid);
-	return check_destroy(ctrl, ref, what,
-	                     req->action == RCL_NS_DELETE
-	                         ? "destroys its data on"
-	                         : "takes its block device from the host, on",
-	                     req->force, err);
+	return rcl_drive_check_destroy(ctrl, ref, what,
+	                               req->action == RCL_NS_DELETE
+	                                   ? "destroys its data on"
+	                                   : "takes its block device from the host, on",
+	                               true, req->force, err);
+}
+
+/* The event of @req, done on drive @ref: "Namespace 3 created on drive /c0/e1/s0 (1.000 GB)". */
+static void record_ns(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                      const struct rcl_ns_request *req)
+{
+	static const char *const done[] = {[RCL_NS_ATTACH] = "attached to",
+	                                   [RCL_NS_DETACH] = "detached from",
+	                                   [RCL_NS_CREATE] = "created on",
+	                                   [RCL_NS_DELETE] = "deleted from"};
+	struct rcl_buf size = RCL_BUF_INIT;
+
+	if (req->action == RCL_NS_CREATE) {
+		rcl_buf_adds(&size, " (");
+		rcl_size_format(&size, req->bytes);
+		rcl_buf_addch(&size, ')');
+	}
+	(void)rcl_event_record(ctrl, RCL_EVENT_NAMESPACE_CHANGED, NULL,
+	                       "Namespace %u %s drive /c%u/e%u/s%u%s", req->nsid, done[req->action],
+	                       ctrl->entry.id, ref->enclosure, ref->slot, size.buf);
+	rcl_buf_release(&size);
 }
 
 enum rcl_status rcl_ctrl_drive_namespace(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
                                          struct rcl_ns_request *req, struct rcl_error *err)
 {
-	enum rcl_status st = check_ns(ctrl, ref, req, err);
+	enum rcl_status st =
+	    check_offered(ctrl, RCL_DRIVE_ACTION_NAMESPACE, ns_doing(req->action), err);
 
-	return st ? st : RCL_OP(ctrl, drive_namespace, ns_doing(req->action), err, ref, req);
+	if (!st)
+		st = check_ns(ctrl, ref, req, err);
+	if (!st)
+		st = RCL_OP(ctrl, drive_namespace, ns_doing(req->action), err, ref, req);
+	if (!st)
+		record_ns(ctrl, ref, req);
+	return st;
 }

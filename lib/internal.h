@@ -41,6 +41,19 @@ void rcl_settings_apply(struct rcl_ctrl_settings *dst, unsigned changes,
 enum rcl_status rcl_drive_present(const struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
                                   const struct rcl_drive **out, struct rcl_error *err);
 
+/*
+ * rcl_drive_check_destroy() (device.c) - whether @what ("formatting"),
+ * which @harm ("destroys every block of") drive @ref, may go on, whatever
+ * the backend: never on a disk group's member or a hot spare
+ * (RCL_NOT_ALLOWED: their data is the group's, take the drive out first);
+ * without @force, neither on a drive the host uses (its in_use) nor, with
+ * @confirm, on any (RCL_NEED_FORCE). Else as rcl_drive_present().
+ */
+enum rcl_status rcl_drive_check_destroy(const struct rcl_ctrl *ctrl,
+                                        const struct rcl_drive_ref *ref, const char *what,
+                                        const char *harm, bool confirm, bool force,
+                                        struct rcl_error *err);
+
 /* The VDs of every foreign configuration in @f. */
 size_t rcl_foreign_vd_count(const struct rcl_foreign *f);
 
@@ -97,6 +110,14 @@ enum rcl_status rcl_vd_check_fits(const struct rcl_ctrl *ctrl, const struct rcl_
 /* rcl_vd_check_exists() - RCL_NOT_FOUND, naming it, unless @ctrl has VD @vd. */
 enum rcl_status rcl_vd_check_exists(const struct rcl_ctrl *ctrl, unsigned vd,
                                     struct rcl_error *err);
+
+/*
+ * rcl_ctx_entry() (ctrl.c) - controller @id's registry entry into *@out
+ * (borrowed from @ctx, until its registry is reloaded); RCL_NOT_FOUND,
+ * naming it, when there is none.
+ */
+enum rcl_status rcl_ctx_entry(const struct rcl_ctx *ctx, unsigned id,
+                              const struct rcl_registry_entry **out, struct rcl_error *err);
 
 /* registry.c */
 enum rcl_status rcl_registry_add(struct rcl_ctx *ctx, const struct rcl_backend_ops *ops,

@@ -404,7 +404,7 @@ struct rcl_drive {
 	unsigned logical_sector;
 	unsigned physical_sector;
 	char serial[32];
-	char wwn[24];
+	char wwn[40]; /* 16 hex digits (a NAA or EUI-64 name), or 32 (an NVMe NGUID) */
 	char vendor[16];
 	char model[48];
 	char firmware[16];
@@ -1255,6 +1255,19 @@ enum rcl_part {
 	RCL_PART_COUNT,
 };
 
+/* What a drive does to itself on command (lib/device.c), one bit each in rcl_caps. */
+enum rcl_drive_action {
+	RCL_DRIVE_ACTION_NONE,
+	RCL_DRIVE_ACTION_FORMAT,      /* rcl_ctrl_format_drive() */
+	RCL_DRIVE_ACTION_FW_DOWNLOAD, /* rcl_ctrl_download_drive_fw() */
+	RCL_DRIVE_ACTION_TELEMETRY,   /* rcl_ctrl_drive_telemetry() */
+	RCL_DRIVE_ACTION_NAMESPACE,   /* rcl_ctrl_drive_namespace() */
+	RCL_DRIVE_ACTION_COUNT,
+};
+
+/* rcl_drive_action_name() - "formatting a drive", as refusals name an action. */
+const char *rcl_drive_action_name(enum rcl_drive_action action);
+
 /* rcl_part_name() - "a battery backup unit", as refusals name a part. */
 const char *rcl_part_name(enum rcl_part part);
 
@@ -1285,6 +1298,8 @@ const char *rcl_part_name(enum rcl_part part);
  *		come by being plugged in.
  * @parts:	bit (1u << part) per enum rcl_part it has, but for the BBU,
  *		CacheVault and cache, which @backup and @cache_mib say.
+ * @drive_actions: bit (1u << action) per enum rcl_drive_action its drives
+ *		do; the others are refused before any work.
  */
 struct rcl_caps {
 	char kind[16];
@@ -1305,6 +1320,7 @@ struct rcl_caps {
 	bool exports;
 	bool adds_drives;
 	unsigned parts;
+	unsigned drive_actions;
 };
 
 /* rcl_ctrl_caps() - what open controller @ctrl can do (borrowed). */
@@ -1369,16 +1385,28 @@ enum rcl_status rcl_ctrl_create(struct rcl_ctx *ctx, const char *kind, const str
  */
 
 /*
- * How an erase overwrites, as StorCLI names it: SIMPLE one pass of
- * pattern A; NORMAL three passes, patterns A, B and A; THOROUGH the
- * normal passes three times (nine); CRYPTO a drive's own cryptographic
- * erase. The data reads as pattern A after every overwrite.
+ * How an erase destroys the data: one list for every kind, each refusing
+ * (rcl_unsupported(), naming what it does instead) what it cannot do.
+ * Overwrites by passes, as StorCLI names them, for a kind that writes the
+ * drive itself: SIMPLE one pass of pattern A; NORMAL three passes, patterns
+ * A, B and A; THOROUGH the normal passes three times (nine); the data reads
+ * as pattern A after each. A drive's own erase: CRYPTO a change of its
+ * media encryption key (NVMe: sanitize); BLOCK a sanitize by block erase of
+ * the whole medium; OVERWRITE a sanitize by one overwrite pass of zeroes;
+ * FORMAT a Format NVM with user data erase of its namespace. AUTO: the
+ * kind's own default (soft: SIMPLE; NVMe: the strongest the drive has, in
+ * the order CRYPTO, BLOCK, OVERWRITE, FORMAT). Soft erase records store
+ * the values: add new ones at the end.
  */
 enum rcl_erase_mode {
 	RCL_ERASE_SIMPLE,
 	RCL_ERASE_NORMAL,
 	RCL_ERASE_THOROUGH,
 	RCL_ERASE_CRYPTO,
+	RCL_ERASE_BLOCK,
+	RCL_ERASE_OVERWRITE,
+	RCL_ERASE_FORMAT,
+	RCL_ERASE_AUTO,
 };
 
 /* struct rcl_erase - an erase: its mode, and the byte each pattern repeats. */
@@ -1387,7 +1415,7 @@ struct rcl_erase {
 	uint8_t pattern_a, pattern_b;
 };
 
-/* rcl_erase_passes() - how many passes @mode writes (0: CRYPTO writes none). */
+/* rcl_erase_passes() - how many passes @mode writes (0: a drive's own erase, or AUTO). */
 unsigned rcl_erase_passes(enum rcl_erase_mode mode);
 
 /* rcl_erase_pattern() - the byte pass @pass (from 0) of @e writes. */
@@ -1407,15 +1435,6 @@ enum rcl_self_test {
 	RCL_SELF_TEST_EXTENDED, /* reads the whole medium: hours */
 };
 
-/* How a drive that erases itself does it (NVMe's sanitize actions, or a format). */
-enum rcl_sanitize {
-	RCL_SANITIZE_AUTO,      /* the strongest the drive has: crypto, block, overwrite, format */
-	RCL_SANITIZE_CRYPTO,    /* sanitize: change the media encryption key */
-	RCL_SANITIZE_BLOCK,     /* sanitize: block erase of the whole medium */
-	RCL_SANITIZE_OVERWRITE, /* sanitize: one overwrite pass of zeroes */
-	RCL_SANITIZE_FORMAT,    /* a Format NVM with user data erase of the drive's namespace */
-};
-
 /**
  * struct rcl_task_request - one task, and what to do to it.
  * @kind:	the task. Its target: @drive for RCL_TASK_REBUILD, ERASE,
@@ -1429,16 +1448,13 @@ enum rcl_sanitize {
  * @repair:	CC, START: rewrite the parity or copies that differ, rather
  *		than only count them.
  * @self_test:	SELF_TEST, START: which self-test runs (0: the short one).
- * @sanitize:	ERASE, START, on a drive that erases itself: how (0: the
- *		strongest method the drive has). A kind that overwrites the
- *		drive itself refuses all but RCL_SANITIZE_AUTO.
  * @level, @drives, @drive_count: MIGRATE, START: the RAID level to
  *		migrate to and the drives it adds (none: @drive_count 0).
  * @want_dirty:	BGI, rcl_ctrl_task_progress(): tell the progress's @dirty
  *		too, which may read the VD's metadata on its drives.
- * @erase:	VD_ERASE, START: how it overwrites the VD (@force: even while
- *		it is exported); ERASE, START, on a kind that overwrites the
- *		drive itself: how (@force: even a drive holding a file system).
+ * @erase:	VD_ERASE, ERASE, START: how it erases the VD or the drive
+ *		(enum rcl_erase_mode; @force: a VD even while it is exported, a
+ *		drive even while the host uses it or it holds a file system).
  */
 struct rcl_task_request {
 	enum rcl_task_kind kind;
@@ -1448,7 +1464,6 @@ struct rcl_task_request {
 	bool force;
 	bool repair;
 	enum rcl_self_test self_test;
-	enum rcl_sanitize sanitize;
 	enum rcl_raid_level level;
 	const struct rcl_drive_ref *drives;
 	size_t drive_count;
@@ -1580,6 +1595,8 @@ enum rcl_event_code {
 	RCL_EVENT_MIGRATION_FAILED = 26,
 	RCL_EVENT_CC_SCHEDULE = 27,        /* a scheduled consistency check run started or ended */
 	RCL_EVENT_PATROL_MEDIA_ERROR = 28, /* a patrol read failed on an unconfigured drive */
+	RCL_EVENT_DRIVE_FORMATTED = 29,    /* a drive (its namespace) got a new LBA format */
+	RCL_EVENT_NAMESPACE_CHANGED = 30,  /* a namespace created, deleted, attached, detached */
 };
 
 #define RCL_EVENT_DESC_MAX 256

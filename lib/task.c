@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * task.c - background tasks whatever the backend: each call refuses a
- * task the controller's kind does not run, and a drive or VD that is not
- * there, in the same words for every backend, before the backend is asked.
+ * task the controller's kind does not run, a drive or VD that is not
+ * there, and an overwrite of a drive whose data is not its own, in the same
+ * words for every backend, before the backend is asked.
  */
 #include "internal.h"
 
@@ -80,18 +81,41 @@ static enum rcl_status check_erase_export(struct rcl_ctrl *ctrl, const struct rc
 	return st;
 }
 
+/*
+ * A drive's erase or initialization, started: it overwrites the whole
+ * drive, so the rules of every destructive drive action apply.
+ */
+static enum rcl_status check_drive_overwrite(const struct rcl_ctrl *ctrl,
+                                             const struct rcl_task_request *req,
+                                             struct rcl_error *err)
+{
+	bool init = req->kind == RCL_TASK_DRIVE_INIT;
+
+	if ((req->kind != RCL_TASK_ERASE && !init) || req->action != RCL_TASK_ACTION_START)
+		return RCL_OK;
+	return rcl_drive_check_destroy(ctrl, &req->drive, init ? "initializing" : "erasing",
+	                               "destroys every block of", false, req->force, err);
+}
+
+/* What refuses a START of @req whatever the backend, the target found. */
+static enum rcl_status check_start(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
+                                   struct rcl_error *err)
+{
+	enum rcl_status st = check_drive_overwrite(ctrl, req, err);
+
+	return st ? st : check_erase_export(ctrl, req, err);
+}
+
 enum rcl_status rcl_ctrl_task_check(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
                                     struct rcl_error *err)
 {
 	const struct rcl_backend_ops *ops = ctrl->entry.ops;
+	struct rcl_task_request start = *req;
 	enum rcl_status st = check_request(ctrl, req, ops->task_check != NULL, err);
 
-	if (!st && req->kind == RCL_TASK_VD_ERASE) {
-		struct rcl_task_request start = *req;
-
-		start.action = RCL_TASK_ACTION_START;
-		st = check_erase_export(ctrl, &start, err);
-	}
+	start.action = RCL_TASK_ACTION_START;
+	if (!st)
+		st = check_start(ctrl, &start, err);
 	return st ? st : ops->task_check(ctrl, req, err);
 }
 
@@ -102,7 +126,7 @@ enum rcl_status rcl_ctrl_task(struct rcl_ctrl *ctrl, const struct rcl_task_reque
 	enum rcl_status st = check_request(ctrl, req, ops->task != NULL, err);
 
 	if (!st)
-		st = check_erase_export(ctrl, req, err);
+		st = check_start(ctrl, req, err);
 	return st ? st : ops->task(ctrl, req, err);
 }
 

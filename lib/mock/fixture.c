@@ -13,7 +13,8 @@
  *                max_drives_per_span, max_dgs, max_vds, max_vds_per_dg,
  *                default_write, default_read (required); drive_kinds,
  *                mirror_drives, tasks ["rebuild", ...], settings
- *                ["rebuildrate", ...], cache_mib, backup ("none", "bbu",
+ *                ["rebuildrate", ...], drive_actions ["format",
+ *                "download", "telemetry", "namespace"], cache_mib, backup ("none", "bbu",
  *                "cachevault"), emergency_spare; needs_process and
  *                exports, false if given: a mock never needs a controller
  *                process and never exports;
@@ -203,6 +204,13 @@ const char *const rcl_mock_task_names[RCL_TASK_KIND_COUNT] = {
     [RCL_TASK_VD_ERASE] = "vderase",
     [RCL_TASK_DRIVE_INIT] = "driveinit",
 };
+static const char *const action_names[] = {
+    [RCL_DRIVE_ACTION_NONE] = "none",
+    [RCL_DRIVE_ACTION_FORMAT] = "format",
+    [RCL_DRIVE_ACTION_FW_DOWNLOAD] = "download",
+    [RCL_DRIVE_ACTION_TELEMETRY] = "telemetry",
+    [RCL_DRIVE_ACTION_NAMESPACE] = "namespace",
+};
 static const char *const setting_names[] = {
     [RCL_SETTING_REBUILD_RATE] = "rebuildrate",
     [RCL_SETTING_CC_RATE] = "ccrate",
@@ -260,6 +268,9 @@ static void read_caps(struct reader *r, json_object *obj, struct rcl_caps *c)
 	c->tasks = get_mask(r, obj, w, "tasks", rcl_mock_task_names, RCL_TASK_KIND_COUNT, false) &
 	           ~(1u << RCL_TASK_NONE);
 	c->settings = get_mask(r, obj, w, "settings", setting_names, COUNT(setting_names), false);
+	c->drive_actions =
+	    get_mask(r, obj, w, "drive_actions", action_names, COUNT(action_names), false) &
+	    ~(1u << RCL_DRIVE_ACTION_NONE);
 	c->default_write =
 	    get_name(r, obj, w, "default_write", write_names, COUNT(write_names), 0, true);
 	c->default_read =

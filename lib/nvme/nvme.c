@@ -172,6 +172,8 @@ static void add_attrs(const struct rcl_nvme_dev *dev, struct rcl_drive *d)
 
 static void fill_present(const struct rcl_nvme_dev *dev, struct rcl_drive *d)
 {
+	const struct rcl_nvme_ns *named = NULL;
+
 	d->present = true;
 	d->state = RCL_PD_JBOD;
 	/* The controller's character device: the admin commands' way in. */
@@ -179,8 +181,14 @@ static void fill_present(const struct rcl_nvme_dev *dev, struct rcl_drive *d)
 	snprintf(d->serial, sizeof(d->serial), "%s", dev->serial);
 	snprintf(d->model, sizeof(d->model), "%s", dev->model);
 	snprintf(d->firmware, sizeof(d->firmware), "%s", dev->firmware);
-	for (size_t i = 0; i < dev->ns_count; i++)
+	for (size_t i = 0; i < dev->ns_count; i++) {
 		d->raw_bytes += dev->ns[i].lba_count * dev->ns[i].lba_size;
+		/* The drive's WWN: its lowest-numbered namespace's that has one. */
+		if (dev->ns[i].wwn[0] && (!named || dev->ns[i].nsid < named->nsid))
+			named = &dev->ns[i];
+	}
+	if (named)
+		snprintf(d->wwn, sizeof(d->wwn), "%s", named->wwn);
 	d->coerced_bytes = d->raw_bytes >> 20 << 20;
 	d->logical_sector = dev->ns_count ? dev->ns[0].lba_size : 512;
 	d->physical_sector = d->logical_sector;
@@ -559,6 +567,8 @@ static const struct rcl_caps nvme_caps = {
     .strip_default_kib = 64,
     .parts = 1u << RCL_PART_HEALTH,
     .tasks = 1u << RCL_TASK_SELF_TEST | 1u << RCL_TASK_ERASE,
+    .drive_actions = 1u << RCL_DRIVE_ACTION_FORMAT | 1u << RCL_DRIVE_ACTION_FW_DOWNLOAD |
+                     1u << RCL_DRIVE_ACTION_TELEMETRY | 1u << RCL_DRIVE_ACTION_NAMESPACE,
 };
 
 const struct rcl_backend_ops rcl_nvme_ops = {

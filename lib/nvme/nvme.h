@@ -31,10 +31,13 @@ extern const struct rcl_backend_ops rcl_nvme_ops;
  * @name:	its block device ("nvme0n1").
  * @in_use:	what uses it, as a phrase ("mounted on /srv", "a member of
  *		md127"), or "" (rcl_nvme_ns_in_use()).
+ * @wwn:	its world-wide name: its EUI-64, else its NGUID, in uppercase
+ *		hex as StorCLI writes a WWN, or "" when it has neither.
  */
 struct rcl_nvme_ns {
 	unsigned nsid;
 	char name[32];
+	char wwn[40];
 	uint64_t lba_count;
 	unsigned lba_size;
 	unsigned meta_size;

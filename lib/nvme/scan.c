@@ -77,6 +77,25 @@ static int cmp_ns(const void *a, const void *b)
 	return (x->nsid > y->nsid) - (x->nsid < y->nsid);
 }
 
+/* @len bytes of @id as uppercase hex into @out (2 * @len + 1); false if all are zero. */
+static bool hex_id(const uint8_t *id, size_t len, char *out)
+{
+	bool set = false;
+
+	for (size_t i = 0; i < len; i++) {
+		sprintf(out + 2 * i, "%02X", id[i]);
+		set = set || id[i];
+	}
+	return set;
+}
+
+/* The namespace's name (struct rcl_nvme_ns): EUI-64, else NGUID, else none. */
+static void ns_wwn(nvme_ns_t n, struct rcl_nvme_ns *ns)
+{
+	if (!hex_id(nvme_ns_get_eui64(n), 8, ns->wwn) && !hex_id(nvme_ns_get_nguid(n), 16, ns->wwn))
+		ns->wwn[0] = '\0';
+}
+
 /* Add namespace @n to @dev unless it is there (a private one and a path to it). */
 static bool add_ns(struct rcl_nvme_dev *dev, nvme_ns_t n)
 {
@@ -96,6 +115,7 @@ static bool add_ns(struct rcl_nvme_dev *dev, nvme_ns_t n)
 	ns->lba_count = nvme_ns_get_lba_count(n);
 	ns->lba_size = (unsigned)nvme_ns_get_lba_size(n);
 	ns->meta_size = (unsigned)nvme_ns_get_meta_size(n);
+	ns_wwn(n, ns);
 	rcl_nvme_ns_in_use(ns->name, ns->in_use, sizeof(ns->in_use));
 	return true;
 }

@@ -35,36 +35,86 @@ static uint32_t erase_methods(const struct nvme_id_ctrl *id)
 	       (le16toh(id->oacs) & NVME_CTRL_OACS_FORMAT ? ERASE_BY_FORMAT : 0);
 }
 
-/* The erase_methods() bits that can carry out @how (AUTO: any of them). */
-static uint32_t method_bits(enum rcl_sanitize how)
+/* The erase_methods() bits that can carry out @how (AUTO: any of them; passes: none). */
+static uint32_t method_bits(enum rcl_erase_mode how)
 {
 	switch (how) {
-	case RCL_SANITIZE_CRYPTO:
+	case RCL_ERASE_CRYPTO:
 		return NVME_CTRL_SANICAP_CES;
-	case RCL_SANITIZE_BLOCK:
+	case RCL_ERASE_BLOCK:
 		return NVME_CTRL_SANICAP_BES;
-	case RCL_SANITIZE_OVERWRITE:
+	case RCL_ERASE_OVERWRITE:
 		return NVME_CTRL_SANICAP_OWS;
-	case RCL_SANITIZE_FORMAT:
+	case RCL_ERASE_FORMAT:
 		return ERASE_BY_FORMAT;
-	case RCL_SANITIZE_AUTO:
-		break;
+	case RCL_ERASE_AUTO:
+		return UINT32_MAX;
+	default:
+		return 0;
 	}
-	return UINT32_MAX;
+}
+
+/* The words of the erases drive @id offers ("crypto, format", or "none"), into @buf. */
+static void offered(const struct nvme_id_ctrl *id, char *buf, size_t size)
+{
+	static const enum rcl_erase_mode own[] = {RCL_ERASE_CRYPTO, RCL_ERASE_BLOCK,
+	                                          RCL_ERASE_OVERWRITE, RCL_ERASE_FORMAT};
+	static const char *const words[] = {"crypto", "blockerase", "overwrite", "format"};
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < 4; i++)
+		if (erase_methods(id) & method_bits(own[i]) && n < size)
+			n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "", words[i]);
+	if (!n)
+		snprintf(buf, size, "none");
 }
 
 /* How an erase by @how is named in refusals. */
-static const char *erase_name(enum rcl_sanitize how)
+static const char *erase_name(enum rcl_erase_mode how)
 {
-	static const char *const names[] = {
-	    [RCL_SANITIZE_AUTO] = "erase",
-	    [RCL_SANITIZE_CRYPTO] = "sanitize by crypto erase",
-	    [RCL_SANITIZE_BLOCK] = "sanitize by block erase",
-	    [RCL_SANITIZE_OVERWRITE] = "sanitize by overwrite",
-	    [RCL_SANITIZE_FORMAT] = "erase by format",
-	};
+	switch (how) {
+	case RCL_ERASE_CRYPTO:
+		return "sanitize by crypto erase";
+	case RCL_ERASE_BLOCK:
+		return "sanitize by block erase";
+	case RCL_ERASE_OVERWRITE:
+		return "sanitize by overwrite";
+	case RCL_ERASE_FORMAT:
+		return "erase by format";
+	case RCL_ERASE_AUTO:
+		return "erase";
+	default:
+		return "an erase simple, normal or thorough";
+	}
+}
 
-	return names[how];
+/*
+ * Whether the drive of @id erases as @how: refused, naming what it offers,
+ * when it cannot (and always for passes: the drive erases itself).
+ */
+static enum rcl_status check_erase(const struct nvme_id_ctrl *id, enum rcl_erase_mode how,
+                                   struct rcl_error *err)
+{
+	char words[64], hint[160];
+
+	if (erase_methods(id) & method_bits(how))
+		return RCL_OK;
+	if (how == RCL_ERASE_AUTO)
+		return rcl_unsupported(err, "nvme", erase_name(how),
+		                       "the drive has neither sanitize (SANICAP) nor Format NVM "
+		                       "(OACS)");
+	offered(id, words, sizeof(words));
+	if (rcl_erase_passes(how))
+		snprintf(hint, sizeof(hint),
+		         "it is an overwrite by passes, and an NVMe drive erases itself: this "
+		         "drive offers %s",
+		         words);
+	else
+		snprintf(hint, sizeof(hint),
+		         "the drive does not offer it (SANICAP, OACS): this drive offers %s",
+		         words);
+	return rcl_unsupported(err, "nvme", erase_name(how), hint);
 }
 
 /* Where @kind stands on the drive, from its log: *@state and *@percent (-1: none). */
@@ -111,23 +161,6 @@ static enum rcl_status drive_state(const struct rcl_nvme_drive *io, enum rcl_tas
 	return RCL_OK;
 }
 
-/* What an erase of drive @d would destroy beyond itself. */
-static enum rcl_status check_erasable(const struct rcl_drive *d, bool force, struct rcl_error *err)
-{
-	if (d->dg >= 0 || d->state == RCL_PD_GHS || d->state == RCL_PD_DHS)
-		return rcl_fail(
-		    err, RCL_NOT_ALLOWED,
-		    "drive %u:%u is %s: take it out of the configuration before erasing "
-		    "it",
-		    d->enclosure, d->slot, d->dg >= 0 ? "a member of a disk group" : "a hot spare");
-	if (d->in_use[0] && !force)
-		return rcl_fail(
-		    err, RCL_NEED_FORCE,
-		    "drive %u:%u is in use (%s): an erase destroys it; repeat with force",
-		    d->enclosure, d->slot, d->in_use);
-	return RCL_OK;
-}
-
 /* What refuses a START of @req on the open drive. */
 static enum rcl_status check_start(const struct rcl_nvme_drive *io,
                                    const struct rcl_task_request *req, struct rcl_error *err)
@@ -140,31 +173,14 @@ static enum rcl_status check_start(const struct rcl_nvme_drive *io,
 	if (req->kind == RCL_TASK_SELF_TEST && !has_self_test(&io->id))
 		return rcl_unsupported(err, "nvme", name,
 		                       "the drive has no Device Self-test command (OACS)");
-	if (req->kind == RCL_TASK_ERASE && !(erase_methods(&io->id) & method_bits(req->sanitize)))
-		return rcl_unsupported(err, "nvme", erase_name(req->sanitize),
-		                       req->sanitize == RCL_SANITIZE_AUTO
-		                           ? "the drive has neither sanitize (SANICAP) nor Format "
-		                             "NVM (OACS)"
-		                           : "the drive does not offer it (SANICAP, OACS)");
-	st = drive_state(io, req->kind, &state, &percent, err);
+	st = req->kind == RCL_TASK_ERASE ? check_erase(&io->id, req->erase.mode, err) : RCL_OK;
+	if (!st)
+		st = drive_state(io, req->kind, &state, &percent, err);
 	if (!st && state == RCL_TASK_STATE_RUNNING)
 		return rcl_fail(err, RCL_NOT_ALLOWED,
 		                "a %s is already running on drive %u:%u (%d %%)", name,
 		                io->d->enclosure, io->d->slot, percent);
 	return st;
-}
-
-/*
- * Open @req's drive; to @start an erase, refuse first, before any command,
- * a drive whose data belongs to something else.
- */
-static enum rcl_status open_for(const struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
-                                bool start, struct rcl_nvme_drive *io, struct rcl_error *err)
-{
-	if (req->kind == RCL_TASK_ERASE && start &&
-	    check_erasable(rcl_ctrl_find_drive(ctrl, &req->drive), req->force, err))
-		return err->status;
-	return rcl_nvme_drive_open(ctrl, &req->drive, io, err);
 }
 
 /* The firmware update is no task here: the request cannot say what to update. */
@@ -183,7 +199,7 @@ enum rcl_status rcl_nvme_task_check(struct rcl_ctrl *ctrl, const struct rcl_task
 
 	if (req->kind == RCL_TASK_FW_UPDATE)
 		return no_fw_task(err);
-	st = open_for(ctrl, req, true, &io, err);
+	st = rcl_nvme_drive_open(ctrl, &req->drive, &io, err);
 	if (st)
 		return st;
 	st = check_start(&io, req, err);
@@ -195,7 +211,7 @@ enum rcl_status rcl_nvme_task_check(struct rcl_ctrl *ctrl, const struct rcl_task
  * Erase by @how (check_start() found the drive has it); AUTO: sanitize by
  * the strongest method the drive has, else format with erase.
  */
-static enum rcl_status erase(const struct rcl_nvme_drive *io, enum rcl_sanitize how,
+static enum rcl_status erase(const struct rcl_nvme_drive *io, enum rcl_erase_mode how,
                              struct rcl_error *err)
 {
 	static const enum rcl_nvme_sanitize order[] = {
@@ -236,7 +252,7 @@ static enum rcl_status act(const struct rcl_nvme_drive *io, const struct rcl_tas
 		if (st)
 			return st;
 		if (req->kind == RCL_TASK_ERASE)
-			return erase(io, req->sanitize, err);
+			return erase(io, req->erase.mode, err);
 		return rcl_nvme_self_test(io->fd, &io->id, NVME_NSID_ALL,
 		                          req->self_test == RCL_SELF_TEST_EXTENDED
 		                              ? NVME_DST_STC_LONG
@@ -272,7 +288,7 @@ enum rcl_status rcl_nvme_task(struct rcl_ctrl *ctrl, const struct rcl_task_reque
 
 	if (req->kind == RCL_TASK_FW_UPDATE)
 		return no_fw_task(err);
-	st = open_for(ctrl, req, req->action == RCL_TASK_ACTION_START, &io, err);
+	st = rcl_nvme_drive_open(ctrl, &req->drive, &io, err);
 	if (st)
 		return st;
 	st = act(&io, req, err);

@@ -146,12 +146,11 @@ BASH_CASES = [
                                     "eventloginfo", "events", "foreignautoimport", "freespace",
                                     "jbod", "metrics", "nolog", "patrolread", "prrate",
                                     "rebuildpriority", "rebuildrate", "reconrate", "service",
-                                  "time"]),
-    # A drive's own actions (format, download, ...) are offered on every
-    # kind: their backend op answers, not the caps.
-    ("raidcli /c0/e252/s0 ", None, ["add", "attach", "delete", "detach", "download", "format",
-                                  "get", "help", "pause", "resume", "set", "show", "start",
-                                  "stop"]),
+                                    "time"]),
+    # A drive's own actions (format, download, namespaces, telemetry) are
+    # offered where the caps say the drives do them: not on a soft one.
+    ("raidcli /c0/e252/s0 ", None, ["add", "delete", "help", "pause", "resume", "set", "show",
+                                  "start", "stop"]),
     ("raidcli show ", None, ["J", "all", "ctrlcount", "metrics", "nolog"]),
     ("raidcli ", None, ["/c0", "/c1", "/call", "add", "help", "show", "version"]),
     ("raidcli add controller ty", None, ["type="]),

@@ -6,7 +6,8 @@
  * drives and numbers before its backend is asked (an absent or missing
  * drive, a member or hot spare for what destroys data, no force, numbers
  * out of range), then gets the request as the caller made it. A device's
- * own status (rcl_error.detail) becomes the Detailed Status's ErrMsg.
+ * own status (rcl_error.detail) becomes the Detailed Status's ErrMsg. A
+ * format or namespace change done is logged as an event.
  */
 #include <stdio.h>
 #include <string.h>
@@ -65,8 +66,21 @@ static enum rcl_status dev_namespace(struct rcl_ctrl *ctrl, const struct rcl_dri
 	return RCL_OK;
 }
 
-static const struct rcl_caps dev_caps = {.kind = "dev"};
-static const struct rcl_caps bare_caps = {.kind = "bare"};
+static enum rcl_status dev_task(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
+                                struct rcl_error *err)
+{
+	(void)ctrl, (void)req, (void)err;
+	seen.calls++;
+	return RCL_OK;
+}
+
+static const struct rcl_caps dev_caps = {
+    .kind = "dev",
+    .tasks = 1u << RCL_TASK_ERASE | 1u << RCL_TASK_DRIVE_INIT,
+    .drive_actions = 1u << RCL_DRIVE_ACTION_FORMAT | 1u << RCL_DRIVE_ACTION_FW_DOWNLOAD |
+                     1u << RCL_DRIVE_ACTION_TELEMETRY | 1u << RCL_DRIVE_ACTION_NAMESPACE};
+/* Caps that claim every action, on a backend with none of the ops: RCL_OP() refuses. */
+static const struct rcl_caps bare_caps = {.kind = "bare", .drive_actions = ~0u};
 
 static const struct rcl_backend_ops dev_ops = {
     .name = "dev",
@@ -75,15 +89,33 @@ static const struct rcl_backend_ops dev_ops = {
     .download_drive_fw = dev_download,
     .drive_telemetry = dev_telemetry,
     .drive_namespace = dev_namespace,
+    .task_check = dev_task,
+    .task = dev_task,
 };
 static const struct rcl_backend_ops bare_ops = {.name = "bare", .caps = &bare_caps};
 
 /* Slot 0 UGood, 1 a member, 2 a hot spare, 3 missing, 4 UGood holding a file system. */
 static struct rcl_drive drives[5];
+/* Where the controllers' event logs go. */
+static struct unit_state scratch;
+static struct rcl_ctx *ctx;
+
+static void setup(void)
+{
+	unit_state_enter(&scratch, NULL);
+	ctx = unit_ctx_new(scratch.dir);
+}
+
+static void teardown(void)
+{
+	rcl_ctx_free(ctx);
+	unit_state_leave(&scratch);
+}
 
 static struct rcl_ctrl ctrl_of(const struct rcl_backend_ops *ops)
 {
-	struct rcl_ctrl ctrl = {.entry = {.id = 3, .ops = ops}, .lock_fd = -1};
+	struct rcl_ctrl ctrl = {
+	    .ctx = ctx, .entry = {.id = 3, .ops = ops, .key = "k"}, .lock_fd = -1};
 
 	for (unsigned i = 0; i < 5; i++)
 		drives[i] = (struct rcl_drive){
@@ -129,6 +161,25 @@ START_TEST(test_kind_without_ops)
 }
 END_TEST
 
+START_TEST(test_kind_without_caps)
+{
+	struct rcl_ctrl ctrl = ctrl_of(&dev_ops);
+	struct rcl_format fmt = {.lbaf = 99};
+	struct rcl_ns_request ns = {.action = RCL_NS_DELETE};
+	struct rcl_error err = {0};
+
+	/* Caps without the action: refused by name before any other check or the op. */
+	ctrl.caps.drive_actions = 1u << RCL_DRIVE_ACTION_TELEMETRY;
+	ck_assert_int_eq(rcl_ctrl_format_drive(&ctrl, &member, &fmt, &err), RCL_UNSUPPORTED);
+	ck_assert_str_eq(err.msg, "formatting a drive is not supported by this controller (dev)");
+	ck_assert_int_eq(rcl_ctrl_drive_namespace(&ctrl, &absent, &ns, &err), RCL_UNSUPPORTED);
+	ck_assert_str_eq(err.msg, "deleting a namespace is not supported by this controller (dev)");
+	ck_assert_str_eq(rcl_drive_action_name(RCL_DRIVE_ACTION_FW_DOWNLOAD),
+	                 "downloading a drive's firmware");
+	ck_assert_uint_eq(seen.calls, 0);
+}
+END_TEST
+
 START_TEST(test_drive_refusals)
 {
 	struct rcl_ctrl ctrl = ctrl_of(&dev_ops);
@@ -148,16 +199,17 @@ START_TEST(test_drive_refusals)
 	                 RCL_NOT_FOUND);
 	/* What destroys data refuses a member and a spare even with force. */
 	ck_assert_int_eq(rcl_ctrl_format_drive(&ctrl, &member, &fmt, &err), RCL_NOT_ALLOWED);
-	ck_assert_str_eq(err.msg, "drive 252:1 is a member of a disk group: take it out of the "
+	ck_assert_str_eq(err.msg, "drive 252:1 is a member of disk group 0: take it out of the "
 	                          "configuration before formatting");
 	ck_assert_int_eq(rcl_ctrl_drive_namespace(&ctrl, &spare, &del, &err), RCL_NOT_ALLOWED);
-	ck_assert_str_eq(err.msg, "drive 252:2 is a hot spare: take it out of the configuration "
-	                          "before deleting namespace 1");
+	ck_assert_str_eq(err.msg, "drive 252:2 is a hot spare (GHS): take it out of the "
+	                          "configuration (raidcli /c3/e252/s2 delete hotsparedrive) before "
+	                          "deleting namespace 1");
 	/* ... and needs force, naming what the drive holds. */
 	fmt.force = false;
 	ck_assert_int_eq(rcl_ctrl_format_drive(&ctrl, &in_use, &fmt, &err), RCL_NEED_FORCE);
-	ck_assert_str_eq(err.msg, "formatting destroys every block of drive 252:4, which holds a "
-	                          "file system; repeat with force");
+	ck_assert_str_eq(err.msg, "formatting destroys every block of drive 252:4, which is in use "
+	                          "(holds a file system); repeat with force");
 	del.action = RCL_NS_DETACH;
 	del.force = false;
 	ck_assert_int_eq(rcl_ctrl_drive_namespace(&ctrl, &s0, &del, &err), RCL_NEED_FORCE);
@@ -166,6 +218,40 @@ START_TEST(test_drive_refusals)
 	/* A member's firmware and telemetry are its own: no refusal. */
 	ck_assert_int_eq(rcl_ctrl_download_drive_fw(&ctrl, &member, &fw, &reset, &err), RCL_OK);
 	ck_assert_uint_eq(seen.calls, 1);
+}
+END_TEST
+
+START_TEST(test_drive_overwrite)
+{
+	struct rcl_ctrl ctrl = ctrl_of(&dev_ops);
+	struct rcl_task_request req = {.kind = RCL_TASK_ERASE,
+	                               .action = RCL_TASK_ACTION_START,
+	                               .drive = member,
+	                               .force = true};
+	struct rcl_error err = {0};
+
+	/* A drive's erase or initialization refuses what a format refuses, in its words... */
+	ck_assert_int_eq(rcl_ctrl_task(&ctrl, &req, &err), RCL_NOT_ALLOWED);
+	ck_assert_str_eq(err.msg, "drive 252:1 is a member of disk group 0: take it out of the "
+	                          "configuration before erasing");
+	req.kind = RCL_TASK_DRIVE_INIT;
+	req.drive = spare;
+	ck_assert_int_eq(rcl_ctrl_task_check(&ctrl, &req, &err), RCL_NOT_ALLOWED);
+	ck_assert_ptr_nonnull(strstr(err.msg, "is a hot spare (GHS)"));
+	/* ... but asks for force only where the host uses the drive. */
+	req.force = false;
+	req.drive = in_use;
+	ck_assert_int_eq(rcl_ctrl_task(&ctrl, &req, &err), RCL_NEED_FORCE);
+	ck_assert_str_eq(err.msg, "initializing destroys every block of drive 252:4, which is in "
+	                          "use (holds a file system); repeat with force");
+	ck_assert_uint_eq(seen.calls, 0);
+	req.drive = s0;
+	ck_assert_int_eq(rcl_ctrl_task(&ctrl, &req, &err), RCL_OK);
+	/* Stopping one is no overwrite. */
+	req.action = RCL_TASK_ACTION_STOP;
+	req.drive = member;
+	ck_assert_int_eq(rcl_ctrl_task(&ctrl, &req, &err), RCL_OK);
+	ck_assert_uint_eq(seen.calls, 2);
 }
 END_TEST
 
@@ -232,6 +318,53 @@ START_TEST(test_reaches_backend)
 }
 END_TEST
 
+/* The description of the last event logged on @ctrl, checking its @code. */
+static const char *last_event(struct rcl_ctrl *ctrl, enum rcl_event_code code)
+{
+	static char desc[RCL_EVENT_DESC_MAX];
+	struct rcl_event_list list = {0};
+	struct rcl_error err = {0};
+
+	ck_assert_int_eq(rcl_ctrl_events(ctrl, NULL, &list, &err), RCL_OK);
+	ck_assert_uint_ge(list.count, 1);
+	ck_assert_int_eq(list.events[list.count - 1].code, code);
+	ck_assert_uint_eq(list.events[list.count - 1].locale, 0x02);
+	snprintf(desc, sizeof(desc), "%s", list.events[list.count - 1].description);
+	rcl_event_list_release(&list);
+	return desc;
+}
+
+START_TEST(test_changes_logged)
+{
+	struct rcl_ctrl ctrl = ctrl_of(&dev_ops);
+	struct rcl_format fmt = {.lbaf = 1, .force = true};
+	struct rcl_ns_request ns = {.action = RCL_NS_CREATE, .bytes = 1 << 30, .lbaf = 0};
+	struct rcl_error err = {0};
+
+	/* A format and each namespace change are events, as every change is. */
+	ck_assert_int_eq(rcl_ctrl_format_drive(&ctrl, &s0, &fmt, &err), RCL_OK);
+	ck_assert_str_eq(last_event(&ctrl, RCL_EVENT_DRIVE_FORMATTED),
+	                 "Drive /c3/e252/s0 formatted to LBA format 1");
+	fmt = (struct rcl_format){.lbaf = -1, .block_size = 4096, .force = true};
+	ck_assert_int_eq(rcl_ctrl_format_drive(&ctrl, &s0, &fmt, &err), RCL_OK);
+	ck_assert_str_eq(last_event(&ctrl, RCL_EVENT_DRIVE_FORMATTED),
+	                 "Drive /c3/e252/s0 formatted to 4096-byte blocks");
+	ck_assert_int_eq(rcl_ctrl_drive_namespace(&ctrl, &s0, &ns, &err), RCL_OK);
+	ck_assert_str_eq(last_event(&ctrl, RCL_EVENT_NAMESPACE_CHANGED),
+	                 "Namespace 3 created on drive /c3/e252/s0 (1.000 GB)");
+	ns = (struct rcl_ns_request){.action = RCL_NS_DETACH, .nsid = 1, .force = true};
+	ck_assert_int_eq(rcl_ctrl_drive_namespace(&ctrl, &s0, &ns, &err), RCL_OK);
+	ck_assert_str_eq(last_event(&ctrl, RCL_EVENT_NAMESPACE_CHANGED),
+	                 "Namespace 1 detached from drive /c3/e252/s0");
+	/* A refused one is not. */
+	ns.action = RCL_NS_DELETE;
+	ck_assert_int_eq(rcl_ctrl_drive_namespace(&ctrl, &member, &ns, &err), RCL_NOT_ALLOWED);
+	ck_assert_str_eq(last_event(&ctrl, RCL_EVENT_NAMESPACE_CHANGED),
+	                 "Namespace 1 detached from drive /c3/e252/s0");
+	ck_assert_ptr_null(rcl_ctrl_event_failure(&ctrl));
+}
+END_TEST
+
 START_TEST(test_device_status)
 {
 	struct rcl_reply reply;
@@ -261,10 +394,15 @@ static Suite *device_suite(void)
 	Suite *s = suite_create("device");
 	TCase *tc = tcase_create("checks");
 
+	tcase_add_checked_fixture(tc, setup, teardown);
+
 	tcase_add_test(tc, test_kind_without_ops);
+	tcase_add_test(tc, test_kind_without_caps);
 	tcase_add_test(tc, test_drive_refusals);
+	tcase_add_test(tc, test_drive_overwrite);
 	tcase_add_test(tc, test_numbers);
 	tcase_add_test(tc, test_reaches_backend);
+	tcase_add_test(tc, test_changes_logged);
 	tcase_add_test(tc, test_device_status);
 	suite_add_tcase(s, tc);
 	return s;

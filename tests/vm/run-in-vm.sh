@@ -6,7 +6,7 @@
 #
 #   run-in-vm.sh [--disk [NAME=]IMAGE]... [--ro-disk [NAME=]IMAGE]...
 #                [--nvme-subsys NAME]... [--nvme-ctrl ID:SERIAL[:subsys=NAME]]...
-#                [--nvme-ns OWNER:IMAGE[:nsid=N][:lbs=512|4096][:detached][:private]]...
+#                [--nvme-ns OWNER:IMAGE[:nsid=N][:lbs=512|4096][:eui64=HEX][:detached][:private]]...
 #                [--bin FILE]... [--timeout SECONDS] [--memory MB] [--log FILE] SCRIPT
 #
 # Each IMAGE becomes a raw virtio disk /dev/vdX in the order given (vda
@@ -16,13 +16,16 @@
 # busybox sh with mdadm, nvme-cli, the md modules and busybox's applets; its
 # stdout and stderr are printed here, and its exit status is this script's. A
 # VM that does not finish (timeout, panic) exits 124 with the console log on
-# stderr.
+# stderr. A guest that has not started /init within VM_BOOT_TIMEOUT seconds
+# (60 under KVM, 240 under TCG) hangs in early boot: QEMU is killed and the
+# VM booted once more, as stderr says.
 #
 # NVMe: --nvme-subsys NAME makes an NVM subsystem (NQN
 # nqn.2019-08.org.qemu:NAME); --nvme-ctrl a controller, QEMU device ID, with
 # serial SERIAL, in subsystem NAME or alone; --nvme-ns a namespace on IMAGE
 # (raw, writes reach it) of controller or subsystem OWNER. nsid= picks its
-# id, lbs= its logical block size (512 by default). A namespace in a
+# id, lbs= its logical block size (512 by default), eui64= its EUI-64 (16
+# hex digits; QEMU 7.2 gives none by default). A namespace in a
 # subsystem is attached to all its controllers, unless detached (attached to
 # none) or private (to one at a time). Each controller has a hot-pluggable
 # PCI slot of its own: the guest may have it removed and plugged back
@@ -143,9 +146,13 @@ add_nvme_ns() { # N OWNER:IMAGE[:nsid=N][:lbs=512|4096][:detached][:private]
 			props+=",nsid=${opt#nsid=}"
 			;;
 		lbs=512|lbs=4096) lbs=${opt#lbs=} ;;
+		eui64=*)
+			[[ ${opt#eui64=} =~ ^[0-9a-fA-F]{16}$ ]] || die "--nvme-ns $2: bad $opt (16 hex digits)"
+			props+=",eui64=0x${opt#eui64=}"
+			;;
 		detached) detached=1 props+=",detached=on" ;;
 		private) props+=",shared=off" ;;
-		*) die "--nvme-ns $2: unknown option '$opt' (nsid=N, lbs=512|4096, detached, private)" ;;
+		*) die "--nvme-ns $2: unknown option '$opt' (nsid=N, lbs=512|4096, eui64=HEX, detached, private)" ;;
 		esac
 	done
 	[ -z "$detached" ] || [ -n "${ctrl_subsys[$bus]:-}" ] ||
@@ -272,10 +279,30 @@ boot() { # ACCEL TIMEOUT DEVICE-ARGS...: runs $script; its output in $work/outpu
 		-serial "file:$work/console" -serial "file:$work/output" -serial chardev:host \
 		-kernel "$kernel" -initrd "$work/initrd" \
 		-append "console=ttyS0 loglevel=3 panic=-1 rdinit=/init $cmdline" \
-		"$@" </dev/null >"$work/qemu" 2>&1 || status=$?
+		"$@" </dev/null >"$work/qemu" 2>&1 &
+	local vm=$!
+	boot_watch $vm $((limit < boot_limit ? limit : boot_limit))
+	wait $vm || status=$?
 	: >>"$work/output"
 	tr -d '\r' <"$work/output" >"$work/output.txt"
 	return $status
+}
+
+# boot_watch PID LIMIT: until the VM of PID (its timeout process) ends, or its
+# /init prints the begin marker, or LIMIT seconds pass: then it is held in
+# early boot (once, TCG stopped after "Probing EDD") and killed, boot_hung set.
+boot_watch() {
+	local deadline=$((SECONDS + $2))
+	boot_hung=''
+	while kill -0 "$1" 2>/dev/null; do
+		grep -aq '@@RAIDCLI-VM-BEGIN@@' "$work/output" 2>/dev/null && return
+		if [ $SECONDS -ge $deadline ]; then
+			boot_hung=$2
+			kill -TERM "$1" 2>/dev/null || true
+			return
+		fi
+		sleep 1
+	done
 }
 
 finished() { grep -a '^@@RAIDCLI-VM-END rc=[0-9]*@@$' "$work/output.txt"; }
@@ -309,6 +336,8 @@ kvm_boots() {
 	[ $answer = yes ]
 }
 
+# the probe's boot below is bounded by its own short limit
+boot_limit=${VM_BOOT_TIMEOUT:-60}
 case ${VM_ACCEL:-auto} in
 kvm) accel=kvm ;;
 tcg) accel=tcg ;;
@@ -323,16 +352,27 @@ tcg) accel=tcg ;;
 	;;
 esac
 [ $accel = kvm ] || timeout=$((timeout * 5))
+[ $accel = kvm ] || boot_limit=${VM_BOOT_TIMEOUT:-240}
 
 start=$(date +%s%N)
 status=0
 boot $accel "$timeout" "${disks[@]}" "${nvme[@]}" || status=$?
+if [ -n "$boot_hung" ]; then
+	echo "run-in-vm: the guest did not start /init within ${boot_hung}s (VM_BOOT_TIMEOUT):" \
+		"killed QEMU, booting once more; its console ended with:" >&2
+	tail -n 3 "$work/console" >&2 || true
+	status=0
+	boot $accel "$timeout" "${disks[@]}" "${nvme[@]}" || status=$?
+	[ -z "$boot_hung" ] ||
+		echo "run-in-vm: the guest did not start /init within ${boot_hung}s again" >&2
+fi
 elapsed_ms=$((($(date +%s%N) - start) / 1000000))
 
 [ -z "$log" ] || cp "$work/console" "$log"
 end=$(finished || true)
 if [ "$status" -ne 0 ] || [ -z "$end" ]; then
-	echo "run-in-vm: the VM did not finish the script (qemu exit $status, time limit ${timeout}s)" >&2
+	echo "run-in-vm: the VM did not finish the script (qemu exit $status," \
+		"${boot_hung:+no /init within ${boot_hung}s, }time limit ${timeout}s)" >&2
 	cat "$work/qemu" "$work/console" >&2
 	sed -n '/^@@RAIDCLI-VM-BEGIN@@$/,$p' "$work/output.txt" | sed 1d >&2
 	exit 124

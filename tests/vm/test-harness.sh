@@ -4,7 +4,8 @@
 # test-harness.sh - run-in-vm.sh does what the vm tests rely on: the script
 # runs under the Debian kernel with the md personalities loaded, sees each
 # disk under its name, its writes reach the image file, a --ro-disk refuses
-# writes, and its output and exit status come back.
+# writes, and its output and exit status come back; a guest that never
+# reaches /init is killed and retried once, not waited for.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d /dev/shm/raidcli-vm-harness.XXXXXX)
@@ -38,5 +39,20 @@ read-only disk
 rwro"
 expect "data written to disk rw" "$(dd if="$work/rw.img" bs=512 skip=1 count=1 2>/dev/null |
 	head -n 1)" "written in the VM"
-[ $fail = 0 ] && echo "run-in-vm: 4 checks passed"
+
+# A guest held before /init (QEMU started with its CPU stopped, as a boot
+# hung early would be) is killed and booted once more, not waited for.
+mkdir "$work/bin"
+printf '#!/bin/sh\nexec %s -S "$@"\n' "$(command -v qemu-system-x86_64)" \
+	>"$work/bin/qemu-system-x86_64"
+chmod +x "$work/bin/qemu-system-x86_64"
+status=0
+PATH=$work/bin:$PATH VM_ACCEL=tcg VM_BOOT_TIMEOUT=2 \
+	"$here/run-in-vm.sh" --timeout 600 "$work/script.sh" >/dev/null 2>"$work/hung.txt" ||
+	status=$?
+expect "exit status of a VM that never boots" "$status" 124
+expect "boots of a VM that never boots" \
+	"$(grep -c 'did not start /init within 2s' "$work/hung.txt")" 2
+expect "retry said" "$(grep -c 'booting once more' "$work/hung.txt")" 1
+[ $fail = 0 ] && echo "run-in-vm: 7 checks passed"
 exit $fail

@@ -6,7 +6,8 @@ one alone with a namespace used as swap, two in a subsystem sharing a
 namespace and holding a detached one) are the drives of one discovered
 nvme controller, in stable slots; every value of
 `raidcli /c0/eall/sall show all J` and `show smart J` for each drive
-equals what nvme-cli (id-ctrl, id-ns, smart-log, error-log, fw-log,
+(and the WWN, the first namespace's EUI-64 or NGUID) equals what
+nvme-cli (id-ctrl, id-ns, smart-log, error-log, fw-log,
 self-test-log, sanitize-log, -o json) says of the same device (the
 table below maps each raidcli key to its nvme-cli field); log pages
 identify says the drive lacks are "Not Supported" where nvme-cli is
@@ -339,6 +340,21 @@ def check_actions(cmds):
     expect(nsids(cmds['ns-detached']), [1], 'nvme list-ns after the detach')
 
 
+def wwn_of(namespaces, cmds, name):
+    """What StorCLI's WWN should be: the lowest namespace's EUI-64 from
+    nvme id-ns, else its NGUID, as uppercase hex; "" for none."""
+    for nsid in sorted(ns['NSID'] for ns in namespaces):
+        idns = cmds.get(f'id-ns-{name}-{nsid}', {}).get('json') or {}
+        for key in ('eui64', 'nguid'):
+            if int(idns.get(key, '0') or '0', 16):
+                return idns[key].upper()
+    return ''
+
+
+def data_row_wwn(detail, prefix):
+    return detail.get(f'{prefix} Device attributes', {}).get('WWN')
+
+
 def check_drive(data, smart_data, slot, name, cmds, sysfs, what):
     """Every NVMe value raidcli shows of drive @slot (kernel name @name)."""
     prefix = f'Drive /c0/e252/s{slot}'
@@ -349,6 +365,8 @@ def check_drive(data, smart_data, slot, name, cmds, sysfs, what):
     expect(attrs.get('Model Number'), idc.get('mn', '').strip(), f'{what}: Model Number')
     expect(attrs.get('Firmware Revision'), idc.get('fr', '').strip(), f'{what}: Firmware')
     expect(attrs.get('PCI Address'), sysfs['address'], f'{what}: PCI Address')
+    expect(data_row_wwn(detail, prefix), wwn_of(detail.get(f'{prefix} Namespaces', []), cmds, name),
+           f'{what}: WWN')
     ctrl = detail.get(f'{prefix} NVMe Controller', {})
     expect(ctrl.get('Controller'), name, f'{what}: Controller')
     expect(ctrl.get('PCI Address'), sysfs['address'], f'{what}: PCI Address (identify)')
@@ -373,7 +391,8 @@ def main():
         topo.controller('cc', 'RCLSHOW-S', subsys='ss0')
         topo.controller('cd', 'RCLSHOW-D')
         topo.namespace('ca', 64 * MIB, lbs=512, nsid=1)
-        topo.namespace('ca', 32 * MIB, lbs=4096, nsid=2)
+        # ca's WWN: its namespace 2's EUI-64, namespace 1 having none
+        topo.namespace('ca', 32 * MIB, lbs=4096, nsid=2, eui64='0123456789abcdef')
         topo.namespace('ss0', 48 * MIB, lbs=4096, nsid=1)
         topo.namespace('ss0', 16 * MIB, lbs=512, nsid=2, detached=True)
         topo.namespace('cd', 16 * MIB, lbs=4096, nsid=1)

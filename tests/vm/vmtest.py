@@ -187,7 +187,8 @@ class NvmeTopology:
         self.controllers[ident] = {'serial': serial, 'subsys': subsys}
         return ident
 
-    def namespace(self, owner, size, lbs=512, nsid=None, detached=False, private=False):
+    def namespace(self, owner, size, lbs=512, nsid=None, detached=False, private=False,
+                  eui64=None):
         """A namespace of @size bytes on controller or subsystem @owner: a
         dict of these arguments and its image file ('image')."""
         image = os.path.join(self.work, f'nvme-ns{len(self.namespaces)}.img')
@@ -195,9 +196,10 @@ class NvmeTopology:
             f.truncate(size)
         spec = [owner, image, f'lbs={lbs}'] + ([f'nsid={nsid}'] if nsid else [])
         spec += (['detached'] if detached else []) + (['private'] if private else [])
+        spec += [f'eui64={eui64}'] if eui64 else []
         self.args += ['--nvme-ns', ':'.join(spec)]
         ns = {'owner': owner, 'image': image, 'size': size, 'lbs': lbs, 'nsid': nsid,
-              'detached': detached, 'private': private}
+              'detached': detached, 'private': private, 'eui64': eui64}
         self.namespaces.append(ns)
         return ns
 

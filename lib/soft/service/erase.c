@@ -568,7 +568,11 @@ static enum rcl_status start_vd_erase(struct rcl_ctrl *ctrl, const struct rcl_ta
 	return RCL_OK;
 }
 
-/* Why drive @d may not be overwritten (RCL_NOT_ALLOWED, or the check for a file system's). */
+/*
+ * Why drive @d may not be overwritten here (RCL_NOT_ALLOWED, or the check
+ * for a file system's), beyond what every kind refuses (rcl_ctrl_task():
+ * a member or a hot spare, a drive the host uses).
+ */
 static enum rcl_status check_drive(const struct rcl_ctrl *ctrl, const struct rcl_drive *d,
                                    bool force, struct rcl_error *err)
 {
@@ -585,17 +589,6 @@ static enum rcl_status check_drive(const struct rcl_ctrl *ctrl, const struct rcl
 		                "end, or stop it: raidcli /c%u/e%u/s%u stop %s",
 		                d->enclosure, d->slot, rcl_task_kind_name(busy), id, d->enclosure,
 		                d->slot, busy == RCL_TASK_DRIVE_INIT ? "initialization" : "erase");
-	if (d->state == RCL_PD_GHS || d->state == RCL_PD_DHS)
-		return rcl_fail(err, RCL_NOT_ALLOWED,
-		                "drive %u:%u is a hot spare (%s): delete it as one first (raidcli "
-		                "/c%u/e%u/s%u delete hotsparedrive)",
-		                d->enclosure, d->slot, rcl_pd_state_abbrev(d->state), id,
-		                d->enclosure, d->slot);
-	if (d->dg >= 0)
-		return rcl_fail(err, RCL_NOT_ALLOWED,
-		                "drive %u:%u is a member of disk group %d: only an unconfigured "
-		                "good drive is overwritten",
-		                d->enclosure, d->slot, d->dg);
 	if (d->state == RCL_PD_JBOD)
 		return rcl_fail(err, RCL_NOT_ALLOWED,
 		                "drive %u:%u is JBOD, the host's to use as it is: make it "
@@ -614,20 +607,21 @@ static enum rcl_status check_drive(const struct rcl_ctrl *ctrl, const struct rcl
 	return RCL_OK;
 }
 
-/* What the soft controller cannot do of a drive erase @req: a drive's own sanitize or crypto. */
+/* What the soft controller cannot do of an erase @req: a drive's own erase (crypto, sanitize). */
 static enum rcl_status check_overwrite(const struct rcl_task_request *req, struct rcl_error *err)
 {
-	if (req->kind != RCL_TASK_ERASE)
+	enum rcl_erase_mode mode = req->erase.mode;
+
+	if ((req->kind != RCL_TASK_ERASE && req->kind != RCL_TASK_VD_ERASE) ||
+	    mode == RCL_ERASE_AUTO || rcl_erase_passes(mode))
 		return RCL_OK;
-	if (req->sanitize == RCL_SANITIZE_CRYPTO || req->erase.mode == RCL_ERASE_CRYPTO)
+	if (mode == RCL_ERASE_CRYPTO)
 		return rcl_unsupported(err, "soft", "a cryptographic erase",
 		                       "its drives are image files or plain block devices: erase "
 		                       "them simple, normal or thorough");
-	if (req->sanitize != RCL_SANITIZE_AUTO)
-		return rcl_unsupported(err, "soft", "a drive's own sanitize or format",
-		                       "it overwrites its drives itself: erase them simple, "
-		                       "normal or thorough");
-	return RCL_OK;
+	return rcl_unsupported(err, "soft", "a drive's own sanitize or format",
+	                       "it overwrites its drives itself: erase them simple, normal or "
+	                       "thorough");
 }
 
 enum rcl_status erase_check_start(const struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
@@ -644,7 +638,7 @@ static enum rcl_status start_erase(struct rcl_ctrl *ctrl, const struct rcl_task_
                                    struct rcl_error *err)
 {
 	const struct rcl_drive *d = NULL;
-	/* A drive's initialization writes zeros once. */
+	/* A drive's initialization writes zeros once; an erase named by no mode, pattern A once. */
 	struct rcl_erase how =
 	    req->kind == RCL_TASK_DRIVE_INIT ? (struct rcl_erase){0} : req->erase;
 	enum rcl_status st;
@@ -658,9 +652,8 @@ static enum rcl_status start_erase(struct rcl_ctrl *ctrl, const struct rcl_task_
 	}
 	if (st)
 		return st;
-	if (!rcl_erase_passes(how.mode))
-		return rcl_unsupported(err, "soft", "a cryptographic erase",
-		                       "its drives are image files or plain block devices");
+	if (how.mode == RCL_ERASE_AUTO)
+		how.mode = RCL_ERASE_SIMPLE;
 	e = d ? new_drive_erase(req->kind, d, &how)
 	      : new_vd_erase(req->vd, &how,
 	                     rcl_soft_config_vd(&service_soft_state(ctrl)->cfg, req->vd)->uuid);

@@ -44,18 +44,16 @@ bool rcl_soft_schedule_due(const struct rcl_schedule *s, int64_t since)
 enum rcl_status rcl_soft_task_file(struct rcl_ctx *ctx, unsigned id, const char *suffix, char *path,
                                    size_t size, struct rcl_error *err)
 {
-	for (size_t i = 0; i < ctx->count; i++) {
-		const struct rcl_registry_entry *e = &ctx->entries[i];
+	const struct rcl_registry_entry *e;
+	enum rcl_status st = rcl_ctx_entry(ctx, id, &e, err);
 
-		if (e->id != id)
-			continue;
-		if (snprintf(path, size, "%s/tasks/%s-%s%s.json", ctx->state_dir, e->ops->name,
-		             e->key, suffix) >= (int)size)
-			return rcl_fail(err, RCL_INVALID_PARAM,
-			                "the state directory '%s' is too long", ctx->state_dir);
-		return RCL_OK;
-	}
-	return rcl_fail(err, RCL_NOT_FOUND, "controller /c%u not found", id);
+	if (st)
+		return st;
+	if (snprintf(path, size, "%s/tasks/%s-%s%s.json", ctx->state_dir, e->ops->name, e->key,
+	             suffix) >= (int)size)
+		return rcl_fail(err, RCL_INVALID_PARAM, "the state directory '%s' is too long",
+		                ctx->state_dir);
+	return RCL_OK;
 }
 
 enum rcl_status rcl_soft_task_file_write(struct rcl_ctx *ctx, const char *path, json_object *root,
