@@ -243,17 +243,17 @@ static enum rcl_status check_optimal(struct cmd_ctx *c, const struct rcl_vd *vd,
 }
 
 /*
- * Refuse a check of a RAID0 VD, which has no parity or copies to compare:
+ * Refuse a check of a RAID0 or RAID00 VD, which has no parity or copies to compare:
  * the level is in the record, so no controller process need start to say
  * so (the backend refuses it too, for the checks it starts itself).
  */
 static enum rcl_status check_redundant(struct cmd_ctx *c, const struct rcl_vd *vd,
                                        struct rcl_error *err)
 {
-	if (vd->level != RCL_RAID0)
+	if (rcl_raid_span_level(vd->level) != RCL_RAID0)
 		return RCL_OK;
-	return rcl_fail(err, RCL_UNSUPPORTED, "/c%u/v%u has no redundancy to check (RAID0)",
-	                rcl_ctrl_id(c->ctrl), vd->id);
+	return rcl_fail(err, RCL_UNSUPPORTED, "/c%u/v%u has no redundancy to check (%s)",
+	                rcl_ctrl_id(c->ctrl), vd->id, rcl_raid_level_name(vd->level));
 }
 
 /*

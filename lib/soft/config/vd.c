@@ -219,8 +219,8 @@ static enum rcl_status add_vd(struct rcl_soft_change *c, const struct rcl_vd_par
 	vd->access = RCL_ACCESS_RW;
 	vd->disk_cache = p->disk_cache;
 	vd->io = p->io;
-	/* RAID0 has nothing to agree on; the others start with a resync. */
-	vd->consistent = p->level == RCL_RAID0;
+	/* RAID0 and RAID00 have nothing to agree on; the others start with a resync. */
+	vd->consistent = rcl_raid_span_level(p->level) == RCL_RAID0;
 	vd->created = time(NULL);
 	c->cfg->vd_count++;
 	*out = vd;
