@@ -381,7 +381,7 @@ static unsigned first_chunk(const struct rcl_soft_dg *dg, const struct rcl_soft_
 	rcl_soft_md_shape(dg, vd->strip_kib, &shape);
 	*copies = dg->level == RCL_RAID1 || dg->level == RCL_RAID10 ? 2 : 1;
 	*offset = geo->data_offset * 512;
-	/* RAID50/60: the top RAID0's data starts past its metadata, in span 0. */
+	/* RAID00/50/60: the top RAID0's data starts past its metadata, in span 0. */
 	if (rcl_soft_nested(dg->level) &&
 	    !rcl_soft_top_geometry(dg, vd->strip_kib, geo, &top, &ignored))
 		chunk = top.data_offset / shape.chunk_sectors;
