@@ -243,17 +243,17 @@ static enum rcl_status check_optimal(struct cmd_ctx *c, const struct rcl_vd *vd,
 }
 
 /*
- * Refuse a check of a RAID0 VD, which has no parity or copies to compare:
+ * Refuse a check of a RAID0 or RAID00 VD, which has no parity or copies to compare:
  * the level is in the record, so no controller process need start to say
  * so (the backend refuses it too, for the checks it starts itself).
  */
 static enum rcl_status check_redundant(struct cmd_ctx *c, const struct rcl_vd *vd,
                                        struct rcl_error *err)
 {
-	if (vd->level != RCL_RAID0)
+	if (rcl_raid_span_level(vd->level) != RCL_RAID0)
 		return RCL_OK;
-	return rcl_fail(err, RCL_UNSUPPORTED, "/c%u/v%u has no redundancy to check (RAID0)",
-	                rcl_ctrl_id(c->ctrl), vd->id);
+	return rcl_fail(err, RCL_UNSUPPORTED, "/c%u/v%u has no redundancy to check (%s)",
+	                rcl_ctrl_id(c->ctrl), vd->id, rcl_raid_level_name(vd->level));
 }
 
 /*
@@ -604,34 +604,33 @@ static enum rcl_status one_vd(struct cmd_ctx *c, unsigned *id, struct rcl_error 
 	return st;
 }
 
-/* The drives option=add drives= names (none without option=). */
-static enum rcl_status added_drives(struct cmd_ctx *c, struct drive_list *list,
-                                    struct rcl_error *err)
+/* The drives option=add|remove drives= names (none without option=); *@remove: which. */
+static enum rcl_status option_drives(struct cmd_ctx *c, struct drive_list *list, bool *remove,
+                                     struct rcl_error *err)
 {
 	const char *option = cmd_value(c->args, "option");
 	const char *drives = cmd_value(c->args, "drives");
 
 	list->count = 0;
-	if (option && !strcmp(option, "remove"))
-		return rcl_fail(err, RCL_UNSUPPORTED,
-		                "option=remove is not supported: a migration can only add drives");
+	*remove = option && !strcmp(option, "remove");
 	if (!option != !drives)
 		return rcl_fail(err, RCL_INVALID_PARAM,
-		                "option=add and drives= go together, as in: %s",
+		                "option=add|remove and drives= go together, as in: %s",
 		                c->args->cmd->example);
 	return parse_drive_list(c->ctrl, "drives", drives, list, err);
 }
 
-/* What "start migrate" asks: the VD into *@id, the level into *@level, the drives into @list. */
-static enum rcl_status migration_asked(struct cmd_ctx *c, unsigned *id, enum rcl_raid_level *level,
+/* What "start migrate" asks: the VD, level and whether it removes into @req, the drives into @list.
+ */
+static enum rcl_status migration_asked(struct cmd_ctx *c, struct rcl_task_request *req,
                                        struct drive_list *list, struct rcl_error *err)
 {
-	enum rcl_status st = one_vd(c, id, err);
+	enum rcl_status st = one_vd(c, &req->vd, err);
 
 	if (!st)
-		st = rcl_raid_level_parse(cmd_value(c->args, "type"), level, err);
+		st = rcl_raid_level_parse(cmd_value(c->args, "type"), &req->level, err);
 	if (!st)
-		st = added_drives(c, list, err);
+		st = option_drives(c, list, &req->remove, err);
 	return st;
 }
 
@@ -647,8 +646,8 @@ static enum rcl_status migrate_with(struct cmd_ctx *c,
 	                               .action = RCL_TASK_ACTION_START,
 	                               .force = cmd_value(c->args, "force") != NULL,
 	                               .level = RCL_RAID5};
-	enum rcl_status st = list ? migration_asked(c, &req.vd, &req.level, list, err)
-	                          : rcl_fail(err, RCL_NOMEM, "out of memory");
+	enum rcl_status st =
+	    list ? migration_asked(c, &req, list, err) : rcl_fail(err, RCL_NOMEM, "out of memory");
 
 	if (!st) {
 		req.drives = list->refs;

@@ -135,6 +135,9 @@ enum rcl_status rcl_registry_lock(struct rcl_ctx *ctx, int *fd, struct rcl_error
 enum rcl_vd_state rcl_raid_state(enum rcl_raid_level level, unsigned spans, unsigned per_span,
                                  const unsigned *lost);
 
+/* rcl_raid_min_drives() - the drives one span of @level needs at least. */
+unsigned rcl_raid_min_drives(enum rcl_raid_level level);
+
 /* statefile.c */
 /*
  * rcl_path_join() - "@dir/@name" in a new string. Return: NULL on OOM.

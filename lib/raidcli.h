@@ -1450,6 +1450,9 @@ enum rcl_self_test {
  * @self_test:	SELF_TEST, START: which self-test runs (0: the short one).
  * @level, @drives, @drive_count: MIGRATE, START: the RAID level to
  *		migrate to and the drives it adds (none: @drive_count 0).
+ * @remove:	MIGRATE, START: @drives leave the VD instead (StorCLI's
+ *		option=remove); refused, before the backend is asked, where
+ *		StorCLI refuses it (rcl_ctrl_task()).
  * @want_dirty:	BGI, rcl_ctrl_task_progress(): tell the progress's @dirty
  *		too, which may read the VD's metadata on its drives.
  * @erase:	VD_ERASE, ERASE, START: how it erases the VD or the drive
@@ -1467,6 +1470,7 @@ struct rcl_task_request {
 	enum rcl_raid_level level;
 	const struct rcl_drive_ref *drives;
 	size_t drive_count;
+	bool remove;
 	bool want_dirty;
 	struct rcl_erase erase;
 };

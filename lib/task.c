@@ -97,13 +97,88 @@ static enum rcl_status check_drive_overwrite(const struct rcl_ctrl *ctrl,
 	                               "destroys every block of", false, req->force, err);
 }
 
+/* The drive @ref names, when it is a member of group @dg. */
+static bool member_of(const struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref, unsigned dg)
+{
+	const struct rcl_drive *d = rcl_ctrl_find_drive(ctrl, ref);
+
+	return d && d->dg == (int)dg && d->state != RCL_PD_DHS;
+}
+
+/* What group @dg's VDs hold: the room the remaining members must give. */
+static uint64_t group_bytes(const struct rcl_ctrl *ctrl, unsigned dg)
+{
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < ctrl->vd_count; i++)
+		if (ctrl->vds[i].dg == dg)
+			sum += ctrl->vds[i].bytes;
+	return sum;
+}
+
+/*
+ * StorCLI's refusals of "start migrate option=remove": a mirrored or
+ * spanned VD, a drive that is not a member (or named twice), fewer drives
+ * left than @req's level needs, and data that the drives left cannot hold
+ * (StorCLI asks for the VD to shrink first). Whatever the backend.
+ */
+static enum rcl_status check_remove(const struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
+                                    struct rcl_error *err)
+{
+	const struct rcl_vd *vd = rcl_ctrl_vd_by_id(ctrl, req->vd);
+	const struct rcl_dg *dg = vd ? rcl_ctrl_dg_by_id(ctrl, vd->dg) : NULL;
+	unsigned n, left;
+	uint64_t room;
+
+	if (req->kind != RCL_TASK_MIGRATE || req->action != RCL_TASK_ACTION_START || !req->remove ||
+	    !dg)
+		return RCL_OK;
+	n = vd->spans * vd->drives_per_span;
+	if (vd->level == RCL_RAID1 || vd->spans > 1 || rcl_raid_span_level(vd->level) != vd->level)
+		return rcl_fail(err, RCL_NOT_ALLOWED,
+		                "drives cannot be removed from /v%u: it is a %s, whose %s", vd->id,
+		                rcl_raid_level_name(vd->level),
+		                vd->level == RCL_RAID1 ? "two drives mirror each other"
+		                                       : "spans must keep their drives");
+	for (size_t i = 0; i < req->drive_count; i++) {
+		if (!member_of(ctrl, &req->drives[i], vd->dg))
+			return rcl_fail(err, RCL_INVALID_PARAM,
+			                "drive %u:%u is not a member of /v%u's drive group %u",
+			                req->drives[i].enclosure, req->drives[i].slot, vd->id,
+			                vd->dg);
+		for (size_t j = 0; j < i; j++)
+			if (req->drives[j].enclosure == req->drives[i].enclosure &&
+			    req->drives[j].slot == req->drives[i].slot)
+				return rcl_fail(err, RCL_INVALID_PARAM,
+				                "drive %u:%u is named twice",
+				                req->drives[i].enclosure, req->drives[i].slot);
+	}
+	left = req->drive_count < n ? n - (unsigned)req->drive_count : 0;
+	if (left < rcl_raid_min_drives(req->level))
+		return rcl_fail(err, RCL_INVALID_PARAM,
+		                "removing %zu of /v%u's %u drives leaves %u: %s needs at least %u",
+		                req->drive_count, vd->id, n, left, rcl_raid_level_name(req->level),
+		                rcl_raid_min_drives(req->level));
+	room = dg->member_bytes * rcl_raid_span_data_drives(req->level, left);
+	if (group_bytes(ctrl, vd->dg) > room)
+		return rcl_fail(err, RCL_INVALID_PARAM,
+		                "the %llu MiB of drive group %u's virtual drives do not fit on the "
+		                "%u drives left as %s (%llu MiB): shrink the virtual drives, or "
+		                "remove fewer drives",
+		                (unsigned long long)(group_bytes(ctrl, vd->dg) >> 20), vd->dg, left,
+		                rcl_raid_level_name(req->level), (unsigned long long)(room >> 20));
+	return RCL_OK;
+}
+
 /* What refuses a START of @req whatever the backend, the target found. */
 static enum rcl_status check_start(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
                                    struct rcl_error *err)
 {
 	enum rcl_status st = check_drive_overwrite(ctrl, req, err);
 
-	return st ? st : check_erase_export(ctrl, req, err);
+	if (!st)
+		st = check_erase_export(ctrl, req, err);
+	return st ? st : check_remove(ctrl, req, err);
 }
 
 enum rcl_status rcl_ctrl_task_check(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,

@@ -365,6 +365,11 @@ enum rcl_status rcl_vd_params_check(struct rcl_vd_params *params, struct rcl_err
 	return st;
 }
 
+unsigned rcl_raid_min_drives(enum rcl_raid_level level)
+{
+	return levels[level].min_per_span;
+}
+
 enum rcl_raid_level rcl_raid_span_level(enum rcl_raid_level level)
 {
 	switch (level) {

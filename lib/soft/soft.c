@@ -594,7 +594,7 @@ static const struct rcl_caps soft_caps = {
     .kind = "soft",
     .drive_kinds = "Image File, Block Device",
     .levels = 1u << RCL_RAID0 | 1u << RCL_RAID1 | 1u << RCL_RAID5 | 1u << RCL_RAID6 |
-              1u << RCL_RAID10 | 1u << RCL_RAID50 | 1u << RCL_RAID60,
+              1u << RCL_RAID10 | 1u << RCL_RAID50 | 1u << RCL_RAID60 | 1u << RCL_RAID00,
     .mirror_drives = 2,
     .strip_min_kib = 8,
     .strip_max_kib = 1024,

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * test-reshape.c - lib/soft/tasks/reshape.c: seeded data written where md puts
- * it in the old geometry (md-ref.c, md's own formulas), migrated, then
- * every byte read back where md would look for it in the new geometry,
- * with every new stripe's P (and Q) recomputed with md's GF(2^8)
- * arithmetic; and the same after crashes at many points (a fault hook on
+ * it in the old geometry (md-ref.c, md's own formulas), migrated (drives
+ * added or removed), then every byte read back where md would look for it
+ * in the new geometry, with every new stripe's P (and Q) recomputed with
+ * md's GF(2^8) arithmetic; and the same after crashes at many points (a fault hook on
  * the member I/O that tears the write it stops at and lets nothing after
  * it through), resumed from the last checkpoint.
  */
@@ -206,6 +206,26 @@ static void seed_parity(const struct side *sd, const int *fd)
 	row_release(&r);
 }
 
+/* RAID0 @sd: every data byte where md reads it, the seed below @old_bytes, zeros above. */
+static void verify_raid0(const struct side *sd, uint64_t old_bytes, const int *fd)
+{
+	size_t chunk = STRIP_KIB * KIB;
+	uint8_t *got = malloc(chunk);
+
+	for (uint64_t off = 0; off < sd->vd.bytes; off += chunk) {
+		uint64_t sector;
+		unsigned m = mdref_place(&sd->ref, off / 512, 0, &sector);
+
+		unit_get(fd[m], got, chunk, sector * 512);
+		for (size_t i = 0; i < chunk; i++)
+			if (got[i] != expected(off + i, old_bytes))
+				ck_abort_msg("RAID0: byte %llu is %u, not %u",
+				             (unsigned long long)(off + i), got[i],
+				             expected(off + i, old_bytes));
+	}
+	free(got);
+}
+
 /*
  * Every data byte where md reads it in the new geometry: the seed below
  * the old capacity, zeros above; every stripe's parity as md computes it.
@@ -218,6 +238,11 @@ static void verify_new(const struct side *sd, uint64_t old_bytes, const int *fd,
 	uint8_t *got = malloc(chunk);
 	struct row r;
 
+	if (sd->level == RCL_RAID0) {
+		verify_raid0(sd, old_bytes, fd);
+		free(got);
+		return;
+	}
 	row_init(&r, sd);
 	ck_assert_uint_eq(sd->vd.bytes % row_bytes, 0);
 	for (uint64_t index = 0; index < rows(sd); index++) {
@@ -379,11 +404,12 @@ static bool migrate_lost(enum rcl_raid_level from_level, unsigned from_n,
 	struct rcl_error err = {0};
 	bool crashed = false;
 	int fd[RCL_SOFT_ARRAY_MAX];
+	unsigned drives = from_n > to_n ? from_n : to_n;
 	int e;
 
 	side_make(&from, from_level, from_n);
 	side_make(&to, to_level, to_n);
-	for (unsigned i = 0; i < to_n; i++) {
+	for (unsigned i = 0; i < drives; i++) {
 		r.fd[i] = unit_drive_new(DRIVE_BYTES);
 		/* Added drives held something else before. */
 		if (i >= from_n)
@@ -442,7 +468,7 @@ static bool migrate_lost(enum rcl_raid_level from_level, unsigned from_n,
 	ck_assert_uint_eq(mark.position, r.rows);
 	ck_assert_uint_eq(disk.position, r.rows);
 	verify_new(&to, from.vd.bytes, fd, lost);
-	for (unsigned i = 0; i < to_n; i++)
+	for (unsigned i = 0; i < drives; i++)
 		close(fd[i]);
 	return crashed || !crash_at;
 }
@@ -485,6 +511,16 @@ START_TEST(test_raid1_to_raid5)
 }
 END_TEST
 
+/* Drives removed (the last members): the data strips per stripe stay, or grow. */
+START_TEST(test_remove_drives)
+{
+	ck_assert(migrate(RCL_RAID6, 5, RCL_RAID5, 4, 0));
+	ck_assert(migrate(RCL_RAID5, 4, RCL_RAID0, 3, 0));
+	ck_assert(migrate(RCL_RAID6, 5, RCL_RAID0, 3, 0));
+	ck_assert(migrate(RCL_RAID6, 5, RCL_RAID0, 4, 0));
+}
+END_TEST
+
 /*
  * A member lost (failed) before the copy: an old one, whose strips come
  * from the old parity (or the other RAID1 member), or an added one; the
@@ -500,6 +536,9 @@ START_TEST(test_degraded)
 	ck_assert(migrate_lost(RCL_RAID5, 3, RCL_RAID5, 4, 3, 0));
 	ck_assert(migrate_lost(RCL_RAID6, 4, RCL_RAID6, 5, 2, 0));
 	ck_assert(migrate_lost(RCL_RAID1, 2, RCL_RAID5, 3, 0, 0));
+	/* A removed member lost, then one that stays: the old parity gives their strips. */
+	ck_assert(migrate_lost(RCL_RAID6, 5, RCL_RAID5, 4, 4, 0));
+	ck_assert(migrate_lost(RCL_RAID6, 5, RCL_RAID5, 4, 1, 0));
 	side_make(&a, RCL_RAID0, 2);
 	side_make(&b, RCL_RAID5, 3);
 	r.from = a.array;
@@ -541,6 +580,13 @@ START_TEST(test_refused)
 	side_make(&b, RCL_RAID1, 4);
 	r.to = b.array, r.backup_at = BACKUP_AT;
 	ck_assert_int_eq(rcl_soft_reshape_plan(&r, &err), RCL_INVALID_PARAM);
+
+	/* A removal that leaves fewer data strips: the data would not fit. */
+	side_make(&a, RCL_RAID5, 4);
+	side_make(&b, RCL_RAID5, 3);
+	r.from = a.array, r.to = b.array;
+	ck_assert_int_eq(rcl_soft_reshape_plan(&r, &err), RCL_INVALID_PARAM);
+	ck_assert_ptr_nonnull(strstr(err.msg, "fewer data drives"));
 }
 END_TEST
 
@@ -588,6 +634,12 @@ START_TEST(test_crash_raid1_to_raid5)
 }
 END_TEST
 
+START_TEST(test_crash_remove_drive)
+{
+	crash_everywhere(RCL_RAID6, 5, RCL_RAID5, 4, 40, 997);
+}
+END_TEST
+
 /* A crash while a member is lost: rows left in the backup are completed from the new parity. */
 START_TEST(test_crash_degraded)
 {
@@ -609,11 +661,13 @@ int main(void)
 	tcase_add_test(tc, test_raid5_to_raid6);
 	tcase_add_test(tc, test_raid0_to_raid5);
 	tcase_add_test(tc, test_raid1_to_raid5);
+	tcase_add_test(tc, test_remove_drives);
 	tcase_add_test(tc, test_degraded);
 	tcase_add_test(tc, test_refused);
 	tcase_add_test(tc, test_crash_raid5_add_drive);
 	tcase_add_test(tc, test_crash_raid5_to_raid6);
 	tcase_add_test(tc, test_crash_raid1_to_raid5);
+	tcase_add_test(tc, test_crash_remove_drive);
 	tcase_add_test(tc, test_crash_degraded);
 	suite_add_tcase(s, tc);
 	return unit_main(s);

@@ -72,10 +72,10 @@ static unsigned ref_place(const struct rcl_soft_dg *dg, const struct rcl_soft_vd
                           const struct rcl_md_geometry *member, uint64_t off, unsigned copy,
                           uint64_t *at)
 {
-	bool nested = dg->level == RCL_RAID50 || dg->level == RCL_RAID60;
+	bool nested = dg->level == RCL_RAID00 || dg->level == RCL_RAID50 || dg->level == RCL_RAID60;
 	static const int md_level[] = {
-	    [RCL_RAID0] = 0,   [RCL_RAID1] = 1,  [RCL_RAID5] = 5, [RCL_RAID6] = 6,
-	    [RCL_RAID10] = 10, [RCL_RAID50] = 5, [RCL_RAID60] = 6};
+	    [RCL_RAID0] = 0,   [RCL_RAID1] = 1,  [RCL_RAID5] = 5,  [RCL_RAID6] = 6,
+	    [RCL_RAID10] = 10, [RCL_RAID50] = 5, [RCL_RAID60] = 6, [RCL_RAID00] = 0};
 	struct mdref_vd ref = {.part = vd->first_lba,
 	                       .spans = nested ? dg->spans : 1,
 	                       .array = {md_level[dg->level],
@@ -149,6 +149,8 @@ START_TEST(test_md_layouts)
 	check_against_md(RCL_RAID50, 3, 4, 16);
 	check_against_md(RCL_RAID60, 2, 4, 64);
 	check_against_md(RCL_RAID60, 2, 5, 8);
+	check_against_md(RCL_RAID00, 2, 2, 64);
+	check_against_md(RCL_RAID00, 3, 3, 16);
 }
 END_TEST
 

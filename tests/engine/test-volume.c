@@ -451,6 +451,7 @@ struct level_case {
 
 static const struct level_case cases[] = {
     {"raid0", 3, "strip=16", {-1}},
+    {"raid00", 4, "pdperarray=2 strip=16", {-1}},
     {"raid1", 2, "", {0, -1}},
     {"raid5", 4, "strip=16", {2, -1}},
     {"raid6", 6, "strip=32", {1, 4, -1}},
@@ -612,7 +613,7 @@ END_TEST
  */
 START_TEST(test_member_error)
 {
-	const struct level_case *c = &cases[_i + 1]; /* the redundant levels */
+	const struct level_case *c = &cases[_i + 2]; /* the redundant levels */
 	struct fixture f;
 	unsigned hits;
 
@@ -1861,7 +1862,7 @@ int main(void)
 	tcase_add_loop_test(levels, test_level, 0, n);
 	tcase_add_loop_test(levels, test_same_stripes, 0, 2);
 	tcase_add_loop_test(levels, test_reads_share_the_copies, 0, 2);
-	tcase_add_loop_test(errors, test_member_error, 0, n - 1);
+	tcase_add_loop_test(errors, test_member_error, 0, n - 2);
 	tcase_add_test(errors, test_member_error_raid0);
 	tcase_add_test(errors, test_sync_fallback);
 	tcase_add_test(errors, test_durable_writes);

@@ -3,7 +3,7 @@
  * mkmembers.c - write md array members the way the soft RAID engine lays
  * them out, for test-md-oracle.py to show to sgdisk, sfdisk and mdadm.
  *
- * Usage: mkmembers DIR [plain]. For each array below, one sparse image
+ * Usage: mkmembers DIR [plain|stack|stack0]. For each array below, one sparse image
  * per member in DIR: a GPT with one Linux RAID partition from the first
  * 1 MiB boundary to the last usable sector (as "sgdisk -n 1:0:0" makes
  * it), so the data area is not a whole number of chunks. In it an md v1.2
@@ -19,7 +19,8 @@
  * With "stack", an md RAID0 over two md RAID5s ("p50-0-*", "p50-1-*"),
  * as "mdadm --create /dev/md2 -l0 -n2 /dev/md0 /dev/md1" makes it over two
  * 3-member RAID5s: the RAID0's superblock 4 KiB into each RAID5's data,
- * the RAID0 holding the pattern, the RAID5s' parity in place.
+ * the RAID0 holding the pattern, the RAID5s' parity in place. With
+ * "stack0", the same over two 2-member md RAID0s ("p00-0-*", "p00-1-*").
  */
 #include <fcntl.h>
 #include <json-c/json.h>
@@ -289,18 +290,20 @@ static void stack_chunk(uint8_t *buf, const struct rcl_md_super1 *top, unsigned 
 	}
 }
 
-/* Span @span of the stack: its RAID5 members, their data laid out by md with parity. */
+/* Span @span of the stack: its RAID5 or RAID0 members, their data laid out by md (with parity). */
 static void make_span(const char *dir, const struct array *a, unsigned span,
                       const struct rcl_guid *top_uuid, json_object *out)
 {
 	unsigned n = a->shape.raid_disks, cs = a->shape.chunk_sectors;
+	unsigned k = n - (a->shape.level == RCL_MD_LEVEL_RAID5);
+	uint64_t used;
 	struct rcl_md_shape top_shape = {RCL_MD_LEVEL_RAID0, 0, 2, cs, false};
 	struct rcl_md_geometry geo, top_geo;
 	struct rcl_md_super1 top;
 	struct rcl_error err = {0};
 	struct rcl_guid uuid;
 	struct rcl_gpt gpt;
-	uint8_t *buf = malloc((size_t)n * cs * 512);
+	uint8_t *buf = malloc((size_t)(k + 1) * cs * 512); /* data strips, then parity */
 	struct rcl_gpt_part *p = gpt_layout(a, &gpt);
 	uint64_t part_off = p->first_lba * 512, sectors = p->last_lba + 1 - p->first_lba;
 	int fds[RCL_MD_MAX_DEV];
@@ -315,37 +318,41 @@ static void make_span(const char *dir, const struct array *a, unsigned span,
 		if ((fds[m] = open(image, O_RDWR | O_CLOEXEC)) < 0)
 			die(image, NULL);
 	}
-	if (rcl_md_super1_geometry(sectors, &a->shape, &geo, &err) ||
-	    rcl_md_super1_geometry(geo.size * (n - 1), &top_shape, &top_geo, &err))
+	if (rcl_md_super1_geometry(sectors, &a->shape, &geo, &err))
 		die("geometry", &err);
-	fill_super(&top, &(struct array){"p50", top_shape, 0, 512, 0, false}, &top_geo, top_uuid->b,
-	           span);
-	for (uint64_t t = 0; t < geo.size / cs; t++) {
-		uint8_t *parity = buf + (size_t)(n - 1) * cs * 512;
+	/* md's raid0 has no size of its own: it uses each member's data in whole chunks. */
+	used = geo.size ? geo.size : geo.data_size / cs * cs;
+	if (rcl_md_super1_geometry(used * k, &top_shape, &top_geo, &err))
+		die("geometry", &err);
+	fill_super(&top, &(struct array){k < n ? "p50" : "p00", top_shape, 0, 512, 0, false},
+	           &top_geo, top_uuid->b, span);
+	for (uint64_t t = 0; t < used / cs; t++) {
+		uint8_t *parity = buf + (size_t)k * cs * 512;
 
 		memset(parity, 0, (size_t)cs * 512);
-		for (unsigned d = 0; d < n - 1; d++) {
+		for (unsigned d = 0; d < k; d++) {
 			unsigned member;
 			uint64_t at;
 
-			rcl_soft_chunk_member(RCL_MD_LEVEL_RAID5, n, t * (n - 1) + d, &member, &at);
-			stack_chunk(buf + (size_t)d * cs * 512, &top, 2, span, t * (n - 1) + d);
+			rcl_soft_chunk_member(a->shape.level, n, t * k + d, &member, &at);
+			stack_chunk(buf + (size_t)d * cs * 512, &top, 2, span, t * k + d);
 			for (size_t b = 0; b < (size_t)cs * 512; b++)
 				parity[b] ^= buf[(size_t)d * cs * 512 + b];
 			pwrite_all(fds[member], buf + (size_t)d * cs * 512, (size_t)cs * 512,
 			           part_off + (geo.data_offset + at * cs) * 512);
 		}
 		/* left-symmetric: P walks down from the last member. */
-		pwrite_all(fds[n - 1 - t % n], parity, (size_t)cs * 512,
-		           part_off + (geo.data_offset + t * cs) * 512);
+		if (k < n)
+			pwrite_all(fds[n - 1 - t % n], parity, (size_t)cs * 512,
+			           part_off + (geo.data_offset + t * cs) * 512);
 	}
 	for (unsigned m = 0; m < n; m++)
 		close(fds[m]);
 	free(buf);
 }
 
-/* mkmembers DIR stack: an md RAID0 over two md RAID5s. */
-static void make_stack(const char *dir, json_object *out)
+/* mkmembers DIR stack|stack0: an md RAID0 over two md RAID5s (@raid5) or RAID0s. */
+static void make_stack(const char *dir, bool raid5, json_object *out)
 {
 	struct rcl_error err = {0};
 	struct rcl_guid top_uuid;
@@ -355,11 +362,16 @@ static void make_stack(const char *dir, json_object *out)
 	for (unsigned s = 0; s < 2; s++) {
 		char name[16];
 		struct array a = {
-		    name, {RCL_MD_LEVEL_RAID5, RCL_MD_LAYOUT_LEFT_SYMMETRIC, 3, 1024, false},
-		    0,    512,
-		    0,    false};
+		    name,
+		    raid5 ? (struct rcl_md_shape){RCL_MD_LEVEL_RAID5, RCL_MD_LAYOUT_LEFT_SYMMETRIC,
+		                                  3, 1024, false}
+		          : (struct rcl_md_shape){RCL_MD_LEVEL_RAID0, 0, 2, 1024, false},
+		    0,
+		    512,
+		    0,
+		    false};
 
-		snprintf(name, sizeof(name), "p50-%u", s);
+		snprintf(name, sizeof(name), "p%s-%u", raid5 ? "50" : "00", s);
 		make_span(dir, &a, s, &top_uuid, out);
 	}
 }
@@ -370,11 +382,11 @@ int main(int argc, char **argv)
 	struct rcl_error err = {0};
 	const struct array *set = argc == 3 && !strcmp(argv[2], "plain") ? plain : arrays;
 
-	if (argc == 3 && !strcmp(argv[2], "stack")) {
-		make_stack(argv[1], out);
+	if (argc == 3 && (!strcmp(argv[2], "stack") || !strcmp(argv[2], "stack0"))) {
+		make_stack(argv[1], !strcmp(argv[2], "stack"), out);
 		set = &plain[sizeof(plain) / sizeof(plain[0]) - 1];
 	} else if (argc != 2 && set == arrays) {
-		fprintf(stderr, "usage: mkmembers DIR [plain|stack]\n");
+		fprintf(stderr, "usage: mkmembers DIR [plain|stack|stack0]\n");
 		return 2;
 	}
 	for (const struct array *a = set; a->name; a++) {

@@ -36,7 +36,8 @@ layout raidcli cannot keep is refused naming the field that differs.
 "RAID0 over RAID5s", the RAID0's superblock inside each RAID5's data):
 it imports as one RAID50 VD, whole and with a RAID5 lacking the member
 that holds the RAID0's superblock (degraded: read through parity), and
-the engine reads the pattern the RAID0 holds.
+the engine reads the pattern the RAID0 holds. "stack0", the same over two
+md RAID0s, imports as one RAID00 VD.
 """
 import hashlib
 import json
@@ -560,12 +561,12 @@ def test_crash(work, members):
           'mdadm --examine: the degraded RAID5 never resynced stays active, for md to refuse')
 
 
-def test_stack(work, lose):
-    """An md RAID0 over two md RAID5s, without drive @lose (or all):
-    one RAID50 VD serving the RAID0's data."""
-    top = os.path.join(work, 'stack-' + ('degraded' if lose else 'whole'))
+def test_stack(work, lose, kind='stack', level='RAID50'):
+    """An md RAID0 over two md RAID5s (@kind stack0: RAID0s), without drive
+    @lose (or all): one @level VD serving the RAID0's data."""
+    top = os.path.join(work, kind + '-' + ('degraded' if lose else 'whole'))
     os.mkdir(top)
-    out = subprocess.run([sys.argv[1], top, 'stack'], capture_output=True, text=True,
+    out = subprocess.run([sys.argv[1], top, kind], capture_output=True, text=True,
                          check=True)
     images = [m['image'] for m in json.loads(out.stdout) if m['image'] != lose]
     state = os.path.join(top, 'state')
@@ -573,17 +574,17 @@ def test_stack(work, lose):
     rc, out = raidcli(state, '/c0/fall', 'show')
     cfgs = out['Response Data'].get('Foreign Configurations', [])
     check(len(cfgs) == 1 and cfgs[0]['Importable'] == 'Yes',
-          f'the RAID0 over two RAID5s is one importable configuration: {cfgs}')
+          f'the {kind} RAID0 is one importable configuration: {cfgs}')
     rc, out = raidcli(state, '/c0/fall', 'import')
     check(rc == 0, f'it imports: {rc} {out["Command Status"]}')
     rows = list(vd_rows(state).values())
     want = 'Dgrd' if lose else 'Optl'
-    check(len(rows) == 1 and rows[0]['TYPE'] == 'RAID50' and rows[0]['State'] == want,
-          f'one {want} RAID50 VD: {rows}')
+    check(len(rows) == 1 and rows[0]['TYPE'] == level and rows[0]['State'] == want,
+          f'one {want} {level} VD: {rows}')
     if len(rows) == 1:
         sectors = int(float(rows[0]['Size'].split()[0]) * 2048)
         check(vd_sha(state, 0, sectors * 512) == pattern_sha(sectors),
-              'the engine reads the data of the RAID0 over the RAID5s')
+              f'the engine reads the data of the {kind} RAID0')
 
 
 def main():
@@ -613,6 +614,7 @@ def main():
         test_bitmap(bitmap, json.loads(out.stdout))
         test_stack(work, None)
         test_stack(work, os.path.join(work, 'stack-degraded', 'p50-1-0.img'))
+        test_stack(work, None, 'stack0', 'RAID00')
     return finish()
 
 

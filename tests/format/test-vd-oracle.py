@@ -4,12 +4,12 @@
 sfdisk and mdadm, and check they say what the library's model says.
 
 VDTOOL (tests/format/vdtool.c) drives the public API. On a controller of
-32 sparse images it creates RAID0, RAID1, RAID5, RAID6, RAID10, RAID50 and
-RAID60 VDs and a second VD in the RAID5 group. For every member, the VD's
+38 sparse images it creates RAID0, RAID1, RAID5, RAID6, RAID10, RAID50,
+RAID60 and RAID00 VDs and a second VD in the RAID5 group. For every member, the VD's
 partition (found with sfdisk --json) goes to mdadm --examine, and its
 bitmap to mdadm --examine-bitmap: level, layout, chunk, raid devices, array
-UUID, name, sizes and device role must be the model's. RAID50/60 nest: each
-span is an md RAID5/6 array, and the top RAID0's superblock, found in the
+UUID, name, sizes and device role must be the model's. RAID00/50/60 nest:
+each span is an md RAID0/5/6 array, and the top RAID0's superblock, found in the
 span array's first chunk, must name the model's UUID and the span's role. A new process must then read
 back the same model; deleting VDs must remove exactly their superblocks
 and partitions; foreign drives and file systems must be refused.
@@ -26,10 +26,10 @@ from oracle import (check, copy_partition, examine, examine_bitmap,  # noqa: E40
 
 NOT_ALLOWED, NEED_FORCE = 255, 245
 MD_LEVEL = {'RAID0': 'raid0', 'RAID1': 'raid1', 'RAID5': 'raid5', 'RAID6': 'raid6',
-            'RAID10': 'raid10', 'RAID50': 'raid5', 'RAID60': 'raid6'}
+            'RAID10': 'raid10', 'RAID50': 'raid5', 'RAID60': 'raid6', 'RAID00': 'raid0'}
 MD_LAYOUT = {'RAID5': 'left-symmetric', 'RAID6': 'left-symmetric', 'RAID10': 'near=2',
              'RAID50': 'left-symmetric', 'RAID60': 'left-symmetric'}
-NESTED = ('RAID50', 'RAID60')
+NESTED = ('RAID50', 'RAID60', 'RAID00')
 
 class Tool:
     def __init__(self, exe, state):
@@ -72,13 +72,15 @@ def data_disks(vd):
     n = vd['spans'] * vd['drives_per_span']
     d = vd['drives_per_span']
     return {'RAID0': n, 'RAID1': 1, 'RAID5': n - 1, 'RAID6': n - 2, 'RAID10': n // 2,
-            'RAID50': d - 1, 'RAID60': d - 2}[vd['level']]
+            'RAID50': d - 1, 'RAID60': d - 2, 'RAID00': d}[vd['level']]
 
 
 def chunk_member(level, n, chunk):
-    """md's left-symmetric RAID5/6 (raid5.c): the member and stripe of a chunk."""
-    parity = 2 if level in ('RAID6', 'RAID60') else 1
+    """md's raid0, left-symmetric RAID5/6 (raid5.c): the member and stripe of a chunk."""
+    parity = {'RAID6': 2, 'RAID60': 2, 'RAID00': 0}.get(level, 1)
     stripe, data = divmod(chunk, n - parity)
+    if not parity:
+        return data, stripe
     pd = n - 1 - stripe % n
     return (pd + parity + data) % n, stripe
 
@@ -89,10 +91,12 @@ def expect(f, want, tag):
 
 
 def check_top(vd, span, part, f, workdir, tag):
-    """RAID50/60: the top RAID0's superblock in the span array's first chunk."""
+    """RAID00/50/60: the top RAID0's superblock in the span array's first chunk."""
     offset = int(f['Data Offset'].split()[0])
     avail = int(f['Avail Dev Size'].split()[0])
-    used = int(f.get('Used Dev Size', f'{avail} ').split()[0])
+    chunk = vd['strip_kib'] * 2
+    # A raid0 span array uses each member's data rounded down to the chunk.
+    used = int(f.get('Used Dev Size', f'{avail // chunk * chunk} ').split()[0])
     span_array = os.path.join(workdir, 'span')
     with open(part, 'rb') as src, open(span_array, 'wb') as dst:
         src.seek(offset * 512)
@@ -102,7 +106,6 @@ def check_top(vd, span, part, f, workdir, tag):
     expect(t, {'Raid Level': 'raid0', 'Raid Devices': str(vd['spans']), 'Array UUID': vd['uuid'],
                'Device Role': f'Active device {span}', 'Chunk Size': f'{vd["strip_kib"]}K'},
            f'{tag} top')
-    chunk = vd['strip_kib'] * 2
     top_avail = int(t.get('Avail Dev Size', '0 ').split()[0])
     check(top_avail // chunk * chunk * 512 * vd['spans'] == vd['bytes'],
           f'{tag} top: Avail Dev Size {top_avail} x {vd["spans"]} is not {vd["bytes"]} bytes')
@@ -146,7 +149,9 @@ def check_member(vd, role, drive, workdir, seen):
         chunk = strip * 2
         check(avail // chunk * chunk * 512 * data_disks(vd) == vd['bytes'],
               f'{tag}: Avail Dev Size {avail} in {strip}K chunks is not {vd["bytes"]} bytes')
+    if MD_LEVEL[vd['level']] == 'raid0':
         check('Internal Bitmap' not in f, f'{tag}: md gives raid0 no bitmap')
+    if vd['level'] == 'RAID0':
         return
     # mdadm prints the used size only when it is not all of it.
     used = int(f.get('Used Dev Size', f'{avail} ').split()[0])
@@ -156,6 +161,8 @@ def check_member(vd, role, drive, workdir, seen):
     elif row == chunk_member(vd['level'], n, 0)[0]:
         check_top(vd, span, part, f, workdir, tag)
         seen['tops'] = seen.get('tops', 0) + 1
+    if vd['level'] == 'RAID00':
+        return
     check(f.get('Internal Bitmap') == '8 sectors from superblock', f'{tag}: bitmap')
     rc, b, err = examine_bitmap(part, 16 * 512, workdir)
     check(rc == 0 and b.get('UUID') == uuid and b.get('Magic') == '6d746962',
@@ -451,7 +458,7 @@ def main():
         return 77
     with scratch('vd-') as workdir:
         tool = Tool(sys.argv[1], os.path.join(workdir, 'state'))
-        tool('new', 34, 128)
+        tool('new', 38, 128)
         tool.create('RAID0', '0,1', 0, 128)
         tool.create('RAID1', '2,3')
         tool.create('RAID5', '4,5,6', 40)
@@ -460,8 +467,9 @@ def main():
         tool.create('RAID5', '4,5,6')
         tool.create('RAID50', '16,17,18,19,20,21', 0, 64, 3)
         tool.create('RAID60', '22,23,24,25,26,27,28,29', 0, 256, 4)
+        tool.create('RAID00', '34,35,36,37', 0, 64, 2)
         model = tool.show()
-        check(len(model['vds']) == 8 and len(model['dgs']) == 7,
+        check(len(model['vds']) == 9 and len(model['dgs']) == 8,
               f'{len(model["vds"])} VDs in {len(model["dgs"])} groups')
         check_vds(model, workdir)
         check(tool.show() == model, 'a new process reads another model')

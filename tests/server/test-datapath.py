@@ -40,6 +40,7 @@ DRIVE_MB = 16
 # (as many as the level survives: one per span of RAID10/50, two per span of 60).
 LEVELS = [
     ("raid0", 2, [], []),
+    ("raid00", 4, ["pdperarray=2"], []),
     ("raid1", 2, [], [1]),
     ("raid5", 3, [], [1]),
     ("raid6", 4, [], [0, 2]),

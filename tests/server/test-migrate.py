@@ -527,8 +527,9 @@ def case_refusals_change_nothing(fx):
         (["type=raid5"], 3, "RAID5 needs 3 to 32 drives, not 2"),
         (["type=raid5", "option=add", "drives=252:5"], 13, "252:5 is too small"),
         (["type=raid5", "option=add", "drives=252:9"], 35, "252:9 not found"),
-        (["type=raid5", "option=remove", "drives=252:1"], 244, "option=remove is not supported"),
-        (["type=raid5", "drives=252:2"], 3, "option=add and drives= go together"),
+        (["type=raid5", "option=remove", "drives=252:1"], 3, "RAID5 needs at least 3"),
+        (["type=raid0", "option=remove", "drives=252:1"], 3, "do not fit on the 1 drives left"),
+        (["type=raid5", "drives=252:2"], 3, "option=add|remove and drives= go together"),
     ]
     # The first refusal starts the controller process; the others meet it running.
     fx.run("/c0/v0", "start", "migrate", *refusals[0][0])

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "layout.h"
 #include "soft/format/gpt.h"
 
 /* The parse context: where the payload came from, for every message. */
@@ -75,10 +76,10 @@ static bool get_level(json_object *obj, enum rcl_raid_level *level)
 	return rcl_json_get_str(obj, "level", &s) && !rcl_raid_level_parse(s, level, NULL);
 }
 
-/* RAID50/60 name their span arrays' UUIDs; other levels have none. */
+/* RAID00/50/60 name their span arrays' UUIDs; other levels have none. */
 static bool get_span_uuids(json_object *obj, const struct rcl_soft_dg *dg, struct rcl_soft_vd *vd)
 {
-	bool nested = dg->level == RCL_RAID50 || dg->level == RCL_RAID60;
+	bool nested = rcl_soft_nested(dg->level);
 	json_object *list;
 
 	if (!json_object_object_get_ex(obj, "span_uuids", &list))
@@ -609,7 +610,7 @@ static json_object *format_vd(const struct rcl_soft_dg *dg, const struct rcl_sof
 			add_int(md, md_keys[i], (int64_t)v[i]);
 		add_obj(obj, "md", md);
 	}
-	if (dg->level != RCL_RAID50 && dg->level != RCL_RAID60)
+	if (!rcl_soft_nested(dg->level))
 		return obj;
 	spans = json_object_new_array();
 	for (unsigned s = 0; s < dg->spans; s++) {

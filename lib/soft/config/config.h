@@ -151,8 +151,8 @@ struct rcl_soft_dg {
  * struct rcl_soft_vd - one virtual drive, as stored.
  * @dg:		its group's id.
  * @uuid:	the md array UUID (set_uuid), in md's byte order; for
- *		RAID50/60 the top RAID0's.
- * @span_uuids:	RAID50/60: each span array's UUID ("span_uuids" in JSON,
+ *		RAID00/50/60 the top RAID0's.
+ * @span_uuids:	RAID00/50/60: each span array's UUID ("span_uuids" in JSON,
  *		only for those levels).
  * @part:	its GPT entry on every member (index into parts[], >= 1).
  * @first_lba, @last_lba: the partition's extent, in the drives' sectors.

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * foreign-nested.c - an md RAID0 over md RAID5/6 arrays, as mdadm would
- * assemble raidcli's RAID50/60: its span arrays found among the foreign
- * md arrays are adopted together as one RAID50/60.
+ * foreign-nested.c - an md RAID0 over md RAID0/5/6 arrays, as mdadm would
+ * assemble raidcli's RAID00/50/60: its span arrays found among the foreign
+ * md arrays are adopted together as one RAID00/50/60.
  */
 #include <stdio.h>
 #include <string.h>
@@ -34,6 +34,8 @@ static bool md_read_chunk0(const struct rcl_soft_state *state, const struct foun
 	rcl_soft_md_shape(dg, vd->strip_kib, &shape);
 	rcl_soft_chunk_member(shape.level, n, 0, &chunk0, &at);
 	direct = f->roles[chunk0] >= 0;
+	if (!direct && dg->level == RCL_RAID0)
+		return false; /* no parity to rebuild it from */
 	memset(buf, 0, TOP_BYTES);
 	for (unsigned m = 0; m < n; m++) {
 		const struct rcl_soft_disk *disk;
@@ -65,7 +67,7 @@ static enum rcl_status md_read_top(const struct rcl_soft_state *state, struct fo
 	struct rcl_error why = {0};
 	uint8_t buf[TOP_BYTES];
 
-	if (!dg || (dg->level != RCL_RAID5 && dg->level != RCL_RAID6) ||
+	if (!dg || (dg->level != RCL_RAID0 && dg->level != RCL_RAID5 && dg->level != RCL_RAID6) ||
 	    f->adopt->vds[0].strip_kib * 1024 < TOP_BYTES || !md_read_chunk0(state, f, buf))
 		return RCL_OK;
 	if (!(f->top = rcl_malloc(sizeof(*f->top))))
@@ -135,7 +137,7 @@ static bool md_join(const struct rcl_soft_state *state, struct found *f,
 		    !same_md_layout(&o->vds[0].md, &vd->md)) {
 			rcl_soft_foreign_refuse(
 			    f, "the md arrays its md RAID0 stripes over differ in level, members, "
-			       "partitions or md layout; raidcli's RAID50/60 needs them alike");
+			       "partitions or md layout; raidcli's RAID00/50/60 needs them alike");
 			return false;
 		}
 		memcpy(&dg->members[s * dps], o->dgs[0].members, dps * sizeof(dg->members[0]));
@@ -144,7 +146,9 @@ static bool md_join(const struct rcl_soft_state *state, struct found *f,
 	}
 	memcpy(vd->span_uuids[0], vd->uuid, 16);
 	rcl_soft_foreign_md_identity(vd, top);
-	dg->level = dg->level == RCL_RAID5 ? RCL_RAID50 : RCL_RAID60;
+	dg->level = dg->level == RCL_RAID0   ? RCL_RAID00
+	            : dg->level == RCL_RAID5 ? RCL_RAID50
+	                                     : RCL_RAID60;
 	dg->spans = top->raid_disks;
 	if (top->chunksize != vd->strip_kib * 2)
 		return rcl_soft_foreign_refuse_layout(f, "RAID0 chunk",

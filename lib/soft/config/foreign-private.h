@@ -2,7 +2,7 @@
 /*
  * foreign-private.h - what the files behind foreign.h share: the foreign
  * configurations found on the drives (foreign-find.c), md arrays adopted
- * in place (foreign-md.c) and stacked as RAID50/60 (foreign-nested.c),
+ * in place (foreign-md.c) and stacked as RAID00/50/60 (foreign-nested.c),
  * their view and deletion (foreign.c), and their import
  * (foreign-import.c).
  */
@@ -35,8 +35,8 @@ struct md_seen {
  * @adopt:	MDADM: the array as a configuration of this controller, when
  *		it can be adopted in place (rcl_soft_foreign_md_plan()), else NULL.
  * @top:	MDADM: with @adopt, the superblock of an md RAID0 striped
- *		over this RAID5/6 array and others (foreign-nested.c); once
- *		joined with them, @f is that RAID0 as RAID50/60.
+ *		over this RAID0/5/6 array and others (foreign-nested.c); once
+ *		joined with them, @f is that RAID0 as RAID00/50/60.
  * @joined:	MDADM: a span array taken into another found.
  * @gpts:	with @adopt, per disk of @disks: the GPT it gets, with
  *		raidcli's metadata partition added.
@@ -99,8 +99,8 @@ enum rcl_status rcl_soft_foreign_md_plan(const struct rcl_soft_state *state, str
                                          struct rcl_error *err);
 
 /*
- * rcl_soft_foreign_md_stacks() - each md RAID0 over RAID5/6 arrays of
- * @list as one RAID50/60 configuration (md_stack()), its span arrays' own
+ * rcl_soft_foreign_md_stacks() - each md RAID0 over RAID0/5/6 arrays of
+ * @list as one RAID00/50/60 configuration (md_stack()), its span arrays' own
  * taken out of @list.
  */
 enum rcl_status rcl_soft_foreign_md_stacks(const struct rcl_soft_state *state,

@@ -185,7 +185,7 @@ static enum rcl_status view(const struct rcl_soft_state *state, const struct fou
 			rcl_foreign_release(out);
 			return rcl_fail(err, RCL_NOMEM, "out of memory");
 		}
-		/* An md RAID0 over RAID5/6 arrays shows as the RAID50/60 it becomes. */
+		/* An md RAID0 over RAID0/5/6 arrays shows as the RAID00/50/60 it becomes. */
 		if (f->top)
 			view_group(state, f, f->adopt, &f->adopt->dgs[0], next_dg++, c);
 		else if (f->md)

@@ -10,7 +10,7 @@
 
 bool rcl_soft_nested(enum rcl_raid_level level)
 {
-	return level == RCL_RAID50 || level == RCL_RAID60;
+	return level == RCL_RAID00 || level == RCL_RAID50 || level == RCL_RAID60;
 }
 
 void rcl_soft_md_shape(const struct rcl_soft_dg *dg, unsigned strip_kib, struct rcl_md_shape *shape)
@@ -18,12 +18,10 @@ void rcl_soft_md_shape(const struct rcl_soft_dg *dg, unsigned strip_kib, struct 
 	static const int32_t md_level[] = {[RCL_RAID0] = RCL_MD_LEVEL_RAID0,
 	                                   [RCL_RAID1] = RCL_MD_LEVEL_RAID1,
 	                                   [RCL_RAID5] = RCL_MD_LEVEL_RAID5,
-	                                   [RCL_RAID6] = RCL_MD_LEVEL_RAID6,
-	                                   [RCL_RAID10] = RCL_MD_LEVEL_RAID10};
+	                                   [RCL_RAID6] = RCL_MD_LEVEL_RAID6};
 
-	shape->level = dg->level == RCL_RAID50   ? RCL_MD_LEVEL_RAID5
-	               : dg->level == RCL_RAID60 ? RCL_MD_LEVEL_RAID6
-	                                         : md_level[dg->level];
+	shape->level = dg->level == RCL_RAID10 ? RCL_MD_LEVEL_RAID10
+	                                       : md_level[rcl_raid_span_level(dg->level)];
 	shape->layout = shape->level == RCL_MD_LEVEL_RAID5 || shape->level == RCL_MD_LEVEL_RAID6
 	                    ? RCL_MD_LAYOUT_LEFT_SYMMETRIC
 	                : dg->level == RCL_RAID10 ? RCL_MD_LAYOUT_RAID10_NEAR2
@@ -31,7 +29,7 @@ void rcl_soft_md_shape(const struct rcl_soft_dg *dg, unsigned strip_kib, struct 
 	shape->raid_disks =
 	    rcl_soft_nested(dg->level) ? dg->drives_per_span : rcl_soft_dg_members(dg);
 	shape->chunk_sectors = dg->level == RCL_RAID1 ? 0 : strip_kib * 2;
-	shape->bitmap = dg->level != RCL_RAID0;
+	shape->bitmap = shape->level != RCL_MD_LEVEL_RAID0;
 }
 
 /* Members' worth of data in the array (RAID10: half of them). */
@@ -64,10 +62,11 @@ enum rcl_status rcl_soft_top_geometry(const struct rcl_soft_dg *dg, unsigned str
                                       struct rcl_md_geometry *top, struct rcl_error *err)
 {
 	struct rcl_md_shape shape = {RCL_MD_LEVEL_RAID0, 0, dg->spans, strip_kib * 2, false};
-	unsigned parity = dg->level == RCL_RAID60 ? 2 : 1;
+	uint64_t data = rcl_raid_span_data_drives(dg->level, dg->drives_per_span);
+	/* A RAID0 span array has no size of its own: md's raid0 uses each data area whole. */
+	uint64_t per_member = member->size ? member->size : used_sectors(member, strip_kib * 2);
 
-	return rcl_md_super1_geometry(member->size * (dg->drives_per_span - parity), &shape, top,
-	                              err);
+	return rcl_md_super1_geometry(per_member * data, &shape, top, err);
 }
 
 void rcl_soft_chunk_member(int32_t md_level, unsigned n, uint64_t chunk, unsigned *member,

@@ -6,8 +6,8 @@
  * RAID0/1/5/6/10 are one md array over all the group's members, in member
  * order: RAID0/1/5/6 as md's own levels (RAID5/6 left-symmetric), RAID10
  * as md raid10 near=2, whose pairs of consecutive devices are StorCLI's
- * spans of two mirrored drives. RAID50/60 nest, as mdadm would assemble
- * them: each span is an md RAID5/6 array over its members, and an md
+ * spans of two mirrored drives. RAID00/50/60 nest, as mdadm would assemble
+ * them: each span is an md RAID0/5/6 array over its members, and an md
  * RAID0 over the span arrays keeps its v1.2 superblock 4 KiB into each
  * span array's data, where the span's chunk 0 lies.
  */
@@ -20,12 +20,12 @@
 /* Every VD partition starts and ends on a 1 MiB boundary. */
 #define RCL_SOFT_ALIGN_BYTES (1u << 20)
 
-/* rcl_soft_nested() - RAID50/60: an md RAID0 over md RAID5/6 span arrays. */
+/* rcl_soft_nested() - RAID00/50/60: an md RAID0 over md RAID0/5/6 span arrays. */
 bool rcl_soft_nested(enum rcl_raid_level level);
 
 /*
  * rcl_soft_md_shape() - the md array each member of a VD of @dg with
- * @strip_kib belongs to (for RAID50/60: its span's).
+ * @strip_kib belongs to (for RAID00/50/60: its span's).
  */
 void rcl_soft_md_shape(const struct rcl_soft_dg *dg, unsigned strip_kib,
                        struct rcl_md_shape *shape);
@@ -50,7 +50,7 @@ enum rcl_status rcl_soft_vd_geometry(const struct rcl_soft_dg *dg, const struct 
                                      uint64_t *bytes, struct rcl_error *err);
 
 /**
- * rcl_soft_top_geometry() - RAID50/60: the top RAID0's geometry on each
+ * rcl_soft_top_geometry() - RAID00/50/60: the top RAID0's geometry on each
  * span array, whose members have @member geometry.
  * Return: RCL_OK, or RCL_INVALID_PARAM when the span arrays are too small.
  */

@@ -217,9 +217,9 @@ static enum rcl_status write_super(int fd, uint64_t base, const struct md_array 
 }
 
 /*
- * RAID50/60: the top RAID0's superblock for span @span, 4 KiB into the span
+ * RAID00/50/60: the top RAID0's superblock for span @span, 4 KiB into the span
  * array's data: in its chunk 0, on the member that holds it (@a, the
- * span's array). Parity is left to the span's initial resync.
+ * span's array). Parity (RAID50/60) is left to the span's initial resync.
  */
 static enum rcl_status write_top(int fd, uint64_t part_off, const char *serial,
                                  const struct rcl_soft_dg *dg, const struct rcl_soft_vd *vd,

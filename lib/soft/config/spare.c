@@ -27,12 +27,13 @@ static void drop_record_spare(struct rcl_soft_config *cfg, size_t k)
 	cfg->spare_count--;
 }
 
-/* A redundant level rebuilds onto a spare; RAID0 has nothing to rebuild. */
+/* A redundant level rebuilds onto a spare; RAID0 and RAID00 have nothing to rebuild. */
 enum rcl_status rcl_soft_spare_check_level(enum rcl_raid_level level, struct rcl_error *err)
 {
-	if (level == RCL_RAID0)
+	if (rcl_raid_span_level(level) == RCL_RAID0)
 		return rcl_fail(err, RCL_NOT_ALLOWED,
-		                "a RAID0 disk group takes no dedicated spare: it cannot rebuild");
+		                "a %s disk group takes no dedicated spare: it cannot rebuild",
+		                rcl_raid_level_name(level));
 	return RCL_OK;
 }
 
@@ -587,7 +588,7 @@ enum rcl_status rcl_soft_replace_member(struct rcl_ctrl *ctrl, unsigned dg_id, u
 	if (st)
 		return st;
 	dg = rcl_soft_config_dg_mut(c.cfg, dg_id);
-	if (!dg || m >= rcl_soft_dg_members(dg) || dg->level == RCL_RAID0)
+	if (!dg || m >= rcl_soft_dg_members(dg) || rcl_raid_span_level(dg->level) == RCL_RAID0)
 		st = rcl_fail(err, RCL_NOT_FOUND, "disk group %u has no member %u to rebuild",
 		              dg_id, m);
 	else if (dg->members[m].state == RCL_SOFT_MEMBER_ONLINE ||

@@ -219,8 +219,8 @@ static enum rcl_status add_vd(struct rcl_soft_change *c, const struct rcl_vd_par
 	vd->access = RCL_ACCESS_RW;
 	vd->disk_cache = p->disk_cache;
 	vd->io = p->io;
-	/* RAID0 has nothing to agree on; the others start with a resync. */
-	vd->consistent = p->level == RCL_RAID0;
+	/* RAID0 and RAID00 have nothing to agree on; the others start with a resync. */
+	vd->consistent = rcl_raid_span_level(p->level) == RCL_RAID0;
 	vd->created = time(NULL);
 	c->cfg->vd_count++;
 	*out = vd;
@@ -381,7 +381,7 @@ static unsigned first_chunk(const struct rcl_soft_dg *dg, const struct rcl_soft_
 	rcl_soft_md_shape(dg, vd->strip_kib, &shape);
 	*copies = dg->level == RCL_RAID1 || dg->level == RCL_RAID10 ? 2 : 1;
 	*offset = geo->data_offset * 512;
-	/* RAID50/60: the top RAID0's data starts past its metadata, in span 0. */
+	/* RAID00/50/60: the top RAID0's data starts past its metadata, in span 0. */
 	if (rcl_soft_nested(dg->level) &&
 	    !rcl_soft_top_geometry(dg, vd->strip_kib, geo, &top, &ignored))
 		chunk = top.data_offset / shape.chunk_sectors;

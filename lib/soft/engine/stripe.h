@@ -2,8 +2,8 @@
 /*
  * stripe.h - where a virtual drive's bytes live on its members, in md's
  * layouts: raid0 (equal members, so one zone), raid1, raid5 and raid6
- * left-symmetric, raid10 near=2, and RAID50/60 as an md raid0 over md
- * raid5/6 span arrays. Everything is in bytes; no I/O.
+ * left-symmetric, raid10 near=2, and RAID00/50/60 as an md raid0 over md
+ * raid0/5/6 span arrays. Everything is in bytes; no I/O.
  *
  * A VD is one md array (RAID0/1/5/6/10) or, nested, a top raid0 whose
  * chunks go round-robin to its span arrays, starting past the top raid0's
@@ -66,7 +66,7 @@ struct rcl_soft_array {
 /**
  * struct rcl_soft_geometry - a VD's arrays.
  * @spans:	how many arrays: the span arrays when @nested, else 1.
- * @nested:	RAID50/60: a top raid0 with chunk @chunk over the arrays.
+ * @nested:	RAID00/50/60: a top raid0 with chunk @chunk over the arrays.
  * @top_start:	nested: where the top raid0's data starts in each span
  *		array's data (its data_offset), in bytes.
  * @chunk:	the VD's strip in bytes (the top raid0's chunk when nested).

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * volume-mirror.c - the I/O path of RAID0, RAID1 and RAID10: each chunk
- * has one copy or more (stripe.h); a read takes one usable copy and a write
- * goes to every usable copy. Writes to mirrors lock their chunks, so two
+ * volume-mirror.c - the I/O path of RAID0, RAID1, RAID10 and RAID00 (a top
+ * raid0 over raid0 span arrays): each chunk has one copy or more
+ * (stripe.h); a read takes one usable copy and a write goes to every
+ * usable copy. Writes to mirrors lock their chunks, so two
  * writers of one chunk cannot leave its copies different.
  *
  * A read takes the copy whose member has the fewest reads in flight, as
@@ -80,17 +81,19 @@ static int read_copy(const struct rcl_soft_volume *vol, const struct rcl_soft_ar
 static ssize_t plan(struct rcl_soft_volume *vol, const struct vol_window *w,
                     struct rcl_soft_op *ops)
 {
-	const struct rcl_soft_array *a = &vol->geo.arrays[0];
 	uint64_t turn = w->write ? 0 : atomic_fetch_add(&vol->read_turn, 1);
 	int pinned = -1;
 	size_t n = 0;
 
 	for (size_t done = 0; done < w->len;) {
 		struct rcl_soft_copies c;
-		uint64_t off = w->off + done, run;
+		uint64_t off, run, span_run;
 		unsigned usable = 0;
+		const struct rcl_soft_array *a = &vol->geo.arrays[rcl_soft_geometry_locate(
+		    &vol->geo, w->off + done, &off, &span_run)];
 
 		rcl_soft_array_copies(a, off, &c, &run);
+		run = run < span_run ? run : span_run;
 		run = run < w->len - done ? run : w->len - done;
 		for (unsigned i = 0; w->write && i < c.count; i++) {
 			unsigned m = a->first + c.member[i];

@@ -255,7 +255,7 @@ static int lost_member(const struct rcl_soft_dg *dg)
 			lost = (int)m;
 	}
 	/* A migrating group's members are rebuilt once the migration has ended. */
-	return dg->level == RCL_RAID0 || dg->migrate.active ? -1 : lost;
+	return rcl_raid_span_level(dg->level) == RCL_RAID0 || dg->migrate.active ? -1 : lost;
 }
 
 /* Drive @by took the place of the member in slot @old of group @dg_id: log it, and its event. */
@@ -349,7 +349,7 @@ static bool vd_whole(const struct rcl_soft_config *cfg, const struct rcl_soft_vd
 	for (unsigned m = 0; m < rcl_soft_dg_members(dg); m++)
 		if (dg->members[m].state != RCL_SOFT_MEMBER_ONLINE)
 			return false;
-	return dg->level != RCL_RAID0;
+	return rcl_raid_span_level(dg->level) != RCL_RAID0;
 }
 
 /* Whether VD @vd's write-intent bitmaps had bits set when it opened: a crash left stripes to
@@ -1090,9 +1090,11 @@ static enum rcl_status start_check(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_
 		k->vol = NULL; /* the slot's next check must not put it again */
 		k->vd = NO_VD; /* another slot may hold a running task's context: none moves */
 		if (st == RCL_UNSUPPORTED)
-			return rcl_fail(err, RCL_UNSUPPORTED,
-			                "/c%u/v%u has no redundancy to check (RAID0)",
-			                rcl_ctrl_id(ctrl), vd);
+			return rcl_fail(
+			    err, RCL_UNSUPPORTED, "/c%u/v%u has no redundancy to check (%s)",
+			    rcl_ctrl_id(ctrl), vd,
+			    rcl_raid_level_name(
+			        rcl_soft_config_dg(&soft(ctrl)->state->cfg, one->dg)->level));
 		return st;
 	}
 	service_log("%s of v%u started%s", operation_name(kind), vd, repair ? " (repairing)" : "");

@@ -18,13 +18,17 @@
 
 #include "sweep-private.h"
 
-/* Nested: the positions up to the end of the stripes holding the top raid0's metadata. */
+/*
+ * Nested with parity: the positions up to the end of the stripes holding
+ * the top raid0's metadata (RAID00's span arrays have no parity to repair).
+ */
 static uint64_t metadata_end(const struct rcl_soft_volume *vol)
 {
 	const struct rcl_soft_array *a = &vol->geo.arrays[0];
 	uint64_t stripe = rcl_soft_array_stripe_bytes(a);
 
-	return vol->geo.nested ? (vol->geo.top_start + stripe - 1) / stripe * a->chunk : 0;
+	return vol->geo.nested && a->parity ? (vol->geo.top_start + stripe - 1) / stripe * a->chunk
+	                                    : 0;
 }
 
 /* The VD bytes of [@from, @to) written from @block (@vol->window bytes). */

@@ -94,10 +94,9 @@ static enum rcl_status check_arrays(const struct rcl_soft_reshape *r, struct rcl
 	    to->level != RCL_MD_LEVEL_RAID6)
 		return rcl_fail(err, RCL_INVALID_PARAM, "migration to md level %d is not supported",
 		                to->level);
-	if (to->n < from->n || to->n > RCL_SOFT_ARRAY_MAX)
-		return rcl_fail(err, RCL_INVALID_PARAM,
-		                "a migration keeps every member: %u members cannot become %u",
-		                from->n, to->n);
+	if (to->n > RCL_SOFT_ARRAY_MAX)
+		return rcl_fail(err, RCL_INVALID_PARAM, "%u members are too many for an md array",
+		                to->n);
 	if (from->level != RCL_MD_LEVEL_RAID1 && from->chunk != to->chunk)
 		return rcl_fail(err, RCL_INVALID_PARAM, "a migration keeps the strip size");
 	if (rcl_soft_array_data_strips(to) < old_k(from))
@@ -150,9 +149,9 @@ bool rcl_soft_reshape_survives(const struct rcl_soft_reshape *r)
 {
 	unsigned lost_old = 0, lost_new = 0;
 
-	for (unsigned i = 0; i < r->to.n; i++) {
+	for (unsigned i = 0; i < r->to.n || i < r->from.n; i++) {
 		lost_old += i < r->from.n && r->fd[i] < 0;
-		lost_new += r->fd[i] < 0;
+		lost_new += i < r->to.n && r->fd[i] < 0;
 	}
 	if (r->from.level == RCL_MD_LEVEL_RAID1 ? lost_old == r->from.n : lost_old > r->from.parity)
 		return false;

@@ -4,13 +4,18 @@
  * array, done the way md reshapes: the data is copied, new stripe by new
  * stripe (a "row": one chunk at the same offset of every member), from the
  * old geometry to a new md geometry over the old members plus any added
- * ones, from the front, with the position reached checkpointed by the
- * caller. Supported: an old RAID0, RAID1 (its data read from a member
- * not lost), RAID5 or RAID6 to a RAID0, RAID5 or RAID6 (left-symmetric)
- * with at least as many data strips per stripe, so that data only moves
- * towards lower member offsets: RAID5 add drives, RAID6 add drives, RAID5
- * -> RAID6 (+1 drive), RAID0 -> RAID5 (+1 drive), RAID1 -> RAID5, RAID6
- * -> RAID5, RAID1, RAID5 or RAID6 -> RAID0 (the same drives).
+ * ones, or over the old members but the last ones (removed), from the
+ * front, with the position reached checkpointed by the caller. Supported:
+ * an old RAID0, RAID1 (its data read from a member not lost), RAID5 or
+ * RAID6 to a RAID0, RAID5 or RAID6 (left-symmetric) with at least as many
+ * data strips per stripe, so that data only moves towards lower member
+ * offsets: RAID5 add drives, RAID6 add drives, RAID5 -> RAID6 (+1 drive),
+ * RAID0 -> RAID5 (+1 drive), RAID1 -> RAID5, RAID6 -> RAID5, RAID1, RAID5
+ * or RAID6 -> RAID0 (the same drives), and the removals that keep the data
+ * strips: RAID6 -> RAID5 (-1 drive), RAID5 -> RAID0 (-1 drive), RAID6 ->
+ * RAID0 (-1 or -2 drives). A removal with fewer data strips would have to
+ * walk backwards (md's reshape_backwards) over a larger member area; it is
+ * not one of these.
  *
  * Crash safety. Writing new rows [s, s+m) in place overwrites old rows
  * there; that is safe when every byte of data those old rows hold is
@@ -61,8 +66,10 @@ struct rcl_soft_reshape_mark {
 /**
  * struct rcl_soft_reshape - a reshape from @from to @to.
  * @from, @to:	the old and new arrays; old member i is new member i, the
- *		new members past @from.n are the added drives.
- * @fd:		each new member's drive, open for reading and writing, or -1
+ *		new members past @from.n are the added drives, the old ones
+ *		past @to.n the removed drives (read, never written).
+ * @fd:		each member's drive (of both arrays), open for reading and
+ *		writing, or -1
  *		for a member lost (failed): its old strips are recovered from
  *		the old array's redundancy, its new ones are not written (and
  *		recovered from the new parity when read back from the backup).

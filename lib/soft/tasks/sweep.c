@@ -124,14 +124,11 @@ uint64_t rcl_soft_sweep_vd_at(const struct rcl_soft_volume *vol, uint64_t pos)
 	case RCL_MD_LEVEL_RAID1:
 		at = pos;
 		break;
-	case RCL_MD_LEVEL_RAID0:
-		at = rows * a->n * a->chunk;
-		break;
 	case RCL_MD_LEVEL_RAID10:
 		/* near=2: chunk c's first copy is device 2c, in row 2c / n. */
 		at = (rows * a->n + 1) / 2 * a->chunk;
 		break;
-	default:
+	default: /* raid0, raid5, raid6: a row of data strips */
 		at = rows * rcl_soft_array_stripe_bytes(a);
 		/* Nested: each span array's rows past the top raid0's metadata, round-robin. */
 		if (g->nested)
