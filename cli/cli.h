@@ -106,7 +106,7 @@ enum {
 	CMD_ADDS_DRIVE = 1 << 11, /* takes a drive by its path: the caps must say adds_drives */
 };
 
-#define CMD_MAX_OPTS 12
+#define CMD_MAX_OPTS 16
 
 /**
  * struct cmd_spec - one entry of the grammar table: an object kind, the

@@ -227,6 +227,9 @@ static enum rcl_status run_per_ctrl(struct rcl_ctx *lib, const struct cmd_args *
 		}
 		memcpy(all, ids, count * sizeof(*all));
 	}
+	/* Remote controllers (BMCs) are read all at once, not one after the other. */
+	if (!(args->cmd->flags & CMD_WRITES))
+		rcl_ctx_prefetch(lib, sel->all ? all : sel->ids, sel->all ? count : sel->count);
 	for (size_t i = 0; i < (sel->all ? count : sel->count); i++) {
 		size_t before = reply->count;
 

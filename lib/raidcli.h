@@ -495,6 +495,17 @@ void rcl_ctx_free(struct rcl_ctx *ctx);
 const char *rcl_ctx_state_dir(const struct rcl_ctx *ctx);
 
 /**
+ * rcl_ctx_prefetch() - before opening the @count controllers @ids one after
+ * the other to read them, let the kinds whose controllers are remote (a
+ * BMC's) read them all at once, concurrently: the opens then take what
+ * was read (or a controller's own failure, such as its BMC not
+ * answering), so a command over a thousand BMCs waits about as long as
+ * for the slowest. What was read is kept until rcl_ctx_free(). Never
+ * fails: a controller not read here is read when it is opened.
+ */
+void rcl_ctx_prefetch(struct rcl_ctx *ctx, const unsigned *ids, size_t count);
+
+/**
  * rcl_ctx_ctrl_ids() - the numbers of all controllers, ascending.
  * Return: the count; *@ids (borrowed) holds them.
  */
