@@ -327,15 +327,12 @@ static const struct rcl_caps redfish_caps = {
     .max_vds_per_dg = 1,
     .tasks = (1u << RCL_TASK_REBUILD) | (1u << RCL_TASK_CC) | (1u << RCL_TASK_INIT) |
              (1u << RCL_TASK_ERASE),
+    .settings = 1u << RCL_SETTING_VD_POLICY,
     .default_write = RCL_WRITE_BACK,
     .default_read = RCL_READ_AHEAD,
 };
 
-/*
- * The actions (volume create, delete and policies, locate, secure erase,
- * initialize, hot spares) are lib/redfish/'s functions of their own; they
- * fill the NULLs below.
- */
+/* The changing operations are change.c's. */
 const struct rcl_backend_ops rcl_redfish_ops = {
     .name = "redfish",
     .caps = &redfish_caps,
@@ -345,6 +342,14 @@ const struct rcl_backend_ops rcl_redfish_ops = {
     .load = redfish_load,
     .unload = redfish_unload,
     .destroy = redfish_destroy,
+    .create_vd = rcl_redfish_create_vd,
+    .delete_vd = rcl_redfish_delete_vd,
+    .set_vd = rcl_redfish_set_vd,
+    .add_hotspare = rcl_redfish_add_hotspare,
+    .delete_hotspare = rcl_redfish_delete_hotspare,
+    .set_locate = rcl_redfish_set_locate,
     .drive_detail = rcl_redfish_drive_detail,
+    .task_check = rcl_redfish_task_check,
+    .task = rcl_redfish_task,
     .task_progress = rcl_redfish_task_progress,
 };

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "redfish/message.h"
+#include "redfish/operation.h"
 #include "redfish/redfish.h"
 
 static json_object *resource(const struct rcl_redfish_priv *p, const char *uri)
@@ -93,60 +94,15 @@ enum rcl_status rcl_redfish_drive_detail(struct rcl_ctrl *ctrl, const struct rcl
 	return rcl_node_oom(out) ? rcl_fail(err, RCL_NOMEM, "out of memory") : RCL_OK;
 }
 
-/* Where task @kind appears: the drive's Operations[] or the VD's, and its names there. */
-static const struct {
-	enum rcl_task_kind kind;
-	bool on_drive;
-	const char *names[3];
-} operations[] = {
-    {RCL_TASK_REBUILD, true, {"Rebuild"}},
-    {RCL_TASK_ERASE, true, {"Sanitize", "SecureErase"}},
-    {RCL_TASK_CC, false, {"CheckConsistency", "ConsistencyCheck"}},
-    {RCL_TASK_INIT, false, {"Initialize", "BackgroundInitialize"}},
-};
-
-/* The percentage of the first entry of @obj's Operations[] named one of @names, or -1. */
-static int progress(json_object *obj, const char *const *names)
-{
-	json_object *ops = NULL;
-
-	if (!json_object_object_get_ex(obj, "Operations", &ops) ||
-	    !json_object_is_type(ops, json_type_array))
-		return -1;
-	for (size_t i = 0; i < json_object_array_length(ops); i++) {
-		json_object *op = json_object_array_get_idx(ops, i), *pct = NULL;
-		char name[32], alt[32];
-
-		text_at(op, "OperationName", NULL, name, sizeof(name));
-		text_at(op, "Operation", NULL, alt, sizeof(alt));
-		for (size_t k = 0; k < 3 && names[k]; k++)
-			if ((!strcmp(name, names[k]) || !strcmp(alt, names[k])) &&
-			    json_object_object_get_ex(op, "PercentageComplete", &pct))
-				return json_object_get_int(pct);
-	}
-	return -1;
-}
-
+/* rcl_redfish_operation_progress() reads it; a rebuild and an erase are the drive's. */
 enum rcl_status rcl_redfish_task_progress(const struct rcl_ctrl *ctrl,
                                           const struct rcl_task_request *req,
                                           struct rcl_task_progress *out, struct rcl_error *err)
 {
-	const struct rcl_redfish_priv *p = ctrl->priv;
+	const char *uri = req->kind == RCL_TASK_REBUILD || req->kind == RCL_TASK_ERASE
+	                      ? rcl_redfish_drive_uri(ctrl, &req->drive)
+	                      : rcl_redfish_vd_uri(ctrl, req->vd);
 
-	(void)err;
-	for (size_t i = 0; i < sizeof(operations) / sizeof(operations[0]); i++) {
-		const char *uri;
-		int pct;
-
-		if (operations[i].kind != req->kind)
-			continue;
-		uri = operations[i].on_drive ? rcl_redfish_drive_uri(ctrl, &req->drive)
-		                             : rcl_redfish_vd_uri(ctrl, req->vd);
-		pct = progress(resource(p, uri), operations[i].names);
-		if (pct >= 0 && pct <= 100) {
-			out->state = RCL_TASK_STATE_RUNNING;
-			out->percent = pct;
-		}
-	}
-	return RCL_OK;
+	return rcl_redfish_operation_progress(resource(ctrl->priv, uri), uri ? uri : "", req->kind,
+	                                      out, err);
 }

@@ -17,10 +17,12 @@ static const struct {
 	enum rcl_task_kind kind;
 	const char *operation;
 } operations[] = {
-    {RCL_TASK_REBUILD, "Rebuild"},         {RCL_TASK_CC, "CheckConsistency"},
-    {RCL_TASK_INIT, "Initialize"},         {RCL_TASK_ERASE, "Sanitize"},
-    {RCL_TASK_MIGRATE, "ChangeRAIDType"},  {RCL_TASK_MIGRATE, "Resize"},
-    {RCL_TASK_MIGRATE, "ChangeStripSize"},
+    /* the Operation enum's names, then other names BMCs give */
+    {RCL_TASK_REBUILD, "Rebuild"},           {RCL_TASK_CC, "CheckConsistency"},
+    {RCL_TASK_INIT, "Initialize"},           {RCL_TASK_ERASE, "Sanitize"},
+    {RCL_TASK_MIGRATE, "ChangeRAIDType"},    {RCL_TASK_MIGRATE, "Resize"},
+    {RCL_TASK_MIGRATE, "ChangeStripSize"},   {RCL_TASK_CC, "ConsistencyCheck"},
+    {RCL_TASK_INIT, "BackgroundInitialize"}, {RCL_TASK_ERASE, "SecureErase"},
 };
 
 /* Whether @name is @operation, but for case and spaces. */

@@ -16,8 +16,10 @@
  * @res (a Volume or Drive read from @where), into *@out (as
  * rcl_ctrl_task_progress() fills it): RUNNING with PercentageComplete when
  * an entry of its Operations[] is that task (its Operation, else its
- * OperationName: Rebuild, CheckConsistency, Initialize, Sanitize,
- * ChangeRAIDType, Resize, ChangeStripSize), else STOPPED with -1.
+ * OperationName: Rebuild, CheckConsistency or ConsistencyCheck,
+ * Initialize or BackgroundInitialize, Sanitize or SecureErase,
+ * ChangeRAIDType, Resize, ChangeStripSize), else STOPPED with -1. A
+ * NULL @res is a resource with no Operations.
  * Return: RCL_OK; RCL_BAD_REPLY naming the property of the wrong type.
  */
 enum rcl_status rcl_redfish_operation_progress(json_object *res, const char *where,

@@ -194,4 +194,28 @@ enum rcl_status rcl_redfish_drive_detail(struct rcl_ctrl *ctrl, const struct rcl
                                          enum rcl_drive_detail what, const char *prefix,
                                          struct rcl_node *out, struct rcl_error *err);
 
+/*
+ * change.c: the changing operations, as backend.h describes them. A
+ * delete and an erase need force: raidcli cannot see through the BMC
+ * whether the data matters. A rebuild or check is started by the BMC's
+ * controller itself, and Redfish cannot stop, pause or resume a task.
+ */
+enum rcl_status rcl_redfish_create_vd(struct rcl_ctrl *ctrl, const struct rcl_vd_params *params,
+                                      unsigned *vd, struct rcl_error *err);
+enum rcl_status rcl_redfish_delete_vd(struct rcl_ctrl *ctrl, unsigned vd, bool force,
+                                      struct rcl_error *err);
+enum rcl_status rcl_redfish_set_vd(struct rcl_ctrl *ctrl, unsigned vd,
+                                   const struct rcl_vd_props *props, struct rcl_error *err);
+enum rcl_status rcl_redfish_set_locate(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                       bool on, struct rcl_error *err);
+enum rcl_status rcl_redfish_add_hotspare(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                         const unsigned *dgs, size_t dg_count, unsigned flags,
+                                         bool force, struct rcl_error *err);
+enum rcl_status rcl_redfish_delete_hotspare(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                            struct rcl_error *err);
+enum rcl_status rcl_redfish_task_check(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
+                                       struct rcl_error *err);
+enum rcl_status rcl_redfish_task(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
+                                 struct rcl_error *err);
+
 #endif /* RCL_REDFISH_H */

@@ -12,10 +12,6 @@
 
 #define KIND "redfish"
 
-/* RAIDType names (Redfish's DataStorageLoSCapabilities enum) are raidcli's level names. */
-static const enum rcl_raid_level all_levels[] = {RCL_RAID0,  RCL_RAID1,  RCL_RAID5,  RCL_RAID6,
-                                                 RCL_RAID10, RCL_RAID50, RCL_RAID60, RCL_RAID00};
-
 static const char *const write_cache[] = {
     [RCL_WRITE_THROUGH] = "WriteThrough",
     [RCL_WRITE_BACK] = "ProtectedWriteBack",
@@ -25,31 +21,6 @@ static const char *const read_cache[] = {
     [RCL_READ_AHEAD] = "ReadAhead",
     [RCL_NO_READ_AHEAD] = "Off",
 };
-
-enum rcl_status rcl_redfish_raid_levels(json_object *supported, const char *where, unsigned *levels,
-                                        struct rcl_error *err)
-{
-	char shown[RCL_QUOTE_MAX + 1];
-
-	*levels = 0;
-	rcl_redfish_clean(where, shown, sizeof(shown));
-	if (!json_object_is_type(supported, json_type_array))
-		return rcl_fail(err, RCL_BAD_REPLY, "'SupportedRAIDTypes' of '%s' is not an array",
-		                shown);
-	for (size_t i = 0; i < json_object_array_length(supported); i++) {
-		json_object *name = json_object_array_get_idx(supported, i);
-
-		if (!json_object_is_type(name, json_type_string))
-			return rcl_fail(err, RCL_BAD_REPLY,
-			                "'SupportedRAIDTypes' of '%s' holds a %s, not a string",
-			                shown, json_type_to_name(json_object_get_type(name)));
-		for (size_t l = 0; l < sizeof(all_levels) / sizeof(all_levels[0]); l++)
-			if (!strcmp(json_object_get_string(name),
-			            rcl_raid_level_name(all_levels[l])))
-				*levels |= 1u << all_levels[l];
-	}
-	return RCL_OK;
-}
 
 /* What a Volume create has no property for, refused before any request. */
 static enum rcl_status create_unsupported(const struct rcl_vd_params *p, struct rcl_error *err)

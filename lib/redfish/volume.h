@@ -2,23 +2,13 @@
 /*
  * volume.h - raidcli's VD requests as Redfish Volume changes: a create
  * POSTed to a Storage's Volumes collection, a delete, a PATCH of the
- * policies, #Volume.Initialize, and the RAID levels a controller's
- * SupportedRAIDTypes offers. Each takes raidcli's own request (raidcli.h),
+ * policies, #Volume.Initialize. Each takes raidcli's own request (raidcli.h),
  * checked by the generic layer, and the URIs and JSON the backend read.
  */
 #ifndef RCL_REDFISH_VOLUME_H
 #define RCL_REDFISH_VOLUME_H
 
 #include "redfish/action.h"
-
-/**
- * rcl_redfish_raid_levels() - the enum rcl_raid_level bits (1u << level)
- * of the RAIDType names in @supported (a controller's SupportedRAIDTypes
- * array, read from @where); names raidcli has no level for are skipped.
- * Return: RCL_OK; RCL_BAD_REPLY when @supported is not an array of strings.
- */
-enum rcl_status rcl_redfish_raid_levels(json_object *supported, const char *where, unsigned *levels,
-                                        struct rcl_error *err);
 
 /**
  * rcl_redfish_volume_body() - the JSON body of a create of @params over

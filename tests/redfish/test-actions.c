@@ -24,7 +24,6 @@ static struct svc idrac, modern;
 #define PERC   "/redfish/v1/Systems/System.Embedded.1/Storage/RAID.Integrated.1-1"
 #define BAY(n) PERC "/Drives/Disk.Bay." #n ":Enclosure.Internal.0-1:RAID.Integrated.1-1"
 #define VD(n)  PERC "/Volumes/Disk.Virtual." #n ":RAID.Integrated.1-1"
-#define BOSS   "/redfish/v1/Systems/System.Embedded.1/Storage/BOSS.SL.5-1"
 /* modern: volume 1 (drives 1-2, CheckConsistency 30%), 2 (3-6 rebuilding), spare 6, free 7-15 */
 #define STORAGE1   "/redfish/v1/Systems/1/Storage/1"
 #define DRIVE(n)   "/redfish/v1/Chassis/1/Drives/" #n
@@ -546,39 +545,13 @@ START_TEST(test_hot_spare_refused)
 }
 END_TEST
 
-START_TEST(test_raid_levels_offered)
-{
-	struct rcl_redfish_client *c = fresh(&idrac);
-	json_object *perc = read_res(c, PERC, NULL), *boss = read_res(c, BOSS, NULL), *ctrl, *types;
-	struct rcl_error err = {0};
-	unsigned levels;
-
-	ck_assert(json_object_object_get_ex(perc, "StorageControllers", &ctrl));
-	ck_assert(json_object_object_get_ex(json_object_array_get_idx(ctrl, 0),
-	                                    "SupportedRAIDTypes", &types));
-	ck_assert_int_eq(rcl_redfish_raid_levels(types, PERC, &levels, &err), RCL_OK);
-	ck_assert_uint_eq(levels, 1u << RCL_RAID0 | 1u << RCL_RAID1 | 1u << RCL_RAID5 |
-	                              1u << RCL_RAID6 | 1u << RCL_RAID10 | 1u << RCL_RAID50 |
-	                              1u << RCL_RAID60);
-	ck_assert(json_object_object_get_ex(boss, "StorageControllers", &ctrl));
-	ck_assert(json_object_object_get_ex(json_object_array_get_idx(ctrl, 0),
-	                                    "SupportedRAIDTypes", &types));
-	ck_assert_int_eq(rcl_redfish_raid_levels(types, BOSS, &levels, &err), RCL_OK);
-	ck_assert_uint_eq(levels, 1u << RCL_RAID1);
-	json_object_put(perc);
-	json_object_put(boss);
-	rcl_redfish_client_free(c);
-}
-END_TEST
-
 /* A BMC answering with every value of the wrong type: each reader says which property. */
 START_TEST(test_wrong_types_reported)
 {
 	struct rcl_redfish_client *c = fresh(&modern);
-	json_object *vol, *ctrl, *types;
+	json_object *vol;
 	struct rcl_task_progress p;
 	struct rcl_error err = {0};
-	unsigned levels;
 	int posts;
 
 	svc_faults(&modern, 0, "{\"wrong_types\": [\"*\"]}");
@@ -593,12 +566,6 @@ START_TEST(test_wrong_types_reported)
 	ck_assert_str_eq(err.msg, "'target' of '" VOLUME(2) "' is an int, not a string");
 	ck_assert_int_eq(svc_count(&modern, 0, "POST"), posts);
 	json_object_put(vol);
-	ctrl = read_res(c, STORAGE1 "/Controllers/0", NULL);
-	ck_assert(json_object_object_get_ex(ctrl, "SupportedRAIDTypes", &types));
-	ck_assert_int_eq(rcl_redfish_raid_levels(types, STORAGE1 "/Controllers/0", &levels, &err),
-	                 RCL_BAD_REPLY);
-	ck_says(err, "'SupportedRAIDTypes' of '" STORAGE1 "/Controllers/0' is not an array");
-	json_object_put(ctrl);
 	/* an Operations entry of the wrong shape */
 	vol = json_tokener_parse("{\"Operations\": [{\"Operation\": \"Rebuild\", "
 	                         "\"PercentageComplete\": \"60\"}, 7]}");
@@ -658,7 +625,6 @@ static Suite *redfish_actions_suite(void)
 	tcase_add_test(tc, test_policies_without_etags);
 	tcase_add_test(tc, test_locate_by_indicator_led);
 	tcase_add_test(tc, test_initialize_and_operations_progress);
-	tcase_add_test(tc, test_raid_levels_offered);
 	tcase_add_test(tc, test_hot_spare_refused);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("modern");
