@@ -2,17 +2,17 @@
 /*
  * change.c - the redfish backend's changing operations: each finds the
  * Drive or Volume its drive or VD came from, asks the BMC through
- * volume.c or drive.c with the ETag it read (so a change made meanwhile on
- * the BMC is refused, not overwritten), and reads the controller again so
- * the caller sees the BMC's new configuration. A refusal is the service's
+ * volume-action.c or drive-action.c with the ETag it read (so a change
+ * made meanwhile on the BMC is refused, not overwritten), and reads the
+ * controller again so the caller sees the BMC's new configuration. A refusal is the service's
  * own message; nothing is read again after it, as nothing changed.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "redfish/drive.h"
+#include "redfish/drive-action.h"
 #include "redfish/redfish.h"
-#include "redfish/volume.h"
+#include "redfish/volume-action.h"
 
 /* The resource @uri as the controller was read, or NULL. */
 static json_object *doc(const struct rcl_ctrl *ctrl, const char *uri)

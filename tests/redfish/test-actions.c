@@ -1,20 +1,21 @@
 // SPDX-License-Identifier: MIT
 /*
  * test-actions.c - raidcli's requests as Redfish changes (lib/redfish/
- * volume.c, drive.c, operation.c) against tests/redfish/service.py, in
- * both vendor styles: creates answered 201, 204 or 202 with a task, deletes,
- * policy PATCHes with If-Match (a stale ETag refused with 412), locate by
- * IndicatorLED or LocationIndicatorActive, SecureErase and Initialize with
- * their Operations[] progress, hot spares; every refusal in the service's
- * own words and nothing changed after it; answers of the wrong shape.
+ * volume-action.c, drive-action.c, operation.c) against service.py in
+ * both vendor styles: creates answered 201, 204 or 202 with a task,
+ * deletes, policy PATCHes with If-Match (a stale ETag refused with 412),
+ * locate by IndicatorLED or LocationIndicatorActive, SecureErase and
+ * Initialize with their Operations[] progress, hot spares; every refusal
+ * in the service's own words and nothing changed after it; answers of the
+ * wrong shape.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "redfish/drive.h"
+#include "redfish/drive-action.h"
 #include "redfish/json.h"
 #include "redfish/operation.h"
-#include "redfish/volume.h"
+#include "redfish/volume-action.h"
 #include "svc.h"
 #include "unit.h"
 

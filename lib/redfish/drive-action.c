@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * drive.c - raidcli's drive requests sent as Redfish Drive changes.
+ * drive-action.c - raidcli's drive requests sent as Redfish Drive changes.
  */
 #include <string.h>
 
-#include "redfish/drive.h"
+#include "redfish/drive-action.h"
 
 #define KIND "redfish"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * volume.c - raidcli's VD requests sent as Redfish Volume changes, and
+ * volume-action.c - raidcli's VD requests sent as Redfish Volume changes, and
  * the answers read back: the new volume's URI, the service's refusals.
  */
 #include <stdio.h>
@@ -8,7 +8,7 @@
 
 #include "redfish/json.h"
 #include "redfish/message.h"
-#include "redfish/volume.h"
+#include "redfish/volume-action.h"
 
 #define KIND "redfish"
 

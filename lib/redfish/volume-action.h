@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * volume.h - raidcli's VD requests as Redfish Volume changes: a create
+ * volume-action.h - raidcli's VD requests as Redfish Volume changes: a create
  * POSTed to a Storage's Volumes collection, a delete, a PATCH of the
  * policies, #Volume.Initialize. Each takes raidcli's own request (raidcli.h),
  * checked by the generic layer, and the URIs and JSON the backend read.
  */
-#ifndef RCL_REDFISH_VOLUME_H
-#define RCL_REDFISH_VOLUME_H
+#ifndef RCL_REDFISH_VOLUME_ACTION_H
+#define RCL_REDFISH_VOLUME_ACTION_H
 
 #include "redfish/action.h"
 
@@ -73,4 +73,4 @@ enum rcl_status rcl_redfish_volume_initialize(struct rcl_redfish_client *client,
                                               json_object *volume, bool full,
                                               struct rcl_error *err);
 
-#endif /* RCL_REDFISH_VOLUME_H */
+#endif /* RCL_REDFISH_VOLUME_ACTION_H */

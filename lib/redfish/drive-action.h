@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * drive.h - raidcli's drive requests as Redfish Drive changes: the locate
+ * drive-action.h - raidcli's drive requests as Redfish Drive changes: the locate
  * LED (LocationIndicatorActive, or the older IndicatorLED, whichever the
  * drive has), #Drive.SecureErase, and hot spares (HotspareType and, where
  * the drive has it, HotspareReplacementMode). Each takes the drive's URI
  * and its JSON and ETag as the backend read them; a PATCH sends If-Match,
  * so a drive changed since is refused (412), not overwritten.
  */
-#ifndef RCL_REDFISH_DRIVE_H
-#define RCL_REDFISH_DRIVE_H
+#ifndef RCL_REDFISH_DRIVE_ACTION_H
+#define RCL_REDFISH_DRIVE_ACTION_H
 
 #include "redfish/action.h"
 
@@ -49,4 +49,4 @@ enum rcl_status rcl_redfish_drive_spare(struct rcl_redfish_client *client, const
                                         json_object *drive, const char *etag, bool on,
                                         bool dedicated, unsigned flags, struct rcl_error *err);
 
-#endif /* RCL_REDFISH_DRIVE_H */
+#endif /* RCL_REDFISH_DRIVE_ACTION_H */
