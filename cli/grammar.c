@@ -123,7 +123,8 @@ const struct cmd_spec cli_commands[] = {
 		.run = cmd_add_controller,
 		.flags = CMD_WRITES,
 		.summary = "create a software RAID controller whose drives are new sparse image files "
-		           "(or a mock one, for tests, from a fixture)",
+		           "(or a mock one, for tests, from a fixture; or one per Storage of a "
+		           "Redfish BMC)",
 		.example = "raidcli add controller type=soft drives=4 size=10GB",
 		.opts =
 			{

@@ -178,6 +178,7 @@ static enum rcl_status run_on_ctrl(struct rcl_ctx *lib, const struct cmd_args *a
 
 	if (!res)
 		return RCL_NOMEM;
+	rcl_ctx_ctrl_host(lib, id, res->host, sizeof(res->host));
 	st = rcl_ctx_ctrl_caps(lib, id, &caps, &err);
 	if (!st) {
 		starts = cli_starts_process(args->cmd, caps);

@@ -123,6 +123,11 @@ struct rcl_process_ops;
  *		it does not cover, and every controller after @prefetch
  *		failed, @load reads by itself. NULL: @load reads alone.
  * @prefetch_free: free what @prefetch returned.
+ * @host:	for kinds whose controllers are remote: the host serving
+ *		controller @key ("bmc.example:443") into @out (@size bytes),
+ *		from the kind's own state only (no lock, no network), so a
+ *		result names it even when the host does not answer. NULL:
+ *		the controllers are local.
  *
  * One controller, opened (lock held as the conventions above say):
  * @load:	fill ctrl->info, ->enclosures, ->drives, ->dgs and ->vds from
@@ -236,6 +241,7 @@ struct rcl_backend_ops {
 	enum rcl_status (*prefetch)(const struct rcl_ctx *ctx, const char (*keys)[RCL_KEY_SIZE],
 	                            size_t count, void **out, struct rcl_error *err);
 	void (*prefetch_free)(void *data);
+	bool (*host)(const struct rcl_ctx *ctx, const char *key, char *out, size_t size);
 
 	enum rcl_status (*load)(struct rcl_ctrl *ctrl, struct rcl_error *err);
 	void (*unload)(struct rcl_ctrl *ctrl);

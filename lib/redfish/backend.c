@@ -62,25 +62,23 @@ static void fleet_free(void *data)
 	rcl_free(f);
 }
 
-/* The client for @cfg: an existing one for the same URL and user, else a new one. */
-static enum rcl_status fleet_client(struct rcl_redfish_fleet *f,
-                                    const struct rcl_redfish_config *cfg, size_t *index,
-                                    struct rcl_error *err)
+/* The client for item @i: an earlier item's for the same URL and user, else a new one. */
+static enum rcl_status fleet_client(struct rcl_redfish_fleet *f, size_t i, struct rcl_error *err)
 {
-	const struct rcl_redfish_config *other;
+	const struct rcl_redfish_config *cfg = &f->items[i].cfg, *other;
 	enum rcl_status st;
 
-	for (size_t i = 0; i < f->count; i++) {
-		other = &f->items[i].cfg;
-		if (other != cfg && f->items[i].client != SIZE_MAX &&
-		    !strcmp(other->url, cfg->url) && !strcmp(other->user, cfg->user)) {
-			*index = f->items[i].client;
+	for (size_t k = 0; k < i; k++) {
+		other = &f->items[k].cfg;
+		if (f->items[k].client != SIZE_MAX && !strcmp(other->url, cfg->url) &&
+		    !strcmp(other->user, cfg->user)) {
+			f->items[i].client = f->items[k].client;
 			return RCL_OK;
 		}
 	}
 	st = rcl_redfish_client_for(cfg, &f->clients[f->client_count], err);
 	if (!st)
-		*index = f->client_count++;
+		f->items[i].client = f->client_count++;
 	return st;
 }
 
@@ -111,7 +109,7 @@ static enum rcl_status fleet_read(const struct rcl_ctx *ctx, const char (*keys)[
 		snprintf(it->key, sizeof(it->key), "%s", keys[i]);
 		it->client = SIZE_MAX;
 		if (!rcl_redfish_config_read(ctx, it->key, &it->cfg, &it->target.err) &&
-		    !fleet_client(f, &it->cfg, &it->client, &it->target.err)) {
+		    !fleet_client(f, i, &it->target.err)) {
 			it->target.client = f->clients[it->client];
 			it->target.storage = it->cfg.storage;
 			targets[n++] = it->target;
@@ -311,6 +309,19 @@ static enum rcl_status redfish_destroy(struct rcl_ctrl *ctrl, unsigned flags, st
 	return RCL_OK;
 }
 
+static bool redfish_host(const struct rcl_ctx *ctx, const char *key, char *out, size_t size)
+{
+	struct rcl_redfish_config cfg;
+	const char *host;
+
+	if (rcl_redfish_config_read(ctx, key, &cfg, NULL))
+		return false;
+	host = strstr(cfg.url, "://");
+	snprintf(out, size, "%s", host ? host + 3 : cfg.url);
+	rcl_redfish_config_release(&cfg);
+	return true;
+}
+
 /* A redfish controller's kind record; @load narrows the levels and cache to the BMC's. */
 static const struct rcl_caps redfish_caps = {
     .kind = "redfish",
@@ -339,6 +350,7 @@ const struct rcl_backend_ops rcl_redfish_ops = {
     .create = rcl_redfish_create,
     .prefetch = redfish_prefetch,
     .prefetch_free = redfish_prefetch_free,
+    .host = redfish_host,
     .load = redfish_load,
     .unload = redfish_unload,
     .destroy = redfish_destroy,

@@ -25,12 +25,12 @@
 
 #include "redfish/json.h"
 #include "redfish/message.h"
-#include "redfish/redfish.h"
+#include "redfish/map.h"
 
 /* Slots beyond this are a lying BMC's. */
 #define MAX_SLOT 4096
 
-static json_object *doc(json_object *docs, const char *uri)
+json_object *rcl_redfish_doc(json_object *docs, const char *uri)
 {
 	json_object *d = NULL;
 
@@ -48,7 +48,7 @@ static enum rcl_status want(json_object *docs, json_object *out, const char *uri
 {
 	size_t n = json_object_array_length(out);
 
-	if (!uri || !fetchable(uri) || doc(docs, uri))
+	if (!uri || !fetchable(uri) || rcl_redfish_doc(docs, uri))
 		return RCL_OK;
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(json_object_get_string(json_object_array_get_idx(out, i)), uri))
@@ -59,8 +59,8 @@ static enum rcl_status want(json_object *docs, json_object *out, const char *uri
 }
 
 /* The @odata.id of element @i of link array @arr of resource @where, into *@out. */
-static enum rcl_status element(json_object *arr, size_t i, const char *where, const char **out,
-                               struct rcl_error *err)
+enum rcl_status rcl_redfish_element(json_object *arr, size_t i, const char *where, const char **out,
+                                    struct rcl_error *err)
 {
 	json_object *el = json_object_array_get_idx(arr, i);
 
@@ -70,7 +70,7 @@ static enum rcl_status element(json_object *arr, size_t i, const char *where, co
 }
 
 /* Links array @key of @obj (optional), as rcl_redfish_member(). */
-static enum rcl_status link_array(json_object *obj, const char *key, const char *where,
+enum rcl_status rcl_redfish_links(json_object *obj, const char *key, const char *where,
                                   json_object **out, struct rcl_error *err)
 {
 	return rcl_redfish_member(obj, key, json_type_array, true, where, out, err);
@@ -84,7 +84,7 @@ static enum rcl_status want_all(json_object *docs, json_object *out, json_object
 	const char *uri;
 
 	for (size_t i = 0; !st && arr && i < json_object_array_length(arr); i++) {
-		st = element(arr, i, where, &uri, err);
+		st = rcl_redfish_element(arr, i, where, &uri, err);
 		if (!st)
 			st = want(docs, out, uri, err);
 	}
@@ -95,7 +95,7 @@ static enum rcl_status want_all(json_object *docs, json_object *out, json_object
 static enum rcl_status want_collection(json_object *docs, json_object *out, const char *uri,
                                        struct rcl_error *err)
 {
-	json_object *coll = uri ? doc(docs, uri) : NULL, *members;
+	json_object *coll = uri ? rcl_redfish_doc(docs, uri) : NULL, *members;
 	enum rcl_status st;
 
 	if (!uri || !coll)
@@ -105,8 +105,8 @@ static enum rcl_status want_collection(json_object *docs, json_object *out, cons
 }
 
 /* A Volume's drives: Links.Drives, or Drives in older schemas. */
-static enum rcl_status volume_drives(json_object *vol, const char *where, json_object **out,
-                                     struct rcl_error *err)
+enum rcl_status rcl_redfish_volume_drives(json_object *vol, const char *where, json_object **out,
+                                          struct rcl_error *err)
 {
 	json_object *links;
 	enum rcl_status st =
@@ -114,16 +114,16 @@ static enum rcl_status volume_drives(json_object *vol, const char *where, json_o
 
 	*out = NULL;
 	if (!st && links)
-		st = link_array(links, "Drives", where, out, err);
+		st = rcl_redfish_links(links, "Drives", where, out, err);
 	if (!st && !*out)
-		st = link_array(vol, "Drives", where, out, err);
+		st = rcl_redfish_links(vol, "Drives", where, out, err);
 	return st;
 }
 
 static enum rcl_status want_drive(json_object *docs, json_object *out, const char *uri,
                                   struct rcl_error *err)
 {
-	json_object *d = doc(docs, uri), *links;
+	json_object *d = rcl_redfish_doc(docs, uri), *links;
 	const char *chassis = NULL, *metrics = NULL, *env = NULL;
 	enum rcl_status st;
 
@@ -146,7 +146,7 @@ static enum rcl_status want_drive(json_object *docs, json_object *out, const cha
 enum rcl_status rcl_redfish_wanted(json_object *docs, const char *storage, json_object *out,
                                    struct rcl_error *err)
 {
-	json_object *s = doc(docs, storage), *drives = NULL;
+	json_object *s = rcl_redfish_doc(docs, storage), *drives = NULL;
 	const char *controllers = NULL, *volumes = NULL, *uri;
 	enum rcl_status st;
 
@@ -156,13 +156,13 @@ enum rcl_status rcl_redfish_wanted(json_object *docs, const char *storage, json_
 	if (!st)
 		st = rcl_redfish_link(s, "Volumes", true, storage, &volumes, err);
 	if (!st)
-		st = link_array(s, "Drives", storage, &drives, err);
+		st = rcl_redfish_links(s, "Drives", storage, &drives, err);
 	if (!st)
 		st = want_collection(docs, out, controllers, err);
 	if (!st)
 		st = want_collection(docs, out, volumes, err);
 	for (size_t i = 0; !st && drives && i < json_object_array_length(drives); i++) {
-		st = element(drives, i, storage, &uri, err);
+		st = rcl_redfish_element(drives, i, storage, &uri, err);
 		if (!st)
 			st = want_drive(docs, out, uri, err);
 	}
@@ -174,12 +174,12 @@ enum rcl_status rcl_redfish_wanted(json_object *docs, const char *storage, json_
  */
 
 /* Resource @uri, which must be in the cache. */
-static enum rcl_status need(json_object *docs, const char *uri, json_object **out,
-                            struct rcl_error *err)
+enum rcl_status rcl_redfish_need(json_object *docs, const char *uri, json_object **out,
+                                 struct rcl_error *err)
 {
 	char shown[RCL_QUOTE_MAX + 1];
 
-	*out = doc(docs, uri);
+	*out = rcl_redfish_doc(docs, uri);
 	if (*out && json_object_is_type(*out, json_type_object))
 		return RCL_OK;
 	rcl_redfish_clean(uri, shown, sizeof(shown));
@@ -187,8 +187,8 @@ static enum rcl_status need(json_object *docs, const char *uri, json_object **ou
 }
 
 /* String @key of @obj cleaned into @out (""), when present. */
-static enum rcl_status text(json_object *obj, const char *key, const char *where, char *out,
-                            size_t size, struct rcl_error *err)
+enum rcl_status rcl_redfish_text(json_object *obj, const char *key, const char *where, char *out,
+                                 size_t size, struct rcl_error *err)
 {
 	const char *s;
 	enum rcl_status st = rcl_redfish_string(obj, key, true, where, &s, err);
@@ -199,8 +199,8 @@ static enum rcl_status text(json_object *obj, const char *key, const char *where
 }
 
 /* Number @key of @obj into *@out, which keeps its value when absent; @max bounds it. */
-static enum rcl_status number(json_object *obj, const char *key, const char *where, double max,
-                              double *out, struct rcl_error *err)
+enum rcl_status rcl_redfish_number(json_object *obj, const char *key, const char *where, double max,
+                                   double *out, struct rcl_error *err)
 {
 	json_object *v;
 	enum rcl_status st = rcl_redfish_member(obj, key, json_type_double, true, where, &v, err);
@@ -215,8 +215,8 @@ static enum rcl_status number(json_object *obj, const char *key, const char *whe
 	return RCL_OK;
 }
 
-static enum rcl_status boolean(json_object *obj, const char *key, const char *where, bool *out,
-                               struct rcl_error *err)
+enum rcl_status rcl_redfish_bool(json_object *obj, const char *key, const char *where, bool *out,
+                                 struct rcl_error *err)
 {
 	json_object *v;
 	enum rcl_status st = rcl_redfish_member(obj, key, json_type_boolean, true, where, &v, err);
@@ -226,14 +226,8 @@ static enum rcl_status boolean(json_object *obj, const char *key, const char *wh
 	return st;
 }
 
-/* Status.State and Status.Health of @obj ("" when absent). */
-struct status {
-	char state[24];
-	char health[16];
-};
-
-static enum rcl_status status_of(json_object *obj, const char *where, struct status *out,
-                                 struct rcl_error *err)
+enum rcl_status rcl_redfish_status_of(json_object *obj, const char *where,
+                                      struct rcl_redfish_status *out, struct rcl_error *err)
 {
 	json_object *s;
 	enum rcl_status st =
@@ -241,18 +235,18 @@ static enum rcl_status status_of(json_object *obj, const char *where, struct sta
 
 	memset(out, 0, sizeof(*out));
 	if (!st && s)
-		st = text(s, "State", where, out->state, sizeof(out->state), err);
+		st = rcl_redfish_text(s, "State", where, out->state, sizeof(out->state), err);
 	if (!st && s)
-		st = text(s, "Health", where, out->health, sizeof(out->health), err);
+		st = rcl_redfish_text(s, "Health", where, out->health, sizeof(out->health), err);
 	return st;
 }
 
 /* Whether @obj's Operations[] has one named @name (*@percent its progress, -1 unknown). */
-static enum rcl_status operation(json_object *obj, const char *name, const char *where, bool *found,
-                                 int *percent, struct rcl_error *err)
+enum rcl_status rcl_redfish_operation(json_object *obj, const char *name, const char *where,
+                                      bool *found, int *percent, struct rcl_error *err)
 {
 	json_object *ops;
-	enum rcl_status st = link_array(obj, "Operations", where, &ops, err);
+	enum rcl_status st = rcl_redfish_links(obj, "Operations", where, &ops, err);
 
 	*found = false;
 	for (size_t i = 0; !st && ops && i < json_object_array_length(ops) && !*found; i++) {
@@ -263,11 +257,12 @@ static enum rcl_status operation(json_object *obj, const char *name, const char 
 		if (!json_object_is_type(op, json_type_object))
 			return rcl_fail(err, RCL_BAD_REPLY, "an operation of '%s' is not an object",
 			                where);
-		st = text(op, "OperationName", where, op_name, sizeof(op_name), err);
+		st = rcl_redfish_text(op, "OperationName", where, op_name, sizeof(op_name), err);
 		if (!st)
-			st = text(op, "Operation", where, op_name, sizeof(op_name), err);
+			st =
+			    rcl_redfish_text(op, "Operation", where, op_name, sizeof(op_name), err);
 		if (!st)
-			st = number(op, "PercentageComplete", where, 100, &pct, err);
+			st = rcl_redfish_number(op, "PercentageComplete", where, 100, &pct, err);
 		if (!st && !strcmp(op_name, name)) {
 			*found = true;
 			*percent = (int)pct;
@@ -280,16 +275,8 @@ static enum rcl_status operation(json_object *obj, const char *name, const char 
  * Enclosures and drives.
  */
 
-struct map_state {
-	json_object *docs;
-	const char *storage;
-	struct rcl_ctrl *ctrl;
-	struct rcl_redfish_model *model;
-	const char **chassis; /* enclosure i's Chassis (or the Storage, for drives without one) */
-};
-
-static enum rcl_status enclosure_of(struct map_state *m, const char *chassis, unsigned *eid,
-                                    struct rcl_error *err)
+static enum rcl_status enclosure_of(struct rcl_redfish_map_state *m, const char *chassis,
+                                    unsigned *eid, struct rcl_error *err)
 {
 	struct rcl_ctrl *c = m->ctrl;
 	struct rcl_enclosure *e;
@@ -307,9 +294,9 @@ static enum rcl_status enclosure_of(struct map_state *m, const char *chassis, un
 	*e = (struct rcl_enclosure){.id = RCL_REDFISH_FIRST_EID + (unsigned)i};
 	m->chassis[c->enclosure_count++] = chassis;
 	*eid = e->id;
-	ch = doc(m->docs, chassis);
+	ch = rcl_redfish_doc(m->docs, chassis);
 	if (ch && strcmp(chassis, m->storage))
-		return text(ch, "Name", chassis, e->product, sizeof(e->product), err);
+		return rcl_redfish_text(ch, "Name", chassis, e->product, sizeof(e->product), err);
 	snprintf(e->product, sizeof(e->product), "Storage");
 	return RCL_OK;
 }
@@ -324,7 +311,7 @@ static enum rcl_status slot_of(json_object *d, const char *uri, size_t index, un
 	    rcl_redfish_member(d, "PhysicalLocation", json_type_object, true, uri, &loc, err);
 
 	if (!st && !loc) {
-		st = link_array(d, "Location", uri, &arr, err);
+		st = rcl_redfish_links(d, "Location", uri, &arr, err);
 		loc = arr ? json_object_array_get_idx(arr, 0) : NULL;
 		if (!st && loc && !json_object_is_type(loc, json_type_object))
 			st = rcl_fail(err, RCL_BAD_REPLY, "a Location of '%s' is not an object",
@@ -334,7 +321,7 @@ static enum rcl_status slot_of(json_object *d, const char *uri, size_t index, un
 		st = rcl_redfish_member(loc, "PartLocation", json_type_object, true, uri, &part,
 		                        err);
 	if (!st && part)
-		st = number(part, "LocationOrdinalValue", uri, MAX_SLOT - 1, &v, err);
+		st = rcl_redfish_number(part, "LocationOrdinalValue", uri, MAX_SLOT - 1, &v, err);
 	*slot = (unsigned)v;
 	return st;
 }
@@ -345,8 +332,9 @@ static void speed(char *out, size_t size, double gbps)
 		snprintf(out, size, "%.1fGb/s", gbps);
 }
 
-static enum rcl_status drive_metrics(struct map_state *m, json_object *d, const char *uri,
-                                     struct rcl_drive *drive, struct rcl_error *err)
+static enum rcl_status drive_metrics(struct rcl_redfish_map_state *m, json_object *d,
+                                     const char *uri, struct rcl_drive *drive,
+                                     struct rcl_error *err)
 {
 	const char *metrics = NULL, *env = NULL;
 	double temp = 0, unc_r = 0, unc_w = 0, cor_r = 0, cor_w = 0;
@@ -355,21 +343,24 @@ static enum rcl_status drive_metrics(struct map_state *m, json_object *d, const 
 
 	if (!st)
 		st = rcl_redfish_link(d, "EnvironmentMetrics", true, uri, &env, err);
-	if (!st && metrics && !(st = need(m->docs, metrics, &md, err))) {
-		st = number(md, "UncorrectableIOReadErrorCount", metrics, 1e9, &unc_r, err);
+	if (!st && metrics && !(st = rcl_redfish_need(m->docs, metrics, &md, err))) {
+		st = rcl_redfish_number(md, "UncorrectableIOReadErrorCount", metrics, 1e9, &unc_r,
+		                        err);
 		if (!st)
-			st =
-			    number(md, "UncorrectableIOWriteErrorCount", metrics, 1e9, &unc_w, err);
+			st = rcl_redfish_number(md, "UncorrectableIOWriteErrorCount", metrics, 1e9,
+			                        &unc_w, err);
 		if (!st)
-			st = number(md, "CorrectableIOReadErrorCount", metrics, 1e9, &cor_r, err);
+			st = rcl_redfish_number(md, "CorrectableIOReadErrorCount", metrics, 1e9,
+			                        &cor_r, err);
 		if (!st)
-			st = number(md, "CorrectableIOWriteErrorCount", metrics, 1e9, &cor_w, err);
+			st = rcl_redfish_number(md, "CorrectableIOWriteErrorCount", metrics, 1e9,
+			                        &cor_w, err);
 	}
-	if (!st && env && !(st = need(m->docs, env, &md, err))) {
+	if (!st && env && !(st = rcl_redfish_need(m->docs, env, &md, err))) {
 		st = rcl_redfish_member(md, "TemperatureCelsius", json_type_object, true, env, &t,
 		                        err);
 		if (!st && t)
-			st = number(t, "Reading", env, 1000, &temp, err);
+			st = rcl_redfish_number(t, "Reading", env, 1000, &temp, err);
 	}
 	drive->media_errors = (unsigned)(unc_r + unc_w);
 	drive->other_errors = (unsigned)(cor_r + cor_w);
@@ -377,17 +368,18 @@ static enum rcl_status drive_metrics(struct map_state *m, json_object *d, const 
 	return st;
 }
 
-static void add_attr(struct rcl_drive *d, const char *key, const char *value)
+void rcl_redfish_attr(struct rcl_attr *attrs, size_t *count, size_t max, const char *key,
+                      const char *value)
 {
-	if (d->attr_count == RCL_DRIVE_ATTRS)
+	if (*count == max)
 		return;
-	snprintf(d->attrs[d->attr_count].key, sizeof(d->attrs[0].key), "%s", key);
-	rcl_redfish_clean(value, d->attrs[d->attr_count].value, sizeof(d->attrs[0].value));
-	d->attr_count++;
+	snprintf(attrs[*count].key, sizeof(attrs->key), "%s", key);
+	rcl_redfish_clean(value, attrs[*count].value, sizeof(attrs->value));
+	++*count;
 }
 
 /* What the drive itself says, before volumes make it a member. */
-static enum rcl_status drive_facts(struct map_state *m, json_object *d, const char *uri,
+static enum rcl_status drive_facts(struct rcl_redfish_map_state *m, json_object *d, const char *uri,
                                    size_t index, struct rcl_drive *drive, struct rcl_error *err)
 {
 	double cap = 0, block = 512, capable = 0, negotiated = 0;
@@ -395,8 +387,8 @@ static enum rcl_status drive_facts(struct map_state *m, json_object *d, const ch
 	const char *chassis = NULL;
 	char spare[16] = "", led[16] = "";
 	bool locate = false, predicted = false;
-	struct status s;
-	enum rcl_status st = status_of(d, uri, &s, err);
+	struct rcl_redfish_status s;
+	enum rcl_status st = rcl_redfish_status_of(d, uri, &s, err);
 
 	*drive = (struct rcl_drive){.device_id = (unsigned)index, .dg = -1, .present = true};
 	if (!st)
@@ -408,35 +400,41 @@ static enum rcl_status drive_facts(struct map_state *m, json_object *d, const ch
 	if (!st)
 		st = slot_of(d, uri, index, &drive->slot, err);
 	if (!st)
-		st = number(d, "CapacityBytes", uri, 1e18, &cap, err);
+		st = rcl_redfish_number(d, "CapacityBytes", uri, 1e18, &cap, err);
 	if (!st)
-		st = number(d, "BlockSizeBytes", uri, 65536, &block, err);
+		st = rcl_redfish_number(d, "BlockSizeBytes", uri, 65536, &block, err);
 	if (!st)
-		st = number(d, "CapableSpeedGbs", uri, 1e4, &capable, err);
+		st = rcl_redfish_number(d, "CapableSpeedGbs", uri, 1e4, &capable, err);
 	if (!st)
-		st = number(d, "NegotiatedSpeedGbs", uri, 1e4, &negotiated, err);
+		st = rcl_redfish_number(d, "NegotiatedSpeedGbs", uri, 1e4, &negotiated, err);
 	if (!st)
-		st = text(d, "SerialNumber", uri, drive->serial, sizeof(drive->serial), err);
+		st = rcl_redfish_text(d, "SerialNumber", uri, drive->serial, sizeof(drive->serial),
+		                      err);
 	if (!st)
-		st = text(d, "Manufacturer", uri, drive->vendor, sizeof(drive->vendor), err);
+		st = rcl_redfish_text(d, "Manufacturer", uri, drive->vendor, sizeof(drive->vendor),
+		                      err);
 	if (!st)
-		st = text(d, "Model", uri, drive->model, sizeof(drive->model), err);
+		st = rcl_redfish_text(d, "Model", uri, drive->model, sizeof(drive->model), err);
 	if (!st)
-		st = text(d, "FirmwareVersion", uri, drive->firmware, sizeof(drive->firmware), err);
+		st = rcl_redfish_text(d, "FirmwareVersion", uri, drive->firmware,
+		                      sizeof(drive->firmware), err);
 	if (!st)
-		st = text(d, "Revision", uri, drive->firmware, sizeof(drive->firmware), err);
+		st = rcl_redfish_text(d, "Revision", uri, drive->firmware, sizeof(drive->firmware),
+		                      err);
 	if (!st)
-		st = text(d, "Protocol", uri, drive->interface, sizeof(drive->interface), err);
+		st = rcl_redfish_text(d, "Protocol", uri, drive->interface,
+		                      sizeof(drive->interface), err);
 	if (!st)
-		st = text(d, "MediaType", uri, drive->medium, sizeof(drive->medium), err);
+		st = rcl_redfish_text(d, "MediaType", uri, drive->medium, sizeof(drive->medium),
+		                      err);
 	if (!st)
-		st = text(d, "HotspareType", uri, spare, sizeof(spare), err);
+		st = rcl_redfish_text(d, "HotspareType", uri, spare, sizeof(spare), err);
 	if (!st)
-		st = text(d, "IndicatorLED", uri, led, sizeof(led), err);
+		st = rcl_redfish_text(d, "IndicatorLED", uri, led, sizeof(led), err);
 	if (!st)
-		st = boolean(d, "LocationIndicatorActive", uri, &locate, err);
+		st = rcl_redfish_bool(d, "LocationIndicatorActive", uri, &locate, err);
 	if (!st)
-		st = boolean(d, "FailurePredicted", uri, &predicted, err);
+		st = rcl_redfish_bool(d, "FailurePredicted", uri, &predicted, err);
 	if (!st)
 		st = drive_metrics(m, d, uri, drive, err);
 	if (st)
@@ -461,12 +459,14 @@ static enum rcl_status drive_facts(struct map_state *m, json_object *d, const ch
 	} else {
 		drive->state = !strcmp(s.health, "Critical") ? RCL_PD_UBAD : RCL_PD_UGOOD;
 	}
-	add_attr(drive, "Redfish URI", uri);
-	add_attr(drive, "Redfish Health", *s.health ? s.health : "Unknown");
+	rcl_redfish_attr(drive->attrs, &drive->attr_count, RCL_DRIVE_ATTRS, "Redfish URI", uri);
+	rcl_redfish_attr(drive->attrs, &drive->attr_count, RCL_DRIVE_ATTRS, "Redfish Health",
+	                 *s.health ? s.health : "Unknown");
 	return RCL_OK;
 }
 
-static enum rcl_status map_drives(struct map_state *m, json_object *drives, struct rcl_error *err)
+static enum rcl_status map_drives(struct rcl_redfish_map_state *m, json_object *drives,
+                                  struct rcl_error *err)
 {
 	struct rcl_ctrl *c = m->ctrl;
 	size_t n = drives ? json_object_array_length(drives) : 0;
@@ -482,9 +482,9 @@ static enum rcl_status map_drives(struct map_state *m, json_object *drives, stru
 		const char *uri;
 		json_object *d;
 
-		st = element(drives, i, m->storage, &uri, err);
+		st = rcl_redfish_element(drives, i, m->storage, &uri, err);
 		if (!st)
-			st = need(m->docs, uri, &d, err);
+			st = rcl_redfish_need(m->docs, uri, &d, err);
 		if (!st)
 			st = drive_facts(m, d, uri, i, &c->drives[i], err);
 		m->model->drive_uri[i] = uri;
@@ -493,15 +493,34 @@ static enum rcl_status map_drives(struct map_state *m, json_object *drives, stru
 	return st;
 }
 
-/* Slots per enclosure: one past the highest; two drives in one slot are a lie. */
-static enum rcl_status check_slots(struct rcl_ctrl *c, struct rcl_error *err)
+static bool before(const struct rcl_drive *a, const struct rcl_drive *b)
+{
+	return a->enclosure != b->enclosure ? a->enclosure < b->enclosure : a->slot < b->slot;
+}
+
+/*
+ * Slots per enclosure: one past the highest; drives in slot order; two
+ * drives in one slot are a lie.
+ */
+static enum rcl_status order_drives(struct rcl_ctrl *c, const char **uris, struct rcl_error *err)
 {
 	for (size_t i = 0; i < c->drive_count; i++)
 		for (size_t j = 0; j < c->enclosure_count; j++)
 			if (c->enclosures[j].id == c->drives[i].enclosure &&
 			    c->enclosures[j].slots <= c->drives[i].slot)
 				c->enclosures[j].slots = c->drives[i].slot + 1;
-	for (size_t i = 0; i < c->drive_count; i++)
+	/* In slot order, as the model wants them; the URIs move with their drives. */
+	for (size_t i = 1; i < c->drive_count; i++)
+		for (size_t j = i; j > 0 && before(&c->drives[j], &c->drives[j - 1]); j--) {
+			struct rcl_drive d = c->drives[j];
+			const char *uri = uris[j];
+
+			c->drives[j] = c->drives[j - 1];
+			c->drives[j - 1] = d;
+			uris[j] = uris[j - 1];
+			uris[j - 1] = uri;
+		}
+	for (size_t i = 0; i + 1 < c->drive_count; i++)
 		for (size_t j = i + 1; j < c->drive_count; j++)
 			if (c->drives[i].enclosure == c->drives[j].enclosure &&
 			    c->drives[i].slot == c->drives[j].slot)
@@ -510,10 +529,6 @@ static enum rcl_status check_slots(struct rcl_ctrl *c, struct rcl_error *err)
 				                c->drives[i].slot, c->drives[i].enclosure);
 	return RCL_OK;
 }
-
-/* ------------------------------------------------------------------------
- * Volumes.
- */
 
 static const struct {
 	const char *name;
@@ -535,7 +550,7 @@ static const struct {
     {"SpannedStripesWithParity", RCL_RAID50},
 };
 
-static bool raid_level(const char *name, enum rcl_raid_level *level)
+bool rcl_redfish_raid_level(const char *name, enum rcl_raid_level *level)
 {
 	for (size_t i = 0; i < sizeof(raid_types) / sizeof(raid_types[0]); i++)
 		if (!strcmp(raid_types[i].name, name)) {
@@ -543,183 +558,6 @@ static bool raid_level(const char *name, enum rcl_raid_level *level)
 			return true;
 		}
 	return false;
-}
-
-static enum rcl_status vd_level(json_object *v, const char *uri, enum rcl_raid_level *level,
-                                struct rcl_error *err)
-{
-	char type[32] = "";
-	enum rcl_status st = text(v, "RAIDType", uri, type, sizeof(type), err);
-
-	if (!st)
-		st = text(v, "VolumeType", uri, type, sizeof(type), err);
-	if (st || raid_level(type, level))
-		return st;
-	return rcl_fail(err, RCL_BAD_REPLY,
-	                "volume '%s' has RAID type '%s', which raidcli cannot show", uri, type);
-}
-
-static enum rcl_status vd_policies(json_object *v, const char *uri, struct rcl_vd *vd,
-                                   struct rcl_error *err)
-{
-	char write[32] = "", read[32] = "";
-	enum rcl_status st = text(v, "WriteCachePolicy", uri, write, sizeof(write), err);
-
-	if (!st)
-		st = text(v, "ReadCachePolicy", uri, read, sizeof(read), err);
-	vd->write = !strcmp(write, "ProtectedWriteBack")     ? RCL_WRITE_BACK
-	            : !strcmp(write, "UnprotectedWriteBack") ? RCL_WRITE_BACK_ALWAYS
-	                                                     : RCL_WRITE_THROUGH;
-	vd->read = !strcmp(read, "ReadAhead") || !strcmp(read, "AdaptiveReadAhead")
-	               ? RCL_READ_AHEAD
-	               : RCL_NO_READ_AHEAD;
-	return st;
-}
-
-static bool spanned(enum rcl_raid_level level)
-{
-	return level == RCL_RAID10 || level == RCL_RAID50 || level == RCL_RAID60 ||
-	       level == RCL_RAID00;
-}
-
-/* Make the volume's drives members of group @vd->dg; count the lost per span. */
-static enum rcl_status members(struct map_state *m, json_object *drives, const char *uri,
-                               struct rcl_vd *vd, unsigned *lost, uint64_t *smallest,
-                               struct rcl_error *err)
-{
-	struct rcl_ctrl *c = m->ctrl;
-	size_t n = drives ? json_object_array_length(drives) : 0;
-
-	vd->spans = spanned(vd->level) && n >= 4 && n % 2 == 0 ? 2 : 1;
-	vd->drives_per_span = (unsigned)(n / vd->spans);
-	if (!n || n / vd->spans > RCL_MAX_DRIVES_PER_SPAN)
-		return rcl_fail(err, RCL_BAD_REPLY, "volume '%s' has %zu drives", uri, n);
-	for (size_t i = 0; i < n; i++) {
-		const char *d_uri;
-		size_t j = 0;
-		enum rcl_status st = element(drives, i, uri, &d_uri, err);
-
-		if (st)
-			return st;
-		while (j < c->drive_count && strcmp(m->model->drive_uri[j], d_uri))
-			j++;
-		if (j == c->drive_count || c->drives[j].dg >= 0)
-			return rcl_fail(err, RCL_BAD_REPLY,
-			                "volume '%s' names a drive its storage does not have, or "
-			                "another volume's",
-			                uri);
-		struct rcl_drive *d = &c->drives[j];
-		bool rebuilding = false;
-		int pct;
-
-		st = operation(doc(m->docs, d_uri), "Rebuild", d_uri, &rebuilding, &pct, err);
-		if (st)
-			return st;
-		d->dg = (int)vd->dg;
-		d->span = (unsigned)(i / vd->drives_per_span);
-		d->row = (unsigned)(i % vd->drives_per_span);
-		if (d->state == RCL_PD_UGOOD)
-			d->state = rebuilding ? RCL_PD_REBUILD : RCL_PD_ONLINE;
-		if (d->state != RCL_PD_ONLINE)
-			lost[d->span]++;
-		if (!*smallest || d->coerced_bytes < *smallest)
-			*smallest = d->coerced_bytes;
-	}
-	return RCL_OK;
-}
-
-static enum rcl_status map_vd(struct map_state *m, const char *uri, unsigned id,
-                              struct rcl_error *err)
-{
-	struct rcl_ctrl *c = m->ctrl;
-	struct rcl_vd *vd = &c->vds[id];
-	struct rcl_dg *dg = &c->dgs[id];
-	unsigned lost[RCL_MAX_SPANS] = {0};
-	double bytes = 0, strip = 0;
-	uint64_t smallest = 0;
-	json_object *v, *drives;
-	struct status s;
-	enum rcl_status st = need(m->docs, uri, &v, err);
-
-	*vd = (struct rcl_vd){.id = id, .dg = id, .consistent = true, .autobgi = true};
-	if (!st)
-		st = vd_level(v, uri, &vd->level, err);
-	if (!st)
-		st = text(v, "DisplayName", uri, vd->name, sizeof(vd->name), err);
-	if (!st)
-		st = text(v, "Name", uri, vd->name, sizeof(vd->name), err);
-	if (!st)
-		st = number(v, "CapacityBytes", uri, 1e18, &bytes, err);
-	if (!st)
-		st = number(v, "OptimumIOSizeBytes", uri, 1 << 30, &strip, err);
-	if (!st)
-		st = number(v, "StripSizeBytes", uri, 1 << 30, &strip, err);
-	if (!st)
-		st = vd_policies(v, uri, vd, err);
-	if (!st)
-		st = status_of(v, uri, &s, err);
-	if (!st)
-		st = volume_drives(v, uri, &drives, err);
-	if (!st)
-		st = members(m, drives, uri, vd, lost, &smallest, err);
-	if (st)
-		return st;
-	vd->bytes = (uint64_t)bytes;
-	vd->strip_kib = vd->level == RCL_RAID1 ? 0 : (unsigned)(strip / 1024);
-	vd->state = rcl_raid_state(vd->level, vd->spans, vd->drives_per_span, lost);
-	if (!strcmp(s.health, "Critical") || !strcmp(s.state, "Disabled"))
-		vd->state = RCL_VD_OFFLINE;
-	else if (!strcmp(s.health, "Warning") && vd->state == RCL_VD_OPTIMAL)
-		vd->state = RCL_VD_DEGRADED;
-	*dg = (struct rcl_dg){.id = id,
-	                      .level = vd->level,
-	                      .state = vd->state,
-	                      .spans = vd->spans,
-	                      .drives_per_span = vd->drives_per_span,
-	                      .vd_count = 1,
-	                      .member_bytes = smallest};
-	for (unsigned i = 0; i < vd->spans; i++)
-		dg->span_states[i] = rcl_raid_state(rcl_raid_span_level(vd->level), 1,
-		                                    vd->drives_per_span, &lost[i]);
-	m->model->vd_uri[id] = uri;
-	return RCL_OK;
-}
-
-static enum rcl_status map_vds(struct map_state *m, json_object *s, struct rcl_error *err)
-{
-	struct rcl_ctrl *c = m->ctrl;
-	json_object *coll, *list;
-	enum rcl_status st;
-	size_t n;
-
-	st = rcl_redfish_link(s, "Volumes", true, m->storage, &m->model->volumes, err);
-	if (st || !m->model->volumes)
-		return st;
-	st = need(m->docs, m->model->volumes, &coll, err);
-	if (!st)
-		st = rcl_redfish_member(coll, "Members", json_type_array, false, m->model->volumes,
-		                        &list, err);
-	if (st)
-		return st;
-	n = json_object_array_length(list);
-	if (n > RCL_MAX_VDS || n > RCL_MAX_DGS)
-		return rcl_fail(err, RCL_BAD_REPLY, "'%s' has %zu volumes, more than raidcli shows",
-		                m->model->volumes, n);
-	c->vds = rcl_calloc(n ? n : 1, sizeof(*c->vds));
-	c->dgs = rcl_calloc(n ? n : 1, sizeof(*c->dgs));
-	m->model->vd_uri = rcl_calloc(n ? n : 1, sizeof(*m->model->vd_uri));
-	if (!c->vds || !c->dgs || !m->model->vd_uri)
-		return rcl_fail(err, RCL_NOMEM, "out of memory");
-	for (size_t i = 0; !st && i < n; i++) {
-		const char *uri;
-
-		st = element(list, i, m->model->volumes, &uri, err);
-		if (!st)
-			st = map_vd(m, uri, (unsigned)i, err);
-		c->vd_count += !st;
-		c->dg_count += !st;
-	}
-	return st;
 }
 
 /* ------------------------------------------------------------------------
@@ -732,7 +570,7 @@ static enum rcl_status controller(json_object *docs, json_object *s, const char 
 {
 	json_object *arr, *coll;
 	const char *uri;
-	enum rcl_status st = link_array(s, "StorageControllers", storage, &arr, err);
+	enum rcl_status st = rcl_redfish_links(s, "StorageControllers", storage, &arr, err);
 
 	*out = NULL;
 	*where = storage;
@@ -749,13 +587,13 @@ static enum rcl_status controller(json_object *docs, json_object *s, const char 
 		st = rcl_redfish_link(s, "Controllers", true, storage, &uri, err);
 	if (st || !uri)
 		return st;
-	st = need(docs, uri, &coll, err);
+	st = rcl_redfish_need(docs, uri, &coll, err);
 	if (!st)
 		st = rcl_redfish_member(coll, "Members", json_type_array, false, uri, &arr, err);
 	if (st || !json_object_array_length(arr))
 		return st;
-	st = element(arr, 0, uri, where, err);
-	return st ? st : need(docs, *where, out, err);
+	st = rcl_redfish_element(arr, 0, uri, where, err);
+	return st ? st : rcl_redfish_need(docs, *where, out, err);
 }
 
 /* The first string of array @key of @obj into @out. */
@@ -763,7 +601,7 @@ static enum rcl_status first_text(json_object *obj, const char *key, const char 
                                   size_t size, struct rcl_error *err)
 {
 	json_object *arr, *v;
-	enum rcl_status st = link_array(obj, key, where, &arr, err);
+	enum rcl_status st = rcl_redfish_links(obj, key, where, &arr, err);
 
 	v = arr ? json_object_array_get_idx(arr, 0) : NULL;
 	if (!st && v && json_object_is_type(v, json_type_string))
@@ -775,14 +613,14 @@ static enum rcl_status levels(json_object *sc, const char *where, unsigned *out,
                               struct rcl_error *err)
 {
 	json_object *arr;
-	enum rcl_status st = link_array(sc, "SupportedRAIDTypes", where, &arr, err);
+	enum rcl_status st = rcl_redfish_links(sc, "SupportedRAIDTypes", where, &arr, err);
 	enum rcl_raid_level level;
 
 	for (size_t i = 0; !st && arr && i < json_object_array_length(arr); i++) {
 		json_object *v = json_object_array_get_idx(arr, i);
 
 		if (json_object_is_type(v, json_type_string) &&
-		    raid_level(json_object_get_string(v), &level))
+		    rcl_redfish_raid_level(json_object_get_string(v), &level))
 			*out |= 1u << level;
 	}
 	return st;
@@ -800,13 +638,13 @@ static enum rcl_status map_info(json_object *docs, json_object *s, const char *s
 
 	snprintf(info->backend, sizeof(info->backend), "redfish");
 	if (!st && sc) {
-		st = text(sc, "Model", where, info->model, sizeof(info->model), err);
+		st = rcl_redfish_text(sc, "Model", where, info->model, sizeof(info->model), err);
 		if (!st)
-			st = text(sc, "SerialNumber", where, info->serial, sizeof(info->serial),
-			          err);
+			st = rcl_redfish_text(sc, "SerialNumber", where, info->serial,
+			                      sizeof(info->serial), err);
 		if (!st)
-			st = text(sc, "FirmwareVersion", where, info->firmware,
-			          sizeof(info->firmware), err);
+			st = rcl_redfish_text(sc, "FirmwareVersion", where, info->firmware,
+			                      sizeof(info->firmware), err);
 		if (!st)
 			st = first_text(sc, "SupportedControllerProtocols", where,
 			                info->host_interface, sizeof(info->host_interface), err);
@@ -820,10 +658,11 @@ static enum rcl_status map_info(json_object *docs, json_object *s, const char *s
 			st = rcl_redfish_member(sc, "CacheSummary", json_type_object, true, where,
 			                        &cache, err);
 		if (!st && cache)
-			st = number(cache, "TotalCacheSizeMiB", where, 1 << 24, &cache_mib, err);
+			st = rcl_redfish_number(cache, "TotalCacheSizeMiB", where, 1 << 24,
+			                        &cache_mib, err);
 	}
 	if (!st)
-		st = text(s, "Name", storage, info->model, sizeof(info->model), err);
+		st = rcl_redfish_text(s, "Name", storage, info->model, sizeof(info->model), err);
 	c->caps.levels = supported;
 	c->caps.cache_mib = (unsigned)cache_mib;
 	return st;
@@ -832,21 +671,22 @@ static enum rcl_status map_info(json_object *docs, json_object *s, const char *s
 enum rcl_status rcl_redfish_map(json_object *docs, const char *storage, struct rcl_ctrl *ctrl,
                                 struct rcl_redfish_model *model, struct rcl_error *err)
 {
-	struct map_state m = {.docs = docs, .storage = storage, .ctrl = ctrl, .model = model};
+	struct rcl_redfish_map_state m = {
+	    .docs = docs, .storage = storage, .ctrl = ctrl, .model = model};
 	json_object *s, *drives = NULL;
-	enum rcl_status st = need(docs, storage, &s, err);
+	enum rcl_status st = rcl_redfish_need(docs, storage, &s, err);
 
 	memset(model, 0, sizeof(*model));
 	if (!st)
 		st = map_info(docs, s, storage, ctrl, err);
 	if (!st)
-		st = link_array(s, "Drives", storage, &drives, err);
+		st = rcl_redfish_links(s, "Drives", storage, &drives, err);
 	if (!st)
 		st = map_drives(&m, drives, err);
 	if (!st)
-		st = check_slots(ctrl, err);
+		st = order_drives(ctrl, model->drive_uri, err);
 	if (!st)
-		st = map_vds(&m, s, err);
+		st = rcl_redfish_map_vds(&m, s, err);
 	ctrl->info.max_drives = (unsigned)ctrl->drive_count;
 	rcl_free(m.chassis);
 	return st;
