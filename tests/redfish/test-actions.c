@@ -587,6 +587,43 @@ START_TEST(test_wrong_types_reported)
 }
 END_TEST
 
+/* A create, an allocation failing at every step: RCL_NOMEM or done, never a crash or leak. */
+START_TEST(test_create_out_of_memory)
+{
+	const char *drives[] = {DRIVE(7)};
+	struct rcl_vd_params p = raid(RCL_RAID0, 1);
+	unsigned long n;
+
+	p.name = "oom";
+	for (n = 1; n < 1000; n++) {
+		for (int persistent = 0; persistent < 2; persistent++) {
+			struct rcl_redfish_client *c = fresh(&modern);
+			struct rcl_error err = {0};
+			enum rcl_status st;
+			char *uri = NULL;
+
+			rcl_alloc_fail_after(n, persistent);
+			st = rcl_redfish_volume_create(c, STORAGE1 "/Volumes", &p, drives, NULL,
+			                               &uri, &err);
+			rcl_redfish_client_free(c);
+			if (rcl_alloc_fail_after(0, false) < n) {
+				ck_assert_msg(st == RCL_OK, "%s", err.msg);
+				ck_assert_str_eq(uri, VOLUME(3));
+				rcl_free(uri);
+				goto done;
+			}
+			ck_assert_msg(st == RCL_OK || st == RCL_NOMEM, "allocation %lu: %s", n,
+			              err.msg);
+			ck_assert(st == RCL_OK || !uri);
+			rcl_free(uri);
+		}
+	}
+done:
+	ck_assert_uint_gt(n, 5);
+	ck_assert_uint_lt(n, 1000);
+}
+END_TEST
+
 static void idrac_start(void)
 {
 	static const char *const args[] = {"--tree", "idrac", NULL};
@@ -638,6 +675,7 @@ static Suite *redfish_actions_suite(void)
 	tcase_add_test(tc, test_secure_erase_and_its_progress);
 	tcase_add_test(tc, test_hot_spares);
 	tcase_add_test(tc, test_operation_enum_progress);
+	tcase_add_test(tc, test_create_out_of_memory);
 	tcase_add_test(tc, test_wrong_types_reported);
 	suite_add_tcase(s, tc);
 	return s;
