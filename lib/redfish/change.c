@@ -59,12 +59,15 @@ enum rcl_status rcl_redfish_create_vd(struct rcl_ctrl *ctrl, const struct rcl_vd
 	st = rcl_redfish_volume_create(p->client, p->model.volumes, params, uris, NULL, &made, err);
 	rcl_free(uris);
 	st = changed(ctrl, st, err);
-	for (size_t i = 0; !st && i < ctrl->vd_count; i++)
-		if (!strcmp(rcl_redfish_vd_uri(ctrl, ctrl->vds[i].id), made)) {
+	for (size_t i = 0; !st && i < ctrl->vd_count; i++) {
+		const char *uri = rcl_redfish_vd_uri(ctrl, ctrl->vds[i].id);
+
+		if (uri && !strcmp(uri, made)) {
 			*vd = ctrl->vds[i].id;
 			rcl_free(made);
 			return RCL_OK;
 		}
+	}
 	if (!st)
 		st = rcl_fail(err, RCL_BAD_REPLY,
 		              "the BMC created a volume but its Storage does not list it");
