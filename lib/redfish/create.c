@@ -157,7 +157,8 @@ struct plan {
 	struct rcl_redfish_config base;
 	struct rcl_redfish_client **clients;
 	char **origins;
-	size_t host_count;
+	size_t host_count;   /* origins made */
+	size_t client_count; /* clients made: the first that failed ends the list */
 	struct found *found;
 	size_t count;
 };
@@ -198,6 +199,7 @@ static enum rcl_status connect_hosts(struct plan *p, json_object *hosts, struct 
 		cfg.url = p->origins[i];
 		if (!st)
 			st = rcl_redfish_client_for(&cfg, &p->clients[i], err);
+		p->client_count += !st;
 	}
 	return st;
 }
@@ -332,7 +334,7 @@ enum rcl_status rcl_redfish_create(struct rcl_ctx *ctx, const struct rcl_kv *par
 	if (!st)
 		st = register_all(ctx, &p, id, err);
 	/* Log out of every BMC at once before the clients go. */
-	rcl_redfish_logout(p.clients, p.host_count, NULL, NULL);
+	rcl_redfish_logout(p.clients, p.client_count, NULL, NULL);
 	plan_release(&p);
 	json_object_put(hosts);
 	return st;
