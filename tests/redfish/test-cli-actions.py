@@ -19,6 +19,10 @@ each) through "add controller type=redfish", in text and in JSON:
  (g) every refusal shows the service's Message and Resolution with
      Status = Failure, and leaves the BMC and the controller's model as
      they were.
+Every command's output, ports and times normalized as test-backend.py
+does, is compared with expected/actions-<tree>.txt (each action in text or
+JSON, each refusal in both). Regenerate with
+    RAIDCLI=build/cli/raidcli tests/redfish/test-cli-actions.py --regenerate
 """
 import importlib.util
 import json
@@ -31,11 +35,19 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 RAIDCLI = os.environ.get("RAIDCLI", "raidcli")
 NEED_FORCE = 245
 
-# Service and Client come from the service's own test.
-_spec = importlib.util.spec_from_file_location("test_service",
-                                               os.path.join(HERE, "test-service.py"))
-ts = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(ts)
+
+
+def _load(name, file):
+    spec = importlib.util.spec_from_file_location(name, os.path.join(HERE, file))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# Service and Client come from the service's own test, normalize() and
+# compare() (of goldens in expected/) from the backend's.
+ts = _load("test_service", "test-service.py")
+tb = _load("test_backend", "test-backend.py")
 check = ts.check
 
 PERC = "/redfish/v1/Systems/System.Embedded.1/Storage/RAID.Integrated.1-1"
@@ -62,11 +74,16 @@ class Cli:
     """raidcli in its own state directory."""
 
     def __init__(self, tmp):
-        self.env = dict(os.environ, RAIDCLI_STATE_DIR=os.path.join(tmp, "state"))
+        self.state = os.path.join(tmp, "state")
+        self.env = dict(os.environ, RAIDCLI_STATE_DIR=self.state)
+        self.transcript = []
 
-    def run(self, *args):
+    def run(self, *args, record=True):
         p = subprocess.run([RAIDCLI, *args], env=self.env, capture_output=True, text=True,
                            timeout=120)
+        if record:
+            self.transcript.append("$ raidcli %s\n%s" % (" ".join(args), tb.normalize(
+                p.stdout + p.stderr, self.state)))
         return p.returncode, p.stdout + p.stderr
 
     def text(self, *args):
@@ -75,8 +92,8 @@ class Cli:
         fields = dict(line.split(" = ", 1) for line in out.splitlines() if " = " in line)
         return rc, fields.get("Status"), fields.get("Description", "")
 
-    def json(self, *args):
-        rc, out = self.run(*args, "J")
+    def json(self, *args, record=True):
+        rc, out = self.run(*args, "J", record=record)
         try:
             ctrl = json.loads(out)["Controllers"][0]
         except (ValueError, KeyError, IndexError):
@@ -108,7 +125,7 @@ class Cli:
 
     def model(self, ctrl):
         """What the controller shows of its drives and VDs (no Operations, which move)."""
-        return [self.json("/c%d/%s" % (ctrl, what), "show")[2]
+        return [self.json("/c%d/%s" % (ctrl, what), "show", record=False)[2]
                 for what in ("vall", "eall/sall")]
 
 
@@ -235,15 +252,18 @@ def main():
                                   "user=" + svc.info["user"], "credfile=" + pw,
                                   "cafile=" + svc.info["ca"])
                 check(rc == 0, "%s: add controller type=redfish" % tree, out)
+                cli.transcript = []
                 cases(cli, svc)
+                tb.compare("actions-%s.txt" % tree, "".join(cli.transcript))
             except Exception as e:  # a crash is one failure, not the end
                 import traceback
                 traceback.print_exc()
                 check(False, "%s raised %r" % (cases.__name__, e))
             finally:
                 svc.stop()
-    print("%d checks, %d failed" % (ts.checks, len(ts.failures)))
-    sys.exit(1 if ts.failures else 0)
+    failed = ts.failures + tb.failures
+    print("%d checks, %d failed" % (ts.checks + tb.checks, len(failed)))
+    sys.exit(1 if failed else 0)
 
 
 if __name__ == "__main__":
