@@ -517,6 +517,13 @@ START_TEST(test_hot_spares)
 	ck_says(err, "Drive 1 is in use or busy, so it cannot change now. "
 	             "(Base.1.18.ResourceInUse) Resolution: Choose a drive in no volume");
 	ck_prop(c, DRIVE(1), "HotspareType", "\"None\"");
+	/* a drive that has HotspareReplacementMode gets it sent (this service has none: refused) */
+	json_object_object_add(d7, "HotspareReplacementMode", json_object_new_string("Revertible"));
+	ck_assert_int_eq(rcl_redfish_drive_spare(c, DRIVE(7), d7, NULL, true, false,
+	                                         RCL_SPARE_NONREVERTIBLE, &err),
+	                 RCL_INVALID_PARAM);
+	ck_says(err, "HotspareReplacementMode is not a property of this resource.");
+	ck_prop(c, DRIVE(7), "HotspareType", "\"None\"");
 	ck_assert_int_eq(rcl_redfish_drive_spare(c, DRIVE(7), d7, NULL, true, true, 0, &err),
 	                 RCL_UNSUPPORTED);
 	ck_says(err, "dedicated hot spares is not supported by this controller (redfish)");
