@@ -185,8 +185,9 @@ enum rcl_status rcl_redfish_submit_body(struct rcl_redfish_client *c,
 	return status;
 }
 
-enum rcl_status rcl_redfish_action_target(json_object *res, const char *action, const char *where,
-                                          const char **target, struct rcl_error *err)
+/* The target URI of action @action of resource @res (read from @where), borrowed from @res. */
+static enum rcl_status action_target(json_object *res, const char *action, const char *where,
+                                     const char **target, struct rcl_error *err)
 {
 	json_object *actions = NULL, *entry = NULL;
 	enum rcl_status status;
@@ -215,7 +216,7 @@ enum rcl_status rcl_redfish_action_start(struct rcl_redfish_client *c, json_obje
 {
 	struct rcl_redfish_response resp = {.retry_after = -1};
 	const char *target, *text;
-	enum rcl_status status = rcl_redfish_action_target(res, action, where, &target, err);
+	enum rcl_status status = action_target(res, action, where, &target, err);
 
 	/* not rcl_redfish_submit(): a 202 is the start of an operation, not a change to wait for */
 	if (!status)

@@ -80,24 +80,15 @@ enum rcl_status rcl_redfish_submit_body(struct rcl_redfish_client *client,
                                         struct rcl_redfish_response *out, struct rcl_error *err);
 
 /**
- * rcl_redfish_action_target() - the target URI of action @action
- * ("#Drive.SecureErase") in the Actions of resource @res (read from
- * @where), borrowed from @res.
- * Return: RCL_OK; RCL_UNSUPPORTED naming the action when @res does not
- * offer it; RCL_BAD_REPLY when Actions, the action or its target has the
- * wrong type.
- */
-enum rcl_status rcl_redfish_action_target(json_object *res, const char *action, const char *where,
-                                          const char **target, struct rcl_error *err);
-
-/**
  * rcl_redfish_action_start() - POST @body (freed, @oom as for
  * rcl_redfish_submit_body()) to the target of @action of resource @res
  * (read from @where), and return once the service took it
  * (200, 202 or 204), without following a task: the action starts an
  * operation that may run for hours, followed in the resource's
  * Operations[] (operation.h).
- * Return: as rcl_redfish_action_target() and rcl_redfish_request().
+ * Return: RCL_OK; RCL_UNSUPPORTED naming the action when @res's Actions
+ * do not offer it; RCL_BAD_REPLY when Actions, the action or its target
+ * has the wrong type; else rcl_redfish_request()'s.
  */
 enum rcl_status rcl_redfish_action_start(struct rcl_redfish_client *client, json_object *res,
                                          const char *where, const char *action, json_object *body,
