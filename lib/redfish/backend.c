@@ -50,7 +50,7 @@ static void fleet_free(void *data)
 	if (!f)
 		return;
 	/* Log out of every BMC at once: a thousand sequential DELETEs would be the slow part. */
-	rcl_redfish_logout(f->clients, f->client_count, NULL, NULL);
+	rcl_redfish_logout(f->clients, f->client_count, &rcl_redfish_fleet_limits, NULL);
 	for (size_t i = 0; i < f->client_count; i++)
 		rcl_redfish_client_free(f->clients[i]);
 	for (size_t i = 0; i < f->count; i++) {
@@ -151,7 +151,6 @@ static void redfish_unload(struct rcl_ctrl *ctrl)
 		return;
 	rcl_redfish_model_release(&p->model);
 	json_object_put(p->docs);
-	rcl_redfish_config_release(&p->cfg);
 	fleet_free(p->own);
 	rcl_free(p);
 	ctrl->priv = NULL;
@@ -170,10 +169,9 @@ static enum rcl_status take_part(struct rcl_redfish_fleet *f, const char *key,
 			*err = it->target.err;
 			return err->status;
 		}
-		p->cfg = it->cfg;
-		memset(&it->cfg, 0, sizeof(it->cfg));
-		p->docs = it->target.docs;
-		it->target.docs = NULL;
+		/* Shared, not taken: a command may open one controller twice. */
+		p->cfg = &it->cfg;
+		p->docs = json_object_get(it->target.docs);
 		p->client = f->clients[it->client];
 		return RCL_OK;
 	}
@@ -194,7 +192,7 @@ static enum rcl_status map_into(struct rcl_ctrl *ctrl, struct rcl_redfish_priv *
 {
 	struct rcl_ctrl tmp = {.caps = ctrl->entry.ops->caps[0]};
 	struct rcl_redfish_model model;
-	enum rcl_status st = rcl_redfish_map(p->docs, p->cfg.storage, &tmp, &model, err);
+	enum rcl_status st = rcl_redfish_map(p->docs, p->cfg->storage, &tmp, &model, err);
 
 	if (st) {
 		free_model(&tmp);
@@ -248,7 +246,7 @@ static enum rcl_status redfish_load(struct rcl_ctrl *ctrl, struct rcl_error *err
 enum rcl_status rcl_redfish_refresh(struct rcl_ctrl *ctrl, struct rcl_error *err)
 {
 	struct rcl_redfish_priv *p = ctrl->priv;
-	struct rcl_redfish_target t = {.client = p->client, .storage = p->cfg.storage};
+	struct rcl_redfish_target t = {.client = p->client, .storage = p->cfg->storage};
 	enum rcl_status st = rcl_redfish_crawl(&t, 1, err);
 	json_object *old;
 

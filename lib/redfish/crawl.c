@@ -12,6 +12,8 @@
 #include "redfish/message.h"
 #include "redfish/redfish.h"
 
+const struct rcl_redfish_limits rcl_redfish_fleet_limits = {.per_host = 2, .total = 512};
+
 /* Link chains are short (Storage -> collection -> member -> metrics); deeper is a loop. */
 #define MAX_ROUNDS 8
 
@@ -142,7 +144,7 @@ enum rcl_status rcl_redfish_crawl(struct rcl_redfish_target *targets, size_t cou
 			break;
 		}
 		if (!st && r.count)
-			st = rcl_redfish_run(r.calls, r.count, NULL, err);
+			st = rcl_redfish_run(r.calls, r.count, &rcl_redfish_fleet_limits, err);
 		if (!st)
 			take(targets, &r);
 	} while (!st && r.count);
@@ -215,7 +217,7 @@ enum rcl_status rcl_redfish_storages(struct rcl_redfish_client **clients, size_t
 		              : rcl_fail(err, RCL_NOMEM, "out of memory");
 	}
 	while (!st && r.count) {
-		st = rcl_redfish_run(r.calls, r.count, NULL, err);
+		st = rcl_redfish_run(r.calls, r.count, &rcl_redfish_fleet_limits, err);
 		for (size_t k = 0; !st && k < r.count; k++) {
 			struct rcl_redfish_call *c = &r.calls[k];
 			size_t i = r.fetches[k].owner;

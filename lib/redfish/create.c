@@ -305,6 +305,9 @@ static enum rcl_status register_all(struct rcl_ctx *ctx, const struct plan *p, u
 	if (st)
 		unregister(ctx, p, ids, done ? done - 1 : 0);
 	rcl_unlock(fd);
+	/* Recording "created" opens each controller: read them all at once first. */
+	if (!st)
+		rcl_ctx_prefetch(ctx, ids, p->count);
 	for (size_t i = 0; !st && i < p->count; i++)
 		rcl_event_record_created(ctx, ids[i]);
 	if (!st)
@@ -334,7 +337,7 @@ enum rcl_status rcl_redfish_create(struct rcl_ctx *ctx, const struct rcl_kv *par
 	if (!st)
 		st = register_all(ctx, &p, id, err);
 	/* Log out of every BMC at once before the clients go. */
-	rcl_redfish_logout(p.clients, p.client_count, NULL, NULL);
+	rcl_redfish_logout(p.clients, p.client_count, &rcl_redfish_fleet_limits, NULL);
 	plan_release(&p);
 	json_object_put(hosts);
 	return st;

@@ -85,7 +85,7 @@ enum rcl_status rcl_redfish_drive_detail(struct rcl_ctrl *ctrl, const struct rcl
 	if (!section)
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
 	rcl_node_add_str(section, "URI", uri);
-	rcl_node_add_str(section, "BMC", p->cfg.url);
+	rcl_node_add_str(section, "BMC", p->cfg->url);
 	add_text(section, "Id", d, NULL, "Id");
 	add_text(section, "State", d, "Status", "State");
 	add_text(section, "Health", d, "Status", "Health");

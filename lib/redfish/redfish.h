@@ -79,6 +79,13 @@ void rcl_redfish_config_key(const struct rcl_redfish_config *cfg, char key[RCL_K
 enum rcl_status rcl_redfish_client_for(const struct rcl_redfish_config *cfg,
                                        struct rcl_redfish_client **out, struct rcl_error *err);
 
+/*
+ * rcl_redfish_fleet_limits (crawl.c) - how a fleet's runs keep many BMCs
+ * busy at once: two requests per BMC (they serve few connections), and
+ * hundreds in all (http.h's default of 64 would queue a thousand hosts).
+ */
+extern const struct rcl_redfish_limits rcl_redfish_fleet_limits;
+
 /**
  * struct rcl_redfish_target - one controller to read, for rcl_redfish_crawl().
  * @client:	its BMC (controllers of one BMC share one client).
@@ -159,16 +166,16 @@ enum rcl_status rcl_redfish_create(struct rcl_ctx *ctx, const struct rcl_kv *par
 
 /**
  * struct rcl_redfish_priv - an open redfish controller (ctrl->priv).
- * @own:	what read it, when it was read alone (not prefetched):
- *		the owner of @client.
- * @cfg:	its state file.
+ * @own:	what read it when it was read alone (not prefetched): the
+ *		owner of @cfg and @client.
+ * @cfg:	its state file (borrowed from the fleet that read it).
  * @client:	its BMC, logged in once a request ran (actions use it).
  * @docs:	the cache the model was read from.
  * @model:	where each drive and VD came from.
  */
 struct rcl_redfish_priv {
 	struct rcl_redfish_fleet *own;
-	struct rcl_redfish_config cfg;
+	const struct rcl_redfish_config *cfg;
 	struct rcl_redfish_client *client;
 	json_object *docs;
 	struct rcl_redfish_model model;
