@@ -8,12 +8,9 @@
  * kept out of everything but its own file.
  */
 #include <dirent.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <curl/curl.h>
