@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "redfish/json.h"
+#include "redfish/map.h"
 #include "redfish/message.h"
+#include "redfish/session.h"
 #include "redfish/redfish.h"
 
 const struct rcl_redfish_limits rcl_redfish_fleet_limits = {.per_host = 2, .total = 512};
@@ -83,7 +85,61 @@ static enum rcl_status body_of(struct rcl_redfish_call *c, json_object **out, st
 	                rcl_redfish_client_host(c->client));
 }
 
-/* Add the links target @i's cache lacks to @r; its failure is its own. */
+/* A crawl's GET: a resource, or the Storage with $expand (FETCH_EXPANDED). */
+enum { FETCH_PLAIN, FETCH_EXPANDED };
+
+/* Member @key of @obj when it is a boolean true. */
+static bool is_true(json_object *obj, const char *key)
+{
+	json_object *v = NULL;
+
+	return json_object_object_get_ex(obj, key, &v) &&
+	       json_object_is_type(v, json_type_boolean) && json_object_get_boolean(v);
+}
+
+/* Whether @client's service root offers $expand=.($levels=n). */
+static bool expands(const struct rcl_redfish_client *client)
+{
+	json_object *root = rcl_redfish_client_root(client), *features = NULL, *expand = NULL;
+
+	return root && json_object_object_get_ex(root, "ProtocolFeaturesSupported", &features) &&
+	       json_object_object_get_ex(features, "ExpandQuery", &expand) &&
+	       is_true(expand, "NoLinks") && is_true(expand, "Levels");
+}
+
+/*
+ * Add every resource @node holds expanded (an object with an @odata.id of
+ * its own and more than that) to @docs, unless @docs has it already.
+ */
+static void harvest(json_object *docs, json_object *node)
+{
+	json_object *id = NULL;
+
+	if (json_object_is_type(node, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(node); i++)
+			harvest(docs, json_object_array_get_idx(node, i));
+		return;
+	}
+	if (!json_object_is_type(node, json_type_object))
+		return;
+	if (json_object_object_get_ex(node, "@odata.id", &id) &&
+	    json_object_is_type(id, json_type_string) && !strchr(json_object_get_string(id), '#') &&
+	    json_object_object_length(node) > 1 &&
+	    !json_object_object_get_ex(docs, json_object_get_string(id), NULL))
+		json_object_object_add(docs, json_object_get_string(id), json_object_get(node));
+	json_object_object_foreach(node, key, value)
+	{
+		(void)key;
+		harvest(docs, value);
+	}
+}
+
+/*
+ * Add the links target @i's cache lacks to @r; its failure is its own.
+ * Once the Storage is read (and with it the service root), a service that
+ * offers $expand gives the rest in one GET: every BMC then answers a
+ * handful of requests, not one per drive.
+ */
 static enum rcl_status plan(struct rcl_redfish_target *t, size_t i, struct round *r,
                             struct rcl_error *err)
 {
@@ -92,9 +148,21 @@ static enum rcl_status plan(struct rcl_redfish_target *t, size_t i, struct round
 
 	if (!wanted)
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	if (!t->expanded && rcl_redfish_doc(t->docs, t->storage) && expands(t->client) &&
+	    !strchr(t->storage, '?')) {
+		struct rcl_buf sb = RCL_BUF_INIT;
+
+		t->expanded = true;
+		rcl_buf_addf(&sb, "%s?$expand=.($levels=2)", t->storage);
+		st = sb.buf ? round_add(r, t->client, i, FETCH_EXPANDED, sb.buf, err)
+		            : rcl_fail(err, RCL_NOMEM, "out of memory");
+		rcl_buf_release(&sb);
+		json_object_put(wanted);
+		return st;
+	}
 	st = rcl_redfish_wanted(t->docs, t->storage, wanted, &t->err);
 	for (size_t k = 0; !st && k < json_object_array_length(wanted); k++)
-		st = round_add(r, t->client, i, 0,
+		st = round_add(r, t->client, i, FETCH_PLAIN,
 		               json_object_get_string(json_object_array_get_idx(wanted, k)), err);
 	json_object_put(wanted);
 	return st == RCL_NOMEM ? st : RCL_OK;
@@ -109,6 +177,12 @@ static void take(struct rcl_redfish_target *targets, struct round *r)
 
 		if (t->err.status)
 			continue;
+		/* A refused $expand is no failure: the next round GETs each link. */
+		if (r->fetches[k].step == FETCH_EXPANDED) {
+			if (!c->err.status && c->resp.body)
+				harvest(t->docs, c->resp.body);
+			continue;
+		}
 		if (c->err.status) {
 			t->err = c->err;
 			continue;
@@ -127,6 +201,7 @@ enum rcl_status rcl_redfish_crawl(struct rcl_redfish_target *targets, size_t cou
 
 	for (size_t i = 0; !st && i < count; i++) {
 		targets[i].err = (struct rcl_error){0};
+		targets[i].expanded = false;
 		targets[i].docs = json_object_new_object();
 		if (!targets[i].docs)
 			st = rcl_fail(err, RCL_NOMEM, "out of memory");

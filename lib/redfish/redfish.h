@@ -92,12 +92,14 @@ extern const struct rcl_redfish_limits rcl_redfish_fleet_limits;
  * @storage:	its Storage resource's @odata.id (borrowed).
  * @docs:	out: the cache, @odata.id -> resource (owned; NULL on failure).
  * @err:	out: RCL_OK, or why the controller could not be read.
+ * @expanded:	the crawl's own: whether it asked for the Storage expanded.
  */
 struct rcl_redfish_target {
 	struct rcl_redfish_client *client;
 	const char *storage;
 	json_object *docs;
 	struct rcl_error err;
+	bool expanded;
 };
 
 /**
