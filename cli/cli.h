@@ -116,7 +116,7 @@ enum {
 	CMD_ANSWER_TO_FILE = 1 << 13,
 };
 
-#define CMD_MAX_OPTS 12
+#define CMD_MAX_OPTS 16
 
 /**
  * struct cmd_spec - one entry of the grammar table: an object kind, the

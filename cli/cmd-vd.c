@@ -302,6 +302,8 @@ static void add_vd_properties(struct rcl_node *props, const struct rcl_ctrl *ctr
 	/* raidcli's own: match the VD with what mdadm --examine prints (md arrays only). */
 	if (vd->uuid[0])
 		rcl_node_add_str(props, "md Array UUID", vd->uuid);
+	for (size_t i = 0; i < vd->attr_count; i++)
+		rcl_node_add_str(props, vd->attrs[i].key, vd->attrs[i].value);
 }
 
 /* The logical sector size of @vd's members (512 if none is found). */

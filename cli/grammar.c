@@ -13,7 +13,7 @@
 
 #include "cli.h"
 
-static const char *const ctrl_types[] = {"soft", "mock", NULL};
+static const char *const ctrl_types[] = {"soft", "mock", "redfish", NULL};
 static const char *const sector_sizes[] = {"512", "4096", NULL};
 static const char *const delete_what[] = {"files", NULL};
 static const char *const bitmap_kinds[] = {"internal", NULL};
@@ -139,7 +139,8 @@ const struct cmd_spec cli_commands[] = {
 		.run = cmd_add_controller,
 		.flags = CMD_WRITES,
 		.summary = "create a software RAID controller whose drives are new sparse image files "
-		           "(or a mock one, for tests, from a fixture)",
+		           "(or a mock one, for tests, from a fixture; or one per Storage of a "
+		           "Redfish BMC)",
 		.example = "raidcli add controller type=soft drives=4 size=10GB",
 		.opts =
 			{
@@ -163,6 +164,33 @@ const struct cmd_spec cli_commands[] = {
 				{.name = "fixture",
 				 .type = OPT_PATH,
 				 .help = "a JSON file holding the controller's state (mock)"},
+				{.name = "host",
+				 .type = OPT_STRING,
+				 .placeholder = "https://BMC[:PORT]",
+				 .help = "the BMC: one controller per Storage resource it has (redfish)"},
+				{.name = "hostsfile",
+				 .type = OPT_PATH,
+				 .help = "a file of BMC URLs, one a line, instead of host= (redfish)"},
+				{.name = "user", .type = OPT_STRING, .help = "the BMC account (redfish)"},
+				{.name = "credfile",
+				 .type = OPT_PATH,
+				 .help = "a file only you can read (0600) holding the password (redfish)"},
+				{.name = "passenv",
+				 .type = OPT_STRING,
+				 .placeholder = "VARIABLE",
+				 .help = "the environment variable holding the password (redfish)"},
+				{.name = "cafile",
+				 .type = OPT_PATH,
+				 .help = "the CA certificates (PEM) to verify the BMC with (redfish)"},
+				{.name = "timeout",
+				 .type = OPT_UINT,
+				 .min = 1,
+				 .max = 3600,
+				 .help = "seconds a BMC may take to answer a request (redfish; default 30)"},
+				{.name = "insecure",
+				 .type = OPT_FLAG,
+				 .help = "do not verify the BMC's certificate: anyone on the path can "
+				         "read the password (redfish)"},
 			},
 	},
 	{

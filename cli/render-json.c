@@ -120,6 +120,10 @@ static void put_status(FILE *out, const struct rcl_result *res)
 		fprintf(out, ",\n\t\t\"Status Code\" : %d", (int)res->status);
 	else
 		fprintf(out, ",\n\t\t\"Controller\" : %d", res->ctrl);
+	if (*res->host) {
+		fputs(",\n\t\t\"Host\" : ", out);
+		put_string(out, res->host);
+	}
 	fprintf(out, ",\n\t\t\"Status\" : \"%s\",\n\t\t\"Description\" : ",
 	        res->status ? "Failure" : "Success");
 	put_string(out, res->description ? res->description : "None");

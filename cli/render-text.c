@@ -301,6 +301,8 @@ static void put_result(FILE *out, const struct rcl_result *res, bool color)
 		fprintf(out, "Status Code = %d\n", (int)res->status);
 	else
 		fprintf(out, "Controller = %d\n", res->ctrl);
+	if (*res->host)
+		fprintf(out, "Host = %s\n", escaped(&text, res->host));
 	if (color)
 		fprintf(out, "Status = %s%s%s\n", res->status ? RED : GREEN, status, RESET);
 	else

@@ -181,6 +181,7 @@ static enum rcl_status run_on_ctrl(struct rcl_ctx *lib, const struct cmd_args *a
 
 	if (!res)
 		return RCL_NOMEM;
+	rcl_ctx_ctrl_host(lib, id, res->host, sizeof(res->host));
 	st = rcl_ctx_ctrl_caps(lib, id, &caps, &err);
 	if (!st) {
 		starts = cli_starts_process(args->cmd, caps);
@@ -247,6 +248,9 @@ static enum rcl_status run_per_ctrl(struct rcl_ctx *lib, const struct cmd_args *
 		}
 		memcpy(all, ids, count * sizeof(*all));
 	}
+	/* Remote controllers (BMCs) are read all at once, not one after the other. */
+	if (!(args->cmd->flags & CMD_WRITES))
+		rcl_ctx_prefetch(lib, sel->all ? all : sel->ids, sel->all ? count : sel->count);
 	for (size_t i = 0; i < (sel->all ? count : sel->count); i++) {
 		size_t before = reply->count;
 		struct timespec start;

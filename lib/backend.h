@@ -6,7 +6,8 @@
  * A backend serves one kind of controller ("soft" today, and "mock", whose
  * controllers are JSON fixtures for tests: lib/mock/ is the smallest
  * complete example; "nvme" (lib/nvme/, the host's NVMe drives) is found
- * by discovery; "megaraid" and "redfish" are planned). The
+ * by discovery; "redfish" (lib/redfish/) reads a BMC's Storage resources;
+ * "megaraid" is planned). The
  * generic layer (the files in lib/)
  * numbers controllers (registry.c), takes their locks (ctrl.c), applies
  * StorCLI's rules to every request (drive.c, vd.c, foreign.c), logs events,
@@ -108,6 +109,25 @@ struct rcl_process_ops;
  *		rcl_registry_lock(), then rcl_registry_add() (internal.h), which
  *		returns its number in *@id. On failure, remove everything it
  *		made.
+ *
+ * Commands over many controllers (no lock held):
+ * @prefetch:	for kinds whose controllers answer over a network (Redfish):
+ *		read at once, concurrently, what @load needs for the @count
+ *		controllers with registry keys @keys, which a reading command
+ *		is about to open one after the other, so that it waits for the
+ *		slowest of them rather than for their sum. What it read goes
+ *		to *@out; the context keeps it until rcl_ctx_free(), which
+ *		calls @prefetch_free on it, and @load finds it with
+ *		rcl_ctx_prefetched() (internal.h) and takes its controller's
+ *		part, or its failure (a dead host's), from there. A controller
+ *		it does not cover, and every controller after @prefetch
+ *		failed, @load reads by itself. NULL: @load reads alone.
+ * @prefetch_free: free what @prefetch returned.
+ * @host:	for kinds whose controllers are remote: the host serving
+ *		controller @key ("bmc.example:443") into @out (@size bytes),
+ *		from the kind's own state only (no lock, no network), so a
+ *		result names it even when the host does not answer. NULL:
+ *		the controllers are local.
  *
  * One controller, opened (lock held as the conventions above say):
  * @load:	fill ctrl->info, ->enclosures, ->drives, ->dgs and ->vds from
@@ -217,6 +237,11 @@ struct rcl_backend_ops {
 	                            size_t *count, struct rcl_error *err);
 	enum rcl_status (*create)(struct rcl_ctx *ctx, const struct rcl_kv *params, size_t count,
 	                          unsigned *id, struct rcl_error *err);
+
+	enum rcl_status (*prefetch)(const struct rcl_ctx *ctx, const char (*keys)[RCL_KEY_SIZE],
+	                            size_t count, void **out, struct rcl_error *err);
+	void (*prefetch_free)(void *data);
+	bool (*host)(const struct rcl_ctx *ctx, const char *key, char *out, size_t size);
 
 	enum rcl_status (*load)(struct rcl_ctrl *ctrl, struct rcl_error *err);
 	void (*unload)(struct rcl_ctrl *ctrl);

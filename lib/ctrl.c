@@ -103,6 +103,14 @@ const struct rcl_caps *rcl_ctrl_caps(const struct rcl_ctrl *ctrl)
 	return &ctrl->caps;
 }
 
+bool rcl_ctx_ctrl_host(const struct rcl_ctx *ctx, unsigned id, char *out, size_t size)
+{
+	const struct rcl_registry_entry *entry = entry_by_id(ctx, id);
+
+	*out = '\0';
+	return entry && entry->ops->host && entry->ops->host(ctx, entry->key, out, size);
+}
+
 enum rcl_status rcl_ctx_ctrl_caps(const struct rcl_ctx *ctx, unsigned id,
                                   const struct rcl_caps **caps, struct rcl_error *err)
 {

@@ -66,12 +66,23 @@ struct rcl_registry_entry {
 	enum rcl_storcli_compat compat;
 };
 
+/* What one kind's @prefetch read (backend.h), kept until the context is freed. */
+struct rcl_prefetched {
+	const struct rcl_backend_ops *ops;
+	void *data;
+};
+
 struct rcl_ctx {
 	char *state_dir;
 	struct rcl_registry_entry *entries;
 	size_t count;
 	unsigned *ids;
+	struct rcl_prefetched *prefetched;
+	size_t prefetched_count;
 };
+
+/* rcl_ctx_prefetched() (registry.c) - what kind @ops's @prefetch read into @ctx, or NULL. */
+void *rcl_ctx_prefetched(const struct rcl_ctx *ctx, const struct rcl_backend_ops *ops);
 
 struct rcl_ctrl {
 	struct rcl_ctx *ctx;

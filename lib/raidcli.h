@@ -272,6 +272,9 @@ const struct rcl_node *rcl_node_child(const struct rcl_node *node, size_t index)
 /* rcl_node_find() - the child of an object named @key, or NULL. */
 const struct rcl_node *rcl_node_find(const struct rcl_node *node, const char *key);
 
+/* The longest host name and port a result names ("bmc17.example:443"). */
+#define RCL_HOST_MAX 96
+
 /**
  * struct rcl_result - the outcome of a command on one controller (or on the
  * system), as StorCLI's "Command Status" plus "Response Data".
@@ -287,6 +290,7 @@ const struct rcl_node *rcl_node_find(const struct rcl_node *node, const char *ke
  */
 struct rcl_result {
 	int ctrl;
+	char host[RCL_HOST_MAX]; /* a remote controller's host (rcl_ctx_ctrl_host()), else "" */
 	enum rcl_status status;
 	char *description;
 	struct rcl_node *detail;
@@ -357,8 +361,9 @@ enum rcl_drive_kind {
 	RCL_DRIVE_BLOCK, /* a block device */
 };
 
-/* The most backend attributes a drive carries (struct rcl_drive's @attrs). */
+/* The most backend attributes a drive, a VD carries (their @attrs). */
 #define RCL_DRIVE_ATTRS 4
+#define RCL_VD_ATTRS    2
 
 /* One backend attribute of a drive: "NVMe Namespace Id" = "1". */
 struct rcl_attr {
@@ -498,6 +503,26 @@ enum rcl_status rcl_ctx_open(struct rcl_ctx **out, const char *state_dir, struct
 void rcl_ctx_free(struct rcl_ctx *ctx);
 /* rcl_ctx_state_dir() - the state directory in use (borrowed). */
 const char *rcl_ctx_state_dir(const struct rcl_ctx *ctx);
+
+/**
+ * rcl_ctx_prefetch() - before opening the @count controllers @ids one after
+ * the other to read them, let the kinds whose controllers are remote (a
+ * BMC's) read them all at once, concurrently: the opens then take what
+ * was read (or a controller's own failure, such as its BMC not
+ * answering), so a command over a thousand BMCs waits about as long as
+ * for the slowest. What was read is kept until rcl_ctx_free(). Never
+ * fails: a controller not read here is read when it is opened.
+ */
+void rcl_ctx_prefetch(struct rcl_ctx *ctx, const unsigned *ids, size_t count);
+
+/**
+ * rcl_ctx_ctrl_host() - the host that serves controller @id, for a kind
+ * whose controllers are remote ("bmc.example:443", a BMC's), into @out
+ * (@size bytes), without opening the controller: a result names it
+ * beside the controller's number, also when the host does not answer.
+ * Return: false (and "") for a local controller, or one not found.
+ */
+bool rcl_ctx_ctrl_host(const struct rcl_ctx *ctx, unsigned id, char *out, size_t size);
 
 /**
  * rcl_ctx_ctrl_ids() - the numbers of all controllers, ascending.
@@ -707,6 +732,8 @@ enum rcl_status rcl_io_policy_parse(const char *text, enum rcl_io_policy *policy
  * @consistent:	parity or mirrors are known to agree.
  * @autobgi:	a VD not consistent gets its background initialization by
  *		itself (StorCLI's autobgi, on unless set off).
+ * @attrs:	@attr_count facts only its backend has (a Redfish URI),
+ *		shown as they are in its properties.
  */
 struct rcl_vd {
 	unsigned id;
@@ -727,6 +754,8 @@ struct rcl_vd {
 	bool autobgi;
 	char uuid[40];
 	time_t created;
+	struct rcl_attr attrs[RCL_VD_ATTRS];
+	size_t attr_count;
 };
 
 /**

@@ -385,10 +385,50 @@ void rcl_ctx_free(struct rcl_ctx *ctx)
 {
 	if (!ctx)
 		return;
+	for (size_t i = 0; i < ctx->prefetched_count; i++)
+		ctx->prefetched[i].ops->prefetch_free(ctx->prefetched[i].data);
+	rcl_free(ctx->prefetched);
 	rcl_free(ctx->state_dir);
 	rcl_free(ctx->entries);
 	rcl_free(ctx->ids);
 	rcl_free(ctx);
+}
+
+void *rcl_ctx_prefetched(const struct rcl_ctx *ctx, const struct rcl_backend_ops *ops)
+{
+	for (size_t i = 0; i < ctx->prefetched_count; i++)
+		if (ctx->prefetched[i].ops == ops)
+			return ctx->prefetched[i].data;
+	return NULL;
+}
+
+/* Run kind @ops's @prefetch for the controllers of @ids that are of that kind. */
+static void prefetch_kind(struct rcl_ctx *ctx, const struct rcl_backend_ops *ops,
+                          const unsigned *ids, size_t count)
+{
+	char(*keys)[RCL_KEY_SIZE] = rcl_calloc(count ? count : 1, RCL_KEY_SIZE);
+	struct rcl_prefetched *mem =
+	    rcl_realloc(ctx->prefetched, (ctx->prefetched_count + 1) * sizeof(*ctx->prefetched));
+	size_t n = 0;
+	void *data;
+
+	if (mem)
+		ctx->prefetched = mem;
+	for (size_t i = 0; keys && mem && i < count; i++)
+		for (size_t k = 0; k < ctx->count; k++)
+			if (ctx->entries[k].id == ids[i] && ctx->entries[k].ops == ops)
+				memcpy(keys[n++], ctx->entries[k].key, RCL_KEY_SIZE);
+	/* A failure is no failure of the command: each controller's @load reads alone. */
+	if (n && !rcl_ctx_prefetched(ctx, ops) && !ops->prefetch(ctx, keys, n, &data, NULL))
+		ctx->prefetched[ctx->prefetched_count++] = (struct rcl_prefetched){ops, data};
+	rcl_free(keys);
+}
+
+void rcl_ctx_prefetch(struct rcl_ctx *ctx, const unsigned *ids, size_t count)
+{
+	for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
+		if (backends[i]->prefetch)
+			prefetch_kind(ctx, backends[i], ids, count);
 }
 
 const char *rcl_ctx_state_dir(const struct rcl_ctx *ctx)

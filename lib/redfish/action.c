@@ -10,6 +10,7 @@
 
 #include "redfish/action.h"
 #include "redfish/client.h"
+#include "redfish/json.h"
 #include "redfish/message.h"
 
 /* TaskState values that mean the task failed (Redfish Task schema). */
@@ -149,5 +150,81 @@ enum rcl_status rcl_redfish_patch(struct rcl_redfish_client *c, const char *path
 	}
 	status = rcl_redfish_submit(c, RCL_REDFISH_PATCH, path, body, etag, poll, out, err);
 	rcl_redfish_response_release(&current);
+	return status;
+}
+
+void rcl_redfish_add(json_object *obj, const char *key, json_object *value, bool *oom)
+{
+	if (!obj || !value || json_object_object_add(obj, key, value)) {
+		json_object_put(value);
+		*oom = true;
+	}
+}
+
+/* The text of request body @obj (borrowed from it), or NULL: RCL_NOMEM in @err. */
+static const char *body_text(json_object *obj, bool oom, struct rcl_error *err)
+{
+	const char *text = oom ? NULL : json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN);
+
+	if (!text)
+		rcl_fail(err, RCL_NOMEM, "out of memory building a Redfish request");
+	return text;
+}
+
+enum rcl_status rcl_redfish_submit_body(struct rcl_redfish_client *c,
+                                        enum rcl_redfish_method method, const char *path,
+                                        json_object *body, bool oom, const char *if_match,
+                                        const struct rcl_redfish_poll *poll,
+                                        struct rcl_redfish_response *out, struct rcl_error *err)
+{
+	const char *text = body_text(body, oom, err);
+	enum rcl_status status =
+	    text ? rcl_redfish_submit(c, method, path, text, if_match, poll, out, err) : RCL_NOMEM;
+
+	json_object_put(body);
+	return status;
+}
+
+/* The target URI of action @action of resource @res (read from @where), borrowed from @res. */
+static enum rcl_status action_target(json_object *res, const char *action, const char *where,
+                                     const char **target, struct rcl_error *err)
+{
+	json_object *actions = NULL, *entry = NULL;
+	enum rcl_status status;
+	char shown[RCL_QUOTE_MAX + 1];
+
+	*target = NULL;
+	status = rcl_redfish_member(res, "Actions", json_type_object, true, where, &actions, err);
+	if (!status && actions)
+		status =
+		    rcl_redfish_member(actions, action, json_type_object, true, where, &entry, err);
+	if (status)
+		return status;
+	if (!actions || !entry) {
+		char what[RCL_QUOTE_MAX + 64];
+
+		rcl_redfish_clean(where, shown, sizeof(shown));
+		snprintf(what, sizeof(what), "%s on '%s'", action, shown);
+		return rcl_unsupported(err, "redfish", what, "its Actions list no such action");
+	}
+	return rcl_redfish_string(entry, "target", false, where, target, err);
+}
+
+enum rcl_status rcl_redfish_action_start(struct rcl_redfish_client *c, json_object *res,
+                                         const char *where, const char *action, json_object *body,
+                                         bool oom, struct rcl_error *err)
+{
+	struct rcl_redfish_response resp = {.retry_after = -1};
+	const char *target, *text;
+	enum rcl_status status = action_target(res, action, where, &target, err);
+
+	/* not rcl_redfish_submit(): a 202 is the start of an operation, not a change to wait for */
+	if (!status)
+		status =
+		    (text = body_text(body, oom, err))
+		        ? rcl_redfish_request(c, RCL_REDFISH_POST, target, text, NULL, &resp, err)
+		        : RCL_NOMEM;
+	json_object_put(body);
+	rcl_redfish_response_release(&resp);
 	return status;
 }

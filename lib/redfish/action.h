@@ -60,4 +60,38 @@ enum rcl_status rcl_redfish_patch(struct rcl_redfish_client *client, const char 
                                   const struct rcl_redfish_poll *poll,
                                   struct rcl_redfish_response *out, struct rcl_error *err);
 
+/**
+ * rcl_redfish_add() - set member @key of request body @obj to @value,
+ * taking @value over (freed on failure). A NULL @obj or @value (json-c out
+ * of memory) or a failed add sets *@oom: a body is built whole, then
+ * checked once when sent (rcl_redfish_submit_body()).
+ */
+void rcl_redfish_add(json_object *obj, const char *key, json_object *value, bool *oom);
+
+/**
+ * rcl_redfish_submit_body() - rcl_redfish_submit() of request body @body,
+ * which it frees; @oom (from building @body) or json-c out of memory:
+ * RCL_NOMEM, nothing sent.
+ */
+enum rcl_status rcl_redfish_submit_body(struct rcl_redfish_client *client,
+                                        enum rcl_redfish_method method, const char *path,
+                                        json_object *body, bool oom, const char *if_match,
+                                        const struct rcl_redfish_poll *poll,
+                                        struct rcl_redfish_response *out, struct rcl_error *err);
+
+/**
+ * rcl_redfish_action_start() - POST @body (freed, @oom as for
+ * rcl_redfish_submit_body()) to the target of @action of resource @res
+ * (read from @where), and return once the service took it
+ * (200, 202 or 204), without following a task: the action starts an
+ * operation that may run for hours, followed in the resource's
+ * Operations[] (operation.h).
+ * Return: RCL_OK; RCL_UNSUPPORTED naming the action when @res's Actions
+ * do not offer it; RCL_BAD_REPLY when Actions, the action or its target
+ * has the wrong type; else rcl_redfish_request()'s.
+ */
+enum rcl_status rcl_redfish_action_start(struct rcl_redfish_client *client, json_object *res,
+                                         const char *where, const char *action, json_object *body,
+                                         bool oom, struct rcl_error *err);
+
 #endif /* RCL_REDFISH_ACTION_H */

@@ -8,12 +8,9 @@
  * kept out of everything but its own file.
  */
 #include <dirent.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <curl/curl.h>
@@ -23,152 +20,12 @@
 #include "redfish/credential.h"
 #include "redfish/json.h"
 #include "redfish/session.h"
+#include "svc.h"
 #include "unit.h"
 
-#define SECRET "Zq7-test-secret-41"
-
-/* One running service.py: its directory, process and ready file. */
-struct svc {
-	char *dir;
-	char *password_file;
-	pid_t pid;
-	json_object *info;
-};
+#define SECRET SVC_SECRET
 
 static struct svc idrac, modern, fleet, basic;
-
-/* Start service.py with @args (NULL-terminated) into @s; the password is SECRET. */
-static void svc_start(struct svc *s, const char *const *args)
-{
-	char *ready, *tls, *script;
-	const char *argv[32];
-	int n = 0;
-
-	s->dir = s->dir ? s->dir : unit_tmpdir();
-	s->password_file = unit_path(s->dir, "bmc.pw");
-	unit_write(s->password_file, SECRET "\n");
-	ck_assert_int_eq(chmod(s->password_file, 0600), 0);
-	ready = unit_path(s->dir, "ready.json");
-	tls = unit_path(s->dir, "tls");
-	script = unit_path(getenv("SOURCE_ROOT"), "tests/redfish/service.py");
-	argv[n++] = "python3";
-	argv[n++] = script;
-	argv[n++] = "--quiet";
-	argv[n++] = "--tls-dir";
-	argv[n++] = tls;
-	argv[n++] = "--ready-file";
-	argv[n++] = ready;
-	argv[n++] = "--password-file";
-	argv[n++] = s->password_file;
-	while (*args)
-		argv[n++] = *args++;
-	argv[n] = NULL;
-	s->pid = fork();
-	if (s->pid == 0) {
-		execvp("python3", (char *const *)argv);
-		_exit(127);
-	}
-	/* The machine may be busy: wait for up to two minutes. */
-	for (int i = 0; i < 1200 && !unit_exists(ready); i++) {
-		ck_assert_int_eq(waitpid(s->pid, NULL, WNOHANG), 0);
-		usleep(100000);
-	}
-	s->info = json_object_from_file(ready);
-	ck_assert_ptr_nonnull(s->info);
-	free(ready);
-	free(tls);
-	free(script);
-}
-
-static void svc_stop(struct svc *s)
-{
-	kill(s->pid, SIGTERM);
-	waitpid(s->pid, NULL, 0);
-	json_object_put(s->info);
-	unit_rmrf(s->dir);
-	free(s->dir);
-	free(s->password_file);
-}
-
-static const char *info_string(json_object *obj, const char *key)
-{
-	json_object *v;
-
-	ck_assert(json_object_object_get_ex(obj, key, &v));
-	return json_object_get_string(v);
-}
-
-static const char *host_url(const struct svc *s, int i)
-{
-	json_object *hosts;
-
-	ck_assert(json_object_object_get_ex(s->info, "hosts", &hosts));
-	return info_string(json_object_array_get_idx(hosts, (size_t)i), "url");
-}
-
-static size_t on_control_data(char *data, size_t size, size_t n, void *arg)
-{
-	rcl_buf_add(arg, data, size * n);
-	return size * n;
-}
-
-/* The control endpoint's answer to @method @path with @body (NULL: none); put it. */
-static json_object *control(const struct svc *s, const char *path, const char *body)
-{
-	struct rcl_buf out = RCL_BUF_INIT, url = RCL_BUF_INIT;
-	CURL *e = curl_easy_init();
-	json_object *obj;
-
-	rcl_buf_addf(&url, "%s%s", info_string(s->info, "control"), path);
-	curl_easy_setopt(e, CURLOPT_URL, url.buf);
-	if (body)
-		curl_easy_setopt(e, CURLOPT_POSTFIELDS, body);
-	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_control_data);
-	curl_easy_setopt(e, CURLOPT_WRITEDATA, &out);
-	ck_assert_int_eq(curl_easy_perform(e), CURLE_OK);
-	curl_easy_cleanup(e);
-	obj = json_tokener_parse(out.buf);
-	ck_assert_ptr_nonnull(obj);
-	rcl_buf_release(&out);
-	rcl_buf_release(&url);
-	return obj;
-}
-
-/* POST @body to @path of the control endpoint, ignoring the answer. */
-static void set(const struct svc *s, const char *path, const char *body)
-{
-	json_object_put(control(s, path, body));
-}
-
-/* How many requests of @method host @i of @s has served. */
-static int count_of(const struct svc *s, int i, const char *method)
-{
-	char path[64];
-	json_object *h, *counts, *v;
-	int n = 0;
-
-	snprintf(path, sizeof(path), "/hosts/%d", i);
-	h = control(s, path, NULL);
-	ck_assert(json_object_object_get_ex(h, "counts", &counts));
-	if (json_object_object_get_ex(counts, method, &v))
-		n = json_object_get_int(v);
-	json_object_put(h);
-	return n;
-}
-
-static int sessions_of(const struct svc *s, int i)
-{
-	char path[64];
-	json_object *h, *v;
-	int n;
-
-	snprintf(path, sizeof(path), "/hosts/%d", i);
-	h = control(s, path, NULL);
-	ck_assert(json_object_object_get_ex(h, "sessions", &v));
-	n = json_object_get_int(v);
-	json_object_put(h);
-	return n;
-}
 
 /* @key ("hung_now", "hung_peak") of @s's connections held by dead hosts. */
 static int hung(const struct svc *s, const char *key)
@@ -176,13 +33,12 @@ static int hung(const struct svc *s, const char *key)
 	json_object *stats, *v;
 	int n;
 
-	stats = control(s, "/stats", NULL);
+	stats = svc_control(s, "/stats", NULL);
 	ck_assert(json_object_object_get_ex(stats, key, &v));
 	n = json_object_get_int(v);
 	json_object_put(stats);
 	return n;
 }
-
 static unsigned warnings;
 
 static void count_warning(void *arg, const char *msg)
@@ -193,54 +49,16 @@ static void count_warning(void *arg, const char *msg)
 	warnings++;
 }
 
-/* A client of host @i of @s, the password from its 0600 file; @o's other fields as given. */
-static struct rcl_redfish_client *client_of(const struct svc *s, int i, struct rcl_redfish_opts o)
-{
-	struct rcl_redfish_client *c = NULL;
-	struct rcl_error err = {0};
-	char *pw = NULL;
-	json_object *user;
-
-	ck_assert_int_eq(rcl_redfish_password_load(s->password_file, NULL, &pw, &err), RCL_OK);
-	ck_assert(json_object_object_get_ex(s->info, "user", &user));
-	o.url = host_url(s, i);
-	o.user = json_object_get_string(user);
-	o.password = pw;
-	if (!o.ca_file && !o.insecure)
-		o.ca_file = info_string(s->info, "ca");
-	if (o.insecure)
-		o.warn = count_warning;
-	ck_assert_int_eq(rcl_redfish_client_new(&o, &c, &err), RCL_OK);
-	rcl_redfish_secret_free(pw);
-	return c;
-}
-
-static void reset(const struct svc *s, int i)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), "/hosts/%d/reset", i);
-	set(s, path, "{}");
-}
-
-static void faults(const struct svc *s, int i, const char *json)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), "/hosts/%d/faults", i);
-	set(s, path, json);
-}
-
 #define SYSTEMS "/redfish/v1/Systems"
 
 START_TEST(test_session_opened_used_and_deleted)
 {
-	struct rcl_redfish_client *c = client_of(&idrac, 0, (struct rcl_redfish_opts){0});
+	struct rcl_redfish_client *c = svc_client(&idrac, 0, (struct rcl_redfish_opts){0});
 	struct rcl_redfish_response resp = {.retry_after = -1};
 	struct rcl_error err = {0};
 	json_object *members;
 
-	reset(&idrac, 0);
+	svc_reset(&idrac, 0);
 	ck_assert_int_eq(rcl_redfish_get(c, SYSTEMS, &resp, &err), RCL_OK);
 	ck_assert_int_eq(resp.status, 200);
 	ck_assert_int_eq(rcl_redfish_member(resp.body, "Members", json_type_array, false, SYSTEMS,
@@ -249,33 +67,33 @@ START_TEST(test_session_opened_used_and_deleted)
 	ck_assert_int_eq(rcl_redfish_get(c, "/redfish/v1/Chassis", &resp, &err), RCL_OK);
 	ck_assert(!rcl_redfish_client_basic(c));
 	ck_assert_ptr_nonnull(rcl_redfish_client_root(c));
-	ck_assert_int_eq(sessions_of(&idrac, 0), 1);
-	ck_assert_int_eq(count_of(&idrac, 0, "POST"), 1); /* one login for both */
+	ck_assert_int_eq(svc_sessions(&idrac, 0), 1);
+	ck_assert_int_eq(svc_count(&idrac, 0, "POST"), 1); /* one login for both */
 	rcl_redfish_response_release(&resp);
 	rcl_redfish_client_free(c);
-	ck_assert_int_eq(sessions_of(&idrac, 0), 0);
-	ck_assert_int_eq(count_of(&idrac, 0, "DELETE"), 1);
+	ck_assert_int_eq(svc_sessions(&idrac, 0), 0);
+	ck_assert_int_eq(svc_count(&idrac, 0, "DELETE"), 1);
 }
 END_TEST
 
 START_TEST(test_expired_session_logs_in_again_once)
 {
-	struct rcl_redfish_client *c = client_of(&idrac, 1, (struct rcl_redfish_opts){0});
+	struct rcl_redfish_client *c = svc_client(&idrac, 1, (struct rcl_redfish_opts){0});
 	struct rcl_redfish_response resp = {.retry_after = -1};
 	struct rcl_error err = {0};
 
-	reset(&idrac, 1);
+	svc_reset(&idrac, 1);
 	ck_assert_int_eq(rcl_redfish_get(c, SYSTEMS, &resp, &err), RCL_OK);
-	set(&idrac, "/hosts/1/expire-sessions", "{}");
+	svc_set(&idrac, "/hosts/1/expire-sessions", "{}");
 	ck_assert_int_eq(rcl_redfish_get(c, SYSTEMS, &resp, &err), RCL_OK);
 	ck_assert_int_eq(resp.status, 200);
-	ck_assert_int_eq(count_of(&idrac, 1, "POST"), 2);
+	ck_assert_int_eq(svc_count(&idrac, 1, "POST"), 2);
 	/* a session that dies at once every time: one more login, then the 401 is reported */
-	faults(&idrac, 1, "{\"session_expire_after\": 0}");
-	set(&idrac, "/hosts/1/expire-sessions", "{}");
+	svc_faults(&idrac, 1, "{\"session_expire_after\": 0}");
+	svc_set(&idrac, "/hosts/1/expire-sessions", "{}");
 	ck_assert_int_eq(rcl_redfish_get(c, SYSTEMS, &resp, &err), RCL_NOT_ALLOWED);
 	ck_assert_msg(strstr(err.msg, "(401 Unauthorized)"), "%s", err.msg);
-	ck_assert_int_eq(count_of(&idrac, 1, "POST"), 3);
+	ck_assert_int_eq(svc_count(&idrac, 1, "POST"), 3);
 	rcl_redfish_response_release(&resp);
 	rcl_redfish_client_free(c);
 }
@@ -284,27 +102,27 @@ END_TEST
 START_TEST(test_untrusted_certificate_refused)
 {
 	/* the system's CAs do not know the test CA */
-	struct rcl_redfish_client *c = client_of(
+	struct rcl_redfish_client *c = svc_client(
 	    &idrac, 2, (struct rcl_redfish_opts){.ca_file = "/etc/ssl/certs/ca-certificates.crt"});
 	struct rcl_redfish_response resp = {.retry_after = -1};
 	struct rcl_error err = {0};
 
-	reset(&idrac, 2);
+	svc_reset(&idrac, 2);
 	ck_assert_int_eq(rcl_redfish_get(c, SYSTEMS, &resp, &err), RCL_UNREACHABLE);
 	ck_assert_msg(strstr(err.msg, "is not trusted"), "%s", err.msg);
-	ck_assert_int_eq(count_of(&idrac, 2, "GET") + count_of(&idrac, 2, "POST"), 0);
+	ck_assert_int_eq(svc_count(&idrac, 2, "GET") + svc_count(&idrac, 2, "POST"), 0);
 	rcl_redfish_client_free(c);
 }
 END_TEST
 
 START_TEST(test_insecure_works_and_warns_at_every_login)
 {
-	struct rcl_redfish_client *c =
-	    client_of(&idrac, 2, (struct rcl_redfish_opts){.insecure = true});
+	struct rcl_redfish_client *c = svc_client(
+	    &idrac, 2, (struct rcl_redfish_opts){.insecure = true, .warn = count_warning});
 	struct rcl_redfish_response resp = {.retry_after = -1};
 	struct rcl_error err = {0};
 
-	reset(&idrac, 2);
+	svc_reset(&idrac, 2);
 	warnings = 0;
 	ck_assert_int_eq(rcl_redfish_get(c, SYSTEMS, &resp, &err), RCL_OK);
 	ck_assert_int_eq(rcl_redfish_get(c, SYSTEMS, &resp, &err), RCL_OK);
@@ -320,16 +138,16 @@ END_TEST
 START_TEST(test_hanging_host_costs_its_timeout)
 {
 	struct rcl_redfish_client *c =
-	    client_of(&idrac, 3, (struct rcl_redfish_opts){.timeout_ms = 1000});
+	    svc_client(&idrac, 3, (struct rcl_redfish_opts){.timeout_ms = 1000});
 	struct rcl_redfish_response resp = {.retry_after = -1};
 	struct rcl_error err = {0};
 
-	reset(&idrac, 3);
-	faults(&idrac, 3, "{\"dead\": \"stall\"}");
+	svc_reset(&idrac, 3);
+	svc_faults(&idrac, 3, "{\"dead\": \"stall\"}");
 	ck_assert_int_eq(rcl_redfish_get(c, SYSTEMS, &resp, &err), RCL_UNREACHABLE);
 	ck_assert_msg(strstr(err.msg, "did not answer"), "%s", err.msg);
 	ck_assert_ptr_nonnull(rcl_redfish_client_failure(c));
-	faults(&idrac, 3, "{\"dead\": null}");
+	svc_faults(&idrac, 3, "{\"dead\": null}");
 	rcl_redfish_client_free(c);
 }
 END_TEST
@@ -337,12 +155,12 @@ END_TEST
 START_TEST(test_huge_answer_cut_off)
 {
 	struct rcl_redfish_client *c =
-	    client_of(&idrac, 4, (struct rcl_redfish_opts){.max_response = 1 << 20});
+	    svc_client(&idrac, 4, (struct rcl_redfish_opts){.max_response = 1 << 20});
 	struct rcl_redfish_response resp = {.retry_after = -1};
 	struct rcl_error err = {0};
 
-	reset(&idrac, 4);
-	faults(&idrac, 4, "{\"huge\": [\"/redfish/v1/Systems\"], \"huge_bytes\": 1073741824}");
+	svc_reset(&idrac, 4);
+	svc_faults(&idrac, 4, "{\"huge\": [\"/redfish/v1/Systems\"], \"huge_bytes\": 1073741824}");
 	ck_assert_int_eq(rcl_redfish_get(c, SYSTEMS, &resp, &err), RCL_BAD_REPLY);
 	ck_assert_msg(strstr(err.msg, "is larger than raidcli accepts (1048576 bytes)"), "%s",
 	              err.msg);
@@ -355,17 +173,17 @@ END_TEST
 
 START_TEST(test_malformed_and_mistyped_answers)
 {
-	struct rcl_redfish_client *c = client_of(&idrac, 5, (struct rcl_redfish_opts){0});
+	struct rcl_redfish_client *c = svc_client(&idrac, 5, (struct rcl_redfish_opts){0});
 	struct rcl_redfish_response resp = {.retry_after = -1};
 	struct rcl_error err = {0};
 	json_object *members;
 
-	reset(&idrac, 5);
-	faults(&idrac, 5, "{\"malformed\": [\"/redfish/v1/Systems\"]}");
+	svc_reset(&idrac, 5);
+	svc_faults(&idrac, 5, "{\"malformed\": [\"/redfish/v1/Systems\"]}");
 	ck_assert_int_eq(rcl_redfish_get(c, SYSTEMS, &resp, &err), RCL_BAD_REPLY);
 	ck_assert_msg(strstr(err.msg, "malformed JSON in the answer to GET '/redfish/v1/Systems'"),
 	              "%s", err.msg);
-	faults(&idrac, 5, "{\"malformed\": null, \"wrong_types\": [\"/redfish/v1/Systems\"]}");
+	svc_faults(&idrac, 5, "{\"malformed\": null, \"wrong_types\": [\"/redfish/v1/Systems\"]}");
 	ck_assert_int_eq(rcl_redfish_get(c, SYSTEMS, &resp, &err), RCL_OK);
 	ck_assert_int_eq(rcl_redfish_member(resp.body, "Members", json_type_array, false, SYSTEMS,
 	                                    &members, &err),
@@ -383,11 +201,11 @@ END_TEST
 
 START_TEST(test_refusal_shows_extended_info)
 {
-	struct rcl_redfish_client *c = client_of(&idrac, 6, (struct rcl_redfish_opts){0});
+	struct rcl_redfish_client *c = svc_client(&idrac, 6, (struct rcl_redfish_opts){0});
 	struct rcl_redfish_response resp = {.retry_after = -1};
 	struct rcl_error err = {0};
 
-	reset(&idrac, 6);
+	svc_reset(&idrac, 6);
 	/* RAID5 on one drive: the service's own refusal */
 	ck_assert_int_ne(
 	    rcl_redfish_submit(c, RCL_REDFISH_POST, VOLUMES,
@@ -398,10 +216,11 @@ START_TEST(test_refusal_shows_extended_info)
 	ck_assert_msg(strstr(err.msg, "(400 Bad Request): "), "%s", err.msg);
 	ck_assert_msg(strstr(err.msg, "(Base.1.18."), "%s", err.msg);
 	ck_assert_msg(strstr(err.msg, "Resolution: "), "%s", err.msg);
-	faults(&idrac, 6,
-	       "{\"errors\": [{\"method\": \"GET\", \"path\": \"/redfish/v1/Chassis\", \"status\": "
-	       "503, \"message_id\": \"IDRAC.2.8.SYS446\", \"message\": \"Lifecycle busy.\", "
-	       "\"resolution\": \"Wait.\"}]}");
+	svc_faults(
+	    &idrac, 6,
+	    "{\"errors\": [{\"method\": \"GET\", \"path\": \"/redfish/v1/Chassis\", \"status\": "
+	    "503, \"message_id\": \"IDRAC.2.8.SYS446\", \"message\": \"Lifecycle busy.\", "
+	    "\"resolution\": \"Wait.\"}]}");
 	ck_assert_int_eq(rcl_redfish_get(c, "/redfish/v1/Chassis", &resp, &err), RCL_UNREACHABLE);
 	ck_assert_msg(strstr(err.msg, "(503 Service Unavailable): Lifecycle busy. "
 	                              "(IDRAC.2.8.SYS446) Resolution: Wait."),
@@ -413,13 +232,13 @@ END_TEST
 
 START_TEST(test_task_followed_to_its_end)
 {
-	struct rcl_redfish_client *c = client_of(&idrac, 7, (struct rcl_redfish_opts){0});
+	struct rcl_redfish_client *c = svc_client(&idrac, 7, (struct rcl_redfish_opts){0});
 	struct rcl_redfish_poll poll = {.interval_ms = 20};
 	struct rcl_redfish_response resp = {.retry_after = -1};
 	struct rcl_error err = {0};
 
-	reset(&idrac, 7);
-	faults(&idrac, 7, "{\"task_polls\": 3}");
+	svc_reset(&idrac, 7);
+	svc_faults(&idrac, 7, "{\"task_polls\": 3}");
 	ck_assert_int_eq(
 	    rcl_redfish_submit(c, RCL_REDFISH_POST, VOLUMES,
 	                       "{\"RAIDType\": \"RAID0\", \"Links\": {\"Drives\": [" BAY(6) "]}}",
@@ -431,7 +250,7 @@ START_TEST(test_task_followed_to_its_end)
 	/* the monitor was polled until the task was over: the volume is there */
 	ck_assert_int_eq(rcl_redfish_get(c, resp.location, &resp, &err), RCL_OK);
 	/* a task that does not end within the bound */
-	faults(&idrac, 7, "{\"task_polls\": 100000}");
+	svc_faults(&idrac, 7, "{\"task_polls\": 100000}");
 	poll.max_ms = 300;
 	ck_assert_int_eq(
 	    rcl_redfish_submit(c, RCL_REDFISH_POST, VOLUMES,
@@ -448,11 +267,11 @@ END_TEST
 
 START_TEST(test_patch_with_stale_etag_refused)
 {
-	struct rcl_redfish_client *c = client_of(&modern, 0, (struct rcl_redfish_opts){0});
+	struct rcl_redfish_client *c = svc_client(&modern, 0, (struct rcl_redfish_opts){0});
 	struct rcl_redfish_response first = {.retry_after = -1}, resp = {.retry_after = -1};
 	struct rcl_error err = {0};
 
-	reset(&modern, 0);
+	svc_reset(&modern, 0);
 	ck_assert_int_eq(rcl_redfish_get(c, VOLUME1, &first, &err), RCL_OK);
 	ck_assert_ptr_nonnull(first.etag);
 	ck_assert_int_eq(rcl_redfish_patch(c, VOLUME1, first.etag, "{\"DisplayName\": \"one\"}",
@@ -483,18 +302,18 @@ END_TEST
 /* A create answered at once: 201 with the volume, or 204 with only its Location. */
 START_TEST(test_create_answered_at_once)
 {
-	struct rcl_redfish_client *c = client_of(&modern, 0, (struct rcl_redfish_opts){0});
+	struct rcl_redfish_client *c = svc_client(&modern, 0, (struct rcl_redfish_opts){0});
 	struct rcl_redfish_response resp = {.retry_after = -1};
 	struct rcl_error err = {0};
 
-	reset(&modern, 0);
+	svc_reset(&modern, 0);
 	ck_assert_int_eq(rcl_redfish_submit(c, RCL_REDFISH_POST, MODERN_VOLUMES, MODERN_CREATE(7),
 	                                    NULL, NULL, &resp, &err),
 	                 RCL_OK);
 	ck_assert_int_eq(resp.status, 201);
 	ck_assert_ptr_nonnull(resp.body);
 	ck_assert_ptr_nonnull(resp.location);
-	faults(&modern, 0, "{\"responses\": {\"create\": 204}}");
+	svc_faults(&modern, 0, "{\"responses\": {\"create\": 204}}");
 	ck_assert_int_eq(rcl_redfish_submit(c, RCL_REDFISH_POST, MODERN_VOLUMES, MODERN_CREATE(8),
 	                                    NULL, NULL, &resp, &err),
 	                 RCL_OK);
@@ -527,10 +346,10 @@ START_TEST(test_fleet_with_dead_hosts)
 	unsigned failed = 0;
 
 	for (int i = 0; i < HOSTS; i++) {
-		c[i] = client_of(&fleet, i, (struct rcl_redfish_opts){.timeout_ms = TIMEOUT_MS});
+		c[i] = svc_client(&fleet, i, (struct rcl_redfish_opts){.timeout_ms = TIMEOUT_MS});
 		calls[i] = (struct rcl_redfish_call){.client = c[i], .path = SYSTEMS};
 	}
-	set(&fleet, "/stats/reset", "{}");
+	svc_set(&fleet, "/stats/reset", "{}");
 	ck_assert_int_eq(hung(&fleet, "hung_now"), 0);
 	ck_assert_int_eq(rcl_redfish_run(calls, HOSTS, NULL, &err), RCL_OK);
 	ck_assert_int_ge(hung(&fleet, "hung_peak"), 6);
@@ -551,7 +370,7 @@ START_TEST(test_fleet_with_dead_hosts)
 	ck_assert_int_eq(rcl_redfish_logout(c, HOSTS, NULL, &err), RCL_OK);
 	for (int i = 0; i < HOSTS; i++)
 		rcl_redfish_client_free(c[i]);
-	ck_assert_int_eq(sessions_of(&fleet, 0), 0);
+	ck_assert_int_eq(svc_sessions(&fleet, 0), 0);
 	free(c);
 	free(calls);
 }
@@ -604,22 +423,22 @@ static bool secret_in_files(const char *dir, const char *except)
  */
 START_TEST(test_secret_stays_in_its_file)
 {
-	struct rcl_redfish_client *c = client_of(&idrac, 6, (struct rcl_redfish_opts){0});
+	struct rcl_redfish_client *c = svc_client(&idrac, 6, (struct rcl_redfish_opts){0});
 	struct rcl_redfish_response resp = {.retry_after = -1};
 	struct unit_state st;
 	struct rcl_error err = {0};
 	json_object *h;
 
 	unit_state_enter(&st, NULL);
-	reset(&idrac, 6);
+	svc_reset(&idrac, 6);
 	ck_assert_int_eq(rcl_redfish_get(c, SYSTEMS, &resp, &err), RCL_OK);
-	set(&idrac, "/hosts/6/expire-sessions", "{}");
+	svc_set(&idrac, "/hosts/6/expire-sessions", "{}");
 	ck_assert_int_eq(rcl_redfish_get(c, "/redfish/v1/Nowhere", &resp, &err), RCL_NOT_FOUND);
 	ck_assert(!strstr(err.msg, SECRET));
 	rcl_redfish_response_release(&resp);
 	rcl_redfish_client_free(c);
 	ck_assert(!secret_in_cmdline());
-	h = control(&idrac, "/hosts/6", NULL);
+	h = svc_control(&idrac, "/hosts/6", NULL);
 	ck_assert(!strstr(json_object_to_json_string(h), SECRET));
 	ck_assert(strstr(json_object_to_json_string(h), "SessionService"));
 	json_object_put(h);
@@ -631,15 +450,15 @@ END_TEST
 /* A service root without SessionService: every request carries Basic credentials. */
 START_TEST(test_basic_without_session_service)
 {
-	struct rcl_redfish_client *c = client_of(&basic, 0, (struct rcl_redfish_opts){0});
+	struct rcl_redfish_client *c = svc_client(&basic, 0, (struct rcl_redfish_opts){0});
 	struct rcl_redfish_response resp = {.retry_after = -1};
 	struct rcl_error err = {0};
 
 	ck_assert_int_eq(rcl_redfish_get(c, SYSTEMS, &resp, &err), RCL_OK);
 	ck_assert_int_eq(rcl_redfish_get(c, "/redfish/v1/Chassis", &resp, &err), RCL_OK);
 	ck_assert(rcl_redfish_client_basic(c));
-	ck_assert_int_eq(count_of(&basic, 0, "POST"), 0);
-	ck_assert_int_eq(sessions_of(&basic, 0), 0);
+	ck_assert_int_eq(svc_count(&basic, 0, "POST"), 0);
+	ck_assert_int_eq(svc_sessions(&basic, 0), 0);
 	rcl_redfish_response_release(&resp);
 	rcl_redfish_client_free(c);
 }
@@ -647,10 +466,10 @@ END_TEST
 
 START_TEST(test_basic_wrong_password_refused)
 {
-	struct rcl_redfish_opts o = {.url = host_url(&basic, 0),
+	struct rcl_redfish_opts o = {.url = svc_host_url(&basic, 0),
 	                             .user = "root",
 	                             .password = "wrong",
-	                             .ca_file = info_string(basic.info, "ca")};
+	                             .ca_file = svc_info_string(basic.info, "ca")};
 	struct rcl_redfish_response resp = {.retry_after = -1};
 	struct rcl_redfish_client *c = NULL;
 	struct rcl_error err = {0};
@@ -667,29 +486,29 @@ END_TEST
 
 START_TEST(test_redirects_stay_on_the_host)
 {
-	struct rcl_redfish_client *c = client_of(&idrac, 4, (struct rcl_redfish_opts){0});
+	struct rcl_redfish_client *c = svc_client(&idrac, 4, (struct rcl_redfish_opts){0});
 	struct rcl_redfish_response resp = {.retry_after = -1};
 	struct rcl_error err = {0};
 	struct rcl_buf fault = RCL_BUF_INIT;
 	const char *id;
 	int other_gets;
 
-	reset(&idrac, 4);
-	reset(&idrac, 5);
+	svc_reset(&idrac, 4);
+	svc_reset(&idrac, 5);
 	rcl_buf_addf(
 	    &fault,
 	    "{\"redirects\": [{\"path\": \"/redfish/v1/Chassis\", \"location\": "
 	    "\"/redfish/v1/Systems\", \"status\": 301}, {\"path\": \"/redfish/v1/Managers\", "
 	    "\"location\": \"%s/redfish/v1/Managers\"}]}",
-	    host_url(&idrac, 5));
-	faults(&idrac, 4, fault.buf);
+	    svc_host_url(&idrac, 5));
+	svc_faults(&idrac, 4, fault.buf);
 	ck_assert_int_eq(rcl_redfish_get(c, "/redfish/v1/Chassis", &resp, &err), RCL_OK);
 	ck_assert_int_eq(rcl_redfish_string(resp.body, "@odata.id", false, "x", &id, &err), RCL_OK);
 	ck_assert_str_eq(id, SYSTEMS);
-	other_gets = count_of(&idrac, 5, "GET");
+	other_gets = svc_count(&idrac, 5, "GET");
 	ck_assert_int_eq(rcl_redfish_get(c, "/redfish/v1/Managers", &resp, &err), RCL_BAD_REPLY);
 	ck_assert_msg(strstr(err.msg, "leads away from"), "%s", err.msg);
-	ck_assert_int_eq(count_of(&idrac, 5, "GET"), other_gets);
+	ck_assert_int_eq(svc_count(&idrac, 5, "GET"), other_gets);
 	rcl_buf_release(&fault);
 	rcl_redfish_response_release(&resp);
 	rcl_redfish_client_free(c);
@@ -698,16 +517,16 @@ END_TEST
 
 START_TEST(test_failed_task_gives_its_messages)
 {
-	struct rcl_redfish_client *c = client_of(&idrac, 7, (struct rcl_redfish_opts){0});
+	struct rcl_redfish_client *c = svc_client(&idrac, 7, (struct rcl_redfish_opts){0});
 	struct rcl_redfish_poll poll = {.interval_ms = 20};
 	struct rcl_redfish_response resp = {.retry_after = -1};
 	struct rcl_error err = {0};
 
-	reset(&idrac, 7);
-	faults(&idrac, 7,
-	       "{\"task_polls\": 2, \"task_error\": {\"message_id\": \"IDRAC.2.8.STOR060\", "
-	       "\"message\": \"Unable to create the virtual disk.\", \"resolution\": \"Reset "
-	       "the configuration.\"}}");
+	svc_reset(&idrac, 7);
+	svc_faults(&idrac, 7,
+	           "{\"task_polls\": 2, \"task_error\": {\"message_id\": \"IDRAC.2.8.STOR060\", "
+	           "\"message\": \"Unable to create the virtual disk.\", \"resolution\": \"Reset "
+	           "the configuration.\"}}");
 	ck_assert_int_ne(
 	    rcl_redfish_submit(c, RCL_REDFISH_POST, VOLUMES,
 	                       "{\"RAIDType\": \"RAID0\", \"Links\": {\"Drives\": [" BAY(8) "]}}",
@@ -727,15 +546,15 @@ START_TEST(test_sessions_ended_for_the_next_client)
 	struct rcl_redfish_response resp = {.retry_after = -1};
 	struct rcl_error err = {0};
 
-	reset(&idrac, 3);
-	faults(&idrac, 3, "{\"max_sessions\": 1}");
+	svc_reset(&idrac, 3);
+	svc_faults(&idrac, 3, "{\"max_sessions\": 1}");
 	for (int i = 0; i < 3; i++) {
-		struct rcl_redfish_client *c = client_of(&idrac, 3, (struct rcl_redfish_opts){0});
+		struct rcl_redfish_client *c = svc_client(&idrac, 3, (struct rcl_redfish_opts){0});
 
 		ck_assert_msg(rcl_redfish_get(c, SYSTEMS, &resp, &err) == RCL_OK, "%s", err.msg);
 		rcl_redfish_client_free(c);
 	}
-	ck_assert_int_eq(sessions_of(&idrac, 3), 0);
+	ck_assert_int_eq(svc_sessions(&idrac, 3), 0);
 	rcl_redfish_response_release(&resp);
 }
 END_TEST
@@ -750,11 +569,11 @@ START_TEST(test_out_of_memory_at_every_allocation)
 	struct rcl_redfish_response resp = {.retry_after = -1};
 	unsigned long n;
 
-	reset(&idrac, 0);
+	svc_reset(&idrac, 0);
 	for (n = 1; n < 1000; n++) {
 		for (int persistent = 0; persistent < 2; persistent++) {
 			struct rcl_redfish_client *c =
-			    client_of(&idrac, 0, (struct rcl_redfish_opts){0});
+			    svc_client(&idrac, 0, (struct rcl_redfish_opts){0});
 			struct rcl_error err = {0};
 			enum rcl_status st;
 
@@ -805,10 +624,9 @@ static void modern_stop(void)
 
 static void fleet_start(void)
 {
-	static const char *const args[] = {
-	    "--tree",     "modern", "--hosts",      "200",
-	    "--delay-ms", "20-50",  "--dead-hosts", "3,13,23,33,43,53",
-	    NULL};
+	static const char *const args[] = {"--tree",       "modern",           "--hosts",
+	                                   "200",          "--delay-ms",       "20-50",
+	                                   "--dead-hosts", "3,13,23,33,43,53", NULL};
 
 	svc_start(&fleet, args);
 }

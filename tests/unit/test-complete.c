@@ -115,7 +115,7 @@ START_TEST(test_options_not_yet_given)
 	offers("add controller ", "type=");
 	offers("add controller ", "drives=");
 	offers("add controller ", "J");
-	offers_exactly("add controller type=", "type=soft type=mock");
+	offers_exactly("add controller type=", "type=soft type=mock type=redfish");
 	offers_not("add controller type=soft ", "type=");
 	offers("add controller type=soft ", "drives=");
 }

@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: MIT
+/*
+ * backend.c - the redfish backend: each Storage resource of a BMC is a
+ * controller, read over Redfish whenever it is opened.
+ *
+ * "add controller type=redfish host=https://bmc user=NAME credfile=PATH"
+ * (or passenv=VAR; hostsfile=PATH for many BMCs) asks every BMC for its
+ * Storage resources, all at once, and registers one controller for each.
+ * Opening one reads its resources (crawl.c) and maps them (map.c); a
+ * command over many controllers reads them all first, concurrently
+ * (@prefetch), and each @load then takes its part.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "redfish/redfish.h"
+#include "redfish/session.h"
+#include "redfish/url.h"
+
+/* ------------------------------------------------------------------------
+ * Reading controllers, one or many.
+ */
+
+/*
+ * struct rcl_redfish_fleet - controllers read together: their state, their BMCs'
+ * clients (one per URL and user, shared by that BMC's controllers) and
+ * what was read. What @prefetch keeps in the context until it is freed.
+ */
+struct fleet_item {
+	char key[RCL_KEY_SIZE];
+	struct rcl_redfish_config cfg;
+	struct rcl_redfish_target target;
+	size_t client;
+};
+
+struct rcl_redfish_fleet {
+	struct fleet_item *items;
+	size_t count;
+	struct rcl_redfish_client **clients;
+	size_t client_count;
+};
+
+static void fleet_free(void *data)
+{
+	struct rcl_redfish_fleet *f = data;
+
+	if (!f)
+		return;
+	/* Log out of every BMC at once: a thousand sequential DELETEs would be the slow part. */
+	rcl_redfish_logout(f->clients, f->client_count, &rcl_redfish_fleet_limits, NULL);
+	for (size_t i = 0; i < f->client_count; i++)
+		rcl_redfish_client_free(f->clients[i]);
+	for (size_t i = 0; i < f->count; i++) {
+		rcl_redfish_config_release(&f->items[i].cfg);
+		json_object_put(f->items[i].target.docs);
+	}
+	rcl_free(f->clients);
+	rcl_free(f->items);
+	rcl_free(f);
+}
+
+/* The client for item @i: an earlier item's for the same URL and user, else a new one. */
+static enum rcl_status fleet_client(struct rcl_redfish_fleet *f, size_t i, struct rcl_error *err)
+{
+	const struct rcl_redfish_config *cfg = &f->items[i].cfg, *other;
+	enum rcl_status st;
+
+	for (size_t k = 0; k < i; k++) {
+		other = &f->items[k].cfg;
+		if (f->items[k].client != SIZE_MAX && !strcmp(other->url, cfg->url) &&
+		    !strcmp(other->user, cfg->user)) {
+			f->items[i].client = f->items[k].client;
+			return RCL_OK;
+		}
+	}
+	st = rcl_redfish_client_for(cfg, &f->clients[f->client_count], err);
+	if (!st)
+		f->items[i].client = f->client_count++;
+	return st;
+}
+
+/* Read the controllers with keys @keys into a new fleet; each one's failure is its own. */
+static enum rcl_status fleet_read(const struct rcl_ctx *ctx, const char (*keys)[RCL_KEY_SIZE],
+                                  size_t count, struct rcl_redfish_fleet **out,
+                                  struct rcl_error *err)
+{
+	struct rcl_redfish_fleet *f = rcl_calloc(1, sizeof(*f));
+	struct rcl_redfish_target *targets = NULL;
+	size_t n = 0;
+	enum rcl_status st = RCL_OK;
+
+	if (f) {
+		f->items = rcl_calloc(count ? count : 1, sizeof(*f->items));
+		f->clients = rcl_calloc(count ? count : 1, sizeof(*f->clients));
+		targets = rcl_calloc(count ? count : 1, sizeof(*targets));
+	}
+	if (!f || !f->items || !f->clients || !targets) {
+		rcl_free(targets);
+		fleet_free(f);
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	}
+	f->count = count;
+	for (size_t i = 0; i < count; i++) {
+		struct fleet_item *it = &f->items[i];
+
+		snprintf(it->key, sizeof(it->key), "%s", keys[i]);
+		it->client = SIZE_MAX;
+		if (!rcl_redfish_config_read(ctx, it->key, &it->cfg, &it->target.err) &&
+		    !fleet_client(f, i, &it->target.err)) {
+			it->target.client = f->clients[it->client];
+			it->target.storage = it->cfg.storage;
+			targets[n++] = it->target;
+		}
+	}
+	st = rcl_redfish_crawl(targets, n, err);
+	for (size_t i = 0, k = 0; i < count; i++)
+		if (f->items[i].client != SIZE_MAX)
+			f->items[i].target = targets[k++];
+	rcl_free(targets);
+	if (st) {
+		fleet_free(f);
+		return st;
+	}
+	*out = f;
+	return RCL_OK;
+}
+
+static void redfish_prefetch_free(void *data)
+{
+	fleet_free(data);
+}
+
+static enum rcl_status redfish_prefetch(const struct rcl_ctx *ctx, const char (*keys)[RCL_KEY_SIZE],
+                                        size_t count, void **out, struct rcl_error *err)
+{
+	return fleet_read(ctx, keys, count, (struct rcl_redfish_fleet **)out, err);
+}
+
+/* ------------------------------------------------------------------------
+ * One controller.
+ */
+
+static void redfish_unload(struct rcl_ctrl *ctrl)
+{
+	struct rcl_redfish_priv *p = ctrl->priv;
+
+	if (!p)
+		return;
+	rcl_redfish_model_release(&p->model);
+	json_object_put(p->docs);
+	fleet_free(p->own);
+	rcl_free(p);
+	ctrl->priv = NULL;
+}
+
+/* Take controller @key's part of @f into @p: its cache, state and (borrowed) client. */
+static enum rcl_status take_part(struct rcl_redfish_fleet *f, const char *key,
+                                 struct rcl_redfish_priv *p, struct rcl_error *err)
+{
+	for (size_t i = 0; i < f->count; i++) {
+		struct fleet_item *it = &f->items[i];
+
+		if (strcmp(it->key, key))
+			continue;
+		if (it->target.err.status) {
+			*err = it->target.err;
+			return err->status;
+		}
+		/* Shared, not taken: a command may open one controller twice. */
+		p->cfg = &it->cfg;
+		p->docs = json_object_get(it->target.docs);
+		p->client = f->clients[it->client];
+		return RCL_OK;
+	}
+	return RCL_NOT_FOUND;
+}
+
+static void free_model(struct rcl_ctrl *m)
+{
+	rcl_free(m->enclosures);
+	rcl_free(m->drives);
+	rcl_free(m->dgs);
+	rcl_free(m->vds);
+}
+
+/* Map @p's cache into @ctrl's model, replacing it only on success. */
+static enum rcl_status map_into(struct rcl_ctrl *ctrl, struct rcl_redfish_priv *p,
+                                struct rcl_error *err)
+{
+	struct rcl_ctrl tmp = {.caps = ctrl->entry.ops->caps[0]};
+	struct rcl_redfish_model model;
+	enum rcl_status st = rcl_redfish_map(p->docs, p->cfg->storage, &tmp, &model, err);
+
+	if (st) {
+		free_model(&tmp);
+		rcl_redfish_model_release(&model);
+		return st;
+	}
+	free_model(ctrl);
+	ctrl->info = tmp.info;
+	ctrl->caps = tmp.caps;
+	ctrl->enclosures = tmp.enclosures;
+	ctrl->enclosure_count = tmp.enclosure_count;
+	ctrl->drives = tmp.drives;
+	ctrl->drive_count = tmp.drive_count;
+	ctrl->dgs = tmp.dgs;
+	ctrl->dg_count = tmp.dg_count;
+	ctrl->vds = tmp.vds;
+	ctrl->vd_count = tmp.vd_count;
+	rcl_redfish_model_release(&p->model);
+	p->model = model;
+	return RCL_OK;
+}
+
+/* Read controller @ctrl alone, into @p (which then owns its client). */
+static enum rcl_status read_alone(struct rcl_ctrl *ctrl, struct rcl_redfish_priv *p,
+                                  struct rcl_error *err)
+{
+	enum rcl_status st = fleet_read(ctrl->ctx, &ctrl->entry.key, 1, &p->own, err);
+
+	return st ? st : take_part(p->own, ctrl->entry.key, p, err);
+}
+
+static enum rcl_status redfish_load(struct rcl_ctrl *ctrl, struct rcl_error *err)
+{
+	struct rcl_redfish_fleet *pre = rcl_ctx_prefetched(ctrl->ctx, &rcl_redfish_ops);
+	struct rcl_redfish_priv *p = rcl_calloc(1, sizeof(*p));
+	enum rcl_status st = p ? RCL_NOT_FOUND : rcl_fail(err, RCL_NOMEM, "out of memory");
+
+	if (p && pre)
+		st = take_part(pre, ctrl->entry.key, p, err);
+	if (st == RCL_NOT_FOUND)
+		st = read_alone(ctrl, p, err);
+	if (p)
+		ctrl->priv = p;
+	if (!st)
+		st = map_into(ctrl, p, err);
+	if (st)
+		redfish_unload(ctrl); /* rcl_ctrl_open() does not unload what failed to load */
+	return st;
+}
+
+enum rcl_status rcl_redfish_refresh(struct rcl_ctrl *ctrl, struct rcl_error *err)
+{
+	struct rcl_redfish_priv *p = ctrl->priv;
+	struct rcl_redfish_target t = {.client = p->client, .storage = p->cfg->storage};
+	enum rcl_status st = rcl_redfish_crawl(&t, 1, err);
+	json_object *old;
+
+	if (!st && t.err.status) {
+		*err = t.err;
+		st = err->status;
+	}
+	if (st)
+		return st;
+	/* The model borrows the cache's strings: swap both or neither. */
+	old = p->docs;
+	p->docs = t.docs;
+	st = map_into(ctrl, p, err);
+	if (st) {
+		p->docs = old;
+		json_object_put(t.docs);
+		return st;
+	}
+	json_object_put(old);
+	return RCL_OK;
+}
+
+const char *rcl_redfish_drive_uri(const struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref)
+{
+	const struct rcl_redfish_priv *p = ctrl->priv;
+
+	for (size_t i = 0; i < ctrl->drive_count; i++)
+		if (ctrl->drives[i].enclosure == ref->enclosure &&
+		    ctrl->drives[i].slot == ref->slot)
+			return p->model.drive_uri[i];
+	return NULL;
+}
+
+const char *rcl_redfish_vd_uri(const struct rcl_ctrl *ctrl, unsigned vd)
+{
+	const struct rcl_redfish_priv *p = ctrl->priv;
+
+	for (size_t i = 0; i < ctrl->vd_count; i++)
+		if (ctrl->vds[i].id == vd)
+			return p->model.vd_uri[i];
+	return NULL;
+}
+
+static enum rcl_status redfish_destroy(struct rcl_ctrl *ctrl, unsigned flags, struct rcl_error *err)
+{
+	char *path = rcl_redfish_config_path(ctrl->ctx, ctrl->entry.key);
+
+	(void)flags;
+	if (!path)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	if (unlink(path) && errno != ENOENT) {
+		rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot remove '%s': %s", path,
+		               strerror(errno));
+		rcl_free(path);
+		return err->status;
+	}
+	rcl_free(path);
+	return RCL_OK;
+}
+
+static bool redfish_host(const struct rcl_ctx *ctx, const char *key, char *out, size_t size)
+{
+	struct rcl_redfish_config cfg;
+	const char *host;
+
+	if (rcl_redfish_config_read(ctx, key, &cfg, NULL))
+		return false;
+	host = strstr(cfg.url, "://");
+	snprintf(out, size, "%s", host ? host + 3 : cfg.url);
+	rcl_redfish_config_release(&cfg);
+	return true;
+}
+
+/* A redfish controller's kind record; @load narrows the levels and cache to the BMC's. */
+static const struct rcl_caps redfish_caps = {
+    .kind = "redfish",
+    .drive_kinds = "SAS, SATA, NVMe (through a BMC)",
+    .levels = (1u << RCL_RAID0) | (1u << RCL_RAID1) | (1u << RCL_RAID5) | (1u << RCL_RAID6) |
+              (1u << RCL_RAID10) | (1u << RCL_RAID50) | (1u << RCL_RAID60),
+    .strip_min_kib = 64,
+    .strip_max_kib = 1024,
+    .strip_default_kib = 64,
+    .max_spans = 2,
+    .max_drives_per_span = RCL_MAX_DRIVES_PER_SPAN,
+    .max_dgs = RCL_MAX_DGS,
+    .max_vds = RCL_MAX_VDS,
+    .max_vds_per_dg = 1,
+    .tasks = (1u << RCL_TASK_REBUILD) | (1u << RCL_TASK_CC) | (1u << RCL_TASK_INIT) |
+             (1u << RCL_TASK_ERASE),
+    .settings = 1u << RCL_SETTING_VD_POLICY,
+    .default_write = RCL_WRITE_BACK,
+    .default_read = RCL_READ_AHEAD,
+};
+
+/* The changing operations are change.c's. */
+const struct rcl_backend_ops rcl_redfish_ops = {
+    .name = "redfish",
+    .caps = &redfish_caps,
+    .create = rcl_redfish_create,
+    .prefetch = redfish_prefetch,
+    .prefetch_free = redfish_prefetch_free,
+    .host = redfish_host,
+    .load = redfish_load,
+    .unload = redfish_unload,
+    .destroy = redfish_destroy,
+    .create_vd = rcl_redfish_create_vd,
+    .delete_vd = rcl_redfish_delete_vd,
+    .set_vd = rcl_redfish_set_vd,
+    .add_hotspare = rcl_redfish_add_hotspare,
+    .delete_hotspare = rcl_redfish_delete_hotspare,
+    .set_locate = rcl_redfish_set_locate,
+    .drive_detail = rcl_redfish_drive_detail,
+    .task_check = rcl_redfish_task_check,
+    .task = rcl_redfish_task,
+    .task_progress = rcl_redfish_task_progress,
+};

@@ -1,0 +1,254 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""test-backend.py - raidcli's redfish controllers against service.py.
+
+build/cli/raidcli ($RAIDCLI) adds controllers from test BMCs (both trees)
+and shows them at every level, in text and JSON, compared with goldens in
+expected/ (ports, times and the OS normalized as tests/golden does); a
+fleet with a dead BMC fails that BMC's controllers only, naming the host;
+the password never reaches a command line, an output or a state file.
+
+    RAIDCLI=build/cli/raidcli tests/redfish/test-backend.py [--regenerate]
+"""
+import importlib.util
+import json
+import os
+import re
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+RAIDCLI = os.environ.get("RAIDCLI", os.path.join(HERE, "..", "..", "build", "cli", "raidcli"))
+EXPECTED = os.path.join(HERE, "expected")
+REGENERATE = "--regenerate" in sys.argv
+
+spec = importlib.util.spec_from_file_location(
+    "run_golden", os.path.join(HERE, "..", "golden", "run-golden.py"))
+golden = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(golden)
+service_spec = importlib.util.spec_from_file_location(
+    "test_service", os.path.join(HERE, "test-service.py"))
+test_service = importlib.util.module_from_spec(service_spec)
+service_spec.loader.exec_module(test_service)
+Service = test_service.Service
+test_service.load_trees()
+PASSWORDS = test_service.PASSWORDS
+
+checks = 0
+failures = []
+# What changes from run to run: the ports, and how long libcurl waited.
+PORT = re.compile(r"127\.0\.0\.1:\d+|(?<=127\.0\.0\.1 port )\d+|(?<=after )\d+(?= m)")
+SHOWS = [["show"], ["/c0", "show", "all"], ["/c0/vall", "show", "all"], ["/c0/eall", "show"],
+         ["/c0/eall/sall", "show"], ["/c0/e252/s4", "show", "all"], ["/call", "show"]]
+
+
+def check(cond, what, detail=""):
+    global checks
+    checks += 1
+    if not cond:
+        failures.append(what)
+        print("FAIL: " + what + ("\n  " + str(detail)[:3000] if detail else ""), flush=True)
+    return cond
+
+
+class Env:
+    """A state directory and the environment raidcli runs in."""
+
+    def __init__(self, tmp, name):
+        self.state = os.path.join(tmp, name)
+        os.makedirs(self.state)
+        self.env = dict(os.environ, RAIDCLI_STATE_DIR=self.state)
+        self.outputs = []
+
+    def run(self, *words, watch=None):
+        """Run raidcli @words; @watch(pid) is called while it runs."""
+        p = subprocess.Popen([RAIDCLI, *words], env=self.env, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        if watch:
+            watch(p.pid)
+        out, err = p.communicate(timeout=120)
+        self.outputs.append(out + err)
+        return p.returncode, out, err
+
+
+def normalize(text, state):
+    return PORT.sub(lambda m: "N" if m.group(0).isdigit() else "127.0.0.1:PORT",
+                    golden.normalize(text, state))
+
+
+def compare(name, text):
+    path = os.path.join(EXPECTED, name)
+    if REGENERATE:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        return
+    with open(path, encoding="utf-8") as f:
+        want = f.read()
+    check(text == want, "output matches expected/" + name,
+          "".join(__import__("difflib").unified_diff(want.splitlines(True),
+                                                     text.splitlines(True), "expected",
+                                                     "actual")))
+
+
+def credfile(tmp, tree, mode=0o600):
+    path = os.path.join(tmp, tree + ".pw")
+    with open(path, "w") as f:
+        f.write(PASSWORDS[tree] + "\n")
+    os.chmod(path, mode)
+    return path
+
+
+def add(env, svc, tmp, tree, *extra):
+    return env.run("add", "controller", "type=redfish", "host=" + svc.info["hosts"][0]["url"],
+                   "user=" + svc.info["user"], "credfile=" + credfile(tmp, tree),
+                   "cafile=" + svc.info["ca"], *extra)
+
+
+def case_tree(tmp, tree):
+    """Both storages of @tree's BMC, shown at every level, text and JSON."""
+    svc = Service(tmp, "--tree", tree)
+    try:
+        env = Env(tmp, "state-" + tree)
+        status, out, err = add(env, svc, tmp, tree)
+        check(status == 0, tree + ": add controller succeeds", out + err)
+        text, js = [], []
+        for words in SHOWS:
+            for mode, sink in (([], text), (["J"], js)):
+                status, out, err = env.run(*words, *mode)
+                check(status == 0, "%s: %s succeeds" % (tree, " ".join(words + mode)), out + err)
+                sink.append("$ raidcli %s\n%s" % (" ".join(words + mode),
+                                                  normalize(out, env.state)))
+                if mode:
+                    check(all(c["Command Status"].get("Host", "").startswith("127.0.0.1:")
+                              for c in json.loads(out)["Controllers"]
+                              if "Controller" in c["Command Status"]),
+                          "%s: %s names the host" % (tree, " ".join(words)))
+        compare(tree + ".txt", "".join(text))
+        compare(tree + ".json", "".join(js))
+        check_secret(env, tree)
+    finally:
+        svc.stop()
+
+
+def check_secret(env, tree):
+    """The password is in no output and no file under the state directory."""
+    secret = PASSWORDS[tree]
+    check(all(secret not in o for o in env.outputs), tree + ": no output holds the password")
+    for root, _, files in os.walk(env.state):
+        for name in files:
+            with open(os.path.join(root, name), "rb") as f:
+                check(secret.encode() not in f.read(),
+                      "%s: state file %s does not hold the password" % (tree, name))
+
+
+def case_fleet(tmp):
+    """Three BMCs from a hosts file; one hangs, one refuses: only theirs fail."""
+    svc = Service(tmp, "--tree", "modern", "--hosts", "3")
+    try:
+        env = Env(tmp, "state-fleet")
+        env.env["BMC_PASSWORD"] = PASSWORDS["modern"]
+        hosts = os.path.join(tmp, "hosts")
+        with open(hosts, "w") as f:
+            f.write("# the fleet\n" + "".join(h["url"] + "\n" for h in svc.info["hosts"]))
+        status, out, err = env.run("add", "controller", "type=redfish", "hostsfile=" + hosts,
+                                   "user=admin", "passenv=BMC_PASSWORD",
+                                   "cafile=" + svc.info["ca"], "timeout=2")
+        check(status == 0, "fleet: add controller from a hosts file", out + err)
+        status, out, _ = env.run("show", "ctrlcount")
+        check("Controller Count = 6" in out, "fleet: two controllers per BMC", out)
+        svc.faults(1, dead="hang")
+        svc.faults(2, dead="refuse")
+        status, out, err = env.run("/call", "show", "J")
+        check(status == 247, "fleet: /call show fails with 247", (status, err))
+        result = json.loads(out)["Controllers"]
+        hosts_of = [c["Command Status"]["Host"] for c in result]
+        states = [c["Command Status"]["Status"] for c in result]
+        check(states == ["Success"] * 2 + ["Failure"] * 4, "fleet: only the dead BMCs fail",
+              states)
+        for c in result[2:]:
+            msg = c["Command Status"]["Description"]
+            check(c["Command Status"]["Detailed Status"][0]["ErrCd"] == 247 and
+                  c["Command Status"]["Host"] in msg,
+                  "fleet: a dead BMC's controller says why, naming its host", msg)
+        check(len(set(hosts_of)) == 3, "fleet: each result names its host", hosts_of)
+        compare("fleet.json", normalize(out, env.state))
+    finally:
+        svc.stop()
+
+
+def case_credentials(tmp):
+    """The password stays in its file: not on argv, refused when others may read it."""
+    svc = Service(tmp, "--tree", "idrac", "--delay-ms", "200")
+    try:
+        env = Env(tmp, "state-cred")
+        seen = []
+
+        def watch(pid):
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline:
+                try:
+                    with open("/proc/%d/cmdline" % pid, "rb") as f:
+                        seen.append(f.read())
+                except OSError:
+                    break
+                time.sleep(0.02)
+
+        url, ca = svc.info["hosts"][0]["url"], svc.info["ca"]
+        status, out, err = env.run("add", "controller", "type=redfish", "host=" + url,
+                                   "user=root", "credfile=" + credfile(tmp, "idrac"),
+                                   "cafile=" + ca, watch=watch)
+        check(status == 0, "cred: add with a 0600 file", out + err)
+        check(seen and all(b"calvin" not in s for s in seen),
+              "cred: the password is never on the command line", len(seen))
+        st = os.stat(os.path.join(env.state, "redfish"))
+        check(stat.S_IMODE(st.st_mode) == 0o700, "cred: the redfish state directory is 0700")
+        status, out, err = env.run("/c0", "show", "J")
+        check(status == 0, "cred: show reads the password from its file", out + err)
+        check_secret(env, "idrac")
+
+        other = Env(tmp, "state-cred-bad")
+        status, out, _ = other.run("add", "controller", "type=redfish", "host=" + url,
+                                   "user=root", "credfile=" + credfile(tmp, "idrac", 0o644),
+                                   "cafile=" + ca)
+        check(status == 255 and "0644" in out, "cred: a file others may read is refused",
+              (status, out))
+        status, out, _ = other.run("add", "controller", "type=redfish", "host=" + url,
+                                   "user=root", "passenv=NOT_SET_ANYWHERE", "cafile=" + ca)
+        check(status == 3, "cred: an unset variable is refused", (status, out))
+        os.chmod(credfile(tmp, "idrac"), 0o600)
+        with open(credfile(tmp, "idrac"), "w") as f:
+            f.write("wrong\n")
+        status, out, _ = other.run("add", "controller", "type=redfish", "host=" + url,
+                                   "user=root", "credfile=" + credfile(tmp, "idrac") + "x",
+                                   "cafile=" + ca)
+        check(status != 0, "cred: a missing credentials file is refused", out)
+        status, out, _ = other.run("add", "controller", "type=redfish", "host=" + url,
+                                   "user=root", "credfile=" + os.path.join(tmp, "idrac.pw"))
+        check(status == 247 and "certificate" in out.lower(),
+              "cred: an unknown CA fails verification by default", out)
+        status, out, _ = other.run("show", "ctrlcount")
+        check("Controller Count = 0" in out, "cred: refusals register nothing", out)
+    finally:
+        svc.stop()
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="rcl-redfish-backend-")
+    try:
+        case_tree(tmp, "idrac")
+        case_tree(tmp, "modern")
+        case_fleet(tmp)
+        case_credentials(tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("%d checks, %d failed" % (checks, len(failures)))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
