@@ -105,10 +105,11 @@ const struct rcl_caps *rcl_ctrl_caps(const struct rcl_ctrl *ctrl)
 
 bool rcl_ctx_ctrl_host(const struct rcl_ctx *ctx, unsigned id, char *out, size_t size)
 {
-	const struct rcl_registry_entry *entry = entry_by_id(ctx, id);
+	const struct rcl_registry_entry *entry;
 
 	*out = '\0';
-	return entry && entry->ops->host && entry->ops->host(ctx, entry->key, out, size);
+	return !rcl_ctx_entry(ctx, id, &entry, NULL) && entry->ops->host &&
+	       entry->ops->host(ctx, entry->key, out, size);
 }
 
 enum rcl_status rcl_ctx_ctrl_caps(const struct rcl_ctx *ctx, unsigned id,

@@ -176,7 +176,8 @@ enum rcl_status rcl_redfish_task(struct rcl_ctrl *ctrl, const struct rcl_task_re
 		return st;
 	if (req->kind == RCL_TASK_ERASE) {
 		uri = rcl_redfish_drive_uri(ctrl, &req->drive);
-		return rcl_redfish_drive_erase(p->client, uri, doc(ctrl, uri), req->sanitize, err);
+		return rcl_redfish_drive_erase(p->client, uri, doc(ctrl, uri), req->erase.mode,
+		                               err);
 	}
 	/* raidcli's init is always full: a Slow one, every block written */
 	uri = rcl_redfish_vd_uri(ctrl, req->vd);

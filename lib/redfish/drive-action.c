@@ -47,9 +47,9 @@ enum rcl_status rcl_redfish_drive_locate(struct rcl_redfish_client *c, const cha
 }
 
 static const char *const sanitize_types[] = {
-    [RCL_SANITIZE_CRYPTO] = "CryptographicErase",
-    [RCL_SANITIZE_BLOCK] = "BlockErase",
-    [RCL_SANITIZE_OVERWRITE] = "Overwrite",
+    [RCL_ERASE_CRYPTO] = "CryptographicErase",
+    [RCL_ERASE_BLOCK] = "BlockErase",
+    [RCL_ERASE_OVERWRITE] = "Overwrite",
 };
 
 /* Whether array @allowed lists @value. */
@@ -66,11 +66,11 @@ static bool allows(json_object *allowed, const char *value)
 }
 
 /* The SanitizationType to send for @how, or NULL for the service's own choice. */
-static const char *sanitization(json_object *drive, enum rcl_sanitize how)
+static const char *sanitization(json_object *drive, enum rcl_erase_mode how)
 {
 	json_object *allowed = NULL;
 
-	if (how != RCL_SANITIZE_AUTO)
+	if (how != RCL_ERASE_AUTO)
 		return sanitize_types[how];
 	json_object_object_get_ex(drive, "Actions", &allowed);
 	json_object_object_get_ex(allowed, "#Drive.SecureErase", &allowed);
@@ -79,24 +79,28 @@ static const char *sanitization(json_object *drive, enum rcl_sanitize how)
 	    !json_object_is_type(allowed, json_type_array))
 		return NULL;
 	/* the strongest first: a new key, a block erase, an overwrite */
-	for (int t = RCL_SANITIZE_CRYPTO; t <= RCL_SANITIZE_OVERWRITE; t++)
+	for (int t = RCL_ERASE_CRYPTO; t <= RCL_ERASE_OVERWRITE; t++)
 		if (allows(allowed, sanitize_types[t]))
 			return sanitize_types[t];
 	return NULL;
 }
 
 enum rcl_status rcl_redfish_drive_erase(struct rcl_redfish_client *c, const char *uri,
-                                        json_object *drive, enum rcl_sanitize how,
+                                        json_object *drive, enum rcl_erase_mode how,
                                         struct rcl_error *err)
 {
 	const char *type;
 	json_object *body;
 	bool oom;
 
-	if (how == RCL_SANITIZE_FORMAT)
-		return rcl_unsupported(err, KIND, "a format as erase",
+	if (how == RCL_ERASE_FORMAT || rcl_erase_passes(how))
+		return rcl_unsupported(err, KIND,
+		                       how == RCL_ERASE_FORMAT
+		                           ? "a format as erase"
+		                           : "an erase by passes (simple, normal, "
+		                             "thorough)",
 		                       "#Drive.SecureErase takes CryptographicErase, BlockErase or "
-		                       "Overwrite");
+		                       "Overwrite: start erase crypto|blockerase|overwrite");
 	type = sanitization(drive, how);
 	body = json_object_new_object();
 	oom = !body;

@@ -26,14 +26,14 @@ enum rcl_status rcl_redfish_drive_locate(struct rcl_redfish_client *client, cons
 /**
  * rcl_redfish_drive_erase() - start #Drive.SecureErase of drive @uri
  * (@drive as read) with @how: a SanitizationType (CryptographicErase,
- * BlockErase, Overwrite); RCL_SANITIZE_AUTO the first of those the action
+ * BlockErase, Overwrite); RCL_ERASE_AUTO the first of those the action
  * allows (its SanitizationType@Redfish.AllowableValues), or the service's
  * choice when it lists none. The drive's Operations[] show the progress.
- * Return: RCL_OK; RCL_UNSUPPORTED (RCL_SANITIZE_FORMAT, or no such
+ * Return: RCL_OK; RCL_UNSUPPORTED (RCL_ERASE_FORMAT, an erase by passes, or no such
  * action); rcl_redfish_action_start()'s.
  */
 enum rcl_status rcl_redfish_drive_erase(struct rcl_redfish_client *client, const char *uri,
-                                        json_object *drive, enum rcl_sanitize how,
+                                        json_object *drive, enum rcl_erase_mode how,
                                         struct rcl_error *err);
 
 /**

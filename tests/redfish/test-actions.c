@@ -416,8 +416,7 @@ START_TEST(test_secure_erase_and_its_progress)
 	struct rcl_task_progress p;
 	struct rcl_error err = {0};
 
-	ck_assert_msg(rcl_redfish_drive_erase(c, DRIVE(7), free7, RCL_SANITIZE_AUTO, &err) ==
-	                  RCL_OK,
+	ck_assert_msg(rcl_redfish_drive_erase(c, DRIVE(7), free7, RCL_ERASE_AUTO, &err) == RCL_OK,
 	              "%s", err.msg);
 	/* each GET of the drive moves the service's sanitize 25% on, until it is gone */
 	for (int want = 25; want < 100; want += 25) {
@@ -429,15 +428,19 @@ START_TEST(test_secure_erase_and_its_progress)
 	ck_assert_int_eq(p.state, RCL_TASK_STATE_STOPPED);
 	ck_assert_int_eq(p.percent, -1);
 	/* a member of a volume: the service refuses, in its words */
-	ck_assert_int_eq(rcl_redfish_drive_erase(c, DRIVE(1), member, RCL_SANITIZE_CRYPTO, &err),
+	ck_assert_int_eq(rcl_redfish_drive_erase(c, DRIVE(1), member, RCL_ERASE_CRYPTO, &err),
 	                 RCL_INVALID_PARAM);
 	ck_says(err, "POST '" DRIVE(1) "/Actions/Drive.SecureErase' refused by");
 	ck_says(err,
 	        "Drive 1 is in use or busy, so it cannot change now. (Base.1.18.ResourceInUse) "
 	        "Resolution: Delete its volume or unassign the spare first.");
 	ck_assert_int_eq(progress(c, DRIVE(1), RCL_TASK_ERASE).state, RCL_TASK_STATE_STOPPED);
-	ck_assert_int_eq(rcl_redfish_drive_erase(c, DRIVE(7), free7, RCL_SANITIZE_FORMAT, &err),
+	ck_assert_int_eq(rcl_redfish_drive_erase(c, DRIVE(7), free7, RCL_ERASE_FORMAT, &err),
 	                 RCL_UNSUPPORTED);
+	/* passes of patterns are raidcli's own erase: a BMC's drive sanitizes itself */
+	ck_assert_int_eq(rcl_redfish_drive_erase(c, DRIVE(7), free7, RCL_ERASE_THOROUGH, &err),
+	                 RCL_UNSUPPORTED);
+	ck_says(err, "start erase crypto|blockerase|overwrite");
 	json_object_put(free7);
 	json_object_put(member);
 	rcl_redfish_client_free(c);

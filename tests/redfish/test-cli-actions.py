@@ -221,10 +221,10 @@ def modern_cases(cli, svc):
     check(prop(svc, DRIVE(10), "HotspareType") == "None", "delete hotsparedrive: None")
     refused(cli, svc, 2, "start erase without force", ["/c2/e252/s12", "start", "erase"],
             ["repeat with 'force'"], rc_want=NEED_FORCE)
+    # raidcli's own rule, as for every kind: the BMC is not asked
     refused(cli, svc, 2, "start erase of a member",
             ["/c2/e252/s0", "start", "erase", "force"],
-            ["(Base.1.18.ResourceInUse) Resolution: Delete its volume or unassign the spare "
-             "first."])
+            ["drive 252:0 is a member of disk group 0: take it out of the configuration"])
     cli.both("start erase", ["/c2/e252/s12", "start", "erase", "crypto", "force"],
              says=["Start Drive Erase Succeeded."])
     rc, out = cli.run("/c2/e252/s12", "show", "erase")
