@@ -78,7 +78,7 @@ static void priv_free(struct nvme_priv *p)
 static void nvme_unload(struct rcl_ctrl *ctrl)
 {
 	priv_free(rcl_soft_host_priv(ctrl));
-	rcl_soft_host_unload(ctrl);
+	rcl_soft_unload(ctrl);
 }
 
 /* Read the slots remembered for @ctrl, give the drives found theirs, and save new ones. */

@@ -94,10 +94,3 @@ void *rcl_soft_host_priv(const struct rcl_ctrl *ctrl)
 
 	return sc ? sc->host_priv : NULL;
 }
-
-void rcl_soft_host_unload(struct rcl_ctrl *ctrl)
-{
-	rcl_soft_model_free(ctrl);
-	rcl_soft_free(ctrl->priv);
-	ctrl->priv = NULL;
-}

@@ -10,11 +10,13 @@
  * at those soft.h and config/ declare). For them ctrl->priv is the
  * engine's struct soft_ctrl: the host loads it with rcl_soft_host_load(),
  * keeps its own data in it (rcl_soft_host_priv()) and frees it with
- * rcl_soft_host_unload(). The engine keeps the slots' flags (JBOD,
+ * rcl_soft_unload(). The engine keeps the slots' flags (JBOD,
  * locate, replaced) in a soft-format state file the host names; which
  * device sits in which slot is the host's to say on every load, so a
  * slot whose device is gone is not handed over and its members are
- * missing: the VD degraded, a hot spare rebuilds.
+ * missing: the VD degraded. The controller process fails such a member
+ * (at its next poll, or at once when an exported VD's I/O meets the gone
+ * device), and a hot spare rebuilds it.
  */
 #ifndef RCL_SOFT_HOST_H
 #define RCL_SOFT_HOST_H
@@ -86,9 +88,6 @@ enum rcl_status rcl_soft_host_load(struct rcl_ctrl *ctrl, const struct rcl_soft_
 
 /* rcl_soft_host_priv() - the host's data rcl_soft_host_load() was given. */
 void *rcl_soft_host_priv(const struct rcl_ctrl *ctrl);
-
-/* rcl_soft_host_unload() - free the engine and its model (not the host's data). */
-void rcl_soft_host_unload(struct rcl_ctrl *ctrl);
 
 /* The soft controller's own drive operations, as struct rcl_backend_ops names them. */
 enum rcl_status rcl_soft_set_drive_jbod_op(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,

@@ -266,7 +266,7 @@ static enum rcl_status soft_load(struct rcl_ctrl *ctrl, struct rcl_error *err)
 	return RCL_OK;
 }
 
-static void soft_unload(struct rcl_ctrl *ctrl)
+void rcl_soft_unload(struct rcl_ctrl *ctrl)
 {
 	rcl_soft_model_free(ctrl);
 	rcl_soft_free(ctrl->priv);
@@ -606,7 +606,7 @@ const struct rcl_backend_ops rcl_soft_ops = {
     .caps = &soft_caps,
     .create = rcl_soft_create_kv,
     .load = soft_load,
-    .unload = soft_unload,
+    .unload = rcl_soft_unload,
     .add_drive = soft_add_drive,
     .remove_drive = soft_remove_drive,
     .destroy = soft_destroy,

@@ -67,6 +67,9 @@ void rcl_soft_probe(const char *path, unsigned sector_size, struct rcl_drive *dr
 enum rcl_status rcl_soft_parse_state(json_object *root, const char *path, struct soft_ctrl *sc,
                                      struct rcl_error *err);
 
+/* rcl_soft_unload() - the backend's unload: free ctrl->priv (the engine) and the model. */
+void rcl_soft_unload(struct rcl_ctrl *ctrl);
+
 /* rcl_soft_free() - free @sc (NULL: nothing) and its configuration. */
 void rcl_soft_free(struct soft_ctrl *sc);
 

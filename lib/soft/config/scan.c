@@ -342,8 +342,7 @@ enum rcl_status rcl_soft_scan(const struct soft_ctrl *sc, struct rcl_soft_state 
 		disk->dg = disk->member = disk->spare_dg = -1;
 		disk->fd = -1;
 		state->count++;
-		/* A host's drive exposed as it is is not read: a "show" leaves it alone (host.h).
-		 */
+		/* A host's JBOD drive is not read: a "show" leaves it alone (host.h). */
 		if (sc->host && sc->slots[i].jbod)
 			classify(disk, RCL_SOFT_DISK_ABSENT, "not read: JBOD");
 		else
