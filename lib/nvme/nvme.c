@@ -317,6 +317,37 @@ static const struct rcl_nvme_ns *raid_namespace(const struct nvme_priv *p,
 	return s->dev >= 0 && p->devs[s->dev].ns_count == 1 ? &p->devs[s->dev].ns[0] : NULL;
 }
 
+/*
+ * "set good" hands a drive to the engine: refuse, naming its namespaces,
+ * one the engine was not given (several namespaces, or none).
+ */
+static enum rcl_status nvme_set_drive_jbod(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                           bool on, struct rcl_error *err)
+{
+	const struct nvme_priv *p = rcl_soft_host_priv(ctrl);
+	const struct rcl_nvme_dev *dev;
+	struct rcl_buf sb = RCL_BUF_INIT;
+	enum rcl_status st;
+
+	for (size_t i = 0; i < p->slot_count; i++) {
+		if (p->slots[i].slot != ref->slot || raid_namespace(p, &p->slots[i]))
+			continue;
+		if (p->slots[i].dev < 0)
+			break;
+		dev = &p->devs[p->slots[i].dev];
+		for (size_t n = 0; n < dev->ns_count; n++)
+			rcl_buf_addf(&sb, "%s%u", n ? ", " : "", dev->ns[n].nsid);
+		st = rcl_fail(err, RCL_NOT_ALLOWED,
+		              "drive /c%u/e%u/s%u has %zu namespaces (nsid %s): RAID takes a "
+		              "drive's one attached namespace; detach the others first",
+		              ctrl->entry.id, ref->enclosure, ref->slot, dev->ns_count,
+		              dev->ns_count && sb.buf ? sb.buf : "none");
+		rcl_buf_release(&sb);
+		return st;
+	}
+	return rcl_soft_set_drive_jbod_op(ctrl, ref, on, err);
+}
+
 /* Hand the engine the slots whose drive is present with one namespace. */
 static enum rcl_status load_engine(struct rcl_ctrl *ctrl, struct nvme_priv *p,
                                    struct rcl_error *err)
@@ -712,7 +743,7 @@ const struct rcl_backend_ops rcl_nvme_ops = {
     .expand_vd = rcl_soft_expand_vd,
     .add_hotspare = rcl_soft_add_hotspare,
     .delete_hotspare = rcl_soft_delete_hotspare,
-    .set_drive_jbod = rcl_soft_set_drive_jbod_op,
+    .set_drive_jbod = nvme_set_drive_jbod,
     .set_drive_state = rcl_soft_set_drive_state_op,
     .drive_detail = nvme_drive_detail,
     .format_drive = rcl_nvme_format_drive,

@@ -9,7 +9,8 @@ member of each VD is hot-unplugged (QMP device_del) while nbdcopy writes
 to it: the NBD client sees no error, the VD goes degraded, its spare
 rebuilds it to Optl and the export reads the same sha256. With raidcli's
 process stopped, mdadm --examine finds md members on the namespaces and
-the kernel's md assembles both arrays with that sha256. One VM boot.
+the kernel's md assembles both arrays with that sha256. A tenth drive, of
+two namespaces, is refused for RAID naming them. One VM boot.
 """
 import os
 import shutil
@@ -30,7 +31,8 @@ SCRIPT = r'''
 export RAIDCLI_STATE_DIR=/tmp/raidcli
 # controller dI is in slot I (discovery by PCI address): the host checks it
 cmd_record pds-before raidcli /c0/eall/sall show all J
-cmd_record good raidcli /c0/eall/sall set good J
+cmd_record good raidcli /c0/e252/s0-8 set good J
+cmd_record multi-ns raidcli /c0/e252/s9 set good J
 cmd_record r5 raidcli /c0 add vd type=raid5 drives=252:0-2 J
 cmd_record r5-spare raidcli /c0/e252/s3 add hotsparedrive dgs=0 J
 cmd_record r10 raidcli /c0 add vd type=raid10 drives=252:4-7 pdperarray=2 J
@@ -117,12 +119,16 @@ def check_slots(cmds):
             f'Drive /c0/e252/s{i} Device attributes', {})
         expect(attrs.get('SN'), f'NR{i}', f'slot {i}: serial')
     rows = drive_rows(data)
-    expect(sorted(r['State'] for r in rows.values()), ['JBOD'] * DRIVES, 'drives start JBOD')
+    expect(sorted(r['State'] for r in rows.values()), ['JBOD'] * (DRIVES + 1),
+           'drives start JBOD')
 
 
 def check_build(cmds):
     for name in ('good', 'r5', 'r5-spare', 'r10', 'r10-spare', 'export'):
         response(cmds[name], name)
+    multi = cmds['multi-ns']
+    check(multi['rc'] != 0 and 'nsid 1, 2' in multi['out'],
+          f'set good of a drive with two namespaces: refused naming them ({multi["out"][:400]})')
 
 
 def check_unplug(records, cmds, vd, spare, gone):
@@ -162,6 +168,10 @@ def main():
         for i in range(DRIVES):
             topo.controller(f'd{i}', f'NR{i}')
             topo.namespace(f'd{i}', 32 * MIB, lbs=512, nsid=1)
+        # a drive of two namespaces: no RAID on it
+        topo.controller(f'd{DRIVES}', 'NRMULTI')
+        topo.namespace(f'd{DRIVES}', 16 * MIB, lbs=512, nsid=1)
+        topo.namespace(f'd{DRIVES}', 16 * MIB, lbs=512, nsid=2)
         rc, out = run_vm(topo.args, SCRIPT, timeout=300,
                          bins=(RAIDCLI, shutil.which('nbdcopy') or 'nbdcopy'))
         print(out)
