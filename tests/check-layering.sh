@@ -9,7 +9,8 @@
 #   - a file under lib/ outside lib/soft/, under server/ or under cli/
 #     includes a header of lib/soft/ or names an rcl_soft_ symbol (only
 #     the soft backend knows the soft backend: the others reach it through
-#     lib/backend.h's contract).
+#     lib/backend.h's contract), but for a kind hosting the soft engine:
+#     a file that includes lib/soft/host.h (the engine host interface).
 #
 # An #include "x.h" is followed as the build finds it: the including
 # file's folder first, then the include directories (lib/, server/, cli/,
@@ -37,8 +38,9 @@ resolve() {
 	done
 }
 
-# Whether file $1 may know the soft backend.
+# Whether file $1 may know the soft backend: its own, or an engine host's.
 soft_allowed() {
+	grep -q '^#include "soft/host.h"' "$1" 2>/dev/null && return 0
 	case $1 in
 	lib/soft/*) return 0 ;;
 	lib/* | server/* | cli/*) return 1 ;;

@@ -30,6 +30,7 @@
 #include "nvme/logs.h"
 #include "nvme/nvme.h"
 #include "nvme/task.h"
+#include "soft/host.h"
 
 /* The most bytes of an FDP log "show all" reads (configurations of a few handles take 100s). */
 #define FDP_LOG_MAX (64u << 10)
@@ -37,12 +38,18 @@
 /* The one controller's registry key: the host's NVMe drives. */
 #define HOST_KEY "host"
 
-/* An open nvme controller: the drives found and the slots remembered. */
+/*
+ * An open nvme controller: the drives found, the slots remembered and each
+ * slot's drive as NVMe describes it (@ident), which the soft engine's
+ * model is dressed in (ctrl->priv is the engine's: soft/host.h).
+ */
 struct nvme_priv {
 	struct rcl_nvme_dev *devs;
 	size_t dev_count;
 	struct rcl_nvme_slot *slots;
 	size_t slot_count;
+	struct rcl_drive *ident;
+	size_t ident_count;
 };
 
 static enum rcl_status nvme_discover(struct rcl_ctx *ctx, char (*keys)[RCL_KEY_SIZE], size_t max,
@@ -58,16 +65,20 @@ static enum rcl_status nvme_discover(struct rcl_ctx *ctx, char (*keys)[RCL_KEY_S
 	return RCL_OK;
 }
 
-static void nvme_unload(struct rcl_ctrl *ctrl)
+static void priv_free(struct nvme_priv *p)
 {
-	struct nvme_priv *p = ctrl->priv;
-
 	if (!p)
 		return;
 	rcl_nvme_devs_free(p->devs, p->dev_count);
 	rcl_free(p->slots);
+	rcl_free(p->ident);
 	rcl_free(p);
-	ctrl->priv = NULL;
+}
+
+static void nvme_unload(struct rcl_ctrl *ctrl)
+{
+	priv_free(rcl_soft_host_priv(ctrl));
+	rcl_soft_unload(ctrl);
 }
 
 /* Read the slots remembered for @ctrl, give the drives found theirs, and save new ones. */
@@ -254,6 +265,132 @@ static void fill_info(struct rcl_ctrl *ctrl)
 	info->jbod = true;
 }
 
+/*
+ * @d as the engine shows it, in @ident's NVMe identity: the engine keeps
+ * its role (state, group, spare) and its flags. What raidcli wrote on a
+ * drive it configured does not make it "in use".
+ */
+static void dress_drive(struct rcl_drive *d, const struct rcl_drive *ident)
+{
+	struct rcl_drive role = *d;
+
+	*d = *ident;
+	d->state = role.state;
+	d->dg = role.dg;
+	d->span = role.span;
+	d->row = role.row;
+	d->spare_dgs = role.spare_dgs;
+	d->spare_flags = role.spare_flags;
+	d->locate = role.locate;
+	d->foreign = role.foreign;
+	d->wiped_by = role.wiped_by;
+	memcpy(d->unusable, role.unusable, sizeof(d->unusable));
+	if (d->dg >= 0 || d->state == RCL_PD_GHS)
+		d->in_use[0] = '\0';
+}
+
+/* The engine's model in NVMe's identity, with the drives the engine does not hold. */
+static void nvme_dress(struct rcl_ctrl *ctrl)
+{
+	const struct nvme_priv *p = rcl_soft_host_priv(ctrl);
+	size_t held = ctrl->drive_count;
+	struct rcl_drive *drives;
+
+	drives = rcl_realloc(ctrl->drives, (held + p->ident_count + 1) * sizeof(*drives));
+	if (!drives)
+		return; /* the engine's model, undressed: nothing is lost but names */
+	ctrl->drives = drives;
+	for (size_t i = 0; i < p->ident_count; i++) {
+		size_t k;
+
+		for (k = 0; k < held && drives[k].slot != p->ident[i].slot; k++)
+			;
+		if (k < held)
+			dress_drive(&drives[k], &p->ident[i]);
+		else
+			drives[ctrl->drive_count++] = p->ident[i];
+	}
+}
+
+static const struct rcl_soft_host nvme_host = {.dress = nvme_dress};
+
+/*
+ * The block device of the drive in slot @s that the engine may use: its
+ * one attached namespace. A drive with several is left out of RAID (it
+ * stays JBOD), so no VD takes a part of a drive another user shares.
+ */
+static const struct rcl_nvme_ns *raid_namespace(const struct nvme_priv *p,
+                                                const struct rcl_nvme_slot *s)
+{
+	return s->dev >= 0 && p->devs[s->dev].ns_count == 1 ? &p->devs[s->dev].ns[0] : NULL;
+}
+
+/*
+ * "set good" hands a drive to the engine: refuse, naming its namespaces,
+ * one the engine was not given (several namespaces, or none).
+ */
+static enum rcl_status nvme_set_drive_jbod(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                           bool on, struct rcl_error *err)
+{
+	const struct nvme_priv *p = rcl_soft_host_priv(ctrl);
+	const struct rcl_nvme_dev *dev;
+	struct rcl_buf sb = RCL_BUF_INIT;
+	enum rcl_status st;
+
+	for (size_t i = 0; i < p->slot_count; i++) {
+		if (p->slots[i].slot != ref->slot || raid_namespace(p, &p->slots[i]))
+			continue;
+		if (p->slots[i].dev < 0)
+			break;
+		dev = &p->devs[p->slots[i].dev];
+		for (size_t n = 0; n < dev->ns_count; n++)
+			rcl_buf_addf(&sb, "%s%u", n ? ", " : "", dev->ns[n].nsid);
+		st = rcl_fail(err, RCL_NOT_ALLOWED,
+		              "drive /c%u/e%u/s%u has %zu namespaces (nsid %s): RAID takes a "
+		              "drive's one attached namespace; detach the others first",
+		              ctrl->entry.id, ref->enclosure, ref->slot, dev->ns_count,
+		              dev->ns_count && sb.buf ? sb.buf : "none");
+		rcl_buf_release(&sb);
+		return st;
+	}
+	return rcl_soft_set_drive_jbod_op(ctrl, ref, on, err);
+}
+
+/* Hand the engine the slots whose drive is present with one namespace. */
+static enum rcl_status load_engine(struct rcl_ctrl *ctrl, struct nvme_priv *p,
+                                   struct rcl_error *err)
+{
+	struct rcl_soft_host_slot *slots = rcl_calloc(p->slot_count + 1, sizeof(*slots));
+	char(*paths)[48] = rcl_calloc(p->slot_count + 1, sizeof(*paths));
+	struct rcl_buf sb = RCL_BUF_INIT;
+	size_t count = 0;
+	enum rcl_status st;
+
+	rcl_buf_addf(&sb, "%s/nvme/%s-raid.json", ctrl->ctx->state_dir, ctrl->entry.key);
+	if (!slots || !paths || sb.oom) {
+		st = rcl_fail(err, RCL_NOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < p->slot_count; i++) {
+		const struct rcl_nvme_ns *ns = raid_namespace(p, &p->slots[i]);
+
+		if (!ns)
+			continue;
+		snprintf(paths[count], sizeof(paths[count]), "/dev/%s", ns->name);
+		slots[count] = (struct rcl_soft_host_slot){p->slots[i].slot, paths[count],
+		                                           p->devs[p->slots[i].dev].serial};
+		count++;
+	}
+	st = rcl_mkdir_in(ctrl->ctx->state_dir, "nvme", 0700, err);
+	if (!st)
+		st = rcl_soft_host_load(ctrl, &nvme_host, p, sb.buf, slots, count, err);
+out:
+	rcl_buf_release(&sb);
+	rcl_free(slots);
+	rcl_free(paths);
+	return st;
+}
+
 static enum rcl_status nvme_load(struct rcl_ctrl *ctrl, struct rcl_error *err)
 {
 	struct nvme_priv *p = rcl_calloc(1, sizeof(*p));
@@ -261,7 +398,6 @@ static enum rcl_status nvme_load(struct rcl_ctrl *ctrl, struct rcl_error *err)
 
 	if (!p)
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
-	ctrl->priv = p;
 	st = rcl_nvme_present() ? rcl_nvme_scan(&p->devs, &p->dev_count, err) : RCL_OK;
 	if (!st)
 		st = load_slots(ctrl, p, err);
@@ -269,13 +405,18 @@ static enum rcl_status nvme_load(struct rcl_ctrl *ctrl, struct rcl_error *err)
 		fill_info(ctrl);
 		st = fill_model(ctrl, p, err);
 	}
+	/* The identities are the host's; the engine builds ctrl->drives anew. */
+	p->ident = ctrl->drives;
+	p->ident_count = ctrl->drive_count;
+	ctrl->drives = NULL;
+	ctrl->drive_count = 0;
+	if (!st)
+		st = load_engine(ctrl, p, err);
 	if (st) {
 		rcl_free(ctrl->enclosures);
-		rcl_free(ctrl->drives);
 		ctrl->enclosures = NULL;
-		ctrl->drives = NULL;
-		ctrl->enclosure_count = ctrl->drive_count = 0;
-		nvme_unload(ctrl); /* rcl_ctrl_open() does not unload what failed to load */
+		ctrl->enclosure_count = 0;
+		priv_free(p); /* rcl_ctrl_open() does not unload what failed to load */
 	}
 	return st;
 }
@@ -284,7 +425,7 @@ static enum rcl_status nvme_load(struct rcl_ctrl *ctrl, struct rcl_error *err)
 static enum rcl_status find_dev(const struct rcl_ctrl *ctrl, const struct rcl_drive *drive,
                                 const struct rcl_nvme_dev **dev, struct rcl_error *err)
 {
-	const struct nvme_priv *p = ctrl->priv;
+	const struct nvme_priv *p = rcl_soft_host_priv(ctrl);
 
 	for (size_t i = 0; i < p->slot_count; i++)
 		if (p->slots[i].slot == drive->slot && p->slots[i].dev >= 0) {
@@ -555,18 +696,45 @@ static enum rcl_status nvme_drive_detail(struct rcl_ctrl *ctrl, const struct rcl
 	return st;
 }
 
+/* A drive's own tasks are the drive's; those of VDs and their members the engine's. */
+static bool drive_task(enum rcl_task_kind kind)
+{
+	return kind == RCL_TASK_SELF_TEST || kind == RCL_TASK_ERASE;
+}
+
+static enum rcl_status nvme_task_check(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
+                                       struct rcl_error *err)
+{
+	return drive_task(req->kind) ? rcl_nvme_task_check(ctrl, req, err)
+	                             : rcl_soft_task_check_op(ctrl, req, err);
+}
+
+static enum rcl_status nvme_task(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
+                                 struct rcl_error *err)
+{
+	return drive_task(req->kind) ? rcl_nvme_task(ctrl, req, err)
+	                             : rcl_soft_task_op(ctrl, req, err);
+}
+
+static enum rcl_status nvme_task_progress(const struct rcl_ctrl *ctrl,
+                                          const struct rcl_task_request *req,
+                                          struct rcl_task_progress *out, struct rcl_error *err)
+{
+	return drive_task(req->kind) ? rcl_nvme_task_progress(ctrl, req, out, err)
+	                             : rcl_soft_task_progress_op(ctrl, req, out, err);
+}
+
 /*
- * The host's NVMe drives: no RAID of their own yet (RAID over NVMe comes
- * with raidcli's engine), no tasks driven yet; each drive's health logs.
+ * The host's NVMe drives, with RAID over their namespaces by raidcli's
+ * engine (the VROC way: soft/host.h), and each drive's health logs.
  */
 static const struct rcl_caps nvme_caps = {
     .kind = "nvme",
     .drive_kinds = "NVMe",
-    .strip_min_kib = 64,
-    .strip_max_kib = 1024,
-    .strip_default_kib = 64,
+    RCL_SOFT_ENGINE_CAPS,
     .parts = 1u << RCL_PART_HEALTH,
-    .tasks = 1u << RCL_TASK_SELF_TEST | 1u << RCL_TASK_ERASE,
+    .tasks = RCL_SOFT_ENGINE_TASKS | 1u << RCL_TASK_SELF_TEST | 1u << RCL_TASK_ERASE,
+    .settings = RCL_SOFT_ENGINE_SETTINGS,
     .drive_actions = 1u << RCL_DRIVE_ACTION_FORMAT | 1u << RCL_DRIVE_ACTION_FW_DOWNLOAD |
                      1u << RCL_DRIVE_ACTION_TELEMETRY | 1u << RCL_DRIVE_ACTION_NAMESPACE,
 };
@@ -577,12 +745,35 @@ const struct rcl_backend_ops rcl_nvme_ops = {
     .discover = nvme_discover,
     .load = nvme_load,
     .unload = nvme_unload,
+    .create_vd = rcl_soft_create_vd,
+    .delete_vd = rcl_soft_delete_vd,
+    .set_vd = rcl_soft_set_vd,
+    .delete_config = rcl_soft_delete_config,
+    .vd_expansion = rcl_soft_vd_expansion,
+    .expand_vd = rcl_soft_expand_vd,
+    .add_hotspare = rcl_soft_add_hotspare,
+    .delete_hotspare = rcl_soft_delete_hotspare,
+    .set_drive_jbod = nvme_set_drive_jbod,
+    .set_drive_state = rcl_soft_set_drive_state_op,
     .drive_detail = nvme_drive_detail,
     .format_drive = rcl_nvme_format_drive,
     .download_drive_fw = rcl_nvme_download_drive_fw,
     .drive_telemetry = rcl_nvme_drive_telemetry,
     .drive_namespace = rcl_nvme_drive_namespace,
-    .task_check = rcl_nvme_task_check,
-    .task = rcl_nvme_task,
-    .task_progress = rcl_nvme_task_progress,
+    .foreign_show = rcl_soft_foreign_show,
+    .foreign_import = rcl_soft_foreign_import,
+    .foreign_delete = rcl_soft_foreign_delete,
+    .settings_get = rcl_soft_settings_get,
+    .settings_set = rcl_soft_settings_set,
+    .schedule_status = rcl_soft_schedule_status,
+    .process = &rcl_soft_process,
+    .export_check = rcl_soft_export_check,
+    .export_start = rcl_soft_export_start,
+    .export_stop = rcl_soft_export_stop,
+    .exports = rcl_soft_exports,
+    .export_needs_force = rcl_soft_export_needs_force,
+    .export_waits_for_force = rcl_soft_export_waits_for_force,
+    .task_check = nvme_task_check,
+    .task = nvme_task,
+    .task_progress = nvme_task_progress,
 };

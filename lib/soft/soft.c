@@ -28,6 +28,7 @@
 #include "soft/config/model.h"
 #include "soft/config/scan.h"
 #include "soft.h"
+#include "soft/host.h"
 #include "soft/config/spare.h"
 #include "soft/config/state.h"
 #include "soft/config/vd.h"
@@ -95,8 +96,8 @@ static enum rcl_status parse_slot(json_object *item, const char *path, struct so
 	return RCL_OK;
 }
 
-static enum rcl_status parse_state(json_object *root, const char *path, struct soft_ctrl *sc,
-                                   struct rcl_error *err)
+enum rcl_status rcl_soft_parse_state(json_object *root, const char *path, struct soft_ctrl *sc,
+                                     struct rcl_error *err)
 {
 	const char *serial, *dir;
 	uint64_t format, sector, created;
@@ -181,7 +182,7 @@ enum rcl_status rcl_soft_save_state(const struct soft_ctrl *sc, struct rcl_error
 	return st;
 }
 
-static void soft_free(struct soft_ctrl *sc)
+void rcl_soft_free(struct soft_ctrl *sc)
 {
 	if (!sc)
 		return;
@@ -226,7 +227,7 @@ static enum rcl_status load_state(const struct rcl_ctx *ctx, const char *key, un
 	enum rcl_status st;
 
 	if (!sc || !(sc->state_path = state_path_for(ctx, key))) {
-		soft_free(sc);
+		rcl_soft_free(sc);
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
 	}
 	st = rcl_state_read(sc->state_path, &root, err);
@@ -235,10 +236,10 @@ static enum rcl_status load_state(const struct rcl_ctx *ctx, const char *key, un
 		              "controller /c%u not found: its state file '%s' is gone", id,
 		              sc->state_path);
 	if (!st)
-		st = parse_state(root, sc->state_path, sc, err);
+		st = rcl_soft_parse_state(root, sc->state_path, sc, err);
 	json_object_put(root);
 	if (st) {
-		soft_free(sc);
+		rcl_soft_free(sc);
 		return st;
 	}
 	*out = sc;
@@ -257,7 +258,7 @@ static enum rcl_status soft_load(struct rcl_ctrl *ctrl, struct rcl_error *err)
 	if (!st)
 		st = rcl_soft_view_prepare(sc, &view, err);
 	if (st) {
-		soft_free(sc);
+		rcl_soft_free(sc);
 		return st;
 	}
 	ctrl->priv = sc;
@@ -265,10 +266,10 @@ static enum rcl_status soft_load(struct rcl_ctrl *ctrl, struct rcl_error *err)
 	return RCL_OK;
 }
 
-static void soft_unload(struct rcl_ctrl *ctrl)
+void rcl_soft_unload(struct rcl_ctrl *ctrl)
 {
 	rcl_soft_model_free(ctrl);
-	soft_free(ctrl->priv);
+	rcl_soft_free(ctrl->priv);
 	ctrl->priv = NULL;
 }
 
@@ -310,7 +311,7 @@ static enum rcl_status find_user(const struct rcl_ctx *ctx, const struct rcl_sof
 			*slot = sc->slots[j].slot;
 			strcpy(path, sc->slots[j].path);
 		}
-		soft_free(sc);
+		rcl_soft_free(sc);
 	}
 	rcl_free(other);
 	return RCL_OK;
@@ -540,7 +541,7 @@ static enum rcl_status soft_set_jbod_mode(struct rcl_ctrl *ctrl, bool on, struct
 }
 
 /* The drive's state follows from the flag and the configuration: read it again. */
-static enum rcl_status soft_set_drive_jbod(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+enum rcl_status rcl_soft_set_drive_jbod_op(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
                                            bool on, struct rcl_error *err)
 {
 	struct soft_slot *slot = find_slot(ctrl->priv, ref, err);
@@ -573,7 +574,7 @@ static enum rcl_status erase_unusable(struct rcl_ctrl *ctrl, const struct rcl_dr
  * what raidcli cannot use erases it (the generic layer asked for force); the
  * rest is the members'.
  */
-static enum rcl_status soft_set_drive_state(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+enum rcl_status rcl_soft_set_drive_state_op(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
                                             enum rcl_drive_change change, struct rcl_error *err)
 {
 	const struct rcl_drive *d = rcl_ctrl_find_drive(ctrl, ref);
@@ -589,33 +590,14 @@ static enum rcl_status soft_set_drive_state(struct rcl_ctrl *ctrl, const struct 
 	return st ? st : rcl_soft_refresh(ctrl, err);
 }
 
-/* The soft engine's limits are the model's (raidcli.h), md's near-2 mirrors. */
+/* The engine's (host.h), on the soft controller's own drives: image files, erased by overwriting.
+ */
 static const struct rcl_caps soft_caps = {
     .kind = "soft",
     .drive_kinds = "Image File, Block Device",
-    .levels = 1u << RCL_RAID0 | 1u << RCL_RAID1 | 1u << RCL_RAID5 | 1u << RCL_RAID6 |
-              1u << RCL_RAID10 | 1u << RCL_RAID50 | 1u << RCL_RAID60 | 1u << RCL_RAID00,
-    .mirror_drives = 2,
-    .strip_min_kib = 8,
-    .strip_max_kib = 1024,
-    .strip_default_kib = 64,
-    .max_spans = RCL_MAX_SPANS,
-    .max_drives_per_span = RCL_MAX_DRIVES_PER_SPAN,
-    .max_dgs = RCL_MAX_DGS,
-    .max_vds = RCL_MAX_VDS,
-    .max_vds_per_dg = RCL_MAX_VDS_PER_DG,
-    .tasks = 1u << RCL_TASK_REBUILD | 1u << RCL_TASK_CC | 1u << RCL_TASK_INIT | 1u << RCL_TASK_BGI |
-             1u << RCL_TASK_PATROL_READ | 1u << RCL_TASK_MIGRATE | 1u << RCL_TASK_VD_ERASE |
-             1u << RCL_TASK_ERASE | 1u << RCL_TASK_DRIVE_INIT,
-    .settings = 1u << RCL_SETTING_REBUILD_RATE | 1u << RCL_SETTING_CC_RATE |
-                1u << RCL_SETTING_BGI_RATE | 1u << RCL_SETTING_PR_RATE |
-                1u << RCL_SETTING_RECON_RATE | 1u << RCL_SETTING_REBUILD_PRIORITY |
-                1u << RCL_SETTING_CC_SCHEDULE | 1u << RCL_SETTING_PR_SCHEDULE |
-                1u << RCL_SETTING_JBOD | 1u << RCL_SETTING_VD_POLICY,
-    .default_write = RCL_WRITE_THROUGH,
-    .default_read = RCL_READ_AHEAD,
-    .needs_process = true,
-    .exports = true,
+    RCL_SOFT_ENGINE_CAPS,
+    .tasks = RCL_SOFT_ENGINE_TASKS | 1u << RCL_TASK_ERASE | 1u << RCL_TASK_DRIVE_INIT,
+    .settings = RCL_SOFT_ENGINE_SETTINGS | 1u << RCL_SETTING_JBOD,
     .adds_drives = true,
 };
 
@@ -624,7 +606,7 @@ const struct rcl_backend_ops rcl_soft_ops = {
     .caps = &soft_caps,
     .create = rcl_soft_create_kv,
     .load = soft_load,
-    .unload = soft_unload,
+    .unload = rcl_soft_unload,
     .add_drive = soft_add_drive,
     .remove_drive = soft_remove_drive,
     .destroy = soft_destroy,
@@ -638,8 +620,8 @@ const struct rcl_backend_ops rcl_soft_ops = {
     .delete_hotspare = rcl_soft_delete_hotspare,
     .set_locate = soft_set_locate,
     .set_jbod_mode = soft_set_jbod_mode,
-    .set_drive_jbod = soft_set_drive_jbod,
-    .set_drive_state = soft_set_drive_state,
+    .set_drive_jbod = rcl_soft_set_drive_jbod_op,
+    .set_drive_state = rcl_soft_set_drive_state_op,
     .foreign_show = rcl_soft_foreign_show,
     .foreign_import = rcl_soft_foreign_import,
     .foreign_delete = rcl_soft_foreign_delete,
@@ -787,7 +769,7 @@ enum rcl_status rcl_soft_create(struct rcl_ctx *ctx, const struct rcl_soft_param
 		remove_created(ctx, sc);
 out:
 	rcl_unlock(reg_fd);
-	soft_free(sc);
+	rcl_soft_free(sc);
 	/* After the registry lock is gone: the controller lock comes first. */
 	if (!st)
 		rcl_event_record_created(ctx, *id);

@@ -38,6 +38,8 @@ struct soft_slot {
  * back, so the next change reads it first.
  */
 struct soft_ctrl {
+	const struct rcl_soft_host *host; /* the kind hosting the engine (host.h), or NULL */
+	void *host_priv;
 	char *state_path;
 	char serial[32];
 	char image_dir[PATH_MAX];
@@ -56,6 +58,20 @@ struct soft_ctrl {
  * @sector_size is what an image file reports; block devices report theirs.
  */
 void rcl_soft_probe(const char *path, unsigned sector_size, struct rcl_drive *drive);
+
+/*
+ * rcl_soft_parse_state() - @sc's fields and slots from @root, the state
+ * file @path's JSON (soft.c describes it). Return: RCL_OK; RCL_CORRUPT
+ * naming @path; RCL_NOMEM.
+ */
+enum rcl_status rcl_soft_parse_state(json_object *root, const char *path, struct soft_ctrl *sc,
+                                     struct rcl_error *err);
+
+/* rcl_soft_unload() - the backend's unload: free ctrl->priv (the engine) and the model. */
+void rcl_soft_unload(struct rcl_ctrl *ctrl);
+
+/* rcl_soft_free() - free @sc (NULL: nothing) and its configuration. */
+void rcl_soft_free(struct soft_ctrl *sc);
 
 /* rcl_soft_save_state() - write @sc's state file (soft.c describes it). */
 enum rcl_status rcl_soft_save_state(const struct soft_ctrl *sc, struct rcl_error *err);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "layout.h"
+#include "soft/host.h"
 #include "soft/service/erase.h"
 #include "soft/tasks/migrate.h"
 #include "model.h"
@@ -330,6 +331,8 @@ void rcl_soft_view_apply(struct rcl_ctrl *ctrl, struct soft_ctrl *sc, struct rcl
 	rcl_soft_state_free(sc->state);
 	sc->state = state;
 	memset(view, 0, sizeof(*view));
+	if (sc->host)
+		sc->host->dress(ctrl);
 }
 
 void rcl_soft_view_release(struct rcl_soft_view *view)

@@ -342,7 +342,11 @@ enum rcl_status rcl_soft_scan(const struct soft_ctrl *sc, struct rcl_soft_state 
 		disk->dg = disk->member = disk->spare_dg = -1;
 		disk->fd = -1;
 		state->count++;
-		st = read_disk(disk, &state->recs[i], sc->sector_size, err);
+		/* A host's JBOD drive is not read: a "show" leaves it alone (host.h). */
+		if (sc->host && sc->slots[i].jbod)
+			classify(disk, RCL_SOFT_DISK_ABSENT, "not read: JBOD");
+		else
+			st = read_disk(disk, &state->recs[i], sc->sector_size, err);
 	}
 	if (!st)
 		st = choose(state, sc->serial, err);

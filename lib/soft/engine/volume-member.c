@@ -5,6 +5,7 @@
  * error, and whether the VD survives without it; running member I/O.
  */
 #include <errno.h>
+#include <sys/stat.h>
 
 #include "parity.h"
 #include "volume-private.h"
@@ -38,8 +39,11 @@ void rcl_soft_vol_fail(struct rcl_soft_volume *vol, unsigned member, int error, 
 }
 
 /*
- * Whether @error is the host's, not the drive's: the file system holding
- * the member's image is full (ENOSPC, EDQUOT) or read-only (EROFS). Such an
+ * Whether @error of member @m is the host's, not the drive's: the file
+ * system holding the member's image is full (ENOSPC, EDQUOT) or read-only
+ * (EROFS). A block device has no file system under it: its ENOSPC is the
+ * drive's (the kernel's answer once a hot-unplugged device's size is 0).
+ * Such an
  * error says nothing of the data the member holds, and it usually meets
  * every member at once (they share the file system): failing members for
  * it took a whole VD offline for a full tmpfs, with no way back but
@@ -47,8 +51,12 @@ void rcl_soft_vol_fail(struct rcl_soft_volume *vol, unsigned member, int error, 
  * (NBD's ENOSPC or EPERM), as a full file system fails a write to a file;
  * once space is freed, writes succeed again.
  */
-static bool host_error(int error)
+static bool host_error(const struct vol_member *m, int error)
 {
+	struct stat st;
+
+	if (error == ENOSPC && !fstat(m->fd, &st) && S_ISBLK(st.st_mode))
+		return false;
 	return error == ENOSPC || error == EDQUOT || error == EROFS;
 }
 
@@ -66,7 +74,7 @@ static bool fail_member(struct rcl_soft_volume *vol, unsigned member, int error)
 {
 	bool out;
 
-	if (host_error(error))
+	if (host_error(&vol->members[member], error))
 		return false;
 	pthread_mutex_lock(&vol->failing);
 	out = atomic_load(&vol->members[member].failed) || survives_without(vol, (int)member);

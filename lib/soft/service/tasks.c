@@ -28,6 +28,7 @@
 #include "service.h"
 #include "settings.h"
 #include "soft/config/spare.h"
+#include "soft/config/state.h"
 #include "soft/tasks/task.h"
 #include "soft/config/vd.h"
 #include "soft/engine/volume.h"
@@ -291,6 +292,41 @@ static bool replace_one(struct rcl_ctrl *ctrl, const struct rcl_soft_dg *dg)
 	return true;
 }
 
+/*
+ * Fail the first online member of @dg whose drive the engine's host no
+ * longer hands over (host.h: a hot-unplugged NVMe drive no I/O reached
+ * since), as md fails a device that left, so a hot spare takes its place.
+ * A soft controller's absent image may come back: it stays a missing
+ * member. Return: whether one was failed.
+ */
+static bool fail_unplugged(struct rcl_ctrl *ctrl, const struct rcl_soft_dg *dg)
+{
+	struct soft_ctrl *sc = soft(ctrl);
+	const struct rcl_soft_config *cfg = &sc->state->cfg;
+	struct rcl_error err = {0};
+	size_t v;
+
+	for (v = 0; v < cfg->vd_count && cfg->vds[v].dg != dg->id; v++)
+		;
+	for (unsigned m = 0; sc->host && v < cfg->vd_count && m < rcl_soft_dg_members(dg); m++) {
+		const struct rcl_soft_disk *disk = rcl_soft_find_member(sc->state, dg, m);
+		unsigned slot = dg->members[m].slot, dg_id = dg->id;
+
+		if (dg->members[m].state != RCL_SOFT_MEMBER_ONLINE ||
+		    (disk && disk->kind != RCL_SOFT_DISK_ABSENT))
+			continue;
+		if (rcl_soft_fail_member(ctrl, cfg->vds[v].id, m, &err)) {
+			service_log("cannot fail member %u of DG %u, whose drive is gone: %s", m,
+			            dg_id, err.msg);
+			return false;
+		}
+		service_log("/c%u/e%u/s%u of DG %u is gone: failed", rcl_ctrl_id(ctrl),
+		            RCL_SOFT_ENCLOSURE, slot, dg_id);
+		return true;
+	}
+	return false;
+}
+
 /* Put hot spares in the place of lost members. Return: whether the configuration changed. */
 static bool replace_members(unsigned id)
 {
@@ -309,7 +345,8 @@ static bool replace_members(unsigned id)
 
 		again = false;
 		for (size_t d = 0; d < cfg->dg_count && !again; d++)
-			again = replace_one(ctrl, &cfg->dgs[d]);
+			again =
+			    fail_unplugged(ctrl, &cfg->dgs[d]) || replace_one(ctrl, &cfg->dgs[d]);
 		changed |= again;
 	}
 	rcl_ctrl_close(ctrl);

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+/*
+ * host.c - the soft engine over another kind's drives (host.h): its state
+ * file, its slots as the host hands them over, its model dressed by the host.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "soft/config/model.h"
+#include "soft/host.h"
+
+/* The engine state of a host seen for the first time: a new serial, no slot yet. */
+static enum rcl_status host_state_new(struct soft_ctrl *sc, struct rcl_error *err)
+{
+	enum rcl_status st;
+
+	memcpy(sc->serial, "RCLC", 4);
+	sc->sector_size = 512;
+	sc->created = time(NULL);
+	st = rcl_random_hex(sc->serial + 4, 12, err);
+	return st ? st : rcl_soft_save_state(sc, err);
+}
+
+/* @sc's slots become @slots, each keeping the flags its number had, new ones JBOD. */
+static enum rcl_status host_slots(struct soft_ctrl *sc, const struct rcl_soft_host_slot *slots,
+                                  size_t count, struct rcl_error *err)
+{
+	struct soft_slot *next = rcl_calloc(count + 1, sizeof(*next));
+
+	if (!next)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	for (size_t i = 0; i < count; i++) {
+		struct soft_slot *s = &next[i];
+
+		s->slot = slots[i].slot;
+		s->jbod = true;
+		for (size_t j = 0; j < sc->slot_count; j++)
+			if (sc->slots[j].slot == s->slot)
+				*s = sc->slots[j];
+		if ((size_t)snprintf(s->path, sizeof(s->path), "%s", slots[i].path) >=
+		        sizeof(s->path) ||
+		    (size_t)snprintf(s->serial, sizeof(s->serial), "%s", slots[i].serial) >=
+		        sizeof(s->serial)) {
+			rcl_free(next);
+			return rcl_fail(err, RCL_INVALID_PARAM, "slot %u: path or serial too long",
+			                s->slot);
+		}
+	}
+	rcl_free(sc->slots);
+	sc->slots = next;
+	sc->slot_count = count;
+	return RCL_OK;
+}
+
+enum rcl_status rcl_soft_host_load(struct rcl_ctrl *ctrl, const struct rcl_soft_host *host,
+                                   void *priv, const char *state_path,
+                                   const struct rcl_soft_host_slot *slots, size_t count,
+                                   struct rcl_error *err)
+{
+	struct soft_ctrl *sc = rcl_calloc(1, sizeof(*sc));
+	struct rcl_soft_view view;
+	json_object *root = NULL;
+	enum rcl_status st;
+
+	if (!sc || !(sc->state_path = rcl_strdup(state_path))) {
+		rcl_soft_free(sc);
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	}
+	sc->host = host;
+	sc->host_priv = priv;
+	st = rcl_state_read(state_path, &root, err);
+	if (st == RCL_NOT_FOUND)
+		st = host_state_new(sc, err);
+	else if (!st)
+		st = rcl_soft_parse_state(root, state_path, sc, err);
+	json_object_put(root);
+	if (!st)
+		st = host_slots(sc, slots, count, err);
+	if (!st)
+		st = rcl_soft_view_prepare(sc, &view, err);
+	if (st) {
+		rcl_soft_free(sc);
+		return st;
+	}
+	ctrl->priv = sc;
+	rcl_soft_view_apply(ctrl, sc, &view);
+	return RCL_OK;
+}
+
+void *rcl_soft_host_priv(const struct rcl_ctrl *ctrl)
+{
+	const struct soft_ctrl *sc = ctrl->priv;
+
+	return sc ? sc->host_priv : NULL;
+}
