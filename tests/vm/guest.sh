@@ -227,7 +227,7 @@ cmd_record() {
 
 # megaraid_hosts: one "@ scsi_host hostN" record per SCSI host of the
 # megaraid_sas driver (QEMU's megasas-gen2 cards): its PCI address and ids as
-# the kernel read them, and the driver bound to the PCI device.
+# the kernel read them, the driver bound to the PCI device and its version.
 megaraid_hosts() {
 	for host in /sys/class/scsi_host/host*; do
 		[ "$(cat "$host/proc_name" 2>/dev/null)" = megaraid_sas ] || continue
@@ -240,6 +240,7 @@ megaraid_hosts() {
 		done
 		driver=$(readlink "$pci/driver")
 		echo "driver=${driver##*/}"
+		echo "driver_version=$(cat /sys/module/megaraid_sas/version 2>/dev/null)"
 	done
 }
 
