@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: MIT
+/*
+ * frame.c - MEGASAS_IOC_FIRMWARE packets: building DCMD and pass-through
+ * frames, sending them, and naming the firmware's status (frame.h).
+ */
+#include <endian.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+#include "megaraid/frame.h"
+
+/* The firmware's status names, by code (the MFI_STAT_ enumeration, in order). */
+static const char *const status_names[] = {
+    "OK",
+    "INVALID_CMD",
+    "INVALID_DCMD",
+    "INVALID_PARAMETER",
+    "INVALID_SEQUENCE_NUMBER",
+    "ABORT_NOT_POSSIBLE",
+    "APP_HOST_CODE_NOT_FOUND",
+    "APP_IN_USE",
+    "APP_NOT_INITIALIZED",
+    "ARRAY_INDEX_INVALID",
+    "ARRAY_ROW_NOT_EMPTY",
+    "CONFIG_RESOURCE_CONFLICT",
+    "DEVICE_NOT_FOUND",
+    "DRIVE_TOO_SMALL",
+    "FLASH_ALLOC_FAIL",
+    "FLASH_BUSY",
+    "FLASH_ERROR",
+    "FLASH_IMAGE_BAD",
+    "FLASH_IMAGE_INCOMPLETE",
+    "FLASH_NOT_OPEN",
+    "FLASH_NOT_STARTED",
+    "FLUSH_FAILED",
+    "HOST_CODE_NOT_FOUND",
+    "LD_CC_IN_PROGRESS",
+    "LD_INIT_IN_PROGRESS",
+    "LD_LBA_OUT_OF_RANGE",
+    "LD_MAX_CONFIGURED",
+    "LD_NOT_OPTIMAL",
+    "LD_RBLD_IN_PROGRESS",
+    "LD_RECON_IN_PROGRESS",
+    "LD_WRONG_RAID_LEVEL",
+    "MAX_SPARES_EXCEEDED",
+    "MEMORY_NOT_AVAILABLE",
+    "MFC_HW_ERROR",
+    "NO_HW_PRESENT",
+    "NOT_FOUND",
+    "NOT_IN_ENCL",
+    "PD_CLEAR_IN_PROGRESS",
+    "PD_TYPE_WRONG",
+    "PR_DISABLED",
+    "ROW_INDEX_INVALID",
+    "SAS_CONFIG_INVALID_ACTION",
+    "SAS_CONFIG_INVALID_DATA",
+    "SAS_CONFIG_INVALID_PAGE",
+    "SAS_CONFIG_INVALID_TYPE",
+    "SCSI_DONE_WITH_ERROR",
+    "SCSI_IO_FAILED",
+    "SCSI_RESERVATION_CONFLICT",
+    "SHUTDOWN_FAILED",
+    "TIME_NOT_SET",
+    "WRONG_STATE",
+    "LD_OFFLINE",
+    "PEER_NOTIFICATION_REJECTED",
+    "PEER_NOTIFICATION_FAILED",
+    "RESERVATION_IN_PROGRESS",
+    "I2C_ERRORS_DETECTED",
+    "PCI_ERRORS_DETECTED",
+    "DIAG_FAILED",
+    "BOOT_MSG_PENDING",
+    "FOREIGN_CONFIG_INCOMPLETE",
+    "INVALID_SGL",
+    "UNSUPPORTED_HW",
+    "CC_SCHEDULE_DISABLED",
+    "PD_COPYBACK_IN_PROGRESS",
+};
+
+const char *rcl_mfi_status_name(uint8_t status)
+{
+	if (status == RCL_MFI_STAT_INVALID_STATUS)
+		return "INVALID_STATUS";
+	return status < sizeof(status_names) / sizeof(status_names[0]) ? status_names[status]
+	                                                               : NULL;
+}
+
+/* The raidcli status for firmware status @status. */
+static enum rcl_status status_of(uint8_t status)
+{
+	switch (status) {
+	case RCL_MFI_STAT_INVALID_CMD:
+	case RCL_MFI_STAT_INVALID_DCMD:
+		return RCL_UNSUPPORTED;
+	case RCL_MFI_STAT_INVALID_PARAMETER:
+		return RCL_INVALID_PARAM;
+	case RCL_MFI_STAT_DEVICE_NOT_FOUND:
+	case RCL_MFI_STAT_NOT_FOUND:
+		return RCL_NOT_FOUND;
+	case RCL_MFI_STAT_WRONG_STATE:
+		return RCL_NOT_ALLOWED;
+	default:
+		return RCL_SYSTEM;
+	}
+}
+
+enum rcl_status rcl_mfi_fail(struct rcl_error *err, uint8_t status, const char *what)
+{
+	const char *name = rcl_mfi_status_name(status);
+	enum rcl_status st;
+
+	if (status == RCL_MFI_STAT_OK)
+		return RCL_OK;
+	if (!name)
+		name = "unknown status";
+	st = rcl_fail(err, status_of(status),
+	              "%s failed: the controller answered %s (MFI status 0x%02x)", what, name,
+	              status);
+	if (err)
+		snprintf(err->detail, sizeof(err->detail), "%s (MFI status 0x%02x)", name, status);
+	return st;
+}
+
+/* The frame flags for data moving @dir. */
+static uint16_t dir_flags(enum rcl_mfi_dir dir)
+{
+	return dir == RCL_MFI_DIR_READ    ? RCL_MFI_FLAG_READ
+	       : dir == RCL_MFI_DIR_WRITE ? RCL_MFI_FLAG_WRITE
+	                                  : RCL_MFI_FLAG_NONE;
+}
+
+/* The header and iovec both frames share: @len bytes of @buf, at @sgl_off. */
+static void build_common(struct rcl_mfi_packet *pkt, uint16_t host_no, uint8_t cmd,
+                         uint32_t sgl_off, void *buf, uint32_t len, enum rcl_mfi_dir dir)
+{
+	memset(pkt, 0, sizeof(*pkt));
+	pkt->host_no = host_no;
+	pkt->sgl_off = sgl_off;
+	pkt->frame.hdr.cmd = cmd;
+	pkt->frame.hdr.cmd_status = RCL_MFI_STAT_INVALID_STATUS;
+	pkt->frame.hdr.flags = htole16(dir_flags(dir));
+	if (buf && len) {
+		pkt->sge_count = 1;
+		pkt->frame.hdr.sge_count = 1;
+		pkt->frame.hdr.data_len = htole32(len);
+		pkt->sgl[0].iov_base = buf;
+		pkt->sgl[0].iov_len = len;
+	}
+}
+
+void rcl_mfi_build_dcmd(struct rcl_mfi_packet *pkt, uint16_t host_no, const struct rcl_mfi_dcmd *d)
+{
+	build_common(pkt, host_no, RCL_MFI_CMD_DCMD, sizeof(struct rcl_mfi_dcmd_frame), d->buf,
+	             d->len, d->dir);
+	pkt->frame.dcmd.opcode = htole32(d->opcode);
+	memcpy(pkt->frame.dcmd.mbox, d->mbox, sizeof(d->mbox));
+}
+
+void rcl_mfi_build_scsi(struct rcl_mfi_packet *pkt, uint16_t host_no, const struct rcl_mfi_scsi *s)
+{
+	uint64_t sense = (uint64_t)(uintptr_t)s->sense;
+
+	build_common(pkt, host_no, RCL_MFI_CMD_PD_SCSI_IO, sizeof(struct rcl_mfi_pass_frame),
+	             s->buf, s->len, s->dir);
+	pkt->frame.hdr.target_id = s->target;
+	pkt->frame.hdr.lun = s->lun;
+	pkt->frame.hdr.cdb_len = s->cdb_len;
+	memcpy(pkt->frame.pass.cdb, s->cdb, s->cdb_len);
+	/* The driver copies the sense data to the user address it finds at sense_off. */
+	if (s->sense && s->sense_len) {
+		pkt->frame.hdr.sense_len = s->sense_len;
+		pkt->sense_off = offsetof(struct rcl_mfi_pass_frame, sense_addr);
+		pkt->sense_len = s->sense_len;
+		memcpy(&pkt->frame.pass.sense_addr, &sense, sizeof(sense));
+	}
+}
+
+enum rcl_status rcl_mfi_send(int fd, struct rcl_mfi_packet *pkt, const char *what,
+                             struct rcl_error *err)
+{
+	if (ioctl(fd, RCL_MFI_IOC_FIRMWARE, pkt) < 0)
+		return rcl_fail_errno(err, errno == ENOMEM ? RCL_NOMEM : RCL_SYSTEM, errno,
+		                      "%s failed: %s", what, strerror(errno));
+	return rcl_mfi_fail(err, pkt->frame.hdr.cmd_status, what);
+}
+
+enum rcl_status rcl_mfi_dcmd(int fd, uint16_t host_no, const struct rcl_mfi_dcmd *d,
+                             const char *what, struct rcl_error *err)
+{
+	struct rcl_mfi_packet pkt;
+
+	rcl_mfi_build_dcmd(&pkt, host_no, d);
+	return rcl_mfi_send(fd, &pkt, what, err);
+}
+
+enum rcl_status rcl_mfi_scsi(int fd, uint16_t host_no, const struct rcl_mfi_scsi *s,
+                             const char *what, struct rcl_error *err)
+{
+	struct rcl_mfi_packet pkt;
+
+	rcl_mfi_build_scsi(&pkt, host_no, s);
+	return rcl_mfi_send(fd, &pkt, what, err);
+}

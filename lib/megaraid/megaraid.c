@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+/*
+ * megaraid.c - the megaraid backend: Broadcom MegaRAID and Dell PERC
+ * cards through the Linux megaraid_sas driver's MFI ioctl.
+ *
+ * Each adapter the driver drives is one controller of kind "megaraid",
+ * found by discovery (scan.c), keyed by its PCI address. Opening one asks
+ * its firmware for the configuration (model.c) through DCMD frames
+ * (frame.c); the card runs its own RAID, tasks and cache, so the kind
+ * needs no controller process. What works so far is showing: the
+ * controller, its drives, disk groups and VDs. Changes (CFG_ADD and the
+ * rest) are left NULL below, so they answer "not supported".
+ */
+#include <string.h>
+#include <unistd.h>
+
+#include "megaraid/model.h"
+#include "megaraid/scan.h"
+
+/* The most adapters one host has that raidcli looks at. */
+#define MAX_ADAPTERS 64
+
+static enum rcl_status megaraid_discover(struct rcl_ctx *ctx, char (*keys)[RCL_KEY_SIZE],
+                                         size_t max, size_t *count, struct rcl_error *err)
+{
+	struct rcl_mfi_adapter found[MAX_ADAPTERS];
+	enum rcl_status st;
+
+	(void)ctx;
+	st = rcl_mfi_adapters(found, max < MAX_ADAPTERS ? max : MAX_ADAPTERS, count, err);
+	for (size_t i = 0; !st && i < *count; i++)
+		memcpy(keys[i], found[i].key, RCL_KEY_SIZE);
+	return st;
+}
+
+/* The host number of the adapter registered as @ctrl, or a failure saying it is gone. */
+static enum rcl_status find_adapter(const struct rcl_ctrl *ctrl, unsigned *host_no,
+                                    struct rcl_error *err)
+{
+	struct rcl_mfi_adapter found[MAX_ADAPTERS];
+	size_t count;
+	enum rcl_status st = rcl_mfi_adapters(found, MAX_ADAPTERS, &count, err);
+
+	for (size_t i = 0; !st && i < count; i++)
+		if (!strcmp(found[i].key, ctrl->entry.key)) {
+			*host_no = found[i].host_no;
+			return RCL_OK;
+		}
+	return st ? st
+	          : rcl_fail(err, RCL_NOT_FOUND,
+	                     "controller /c%u (megaraid adapter '%s') is not present: the "
+	                     "megaraid_sas driver does not drive it now",
+	                     ctrl->entry.id, ctrl->entry.key);
+}
+
+static enum rcl_status megaraid_load(struct rcl_ctrl *ctrl, struct rcl_error *err)
+{
+	struct rcl_mfi_link link = {.fd = -1};
+	enum rcl_status st = find_adapter(ctrl, &link.host_no, err);
+
+	if (!st)
+		st = rcl_mfi_open(&link.fd, err);
+	if (!st)
+		st = rcl_mfi_load_model(ctrl, &link, err);
+	if (link.fd >= 0)
+		close(link.fd);
+	return st;
+}
+
+/* Nothing is kept open between commands: each load asks the card anew. */
+static void megaraid_unload(struct rcl_ctrl *ctrl)
+{
+	(void)ctrl;
+}
+
+/*
+ * What every MegaRAID card can be asked, before its own answer narrows
+ * it at load (levels, limits, strips, cache and battery: model.c).
+ */
+static const struct rcl_caps megaraid_caps = {
+    .kind = "megaraid",
+    .drive_kinds = "SAS, SATA",
+    .strip_min_kib = 64,
+    .strip_max_kib = 1024,
+    .strip_default_kib = 64,
+    .max_spans = RCL_MAX_SPANS,
+    .max_drives_per_span = RCL_MAX_DRIVES_PER_SPAN,
+    .max_dgs = RCL_MAX_DGS,
+    .max_vds = RCL_MAX_VDS,
+    .max_vds_per_dg = RCL_MAX_VDS_PER_DG,
+    .default_write = RCL_WRITE_BACK,
+    .default_read = RCL_READ_AHEAD,
+};
+
+const struct rcl_backend_ops rcl_megaraid_ops = {
+    .name = "megaraid",
+    .caps = &megaraid_caps,
+    .discover = megaraid_discover,
+    .load = megaraid_load,
+    .unload = megaraid_unload,
+};

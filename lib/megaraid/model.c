@@ -1,0 +1,699 @@
+// SPDX-License-Identifier: MIT
+/*
+ * model.c - a MegaRAID adapter's configuration as raidcli's model: what
+ * the firmware answers to CTRL_GET_INFO, CFG_READ, PD_GET_LIST and
+ * PD_GET_INFO, LD_GET_LIST and LD_GET_INFO, mapped onto struct rcl_ctrl's
+ * info, caps, enclosures, drives, disk groups and VDs (model.h).
+ *
+ * StorCLI's disk group is the firmware's set of arrays one LD spans (a
+ * RAID10 or 50 LD spans several arrays); every buffer is zeroed before it
+ * is sent, because QEMU's model answers some DCMDs with success and no
+ * data, and a reply is read only as far as its own counts say and the
+ * buffer holds.
+ */
+#include <endian.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "megaraid/frame.h"
+#include "megaraid/model.h"
+#include "megaraid/scan.h"
+
+/* The enclosure id of drives the firmware puts in no enclosure: the card's own backplane. */
+#define BACKPLANE_ID 252
+#define NO_ENCLOSURE 0xffff
+/* The largest configuration CFG_READ returns that raidcli reads. */
+#define CONFIG_MAX (256u << 10)
+
+/* A drive's place in the configuration, from CFG_READ. */
+struct member {
+	uint16_t device_id;
+	uint16_t fw_state;
+	unsigned dg, span, row;
+};
+
+/* What CFG_READ told: each member drive and the group of each array. */
+struct config {
+	struct member *members;
+	size_t member_count;
+	uint16_t *array_refs; /* by group: the first array of each group's LDs */
+	size_t dg_count;
+	unsigned ld_dg[256]; /* by LD target id: its group + 1 (0: not in the configuration) */
+	size_t extra_dgs;    /* groups of LDs CFG_READ lacks */
+	struct rcl_mfi_array *arrays;
+	size_t array_count;
+};
+
+static void config_release(struct config *c)
+{
+	rcl_free(c->members);
+	rcl_free(c->array_refs);
+	rcl_free(c->arrays);
+	memset(c, 0, sizeof(*c));
+}
+
+/* A DCMD reading @len bytes into @buf, zeroed first. */
+static enum rcl_status dcmd_read(const struct rcl_mfi_link *link, uint32_t opcode, uint16_t arg,
+                                 void *buf, uint32_t len, const char *what, struct rcl_error *err)
+{
+	struct rcl_mfi_dcmd d = {.opcode = opcode, .buf = buf, .len = len, .dir = RCL_MFI_DIR_READ};
+
+	d.mbox[0] = (uint8_t)arg;
+	d.mbox[1] = (uint8_t)(arg >> 8);
+	memset(buf, 0, len);
+	return rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d, what, err);
+}
+
+/* Copy fixed-width, space-padded firmware text @src (@n bytes) into @dst, trimmed. */
+static void copy_text(char *dst, size_t size, const void *src, size_t n)
+{
+	const char *s = src;
+
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\0'))
+		n--;
+	while (n && *s == ' ') {
+		s++;
+		n--;
+	}
+	if (n >= size)
+		n = size - 1;
+	memcpy(dst, s, n);
+	dst[n] = '\0';
+}
+
+static const char *host_interface(uint8_t type)
+{
+	return type & 0x02 ? "PCIe" : type & 0x01 ? "PCI-X" : "";
+}
+
+static const char *device_interface(uint8_t type)
+{
+	return type & 0x10   ? "PCIe"
+	       : type & 0x02 ? "SAS-3G"
+	       : type & 0x08 ? "SATA-3G"
+	       : type & 0x04 ? "SATA-1.5G"
+	       : type & 0x01 ? "SPI"
+	                     : "";
+}
+
+/* The levels a card with raid_levels @bits offers; spanned ones where it spans. */
+static unsigned levels_of(uint32_t bits, bool spans)
+{
+	unsigned levels = 0;
+
+	if (bits & RCL_MFI_RAID_0)
+		levels |= 1u << RCL_RAID0 | (spans ? 1u << RCL_RAID00 : 0);
+	if (bits & RCL_MFI_RAID_1)
+		levels |= 1u << RCL_RAID1 | (spans ? 1u << RCL_RAID10 : 0);
+	if (bits & RCL_MFI_RAID_5)
+		levels |= 1u << RCL_RAID5 | (spans ? 1u << RCL_RAID50 : 0);
+	if (bits & RCL_MFI_RAID_6)
+		levels |= 1u << RCL_RAID6 | (spans ? 1u << RCL_RAID60 : 0);
+	return levels;
+}
+
+static unsigned at_most(unsigned v, unsigned max)
+{
+	return v && v < max ? v : max;
+}
+
+/* A strip of 2^@exp 512-byte blocks, in KiB (at least 1). */
+static unsigned strip_kib(unsigned exp)
+{
+	return exp >= 1 && exp < 22 ? (512u << exp) / 1024 : 0;
+}
+
+/* The firmware version: the "APP" image component's, else the first one's. */
+static void fw_version(const struct rcl_mfi_ctrl_info *ci, char *dst, size_t size)
+{
+	unsigned n = le32toh(ci->image_component_count);
+
+	if (n > 8)
+		n = 8;
+	dst[0] = '\0';
+	for (unsigned i = 0; i < n; i++)
+		if (!i || !strncmp(ci->image_component[i].name, "APP", 4))
+			copy_text(dst, size, ci->image_component[i].version,
+			          sizeof(ci->image_component[i].version));
+}
+
+/* The controller's identity and limits, narrowing the kind's caps to what the card reports. */
+static void fill_info(struct rcl_ctrl *ctrl, const struct rcl_mfi_ctrl_info *ci)
+{
+	struct rcl_ctrl_info *info = &ctrl->info;
+	struct rcl_caps *caps = &ctrl->caps;
+	bool spans = le32toh(ci->adapter_ops) & 0x0100; /* SPANNING_ALLOWED */
+
+	memset(info, 0, sizeof(*info));
+	copy_text(info->model, sizeof(info->model), ci->product_name, sizeof(ci->product_name));
+	copy_text(info->serial, sizeof(info->serial), ci->serial_number, sizeof(ci->serial_number));
+	fw_version(ci, info->firmware, sizeof(info->firmware));
+	snprintf(info->driver_name, sizeof(info->driver_name), "%s", RCL_MFI_PROC_NAME);
+	rcl_mfi_driver_version(info->driver_version, sizeof(info->driver_version));
+	snprintf(info->host_interface, sizeof(info->host_interface), "%s",
+	         host_interface(ci->host_type));
+	snprintf(info->device_interface, sizeof(info->device_interface), "%s",
+	         device_interface(ci->device_type));
+	snprintf(info->backend, sizeof(info->backend), "megaraid");
+	info->max_drives = RCL_MFI_MAX_PDS;
+	info->jbod = le32toh(ci->props.on_off) & RCL_MFI_PROP_ENABLE_JBOD;
+
+	caps->levels = levels_of(le32toh(ci->raid_levels), spans && ci->max_spans > 1);
+	caps->max_spans = spans ? at_most(ci->max_spans, RCL_MAX_SPANS) : 1;
+	caps->max_drives_per_span = at_most(ci->max_arms, RCL_MAX_DRIVES_PER_SPAN);
+	caps->max_dgs = at_most(ci->max_arrays, RCL_MAX_DGS);
+	caps->max_vds = at_most(ci->max_lds, RCL_MAX_VDS);
+	if (strip_kib(ci->stripe_min) && strip_kib(ci->stripe_max) >= strip_kib(ci->stripe_min)) {
+		caps->strip_min_kib = strip_kib(ci->stripe_min);
+		caps->strip_max_kib = strip_kib(ci->stripe_max);
+	}
+	if (caps->strip_default_kib < caps->strip_min_kib ||
+	    caps->strip_default_kib > caps->strip_max_kib)
+		caps->strip_default_kib = caps->strip_min_kib;
+	caps->cache_mib = le16toh(ci->memory_size);
+	caps->backup = le32toh(ci->hw_present) & RCL_MFI_HW_BBU ? RCL_BACKUP_BBU : RCL_BACKUP_NONE;
+	if (le32toh(ci->hw_present) & RCL_MFI_HW_ALARM)
+		caps->parts |= 1u << RCL_PART_ALARM;
+}
+
+/* Element @i of a CFG_READ section of @count elements of @size bytes each (or in all). */
+static size_t element_size(size_t field, size_t count, size_t room)
+{
+	/* Firmware gives one element's size; QEMU's model gives the whole section's. */
+	return count > 1 && field * count > room ? field / count : field;
+}
+
+/* The array whose ref is @ref, or NULL. */
+static const struct rcl_mfi_array *find_array(const struct config *c, uint16_t ref)
+{
+	for (size_t i = 0; i < c->array_count; i++)
+		if (le16toh(c->arrays[i].array_ref) == ref)
+			return &c->arrays[i];
+	return NULL;
+}
+
+/* Put the drives of the arrays @ld (an LD configuration) spans into group @dg. */
+static enum rcl_status add_members(struct config *c, const struct rcl_mfi_ld_info *ld, unsigned dg,
+                                   struct rcl_error *err)
+{
+	unsigned depth = ld->span_depth ? ld->span_depth : 1;
+
+	for (unsigned s = 0; s < depth && s < 8; s++) {
+		const struct rcl_mfi_array *a = find_array(c, le16toh(ld->span[s].array_ref));
+
+		for (unsigned r = 0; a && r < a->num_drives && r < 32; r++) {
+			struct member *m;
+
+			if (le16toh(a->pd[r].device_id) == 0xffff)
+				continue;
+			m = rcl_realloc(c->members, (c->member_count + 1) * sizeof(*m));
+			if (!m)
+				return rcl_fail(err, RCL_NOMEM, "out of memory");
+			c->members = m;
+			c->members[c->member_count++] = (struct member){
+			    .device_id = le16toh(a->pd[r].device_id),
+			    .fw_state = le16toh(a->pd[r].fw_state),
+			    .dg = dg,
+			    .span = s,
+			    .row = r,
+			};
+		}
+	}
+	return RCL_OK;
+}
+
+/* The groups: one per distinct first array of the LDs, in the order CFG_READ lists them. */
+static enum rcl_status parse_config(struct config *c, const uint8_t *buf, size_t len,
+                                    struct rcl_error *err)
+{
+	const struct rcl_mfi_config *h = (const void *)buf;
+	size_t arrays = le16toh(h->array_count), lds = le16toh(h->ld_count);
+	size_t room = len - sizeof(*h);
+	size_t asize = element_size(le16toh(h->array_size), arrays, room);
+	size_t lsize, off = sizeof(*h);
+	enum rcl_status st = RCL_OK;
+
+	if (arrays && asize < sizeof(struct rcl_mfi_array))
+		return rcl_fail(err, RCL_BAD_REPLY,
+		                "the configuration (CFG_READ) is malformed: "
+		                "arrays of %zu bytes",
+		                asize);
+	if (arrays * asize > room)
+		return rcl_fail(err, RCL_BAD_REPLY,
+		                "the configuration (CFG_READ) is truncated: %zu arrays", arrays);
+	c->arrays = rcl_calloc(arrays ? arrays : 1, sizeof(*c->arrays));
+	c->array_refs = rcl_calloc(lds ? lds : 1, sizeof(*c->array_refs));
+	if (!c->arrays || !c->array_refs)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	for (size_t i = 0; i < arrays; i++, off += asize)
+		memcpy(&c->arrays[i], buf + off, sizeof(c->arrays[i]));
+	c->array_count = arrays;
+	lsize = element_size(le16toh(h->ld_size), lds, len - off);
+	if (lds && (lsize < RCL_MFI_LD_CONFIG_SIZE || lds * lsize > len - off))
+		return rcl_fail(err, RCL_BAD_REPLY,
+		                "the configuration (CFG_READ) is truncated: %zu LDs", lds);
+	for (size_t i = 0; !st && i < lds; i++, off += lsize) {
+		struct rcl_mfi_ld_info ld;
+		uint16_t first;
+		size_t dg = 0;
+
+		memset(&ld, 0, sizeof(ld));
+		memcpy(&ld, buf + off, RCL_MFI_LD_CONFIG_SIZE);
+		first = le16toh(ld.span[0].array_ref);
+		while (dg < c->dg_count && c->array_refs[dg] != first)
+			dg++;
+		c->ld_dg[ld.target_id] = (unsigned)dg + 1;
+		if (dg < c->dg_count)
+			continue; /* another LD of a group already seen */
+		c->array_refs[c->dg_count++] = first;
+		st = add_members(c, &ld, (unsigned)dg, err);
+	}
+	return st;
+}
+
+/*
+ * CFG_READ: its header first for the size, then the whole. QEMU's model
+ * refuses more than 4096 bytes, and sends the header as far as it fits.
+ */
+static enum rcl_status read_config(const struct rcl_mfi_link *link, struct config *c,
+                                   struct rcl_error *err)
+{
+	struct rcl_mfi_config h;
+	uint8_t *buf;
+	uint32_t size;
+	enum rcl_status st;
+
+	st = dcmd_read(link, RCL_MFI_DCMD_CFG_READ, 0, &h, sizeof(h), "reading the configuration",
+	               err);
+	if (st)
+		return st;
+	size = le32toh(h.size);
+	if (size < sizeof(h))
+		size = sizeof(h);
+	if (size > CONFIG_MAX)
+		return rcl_fail(err, RCL_BAD_REPLY,
+		                "the configuration (CFG_READ) is too large: %u bytes", size);
+	buf = rcl_malloc(size);
+	if (!buf)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	st = dcmd_read(link, RCL_MFI_DCMD_CFG_READ, 0, buf, size, "reading the configuration", err);
+	if (!st)
+		st = parse_config(c, buf, size, err);
+	rcl_free(buf);
+	return st;
+}
+
+static enum rcl_pd_state pd_state(uint16_t fw_state)
+{
+	switch (fw_state) {
+	case RCL_MFI_PD_UNCONFIGURED_GOOD:
+		return RCL_PD_UGOOD;
+	case RCL_MFI_PD_HOT_SPARE:
+		return RCL_PD_GHS;
+	case RCL_MFI_PD_OFFLINE:
+		return RCL_PD_OFFLINE;
+	case RCL_MFI_PD_REBUILD:
+		return RCL_PD_REBUILD;
+	case RCL_MFI_PD_ONLINE:
+	case RCL_MFI_PD_COPYBACK:
+		return RCL_PD_ONLINE;
+	case RCL_MFI_PD_SYSTEM:
+		return RCL_PD_JBOD;
+	default: /* UNCONFIGURED_BAD, FAILED, and what raidcli does not know */
+		return RCL_PD_UBAD;
+	}
+}
+
+static const char *speed_name(uint8_t code)
+{
+	static const char *const names[] = {"",        "1.5Gb/s",  "3.0Gb/s",
+	                                    "6.0Gb/s", "12.0Gb/s", "22.5Gb/s"};
+
+	return code < sizeof(names) / sizeof(names[0]) ? names[code] : "";
+}
+
+/* Vendor, product and revision from standard INQUIRY data @inq (at least 36 bytes). */
+static void fill_inquiry(struct rcl_drive *d, const uint8_t *inq)
+{
+	copy_text(d->vendor, sizeof(d->vendor), inq + 8, 8);
+	copy_text(d->model, sizeof(d->model), inq + 16, 16);
+	copy_text(d->firmware, sizeof(d->firmware), inq + 32, 4);
+	/* LSI firmware puts the drive's serial number in the vendor-specific bytes. */
+	copy_text(d->serial, sizeof(d->serial), inq + 36, 20);
+}
+
+/* Drive @d's backend facts: its firmware device id and first SAS address. */
+static void add_attrs(struct rcl_drive *d, uint16_t id, uint64_t sas_addr)
+{
+	snprintf(d->attrs[0].key, sizeof(d->attrs[0].key), "Device Id");
+	snprintf(d->attrs[0].value, sizeof(d->attrs[0].value), "%u", id);
+	snprintf(d->attrs[1].key, sizeof(d->attrs[1].key), "SAS Address");
+	snprintf(d->attrs[1].value, sizeof(d->attrs[1].value), "0x%016llx",
+	         (unsigned long long)sas_addr);
+	d->attr_count = 2;
+}
+
+/* What PD_GET_INFO @pi says of drive @d. */
+static void fill_pd_info(struct rcl_drive *d, const struct rcl_mfi_pd_info *pi)
+{
+	uint16_t ddf = le16toh(pi->ddf_type);
+
+	d->state = pd_state(le16toh(pi->fw_state));
+	d->raw_bytes = le64toh(pi->raw_blocks) * 512;
+	d->coerced_bytes = le64toh(pi->coerced_blocks) * 512;
+	fill_inquiry(d, pi->inquiry);
+	snprintf(d->interface, sizeof(d->interface), "%s",
+	         ddf & 0xc000   ? "SATA"
+	         : ddf & 0x2000 ? "SAS"
+	                        : "SCSI");
+	d->media_errors = le32toh(pi->media_errors);
+	d->other_errors = le32toh(pi->other_errors);
+	d->predictive_failures = le32toh(pi->pred_fail_count);
+	d->smart_alert = d->predictive_failures != 0;
+	snprintf(d->device_speed, sizeof(d->device_speed), "%s", speed_name(pi->device_speed));
+	snprintf(d->link_speed, sizeof(d->link_speed), "%s", speed_name(pi->link_speed));
+}
+
+/*
+ * Drive @d (PD @device_id) asked by SCSI pass-through: INQUIRY, then READ
+ * CAPACITY (16). Only for QEMU's model, whose PD_GET_INFO reads one byte
+ * of the mailbox and so answers for another drive, or DEVICE_NOT_FOUND
+ * when no disk has SCSI id 0: there the target and LUN are the device
+ * id's two bytes.
+ */
+static enum rcl_status ask_drive(const struct rcl_mfi_link *link, struct rcl_drive *d,
+                                 uint16_t device_id, struct rcl_error *err)
+{
+	uint8_t inq[96] = {0}, cap[32] = {0}, sense[32];
+	struct rcl_mfi_scsi s = {
+	    .target = (uint8_t)(device_id >> 8),
+	    .lun = (uint8_t)device_id,
+	    .cdb = {0x12, 0, 0, 0, sizeof(inq)},
+	    .cdb_len = 6,
+	    .buf = inq,
+	    .len = sizeof(inq),
+	    .dir = RCL_MFI_DIR_READ,
+	    .sense = sense,
+	    .sense_len = sizeof(sense),
+	};
+	enum rcl_status st =
+	    rcl_mfi_scsi(link->fd, (uint16_t)link->host_no, &s, "INQUIRY of a drive", err);
+
+	if (st)
+		return st;
+	fill_inquiry(d, inq);
+	memset(s.cdb, 0, sizeof(s.cdb));
+	s.cdb[0] = 0x9e; /* SERVICE ACTION IN (16): READ CAPACITY (16) */
+	s.cdb[1] = 0x10;
+	s.cdb[13] = sizeof(cap);
+	s.cdb_len = 16;
+	s.buf = cap;
+	s.len = sizeof(cap);
+	st = rcl_mfi_scsi(link->fd, (uint16_t)link->host_no, &s, "READ CAPACITY of a drive", err);
+	if (!st) {
+		uint64_t last = 0;
+		uint32_t block = 0;
+
+		for (int i = 0; i < 8; i++)
+			last = last << 8 | cap[i];
+		for (int i = 8; i < 12; i++)
+			block = block << 8 | cap[i];
+		d->raw_bytes = (last + 1) * block;
+		d->coerced_bytes = d->raw_bytes >> 20 << 20;
+		d->logical_sector = d->physical_sector = block;
+	}
+	snprintf(d->interface, sizeof(d->interface), "SAS");
+	return st;
+}
+
+/* One drive of PD_GET_LIST's entry @a, its configuration place from @c. */
+static enum rcl_status fill_drive(const struct rcl_mfi_link *link, const struct config *c,
+                                  const struct rcl_mfi_pd_address *a, struct rcl_drive *d,
+                                  struct rcl_error *err)
+{
+	uint16_t id = le16toh(a->device_id), encl = le16toh(a->encl_device_id);
+	struct rcl_mfi_pd_info pi;
+	struct rcl_error why = {0};
+	char what[64];
+	enum rcl_status st;
+
+	d->device_id = id;
+	d->enclosure = encl == NO_ENCLOSURE ? BACKPLANE_ID : encl;
+	d->slot = a->slot;
+	d->dg = -1;
+	d->kind = RCL_DRIVE_BLOCK;
+	d->present = true;
+	d->logical_sector = d->physical_sector = 512;
+	snprintf(d->medium, sizeof(d->medium), "%s", a->scsi_dev_type ? "Unknown" : "HDD");
+	for (size_t i = 0; i < c->member_count; i++)
+		if (c->members[i].device_id == id) {
+			d->dg = (int)c->members[i].dg;
+			d->span = c->members[i].span;
+			d->row = c->members[i].row;
+			d->state = pd_state(c->members[i].fw_state);
+		}
+	add_attrs(d, id, le64toh(a->sas_addr[0]));
+	snprintf(what, sizeof(what), "the drive info of device %u (PD_GET_INFO)", id);
+	st = dcmd_read(link, RCL_MFI_DCMD_PD_GET_INFO, id, &pi, sizeof(pi), what, &why);
+	if (st && st != RCL_NOT_FOUND) {
+		if (err)
+			*err = why; /* the firmware's status stays in its detail */
+		return st;
+	}
+	if (!st && le16toh(pi.device_id) == id) {
+		enum rcl_pd_state member = d->state;
+
+		fill_pd_info(d, &pi);
+		if (d->dg >= 0 && d->state == RCL_PD_UBAD)
+			d->state = member;
+		return RCL_OK;
+	}
+	if (d->dg < 0)
+		d->state = RCL_PD_UGOOD;
+	return ask_drive(link, d, id, err);
+}
+
+/* PD_GET_LIST, then each drive. */
+static enum rcl_status read_drives(struct rcl_ctrl *ctrl, const struct rcl_mfi_link *link,
+                                   const struct config *c, struct rcl_error *err)
+{
+	uint32_t len =
+	    sizeof(struct rcl_mfi_pd_list) + RCL_MFI_MAX_PDS * sizeof(struct rcl_mfi_pd_address);
+	struct rcl_mfi_pd_list *list = rcl_malloc(len);
+	enum rcl_status st;
+	size_t count;
+
+	if (!list)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	st = dcmd_read(link, RCL_MFI_DCMD_PD_GET_LIST, 0, list, len,
+	               "listing the drives (PD_GET_LIST)", err);
+	count = st ? 0 : le32toh(list->count);
+	if (!st && count > (len - sizeof(*list)) / sizeof(list->addr[0]))
+		st = rcl_fail(err, RCL_BAD_REPLY, "the drive list (PD_GET_LIST) counts %zu drives",
+		              count);
+	if (!st)
+		ctrl->drives = rcl_calloc(count ? count : 1, sizeof(*ctrl->drives));
+	if (!st && !ctrl->drives)
+		st = rcl_fail(err, RCL_NOMEM, "out of memory");
+	for (size_t i = 0; !st && i < count; i++) {
+		st = fill_drive(link, c, &list->addr[i], &ctrl->drives[i], err);
+		ctrl->drive_count = i + 1;
+	}
+	rcl_free(list);
+	return st;
+}
+
+/* The enclosures the drives are in, each as many slots as its highest one needs. */
+static enum rcl_status fill_enclosures(struct rcl_ctrl *ctrl, struct rcl_error *err)
+{
+	ctrl->enclosures =
+	    rcl_calloc(ctrl->drive_count ? ctrl->drive_count : 1, sizeof(*ctrl->enclosures));
+	if (!ctrl->enclosures)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	for (size_t i = 0; i < ctrl->drive_count; i++) {
+		const struct rcl_drive *d = &ctrl->drives[i];
+		struct rcl_enclosure *e = NULL;
+
+		for (size_t j = 0; j < ctrl->enclosure_count && !e; j++)
+			if (ctrl->enclosures[j].id == d->enclosure)
+				e = &ctrl->enclosures[j];
+		if (!e) {
+			e = &ctrl->enclosures[ctrl->enclosure_count++];
+			e->id = d->enclosure;
+			snprintf(e->product, sizeof(e->product), "%s",
+			         d->enclosure == BACKPLANE_ID ? "Backplane" : "Enclosure");
+		}
+		if (d->slot + 1 > e->slots)
+			e->slots = d->slot + 1;
+	}
+	return RCL_OK;
+}
+
+static enum rcl_raid_level level_of(const struct rcl_mfi_ld_info *ld, unsigned spans)
+{
+	switch (ld->primary_level) {
+	case 1:
+		return spans > 1 ? RCL_RAID10 : RCL_RAID1;
+	case 5:
+		return spans > 1 ? RCL_RAID50 : RCL_RAID5;
+	case 6:
+		return spans > 1 ? RCL_RAID60 : RCL_RAID6;
+	default:
+		return spans > 1 ? RCL_RAID00 : RCL_RAID0;
+	}
+}
+
+static enum rcl_vd_state vd_state(uint8_t state)
+{
+	switch (state) {
+	case RCL_MFI_LD_OPTIMAL:
+		return RCL_VD_OPTIMAL;
+	case RCL_MFI_LD_PARTIALLY_DEGRADED:
+		return RCL_VD_PARTIALLY_DEGRADED;
+	case RCL_MFI_LD_DEGRADED:
+		return RCL_VD_DEGRADED;
+	default:
+		return RCL_VD_OFFLINE;
+	}
+}
+
+/* VD @v from LD_GET_INFO @ld, in group @dg. */
+static void fill_vd(struct rcl_vd *v, const struct rcl_mfi_ld_info *ld, unsigned dg)
+{
+	static const enum rcl_access_policy access[] = {RCL_ACCESS_RW, RCL_ACCESS_RW, RCL_ACCESS_RO,
+	                                                RCL_ACCESS_BLOCKED};
+	uint8_t cache = ld->current_cache;
+
+	v->id = ld->target_id;
+	v->dg = dg;
+	v->spans = ld->span_depth ? ld->span_depth : 1;
+	v->drives_per_span = ld->num_drives;
+	v->level = level_of(ld, v->spans);
+	v->state = vd_state(ld->state);
+	copy_text(v->name, sizeof(v->name), ld->name, sizeof(ld->name));
+	v->bytes = le64toh(ld->blocks) * 512;
+	v->strip_kib = v->level == RCL_RAID1 ? 0 : strip_kib(ld->stripe_size);
+	v->write = !(cache & RCL_MFI_LD_CACHE_WRITE_BACK) ? RCL_WRITE_THROUGH
+	           : cache & RCL_MFI_LD_CACHE_BAD_BBU     ? RCL_WRITE_BACK_ALWAYS
+	                                                  : RCL_WRITE_BACK;
+	v->read = cache & RCL_MFI_LD_CACHE_READ_AHEAD ? RCL_READ_AHEAD : RCL_NO_READ_AHEAD;
+	v->io = cache & RCL_MFI_LD_CACHE_CACHED_IO ? RCL_IO_CACHED : RCL_IO_DIRECT;
+	v->access = access[ld->access & 3];
+	v->disk_cache = ld->disk_cache == 1   ? RCL_DISK_CACHE_ON
+	                : ld->disk_cache == 2 ? RCL_DISK_CACHE_OFF
+	                                      : RCL_DISK_CACHE_DEFAULT;
+	v->consistent = ld->consistent;
+}
+
+/*
+ * The group of LD @target, as CFG_READ places it (by target id: QEMU's
+ * LD_GET_INFO names another array than its CFG_READ); an LD the
+ * configuration lacks gets a group of its own, after CFG_READ's.
+ */
+static unsigned group_of(struct config *c, uint8_t target)
+{
+	if (!c->ld_dg[target])
+		c->ld_dg[target] = (unsigned)++c->extra_dgs + (unsigned)c->dg_count;
+	return c->ld_dg[target] - 1;
+}
+
+/* LD_GET_LIST, then each LD. */
+static enum rcl_status read_vds(struct rcl_ctrl *ctrl, const struct rcl_mfi_link *link,
+                                struct config *c, struct rcl_error *err)
+{
+	struct rcl_mfi_ld_list list;
+	struct rcl_mfi_ld_info ld;
+	char what[64];
+	enum rcl_status st;
+	size_t count;
+
+	st = dcmd_read(link, RCL_MFI_DCMD_LD_GET_LIST, 0, &list, sizeof(list),
+	               "listing the virtual drives (LD_GET_LIST)", err);
+	if (st)
+		return st;
+	count = le32toh(list.count);
+	if (count > RCL_MFI_MAX_LD)
+		return rcl_fail(err, RCL_BAD_REPLY,
+		                "the virtual drive list (LD_GET_LIST) counts %zu drives", count);
+	ctrl->vds = rcl_calloc(count ? count : 1, sizeof(*ctrl->vds));
+	if (!ctrl->vds)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	for (size_t i = 0; !st && i < count; i++) {
+		uint8_t target = list.ld[i].target_id;
+
+		snprintf(what, sizeof(what), "the info of virtual drive %u (LD_GET_INFO)", target);
+		st = dcmd_read(link, RCL_MFI_DCMD_LD_GET_INFO, target, &ld, sizeof(ld), what, err);
+		if (!st && ld.target_id != target)
+			st = rcl_fail(err, RCL_BAD_REPLY, "%s answered for virtual drive %u", what,
+			              ld.target_id);
+		if (!st) {
+			fill_vd(&ctrl->vds[i], &ld, group_of(c, target));
+			ctrl->vd_count = i + 1;
+		}
+	}
+	return st;
+}
+
+/* The groups the VDs are on: shape, level and state (the worst of their VDs). */
+static enum rcl_status fill_dgs(struct rcl_ctrl *ctrl, const struct config *c,
+                                struct rcl_error *err)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < ctrl->vd_count; i++)
+		if (ctrl->vds[i].dg + 1 > n)
+			n = ctrl->vds[i].dg + 1;
+	ctrl->dgs = rcl_calloc(n ? n : 1, sizeof(*ctrl->dgs));
+	if (!ctrl->dgs)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	for (size_t i = 0; i < ctrl->vd_count; i++) {
+		const struct rcl_vd *v = &ctrl->vds[i];
+		struct rcl_dg *g = &ctrl->dgs[v->dg];
+		const struct rcl_mfi_array *a =
+		    v->dg < c->dg_count ? find_array(c, c->array_refs[v->dg]) : NULL;
+
+		if (!g->vd_count || v->state > g->state)
+			g->state = v->state;
+		g->id = v->dg;
+		g->level = v->level;
+		g->spans = v->spans;
+		g->drives_per_span = v->drives_per_span;
+		g->vd_count++;
+		g->member_bytes = a ? le64toh(a->blocks) * 512 : 0;
+		for (unsigned s = 0; s < g->spans && s < RCL_MAX_SPANS; s++)
+			g->span_states[s] = g->state;
+	}
+	/* A group no VD is on (CFG_READ's arrays without LDs) is not shown. */
+	for (size_t i = 0; i < n; i++)
+		if (ctrl->dgs[i].vd_count)
+			ctrl->dgs[ctrl->dg_count++] = ctrl->dgs[i];
+	return RCL_OK;
+}
+
+enum rcl_status rcl_mfi_load_model(struct rcl_ctrl *ctrl, const struct rcl_mfi_link *link,
+                                   struct rcl_error *err)
+{
+	struct rcl_mfi_ctrl_info *ci = rcl_malloc(sizeof(*ci));
+	struct config c = {0};
+	enum rcl_status st;
+
+	if (!ci)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	st = dcmd_read(link, RCL_MFI_DCMD_CTRL_GET_INFO, 0, ci, sizeof(*ci),
+	               "reading the controller info (CTRL_GET_INFO)", err);
+	if (!st)
+		fill_info(ctrl, ci);
+	rcl_free(ci);
+	if (!st)
+		st = read_config(link, &c, err);
+	if (!st)
+		st = read_drives(ctrl, link, &c, err);
+	if (!st)
+		st = fill_enclosures(ctrl, err);
+	if (!st)
+		st = read_vds(ctrl, link, &c, err);
+	if (!st)
+		st = fill_dgs(ctrl, &c, err);
+	config_release(&c);
+	return st;
+}

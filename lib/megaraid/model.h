@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * model.h - a MegaRAID adapter's configuration read into raidcli's model
+ * (model.c).
+ */
+#ifndef RCL_MEGARAID_MODEL_H
+#define RCL_MEGARAID_MODEL_H
+
+#include "internal.h"
+
+/* An open adapter: the management node's descriptor and the adapter's SCSI host number. */
+struct rcl_mfi_link {
+	int fd;
+	unsigned host_no;
+};
+
+/**
+ * rcl_mfi_load_model() - fill @ctrl's info, enclosures, drives, groups and
+ * VDs, and narrow its caps, from what the adapter behind @link answers.
+ * On failure @ctrl may hold part of it (the caller frees it).
+ * Return: RCL_OK; the firmware's refusal (frame.h); RCL_BAD_REPLY (a
+ * reply whose counts do not fit it); RCL_SYSTEM; RCL_NOMEM.
+ */
+enum rcl_status rcl_mfi_load_model(struct rcl_ctrl *ctrl, const struct rcl_mfi_link *link,
+                                   struct rcl_error *err);
+
+#endif /* RCL_MEGARAID_MODEL_H */

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mfi-shim.h - a MegaRAID adapter that exists only as the answers of an
+ * LD_PRELOADed ioctl() (mfi-shim.c), playing what QEMU 7.2's megasas-gen2
+ * model answers (hw/scsi/megasas.c: an "LSI MegaRAID SAS 9260-8i",
+ * firmware "1.80-QEMU", RAID0 only, each SCSI disk one PD and one RAID0
+ * LD, PD_GET_INFO reading one mailbox byte), so the backend is tested
+ * below the driver, where no real card or driver is needed; and what
+ * the model never does: firmware refusals, no status written back,
+ * replies whose counts do not fit.
+ *
+ * Every MEGASAS_IOC_FIRMWARE packet on a descriptor open on the node is
+ * checked field by field (the packet header, the frame header, the
+ * opcode's mailbox, the buffer's size and direction); the first mismatch
+ * fails that ioctl with EPROTO and is kept for mfi_shim_check(). mknod()
+ * and stat() of the node are played too (the tests do not make device
+ * nodes): the node becomes a regular file that stat() reports as the
+ * character device last made.
+ */
+#ifndef RCL_MFI_SHIM_H
+#define RCL_MFI_SHIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* One SCSI disk on the adapter's bus, at SCSI id @id, LUN 0. */
+struct mfi_shim_disk {
+	uint8_t id;
+	uint64_t blocks; /* of 512 bytes */
+};
+
+/*
+ * mfi_shim_setup() - the adapter at SCSI host @host_no, serial @serial,
+ * with @count disks (kept, not copied); its node is @node. Forgets every
+ * refusal, count and failure.
+ */
+void mfi_shim_setup(const char *node, uint16_t host_no, const char *serial,
+                    const struct mfi_shim_disk *disks, size_t count);
+
+/* How a DCMD is answered wrongly (mfi_shim_break()). */
+enum mfi_shim_fault {
+	MFI_SHIM_STATUS,    /* the firmware refuses with @status */
+	MFI_SHIM_SILENT,    /* no status comes back: cmd_status stays as sent */
+	MFI_SHIM_BAD_COUNT, /* a list counts more entries than its buffer holds */
+};
+
+/* mfi_shim_break() - answer every DCMD @opcode with @fault (@status for MFI_SHIM_STATUS). */
+void mfi_shim_break(uint32_t opcode, enum mfi_shim_fault fault, uint8_t status);
+
+/* mfi_shim_sent() - how many DCMDs @opcode (0: pass-through commands) came. */
+unsigned mfi_shim_sent(uint32_t opcode);
+
+/* mfi_shim_mknods() - how many times the node was made; *@dev, *@mode: the last. */
+unsigned mfi_shim_mknods(dev_t *dev, mode_t *mode);
+
+/* mfi_shim_check() - the first malformed packet, described; NULL if none. */
+const char *mfi_shim_check(void);
+
+#endif /* RCL_MFI_SHIM_H */

@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test-megaraid.c - the megaraid backend end to end, below the driver:
+ * a host tree (/proc/devices, sysfs, /dev under
+ * $RAIDCLI_TEST_MEGARAID_ROOT) with one megaraid_sas adapter and one
+ * other SCSI host, and the adapter played by the ioctl shim as QEMU's
+ * megasas-gen2 answers (mfi-shim.h): what discovery registers, the node
+ * it makes, what "show" reads, and the firmware's refusals.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "mfi-shim.h"
+#include "unit.h"
+
+#define MAJOR_NOW 247
+#define PCI_FN    "0000:00:05.0"
+
+static const struct mfi_shim_disk three[] = {{0, 2097152}, {1, 4194304}, {2, 4194304}};
+
+/* A host with the driver loaded at @major (-1: not loaded), the adapter at host 2. */
+struct host {
+	struct unit_state st;
+	char *root;
+};
+
+static void mkdirs(const char *root, const char *rel)
+{
+	char path[4096];
+
+	mkdir(root, 0755);
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (char *p = path + strlen(root) + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(path, 0755);
+			*p = '/';
+		}
+	mkdir(path, 0755);
+}
+
+static void put_file(const char *root, const char *rel, const char *text)
+{
+	char *path = unit_path(root, rel);
+
+	unit_write(path, text);
+	free(path);
+}
+
+static void set_major(const struct host *h, int major)
+{
+	char text[256];
+
+	snprintf(text, sizeof(text),
+	         "Character devices:\n  1 mem\n%3d megaraid_sas_ioctl\n\nBlock devices:\n  8 sd\n",
+	         major);
+	put_file(h->root, "proc/devices",
+	         major < 0 ? "Character devices:\n  1 mem\n\nBlock devices:\n  8 sd\n" : text);
+}
+
+static void host_init(struct host *h, int major)
+{
+	char *node;
+
+	unit_state_enter(&h->st, "state");
+	h->root = unit_path(h->st.root, "host");
+	mkdirs(h->root, "proc");
+	mkdirs(h->root, "dev");
+	mkdirs(h->root, "sys/class/scsi_host");
+	mkdirs(h->root, "sys/devices/pci0000:00/" PCI_FN "/host2/scsi_host/host2");
+	mkdirs(h->root, "sys/devices/pci0000:00/0000:00:01.1/ata1/host0/scsi_host/host0");
+	mkdirs(h->root, "sys/module/megaraid_sas");
+	put_file(h->root, "sys/devices/pci0000:00/" PCI_FN "/host2/scsi_host/host2/proc_name",
+	         "megaraid_sas\n");
+	put_file(h->root,
+	         "sys/devices/pci0000:00/0000:00:01.1/ata1/host0/scsi_host/host0/proc_name",
+	         "ata_piix\n");
+	put_file(h->root, "sys/module/megaraid_sas/version", "07.719.03.00-rc1\n");
+	ck_assert_int_eq(chdir(h->root), 0);
+	ck_assert_int_eq(symlink("../../devices/pci0000:00/" PCI_FN "/host2/scsi_host/host2",
+	                         "sys/class/scsi_host/host2"),
+	                 0);
+	ck_assert_int_eq(symlink("../../devices/pci0000:00/0000:00:01.1/ata1/host0/scsi_host/host0",
+	                         "sys/class/scsi_host/host0"),
+	                 0);
+	set_major(h, major);
+	setenv("RAIDCLI_TEST_MEGARAID_ROOT", h->root, 1);
+	node = unit_path(h->root, "dev/megaraid_sas_ioctl_node");
+	mfi_shim_setup(node, 2, "QM00001", three, 3);
+	free(node);
+}
+
+static void host_release(struct host *h)
+{
+	ck_assert_int_eq(chdir("/"), 0);
+	unsetenv("RAIDCLI_TEST_MEGARAID_ROOT");
+	unit_state_leave(&h->st);
+	free(h->root);
+}
+
+/* Open the one controller; its status, @err filled on failure. */
+static enum rcl_status open_c0(struct rcl_ctx **ctx, struct rcl_ctrl **ctrl, struct rcl_error *err)
+{
+	const unsigned *ids;
+
+	*ctx = unit_ctx_new(getenv("RAIDCLI_STATE_DIR"));
+	ck_assert_uint_eq(rcl_ctx_ctrl_ids(*ctx, &ids), 1);
+	return rcl_ctrl_open(*ctx, ids[0], RCL_LOCK_SHARED, ctrl, err);
+}
+
+START_TEST(test_show_model)
+{
+	struct host h;
+	struct rcl_ctx *ctx;
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_error err = {0};
+	const struct rcl_ctrl_info *info;
+	const struct rcl_caps *caps;
+	dev_t dev;
+	mode_t mode;
+
+	host_init(&h, MAJOR_NOW);
+	ck_assert_msg(open_c0(&ctx, &ctrl, &err) == RCL_OK, "%s (shim: %s)", err.msg,
+	              mfi_shim_check());
+	ck_assert_ptr_null(mfi_shim_check());
+	info = rcl_ctrl_info(ctrl);
+	ck_assert_str_eq(info->model, "LSI MegaRAID SAS 9260-8i");
+	ck_assert_str_eq(info->serial, "QM00001");
+	ck_assert_str_eq(info->firmware, "1.80-QEMU");
+	ck_assert_str_eq(info->driver_name, "megaraid_sas");
+	ck_assert_str_eq(info->driver_version, "07.719.03.00-rc1");
+	ck_assert_str_eq(info->backend, "megaraid");
+	ck_assert(info->jbod);
+	caps = rcl_ctrl_caps(ctrl);
+	ck_assert_str_eq(caps->kind, "megaraid");
+	ck_assert_uint_eq(caps->levels, 1u << RCL_RAID0);
+	ck_assert_uint_eq(caps->strip_min_kib, 4);
+	ck_assert_uint_eq(caps->strip_max_kib, 32768);
+	ck_assert_uint_eq(caps->cache_mib, 512);
+	ck_assert_int_eq(caps->backup, RCL_BACKUP_NONE);
+	ck_assert_uint_eq(caps->max_spans, 1);
+
+	/* Every disk a PD on the backplane, slot = SCSI id, each in the group of its RAID0 LD. */
+	ck_assert_uint_eq(rcl_ctrl_enclosure_count(ctrl), 1);
+	ck_assert_uint_eq(rcl_ctrl_enclosure(ctrl, 0)->id, 252);
+	ck_assert_uint_eq(rcl_ctrl_enclosure(ctrl, 0)->slots, 3);
+	ck_assert_uint_eq(rcl_ctrl_drive_count(ctrl), 3);
+	for (unsigned i = 0; i < 3; i++) {
+		const struct rcl_drive *d = rcl_ctrl_drive(ctrl, i);
+
+		ck_assert_uint_eq(d->enclosure, 252);
+		ck_assert_uint_eq(d->slot, i);
+		ck_assert_uint_eq(d->device_id, i << 8);
+		ck_assert_int_eq(d->state, RCL_PD_ONLINE);
+		ck_assert_int_eq(d->dg, (int)i);
+		ck_assert_uint_eq(d->raw_bytes, three[i].blocks * 512);
+		ck_assert_str_eq(d->vendor, "QEMU");
+		ck_assert_str_eq(d->model, "QEMU HARDDISK");
+		ck_assert_str_eq(d->firmware, "2.5+");
+		ck_assert_str_eq(d->interface, "SAS");
+	}
+	/* QEMU's PD_GET_INFO answers for disk 0 only: the others are asked by pass-through. */
+	/* (Registering the controller opened it once before, to log its arrival.) */
+	ck_assert_uint_eq(mfi_shim_sent(0x02020000), 3 * mfi_shim_sent(0x01010000));
+	ck_assert_uint_eq(mfi_shim_sent(0), 4 * mfi_shim_sent(0x01010000));
+	ck_assert_str_eq(rcl_ctrl_drive(ctrl, 0)->link_speed, "1.5Gb/s");
+
+	ck_assert_uint_eq(rcl_ctrl_vd_count(ctrl), 3);
+	ck_assert_uint_eq(rcl_ctrl_dg_count(ctrl), 3);
+	for (unsigned i = 0; i < 3; i++) {
+		const struct rcl_vd *v = rcl_ctrl_vd(ctrl, i);
+
+		ck_assert_uint_eq(v->id, i);
+		ck_assert_uint_eq(v->dg, i);
+		ck_assert_int_eq(v->level, RCL_RAID0);
+		ck_assert_int_eq(v->state, RCL_VD_OPTIMAL);
+		ck_assert_uint_eq(v->bytes, three[i].blocks * 512);
+		ck_assert_uint_eq(v->strip_kib, 4);
+		ck_assert_uint_eq(v->spans, 1);
+		ck_assert_uint_eq(v->drives_per_span, 1);
+		ck_assert(v->consistent);
+		ck_assert_uint_eq(rcl_ctrl_dg(ctrl, i)->member_bytes, three[i].blocks * 512);
+	}
+
+	/* The node, made once for the driver's major, for root only. */
+	ck_assert_uint_eq(mfi_shim_mknods(&dev, &mode), 1);
+	ck_assert_uint_eq(dev, makedev(MAJOR_NOW, 0));
+	ck_assert_uint_eq(mode, S_IFCHR | 0600);
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(ctx);
+	host_release(&h);
+}
+END_TEST
+
+START_TEST(test_show_commands)
+{
+	struct host h;
+	enum rcl_status st;
+	char *out;
+
+	host_init(&h, MAJOR_NOW);
+	out = unit_run("/c0 show", false, &st);
+	ck_assert_msg(st == RCL_OK, "%s", out);
+	ck_assert_msg(strstr(out, "Product Name = LSI MegaRAID SAS 9260-8i"), "%s", out);
+	ck_assert_msg(strstr(out, "Serial Number = QM00001"), "%s", out);
+	ck_assert_msg(strstr(out, "1.80-QEMU"), "%s", out);
+	free(out);
+	out = unit_run("/c0/eall/sall show", false, &st);
+	ck_assert_msg(st == RCL_OK && strstr(out, "252:2") && strstr(out, "Onln"), "%s", out);
+	free(out);
+	out = unit_run("/c0/vall show", true, &st);
+	ck_assert_msg(st == RCL_OK && strstr(out, "\"TYPE\" : \"RAID0\"") &&
+	                  strstr(out, "\"State\" : \"Optl\"") && strstr(out, "\"DG/VD\" : \"2/2\""),
+	              "%s", out);
+	free(out);
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
+/* A node left from a boot where the driver had another major is made again; a right one is kept. */
+START_TEST(test_node_follows_major)
+{
+	struct host h;
+	struct rcl_ctx *ctx;
+	struct rcl_ctrl *ctrl;
+	struct rcl_error err = {0};
+	dev_t dev;
+	mode_t mode;
+
+	host_init(&h, MAJOR_NOW);
+	ck_assert_int_eq(open_c0(&ctx, &ctrl, &err), RCL_OK);
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(ctx);
+	ck_assert_int_eq(open_c0(&ctx, &ctrl, &err), RCL_OK);
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(ctx);
+	ck_assert_uint_eq(mfi_shim_mknods(&dev, &mode), 1);
+	set_major(&h, 250);
+	ck_assert_int_eq(open_c0(&ctx, &ctrl, &err), RCL_OK);
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(ctx);
+	ck_assert_uint_eq(mfi_shim_mknods(&dev, &mode), 2);
+	ck_assert_uint_eq(dev, makedev(250, 0));
+	host_release(&h);
+}
+END_TEST
+
+/* Without the driver: no controller, no node, and the other kinds as they were. */
+START_TEST(test_no_driver)
+{
+	struct host h;
+	struct rcl_ctx *ctx;
+	const unsigned *ids;
+	dev_t dev;
+	mode_t mode;
+
+	host_init(&h, -1);
+	ctx = unit_ctx_new(getenv("RAIDCLI_STATE_DIR"));
+	ck_assert_uint_eq(rcl_ctx_ctrl_ids(ctx, &ids), 0);
+	unit_soft_create(ctx, 2, 64 << 20);
+	rcl_ctx_free(ctx);
+	ctx = unit_ctx_new(getenv("RAIDCLI_STATE_DIR"));
+	ck_assert_uint_eq(rcl_ctx_ctrl_ids(ctx, &ids), 1);
+	rcl_ctx_free(ctx);
+	ck_assert_uint_eq(mfi_shim_mknods(&dev, &mode), 0);
+	host_release(&h);
+}
+END_TEST
+
+/* An adapter registered once and gone now: a clear refusal, not a crash. */
+START_TEST(test_adapter_gone)
+{
+	struct host h;
+	struct rcl_ctx *ctx;
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_error err = {0};
+
+	host_init(&h, MAJOR_NOW);
+	ck_assert_int_eq(open_c0(&ctx, &ctrl, &err), RCL_OK);
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(ctx);
+	ck_assert_int_eq(unlink("sys/class/scsi_host/host2"), 0);
+	ck_assert_int_eq(open_c0(&ctx, &ctrl, &err), RCL_NOT_FOUND);
+	ck_assert_str_eq(err.msg, "controller /c0 (megaraid adapter 'pci-0000-00-05-0') is not "
+	                          "present: the megaraid_sas driver does not drive it now");
+	rcl_ctx_free(ctx);
+	host_release(&h);
+}
+END_TEST
+
+/* What the firmware refuses, by name, with raidcli's status for it. */
+static const struct {
+	uint32_t opcode;
+	uint8_t status;
+	enum rcl_status want;
+	const char *detail;
+} refusals[] = {
+    {0x01010000, 0x32, RCL_NOT_ALLOWED, "WRONG_STATE (MFI status 0x32)"},
+    {0x04010000, 0x02, RCL_UNSUPPORTED, "INVALID_DCMD (MFI status 0x02)"},
+    {0x02010000, 0x01, RCL_UNSUPPORTED, "INVALID_CMD (MFI status 0x01)"},
+    {0x02020000, 0x20, RCL_SYSTEM, "MEMORY_NOT_AVAILABLE (MFI status 0x20)"},
+    {0x03010000, 0x03, RCL_INVALID_PARAM, "INVALID_PARAMETER (MFI status 0x03)"},
+    {0x03020000, 0x0c, RCL_NOT_FOUND, "DEVICE_NOT_FOUND (MFI status 0x0c)"},
+};
+
+START_TEST(test_refusal)
+{
+	struct host h;
+	struct rcl_ctx *ctx;
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_error err = {0};
+
+	host_init(&h, MAJOR_NOW);
+	mfi_shim_break(refusals[_i].opcode, MFI_SHIM_STATUS, refusals[_i].status);
+	ck_assert_int_eq(open_c0(&ctx, &ctrl, &err), refusals[_i].want);
+	ck_assert_str_eq(err.detail, refusals[_i].detail);
+	ck_assert_msg(strstr(err.msg, "failed: the controller answered"), "%s", err.msg);
+	ck_assert_ptr_null(mfi_shim_check());
+	rcl_ctx_free(ctx);
+	host_release(&h);
+}
+END_TEST
+
+/*
+ * QEMU's PD_GET_INFO finds no drive when no disk has SCSI id 0: every
+ * drive is then asked by pass-through, and shown whole.
+ */
+START_TEST(test_no_disk_zero)
+{
+	static const struct mfi_shim_disk two[] = {{1, 4194304}, {3, 8388608}};
+	struct host h;
+	struct rcl_ctx *ctx;
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_error err = {0};
+	char *node;
+
+	host_init(&h, MAJOR_NOW);
+	node = unit_path(h.root, "dev/megaraid_sas_ioctl_node");
+	mfi_shim_setup(node, 2, "QM00002", two, 2);
+	free(node);
+	ck_assert_msg(open_c0(&ctx, &ctrl, &err) == RCL_OK, "%s", err.msg);
+	ck_assert_uint_eq(rcl_ctrl_drive_count(ctrl), 2);
+	for (unsigned i = 0; i < 2; i++) {
+		const struct rcl_drive *d = rcl_ctrl_drive(ctrl, i);
+
+		ck_assert_uint_eq(d->slot, two[i].id);
+		ck_assert_uint_eq(d->raw_bytes, two[i].blocks * 512);
+		ck_assert_int_eq(d->state, RCL_PD_ONLINE);
+		ck_assert_str_eq(d->model, "QEMU HARDDISK");
+	}
+	ck_assert_uint_eq(rcl_ctrl_vd_by_id(ctrl, 3)->bytes, two[1].blocks * 512);
+	ck_assert_ptr_null(mfi_shim_check());
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(ctx);
+	host_release(&h);
+}
+END_TEST
+
+/* A status never written back is not success. */
+START_TEST(test_no_status)
+{
+	struct host h;
+	struct rcl_ctx *ctx;
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_error err = {0};
+
+	host_init(&h, MAJOR_NOW);
+	mfi_shim_break(0x01010000, MFI_SHIM_SILENT, 0);
+	ck_assert_int_eq(open_c0(&ctx, &ctrl, &err), RCL_SYSTEM);
+	ck_assert_str_eq(err.msg, "reading the controller info (CTRL_GET_INFO) failed: the "
+	                          "controller answered INVALID_STATUS (MFI status 0xff)");
+	rcl_ctx_free(ctx);
+	host_release(&h);
+}
+END_TEST
+
+/* A list counting more entries than its reply holds is refused, not read past. */
+START_TEST(test_bad_count)
+{
+	static const uint32_t lists[] = {0x02010000, 0x03010000};
+	struct host h;
+	struct rcl_ctx *ctx;
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_error err = {0};
+
+	host_init(&h, MAJOR_NOW);
+	mfi_shim_break(lists[_i], MFI_SHIM_BAD_COUNT, 0);
+	ck_assert_int_eq(open_c0(&ctx, &ctrl, &err), RCL_BAD_REPLY);
+	ck_assert_msg(strstr(err.msg, "counts 1000 drives"), "%s", err.msg);
+	rcl_ctx_free(ctx);
+	host_release(&h);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("megaraid");
+	TCase *tc = tcase_create("show");
+
+	tcase_add_test(tc, test_show_model);
+	tcase_add_test(tc, test_show_commands);
+	tcase_add_test(tc, test_node_follows_major);
+	tcase_add_test(tc, test_no_driver);
+	tcase_add_test(tc, test_adapter_gone);
+	tcase_add_loop_test(tc, test_refusal, 0, sizeof(refusals) / sizeof(refusals[0]));
+	tcase_add_test(tc, test_no_disk_zero);
+	tcase_add_test(tc, test_no_status);
+	tcase_add_loop_test(tc, test_bad_count, 0, 2);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return unit_main(suite());
+}
