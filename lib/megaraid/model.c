@@ -374,42 +374,69 @@ static void fill_pd_info(struct rcl_drive *d, const struct rcl_mfi_pd_info *pi)
 	snprintf(d->link_speed, sizeof(d->link_speed), "%s", speed_name(pi->link_speed));
 }
 
-/*
- * Drive @d (PD @device_id) asked by SCSI pass-through: INQUIRY, then READ
- * CAPACITY (16). Only for QEMU's model, whose PD_GET_INFO reads one byte
- * of the mailbox and so answers for another drive, or DEVICE_NOT_FOUND
- * when no disk has SCSI id 0: there the target and LUN are the device
- * id's two bytes.
- */
-static enum rcl_status ask_drive(const struct rcl_mfi_link *link, struct rcl_drive *d,
-                                 uint16_t device_id, struct rcl_error *err)
+/* Pass-through command @cdb (@cdb_len bytes) to PD @device_id, reading @len bytes into @buf. */
+static enum rcl_status ask_scsi(const struct rcl_mfi_link *link, uint16_t device_id,
+                                const uint8_t *cdb, uint8_t cdb_len, void *buf, uint32_t len,
+                                const char *what, struct rcl_error *err)
 {
-	uint8_t inq[96] = {0}, cap[32] = {0}, sense[32];
+	uint8_t sense[32];
 	struct rcl_mfi_scsi s = {
 	    .target = (uint8_t)(device_id >> 8),
 	    .lun = (uint8_t)device_id,
-	    .cdb = {0x12, 0, 0, 0, sizeof(inq)},
-	    .cdb_len = 6,
-	    .buf = inq,
-	    .len = sizeof(inq),
+	    .cdb_len = cdb_len,
+	    .buf = buf,
+	    .len = len,
 	    .dir = RCL_MFI_DIR_READ,
 	    .sense = sense,
 	    .sense_len = sizeof(sense),
 	};
-	enum rcl_status st =
-	    rcl_mfi_scsi(link->fd, (uint16_t)link->host_no, &s, "INQUIRY of a drive", err);
+
+	memcpy(s.cdb, cdb, cdb_len);
+	return rcl_mfi_scsi(link->fd, (uint16_t)link->host_no, &s, what, err);
+}
+
+/*
+ * Drive @d's INQUIRY by pass-through, and its serial number from VPD page
+ * 0x80 where the standard data has none (QEMU's disks: 36 bytes). Only
+ * for QEMU's model, whose PD_GET_INFO reads one byte of the mailbox and so
+ * answers for another drive, or DEVICE_NOT_FOUND when no disk has SCSI id
+ * 0, and never holds the drive's INQUIRY: there the target and LUN are
+ * the device id's two bytes.
+ */
+static enum rcl_status ask_inquiry(const struct rcl_mfi_link *link, struct rcl_drive *d,
+                                   uint16_t device_id, struct rcl_error *err)
+{
+	static const uint8_t std[6] = {0x12, 0, 0, 0, 96}, vpd80[6] = {0x12, 1, 0x80, 0, 64};
+	uint8_t inq[96] = {0}, page[64] = {0};
+	enum rcl_status st = ask_scsi(link, device_id, std, sizeof(std), inq, sizeof(inq),
+	                              "INQUIRY of a drive", err);
 
 	if (st)
 		return st;
 	fill_inquiry(d, inq);
-	memset(s.cdb, 0, sizeof(s.cdb));
-	s.cdb[0] = 0x9e; /* SERVICE ACTION IN (16): READ CAPACITY (16) */
-	s.cdb[1] = 0x10;
-	s.cdb[13] = sizeof(cap);
-	s.cdb_len = 16;
-	s.buf = cap;
-	s.len = sizeof(cap);
-	st = rcl_mfi_scsi(link->fd, (uint16_t)link->host_no, &s, "READ CAPACITY of a drive", err);
+	/* A drive without the page refuses it: the serial stays as it is. */
+	if (!d->serial[0] &&
+	    !ask_scsi(link, device_id, vpd80, sizeof(vpd80), page, sizeof(page),
+	              "INQUIRY of a drive's serial number", NULL) &&
+	    page[1] == 0x80)
+		copy_text(d->serial, sizeof(d->serial), page + 4,
+		          page[3] < sizeof(page) - 4 ? page[3] : sizeof(page) - 4);
+	return RCL_OK;
+}
+
+/* Drive @d asked by pass-through alone: ask_inquiry(), then READ CAPACITY (16). */
+static enum rcl_status ask_drive(const struct rcl_mfi_link *link, struct rcl_drive *d,
+                                 uint16_t device_id, struct rcl_error *err)
+{
+	/* SERVICE ACTION IN (16): READ CAPACITY (16) */
+	static const uint8_t cdb[16] = {0x9e, 0x10, [13] = 32};
+	uint8_t cap[32] = {0};
+	enum rcl_status st = ask_inquiry(link, d, device_id, err);
+
+	if (st)
+		return st;
+	st = ask_scsi(link, device_id, cdb, sizeof(cdb), cap, sizeof(cap),
+	              "READ CAPACITY of a drive", err);
 	if (!st) {
 		uint64_t last = 0;
 		uint32_t block = 0;
@@ -464,6 +491,16 @@ static enum rcl_status fill_drive(const struct rcl_mfi_link *link, const struct 
 		enum rcl_pd_state member = d->state;
 
 		fill_pd_info(d, &pi);
+		/*
+		 * Peripheral qualifier 3, no device: the firmware holds no
+		 * INQUIRY of the drive (QEMU's model, which then calls it
+		 * offline). Its sizes and speeds stand; the drive answers for
+		 * itself, and the configuration gives its state.
+		 */
+		if (pi.inquiry[0] >> 5 == 3) {
+			d->state = d->dg >= 0 ? member : RCL_PD_UGOOD;
+			return ask_inquiry(link, d, id, err);
+		}
 		if (d->dg >= 0 && d->state == RCL_PD_UBAD)
 			d->state = member;
 		return RCL_OK;

@@ -162,11 +162,17 @@ START_TEST(test_show_model)
 		ck_assert_str_eq(d->model, "QEMU HARDDISK");
 		ck_assert_str_eq(d->firmware, "2.5+");
 		ck_assert_str_eq(d->interface, "SAS");
+		ck_assert_uint_eq(strlen(d->serial), 3);
+		ck_assert_int_eq(d->serial[2], '0' + (int)i);
 	}
-	/* QEMU's PD_GET_INFO answers for disk 0 only: the others are asked by pass-through. */
-	/* (Registering the controller opened it once before, to log its arrival.) */
+	/*
+	 * QEMU's PD_GET_INFO answers for disk 0 only, without its INQUIRY: each
+	 * disk is asked its INQUIRY and serial by pass-through, the others their
+	 * capacity too. (Registering the controller opened it once before, to
+	 * log its arrival.)
+	 */
 	ck_assert_uint_eq(mfi_shim_sent(0x02020000), 3 * mfi_shim_sent(0x01010000));
-	ck_assert_uint_eq(mfi_shim_sent(0), 4 * mfi_shim_sent(0x01010000));
+	ck_assert_uint_eq(mfi_shim_sent(0), 8 * mfi_shim_sent(0x01010000));
 	ck_assert_str_eq(rcl_ctrl_drive(ctrl, 0)->link_speed, "1.5Gb/s");
 
 	ck_assert_uint_eq(rcl_ctrl_vd_count(ctrl), 3);
