@@ -71,7 +71,9 @@ for cmd in show:show ctrl:/c0_show_all drives:/c0/eall/sall_show_all vds:/c0/val
 	cmd_record "${cmd%%:*}" raidcli $args J
 	text_record "${cmd%%:*}" raidcli $args
 done
-# what storcli.py runs
+# what storcli.py runs, the card set to answer as raidcli(8) says
+# storcli.py's consumers need (COMPATIBILITY)
+cmd_record compat raidcli /c0 set storclicompat=megaraid_sas
 cmd_record storcli-ctrl raidcli /cALL show all J nolog
 cmd_record storcli-drives raidcli /cALL/eALL/sALL show all J nolog
 # a soft controller (RAID5 of three image files in the VM's RAM) in a state
@@ -369,7 +371,9 @@ def check_vds(data, facts, disks):
 
 def check_storcli_py(cmds, facts, work):
     """Debian's storcli.py, unchanged, on what raidcli printed in the VM
-    for the two commands it runs: its megaraid_sas metrics, no error."""
+    for the two commands it runs (after set storclicompat=megaraid_sas):
+    its megaraid_sas metrics, no error."""
+    expect(cmds['compat']['rc'], 0, f'set storclicompat=megaraid_sas: {cmds["compat"]["out"]}')
     if not os.path.exists(STORCLI_PY):
         check(False, f'{STORCLI_PY} missing: apt-get install prometheus-node-exporter-collectors')
         return
