@@ -8,8 +8,9 @@
  * its firmware for the configuration (model.c) through DCMD frames
  * (frame.c); the card runs its own RAID, tasks and cache, so the kind
  * needs no controller process. What works so far is showing: the
- * controller, its drives, disk groups and VDs. Changes (CFG_ADD and the
- * rest) are left NULL below, so they answer "not supported".
+ * controller, its drives, disk groups and VDs, and the task rates its
+ * properties hold. Changes (CFG_ADD, setting rates and the rest) are left
+ * NULL below, so they answer "not supported".
  */
 #include <string.h>
 #include <unistd.h>
@@ -53,29 +54,61 @@ static enum rcl_status find_adapter(const struct rcl_ctrl *ctrl, unsigned *host_
 	                     ctrl->entry.id, ctrl->entry.key);
 }
 
+/* An open controller: what the card's properties said. Nothing is kept open between commands. */
+struct megaraid_priv {
+	struct rcl_ctrl_settings settings;
+};
+
+static void megaraid_unload(struct rcl_ctrl *ctrl)
+{
+	rcl_free(ctrl->priv);
+	ctrl->priv = NULL;
+}
+
 static enum rcl_status megaraid_load(struct rcl_ctrl *ctrl, struct rcl_error *err)
 {
+	struct megaraid_priv *p = rcl_calloc(1, sizeof(*p));
 	struct rcl_mfi_link link = {.fd = -1};
-	enum rcl_status st = find_adapter(ctrl, &link.host_no, err);
+	enum rcl_status st =
+	    p ? find_adapter(ctrl, &link.host_no, err) : rcl_fail(err, RCL_NOMEM, "out of memory");
 
+	ctrl->priv = p;
 	if (!st)
 		st = rcl_mfi_open(&link.fd, err);
 	if (!st)
-		st = rcl_mfi_load_model(ctrl, &link, err);
+		st = rcl_mfi_load_model(ctrl, &link, &p->settings, err);
 	if (link.fd >= 0)
 		close(link.fd);
+	if (st)
+		megaraid_unload(ctrl); /* rcl_ctrl_open() does not unload what failed to load */
 	return st;
 }
 
-/* Nothing is kept open between commands: each load asks the card anew. */
-static void megaraid_unload(struct rcl_ctrl *ctrl)
+static enum rcl_status megaraid_settings_get(struct rcl_ctrl *ctrl, struct rcl_ctrl_settings *out,
+                                             struct rcl_error *err)
+{
+	const struct megaraid_priv *p = ctrl->priv;
+
+	(void)err;
+	*out = p->settings;
+	return RCL_OK;
+}
+
+/* The card's patrol read and consistency check schedules are not read yet: none is offered. */
+static enum rcl_status megaraid_schedule_status(struct rcl_ctrl *ctrl,
+                                                struct rcl_schedule_status *out,
+                                                struct rcl_error *err)
 {
 	(void)ctrl;
+	(void)out;
+	(void)err;
+	return RCL_OK;
 }
 
 /*
- * What every MegaRAID card can be asked, before its own answer narrows
- * it at load (levels, limits, strips, cache and battery: model.c).
+ * What a MegaRAID card can be asked, before its own answer narrows it at
+ * load (levels, limits, strips, cache, battery and the rates it takes:
+ * model.c).
  */
 static const struct rcl_caps megaraid_caps = {
     .kind = "megaraid",
@@ -88,6 +121,9 @@ static const struct rcl_caps megaraid_caps = {
     .max_dgs = RCL_MAX_DGS,
     .max_vds = RCL_MAX_VDS,
     .max_vds_per_dg = RCL_MAX_VDS_PER_DG,
+    .settings = 1u << RCL_SETTING_REBUILD_RATE | 1u << RCL_SETTING_CC_RATE |
+                1u << RCL_SETTING_BGI_RATE | 1u << RCL_SETTING_PR_RATE |
+                1u << RCL_SETTING_RECON_RATE,
     .default_write = RCL_WRITE_BACK,
     .default_read = RCL_READ_AHEAD,
 };
@@ -98,4 +134,6 @@ const struct rcl_backend_ops rcl_megaraid_ops = {
     .discover = megaraid_discover,
     .load = megaraid_load,
     .unload = megaraid_unload,
+    .settings_get = megaraid_settings_get,
+    .schedule_status = megaraid_schedule_status,
 };

@@ -12,7 +12,9 @@
  * buffer holds.
  */
 #include <endian.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "megaraid/frame.h"
@@ -135,6 +137,35 @@ static void fw_version(const struct rcl_mfi_ctrl_info *ci, char *dst, size_t siz
 		if (!i || !strncmp(ci->image_component[i].name, "APP", 4))
 			copy_text(dst, size, ci->image_component[i].version,
 			          sizeof(ci->image_component[i].version));
+}
+
+/*
+ * The task rates the card's properties hold, each offered (caps) where its
+ * adapter_ops bit says the card takes it.
+ */
+static void fill_rates(struct rcl_caps *caps, struct rcl_ctrl_settings *s,
+                       const struct rcl_mfi_ctrl_info *ci)
+{
+	static const struct {
+		uint32_t op;
+		enum rcl_setting setting;
+		size_t offset;
+	} rates[] = {
+	    {0x0001, RCL_SETTING_REBUILD_RATE, offsetof(struct rcl_mfi_ctrl_props, rebuild_rate)},
+	    {0x0002, RCL_SETTING_CC_RATE, offsetof(struct rcl_mfi_ctrl_props, cc_rate)},
+	    {0x0004, RCL_SETTING_BGI_RATE, offsetof(struct rcl_mfi_ctrl_props, bgi_rate)},
+	    {0x0008, RCL_SETTING_RECON_RATE, offsetof(struct rcl_mfi_ctrl_props, recon_rate)},
+	    {0x0010, RCL_SETTING_PR_RATE, offsetof(struct rcl_mfi_ctrl_props, patrol_read_rate)},
+	};
+	uint32_t ops = le32toh(ci->adapter_ops);
+
+	memset(s, 0, sizeof(*s));
+	caps->settings = 0;
+	for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
+		s->rate[rates[i].setting] = ((const uint8_t *)&ci->props)[rates[i].offset];
+		if (ops & rates[i].op)
+			caps->settings |= 1u << rates[i].setting;
+	}
 }
 
 /* The controller's identity and limits, narrowing the kind's caps to what the card reports. */
@@ -540,6 +571,24 @@ static enum rcl_status read_drives(struct rcl_ctrl *ctrl, const struct rcl_mfi_l
 	return st;
 }
 
+/* The model's orders: drives by enclosure and slot, enclosures by id (the firmware's is its own).
+ */
+static int by_place(const void *a, const void *b)
+{
+	const struct rcl_drive *x = a, *y = b;
+
+	if (x->enclosure != y->enclosure)
+		return (x->enclosure > y->enclosure) - (x->enclosure < y->enclosure);
+	return (x->slot > y->slot) - (x->slot < y->slot);
+}
+
+static int by_id(const void *a, const void *b)
+{
+	const struct rcl_enclosure *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
 /* The enclosures the drives are in, each as many slots as its highest one needs. */
 static enum rcl_status fill_enclosures(struct rcl_ctrl *ctrl, struct rcl_error *err)
 {
@@ -563,6 +612,8 @@ static enum rcl_status fill_enclosures(struct rcl_ctrl *ctrl, struct rcl_error *
 		if (d->slot + 1 > e->slots)
 			e->slots = d->slot + 1;
 	}
+	qsort(ctrl->drives, ctrl->drive_count, sizeof(*ctrl->drives), by_place);
+	qsort(ctrl->enclosures, ctrl->enclosure_count, sizeof(*ctrl->enclosures), by_id);
 	return RCL_OK;
 }
 
@@ -708,7 +759,7 @@ static enum rcl_status fill_dgs(struct rcl_ctrl *ctrl, const struct config *c,
 }
 
 enum rcl_status rcl_mfi_load_model(struct rcl_ctrl *ctrl, const struct rcl_mfi_link *link,
-                                   struct rcl_error *err)
+                                   struct rcl_ctrl_settings *settings, struct rcl_error *err)
 {
 	struct rcl_mfi_ctrl_info *ci = rcl_malloc(sizeof(*ci));
 	struct config c = {0};
@@ -718,8 +769,10 @@ enum rcl_status rcl_mfi_load_model(struct rcl_ctrl *ctrl, const struct rcl_mfi_l
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
 	st = dcmd_read(link, RCL_MFI_DCMD_CTRL_GET_INFO, 0, ci, sizeof(*ci),
 	               "reading the controller info (CTRL_GET_INFO)", err);
-	if (!st)
+	if (!st) {
 		fill_info(ctrl, ci);
+		fill_rates(&ctrl->caps, settings, ci);
+	}
 	rcl_free(ci);
 	if (!st)
 		st = read_config(link, &c, err);

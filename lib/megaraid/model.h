@@ -16,12 +16,14 @@ struct rcl_mfi_link {
 
 /**
  * rcl_mfi_load_model() - fill @ctrl's info, enclosures, drives, groups and
- * VDs, and narrow its caps, from what the adapter behind @link answers.
+ * VDs, and narrow its caps, from what the adapter behind @link answers;
+ * @settings gets the task rates its properties hold (the rest zero: the
+ * card's schedules are not read, and its caps offer none).
  * On failure @ctrl may hold part of it (the caller frees it).
  * Return: RCL_OK; the firmware's refusal (frame.h); RCL_BAD_REPLY (a
  * reply whose counts do not fit it); RCL_SYSTEM; RCL_NOMEM.
  */
 enum rcl_status rcl_mfi_load_model(struct rcl_ctrl *ctrl, const struct rcl_mfi_link *link,
-                                   struct rcl_error *err);
+                                   struct rcl_ctrl_settings *settings, struct rcl_error *err);
 
 #endif /* RCL_MEGARAID_MODEL_H */

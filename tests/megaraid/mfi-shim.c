@@ -63,6 +63,7 @@ static const struct mfi_shim_disk *disks;
 static size_t disk_count;
 static char failure[512];
 static unsigned mknods;
+static int mknod_errno;
 static dev_t node_dev;
 static mode_t node_mode;
 
@@ -89,6 +90,7 @@ void mfi_shim_setup(const char *path, uint16_t host_no, const char *hba_serial,
 	disk_count = count;
 	failure[0] = 0;
 	mknods = 0;
+	mknod_errno = 0;
 	fault_count = count_count = 0;
 }
 
@@ -105,6 +107,11 @@ unsigned mfi_shim_sent(uint32_t opcode)
 		if (counts[i].opcode == opcode)
 			return counts[i].n;
 	return 0;
+}
+
+void mfi_shim_deny_mknod(int errnum)
+{
+	mknod_errno = errnum;
 }
 
 unsigned mfi_shim_mknods(dev_t *dev, mode_t *mode)
@@ -524,6 +531,10 @@ int mknod(const char *path, mode_t mode, dev_t dev)
 	int fd;
 
 	if (node[0] && !strcmp(path, node)) {
+		if (mknod_errno) {
+			errno = mknod_errno;
+			return -1;
+		}
 		fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
 		if (fd < 0)
 			return -1;

@@ -51,6 +51,9 @@ void mfi_shim_break(uint32_t opcode, enum mfi_shim_fault fault, uint8_t status);
 /* mfi_shim_sent() - how many DCMDs @opcode (0: pass-through commands) came. */
 unsigned mfi_shim_sent(uint32_t opcode);
 
+/* mfi_shim_deny_mknod() - making the node fails with @errnum (0: it succeeds), as for a user. */
+void mfi_shim_deny_mknod(int errnum);
+
 /* mfi_shim_mknods() - how many times the node was made; *@dev, *@mode: the last. */
 unsigned mfi_shim_mknods(dev_t *dev, mode_t *mode);
 

@@ -7,6 +7,7 @@
  * megasas-gen2 answers (mfi-shim.h): what discovery registers, the node
  * it makes, what "show" reads, and the firmware's refusals.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,6 +121,7 @@ START_TEST(test_show_model)
 	struct rcl_error err = {0};
 	const struct rcl_ctrl_info *info;
 	const struct rcl_caps *caps;
+	struct rcl_ctrl_settings settings;
 	dev_t dev;
 	mode_t mode;
 
@@ -143,6 +145,10 @@ START_TEST(test_show_model)
 	ck_assert_uint_eq(caps->cache_mib, 512);
 	ck_assert_int_eq(caps->backup, RCL_BACKUP_NONE);
 	ck_assert_uint_eq(caps->max_spans, 1);
+	/* QEMU's adapter_ops offer the rebuild rate only; its properties hold 30 for each. */
+	ck_assert_uint_eq(caps->settings, 1u << RCL_SETTING_REBUILD_RATE);
+	ck_assert_int_eq(rcl_ctrl_settings_get(ctrl, &settings, &err), RCL_OK);
+	ck_assert_uint_eq(settings.rate[RCL_SETTING_REBUILD_RATE], 30);
 
 	/* Every disk a PD on the backplane, slot = SCSI id, each in the group of its RAID0 LD. */
 	ck_assert_uint_eq(rcl_ctrl_enclosure_count(ctrl), 1);
@@ -214,6 +220,9 @@ START_TEST(test_show_commands)
 	ck_assert_msg(strstr(out, "Product Name = LSI MegaRAID SAS 9260-8i"), "%s", out);
 	ck_assert_msg(strstr(out, "Serial Number = QM00001"), "%s", out);
 	ck_assert_msg(strstr(out, "1.80-QEMU"), "%s", out);
+	free(out);
+	out = unit_run("/c0 show rebuildrate", false, &st);
+	ck_assert_msg(st == RCL_OK && strstr(out, "30%"), "%s", out);
 	free(out);
 	out = unit_run("/c0/eall/sall show", false, &st);
 	ck_assert_msg(st == RCL_OK && strstr(out, "252:2") && strstr(out, "Onln"), "%s", out);
@@ -299,6 +308,29 @@ START_TEST(test_adapter_gone)
 }
 END_TEST
 
+/* Not root: the node cannot be made, and the message says why and what is needed. */
+START_TEST(test_not_root)
+{
+	struct host h;
+	struct rcl_ctx *ctx;
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_error err = {0};
+	char want[4200];
+
+	host_init(&h, MAJOR_NOW);
+	mfi_shim_deny_mknod(EPERM);
+	ck_assert_int_eq(open_c0(&ctx, &ctrl, &err), RCL_SYSTEM);
+	snprintf(want, sizeof(want),
+	         "cannot create '%s/dev/megaraid_sas_ioctl_node' (character device 247:0): "
+	         "Operation not permitted; the MFI ioctl needs root",
+	         h.root);
+	ck_assert_str_eq(err.msg, want);
+	ck_assert_uint_eq(mfi_shim_sent(0x01010000), 0);
+	rcl_ctx_free(ctx);
+	host_release(&h);
+}
+END_TEST
+
 /* What the firmware refuses, by name, with raidcli's status for it. */
 static const struct {
 	uint32_t opcode;
@@ -338,7 +370,8 @@ END_TEST
  */
 START_TEST(test_no_disk_zero)
 {
-	static const struct mfi_shim_disk two[] = {{1, 4194304}, {3, 8388608}};
+	/* Plugged in this order: QEMU lists them so, the model by slot. */
+	static const struct mfi_shim_disk two[] = {{3, 8388608}, {1, 4194304}};
 	struct host h;
 	struct rcl_ctx *ctx;
 	struct rcl_ctrl *ctrl = NULL;
@@ -354,12 +387,12 @@ START_TEST(test_no_disk_zero)
 	for (unsigned i = 0; i < 2; i++) {
 		const struct rcl_drive *d = rcl_ctrl_drive(ctrl, i);
 
-		ck_assert_uint_eq(d->slot, two[i].id);
-		ck_assert_uint_eq(d->raw_bytes, two[i].blocks * 512);
+		ck_assert_uint_eq(d->slot, two[1 - i].id);
+		ck_assert_uint_eq(d->raw_bytes, two[1 - i].blocks * 512);
 		ck_assert_int_eq(d->state, RCL_PD_ONLINE);
 		ck_assert_str_eq(d->model, "QEMU HARDDISK");
 	}
-	ck_assert_uint_eq(rcl_ctrl_vd_by_id(ctrl, 3)->bytes, two[1].blocks * 512);
+	ck_assert_uint_eq(rcl_ctrl_vd_by_id(ctrl, 3)->bytes, two[0].blocks * 512);
 	ck_assert_ptr_null(mfi_shim_check());
 	rcl_ctrl_close(ctrl);
 	rcl_ctx_free(ctx);
@@ -413,6 +446,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_node_follows_major);
 	tcase_add_test(tc, test_no_driver);
 	tcase_add_test(tc, test_adapter_gone);
+	tcase_add_test(tc, test_not_root);
 	tcase_add_loop_test(tc, test_refusal, 0, sizeof(refusals) / sizeof(refusals[0]));
 	tcase_add_test(tc, test_no_disk_zero);
 	tcase_add_test(tc, test_no_status);
