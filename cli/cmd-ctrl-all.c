@@ -780,8 +780,19 @@ enum rcl_status cmd_ctrl_show_all(struct cmd_ctx *c, struct rcl_error *err)
 	};
 	enum rcl_status st = rcl_ctrl_settings_get(c->ctrl, &s, err);
 
-	if (!st)
-		st = rcl_ctrl_schedule_status(c->ctrl, &status, err);
+	if (!st) {
+		struct rcl_error why = {0};
+
+		/*
+		 * Rates without schedules (a MegaRAID card's): the status stays
+		 * zero, and the schedules' rows follow the caps.
+		 */
+		st = rcl_ctrl_schedule_status(c->ctrl, &status, &why);
+		if (st == RCL_UNSUPPORTED)
+			st = RCL_OK;
+		else if (st && err)
+			*err = why;
+	}
 	/* A controller without task settings shows their rows as absent. */
 	if (st == RCL_UNSUPPORTED)
 		v.settings = NULL;

@@ -224,6 +224,10 @@ START_TEST(test_show_commands)
 	out = unit_run("/c0 show rebuildrate", false, &st);
 	ck_assert_msg(st == RCL_OK && strstr(out, "30%"), "%s", out);
 	free(out);
+	/* The card has rates but no schedules: show all has the rates' table. */
+	out = unit_run("/c0 show all", true, &st);
+	ck_assert_msg(st == RCL_OK && strstr(out, "\"Policy\" : \"Rebuild Rate\""), "%s", out);
+	free(out);
 	out = unit_run("/c0/eall/sall show", false, &st);
 	ck_assert_msg(st == RCL_OK && strstr(out, "252:2") && strstr(out, "Onln"), "%s", out);
 	free(out);
