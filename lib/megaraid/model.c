@@ -179,6 +179,15 @@ static void fill_info(struct rcl_ctrl *ctrl, const struct rcl_mfi_ctrl_info *ci)
 	copy_text(info->model, sizeof(info->model), ci->product_name, sizeof(ci->product_name));
 	copy_text(info->serial, sizeof(info->serial), ci->serial_number, sizeof(ci->serial_number));
 	fw_version(ci, info->firmware, sizeof(info->firmware));
+	copy_text(info->package, sizeof(info->package), ci->package_version,
+	          sizeof(ci->package_version));
+	info->pci_vendor = le16toh(ci->pci_vendor);
+	info->pci_device = le16toh(ci->pci_device);
+	info->pci_subvendor = le16toh(ci->pci_subvendor);
+	info->pci_subdevice = le16toh(ci->pci_subdevice);
+	info->nvram_kib = le16toh(ci->nvram_size);
+	info->flash_mib = le16toh(ci->flash_size);
+	info->ports = ci->device_port_count;
 	snprintf(info->driver_name, sizeof(info->driver_name), "%s", RCL_MFI_PROC_NAME);
 	rcl_mfi_driver_version(info->driver_version, sizeof(info->driver_version));
 	snprintf(info->host_interface, sizeof(info->host_interface), "%s",
@@ -772,6 +781,8 @@ enum rcl_status rcl_mfi_load_model(struct rcl_ctrl *ctrl, const struct rcl_mfi_l
 	if (!st) {
 		fill_info(ctrl, ci);
 		fill_rates(&ctrl->caps, settings, ci);
+		rcl_mfi_pci_address(link->host_no, ctrl->info.pci_address,
+		                    sizeof(ctrl->info.pci_address));
 	}
 	rcl_free(ci);
 	if (!st)

@@ -137,6 +137,14 @@ START_TEST(test_show_model)
 	ck_assert_str_eq(info->driver_version, "07.719.03.00-rc1");
 	ck_assert_str_eq(info->backend, "megaraid");
 	ck_assert(info->jbod);
+	/* The card's package, PCI function and ids, memory parts and ports. */
+	ck_assert_str_eq(info->package, "2.5+-QEMU");
+	ck_assert_str_eq(info->pci_address, PCI_FN);
+	ck_assert_uint_eq(info->pci_vendor, 0x1000);
+	ck_assert_uint_eq(info->pci_device, 0x0079);
+	ck_assert_uint_eq(info->pci_subvendor, 0x1000);
+	ck_assert_uint_eq(info->pci_subdevice, 0x9261);
+	ck_assert_uint_eq(info->ports, 8);
 	caps = rcl_ctrl_caps(ctrl);
 	ck_assert_str_eq(caps->kind, "megaraid");
 	ck_assert_uint_eq(caps->levels, 1u << RCL_RAID0);
@@ -220,6 +228,11 @@ START_TEST(test_show_commands)
 	ck_assert_msg(strstr(out, "Product Name = LSI MegaRAID SAS 9260-8i"), "%s", out);
 	ck_assert_msg(strstr(out, "Serial Number = QM00001"), "%s", out);
 	ck_assert_msg(strstr(out, "1.80-QEMU"), "%s", out);
+	ck_assert_msg(strstr(out, "FW Package Build = 2.5+-QEMU"), "%s", out);
+	ck_assert_msg(strstr(out, "PCI Address = 00:00:05:00"), "%s", out);
+	ck_assert_msg(strstr(out, "Vendor Id = 0x1000") && strstr(out, "SubDevice Id = 0x9261") &&
+	                  strstr(out, "Device Number = 5"),
+	              "%s", out);
 	free(out);
 	out = unit_run("/c0 show rebuildrate", false, &st);
 	ck_assert_msg(st == RCL_OK && strstr(out, "30%"), "%s", out);
