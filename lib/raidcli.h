@@ -437,6 +437,9 @@ struct rcl_drive {
 	char link_speed[16];
 	struct rcl_attr attrs[RCL_DRIVE_ATTRS];
 	size_t attr_count;
+	/* Its standard SCSI INQUIRY data as the card holds it ("Inquiry Data"); 0: none. */
+	uint8_t inquiry[96];
+	size_t inquiry_len;
 };
 
 /**

@@ -380,6 +380,9 @@ static void fill_inquiry(struct rcl_drive *d, const uint8_t *inq)
 	copy_text(d->firmware, sizeof(d->firmware), inq + 32, 4);
 	/* LSI firmware puts the drive's serial number in the vendor-specific bytes. */
 	copy_text(d->serial, sizeof(d->serial), inq + 36, 20);
+	/* The data as far as its additional length goes and it fits. */
+	d->inquiry_len = at_most(inq[4] + 5u, sizeof(d->inquiry));
+	memcpy(d->inquiry, inq, d->inquiry_len);
 }
 
 /* Drive @d's backend facts: its firmware device id and first SAS address. */
@@ -414,34 +417,21 @@ static void fill_pd_info(struct rcl_drive *d, const struct rcl_mfi_pd_info *pi)
 	snprintf(d->link_speed, sizeof(d->link_speed), "%s", speed_name(pi->link_speed));
 }
 
-/* Pass-through command @cdb (@cdb_len bytes) to PD @device_id, reading @len bytes into @buf. */
+/* Pass-through @cdb to PD @device_id: its target and LUN are the id's two bytes (QEMU's). */
 static enum rcl_status ask_scsi(const struct rcl_mfi_link *link, uint16_t device_id,
                                 const uint8_t *cdb, uint8_t cdb_len, void *buf, uint32_t len,
                                 const char *what, struct rcl_error *err)
 {
-	uint8_t sense[32];
-	struct rcl_mfi_scsi s = {
-	    .target = (uint8_t)(device_id >> 8),
-	    .lun = (uint8_t)device_id,
-	    .cdb_len = cdb_len,
-	    .buf = buf,
-	    .len = len,
-	    .dir = RCL_MFI_DIR_READ,
-	    .sense = sense,
-	    .sense_len = sizeof(sense),
-	};
-
-	memcpy(s.cdb, cdb, cdb_len);
-	return rcl_mfi_scsi(link->fd, (uint16_t)link->host_no, &s, what, err);
+	return rcl_mfi_scsi_read(link->fd, (uint16_t)link->host_no, (uint8_t)(device_id >> 8),
+	                         (uint8_t)device_id, cdb, cdb_len, buf, len, what, err);
 }
 
 /*
- * Drive @d's INQUIRY by pass-through, and its serial number from VPD page
- * 0x80 where the standard data has none (QEMU's disks: 36 bytes). Only
- * for QEMU's model, whose PD_GET_INFO reads one byte of the mailbox and so
- * answers for another drive, or DEVICE_NOT_FOUND when no disk has SCSI id
- * 0, and never holds the drive's INQUIRY: there the target and LUN are
- * the device id's two bytes.
+ * Drive @d's INQUIRY by pass-through, and its serial from VPD page 0x80
+ * where the standard data has none (QEMU's disks). Only for QEMU's model,
+ * whose PD_GET_INFO reads mailbox byte 0 alone (answering for another
+ * drive, or DEVICE_NOT_FOUND) and holds no INQUIRY: there the target and
+ * LUN are the device id's two bytes.
  */
 static enum rcl_status ask_inquiry(const struct rcl_mfi_link *link, struct rcl_drive *d,
                                    uint16_t device_id, struct rcl_error *err)

@@ -176,6 +176,9 @@ START_TEST(test_show_model)
 		ck_assert_str_eq(d->model, "QEMU HARDDISK");
 		ck_assert_str_eq(d->firmware, "2.5+");
 		ck_assert_str_eq(d->interface, "SAS");
+		/* QEMU's 36 bytes of INQUIRY, asked of the drive. */
+		ck_assert_uint_eq(d->inquiry_len, 36);
+		ck_assert_mem_eq(d->inquiry + 8, "QEMU    QEMU HARDDISK   2.5+", 28);
 		ck_assert_uint_eq(strlen(d->serial), 3);
 		ck_assert_int_eq(d->serial[2], '0' + (int)i);
 	}
