@@ -116,7 +116,10 @@ UNITS = {'KB': 1 << 10, 'MB': 1 << 20, 'GB': 1 << 30, 'TB': 1 << 40}
 def size_matches(text, nbytes):
     """StorCLI's "24.003 MB" (three decimals, 1024-based) is @nbytes."""
     m = re.match(r'([0-9.]+) ?([KMGT]B)$', str(text).strip())
-    return bool(m) and abs(float(m.group(1)) * UNITS[m.group(2)] - nbytes) <= UNITS[m.group(2)] / 2000
+    if not m:
+        return False
+    unit = UNITS[m.group(2)]
+    return abs(float(m.group(1)) * unit - nbytes) <= unit / 2000
 
 
 def expect_size(text, nbytes, what):
@@ -246,7 +249,8 @@ def check_controller(data, facts, host, disks, coerced):
            'Capabilities: RAID Level Supported')
     expect(data.get('Status', {}).get('Controller Status'), 'Optimal', 'Status: Controller Status')
     # the rates the card takes; any other shown must hold the card's value too
-    policies = {row.get('Policy'): row for row in data.get('Policies', {}).get('Policies Table', [])}
+    table = data.get('Policies', {}).get('Policies Table', [])
+    policies = {row.get('Policy'): row for row in table}
     for policy in set(facts['rates_offered'].split(', ')) | set(policies):
         expect(policies.get(policy, {}).get('Current'), f'{facts["rate"]} %', f'Policies: {policy}')
     for key in ('Physical Drives', 'Virtual Drives', 'Drive Groups'):
@@ -396,7 +400,8 @@ def check_storcli_py(cmds, facts, work):
 
     def having(name):
         return [m for m in metrics if m.startswith(f'megaraid_{name}{{')]
-    info = f'model="{facts["product"]}",serial="{HBA_SERIAL}",fwversion="{facts["firmware_version"]}"'
+    info = (f'model="{facts["product"]}",serial="{HBA_SERIAL}",'
+            f'fwversion="{facts["firmware_version"]}"')
     check(any(info in m for m in having('controller_info')), f'storcli.py: controller_info {info}')
     expect(len(having('vd_info')), len(DISKS), 'storcli.py: vd_info metrics')
     expect(len(having('pd_info')), len(DISKS), 'storcli.py: pd_info metrics')
