@@ -127,26 +127,55 @@ static const char *or_na(const char *text)
 	return text[0] ? text : "NA";
 }
 
+/* @key: @value as "0x1000", or NA for 0 (unknown). */
+static void add_pci_id(struct rcl_node *section, const char *key, uint16_t value)
+{
+	if (value)
+		rcl_node_add_strf(section, key, "0x%04x", value);
+	else
+		rcl_node_add_str(section, key, "NA");
+}
+
+/* The PCI function @info->pci_address as its four numbers (domain first); false if unknown. */
+static bool pci_place(const struct rcl_ctrl_info *info, unsigned place[4])
+{
+	return sscanf(info->pci_address, "%x:%x:%x.%x", &place[0], &place[1], &place[2],
+	              &place[3]) == 4;
+}
+
+/* StorCLI's "PCI Address": domain, bus, device and function, "00:03:00:00". */
+static void add_pci_address(struct rcl_node *section, const struct rcl_ctrl_info *info)
+{
+	unsigned p[4];
+
+	if (pci_place(info, p))
+		rcl_node_add_strf(section, "PCI Address", "%02x:%02x:%02x:%02x", p[0], p[1], p[2],
+		                  p[3]);
+	else
+		rcl_node_add_str(section, "PCI Address", "NA");
+}
+
 /* The PCI function and its interfaces, as "/cN show" and the "Bus" section print them. */
 static void add_bus(struct rcl_node *section, const struct rcl_ctrl_info *info)
 {
-	static const struct row ids[] = {
-	    WORD("Vendor Id", "NA"),
-	    WORD("Device Id", "NA"),
-	    WORD("SubVendor Id", "NA"),
-	    WORD("SubDevice Id", "NA"),
-	};
-	static const struct row place[] = {
-	    WORD("Bus Number", "NA"),
-	    WORD("Device Number", "NA"),
-	    WORD("Function Number", "NA"),
-	    WORD("Domain ID", "NA"),
-	};
+	static const char *const place_keys[] = {"Domain ID", "Bus Number", "Device Number",
+	                                         "Function Number"};
+	unsigned p[4];
+	bool known = pci_place(info, p);
 
-	add_rows(section, NULL, ROWS(ids));
+	add_pci_id(section, "Vendor Id", info->pci_vendor);
+	add_pci_id(section, "Device Id", info->pci_device);
+	add_pci_id(section, "SubVendor Id", info->pci_subvendor);
+	add_pci_id(section, "SubDevice Id", info->pci_subdevice);
 	rcl_node_add_str(section, "Host Interface", or_na(info->host_interface));
 	rcl_node_add_str(section, "Device Interface", or_na(info->device_interface));
-	add_rows(section, NULL, ROWS(place));
+	/* StorCLI's order: bus, device, function, then domain. */
+	for (int i = 1; i <= 4; i++) {
+		if (known)
+			rcl_node_add_int(section, place_keys[i % 4], p[i % 4]);
+		else
+			rcl_node_add_str(section, place_keys[i % 4], "NA");
+	}
 }
 
 static const char *driver_name(const struct rcl_ctrl_info *info, bool compat)
@@ -198,14 +227,15 @@ enum rcl_status cmd_ctrl_show(struct cmd_ctx *c, struct rcl_error *err)
 	rcl_node_add_str(data, "Product Name", info->model);
 	rcl_node_add_str(data, "Serial Number", info->serial);
 	rcl_node_add_str(data, "SAS Address", "NA");
-	rcl_node_add_str(data, "PCI Address", "NA");
+	add_pci_address(data, info);
 	/* The summary prints times without StorCLI's comma. */
 	now[10] = ' ';
 	memmove(now + 11, now + 12, strlen(now + 12) + 1);
 	rcl_node_add_str(data, "System Time", now);
 	rcl_node_add_str(data, "Mfg. Date", "NA");
 	rcl_node_add_str(data, "Controller Time", now);
-	rcl_node_add_str(data, "FW Package Build", info->firmware);
+	rcl_node_add_str(data, "FW Package Build",
+	                 info->package[0] ? info->package : info->firmware);
 	rcl_node_add_str(data, "BIOS Version", "NA");
 	rcl_node_add_str(data, "FW Version", info->firmware);
 	rcl_node_add_str(data, "Driver Name", driver_name(info, compat));
@@ -220,8 +250,9 @@ enum rcl_status cmd_ctrl_show(struct cmd_ctx *c, struct rcl_error *err)
 static void add_basics(struct rcl_node *data, const struct cmd_ctx *c, const struct view *v)
 {
 	static const struct row hw[] = {
-	    WORD("SAS Address", "NA"), WORD("PCI Address", "NA"), WORD("Mfg Date", "NA"),
-	    WORD("Rework Date", "NA"), WORD("Revision No", "NA"),
+	    WORD("Mfg Date", "NA"),
+	    WORD("Rework Date", "NA"),
+	    WORD("Revision No", "NA"),
 	};
 	struct rcl_node *section = rcl_node_add_object(data, "Basics");
 	char now[32], created[32];
@@ -234,6 +265,8 @@ static void add_basics(struct rcl_node *data, const struct cmd_ctx *c, const str
 	/* A soft controller's clock is the system's: the two times agree. */
 	rcl_node_add_str(section, "Current Controller Date/Time", now);
 	rcl_node_add_str(section, "Current System Date/time", now);
+	rcl_node_add_str(section, "SAS Address", "NA");
+	add_pci_address(section, v->info);
 	add_rows(section, v->caps, ROWS(hw));
 	add_backend(section, c->ctrl);
 	rcl_node_add_str(section, "Creation Date/Time", created);
@@ -249,7 +282,8 @@ static void add_version(struct rcl_node *data, const struct view *v)
 	};
 	struct rcl_node *section = rcl_node_add_object(data, "Version");
 
-	rcl_node_add_str(section, "Firmware Package Build", v->info->firmware);
+	rcl_node_add_str(section, "Firmware Package Build",
+	                 v->info->package[0] ? v->info->package : v->info->firmware);
 	rcl_node_add_str(section, "Firmware Version", v->info->firmware);
 	add_rows(section, v->caps, ROWS(images));
 	rcl_node_add_str(section, "Driver Name", driver_name(v->info, v->compat));
@@ -441,8 +475,6 @@ static void add_hwcfg(struct rcl_node *data, const struct view *v)
 	};
 	static const struct row more[] = {
 	    WORD("Serial Debugger", "Absent"),
-	    WORD("NVRAM Size", "NA"),
-	    WORD("Flash Size", "NA"),
 	};
 	static const struct row chips[] = {
 	    WORD("TPM", "Absent"),
@@ -457,10 +489,19 @@ static void add_hwcfg(struct rcl_node *data, const struct view *v)
 	struct rcl_node *section = rcl_node_add_object(data, "HwCfg");
 
 	add_rows(section, v->caps, ROWS(parts));
-	rcl_node_add_int(section, "Backend Port Count", v->info->max_drives);
+	rcl_node_add_int(section, "Backend Port Count",
+	                 v->info->ports ? v->info->ports : v->info->max_drives);
 	rcl_node_add_str(section, "BBU", v->caps->backup ? "Present" : "Absent");
 	rcl_node_add_str(section, "Alarm", "Absent");
 	add_rows(section, v->caps, ROWS(more));
+	if (v->info->nvram_kib)
+		rcl_node_add_strf(section, "NVRAM Size", "%uKB", v->info->nvram_kib);
+	else
+		rcl_node_add_str(section, "NVRAM Size", "NA");
+	if (v->info->flash_mib)
+		rcl_node_add_strf(section, "Flash Size", "%uMB", v->info->flash_mib);
+	else
+		rcl_node_add_str(section, "Flash Size", "NA");
 	rcl_node_add_strf(section, "On Board Memory Size", "%uMB", v->caps->cache_mib);
 	rcl_node_add_str(section, "CacheVault Flash Size",
 	                 v->caps->backup == RCL_BACKUP_CACHEVAULT ? "Unknown" : "NA");
@@ -784,8 +825,19 @@ enum rcl_status cmd_ctrl_show_all(struct cmd_ctx *c, struct rcl_error *err)
 	};
 	enum rcl_status st = rcl_ctrl_settings_get(c->ctrl, &s, err);
 
-	if (!st)
-		st = rcl_ctrl_schedule_status(c->ctrl, &status, err);
+	if (!st) {
+		struct rcl_error why = {0};
+
+		/*
+		 * Rates without schedules (a MegaRAID card's): the status stays
+		 * zero, and the schedules' rows follow the caps.
+		 */
+		st = rcl_ctrl_schedule_status(c->ctrl, &status, &why);
+		if (st == RCL_UNSUPPORTED)
+			st = RCL_OK;
+		else if (st && err)
+			*err = why;
+	}
 	/* A controller without task settings shows their rows as absent. */
 	if (st == RCL_UNSUPPORTED)
 		v.settings = NULL;

@@ -111,6 +111,25 @@ static const char *drive_speed(bool compat)
 }
 
 /* StorCLI's "Port Information": the one path to the drive, whether it answers. */
+/* StorCLI's "Inquiry Data": the bytes in hex, "00 00 05 12 ..."; NA without any. */
+static void add_inquiry(struct rcl_node *detail, const struct rcl_drive *drive)
+{
+	struct rcl_buf sb = RCL_BUF_INIT;
+
+	if (!drive->inquiry_len) {
+		rcl_node_add_str(detail, "Inquiry Data", "NA");
+		return;
+	}
+	for (size_t i = 0; i < drive->inquiry_len; i++)
+		rcl_buf_addf(&sb, i ? " %02x" : "%02x", drive->inquiry[i]);
+	if (sb.oom) {
+		rcl_node_set_oom(detail);
+		return;
+	}
+	rcl_node_add_str(detail, "Inquiry Data", sb.buf);
+	rcl_buf_release(&sb);
+}
+
 static void add_port(struct rcl_node *section, const struct rcl_drive *drive, bool compat)
 {
 	struct rcl_node *row =
@@ -274,7 +293,7 @@ static enum rcl_status add_drive_detail(struct rcl_node *data, struct rcl_ctrl *
 	if (drive->present)
 		st = rcl_ctrl_drive_detail(owner, drive, RCL_DETAIL_ALL, name.buf, detail, err);
 	/* The drive's SCSI INQUIRY or ATA IDENTIFY data: a file or raw device gives none. */
-	rcl_node_add_str(detail, "Inquiry Data", "NA");
+	add_inquiry(detail, drive);
 	if (spare)
 		add_spare_info(data, drive, name.buf);
 	if (key.oom)

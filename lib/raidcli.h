@@ -447,6 +447,9 @@ struct rcl_drive {
 	char link_speed[16];
 	struct rcl_attr attrs[RCL_DRIVE_ATTRS];
 	size_t attr_count;
+	/* Its standard SCSI INQUIRY data as the card holds it ("Inquiry Data"); 0: none. */
+	uint8_t inquiry[96];
+	size_t inquiry_len;
 };
 
 /**
@@ -478,6 +481,12 @@ struct rcl_ctrl_info {
 	unsigned max_drives;
 	time_t created;
 	bool jbod; /* JBOD drives allowed ("Enable JBOD") */
+	/* What a card reports of itself; empty or 0 where the kind has none. */
+	char package[32];     /* firmware package ("Firmware Package Build"); "" = @firmware */
+	char pci_address[16]; /* its PCI function, "0000:03:00.0" */
+	uint16_t pci_vendor, pci_device, pci_subvendor, pci_subdevice;
+	unsigned nvram_kib, flash_mib;
+	unsigned ports; /* back-end ports; 0: @max_drives */
 };
 
 struct rcl_ctx;

@@ -203,3 +203,23 @@ enum rcl_status rcl_mfi_scsi(int fd, uint16_t host_no, const struct rcl_mfi_scsi
 	rcl_mfi_build_scsi(&pkt, host_no, s);
 	return rcl_mfi_send(fd, &pkt, what, err);
 }
+
+enum rcl_status rcl_mfi_scsi_read(int fd, uint16_t host_no, uint8_t target, uint8_t lun,
+                                  const uint8_t *cdb, uint8_t cdb_len, void *buf, uint32_t len,
+                                  const char *what, struct rcl_error *err)
+{
+	uint8_t sense[32];
+	struct rcl_mfi_scsi s = {
+	    .target = target,
+	    .lun = lun,
+	    .cdb_len = cdb_len,
+	    .buf = buf,
+	    .len = len,
+	    .dir = RCL_MFI_DIR_READ,
+	    .sense = sense,
+	    .sense_len = sizeof(sense),
+	};
+
+	memcpy(s.cdb, cdb, cdb_len < sizeof(s.cdb) ? cdb_len : sizeof(s.cdb));
+	return rcl_mfi_scsi(fd, host_no, &s, what, err);
+}

@@ -87,6 +87,14 @@ enum rcl_status rcl_mfi_send(int fd, struct rcl_mfi_packet *pkt, const char *wha
 enum rcl_status rcl_mfi_dcmd(int fd, uint16_t host_no, const struct rcl_mfi_dcmd *d,
                              const char *what, struct rcl_error *err);
 
+/*
+ * rcl_mfi_scsi_read() - rcl_mfi_scsi() of @cdb (@cdb_len bytes) to @target
+ * and @lun, reading @len bytes into @buf; the sense data is not kept.
+ */
+enum rcl_status rcl_mfi_scsi_read(int fd, uint16_t host_no, uint8_t target, uint8_t lun,
+                                  const uint8_t *cdb, uint8_t cdb_len, void *buf, uint32_t len,
+                                  const char *what, struct rcl_error *err);
+
 /* rcl_mfi_scsi() - build pass-through @s for @host_no and rcl_mfi_send() it. */
 enum rcl_status rcl_mfi_scsi(int fd, uint16_t host_no, const struct rcl_mfi_scsi *s,
                              const char *what, struct rcl_error *err);

@@ -179,6 +179,15 @@ static void fill_info(struct rcl_ctrl *ctrl, const struct rcl_mfi_ctrl_info *ci)
 	copy_text(info->model, sizeof(info->model), ci->product_name, sizeof(ci->product_name));
 	copy_text(info->serial, sizeof(info->serial), ci->serial_number, sizeof(ci->serial_number));
 	fw_version(ci, info->firmware, sizeof(info->firmware));
+	copy_text(info->package, sizeof(info->package), ci->package_version,
+	          sizeof(ci->package_version));
+	info->pci_vendor = le16toh(ci->pci_vendor);
+	info->pci_device = le16toh(ci->pci_device);
+	info->pci_subvendor = le16toh(ci->pci_subvendor);
+	info->pci_subdevice = le16toh(ci->pci_subdevice);
+	info->nvram_kib = le16toh(ci->nvram_size);
+	info->flash_mib = le16toh(ci->flash_size);
+	info->ports = ci->device_port_count;
 	snprintf(info->driver_name, sizeof(info->driver_name), "%s", RCL_MFI_PROC_NAME);
 	rcl_mfi_driver_version(info->driver_version, sizeof(info->driver_version));
 	snprintf(info->host_interface, sizeof(info->host_interface), "%s",
@@ -371,6 +380,9 @@ static void fill_inquiry(struct rcl_drive *d, const uint8_t *inq)
 	copy_text(d->firmware, sizeof(d->firmware), inq + 32, 4);
 	/* LSI firmware puts the drive's serial number in the vendor-specific bytes. */
 	copy_text(d->serial, sizeof(d->serial), inq + 36, 20);
+	/* The data as far as its additional length goes and it fits. */
+	d->inquiry_len = at_most(inq[4] + 5u, sizeof(d->inquiry));
+	memcpy(d->inquiry, inq, d->inquiry_len);
 }
 
 /* Drive @d's backend facts: its firmware device id and first SAS address. */
@@ -405,42 +417,56 @@ static void fill_pd_info(struct rcl_drive *d, const struct rcl_mfi_pd_info *pi)
 	snprintf(d->link_speed, sizeof(d->link_speed), "%s", speed_name(pi->link_speed));
 }
 
-/*
- * Drive @d (PD @device_id) asked by SCSI pass-through: INQUIRY, then READ
- * CAPACITY (16). Only for QEMU's model, whose PD_GET_INFO reads one byte
- * of the mailbox and so answers for another drive, or DEVICE_NOT_FOUND
- * when no disk has SCSI id 0: there the target and LUN are the device
- * id's two bytes.
- */
-static enum rcl_status ask_drive(const struct rcl_mfi_link *link, struct rcl_drive *d,
-                                 uint16_t device_id, struct rcl_error *err)
+/* Pass-through @cdb to PD @device_id: its target and LUN are the id's two bytes (QEMU's). */
+static enum rcl_status ask_scsi(const struct rcl_mfi_link *link, uint16_t device_id,
+                                const uint8_t *cdb, uint8_t cdb_len, void *buf, uint32_t len,
+                                const char *what, struct rcl_error *err)
 {
-	uint8_t inq[96] = {0}, cap[32] = {0}, sense[32];
-	struct rcl_mfi_scsi s = {
-	    .target = (uint8_t)(device_id >> 8),
-	    .lun = (uint8_t)device_id,
-	    .cdb = {0x12, 0, 0, 0, sizeof(inq)},
-	    .cdb_len = 6,
-	    .buf = inq,
-	    .len = sizeof(inq),
-	    .dir = RCL_MFI_DIR_READ,
-	    .sense = sense,
-	    .sense_len = sizeof(sense),
-	};
-	enum rcl_status st =
-	    rcl_mfi_scsi(link->fd, (uint16_t)link->host_no, &s, "INQUIRY of a drive", err);
+	return rcl_mfi_scsi_read(link->fd, (uint16_t)link->host_no, (uint8_t)(device_id >> 8),
+	                         (uint8_t)device_id, cdb, cdb_len, buf, len, what, err);
+}
+
+/*
+ * Drive @d's INQUIRY by pass-through, and its serial from VPD page 0x80
+ * where the standard data has none (QEMU's disks). Only for QEMU's model,
+ * whose PD_GET_INFO reads mailbox byte 0 alone (answering for another
+ * drive, or DEVICE_NOT_FOUND) and holds no INQUIRY: there the target and
+ * LUN are the device id's two bytes.
+ */
+static enum rcl_status ask_inquiry(const struct rcl_mfi_link *link, struct rcl_drive *d,
+                                   uint16_t device_id, struct rcl_error *err)
+{
+	static const uint8_t std[6] = {0x12, 0, 0, 0, 96}, vpd80[6] = {0x12, 1, 0x80, 0, 64};
+	uint8_t inq[96] = {0}, page[64] = {0};
+	enum rcl_status st = ask_scsi(link, device_id, std, sizeof(std), inq, sizeof(inq),
+	                              "INQUIRY of a drive", err);
 
 	if (st)
 		return st;
 	fill_inquiry(d, inq);
-	memset(s.cdb, 0, sizeof(s.cdb));
-	s.cdb[0] = 0x9e; /* SERVICE ACTION IN (16): READ CAPACITY (16) */
-	s.cdb[1] = 0x10;
-	s.cdb[13] = sizeof(cap);
-	s.cdb_len = 16;
-	s.buf = cap;
-	s.len = sizeof(cap);
-	st = rcl_mfi_scsi(link->fd, (uint16_t)link->host_no, &s, "READ CAPACITY of a drive", err);
+	/* A drive without the page refuses it: the serial stays as it is. */
+	if (!d->serial[0] &&
+	    !ask_scsi(link, device_id, vpd80, sizeof(vpd80), page, sizeof(page),
+	              "INQUIRY of a drive's serial number", NULL) &&
+	    page[1] == 0x80)
+		copy_text(d->serial, sizeof(d->serial), page + 4,
+		          page[3] < sizeof(page) - 4 ? page[3] : sizeof(page) - 4);
+	return RCL_OK;
+}
+
+/* Drive @d asked by pass-through alone: ask_inquiry(), then READ CAPACITY (16). */
+static enum rcl_status ask_drive(const struct rcl_mfi_link *link, struct rcl_drive *d,
+                                 uint16_t device_id, struct rcl_error *err)
+{
+	/* SERVICE ACTION IN (16): READ CAPACITY (16) */
+	static const uint8_t cdb[16] = {0x9e, 0x10, [13] = 32};
+	uint8_t cap[32] = {0};
+	enum rcl_status st = ask_inquiry(link, d, device_id, err);
+
+	if (st)
+		return st;
+	st = ask_scsi(link, device_id, cdb, sizeof(cdb), cap, sizeof(cap),
+	              "READ CAPACITY of a drive", err);
 	if (!st) {
 		uint64_t last = 0;
 		uint32_t block = 0;
@@ -495,6 +521,16 @@ static enum rcl_status fill_drive(const struct rcl_mfi_link *link, const struct 
 		enum rcl_pd_state member = d->state;
 
 		fill_pd_info(d, &pi);
+		/*
+		 * Peripheral qualifier 3, no device: the firmware holds no
+		 * INQUIRY of the drive (QEMU's model, which then calls it
+		 * offline). Its sizes and speeds stand; the drive answers for
+		 * itself, and the configuration gives its state.
+		 */
+		if (pi.inquiry[0] >> 5 == 3) {
+			d->state = d->dg >= 0 ? member : RCL_PD_UGOOD;
+			return ask_inquiry(link, d, id, err);
+		}
 		if (d->dg >= 0 && d->state == RCL_PD_UBAD)
 			d->state = member;
 		return RCL_OK;
@@ -735,6 +771,8 @@ enum rcl_status rcl_mfi_load_model(struct rcl_ctrl *ctrl, const struct rcl_mfi_l
 	if (!st) {
 		fill_info(ctrl, ci);
 		fill_rates(&ctrl->caps, settings, ci);
+		rcl_mfi_pci_address(link->host_no, ctrl->info.pci_address,
+		                    sizeof(ctrl->info.pci_address));
 	}
 	rcl_free(ci);
 	if (!st)

@@ -67,21 +67,35 @@ static bool is_pci_address(const char *s)
 	       s[end] == '\0' && end == 12;
 }
 
-/* Host @host_no's key: the PCI function it hangs off in sysfs, else "host<N>". */
-static void adapter_key(unsigned host_no, char *key)
+bool rcl_mfi_pci_address(unsigned host_no, char *out, size_t size)
 {
 	char link[PATH_MAX], target[PATH_MAX], *component, *save = NULL;
 	char rel[64];
+	bool found = false;
 
 	snprintf(rel, sizeof(rel), SCSI_HOSTS "/host%u", host_no);
-	snprintf(key, RCL_KEY_SIZE, "host%u", host_no);
 	if (!realpath(host_path(link, sizeof(link), rel), target))
-		return;
+		return false;
 	/* The last PCI address in the device path: the adapter's own function. */
 	for (component = strtok_r(target, "/", &save); component;
 	     component = strtok_r(NULL, "/", &save))
-		if (is_pci_address(component))
-			snprintf(key, RCL_KEY_SIZE, "pci-%s", component);
+		if (is_pci_address(component)) {
+			snprintf(out, size, "%s", component);
+			found = true;
+		}
+	return found;
+}
+
+/* Host @host_no's key: the PCI function it hangs off in sysfs, else "host<N>". */
+static void adapter_key(unsigned host_no, char *key)
+{
+	char pci[16];
+
+	if (!rcl_mfi_pci_address(host_no, pci, sizeof(pci))) {
+		snprintf(key, RCL_KEY_SIZE, "host%u", host_no);
+		return;
+	}
+	snprintf(key, RCL_KEY_SIZE, "pci-%s", pci);
 	/* Keys name lock files: "pci-0000-03-00-0". */
 	for (char *p = key; *p; p++)
 		if (*p == ':' || *p == '.')

@@ -33,6 +33,12 @@ struct rcl_mfi_adapter {
 enum rcl_status rcl_mfi_adapters(struct rcl_mfi_adapter *out, size_t max, size_t *count,
                                  struct rcl_error *err);
 
+/*
+ * rcl_mfi_pci_address() - the PCI function adapter @host_no hangs off in
+ * sysfs ("0000:03:00.0"), into @out; false when it has none.
+ */
+bool rcl_mfi_pci_address(unsigned host_no, char *out, size_t size);
+
 /**
  * rcl_mfi_open() - open the management node for commands, making it first
  * when it is missing or carries another major (0600, as StorCLI does).

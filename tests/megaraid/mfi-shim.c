@@ -247,7 +247,10 @@ static void pd_list(uint8_t *p, uint32_t len, bool bad_count)
 	put(p + 4, bad_count ? 1000 : n, 4);
 }
 
-/* PD_GET_INFO as QEMU answers it: the device id read from mailbox byte 0 alone. */
+/*
+ * PD_GET_INFO as QEMU answers it: the device id read from mailbox byte 0
+ * alone, the INQUIRY data never copied in (0x7f: no device), so offline.
+ */
 static uint8_t pd_info(uint8_t *p, const uint8_t *mbox)
 {
 	const struct mfi_shim_disk *d = disk_at(0);
@@ -256,8 +259,8 @@ static uint8_t pd_info(uint8_t *p, const uint8_t *mbox)
 	if (!d || mbox[0])
 		return ST_DEVICE_NOT_FOUND;
 	put(p, pd_id, 2);
-	inquiry(p + 4);
-	put(p + 184, 0x18, 2);               /* ONLINE */
+	p[4] = 0x7f;
+	put(p + 184, 0x01, 2);               /* OFFLINE */
 	put(p + 188, 1u << 1 | 1u << 13, 2); /* in a VD, SAS */
 	p[166] = 1;
 	p[167] = 1;
@@ -403,7 +406,10 @@ static uint8_t dcmd(uint32_t opcode, uint8_t *f, uint8_t *buf, uint32_t len)
 	}
 }
 
-/* A pass-through command to the disk at target/LUN: INQUIRY and READ CAPACITY (16). */
+/*
+ * A pass-through command to the disk at target/LUN: INQUIRY (standard, and
+ * VPD page 0x80: serial "SN" and the SCSI id) and READ CAPACITY (16).
+ */
 static uint8_t scsi(const uint8_t *f, uint8_t *buf, uint32_t len)
 {
 	const struct mfi_shim_disk *d = f[F_LUN] ? NULL : disk_at(f[F_TARGET]);
@@ -411,8 +417,13 @@ static uint8_t scsi(const uint8_t *f, uint8_t *buf, uint32_t len)
 
 	if (!d)
 		return ST_DEVICE_NOT_FOUND;
-	if (cdb[0] == 0x12 && f[F_CDB_LEN] == 6 && len >= 36) {
+	if (cdb[0] == 0x12 && !cdb[1] && f[F_CDB_LEN] == 6 && len >= 36) {
 		inquiry(buf);
+		return ST_OK;
+	}
+	if (cdb[0] == 0x12 && cdb[1] == 1 && cdb[2] == 0x80 && f[F_CDB_LEN] == 6 && len >= 8) {
+		buf[1] = 0x80;
+		buf[3] = (uint8_t)snprintf((char *)buf + 4, len - 4, "SN%u", d->id);
 		return ST_OK;
 	}
 	if (cdb[0] == 0x9e && cdb[1] == 0x10 && f[F_CDB_LEN] == 16 && len >= 32) {

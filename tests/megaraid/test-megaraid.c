@@ -137,6 +137,14 @@ START_TEST(test_show_model)
 	ck_assert_str_eq(info->driver_version, "07.719.03.00-rc1");
 	ck_assert_str_eq(info->backend, "megaraid");
 	ck_assert(info->jbod);
+	/* The card's package, PCI function and ids, memory parts and ports. */
+	ck_assert_str_eq(info->package, "2.5+-QEMU");
+	ck_assert_str_eq(info->pci_address, PCI_FN);
+	ck_assert_uint_eq(info->pci_vendor, 0x1000);
+	ck_assert_uint_eq(info->pci_device, 0x0079);
+	ck_assert_uint_eq(info->pci_subvendor, 0x1000);
+	ck_assert_uint_eq(info->pci_subdevice, 0x9261);
+	ck_assert_uint_eq(info->ports, 8);
 	caps = rcl_ctrl_caps(ctrl);
 	ck_assert_str_eq(caps->kind, "megaraid");
 	ck_assert_uint_eq(caps->levels, 1u << RCL_RAID0);
@@ -168,11 +176,20 @@ START_TEST(test_show_model)
 		ck_assert_str_eq(d->model, "QEMU HARDDISK");
 		ck_assert_str_eq(d->firmware, "2.5+");
 		ck_assert_str_eq(d->interface, "SAS");
+		/* QEMU's 36 bytes of INQUIRY, asked of the drive. */
+		ck_assert_uint_eq(d->inquiry_len, 36);
+		ck_assert_mem_eq(d->inquiry + 8, "QEMU    QEMU HARDDISK   2.5+", 28);
+		ck_assert_uint_eq(strlen(d->serial), 3);
+		ck_assert_int_eq(d->serial[2], '0' + (int)i);
 	}
-	/* QEMU's PD_GET_INFO answers for disk 0 only: the others are asked by pass-through. */
-	/* (Registering the controller opened it once before, to log its arrival.) */
+	/*
+	 * QEMU's PD_GET_INFO answers for disk 0 only, without its INQUIRY: each
+	 * disk is asked its INQUIRY and serial by pass-through, the others their
+	 * capacity too. (Registering the controller opened it once before, to
+	 * log its arrival.)
+	 */
 	ck_assert_uint_eq(mfi_shim_sent(0x02020000), 3 * mfi_shim_sent(0x01010000));
-	ck_assert_uint_eq(mfi_shim_sent(0), 4 * mfi_shim_sent(0x01010000));
+	ck_assert_uint_eq(mfi_shim_sent(0), 8 * mfi_shim_sent(0x01010000));
 	ck_assert_str_eq(rcl_ctrl_drive(ctrl, 0)->link_speed, "1.5Gb/s");
 
 	ck_assert_uint_eq(rcl_ctrl_vd_count(ctrl), 3);
@@ -214,9 +231,18 @@ START_TEST(test_show_commands)
 	ck_assert_msg(strstr(out, "Product Name = LSI MegaRAID SAS 9260-8i"), "%s", out);
 	ck_assert_msg(strstr(out, "Serial Number = QM00001"), "%s", out);
 	ck_assert_msg(strstr(out, "1.80-QEMU"), "%s", out);
+	ck_assert_msg(strstr(out, "FW Package Build = 2.5+-QEMU"), "%s", out);
+	ck_assert_msg(strstr(out, "PCI Address = 00:00:05:00"), "%s", out);
+	ck_assert_msg(strstr(out, "Vendor Id = 0x1000") && strstr(out, "SubDevice Id = 0x9261") &&
+	                  strstr(out, "Device Number = 5"),
+	              "%s", out);
 	free(out);
 	out = unit_run("/c0 show rebuildrate", false, &st);
 	ck_assert_msg(st == RCL_OK && strstr(out, "30%"), "%s", out);
+	free(out);
+	/* The card has rates but no schedules: show all has the rates' table. */
+	out = unit_run("/c0 show all", true, &st);
+	ck_assert_msg(st == RCL_OK && strstr(out, "\"Policy\" : \"Rebuild Rate\""), "%s", out);
 	free(out);
 	out = unit_run("/c0/eall/sall show", false, &st);
 	ck_assert_msg(st == RCL_OK && strstr(out, "252:2") && strstr(out, "Onln"), "%s", out);

@@ -224,3 +224,46 @@ cmd_record() {
 	echo "out=$(printf %s "$out" | tr '\n' ' ')"
 	echo "err=$(tr '\n' ' ' </tmp/cmd_record.err)"
 }
+
+# megaraid_hosts: one "@ scsi_host hostN" record per SCSI host of the
+# megaraid_sas driver (QEMU's megasas-gen2 cards): its PCI address and ids as
+# the kernel read them, the driver bound to the PCI device and its version.
+megaraid_hosts() {
+	for host in /sys/class/scsi_host/host*; do
+		[ "$(cat "$host/proc_name" 2>/dev/null)" = megaraid_sas ] || continue
+		pci=$(readlink -f "$host/device/..")
+		echo "@ scsi_host ${host##*/}"
+		echo "proc_name=megaraid_sas"
+		echo "pci=${pci##*/}"
+		for id in vendor device subsystem_vendor subsystem_device; do
+			echo "$id=$(cat "$pci/$id")"
+		done
+		driver=$(readlink "$pci/driver")
+		echo "driver=${driver##*/}"
+		echo "driver_version=$(cat /sys/module/megaraid_sas/version 2>/dev/null)"
+	done
+}
+
+# scsi_disks: one "@ scsi_disk sdX" record per SCSI disk: its host, channel,
+# target and LUN, what its standard INQUIRY and VPD page 0x80 say (through
+# sysfs, and sg_inq's raw bytes in hex), its size in 512-byte sectors and
+# READ CAPACITY's answer (sg_readcap: last LBA, block length).
+scsi_disks() {
+	for disk in /sys/block/sd*; do
+		[ -e "$disk/device" ] || continue
+		hctl=$(readlink -f "$disk/device")
+		echo "@ scsi_disk ${disk##*/}"
+		echo "hctl=${hctl##*/}"
+		for attr in vendor model rev; do
+			echo "$attr=$(sed 's/ *$//' "$disk/device/$attr")"
+		done
+		# VPD 0x80: a 4-byte header, then the serial
+		echo "serial=$(tail -c +5 "$disk/device/vpd_pg80" 2>/dev/null)"
+		echo "sectors=$(cat "$disk/size")"
+		echo "lbs=$(cat "$disk/queue/logical_block_size")"
+		echo "inquiry=$(sg_inq -r "/dev/${disk##*/}" 2>/dev/null | od -An -tx1 | tr -d ' \n')"
+		sg_readcap "/dev/${disk##*/}" 2>/dev/null |
+			sed -n 's/.*Last LBA=\([0-9]*\).*/readcap_last_lba=\1/p
+s/.*Logical block length=\([0-9]*\) bytes.*/readcap_block_length=\1/p'
+	done
+}

@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: MIT
 """mkinitramfs.py - the initramfs archives that tests/vm/run-in-vm.sh boots.
 
-  mkinitramfs.py base KVER OUT    busybox, mdadm, nvme-cli (when installed) and
-                                  their libraries, the md, virtio and nvme
-                                  modules of kernel KVER and tests/vm/init;
+  mkinitramfs.py base KVER OUT    busybox, mdadm, nvme-cli, sg3-utils' sg_inq
+                                  and sg_readcap, lsscsi (those four when
+                                  installed) and their libraries, the md,
+                                  virtio, nvme and megaraid_sas modules of
+                                  kernel KVER and tests/vm/init;
                                   rebuilt only when one of these inputs changed
   mkinitramfs.py bin OUT FILE...  each FILE (a program of the build, say
                                   raidcli) as /bin/NAME with the libraries ldd
@@ -13,8 +15,9 @@
 
 All are uncompressed newc cpio archives; the kernel unpacks archives
 concatenated in one initrd in order, so a run only writes its small script
-archive. Only Debian's packages are used: busybox-static, mdadm, nvme-cli and
-the modules of linux-image-amd64 found through modules.dep. The modules' load
+archive. Only Debian's packages are used: busybox-static, mdadm, nvme-cli,
+sg3-utils, lsscsi and the modules of linux-image-amd64 found through
+modules.dep. The modules' load
 order (dependencies first) goes to /etc/modules-order for /init's insmod.
 """
 import hashlib
@@ -27,13 +30,19 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 BUSYBOX = '/bin/busybox'
 MDADM = '/usr/sbin/mdadm'
 NVME = '/usr/sbin/nvme'
+# The guest's own view of SCSI disks (QEMU's MegaRAID card's), optional like
+# nvme-cli: the tests that need them say so.
+SCSI_TOOLS = ['/usr/bin/sg_inq', '/usr/bin/sg_readcap', '/usr/bin/lsscsi']
 # What the tests need, by module name; modules.dep adds what these need.
 # crc32c_generic first: libcrc32c (a dependency of raid456) asks the crypto
 # API for crc32c when it loads, and no modprobe is there to load it on demand.
 # nvme brings nvme-core; PCI hotplug (ACPI, for the pc machine's slots) is
-# built into Debian's kernel.
+# built into Debian's kernel. sd_mod's crc-t10dif asks for crct10dif as
+# libcrc32c does for crc32c; megaraid_sas (QEMU's megasas-gen2) brings
+# scsi_mod, sd_mod and sg give its disks block and SCSI generic devices.
 MODULES = ['virtio_pci', 'virtio_blk', 'crc32c_generic', 'md-mod', 'raid0', 'raid1',
-           'raid10', 'raid456', 'nvme']
+           'raid10', 'raid456', 'nvme', 'crct10dif_generic', 'sd_mod', 'sg',
+           'megaraid_sas']
 
 
 def module_order(kver):
@@ -88,6 +97,7 @@ def base_inputs(kver):
     # nvme-cli is optional: run-in-vm.sh asks for it only with NVMe devices
     if os.path.exists(NVME):
         programs.append(('sbin/nvme', NVME))
+    programs += [(f'bin/{os.path.basename(p)}', p) for p in SCSI_TOOLS if os.path.exists(p)]
     files = with_libraries(programs) + [('init', os.path.join(HERE, 'init'))]
     files += [(f'lib/modules/{kver}/{rel}', path) for path, rel in module_order(kver)]
     return files

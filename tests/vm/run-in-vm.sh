@@ -7,6 +7,7 @@
 #   run-in-vm.sh [--disk [NAME=]IMAGE]... [--ro-disk [NAME=]IMAGE]...
 #                [--nvme-subsys NAME]... [--nvme-ctrl ID:SERIAL[:subsys=NAME]]...
 #                [--nvme-ns OWNER:IMAGE[:nsid=N][:lbs=512|4096][:eui64=HEX][:detached][:private]]...
+#                [--megasas ID[:serial=S][:jbod]]... [--megasas-disk ID:IMAGE[:PROP=V]...]...
 #                [--bin FILE]... [--timeout SECONDS] [--memory MB] [--log FILE] SCRIPT
 #
 # Each IMAGE becomes a raw virtio disk /dev/vdX in the order given (vda
@@ -31,7 +32,16 @@
 # PCI slot of its own: the guest may have it removed and plugged back
 # (guest.sh's nvme_unplug, nvme_replug: the host channel, vmhost.py). --bin
 # puts FILE (the build's raidcli, say) in the guest's /bin with its
-# libraries. tests/vm/README has the details.
+# libraries.
+#
+# MegaRAID: --megasas makes a megasas-gen2 controller (QEMU's emulated LSI
+# MegaRAID SAS 9260-8i, driven by the guest's megaraid_sas), device ID,
+# with HBA serial S (QEMU's default QEMU123456) and in JBOD mode or not;
+# --megasas-disk a scsi-hd disk on IMAGE (raw, writes reach it) behind
+# controller ID, SCSI targets 0, 1, ... in the order given, with the
+# properties serial=, vendor=, product= and rev= (QEMU's INQUIRY and VPD
+# 0x80 data). tests/vm/README has the details, and what the emulated card
+# reports.
 #
 # The kernel is the newest /boot/vmlinuz-*; VM_KERNEL=/boot/vmlinuz-VER
 # picks another. The initramfs is cached in $VM_CACHE_DIR (default
@@ -39,7 +49,8 @@
 # rebuilt when busybox, mdadm, nvme-cli, the modules, the init or a --bin
 # FILE change. VM_VERBOSE=1 prints the boot time and the console log. Debian
 # packages: qemu-system-x86, linux-image-amd64, busybox-static, mdadm,
-# nvme-cli (with NVMe devices).
+# nvme-cli (with NVMe devices), sg3-utils and lsscsi (for the guest, when
+# installed).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -51,7 +62,7 @@ ndisks=0
 bins=()
 
 usage() {
-	sed -n '7,10s/^# \{0,1\}//p' "$0" >&2
+	sed -n '7,11s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 }
 
@@ -188,6 +199,80 @@ add_nvme() {
 	done
 }
 
+# The MegaRAID options, turned into QEMU devices after the NVMe ones (each
+# controller a PCI slot after theirs). megasas_disks counts the disks the
+# guest gets a block device for, for /init: each an LD; in JBOD mode the PD
+# on target 0 alone (megaraid_sas keeps 256 device ids, QEMU's are target *
+# 256 + LUN).
+megasas_ctrls=() megasas_specs=() megasas=()
+megasas_disks=0
+declare -A megasas_targets=() megasas_jbod=()
+
+add_megasas_ctrl() { # SLOT ID[:serial=S][:jbod]
+	local fields opt dev
+	IFS=: read -ra fields <<<"$2"
+	nvme_id 'MegaRAID controller' "${fields[0]:-}"
+	dev="megasas-gen2,id=${fields[0]},addr=$(printf %x "$1")"
+	for opt in "${fields[@]:1}"; do
+		case $opt in
+		serial=*)
+			[[ ${opt#serial=} =~ ^[^,]{1,31}$ ]] ||
+				die "--megasas $2: serial: 1 to 31 characters, no comma"
+			dev+=",hba_serial=${opt#serial=}"
+			;;
+		jbod) dev+=",use_jbod=on" megasas_jbod[${fields[0]}]=1 ;;
+		*) die "--megasas $2: unknown option '$opt' (serial=S, jbod)" ;;
+		esac
+	done
+	megasas_targets[${fields[0]}]=0
+	megasas+=(-device "$dev")
+}
+
+add_megasas_disk() { # N ID:IMAGE[:serial=S][:vendor=V][:product=P][:rev=R]
+	local fields opt props='' limit ctrl target
+	IFS=: read -ra fields <<<"$2"
+	ctrl=${fields[0]:-}
+	if [ -z "$ctrl" ] || [ -z "${megasas_targets[$ctrl]+x}" ]; then
+		die "--megasas-disk $2: no --megasas '$ctrl'"
+	fi
+	[ ${#fields[@]} -ge 2 ] || die "--megasas-disk ID:IMAGE[:PROP=V]...: $2"
+	[ -f "${fields[1]}" ] || die "no such image: ${fields[1]}"
+	for opt in "${fields[@]:2}"; do
+		# QEMU's limits: the INQUIRY fields' widths, VPD 0x80's 36
+		case ${opt%%=*} in
+		serial) limit=36 ;;
+		vendor) limit=8 ;;
+		product) limit=16 ;;
+		rev) limit=4 opt=ver=${opt#rev=} ;;
+		*) die "--megasas-disk $2: unknown option '$opt' (serial=, vendor=, product=, rev=)" ;;
+		esac
+		[[ ${opt#*=} =~ ^[^,]{1,$limit}$ ]] ||
+			die "--megasas-disk $2: ${opt%%=*}: 1 to $limit characters, no comma"
+		props+=",$opt"
+	done
+	# QEMU's card finds an LD by target id (lun 0), up to its 64 LDs
+	target=${megasas_targets[$ctrl]}
+	[ "$target" -lt 64 ] || die "--megasas-disk $2: more than 64 disks on $ctrl"
+	megasas_targets[$ctrl]=$((target + 1))
+	[ -n "${megasas_jbod[$ctrl]:-}" ] && [ "$target" -gt 0 ] || megasas_disks=$((megasas_disks + 1))
+	megasas+=(-drive "file=${fields[1]//,/,,},format=raw,if=none,id=mdd$1,cache=writeback,snapshot=off"
+		-device "scsi-hd,drive=mdd$1,bus=$ctrl.0,scsi-id=$target,lun=0$props")
+}
+
+add_megasas() {
+	local spec i slot=$((4 + (ndisks + 7) / 8 + ${#nvme_ctrls[@]}))
+	for spec in "${megasas_ctrls[@]}"; do
+		[ $slot -le 31 ] || die "more disks and controllers than PCI slots"
+		add_megasas_ctrl $slot "$spec"
+		slot=$((slot + 1))
+	done
+	i=0
+	for spec in "${megasas_specs[@]}"; do
+		add_megasas_disk $i "$spec"
+		i=$((i + 1))
+	done
+}
+
 while [ $# -gt 0 ]; do
 	case $1 in
 	--disk) add_disk readonly=off "${2:?}"; shift 2 ;;
@@ -195,6 +280,8 @@ while [ $# -gt 0 ]; do
 	--nvme-subsys) nvme_subsys+=("${2:?}"); shift 2 ;;
 	--nvme-ctrl) nvme_ctrls+=("${2:?}"); shift 2 ;;
 	--nvme-ns) nvme_nss+=("${2:?}"); shift 2 ;;
+	--megasas) megasas_ctrls+=("${2:?}"); shift 2 ;;
+	--megasas-disk) megasas_specs+=("${2:?}"); shift 2 ;;
 	--bin) bins+=("${2:?}"); shift 2 ;;
 	--timeout) timeout=${2:?}; shift 2 ;;
 	--memory) memory=${2:?}; shift 2 ;;
@@ -208,6 +295,7 @@ done
 script=$1
 [ -f "$script" ] || die "no such script: $script"
 add_nvme
+add_megasas
 for bin in "${bins[@]}"; do
 	[ -x "$bin" ] || die "--bin $bin: no such program"
 done
@@ -267,6 +355,7 @@ boot() { # ACCEL TIMEOUT DEVICE-ARGS...: runs $script; its output in $work/outpu
 	[ "$accel" = kvm ] && cpu=(-cpu "host,-arch-capabilities")
 	# for /init (what to wait for) and guest.sh (NVMe controller ids)
 	local cmdline="vm.disks=$ndisks vm.nvme=$nvme_attached vm.nvme_slots=$nvme_slots"
+	cmdline+=" vm.scsi=$megasas_disks"
 	rm -f "$work/console" "$work/output" "$work/qmp.sock" "$work/host.sock"
 	# vmhost.py serves the guest's host_qmp requests on the third serial
 	# port with the QMP monitor, and exits with QEMU's status
@@ -330,7 +419,7 @@ kvm_boots() {
 	fi
 	local probe=$work/probe.sh answer=no
 	echo 'exit 0' >"$probe"
-	(script=$probe ndisks=0 nvme_attached=0 nvme_slots=''; boot kvm 15) &&
+	(script=$probe ndisks=0 nvme_attached=0 nvme_slots='' megasas_disks=0; boot kvm 15) &&
 		finished >/dev/null && answer=yes
 	printf '%s\n%s\n' "$key" "$answer" >"$cache"
 	[ $answer = yes ]
@@ -356,13 +445,13 @@ esac
 
 start=$(date +%s%N)
 status=0
-boot $accel "$timeout" "${disks[@]}" "${nvme[@]}" || status=$?
+boot $accel "$timeout" "${disks[@]}" "${nvme[@]}" "${megasas[@]}" || status=$?
 if [ -n "$boot_hung" ]; then
 	echo "run-in-vm: the guest did not start /init within ${boot_hung}s (VM_BOOT_TIMEOUT):" \
 		"killed QEMU, booting once more; its console ended with:" >&2
 	tail -n 3 "$work/console" >&2 || true
 	status=0
-	boot $accel "$timeout" "${disks[@]}" "${nvme[@]}" || status=$?
+	boot $accel "$timeout" "${disks[@]}" "${nvme[@]}" "${megasas[@]}" || status=$?
 	[ -z "$boot_hung" ] ||
 		echo "run-in-vm: the guest did not start /init within ${boot_hung}s again" >&2
 fi
