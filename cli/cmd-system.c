@@ -109,6 +109,7 @@ static enum rcl_status add_overview(struct cmd_ctx *c)
 		return RCL_OK;
 	table = rcl_node_add_array(data, "System Overview");
 	rcl_node_set_legend(table, legend_overview);
+	rcl_ctx_prefetch(c->lib, ids, count); /* every BMC at once, not one after another */
 	for (size_t i = 0; i < count; i++) {
 		struct rcl_error why = {0};
 		struct rcl_ctrl *ctrl;

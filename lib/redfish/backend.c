@@ -166,8 +166,9 @@ static enum rcl_status take_part(struct rcl_redfish_fleet *f, const char *key,
 		if (strcmp(it->key, key))
 			continue;
 		if (it->target.err.status) {
-			*err = it->target.err;
-			return err->status;
+			if (err) /* callers such as event recording pass none */
+				*err = it->target.err;
+			return it->target.err.status;
 		}
 		/* Shared, not taken: a command may open one controller twice. */
 		p->cfg = &it->cfg;

@@ -147,7 +147,10 @@ enum rcl_status rcl_redfish_config_write(struct rcl_ctx *ctx, const char *key,
 	return st;
 }
 
-/* The client warns through the library's event-free channel: stderr is the CLI's, so none. */
+/*
+ * The one place the library writes to the terminal: "insecure" must be
+ * loud on every command, and results carry no warnings to the CLI (yet).
+ */
 static void warn_insecure(void *arg, const char *msg)
 {
 	(void)arg;

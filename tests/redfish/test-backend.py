@@ -220,19 +220,30 @@ def case_credentials(tmp):
         status, out, _ = other.run("add", "controller", "type=redfish", "host=" + url,
                                    "user=root", "passenv=NOT_SET_ANYWHERE", "cafile=" + ca)
         check(status == 3, "cred: an unset variable is refused", (status, out))
-        os.chmod(credfile(tmp, "idrac"), 0o600)
-        with open(credfile(tmp, "idrac"), "w") as f:
-            f.write("wrong\n")
+        wrong = os.path.join(tmp, "wrong.pw")
+        with open(wrong, "w") as f:
+            f.write("not-the-password\n")
+        os.chmod(wrong, 0o600)
         status, out, _ = other.run("add", "controller", "type=redfish", "host=" + url,
-                                   "user=root", "credfile=" + credfile(tmp, "idrac") + "x",
-                                   "cafile=" + ca)
+                                   "user=root", "credfile=" + wrong, "cafile=" + ca)
+        check(status != 0 and "not-the-password" not in out,
+              "cred: a wrong password is refused, and not shown", out)
+        status, out, _ = other.run("add", "controller", "type=redfish", "host=" + url,
+                                   "user=root", "credfile=" + wrong + "x", "cafile=" + ca)
         check(status != 0, "cred: a missing credentials file is refused", out)
+        credfile(tmp, "idrac")
         status, out, _ = other.run("add", "controller", "type=redfish", "host=" + url,
                                    "user=root", "credfile=" + os.path.join(tmp, "idrac.pw"))
         check(status == 247 and "certificate" in out.lower(),
               "cred: an unknown CA fails verification by default", out)
         status, out, _ = other.run("show", "ctrlcount")
         check("Controller Count = 0" in out, "cred: refusals register nothing", out)
+        loose = Env(tmp, "state-insecure")
+        status, out, err = loose.run("add", "controller", "type=redfish", "host=" + url,
+                                     "user=root", "credfile=" + os.path.join(tmp, "idrac.pw"),
+                                     "insecure")
+        check(status == 0 and "verification is off" in err,
+              "cred: insecure connects, and says loudly that it does not verify", err)
     finally:
         svc.stop()
 
