@@ -130,20 +130,22 @@ struct rcl_mfi_header {
 	uint32_t data_len;
 } __attribute__((packed));
 
-/* A DCMD (direct command): a firmware opcode with its 12-byte mailbox, then the SGL. */
+/*
+ * A DCMD (direct command): a firmware opcode with its 12-byte mailbox, then
+ * the SGL, which the driver writes: sizeof() is the SGL's offset. (No
+ * flexible member for it: the frames share a union.)
+ */
 struct rcl_mfi_dcmd_frame {
 	struct rcl_mfi_header hdr;
 	uint32_t opcode;
 	uint8_t mbox[RCL_MFI_MBOX_SIZE];
-	uint8_t sgl[]; /* written by the driver */
 } __attribute__((packed));
 
-/* A SCSI command passed through to a physical drive. */
+/* A SCSI command passed through to a physical drive; the SGL follows, as for a DCMD. */
 struct rcl_mfi_pass_frame {
 	struct rcl_mfi_header hdr;
 	uint64_t sense_addr; /* the driver reads the user's sense pointer here */
 	uint8_t cdb[RCL_MFI_CDB_MAX];
-	uint8_t sgl[];
 } __attribute__((packed));
 
 /*

@@ -33,6 +33,7 @@ static void mkdirs(const char *root, const char *rel)
 {
 	char path[4096];
 
+	ck_assert_ptr_nonnull(root);
 	mkdir(root, 0755);
 	snprintf(path, sizeof(path), "%s/%s", root, rel);
 	for (char *p = path + strlen(root) + 1; *p; p++)
