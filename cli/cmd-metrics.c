@@ -145,18 +145,19 @@ static void add_value(struct rcl_node *list, enum metric_id id, const struct tar
 }
 
 /*
- * The controller's identity. Hook for the kinds reached over the network:
- * when struct rcl_ctrl_info names the host a controller is reached at (a
- * BMC's), it goes here as a "host" label, so a fleet's samples join to
- * their hosts on "controller".
+ * The controller's identity, with the host it is reached at (a BMC's,
+ * @host "" for a local controller) as a "host" label, so a fleet's
+ * samples join to their hosts on "controller".
  */
-static void add_ctrl_info(struct rcl_node *list, const struct rcl_ctrl *ctrl,
+static void add_ctrl_info(struct rcl_node *list, const struct rcl_ctrl *ctrl, const char *host,
                           const struct target *t)
 {
 	const struct rcl_ctrl_info *info = rcl_ctrl_info(ctrl);
 	struct rcl_node *labels;
 	struct rcl_node *row = add_sample(list, METRIC_CTRL_INFO, t, &labels);
 
+	if (*host)
+		rcl_node_add_str(labels, "host", host);
 	rcl_node_add_str(labels, "kind", rcl_ctrl_caps(ctrl)->kind);
 	rcl_node_add_str(labels, "model", info->model);
 	rcl_node_add_str(labels, "serial", info->serial);
@@ -299,7 +300,7 @@ enum rcl_status cmd_ctrl_show_metrics(struct cmd_ctx *c, struct rcl_error *err)
 	enum rcl_status st;
 
 	target_add(&t, "controller", rcl_ctrl_id(c->ctrl));
-	add_ctrl_info(list, c->ctrl, &t);
+	add_ctrl_info(list, c->ctrl, c->res->host, &t);
 	add_value(list, METRIC_CTRL_HEALTHY, &t, !vds_not_optimal(c->ctrl));
 	st = add_tasks(list, c->ctrl, TARGET_CTRL, &req, &t, err);
 	for (size_t i = 0; !st && i < rcl_ctrl_vd_count(c->ctrl); i++)

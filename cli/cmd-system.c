@@ -171,23 +171,74 @@ enum rcl_status cmd_system_version(struct cmd_ctx *c, struct rcl_error *err)
 	return RCL_OK;
 }
 
+static bool has_id(const unsigned *ids, size_t count, unsigned id)
+{
+	for (size_t i = 0; i < count; i++)
+		if (ids[i] == id)
+			return true;
+	return false;
+}
+
+/*
+ * "Added controller /c3." or, when one command added several (a BMC's
+ * Storages, a hosts file's BMCs), all of them: "Added controllers /c2-/c5,
+ * /c7." The new ones are those not among @before's @count ids.
+ */
+static enum rcl_status describe_added(struct cmd_ctx *c, const unsigned *before, size_t count,
+                                      struct rcl_error *err)
+{
+	const unsigned *ids;
+	size_t n = rcl_ctx_ctrl_ids(c->lib, &ids), added = 0;
+	struct rcl_buf list = RCL_BUF_INIT;
+	bool oom;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t end = i;
+
+		if (has_id(before, count, ids[i]))
+			continue;
+		/* A run of consecutive new ids as one range. */
+		while (end + 1 < n && ids[end + 1] == ids[end] + 1 &&
+		       !has_id(before, count, ids[end + 1]))
+			end++;
+		rcl_buf_addf(&list, "%s/c%u", added ? ", " : "", ids[i]);
+		if (end > i)
+			rcl_buf_addf(&list, "-/c%u", ids[end]);
+		added += end - i + 1;
+		i = end;
+	}
+	oom = list.oom;
+	if (!oom)
+		rcl_result_describe(c->res, "Added controller%s %s.", added > 1 ? "s" : "",
+		                    list.buf);
+	rcl_buf_release(&list);
+	return oom ? rcl_fail(err, RCL_NOMEM, "out of memory") : RCL_OK;
+}
+
 /* Every option given but type= goes to the kind's backend as key=value. */
 enum rcl_status cmd_add_controller(struct cmd_ctx *c, struct rcl_error *err)
 {
 	const struct cmd_spec *cmd = c->args->cmd;
 	struct rcl_kv params[CMD_MAX_OPTS];
-	size_t count = 0;
+	const unsigned *ids;
+	size_t count = 0, before = rcl_ctx_ctrl_ids(c->lib, &ids);
+	unsigned *old = rcl_calloc(before + 1, sizeof(*old));
 	struct rcl_ctrl *ctrl;
 	enum rcl_status st;
 	unsigned id;
 
+	if (!old)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	memcpy(old, ids, before * sizeof(*old));
 	for (size_t i = 0; i < CMD_MAX_OPTS && cmd->opts[i].name; i++)
 		if (c->args->values[i] && strcmp(cmd->opts[i].name, "type"))
 			params[count++] = (struct rcl_kv){cmd->opts[i].name, c->args->values[i]};
 	st = rcl_ctrl_create(c->lib, cmd_value(c->args, "type"), params, count, &id, err);
+	if (!st)
+		st = describe_added(c, old, before, err);
+	rcl_free(old);
 	if (st)
 		return st;
-	rcl_result_describe(c->res, "Added controller /c%u.", id);
 	rcl_node_add_int(c->res->data, "Controller", id);
 	st = rcl_ctrl_open(c->lib, id, RCL_LOCK_SHARED, &ctrl, err);
 	if (st)

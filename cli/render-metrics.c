@@ -8,8 +8,9 @@
  * every result together (the format wants a family's samples in one
  * block). Before them, as the text renderer starts with its header, each
  * result's outcome: raidcli_scrape_success and _duration_seconds per
- * controller, and for a failure raidcli_scrape_error with the reason and
- * a comment line carrying the message.
+ * controller (with its host, a remote one's, also when the host did not
+ * answer), and for a failure raidcli_scrape_error with the reason and a
+ * comment line carrying the message.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -152,6 +153,11 @@ static void put_outcomes(FILE *out, const struct rcl_reply *reply)
 				continue;
 			snprintf(ctrl, sizeof(ctrl), "%d", res->ctrl);
 			fprintf(out, "%s{controller=\"%s\"", metric_families[ids[k]].name, ctrl);
+			if (res->host[0]) {
+				fputs(",host=\"", out);
+				put_label_value(out, res->host);
+				fputc('"', out);
+			}
 			if (ids[k] == METRIC_SCRAPE_SUCCESS) {
 				snprintf(value, sizeof(value), "%d", !res->status);
 			} else if (ids[k] == METRIC_SCRAPE_DURATION) {

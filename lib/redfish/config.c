@@ -150,10 +150,26 @@ enum rcl_status rcl_redfish_config_write(struct rcl_ctx *ctx, const char *key,
 /*
  * The one place the library writes to the terminal: "insecure" must be
  * loud on every command, and results carry no warnings to the CLI (yet).
+ * Once per host and command, though: adding a controller logs in twice
+ * (to discover its Storages, then to read what it registered). The hosts
+ * warned are kept as 64-bit hashes of their messages; past the table's
+ * size a host may be warned about twice, never (a collision aside) not
+ * at all.
  */
 static void warn_insecure(void *arg, const char *msg)
 {
+	static unsigned long warned[1024];
+	static size_t count;
+	unsigned long hash = 5381;
+
 	(void)arg;
+	for (const char *p = msg; *p; p++)
+		hash = hash * 33 + (unsigned char)*p;
+	for (size_t i = 0; i < count; i++)
+		if (warned[i] == hash)
+			return;
+	if (count < sizeof(warned) / sizeof(warned[0]))
+		warned[count++] = hash;
 	fprintf(stderr, "raidcli: warning: %s\n", msg);
 }
 

@@ -159,6 +159,8 @@ def case_fleet(tmp):
                                    "user=admin", "passenv=BMC_PASSWORD",
                                    "cafile=" + svc.info["ca"], "timeout=2")
         check(status == 0, "fleet: add controller from a hosts file", out + err)
+        check("Description = Added controllers /c0-/c5." in out,
+              "fleet: add names every controller it added", out)
         status, out, _ = env.run("show", "ctrlcount")
         check("Controller Count = 6" in out, "fleet: two controllers per BMC", out)
         svc.faults(1, dead="hang")
@@ -242,8 +244,11 @@ def case_credentials(tmp):
         status, out, err = loose.run("add", "controller", "type=redfish", "host=" + url,
                                      "user=root", "credfile=" + os.path.join(tmp, "idrac.pw"),
                                      "insecure")
-        check(status == 0 and "verification is off" in err,
-              "cred: insecure connects, and says loudly that it does not verify", err)
+        check(status == 0 and err.count("verification is off") == 1,
+              "cred: insecure connects, and says loudly (once) that it does not verify", err)
+        status, out, err = loose.run("/c0", "show")
+        check(status == 0 and err.count("verification is off") == 1,
+              "cred: every command says it once again", err)
     finally:
         svc.stop()
 

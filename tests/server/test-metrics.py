@@ -5,12 +5,15 @@
 One state directory holds /c0, a soft controller whose RAID5 is degraded
 with its hot spare's rebuild under way (paused, so its progress holds
 still), /c1 and /c2, mock controllers from the MegaRAID and NVMe fixtures,
-and /c3, a soft controller whose state file is damaged. The exposition is
+/c3, a soft controller whose state file is damaged, and /c4-/c7, redfish
+controllers of two BMCs of tests/redfish/service.py, the second one dead
+(its port refuses). The exposition is
 parsed by prometheus_client's text parser (python3-prometheus-client) and
 read by node_exporter's own textfile collector (prometheus-node-exporter),
 which refuses a file that is not valid text format 0.0.4 (a family twice,
 a duplicate series, bad escaping) with node_textfile_scrape_error 1.
 """
+import importlib.util
 import os
 import socket
 import stat
@@ -24,7 +27,8 @@ from rcltest import Fixture, check, summary, wait_for, start_export, wait_consis
 
 from prometheus_client.parser import text_string_to_metric_families  # noqa: E402
 
-FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "mock")
+HERE = os.path.dirname(os.path.abspath(__file__))
+FIXTURES = os.path.join(HERE, "..", "fixtures", "mock")
 NODE_EXPORTER = "/usr/bin/prometheus-node-exporter"
 
 
@@ -123,6 +127,53 @@ def check_failed(found, text):
         check(d is not None and d >= 0, "/c%d's scrape duration is given" % c)
 
 
+def redfish_service(root):
+    """tests/redfish/test-service.py's Service, serving two BMCs of the
+    modern tree (two controllers each)."""
+    spec = importlib.util.spec_from_file_location(
+        "test_service", os.path.join(HERE, "..", "redfish", "test-service.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.load_trees()
+    return module.Service(root, "--tree", "modern", "--hosts", "2"), module.PASSWORDS["modern"]
+
+
+def add_bmcs(fx, svc, password):
+    """/c4-/c7 from @svc's two BMCs; the second one then dies."""
+    hosts = os.path.join(fx.root, "hosts")
+    with open(hosts, "w") as f:
+        f.write("".join(h["url"] + "\n" for h in svc.info["hosts"]))
+    fx.env["BMC_PASSWORD"] = password
+    fx.ok("add", "controller", "type=redfish", "hostsfile=" + hosts, "user=" + svc.info["user"],
+          "passenv=BMC_PASSWORD", "cafile=" + svc.info["ca"], "timeout=5")
+    svc.faults(1, dead="refuse")
+
+
+def check_redfish(found, svc):
+    """Each redfish controller's info and scrape series name its BMC, also
+    the dead BMC's, which was never read."""
+    live, dead = ("127.0.0.1:%d" % svc.port(i) for i in range(2))
+    for c, host in ((4, live), (5, live)):
+        info = [dict(k[1]) for k in found
+                if k[0] == "raidcli_controller_info" and ("controller", str(c)) in k[1]]
+        check(len(info) == 1 and info[0].get("host") == host and
+              info[0].get("kind") == "redfish", "/c%d's info names its BMC %s" % (c, host),
+              info)
+        check(value(found, "raidcli_scrape_success", controller=c, host=host) == 1,
+              "/c%d is read, its scrape labelled with its host" % c)
+    for c in (6, 7):
+        check(value(found, "raidcli_scrape_success", controller=c, host=dead) == 0,
+              "/c%d of the dead BMC is not read, its scrape naming %s" % (c, dead),
+              [k for k in found if k[0] == "raidcli_scrape_success"])
+        check(value(found, "raidcli_scrape_duration_seconds", controller=c, host=dead)
+              is not None, "/c%d's scrape duration names its host" % c)
+        check(any(k[0] == "raidcli_scrape_error" and ("controller", str(c)) in k[1] and
+                  ("host", dead) in k[1] for k in found),
+              "/c%d's scrape error names its host" % c)
+    check(value(found, "raidcli_scrape_success", controller=0) == 1,
+          "a local controller's scrape has no host label")
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -201,6 +252,7 @@ def main():
         return 77
     # A name with what the format escapes: it must read back as it is.
     fx = Fixture(drives=4, vd=("r5", "drives=252:0-2", 'name=a"b\\c'))
+    svc, password = redfish_service(fx.root)
     try:
         if not degrade_and_rebuild(fx):
             return summary()
@@ -213,6 +265,7 @@ def main():
         newest = max(serial, key=lambda f: os.stat(os.path.join(fx.state, "soft", f)).st_mtime)
         with open(os.path.join(fx.state, "soft", newest), "w") as f:
             f.write('{"garbage')
+        add_bmcs(fx, svc, password)
         r = fx.run("show", "metrics")
         check(r.returncode == 241, "show metrics exits with the failed controller's status",
               r.returncode)
@@ -221,12 +274,14 @@ def main():
         check_soft(found, fx)
         check_mock(found)
         check_failed(found, r.stdout)
+        check_redfish(found, svc)
         one = samples(fx.ok("/c1", "show", "metrics").stdout)
         check({k[1] and dict(k[1]).get("controller") for k in one} == {"1", None},
               "/c1 show metrics has /c1's samples alone")
         check_textfile(fx)
         check_kept(fx)
     finally:
+        svc.stop()
         fx.close()
     return summary()
 
