@@ -7,14 +7,15 @@
  * found by discovery (scan.c), keyed by its PCI address. Opening one asks
  * its firmware for the configuration (model.c) through DCMD frames
  * (frame.c); the card runs its own RAID, tasks and cache, so the kind
- * needs no controller process. What works so far is showing: the
- * controller, its drives, disk groups and VDs, and the task rates its
- * properties hold. Changes (CFG_ADD, setting rates and the rest) are left
- * NULL below, so they answer "not supported".
+ * needs no controller process. It shows the controller, its drives, disk
+ * groups and VDs, and the task rates its properties hold; it creates and
+ * deletes VDs, makes and removes global hot spares and lights a drive's
+ * LED (config.c). The changes left NULL below answer "not supported".
  */
 #include <string.h>
 #include <unistd.h>
 
+#include "megaraid/config.h"
 #include "megaraid/model.h"
 #include "megaraid/scan.h"
 
@@ -105,6 +106,99 @@ static enum rcl_status megaraid_schedule_status(struct rcl_ctrl *ctrl,
 	return RCL_OK;
 }
 
+/* Open @ctrl's adapter for one change: @link's descriptor, closed by the caller. */
+static enum rcl_status open_link(const struct rcl_ctrl *ctrl, struct rcl_mfi_link *link,
+                                 struct rcl_error *err)
+{
+	enum rcl_status st = find_adapter(ctrl, &link->host_no, err);
+
+	link->fd = -1;
+	return st ? st : rcl_mfi_open(&link->fd, err);
+}
+
+static void close_link(struct rcl_mfi_link *link)
+{
+	if (link->fd >= 0)
+		close(link->fd);
+}
+
+static enum rcl_status megaraid_create_vd(struct rcl_ctrl *ctrl, const struct rcl_vd_params *params,
+                                          unsigned *vd, struct rcl_error *err)
+{
+	struct rcl_mfi_link link;
+	enum rcl_status st;
+
+	/* A VD in an existing group's free space needs that group's arrays, not new ones. */
+	for (size_t i = 0; i < params->drive_count; i++)
+		if (rcl_ctrl_find_drive(ctrl, &params->drives[i])->dg >= 0)
+			return rcl_unsupported(err, ctrl->caps.kind,
+			                       "adding a virtual drive to an existing drive group",
+			                       NULL);
+	st = open_link(ctrl, &link, err);
+	if (!st)
+		st = rcl_mfi_add_vd(&link, ctrl, params, vd, err);
+	close_link(&link);
+	return st;
+}
+
+static enum rcl_status megaraid_delete_vd(struct rcl_ctrl *ctrl, unsigned vd, bool force,
+                                          struct rcl_error *err)
+{
+	struct rcl_mfi_link link;
+	enum rcl_status st = open_link(ctrl, &link, err);
+
+	(void)force; /* the card keeps no file system signature check: lib/vd.c's rules apply */
+	if (!st)
+		st = rcl_mfi_delete_vd(&link, vd, err);
+	close_link(&link);
+	return st;
+}
+
+static enum rcl_status megaraid_add_hotspare(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                             const unsigned *dgs, size_t dg_count, unsigned flags,
+                                             bool force, struct rcl_error *err)
+{
+	struct rcl_mfi_link link;
+	enum rcl_status st;
+
+	(void)dgs;
+	(void)flags;
+	(void)force;
+	/* A dedicated spare names the group's arrays, which the model does not keep yet. */
+	if (dg_count)
+		return rcl_unsupported(err, ctrl->caps.kind, "a dedicated hot spare", NULL);
+	st = open_link(ctrl, &link, err);
+	if (!st)
+		st = rcl_mfi_make_spare(&link, rcl_ctrl_find_drive(ctrl, ref), NULL, 0, err);
+	close_link(&link);
+	return st;
+}
+
+static enum rcl_status megaraid_delete_hotspare(struct rcl_ctrl *ctrl,
+                                                const struct rcl_drive_ref *ref,
+                                                struct rcl_error *err)
+{
+	struct rcl_mfi_link link;
+	enum rcl_status st = open_link(ctrl, &link, err);
+
+	if (!st)
+		st = rcl_mfi_remove_spare(&link, rcl_ctrl_find_drive(ctrl, ref), err);
+	close_link(&link);
+	return st;
+}
+
+static enum rcl_status megaraid_set_locate(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                           bool on, struct rcl_error *err)
+{
+	struct rcl_mfi_link link;
+	enum rcl_status st = open_link(ctrl, &link, err);
+
+	if (!st)
+		st = rcl_mfi_locate(&link, rcl_ctrl_find_drive(ctrl, ref), on, err);
+	close_link(&link);
+	return st;
+}
+
 /*
  * What a MegaRAID card can be asked, before its own answer narrows it at
  * load (levels, limits, strips, cache, battery and the rates it takes:
@@ -113,6 +207,9 @@ static enum rcl_status megaraid_schedule_status(struct rcl_ctrl *ctrl,
 static const struct rcl_caps megaraid_caps = {
     .kind = "megaraid",
     .drive_kinds = "SAS, SATA",
+    /* Every level the MFI interface names: the parser takes them, the card's answer narrows. */
+    .levels = 1u << RCL_RAID0 | 1u << RCL_RAID1 | 1u << RCL_RAID5 | 1u << RCL_RAID6 |
+              1u << RCL_RAID00 | 1u << RCL_RAID10 | 1u << RCL_RAID50 | 1u << RCL_RAID60,
     .strip_min_kib = 64,
     .strip_max_kib = 1024,
     .strip_default_kib = 64,
@@ -134,6 +231,11 @@ const struct rcl_backend_ops rcl_megaraid_ops = {
     .discover = megaraid_discover,
     .load = megaraid_load,
     .unload = megaraid_unload,
+    .create_vd = megaraid_create_vd,
+    .delete_vd = megaraid_delete_vd,
+    .add_hotspare = megaraid_add_hotspare,
+    .delete_hotspare = megaraid_delete_hotspare,
+    .set_locate = megaraid_set_locate,
     .settings_get = megaraid_settings_get,
     .schedule_status = megaraid_schedule_status,
 };

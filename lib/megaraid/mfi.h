@@ -45,6 +45,13 @@ enum {
 	RCL_MFI_DCMD_LD_GET_LIST = 0x03010000,
 	RCL_MFI_DCMD_LD_GET_INFO = 0x03020000,
 	RCL_MFI_DCMD_CFG_READ = 0x04010000,
+	/* The changes (FreeBSD's mfireg.h and QEMU's include/hw/scsi/mfi.h agree). */
+	RCL_MFI_DCMD_PD_LOCATE_START = 0x02070100, /* mbox: device id (u16), then 0 */
+	RCL_MFI_DCMD_PD_LOCATE_STOP = 0x02070200,
+	RCL_MFI_DCMD_LD_DELETE = 0x03090000,        /* mbox[0]: the target id */
+	RCL_MFI_DCMD_CFG_ADD = 0x04020000,          /* a configuration as CFG_READ's, written */
+	RCL_MFI_DCMD_CFG_MAKE_SPARE = 0x04040000,   /* struct rcl_mfi_spare, written */
+	RCL_MFI_DCMD_CFG_REMOVE_SPARE = 0x04050000, /* mbox: device id, sequence number */
 };
 
 /* Firmware command status (the header's cmd_status), the ones raidcli tells apart. */
@@ -436,5 +443,21 @@ _Static_assert(sizeof(struct rcl_mfi_config) == 32, "config header");
 _Static_assert(offsetof(struct rcl_mfi_array, array_ref) == 10, "array ref");
 _Static_assert(offsetof(struct rcl_mfi_array, pd) == 32, "array drives");
 _Static_assert(sizeof(struct rcl_mfi_array) == 288, "array size");
+
+/* A hot spare (CFG_MAKE_SPARE): the drive, whether dedicated, and the arrays it serves. */
+struct rcl_mfi_spare {
+	uint16_t device_id;
+	uint16_t seq_num;
+	uint8_t spare_type; /* RCL_MFI_SPARE_DEDICATED; 0: global */
+	uint8_t rsvd[2];
+	uint8_t array_count;
+	uint16_t array_ref[16]; /* the first array_count used */
+} __attribute__((packed));
+
+#define RCL_MFI_SPARE_DEDICATED 0x01
+
+_Static_assert(offsetof(struct rcl_mfi_spare, array_count) == 7, "spare array count");
+_Static_assert(offsetof(struct rcl_mfi_spare, array_ref) == 8, "spare arrays");
+_Static_assert(sizeof(struct rcl_mfi_spare) == 40, "spare size");
 
 #endif /* RCL_MEGARAID_MFI_H */

@@ -26,4 +26,12 @@ struct rcl_mfi_link {
 enum rcl_status rcl_mfi_load_model(struct rcl_ctrl *ctrl, const struct rcl_mfi_link *link,
                                    struct rcl_ctrl_settings *settings, struct rcl_error *err);
 
+/**
+ * rcl_mfi_read_config() - the adapter's whole configuration (CFG_READ:
+ * header, arrays, LDs, spares) into *@out (rcl_malloc()ed, the caller
+ * frees it), its size into *@len.
+ */
+enum rcl_status rcl_mfi_read_config(const struct rcl_mfi_link *link, uint8_t **out, uint32_t *len,
+                                    struct rcl_error *err);
+
 #endif /* RCL_MEGARAID_MODEL_H */

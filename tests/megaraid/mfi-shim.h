@@ -9,6 +9,14 @@
  * the model never does: firmware refusals, no status written back,
  * replies whose counts do not fit.
  *
+ * It keeps a configuration, as the firmware does: QEMU's one LD per disk
+ * at setup, then what CFG_ADD adds (one RAID0 LD on new arrays of free
+ * disks), LD_DELETE takes and CFG_MAKE_SPARE and CFG_REMOVE_SPARE change,
+ * so the next LD_GET_LIST and CFG_READ show it. A change the emulated card
+ * would refuse is refused as it would be: a drive in use WRONG_STATE, one
+ * not there DEVICE_NOT_FOUND, a malformed payload or another level
+ * INVALID_PARAMETER.
+ *
  * Every MEGASAS_IOC_FIRMWARE packet on a descriptor open on the node is
  * checked field by field (the packet header, the frame header, the
  * opcode's mailbox, the buffer's size and direction); the first mismatch
@@ -50,6 +58,16 @@ void mfi_shim_break(uint32_t opcode, enum mfi_shim_fault fault, uint8_t status);
 
 /* mfi_shim_sent() - how many DCMDs @opcode (0: pass-through commands) came. */
 unsigned mfi_shim_sent(uint32_t opcode);
+
+/* mfi_shim_unconfigure() - drop the LD QEMU made of disk @id: the disk is free. */
+void mfi_shim_unconfigure(uint8_t id);
+
+/*
+ * mfi_shim_last() - the last change @opcode sent: its mailbox into @mbox,
+ * its data into @data (at most @room bytes). Return: the data's length
+ * (0 for none, or none sent: mfi_shim_sent() tells).
+ */
+size_t mfi_shim_last(uint32_t opcode, uint8_t mbox[12], uint8_t *data, size_t room);
 
 /* mfi_shim_deny_mknod() - making the node fails with @errnum (0: it succeeds), as for a user. */
 void mfi_shim_deny_mknod(int errnum);

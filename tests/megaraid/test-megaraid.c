@@ -456,6 +456,226 @@ START_TEST(test_bad_count)
 }
 END_TEST
 
+/* ------------------------------------------------------------------------
+ * Changes: each one frame, checked byte for byte, and what the next
+ * "show" reads back from the shim's configuration.
+ */
+
+#define CFG_ADD      0x04020000u
+#define LD_DELETE    0x03090000u
+#define MAKE_SPARE   0x04040000u
+#define REMOVE_SPARE 0x04050000u
+#define LOCATE_START 0x02070100u
+#define LOCATE_STOP  0x02070200u
+
+static const uint32_t changes[] = {CFG_ADD,      LD_DELETE,    MAKE_SPARE,
+                                   REMOVE_SPARE, LOCATE_START, LOCATE_STOP};
+
+/* How many changing frames came, of every kind. */
+static unsigned changes_sent(void)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < sizeof(changes) / sizeof(changes[0]); i++)
+		n += mfi_shim_sent(changes[i]);
+	return n;
+}
+
+/* Run @line; its status must be @want, its output contain @has. */
+static void run_expect(const char *line, enum rcl_status want, const char *has)
+{
+	enum rcl_status st;
+	char *out = unit_run(line, false, &st);
+
+	ck_assert_msg(st == want, "%s: status %d, not %d:\n%s", line, st, want, out);
+	ck_assert_msg(!has || strstr(out, has), "%s: no '%s' in:\n%s", line, has, out);
+	free(out);
+}
+
+/* The mailbox of the last change @opcode: @want's first bytes, the rest zero. */
+static void expect_mbox(uint32_t opcode, const uint8_t *want, size_t n)
+{
+	uint8_t mbox[12], data[1];
+	uint8_t full[12] = {0};
+
+	memcpy(full, want, n);
+	ck_assert_uint_eq(mfi_shim_last(opcode, mbox, data, sizeof(data)), 0);
+	ck_assert_mem_eq(mbox, full, sizeof(full));
+}
+
+/* The host with disks 1 and 2 free (QEMU's LDs of them gone), disk 0 still LD 0. */
+static void host_free_two(struct host *h)
+{
+	host_init(h, MAJOR_NOW);
+	mfi_shim_unconfigure(1);
+	mfi_shim_unconfigure(2);
+}
+
+/* The CFG_ADD payload of RAID0 "db" over disks 1 and 2, strip 64 KiB, WB RA: built here by offset.
+ */
+static size_t expected_cfg_add(uint8_t *p)
+{
+	static const uint64_t blocks = 4194304;
+	uint8_t *a = p + 32, *ld = p + 32 + 288;
+
+	memset(p, 0, 576);
+	unit_put_le(p, 576, 4);      /* size */
+	unit_put_le(p + 4, 1, 2);    /* one array */
+	unit_put_le(p + 6, 288, 2);  /* of 288 bytes */
+	unit_put_le(p + 8, 1, 2);    /* one LD */
+	unit_put_le(p + 10, 256, 2); /* of 256 bytes */
+	unit_put_le(p + 14, 40, 2);  /* spares of 40 bytes, none */
+	unit_put_le(a, blocks, 8);
+	a[8] = 2;
+	unit_put_le(a + 10, 1, 2); /* the first ref QEMU's array (0) does not use */
+	memset(a + 32, 0xff, 32 * 8);
+	for (unsigned r = 0; r < 2; r++) {
+		uint8_t *pd = a + 32 + r * 8;
+
+		unit_put_le(pd, (r + 1) << 8, 2); /* device id: the SCSI id, QEMU's */
+		unit_put_le(pd + 2, 0, 2);
+		unit_put_le(pd + 4, 0x18, 2); /* ONLINE */
+		pd[7] = (uint8_t)(r + 1);     /* slot */
+	}
+	ld[0] = 1; /* target: the first free one (LD 0 is disk 0's) */
+	memcpy(ld + 4, "db", 2);
+	ld[20] = ld[23] = 0x01 | 0x04; /* write back, read ahead: default and current */
+	ld[32 + 3] = 7;                /* 2^7 blocks: 64 KiB */
+	ld[32 + 4] = 2;                /* drives per span */
+	ld[32 + 5] = 1;                /* spans */
+	ld[32 + 6] = 3;                /* OPTIMAL */
+	unit_put_le(ld + 64 + 8, blocks, 8);
+	unit_put_le(ld + 64 + 16, 1, 2);
+	return 576;
+}
+
+/* A VD made is one CFG_ADD, shown by the next read; deleting it is one LD_DELETE, and it is gone.
+ */
+START_TEST(test_create_delete_vd)
+{
+	struct host h;
+	uint8_t mbox[12], got[1024], want[1024];
+	size_t len;
+
+	host_free_two(&h);
+	run_expect("/c0/eall/sall show", RCL_OK, "UGood");
+	run_expect("/c0 add vd r0 name=db drives=252:1-2", RCL_OK, NULL);
+	ck_assert_ptr_null(mfi_shim_check());
+	ck_assert_uint_eq(mfi_shim_sent(CFG_ADD), 1);
+	len = mfi_shim_last(CFG_ADD, mbox, got, sizeof(got));
+	ck_assert_uint_eq(len, expected_cfg_add(want));
+	for (size_t i = 0; i < len; i++)
+		ck_assert_msg(got[i] == want[i], "CFG_ADD byte %zu is 0x%02x, not 0x%02x", i,
+		              got[i], want[i]);
+	ck_assert_uint_eq(changes_sent(), 1);
+	run_expect("/c0/v1 show", RCL_OK, "db");
+	run_expect("/c0/v1 show", RCL_OK, "RAID0");
+	run_expect("/c0/v1 del", RCL_OK, NULL);
+	expect_mbox(LD_DELETE, (const uint8_t[]){1}, 1);
+	ck_assert_uint_eq(changes_sent(), 2);
+	run_expect("/c0/v1 show", RCL_NOT_FOUND, NULL);
+	run_expect("/c0/v0 show", RCL_OK, "RAID0");
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
+/* A global hot spare: made with CFG_MAKE_SPARE, shown as GHS, removed with CFG_REMOVE_SPARE. */
+START_TEST(test_hotspare)
+{
+	static const uint8_t spare[8] = {0x00, 0x02}; /* device 0x200, global, no arrays */
+	struct host h;
+	uint8_t mbox[12], got[64];
+
+	host_free_two(&h);
+	run_expect("/c0/e252/s2 add hotsparedrive", RCL_OK, NULL);
+	ck_assert_uint_eq(mfi_shim_last(MAKE_SPARE, mbox, got, sizeof(got)), sizeof(spare));
+	ck_assert_mem_eq(got, spare, sizeof(spare));
+	ck_assert_mem_eq(mbox, (const uint8_t[12]){0}, 12);
+	run_expect("/c0/e252/s2 show", RCL_OK, "GHS");
+	run_expect("/c0/e252/s2 delete hotsparedrive", RCL_OK, NULL);
+	expect_mbox(REMOVE_SPARE, (const uint8_t[]){0x00, 0x02}, 2);
+	run_expect("/c0/e252/s2 show", RCL_OK, "UGood");
+	ck_assert_uint_eq(changes_sent(), 2);
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
+/* The locate LED: PD_LOCATE_START and STOP, the device id in the mailbox. */
+START_TEST(test_locate)
+{
+	struct host h;
+
+	host_init(&h, MAJOR_NOW);
+	run_expect("/c0/e252/s1 start locate", RCL_OK, NULL);
+	expect_mbox(LOCATE_START, (const uint8_t[]){0x00, 0x01}, 2);
+	run_expect("/c0/e252/s1 stop locate", RCL_OK, NULL);
+	expect_mbox(LOCATE_STOP, (const uint8_t[]){0x00, 0x01}, 2);
+	ck_assert_uint_eq(changes_sent(), 2);
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
+/* Bad input: a clear message, a failing status, and no changing frame sent. */
+static const struct {
+	const char *line;
+	enum rcl_status want;
+	const char *says;
+} bad_inputs[] = {
+    {"/c5 add vd r0 drives=252:1-2", RCL_NOT_FOUND, "/c5"},
+    {"/c0 add vd r0 drives=252:7", RCL_NOT_FOUND, "252:7"},
+    {"/c0 add vd r1 drives=252:1-2", RCL_UNSUPPORTED, "RAID1"},
+    {"/c0 add vd r0 name=abcdefghijklmnop drives=252:1-2", RCL_INVALID_PARAM, "name"},
+    {"/c0/e252/s7 add hotsparedrive", RCL_NOT_FOUND, "/c0/e252/s7"},
+    {"/c0/e252/s0 add hotsparedrive", RCL_NOT_ALLOWED, NULL},
+    {"/c0/v9 del", RCL_NOT_FOUND, "v9"},
+};
+
+START_TEST(test_bad_input)
+{
+	struct host h;
+
+	host_free_two(&h);
+	run_expect(bad_inputs[_i].line, bad_inputs[_i].want, bad_inputs[_i].says);
+	ck_assert_uint_eq(changes_sent(), 0);
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
+/* The firmware's refusal of a change: its name in Detailed Status, and nothing sent after it. */
+static const struct {
+	uint8_t status;
+	enum rcl_status want;
+	const char *name;
+} change_refusals[] = {
+    {0x32, RCL_NOT_ALLOWED, "WRONG_STATE"},
+    {0x03, RCL_INVALID_PARAM, "INVALID_PARAMETER"},
+    {0x0c, RCL_NOT_FOUND, "DEVICE_NOT_FOUND"},
+};
+
+START_TEST(test_change_refused)
+{
+	struct host h;
+
+	host_free_two(&h);
+	mfi_shim_break(CFG_ADD, MFI_SHIM_STATUS, change_refusals[_i].status);
+	run_expect("/c0 add vd r0 drives=252:1 spares=252:2", change_refusals[_i].want,
+	           change_refusals[_i].name);
+	ck_assert_uint_eq(mfi_shim_sent(CFG_ADD), 1);
+	ck_assert_uint_eq(changes_sent(), 1); /* no spare made for a VD never made */
+	run_expect("/c0/vall show", RCL_OK, NULL);
+	run_expect("/c0/v1 show", RCL_NOT_FOUND, NULL);
+	mfi_shim_break(LD_DELETE, MFI_SHIM_STATUS, change_refusals[_i].status);
+	run_expect("/c0/v0 del force", change_refusals[_i].want, change_refusals[_i].name);
+	run_expect("/c0/v0 show", RCL_OK, "RAID0");
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("megaraid");
@@ -471,6 +691,14 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_no_disk_zero);
 	tcase_add_test(tc, test_no_status);
 	tcase_add_loop_test(tc, test_bad_count, 0, 2);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("change");
+	tcase_add_test(tc, test_create_delete_vd);
+	tcase_add_test(tc, test_hotspare);
+	tcase_add_test(tc, test_locate);
+	tcase_add_loop_test(tc, test_bad_input, 0, sizeof(bad_inputs) / sizeof(bad_inputs[0]));
+	tcase_add_loop_test(tc, test_change_refused, 0,
+	                    sizeof(change_refusals) / sizeof(change_refusals[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }
