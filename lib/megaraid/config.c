@@ -306,13 +306,3 @@ enum rcl_status rcl_mfi_remove_spare(const struct rcl_mfi_link *link, const stru
 	return dcmd_mbox(link, RCL_MFI_DCMD_CFG_REMOVE_SPARE, (uint16_t)d->device_id, 0,
 	                 "removing the hot spare (CFG_REMOVE_SPARE)", err);
 }
-
-enum rcl_status rcl_mfi_locate(const struct rcl_mfi_link *link, const struct rcl_drive *d, bool on,
-                               struct rcl_error *err)
-{
-	return dcmd_mbox(link, on ? RCL_MFI_DCMD_PD_LOCATE_START : RCL_MFI_DCMD_PD_LOCATE_STOP,
-	                 (uint16_t)d->device_id, 0,
-	                 on ? "starting the locate LED (PD_LOCATE_START)"
-	                    : "stopping the locate LED (PD_LOCATE_STOP)",
-	                 err);
-}

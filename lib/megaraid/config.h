@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * config.h - the changes a MegaRAID adapter's configuration takes, each
- * one DCMD (config.c: VDs, hot spares, a drive's LED).
+ * one DCMD (config.c: VDs and hot spares; pd.c: a drive's LED and state).
  *
  * Each function sends its frame only: the generic layer (lib/vd.c,
  * lib/drive.c) has checked the request against the model first, so the
@@ -41,5 +41,14 @@ enum rcl_status rcl_mfi_remove_spare(const struct rcl_mfi_link *link, const stru
 /* rcl_mfi_locate() - start (@on) or stop drive @d's locate LED (PD_LOCATE_START/STOP). */
 enum rcl_status rcl_mfi_locate(const struct rcl_mfi_link *link, const struct rcl_drive *d, bool on,
                                struct rcl_error *err);
+
+/**
+ * rcl_mfi_set_pd_state() - move drive @d to firmware state @fw_state
+ * (RCL_MFI_PD_ONLINE, _OFFLINE, _UNCONFIGURED_GOOD: PD_STATE_SET), with
+ * the sequence number PD_GET_INFO gives it (0 when the firmware answers
+ * for another drive, as QEMU's does).
+ */
+enum rcl_status rcl_mfi_set_pd_state(const struct rcl_mfi_link *link, const struct rcl_drive *d,
+                                     uint16_t fw_state, struct rcl_error *err);
 
 #endif /* RCL_MEGARAID_CONFIG_H */

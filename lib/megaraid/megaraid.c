@@ -9,13 +9,14 @@
  * (frame.c); the card runs its own RAID, tasks and cache, so the kind
  * needs no controller process. It shows the controller, its drives, disk
  * groups and VDs, and the task rates its properties hold; it creates and
- * deletes VDs, makes and removes global hot spares and lights a drive's
- * LED (config.c). The changes left NULL below answer "not supported".
+ * deletes VDs, makes and removes global hot spares (config.c), lights a
+ * drive's LED and sets its state (pd.c). The changes left NULL below answer "not supported".
  */
 #include <string.h>
 #include <unistd.h>
 
 #include "megaraid/config.h"
+#include "megaraid/mfi.h"
 #include "megaraid/model.h"
 #include "megaraid/scan.h"
 
@@ -199,6 +200,42 @@ static enum rcl_status megaraid_set_locate(struct rcl_ctrl *ctrl, const struct r
 	return st;
 }
 
+/* The firmware state @change moves a drive to; MISSING and FAILED have no PD_STATE_SET of their
+ * own. */
+static enum rcl_status change_state(const struct rcl_ctrl *ctrl, enum rcl_drive_change change,
+                                    uint16_t *fw_state, struct rcl_error *err)
+{
+	switch (change) {
+	case RCL_DRIVE_SET_ONLINE:
+		*fw_state = RCL_MFI_PD_ONLINE;
+		return RCL_OK;
+	case RCL_DRIVE_SET_OFFLINE:
+		*fw_state = RCL_MFI_PD_OFFLINE;
+		return RCL_OK;
+	case RCL_DRIVE_SET_GOOD:
+		*fw_state = RCL_MFI_PD_UNCONFIGURED_GOOD;
+		return RCL_OK;
+	default:
+		return rcl_unsupported(err, ctrl->caps.kind, rcl_drive_change_name(change), NULL);
+	}
+}
+
+static enum rcl_status megaraid_set_drive_state(struct rcl_ctrl *ctrl,
+                                                const struct rcl_drive_ref *ref,
+                                                enum rcl_drive_change change, struct rcl_error *err)
+{
+	struct rcl_mfi_link link = {.fd = -1};
+	uint16_t fw_state = 0;
+	enum rcl_status st = change_state(ctrl, change, &fw_state, err);
+
+	if (!st)
+		st = open_link(ctrl, &link, err);
+	if (!st)
+		st = rcl_mfi_set_pd_state(&link, rcl_ctrl_find_drive(ctrl, ref), fw_state, err);
+	close_link(&link);
+	return st;
+}
+
 /*
  * What a MegaRAID card can be asked, before its own answer narrows it at
  * load (levels, limits, strips, cache, battery and the rates it takes:
@@ -236,6 +273,7 @@ const struct rcl_backend_ops rcl_megaraid_ops = {
     .add_hotspare = megaraid_add_hotspare,
     .delete_hotspare = megaraid_delete_hotspare,
     .set_locate = megaraid_set_locate,
+    .set_drive_state = megaraid_set_drive_state,
     .settings_get = megaraid_settings_get,
     .schedule_status = megaraid_schedule_status,
 };

@@ -46,6 +46,7 @@ enum {
 	RCL_MFI_DCMD_LD_GET_INFO = 0x03020000,
 	RCL_MFI_DCMD_CFG_READ = 0x04010000,
 	/* The changes (FreeBSD's mfireg.h and QEMU's include/hw/scsi/mfi.h agree). */
+	RCL_MFI_DCMD_PD_STATE_SET = 0x02030100, /* mbox: device id, sequence number, state (u16s) */
 	RCL_MFI_DCMD_PD_LOCATE_START = 0x02070100, /* mbox: device id (u16), then 0 */
 	RCL_MFI_DCMD_PD_LOCATE_STOP = 0x02070200,
 	RCL_MFI_DCMD_LD_DELETE = 0x03090000,        /* mbox[0]: the target id */

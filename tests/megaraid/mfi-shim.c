@@ -60,6 +60,7 @@ enum {
 
 /* The changes: their opcodes. */
 enum {
+	OP_STATE_SET = 0x02030100,
 	OP_LOCATE_START = 0x02070100,
 	OP_LOCATE_STOP = 0x02070200,
 	OP_LD_DELETE = 0x03090000,
@@ -106,7 +107,8 @@ static struct ld {
 	uint64_t blocks;
 } lds[64];
 static size_t ld_count;
-static bool spare[256]; /* by SCSI id */
+static bool spare[256];   /* by SCSI id */
+static int fw_state[256]; /* by SCSI id: a member's state PD_STATE_SET set; -1: online */
 
 /* The last frame of each change: its mailbox and data. */
 static struct {
@@ -130,9 +132,16 @@ void mfi_shim_setup(const char *path, uint16_t host_no, const char *hba_serial,
 	mknod_errno = 0;
 	fault_count = count_count = last_count = 0;
 	memset(spare, 0, sizeof(spare));
+	for (int i = 0; i < 256; i++)
+		fw_state[i] = -1;
 	ld_count = 0;
 	for (size_t i = 0; i < count; i++)
 		lds[ld_count++] = (struct ld){.target = list[i].id, .qemu = &list[i]};
+}
+
+void mfi_shim_set_state(uint8_t id, uint16_t state)
+{
+	fw_state[id] = state;
 }
 
 /* Forget LD @i, the others keeping their order. */
@@ -430,6 +439,17 @@ static size_t put_spares(uint8_t *p)
 	return n;
 }
 
+/* The rows of array @a in the state PD_STATE_SET left their drives. */
+static void patch_states(uint8_t *a)
+{
+	for (unsigned r = 0; r < a[8] && r < 32; r++) {
+		uint16_t id = (uint16_t)get(a + 32 + r * 8, 2);
+
+		if (!(id & 0xff) && fw_state[id >> 8] >= 0)
+			put(a + 32 + r * 8 + 4, (uint64_t)fw_state[id >> 8], 2);
+	}
+}
+
 /* CFG_READ: the arrays, the LDs, the spares; the sections' sizes in all, as QEMU writes them. */
 static uint8_t cfg_read(uint8_t *p, uint32_t len)
 {
@@ -457,6 +477,8 @@ static uint8_t cfg_read(uint8_t *p, uint32_t len)
 			memcpy(data + 32 + a++ * 288, lds[i].arrays[k], 288);
 		memcpy(data + lds_at + i * 256, lds[i].config, 256);
 	}
+	for (size_t k = 0; k < arrays; k++)
+		patch_states(data + 32 + k * 288);
 	memcpy(p, data, len < spares_at + spares * 40 ? len : spares_at + spares * 40);
 	return ST_OK;
 }
@@ -493,6 +515,8 @@ static int mbox_used(uint32_t opcode)
 		return 1;
 	case OP_REMOVE_SPARE:
 		return 4;
+	case OP_STATE_SET:
+		return 6;
 	default:
 		return 0;
 	}
@@ -516,6 +540,7 @@ static unsigned data_flags(uint32_t opcode)
 	case OP_LOCATE_STOP:
 	case OP_LD_DELETE:
 	case OP_REMOVE_SPARE:
+	case OP_STATE_SET:
 		return 0;
 	default:
 		return MFI_READ;
@@ -623,6 +648,22 @@ static uint8_t remove_spare(const uint8_t *mbox)
 	return ST_OK;
 }
 
+/* PD_STATE_SET: a member goes online or offline, a free drive stays unconfigured good. */
+static uint8_t state_set(const uint8_t *mbox)
+{
+	const struct mfi_shim_disk *d = disk_of((uint16_t)get(mbox, 2));
+	uint16_t want = (uint16_t)get(mbox + 4, 2);
+
+	if (!d)
+		return ST_DEVICE_NOT_FOUND;
+	if (get(mbox + 2, 2) != 0)
+		return 0x04; /* INVALID_SEQUENCE_NUMBER: QEMU's drives keep 0 */
+	if (in_ld(d->id) ? want != 0x18 && want != 0x10 : want != 0x00)
+		return ST_WRONG_STATE;
+	fw_state[d->id] = in_ld(d->id) ? want : -1;
+	return ST_OK;
+}
+
 /* Keep the mailbox and data of change @opcode, the last one of each. */
 static void keep(uint32_t opcode, const uint8_t *mbox, const uint8_t *buf, uint32_t len)
 {
@@ -674,6 +715,8 @@ static uint8_t dcmd(uint32_t opcode, uint8_t *f, uint8_t *buf, uint32_t len)
 		return make_spare(buf, len);
 	case OP_REMOVE_SPARE:
 		return remove_spare(f + F_MBOX);
+	case OP_STATE_SET:
+		return state_set(f + F_MBOX);
 	case OP_LOCATE_START:
 	case OP_LOCATE_STOP:
 		return disk_of((uint16_t)get(f + F_MBOX, 2)) ? ST_OK : ST_DEVICE_NOT_FOUND;

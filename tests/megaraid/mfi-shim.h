@@ -11,7 +11,8 @@
  *
  * It keeps a configuration, as the firmware does: QEMU's one LD per disk
  * at setup, then what CFG_ADD adds (one RAID0 LD on new arrays of free
- * disks), LD_DELETE takes and CFG_MAKE_SPARE and CFG_REMOVE_SPARE change,
+ * disks), LD_DELETE takes and CFG_MAKE_SPARE, CFG_REMOVE_SPARE and
+ * PD_STATE_SET change,
  * so the next LD_GET_LIST and CFG_READ show it. A change the emulated card
  * would refuse is refused as it would be: a drive in use WRONG_STATE, one
  * not there DEVICE_NOT_FOUND, a malformed payload or another level
@@ -61,6 +62,9 @@ unsigned mfi_shim_sent(uint32_t opcode);
 
 /* mfi_shim_unconfigure() - drop the LD QEMU made of disk @id: the disk is free. */
 void mfi_shim_unconfigure(uint8_t id);
+
+/* mfi_shim_set_state() - the firmware moves member disk @id to state @state (0x10: OFFLINE). */
+void mfi_shim_set_state(uint8_t id, uint16_t state);
 
 /*
  * mfi_shim_last() - the last change @opcode sent: its mailbox into @mbox,

@@ -467,9 +467,10 @@ END_TEST
 #define REMOVE_SPARE 0x04050000u
 #define LOCATE_START 0x02070100u
 #define LOCATE_STOP  0x02070200u
+#define STATE_SET    0x02030100u
 
-static const uint32_t changes[] = {CFG_ADD,      LD_DELETE,    MAKE_SPARE,
-                                   REMOVE_SPARE, LOCATE_START, LOCATE_STOP};
+static const uint32_t changes[] = {CFG_ADD,      LD_DELETE,   MAKE_SPARE, REMOVE_SPARE,
+                                   LOCATE_START, LOCATE_STOP, STATE_SET};
 
 /* How many changing frames came, of every kind. */
 static unsigned changes_sent(void)
@@ -618,6 +619,28 @@ START_TEST(test_locate)
 }
 END_TEST
 
+/* A member the firmware took offline goes online with PD_STATE_SET: id, sequence 0, ONLINE. */
+START_TEST(test_drive_state)
+{
+	struct host h;
+
+	host_init(&h, MAJOR_NOW);
+	mfi_shim_set_state(1, 0x10);
+	run_expect("/c0/e252/s1 show", RCL_OK, "Offln");
+	run_expect("/c0/e252/s1 set online", RCL_OK, NULL);
+	expect_mbox(STATE_SET, (const uint8_t[]){0x00, 0x01, 0x00, 0x00, 0x18, 0x00}, 6);
+	run_expect("/c0/e252/s1 show", RCL_OK, "Onln");
+	ck_assert_uint_eq(changes_sent(), 1);
+	/* The firmware's refusal, named, the state kept. */
+	mfi_shim_set_state(1, 0x10);
+	mfi_shim_break(STATE_SET, MFI_SHIM_STATUS, 0x32);
+	run_expect("/c0/e252/s1 set online", RCL_NOT_ALLOWED, "WRONG_STATE");
+	run_expect("/c0/e252/s1 show", RCL_OK, "Offln");
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
 /* Bad input: a clear message, a failing status, and no changing frame sent. */
 static const struct {
 	const char *line;
@@ -631,6 +654,8 @@ static const struct {
     {"/c0/e252/s7 add hotsparedrive", RCL_NOT_FOUND, "/c0/e252/s7"},
     {"/c0/e252/s0 add hotsparedrive", RCL_NOT_ALLOWED, NULL},
     {"/c0/v9 del", RCL_NOT_FOUND, "v9"},
+    {"/c0/e252/s1 set online", RCL_NOT_ALLOWED, NULL},
+    {"/c0/e252/s7 set offline", RCL_NOT_FOUND, "/c0/e252/s7"},
 };
 
 START_TEST(test_bad_input)
@@ -696,6 +721,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_create_delete_vd);
 	tcase_add_test(tc, test_hotspare);
 	tcase_add_test(tc, test_locate);
+	tcase_add_test(tc, test_drive_state);
 	tcase_add_loop_test(tc, test_bad_input, 0, sizeof(bad_inputs) / sizeof(bad_inputs[0]));
 	tcase_add_loop_test(tc, test_change_refused, 0,
 	                    sizeof(change_refusals) / sizeof(change_refusals[0]));
