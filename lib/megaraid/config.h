@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * config.h - the changes a MegaRAID adapter's configuration takes, each
- * one DCMD (config.c: VDs and hot spares; pd.c: a drive's LED and state).
+ * one DCMD or two (config.c: VDs and hot spares; pd.c: a drive's LED and
+ * state; props.c: the controller's properties).
  *
  * Each function sends its frame only: the generic layer (lib/vd.c,
  * lib/drive.c) has checked the request against the model first, so the
@@ -50,5 +51,14 @@ enum rcl_status rcl_mfi_locate(const struct rcl_mfi_link *link, const struct rcl
  */
 enum rcl_status rcl_mfi_set_pd_state(const struct rcl_mfi_link *link, const struct rcl_drive *d,
                                      uint16_t fw_state, struct rcl_error *err);
+
+/**
+ * rcl_mfi_set_rates() - store the rates @changes names (1u << enum
+ * rcl_setting) from @s in the card's properties: CTRL_GET_PROPS, those
+ * bytes changed, CTRL_SET_PROPS of the whole record, so what raidcli does
+ * not know is written back as the card gave it.
+ */
+enum rcl_status rcl_mfi_set_rates(const struct rcl_mfi_link *link, unsigned changes,
+                                  const struct rcl_ctrl_settings *s, struct rcl_error *err);
 
 #endif /* RCL_MEGARAID_CONFIG_H */

@@ -10,7 +10,8 @@
  * needs no controller process. It shows the controller, its drives, disk
  * groups and VDs, and the task rates its properties hold; it creates and
  * deletes VDs, makes and removes global hot spares (config.c), lights a
- * drive's LED and sets its state (pd.c). The changes left NULL below answer "not supported".
+ * drive's LED and sets its state (pd.c), and sets the task rates
+ * (props.c). The changes left NULL below answer "not supported".
  */
 #include <string.h>
 #include <unistd.h>
@@ -200,6 +201,23 @@ static enum rcl_status megaraid_set_locate(struct rcl_ctrl *ctrl, const struct r
 	return st;
 }
 
+/* The rates go to the card; the settings kept for this open controller follow. */
+static enum rcl_status megaraid_settings_set(struct rcl_ctrl *ctrl, unsigned changes,
+                                             const struct rcl_ctrl_settings *s,
+                                             struct rcl_error *err)
+{
+	struct megaraid_priv *p = ctrl->priv;
+	struct rcl_mfi_link link;
+	enum rcl_status st = open_link(ctrl, &link, err);
+
+	if (!st)
+		st = rcl_mfi_set_rates(&link, changes, s, err);
+	if (!st)
+		rcl_settings_apply(&p->settings, changes, s);
+	close_link(&link);
+	return st;
+}
+
 /* The firmware state @change moves a drive to; MISSING and FAILED have no PD_STATE_SET of their
  * own. */
 static enum rcl_status change_state(const struct rcl_ctrl *ctrl, enum rcl_drive_change change,
@@ -275,5 +293,6 @@ const struct rcl_backend_ops rcl_megaraid_ops = {
     .set_locate = megaraid_set_locate,
     .set_drive_state = megaraid_set_drive_state,
     .settings_get = megaraid_settings_get,
+    .settings_set = megaraid_settings_set,
     .schedule_status = megaraid_schedule_status,
 };

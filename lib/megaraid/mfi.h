@@ -40,6 +40,8 @@ enum {
 /* The DCMD opcodes raidcli sends. */
 enum {
 	RCL_MFI_DCMD_CTRL_GET_INFO = 0x01010000,
+	RCL_MFI_DCMD_CTRL_GET_PROPS = 0x01020100, /* struct rcl_mfi_ctrl_props, read */
+	RCL_MFI_DCMD_CTRL_SET_PROPS = 0x01020200, /* the same, written whole */
 	RCL_MFI_DCMD_PD_GET_LIST = 0x02010000,
 	RCL_MFI_DCMD_PD_GET_INFO = 0x02020000,
 	RCL_MFI_DCMD_LD_GET_LIST = 0x03010000,

@@ -148,28 +148,28 @@ static void fw_version(const struct rcl_mfi_ctrl_info *ci, char *dst, size_t siz
  * The task rates the card's properties hold, each offered (caps) where its
  * adapter_ops bit says the card takes it.
  */
+/* Each task rate: the adapter_ops bit saying the card takes it, and its byte in the properties. */
+const struct rcl_mfi_rate rcl_mfi_rates[RCL_RATE_COUNT] = {
+    {0x0001, RCL_SETTING_REBUILD_RATE, offsetof(struct rcl_mfi_ctrl_props, rebuild_rate)},
+    {0x0002, RCL_SETTING_CC_RATE, offsetof(struct rcl_mfi_ctrl_props, cc_rate)},
+    {0x0004, RCL_SETTING_BGI_RATE, offsetof(struct rcl_mfi_ctrl_props, bgi_rate)},
+    {0x0008, RCL_SETTING_RECON_RATE, offsetof(struct rcl_mfi_ctrl_props, recon_rate)},
+    {0x0010, RCL_SETTING_PR_RATE, offsetof(struct rcl_mfi_ctrl_props, patrol_read_rate)},
+};
+
 static void fill_rates(struct rcl_caps *caps, struct rcl_ctrl_settings *s,
                        const struct rcl_mfi_ctrl_info *ci)
 {
-	static const struct {
-		uint32_t op;
-		enum rcl_setting setting;
-		size_t offset;
-	} rates[] = {
-	    {0x0001, RCL_SETTING_REBUILD_RATE, offsetof(struct rcl_mfi_ctrl_props, rebuild_rate)},
-	    {0x0002, RCL_SETTING_CC_RATE, offsetof(struct rcl_mfi_ctrl_props, cc_rate)},
-	    {0x0004, RCL_SETTING_BGI_RATE, offsetof(struct rcl_mfi_ctrl_props, bgi_rate)},
-	    {0x0008, RCL_SETTING_RECON_RATE, offsetof(struct rcl_mfi_ctrl_props, recon_rate)},
-	    {0x0010, RCL_SETTING_PR_RATE, offsetof(struct rcl_mfi_ctrl_props, patrol_read_rate)},
-	};
 	uint32_t ops = le32toh(ci->adapter_ops);
 
 	memset(s, 0, sizeof(*s));
 	caps->settings = 0;
-	for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
-		s->rate[rates[i].setting] = ((const uint8_t *)&ci->props)[rates[i].offset];
-		if (ops & rates[i].op)
-			caps->settings |= 1u << rates[i].setting;
+	for (size_t i = 0; i < RCL_RATE_COUNT; i++) {
+		const struct rcl_mfi_rate *r = &rcl_mfi_rates[i];
+
+		s->rate[r->setting] = ((const uint8_t *)&ci->props)[r->offset];
+		if (ops & r->op)
+			caps->settings |= 1u << r->setting;
 	}
 }
 

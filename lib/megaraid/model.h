@@ -14,6 +14,16 @@ struct rcl_mfi_link {
 	unsigned host_no;
 };
 
+/* A task rate in the controller properties: @op the adapter_ops bit, @offset its byte. */
+struct rcl_mfi_rate {
+	uint32_t op;
+	enum rcl_setting setting;
+	size_t offset;
+};
+
+/* The rates, one per rate setting (RCL_RATE_COUNT). */
+extern const struct rcl_mfi_rate rcl_mfi_rates[];
+
 /**
  * rcl_mfi_load_model() - fill @ctrl's info, enclosures, drives, groups and
  * VDs, and narrow its caps, from what the adapter behind @link answers;

@@ -60,6 +60,8 @@ enum {
 
 /* The changes: their opcodes. */
 enum {
+	OP_GET_PROPS = 0x01020100,
+	OP_SET_PROPS = 0x01020200,
 	OP_STATE_SET = 0x02030100,
 	OP_LOCATE_START = 0x02070100,
 	OP_LOCATE_STOP = 0x02070200,
@@ -107,6 +109,7 @@ static struct ld {
 	uint64_t blocks;
 } lds[64];
 static size_t ld_count;
+static uint8_t props[64]; /* the controller properties: CTRL_SET_PROPS's, CTRL_GET_INFO's */
 static bool spare[256];   /* by SCSI id */
 static int fw_state[256]; /* by SCSI id: a member's state PD_STATE_SET set; -1: online */
 
@@ -132,6 +135,9 @@ void mfi_shim_setup(const char *path, uint16_t host_no, const char *hba_serial,
 	mknod_errno = 0;
 	fault_count = count_count = last_count = 0;
 	memset(spare, 0, sizeof(spare));
+	memset(props, 0, sizeof(props));
+	props[8] = props[9] = props[10] = props[11] = props[12] = 30;
+	props[32 + 1] = 0x20; /* on/off bit 13: JBOD enabled */
 	for (int i = 0; i < 256; i++)
 		fw_state[i] = -1;
 	ld_count = 0;
@@ -298,8 +304,7 @@ static void ctrl_info(uint8_t *p)
 	put(p + 1504, 0x0001 | 0x1000 | 0x2000, 4); /* no spanning */
 	p[1512] = 3;
 	p[1513] = 16;
-	p[1536 + 8] = p[1536 + 9] = p[1536 + 10] = p[1536 + 11] = p[1536 + 12] = 30;
-	put(p + 1536 + 32, 1u << 13, 4); /* JBOD enabled */
+	memcpy(p + 1536, props, sizeof(props));
 	memcpy(p + 1600, "2.5+-QEMU", 9);
 }
 
@@ -535,6 +540,7 @@ static unsigned data_flags(uint32_t opcode)
 	switch (opcode) {
 	case OP_CFG_ADD:
 	case OP_MAKE_SPARE:
+	case OP_SET_PROPS:
 		return MFI_WRITE;
 	case OP_LOCATE_START:
 	case OP_LOCATE_STOP:
@@ -717,6 +723,13 @@ static uint8_t dcmd(uint32_t opcode, uint8_t *f, uint8_t *buf, uint32_t len)
 		return remove_spare(f + F_MBOX);
 	case OP_STATE_SET:
 		return state_set(f + F_MBOX);
+	case OP_GET_PROPS:
+	case OP_SET_PROPS:
+		if (len != sizeof(props))
+			return ST_INVALID_PARAMETER;
+		memcpy(opcode == OP_GET_PROPS ? buf : props, opcode == OP_GET_PROPS ? props : buf,
+		       sizeof(props));
+		return ST_OK;
 	case OP_LOCATE_START:
 	case OP_LOCATE_STOP:
 		return disk_of((uint16_t)get(f + F_MBOX, 2)) ? ST_OK : ST_DEVICE_NOT_FOUND;

@@ -468,9 +468,10 @@ END_TEST
 #define LOCATE_START 0x02070100u
 #define LOCATE_STOP  0x02070200u
 #define STATE_SET    0x02030100u
+#define SET_PROPS    0x01020200u
 
 static const uint32_t changes[] = {CFG_ADD,      LD_DELETE,   MAKE_SPARE, REMOVE_SPARE,
-                                   LOCATE_START, LOCATE_STOP, STATE_SET};
+                                   LOCATE_START, LOCATE_STOP, STATE_SET,  SET_PROPS};
 
 /* How many changing frames came, of every kind. */
 static unsigned changes_sent(void)
@@ -641,6 +642,29 @@ START_TEST(test_drive_state)
 }
 END_TEST
 
+/* A rate: the properties read, that one byte changed, written back whole; another kept. */
+START_TEST(test_rates)
+{
+	struct host h;
+	uint8_t mbox[12], got[128], want[64] = {0};
+
+	host_init(&h, MAJOR_NOW);
+	run_expect("/c0 set rebuildrate=45", RCL_OK, NULL);
+	want[8] = 45;                                  /* rebuild */
+	want[9] = want[10] = want[11] = want[12] = 30; /* patrol read, BGI, CC, reconstruction */
+	want[32 + 1] = 0x20;                           /* JBOD, kept */
+	ck_assert_uint_eq(mfi_shim_last(SET_PROPS, mbox, got, sizeof(got)), sizeof(want));
+	ck_assert_mem_eq(got, want, sizeof(want));
+	ck_assert_mem_eq(mbox, (const uint8_t[12]){0}, 12);
+	run_expect("/c0 show rebuildrate", RCL_OK, "45%");
+	/* The emulated card takes no CC rate (adapter_ops): refused before any frame. */
+	run_expect("/c0 set ccrate=40", RCL_UNSUPPORTED, NULL);
+	ck_assert_uint_eq(changes_sent(), 1);
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
 /* Bad input: a clear message, a failing status, and no changing frame sent. */
 static const struct {
 	const char *line;
@@ -722,6 +746,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_hotspare);
 	tcase_add_test(tc, test_locate);
 	tcase_add_test(tc, test_drive_state);
+	tcase_add_test(tc, test_rates);
 	tcase_add_loop_test(tc, test_bad_input, 0, sizeof(bad_inputs) / sizeof(bad_inputs[0]));
 	tcase_add_loop_test(tc, test_change_refused, 0,
 	                    sizeof(change_refusals) / sizeof(change_refusals[0]));
