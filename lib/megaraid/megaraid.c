@@ -147,9 +147,18 @@ static enum rcl_status megaraid_delete_vd(struct rcl_ctrl *ctrl, unsigned vd, bo
                                           struct rcl_error *err)
 {
 	struct rcl_mfi_link link;
-	enum rcl_status st = open_link(ctrl, &link, err);
+	enum rcl_status st;
 
-	(void)force; /* the card keeps no file system signature check: lib/vd.c's rules apply */
+	/*
+	 * StorCLI wants force for a VD holding data; raidcli does not yet read
+	 * the VD's disk on the host to look, so it always asks.
+	 */
+	if (!force)
+		return rcl_fail(err, RCL_NEED_FORCE,
+		                "raidcli does not look whether /c%u/v%u holds a file system or an "
+		                "operating system; repeat with 'force' to delete it",
+		                ctrl->entry.id, vd);
+	st = open_link(ctrl, &link, err);
 	if (!st)
 		st = rcl_mfi_delete_vd(&link, vd, err);
 	close_link(&link);

@@ -109,9 +109,9 @@ static struct ld {
 	uint64_t blocks;
 } lds[64];
 static size_t ld_count;
-static uint8_t props[64]; /* the controller properties: CTRL_SET_PROPS's, CTRL_GET_INFO's */
-static bool spare[256];   /* by SCSI id */
-static int fw_state[256]; /* by SCSI id: a member's state PD_STATE_SET set; -1: online */
+static uint8_t props[64];  /* the controller properties: CTRL_SET_PROPS's, CTRL_GET_INFO's */
+static uint8_t spare[256]; /* by SCSI id: 0 none, else 1 + the spare type CFG_MAKE_SPARE sent */
+static int fw_state[256];  /* by SCSI id: a member's state PD_STATE_SET set; -1: online */
 
 /* The last frame of each change: its mailbox and data. */
 static struct {
@@ -433,14 +433,16 @@ static size_t array_total(void)
 	return n;
 }
 
-/* The spares, in SCSI id order: 40 bytes each, global. */
+/* The spares, in SCSI id order: 40 bytes each, their type as made (no arrays listed). */
 static size_t put_spares(uint8_t *p)
 {
 	size_t n = 0;
 
 	for (unsigned id = 0; id < 256; id++)
-		if (spare[id])
-			put(p + 40 * n++, (uint16_t)(id << 8), 2);
+		if (spare[id]) {
+			put(p + 40 * n, (uint16_t)(id << 8), 2);
+			p[40 * n++ + 4] = (uint8_t)(spare[id] - 1);
+		}
 	return n;
 }
 
@@ -638,7 +640,7 @@ static uint8_t make_spare(const uint8_t *p, uint32_t len)
 		return ST_DEVICE_NOT_FOUND;
 	if (in_ld(d->id) || spare[d->id])
 		return ST_WRONG_STATE;
-	spare[d->id] = true;
+	spare[d->id] = (uint8_t)(1 + (p[4] & 1));
 	return ST_OK;
 }
 
@@ -650,7 +652,7 @@ static uint8_t remove_spare(const uint8_t *mbox)
 		return ST_DEVICE_NOT_FOUND;
 	if (!spare[d->id])
 		return ST_WRONG_STATE;
-	spare[d->id] = false;
+	spare[d->id] = 0;
 	return ST_OK;
 }
 

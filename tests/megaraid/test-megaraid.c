@@ -572,7 +572,10 @@ START_TEST(test_create_delete_vd)
 	ck_assert_uint_eq(changes_sent(), 1);
 	run_expect("/c0/v1 show", RCL_OK, "db");
 	run_expect("/c0/v1 show", RCL_OK, "RAID0");
-	run_expect("/c0/v1 del", RCL_OK, NULL);
+	/* Without force: refused, as raidcli cannot tell whether it holds data. */
+	run_expect("/c0/v1 del", RCL_NEED_FORCE, "force");
+	ck_assert_uint_eq(changes_sent(), 1);
+	run_expect("/c0/v1 del force", RCL_OK, NULL);
 	expect_mbox(LD_DELETE, (const uint8_t[]){1}, 1);
 	ck_assert_uint_eq(changes_sent(), 2);
 	run_expect("/c0/v1 show", RCL_NOT_FOUND, NULL);
@@ -594,11 +597,32 @@ START_TEST(test_hotspare)
 	ck_assert_uint_eq(mfi_shim_last(MAKE_SPARE, mbox, got, sizeof(got)), sizeof(spare));
 	ck_assert_mem_eq(got, spare, sizeof(spare));
 	ck_assert_mem_eq(mbox, (const uint8_t[12]){0}, 12);
-	run_expect("/c0/e252/s2 show", RCL_OK, "GHS");
+	run_expect("/c0/e252/s2 show", RCL_OK, "252:2   512 GHS");
 	run_expect("/c0/e252/s2 delete hotsparedrive", RCL_OK, NULL);
 	expect_mbox(REMOVE_SPARE, (const uint8_t[]){0x00, 0x02}, 2);
-	run_expect("/c0/e252/s2 show", RCL_OK, "UGood");
+	run_expect("/c0/e252/s2 show", RCL_OK, "252:2   512 UGood");
 	ck_assert_uint_eq(changes_sent(), 2);
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
+/* A VD's spares= are dedicated hot spares of its new arrays: CFG_ADD, then CFG_MAKE_SPARE. */
+START_TEST(test_create_with_spare)
+{
+	/* Device 0x200, dedicated, one array: ref 1, the new VD's. */
+	static const uint8_t spare[10] = {0x00, 0x02, 0x00, 0x00, 0x01,
+	                                  0x00, 0x00, 0x01, 0x01, 0x00};
+	struct host h;
+	uint8_t mbox[12], got[64];
+
+	host_free_two(&h);
+	run_expect("/c0 add vd r0 drives=252:1 spares=252:2", RCL_OK, NULL);
+	ck_assert_uint_eq(mfi_shim_sent(CFG_ADD), 1);
+	ck_assert_uint_eq(mfi_shim_last(MAKE_SPARE, mbox, got, sizeof(got)), sizeof(spare));
+	ck_assert_mem_eq(got, spare, sizeof(spare));
+	ck_assert_uint_eq(changes_sent(), 2);
+	run_expect("/c0/e252/s2 show", RCL_OK, "252:2   512 DHS");
 	ck_assert_ptr_null(mfi_shim_check());
 	host_release(&h);
 }
@@ -744,6 +768,7 @@ static Suite *suite(void)
 	tc = tcase_create("change");
 	tcase_add_test(tc, test_create_delete_vd);
 	tcase_add_test(tc, test_hotspare);
+	tcase_add_test(tc, test_create_with_spare);
 	tcase_add_test(tc, test_locate);
 	tcase_add_test(tc, test_drive_state);
 	tcase_add_test(tc, test_rates);
