@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * config.c - changing a MegaRAID adapter's configuration (config.h): a VD
- * made (CFG_ADD) or deleted (LD_DELETE), hot spares, a drive's LED. The
- * payloads are built in mfi.h's layouts, little-endian, from the model
- * the generic layer has already checked the request against.
+ * config.c - a MegaRAID adapter's configuration (config.h): read whole
+ * (CFG_READ, for model.c and for the changes), a VD made (CFG_ADD) or
+ * deleted (LD_DELETE), hot spares. The payloads are built in mfi.h's
+ * layouts, little-endian, from the model the generic layer has already
+ * checked the request against.
  */
 #include <endian.h>
 #include <stddef.h>
@@ -37,6 +38,53 @@ static enum rcl_status dcmd_write(const struct rcl_mfi_link *link, uint32_t opco
 	    .opcode = opcode, .buf = buf, .len = len, .dir = RCL_MFI_DIR_WRITE};
 
 	return rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d, what, err);
+}
+
+/* The largest configuration CFG_READ returns that raidcli reads. */
+#define CONFIG_MAX (256u << 10)
+
+/* CFG_READ into @buf (@len bytes, zeroed first). */
+static enum rcl_status cfg_read(const struct rcl_mfi_link *link, void *buf, uint32_t len,
+                                struct rcl_error *err)
+{
+	struct rcl_mfi_dcmd d = {
+	    .opcode = RCL_MFI_DCMD_CFG_READ, .buf = buf, .len = len, .dir = RCL_MFI_DIR_READ};
+
+	memset(buf, 0, len);
+	return rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d, "reading the configuration",
+	                    err);
+}
+
+/*
+ * CFG_READ: its header first for the size, then the whole. QEMU's model
+ * refuses more than 4096 bytes, and sends the header as far as it fits.
+ */
+enum rcl_status rcl_mfi_read_config(const struct rcl_mfi_link *link, uint8_t **out, uint32_t *len,
+                                    struct rcl_error *err)
+{
+	struct rcl_mfi_config h;
+	uint32_t size;
+	enum rcl_status st;
+
+	st = cfg_read(link, &h, sizeof(h), err);
+	if (st)
+		return st;
+	size = le32toh(h.size);
+	if (size < sizeof(h))
+		size = sizeof(h);
+	if (size > CONFIG_MAX)
+		return rcl_fail(err, RCL_BAD_REPLY,
+		                "the configuration (CFG_READ) is too large: %u bytes", size);
+	*out = rcl_malloc(size);
+	if (!*out)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	*len = size;
+	st = cfg_read(link, *out, size, err);
+	if (st) {
+		rcl_free(*out);
+		*out = NULL;
+	}
+	return st;
 }
 
 /* The MFI primary RAID level and its qualifier (DDF's: parity rotating, data continued). */

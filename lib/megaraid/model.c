@@ -24,8 +24,6 @@
 /* The enclosure id of drives the firmware puts in no enclosure: the card's own backplane. */
 #define BACKPLANE_ID 252
 #define NO_ENCLOSURE 0xffff
-/* The largest configuration CFG_READ returns that raidcli reads. */
-#define CONFIG_MAX (256u << 10)
 
 /* A drive's place in the configuration, from CFG_READ. */
 struct member {
@@ -148,15 +146,6 @@ static void fw_version(const struct rcl_mfi_ctrl_info *ci, char *dst, size_t siz
  * The task rates the card's properties hold, each offered (caps) where its
  * adapter_ops bit says the card takes it.
  */
-/* Each task rate: the adapter_ops bit saying the card takes it, and its byte in the properties. */
-const struct rcl_mfi_rate rcl_mfi_rates[RCL_RATE_COUNT] = {
-    {0x0001, RCL_SETTING_REBUILD_RATE, offsetof(struct rcl_mfi_ctrl_props, rebuild_rate)},
-    {0x0002, RCL_SETTING_CC_RATE, offsetof(struct rcl_mfi_ctrl_props, cc_rate)},
-    {0x0004, RCL_SETTING_BGI_RATE, offsetof(struct rcl_mfi_ctrl_props, bgi_rate)},
-    {0x0008, RCL_SETTING_RECON_RATE, offsetof(struct rcl_mfi_ctrl_props, recon_rate)},
-    {0x0010, RCL_SETTING_PR_RATE, offsetof(struct rcl_mfi_ctrl_props, patrol_read_rate)},
-};
-
 static void fill_rates(struct rcl_caps *caps, struct rcl_ctrl_settings *s,
                        const struct rcl_mfi_ctrl_info *ci)
 {
@@ -335,40 +324,6 @@ static enum rcl_status parse_config(struct config *c, const uint8_t *buf, size_t
 		st = add_members(c, &ld, (unsigned)dg, err);
 	}
 	return st ? st : parse_spares(c, buf + off, len - off, h, err);
-}
-
-/*
- * CFG_READ: its header first for the size, then the whole. QEMU's model
- * refuses more than 4096 bytes, and sends the header as far as it fits.
- */
-enum rcl_status rcl_mfi_read_config(const struct rcl_mfi_link *link, uint8_t **out, uint32_t *len,
-                                    struct rcl_error *err)
-{
-	struct rcl_mfi_config h;
-	uint32_t size;
-	enum rcl_status st;
-
-	st = dcmd_read(link, RCL_MFI_DCMD_CFG_READ, 0, &h, sizeof(h), "reading the configuration",
-	               err);
-	if (st)
-		return st;
-	size = le32toh(h.size);
-	if (size < sizeof(h))
-		size = sizeof(h);
-	if (size > CONFIG_MAX)
-		return rcl_fail(err, RCL_BAD_REPLY,
-		                "the configuration (CFG_READ) is too large: %u bytes", size);
-	*out = rcl_malloc(size);
-	if (!*out)
-		return rcl_fail(err, RCL_NOMEM, "out of memory");
-	*len = size;
-	st =
-	    dcmd_read(link, RCL_MFI_DCMD_CFG_READ, 0, *out, size, "reading the configuration", err);
-	if (st) {
-		rcl_free(*out);
-		*out = NULL;
-	}
-	return st;
 }
 
 static enum rcl_status read_config(const struct rcl_mfi_link *link, struct config *c,

@@ -21,7 +21,7 @@ struct rcl_mfi_rate {
 	size_t offset;
 };
 
-/* The rates, one per rate setting (RCL_RATE_COUNT). */
+/* The rates, one per rate setting (RCL_RATE_COUNT; props.c). */
 extern const struct rcl_mfi_rate rcl_mfi_rates[];
 
 /**
@@ -37,9 +37,9 @@ enum rcl_status rcl_mfi_load_model(struct rcl_ctrl *ctrl, const struct rcl_mfi_l
                                    struct rcl_ctrl_settings *settings, struct rcl_error *err);
 
 /**
- * rcl_mfi_read_config() - the adapter's whole configuration (CFG_READ:
- * header, arrays, LDs, spares) into *@out (rcl_malloc()ed, the caller
- * frees it), its size into *@len.
+ * rcl_mfi_read_config() (config.c) - the adapter's whole configuration
+ * (CFG_READ: header, arrays, LDs, spares) into *@out (rcl_malloc()ed,
+ * the caller frees it), its size into *@len.
  */
 enum rcl_status rcl_mfi_read_config(const struct rcl_mfi_link *link, uint8_t **out, uint32_t *len,
                                     struct rcl_error *err);
