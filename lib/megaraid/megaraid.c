@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "megaraid/events.h"
 #include "megaraid/model.h"
 #include "megaraid/scan.h"
 
@@ -105,6 +106,46 @@ static enum rcl_status megaraid_schedule_status(struct rcl_ctrl *ctrl,
 	return RCL_OK;
 }
 
+/* Open @ctrl's adapter for one change: @link's descriptor, closed by the caller. */
+static enum rcl_status open_link(const struct rcl_ctrl *ctrl, struct rcl_mfi_link *link,
+                                 struct rcl_error *err)
+{
+	enum rcl_status st = find_adapter(ctrl, &link->host_no, err);
+
+	link->fd = -1;
+	return st ? st : rcl_mfi_open(&link->fd, err);
+}
+
+static void close_link(struct rcl_mfi_link *link)
+{
+	if (link->fd >= 0)
+		close(link->fd);
+}
+
+/* The card's own log, read anew each time (it grows while raidcli is not looking). */
+static enum rcl_status megaraid_read_events(struct rcl_ctrl *ctrl, struct rcl_event_list *list,
+                                            struct rcl_error *err)
+{
+	struct rcl_mfi_link link;
+	enum rcl_status st = open_link(ctrl, &link, err);
+
+	if (!st)
+		st = rcl_mfi_read_events(&link, list, err);
+	close_link(&link);
+	return st;
+}
+
+static enum rcl_status megaraid_clear_events(struct rcl_ctrl *ctrl, struct rcl_error *err)
+{
+	struct rcl_mfi_link link;
+	enum rcl_status st = open_link(ctrl, &link, err);
+
+	if (!st)
+		st = rcl_mfi_clear_events(&link, err);
+	close_link(&link);
+	return st;
+}
+
 /*
  * What a MegaRAID card can be asked, before its own answer narrows it at
  * load (levels, limits, strips, cache, battery and the rates it takes:
@@ -134,6 +175,8 @@ const struct rcl_backend_ops rcl_megaraid_ops = {
     .discover = megaraid_discover,
     .load = megaraid_load,
     .unload = megaraid_unload,
+    .read_events = megaraid_read_events,
+    .clear_events = megaraid_clear_events,
     .settings_get = megaraid_settings_get,
     .schedule_status = megaraid_schedule_status,
 };

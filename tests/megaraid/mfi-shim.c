@@ -53,6 +53,7 @@ enum {
 	ST_OK = 0x00,
 	ST_INVALID_PARAMETER = 0x03,
 	ST_DEVICE_NOT_FOUND = 0x0c,
+	ST_NOT_FOUND = 0x23,
 	ST_SCSI_DONE_WITH_ERROR = 0x2d,
 };
 
@@ -66,6 +67,9 @@ static unsigned mknods;
 static int mknod_errno;
 static dev_t node_dev;
 static mode_t node_mode;
+static const struct mfi_shim_event *events;
+static size_t event_count;
+static bool real_log;
 
 /* The faults set, and how many of each opcode came. */
 static struct {
@@ -92,6 +96,16 @@ void mfi_shim_setup(const char *path, uint16_t host_no, const char *hba_serial,
 	mknods = 0;
 	mknod_errno = 0;
 	fault_count = count_count = 0;
+	events = NULL;
+	event_count = 0;
+	real_log = false;
+}
+
+void mfi_shim_events(const struct mfi_shim_event *log, size_t count)
+{
+	events = log;
+	event_count = count;
+	real_log = true;
 }
 
 void mfi_shim_break(uint32_t opcode, enum mfi_shim_fault fault, uint8_t status)
@@ -345,6 +359,42 @@ static uint8_t cfg_read(uint8_t *p, uint32_t len)
 	return ST_OK;
 }
 
+/*
+ * EVENT_GET_INFO: a real card's log bounds; QEMU's names its event counter
+ * newest (the driver's EVENT_WAIT set it), the oldest 0.
+ */
+static void event_info(uint8_t *p)
+{
+	put(p, real_log ? (event_count ? events[event_count - 1].seq : 0) : 7, 4);
+	put(p + 4, event_count ? events[0].seq : 0, 4);
+}
+
+/* EVENT_GET: the events from mailbox word 0 on, of mailbox byte 7's class and above. */
+static uint8_t event_get(uint8_t *p, uint32_t len, const uint8_t *mbox, bool bad_count)
+{
+	uint32_t from = (uint32_t)get(mbox, 4), n = 0;
+
+	if (!real_log)
+		return ST_OK; /* QEMU's megasas_dcmd_dummy(): the buffer as it came */
+	for (size_t i = 0; i < event_count && 8 + (n + 1) * 256 <= len; i++) {
+		uint8_t *e = p + 8 + n * 256;
+
+		if (events[i].seq < from || events[i].class_ < (int8_t)mbox[7])
+			continue;
+		put(e, events[i].seq, 4);
+		put(e + 4, events[i].time, 4);
+		put(e + 8, events[i].code, 4);
+		put(e + 12, events[i].locale, 2);
+		e[15] = (uint8_t)events[i].class_;
+		snprintf((char *)e + 128, 128, "%s", events[i].text);
+		n++;
+	}
+	if (!n && !bad_count)
+		return ST_NOT_FOUND;
+	put(p, bad_count ? 1000 : n, 4);
+	return ST_OK;
+}
+
 /* The smallest (or, for LD_GET_LIST, largest) buffer QEMU takes for @opcode. */
 static bool size_refused(uint32_t opcode, uint32_t len)
 {
@@ -368,6 +418,12 @@ static bool size_refused(uint32_t opcode, uint32_t len)
 static int check_mbox(uint32_t opcode, const uint8_t *mbox)
 {
 	int used = opcode == 0x02020000 ? 2 : opcode == 0x03020000 ? 1 : 0;
+
+	if (opcode == 0x01040300) {
+		WANT("EVENT_GET's locale (all)", get(mbox + 4, 2), 0xffff);
+		WANT("EVENT_GET's class (info)", get(mbox + 6, 2), 0);
+		used = 8;
+	}
 
 	for (int i = used; i < 12; i++)
 		WANT("a mailbox byte beyond the parameter", mbox[i], 0);
@@ -401,6 +457,14 @@ static uint8_t dcmd(uint32_t opcode, uint8_t *f, uint8_t *buf, uint32_t len)
 		return ld_info(buf, f + F_MBOX);
 	case 0x04010000:
 		return cfg_read(buf, len);
+	case 0x01040100:
+		event_info(buf);
+		return ST_OK;
+	case 0x01040300:
+		return event_get(buf, len, f + F_MBOX, bad);
+	case 0x01040200:
+		event_count = 0;
+		return ST_OK;
 	default:
 		return ST_OK; /* QEMU's dummy: success, nothing done */
 	}
@@ -444,6 +508,7 @@ static int answer(uint8_t *pkt)
 	uint32_t opcode = is_dcmd ? (uint32_t)get(f + F_OPCODE, 4) : 0;
 	struct iovec iov;
 	uint32_t len = (uint32_t)get(f + F_DATA_LEN, 4);
+	bool data = opcode != 0x01040200; /* EVENT_CLEAR moves none */
 	uint8_t status;
 
 	if (failure[0])
@@ -453,13 +518,13 @@ static int answer(uint8_t *pkt)
 	WANT("host_no", get(pkt + PKT_HOST, 2), host);
 	WANT("the packet's pad", get(pkt + 2, 2), 0);
 	WANT("sgl_off", get(pkt + PKT_SGL_OFF, 4), is_dcmd ? 40 : 48);
-	WANT("the packet's sge_count", get(pkt + PKT_SGE_COUNT, 4), 1);
-	WANT("the frame's sge_count", f[F_SGE_COUNT], 1);
+	WANT("the packet's sge_count", get(pkt + PKT_SGE_COUNT, 4), data);
+	WANT("the frame's sge_count", f[F_SGE_COUNT], data);
 	WANT("cmd_status as sent (preset)", f[F_STATUS], 0xff);
-	WANT("the flags (read)", get(f + F_FLAGS, 2), MFI_READ);
+	WANT("the flags (read)", get(f + F_FLAGS, 2), data ? MFI_READ : 0);
 	WANT("the context, pad and timeout", get(f + 8, 8) | get(f + 18, 2), 0);
 	WANT("the iovec's length", iov.iov_len, len);
-	WANT("a buffer", iov.iov_base != NULL, 1);
+	WANT("a buffer", iov.iov_base != NULL, data);
 	for (int i = 16; i < 16 * 16; i++)
 		WANT("an unused iovec", pkt[PKT_IOVECS + i], 0);
 	if (is_dcmd) {

@@ -38,6 +38,25 @@ struct mfi_shim_disk {
 void mfi_shim_setup(const char *node, uint16_t host_no, const char *serial,
                     const struct mfi_shim_disk *disks, size_t count);
 
+/* One event of a card's own log (QEMU's model keeps none). */
+struct mfi_shim_event {
+	uint32_t seq;
+	uint32_t time; /* the firmware's: seconds since 2000-01-01 */
+	uint32_t code;
+	uint16_t locale;
+	int8_t class_;
+	const char *text;
+};
+
+/*
+ * mfi_shim_events() - the card keeps @count events (kept, not copied;
+ * seq rising) as a real card's firmware does: EVENT_GET_INFO bounds them,
+ * EVENT_GET answers those from the mailbox's sequence number on at or
+ * above its class, NOT_FOUND past the newest, EVENT_CLEAR empties the
+ * log. Never called: QEMU's model, whose EVENT_GET writes nothing.
+ */
+void mfi_shim_events(const struct mfi_shim_event *log, size_t count);
+
 /* How a DCMD is answered wrongly (mfi_shim_break()). */
 enum mfi_shim_fault {
 	MFI_SHIM_STATUS,    /* the firmware refuses with @status */
