@@ -17,6 +17,7 @@
 
 #include "megaraid/events.h"
 #include "megaraid/model.h"
+#include "megaraid/patrol.h"
 #include "megaraid/scan.h"
 
 /* The most adapters one host has that raidcli looks at. */
@@ -55,15 +56,40 @@ static enum rcl_status find_adapter(const struct rcl_ctrl *ctrl, unsigned *host_
 	                     ctrl->entry.id, ctrl->entry.key);
 }
 
-/* An open controller: what the card's properties said. Nothing is kept open between commands. */
+/*
+ * An open controller: what the card's properties and patrol read said.
+ * Nothing is kept open between commands.
+ */
 struct megaraid_priv {
 	struct rcl_ctrl_settings settings;
+	struct rcl_schedule_status status;
 };
 
 static void megaraid_unload(struct rcl_ctrl *ctrl)
 {
 	rcl_free(ctrl->priv);
 	ctrl->priv = NULL;
+}
+
+/*
+ * A card whose adapter_ops offer the patrol read rate runs patrol reads:
+ * their mode, schedule and state are read too, and its caps offer the
+ * schedule; a firmware without the DCMDs keeps the rate alone.
+ */
+static enum rcl_status load_patrol(struct rcl_ctrl *ctrl, const struct rcl_mfi_link *link,
+                                   struct megaraid_priv *p, struct rcl_error *err)
+{
+	enum rcl_status st;
+
+	ctrl->caps.tasks &= ~(1u << RCL_TASK_PATROL_READ);
+	if (!(ctrl->caps.settings >> RCL_SETTING_PR_RATE & 1))
+		return RCL_OK;
+	st = rcl_mfi_read_patrol(link, &p->settings, &p->status.patrol, err);
+	if (!st) {
+		ctrl->caps.settings |= 1u << RCL_SETTING_PR_SCHEDULE;
+		ctrl->caps.tasks |= 1u << RCL_TASK_PATROL_READ;
+	}
+	return st == RCL_UNSUPPORTED ? RCL_OK : st;
 }
 
 static enum rcl_status megaraid_load(struct rcl_ctrl *ctrl, struct rcl_error *err)
@@ -78,6 +104,8 @@ static enum rcl_status megaraid_load(struct rcl_ctrl *ctrl, struct rcl_error *er
 		st = rcl_mfi_open(&link.fd, err);
 	if (!st)
 		st = rcl_mfi_load_model(ctrl, &link, &p->settings, err);
+	if (!st)
+		st = load_patrol(ctrl, &link, p, err);
 	if (link.fd >= 0)
 		close(link.fd);
 	if (st)
@@ -95,14 +123,18 @@ static enum rcl_status megaraid_settings_get(struct rcl_ctrl *ctrl, struct rcl_c
 	return RCL_OK;
 }
 
-/* The card's patrol read and consistency check schedules are not read yet: none is offered. */
+/*
+ * What the patrol read was doing at load (the generic layer asks only a
+ * card with its schedule); the consistency check's schedule is not read yet.
+ */
 static enum rcl_status megaraid_schedule_status(struct rcl_ctrl *ctrl,
                                                 struct rcl_schedule_status *out,
                                                 struct rcl_error *err)
 {
-	(void)ctrl;
-	(void)out;
+	const struct megaraid_priv *p = ctrl->priv;
+
 	(void)err;
+	*out = p->status;
 	return RCL_OK;
 }
 
@@ -167,6 +199,7 @@ static const struct rcl_caps megaraid_caps = {
                 1u << RCL_SETTING_RECON_RATE,
     .default_write = RCL_WRITE_BACK,
     .default_read = RCL_READ_AHEAD,
+    .tasks = 1u << RCL_TASK_PATROL_READ, /* narrowed at load (load_patrol()) */
 };
 
 const struct rcl_backend_ops rcl_megaraid_ops = {

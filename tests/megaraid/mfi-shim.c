@@ -70,6 +70,7 @@ static mode_t node_mode;
 static const struct mfi_shim_event *events;
 static size_t event_count;
 static bool real_log;
+static const struct mfi_shim_patrol *patrol;
 
 /* The faults set, and how many of each opcode came. */
 static struct {
@@ -99,6 +100,12 @@ void mfi_shim_setup(const char *path, uint16_t host_no, const char *hba_serial,
 	events = NULL;
 	event_count = 0;
 	real_log = false;
+	patrol = NULL;
+}
+
+void mfi_shim_patrol(const struct mfi_shim_patrol *pr)
+{
+	patrol = pr;
 }
 
 void mfi_shim_events(const struct mfi_shim_event *log, size_t count)
@@ -234,8 +241,9 @@ static void ctrl_info(uint8_t *p)
 	put(p + 1478, disk_count, 2);
 	put(p + 1480, disk_count, 2);
 	put(p + 1488, 512, 2);
-	put(p + 1500, 0x01, 4);                     /* RAID0 */
-	put(p + 1504, 0x0001 | 0x1000 | 0x2000, 4); /* no spanning */
+	put(p + 1500, 0x01, 4); /* RAID0 */
+	/* Rebuild rate (and patrol read rate with a patrol read), no spanning. */
+	put(p + 1504, 0x0001 | (patrol ? 0x0010 : 0) | 0x1000 | 0x2000, 4);
 	p[1512] = 3;
 	p[1513] = 16;
 	p[1536 + 8] = p[1536 + 9] = p[1536 + 10] = p[1536 + 11] = p[1536 + 12] = 30;
@@ -395,6 +403,25 @@ static uint8_t event_get(uint8_t *p, uint32_t len, const uint8_t *mbox, bool bad
 	return ST_OK;
 }
 
+/* PR_GET_PROPERTIES (208 bytes) and PR_GET_STATUS (16): QEMU's dummy writes neither. */
+static void pr_props(uint8_t *p)
+{
+	if (!patrol)
+		return;
+	p[0] = patrol->op_mode;
+	p[1] = patrol->max_pd;
+	put(p + 196, patrol->next_exec, 4);
+	put(p + 200, patrol->exec_freq, 4);
+}
+
+static void pr_status(uint8_t *p)
+{
+	if (!patrol)
+		return;
+	put(p, patrol->iterations, 4);
+	p[4] = patrol->state;
+}
+
 /* The smallest (or, for LD_GET_LIST, largest) buffer QEMU takes for @opcode. */
 static bool size_refused(uint32_t opcode, uint32_t len)
 {
@@ -464,6 +491,12 @@ static uint8_t dcmd(uint32_t opcode, uint8_t *f, uint8_t *buf, uint32_t len)
 		return event_get(buf, len, f + F_MBOX, bad);
 	case 0x01040200:
 		event_count = 0;
+		return ST_OK;
+	case 0x01070200:
+		pr_props(buf);
+		return ST_OK;
+	case 0x01070100:
+		pr_status(buf);
 		return ST_OK;
 	default:
 		return ST_OK; /* QEMU's dummy: success, nothing done */

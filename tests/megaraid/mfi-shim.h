@@ -57,6 +57,23 @@ struct mfi_shim_event {
  */
 void mfi_shim_events(const struct mfi_shim_event *log, size_t count);
 
+/* A card's patrol read (QEMU's model has none: its adapter_ops lack the rate). */
+struct mfi_shim_patrol {
+	uint8_t op_mode; /* 0 auto, 1 manual, 2 disabled */
+	uint8_t max_pd;
+	uint32_t next_exec; /* the firmware's time */
+	uint32_t exec_freq; /* seconds */
+	uint32_t iterations;
+	uint8_t state; /* 0 stopped, 1 ready, 2 active */
+};
+
+/*
+ * mfi_shim_patrol() - the card offers the patrol read rate (adapter_ops)
+ * and answers PR_GET_PROPERTIES and PR_GET_STATUS with @pr (kept, not
+ * copied). Never called: QEMU's, which answers them with its dummy.
+ */
+void mfi_shim_patrol(const struct mfi_shim_patrol *pr);
+
 /* How a DCMD is answered wrongly (mfi_shim_break()). */
 enum mfi_shim_fault {
 	MFI_SHIM_STATUS,    /* the firmware refuses with @status */

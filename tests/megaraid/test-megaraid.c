@@ -157,6 +157,7 @@ START_TEST(test_show_model)
 	ck_assert_uint_eq(caps->settings, 1u << RCL_SETTING_REBUILD_RATE);
 	ck_assert_int_eq(rcl_ctrl_settings_get(ctrl, &settings, &err), RCL_OK);
 	ck_assert_uint_eq(settings.rate[RCL_SETTING_REBUILD_RATE], 30);
+	ck_assert_uint_eq(mfi_shim_sent(0x01070200), 0); /* no patrol read to ask of */
 
 	/* Every disk a PD on the backplane, slot = SCSI id, each in the group of its RAID0 LD. */
 	ck_assert_uint_eq(rcl_ctrl_enclosure_count(ctrl), 1);
@@ -239,6 +240,11 @@ START_TEST(test_show_commands)
 	free(out);
 	out = unit_run("/c0 show rebuildrate", false, &st);
 	ck_assert_msg(st == RCL_OK && strstr(out, "30%"), "%s", out);
+	free(out);
+	/* QEMU's card offers no patrol read rate: it has no patrol read to show. */
+	out = unit_run("/c0 show patrolread", false, &st);
+	ck_assert_msg(st == RCL_UNSUPPORTED && strstr(out, "not supported by this controller"),
+	              "%s", out);
 	free(out);
 	/* The card has rates but no schedules: show all has the rates' table. */
 	out = unit_run("/c0 show all", true, &st);
@@ -575,6 +581,76 @@ START_TEST(test_events_bad)
 }
 END_TEST
 
+/*
+ * A card with a patrol read (its adapter_ops offer the rate): its mode,
+ * drives at once, interval, state, runs and next start, as the card says.
+ * QEMU's card has none and is not asked (test_show_model's caps).
+ */
+START_TEST(test_patrol_read)
+{
+	static const struct mfi_shim_patrol pr = {.op_mode = 0,
+	                                          .max_pd = 2,
+	                                          .next_exec = 0x30000000u,
+	                                          .exec_freq = 7 * 24 * 3600,
+	                                          .iterations = 3,
+	                                          .state = 2};
+	struct host h;
+	struct rcl_ctx *ctx;
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_error err = {0};
+	struct rcl_ctrl_settings s;
+	struct rcl_schedule_status status;
+	enum rcl_status st;
+	char *out;
+
+	host_init(&h, MAJOR_NOW);
+	mfi_shim_patrol(&pr);
+	ck_assert_int_eq(open_c0(&ctx, &ctrl, &err), RCL_OK);
+	ck_assert(rcl_ctrl_caps(ctrl)->settings >> RCL_SETTING_PR_SCHEDULE & 1);
+	ck_assert_int_eq(rcl_ctrl_settings_get(ctrl, &s, &err), RCL_OK);
+	ck_assert_int_eq(s.pr_mode, RCL_PR_AUTO);
+	ck_assert_uint_eq(s.pr_max_drives, 2);
+	ck_assert_uint_eq(s.pr.delay, 168);
+	ck_assert_int_eq(rcl_ctrl_schedule_status(ctrl, &status, &err), RCL_OK);
+	ck_assert_int_eq(status.patrol.state, RCL_SCHEDULE_ACTIVE);
+	ck_assert_uint_eq(status.patrol.iterations, 3);
+	ck_assert_int_eq(status.patrol.next_start, 946684800 + 0x30000000);
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(ctx);
+	out = unit_run("/c0 show patrolread", false, &st);
+	ck_assert_msg(st == RCL_OK && strstr(out, "168 hours") && strstr(out, "Active"), "%s", out);
+	free(out);
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
+/* A firmware refusing the patrol read DCMDs as unknown keeps its rate alone; WRONG_STATE fails. */
+START_TEST(test_patrol_refused)
+{
+	static const struct mfi_shim_patrol pr = {.op_mode = 1};
+	struct host h;
+	struct rcl_ctx *ctx;
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_error err = {0};
+
+	host_init(&h, MAJOR_NOW);
+	mfi_shim_patrol(&pr);
+	mfi_shim_break(0x01070100, MFI_SHIM_STATUS, _i ? 0x32 : 0x02);
+	if (_i) {
+		ck_assert_int_eq(open_c0(&ctx, &ctrl, &err), RCL_NOT_ALLOWED);
+		ck_assert_msg(strstr(err.msg, "(PR_GET_STATUS) failed"), "%s", err.msg);
+	} else {
+		ck_assert_int_eq(open_c0(&ctx, &ctrl, &err), RCL_OK);
+		ck_assert(rcl_ctrl_caps(ctrl)->settings >> RCL_SETTING_PR_RATE & 1);
+		ck_assert(!(rcl_ctrl_caps(ctrl)->settings >> RCL_SETTING_PR_SCHEDULE & 1));
+		rcl_ctrl_close(ctrl);
+	}
+	rcl_ctx_free(ctx);
+	host_release(&h);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("megaraid");
@@ -593,6 +669,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_events_qemu);
 	tcase_add_test(tc, test_events_card);
 	tcase_add_loop_test(tc, test_events_bad, 0, 2);
+	tcase_add_test(tc, test_patrol_read);
+	tcase_add_loop_test(tc, test_patrol_refused, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }
