@@ -17,8 +17,10 @@
 #include <unistd.h>
 
 #include "megaraid/config.h"
+#include "megaraid/events.h"
 #include "megaraid/mfi.h"
 #include "megaraid/model.h"
+#include "megaraid/patrol.h"
 #include "megaraid/scan.h"
 
 /* The most adapters one host has that raidcli looks at. */
@@ -57,15 +59,40 @@ static enum rcl_status find_adapter(const struct rcl_ctrl *ctrl, unsigned *host_
 	                     ctrl->entry.id, ctrl->entry.key);
 }
 
-/* An open controller: what the card's properties said. Nothing is kept open between commands. */
+/*
+ * An open controller: what the card's properties and patrol read said.
+ * Nothing is kept open between commands.
+ */
 struct megaraid_priv {
 	struct rcl_ctrl_settings settings;
+	struct rcl_schedule_status status;
 };
 
 static void megaraid_unload(struct rcl_ctrl *ctrl)
 {
 	rcl_free(ctrl->priv);
 	ctrl->priv = NULL;
+}
+
+/*
+ * A card whose adapter_ops offer the patrol read rate runs patrol reads:
+ * their mode, schedule and state are read too, and its caps offer the
+ * schedule; a firmware without the DCMDs keeps the rate alone.
+ */
+static enum rcl_status load_patrol(struct rcl_ctrl *ctrl, const struct rcl_mfi_link *link,
+                                   struct megaraid_priv *p, struct rcl_error *err)
+{
+	enum rcl_status st;
+
+	ctrl->caps.tasks &= ~(1u << RCL_TASK_PATROL_READ);
+	if (!(ctrl->caps.settings >> RCL_SETTING_PR_RATE & 1))
+		return RCL_OK;
+	st = rcl_mfi_read_patrol(link, &p->settings, &p->status.patrol, err);
+	if (!st) {
+		ctrl->caps.settings |= 1u << RCL_SETTING_PR_SCHEDULE;
+		ctrl->caps.tasks |= 1u << RCL_TASK_PATROL_READ;
+	}
+	return st == RCL_UNSUPPORTED ? RCL_OK : st;
 }
 
 static enum rcl_status megaraid_load(struct rcl_ctrl *ctrl, struct rcl_error *err)
@@ -80,6 +107,8 @@ static enum rcl_status megaraid_load(struct rcl_ctrl *ctrl, struct rcl_error *er
 		st = rcl_mfi_open(&link.fd, err);
 	if (!st)
 		st = rcl_mfi_load_model(ctrl, &link, &p->settings, err);
+	if (!st)
+		st = load_patrol(ctrl, &link, p, err);
 	if (link.fd >= 0)
 		close(link.fd);
 	if (st)
@@ -97,14 +126,18 @@ static enum rcl_status megaraid_settings_get(struct rcl_ctrl *ctrl, struct rcl_c
 	return RCL_OK;
 }
 
-/* The card's patrol read and consistency check schedules are not read yet: none is offered. */
+/*
+ * What the patrol read was doing at load (the generic layer asks only a
+ * card with its schedule); the consistency check's schedule is not read yet.
+ */
 static enum rcl_status megaraid_schedule_status(struct rcl_ctrl *ctrl,
                                                 struct rcl_schedule_status *out,
                                                 struct rcl_error *err)
 {
-	(void)ctrl;
-	(void)out;
+	const struct megaraid_priv *p = ctrl->priv;
+
 	(void)err;
+	*out = p->status;
 	return RCL_OK;
 }
 
@@ -216,9 +249,14 @@ static enum rcl_status megaraid_settings_set(struct rcl_ctrl *ctrl, unsigned cha
                                              struct rcl_error *err)
 {
 	struct megaraid_priv *p = ctrl->priv;
-	struct rcl_mfi_link link;
-	enum rcl_status st = open_link(ctrl, &link, err);
+	struct rcl_mfi_link link = {.fd = -1};
+	enum rcl_status st = RCL_OK;
 
+	/* The schedules live in other DCMDs, not written yet: refused, never dropped silently. */
+	if (changes & ~((1u << RCL_RATE_COUNT) - 1))
+		st = rcl_unsupported(err, ctrl->caps.kind, "changing a task schedule", NULL);
+	if (!st)
+		st = open_link(ctrl, &link, err);
 	if (!st)
 		st = rcl_mfi_set_rates(&link, changes, s, err);
 	if (!st)
@@ -263,6 +301,30 @@ static enum rcl_status megaraid_set_drive_state(struct rcl_ctrl *ctrl,
 	return st;
 }
 
+/* The card's own log, read anew each time (it grows while raidcli is not looking). */
+static enum rcl_status megaraid_read_events(struct rcl_ctrl *ctrl, struct rcl_event_list *list,
+                                            struct rcl_error *err)
+{
+	struct rcl_mfi_link link;
+	enum rcl_status st = open_link(ctrl, &link, err);
+
+	if (!st)
+		st = rcl_mfi_read_events(&link, list, err);
+	close_link(&link);
+	return st;
+}
+
+static enum rcl_status megaraid_clear_events(struct rcl_ctrl *ctrl, struct rcl_error *err)
+{
+	struct rcl_mfi_link link;
+	enum rcl_status st = open_link(ctrl, &link, err);
+
+	if (!st)
+		st = rcl_mfi_clear_events(&link, err);
+	close_link(&link);
+	return st;
+}
+
 /*
  * What a MegaRAID card can be asked, before its own answer narrows it at
  * load (levels, limits, strips, cache, battery and the rates it takes:
@@ -287,6 +349,7 @@ static const struct rcl_caps megaraid_caps = {
                 1u << RCL_SETTING_RECON_RATE,
     .default_write = RCL_WRITE_BACK,
     .default_read = RCL_READ_AHEAD,
+    .tasks = 1u << RCL_TASK_PATROL_READ, /* narrowed at load (load_patrol()) */
 };
 
 const struct rcl_backend_ops rcl_megaraid_ops = {
@@ -301,6 +364,8 @@ const struct rcl_backend_ops rcl_megaraid_ops = {
     .delete_hotspare = megaraid_delete_hotspare,
     .set_locate = megaraid_set_locate,
     .set_drive_state = megaraid_set_drive_state,
+    .read_events = megaraid_read_events,
+    .clear_events = megaraid_clear_events,
     .settings_get = megaraid_settings_get,
     .settings_set = megaraid_settings_set,
     .schedule_status = megaraid_schedule_status,

@@ -54,6 +54,7 @@ enum {
 	ST_OK = 0x00,
 	ST_INVALID_PARAMETER = 0x03,
 	ST_DEVICE_NOT_FOUND = 0x0c,
+	ST_NOT_FOUND = 0x23,
 	ST_SCSI_DONE_WITH_ERROR = 0x2d,
 	ST_WRONG_STATE = 0x32,
 };
@@ -81,6 +82,10 @@ static unsigned mknods;
 static int mknod_errno;
 static dev_t node_dev;
 static mode_t node_mode;
+static const struct mfi_shim_event *events;
+static size_t event_count;
+static bool real_log;
+static const struct mfi_shim_patrol *patrol;
 
 /* The faults set, and how many of each opcode came. */
 static struct {
@@ -119,7 +124,7 @@ static struct {
 	uint8_t mbox[12];
 	uint8_t data[4096];
 	size_t len;
-} lasts[8];
+} lasts[16];
 static size_t last_count;
 
 void mfi_shim_setup(const char *path, uint16_t host_no, const char *hba_serial,
@@ -134,6 +139,10 @@ void mfi_shim_setup(const char *path, uint16_t host_no, const char *hba_serial,
 	mknods = 0;
 	mknod_errno = 0;
 	fault_count = count_count = last_count = 0;
+	events = NULL;
+	event_count = 0;
+	real_log = false;
+	patrol = NULL;
 	memset(spare, 0, sizeof(spare));
 	memset(props, 0, sizeof(props));
 	props[8] = props[9] = props[10] = props[11] = props[12] = 30;
@@ -172,6 +181,18 @@ size_t mfi_shim_last(uint32_t opcode, uint8_t mbox[12], uint8_t *data, size_t ro
 			return lasts[i].len;
 		}
 	return 0;
+}
+
+void mfi_shim_patrol(const struct mfi_shim_patrol *pr)
+{
+	patrol = pr;
+}
+
+void mfi_shim_events(const struct mfi_shim_event *log, size_t count)
+{
+	events = log;
+	event_count = count;
+	real_log = true;
 }
 
 void mfi_shim_break(uint32_t opcode, enum mfi_shim_fault fault, uint8_t status)
@@ -300,8 +321,9 @@ static void ctrl_info(uint8_t *p)
 	put(p + 1478, disk_count, 2);
 	put(p + 1480, disk_count, 2);
 	put(p + 1488, 512, 2);
-	put(p + 1500, 0x01, 4);                     /* RAID0 */
-	put(p + 1504, 0x0001 | 0x1000 | 0x2000, 4); /* no spanning */
+	put(p + 1500, 0x01, 4); /* RAID0 */
+	/* Rebuild rate (and patrol read rate with a patrol read), no spanning. */
+	put(p + 1504, 0x0001 | (patrol ? 0x0010 : 0) | 0x1000 | 0x2000, 4);
 	p[1512] = 3;
 	p[1513] = 16;
 	memcpy(p + 1536, props, sizeof(props));
@@ -490,6 +512,61 @@ static uint8_t cfg_read(uint8_t *p, uint32_t len)
 	return ST_OK;
 }
 
+/*
+ * EVENT_GET_INFO: a real card's log bounds; QEMU's names its event counter
+ * newest (the driver's EVENT_WAIT set it), the oldest 0.
+ */
+static void event_info(uint8_t *p)
+{
+	put(p, real_log ? (event_count ? events[event_count - 1].seq : 0) : 7, 4);
+	put(p + 4, event_count ? events[0].seq : 0, 4);
+}
+
+/* EVENT_GET: the events from mailbox word 0 on, of mailbox byte 7's class and above. */
+static uint8_t event_get(uint8_t *p, uint32_t len, const uint8_t *mbox, bool bad_count)
+{
+	uint32_t from = (uint32_t)get(mbox, 4), n = 0;
+
+	if (!real_log)
+		return ST_OK; /* QEMU's megasas_dcmd_dummy(): the buffer as it came */
+	for (size_t i = 0; i < event_count && 8 + (n + 1) * 256 <= len; i++) {
+		uint8_t *e = p + 8 + n * 256;
+
+		if (events[i].seq < from || events[i].class_ < (int8_t)mbox[7])
+			continue;
+		put(e, events[i].seq, 4);
+		put(e + 4, events[i].time, 4);
+		put(e + 8, events[i].code, 4);
+		put(e + 12, events[i].locale, 2);
+		e[15] = (uint8_t)events[i].class_;
+		snprintf((char *)e + 128, 128, "%s", events[i].text);
+		n++;
+	}
+	if (!n && !bad_count)
+		return ST_NOT_FOUND;
+	put(p, bad_count ? 1000 : n, 4);
+	return ST_OK;
+}
+
+/* PR_GET_PROPERTIES (208 bytes) and PR_GET_STATUS (16): QEMU's dummy writes neither. */
+static void pr_props(uint8_t *p)
+{
+	if (!patrol)
+		return;
+	p[0] = patrol->op_mode;
+	p[1] = patrol->max_pd;
+	put(p + 196, patrol->next_exec, 4);
+	put(p + 200, patrol->exec_freq, 4);
+}
+
+static void pr_status(uint8_t *p)
+{
+	if (!patrol)
+		return;
+	put(p, patrol->iterations, 4);
+	p[4] = patrol->state;
+}
+
 /* The smallest (or, for LD_GET_LIST, largest) buffer QEMU takes for @opcode. */
 static bool size_refused(uint32_t opcode, uint32_t len)
 {
@@ -531,7 +608,15 @@ static int mbox_used(uint32_t opcode)
 
 static int check_mbox(uint32_t opcode, const uint8_t *mbox)
 {
-	for (int i = mbox_used(opcode); i < 12; i++)
+	int used = mbox_used(opcode);
+
+	if (opcode == 0x01040300) {
+		WANT("EVENT_GET's locale (all)", get(mbox + 4, 2), 0xffff);
+		WANT("EVENT_GET's class (info)", get(mbox + 6, 2), 0);
+		used = 8;
+	}
+
+	for (int i = used; i < 12; i++)
 		WANT("a mailbox byte beyond the parameter", mbox[i], 0);
 	return 0;
 }
@@ -549,6 +634,7 @@ static unsigned data_flags(uint32_t opcode)
 	case OP_LD_DELETE:
 	case OP_REMOVE_SPARE:
 	case OP_STATE_SET:
+	case 0x01040200: /* EVENT_CLEAR */
 		return 0;
 	default:
 		return MFI_READ;
@@ -735,6 +821,20 @@ static uint8_t dcmd(uint32_t opcode, uint8_t *f, uint8_t *buf, uint32_t len)
 	case OP_LOCATE_START:
 	case OP_LOCATE_STOP:
 		return disk_of((uint16_t)get(f + F_MBOX, 2)) ? ST_OK : ST_DEVICE_NOT_FOUND;
+	case 0x01040100:
+		event_info(buf);
+		return ST_OK;
+	case 0x01040300:
+		return event_get(buf, len, f + F_MBOX, bad);
+	case 0x01040200:
+		event_count = 0;
+		return ST_OK;
+	case 0x01070200:
+		pr_props(buf);
+		return ST_OK;
+	case 0x01070100:
+		pr_status(buf);
+		return ST_OK;
 	default:
 		return ST_OK; /* QEMU's dummy: success, nothing done */
 	}

@@ -48,6 +48,42 @@ struct mfi_shim_disk {
 void mfi_shim_setup(const char *node, uint16_t host_no, const char *serial,
                     const struct mfi_shim_disk *disks, size_t count);
 
+/* One event of a card's own log (QEMU's model keeps none). */
+struct mfi_shim_event {
+	uint32_t seq;
+	uint32_t time; /* the firmware's: seconds since 2000-01-01 */
+	uint32_t code;
+	uint16_t locale;
+	int8_t class_;
+	const char *text;
+};
+
+/*
+ * mfi_shim_events() - the card keeps @count events (kept, not copied;
+ * seq rising) as a real card's firmware does: EVENT_GET_INFO bounds them,
+ * EVENT_GET answers those from the mailbox's sequence number on at or
+ * above its class, NOT_FOUND past the newest, EVENT_CLEAR empties the
+ * log. Never called: QEMU's model, whose EVENT_GET writes nothing.
+ */
+void mfi_shim_events(const struct mfi_shim_event *log, size_t count);
+
+/* A card's patrol read (QEMU's model has none: its adapter_ops lack the rate). */
+struct mfi_shim_patrol {
+	uint8_t op_mode; /* 0 auto, 1 manual, 2 disabled */
+	uint8_t max_pd;
+	uint32_t next_exec; /* the firmware's time */
+	uint32_t exec_freq; /* seconds */
+	uint32_t iterations;
+	uint8_t state; /* 0 stopped, 1 ready, 2 active */
+};
+
+/*
+ * mfi_shim_patrol() - the card offers the patrol read rate (adapter_ops)
+ * and answers PR_GET_PROPERTIES and PR_GET_STATUS with @pr (kept, not
+ * copied). Never called: QEMU's, which answers them with its dummy.
+ */
+void mfi_shim_patrol(const struct mfi_shim_patrol *pr);
+
 /* How a DCMD is answered wrongly (mfi_shim_break()). */
 enum mfi_shim_fault {
 	MFI_SHIM_STATUS,    /* the firmware refuses with @status */

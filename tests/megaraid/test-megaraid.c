@@ -157,6 +157,7 @@ START_TEST(test_show_model)
 	ck_assert_uint_eq(caps->settings, 1u << RCL_SETTING_REBUILD_RATE);
 	ck_assert_int_eq(rcl_ctrl_settings_get(ctrl, &settings, &err), RCL_OK);
 	ck_assert_uint_eq(settings.rate[RCL_SETTING_REBUILD_RATE], 30);
+	ck_assert_uint_eq(mfi_shim_sent(0x01070200), 0); /* no patrol read to ask of */
 
 	/* Every disk a PD on the backplane, slot = SCSI id, each in the group of its RAID0 LD. */
 	ck_assert_uint_eq(rcl_ctrl_enclosure_count(ctrl), 1);
@@ -239,6 +240,11 @@ START_TEST(test_show_commands)
 	free(out);
 	out = unit_run("/c0 show rebuildrate", false, &st);
 	ck_assert_msg(st == RCL_OK && strstr(out, "30%"), "%s", out);
+	free(out);
+	/* QEMU's card offers no patrol read rate: it has no patrol read to show. */
+	out = unit_run("/c0 show patrolread", false, &st);
+	ck_assert_msg(st == RCL_UNSUPPORTED && strstr(out, "not supported by this controller"),
+	              "%s", out);
 	free(out);
 	/* The card has rates but no schedules: show all has the rates' table. */
 	out = unit_run("/c0 show all", true, &st);
@@ -451,6 +457,195 @@ START_TEST(test_bad_count)
 	mfi_shim_break(lists[_i], MFI_SHIM_BAD_COUNT, 0);
 	ck_assert_int_eq(open_c0(&ctx, &ctrl, &err), RCL_BAD_REPLY);
 	ck_assert_msg(strstr(err.msg, "counts 1000 drives"), "%s", err.msg);
+	rcl_ctx_free(ctx);
+	host_release(&h);
+}
+END_TEST
+
+/* QEMU's model keeps no log: its EVENT_GET writes nothing, so the card's log shows empty. */
+START_TEST(test_events_qemu)
+{
+	struct host h;
+	enum rcl_status st;
+	char *out;
+
+	host_init(&h, MAJOR_NOW);
+	out = unit_run("/c0 show events", true, &st);
+	ck_assert_msg(st == RCL_OK && !strstr(out, "seqNum"), "%s", out);
+	free(out);
+	out = unit_run("/c0 show eventloginfo", false, &st);
+	ck_assert_msg(st == RCL_OK && strstr(out, "Event count = 0"), "%s", out);
+	free(out);
+	ck_assert_uint_eq(mfi_shim_sent(0x01040100), 2);
+	ck_assert_uint_eq(mfi_shim_sent(0x01040300), 2);
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
+/*
+ * A real card's log, longer than one EVENT_GET (32 events): read whole,
+ * oldest first, the firmware's codes, classes, locales and times; its
+ * progress events left out; emptied by "delete events".
+ */
+START_TEST(test_events_card)
+{
+	static struct mfi_shim_event log[50];
+	static char text[50][32];
+	struct host h;
+	struct rcl_ctx *ctx;
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_error err = {0};
+	struct rcl_event_list list = {0};
+	enum rcl_status st;
+	char *out;
+
+	for (unsigned i = 0; i < 50; i++) {
+		snprintf(text[i], sizeof(text[i]), "Event %u happened\n", 100 + i);
+		log[i] = (struct mfi_shim_event){.seq = 100 + i,
+		                                 .time = 0x30000000u + i,
+		                                 .code = 0x71 + i,
+		                                 .locale = 0x02,
+		                                 .class_ = (int8_t)((int)(i % 5) - 1),
+		                                 .text = text[i]};
+	}
+	log[1].time = 0xff000010u; /* before the clock was set: seconds since boot */
+	log[49].class_ = 4;        /* dead: raidcli's fatal */
+	host_init(&h, MAJOR_NOW);
+	mfi_shim_events(log, 50);
+	ck_assert_int_eq(open_c0(&ctx, &ctrl, &err), RCL_OK);
+	ck_assert_msg(rcl_ctrl_events(ctrl, NULL, &list, &err) == RCL_OK, "%s", err.msg);
+	/* Classes -1 0 1 2 3 -1 ...: every fifth a progress event, left out. */
+	ck_assert_uint_eq(list.count, 40);
+	ck_assert_uint_eq(list.events[0].seq, 101);
+	ck_assert_int_eq(list.events[0].class_, RCL_EVENT_INFO);
+	ck_assert_int_eq(list.events[1].class_, RCL_EVENT_WARNING);
+	ck_assert_int_eq(list.events[3].class_, RCL_EVENT_FATAL);
+	ck_assert_uint_eq(list.events[0].code, 0x72);
+	ck_assert_uint_eq(list.events[0].locale, 0x02);
+	ck_assert_int_eq(list.events[0].time, 0);
+	ck_assert_int_eq(list.events[1].time, 946684800 + 0x30000002);
+	ck_assert_str_eq(list.events[0].description, "Event 101 happened");
+	ck_assert_uint_eq(list.events[list.count - 1].seq, 149);
+	ck_assert_int_eq(list.events[list.count - 1].class_, RCL_EVENT_FATAL);
+	rcl_event_list_release(&list);
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(ctx);
+	/* The first batch ends at 32 events, the second at the newest. */
+	ck_assert_uint_eq(mfi_shim_sent(0x01040300), 2);
+
+	out = unit_run("/c0 show events type=latest=1 filter=fatal", false, &st);
+	ck_assert_msg(st == RCL_OK && strstr(out, "Code = 0x000000a2") &&
+	                  strstr(out, "Event Description = Event 149 happened"),
+	              "%s", out);
+	free(out);
+	out = unit_run("/c0 show eventloginfo", false, &st);
+	ck_assert_msg(st == RCL_OK && strstr(out, "Newest sequence number = 149") &&
+	                  strstr(out, "Oldest sequence number = 101"),
+	              "%s", out);
+	free(out);
+	out = unit_run("/c0 delete events", false, &st);
+	ck_assert_msg(st == RCL_OK, "%s", out);
+	free(out);
+	ck_assert_uint_eq(mfi_shim_sent(0x01040200), 1);
+	out = unit_run("/c0 show eventloginfo", false, &st);
+	ck_assert_msg(st == RCL_OK && strstr(out, "Event count = 0"), "%s", out);
+	free(out);
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
+/* An event list counting more than its buffer holds, or a card without the DCMD: clear failures. */
+START_TEST(test_events_bad)
+{
+	static const struct mfi_shim_event one[] = {{.seq = 5, .text = "Boot"}};
+	struct host h;
+	enum rcl_status st;
+	char *out;
+
+	host_init(&h, MAJOR_NOW);
+	mfi_shim_events(one, 1);
+	if (_i)
+		mfi_shim_break(0x01040100, MFI_SHIM_STATUS, 0x02);
+	else
+		mfi_shim_break(0x01040300, MFI_SHIM_BAD_COUNT, 0);
+	out = unit_run("/c0 show events", false, &st);
+	ck_assert_int_eq(st, _i ? RCL_UNSUPPORTED : RCL_BAD_REPLY);
+	ck_assert_msg(strstr(out, _i ? "CTRL_EVENT_GET_INFO) failed: the controller answered "
+	                               "INVALID_DCMD"
+	                             : "(CTRL_EVENT_GET) counts 1000 events in 8200 bytes"),
+	              "%s", out);
+	free(out);
+	host_release(&h);
+}
+END_TEST
+
+/*
+ * A card with a patrol read (its adapter_ops offer the rate): its mode,
+ * drives at once, interval, state, runs and next start, as the card says.
+ * QEMU's card has none and is not asked (test_show_model's caps).
+ */
+START_TEST(test_patrol_read)
+{
+	static const struct mfi_shim_patrol pr = {.op_mode = 0,
+	                                          .max_pd = 2,
+	                                          .next_exec = 0x30000000u,
+	                                          .exec_freq = 7 * 24 * 3600,
+	                                          .iterations = 3,
+	                                          .state = 2};
+	struct host h;
+	struct rcl_ctx *ctx;
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_error err = {0};
+	struct rcl_ctrl_settings s;
+	struct rcl_schedule_status status;
+	enum rcl_status st;
+	char *out;
+
+	host_init(&h, MAJOR_NOW);
+	mfi_shim_patrol(&pr);
+	ck_assert_int_eq(open_c0(&ctx, &ctrl, &err), RCL_OK);
+	ck_assert(rcl_ctrl_caps(ctrl)->settings >> RCL_SETTING_PR_SCHEDULE & 1);
+	ck_assert_int_eq(rcl_ctrl_settings_get(ctrl, &s, &err), RCL_OK);
+	ck_assert_int_eq(s.pr_mode, RCL_PR_AUTO);
+	ck_assert_uint_eq(s.pr_max_drives, 2);
+	ck_assert_uint_eq(s.pr.delay, 168);
+	ck_assert_int_eq(rcl_ctrl_schedule_status(ctrl, &status, &err), RCL_OK);
+	ck_assert_int_eq(status.patrol.state, RCL_SCHEDULE_ACTIVE);
+	ck_assert_uint_eq(status.patrol.iterations, 3);
+	ck_assert_int_eq(status.patrol.next_start, 946684800 + 0x30000000);
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(ctx);
+	out = unit_run("/c0 show patrolread", false, &st);
+	ck_assert_msg(st == RCL_OK && strstr(out, "168 hours") && strstr(out, "Active"), "%s", out);
+	free(out);
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
+/* A firmware refusing the patrol read DCMDs as unknown keeps its rate alone; WRONG_STATE fails. */
+START_TEST(test_patrol_refused)
+{
+	static const struct mfi_shim_patrol pr = {.op_mode = 1};
+	struct host h;
+	struct rcl_ctx *ctx;
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_error err = {0};
+
+	host_init(&h, MAJOR_NOW);
+	mfi_shim_patrol(&pr);
+	mfi_shim_break(0x01070100, MFI_SHIM_STATUS, _i ? 0x32 : 0x02);
+	if (_i) {
+		ck_assert_int_eq(open_c0(&ctx, &ctrl, &err), RCL_NOT_ALLOWED);
+		ck_assert_msg(strstr(err.msg, "(PR_GET_STATUS) failed"), "%s", err.msg);
+	} else {
+		ck_assert_int_eq(open_c0(&ctx, &ctrl, &err), RCL_OK);
+		ck_assert(rcl_ctrl_caps(ctrl)->settings >> RCL_SETTING_PR_RATE & 1);
+		ck_assert(!(rcl_ctrl_caps(ctrl)->settings >> RCL_SETTING_PR_SCHEDULE & 1));
+		rcl_ctrl_close(ctrl);
+	}
 	rcl_ctx_free(ctx);
 	host_release(&h);
 }
@@ -764,6 +959,11 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_no_disk_zero);
 	tcase_add_test(tc, test_no_status);
 	tcase_add_loop_test(tc, test_bad_count, 0, 2);
+	tcase_add_test(tc, test_events_qemu);
+	tcase_add_test(tc, test_events_card);
+	tcase_add_loop_test(tc, test_events_bad, 0, 2);
+	tcase_add_test(tc, test_patrol_read);
+	tcase_add_loop_test(tc, test_patrol_refused, 0, 2);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("change");
 	tcase_add_test(tc, test_create_delete_vd);
