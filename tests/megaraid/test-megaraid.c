@@ -864,6 +864,7 @@ END_TEST
 /* A rate: the properties read, that one byte changed, written back whole; another kept. */
 START_TEST(test_rates)
 {
+	static const struct mfi_shim_patrol pr = {.exec_freq = 86400};
 	struct host h;
 	uint8_t mbox[12], got[128], want[64] = {0};
 
@@ -878,6 +879,10 @@ START_TEST(test_rates)
 	run_expect("/c0 show rebuildrate", RCL_OK, "45%");
 	/* The emulated card takes no CC rate (adapter_ops): refused before any frame. */
 	run_expect("/c0 set ccrate=40", RCL_UNSUPPORTED, NULL);
+	ck_assert_uint_eq(changes_sent(), 1);
+	/* A patrol read schedule the card shows is not written yet: refused, nothing sent. */
+	mfi_shim_patrol(&pr);
+	run_expect("/c0 set patrolread delay=24", RCL_UNSUPPORTED, "patrol read schedule");
 	ck_assert_uint_eq(changes_sent(), 1);
 	ck_assert_ptr_null(mfi_shim_check());
 	host_release(&h);
