@@ -327,6 +327,66 @@ enum rcl_status rcl_mfi_delete_vd(const struct rcl_mfi_link *link, unsigned targ
 	                 "deleting the virtual drive (LD_DELETE)", err);
 }
 
+/* @bits with the bits @mask names set as @on says. */
+static uint8_t with_bits(uint8_t bits, uint8_t mask, bool on)
+{
+	return on ? bits | mask : bits & (uint8_t)~mask;
+}
+
+/* The cache policy bits @props changes, applied to @bits. */
+static uint8_t props_cache(uint8_t bits, const struct rcl_vd_props *props)
+{
+	if (props->write >= 0) {
+		bits =
+		    with_bits(bits, RCL_MFI_LD_CACHE_WRITE_BACK, props->write != RCL_WRITE_THROUGH);
+		bits = with_bits(bits, RCL_MFI_LD_CACHE_BAD_BBU,
+		                 props->write == RCL_WRITE_BACK_ALWAYS);
+	}
+	if (props->read >= 0)
+		bits = with_bits(bits, RCL_MFI_LD_CACHE_READ_AHEAD, props->read == RCL_READ_AHEAD);
+	if (props->io >= 0)
+		bits = with_bits(bits, RCL_MFI_LD_CACHE_CACHED_IO, props->io == RCL_IO_CACHED);
+	return bits;
+}
+
+enum rcl_status rcl_mfi_set_vd(const struct rcl_mfi_link *link, unsigned target,
+                               const struct rcl_vd_props *props, struct rcl_error *err)
+{
+	static const uint8_t access[] = {
+	    [RCL_ACCESS_RW] = 0, [RCL_ACCESS_RO] = 2, [RCL_ACCESS_BLOCKED] = 3};
+	struct rcl_mfi_ld_info ld = {0};
+	struct rcl_mfi_dcmd d = {.opcode = RCL_MFI_DCMD_LD_GET_PROP,
+	                         .buf = &ld,
+	                         .len = RCL_MFI_LD_PROPS_SIZE,
+	                         .dir = RCL_MFI_DIR_READ};
+	enum rcl_status st;
+
+	d.mbox[0] = (uint8_t)target;
+	st = rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d,
+	                  "reading the virtual drive's properties (LD_GET_PROP)", err);
+	if (st)
+		return st;
+	if (props->name) {
+		memset(ld.name, 0, sizeof(ld.name));
+		memcpy(ld.name, props->name, strnlen(props->name, sizeof(ld.name)));
+	}
+	ld.default_cache = props_cache(ld.default_cache, props);
+	if (props->access >= 0)
+		ld.access = access[props->access];
+	if (props->disk_cache >= 0)
+		ld.disk_cache = props->disk_cache == RCL_DISK_CACHE_ON    ? 1
+		                : props->disk_cache == RCL_DISK_CACHE_OFF ? 2
+		                                                          : 0;
+	if (props->autobgi >= 0)
+		ld.no_bgi = !props->autobgi;
+	/* The target is in the data: FreeBSD's mfiutil sends an empty mailbox. */
+	d.opcode = RCL_MFI_DCMD_LD_SET_PROP;
+	d.dir = RCL_MFI_DIR_WRITE;
+	memset(d.mbox, 0, sizeof(d.mbox));
+	return rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d,
+	                    "setting the virtual drive's properties (LD_SET_PROP)", err);
+}
+
 enum rcl_status rcl_mfi_make_spare(const struct rcl_mfi_link *link, const struct rcl_drive *d,
                                    const uint16_t *array_refs, size_t array_count,
                                    struct rcl_error *err)

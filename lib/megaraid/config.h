@@ -28,6 +28,14 @@ enum rcl_status rcl_mfi_delete_vd(const struct rcl_mfi_link *link, unsigned targ
                                   struct rcl_error *err);
 
 /*
+ * rcl_mfi_set_vd() - change what @props names (not -1, @name not NULL)
+ * of the LD with target id @target: LD_GET_PROP, those fields changed,
+ * LD_SET_PROP of the whole 32 bytes.
+ */
+enum rcl_status rcl_mfi_set_vd(const struct rcl_mfi_link *link, unsigned target,
+                               const struct rcl_vd_props *props, struct rcl_error *err);
+
+/*
  * rcl_mfi_make_spare() - make drive @d a hot spare (CFG_MAKE_SPARE): a
  * global one when @array_count is 0, else dedicated to @array_refs.
  */

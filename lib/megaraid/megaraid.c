@@ -9,7 +9,8 @@
  * (frame.c); the card runs its own RAID, tasks and cache, so the kind
  * needs no controller process. It shows the controller, its drives, disk
  * groups and VDs, and the task rates its properties hold; it creates and
- * deletes VDs, makes and removes global hot spares (config.c), lights a
+ * deletes VDs, changes their names and policies, makes and removes
+ * global hot spares (config.c), lights a
  * drive's LED and sets its state (pd.c), and sets the task rates
  * (props.c). The changes left NULL below answer "not supported".
  */
@@ -109,6 +110,8 @@ static enum rcl_status megaraid_load(struct rcl_ctrl *ctrl, struct rcl_error *er
 		st = rcl_mfi_load_model(ctrl, &link, &p->settings, err);
 	if (!st)
 		st = load_patrol(ctrl, &link, p, err);
+	/* The model's rates narrowed the settings; every card takes LD_SET_PROP. */
+	ctrl->caps.settings |= 1u << RCL_SETTING_VD_POLICY;
 	if (link.fd >= 0)
 		close(link.fd);
 	if (st)
@@ -194,6 +197,18 @@ static enum rcl_status megaraid_delete_vd(struct rcl_ctrl *ctrl, unsigned vd, bo
 	st = open_link(ctrl, &link, err);
 	if (!st)
 		st = rcl_mfi_delete_vd(&link, vd, err);
+	close_link(&link);
+	return st;
+}
+
+static enum rcl_status megaraid_set_vd(struct rcl_ctrl *ctrl, unsigned vd,
+                                       const struct rcl_vd_props *props, struct rcl_error *err)
+{
+	struct rcl_mfi_link link;
+	enum rcl_status st = open_link(ctrl, &link, err);
+
+	if (!st)
+		st = rcl_mfi_set_vd(&link, vd, props, err);
 	close_link(&link);
 	return st;
 }
@@ -346,7 +361,7 @@ static const struct rcl_caps megaraid_caps = {
     .max_vds_per_dg = RCL_MAX_VDS_PER_DG,
     .settings = 1u << RCL_SETTING_REBUILD_RATE | 1u << RCL_SETTING_CC_RATE |
                 1u << RCL_SETTING_BGI_RATE | 1u << RCL_SETTING_PR_RATE |
-                1u << RCL_SETTING_RECON_RATE,
+                1u << RCL_SETTING_RECON_RATE | 1u << RCL_SETTING_VD_POLICY,
     .default_write = RCL_WRITE_BACK,
     .default_read = RCL_READ_AHEAD,
     .tasks = 1u << RCL_TASK_PATROL_READ, /* narrowed at load (load_patrol()) */
@@ -360,6 +375,7 @@ const struct rcl_backend_ops rcl_megaraid_ops = {
     .unload = megaraid_unload,
     .create_vd = megaraid_create_vd,
     .delete_vd = megaraid_delete_vd,
+    .set_vd = megaraid_set_vd,
     .add_hotspare = megaraid_add_hotspare,
     .delete_hotspare = megaraid_delete_hotspare,
     .set_locate = megaraid_set_locate,

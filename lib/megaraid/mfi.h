@@ -51,8 +51,10 @@ enum {
 	RCL_MFI_DCMD_PD_STATE_SET = 0x02030100, /* mbox: device id, sequence number, state (u16s) */
 	RCL_MFI_DCMD_PD_LOCATE_START = 0x02070100, /* mbox: device id (u16), then 0 */
 	RCL_MFI_DCMD_PD_LOCATE_STOP = 0x02070200,
-	RCL_MFI_DCMD_LD_DELETE = 0x03090000,        /* mbox[0]: the target id */
-	RCL_MFI_DCMD_CFG_ADD = 0x04020000,          /* a configuration as CFG_READ's, written */
+	RCL_MFI_DCMD_LD_GET_PROP = 0x03030000, /* mbox[0]: target; the LD info's first 32 bytes */
+	RCL_MFI_DCMD_LD_SET_PROP = 0x03040000, /* the same 32 bytes, written */
+	RCL_MFI_DCMD_LD_DELETE = 0x03090000,   /* mbox[0]: the target id */
+	RCL_MFI_DCMD_CFG_ADD = 0x04020000,     /* a configuration as CFG_READ's, written */
 	RCL_MFI_DCMD_CFG_MAKE_SPARE = 0x04040000,   /* struct rcl_mfi_spare, written */
 	RCL_MFI_DCMD_CFG_REMOVE_SPARE = 0x04050000, /* mbox: device id, sequence number */
 };
@@ -410,6 +412,9 @@ _Static_assert(offsetof(struct rcl_mfi_ld_info, primary_level) == 32, "LD info p
 _Static_assert(offsetof(struct rcl_mfi_ld_info, span) == 64, "LD info spans");
 _Static_assert(offsetof(struct rcl_mfi_ld_info, blocks) == 256, "LD info size");
 _Static_assert(sizeof(struct rcl_mfi_ld_info) == 384, "LD info length");
+
+/* LD_GET_PROP and LD_SET_PROP move an LD's properties: its info up to primary_level. */
+#define RCL_MFI_LD_PROPS_SIZE 32
 
 /* CFG_READ's header: the arrays, then the LD configurations, then the spares. */
 struct rcl_mfi_config {

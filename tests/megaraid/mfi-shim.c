@@ -66,6 +66,8 @@ enum {
 	OP_STATE_SET = 0x02030100,
 	OP_LOCATE_START = 0x02070100,
 	OP_LOCATE_STOP = 0x02070200,
+	OP_LD_GET_PROP = 0x03030000,
+	OP_LD_SET_PROP = 0x03040000,
 	OP_LD_DELETE = 0x03090000,
 	OP_CFG_ADD = 0x04020000,
 	OP_MAKE_SPARE = 0x04040000,
@@ -595,6 +597,7 @@ static int mbox_used(uint32_t opcode)
 	case OP_LOCATE_STOP:
 		return 2;
 	case 0x03020000:
+	case OP_LD_GET_PROP:
 	case OP_LD_DELETE:
 		return 1;
 	case OP_REMOVE_SPARE:
@@ -628,6 +631,7 @@ static unsigned data_flags(uint32_t opcode)
 	case OP_CFG_ADD:
 	case OP_MAKE_SPARE:
 	case OP_SET_PROPS:
+	case OP_LD_SET_PROP:
 		return MFI_WRITE;
 	case OP_LOCATE_START:
 	case OP_LOCATE_STOP:
@@ -701,6 +705,44 @@ static uint8_t cfg_add(const uint8_t *p, uint32_t len)
 	l->array_count = (unsigned)arrays;
 	l->blocks = get(ld + 64 + 8, 8) * ld[36] * arrays;
 	ld_count++;
+	return ST_OK;
+}
+
+/* LD_GET_PROP: the first 32 bytes of the LD's configuration. */
+static uint8_t ld_get_prop(uint8_t *p, uint32_t len, const uint8_t *mbox)
+{
+	uint8_t info[384] = {0};
+	uint8_t st = len == 32 ? ld_info(info, mbox) : ST_INVALID_PARAMETER;
+
+	if (!st)
+		memcpy(p, info, 32);
+	return st;
+}
+
+/*
+ * LD_SET_PROP: the LD's name and policies replaced (a QEMU LD becomes one
+ * kept as CFG_READ shows it); the card applies the default cache policy.
+ */
+static uint8_t ld_set_prop(const uint8_t *p, uint32_t len)
+{
+	struct ld *l = NULL;
+
+	for (size_t i = 0; i < ld_count; i++)
+		if (lds[i].target == p[0])
+			l = &lds[i];
+	if (len != 32)
+		return ST_INVALID_PARAMETER;
+	if (!l)
+		return ST_DEVICE_NOT_FOUND;
+	if (l->qemu) {
+		ld_config(l->config, l->qemu, true);
+		qemu_array(l->arrays[0], l->qemu);
+		l->array_count = 1;
+		l->blocks = l->qemu->blocks;
+		l->qemu = NULL;
+	}
+	memcpy(l->config, p, 32);
+	l->config[23] = l->config[20];
 	return ST_OK;
 }
 
@@ -805,6 +847,10 @@ static uint8_t dcmd(uint32_t opcode, uint8_t *f, uint8_t *buf, uint32_t len)
 		return cfg_add(buf, len);
 	case OP_LD_DELETE:
 		return ld_delete(f + F_MBOX);
+	case OP_LD_GET_PROP:
+		return ld_get_prop(buf, len, f + F_MBOX);
+	case OP_LD_SET_PROP:
+		return ld_set_prop(buf, len);
 	case OP_MAKE_SPARE:
 		return make_spare(buf, len);
 	case OP_REMOVE_SPARE:

@@ -154,7 +154,8 @@ START_TEST(test_show_model)
 	ck_assert_int_eq(caps->backup, RCL_BACKUP_NONE);
 	ck_assert_uint_eq(caps->max_spans, 1);
 	/* QEMU's adapter_ops offer the rebuild rate only; its properties hold 30 for each. */
-	ck_assert_uint_eq(caps->settings, 1u << RCL_SETTING_REBUILD_RATE);
+	ck_assert_uint_eq(caps->settings,
+	                  1u << RCL_SETTING_REBUILD_RATE | 1u << RCL_SETTING_VD_POLICY);
 	ck_assert_int_eq(rcl_ctrl_settings_get(ctrl, &settings, &err), RCL_OK);
 	ck_assert_uint_eq(settings.rate[RCL_SETTING_REBUILD_RATE], 30);
 	ck_assert_uint_eq(mfi_shim_sent(0x01070200), 0); /* no patrol read to ask of */
@@ -664,9 +665,10 @@ END_TEST
 #define LOCATE_STOP  0x02070200u
 #define STATE_SET    0x02030100u
 #define SET_PROPS    0x01020200u
+#define LD_SET_PROP  0x03040000u
 
-static const uint32_t changes[] = {CFG_ADD,      LD_DELETE,   MAKE_SPARE, REMOVE_SPARE,
-                                   LOCATE_START, LOCATE_STOP, STATE_SET,  SET_PROPS};
+static const uint32_t changes[] = {CFG_ADD,     LD_DELETE, MAKE_SPARE, REMOVE_SPARE, LOCATE_START,
+                                   LOCATE_STOP, STATE_SET, SET_PROPS,  LD_SET_PROP};
 
 /* How many changing frames came, of every kind. */
 static unsigned changes_sent(void)
@@ -797,6 +799,32 @@ START_TEST(test_hotspare)
 	expect_mbox(REMOVE_SPARE, (const uint8_t[]){0x00, 0x02}, 2);
 	run_expect("/c0/e252/s2 show", RCL_OK, "252:2   512 UGood");
 	ck_assert_uint_eq(changes_sent(), 2);
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
+/* A VD's name and policies: its 32 property bytes read, changed, written back whole. */
+START_TEST(test_set_vd)
+{
+	struct host h;
+	uint8_t mbox[12], got[64], want[32] = {0};
+
+	host_init(&h, MAJOR_NOW);
+	run_expect("/c0/v1 set name=logs", RCL_OK, NULL);
+	run_expect("/c0/v1 set wrcache=awb", RCL_OK, NULL);
+	want[0] = 1;                 /* target */
+	memcpy(want + 4, "logs", 4); /* name */
+	want[20] = 0x01 | 0x10;      /* write back always, on QEMU's LD_GET_INFO policy (none) */
+	ck_assert_uint_eq(mfi_shim_last(LD_SET_PROP, mbox, got, sizeof(got)), sizeof(want));
+	ck_assert_mem_eq(got, want, sizeof(want));
+	ck_assert_mem_eq(mbox, (const uint8_t[12]){0}, 12);
+	run_expect("/c0/v1 show", RCL_OK, "logs");
+	run_expect("/c0/v1 show", RCL_OK, "AWB");
+	ck_assert_uint_eq(changes_sent(), 2);
+	mfi_shim_break(LD_SET_PROP, MFI_SHIM_STATUS, 0x03);
+	run_expect("/c0/v1 set name=other", RCL_INVALID_PARAM, "INVALID_PARAMETER");
+	run_expect("/c0/v1 show", RCL_OK, "logs");
 	ck_assert_ptr_null(mfi_shim_check());
 	host_release(&h);
 }
@@ -974,6 +1002,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_create_delete_vd);
 	tcase_add_test(tc, test_hotspare);
 	tcase_add_test(tc, test_create_with_spare);
+	tcase_add_test(tc, test_set_vd);
 	tcase_add_test(tc, test_locate);
 	tcase_add_test(tc, test_drive_state);
 	tcase_add_test(tc, test_rates);
