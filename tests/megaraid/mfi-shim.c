@@ -71,6 +71,7 @@ static const struct mfi_shim_event *events;
 static size_t event_count;
 static bool real_log;
 static const struct mfi_shim_patrol *patrol;
+static uint8_t temperature;
 
 /* The faults set, and how many of each opcode came. */
 static struct {
@@ -101,6 +102,12 @@ void mfi_shim_setup(const char *path, uint16_t host_no, const char *hba_serial,
 	event_count = 0;
 	real_log = false;
 	patrol = NULL;
+	temperature = 0;
+}
+
+void mfi_shim_temperature(uint8_t celsius)
+{
+	temperature = celsius;
 }
 
 void mfi_shim_patrol(const struct mfi_shim_patrol *pr)
@@ -294,6 +301,7 @@ static uint8_t pd_info(uint8_t *p, const uint8_t *mbox)
 	put(p + 248, d->blocks, 8);
 	put(p + 256, 0xffff, 2);
 	p[259] = d->id;
+	p[402] = temperature;
 	return ST_OK;
 }
 
