@@ -342,7 +342,9 @@ struct rcl_mfi_pd_info {
 	uint16_t encl_device_id;
 	uint8_t encl_index;
 	uint8_t slot;
-	uint8_t rsvd2[512 - 260];
+	uint8_t rsvd2[142];  /* progress, power, allowed ops, security, media, bridge */
+	uint8_t temperature; /* degrees Celsius, 0: not reported (QEMU's) */
+	uint8_t rsvd3[512 - 403];
 } __attribute__((packed));
 
 _Static_assert(offsetof(struct rcl_mfi_pd_info, inquiry) == 4, "PD info inquiry");
@@ -353,6 +355,7 @@ _Static_assert(offsetof(struct rcl_mfi_pd_info, sas_addr) == 200, "PD info SAS a
 _Static_assert(offsetof(struct rcl_mfi_pd_info, raw_blocks) == 232, "PD info sizes");
 _Static_assert(offsetof(struct rcl_mfi_pd_info, encl_device_id) == 256, "PD info enclosure");
 _Static_assert(offsetof(struct rcl_mfi_pd_info, slot) == 259, "PD info slot");
+_Static_assert(offsetof(struct rcl_mfi_pd_info, temperature) == 402, "PD info temperature");
 _Static_assert(sizeof(struct rcl_mfi_pd_info) == 512, "PD info size");
 
 /* LD_GET_LIST: exactly this size (QEMU refuses a larger buffer). */

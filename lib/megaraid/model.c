@@ -409,6 +409,7 @@ static void fill_pd_info(struct rcl_drive *d, const struct rcl_mfi_pd_info *pi)
 	d->media_errors = le32toh(pi->media_errors);
 	d->other_errors = le32toh(pi->other_errors);
 	d->predictive_failures = le32toh(pi->pred_fail_count);
+	d->temperature_c = pi->temperature;
 	d->smart_alert = d->predictive_failures != 0;
 	snprintf(d->device_speed, sizeof(d->device_speed), "%s", speed_name(pi->device_speed));
 	snprintf(d->link_speed, sizeof(d->link_speed), "%s", speed_name(pi->link_speed));

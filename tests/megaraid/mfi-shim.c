@@ -88,6 +88,7 @@ static const struct mfi_shim_event *events;
 static size_t event_count;
 static bool real_log;
 static const struct mfi_shim_patrol *patrol;
+static uint8_t temperature;
 
 /* The faults set, and how many of each opcode came. */
 static struct {
@@ -145,6 +146,7 @@ void mfi_shim_setup(const char *path, uint16_t host_no, const char *hba_serial,
 	event_count = 0;
 	real_log = false;
 	patrol = NULL;
+	temperature = 0;
 	memset(spare, 0, sizeof(spare));
 	memset(props, 0, sizeof(props));
 	props[8] = props[9] = props[10] = props[11] = props[12] = 30;
@@ -183,6 +185,11 @@ size_t mfi_shim_last(uint32_t opcode, uint8_t mbox[12], uint8_t *data, size_t ro
 			return lasts[i].len;
 		}
 	return 0;
+}
+
+void mfi_shim_temperature(uint8_t celsius)
+{
+	temperature = celsius;
 }
 
 void mfi_shim_patrol(const struct mfi_shim_patrol *pr)
@@ -375,6 +382,7 @@ static uint8_t pd_info(uint8_t *p, const uint8_t *mbox)
 	put(p + 248, d->blocks, 8);
 	put(p + 256, 0xffff, 2);
 	p[259] = d->id;
+	p[402] = temperature;
 	return ST_OK;
 }
 

@@ -84,6 +84,12 @@ struct mfi_shim_patrol {
  */
 void mfi_shim_patrol(const struct mfi_shim_patrol *pr);
 
+/*
+ * mfi_shim_temperature() - PD_GET_INFO reports @celsius for the drive it
+ * answers for, as a real card does (QEMU's reports 0: not known).
+ */
+void mfi_shim_temperature(uint8_t celsius);
+
 /* How a DCMD is answered wrongly (mfi_shim_break()). */
 enum mfi_shim_fault {
 	MFI_SHIM_STATUS,    /* the firmware refuses with @status */

@@ -977,6 +977,27 @@ START_TEST(test_change_refused)
 }
 END_TEST
 
+/* A card that reports its drives' temperature (PD_GET_INFO): shown; QEMU's 0 is "not reported". */
+START_TEST(test_drive_temperature)
+{
+	struct host h;
+	enum rcl_status st;
+	char *out;
+
+	host_init(&h, MAJOR_NOW);
+	out = unit_run("/c0/e252/s0 show all", false, &st);
+	ck_assert_msg(st == RCL_OK && strstr(out, "Drive Temperature = N/A"), "%s", out);
+	free(out);
+	mfi_shim_temperature(38);
+	out = unit_run("/c0/e252/s0 show all", false, &st);
+	ck_assert_msg(st == RCL_OK && strstr(out, "Drive Temperature =  38C (100.40 F)"), "%s",
+	              out);
+	free(out);
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("megaraid");
@@ -996,6 +1017,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_events_card);
 	tcase_add_loop_test(tc, test_events_bad, 0, 2);
 	tcase_add_test(tc, test_patrol_read);
+	tcase_add_test(tc, test_drive_temperature);
 	tcase_add_loop_test(tc, test_patrol_refused, 0, 2);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("change");
