@@ -7,15 +7,21 @@
  * found by discovery (scan.c), keyed by its PCI address. Opening one asks
  * its firmware for the configuration (model.c) through DCMD frames
  * (frame.c); the card runs its own RAID, tasks and cache, so the kind
- * needs no controller process. What works so far is showing: the
- * controller, its drives, disk groups and VDs, and the task rates its
- * properties hold. Changes (CFG_ADD, setting rates and the rest) are left
- * NULL below, so they answer "not supported".
+ * needs no controller process. It shows the controller, its drives, disk
+ * groups and VDs, and the task rates its properties hold; it creates and
+ * deletes VDs, changes their names and policies, makes and removes
+ * global hot spares (config.c), lights a
+ * drive's LED and sets its state (pd.c), and sets the task rates
+ * (props.c). The changes left NULL below answer "not supported".
  */
 #include <string.h>
 #include <unistd.h>
 
+#include "megaraid/config.h"
+#include "megaraid/events.h"
+#include "megaraid/mfi.h"
 #include "megaraid/model.h"
+#include "megaraid/patrol.h"
 #include "megaraid/scan.h"
 
 /* The most adapters one host has that raidcli looks at. */
@@ -54,15 +60,40 @@ static enum rcl_status find_adapter(const struct rcl_ctrl *ctrl, unsigned *host_
 	                     ctrl->entry.id, ctrl->entry.key);
 }
 
-/* An open controller: what the card's properties said. Nothing is kept open between commands. */
+/*
+ * An open controller: what the card's properties and patrol read said.
+ * Nothing is kept open between commands.
+ */
 struct megaraid_priv {
 	struct rcl_ctrl_settings settings;
+	struct rcl_schedule_status status;
 };
 
 static void megaraid_unload(struct rcl_ctrl *ctrl)
 {
 	rcl_free(ctrl->priv);
 	ctrl->priv = NULL;
+}
+
+/*
+ * A card whose adapter_ops offer the patrol read rate runs patrol reads:
+ * their mode, schedule and state are read too, and its caps offer the
+ * schedule; a firmware without the DCMDs keeps the rate alone.
+ */
+static enum rcl_status load_patrol(struct rcl_ctrl *ctrl, const struct rcl_mfi_link *link,
+                                   struct megaraid_priv *p, struct rcl_error *err)
+{
+	enum rcl_status st;
+
+	ctrl->caps.tasks &= ~(1u << RCL_TASK_PATROL_READ);
+	if (!(ctrl->caps.settings >> RCL_SETTING_PR_RATE & 1))
+		return RCL_OK;
+	st = rcl_mfi_read_patrol(link, &p->settings, &p->status.patrol, err);
+	if (!st) {
+		ctrl->caps.settings |= 1u << RCL_SETTING_PR_SCHEDULE;
+		ctrl->caps.tasks |= 1u << RCL_TASK_PATROL_READ;
+	}
+	return st == RCL_UNSUPPORTED ? RCL_OK : st;
 }
 
 static enum rcl_status megaraid_load(struct rcl_ctrl *ctrl, struct rcl_error *err)
@@ -77,6 +108,10 @@ static enum rcl_status megaraid_load(struct rcl_ctrl *ctrl, struct rcl_error *er
 		st = rcl_mfi_open(&link.fd, err);
 	if (!st)
 		st = rcl_mfi_load_model(ctrl, &link, &p->settings, err);
+	if (!st)
+		st = load_patrol(ctrl, &link, p, err);
+	/* The model's rates narrowed the settings; every card takes LD_SET_PROP. */
+	ctrl->caps.settings |= 1u << RCL_SETTING_VD_POLICY;
 	if (link.fd >= 0)
 		close(link.fd);
 	if (st)
@@ -94,15 +129,215 @@ static enum rcl_status megaraid_settings_get(struct rcl_ctrl *ctrl, struct rcl_c
 	return RCL_OK;
 }
 
-/* The card's patrol read and consistency check schedules are not read yet: none is offered. */
+/*
+ * What the patrol read was doing at load (the generic layer asks only a
+ * card with its schedule); the consistency check's schedule is not read yet.
+ */
 static enum rcl_status megaraid_schedule_status(struct rcl_ctrl *ctrl,
                                                 struct rcl_schedule_status *out,
                                                 struct rcl_error *err)
 {
-	(void)ctrl;
-	(void)out;
+	const struct megaraid_priv *p = ctrl->priv;
+
 	(void)err;
+	*out = p->status;
 	return RCL_OK;
+}
+
+/* Open @ctrl's adapter for one change: @link's descriptor, closed by the caller. */
+static enum rcl_status open_link(const struct rcl_ctrl *ctrl, struct rcl_mfi_link *link,
+                                 struct rcl_error *err)
+{
+	enum rcl_status st = find_adapter(ctrl, &link->host_no, err);
+
+	link->fd = -1;
+	return st ? st : rcl_mfi_open(&link->fd, err);
+}
+
+static void close_link(struct rcl_mfi_link *link)
+{
+	if (link->fd >= 0)
+		close(link->fd);
+}
+
+static enum rcl_status megaraid_create_vd(struct rcl_ctrl *ctrl, const struct rcl_vd_params *params,
+                                          unsigned *vd, struct rcl_error *err)
+{
+	struct rcl_mfi_link link;
+	enum rcl_status st;
+
+	/* A VD in an existing group's free space needs that group's arrays, not new ones. */
+	for (size_t i = 0; i < params->drive_count; i++)
+		if (rcl_ctrl_find_drive(ctrl, &params->drives[i])->dg >= 0)
+			return rcl_unsupported(err, ctrl->caps.kind,
+			                       "adding a virtual drive to an existing drive group",
+			                       NULL);
+	st = open_link(ctrl, &link, err);
+	if (!st)
+		st = rcl_mfi_add_vd(&link, ctrl, params, vd, err);
+	close_link(&link);
+	return st;
+}
+
+static enum rcl_status megaraid_delete_vd(struct rcl_ctrl *ctrl, unsigned vd, bool force,
+                                          struct rcl_error *err)
+{
+	struct rcl_mfi_link link;
+	enum rcl_status st;
+
+	/*
+	 * StorCLI wants force for a VD holding data; raidcli does not yet read
+	 * the VD's disk on the host to look, so it always asks.
+	 */
+	if (!force)
+		return rcl_fail(err, RCL_NEED_FORCE,
+		                "raidcli does not look whether /c%u/v%u holds a file system or an "
+		                "operating system; repeat with 'force' to delete it",
+		                ctrl->entry.id, vd);
+	st = open_link(ctrl, &link, err);
+	if (!st)
+		st = rcl_mfi_delete_vd(&link, vd, err);
+	close_link(&link);
+	return st;
+}
+
+static enum rcl_status megaraid_set_vd(struct rcl_ctrl *ctrl, unsigned vd,
+                                       const struct rcl_vd_props *props, struct rcl_error *err)
+{
+	struct rcl_mfi_link link;
+	enum rcl_status st = open_link(ctrl, &link, err);
+
+	if (!st)
+		st = rcl_mfi_set_vd(&link, vd, props, err);
+	close_link(&link);
+	return st;
+}
+
+static enum rcl_status megaraid_add_hotspare(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                             const unsigned *dgs, size_t dg_count, unsigned flags,
+                                             bool force, struct rcl_error *err)
+{
+	struct rcl_mfi_link link;
+	enum rcl_status st;
+
+	(void)dgs;
+	(void)flags;
+	(void)force;
+	/* A dedicated spare names the group's arrays, which the model does not keep yet. */
+	if (dg_count)
+		return rcl_unsupported(err, ctrl->caps.kind, "a dedicated hot spare", NULL);
+	st = open_link(ctrl, &link, err);
+	if (!st)
+		st = rcl_mfi_make_spare(&link, rcl_ctrl_find_drive(ctrl, ref), NULL, 0, err);
+	close_link(&link);
+	return st;
+}
+
+static enum rcl_status megaraid_delete_hotspare(struct rcl_ctrl *ctrl,
+                                                const struct rcl_drive_ref *ref,
+                                                struct rcl_error *err)
+{
+	struct rcl_mfi_link link;
+	enum rcl_status st = open_link(ctrl, &link, err);
+
+	if (!st)
+		st = rcl_mfi_remove_spare(&link, rcl_ctrl_find_drive(ctrl, ref), err);
+	close_link(&link);
+	return st;
+}
+
+static enum rcl_status megaraid_set_locate(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                           bool on, struct rcl_error *err)
+{
+	struct rcl_mfi_link link;
+	enum rcl_status st = open_link(ctrl, &link, err);
+
+	if (!st)
+		st = rcl_mfi_locate(&link, rcl_ctrl_find_drive(ctrl, ref), on, err);
+	close_link(&link);
+	return st;
+}
+
+/* The rates go to the card; the settings kept for this open controller follow. */
+static enum rcl_status megaraid_settings_set(struct rcl_ctrl *ctrl, unsigned changes,
+                                             const struct rcl_ctrl_settings *s,
+                                             struct rcl_error *err)
+{
+	struct megaraid_priv *p = ctrl->priv;
+	struct rcl_mfi_link link = {.fd = -1};
+	enum rcl_status st = RCL_OK;
+
+	/* The schedules live in other DCMDs, not written yet: refused, never dropped silently. */
+	if (changes & ~((1u << RCL_RATE_COUNT) - 1))
+		st = rcl_unsupported(err, ctrl->caps.kind, "changing a task schedule", NULL);
+	if (!st)
+		st = open_link(ctrl, &link, err);
+	if (!st)
+		st = rcl_mfi_set_rates(&link, changes, s, err);
+	if (!st)
+		rcl_settings_apply(&p->settings, changes, s);
+	close_link(&link);
+	return st;
+}
+
+/* The firmware state @change moves a drive to; MISSING and FAILED have no PD_STATE_SET of their
+ * own. */
+static enum rcl_status change_state(const struct rcl_ctrl *ctrl, enum rcl_drive_change change,
+                                    uint16_t *fw_state, struct rcl_error *err)
+{
+	switch (change) {
+	case RCL_DRIVE_SET_ONLINE:
+		*fw_state = RCL_MFI_PD_ONLINE;
+		return RCL_OK;
+	case RCL_DRIVE_SET_OFFLINE:
+		*fw_state = RCL_MFI_PD_OFFLINE;
+		return RCL_OK;
+	case RCL_DRIVE_SET_GOOD:
+		*fw_state = RCL_MFI_PD_UNCONFIGURED_GOOD;
+		return RCL_OK;
+	default:
+		return rcl_unsupported(err, ctrl->caps.kind, rcl_drive_change_name(change), NULL);
+	}
+}
+
+static enum rcl_status megaraid_set_drive_state(struct rcl_ctrl *ctrl,
+                                                const struct rcl_drive_ref *ref,
+                                                enum rcl_drive_change change, struct rcl_error *err)
+{
+	struct rcl_mfi_link link = {.fd = -1};
+	uint16_t fw_state = 0;
+	enum rcl_status st = change_state(ctrl, change, &fw_state, err);
+
+	if (!st)
+		st = open_link(ctrl, &link, err);
+	if (!st)
+		st = rcl_mfi_set_pd_state(&link, rcl_ctrl_find_drive(ctrl, ref), fw_state, err);
+	close_link(&link);
+	return st;
+}
+
+/* The card's own log, read anew each time (it grows while raidcli is not looking). */
+static enum rcl_status megaraid_read_events(struct rcl_ctrl *ctrl, struct rcl_event_list *list,
+                                            struct rcl_error *err)
+{
+	struct rcl_mfi_link link;
+	enum rcl_status st = open_link(ctrl, &link, err);
+
+	if (!st)
+		st = rcl_mfi_read_events(&link, list, err);
+	close_link(&link);
+	return st;
+}
+
+static enum rcl_status megaraid_clear_events(struct rcl_ctrl *ctrl, struct rcl_error *err)
+{
+	struct rcl_mfi_link link;
+	enum rcl_status st = open_link(ctrl, &link, err);
+
+	if (!st)
+		st = rcl_mfi_clear_events(&link, err);
+	close_link(&link);
+	return st;
 }
 
 /*
@@ -113,6 +348,9 @@ static enum rcl_status megaraid_schedule_status(struct rcl_ctrl *ctrl,
 static const struct rcl_caps megaraid_caps = {
     .kind = "megaraid",
     .drive_kinds = "SAS, SATA",
+    /* Every level the MFI interface names: the parser takes them, the card's answer narrows. */
+    .levels = 1u << RCL_RAID0 | 1u << RCL_RAID1 | 1u << RCL_RAID5 | 1u << RCL_RAID6 |
+              1u << RCL_RAID00 | 1u << RCL_RAID10 | 1u << RCL_RAID50 | 1u << RCL_RAID60,
     .strip_min_kib = 64,
     .strip_max_kib = 1024,
     .strip_default_kib = 64,
@@ -123,9 +361,10 @@ static const struct rcl_caps megaraid_caps = {
     .max_vds_per_dg = RCL_MAX_VDS_PER_DG,
     .settings = 1u << RCL_SETTING_REBUILD_RATE | 1u << RCL_SETTING_CC_RATE |
                 1u << RCL_SETTING_BGI_RATE | 1u << RCL_SETTING_PR_RATE |
-                1u << RCL_SETTING_RECON_RATE,
+                1u << RCL_SETTING_RECON_RATE | 1u << RCL_SETTING_VD_POLICY,
     .default_write = RCL_WRITE_BACK,
     .default_read = RCL_READ_AHEAD,
+    .tasks = 1u << RCL_TASK_PATROL_READ, /* narrowed at load (load_patrol()) */
 };
 
 const struct rcl_backend_ops rcl_megaraid_ops = {
@@ -134,6 +373,16 @@ const struct rcl_backend_ops rcl_megaraid_ops = {
     .discover = megaraid_discover,
     .load = megaraid_load,
     .unload = megaraid_unload,
+    .create_vd = megaraid_create_vd,
+    .delete_vd = megaraid_delete_vd,
+    .set_vd = megaraid_set_vd,
+    .add_hotspare = megaraid_add_hotspare,
+    .delete_hotspare = megaraid_delete_hotspare,
+    .set_locate = megaraid_set_locate,
+    .set_drive_state = megaraid_set_drive_state,
+    .read_events = megaraid_read_events,
+    .clear_events = megaraid_clear_events,
     .settings_get = megaraid_settings_get,
+    .settings_set = megaraid_settings_set,
     .schedule_status = megaraid_schedule_status,
 };

@@ -40,11 +40,23 @@ enum {
 /* The DCMD opcodes raidcli sends. */
 enum {
 	RCL_MFI_DCMD_CTRL_GET_INFO = 0x01010000,
+	RCL_MFI_DCMD_CTRL_GET_PROPS = 0x01020100, /* struct rcl_mfi_ctrl_props, read */
+	RCL_MFI_DCMD_CTRL_SET_PROPS = 0x01020200, /* the same, written whole */
 	RCL_MFI_DCMD_PD_GET_LIST = 0x02010000,
 	RCL_MFI_DCMD_PD_GET_INFO = 0x02020000,
 	RCL_MFI_DCMD_LD_GET_LIST = 0x03010000,
 	RCL_MFI_DCMD_LD_GET_INFO = 0x03020000,
 	RCL_MFI_DCMD_CFG_READ = 0x04010000,
+	/* The changes (FreeBSD's mfireg.h and QEMU's include/hw/scsi/mfi.h agree). */
+	RCL_MFI_DCMD_PD_STATE_SET = 0x02030100, /* mbox: device id, sequence number, state (u16s) */
+	RCL_MFI_DCMD_PD_LOCATE_START = 0x02070100, /* mbox: device id (u16), then 0 */
+	RCL_MFI_DCMD_PD_LOCATE_STOP = 0x02070200,
+	RCL_MFI_DCMD_LD_GET_PROP = 0x03030000, /* mbox[0]: target; the LD info's first 32 bytes */
+	RCL_MFI_DCMD_LD_SET_PROP = 0x03040000, /* the same 32 bytes, written */
+	RCL_MFI_DCMD_LD_DELETE = 0x03090000,   /* mbox[0]: the target id */
+	RCL_MFI_DCMD_CFG_ADD = 0x04020000,     /* a configuration as CFG_READ's, written */
+	RCL_MFI_DCMD_CFG_MAKE_SPARE = 0x04040000,   /* struct rcl_mfi_spare, written */
+	RCL_MFI_DCMD_CFG_REMOVE_SPARE = 0x04050000, /* mbox: device id, sequence number */
 };
 
 /* Firmware command status (the header's cmd_status), the ones raidcli tells apart. */
@@ -332,7 +344,9 @@ struct rcl_mfi_pd_info {
 	uint16_t encl_device_id;
 	uint8_t encl_index;
 	uint8_t slot;
-	uint8_t rsvd2[512 - 260];
+	uint8_t rsvd2[142];  /* progress, power, allowed ops, security, media, bridge */
+	uint8_t temperature; /* degrees Celsius, 0: not reported (QEMU's) */
+	uint8_t rsvd3[512 - 403];
 } __attribute__((packed));
 
 _Static_assert(offsetof(struct rcl_mfi_pd_info, inquiry) == 4, "PD info inquiry");
@@ -343,6 +357,7 @@ _Static_assert(offsetof(struct rcl_mfi_pd_info, sas_addr) == 200, "PD info SAS a
 _Static_assert(offsetof(struct rcl_mfi_pd_info, raw_blocks) == 232, "PD info sizes");
 _Static_assert(offsetof(struct rcl_mfi_pd_info, encl_device_id) == 256, "PD info enclosure");
 _Static_assert(offsetof(struct rcl_mfi_pd_info, slot) == 259, "PD info slot");
+_Static_assert(offsetof(struct rcl_mfi_pd_info, temperature) == 402, "PD info temperature");
 _Static_assert(sizeof(struct rcl_mfi_pd_info) == 512, "PD info size");
 
 /* LD_GET_LIST: exactly this size (QEMU refuses a larger buffer). */
@@ -403,6 +418,9 @@ _Static_assert(offsetof(struct rcl_mfi_ld_info, span) == 64, "LD info spans");
 _Static_assert(offsetof(struct rcl_mfi_ld_info, blocks) == 256, "LD info size");
 _Static_assert(sizeof(struct rcl_mfi_ld_info) == 384, "LD info length");
 
+/* LD_GET_PROP and LD_SET_PROP move an LD's properties: its info up to primary_level. */
+#define RCL_MFI_LD_PROPS_SIZE 32
+
 /* CFG_READ's header: the arrays, then the LD configurations, then the spares. */
 struct rcl_mfi_config {
 	uint32_t size; /* of the whole configuration */
@@ -438,5 +456,21 @@ _Static_assert(sizeof(struct rcl_mfi_config) == 32, "config header");
 _Static_assert(offsetof(struct rcl_mfi_array, array_ref) == 10, "array ref");
 _Static_assert(offsetof(struct rcl_mfi_array, pd) == 32, "array drives");
 _Static_assert(sizeof(struct rcl_mfi_array) == 288, "array size");
+
+/* A hot spare (CFG_MAKE_SPARE): the drive, whether dedicated, and the arrays it serves. */
+struct rcl_mfi_spare {
+	uint16_t device_id;
+	uint16_t seq_num;
+	uint8_t spare_type; /* RCL_MFI_SPARE_DEDICATED; 0: global */
+	uint8_t rsvd[2];
+	uint8_t array_count;
+	uint16_t array_ref[16]; /* the first array_count used */
+} __attribute__((packed));
+
+#define RCL_MFI_SPARE_DEDICATED 0x01
+
+_Static_assert(offsetof(struct rcl_mfi_spare, array_count) == 7, "spare array count");
+_Static_assert(offsetof(struct rcl_mfi_spare, array_ref) == 8, "spare arrays");
+_Static_assert(sizeof(struct rcl_mfi_spare) == 40, "spare size");
 
 #endif /* RCL_MEGARAID_MFI_H */

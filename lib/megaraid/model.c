@@ -24,8 +24,6 @@
 /* The enclosure id of drives the firmware puts in no enclosure: the card's own backplane. */
 #define BACKPLANE_ID 252
 #define NO_ENCLOSURE 0xffff
-/* The largest configuration CFG_READ returns that raidcli reads. */
-#define CONFIG_MAX (256u << 10)
 
 /* A drive's place in the configuration, from CFG_READ. */
 struct member {
@@ -44,6 +42,11 @@ struct config {
 	size_t extra_dgs;    /* groups of LDs CFG_READ lacks */
 	struct rcl_mfi_array *arrays;
 	size_t array_count;
+	struct {
+		uint16_t device_id;
+		bool dedicated;
+	} spares[RCL_MFI_MAX_PDS];
+	size_t spare_count;
 };
 
 static void config_release(struct config *c)
@@ -146,25 +149,16 @@ static void fw_version(const struct rcl_mfi_ctrl_info *ci, char *dst, size_t siz
 static void fill_rates(struct rcl_caps *caps, struct rcl_ctrl_settings *s,
                        const struct rcl_mfi_ctrl_info *ci)
 {
-	static const struct {
-		uint32_t op;
-		enum rcl_setting setting;
-		size_t offset;
-	} rates[] = {
-	    {0x0001, RCL_SETTING_REBUILD_RATE, offsetof(struct rcl_mfi_ctrl_props, rebuild_rate)},
-	    {0x0002, RCL_SETTING_CC_RATE, offsetof(struct rcl_mfi_ctrl_props, cc_rate)},
-	    {0x0004, RCL_SETTING_BGI_RATE, offsetof(struct rcl_mfi_ctrl_props, bgi_rate)},
-	    {0x0008, RCL_SETTING_RECON_RATE, offsetof(struct rcl_mfi_ctrl_props, recon_rate)},
-	    {0x0010, RCL_SETTING_PR_RATE, offsetof(struct rcl_mfi_ctrl_props, patrol_read_rate)},
-	};
 	uint32_t ops = le32toh(ci->adapter_ops);
 
 	memset(s, 0, sizeof(*s));
 	caps->settings = 0;
-	for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
-		s->rate[rates[i].setting] = ((const uint8_t *)&ci->props)[rates[i].offset];
-		if (ops & rates[i].op)
-			caps->settings |= 1u << rates[i].setting;
+	for (size_t i = 0; i < RCL_RATE_COUNT; i++) {
+		const struct rcl_mfi_rate *r = &rcl_mfi_rates[i];
+
+		s->rate[r->setting] = ((const uint8_t *)&ci->props)[r->offset];
+		if (ops & r->op)
+			caps->settings |= 1u << r->setting;
 	}
 }
 
@@ -262,6 +256,27 @@ static enum rcl_status add_members(struct config *c, const struct rcl_mfi_ld_inf
 	return RCL_OK;
 }
 
+/* The hot spares after the LDs (@room bytes at @p): which drives, and whether dedicated. */
+static enum rcl_status parse_spares(struct config *c, const uint8_t *p, size_t room,
+                                    const struct rcl_mfi_config *h, struct rcl_error *err)
+{
+	size_t count = le16toh(h->spare_count);
+	size_t size = element_size(le16toh(h->spare_size), count, room);
+
+	if (count && (size < offsetof(struct rcl_mfi_spare, array_ref) || count * size > room ||
+	              count > RCL_MFI_MAX_PDS))
+		return rcl_fail(err, RCL_BAD_REPLY,
+		                "the configuration (CFG_READ) is truncated: %zu spares", count);
+	for (size_t i = 0; i < count; i++) {
+		const struct rcl_mfi_spare *s = (const void *)(p + i * size);
+
+		c->spares[i].device_id = le16toh(s->device_id);
+		c->spares[i].dedicated = s->spare_type & RCL_MFI_SPARE_DEDICATED;
+	}
+	c->spare_count = count;
+	return RCL_OK;
+}
+
 /* The groups: one per distinct first array of the LDs, in the order CFG_READ lists them. */
 static enum rcl_status parse_config(struct config *c, const uint8_t *buf, size_t len,
                                     struct rcl_error *err)
@@ -308,37 +323,19 @@ static enum rcl_status parse_config(struct config *c, const uint8_t *buf, size_t
 		c->array_refs[c->dg_count++] = first;
 		st = add_members(c, &ld, (unsigned)dg, err);
 	}
-	return st;
+	return st ? st : parse_spares(c, buf + off, len - off, h, err);
 }
 
-/*
- * CFG_READ: its header first for the size, then the whole. QEMU's model
- * refuses more than 4096 bytes, and sends the header as far as it fits.
- */
 static enum rcl_status read_config(const struct rcl_mfi_link *link, struct config *c,
                                    struct rcl_error *err)
 {
-	struct rcl_mfi_config h;
 	uint8_t *buf;
 	uint32_t size;
-	enum rcl_status st;
+	enum rcl_status st = rcl_mfi_read_config(link, &buf, &size, err);
 
-	st = dcmd_read(link, RCL_MFI_DCMD_CFG_READ, 0, &h, sizeof(h), "reading the configuration",
-	               err);
 	if (st)
 		return st;
-	size = le32toh(h.size);
-	if (size < sizeof(h))
-		size = sizeof(h);
-	if (size > CONFIG_MAX)
-		return rcl_fail(err, RCL_BAD_REPLY,
-		                "the configuration (CFG_READ) is too large: %u bytes", size);
-	buf = rcl_malloc(size);
-	if (!buf)
-		return rcl_fail(err, RCL_NOMEM, "out of memory");
-	st = dcmd_read(link, RCL_MFI_DCMD_CFG_READ, 0, buf, size, "reading the configuration", err);
-	if (!st)
-		st = parse_config(c, buf, size, err);
+	st = parse_config(c, buf, size, err);
 	rcl_free(buf);
 	return st;
 }
@@ -412,6 +409,7 @@ static void fill_pd_info(struct rcl_drive *d, const struct rcl_mfi_pd_info *pi)
 	d->media_errors = le32toh(pi->media_errors);
 	d->other_errors = le32toh(pi->other_errors);
 	d->predictive_failures = le32toh(pi->pred_fail_count);
+	d->temperature_c = pi->temperature;
 	d->smart_alert = d->predictive_failures != 0;
 	snprintf(d->device_speed, sizeof(d->device_speed), "%s", speed_name(pi->device_speed));
 	snprintf(d->link_speed, sizeof(d->link_speed), "%s", speed_name(pi->link_speed));
@@ -492,6 +490,7 @@ static enum rcl_status fill_drive(const struct rcl_mfi_link *link, const struct 
 	struct rcl_mfi_pd_info pi;
 	struct rcl_error why = {0};
 	char what[64];
+	enum rcl_pd_state unconfigured = RCL_PD_UGOOD; /* of a drive in no group */
 	enum rcl_status st;
 
 	d->device_id = id;
@@ -509,6 +508,9 @@ static enum rcl_status fill_drive(const struct rcl_mfi_link *link, const struct 
 			d->row = c->members[i].row;
 			d->state = pd_state(c->members[i].fw_state);
 		}
+	for (size_t i = 0; i < c->spare_count; i++)
+		if (c->spares[i].device_id == id)
+			unconfigured = c->spares[i].dedicated ? RCL_PD_DHS : RCL_PD_GHS;
 	add_attrs(d, id, le64toh(a->sas_addr[0]));
 	snprintf(what, sizeof(what), "the drive info of device %u (PD_GET_INFO)", id);
 	st = dcmd_read(link, RCL_MFI_DCMD_PD_GET_INFO, id, &pi, sizeof(pi), what, &why);
@@ -528,7 +530,7 @@ static enum rcl_status fill_drive(const struct rcl_mfi_link *link, const struct 
 		 * itself, and the configuration gives its state.
 		 */
 		if (pi.inquiry[0] >> 5 == 3) {
-			d->state = d->dg >= 0 ? member : RCL_PD_UGOOD;
+			d->state = d->dg >= 0 ? member : unconfigured;
 			return ask_inquiry(link, d, id, err);
 		}
 		if (d->dg >= 0 && d->state == RCL_PD_UBAD)
@@ -536,7 +538,7 @@ static enum rcl_status fill_drive(const struct rcl_mfi_link *link, const struct 
 		return RCL_OK;
 	}
 	if (d->dg < 0)
-		d->state = RCL_PD_UGOOD;
+		d->state = unconfigured;
 	return ask_drive(link, d, id, err);
 }
 

@@ -14,6 +14,16 @@ struct rcl_mfi_link {
 	unsigned host_no;
 };
 
+/* A task rate in the controller properties: @op the adapter_ops bit, @offset its byte. */
+struct rcl_mfi_rate {
+	uint32_t op;
+	enum rcl_setting setting;
+	size_t offset;
+};
+
+/* The rates, one per rate setting (RCL_RATE_COUNT; props.c). */
+extern const struct rcl_mfi_rate rcl_mfi_rates[];
+
 /**
  * rcl_mfi_load_model() - fill @ctrl's info, enclosures, drives, groups and
  * VDs, and narrow its caps, from what the adapter behind @link answers;
@@ -25,5 +35,13 @@ struct rcl_mfi_link {
  */
 enum rcl_status rcl_mfi_load_model(struct rcl_ctrl *ctrl, const struct rcl_mfi_link *link,
                                    struct rcl_ctrl_settings *settings, struct rcl_error *err);
+
+/**
+ * rcl_mfi_read_config() (config.c) - the adapter's whole configuration
+ * (CFG_READ: header, arrays, LDs, spares) into *@out (rcl_malloc()ed,
+ * the caller frees it), its size into *@len.
+ */
+enum rcl_status rcl_mfi_read_config(const struct rcl_mfi_link *link, uint8_t **out, uint32_t *len,
+                                    struct rcl_error *err);
 
 #endif /* RCL_MEGARAID_MODEL_H */

@@ -47,13 +47,31 @@
 #define F_MBOX      28
 #define F_CDB       32
 
-#define MFI_READ 0x0010
+#define MFI_WRITE 0x0008
+#define MFI_READ  0x0010
 
 enum {
 	ST_OK = 0x00,
 	ST_INVALID_PARAMETER = 0x03,
 	ST_DEVICE_NOT_FOUND = 0x0c,
+	ST_NOT_FOUND = 0x23,
 	ST_SCSI_DONE_WITH_ERROR = 0x2d,
+	ST_WRONG_STATE = 0x32,
+};
+
+/* The changes: their opcodes. */
+enum {
+	OP_GET_PROPS = 0x01020100,
+	OP_SET_PROPS = 0x01020200,
+	OP_STATE_SET = 0x02030100,
+	OP_LOCATE_START = 0x02070100,
+	OP_LOCATE_STOP = 0x02070200,
+	OP_LD_GET_PROP = 0x03030000,
+	OP_LD_SET_PROP = 0x03040000,
+	OP_LD_DELETE = 0x03090000,
+	OP_CFG_ADD = 0x04020000,
+	OP_MAKE_SPARE = 0x04040000,
+	OP_REMOVE_SPARE = 0x04050000,
 };
 
 static char node[4096];
@@ -66,6 +84,11 @@ static unsigned mknods;
 static int mknod_errno;
 static dev_t node_dev;
 static mode_t node_mode;
+static const struct mfi_shim_event *events;
+static size_t event_count;
+static bool real_log;
+static const struct mfi_shim_patrol *patrol;
+static uint8_t temperature;
 
 /* The faults set, and how many of each opcode came. */
 static struct {
@@ -80,6 +103,33 @@ static struct {
 } counts[32];
 static size_t count_count;
 
+/*
+ * The configuration: QEMU's one RAID0 LD per disk at setup (@qemu: built
+ * as QEMU answers), then what CFG_ADD adds and LD_DELETE takes; each LD
+ * with its configuration as sent (256 bytes) and its arrays (288 each).
+ */
+static struct ld {
+	uint8_t target;
+	const struct mfi_shim_disk *qemu;
+	uint8_t config[256];
+	uint8_t arrays[8][288];
+	unsigned array_count;
+	uint64_t blocks;
+} lds[64];
+static size_t ld_count;
+static uint8_t props[64];  /* the controller properties: CTRL_SET_PROPS's, CTRL_GET_INFO's */
+static uint8_t spare[256]; /* by SCSI id: 0 none, else 1 + the spare type CFG_MAKE_SPARE sent */
+static int fw_state[256];  /* by SCSI id: a member's state PD_STATE_SET set; -1: online */
+
+/* The last frame of each change: its mailbox and data. */
+static struct {
+	uint32_t opcode;
+	uint8_t mbox[12];
+	uint8_t data[4096];
+	size_t len;
+} lasts[16];
+static size_t last_count;
+
 void mfi_shim_setup(const char *path, uint16_t host_no, const char *hba_serial,
                     const struct mfi_shim_disk *list, size_t count)
 {
@@ -91,7 +141,67 @@ void mfi_shim_setup(const char *path, uint16_t host_no, const char *hba_serial,
 	failure[0] = 0;
 	mknods = 0;
 	mknod_errno = 0;
-	fault_count = count_count = 0;
+	fault_count = count_count = last_count = 0;
+	events = NULL;
+	event_count = 0;
+	real_log = false;
+	patrol = NULL;
+	temperature = 0;
+	memset(spare, 0, sizeof(spare));
+	memset(props, 0, sizeof(props));
+	props[8] = props[9] = props[10] = props[11] = props[12] = 30;
+	props[32 + 1] = 0x20; /* on/off bit 13: JBOD enabled */
+	for (int i = 0; i < 256; i++)
+		fw_state[i] = -1;
+	ld_count = 0;
+	for (size_t i = 0; i < count; i++)
+		lds[ld_count++] = (struct ld){.target = list[i].id, .qemu = &list[i]};
+}
+
+void mfi_shim_set_state(uint8_t id, uint16_t state)
+{
+	fw_state[id] = state;
+}
+
+/* Forget LD @i, the others keeping their order. */
+static void drop_ld(size_t i)
+{
+	memmove(&lds[i], &lds[i + 1], (--ld_count - i) * sizeof(lds[0]));
+}
+
+void mfi_shim_unconfigure(uint8_t id)
+{
+	for (size_t i = 0; i < ld_count; i++)
+		if (lds[i].qemu && lds[i].qemu->id == id)
+			drop_ld(i--);
+}
+
+size_t mfi_shim_last(uint32_t opcode, uint8_t mbox[12], uint8_t *data, size_t room)
+{
+	for (size_t i = 0; i < last_count; i++)
+		if (lasts[i].opcode == opcode) {
+			memcpy(mbox, lasts[i].mbox, 12);
+			memcpy(data, lasts[i].data, lasts[i].len < room ? lasts[i].len : room);
+			return lasts[i].len;
+		}
+	return 0;
+}
+
+void mfi_shim_temperature(uint8_t celsius)
+{
+	temperature = celsius;
+}
+
+void mfi_shim_patrol(const struct mfi_shim_patrol *pr)
+{
+	patrol = pr;
+}
+
+void mfi_shim_events(const struct mfi_shim_event *log, size_t count)
+{
+	events = log;
+	event_count = count;
+	real_log = true;
 }
 
 void mfi_shim_break(uint32_t opcode, enum mfi_shim_fault fault, uint8_t status)
@@ -220,12 +330,12 @@ static void ctrl_info(uint8_t *p)
 	put(p + 1478, disk_count, 2);
 	put(p + 1480, disk_count, 2);
 	put(p + 1488, 512, 2);
-	put(p + 1500, 0x01, 4);                     /* RAID0 */
-	put(p + 1504, 0x0001 | 0x1000 | 0x2000, 4); /* no spanning */
+	put(p + 1500, 0x01, 4); /* RAID0 */
+	/* Rebuild rate (and patrol read rate with a patrol read), no spanning. */
+	put(p + 1504, 0x0001 | (patrol ? 0x0010 : 0) | 0x1000 | 0x2000, 4);
 	p[1512] = 3;
 	p[1513] = 16;
-	p[1536 + 8] = p[1536 + 9] = p[1536 + 10] = p[1536 + 11] = p[1536 + 12] = 30;
-	put(p + 1536 + 32, 1u << 13, 4); /* JBOD enabled */
+	memcpy(p + 1536, props, sizeof(props));
 	memcpy(p + 1600, "2.5+-QEMU", 9);
 }
 
@@ -272,17 +382,23 @@ static uint8_t pd_info(uint8_t *p, const uint8_t *mbox)
 	put(p + 248, d->blocks, 8);
 	put(p + 256, 0xffff, 2);
 	p[259] = d->id;
+	p[402] = temperature;
 	return ST_OK;
+}
+
+static uint64_t ld_blocks(const struct ld *l)
+{
+	return l->qemu ? l->qemu->blocks : l->blocks;
 }
 
 static void ld_list(uint8_t *p, bool bad_count)
 {
-	for (size_t n = 0; n < disk_count; n++) {
-		p[8 + n * 16] = disks[n].id;
+	for (size_t n = 0; n < ld_count; n++) {
+		p[8 + n * 16] = lds[n].target;
 		p[8 + n * 16 + 4] = 3; /* OPTIMAL */
-		put(p + 8 + n * 16 + 8, disks[n].blocks, 8);
+		put(p + 8 + n * 16 + 8, ld_blocks(&lds[n]), 8);
 	}
-	put(p, bad_count ? 1000 : disk_count, 4);
+	put(p, bad_count ? 1000 : ld_count, 4);
 }
 
 /* One LD configuration (256 bytes) of disk @d: LD_GET_INFO's and CFG_READ's differ (QEMU's). */
@@ -301,48 +417,164 @@ static void ld_config(uint8_t *p, const struct mfi_shim_disk *d, bool cfg)
 	put(p + 64 + 16, cfg ? (uint16_t)(d->id << 8) : (uint16_t)(d->id << 8 | d->id), 2);
 }
 
+/* QEMU's array of disk @d: the disk alone, online. */
+static void qemu_array(uint8_t *a, const struct mfi_shim_disk *d)
+{
+	uint16_t id = (uint16_t)(d->id << 8);
+
+	put(a, d->blocks, 8);
+	a[8] = 1;
+	put(a + 10, id, 2);
+	for (int r = 0; r < 32; r++) {
+		put(a + 32 + r * 8, r ? 0xffff : id, 2);
+		put(a + 32 + r * 8 + 4, r ? 0 : 0x18, 2);
+		a[32 + r * 8 + 6] = 0xff;
+		a[32 + r * 8 + 7] = r ? 0xff : d->id;
+	}
+}
+
+static const struct ld *ld_at(uint8_t target)
+{
+	for (size_t i = 0; i < ld_count; i++)
+		if (lds[i].target == target)
+			return &lds[i];
+	return NULL;
+}
+
 static uint8_t ld_info(uint8_t *p, const uint8_t *mbox)
 {
-	const struct mfi_shim_disk *d = disk_at(mbox[0]);
+	const struct ld *l = ld_at(mbox[0]);
 
-	if (!d)
+	if (!l)
 		return ST_DEVICE_NOT_FOUND;
-	ld_config(p, d, false);
-	put(p + 256, d->blocks, 8);
+	if (l->qemu)
+		ld_config(p, l->qemu, false);
+	else
+		memcpy(p, l->config, 256);
+	put(p + 256, ld_blocks(l), 8);
 	return ST_OK;
 }
 
-/* CFG_READ: one array and one LD per disk; the sections' sizes in all, as QEMU writes them. */
+/* How many arrays the LDs have in all. */
+static size_t array_total(void)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < ld_count; i++)
+		n += lds[i].qemu ? 1 : lds[i].array_count;
+	return n;
+}
+
+/* The spares, in SCSI id order: 40 bytes each, their type as made (no arrays listed). */
+static size_t put_spares(uint8_t *p)
+{
+	size_t n = 0;
+
+	for (unsigned id = 0; id < 256; id++)
+		if (spare[id]) {
+			put(p + 40 * n, (uint16_t)(id << 8), 2);
+			p[40 * n++ + 4] = (uint8_t)(spare[id] - 1);
+		}
+	return n;
+}
+
+/* The rows of array @a in the state PD_STATE_SET left their drives. */
+static void patch_states(uint8_t *a)
+{
+	for (unsigned r = 0; r < a[8] && r < 32; r++) {
+		uint16_t id = (uint16_t)get(a + 32 + r * 8, 2);
+
+		if (!(id & 0xff) && fw_state[id >> 8] >= 0)
+			put(a + 32 + r * 8 + 4, (uint64_t)fw_state[id >> 8], 2);
+	}
+}
+
+/* CFG_READ: the arrays, the LDs, the spares; the sections' sizes in all, as QEMU writes them. */
 static uint8_t cfg_read(uint8_t *p, uint32_t len)
 {
-	uint8_t data[4096] = {0};
-	size_t n = disk_count, arrays = 32, lds = arrays + n * 288, size = lds + n * 256;
+	uint8_t data[8192] = {0};
+	size_t arrays = array_total(), lds_at = 32 + arrays * 288;
+	size_t spares_at = lds_at + ld_count * 256, a = 0, spares;
 
-	if (len > sizeof(data))
+	if (len > 4096)
 		return ST_INVALID_PARAMETER;
-	put(data, size, 4);
-	put(data + 4, n, 2);
-	put(data + 6, n * 288, 2);
-	put(data + 8, n, 2);
-	put(data + 10, n * 256, 2);
+	spares = put_spares(data + spares_at);
+	put(data, spares_at + spares * 40, 4);
+	put(data + 4, arrays, 2);
+	put(data + 6, arrays * 288, 2);
+	put(data + 8, ld_count, 2);
+	put(data + 10, ld_count * 256, 2);
+	put(data + 12, spares, 2);
 	put(data + 14, 40, 2);
-	for (size_t i = 0; i < n; i++) {
-		uint8_t *a = data + arrays + i * 288;
-		uint16_t id = (uint16_t)(disks[i].id << 8);
-
-		put(a, disks[i].blocks, 8);
-		a[8] = 1;
-		put(a + 10, id, 2);
-		for (int r = 0; r < 32; r++) {
-			put(a + 32 + r * 8, r ? 0xffff : id, 2);
-			put(a + 32 + r * 8 + 4, r ? 0 : 0x18, 2);
-			a[32 + r * 8 + 6] = 0xff;
-			a[32 + r * 8 + 7] = r ? 0xff : disks[i].id;
+	for (size_t i = 0; i < ld_count; i++) {
+		if (lds[i].qemu) {
+			qemu_array(data + 32 + a++ * 288, lds[i].qemu);
+			ld_config(data + lds_at + i * 256, lds[i].qemu, true);
+			continue;
 		}
-		ld_config(data + lds + i * 256, &disks[i], true);
+		for (unsigned k = 0; k < lds[i].array_count; k++)
+			memcpy(data + 32 + a++ * 288, lds[i].arrays[k], 288);
+		memcpy(data + lds_at + i * 256, lds[i].config, 256);
 	}
-	memcpy(p, data, len < size ? len : size);
+	for (size_t k = 0; k < arrays; k++)
+		patch_states(data + 32 + k * 288);
+	memcpy(p, data, len < spares_at + spares * 40 ? len : spares_at + spares * 40);
 	return ST_OK;
+}
+
+/*
+ * EVENT_GET_INFO: a real card's log bounds; QEMU's names its event counter
+ * newest (the driver's EVENT_WAIT set it), the oldest 0.
+ */
+static void event_info(uint8_t *p)
+{
+	put(p, real_log ? (event_count ? events[event_count - 1].seq : 0) : 7, 4);
+	put(p + 4, event_count ? events[0].seq : 0, 4);
+}
+
+/* EVENT_GET: the events from mailbox word 0 on, of mailbox byte 7's class and above. */
+static uint8_t event_get(uint8_t *p, uint32_t len, const uint8_t *mbox, bool bad_count)
+{
+	uint32_t from = (uint32_t)get(mbox, 4), n = 0;
+
+	if (!real_log)
+		return ST_OK; /* QEMU's megasas_dcmd_dummy(): the buffer as it came */
+	for (size_t i = 0; i < event_count && 8 + (n + 1) * 256 <= len; i++) {
+		uint8_t *e = p + 8 + n * 256;
+
+		if (events[i].seq < from || events[i].class_ < (int8_t)mbox[7])
+			continue;
+		put(e, events[i].seq, 4);
+		put(e + 4, events[i].time, 4);
+		put(e + 8, events[i].code, 4);
+		put(e + 12, events[i].locale, 2);
+		e[15] = (uint8_t)events[i].class_;
+		snprintf((char *)e + 128, 128, "%s", events[i].text);
+		n++;
+	}
+	if (!n && !bad_count)
+		return ST_NOT_FOUND;
+	put(p, bad_count ? 1000 : n, 4);
+	return ST_OK;
+}
+
+/* PR_GET_PROPERTIES (208 bytes) and PR_GET_STATUS (16): QEMU's dummy writes neither. */
+static void pr_props(uint8_t *p)
+{
+	if (!patrol)
+		return;
+	p[0] = patrol->op_mode;
+	p[1] = patrol->max_pd;
+	put(p + 196, patrol->next_exec, 4);
+	put(p + 200, patrol->exec_freq, 4);
+}
+
+static void pr_status(uint8_t *p)
+{
+	if (!patrol)
+		return;
+	put(p, patrol->iterations, 4);
+	p[4] = patrol->state;
 }
 
 /* The smallest (or, for LD_GET_LIST, largest) buffer QEMU takes for @opcode. */
@@ -364,14 +596,232 @@ static bool size_refused(uint32_t opcode, uint32_t len)
 	}
 }
 
-/* The mailbox @opcode must carry: the PD's id (2 bytes) or the LD's target, else nothing. */
+/* The mailbox bytes @opcode carries: a PD's id (2), an LD's target (1), a PD's id and sequence. */
+static int mbox_used(uint32_t opcode)
+{
+	switch (opcode) {
+	case 0x02020000:
+	case OP_LOCATE_START:
+	case OP_LOCATE_STOP:
+		return 2;
+	case 0x03020000:
+	case OP_LD_GET_PROP:
+	case OP_LD_DELETE:
+		return 1;
+	case OP_REMOVE_SPARE:
+		return 4;
+	case OP_STATE_SET:
+		return 6;
+	default:
+		return 0;
+	}
+}
+
 static int check_mbox(uint32_t opcode, const uint8_t *mbox)
 {
-	int used = opcode == 0x02020000 ? 2 : opcode == 0x03020000 ? 1 : 0;
+	int used = mbox_used(opcode);
+
+	if (opcode == 0x01040300) {
+		WANT("EVENT_GET's locale (all)", get(mbox + 4, 2), 0xffff);
+		WANT("EVENT_GET's class (info)", get(mbox + 6, 2), 0);
+		used = 8;
+	}
 
 	for (int i = used; i < 12; i++)
 		WANT("a mailbox byte beyond the parameter", mbox[i], 0);
 	return 0;
+}
+
+/* The flags of @opcode's data: written for a change with a payload, none for the other changes. */
+static unsigned data_flags(uint32_t opcode)
+{
+	switch (opcode) {
+	case OP_CFG_ADD:
+	case OP_MAKE_SPARE:
+	case OP_SET_PROPS:
+	case OP_LD_SET_PROP:
+		return MFI_WRITE;
+	case OP_LOCATE_START:
+	case OP_LOCATE_STOP:
+	case OP_LD_DELETE:
+	case OP_REMOVE_SPARE:
+	case OP_STATE_SET:
+	case 0x01040200: /* EVENT_CLEAR */
+		return 0;
+	default:
+		return MFI_READ;
+	}
+}
+
+/* The disk of PD device id @pd_id (QEMU's: its SCSI id in the high byte), or NULL. */
+static const struct mfi_shim_disk *disk_of(uint16_t pd_id)
+{
+	return pd_id & 0xff ? NULL : disk_at(pd_id >> 8);
+}
+
+/* Whether disk @id is a member of an LD. */
+static bool in_ld(uint8_t id)
+{
+	for (size_t i = 0; i < ld_count; i++) {
+		if (lds[i].qemu && lds[i].qemu->id == id)
+			return true;
+		for (unsigned k = 0; !lds[i].qemu && k < lds[i].array_count; k++)
+			for (unsigned r = 0; r < lds[i].arrays[k][8] && r < 32; r++)
+				if (get(lds[i].arrays[k] + 32 + r * 8, 2) == (uint16_t)(id << 8))
+					return true;
+	}
+	return false;
+}
+
+/* Whether the drives of CFG_ADD's array @a are there (else DEVICE_NOT_FOUND) and free. */
+static uint8_t array_free(const uint8_t *a)
+{
+	if (!a[8] || a[8] > 32)
+		return ST_INVALID_PARAMETER;
+	for (unsigned r = 0; r < a[8]; r++) {
+		const struct mfi_shim_disk *d = disk_of((uint16_t)get(a + 32 + r * 8, 2));
+
+		if (!d)
+			return ST_DEVICE_NOT_FOUND;
+		if (in_ld(d->id) || spare[d->id])
+			return ST_WRONG_STATE;
+	}
+	return ST_OK;
+}
+
+/* CFG_ADD of one LD on new arrays, as the emulated card takes it: RAID0 only. */
+static uint8_t cfg_add(const uint8_t *p, uint32_t len)
+{
+	size_t arrays = get(p + 4, 2), ld_at_off = 32 + arrays * 288;
+	const uint8_t *ld = p + ld_at_off;
+	struct ld *l = &lds[ld_count];
+	uint8_t st = ST_OK;
+
+	if (len < 32 || get(p, 4) != len || !arrays || arrays > 8 || get(p + 6, 2) != 288 ||
+	    get(p + 8, 2) != 1 || get(p + 10, 2) != 256 || ld_at_off + 256 != len)
+		return ST_INVALID_PARAMETER;
+	if (ld[32] != 0 || ld[37] != arrays || ld_at(ld[0]) || ld_count == 64)
+		return ST_INVALID_PARAMETER;
+	for (size_t k = 0; !st && k < arrays; k++)
+		st = array_free(p + 32 + k * 288);
+	if (st)
+		return st;
+	memset(l, 0, sizeof(*l));
+	l->target = ld[0];
+	memcpy(l->config, ld, 256);
+	memcpy(l->arrays, p + 32, arrays * 288);
+	l->array_count = (unsigned)arrays;
+	l->blocks = get(ld + 64 + 8, 8) * ld[36] * arrays;
+	ld_count++;
+	return ST_OK;
+}
+
+/* LD_GET_PROP: the first 32 bytes of the LD's configuration. */
+static uint8_t ld_get_prop(uint8_t *p, uint32_t len, const uint8_t *mbox)
+{
+	uint8_t info[384] = {0};
+	uint8_t st = len == 32 ? ld_info(info, mbox) : ST_INVALID_PARAMETER;
+
+	if (!st)
+		memcpy(p, info, 32);
+	return st;
+}
+
+/*
+ * LD_SET_PROP: the LD's name and policies replaced (a QEMU LD becomes one
+ * kept as CFG_READ shows it); the card applies the default cache policy.
+ */
+static uint8_t ld_set_prop(const uint8_t *p, uint32_t len)
+{
+	struct ld *l = NULL;
+
+	for (size_t i = 0; i < ld_count; i++)
+		if (lds[i].target == p[0])
+			l = &lds[i];
+	if (len != 32)
+		return ST_INVALID_PARAMETER;
+	if (!l)
+		return ST_DEVICE_NOT_FOUND;
+	if (l->qemu) {
+		ld_config(l->config, l->qemu, true);
+		qemu_array(l->arrays[0], l->qemu);
+		l->array_count = 1;
+		l->blocks = l->qemu->blocks;
+		l->qemu = NULL;
+	}
+	memcpy(l->config, p, 32);
+	l->config[23] = l->config[20];
+	return ST_OK;
+}
+
+static uint8_t ld_delete(const uint8_t *mbox)
+{
+	for (size_t i = 0; i < ld_count; i++)
+		if (lds[i].target == mbox[0]) {
+			drop_ld(i);
+			return ST_OK;
+		}
+	return ST_DEVICE_NOT_FOUND;
+}
+
+/* CFG_MAKE_SPARE: a global spare of an unconfigured drive (dedicated ones name arrays). */
+static uint8_t make_spare(const uint8_t *p, uint32_t len)
+{
+	const struct mfi_shim_disk *d;
+
+	if (len < 8 || len != 8 + 2u * p[7] || (p[4] & 1) != (p[7] != 0))
+		return ST_INVALID_PARAMETER;
+	d = disk_of((uint16_t)get(p, 2));
+	if (!d)
+		return ST_DEVICE_NOT_FOUND;
+	if (in_ld(d->id) || spare[d->id])
+		return ST_WRONG_STATE;
+	spare[d->id] = (uint8_t)(1 + (p[4] & 1));
+	return ST_OK;
+}
+
+static uint8_t remove_spare(const uint8_t *mbox)
+{
+	const struct mfi_shim_disk *d = disk_of((uint16_t)get(mbox, 2));
+
+	if (!d)
+		return ST_DEVICE_NOT_FOUND;
+	if (!spare[d->id])
+		return ST_WRONG_STATE;
+	spare[d->id] = 0;
+	return ST_OK;
+}
+
+/* PD_STATE_SET: a member goes online or offline, a free drive stays unconfigured good. */
+static uint8_t state_set(const uint8_t *mbox)
+{
+	const struct mfi_shim_disk *d = disk_of((uint16_t)get(mbox, 2));
+	uint16_t want = (uint16_t)get(mbox + 4, 2);
+
+	if (!d)
+		return ST_DEVICE_NOT_FOUND;
+	if (get(mbox + 2, 2) != 0)
+		return 0x04; /* INVALID_SEQUENCE_NUMBER: QEMU's drives keep 0 */
+	if (in_ld(d->id) ? want != 0x18 && want != 0x10 : want != 0x00)
+		return ST_WRONG_STATE;
+	fw_state[d->id] = in_ld(d->id) ? want : -1;
+	return ST_OK;
+}
+
+/* Keep the mailbox and data of change @opcode, the last one of each. */
+static void keep(uint32_t opcode, const uint8_t *mbox, const uint8_t *buf, uint32_t len)
+{
+	size_t i = 0;
+
+	while (i < last_count && lasts[i].opcode != opcode)
+		i++;
+	if (i == last_count)
+		last_count++;
+	lasts[i].opcode = opcode;
+	memcpy(lasts[i].mbox, mbox, 12);
+	lasts[i].len = len < sizeof(lasts[i].data) ? len : sizeof(lasts[i].data);
+	if (buf)
+		memcpy(lasts[i].data, buf, lasts[i].len);
 }
 
 static uint8_t dcmd(uint32_t opcode, uint8_t *f, uint8_t *buf, uint32_t len)
@@ -401,6 +851,44 @@ static uint8_t dcmd(uint32_t opcode, uint8_t *f, uint8_t *buf, uint32_t len)
 		return ld_info(buf, f + F_MBOX);
 	case 0x04010000:
 		return cfg_read(buf, len);
+	case OP_CFG_ADD:
+		return cfg_add(buf, len);
+	case OP_LD_DELETE:
+		return ld_delete(f + F_MBOX);
+	case OP_LD_GET_PROP:
+		return ld_get_prop(buf, len, f + F_MBOX);
+	case OP_LD_SET_PROP:
+		return ld_set_prop(buf, len);
+	case OP_MAKE_SPARE:
+		return make_spare(buf, len);
+	case OP_REMOVE_SPARE:
+		return remove_spare(f + F_MBOX);
+	case OP_STATE_SET:
+		return state_set(f + F_MBOX);
+	case OP_GET_PROPS:
+	case OP_SET_PROPS:
+		if (len != sizeof(props))
+			return ST_INVALID_PARAMETER;
+		memcpy(opcode == OP_GET_PROPS ? buf : props, opcode == OP_GET_PROPS ? props : buf,
+		       sizeof(props));
+		return ST_OK;
+	case OP_LOCATE_START:
+	case OP_LOCATE_STOP:
+		return disk_of((uint16_t)get(f + F_MBOX, 2)) ? ST_OK : ST_DEVICE_NOT_FOUND;
+	case 0x01040100:
+		event_info(buf);
+		return ST_OK;
+	case 0x01040300:
+		return event_get(buf, len, f + F_MBOX, bad);
+	case 0x01040200:
+		event_count = 0;
+		return ST_OK;
+	case 0x01070200:
+		pr_props(buf);
+		return ST_OK;
+	case 0x01070100:
+		pr_status(buf);
+		return ST_OK;
 	default:
 		return ST_OK; /* QEMU's dummy: success, nothing done */
 	}
@@ -444,6 +932,7 @@ static int answer(uint8_t *pkt)
 	uint32_t opcode = is_dcmd ? (uint32_t)get(f + F_OPCODE, 4) : 0;
 	struct iovec iov;
 	uint32_t len = (uint32_t)get(f + F_DATA_LEN, 4);
+	unsigned flags = is_dcmd ? data_flags(opcode) : MFI_READ;
 	uint8_t status;
 
 	if (failure[0])
@@ -453,14 +942,15 @@ static int answer(uint8_t *pkt)
 	WANT("host_no", get(pkt + PKT_HOST, 2), host);
 	WANT("the packet's pad", get(pkt + 2, 2), 0);
 	WANT("sgl_off", get(pkt + PKT_SGL_OFF, 4), is_dcmd ? 40 : 48);
-	WANT("the packet's sge_count", get(pkt + PKT_SGE_COUNT, 4), 1);
-	WANT("the frame's sge_count", f[F_SGE_COUNT], 1);
+	WANT("the packet's sge_count", get(pkt + PKT_SGE_COUNT, 4), flags != 0);
+	WANT("the frame's sge_count", f[F_SGE_COUNT], flags != 0);
 	WANT("cmd_status as sent (preset)", f[F_STATUS], 0xff);
-	WANT("the flags (read)", get(f + F_FLAGS, 2), MFI_READ);
+	WANT("the flags (the data's direction)", get(f + F_FLAGS, 2), flags);
 	WANT("the context, pad and timeout", get(f + 8, 8) | get(f + 18, 2), 0);
 	WANT("the iovec's length", iov.iov_len, len);
-	WANT("a buffer", iov.iov_base != NULL, 1);
-	for (int i = 16; i < 16 * 16; i++)
+	WANT("a buffer", iov.iov_base != NULL, flags != 0);
+	WANT("data with no direction", len && !flags, 0);
+	for (int i = flags ? 16 : 0; i < 16 * 16; i++)
 		WANT("an unused iovec", pkt[PKT_IOVECS + i], 0);
 	if (is_dcmd) {
 		WANT("the sense offset and length", get(pkt + PKT_SENSE_OFF, 8), 0);
@@ -480,6 +970,8 @@ static int answer(uint8_t *pkt)
 			WANT("a frame byte past the CDB", f[i], 0);
 	}
 	count(opcode);
+	if (flags != MFI_READ)
+		keep(opcode, f + F_MBOX, iov.iov_base, len);
 	for (size_t i = 0; i < fault_count; i++)
 		if (faults[i].opcode == opcode && faults[i].fault == MFI_SHIM_SILENT)
 			return 0;

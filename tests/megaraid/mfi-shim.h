@@ -9,6 +9,16 @@
  * the model never does: firmware refusals, no status written back,
  * replies whose counts do not fit.
  *
+ * It keeps a configuration, as the firmware does: QEMU's one LD per disk
+ * at setup, then what CFG_ADD adds (one RAID0 LD on new arrays of free
+ * disks), LD_DELETE takes and CFG_MAKE_SPARE, CFG_REMOVE_SPARE and
+ * PD_STATE_SET change, and the controller properties CTRL_SET_PROPS
+ * writes,
+ * so the next LD_GET_LIST and CFG_READ show it. A change the emulated card
+ * would refuse is refused as it would be: a drive in use WRONG_STATE, one
+ * not there DEVICE_NOT_FOUND, a malformed payload or another level
+ * INVALID_PARAMETER.
+ *
  * Every MEGASAS_IOC_FIRMWARE packet on a descriptor open on the node is
  * checked field by field (the packet header, the frame header, the
  * opcode's mailbox, the buffer's size and direction); the first mismatch
@@ -38,6 +48,48 @@ struct mfi_shim_disk {
 void mfi_shim_setup(const char *node, uint16_t host_no, const char *serial,
                     const struct mfi_shim_disk *disks, size_t count);
 
+/* One event of a card's own log (QEMU's model keeps none). */
+struct mfi_shim_event {
+	uint32_t seq;
+	uint32_t time; /* the firmware's: seconds since 2000-01-01 */
+	uint32_t code;
+	uint16_t locale;
+	int8_t class_;
+	const char *text;
+};
+
+/*
+ * mfi_shim_events() - the card keeps @count events (kept, not copied;
+ * seq rising) as a real card's firmware does: EVENT_GET_INFO bounds them,
+ * EVENT_GET answers those from the mailbox's sequence number on at or
+ * above its class, NOT_FOUND past the newest, EVENT_CLEAR empties the
+ * log. Never called: QEMU's model, whose EVENT_GET writes nothing.
+ */
+void mfi_shim_events(const struct mfi_shim_event *log, size_t count);
+
+/* A card's patrol read (QEMU's model has none: its adapter_ops lack the rate). */
+struct mfi_shim_patrol {
+	uint8_t op_mode; /* 0 auto, 1 manual, 2 disabled */
+	uint8_t max_pd;
+	uint32_t next_exec; /* the firmware's time */
+	uint32_t exec_freq; /* seconds */
+	uint32_t iterations;
+	uint8_t state; /* 0 stopped, 1 ready, 2 active */
+};
+
+/*
+ * mfi_shim_patrol() - the card offers the patrol read rate (adapter_ops)
+ * and answers PR_GET_PROPERTIES and PR_GET_STATUS with @pr (kept, not
+ * copied). Never called: QEMU's, which answers them with its dummy.
+ */
+void mfi_shim_patrol(const struct mfi_shim_patrol *pr);
+
+/*
+ * mfi_shim_temperature() - PD_GET_INFO reports @celsius for the drive it
+ * answers for, as a real card does (QEMU's reports 0: not known).
+ */
+void mfi_shim_temperature(uint8_t celsius);
+
 /* How a DCMD is answered wrongly (mfi_shim_break()). */
 enum mfi_shim_fault {
 	MFI_SHIM_STATUS,    /* the firmware refuses with @status */
@@ -50,6 +102,19 @@ void mfi_shim_break(uint32_t opcode, enum mfi_shim_fault fault, uint8_t status);
 
 /* mfi_shim_sent() - how many DCMDs @opcode (0: pass-through commands) came. */
 unsigned mfi_shim_sent(uint32_t opcode);
+
+/* mfi_shim_unconfigure() - drop the LD QEMU made of disk @id: the disk is free. */
+void mfi_shim_unconfigure(uint8_t id);
+
+/* mfi_shim_set_state() - the firmware moves member disk @id to state @state (0x10: OFFLINE). */
+void mfi_shim_set_state(uint8_t id, uint16_t state);
+
+/*
+ * mfi_shim_last() - the last change @opcode sent: its mailbox into @mbox,
+ * its data into @data (at most @room bytes). Return: the data's length
+ * (0 for none, or none sent: mfi_shim_sent() tells).
+ */
+size_t mfi_shim_last(uint32_t opcode, uint8_t mbox[12], uint8_t *data, size_t room);
 
 /* mfi_shim_deny_mknod() - making the node fails with @errnum (0: it succeeds), as for a user. */
 void mfi_shim_deny_mknod(int errnum);

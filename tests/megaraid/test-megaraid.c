@@ -155,9 +155,11 @@ START_TEST(test_show_model)
 	ck_assert_int_eq(caps->backup, RCL_BACKUP_NONE);
 	ck_assert_uint_eq(caps->max_spans, 1);
 	/* QEMU's adapter_ops offer the rebuild rate only; its properties hold 30 for each. */
-	ck_assert_uint_eq(caps->settings, 1u << RCL_SETTING_REBUILD_RATE);
+	ck_assert_uint_eq(caps->settings,
+	                  1u << RCL_SETTING_REBUILD_RATE | 1u << RCL_SETTING_VD_POLICY);
 	ck_assert_int_eq(rcl_ctrl_settings_get(ctrl, &settings, &err), RCL_OK);
 	ck_assert_uint_eq(settings.rate[RCL_SETTING_REBUILD_RATE], 30);
+	ck_assert_uint_eq(mfi_shim_sent(0x01070200), 0); /* no patrol read to ask of */
 
 	/* Every disk a PD on the backplane, slot = SCSI id, each in the group of its RAID0 LD. */
 	ck_assert_uint_eq(rcl_ctrl_enclosure_count(ctrl), 1);
@@ -240,6 +242,11 @@ START_TEST(test_show_commands)
 	free(out);
 	out = unit_run("/c0 show rebuildrate", false, &st);
 	ck_assert_msg(st == RCL_OK && strstr(out, "30%"), "%s", out);
+	free(out);
+	/* QEMU's card offers no patrol read rate: it has no patrol read to show. */
+	out = unit_run("/c0 show patrolread", false, &st);
+	ck_assert_msg(st == RCL_UNSUPPORTED && strstr(out, "not supported by this controller"),
+	              "%s", out);
 	free(out);
 	/* The card has rates but no schedules: show all has the rates' table. */
 	out = unit_run("/c0 show all", true, &st);
@@ -457,6 +464,541 @@ START_TEST(test_bad_count)
 }
 END_TEST
 
+/* QEMU's model keeps no log: its EVENT_GET writes nothing, so the card's log shows empty. */
+START_TEST(test_events_qemu)
+{
+	struct host h;
+	enum rcl_status st;
+	char *out;
+
+	host_init(&h, MAJOR_NOW);
+	out = unit_run("/c0 show events", true, &st);
+	ck_assert_msg(st == RCL_OK && !strstr(out, "seqNum"), "%s", out);
+	free(out);
+	out = unit_run("/c0 show eventloginfo", false, &st);
+	ck_assert_msg(st == RCL_OK && strstr(out, "Event count = 0"), "%s", out);
+	free(out);
+	ck_assert_uint_eq(mfi_shim_sent(0x01040100), 2);
+	ck_assert_uint_eq(mfi_shim_sent(0x01040300), 2);
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
+/*
+ * A real card's log, longer than one EVENT_GET (32 events): read whole,
+ * oldest first, the firmware's codes, classes, locales and times; its
+ * progress events left out; emptied by "delete events".
+ */
+START_TEST(test_events_card)
+{
+	static struct mfi_shim_event log[50];
+	static char text[50][32];
+	struct host h;
+	struct rcl_ctx *ctx;
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_error err = {0};
+	struct rcl_event_list list = {0};
+	enum rcl_status st;
+	char *out;
+
+	for (unsigned i = 0; i < 50; i++) {
+		snprintf(text[i], sizeof(text[i]), "Event %u happened\n", 100 + i);
+		log[i] = (struct mfi_shim_event){.seq = 100 + i,
+		                                 .time = 0x30000000u + i,
+		                                 .code = 0x71 + i,
+		                                 .locale = 0x02,
+		                                 .class_ = (int8_t)((int)(i % 5) - 1),
+		                                 .text = text[i]};
+	}
+	log[1].time = 0xff000010u; /* before the clock was set: seconds since boot */
+	log[49].class_ = 4;        /* dead: raidcli's fatal */
+	host_init(&h, MAJOR_NOW);
+	mfi_shim_events(log, 50);
+	ck_assert_int_eq(open_c0(&ctx, &ctrl, &err), RCL_OK);
+	ck_assert_msg(rcl_ctrl_events(ctrl, NULL, &list, &err) == RCL_OK, "%s", err.msg);
+	/* Classes -1 0 1 2 3 -1 ...: every fifth a progress event, left out. */
+	ck_assert_uint_eq(list.count, 40);
+	ck_assert_uint_eq(list.events[0].seq, 101);
+	ck_assert_int_eq(list.events[0].class_, RCL_EVENT_INFO);
+	ck_assert_int_eq(list.events[1].class_, RCL_EVENT_WARNING);
+	ck_assert_int_eq(list.events[3].class_, RCL_EVENT_FATAL);
+	ck_assert_uint_eq(list.events[0].code, 0x72);
+	ck_assert_uint_eq(list.events[0].locale, 0x02);
+	ck_assert_int_eq(list.events[0].time, 0);
+	ck_assert_int_eq(list.events[1].time, 946684800 + 0x30000002);
+	ck_assert_str_eq(list.events[0].description, "Event 101 happened");
+	ck_assert_uint_eq(list.events[list.count - 1].seq, 149);
+	ck_assert_int_eq(list.events[list.count - 1].class_, RCL_EVENT_FATAL);
+	rcl_event_list_release(&list);
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(ctx);
+	/* The first batch ends at 32 events, the second at the newest. */
+	ck_assert_uint_eq(mfi_shim_sent(0x01040300), 2);
+
+	out = unit_run("/c0 show events type=latest=1 filter=fatal", false, &st);
+	ck_assert_msg(st == RCL_OK && strstr(out, "Code = 0x000000a2") &&
+	                  strstr(out, "Event Description = Event 149 happened"),
+	              "%s", out);
+	free(out);
+	out = unit_run("/c0 show eventloginfo", false, &st);
+	ck_assert_msg(st == RCL_OK && strstr(out, "Newest sequence number = 149") &&
+	                  strstr(out, "Oldest sequence number = 101"),
+	              "%s", out);
+	free(out);
+	out = unit_run("/c0 delete events", false, &st);
+	ck_assert_msg(st == RCL_OK, "%s", out);
+	free(out);
+	ck_assert_uint_eq(mfi_shim_sent(0x01040200), 1);
+	out = unit_run("/c0 show eventloginfo", false, &st);
+	ck_assert_msg(st == RCL_OK && strstr(out, "Event count = 0"), "%s", out);
+	free(out);
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
+/* An event list counting more than its buffer holds, or a card without the DCMD: clear failures. */
+START_TEST(test_events_bad)
+{
+	static const struct mfi_shim_event one[] = {{.seq = 5, .text = "Boot"}};
+	struct host h;
+	enum rcl_status st;
+	char *out;
+
+	host_init(&h, MAJOR_NOW);
+	mfi_shim_events(one, 1);
+	if (_i)
+		mfi_shim_break(0x01040100, MFI_SHIM_STATUS, 0x02);
+	else
+		mfi_shim_break(0x01040300, MFI_SHIM_BAD_COUNT, 0);
+	out = unit_run("/c0 show events", false, &st);
+	ck_assert_int_eq(st, _i ? RCL_UNSUPPORTED : RCL_BAD_REPLY);
+	ck_assert_msg(strstr(out, _i ? "CTRL_EVENT_GET_INFO) failed: the controller answered "
+	                               "INVALID_DCMD"
+	                             : "(CTRL_EVENT_GET) counts 1000 events in 8200 bytes"),
+	              "%s", out);
+	free(out);
+	host_release(&h);
+}
+END_TEST
+
+/*
+ * A card with a patrol read (its adapter_ops offer the rate): its mode,
+ * drives at once, interval, state, runs and next start, as the card says.
+ * QEMU's card has none and is not asked (test_show_model's caps).
+ */
+START_TEST(test_patrol_read)
+{
+	static const struct mfi_shim_patrol pr = {.op_mode = 0,
+	                                          .max_pd = 2,
+	                                          .next_exec = 0x30000000u,
+	                                          .exec_freq = 7 * 24 * 3600,
+	                                          .iterations = 3,
+	                                          .state = 2};
+	struct host h;
+	struct rcl_ctx *ctx;
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_error err = {0};
+	struct rcl_ctrl_settings s;
+	struct rcl_schedule_status status;
+	enum rcl_status st;
+	char *out;
+
+	host_init(&h, MAJOR_NOW);
+	mfi_shim_patrol(&pr);
+	ck_assert_int_eq(open_c0(&ctx, &ctrl, &err), RCL_OK);
+	ck_assert(rcl_ctrl_caps(ctrl)->settings >> RCL_SETTING_PR_SCHEDULE & 1);
+	ck_assert_int_eq(rcl_ctrl_settings_get(ctrl, &s, &err), RCL_OK);
+	ck_assert_int_eq(s.pr_mode, RCL_PR_AUTO);
+	ck_assert_uint_eq(s.pr_max_drives, 2);
+	ck_assert_uint_eq(s.pr.delay, 168);
+	ck_assert_int_eq(rcl_ctrl_schedule_status(ctrl, &status, &err), RCL_OK);
+	ck_assert_int_eq(status.patrol.state, RCL_SCHEDULE_ACTIVE);
+	ck_assert_uint_eq(status.patrol.iterations, 3);
+	ck_assert_int_eq(status.patrol.next_start, 946684800 + 0x30000000);
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(ctx);
+	out = unit_run("/c0 show patrolread", false, &st);
+	ck_assert_msg(st == RCL_OK && strstr(out, "168 hours") && strstr(out, "Active"), "%s", out);
+	free(out);
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
+/* A firmware refusing the patrol read DCMDs as unknown keeps its rate alone; WRONG_STATE fails. */
+START_TEST(test_patrol_refused)
+{
+	static const struct mfi_shim_patrol pr = {.op_mode = 1};
+	struct host h;
+	struct rcl_ctx *ctx;
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_error err = {0};
+
+	host_init(&h, MAJOR_NOW);
+	mfi_shim_patrol(&pr);
+	mfi_shim_break(0x01070100, MFI_SHIM_STATUS, _i ? 0x32 : 0x02);
+	if (_i) {
+		ck_assert_int_eq(open_c0(&ctx, &ctrl, &err), RCL_NOT_ALLOWED);
+		ck_assert_msg(strstr(err.msg, "(PR_GET_STATUS) failed"), "%s", err.msg);
+	} else {
+		ck_assert_int_eq(open_c0(&ctx, &ctrl, &err), RCL_OK);
+		ck_assert(rcl_ctrl_caps(ctrl)->settings >> RCL_SETTING_PR_RATE & 1);
+		ck_assert(!(rcl_ctrl_caps(ctrl)->settings >> RCL_SETTING_PR_SCHEDULE & 1));
+		rcl_ctrl_close(ctrl);
+	}
+	rcl_ctx_free(ctx);
+	host_release(&h);
+}
+END_TEST
+
+/* ------------------------------------------------------------------------
+ * Changes: each one frame, checked byte for byte, and what the next
+ * "show" reads back from the shim's configuration.
+ */
+
+#define CFG_ADD      0x04020000u
+#define LD_DELETE    0x03090000u
+#define MAKE_SPARE   0x04040000u
+#define REMOVE_SPARE 0x04050000u
+#define LOCATE_START 0x02070100u
+#define LOCATE_STOP  0x02070200u
+#define STATE_SET    0x02030100u
+#define SET_PROPS    0x01020200u
+#define LD_SET_PROP  0x03040000u
+
+static const uint32_t changes[] = {CFG_ADD,     LD_DELETE, MAKE_SPARE, REMOVE_SPARE, LOCATE_START,
+                                   LOCATE_STOP, STATE_SET, SET_PROPS,  LD_SET_PROP};
+
+/* How many changing frames came, of every kind. */
+static unsigned changes_sent(void)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < sizeof(changes) / sizeof(changes[0]); i++)
+		n += mfi_shim_sent(changes[i]);
+	return n;
+}
+
+/* Run @line; its status must be @want, its output contain @has. */
+static void run_expect(const char *line, enum rcl_status want, const char *has)
+{
+	enum rcl_status st;
+	char *out = unit_run(line, false, &st);
+
+	ck_assert_msg(st == want, "%s: status %d, not %d:\n%s", line, st, want, out);
+	ck_assert_msg(!has || strstr(out, has), "%s: no '%s' in:\n%s", line, has, out);
+	free(out);
+}
+
+/* The mailbox of the last change @opcode: @want's first bytes, the rest zero. */
+static void expect_mbox(uint32_t opcode, const uint8_t *want, size_t n)
+{
+	uint8_t mbox[12], data[1];
+	uint8_t full[12] = {0};
+
+	memcpy(full, want, n);
+	ck_assert_uint_eq(mfi_shim_last(opcode, mbox, data, sizeof(data)), 0);
+	ck_assert_mem_eq(mbox, full, sizeof(full));
+}
+
+/* The host with disks 1 and 2 free (QEMU's LDs of them gone), disk 0 still LD 0. */
+static void host_free_two(struct host *h)
+{
+	host_init(h, MAJOR_NOW);
+	mfi_shim_unconfigure(1);
+	mfi_shim_unconfigure(2);
+}
+
+/* The CFG_ADD payload of RAID0 "db" over disks 1 and 2, strip 64 KiB, WB RA: built here by offset.
+ */
+static size_t expected_cfg_add(uint8_t *p)
+{
+	static const uint64_t blocks = 4194304;
+	uint8_t *a = p + 32, *ld = p + 32 + 288;
+
+	memset(p, 0, 576);
+	unit_put_le(p, 576, 4);      /* size */
+	unit_put_le(p + 4, 1, 2);    /* one array */
+	unit_put_le(p + 6, 288, 2);  /* of 288 bytes */
+	unit_put_le(p + 8, 1, 2);    /* one LD */
+	unit_put_le(p + 10, 256, 2); /* of 256 bytes */
+	unit_put_le(p + 14, 40, 2);  /* spares of 40 bytes, none */
+	unit_put_le(a, blocks, 8);
+	a[8] = 2;
+	unit_put_le(a + 10, 1, 2); /* the first ref QEMU's array (0) does not use */
+	memset(a + 32, 0xff, 32 * 8);
+	for (unsigned r = 0; r < 2; r++) {
+		uint8_t *pd = a + 32 + r * 8;
+
+		unit_put_le(pd, (r + 1) << 8, 2); /* device id: the SCSI id, QEMU's */
+		unit_put_le(pd + 2, 0, 2);
+		unit_put_le(pd + 4, 0x18, 2); /* ONLINE */
+		pd[7] = (uint8_t)(r + 1);     /* slot */
+	}
+	ld[0] = 1; /* target: the first free one (LD 0 is disk 0's) */
+	memcpy(ld + 4, "db", 2);
+	ld[20] = ld[23] = 0x01 | 0x04; /* write back, read ahead: default and current */
+	ld[32 + 3] = 7;                /* 2^7 blocks: 64 KiB */
+	ld[32 + 4] = 2;                /* drives per span */
+	ld[32 + 5] = 1;                /* spans */
+	ld[32 + 6] = 3;                /* OPTIMAL */
+	unit_put_le(ld + 64 + 8, blocks, 8);
+	unit_put_le(ld + 64 + 16, 1, 2);
+	return 576;
+}
+
+/* A VD made is one CFG_ADD, shown by the next read; deleting it is one LD_DELETE, and it is gone.
+ */
+START_TEST(test_create_delete_vd)
+{
+	struct host h;
+	uint8_t mbox[12], got[1024], want[1024];
+	size_t len;
+
+	host_free_two(&h);
+	run_expect("/c0/eall/sall show", RCL_OK, "UGood");
+	run_expect("/c0 add vd r0 name=db drives=252:1-2", RCL_OK, NULL);
+	ck_assert_ptr_null(mfi_shim_check());
+	ck_assert_uint_eq(mfi_shim_sent(CFG_ADD), 1);
+	len = mfi_shim_last(CFG_ADD, mbox, got, sizeof(got));
+	ck_assert_uint_eq(len, expected_cfg_add(want));
+	for (size_t i = 0; i < len; i++)
+		ck_assert_msg(got[i] == want[i], "CFG_ADD byte %zu is 0x%02x, not 0x%02x", i,
+		              got[i], want[i]);
+	ck_assert_uint_eq(changes_sent(), 1);
+	run_expect("/c0/v1 show", RCL_OK, "db");
+	run_expect("/c0/v1 show", RCL_OK, "RAID0");
+	/* Without force: refused, as raidcli cannot tell whether it holds data. */
+	run_expect("/c0/v1 del", RCL_NEED_FORCE, "force");
+	ck_assert_uint_eq(changes_sent(), 1);
+	run_expect("/c0/v1 del force", RCL_OK, NULL);
+	expect_mbox(LD_DELETE, (const uint8_t[]){1}, 1);
+	ck_assert_uint_eq(changes_sent(), 2);
+	run_expect("/c0/v1 show", RCL_NOT_FOUND, NULL);
+	run_expect("/c0/v0 show", RCL_OK, "RAID0");
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
+/* A global hot spare: made with CFG_MAKE_SPARE, shown as GHS, removed with CFG_REMOVE_SPARE. */
+START_TEST(test_hotspare)
+{
+	static const uint8_t spare[8] = {0x00, 0x02}; /* device 0x200, global, no arrays */
+	struct host h;
+	uint8_t mbox[12], got[64];
+
+	host_free_two(&h);
+	run_expect("/c0/e252/s2 add hotsparedrive", RCL_OK, NULL);
+	ck_assert_uint_eq(mfi_shim_last(MAKE_SPARE, mbox, got, sizeof(got)), sizeof(spare));
+	ck_assert_mem_eq(got, spare, sizeof(spare));
+	ck_assert_mem_eq(mbox, (const uint8_t[12]){0}, 12);
+	run_expect("/c0/e252/s2 show", RCL_OK, "252:2   512 GHS");
+	run_expect("/c0/e252/s2 delete hotsparedrive", RCL_OK, NULL);
+	expect_mbox(REMOVE_SPARE, (const uint8_t[]){0x00, 0x02}, 2);
+	run_expect("/c0/e252/s2 show", RCL_OK, "252:2   512 UGood");
+	ck_assert_uint_eq(changes_sent(), 2);
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
+/* A VD's name and policies: its 32 property bytes read, changed, written back whole. */
+START_TEST(test_set_vd)
+{
+	struct host h;
+	uint8_t mbox[12], got[64], want[32] = {0};
+
+	host_init(&h, MAJOR_NOW);
+	run_expect("/c0/v1 set name=logs", RCL_OK, NULL);
+	run_expect("/c0/v1 set wrcache=awb", RCL_OK, NULL);
+	want[0] = 1;                 /* target */
+	memcpy(want + 4, "logs", 4); /* name */
+	want[20] = 0x01 | 0x10;      /* write back always, on QEMU's LD_GET_INFO policy (none) */
+	ck_assert_uint_eq(mfi_shim_last(LD_SET_PROP, mbox, got, sizeof(got)), sizeof(want));
+	ck_assert_mem_eq(got, want, sizeof(want));
+	ck_assert_mem_eq(mbox, (const uint8_t[12]){0}, 12);
+	run_expect("/c0/v1 show", RCL_OK, "logs");
+	run_expect("/c0/v1 show", RCL_OK, "AWB");
+	ck_assert_uint_eq(changes_sent(), 2);
+	mfi_shim_break(LD_SET_PROP, MFI_SHIM_STATUS, 0x03);
+	run_expect("/c0/v1 set name=other", RCL_INVALID_PARAM, "INVALID_PARAMETER");
+	run_expect("/c0/v1 show", RCL_OK, "logs");
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
+/* A VD's spares= are dedicated hot spares of its new arrays: CFG_ADD, then CFG_MAKE_SPARE. */
+START_TEST(test_create_with_spare)
+{
+	/* Device 0x200, dedicated, one array: ref 1, the new VD's. */
+	static const uint8_t spare[10] = {0x00, 0x02, 0x00, 0x00, 0x01,
+	                                  0x00, 0x00, 0x01, 0x01, 0x00};
+	struct host h;
+	uint8_t mbox[12], got[64];
+
+	host_free_two(&h);
+	run_expect("/c0 add vd r0 drives=252:1 spares=252:2", RCL_OK, NULL);
+	ck_assert_uint_eq(mfi_shim_sent(CFG_ADD), 1);
+	ck_assert_uint_eq(mfi_shim_last(MAKE_SPARE, mbox, got, sizeof(got)), sizeof(spare));
+	ck_assert_mem_eq(got, spare, sizeof(spare));
+	ck_assert_uint_eq(changes_sent(), 2);
+	run_expect("/c0/e252/s2 show", RCL_OK, "252:2   512 DHS");
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
+/* The locate LED: PD_LOCATE_START and STOP, the device id in the mailbox. */
+START_TEST(test_locate)
+{
+	struct host h;
+
+	host_init(&h, MAJOR_NOW);
+	run_expect("/c0/e252/s1 start locate", RCL_OK, NULL);
+	expect_mbox(LOCATE_START, (const uint8_t[]){0x00, 0x01}, 2);
+	run_expect("/c0/e252/s1 stop locate", RCL_OK, NULL);
+	expect_mbox(LOCATE_STOP, (const uint8_t[]){0x00, 0x01}, 2);
+	ck_assert_uint_eq(changes_sent(), 2);
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
+/* A member the firmware took offline goes online with PD_STATE_SET: id, sequence 0, ONLINE. */
+START_TEST(test_drive_state)
+{
+	struct host h;
+
+	host_init(&h, MAJOR_NOW);
+	mfi_shim_set_state(1, 0x10);
+	run_expect("/c0/e252/s1 show", RCL_OK, "Offln");
+	run_expect("/c0/e252/s1 set online", RCL_OK, NULL);
+	expect_mbox(STATE_SET, (const uint8_t[]){0x00, 0x01, 0x00, 0x00, 0x18, 0x00}, 6);
+	run_expect("/c0/e252/s1 show", RCL_OK, "Onln");
+	ck_assert_uint_eq(changes_sent(), 1);
+	/* The firmware's refusal, named, the state kept. */
+	mfi_shim_set_state(1, 0x10);
+	mfi_shim_break(STATE_SET, MFI_SHIM_STATUS, 0x32);
+	run_expect("/c0/e252/s1 set online", RCL_NOT_ALLOWED, "WRONG_STATE");
+	run_expect("/c0/e252/s1 show", RCL_OK, "Offln");
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
+/* A rate: the properties read, that one byte changed, written back whole; another kept. */
+START_TEST(test_rates)
+{
+	static const struct mfi_shim_patrol pr = {.exec_freq = 86400};
+	struct host h;
+	uint8_t mbox[12], got[128], want[64] = {0};
+
+	host_init(&h, MAJOR_NOW);
+	run_expect("/c0 set rebuildrate=45", RCL_OK, NULL);
+	want[8] = 45;                                  /* rebuild */
+	want[9] = want[10] = want[11] = want[12] = 30; /* patrol read, BGI, CC, reconstruction */
+	want[32 + 1] = 0x20;                           /* JBOD, kept */
+	ck_assert_uint_eq(mfi_shim_last(SET_PROPS, mbox, got, sizeof(got)), sizeof(want));
+	ck_assert_mem_eq(got, want, sizeof(want));
+	ck_assert_mem_eq(mbox, (const uint8_t[12]){0}, 12);
+	run_expect("/c0 show rebuildrate", RCL_OK, "45%");
+	/* The emulated card takes no CC rate (adapter_ops): refused before any frame. */
+	run_expect("/c0 set ccrate=40", RCL_UNSUPPORTED, NULL);
+	ck_assert_uint_eq(changes_sent(), 1);
+	/* A patrol read schedule the card shows is not written yet: refused, nothing sent. */
+	mfi_shim_patrol(&pr);
+	run_expect("/c0 set patrolread delay=24", RCL_UNSUPPORTED, "patrol read schedule");
+	ck_assert_uint_eq(changes_sent(), 1);
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
+/* Bad input: a clear message, a failing status, and no changing frame sent. */
+static const struct {
+	const char *line;
+	enum rcl_status want;
+	const char *says;
+} bad_inputs[] = {
+    {"/c5 add vd r0 drives=252:1-2", RCL_NOT_FOUND, "/c5"},
+    {"/c0 add vd r0 drives=252:7", RCL_NOT_FOUND, "252:7"},
+    {"/c0 add vd r1 drives=252:1-2", RCL_UNSUPPORTED, "RAID1"},
+    {"/c0 add vd r0 name=abcdefghijklmnop drives=252:1-2", RCL_INVALID_PARAM, "name"},
+    {"/c0/e252/s7 add hotsparedrive", RCL_NOT_FOUND, "/c0/e252/s7"},
+    {"/c0/e252/s0 add hotsparedrive", RCL_NOT_ALLOWED, NULL},
+    {"/c0/v9 del", RCL_NOT_FOUND, "v9"},
+    {"/c0/e252/s1 set online", RCL_NOT_ALLOWED, NULL},
+    {"/c0/e252/s7 set offline", RCL_NOT_FOUND, "/c0/e252/s7"},
+};
+
+START_TEST(test_bad_input)
+{
+	struct host h;
+
+	host_free_two(&h);
+	run_expect(bad_inputs[_i].line, bad_inputs[_i].want, bad_inputs[_i].says);
+	ck_assert_uint_eq(changes_sent(), 0);
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
+/* The firmware's refusal of a change: its name in Detailed Status, and nothing sent after it. */
+static const struct {
+	uint8_t status;
+	enum rcl_status want;
+	const char *name;
+} change_refusals[] = {
+    {0x32, RCL_NOT_ALLOWED, "WRONG_STATE"},
+    {0x03, RCL_INVALID_PARAM, "INVALID_PARAMETER"},
+    {0x0c, RCL_NOT_FOUND, "DEVICE_NOT_FOUND"},
+};
+
+START_TEST(test_change_refused)
+{
+	struct host h;
+
+	host_free_two(&h);
+	mfi_shim_break(CFG_ADD, MFI_SHIM_STATUS, change_refusals[_i].status);
+	run_expect("/c0 add vd r0 drives=252:1 spares=252:2", change_refusals[_i].want,
+	           change_refusals[_i].name);
+	ck_assert_uint_eq(mfi_shim_sent(CFG_ADD), 1);
+	ck_assert_uint_eq(changes_sent(), 1); /* no spare made for a VD never made */
+	run_expect("/c0/vall show", RCL_OK, NULL);
+	run_expect("/c0/v1 show", RCL_NOT_FOUND, NULL);
+	mfi_shim_break(LD_DELETE, MFI_SHIM_STATUS, change_refusals[_i].status);
+	run_expect("/c0/v0 del force", change_refusals[_i].want, change_refusals[_i].name);
+	run_expect("/c0/v0 show", RCL_OK, "RAID0");
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
+/* A card that reports its drives' temperature (PD_GET_INFO): shown; QEMU's 0 is "not reported". */
+START_TEST(test_drive_temperature)
+{
+	struct host h;
+	enum rcl_status st;
+	char *out;
+
+	host_init(&h, MAJOR_NOW);
+	out = unit_run("/c0/e252/s0 show all", false, &st);
+	ck_assert_msg(st == RCL_OK && strstr(out, "Drive Temperature = N/A"), "%s", out);
+	free(out);
+	mfi_shim_temperature(38);
+	out = unit_run("/c0/e252/s0 show all", false, &st);
+	ck_assert_msg(st == RCL_OK && strstr(out, "Drive Temperature =  38C (100.40 F)"), "%s",
+	              out);
+	free(out);
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("megaraid");
@@ -472,6 +1014,24 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_no_disk_zero);
 	tcase_add_test(tc, test_no_status);
 	tcase_add_loop_test(tc, test_bad_count, 0, 2);
+	tcase_add_test(tc, test_events_qemu);
+	tcase_add_test(tc, test_events_card);
+	tcase_add_loop_test(tc, test_events_bad, 0, 2);
+	tcase_add_test(tc, test_patrol_read);
+	tcase_add_test(tc, test_drive_temperature);
+	tcase_add_loop_test(tc, test_patrol_refused, 0, 2);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("change");
+	tcase_add_test(tc, test_create_delete_vd);
+	tcase_add_test(tc, test_hotspare);
+	tcase_add_test(tc, test_create_with_spare);
+	tcase_add_test(tc, test_set_vd);
+	tcase_add_test(tc, test_locate);
+	tcase_add_test(tc, test_drive_state);
+	tcase_add_test(tc, test_rates);
+	tcase_add_loop_test(tc, test_bad_input, 0, sizeof(bad_inputs) / sizeof(bad_inputs[0]));
+	tcase_add_loop_test(tc, test_change_refused, 0,
+	                    sizeof(change_refusals) / sizeof(change_refusals[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }

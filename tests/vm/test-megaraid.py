@@ -71,6 +71,10 @@ for cmd in show:show ctrl:/c0_show_all drives:/c0/eall/sall_show_all vds:/c0/val
 	cmd_record "${cmd%%:*}" raidcli $args J
 	text_record "${cmd%%:*}" raidcli $args
 done
+# the card's own event log: QEMU's EVENT_GET_INFO answers, its EVENT_GET
+# writes nothing (hw/scsi/megasas.c: megasas_dcmd_dummy)
+cmd_record events raidcli /c0 show events J
+cmd_record eventloginfo raidcli /c0 show eventloginfo J
 # what storcli.py runs, the card set to answer as raidcli(8) says
 # storcli.py's consumers need (COMPATIBILITY)
 cmd_record compat raidcli /c0 set storclicompat=megaraid_sas
@@ -408,6 +412,16 @@ def check_storcli_py(cmds, facts, work):
     expect([m.rsplit(' ', 1)[1] for m in having('healthy')], ['1.0'], 'storcli.py: healthy')
 
 
+def check_events(cmds):
+    """The card's log, not raidcli's own (which has the controller's
+    arrival): QEMU's card keeps no events, so it reads empty."""
+    events = response(cmds['events'], '/c0 show events J')
+    expect(events.get('Events', []), [], 'show events: the card\'s empty log')
+    info = response(cmds['eventloginfo'], '/c0 show eventloginfo J')
+    expect(info.get('Event Log Information', {}).get('Event count'), 0,
+           'show eventloginfo: Event count')
+
+
 def print_latency(records):
     """show all J's mean time on the card and on the soft controller (under
     TCG: the emulated CPU's time). Printed, not checked."""
@@ -454,6 +468,7 @@ def main():
         coerced = check_drives(datas['drives'], facts, disks)
         check_controller(datas['ctrl'], facts, host, disks, coerced)
         check_vds(datas['vds'], facts, disks)
+        check_events(cmds)
         check_storcli_py(cmds, facts, tempfile.mkdtemp(dir=work))
         print_latency(records)
     return finish()

@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: MIT
+/*
+ * config.c - a MegaRAID adapter's configuration (config.h): read whole
+ * (CFG_READ, for model.c and for the changes), a VD made (CFG_ADD) or
+ * deleted (LD_DELETE), hot spares. The payloads are built in mfi.h's
+ * layouts, little-endian, from the model the generic layer has already
+ * checked the request against.
+ */
+#include <endian.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "megaraid/config.h"
+#include "megaraid/frame.h"
+
+/* The most spans one LD has (its configuration's span table). */
+#define MAX_LD_SPANS 8
+
+/* A DCMD with no data, its mailbox two u16s: @lo (a device or target id) and @hi. */
+static enum rcl_status dcmd_mbox(const struct rcl_mfi_link *link, uint32_t opcode, uint16_t lo,
+                                 uint16_t hi, const char *what, struct rcl_error *err)
+{
+	struct rcl_mfi_dcmd d = {.opcode = opcode, .dir = RCL_MFI_DIR_NONE};
+
+	d.mbox[0] = (uint8_t)lo;
+	d.mbox[1] = (uint8_t)(lo >> 8);
+	d.mbox[2] = (uint8_t)hi;
+	d.mbox[3] = (uint8_t)(hi >> 8);
+	return rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d, what, err);
+}
+
+/* A DCMD writing @len bytes of @buf, the mailbox empty. */
+static enum rcl_status dcmd_write(const struct rcl_mfi_link *link, uint32_t opcode, void *buf,
+                                  uint32_t len, const char *what, struct rcl_error *err)
+{
+	struct rcl_mfi_dcmd d = {
+	    .opcode = opcode, .buf = buf, .len = len, .dir = RCL_MFI_DIR_WRITE};
+
+	return rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d, what, err);
+}
+
+/* The largest configuration CFG_READ returns that raidcli reads. */
+#define CONFIG_MAX (256u << 10)
+
+/* CFG_READ into @buf (@len bytes, zeroed first). */
+static enum rcl_status cfg_read(const struct rcl_mfi_link *link, void *buf, uint32_t len,
+                                struct rcl_error *err)
+{
+	struct rcl_mfi_dcmd d = {
+	    .opcode = RCL_MFI_DCMD_CFG_READ, .buf = buf, .len = len, .dir = RCL_MFI_DIR_READ};
+
+	memset(buf, 0, len);
+	return rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d, "reading the configuration",
+	                    err);
+}
+
+/*
+ * CFG_READ: its header first for the size, then the whole. QEMU's model
+ * refuses more than 4096 bytes, and sends the header as far as it fits.
+ */
+enum rcl_status rcl_mfi_read_config(const struct rcl_mfi_link *link, uint8_t **out, uint32_t *len,
+                                    struct rcl_error *err)
+{
+	struct rcl_mfi_config h;
+	uint32_t size;
+	enum rcl_status st;
+
+	st = cfg_read(link, &h, sizeof(h), err);
+	if (st)
+		return st;
+	size = le32toh(h.size);
+	if (size < sizeof(h))
+		size = sizeof(h);
+	if (size > CONFIG_MAX)
+		return rcl_fail(err, RCL_BAD_REPLY,
+		                "the configuration (CFG_READ) is too large: %u bytes", size);
+	*out = rcl_malloc(size);
+	if (!*out)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	*len = size;
+	st = cfg_read(link, *out, size, err);
+	if (st) {
+		rcl_free(*out);
+		*out = NULL;
+	}
+	return st;
+}
+
+/* The MFI primary RAID level and its qualifier (DDF's: parity rotating, data continued). */
+static void level_params(enum rcl_raid_level level, struct rcl_mfi_ld_info *ld)
+{
+	switch (level) {
+	case RCL_RAID1:
+	case RCL_RAID10:
+		ld->primary_level = 1;
+		break;
+	case RCL_RAID5:
+	case RCL_RAID50:
+		ld->primary_level = 5;
+		ld->level_qualifier = 3;
+		break;
+	case RCL_RAID6:
+	case RCL_RAID60:
+		ld->primary_level = 6;
+		ld->level_qualifier = 3;
+		break;
+	default:
+		ld->primary_level = 0;
+		break;
+	}
+}
+
+/* How many of a span's @n drives hold data at @level. */
+static unsigned data_drives(enum rcl_raid_level level, unsigned n)
+{
+	switch (level) {
+	case RCL_RAID1:
+	case RCL_RAID10:
+		return n / 2;
+	case RCL_RAID5:
+	case RCL_RAID50:
+		return n - 1;
+	case RCL_RAID6:
+	case RCL_RAID60:
+		return n - 2;
+	default:
+		return n;
+	}
+}
+
+/* The cache policy bits of @params. */
+static uint8_t cache_bits(const struct rcl_vd_params *params)
+{
+	uint8_t bits = 0;
+
+	if (params->write != RCL_WRITE_THROUGH)
+		bits |= RCL_MFI_LD_CACHE_WRITE_BACK;
+	if (params->write == RCL_WRITE_BACK_ALWAYS)
+		bits |= RCL_MFI_LD_CACHE_BAD_BBU;
+	if (params->read == RCL_READ_AHEAD)
+		bits |= RCL_MFI_LD_CACHE_READ_AHEAD;
+	if (params->io == RCL_IO_CACHED)
+		bits |= RCL_MFI_LD_CACHE_CACHED_IO;
+	return bits;
+}
+
+/* log2 of @kib KiB in 512-byte blocks. */
+static uint8_t strip_exp(unsigned kib)
+{
+	uint8_t exp = 0;
+
+	for (unsigned blocks = kib * 2; blocks > 1; blocks >>= 1)
+		exp++;
+	return exp;
+}
+
+/* The array refs CFG_READ already uses, as a bitmap of @used (65536 bits). */
+static enum rcl_status used_refs(const struct rcl_mfi_link *link, uint8_t *used,
+                                 struct rcl_error *err)
+{
+	uint8_t *buf;
+	uint32_t len;
+	const struct rcl_mfi_config *h;
+	size_t count, size;
+	enum rcl_status st = rcl_mfi_read_config(link, &buf, &len, err);
+
+	if (st)
+		return st;
+	h = (const void *)buf;
+	count = le16toh(h->array_count);
+	/* QEMU gives the arrays' size in all, a card one array's. */
+	size = le16toh(h->array_size);
+	if (count > 1 && size >= count * sizeof(struct rcl_mfi_array))
+		size /= count;
+	for (size_t i = 0; i < count && size >= sizeof(struct rcl_mfi_array) &&
+	                   sizeof(*h) + (i + 1) * size <= len;
+	     i++) {
+		const struct rcl_mfi_array *a = (const void *)(buf + sizeof(*h) + i * size);
+		uint16_t ref = le16toh(a->array_ref);
+
+		used[ref / 8] |= (uint8_t)(1u << ref % 8);
+	}
+	rcl_free(buf);
+	return RCL_OK;
+}
+
+/* Fill @a, the array of span @s: its drives from @params, @blocks of each. */
+static void fill_array(struct rcl_mfi_array *a, const struct rcl_ctrl *ctrl,
+                       const struct rcl_vd_params *params, unsigned s, uint64_t blocks,
+                       uint16_t ref)
+{
+	unsigned n = params->drives_per_span;
+
+	memset(a->pd, 0xff, sizeof(a->pd));
+	a->blocks = htole64(blocks);
+	a->num_drives = (uint8_t)n;
+	a->array_ref = htole16(ref);
+	for (unsigned r = 0; r < n; r++) {
+		const struct rcl_drive *d = rcl_ctrl_find_drive(ctrl, &params->drives[s * n + r]);
+
+		a->pd[r].device_id = htole16((uint16_t)d->device_id);
+		a->pd[r].seq_num = 0;
+		a->pd[r].fw_state = htole16(RCL_MFI_PD_ONLINE);
+		a->pd[r].slot = (uint8_t)d->slot;
+	}
+}
+
+/* The size of the smallest member, in 512-byte blocks. */
+static uint64_t member_blocks(const struct rcl_ctrl *ctrl, const struct rcl_vd_params *params)
+{
+	uint64_t least = UINT64_MAX;
+
+	for (size_t i = 0; i < params->drive_count; i++) {
+		const struct rcl_drive *d = rcl_ctrl_find_drive(ctrl, &params->drives[i]);
+		uint64_t bytes = d->coerced_bytes ? d->coerced_bytes : d->raw_bytes;
+
+		if (bytes / 512 < least)
+			least = bytes / 512;
+	}
+	return least;
+}
+
+/* The first target id no VD of @ctrl has. */
+static unsigned free_target(const struct rcl_ctrl *ctrl)
+{
+	unsigned t = 0;
+
+	while (t < RCL_MFI_MAX_LD && rcl_ctrl_vd_by_id(ctrl, t))
+		t++;
+	return t;
+}
+
+/* The LD configuration of @params, on arrays @refs, each member giving @blocks. */
+static void fill_ld(struct rcl_mfi_ld_info *ld, const struct rcl_vd_params *params, unsigned target,
+                    const uint16_t *refs, uint64_t blocks)
+{
+	unsigned spans = (unsigned)(params->drive_count / params->drives_per_span);
+
+	ld->target_id = (uint8_t)target;
+	if (params->name)
+		memcpy(ld->name, params->name, strnlen(params->name, sizeof(ld->name)));
+	ld->default_cache = ld->current_cache = cache_bits(params);
+	ld->disk_cache = params->disk_cache == RCL_DISK_CACHE_ON    ? 1
+	                 : params->disk_cache == RCL_DISK_CACHE_OFF ? 2
+	                                                            : 0;
+	level_params(params->level, ld);
+	ld->stripe_size = strip_exp(params->strip_kib);
+	ld->num_drives = (uint8_t)params->drives_per_span;
+	ld->span_depth = (uint8_t)spans;
+	ld->state = RCL_MFI_LD_OPTIMAL;
+	for (unsigned s = 0; s < spans; s++) {
+		ld->span[s].blocks = htole64(blocks);
+		ld->span[s].array_ref = htole16(refs[s]);
+	}
+}
+
+/* The CFG_ADD payload: header, @spans arrays, one LD configuration. */
+struct add_payload {
+	struct rcl_mfi_config h;
+	struct rcl_mfi_array arrays[MAX_LD_SPANS];
+	uint8_t ld[RCL_MFI_LD_CONFIG_SIZE];
+};
+
+/* Each member's share of the VD: all of the smallest one, or what @params->bytes needs. */
+static uint64_t share_blocks(const struct rcl_ctrl *ctrl, const struct rcl_vd_params *params,
+                             unsigned spans)
+{
+	uint64_t data = (uint64_t)data_drives(params->level, params->drives_per_span) * spans;
+	uint64_t want = (params->bytes + data * 512 - 1) / (data * 512);
+	uint64_t most = member_blocks(ctrl, params);
+
+	return params->bytes && want < most ? want : most;
+}
+
+enum rcl_status rcl_mfi_add_vd(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
+                               const struct rcl_vd_params *params, unsigned *target,
+                               struct rcl_error *err)
+{
+	uint8_t used[65536 / 8] = {0};
+	unsigned spans = (unsigned)(params->drive_count / params->drives_per_span);
+	struct add_payload *p = rcl_calloc(1, sizeof(*p));
+	struct rcl_mfi_ld_info ld = {0};
+	uint16_t refs[MAX_LD_SPANS];
+	uint64_t share = share_blocks(ctrl, params, spans);
+	size_t arrays_end = sizeof(p->h) + spans * sizeof(struct rcl_mfi_array);
+	enum rcl_status st;
+
+	if (!p)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	if (spans > MAX_LD_SPANS) {
+		rcl_free(p);
+		return rcl_fail(err, RCL_INVALID_PARAM, "a MegaRAID VD has at most %u spans",
+		                MAX_LD_SPANS);
+	}
+	st = used_refs(link, used, err);
+	for (unsigned s = 0, ref = 0; !st && s < spans; s++, ref++) {
+		while (used[ref / 8] & 1u << ref % 8)
+			ref++;
+		refs[s] = (uint16_t)ref;
+		fill_array(&p->arrays[s], ctrl, params, s, member_blocks(ctrl, params), refs[s]);
+	}
+	*target = free_target(ctrl);
+	fill_ld(&ld, params, *target, refs, share);
+	/* The LD follows the arrays actually sent, not the struct's room for eight. */
+	memcpy((uint8_t *)p + arrays_end, &ld, RCL_MFI_LD_CONFIG_SIZE);
+	p->h.size = htole32((uint32_t)(arrays_end + RCL_MFI_LD_CONFIG_SIZE));
+	p->h.array_count = htole16((uint16_t)spans);
+	p->h.array_size = htole16(sizeof(struct rcl_mfi_array));
+	p->h.ld_count = htole16(1);
+	p->h.ld_size = htole16(RCL_MFI_LD_CONFIG_SIZE);
+	p->h.spare_size = htole16(sizeof(struct rcl_mfi_spare));
+	if (!st)
+		st = dcmd_write(link, RCL_MFI_DCMD_CFG_ADD, p, le32toh(p->h.size),
+		                "creating the virtual drive (CFG_ADD)", err);
+	for (size_t i = 0; !st && i < params->spare_count; i++)
+		st = rcl_mfi_make_spare(link, rcl_ctrl_find_drive(ctrl, &params->spares[i]), refs,
+		                        spans, err);
+	rcl_free(p);
+	return st;
+}
+
+enum rcl_status rcl_mfi_delete_vd(const struct rcl_mfi_link *link, unsigned target,
+                                  struct rcl_error *err)
+{
+	return dcmd_mbox(link, RCL_MFI_DCMD_LD_DELETE, (uint16_t)target, 0,
+	                 "deleting the virtual drive (LD_DELETE)", err);
+}
+
+/* @bits with the bits @mask names set as @on says. */
+static uint8_t with_bits(uint8_t bits, uint8_t mask, bool on)
+{
+	return on ? bits | mask : bits & (uint8_t)~mask;
+}
+
+/* The cache policy bits @props changes, applied to @bits. */
+static uint8_t props_cache(uint8_t bits, const struct rcl_vd_props *props)
+{
+	if (props->write >= 0) {
+		bits =
+		    with_bits(bits, RCL_MFI_LD_CACHE_WRITE_BACK, props->write != RCL_WRITE_THROUGH);
+		bits = with_bits(bits, RCL_MFI_LD_CACHE_BAD_BBU,
+		                 props->write == RCL_WRITE_BACK_ALWAYS);
+	}
+	if (props->read >= 0)
+		bits = with_bits(bits, RCL_MFI_LD_CACHE_READ_AHEAD, props->read == RCL_READ_AHEAD);
+	if (props->io >= 0)
+		bits = with_bits(bits, RCL_MFI_LD_CACHE_CACHED_IO, props->io == RCL_IO_CACHED);
+	return bits;
+}
+
+enum rcl_status rcl_mfi_set_vd(const struct rcl_mfi_link *link, unsigned target,
+                               const struct rcl_vd_props *props, struct rcl_error *err)
+{
+	static const uint8_t access[] = {
+	    [RCL_ACCESS_RW] = 0, [RCL_ACCESS_RO] = 2, [RCL_ACCESS_BLOCKED] = 3};
+	struct rcl_mfi_ld_info ld = {0};
+	struct rcl_mfi_dcmd d = {.opcode = RCL_MFI_DCMD_LD_GET_PROP,
+	                         .buf = &ld,
+	                         .len = RCL_MFI_LD_PROPS_SIZE,
+	                         .dir = RCL_MFI_DIR_READ};
+	enum rcl_status st;
+
+	d.mbox[0] = (uint8_t)target;
+	st = rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d,
+	                  "reading the virtual drive's properties (LD_GET_PROP)", err);
+	if (st)
+		return st;
+	if (props->name) {
+		memset(ld.name, 0, sizeof(ld.name));
+		memcpy(ld.name, props->name, strnlen(props->name, sizeof(ld.name)));
+	}
+	ld.default_cache = props_cache(ld.default_cache, props);
+	if (props->access >= 0)
+		ld.access = access[props->access];
+	if (props->disk_cache >= 0)
+		ld.disk_cache = props->disk_cache == RCL_DISK_CACHE_ON    ? 1
+		                : props->disk_cache == RCL_DISK_CACHE_OFF ? 2
+		                                                          : 0;
+	if (props->autobgi >= 0)
+		ld.no_bgi = !props->autobgi;
+	/* The target is in the data: FreeBSD's mfiutil sends an empty mailbox. */
+	d.opcode = RCL_MFI_DCMD_LD_SET_PROP;
+	d.dir = RCL_MFI_DIR_WRITE;
+	memset(d.mbox, 0, sizeof(d.mbox));
+	return rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d,
+	                    "setting the virtual drive's properties (LD_SET_PROP)", err);
+}
+
+enum rcl_status rcl_mfi_make_spare(const struct rcl_mfi_link *link, const struct rcl_drive *d,
+                                   const uint16_t *array_refs, size_t array_count,
+                                   struct rcl_error *err)
+{
+	struct rcl_mfi_spare spare = {0};
+	uint32_t len = (uint32_t)(offsetof(struct rcl_mfi_spare, array_ref) +
+	                          array_count * sizeof(spare.array_ref[0]));
+
+	if (array_count > sizeof(spare.array_ref) / sizeof(spare.array_ref[0]))
+		return rcl_fail(err, RCL_INVALID_PARAM,
+		                "a MegaRAID hot spare serves at most %zu arrays",
+		                sizeof(spare.array_ref) / sizeof(spare.array_ref[0]));
+	spare.device_id = htole16((uint16_t)d->device_id);
+	spare.spare_type = array_count ? RCL_MFI_SPARE_DEDICATED : 0;
+	spare.array_count = (uint8_t)array_count;
+	for (size_t i = 0; i < array_count; i++)
+		spare.array_ref[i] = htole16(array_refs[i]);
+	return dcmd_write(link, RCL_MFI_DCMD_CFG_MAKE_SPARE, &spare, len,
+	                  "making the hot spare (CFG_MAKE_SPARE)", err);
+}
+
+enum rcl_status rcl_mfi_remove_spare(const struct rcl_mfi_link *link, const struct rcl_drive *d,
+                                     struct rcl_error *err)
+{
+	return dcmd_mbox(link, RCL_MFI_DCMD_CFG_REMOVE_SPARE, (uint16_t)d->device_id, 0,
+	                 "removing the hot spare (CFG_REMOVE_SPARE)", err);
+}

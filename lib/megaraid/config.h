@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * config.h - the changes a MegaRAID adapter's configuration takes, each
+ * one DCMD or two (config.c: VDs and hot spares; pd.c: a drive's LED and
+ * state; props.c: the controller's properties).
+ *
+ * Each function sends its frame only: the generic layer (lib/vd.c,
+ * lib/drive.c) has checked the request against the model first, so the
+ * firmware's own refusal, named by frame.h, is the only one left here.
+ */
+#ifndef RCL_MEGARAID_CONFIG_H
+#define RCL_MEGARAID_CONFIG_H
+
+#include "megaraid/model.h"
+
+/**
+ * rcl_mfi_add_vd() - create the VD @params describes on @ctrl's adapter
+ * (CFG_ADD: one array per span, one LD), then make its spares dedicated
+ * hot spares of those arrays. *@target: the new LD's target id, the first
+ * one no VD of @ctrl has.
+ */
+enum rcl_status rcl_mfi_add_vd(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
+                               const struct rcl_vd_params *params, unsigned *target,
+                               struct rcl_error *err);
+
+/* rcl_mfi_delete_vd() - delete the LD with target id @target (LD_DELETE). */
+enum rcl_status rcl_mfi_delete_vd(const struct rcl_mfi_link *link, unsigned target,
+                                  struct rcl_error *err);
+
+/*
+ * rcl_mfi_set_vd() - change what @props names (not -1, @name not NULL)
+ * of the LD with target id @target: LD_GET_PROP, those fields changed,
+ * LD_SET_PROP of the whole 32 bytes.
+ */
+enum rcl_status rcl_mfi_set_vd(const struct rcl_mfi_link *link, unsigned target,
+                               const struct rcl_vd_props *props, struct rcl_error *err);
+
+/*
+ * rcl_mfi_make_spare() - make drive @d a hot spare (CFG_MAKE_SPARE): a
+ * global one when @array_count is 0, else dedicated to @array_refs.
+ */
+enum rcl_status rcl_mfi_make_spare(const struct rcl_mfi_link *link, const struct rcl_drive *d,
+                                   const uint16_t *array_refs, size_t array_count,
+                                   struct rcl_error *err);
+
+/* rcl_mfi_remove_spare() - make hot spare @d unconfigured again (CFG_REMOVE_SPARE). */
+enum rcl_status rcl_mfi_remove_spare(const struct rcl_mfi_link *link, const struct rcl_drive *d,
+                                     struct rcl_error *err);
+
+/* rcl_mfi_locate() - start (@on) or stop drive @d's locate LED (PD_LOCATE_START/STOP). */
+enum rcl_status rcl_mfi_locate(const struct rcl_mfi_link *link, const struct rcl_drive *d, bool on,
+                               struct rcl_error *err);
+
+/**
+ * rcl_mfi_set_pd_state() - move drive @d to firmware state @fw_state
+ * (RCL_MFI_PD_ONLINE, _OFFLINE, _UNCONFIGURED_GOOD: PD_STATE_SET), with
+ * the sequence number PD_GET_INFO gives it (0 when the firmware answers
+ * for another drive, as QEMU's does).
+ */
+enum rcl_status rcl_mfi_set_pd_state(const struct rcl_mfi_link *link, const struct rcl_drive *d,
+                                     uint16_t fw_state, struct rcl_error *err);
+
+/**
+ * rcl_mfi_set_rates() - store the rates @changes names (1u << enum
+ * rcl_setting) from @s in the card's properties: CTRL_GET_PROPS, those
+ * bytes changed, CTRL_SET_PROPS of the whole record, so what raidcli does
+ * not know is written back as the card gave it.
+ */
+enum rcl_status rcl_mfi_set_rates(const struct rcl_mfi_link *link, unsigned changes,
+                                  const struct rcl_ctrl_settings *s, struct rcl_error *err);
+
+#endif /* RCL_MEGARAID_CONFIG_H */

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: MIT
+/*
+ * events.c - a MegaRAID card's own event log, read as StorCLI's "show
+ * events" reads it: CTRL_EVENT_GET_INFO for the oldest and newest
+ * sequence numbers, then CTRL_EVENT_GET from the oldest on, a batch at a
+ * time, until the card has no more. The card keeps the log in its own
+ * NVRAM across boots, so it, not raidcli's own log, is the controller's.
+ */
+#include <endian.h>
+#include <string.h>
+
+#include "megaraid/events.h"
+#include "megaraid/frame.h"
+
+/* The Unix time of the MFI epoch, 2000-01-01 00:00:00 UTC. */
+#define MFI_EPOCH 946684800
+
+/*
+ * The lowest class EVENT_GET is asked for: info. Below it are debug and
+ * progress events (a rebuild's every percent), which StorCLI's class
+ * filter has no name for either.
+ */
+#define FLOOR_CLASS 0
+
+/* An event's time: 0 (unknown) for one stamped before the card's clock was set. */
+static time_t event_time(uint32_t stamp)
+{
+	return stamp >> 24 == 0xff ? 0 : (time_t)MFI_EPOCH + stamp;
+}
+
+/* The firmware's class -2 .. 4 as raidcli's severities (debug and progress are info). */
+static enum rcl_event_class event_class(int8_t class_)
+{
+	if (class_ <= 0)
+		return RCL_EVENT_INFO;
+	return class_ >= RCL_EVENT_FATAL ? RCL_EVENT_FATAL : (enum rcl_event_class)class_;
+}
+
+static void decode_one(const struct rcl_mfi_evt_detail *e, struct rcl_event *ev)
+{
+	size_t n = strnlen(e->description, sizeof(e->description));
+
+	while (n && (e->description[n - 1] == '\n' || e->description[n - 1] == ' '))
+		n--;
+	ev->seq = le32toh(e->seq);
+	ev->time = event_time(le32toh(e->time));
+	/* The firmware's own code: "show events" prints it as StorCLI does, in hex. */
+	ev->code = (enum rcl_event_code)le32toh(e->code);
+	ev->class_ = event_class(e->class_);
+	ev->locale = le16toh(e->locale);
+	memcpy(ev->description, e->description, n);
+	ev->description[n] = '\0';
+}
+
+enum rcl_status rcl_mfi_decode_events(const uint8_t *buf, size_t len, struct rcl_event_list *list,
+                                      uint64_t *last, size_t *got, struct rcl_error *err)
+{
+	const struct rcl_mfi_evt_list *l = (const void *)buf;
+	size_t count = len < sizeof(*l) ? 0 : le32toh(l->count);
+	struct rcl_event *grown;
+
+	*got = 0;
+	if (len < sizeof(*l) || count > (len - sizeof(*l)) / sizeof(l->event[0]))
+		return rcl_fail(err, RCL_BAD_REPLY,
+		                "the event log (CTRL_EVENT_GET) counts %zu events in %zu bytes",
+		                count, len);
+	if (!count)
+		return RCL_OK;
+	grown = rcl_realloc(list->events, (list->count + count) * sizeof(*grown));
+	if (!grown)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	list->events = grown;
+	for (size_t i = 0; i < count; i++) {
+		struct rcl_event *ev = &list->events[list->count];
+
+		memset(ev, 0, sizeof(*ev));
+		decode_one(&l->event[i], ev);
+		if (list->count + i && ev->seq <= *last)
+			return rcl_fail(
+			    err, RCL_BAD_REPLY,
+			    "the event log (CTRL_EVENT_GET) lists event %llu after %llu",
+			    (unsigned long long)ev->seq, (unsigned long long)*last);
+		*last = ev->seq;
+		list->count++;
+	}
+	*got = count;
+	return RCL_OK;
+}
+
+/* A DCMD reading @len bytes into @buf (zeroed first: QEMU answers EVENT_GET without writing). */
+static enum rcl_status read_dcmd(const struct rcl_mfi_link *link, uint32_t opcode,
+                                 const uint32_t mbox[2], void *buf, uint32_t len, const char *what,
+                                 struct rcl_error *err)
+{
+	struct rcl_mfi_dcmd d = {.opcode = opcode, .buf = buf, .len = len, .dir = RCL_MFI_DIR_READ};
+
+	for (int i = 0; mbox && i < 2; i++) {
+		uint32_t le = htole32(mbox[i]);
+
+		memcpy(d.mbox + 4 * i, &le, sizeof(le));
+	}
+	memset(buf, 0, len);
+	return rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d, what, err);
+}
+
+/* One batch of events from sequence number @from on; *@got 0 when the card has no more. */
+static enum rcl_status get_batch(const struct rcl_mfi_link *link, uint32_t from, uint8_t *buf,
+                                 uint32_t len, struct rcl_event_list *list, uint64_t *last,
+                                 size_t *got, struct rcl_error *err)
+{
+	const uint32_t mbox[2] = {from, (uint32_t)(uint8_t)FLOOR_CLASS << 24 | RCL_MFI_LOCALE_ALL};
+	enum rcl_status st = read_dcmd(link, RCL_MFI_DCMD_EVENT_GET, mbox, buf, len,
+	                               "the event log (CTRL_EVENT_GET)", err);
+
+	*got = 0;
+	/* A card past its newest event answers NOT_FOUND: the end, not a failure. */
+	if (st == RCL_NOT_FOUND)
+		return RCL_OK;
+	return st ? st : rcl_mfi_decode_events(buf, len, list, last, got, err);
+}
+
+enum rcl_status rcl_mfi_read_events(const struct rcl_mfi_link *link, struct rcl_event_list *list,
+                                    struct rcl_error *err)
+{
+	uint8_t buf[sizeof(struct rcl_mfi_evt_list) +
+	            RCL_MFI_EVENTS_PER_GET * sizeof(struct rcl_mfi_evt_detail)];
+	struct rcl_mfi_evt_log_info info;
+	uint64_t last = 0;
+	size_t got = 0;
+	enum rcl_status st = read_dcmd(link, RCL_MFI_DCMD_EVENT_GET_INFO, NULL, &info, sizeof(info),
+	                               "the event log's bounds (CTRL_EVENT_GET_INFO)", err);
+	uint32_t from = le32toh(info.oldest_seq), newest = le32toh(info.newest_seq);
+
+	/* Each batch starts past the last event read: the loop ends at the card's end. */
+	do {
+		if (!st)
+			st = get_batch(link, from, buf, sizeof(buf), list, &last, &got, err);
+		from = (uint32_t)last + 1;
+	} while (!st && got && last < newest);
+	return st;
+}
+
+enum rcl_status rcl_mfi_clear_events(const struct rcl_mfi_link *link, struct rcl_error *err)
+{
+	struct rcl_mfi_dcmd d = {.opcode = RCL_MFI_DCMD_EVENT_CLEAR, .dir = RCL_MFI_DIR_NONE};
+
+	return rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d,
+	                    "clearing the event log (CTRL_EVENT_CLEAR)", err);
+}
