@@ -27,8 +27,8 @@ import subprocess
 import sys
 
 from rcltest import (MIB, Fixture, array_state, bad_drive, check, drive_field,  # noqa: E402
-                     examine_member, fx_vd_bytes, nbd_uri, run_cases, start_export, summary,
-                     wait_consistent, wait_for)
+                     examine_member, fill_export, fx_vd_bytes, nbd_uri, run_cases, start_export,
+                     summary, wait_consistent, wait_for)
 
 DRIVE_MB = 32
 
@@ -207,6 +207,73 @@ def case_kill_9_mid_migration(fx):
     check(wait_for(lambda: bgi()["Status"] == "Not in progress", 120),
           "kill -9: the resync ends", bgi())
     check_consistent(fx, "kill -9")
+
+
+def export_sha256(fx, uri, size):
+    """The sha256 of the first @size bytes the export at @uri serves (nbdcopy)."""
+    back = os.path.join(fx.root, "back.img")
+    r = subprocess.run(["nbdcopy", uri, back], capture_output=True, text=True, timeout=300)
+    check(r.returncode == 0, "nbdcopy reads the export back", r.stderr)
+    with open(back, "rb") as f:
+        digest = hashlib.sha256(f.read(size)).hexdigest()
+    os.unlink(back)
+    return digest
+
+
+def case_remove_kill_9(fx):
+    """option=remove: a RAID6 of five drives becomes a RAID5 of the first
+    four. A drive that is not the last member is refused, naming the one
+    that may go; the removed drive stays in the group while the reshape
+    runs (md's negative Delta Devices on it); kill -9 mid-way, the next
+    process resumes; then the data reads back with the same sha256, mdadm
+    --examine of each member left reports a RAID5 of 4 devices, all in
+    sync, and the removed drive is unconfigured good."""
+    name = "remove kill -9"
+    fx.ok("/c0", "add", "vd", "raid6", "drives=252:0-4")
+    export = start_export(fx)
+    if not export or not wait_consistent(fx):
+        return
+    uri = nbd_uri(export)
+    data = fill_export(fx, export, fx_vd_bytes(fx) // MIB)
+    with open(data, "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()
+    r = fx.run("/c0/v0", "start", "migrate", "type=raid5", "option=remove", "drives=252:1")
+    check(r.returncode == 3 and "only the last 1 may go (drives=252:4)" in r.stdout,
+          "%s: removing a member that is not the last is refused" % name, r.stdout + r.stderr)
+    fx.ok("/c0", "set", "reconrate=5")
+    if not start_migrate(fx, name, "type=raid5", "option=remove", "drives=252:4"):
+        return
+    progress = lambda: migrate_status(fx)["Progress%"]
+    check(wait_for(lambda: isinstance(progress(), int) and progress() >= 10, 120),
+          "%s: the migration makes progress" % name, migrate_status(fx))
+    check(drive_state(fx, 4) == "Onln", "%s: the removed drive is online while it runs" % name,
+          drive_state(fx, 4))
+    rc, fields, text = examine_member(fx, 4)
+    check(rc == 0 and "Reshape pos'n" in fields and
+          fields.get("Delta Devices", "").startswith("-1"),
+          "%s: mdadm --examine of the removed drive shows the shrink under way" % name, text)
+    os.kill(fx.service()["PID"], signal.SIGKILL)
+    check(wait_for(lambda: fx.service()["Status"] == "Not Running"),
+          "%s: the killed process is gone" % name)
+    check(migrate_status(fx)["Status"] == "Halted", "%s: show migrate says Halted" % name,
+          migrate_status(fx))
+    fx.ok("/c0", "set", "reconrate=100")
+    export = start_export(fx)
+    if not export or not wait_migrated(fx, name):
+        return
+    check(export_sha256(fx, nbd_uri(export), os.path.getsize(data)) == digest,
+          "%s: the data reads back with its sha256" % name)
+    check(vd_row(fx)["TYPE"] == "RAID5", "%s: show reports RAID5" % name, vd_row(fx))
+    for slot in range(4):
+        rc, fields, text = examine_member(fx, slot)
+        check(rc == 0 and fields.get("Raid Level") == "raid5" and
+              fields.get("Raid Devices") == "4" and "Reshape pos'n" not in fields and
+              array_state(fields) == "AAAA",
+              "%s: mdadm --examine of s%d reports raid5 on 4 devices, in sync" % (name, slot),
+              text)
+    check(drive_state(fx, 4) == "UGood", "%s: the removed drive is unconfigured good" % name,
+          drive_state(fx, 4))
+    check_consistent(fx, name)
 
 
 def vd_state(fx):
@@ -586,6 +653,7 @@ CASES = [
     migration_case("raid1_to_raid0", "raid1", 2, "raid0", 0, True),
     case_kill_9_mid_migration,
     case_kill_9_degraded_migration,
+    case_remove_kill_9,
     member_fails_case("member_fails_raid5_to_raid6", "raid5", "5,0,1", 2, 3, True),
     member_fails_case("member_fails_raid6_add_drive", "raid6", "5,0,1,2", 3, 4, False),
     case_member_fails_raid0_source,
