@@ -14,7 +14,9 @@ of a member (its partition copied out) reports the new level and member
 count. Then kill -9 of the controller process mid-migration: the next
 process resumes the migration from its checkpoint, completes it, and the
 data verifies; the same when a member failed during the migration, which
-then resumes degraded without it. A member whose reads fail mid-migration
+then resumes degraded without it; the same kill -9 while option=remove
+takes the last drive out of a RAID6 becoming a RAID5, which leaves the
+group as Unconfigured Good. A member whose reads fail mid-migration
 (nbdkit behind nbdfuse) fails, and the migration goes on degraded and a
 spare rebuilds it after, or (RAID0 source) stops, offline. A dedicated spare stays valid.
 Refusals (levels, drives, sizes, what MegaRAID refuses) change nothing.
