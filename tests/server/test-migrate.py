@@ -121,14 +121,16 @@ def written_export(fx, name, initialized, io_during):
 
 
 def migration_case(name, level, members, target, added, io_during):
-    """@level on @members drives to @target, adding @added drives."""
+    """@level on @members drives to @target, adding @added drives (removing
+    the last -@added when negative, which end unconfigured good)."""
     def case(fx):
         fx.ok("/c0", "add", "vd", level, "drives=252:0-%d" % (members - 1))
         written = written_export(fx, name, level != "raid0", io_during)
         if not written:
             return
         uri, size, seed, during = written
-        opts = ["option=add", "drives=252:%d-%d" % (members, members + added - 1)] if added \
+        opts = ["option=add", "drives=252:%d-%d" % (members, members + added - 1)] if added > 0 \
+            else ["option=remove", "drives=252:%d-%d" % (members + added, members - 1)] if added \
             else []
         if not migrate_to_end(fx, name, ["type=" + target] + opts, during,
                               "fio's writes during the migration read back verified"):
@@ -158,6 +160,10 @@ def migration_case(name, level, members, target, added, io_during):
                   fields.get("Raid Devices") == str(n) and "Reshape pos'n" not in fields,
                   "%s: mdadm --examine of s%d reports %s on %d devices" % (name, slot, target, n),
                   text)
+        for slot in range(n, members):
+            check(drive_state(fx, slot) == "UGood",
+                  "%s: the removed drive s%d is unconfigured good" % (name, slot),
+                  drive_state(fx, slot))
         # The grown VD takes new data past its old end too.
         if grown > size:
             status, out = fio(uri, 3, grown)
@@ -653,6 +659,7 @@ CASES = [
     migration_case("raid6_to_raid5", "raid6", 4, "raid5", 0, False),
     migration_case("raid6_to_raid0", "raid6", 4, "raid0", 0, False),
     migration_case("raid1_to_raid0", "raid1", 2, "raid0", 0, True),
+    migration_case("raid6_to_raid0_remove_two", "raid6", 5, "raid0", -2, True),
     case_kill_9_mid_migration,
     case_kill_9_degraded_migration,
     case_remove_kill_9,

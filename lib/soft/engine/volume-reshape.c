@@ -109,7 +109,6 @@ enum rcl_status rcl_soft_vol_reshape_update(struct rcl_soft_volume *vol,
 static void reshape_failed(void *ctx, unsigned member, int error)
 {
 	struct rcl_soft_volume *vol = ctx;
-
 	bool kept = member < vol->member_count;
 
 	if (kept)

@@ -506,9 +506,9 @@ static enum rcl_status write_members(struct rcl_soft_change *c, struct rcl_soft_
                                      const struct rcl_soft_vd *vd, bool start,
                                      struct rcl_error *err)
 {
-	enum rcl_status st = RCL_OK;
-
+	/* At the start the members a removal drops take the reshape's superblock too. */
 	unsigned held = start ? rcl_soft_dg_held(dg) : rcl_soft_dg_members(dg);
+	enum rcl_status st = RCL_OK;
 
 	for (unsigned m = 0; m < held && !st; m++) {
 		int i = start ? rcl_soft_change_member(c, dg, m) : rcl_soft_change_live(c, dg, m);
