@@ -256,7 +256,8 @@ enum rcl_status rcl_soft_member_write_md(int fd, unsigned sector_size, const cha
 
 	rcl_soft_md_shape(dg, vd->strip_kib, &a.shape);
 	/* Members a migration removes keep their old roles, past raid_disks, until it ends. */
-	a.roles = nested ? a.shape.raid_disks : rcl_soft_dg_held(dg);
+	a.roles = !nested && rcl_soft_dg_held(dg) > a.shape.raid_disks ? rcl_soft_dg_held(dg)
+	                                                               : a.shape.raid_disks;
 	st = rcl_soft_vd_geometry(dg, vd, sector_size, &a.geo, &bytes, err);
 	/* mdadm's "homehost:name": the controller is the host. */
 	if (nested)
