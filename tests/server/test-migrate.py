@@ -366,6 +366,48 @@ def member_fails_case(name, level, drives, added, spare, workload):
     return case
 
 
+def case_removed_member_fails(fx):
+    """option=remove of the bad drive (252:5, the last member of a RAID6 of
+    four) while its reads fail: it fails (UBad), the copy goes on from the
+    RAID6's parity, the VD ends an optimal RAID5 of the three others with
+    its data, and the failed drive leaves the group."""
+    name = "removed member fails"
+    path = add_bad_drive(fx, name)
+    if not path:
+        return
+    fx.ok("/c0", "add", "vd", "raid6", "drives=252:0,1,2,5")
+    written = written_export(fx, name, True, False)
+    if not written:
+        return
+    uri, size, seed, during = written
+    arm_bad_drive(fx, path)
+    if not migrate_to_end(fx, name, ["type=raid5", "option=remove", "drives=252:5"]):
+        return
+    log = open(fx.service()["Log"]).read()
+    check("member 3 failed (Input/output error)" in log,
+          "%s: the process logs the removed member's failure" % name, log)
+    # Recorded (UBad, an event) unless the migration ended first, which drops it anyway.
+    events = fx.run("/c0", "show", "events").stdout
+    check("s5 state changed from Onln to UBad (I/O error)" in events or
+          "member 3 is no longer in the configuration" in open(fx.service()["Log"]).read(),
+          "%s: the removed drive's failure is recorded, or came after the end" % name, events)
+    row = vd_row(fx)
+    check(row["TYPE"] == "RAID5" and row["State"] == "Optl",
+          "%s: the VD is an optimal RAID5" % name, row)
+    data_verifies(uri, seed, size, "%s: the data verifies after the migration" % name)
+    for slot in range(3):
+        rc, fields, text = examine_member(fx, slot)
+        check(rc == 0 and fields.get("Raid Level") == "raid5" and
+              fields.get("Raid Devices") == "3" and array_state(fields) == "AAA",
+              "%s: mdadm --examine of s%d reports raid5 on 3 devices, in sync" % (name, slot),
+              text)
+    check(drive_state(fx, 5) != "Onln" and
+          fx.json("/c0/e252/s5", "show")[1]["Response Data"]["Drive Information"][0]["DG"]
+          in ("-", None),
+          "%s: the failed drive is in no group" % name, fx.run("/c0/e252/s5", "show").stdout)
+    check_consistent(fx, name)
+
+
 def case_kill_9_degraded_migration(fx):
     """A RAID5 (252:5, the bad drive, first among its members) gains a
     drive; reading the data back during the migration fails the bad drive,
@@ -663,6 +705,7 @@ CASES = [
     case_kill_9_mid_migration,
     case_kill_9_degraded_migration,
     case_remove_kill_9,
+    case_removed_member_fails,
     member_fails_case("member_fails_raid5_to_raid6", "raid5", "5,0,1", 2, 3, True),
     member_fails_case("member_fails_raid6_add_drive", "raid6", "5,0,1,2", 3, 4, False),
     case_member_fails_raid0_source,
