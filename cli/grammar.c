@@ -1674,7 +1674,7 @@ const struct cmd_spec cli_commands[] = {
 				{.name = "option",
 				 .type = OPT_ENUM,
 				 .choices = migrate_options,
-				 .help = "add: add the drives= to the disk group; remove: take them out of it (checked as StorCLI does; a soft controller does not remove drives)"},
+				 .help = "add: add the drives= to the disk group; remove: take them out of it (checked as StorCLI does; a soft controller removes the last members only, keeping the data drives)"},
 				{.name = "drives",
 				 .type = OPT_STRING,
 				 .help = "the unconfigured good drives to add, or the members to remove, as in add vd"},

@@ -232,9 +232,13 @@ static enum rcl_status migrate(struct rcl_ctx *ctx, bool end, struct rcl_error *
 {
 	struct rcl_ctrl *ctrl = open_ctrl(ctx);
 	const struct rcl_drive_ref added = {252, 15};
+	const struct rcl_task_request req = {.kind = RCL_TASK_MIGRATE,
+	                                     .vd = MIGRATING_VD,
+	                                     .level = RCL_RAID5,
+	                                     .drives = &added,
+	                                     .drive_count = 1};
 	enum rcl_status st = end ? rcl_soft_migrate_finish(ctrl, MIGRATING_VD, err)
-	                         : rcl_soft_migrate_start(ctrl, MIGRATING_VD, RCL_RAID5, &added, 1,
-	                                                  false, false, err);
+	                         : rcl_soft_migrate_start(ctrl, &req, false, err);
 
 	rcl_ctrl_close(ctrl);
 	return st;

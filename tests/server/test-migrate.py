@@ -14,7 +14,9 @@ of a member (its partition copied out) reports the new level and member
 count. Then kill -9 of the controller process mid-migration: the next
 process resumes the migration from its checkpoint, completes it, and the
 data verifies; the same when a member failed during the migration, which
-then resumes degraded without it. A member whose reads fail mid-migration
+then resumes degraded without it; the same kill -9 while option=remove
+takes the last drive out of a RAID6 becoming a RAID5, which leaves the
+group as Unconfigured Good. A member whose reads fail mid-migration
 (nbdkit behind nbdfuse) fails, and the migration goes on degraded and a
 spare rebuilds it after, or (RAID0 source) stops, offline. A dedicated spare stays valid.
 Refusals (levels, drives, sizes, what MegaRAID refuses) change nothing.
@@ -27,8 +29,8 @@ import subprocess
 import sys
 
 from rcltest import (MIB, Fixture, array_state, bad_drive, check, drive_field,  # noqa: E402
-                     examine_member, fx_vd_bytes, nbd_uri, run_cases, start_export, summary,
-                     wait_consistent, wait_for)
+                     examine_member, fill_export, fx_vd_bytes, nbd_uri, run_cases, start_export,
+                     summary, wait_consistent, wait_for)
 
 DRIVE_MB = 32
 
@@ -119,14 +121,16 @@ def written_export(fx, name, initialized, io_during):
 
 
 def migration_case(name, level, members, target, added, io_during):
-    """@level on @members drives to @target, adding @added drives."""
+    """@level on @members drives to @target, adding @added drives (removing
+    the last -@added when negative, which end unconfigured good)."""
     def case(fx):
         fx.ok("/c0", "add", "vd", level, "drives=252:0-%d" % (members - 1))
         written = written_export(fx, name, level != "raid0", io_during)
         if not written:
             return
         uri, size, seed, during = written
-        opts = ["option=add", "drives=252:%d-%d" % (members, members + added - 1)] if added \
+        opts = ["option=add", "drives=252:%d-%d" % (members, members + added - 1)] if added > 0 \
+            else ["option=remove", "drives=252:%d-%d" % (members + added, members - 1)] if added \
             else []
         if not migrate_to_end(fx, name, ["type=" + target] + opts, during,
                               "fio's writes during the migration read back verified"):
@@ -156,6 +160,10 @@ def migration_case(name, level, members, target, added, io_during):
                   fields.get("Raid Devices") == str(n) and "Reshape pos'n" not in fields,
                   "%s: mdadm --examine of s%d reports %s on %d devices" % (name, slot, target, n),
                   text)
+        for slot in range(n, members):
+            check(drive_state(fx, slot) == "UGood",
+                  "%s: the removed drive s%d is unconfigured good" % (name, slot),
+                  drive_state(fx, slot))
         # The grown VD takes new data past its old end too.
         if grown > size:
             status, out = fio(uri, 3, grown)
@@ -207,6 +215,73 @@ def case_kill_9_mid_migration(fx):
     check(wait_for(lambda: bgi()["Status"] == "Not in progress", 120),
           "kill -9: the resync ends", bgi())
     check_consistent(fx, "kill -9")
+
+
+def export_sha256(fx, uri, size):
+    """The sha256 of the first @size bytes the export at @uri serves (nbdcopy)."""
+    back = os.path.join(fx.root, "back.img")
+    r = subprocess.run(["nbdcopy", uri, back], capture_output=True, text=True, timeout=300)
+    check(r.returncode == 0, "nbdcopy reads the export back", r.stderr)
+    with open(back, "rb") as f:
+        digest = hashlib.sha256(f.read(size)).hexdigest()
+    os.unlink(back)
+    return digest
+
+
+def case_remove_kill_9(fx):
+    """option=remove: a RAID6 of five drives becomes a RAID5 of the first
+    four. A drive that is not the last member is refused, naming the one
+    that may go; the removed drive stays in the group while the reshape
+    runs (md's negative Delta Devices on it); kill -9 mid-way, the next
+    process resumes; then the data reads back with the same sha256, mdadm
+    --examine of each member left reports a RAID5 of 4 devices, all in
+    sync, and the removed drive is unconfigured good."""
+    name = "remove kill -9"
+    fx.ok("/c0", "add", "vd", "raid6", "drives=252:0-4")
+    export = start_export(fx)
+    if not export or not wait_consistent(fx):
+        return
+    uri = nbd_uri(export)
+    data = fill_export(fx, export, fx_vd_bytes(fx) // MIB)
+    with open(data, "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()
+    r = fx.run("/c0/v0", "start", "migrate", "type=raid5", "option=remove", "drives=252:1")
+    check(r.returncode == 3 and "only the last 1 may go (drives=252:4)" in r.stdout,
+          "%s: removing a member that is not the last is refused" % name, r.stdout + r.stderr)
+    fx.ok("/c0", "set", "reconrate=5")
+    if not start_migrate(fx, name, "type=raid5", "option=remove", "drives=252:4"):
+        return
+    progress = lambda: migrate_status(fx)["Progress%"]
+    check(wait_for(lambda: isinstance(progress(), int) and progress() >= 10, 120),
+          "%s: the migration makes progress" % name, migrate_status(fx))
+    check(drive_state(fx, 4) == "Onln", "%s: the removed drive is online while it runs" % name,
+          drive_state(fx, 4))
+    rc, fields, text = examine_member(fx, 4)
+    check(rc == 0 and "Reshape pos'n" in fields and
+          fields.get("Delta Devices", "").startswith("-1"),
+          "%s: mdadm --examine of the removed drive shows the shrink under way" % name, text)
+    os.kill(fx.service()["PID"], signal.SIGKILL)
+    check(wait_for(lambda: fx.service()["Status"] == "Not Running"),
+          "%s: the killed process is gone" % name)
+    check(migrate_status(fx)["Status"] == "Halted", "%s: show migrate says Halted" % name,
+          migrate_status(fx))
+    fx.ok("/c0", "set", "reconrate=100")
+    export = start_export(fx)
+    if not export or not wait_migrated(fx, name):
+        return
+    check(export_sha256(fx, nbd_uri(export), os.path.getsize(data)) == digest,
+          "%s: the data reads back with its sha256" % name)
+    check(vd_row(fx)["TYPE"] == "RAID5", "%s: show reports RAID5" % name, vd_row(fx))
+    for slot in range(4):
+        rc, fields, text = examine_member(fx, slot)
+        check(rc == 0 and fields.get("Raid Level") == "raid5" and
+              fields.get("Raid Devices") == "4" and "Reshape pos'n" not in fields and
+              array_state(fields) == "AAAA",
+              "%s: mdadm --examine of s%d reports raid5 on 4 devices, in sync" % (name, slot),
+              text)
+    check(drive_state(fx, 4) == "UGood", "%s: the removed drive is unconfigured good" % name,
+          drive_state(fx, 4))
+    check_consistent(fx, name)
 
 
 def vd_state(fx):
@@ -289,6 +364,48 @@ def member_fails_case(name, level, drives, added, spare, workload):
 
     case.__name__ = "case_" + name
     return case
+
+
+def case_removed_member_fails(fx):
+    """option=remove of the bad drive (252:5, the last member of a RAID6 of
+    four) while its reads fail: it fails (UBad), the copy goes on from the
+    RAID6's parity, the VD ends an optimal RAID5 of the three others with
+    its data, and the failed drive leaves the group."""
+    name = "removed member fails"
+    path = add_bad_drive(fx, name)
+    if not path:
+        return
+    fx.ok("/c0", "add", "vd", "raid6", "drives=252:0,1,2,5")
+    written = written_export(fx, name, True, False)
+    if not written:
+        return
+    uri, size, seed, during = written
+    arm_bad_drive(fx, path)
+    # Slow enough that the process takes the failure's report before the end.
+    fx.ok("/c0", "set", "reconrate=20")
+    if not migrate_to_end(fx, name, ["type=raid5", "option=remove", "drives=252:5"]):
+        return
+    log = open(fx.service()["Log"]).read()
+    check("member 3 failed (Input/output error)" in log,
+          "%s: the process logs the removed member's failure" % name, log)
+    events = fx.run("/c0", "show", "events").stdout
+    check("s5 state changed from Onln to UBad (I/O error)" in events,
+          "%s: the events have the removed drive's failure" % name, events)
+    row = vd_row(fx)
+    check(row["TYPE"] == "RAID5" and row["State"] == "Optl",
+          "%s: the VD is an optimal RAID5" % name, row)
+    data_verifies(uri, seed, size, "%s: the data verifies after the migration" % name)
+    for slot in range(3):
+        rc, fields, text = examine_member(fx, slot)
+        check(rc == 0 and fields.get("Raid Level") == "raid5" and
+              fields.get("Raid Devices") == "3" and array_state(fields) == "AAA",
+              "%s: mdadm --examine of s%d reports raid5 on 3 devices, in sync" % (name, slot),
+              text)
+    check(drive_state(fx, 5) != "Onln" and
+          fx.json("/c0/e252/s5", "show")[1]["Response Data"]["Drive Information"][0]["DG"]
+          in ("-", None),
+          "%s: the failed drive is in no group" % name, fx.run("/c0/e252/s5", "show").stdout)
+    check_consistent(fx, name)
 
 
 def case_kill_9_degraded_migration(fx):
@@ -584,8 +701,11 @@ CASES = [
     migration_case("raid6_to_raid5", "raid6", 4, "raid5", 0, False),
     migration_case("raid6_to_raid0", "raid6", 4, "raid0", 0, False),
     migration_case("raid1_to_raid0", "raid1", 2, "raid0", 0, True),
+    migration_case("raid6_to_raid0_remove_two", "raid6", 5, "raid0", -2, True),
     case_kill_9_mid_migration,
     case_kill_9_degraded_migration,
+    case_remove_kill_9,
+    case_removed_member_fails,
     member_fails_case("member_fails_raid5_to_raid6", "raid5", "5,0,1", 2, 3, True),
     member_fails_case("member_fails_raid6_add_drive", "raid6", "5,0,1,2", 3, 4, False),
     case_member_fails_raid0_source,

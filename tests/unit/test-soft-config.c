@@ -269,6 +269,67 @@ START_TEST(test_refusals)
 }
 END_TEST
 
+/* The sample with group 0 a RAID6 of four drives losing its last one, migrating to RAID5. */
+static struct rcl_soft_config *removing(void)
+{
+	struct rcl_soft_config *cfg = sample();
+	struct rcl_soft_dg *dg = &cfg->dgs[0];
+	struct rcl_error err = {0};
+
+	ck_assert_int_eq(rcl_guid_random(&dg->members[3].uuid, &err), RCL_OK);
+	dg->members[3].slot = 3;
+	dg->migrate = (struct rcl_soft_migration){true, RCL_RAID6, 4};
+	dg->spares[0].dev = 4; /* past every old role */
+	return cfg;
+}
+
+/* A removal's record keeps the removed member, after the new ones, in its role. */
+START_TEST(test_removal_round_trip)
+{
+	struct rcl_soft_config *cfg = removing(), *back = calloc(1, sizeof(*back));
+	struct rcl_error err = {0};
+	size_t len;
+	char *text = format(cfg, &len);
+
+	ck_assert_ptr_nonnull(strstr(text, "\"drives\":4,\"removed\":[{"));
+	ck_assert_int_eq(rcl_soft_config_parse(text, len, "d0", back, &err), RCL_OK);
+	ck_assert_mem_eq(&back->dgs[0], &cfg->dgs[0], sizeof(cfg->dgs[0]));
+	ck_assert_uint_eq(rcl_soft_dg_members(&back->dgs[0]), 3);
+	ck_assert_uint_eq(rcl_soft_dg_held(&back->dgs[0]), 4);
+	rcl_free(text);
+	/* The removed drive is a drive of the record: it cannot be a spare too. */
+	cfg->dgs[0].spares[0].drive.uuid = cfg->dgs[0].members[3].uuid;
+	ck_assert_ptr_null(rcl_soft_config_format(cfg, &len));
+	free(cfg);
+	free(back);
+}
+END_TEST
+
+/* @from -> @to in the removal's record is refused. */
+static void removal_edited(const char *from, const char *to)
+{
+	struct rcl_soft_config *cfg = removing();
+	size_t len;
+	char *text = format(cfg, &len), *at = strstr(text, from);
+	char buf[8192];
+
+	ck_assert_msg(at, "'%s' not in %s", from, text);
+	snprintf(buf, sizeof(buf), "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+	refused(buf, strlen(buf));
+	rcl_free(text);
+	free(cfg);
+}
+
+START_TEST(test_removal_refusals)
+{
+	removal_edited("\"drives\":4", "\"drives\":5"); /* one removed member missing */
+	removal_edited("\"drives\":4", "\"drives\":3"); /* removed members, none removed */
+	removal_edited("\"removed\":[", "\"removed\":{},\"x\":[");
+	removal_edited("\"removed\":[{", "\"removed\":[7,{");
+	removal_edited("\"slot\":3}", "\"slot\":3,\"state\":\"Online\"}");
+}
+END_TEST
+
 START_TEST(test_same_member_twice)
 {
 	struct rcl_soft_config *cfg = sample();
@@ -727,6 +788,8 @@ static Suite *soft_config_suite(void)
 	tcase_add_test(tc, test_round_trip);
 	tcase_add_test(tc, test_empty_round_trip);
 	tcase_add_test(tc, test_refusals);
+	tcase_add_test(tc, test_removal_round_trip);
+	tcase_add_test(tc, test_removal_refusals);
 	tcase_add_test(tc, test_same_member_twice);
 	tcase_add_test(tc, test_hostile_text);
 	tcase_add_test(tc, test_truncated);

@@ -113,7 +113,7 @@ int rcl_soft_change_member(const struct rcl_soft_change *c, const struct rcl_sof
 static bool in_config(const struct rcl_soft_change *c, const struct rcl_soft_config *cfg, size_t i)
 {
 	for (size_t d = 0; d < cfg->dg_count; d++) {
-		for (unsigned m = 0; m < rcl_soft_dg_members(&cfg->dgs[d]); m++)
+		for (unsigned m = 0; m < rcl_soft_dg_held(&cfg->dgs[d]); m++)
 			if (rcl_soft_change_member(c, &cfg->dgs[d], m) == (int)i)
 				return true;
 		for (unsigned k = 0; k < cfg->dgs[d].spare_count; k++)

@@ -353,7 +353,28 @@ static enum rcl_status parse_spares(const struct parse *p, json_object *root,
 	return RCL_OK;
 }
 
-/* The optional "migrate": the old level and member count, fewer than now. */
+/* A removal's "removed": the old members past the new ones, into @dg's members. */
+static bool get_removed(json_object *m, unsigned drives, struct rcl_soft_dg *dg)
+{
+	unsigned n = rcl_soft_dg_members(dg);
+	json_object *list;
+
+	if (!json_object_object_get_ex(m, "removed", &list))
+		return drives <= n;
+	if (!json_object_is_type(list, json_type_array) || drives <= n ||
+	    json_object_array_length(list) != drives - n)
+		return false;
+	for (unsigned i = n; i < drives; i++) {
+		json_object *e = json_object_array_get_idx(list, i - n);
+
+		if (!get_member(e, &dg->members[i]) ||
+		    !get_member_state(e, dg->last_lba, &dg->members[i]))
+			return false;
+	}
+	return true;
+}
+
+/* The optional "migrate": the old level and member count, and the members removed. */
 static enum rcl_status parse_migration(const struct parse *p, json_object *obj,
                                        struct rcl_soft_dg *dg)
 {
@@ -364,7 +385,7 @@ static enum rcl_status parse_migration(const struct parse *p, json_object *obj,
 		return RCL_OK;
 	if (!json_object_is_type(m, json_type_object) || !get_level(m, &dg->migrate.level) ||
 	    !rcl_json_get_uint(m, "drives", RCL_MAX_DRIVES_PER_SPAN, &drives) || !drives ||
-	    drives > rcl_soft_dg_members(dg) || dg->spans != 1)
+	    dg->spans != 1 || !get_removed(m, (unsigned)drives, dg))
 		return bad(p, "has a disk group with an invalid migration");
 	dg->migrate.active = true;
 	dg->migrate.drives = (unsigned)drives;
@@ -429,7 +450,7 @@ static size_t all_drives(const struct rcl_soft_config *cfg, const struct rcl_gui
 	for (size_t i = 0; i < cfg->dg_count; i++) {
 		const struct rcl_soft_dg *dg = &cfg->dgs[i];
 
-		for (unsigned m = 0; m < rcl_soft_dg_members(dg); m++)
+		for (unsigned m = 0; m < rcl_soft_dg_held(dg); m++)
 			out[n++] = &dg->members[m].uuid;
 		for (unsigned k = 0; k < dg->spare_count; k++)
 			out[n++] = &dg->spares[k].drive.uuid;
@@ -675,6 +696,18 @@ static json_object *format_dg_spares(const struct rcl_soft_dg *dg)
 	return spares;
 }
 
+/* A member of a group, with its state when it is not online. */
+static json_object *format_dg_member(const struct rcl_soft_member *m)
+{
+	json_object *e = format_member(m);
+
+	if (m->state != RCL_SOFT_MEMBER_ONLINE)
+		add_str(e, "state", member_states[m->state]);
+	if (m->state == RCL_SOFT_MEMBER_REBUILD)
+		add_int(e, "rebuilt_lba", (int64_t)m->rebuilt_lba);
+	return e;
+}
+
 static json_object *format_group(const struct rcl_soft_config *cfg, const struct rcl_soft_dg *dg)
 {
 	json_object *obj = json_object_new_object();
@@ -687,16 +720,8 @@ static json_object *format_group(const struct rcl_soft_config *cfg, const struct
 	add_int(obj, "drives_per_span", dg->drives_per_span);
 	add_int(obj, "first_lba", (int64_t)dg->first_lba);
 	add_int(obj, "last_lba", (int64_t)dg->last_lba);
-	for (unsigned i = 0; i < rcl_soft_dg_members(dg); i++) {
-		const struct rcl_soft_member *m = &dg->members[i];
-		json_object *e = format_member(m);
-
-		if (m->state != RCL_SOFT_MEMBER_ONLINE)
-			add_str(e, "state", member_states[m->state]);
-		if (m->state == RCL_SOFT_MEMBER_REBUILD)
-			add_int(e, "rebuilt_lba", (int64_t)m->rebuilt_lba);
-		append(members, e);
-	}
+	for (unsigned i = 0; i < rcl_soft_dg_members(dg); i++)
+		append(members, format_dg_member(&dg->members[i]));
 	for (size_t i = 0; i < cfg->vd_count; i++)
 		if (cfg->vds[i].dg == dg->id)
 			append(vds, format_vd(dg, &cfg->vds[i]));
@@ -709,6 +734,13 @@ static json_object *format_group(const struct rcl_soft_config *cfg, const struct
 
 		add_str(m, "level", rcl_raid_level_name(dg->migrate.level));
 		add_int(m, "drives", dg->migrate.drives);
+		if (rcl_soft_dg_held(dg) > rcl_soft_dg_members(dg)) {
+			json_object *removed = json_object_new_array();
+
+			for (unsigned i = rcl_soft_dg_members(dg); i < rcl_soft_dg_held(dg); i++)
+				append(removed, format_dg_member(&dg->members[i]));
+			add_obj(m, "removed", removed);
+		}
 		add_obj(obj, "migrate", m);
 	}
 	return obj;
@@ -779,4 +811,11 @@ size_t rcl_soft_config_spares(const struct rcl_soft_config *cfg)
 unsigned rcl_soft_dg_members(const struct rcl_soft_dg *dg)
 {
 	return dg->spans * dg->drives_per_span;
+}
+
+unsigned rcl_soft_dg_held(const struct rcl_soft_dg *dg)
+{
+	unsigned n = rcl_soft_dg_members(dg);
+
+	return dg->migrate.active && dg->migrate.drives > n ? dg->migrate.drives : n;
 }

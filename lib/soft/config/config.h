@@ -27,7 +27,10 @@
  * A group being migrated (a RAID level migration or an online capacity
  * expansion, migrate.h) has "migrate": {"level": "RAID5", "drives": 3}:
  * the level and member count it is migrating from; "level" and the
- * members are the target's, the added drives listed last. The VDs keep
+ * members are the target's, the added drives listed last. A migration
+ * that removes drives (option=remove) also has "removed": the old members
+ * past the new ones (the last roles), each as a member is, which the copy
+ * reads until it ends and then leave the group. The VDs keep
  * their old "bytes" until the migration ends. How far it has come is in
  * the members' md superblocks (reshape_position), not here.
  *
@@ -246,5 +249,12 @@ size_t rcl_soft_config_spares(const struct rcl_soft_config *cfg);
 
 /* rcl_soft_dg_members() - how many members @dg has. */
 unsigned rcl_soft_dg_members(const struct rcl_soft_dg *dg);
+
+/*
+ * rcl_soft_dg_held() - how many drives @dg holds: its members, and while
+ * a migration removes drives the removed ones too (members past
+ * rcl_soft_dg_members(), in their old roles), which the copy still reads.
+ */
+unsigned rcl_soft_dg_held(const struct rcl_soft_dg *dg);
 
 #endif /* RCL_SOFT_CONFIG_H */

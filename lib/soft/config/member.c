@@ -115,6 +115,7 @@ static uint64_t now_md(void)
  * struct md_array - the md array a superblock is for.
  * @geo:	the member's geometry in it.
  * @ctime:	when the VD was created: the same on every member.
+ * @roles:	the devices with a role: 0 to @roles - 1 (at least raid_disks).
  * @clean:	in sync (RAID0, or nothing to agree on yet).
  */
 struct md_array {
@@ -124,6 +125,7 @@ struct md_array {
 	char name[33];
 	uint64_t ctime;
 	unsigned dev_number;
+	unsigned roles;
 	bool clean;
 };
 
@@ -133,7 +135,7 @@ static enum rcl_status fill_super(struct rcl_md_super1 *sb, const struct md_arra
 	struct rcl_guid dev_uuid;
 	enum rcl_status st;
 
-	st = rcl_md_super1_init(sb, &a->shape, &a->geo, a->shape.raid_disks, err);
+	st = rcl_md_super1_init(sb, &a->shape, &a->geo, a->roles, err);
 	if (!st)
 		st = rcl_guid_random(&dev_uuid, err);
 	if (st)
@@ -147,7 +149,7 @@ static enum rcl_status fill_super(struct rcl_md_super1 *sb, const struct md_arra
 	sb->events = 1;
 	/* A new redundant array is not in sync yet: md resyncs it on assembly. */
 	sb->resync_offset = a->clean ? UINT64_MAX : 0;
-	for (unsigned i = 0; i < a->shape.raid_disks; i++)
+	for (unsigned i = 0; i < a->roles; i++)
 		sb->dev_roles[i] = (uint16_t)i;
 	return RCL_OK;
 }
@@ -231,6 +233,7 @@ static enum rcl_status write_top(int fd, uint64_t part_off, const char *serial,
 	                       .uuid = vd->uuid,
 	                       .ctime = a->ctime,
 	                       .dev_number = span,
+	                       .roles = dg->spans,
 	                       .clean = true};
 	enum rcl_status st = rcl_soft_top_geometry(dg, vd->strip_kib, &a->geo, &top.geo, err);
 
@@ -252,6 +255,9 @@ enum rcl_status rcl_soft_member_write_md(int fd, unsigned sector_size, const cha
 	enum rcl_status st;
 
 	rcl_soft_md_shape(dg, vd->strip_kib, &a.shape);
+	/* Members a migration removes keep their old roles, past raid_disks, until it ends. */
+	a.roles = !nested && rcl_soft_dg_held(dg) > a.shape.raid_disks ? rcl_soft_dg_held(dg)
+	                                                               : a.shape.raid_disks;
 	st = rcl_soft_vd_geometry(dg, vd, sector_size, &a.geo, &bytes, err);
 	/* mdadm's "homehost:name": the controller is the host. */
 	if (nested)

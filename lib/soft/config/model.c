@@ -65,6 +65,26 @@ static enum rcl_pd_state member_pd_state(enum rcl_soft_member_state state)
 }
 
 /*
+ * The drives a migration removes (rcl_soft_dg_held()) stay in the group,
+ * as StorCLI shows them, in the rows past the new ones until it ends.
+ */
+static void fill_removed(struct rcl_ctrl *ctrl, struct rcl_soft_state *state,
+                         const struct rcl_soft_dg *dg)
+{
+	for (unsigned m = rcl_soft_dg_members(dg); m < rcl_soft_dg_held(dg); m++) {
+		struct rcl_soft_disk *disk = rcl_soft_find_member(state, dg, m);
+		struct rcl_drive *drive = disk ? &ctrl->drives[disk - state->disks] : NULL;
+
+		if (drive) {
+			drive->state = member_pd_state(dg->members[m].state);
+			drive->dg = (int)dg->id;
+			drive->span = 0;
+			drive->row = m;
+		}
+	}
+}
+
+/*
  * One group's members: their drive states, and the group's state. A
  * member marked missing has left its drive (UGood, or blank once the
  * change is done): its place is empty, and TOPOLOGY shows it Msng.
@@ -86,6 +106,7 @@ static void fill_group(struct rcl_ctrl *ctrl, struct rcl_soft_state *state,
 		else if (ms != RCL_SOFT_MEMBER_MISSING)
 			add_missing(ctrl, state, dg, m);
 	}
+	fill_removed(ctrl, state, dg);
 	out->id = dg->id;
 	out->level = dg->level;
 	out->state = rcl_raid_state(dg->level, dg->spans, dg->drives_per_span, lost);

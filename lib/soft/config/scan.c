@@ -279,7 +279,7 @@ static void place_members(struct rcl_soft_state *state)
 
 		for (unsigned k = 0; k < dg->spare_count; k++)
 			place_spare(state, &dg->spares[k].drive.uuid, (int)d);
-		for (unsigned m = 0; m < rcl_soft_dg_members(dg); m++) {
+		for (unsigned m = 0; m < rcl_soft_dg_held(dg); m++) {
 			struct rcl_soft_disk *disk = rcl_soft_find_member(state, dg, m);
 
 			if (disk) {

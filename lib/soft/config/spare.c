@@ -225,7 +225,7 @@ static enum rcl_status join_spare(struct rcl_soft_change *c, const struct rcl_so
 		                             dg->spares[k].dev, err);
 	}
 	/* Not a member md has kicked: md writes nothing to it either. */
-	for (unsigned m = 0; m < rcl_soft_dg_members(dg) && !st; m++)
+	for (unsigned m = 0; m < rcl_soft_dg_held(dg) && !st; m++)
 		if (rcl_soft_change_live(c, dg, m) >= 0)
 			st = rcl_soft_change_bump(c, rcl_soft_change_live(c, dg, m), vd, events, sb,
 			                          err);

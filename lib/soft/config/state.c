@@ -62,7 +62,8 @@ enum rcl_status rcl_soft_sync_roles(const struct rcl_soft_change *c, const struc
 {
 	bool nested = rcl_soft_nested(dg->level);
 	unsigned first = nested ? m / dg->drives_per_span * dg->drives_per_span : 0;
-	unsigned n = nested ? dg->drives_per_span : rcl_soft_dg_members(dg);
+	/* The members a removal drops keep their roles and events until it ends. */
+	unsigned n = nested ? dg->drives_per_span : rcl_soft_dg_held(dg);
 	struct rcl_md_super1 *best = rcl_malloc(sizeof(*best)), *sb = rcl_malloc(sizeof(*sb));
 	enum rcl_status st = best && sb ? RCL_OK : rcl_fail(err, RCL_NOMEM, "out of memory");
 	bool any = false;
@@ -257,7 +258,7 @@ enum rcl_status rcl_soft_fail_member(struct rcl_ctrl *ctrl, unsigned vd, unsigne
 	v = st ? NULL : rcl_soft_config_vd(c.cfg, vd);
 	if (v)
 		dg = rcl_soft_config_dg_mut(c.cfg, v->dg);
-	if (!st && (!dg || m >= rcl_soft_dg_members(dg)))
+	if (!st && (!dg || m >= rcl_soft_dg_held(dg)))
 		st = rcl_fail(err, RCL_NOT_FOUND, "virtual drive /v%u has no member %u", vd, m);
 	if (!st && dg->members[m].state != RCL_SOFT_MEMBER_ONLINE &&
 	    dg->members[m].state != RCL_SOFT_MEMBER_REBUILD)

@@ -109,22 +109,30 @@ enum rcl_status rcl_soft_vol_reshape_update(struct rcl_soft_volume *vol,
 static void reshape_failed(void *ctx, unsigned member, int error)
 {
 	struct rcl_soft_volume *vol = ctx;
+	bool kept = member < vol->member_count;
 
-	rcl_soft_vol_fail(vol, member, error, true);
+	if (kept)
+		rcl_soft_vol_fail(vol, member, error, true);
+	/* A member being removed is the old array's only: the owner hears of it there. */
 	if (member < vol->reshape->old->member_count)
-		rcl_soft_vol_fail(vol->reshape->old, member, error, false);
+		rcl_soft_vol_fail(vol->reshape->old, member, error, !kept);
 }
 
-/* Give the copy and its checkpoints the members in use. Return: how many. */
+/*
+ * Give the copy and its checkpoints the members in use: the new array's,
+ * and those a removal drops, which only the old array's volume has.
+ * Return: how many.
+ */
 static unsigned take_members(struct rcl_soft_volume *vol)
 {
 	struct vol_reshape *rs = vol->reshape;
 	unsigned used = 0;
 
-	for (unsigned i = 0; i < rs->plan.reshape.to.n; i++) {
-		bool usable = rcl_soft_vol_usable(vol, i, UINT64_MAX);
+	for (unsigned i = 0; i < rs->plan.reshape.to.n || i < rs->plan.reshape.from.n; i++) {
+		struct rcl_soft_volume *in = i < rs->plan.reshape.to.n ? vol : rs->old;
+		bool usable = rcl_soft_vol_usable(in, i, UINT64_MAX);
 
-		rs->plan.reshape.fd[i] = rs->marks.fd[i] = usable ? vol->members[i].fd : -1;
+		rs->plan.reshape.fd[i] = rs->marks.fd[i] = usable ? in->members[i].fd : -1;
 		used += usable;
 	}
 	return used;
@@ -163,6 +171,10 @@ enum rcl_status rcl_soft_vol_reshape_resume(struct rcl_soft_volume *vol,
 	rs->plan.reshape.ctx = &rs->marks;
 	rs->plan.reshape.failed = reshape_failed;
 	rs->plan.reshape.failed_ctx = vol;
+	/* First: the members a removal drops are the old array's volume's. */
+	st = open_old(vol, state, err);
+	if (st)
+		return st;
 	take_members(vol);
 	if (!rcl_soft_reshape_survives(&rs->plan.reshape))
 		return rcl_fail(err, RCL_NOT_ALLOWED,
@@ -171,8 +183,6 @@ enum rcl_status rcl_soft_vol_reshape_resume(struct rcl_soft_volume *vol,
 		                vol->vd);
 	st = rcl_soft_migration_marks_open(&rs->marks, &rs->plan, rs->plan.reshape.fd, &rs->mark,
 	                                   err);
-	if (!st)
-		st = open_old(vol, state, err);
 	/* Rows a crash left in the backup are completed before any request. */
 	if (!st && rs->mark.backup_rows)
 		e = step(vol);

@@ -837,14 +837,17 @@ void exports_refresh(unsigned id)
 	rcl_ctx_free(lib);
 }
 
-/* Where member @f->member of VD @f->vd's group sits in @ctrl's configuration, and its state. */
+/*
+ * Where member @f->member (one a removal drops too) of VD @f->vd's group
+ * sits in @ctrl's configuration, and its state.
+ */
 static const struct rcl_soft_member *failed_member(struct rcl_ctrl *ctrl, const struct failure *f)
 {
 	struct soft_ctrl *sc = service_soft_state(ctrl) ? ctrl->priv : NULL;
 	const struct rcl_soft_vd *vd = sc ? rcl_soft_config_vd(&sc->state->cfg, f->vd) : NULL;
 	const struct rcl_soft_dg *dg = vd ? rcl_soft_config_dg(&sc->state->cfg, vd->dg) : NULL;
 
-	return dg && f->member < rcl_soft_dg_members(dg) ? &dg->members[f->member] : NULL;
+	return dg && f->member < rcl_soft_dg_held(dg) ? &dg->members[f->member] : NULL;
 }
 
 /* Log the failure just recorded of @m (as it was before), and each VD it degraded. */

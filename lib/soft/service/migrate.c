@@ -313,11 +313,11 @@ void migrations_stop_all(void)
 /* ------------------------------------------------------------------------
  * The commands' side. */
 
-enum rcl_status migrate_start(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_raid_level level,
-                              const struct rcl_drive_ref *drives, size_t count, bool force,
+enum rcl_status migrate_start(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
                               struct rcl_error *err)
 {
-	unsigned id = rcl_ctrl_id(ctrl);
+	unsigned id = rcl_ctrl_id(ctrl), vd = req->vd;
+	enum rcl_raid_level level = req->level;
 	enum rcl_status st;
 
 	if (!service_self(id) || !state_of(ctrl))
@@ -325,8 +325,7 @@ enum rcl_status migrate_start(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_raid_
 		                "migrations run in the controller process of /c%u, which is not "
 		                "running; start it with: raidcli /c%u serve",
 		                id, id);
-	st = rcl_soft_migrate_start(ctrl, vd, level, drives, count, force,
-	                            tasks_running_on(ctrl, vd), err);
+	st = rcl_soft_migrate_start(ctrl, req, tasks_running_on(ctrl, vd), err);
 	if (st)
 		return st;
 	service_log("migration of v%u to %s started", vd, rcl_raid_level_name(level));
@@ -336,13 +335,12 @@ enum rcl_status migrate_start(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_raid_
 	return RCL_OK;
 }
 
-enum rcl_status migrate_check_start(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_raid_level level,
-                                    const struct rcl_drive_ref *drives, size_t count, bool force,
+enum rcl_status migrate_check_start(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
                                     struct rcl_error *err)
 {
 	if (!state_of(ctrl))
 		return RCL_OK; /* not a soft controller: migrate_start() refuses it */
-	return rcl_soft_migrate_check(ctrl, vd, level, drives, count, force, err);
+	return rcl_soft_migrate_check(ctrl, req, err);
 }
 
 bool migration_recorded(const struct rcl_ctrl *ctrl, unsigned vd)

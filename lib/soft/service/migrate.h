@@ -39,20 +39,19 @@ bool migration_running(unsigned vd);
 bool migration_recorded(const struct rcl_ctrl *ctrl, unsigned vd);
 
 /*
- * migrate_start() - "start migrate": migrate VD @vd of @ctrl to @level,
- * adding @drives; inside the controller process only. Refused, with
- * nothing changed, while another task runs on the VD's group.
+ * migrate_start() - "start migrate" (@req): migrate VD @req->vd of @ctrl to
+ * @req->level, adding or removing @req->drives; inside the controller
+ * process only. Refused, with nothing changed, while another task runs on
+ * the VD's group.
  */
-enum rcl_status migrate_start(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_raid_level level,
-                              const struct rcl_drive_ref *drives, size_t count, bool force,
+enum rcl_status migrate_start(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
                               struct rcl_error *err);
 
 /*
  * migrate_check_start() - what migrate_start() would refuse of the same
  * command, told also outside the controller process, before it starts.
  */
-enum rcl_status migrate_check_start(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_raid_level level,
-                                    const struct rcl_drive_ref *drives, size_t count, bool force,
+enum rcl_status migrate_check_start(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
                                     struct rcl_error *err);
 
 /*

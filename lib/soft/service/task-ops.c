@@ -21,18 +21,6 @@ static enum rcl_soft_task_kind check_kind(enum rcl_task_kind kind)
 	                              : RCL_SOFT_TASK_CHECK;
 }
 
-/*
- * A removal that StorCLI would take (task.c checked its rules): the copy
- * engine can drop members that hold no data strips of their own
- * (reshape.h), but the record cannot yet keep the removed members through
- * a migration, nor give them back as unconfigured good.
- */
-static enum rcl_status refuse_remove(struct rcl_error *err)
-{
-	return rcl_unsupported(err, "soft", "removing drives from a virtual drive (option=remove)",
-	                       NULL);
-}
-
 enum rcl_status rcl_soft_task_check_op(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
                                        struct rcl_error *err)
 {
@@ -40,10 +28,7 @@ enum rcl_status rcl_soft_task_check_op(struct rcl_ctrl *ctrl, const struct rcl_t
 	case RCL_TASK_REBUILD:
 		return rebuild_check_start(ctrl, &req->drive, err);
 	case RCL_TASK_MIGRATE:
-		if (req->remove)
-			return refuse_remove(err);
-		return migrate_check_start(ctrl, req->vd, req->level, req->drives, req->drive_count,
-		                           req->force, err);
+		return migrate_check_start(ctrl, req, err);
 	case RCL_TASK_PATROL_READ:
 		return patrol_check_start(ctrl->ctx, ctrl, err);
 	case RCL_TASK_ERASE:
@@ -60,10 +45,7 @@ static enum rcl_status migrate_control(struct rcl_ctrl *ctrl, const struct rcl_t
 	if (req->action != RCL_TASK_ACTION_START)
 		return rcl_unsupported(err, "soft", "stopping, pausing or resuming a migration",
 		                       NULL);
-	if (req->remove)
-		return refuse_remove(err);
-	return migrate_start(ctrl, req->vd, req->level, req->drives, req->drive_count, req->force,
-	                     err);
+	return migrate_start(ctrl, req, err);
 }
 
 enum rcl_status rcl_soft_task_op(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,

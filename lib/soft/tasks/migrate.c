@@ -206,7 +206,11 @@ enum rcl_status rcl_soft_migration_marks_open(struct rcl_soft_migration_marks *m
 	uint8_t block[MARK_BYTES];
 	bool found = false;
 
-	*m = (struct rcl_soft_migration_marks){.plan = plan, .count = plan->reshape.to.n};
+	/* Every member of either array: those a removal drops resume it as well. */
+	*m = (struct rcl_soft_migration_marks){.plan = plan,
+	                                       .count = plan->reshape.to.n > plan->reshape.from.n
+	                                                    ? plan->reshape.to.n
+	                                                    : plan->reshape.from.n};
 	for (unsigned i = 0; i < m->count; i++) {
 		struct rcl_soft_reshape_mark one;
 		enum rcl_status st;
@@ -343,8 +347,12 @@ static enum rcl_status check_vd(const struct rcl_soft_change *c, const struct rc
 		                rcl_raid_level_name(level));
 	if (data_drives(level, n) < data_drives(dg->level, old_n))
 		return rcl_fail(err, RCL_INVALID_PARAM,
-		                "%s over %u drives holds less than /v%u does now: add drives",
-		                rcl_raid_level_name(level), n, vd->id);
+		                "%s over %u drives holds less than /v%u does now: %s",
+		                rcl_raid_level_name(level), n, vd->id,
+		                n < old_n ? "a removal keeps the data drives (RAID6 to RAID5 less "
+		                            "one drive, RAID5 to RAID0 less one, RAID6 to RAID0 "
+		                            "less one or two)"
+		                          : "add drives");
 	return RCL_OK;
 }
 
@@ -391,6 +399,51 @@ static enum rcl_status add_drives(struct rcl_soft_change *c, struct rcl_soft_dg 
 		dg->members[n + k] = (struct rcl_soft_member){.slot = drives[k].slot};
 	}
 	dg->drives_per_span = n + (unsigned)count;
+	return RCL_OK;
+}
+
+/* "e:s,e:s" of @dg's members [from, to). */
+static void list_slots(const struct rcl_soft_dg *dg, unsigned from, unsigned to, char *out,
+                       size_t size)
+{
+	size_t len = 0;
+
+	out[0] = '\0';
+	for (unsigned m = from; m < to && len < size; m++)
+		len += (size_t)snprintf(out + len, size - len, "%s%u:%u", m > from ? "," : "",
+		                        RCL_SOFT_ENCLOSURE, dg->members[m].slot);
+}
+
+/*
+ * The removed drives must be the last members by role: md keeps every
+ * member's role through a reshape, so only the roles past the new
+ * raid_disks can go. (They stay in the members array, past the new ones,
+ * until the migration ends: rcl_soft_dg_held().)
+ */
+static enum rcl_status check_last(struct rcl_soft_change *c, const struct rcl_soft_dg *dg,
+                                  const struct rcl_drive_ref *drives, size_t count,
+                                  struct rcl_error *err)
+{
+	unsigned old_n = rcl_soft_dg_members(dg), n = count < old_n ? old_n - (unsigned)count : 0;
+	char last[RCL_SOFT_ARRAY_MAX * 12];
+
+	list_slots(dg, n, old_n, last, sizeof(last));
+	for (size_t k = 0; k < count; k++) {
+		size_t i;
+		unsigned m = n;
+		enum rcl_status st = rcl_soft_change_find(c, &drives[k], &i, err);
+
+		while (!st && m < old_n && rcl_soft_change_member(c, dg, m) != (int)i)
+			m++;
+		if (!st && m == old_n)
+			st =
+			    rcl_fail(err, RCL_INVALID_PARAM,
+			             "drive %u:%u cannot be removed: md keeps each member's place "
+			             "through a migration, so only the last %zu may go (drives=%s)",
+			             drives[k].enclosure, drives[k].slot, count, last);
+		if (st)
+			return st;
+	}
 	return RCL_OK;
 }
 
@@ -453,15 +506,17 @@ static enum rcl_status write_members(struct rcl_soft_change *c, struct rcl_soft_
                                      const struct rcl_soft_vd *vd, bool start,
                                      struct rcl_error *err)
 {
+	/* At the start the members a removal drops take the reshape's superblock too. */
+	unsigned held = start ? rcl_soft_dg_held(dg) : rcl_soft_dg_members(dg);
 	enum rcl_status st = RCL_OK;
 
-	for (unsigned m = 0; m < rcl_soft_dg_members(dg) && !st; m++) {
+	for (unsigned m = 0; m < held && !st; m++) {
 		int i = start ? rcl_soft_change_member(c, dg, m) : rcl_soft_change_live(c, dg, m);
 
 		/* A member lost meanwhile keeps its superblock, events behind the others'. */
 		if (!start && i < 0)
 			continue;
-		if (m >= dg->migrate.drives && start && i < 0) {
+		if (m >= dg->migrate.drives && m < rcl_soft_dg_members(dg) && start && i < 0) {
 			for (size_t d = 0; d < c->state->count && i < 0; d++)
 				if (c->fresh[d] && c->state->disks[d].slot == dg->members[m].slot)
 					i = (int)d;
@@ -479,46 +534,54 @@ static enum rcl_status write_members(struct rcl_soft_change *c, struct rcl_soft_
 }
 
 /*
- * Plan migrating VD @id in change @c (its group and VD into *@dg and *@vd):
- * every refusal comes here, before anything is written.
+ * Plan migrating VD @req->vd in change @c (its group and VD into *@dg and
+ * *@vd): every refusal comes here, before anything is written.
  */
-static enum rcl_status plan_migration(struct rcl_soft_change *c, unsigned id,
-                                      enum rcl_raid_level level, const struct rcl_drive_ref *drives,
-                                      size_t count, bool force, bool busy, struct rcl_soft_dg **dg,
-                                      struct rcl_soft_vd **vd, struct rcl_error *err)
+static enum rcl_status plan_migration(struct rcl_soft_change *c, const struct rcl_task_request *req,
+                                      bool busy, struct rcl_soft_dg **dg, struct rcl_soft_vd **vd,
+                                      struct rcl_error *err)
 {
 	struct rcl_soft_migration_plan *plan = rcl_malloc(sizeof(*plan));
+	unsigned old_n = 0, n = 0;
 	enum rcl_status st;
 
-	*vd = plan ? vd_of(c, id, dg, err) : NULL;
+	*vd = plan ? vd_of(c, req->vd, dg, err) : NULL;
 	if (!plan)
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
-	st = *vd ? check_vd(c, *dg, *vd, level, rcl_soft_dg_members(*dg) + (unsigned)count, busy,
-	                    err)
-	         : RCL_NOT_FOUND;
+	if (*vd) {
+		old_n = rcl_soft_dg_members(*dg);
+		n = !req->remove               ? old_n + (unsigned)req->drive_count
+		    : req->drive_count < old_n ? old_n - (unsigned)req->drive_count
+		                               : 0;
+	}
+	st = !*vd          ? RCL_NOT_FOUND
+	     : req->remove ? check_last(c, *dg, req->drives, req->drive_count, err)
+	                   : RCL_OK;
+	if (!st)
+		st = check_vd(c, *dg, *vd, req->level, n, busy, err);
 	if (!st) {
-		(*dg)->migrate =
-		    (struct rcl_soft_migration){true, (*dg)->level, rcl_soft_dg_members(*dg)};
-		st = add_drives(c, *dg, drives, count, force, err);
+		(*dg)->migrate = (struct rcl_soft_migration){true, (*dg)->level, old_n};
+		if (req->remove)
+			(*dg)->drives_per_span = n;
+		else
+			st = add_drives(c, *dg, req->drives, req->drive_count, req->force, err);
 	}
 	if (!st) {
-		(*dg)->level = level;
+		(*dg)->level = req->level;
 		if ((*dg)->migrate.level == RCL_RAID1)
 			(*vd)->strip_kib = 64; /* RAID1 has none; StorCLI's default strip */
 		/* Refuse what the copy cannot do before anything is written. */
 		st = rcl_soft_migration_plan(
 		    *dg, *vd, rcl_soft_change_any_member(c, *dg)->sector_size, plan, err);
 		if (st)
-			st =
-			    rcl_fail(err, RCL_UNSUPPORTED, "/v%u cannot migrate: %s", id, err->msg);
+			st = rcl_fail(err, RCL_UNSUPPORTED, "/v%u cannot migrate: %s", req->vd,
+			              err->msg);
 	}
 	rcl_free(plan);
 	return st;
 }
 
-enum rcl_status rcl_soft_migrate_check(struct rcl_ctrl *ctrl, unsigned id,
-                                       enum rcl_raid_level level,
-                                       const struct rcl_drive_ref *drives, size_t count, bool force,
+enum rcl_status rcl_soft_migrate_check(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
                                        struct rcl_error *err)
 {
 	struct rcl_soft_change c;
@@ -527,14 +590,12 @@ enum rcl_status rcl_soft_migrate_check(struct rcl_ctrl *ctrl, unsigned id,
 	enum rcl_status st = rcl_soft_change_begin(ctrl, &c, err);
 
 	if (!st)
-		st = plan_migration(&c, id, level, drives, count, force, false, &dg, &vd, err);
+		st = plan_migration(&c, req, false, &dg, &vd, err);
 	rcl_soft_change_end(&c);
 	return st;
 }
 
-enum rcl_status rcl_soft_migrate_start(struct rcl_ctrl *ctrl, unsigned id,
-                                       enum rcl_raid_level level,
-                                       const struct rcl_drive_ref *drives, size_t count, bool force,
+enum rcl_status rcl_soft_migrate_start(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
                                        bool busy, struct rcl_error *err)
 {
 	struct rcl_soft_change c;
@@ -543,7 +604,7 @@ enum rcl_status rcl_soft_migrate_start(struct rcl_ctrl *ctrl, unsigned id,
 	enum rcl_status st = rcl_soft_change_begin(ctrl, &c, err);
 
 	if (!st)
-		st = plan_migration(&c, id, level, drives, count, force, busy, &dg, &vd, err);
+		st = plan_migration(&c, req, busy, &dg, &vd, err);
 	if (st) {
 		rcl_soft_change_end(&c);
 		return st; /* nothing written */

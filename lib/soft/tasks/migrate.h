@@ -6,7 +6,10 @@
  *
  * Supported: RAID5 or RAID6 plus drives, RAID5 -> RAID6, RAID0 -> RAID5,
  * RAID1 -> RAID5, RAID6 -> RAID5, and RAID1, RAID5 or RAID6 -> RAID0
- * (each with at least as many data drives as before), for the only VD of
+ * (each with at least as many data drives as before), and the removals
+ * of the last members by role that keep the data drives (RAID6 -> RAID5
+ * less one, RAID5 -> RAID0 less one, RAID6 -> RAID0 less one or two: md
+ * keeps the roles through a reshape), for the only VD of
  * a group that is not spanned, whose members are all online, a VD that is
  * consistent. Dedicated spares keep their place: the added members take
  * md device numbers, so spares that had them get free ones and join the
@@ -24,6 +27,11 @@
  * delta_disks the drives added, reshape_position 0) and a clean bitmap,
  * and a blank checkpoint; (b) the record gets the new level and members
  * and "migrate" (config.h) with the old ones. The VD keeps its capacity.
+ * A removal is the same with a negative delta_disks: the removed members
+ * keep their old roles past the new raid_disks, stay in the record
+ * ("removed", rcl_soft_dg_held()) and take the checkpoints too. The walk
+ * stays forwards (no RESHAPE_BACKWARDS, unlike md's shrink): the data
+ * drives do not change, so data moves only to lower offsets (reshape.h).
  *
  * While it runs the checkpoint (struct rcl_soft_reshape_mark) is on every
  * member twice: in a 4 KiB block of ours in md's reshape headroom (magic,
@@ -34,7 +42,9 @@
  * Finish (one change): every member gets the new array's md superblock
  * without reshape fields, the record drops "migrate" and the VD takes the
  * new array's whole capacity: an expansion grows the VD, as StorCLI's
- * reconstruction with added drives does.
+ * reconstruction with added drives does. The removed drives leave the
+ * record, so the change's step (c) wipes their GPT and records: they are
+ * unconfigured good.
  */
 #ifndef RCL_SOFT_MIGRATE_H
 #define RCL_SOFT_MIGRATE_H
@@ -58,8 +68,9 @@ struct rcl_soft_migration_plan {
 };
 
 /**
- * rcl_soft_migrate_start() - start migrating VD @vd of @ctrl to @level,
- * adding the drives @drives (@count of them), as the header says; @busy:
+ * rcl_soft_migrate_start() - start migrating VD @req->vd of @ctrl to
+ * @req->level, adding the drives @req->drives (or, @req->remove, removing
+ * them: the last members by role), as the header says; @busy:
  * another task of the caller's runs on the VD's group (refused once the
  * VD's own state and the levels are found fine).
  * Return: RCL_OK; RCL_NOT_FOUND (no such VD or drive); RCL_UNSUPPORTED (a
@@ -69,9 +80,7 @@ struct rcl_soft_migration_plan {
  * unconfigured good); RCL_DRIVE_TOO_SMALL; RCL_NEED_FORCE (a drive with
  * a file system); a write's failure. Nothing is changed on a refusal.
  */
-enum rcl_status rcl_soft_migrate_start(struct rcl_ctrl *ctrl, unsigned vd,
-                                       enum rcl_raid_level level,
-                                       const struct rcl_drive_ref *drives, size_t count, bool force,
+enum rcl_status rcl_soft_migrate_start(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
                                        bool busy, struct rcl_error *err);
 
 /**
@@ -80,9 +89,7 @@ enum rcl_status rcl_soft_migrate_start(struct rcl_ctrl *ctrl, unsigned vd,
  * that would be refused starts no controller process.
  * Return: as rcl_soft_migrate_start()'s refusals.
  */
-enum rcl_status rcl_soft_migrate_check(struct rcl_ctrl *ctrl, unsigned vd,
-                                       enum rcl_raid_level level,
-                                       const struct rcl_drive_ref *drives, size_t count, bool force,
+enum rcl_status rcl_soft_migrate_check(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
                                        struct rcl_error *err);
 
 /**
