@@ -3,11 +3,13 @@
  * backend.h - the contract between libraidcli's generic layer and a
  * backend: the manual for whoever adds a kind of controller.
  *
- * A backend serves one kind of controller ("soft" today, and "mock", whose
+ * A backend serves one kind of controller ("soft", raidcli's engine; "mock", whose
  * controllers are JSON fixtures for tests: lib/mock/ is the smallest
  * complete example; "nvme" (lib/nvme/, the host's NVMe drives) is found
- * by discovery; "redfish" (lib/redfish/) reads a BMC's Storage resources;
- * "megaraid" is planned). The
+ * by discovery and hosts the soft engine for RAID (soft/host.h);
+ * "megaraid" (lib/megaraid/) shows MegaRAID and PERC cards through the
+ * megaraid_sas driver; "redfish" (lib/redfish/) serves a BMC's Storage
+ * resources). The
  * generic layer (the files in lib/)
  * numbers controllers (registry.c), takes their locks (ctrl.c), applies
  * StorCLI's rules to every request (drive.c, vd.c, foreign.c), logs events,

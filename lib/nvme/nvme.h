@@ -18,6 +18,8 @@
 
 /* The backend's ops table (nvme.c); registry.c lists it (lib/meson.build's backend_kinds). */
 extern const struct rcl_backend_ops rcl_nvme_ops;
+/* rcl_nvme_process - its controller process: the engine's, watching for drives gone (process.c). */
+extern const struct rcl_process_ops rcl_nvme_process;
 
 /* The virtual enclosure every NVMe drive sits in, as a soft controller's backplane. */
 #define RCL_NVME_ENCLOSURE 252

@@ -16,7 +16,8 @@
  * slot whose device is gone is not handed over and its members are
  * missing: the VD degraded. The controller process fails such a member
  * (at its next poll, or at once when an exported VD's I/O meets the gone
- * device), and a hot spare rebuilds it.
+ * device), and a hot spare rebuilds it; a host whose devices can vanish
+ * with no I/O to tell has its process poll when they do (nvme/process.c).
  */
 #ifndef RCL_SOFT_HOST_H
 #define RCL_SOFT_HOST_H

@@ -10,7 +10,9 @@ to it: the NBD client sees no error, the VD goes degraded, its spare
 rebuilds it to Optl and the export reads the same sha256. With raidcli's
 process stopped, mdadm --examine finds md members on the namespaces and
 the kernel's md assembles both arrays with that sha256. A tenth drive, of
-two namespaces, is refused for RAID naming them. One VM boot.
+two namespaces, is refused for RAID naming them. An eleventh, made the
+RAID5's spare again, takes the place of a member unplugged while no I/O
+reaches the VD, with no raidcli command to tell the process. One VM boot.
 """
 import os
 import shutil
@@ -23,6 +25,7 @@ from vmtest import (RAIDCLI, NvmeTopology, check, cmd_records, expect, finish,  
 
 MIB = 1 << 20
 DRIVES = 9
+IDLE_SPARE = DRIVES + 1  # after the two-namespace drive
 
 # The guest's side. Controller dI is slot I (check_slots); VD 0 (RAID5) on
 # slots 0-2 with 3 its spare, VD 1 (RAID10) on 4-7 with 8; 8 MiB of data
@@ -31,7 +34,7 @@ SCRIPT = r'''
 export RAIDCLI_STATE_DIR=/tmp/raidcli
 # controller dI is in slot I (discovery by PCI address): the host checks it
 cmd_record pds-before raidcli /c0/eall/sall show all J
-cmd_record good raidcli /c0/e252/s0-8 set good J
+cmd_record good raidcli /c0/e252/s0-8,10 set good J
 cmd_record multi-ns raidcli /c0/e252/s9 set good J
 cmd_record r5 raidcli /c0 add vd type=raid5 drives=252:0-2 J
 cmd_record r5-spare raidcli /c0/e252/s3 add hotsparedrive dgs=0 J
@@ -74,6 +77,36 @@ for v in 0 1; do
 	echo "@ after v$v"
 	echo "sha256=$(nbdcopy "$u" - | sha256sum | cut -d' ' -f1)"
 done
+# v0 idle: its export stopped (a served VD's own I/O meets a gone drive),
+# a member unplugged. No raidcli command until the process, watching the
+# NVMe devices, started the rebuild onto the new spare (its event log says
+# so); then v0 is served again, for its sha256.
+cmd_record idle-spare raidcli /c0/e252/s10 add hotsparedrive dgs=0 J
+# (after the rebuild v0 has a BGI: its I/O would meet the gone drive)
+raidcli /c0/v0 show bgi wait >/dev/null
+cmd_record idle-stop raidcli /c0/v0 stop export J
+# the process polls after each command: let that poll end before the
+# unplug, so that it cannot be what sees the drive gone
+sleep 5
+nvme_unplug d2
+rc=$?
+echo "@ idle v0"; echo "unplug_rc=$rc"
+tries=0
+until grep -qs 'Rebuild started on PD 252:10' "$RAIDCLI_STATE_DIR"/events/*.log; do
+	tries=$((tries + 1)); [ $tries -lt 60 ] || break; sleep 1
+done
+echo "waited=$tries"
+# what the process did, for the record of a failure
+tail -n 5 "$RAIDCLI_STATE_DIR"/run/*.log
+cmd_record idle-started raidcli /c0/e252/s10 show J
+tries=0
+until raidcli /c0/v0 show J | grep -q '"State" *: *"Optl"'; do
+	tries=$((tries + 1)); [ $tries -lt 120 ] || break; sleep 1
+done
+cmd_record idle-rebuilt raidcli /c0/v0 show J
+cmd_record idle-export raidcli /c0/v0 start export J
+echo "@ idle v0"
+echo "sha256=$(nbdcopy "$(uri 0)" - | sha256sum | cut -d' ' -f1)"
 cmd_record pds raidcli /c0/eall/sall show J
 cmd_record stop-export raidcli /c0/vall stop export J
 cmd_record stop-service raidcli /c0 stop service J
@@ -119,7 +152,7 @@ def check_slots(cmds):
             f'Drive /c0/e252/s{i} Device attributes', {})
         expect(attrs.get('SN'), f'NR{i}', f'slot {i}: serial')
     rows = drive_rows(data)
-    expect(sorted(r['State'] for r in rows.values()), ['JBOD'] * (DRIVES + 1),
+    expect(sorted(r['State'] for r in rows.values()), ['JBOD'] * (IDLE_SPARE + 1),
            'drives start JBOD')
 
 
@@ -150,6 +183,21 @@ def check_unplug(records, cmds, vd, spare, gone):
     return after
 
 
+def check_idle_unplug(records, cmds, sha):
+    """A member of idle v0 unplugged: the spare rebuilds it with no command."""
+    response(cmds['idle-spare'], 'add hotsparedrive s10')
+    response(cmds['idle-stop'], 'stop export v0')
+    response(cmds['idle-export'], 'start export v0')
+    expect(records.get(('idle', 'v0'), {}).get('unplug_rc'), '0', 'idle v0: QMP device_del')
+    rows = drive_rows(response(cmds['idle-started'], 'show s10 after the idle unplug'))
+    expect(rows.get(IDLE_SPARE, {}).get('State') in ('Rbld', 'Onln'), True,
+           f'idle v0: the process started the rebuild onto s{IDLE_SPARE} by itself '
+           f'({rows.get(IDLE_SPARE)})')
+    expect(vd_state(cmds['idle-rebuilt'], 'idle v0 rebuilt'), 'Optl', 'idle v0: rebuilt to Optl')
+    expect(records.get(('idle', 'v0'), {}).get('sha256'), sha,
+           'idle v0: sha256 through the export after the rebuild')
+
+
 def check_md(records, cmds, shas):
     response(cmds['stop-export'], 'stop export')
     response(cmds['stop-service'], 'stop service')
@@ -172,6 +220,8 @@ def main():
         topo.controller(f'd{DRIVES}', 'NRMULTI')
         topo.namespace(f'd{DRIVES}', 16 * MIB, lbs=512, nsid=1)
         topo.namespace(f'd{DRIVES}', 16 * MIB, lbs=512, nsid=2)
+        topo.controller(f'd{IDLE_SPARE}', f'NR{IDLE_SPARE}')
+        topo.namespace(f'd{IDLE_SPARE}', 32 * MIB, lbs=512, nsid=1)
         rc, out = run_vm(topo.args, SCRIPT, timeout=300,
                          bins=(RAIDCLI, shutil.which('nbdcopy') or 'nbdcopy'))
         print(out)
@@ -181,6 +231,7 @@ def main():
         check_slots(cmds)
         check_build(cmds)
         shas = [check_unplug(records, cmds, 0, 3, 1), check_unplug(records, cmds, 1, 8, 5)]
+        check_idle_unplug(records, cmds, shas[0])
         check_md(records, cmds, shas)
     return finish()
 

@@ -340,7 +340,7 @@ const struct rcl_soft_state *service_soft_state(const struct rcl_ctrl *ctrl)
 {
 	const struct soft_ctrl *sc = ctrl->priv;
 
-	return ctrl->entry.ops->process == &rcl_soft_process && sc ? sc->state : NULL;
+	return ctrl->entry.ops->exports == rcl_soft_exports && sc ? sc->state : NULL;
 }
 
 /* Open @e's VD and start its NBD server. */
