@@ -70,6 +70,15 @@ static void snapshot(struct rcl_soft_task *t, struct rcl_soft_task_progress *out
 	p->percent = p->total ? (unsigned)(p->position * 100 / p->total) : 100;
 	p->remaining = done ? p->elapsed * (double)(p->total - p->position) / (double)done : -1;
 	*out = *p;
+	/*
+	 * A pause or resume asked for is what everyone sees at once: the task
+	 * honours it before its next step, and a step under load may take a
+	 * while ("pause rebuild" then "show rebuild" must say Paused).
+	 */
+	if (p->state == RCL_SOFT_TASK_RUNNING && t->pause && !t->stop)
+		out->state = RCL_SOFT_TASK_PAUSED;
+	else if (p->state == RCL_SOFT_TASK_PAUSED && !t->pause)
+		out->state = RCL_SOFT_TASK_RUNNING;
 }
 
 /*
