@@ -36,20 +36,31 @@ static enum rcl_event_class event_class(int8_t class_)
 	return class_ >= RCL_EVENT_FATAL ? RCL_EVENT_FATAL : (enum rcl_event_class)class_;
 }
 
+/*
+ * The firmware's text as printable ASCII, at most the field less its
+ * terminator: a reply with no terminator or with bytes of another encoding
+ * is cut or shown with '?', never passed on to JSON as invalid UTF-8.
+ */
+static void copy_description(const char *from, size_t size, char *to)
+{
+	size_t n = strnlen(from, size - 1);
+
+	while (n && (from[n - 1] == '\n' || from[n - 1] == ' '))
+		n--;
+	for (size_t i = 0; i < n; i++)
+		to[i] = from[i] >= ' ' && from[i] <= '~' ? from[i] : '?';
+	to[n] = '\0';
+}
+
 static void decode_one(const struct rcl_mfi_evt_detail *e, struct rcl_event *ev)
 {
-	size_t n = strnlen(e->description, sizeof(e->description));
-
-	while (n && (e->description[n - 1] == '\n' || e->description[n - 1] == ' '))
-		n--;
 	ev->seq = le32toh(e->seq);
 	ev->time = event_time(le32toh(e->time));
 	/* The firmware's own code: "show events" prints it as StorCLI does, in hex. */
 	ev->code = (enum rcl_event_code)le32toh(e->code);
 	ev->class_ = event_class(e->class_);
 	ev->locale = le16toh(e->locale);
-	memcpy(ev->description, e->description, n);
-	ev->description[n] = '\0';
+	copy_description(e->description, sizeof(e->description), ev->description);
 }
 
 enum rcl_status rcl_mfi_decode_events(const uint8_t *buf, size_t len, struct rcl_event_list *list,

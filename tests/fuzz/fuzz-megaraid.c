@@ -4,7 +4,7 @@
  * the input is the reply buffer as the driver copies it back (a count,
  * then 256-byte event details). rcl_mfi_decode_events() must append
  * exactly the events it counts, in rising order with their descriptions
- * ended, or refuse with a message; never read past the buffer, crash or
+ * ended and printable, or refuse with a message; never read past the buffer, crash or
  * leak. Decoding the same reply again after it must refuse any event
  * (its sequence numbers no longer rise).
  *
@@ -27,6 +27,8 @@ static void check_list(const struct rcl_event_list *list, size_t got)
 
 		FUZZ_CHECK(memchr(ev->description, '\0', sizeof(ev->description)));
 		FUZZ_CHECK(strlen(ev->description) < 128);
+		for (const char *c = ev->description; *c; c++)
+			FUZZ_CHECK(*c >= ' ' && *c <= '~');
 		FUZZ_CHECK(ev->class_ >= RCL_EVENT_INFO && ev->class_ <= RCL_EVENT_FATAL);
 		FUZZ_CHECK(!i || ev->seq > list->events[i - 1].seq);
 	}
