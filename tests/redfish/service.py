@@ -1136,15 +1136,20 @@ async def respond(writer, status, headers, body, close=False):
 
 async def respond_huge(writer, body, size, close):
     """A valid JSON body of about @size bytes, written in pieces so neither
-    side of the service holds it whole."""
+    side of the service holds it whole. A client that cuts it off closes
+    the connection: the rest is not written (drain() no longer waits on a
+    closed one, and the loop would hold every other host until 1 GiB of
+    writes were dropped)."""
     head = json.dumps(body)[:-1].encode() + b', "Oem": {"Padding": "'
     tail = b'"}}'
     pad = max(0, size - len(head) - len(tail))
     writer.write(head_bytes(200, {}, len(head) + pad + len(tail), close) + head)
     chunk = b"x" * 65536
     while pad:
+        if writer.is_closing():
+            return
         n = min(pad, len(chunk))
-        writer.write(chunk[:n])
+        writer.write(chunk if n == len(chunk) else chunk[:n])
         pad -= n
         await writer.drain()
     writer.write(tail)
