@@ -69,4 +69,31 @@ enum rcl_status rcl_mfi_set_pd_state(const struct rcl_mfi_link *link, const stru
 enum rcl_status rcl_mfi_set_rates(const struct rcl_mfi_link *link, unsigned changes,
                                   const struct rcl_ctrl_settings *s, struct rcl_error *err);
 
+/*
+ * rcl_mfi_pd_seq(), rcl_mfi_ld_seq() (refs.c) - the sequence number the
+ * card gives drive @id now (PD_GET_INFO; 0 when the firmware answers for
+ * another drive, as QEMU's does for all but the first), or LD @target
+ * (LD_GET_INFO): what a change naming it must carry.
+ */
+enum rcl_status rcl_mfi_pd_seq(const struct rcl_mfi_link *link, uint16_t id, uint16_t *seq,
+                               struct rcl_error *err);
+enum rcl_status rcl_mfi_ld_seq(const struct rcl_mfi_link *link, unsigned target, uint16_t *seq,
+                               struct rcl_error *err);
+
+/*
+ * rcl_mfi_config_array() (refs.c) - array @i of configuration @buf (@len
+ * bytes, as CFG_READ gave it), or NULL past the last one or the buffer.
+ */
+const struct rcl_mfi_array *rcl_mfi_config_array(const uint8_t *buf, uint32_t len, size_t i);
+
+/*
+ * rcl_mfi_group_refs() (refs.c) - the refs of the arrays drive groups
+ * @dgs (@dg_count of them, as @ctrl numbers them) span, from the card's
+ * configuration now: at most @room into @refs, *@count of them.
+ * RCL_NOT_FOUND for a group @ctrl does not have.
+ */
+enum rcl_status rcl_mfi_group_refs(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
+                                   const unsigned *dgs, size_t dg_count, uint16_t *refs,
+                                   size_t room, size_t *count, struct rcl_error *err);
+
 #endif /* RCL_MEGARAID_CONFIG_H */

@@ -10,9 +10,9 @@
  * needs no controller process. It shows the controller, its drives, disk
  * groups and VDs, and the task rates its properties hold; it creates and
  * deletes VDs, changes their names and policies, makes and removes
- * global hot spares (config.c), lights a
- * drive's LED and sets its state (pd.c), and sets the task rates
- * (props.c). The changes left NULL below answer "not supported".
+ * global and dedicated hot spares (config.c, refs.c), lights a
+ * drive's LED and sets its state or makes it JBOD (pd.c), and sets the
+ * task rates (props.c). The changes left NULL below answer "not supported".
  */
 #include <string.h>
 #include <unistd.h>
@@ -218,17 +218,18 @@ static enum rcl_status megaraid_add_hotspare(struct rcl_ctrl *ctrl, const struct
                                              bool force, struct rcl_error *err)
 {
 	struct rcl_mfi_link link;
+	uint16_t refs[16];
+	size_t count = 0;
 	enum rcl_status st;
 
-	(void)dgs;
 	(void)flags;
 	(void)force;
-	/* A dedicated spare names the group's arrays, which the model does not keep yet. */
-	if (dg_count)
-		return rcl_unsupported(err, ctrl->caps.kind, "a dedicated hot spare", NULL);
 	st = open_link(ctrl, &link, err);
+	/* A dedicated spare names the arrays of its groups, as the card has them now. */
+	if (!st && dg_count)
+		st = rcl_mfi_group_refs(&link, ctrl, dgs, dg_count, refs, 16, &count, err);
 	if (!st)
-		st = rcl_mfi_make_spare(&link, rcl_ctrl_find_drive(ctrl, ref), NULL, 0, err);
+		st = rcl_mfi_make_spare(&link, rcl_ctrl_find_drive(ctrl, ref), refs, count, err);
 	close_link(&link);
 	return st;
 }
@@ -276,6 +277,22 @@ static enum rcl_status megaraid_settings_set(struct rcl_ctrl *ctrl, unsigned cha
 		st = rcl_mfi_set_rates(&link, changes, s, err);
 	if (!st)
 		rcl_settings_apply(&p->settings, changes, s);
+	close_link(&link);
+	return st;
+}
+
+/* A JBOD drive is the firmware's SYSTEM state, set as any other (FreeBSD mfiutil's "syspd"). */
+static enum rcl_status megaraid_set_drive_jbod(struct rcl_ctrl *ctrl,
+                                               const struct rcl_drive_ref *ref, bool on,
+                                               struct rcl_error *err)
+{
+	struct rcl_mfi_link link;
+	enum rcl_status st = open_link(ctrl, &link, err);
+
+	if (!st)
+		st = rcl_mfi_set_pd_state(&link, rcl_ctrl_find_drive(ctrl, ref),
+		                          on ? RCL_MFI_PD_SYSTEM : RCL_MFI_PD_UNCONFIGURED_GOOD,
+		                          err);
 	close_link(&link);
 	return st;
 }
@@ -379,6 +396,7 @@ const struct rcl_backend_ops rcl_megaraid_ops = {
     .add_hotspare = megaraid_add_hotspare,
     .delete_hotspare = megaraid_delete_hotspare,
     .set_locate = megaraid_set_locate,
+    .set_drive_jbod = megaraid_set_drive_jbod,
     .set_drive_state = megaraid_set_drive_state,
     .read_events = megaraid_read_events,
     .clear_events = megaraid_clear_events,

@@ -535,6 +535,9 @@ static enum rcl_status fill_drive(const struct rcl_mfi_link *link, const struct 
 		}
 		if (d->dg >= 0 && d->state == RCL_PD_UBAD)
 			d->state = member;
+		/* HOT_SPARE is either kind: CFG_READ's spares say which. */
+		if (d->state == RCL_PD_GHS && unconfigured == RCL_PD_DHS)
+			d->state = RCL_PD_DHS;
 		return RCL_OK;
 	}
 	if (d->dg < 0)

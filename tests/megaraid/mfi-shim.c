@@ -53,6 +53,7 @@
 enum {
 	ST_OK = 0x00,
 	ST_INVALID_PARAMETER = 0x03,
+	ST_INVALID_SEQUENCE = 0x04,
 	ST_DEVICE_NOT_FOUND = 0x0c,
 	ST_NOT_FOUND = 0x23,
 	ST_SCSI_DONE_WITH_ERROR = 0x2d,
@@ -119,7 +120,9 @@ static struct ld {
 static size_t ld_count;
 static uint8_t props[64];  /* the controller properties: CTRL_SET_PROPS's, CTRL_GET_INFO's */
 static uint8_t spare[256]; /* by SCSI id: 0 none, else 1 + the spare type CFG_MAKE_SPARE sent */
-static int fw_state[256];  /* by SCSI id: a member's state PD_STATE_SET set; -1: online */
+static int fw_state[256];  /* by SCSI id: the state PD_STATE_SET set; -1: online (free: UGood) */
+static int pd_seq[256];    /* by SCSI id: the drive's sequence number; -1: QEMU's (0, not told) */
+static uint16_t ld_seqs;   /* the sequence numbers given to the LDs CFG_ADD made */
 
 /* The last frame of each change: its mailbox and data. */
 static struct {
@@ -152,7 +155,8 @@ void mfi_shim_setup(const char *path, uint16_t host_no, const char *hba_serial,
 	props[8] = props[9] = props[10] = props[11] = props[12] = 30;
 	props[32 + 1] = 0x20; /* on/off bit 13: JBOD enabled */
 	for (int i = 0; i < 256; i++)
-		fw_state[i] = -1;
+		fw_state[i] = pd_seq[i] = -1;
+	ld_seqs = 0x40;
 	ld_count = 0;
 	for (size_t i = 0; i < count; i++)
 		lds[ld_count++] = (struct ld){.target = list[i].id, .qemu = &list[i]};
@@ -161,6 +165,17 @@ void mfi_shim_setup(const char *path, uint16_t host_no, const char *hba_serial,
 void mfi_shim_set_state(uint8_t id, uint16_t state)
 {
 	fw_state[id] = state;
+}
+
+void mfi_shim_pd_seq(uint8_t id, uint16_t seq)
+{
+	pd_seq[id] = seq;
+}
+
+/* The sequence number of the disk of PD device id @pd_id now: QEMU's drives keep 0. */
+static uint16_t seq_of(uint16_t pd_id)
+{
+	return pd_seq[pd_id >> 8] < 0 ? 0 : (uint16_t)pd_seq[pd_id >> 8];
 }
 
 /* Forget LD @i, the others keeping their order. */
@@ -290,6 +305,8 @@ static const struct mfi_shim_disk *disk_at(unsigned id)
 	return NULL;
 }
 
+static bool in_ld(uint8_t id);
+
 /* QEMU's synthesised SAS address of PD @pd_id (megasas_get_sata_addr()). */
 static uint64_t sas_addr(uint16_t pd_id)
 {
@@ -358,6 +375,31 @@ static void pd_list(uint8_t *p, uint32_t len, bool bad_count)
 }
 
 /*
+ * PD_GET_INFO as a real card answers it, for a disk whose sequence number
+ * the test set: its own device id and number, its INQUIRY, its state.
+ */
+static uint8_t card_pd_info(uint8_t *p, const struct mfi_shim_disk *d)
+{
+	uint16_t pd_id, state;
+
+	if (!d)
+		return ST_DEVICE_NOT_FOUND;
+	pd_id = (uint16_t)(d->id << 8);
+	state = spare[d->id] ? 0x02 : fw_state[d->id] >= 0 ? (uint16_t)fw_state[d->id] : 0x18;
+	put(p, pd_id, 2);
+	put(p + 2, seq_of(pd_id), 2);
+	inquiry(p + 4);
+	put(p + 184, in_ld(d->id) || spare[d->id] || fw_state[d->id] >= 0 ? state : 0x00, 2);
+	put(p + 188, 1u << 13, 2); /* SAS */
+	put(p + 232, d->blocks, 8);
+	put(p + 240, d->blocks, 8);
+	put(p + 248, d->blocks, 8);
+	put(p + 256, 0xffff, 2);
+	p[259] = d->id;
+	return ST_OK;
+}
+
+/*
  * PD_GET_INFO as QEMU answers it: the device id read from mailbox byte 0
  * alone, the INQUIRY data never copied in (0x7f: no device), so offline.
  */
@@ -366,6 +408,8 @@ static uint8_t pd_info(uint8_t *p, const uint8_t *mbox)
 	const struct mfi_shim_disk *d = disk_at(0);
 	uint16_t pd_id = mbox[0];
 
+	if (pd_seq[mbox[1]] >= 0 && !mbox[0])
+		return card_pd_info(p, disk_at(mbox[1]));
 	if (!d || mbox[0])
 		return ST_DEVICE_NOT_FOUND;
 	put(p, pd_id, 2);
@@ -606,8 +650,8 @@ static int mbox_used(uint32_t opcode)
 		return 2;
 	case 0x03020000:
 	case OP_LD_GET_PROP:
-	case OP_LD_DELETE:
 		return 1;
+	case OP_LD_DELETE:
 	case OP_REMOVE_SPARE:
 		return 4;
 	case OP_STATE_SET:
@@ -683,7 +727,9 @@ static uint8_t array_free(const uint8_t *a)
 
 		if (!d)
 			return ST_DEVICE_NOT_FOUND;
-		if (in_ld(d->id) || spare[d->id])
+		if (get(a + 32 + r * 8 + 2, 2) != seq_of((uint16_t)(d->id << 8)))
+			return ST_INVALID_SEQUENCE;
+		if (in_ld(d->id) || spare[d->id] || fw_state[d->id] >= 0)
 			return ST_WRONG_STATE;
 	}
 	return ST_OK;
@@ -709,6 +755,7 @@ static uint8_t cfg_add(const uint8_t *p, uint32_t len)
 	memset(l, 0, sizeof(*l));
 	l->target = ld[0];
 	memcpy(l->config, ld, 256);
+	put(l->config + 2, ++ld_seqs, 2); /* the firmware numbers the new LD */
 	memcpy(l->arrays, p + 32, arrays * 288);
 	l->array_count = (unsigned)arrays;
 	l->blocks = get(ld + 64 + 8, 8) * ld[36] * arrays;
@@ -742,6 +789,8 @@ static uint8_t ld_set_prop(const uint8_t *p, uint32_t len)
 		return ST_INVALID_PARAMETER;
 	if (!l)
 		return ST_DEVICE_NOT_FOUND;
+	if (get(p + 2, 2) != (l->qemu ? 0 : get(l->config + 2, 2)))
+		return ST_INVALID_SEQUENCE;
 	if (l->qemu) {
 		ld_config(l->config, l->qemu, true);
 		qemu_array(l->arrays[0], l->qemu);
@@ -754,27 +803,49 @@ static uint8_t ld_set_prop(const uint8_t *p, uint32_t len)
 	return ST_OK;
 }
 
+/* LD_DELETE: the mailbox is the LD's reference, its sequence number the current one. */
 static uint8_t ld_delete(const uint8_t *mbox)
 {
 	for (size_t i = 0; i < ld_count; i++)
 		if (lds[i].target == mbox[0]) {
+			if (get(mbox + 2, 2) != (lds[i].qemu ? 0 : get(lds[i].config + 2, 2)))
+				return ST_INVALID_SEQUENCE;
 			drop_ld(i);
 			return ST_OK;
 		}
 	return ST_DEVICE_NOT_FOUND;
 }
 
-/* CFG_MAKE_SPARE: a global spare of an unconfigured drive (dedicated ones name arrays). */
+/* Whether array ref @ref is one of an LD's. */
+static bool array_exists(uint16_t ref)
+{
+	for (size_t i = 0; i < ld_count; i++) {
+		if (lds[i].qemu && (uint16_t)(lds[i].qemu->id << 8) == ref)
+			return true;
+		for (unsigned k = 0; !lds[i].qemu && k < lds[i].array_count; k++)
+			if (get(lds[i].arrays[k] + 10, 2) == ref)
+				return true;
+	}
+	return false;
+}
+
+/* CFG_MAKE_SPARE: a global spare of an unconfigured drive, or a dedicated one of existing arrays.
+ */
 static uint8_t make_spare(const uint8_t *p, uint32_t len)
 {
 	const struct mfi_shim_disk *d;
 
 	if (len < 8 || len != 8 + 2u * p[7] || (p[4] & 1) != (p[7] != 0))
 		return ST_INVALID_PARAMETER;
+	for (unsigned k = 0; k < p[7]; k++)
+		if (!array_exists((uint16_t)get(p + 8 + 2 * k, 2)))
+			return ST_INVALID_PARAMETER;
 	d = disk_of((uint16_t)get(p, 2));
 	if (!d)
 		return ST_DEVICE_NOT_FOUND;
-	if (in_ld(d->id) || spare[d->id])
+	if (get(p + 2, 2) != seq_of((uint16_t)get(p, 2)))
+		return ST_INVALID_SEQUENCE;
+	if (in_ld(d->id) || spare[d->id] || fw_state[d->id] >= 0)
 		return ST_WRONG_STATE;
 	spare[d->id] = (uint8_t)(1 + (p[4] & 1));
 	return ST_OK;
@@ -786,25 +857,32 @@ static uint8_t remove_spare(const uint8_t *mbox)
 
 	if (!d)
 		return ST_DEVICE_NOT_FOUND;
+	if (get(mbox + 2, 2) != seq_of((uint16_t)get(mbox, 2)))
+		return ST_INVALID_SEQUENCE;
 	if (!spare[d->id])
 		return ST_WRONG_STATE;
 	spare[d->id] = 0;
 	return ST_OK;
 }
 
-/* PD_STATE_SET: a member goes online or offline, a free drive stays unconfigured good. */
+/*
+ * PD_STATE_SET: a member goes online or offline; a free drive becomes JBOD
+ * (SYSTEM) while the card allows JBOD, or unconfigured good again.
+ */
 static uint8_t state_set(const uint8_t *mbox)
 {
 	const struct mfi_shim_disk *d = disk_of((uint16_t)get(mbox, 2));
 	uint16_t want = (uint16_t)get(mbox + 4, 2);
+	bool jbod = props[32 + 1] & 0x20;
 
 	if (!d)
 		return ST_DEVICE_NOT_FOUND;
-	if (get(mbox + 2, 2) != 0)
-		return 0x04; /* INVALID_SEQUENCE_NUMBER: QEMU's drives keep 0 */
-	if (in_ld(d->id) ? want != 0x18 && want != 0x10 : want != 0x00)
+	if (get(mbox + 2, 2) != seq_of((uint16_t)get(mbox, 2)))
+		return ST_INVALID_SEQUENCE;
+	if (in_ld(d->id) ? want != 0x18 && want != 0x10
+	                 : spare[d->id] || !(want == 0x00 || (want == 0x40 && jbod)))
 		return ST_WRONG_STATE;
-	fw_state[d->id] = in_ld(d->id) ? want : -1;
+	fw_state[d->id] = in_ld(d->id) || want == 0x40 ? want : -1;
 	return ST_OK;
 }
 

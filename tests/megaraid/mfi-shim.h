@@ -110,6 +110,16 @@ void mfi_shim_unconfigure(uint8_t id);
 void mfi_shim_set_state(uint8_t id, uint16_t state);
 
 /*
+ * mfi_shim_pd_seq() - the firmware numbers disk @id's reference with @seq
+ * (QEMU's keeps 0), and PD_GET_INFO answers for it as a real card does:
+ * its own device id and number, INQUIRY and state. A change naming the
+ * drive with another number is refused (INVALID_SEQUENCE_NUMBER); so is
+ * an LD_DELETE or LD_SET_PROP naming an LD CFG_ADD made (numbered by the
+ * fake from 0x41) with another one than LD_GET_INFO gives.
+ */
+void mfi_shim_pd_seq(uint8_t id, uint16_t seq);
+
+/*
  * mfi_shim_last() - the last change @opcode sent: its mailbox into @mbox,
  * its data into @data (at most @room bytes). Return: the data's length
  * (0 for none, or none sent: mfi_shim_sent() tells).

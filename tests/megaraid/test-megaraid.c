@@ -774,7 +774,8 @@ START_TEST(test_create_delete_vd)
 	run_expect("/c0/v1 del", RCL_NEED_FORCE, "force");
 	ck_assert_uint_eq(changes_sent(), 1);
 	run_expect("/c0/v1 del force", RCL_OK, NULL);
-	expect_mbox(LD_DELETE, (const uint8_t[]){1}, 1);
+	/* The LD's reference: target 1 and the sequence number the card gave it (LD_GET_INFO). */
+	expect_mbox(LD_DELETE, (const uint8_t[]){1, 0, 0x41, 0}, 4);
 	ck_assert_uint_eq(changes_sent(), 2);
 	run_expect("/c0/v1 show", RCL_NOT_FOUND, NULL);
 	run_expect("/c0/v0 show", RCL_OK, "RAID0");
@@ -947,6 +948,87 @@ START_TEST(test_bad_input)
 }
 END_TEST
 
+/*
+ * Every drive or LD a change names carries the sequence number the card
+ * gives it now (PD_GET_INFO, LD_GET_INFO), as FreeBSD's mfiutil sends
+ * them; the card refuses another one.
+ */
+START_TEST(test_sequence_numbers)
+{
+	static const uint8_t spare[8] = {0x00, 0x02, 0x34, 0x12}; /* device 0x200, seq 0x1234 */
+	struct host h;
+	uint8_t mbox[12], got[1024];
+
+	host_free_two(&h);
+	mfi_shim_pd_seq(1, 0x0007);
+	mfi_shim_pd_seq(2, 0x1234);
+	run_expect("/c0 add vd r0 drives=252:1", RCL_OK, NULL);
+	ck_assert_uint_gt(mfi_shim_last(CFG_ADD, mbox, got, sizeof(got)), 32 + 288);
+	ck_assert_mem_eq(got + 32 + 32, ((const uint8_t[]){0x00, 0x01, 0x07, 0x00}), 4);
+	run_expect("/c0/e252/s2 add hotsparedrive", RCL_OK, NULL);
+	ck_assert_uint_eq(mfi_shim_last(MAKE_SPARE, mbox, got, sizeof(got)), sizeof(spare));
+	ck_assert_mem_eq(got, spare, sizeof(spare));
+	run_expect("/c0/e252/s2 delete hotsparedrive", RCL_OK, NULL);
+	expect_mbox(REMOVE_SPARE, (const uint8_t[]){0x00, 0x02, 0x34, 0x12}, 4);
+	run_expect("/c0/v1 del force", RCL_OK, NULL);
+	expect_mbox(LD_DELETE, (const uint8_t[]){1, 0, 0x41, 0}, 4);
+	ck_assert_uint_eq(changes_sent(), 4);
+	/* A number gone stale between the read and the change: the card's refusal, named. */
+	mfi_shim_break(STATE_SET, MFI_SHIM_STATUS, 0x04);
+	run_expect("/c0/e252/s2 set jbod", RCL_SYSTEM, "INVALID_SEQUENCE_NUMBER");
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
+/* A dedicated hot spare of existing groups: CFG_MAKE_SPARE naming each group's arrays. */
+START_TEST(test_dedicated_spare)
+{
+	/* Device 0x200, dedicated, two arrays: 0 (disk 0's, QEMU's) and 1 (the new VD's). */
+	static const uint8_t spare[12] = {0x00, 0x02, 0x00, 0x00, 0x01, 0x00,
+	                                  0x00, 0x02, 0x00, 0x00, 0x01, 0x00};
+	struct host h;
+	uint8_t mbox[12], got[64];
+
+	host_free_two(&h);
+	run_expect("/c0 add vd r0 drives=252:1", RCL_OK, NULL);
+	run_expect("/c0/e252/s2 add hotsparedrive dgs=0,1", RCL_OK, NULL);
+	ck_assert_uint_eq(mfi_shim_last(MAKE_SPARE, mbox, got, sizeof(got)), sizeof(spare));
+	ck_assert_mem_eq(got, spare, sizeof(spare));
+	ck_assert_mem_eq(mbox, (const uint8_t[12]){0}, 12);
+	run_expect("/c0/e252/s2 show", RCL_OK, "252:2   512 DHS");
+	run_expect("/c0/e252/s2 delete hotsparedrive", RCL_OK, NULL);
+	expect_mbox(REMOVE_SPARE, (const uint8_t[]){0x00, 0x02}, 2);
+	run_expect("/c0/e252/s2 show", RCL_OK, "252:2   512 UGood");
+	/* A group that does not exist: refused before any frame. */
+	run_expect("/c0/e252/s2 add hotsparedrive dgs=7", RCL_NOT_FOUND, NULL);
+	ck_assert_uint_eq(changes_sent(), 3);
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
+/* A free drive made JBOD and back: PD_STATE_SET to SYSTEM (0x40), then UNCONFIGURED_GOOD. */
+START_TEST(test_jbod_drive)
+{
+	struct host h;
+
+	host_free_two(&h);
+	mfi_shim_pd_seq(2, 0x0005);
+	run_expect("/c0/e252/s2 set jbod", RCL_OK, NULL);
+	expect_mbox(STATE_SET, (const uint8_t[]){0x00, 0x02, 0x05, 0x00, 0x40, 0x00}, 6);
+	run_expect("/c0/e252/s2 show", RCL_OK, "JBOD");
+	run_expect("/c0/e252/s2 set good", RCL_OK, NULL);
+	expect_mbox(STATE_SET, (const uint8_t[]){0x00, 0x02, 0x05, 0x00, 0x00, 0x00}, 6);
+	run_expect("/c0/e252/s2 show", RCL_OK, "UGood");
+	/* A member is no JBOD candidate: refused before any frame. */
+	run_expect("/c0/e252/s0 set jbod", RCL_NOT_ALLOWED, NULL);
+	ck_assert_uint_eq(changes_sent(), 2);
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
 /* The firmware's refusal of a change: its name in Detailed Status, and nothing sent after it. */
 static const struct {
 	uint8_t status;
@@ -1028,6 +1110,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_set_vd);
 	tcase_add_test(tc, test_locate);
 	tcase_add_test(tc, test_drive_state);
+	tcase_add_test(tc, test_sequence_numbers);
+	tcase_add_test(tc, test_dedicated_spare);
+	tcase_add_test(tc, test_jbod_drive);
 	tcase_add_test(tc, test_rates);
 	tcase_add_loop_test(tc, test_bad_input, 0, sizeof(bad_inputs) / sizeof(bad_inputs[0]));
 	tcase_add_loop_test(tc, test_change_refused, 0,
