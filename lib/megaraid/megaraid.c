@@ -387,6 +387,8 @@ static const struct rcl_caps megaraid_caps = {
 const struct rcl_backend_ops rcl_megaraid_ops = {
     .name = "megaraid",
     .caps = &megaraid_caps,
+    /* StorCLI's consumers were written for these very cards: they read as one from the start. */
+    .storcli_compat = RCL_STORCLI_COMPAT_MEGARAID_SAS,
     .discover = megaraid_discover,
     .load = megaraid_load,
     .unload = megaraid_unload,

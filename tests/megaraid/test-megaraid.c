@@ -949,6 +949,24 @@ START_TEST(test_bad_input)
 END_TEST
 
 /*
+ * A MegaRAID card reads as one for StorCLI's consumers from its
+ * registration (storclicompat=megaraid_sas); off is kept once set.
+ */
+START_TEST(test_compat_default)
+{
+	struct host h;
+
+	host_init(&h, MAJOR_NOW);
+	run_expect("/c0 show", RCL_OK, "StorCLI Compatibility = megaraid_sas");
+	run_expect("/c0 set storclicompat=off", RCL_OK, NULL);
+	run_expect("/c0 show", RCL_OK, "StorCLI Compatibility = off");
+	run_expect("/c0 set storclicompat=megaraid_sas", RCL_OK, NULL);
+	run_expect("/c0 show", RCL_OK, "StorCLI Compatibility = megaraid_sas");
+	host_release(&h);
+}
+END_TEST
+
+/*
  * Every drive or LD a change names carries the sequence number the card
  * gives it now (PD_GET_INFO, LD_GET_INFO), as FreeBSD's mfiutil sends
  * them; the card refuses another one.
@@ -1088,6 +1106,7 @@ static Suite *suite(void)
 
 	tcase_add_test(tc, test_show_model);
 	tcase_add_test(tc, test_show_commands);
+	tcase_add_test(tc, test_compat_default);
 	tcase_add_test(tc, test_node_follows_major);
 	tcase_add_test(tc, test_no_driver);
 	tcase_add_test(tc, test_adapter_gone);
