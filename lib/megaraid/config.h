@@ -60,6 +60,14 @@ enum rcl_status rcl_mfi_locate(const struct rcl_mfi_link *link, const struct rcl
 enum rcl_status rcl_mfi_set_pd_state(const struct rcl_mfi_link *link, const struct rcl_drive *d,
                                      uint16_t fw_state, struct rcl_error *err);
 
+/*
+ * rcl_mfi_mark_missing() - leave the row of offline or failed member @d
+ * missing, the drive unconfigured (PD_MISSING_MARK, its reference in the
+ * mailbox): a hot spare takes the row if the card has one.
+ */
+enum rcl_status rcl_mfi_mark_missing(const struct rcl_mfi_link *link, const struct rcl_drive *d,
+                                     struct rcl_error *err);
+
 /**
  * rcl_mfi_set_rates() - store the rates @changes names (1u << enum
  * rcl_setting) from @s in the card's properties: CTRL_GET_PROPS, those

@@ -11,8 +11,8 @@
  * groups and VDs, and the task rates its properties hold; it creates and
  * deletes VDs, changes their names and policies, makes and removes
  * global and dedicated hot spares (config.c, refs.c), lights a
- * drive's LED and sets its state or makes it JBOD (pd.c), and sets the
- * task rates (props.c). The changes left NULL below answer "not supported".
+ * drive's LED, sets its state, marks it missing or makes it JBOD (pd.c),
+ * and sets the task rates (props.c). The changes left NULL below answer "not supported".
  */
 #include <string.h>
 #include <unistd.h>
@@ -297,8 +297,7 @@ static enum rcl_status megaraid_set_drive_jbod(struct rcl_ctrl *ctrl,
 	return st;
 }
 
-/* The firmware state @change moves a drive to; MISSING and FAILED have no PD_STATE_SET of their
- * own. */
+/* The firmware state @change moves a drive to; MISSING has a DCMD of its own, FAILED none. */
 static enum rcl_status change_state(const struct rcl_ctrl *ctrl, enum rcl_drive_change change,
                                     uint16_t *fw_state, struct rcl_error *err)
 {
@@ -323,11 +322,14 @@ static enum rcl_status megaraid_set_drive_state(struct rcl_ctrl *ctrl,
 {
 	struct rcl_mfi_link link = {.fd = -1};
 	uint16_t fw_state = 0;
-	enum rcl_status st = change_state(ctrl, change, &fw_state, err);
+	enum rcl_status st =
+	    change == RCL_DRIVE_SET_MISSING ? RCL_OK : change_state(ctrl, change, &fw_state, err);
 
 	if (!st)
 		st = open_link(ctrl, &link, err);
-	if (!st)
+	if (!st && change == RCL_DRIVE_SET_MISSING)
+		st = rcl_mfi_mark_missing(&link, rcl_ctrl_find_drive(ctrl, ref), err);
+	else if (!st)
 		st = rcl_mfi_set_pd_state(&link, rcl_ctrl_find_drive(ctrl, ref), fw_state, err);
 	close_link(&link);
 	return st;

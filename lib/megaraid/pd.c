@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * pd.c - what a MegaRAID adapter is told about one physical drive
- * (config.h): its locate LED and its firmware state.
+ * (config.h): its locate LED, its firmware state, and that its place in
+ * its array is missing.
  */
 #include <endian.h>
 #include <string.h>
@@ -43,4 +44,16 @@ enum rcl_status rcl_mfi_set_pd_state(const struct rcl_mfi_link *link, const stru
 	return st ? st
 	          : dcmd_mbox(link, RCL_MFI_DCMD_PD_STATE_SET, mbox, sizeof(mbox),
 	                      "setting the drive's state (PD_STATE_SET)", err);
+}
+
+enum rcl_status rcl_mfi_mark_missing(const struct rcl_mfi_link *link, const struct rcl_drive *d,
+                                     struct rcl_error *err)
+{
+	uint16_t id = (uint16_t)d->device_id, seq;
+	enum rcl_status st = rcl_mfi_pd_seq(link, id, &seq, err);
+	uint8_t mbox[4] = {(uint8_t)id, (uint8_t)(id >> 8), (uint8_t)seq, (uint8_t)(seq >> 8)};
+
+	return st ? st
+	          : dcmd_mbox(link, RCL_MFI_DCMD_PD_MISSING_MARK, mbox, sizeof(mbox),
+	                      "marking the drive missing (PD_MISSING_MARK)", err);
 }

@@ -67,6 +67,7 @@ enum {
 	OP_STATE_SET = 0x02030100,
 	OP_LOCATE_START = 0x02070100,
 	OP_LOCATE_STOP = 0x02070200,
+	OP_MISSING_MARK = 0x02080100,
 	OP_LD_GET_PROP = 0x03030000,
 	OP_LD_SET_PROP = 0x03040000,
 	OP_LD_DELETE = 0x03090000,
@@ -122,6 +123,7 @@ static uint8_t props[64];  /* the controller properties: CTRL_SET_PROPS's, CTRL_
 static uint8_t spare[256]; /* by SCSI id: 0 none, else 1 + the spare type CFG_MAKE_SPARE sent */
 static int fw_state[256];  /* by SCSI id: the state PD_STATE_SET set; -1: online (free: UGood) */
 static int pd_seq[256];    /* by SCSI id: the drive's sequence number; -1: QEMU's (0, not told) */
+static bool missing[256];  /* by SCSI id: its row in its array marked missing, the drive free */
 static uint16_t ld_seqs;   /* the sequence numbers given to the LDs CFG_ADD made */
 
 /* The last frame of each change: its mailbox and data. */
@@ -157,6 +159,7 @@ void mfi_shim_setup(const char *path, uint16_t host_no, const char *hba_serial,
 	for (int i = 0; i < 256; i++)
 		fw_state[i] = pd_seq[i] = -1;
 	ld_seqs = 0x40;
+	memset(missing, 0, sizeof(missing));
 	ld_count = 0;
 	for (size_t i = 0; i < count; i++)
 		lds[ld_count++] = (struct ld){.target = list[i].id, .qemu = &list[i]};
@@ -528,7 +531,9 @@ static void patch_states(uint8_t *a)
 	for (unsigned r = 0; r < a[8] && r < 32; r++) {
 		uint16_t id = (uint16_t)get(a + 32 + r * 8, 2);
 
-		if (!(id & 0xff) && fw_state[id >> 8] >= 0)
+		if (!(id & 0xff) && missing[id >> 8])
+			put(a + 32 + r * 8, 0xffff, 4); /* an empty row: no device, no number */
+		else if (!(id & 0xff) && fw_state[id >> 8] >= 0)
 			put(a + 32 + r * 8 + 4, (uint64_t)fw_state[id >> 8], 2);
 	}
 }
@@ -653,6 +658,7 @@ static int mbox_used(uint32_t opcode)
 		return 1;
 	case OP_LD_DELETE:
 	case OP_REMOVE_SPARE:
+	case OP_MISSING_MARK:
 		return 4;
 	case OP_STATE_SET:
 		return 6;
@@ -690,6 +696,7 @@ static unsigned data_flags(uint32_t opcode)
 	case OP_LD_DELETE:
 	case OP_REMOVE_SPARE:
 	case OP_STATE_SET:
+	case OP_MISSING_MARK:
 	case 0x01040200: /* EVENT_CLEAR */
 		return 0;
 	default:
@@ -703,10 +710,10 @@ static const struct mfi_shim_disk *disk_of(uint16_t pd_id)
 	return pd_id & 0xff ? NULL : disk_at(pd_id >> 8);
 }
 
-/* Whether disk @id is a member of an LD. */
+/* Whether disk @id is a member of an LD (not one whose row is missing). */
 static bool in_ld(uint8_t id)
 {
-	for (size_t i = 0; i < ld_count; i++) {
+	for (size_t i = 0; !missing[id] && i < ld_count; i++) {
 		if (lds[i].qemu && lds[i].qemu->id == id)
 			return true;
 		for (unsigned k = 0; !lds[i].qemu && k < lds[i].array_count; k++)
@@ -886,6 +893,22 @@ static uint8_t state_set(const uint8_t *mbox)
 	return ST_OK;
 }
 
+/* PD_MISSING_MARK: an offline or failed member's row becomes missing, the drive free. */
+static uint8_t missing_mark(const uint8_t *mbox)
+{
+	const struct mfi_shim_disk *d = disk_of((uint16_t)get(mbox, 2));
+
+	if (!d)
+		return ST_DEVICE_NOT_FOUND;
+	if (get(mbox + 2, 2) != seq_of((uint16_t)get(mbox, 2)))
+		return ST_INVALID_SEQUENCE;
+	if (!in_ld(d->id) || (fw_state[d->id] != 0x10 && fw_state[d->id] != 0x11))
+		return ST_WRONG_STATE;
+	missing[d->id] = true;
+	fw_state[d->id] = -1;
+	return ST_OK;
+}
+
 /* Keep the mailbox and data of change @opcode, the last one of each. */
 static void keep(uint32_t opcode, const uint8_t *mbox, const uint8_t *buf, uint32_t len)
 {
@@ -943,6 +966,8 @@ static uint8_t dcmd(uint32_t opcode, uint8_t *f, uint8_t *buf, uint32_t len)
 		return remove_spare(f + F_MBOX);
 	case OP_STATE_SET:
 		return state_set(f + F_MBOX);
+	case OP_MISSING_MARK:
+		return missing_mark(f + F_MBOX);
 	case OP_GET_PROPS:
 	case OP_SET_PROPS:
 		if (len != sizeof(props))

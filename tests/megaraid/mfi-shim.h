@@ -11,8 +11,8 @@
  *
  * It keeps a configuration, as the firmware does: QEMU's one LD per disk
  * at setup, then what CFG_ADD adds (one RAID0 LD on new arrays of free
- * disks), LD_DELETE takes and CFG_MAKE_SPARE, CFG_REMOVE_SPARE and
- * PD_STATE_SET change, and the controller properties CTRL_SET_PROPS
+ * disks), LD_DELETE takes and CFG_MAKE_SPARE, CFG_REMOVE_SPARE,
+ * PD_STATE_SET and PD_MISSING_MARK change, and the controller properties CTRL_SET_PROPS
  * writes,
  * so the next LD_GET_LIST and CFG_READ show it. A change the emulated card
  * would refuse is refused as it would be: a drive in use WRONG_STATE, one

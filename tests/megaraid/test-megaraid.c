@@ -667,9 +667,10 @@ END_TEST
 #define STATE_SET    0x02030100u
 #define SET_PROPS    0x01020200u
 #define LD_SET_PROP  0x03040000u
+#define MISSING_MARK 0x02080100u
 
 static const uint32_t changes[] = {CFG_ADD,     LD_DELETE, MAKE_SPARE, REMOVE_SPARE, LOCATE_START,
-                                   LOCATE_STOP, STATE_SET, SET_PROPS,  LD_SET_PROP};
+                                   LOCATE_STOP, STATE_SET, SET_PROPS,  LD_SET_PROP,  MISSING_MARK};
 
 /* How many changing frames came, of every kind. */
 static unsigned changes_sent(void)
@@ -1026,6 +1027,33 @@ START_TEST(test_dedicated_spare)
 }
 END_TEST
 
+/*
+ * An offline member marked missing: PD_MISSING_MARK with its reference;
+ * its row empty, the drive unconfigured good. An online one is refused
+ * before any frame, the card's own refusal named.
+ */
+START_TEST(test_missing)
+{
+	struct host h;
+
+	host_init(&h, MAJOR_NOW);
+	mfi_shim_pd_seq(1, 0x0009);
+	run_expect("/c0/e252/s1 set missing", RCL_NOT_ALLOWED, NULL);
+	ck_assert_uint_eq(changes_sent(), 0);
+	mfi_shim_set_state(1, 0x10);
+	run_expect("/c0/e252/s1 set missing", RCL_OK, NULL);
+	expect_mbox(MISSING_MARK, (const uint8_t[]){0x00, 0x01, 0x09, 0x00}, 4);
+	run_expect("/c0/e252/s1 show", RCL_OK, "UGood");
+	ck_assert_uint_eq(changes_sent(), 1);
+	mfi_shim_set_state(2, 0x10);
+	mfi_shim_break(MISSING_MARK, MFI_SHIM_STATUS, 0x32);
+	run_expect("/c0/e252/s2 set missing", RCL_NOT_ALLOWED, "WRONG_STATE");
+	run_expect("/c0/e252/s2 show", RCL_OK, "Offln");
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
 /* A free drive made JBOD and back: PD_STATE_SET to SYSTEM (0x40), then UNCONFIGURED_GOOD. */
 START_TEST(test_jbod_drive)
 {
@@ -1132,6 +1160,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_sequence_numbers);
 	tcase_add_test(tc, test_dedicated_spare);
 	tcase_add_test(tc, test_jbod_drive);
+	tcase_add_test(tc, test_missing);
 	tcase_add_test(tc, test_rates);
 	tcase_add_loop_test(tc, test_bad_input, 0, sizeof(bad_inputs) / sizeof(bad_inputs[0]));
 	tcase_add_loop_test(tc, test_change_refused, 0,
