@@ -228,9 +228,12 @@ static unsigned free_target(const struct rcl_ctrl *ctrl)
 	return t;
 }
 
-/* The LD configuration of @params, on arrays @refs, each member giving @blocks. */
+/*
+ * The LD configuration of @params, on arrays @refs, each member giving
+ * @blocks from block @start on.
+ */
 static void fill_ld(struct rcl_mfi_ld_info *ld, const struct rcl_vd_params *params, unsigned target,
-                    const uint16_t *refs, uint64_t blocks)
+                    const uint16_t *refs, uint64_t start, uint64_t blocks)
 {
 	unsigned spans = (unsigned)(params->drive_count / params->drives_per_span);
 
@@ -247,6 +250,7 @@ static void fill_ld(struct rcl_mfi_ld_info *ld, const struct rcl_vd_params *para
 	ld->span_depth = (uint8_t)spans;
 	ld->state = RCL_MFI_LD_OPTIMAL;
 	for (unsigned s = 0; s < spans; s++) {
+		ld->span[s].start_block = htole64(start);
 		ld->span[s].blocks = htole64(blocks);
 		ld->span[s].array_ref = htole16(refs[s]);
 	}
@@ -259,27 +263,63 @@ struct add_payload {
 	uint8_t ld[RCL_MFI_LD_CONFIG_SIZE];
 };
 
-/* Each member's share of the VD: all of the smallest one, or what @params->bytes needs. */
-static uint64_t share_blocks(const struct rcl_ctrl *ctrl, const struct rcl_vd_params *params,
-                             unsigned spans)
+/* Each member's share of the VD: all of the @room blocks it has, or what @params->bytes needs. */
+static uint64_t share_blocks(const struct rcl_vd_params *params, unsigned spans, uint64_t room)
 {
 	uint64_t data = (uint64_t)data_drives(params->level, params->drives_per_span) * spans;
 	uint64_t want = (params->bytes + data * 512 - 1) / (data * 512);
-	uint64_t most = member_blocks(ctrl, params);
 
-	return params->bytes && want < most ? want : most;
+	return params->bytes && want < room ? want : room;
+}
+
+/* New arrays of @params' drives into @p, under refs CFG_READ does not use yet. */
+static enum rcl_status new_arrays(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
+                                  const struct rcl_vd_params *params, struct add_payload *p,
+                                  uint16_t *refs, unsigned spans, struct rcl_error *err)
+{
+	uint8_t used[65536 / 8] = {0};
+	enum rcl_status st = used_refs(link, used, err);
+
+	for (unsigned s = 0, ref = 0; !st && s < spans; s++, ref++) {
+		while (used[ref / 8] & 1u << ref % 8)
+			ref++;
+		refs[s] = (uint16_t)ref;
+		st = fill_array(link, &p->arrays[s], ctrl, params, s, member_blocks(ctrl, params),
+		                refs[s], err);
+	}
+	return st;
+}
+
+/*
+ * The arrays of the group @params' drives are in, as the card has them,
+ * into @p: MFI wants every array an LD spans in the payload, an existing
+ * one under its own ref (Broadcom's mr.h, MR_DCMD_CFG_ADD). *@start,
+ * *@room: where the group's free space starts and how much it holds.
+ */
+static enum rcl_status old_arrays(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
+                                  unsigned dg, struct add_payload *p, uint16_t *refs,
+                                  unsigned spans, uint64_t *start, uint64_t *room,
+                                  struct rcl_error *err)
+{
+	enum rcl_status st = rcl_mfi_group_arrays(link, ctrl, dg, p->arrays, spans, start, err);
+
+	for (unsigned s = 0; !st && s < spans; s++)
+		refs[s] = le16toh(p->arrays[s].array_ref);
+	*room = !st && le64toh(p->arrays[0].blocks) > *start ? le64toh(p->arrays[0].blocks) - *start
+	                                                     : 0;
+	return st;
 }
 
 enum rcl_status rcl_mfi_add_vd(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
                                const struct rcl_vd_params *params, unsigned *target,
                                struct rcl_error *err)
 {
-	uint8_t used[65536 / 8] = {0};
 	unsigned spans = (unsigned)(params->drive_count / params->drives_per_span);
+	int dg = rcl_ctrl_find_drive(ctrl, &params->drives[0])->dg;
 	struct add_payload *p = rcl_calloc(1, sizeof(*p));
 	struct rcl_mfi_ld_info ld = {0};
 	uint16_t refs[MAX_LD_SPANS];
-	uint64_t share = share_blocks(ctrl, params, spans);
+	uint64_t start = 0, room = member_blocks(ctrl, params);
 	size_t arrays_end = sizeof(p->h) + spans * sizeof(struct rcl_mfi_array);
 	enum rcl_status st;
 
@@ -290,16 +330,11 @@ enum rcl_status rcl_mfi_add_vd(const struct rcl_mfi_link *link, const struct rcl
 		return rcl_fail(err, RCL_INVALID_PARAM, "a MegaRAID VD has at most %u spans",
 		                MAX_LD_SPANS);
 	}
-	st = used_refs(link, used, err);
-	for (unsigned s = 0, ref = 0; !st && s < spans; s++, ref++) {
-		while (used[ref / 8] & 1u << ref % 8)
-			ref++;
-		refs[s] = (uint16_t)ref;
-		st = fill_array(link, &p->arrays[s], ctrl, params, s, member_blocks(ctrl, params),
-		                refs[s], err);
-	}
+	/* Drives in a group (the generic layer checked they are all of it): its free space. */
+	st = dg >= 0 ? old_arrays(link, ctrl, (unsigned)dg, p, refs, spans, &start, &room, err)
+	             : new_arrays(link, ctrl, params, p, refs, spans, err);
 	*target = free_target(ctrl);
-	fill_ld(&ld, params, *target, refs, share);
+	fill_ld(&ld, params, *target, refs, start, share_blocks(params, spans, room));
 	/* The LD follows the arrays actually sent, not the struct's room for eight. */
 	memcpy((uint8_t *)p + arrays_end, &ld, RCL_MFI_LD_CONFIG_SIZE);
 	p->h.size = htole32((uint32_t)(arrays_end + RCL_MFI_LD_CONFIG_SIZE));

@@ -15,8 +15,10 @@
 
 /**
  * rcl_mfi_add_vd() - create the VD @params describes on @ctrl's adapter
- * (CFG_ADD: one array per span, one LD), then make its spares dedicated
- * hot spares of those arrays. *@target: the new LD's target id, the first
+ * (CFG_ADD: one new array per span of unconfigured drives, or the
+ * existing arrays of the group its drives are in, its LD in their free
+ * space; one LD), then make its spares dedicated hot spares of those
+ * arrays. *@target: the new LD's target id, the first
  * one no VD of @ctrl has.
  */
 enum rcl_status rcl_mfi_add_vd(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
@@ -103,5 +105,15 @@ const struct rcl_mfi_array *rcl_mfi_config_array(const uint8_t *buf, uint32_t le
 enum rcl_status rcl_mfi_group_refs(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
                                    const unsigned *dgs, size_t dg_count, uint16_t *refs,
                                    size_t room, size_t *count, struct rcl_error *err);
+
+/*
+ * rcl_mfi_group_arrays() (refs.c) - the arrays of drive group @dg, one
+ * per span (@spans), copied from the card's configuration now into
+ * @arrays, and *@start: where its LDs' last extent on them ends (blocks
+ * of each member), the start of its free space.
+ */
+enum rcl_status rcl_mfi_group_arrays(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
+                                     unsigned dg, struct rcl_mfi_array *arrays, size_t spans,
+                                     uint64_t *start, struct rcl_error *err);
 
 #endif /* RCL_MEGARAID_CONFIG_H */

@@ -164,15 +164,8 @@ static enum rcl_status megaraid_create_vd(struct rcl_ctrl *ctrl, const struct rc
                                           unsigned *vd, struct rcl_error *err)
 {
 	struct rcl_mfi_link link;
-	enum rcl_status st;
+	enum rcl_status st = open_link(ctrl, &link, err);
 
-	/* A VD in an existing group's free space needs that group's arrays, not new ones. */
-	for (size_t i = 0; i < params->drive_count; i++)
-		if (rcl_ctrl_find_drive(ctrl, &params->drives[i])->dg >= 0)
-			return rcl_unsupported(err, ctrl->caps.kind,
-			                       "adding a virtual drive to an existing drive group",
-			                       NULL);
-	st = open_link(ctrl, &link, err);
 	if (!st)
 		st = rcl_mfi_add_vd(&link, ctrl, params, vd, err);
 	close_link(&link);

@@ -127,3 +127,73 @@ enum rcl_status rcl_mfi_group_refs(const struct rcl_mfi_link *link, const struct
 	rcl_free(buf);
 	return st;
 }
+
+/* LD configuration @i of configuration @buf (@len bytes), or NULL. */
+static const struct rcl_mfi_ld_info *config_ld(const uint8_t *buf, uint32_t len, size_t i,
+                                               struct rcl_mfi_ld_info *ld)
+{
+	const struct rcl_mfi_config *h = (const void *)buf;
+	size_t arrays = le16toh(h->array_count), asize = le16toh(h->array_size);
+	size_t count = le16toh(h->ld_count), size = le16toh(h->ld_size);
+	size_t at;
+
+	/* QEMU gives each section's size in all, a card one element's. */
+	if (arrays > 1 && asize >= arrays * sizeof(struct rcl_mfi_array))
+		asize /= arrays;
+	if (count > 1 && size >= count * RCL_MFI_LD_CONFIG_SIZE)
+		size /= count;
+	at = sizeof(*h) + arrays * asize + i * size;
+	if (i >= count || size < RCL_MFI_LD_CONFIG_SIZE || at + RCL_MFI_LD_CONFIG_SIZE > len)
+		return NULL;
+	memset(ld, 0, sizeof(*ld));
+	memcpy(ld, buf + at, RCL_MFI_LD_CONFIG_SIZE);
+	return ld;
+}
+
+/* Where the last extent of an LD on array @ref ends, in blocks of each member. */
+static uint64_t array_end(const uint8_t *buf, uint32_t len, uint16_t ref)
+{
+	struct rcl_mfi_ld_info ld;
+	uint64_t end = 0;
+
+	for (size_t i = 0; config_ld(buf, len, i, &ld); i++)
+		for (unsigned s = 0; s < ld.span_depth && s < 8; s++)
+			if (le16toh(ld.span[s].array_ref) == ref &&
+			    le64toh(ld.span[s].start_block) + le64toh(ld.span[s].blocks) > end)
+				end = le64toh(ld.span[s].start_block) + le64toh(ld.span[s].blocks);
+	return end;
+}
+
+enum rcl_status rcl_mfi_group_arrays(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
+                                     unsigned dg, struct rcl_mfi_array *arrays, size_t spans,
+                                     uint64_t *start, struct rcl_error *err)
+{
+	uint8_t *buf;
+	uint32_t len;
+	size_t found = 0;
+	enum rcl_status st = rcl_mfi_read_config(link, &buf, &len, err);
+
+	*start = 0;
+	if (st)
+		return st;
+	for (size_t s = 0; s < spans; s++)
+		for (size_t i = 0; i < rcl_ctrl_drive_count(ctrl); i++) {
+			const struct rcl_drive *d = rcl_ctrl_drive(ctrl, i);
+			const struct rcl_mfi_array *a;
+			int ref = d->dg == (int)dg && d->span == s
+			              ? array_of(buf, len, d->device_id)
+			              : -1;
+
+			for (size_t k = 0; ref >= 0 && (a = rcl_mfi_config_array(buf, len, k)); k++)
+				if (le16toh(a->array_ref) == ref && found == s) {
+					arrays[found++] = *a;
+					if (array_end(buf, len, (uint16_t)ref) > *start)
+						*start = array_end(buf, len, (uint16_t)ref);
+				}
+		}
+	rcl_free(buf);
+	return found == spans
+	           ? RCL_OK
+	           : rcl_fail(err, RCL_NOT_FOUND,
+	                      "the card's configuration lacks an array of drive group %u", dg);
+}

@@ -742,7 +742,75 @@ static uint8_t array_free(const uint8_t *a)
 	return ST_OK;
 }
 
-/* CFG_ADD of one LD on new arrays, as the emulated card takes it: RAID0 only. */
+/* The array under ref @ref, copied into @out (288 bytes); false if there is none. */
+static bool existing_array(uint16_t ref, uint8_t *out)
+{
+	for (size_t i = 0; i < ld_count; i++) {
+		if (lds[i].qemu && (uint16_t)(lds[i].qemu->id << 8) == ref) {
+			memset(out, 0, 288);
+			qemu_array(out, lds[i].qemu);
+			return true;
+		}
+		for (unsigned k = 0; !lds[i].qemu && k < lds[i].array_count; k++)
+			if (get(lds[i].arrays[k] + 10, 2) == ref) {
+				memcpy(out, lds[i].arrays[k], 288);
+				return true;
+			}
+	}
+	return false;
+}
+
+static bool array_exists(uint16_t ref)
+{
+	uint8_t a[288];
+
+	return existing_array(ref, a);
+}
+
+/* Where the LDs' extents on array @ref end, in blocks of each member. */
+static uint64_t extents_end(uint16_t ref)
+{
+	uint64_t end = 0;
+
+	for (size_t i = 0; i < ld_count; i++) {
+		if (lds[i].qemu && (uint16_t)(lds[i].qemu->id << 8) == ref)
+			end = lds[i].qemu->blocks;
+		for (unsigned s = 0; !lds[i].qemu && s < lds[i].config[37] && s < 8; s++) {
+			const uint8_t *span = lds[i].config + 64 + s * 24;
+
+			if (get(span + 16, 2) == ref && get(span, 8) + get(span + 8, 8) > end)
+				end = get(span, 8) + get(span + 8, 8);
+		}
+	}
+	return end;
+}
+
+/*
+ * An array of CFG_ADD's that exists already: it must be that array, row
+ * for row (else the card finds a conflict), and the LD's span on it lie
+ * in its free space.
+ */
+static uint8_t array_same(const uint8_t *a, const uint8_t *span)
+{
+	uint8_t have[288];
+
+	existing_array((uint16_t)get(a + 10, 2), have);
+	if (a[8] != have[8])
+		return ST_INVALID_PARAMETER;
+	for (unsigned r = 0; r < a[8] && r < 32; r++)
+		if (get(a + 32 + r * 8, 2) != get(have + 32 + r * 8, 2))
+			return ST_INVALID_PARAMETER;
+	if (get(span, 8) < extents_end((uint16_t)get(a + 10, 2)) ||
+	    get(span, 8) + get(span + 8, 8) > get(have, 8))
+		return ST_INVALID_PARAMETER;
+	return ST_OK;
+}
+
+/*
+ * CFG_ADD of one LD, as the emulated card takes it (RAID0 only): on new
+ * arrays of free drives, or in the free space of existing ones, named
+ * under their own refs.
+ */
 static uint8_t cfg_add(const uint8_t *p, uint32_t len)
 {
 	size_t arrays = get(p + 4, 2), ld_at_off = 32 + arrays * 288;
@@ -755,16 +823,23 @@ static uint8_t cfg_add(const uint8_t *p, uint32_t len)
 		return ST_INVALID_PARAMETER;
 	if (ld[32] != 0 || ld[37] != arrays || ld_at(ld[0]) || ld_count == 64)
 		return ST_INVALID_PARAMETER;
-	for (size_t k = 0; !st && k < arrays; k++)
-		st = array_free(p + 32 + k * 288);
+	for (size_t k = 0; !st && k < arrays; k++) {
+		const uint8_t *a = p + 32 + k * 288, *span = ld + 64 + k * 24;
+
+		if (get(span + 16, 2) != get(a + 10, 2))
+			return ST_INVALID_PARAMETER; /* span k on array k, as raidcli sends them */
+		st = array_exists((uint16_t)get(a + 10, 2)) ? array_same(a, span) : array_free(a);
+	}
 	if (st)
 		return st;
 	memset(l, 0, sizeof(*l));
 	l->target = ld[0];
 	memcpy(l->config, ld, 256);
 	put(l->config + 2, ++ld_seqs, 2); /* the firmware numbers the new LD */
-	memcpy(l->arrays, p + 32, arrays * 288);
-	l->array_count = (unsigned)arrays;
+	/* The LD keeps the arrays it made; an existing one stays its first LD's. */
+	for (size_t k = 0; k < arrays; k++)
+		if (!array_exists((uint16_t)get(p + 32 + k * 288 + 10, 2)))
+			memcpy(l->arrays[l->array_count++], p + 32 + k * 288, 288);
 	l->blocks = get(ld + 64 + 8, 8) * ld[36] * arrays;
 	ld_count++;
 	return ST_OK;
@@ -810,6 +885,38 @@ static uint8_t ld_set_prop(const uint8_t *p, uint32_t len)
 	return ST_OK;
 }
 
+/* Whether LD @l spans array @ref. */
+static bool spans_array(const struct ld *l, uint16_t ref)
+{
+	if (l->qemu)
+		return (uint16_t)(l->qemu->id << 8) == ref;
+	for (unsigned s = 0; s < l->config[37] && s < 8; s++)
+		if (get(l->config + 64 + s * 24 + 16, 2) == ref)
+			return true;
+	return false;
+}
+
+/* The arrays LD @gone made, to another LD on them: an array goes with its last LD. */
+static void hand_over(const struct ld *gone)
+{
+	unsigned n = gone->qemu ? 1 : gone->array_count;
+
+	for (unsigned k = 0; k < n; k++) {
+		uint8_t a[288] = {0};
+
+		if (gone->qemu)
+			qemu_array(a, gone->qemu);
+		else
+			memcpy(a, gone->arrays[k], 288);
+		for (size_t i = 0; i < ld_count; i++)
+			if (&lds[i] != gone && !lds[i].qemu &&
+			    spans_array(&lds[i], (uint16_t)get(a + 10, 2))) {
+				memcpy(lds[i].arrays[lds[i].array_count++], a, 288);
+				break;
+			}
+	}
+}
+
 /* LD_DELETE: the mailbox is the LD's reference, its sequence number the current one. */
 static uint8_t ld_delete(const uint8_t *mbox)
 {
@@ -817,23 +924,11 @@ static uint8_t ld_delete(const uint8_t *mbox)
 		if (lds[i].target == mbox[0]) {
 			if (get(mbox + 2, 2) != (lds[i].qemu ? 0 : get(lds[i].config + 2, 2)))
 				return ST_INVALID_SEQUENCE;
+			hand_over(&lds[i]);
 			drop_ld(i);
 			return ST_OK;
 		}
 	return ST_DEVICE_NOT_FOUND;
-}
-
-/* Whether array ref @ref is one of an LD's. */
-static bool array_exists(uint16_t ref)
-{
-	for (size_t i = 0; i < ld_count; i++) {
-		if (lds[i].qemu && (uint16_t)(lds[i].qemu->id << 8) == ref)
-			return true;
-		for (unsigned k = 0; !lds[i].qemu && k < lds[i].array_count; k++)
-			if (get(lds[i].arrays[k] + 10, 2) == ref)
-				return true;
-	}
-	return false;
 }
 
 /* CFG_MAKE_SPARE: a global spare of an unconfigured drive, or a dedicated one of existing arrays.

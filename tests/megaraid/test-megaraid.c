@@ -785,6 +785,54 @@ START_TEST(test_create_delete_vd)
 }
 END_TEST
 
+/* The little-endian integer of @width bytes at @p. */
+static uint64_t le(const uint8_t *p, int width)
+{
+	uint64_t v = 0;
+
+	while (width--)
+		v = v << 8 | p[width];
+	return v;
+}
+
+/*
+ * A VD in a group's free space: CFG_ADD carrying the group's array as the
+ * card has it (its own ref, its rows) and an LD whose span starts where
+ * the first VD's ends. The array stays while a VD is on it.
+ */
+START_TEST(test_vd_in_free_space)
+{
+	struct host h;
+	uint8_t mbox[12], got[1024], array[288];
+	const uint8_t *ld = got + 32 + 288;
+
+	host_free_two(&h);
+	run_expect("/c0 add vd r0 name=a drives=252:1-2 size=1GB", RCL_OK, NULL);
+	ck_assert_uint_eq(mfi_shim_last(CFG_ADD, mbox, got, sizeof(got)), 576);
+	memcpy(array, got + 32, sizeof(array));
+	/* More than the free space (3 GiB): refused before any frame. */
+	run_expect("/c0 add vd r0 drives=252:1-2 size=4GB", RCL_INVALID_PARAM, "free space");
+	ck_assert_uint_eq(changes_sent(), 1);
+	run_expect("/c0 add vd r0 name=b drives=252:1-2 size=512MB", RCL_OK, NULL);
+	ck_assert_uint_eq(mfi_shim_last(CFG_ADD, mbox, got, sizeof(got)), 576);
+	ck_assert_uint_eq(le(got + 4, 2), 1);
+	ck_assert_mem_eq(got + 32, array, sizeof(array)); /* the same array, ref 1 */
+	ck_assert_uint_eq(ld[0], 2);
+	ck_assert_mem_eq(ld + 4, "b", 2);
+	ck_assert_uint_eq(le(ld + 64, 8), 1048576);    /* after VD 1's 512 MiB */
+	ck_assert_uint_eq(le(ld + 64 + 8, 8), 524288); /* 256 MiB of each member */
+	ck_assert_uint_eq(le(ld + 64 + 16, 2), 1);     /* on array 1 */
+	run_expect("/c0/vall show", RCL_OK, "1/2   RAID0");
+	run_expect("/c0/vall show", RCL_OK, "1/1   RAID0");
+	run_expect("/c0/v1 del force", RCL_OK, NULL);
+	run_expect("/c0/v2 show", RCL_OK, "512.000 MB");
+	run_expect("/c0/e252/s1 show", RCL_OK, "Onln");
+	ck_assert_uint_eq(changes_sent(), 3);
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
 /* A global hot spare: made with CFG_MAKE_SPARE, shown as GHS, removed with CFG_REMOVE_SPARE. */
 START_TEST(test_hotspare)
 {
@@ -1152,6 +1200,7 @@ static Suite *suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("change");
 	tcase_add_test(tc, test_create_delete_vd);
+	tcase_add_test(tc, test_vd_in_free_space);
 	tcase_add_test(tc, test_hotspare);
 	tcase_add_test(tc, test_create_with_spare);
 	tcase_add_test(tc, test_set_vd);
