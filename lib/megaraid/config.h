@@ -83,7 +83,8 @@ enum rcl_status rcl_mfi_set_rates(const struct rcl_mfi_link *link, unsigned chan
  * rcl_mfi_pd_seq(), rcl_mfi_ld_seq() (refs.c) - the sequence number the
  * card gives drive @id now (PD_GET_INFO; 0 when the firmware answers for
  * another drive, as QEMU's does for all but the first), or LD @target
- * (LD_GET_INFO): what a change naming it must carry.
+ * (LD_GET_INFO; 0 when it answers for another one): what a change naming
+ * it must carry.
  */
 enum rcl_status rcl_mfi_pd_seq(const struct rcl_mfi_link *link, uint16_t id, uint16_t *seq,
                                struct rcl_error *err);

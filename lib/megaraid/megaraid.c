@@ -10,9 +10,10 @@
  * needs no controller process. It shows the controller, its drives, disk
  * groups and VDs, and the task rates its properties hold; it creates and
  * deletes VDs, changes their names and policies, makes and removes
- * global and dedicated hot spares (config.c, refs.c), lights a
- * drive's LED, sets its state, marks it missing or makes it JBOD (pd.c),
- * and sets the task rates (props.c). The changes left NULL below answer "not supported".
+ * global and dedicated hot spares (config.c, refs.c), lights a drive's
+ * LED, sets its state, marks it missing or makes it JBOD (pd.c), and sets
+ * the task rates (props.c). The changes left NULL below answer "not
+ * supported".
  */
 #include <string.h>
 #include <unistd.h>

@@ -48,7 +48,7 @@ enum rcl_status rcl_mfi_ld_seq(const struct rcl_mfi_link *link, unsigned target,
 	d.mbox[0] = (uint8_t)target;
 	st = rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d,
 	                  "reading the virtual drive's info (LD_GET_INFO)", err);
-	*seq = st ? 0 : le16toh(ld.seq);
+	*seq = !st && ld.target_id == target ? le16toh(ld.seq) : 0;
 	return st;
 }
 
