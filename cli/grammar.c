@@ -518,7 +518,7 @@ const struct cmd_spec cli_commands[] = {
 		.verb = "set storclicompat",
 		.run = cmd_ctrl_set_compat,
 		.flags = CMD_PER_CTRL | CMD_WRITES | CMD_VERB_VALUE,
-		.summary = "make show all read as a MegaRAID card's (megaraid_sas) for consumers that parse only those, or not (off, the default)",
+		.summary = "make show all read as a MegaRAID card's (megaraid_sas) for consumers that parse only those, or not (off, the default but on a megaraid card)",
 		.example = "raidcli /c0 set storclicompat=megaraid_sas",
 		.opts =
 			{

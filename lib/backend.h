@@ -98,6 +98,10 @@ struct rcl_process_ops;
  *		copies it to ctrl->caps before @load, which may narrow it for
  *		one controller (a card's firmware); rcl_ctx_ctrl_caps() answers
  *		from it without opening the controller.
+ * @storcli_compat: the storclicompat= mode a controller of this kind
+ *		has from its registration, and while its registry entry names
+ *		none (megaraid: megaraid_sas, the driver the consumers of
+ *		StorCLI's output were written for; the others: off).
  * @ctrl_caps:	for kinds whose controllers differ (mock: each fixture
  *		says what its controller can do): fill @caps, a copy of the
  *		kind's, for the controller with registry key @key, without
@@ -245,6 +249,7 @@ struct rcl_process_ops;
 struct rcl_backend_ops {
 	const char *name;
 	const struct rcl_caps *caps;
+	enum rcl_storcli_compat storcli_compat;
 
 	enum rcl_status (*discover)(struct rcl_ctx *ctx, char (*keys)[RCL_KEY_SIZE], size_t max,
 	                            size_t *count, struct rcl_error *err);

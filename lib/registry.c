@@ -105,13 +105,17 @@ enum rcl_status rcl_storcli_compat_parse(const char *text, enum rcl_storcli_comp
 	                "unknown compatibility mode '%s': it is megaraid_sas or off", text);
 }
 
-/* An entry's "storclicompat" (absent: off, as in registries written before it). */
+/*
+ * An entry's "storclicompat" (absent: its kind's default @kind_mode, off
+ * for every kind in registries written before it).
+ */
 static enum rcl_status parse_compat(json_object *item, const char *path,
+                                    enum rcl_storcli_compat kind_mode,
                                     enum rcl_storcli_compat *mode, struct rcl_error *err)
 {
 	const char *text;
 
-	*mode = RCL_STORCLI_COMPAT_OFF;
+	*mode = kind_mode;
 	if (!json_object_object_get_ex(item, "storclicompat", NULL))
 		return RCL_OK;
 	if (!rcl_json_get_str(item, "storclicompat", &text) ||
@@ -147,7 +151,7 @@ static enum rcl_status parse_entry(const struct rcl_ctx *ctx, json_object *item,
 	entry->id = (unsigned)id;
 	strcpy(entry->key, key);
 	entry_caps(ctx, entry);
-	return parse_compat(item, path, &entry->compat, err);
+	return parse_compat(item, path, entry->ops->storcli_compat, &entry->compat, err);
 }
 
 static int cmp_entry(const void *a, const void *b)
@@ -247,7 +251,7 @@ static enum rcl_status registry_save(struct rcl_ctx *ctx, struct rcl_error *err)
 		json_object_object_add(item, "backend",
 		                       json_object_new_string(ctx->entries[i].ops->name));
 		json_object_object_add(item, "key", json_object_new_string(ctx->entries[i].key));
-		if (ctx->entries[i].compat)
+		if (ctx->entries[i].compat != ctx->entries[i].ops->storcli_compat)
 			json_object_object_add(
 			    item, "storclicompat",
 			    json_object_new_string(compat_names[ctx->entries[i].compat]));
@@ -475,7 +479,8 @@ enum rcl_status rcl_registry_add(struct rcl_ctx *ctx, const struct rcl_backend_o
 	if (!mem)
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
 	ctx->entries = mem;
-	mem[ctx->count] = (struct rcl_registry_entry){.id = free_id, .ops = ops};
+	mem[ctx->count] =
+	    (struct rcl_registry_entry){.id = free_id, .ops = ops, .compat = ops->storcli_compat};
 	snprintf(mem[ctx->count].key, sizeof(mem->key), "%s", key);
 	entry_caps(ctx, &mem[ctx->count]);
 	ctx->count++;

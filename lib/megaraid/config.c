@@ -161,22 +161,12 @@ static enum rcl_status used_refs(const struct rcl_mfi_link *link, uint8_t *used,
 {
 	uint8_t *buf;
 	uint32_t len;
-	const struct rcl_mfi_config *h;
-	size_t count, size;
+	const struct rcl_mfi_array *a;
 	enum rcl_status st = rcl_mfi_read_config(link, &buf, &len, err);
 
 	if (st)
 		return st;
-	h = (const void *)buf;
-	count = le16toh(h->array_count);
-	/* QEMU gives the arrays' size in all, a card one array's. */
-	size = le16toh(h->array_size);
-	if (count > 1 && size >= count * sizeof(struct rcl_mfi_array))
-		size /= count;
-	for (size_t i = 0; i < count && size >= sizeof(struct rcl_mfi_array) &&
-	                   sizeof(*h) + (i + 1) * size <= len;
-	     i++) {
-		const struct rcl_mfi_array *a = (const void *)(buf + sizeof(*h) + i * size);
+	for (size_t i = 0; (a = rcl_mfi_config_array(buf, len, i)); i++) {
 		uint16_t ref = le16toh(a->array_ref);
 
 		used[ref / 8] |= (uint8_t)(1u << ref % 8);
@@ -185,25 +175,32 @@ static enum rcl_status used_refs(const struct rcl_mfi_link *link, uint8_t *used,
 	return RCL_OK;
 }
 
-/* Fill @a, the array of span @s: its drives from @params, @blocks of each. */
-static void fill_array(struct rcl_mfi_array *a, const struct rcl_ctrl *ctrl,
-                       const struct rcl_vd_params *params, unsigned s, uint64_t blocks,
-                       uint16_t ref)
+/*
+ * Fill @a, the array of span @s: its drives from @params, @blocks of each,
+ * each named by its current reference (device id and sequence number).
+ */
+static enum rcl_status fill_array(const struct rcl_mfi_link *link, struct rcl_mfi_array *a,
+                                  const struct rcl_ctrl *ctrl, const struct rcl_vd_params *params,
+                                  unsigned s, uint64_t blocks, uint16_t ref, struct rcl_error *err)
 {
 	unsigned n = params->drives_per_span;
+	enum rcl_status st = RCL_OK;
 
 	memset(a->pd, 0xff, sizeof(a->pd));
 	a->blocks = htole64(blocks);
 	a->num_drives = (uint8_t)n;
 	a->array_ref = htole16(ref);
-	for (unsigned r = 0; r < n; r++) {
+	for (unsigned r = 0; !st && r < n; r++) {
 		const struct rcl_drive *d = rcl_ctrl_find_drive(ctrl, &params->drives[s * n + r]);
+		uint16_t seq;
 
+		st = rcl_mfi_pd_seq(link, (uint16_t)d->device_id, &seq, err);
 		a->pd[r].device_id = htole16((uint16_t)d->device_id);
-		a->pd[r].seq_num = 0;
+		a->pd[r].seq_num = htole16(seq);
 		a->pd[r].fw_state = htole16(RCL_MFI_PD_ONLINE);
 		a->pd[r].slot = (uint8_t)d->slot;
 	}
+	return st;
 }
 
 /* The size of the smallest member, in 512-byte blocks. */
@@ -231,9 +228,12 @@ static unsigned free_target(const struct rcl_ctrl *ctrl)
 	return t;
 }
 
-/* The LD configuration of @params, on arrays @refs, each member giving @blocks. */
+/*
+ * The LD configuration of @params, on arrays @refs, each member giving
+ * @blocks from block @start on.
+ */
 static void fill_ld(struct rcl_mfi_ld_info *ld, const struct rcl_vd_params *params, unsigned target,
-                    const uint16_t *refs, uint64_t blocks)
+                    const uint16_t *refs, uint64_t start, uint64_t blocks)
 {
 	unsigned spans = (unsigned)(params->drive_count / params->drives_per_span);
 
@@ -250,6 +250,7 @@ static void fill_ld(struct rcl_mfi_ld_info *ld, const struct rcl_vd_params *para
 	ld->span_depth = (uint8_t)spans;
 	ld->state = RCL_MFI_LD_OPTIMAL;
 	for (unsigned s = 0; s < spans; s++) {
+		ld->span[s].start_block = htole64(start);
 		ld->span[s].blocks = htole64(blocks);
 		ld->span[s].array_ref = htole16(refs[s]);
 	}
@@ -262,27 +263,63 @@ struct add_payload {
 	uint8_t ld[RCL_MFI_LD_CONFIG_SIZE];
 };
 
-/* Each member's share of the VD: all of the smallest one, or what @params->bytes needs. */
-static uint64_t share_blocks(const struct rcl_ctrl *ctrl, const struct rcl_vd_params *params,
-                             unsigned spans)
+/* Each member's share of the VD: all of the @room blocks it has, or what @params->bytes needs. */
+static uint64_t share_blocks(const struct rcl_vd_params *params, unsigned spans, uint64_t room)
 {
 	uint64_t data = (uint64_t)data_drives(params->level, params->drives_per_span) * spans;
 	uint64_t want = (params->bytes + data * 512 - 1) / (data * 512);
-	uint64_t most = member_blocks(ctrl, params);
 
-	return params->bytes && want < most ? want : most;
+	return params->bytes && want < room ? want : room;
+}
+
+/* New arrays of @params' drives into @p, under refs CFG_READ does not use yet. */
+static enum rcl_status new_arrays(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
+                                  const struct rcl_vd_params *params, struct add_payload *p,
+                                  uint16_t *refs, unsigned spans, struct rcl_error *err)
+{
+	uint8_t used[65536 / 8] = {0};
+	enum rcl_status st = used_refs(link, used, err);
+
+	for (unsigned s = 0, ref = 0; !st && s < spans; s++, ref++) {
+		while (used[ref / 8] & 1u << ref % 8)
+			ref++;
+		refs[s] = (uint16_t)ref;
+		st = fill_array(link, &p->arrays[s], ctrl, params, s, member_blocks(ctrl, params),
+		                refs[s], err);
+	}
+	return st;
+}
+
+/*
+ * The arrays of the group @params' drives are in, as the card has them,
+ * into @p: MFI wants every array an LD spans in the payload, an existing
+ * one under its own ref (Broadcom's mr.h, MR_DCMD_CFG_ADD). *@start,
+ * *@room: where the group's free space starts and how much it holds.
+ */
+static enum rcl_status old_arrays(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
+                                  unsigned dg, struct add_payload *p, uint16_t *refs,
+                                  unsigned spans, uint64_t *start, uint64_t *room,
+                                  struct rcl_error *err)
+{
+	enum rcl_status st = rcl_mfi_group_arrays(link, ctrl, dg, p->arrays, spans, start, err);
+
+	for (unsigned s = 0; !st && s < spans; s++)
+		refs[s] = le16toh(p->arrays[s].array_ref);
+	*room = !st && le64toh(p->arrays[0].blocks) > *start ? le64toh(p->arrays[0].blocks) - *start
+	                                                     : 0;
+	return st;
 }
 
 enum rcl_status rcl_mfi_add_vd(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
                                const struct rcl_vd_params *params, unsigned *target,
                                struct rcl_error *err)
 {
-	uint8_t used[65536 / 8] = {0};
 	unsigned spans = (unsigned)(params->drive_count / params->drives_per_span);
+	int dg = rcl_ctrl_find_drive(ctrl, &params->drives[0])->dg;
 	struct add_payload *p = rcl_calloc(1, sizeof(*p));
 	struct rcl_mfi_ld_info ld = {0};
 	uint16_t refs[MAX_LD_SPANS];
-	uint64_t share = share_blocks(ctrl, params, spans);
+	uint64_t start = 0, room = member_blocks(ctrl, params);
 	size_t arrays_end = sizeof(p->h) + spans * sizeof(struct rcl_mfi_array);
 	enum rcl_status st;
 
@@ -293,15 +330,11 @@ enum rcl_status rcl_mfi_add_vd(const struct rcl_mfi_link *link, const struct rcl
 		return rcl_fail(err, RCL_INVALID_PARAM, "a MegaRAID VD has at most %u spans",
 		                MAX_LD_SPANS);
 	}
-	st = used_refs(link, used, err);
-	for (unsigned s = 0, ref = 0; !st && s < spans; s++, ref++) {
-		while (used[ref / 8] & 1u << ref % 8)
-			ref++;
-		refs[s] = (uint16_t)ref;
-		fill_array(&p->arrays[s], ctrl, params, s, member_blocks(ctrl, params), refs[s]);
-	}
+	/* Drives in a group (the generic layer checked they are all of it): its free space. */
+	st = dg >= 0 ? old_arrays(link, ctrl, (unsigned)dg, p, refs, spans, &start, &room, err)
+	             : new_arrays(link, ctrl, params, p, refs, spans, err);
 	*target = free_target(ctrl);
-	fill_ld(&ld, params, *target, refs, share);
+	fill_ld(&ld, params, *target, refs, start, share_blocks(params, spans, room));
 	/* The LD follows the arrays actually sent, not the struct's room for eight. */
 	memcpy((uint8_t *)p + arrays_end, &ld, RCL_MFI_LD_CONFIG_SIZE);
 	p->h.size = htole32((uint32_t)(arrays_end + RCL_MFI_LD_CONFIG_SIZE));
@@ -323,8 +356,13 @@ enum rcl_status rcl_mfi_add_vd(const struct rcl_mfi_link *link, const struct rcl
 enum rcl_status rcl_mfi_delete_vd(const struct rcl_mfi_link *link, unsigned target,
                                   struct rcl_error *err)
 {
-	return dcmd_mbox(link, RCL_MFI_DCMD_LD_DELETE, (uint16_t)target, 0,
-	                 "deleting the virtual drive (LD_DELETE)", err);
+	uint16_t seq;
+	enum rcl_status st = rcl_mfi_ld_seq(link, target, &seq, err);
+
+	/* The mailbox is the LD's reference: target id, a reserved byte, sequence number. */
+	return st ? st
+	          : dcmd_mbox(link, RCL_MFI_DCMD_LD_DELETE, (uint16_t)target, seq,
+	                      "deleting the virtual drive (LD_DELETE)", err);
 }
 
 /* @bits with the bits @mask names set as @on says. */
@@ -394,12 +432,18 @@ enum rcl_status rcl_mfi_make_spare(const struct rcl_mfi_link *link, const struct
 	struct rcl_mfi_spare spare = {0};
 	uint32_t len = (uint32_t)(offsetof(struct rcl_mfi_spare, array_ref) +
 	                          array_count * sizeof(spare.array_ref[0]));
+	uint16_t seq;
+	enum rcl_status st;
 
 	if (array_count > sizeof(spare.array_ref) / sizeof(spare.array_ref[0]))
 		return rcl_fail(err, RCL_INVALID_PARAM,
 		                "a MegaRAID hot spare serves at most %zu arrays",
 		                sizeof(spare.array_ref) / sizeof(spare.array_ref[0]));
+	st = rcl_mfi_pd_seq(link, (uint16_t)d->device_id, &seq, err);
+	if (st)
+		return st;
 	spare.device_id = htole16((uint16_t)d->device_id);
+	spare.seq_num = htole16(seq);
 	spare.spare_type = array_count ? RCL_MFI_SPARE_DEDICATED : 0;
 	spare.array_count = (uint8_t)array_count;
 	for (size_t i = 0; i < array_count; i++)
@@ -411,6 +455,10 @@ enum rcl_status rcl_mfi_make_spare(const struct rcl_mfi_link *link, const struct
 enum rcl_status rcl_mfi_remove_spare(const struct rcl_mfi_link *link, const struct rcl_drive *d,
                                      struct rcl_error *err)
 {
-	return dcmd_mbox(link, RCL_MFI_DCMD_CFG_REMOVE_SPARE, (uint16_t)d->device_id, 0,
-	                 "removing the hot spare (CFG_REMOVE_SPARE)", err);
+	uint16_t seq;
+	enum rcl_status st = rcl_mfi_pd_seq(link, (uint16_t)d->device_id, &seq, err);
+
+	return st ? st
+	          : dcmd_mbox(link, RCL_MFI_DCMD_CFG_REMOVE_SPARE, (uint16_t)d->device_id, seq,
+	                      "removing the hot spare (CFG_REMOVE_SPARE)", err);
 }

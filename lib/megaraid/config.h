@@ -15,8 +15,10 @@
 
 /**
  * rcl_mfi_add_vd() - create the VD @params describes on @ctrl's adapter
- * (CFG_ADD: one array per span, one LD), then make its spares dedicated
- * hot spares of those arrays. *@target: the new LD's target id, the first
+ * (CFG_ADD: one new array per span of unconfigured drives, or the
+ * existing arrays of the group its drives are in, its LD in their free
+ * space; one LD), then make its spares dedicated hot spares of those
+ * arrays. *@target: the new LD's target id, the first
  * one no VD of @ctrl has.
  */
 enum rcl_status rcl_mfi_add_vd(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
@@ -60,6 +62,14 @@ enum rcl_status rcl_mfi_locate(const struct rcl_mfi_link *link, const struct rcl
 enum rcl_status rcl_mfi_set_pd_state(const struct rcl_mfi_link *link, const struct rcl_drive *d,
                                      uint16_t fw_state, struct rcl_error *err);
 
+/*
+ * rcl_mfi_mark_missing() - leave the row of offline or failed member @d
+ * missing, the drive unconfigured (PD_MISSING_MARK, its reference in the
+ * mailbox): a hot spare takes the row if the card has one.
+ */
+enum rcl_status rcl_mfi_mark_missing(const struct rcl_mfi_link *link, const struct rcl_drive *d,
+                                     struct rcl_error *err);
+
 /**
  * rcl_mfi_set_rates() - store the rates @changes names (1u << enum
  * rcl_setting) from @s in the card's properties: CTRL_GET_PROPS, those
@@ -68,5 +78,43 @@ enum rcl_status rcl_mfi_set_pd_state(const struct rcl_mfi_link *link, const stru
  */
 enum rcl_status rcl_mfi_set_rates(const struct rcl_mfi_link *link, unsigned changes,
                                   const struct rcl_ctrl_settings *s, struct rcl_error *err);
+
+/*
+ * rcl_mfi_pd_seq(), rcl_mfi_ld_seq() (refs.c) - the sequence number the
+ * card gives drive @id now (PD_GET_INFO; 0 when the firmware answers for
+ * another drive, as QEMU's does for all but the first), or LD @target
+ * (LD_GET_INFO; 0 when it answers for another one): what a change naming
+ * it must carry.
+ */
+enum rcl_status rcl_mfi_pd_seq(const struct rcl_mfi_link *link, uint16_t id, uint16_t *seq,
+                               struct rcl_error *err);
+enum rcl_status rcl_mfi_ld_seq(const struct rcl_mfi_link *link, unsigned target, uint16_t *seq,
+                               struct rcl_error *err);
+
+/*
+ * rcl_mfi_config_array() (refs.c) - array @i of configuration @buf (@len
+ * bytes, as CFG_READ gave it), or NULL past the last one or the buffer.
+ */
+const struct rcl_mfi_array *rcl_mfi_config_array(const uint8_t *buf, uint32_t len, size_t i);
+
+/*
+ * rcl_mfi_group_refs() (refs.c) - the refs of the arrays drive groups
+ * @dgs (@dg_count of them, as @ctrl numbers them) span, from the card's
+ * configuration now: at most @room into @refs, *@count of them.
+ * RCL_NOT_FOUND for a group @ctrl does not have.
+ */
+enum rcl_status rcl_mfi_group_refs(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
+                                   const unsigned *dgs, size_t dg_count, uint16_t *refs,
+                                   size_t room, size_t *count, struct rcl_error *err);
+
+/*
+ * rcl_mfi_group_arrays() (refs.c) - the arrays of drive group @dg, one
+ * per span (@spans), copied from the card's configuration now into
+ * @arrays, and *@start: where its LDs' last extent on them ends (blocks
+ * of each member), the start of its free space.
+ */
+enum rcl_status rcl_mfi_group_arrays(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
+                                     unsigned dg, struct rcl_mfi_array *arrays, size_t spans,
+                                     uint64_t *start, struct rcl_error *err);
 
 #endif /* RCL_MEGARAID_CONFIG_H */

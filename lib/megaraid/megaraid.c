@@ -10,9 +10,10 @@
  * needs no controller process. It shows the controller, its drives, disk
  * groups and VDs, and the task rates its properties hold; it creates and
  * deletes VDs, changes their names and policies, makes and removes
- * global hot spares (config.c), lights a
- * drive's LED and sets its state (pd.c), and sets the task rates
- * (props.c). The changes left NULL below answer "not supported".
+ * global and dedicated hot spares (config.c, refs.c), lights a drive's
+ * LED, sets its state, marks it missing or makes it JBOD (pd.c), and sets
+ * the task rates (props.c). The changes left NULL below answer "not
+ * supported".
  */
 #include <string.h>
 #include <unistd.h>
@@ -164,15 +165,8 @@ static enum rcl_status megaraid_create_vd(struct rcl_ctrl *ctrl, const struct rc
                                           unsigned *vd, struct rcl_error *err)
 {
 	struct rcl_mfi_link link;
-	enum rcl_status st;
+	enum rcl_status st = open_link(ctrl, &link, err);
 
-	/* A VD in an existing group's free space needs that group's arrays, not new ones. */
-	for (size_t i = 0; i < params->drive_count; i++)
-		if (rcl_ctrl_find_drive(ctrl, &params->drives[i])->dg >= 0)
-			return rcl_unsupported(err, ctrl->caps.kind,
-			                       "adding a virtual drive to an existing drive group",
-			                       NULL);
-	st = open_link(ctrl, &link, err);
 	if (!st)
 		st = rcl_mfi_add_vd(&link, ctrl, params, vd, err);
 	close_link(&link);
@@ -218,17 +212,18 @@ static enum rcl_status megaraid_add_hotspare(struct rcl_ctrl *ctrl, const struct
                                              bool force, struct rcl_error *err)
 {
 	struct rcl_mfi_link link;
+	uint16_t refs[16];
+	size_t count = 0;
 	enum rcl_status st;
 
-	(void)dgs;
 	(void)flags;
 	(void)force;
-	/* A dedicated spare names the group's arrays, which the model does not keep yet. */
-	if (dg_count)
-		return rcl_unsupported(err, ctrl->caps.kind, "a dedicated hot spare", NULL);
 	st = open_link(ctrl, &link, err);
+	/* A dedicated spare names the arrays of its groups, as the card has them now. */
+	if (!st && dg_count)
+		st = rcl_mfi_group_refs(&link, ctrl, dgs, dg_count, refs, 16, &count, err);
 	if (!st)
-		st = rcl_mfi_make_spare(&link, rcl_ctrl_find_drive(ctrl, ref), NULL, 0, err);
+		st = rcl_mfi_make_spare(&link, rcl_ctrl_find_drive(ctrl, ref), refs, count, err);
 	close_link(&link);
 	return st;
 }
@@ -280,8 +275,23 @@ static enum rcl_status megaraid_settings_set(struct rcl_ctrl *ctrl, unsigned cha
 	return st;
 }
 
-/* The firmware state @change moves a drive to; MISSING and FAILED have no PD_STATE_SET of their
- * own. */
+/* A JBOD drive is the firmware's SYSTEM state, set as any other (FreeBSD mfiutil's "syspd"). */
+static enum rcl_status megaraid_set_drive_jbod(struct rcl_ctrl *ctrl,
+                                               const struct rcl_drive_ref *ref, bool on,
+                                               struct rcl_error *err)
+{
+	struct rcl_mfi_link link;
+	enum rcl_status st = open_link(ctrl, &link, err);
+
+	if (!st)
+		st = rcl_mfi_set_pd_state(&link, rcl_ctrl_find_drive(ctrl, ref),
+		                          on ? RCL_MFI_PD_SYSTEM : RCL_MFI_PD_UNCONFIGURED_GOOD,
+		                          err);
+	close_link(&link);
+	return st;
+}
+
+/* The firmware state @change moves a drive to; MISSING has a DCMD of its own, FAILED none. */
 static enum rcl_status change_state(const struct rcl_ctrl *ctrl, enum rcl_drive_change change,
                                     uint16_t *fw_state, struct rcl_error *err)
 {
@@ -306,11 +316,14 @@ static enum rcl_status megaraid_set_drive_state(struct rcl_ctrl *ctrl,
 {
 	struct rcl_mfi_link link = {.fd = -1};
 	uint16_t fw_state = 0;
-	enum rcl_status st = change_state(ctrl, change, &fw_state, err);
+	enum rcl_status st =
+	    change == RCL_DRIVE_SET_MISSING ? RCL_OK : change_state(ctrl, change, &fw_state, err);
 
 	if (!st)
 		st = open_link(ctrl, &link, err);
-	if (!st)
+	if (!st && change == RCL_DRIVE_SET_MISSING)
+		st = rcl_mfi_mark_missing(&link, rcl_ctrl_find_drive(ctrl, ref), err);
+	else if (!st)
 		st = rcl_mfi_set_pd_state(&link, rcl_ctrl_find_drive(ctrl, ref), fw_state, err);
 	close_link(&link);
 	return st;
@@ -370,6 +383,8 @@ static const struct rcl_caps megaraid_caps = {
 const struct rcl_backend_ops rcl_megaraid_ops = {
     .name = "megaraid",
     .caps = &megaraid_caps,
+    /* StorCLI's consumers were written for these very cards: they read as one from the start. */
+    .storcli_compat = RCL_STORCLI_COMPAT_MEGARAID_SAS,
     .discover = megaraid_discover,
     .load = megaraid_load,
     .unload = megaraid_unload,
@@ -379,6 +394,7 @@ const struct rcl_backend_ops rcl_megaraid_ops = {
     .add_hotspare = megaraid_add_hotspare,
     .delete_hotspare = megaraid_delete_hotspare,
     .set_locate = megaraid_set_locate,
+    .set_drive_jbod = megaraid_set_drive_jbod,
     .set_drive_state = megaraid_set_drive_state,
     .read_events = megaraid_read_events,
     .clear_events = megaraid_clear_events,

@@ -51,6 +51,8 @@ enum {
 	RCL_MFI_DCMD_PD_STATE_SET = 0x02030100, /* mbox: device id, sequence number, state (u16s) */
 	RCL_MFI_DCMD_PD_LOCATE_START = 0x02070100, /* mbox: device id (u16), then 0 */
 	RCL_MFI_DCMD_PD_LOCATE_STOP = 0x02070200,
+	/* Broadcom's mr.h (MR_DCMD_PD_MISSING_MARK): mbox: device id, sequence number. */
+	RCL_MFI_DCMD_PD_MISSING_MARK = 0x02080100,
 	RCL_MFI_DCMD_LD_GET_PROP = 0x03030000, /* mbox[0]: target; the LD info's first 32 bytes */
 	RCL_MFI_DCMD_LD_SET_PROP = 0x03040000, /* the same 32 bytes, written */
 	RCL_MFI_DCMD_LD_DELETE = 0x03090000,   /* mbox[0]: the target id */

@@ -37,6 +37,7 @@ struct config {
 	struct member *members;
 	size_t member_count;
 	uint16_t *array_refs; /* by group: the first array of each group's LDs */
+	uint64_t *used_end;   /* by group: where its LDs' last extent ends on each member */
 	size_t dg_count;
 	unsigned ld_dg[256]; /* by LD target id: its group + 1 (0: not in the configuration) */
 	size_t extra_dgs;    /* groups of LDs CFG_READ lacks */
@@ -53,6 +54,7 @@ static void config_release(struct config *c)
 {
 	rcl_free(c->members);
 	rcl_free(c->array_refs);
+	rcl_free(c->used_end);
 	rcl_free(c->arrays);
 	memset(c, 0, sizeof(*c));
 }
@@ -210,11 +212,16 @@ static void fill_info(struct rcl_ctrl *ctrl, const struct rcl_mfi_ctrl_info *ci)
 		caps->parts |= 1u << RCL_PART_ALARM;
 }
 
-/* Element @i of a CFG_READ section of @count elements of @size bytes each (or in all). */
-static size_t element_size(size_t field, size_t count, size_t room)
+/* One element's size in a CFG_READ section of @count elements, from the header's @field. */
+static size_t element_size(size_t field, size_t count, size_t least)
 {
-	/* Firmware gives one element's size; QEMU's model gives the whole section's. */
-	return count > 1 && field * count > room ? field / count : field;
+	/*
+	 * Firmware gives one element's size; QEMU's model gives the whole
+	 * section's, which holds @count elements of at least @least bytes (a
+	 * test of the room left would misread a section of few elements
+	 * before one of many).
+	 */
+	return count > 1 && field >= count * least ? field / count : field;
 }
 
 /* The array whose ref is @ref, or NULL. */
@@ -261,7 +268,7 @@ static enum rcl_status parse_spares(struct config *c, const uint8_t *p, size_t r
                                     const struct rcl_mfi_config *h, struct rcl_error *err)
 {
 	size_t count = le16toh(h->spare_count);
-	size_t size = element_size(le16toh(h->spare_size), count, room);
+	size_t size = element_size(le16toh(h->spare_size), count, sizeof(struct rcl_mfi_spare));
 
 	if (count && (size < offsetof(struct rcl_mfi_spare, array_ref) || count * size > room ||
 	              count > RCL_MFI_MAX_PDS))
@@ -284,7 +291,7 @@ static enum rcl_status parse_config(struct config *c, const uint8_t *buf, size_t
 	const struct rcl_mfi_config *h = (const void *)buf;
 	size_t arrays = le16toh(h->array_count), lds = le16toh(h->ld_count);
 	size_t room = len - sizeof(*h);
-	size_t asize = element_size(le16toh(h->array_size), arrays, room);
+	size_t asize = element_size(le16toh(h->array_size), arrays, sizeof(struct rcl_mfi_array));
 	size_t lsize, off = sizeof(*h);
 	enum rcl_status st = RCL_OK;
 
@@ -298,12 +305,13 @@ static enum rcl_status parse_config(struct config *c, const uint8_t *buf, size_t
 		                "the configuration (CFG_READ) is truncated: %zu arrays", arrays);
 	c->arrays = rcl_calloc(arrays ? arrays : 1, sizeof(*c->arrays));
 	c->array_refs = rcl_calloc(lds ? lds : 1, sizeof(*c->array_refs));
-	if (!c->arrays || !c->array_refs)
+	c->used_end = rcl_calloc(lds ? lds : 1, sizeof(*c->used_end));
+	if (!c->arrays || !c->array_refs || !c->used_end)
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
 	for (size_t i = 0; i < arrays; i++, off += asize)
 		memcpy(&c->arrays[i], buf + off, sizeof(c->arrays[i]));
 	c->array_count = arrays;
-	lsize = element_size(le16toh(h->ld_size), lds, len - off);
+	lsize = element_size(le16toh(h->ld_size), lds, RCL_MFI_LD_CONFIG_SIZE);
 	if (lds && (lsize < RCL_MFI_LD_CONFIG_SIZE || lds * lsize > len - off))
 		return rcl_fail(err, RCL_BAD_REPLY,
 		                "the configuration (CFG_READ) is truncated: %zu LDs", lds);
@@ -318,6 +326,10 @@ static enum rcl_status parse_config(struct config *c, const uint8_t *buf, size_t
 		while (dg < c->dg_count && c->array_refs[dg] != first)
 			dg++;
 		c->ld_dg[ld.target_id] = (unsigned)dg + 1;
+		/* The spans of a group's LDs lie alike on each of its arrays. */
+		if (le64toh(ld.span[0].start_block) + le64toh(ld.span[0].blocks) > c->used_end[dg])
+			c->used_end[dg] =
+			    le64toh(ld.span[0].start_block) + le64toh(ld.span[0].blocks);
 		if (dg < c->dg_count)
 			continue; /* another LD of a group already seen */
 		c->array_refs[c->dg_count++] = first;
@@ -535,6 +547,9 @@ static enum rcl_status fill_drive(const struct rcl_mfi_link *link, const struct 
 		}
 		if (d->dg >= 0 && d->state == RCL_PD_UBAD)
 			d->state = member;
+		/* HOT_SPARE is either kind: CFG_READ's spares say which. */
+		if (d->state == RCL_PD_GHS && unconfigured == RCL_PD_DHS)
+			d->state = RCL_PD_DHS;
 		return RCL_OK;
 	}
 	if (d->dg < 0)
@@ -749,6 +764,12 @@ static enum rcl_status fill_dgs(struct rcl_ctrl *ctrl, const struct config *c,
 		g->drives_per_span = v->drives_per_span;
 		g->vd_count++;
 		g->member_bytes = a ? le64toh(a->blocks) * 512 : 0;
+		/* What follows the group's last extent: where a VD in its free space goes. */
+		g->free_bytes = a && le64toh(a->blocks) > c->used_end[v->dg]
+		                    ? (le64toh(a->blocks) - c->used_end[v->dg]) * 512 *
+		                          rcl_raid_span_data_drives(g->level, g->drives_per_span) *
+		                          g->spans
+		                    : 0;
 		for (unsigned s = 0; s < g->spans && s < RCL_MAX_SPANS; s++)
 			g->span_states[s] = g->state;
 	}

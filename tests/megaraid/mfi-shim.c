@@ -53,6 +53,7 @@
 enum {
 	ST_OK = 0x00,
 	ST_INVALID_PARAMETER = 0x03,
+	ST_INVALID_SEQUENCE = 0x04,
 	ST_DEVICE_NOT_FOUND = 0x0c,
 	ST_NOT_FOUND = 0x23,
 	ST_SCSI_DONE_WITH_ERROR = 0x2d,
@@ -66,6 +67,7 @@ enum {
 	OP_STATE_SET = 0x02030100,
 	OP_LOCATE_START = 0x02070100,
 	OP_LOCATE_STOP = 0x02070200,
+	OP_MISSING_MARK = 0x02080100,
 	OP_LD_GET_PROP = 0x03030000,
 	OP_LD_SET_PROP = 0x03040000,
 	OP_LD_DELETE = 0x03090000,
@@ -119,7 +121,10 @@ static struct ld {
 static size_t ld_count;
 static uint8_t props[64];  /* the controller properties: CTRL_SET_PROPS's, CTRL_GET_INFO's */
 static uint8_t spare[256]; /* by SCSI id: 0 none, else 1 + the spare type CFG_MAKE_SPARE sent */
-static int fw_state[256];  /* by SCSI id: a member's state PD_STATE_SET set; -1: online */
+static int fw_state[256];  /* by SCSI id: the state PD_STATE_SET set; -1: online (free: UGood) */
+static int pd_seq[256];    /* by SCSI id: the drive's sequence number; -1: QEMU's (0, not told) */
+static bool missing[256];  /* by SCSI id: its row in its array marked missing, the drive free */
+static uint16_t ld_seqs;   /* the sequence numbers given to the LDs CFG_ADD made */
 
 /* The last frame of each change: its mailbox and data. */
 static struct {
@@ -152,7 +157,9 @@ void mfi_shim_setup(const char *path, uint16_t host_no, const char *hba_serial,
 	props[8] = props[9] = props[10] = props[11] = props[12] = 30;
 	props[32 + 1] = 0x20; /* on/off bit 13: JBOD enabled */
 	for (int i = 0; i < 256; i++)
-		fw_state[i] = -1;
+		fw_state[i] = pd_seq[i] = -1;
+	ld_seqs = 0x40;
+	memset(missing, 0, sizeof(missing));
 	ld_count = 0;
 	for (size_t i = 0; i < count; i++)
 		lds[ld_count++] = (struct ld){.target = list[i].id, .qemu = &list[i]};
@@ -161,6 +168,17 @@ void mfi_shim_setup(const char *path, uint16_t host_no, const char *hba_serial,
 void mfi_shim_set_state(uint8_t id, uint16_t state)
 {
 	fw_state[id] = state;
+}
+
+void mfi_shim_pd_seq(uint8_t id, uint16_t seq)
+{
+	pd_seq[id] = seq;
+}
+
+/* The sequence number of the disk of PD device id @pd_id now: QEMU's drives keep 0. */
+static uint16_t seq_of(uint16_t pd_id)
+{
+	return pd_seq[pd_id >> 8] < 0 ? 0 : (uint16_t)pd_seq[pd_id >> 8];
 }
 
 /* Forget LD @i, the others keeping their order. */
@@ -290,6 +308,8 @@ static const struct mfi_shim_disk *disk_at(unsigned id)
 	return NULL;
 }
 
+static bool in_ld(uint8_t id);
+
 /* QEMU's synthesised SAS address of PD @pd_id (megasas_get_sata_addr()). */
 static uint64_t sas_addr(uint16_t pd_id)
 {
@@ -358,6 +378,31 @@ static void pd_list(uint8_t *p, uint32_t len, bool bad_count)
 }
 
 /*
+ * PD_GET_INFO as a real card answers it, for a disk whose sequence number
+ * the test set: its own device id and number, its INQUIRY, its state.
+ */
+static uint8_t card_pd_info(uint8_t *p, const struct mfi_shim_disk *d)
+{
+	uint16_t pd_id, state;
+
+	if (!d)
+		return ST_DEVICE_NOT_FOUND;
+	pd_id = (uint16_t)(d->id << 8);
+	state = spare[d->id] ? 0x02 : fw_state[d->id] >= 0 ? (uint16_t)fw_state[d->id] : 0x18;
+	put(p, pd_id, 2);
+	put(p + 2, seq_of(pd_id), 2);
+	inquiry(p + 4);
+	put(p + 184, in_ld(d->id) || spare[d->id] || fw_state[d->id] >= 0 ? state : 0x00, 2);
+	put(p + 188, 1u << 13, 2); /* SAS */
+	put(p + 232, d->blocks, 8);
+	put(p + 240, d->blocks, 8);
+	put(p + 248, d->blocks, 8);
+	put(p + 256, 0xffff, 2);
+	p[259] = d->id;
+	return ST_OK;
+}
+
+/*
  * PD_GET_INFO as QEMU answers it: the device id read from mailbox byte 0
  * alone, the INQUIRY data never copied in (0x7f: no device), so offline.
  */
@@ -366,6 +411,8 @@ static uint8_t pd_info(uint8_t *p, const uint8_t *mbox)
 	const struct mfi_shim_disk *d = disk_at(0);
 	uint16_t pd_id = mbox[0];
 
+	if (pd_seq[mbox[1]] >= 0 && !mbox[0])
+		return card_pd_info(p, disk_at(mbox[1]));
 	if (!d || mbox[0])
 		return ST_DEVICE_NOT_FOUND;
 	put(p, pd_id, 2);
@@ -484,7 +531,9 @@ static void patch_states(uint8_t *a)
 	for (unsigned r = 0; r < a[8] && r < 32; r++) {
 		uint16_t id = (uint16_t)get(a + 32 + r * 8, 2);
 
-		if (!(id & 0xff) && fw_state[id >> 8] >= 0)
+		if (!(id & 0xff) && missing[id >> 8])
+			put(a + 32 + r * 8, 0xffff, 4); /* an empty row: no device, no number */
+		else if (!(id & 0xff) && fw_state[id >> 8] >= 0)
 			put(a + 32 + r * 8 + 4, (uint64_t)fw_state[id >> 8], 2);
 	}
 }
@@ -606,9 +655,10 @@ static int mbox_used(uint32_t opcode)
 		return 2;
 	case 0x03020000:
 	case OP_LD_GET_PROP:
-	case OP_LD_DELETE:
 		return 1;
+	case OP_LD_DELETE:
 	case OP_REMOVE_SPARE:
+	case OP_MISSING_MARK:
 		return 4;
 	case OP_STATE_SET:
 		return 6;
@@ -646,6 +696,7 @@ static unsigned data_flags(uint32_t opcode)
 	case OP_LD_DELETE:
 	case OP_REMOVE_SPARE:
 	case OP_STATE_SET:
+	case OP_MISSING_MARK:
 	case 0x01040200: /* EVENT_CLEAR */
 		return 0;
 	default:
@@ -659,10 +710,10 @@ static const struct mfi_shim_disk *disk_of(uint16_t pd_id)
 	return pd_id & 0xff ? NULL : disk_at(pd_id >> 8);
 }
 
-/* Whether disk @id is a member of an LD. */
+/* Whether disk @id is a member of an LD (not one whose row is missing). */
 static bool in_ld(uint8_t id)
 {
-	for (size_t i = 0; i < ld_count; i++) {
+	for (size_t i = 0; !missing[id] && i < ld_count; i++) {
 		if (lds[i].qemu && lds[i].qemu->id == id)
 			return true;
 		for (unsigned k = 0; !lds[i].qemu && k < lds[i].array_count; k++)
@@ -683,13 +734,83 @@ static uint8_t array_free(const uint8_t *a)
 
 		if (!d)
 			return ST_DEVICE_NOT_FOUND;
-		if (in_ld(d->id) || spare[d->id])
+		if (get(a + 32 + r * 8 + 2, 2) != seq_of((uint16_t)(d->id << 8)))
+			return ST_INVALID_SEQUENCE;
+		if (in_ld(d->id) || spare[d->id] || fw_state[d->id] >= 0)
 			return ST_WRONG_STATE;
 	}
 	return ST_OK;
 }
 
-/* CFG_ADD of one LD on new arrays, as the emulated card takes it: RAID0 only. */
+/* The array under ref @ref, copied into @out (288 bytes); false if there is none. */
+static bool existing_array(uint16_t ref, uint8_t *out)
+{
+	for (size_t i = 0; i < ld_count; i++) {
+		if (lds[i].qemu && (uint16_t)(lds[i].qemu->id << 8) == ref) {
+			memset(out, 0, 288);
+			qemu_array(out, lds[i].qemu);
+			return true;
+		}
+		for (unsigned k = 0; !lds[i].qemu && k < lds[i].array_count; k++)
+			if (get(lds[i].arrays[k] + 10, 2) == ref) {
+				memcpy(out, lds[i].arrays[k], 288);
+				return true;
+			}
+	}
+	return false;
+}
+
+static bool array_exists(uint16_t ref)
+{
+	uint8_t a[288];
+
+	return existing_array(ref, a);
+}
+
+/* Where the LDs' extents on array @ref end, in blocks of each member. */
+static uint64_t extents_end(uint16_t ref)
+{
+	uint64_t end = 0;
+
+	for (size_t i = 0; i < ld_count; i++) {
+		if (lds[i].qemu && (uint16_t)(lds[i].qemu->id << 8) == ref)
+			end = lds[i].qemu->blocks;
+		for (unsigned s = 0; !lds[i].qemu && s < lds[i].config[37] && s < 8; s++) {
+			const uint8_t *span = lds[i].config + 64 + s * 24;
+
+			if (get(span + 16, 2) == ref && get(span, 8) + get(span + 8, 8) > end)
+				end = get(span, 8) + get(span + 8, 8);
+		}
+	}
+	return end;
+}
+
+/*
+ * An array of CFG_ADD's that exists already: it must be that array, row
+ * for row (else the card finds a conflict), and the LD's span on it lie
+ * in its free space.
+ */
+static uint8_t array_same(const uint8_t *a, const uint8_t *span)
+{
+	uint8_t have[288];
+
+	existing_array((uint16_t)get(a + 10, 2), have);
+	if (a[8] != have[8])
+		return ST_INVALID_PARAMETER;
+	for (unsigned r = 0; r < a[8] && r < 32; r++)
+		if (get(a + 32 + r * 8, 2) != get(have + 32 + r * 8, 2))
+			return ST_INVALID_PARAMETER;
+	if (get(span, 8) < extents_end((uint16_t)get(a + 10, 2)) ||
+	    get(span, 8) + get(span + 8, 8) > get(have, 8))
+		return ST_INVALID_PARAMETER;
+	return ST_OK;
+}
+
+/*
+ * CFG_ADD of one LD, as the emulated card takes it (RAID0 only): on new
+ * arrays of free drives, or in the free space of existing ones, named
+ * under their own refs.
+ */
 static uint8_t cfg_add(const uint8_t *p, uint32_t len)
 {
 	size_t arrays = get(p + 4, 2), ld_at_off = 32 + arrays * 288;
@@ -702,15 +823,23 @@ static uint8_t cfg_add(const uint8_t *p, uint32_t len)
 		return ST_INVALID_PARAMETER;
 	if (ld[32] != 0 || ld[37] != arrays || ld_at(ld[0]) || ld_count == 64)
 		return ST_INVALID_PARAMETER;
-	for (size_t k = 0; !st && k < arrays; k++)
-		st = array_free(p + 32 + k * 288);
+	for (size_t k = 0; !st && k < arrays; k++) {
+		const uint8_t *a = p + 32 + k * 288, *span = ld + 64 + k * 24;
+
+		if (get(span + 16, 2) != get(a + 10, 2))
+			return ST_INVALID_PARAMETER; /* span k on array k, as raidcli sends them */
+		st = array_exists((uint16_t)get(a + 10, 2)) ? array_same(a, span) : array_free(a);
+	}
 	if (st)
 		return st;
 	memset(l, 0, sizeof(*l));
 	l->target = ld[0];
 	memcpy(l->config, ld, 256);
-	memcpy(l->arrays, p + 32, arrays * 288);
-	l->array_count = (unsigned)arrays;
+	put(l->config + 2, ++ld_seqs, 2); /* the firmware numbers the new LD */
+	/* The LD keeps the arrays it made; an existing one stays its first LD's. */
+	for (size_t k = 0; k < arrays; k++)
+		if (!array_exists((uint16_t)get(p + 32 + k * 288 + 10, 2)))
+			memcpy(l->arrays[l->array_count++], p + 32 + k * 288, 288);
 	l->blocks = get(ld + 64 + 8, 8) * ld[36] * arrays;
 	ld_count++;
 	return ST_OK;
@@ -742,6 +871,8 @@ static uint8_t ld_set_prop(const uint8_t *p, uint32_t len)
 		return ST_INVALID_PARAMETER;
 	if (!l)
 		return ST_DEVICE_NOT_FOUND;
+	if (get(p + 2, 2) != (l->qemu ? 0 : get(l->config + 2, 2)))
+		return ST_INVALID_SEQUENCE;
 	if (l->qemu) {
 		ld_config(l->config, l->qemu, true);
 		qemu_array(l->arrays[0], l->qemu);
@@ -754,27 +885,69 @@ static uint8_t ld_set_prop(const uint8_t *p, uint32_t len)
 	return ST_OK;
 }
 
+/* Whether LD @l spans array @ref. */
+static bool spans_array(const struct ld *l, uint16_t ref)
+{
+	if (l->qemu)
+		return (uint16_t)(l->qemu->id << 8) == ref;
+	for (unsigned s = 0; s < l->config[37] && s < 8; s++)
+		if (get(l->config + 64 + s * 24 + 16, 2) == ref)
+			return true;
+	return false;
+}
+
+/* The arrays LD @gone made, to another LD on them: an array goes with its last LD. */
+static void hand_over(const struct ld *gone)
+{
+	unsigned n = gone->qemu ? 1 : gone->array_count;
+
+	for (unsigned k = 0; k < n; k++) {
+		uint8_t a[288] = {0};
+
+		if (gone->qemu)
+			qemu_array(a, gone->qemu);
+		else
+			memcpy(a, gone->arrays[k], 288);
+		for (size_t i = 0; i < ld_count; i++)
+			if (&lds[i] != gone && !lds[i].qemu &&
+			    spans_array(&lds[i], (uint16_t)get(a + 10, 2))) {
+				memcpy(lds[i].arrays[lds[i].array_count++], a, 288);
+				break;
+			}
+	}
+}
+
+/* LD_DELETE: the mailbox is the LD's reference, its sequence number the current one. */
 static uint8_t ld_delete(const uint8_t *mbox)
 {
 	for (size_t i = 0; i < ld_count; i++)
 		if (lds[i].target == mbox[0]) {
+			if (get(mbox + 2, 2) != (lds[i].qemu ? 0 : get(lds[i].config + 2, 2)))
+				return ST_INVALID_SEQUENCE;
+			hand_over(&lds[i]);
 			drop_ld(i);
 			return ST_OK;
 		}
 	return ST_DEVICE_NOT_FOUND;
 }
 
-/* CFG_MAKE_SPARE: a global spare of an unconfigured drive (dedicated ones name arrays). */
+/* CFG_MAKE_SPARE: a global spare of an unconfigured drive, or a dedicated one of existing arrays.
+ */
 static uint8_t make_spare(const uint8_t *p, uint32_t len)
 {
 	const struct mfi_shim_disk *d;
 
 	if (len < 8 || len != 8 + 2u * p[7] || (p[4] & 1) != (p[7] != 0))
 		return ST_INVALID_PARAMETER;
+	for (unsigned k = 0; k < p[7]; k++)
+		if (!array_exists((uint16_t)get(p + 8 + 2 * k, 2)))
+			return ST_INVALID_PARAMETER;
 	d = disk_of((uint16_t)get(p, 2));
 	if (!d)
 		return ST_DEVICE_NOT_FOUND;
-	if (in_ld(d->id) || spare[d->id])
+	if (get(p + 2, 2) != seq_of((uint16_t)get(p, 2)))
+		return ST_INVALID_SEQUENCE;
+	if (in_ld(d->id) || spare[d->id] || fw_state[d->id] >= 0)
 		return ST_WRONG_STATE;
 	spare[d->id] = (uint8_t)(1 + (p[4] & 1));
 	return ST_OK;
@@ -786,25 +959,48 @@ static uint8_t remove_spare(const uint8_t *mbox)
 
 	if (!d)
 		return ST_DEVICE_NOT_FOUND;
+	if (get(mbox + 2, 2) != seq_of((uint16_t)get(mbox, 2)))
+		return ST_INVALID_SEQUENCE;
 	if (!spare[d->id])
 		return ST_WRONG_STATE;
 	spare[d->id] = 0;
 	return ST_OK;
 }
 
-/* PD_STATE_SET: a member goes online or offline, a free drive stays unconfigured good. */
+/*
+ * PD_STATE_SET: a member goes online or offline; a free drive becomes JBOD
+ * (SYSTEM) while the card allows JBOD, or unconfigured good again.
+ */
 static uint8_t state_set(const uint8_t *mbox)
 {
 	const struct mfi_shim_disk *d = disk_of((uint16_t)get(mbox, 2));
 	uint16_t want = (uint16_t)get(mbox + 4, 2);
+	bool jbod = props[32 + 1] & 0x20;
 
 	if (!d)
 		return ST_DEVICE_NOT_FOUND;
-	if (get(mbox + 2, 2) != 0)
-		return 0x04; /* INVALID_SEQUENCE_NUMBER: QEMU's drives keep 0 */
-	if (in_ld(d->id) ? want != 0x18 && want != 0x10 : want != 0x00)
+	if (get(mbox + 2, 2) != seq_of((uint16_t)get(mbox, 2)))
+		return ST_INVALID_SEQUENCE;
+	if (in_ld(d->id) ? want != 0x18 && want != 0x10
+	                 : spare[d->id] || !(want == 0x00 || (want == 0x40 && jbod)))
 		return ST_WRONG_STATE;
-	fw_state[d->id] = in_ld(d->id) ? want : -1;
+	fw_state[d->id] = in_ld(d->id) || want == 0x40 ? want : -1;
+	return ST_OK;
+}
+
+/* PD_MISSING_MARK: an offline or failed member's row becomes missing, the drive free. */
+static uint8_t missing_mark(const uint8_t *mbox)
+{
+	const struct mfi_shim_disk *d = disk_of((uint16_t)get(mbox, 2));
+
+	if (!d)
+		return ST_DEVICE_NOT_FOUND;
+	if (get(mbox + 2, 2) != seq_of((uint16_t)get(mbox, 2)))
+		return ST_INVALID_SEQUENCE;
+	if (!in_ld(d->id) || (fw_state[d->id] != 0x10 && fw_state[d->id] != 0x11))
+		return ST_WRONG_STATE;
+	missing[d->id] = true;
+	fw_state[d->id] = -1;
 	return ST_OK;
 }
 
@@ -865,6 +1061,8 @@ static uint8_t dcmd(uint32_t opcode, uint8_t *f, uint8_t *buf, uint32_t len)
 		return remove_spare(f + F_MBOX);
 	case OP_STATE_SET:
 		return state_set(f + F_MBOX);
+	case OP_MISSING_MARK:
+		return missing_mark(f + F_MBOX);
 	case OP_GET_PROPS:
 	case OP_SET_PROPS:
 		if (len != sizeof(props))

@@ -11,13 +11,15 @@
  *
  * It keeps a configuration, as the firmware does: QEMU's one LD per disk
  * at setup, then what CFG_ADD adds (one RAID0 LD on new arrays of free
- * disks), LD_DELETE takes and CFG_MAKE_SPARE, CFG_REMOVE_SPARE and
- * PD_STATE_SET change, and the controller properties CTRL_SET_PROPS
- * writes,
- * so the next LD_GET_LIST and CFG_READ show it. A change the emulated card
- * would refuse is refused as it would be: a drive in use WRONG_STATE, one
- * not there DEVICE_NOT_FOUND, a malformed payload or another level
- * INVALID_PARAMETER.
+ * disks, or in the free space of existing arrays), LD_DELETE takes (an
+ * array going with its last LD) and CFG_MAKE_SPARE, CFG_REMOVE_SPARE,
+ * PD_STATE_SET and PD_MISSING_MARK change, and the controller properties
+ * CTRL_SET_PROPS writes, so the next LD_GET_LIST and CFG_READ show it. A
+ * change the emulated card would refuse is refused as it would be: a
+ * drive in use WRONG_STATE, one not there DEVICE_NOT_FOUND, a malformed
+ * payload, another level or an existing array named otherwise
+ * INVALID_PARAMETER, a drive or LD named with another sequence number
+ * than the current one INVALID_SEQUENCE_NUMBER.
  *
  * Every MEGASAS_IOC_FIRMWARE packet on a descriptor open on the node is
  * checked field by field (the packet header, the frame header, the
@@ -108,6 +110,16 @@ void mfi_shim_unconfigure(uint8_t id);
 
 /* mfi_shim_set_state() - the firmware moves member disk @id to state @state (0x10: OFFLINE). */
 void mfi_shim_set_state(uint8_t id, uint16_t state);
+
+/*
+ * mfi_shim_pd_seq() - the firmware numbers disk @id's reference with @seq
+ * (QEMU's keeps 0), and PD_GET_INFO answers for it as a real card does:
+ * its own device id and number, INQUIRY and state. A change naming the
+ * drive with another number is refused (INVALID_SEQUENCE_NUMBER); so is
+ * an LD_DELETE or LD_SET_PROP naming an LD CFG_ADD made (numbered by the
+ * fake from 0x41) with another one than LD_GET_INFO gives.
+ */
+void mfi_shim_pd_seq(uint8_t id, uint16_t seq);
 
 /*
  * mfi_shim_last() - the last change @opcode sent: its mailbox into @mbox,

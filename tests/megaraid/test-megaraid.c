@@ -667,9 +667,10 @@ END_TEST
 #define STATE_SET    0x02030100u
 #define SET_PROPS    0x01020200u
 #define LD_SET_PROP  0x03040000u
+#define MISSING_MARK 0x02080100u
 
 static const uint32_t changes[] = {CFG_ADD,     LD_DELETE, MAKE_SPARE, REMOVE_SPARE, LOCATE_START,
-                                   LOCATE_STOP, STATE_SET, SET_PROPS,  LD_SET_PROP};
+                                   LOCATE_STOP, STATE_SET, SET_PROPS,  LD_SET_PROP,  MISSING_MARK};
 
 /* How many changing frames came, of every kind. */
 static unsigned changes_sent(void)
@@ -774,10 +775,59 @@ START_TEST(test_create_delete_vd)
 	run_expect("/c0/v1 del", RCL_NEED_FORCE, "force");
 	ck_assert_uint_eq(changes_sent(), 1);
 	run_expect("/c0/v1 del force", RCL_OK, NULL);
-	expect_mbox(LD_DELETE, (const uint8_t[]){1}, 1);
+	/* The LD's reference: target 1 and the sequence number the card gave it (LD_GET_INFO). */
+	expect_mbox(LD_DELETE, (const uint8_t[]){1, 0, 0x41, 0}, 4);
 	ck_assert_uint_eq(changes_sent(), 2);
 	run_expect("/c0/v1 show", RCL_NOT_FOUND, NULL);
 	run_expect("/c0/v0 show", RCL_OK, "RAID0");
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
+/* The little-endian integer of @width bytes at @p. */
+static uint64_t le(const uint8_t *p, int width)
+{
+	uint64_t v = 0;
+
+	while (width--)
+		v = v << 8 | p[width];
+	return v;
+}
+
+/*
+ * A VD in a group's free space: CFG_ADD carrying the group's array as the
+ * card has it (its own ref, its rows) and an LD whose span starts where
+ * the first VD's ends. The array stays while a VD is on it.
+ */
+START_TEST(test_vd_in_free_space)
+{
+	struct host h;
+	uint8_t mbox[12], got[1024], array[288];
+	const uint8_t *ld = got + 32 + 288;
+
+	host_free_two(&h);
+	run_expect("/c0 add vd r0 name=a drives=252:1-2 size=1GB", RCL_OK, NULL);
+	ck_assert_uint_eq(mfi_shim_last(CFG_ADD, mbox, got, sizeof(got)), 576);
+	memcpy(array, got + 32, sizeof(array));
+	/* More than the free space (3 GiB): refused before any frame. */
+	run_expect("/c0 add vd r0 drives=252:1-2 size=4GB", RCL_INVALID_PARAM, "free space");
+	ck_assert_uint_eq(changes_sent(), 1);
+	run_expect("/c0 add vd r0 name=b drives=252:1-2 size=512MB", RCL_OK, NULL);
+	ck_assert_uint_eq(mfi_shim_last(CFG_ADD, mbox, got, sizeof(got)), 576);
+	ck_assert_uint_eq(le(got + 4, 2), 1);
+	ck_assert_mem_eq(got + 32, array, sizeof(array)); /* the same array, ref 1 */
+	ck_assert_uint_eq(ld[0], 2);
+	ck_assert_mem_eq(ld + 4, "b", 2);
+	ck_assert_uint_eq(le(ld + 64, 8), 1048576);    /* after VD 1's 512 MiB */
+	ck_assert_uint_eq(le(ld + 64 + 8, 8), 524288); /* 256 MiB of each member */
+	ck_assert_uint_eq(le(ld + 64 + 16, 2), 1);     /* on array 1 */
+	run_expect("/c0/vall show", RCL_OK, "1/2   RAID0");
+	run_expect("/c0/vall show", RCL_OK, "1/1   RAID0");
+	run_expect("/c0/v1 del force", RCL_OK, NULL);
+	run_expect("/c0/v2 show", RCL_OK, "512.000 MB");
+	run_expect("/c0/e252/s1 show", RCL_OK, "Onln");
+	ck_assert_uint_eq(changes_sent(), 3);
 	ck_assert_ptr_null(mfi_shim_check());
 	host_release(&h);
 }
@@ -947,6 +997,132 @@ START_TEST(test_bad_input)
 }
 END_TEST
 
+/*
+ * A MegaRAID card reads as one for StorCLI's consumers from its
+ * registration (storclicompat=megaraid_sas); off is kept once set.
+ */
+START_TEST(test_compat_default)
+{
+	struct host h;
+
+	host_init(&h, MAJOR_NOW);
+	run_expect("/c0 show", RCL_OK, "StorCLI Compatibility = megaraid_sas");
+	run_expect("/c0 set storclicompat=off", RCL_OK, NULL);
+	run_expect("/c0 show", RCL_OK, "StorCLI Compatibility = off");
+	run_expect("/c0 set storclicompat=megaraid_sas", RCL_OK, NULL);
+	run_expect("/c0 show", RCL_OK, "StorCLI Compatibility = megaraid_sas");
+	host_release(&h);
+}
+END_TEST
+
+/*
+ * Every drive or LD a change names carries the sequence number the card
+ * gives it now (PD_GET_INFO, LD_GET_INFO), as FreeBSD's mfiutil sends
+ * them; the card refuses another one.
+ */
+START_TEST(test_sequence_numbers)
+{
+	static const uint8_t spare[8] = {0x00, 0x02, 0x34, 0x12}; /* device 0x200, seq 0x1234 */
+	struct host h;
+	uint8_t mbox[12], got[1024];
+
+	host_free_two(&h);
+	mfi_shim_pd_seq(1, 0x0007);
+	mfi_shim_pd_seq(2, 0x1234);
+	run_expect("/c0 add vd r0 drives=252:1", RCL_OK, NULL);
+	ck_assert_uint_gt(mfi_shim_last(CFG_ADD, mbox, got, sizeof(got)), 32 + 288);
+	ck_assert_mem_eq(got + 32 + 32, ((const uint8_t[]){0x00, 0x01, 0x07, 0x00}), 4);
+	run_expect("/c0/e252/s2 add hotsparedrive", RCL_OK, NULL);
+	ck_assert_uint_eq(mfi_shim_last(MAKE_SPARE, mbox, got, sizeof(got)), sizeof(spare));
+	ck_assert_mem_eq(got, spare, sizeof(spare));
+	run_expect("/c0/e252/s2 delete hotsparedrive", RCL_OK, NULL);
+	expect_mbox(REMOVE_SPARE, (const uint8_t[]){0x00, 0x02, 0x34, 0x12}, 4);
+	run_expect("/c0/v1 del force", RCL_OK, NULL);
+	expect_mbox(LD_DELETE, (const uint8_t[]){1, 0, 0x41, 0}, 4);
+	ck_assert_uint_eq(changes_sent(), 4);
+	/* A number gone stale between the read and the change: the card's refusal, named. */
+	mfi_shim_break(STATE_SET, MFI_SHIM_STATUS, 0x04);
+	run_expect("/c0/e252/s2 set jbod", RCL_SYSTEM, "INVALID_SEQUENCE_NUMBER");
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
+/* A dedicated hot spare of existing groups: CFG_MAKE_SPARE naming each group's arrays. */
+START_TEST(test_dedicated_spare)
+{
+	/* Device 0x200, dedicated, two arrays: 0 (disk 0's, QEMU's) and 1 (the new VD's). */
+	static const uint8_t spare[12] = {0x00, 0x02, 0x00, 0x00, 0x01, 0x00,
+	                                  0x00, 0x02, 0x00, 0x00, 0x01, 0x00};
+	struct host h;
+	uint8_t mbox[12], got[64];
+
+	host_free_two(&h);
+	run_expect("/c0 add vd r0 drives=252:1", RCL_OK, NULL);
+	run_expect("/c0/e252/s2 add hotsparedrive dgs=0,1", RCL_OK, NULL);
+	ck_assert_uint_eq(mfi_shim_last(MAKE_SPARE, mbox, got, sizeof(got)), sizeof(spare));
+	ck_assert_mem_eq(got, spare, sizeof(spare));
+	ck_assert_mem_eq(mbox, (const uint8_t[12]){0}, 12);
+	run_expect("/c0/e252/s2 show", RCL_OK, "252:2   512 DHS");
+	run_expect("/c0/e252/s2 delete hotsparedrive", RCL_OK, NULL);
+	expect_mbox(REMOVE_SPARE, (const uint8_t[]){0x00, 0x02}, 2);
+	run_expect("/c0/e252/s2 show", RCL_OK, "252:2   512 UGood");
+	/* A group that does not exist: refused before any frame. */
+	run_expect("/c0/e252/s2 add hotsparedrive dgs=7", RCL_NOT_FOUND, NULL);
+	ck_assert_uint_eq(changes_sent(), 3);
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
+/*
+ * An offline member marked missing: PD_MISSING_MARK with its reference;
+ * its row empty, the drive unconfigured good. An online one is refused
+ * before any frame, the card's own refusal named.
+ */
+START_TEST(test_missing)
+{
+	struct host h;
+
+	host_init(&h, MAJOR_NOW);
+	mfi_shim_pd_seq(1, 0x0009);
+	run_expect("/c0/e252/s1 set missing", RCL_NOT_ALLOWED, NULL);
+	ck_assert_uint_eq(changes_sent(), 0);
+	mfi_shim_set_state(1, 0x10);
+	run_expect("/c0/e252/s1 set missing", RCL_OK, NULL);
+	expect_mbox(MISSING_MARK, (const uint8_t[]){0x00, 0x01, 0x09, 0x00}, 4);
+	run_expect("/c0/e252/s1 show", RCL_OK, "UGood");
+	ck_assert_uint_eq(changes_sent(), 1);
+	mfi_shim_set_state(2, 0x10);
+	mfi_shim_break(MISSING_MARK, MFI_SHIM_STATUS, 0x32);
+	run_expect("/c0/e252/s2 set missing", RCL_NOT_ALLOWED, "WRONG_STATE");
+	run_expect("/c0/e252/s2 show", RCL_OK, "Offln");
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
+/* A free drive made JBOD and back: PD_STATE_SET to SYSTEM (0x40), then UNCONFIGURED_GOOD. */
+START_TEST(test_jbod_drive)
+{
+	struct host h;
+
+	host_free_two(&h);
+	mfi_shim_pd_seq(2, 0x0005);
+	run_expect("/c0/e252/s2 set jbod", RCL_OK, NULL);
+	expect_mbox(STATE_SET, (const uint8_t[]){0x00, 0x02, 0x05, 0x00, 0x40, 0x00}, 6);
+	run_expect("/c0/e252/s2 show", RCL_OK, "JBOD");
+	run_expect("/c0/e252/s2 set good", RCL_OK, NULL);
+	expect_mbox(STATE_SET, (const uint8_t[]){0x00, 0x02, 0x05, 0x00, 0x00, 0x00}, 6);
+	run_expect("/c0/e252/s2 show", RCL_OK, "UGood");
+	/* A member is no JBOD candidate: refused before any frame. */
+	run_expect("/c0/e252/s0 set jbod", RCL_NOT_ALLOWED, NULL);
+	ck_assert_uint_eq(changes_sent(), 2);
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
 /* The firmware's refusal of a change: its name in Detailed Status, and nothing sent after it. */
 static const struct {
 	uint8_t status;
@@ -1006,6 +1182,7 @@ static Suite *suite(void)
 
 	tcase_add_test(tc, test_show_model);
 	tcase_add_test(tc, test_show_commands);
+	tcase_add_test(tc, test_compat_default);
 	tcase_add_test(tc, test_node_follows_major);
 	tcase_add_test(tc, test_no_driver);
 	tcase_add_test(tc, test_adapter_gone);
@@ -1023,11 +1200,16 @@ static Suite *suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("change");
 	tcase_add_test(tc, test_create_delete_vd);
+	tcase_add_test(tc, test_vd_in_free_space);
 	tcase_add_test(tc, test_hotspare);
 	tcase_add_test(tc, test_create_with_spare);
 	tcase_add_test(tc, test_set_vd);
 	tcase_add_test(tc, test_locate);
 	tcase_add_test(tc, test_drive_state);
+	tcase_add_test(tc, test_sequence_numbers);
+	tcase_add_test(tc, test_dedicated_spare);
+	tcase_add_test(tc, test_jbod_drive);
+	tcase_add_test(tc, test_missing);
 	tcase_add_test(tc, test_rates);
 	tcase_add_loop_test(tc, test_bad_input, 0, sizeof(bad_inputs) / sizeof(bad_inputs[0]));
 	tcase_add_loop_test(tc, test_change_refused, 0,
