@@ -51,6 +51,14 @@ enum rcl_status rcl_mfi_remove_spare(const struct rcl_mfi_link *link, const stru
 enum rcl_status rcl_mfi_locate(const struct rcl_mfi_link *link, const struct rcl_drive *d, bool on,
                                struct rcl_error *err);
 
+/*
+ * rcl_mfi_pd_seq() - the sequence number the firmware gives drive @id now
+ * (PD_GET_INFO), which the DCMDs changing it check; 0 when the firmware
+ * answers for another drive (QEMU's).
+ */
+enum rcl_status rcl_mfi_pd_seq(const struct rcl_mfi_link *link, uint16_t id, uint16_t *seq,
+                               struct rcl_error *err);
+
 /**
  * rcl_mfi_set_pd_state() - move drive @d to firmware state @fw_state
  * (RCL_MFI_PD_ONLINE, _OFFLINE, _UNCONFIGURED_GOOD: PD_STATE_SET), with

@@ -32,9 +32,8 @@ enum rcl_status rcl_mfi_locate(const struct rcl_mfi_link *link, const struct rcl
 	                 err);
 }
 
-/* The sequence number the firmware gives drive @id now; 0 when it answers for another one. */
-static enum rcl_status pd_seq(const struct rcl_mfi_link *link, uint16_t id, uint16_t *seq,
-                              struct rcl_error *err)
+enum rcl_status rcl_mfi_pd_seq(const struct rcl_mfi_link *link, uint16_t id, uint16_t *seq,
+                               struct rcl_error *err)
 {
 	struct rcl_mfi_pd_info pi = {0};
 	struct rcl_mfi_dcmd d = {.opcode = RCL_MFI_DCMD_PD_GET_INFO,
@@ -55,7 +54,7 @@ enum rcl_status rcl_mfi_set_pd_state(const struct rcl_mfi_link *link, const stru
                                      uint16_t fw_state, struct rcl_error *err)
 {
 	uint16_t id = (uint16_t)d->device_id, seq;
-	enum rcl_status st = pd_seq(link, id, &seq, err);
+	enum rcl_status st = rcl_mfi_pd_seq(link, id, &seq, err);
 	uint8_t mbox[6] = {(uint8_t)id,         (uint8_t)(id >> 8), (uint8_t)seq,
 	                   (uint8_t)(seq >> 8), (uint8_t)fw_state,  (uint8_t)(fw_state >> 8)};
 

@@ -12,7 +12,9 @@ show all` and `/c0/vall show all` in JSON against what the guest sees by
 itself (sysfs, sg_inq, sg_readcap: the same disks, through the LDs) and
 what the card answers that the guest cannot see (megasas-gen2.facts), and
 their text against their JSON; the PD values that come from INQUIRY and
-READ CAPACITY (pass-through frames); Debian's storcli.py collector, unchanged,
+READ CAPACITY (pass-through frames); the background tasks, whose DCMDs
+QEMU does not implement (an init's unwritten progress refused, no check,
+rebuild or patrol read offered); Debian's storcli.py collector, unchanged,
 on raidcli's JSON; `show all J`'s latency on the card beside a soft
 controller's in the same VM, printed. meson says whether the build has the
 megaraid kind (the first argument): without it, the raidcli part is
@@ -75,6 +77,14 @@ done
 # writes nothing (hw/scsi/megasas.c: megasas_dcmd_dummy)
 cmd_record events raidcli /c0 show events J
 cmd_record eventloginfo raidcli /c0 show eventloginfo J
+# background tasks: QEMU's card implements none of their DCMDs (its
+# megasas_dcmd_dummy() answers OK and writes nothing back), and, RAID0
+# only, offers neither a check nor a rebuild
+cmd_record task-show raidcli /c0/v0 show init J
+cmd_record task-init raidcli /c0/v0 start init force J
+cmd_record task-cc raidcli /c0/v0 start cc force J
+cmd_record task-rebuild raidcli /c0/e252/s0 start rebuild J
+cmd_record task-pr raidcli /c0 start patrolread J
 # what storcli.py runs, the card set to answer as raidcli(8) says
 # storcli.py's consumers need (COMPATIBILITY)
 cmd_record compat raidcli /c0 set storclicompat=megaraid_sas
@@ -422,6 +432,22 @@ def check_events(cmds):
            'show eventloginfo: Event count')
 
 
+def check_tasks(cmds):
+    """What raidcli says of the tasks on QEMU's card: an init's progress
+    (LD_PROGRESS) comes back unwritten, a clear error, so no init starts
+    that raidcli could not follow; a check, a rebuild and a patrol read
+    are not offered (RAID0 only, no patrol read rate)."""
+    for name, says in (('task-show', 'is malformed: the controller wrote no reply'),
+                       ('task-init', '(LD_PROGRESS) is malformed'),
+                       ('task-cc', 'has no redundancy to check (RAID0)'),
+                       ('task-rebuild', 'rebuild is not supported by this controller'),
+                       ('task-pr', 'patrol read is not supported by this controller')):
+        cmd = cmds[name]
+        status = ((cmd['json'] or {}).get('Controllers', [{}])[0]).get('Command Status', {})
+        check(cmd['rc'] != 0 and says in status.get('Description', ''),
+              f'{name}: refused, saying "{says}" (rc {cmd["rc"]}: {cmd["out"][:300]})')
+
+
 def print_latency(records):
     """show all J's mean time on the card and on the soft controller (under
     TCG: the emulated CPU's time). Printed, not checked."""
@@ -469,6 +495,7 @@ def main():
         check_controller(datas['ctrl'], facts, host, disks, coerced)
         check_vds(datas['vds'], facts, disks)
         check_events(cmds)
+        check_tasks(cmds)
         check_storcli_py(cmds, facts, tempfile.mkdtemp(dir=work))
         print_latency(records)
     return finish()
