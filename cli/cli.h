@@ -665,10 +665,11 @@ void ctrl_prop_row(struct rcl_node *table, const char *name, const char *value);
  * rebuild_row() - a row of "show rebuild" for drive @ref into @table:
  * Drive-ID, Progress%, Status, Estimated Time Left. A rebuild held at a VD
  * degraded and dirty is "Waiting for force", and a footnote under @table
- * says why and what goes on.
+ * says why and what goes on. A progress the controller cannot tell
+ * (rcl_ctrl_task_progress() failed) adds no row: its failure.
  */
-void rebuild_row(struct rcl_node *table, const struct rcl_ctrl *ctrl,
-                 const struct rcl_drive_ref *ref);
+enum rcl_status rebuild_row(struct rcl_node *table, const struct rcl_ctrl *ctrl,
+                            const struct rcl_drive_ref *ref, struct rcl_error *err);
 /*
  * drive_task_row() - a row of a drive's own task @kind ("show diag") for
  * drive @ref into @table: Drive-ID, Progress%, Status, Estimated Time Left.
@@ -679,10 +680,10 @@ void drive_task_row(struct rcl_node *table, const struct rcl_ctrl *ctrl,
  * vd_task_row() - a row of "show cc|init|bgi|migrate" (@kind) for VD @vd
  * into @table: StorCLI's VD, Operation, Progress%, Status, Estimated Time
  * Left; for a check, raidcli's Mismatches (512-byte sectors) and Repair of
- * this run or the last.
+ * this run or the last. As rebuild_row(), a progress not told fails.
  */
-void vd_task_row(struct rcl_node *table, const struct rcl_ctrl *ctrl, unsigned vd,
-                 enum rcl_task_kind kind);
+enum rcl_status vd_task_row(struct rcl_node *table, const struct rcl_ctrl *ctrl, unsigned vd,
+                            enum rcl_task_kind kind, struct rcl_error *err);
 /*
  * cli_vd_dirty() - whether @vd's parity or copies may disagree (a BGI's
  * progress, rcl_task_progress.dirty): degraded, such a VD may return wrong

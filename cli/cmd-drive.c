@@ -677,7 +677,7 @@ enum rcl_status cmd_drive_show_rebuild(struct cmd_ctx *c, struct rcl_error *err)
 			c->res->data = table;
 		}
 		if (table)
-			rebuild_row(table, c->ctrl, &ref);
+			st = rebuild_row(table, c->ctrl, &ref, err);
 	}
 	if (!st && !table)
 		st = rcl_fail(err, RCL_NOT_FOUND, "no drives found");

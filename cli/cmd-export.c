@@ -394,8 +394,10 @@ static enum rcl_status vd_request(struct cmd_ctx *c, enum rcl_task_kind kind,
                                   enum rcl_task_action action, struct rcl_task_request *req,
                                   struct rcl_error *err)
 {
-	*req = (struct rcl_task_request){
-	    .kind = kind, .action = action, .repair = cmd_value(c->args, "repair") != NULL};
+	*req = (struct rcl_task_request){.kind = kind,
+	                                 .action = action,
+	                                 .repair = cmd_value(c->args, "repair") != NULL,
+	                                 .full = cmd_value(c->args, "full") != NULL};
 	if (kind != RCL_TASK_VD_ERASE || action != RCL_TASK_ACTION_START)
 		return RCL_OK;
 	req->force = cmd_value(c->args, "force") != NULL;
@@ -480,10 +482,11 @@ static enum rcl_status show_each(struct cmd_ctx *c, enum rcl_task_kind kind, str
 	if (st)
 		return st;
 	table = rcl_node_add_array(c->res->data, "VD Operation Status");
-	for (size_t i = 0; i < n; i++)
-		vd_task_row(table, c->ctrl, ids[i], kind);
-	rcl_result_describe(c->res, "None");
-	return RCL_OK;
+	for (size_t i = 0; !st && i < n; i++)
+		st = vd_task_row(table, c->ctrl, ids[i], kind, err);
+	if (!st)
+		rcl_result_describe(c->res, "None");
+	return st;
 }
 
 enum rcl_status cmd_vd_show_cc(struct cmd_ctx *c, struct rcl_error *err)

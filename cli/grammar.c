@@ -1514,7 +1514,7 @@ const struct cmd_spec cli_commands[] = {
 			{
 				{.name = "full",
 				 .type = OPT_FLAG,
-				 .help = "StorCLI's full initialization (raidcli's init is always full)"},
+				 .help = "StorCLI's full initialization, every block written (a card's default is fast; a soft controller's init is always full)"},
 				{.name = "force",
 				 .type = OPT_FLAG,
 				 .help = "confirm that the VD's data is destroyed"},

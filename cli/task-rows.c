@@ -81,14 +81,18 @@ static void add_progress(struct rcl_node *row, const struct rcl_task_progress *p
 	add_time_left(row, p->state == RCL_TASK_STATE_RUNNING ? p->remaining : -1);
 }
 
-void rebuild_row(struct rcl_node *table, const struct rcl_ctrl *ctrl,
-                 const struct rcl_drive_ref *ref)
+enum rcl_status rebuild_row(struct rcl_node *table, const struct rcl_ctrl *ctrl,
+                            const struct rcl_drive_ref *ref, struct rcl_error *err)
 {
 	struct rcl_task_request req = {.kind = RCL_TASK_REBUILD, .drive = *ref};
-	struct rcl_task_progress p = progress_of(ctrl, &req);
-	struct rcl_node *row = rcl_node_add_object(table, NULL);
+	struct rcl_task_progress p;
+	struct rcl_node *row;
 	unsigned id = rcl_ctrl_id(ctrl);
+	enum rcl_status st = rcl_ctrl_task_progress(ctrl, &req, &p, err);
 
+	if (st)
+		return st; /* a progress the controller could not tell shows none */
+	row = rcl_node_add_object(table, NULL);
 	rcl_node_add_strf(row, "Drive-ID", "/c%u/e%u/s%u", id, ref->enclosure, ref->slot);
 	add_progress(row, &p);
 	/* The row cannot say why nor what goes on: the text form's footnote does, as the log. */
@@ -99,6 +103,7 @@ void rebuild_row(struct rcl_node *table, const struct rcl_ctrl *ctrl,
 		    "parity may not match its data; 'raidcli /c%u/e%u/s%u start rebuild "
 		    "force' goes on",
 		    id, ref->enclosure, ref->slot, id, p.vd, p.why, id, ref->enclosure, ref->slot);
+	return RCL_OK;
 }
 
 /* The Operation column of a VD's task of @kind. */
@@ -118,24 +123,29 @@ static const char *operation_name(enum rcl_task_kind kind)
 	}
 }
 
-void vd_task_row(struct rcl_node *table, const struct rcl_ctrl *ctrl, unsigned vd,
-                 enum rcl_task_kind kind)
+enum rcl_status vd_task_row(struct rcl_node *table, const struct rcl_ctrl *ctrl, unsigned vd,
+                            enum rcl_task_kind kind, struct rcl_error *err)
 {
 	struct rcl_task_request req = {.kind = kind, .vd = vd};
-	struct rcl_task_progress p = progress_of(ctrl, &req);
-	struct rcl_node *row = rcl_node_add_object(table, NULL);
+	struct rcl_task_progress p;
+	struct rcl_node *row;
+	enum rcl_status st = rcl_ctrl_task_progress(ctrl, &req, &p, err);
 
+	if (st)
+		return st;
+	row = rcl_node_add_object(table, NULL);
 	rcl_node_add_int(row, "VD", vd);
 	rcl_node_add_str(row, "Operation", operation_name(kind));
 	add_progress(row, &p);
 	if (kind != RCL_TASK_CC)
-		return;
+		return RCL_OK;
 	/* Not StorCLI's: what the check (this run, or the last one) found. */
 	if (p.ran)
 		rcl_node_add_int(row, "Mismatches", (long long)p.mismatches);
 	else
 		rcl_node_add_str(row, "Mismatches", "-");
 	rcl_node_add_str(row, "Repair", !p.ran ? "-" : p.repair ? "Yes" : "No");
+	return RCL_OK;
 }
 
 bool cli_vd_dirty(const struct rcl_ctrl *ctrl, const struct rcl_vd *vd)

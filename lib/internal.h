@@ -115,6 +115,17 @@ const struct rcl_drive *rcl_ctrl_find_drive(const struct rcl_ctrl *ctrl,
 enum rcl_status rcl_drive_check_usable(const struct rcl_ctrl *ctrl, const struct rcl_drive *d,
                                        struct rcl_error *err);
 
+/**
+ * rcl_task_refuse() (task.c) - StorCLI's refusal, in the soft kind's words,
+ * of @req's action on its task when that task is (@active: running or
+ * paused) or is not under way: a START of one under way, a STOP or PAUSE
+ * of none, a RESUME of none. For a backend that knows only whether the
+ * task is under way (a card's firmware). Return: RCL_OK when the action
+ * fits; RCL_NOT_ALLOWED, naming the task and its target.
+ */
+enum rcl_status rcl_task_refuse(const struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
+                                bool active, struct rcl_error *err);
+
 /* vd.c: rcl_vd_check_fits() - what the controller's configuration allows a new VD of @p. */
 enum rcl_status rcl_vd_check_fits(const struct rcl_ctrl *ctrl, const struct rcl_vd_params *p,
                                   struct rcl_error *err);

@@ -1485,6 +1485,9 @@ enum rcl_self_test {
  *		adding a drive that holds data).
  * @repair:	CC, START: rewrite the parity or copies that differ, rather
  *		than only count them.
+ * @full:	INIT, START: StorCLI's full initialization, every block
+ *		written; else a card's fast one (its first and last blocks).
+ *		The soft kind's is always full.
  * @self_test:	SELF_TEST, START: which self-test runs (0: the short one).
  * @level, @drives, @drive_count: MIGRATE, START: the RAID level to
  *		migrate to and the drives it adds (none: @drive_count 0).
@@ -1504,6 +1507,7 @@ struct rcl_task_request {
 	struct rcl_drive_ref drive;
 	bool force;
 	bool repair;
+	bool full;
 	enum rcl_self_test self_test;
 	enum rcl_raid_level level;
 	const struct rcl_drive_ref *drives;

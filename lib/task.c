@@ -5,6 +5,8 @@
  * there, and an overwrite of a drive whose data is not its own, in the same
  * words for every backend, before the backend is asked.
  */
+#include <string.h>
+
 #include "internal.h"
 
 /* Whether a task of @kind runs on a drive (else on a VD, or on the controller). */
@@ -219,4 +221,34 @@ enum rcl_status rcl_ctrl_task_progress(const struct rcl_ctrl *ctrl,
 	                                  .vd = -1,
 	                                  .vd_percent = -1};
 	return st ? st : ops->task_progress(ctrl, req, out, err);
+}
+
+/*
+ * The soft kind's words (lib/soft/service/tasks.c and patrol.c): a VD's
+ * task "no consistency check of /c0/v1 is in progress", a drive's "the
+ * rebuild of /c0/e252/s1 is not in progress", the controller's "/c0: no
+ * patrol read is in progress".
+ */
+enum rcl_status rcl_task_refuse(const struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
+                                bool active, struct rcl_error *err)
+{
+	const char *name = rcl_task_kind_name(req->kind);
+	const char *now = req->action == RCL_TASK_ACTION_RESUME ? "paused" : "in progress";
+	unsigned id = ctrl->entry.id;
+
+	if (active != (req->action == RCL_TASK_ACTION_START))
+		return RCL_OK;
+	if (on_drive(req->kind))
+		return rcl_fail(err, RCL_NOT_ALLOWED, "the %s of /c%u/e%u/s%u is %s%s", name, id,
+		                req->drive.enclosure, req->drive.slot, active ? "" : "not ",
+		                active ? "in progress already" : now);
+	if (on_vd(req->kind))
+		return active ? rcl_fail(err, RCL_NOT_ALLOWED,
+		                         "%s %s of /c%u/v%u is in progress already",
+		                         strchr("aeiou", name[0]) ? "an" : "a", name, id, req->vd)
+		              : rcl_fail(err, RCL_NOT_ALLOWED, "no %s of /c%u/v%u is %s", name, id,
+		                         req->vd, now);
+	return active
+	           ? rcl_fail(err, RCL_NOT_ALLOWED, "/c%u: a %s is in progress already", id, name)
+	           : rcl_fail(err, RCL_NOT_ALLOWED, "/c%u: no %s is %s", id, name, now);
 }

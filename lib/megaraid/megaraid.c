@@ -11,9 +11,9 @@
  * groups and VDs, and the task rates its properties hold; it creates and
  * deletes VDs, changes their names and policies, makes and removes
  * global and dedicated hot spares (config.c, refs.c), lights a drive's
- * LED, sets its state, marks it missing or makes it JBOD (pd.c), and sets
- * the task rates (props.c). The changes left NULL below answer "not
- * supported".
+ * LED, sets its state, marks it missing or makes it JBOD (pd.c), sets the
+ * task rates (props.c), and starts, stops and follows the card's tasks
+ * (task.c). The changes left NULL below answer "not supported".
  */
 #include <string.h>
 #include <unistd.h>
@@ -24,6 +24,7 @@
 #include "megaraid/model.h"
 #include "megaraid/patrol.h"
 #include "megaraid/scan.h"
+#include "megaraid/task.h"
 
 /* The most adapters one host has that raidcli looks at. */
 #define MAX_ADAPTERS 64
@@ -109,6 +110,8 @@ static enum rcl_status megaraid_load(struct rcl_ctrl *ctrl, struct rcl_error *er
 		st = rcl_mfi_open(&link.fd, err);
 	if (!st)
 		st = rcl_mfi_load_model(ctrl, &link, &p->settings, err);
+	if (!st)
+		rcl_mfi_task_caps(&ctrl->caps);
 	if (!st)
 		st = load_patrol(ctrl, &link, p, err);
 	/* The model's rates narrowed the settings; every card takes LD_SET_PROP. */
@@ -353,6 +356,32 @@ static enum rcl_status megaraid_clear_events(struct rcl_ctrl *ctrl, struct rcl_e
 	return st;
 }
 
+/* The card runs its tasks: each action is one DCMD (task.c), on a link opened for it. */
+static enum rcl_status megaraid_task(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
+                                     struct rcl_error *err)
+{
+	struct rcl_mfi_link link;
+	enum rcl_status st = open_link(ctrl, &link, err);
+
+	if (!st)
+		st = rcl_mfi_task(&link, ctrl, req, err);
+	close_link(&link);
+	return st;
+}
+
+static enum rcl_status megaraid_task_progress(const struct rcl_ctrl *ctrl,
+                                              const struct rcl_task_request *req,
+                                              struct rcl_task_progress *out, struct rcl_error *err)
+{
+	struct rcl_mfi_link link;
+	enum rcl_status st = open_link(ctrl, &link, err);
+
+	if (!st)
+		st = rcl_mfi_task_progress(&link, ctrl, req, out, err);
+	close_link(&link);
+	return st;
+}
+
 /*
  * What a MegaRAID card can be asked, before its own answer narrows it at
  * load (levels, limits, strips, cache, battery and the rates it takes:
@@ -377,7 +406,9 @@ static const struct rcl_caps megaraid_caps = {
                 1u << RCL_SETTING_RECON_RATE | 1u << RCL_SETTING_VD_POLICY,
     .default_write = RCL_WRITE_BACK,
     .default_read = RCL_READ_AHEAD,
-    .tasks = 1u << RCL_TASK_PATROL_READ, /* narrowed at load (load_patrol()) */
+    /* Narrowed at load (rcl_mfi_task_caps(), load_patrol()). */
+    .tasks = 1u << RCL_TASK_PATROL_READ | 1u << RCL_TASK_REBUILD | 1u << RCL_TASK_CC |
+             1u << RCL_TASK_INIT,
 };
 
 const struct rcl_backend_ops rcl_megaraid_ops = {
@@ -401,4 +432,7 @@ const struct rcl_backend_ops rcl_megaraid_ops = {
     .settings_get = megaraid_settings_get,
     .settings_set = megaraid_settings_set,
     .schedule_status = megaraid_schedule_status,
+    .task_check = rcl_mfi_task_check,
+    .task = megaraid_task,
+    .task_progress = megaraid_task_progress,
 };

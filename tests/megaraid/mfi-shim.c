@@ -19,6 +19,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "mfi-shim-tasks.h"
 #include "mfi-shim.h"
 
 /* _IOWR('M', 1, a packet of 404 bytes) on x86-64. */
@@ -91,6 +92,8 @@ static size_t event_count;
 static bool real_log;
 static const struct mfi_shim_patrol *patrol;
 static uint8_t temperature;
+static uint32_t raid_levels; /* CTRL_GET_INFO's; QEMU's: RAID0 */
+static uint32_t more_ops;    /* adapter_ops besides QEMU's */
 
 /* The faults set, and how many of each opcode came. */
 static struct {
@@ -152,6 +155,9 @@ void mfi_shim_setup(const char *path, uint16_t host_no, const char *hba_serial,
 	real_log = false;
 	patrol = NULL;
 	temperature = 0;
+	raid_levels = 0x01;
+	more_ops = 0;
+	shim_tasks_reset();
 	memset(spare, 0, sizeof(spare));
 	memset(props, 0, sizeof(props));
 	props[8] = props[9] = props[10] = props[11] = props[12] = 30;
@@ -350,9 +356,9 @@ static void ctrl_info(uint8_t *p)
 	put(p + 1478, disk_count, 2);
 	put(p + 1480, disk_count, 2);
 	put(p + 1488, 512, 2);
-	put(p + 1500, 0x01, 4); /* RAID0 */
+	put(p + 1500, raid_levels, 4);
 	/* Rebuild rate (and patrol read rate with a patrol read), no spanning. */
-	put(p + 1504, 0x0001 | (patrol ? 0x0010 : 0) | 0x1000 | 0x2000, 4);
+	put(p + 1504, 0x0001 | (patrol ? 0x0010 : 0) | 0x1000 | 0x2000 | more_ops, 4);
 	p[1512] = 3;
 	p[1513] = 16;
 	memcpy(p + 1536, props, sizeof(props));
@@ -663,7 +669,7 @@ static int mbox_used(uint32_t opcode)
 	case OP_STATE_SET:
 		return 6;
 	default:
-		return 0;
+		return shim_task_mbox_used(opcode) > 0 ? shim_task_mbox_used(opcode) : 0;
 	}
 }
 
@@ -700,7 +706,7 @@ static unsigned data_flags(uint32_t opcode)
 	case 0x01040200: /* EVENT_CLEAR */
 		return 0;
 	default:
-		return MFI_READ;
+		return shim_task_no_data(opcode) ? 0 : MFI_READ;
 	}
 }
 
@@ -740,6 +746,18 @@ static uint8_t array_free(const uint8_t *a)
 			return ST_WRONG_STATE;
 	}
 	return ST_OK;
+}
+
+/* The raid_levels bit of primary level @level (0 for one no card has). */
+static uint32_t level_bit(uint8_t level)
+{
+	return level == 0 ? 0x01 : level == 1 ? 0x02 : level == 5 ? 0x04 : level == 6 ? 0x10 : 0;
+}
+
+/* How many of a span's @n drives hold data at primary level @level. */
+static unsigned data_drives(uint8_t level, unsigned n)
+{
+	return level == 1 ? n / 2 : level == 5 ? n - 1 : level == 6 ? n - 2 : n;
 }
 
 /* The array under ref @ref, copied into @out (288 bytes); false if there is none. */
@@ -807,9 +825,9 @@ static uint8_t array_same(const uint8_t *a, const uint8_t *span)
 }
 
 /*
- * CFG_ADD of one LD, as the emulated card takes it (RAID0 only): on new
- * arrays of free drives, or in the free space of existing ones, named
- * under their own refs.
+ * CFG_ADD of one LD, at the levels the card creates (QEMU's: RAID0 only):
+ * on new arrays of free drives, or in the free space of existing ones,
+ * named under their own refs.
  */
 static uint8_t cfg_add(const uint8_t *p, uint32_t len)
 {
@@ -821,7 +839,8 @@ static uint8_t cfg_add(const uint8_t *p, uint32_t len)
 	if (len < 32 || get(p, 4) != len || !arrays || arrays > 8 || get(p + 6, 2) != 288 ||
 	    get(p + 8, 2) != 1 || get(p + 10, 2) != 256 || ld_at_off + 256 != len)
 		return ST_INVALID_PARAMETER;
-	if (ld[32] != 0 || ld[37] != arrays || ld_at(ld[0]) || ld_count == 64)
+	if (!(level_bit(ld[32]) & raid_levels) || ld[37] != arrays || ld_at(ld[0]) ||
+	    ld_count == 64)
 		return ST_INVALID_PARAMETER;
 	for (size_t k = 0; !st && k < arrays; k++) {
 		const uint8_t *a = p + 32 + k * 288, *span = ld + 64 + k * 24;
@@ -840,7 +859,7 @@ static uint8_t cfg_add(const uint8_t *p, uint32_t len)
 	for (size_t k = 0; k < arrays; k++)
 		if (!array_exists((uint16_t)get(p + 32 + k * 288 + 10, 2)))
 			memcpy(l->arrays[l->array_count++], p + 32 + k * 288, 288);
-	l->blocks = get(ld + 64 + 8, 8) * ld[36] * arrays;
+	l->blocks = get(ld + 64 + 8, 8) * data_drives(ld[32], ld[36]) * arrays;
 	ld_count++;
 	return ST_OK;
 }
@@ -1004,6 +1023,41 @@ static uint8_t missing_mark(const uint8_t *mbox)
 	return ST_OK;
 }
 
+void mfi_shim_card(uint32_t levels, uint32_t more)
+{
+	raid_levels = levels;
+	more_ops = more;
+}
+
+int shim_ld_level(uint8_t target)
+{
+	const struct ld *l = ld_at(target);
+
+	return !l ? -1 : l->qemu ? 0 : l->config[32];
+}
+
+int shim_member_level(uint8_t id)
+{
+	for (size_t i = 0; i < ld_count; i++) {
+		if (lds[i].qemu && lds[i].qemu->id == id)
+			return 0;
+		for (unsigned k = 0; !lds[i].qemu && k < lds[i].array_count; k++)
+			for (unsigned r = 0; r < lds[i].arrays[k][8] && r < 32; r++)
+				if (get(lds[i].arrays[k] + 32 + r * 8, 2) == (uint16_t)(id << 8))
+					return lds[i].config[32];
+	}
+	return -1;
+}
+
+int shim_pd_state(uint8_t id)
+{
+	if (!disk_at(id))
+		return -1;
+	if (fw_state[id] >= 0)
+		return fw_state[id];
+	return spare[id] ? 0x02 : in_ld(id) ? 0x18 : 0x00;
+}
+
 /* Keep the mailbox and data of change @opcode, the last one of each. */
 static void keep(uint32_t opcode, const uint8_t *mbox, const uint8_t *buf, uint32_t len)
 {
@@ -1023,6 +1077,7 @@ static void keep(uint32_t opcode, const uint8_t *mbox, const uint8_t *buf, uint3
 static uint8_t dcmd(uint32_t opcode, uint8_t *f, uint8_t *buf, uint32_t len)
 {
 	bool bad = false;
+	uint8_t st;
 
 	for (size_t i = 0; i < fault_count; i++) {
 		if (faults[i].opcode == opcode && faults[i].fault == MFI_SHIM_STATUS)
@@ -1087,8 +1142,8 @@ static uint8_t dcmd(uint32_t opcode, uint8_t *f, uint8_t *buf, uint32_t len)
 	case 0x01070100:
 		pr_status(buf);
 		return ST_OK;
-	default:
-		return ST_OK; /* QEMU's dummy: success, nothing done */
+	default: /* QEMU's dummy: success, nothing done; or a task of mfi_shim_tasks() */
+		return shim_task_dcmd(opcode, f + F_MBOX, buf, len, &st) ? st : ST_OK;
 	}
 }
 

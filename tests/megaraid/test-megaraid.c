@@ -15,104 +15,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "mfi-host.h"
 #include "mfi-shim.h"
 #include "unit.h"
-
-#define MAJOR_NOW 247
-#define PCI_FN    "0000:00:05.0"
-
-static const struct mfi_shim_disk three[] = {{0, 2097152}, {1, 4194304}, {2, 4194304}};
-
-/* A host with the driver loaded at @major (-1: not loaded), the adapter at host 2. */
-struct host {
-	struct unit_state st;
-	char *root;
-};
-
-static void mkdirs(const char *root, const char *rel)
-{
-	char path[4096];
-
-	ck_assert_ptr_nonnull(root);
-	mkdir(root, 0755);
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	for (char *p = path + strlen(root) + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(path, 0755);
-			*p = '/';
-		}
-	mkdir(path, 0755);
-}
-
-static void put_file(const char *root, const char *rel, const char *text)
-{
-	char *path = unit_path(root, rel);
-
-	unit_write(path, text);
-	free(path);
-}
-
-static void set_major(const struct host *h, int major)
-{
-	char text[256];
-
-	snprintf(text, sizeof(text),
-	         "Character devices:\n  1 mem\n%3d megaraid_sas_ioctl\n\nBlock devices:\n  8 sd\n",
-	         major);
-	put_file(h->root, "proc/devices",
-	         major < 0 ? "Character devices:\n  1 mem\n\nBlock devices:\n  8 sd\n" : text);
-}
-
-static void host_init(struct host *h, int major)
-{
-	char *node;
-
-	unit_state_enter(&h->st, "state");
-	h->root = unit_path(h->st.root, "host");
-	mkdirs(h->root, "proc");
-	mkdirs(h->root, "dev");
-	mkdirs(h->root, "sys/class/scsi_host");
-	mkdirs(h->root, "sys/devices/pci0000:00/" PCI_FN "/host2/scsi_host/host2");
-	mkdirs(h->root, "sys/devices/pci0000:00/0000:00:01.1/ata1/host0/scsi_host/host0");
-	mkdirs(h->root, "sys/module/megaraid_sas");
-	put_file(h->root, "sys/devices/pci0000:00/" PCI_FN "/host2/scsi_host/host2/proc_name",
-	         "megaraid_sas\n");
-	put_file(h->root,
-	         "sys/devices/pci0000:00/0000:00:01.1/ata1/host0/scsi_host/host0/proc_name",
-	         "ata_piix\n");
-	put_file(h->root, "sys/module/megaraid_sas/version", "07.719.03.00-rc1\n");
-	ck_assert_int_eq(chdir(h->root), 0);
-	ck_assert_int_eq(symlink("../../devices/pci0000:00/" PCI_FN "/host2/scsi_host/host2",
-	                         "sys/class/scsi_host/host2"),
-	                 0);
-	ck_assert_int_eq(symlink("../../devices/pci0000:00/0000:00:01.1/ata1/host0/scsi_host/host0",
-	                         "sys/class/scsi_host/host0"),
-	                 0);
-	set_major(h, major);
-	setenv("RAIDCLI_TEST_MEGARAID_ROOT", h->root, 1);
-	node = unit_path(h->root, "dev/megaraid_sas_ioctl_node");
-	mfi_shim_setup(node, 2, "QM00001", three, 3);
-	free(node);
-}
-
-static void host_release(struct host *h)
-{
-	ck_assert_int_eq(chdir("/"), 0);
-	unsetenv("RAIDCLI_TEST_MEGARAID_ROOT");
-	unit_state_leave(&h->st);
-	free(h->root);
-}
-
-/* Open the one controller; its status, @err filled on failure. */
-static enum rcl_status open_c0(struct rcl_ctx **ctx, struct rcl_ctrl **ctrl, struct rcl_error *err)
-{
-	const unsigned *ids;
-
-	*ctx = unit_ctx_new(getenv("RAIDCLI_STATE_DIR"));
-	ck_assert_uint_eq(rcl_ctx_ctrl_ids(*ctx, &ids), 1);
-	return rcl_ctrl_open(*ctx, ids[0], RCL_LOCK_SHARED, ctrl, err);
-}
 
 START_TEST(test_show_model)
 {
@@ -680,36 +585,6 @@ static unsigned changes_sent(void)
 	for (size_t i = 0; i < sizeof(changes) / sizeof(changes[0]); i++)
 		n += mfi_shim_sent(changes[i]);
 	return n;
-}
-
-/* Run @line; its status must be @want, its output contain @has. */
-static void run_expect(const char *line, enum rcl_status want, const char *has)
-{
-	enum rcl_status st;
-	char *out = unit_run(line, false, &st);
-
-	ck_assert_msg(st == want, "%s: status %d, not %d:\n%s", line, st, want, out);
-	ck_assert_msg(!has || strstr(out, has), "%s: no '%s' in:\n%s", line, has, out);
-	free(out);
-}
-
-/* The mailbox of the last change @opcode: @want's first bytes, the rest zero. */
-static void expect_mbox(uint32_t opcode, const uint8_t *want, size_t n)
-{
-	uint8_t mbox[12], data[1];
-	uint8_t full[12] = {0};
-
-	memcpy(full, want, n);
-	ck_assert_uint_eq(mfi_shim_last(opcode, mbox, data, sizeof(data)), 0);
-	ck_assert_mem_eq(mbox, full, sizeof(full));
-}
-
-/* The host with disks 1 and 2 free (QEMU's LDs of them gone), disk 0 still LD 0. */
-static void host_free_two(struct host *h)
-{
-	host_init(h, MAJOR_NOW);
-	mfi_shim_unconfigure(1);
-	mfi_shim_unconfigure(2);
 }
 
 /* The CFG_ADD payload of RAID0 "db" over disks 1 and 2, strip 64 KiB, WB RA: built here by offset.

@@ -12,11 +12,14 @@ show all` and `/c0/vall show all` in JSON against what the guest sees by
 itself (sysfs, sg_inq, sg_readcap: the same disks, through the LDs) and
 what the card answers that the guest cannot see (megasas-gen2.facts), and
 their text against their JSON; the PD values that come from INQUIRY and
-READ CAPACITY (pass-through frames); Debian's storcli.py collector, unchanged,
+READ CAPACITY (pass-through frames); the background tasks, whose DCMDs
+QEMU does not implement (an init's unwritten progress refused, no check,
+rebuild or patrol read offered); Debian's storcli.py collector, unchanged,
 on raidcli's JSON, the card never set to storclicompat=megaraid_sas (its
 kind's default); `show all J`'s latency on the card beside a soft
 controller's in the same VM, printed. RAIDCLI_VM_VERBOSE=1 prints the
-text of `show`, `/c0 show` and `/c0/eall/sall show` too (the README's). meson says whether the build has the
+text of `show`, `/c0 show` and `/c0/eall/sall show` too (the README's).
+meson says whether the build has the
 megaraid kind (the first argument): without it, the raidcli part is
 skipped (exit 77) once the harness part has passed. One boot.
 """
@@ -80,6 +83,14 @@ cmd_record eventloginfo raidcli /c0 show eventloginfo J
 # the short forms, for the README (RAIDCLI_VM_VERBOSE=1 prints them)
 text_record ctrl-brief raidcli /c0 show
 text_record drives-brief raidcli /c0/eall/sall show
+# background tasks: QEMU's card implements none of their DCMDs (its
+# megasas_dcmd_dummy() answers OK and writes nothing back), and, RAID0
+# only, offers neither a check nor a rebuild
+cmd_record task-show raidcli /c0/v0 show init J
+cmd_record task-init raidcli /c0/v0 start init force J
+cmd_record task-cc raidcli /c0/v0 start cc force J
+cmd_record task-rebuild raidcli /c0/e252/s0 start rebuild J
+cmd_record task-pr raidcli /c0 start patrolread J
 # what storcli.py runs, the card answering as its consumers need from the
 # start (storclicompat=megaraid_sas, the megaraid kind's default)
 cmd_record storcli-ctrl raidcli /cALL show all J nolog
@@ -425,6 +436,22 @@ def check_events(cmds):
            'show eventloginfo: Event count')
 
 
+def check_tasks(cmds):
+    """What raidcli says of the tasks on QEMU's card: an init's progress
+    (LD_PROGRESS) comes back unwritten, a clear error, so no init starts
+    that raidcli could not follow; a check, a rebuild and a patrol read
+    are not offered (RAID0 only, no patrol read rate)."""
+    for name, says in (('task-show', 'is malformed: the controller wrote no reply'),
+                       ('task-init', '(LD_PROGRESS) is malformed'),
+                       ('task-cc', 'has no redundancy to check (RAID0)'),
+                       ('task-rebuild', 'rebuild is not supported by this controller'),
+                       ('task-pr', 'patrol read is not supported by this controller')):
+        cmd = cmds[name]
+        status = ((cmd['json'] or {}).get('Controllers', [{}])[0]).get('Command Status', {})
+        check(cmd['rc'] != 0 and says in status.get('Description', ''),
+              f'{name}: refused, saying "{says}" (rc {cmd["rc"]}: {cmd["out"][:300]})')
+
+
 def print_latency(records):
     """show all J's mean time on the card and on the soft controller (under
     TCG: the emulated CPU's time). Printed, not checked."""
@@ -474,6 +501,7 @@ def main():
         check_events(cmds)
         check('StorCLI Compatibility = megaraid_sas' in texts['ctrl-brief'],
               f'/c0 show: megaraid_sas compatibility from the start: {texts["ctrl-brief"]}')
+        check_tasks(cmds)
         check_storcli_py(cmds, facts, tempfile.mkdtemp(dir=work))
         if os.environ.get('RAIDCLI_VM_VERBOSE'):
             for name, line in (('show', 'show'), ('ctrl-brief', '/c0 show'),

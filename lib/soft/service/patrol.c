@@ -701,13 +701,15 @@ enum rcl_status patrol_control(struct rcl_ctrl *ctrl, enum rcl_task_action actio
 		return RCL_OK;
 	case RCL_TASK_ACTION_RESUME:
 		if (!pr.task || !pr.rec.paused)
-			return refuse(err, id, "no patrol read is paused");
+			break;
 		rcl_soft_task_resume(pr.task);
 		pr.rec.paused = false;
 		record_save(id);
 		return RCL_OK;
 	}
-	return refuse(err, id, "no patrol read is in progress");
+	return rcl_task_refuse(
+	    ctrl, &(struct rcl_task_request){.kind = RCL_TASK_PATROL_READ, .action = action}, false,
+	    err);
 }
 
 /* The time left of the running patrol read, in seconds; -1 when unknown. */

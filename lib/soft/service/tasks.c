@@ -872,9 +872,10 @@ enum rcl_status rebuild_control(struct rcl_ctrl *ctrl, const struct rcl_drive_re
 		rcl_soft_task_resume(r->task);
 		return RCL_OK;
 	}
-	return rcl_fail(err, RCL_NOT_ALLOWED, "the rebuild of /c%u/e%u/s%u is not %s", id,
-	                ref->enclosure, ref->slot,
-	                action == RCL_TASK_ACTION_RESUME ? "paused" : "in progress");
+	return rcl_task_refuse(
+	    ctrl,
+	    &(struct rcl_task_request){.kind = RCL_TASK_REBUILD, .action = action, .drive = *ref},
+	    false, err);
 }
 
 /* ------------------------------------------------------------------------
@@ -961,6 +962,14 @@ static void forget_deleted_checks(const struct rcl_soft_config *cfg)
 static const char *operation_name(enum rcl_soft_task_kind kind)
 {
 	return kind == RCL_SOFT_TASK_INIT ? "INIT" : kind == RCL_SOFT_TASK_BGI ? "BGI" : "CC";
+}
+
+/* The public kind of check, init or BGI @kind, as rcl_task_refuse() names it. */
+static enum rcl_task_kind public_kind(enum rcl_soft_task_kind kind)
+{
+	return kind == RCL_SOFT_TASK_INIT  ? RCL_TASK_INIT
+	       : kind == RCL_SOFT_TASK_BGI ? RCL_TASK_BGI
+	                                   : RCL_TASK_CC;
 }
 
 static const char *task_noun(enum rcl_soft_task_kind kind)
@@ -1177,8 +1186,9 @@ enum rcl_status check_control(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_
 		rcl_soft_task_resume(k->task);
 		return RCL_OK;
 	}
-	return rcl_fail(err, RCL_NOT_ALLOWED, "no %s of /c%u/v%u is %s", task_noun(kind), id, vd,
-	                action == RCL_TASK_ACTION_RESUME ? "paused" : "in progress");
+	return rcl_task_refuse(
+	    ctrl, &(struct rcl_task_request){.kind = public_kind(kind), .action = action, .vd = vd},
+	    false, err);
 }
 
 enum rcl_status check_start_at(struct rcl_ctrl *ctrl, unsigned vd, const struct check_mark *from,

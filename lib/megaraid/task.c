@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: MIT
+/*
+ * task.c - a MegaRAID card's background tasks (task.h): the firmware runs
+ * them; raidcli starts, stops, pauses and resumes them with one DCMD each,
+ * and reads where they stand from the card's progress DCMDs every time it
+ * is asked, so "show" follows the card, never a copy.
+ */
+#include <endian.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "megaraid/config.h"
+#include "megaraid/frame.h"
+#include "megaraid/patrol.h"
+#include "megaraid/task.h"
+
+/* What each task is on the card: its DCMDs by action, and where its progress is. */
+struct task_kind {
+	enum rcl_task_kind kind;
+	uint32_t op[4]; /* by enum rcl_task_action; 0: the card has none */
+	const char *op_name[4];
+	uint32_t active; /* the progress reply's bit */
+	size_t at;       /* its struct rcl_mfi_progress in the reply */
+};
+
+static const struct task_kind kinds[] = {
+    {RCL_TASK_CC,
+     {RCL_MFI_DCMD_LD_CC_START, RCL_MFI_DCMD_LD_CC_ABORT, RCL_MFI_DCMD_LD_CC_SUSPEND_RESUME,
+      RCL_MFI_DCMD_LD_CC_SUSPEND_RESUME},
+     {"LD_CC_START", "LD_CC_ABORT", "LD_CC_SUSPEND_RESUME", "LD_CC_SUSPEND_RESUME"},
+     RCL_MFI_LD_ACTIVE_CC,
+     offsetof(struct rcl_mfi_ld_progress, cc)},
+    {RCL_TASK_INIT,
+     {RCL_MFI_DCMD_LD_INIT_START, RCL_MFI_DCMD_LD_INIT_ABORT, 0, 0},
+     {"LD_INIT_START", "LD_INIT_ABORT", NULL, NULL},
+     RCL_MFI_LD_ACTIVE_FGI,
+     offsetof(struct rcl_mfi_ld_progress, fgi)},
+    {RCL_TASK_REBUILD,
+     {RCL_MFI_DCMD_PD_REBUILD_START, RCL_MFI_DCMD_PD_REBUILD_ABORT,
+      RCL_MFI_DCMD_PD_REBUILD_SUSPEND_RESUME, RCL_MFI_DCMD_PD_REBUILD_SUSPEND_RESUME},
+     {"PD_REBUILD_START", "PD_REBUILD_ABORT", "PD_REBUILD_SUSPEND_RESUME",
+      "PD_REBUILD_SUSPEND_RESUME"},
+     RCL_MFI_PD_ACTIVE_REBUILD,
+     offsetof(struct rcl_mfi_pd_progress, rebuild)},
+    {RCL_TASK_PATROL_READ,
+     {RCL_MFI_DCMD_PR_START, RCL_MFI_DCMD_PR_STOP, RCL_MFI_DCMD_PR_SUSPEND_RESUME,
+      RCL_MFI_DCMD_PR_SUSPEND_RESUME},
+     {"PR_START", "PR_STOP", "PR_SUSPEND_RESUME", "PR_SUSPEND_RESUME"},
+     0,
+     0},
+};
+
+/* Sent where the reply goes: a reply still all of it was never written (QEMU's dummy). */
+#define UNWRITTEN 0xff
+
+static const struct task_kind *kind_of(enum rcl_task_kind kind)
+{
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (kinds[i].kind == kind)
+			return &kinds[i];
+	return NULL;
+}
+
+void rcl_mfi_task_caps(struct rcl_caps *caps)
+{
+	bool redundant = caps->levels & ~(1u << RCL_RAID0 | 1u << RCL_RAID00);
+	unsigned tasks = 1u << RCL_TASK_INIT;
+
+	if (redundant && caps->settings >> RCL_SETTING_REBUILD_RATE & 1)
+		tasks |= 1u << RCL_TASK_REBUILD;
+	if (redundant && caps->settings >> RCL_SETTING_CC_RATE & 1)
+		tasks |= 1u << RCL_TASK_CC;
+	caps->tasks &= tasks | 1u << RCL_TASK_PATROL_READ;
+}
+
+/*
+ * The firmware's LD_WRONG_RAID_LEVEL, a check of a VD with no redundancy,
+ * in the soft kind's words.
+ */
+static enum rcl_status check_level(const struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
+                                   struct rcl_error *err)
+{
+	const struct rcl_vd *vd = rcl_ctrl_vd_by_id(ctrl, req->vd);
+
+	if (req->kind == RCL_TASK_CC && vd && rcl_raid_span_level(vd->level) == RCL_RAID0)
+		return rcl_fail(err, RCL_UNSUPPORTED, "/c%u/v%u has no redundancy to check (%s)",
+		                ctrl->entry.id, vd->id, rcl_raid_level_name(vd->level));
+	return RCL_OK;
+}
+
+enum rcl_status rcl_mfi_task_check(struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
+                                   struct rcl_error *err)
+{
+	return check_level(ctrl, req, err);
+}
+
+/* "/c0/v1", "/c0/e252/s1" or "/c0": @req's target. */
+static void target_of(const struct rcl_ctrl *ctrl, const struct rcl_task_request *req, char *out,
+                      size_t size)
+{
+	if (req->kind == RCL_TASK_REBUILD)
+		snprintf(out, size, "/c%u/e%u/s%u", ctrl->entry.id, req->drive.enclosure,
+		         req->drive.slot);
+	else if (req->kind == RCL_TASK_PATROL_READ)
+		snprintf(out, size, "/c%u", ctrl->entry.id);
+	else
+		snprintf(out, size, "/c%u/v%u", ctrl->entry.id, req->vd);
+}
+
+/* The device id of @req's drive (found: lib/task.c looked it up). */
+static uint16_t device_of(const struct rcl_ctrl *ctrl, const struct rcl_task_request *req)
+{
+	return (uint16_t)rcl_ctrl_find_drive(ctrl, &req->drive)->device_id;
+}
+
+/* Whether the @len bytes at @p are all still as sent. */
+static bool unwritten(const void *p, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (((const uint8_t *)p)[i] != UNWRITTEN)
+			return false;
+	return true;
+}
+
+static enum rcl_status malformed(const struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
+                                 const char *opcode, const char *why, struct rcl_error *err)
+{
+	char target[64];
+
+	target_of(ctrl, req, target, sizeof(target));
+	return rcl_fail(err, RCL_BAD_REPLY,
+	                "the %s progress of %s (%s) is malformed: the controller %s; no progress "
+	                "is shown",
+	                rcl_task_kind_name(req->kind), target, opcode, why);
+}
+
+/* PR_GET_STATUS: whether a patrol read is under way. */
+static enum rcl_status patrol_active(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
+                                     const struct rcl_task_request *req, bool *active,
+                                     struct rcl_error *err)
+{
+	struct rcl_mfi_pr_status s;
+	struct rcl_mfi_dcmd d = {.opcode = RCL_MFI_DCMD_PR_GET_STATUS,
+	                         .buf = &s,
+	                         .len = sizeof(s),
+	                         .dir = RCL_MFI_DIR_READ};
+	enum rcl_status st;
+
+	memset(&s, UNWRITTEN, sizeof(s));
+	st = rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d,
+	                  "reading the patrol read status (PR_GET_STATUS)", err);
+	if (!st && unwritten(&s, sizeof(s)))
+		return malformed(ctrl, req, "PR_GET_STATUS", "wrote no reply", err);
+	*active = !st && s.state == RCL_MFI_PR_ACTIVE;
+	return st;
+}
+
+/*
+ * LD_PROGRESS or PD_GET_PROGRESS of @req's target: whether its task is
+ * under way (*@active), and where (*@p, when it is).
+ */
+static enum rcl_status read_progress(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
+                                     const struct rcl_task_request *req, const struct task_kind *k,
+                                     bool *active, struct rcl_mfi_progress *p,
+                                     struct rcl_error *err)
+{
+	uint8_t reply[sizeof(struct rcl_mfi_ld_progress)];
+	bool pd = req->kind == RCL_TASK_REBUILD;
+	uint32_t len = pd ? sizeof(struct rcl_mfi_pd_progress) : sizeof(struct rcl_mfi_ld_progress);
+	uint16_t id = pd ? device_of(ctrl, req) : (uint16_t)req->vd;
+	const char *opcode = pd ? "PD_GET_PROGRESS" : "LD_PROGRESS";
+	struct rcl_mfi_dcmd d = {.opcode =
+	                             pd ? RCL_MFI_DCMD_PD_GET_PROGRESS : RCL_MFI_DCMD_LD_PROGRESS,
+	                         .mbox = {(uint8_t)id, (uint8_t)(id >> 8)},
+	                         .buf = reply,
+	                         .len = len,
+	                         .dir = RCL_MFI_DIR_READ};
+	char what[160], target[64];
+	uint32_t bits;
+	enum rcl_status st;
+
+	target_of(ctrl, req, target, sizeof(target));
+	snprintf(what, sizeof(what), "reading the progress of %s (%s)", target, opcode);
+	memset(reply, UNWRITTEN, sizeof(reply));
+	st = rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d, what, err);
+	if (st)
+		return st;
+	if (unwritten(reply, len))
+		return malformed(ctrl, req, opcode, "wrote no reply", err);
+	memcpy(&bits, reply, sizeof(bits));
+	memcpy(p, reply + k->at, sizeof(*p));
+	*active = le32toh(bits) & k->active;
+	/* A task under way whose place was never written: the reply stopped short of it. */
+	if (*active && unwritten(p, sizeof(*p)))
+		return malformed(ctrl, req, opcode, "wrote its reply short", err);
+	return RCL_OK;
+}
+
+/* Whether @req's task is under way, and where (*@p, not for a patrol read). */
+static enum rcl_status task_state(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
+                                  const struct rcl_task_request *req, const struct task_kind *k,
+                                  bool *active, struct rcl_mfi_progress *p, struct rcl_error *err)
+{
+	if (req->kind == RCL_TASK_PATROL_READ)
+		return patrol_active(link, ctrl, req, active, err);
+	return read_progress(link, ctrl, req, k, active, p, err);
+}
+
+/*
+ * The mailbox of @req's @action: the LD's or drive's reference (its
+ * sequence number, which PD_REBUILD_* check, from PD_GET_INFO; an LD's
+ * DCMDs take 0), then a suspend/resume's or an init's byte.
+ */
+static enum rcl_status build_mbox(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
+                                  const struct rcl_task_request *req, uint8_t *mbox,
+                                  struct rcl_error *err)
+{
+	uint8_t arg = req->action == RCL_TASK_ACTION_RESUME ||
+	              (req->action == RCL_TASK_ACTION_START && req->full);
+	uint16_t id, seq = 0;
+	enum rcl_status st = RCL_OK;
+
+	if (req->kind == RCL_TASK_PATROL_READ) {
+		mbox[0] = req->action >= RCL_TASK_ACTION_PAUSE ? arg : 0;
+		return RCL_OK;
+	}
+	if (req->kind == RCL_TASK_REBUILD) {
+		id = device_of(ctrl, req);
+		st = rcl_mfi_pd_seq(link, id, &seq, err);
+		mbox[1] = (uint8_t)(id >> 8);
+		mbox[0] = (uint8_t)id;
+	} else {
+		mbox[0] = (uint8_t)req->vd;
+	}
+	mbox[2] = (uint8_t)seq;
+	mbox[3] = (uint8_t)(seq >> 8);
+	mbox[4] = arg;
+	return st;
+}
+
+enum rcl_status rcl_mfi_task(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
+                             const struct rcl_task_request *req, struct rcl_error *err)
+{
+	static const char *const verbs[] = {"starting", "stopping", "pausing", "resuming"};
+	const struct task_kind *k = kind_of(req->kind);
+	struct rcl_mfi_dcmd d = {.dir = RCL_MFI_DIR_NONE};
+	struct rcl_mfi_progress p;
+	char what[128], target[64];
+	bool active = false;
+	enum rcl_status st;
+
+	if (!k || !k->op[req->action]) {
+		snprintf(what, sizeof(what), "%s the %s", verbs[req->action],
+		         rcl_task_kind_name(req->kind));
+		return rcl_unsupported(err, ctrl->caps.kind, what,
+		                       "the card has no command for it");
+	}
+	st = req->action == RCL_TASK_ACTION_START ? check_level(ctrl, req, err) : RCL_OK;
+	if (!st)
+		st = task_state(link, ctrl, req, k, &active, &p, err);
+	if (!st)
+		st = rcl_task_refuse(ctrl, req, active, err);
+	if (!st)
+		st = build_mbox(link, ctrl, req, d.mbox, err);
+	if (st)
+		return st;
+	d.opcode = k->op[req->action];
+	target_of(ctrl, req, target, sizeof(target));
+	snprintf(what, sizeof(what), "%s the %s of %s (%s)", verbs[req->action],
+	         rcl_task_kind_name(req->kind), target, k->op_name[req->action]);
+	return rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d, what, err);
+}
+
+/* The first VD of drive @ref's group: the one its rebuild works on, as "show all" asks. */
+static int vd_of(const struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref)
+{
+	const struct rcl_drive *d = rcl_ctrl_find_drive(ctrl, ref);
+
+	for (size_t i = 0; d && i < ctrl->vd_count; i++)
+		if ((int)ctrl->vds[i].dg == d->dg)
+			return (int)ctrl->vds[i].id;
+	return -1;
+}
+
+enum rcl_status rcl_mfi_task_progress(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
+                                      const struct rcl_task_request *req,
+                                      struct rcl_task_progress *out, struct rcl_error *err)
+{
+	const struct task_kind *k = kind_of(req->kind);
+	struct rcl_mfi_progress p = {0};
+	bool active = false;
+	unsigned done, secs;
+	enum rcl_status st = k ? task_state(link, ctrl, req, k, &active, &p, err) : RCL_OK;
+
+	out->state = RCL_TASK_STATE_STOPPED;
+	if (st || !active)
+		return st;
+	out->state = RCL_TASK_STATE_RUNNING;
+	if (req->kind == RCL_TASK_PATROL_READ)
+		return RCL_OK; /* PR_GET_STATUS counts drives, not how far */
+	done = le16toh(p.done);
+	secs = le16toh(p.elapsed);
+	out->percent = (int)(done * 100u / 0xffff);
+	out->elapsed = secs;
+	/* At the pace so far (mfiutil's estimate). */
+	out->remaining = done && secs ? (double)secs * (0xffff - done) / done : -1;
+	if (req->kind == RCL_TASK_REBUILD) {
+		out->vd = vd_of(ctrl, &req->drive);
+		out->vd_percent = out->vd >= 0 ? out->percent : -1;
+	}
+	return RCL_OK;
+}
