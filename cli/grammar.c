@@ -174,7 +174,8 @@ const struct cmd_spec cli_commands[] = {
 				{.name = "user", .type = OPT_STRING, .help = "the BMC account (redfish)"},
 				{.name = "credfile",
 				 .type = OPT_PATH,
-				 .help = "a file only you can read (0600) holding the password (redfish)"},
+				 .help = "a file only you can read (0600) holding the password (redfish; "
+				         "neither this nor passenv=: asked on the terminal)"},
 				{.name = "passenv",
 				 .type = OPT_STRING,
 				 .placeholder = "VARIABLE",
