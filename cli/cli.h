@@ -77,6 +77,12 @@ struct opt_spec {
 	bool required;
 	/* Bits (1u << enum rcl_setting) it sets; the caps must have them. */
 	unsigned settings;
+	/*
+	 * The values of the command's type= it belongs to (add controller's
+	 * kinds), NULL-terminated; completion offers it only after one of
+	 * them, or before any type=. NULL: every type's.
+	 */
+	const char *const *types;
 };
 
 struct cmd_ctx;
