@@ -138,9 +138,9 @@ enum rcl_status rcl_redfish_password_ask(const struct rcl_ctx *ctx, const char *
 		rcl_fail(&why, RCL_NOT_ALLOWED, "no answer");
 	if (why.status)
 		return rcl_fail(err, why.status,
-		                "cannot ask for the password of '%s' at %s: %s; give 'add "
-		                "controller' credfile= (a file only you can read) or passenv= "
-		                "(an environment variable) instead",
+		                "cannot ask for the password of '%s' at %s: %s; add the "
+		                "controller with credfile= (a file only you can read) or "
+		                "passenv= (an environment variable) to run without a terminal",
 		                user, realm, why.msg);
 	buf[sizeof(buf) - 1] = '\0';
 	st = take(buf, strlen(buf), "the answer", out, err);
