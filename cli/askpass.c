@@ -54,10 +54,10 @@ static void answer_wipe(struct answer *a)
 
 /*
  * Ask @prompt on terminal @fd and read one line into @buf (@size bytes),
- * with echo off. Returns the signal that interrupted it, 0, or -1 if the
- * prompt could not be written (errno says why). Signals are
- * caught without SA_RESTART, so that read() returns at once and the echo
- * comes back before the signal takes its default effect.
+ * with echo off. Returns the signal that interrupted it, 0, or minus the
+ * errno of a prompt that could not be written. Signals are caught without
+ * SA_RESTART, so that read() returns at once and the echo comes back
+ * before the signal takes its default effect.
  */
 static int read_hidden(int fd, const char *prompt, char *buf, size_t size, bool *too_long)
 {
@@ -77,7 +77,7 @@ static int read_hidden(int fd, const char *prompt, char *buf, size_t size, bool 
 		tcsetattr(fd, TCSAFLUSH, &quiet);
 	}
 	if (write(fd, prompt, strlen(prompt)) < 0)
-		caught = -1;
+		caught = -errno;
 	while (!caught && read(fd, &c, 1) == 1 && c != '\n' && c != '\r') {
 		if (len + 1 < size)
 			buf[len++] = c;
@@ -85,10 +85,9 @@ static int read_hidden(int fd, const char *prompt, char *buf, size_t size, bool 
 			*too_long = true;
 	}
 	buf[len] = '\0';
-	c = 0; /* the last character read, perhaps the password's */
+	explicit_bzero(&c, sizeof(c)); /* the last character read, perhaps the password's */
 	/* End the line that the Enter, not echoed, left open; a failure here changes nothing. */
-	if (write(fd, "\n", 1) < 0)
-		c = 0;
+	(void)!write(fd, "\n", 1);
 	if (have_tio)
 		tcsetattr(fd, TCSANOW, &old);
 	for (size_t i = 0; i < SIGNAL_COUNT; i++)
@@ -109,7 +108,12 @@ static enum rcl_status ask(const char *user, const char *realm, char *buf, size_
 		return rcl_fail_errno(err, RCL_NOT_ALLOWED, errno,
 		                      "there is no terminal to ask on (/dev/tty: %s)",
 		                      strerror(errno));
-	rcl_buf_addf(&prompt, "Password for '%s' at %s: ", user, realm);
+	/* The names come from the state directory: escaped, they cannot drive the terminal. */
+	rcl_buf_adds(&prompt, "Password for '");
+	render_add_escaped(&prompt, user);
+	rcl_buf_adds(&prompt, "' at ");
+	render_add_escaped(&prompt, realm);
+	rcl_buf_adds(&prompt, ": ");
 	if (prompt.oom) {
 		close(fd);
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
@@ -124,8 +128,8 @@ static enum rcl_status ask(const char *user, const char *realm, char *buf, size_
 	close(fd);
 	rcl_buf_release(&prompt);
 	if (sig < 0)
-		return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot write to the terminal: %s",
-		                      strerror(errno));
+		return rcl_fail_errno(err, RCL_SYSTEM, -sig, "cannot write to the terminal: %s",
+		                      strerror(-sig));
 	if (sig)
 		return rcl_fail(err, RCL_NOT_ALLOWED, "the question was interrupted");
 	if (too_long) {
