@@ -77,6 +77,12 @@ struct opt_spec {
 	bool required;
 	/* Bits (1u << enum rcl_setting) it sets; the caps must have them. */
 	unsigned settings;
+	/*
+	 * The values of the command's type= it belongs to (add controller's
+	 * kinds), NULL-terminated; completion offers it only after one of
+	 * them, or before any type=. NULL: every type's.
+	 */
+	const char *const *types;
 };
 
 struct cmd_ctx;
@@ -412,6 +418,21 @@ size_t cli_complete(const char *line, char ***out);
 /* cli_complete_caps() - as cli_complete(), for @caps rather than the path's controllers. */
 size_t cli_complete_caps(const char *line, const struct rcl_caps *caps, char ***out);
 void cli_completion_script(FILE *out, const char *shell);
+
+/* askpass.c */
+/*
+ * cli_askpass() - the library's rcl_askpass_fn: the answer kept for @user
+ * at @realm, else asked on /dev/tty with echo off, and kept.
+ */
+bool cli_askpass(void *arg, const char *user, const char *realm, char *buf, size_t size,
+                 struct rcl_error *err);
+/*
+ * cli_askpass_settle() - after a command: keep the answers it was given
+ * (@keep_fresh: it succeeded), or wipe them (perhaps mistyped).
+ */
+void cli_askpass_settle(bool keep_fresh);
+/* cli_askpass_forget() - wipe every answer kept: the session is over. */
+void cli_askpass_forget(void);
 
 /* repl.c */
 int cli_repl(void);

@@ -134,6 +134,23 @@ out:
 	rcl_buf_release(&full);
 }
 
+/* Whether @opt goes with the type= already given in @given (any, before one is). */
+static bool fits_type(const struct cmd_spec *cmd, const struct opt_spec *opt,
+                      const struct cmd_args *given)
+{
+	const char *type = NULL;
+
+	for (size_t i = 0; i < CMD_MAX_OPTS && cmd->opts[i].name; i++)
+		if (!strcmp(cmd->opts[i].name, "type"))
+			type = given->values[i];
+	if (!opt->types || !type)
+		return true;
+	for (size_t k = 0; opt->types[k]; k++)
+		if (!strcasecmp(opt->types[k], type))
+			return true;
+	return false;
+}
+
 static void complete_option(struct candidates *cands, const struct cmd_spec *cmd,
                             const struct cmd_args *given, const struct rcl_caps *caps)
 {
@@ -144,7 +161,7 @@ static void complete_option(struct candidates *cands, const struct cmd_spec *cmd
 		const struct opt_spec *opt = &cmd->opts[i];
 		size_t keylen = strlen(opt->name);
 
-		if (given->values[i] || !cli_offers_opt(opt, caps))
+		if (given->values[i] || !cli_offers_opt(opt, caps) || !fits_type(cmd, opt, given))
 			continue;
 		if (eq && opt->type == OPT_ENUM && (size_t)(eq - cands->prefix) == keylen &&
 		    !strncasecmp(cands->prefix, opt->name, keylen)) {
@@ -165,7 +182,10 @@ static void complete_option(struct candidates *cands, const struct cmd_spec *cmd
 	}
 }
 
-/* Record which options @words already give, ignoring mistakes. */
+/*
+ * Record which options @words already give, and their values (borrowed
+ * from @words; "" for a flag), ignoring mistakes.
+ */
 static void note_given(const struct cmd_spec *cmd, char **words, size_t count,
                        struct cmd_args *given)
 {
@@ -175,11 +195,11 @@ static void note_given(const struct cmd_spec *cmd, char **words, size_t count,
 
 			if (strlen(cmd->opts[i].name) == keylen &&
 			    !strncasecmp(cmd->opts[i].name, words[w], keylen))
-				given->values[i] = "given";
+				given->values[i] = words[w] + keylen + !!words[w][keylen];
 			/* A bare value ("r5", "wb") gives its option too. */
 			if (cmd->opts[i].bare != OPT_KEYED &&
 			    grammar_enum_value(&cmd->opts[i], words[w]))
-				given->values[i] = "given";
+				given->values[i] = words[w];
 		}
 }
 

@@ -126,6 +126,7 @@ int cli_execute(int argc, char **argv)
 		status = render(&reply, args.json,
 		                (args.cmd->flags & CMD_METRICS) && !cmd_value(&args, "file"));
 	}
+	cli_askpass_settle(status == 0);
 	rcl_reply_release(&reply);
 	return status;
 }
@@ -166,11 +167,15 @@ int main(int argc, char **argv)
 {
 	int status;
 
-	if (argc == 1)
-		return isatty(STDIN_FILENO) ? cli_repl() : cli_batch(stdin);
+	if (argc == 1) {
+		status = isatty(STDIN_FILENO) ? cli_repl() : cli_batch(stdin);
+		cli_askpass_forget();
+		return status;
+	}
 	if (!strncmp(argv[1], "__", 2))
 		return run_internal(argc, argv);
 	status = cli_execute(argc - 1, argv + 1);
+	cli_askpass_forget();
 	if (fflush(stdout) || ferror(stdout)) {
 		perror("raidcli: cannot write output");
 		return RCL_SYSTEM;

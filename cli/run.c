@@ -290,6 +290,7 @@ enum rcl_status cli_run(const struct cmd_args *args, struct rcl_reply *reply)
 		cli_reply_error(reply, &args->path, &err);
 		return st;
 	}
+	rcl_ctx_set_askpass(lib, cli_askpass, NULL);
 	if (args->cmd->flags & CMD_PER_CTRL) {
 		st = run_per_ctrl(lib, args, reply);
 	} else {

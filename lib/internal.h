@@ -79,6 +79,8 @@ struct rcl_ctx {
 	unsigned *ids;
 	struct rcl_prefetched *prefetched;
 	size_t prefetched_count;
+	rcl_askpass_fn askpass; /* NULL: cannot ask */
+	void *askpass_arg;
 };
 
 /* rcl_ctx_prefetched() (registry.c) - what kind @ops's @prefetch read into @ctx, or NULL. */

@@ -514,6 +514,26 @@ void rcl_ctx_free(struct rcl_ctx *ctx);
 const char *rcl_ctx_state_dir(const struct rcl_ctx *ctx);
 
 /**
+ * rcl_askpass_fn - asks the person at the terminal for a password that a
+ * controller's state says to ask for (a BMC added with neither a password
+ * file nor a variable), rather than keep it anywhere.
+ * @arg:	rcl_ctx_set_askpass()'s @arg.
+ * @user:	the account.
+ * @realm:	what the password opens, for the question and as the key of
+ *		any answer kept: a BMC's URL, or "the BMCs in FILE".
+ * @buf:	out: the password, NUL-terminated, at most @size - 1 bytes.
+ * Return: true; false with @err saying why there is no answer (no
+ * terminal, the question interrupted).
+ */
+typedef bool (*rcl_askpass_fn)(void *arg, const char *user, const char *realm, char *buf,
+                               size_t size, struct rcl_error *err);
+/*
+ * rcl_ctx_set_askpass() - how @ctx asks for a password: @fn(@arg, ...).
+ * Without one (the default, as in a daemon), asking fails.
+ */
+void rcl_ctx_set_askpass(struct rcl_ctx *ctx, rcl_askpass_fn fn, void *arg);
+
+/**
  * rcl_ctx_prefetch() - before opening the @count controllers @ids one after
  * the other to read them, let the kinds whose controllers are remote (a
  * BMC's) read them all at once, concurrently: the opens then take what

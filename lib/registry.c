@@ -398,6 +398,12 @@ void rcl_ctx_free(struct rcl_ctx *ctx)
 	rcl_free(ctx);
 }
 
+void rcl_ctx_set_askpass(struct rcl_ctx *ctx, rcl_askpass_fn fn, void *arg)
+{
+	ctx->askpass = fn;
+	ctx->askpass_arg = arg;
+}
+
 void *rcl_ctx_prefetched(const struct rcl_ctx *ctx, const struct rcl_backend_ops *ops)
 {
 	for (size_t i = 0; i < ctx->prefetched_count; i++)

@@ -4,8 +4,9 @@
  * controller, read over Redfish whenever it is opened.
  *
  * "add controller type=redfish host=https://bmc user=NAME credfile=PATH"
- * (or passenv=VAR; hostsfile=PATH for many BMCs) asks every BMC for its
- * Storage resources, all at once, and registers one controller for each.
+ * (or passenv=VAR, or neither: asked on the terminal; hostsfile=PATH for
+ * many BMCs) asks every BMC for its Storage resources, all at once, and
+ * registers one controller for each.
  * Opening one reads its resources (crawl.c) and maps them (map.c); a
  * command over many controllers reads them all first, concurrently
  * (@prefetch), and each @load then takes its part.
@@ -63,7 +64,8 @@ static void fleet_free(void *data)
 }
 
 /* The client for item @i: an earlier item's for the same URL and user, else a new one. */
-static enum rcl_status fleet_client(struct rcl_redfish_fleet *f, size_t i, struct rcl_error *err)
+static enum rcl_status fleet_client(const struct rcl_ctx *ctx, struct rcl_redfish_fleet *f,
+                                    size_t i, struct rcl_error *err)
 {
 	const struct rcl_redfish_config *cfg = &f->items[i].cfg, *other;
 	enum rcl_status st;
@@ -76,7 +78,7 @@ static enum rcl_status fleet_client(struct rcl_redfish_fleet *f, size_t i, struc
 			return RCL_OK;
 		}
 	}
-	st = rcl_redfish_client_for(cfg, &f->clients[f->client_count], err);
+	st = rcl_redfish_client_for(ctx, cfg, &f->clients[f->client_count], err);
 	if (!st)
 		f->items[i].client = f->client_count++;
 	return st;
@@ -109,7 +111,7 @@ static enum rcl_status fleet_read(const struct rcl_ctx *ctx, const char (*keys)[
 		snprintf(it->key, sizeof(it->key), "%s", keys[i]);
 		it->client = SIZE_MAX;
 		if (!rcl_redfish_config_read(ctx, it->key, &it->cfg, &it->target.err) &&
-		    !fleet_client(f, i, &it->target.err)) {
+		    !fleet_client(ctx, f, i, &it->target.err)) {
 			it->target.client = f->clients[it->client];
 			it->target.storage = it->cfg.storage;
 			targets[n++] = it->target;

@@ -2,8 +2,8 @@
 /*
  * config.c - a redfish controller's state file: how to reach its BMC and
  * which Storage resource it is. The password stays where the user keeps
- * it (a 0600 file, an environment variable); the state file names the
- * place, so nothing raidcli writes ever holds it.
+ * it (a 0600 file, an environment variable, their head); the state file
+ * names the place, so nothing raidcli writes ever holds it.
  */
 #include <stdio.h>
 #include <string.h>
@@ -18,6 +18,7 @@ void rcl_redfish_config_release(struct rcl_redfish_config *cfg)
 	rcl_free(cfg->user);
 	rcl_free(cfg->credfile);
 	rcl_free(cfg->passenv);
+	rcl_free(cfg->prompt);
 	rcl_free(cfg->cafile);
 	rcl_free(cfg->storage);
 	memset(cfg, 0, sizeof(*cfg));
@@ -73,14 +74,16 @@ static enum rcl_status parse(json_object *root, const char *path, struct rcl_red
 	if (!st)
 		st = dup_member(root, "passenv", false, path, &cfg->passenv, err);
 	if (!st)
+		st = dup_member(root, "prompt", false, path, &cfg->prompt, err);
+	if (!st)
 		st = dup_member(root, "cafile", false, path, &cfg->cafile, err);
 	if (!st)
 		st = dup_member(root, "storage", true, path, &cfg->storage, err);
 	if (st)
 		return st;
-	if (!cfg->credfile == !cfg->passenv)
-		return rcl_fail(err, RCL_CORRUPT, "'%s' must name one of 'credfile' and 'passenv'",
-		                path);
+	if (!!cfg->credfile + !!cfg->passenv + !!cfg->prompt != 1)
+		return rcl_fail(err, RCL_CORRUPT,
+		                "'%s' must name one of 'credfile', 'passenv' and 'prompt'", path);
 	cfg->insecure =
 	    json_object_object_get_ex(root, "insecure", &v) && json_object_get_boolean(v);
 	if (json_object_object_get_ex(root, "timeout", &v) &&
@@ -132,6 +135,7 @@ enum rcl_status rcl_redfish_config_write(struct rcl_ctx *ctx, const char *key,
 		add_str(root, "user", cfg->user);
 		add_str(root, "credfile", cfg->credfile);
 		add_str(root, "passenv", cfg->passenv);
+		add_str(root, "prompt", cfg->prompt);
 		add_str(root, "cafile", cfg->cafile);
 		add_str(root, "storage", cfg->storage);
 		json_object_object_add(root, "insecure", json_object_new_boolean(cfg->insecure));
@@ -173,11 +177,14 @@ static void warn_insecure(void *arg, const char *msg)
 	fprintf(stderr, "raidcli: warning: %s\n", msg);
 }
 
-enum rcl_status rcl_redfish_client_for(const struct rcl_redfish_config *cfg,
+enum rcl_status rcl_redfish_client_for(const struct rcl_ctx *ctx,
+                                       const struct rcl_redfish_config *cfg,
                                        struct rcl_redfish_client **out, struct rcl_error *err)
 {
 	char *password = NULL;
-	enum rcl_status st = rcl_redfish_password_load(cfg->credfile, cfg->passenv, &password, err);
+	enum rcl_status st =
+	    cfg->prompt ? rcl_redfish_password_ask(ctx, cfg->user, cfg->prompt, &password, err)
+	                : rcl_redfish_password_load(cfg->credfile, cfg->passenv, &password, err);
 	struct rcl_redfish_opts opts = {
 	    .url = cfg->url,
 	    .user = cfg->user,

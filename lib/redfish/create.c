@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * create.c - "add controller type=redfish": check the options, read the
- * password once from where the user keeps it (to fail now rather than at
- * every later command), ask every BMC for its Storage resources at once,
- * and register one controller per Storage. All or nothing: a BMC that
- * does not answer fails the whole command, naming it, and nothing is
- * registered.
+ * password once from where the user keeps it, or ask for it (to fail now
+ * rather than at every later command), ask every BMC for its Storage
+ * resources at once, and register one controller per Storage. All or
+ * nothing: a BMC that does not answer fails the whole command, naming it,
+ * and nothing is registered.
  */
 #include <errno.h>
 #include <limits.h>
@@ -55,11 +55,12 @@ static enum rcl_status parse_opts(const struct rcl_kv *params, size_t count, str
 	if (!o->user)
 		return rcl_fail(err, RCL_INVALID_COMMAND,
 		                "missing option 'user=': the BMC account to log in as");
-	if (!o->credfile == !o->passenv)
-		return rcl_fail(err, o->credfile ? RCL_INVALID_PARAM : RCL_INVALID_COMMAND,
-		                "give one of 'credfile=' (a file only you can read holding the "
-		                "password) and 'passenv=' (the environment variable holding it); "
-		                "never the password itself");
+	/* Neither: the password is asked on the terminal, as ssh and sudo ask. */
+	if (o->credfile && o->passenv)
+		return rcl_fail(err, RCL_INVALID_PARAM,
+		                "give only one of 'credfile=' (a file only you can read holding "
+		                "the password) and 'passenv=' (the environment variable holding "
+		                "it), or neither to be asked on the terminal");
 	return RCL_OK;
 }
 
@@ -76,6 +77,34 @@ static enum rcl_status absolute(const char *path, char **out, struct rcl_error *
 		                      strerror(errno));
 	*out = rcl_strdup(buf);
 	return *out ? RCL_OK : rcl_fail(err, RCL_NOMEM, "out of memory");
+}
+
+/*
+ * What the terminal prompt names, when neither credfile= nor passenv= is
+ * given, into *@out (else NULL): the host, or the hosts file, whose BMCs
+ * then share one answer.
+ */
+static enum rcl_status ask_realm(const struct create_opts *o, char **out, struct rcl_error *err)
+{
+	char *file = NULL;
+	struct rcl_buf sb = RCL_BUF_INIT;
+	enum rcl_status st;
+
+	*out = NULL;
+	if (o->credfile || o->passenv)
+		return RCL_OK;
+	if (o->host) {
+		*out = rcl_strdup(o->host);
+		return *out ? RCL_OK : rcl_fail(err, RCL_NOMEM, "out of memory");
+	}
+	st = absolute(o->hostsfile, &file, err);
+	if (!st) {
+		rcl_buf_addf(&sb, "the BMCs in %s", file);
+		*out = rcl_buf_detach(&sb);
+		st = *out ? RCL_OK : rcl_fail(err, RCL_NOMEM, "out of memory");
+	}
+	rcl_free(file);
+	return st;
 }
 
 /* The settings every host shares, into @cfg (url and storage still NULL). */
@@ -102,7 +131,11 @@ static enum rcl_status base_config(const struct create_opts *o, struct rcl_redfi
 	if (!cfg->user || (o->passenv && !cfg->passenv))
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
 	st = absolute(o->credfile, &cfg->credfile, err);
-	return st ? st : absolute(o->cafile, &cfg->cafile, err);
+	if (!st)
+		st = absolute(o->cafile, &cfg->cafile, err);
+	if (!st)
+		st = ask_realm(o, &cfg->prompt, err);
+	return st;
 }
 
 /* Append the host URLs of @o (host=, or hostsfile= one a line, # comments) to @hosts. */
@@ -178,7 +211,8 @@ static void plan_release(struct plan *p)
 }
 
 /* A client for each host of @hosts (its URL checked and made canonical). */
-static enum rcl_status connect_hosts(struct plan *p, json_object *hosts, struct rcl_error *err)
+static enum rcl_status connect_hosts(const struct rcl_ctx *ctx, struct plan *p, json_object *hosts,
+                                     struct rcl_error *err)
 {
 	size_t n = json_object_array_length(hosts);
 	enum rcl_status st = RCL_OK;
@@ -198,7 +232,7 @@ static enum rcl_status connect_hosts(struct plan *p, json_object *hosts, struct 
 		p->host_count += !!p->origins[i];
 		cfg.url = p->origins[i];
 		if (!st)
-			st = rcl_redfish_client_for(&cfg, &p->clients[i], err);
+			st = rcl_redfish_client_for(ctx, &cfg, &p->clients[i], err);
 		p->client_count += !st;
 	}
 	return st;
@@ -331,7 +365,7 @@ enum rcl_status rcl_redfish_create(struct rcl_ctx *ctx, const struct rcl_kv *par
 	if (!st)
 		st = host_list(&o, hosts, err);
 	if (!st)
-		st = connect_hosts(&p, hosts, err);
+		st = connect_hosts(ctx, &p, hosts, err);
 	if (!st)
 		st = discover(&p, err);
 	if (!st)

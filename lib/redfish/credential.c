@@ -2,7 +2,8 @@
 /*
  * credential.c - loading a BMC password, with the checks ssh applies to a
  * private key: a secret others can read is no longer one, so such a file
- * is refused, not used with a warning.
+ * is refused, not used with a warning. Or asking for it, through the
+ * context's askpass (the CLI's terminal prompt).
  */
 #include <stdio.h>
 #include <errno.h>
@@ -12,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "internal.h"
 #include "redfish/credential.h"
 
 void rcl_redfish_secret_free(char *secret)
@@ -120,4 +122,28 @@ enum rcl_status rcl_redfish_password_load(const char *file, const char *env, cha
 		                env, RCL_REDFISH_PASSWORD_MAX);
 	snprintf(source, sizeof(source), "environment variable '%.40s'", env);
 	return take(value, strlen(value), source, out, err);
+}
+
+enum rcl_status rcl_redfish_password_ask(const struct rcl_ctx *ctx, const char *user,
+                                         const char *realm, char **out, struct rcl_error *err)
+{
+	char buf[RCL_REDFISH_PASSWORD_MAX + 1] = "";
+	struct rcl_error why = {0};
+	enum rcl_status st;
+
+	if (!ctx->askpass)
+		rcl_fail(&why, RCL_UNSUPPORTED, "this program does not ask");
+	else if (!ctx->askpass(ctx->askpass_arg, user, realm, buf, sizeof(buf), &why) &&
+	         !why.status)
+		rcl_fail(&why, RCL_NOT_ALLOWED, "no answer");
+	if (why.status)
+		return rcl_fail(err, why.status,
+		                "cannot ask for the password of '%s' at %s: %s; add the "
+		                "controller with credfile= (a file only you can read) or "
+		                "passenv= (an environment variable) to run without a terminal",
+		                user, realm, why.msg);
+	buf[sizeof(buf) - 1] = '\0';
+	st = take(buf, strlen(buf), "the answer", out, err);
+	explicit_bzero(buf, sizeof(buf));
+	return st;
 }

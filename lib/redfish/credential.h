@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * credential.h - a BMC password from where raidcli accepts one: a file
- * only its owner can read, or an environment variable. Never argv: any
- * user on the host can read another's command line in /proc.
+ * only its owner can read, an environment variable, or the person at the
+ * terminal. Never argv: any user on the host can read another's command
+ * line in /proc.
  */
 #ifndef RCL_REDFISH_CREDENTIAL_H
 #define RCL_REDFISH_CREDENTIAL_H
@@ -26,6 +27,17 @@
  */
 enum rcl_status rcl_redfish_password_load(const char *file, const char *env, char **out,
                                           struct rcl_error *err);
+
+/**
+ * rcl_redfish_password_ask() - the password of @user at @realm, asked
+ * through @ctx's askpass, as a new string in *@out (free it with
+ * rcl_redfish_secret_free()).
+ * Return: RCL_OK; the askpass's status (or RCL_UNSUPPORTED without one)
+ * with a message naming the options that need no terminal;
+ * RCL_INVALID_PARAM for an empty answer; RCL_NOMEM.
+ */
+enum rcl_status rcl_redfish_password_ask(const struct rcl_ctx *ctx, const char *user,
+                                         const char *realm, char **out, struct rcl_error *err);
 
 /* rcl_redfish_secret_free() - overwrite @secret with zeros and free it; NULL is a no-op. */
 void rcl_redfish_secret_free(char *secret);

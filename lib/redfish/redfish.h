@@ -13,7 +13,8 @@
  *
  * The state file <state dir>/redfish/<key>.json holds how to reach the
  * BMC (config.c): its URL, the user, and where the password is (a 0600
- * file's path or an environment variable's name), never the password.
+ * file's path, an environment variable's name, or "ask"), never the
+ * password.
  */
 #ifndef RCL_REDFISH_H
 #define RCL_REDFISH_H
@@ -33,8 +34,11 @@ extern const struct rcl_backend_ops rcl_redfish_ops;
  * @url:	the BMC, "https://host[:port]".
  * @user:	the account.
  * @credfile:	the password's file (0600), or NULL.
- * @passenv:	the environment variable holding the password, or NULL;
- *		exactly one of the two is set.
+ * @passenv:	the environment variable holding the password, or NULL.
+ * @prompt:	or else what to ask the password for, on a terminal, at
+ *		every command (once per shell session): the BMC's URL, or
+ *		"the BMCs in FILE" for a hosts file's. Exactly one of the
+ *		three is set.
  * @cafile:	the CAs to verify the BMC with, or NULL: the system's.
  * @insecure:	do not verify the BMC's certificate (warned about).
  * @timeout_s:	the whole-request timeout in seconds, 0: the client's.
@@ -45,6 +49,7 @@ struct rcl_redfish_config {
 	char *user;
 	char *credfile;
 	char *passenv;
+	char *prompt;
 	char *cafile;
 	bool insecure;
 	unsigned timeout_s;
@@ -73,10 +78,12 @@ void rcl_redfish_config_key(const struct rcl_redfish_config *cfg, char key[RCL_K
 
 /*
  * rcl_redfish_client_for() - a client for @cfg's BMC, its password read
- * from the file or variable @cfg names. Return: RCL_OK and *@out; the
- * failures of rcl_redfish_password_load() and rcl_redfish_client_new().
+ * from the file or variable @cfg names, or asked through @ctx. Return:
+ * RCL_OK and *@out; the failures of rcl_redfish_password_load(),
+ * rcl_redfish_password_ask() and rcl_redfish_client_new().
  */
-enum rcl_status rcl_redfish_client_for(const struct rcl_redfish_config *cfg,
+enum rcl_status rcl_redfish_client_for(const struct rcl_ctx *ctx,
+                                       const struct rcl_redfish_config *cfg,
                                        struct rcl_redfish_client **out, struct rcl_error *err);
 
 /*

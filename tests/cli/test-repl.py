@@ -292,11 +292,17 @@ def case_complete(fx):
     sh.wait_line(p + "add controller type=soft sectorsize=4096 ", "sectorsize=4<TAB> -> 4096")
     sh.send("\t\t")
     # The candidates fill as many lines as the terminal's width needs.
-    want = {"dir=", "drives=", "fixture=", "host=", "J", "nolog", "size=", "timeout=", "user="}
-    sh.wait(lambda: any(want <= set(part.split()) and "sectorsize=" not in part.split() and
-                        "type=" not in part.split()
+    want = {"dir=", "drives=", "J", "nolog", "size="}
+    sh.wait(lambda: any(want == set(part.split())
                         for part in sh.text().split(p + "add controller type=soft sectorsize=4096")),
-            "options already given are not offered again")
+            "options already given, and other types' options, are not offered")
+    sh.clear_line(p)
+    sh.send("add controller type=redfish \t\t")
+    want = {"cafile=", "credfile=", "host=", "hostsfile=", "insecure", "J", "nolog",
+            "passenv=", "timeout=", "user="}
+    sh.wait(lambda: any(want == set(part.split())
+                        for part in sh.text().split(p + "add controller type=redfish")),
+            "type=redfish <TAB><TAB> offers only redfish's options")
     sh.clear_line(p)
 
     # A completed line runs.

@@ -342,6 +342,54 @@ START_TEST(test_password_from_environment)
 }
 END_TEST
 
+/* An askpass that answers @arg (NULL: "no terminal"), and notes whom it was asked for. */
+static char asked_for[256];
+
+static bool answer_with(void *arg, const char *user, const char *realm, char *buf, size_t size,
+                        struct rcl_error *err)
+{
+	snprintf(asked_for, sizeof(asked_for), "%s at %s", user, realm);
+	if (!arg) {
+		rcl_fail(err, RCL_NOT_ALLOWED, "there is no terminal to ask on");
+		return false;
+	}
+	snprintf(buf, size, "%s", (const char *)arg);
+	return true;
+}
+
+START_TEST(test_password_asked)
+{
+	char *dir = unit_tmpdir(), *pw = NULL;
+	struct rcl_error err = {0};
+	struct rcl_ctx *ctx;
+
+	ck_assert_int_eq(rcl_ctx_new(&ctx, dir, &err), RCL_OK);
+	/* A daemon sets no askpass: asking fails, saying how to do without. */
+	ck_assert_int_eq(rcl_redfish_password_ask(ctx, "root", "https://bmc", &pw, &err),
+	                 RCL_UNSUPPORTED);
+	ck_assert_ptr_null(pw);
+	ck_assert_msg(strstr(err.msg, "credfile=") && strstr(err.msg, "passenv="), "%s", err.msg);
+	rcl_ctx_set_askpass(ctx, answer_with, NULL);
+	ck_assert_int_eq(rcl_redfish_password_ask(ctx, "root", "https://bmc", &pw, &err),
+	                 RCL_NOT_ALLOWED);
+	ck_assert_msg(strstr(err.msg, "of 'root' at https://bmc: there is no terminal"), "%s",
+	              err.msg);
+	rcl_ctx_set_askpass(ctx, answer_with, (void *)"");
+	ck_assert_int_eq(rcl_redfish_password_ask(ctx, "root", "https://bmc", &pw, &err),
+	                 RCL_INVALID_PARAM);
+	ck_assert(!strstr(err.msg, SECRET));
+	rcl_ctx_set_askpass(ctx, answer_with, (void *)SECRET);
+	ck_assert_int_eq(rcl_redfish_password_ask(ctx, "admin", "the BMCs in /h", &pw, &err),
+	                 RCL_OK);
+	ck_assert_str_eq(pw, SECRET);
+	ck_assert_str_eq(asked_for, "admin at the BMCs in /h");
+	rcl_redfish_secret_free(pw);
+	rcl_ctx_free(ctx);
+	unit_rmrf(dir);
+	free(dir);
+}
+END_TEST
+
 static void no_warning(void *arg, const char *msg)
 {
 	(void)arg;
@@ -443,6 +491,7 @@ static Suite *redfish_client_suite(void)
 	tcase_add_test(tc, test_password_file_readable_by_others_refused);
 	tcase_add_test(tc, test_password_file_symlink_and_empty_refused);
 	tcase_add_test(tc, test_password_from_environment);
+	tcase_add_test(tc, test_password_asked);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("client");
 	tcase_add_test(tc, test_client_options_checked);

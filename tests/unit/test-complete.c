@@ -118,6 +118,12 @@ START_TEST(test_options_not_yet_given)
 	offers_exactly("add controller type=", "type=soft type=mock type=redfish");
 	offers_not("add controller type=soft ", "type=");
 	offers("add controller type=soft ", "drives=");
+	/* Only the options of the type= given: a soft controller has no BMC. */
+	offers_not("add controller type=soft ", "host=");
+	offers_not("add controller type=Soft ", "fixture=");
+	offers("add controller type=redfish ", "credfile=");
+	offers_not("add controller type=redfish ", "size=");
+	offers("add controller host=https://bmc ", "drives=");
 }
 END_TEST
 
