@@ -92,7 +92,8 @@ extern const struct rcl_redfish_limits rcl_redfish_fleet_limits;
  * @storage:	its Storage resource's @odata.id (borrowed).
  * @docs:	out: the cache, @odata.id -> resource (owned; NULL on failure).
  * @err:	out: RCL_OK, or why the controller could not be read.
- * @expanded:	the crawl's own: whether it asked for the Storage expanded.
+ * @expanded, @levels: the crawl's own: whether it asked for the Storage
+ *		expanded, and how deep in its links it went.
  */
 struct rcl_redfish_target {
 	struct rcl_redfish_client *client;
@@ -100,12 +101,14 @@ struct rcl_redfish_target {
 	json_object *docs;
 	struct rcl_error err;
 	bool expanded;
+	unsigned levels;
 };
 
 /**
  * rcl_redfish_crawl() - read every resource @count @targets' models need,
- * concurrently across all their BMCs, round after round of the links the
- * last round found, into each target's @docs. A target's failure (its
+ * concurrently across all their BMCs, into each target's @docs: each
+ * target asks for the links its last answers gave as soon as they are
+ * all in, so a slow BMC delays only its own targets. A target's failure (its
  * BMC dead, a resource refused or malformed) is its own.
  * Return: RCL_OK once every target has its outcome; RCL_NOMEM.
  */
