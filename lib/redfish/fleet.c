@@ -16,8 +16,17 @@
  * handed back as soon as it ends (rcl_redfish_run_next()), so a caller
  * can ask a host its next question the moment the last answer is in,
  * while slower hosts are still answering theirs.
+ *
+ * libcurl is driven by its sockets (curl_multi_socket_action() on what
+ * epoll reports ready), not by curl_multi_perform() and curl_multi_poll(),
+ * which go over every transfer and socket each time one of them moves:
+ * with hundreds under way that was most of a fleet's cost in libcurl and
+ * the kernel.
  */
+#include <errno.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <unistd.h>
 
 #include "redfish/client.h"
 #include "redfish/credential.h"
@@ -30,6 +39,7 @@
 #define MAX_REDIRECTS    5
 #define RETRY_DELAY_MS   100
 #define POLL_MAX_MS      1000
+#define EVENTS_MAX       64
 
 enum job_kind {
 	JOB_CALL,  /* a caller's request */
@@ -68,6 +78,9 @@ struct rcl_redfish_run {
 	size_t ended_head, ended_count, ended_alloc;
 	size_t left; /* jobs not ended */
 	unsigned active, per_host, total;
+	int epoll;         /* the sockets libcurl watches */
+	bool timer_on;     /* libcurl asked to act again at @timer_at */
+	uint64_t timer_at; /* ms, rcl_redfish_now_ms() */
 };
 
 static struct rcl_redfish_response *job_resp(struct job *j)
@@ -381,12 +394,69 @@ static long poll_timeout(const struct rcl_redfish_run *run)
 	return (long)wait;
 }
 
+/* CURLMOPT_SOCKETFUNCTION: watch @s for what libcurl waits on, or no more. */
+static int on_socket(CURL *easy, curl_socket_t s, int what, void *arg, void *socketp)
+{
+	struct rcl_redfish_run *run = arg;
+	struct epoll_event ev = {.data.fd = s};
+
+	(void)easy;
+	(void)socketp;
+	if (what == CURL_POLL_REMOVE) {
+		epoll_ctl(run->epoll, EPOLL_CTL_DEL, s, NULL); /* it may be closed already */
+		return 0;
+	}
+	ev.events = (what & CURL_POLL_IN ? EPOLLIN : 0) | (what & CURL_POLL_OUT ? EPOLLOUT : 0);
+	if (epoll_ctl(run->epoll, EPOLL_CTL_MOD, s, &ev) && errno == ENOENT)
+		return epoll_ctl(run->epoll, EPOLL_CTL_ADD, s, &ev) ? -1 : 0;
+	return 0;
+}
+
+/* CURLMOPT_TIMERFUNCTION: when libcurl wants to act on its own (-1: never). */
+static int on_timer(CURLM *multi, long timeout_ms, void *arg)
+{
+	struct rcl_redfish_run *run = arg;
+
+	(void)multi;
+	run->timer_on = timeout_ms >= 0;
+	run->timer_at = rcl_redfish_now_ms() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0);
+	return 0;
+}
+
+/*
+ * Wait until a socket is ready, libcurl's timer is due or a retry's
+ * delay (poll_timeout()), then let libcurl act on what is ready.
+ */
+static void drive(struct rcl_redfish_run *run)
+{
+	struct epoll_event ev[EVENTS_MAX];
+	uint64_t now = rcl_redfish_now_ms();
+	long wait = poll_timeout(run);
+	int n, running;
+
+	if (run->timer_on && run->timer_at <= now)
+		wait = 0;
+	else if (run->timer_on && (long)(run->timer_at - now) < wait)
+		wait = (long)(run->timer_at - now);
+	n = epoll_wait(run->epoll, ev, EVENTS_MAX, (int)wait);
+	for (int i = 0; i < n; i++) {
+		int what = (ev[i].events & EPOLLIN ? CURL_CSELECT_IN : 0) |
+		           (ev[i].events & EPOLLOUT ? CURL_CSELECT_OUT : 0) |
+		           (ev[i].events & (EPOLLERR | EPOLLHUP) ? CURL_CSELECT_ERR : 0);
+
+		curl_multi_socket_action(run->multi, ev[i].data.fd, what, &running);
+	}
+	if (run->timer_on && run->timer_at <= rcl_redfish_now_ms()) {
+		run->timer_on = false;
+		curl_multi_socket_action(run->multi, CURL_SOCKET_TIMEOUT, 0, &running);
+	}
+}
+
 static void collect(struct rcl_redfish_run *run)
 {
 	struct CURLMsg *msg;
-	int left, running;
+	int left;
 
-	curl_multi_perform(run->multi, &running);
 	while ((msg = curl_multi_info_read(run->multi, &left))) {
 		struct job *j;
 
@@ -402,12 +472,23 @@ enum rcl_status rcl_redfish_run_new(const struct rcl_redfish_limits *limits,
 {
 	struct rcl_redfish_run *run = rcl_calloc(1, sizeof(*run));
 
-	if (run)
-		run->multi = curl_multi_init();
-	if (!run || !run->multi) {
+	if (!run)
+		return rcl_fail(err, RCL_NOMEM, "out of memory starting requests");
+	run->epoll = epoll_create1(EPOLL_CLOEXEC);
+	if (run->epoll < 0) {
+		rcl_free(run);
+		return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot start requests");
+	}
+	run->multi = curl_multi_init();
+	if (!run->multi) {
+		close(run->epoll);
 		rcl_free(run);
 		return rcl_fail(err, RCL_NOMEM, "out of memory starting requests");
 	}
+	curl_multi_setopt(run->multi, CURLMOPT_SOCKETFUNCTION, on_socket);
+	curl_multi_setopt(run->multi, CURLMOPT_SOCKETDATA, run);
+	curl_multi_setopt(run->multi, CURLMOPT_TIMERFUNCTION, on_timer);
+	curl_multi_setopt(run->multi, CURLMOPT_TIMERDATA, run);
 	run->per_host = limits && limits->per_host ? limits->per_host : DEFAULT_PER_HOST;
 	run->total = limits && limits->total ? limits->total : DEFAULT_TOTAL;
 	*out = run;
@@ -457,7 +538,7 @@ struct rcl_redfish_call *rcl_redfish_run_next(struct rcl_redfish_run *run)
 		admit(run);
 		if (run->ended_count || !run->left)
 			break;
-		curl_multi_poll(run->multi, NULL, 0, (int)poll_timeout(run), NULL);
+		drive(run);
 		collect(run);
 	}
 	if (!run->ended_count)
@@ -478,6 +559,7 @@ void rcl_redfish_run_free(struct rcl_redfish_run *run)
 	rcl_free(run->jobs);
 	rcl_free(run->ended);
 	curl_multi_cleanup(run->multi);
+	close(run->epoll);
 	rcl_free(run);
 }
 
