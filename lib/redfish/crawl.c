@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * crawl.c - reading many controllers' resources at once. Every round asks
- * map.c which links the caches lack, then GETs them all, across every BMC,
- * in one rcl_redfish_run(): a command over a thousand controllers takes
- * as many rounds as the deepest link chain (Storage, Volumes, a Volume),
- * each as long as its slowest host, not a thousand times one host's time.
+ * crawl.c - reading many controllers' resources at once, each on its own:
+ * every GET's answer is taken as soon as it arrives, and once a
+ * controller has all it asked for, map.c says which links its cache still
+ * lacks and those GETs join the same rcl_redfish_run() at once. A
+ * command over a thousand controllers takes as long as its slowest
+ * controller's chain of GETs (Storage, Volumes, a Volume), not a thousand
+ * times one host's time, and a slow host delays only its own chain.
  */
 #include <string.h>
 
@@ -17,59 +19,113 @@
 const struct rcl_redfish_limits rcl_redfish_fleet_limits = {.per_host = 2, .total = 512};
 
 /* Link chains are short (Storage -> collection -> member -> metrics); deeper is a loop. */
-#define MAX_ROUNDS 8
+#define MAX_LEVELS 8
 
-/* One GET of a round, and whose cache (or hop) it fills. */
+/*
+ * One GET of a crawl, and whose cache (or hop) it fills. The call comes
+ * first: a call rcl_redfish_run_next() hands back is its fetch.
+ */
 struct fetch {
+	struct rcl_redfish_call call;
 	size_t owner;
 	unsigned step; /* rcl_redfish_storages(): where in the walk */
-	char *uri;
+	size_t slot;   /* in crawl.live */
+	char uri[];
 };
 
-struct round {
-	struct rcl_redfish_call *calls;
-	struct fetch *fetches;
-	size_t count, alloc;
+/* The GETs under way, and how many each owner (a target or a client) has. */
+struct crawl {
+	struct rcl_redfish_run *run;
+	struct fetch **live;
+	size_t live_count, live_alloc;
+	size_t *pending;
 };
 
-static void round_release(struct round *r)
+static void fetch_free(struct fetch *f)
 {
-	for (size_t i = 0; i < r->count; i++) {
-		rcl_redfish_response_release(&r->calls[i].resp);
-		rcl_free(r->fetches[i].uri);
-	}
-	rcl_free(r->calls);
-	rcl_free(r->fetches);
-	memset(r, 0, sizeof(*r));
+	rcl_redfish_response_release(&f->call.resp);
+	rcl_free(f);
 }
 
-static enum rcl_status round_add(struct round *r, struct rcl_redfish_client *client, size_t owner,
+/*
+ * A crawl for @owners (targets or clients), each with GETs to make. A
+ * BMC gets a second connection (its two Storages read side by side) only
+ * while the owners leave the run's total room for it: once they fill it,
+ * every slot is some host's anyway, and a second connection per host is
+ * only one more TLS handshake on both sides and its buffers (at 50 and
+ * 300 BMCs, a tenth to a fifth of raidcli's CPU, a twentieth of its
+ * memory).
+ */
+static enum rcl_status crawl_start(struct crawl *cr, size_t owners, struct rcl_error *err)
+{
+	struct rcl_redfish_limits limits = rcl_redfish_fleet_limits;
+
+	if (owners >= limits.total)
+		limits.per_host = 1;
+	*cr = (struct crawl){.pending = rcl_calloc(owners ? owners : 1, sizeof(*cr->pending))};
+	if (!cr->pending)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	return rcl_redfish_run_new(&limits, &cr->run, err);
+}
+
+/* Stop @cr; the GETs still under way are dropped. */
+static void crawl_end(struct crawl *cr)
+{
+	rcl_redfish_run_free(cr->run);
+	for (size_t k = 0; k < cr->live_count; k++)
+		fetch_free(cr->live[k]);
+	rcl_free(cr->live);
+	rcl_free(cr->pending);
+}
+
+/* GET @uri from @client for @owner; it joins the run at once. */
+static enum rcl_status crawl_add(struct crawl *cr, struct rcl_redfish_client *client, size_t owner,
                                  unsigned step, const char *uri, struct rcl_error *err)
 {
-	char *copy = rcl_strdup(uri);
+	size_t len = strlen(uri);
+	struct fetch *f = rcl_calloc(1, sizeof(*f) + len + 1);
 
-	if (copy && r->count == r->alloc) {
-		size_t alloc = r->alloc ? 2 * r->alloc : 64;
-		struct rcl_redfish_call *calls = rcl_realloc(r->calls, alloc * sizeof(*calls));
-		struct fetch *fetches =
-		    calls ? rcl_realloc(r->fetches, alloc * sizeof(*fetches)) : NULL;
+	if (f && cr->live_count == cr->live_alloc) {
+		size_t alloc = cr->live_alloc ? 2 * cr->live_alloc : 64;
+		struct fetch **live = rcl_realloc(cr->live, alloc * sizeof(*live));
 
-		if (calls)
-			r->calls = calls;
-		if (fetches) {
-			r->fetches = fetches;
-			r->alloc = alloc;
+		if (live) {
+			cr->live = live;
+			cr->live_alloc = alloc;
 		}
 	}
-	if (!copy || r->count == r->alloc) {
-		rcl_free(copy);
+	if (!f || cr->live_count == cr->live_alloc) {
+		rcl_free(f);
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
 	}
-	r->fetches[r->count] = (struct fetch){.owner = owner, .step = step, .uri = copy};
-	r->calls[r->count] = (struct rcl_redfish_call){
-	    .client = client, .method = RCL_REDFISH_GET, .path = copy, .resp = {.retry_after = -1}};
-	r->count++;
+	*f = (struct fetch){.call = {.client = client,
+	                             .method = RCL_REDFISH_GET,
+	                             .path = f->uri,
+	                             .resp = {.retry_after = -1}},
+	                    .owner = owner,
+	                    .step = step,
+	                    .slot = cr->live_count};
+	memcpy(f->uri, uri, len + 1);
+	if (rcl_redfish_run_add(cr->run, &f->call, err)) {
+		rcl_free(f);
+		return err->status;
+	}
+	cr->live[cr->live_count++] = f;
+	cr->pending[owner]++;
 	return RCL_OK;
+}
+
+/* The next GET that ended, now the caller's (fetch_free()); NULL when none is left. */
+static struct fetch *crawl_next(struct crawl *cr)
+{
+	struct fetch *f = (struct fetch *)rcl_redfish_run_next(cr->run);
+
+	if (!f)
+		return NULL;
+	cr->live[f->slot] = cr->live[--cr->live_count];
+	cr->live[f->slot]->slot = f->slot;
+	cr->pending[f->owner]--;
+	return f;
 }
 
 /* The body of call @c, which succeeded, or a bad reply for an empty one. */
@@ -135,12 +191,12 @@ static void harvest(json_object *docs, json_object *node)
 }
 
 /*
- * Add the links target @i's cache lacks to @r; its failure is its own.
+ * Ask for the links target @i's cache lacks; its failure is its own.
  * Once the Storage is read (and with it the service root), a service that
  * offers $expand gives the rest in one GET: every BMC then answers a
  * handful of requests, not one per drive.
  */
-static enum rcl_status plan(struct rcl_redfish_target *t, size_t i, struct round *r,
+static enum rcl_status plan(struct crawl *cr, struct rcl_redfish_target *t, size_t i,
                             struct rcl_error *err)
 {
 	json_object *wanted = json_object_new_array();
@@ -153,77 +209,74 @@ static enum rcl_status plan(struct rcl_redfish_target *t, size_t i, struct round
 		struct rcl_buf sb = RCL_BUF_INIT;
 
 		t->expanded = true;
+		t->levels++;
 		rcl_buf_addf(&sb, "%s?$expand=.($levels=2)", t->storage);
-		st = sb.buf ? round_add(r, t->client, i, FETCH_EXPANDED, sb.buf, err)
+		st = sb.buf ? crawl_add(cr, t->client, i, FETCH_EXPANDED, sb.buf, err)
 		            : rcl_fail(err, RCL_NOMEM, "out of memory");
 		rcl_buf_release(&sb);
 		json_object_put(wanted);
 		return st;
 	}
 	st = rcl_redfish_wanted(t->docs, t->storage, wanted, &t->err);
+	if (st == RCL_NOMEM)
+		*err = t->err;
+	if (!st && json_object_array_length(wanted) && ++t->levels > MAX_LEVELS)
+		st = rcl_fail(&t->err, RCL_BAD_REPLY,
+		              "the links of '%s' go deeper than raidcli follows", t->storage);
 	for (size_t k = 0; !st && k < json_object_array_length(wanted); k++)
-		st = round_add(r, t->client, i, FETCH_PLAIN,
+		st = crawl_add(cr, t->client, i, FETCH_PLAIN,
 		               json_object_get_string(json_object_array_get_idx(wanted, k)), err);
 	json_object_put(wanted);
 	return st == RCL_NOMEM ? st : RCL_OK;
 }
 
-static void take(struct rcl_redfish_target *targets, struct round *r)
+/* What fetch @f brought to its target @t's cache. */
+static void take(struct rcl_redfish_target *t, struct fetch *f)
 {
-	for (size_t k = 0; k < r->count; k++) {
-		struct rcl_redfish_call *c = &r->calls[k];
-		struct rcl_redfish_target *t = &targets[r->fetches[k].owner];
-		json_object *body;
+	struct rcl_redfish_call *c = &f->call;
+	json_object *body;
 
-		if (t->err.status)
-			continue;
-		/* A refused $expand is no failure: the next round GETs each link. */
-		if (r->fetches[k].step == FETCH_EXPANDED) {
-			if (!c->err.status && c->resp.body)
-				harvest(t->docs, c->resp.body);
-			continue;
-		}
-		if (c->err.status) {
-			t->err = c->err;
-			continue;
-		}
-		if (!body_of(c, &body, &t->err))
-			json_object_object_add(t->docs, r->fetches[k].uri, json_object_get(body));
+	if (t->err.status)
+		return;
+	/* A refused $expand is no failure: the next level GETs each link. */
+	if (f->step == FETCH_EXPANDED) {
+		if (!c->err.status && c->resp.body)
+			harvest(t->docs, c->resp.body);
+		return;
 	}
+	if (c->err.status) {
+		t->err = c->err;
+		return;
+	}
+	if (!body_of(c, &body, &t->err))
+		json_object_object_add(t->docs, f->uri, json_object_get(body));
 }
 
 enum rcl_status rcl_redfish_crawl(struct rcl_redfish_target *targets, size_t count,
                                   struct rcl_error *err)
 {
-	struct round r = {0};
-	enum rcl_status st = RCL_OK;
-	unsigned rounds = 0;
+	struct crawl cr;
+	struct fetch *f;
+	enum rcl_status st = crawl_start(&cr, count, err);
 
 	for (size_t i = 0; !st && i < count; i++) {
 		targets[i].err = (struct rcl_error){0};
 		targets[i].expanded = false;
+		targets[i].levels = 0;
 		targets[i].docs = json_object_new_object();
-		if (!targets[i].docs)
-			st = rcl_fail(err, RCL_NOMEM, "out of memory");
+		st = targets[i].docs ? plan(&cr, &targets[i], i, err)
+		                     : rcl_fail(err, RCL_NOMEM, "out of memory");
 	}
-	do {
-		round_release(&r);
-		for (size_t i = 0; !st && i < count; i++)
-			if (!targets[i].err.status)
-				st = plan(&targets[i], i, &r, err);
-		if (!st && r.count && ++rounds > MAX_ROUNDS) {
-			for (size_t k = 0; k < r.count; k++)
-				rcl_fail(&targets[r.fetches[k].owner].err, RCL_BAD_REPLY,
-				         "the links of '%s' go deeper than raidcli follows",
-				         targets[r.fetches[k].owner].storage);
-			break;
-		}
-		if (!st && r.count)
-			st = rcl_redfish_run(r.calls, r.count, &rcl_redfish_fleet_limits, err);
-		if (!st)
-			take(targets, &r);
-	} while (!st && r.count);
-	round_release(&r);
+	while (!st && (f = crawl_next(&cr))) {
+		struct rcl_redfish_target *t = &targets[f->owner];
+
+		take(t, f);
+		/* All it asked for is in: its next level goes now, whatever the others do. */
+		if (!cr.pending[f->owner] && !t->err.status)
+			st = plan(&cr, t, f->owner, err);
+		fetch_free(f);
+	}
+	crawl_end(&cr);
 	for (size_t i = 0; i < count; i++)
 		if (st || targets[i].err.status) {
 			json_object_put(targets[i].docs);
@@ -247,7 +300,7 @@ enum step {
 };
 
 /* The next hops from @body, the answer to a @step GET of client @i's. */
-static enum rcl_status next_hops(struct round *next, struct rcl_redfish_client *client, size_t i,
+static enum rcl_status next_hops(struct crawl *cr, struct rcl_redfish_client *client, size_t i,
                                  enum step step, json_object *body, const char *where,
                                  json_object *found, struct rcl_error *err, struct rcl_error *nomem)
 {
@@ -258,7 +311,7 @@ static enum rcl_status next_hops(struct round *next, struct rcl_redfish_client *
 	if (step == STEP_ROOT || step == STEP_SYSTEM) {
 		st = rcl_redfish_link(body, step == STEP_ROOT ? "Systems" : "Storage",
 		                      step == STEP_SYSTEM, where, &link, err);
-		return st || !link ? st : round_add(next, client, i, step + 1, link, nomem);
+		return st || !link ? st : crawl_add(cr, client, i, step + 1, link, nomem);
 	}
 	st = rcl_redfish_member(body, "Members", json_type_array, false, where, &members, err);
 	for (size_t k = 0; !st && k < json_object_array_length(members); k++) {
@@ -270,7 +323,7 @@ static enum rcl_status next_hops(struct round *next, struct rcl_redfish_client *
 		if (st)
 			break;
 		if (step == STEP_SYSTEMS)
-			st = round_add(next, client, i, STEP_SYSTEM, link, nomem);
+			st = crawl_add(cr, client, i, STEP_SYSTEM, link, nomem);
 		else if (json_object_array_add(found, json_object_new_string(link)))
 			st = rcl_fail(nomem, RCL_NOMEM, "out of memory");
 	}
@@ -281,38 +334,32 @@ enum rcl_status rcl_redfish_storages(struct rcl_redfish_client **clients, size_t
                                      json_object ***out, struct rcl_error *errs,
                                      struct rcl_error *err)
 {
-	struct round r = {0}, next = {0};
+	struct crawl cr = {0};
+	struct fetch *f;
 	json_object **found = rcl_calloc(count ? count : 1, sizeof(*found));
-	enum rcl_status st = found ? RCL_OK : rcl_fail(err, RCL_NOMEM, "out of memory");
+	enum rcl_status st =
+	    found ? crawl_start(&cr, count, err) : rcl_fail(err, RCL_NOMEM, "out of memory");
 
 	for (size_t i = 0; !st && i < count; i++) {
 		errs[i] = (struct rcl_error){0};
 		found[i] = json_object_new_array();
-		st = found[i] ? round_add(&r, clients[i], i, STEP_ROOT, "/redfish/v1/", err)
+		st = found[i] ? crawl_add(&cr, clients[i], i, STEP_ROOT, "/redfish/v1/", err)
 		              : rcl_fail(err, RCL_NOMEM, "out of memory");
 	}
-	while (!st && r.count) {
-		st = rcl_redfish_run(r.calls, r.count, &rcl_redfish_fleet_limits, err);
-		for (size_t k = 0; !st && k < r.count; k++) {
-			struct rcl_redfish_call *c = &r.calls[k];
-			size_t i = r.fetches[k].owner;
-			json_object *body;
+	while (!st && (f = crawl_next(&cr))) {
+		size_t i = f->owner;
+		json_object *body;
 
-			if (errs[i].status)
-				continue;
-			if (c->err.status)
-				errs[i] = c->err;
-			else if (!body_of(c, &body, &errs[i]))
-				st = next_hops(&next, clients[i], i, r.fetches[k].step, body,
-				               c->path, found[i], &errs[i], err);
-			if (st == RCL_BAD_REPLY)
-				st = RCL_OK; /* that host's own failure, in errs[i] */
-		}
-		round_release(&r);
-		r = next;
-		next = (struct round){0};
+		if (!errs[i].status && f->call.err.status)
+			errs[i] = f->call.err;
+		else if (!errs[i].status && !body_of(&f->call, &body, &errs[i]))
+			st = next_hops(&cr, clients[i], i, f->step, body, f->uri, found[i],
+			               &errs[i], err);
+		if (st == RCL_BAD_REPLY)
+			st = RCL_OK; /* that host's own failure, in errs[i] */
+		fetch_free(f);
 	}
-	round_release(&r);
+	crawl_end(&cr);
 	for (size_t i = 0; found && i < count; i++)
 		if (st || errs[i].status) {
 			json_object_put(found[i]);

@@ -11,8 +11,22 @@
  * session), added when a client's first call comes up. A client whose host
  * does not connect or answer in time is failed as a whole: its waiting
  * jobs end at once with that reason, so a dead host costs one timeout.
+ *
+ * A run is open-ended: calls may join while it runs, and each call is
+ * handed back as soon as it ends (rcl_redfish_run_next()), so a caller
+ * can ask a host its next question the moment the last answer is in,
+ * while slower hosts are still answering theirs.
+ *
+ * libcurl is driven by its sockets (curl_multi_socket_action() on what
+ * epoll reports ready), not by curl_multi_perform() and curl_multi_poll(),
+ * which go over every transfer and socket each time one of them moves:
+ * with hundreds under way that was most of a fleet's cost in libcurl and
+ * the kernel.
  */
+#include <errno.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <unistd.h>
 
 #include "redfish/client.h"
 #include "redfish/credential.h"
@@ -25,6 +39,7 @@
 #define MAX_REDIRECTS    5
 #define RETRY_DELAY_MS   100
 #define POLL_MAX_MS      1000
+#define EVENTS_MAX       64
 
 enum job_kind {
 	JOB_CALL,  /* a caller's request */
@@ -55,11 +70,17 @@ struct job {
 	struct rcl_redfish_xfer x;
 };
 
-struct run {
+struct rcl_redfish_run {
 	CURLM *multi;
-	struct job **jobs;
+	struct job **jobs; /* in the order they joined, the ended ones swept out */
 	size_t count, alloc;
+	struct rcl_redfish_call **ended; /* calls ended, not yet handed back */
+	size_t ended_head, ended_count, ended_alloc;
+	size_t left; /* jobs not ended */
 	unsigned active, per_host, total;
+	int epoll;         /* the sockets libcurl watches */
+	bool timer_on;     /* libcurl asked to act again at @timer_at */
+	uint64_t timer_at; /* ms, rcl_redfish_now_ms() */
 };
 
 static struct rcl_redfish_response *job_resp(struct job *j)
@@ -72,8 +93,8 @@ static const char *job_path(const struct job *j)
 	return j->kind == JOB_CALL ? j->call->path : j->url;
 }
 
-static struct job *job_add(struct run *run, enum job_kind kind, struct rcl_redfish_client *c,
-                           enum rcl_redfish_method method)
+static struct job *job_add(struct rcl_redfish_run *run, enum job_kind kind,
+                           struct rcl_redfish_client *c, enum rcl_redfish_method method)
 {
 	struct job *j;
 
@@ -92,6 +113,7 @@ static struct job *job_add(struct run *run, enum job_kind kind, struct rcl_redfi
 	*j = (struct job){.kind = kind, .client = c, .method = method, .own = {.retry_after = -1}};
 	rcl_buf_init(&j->x.data);
 	run->jobs[run->count++] = j;
+	run->left++;
 	return j;
 }
 
@@ -104,22 +126,39 @@ static void job_free(struct job *j)
 	rcl_free(j);
 }
 
-/*
- * End @j with @outcome (status 0: success): a call keeps it; a login step
- * that failed fails its client, and with it the calls waiting for it.
- */
-static void job_end(struct job *j, const struct rcl_error *outcome)
+/* @j is over: its transfer goes now, the job at the next sweep. */
+static void job_done(struct rcl_redfish_run *run, struct job *j)
 {
 	j->state = JOB_DONE;
 	rcl_redfish_xfer_release(&j->x);
-	if (j->kind == JOB_CALL)
+	run->left--;
+}
+
+/* Queue @call to be handed back; the queue had room reserved when it joined. */
+static void call_ended(struct rcl_redfish_run *run, struct rcl_redfish_call *call)
+{
+	run->ended[run->ended_head + run->ended_count++] = call;
+}
+
+/*
+ * End @j with @outcome (status 0: success): a call keeps it and is handed
+ * back; a login step that failed fails its client, and with it the calls
+ * waiting for it.
+ */
+static void job_end(struct rcl_redfish_run *run, struct job *j, const struct rcl_error *outcome)
+{
+	job_done(run, j);
+	if (j->kind == JOB_CALL) {
 		j->call->err = *outcome;
-	else if (outcome->status)
+		call_ended(run, j->call);
+	} else if (outcome->status) {
 		rcl_redfish_client_fail(j->client, outcome);
+	}
 }
 
 /* A job to @c's root or sessions (@kind); the client's calls wait for it. */
-static void client_connect(struct run *run, struct rcl_redfish_client *c, enum job_kind kind)
+static void client_connect(struct rcl_redfish_run *run, struct rcl_redfish_client *c,
+                           enum job_kind kind)
 {
 	const char *path = kind == JOB_ROOT ? "/redfish/v1/" : c->sessions_uri;
 	struct job *j =
@@ -131,14 +170,14 @@ static void client_connect(struct run *run, struct rcl_redfish_client *c, enum j
 		rcl_fail(&err, RCL_NOMEM, "out of memory logging in to '%s'", c->host);
 		rcl_redfish_client_fail(c, &err);
 		if (j)
-			j->state = JOB_DONE;
+			job_done(run, j);
 	} else if (rcl_redfish_url_join(c->origin, NULL, path, false, &j->url, &err)) {
-		job_end(j, &err);
+		job_end(run, j, &err);
 	}
 }
 
 /* Start @j's next attempt; its deadline runs from its first. */
-static void job_start(struct run *run, struct job *j, uint64_t now)
+static void job_start(struct rcl_redfish_run *run, struct job *j, uint64_t now)
 {
 	const struct rcl_redfish_call *call = j->kind == JOB_CALL ? j->call : NULL;
 	struct rcl_redfish_client *c = j->client;
@@ -154,7 +193,7 @@ static void job_start(struct run *run, struct job *j, uint64_t now)
 		status =
 		    rcl_fail(&err, RCL_NOMEM, "out of memory starting a request to '%s'", c->host);
 	if (status) {
-		job_end(j, &err);
+		job_end(run, j, &err);
 		return;
 	}
 	curl_easy_setopt(j->x.easy, CURLOPT_PRIVATE, j);
@@ -165,13 +204,13 @@ static void job_start(struct run *run, struct job *j, uint64_t now)
 }
 
 /* Whether waiting call @j may run now, having started its client's login if needed. */
-static bool call_may_run(struct run *run, struct job *j)
+static bool call_may_run(struct rcl_redfish_run *run, struct job *j)
 {
 	struct rcl_redfish_client *c = j->client;
 
 	switch (c->state) {
 	case RCL_REDFISH_FAILED:
-		job_end(j, &c->failure);
+		job_end(run, j, &c->failure);
 		return false;
 	case RCL_REDFISH_NEW:
 		if (!j->call->as_is)
@@ -185,10 +224,26 @@ static bool call_may_run(struct run *run, struct job *j)
 	return true;
 }
 
+/* Free the jobs that ended, keeping the others in their order. */
+static void sweep(struct rcl_redfish_run *run)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < run->count; i++) {
+		if (run->jobs[i]->state == JOB_DONE)
+			job_free(run->jobs[i]);
+		else
+			run->jobs[kept++] = run->jobs[i];
+	}
+	run->count = kept;
+}
+
 /* Start every waiting job that may run, within the limits. */
-static void admit(struct run *run)
+static void admit(struct rcl_redfish_run *run)
 {
 	uint64_t now = rcl_redfish_now_ms();
+
+	sweep(run);
 
 	/* run->count may grow inside: login jobs join at the end and are seen in this pass. */
 	for (size_t i = 0; i < run->count && run->active < run->total; i++) {
@@ -268,7 +323,7 @@ static bool redirect(struct job *j, struct rcl_error *err)
  * Log in once more (unless another call already did since this one
  * started) and repeat the call, once. Return: whether it waits to go again.
  */
-static bool relogin(struct run *run, struct job *j)
+static bool relogin(struct rcl_redfish_run *run, struct job *j)
 {
 	struct rcl_redfish_client *c = j->client;
 
@@ -283,7 +338,7 @@ static bool relogin(struct run *run, struct job *j)
 }
 
 /* What a login step's outcome makes of its client (session.c decides). */
-static void login_step(struct run *run, struct job *j, const struct rcl_error *outcome)
+static void login_step(struct rcl_redfish_run *run, struct job *j, const struct rcl_error *outcome)
 {
 	struct rcl_redfish_client *c = j->client;
 
@@ -292,12 +347,11 @@ static void login_step(struct run *run, struct job *j, const struct rcl_error *o
 		client_connect(run, c, JOB_LOGIN);
 	else if (j->kind == JOB_LOGIN)
 		rcl_redfish_session_login(c, &j->x, &j->own, outcome);
-	j->state = JOB_DONE;
-	rcl_redfish_xfer_release(&j->x);
+	job_done(run, j);
 }
 
 /* @j's attempt ended with @code: decode, then end, retry, follow or log in again. */
-static void job_finish(struct run *run, struct job *j, CURLcode code)
+static void job_finish(struct rcl_redfish_run *run, struct job *j, CURLcode code)
 {
 	struct rcl_redfish_response *resp = job_resp(j);
 	struct rcl_redfish_client *c = j->client;
@@ -321,13 +375,13 @@ static void job_finish(struct run *run, struct job *j, CURLcode code)
 		rcl_redfish_refusal(&outcome, c->host, j->method, job_path(j), resp);
 	}
 	if (j->kind == JOB_CALL)
-		job_end(j, &outcome);
+		job_end(run, j, &outcome);
 	else
 		login_step(run, j, &outcome);
 }
 
 /* How long to wait for the network before a retry falls due (ms). */
-static long poll_timeout(const struct run *run)
+static long poll_timeout(const struct rcl_redfish_run *run)
 {
 	uint64_t now = rcl_redfish_now_ms(), wait = POLL_MAX_MS;
 
@@ -340,20 +394,69 @@ static long poll_timeout(const struct run *run)
 	return (long)wait;
 }
 
-static bool all_done(const struct run *run)
+/* CURLMOPT_SOCKETFUNCTION: watch @s for what libcurl waits on, or no more. */
+static int on_socket(CURL *easy, curl_socket_t s, int what, void *arg, void *socketp)
 {
-	for (size_t i = 0; i < run->count; i++)
-		if (run->jobs[i]->state != JOB_DONE)
-			return false;
-	return true;
+	struct rcl_redfish_run *run = arg;
+	struct epoll_event ev = {.data.fd = s};
+
+	(void)easy;
+	(void)socketp;
+	if (what == CURL_POLL_REMOVE) {
+		epoll_ctl(run->epoll, EPOLL_CTL_DEL, s, NULL); /* it may be closed already */
+		return 0;
+	}
+	ev.events = (what & CURL_POLL_IN ? EPOLLIN : 0) | (what & CURL_POLL_OUT ? EPOLLOUT : 0);
+	if (epoll_ctl(run->epoll, EPOLL_CTL_MOD, s, &ev) && errno == ENOENT)
+		return epoll_ctl(run->epoll, EPOLL_CTL_ADD, s, &ev) ? -1 : 0;
+	return 0;
 }
 
-static void collect(struct run *run)
+/* CURLMOPT_TIMERFUNCTION: when libcurl wants to act on its own (-1: never). */
+static int on_timer(CURLM *multi, long timeout_ms, void *arg)
+{
+	struct rcl_redfish_run *run = arg;
+
+	(void)multi;
+	run->timer_on = timeout_ms >= 0;
+	run->timer_at = rcl_redfish_now_ms() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0);
+	return 0;
+}
+
+/*
+ * Wait until a socket is ready, libcurl's timer is due or a retry's
+ * delay (poll_timeout()), then let libcurl act on what is ready.
+ */
+static void drive(struct rcl_redfish_run *run)
+{
+	struct epoll_event ev[EVENTS_MAX];
+	uint64_t now = rcl_redfish_now_ms();
+	long wait = poll_timeout(run);
+	int n, running;
+
+	if (run->timer_on && run->timer_at <= now)
+		wait = 0;
+	else if (run->timer_on && (long)(run->timer_at - now) < wait)
+		wait = (long)(run->timer_at - now);
+	n = epoll_wait(run->epoll, ev, EVENTS_MAX, (int)wait);
+	for (int i = 0; i < n; i++) {
+		int what = (ev[i].events & EPOLLIN ? CURL_CSELECT_IN : 0) |
+		           (ev[i].events & EPOLLOUT ? CURL_CSELECT_OUT : 0) |
+		           (ev[i].events & (EPOLLERR | EPOLLHUP) ? CURL_CSELECT_ERR : 0);
+
+		curl_multi_socket_action(run->multi, ev[i].data.fd, what, &running);
+	}
+	if (run->timer_on && run->timer_at <= rcl_redfish_now_ms()) {
+		run->timer_on = false;
+		curl_multi_socket_action(run->multi, CURL_SOCKET_TIMEOUT, 0, &running);
+	}
+}
+
+static void collect(struct rcl_redfish_run *run)
 {
 	struct CURLMsg *msg;
-	int left, running;
+	int left;
 
-	curl_multi_perform(run->multi, &running);
 	while ((msg = curl_multi_info_read(run->multi, &left))) {
 		struct job *j;
 
@@ -364,64 +467,123 @@ static void collect(struct run *run)
 	}
 }
 
-/* Every call gets @err: the run could not be set up. */
-static enum rcl_status fail_all(struct rcl_redfish_call *calls, size_t count,
-                                const struct rcl_error *e, struct rcl_error *err)
+enum rcl_status rcl_redfish_run_new(const struct rcl_redfish_limits *limits,
+                                    struct rcl_redfish_run **out, struct rcl_error *err)
 {
-	for (size_t i = 0; i < count; i++)
-		calls[i].err = *e;
-	if (err)
-		*err = *e;
-	return e->status;
+	struct rcl_redfish_run *run = rcl_calloc(1, sizeof(*run));
+
+	if (!run)
+		return rcl_fail(err, RCL_NOMEM, "out of memory starting requests");
+	run->epoll = epoll_create1(EPOLL_CLOEXEC);
+	if (run->epoll < 0) {
+		rcl_free(run);
+		return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot start requests");
+	}
+	run->multi = curl_multi_init();
+	if (!run->multi) {
+		close(run->epoll);
+		rcl_free(run);
+		return rcl_fail(err, RCL_NOMEM, "out of memory starting requests");
+	}
+	curl_multi_setopt(run->multi, CURLMOPT_SOCKETFUNCTION, on_socket);
+	curl_multi_setopt(run->multi, CURLMOPT_SOCKETDATA, run);
+	curl_multi_setopt(run->multi, CURLMOPT_TIMERFUNCTION, on_timer);
+	curl_multi_setopt(run->multi, CURLMOPT_TIMERDATA, run);
+	run->per_host = limits && limits->per_host ? limits->per_host : DEFAULT_PER_HOST;
+	run->total = limits && limits->total ? limits->total : DEFAULT_TOTAL;
+	*out = run;
+	return RCL_OK;
 }
 
-static enum rcl_status add_calls(struct run *run, struct rcl_redfish_call *calls, size_t count,
-                                 struct rcl_error *err)
+/* Room in the queue of ended calls for one more, moving it to the front. */
+static bool ended_reserve(struct rcl_redfish_run *run)
 {
-	for (size_t i = 0; i < count; i++) {
-		struct rcl_redfish_call *call = &calls[i];
-		struct job *j = job_add(run, JOB_CALL, call->client, call->method);
+	size_t need = run->ended_count + run->left + 1;
 
-		if (!j)
-			return rcl_fail(err, RCL_NOMEM, "out of memory queueing %zu requests",
-			                count);
-		j->call = call;
-		call->err = (struct rcl_error){0};
-		rcl_redfish_response_release(&call->resp);
-		if (rcl_redfish_url_join(call->client->origin, NULL, call->path, false, &j->url,
-		                         &call->err))
-			j->state = JOB_DONE;
+	memmove(run->ended, run->ended + run->ended_head, run->ended_count * sizeof(*run->ended));
+	run->ended_head = 0;
+	if (need > run->ended_alloc) {
+		size_t alloc = 2 * need;
+		struct rcl_redfish_call **ended = rcl_realloc(run->ended, alloc * sizeof(*ended));
+
+		if (!ended)
+			return false;
+		run->ended = ended;
+		run->ended_alloc = alloc;
 	}
+	return true;
+}
+
+enum rcl_status rcl_redfish_run_add(struct rcl_redfish_run *run, struct rcl_redfish_call *call,
+                                    struct rcl_error *err)
+{
+	struct job *j =
+	    ended_reserve(run) ? job_add(run, JOB_CALL, call->client, call->method) : NULL;
+
+	if (!j)
+		return rcl_fail(err, RCL_NOMEM, "out of memory queueing a request to '%s'",
+		                call->client->host);
+	j->call = call;
+	call->err = (struct rcl_error){0};
+	rcl_redfish_response_release(&call->resp);
+	if (rcl_redfish_url_join(call->client->origin, NULL, call->path, false, &j->url,
+	                         &call->err))
+		job_end(run, j, &call->err);
 	return RCL_OK;
+}
+
+struct rcl_redfish_call *rcl_redfish_run_next(struct rcl_redfish_run *run)
+{
+	while (!run->ended_count && run->left) {
+		admit(run);
+		if (run->ended_count || !run->left)
+			break;
+		drive(run);
+		collect(run);
+	}
+	if (!run->ended_count)
+		return NULL;
+	run->ended_count--;
+	return run->ended[run->ended_head++];
+}
+
+void rcl_redfish_run_free(struct rcl_redfish_run *run)
+{
+	if (!run)
+		return;
+	for (size_t i = 0; i < run->count; i++) {
+		if (run->jobs[i]->state == JOB_RUNNING)
+			curl_multi_remove_handle(run->multi, run->jobs[i]->x.easy);
+		job_free(run->jobs[i]);
+	}
+	rcl_free(run->jobs);
+	rcl_free(run->ended);
+	curl_multi_cleanup(run->multi);
+	close(run->epoll);
+	rcl_free(run);
 }
 
 enum rcl_status rcl_redfish_run(struct rcl_redfish_call *calls, size_t count,
                                 const struct rcl_redfish_limits *limits, struct rcl_error *err)
 {
-	struct run run = {.per_host =
-	                      limits && limits->per_host ? limits->per_host : DEFAULT_PER_HOST,
-	                  .total = limits && limits->total ? limits->total : DEFAULT_TOTAL};
+	struct rcl_redfish_run *run;
 	struct rcl_error e = {0};
 
-	run.multi = curl_multi_init();
-	if (!run.multi)
-		rcl_fail(&e, RCL_NOMEM, "out of memory starting %zu requests", count);
-	else
-		add_calls(&run, calls, count, &e);
-	while (!e.status && !all_done(&run)) {
-		admit(&run);
-		if (all_done(&run))
-			break;
-		curl_multi_poll(run.multi, NULL, 0, (int)poll_timeout(&run), NULL);
-		collect(&run);
+	for (size_t i = 0; i < count; i++)
+		calls[i].err = (struct rcl_error){0};
+	if (!rcl_redfish_run_new(limits, &run, &e)) {
+		for (size_t i = 0; !e.status && i < count; i++)
+			rcl_redfish_run_add(run, &calls[i], &e);
+		while (!e.status && rcl_redfish_run_next(run))
+			;
+		rcl_redfish_run_free(run);
 	}
-	for (size_t i = 0; i < run.count; i++) {
-		if (run.jobs[i]->state == JOB_RUNNING)
-			curl_multi_remove_handle(run.multi, run.jobs[i]->x.easy);
-		job_free(run.jobs[i]);
-	}
-	rcl_free(run.jobs);
-	if (run.multi)
-		curl_multi_cleanup(run.multi);
-	return e.status ? fail_all(calls, count, &e, err) : RCL_OK;
+	if (!e.status)
+		return RCL_OK;
+	/* The run could not be set up: every call gets why. */
+	for (size_t i = 0; i < count; i++)
+		calls[i].err = e;
+	if (err)
+		*err = e;
+	return e.status;
 }

@@ -181,6 +181,38 @@ struct rcl_redfish_limits {
 enum rcl_status rcl_redfish_run(struct rcl_redfish_call *calls, size_t count,
                                 const struct rcl_redfish_limits *limits, struct rcl_error *err);
 
+/*
+ * A run that calls join while it runs, for a caller that asks each host
+ * its next question as soon as the last answer is in: a slow host then
+ * delays only its own questions. rcl_redfish_run() is this, with every
+ * call added first. Within a host, calls start in the order they joined;
+ * the limits are the run's. @call stays the caller's: it must outlive its
+ * time in the run (until handed back, or until the run is freed).
+ */
+struct rcl_redfish_run;
+
+/* rcl_redfish_run_new() - an empty run (@limits NULL: the defaults). Return: RCL_OK; RCL_NOMEM. */
+enum rcl_status rcl_redfish_run_new(const struct rcl_redfish_limits *limits,
+                                    struct rcl_redfish_run **out, struct rcl_error *err);
+/*
+ * rcl_redfish_run_add() - let @call join @run (its @resp and @err reset);
+ * it starts at the next rcl_redfish_run_next(). Return: RCL_OK; RCL_NOMEM
+ * (@call is not in the run).
+ */
+enum rcl_status rcl_redfish_run_add(struct rcl_redfish_run *run, struct rcl_redfish_call *call,
+                                    struct rcl_error *err);
+/*
+ * rcl_redfish_run_next() - run until a call ends and hand it back, with
+ * its @resp and @err; calls may join before the next one. Return: the
+ * call; NULL once every call that joined was handed back.
+ */
+struct rcl_redfish_call *rcl_redfish_run_next(struct rcl_redfish_run *run);
+/*
+ * rcl_redfish_run_free() - stop @run: calls still under way are dropped
+ * (their @resp and @err as they were). NULL is a no-op.
+ */
+void rcl_redfish_run_free(struct rcl_redfish_run *run);
+
 /**
  * rcl_redfish_request() - one request, run alone: @resp gets the answer
  * (released first), also a refused one.

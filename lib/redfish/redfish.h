@@ -88,8 +88,9 @@ enum rcl_status rcl_redfish_client_for(const struct rcl_ctx *ctx,
 
 /*
  * rcl_redfish_fleet_limits (crawl.c) - how a fleet's runs keep many BMCs
- * busy at once: two requests per BMC (they serve few connections), and
- * hundreds in all (http.h's default of 64 would queue a thousand hosts).
+ * busy at once: two requests per BMC (they serve few connections; one
+ * when the fleet alone fills the total), and hundreds in all (http.h's
+ * default of 64 would queue a thousand hosts).
  */
 extern const struct rcl_redfish_limits rcl_redfish_fleet_limits;
 
@@ -99,7 +100,8 @@ extern const struct rcl_redfish_limits rcl_redfish_fleet_limits;
  * @storage:	its Storage resource's @odata.id (borrowed).
  * @docs:	out: the cache, @odata.id -> resource (owned; NULL on failure).
  * @err:	out: RCL_OK, or why the controller could not be read.
- * @expanded:	the crawl's own: whether it asked for the Storage expanded.
+ * @expanded, @levels: the crawl's own: whether it asked for the Storage
+ *		expanded, and how deep in its links it went.
  */
 struct rcl_redfish_target {
 	struct rcl_redfish_client *client;
@@ -107,12 +109,14 @@ struct rcl_redfish_target {
 	json_object *docs;
 	struct rcl_error err;
 	bool expanded;
+	unsigned levels;
 };
 
 /**
  * rcl_redfish_crawl() - read every resource @count @targets' models need,
- * concurrently across all their BMCs, round after round of the links the
- * last round found, into each target's @docs. A target's failure (its
+ * concurrently across all their BMCs, into each target's @docs: each
+ * target asks for the links its last answers gave as soon as they are
+ * all in, so a slow BMC delays only its own targets. A target's failure (its
  * BMC dead, a resource refused or malformed) is its own.
  * Return: RCL_OK once every target has its outcome; RCL_NOMEM.
  */

@@ -41,6 +41,7 @@ SESSIONS = "/redfish/v1/SessionService/Sessions"
 TASKS = "/redfish/v1/TaskService/Tasks"
 MONITORS = "/redfish/v1/TaskService/TaskMonitors/"
 MAX_BODY = 1 << 20
+SERVED_LOG = 100000  # answers GET /stats keeps, across all hosts
 REASONS = {200: "OK", 201: "Created", 202: "Accepted", 204: "No Content",
            400: "Bad Request", 401: "Unauthorized", 404: "Not Found",
            405: "Method Not Allowed", 411: "Length Required",
@@ -360,6 +361,9 @@ class Service:
         # the fleet tests see that a client waits on dead hosts together.
         self.hung = 0
         self.hung_peak = 0
+        # Every host's answers in the order they went out: how the fleet
+        # tests see which host a client asked what, and when.
+        self.served = collections.deque(maxlen=SERVED_LOG)
 
     # ---------------------------------------------------------- listeners
     async def listen(self, host):
@@ -476,6 +480,7 @@ class Service:
             rheaders["WWW-Authenticate"] = 'Basic realm="RedfishService"'
         host.counts[method] = host.counts.get(method, 0) + 1
         host.log.append((method, target, status, auth))
+        self.served.append((host.index, method, target, status))
         if method == "GET" and status == 200 and self.faulted(f["huge"], path):
             await respond_huge(writer, rbody, f["huge_bytes"], close)
             return True
@@ -869,10 +874,12 @@ class Service:
         if parts == ["hosts"] and method == "GET":
             return 200, [self.describe(h) for h in self.hosts]
         if parts == ["stats"] and method == "GET":
-            return 200, {"hung_now": self.hung, "hung_peak": self.hung_peak}
+            return 200, {"hung_now": self.hung, "hung_peak": self.hung_peak,
+                         "served": list(self.served)}
         if parts == ["stats", "reset"] and method == "POST":
             self.hung_peak = self.hung
-            return 200, {"hung_now": self.hung, "hung_peak": self.hung_peak}
+            self.served.clear()
+            return 200, {"hung_now": self.hung, "hung_peak": self.hung_peak, "served": []}
         if len(parts) < 2 or parts[0] != "hosts":
             return 404, {"error": "no such control resource"}
         hosts = self.hosts if parts[1] == "all" else [self.hosts[int(parts[1])]]

@@ -6,6 +6,7 @@ build/cli/raidcli ($RAIDCLI) adds controllers from test BMCs (both trees)
 and shows them at every level, in text and JSON, compared with goldens in
 expected/ (ports, times and the OS normalized as tests/golden does); a
 fleet with a dead BMC fails that BMC's controllers only, naming the host;
+a slow BMC delays only its own controllers;
 the password never reaches a command line, an output or a state file.
 
     RAIDCLI=build/cli/raidcli tests/redfish/test-backend.py [--regenerate]
@@ -183,6 +184,48 @@ def case_fleet(tmp):
         svc.stop()
 
 
+def case_slow(tmp):
+    """A slow BMC among fast ones: they finish while it is still answering
+    its first request, and its controllers still show in full."""
+    svc = Service(tmp, "--tree", "modern", "--hosts", "4")
+    try:
+        env = Env(tmp, "state-slow")
+        env.env["BMC_PASSWORD"] = PASSWORDS["modern"]
+        hosts = os.path.join(tmp, "hosts-slow")
+        with open(hosts, "w") as f:
+            f.write("".join(h["url"] + "\n" for h in svc.info["hosts"]))
+        status, out, err = env.run("add", "controller", "type=redfish", "hostsfile=" + hosts,
+                                   "user=admin", "passenv=BMC_PASSWORD",
+                                   "cafile=" + svc.info["ca"], "timeout=10")
+        check(status == 0, "slow: add controller from a hosts file", out + err)
+        svc.faults(0, delay_ms=[1000, 1000])
+        svc.control("POST", "/stats/reset")
+        status, out, err = env.run("/call", "show", "all", "J")
+        served = svc.control("GET", "/stats")[1]["served"]
+        check(status == 0, "slow: /call show all succeeds", (status, err))
+        result = json.loads(out)["Controllers"]
+        by_host = {}
+        for c in result:
+            data = json.dumps(c["Response Data"], indent=1)
+            by_host.setdefault(c["Command Status"]["Host"], []).append(
+                re.sub(r'"Controller": \d+', "", normalize(data, env.state)))
+        slow = "127.0.0.1:%d" % svc.port(0)
+        check(len(by_host) == 4 and all(len(v) == 2 for v in by_host.values()) and
+              len(set(tuple(v) for v in by_host.values())) == 1,
+              "slow: the slow BMC's controllers show as the fast ones' do",
+              "".join(__import__("difflib").unified_diff(*[v[0].splitlines(True) for v in list(by_host.values())[:2]])))
+        order = [(i, method) for i, method, _, _ in served]
+        second = [k for k, (i, _) in enumerate(order) if i == 0][1:2]
+        last_fast = max((k for k, (i, m) in enumerate(order) if i != 0 and m == "GET"),
+                        default=None)
+        check(second and last_fast is not None and last_fast < second[0],
+              "slow: the fast BMCs were read in full before the slow one's second answer",
+              served)
+        check(slow in by_host, "slow: the slow BMC is in the reply", by_host.keys())
+    finally:
+        svc.stop()
+
+
 def case_credentials(tmp):
     """The password stays in its file: not on argv, refused when others may read it."""
     svc = Service(tmp, "--tree", "idrac", "--delay-ms", "200")
@@ -259,6 +302,7 @@ def main():
         case_tree(tmp, "idrac")
         case_tree(tmp, "modern")
         case_fleet(tmp)
+        case_slow(tmp)
         case_credentials(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
