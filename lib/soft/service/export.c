@@ -71,6 +71,7 @@ static uint64_t held_at_start;
 struct failure {
 	unsigned vd;
 	unsigned member;
+	struct rcl_guid drive;
 	int error;
 };
 
@@ -241,9 +242,10 @@ static int vol_zero(void *ctx, size_t len, uint64_t off, bool fua)
 }
 
 /* From an I/O thread: hand the failure to the main loop, which may take the controller lock. */
-static void on_member_failed(void *ctx, unsigned vd, unsigned member, int error)
+static void on_member_failed(void *ctx, unsigned vd, unsigned member, const struct rcl_guid *drive,
+                             int error)
 {
-	struct failure f = {.vd = vd, .member = member, .error = error};
+	struct failure f = {.vd = vd, .member = member, .drive = *drive, .error = error};
 
 	(void)ctx;
 	if (write(service_notify_fd(), &f, sizeof(f)) != sizeof(f))
@@ -865,11 +867,12 @@ static void log_failure(struct rcl_ctrl *ctrl, const struct rcl_soft_member *m,
 }
 
 /*
- * Record that member @f->member of VD @f->vd failed, under the controller
- * lock, from the surviving members alone (rcl_soft_fail_member()): the
- * drive in the failed member's slot may be anything now. Return: whether
- * the configuration records the member as out of use (recorded now, or
- * already, or its VD gone); else writes that did without it must fail.
+ * Record that member @f->member of VD @f->vd, the drive @f->drive, failed,
+ * under the controller lock, from the surviving members alone
+ * (rcl_soft_fail_member()): the drive in the failed member's slot may be
+ * anything now. Return: whether the configuration records the member as
+ * out of use (recorded now, or already, or its VD gone, or another drive
+ * in its place); else writes that did without it must fail.
  */
 static bool record_failure(unsigned id, const struct failure *f)
 {
@@ -897,9 +900,17 @@ static bool record_failure(unsigned id, const struct failure *f)
 		m = *found;
 		for (size_t i = 0; i < count; i++)
 			before[i] = *rcl_ctrl_vd(ctrl, i);
-		st = rcl_soft_fail_member(ctrl, f->vd, f->member, &err);
+		st = rcl_soft_fail_member(ctrl, f->vd, f->member, &f->drive, &err);
 		if (!st)
 			log_failure(ctrl, &m, before, count);
+	}
+	/*
+	 * Another drive in its place: the failure was recorded already (a hot
+	 * spare took the place since), and is not the new drive's.
+	 */
+	if (found && st == RCL_NOT_FOUND) {
+		service_log("v%u: %s; its failure is ignored", f->vd, err.msg);
+		st = RCL_OK;
 	}
 	/* Not online any more: recorded already, by a change of the user's. */
 	if (st == RCL_NOT_ALLOWED)
