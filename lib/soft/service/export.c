@@ -450,13 +450,20 @@ static bool same_place(const struct export *a, const struct export *b)
 	       !strcmp(a->host, b->host) && a->port == b->port;
 }
 
+void rcl_soft_export_name(const struct rcl_ctrl *ctrl, unsigned vd, char *buf, size_t size)
+{
+	const struct soft_ctrl *sc = ctrl->priv;
+
+	snprintf(buf, size, "%s-v%u", sc->serial, vd);
+}
+
 /* Fill @e from @req with the defaults, and check it against the other exports. */
 static enum rcl_status plan_export(struct rcl_ctrl *ctrl, const struct service_paths *p,
                                    unsigned vd, const struct rcl_export_request *req,
                                    const struct export_list *list, struct export *e,
                                    struct rcl_error *err)
 {
-	const char *serial = rcl_ctrl_info(ctrl)->serial;
+	const char *serial = ((const struct soft_ctrl *)ctrl->priv)->serial;
 	enum rcl_status st = RCL_OK;
 
 	memset(e, 0, sizeof(*e));
@@ -468,9 +475,10 @@ static enum rcl_status plan_export(struct rcl_ctrl *ctrl, const struct service_p
 		return rcl_fail(err, RCL_INVALID_PARAM,
 		                "export name '%s' must be 1 to %zu bytes long", req->name,
 		                sizeof(e->name) - 1);
-	snprintf(e->name, sizeof(e->name), "%s", req->name ? req->name : "");
-	if (!req->name)
-		snprintf(e->name, sizeof(e->name), "%s-v%u", serial, vd);
+	if (req->name)
+		snprintf(e->name, sizeof(e->name), "%s", req->name);
+	else
+		rcl_soft_export_name(ctrl, vd, e->name, sizeof(e->name));
 	if (req->address) {
 		st = parse_address(req->address, e, err);
 	} else if (req->socket) {
