@@ -117,4 +117,19 @@ enum rcl_status rcl_soft_set_drive_jbod_op(struct rcl_ctrl *ctrl, const struct r
 enum rcl_status rcl_soft_set_drive_state_op(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
                                             enum rcl_drive_change change, struct rcl_error *err);
 
+struct rcl_soft_backing;
+
+/**
+ * rcl_soft_check_hosts() - refuse @path, which stands on storage @mine,
+ * to soft controller @id when a controller of a kind hosting the engine
+ * (its ops RCL_SOFT_ENGINE_OPS: the nvme kind's namespaces) holds that
+ * storage in its configuration, by the rule that keeps such a drive from
+ * being formatted (rcl_drive_check_held()): a member of one of its groups
+ * or a hot spare. Its other drives are the host's to give.
+ * Return: RCL_OK; RCL_NOT_ALLOWED naming the holder; as rcl_ctrl_open().
+ */
+enum rcl_status rcl_soft_check_hosts(struct rcl_ctx *ctx, const char *path,
+                                     const struct rcl_soft_backing *mine, unsigned id,
+                                     struct rcl_error *err);
+
 #endif /* RCL_SOFT_HOST_H */

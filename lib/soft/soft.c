@@ -319,10 +319,11 @@ static enum rcl_status find_user(const struct rcl_ctx *ctx, const struct rcl_sof
 
 /*
  * Refuse @path (@real resolved, @st its stat()) when a drive of any
- * controller stands on the same storage: one VD would hold two members
- * on it, degraded from its first write.
+ * soft controller stands on the same storage (one VD would hold two
+ * members on it, degraded from its first write), or a kind hosting the
+ * engine holds it (rcl_soft_check_hosts()).
  */
-static enum rcl_status check_unused(const struct rcl_ctx *ctx, const char *path, const char *real,
+static enum rcl_status check_unused(struct rcl_ctrl *ctrl, const char *path, const char *real,
                                     const struct stat *st, struct rcl_error *err)
 {
 	struct rcl_soft_backing *mine = rcl_malloc(sizeof(*mine));
@@ -334,7 +335,9 @@ static enum rcl_status check_unused(const struct rcl_ctx *ctx, const char *path,
 	if (!mine)
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
 	rcl_soft_backing_of(st, mine);
-	status = find_user(ctx, mine, &user, &slot, other, err);
+	status = find_user(ctrl->ctx, mine, &user, &slot, other, err);
+	if (!status && user < 0)
+		status = rcl_soft_check_hosts(ctrl->ctx, path, mine, ctrl->entry.id, err);
 	rcl_free(mine);
 	if (status || user < 0)
 		return status;
@@ -397,7 +400,7 @@ static enum rcl_status soft_add_drive(struct rcl_ctrl *ctrl, const char *path, u
 		                "cannot use '%s': it holds %lld bytes, less than the %llu MiB a "
 		                "drive needs",
 		                path, (long long)st.st_size, RCL_SOFT_MIN_DRIVE_BYTES >> 20);
-	status = check_unused(ctrl->ctx, path, real, &st, err);
+	status = check_unused(ctrl, path, real, &st, err);
 	if (status)
 		return status;
 	for (size_t i = 0; i < sc->slot_count && sc->slots[i].slot == number; i++)
