@@ -98,9 +98,11 @@ static void sh(const char *fmt, ...)
 		die("failed", line);
 }
 
-static void member_failed(void *ctx, unsigned vd, unsigned member, int error)
+static void member_failed(void *ctx, unsigned vd, unsigned member, const struct rcl_guid *drive,
+                          int error)
 {
 	(void)ctx;
+	(void)drive;
 	fprintf(stderr, "bench-rebuild: /v%u member %u failed: %s\n", vd, member, strerror(error));
 }
 

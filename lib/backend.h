@@ -72,8 +72,9 @@
  * A kind whose drives are plain block devices (nvme: the host's NVMe
  * namespaces, RAID on the CPU as Intel VROC does it) does not copy the
  * engine: it includes lib/soft/host.h, the one header of lib/soft/ another
- * folder may include, points its VD, group, spare, foreign, settings,
- * export, task and process entries at the soft ones, and loads the engine
+ * folder may include, points its VD, group, spare, foreign, settings and
+ * export entries at the soft ones (RCL_SOFT_ENGINE_OPS), its task and
+ * process entries at the soft ones or its wrappers, and loads the engine
  * over the slots it hands it (ctrl->priv is then the engine's; the kind's
  * own data hangs off it). The engine dresses its model in the kind's
  * identity of each drive through the host's callback.

@@ -22,27 +22,37 @@
 /* The telemetry data areas: 1 to 3, and 4 where the drive has an extended one. */
 #define TELEMETRY_AREA_MAX 4
 
+enum rcl_status rcl_drive_check_held(const struct rcl_ctrl *ctrl, const struct rcl_drive *d,
+                                     const char *name, const char *what, struct rcl_error *err)
+{
+	if (d->dg >= 0)
+		return rcl_fail(err, RCL_NOT_ALLOWED,
+		                "%s is a member of disk group %d: take it out of the "
+		                "configuration before %s",
+		                name, d->dg, what);
+	if (d->state == RCL_PD_GHS || d->state == RCL_PD_DHS)
+		return rcl_fail(err, RCL_NOT_ALLOWED,
+		                "%s is a hot spare (%s): take it out of the configuration "
+		                "(raidcli /c%u/e%u/s%u delete hotsparedrive) before %s",
+		                name, rcl_pd_state_abbrev(d->state), ctrl->entry.id, d->enclosure,
+		                d->slot, what);
+	return RCL_OK;
+}
+
 enum rcl_status rcl_drive_check_destroy(const struct rcl_ctrl *ctrl,
                                         const struct rcl_drive_ref *ref, const char *what,
                                         const char *harm, bool confirm, bool force,
                                         struct rcl_error *err)
 {
 	const struct rcl_drive *d;
+	char name[32];
 	enum rcl_status st = rcl_drive_present(ctrl, ref, &d, err);
 
+	snprintf(name, sizeof(name), "drive %u:%u", ref->enclosure, ref->slot);
+	if (!st)
+		st = rcl_drive_check_held(ctrl, d, name, what, err);
 	if (st)
 		return st;
-	if (d->dg >= 0)
-		return rcl_fail(err, RCL_NOT_ALLOWED,
-		                "drive %u:%u is a member of disk group %d: take it out of the "
-		                "configuration before %s",
-		                ref->enclosure, ref->slot, d->dg, what);
-	if (d->state == RCL_PD_GHS || d->state == RCL_PD_DHS)
-		return rcl_fail(err, RCL_NOT_ALLOWED,
-		                "drive %u:%u is a hot spare (%s): take it out of the configuration "
-		                "(raidcli /c%u/e%u/s%u delete hotsparedrive) before %s",
-		                ref->enclosure, ref->slot, rcl_pd_state_abbrev(d->state),
-		                ctrl->entry.id, ref->enclosure, ref->slot, what);
 	if (!force && (confirm || d->in_use[0]))
 		return rcl_fail(err, RCL_NEED_FORCE, "%s %s drive %u:%u%s%s%s; repeat with force",
 		                what, harm, ref->enclosure, ref->slot,

@@ -42,6 +42,17 @@ enum rcl_status rcl_drive_present(const struct rcl_ctrl *ctrl, const struct rcl_
                                   const struct rcl_drive **out, struct rcl_error *err);
 
 /*
+ * rcl_drive_check_held() (device.c) - whether drive @d of @ctrl, said as
+ * @name ("drive 252:0"), is free of @ctrl's configuration for @what
+ * ("formatting"): RCL_NOT_ALLOWED for a disk group's member or a hot
+ * spare, naming the group or the command that frees the spare. The one
+ * rule of what a controller holds, whoever asks (rcl_drive_check_destroy(),
+ * another controller about to take the drive).
+ */
+enum rcl_status rcl_drive_check_held(const struct rcl_ctrl *ctrl, const struct rcl_drive *d,
+                                     const char *name, const char *what, struct rcl_error *err);
+
+/*
  * rcl_drive_check_destroy() (device.c) - whether @what ("formatting"),
  * which @harm ("destroys every block of") drive @ref, may go on, whatever
  * the backend: never on a disk group's member or a hot spare

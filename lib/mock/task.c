@@ -114,6 +114,14 @@ enum rcl_status rcl_mock_task_check(struct rcl_ctrl *ctrl, const struct rcl_task
 	const struct mock_priv *p = ctrl->priv;
 	size_t at;
 
+	/*
+	 * A listed migration changes no VD, so one that removes drives would
+	 * look like one that adds them; the soft kind's removal (the last
+	 * members by role leave) is not a mock's to copy.
+	 */
+	if (req->kind == RCL_TASK_MIGRATE && req->remove)
+		return rcl_unsupported(err, ctrl->caps.kind, "removing drives (option=remove)",
+		                       NULL);
 	if (find_task(p->root, req, &at))
 		return rcl_fail(err, RCL_NOT_ALLOWED, "a %s is already under way",
 		                rcl_task_kind_name(req->kind));

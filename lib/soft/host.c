@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
  * host.c - the soft engine over another kind's drives (host.h): its state
- * file, its slots as the host hands them over, its model dressed by the host.
+ * file, its slots as the host hands them over, its model dressed by the
+ * host; and what the hosts hold, which a soft controller may not take.
  */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
+#include "soft/config/backing.h"
 #include "soft/config/model.h"
 #include "soft/host.h"
 
@@ -93,4 +96,53 @@ void *rcl_soft_host_priv(const struct rcl_ctrl *ctrl)
 	const struct soft_ctrl *sc = ctrl->priv;
 
 	return sc ? sc->host_priv : NULL;
+}
+
+/* rcl_soft_check_hosts() of one controller, @host. */
+static enum rcl_status check_host(const struct rcl_ctrl *host, const char *path,
+                                  const struct rcl_soft_backing *mine, unsigned id,
+                                  struct rcl_soft_backing *other, struct rcl_error *err)
+{
+	const struct soft_ctrl *sc = host->priv;
+	char name[PATH_MAX + 64], what[48];
+
+	for (size_t i = 0; i < sc->slot_count; i++) {
+		struct rcl_drive_ref ref = {RCL_SOFT_ENCLOSURE, sc->slots[i].slot};
+		const struct rcl_drive *d = rcl_ctrl_find_drive(host, &ref);
+		struct stat st;
+
+		if (!d || stat(sc->slots[i].path, &st))
+			continue;
+		rcl_soft_backing_of(&st, other);
+		if (!rcl_soft_backing_shared(mine, other))
+			continue;
+		snprintf(name, sizeof(name), "cannot use '%s': drive /c%u/e%u/s%u", path,
+		         host->entry.id, ref.enclosure, ref.slot);
+		snprintf(what, sizeof(what), "adding it to /c%u", id);
+		return rcl_drive_check_held(host, d, name, what, err);
+	}
+	return RCL_OK;
+}
+
+enum rcl_status rcl_soft_check_hosts(struct rcl_ctx *ctx, const char *path,
+                                     const struct rcl_soft_backing *mine, unsigned id,
+                                     struct rcl_error *err)
+{
+	struct rcl_soft_backing *other = rcl_malloc(sizeof(*other));
+	enum rcl_status st = other ? RCL_OK : rcl_fail(err, RCL_NOMEM, "out of memory");
+
+	for (size_t i = 0; !st && i < ctx->count; i++) {
+		const struct rcl_registry_entry *entry = &ctx->entries[i];
+		struct rcl_ctrl *host;
+
+		if (entry->ops == &rcl_soft_ops || entry->ops->create_vd != rcl_soft_create_vd)
+			continue;
+		st = rcl_ctrl_open(ctx, entry->id, RCL_LOCK_SHARED, &host, err);
+		if (!st) {
+			st = check_host(host, path, mine, id, other, err);
+			rcl_ctrl_close(host);
+		}
+	}
+	rcl_free(other);
+	return st;
 }

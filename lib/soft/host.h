@@ -5,9 +5,10 @@
  *
  * A kind whose drives are block devices of its own (nvme: the host's
  * NVMe namespaces, the VROC way) gets the soft controller's RAID by
- * pointing its ops table's VD, group, hot spare, member state, foreign,
- * settings, export, task and process entries at the soft ones below (and
- * at those soft.h and config/ declare). For them ctrl->priv is the
+ * filling its ops table with RCL_SOFT_ENGINE_OPS (VD, group, hot spare,
+ * member state, foreign, settings and export entries) and pointing its
+ * task and process entries at the soft ones below (or at wrappers of
+ * them, as soft.h declares them). For them ctrl->priv is the
  * engine's struct soft_ctrl: the host loads it with rcl_soft_host_load(),
  * keeps its own data in it (rcl_soft_host_priv()) and frees it with
  * rcl_soft_unload(). The engine keeps the slots' flags (JBOD,
@@ -54,6 +55,26 @@
 	 1u << RCL_SETTING_REBUILD_PRIORITY | 1u << RCL_SETTING_CC_SCHEDULE |                      \
 	 1u << RCL_SETTING_PR_SCHEDULE | 1u << RCL_SETTING_VD_POLICY)
 
+/*
+ * The engine's entries of a host's struct rcl_backend_ops: VDs, groups,
+ * spares, member states, foreign configurations, settings, schedules and
+ * exports, whoever hosts it, so a new engine op is added here once. The
+ * drive, task and process entries stay each kind's own (a host wraps the
+ * engine's rcl_soft_task_*_op() around its drives' tasks).
+ */
+#define RCL_SOFT_ENGINE_OPS                                                                        \
+	.create_vd = rcl_soft_create_vd, .delete_vd = rcl_soft_delete_vd,                          \
+	.set_vd = rcl_soft_set_vd, .delete_config = rcl_soft_delete_config,                        \
+	.vd_expansion = rcl_soft_vd_expansion, .expand_vd = rcl_soft_expand_vd,                    \
+	.add_hotspare = rcl_soft_add_hotspare, .delete_hotspare = rcl_soft_delete_hotspare,        \
+	.set_drive_state = rcl_soft_set_drive_state_op, .foreign_show = rcl_soft_foreign_show,     \
+	.foreign_import = rcl_soft_foreign_import, .foreign_delete = rcl_soft_foreign_delete,      \
+	.settings_get = rcl_soft_settings_get, .settings_set = rcl_soft_settings_set,              \
+	.schedule_status = rcl_soft_schedule_status, .export_check = rcl_soft_export_check,        \
+	.export_start = rcl_soft_export_start, .export_stop = rcl_soft_export_stop,                \
+	.exports = rcl_soft_exports, .export_needs_force = rcl_soft_export_needs_force,            \
+	.export_waits_for_force = rcl_soft_export_waits_for_force
+
 /**
  * struct rcl_soft_host - what the engine asks of its host.
  * @dress:	after every model the engine builds into @ctrl (load and
@@ -95,5 +116,20 @@ enum rcl_status rcl_soft_set_drive_jbod_op(struct rcl_ctrl *ctrl, const struct r
                                            bool on, struct rcl_error *err);
 enum rcl_status rcl_soft_set_drive_state_op(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
                                             enum rcl_drive_change change, struct rcl_error *err);
+
+struct rcl_soft_backing;
+
+/**
+ * rcl_soft_check_hosts() - refuse @path, which stands on storage @mine,
+ * to soft controller @id when a controller of a kind hosting the engine
+ * (its ops RCL_SOFT_ENGINE_OPS: the nvme kind's namespaces) holds that
+ * storage in its configuration, by the rule that keeps such a drive from
+ * being formatted (rcl_drive_check_held()): a member of one of its groups
+ * or a hot spare. Its other drives are the host's to give.
+ * Return: RCL_OK; RCL_NOT_ALLOWED naming the holder; as rcl_ctrl_open().
+ */
+enum rcl_status rcl_soft_check_hosts(struct rcl_ctx *ctx, const char *path,
+                                     const struct rcl_soft_backing *mine, unsigned id,
+                                     struct rcl_error *err);
 
 #endif /* RCL_SOFT_HOST_H */

@@ -319,10 +319,11 @@ static enum rcl_status find_user(const struct rcl_ctx *ctx, const struct rcl_sof
 
 /*
  * Refuse @path (@real resolved, @st its stat()) when a drive of any
- * controller stands on the same storage: one VD would hold two members
- * on it, degraded from its first write.
+ * soft controller stands on the same storage (one VD would hold two
+ * members on it, degraded from its first write), or a kind hosting the
+ * engine holds it (rcl_soft_check_hosts()).
  */
-static enum rcl_status check_unused(const struct rcl_ctx *ctx, const char *path, const char *real,
+static enum rcl_status check_unused(struct rcl_ctrl *ctrl, const char *path, const char *real,
                                     const struct stat *st, struct rcl_error *err)
 {
 	struct rcl_soft_backing *mine = rcl_malloc(sizeof(*mine));
@@ -334,7 +335,9 @@ static enum rcl_status check_unused(const struct rcl_ctx *ctx, const char *path,
 	if (!mine)
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
 	rcl_soft_backing_of(st, mine);
-	status = find_user(ctx, mine, &user, &slot, other, err);
+	status = find_user(ctrl->ctx, mine, &user, &slot, other, err);
+	if (!status && user < 0)
+		status = rcl_soft_check_hosts(ctrl->ctx, path, mine, ctrl->entry.id, err);
 	rcl_free(mine);
 	if (status || user < 0)
 		return status;
@@ -397,7 +400,7 @@ static enum rcl_status soft_add_drive(struct rcl_ctrl *ctrl, const char *path, u
 		                "cannot use '%s': it holds %lld bytes, less than the %llu MiB a "
 		                "drive needs",
 		                path, (long long)st.st_size, RCL_SOFT_MIN_DRIVE_BYTES >> 20);
-	status = check_unused(ctrl->ctx, path, real, &st, err);
+	status = check_unused(ctrl, path, real, &st, err);
 	if (status)
 		return status;
 	for (size_t i = 0; i < sc->slot_count && sc->slots[i].slot == number; i++)
@@ -610,31 +613,11 @@ const struct rcl_backend_ops rcl_soft_ops = {
     .add_drive = soft_add_drive,
     .remove_drive = soft_remove_drive,
     .destroy = soft_destroy,
-    .create_vd = rcl_soft_create_vd,
-    .delete_vd = rcl_soft_delete_vd,
-    .set_vd = rcl_soft_set_vd,
-    .delete_config = rcl_soft_delete_config,
-    .vd_expansion = rcl_soft_vd_expansion,
-    .expand_vd = rcl_soft_expand_vd,
-    .add_hotspare = rcl_soft_add_hotspare,
-    .delete_hotspare = rcl_soft_delete_hotspare,
+    RCL_SOFT_ENGINE_OPS,
     .set_locate = soft_set_locate,
     .set_jbod_mode = soft_set_jbod_mode,
     .set_drive_jbod = rcl_soft_set_drive_jbod_op,
-    .set_drive_state = rcl_soft_set_drive_state_op,
-    .foreign_show = rcl_soft_foreign_show,
-    .foreign_import = rcl_soft_foreign_import,
-    .foreign_delete = rcl_soft_foreign_delete,
-    .settings_get = rcl_soft_settings_get,
-    .settings_set = rcl_soft_settings_set,
-    .schedule_status = rcl_soft_schedule_status,
     .process = &rcl_soft_process,
-    .export_check = rcl_soft_export_check,
-    .export_start = rcl_soft_export_start,
-    .export_stop = rcl_soft_export_stop,
-    .exports = rcl_soft_exports,
-    .export_needs_force = rcl_soft_export_needs_force,
-    .export_waits_for_force = rcl_soft_export_waits_for_force,
     .task_check = rcl_soft_task_check_op,
     .task = rcl_soft_task_op,
     .task_progress = rcl_soft_task_progress_op,

@@ -64,10 +64,12 @@ struct fixture {
 	atomic_int failed_error;
 };
 
-static void owner_failed(void *ctx, unsigned vd, unsigned member, int error)
+static void owner_failed(void *ctx, unsigned vd, unsigned member, const struct rcl_guid *drive,
+                         int error)
 {
 	struct fixture *f = ctx;
 
+	(void)drive;
 	ck_assert_uint_eq(vd, 0);
 	atomic_fetch_add(&f->failed[member], 1);
 	atomic_store(&f->failed_error, error);

@@ -31,9 +31,11 @@ struct job {
 };
 
 /* A member failing mid-request is reported; the request itself goes on. */
-static void member_failed(void *ctx, unsigned vd, unsigned member, int error)
+static void member_failed(void *ctx, unsigned vd, unsigned member, const struct rcl_guid *drive,
+                          int error)
 {
 	(void)ctx;
+	(void)drive;
 	fprintf(stderr, "voltool: /v%u member %u failed: %s\n", vd, member, strerror(error));
 }
 

@@ -88,10 +88,12 @@ struct fixture {
 	struct inject in;
 };
 
-static void owner_failed(void *ctx, unsigned vd, unsigned member, int error)
+static void owner_failed(void *ctx, unsigned vd, unsigned member, const struct rcl_guid *drive,
+                         int error)
 {
 	struct fixture *f = ctx;
 
+	(void)drive;
 	(void)vd;
 	(void)error;
 	atomic_fetch_add(&f->failed[member], 1);

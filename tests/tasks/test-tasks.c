@@ -16,7 +16,9 @@
  *  - the rate and host-first pacing, by what the task reports it did
  *    (sleeps, yields), never by how long it took;
  *  - the patrol read's options: how many members it reads at once (seen
- *    through the fault hook as the reads are issued) and members left out.
+ *    through the fault hook as the reads are issued) and members left out;
+ *  - a member's failure reported with its drive: recorded while that drive
+ *    is the member, ignored once a hot spare has taken its place.
  * Member I/O errors and a host request held in flight come from the uring
  * layer's test-only fault hook: no real drive fails or stalls on demand.
  */
@@ -30,6 +32,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "soft/config/spare.h"
+#include "soft/config/state.h"
 #include "soft/format/md-bitmap.h"
 #include "soft/soft.h"
 #include "soft/engine/stripe.h"
@@ -60,10 +64,12 @@ struct fixture {
 	atomic_uint failed[MAXMEM];
 };
 
-static void owner_failed(void *ctx, unsigned vd, unsigned member, int error)
+static void owner_failed(void *ctx, unsigned vd, unsigned member, const struct rcl_guid *drive,
+                         int error)
 {
 	struct fixture *f = ctx;
 
+	(void)drive;
 	(void)vd;
 	(void)error;
 	atomic_fetch_add(&f->failed[member], 1);
@@ -977,6 +983,95 @@ START_TEST(test_rebuild_source_fails)
 }
 END_TEST
 
+/* ---- a member's failure, reported by its drive ---- */
+
+/* A member failure as the volume reports it to its owner. */
+struct report {
+	atomic_uint count;
+	unsigned vd, member;
+	struct rcl_guid drive;
+};
+
+static void keep_report(void *ctx, unsigned vd, unsigned member, const struct rcl_guid *drive,
+                        int error)
+{
+	struct report *r = ctx;
+
+	(void)error;
+	r->vd = vd;
+	r->member = member;
+	r->drive = *drive;
+	atomic_fetch_add(&r->count, 1);
+}
+
+static int fail_member_ops(void *ctx, const struct rcl_soft_op *op)
+{
+	return op->member == *(unsigned *)ctx ? EIO : 0;
+}
+
+static enum rcl_soft_member_state member_state(struct rcl_ctrl *ctrl, unsigned m, unsigned *slot)
+{
+	const struct rcl_soft_dg *dg = &((struct soft_ctrl *)ctrl->priv)->state->cfg.dgs[0];
+
+	*slot = dg->members[m].slot;
+	return dg->members[m].state;
+}
+
+/*
+ * A RAID1's member 1 fails a write: its report is recorded while that
+ * drive is member 1. A hot spare takes the place; the same report coming
+ * again late (as one does when the failure was recorded first another
+ * way: the process's poll of an unplugged drive, a second volume) is the
+ * old drive's, and must not fail the spare rebuilding there.
+ */
+START_TEST(test_late_failure_report)
+{
+	struct report r = {0};
+	const struct rcl_soft_volume_owner owner = {.failed = keep_report, .ctx = &r};
+	struct rcl_soft_volume *vol;
+	struct rcl_drive_ref spare;
+	struct rcl_error err = {0};
+	struct unit_state st;
+	struct rcl_ctrl *ctrl;
+	struct rcl_ctx *ctx;
+	uint8_t block[4096] = {1};
+	unsigned bad = 1, slot;
+
+	unit_state_enter(&st, NULL);
+	cli("add controller type=soft drives=3 size=16MB");
+	cli("/c0 add vd type=raid1 drives=252:0-1");
+	cli("/c0/e252/s2 add hotsparedrive");
+	ctx = unit_ctx_new(st.dir);
+	ck_assert_msg(!rcl_ctrl_open(ctx, 0, RCL_LOCK_EXCLUSIVE, &ctrl, &err), "%s", err.msg);
+	ck_assert_msg(
+	    !rcl_soft_volume_open(((struct soft_ctrl *)ctrl->priv)->state, 0, &owner, &vol, &err),
+	    "%s", err.msg);
+	rcl_soft_uring_set_fault(fail_member_ops, &bad);
+	ck_assert_int_eq(rcl_soft_volume_write(vol, block, sizeof(block), 0, 0), 0);
+	rcl_soft_uring_set_fault(NULL, NULL);
+	ck_assert_uint_eq(atomic_load(&r.count), 1);
+	ck_assert_uint_eq(r.member, 1);
+
+	/* Current: member 1 is the drive that failed. */
+	ck_assert_msg(!rcl_soft_fail_member(ctrl, r.vd, r.member, &r.drive, &err), "%s", err.msg);
+	ck_assert_int_eq(member_state(ctrl, 1, &slot), RCL_SOFT_MEMBER_FAILED);
+	ck_assert_uint_eq(slot, 1);
+
+	/* Late: the spare in slot 2 rebuilds member 1 now. */
+	ck_assert_msg(!rcl_soft_replace_member(ctrl, 0, 1, NULL, &spare, &err), "%s", err.msg);
+	ck_assert_uint_eq(spare.slot, 2);
+	ck_assert_int_eq(rcl_soft_fail_member(ctrl, r.vd, r.member, &r.drive, &err), RCL_NOT_FOUND);
+	ck_assert_str_eq(err.msg, "member 1 of virtual drive /v0 is another drive now");
+	ck_assert_int_eq(member_state(ctrl, 1, &slot), RCL_SOFT_MEMBER_REBUILD);
+	ck_assert_uint_eq(slot, 2);
+
+	rcl_soft_volume_close(vol);
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(ctx);
+	unit_state_leave(&st);
+}
+END_TEST
+
 /* ---- patrol read options ---- */
 
 /*
@@ -1075,6 +1170,7 @@ static Suite *tasks_suite(void)
 	tcase_add_test(tc, test_host_first);
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_rebuild_source_fails);
+	tcase_add_test(tc, test_late_failure_report);
 	tcase_add_test(tc, test_patrol_options);
 	suite_add_tcase(s, tc);
 	return s;

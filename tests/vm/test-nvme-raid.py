@@ -10,9 +10,11 @@ to it: the NBD client sees no error, the VD goes degraded, its spare
 rebuilds it to Optl and the export reads the same sha256. With raidcli's
 process stopped, mdadm --examine finds md members on the namespaces and
 the kernel's md assembles both arrays with that sha256. A tenth drive, of
-two namespaces, is refused for RAID naming them. An eleventh, made the
-RAID5's spare again, takes the place of a member unplugged while no I/O
-reaches the VD, with no raidcli command to tell the process. One VM boot.
+two namespaces, is refused for RAID naming them; a RAID member's namespace
+is refused to a soft controller, naming the nvme drive that holds it. An
+eleventh, made the RAID5's spare again, takes the place of a member
+unplugged while no I/O reaches the VD, with no raidcli command to tell the
+process. One VM boot.
 """
 import os
 import shutil
@@ -40,6 +42,10 @@ cmd_record r5 raidcli /c0 add vd type=raid5 drives=252:0-2 J
 cmd_record r5-spare raidcli /c0/e252/s3 add hotsparedrive dgs=0 J
 cmd_record r10 raidcli /c0 add vd type=raid10 drives=252:4-7 pdperarray=2 J
 cmd_record r10-spare raidcli /c0/e252/s8 add hotsparedrive dgs=1 J
+# a RAID5 member's namespace is not a soft controller's to take
+raidcli add controller type=soft drives=0 >/dev/null
+ns=$(raidcli /c0/e252/s0 show all J | sed -n 's/.*"Namespaces" : "\([^",]*\).*/\1/p')
+cmd_record soft-held raidcli /c1 add drive path=/dev/$ns J
 cmd_record export raidcli /c0/vall start export J
 uri() { raidcli /c0/v$1 show export J |
 	sed -n 's/.*"Export Name" : "\([^"]*\)".*/\1/p;s/.*"Address" : "unix:\([^"]*\)".*/\1/p' |
@@ -162,6 +168,10 @@ def check_build(cmds):
     multi = cmds['multi-ns']
     check(multi['rc'] != 0 and 'nsid 1, 2' in multi['out'],
           f'set good of a drive with two namespaces: refused naming them ({multi["out"][:400]})')
+    held = cmds['soft-held']
+    check(held['rc'] != 0 and 'drive /c0/e252/s0 is a member of disk group 0' in held['out'],
+          f'a RAID member\'s namespace added to a soft controller: refused naming its holder '
+          f'({held["out"][:400]})')
 
 
 def check_unplug(records, cmds, vd, spare, gone):

@@ -248,7 +248,7 @@ enum rcl_status rcl_soft_set_drive_state(struct rcl_ctrl *ctrl, const struct rcl
 }
 
 enum rcl_status rcl_soft_fail_member(struct rcl_ctrl *ctrl, unsigned vd, unsigned m,
-                                     struct rcl_error *err)
+                                     const struct rcl_guid *drive, struct rcl_error *err)
 {
 	const struct rcl_soft_vd *v;
 	struct rcl_soft_dg *dg = NULL;
@@ -260,6 +260,9 @@ enum rcl_status rcl_soft_fail_member(struct rcl_ctrl *ctrl, unsigned vd, unsigne
 		dg = rcl_soft_config_dg_mut(c.cfg, v->dg);
 	if (!st && (!dg || m >= rcl_soft_dg_held(dg)))
 		st = rcl_fail(err, RCL_NOT_FOUND, "virtual drive /v%u has no member %u", vd, m);
+	if (!st && !rcl_guid_equal(&dg->members[m].uuid, drive))
+		st = rcl_fail(err, RCL_NOT_FOUND,
+		              "member %u of virtual drive /v%u is another drive now", m, vd);
 	if (!st && dg->members[m].state != RCL_SOFT_MEMBER_ONLINE &&
 	    dg->members[m].state != RCL_SOFT_MEMBER_REBUILD)
 		st = rcl_fail(err, RCL_NOT_ALLOWED,

@@ -25,18 +25,22 @@ enum rcl_status rcl_soft_set_drive_state(struct rcl_ctrl *ctrl, const struct rcl
 
 /**
  * rcl_soft_fail_member() - record that member @m (in its group's member
- * order) of VD @vd failed an I/O, as rcl_soft_set_drive_state() records
- * RCL_DRIVE_SET_FAILED, from the surviving members alone: the failed drive
- * is found by its place in the configuration, not by what its slot holds
- * now, and is neither read nor written (it may be truncated, gone or
- * unreadable), so its own superblock and record keep their older events
- * and generation, which loading and md take for stale.
- * Return: RCL_OK; RCL_NOT_FOUND (no such VD or member); RCL_NOT_ALLOWED
- * (the member holds no data: neither online nor rebuilding); as
- * rcl_soft_set_drive_state() otherwise. Nothing changes on failure.
+ * order) of VD @vd, the drive @drive, failed an I/O, as
+ * rcl_soft_set_drive_state() records RCL_DRIVE_SET_FAILED, from the
+ * surviving members alone: the failed drive is found by its place in the
+ * configuration, not by what its slot holds now, and is neither read nor
+ * written (it may be truncated, gone or unreadable), so its own superblock
+ * and record keep their older events and generation, which loading and md
+ * take for stale. A report that comes after another drive took the place
+ * (a hot spare, once the failure was recorded another way) is not the
+ * new drive's failure: @drive must still be member @m.
+ * Return: RCL_OK; RCL_NOT_FOUND (no such VD or member, or member @m is
+ * not @drive now); RCL_NOT_ALLOWED (the member holds no data: neither
+ * online nor rebuilding); as rcl_soft_set_drive_state() otherwise.
+ * Nothing changes on failure.
  */
 enum rcl_status rcl_soft_fail_member(struct rcl_ctrl *ctrl, unsigned vd, unsigned m,
-                                     struct rcl_error *err);
+                                     const struct rcl_guid *drive, struct rcl_error *err);
 
 /*
  * rcl_soft_sync_roles() - step (a) for VD @vd: the md array member @m

@@ -35,7 +35,7 @@ void rcl_soft_vol_fail(struct rcl_soft_volume *vol, unsigned member, int error, 
 
 	atomic_store(&m->failed, true);
 	if (!atomic_exchange(&m->reported, true) && tell && vol->owner.failed)
-		vol->owner.failed(vol->owner.ctx, vol->vd, member, error);
+		vol->owner.failed(vol->owner.ctx, vol->vd, member, &m->uuid, error);
 }
 
 /*

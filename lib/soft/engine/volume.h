@@ -52,9 +52,12 @@ enum {
 /**
  * struct rcl_soft_volume_owner - how a volume reports to its owner.
  * @failed:	member @member (its index in the group's member order) of
- *		VD @vd failed with @error (an errno). Called once per member,
- *		from the I/O thread that saw the error, after the volume has
- *		stopped using it; it must not call back into the volume.
+ *		VD @vd, the drive @drive (its GUID, as the configuration
+ *		names members), failed with @error (an errno). Called once
+ *		per member, from the I/O thread that saw the error, after the
+ *		volume has stopped using it; it must not call back into the
+ *		volume. By the time the owner records it, another drive (a
+ *		hot spare) may hold that index: @drive tells them apart.
  * @ctx:	passed to @failed.
  * @records:	the owner records each failure in the configuration (the
  *		member failed in its md superblocks and record) and then calls
@@ -68,7 +71,8 @@ enum {
  *		background tasks' (task.h).
  */
 struct rcl_soft_volume_owner {
-	void (*failed)(void *ctx, unsigned vd, unsigned member, int error);
+	void (*failed)(void *ctx, unsigned vd, unsigned member, const struct rcl_guid *drive,
+	               int error);
 	void *ctx;
 	bool records;
 };

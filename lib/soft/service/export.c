@@ -71,6 +71,7 @@ static uint64_t held_at_start;
 struct failure {
 	unsigned vd;
 	unsigned member;
+	struct rcl_guid drive;
 	int error;
 };
 
@@ -241,9 +242,10 @@ static int vol_zero(void *ctx, size_t len, uint64_t off, bool fua)
 }
 
 /* From an I/O thread: hand the failure to the main loop, which may take the controller lock. */
-static void on_member_failed(void *ctx, unsigned vd, unsigned member, int error)
+static void on_member_failed(void *ctx, unsigned vd, unsigned member, const struct rcl_guid *drive,
+                             int error)
 {
-	struct failure f = {.vd = vd, .member = member, .error = error};
+	struct failure f = {.vd = vd, .member = member, .drive = *drive, .error = error};
 
 	(void)ctx;
 	if (write(service_notify_fd(), &f, sizeof(f)) != sizeof(f))
@@ -448,13 +450,20 @@ static bool same_place(const struct export *a, const struct export *b)
 	       !strcmp(a->host, b->host) && a->port == b->port;
 }
 
+void rcl_soft_export_name(const struct rcl_ctrl *ctrl, unsigned vd, char *buf, size_t size)
+{
+	const struct soft_ctrl *sc = ctrl->priv;
+
+	snprintf(buf, size, "%s-v%u", sc->serial, vd);
+}
+
 /* Fill @e from @req with the defaults, and check it against the other exports. */
 static enum rcl_status plan_export(struct rcl_ctrl *ctrl, const struct service_paths *p,
                                    unsigned vd, const struct rcl_export_request *req,
                                    const struct export_list *list, struct export *e,
                                    struct rcl_error *err)
 {
-	const char *serial = rcl_ctrl_info(ctrl)->serial;
+	const char *serial = ((const struct soft_ctrl *)ctrl->priv)->serial;
 	enum rcl_status st = RCL_OK;
 
 	memset(e, 0, sizeof(*e));
@@ -466,9 +475,10 @@ static enum rcl_status plan_export(struct rcl_ctrl *ctrl, const struct service_p
 		return rcl_fail(err, RCL_INVALID_PARAM,
 		                "export name '%s' must be 1 to %zu bytes long", req->name,
 		                sizeof(e->name) - 1);
-	snprintf(e->name, sizeof(e->name), "%s", req->name ? req->name : "");
-	if (!req->name)
-		snprintf(e->name, sizeof(e->name), "%s-v%u", serial, vd);
+	if (req->name)
+		snprintf(e->name, sizeof(e->name), "%s", req->name);
+	else
+		rcl_soft_export_name(ctrl, vd, e->name, sizeof(e->name));
 	if (req->address) {
 		st = parse_address(req->address, e, err);
 	} else if (req->socket) {
@@ -865,11 +875,12 @@ static void log_failure(struct rcl_ctrl *ctrl, const struct rcl_soft_member *m,
 }
 
 /*
- * Record that member @f->member of VD @f->vd failed, under the controller
- * lock, from the surviving members alone (rcl_soft_fail_member()): the
- * drive in the failed member's slot may be anything now. Return: whether
- * the configuration records the member as out of use (recorded now, or
- * already, or its VD gone); else writes that did without it must fail.
+ * Record that member @f->member of VD @f->vd, the drive @f->drive, failed,
+ * under the controller lock, from the surviving members alone
+ * (rcl_soft_fail_member()): the drive in the failed member's slot may be
+ * anything now. Return: whether the configuration records the member as
+ * out of use (recorded now, or already, or its VD gone, or another drive
+ * in its place); else writes that did without it must fail.
  */
 static bool record_failure(unsigned id, const struct failure *f)
 {
@@ -897,9 +908,17 @@ static bool record_failure(unsigned id, const struct failure *f)
 		m = *found;
 		for (size_t i = 0; i < count; i++)
 			before[i] = *rcl_ctrl_vd(ctrl, i);
-		st = rcl_soft_fail_member(ctrl, f->vd, f->member, &err);
+		st = rcl_soft_fail_member(ctrl, f->vd, f->member, &f->drive, &err);
 		if (!st)
 			log_failure(ctrl, &m, before, count);
+	}
+	/*
+	 * Another drive in its place: the failure was recorded already (a hot
+	 * spare took the place since), and is not the new drive's.
+	 */
+	if (found && st == RCL_NOT_FOUND) {
+		service_log("v%u: %s; its failure is ignored", f->vd, err.msg);
+		st = RCL_OK;
 	}
 	/* Not online any more: recorded already, by a change of the user's. */
 	if (st == RCL_NOT_ALLOWED)

@@ -42,6 +42,16 @@ const char *rcl_soft_export_needs_force(const struct rcl_ctrl *ctrl, unsigned vd
  */
 const char *rcl_soft_export_waits_for_force(const struct rcl_ctrl *ctrl, unsigned vd);
 
+/*
+ * rcl_soft_export_name() - the name VD @vd's export gets when none is
+ * asked, "<serial>-v<vd>", into @buf of @size bytes: the engine's own
+ * controller serial (as md's array names have it), which the soft kind
+ * shows as its controller's and a hosting kind keeps in its engine state,
+ * whatever it shows itself (the nvme kind: the host's name, "(none)"
+ * where none is set).
+ */
+void rcl_soft_export_name(const struct rcl_ctrl *ctrl, unsigned vd, char *buf, size_t size);
+
 /* export_force() - the force for VD @vd was given (only in the controller process). */
 void export_force(unsigned vd);
 

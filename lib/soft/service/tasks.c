@@ -315,7 +315,7 @@ static bool fail_unplugged(struct rcl_ctrl *ctrl, const struct rcl_soft_dg *dg)
 		if (dg->members[m].state != RCL_SOFT_MEMBER_ONLINE ||
 		    (disk && disk->kind != RCL_SOFT_DISK_ABSENT))
 			continue;
-		if (rcl_soft_fail_member(ctrl, cfg->vds[v].id, m, &err)) {
+		if (rcl_soft_fail_member(ctrl, cfg->vds[v].id, m, &dg->members[m].uuid, &err)) {
 			service_log("cannot fail member %u of DG %u, whose drive is gone: %s", m,
 			            dg_id, err.msg);
 			return false;
