@@ -361,8 +361,10 @@ bool drive_selected(const struct obj_path *path, const struct rcl_drive *drive)
 	return id_in(&path->encl, drive->enclosure) && id_in(&path->slot, drive->slot);
 }
 
-const char *backup_state(const struct rcl_caps *caps, const char *absent)
+const char *backup_state(const struct rcl_caps *caps, const struct rcl_ctrl_info *info,
+                         const char *absent)
 {
-	/* The battery's or CacheVault's own state comes with the health data. */
-	return caps->backup ? "Unknown" : absent;
+	if (!caps->backup)
+		return absent;
+	return info->backup.state[0] ? info->backup.state : "Unknown";
 }

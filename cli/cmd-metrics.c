@@ -10,6 +10,7 @@
  * metric_families[] below, the one list both read.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 
@@ -30,6 +31,13 @@ const struct metric_family metric_families[METRIC_COUNT] = {
                           "what the controller says about itself; always 1"},
     [METRIC_CTRL_HEALTHY] = {"raidcli_controller_healthy", "gauge",
                              "0 while a virtual drive is not optimal (show's Hlth NdAtn), else 1"},
+    [METRIC_CTRL_TEMPERATURE] = {"raidcli_controller_temperature_celsius", "gauge",
+                                 "the temperature of the controller's RAID-on-chip processor, "
+                                 "where it reports one"},
+    [METRIC_CTRL_BACKUP_HEALTHY] = {"raidcli_controller_cache_backup_healthy", "gauge",
+                                    "1 if the battery or CacheVault keeping the cache is "
+                                    "optimal or learning, where the controller reports its "
+                                    "state"},
     [METRIC_CTRL_TASK_STATE] = {"raidcli_controller_task_state", "gauge",
                                 "a controller task under way: " TASK_STATES},
     [METRIC_CTRL_TASK_PROGRESS] = {"raidcli_controller_task_progress_ratio", "gauge",
@@ -292,6 +300,19 @@ static enum rcl_status add_drive(struct rcl_node *list, const struct rcl_ctrl *c
 	return d->present ? add_tasks(list, ctrl, TARGET_DRIVE, &req, &t, err) : RCL_OK;
 }
 
+/* What a card reports of its processor's temperature and its cache backup's state. */
+static void add_ctrl_sensors(struct rcl_node *list, const struct rcl_ctrl_info *info,
+                             const struct target *t)
+{
+	const char *state = info->backup.state;
+
+	if (info->roc_temperature_c)
+		add_value(list, METRIC_CTRL_TEMPERATURE, t, info->roc_temperature_c);
+	if (*state)
+		add_value(list, METRIC_CTRL_BACKUP_HEALTHY, t,
+		          !strcmp(state, "Optimal") || !strcmp(state, "Learning"));
+}
+
 enum rcl_status cmd_ctrl_show_metrics(struct cmd_ctx *c, struct rcl_error *err)
 {
 	struct rcl_node *list = rcl_node_add_array(c->res->data, "Metrics");
@@ -302,6 +323,7 @@ enum rcl_status cmd_ctrl_show_metrics(struct cmd_ctx *c, struct rcl_error *err)
 	target_add(&t, "controller", rcl_ctrl_id(c->ctrl));
 	add_ctrl_info(list, c->ctrl, c->res->host, &t);
 	add_value(list, METRIC_CTRL_HEALTHY, &t, !vds_not_optimal(c->ctrl));
+	add_ctrl_sensors(list, rcl_ctrl_info(c->ctrl), &t);
 	st = add_tasks(list, c->ctrl, TARGET_CTRL, &req, &t, err);
 	for (size_t i = 0; !st && i < rcl_ctrl_vd_count(c->ctrl); i++)
 		st = add_vd(list, c->ctrl, rcl_ctrl_vd(c->ctrl, i), err);

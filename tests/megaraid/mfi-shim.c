@@ -19,6 +19,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "mfi-shim-hw.h"
 #include "mfi-shim.h"
 
 /* _IOWR('M', 1, a packet of 404 bytes) on x86-64. */
@@ -156,6 +157,7 @@ void mfi_shim_setup(const char *path, uint16_t host_no, const char *hba_serial,
 	ld_count = 0;
 	for (size_t i = 0; i < count; i++)
 		lds[ld_count++] = (struct ld){.target = list[i].id, .qemu = &list[i]};
+	mfi_shim_hw_reset();
 }
 
 void mfi_shim_set_state(uint8_t id, uint16_t state)
@@ -337,6 +339,7 @@ static void ctrl_info(uint8_t *p)
 	p[1513] = 16;
 	memcpy(p + 1536, props, sizeof(props));
 	memcpy(p + 1600, "2.5+-QEMU", 9);
+	mfi_shim_hw_ctrl_info(p);
 }
 
 static void pd_list(uint8_t *p, uint32_t len, bool bad_count)
@@ -613,7 +616,7 @@ static int mbox_used(uint32_t opcode)
 	case OP_STATE_SET:
 		return 6;
 	default:
-		return 0;
+		return mfi_shim_hw_mbox_used(opcode);
 	}
 }
 
@@ -649,7 +652,7 @@ static unsigned data_flags(uint32_t opcode)
 	case 0x01040200: /* EVENT_CLEAR */
 		return 0;
 	default:
-		return MFI_READ;
+		return mfi_shim_hw_data_flags(opcode);
 	}
 }
 
@@ -890,7 +893,7 @@ static uint8_t dcmd(uint32_t opcode, uint8_t *f, uint8_t *buf, uint32_t len)
 		pr_status(buf);
 		return ST_OK;
 	default:
-		return ST_OK; /* QEMU's dummy: success, nothing done */
+		return mfi_shim_hw_dcmd(opcode, f + F_MBOX, buf, len);
 	}
 }
 
@@ -1055,4 +1058,9 @@ int stat(const char *restrict path, struct stat *restrict st)
 		st->st_rdev = node_dev;
 	}
 	return 0;
+}
+
+uint8_t mfi_shim_cfg_add(const uint8_t *p, uint32_t len)
+{
+	return cfg_add(p, len);
 }

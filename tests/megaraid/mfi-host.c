@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mfi-host.c - the megaraid tests' host (mfi-host.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "mfi-host.h"
+
+const struct mfi_shim_disk three[3] = {{0, 2097152}, {1, 4194304}, {2, 4194304}};
+
+static void mkdirs(const char *root, const char *rel)
+{
+	char path[4096];
+
+	ck_assert_ptr_nonnull(root);
+	mkdir(root, 0755);
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (char *p = path + strlen(root) + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(path, 0755);
+			*p = '/';
+		}
+	mkdir(path, 0755);
+}
+
+static void put_file(const char *root, const char *rel, const char *text)
+{
+	char *path = unit_path(root, rel);
+
+	unit_write(path, text);
+	free(path);
+}
+
+void set_major(const struct host *h, int major)
+{
+	char text[256];
+
+	snprintf(text, sizeof(text),
+	         "Character devices:\n  1 mem\n%3d megaraid_sas_ioctl\n\nBlock devices:\n  8 sd\n",
+	         major);
+	put_file(h->root, "proc/devices",
+	         major < 0 ? "Character devices:\n  1 mem\n\nBlock devices:\n  8 sd\n" : text);
+}
+
+void host_init(struct host *h, int major)
+{
+	char *node;
+
+	unit_state_enter(&h->st, "state");
+	h->root = unit_path(h->st.root, "host");
+	mkdirs(h->root, "proc");
+	mkdirs(h->root, "dev");
+	mkdirs(h->root, "sys/class/scsi_host");
+	mkdirs(h->root, "sys/devices/pci0000:00/" PCI_FN "/host2/scsi_host/host2");
+	mkdirs(h->root, "sys/devices/pci0000:00/0000:00:01.1/ata1/host0/scsi_host/host0");
+	mkdirs(h->root, "sys/module/megaraid_sas");
+	put_file(h->root, "sys/devices/pci0000:00/" PCI_FN "/host2/scsi_host/host2/proc_name",
+	         "megaraid_sas\n");
+	put_file(h->root,
+	         "sys/devices/pci0000:00/0000:00:01.1/ata1/host0/scsi_host/host0/proc_name",
+	         "ata_piix\n");
+	put_file(h->root, "sys/module/megaraid_sas/version", "07.719.03.00-rc1\n");
+	ck_assert_int_eq(chdir(h->root), 0);
+	ck_assert_int_eq(symlink("../../devices/pci0000:00/" PCI_FN "/host2/scsi_host/host2",
+	                         "sys/class/scsi_host/host2"),
+	                 0);
+	ck_assert_int_eq(symlink("../../devices/pci0000:00/0000:00:01.1/ata1/host0/scsi_host/host0",
+	                         "sys/class/scsi_host/host0"),
+	                 0);
+	set_major(h, major);
+	setenv("RAIDCLI_TEST_MEGARAID_ROOT", h->root, 1);
+	node = unit_path(h->root, "dev/megaraid_sas_ioctl_node");
+	mfi_shim_setup(node, 2, "QM00001", three, 3);
+	free(node);
+}
+
+void host_release(struct host *h)
+{
+	ck_assert_int_eq(chdir("/"), 0);
+	unsetenv("RAIDCLI_TEST_MEGARAID_ROOT");
+	unit_state_leave(&h->st);
+	free(h->root);
+}
+
+/* Open the one controller; its status, @err filled on failure. */
+enum rcl_status open_c0(struct rcl_ctx **ctx, struct rcl_ctrl **ctrl, struct rcl_error *err)
+{
+	const unsigned *ids;
+
+	*ctx = unit_ctx_new(getenv("RAIDCLI_STATE_DIR"));
+	ck_assert_uint_eq(rcl_ctx_ctrl_ids(*ctx, &ids), 1);
+	return rcl_ctrl_open(*ctx, ids[0], RCL_LOCK_SHARED, ctrl, err);
+}
