@@ -73,9 +73,10 @@ static enum rcl_status add_members(const struct rcl_ctrl *ctrl, struct rcl_forei
                                    struct rcl_error *err)
 {
 	const struct rcl_mfi_config *h = (const void *)buf;
+	unsigned depth = ld->span_depth ? ld->span_depth : 1;
 	enum rcl_status st = RCL_OK;
 
-	for (unsigned s = 0; !st && s < ld->span_depth && s < 8; s++) {
+	for (unsigned s = 0; !st && s < depth && s < 8; s++) {
 		const struct rcl_mfi_array *a = find_array(buf, h, le16toh(ld->span[s].array_ref));
 
 		for (unsigned r = 0; !st && a && r < a->num_drives && r < 32; r++) {
