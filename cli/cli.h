@@ -338,6 +338,8 @@ enum metric_id {
 	/* cmd-metrics.c's: what a controller holds (each target's task families in this order) */
 	METRIC_CTRL_INFO,
 	METRIC_CTRL_HEALTHY,
+	METRIC_CTRL_TEMPERATURE,
+	METRIC_CTRL_BACKUP_HEALTHY,
 	METRIC_CTRL_TASK_STATE,
 	METRIC_CTRL_TASK_PROGRESS,
 	METRIC_CTRL_TASK_REMAINING,
@@ -655,9 +657,11 @@ bool id_in(const struct id_set *set, unsigned id);
 bool drive_selected(const struct obj_path *path, const struct rcl_drive *drive);
 /*
  * backup_state() - a BBU or CacheVault column's word for @caps' cache
- * backup: @absent ("NA", "N/A": StorCLI spells it both ways) when it has none.
+ * backup: the state @info reports ("Optimal"), "Unknown" when it reports
+ * none, @absent ("NA", "N/A": StorCLI spells it both ways) when it has none.
  */
-const char *backup_state(const struct rcl_caps *caps, const char *absent);
+const char *backup_state(const struct rcl_caps *caps, const struct rcl_ctrl_info *info,
+                         const char *absent);
 /* format_time() - "%m/%d/%Y, %H:%M:%S" of @t in local time, as StorCLI. */
 void format_time(char *out, size_t size, time_t t);
 

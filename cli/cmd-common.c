@@ -41,8 +41,10 @@ void format_time(char *out, size_t size, time_t t)
 {
 	struct tm tm;
 
-	localtime_r(&t, &tm);
-	strftime(out, size, "%m/%d/%Y, %H:%M:%S", &tm);
+	if (t == RCL_CLOCK_NO_DATE)
+		snprintf(out, size, "Unknown");
+	else if (localtime_r(&t, &tm))
+		strftime(out, size, "%m/%d/%Y, %H:%M:%S", &tm);
 }
 
 static const char *sector_size_text(unsigned bytes)
@@ -361,8 +363,10 @@ bool drive_selected(const struct obj_path *path, const struct rcl_drive *drive)
 	return id_in(&path->encl, drive->enclosure) && id_in(&path->slot, drive->slot);
 }
 
-const char *backup_state(const struct rcl_caps *caps, const char *absent)
+const char *backup_state(const struct rcl_caps *caps, const struct rcl_ctrl_info *info,
+                         const char *absent)
 {
-	/* The battery's or CacheVault's own state comes with the health data. */
-	return caps->backup ? "Unknown" : absent;
+	if (!caps->backup)
+		return absent;
+	return info->backup.state[0] ? info->backup.state : "Unknown";
 }

@@ -112,14 +112,22 @@ static void add_rows(struct rcl_node *section, const struct rcl_caps *caps, cons
 }
 
 /*
- * The ROC's temperature: StorCLI prints it only with a sensor, which no
- * raidcli controller has; the megaraid_sas mode prints 0, as its consumers
- * parse the number and stop without it (raidcli(8), COMPATIBILITY).
+ * The ROC's temperature: StorCLI prints it only with a sensor (a card's
+ * that reports one); without, the megaraid_sas mode prints 0, as its
+ * consumers parse the number and stop without it (raidcli(8),
+ * COMPATIBILITY).
  */
 static void add_roc_temperature(struct rcl_node *section, const struct view *v)
 {
-	if (v->compat)
-		rcl_node_add_int(section, "ROC temperature(Degree Celsius)", 0);
+	if (v->info->roc_temperature_c || v->compat)
+		rcl_node_add_int(section, "ROC temperature(Degree Celsius)",
+		                 v->info->roc_temperature_c);
+}
+
+/* The controller's clock: a card's own as it was read, else the system's. */
+static time_t ctrl_time(const struct rcl_ctrl_info *info)
+{
+	return info->clock ? info->clock : time(NULL);
 }
 
 static const char *or_na(const char *text)
@@ -215,25 +223,33 @@ static void add_backend(struct rcl_node *data, const struct rcl_ctrl *ctrl)
 	                 rcl_storcli_compat_name(rcl_ctrl_storcli_compat(ctrl)));
 }
 
+/* @t as the summary prints times: without StorCLI's comma. */
+static void add_summary_time(struct rcl_node *data, const char *key, time_t t)
+{
+	char text[32];
+
+	format_time(text, sizeof(text), t);
+	if (text[10] == ',') { /* "12/07/2026 03:00:00" */
+		text[10] = ' ';
+		memmove(text + 11, text + 12, strlen(text + 12) + 1);
+	}
+	rcl_node_add_str(data, key, text);
+}
+
 enum rcl_status cmd_ctrl_show(struct cmd_ctx *c, struct rcl_error *err)
 {
 	const struct rcl_ctrl_info *info = rcl_ctrl_info(c->ctrl);
 	struct rcl_node *data = c->res->data;
 	bool compat = rcl_ctrl_storcli_compat(c->ctrl) == RCL_STORCLI_COMPAT_MEGARAID_SAS;
-	char now[32];
 
 	(void)err;
-	format_time(now, sizeof(now), time(NULL));
 	rcl_node_add_str(data, "Product Name", info->model);
 	rcl_node_add_str(data, "Serial Number", info->serial);
 	rcl_node_add_str(data, "SAS Address", "NA");
 	add_pci_address(data, info);
-	/* The summary prints times without StorCLI's comma. */
-	now[10] = ' ';
-	memmove(now + 11, now + 12, strlen(now + 12) + 1);
-	rcl_node_add_str(data, "System Time", now);
+	add_summary_time(data, "System Time", time(NULL));
 	rcl_node_add_str(data, "Mfg. Date", "NA");
-	rcl_node_add_str(data, "Controller Time", now);
+	add_summary_time(data, "Controller Time", ctrl_time(info));
 	rcl_node_add_str(data, "FW Package Build",
 	                 info->package[0] ? info->package : info->firmware);
 	rcl_node_add_str(data, "BIOS Version", "NA");
@@ -255,15 +271,16 @@ static void add_basics(struct rcl_node *data, const struct cmd_ctx *c, const str
 	    WORD("Revision No", "NA"),
 	};
 	struct rcl_node *section = rcl_node_add_object(data, "Basics");
-	char now[32], created[32];
+	char now[32], clock[32], created[32];
 
 	format_time(now, sizeof(now), time(NULL));
+	format_time(clock, sizeof(clock), ctrl_time(v->info));
 	format_time(created, sizeof(created), v->info->created);
 	rcl_node_add_int(section, "Controller", rcl_ctrl_id(c->ctrl));
 	rcl_node_add_str(section, "Model", v->info->model);
 	rcl_node_add_str(section, "Serial Number", v->info->serial);
-	/* A soft controller's clock is the system's: the two times agree. */
-	rcl_node_add_str(section, "Current Controller Date/Time", now);
+	/* A soft controller's clock is the system's: the two times agree; a card keeps its own. */
+	rcl_node_add_str(section, "Current Controller Date/Time", clock);
 	rcl_node_add_str(section, "Current System Date/time", now);
 	rcl_node_add_str(section, "SAS Address", "NA");
 	add_pci_address(section, v->info);
@@ -317,7 +334,7 @@ static void add_status(struct rcl_node *data, const struct view *v)
 
 	rcl_node_add_str(section, "Controller Status", "Optimal");
 	add_rows(section, v->caps, ROWS(memory));
-	rcl_node_add_str(section, "BBU Status", backup_state(v->caps, "NA"));
+	rcl_node_add_str(section, "BBU Status", backup_state(v->caps, v->info, "NA"));
 	add_rows(section, v->caps, ROWS(flags));
 }
 
@@ -480,7 +497,8 @@ static void add_hwcfg(struct rcl_node *data, const struct view *v)
 	    WORD("TPM", "Absent"),
 	    WORD("Upgrade Key", "Absent"),
 	    WORD("On Board Expander", "Absent"),
-	    WORD("Temperature Sensor for ROC", "Absent"),
+	};
+	static const struct row sensors[] = {
 	    WORD("Temperature Sensor for Controller", "Absent"),
 	    WORD("Upgradable CPLD", "Absent"),
 	    WORD("Upgradable PSOC", "Absent"),
@@ -506,6 +524,9 @@ static void add_hwcfg(struct rcl_node *data, const struct view *v)
 	rcl_node_add_str(section, "CacheVault Flash Size",
 	                 v->caps->backup == RCL_BACKUP_CACHEVAULT ? "Unknown" : "NA");
 	add_rows(section, v->caps, ROWS(chips));
+	rcl_node_add_str(section, "Temperature Sensor for ROC",
+	                 v->info->roc_temperature_c ? "Present" : "Absent");
+	add_rows(section, v->caps, ROWS(sensors));
 	rcl_node_add_int(section, "Current Size of FW Cache (MB)", v->caps->cache_mib);
 	add_roc_temperature(section, v);
 }
@@ -777,37 +798,74 @@ static void add_software_options(struct rcl_node *data)
 	rcl_node_add_str(data, "Safe ID", "NA");
 }
 
+/* @text, or @unknown where the backend reports nothing. */
+static const char *or_word(const char *text, const char *unknown)
+{
+	return text[0] ? text : unknown;
+}
+
 /*
  * The cache backup module of @kind, as StorCLI's BBU_Info or Cachevault_Info
- * table lists it. A backend reports only that the module is there: its
- * model, state and dates are unknown, not invented.
+ * table lists it: what the backend reports of it (a card's firmware: its
+ * model, state, temperature, date), the rest unknown, not invented.
  */
-static void add_backup(struct rcl_node *data, enum rcl_cache_backup kind,
-                       const struct rcl_caps *caps, bool compat)
+static void add_backup(struct rcl_node *data, enum rcl_cache_backup kind, const struct view *v)
 {
+	const struct rcl_backup_info *b = &v->info->backup;
 	bool bbu = kind == RCL_BACKUP_BBU;
 	struct rcl_node *row = rcl_node_add_object(
 	    rcl_node_add_array(data, bbu ? "BBU_Info" : "Cachevault_Info"), NULL);
-	bool present = caps->backup == kind;
+	bool present = v->caps->backup == kind;
 
-	rcl_node_add_str(row, "Model", present ? "Unknown" : "Absent");
-	rcl_node_add_str(row, "State", present ? "Unknown" : "Absent");
+	rcl_node_add_str(row, "Model", present ? or_word(b->model, "Unknown") : "Absent");
+	rcl_node_add_str(row, "State", present ? or_word(b->state, "Unknown") : "Absent");
 	if (bbu)
 		rcl_node_add_str(row, "RetentionTime", "Unknown");
-	/* As add_roc_temperature(), in StorCLI's "18C" form. */
-	rcl_node_add_str(row, "Temp", compat ? "0C" : "NA");
+	/* StorCLI's "18C" form; unknown: as add_roc_temperature(). */
+	if (present && b->temperature_c)
+		rcl_node_add_strf(row, "Temp", "%uC", b->temperature_c);
+	else
+		rcl_node_add_str(row, "Temp", v->compat ? "0C" : "NA");
 	rcl_node_add_str(row, "Mode", "-");
-	rcl_node_add_str(row, "MfgDate", "NA");
+	rcl_node_add_str(row, "MfgDate", present ? or_word(b->mfg_date, "NA") : "NA");
+}
+
+/* One Property/Value row of @table, StorCLI's form of a module's readings: "@value @unit". */
+static void add_reading(struct rcl_node *table, const char *prop, unsigned value, const char *unit)
+{
+	struct rcl_node *row = rcl_node_add_object(table, NULL);
+
+	rcl_node_add_str(row, "Property", prop);
+	rcl_node_add_strf(row, "Value", "%u%s", value, unit);
+}
+
+/* What "/cx/bbu show all" adds: the module's readings, where the backend reports them. */
+static void add_backup_readings(struct rcl_node *data, const struct rcl_backup_info *b)
+{
+	struct rcl_node *table;
+
+	if (!b->voltage_mv && !b->charge_pct)
+		return;
+	table = rcl_node_add_array(data, "BBU_Capacity_Info");
+	add_reading(table, "Voltage", b->voltage_mv, " mV");
+	add_reading(table, "Temperature", b->temperature_c, " C");
+	add_reading(table, "Relative State of Charge", b->charge_pct, "%");
 }
 
 /* /cx/bbu and /cx/cv show [all|status]: cli_check_caps() let only a controller with the part in. */
 enum rcl_status cmd_backup_show(struct cmd_ctx *c, struct rcl_error *err)
 {
+	struct view v = {
+	    .info = rcl_ctrl_info(c->ctrl),
+	    .caps = rcl_ctrl_caps(c->ctrl),
+	    .compat = rcl_ctrl_storcli_compat(c->ctrl) == RCL_STORCLI_COMPAT_MEGARAID_SAS,
+	};
+
 	(void)err;
 	add_backup(c->res->data,
-	           c->args->cmd->part == RCL_PART_BBU ? RCL_BACKUP_BBU : RCL_BACKUP_CACHEVAULT,
-	           rcl_ctrl_caps(c->ctrl),
-	           rcl_ctrl_storcli_compat(c->ctrl) == RCL_STORCLI_COMPAT_MEGARAID_SAS);
+	           c->args->cmd->part == RCL_PART_BBU ? RCL_BACKUP_BBU : RCL_BACKUP_CACHEVAULT, &v);
+	if (!strcmp(c->args->cmd->verb, "show all"))
+		add_backup_readings(c->res->data, &v.info->backup);
 	return RCL_OK;
 }
 
@@ -864,7 +922,9 @@ enum rcl_status cmd_ctrl_show_all(struct cmd_ctx *c, struct rcl_error *err)
 	rcl_node_add_str(rcl_node_add_object(data, "Security Protocol properties"),
 	                 "Security Protocol", "None");
 	add_counts_and_lists(data, c->ctrl);
-	add_backup(data, RCL_BACKUP_CACHEVAULT, v.caps, v.compat);
+	/* StorCLI lists the module the card has; a CacheVault's absence when it has none. */
+	add_backup(data, v.caps->backup == RCL_BACKUP_BBU ? RCL_BACKUP_BBU : RCL_BACKUP_CACHEVAULT,
+	           &v);
 	return RCL_OK;
 }
 

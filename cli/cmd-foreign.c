@@ -74,12 +74,25 @@ static size_t present_drives(const struct rcl_foreign_config *c)
 	return n;
 }
 
+/* Who wrote @c: "raidcli", "mdadm", or "card" (another controller's firmware). */
+static const char *source_name(const struct rcl_foreign_config *c)
+{
+	switch (c->source) {
+	case RCL_FOREIGN_MDADM:
+		return "mdadm";
+	case RCL_FOREIGN_CARD:
+		return "card";
+	default:
+		return "raidcli";
+	}
+}
+
 static void add_config_row(struct rcl_node *table, const struct rcl_foreign_config *c, size_t i)
 {
 	struct rcl_node *row = rcl_node_add_object(table, NULL);
 
 	rcl_node_add_int(row, "Config", (long long)i);
-	rcl_node_add_str(row, "Source", c->source == RCL_FOREIGN_MDADM ? "mdadm" : "raidcli");
+	rcl_node_add_str(row, "Source", source_name(c));
 	rcl_node_add_str(row, "Owner", c->owner);
 	add_dg_ids(row, c);
 	rcl_node_add_int(row, "VDs", (long long)c->vd_count);

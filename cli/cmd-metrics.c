@@ -10,6 +10,7 @@
  * metric_families[] below, the one list both read.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 
@@ -30,6 +31,13 @@ const struct metric_family metric_families[METRIC_COUNT] = {
                           "what the controller says about itself; always 1"},
     [METRIC_CTRL_HEALTHY] = {"raidcli_controller_healthy", "gauge",
                              "0 while a virtual drive is not optimal (show's Hlth NdAtn), else 1"},
+    [METRIC_CTRL_TEMPERATURE] = {"raidcli_controller_temperature_celsius", "gauge",
+                                 "the temperature of the controller's RAID-on-chip processor, "
+                                 "where it reports one"},
+    [METRIC_CTRL_BACKUP_HEALTHY] = {"raidcli_controller_cache_backup_healthy", "gauge",
+                                    "1 if the battery or CacheVault keeping the cache is "
+                                    "optimal or learning, where the controller reports its "
+                                    "state"},
     [METRIC_CTRL_TASK_STATE] = {"raidcli_controller_task_state", "gauge",
                                 "a controller task under way: " TASK_STATES},
     [METRIC_CTRL_TASK_PROGRESS] = {"raidcli_controller_task_progress_ratio", "gauge",
@@ -179,20 +187,20 @@ static struct rcl_node *add_task_sample(struct rcl_node *list, enum metric_id id
 /*
  * The samples of task @i on @req's target, when one is under way: its
  * state, its progress where it tells one, its time left while it runs.
+ * A progress the controller cannot tell (QEMU's card writes no LD_PROGRESS
+ * reply) gives no task samples, as in show all, not a failed scrape of
+ * everything else.
  */
-static enum rcl_status add_task(struct rcl_node *list, const struct rcl_ctrl *ctrl, size_t i,
-                                struct rcl_task_request *req, const struct target *t,
-                                struct rcl_error *err)
+static void add_task(struct rcl_node *list, const struct rcl_ctrl *ctrl, size_t i,
+                     struct rcl_task_request *req, const struct target *t)
 {
 	/* Each target's three task families follow one another in enum metric_id. */
 	enum metric_id base = METRIC_CTRL_TASK_STATE + 3 * tasks[i].target;
 	struct rcl_task_progress p;
-	enum rcl_status st;
 
 	req->kind = tasks[i].kind;
-	st = rcl_ctrl_task_progress(ctrl, req, &p, err);
-	if (st || p.state == RCL_TASK_STATE_STOPPED)
-		return st;
+	if (rcl_ctrl_task_progress(ctrl, req, &p, NULL) || p.state == RCL_TASK_STATE_STOPPED)
+		return;
 	rcl_node_add_int(add_task_sample(list, base, t, tasks[i].label), "Value", p.state);
 	if (p.percent >= 0)
 		rcl_node_add_strf(add_task_sample(list, base + 1, t, tasks[i].label), "Value",
@@ -200,25 +208,20 @@ static enum rcl_status add_task(struct rcl_node *list, const struct rcl_ctrl *ct
 	if (p.remaining >= 0)
 		rcl_node_add_int(add_task_sample(list, base + 2, t, tasks[i].label), "Value",
 		                 (long long)(p.remaining + 0.5));
-	return RCL_OK;
 }
 
 /* The samples of every task @caps runs on targets of kind @target. */
-static enum rcl_status add_tasks(struct rcl_node *list, const struct rcl_ctrl *ctrl,
-                                 enum task_target target, struct rcl_task_request *req,
-                                 const struct target *t, struct rcl_error *err)
+static void add_tasks(struct rcl_node *list, const struct rcl_ctrl *ctrl, enum task_target target,
+                      struct rcl_task_request *req, const struct target *t)
 {
 	const struct rcl_caps *caps = rcl_ctrl_caps(ctrl);
-	enum rcl_status st = RCL_OK;
 
-	for (size_t i = 0; !st && i < sizeof(tasks) / sizeof(tasks[0]); i++)
+	for (size_t i = 0; i < sizeof(tasks) / sizeof(tasks[0]); i++)
 		if (tasks[i].target == target && (caps->tasks & (1u << tasks[i].kind)))
-			st = add_task(list, ctrl, i, req, t, err);
-	return st;
+			add_task(list, ctrl, i, req, t);
 }
 
-static enum rcl_status add_vd(struct rcl_node *list, const struct rcl_ctrl *ctrl,
-                              const struct rcl_vd *vd, struct rcl_error *err)
+static void add_vd(struct rcl_node *list, const struct rcl_ctrl *ctrl, const struct rcl_vd *vd)
 {
 	struct rcl_task_request req = {.vd = vd->id};
 	struct target t = {0};
@@ -234,7 +237,7 @@ static enum rcl_status add_vd(struct rcl_node *list, const struct rcl_ctrl *ctrl
 	add_value(list, METRIC_VD_STATE, &t, vd->state);
 	add_value(list, METRIC_VD_HEALTHY, &t, vd->state == RCL_VD_OPTIMAL);
 	add_value(list, METRIC_VD_SIZE, &t, (long long)vd->bytes);
-	return add_tasks(list, ctrl, TARGET_VD, &req, &t, err);
+	add_tasks(list, ctrl, TARGET_VD, &req, &t);
 }
 
 /*
@@ -267,8 +270,7 @@ static bool drive_healthy(const struct rcl_drive *d)
 	       d->state != RCL_PD_MISSING && d->present && !d->smart_alert;
 }
 
-static enum rcl_status add_drive(struct rcl_node *list, const struct rcl_ctrl *ctrl,
-                                 const struct rcl_drive *d, struct rcl_error *err)
+static void add_drive(struct rcl_node *list, const struct rcl_ctrl *ctrl, const struct rcl_drive *d)
 {
 	struct rcl_task_request req = {.drive = {d->enclosure, d->slot}};
 	struct target t = {0};
@@ -289,7 +291,21 @@ static enum rcl_status add_drive(struct rcl_node *list, const struct rcl_ctrl *c
 	add_value(list, METRIC_DRIVE_SIZE, &t, (long long)d->raw_bytes);
 	add_drive_health(list, rcl_ctrl_caps(ctrl), d, &t);
 	/* A drive that is gone has no task to ask about. */
-	return d->present ? add_tasks(list, ctrl, TARGET_DRIVE, &req, &t, err) : RCL_OK;
+	if (d->present)
+		add_tasks(list, ctrl, TARGET_DRIVE, &req, &t);
+}
+
+/* What a card reports of its processor's temperature and its cache backup's state. */
+static void add_ctrl_sensors(struct rcl_node *list, const struct rcl_ctrl_info *info,
+                             const struct target *t)
+{
+	const char *state = info->backup.state;
+
+	if (info->roc_temperature_c)
+		add_value(list, METRIC_CTRL_TEMPERATURE, t, info->roc_temperature_c);
+	if (*state)
+		add_value(list, METRIC_CTRL_BACKUP_HEALTHY, t,
+		          !strcmp(state, "Optimal") || !strcmp(state, "Learning"));
 }
 
 enum rcl_status cmd_ctrl_show_metrics(struct cmd_ctx *c, struct rcl_error *err)
@@ -297,15 +313,16 @@ enum rcl_status cmd_ctrl_show_metrics(struct cmd_ctx *c, struct rcl_error *err)
 	struct rcl_node *list = rcl_node_add_array(c->res->data, "Metrics");
 	struct rcl_task_request req = {0};
 	struct target t = {0};
-	enum rcl_status st;
 
+	(void)err; /* what a controller cannot tell is left out, as in show all */
 	target_add(&t, "controller", rcl_ctrl_id(c->ctrl));
 	add_ctrl_info(list, c->ctrl, c->res->host, &t);
 	add_value(list, METRIC_CTRL_HEALTHY, &t, !vds_not_optimal(c->ctrl));
-	st = add_tasks(list, c->ctrl, TARGET_CTRL, &req, &t, err);
-	for (size_t i = 0; !st && i < rcl_ctrl_vd_count(c->ctrl); i++)
-		st = add_vd(list, c->ctrl, rcl_ctrl_vd(c->ctrl, i), err);
-	for (size_t i = 0; !st && i < rcl_ctrl_drive_count(c->ctrl); i++)
-		st = add_drive(list, c->ctrl, rcl_ctrl_drive(c->ctrl, i), err);
-	return st;
+	add_ctrl_sensors(list, rcl_ctrl_info(c->ctrl), &t);
+	add_tasks(list, c->ctrl, TARGET_CTRL, &req, &t);
+	for (size_t i = 0; i < rcl_ctrl_vd_count(c->ctrl); i++)
+		add_vd(list, c->ctrl, rcl_ctrl_vd(c->ctrl, i));
+	for (size_t i = 0; i < rcl_ctrl_drive_count(c->ctrl); i++)
+		add_drive(list, c->ctrl, rcl_ctrl_drive(c->ctrl, i));
+	return RCL_OK;
 }

@@ -22,29 +22,59 @@ static void property(struct cmd_ctx *c, const char *prop, const char *value)
 	rcl_node_add_str(row, "Value", value);
 }
 
+/* The "Time" row: @t in StorCLI's form. */
+static void time_property(struct cmd_ctx *c, time_t t)
+{
+	char text[32];
+
+	format_time(text, sizeof(text), t);
+	property(c, "Time", text);
+}
+
+/* A card's own clock as it was read at load; a soft controller's is the system's. */
 enum rcl_status cmd_ctrl_show_time(struct cmd_ctx *c, struct rcl_error *err)
 {
-	char now[32];
+	time_t clock = rcl_ctrl_info(c->ctrl)->clock;
 
-	(void)err;
-	format_time(now, sizeof(now), time(NULL));
-	property(c, "Time", now);
+	if (clock == RCL_CLOCK_NO_DATE)
+		return rcl_fail(err, RCL_BAD_REPLY,
+		                "the controller's clock (CTRL_GET_TIME) reads no date: set it "
+		                "with 'set time=systemtime'");
+	time_property(c, clock ? clock : time(NULL));
+	return RCL_OK;
+}
+
+/* StorCLI's "yyyymmdd hh:mm:ss", a local time, into *@t. */
+static enum rcl_status parse_time(const char *value, time_t *t, struct rcl_error *err)
+{
+	struct tm tm = {.tm_isdst = -1};
+	const char *end = strptime(value, "%Y%m%d %H:%M:%S", &tm);
+
+	if (!end || *end || strlen(value) != 17 || (*t = mktime(&tm)) == (time_t)-1)
+		return rcl_fail(err, RCL_INVALID_PARAM,
+		                "'%s' is not a time: give yyyymmdd hh:mm:ss (set time=20261207 "
+		                "03:00:00) or set time=systemtime",
+		                value);
 	return RCL_OK;
 }
 
 /*
- * A software controller keeps no clock of its own: it reads the system's,
- * so "set time=systemtime" holds already and any other time cannot be set.
+ * A card's clock takes the time given or the system's; a controller
+ * without its own keeps the system's, so "time=systemtime" holds already
+ * and another time is refused (rcl_ctrl_set_time()).
  */
 enum rcl_status cmd_ctrl_set_time(struct cmd_ctx *c, struct rcl_error *err)
 {
 	const char *value = cmd_value(c->args, "time");
+	bool system = !strcmp(value, "systemtime");
+	time_t t = time(NULL);
+	enum rcl_status st = system ? RCL_OK : parse_time(value, &t, err);
 
-	if (strcmp(value, "systemtime"))
-		return rcl_unsupported(err, rcl_ctrl_caps(c->ctrl)->kind,
-		                       "setting a time other than the system's",
-		                       "its clock is the system clock: set time=systemtime");
-	return cmd_ctrl_show_time(c, err);
+	if (!st)
+		st = rcl_ctrl_set_time(c->ctrl, t, system, err);
+	if (!st)
+		time_property(c, t);
+	return st;
 }
 
 enum rcl_status cmd_ctrl_show_jbod(struct cmd_ctx *c, struct rcl_error *err)

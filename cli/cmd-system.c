@@ -48,7 +48,7 @@ static void add_overview_row(struct rcl_node *table, const struct rcl_ctrl *ctrl
 	rcl_node_add_int(row, "DNOpt", dgs_not_optimal(ctrl));
 	rcl_node_add_int(row, "VDs", (long long)rcl_ctrl_vd_count(ctrl));
 	rcl_node_add_int(row, "VNOpt", vnopt);
-	rcl_node_add_str(row, "BBU", backup_state(caps, "N/A"));
+	rcl_node_add_str(row, "BBU", backup_state(caps, rcl_ctrl_info(ctrl), "N/A"));
 	/* Whether a patrol read schedule is on is a setting, not yet read here. */
 	rcl_node_add_str(row, "sPR", caps->tasks & (1u << RCL_TASK_PATROL_READ) ? "Off" : "N/A");
 	rcl_node_add_str(row, "DS", "N/A");

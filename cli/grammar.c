@@ -719,15 +719,16 @@ const struct cmd_spec cli_commands[] = {
 		.verb = "show time",
 		.run = cmd_ctrl_show_time,
 		.flags = CMD_PER_CTRL,
-		.summary = "show the controller's clock (a soft controller's is the system's)",
+		.summary = "show the controller's clock (a card's own; a soft controller's is the system's)",
 		.example = "raidcli /c0 show time",
 	},
 	{
 		.object = OBJ_CTRL,
 		.verb = "set time",
 		.run = cmd_ctrl_set_time,
-		.flags = CMD_PER_CTRL | CMD_VERB_VALUE,
-		.summary = "set the controller's clock to the system's (the only time a soft controller keeps)",
+		.flags = CMD_PER_CTRL | CMD_WRITES | CMD_VERB_VALUE,
+		.summary = "set the controller's clock: a card's to a local time or the system's (a soft "
+		           "controller's is the system's)",
 		.example = "raidcli /c0 set time=systemtime",
 		.opts =
 			{
@@ -735,7 +736,8 @@ const struct cmd_spec cli_commands[] = {
 				 .type = OPT_STRING,
 				 .two_words = true,
 				 .placeholder = "systemtime",
-				 .help = "systemtime, written set time=systemtime",
+				 .help = "systemtime, or a card's local time yyyymmdd hh:mm:ss, written "
+				         "set time=20261207 03:00:00",
 				 .required = true},
 			},
 	},

@@ -187,6 +187,9 @@ struct rcl_process_ops;
  *		rcl_ctrl_import_foreign() and rcl_ctrl_delete_foreign(), @out
  *		zeroed; the generic layer frees @out on failure.
  *
+ * @set_time:	as rcl_ctrl_set_time(), for a controller with its own
+ *		clock: set it to @t (UTC). NULL: the clock is the system's.
+ *
  * @drive_detail: as rcl_ctrl_drive_detail(), the drive found: add the
  *		sections only the kind knows to @out (its keys start with
  *		@prefix). NULL: nothing more to tell ("show smart" is then
@@ -308,6 +311,8 @@ struct rcl_backend_ops {
 	                                  struct rcl_foreign *out, struct rcl_error *err);
 	enum rcl_status (*foreign_delete)(struct rcl_ctrl *ctrl, bool force,
 	                                  struct rcl_foreign *out, struct rcl_error *err);
+
+	enum rcl_status (*set_time)(struct rcl_ctrl *ctrl, time_t t, struct rcl_error *err);
 
 	enum rcl_status (*drive_detail)(struct rcl_ctrl *ctrl, const struct rcl_drive *drive,
 	                                enum rcl_drive_detail what, const char *prefix,

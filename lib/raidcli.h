@@ -465,6 +465,24 @@ struct rcl_enclosure {
 };
 
 /**
+ * struct rcl_backup_info - what a card reports of the battery or CacheVault
+ * that keeps its cache through a power loss (rcl_caps' @backup says which,
+ * and whether there is one); "" and 0 for what it does not report.
+ * @state:	StorCLI's word: "Optimal", "Degraded" (low voltage, too hot,
+ *		its health gauge bad), "Failed" (the pack is missing).
+ * @model:	the pack's device name ("iBBU08").
+ * @mfg_date:	when it was made, "2019/07/06".
+ */
+struct rcl_backup_info {
+	char state[16];
+	char model[24];
+	char mfg_date[16];
+	unsigned temperature_c;
+	unsigned voltage_mv;
+	unsigned charge_pct; /* its relative charge */
+};
+
+/**
  * struct rcl_ctrl_info - what a controller says about itself. Strings are
  * never NULL; a backend leaves "" for what its hardware does not have, and
  * the CLI then omits the field rather than invent a value.
@@ -487,7 +505,14 @@ struct rcl_ctrl_info {
 	uint16_t pci_vendor, pci_device, pci_subvendor, pci_subdevice;
 	unsigned nvram_kib, flash_mib;
 	unsigned ports; /* back-end ports; 0: @max_drives */
+	/* What a card's firmware reports of its sensors, clock and cache backup. */
+	unsigned roc_temperature_c; /* its RAID-on-chip processor; 0: not reported */
+	time_t clock; /* its own clock when read; 0: it keeps the system's; RCL_CLOCK_NO_DATE */
+	struct rcl_backup_info backup;
 };
+
+/* A card's clock that answered no date: shown "Unknown", set again with "set time=". */
+#define RCL_CLOCK_NO_DATE ((time_t)-1)
 
 struct rcl_ctx;
 struct rcl_ctrl;
@@ -577,6 +602,18 @@ void rcl_ctrl_close(struct rcl_ctrl *ctrl);
 
 unsigned rcl_ctrl_id(const struct rcl_ctrl *ctrl);
 const struct rcl_ctrl_info *rcl_ctrl_info(const struct rcl_ctrl *ctrl);
+
+/**
+ * rcl_ctrl_set_time() - set @ctrl's own clock to @t (StorCLI's "set
+ * time="); @system: @t is the system's time now ("time=systemtime"). A
+ * controller that keeps no clock of its own (its info's @clock is 0)
+ * takes only @system, which already holds.
+ * Requires an exclusive lock.
+ * Return: RCL_OK; RCL_UNSUPPORTED (another time on a controller without
+ * a clock); the firmware's refusal; RCL_SYSTEM.
+ */
+enum rcl_status rcl_ctrl_set_time(struct rcl_ctrl *ctrl, time_t t, bool system,
+                                  struct rcl_error *err);
 /* Enclosures, by id. */
 size_t rcl_ctrl_enclosure_count(const struct rcl_ctrl *ctrl);
 const struct rcl_enclosure *rcl_ctrl_enclosure(const struct rcl_ctrl *ctrl, size_t index);
@@ -1757,6 +1794,7 @@ enum rcl_status rcl_ctrl_delete_events(struct rcl_ctrl *ctrl, struct rcl_error *
 enum rcl_foreign_source {
 	RCL_FOREIGN_RAIDCLI, /* another raidcli soft controller, named by its serial */
 	RCL_FOREIGN_MDADM,   /* an md array raidcli did not make, named by its md UUID */
+	RCL_FOREIGN_CARD,    /* what a card's firmware found, named by the GUID it gives */
 };
 
 /**

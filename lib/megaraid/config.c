@@ -43,48 +43,54 @@ static enum rcl_status dcmd_write(const struct rcl_mfi_link *link, uint32_t opco
 /* The largest configuration CFG_READ returns that raidcli reads. */
 #define CONFIG_MAX (256u << 10)
 
-/* CFG_READ into @buf (@len bytes, zeroed first). */
-static enum rcl_status cfg_read(const struct rcl_mfi_link *link, void *buf, uint32_t len,
-                                struct rcl_error *err)
+/* Configuration read @opcode (mailbox byte 0: @index) into @buf (@len bytes, zeroed first). */
+static enum rcl_status cfg_read(const struct rcl_mfi_link *link, uint32_t opcode, uint8_t index,
+                                void *buf, uint32_t len, const char *what, struct rcl_error *err)
 {
-	struct rcl_mfi_dcmd d = {
-	    .opcode = RCL_MFI_DCMD_CFG_READ, .buf = buf, .len = len, .dir = RCL_MFI_DIR_READ};
+	struct rcl_mfi_dcmd d = {.opcode = opcode, .buf = buf, .len = len, .dir = RCL_MFI_DIR_READ};
 
+	d.mbox[0] = index;
 	memset(buf, 0, len);
-	return rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d, "reading the configuration",
-	                    err);
+	return rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d, what, err);
 }
 
 /*
- * CFG_READ: its header first for the size, then the whole. QEMU's model
- * refuses more than 4096 bytes, and sends the header as far as it fits.
+ * Its header first for the size, then the whole. QEMU's model refuses
+ * more than 4096 bytes for CFG_READ, and sends the header as far as it fits.
  */
-enum rcl_status rcl_mfi_read_config(const struct rcl_mfi_link *link, uint8_t **out, uint32_t *len,
-                                    struct rcl_error *err)
+enum rcl_status rcl_mfi_read_config_of(const struct rcl_mfi_link *link, uint32_t opcode,
+                                       uint8_t index, const char *what, uint8_t **out,
+                                       uint32_t *len, struct rcl_error *err)
 {
 	struct rcl_mfi_config h;
 	uint32_t size;
 	enum rcl_status st;
 
-	st = cfg_read(link, &h, sizeof(h), err);
+	st = cfg_read(link, opcode, index, &h, sizeof(h), what, err);
 	if (st)
 		return st;
 	size = le32toh(h.size);
 	if (size < sizeof(h))
 		size = sizeof(h);
 	if (size > CONFIG_MAX)
-		return rcl_fail(err, RCL_BAD_REPLY,
-		                "the configuration (CFG_READ) is too large: %u bytes", size);
+		return rcl_fail(err, RCL_BAD_REPLY, "%s: too large: %u bytes", what, size);
 	*out = rcl_malloc(size);
 	if (!*out)
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
 	*len = size;
-	st = cfg_read(link, *out, size, err);
+	st = cfg_read(link, opcode, index, *out, size, what, err);
 	if (st) {
 		rcl_free(*out);
 		*out = NULL;
 	}
 	return st;
+}
+
+enum rcl_status rcl_mfi_read_config(const struct rcl_mfi_link *link, uint8_t **out, uint32_t *len,
+                                    struct rcl_error *err)
+{
+	return rcl_mfi_read_config_of(link, RCL_MFI_DCMD_CFG_READ, 0, "reading the configuration",
+	                              out, len, err);
 }
 
 /* The MFI primary RAID level and its qualifier (DDF's: parity rotating, data continued). */
@@ -112,7 +118,7 @@ static void level_params(enum rcl_raid_level level, struct rcl_mfi_ld_info *ld)
 }
 
 /* How many of a span's @n drives hold data at @level. */
-static unsigned data_drives(enum rcl_raid_level level, unsigned n)
+unsigned rcl_mfi_data_drives(enum rcl_raid_level level, unsigned n)
 {
 	switch (level) {
 	case RCL_RAID1:
@@ -266,7 +272,8 @@ struct add_payload {
 /* Each member's share of the VD: all of the @room blocks it has, or what @params->bytes needs. */
 static uint64_t share_blocks(const struct rcl_vd_params *params, unsigned spans, uint64_t room)
 {
-	uint64_t data = (uint64_t)data_drives(params->level, params->drives_per_span) * spans;
+	uint64_t data =
+	    (uint64_t)rcl_mfi_data_drives(params->level, params->drives_per_span) * spans;
 	uint64_t want = (params->bytes + data * 512 - 1) / (data * 512);
 
 	return params->bytes && want < room ? want : room;

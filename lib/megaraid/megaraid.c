@@ -20,6 +20,8 @@
 
 #include "megaraid/config.h"
 #include "megaraid/events.h"
+#include "megaraid/foreign.h"
+#include "megaraid/hw.h"
 #include "megaraid/mfi.h"
 #include "megaraid/model.h"
 #include "megaraid/patrol.h"
@@ -114,6 +116,8 @@ static enum rcl_status megaraid_load(struct rcl_ctrl *ctrl, struct rcl_error *er
 		rcl_mfi_task_caps(&ctrl->caps);
 	if (!st)
 		st = load_patrol(ctrl, &link, p, err);
+	if (!st)
+		st = rcl_mfi_read_hw(ctrl, &link, err);
 	/* The model's rates narrowed the settings; every card takes LD_SET_PROP. */
 	ctrl->caps.settings |= 1u << RCL_SETTING_VD_POLICY;
 	if (link.fd >= 0)
@@ -382,6 +386,54 @@ static enum rcl_status megaraid_task_progress(const struct rcl_ctrl *ctrl,
 	return st;
 }
 
+/* The card's foreign configurations and clock (foreign.c, hw.c), on its adapter opened for it. */
+static enum rcl_status megaraid_foreign_show(struct rcl_ctrl *ctrl, struct rcl_foreign *out,
+                                             struct rcl_error *err)
+{
+	struct rcl_mfi_link link;
+	enum rcl_status st = open_link(ctrl, &link, err);
+
+	if (!st)
+		st = rcl_mfi_foreign_show(ctrl, &link, out, err);
+	close_link(&link);
+	return st;
+}
+
+static enum rcl_status megaraid_foreign_import(struct rcl_ctrl *ctrl, bool preview, bool bitmap,
+                                               struct rcl_foreign *out, struct rcl_error *err)
+{
+	struct rcl_mfi_link link;
+	enum rcl_status st = open_link(ctrl, &link, err);
+
+	if (!st)
+		st = rcl_mfi_foreign_import(ctrl, &link, preview, bitmap, out, err);
+	close_link(&link);
+	return st;
+}
+
+static enum rcl_status megaraid_foreign_delete(struct rcl_ctrl *ctrl, bool force,
+                                               struct rcl_foreign *out, struct rcl_error *err)
+{
+	struct rcl_mfi_link link;
+	enum rcl_status st = open_link(ctrl, &link, err);
+
+	if (!st)
+		st = rcl_mfi_foreign_delete(ctrl, &link, force, out, err);
+	close_link(&link);
+	return st;
+}
+
+static enum rcl_status megaraid_set_time(struct rcl_ctrl *ctrl, time_t t, struct rcl_error *err)
+{
+	struct rcl_mfi_link link;
+	enum rcl_status st = open_link(ctrl, &link, err);
+
+	if (!st)
+		st = rcl_mfi_set_time(&link, t, err);
+	close_link(&link);
+	return st;
+}
+
 /*
  * What a MegaRAID card can be asked, before its own answer narrows it at
  * load (levels, limits, strips, cache, battery and the rates it takes:
@@ -406,6 +458,7 @@ static const struct rcl_caps megaraid_caps = {
                 1u << RCL_SETTING_RECON_RATE | 1u << RCL_SETTING_VD_POLICY,
     .default_write = RCL_WRITE_BACK,
     .default_read = RCL_READ_AHEAD,
+    .backup = RCL_BACKUP_BBU, /* /cx/bbu answers; narrowed at load (hw_present) */
     /* Narrowed at load (rcl_mfi_task_caps(), load_patrol()). */
     .tasks = 1u << RCL_TASK_PATROL_READ | 1u << RCL_TASK_REBUILD | 1u << RCL_TASK_CC |
              1u << RCL_TASK_INIT,
@@ -429,6 +482,10 @@ const struct rcl_backend_ops rcl_megaraid_ops = {
     .set_drive_state = megaraid_set_drive_state,
     .read_events = megaraid_read_events,
     .clear_events = megaraid_clear_events,
+    .foreign_show = megaraid_foreign_show,
+    .foreign_import = megaraid_foreign_import,
+    .foreign_delete = megaraid_foreign_delete,
+    .set_time = megaraid_set_time,
     .settings_get = megaraid_settings_get,
     .settings_set = megaraid_settings_set,
     .schedule_status = megaraid_schedule_status,

@@ -273,7 +273,10 @@ struct rcl_mfi_ctrl_info {
 	uint8_t rsvd5[22];
 	struct rcl_mfi_ctrl_props props;
 	char package_version[96];
-	uint8_t rsvd6[2048 - 1696];
+	uint8_t rsvd6[297];
+	uint8_t roc_temperature;  /* degrees Celsius; 0: no sensor (QEMU's) */
+	uint8_t ctrl_temperature; /* the board's, where it has a sensor */
+	uint8_t rsvd7[2048 - 1995];
 } __attribute__((packed));
 
 _Static_assert(sizeof(struct rcl_mfi_ctrl_props) == 64, "controller properties");
@@ -291,6 +294,7 @@ _Static_assert(offsetof(struct rcl_mfi_ctrl_info, raid_levels) == 1500, "ctrl in
 _Static_assert(offsetof(struct rcl_mfi_ctrl_info, stripe_min) == 1512, "ctrl info strips");
 _Static_assert(offsetof(struct rcl_mfi_ctrl_info, props) == 1536, "ctrl info properties");
 _Static_assert(offsetof(struct rcl_mfi_ctrl_info, package_version) == 1600, "ctrl info package");
+_Static_assert(offsetof(struct rcl_mfi_ctrl_info, roc_temperature) == 0x7c9, "ctrl info ROC temp");
 _Static_assert(sizeof(struct rcl_mfi_ctrl_info) == 2048, "ctrl info size");
 
 /* One entry of PD_GET_LIST. */

@@ -184,6 +184,7 @@ static void fill_info(struct rcl_ctrl *ctrl, const struct rcl_mfi_ctrl_info *ci)
 	info->nvram_kib = le16toh(ci->nvram_size);
 	info->flash_mib = le16toh(ci->flash_size);
 	info->ports = ci->device_port_count;
+	info->roc_temperature_c = ci->roc_temperature;
 	snprintf(info->driver_name, sizeof(info->driver_name), "%s", RCL_MFI_PROC_NAME);
 	rcl_mfi_driver_version(info->driver_version, sizeof(info->driver_version));
 	snprintf(info->host_interface, sizeof(info->host_interface), "%s",
@@ -661,8 +662,7 @@ static enum rcl_vd_state vd_state(uint8_t state)
 	}
 }
 
-/* VD @v from LD_GET_INFO @ld, in group @dg. */
-static void fill_vd(struct rcl_vd *v, const struct rcl_mfi_ld_info *ld, unsigned dg)
+void rcl_mfi_fill_vd(struct rcl_vd *v, const struct rcl_mfi_ld_info *ld, unsigned dg)
 {
 	static const enum rcl_access_policy access[] = {RCL_ACCESS_RW, RCL_ACCESS_RW, RCL_ACCESS_RO,
 	                                                RCL_ACCESS_BLOCKED};
@@ -731,7 +731,7 @@ static enum rcl_status read_vds(struct rcl_ctrl *ctrl, const struct rcl_mfi_link
 			st = rcl_fail(err, RCL_BAD_REPLY, "%s answered for virtual drive %u", what,
 			              ld.target_id);
 		if (!st) {
-			fill_vd(&ctrl->vds[i], &ld, group_of(c, target));
+			rcl_mfi_fill_vd(&ctrl->vds[i], &ld, group_of(c, target));
 			ctrl->vd_count = i + 1;
 		}
 	}

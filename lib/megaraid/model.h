@@ -7,6 +7,7 @@
 #define RCL_MEGARAID_MODEL_H
 
 #include "internal.h"
+#include "megaraid/mfi.h"
 
 /* An open adapter: the management node's descriptor and the adapter's SCSI host number. */
 struct rcl_mfi_link {
@@ -43,5 +44,20 @@ enum rcl_status rcl_mfi_load_model(struct rcl_ctrl *ctrl, const struct rcl_mfi_l
  */
 enum rcl_status rcl_mfi_read_config(const struct rcl_mfi_link *link, uint8_t **out, uint32_t *len,
                                     struct rcl_error *err);
+
+/**
+ * rcl_mfi_read_config_of() (config.c) - rcl_mfi_read_config() of another
+ * DCMD that answers in CFG_READ's layout (a foreign configuration:
+ * @opcode, its index @index in mailbox byte 0), @what naming it in errors.
+ */
+enum rcl_status rcl_mfi_read_config_of(const struct rcl_mfi_link *link, uint32_t opcode,
+                                       uint8_t index, const char *what, uint8_t **out,
+                                       uint32_t *len, struct rcl_error *err);
+
+/* rcl_mfi_fill_vd() - VD @v from the LD configuration @ld (LD_GET_INFO's), in group @dg. */
+void rcl_mfi_fill_vd(struct rcl_vd *v, const struct rcl_mfi_ld_info *ld, unsigned dg);
+
+/* rcl_mfi_data_drives() (config.c) - how many of a span's @n drives hold data at @level. */
+unsigned rcl_mfi_data_drives(enum rcl_raid_level level, unsigned n);
 
 #endif /* RCL_MEGARAID_MODEL_H */

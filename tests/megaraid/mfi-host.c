@@ -117,7 +117,8 @@ void expect_mbox(uint32_t opcode, const uint8_t *want, size_t n)
 	uint8_t mbox[12], data[1];
 	uint8_t full[12] = {0};
 
-	memcpy(full, want, n);
+	if (n) /* memcpy() of NULL, even of 0 bytes, is undefined */
+		memcpy(full, want, n);
 	ck_assert_uint_eq(mfi_shim_last(opcode, mbox, data, sizeof(data)), 0);
 	ck_assert_mem_eq(mbox, full, sizeof(full));
 }

@@ -19,6 +19,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "mfi-shim-hw.h"
 #include "mfi-shim-tasks.h"
 #include "mfi-shim.h"
 
@@ -169,6 +170,7 @@ void mfi_shim_setup(const char *path, uint16_t host_no, const char *hba_serial,
 	ld_count = 0;
 	for (size_t i = 0; i < count; i++)
 		lds[ld_count++] = (struct ld){.target = list[i].id, .qemu = &list[i]};
+	mfi_shim_hw_reset();
 }
 
 void mfi_shim_set_state(uint8_t id, uint16_t state)
@@ -363,6 +365,7 @@ static void ctrl_info(uint8_t *p)
 	p[1513] = 16;
 	memcpy(p + 1536, props, sizeof(props));
 	memcpy(p + 1600, "2.5+-QEMU", 9);
+	mfi_shim_hw_ctrl_info(p);
 }
 
 static void pd_list(uint8_t *p, uint32_t len, bool bad_count)
@@ -669,7 +672,8 @@ static int mbox_used(uint32_t opcode)
 	case OP_STATE_SET:
 		return 6;
 	default:
-		return shim_task_mbox_used(opcode) > 0 ? shim_task_mbox_used(opcode) : 0;
+		return shim_task_mbox_used(opcode) > 0 ? shim_task_mbox_used(opcode)
+		                                       : mfi_shim_hw_mbox_used(opcode);
 	}
 }
 
@@ -706,7 +710,7 @@ static unsigned data_flags(uint32_t opcode)
 	case 0x01040200: /* EVENT_CLEAR */
 		return 0;
 	default:
-		return shim_task_no_data(opcode) ? 0 : MFI_READ;
+		return shim_task_no_data(opcode) ? 0 : mfi_shim_hw_data_flags(opcode);
 	}
 }
 
@@ -1142,8 +1146,10 @@ static uint8_t dcmd(uint32_t opcode, uint8_t *f, uint8_t *buf, uint32_t len)
 	case 0x01070100:
 		pr_status(buf);
 		return ST_OK;
-	default: /* QEMU's dummy: success, nothing done; or a task of mfi_shim_tasks() */
-		return shim_task_dcmd(opcode, f + F_MBOX, buf, len, &st) ? st : ST_OK;
+	default: /* a task of mfi_shim_tasks(), a DCMD of mfi-shim-hw.c, or QEMU's dummy */
+		return shim_task_dcmd(opcode, f + F_MBOX, buf, len, &st)
+		           ? st
+		           : mfi_shim_hw_dcmd(opcode, f + F_MBOX, buf, len);
 	}
 }
 
@@ -1308,4 +1314,9 @@ int stat(const char *restrict path, struct stat *restrict st)
 		st->st_rdev = node_dev;
 	}
 	return 0;
+}
+
+uint8_t mfi_shim_cfg_add(const uint8_t *p, uint32_t len)
+{
+	return cfg_add(p, len);
 }

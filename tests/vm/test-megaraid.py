@@ -24,11 +24,13 @@ megaraid kind (the first argument): without it, the raidcli part is
 skipped (exit 77) once the harness part has passed. One boot.
 """
 import base64
+import calendar
 import os
 import re
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -91,6 +93,14 @@ cmd_record task-init raidcli /c0/v0 start init force J
 cmd_record task-cc raidcli /c0/v0 start cc force J
 cmd_record task-rebuild raidcli /c0/e252/s0 start rebuild J
 cmd_record task-pr raidcli /c0 start patrolread J
+# the card's battery, clock and foreign configurations (megasas-gen2.facts)
+cmd_record bbu raidcli /c0/bbu show all J
+cmd_record fall raidcli /c0/fall show all J
+cmd_record fall-import raidcli /c0/fall import J
+cmd_record time raidcli /c0 show time J
+echo "@ clock guest"
+echo "epoch=$(date +%s)"
+cmd_record settime raidcli /c0 set time=systemtime J
 # what storcli.py runs, the card answering as its consumers need from the
 # start (storclicompat=megaraid_sas, the megaraid kind's default)
 cmd_record storcli-ctrl raidcli /cALL show all J nolog
@@ -452,6 +462,28 @@ def check_tasks(cmds):
               f'{name}: refused, saying "{says}" (rc {cmd["rc"]}: {cmd["out"][:300]})')
 
 
+def check_card_parts(cmds, records, facts):
+    """What QEMU's card answers of its battery (none), ROC sensor (none),
+    clock (the RTC's) and foreign configurations (none)."""
+    ctrl = response(cmds['ctrl'], '/c0 show all J')
+    hw = ctrl.get('HwCfg', {})
+    expect(hw.get('Temperature Sensor for ROC'), facts['roc_temperature'].capitalize(),
+           'HwCfg: Temperature Sensor for ROC')
+    check('ROC temperature(Degree Celsius)' not in hw, 'HwCfg: no ROC temperature without a sensor')
+    bbu = response(cmds['bbu'], '/c0/bbu show all J').get('BBU_Info', [{}])[0]
+    expect((bbu.get('Model'), bbu.get('State')), ('Absent', 'Absent'), '/c0/bbu show all: absent')
+    fall = response(cmds['fall'], '/c0/fall show all J')
+    expect(fall.get('Total foreign Drive Groups'), number(facts['foreign_configs']),
+           '/c0/fall show all: Total foreign Drive Groups')
+    expect(cmds['fall-import']['rc'], 35, '/c0/fall import: none found (status 35)')
+    rows = response(cmds['time'], '/c0 show time J').get('Controller Properties', [{}])
+    shown = calendar.timegm(time.strptime(rows[0].get('Value', ''), '%m/%d/%Y, %H:%M:%S'))
+    guest = int(by_kind(records, 'clock')['guest']['epoch'])
+    # The RTC is the guest's clock: a month read wrong would be days away.
+    check(abs(shown - guest) < 3600, f'show time: {rows[0].get("Value")} is the guest\'s clock')
+    response(cmds['settime'], '/c0 set time=systemtime J')
+
+
 def print_latency(records):
     """show all J's mean time on the card and on the soft controller (under
     TCG: the emulated CPU's time). Printed, not checked."""
@@ -502,6 +534,7 @@ def main():
         check('StorCLI Compatibility = megaraid_sas' in texts['ctrl-brief'],
               f'/c0 show: megaraid_sas compatibility from the start: {texts["ctrl-brief"]}')
         check_tasks(cmds)
+        check_card_parts(cmds, records, facts)
         check_storcli_py(cmds, facts, tempfile.mkdtemp(dir=work))
         if os.environ.get('RAIDCLI_VM_VERBOSE'):
             for name, line in (('show', 'show'), ('ctrl-brief', '/c0 show'),

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+/*
+ * hw.c - a MegaRAID card's battery and clock (hw.h), read at load so
+ * "show all", /cx/bbu and "show time" tell what the card says, and its
+ * clock set from "set time=".
+ */
+#include <endian.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "megaraid/frame.h"
+#include "megaraid/hw.h"
+
+/* A DCMD reading @len bytes into @buf, zeroed first: RCL_UNSUPPORTED for one the card lacks. */
+static enum rcl_status read_dcmd(const struct rcl_mfi_link *link, uint32_t opcode, void *buf,
+                                 uint32_t len, const char *what, struct rcl_error *err)
+{
+	struct rcl_mfi_dcmd d = {.opcode = opcode, .buf = buf, .len = len, .dir = RCL_MFI_DIR_READ};
+
+	memset(buf, 0, len);
+	return rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d, what, err);
+}
+
+/* Copy fixed-width firmware text @src (@n bytes) into @dst, up to its first NUL, trimmed. */
+static void copy_name(char *dst, size_t size, const char *src, size_t n)
+{
+	size_t len = strnlen(src, n);
+
+	while (len && src[len - 1] == ' ')
+		len--;
+	snprintf(dst, size, "%.*s", (int)len, src);
+}
+
+/* StorCLI's word for what @s says of the battery. */
+static const char *backup_state(const struct rcl_mfi_bbu_status *s)
+{
+	uint32_t bits = le32toh(s->fw_status);
+
+	if (bits & RCL_MFI_BBU_PACK_MISSING)
+		return "Failed";
+	if (bits & (RCL_MFI_BBU_VOLTAGE_LOW | RCL_MFI_BBU_TEMPERATURE_HIGH |
+	            RCL_MFI_BBU_LEARN_FAILED | RCL_MFI_BBU_LEARN_TIMEOUT | RCL_MFI_BBU_I2C_ERROR) ||
+	    (s->battery_type == RCL_MFI_BBU_TYPE_BBU && !s->soh_good))
+		return "Degraded";
+	return bits & RCL_MFI_BBU_LEARN_ACTIVE ? "Learning" : "Optimal";
+}
+
+/* The pack's name and date (BBU_GET_DESIGN_INFO), where the card gives them. */
+static enum rcl_status read_design(const struct rcl_mfi_link *link, struct rcl_backup_info *b,
+                                   struct rcl_error *err)
+{
+	struct rcl_mfi_bbu_design d;
+	enum rcl_status st = read_dcmd(link, RCL_MFI_DCMD_BBU_GET_DESIGN, &d, sizeof(d),
+	                               "the battery's design (BBU_GET_DESIGN_INFO)", err);
+	uint32_t date = le32toh(d.mfg_date);
+
+	if (st)
+		return st;
+	copy_name(b->model, sizeof(b->model), d.device_name, sizeof(d.device_name));
+	if (date)
+		snprintf(b->mfg_date, sizeof(b->mfg_date), "%04u/%02u/%02u",
+		         1980 + (date >> 9 & 0x7f), date >> 5 & 0x0f, date & 0x1f);
+	return RCL_OK;
+}
+
+static enum rcl_status read_backup(const struct rcl_mfi_link *link, struct rcl_backup_info *b,
+                                   struct rcl_error *err)
+{
+	struct rcl_mfi_bbu_status s;
+	enum rcl_status st = read_dcmd(link, RCL_MFI_DCMD_BBU_GET_STATUS, &s, sizeof(s),
+	                               "the battery's status (BBU_GET_STATUS)", err);
+
+	if (st)
+		return st;
+	snprintf(b->state, sizeof(b->state), "%s", backup_state(&s));
+	b->temperature_c = le16toh(s.temperature);
+	b->voltage_mv = le16toh(s.voltage);
+	b->charge_pct = le16toh(s.relative_charge);
+	return read_design(link, b, err);
+}
+
+/*
+ * The card's clock, or 0 when it answers none (QEMU's dummy writes nothing).
+ * One that is no date (its month read the other way than QEMU's?) is
+ * RCL_CLOCK_NO_DATE, not a failed load: every command would fail with it.
+ */
+static enum rcl_status read_clock(const struct rcl_mfi_link *link, time_t *out,
+                                  struct rcl_error *err)
+{
+	struct rcl_mfi_time t;
+	struct tm tm = {0};
+	enum rcl_status st = read_dcmd(link, RCL_MFI_DCMD_CTRL_GET_TIME, &t, sizeof(t),
+	                               "the controller's clock (CTRL_GET_TIME)", err);
+
+	*out = 0;
+	if (st || !t.year)
+		return st;
+	if (t.month > 11 || !t.day || t.day > 31 || t.hour > 23 || t.minute > 59 || t.second > 60) {
+		*out = RCL_CLOCK_NO_DATE;
+		return RCL_OK;
+	}
+	tm.tm_year = le16toh(t.year) - 1900;
+	tm.tm_mon = t.month;
+	tm.tm_mday = t.day;
+	tm.tm_hour = t.hour;
+	tm.tm_min = t.minute;
+	tm.tm_sec = t.second;
+	*out = timegm(&tm);
+	return RCL_OK;
+}
+
+/* @st, but a DCMD the firmware does not know leaves its part unknown. */
+static enum rcl_status known(enum rcl_status st, struct rcl_error *err)
+{
+	if (st != RCL_UNSUPPORTED)
+		return st;
+	if (err)
+		memset(err, 0, sizeof(*err));
+	return RCL_OK;
+}
+
+enum rcl_status rcl_mfi_read_hw(struct rcl_ctrl *ctrl, const struct rcl_mfi_link *link,
+                                struct rcl_error *err)
+{
+	enum rcl_status st = RCL_OK;
+
+	if (ctrl->caps.backup != RCL_BACKUP_NONE)
+		st = known(read_backup(link, &ctrl->info.backup, err), err);
+	return st ? st : known(read_clock(link, &ctrl->info.clock, err), err);
+}
+
+enum rcl_status rcl_mfi_set_time(const struct rcl_mfi_link *link, time_t t, struct rcl_error *err)
+{
+	struct rcl_mfi_dcmd d = {.opcode = RCL_MFI_DCMD_CTRL_SET_TIME, .dir = RCL_MFI_DIR_NONE};
+	struct rcl_mfi_time mt;
+	struct tm tm;
+
+	if (!gmtime_r(&t, &tm))
+		return rcl_fail(err, RCL_INVALID_PARAM, "the time %lld is out of range",
+		                (long long)t);
+	mt = (struct rcl_mfi_time){
+	    .year = htole16((uint16_t)(tm.tm_year + 1900)),
+	    .month = (uint8_t)tm.tm_mon,
+	    .day = (uint8_t)tm.tm_mday,
+	    .hour = (uint8_t)tm.tm_hour,
+	    .minute = (uint8_t)tm.tm_min,
+	    .second = (uint8_t)tm.tm_sec,
+	};
+	memcpy(d.mbox, &mt, sizeof(mt));
+	return rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d,
+	                    "setting the controller's clock (CTRL_SET_TIME)", err);
+}

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hw.h - what a MegaRAID card reports of its own hardware (hw.c): the
+ * battery that keeps its cache (BBU_GET_STATUS, BBU_GET_CAPACITY_INFO,
+ * BBU_GET_DESIGN_INFO) and its clock (CTRL_GET_TIME, CTRL_SET_TIME).
+ *
+ * Layouts written for raidcli from the public interface: FreeBSD's
+ * mfireg.h (the battery's structures and status bits), QEMU's megasas
+ * model (the clock: CTRL_GET_TIME's reply and CTRL_SET_TIME's mailbox,
+ * megasas_fw_time()); only what raidcli reads is named. No public source
+ * tells a CacheVault from a battery: MFI's battery types are none, iBBU
+ * and BBU, and raidcli shows every one as StorCLI's BBU.
+ */
+#ifndef RCL_MEGARAID_HW_H
+#define RCL_MEGARAID_HW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "megaraid/model.h"
+
+enum {
+	RCL_MFI_DCMD_CTRL_GET_TIME = 0x01080101, /* reads struct rcl_mfi_time */
+	RCL_MFI_DCMD_CTRL_SET_TIME = 0x01080102, /* mailbox: struct rcl_mfi_time, no data */
+	RCL_MFI_DCMD_BBU_GET_STATUS = 0x05010000,
+	RCL_MFI_DCMD_BBU_GET_CAPACITY = 0x05020000,
+	RCL_MFI_DCMD_BBU_GET_DESIGN = 0x05030000,
+};
+
+/* The firmware's clock, broken down (QEMU: the month as struct tm's, 0 for January). */
+struct rcl_mfi_time {
+	uint16_t year;
+	uint8_t month;
+	uint8_t day;
+	uint8_t hour;
+	uint8_t minute;
+	uint8_t second;
+	uint8_t rsvd;
+} __attribute__((packed));
+
+/* BBU_GET_STATUS' fw_status bits. */
+enum {
+	RCL_MFI_BBU_PACK_MISSING = 1u << 0,
+	RCL_MFI_BBU_VOLTAGE_LOW = 1u << 1,
+	RCL_MFI_BBU_TEMPERATURE_HIGH = 1u << 2,
+	RCL_MFI_BBU_LEARN_ACTIVE = 1u << 6,
+	RCL_MFI_BBU_LEARN_FAILED = 1u << 7,
+	RCL_MFI_BBU_LEARN_TIMEOUT = 1u << 8,
+	RCL_MFI_BBU_I2C_ERROR = 1u << 9,
+};
+
+/* BBU_GET_STATUS' battery_type. */
+enum {
+	RCL_MFI_BBU_TYPE_NONE = 0,
+	RCL_MFI_BBU_TYPE_IBBU = 1,
+	RCL_MFI_BBU_TYPE_BBU = 2,
+};
+
+/* BBU_GET_STATUS: 64 bytes. */
+struct rcl_mfi_bbu_status {
+	uint8_t battery_type;
+	uint8_t rsvd0;
+	uint16_t voltage;     /* mV */
+	int16_t current;      /* mA */
+	uint16_t temperature; /* degrees Celsius */
+	uint32_t fw_status;
+	uint8_t rsvd1[20];
+	/* The type's detail: both start with the gas gauge and the relative charge. */
+	uint16_t gas_gauge;
+	uint16_t relative_charge;
+	uint8_t rsvd2[6];
+	uint8_t soh_good; /* a BBU's state of health (an iBBU's detail has none) */
+	uint8_t rsvd3[21];
+} __attribute__((packed));
+
+/* BBU_GET_DESIGN_INFO: 67 bytes. */
+struct rcl_mfi_bbu_design {
+	uint32_t mfg_date; /* Smart Battery Data's date: (year - 1980) << 9 | month << 5 | day */
+	uint16_t design_capacity;
+	uint16_t design_voltage;
+	uint16_t spec_info;
+	uint16_t serial;
+	uint16_t pack_stat_config;
+	char mfg_name[12];
+	char device_name[8];
+	char chemistry[8];
+	uint8_t mfg_data[8];
+	uint8_t rsvd[17];
+} __attribute__((packed));
+
+_Static_assert(sizeof(struct rcl_mfi_time) == 8, "MFI time");
+_Static_assert(offsetof(struct rcl_mfi_bbu_status, temperature) == 6, "BBU temperature");
+_Static_assert(offsetof(struct rcl_mfi_bbu_status, fw_status) == 8, "BBU fw status");
+_Static_assert(offsetof(struct rcl_mfi_bbu_status, relative_charge) == 34, "BBU charge");
+_Static_assert(offsetof(struct rcl_mfi_bbu_status, soh_good) == 42, "BBU health");
+_Static_assert(sizeof(struct rcl_mfi_bbu_status) == 64, "BBU status size");
+_Static_assert(offsetof(struct rcl_mfi_bbu_design, device_name) == 26, "BBU design name");
+_Static_assert(sizeof(struct rcl_mfi_bbu_design) == 67, "BBU design size");
+
+/**
+ * rcl_mfi_read_hw() - the battery (when ctrl->caps says the card has one)
+ * and the clock of the card behind @link into @ctrl's info. A firmware
+ * that does not know a DCMD (INVALID_DCMD) leaves that part unknown.
+ * Return: RCL_OK; the firmware's refusal (frame.h); RCL_BAD_REPLY (a
+ * clock that is no date).
+ */
+enum rcl_status rcl_mfi_read_hw(struct rcl_ctrl *ctrl, const struct rcl_mfi_link *link,
+                                struct rcl_error *err);
+
+/* rcl_mfi_set_time() - set the card's clock to @t (UTC; CTRL_SET_TIME). */
+enum rcl_status rcl_mfi_set_time(const struct rcl_mfi_link *link, time_t t, struct rcl_error *err);
+
+#endif /* RCL_MEGARAID_HW_H */

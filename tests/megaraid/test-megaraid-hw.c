@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test-megaraid-hw.c - a MegaRAID card's own hardware and foreign
+ * configurations, below the driver (mfi-shim-hw.h): the battery and the
+ * ROC's temperature in "show all", /cx/bbu and the metrics; the clock
+ * shown and set; foreign configurations shown, imported and deleted,
+ * each change's frame checked byte for byte, and the firmware's refusals
+ * changing nothing.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "mfi-host.h"
+#include "mfi-shim-hw.h"
+
+#define GET_TIME        0x01080101u
+#define SET_TIME        0x01080102u
+#define FOREIGN_SCAN    0x04060100u
+#define FOREIGN_SHOW    0x04060200u
+#define FOREIGN_PREVIEW 0x04060300u
+#define FOREIGN_IMPORT  0x04060400u
+#define FOREIGN_CLEAR   0x04060500u
+#define BBU_STATUS      0x05010000u
+
+/* Run @line; its status must be @want, its output contain each of @has (NULL-ended). */
+static void expect(const char *line, bool json, enum rcl_status want, const char *const *has)
+{
+	enum rcl_status st;
+	char *out = unit_run(line, json, &st);
+
+	ck_assert_msg(st == want, "%s: status %d, not %d:\n%s", line, st, want, out);
+	for (; has && *has; has++)
+		ck_assert_msg(strstr(out, *has), "%s: no '%s' in:\n%s", line, *has, out);
+	free(out);
+}
+
+#define HAS(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+/* "show metrics" has the sample @metric of the controller at @value. */
+static void expect_metric(const char *metric, long value)
+{
+	enum rcl_status st;
+	char *out = unit_run("/c0 show metrics", false, &st);
+	const char *at = strstr(out, metric);
+	char *end;
+
+	ck_assert_msg(st == RCL_OK && at, "no %s in:\n%s", metric, out);
+	ck_assert_msg(strtol(at + strlen(metric), &end, 10) == value && (*end == '\n'),
+	              "%s is not %ld in:\n%s", metric, value, out);
+	free(out);
+}
+
+static void host_utc(struct host *h)
+{
+	setenv("TZ", "UTC", 1);
+	tzset();
+	host_init(h, MAJOR_NOW);
+}
+
+static void done(struct host *h)
+{
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(h);
+}
+
+/* QEMU's card: no battery, no ROC sensor, no foreign configuration; nothing asked of a battery. */
+START_TEST(test_qemu_card)
+{
+	struct host h;
+
+	host_utc(&h);
+	expect("/c0 show all", false, RCL_OK,
+	       HAS("BBU = Absent", "Temperature Sensor for ROC = Absent", "Cachevault_Info"));
+	expect("/c0/fall show", false, RCL_OK, HAS("Total foreign Drive Groups = 0"));
+	/* A card may have a battery: this one's absence is an answer, not a refusal. */
+	expect("/c0/bbu show", true, RCL_OK,
+	       HAS("\"BBU_Info\"", "\"Model\" : \"Absent\"", "\"State\" : \"Absent\""));
+	expect("/c0 show time", false, RCL_OK, HAS("Time"));
+	ck_assert_uint_eq(mfi_shim_sent(BBU_STATUS), 0);
+	ck_assert_uint_eq(mfi_shim_sent(FOREIGN_SHOW), 0);
+	ck_assert_uint_gt(mfi_shim_sent(GET_TIME), 0);
+	done(&h);
+}
+END_TEST
+
+/* A battery: Smart Battery Data's date of 2019-07-06. */
+static const struct mfi_shim_bbu batteries[] = {
+    {2, 4049, 31, 0, 97, true, "iBBU08", 39u << 9 | 7u << 5 | 6},
+    {2, 3900, 45, 1u << 2, 60, true, "iBBU08", 0}, /* too hot */
+    {1, 0, 0, 1u << 0, 0, false, "", 0},           /* the pack missing */
+    {2, 4049, 30, 1u << 6, 50, true, "BBU", 0},    /* learning */
+};
+static const char *const battery_states[] = {"Optimal", "Degraded", "Failed", "Learning"};
+
+START_TEST(test_battery)
+{
+	struct host h;
+	char state[64];
+
+	host_utc(&h);
+	mfi_shim_bbu(&batteries[_i]);
+	snprintf(state, sizeof(state), "\"State\" : \"%s\"", battery_states[_i]);
+	expect("/c0 show all", true, RCL_OK, HAS("\"BBU\" : \"Present\"", "\"BBU_Info\"", state));
+	if (_i == 0) {
+		expect("/c0 show all", true, RCL_OK,
+		       HAS("\"Model\" : \"iBBU08\"", "\"Temp\" : \"31C\"",
+		           "\"MfgDate\" : \"2019/07/06\"", "\"BBU Status\" : \"Optimal\""));
+		expect("/c0/bbu show all", false, RCL_OK,
+		       HAS("Voltage", "4049 mV", "Relative State of Charge", "97%", "iBBU08"));
+		expect_metric("raidcli_controller_cache_backup_healthy", 1);
+	}
+	if (_i == 1)
+		expect_metric("raidcli_controller_cache_backup_healthy", 0);
+	done(&h);
+}
+END_TEST
+
+/* The battery's status refused, or answered by no one: a clear failure of the command. */
+START_TEST(test_battery_refused)
+{
+	struct host h;
+
+	host_utc(&h);
+	mfi_shim_bbu(&batteries[0]);
+	if (_i)
+		mfi_shim_break(BBU_STATUS, MFI_SHIM_SILENT, 0);
+	else
+		mfi_shim_break(BBU_STATUS, MFI_SHIM_STATUS, 0x0c);
+	expect("/c0 show all", false, _i ? RCL_SYSTEM : RCL_NOT_FOUND, HAS("BBU_GET_STATUS"));
+	done(&h);
+}
+END_TEST
+
+START_TEST(test_roc_temperature)
+{
+	struct host h;
+
+	host_utc(&h);
+	mfi_shim_roc_temperature(52);
+	expect("/c0 show all", false, RCL_OK,
+	       HAS("Temperature Sensor for ROC = Present", "ROC temperature(Degree Celsius) = 52"));
+	expect_metric("raidcli_controller_temperature_celsius", 52);
+	done(&h);
+}
+END_TEST
+
+/* The card's clock is shown as it reads; "set time=" sends the time in its mailbox. */
+START_TEST(test_clock)
+{
+	struct host h;
+	/* 2026-03-04 05:06:07: the month as QEMU writes it, struct tm's (2 for March). */
+	static const uint8_t march[8] = {0xea, 0x07, 2, 4, 5, 6, 7, 0};
+	static const uint8_t december[8] = {0xea, 0x07, 11, 7, 3, 0, 0, 0};
+
+	host_utc(&h);
+	mfi_shim_clock(march);
+	expect("/c0 show time", false, RCL_OK, HAS("03/04/2026, 05:06:07"));
+	expect("/c0 show all", true, RCL_OK,
+	       HAS("\"Current Controller Date/Time\" : \"03/04/2026, 05:06:07\""));
+	expect("/c0 set time=20261207 03:00:00", false, RCL_OK, HAS("12/07/2026, 03:00:00"));
+	expect_mbox(SET_TIME, december, sizeof(december));
+	expect("/c0 show time", false, RCL_OK, HAS("12/07/2026, 03:00:00"));
+	expect("/c0 set time=systemtime", false, RCL_OK, HAS("Time"));
+	ck_assert_uint_eq(mfi_shim_sent(SET_TIME), 2);
+	/* Not a time: refused before any frame. */
+	expect("/c0 set time=2026-12-07", false, RCL_INVALID_PARAM, HAS("yyyymmdd hh:mm:ss"));
+	expect("/c0 set time=20261307 03:00:00", false, RCL_INVALID_PARAM, HAS("not a time"));
+	ck_assert_uint_eq(mfi_shim_sent(SET_TIME), 2);
+	done(&h);
+}
+END_TEST
+
+/*
+ * A clock that is no date: "show time" says so, everything else works (it
+ * shows "Unknown"), and "set time=" mends it; a refused set changes nothing.
+ */
+START_TEST(test_clock_bad)
+{
+	struct host h;
+	static const uint8_t month13[8] = {0xea, 0x07, 12, 1, 0, 0, 0, 0};
+	static const uint8_t march[8] = {0xea, 0x07, 2, 4, 5, 6, 7, 0};
+	uint8_t now[8];
+
+	host_utc(&h);
+	mfi_shim_clock(month13);
+	expect("/c0 show time", false, RCL_BAD_REPLY, HAS("CTRL_GET_TIME", "no date"));
+	expect("/c0 show all", true, RCL_OK, HAS("\"Current Controller Date/Time\" : \"Unknown\""));
+	expect("/c0 show", false, RCL_OK, HAS("Controller Time = Unknown"));
+	mfi_shim_clock(march);
+	mfi_shim_break(SET_TIME, MFI_SHIM_STATUS, 0x32);
+	expect("/c0 set time=systemtime", false, RCL_NOT_ALLOWED, HAS("WRONG_STATE"));
+	mfi_shim_clock_now(now);
+	ck_assert_mem_eq(now, march, sizeof(now));
+	done(&h);
+}
+END_TEST
+
+/* Disks 1 and 2 free, holding a foreign RAID0 LD 5; disk 0 still QEMU's LD 0. */
+static void host_foreign(struct host *h, const uint8_t *ids)
+{
+	host_utc(h);
+	mfi_shim_unconfigure(1);
+	mfi_shim_unconfigure(2);
+	mfi_shim_foreign(ids, 2, 5, "GUID-0042");
+}
+
+static const uint8_t members[2] = {1, 2};
+
+START_TEST(test_foreign_show)
+{
+	struct host h;
+
+	host_foreign(&h, members);
+	expect("/c0/fall show", false, RCL_OK,
+	       HAS("Total foreign Drive Groups = 1", "card", "GUID-0042", "RAID0"));
+	expect("/c0/fall show all", true, RCL_OK,
+	       HAS("\"EID:Slt\" : \"252:1\"", "\"EID:Slt\" : \"252:2\"", "\"Name\" : \"frgn\"",
+	           "\"Strip Size\" : \"64 KB\""));
+	ck_assert_uint_eq(mfi_shim_sent(FOREIGN_IMPORT) + mfi_shim_sent(FOREIGN_CLEAR), 0);
+	done(&h);
+}
+END_TEST
+
+/* The preview sends no import; the import is one frame for all, and LD 5 is then the card's. */
+START_TEST(test_foreign_import)
+{
+	struct host h;
+	static const uint8_t all = 0xff;
+
+	host_foreign(&h, members);
+	expect("/c0/fall import preview", false, RCL_OK, HAS("nothing was written", "frgn"));
+	ck_assert_uint_eq(mfi_shim_sent(FOREIGN_IMPORT), 0);
+	expect("/c0/fall import", true, RCL_OK,
+	       HAS("Successfully imported foreign configuration", "\"DG/VD\" : \"1/5\""));
+	expect_mbox(FOREIGN_IMPORT, &all, 1);
+	expect("/c0/vall show", true, RCL_OK, HAS("\"Name\" : \"frgn\"", "\"DG/VD\" : \"1/5\""));
+	expect("/c0/fall show", false, RCL_OK, HAS("Total foreign Drive Groups = 0"));
+	ck_assert_uint_eq(mfi_shim_sent(FOREIGN_IMPORT), 1);
+	done(&h);
+}
+END_TEST
+
+/* Delete asks for force, as the soft kind does; with it, one clear, and nothing is foreign. */
+START_TEST(test_foreign_delete)
+{
+	struct host h;
+
+	host_foreign(&h, members);
+	expect("/c0/fall del", false, RCL_NEED_FORCE, HAS("force", "1 virtual drive"));
+	ck_assert_uint_eq(mfi_shim_sent(FOREIGN_CLEAR), 0);
+	expect("/c0/fall del force", false, RCL_OK, HAS("Successfully deleted"));
+	expect_mbox(FOREIGN_CLEAR, NULL, 0);
+	expect("/c0/fall show", false, RCL_OK, HAS("Total foreign Drive Groups = 0"));
+	expect("/c0/fall del force", false, RCL_NOT_FOUND, HAS("no foreign configuration"));
+	ck_assert_uint_eq(mfi_shim_sent(FOREIGN_CLEAR), 1);
+	done(&h);
+}
+END_TEST
+
+/* A RAID0 member missing: shown as StorCLI does (status 59), its import refused before any frame.
+ */
+START_TEST(test_foreign_incomplete)
+{
+	struct host h;
+	static const uint8_t one_missing[2] = {1, 0xff};
+
+	host_foreign(&h, one_missing);
+	expect("/c0/fall show all", false, RCL_FOREIGN_INCOMPLETE,
+	       HAS("Msng", "Total Foreign PDs = 1"));
+	expect("/c0/fall import", false, RCL_FOREIGN_INCOMPLETE, HAS("lacks 1 member"));
+	ck_assert_uint_eq(mfi_shim_sent(FOREIGN_IMPORT), 0);
+	done(&h);
+}
+END_TEST
+
+/* The firmware's refusals: a clear failure naming the status, nothing imported or cleared. */
+static const struct {
+	uint32_t opcode;
+	uint8_t status;
+	const char *line;
+	enum rcl_status want;
+	const char *name;
+} foreign_refusals[] = {
+    {FOREIGN_SCAN, 0x32, "/c0/fall show", RCL_NOT_ALLOWED, "WRONG_STATE"},
+    {FOREIGN_SHOW, 0x0c, "/c0/fall show", RCL_NOT_FOUND, "DEVICE_NOT_FOUND"},
+    {FOREIGN_IMPORT, 0x03, "/c0/fall import", RCL_INVALID_PARAM, "INVALID_PARAMETER"},
+    {FOREIGN_IMPORT, 0x32, "/c0/fall import", RCL_NOT_ALLOWED, "WRONG_STATE"},
+    {FOREIGN_CLEAR, 0x32, "/c0/fall del force", RCL_NOT_ALLOWED, "WRONG_STATE"},
+};
+
+START_TEST(test_foreign_refused)
+{
+	struct host h;
+
+	host_foreign(&h, members);
+	mfi_shim_break(foreign_refusals[_i].opcode, MFI_SHIM_STATUS, foreign_refusals[_i].status);
+	expect(foreign_refusals[_i].line, false, foreign_refusals[_i].want,
+	       HAS(foreign_refusals[_i].name));
+	expect("/c0/vall show", false, RCL_OK, NULL);
+	expect("/c0/vall show", true, RCL_OK, HAS("\"DG/VD\" : \"0/0\""));
+	mfi_shim_break(foreign_refusals[_i].opcode, MFI_SHIM_STATUS, 0);
+	done(&h);
+}
+END_TEST
+
+/* A scan or a configuration answered by no one: a clear failure, no change sent. */
+START_TEST(test_foreign_silent)
+{
+	struct host h;
+
+	host_foreign(&h, members);
+	mfi_shim_break(_i ? FOREIGN_PREVIEW : FOREIGN_SCAN, MFI_SHIM_SILENT, 0);
+	expect("/c0/fall import", false, RCL_SYSTEM,
+	       HAS(_i ? "CFG_FOREIGN_PREVIEW" : "CFG_FOREIGN_SCAN"));
+	ck_assert_uint_eq(mfi_shim_sent(FOREIGN_IMPORT), 0);
+	done(&h);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("megaraid-hw");
+	TCase *tc = tcase_create("hw");
+
+	tcase_add_test(tc, test_qemu_card);
+	tcase_add_loop_test(tc, test_battery, 0, sizeof(batteries) / sizeof(batteries[0]));
+	tcase_add_loop_test(tc, test_battery_refused, 0, 2);
+	tcase_add_test(tc, test_roc_temperature);
+	tcase_add_test(tc, test_clock);
+	tcase_add_test(tc, test_clock_bad);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("foreign");
+	tcase_add_test(tc, test_foreign_show);
+	tcase_add_test(tc, test_foreign_import);
+	tcase_add_test(tc, test_foreign_delete);
+	tcase_add_test(tc, test_foreign_incomplete);
+	tcase_add_loop_test(tc, test_foreign_refused, 0,
+	                    sizeof(foreign_refusals) / sizeof(foreign_refusals[0]));
+	tcase_add_loop_test(tc, test_foreign_silent, 0, 2);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return unit_main(suite());
+}
