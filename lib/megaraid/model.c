@@ -71,8 +71,7 @@ static enum rcl_status dcmd_read(const struct rcl_mfi_link *link, uint32_t opcod
 	return rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d, what, err);
 }
 
-/* Copy fixed-width, space-padded firmware text @src (@n bytes) into @dst, trimmed. */
-static void copy_text(char *dst, size_t size, const void *src, size_t n)
+void rcl_mfi_copy_text(char *dst, size_t size, const void *src, size_t n)
 {
 	const char *s = src;
 
@@ -86,131 +85,6 @@ static void copy_text(char *dst, size_t size, const void *src, size_t n)
 		n = size - 1;
 	memcpy(dst, s, n);
 	dst[n] = '\0';
-}
-
-static const char *host_interface(uint8_t type)
-{
-	return type & 0x02 ? "PCIe" : type & 0x01 ? "PCI-X" : "";
-}
-
-static const char *device_interface(uint8_t type)
-{
-	return type & 0x10   ? "PCIe"
-	       : type & 0x02 ? "SAS-3G"
-	       : type & 0x08 ? "SATA-3G"
-	       : type & 0x04 ? "SATA-1.5G"
-	       : type & 0x01 ? "SPI"
-	                     : "";
-}
-
-/* The levels a card with raid_levels @bits offers; spanned ones where it spans. */
-static unsigned levels_of(uint32_t bits, bool spans)
-{
-	unsigned levels = 0;
-
-	if (bits & RCL_MFI_RAID_0)
-		levels |= 1u << RCL_RAID0 | (spans ? 1u << RCL_RAID00 : 0);
-	if (bits & RCL_MFI_RAID_1)
-		levels |= 1u << RCL_RAID1 | (spans ? 1u << RCL_RAID10 : 0);
-	if (bits & RCL_MFI_RAID_5)
-		levels |= 1u << RCL_RAID5 | (spans ? 1u << RCL_RAID50 : 0);
-	if (bits & RCL_MFI_RAID_6)
-		levels |= 1u << RCL_RAID6 | (spans ? 1u << RCL_RAID60 : 0);
-	return levels;
-}
-
-static unsigned at_most(unsigned v, unsigned max)
-{
-	return v && v < max ? v : max;
-}
-
-/* A strip of 2^@exp 512-byte blocks, in KiB (at least 1). */
-static unsigned strip_kib(unsigned exp)
-{
-	return exp >= 1 && exp < 22 ? (512u << exp) / 1024 : 0;
-}
-
-/* The firmware version: the "APP" image component's, else the first one's. */
-static void fw_version(const struct rcl_mfi_ctrl_info *ci, char *dst, size_t size)
-{
-	unsigned n = le32toh(ci->image_component_count);
-
-	if (n > 8)
-		n = 8;
-	dst[0] = '\0';
-	for (unsigned i = 0; i < n; i++)
-		if (!i || !strncmp(ci->image_component[i].name, "APP", 4))
-			copy_text(dst, size, ci->image_component[i].version,
-			          sizeof(ci->image_component[i].version));
-}
-
-/*
- * The task rates the card's properties hold, each offered (caps) where its
- * adapter_ops bit says the card takes it.
- */
-static void fill_rates(struct rcl_caps *caps, struct rcl_ctrl_settings *s,
-                       const struct rcl_mfi_ctrl_info *ci)
-{
-	uint32_t ops = le32toh(ci->adapter_ops);
-
-	memset(s, 0, sizeof(*s));
-	caps->settings = 0;
-	for (size_t i = 0; i < RCL_RATE_COUNT; i++) {
-		const struct rcl_mfi_rate *r = &rcl_mfi_rates[i];
-
-		s->rate[r->setting] = ((const uint8_t *)&ci->props)[r->offset];
-		if (ops & r->op)
-			caps->settings |= 1u << r->setting;
-	}
-}
-
-/* The controller's identity and limits, narrowing the kind's caps to what the card reports. */
-static void fill_info(struct rcl_ctrl *ctrl, const struct rcl_mfi_ctrl_info *ci)
-{
-	struct rcl_ctrl_info *info = &ctrl->info;
-	struct rcl_caps *caps = &ctrl->caps;
-	bool spans = le32toh(ci->adapter_ops) & 0x0100; /* SPANNING_ALLOWED */
-
-	memset(info, 0, sizeof(*info));
-	copy_text(info->model, sizeof(info->model), ci->product_name, sizeof(ci->product_name));
-	copy_text(info->serial, sizeof(info->serial), ci->serial_number, sizeof(ci->serial_number));
-	fw_version(ci, info->firmware, sizeof(info->firmware));
-	copy_text(info->package, sizeof(info->package), ci->package_version,
-	          sizeof(ci->package_version));
-	info->pci_vendor = le16toh(ci->pci_vendor);
-	info->pci_device = le16toh(ci->pci_device);
-	info->pci_subvendor = le16toh(ci->pci_subvendor);
-	info->pci_subdevice = le16toh(ci->pci_subdevice);
-	info->nvram_kib = le16toh(ci->nvram_size);
-	info->flash_mib = le16toh(ci->flash_size);
-	info->ports = ci->device_port_count;
-	info->roc_temperature_c = ci->roc_temperature;
-	snprintf(info->driver_name, sizeof(info->driver_name), "%s", RCL_MFI_PROC_NAME);
-	rcl_mfi_driver_version(info->driver_version, sizeof(info->driver_version));
-	snprintf(info->host_interface, sizeof(info->host_interface), "%s",
-	         host_interface(ci->host_type));
-	snprintf(info->device_interface, sizeof(info->device_interface), "%s",
-	         device_interface(ci->device_type));
-	snprintf(info->backend, sizeof(info->backend), "megaraid");
-	info->max_drives = RCL_MFI_MAX_PDS;
-	info->jbod = le32toh(ci->props.on_off) & RCL_MFI_PROP_ENABLE_JBOD;
-
-	caps->levels = levels_of(le32toh(ci->raid_levels), spans && ci->max_spans > 1);
-	caps->max_spans = spans ? at_most(ci->max_spans, RCL_MAX_SPANS) : 1;
-	caps->max_drives_per_span = at_most(ci->max_arms, RCL_MAX_DRIVES_PER_SPAN);
-	caps->max_dgs = at_most(ci->max_arrays, RCL_MAX_DGS);
-	caps->max_vds = at_most(ci->max_lds, RCL_MAX_VDS);
-	if (strip_kib(ci->stripe_min) && strip_kib(ci->stripe_max) >= strip_kib(ci->stripe_min)) {
-		caps->strip_min_kib = strip_kib(ci->stripe_min);
-		caps->strip_max_kib = strip_kib(ci->stripe_max);
-	}
-	if (caps->strip_default_kib < caps->strip_min_kib ||
-	    caps->strip_default_kib > caps->strip_max_kib)
-		caps->strip_default_kib = caps->strip_min_kib;
-	caps->cache_mib = le16toh(ci->memory_size);
-	caps->backup = le32toh(ci->hw_present) & RCL_MFI_HW_BBU ? RCL_BACKUP_BBU : RCL_BACKUP_NONE;
-	if (le32toh(ci->hw_present) & RCL_MFI_HW_ALARM)
-		caps->parts |= 1u << RCL_PART_ALARM;
 }
 
 /* One element's size in a CFG_READ section of @count elements, from the header's @field. */
@@ -385,13 +259,13 @@ static const char *speed_name(uint8_t code)
 /* Vendor, product and revision from standard INQUIRY data @inq (at least 36 bytes). */
 static void fill_inquiry(struct rcl_drive *d, const uint8_t *inq)
 {
-	copy_text(d->vendor, sizeof(d->vendor), inq + 8, 8);
-	copy_text(d->model, sizeof(d->model), inq + 16, 16);
-	copy_text(d->firmware, sizeof(d->firmware), inq + 32, 4);
+	rcl_mfi_copy_text(d->vendor, sizeof(d->vendor), inq + 8, 8);
+	rcl_mfi_copy_text(d->model, sizeof(d->model), inq + 16, 16);
+	rcl_mfi_copy_text(d->firmware, sizeof(d->firmware), inq + 32, 4);
 	/* LSI firmware puts the drive's serial number in the vendor-specific bytes. */
-	copy_text(d->serial, sizeof(d->serial), inq + 36, 20);
+	rcl_mfi_copy_text(d->serial, sizeof(d->serial), inq + 36, 20);
 	/* The data as far as its additional length goes and it fits. */
-	d->inquiry_len = at_most(inq[4] + 5u, sizeof(d->inquiry));
+	d->inquiry_len = rcl_mfi_at_most(inq[4] + 5u, sizeof(d->inquiry));
 	memcpy(d->inquiry, inq, d->inquiry_len);
 }
 
@@ -460,8 +334,8 @@ static enum rcl_status ask_inquiry(const struct rcl_mfi_link *link, struct rcl_d
 	    !ask_scsi(link, device_id, vpd80, sizeof(vpd80), page, sizeof(page),
 	              "INQUIRY of a drive's serial number", NULL) &&
 	    page[1] == 0x80)
-		copy_text(d->serial, sizeof(d->serial), page + 4,
-		          page[3] < sizeof(page) - 4 ? page[3] : sizeof(page) - 4);
+		rcl_mfi_copy_text(d->serial, sizeof(d->serial), page + 4,
+		                  page[3] < sizeof(page) - 4 ? page[3] : sizeof(page) - 4);
 	return RCL_OK;
 }
 
@@ -674,9 +548,9 @@ void rcl_mfi_fill_vd(struct rcl_vd *v, const struct rcl_mfi_ld_info *ld, unsigne
 	v->drives_per_span = ld->num_drives;
 	v->level = level_of(ld, v->spans);
 	v->state = vd_state(ld->state);
-	copy_text(v->name, sizeof(v->name), ld->name, sizeof(ld->name));
+	rcl_mfi_copy_text(v->name, sizeof(v->name), ld->name, sizeof(ld->name));
 	v->bytes = le64toh(ld->blocks) * 512;
-	v->strip_kib = v->level == RCL_RAID1 ? 0 : strip_kib(ld->stripe_size);
+	v->strip_kib = v->level == RCL_RAID1 ? 0 : rcl_mfi_strip_kib(ld->stripe_size);
 	v->write = !(cache & RCL_MFI_LD_CACHE_WRITE_BACK) ? RCL_WRITE_THROUGH
 	           : cache & RCL_MFI_LD_CACHE_BAD_BBU     ? RCL_WRITE_BACK_ALWAYS
 	                                                  : RCL_WRITE_BACK;
@@ -792,8 +666,7 @@ enum rcl_status rcl_mfi_load_model(struct rcl_ctrl *ctrl, const struct rcl_mfi_l
 	st = dcmd_read(link, RCL_MFI_DCMD_CTRL_GET_INFO, 0, ci, sizeof(*ci),
 	               "reading the controller info (CTRL_GET_INFO)", err);
 	if (!st) {
-		fill_info(ctrl, ci);
-		fill_rates(&ctrl->caps, settings, ci);
+		rcl_mfi_fill_ctrl(ctrl, settings, ci);
 		rcl_mfi_pci_address(link->host_no, ctrl->info.pci_address,
 		                    sizeof(ctrl->info.pci_address));
 	}

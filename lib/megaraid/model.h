@@ -60,4 +60,28 @@ void rcl_mfi_fill_vd(struct rcl_vd *v, const struct rcl_mfi_ld_info *ld, unsigne
 /* rcl_mfi_data_drives() (config.c) - how many of a span's @n drives hold data at @level. */
 unsigned rcl_mfi_data_drives(enum rcl_raid_level level, unsigned n);
 
+/*
+ * rcl_mfi_fill_ctrl() (ctrl-info.c) - @ctrl's info from CTRL_GET_INFO's
+ * @ci, its caps narrowed to what the card reports, @settings the task
+ * rates its properties hold.
+ */
+void rcl_mfi_fill_ctrl(struct rcl_ctrl *ctrl, struct rcl_ctrl_settings *settings,
+                       const struct rcl_mfi_ctrl_info *ci);
+
+/* rcl_mfi_copy_text() - fixed-width, space-padded firmware text @src (@n bytes) into @dst, trimmed.
+ */
+void rcl_mfi_copy_text(char *dst, size_t size, const void *src, size_t n);
+
+/* A card's limit @v, or @max where it gives none or more. */
+static inline unsigned rcl_mfi_at_most(unsigned v, unsigned max)
+{
+	return v && v < max ? v : max;
+}
+
+/* A strip of 2^@exp 512-byte blocks, in KiB (0: none). */
+static inline unsigned rcl_mfi_strip_kib(unsigned exp)
+{
+	return exp >= 1 && exp < 22 ? (512u << exp) / 1024 : 0;
+}
+
 #endif /* RCL_MEGARAID_MODEL_H */
