@@ -500,7 +500,9 @@ static bool ended_reserve(struct rcl_redfish_run *run)
 {
 	size_t need = run->ended_count + run->left + 1;
 
-	memmove(run->ended, run->ended + run->ended_head, run->ended_count * sizeof(*run->ended));
+	if (run->ended_count) /* memmove() of NULL, even of 0 bytes, is undefined */
+		memmove(run->ended, run->ended + run->ended_head,
+		        run->ended_count * sizeof(*run->ended));
 	run->ended_head = 0;
 	if (need > run->ended_alloc) {
 		size_t alloc = 2 * need;
