@@ -1031,13 +1031,26 @@ def md_examine(image):
                                                                re.M))
 
 
+def settled_superblocks(fx, members):
+    """mdadm --examine of each drive in @members, and their events, read again until the
+    events agree or 20 s pass. The volume marks its array clean 5 s after its last write,
+    writing one member after another (md_update_sb() does too): a read in between sees the
+    members that have it a step apart, with nothing wrong."""
+    deadline = time.monotonic() + 20
+    while True:
+        sbs = {slot: md_examine(image_of(fx, slot)) for slot in members}
+        events = {slot: sb.get("Events") for slot, sb in sbs.items()}
+        if len(set(events.values())) == 1 or time.monotonic() > deadline:
+            return sbs, events
+        time.sleep(0.2)
+
+
 def check_rebuilt_md(fx, what, members, rebuilt):
     """After a rebuild onto drive @rebuilt: mdadm --examine of every member of v0 (the drives
     in @members, by role) shows md's end of a recovery. The rebuilt member is in sync (no
     Recovery Offset, its role active), every superblock at the same events with every role
     active, all with the array's name: md assembles it whole, as raidcli serves it."""
-    sbs = {slot: md_examine(image_of(fx, slot)) for slot in members}
-    events = {slot: sb.get("Events") for slot, sb in sbs.items()}
+    sbs, events = settled_superblocks(fx, members)
     check(len(set(events.values())) == 1, "%s: every member's md superblock has the same "
           "events" % what, events)
     # Feature bit 2: md's recovery offset is valid (the member is still being recovered).
