@@ -466,18 +466,9 @@ class Service:
         lo, hi = f["delay_ms"]
         if hi > 0:
             await asyncio.sleep(host.rng.uniform(lo, hi) / 1000.0)
-        try:
-            status, rheaders, rbody = self.dispatch(host, method, path, query, headers, body)
-        except Refusal as r:
-            status, rheaders, rbody = r.status, {}, r.body
-        except Exception as e:  # a bug here: the test sees a 500, not a hang
-            print("service.py: %s %s: %r" % (method, target, e), file=sys.stderr)
-            status, rheaders, rbody = 500, {}, error_body(
-                "InternalError", "The test service failed: %r." % e, "Fix service.py.")
+        status, rheaders, rbody = self.answer(host, method, path, query, headers, body)
         auth = "session" if "x-auth-token" in headers else \
             "basic" if "authorization" in headers else "none"
-        if status == 401:
-            rheaders["WWW-Authenticate"] = 'Basic realm="RedfishService"'
         host.counts[method] = host.counts.get(method, 0) + 1
         host.log.append((method, target, status, auth))
         self.served.append((host.index, method, target, status))
@@ -491,6 +482,20 @@ class Service:
             rbody = mistype(rbody)
         await respond(writer, status, rheaders, rbody, close)
         return True
+
+    def answer(self, host, method, path, query, headers, body):
+        """A request's status, headers and body (a dict, or bytes already encoded)."""
+        try:
+            status, rheaders, rbody = self.dispatch(host, method, path, query, headers, body)
+        except Refusal as r:
+            status, rheaders, rbody = r.status, {}, r.body
+        except Exception as e:  # a bug here: the test sees a 500, not a hang
+            print("service.py: %s %s?%s: %r" % (method, path, query, e), file=sys.stderr)
+            status, rheaders, rbody = 500, {}, error_body(
+                "InternalError", "The test service failed: %r." % e, "Fix service.py.")
+        if status == 401:
+            rheaders["WWW-Authenticate"] = 'Basic realm="RedfishService"'
+        return status, rheaders, rbody
 
     @staticmethod
     def faulted(patterns, path):
@@ -1226,6 +1231,8 @@ def options(argv):
     p.add_argument("--log-requests", type=int, default=256, metavar="N",
                    help="requests each host remembers for the control endpoint (default 256)")
     p.add_argument("--quiet", action="store_true", help="no listener lines on stdout")
+    p.add_argument("--dump", metavar="FILE",
+                   help="write one host's answers for bench/bmc-fleet.c to FILE and exit")
     return p.parse_args(argv)
 
 
@@ -1276,10 +1283,66 @@ async def amain(args):
     await stop.wait()
 
 
+def dump(svc, path):
+    """--dump: the answers bench/bmc-fleet.c serves for this tree, taken from
+    this service's own answers to a fresh host, so the two cannot drift apart.
+    After a head (user and password), records "R KEYLEN STATUS HEADLEN
+    BODYLEN\n" then the key, the extra header lines and the body (BODYLEN -1:
+    none). Keys: "GET PATH" and, where the tree expands, "GET PATH?$expand=V"
+    for every form with up to 3 levels; the other answers by name, carrying
+    @PATH@, @METHOD@, @VALUE@, @SID@ and @TOKEN@ for the simulator to fill."""
+    host = svc.hosts[0]
+    basic = {"authorization": "Basic " + base64.b64encode(
+        ("%s:%s" % (host.user, host.password)).encode()).decode()}
+    records = []
+
+    def record(key, answer, marks=()):
+        status, headers, body = answer
+        head = "".join("%s: %s\r\n" % kv for kv in headers.items()).encode("latin-1")
+        raw = None if body is None else body if isinstance(body, bytes) else \
+            json.dumps(body).encode()
+        for was, mark in marks:
+            head = head.replace(was, mark)
+            raw = raw and raw.replace(was, mark)
+        records.append(b"R %d %d %d %d\n" % (len(key), status, len(head),
+                                             -1 if raw is None else len(raw)))
+        records.append(key.encode() + head + (raw or b""))
+
+    queries = [""]
+    if svc.tree.config["Expand"]:
+        queries += ["$expand=" + kind + levels for kind in ".~*"
+                    for levels in ("", "($levels=1)", "($levels=2)", "($levels=3)")]
+    for uri in svc.tree.resources:
+        for q in queries:
+            record("GET " + uri + ("?" + q if q else ""),
+                   svc.answer(host, "GET", uri, q, basic, b""))
+    record("GET /redfish", svc.answer(host, "GET", "/redfish", "", {}, b""))
+    record("NO-SESSION", svc.answer(host, "GET", "/redfish/v1/Systems", "", {}, b""))
+    record("MISSING", svc.answer(host, "GET", "@PATH@", "", basic, b""))
+    record("EXPAND-BAD", svc.answer(host, "GET", ROOT, "$expand=@VALUE@", basic, b""))
+    refusal = not_allowed("@METHOD@", "@PATH@")
+    record("NOT-ALLOWED", (refusal.status, {}, refusal.body))
+    login = {"UserName": host.user, "Password": host.password}
+    record("LOGIN-REFUSED", svc.answer(host, "POST", SESSIONS, "", {}, json.dumps(
+        dict(login, Password=host.password + "-not")).encode()))
+    answer = svc.answer(host, "POST", SESSIONS, "", {}, json.dumps(login).encode())
+    uri, token = answer[1]["Location"], answer[1]["X-Auth-Token"]
+    record("LOGIN", answer, [(uri.encode(), SESSIONS.encode() + b"/@SID@"),
+                             (b'"Id": "1"', b'"Id": "@SID@"'), (token.encode(), b"@TOKEN@")])
+    record("DELETE-SESSION", svc.answer(host, "DELETE", uri, "", {"x-auth-token": token}, b""))
+    with open(path, "wb") as f:
+        f.write(b"raidcli-bmc-dump 1\nuser %s\npassword %s\n" % (
+            host.user.encode(), host.password.encode()))
+        f.write(b"".join(records))
+
+
 def main(argv=None):
     args = options(argv)
     if args.hosts < 1:
         sys.exit("service.py: --hosts must be 1 or more")
+    if args.dump:
+        dump(Service(Tree(args.tree), args), args.dump)
+        return
     asyncio.run(amain(args))
 
 
