@@ -1,69 +1,58 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """bench/redfish-fleet.py - `raidcli /call show all J` over a fleet of
-simulated BMCs (tests/redfish/service.py on loopback, each answering every
-request after 20-50 ms), against the same command over one BMC.
+simulated BMCs on loopback, each answering every request after 20-50 ms,
+against the same command over one BMC.
+
+The BMCs are bench/bmc-fleet (--fleet, C: one process, epoll, OpenSSL), which
+serves what tests/redfish/service.py serves for the tree (it dumps its own
+answers for the simulator) at a small fraction of its CPU, so the wall time
+is raidcli's; --python serves them from service.py processes instead, as
+this bench did before (their CPU then filled the machine's two cores).
+Before measuring, --fleet checks that raidcli's output for the same BMC is
+the same from both (--check does only that, for both trees).
 
 For each size N (default 1, 100 and 1000) it starts N BMCs plus, for N > 1,
-10 dead ones (they accept the TCP connection and never answer TLS; they
-were alive when added), adds them all from a hosts file, then times --runs
-runs of `/call show all J`. Per size it prints the median wall time, its
-ratio to the one-BMC run, the CPU seconds raidcli and the services spent,
-raidcli's peak RSS, and the failed controllers by reason (the dead ones'
-must fail, the others must not); the services' CPU is part of the wall
-time (they share the machine's cores with raidcli). Target (issue 25):
-1000 BMCs in at most 3x the time of one, the dead ones costing at most one
-timeout: a hung TLS handshake is bounded by the connect timeout, the
-smaller of 5 s and --timeout, so a run's floor with dead hosts is that.
-
-The BMCs are spread over --procs service processes (each an asyncio loop
-on one core): one process serving a thousand TLS hosts was the bottleneck,
-not raidcli. Each raidcli run is a new process, so every BMC costs a full
-TLS handshake on both sides (no session to resume across runs).
+10 dead ones (alive when added, then they accept TCP connections and never
+answer TLS, as service.py's "hang" fault), adds them all from a hosts file,
+then times --runs runs of `/call show all J`, each right after a run over
+one BMC (the peer, its own simulator and state), so the ratio compares runs
+made under the same load. Per size it prints the median wall time, the
+peer's, their ratio, raidcli's CPU seconds and peak RSS, the simulator's CPU
+seconds, and the failed controllers by reason (the dead ones' must fail,
+the others must not). Target (issue 25): 1000 BMCs in at most 3x the time
+of one, the dead ones costing at most one timeout: a hung TLS handshake is
+bounded by the connect timeout, the smaller of 5 s and --timeout, so a
+run's floor with dead hosts is that. Each raidcli run is a new process, so
+every BMC costs a full TLS handshake on both sides.
 
 Usage: bench/redfish-fleet.py [--sizes 1,100,1000] [--runs 3] [--timeout 10]
-                              [--procs 4] [--tree modern] [RAIDCLI]
+           [--tree modern] [--fleet BMC_FLEET | --python [--procs 4]] [--check]
+           [RAIDCLI]
 
-Measured (2026-12-07 03:00, the 2-core machine shared with other engineers'
-builds and VMs, load average 16-21; modern tree, 2 storages a BMC, $expand:
-4 GETs a BMC plus login and logout; 4 service processes; --runs 1
---timeout 30):
-          BMCs  wall s  x one raidcli CPU  ms/BMC x floor service CPU w/o svc  x one  peak RSS
-             1    0.45   1.00      0.02 s   20.73    0.05      0.02 s    0.43   1.00    16 MiB
-           110    3.99   8.93      0.51 s    4.62    1.14      0.62 s    3.37   7.89    71 MiB
-   100+10 dead    5.57  12.46      0.49 s    4.85    1.09      0.58 s    4.99  11.68    67 MiB
-          1010   31.40  70.23      4.52 s    4.48   10.12      5.17 s   26.23  61.41   504 MiB
-  1000+10 dead   36.98  82.71      4.11 s    4.11    9.20      4.53 s   32.45  75.98   501 MiB
-Only the dead hosts' 20 controllers failed (TLS connect timeout, 5 s: the
-dead hosts cost that once, together, while the rest went on).
-
-Before this round of work (same bench, load 10-18): 1010 BMCs took 6.99 s
-of raidcli CPU (x floor 20) and 559 MiB. What went: the CA file parsed for
-every TLS connection (libcurl keeps it per run only from a file alone,
-without Debian's default CA directory), a second connection per BMC in a
-fleet that fills the run anyway, and curl_multi_perform()/curl_multi_poll()
-walking every transfer and socket on each answer (now epoll and
-curl_multi_socket_action()).
-
-Why the 3x target (about 1.3 s for 1000 BMCs) is out of reach here:
-raidcli alone needs 4.5 CPU seconds on one core for 1010 BMCs (x floor
-10): each BMC costs it about 4.5 ms, of which a TLS handshake (an SSL_CTX
-per connection in libcurl 7.88, ECDHE, ECDSA verify), JSON parsing of its
-40 KB of answers and the model. The simulated BMCs need as much again on
-the same two cores, and the other engineers' work took most of the rest:
-in 31 s of wall time raidcli and the services used under 10 CPU seconds
-of the 62 the two cores had. The "w/o svc" column subtracts the services'
-CPU only; it cannot subtract the machine's load, so it is a bound, not a
-measurement of raidcli alone.
-
-Peak RSS at 1000 BMCs is mostly the json-c caches of the 2020 controllers
-(about 225 KB each: json-c spends a 16-entry hash table on every object,
-for 20 KB of JSON text), held from the crawl until each controller has
-been shown; libcurl's and OpenSSL's state per connection is most of the
-rest.
+Measured (2026-12-07 05:46-05:58, the 2-core machine shared with other
+engineers' builds and VMs, load average 17-22; modern tree, 2 storages a
+BMC, $expand: 4 GETs a BMC plus login and logout; --runs 3):
+          BMCs  wall s peer s  x one raidcli CPU  ms/BMC x floor   sim CPU  peak RSS
+             1    0.43   0.49   0.86      0.03 s   27.02    0.05    0.00 s    26 MiB
+           110    3.51   0.31  11.19      0.74 s    6.74    2.37    0.21 s    72 MiB
+   100+10 dead    5.86   0.34  17.44      0.66 s    6.55    1.95    0.20 s    67 MiB
+          1010   22.80   0.31  72.86      5.47 s    5.42   17.50    1.41 s   515 MiB
+  1000+10 dead   22.04   0.37  60.33      5.98 s    5.98   16.36    1.34 s   509 MiB
+Only the dead hosts' 20 controllers failed (TLS connect timeout, 5 s, paid
+once and alongside the rest). bmc-fleet used 1.41 CPU s for 1010 BMCs where
+the four service.py processes used 5.17 (1.4 against 5.1 ms a BMC); perf
+puts 47% of it in OpenSSL, 32% in the kernel (TCP on loopback), 17% in libc
+(malloc, memcpy) and 4% in bmc-fleet's own code: it is the TLS and TCP any
+BMC costs. What is left is raidcli's: 5.5 CPU s for 1010 BMCs, 17.5 times
+the one-BMC run's wall time ("x floor"), so 3x needs raidcli's CPU per BMC
+cut about six-fold (or spread over cores), whatever the machine's load.
+Here the load made the wall time about three times the CPU both sides used.
 """
 import argparse
 import collections
+import filecmp
+import importlib.util
 import json
 import os
 import re
@@ -78,75 +67,131 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 LEGEND = """\
-x one:   wall time over one BMC's.
+peer s:  the median wall time of the one-BMC runs made between this size's runs.
+x one:   wall time over the peer's.
 ms/BMC:  raidcli's CPU (user + system) per live BMC.
-x floor: raidcli's CPU time over one BMC's wall time: the best ratio raidcli
-         could reach on one core, even with the services and the machine to spare.
-service CPU: the simulated BMCs (Python, on the same cores as raidcli): their
-         CPU is part of the wall time measured here, as the machine's load is.
-w/o svc: max(raidcli CPU, wall - service CPU), an estimate of the wall time
-         with the services on cores of their own, and its ratio to one BMC's.
+x floor: raidcli's CPU time over the peer's wall time: the best ratio raidcli
+         could reach on one core.
+sim CPU: the simulated BMCs' CPU in this size's runs (same cores as raidcli).
 load:    the 1-minute load average after the size's runs (other work too)."""
-SERVICE = os.path.join(HERE, "..", "tests", "redfish", "service.py")
-TREES = os.path.join(HERE, "..", "tests", "redfish", "trees")
+REDFISH = os.path.join(HERE, "..", "tests", "redfish")
+SERVICE = os.path.join(REDFISH, "service.py")
 DEAD = 10
+DELAY = "20-50"
 TICK = os.sysconf("SC_CLK_TCK")
+CHECKED = [["/call", "show", "all", "J"], ["/call", "show", "all"], ["/call", "show"],
+           ["/call/vall", "show", "all", "J"], ["/call/eall/sall", "show", "all", "J"],
+           ["/call/eall/sall", "show"]]
+
+
+def service_module():
+    spec = importlib.util.spec_from_file_location("service", SERVICE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def cpu_of(pids):
+    """CPU seconds the processes @pids have used so far."""
+    total = 0
+    for pid in pids:
+        with open("/proc/%d/stat" % pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / TICK
+
+
+def wait_ready(path, proc, log):
+    while not os.path.exists(path):
+        if proc.poll() is not None:
+            with open(log) as f:
+                sys.exit("a simulator failed to start:\n" + f.read())
+        time.sleep(0.05)
+    with open(path) as f:
+        return json.load(f)
+
+
+class Fleet:
+    """@total BMCs served by one bmc-fleet process; the last @dead of them
+    to be made dead."""
+
+    def __init__(self, tmp, tls, binary, tree, total, dead, vary=True):
+        self.ca = tls[0]
+        dump = os.path.join(os.path.dirname(tls[0]), tree + ".dump")
+        if not os.path.exists(dump):
+            subprocess.run([sys.executable, SERVICE, "--tree", tree, "--dump", dump], check=True)
+        ready, log = os.path.join(tmp, "fleet-ready.json"), os.path.join(tmp, "fleet.log")
+        with open(log, "w") as err:
+            self.proc = subprocess.Popen(
+                [binary, "--dump", dump, "--cert", tls[1], "--key", tls[2], "--hosts",
+                 str(total), "--delay-ms", DELAY, "--ready-file", ready]
+                + (["--vary-serials"] if vary else []),
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, text=True)
+        info = wait_ready(ready, self.proc, log)
+        self.user, self.hosts, self.dead, self.log = info["user"], info["hosts"], dead, log
+
+    def died(self):
+        """Why the simulator stopped, if it did."""
+        if self.proc.poll() is None:
+            return None
+        with open(self.log) as f:
+            return "bmc-fleet exited (%d):\n%s" % (self.proc.returncode, f.read()[-2000:])
+
+    def kill_dead(self):
+        """The last @dead hosts hang from now on."""
+        if self.died():
+            sys.exit(self.died())
+        self.proc.stdin.write("hang %d %d\n" % (len(self.hosts) - self.dead, self.dead))
+        self.proc.stdin.flush()
+        if self.proc.stdout.readline() != "ok\n":
+            sys.exit("bmc-fleet refused to make hosts dead")
+
+    def cpu(self):
+        return cpu_of([self.proc.pid])
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.stdin.close()
+        self.proc.wait()
 
 
 class Services:
     """@total BMCs over @procs service.py processes sharing one CA; the
     last @dead of them to be made dead."""
 
-    def __init__(self, tmp, tree, total, dead, procs):
+    def __init__(self, tmp, tls, procs, tree, total, dead):
         procs = max(1, min(procs, total))
         share = [total // procs + (i < total % procs) for i in range(procs)]
-        self.procs, self.infos = [], []
-        # The first makes the CA in tls/; the others then find it there.
-        self.start(tmp, tree, share[0], 0)
-        for i in range(1, procs):
-            self.start(tmp, tree, share[i], i, wait=False)
-        for i in range(1, procs):
-            self.infos.append(self.wait(tmp, i))
-        self.hosts = [h for info in self.infos for h in info["hosts"]]
+        self.ca = tls[0]
+        self.procs, infos = [], []
+        for i in range(procs):
+            with open(os.path.join(tmp, "service-%d.log" % i), "w") as log:
+                self.procs.append(subprocess.Popen(
+                    [sys.executable, SERVICE, "--tree", tree, "--hosts", str(share[i]),
+                     "--delay-ms", DELAY, "--seed", str(i + 1), "--tls-dir",
+                     os.path.dirname(tls[0]), "--quiet",
+                     "--ready-file", os.path.join(tmp, "ready-%d.json" % i)], stderr=log))
+        for i, p in enumerate(self.procs):
+            infos.append(wait_ready(os.path.join(tmp, "ready-%d.json" % i), p,
+                                    os.path.join(tmp, "service-%d.log" % i)))
+        self.user = infos[0]["user"]
+        self.hosts = [h for info in infos for h in info["hosts"]]
+        self.control = [(info["control"], i) for info in infos
+                        for i in range(len(info["hosts"]))]
         self.dead = dead
 
-    def start(self, tmp, tree, hosts, i, wait=True):
-        # asyncio's complaints about clients closing TLS go to a log, not the table.
-        with open(os.path.join(tmp, "service-%d.log" % i), "w") as log:
-            self.procs.append(subprocess.Popen(
-                [sys.executable, SERVICE, "--tree", tree, "--hosts", str(hosts), "--delay-ms",
-                 "20-50", "--seed", str(i + 1), "--tls-dir", os.path.join(tmp, "tls"),
-                 "--quiet", "--ready-file", os.path.join(tmp, "ready-%d.json" % i)],
-                stderr=log))
-        if wait:
-            self.infos.append(self.wait(tmp, i))
-
-    def wait(self, tmp, i):
-        ready = os.path.join(tmp, "ready-%d.json" % i)
-        while not os.path.exists(ready):
-            if self.procs[i].poll() is not None:
-                with open(os.path.join(tmp, "service-%d.log" % i)) as log:
-                    sys.exit("service.py failed to start:\n" + log.read())
-            time.sleep(0.1)
-        with open(ready) as f:
-            return json.load(f)
+    def died(self):
+        return next(("service.py exited (%d)" % p.returncode for p in self.procs
+                     if p.poll() is not None), None)
 
     def kill_dead(self):
-        """The last @dead hosts hang from now on."""
         body = json.dumps({"dead": "hang"}).encode()
-        where = [(info["control"], i) for info in self.infos for i in range(len(info["hosts"]))]
-        for control, i in where[len(where) - self.dead:]:
+        for control, i in self.control[len(self.control) - self.dead:]:
             subprocess.run(["curl", "-s", "-o", "/dev/null", "--data-binary", "@-",
                             "%s/hosts/%d/faults" % (control, i)], input=body, check=True)
 
     def cpu(self):
-        """CPU seconds the service processes have used so far."""
-        total = 0
-        for p in self.procs:
-            with open("/proc/%d/stat" % p.pid) as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])  # utime, stime
-        return total / TICK
+        return cpu_of([p.pid for p in self.procs])
 
     def stop(self):
         for p in self.procs:
@@ -162,9 +207,8 @@ def run(raidcli, env, *words):
                          stderr=subprocess.DEVNULL)
     out = p.stdout.read()
     _, status, usage = os.wait4(p.pid, 0)
-    p.returncode = os.waitstatus_to_exitcode(status)
     return (time.monotonic() - start, usage.ru_utime + usage.ru_stime, usage.ru_maxrss,
-            p.returncode, out)
+            os.waitstatus_to_exitcode(status), out)
 
 
 def failures(out):
@@ -174,57 +218,119 @@ def failures(out):
         for c in json.loads(out)["Controllers"] if c["Command Status"]["Status"] != "Success")
 
 
-def measure(args, env, svc):
-    """--runs runs of /call show all J: medians, peak RSS, the last run's failures."""
-    times, cpu, svc_cpu, peak, why = [], [], [], 0, collections.Counter()
+class Side:
+    """BMCs and a raidcli state directory holding them as controllers."""
+
+    def __init__(self, args, tmp, tls, tree, n, dead):
+        os.makedirs(tmp)
+        self.svc = (Services(tmp, tls, args.procs, tree, n + dead, dead) if args.python else
+                    Fleet(tmp, tls, args.fleet, tree, n + dead, dead, vary=not args.check))
+        with open(os.path.join(REDFISH, "trees", tree + ".json")) as f:
+            password = json.load(f)["Config"]["Password"]
+        self.env = dict(os.environ, RAIDCLI_STATE_DIR=os.path.join(tmp, "state"),
+                        BENCH_BMC_PASSWORD=password)
+        # Added 100 at a time: under load, a thousand TLS handshakes at once
+        # may miss the 5 s connect timeout, and add is all or nothing.
+        took = 0
+        for first in range(0, len(self.svc.hosts), 100):
+            hosts = os.path.join(tmp, "hosts")
+            with open(hosts, "w") as f:
+                f.write("".join(h["url"] + "\n" for h in self.svc.hosts[first:first + 100]))
+            t, _, _, status, out = self.raidcli(
+                args.raidcli, "add", "controller", "type=redfish", "hostsfile=" + hosts,
+                "user=" + self.svc.user, "passenv=BENCH_BMC_PASSWORD", "cafile=" + self.svc.ca,
+                "timeout=%d" % args.timeout)
+            took += t
+            if status:
+                sys.exit("add controller failed (%d): %s" % (status, out.decode()[-500:]))
+        self.added = took
+
+    def raidcli(self, raidcli, *words):
+        return run(raidcli, self.env, *words)
+
+
+def measure(args, side, peer):
+    """--runs runs of /call show all J, each after one over @peer: medians,
+    peak RSS, the last run's failures."""
+    times, peer_times, cpu, sim_cpu, peak, why = [], [], [], [], 0, collections.Counter()
     for _ in range(args.runs):
-        before = svc.cpu()
-        t, used, rss, status, out = run(args.raidcli, env, "/call", "show", "all", "J")
-        svc_cpu.append(svc.cpu() - before)
+        peer_times.append(peer.raidcli(args.raidcli, "/call", "show", "all", "J")[0])
+        before = side.svc.cpu()
+        t, used, rss, _, out = side.raidcli(args.raidcli, "/call", "show", "all", "J")
+        if side.svc.died():
+            sys.exit(side.svc.died())
+        sim_cpu.append(side.svc.cpu() - before)
         times.append(t)
         cpu.append(used)
         peak = max(peak, rss)
         why = failures(out)
-    return {"wall": statistics.median(times), "cpu": statistics.median(cpu),
-            "svc_cpu": statistics.median(svc_cpu), "rss": peak, "why": why,
-            "load": os.getloadavg()[0]}
+    return {"wall": statistics.median(times), "peer": statistics.median(peer_times),
+            "cpu": statistics.median(cpu), "sim_cpu": statistics.median(sim_cpu), "rss": peak,
+            "why": why, "load": os.getloadavg()[0]}
 
 
-def one_size(args, n):
-    # tmpfs when there is one: adding a thousand controllers syncs each state file.
-    tmp = tempfile.mkdtemp(prefix="rcl-fleet-",
-                           dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
-    dead = DEAD if n > 1 else 0
-    svc = Services(tmp, args.tree, n + dead, dead, args.procs)
+def check(args, tmp, tls, tree):
+    """raidcli's output from bmc-fleet equals its output from service.py, for
+    two BMCs of @tree and the commands in CHECKED (their ports and the local
+    clock aside); returns how many differ."""
+    python = argparse.Namespace(**dict(vars(args), python=True, procs=1))
+    c = argparse.Namespace(**dict(vars(args), python=False, check=True))
+    sides = [Side(python, os.path.join(tmp, tree + "-python"), tls, tree, 2, 0),
+             Side(c, os.path.join(tmp, tree + "-fleet"), tls, tree, 2, 0)]
+    differ = 0
     try:
-        with open(os.path.join(TREES, args.tree + ".json")) as f:
-            config = json.load(f)["Config"]
-        env = dict(os.environ, RAIDCLI_STATE_DIR=os.path.join(tmp, "state"),
-                   BENCH_BMC_PASSWORD=config["Password"])
-        # Added 100 at a time: under load, a thousand TLS handshakes at once miss
-        # the 5 s connect timeout, and add is all or nothing.
-        t = 0
-        for first in range(0, len(svc.hosts), 100):
-            hosts = os.path.join(tmp, "hosts")
-            with open(hosts, "w") as f:
-                f.write("".join(h["url"] + "\n" for h in svc.hosts[first:first + 100]))
-            took, _, _, status, out = run(
-                args.raidcli, env, "add", "controller", "type=redfish", "hostsfile=" + hosts,
-                "user=" + svc.infos[0]["user"], "passenv=BENCH_BMC_PASSWORD",
-                "cafile=" + svc.infos[0]["ca"], "timeout=%d" % args.timeout)
-            t += took
-            if status:
-                sys.exit("add controller failed (%d): %s" % (status, out.decode()[-500:]))
-        print("  %d BMCs (+%d dead) in %d service processes added in %.1f s"
-              % (n, dead, len(svc.procs), t), file=sys.stderr)
-        rows = [("%d" % (n + dead), measure(args, env, svc))]
-        if dead:
-            svc.kill_dead()
-            rows.append(("%d+%d dead" % (n, dead), measure(args, env, svc)))
-        return rows
+        for words in CHECKED:
+            outs = []
+            for side, name in zip(sides, ("python", "fleet")):
+                status, out = side.raidcli(args.raidcli, *words)[3:]
+                out = re.sub(rb"127\.0\.0\.1:\d+", b"127.0.0.1:PORT", out)
+                # The clock raidcli shows is the local one, not the BMC's.
+                out = re.sub(rb"\d\d/\d\d/\d{4},? \d\d:\d\d:\d\d", b"DATE TIME", out)
+                path = os.path.join(tmp, "%s-%s-%s.out" % (tree, name, "_".join(words)
+                                                            .replace("/", "")))
+                with open(path, "wb") as f:
+                    f.write(b"exit %d\n" % status + out)
+                outs.append(path)
+            same = filecmp.cmp(*outs, shallow=False)
+            differ += not same
+            print("  %s %-30s %s" % (tree, " ".join(words), "same" if same else
+                                     "DIFFERS: diff %s %s" % tuple(outs)), file=sys.stderr)
     finally:
-        svc.stop()
-        shutil.rmtree(tmp, ignore_errors=True)
+        for side in sides:
+            side.svc.stop()
+    return differ
+
+
+def row(name, bmcs, r):
+    print(("%14s %7.2f %6.2f %6.2f %9.2f s %7.2f %7.2f %7.2f s %5.0f MiB %5.1f  %d") % (
+        name, r["wall"], r["peer"], r["wall"] / r["peer"], r["cpu"], 1000 * r["cpu"] / bmcs,
+        r["cpu"] / r["peer"], r["sim_cpu"], r["rss"] / 1024, r["load"],
+        sum(r["why"].values())), flush=True)
+    for text, count in r["why"].most_common(3):
+        print("%14d failed: %s" % (count, text), flush=True)
+
+
+def bench(args, tmp, tls):
+    peer = Side(args, os.path.join(tmp, "peer"), tls, args.tree, 1, 0)
+    print("%14s %7s %6s %6s %11s %7s %7s %9s %9s %5s  %s" % (
+        "BMCs", "wall s", "peer s", "x one", "raidcli CPU", "ms/BMC", "x floor", "sim CPU",
+        "peak RSS", "load", "failed"))
+    try:
+        for n in (int(s) for s in args.sizes.split(",")):
+            dead = DEAD if n > 1 else 0
+            side = Side(args, os.path.join(tmp, "fleet-%d" % n), tls, args.tree, n, dead)
+            try:
+                print("  %d BMCs (+%d dead) added in %.1f s" % (n, dead, side.added),
+                      file=sys.stderr)
+                row("%d" % (n + dead), n + dead, measure(args, side, peer))
+                if dead:
+                    side.svc.kill_dead()
+                    row("%d+%d dead" % (n, dead), n, measure(args, side, peer))
+            finally:
+                side.svc.stop()
+    finally:
+        peer.svc.stop()
+    print(LEGEND)
 
 
 def main():
@@ -232,31 +338,37 @@ def main():
     ap.add_argument("--sizes", default="1,100,1000")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--timeout", type=int, default=10)
-    ap.add_argument("--procs", type=int, default=4,
-                    help="service.py processes the BMCs are spread over")
     ap.add_argument("--tree", default="modern")
+    ap.add_argument("--fleet", help="bench/bmc-fleet, the simulated BMCs (built by meson)")
+    ap.add_argument("--python", action="store_true",
+                    help="serve the BMCs from service.py processes instead")
+    ap.add_argument("--procs", type=int, default=4,
+                    help="service.py processes the BMCs are spread over (--python)")
+    ap.add_argument("--check", action="store_true",
+                    help="only check that bmc-fleet and service.py give raidcli the same")
     ap.add_argument("raidcli", nargs="?", default=os.path.join(HERE, "..", "build", "cli",
                                                                "raidcli"))
     args = ap.parse_args()
+    if not args.python and not args.fleet:
+        ap.error("give --fleet BMC_FLEET (ninja bench/bmc-fleet) or --python")
     hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    base = None
-    print("%14s %7s %6s %11s %7s %7s %11s %7s %6s %9s %5s  %s" % (
-        "BMCs", "wall s", "x one", "raidcli CPU", "ms/BMC", "x floor", "service CPU",
-        "w/o svc", "x one", "peak RSS", "load", "failed"))
-    for n in (int(s) for s in args.sizes.split(",")):
-        for name, r in one_size(args, n):
-            bmcs = int(name.split("+")[0]) if "dead" in name else int(name)
-            own = max(r["cpu"], r["wall"] - r["svc_cpu"])
-            base = base or (r["wall"], own)
-            print(("%14s %7.2f %6.2f %9.2f s %7.2f %7.2f %9.2f s %7.2f %6.2f %5.0f MiB"
-                   " %5.1f  %d") % (
-                name, r["wall"], r["wall"] / base[0], r["cpu"], 1000 * r["cpu"] / bmcs,
-                r["cpu"] / base[0], r["svc_cpu"], own, own / base[1], r["rss"] / 1024,
-                r["load"], sum(r["why"].values())), flush=True)
-            for text, count in r["why"].most_common(3):
-                print("%14d failed: %s" % (count, text), flush=True)
-    print(LEGEND)
+    # tmpfs when there is one: adding a thousand controllers syncs each state file.
+    tmp = tempfile.mkdtemp(prefix="rcl-fleet-",
+                           dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
+    try:
+        tls = service_module().make_tls(os.path.join(tmp, "tls"))
+        if args.fleet:
+            trees = ["idrac", "modern"] if args.check else [args.tree]
+            if sum(check(args, tmp, tls, tree) for tree in trees):
+                tmp = None  # kept for the diffs
+                sys.exit("bmc-fleet and service.py differ: the bench would measure another BMC")
+        if not args.check:
+            bench(args, tmp, tls)
+    finally:
+        if tmp:
+            shutil.rmtree(tmp, ignore_errors=True)
+
 
 if __name__ == "__main__":
     main()
