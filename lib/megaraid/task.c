@@ -11,7 +11,7 @@
 
 #include "megaraid/config.h"
 #include "megaraid/frame.h"
-#include "megaraid/patrol.h"
+#include "megaraid/schedule.h"
 #include "megaraid/task.h"
 
 /* What each task is on the card: its DCMDs by action, and where its progress is. */
@@ -30,6 +30,13 @@ static const struct task_kind kinds[] = {
      {"LD_CC_START", "LD_CC_ABORT", "LD_CC_SUSPEND_RESUME", "LD_CC_SUSPEND_RESUME"},
      RCL_MFI_LD_ACTIVE_CC,
      offsetof(struct rcl_mfi_ld_progress, cc)},
+    /* The card starts it by itself; the check's DCMDs stop, pause and resume it. */
+    {RCL_TASK_BGI,
+     {0, RCL_MFI_DCMD_LD_CC_ABORT, RCL_MFI_DCMD_LD_CC_SUSPEND_RESUME,
+      RCL_MFI_DCMD_LD_CC_SUSPEND_RESUME},
+     {NULL, "LD_CC_ABORT", "LD_CC_SUSPEND_RESUME", "LD_CC_SUSPEND_RESUME"},
+     RCL_MFI_LD_ACTIVE_BGI,
+     offsetof(struct rcl_mfi_ld_progress, bgi)},
     {RCL_TASK_INIT,
      {RCL_MFI_DCMD_LD_INIT_START, RCL_MFI_DCMD_LD_INIT_ABORT, 0, 0},
      {"LD_INIT_START", "LD_INIT_ABORT", NULL, NULL},
@@ -70,6 +77,8 @@ void rcl_mfi_task_caps(struct rcl_caps *caps)
 		tasks |= 1u << RCL_TASK_REBUILD;
 	if (redundant && caps->settings >> RCL_SETTING_CC_RATE & 1)
 		tasks |= 1u << RCL_TASK_CC;
+	if (redundant && caps->settings >> RCL_SETTING_BGI_RATE & 1)
+		tasks |= 1u << RCL_TASK_BGI;
 	caps->tasks &= tasks | 1u << RCL_TASK_PATROL_READ;
 }
 

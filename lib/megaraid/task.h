@@ -62,11 +62,13 @@ struct rcl_mfi_pd_progress {
 /* The @active bits. */
 enum {
 	RCL_MFI_LD_ACTIVE_CC = 0x01,
+	RCL_MFI_LD_ACTIVE_BGI = 0x02,
 	RCL_MFI_LD_ACTIVE_FGI = 0x04, /* foreground (start init) initialization */
 	RCL_MFI_PD_ACTIVE_REBUILD = 0x01,
 };
 
 _Static_assert(sizeof(struct rcl_mfi_progress) == 4, "MFI progress");
+_Static_assert(offsetof(struct rcl_mfi_ld_progress, bgi) == 8, "LD progress BGI");
 _Static_assert(offsetof(struct rcl_mfi_ld_progress, fgi) == 12, "LD progress init");
 _Static_assert(sizeof(struct rcl_mfi_ld_progress) == 36, "LD progress size (LD info 264..300)");
 _Static_assert(offsetof(struct rcl_mfi_pd_progress, rebuild) == 4, "PD progress rebuild");
@@ -74,9 +76,10 @@ _Static_assert(sizeof(struct rcl_mfi_pd_progress) == 32, "PD progress size (PD i
 
 /**
  * rcl_mfi_task_caps() - narrow @caps->tasks (the model loaded) to what the
- * card offers: a rebuild and a consistency check where it creates a
- * redundant level and takes their rate (adapter_ops, in @caps->settings),
- * an initialization always; the patrol read is patrol.c's.
+ * card offers: a rebuild, a consistency check and a background
+ * initialization where it creates a redundant level and takes their rate
+ * (adapter_ops, in @caps->settings), an initialization always; the patrol
+ * read is schedule.c's.
  */
 void rcl_mfi_task_caps(struct rcl_caps *caps);
 

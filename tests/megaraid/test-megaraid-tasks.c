@@ -29,6 +29,7 @@
 #define INIT_ABORT        0x03060200u
 #define LD_PROGRESS       0x03080000u
 #define CC_SUSPEND        0x03120200u
+#define LD_SET_PROP       0x03040000u
 
 static const uint32_t task_frames[] = {
     PR_START, PR_STOP,  PR_SUSPEND_RESUME, REBUILD_START, REBUILD_ABORT, REBUILD_SUSPEND,
@@ -43,17 +44,6 @@ static unsigned task_frames_sent(void)
 	for (size_t i = 0; i < sizeof(task_frames) / sizeof(task_frames[0]); i++)
 		n += mfi_shim_sent(task_frames[i]);
 	return n;
-}
-
-/* "raidcli @line J": its status must be @want, its JSON contain @has. */
-static void json_expect(const char *line, enum rcl_status want, const char *has)
-{
-	enum rcl_status st;
-	char *out = unit_run(line, true, &st);
-
-	ck_assert_msg(st == want, "%s: status %d, not %d:\n%s", line, st, want, out);
-	ck_assert_msg(strstr(out, has), "%s: no '%s' in:\n%s", line, has, out);
-	free(out);
 }
 
 /* The card with tasks, answering progress @how: RAID1 VD 1 over disks 1 and 2. */
@@ -233,6 +223,69 @@ START_TEST(test_patrol)
 }
 END_TEST
 
+/*
+ * A background initialization the card started on a new LD: followed,
+ * paused, resumed and stopped with the check's DCMDs, one frame each; a
+ * stop of a check it is not refused before a frame; autobgi is the LD's
+ * no_bgi property.
+ */
+START_TEST(test_bgi)
+{
+	uint8_t mbox[12], props[32];
+	struct host h;
+
+	host_mirror(&h, MFI_SHIM_PROGRESS_FULL);
+	mfi_shim_bgi(1);
+	json_expect("/c0/v1 show bgi", RCL_OK, "\"Operation\" : \"BGI\"");
+	json_expect("/c0/v1 show bgi", RCL_OK, "\"Progress%\" : 25");
+	run_expect("/c0/v1 pause bgi", RCL_OK, "Pause BGI Operation Success.");
+	expect_mbox(CC_SUSPEND, (const uint8_t[]){1, 0, 0, 0, 0}, 5);
+	/* Paused, it stays where it was. */
+	json_expect("/c0/v1 show bgi", RCL_OK, "\"Progress%\" : 37");
+	run_expect("/c0/v1 show all", RCL_OK, "Background Initialization (37%)");
+	run_expect("/c0/v1 stop cc", RCL_NOT_ALLOWED,
+	           "no consistency check of /c0/v1 is in progress");
+	run_expect("/c0/v1 start cc force", RCL_SYSTEM, "LD_CC_IN_PROGRESS");
+	run_expect("/c0/v1 resume bgi", RCL_OK, "Resume BGI Operation Success.");
+	expect_mbox(CC_SUSPEND, (const uint8_t[]){1, 0, 0, 0, 1}, 5);
+	run_expect("/c0/v1 stop bgi", RCL_OK, "Stop BGI Operation Success.");
+	expect_mbox(CC_ABORT, (const uint8_t[]){1}, 1);
+	run_expect("/c0/v1 stop bgi", RCL_NOT_ALLOWED,
+	           "no background initialization of /c0/v1 is in progress");
+	run_expect("/c0/v1 resume bgi", RCL_NOT_ALLOWED,
+	           "no background initialization of /c0/v1 is paused");
+	run_expect("/c0/v1 show bgi", RCL_OK, "Not in progress");
+	ck_assert_uint_eq(task_frames_sent(), 4); /* the refused CC_START, then three */
+	/* autobgi: the LD's no_bgi property (its byte 24), written with LD_SET_PROP. */
+	json_expect("/c0/v1 show autobgi", RCL_OK, "\"AutoBGI\" : \"On\"");
+	run_expect("/c0/v1 set autobgi=off", RCL_OK, NULL);
+	ck_assert_uint_eq(mfi_shim_last(LD_SET_PROP, mbox, props, sizeof(props)), 32);
+	ck_assert_uint_eq(props[24], 1);
+	json_expect("/c0/v1 show autobgi", RCL_OK, "\"AutoBGI\" : \"Off\"");
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
+/* A card without the BGI rate (QEMU's, and the shim's without mfi_shim_bgi()): none offered. */
+START_TEST(test_no_bgi)
+{
+	struct host h;
+
+	if (_i)
+		host_mirror(&h, MFI_SHIM_PROGRESS_FULL);
+	else
+		host_init(&h, MAJOR_NOW);
+	run_expect("/c0/v0 show bgi", RCL_UNSUPPORTED,
+	           "background initialization is not supported by this controller");
+	run_expect("/c0/v0 stop bgi", RCL_UNSUPPORTED,
+	           "background initialization is not supported");
+	ck_assert_uint_eq(task_frames_sent(), 0);
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
 /* The firmware refusing a start: its status named and mapped, StorCLI's Detailed Status too. */
 static const struct {
 	uint8_t status;
@@ -332,6 +385,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_init);
 	tcase_add_test(tc, test_rebuild);
 	tcase_add_test(tc, test_patrol);
+	tcase_add_test(tc, test_bgi);
+	tcase_add_loop_test(tc, test_no_bgi, 0, 2);
 	tcase_add_loop_test(tc, test_refused, 0, sizeof(refusals) / sizeof(refusals[0]));
 	tcase_add_test(tc, test_ld_gone);
 	tcase_add_loop_test(tc, test_bad_progress, 0, 2);
