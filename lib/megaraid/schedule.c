@@ -69,17 +69,6 @@ enum rcl_status rcl_mfi_read_patrol(const struct rcl_mfi_link *link,
 /* Every VD raidcli numbers fits the legacy layout's excluded LDs. */
 _Static_assert(RCL_MAX_VDS <= RCL_MFI_MAX_LD, "CC schedule exclusions");
 
-/* Sent where a reply goes: a reply still all of it was never written (QEMU's dummy). */
-#define UNWRITTEN 0xff
-
-static bool unwritten(const void *p, size_t len)
-{
-	for (size_t i = 0; i < len; i++)
-		if (((const uint8_t *)p)[i] != UNWRITTEN)
-			return false;
-	return true;
-}
-
 /* CC_SCHEDULE_GET_PROPERTIES or _GET_STATUS (@opcode, @name) into @buf, checked as written. */
 static enum rcl_status read_cc(const struct rcl_mfi_link *link, uint32_t opcode, const char *name,
                                void *buf, uint32_t len, struct rcl_error *err)
@@ -89,9 +78,9 @@ static enum rcl_status read_cc(const struct rcl_mfi_link *link, uint32_t opcode,
 	enum rcl_status st;
 
 	snprintf(what, sizeof(what), "reading the consistency check schedule (%s)", name);
-	memset(buf, UNWRITTEN, len);
+	memset(buf, RCL_MFI_UNWRITTEN, len);
 	st = rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d, what, err);
-	if (!st && unwritten(buf, len))
+	if (!st && rcl_mfi_unwritten(buf, len))
 		return rcl_fail(err, RCL_BAD_REPLY,
 		                "the consistency check schedule (%s) is malformed: the controller "
 		                "wrote no reply",

@@ -57,9 +57,6 @@ static const struct task_kind kinds[] = {
      0},
 };
 
-/* Sent where the reply goes: a reply still all of it was never written (QEMU's dummy). */
-#define UNWRITTEN 0xff
-
 static const struct task_kind *kind_of(enum rcl_task_kind kind)
 {
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
@@ -122,15 +119,6 @@ static uint16_t device_of(const struct rcl_ctrl *ctrl, const struct rcl_task_req
 	return (uint16_t)rcl_ctrl_find_drive(ctrl, &req->drive)->device_id;
 }
 
-/* Whether the @len bytes at @p are all still as sent. */
-static bool unwritten(const void *p, size_t len)
-{
-	for (size_t i = 0; i < len; i++)
-		if (((const uint8_t *)p)[i] != UNWRITTEN)
-			return false;
-	return true;
-}
-
 static enum rcl_status malformed(const struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
                                  const char *opcode, const char *why, struct rcl_error *err)
 {
@@ -155,10 +143,10 @@ static enum rcl_status patrol_active(const struct rcl_mfi_link *link, const stru
 	                         .dir = RCL_MFI_DIR_READ};
 	enum rcl_status st;
 
-	memset(&s, UNWRITTEN, sizeof(s));
+	memset(&s, RCL_MFI_UNWRITTEN, sizeof(s));
 	st = rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d,
 	                  "reading the patrol read status (PR_GET_STATUS)", err);
-	if (!st && unwritten(&s, sizeof(s)))
+	if (!st && rcl_mfi_unwritten(&s, sizeof(s)))
 		return malformed(ctrl, req, "PR_GET_STATUS", "wrote no reply", err);
 	*active = !st && s.state == RCL_MFI_PR_ACTIVE;
 	return st;
@@ -190,17 +178,17 @@ static enum rcl_status read_progress(const struct rcl_mfi_link *link, const stru
 
 	target_of(ctrl, req, target, sizeof(target));
 	snprintf(what, sizeof(what), "reading the progress of %s (%s)", target, opcode);
-	memset(reply, UNWRITTEN, sizeof(reply));
+	memset(reply, RCL_MFI_UNWRITTEN, sizeof(reply));
 	st = rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d, what, err);
 	if (st)
 		return st;
-	if (unwritten(reply, len))
+	if (rcl_mfi_unwritten(reply, len))
 		return malformed(ctrl, req, opcode, "wrote no reply", err);
 	memcpy(&bits, reply, sizeof(bits));
 	memcpy(p, reply + k->at, sizeof(*p));
 	*active = le32toh(bits) & k->active;
 	/* A task under way whose place was never written: the reply stopped short of it. */
-	if (*active && unwritten(p, sizeof(*p)))
+	if (*active && rcl_mfi_unwritten(p, sizeof(*p)))
 		return malformed(ctrl, req, opcode, "wrote its reply short", err);
 	return RCL_OK;
 }
