@@ -5,7 +5,8 @@
  * per LD, a rebuild per drive, each running, paused or not under way, and
  * their progress; the check's schedule. Replies are written at the public
  * interface's byte offsets (FreeBSD's mfireg.h mfi_ld_progress and
- * mfi_pd_progress, MR.H's legacy MR_CC_SCHEDULE_PROPERTIES and _STATUS),
+ * mfi_pd_progress, MR.H's paused words in them, its legacy
+ * MR_CC_SCHEDULE_PROPERTIES and _STATUS),
  * not through lib/megaraid/.
  */
 #include <string.h>
@@ -146,14 +147,20 @@ static bool advance(struct run *r)
 	return true;
 }
 
-/* Task @r's place in a progress reply at @p, its @bit in the active word at @active. */
-static void put_run(uint8_t *active, uint8_t *p, const struct run *r, unsigned bit)
+/*
+ * Task @r's place at @at in progress @reply, its @bit in the active word
+ * (the first), and in the paused word at @paused_at when it is paused.
+ */
+static void put_run(uint8_t *reply, unsigned at, const struct run *r, unsigned bit,
+                    unsigned paused_at)
 {
 	if (!r->on)
 		return;
-	active[0] |= (uint8_t)bit;
-	put16(p, r->done);
-	put16(p + 2, r->elapsed);
+	reply[0] |= (uint8_t)bit;
+	if (r->paused)
+		reply[paused_at] |= (uint8_t)bit;
+	put16(reply + at, r->done);
+	put16(reply + at + 2, r->elapsed);
 }
 
 /* Write @n bytes of @reply into @buf, as the progress replies are set to. */
@@ -176,9 +183,9 @@ static uint8_t ld_progress(uint8_t target, uint8_t *buf, uint32_t len)
 	advance(&cc[target]);
 	advance(&bgi[target]);
 	advance(&init[target]);
-	put_run(reply, reply + 4, &cc[target], 0x01);
-	put_run(reply, reply + 8, &bgi[target], 0x02);
-	put_run(reply, reply + 12, &init[target], 0x04);
+	put_run(reply, 4, &cc[target], 0x01, 24);
+	put_run(reply, 8, &bgi[target], 0x02, 24);
+	put_run(reply, 12, &init[target], 0x04, 24);
 	give(buf, reply, sizeof(reply));
 	return ST_OK;
 }
@@ -193,7 +200,7 @@ static uint8_t pd_progress(uint8_t id, uint8_t *buf, uint32_t len)
 		return ST_DEVICE_NOT_FOUND;
 	if (advance(&rebuild[id]))
 		mfi_shim_set_state(id, PD_ONLINE);
-	put_run(reply, reply + 4, &rebuild[id], 0x01);
+	put_run(reply, 4, &rebuild[id], 0x01, 16);
 	give(buf, reply, sizeof(reply));
 	return ST_OK;
 }

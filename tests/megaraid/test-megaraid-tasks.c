@@ -101,19 +101,20 @@ START_TEST(test_cc)
 	ck_assert_uint_eq(mfi_shim_sent(CC_START), 1);
 	run_expect("/c0/v1 pause cc", RCL_OK, "Pause CC Operation Success.");
 	expect_mbox(CC_SUSPEND, (const uint8_t[]){1, 0, 0, 0, 0}, 5);
-	/* Paused, it stays where it was. */
+	/* Paused (the reply's paused bit), it stays where it was; no second pause is sent. */
 	json_expect("/c0/v1 show cc", RCL_OK, "\"Progress%\" : 62");
-	json_expect("/c0/v1 show cc", RCL_OK, "\"Progress%\" : 62");
-	run_expect("/c0/v1 pause cc", RCL_NOT_ALLOWED, "WRONG_STATE (MFI status 0x32)");
+	json_expect("/c0/v1 show cc", RCL_OK, "\"Status\" : \"Paused\"");
+	run_expect("/c0/v1 pause cc", RCL_NOT_ALLOWED,
+	           "no consistency check of /c0/v1 is in progress");
 	run_expect("/c0/v1 resume cc", RCL_OK, "Resume CC Operation Success.");
 	expect_mbox(CC_SUSPEND, (const uint8_t[]){1, 0, 0, 0, 1}, 5);
-	run_expect("/c0/v1 resume cc", RCL_NOT_ALLOWED, "WRONG_STATE");
+	run_expect("/c0/v1 resume cc", RCL_NOT_ALLOWED, "no consistency check of /c0/v1 is paused");
 	run_expect("/c0/v1 stop cc", RCL_OK, "Stop CC Operation Success.");
 	expect_mbox(CC_ABORT, (const uint8_t[]){1}, 1);
 	run_expect("/c0/v1 stop cc", RCL_NOT_ALLOWED,
 	           "no consistency check of /c0/v1 is in progress");
 	run_expect("/c0/v1 resume cc", RCL_NOT_ALLOWED, "no consistency check of /c0/v1 is paused");
-	ck_assert_uint_eq(task_frames_sent(), 6);
+	ck_assert_uint_eq(task_frames_sent(), 4);
 	/* Run to its end: eight reads of its progress. */
 	run_expect("/c0/v1 start cc force", RCL_OK, NULL);
 	run_expect("/c0/vall show all", RCL_OK, "Consistency Check (12%)");
@@ -174,6 +175,9 @@ START_TEST(test_rebuild)
 	           "the rebuild of /c0/e252/s2 is in progress already");
 	run_expect("/c0/e252/s2 pause rebuild", RCL_OK, NULL);
 	expect_mbox(REBUILD_SUSPEND, (const uint8_t[]){0x00, 0x02, 0, 0, 0}, 5);
+	run_expect("/c0/e252/s2 show rebuild", RCL_OK, "Paused");
+	run_expect("/c0/e252/s2 pause rebuild", RCL_NOT_ALLOWED,
+	           "the rebuild of /c0/e252/s2 is not in progress");
 	run_expect("/c0/e252/s2 resume rebuild", RCL_OK, NULL);
 	expect_mbox(REBUILD_SUSPEND, (const uint8_t[]){0x00, 0x02, 0, 0, 1}, 5);
 	run_expect("/c0/e252/s2 stop rebuild", RCL_OK, NULL);
@@ -242,7 +246,10 @@ START_TEST(test_bgi)
 	expect_mbox(CC_SUSPEND, (const uint8_t[]){1, 0, 0, 0, 0}, 5);
 	/* Paused, it stays where it was. */
 	json_expect("/c0/v1 show bgi", RCL_OK, "\"Progress%\" : 37");
-	run_expect("/c0/v1 show all", RCL_OK, "Background Initialization (37%)");
+	json_expect("/c0/v1 show bgi", RCL_OK, "\"Status\" : \"Paused\"");
+	run_expect("/c0/v1 show all", RCL_OK, "Background Initialization (37%, paused)");
+	run_expect("/c0/v1 pause bgi", RCL_NOT_ALLOWED,
+	           "no background initialization of /c0/v1 is in progress");
 	run_expect("/c0/v1 stop cc", RCL_NOT_ALLOWED,
 	           "no consistency check of /c0/v1 is in progress");
 	run_expect("/c0/v1 start cc force", RCL_SYSTEM, "LD_CC_IN_PROGRESS");
