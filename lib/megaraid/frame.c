@@ -223,3 +223,11 @@ enum rcl_status rcl_mfi_scsi_read(int fd, uint16_t host_no, uint8_t target, uint
 	memcpy(s.cdb, cdb, cdb_len < sizeof(s.cdb) ? cdb_len : sizeof(s.cdb));
 	return rcl_mfi_scsi(fd, host_no, &s, what, err);
 }
+
+bool rcl_mfi_unwritten(const void *p, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (((const uint8_t *)p)[i] != RCL_MFI_UNWRITTEN)
+			return false;
+	return true;
+}

@@ -88,6 +88,16 @@ enum rcl_status rcl_mfi_dcmd(int fd, uint16_t host_no, const struct rcl_mfi_dcmd
                              const char *what, struct rcl_error *err);
 
 /*
+ * What raidcli presets a reply buffer to where a firmware may answer OK and
+ * write nothing (QEMU's dummy DCMD): a reply still all of it was never
+ * written.
+ */
+#define RCL_MFI_UNWRITTEN 0xff
+
+/* rcl_mfi_unwritten() - whether the @len bytes at @p are all still RCL_MFI_UNWRITTEN. */
+bool rcl_mfi_unwritten(const void *p, size_t len);
+
+/*
  * rcl_mfi_scsi_read() - rcl_mfi_scsi() of @cdb (@cdb_len bytes) to @target
  * and @lun, reading @len bytes into @buf; the sense data is not kept.
  */

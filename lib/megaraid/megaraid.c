@@ -8,12 +8,14 @@
  * its firmware for the configuration (model.c) through DCMD frames
  * (frame.c); the card runs its own RAID, tasks and cache, so the kind
  * needs no controller process. It shows the controller, its drives, disk
- * groups and VDs, and the task rates its properties hold; it creates and
+ * groups and VDs, the task rates its properties hold and the schedules
+ * of its patrol read and consistency check (schedule.c); it creates and
  * deletes VDs, changes their names and policies, makes and removes
  * global and dedicated hot spares (config.c, refs.c), lights a drive's
  * LED, sets its state, marks it missing or makes it JBOD (pd.c), sets the
- * task rates (props.c), and starts, stops and follows the card's tasks
- * (task.c). The changes left NULL below answer "not supported".
+ * task rates (props.c) and the check's schedule, and starts, stops and
+ * follows the card's tasks (task.c). The changes left NULL below answer
+ * "not supported".
  */
 #include <string.h>
 #include <unistd.h>
@@ -24,7 +26,7 @@
 #include "megaraid/hw.h"
 #include "megaraid/mfi.h"
 #include "megaraid/model.h"
-#include "megaraid/patrol.h"
+#include "megaraid/schedule.h"
 #include "megaraid/scan.h"
 #include "megaraid/task.h"
 
@@ -100,6 +102,22 @@ static enum rcl_status load_patrol(struct rcl_ctrl *ctrl, const struct rcl_mfi_l
 	return st == RCL_UNSUPPORTED ? RCL_OK : st;
 }
 
+/*
+ * A card that runs consistency checks schedules them: the schedule is read
+ * and its caps offer it. A firmware without the DCMDs, or one answering
+ * nothing or nonsense, keeps the checks alone: the model of the card
+ * loads whatever its schedule says.
+ */
+static void load_cc_schedule(struct rcl_ctrl *ctrl, const struct rcl_mfi_link *link,
+                             struct megaraid_priv *p)
+{
+	struct rcl_error ignored = {0};
+
+	if (ctrl->caps.tasks >> RCL_TASK_CC & 1 &&
+	    !rcl_mfi_read_cc_schedule(link, &p->settings, &p->status.cc, &ignored))
+		ctrl->caps.settings |= 1u << RCL_SETTING_CC_SCHEDULE;
+}
+
 static enum rcl_status megaraid_load(struct rcl_ctrl *ctrl, struct rcl_error *err)
 {
 	struct megaraid_priv *p = rcl_calloc(1, sizeof(*p));
@@ -116,6 +134,8 @@ static enum rcl_status megaraid_load(struct rcl_ctrl *ctrl, struct rcl_error *er
 		rcl_mfi_task_caps(&ctrl->caps);
 	if (!st)
 		st = load_patrol(ctrl, &link, p, err);
+	if (!st)
+		load_cc_schedule(ctrl, &link, p);
 	if (!st)
 		st = rcl_mfi_read_hw(ctrl, &link, err);
 	/* The model's rates narrowed the settings; every card takes LD_SET_PROP. */
@@ -138,8 +158,8 @@ static enum rcl_status megaraid_settings_get(struct rcl_ctrl *ctrl, struct rcl_c
 }
 
 /*
- * What the patrol read was doing at load (the generic layer asks only a
- * card with its schedule); the consistency check's schedule is not read yet.
+ * What the patrol read and the scheduled check were doing at load (the
+ * generic layer asks only a card with a schedule).
  */
 static enum rcl_status megaraid_schedule_status(struct rcl_ctrl *ctrl,
                                                 struct rcl_schedule_status *out,
@@ -260,7 +280,10 @@ static enum rcl_status megaraid_set_locate(struct rcl_ctrl *ctrl, const struct r
 	return st;
 }
 
-/* The rates go to the card; the settings kept for this open controller follow. */
+/*
+ * The rates and the check's schedule go to the card; the settings kept
+ * for this open controller follow.
+ */
 static enum rcl_status megaraid_settings_set(struct rcl_ctrl *ctrl, unsigned changes,
                                              const struct rcl_ctrl_settings *s,
                                              struct rcl_error *err)
@@ -269,13 +292,18 @@ static enum rcl_status megaraid_settings_set(struct rcl_ctrl *ctrl, unsigned cha
 	struct rcl_mfi_link link = {.fd = -1};
 	enum rcl_status st = RCL_OK;
 
-	/* The schedules live in other DCMDs, not written yet: refused, never dropped silently. */
-	if (changes & ~((1u << RCL_RATE_COUNT) - 1))
-		st = rcl_unsupported(err, ctrl->caps.kind, "changing a task schedule", NULL);
+	unsigned rates = changes & ((1u << RCL_RATE_COUNT) - 1);
+
+	/* The patrol read's schedule is not written yet: refused, never dropped silently. */
+	if (changes & ~(rates | 1u << RCL_SETTING_CC_SCHEDULE))
+		st = rcl_unsupported(err, ctrl->caps.kind, "changing the patrol read schedule",
+		                     NULL);
 	if (!st)
 		st = open_link(ctrl, &link, err);
-	if (!st)
-		st = rcl_mfi_set_rates(&link, changes, s, err);
+	if (!st && rates)
+		st = rcl_mfi_set_rates(&link, rates, s, err);
+	if (!st && changes >> RCL_SETTING_CC_SCHEDULE & 1)
+		st = rcl_mfi_set_cc_schedule(&link, s, err);
 	if (!st)
 		rcl_settings_apply(&p->settings, changes, s);
 	close_link(&link);
@@ -455,13 +483,14 @@ static const struct rcl_caps megaraid_caps = {
     .max_vds_per_dg = RCL_MAX_VDS_PER_DG,
     .settings = 1u << RCL_SETTING_REBUILD_RATE | 1u << RCL_SETTING_CC_RATE |
                 1u << RCL_SETTING_BGI_RATE | 1u << RCL_SETTING_PR_RATE |
-                1u << RCL_SETTING_RECON_RATE | 1u << RCL_SETTING_VD_POLICY,
+                1u << RCL_SETTING_RECON_RATE | 1u << RCL_SETTING_VD_POLICY |
+                1u << RCL_SETTING_CC_SCHEDULE, /* narrowed at load (load_cc_schedule()) */
     .default_write = RCL_WRITE_BACK,
     .default_read = RCL_READ_AHEAD,
     .backup = RCL_BACKUP_BBU, /* /cx/bbu answers; narrowed at load (hw_present) */
     /* Narrowed at load (rcl_mfi_task_caps(), load_patrol()). */
     .tasks = 1u << RCL_TASK_PATROL_READ | 1u << RCL_TASK_REBUILD | 1u << RCL_TASK_CC |
-             1u << RCL_TASK_INIT,
+             1u << RCL_TASK_INIT | 1u << RCL_TASK_BGI,
 };
 
 const struct rcl_backend_ops rcl_megaraid_ops = {

@@ -561,6 +561,7 @@ void rcl_mfi_fill_vd(struct rcl_vd *v, const struct rcl_mfi_ld_info *ld, unsigne
 	                : ld->disk_cache == 2 ? RCL_DISK_CACHE_OFF
 	                                      : RCL_DISK_CACHE_DEFAULT;
 	v->consistent = ld->consistent;
+	v->autobgi = !ld->no_bgi;
 }
 
 /*

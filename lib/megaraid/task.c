@@ -11,7 +11,7 @@
 
 #include "megaraid/config.h"
 #include "megaraid/frame.h"
-#include "megaraid/patrol.h"
+#include "megaraid/schedule.h"
 #include "megaraid/task.h"
 
 /* What each task is on the card: its DCMDs by action, and where its progress is. */
@@ -30,6 +30,13 @@ static const struct task_kind kinds[] = {
      {"LD_CC_START", "LD_CC_ABORT", "LD_CC_SUSPEND_RESUME", "LD_CC_SUSPEND_RESUME"},
      RCL_MFI_LD_ACTIVE_CC,
      offsetof(struct rcl_mfi_ld_progress, cc)},
+    /* The card starts it by itself; the check's DCMDs stop, pause and resume it. */
+    {RCL_TASK_BGI,
+     {0, RCL_MFI_DCMD_LD_CC_ABORT, RCL_MFI_DCMD_LD_CC_SUSPEND_RESUME,
+      RCL_MFI_DCMD_LD_CC_SUSPEND_RESUME},
+     {NULL, "LD_CC_ABORT", "LD_CC_SUSPEND_RESUME", "LD_CC_SUSPEND_RESUME"},
+     RCL_MFI_LD_ACTIVE_BGI,
+     offsetof(struct rcl_mfi_ld_progress, bgi)},
     {RCL_TASK_INIT,
      {RCL_MFI_DCMD_LD_INIT_START, RCL_MFI_DCMD_LD_INIT_ABORT, 0, 0},
      {"LD_INIT_START", "LD_INIT_ABORT", NULL, NULL},
@@ -50,9 +57,6 @@ static const struct task_kind kinds[] = {
      0},
 };
 
-/* Sent where the reply goes: a reply still all of it was never written (QEMU's dummy). */
-#define UNWRITTEN 0xff
-
 static const struct task_kind *kind_of(enum rcl_task_kind kind)
 {
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
@@ -70,6 +74,8 @@ void rcl_mfi_task_caps(struct rcl_caps *caps)
 		tasks |= 1u << RCL_TASK_REBUILD;
 	if (redundant && caps->settings >> RCL_SETTING_CC_RATE & 1)
 		tasks |= 1u << RCL_TASK_CC;
+	if (redundant && caps->settings >> RCL_SETTING_BGI_RATE & 1)
+		tasks |= 1u << RCL_TASK_BGI;
 	caps->tasks &= tasks | 1u << RCL_TASK_PATROL_READ;
 }
 
@@ -113,15 +119,6 @@ static uint16_t device_of(const struct rcl_ctrl *ctrl, const struct rcl_task_req
 	return (uint16_t)rcl_ctrl_find_drive(ctrl, &req->drive)->device_id;
 }
 
-/* Whether the @len bytes at @p are all still as sent. */
-static bool unwritten(const void *p, size_t len)
-{
-	for (size_t i = 0; i < len; i++)
-		if (((const uint8_t *)p)[i] != UNWRITTEN)
-			return false;
-	return true;
-}
-
 static enum rcl_status malformed(const struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
                                  const char *opcode, const char *why, struct rcl_error *err)
 {
@@ -134,9 +131,20 @@ static enum rcl_status malformed(const struct rcl_ctrl *ctrl, const struct rcl_t
 	                rcl_task_kind_name(req->kind), target, opcode, why);
 }
 
+/*
+ * Where a task stands: under way (@active), paused (where the reply says:
+ * @pause_known), and its place (@at: not a patrol read's).
+ */
+struct task_now {
+	bool active;
+	bool pause_known;
+	bool paused;
+	struct rcl_mfi_progress at;
+};
+
 /* PR_GET_STATUS: whether a patrol read is under way. */
 static enum rcl_status patrol_active(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
-                                     const struct rcl_task_request *req, bool *active,
+                                     const struct rcl_task_request *req, struct task_now *now,
                                      struct rcl_error *err)
 {
 	struct rcl_mfi_pr_status s;
@@ -146,29 +154,30 @@ static enum rcl_status patrol_active(const struct rcl_mfi_link *link, const stru
 	                         .dir = RCL_MFI_DIR_READ};
 	enum rcl_status st;
 
-	memset(&s, UNWRITTEN, sizeof(s));
+	memset(&s, RCL_MFI_UNWRITTEN, sizeof(s));
 	st = rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d,
 	                  "reading the patrol read status (PR_GET_STATUS)", err);
-	if (!st && unwritten(&s, sizeof(s)))
+	if (!st && rcl_mfi_unwritten(&s, sizeof(s)))
 		return malformed(ctrl, req, "PR_GET_STATUS", "wrote no reply", err);
-	*active = !st && s.state == RCL_MFI_PR_ACTIVE;
+	now->active = !st && s.state == RCL_MFI_PR_ACTIVE;
 	return st;
 }
 
 /*
  * LD_PROGRESS or PD_GET_PROGRESS of @req's target: whether its task is
- * under way (*@active), and where (*@p, when it is).
+ * under way, paused, and where (when it is), into @now.
  */
 static enum rcl_status read_progress(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
                                      const struct rcl_task_request *req, const struct task_kind *k,
-                                     bool *active, struct rcl_mfi_progress *p,
-                                     struct rcl_error *err)
+                                     struct task_now *now, struct rcl_error *err)
 {
 	uint8_t reply[sizeof(struct rcl_mfi_ld_progress)];
 	bool pd = req->kind == RCL_TASK_REBUILD;
 	uint32_t len = pd ? sizeof(struct rcl_mfi_pd_progress) : sizeof(struct rcl_mfi_ld_progress);
 	uint16_t id = pd ? device_of(ctrl, req) : (uint16_t)req->vd;
 	const char *opcode = pd ? "PD_GET_PROGRESS" : "LD_PROGRESS";
+	size_t paused_at = pd ? offsetof(struct rcl_mfi_pd_progress, paused)
+	                      : offsetof(struct rcl_mfi_ld_progress, paused);
 	struct rcl_mfi_dcmd d = {.opcode =
 	                             pd ? RCL_MFI_DCMD_PD_GET_PROGRESS : RCL_MFI_DCMD_LD_PROGRESS,
 	                         .mbox = {(uint8_t)id, (uint8_t)(id >> 8)},
@@ -176,34 +185,55 @@ static enum rcl_status read_progress(const struct rcl_mfi_link *link, const stru
 	                         .len = len,
 	                         .dir = RCL_MFI_DIR_READ};
 	char what[160], target[64];
-	uint32_t bits;
+	uint32_t bits, paused;
 	enum rcl_status st;
 
 	target_of(ctrl, req, target, sizeof(target));
 	snprintf(what, sizeof(what), "reading the progress of %s (%s)", target, opcode);
-	memset(reply, UNWRITTEN, sizeof(reply));
+	memset(reply, RCL_MFI_UNWRITTEN, sizeof(reply));
 	st = rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d, what, err);
 	if (st)
 		return st;
-	if (unwritten(reply, len))
+	if (rcl_mfi_unwritten(reply, len))
 		return malformed(ctrl, req, opcode, "wrote no reply", err);
 	memcpy(&bits, reply, sizeof(bits));
-	memcpy(p, reply + k->at, sizeof(*p));
-	*active = le32toh(bits) & k->active;
+	memcpy(&paused, reply + paused_at, sizeof(paused));
+	memcpy(&now->at, reply + k->at, sizeof(now->at));
+	now->active = le32toh(bits) & k->active;
+	/* A firmware that fills no paused bits (they came later) says nothing of pauses. */
+	now->pause_known = !rcl_mfi_unwritten(&paused, sizeof(paused));
+	now->paused = now->active && now->pause_known && le32toh(paused) & k->active;
 	/* A task under way whose place was never written: the reply stopped short of it. */
-	if (*active && unwritten(p, sizeof(*p)))
+	if (now->active && rcl_mfi_unwritten(&now->at, sizeof(now->at)))
 		return malformed(ctrl, req, opcode, "wrote its reply short", err);
 	return RCL_OK;
 }
 
-/* Whether @req's task is under way, and where (*@p, not for a patrol read). */
+/* Where @req's task stands, into @now. */
 static enum rcl_status task_state(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
                                   const struct rcl_task_request *req, const struct task_kind *k,
-                                  bool *active, struct rcl_mfi_progress *p, struct rcl_error *err)
+                                  struct task_now *now, struct rcl_error *err)
 {
+	*now = (struct task_now){0};
 	if (req->kind == RCL_TASK_PATROL_READ)
-		return patrol_active(link, ctrl, req, active, err);
-	return read_progress(link, ctrl, req, k, active, p, err);
+		return patrol_active(link, ctrl, req, now, err);
+	return read_progress(link, ctrl, req, k, now, err);
+}
+
+/*
+ * Whether @now is what @action needs refused (rcl_task_refuse()'s @active):
+ * a start or stop, a task under way; a pause, one not paused; a resume,
+ * a paused one (where the card says which; else one under way).
+ */
+static bool refuse_as(enum rcl_task_action action, const struct task_now *now)
+{
+	if (!now->pause_known)
+		return now->active;
+	if (action == RCL_TASK_ACTION_PAUSE)
+		return now->active && !now->paused;
+	if (action == RCL_TASK_ACTION_RESUME)
+		return now->paused;
+	return now->active;
 }
 
 /*
@@ -244,9 +274,8 @@ enum rcl_status rcl_mfi_task(const struct rcl_mfi_link *link, const struct rcl_c
 	static const char *const verbs[] = {"starting", "stopping", "pausing", "resuming"};
 	const struct task_kind *k = kind_of(req->kind);
 	struct rcl_mfi_dcmd d = {.dir = RCL_MFI_DIR_NONE};
-	struct rcl_mfi_progress p;
+	struct task_now now;
 	char what[128], target[64];
-	bool active = false;
 	enum rcl_status st;
 
 	if (!k || !k->op[req->action]) {
@@ -257,9 +286,9 @@ enum rcl_status rcl_mfi_task(const struct rcl_mfi_link *link, const struct rcl_c
 	}
 	st = req->action == RCL_TASK_ACTION_START ? check_level(ctrl, req, err) : RCL_OK;
 	if (!st)
-		st = task_state(link, ctrl, req, k, &active, &p, err);
+		st = task_state(link, ctrl, req, k, &now, err);
 	if (!st)
-		st = rcl_task_refuse(ctrl, req, active, err);
+		st = rcl_task_refuse(ctrl, req, refuse_as(req->action, &now), err);
 	if (!st)
 		st = build_mbox(link, ctrl, req, d.mbox, err);
 	if (st)
@@ -287,19 +316,18 @@ enum rcl_status rcl_mfi_task_progress(const struct rcl_mfi_link *link, const str
                                       struct rcl_task_progress *out, struct rcl_error *err)
 {
 	const struct task_kind *k = kind_of(req->kind);
-	struct rcl_mfi_progress p = {0};
-	bool active = false;
+	struct task_now now = {0};
 	unsigned done, secs;
-	enum rcl_status st = k ? task_state(link, ctrl, req, k, &active, &p, err) : RCL_OK;
+	enum rcl_status st = k ? task_state(link, ctrl, req, k, &now, err) : RCL_OK;
 
 	out->state = RCL_TASK_STATE_STOPPED;
-	if (st || !active)
+	if (st || !now.active)
 		return st;
-	out->state = RCL_TASK_STATE_RUNNING;
+	out->state = now.paused ? RCL_TASK_STATE_PAUSED : RCL_TASK_STATE_RUNNING;
 	if (req->kind == RCL_TASK_PATROL_READ)
 		return RCL_OK; /* PR_GET_STATUS counts drives, not how far */
-	done = le16toh(p.done);
-	secs = le16toh(p.elapsed);
+	done = le16toh(now.at.done);
+	secs = le16toh(now.at.elapsed);
 	out->percent = (int)(done * 100u / 0xffff);
 	out->elapsed = secs;
 	/* At the pace so far (mfiutil's estimate). */

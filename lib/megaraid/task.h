@@ -10,8 +10,8 @@
  * PR_START/STOP, struct mfi_progress, mfi_ld_progress, mfi_pd_progress)
  * and Broadcom's MR.H as published in public repositories (LD_CC_START/
  * ABORT, LD_INIT_ABORT, LD_PROGRESS, the SUSPEND_RESUME DCMDs, the init's
- * fast/full byte). QEMU's megasas model implements none of them: its
- * dummy answers OK and writes nothing.
+ * fast/full byte, the progress replies' paused bits). QEMU's megasas model implements none of them:
+ * its dummy answers OK and writes nothing.
  */
 #ifndef RCL_MEGARAID_TASK_H
 #define RCL_MEGARAID_TASK_H
@@ -45,38 +45,48 @@ struct rcl_mfi_progress {
 	uint16_t elapsed;
 } __attribute__((packed));
 
-/* LD_PROGRESS (and LD_GET_INFO at 264): which tasks run (@active bits), and where. */
+/*
+ * LD_PROGRESS (and LD_GET_INFO at 264): which tasks run (@active bits),
+ * where, and which of them are paused (@paused, the same bits; MR.H).
+ */
 struct rcl_mfi_ld_progress {
 	uint32_t active;
-	struct rcl_mfi_progress cc, bgi, fgi, recon;
-	struct rcl_mfi_progress rsvd[4];
+	struct rcl_mfi_progress cc, bgi, fgi, recon, disassociate;
+	uint32_t paused;
+	struct rcl_mfi_progress rsvd[2];
 } __attribute__((packed));
 
 /* PD_GET_PROGRESS (and PD_GET_INFO at 260). */
 struct rcl_mfi_pd_progress {
 	uint32_t active;
 	struct rcl_mfi_progress rebuild, patrol, clear;
-	struct rcl_mfi_progress rsvd[4];
+	uint32_t paused;
+	struct rcl_mfi_progress rsvd[3];
 } __attribute__((packed));
 
 /* The @active bits. */
 enum {
 	RCL_MFI_LD_ACTIVE_CC = 0x01,
+	RCL_MFI_LD_ACTIVE_BGI = 0x02,
 	RCL_MFI_LD_ACTIVE_FGI = 0x04, /* foreground (start init) initialization */
 	RCL_MFI_PD_ACTIVE_REBUILD = 0x01,
 };
 
 _Static_assert(sizeof(struct rcl_mfi_progress) == 4, "MFI progress");
+_Static_assert(offsetof(struct rcl_mfi_ld_progress, bgi) == 8, "LD progress BGI");
 _Static_assert(offsetof(struct rcl_mfi_ld_progress, fgi) == 12, "LD progress init");
+_Static_assert(offsetof(struct rcl_mfi_ld_progress, paused) == 24, "LD progress paused");
 _Static_assert(sizeof(struct rcl_mfi_ld_progress) == 36, "LD progress size (LD info 264..300)");
 _Static_assert(offsetof(struct rcl_mfi_pd_progress, rebuild) == 4, "PD progress rebuild");
+_Static_assert(offsetof(struct rcl_mfi_pd_progress, paused) == 16, "PD progress paused");
 _Static_assert(sizeof(struct rcl_mfi_pd_progress) == 32, "PD progress size (PD info 260..292)");
 
 /**
  * rcl_mfi_task_caps() - narrow @caps->tasks (the model loaded) to what the
- * card offers: a rebuild and a consistency check where it creates a
- * redundant level and takes their rate (adapter_ops, in @caps->settings),
- * an initialization always; the patrol read is patrol.c's.
+ * card offers: a rebuild, a consistency check and a background
+ * initialization where it creates a redundant level and takes their rate
+ * (adapter_ops, in @caps->settings), an initialization always; the patrol
+ * read is schedule.c's.
  */
 void rcl_mfi_task_caps(struct rcl_caps *caps);
 

@@ -111,6 +111,16 @@ void run_expect(const char *line, enum rcl_status want, const char *has)
 	free(out);
 }
 
+void json_expect(const char *line, enum rcl_status want, const char *has)
+{
+	enum rcl_status st;
+	char *out = unit_run(line, true, &st);
+
+	ck_assert_msg(st == want, "%s: status %d, not %d:\n%s", line, st, want, out);
+	ck_assert_msg(strstr(out, has), "%s: no '%s' in:\n%s", line, has, out);
+	free(out);
+}
+
 /* The mailbox of the last change @opcode: @want's first bytes, the rest zero. */
 void expect_mbox(uint32_t opcode, const uint8_t *want, size_t n)
 {

@@ -38,6 +38,9 @@ enum rcl_status open_c0(struct rcl_ctx **ctx, struct rcl_ctrl **ctrl, struct rcl
 /* Run @line; its status must be @want, its output contain @has. */
 void run_expect(const char *line, enum rcl_status want, const char *has);
 
+/* "raidcli @line J": its status must be @want, its JSON contain @has. */
+void json_expect(const char *line, enum rcl_status want, const char *has);
+
 /* The mailbox of the last change @opcode: @want's first bytes, the rest zero. */
 void expect_mbox(uint32_t opcode, const uint8_t *want, size_t n);
 

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
  * mfi-shim-tasks.c - the shim card's background tasks (mfi-shim-tasks.h):
- * a consistency check and an initialization per LD, a rebuild per drive,
- * each running, paused or not under way, and their progress. Replies are
- * written at the public interface's byte offsets (FreeBSD's mfireg.h
- * mfi_ld_progress and mfi_pd_progress), not through lib/megaraid/.
+ * a consistency check, an initialization and a background initialization
+ * per LD, a rebuild per drive, each running, paused or not under way, and
+ * their progress; the check's schedule. Replies are written at the public
+ * interface's byte offsets (FreeBSD's mfireg.h mfi_ld_progress and
+ * mfi_pd_progress, MR.H's paused words in them, its legacy
+ * MR_CC_SCHEDULE_PROPERTIES and _STATUS),
+ * not through lib/megaraid/.
  */
 #include <string.h>
 
@@ -25,6 +28,9 @@ enum {
 	OP_INIT_ABORT = 0x03060200,
 	OP_LD_PROGRESS = 0x03080000,
 	OP_CC_SUSPEND_RESUME = 0x03120200,
+	OP_CC_SCHEDULE_GET_STATUS = 0x01140100,
+	OP_CC_SCHEDULE_GET = 0x01140200,
+	OP_CC_SCHEDULE_SET = 0x01140300,
 };
 
 enum {
@@ -51,7 +57,9 @@ struct run {
 
 static bool enabled;
 static enum mfi_shim_progress answer_how;
-static struct run cc[256], init[256], rebuild[256]; /* by LD target, by SCSI id */
+static struct run cc[256], init[256], bgi[256], rebuild[256]; /* by LD target, by SCSI id */
+static bool has_schedule;
+static struct mfi_shim_cc_schedule schedule;
 
 void mfi_shim_tasks(enum mfi_shim_progress how)
 {
@@ -60,11 +68,25 @@ void mfi_shim_tasks(enum mfi_shim_progress how)
 	mfi_shim_card(0x01 | 0x02, 0x0002); /* RAID0 and RAID1; the CC rate */
 }
 
+void mfi_shim_bgi(uint8_t target)
+{
+	mfi_shim_card(0x01 | 0x02, 0x0002 | 0x0004); /* the CC and BGI rates */
+	bgi[target] = (struct run){.on = true};
+}
+
+void mfi_shim_cc_schedule(const struct mfi_shim_cc_schedule *cc_)
+{
+	has_schedule = true;
+	schedule = *cc_;
+}
+
 void shim_tasks_reset(void)
 {
 	enabled = false;
+	has_schedule = false;
 	memset(cc, 0, sizeof(cc));
 	memset(init, 0, sizeof(init));
+	memset(bgi, 0, sizeof(bgi));
 	memset(rebuild, 0, sizeof(rebuild));
 }
 
@@ -106,6 +128,12 @@ static void put16(uint8_t *p, unsigned v)
 	p[1] = (uint8_t)(v >> 8);
 }
 
+static void put32(uint8_t *p, uint32_t v)
+{
+	put16(p, v & 0xffff);
+	put16(p + 2, v >> 16);
+}
+
 /* A poll: a running task goes an eighth further, 30 seconds later; at the end it is over. */
 static bool advance(struct run *r)
 {
@@ -119,14 +147,20 @@ static bool advance(struct run *r)
 	return true;
 }
 
-/* Task @r's place in a progress reply at @p, its @bit in the active word at @active. */
-static void put_run(uint8_t *active, uint8_t *p, const struct run *r, unsigned bit)
+/*
+ * Task @r's place at @at in progress @reply, its @bit in the active word
+ * (the first), and in the paused word at @paused_at when it is paused.
+ */
+static void put_run(uint8_t *reply, unsigned at, const struct run *r, unsigned bit,
+                    unsigned paused_at)
 {
 	if (!r->on)
 		return;
-	active[0] |= (uint8_t)bit;
-	put16(p, r->done);
-	put16(p + 2, r->elapsed);
+	reply[0] |= (uint8_t)bit;
+	if (r->paused)
+		reply[paused_at] |= (uint8_t)bit;
+	put16(reply + at, r->done);
+	put16(reply + at + 2, r->elapsed);
 }
 
 /* Write @n bytes of @reply into @buf, as the progress replies are set to. */
@@ -147,9 +181,11 @@ static uint8_t ld_progress(uint8_t target, uint8_t *buf, uint32_t len)
 	if (shim_ld_level(target) < 0)
 		return ST_DEVICE_NOT_FOUND;
 	advance(&cc[target]);
+	advance(&bgi[target]);
 	advance(&init[target]);
-	put_run(reply, reply + 4, &cc[target], 0x01);
-	put_run(reply, reply + 12, &init[target], 0x04);
+	put_run(reply, 4, &cc[target], 0x01, 24);
+	put_run(reply, 8, &bgi[target], 0x02, 24);
+	put_run(reply, 12, &init[target], 0x04, 24);
 	give(buf, reply, sizeof(reply));
 	return ST_OK;
 }
@@ -164,7 +200,7 @@ static uint8_t pd_progress(uint8_t id, uint8_t *buf, uint32_t len)
 		return ST_DEVICE_NOT_FOUND;
 	if (advance(&rebuild[id]))
 		mfi_shim_set_state(id, PD_ONLINE);
-	put_run(reply, reply + 4, &rebuild[id], 0x01);
+	put_run(reply, 4, &rebuild[id], 0x01, 16);
 	give(buf, reply, sizeof(reply));
 	return ST_OK;
 }
@@ -187,6 +223,8 @@ static uint8_t ld_task(uint32_t opcode, const uint8_t *mbox)
 {
 	uint8_t t = mbox[0];
 	int level = shim_ld_level(t);
+	/* The check's stop, suspend and resume act on a BGI when no check runs. */
+	struct run *check = !cc[t].on && bgi[t].on ? &bgi[t] : &cc[t];
 
 	if (level < 0)
 		return ST_DEVICE_NOT_FOUND;
@@ -196,25 +234,25 @@ static uint8_t ld_task(uint32_t opcode, const uint8_t *mbox)
 			return ST_LD_WRONG_RAID_LEVEL;
 		if (init[t].on)
 			return ST_LD_INIT_IN_PROGRESS;
-		if (cc[t].on)
+		if (cc[t].on || bgi[t].on)
 			return ST_LD_CC_IN_PROGRESS;
 		cc[t] = (struct run){.on = true};
 		return ST_OK;
 	case OP_INIT_START:
 		if (mbox[4] > 1)
 			return ST_INVALID_PARAMETER;
-		if (cc[t].on)
+		if (cc[t].on || bgi[t].on)
 			return ST_LD_CC_IN_PROGRESS;
 		if (init[t].on)
 			return ST_LD_INIT_IN_PROGRESS;
 		init[t] = (struct run){.on = true};
 		return ST_OK;
 	case OP_CC_ABORT:
-		return control(&cc[t], -1);
+		return control(check, -1);
 	case OP_INIT_ABORT:
 		return control(&init[t], -1);
 	default:
-		return control(&cc[t], mbox[4]);
+		return control(check, mbox[4]);
 	}
 }
 
@@ -240,9 +278,69 @@ static uint8_t pd_task(uint32_t opcode, const uint8_t *mbox)
 	return ST_OK;
 }
 
+/* MR_CC_SCHEDULE_PROPERTIES (legacy, 168 bytes) of the schedule. */
+static void put_schedule(uint8_t *p)
+{
+	memset(p, 0, 168);
+	p[0] = schedule.op_mode;
+	p[1] = schedule.max_lds;
+	p[3] = schedule.exclude_count;
+	for (unsigned i = 0; i < 4 && i < schedule.exclude_count; i++)
+		put16(p + 4 + 2 * i, schedule.exclude[i]);
+	put32(p + 152, schedule.next_exec);
+	put32(p + 156, schedule.exec_freq);
+	put32(p + 160, schedule.clear_freq);
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* SET_PROPERTIES: a mode it knows, excluded LDs it has; the rest kept as written. */
+static uint8_t set_schedule(const uint8_t *p)
+{
+	if (p[0] > 2 || p[3] > 4)
+		return ST_INVALID_PARAMETER;
+	for (unsigned i = 0; i < p[3]; i++)
+		if (p[5 + 2 * i] || shim_ld_level(p[4 + 2 * i]) < 0)
+			return ST_INVALID_PARAMETER;
+	schedule.op_mode = p[0];
+	schedule.max_lds = p[1];
+	schedule.exclude_count = p[3];
+	for (unsigned i = 0; i < p[3]; i++)
+		schedule.exclude[i] = p[4 + 2 * i];
+	schedule.next_exec = get32(p + 152);
+	schedule.exec_freq = get32(p + 156);
+	schedule.clear_freq = get32(p + 160);
+	return ST_OK;
+}
+
+/* The CC schedule DCMDs: legacy layouts only (mailbox byte 0 is 0). */
+static uint8_t schedule_dcmd(uint32_t opcode, const uint8_t *mbox, uint8_t *buf, uint32_t len)
+{
+	if (mbox[0] || len != (opcode == OP_CC_SCHEDULE_GET_STATUS ? 16u : 168u))
+		return ST_INVALID_PARAMETER;
+	if (opcode == OP_CC_SCHEDULE_SET)
+		return set_schedule(buf);
+	if (opcode == OP_CC_SCHEDULE_GET) {
+		put_schedule(buf);
+		return ST_OK;
+	}
+	memset(buf, 0, 16);
+	put32(buf, schedule.iterations);
+	buf[4] = schedule.state;
+	buf[5] = schedule.lds_done;
+	return ST_OK;
+}
+
 bool shim_task_dcmd(uint32_t opcode, const uint8_t *mbox, uint8_t *buf, uint32_t len,
                     uint8_t *status)
 {
+	if (has_schedule && opcode >> 16 == 0x0114) {
+		*status = schedule_dcmd(opcode, mbox, buf, len);
+		return true;
+	}
 	if (!enabled || shim_task_mbox_used(opcode) < 0 || opcode >> 16 == 0x0107)
 		return false;
 	if (opcode == OP_LD_PROGRESS)

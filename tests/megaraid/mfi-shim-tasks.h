@@ -14,7 +14,12 @@
  * state WRONG_STATE; an LD or drive not there DEVICE_NOT_FOUND. A task
  * under way and not paused goes an eighth further, 30 seconds later, each
  * time its LD's or drive's progress is read, and ends at the eighth: a
- * rebuilt drive is online again.
+ * rebuilt drive is online again. A background initialization the card
+ * started by itself (mfi_shim_bgi()) is stopped, paused and resumed by the
+ * check's DCMDs, as MR.H says. The consistency check's schedule
+ * (mfi_shim_cc_schedule()) is answered and kept as CC_SCHEDULE_SET_
+ * PROPERTIES writes it, refused INVALID_PARAMETER for a mode it does not
+ * know or an excluded LD it does not have.
  */
 #ifndef RCL_MFI_SHIM_TASKS_H
 #define RCL_MFI_SHIM_TASKS_H
@@ -34,6 +39,35 @@ enum mfi_shim_progress {
  * RAID levels and adapter_ops gain RAID1 and the CC rate (mfi_shim_card()).
  */
 void mfi_shim_tasks(enum mfi_shim_progress how);
+
+/*
+ * mfi_shim_bgi() - the card offers the BGI rate too, and LD @target (of a
+ * redundant level) is under its background initialization, as a card
+ * starts one on a new LD. mfi_shim_tasks() first.
+ */
+void mfi_shim_bgi(uint8_t target);
+
+/* A card's consistency check schedule, as its two GET DCMDs answer it. */
+struct mfi_shim_cc_schedule {
+	uint8_t op_mode; /* 0 disabled, 1 sequential, 2 concurrent */
+	uint8_t max_lds;
+	uint8_t exclude_count; /* more than 64: a malformed reply */
+	uint16_t exclude[4];
+	uint32_t next_exec; /* the firmware's time */
+	uint32_t exec_freq; /* seconds */
+	uint32_t clear_freq;
+	uint32_t iterations;
+	uint8_t state; /* 0 stopped, 1 ready, 2 active */
+	uint8_t lds_done;
+};
+
+/*
+ * mfi_shim_cc_schedule() - the card answers CC_SCHEDULE_GET_PROPERTIES and
+ * _GET_STATUS with @cc (copied: SET_PROPERTIES changes the copy). Never
+ * called: the card answers them as QEMU's dummy does, OK and nothing
+ * written.
+ */
+void mfi_shim_cc_schedule(const struct mfi_shim_cc_schedule *cc);
 
 /*
  * mfi_shim_card() (mfi-shim.c) - the card creates the levels of

@@ -700,6 +700,7 @@ static unsigned data_flags(uint32_t opcode)
 	case OP_MAKE_SPARE:
 	case OP_SET_PROPS:
 	case OP_LD_SET_PROP:
+	case 0x01140300: /* CC_SCHEDULE_SET_PROPERTIES (mfi-shim-tasks.c) */
 		return MFI_WRITE;
 	case OP_LOCATE_START:
 	case OP_LOCATE_STOP:

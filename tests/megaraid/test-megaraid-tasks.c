@@ -29,6 +29,7 @@
 #define INIT_ABORT        0x03060200u
 #define LD_PROGRESS       0x03080000u
 #define CC_SUSPEND        0x03120200u
+#define LD_SET_PROP       0x03040000u
 
 static const uint32_t task_frames[] = {
     PR_START, PR_STOP,  PR_SUSPEND_RESUME, REBUILD_START, REBUILD_ABORT, REBUILD_SUSPEND,
@@ -43,17 +44,6 @@ static unsigned task_frames_sent(void)
 	for (size_t i = 0; i < sizeof(task_frames) / sizeof(task_frames[0]); i++)
 		n += mfi_shim_sent(task_frames[i]);
 	return n;
-}
-
-/* "raidcli @line J": its status must be @want, its JSON contain @has. */
-static void json_expect(const char *line, enum rcl_status want, const char *has)
-{
-	enum rcl_status st;
-	char *out = unit_run(line, true, &st);
-
-	ck_assert_msg(st == want, "%s: status %d, not %d:\n%s", line, st, want, out);
-	ck_assert_msg(strstr(out, has), "%s: no '%s' in:\n%s", line, has, out);
-	free(out);
 }
 
 /* The card with tasks, answering progress @how: RAID1 VD 1 over disks 1 and 2. */
@@ -111,19 +101,20 @@ START_TEST(test_cc)
 	ck_assert_uint_eq(mfi_shim_sent(CC_START), 1);
 	run_expect("/c0/v1 pause cc", RCL_OK, "Pause CC Operation Success.");
 	expect_mbox(CC_SUSPEND, (const uint8_t[]){1, 0, 0, 0, 0}, 5);
-	/* Paused, it stays where it was. */
+	/* Paused (the reply's paused bit), it stays where it was; no second pause is sent. */
 	json_expect("/c0/v1 show cc", RCL_OK, "\"Progress%\" : 62");
-	json_expect("/c0/v1 show cc", RCL_OK, "\"Progress%\" : 62");
-	run_expect("/c0/v1 pause cc", RCL_NOT_ALLOWED, "WRONG_STATE (MFI status 0x32)");
+	json_expect("/c0/v1 show cc", RCL_OK, "\"Status\" : \"Paused\"");
+	run_expect("/c0/v1 pause cc", RCL_NOT_ALLOWED,
+	           "no consistency check of /c0/v1 is in progress");
 	run_expect("/c0/v1 resume cc", RCL_OK, "Resume CC Operation Success.");
 	expect_mbox(CC_SUSPEND, (const uint8_t[]){1, 0, 0, 0, 1}, 5);
-	run_expect("/c0/v1 resume cc", RCL_NOT_ALLOWED, "WRONG_STATE");
+	run_expect("/c0/v1 resume cc", RCL_NOT_ALLOWED, "no consistency check of /c0/v1 is paused");
 	run_expect("/c0/v1 stop cc", RCL_OK, "Stop CC Operation Success.");
 	expect_mbox(CC_ABORT, (const uint8_t[]){1}, 1);
 	run_expect("/c0/v1 stop cc", RCL_NOT_ALLOWED,
 	           "no consistency check of /c0/v1 is in progress");
 	run_expect("/c0/v1 resume cc", RCL_NOT_ALLOWED, "no consistency check of /c0/v1 is paused");
-	ck_assert_uint_eq(task_frames_sent(), 6);
+	ck_assert_uint_eq(task_frames_sent(), 4);
 	/* Run to its end: eight reads of its progress. */
 	run_expect("/c0/v1 start cc force", RCL_OK, NULL);
 	run_expect("/c0/vall show all", RCL_OK, "Consistency Check (12%)");
@@ -184,6 +175,9 @@ START_TEST(test_rebuild)
 	           "the rebuild of /c0/e252/s2 is in progress already");
 	run_expect("/c0/e252/s2 pause rebuild", RCL_OK, NULL);
 	expect_mbox(REBUILD_SUSPEND, (const uint8_t[]){0x00, 0x02, 0, 0, 0}, 5);
+	run_expect("/c0/e252/s2 show rebuild", RCL_OK, "Paused");
+	run_expect("/c0/e252/s2 pause rebuild", RCL_NOT_ALLOWED,
+	           "the rebuild of /c0/e252/s2 is not in progress");
 	run_expect("/c0/e252/s2 resume rebuild", RCL_OK, NULL);
 	expect_mbox(REBUILD_SUSPEND, (const uint8_t[]){0x00, 0x02, 0, 0, 1}, 5);
 	run_expect("/c0/e252/s2 stop rebuild", RCL_OK, NULL);
@@ -228,6 +222,72 @@ START_TEST(test_patrol)
 	/* A card that says patrol reads are disabled: its status, named. */
 	mfi_shim_break(PR_START, MFI_SHIM_STATUS, 0x27);
 	run_expect("/c0 start patrolread", RCL_SYSTEM, "PR_DISABLED");
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
+/*
+ * A background initialization the card started on a new LD: followed,
+ * paused, resumed and stopped with the check's DCMDs, one frame each; a
+ * stop of a check it is not refused before a frame; autobgi is the LD's
+ * no_bgi property.
+ */
+START_TEST(test_bgi)
+{
+	uint8_t mbox[12], props[32];
+	struct host h;
+
+	host_mirror(&h, MFI_SHIM_PROGRESS_FULL);
+	mfi_shim_bgi(1);
+	json_expect("/c0/v1 show bgi", RCL_OK, "\"Operation\" : \"BGI\"");
+	json_expect("/c0/v1 show bgi", RCL_OK, "\"Progress%\" : 25");
+	run_expect("/c0/v1 pause bgi", RCL_OK, "Pause BGI Operation Success.");
+	expect_mbox(CC_SUSPEND, (const uint8_t[]){1, 0, 0, 0, 0}, 5);
+	/* Paused, it stays where it was. */
+	json_expect("/c0/v1 show bgi", RCL_OK, "\"Progress%\" : 37");
+	json_expect("/c0/v1 show bgi", RCL_OK, "\"Status\" : \"Paused\"");
+	run_expect("/c0/v1 show all", RCL_OK, "Background Initialization (37%, paused)");
+	run_expect("/c0/v1 pause bgi", RCL_NOT_ALLOWED,
+	           "no background initialization of /c0/v1 is in progress");
+	run_expect("/c0/v1 stop cc", RCL_NOT_ALLOWED,
+	           "no consistency check of /c0/v1 is in progress");
+	run_expect("/c0/v1 start cc force", RCL_SYSTEM, "LD_CC_IN_PROGRESS");
+	run_expect("/c0/v1 resume bgi", RCL_OK, "Resume BGI Operation Success.");
+	expect_mbox(CC_SUSPEND, (const uint8_t[]){1, 0, 0, 0, 1}, 5);
+	run_expect("/c0/v1 stop bgi", RCL_OK, "Stop BGI Operation Success.");
+	expect_mbox(CC_ABORT, (const uint8_t[]){1}, 1);
+	run_expect("/c0/v1 stop bgi", RCL_NOT_ALLOWED,
+	           "no background initialization of /c0/v1 is in progress");
+	run_expect("/c0/v1 resume bgi", RCL_NOT_ALLOWED,
+	           "no background initialization of /c0/v1 is paused");
+	run_expect("/c0/v1 show bgi", RCL_OK, "Not in progress");
+	ck_assert_uint_eq(task_frames_sent(), 4); /* the refused CC_START, then three */
+	/* autobgi: the LD's no_bgi property (its byte 24), written with LD_SET_PROP. */
+	json_expect("/c0/v1 show autobgi", RCL_OK, "\"AutoBGI\" : \"On\"");
+	run_expect("/c0/v1 set autobgi=off", RCL_OK, NULL);
+	ck_assert_uint_eq(mfi_shim_last(LD_SET_PROP, mbox, props, sizeof(props)), 32);
+	ck_assert_uint_eq(props[24], 1);
+	json_expect("/c0/v1 show autobgi", RCL_OK, "\"AutoBGI\" : \"Off\"");
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
+/* A card without the BGI rate (QEMU's, and the shim's without mfi_shim_bgi()): none offered. */
+START_TEST(test_no_bgi)
+{
+	struct host h;
+
+	if (_i)
+		host_mirror(&h, MFI_SHIM_PROGRESS_FULL);
+	else
+		host_init(&h, MAJOR_NOW);
+	run_expect("/c0/v0 show bgi", RCL_UNSUPPORTED,
+	           "background initialization is not supported by this controller");
+	run_expect("/c0/v0 stop bgi", RCL_UNSUPPORTED,
+	           "background initialization is not supported");
+	ck_assert_uint_eq(task_frames_sent(), 0);
 	ck_assert_ptr_null(mfi_shim_check());
 	host_release(&h);
 }
@@ -332,6 +392,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_init);
 	tcase_add_test(tc, test_rebuild);
 	tcase_add_test(tc, test_patrol);
+	tcase_add_test(tc, test_bgi);
+	tcase_add_loop_test(tc, test_no_bgi, 0, 2);
 	tcase_add_loop_test(tc, test_refused, 0, sizeof(refusals) / sizeof(refusals[0]));
 	tcase_add_test(tc, test_ld_gone);
 	tcase_add_loop_test(tc, test_bad_progress, 0, 2);

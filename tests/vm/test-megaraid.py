@@ -14,10 +14,10 @@ what the card answers that the guest cannot see (megasas-gen2.facts), and
 their text against their JSON; the PD values that come from INQUIRY and
 READ CAPACITY (pass-through frames); the background tasks, whose DCMDs
 QEMU does not implement (an init's unwritten progress refused, no check,
-rebuild or patrol read offered); Debian's storcli.py collector, unchanged,
-on raidcli's JSON, the card never set to storclicompat=megaraid_sas (its
-kind's default); `show all J`'s latency on the card beside a soft
-controller's in the same VM, printed. RAIDCLI_VM_VERBOSE=1 prints the
+rebuild, patrol read, check schedule or BGI offered); Debian's storcli.py
+collector, unchanged, on raidcli's JSON, the card never set to
+storclicompat=megaraid_sas (its kind's default); `show all J`'s latency on
+the card beside a soft controller's in the same VM, printed. RAIDCLI_VM_VERBOSE=1 prints the
 text of `show`, `/c0 show` and `/c0/eall/sall show` too (the README's).
 meson says whether the build has the
 megaraid kind (the first argument): without it, the raidcli part is
@@ -93,6 +93,12 @@ cmd_record task-init raidcli /c0/v0 start init force J
 cmd_record task-cc raidcli /c0/v0 start cc force J
 cmd_record task-rebuild raidcli /c0/e252/s0 start rebuild J
 cmd_record task-pr raidcli /c0 start patrolread J
+# the check's schedule and the BGI: QEMU's card offers no check and no BGI
+# rate, so no schedule is asked of it and no BGI offered
+cmd_record cc-show raidcli /c0 show cc J
+cmd_record cc-set raidcli /c0 set cc=seq J
+cmd_record bgi-show raidcli /c0/v0 show bgi J
+cmd_record bgi-stop raidcli /c0/v0 stop bgi J
 # the card's battery, clock and foreign configurations (megasas-gen2.facts)
 cmd_record bbu raidcli /c0/bbu show all J
 cmd_record fall raidcli /c0/fall show all J
@@ -449,17 +455,26 @@ def check_events(cmds):
 def check_tasks(cmds):
     """What raidcli says of the tasks on QEMU's card: an init's progress
     (LD_PROGRESS) comes back unwritten, a clear error, so no init starts
-    that raidcli could not follow; a check, a rebuild and a patrol read
-    are not offered (RAID0 only, no patrol read rate)."""
+    that raidcli could not follow; a check, its schedule, a BGI, a
+    rebuild and a patrol read are not offered (RAID0 only, no check, BGI
+    or patrol read rate)."""
     for name, says in (('task-show', 'is malformed: the controller wrote no reply'),
                        ('task-init', '(LD_PROGRESS) is malformed'),
                        ('task-cc', 'has no redundancy to check (RAID0)'),
                        ('task-rebuild', 'rebuild is not supported by this controller'),
-                       ('task-pr', 'patrol read is not supported by this controller')):
+                       ('task-pr', 'patrol read is not supported by this controller'),
+                       ('cc-show', 'consistency check schedule is not supported'),
+                       ('cc-set', 'consistency check schedule is not supported'),
+                       ('bgi-show', 'background initialization is not supported'),
+                       ('bgi-stop', 'background initialization is not supported')):
         cmd = cmds[name]
         status = ((cmd['json'] or {}).get('Controllers', [{}])[0]).get('Command Status', {})
         check(cmd['rc'] != 0 and says in status.get('Description', ''),
               f'{name}: refused, saying "{says}" (rc {cmd["rc"]}: {cmd["out"][:300]})')
+    tasks = response(cmds['ctrl'], '/c0 show all J').get('Scheduled Tasks', {})
+    expect((tasks.get('Consistency Check Reoccurrence'),
+            tasks.get('Next Consistency check launch')),
+           ('NA', 'NA'), 'show all: Scheduled Tasks without a check schedule')
 
 
 def check_card_parts(cmds, records, facts):

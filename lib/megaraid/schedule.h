@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * schedule.h - the tasks a MegaRAID card schedules itself (schedule.c):
+ * the patrol read's mode and schedule (PR_GET_PROPERTIES) and what it is
+ * doing (PR_GET_STATUS); the consistency check's schedule
+ * (CTRL_CC_SCHEDULE_GET/SET_PROPERTIES) and what it is doing
+ * (CTRL_CC_SCHEDULE_GET_STATUS).
+ *
+ * Layouts written for raidcli from the public interface: FreeBSD's
+ * mfireg.h patrol read structures; the CC schedule's opcodes and its
+ * legacy layout (mailbox byte 0 = 0: up to 64 LDs, raidcli's most) from
+ * Broadcom's MR.H as published in a public repository (numbers and
+ * offsets only). Only what raidcli reads or writes is named.
+ */
+#ifndef RCL_MEGARAID_SCHEDULE_H
+#define RCL_MEGARAID_SCHEDULE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "megaraid/model.h"
+
+enum {
+	RCL_MFI_DCMD_PR_GET_STATUS = 0x01070100,
+	RCL_MFI_DCMD_PR_GET_PROPERTIES = 0x01070200,
+	/* mbox b[0]: 0, the legacy layouts below */
+	RCL_MFI_DCMD_CC_SCHEDULE_GET_STATUS = 0x01140100,
+	RCL_MFI_DCMD_CC_SCHEDULE_GET_PROPERTIES = 0x01140200,
+	RCL_MFI_DCMD_CC_SCHEDULE_SET_PROPERTIES = 0x01140300,
+};
+
+/* The CC schedule's op_mode. */
+enum {
+	RCL_MFI_CC_DISABLED = 0,
+	RCL_MFI_CC_SEQUENTIAL = 1, /* one LD at a time */
+	RCL_MFI_CC_CONCURRENT = 2, /* up to max_lds at once */
+};
+
+/* CC_SCHEDULE_GET_STATUS' state that means a run is under way. */
+#define RCL_MFI_CC_ACTIVE 2
+
+/* PR_GET_PROPERTIES' op_mode. */
+enum {
+	RCL_MFI_PR_AUTO = 0,
+	RCL_MFI_PR_MANUAL = 1,
+	RCL_MFI_PR_DISABLED = 2,
+};
+
+/* PR_GET_STATUS' state that means a run is under way. */
+#define RCL_MFI_PR_ACTIVE 2
+
+/* PR_GET_PROPERTIES: 208 bytes. */
+struct rcl_mfi_pr_props {
+	uint8_t op_mode;
+	uint8_t max_pd; /* drives read at once */
+	uint8_t rsvd0[2];
+	uint8_t rsvd1[192]; /* excluded LDs, this and the last run's drive maps */
+	uint32_t next_exec; /* MFI time (seconds since 2000-01-01 UTC) of the next run */
+	uint32_t exec_freq; /* seconds between runs */
+	uint32_t clear_freq;
+} __attribute__((packed));
+
+/* PR_GET_STATUS: 16 bytes. */
+struct rcl_mfi_pr_status {
+	uint32_t iterations;
+	uint8_t state;
+	uint8_t pds_done;
+	uint8_t rsvd[10];
+} __attribute__((packed));
+
+/* CC_SCHEDULE_GET/SET_PROPERTIES, legacy: 168 bytes. */
+struct rcl_mfi_cc_props {
+	uint8_t op_mode;
+	uint8_t max_lds; /* LDs checked at once, concurrent */
+	uint8_t rsvd0;
+	uint8_t exclude_count;
+	uint16_t exclude[RCL_MFI_MAX_LD]; /* target ids, the first exclude_count used */
+	uint8_t rsvd1[20];                /* padding, this and the last cycle's LD maps */
+	uint32_t next_exec;               /* MFI time of the next run */
+	uint32_t exec_freq;               /* seconds between runs */
+	uint32_t clear_freq;
+	uint8_t rsvd2[4];
+} __attribute__((packed));
+
+/* CC_SCHEDULE_GET_STATUS: 16 bytes. */
+struct rcl_mfi_cc_status {
+	uint32_t iterations;
+	uint8_t state;
+	uint8_t lds_done; /* in the cycle under way */
+	uint8_t rsvd[10];
+} __attribute__((packed));
+
+_Static_assert(offsetof(struct rcl_mfi_pr_props, next_exec) == 196, "PR next run");
+_Static_assert(offsetof(struct rcl_mfi_cc_props, exclude) == 4, "CC excluded LDs");
+_Static_assert(offsetof(struct rcl_mfi_cc_props, next_exec) == 152, "CC next run");
+_Static_assert(sizeof(struct rcl_mfi_cc_props) == 168, "CC schedule size");
+_Static_assert(sizeof(struct rcl_mfi_cc_status) == 16, "CC status size");
+_Static_assert(sizeof(struct rcl_mfi_pr_props) == 208, "PR properties size");
+_Static_assert(sizeof(struct rcl_mfi_pr_status) == 16, "PR status size");
+
+/**
+ * rcl_mfi_read_patrol() - the patrol read of the card behind @link: its
+ * mode, drives at once and schedule into @settings (the rest untouched),
+ * its state, runs done and next start into @status.
+ * Return: RCL_OK; the firmware's refusal (frame.h).
+ */
+enum rcl_status rcl_mfi_read_patrol(const struct rcl_mfi_link *link,
+                                    struct rcl_ctrl_settings *settings,
+                                    struct rcl_patrol_status *status, struct rcl_error *err);
+
+/**
+ * rcl_mfi_read_cc_schedule() - the consistency check schedule of the card
+ * behind @link: its mode, delay, next start and excluded VDs into
+ * @settings (the rest untouched), its state, runs done, VDs done in this
+ * run and next start into @status.
+ * Return: RCL_OK; the firmware's refusal (frame.h: RCL_UNSUPPORTED, a
+ * firmware without the DCMDs); RCL_BAD_REPLY (a reply not written, as
+ * QEMU's dummy answers, or counting more excluded LDs than it holds).
+ */
+enum rcl_status rcl_mfi_read_cc_schedule(const struct rcl_mfi_link *link,
+                                         struct rcl_ctrl_settings *settings,
+                                         struct rcl_cc_status *status, struct rcl_error *err);
+
+/**
+ * rcl_mfi_set_cc_schedule() - write @s's consistency check schedule (mode,
+ * delay, start time when @s->cc.start is set, excluded VDs) to the card
+ * behind @link: its properties read afresh and written back whole, so
+ * what raidcli does not set (LDs at once, the LD maps) stays the card's.
+ * Return: RCL_OK; the firmware's refusal; RCL_BAD_REPLY (as above).
+ */
+enum rcl_status rcl_mfi_set_cc_schedule(const struct rcl_mfi_link *link,
+                                        const struct rcl_ctrl_settings *s, struct rcl_error *err);
+
+#endif /* RCL_MEGARAID_SCHEDULE_H */

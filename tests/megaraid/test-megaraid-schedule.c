@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test-megaraid-schedule.c - a MegaRAID card's consistency check schedule
+ * below the driver: "show cc" and "show all" read it from the card
+ * (CC_SCHEDULE_GET_PROPERTIES and _GET_STATUS), "set cc" writes it
+ * (CC_SCHEDULE_SET_PROPERTIES, its 168 bytes checked byte for byte, what
+ * raidcli does not set kept as the card had it); the firmware's refusals
+ * are named; a card whose schedule cannot be read (QEMU's, which runs no
+ * checks; a firmware answering nothing, nonsense or INVALID_DCMD) offers
+ * no schedule, and says so.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mfi-host.h"
+#include "mfi-shim-tasks.h"
+#include "mfi-shim.h"
+#include "unit.h"
+
+#define CC_SCHEDULE_GET_STATUS 0x01140100u
+#define CC_SCHEDULE_GET        0x01140200u
+#define CC_SCHEDULE_SET        0x01140300u
+
+/* 2027/03/01 02:00 UTC and 2030/06/01 03:00 UTC, in the firmware's time (since 2000). */
+#define MARCH_2027 0x33178da0u
+#define JUNE_2030  0x3935d1b0u
+
+/* Sequential, weekly, the next run on 1 March 2027, VD 2 left out; one run under way. */
+static const struct mfi_shim_cc_schedule weekly = {
+    .op_mode = 1,
+    .max_lds = 4,
+    .exclude_count = 1,
+    .exclude = {2},
+    .next_exec = MARCH_2027,
+    .exec_freq = 168 * 3600,
+    .clear_freq = 0x12345678,
+    .iterations = 3,
+    .state = 2,
+    .lds_done = 1,
+};
+
+/* A card that runs checks (mfi_shim_tasks()), in UTC, with schedule @cc (NULL: QEMU's dummy). */
+static void host_cc(struct host *h, const struct mfi_shim_cc_schedule *cc)
+{
+	setenv("TZ", "UTC", 1);
+	tzset();
+	host_init(h, MAJOR_NOW);
+	mfi_shim_tasks(MFI_SHIM_PROGRESS_FULL);
+	if (cc)
+		mfi_shim_cc_schedule(cc);
+}
+
+static void done(struct host *h)
+{
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(h);
+}
+
+/* "show cc": StorCLI's rows, as the card's schedule and status say. */
+START_TEST(test_show)
+{
+	struct host h;
+
+	host_cc(&h, &weekly);
+	json_expect("/c0 show cc", RCL_OK, "\"Value\" : \"Sequential\"");
+	run_expect("/c0 show cc", RCL_OK, "CC Execution Delay        168 hours");
+	run_expect("/c0 show cc", RCL_OK, "CC Next Starttime         03/01/2027, 02:00:00");
+	run_expect("/c0 show cc", RCL_OK, "CC Current State          Active");
+	run_expect("/c0 show cc", RCL_OK, "CC Number of iterations   3");
+	run_expect("/c0 show cc", RCL_OK, "CC Number of VD completed 1");
+	run_expect("/c0 show cc", RCL_OK, "CC Excluded VDs           2");
+	run_expect("/c0 show all", RCL_OK, "Consistency Check Reoccurrence = 168 hrs");
+	run_expect("/c0 show all", RCL_OK, "Next Consistency check launch = 03/01/2027, 02:00:00");
+	json_expect("/c0 show all", RCL_OK,
+	            "\"Next Consistency check launch\" : \"03/01/2027, 02:00:00\"");
+	ck_assert_uint_eq(mfi_shim_sent(CC_SCHEDULE_SET), 0);
+	done(&h);
+}
+END_TEST
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> 8 * i);
+}
+
+/* The SET_PROPERTIES payload after @line, byte for byte (@want: the bytes that are not zero). */
+static void expect_set(const char *line, const uint8_t *want)
+{
+	uint8_t mbox[12], data[200], zero[12] = {0};
+
+	run_expect(line, RCL_OK, "CC Operation Mode");
+	ck_assert_uint_eq(mfi_shim_last(CC_SCHEDULE_SET, mbox, data, sizeof(data)), 168);
+	ck_assert_mem_eq(mbox, zero, sizeof(zero)); /* legacy layout */
+	ck_assert_mem_eq(data, want, 168);
+}
+
+/* "set cc": the card's properties read afresh, changed, written back whole. */
+START_TEST(test_set)
+{
+	/* Concurrent, the card's LDs at once, targets 0 and 1 excluded. */
+	uint8_t want[168] = {[0] = 2, [1] = 4, [3] = 2, [6] = 1};
+	struct host h;
+
+	put_le32(want + 152, JUNE_2030);
+	put_le32(want + 156, 24 * 3600);
+	put_le32(want + 160, weekly.clear_freq); /* the card's, kept */
+	host_cc(&h, &weekly);
+	expect_set("/c0 set cc=conc delay=24 starttime=2030/06/01 03 excludevd=0-1", want);
+	run_expect("/c0 show cc", RCL_OK, "CC Operation Mode         Concurrent");
+	run_expect("/c0 show cc", RCL_OK, "CC Execution Delay        24 hours");
+	run_expect("/c0 show cc", RCL_OK, "CC Next Starttime         06/01/2030, 03:00:00");
+	run_expect("/c0 show cc", RCL_OK, "CC Excluded VDs           0-1");
+	/* Off: the schedule keeps its time, but no run is next. */
+	want[0] = 0;
+	expect_set("/c0 set cc=off", want);
+	run_expect("/c0 show cc", RCL_OK, "CC Next Starttime         -");
+	run_expect("/c0 show all", RCL_OK, "Consistency Check Reoccurrence = Disabled");
+	run_expect("/c0 show all", RCL_OK, "Next Consistency check launch = NA");
+	/* No VD left out: the list emptied. */
+	want[0] = 1;
+	want[3] = 0;
+	want[6] = 0;
+	expect_set("/c0 set cc=seq excludevd=none", want);
+	ck_assert_uint_eq(mfi_shim_sent(CC_SCHEDULE_SET), 3);
+	done(&h);
+}
+END_TEST
+
+/* The firmware refusing the schedule: its status named and mapped. */
+static const struct {
+	uint8_t status;
+	enum rcl_status want;
+	const char *name;
+} refusals[] = {
+    {0x03, RCL_INVALID_PARAM, "INVALID_PARAMETER"},
+    {0x32, RCL_NOT_ALLOWED, "WRONG_STATE"},
+};
+
+/* What raidcli refuses itself: no frame. What the firmware refuses: the schedule unchanged. */
+START_TEST(test_refused)
+{
+	struct host h;
+
+	host_cc(&h, &weekly);
+	run_expect("/c0 set cc=seq excludevd=9", RCL_INVALID_PARAM, "/c0 has no VD 9");
+	run_expect("/c0 set cc=seq starttime=2001/01/01 03", RCL_INVALID_PARAM, "in the past");
+	ck_assert_uint_eq(mfi_shim_sent(CC_SCHEDULE_SET), 0);
+	mfi_shim_break(CC_SCHEDULE_SET, MFI_SHIM_STATUS, refusals[_i].status);
+	run_expect("/c0 set cc=conc", refusals[_i].want,
+	           "setting the consistency check schedule (CC_SCHEDULE_SET_PROPERTIES) failed");
+	json_expect("/c0 set cc=conc", refusals[_i].want, refusals[_i].name);
+	run_expect("/c0 show cc", RCL_OK, "CC Operation Mode         Sequential");
+	done(&h);
+}
+END_TEST
+
+/*
+ * A schedule that cannot be read: nothing written (QEMU's dummy), more
+ * excluded LDs than the reply holds, a firmware without the DCMD. The
+ * card's checks stay; the schedule is not offered, nor set.
+ */
+START_TEST(test_unreadable)
+{
+	struct mfi_shim_cc_schedule bad = weekly;
+	struct host h;
+
+	bad.exclude_count = 65;
+	host_cc(&h, _i == 1 ? &bad : _i == 2 ? &weekly : NULL);
+	if (_i == 2)
+		mfi_shim_break(CC_SCHEDULE_GET, MFI_SHIM_STATUS, 0x02);
+	run_expect("/c0 show cc", RCL_UNSUPPORTED,
+	           "consistency check schedule is not supported by this controller");
+	run_expect("/c0 set cc=seq", RCL_UNSUPPORTED, "consistency check schedule");
+	run_expect("/c0 show all", RCL_OK, "Consistency Check Reoccurrence = NA");
+	run_expect("/c0/v0 show cc", RCL_OK, "Not in progress");
+	ck_assert_uint_ge(mfi_shim_sent(CC_SCHEDULE_GET), 1);
+	ck_assert_uint_eq(mfi_shim_sent(CC_SCHEDULE_SET), 0);
+	done(&h);
+}
+END_TEST
+
+/* QEMU's card runs no checks (RAID0 only, no CC rate): no schedule asked for. */
+START_TEST(test_qemu_card)
+{
+	struct host h;
+
+	setenv("TZ", "UTC", 1);
+	tzset();
+	host_init(&h, MAJOR_NOW);
+	run_expect("/c0 show cc", RCL_UNSUPPORTED, "consistency check schedule is not supported");
+	run_expect("/c0 set cc=seq", RCL_UNSUPPORTED,
+	           "consistency check schedule is not supported");
+	run_expect("/c0 show all", RCL_OK, "Next Consistency check launch = NA");
+	ck_assert_uint_eq(mfi_shim_sent(CC_SCHEDULE_GET) + mfi_shim_sent(CC_SCHEDULE_GET_STATUS),
+	                  0);
+	done(&h);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("megaraid-schedule");
+	TCase *tc = tcase_create("cc schedule");
+
+	tcase_add_test(tc, test_show);
+	tcase_add_test(tc, test_set);
+	tcase_add_loop_test(tc, test_refused, 0, sizeof(refusals) / sizeof(refusals[0]));
+	tcase_add_loop_test(tc, test_unreadable, 0, 3);
+	tcase_add_test(tc, test_qemu_card);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return unit_main(suite());
+}
