@@ -411,14 +411,13 @@ static enum rcl_status megaraid_foreign_import(struct rcl_ctrl *ctrl, bool previ
 	return st;
 }
 
-static enum rcl_status megaraid_foreign_delete(struct rcl_ctrl *ctrl, bool force,
-                                               struct rcl_foreign *out, struct rcl_error *err)
+static enum rcl_status megaraid_foreign_delete(struct rcl_ctrl *ctrl, struct rcl_error *err)
 {
 	struct rcl_mfi_link link;
 	enum rcl_status st = open_link(ctrl, &link, err);
 
 	if (!st)
-		st = rcl_mfi_foreign_delete(ctrl, &link, force, out, err);
+		st = rcl_mfi_foreign_delete(&link, err);
 	close_link(&link);
 	return st;
 }

@@ -140,7 +140,4 @@ bool rcl_soft_foreign_refuse_layout(struct found *f, const char *field, const ch
  */
 void rcl_soft_foreign_lacks_drives(const struct rcl_foreign_config *c, char *why, size_t size);
 
-/* rcl_soft_foreign_none_found() - the failure when /cN has no foreign configuration. */
-enum rcl_status rcl_soft_foreign_none_found(const struct rcl_ctrl *ctrl, struct rcl_error *err);
-
 #endif /* RCL_SOFT_FOREIGN_PRIVATE_H */
