@@ -3,8 +3,10 @@
  * test-nvme-export.c - the names of the nvme kind's exports: the engine it
  * hosts names them as it names them on a soft controller, after its own
  * controller serial ("RCLC…-v0"), never after the host's name, which is
- * "(none)" in a VM where none is set. The nvme controller here has no
- * drive present (as on this host, and CI): its engine loads all the same.
+ * "(none)" in a VM where none is set; and the controller shows that serial
+ * as its own, the same each time it is opened. The nvme controller here
+ * has no drive present (as on this host, and CI): its engine loads all the
+ * same.
  */
 #include <json-c/json.h>
 #include <stdio.h>
@@ -56,6 +58,10 @@ START_TEST(test_export_named_by_engine)
 	rcl_soft_export_name(ctrl, 0, name, sizeof(name));
 	snprintf(want, sizeof(want), "%s-v0", serial);
 	ck_assert_str_eq(name, want);
+	ck_assert_str_eq(rcl_ctrl_info(ctrl)->serial, serial);
+	rcl_ctrl_close(ctrl);
+	ck_assert_msg(!rcl_ctrl_open(ctx, 0, RCL_LOCK_SHARED, &ctrl, &err), "%s", err.msg);
+	ck_assert_str_eq(rcl_ctrl_info(ctrl)->serial, serial);
 	free(serial);
 	rcl_ctrl_close(ctrl);
 	rcl_ctx_free(ctx);

@@ -426,6 +426,8 @@ enum rcl_status rcl_soft_foreign_import(struct rcl_ctrl *ctrl, bool preview, boo
 	if (!st && !out->count)
 		st = rcl_foreign_none_found(ctrl, err);
 	if (!st)
+		st = rcl_soft_foreign_check_held(ctrl, err);
+	if (!st)
 		st = rcl_soft_foreign_find_all(sc->state, &list, err);
 	if (!st && !(cfg = rcl_malloc(sizeof(*cfg))))
 		st = rcl_fail(err, RCL_NOMEM, "out of memory");

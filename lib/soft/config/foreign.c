@@ -11,6 +11,7 @@
 #include "member.h"
 #include "model.h"
 #include "vd.h"
+#include "soft/host.h"
 #include "soft/format/le.h"
 
 /* ---- The public view ---- */
@@ -305,11 +306,25 @@ static enum rcl_status wipe(const struct rcl_soft_disk *disk, struct rcl_error *
 	return RCL_OK;
 }
 
+enum rcl_status rcl_soft_foreign_check_held(const struct rcl_ctrl *ctrl, struct rcl_error *err)
+{
+	const struct soft_ctrl *sc = ctrl->priv;
+	enum rcl_status st = RCL_OK;
+
+	for (size_t i = 0; !st && i < sc->state->count; i++)
+		if (sc->state->disks[i].kind == RCL_SOFT_DISK_FOREIGN)
+			st = rcl_soft_check_held_elsewhere(ctrl, sc->state->disks[i].path, err);
+	return st;
+}
+
 enum rcl_status rcl_soft_foreign_delete(struct rcl_ctrl *ctrl, struct rcl_error *err)
 {
 	struct soft_ctrl *sc = ctrl->priv;
 	struct rcl_error ignored = {0};
-	enum rcl_status st = RCL_OK;
+	enum rcl_status st = rcl_soft_foreign_check_held(ctrl, err);
+
+	if (st)
+		return st; /* nothing written */
 
 	for (size_t i = 0; !st && i < sc->state->count; i++)
 		if (sc->state->disks[i].kind == RCL_SOFT_DISK_FOREIGN)
