@@ -183,9 +183,12 @@ struct rcl_process_ops;
  *		numbers in range. @fmt->lbaf -1: pick the format of
  *		@fmt->block_size. Where the drive itself refuses, fill @err's
  *		@detail with its status.
- * @foreign_show, @foreign_import, @foreign_delete: as rcl_ctrl_foreign(),
- *		rcl_ctrl_import_foreign() and rcl_ctrl_delete_foreign(), @out
- *		zeroed; the generic layer frees @out on failure.
+ * @foreign_show, @foreign_import: as rcl_ctrl_foreign() and
+ *		rcl_ctrl_import_foreign(), @out zeroed; the generic layer frees
+ *		@out on failure.
+ * @foreign_delete: clear every foreign configuration, as
+ *		rcl_ctrl_delete_foreign(); the generic layer has shown them
+ *		(@foreign_show) and refused to delete none or without force.
  *
  * @set_time:	as rcl_ctrl_set_time(), for a controller with its own
  *		clock: set it to @t (UTC). NULL: the clock is the system's.
@@ -309,8 +312,7 @@ struct rcl_backend_ops {
 	                                struct rcl_error *err);
 	enum rcl_status (*foreign_import)(struct rcl_ctrl *ctrl, bool preview, bool bitmap,
 	                                  struct rcl_foreign *out, struct rcl_error *err);
-	enum rcl_status (*foreign_delete)(struct rcl_ctrl *ctrl, bool force,
-	                                  struct rcl_foreign *out, struct rcl_error *err);
+	enum rcl_status (*foreign_delete)(struct rcl_ctrl *ctrl, struct rcl_error *err);
 
 	enum rcl_status (*set_time)(struct rcl_ctrl *ctrl, time_t t, struct rcl_error *err);
 

@@ -55,14 +55,46 @@ enum rcl_status rcl_ctrl_import_foreign(struct rcl_ctrl *ctrl, bool preview, boo
 	return st;
 }
 
+enum rcl_status rcl_foreign_none_found(const struct rcl_ctrl *ctrl, struct rcl_error *err)
+{
+	return rcl_fail(err, RCL_NOT_FOUND, "no foreign configuration found on /c%u",
+	                ctrl->entry.id);
+}
+
+/*
+ * The refusals of every kind, in one place and one wording: nothing to
+ * delete, or no force to confirm the VDs lost. The kind only clears.
+ */
+static enum rcl_status check_delete(const struct rcl_ctrl *ctrl, bool force,
+                                    const struct rcl_foreign *found, struct rcl_error *err)
+{
+	size_t vds = rcl_foreign_vd_count(found);
+
+	if (!found->count)
+		return rcl_foreign_none_found(ctrl, err);
+	if (!force)
+		return rcl_fail(
+		    err, RCL_NEED_FORCE,
+		    "deleting the foreign configuration destroys its %zu virtual drive%s "
+		    "and their data; repeat with 'force' to confirm: raidcli "
+		    "/c%u/fall del force",
+		    vds, vds == 1 ? "" : "s", ctrl->entry.id);
+	return RCL_OK;
+}
+
 enum rcl_status rcl_ctrl_delete_foreign(struct rcl_ctrl *ctrl, bool force, struct rcl_foreign *out,
                                         struct rcl_error *err)
 {
+	const char *what = "deleting foreign configurations";
 	enum rcl_status st;
 
 	memset(out, 0, sizeof(*out));
-	st = settle(
-	    RCL_OP(ctrl, foreign_delete, "deleting foreign configurations", err, force, out), out);
+	st = RCL_OP(ctrl, foreign_show, what, err, out);
+	if (!st)
+		st = check_delete(ctrl, force, out, err);
+	if (!st)
+		st = RCL_OP(ctrl, foreign_delete, what, err);
+	st = settle(st, out);
 	if (!st)
 		(void)rcl_event_record(ctrl, RCL_EVENT_FOREIGN_DELETED, NULL,
 		                       "Deleted %zu foreign configuration%s (%zu VDs)", out->count,

@@ -139,6 +139,12 @@ enum rcl_status rcl_drive_check_usable(const struct rcl_ctrl *ctrl, const struct
 enum rcl_status rcl_task_refuse(const struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
                                 bool active, struct rcl_error *err);
 
+/*
+ * rcl_foreign_none_found() (foreign.c) - RCL_NOT_FOUND: @ctrl has no
+ * foreign configuration to import or delete, in every kind's words.
+ */
+enum rcl_status rcl_foreign_none_found(const struct rcl_ctrl *ctrl, struct rcl_error *err);
+
 /* vd.c: rcl_vd_check_fits() - what the controller's configuration allows a new VD of @p. */
 enum rcl_status rcl_vd_check_fits(const struct rcl_ctrl *ctrl, const struct rcl_vd_params *p,
                                   struct rcl_error *err);

@@ -244,12 +244,6 @@ static enum rcl_status read_all(struct rcl_ctrl *ctrl, const struct rcl_mfi_link
 	return st;
 }
 
-static enum rcl_status none_found(const struct rcl_ctrl *ctrl, struct rcl_error *err)
-{
-	return rcl_fail(err, RCL_NOT_FOUND, "no foreign configuration found on /c%u",
-	                ctrl->entry.id);
-}
-
 /* A DCMD with no data: @what, mailbox byte 0 @index. */
 static enum rcl_status send(const struct rcl_mfi_link *link, uint32_t opcode, uint8_t index,
                             const char *what, struct rcl_error *err)
@@ -318,7 +312,7 @@ enum rcl_status rcl_mfi_foreign_import(struct rcl_ctrl *ctrl, const struct rcl_m
 		                       NULL);
 	st = read_all(ctrl, link, RCL_MFI_DCMD_FOREIGN_PREVIEW, out, err);
 	if (!st && !out->count)
-		st = none_found(ctrl, err);
+		st = rcl_foreign_none_found(ctrl, err);
 	for (size_t i = 0; !st && i < out->count; i++)
 		st = check_complete(&out->configs[i], err);
 	if (!st && !preview)
@@ -327,22 +321,8 @@ enum rcl_status rcl_mfi_foreign_import(struct rcl_ctrl *ctrl, const struct rcl_m
 	return st;
 }
 
-enum rcl_status rcl_mfi_foreign_delete(struct rcl_ctrl *ctrl, const struct rcl_mfi_link *link,
-                                       bool force, struct rcl_foreign *out, struct rcl_error *err)
+enum rcl_status rcl_mfi_foreign_delete(const struct rcl_mfi_link *link, struct rcl_error *err)
 {
-	enum rcl_status st = read_all(ctrl, link, RCL_MFI_DCMD_FOREIGN_DISPLAY, out, err);
-
-	if (!st && !out->count)
-		st = none_found(ctrl, err);
-	if (!st && !force)
-		st = rcl_fail(err, RCL_NEED_FORCE,
-		              "deleting the foreign configuration destroys its %zu virtual drive%s "
-		              "and their data; repeat with 'force' to confirm: raidcli "
-		              "/c%u/fall del force",
-		              rcl_foreign_vd_count(out), rcl_foreign_vd_count(out) == 1 ? "" : "s",
-		              ctrl->entry.id);
-	if (!st)
-		st = send(link, RCL_MFI_DCMD_FOREIGN_CLEAR, 0,
-		          "clearing the foreign configurations (CFG_FOREIGN_CLEAR)", err);
-	return st;
+	return send(link, RCL_MFI_DCMD_FOREIGN_CLEAR, 0,
+	            "clearing the foreign configurations (CFG_FOREIGN_CLEAR)", err);
 }

@@ -45,14 +45,13 @@ _Static_assert(sizeof(struct rcl_mfi_foreign_scan) == 196, "foreign scan size");
 /*
  * rcl_mfi_foreign_show(), rcl_mfi_foreign_import(), rcl_mfi_foreign_delete()
  * - the backend's foreign_show, foreign_import and foreign_delete
- * (backend.h) on the card behind @link.
+ * (backend.h) on the card behind @link; the delete clears them all.
  */
 enum rcl_status rcl_mfi_foreign_show(struct rcl_ctrl *ctrl, const struct rcl_mfi_link *link,
                                      struct rcl_foreign *out, struct rcl_error *err);
 enum rcl_status rcl_mfi_foreign_import(struct rcl_ctrl *ctrl, const struct rcl_mfi_link *link,
                                        bool preview, bool bitmap, struct rcl_foreign *out,
                                        struct rcl_error *err);
-enum rcl_status rcl_mfi_foreign_delete(struct rcl_ctrl *ctrl, const struct rcl_mfi_link *link,
-                                       bool force, struct rcl_foreign *out, struct rcl_error *err);
+enum rcl_status rcl_mfi_foreign_delete(const struct rcl_mfi_link *link, struct rcl_error *err);
 
 #endif /* RCL_MEGARAID_FOREIGN_H */

@@ -188,23 +188,34 @@ static void close_link(struct rcl_mfi_link *link)
 		close(link->fd);
 }
 
+/* @st, once @link is closed: ON_LINK()'s last step. */
+static enum rcl_status closed(struct rcl_mfi_link *link, enum rcl_status st)
+{
+	close_link(link);
+	return st;
+}
+
+/*
+ * ON_LINK() - the status of @call, one rcl_mfi_* call on @link, made with
+ * @ctrl's adapter opened into @link for it alone and closed after; the
+ * open's failure instead if it fails. Most of the card's operations are
+ * one such call: struct rcl_mfi_link link; return ON_LINK(ctrl, &link,
+ * err, rcl_mfi_...(&link, ..., err));
+ */
+#define ON_LINK(ctrl, link, err, call) closed((link), open_link((ctrl), (link), (err)) ?: (call))
+
 static enum rcl_status megaraid_create_vd(struct rcl_ctrl *ctrl, const struct rcl_vd_params *params,
                                           unsigned *vd, struct rcl_error *err)
 {
 	struct rcl_mfi_link link;
-	enum rcl_status st = open_link(ctrl, &link, err);
 
-	if (!st)
-		st = rcl_mfi_add_vd(&link, ctrl, params, vd, err);
-	close_link(&link);
-	return st;
+	return ON_LINK(ctrl, &link, err, rcl_mfi_add_vd(&link, ctrl, params, vd, err));
 }
 
 static enum rcl_status megaraid_delete_vd(struct rcl_ctrl *ctrl, unsigned vd, bool force,
                                           struct rcl_error *err)
 {
 	struct rcl_mfi_link link;
-	enum rcl_status st;
 
 	/*
 	 * StorCLI wants force for a VD holding data; raidcli does not yet read
@@ -215,23 +226,29 @@ static enum rcl_status megaraid_delete_vd(struct rcl_ctrl *ctrl, unsigned vd, bo
 		                "raidcli does not look whether /c%u/v%u holds a file system or an "
 		                "operating system; repeat with 'force' to delete it",
 		                ctrl->entry.id, vd);
-	st = open_link(ctrl, &link, err);
-	if (!st)
-		st = rcl_mfi_delete_vd(&link, vd, err);
-	close_link(&link);
-	return st;
+	return ON_LINK(ctrl, &link, err, rcl_mfi_delete_vd(&link, vd, err));
 }
 
 static enum rcl_status megaraid_set_vd(struct rcl_ctrl *ctrl, unsigned vd,
                                        const struct rcl_vd_props *props, struct rcl_error *err)
 {
 	struct rcl_mfi_link link;
-	enum rcl_status st = open_link(ctrl, &link, err);
 
-	if (!st)
-		st = rcl_mfi_set_vd(&link, vd, props, err);
-	close_link(&link);
-	return st;
+	return ON_LINK(ctrl, &link, err, rcl_mfi_set_vd(&link, vd, props, err));
+}
+
+/* A dedicated spare names the arrays of its groups, as the card has them now. */
+static enum rcl_status make_spare(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
+                                  const struct rcl_drive_ref *ref, const unsigned *dgs,
+                                  size_t dg_count, struct rcl_error *err)
+{
+	uint16_t refs[16];
+	size_t count = 0;
+	enum rcl_status st = RCL_OK;
+
+	if (dg_count)
+		st = rcl_mfi_group_refs(link, ctrl, dgs, dg_count, refs, 16, &count, err);
+	return st ? st : rcl_mfi_make_spare(link, rcl_ctrl_find_drive(ctrl, ref), refs, count, err);
 }
 
 static enum rcl_status megaraid_add_hotspare(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
@@ -239,20 +256,10 @@ static enum rcl_status megaraid_add_hotspare(struct rcl_ctrl *ctrl, const struct
                                              bool force, struct rcl_error *err)
 {
 	struct rcl_mfi_link link;
-	uint16_t refs[16];
-	size_t count = 0;
-	enum rcl_status st;
 
 	(void)flags;
 	(void)force;
-	st = open_link(ctrl, &link, err);
-	/* A dedicated spare names the arrays of its groups, as the card has them now. */
-	if (!st && dg_count)
-		st = rcl_mfi_group_refs(&link, ctrl, dgs, dg_count, refs, 16, &count, err);
-	if (!st)
-		st = rcl_mfi_make_spare(&link, rcl_ctrl_find_drive(ctrl, ref), refs, count, err);
-	close_link(&link);
-	return st;
+	return ON_LINK(ctrl, &link, err, make_spare(&link, ctrl, ref, dgs, dg_count, err));
 }
 
 static enum rcl_status megaraid_delete_hotspare(struct rcl_ctrl *ctrl,
@@ -260,24 +267,18 @@ static enum rcl_status megaraid_delete_hotspare(struct rcl_ctrl *ctrl,
                                                 struct rcl_error *err)
 {
 	struct rcl_mfi_link link;
-	enum rcl_status st = open_link(ctrl, &link, err);
 
-	if (!st)
-		st = rcl_mfi_remove_spare(&link, rcl_ctrl_find_drive(ctrl, ref), err);
-	close_link(&link);
-	return st;
+	return ON_LINK(ctrl, &link, err,
+	               rcl_mfi_remove_spare(&link, rcl_ctrl_find_drive(ctrl, ref), err));
 }
 
 static enum rcl_status megaraid_set_locate(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
                                            bool on, struct rcl_error *err)
 {
 	struct rcl_mfi_link link;
-	enum rcl_status st = open_link(ctrl, &link, err);
 
-	if (!st)
-		st = rcl_mfi_locate(&link, rcl_ctrl_find_drive(ctrl, ref), on, err);
-	close_link(&link);
-	return st;
+	return ON_LINK(ctrl, &link, err,
+	               rcl_mfi_locate(&link, rcl_ctrl_find_drive(ctrl, ref), on, err));
 }
 
 /*
@@ -289,24 +290,22 @@ static enum rcl_status megaraid_settings_set(struct rcl_ctrl *ctrl, unsigned cha
                                              struct rcl_error *err)
 {
 	struct megaraid_priv *p = ctrl->priv;
-	struct rcl_mfi_link link = {.fd = -1};
-	enum rcl_status st = RCL_OK;
-
+	struct rcl_mfi_link link;
 	unsigned rates = changes & ((1u << RCL_RATE_COUNT) - 1);
+	enum rcl_status st;
 
 	/* The patrol read's schedule is not written yet: refused, never dropped silently. */
 	if (changes & ~(rates | 1u << RCL_SETTING_CC_SCHEDULE))
-		st = rcl_unsupported(err, ctrl->caps.kind, "changing the patrol read schedule",
-		                     NULL);
-	if (!st)
-		st = open_link(ctrl, &link, err);
+		return rcl_unsupported(err, ctrl->caps.kind, "changing the patrol read schedule",
+		                       NULL);
+	st = open_link(ctrl, &link, err);
 	if (!st && rates)
 		st = rcl_mfi_set_rates(&link, rates, s, err);
 	if (!st && changes >> RCL_SETTING_CC_SCHEDULE & 1)
 		st = rcl_mfi_set_cc_schedule(&link, s, err);
+	close_link(&link);
 	if (!st)
 		rcl_settings_apply(&p->settings, changes, s);
-	close_link(&link);
 	return st;
 }
 
@@ -316,14 +315,11 @@ static enum rcl_status megaraid_set_drive_jbod(struct rcl_ctrl *ctrl,
                                                struct rcl_error *err)
 {
 	struct rcl_mfi_link link;
-	enum rcl_status st = open_link(ctrl, &link, err);
 
-	if (!st)
-		st = rcl_mfi_set_pd_state(&link, rcl_ctrl_find_drive(ctrl, ref),
-		                          on ? RCL_MFI_PD_SYSTEM : RCL_MFI_PD_UNCONFIGURED_GOOD,
-		                          err);
-	close_link(&link);
-	return st;
+	return ON_LINK(ctrl, &link, err,
+	               rcl_mfi_set_pd_state(&link, rcl_ctrl_find_drive(ctrl, ref),
+	                                    on ? RCL_MFI_PD_SYSTEM : RCL_MFI_PD_UNCONFIGURED_GOOD,
+	                                    err));
 }
 
 /* The firmware state @change moves a drive to; MISSING has a DCMD of its own, FAILED none. */
@@ -349,19 +345,15 @@ static enum rcl_status megaraid_set_drive_state(struct rcl_ctrl *ctrl,
                                                 const struct rcl_drive_ref *ref,
                                                 enum rcl_drive_change change, struct rcl_error *err)
 {
-	struct rcl_mfi_link link = {.fd = -1};
+	const struct rcl_drive *d = rcl_ctrl_find_drive(ctrl, ref);
+	struct rcl_mfi_link link;
 	uint16_t fw_state = 0;
-	enum rcl_status st =
-	    change == RCL_DRIVE_SET_MISSING ? RCL_OK : change_state(ctrl, change, &fw_state, err);
+	enum rcl_status st;
 
-	if (!st)
-		st = open_link(ctrl, &link, err);
-	if (!st && change == RCL_DRIVE_SET_MISSING)
-		st = rcl_mfi_mark_missing(&link, rcl_ctrl_find_drive(ctrl, ref), err);
-	else if (!st)
-		st = rcl_mfi_set_pd_state(&link, rcl_ctrl_find_drive(ctrl, ref), fw_state, err);
-	close_link(&link);
-	return st;
+	if (change == RCL_DRIVE_SET_MISSING)
+		return ON_LINK(ctrl, &link, err, rcl_mfi_mark_missing(&link, d, err));
+	st = change_state(ctrl, change, &fw_state, err);
+	return st ? st : ON_LINK(ctrl, &link, err, rcl_mfi_set_pd_state(&link, d, fw_state, err));
 }
 
 /* The card's own log, read anew each time (it grows while raidcli is not looking). */
@@ -369,23 +361,15 @@ static enum rcl_status megaraid_read_events(struct rcl_ctrl *ctrl, struct rcl_ev
                                             struct rcl_error *err)
 {
 	struct rcl_mfi_link link;
-	enum rcl_status st = open_link(ctrl, &link, err);
 
-	if (!st)
-		st = rcl_mfi_read_events(&link, list, err);
-	close_link(&link);
-	return st;
+	return ON_LINK(ctrl, &link, err, rcl_mfi_read_events(&link, list, err));
 }
 
 static enum rcl_status megaraid_clear_events(struct rcl_ctrl *ctrl, struct rcl_error *err)
 {
 	struct rcl_mfi_link link;
-	enum rcl_status st = open_link(ctrl, &link, err);
 
-	if (!st)
-		st = rcl_mfi_clear_events(&link, err);
-	close_link(&link);
-	return st;
+	return ON_LINK(ctrl, &link, err, rcl_mfi_clear_events(&link, err));
 }
 
 /* The card runs its tasks: each action is one DCMD (task.c), on a link opened for it. */
@@ -393,12 +377,8 @@ static enum rcl_status megaraid_task(struct rcl_ctrl *ctrl, const struct rcl_tas
                                      struct rcl_error *err)
 {
 	struct rcl_mfi_link link;
-	enum rcl_status st = open_link(ctrl, &link, err);
 
-	if (!st)
-		st = rcl_mfi_task(&link, ctrl, req, err);
-	close_link(&link);
-	return st;
+	return ON_LINK(ctrl, &link, err, rcl_mfi_task(&link, ctrl, req, err));
 }
 
 static enum rcl_status megaraid_task_progress(const struct rcl_ctrl *ctrl,
@@ -406,12 +386,8 @@ static enum rcl_status megaraid_task_progress(const struct rcl_ctrl *ctrl,
                                               struct rcl_task_progress *out, struct rcl_error *err)
 {
 	struct rcl_mfi_link link;
-	enum rcl_status st = open_link(ctrl, &link, err);
 
-	if (!st)
-		st = rcl_mfi_task_progress(&link, ctrl, req, out, err);
-	close_link(&link);
-	return st;
+	return ON_LINK(ctrl, &link, err, rcl_mfi_task_progress(&link, ctrl, req, out, err));
 }
 
 /* The card's foreign configurations and clock (foreign.c, hw.c), on its adapter opened for it. */
@@ -419,47 +395,31 @@ static enum rcl_status megaraid_foreign_show(struct rcl_ctrl *ctrl, struct rcl_f
                                              struct rcl_error *err)
 {
 	struct rcl_mfi_link link;
-	enum rcl_status st = open_link(ctrl, &link, err);
 
-	if (!st)
-		st = rcl_mfi_foreign_show(ctrl, &link, out, err);
-	close_link(&link);
-	return st;
+	return ON_LINK(ctrl, &link, err, rcl_mfi_foreign_show(ctrl, &link, out, err));
 }
 
 static enum rcl_status megaraid_foreign_import(struct rcl_ctrl *ctrl, bool preview, bool bitmap,
                                                struct rcl_foreign *out, struct rcl_error *err)
 {
 	struct rcl_mfi_link link;
-	enum rcl_status st = open_link(ctrl, &link, err);
 
-	if (!st)
-		st = rcl_mfi_foreign_import(ctrl, &link, preview, bitmap, out, err);
-	close_link(&link);
-	return st;
+	return ON_LINK(ctrl, &link, err,
+	               rcl_mfi_foreign_import(ctrl, &link, preview, bitmap, out, err));
 }
 
-static enum rcl_status megaraid_foreign_delete(struct rcl_ctrl *ctrl, bool force,
-                                               struct rcl_foreign *out, struct rcl_error *err)
+static enum rcl_status megaraid_foreign_delete(struct rcl_ctrl *ctrl, struct rcl_error *err)
 {
 	struct rcl_mfi_link link;
-	enum rcl_status st = open_link(ctrl, &link, err);
 
-	if (!st)
-		st = rcl_mfi_foreign_delete(ctrl, &link, force, out, err);
-	close_link(&link);
-	return st;
+	return ON_LINK(ctrl, &link, err, rcl_mfi_foreign_delete(&link, err));
 }
 
 static enum rcl_status megaraid_set_time(struct rcl_ctrl *ctrl, time_t t, struct rcl_error *err)
 {
 	struct rcl_mfi_link link;
-	enum rcl_status st = open_link(ctrl, &link, err);
 
-	if (!st)
-		st = rcl_mfi_set_time(&link, t, err);
-	close_link(&link);
-	return st;
+	return ON_LINK(ctrl, &link, err, rcl_mfi_set_time(&link, t, err));
 }
 
 /*

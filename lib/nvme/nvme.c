@@ -251,10 +251,9 @@ static void fill_info(struct rcl_ctrl *ctrl)
 	struct utsname u;
 
 	memset(info, 0, sizeof(*info));
+	/* Its serial is the engine's (rcl_soft_host_load()): the one its exports and arrays bear.
+	 */
 	snprintf(info->model, sizeof(info->model), "NVMe drives of this host");
-	if (gethostname(info->serial, sizeof(info->serial)))
-		info->serial[0] = '\0';
-	info->serial[sizeof(info->serial) - 1] = '\0';
 	snprintf(info->driver_name, sizeof(info->driver_name), "nvme");
 	if (!uname(&u))
 		snprintf(info->driver_version, sizeof(info->driver_version), "%.31s", u.release);

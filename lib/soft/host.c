@@ -88,6 +88,8 @@ enum rcl_status rcl_soft_host_load(struct rcl_ctrl *ctrl, const struct rcl_soft_
 	}
 	ctrl->priv = sc;
 	rcl_soft_view_apply(ctrl, sc, &view);
+	/* Named as a soft controller is: the serial its records and exports bear. */
+	snprintf(ctrl->info.serial, sizeof(ctrl->info.serial), "%s", sc->serial);
 	return RCL_OK;
 }
 
@@ -98,17 +100,17 @@ void *rcl_soft_host_priv(const struct rcl_ctrl *ctrl)
 	return sc ? sc->host_priv : NULL;
 }
 
-/* rcl_soft_check_hosts() of one controller, @host. */
-static enum rcl_status check_host(const struct rcl_ctrl *host, const char *path,
-                                  const struct rcl_soft_backing *mine, unsigned id,
-                                  struct rcl_soft_backing *other, struct rcl_error *err)
+/* rcl_soft_check_holders() of one controller, @holder. */
+static enum rcl_status check_holder(const struct rcl_ctrl *holder, const char *path,
+                                    const struct rcl_soft_backing *mine, const char *what,
+                                    struct rcl_soft_backing *other, struct rcl_error *err)
 {
-	const struct soft_ctrl *sc = host->priv;
-	char name[PATH_MAX + 64], what[48];
+	const struct soft_ctrl *sc = holder->priv;
+	char name[PATH_MAX + 64];
 
 	for (size_t i = 0; i < sc->slot_count; i++) {
 		struct rcl_drive_ref ref = {RCL_SOFT_ENCLOSURE, sc->slots[i].slot};
-		const struct rcl_drive *d = rcl_ctrl_find_drive(host, &ref);
+		const struct rcl_drive *d = rcl_ctrl_find_drive(holder, &ref);
 		struct stat st;
 
 		if (!d || stat(sc->slots[i].path, &st))
@@ -117,32 +119,54 @@ static enum rcl_status check_host(const struct rcl_ctrl *host, const char *path,
 		if (!rcl_soft_backing_shared(mine, other))
 			continue;
 		snprintf(name, sizeof(name), "cannot use '%s': drive /c%u/e%u/s%u", path,
-		         host->entry.id, ref.enclosure, ref.slot);
-		snprintf(what, sizeof(what), "adding it to /c%u", id);
-		return rcl_drive_check_held(host, d, name, what, err);
+		         holder->entry.id, ref.enclosure, ref.slot);
+		return rcl_drive_check_held(holder, d, name, what, err);
 	}
 	return RCL_OK;
 }
 
-enum rcl_status rcl_soft_check_hosts(struct rcl_ctx *ctx, const char *path,
-                                     const struct rcl_soft_backing *mine, unsigned id,
-                                     struct rcl_error *err)
+enum rcl_status rcl_soft_check_holders(const struct rcl_ctrl *taker, const char *path,
+                                       const struct rcl_soft_backing *mine, const char *doing,
+                                       struct rcl_error *err)
 {
+	struct rcl_ctx *ctx = taker->ctx;
+	char what[96];
 	struct rcl_soft_backing *other = rcl_malloc(sizeof(*other));
 	enum rcl_status st = other ? RCL_OK : rcl_fail(err, RCL_NOMEM, "out of memory");
 
+	snprintf(what, sizeof(what), "%s /c%u", doing, taker->entry.id);
 	for (size_t i = 0; !st && i < ctx->count; i++) {
 		const struct rcl_registry_entry *entry = &ctx->entries[i];
-		struct rcl_ctrl *host;
+		struct rcl_ctrl *holder;
 
-		if (entry->ops == &rcl_soft_ops || entry->ops->create_vd != rcl_soft_create_vd)
+		/* Another kind: find_user() keeps soft controllers apart; a host has one nvme. */
+		if (entry->ops == taker->entry.ops || entry->ops->create_vd != rcl_soft_create_vd)
 			continue;
-		st = rcl_ctrl_open(ctx, entry->id, RCL_LOCK_SHARED, &host, err);
+		st = rcl_ctrl_open(ctx, entry->id, RCL_LOCK_SHARED, &holder, err);
 		if (!st) {
-			st = check_host(host, path, mine, id, other, err);
-			rcl_ctrl_close(host);
+			st = check_holder(holder, path, mine, what, other, err);
+			rcl_ctrl_close(holder);
 		}
 	}
 	rcl_free(other);
 	return st;
+}
+
+enum rcl_status rcl_soft_check_held_elsewhere(const struct rcl_ctrl *ctrl, const char *path,
+                                              struct rcl_error *err)
+{
+	struct rcl_soft_backing *mine = rcl_malloc(sizeof(*mine));
+	struct stat st;
+	enum rcl_status status = RCL_OK;
+
+	if (!mine)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	/* A drive gone meanwhile is for the caller to refuse, as it reads it. */
+	if (!stat(path, &st)) {
+		rcl_soft_backing_of(&st, mine);
+		status = rcl_soft_check_holders(
+		    ctrl, path, mine, "importing or deleting its foreign configuration on", err);
+	}
+	rcl_free(mine);
+	return status;
 }

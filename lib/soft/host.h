@@ -99,7 +99,10 @@ struct rcl_soft_host_slot {
  * not) into ctrl->priv, with @priv as the host's own data, the flags kept
  * in @state_path (made, with a new controller serial, when there is none:
  * a slot not in it yet starts JBOD, the host's drives being exposed as
- * they are), then build the model and dress it with @host.
+ * they are), then build the model and dress it with @host. The
+ * controller's serial (ctrl->info) becomes the engine's, kept in
+ * @state_path, as a soft controller's is: stable, and the one its
+ * records and exports bear.
  * Return: RCL_OK; RCL_CORRUPT naming @state_path; the scan's errors.
  * On failure ctrl->priv is NULL and @priv is the caller's.
  */
@@ -120,16 +123,29 @@ enum rcl_status rcl_soft_set_drive_state_op(struct rcl_ctrl *ctrl, const struct 
 struct rcl_soft_backing;
 
 /**
- * rcl_soft_check_hosts() - refuse @path, which stands on storage @mine,
- * to soft controller @id when a controller of a kind hosting the engine
- * (its ops RCL_SOFT_ENGINE_OPS: the nvme kind's namespaces) holds that
- * storage in its configuration, by the rule that keeps such a drive from
- * being formatted (rcl_drive_check_held()): a member of one of its groups
- * or a hot spare. Its other drives are the host's to give.
+ * rcl_soft_check_holders() - refuse @path, which stands on storage @mine,
+ * to @taker (a soft controller adding it, or any controller running the
+ * engine importing or deleting the foreign configuration on it), @doing
+ * that ("adding it to": the message names @taker after it), when a
+ * controller of another kind running the engine holds that storage in its
+ * configuration, by the rule that keeps such a drive from being formatted
+ * (rcl_drive_check_held()): a member of one of its groups or a hot spare.
+ * Its other drives are the holder's to give. One rule both ways: a soft
+ * controller does not take an nvme RAID's namespace, nor the nvme kind a
+ * namespace a soft controller's VD stands on.
  * Return: RCL_OK; RCL_NOT_ALLOWED naming the holder; as rcl_ctrl_open().
  */
-enum rcl_status rcl_soft_check_hosts(struct rcl_ctx *ctx, const char *path,
-                                     const struct rcl_soft_backing *mine, unsigned id,
-                                     struct rcl_error *err);
+enum rcl_status rcl_soft_check_holders(const struct rcl_ctrl *taker, const char *path,
+                                       const struct rcl_soft_backing *mine, const char *doing,
+                                       struct rcl_error *err);
+
+/*
+ * rcl_soft_check_held_elsewhere() - rcl_soft_check_holders() of the drive
+ * at @path, a drive of @ctrl: before a foreign configuration on it is
+ * imported or deleted, for to @ctrl a live array of another kind running
+ * the engine is foreign (its records bear another serial).
+ */
+enum rcl_status rcl_soft_check_held_elsewhere(const struct rcl_ctrl *ctrl, const char *path,
+                                              struct rcl_error *err);
 
 #endif /* RCL_SOFT_HOST_H */

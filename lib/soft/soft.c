@@ -321,7 +321,7 @@ static enum rcl_status find_user(const struct rcl_ctx *ctx, const struct rcl_sof
  * Refuse @path (@real resolved, @st its stat()) when a drive of any
  * soft controller stands on the same storage (one VD would hold two
  * members on it, degraded from its first write), or a kind hosting the
- * engine holds it (rcl_soft_check_hosts()).
+ * engine holds it (rcl_soft_check_holders()).
  */
 static enum rcl_status check_unused(struct rcl_ctrl *ctrl, const char *path, const char *real,
                                     const struct stat *st, struct rcl_error *err)
@@ -337,7 +337,7 @@ static enum rcl_status check_unused(struct rcl_ctrl *ctrl, const char *path, con
 	rcl_soft_backing_of(st, mine);
 	status = find_user(ctrl->ctx, mine, &user, &slot, other, err);
 	if (!status && user < 0)
-		status = rcl_soft_check_hosts(ctrl->ctx, path, mine, ctrl->entry.id, err);
+		status = rcl_soft_check_holders(ctrl, path, mine, "adding it to", err);
 	rcl_free(mine);
 	if (status || user < 0)
 		return status;

@@ -6,6 +6,7 @@
 #ifndef RCL_MFI_HOST_H
 #define RCL_MFI_HOST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,17 +33,38 @@ void host_init(struct host *h, int major);
 
 void host_release(struct host *h);
 
+/* The end of every test: the shim saw nothing amiss; the host released. */
+void host_done(struct host *h);
+
 /* Open the one controller; its status, @err filled on failure. */
 enum rcl_status open_c0(struct rcl_ctx **ctx, struct rcl_ctrl **ctrl, struct rcl_error *err);
 
-/* Run @line; its status must be @want, its output contain @has. */
+/* Run @line (as "J" when @json); its status must be @want, its output contain each of @has. */
+void expect(const char *line, bool json, enum rcl_status want, const char *const *has);
+
+/* @has of expect(): the strings given, NULL-ended. */
+#define HAS(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+/* expect() of the text output and one string @has (NULL: none). */
 void run_expect(const char *line, enum rcl_status want, const char *has);
 
-/* "raidcli @line J": its status must be @want, its JSON contain @has. */
-void json_expect(const char *line, enum rcl_status want, const char *has);
+/* How many frames of the @n opcodes @ops came; SENT() of an array of them. */
+unsigned frames_sent(const uint32_t *ops, size_t n);
+#define SENT(ops) frames_sent((ops), sizeof(ops) / sizeof((ops)[0]))
 
 /* The mailbox of the last change @opcode: @want's first bytes, the rest zero. */
 void expect_mbox(uint32_t opcode, const uint8_t *want, size_t n);
+
+/* A status the firmware refuses a change with: raidcli's status for it, and its name. */
+struct refusal {
+	uint8_t status;
+	enum rcl_status want;
+	const char *name;
+};
+
+/* Such refusals, one of each kind raidcli maps (FW_REFUSALS of them). */
+extern const struct refusal fw_refusals[];
+#define FW_REFUSALS 4
 
 /* The host with disks 1 and 2 free (QEMU's LDs of them gone), disk 0 still LD 0. */
 void host_free_two(struct host *h);

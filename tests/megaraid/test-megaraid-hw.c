@@ -24,20 +24,6 @@
 #define FOREIGN_CLEAR   0x04060500u
 #define BBU_STATUS      0x05010000u
 
-/* Run @line; its status must be @want, its output contain each of @has (NULL-ended). */
-static void expect(const char *line, bool json, enum rcl_status want, const char *const *has)
-{
-	enum rcl_status st;
-	char *out = unit_run(line, json, &st);
-
-	ck_assert_msg(st == want, "%s: status %d, not %d:\n%s", line, st, want, out);
-	for (; has && *has; has++)
-		ck_assert_msg(strstr(out, *has), "%s: no '%s' in:\n%s", line, *has, out);
-	free(out);
-}
-
-#define HAS(...) ((const char *const[]){__VA_ARGS__, NULL})
-
 /* "show metrics" has the sample @metric of the controller at @value. */
 static void expect_metric(const char *metric, long value)
 {
@@ -59,12 +45,6 @@ static void host_utc(struct host *h)
 	host_init(h, MAJOR_NOW);
 }
 
-static void done(struct host *h)
-{
-	ck_assert_ptr_null(mfi_shim_check());
-	host_release(h);
-}
-
 /* QEMU's card: no battery, no ROC sensor, no foreign configuration; nothing asked of a battery. */
 START_TEST(test_qemu_card)
 {
@@ -81,7 +61,7 @@ START_TEST(test_qemu_card)
 	ck_assert_uint_eq(mfi_shim_sent(BBU_STATUS), 0);
 	ck_assert_uint_eq(mfi_shim_sent(FOREIGN_SHOW), 0);
 	ck_assert_uint_gt(mfi_shim_sent(GET_TIME), 0);
-	done(&h);
+	host_done(&h);
 }
 END_TEST
 
@@ -113,7 +93,7 @@ START_TEST(test_battery)
 	}
 	if (_i == 1)
 		expect_metric("raidcli_controller_cache_backup_healthy", 0);
-	done(&h);
+	host_done(&h);
 }
 END_TEST
 
@@ -129,7 +109,7 @@ START_TEST(test_battery_refused)
 	else
 		mfi_shim_break(BBU_STATUS, MFI_SHIM_STATUS, 0x0c);
 	expect("/c0 show all", false, _i ? RCL_SYSTEM : RCL_NOT_FOUND, HAS("BBU_GET_STATUS"));
-	done(&h);
+	host_done(&h);
 }
 END_TEST
 
@@ -142,7 +122,7 @@ START_TEST(test_roc_temperature)
 	expect("/c0 show all", false, RCL_OK,
 	       HAS("Temperature Sensor for ROC = Present", "ROC temperature(Degree Celsius) = 52"));
 	expect_metric("raidcli_controller_temperature_celsius", 52);
-	done(&h);
+	host_done(&h);
 }
 END_TEST
 
@@ -168,7 +148,7 @@ START_TEST(test_clock)
 	expect("/c0 set time=2026-12-07", false, RCL_INVALID_PARAM, HAS("yyyymmdd hh:mm:ss"));
 	expect("/c0 set time=20261307 03:00:00", false, RCL_INVALID_PARAM, HAS("not a time"));
 	ck_assert_uint_eq(mfi_shim_sent(SET_TIME), 2);
-	done(&h);
+	host_done(&h);
 }
 END_TEST
 
@@ -193,7 +173,7 @@ START_TEST(test_clock_bad)
 	expect("/c0 set time=systemtime", false, RCL_NOT_ALLOWED, HAS("WRONG_STATE"));
 	mfi_shim_clock_now(now);
 	ck_assert_mem_eq(now, march, sizeof(now));
-	done(&h);
+	host_done(&h);
 }
 END_TEST
 
@@ -219,7 +199,7 @@ START_TEST(test_foreign_show)
 	       HAS("\"EID:Slt\" : \"252:1\"", "\"EID:Slt\" : \"252:2\"", "\"Name\" : \"frgn\"",
 	           "\"Strip Size\" : \"64 KB\""));
 	ck_assert_uint_eq(mfi_shim_sent(FOREIGN_IMPORT) + mfi_shim_sent(FOREIGN_CLEAR), 0);
-	done(&h);
+	host_done(&h);
 }
 END_TEST
 
@@ -238,7 +218,7 @@ START_TEST(test_foreign_import)
 	expect("/c0/vall show", true, RCL_OK, HAS("\"Name\" : \"frgn\"", "\"DG/VD\" : \"1/5\""));
 	expect("/c0/fall show", false, RCL_OK, HAS("Total foreign Drive Groups = 0"));
 	ck_assert_uint_eq(mfi_shim_sent(FOREIGN_IMPORT), 1);
-	done(&h);
+	host_done(&h);
 }
 END_TEST
 
@@ -255,7 +235,7 @@ START_TEST(test_foreign_delete)
 	expect("/c0/fall show", false, RCL_OK, HAS("Total foreign Drive Groups = 0"));
 	expect("/c0/fall del force", false, RCL_NOT_FOUND, HAS("no foreign configuration"));
 	ck_assert_uint_eq(mfi_shim_sent(FOREIGN_CLEAR), 1);
-	done(&h);
+	host_done(&h);
 }
 END_TEST
 
@@ -271,7 +251,7 @@ START_TEST(test_foreign_incomplete)
 	       HAS("Msng", "Total Foreign PDs = 1"));
 	expect("/c0/fall import", false, RCL_FOREIGN_INCOMPLETE, HAS("lacks 1 member"));
 	ck_assert_uint_eq(mfi_shim_sent(FOREIGN_IMPORT), 0);
-	done(&h);
+	host_done(&h);
 }
 END_TEST
 
@@ -301,7 +281,7 @@ START_TEST(test_foreign_refused)
 	expect("/c0/vall show", false, RCL_OK, NULL);
 	expect("/c0/vall show", true, RCL_OK, HAS("\"DG/VD\" : \"0/0\""));
 	mfi_shim_break(foreign_refusals[_i].opcode, MFI_SHIM_STATUS, 0);
-	done(&h);
+	host_done(&h);
 }
 END_TEST
 
@@ -315,7 +295,7 @@ START_TEST(test_foreign_silent)
 	expect("/c0/fall import", false, RCL_SYSTEM,
 	       HAS(_i ? "CFG_FOREIGN_PREVIEW" : "CFG_FOREIGN_SCAN"));
 	ck_assert_uint_eq(mfi_shim_sent(FOREIGN_IMPORT), 0);
-	done(&h);
+	host_done(&h);
 }
 END_TEST
 

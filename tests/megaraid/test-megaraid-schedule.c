@@ -62,7 +62,7 @@ START_TEST(test_show)
 	struct host h;
 
 	host_cc(&h, &weekly);
-	json_expect("/c0 show cc", RCL_OK, "\"Value\" : \"Sequential\"");
+	expect("/c0 show cc", true, RCL_OK, HAS("\"Value\" : \"Sequential\""));
 	run_expect("/c0 show cc", RCL_OK, "CC Execution Delay        168 hours");
 	run_expect("/c0 show cc", RCL_OK, "CC Next Starttime         03/01/2027, 02:00:00");
 	run_expect("/c0 show cc", RCL_OK, "CC Current State          Active");
@@ -71,8 +71,8 @@ START_TEST(test_show)
 	run_expect("/c0 show cc", RCL_OK, "CC Excluded VDs           2");
 	run_expect("/c0 show all", RCL_OK, "Consistency Check Reoccurrence = 168 hrs");
 	run_expect("/c0 show all", RCL_OK, "Next Consistency check launch = 03/01/2027, 02:00:00");
-	json_expect("/c0 show all", RCL_OK,
-	            "\"Next Consistency check launch\" : \"03/01/2027, 02:00:00\"");
+	expect("/c0 show all", true, RCL_OK,
+	       HAS("\"Next Consistency check launch\" : \"03/01/2027, 02:00:00\""));
 	ck_assert_uint_eq(mfi_shim_sent(CC_SCHEDULE_SET), 0);
 	done(&h);
 }
@@ -127,16 +127,6 @@ START_TEST(test_set)
 }
 END_TEST
 
-/* The firmware refusing the schedule: its status named and mapped. */
-static const struct {
-	uint8_t status;
-	enum rcl_status want;
-	const char *name;
-} refusals[] = {
-    {0x03, RCL_INVALID_PARAM, "INVALID_PARAMETER"},
-    {0x32, RCL_NOT_ALLOWED, "WRONG_STATE"},
-};
-
 /* What raidcli refuses itself: no frame. What the firmware refuses: the schedule unchanged. */
 START_TEST(test_refused)
 {
@@ -146,10 +136,10 @@ START_TEST(test_refused)
 	run_expect("/c0 set cc=seq excludevd=9", RCL_INVALID_PARAM, "/c0 has no VD 9");
 	run_expect("/c0 set cc=seq starttime=2001/01/01 03", RCL_INVALID_PARAM, "in the past");
 	ck_assert_uint_eq(mfi_shim_sent(CC_SCHEDULE_SET), 0);
-	mfi_shim_break(CC_SCHEDULE_SET, MFI_SHIM_STATUS, refusals[_i].status);
-	run_expect("/c0 set cc=conc", refusals[_i].want,
+	mfi_shim_break(CC_SCHEDULE_SET, MFI_SHIM_STATUS, fw_refusals[_i].status);
+	run_expect("/c0 set cc=conc", fw_refusals[_i].want,
 	           "setting the consistency check schedule (CC_SCHEDULE_SET_PROPERTIES) failed");
-	json_expect("/c0 set cc=conc", refusals[_i].want, refusals[_i].name);
+	expect("/c0 set cc=conc", true, fw_refusals[_i].want, HAS(fw_refusals[_i].name));
 	run_expect("/c0 show cc", RCL_OK, "CC Operation Mode         Sequential");
 	done(&h);
 }
@@ -205,7 +195,7 @@ static Suite *suite(void)
 
 	tcase_add_test(tc, test_show);
 	tcase_add_test(tc, test_set);
-	tcase_add_loop_test(tc, test_refused, 0, sizeof(refusals) / sizeof(refusals[0]));
+	tcase_add_loop_test(tc, test_refused, 0, FW_REFUSALS);
 	tcase_add_loop_test(tc, test_unreadable, 0, 3);
 	tcase_add_test(tc, test_qemu_card);
 	suite_add_tcase(s, tc);

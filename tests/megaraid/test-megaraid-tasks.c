@@ -31,20 +31,11 @@
 #define CC_SUSPEND        0x03120200u
 #define LD_SET_PROP       0x03040000u
 
+/* The frames that start, stop, pause or resume a task. */
 static const uint32_t task_frames[] = {
     PR_START, PR_STOP,  PR_SUSPEND_RESUME, REBUILD_START, REBUILD_ABORT, REBUILD_SUSPEND,
     CC_START, CC_ABORT, INIT_START,        INIT_ABORT,    CC_SUSPEND,
 };
-
-/* How many frames that start, stop, pause or resume a task came. */
-static unsigned task_frames_sent(void)
-{
-	unsigned n = 0;
-
-	for (size_t i = 0; i < sizeof(task_frames) / sizeof(task_frames[0]); i++)
-		n += mfi_shim_sent(task_frames[i]);
-	return n;
-}
 
 /* The card with tasks, answering progress @how: RAID1 VD 1 over disks 1 and 2. */
 static void host_mirror(struct host *h, enum mfi_shim_progress how)
@@ -75,9 +66,8 @@ START_TEST(test_caps)
 	                  1u << RCL_TASK_INIT | 1u << RCL_TASK_CC | 1u << RCL_TASK_REBUILD);
 	rcl_ctrl_close(ctrl);
 	rcl_ctx_free(ctx);
-	ck_assert_uint_eq(task_frames_sent(), 0);
-	ck_assert_ptr_null(mfi_shim_check());
-	host_release(&h);
+	ck_assert_uint_eq(SENT(task_frames), 0);
+	host_done(&h);
 }
 END_TEST
 
@@ -87,23 +77,24 @@ START_TEST(test_cc)
 	struct host h;
 
 	host_mirror(&h, MFI_SHIM_PROGRESS_FULL);
-	json_expect("/c0/v1 show cc", RCL_OK, "\"Status\" : \"Not in progress\"");
+	expect("/c0/v1 show cc", true, RCL_OK, HAS("\"Status\" : \"Not in progress\""));
 	/* The VD was never initialized: StorCLI's rule wants force. */
 	run_expect("/c0/v1 start cc", RCL_NEED_FORCE, "not consistent");
 	run_expect("/c0/v1 start cc force", RCL_OK, "Start CC Operation Success.");
 	expect_mbox(CC_START, (const uint8_t[]){1}, 1);
 	/* Each read of the progress: an eighth further, 30 s later. */
-	json_expect("/c0/v1 show cc", RCL_OK, "\"Progress%\" : 12");
+	expect("/c0/v1 show cc", true, RCL_OK, HAS("\"Progress%\" : 12"));
 	run_expect("/c0/v1 show cc", RCL_OK, "In progress");
-	json_expect("/c0/v1 show cc", RCL_OK, "\"Estimated Time Left\" : \"2 Minutes 30 Seconds\"");
+	expect("/c0/v1 show cc", true, RCL_OK,
+	       HAS("\"Estimated Time Left\" : \"2 Minutes 30 Seconds\""));
 	run_expect("/c0/v1 start cc force", RCL_NOT_ALLOWED,
 	           "a consistency check of /c0/v1 is in progress already");
 	ck_assert_uint_eq(mfi_shim_sent(CC_START), 1);
 	run_expect("/c0/v1 pause cc", RCL_OK, "Pause CC Operation Success.");
 	expect_mbox(CC_SUSPEND, (const uint8_t[]){1, 0, 0, 0, 0}, 5);
 	/* Paused (the reply's paused bit), it stays where it was; no second pause is sent. */
-	json_expect("/c0/v1 show cc", RCL_OK, "\"Progress%\" : 62");
-	json_expect("/c0/v1 show cc", RCL_OK, "\"Status\" : \"Paused\"");
+	expect("/c0/v1 show cc", true, RCL_OK, HAS("\"Progress%\" : 62"));
+	expect("/c0/v1 show cc", true, RCL_OK, HAS("\"Status\" : \"Paused\""));
 	run_expect("/c0/v1 pause cc", RCL_NOT_ALLOWED,
 	           "no consistency check of /c0/v1 is in progress");
 	run_expect("/c0/v1 resume cc", RCL_OK, "Resume CC Operation Success.");
@@ -114,7 +105,7 @@ START_TEST(test_cc)
 	run_expect("/c0/v1 stop cc", RCL_NOT_ALLOWED,
 	           "no consistency check of /c0/v1 is in progress");
 	run_expect("/c0/v1 resume cc", RCL_NOT_ALLOWED, "no consistency check of /c0/v1 is paused");
-	ck_assert_uint_eq(task_frames_sent(), 4);
+	ck_assert_uint_eq(SENT(task_frames), 4);
 	/* Run to its end: eight reads of its progress. */
 	run_expect("/c0/v1 start cc force", RCL_OK, NULL);
 	run_expect("/c0/vall show all", RCL_OK, "Consistency Check (12%)");
@@ -124,8 +115,7 @@ START_TEST(test_cc)
 	/* A VD with no redundancy: StorCLI's rule, no frame. */
 	run_expect("/c0/v0 start cc force", RCL_UNSUPPORTED, "has no redundancy to check (RAID0)");
 	ck_assert_uint_eq(mfi_shim_sent(CC_START), 2);
-	ck_assert_ptr_null(mfi_shim_check());
-	host_release(&h);
+	host_done(&h);
 }
 END_TEST
 
@@ -139,7 +129,7 @@ START_TEST(test_init)
 	run_expect("/c0/v0 start init", RCL_NEED_FORCE, "destroying its data");
 	run_expect("/c0/v0 start init force", RCL_OK, "Start INIT Operation Success.");
 	expect_mbox(INIT_START, (const uint8_t[]){0, 0, 0, 0, 0}, 5);
-	json_expect("/c0/v0 show init", RCL_OK, "\"Operation\" : \"INIT\"");
+	expect("/c0/v0 show init", true, RCL_OK, HAS("\"Operation\" : \"INIT\""));
 	run_expect("/c0/v0 show init", RCL_OK, "In progress");
 	run_expect("/c0/v0 start init force", RCL_NOT_ALLOWED,
 	           "an initialization of /c0/v0 is in progress already");
@@ -149,10 +139,9 @@ START_TEST(test_init)
 	           "no initialization of /c0/v0 is in progress");
 	run_expect("/c0/v2 start init full force", RCL_OK, NULL);
 	expect_mbox(INIT_START, (const uint8_t[]){2, 0, 0, 0, 1}, 5);
-	json_expect("/c0/v2 show init", RCL_OK, "\"Progress%\" : 12");
-	ck_assert_uint_eq(task_frames_sent(), 3);
-	ck_assert_ptr_null(mfi_shim_check());
-	host_release(&h);
+	expect("/c0/v2 show init", true, RCL_OK, HAS("\"Progress%\" : 12"));
+	ck_assert_uint_eq(SENT(task_frames), 3);
+	host_done(&h);
 }
 END_TEST
 
@@ -164,12 +153,12 @@ START_TEST(test_rebuild)
 
 	host_mirror(&h, MFI_SHIM_PROGRESS_FULL);
 	mfi_shim_set_state(2, 0x10);
-	json_expect("/c0/e252/s2 show rebuild", RCL_OK, "\"Status\" : \"Not in progress\"");
+	expect("/c0/e252/s2 show rebuild", true, RCL_OK, HAS("\"Status\" : \"Not in progress\""));
 	run_expect("/c0/e252/s2 start rebuild", RCL_OK, "Start Drive Rebuild Succeeded.");
 	expect_mbox(REBUILD_START, ref2, 4);
 	run_expect("/c0/e252/s2 show", RCL_OK, "Rbld");
-	json_expect("/c0/e252/s2 show rebuild", RCL_OK, "\"Drive-ID\" : \"/c0/e252/s2\"");
-	json_expect("/c0/e252/s2 show rebuild", RCL_OK, "\"Progress%\" : 25");
+	expect("/c0/e252/s2 show rebuild", true, RCL_OK, HAS("\"Drive-ID\" : \"/c0/e252/s2\""));
+	expect("/c0/e252/s2 show rebuild", true, RCL_OK, HAS("\"Progress%\" : 25"));
 	run_expect("/c0/e252/s2 show all", RCL_OK, "Rebuild (37%)");
 	run_expect("/c0/e252/s2 start rebuild", RCL_NOT_ALLOWED,
 	           "the rebuild of /c0/e252/s2 is in progress already");
@@ -193,8 +182,7 @@ START_TEST(test_rebuild)
 		run_expect("/c0/e252/s2 show rebuild", RCL_OK, NULL);
 	run_expect("/c0/e252/s2 show", RCL_OK, "Onln");
 	ck_assert_uint_eq(mfi_shim_sent(REBUILD_START), 4);
-	ck_assert_ptr_null(mfi_shim_check());
-	host_release(&h);
+	host_done(&h);
 }
 END_TEST
 
@@ -218,12 +206,11 @@ START_TEST(test_patrol)
 	run_expect("/c0 stop patrolread", RCL_NOT_ALLOWED, "/c0: no patrol read is in progress");
 	run_expect("/c0 start patrolread", RCL_OK, "Start PR Succeeded.");
 	expect_mbox(PR_START, (const uint8_t[]){0}, 0);
-	ck_assert_uint_eq(task_frames_sent(), 4);
+	ck_assert_uint_eq(SENT(task_frames), 4);
 	/* A card that says patrol reads are disabled: its status, named. */
 	mfi_shim_break(PR_START, MFI_SHIM_STATUS, 0x27);
 	run_expect("/c0 start patrolread", RCL_SYSTEM, "PR_DISABLED");
-	ck_assert_ptr_null(mfi_shim_check());
-	host_release(&h);
+	host_done(&h);
 }
 END_TEST
 
@@ -240,13 +227,13 @@ START_TEST(test_bgi)
 
 	host_mirror(&h, MFI_SHIM_PROGRESS_FULL);
 	mfi_shim_bgi(1);
-	json_expect("/c0/v1 show bgi", RCL_OK, "\"Operation\" : \"BGI\"");
-	json_expect("/c0/v1 show bgi", RCL_OK, "\"Progress%\" : 25");
+	expect("/c0/v1 show bgi", true, RCL_OK, HAS("\"Operation\" : \"BGI\""));
+	expect("/c0/v1 show bgi", true, RCL_OK, HAS("\"Progress%\" : 25"));
 	run_expect("/c0/v1 pause bgi", RCL_OK, "Pause BGI Operation Success.");
 	expect_mbox(CC_SUSPEND, (const uint8_t[]){1, 0, 0, 0, 0}, 5);
 	/* Paused, it stays where it was. */
-	json_expect("/c0/v1 show bgi", RCL_OK, "\"Progress%\" : 37");
-	json_expect("/c0/v1 show bgi", RCL_OK, "\"Status\" : \"Paused\"");
+	expect("/c0/v1 show bgi", true, RCL_OK, HAS("\"Progress%\" : 37"));
+	expect("/c0/v1 show bgi", true, RCL_OK, HAS("\"Status\" : \"Paused\""));
 	run_expect("/c0/v1 show all", RCL_OK, "Background Initialization (37%, paused)");
 	run_expect("/c0/v1 pause bgi", RCL_NOT_ALLOWED,
 	           "no background initialization of /c0/v1 is in progress");
@@ -262,13 +249,13 @@ START_TEST(test_bgi)
 	run_expect("/c0/v1 resume bgi", RCL_NOT_ALLOWED,
 	           "no background initialization of /c0/v1 is paused");
 	run_expect("/c0/v1 show bgi", RCL_OK, "Not in progress");
-	ck_assert_uint_eq(task_frames_sent(), 4); /* the refused CC_START, then three */
+	ck_assert_uint_eq(SENT(task_frames), 4); /* the refused CC_START, then three */
 	/* autobgi: the LD's no_bgi property (its byte 24), written with LD_SET_PROP. */
-	json_expect("/c0/v1 show autobgi", RCL_OK, "\"AutoBGI\" : \"On\"");
+	expect("/c0/v1 show autobgi", true, RCL_OK, HAS("\"AutoBGI\" : \"On\""));
 	run_expect("/c0/v1 set autobgi=off", RCL_OK, NULL);
 	ck_assert_uint_eq(mfi_shim_last(LD_SET_PROP, mbox, props, sizeof(props)), 32);
 	ck_assert_uint_eq(props[24], 1);
-	json_expect("/c0/v1 show autobgi", RCL_OK, "\"AutoBGI\" : \"Off\"");
+	expect("/c0/v1 show autobgi", true, RCL_OK, HAS("\"AutoBGI\" : \"Off\""));
 	ck_assert_ptr_null(mfi_shim_check());
 	host_release(&h);
 }
@@ -287,36 +274,24 @@ START_TEST(test_no_bgi)
 	           "background initialization is not supported by this controller");
 	run_expect("/c0/v0 stop bgi", RCL_UNSUPPORTED,
 	           "background initialization is not supported");
-	ck_assert_uint_eq(task_frames_sent(), 0);
+	ck_assert_uint_eq(SENT(task_frames), 0);
 	ck_assert_ptr_null(mfi_shim_check());
 	host_release(&h);
 }
 END_TEST
 
 /* The firmware refusing a start: its status named and mapped, StorCLI's Detailed Status too. */
-static const struct {
-	uint8_t status;
-	enum rcl_status want;
-	const char *name;
-} refusals[] = {
-    {0x32, RCL_NOT_ALLOWED, "WRONG_STATE"},
-    {0x03, RCL_INVALID_PARAM, "INVALID_PARAMETER"},
-    {0x0c, RCL_NOT_FOUND, "DEVICE_NOT_FOUND"},
-    {0x18, RCL_SYSTEM, "LD_INIT_IN_PROGRESS"},
-};
-
 START_TEST(test_refused)
 {
 	struct host h;
 
 	host_init(&h, MAJOR_NOW);
 	mfi_shim_tasks(MFI_SHIM_PROGRESS_FULL);
-	mfi_shim_break(INIT_START, MFI_SHIM_STATUS, refusals[_i].status);
-	run_expect("/c0/v0 start init force", refusals[_i].want, refusals[_i].name);
-	json_expect("/c0/v0 start init force", refusals[_i].want, refusals[_i].name);
+	mfi_shim_break(INIT_START, MFI_SHIM_STATUS, fw_refusals[_i].status);
+	run_expect("/c0/v0 start init force", fw_refusals[_i].want, fw_refusals[_i].name);
+	expect("/c0/v0 start init force", true, fw_refusals[_i].want, HAS(fw_refusals[_i].name));
 	run_expect("/c0/v0 show init", RCL_OK, "Not in progress");
-	ck_assert_ptr_null(mfi_shim_check());
-	host_release(&h);
+	host_done(&h);
 }
 END_TEST
 
@@ -340,11 +315,10 @@ START_TEST(test_ld_gone)
 	              "%s", err.msg);
 	ck_assert_int_eq(rcl_ctrl_task_progress(ctrl, &req, &p, &err), RCL_NOT_FOUND);
 	ck_assert_int_eq(p.state, RCL_TASK_STATE_STOPPED);
-	ck_assert_uint_eq(task_frames_sent(), 0);
+	ck_assert_uint_eq(SENT(task_frames), 0);
 	rcl_ctrl_close(ctrl);
 	rcl_ctx_free(ctx);
-	ck_assert_ptr_null(mfi_shim_check());
-	host_release(&h);
+	host_done(&h);
 }
 END_TEST
 
@@ -372,13 +346,12 @@ START_TEST(test_bad_progress)
 	                  !strstr(out, "progress%") && !strstr(out, "In progress"),
 	              "%s", out);
 	free(out);
-	json_expect("/c0/v0 show init", RCL_BAD_REPLY, "malformed");
+	expect("/c0/v0 show init", true, RCL_BAD_REPLY, HAS("malformed"));
 	/* "show all" leaves out what it cannot tell. */
 	out = unit_run("/c0/v0 show all", false, &st);
 	ck_assert_msg(st == RCL_OK && !strstr(out, "Initialization ("), "%s", out);
 	free(out);
-	ck_assert_ptr_null(mfi_shim_check());
-	host_release(&h);
+	host_done(&h);
 }
 END_TEST
 
@@ -394,7 +367,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_patrol);
 	tcase_add_test(tc, test_bgi);
 	tcase_add_loop_test(tc, test_no_bgi, 0, 2);
-	tcase_add_loop_test(tc, test_refused, 0, sizeof(refusals) / sizeof(refusals[0]));
+	tcase_add_loop_test(tc, test_refused, 0, FW_REFUSALS);
 	tcase_add_test(tc, test_ld_gone);
 	tcase_add_loop_test(tc, test_bad_progress, 0, 2);
 	suite_add_tcase(s, tc);

@@ -145,28 +145,16 @@ START_TEST(test_show_commands)
 	                  strstr(out, "Device Number = 5"),
 	              "%s", out);
 	free(out);
-	out = unit_run("/c0 show rebuildrate", false, &st);
-	ck_assert_msg(st == RCL_OK && strstr(out, "30%"), "%s", out);
-	free(out);
+	expect("/c0 show rebuildrate", false, RCL_OK, HAS("30%"));
 	/* QEMU's card offers no patrol read rate: it has no patrol read to show. */
-	out = unit_run("/c0 show patrolread", false, &st);
-	ck_assert_msg(st == RCL_UNSUPPORTED && strstr(out, "not supported by this controller"),
-	              "%s", out);
-	free(out);
+	expect("/c0 show patrolread", false, RCL_UNSUPPORTED,
+	       HAS("not supported by this controller"));
 	/* The card has rates but no schedules: show all has the rates' table. */
-	out = unit_run("/c0 show all", true, &st);
-	ck_assert_msg(st == RCL_OK && strstr(out, "\"Policy\" : \"Rebuild Rate\""), "%s", out);
-	free(out);
-	out = unit_run("/c0/eall/sall show", false, &st);
-	ck_assert_msg(st == RCL_OK && strstr(out, "252:2") && strstr(out, "Onln"), "%s", out);
-	free(out);
-	out = unit_run("/c0/vall show", true, &st);
-	ck_assert_msg(st == RCL_OK && strstr(out, "\"TYPE\" : \"RAID0\"") &&
-	                  strstr(out, "\"State\" : \"Optl\"") && strstr(out, "\"DG/VD\" : \"2/2\""),
-	              "%s", out);
-	free(out);
-	ck_assert_ptr_null(mfi_shim_check());
-	host_release(&h);
+	expect("/c0 show all", true, RCL_OK, HAS("\"Policy\" : \"Rebuild Rate\""));
+	expect("/c0/eall/sall show", false, RCL_OK, HAS("252:2", "Onln"));
+	expect("/c0/vall show", true, RCL_OK,
+	       HAS("\"TYPE\" : \"RAID0\"", "\"State\" : \"Optl\"", "\"DG/VD\" : \"2/2\""));
+	host_done(&h);
 }
 END_TEST
 
@@ -380,13 +368,10 @@ START_TEST(test_events_qemu)
 	out = unit_run("/c0 show events", true, &st);
 	ck_assert_msg(st == RCL_OK && !strstr(out, "seqNum"), "%s", out);
 	free(out);
-	out = unit_run("/c0 show eventloginfo", false, &st);
-	ck_assert_msg(st == RCL_OK && strstr(out, "Event count = 0"), "%s", out);
-	free(out);
+	expect("/c0 show eventloginfo", false, RCL_OK, HAS("Event count = 0"));
 	ck_assert_uint_eq(mfi_shim_sent(0x01040100), 2);
 	ck_assert_uint_eq(mfi_shim_sent(0x01040300), 2);
-	ck_assert_ptr_null(mfi_shim_check());
-	host_release(&h);
+	host_done(&h);
 }
 END_TEST
 
@@ -404,8 +389,6 @@ START_TEST(test_events_card)
 	struct rcl_ctrl *ctrl = NULL;
 	struct rcl_error err = {0};
 	struct rcl_event_list list = {0};
-	enum rcl_status st;
-	char *out;
 
 	for (unsigned i = 0; i < 50; i++) {
 		snprintf(text[i], sizeof(text[i]), "Event %u happened\n", 100 + i);
@@ -441,25 +424,14 @@ START_TEST(test_events_card)
 	/* The first batch ends at 32 events, the second at the newest. */
 	ck_assert_uint_eq(mfi_shim_sent(0x01040300), 2);
 
-	out = unit_run("/c0 show events type=latest=1 filter=fatal", false, &st);
-	ck_assert_msg(st == RCL_OK && strstr(out, "Code = 0x000000a2") &&
-	                  strstr(out, "Event Description = Event 149 happened"),
-	              "%s", out);
-	free(out);
-	out = unit_run("/c0 show eventloginfo", false, &st);
-	ck_assert_msg(st == RCL_OK && strstr(out, "Newest sequence number = 149") &&
-	                  strstr(out, "Oldest sequence number = 101"),
-	              "%s", out);
-	free(out);
-	out = unit_run("/c0 delete events", false, &st);
-	ck_assert_msg(st == RCL_OK, "%s", out);
-	free(out);
+	expect("/c0 show events type=latest=1 filter=fatal", false, RCL_OK,
+	       HAS("Code = 0x000000a2", "Event Description = Event 149 happened"));
+	expect("/c0 show eventloginfo", false, RCL_OK,
+	       HAS("Newest sequence number = 149", "Oldest sequence number = 101"));
+	expect("/c0 delete events", false, RCL_OK, NULL);
 	ck_assert_uint_eq(mfi_shim_sent(0x01040200), 1);
-	out = unit_run("/c0 show eventloginfo", false, &st);
-	ck_assert_msg(st == RCL_OK && strstr(out, "Event count = 0"), "%s", out);
-	free(out);
-	ck_assert_ptr_null(mfi_shim_check());
-	host_release(&h);
+	expect("/c0 show eventloginfo", false, RCL_OK, HAS("Event count = 0"));
+	host_done(&h);
 }
 END_TEST
 
@@ -507,8 +479,6 @@ START_TEST(test_patrol_read)
 	struct rcl_error err = {0};
 	struct rcl_ctrl_settings s;
 	struct rcl_schedule_status status;
-	enum rcl_status st;
-	char *out;
 
 	host_init(&h, MAJOR_NOW);
 	mfi_shim_patrol(&pr);
@@ -524,11 +494,8 @@ START_TEST(test_patrol_read)
 	ck_assert_int_eq(status.patrol.next_start, 946684800 + 0x30000000);
 	rcl_ctrl_close(ctrl);
 	rcl_ctx_free(ctx);
-	out = unit_run("/c0 show patrolread", false, &st);
-	ck_assert_msg(st == RCL_OK && strstr(out, "168 hours") && strstr(out, "Active"), "%s", out);
-	free(out);
-	ck_assert_ptr_null(mfi_shim_check());
-	host_release(&h);
+	expect("/c0 show patrolread", false, RCL_OK, HAS("168 hours", "Active"));
+	host_done(&h);
 }
 END_TEST
 
@@ -574,18 +541,9 @@ END_TEST
 #define LD_SET_PROP  0x03040000u
 #define MISSING_MARK 0x02080100u
 
+/* The frames that change something, of every kind. */
 static const uint32_t changes[] = {CFG_ADD,     LD_DELETE, MAKE_SPARE, REMOVE_SPARE, LOCATE_START,
                                    LOCATE_STOP, STATE_SET, SET_PROPS,  LD_SET_PROP,  MISSING_MARK};
-
-/* How many changing frames came, of every kind. */
-static unsigned changes_sent(void)
-{
-	unsigned n = 0;
-
-	for (size_t i = 0; i < sizeof(changes) / sizeof(changes[0]); i++)
-		n += mfi_shim_sent(changes[i]);
-	return n;
-}
 
 /* The CFG_ADD payload of RAID0 "db" over disks 1 and 2, strip 64 KiB, WB RA: built here by offset.
  */
@@ -643,20 +601,19 @@ START_TEST(test_create_delete_vd)
 	for (size_t i = 0; i < len; i++)
 		ck_assert_msg(got[i] == want[i], "CFG_ADD byte %zu is 0x%02x, not 0x%02x", i,
 		              got[i], want[i]);
-	ck_assert_uint_eq(changes_sent(), 1);
+	ck_assert_uint_eq(SENT(changes), 1);
 	run_expect("/c0/v1 show", RCL_OK, "db");
 	run_expect("/c0/v1 show", RCL_OK, "RAID0");
 	/* Without force: refused, as raidcli cannot tell whether it holds data. */
 	run_expect("/c0/v1 del", RCL_NEED_FORCE, "force");
-	ck_assert_uint_eq(changes_sent(), 1);
+	ck_assert_uint_eq(SENT(changes), 1);
 	run_expect("/c0/v1 del force", RCL_OK, NULL);
 	/* The LD's reference: target 1 and the sequence number the card gave it (LD_GET_INFO). */
 	expect_mbox(LD_DELETE, (const uint8_t[]){1, 0, 0x41, 0}, 4);
-	ck_assert_uint_eq(changes_sent(), 2);
+	ck_assert_uint_eq(SENT(changes), 2);
 	run_expect("/c0/v1 show", RCL_NOT_FOUND, NULL);
 	run_expect("/c0/v0 show", RCL_OK, "RAID0");
-	ck_assert_ptr_null(mfi_shim_check());
-	host_release(&h);
+	host_done(&h);
 }
 END_TEST
 
@@ -687,7 +644,7 @@ START_TEST(test_vd_in_free_space)
 	memcpy(array, got + 32, sizeof(array));
 	/* More than the free space (3 GiB): refused before any frame. */
 	run_expect("/c0 add vd r0 drives=252:1-2 size=4GB", RCL_INVALID_PARAM, "free space");
-	ck_assert_uint_eq(changes_sent(), 1);
+	ck_assert_uint_eq(SENT(changes), 1);
 	run_expect("/c0 add vd r0 name=b drives=252:1-2 size=512MB", RCL_OK, NULL);
 	ck_assert_uint_eq(mfi_shim_last(CFG_ADD, mbox, got, sizeof(got)), 576);
 	ck_assert_uint_eq(le(got + 4, 2), 1);
@@ -702,9 +659,8 @@ START_TEST(test_vd_in_free_space)
 	run_expect("/c0/v1 del force", RCL_OK, NULL);
 	run_expect("/c0/v2 show", RCL_OK, "512.000 MB");
 	run_expect("/c0/e252/s1 show", RCL_OK, "Onln");
-	ck_assert_uint_eq(changes_sent(), 3);
-	ck_assert_ptr_null(mfi_shim_check());
-	host_release(&h);
+	ck_assert_uint_eq(SENT(changes), 3);
+	host_done(&h);
 }
 END_TEST
 
@@ -724,9 +680,8 @@ START_TEST(test_hotspare)
 	run_expect("/c0/e252/s2 delete hotsparedrive", RCL_OK, NULL);
 	expect_mbox(REMOVE_SPARE, (const uint8_t[]){0x00, 0x02}, 2);
 	run_expect("/c0/e252/s2 show", RCL_OK, "252:2   512 UGood");
-	ck_assert_uint_eq(changes_sent(), 2);
-	ck_assert_ptr_null(mfi_shim_check());
-	host_release(&h);
+	ck_assert_uint_eq(SENT(changes), 2);
+	host_done(&h);
 }
 END_TEST
 
@@ -747,12 +702,11 @@ START_TEST(test_set_vd)
 	ck_assert_mem_eq(mbox, (const uint8_t[12]){0}, 12);
 	run_expect("/c0/v1 show", RCL_OK, "logs");
 	run_expect("/c0/v1 show", RCL_OK, "AWB");
-	ck_assert_uint_eq(changes_sent(), 2);
+	ck_assert_uint_eq(SENT(changes), 2);
 	mfi_shim_break(LD_SET_PROP, MFI_SHIM_STATUS, 0x03);
 	run_expect("/c0/v1 set name=other", RCL_INVALID_PARAM, "INVALID_PARAMETER");
 	run_expect("/c0/v1 show", RCL_OK, "logs");
-	ck_assert_ptr_null(mfi_shim_check());
-	host_release(&h);
+	host_done(&h);
 }
 END_TEST
 
@@ -770,10 +724,9 @@ START_TEST(test_create_with_spare)
 	ck_assert_uint_eq(mfi_shim_sent(CFG_ADD), 1);
 	ck_assert_uint_eq(mfi_shim_last(MAKE_SPARE, mbox, got, sizeof(got)), sizeof(spare));
 	ck_assert_mem_eq(got, spare, sizeof(spare));
-	ck_assert_uint_eq(changes_sent(), 2);
+	ck_assert_uint_eq(SENT(changes), 2);
 	run_expect("/c0/e252/s2 show", RCL_OK, "252:2   512 DHS");
-	ck_assert_ptr_null(mfi_shim_check());
-	host_release(&h);
+	host_done(&h);
 }
 END_TEST
 
@@ -787,9 +740,8 @@ START_TEST(test_locate)
 	expect_mbox(LOCATE_START, (const uint8_t[]){0x00, 0x01}, 2);
 	run_expect("/c0/e252/s1 stop locate", RCL_OK, NULL);
 	expect_mbox(LOCATE_STOP, (const uint8_t[]){0x00, 0x01}, 2);
-	ck_assert_uint_eq(changes_sent(), 2);
-	ck_assert_ptr_null(mfi_shim_check());
-	host_release(&h);
+	ck_assert_uint_eq(SENT(changes), 2);
+	host_done(&h);
 }
 END_TEST
 
@@ -804,14 +756,13 @@ START_TEST(test_drive_state)
 	run_expect("/c0/e252/s1 set online", RCL_OK, NULL);
 	expect_mbox(STATE_SET, (const uint8_t[]){0x00, 0x01, 0x00, 0x00, 0x18, 0x00}, 6);
 	run_expect("/c0/e252/s1 show", RCL_OK, "Onln");
-	ck_assert_uint_eq(changes_sent(), 1);
+	ck_assert_uint_eq(SENT(changes), 1);
 	/* The firmware's refusal, named, the state kept. */
 	mfi_shim_set_state(1, 0x10);
 	mfi_shim_break(STATE_SET, MFI_SHIM_STATUS, 0x32);
 	run_expect("/c0/e252/s1 set online", RCL_NOT_ALLOWED, "WRONG_STATE");
 	run_expect("/c0/e252/s1 show", RCL_OK, "Offln");
-	ck_assert_ptr_null(mfi_shim_check());
-	host_release(&h);
+	host_done(&h);
 }
 END_TEST
 
@@ -833,13 +784,12 @@ START_TEST(test_rates)
 	run_expect("/c0 show rebuildrate", RCL_OK, "45%");
 	/* The emulated card takes no CC rate (adapter_ops): refused before any frame. */
 	run_expect("/c0 set ccrate=40", RCL_UNSUPPORTED, NULL);
-	ck_assert_uint_eq(changes_sent(), 1);
+	ck_assert_uint_eq(SENT(changes), 1);
 	/* A patrol read schedule the card shows is not written yet: refused, nothing sent. */
 	mfi_shim_patrol(&pr);
 	run_expect("/c0 set patrolread delay=24", RCL_UNSUPPORTED, "patrol read schedule");
-	ck_assert_uint_eq(changes_sent(), 1);
-	ck_assert_ptr_null(mfi_shim_check());
-	host_release(&h);
+	ck_assert_uint_eq(SENT(changes), 1);
+	host_done(&h);
 }
 END_TEST
 
@@ -866,9 +816,8 @@ START_TEST(test_bad_input)
 
 	host_free_two(&h);
 	run_expect(bad_inputs[_i].line, bad_inputs[_i].want, bad_inputs[_i].says);
-	ck_assert_uint_eq(changes_sent(), 0);
-	ck_assert_ptr_null(mfi_shim_check());
-	host_release(&h);
+	ck_assert_uint_eq(SENT(changes), 0);
+	host_done(&h);
 }
 END_TEST
 
@@ -914,12 +863,11 @@ START_TEST(test_sequence_numbers)
 	expect_mbox(REMOVE_SPARE, (const uint8_t[]){0x00, 0x02, 0x34, 0x12}, 4);
 	run_expect("/c0/v1 del force", RCL_OK, NULL);
 	expect_mbox(LD_DELETE, (const uint8_t[]){1, 0, 0x41, 0}, 4);
-	ck_assert_uint_eq(changes_sent(), 4);
+	ck_assert_uint_eq(SENT(changes), 4);
 	/* A number gone stale between the read and the change: the card's refusal, named. */
 	mfi_shim_break(STATE_SET, MFI_SHIM_STATUS, 0x04);
 	run_expect("/c0/e252/s2 set jbod", RCL_SYSTEM, "INVALID_SEQUENCE_NUMBER");
-	ck_assert_ptr_null(mfi_shim_check());
-	host_release(&h);
+	host_done(&h);
 }
 END_TEST
 
@@ -944,9 +892,8 @@ START_TEST(test_dedicated_spare)
 	run_expect("/c0/e252/s2 show", RCL_OK, "252:2   512 UGood");
 	/* A group that does not exist: refused before any frame. */
 	run_expect("/c0/e252/s2 add hotsparedrive dgs=7", RCL_NOT_FOUND, NULL);
-	ck_assert_uint_eq(changes_sent(), 3);
-	ck_assert_ptr_null(mfi_shim_check());
-	host_release(&h);
+	ck_assert_uint_eq(SENT(changes), 3);
+	host_done(&h);
 }
 END_TEST
 
@@ -962,18 +909,17 @@ START_TEST(test_missing)
 	host_init(&h, MAJOR_NOW);
 	mfi_shim_pd_seq(1, 0x0009);
 	run_expect("/c0/e252/s1 set missing", RCL_NOT_ALLOWED, NULL);
-	ck_assert_uint_eq(changes_sent(), 0);
+	ck_assert_uint_eq(SENT(changes), 0);
 	mfi_shim_set_state(1, 0x10);
 	run_expect("/c0/e252/s1 set missing", RCL_OK, NULL);
 	expect_mbox(MISSING_MARK, (const uint8_t[]){0x00, 0x01, 0x09, 0x00}, 4);
 	run_expect("/c0/e252/s1 show", RCL_OK, "UGood");
-	ck_assert_uint_eq(changes_sent(), 1);
+	ck_assert_uint_eq(SENT(changes), 1);
 	mfi_shim_set_state(2, 0x10);
 	mfi_shim_break(MISSING_MARK, MFI_SHIM_STATUS, 0x32);
 	run_expect("/c0/e252/s2 set missing", RCL_NOT_ALLOWED, "WRONG_STATE");
 	run_expect("/c0/e252/s2 show", RCL_OK, "Offln");
-	ck_assert_ptr_null(mfi_shim_check());
-	host_release(&h);
+	host_done(&h);
 }
 END_TEST
 
@@ -992,40 +938,28 @@ START_TEST(test_jbod_drive)
 	run_expect("/c0/e252/s2 show", RCL_OK, "UGood");
 	/* A member is no JBOD candidate: refused before any frame. */
 	run_expect("/c0/e252/s0 set jbod", RCL_NOT_ALLOWED, NULL);
-	ck_assert_uint_eq(changes_sent(), 2);
-	ck_assert_ptr_null(mfi_shim_check());
-	host_release(&h);
+	ck_assert_uint_eq(SENT(changes), 2);
+	host_done(&h);
 }
 END_TEST
 
 /* The firmware's refusal of a change: its name in Detailed Status, and nothing sent after it. */
-static const struct {
-	uint8_t status;
-	enum rcl_status want;
-	const char *name;
-} change_refusals[] = {
-    {0x32, RCL_NOT_ALLOWED, "WRONG_STATE"},
-    {0x03, RCL_INVALID_PARAM, "INVALID_PARAMETER"},
-    {0x0c, RCL_NOT_FOUND, "DEVICE_NOT_FOUND"},
-};
-
 START_TEST(test_change_refused)
 {
 	struct host h;
 
 	host_free_two(&h);
-	mfi_shim_break(CFG_ADD, MFI_SHIM_STATUS, change_refusals[_i].status);
-	run_expect("/c0 add vd r0 drives=252:1 spares=252:2", change_refusals[_i].want,
-	           change_refusals[_i].name);
+	mfi_shim_break(CFG_ADD, MFI_SHIM_STATUS, fw_refusals[_i].status);
+	run_expect("/c0 add vd r0 drives=252:1 spares=252:2", fw_refusals[_i].want,
+	           fw_refusals[_i].name);
 	ck_assert_uint_eq(mfi_shim_sent(CFG_ADD), 1);
-	ck_assert_uint_eq(changes_sent(), 1); /* no spare made for a VD never made */
+	ck_assert_uint_eq(SENT(changes), 1); /* no spare made for a VD never made */
 	run_expect("/c0/vall show", RCL_OK, NULL);
 	run_expect("/c0/v1 show", RCL_NOT_FOUND, NULL);
-	mfi_shim_break(LD_DELETE, MFI_SHIM_STATUS, change_refusals[_i].status);
-	run_expect("/c0/v0 del force", change_refusals[_i].want, change_refusals[_i].name);
+	mfi_shim_break(LD_DELETE, MFI_SHIM_STATUS, fw_refusals[_i].status);
+	run_expect("/c0/v0 del force", fw_refusals[_i].want, fw_refusals[_i].name);
 	run_expect("/c0/v0 show", RCL_OK, "RAID0");
-	ck_assert_ptr_null(mfi_shim_check());
-	host_release(&h);
+	host_done(&h);
 }
 END_TEST
 
@@ -1033,20 +967,12 @@ END_TEST
 START_TEST(test_drive_temperature)
 {
 	struct host h;
-	enum rcl_status st;
-	char *out;
 
 	host_init(&h, MAJOR_NOW);
-	out = unit_run("/c0/e252/s0 show all", false, &st);
-	ck_assert_msg(st == RCL_OK && strstr(out, "Drive Temperature = N/A"), "%s", out);
-	free(out);
+	expect("/c0/e252/s0 show all", false, RCL_OK, HAS("Drive Temperature = N/A"));
 	mfi_shim_temperature(38);
-	out = unit_run("/c0/e252/s0 show all", false, &st);
-	ck_assert_msg(st == RCL_OK && strstr(out, "Drive Temperature =  38C (100.40 F)"), "%s",
-	              out);
-	free(out);
-	ck_assert_ptr_null(mfi_shim_check());
-	host_release(&h);
+	expect("/c0/e252/s0 show all", false, RCL_OK, HAS("Drive Temperature =  38C (100.40 F)"));
+	host_done(&h);
 }
 END_TEST
 
@@ -1087,8 +1013,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_missing);
 	tcase_add_test(tc, test_rates);
 	tcase_add_loop_test(tc, test_bad_input, 0, sizeof(bad_inputs) / sizeof(bad_inputs[0]));
-	tcase_add_loop_test(tc, test_change_refused, 0,
-	                    sizeof(change_refusals) / sizeof(change_refusals[0]));
+	tcase_add_loop_test(tc, test_change_refused, 0, FW_REFUSALS);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -27,7 +27,10 @@ import termios
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-RAIDCLI = os.environ.get("RAIDCLI", os.path.join(HERE, "..", "..", "build", "cli", "raidcli"))
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(HERE, "..", "server"))
+from rcltest import RAIDCLI, check, summary  # noqa: E402
+
 # How long anything may take to show up: a hang guard, not a measurement.
 PATIENCE = 60
 
@@ -37,18 +40,6 @@ test_service = importlib.util.module_from_spec(service_spec)
 service_spec.loader.exec_module(test_service)
 test_service.load_trees()
 SECRET = test_service.PASSWORDS["idrac"]
-
-checks = 0
-failures = []
-
-
-def check(cond, what, detail=""):
-    global checks
-    checks += 1
-    if not cond:
-        failures.append(what)
-        print("FAIL: " + what + ("\n  " + str(detail)[:3000] if detail else ""), flush=True)
-    return cond
 
 
 def take_terminal():
@@ -251,8 +242,7 @@ def main():
     finally:
         svc.stop()
         shutil.rmtree(tmp, ignore_errors=True)
-    print("%d checks, %d failed" % (checks, len(failures)))
-    return 1 if failures else 0
+    return summary()
 
 
 if __name__ == "__main__":

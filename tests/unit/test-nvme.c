@@ -2,16 +2,20 @@
 /*
  * test-nvme.c - the nvme backend without a device: which slot each drive
  * gets and keeps (slots.c), how what a drive answers is decoded into the
- * result (detail.c), how a drive's error becomes a message, and that a
- * host without NVMe shows no nvme controller. What a real drive answers
+ * result (detail.c), how a drive's error becomes a message, that a
+ * host without NVMe shows no nvme controller, and what the nvme
+ * controller registered there is named (its serial, its exports). What a real drive answers
  * is checked against nvme-cli in the VM (tests/vm/test-nvme.py).
  */
 #include <errno.h>
+#include <json-c/json.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "nvme/nvme.h"
+#include "soft/service/export.h"
 #include "unit.h"
 
 /* A drive found by the scan, with identity "nqn.test <serial> 1". */
@@ -536,6 +540,78 @@ START_TEST(test_host_without_nvme)
 END_TEST
 
 /*
+ * The state of a host without NVMe (as this one, and CI) whose registry
+ * has the nvme controller /c0: whether it is such a host (a host with
+ * NVMe: the VM tests cover it, and @st is not entered).
+ */
+static bool nvme_host_enter(struct unit_state *st)
+{
+	char *path;
+
+	if (rcl_nvme_present())
+		return false;
+	unit_state_enter(st, NULL);
+	path = unit_path(st->dir, "registry.json");
+	unit_write(path, "{\"format\": 1, \"controllers\": [{\"id\": 0, \"backend\": \"nvme\", "
+	                 "\"key\": \"host\"}]}");
+	free(path);
+	return true;
+}
+
+/* The engine's serial, as the nvme kind keeps it in <state>/nvme/host-raid.json. */
+static char *engine_serial(const char *dir)
+{
+	char *path = unit_path(dir, "nvme/host-raid.json");
+	char *text = unit_read(path);
+	json_object *root = text ? json_tokener_parse(text) : NULL, *serial;
+	char *out;
+
+	ck_assert_msg(root && json_object_object_get_ex(root, "serial", &serial), "%s: %s", path,
+	              text ? text : "unreadable");
+	out = strdup(json_object_get_string(serial));
+	json_object_put(root);
+	free(text);
+	free(path);
+	return out;
+}
+
+/*
+ * The names of the nvme kind's exports: the engine it hosts names them as
+ * it names them on a soft controller, after its own controller serial
+ * ("RCLC…-v0"), never after the host's name, which is "(none)" in a VM
+ * where none is set; and the controller shows that serial as its own, the
+ * same each time it is opened. The nvme controller here has no drive
+ * present: its engine loads all the same.
+ */
+START_TEST(test_export_named_by_engine)
+{
+	struct rcl_error err = {0};
+	struct unit_state st;
+	struct rcl_ctrl *ctrl;
+	struct rcl_ctx *ctx;
+	char *serial, name[128], want[128];
+
+	if (!nvme_host_enter(&st))
+		return;
+	ctx = unit_ctx_new(st.dir);
+	ck_assert_msg(!rcl_ctrl_open(ctx, 0, RCL_LOCK_SHARED, &ctrl, &err), "%s", err.msg);
+	serial = engine_serial(st.dir);
+	ck_assert_msg(!strncmp(serial, "RCLC", 4), "%s", serial);
+	rcl_soft_export_name(ctrl, 0, name, sizeof(name));
+	snprintf(want, sizeof(want), "%s-v0", serial);
+	ck_assert_str_eq(name, want);
+	ck_assert_str_eq(rcl_ctrl_info(ctrl)->serial, serial);
+	rcl_ctrl_close(ctrl);
+	ck_assert_msg(!rcl_ctrl_open(ctx, 0, RCL_LOCK_SHARED, &ctrl, &err), "%s", err.msg);
+	ck_assert_str_eq(rcl_ctrl_info(ctrl)->serial, serial);
+	free(serial);
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(ctx);
+	unit_state_leave(&st);
+}
+END_TEST
+
+/*
  * A host whose NVMe drives were all pulled: its nvme controller stays,
  * each drive Msng in the slot it had, with the serial and model it had.
  */
@@ -545,13 +621,8 @@ START_TEST(test_vanished_drives_stay_missing)
 	enum rcl_status status;
 	char *dir, *path, *out;
 
-	if (rcl_nvme_present())
-		return; /* a host with NVMe: the VM test covers it */
-	unit_state_enter(&st, NULL);
-	path = unit_path(st.dir, "registry.json");
-	unit_write(path, "{\"format\": 1, \"controllers\": [{\"id\": 0, \"backend\": \"nvme\", "
-	                 "\"key\": \"host\"}]}");
-	free(path);
+	if (!nvme_host_enter(&st))
+		return;
 	dir = unit_path(st.dir, "nvme");
 	ck_assert_int_eq(mkdir(dir, 0700), 0);
 	path = unit_path(dir, "host.json");
@@ -603,6 +674,7 @@ static Suite *nvme_suite(void)
 	tcase_add_test(detail, test_fdp);
 	tcase_add_test(host, test_host_without_nvme);
 	tcase_add_test(host, test_vanished_drives_stay_missing);
+	tcase_add_test(host, test_export_named_by_engine);
 	suite_add_tcase(s, slots);
 	suite_add_tcase(s, detail);
 	suite_add_tcase(s, host);

@@ -11,7 +11,10 @@ rebuilds it to Optl and the export reads the same sha256. With raidcli's
 process stopped, mdadm --examine finds md members on the namespaces and
 the kernel's md assembles both arrays with that sha256. A tenth drive, of
 two namespaces, is refused for RAID naming them; a RAID member's namespace
-is refused to a soft controller, naming the nvme drive that holds it. An
+is refused to a soft controller, naming the nvme drive that holds it, and
+the other way: a twelfth drive's namespace, taken by a soft controller's
+VD, is foreign to the nvme kind, which neither imports nor deletes it
+(refused naming the soft drive that holds it) nor builds a VD on it. An
 eleventh, made the RAID5's spare again, takes the place of a member
 unplugged while no I/O reaches the VD, with no raidcli command to tell the
 process. One VM boot.
@@ -28,6 +31,7 @@ from vmtest import (RAIDCLI, NvmeTopology, check, cmd_records, expect, finish,  
 MIB = 1 << 20
 DRIVES = 9
 IDLE_SPARE = DRIVES + 1  # after the two-namespace drive
+SOFT_HELD = IDLE_SPARE + 1
 
 # The guest's side. Controller dI is slot I (check_slots); VD 0 (RAID5) on
 # slots 0-2 with 3 its spare, VD 1 (RAID10) on 4-7 with 8; 8 MiB of data
@@ -36,7 +40,7 @@ SCRIPT = r'''
 export RAIDCLI_STATE_DIR=/tmp/raidcli
 # controller dI is in slot I (discovery by PCI address): the host checks it
 cmd_record pds-before raidcli /c0/eall/sall show all J
-cmd_record good raidcli /c0/e252/s0-8,10 set good J
+cmd_record good raidcli /c0/e252/s0-8,10-11 set good J
 cmd_record multi-ns raidcli /c0/e252/s9 set good J
 cmd_record r5 raidcli /c0 add vd type=raid5 drives=252:0-2 J
 cmd_record r5-spare raidcli /c0/e252/s3 add hotsparedrive dgs=0 J
@@ -46,6 +50,14 @@ cmd_record r10-spare raidcli /c0/e252/s8 add hotsparedrive dgs=1 J
 raidcli add controller type=soft drives=0 >/dev/null
 ns=$(raidcli /c0/e252/s0 show all J | sed -n 's/.*"Namespaces" : "\([^",]*\).*/\1/p')
 cmd_record soft-held raidcli /c1 add drive path=/dev/$ns J
+# nor is a namespace a soft controller's VD stands on the nvme kind's
+ns=$(raidcli /c0/e252/s11 show all J | sed -n 's/.*"Namespaces" : "\([^",]*\).*/\1/p')
+cmd_record soft-take raidcli /c1 add drive path=/dev/$ns J
+cmd_record soft-vd raidcli /c1 add vd type=raid0 drives=252:0 J
+cmd_record nvme-import raidcli /c0/fall import J
+cmd_record nvme-del raidcli /c0/fall del force J
+cmd_record nvme-vd raidcli /c0 add vd type=raid0 drives=252:11 J
+cmd_record soft-vd-del raidcli /c1/v0 del force J
 cmd_record export raidcli /c0/vall start export J
 uri() { raidcli /c0/v$1 show export J |
 	sed -n 's/.*"Export Name" : "\([^"]*\)".*/\1/p;s/.*"Address" : "unix:\([^"]*\)".*/\1/p' |
@@ -158,7 +170,7 @@ def check_slots(cmds):
             f'Drive /c0/e252/s{i} Device attributes', {})
         expect(attrs.get('SN'), f'NR{i}', f'slot {i}: serial')
     rows = drive_rows(data)
-    expect(sorted(r['State'] for r in rows.values()), ['JBOD'] * (IDLE_SPARE + 1),
+    expect(sorted(r['State'] for r in rows.values()), ['JBOD'] * (SOFT_HELD + 1),
            'drives start JBOD')
 
 
@@ -172,6 +184,16 @@ def check_build(cmds):
     check(held['rc'] != 0 and 'drive /c0/e252/s0 is a member of disk group 0' in held['out'],
           f'a RAID member\'s namespace added to a soft controller: refused naming its holder '
           f'({held["out"][:400]})')
+    for name in ('soft-take', 'soft-vd', 'soft-vd-del'):
+        response(cmds[name], name)
+    for name in ('nvme-import', 'nvme-del'):
+        out = cmds[name]
+        check(out['rc'] != 0 and 'drive /c1/e252/s0 is a member of disk group 0' in out['out'],
+              f'{name} of a soft controller\'s VD over a namespace: refused naming its holder '
+              f'({out["out"][:400]})')
+    out = cmds['nvme-vd']
+    check(out['rc'] != 0 and 'drive 252:11 holds a foreign configuration' in out['out'],
+          f'a VD over a soft controller\'s namespace: refused ({out["out"][:400]})')
 
 
 def check_unplug(records, cmds, vd, spare, gone):
@@ -230,8 +252,9 @@ def main():
         topo.controller(f'd{DRIVES}', 'NRMULTI')
         topo.namespace(f'd{DRIVES}', 16 * MIB, lbs=512, nsid=1)
         topo.namespace(f'd{DRIVES}', 16 * MIB, lbs=512, nsid=2)
-        topo.controller(f'd{IDLE_SPARE}', f'NR{IDLE_SPARE}')
-        topo.namespace(f'd{IDLE_SPARE}', 32 * MIB, lbs=512, nsid=1)
+        for i in (IDLE_SPARE, SOFT_HELD):
+            topo.controller(f'd{i}', f'NR{i}')
+            topo.namespace(f'd{i}', 32 * MIB, lbs=512, nsid=1)
         rc, out = run_vm(topo.args, SCRIPT, timeout=300,
                          bins=(RAIDCLI, shutil.which('nbdcopy') or 'nbdcopy'))
         print(out)

@@ -424,7 +424,9 @@ enum rcl_status rcl_soft_foreign_import(struct rcl_ctrl *ctrl, bool preview, boo
 	enum rcl_status st = rcl_soft_foreign_show(ctrl, out, err);
 
 	if (!st && !out->count)
-		st = rcl_soft_foreign_none_found(ctrl, err);
+		st = rcl_foreign_none_found(ctrl, err);
+	if (!st)
+		st = rcl_soft_foreign_check_held(ctrl, err);
 	if (!st)
 		st = rcl_soft_foreign_find_all(sc->state, &list, err);
 	if (!st && !(cfg = rcl_malloc(sizeof(*cfg))))

@@ -140,7 +140,12 @@ bool rcl_soft_foreign_refuse_layout(struct found *f, const char *field, const ch
  */
 void rcl_soft_foreign_lacks_drives(const struct rcl_foreign_config *c, char *why, size_t size);
 
-/* rcl_soft_foreign_none_found() - the failure when /cN has no foreign configuration. */
-enum rcl_status rcl_soft_foreign_none_found(const struct rcl_ctrl *ctrl, struct rcl_error *err);
+/*
+ * rcl_soft_foreign_check_held() - refuse to import or delete the foreign
+ * configurations of @ctrl when a drive of theirs is held by a controller
+ * of another kind running the engine (rcl_soft_check_held_elsewhere()):
+ * they are that controller's live arrays.
+ */
+enum rcl_status rcl_soft_foreign_check_held(const struct rcl_ctrl *ctrl, struct rcl_error *err);
 
 #endif /* RCL_SOFT_FOREIGN_PRIVATE_H */

@@ -11,6 +11,7 @@
 #include "member.h"
 #include "model.h"
 #include "vd.h"
+#include "soft/host.h"
 #include "soft/format/le.h"
 
 /* ---- The public view ---- */
@@ -216,12 +217,6 @@ static enum rcl_status refresh_if_stale(struct rcl_ctrl *ctrl, struct rcl_error 
 	return sc->stale ? rcl_soft_refresh(ctrl, err) : RCL_OK;
 }
 
-enum rcl_status rcl_soft_foreign_none_found(const struct rcl_ctrl *ctrl, struct rcl_error *err)
-{
-	return rcl_fail(err, RCL_NOT_FOUND, "no foreign configuration found on /c%u",
-	                ctrl->entry.id);
-}
-
 enum rcl_status rcl_soft_foreign_show(struct rcl_ctrl *ctrl, struct rcl_foreign *out,
                                       struct rcl_error *err)
 {
@@ -311,28 +306,33 @@ static enum rcl_status wipe(const struct rcl_soft_disk *disk, struct rcl_error *
 	return RCL_OK;
 }
 
-enum rcl_status rcl_soft_foreign_delete(struct rcl_ctrl *ctrl, bool force, struct rcl_foreign *out,
-                                        struct rcl_error *err)
+enum rcl_status rcl_soft_foreign_check_held(const struct rcl_ctrl *ctrl, struct rcl_error *err)
+{
+	const struct soft_ctrl *sc = ctrl->priv;
+	enum rcl_status st = RCL_OK;
+
+	for (size_t i = 0; !st && i < sc->state->count; i++)
+		if (sc->state->disks[i].kind == RCL_SOFT_DISK_FOREIGN)
+			st = rcl_soft_check_held_elsewhere(ctrl, sc->state->disks[i].path, err);
+	return st;
+}
+
+enum rcl_status rcl_soft_foreign_delete(struct rcl_ctrl *ctrl, struct rcl_error *err)
 {
 	struct soft_ctrl *sc = ctrl->priv;
 	struct rcl_error ignored = {0};
-	enum rcl_status st = rcl_soft_foreign_show(ctrl, out, err);
+	enum rcl_status st = rcl_soft_foreign_check_held(ctrl, err);
 
-	if (!st && !out->count)
-		st = rcl_soft_foreign_none_found(ctrl, err);
-	if (!st && !force)
-		st = rcl_fail(err, RCL_NEED_FORCE,
-		              "deleting the foreign configuration destroys its %zu virtual drive%s "
-		              "and their data; repeat with 'force' to confirm: raidcli "
-		              "/c%u/fall del force",
-		              rcl_foreign_vd_count(out), rcl_foreign_vd_count(out) == 1 ? "" : "s",
-		              ctrl->entry.id);
+	if (st)
+		return st; /* nothing written */
+
 	for (size_t i = 0; !st && i < sc->state->count; i++)
 		if (sc->state->disks[i].kind == RCL_SOFT_DISK_FOREIGN)
 			st = wipe(&sc->state->disks[i], err);
-	if (st && st != RCL_NOT_FOUND && st != RCL_NEED_FORCE)
+	/* Whatever happened, the drives say what is true now. */
+	if (st)
 		rcl_soft_refresh(ctrl, &ignored);
-	else if (!st)
+	else
 		st = rcl_soft_refresh(ctrl, err);
 	return st;
 }

@@ -58,7 +58,6 @@ enum rcl_status rcl_soft_foreign_import(struct rcl_ctrl *ctrl, bool preview, boo
  * drive loses its md superblocks, records and GPT (member.h's blanking),
  * and becomes blank.
  */
-enum rcl_status rcl_soft_foreign_delete(struct rcl_ctrl *ctrl, bool force, struct rcl_foreign *out,
-                                        struct rcl_error *err);
+enum rcl_status rcl_soft_foreign_delete(struct rcl_ctrl *ctrl, struct rcl_error *err);
 
 #endif /* RCL_SOFT_FOREIGN_H */
