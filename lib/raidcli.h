@@ -587,14 +587,22 @@ size_t rcl_ctx_ctrl_ids(const struct rcl_ctx *ctx, const unsigned **ids);
 enum rcl_lock {
 	RCL_LOCK_SHARED,    /* reading: other readers may run alongside */
 	RCL_LOCK_EXCLUSIVE, /* changing: waits for every other user */
+	/*
+	 * reading one controller while holding another's lock: waits at most
+	 * RCL_LOCK_NESTED_WAIT_MS, then RCL_BUSY. Two commands that each hold
+	 * one and want the other's would otherwise wait for each other forever
+	 * (flock() detects no deadlock); this way both refuse, nothing changed.
+	 */
+	RCL_LOCK_SHARED_NESTED,
 };
+#define RCL_LOCK_NESTED_WAIT_MS 5000
 
 /**
  * rcl_ctrl_open() - load controller @id under a lock held until
  * rcl_ctrl_close(). Waits for the lock (other raidcli processes finish
  * their change first).
  * Return: RCL_OK, RCL_NOT_FOUND, RCL_CORRUPT (damaged state, file named),
- * RCL_SYSTEM, RCL_NOMEM.
+ * RCL_SYSTEM, RCL_NOMEM; RCL_BUSY (RCL_LOCK_SHARED_NESTED only).
  */
 enum rcl_status rcl_ctrl_open(struct rcl_ctx *ctx, unsigned id, enum rcl_lock lock,
                               struct rcl_ctrl **out, struct rcl_error *err);

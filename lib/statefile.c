@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/random.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -259,6 +260,31 @@ static enum rcl_status read_only_state(const char *path, int e, struct rcl_error
 	                      (int)len, path, strerror(e));
 }
 
+/* RCL_LOCK_SHARED_NESTED on @lfd, open on @path: tried every 50 ms until the wait ends. */
+static enum rcl_status lock_nested(const char *path, int lfd, int *fd, struct rcl_error *err)
+{
+	const struct timespec step = {0, 50 * 1000000};
+
+	for (unsigned waited = 0; flock(lfd, LOCK_SH | LOCK_NB); waited += 50) {
+		int e = errno;
+
+		if ((e == EWOULDBLOCK || e == EINTR) && waited < RCL_LOCK_NESTED_WAIT_MS) {
+			nanosleep(&step, NULL);
+			continue;
+		}
+		close(lfd);
+		if (e != EWOULDBLOCK && e != EINTR)
+			return rcl_fail_errno(err, RCL_SYSTEM, e, "cannot lock '%s': %s", path,
+			                      strerror(e));
+		return rcl_fail(err, RCL_BUSY,
+		                "another raidcli command holds '%s' for a change while this one "
+		                "holds a lock it may wait for: nothing was changed; try again",
+		                path);
+	}
+	*fd = lfd;
+	return RCL_OK;
+}
+
 /*
  * A reader opens the lock file read-only (flock() needs no write access). In
  * a state directory it may not write, where the lock file is missing and
@@ -271,7 +297,7 @@ enum rcl_status rcl_lock(const char *path, enum rcl_lock mode, int *fd, struct r
 	int flags = (mode == RCL_LOCK_EXCLUSIVE ? O_RDWR : O_RDONLY) | O_CREAT | O_CLOEXEC;
 	int lfd = open(path, flags, 0600);
 
-	if (lfd < 0 && read_only_errno(errno) && mode == RCL_LOCK_SHARED) {
+	if (lfd < 0 && read_only_errno(errno) && mode != RCL_LOCK_EXCLUSIVE) {
 		*fd = -1;
 		return RCL_OK;
 	}
@@ -280,6 +306,8 @@ enum rcl_status rcl_lock(const char *path, enum rcl_lock mode, int *fd, struct r
 	if (lfd < 0)
 		return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot open lock file '%s': %s",
 		                      path, strerror(errno));
+	if (mode == RCL_LOCK_SHARED_NESTED)
+		return lock_nested(path, lfd, fd, err);
 	while (flock(lfd, op)) {
 		if (errno == EINTR)
 			continue;

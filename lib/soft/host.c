@@ -142,7 +142,7 @@ enum rcl_status rcl_soft_check_holders(const struct rcl_ctrl *taker, const char 
 		/* Another kind: find_user() keeps soft controllers apart; a host has one nvme. */
 		if (entry->ops == taker->entry.ops || entry->ops->create_vd != rcl_soft_create_vd)
 			continue;
-		st = rcl_ctrl_open(ctx, entry->id, RCL_LOCK_SHARED, &holder, err);
+		st = rcl_ctrl_open(ctx, entry->id, RCL_LOCK_SHARED_NESTED, &holder, err);
 		if (!st) {
 			st = check_holder(holder, path, mine, what, other, err);
 			rcl_ctrl_close(holder);

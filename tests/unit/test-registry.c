@@ -438,6 +438,32 @@ START_TEST(test_open_with_state_file_gone_is_not_found)
 }
 END_TEST
 
+/*
+ * A controller opened for a change blocks a nested reader (one holding
+ * another controller's lock) only for a while: it gets RCL_BUSY, so two
+ * commands that each want the other's controller never wait forever. A
+ * plain reader would wait; other readers never block it.
+ */
+START_TEST(test_nested_open_of_a_controller_being_changed_is_busy)
+{
+	struct rcl_ctx *ctx = unit_ctx_new(scratch.dir);
+	struct rcl_error err = {0};
+	struct rcl_ctrl *changing, *reader, *nested = (struct rcl_ctrl *)0x1;
+
+	unit_soft_create(ctx, 0, 32 * MIB);
+	changing = ctrl_open(ctx, 0, RCL_LOCK_EXCLUSIVE);
+	ck_assert_int_eq(rcl_ctrl_open(ctx, 0, RCL_LOCK_SHARED_NESTED, &nested, &err), RCL_BUSY);
+	ck_assert_msg(strstr(err.msg, "nothing was changed; try again"), "%s", err.msg);
+	ck_assert_ptr_eq(nested, (struct rcl_ctrl *)0x1);
+	rcl_ctrl_close(changing);
+	reader = ctrl_open(ctx, 0, RCL_LOCK_SHARED);
+	nested = ctrl_open(ctx, 0, RCL_LOCK_SHARED_NESTED);
+	rcl_ctrl_close(nested);
+	rcl_ctrl_close(reader);
+	rcl_ctx_free(ctx);
+}
+END_TEST
+
 START_TEST(test_corrupt_soft_state_is_refused_naming_it)
 {
 	static const char *const damage[] = {
@@ -774,6 +800,7 @@ static Suite *registry_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_open_unknown_controller_is_not_found);
 	tcase_add_test(tc, test_open_with_state_file_gone_is_not_found);
+	tcase_add_test(tc, test_nested_open_of_a_controller_being_changed_is_busy);
 	tcase_add_test(tc, test_corrupt_soft_state_is_refused_naming_it);
 	tcase_add_test(tc, test_flipped_bytes_in_soft_state_never_crash);
 	tcase_add_test(tc, test_drive_whose_image_vanished_is_missing);
