@@ -78,11 +78,11 @@ static void crawl_end(struct crawl *cr)
 	rcl_free(cr->pending);
 }
 
-/* GET @uri from @client for @owner; it joins the run at once. */
+/* GET @uri from @client for @owner (NULL: only log in); it joins the run at once. */
 static enum rcl_status crawl_add(struct crawl *cr, struct rcl_redfish_client *client, size_t owner,
                                  unsigned step, const char *uri, struct rcl_error *err)
 {
-	size_t len = strlen(uri);
+	size_t len = uri ? strlen(uri) : 0;
 	struct fetch *f = rcl_calloc(1, sizeof(*f) + len + 1);
 
 	if (f && cr->live_count == cr->live_alloc) {
@@ -100,12 +100,13 @@ static enum rcl_status crawl_add(struct crawl *cr, struct rcl_redfish_client *cl
 	}
 	*f = (struct fetch){.call = {.client = client,
 	                             .method = RCL_REDFISH_GET,
-	                             .path = f->uri,
+	                             .path = uri ? f->uri : "/redfish/v1/",
+	                             .login_only = !uri,
 	                             .resp = {.retry_after = -1}},
 	                    .owner = owner,
 	                    .step = step,
 	                    .slot = cr->live_count};
-	memcpy(f->uri, uri, len + 1);
+	memcpy(f->uri, uri ? uri : "", len + 1);
 	if (rcl_redfish_run_add(cr->run, &f->call, err)) {
 		rcl_free(f);
 		return err->status;
@@ -141,8 +142,11 @@ static enum rcl_status body_of(struct rcl_redfish_call *c, json_object **out, st
 	                rcl_redfish_client_host(c->client));
 }
 
-/* A crawl's GET: a resource, or the Storage with $expand (FETCH_EXPANDED). */
-enum { FETCH_PLAIN, FETCH_EXPANDED };
+/*
+ * A crawl's step: logging in (FETCH_LOGIN, which sends nothing of its
+ * own), a resource, or the Storage with $expand (FETCH_EXPANDED).
+ */
+enum { FETCH_LOGIN, FETCH_PLAIN, FETCH_EXPANDED };
 
 /* Member @key of @obj when it is a boolean true. */
 static bool is_true(json_object *obj, const char *key)
@@ -192,9 +196,9 @@ static void harvest(json_object *docs, json_object *node)
 
 /*
  * Ask for the links target @i's cache lacks; its failure is its own.
- * Once the Storage is read (and with it the service root), a service that
- * offers $expand gives the rest in one GET: every BMC then answers a
- * handful of requests, not one per drive.
+ * Once logged in (the service root read), a service that offers $expand
+ * gives the Storage and the rest in one GET: every BMC then answers a
+ * handful of requests, not one per drive, nor the Storage twice.
  */
 static enum rcl_status plan(struct crawl *cr, struct rcl_redfish_target *t, size_t i,
                             struct rcl_error *err)
@@ -204,8 +208,7 @@ static enum rcl_status plan(struct crawl *cr, struct rcl_redfish_target *t, size
 
 	if (!wanted)
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
-	if (!t->expanded && rcl_redfish_doc(t->docs, t->storage) && expands(t->client) &&
-	    !strchr(t->storage, '?')) {
+	if (!t->expanded && expands(t->client) && !strchr(t->storage, '?')) {
 		struct rcl_buf sb = RCL_BUF_INIT;
 
 		t->expanded = true;
@@ -238,6 +241,10 @@ static void take(struct rcl_redfish_target *t, struct fetch *f)
 
 	if (t->err.status)
 		return;
+	if (f->step == FETCH_LOGIN) {
+		t->err = c->err;
+		return;
+	}
 	/* A refused $expand is no failure: the next level GETs each link. */
 	if (f->step == FETCH_EXPANDED) {
 		if (!c->err.status && c->resp.body)
@@ -264,7 +271,7 @@ enum rcl_status rcl_redfish_crawl(struct rcl_redfish_target *targets, size_t cou
 		targets[i].expanded = false;
 		targets[i].levels = 0;
 		targets[i].docs = json_object_new_object();
-		st = targets[i].docs ? plan(&cr, &targets[i], i, err)
+		st = targets[i].docs ? crawl_add(&cr, targets[i].client, i, FETCH_LOGIN, NULL, err)
 		                     : rcl_fail(err, RCL_NOMEM, "out of memory");
 	}
 	while (!st && (f = crawl_next(&cr))) {
@@ -293,6 +300,7 @@ enum rcl_status rcl_redfish_crawl(struct rcl_redfish_target *targets, size_t cou
  */
 
 enum step {
+	STEP_LOGIN, /* logging in reads the service root */
 	STEP_ROOT,
 	STEP_SYSTEMS,
 	STEP_SYSTEM,
@@ -330,6 +338,18 @@ static enum rcl_status next_hops(struct crawl *cr, struct rcl_redfish_client *cl
 	return st;
 }
 
+/* Client @i logged in: the hops from its service root, read anew only if the login could not. */
+static enum rcl_status after_login(struct crawl *cr, struct rcl_redfish_client *client, size_t i,
+                                   json_object *found, struct rcl_error *err,
+                                   struct rcl_error *nomem)
+{
+	json_object *root = rcl_redfish_client_root(client);
+
+	if (!root) /* it wants credentials to be read */
+		return crawl_add(cr, client, i, STEP_ROOT, "/redfish/v1/", nomem);
+	return next_hops(cr, client, i, STEP_ROOT, root, "/redfish/v1/", found, err, nomem);
+}
+
 enum rcl_status rcl_redfish_storages(struct rcl_redfish_client **clients, size_t count,
                                      json_object ***out, struct rcl_error *errs,
                                      struct rcl_error *err)
@@ -343,7 +363,7 @@ enum rcl_status rcl_redfish_storages(struct rcl_redfish_client **clients, size_t
 	for (size_t i = 0; !st && i < count; i++) {
 		errs[i] = (struct rcl_error){0};
 		found[i] = json_object_new_array();
-		st = found[i] ? crawl_add(&cr, clients[i], i, STEP_ROOT, "/redfish/v1/", err)
+		st = found[i] ? crawl_add(&cr, clients[i], i, STEP_LOGIN, NULL, err)
 		              : rcl_fail(err, RCL_NOMEM, "out of memory");
 	}
 	while (!st && (f = crawl_next(&cr))) {
@@ -352,6 +372,8 @@ enum rcl_status rcl_redfish_storages(struct rcl_redfish_client **clients, size_t
 
 		if (!errs[i].status && f->call.err.status)
 			errs[i] = f->call.err;
+		else if (!errs[i].status && f->step == STEP_LOGIN)
+			st = after_login(&cr, clients[i], i, found[i], &errs[i], err);
 		else if (!errs[i].status && !body_of(&f->call, &body, &errs[i]))
 			st = next_hops(&cr, clients[i], i, f->step, body, f->uri, found[i],
 			               &errs[i], err);
