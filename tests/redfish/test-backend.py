@@ -229,7 +229,7 @@ def case_slow(tmp):
 def case_requests(tmp):
     """Nothing is asked twice: logging in reads the service root, so add
     reads it no more; a service offering $expand gives each Storage
-    expanded, never also plain."""
+    expanded, never also plain; the Chassis of both Storages is read once."""
     svc = Service(tmp, "--tree", "modern")
     try:
         env = Env(tmp, "state-requests")
@@ -246,6 +246,9 @@ def case_requests(tmp):
         plain = [r for r in shown if r[0] == "GET" and re.search(r"/Storage/[^/?]+$", r[1])]
         check(not plain and any("$expand" in r[1] for r in shown),
               "requests: each Storage is read expanded only", shown)
+        gets = [r[1] for r in shown if r[0] == "GET"]
+        check(len(gets) == len(set(gets)),
+              "requests: a resource both Storages link to is read once", shown)
     finally:
         svc.stop()
 
