@@ -163,6 +163,13 @@ enum rcl_status rcl_ctx_entry(const struct rcl_ctx *ctx, unsigned id,
 /* registry.c */
 enum rcl_status rcl_registry_add(struct rcl_ctx *ctx, const struct rcl_backend_ops *ops,
                                  const char *key, unsigned *id, struct rcl_error *err);
+/*
+ * rcl_registry_add_many() - rcl_registry_add() for @count @keys at once,
+ * numbered in @ids, with one write of the registry: all of them or none.
+ */
+enum rcl_status rcl_registry_add_many(struct rcl_ctx *ctx, const struct rcl_backend_ops *ops,
+                                      const char *const *keys, size_t count, unsigned *ids,
+                                      struct rcl_error *err);
 enum rcl_status rcl_registry_remove(struct rcl_ctx *ctx, unsigned id, struct rcl_error *err);
 /* The lock that serializes registry changes; release with rcl_unlock(). */
 enum rcl_status rcl_registry_lock(struct rcl_ctx *ctx, int *fd, struct rcl_error *err);

@@ -472,33 +472,44 @@ enum rcl_status rcl_registry_lock(struct rcl_ctx *ctx, int *fd, struct rcl_error
 	return st;
 }
 
-enum rcl_status rcl_registry_add(struct rcl_ctx *ctx, const struct rcl_backend_ops *ops,
-                                 const char *key, unsigned *id, struct rcl_error *err)
+enum rcl_status rcl_registry_add_many(struct rcl_ctx *ctx, const struct rcl_backend_ops *ops,
+                                      const char *const *keys, size_t count, unsigned *ids,
+                                      struct rcl_error *err)
 {
-	struct rcl_registry_entry *mem;
-	unsigned free_id = 0;
+	struct rcl_registry_entry *mem =
+	    rcl_realloc(ctx->entries, (ctx->count + count) * sizeof(*mem));
+	size_t old = ctx->count, i = 0;
+	unsigned next = 0;
 	enum rcl_status st;
 
-	for (size_t i = 0; i < ctx->count && ctx->entries[i].id == free_id; i++)
-		free_id++;
-	mem = rcl_realloc(ctx->entries, (ctx->count + 1) * sizeof(*mem));
 	if (!mem)
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
 	ctx->entries = mem;
-	mem[ctx->count] =
-	    (struct rcl_registry_entry){.id = free_id, .ops = ops, .compat = ops->storcli_compat};
-	snprintf(mem[ctx->count].key, sizeof(mem->key), "%s", key);
-	entry_caps(ctx, &mem[ctx->count]);
-	ctx->count++;
+	for (size_t k = 0; k < count; k++) {
+		/* The lowest numbers free: the old entries are sorted by number. */
+		while (i < old && mem[i].id == next) {
+			i++;
+			next++;
+		}
+		ids[k] = next++;
+		mem[ctx->count] = (struct rcl_registry_entry){
+		    .id = ids[k], .ops = ops, .compat = ops->storcli_compat};
+		snprintf(mem[ctx->count].key, sizeof(mem->key), "%s", keys[k]);
+		entry_caps(ctx, &mem[ctx->count]);
+		ctx->count++;
+	}
 	st = index_entries(ctx, err);
 	if (!st)
 		st = registry_save(ctx, err);
-	if (st) {
+	if (st)
 		registry_load(ctx, NULL);
-		return st;
-	}
-	*id = free_id;
-	return RCL_OK;
+	return st;
+}
+
+enum rcl_status rcl_registry_add(struct rcl_ctx *ctx, const struct rcl_backend_ops *ops,
+                                 const char *key, unsigned *id, struct rcl_error *err)
+{
+	return rcl_registry_add_many(ctx, ops, &key, 1, id, err);
 }
 
 /* The index of controller @id's entry in @ctx, into *@index (@ctx->count if none). */

@@ -10,6 +10,8 @@
  */
 #include <string.h>
 
+#include <json-c/linkhash.h>
+
 #include "redfish/json.h"
 #include "redfish/map.h"
 #include "redfish/message.h"
@@ -28,17 +30,38 @@ const struct rcl_redfish_limits rcl_redfish_fleet_limits = {.per_host = 2, .tota
 struct fetch {
 	struct rcl_redfish_call call;
 	size_t owner;
-	unsigned step; /* rcl_redfish_storages(): where in the walk */
-	size_t slot;   /* in crawl.live */
+	unsigned step;       /* rcl_redfish_storages(): where in the walk */
+	size_t slot;         /* in crawl.live */
+	struct asked *asked; /* the targets of its client it serves, or NULL */
 	char uri[];
 };
 
-/* The GETs under way, and how many each owner (a target or a client) has. */
+/*
+ * A resource that a target asked its client for (two Storages of a BMC
+ * name the same Chassis): its GET under way, with the other targets of
+ * that client that wait for it, or once answered its outcome, which a
+ * target asking later takes as it is. Each resource of a BMC is read
+ * once a crawl.
+ */
+struct asked {
+	struct fetch *live; /* NULL once answered */
+	size_t *waiting;    /* targets besides live->owner */
+	size_t waiting_count, waiting_alloc;
+	json_object *body;    /* the answer */
+	struct rcl_error err; /* or why there is none */
+	char key[];           /* "client URI" */
+};
+
+/*
+ * The GETs under way, how many each owner (a target or a client) has,
+ * and (rcl_redfish_crawl()) what was asked of which client: key -> asked.
+ */
 struct crawl {
 	struct rcl_redfish_run *run;
 	struct fetch **live;
 	size_t live_count, live_alloc;
 	size_t *pending;
+	struct lh_table *asked;
 };
 
 static void fetch_free(struct fetch *f)
@@ -76,13 +99,24 @@ static void crawl_end(struct crawl *cr)
 		fetch_free(cr->live[k]);
 	rcl_free(cr->live);
 	rcl_free(cr->pending);
+	if (cr->asked)
+		lh_table_free(cr->asked);
 }
 
-/* GET @uri from @client for @owner; it joins the run at once. */
+static void asked_free(struct lh_entry *e)
+{
+	struct asked *a = (struct asked *)lh_entry_v(e);
+
+	json_object_put(a->body);
+	rcl_free(a->waiting);
+	rcl_free(a);
+}
+
+/* GET @uri from @client for @owner (NULL: only log in); it joins the run at once. */
 static enum rcl_status crawl_add(struct crawl *cr, struct rcl_redfish_client *client, size_t owner,
                                  unsigned step, const char *uri, struct rcl_error *err)
 {
-	size_t len = strlen(uri);
+	size_t len = uri ? strlen(uri) : 0;
 	struct fetch *f = rcl_calloc(1, sizeof(*f) + len + 1);
 
 	if (f && cr->live_count == cr->live_alloc) {
@@ -100,12 +134,13 @@ static enum rcl_status crawl_add(struct crawl *cr, struct rcl_redfish_client *cl
 	}
 	*f = (struct fetch){.call = {.client = client,
 	                             .method = RCL_REDFISH_GET,
-	                             .path = f->uri,
+	                             .path = uri ? f->uri : "/redfish/v1/",
+	                             .login_only = !uri,
 	                             .resp = {.retry_after = -1}},
 	                    .owner = owner,
 	                    .step = step,
 	                    .slot = cr->live_count};
-	memcpy(f->uri, uri, len + 1);
+	memcpy(f->uri, uri ? uri : "", len + 1);
 	if (rcl_redfish_run_add(cr->run, &f->call, err)) {
 		rcl_free(f);
 		return err->status;
@@ -141,8 +176,11 @@ static enum rcl_status body_of(struct rcl_redfish_call *c, json_object **out, st
 	                rcl_redfish_client_host(c->client));
 }
 
-/* A crawl's GET: a resource, or the Storage with $expand (FETCH_EXPANDED). */
-enum { FETCH_PLAIN, FETCH_EXPANDED };
+/*
+ * A crawl's step: logging in (FETCH_LOGIN, which sends nothing of its
+ * own), a resource, or the Storage with $expand (FETCH_EXPANDED).
+ */
+enum { FETCH_LOGIN, FETCH_PLAIN, FETCH_EXPANDED };
 
 /* Member @key of @obj when it is a boolean true. */
 static bool is_true(json_object *obj, const char *key)
@@ -190,22 +228,89 @@ static void harvest(json_object *docs, json_object *node)
 	}
 }
 
+/* Target @t takes the outcome of @a, answered before it asked. */
+static void take_asked(struct rcl_redfish_target *t, const char *uri, const struct asked *a)
+{
+	if (a->err.status)
+		t->err = a->err;
+	else
+		json_object_object_add(t->docs, uri, json_object_get(a->body));
+}
+
+/* Target @i waits for the GET of @a another target made. */
+static enum rcl_status wait_for(struct crawl *cr, struct asked *a, size_t i, struct rcl_error *err)
+{
+	if (a->waiting_count == a->waiting_alloc) {
+		size_t alloc = a->waiting_alloc ? 2 * a->waiting_alloc : 4;
+		size_t *waiting = rcl_realloc(a->waiting, alloc * sizeof(*waiting));
+
+		if (!waiting)
+			return rcl_fail(err, RCL_NOMEM, "out of memory");
+		a->waiting = waiting;
+		a->waiting_alloc = alloc;
+	}
+	a->waiting[a->waiting_count++] = i;
+	cr->pending[i]++;
+	return RCL_OK;
+}
+
 /*
- * Ask for the links target @i's cache lacks; its failure is its own.
- * Once the Storage is read (and with it the service root), a service that
- * offers $expand gives the rest in one GET: every BMC then answers a
- * handful of requests, not one per drive.
+ * GET @uri for target @i, unless another target of the same client asked
+ * for it already: then wait for that GET, or take what it brought now
+ * (*@took).
  */
-static enum rcl_status plan(struct crawl *cr, struct rcl_redfish_target *t, size_t i,
-                            struct rcl_error *err)
+static enum rcl_status ask(struct crawl *cr, struct rcl_redfish_target *t, size_t i,
+                           const char *uri, bool *took, struct rcl_error *err)
+{
+	struct rcl_buf key = RCL_BUF_INIT;
+	struct asked *a = NULL;
+	enum rcl_status st = RCL_OK;
+
+	rcl_buf_addf(&key, "%p %s", (void *)t->client, uri);
+	if (!key.oom && lh_table_lookup_ex(cr->asked, key.buf, (void **)&a)) {
+		rcl_buf_release(&key);
+		if (!a->live) {
+			take_asked(t, uri, a);
+			*took = true;
+			return RCL_OK;
+		}
+		return wait_for(cr, a, i, err);
+	}
+	a = key.oom ? NULL : rcl_calloc(1, sizeof(*a) + key.len + 1);
+	if (a) {
+		memcpy(a->key, key.buf, key.len + 1);
+		st = crawl_add(cr, t->client, i, FETCH_PLAIN, uri, err);
+	}
+	rcl_buf_release(&key);
+	if (!a || (!st && lh_table_insert(cr->asked, a->key, a))) {
+		rcl_free(a);
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	}
+	if (st) {
+		rcl_free(a);
+		return st;
+	}
+	a->live = cr->live[cr->live_count - 1];
+	a->live->asked = a;
+	return RCL_OK;
+}
+
+/*
+ * Ask for the links target @i's cache lacks (a level of them); its
+ * failure is its own. Once logged in (the service root read), a service
+ * that offers $expand gives the Storage and the rest in one GET: every
+ * BMC then answers a handful of requests, not one per drive, nor the
+ * Storage twice.
+ */
+static enum rcl_status plan_level(struct crawl *cr, struct rcl_redfish_target *t, size_t i,
+                                  bool *took, struct rcl_error *err)
 {
 	json_object *wanted = json_object_new_array();
 	enum rcl_status st;
 
 	if (!wanted)
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
-	if (!t->expanded && rcl_redfish_doc(t->docs, t->storage) && expands(t->client) &&
-	    !strchr(t->storage, '?')) {
+	if (!t->expanded && expands(t->client) && !strchr(t->storage, '?')) {
 		struct rcl_buf sb = RCL_BUF_INIT;
 
 		t->expanded = true;
@@ -224,10 +329,24 @@ static enum rcl_status plan(struct crawl *cr, struct rcl_redfish_target *t, size
 		st = rcl_fail(&t->err, RCL_BAD_REPLY,
 		              "the links of '%s' go deeper than raidcli follows", t->storage);
 	for (size_t k = 0; !st && k < json_object_array_length(wanted); k++)
-		st = crawl_add(cr, t->client, i, FETCH_PLAIN,
-		               json_object_get_string(json_object_array_get_idx(wanted, k)), err);
+		st = ask(cr, t, i, json_object_get_string(json_object_array_get_idx(wanted, k)),
+		         took, err);
 	json_object_put(wanted);
 	return st == RCL_NOMEM ? st : RCL_OK;
+}
+
+/* Ask for target @i's next level of links; levels its client had read already are taken. */
+static enum rcl_status plan(struct crawl *cr, struct rcl_redfish_target *t, size_t i,
+                            struct rcl_error *err)
+{
+	enum rcl_status st;
+	bool took;
+
+	do {
+		took = false;
+		st = plan_level(cr, t, i, &took, err);
+	} while (!st && took && !cr->pending[i] && !t->err.status);
+	return st;
 }
 
 /* What fetch @f brought to its target @t's cache. */
@@ -238,6 +357,10 @@ static void take(struct rcl_redfish_target *t, struct fetch *f)
 
 	if (t->err.status)
 		return;
+	if (f->step == FETCH_LOGIN) {
+		t->err = c->err;
+		return;
+	}
 	/* A refused $expand is no failure: the next level GETs each link. */
 	if (f->step == FETCH_EXPANDED) {
 		if (!c->err.status && c->resp.body)
@@ -252,6 +375,40 @@ static void take(struct rcl_redfish_target *t, struct fetch *f)
 		json_object_object_add(t->docs, f->uri, json_object_get(body));
 }
 
+/* Target @i takes @f; with nothing more pending, it asks for its next level. */
+static enum rcl_status deliver(struct crawl *cr, struct rcl_redfish_target *t, size_t i,
+                               struct fetch *f, struct rcl_error *err)
+{
+	take(t, f);
+	/* All it asked for is in: its next level goes now, whatever the others do. */
+	if (!cr->pending[i] && !t->err.status)
+		return plan(cr, t, i, err);
+	return RCL_OK;
+}
+
+/* What @f brought, to its owner and to the targets that waited for it. */
+static enum rcl_status deliver_all(struct crawl *cr, struct rcl_redfish_target *targets,
+                                   struct fetch *f, struct rcl_error *err)
+{
+	struct asked *a = f->asked;
+	enum rcl_status st;
+
+	if (a) {
+		a->live = NULL;
+		if (f->call.err.status)
+			a->err = f->call.err;
+		else if (!body_of(&f->call, &a->body, &a->err))
+			json_object_get(a->body);
+	}
+	st = deliver(cr, &targets[f->owner], f->owner, f, err);
+	for (size_t k = 0; a && k < a->waiting_count; k++) {
+		cr->pending[a->waiting[k]]--;
+		if (!st)
+			st = deliver(cr, &targets[a->waiting[k]], a->waiting[k], f, err);
+	}
+	return st;
+}
+
 enum rcl_status rcl_redfish_crawl(struct rcl_redfish_target *targets, size_t count,
                                   struct rcl_error *err)
 {
@@ -259,21 +416,19 @@ enum rcl_status rcl_redfish_crawl(struct rcl_redfish_target *targets, size_t cou
 	struct fetch *f;
 	enum rcl_status st = crawl_start(&cr, count, err);
 
+	if (!st && !(cr.asked = lh_kchar_table_new(64, asked_free)))
+		st = rcl_fail(err, RCL_NOMEM, "out of memory");
+
 	for (size_t i = 0; !st && i < count; i++) {
 		targets[i].err = (struct rcl_error){0};
 		targets[i].expanded = false;
 		targets[i].levels = 0;
 		targets[i].docs = json_object_new_object();
-		st = targets[i].docs ? plan(&cr, &targets[i], i, err)
+		st = targets[i].docs ? crawl_add(&cr, targets[i].client, i, FETCH_LOGIN, NULL, err)
 		                     : rcl_fail(err, RCL_NOMEM, "out of memory");
 	}
 	while (!st && (f = crawl_next(&cr))) {
-		struct rcl_redfish_target *t = &targets[f->owner];
-
-		take(t, f);
-		/* All it asked for is in: its next level goes now, whatever the others do. */
-		if (!cr.pending[f->owner] && !t->err.status)
-			st = plan(&cr, t, f->owner, err);
+		st = deliver_all(&cr, targets, f, err);
 		fetch_free(f);
 	}
 	crawl_end(&cr);
@@ -293,6 +448,7 @@ enum rcl_status rcl_redfish_crawl(struct rcl_redfish_target *targets, size_t cou
  */
 
 enum step {
+	STEP_LOGIN, /* logging in reads the service root */
 	STEP_ROOT,
 	STEP_SYSTEMS,
 	STEP_SYSTEM,
@@ -330,6 +486,18 @@ static enum rcl_status next_hops(struct crawl *cr, struct rcl_redfish_client *cl
 	return st;
 }
 
+/* Client @i logged in: the hops from its service root, read anew only if the login could not. */
+static enum rcl_status after_login(struct crawl *cr, struct rcl_redfish_client *client, size_t i,
+                                   json_object *found, struct rcl_error *err,
+                                   struct rcl_error *nomem)
+{
+	json_object *root = rcl_redfish_client_root(client);
+
+	if (!root) /* it wants credentials to be read */
+		return crawl_add(cr, client, i, STEP_ROOT, "/redfish/v1/", nomem);
+	return next_hops(cr, client, i, STEP_ROOT, root, "/redfish/v1/", found, err, nomem);
+}
+
 enum rcl_status rcl_redfish_storages(struct rcl_redfish_client **clients, size_t count,
                                      json_object ***out, struct rcl_error *errs,
                                      struct rcl_error *err)
@@ -343,7 +511,7 @@ enum rcl_status rcl_redfish_storages(struct rcl_redfish_client **clients, size_t
 	for (size_t i = 0; !st && i < count; i++) {
 		errs[i] = (struct rcl_error){0};
 		found[i] = json_object_new_array();
-		st = found[i] ? crawl_add(&cr, clients[i], i, STEP_ROOT, "/redfish/v1/", err)
+		st = found[i] ? crawl_add(&cr, clients[i], i, STEP_LOGIN, NULL, err)
 		              : rcl_fail(err, RCL_NOMEM, "out of memory");
 	}
 	while (!st && (f = crawl_next(&cr))) {
@@ -352,6 +520,8 @@ enum rcl_status rcl_redfish_storages(struct rcl_redfish_client **clients, size_t
 
 		if (!errs[i].status && f->call.err.status)
 			errs[i] = f->call.err;
+		else if (!errs[i].status && f->step == STEP_LOGIN)
+			st = after_login(&cr, clients[i], i, found[i], &errs[i], err);
 		else if (!errs[i].status && !body_of(&f->call, &body, &errs[i]))
 			st = next_hops(&cr, clients[i], i, f->step, body, f->uri, found[i],
 			               &errs[i], err);

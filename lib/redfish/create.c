@@ -298,13 +298,12 @@ static enum rcl_status check_new(const struct rcl_ctx *ctx, const struct plan *p
 	return RCL_OK;
 }
 
-/* Undo the first @done registrations of @p. */
-static void unregister(struct rcl_ctx *ctx, const struct plan *p, const unsigned *ids, size_t done)
+/* Remove the state files of the first @count controllers of @p. */
+static void remove_configs(const struct rcl_ctx *ctx, const struct plan *p, size_t count)
 {
-	for (size_t i = 0; i < done; i++) {
+	for (size_t i = 0; i < count; i++) {
 		char *path = rcl_redfish_config_path(ctx, p->found[i].key);
 
-		rcl_registry_remove(ctx, ids[i], NULL);
 		if (path)
 			unlink(path);
 		rcl_free(path);
@@ -315,29 +314,25 @@ static enum rcl_status register_all(struct rcl_ctx *ctx, const struct plan *p, u
                                     struct rcl_error *err)
 {
 	unsigned *ids = rcl_calloc(p->count, sizeof(*ids));
-	enum rcl_status st = ids ? RCL_OK : rcl_fail(err, RCL_NOMEM, "out of memory");
-	size_t done = 0;
+	const char **keys = rcl_calloc(p->count, sizeof(*keys));
+	enum rcl_status st = ids && keys ? RCL_OK : rcl_fail(err, RCL_NOMEM, "out of memory");
+	size_t written = 0;
 	int fd = -1;
 
 	if (!st)
 		st = rcl_registry_lock(ctx, &fd, err);
 	if (!st)
 		st = check_new(ctx, p, err);
-	for (; !st && done < p->count; done++) {
-		st = rcl_redfish_config_write(ctx, p->found[done].key, &p->found[done].cfg, err);
-		if (!st)
-			st = rcl_registry_add(ctx, &rcl_redfish_ops, p->found[done].key, &ids[done],
-			                      err);
-		if (st) {
-			char *path = rcl_redfish_config_path(ctx, p->found[done].key);
-
-			if (path)
-				unlink(path);
-			rcl_free(path);
-		}
+	for (; !st && written < p->count; written++) {
+		keys[written] = p->found[written].key;
+		st = rcl_redfish_config_write(ctx, keys[written], &p->found[written].cfg, err);
 	}
+	/* One write of the registry: one per controller, each of it whole, made adding slow. */
+	if (!st)
+		st = rcl_registry_add_many(ctx, &rcl_redfish_ops, keys, p->count, ids, err);
 	if (st)
-		unregister(ctx, p, ids, done ? done - 1 : 0);
+		remove_configs(ctx, p, written);
+	rcl_free(keys);
 	rcl_unlock(fd);
 	/* Recording "created" opens each controller: read them all at once first. */
 	if (!st)

@@ -253,6 +253,10 @@ static void admit(struct rcl_redfish_run *run)
 			continue;
 		if (j->kind == JOB_CALL && !call_may_run(run, j))
 			continue;
+		if (j->kind == JOB_CALL && j->call->login_only) {
+			job_end(run, j, &(struct rcl_error){0});
+			continue;
+		}
 		if (j->client->active < run->per_host)
 			job_start(run, j, now);
 	}

@@ -144,6 +144,9 @@ void rcl_redfish_response_release(struct rcl_redfish_response *resp);
  * @if_match:	an ETag to send as If-Match, or NULL; borrowed.
  * @as_is:	use the client's session as it stands: never log in, not
  *		even again on a 401 (for logging out).
+ * @login_only:	send nothing: the call ends once the client has logged in
+ *		(with its service root read), or with why it could not, so
+ *		that the caller's first question can depend on the root.
  * @resp:	the answer: filled whenever one arrived, refused or not.
  * @err:	@err.status is RCL_OK when the service accepted the request
  *		(2xx); else why not.
@@ -155,6 +158,7 @@ struct rcl_redfish_call {
 	const char *body;
 	const char *if_match;
 	bool as_is;
+	bool login_only;
 	struct rcl_redfish_response resp;
 	struct rcl_error err;
 };

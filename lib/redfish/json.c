@@ -60,20 +60,18 @@ enum rcl_status rcl_redfish_member(json_object *obj, const char *key, enum json_
 
 	json_object_object_get_ex(obj, key, &v);
 	*out = NULL;
-	rcl_redfish_clean(where, shown, sizeof(shown));
 	if (!v && optional)
 		return RCL_OK;
+	/* A number is a double to json-c only when it has a fraction or an exponent. */
+	if (v && (json_object_is_type(v, type) ||
+	          (type == json_type_double && json_object_is_type(v, json_type_int)))) {
+		*out = v;
+		return RCL_OK;
+	}
+	/* Only a failure names @where: cleaning it for every lookup was a map's hot spot. */
+	rcl_redfish_clean(where, shown, sizeof(shown));
 	if (!v)
 		return rcl_fail(err, RCL_BAD_REPLY, "'%s' has no '%s'", shown, key);
-	if (json_object_is_type(v, type)) {
-		*out = v;
-		return RCL_OK;
-	}
-	/* A number is a double to json-c only when it has a fraction or an exponent. */
-	if (type == json_type_double && json_object_is_type(v, json_type_int)) {
-		*out = v;
-		return RCL_OK;
-	}
 	return rcl_fail(err, RCL_BAD_REPLY, "'%s' of '%s' is %s %s, not %s %s", key, shown,
 	                article(json_object_get_type(v)),
 	                json_type_to_name(json_object_get_type(v)), article(type),

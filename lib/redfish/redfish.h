@@ -116,8 +116,9 @@ struct rcl_redfish_target {
  * rcl_redfish_crawl() - read every resource @count @targets' models need,
  * concurrently across all their BMCs, into each target's @docs: each
  * target asks for the links its last answers gave as soon as they are
- * all in, so a slow BMC delays only its own targets. A target's failure (its
- * BMC dead, a resource refused or malformed) is its own.
+ * all in, so a slow BMC delays only its own targets; a resource that
+ * targets of one BMC share (their Chassis) is read once. A target's
+ * failure (its BMC dead, a resource refused or malformed) is its own.
  * Return: RCL_OK once every target has its outcome; RCL_NOMEM.
  */
 enum rcl_status rcl_redfish_crawl(struct rcl_redfish_target *targets, size_t count,

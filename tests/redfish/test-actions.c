@@ -7,7 +7,7 @@
  * locate by IndicatorLED or LocationIndicatorActive, SecureErase and
  * Initialize with their Operations[] progress, hot spares; every refusal
  * in the service's own words and nothing changed after it; answers of the
- * wrong shape.
+ * wrong shape; reading both Storages of a BMC under failing allocations.
  */
 #include <stdio.h>
 #include <string.h>
@@ -15,6 +15,7 @@
 #include "redfish/drive-action.h"
 #include "redfish/json.h"
 #include "redfish/operation.h"
+#include "redfish/redfish.h"
 #include "redfish/volume-action.h"
 #include "svc.h"
 #include "unit.h"
@@ -27,6 +28,7 @@ static struct svc idrac, modern;
 #define VD(n)  PERC "/Volumes/Disk.Virtual." #n ":RAID.Integrated.1-1"
 /* modern: volume 1 (drives 1-2, CheckConsistency 30%), 2 (3-6 rebuilding), spare 6, free 7-15 */
 #define STORAGE1   "/redfish/v1/Systems/1/Storage/1"
+#define STORAGE2   "/redfish/v1/Systems/1/Storage/2"
 #define DRIVE(n)   "/redfish/v1/Chassis/1/Drives/" #n
 #define VOLUME(n)  STORAGE1 "/Volumes/" #n
 #define FAST_POLLS (&(struct rcl_redfish_poll){.interval_ms = 10})
@@ -634,6 +636,50 @@ done:
 }
 END_TEST
 
+/* One crawl of @c's two Storages, allocation @n failing (and all after it when @persistent). */
+static bool crawl_failing(struct rcl_redfish_client *c, unsigned long n, bool persistent)
+{
+	struct rcl_redfish_target t[2] = {{.client = c, .storage = STORAGE1},
+	                                  {.client = c, .storage = STORAGE2}};
+	struct rcl_error err = {0};
+	enum rcl_status st;
+	bool done;
+
+	rcl_alloc_fail_after(n, persistent);
+	st = rcl_redfish_crawl(t, 2, &err);
+	done = rcl_alloc_fail_after(0, false) < n;
+	ck_assert_msg(st == RCL_OK || st == RCL_NOMEM, "allocation %lu: %s", n, err.msg);
+	for (int k = 0; k < 2; k++) {
+		ck_assert(st ? !t[k].docs : !t[k].docs == !!t[k].err.status);
+		ck_assert_msg(!done || t[k].docs, "%s", t[k].err.msg);
+		json_object_put(t[k].docs);
+	}
+	return done;
+}
+
+/*
+ * Both Storages of a BMC read at once, their Chassis shared, an allocation
+ * failing at every step: RCL_NOMEM or each one's cache, never a crash or leak.
+ */
+START_TEST(test_crawl_out_of_memory)
+{
+	unsigned long n;
+	bool done = false;
+
+	for (n = 1; !done && n < 2000; n++) {
+		for (int persistent = 0; !done && persistent < 2; persistent++) {
+			struct rcl_redfish_client *c = fresh(&modern);
+
+			done = crawl_failing(c, n, persistent);
+			rcl_redfish_client_free(c);
+		}
+	}
+	printf("oom: a crawl of two Storages, %lu allocations\n", n);
+	ck_assert_uint_gt(n, 5);
+	ck_assert_uint_lt(n, 2000);
+}
+END_TEST
+
 static void idrac_start(void)
 {
 	static const char *const args[] = {"--tree", "idrac", NULL};
@@ -686,6 +732,7 @@ static Suite *redfish_actions_suite(void)
 	tcase_add_test(tc, test_hot_spares);
 	tcase_add_test(tc, test_operation_enum_progress);
 	tcase_add_test(tc, test_create_out_of_memory);
+	tcase_add_test(tc, test_crawl_out_of_memory);
 	tcase_add_test(tc, test_wrong_types_reported);
 	suite_add_tcase(s, tc);
 	return s;

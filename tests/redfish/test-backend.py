@@ -226,6 +226,33 @@ def case_slow(tmp):
         svc.stop()
 
 
+def case_requests(tmp):
+    """Nothing is asked twice: logging in reads the service root, so add
+    reads it no more; a service offering $expand gives each Storage
+    expanded, never also plain; the Chassis of both Storages is read once."""
+    svc = Service(tmp, "--tree", "modern")
+    try:
+        env = Env(tmp, "state-requests")
+        status, out, err = add(env, svc, tmp, "modern")
+        check(status == 0, "requests: add controller succeeds", out + err)
+        log = svc.control("GET", "/hosts/0")[1]["requests"]
+        roots = [r for r in log if r[:2] == ["GET", "/redfish/v1/"]]
+        logins = [r for r in log if r[0] == "POST" and r[1].endswith("/Sessions")]
+        check(len(roots) == len(logins), "requests: add reads the service root once a login",
+              log)
+        status, out, err = env.run("/call", "show", "all", "J")
+        check(status == 0, "requests: /call show all succeeds", out + err)
+        shown = svc.control("GET", "/hosts/0")[1]["requests"][len(log):]
+        plain = [r for r in shown if r[0] == "GET" and re.search(r"/Storage/[^/?]+$", r[1])]
+        check(not plain and any("$expand" in r[1] for r in shown),
+              "requests: each Storage is read expanded only", shown)
+        gets = [r[1] for r in shown if r[0] == "GET"]
+        check(len(gets) == len(set(gets)),
+              "requests: a resource both Storages link to is read once", shown)
+    finally:
+        svc.stop()
+
+
 def case_credentials(tmp):
     """The password stays in its file: not on argv, refused when others may read it."""
     svc = Service(tmp, "--tree", "idrac", "--delay-ms", "200")
@@ -303,6 +330,7 @@ def main():
         case_tree(tmp, "modern")
         case_fleet(tmp)
         case_slow(tmp)
+        case_requests(tmp)
         case_credentials(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
