@@ -35,7 +35,7 @@ def check(cond, what, detail=""):
     return cond
 
 
-def wait_for(pred, timeout=10.0, step=0.02):
+def wait_for(pred, timeout=30.0, step=0.02):
     """Whether @pred() comes true within @timeout s, asked every @step s (a
     longer @step for a @pred that runs commands, which load what they wait on)."""
     end = time.monotonic() + timeout

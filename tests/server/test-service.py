@@ -509,7 +509,7 @@ def case_delete_exported(fx):
     pid = fx.service()["PID"]
     r = fx.run("/c0", "del")
     check(r.returncode == 0, "deleting the controller with its process running", r.stdout)
-    check(wait_for(lambda: proc_stat(pid) is None or proc_stat(pid)[0] == "Z", 5),
+    check(wait_for(lambda: proc_stat(pid) is None or proc_stat(pid)[0] == "Z"),
           "stops the process first")
     left = os.listdir(os.path.join(fx.state, "run"))
     check(not left, "and leaves no socket or log behind", left)
@@ -1617,7 +1617,7 @@ def case_patrol_uncfgareas_free_space(fx):
     fx.ok("/c0", "set", "patrolread", "uncfgareas=on")
     row = patrol_once(fx)
     check(row.get("PR Media Errors") != "0", "uncfgareas=on: the failing reads are counted", row)
-    check(wait_for(lambda: drive_field(fx, 3, "State") == "UBad", 10, 0.2),
+    check(wait_for(lambda: drive_field(fx, 3, "State") == "UBad", step=0.2),
           "the member is failed", drive_field(fx, 3, "State"))
     status, doc = fx.json("/c0/v0", "show")
     check(doc["Response Data"]["Virtual Drives"][0]["State"] == "Dgrd",
