@@ -141,6 +141,19 @@ class Fixture:
 
 
 
+def patrol_pause_recorded(fx, percent):
+    """Whether /c0's patrol read record (tasks/*-patrol.json, written whole and renamed into
+    place) says paused at @percent, the percent show patrolread gives: the pause's
+    checkpoint, which the process's loop writes at its next tick, is what a kill -9 leaves."""
+    tasks = os.path.join(fx.state, "tasks")
+    names = [n for n in os.listdir(tasks) if n.endswith("-patrol.json")]
+    if not names:
+        return False
+    with open(os.path.join(tasks, names[0])) as f:
+        record = json.load(f)
+    return record.get("paused") is True and str(record.get("percent")) == str(percent)
+
+
 def proc_stat(pid):
     """(state, ppid, session id) of @pid from /proc, or None once it is gone."""
     try:

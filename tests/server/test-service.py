@@ -31,8 +31,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 import nbdclient as nbd  # noqa: E402
 from rcltest import (BUILD_ROOT, MIB, RAIDCLI, Fixture, bad_drive, check, drive_field, fill_export,
-                     fx_vd_bytes, nbd_uri, proc_stat, qemu_img, run_cases, start_export, summary,
-                     vd_consistent, wait_consistent, wait_for)  # noqa: E402
+                     fx_vd_bytes, nbd_uri, patrol_pause_recorded, proc_stat, qemu_img, run_cases,
+                     start_export, summary, vd_consistent, wait_consistent, wait_for)  # noqa: E402
 
 def mode_of(path):
     return stat.S_IMODE(os.stat(path).st_mode)
@@ -1489,7 +1489,8 @@ def case_patrol_read(fx):
     check(re.search(r"\d+ (Seconds|Minutes|Hours)", left), "it says the time left", left)
     fx.ok("/c0", "pause", "patrolread")
     check(patrol(fx).get("PR Current State") == "Paused", "pause patrolread", patrol(fx))
-    time.sleep(2.5)  # the pause checkpoints; the loop records it within its 1 s tick
+    check(wait_for(lambda: patrol_pause_recorded(fx, patrol_percent(fx)), 60, 0.2),
+          "the pause's checkpoint reaches the record", patrol(fx))
     os.kill(fx.service()["PID"], signal.SIGKILL)
     check(wait_for(lambda: fx.service()["Status"] == "Not Running"), "the process is killed")
     row = patrol(fx)
