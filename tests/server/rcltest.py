@@ -141,16 +141,23 @@ class Fixture:
 
 
 
-def patrol_pause_recorded(fx, percent):
-    """Whether /c0's patrol read record (tasks/*-patrol.json, written whole and renamed into
-    place) says paused at @percent, the percent show patrolread gives: the pause's
-    checkpoint, which the process's loop writes at its next tick, is what a kill -9 leaves."""
+def task_record(fx, suffix):
+    """The record of /c0's process ending in @suffix ("-patrol", "-cc": tasks/*@suffix.json,
+    written whole and renamed into place, so never read half written), {} while none is."""
     tasks = os.path.join(fx.state, "tasks")
-    names = [n for n in os.listdir(tasks) if n.endswith("-patrol.json")]
+    names = [n for n in os.listdir(tasks) if n.endswith(suffix + ".json")] \
+        if os.path.isdir(tasks) else []
     if not names:
-        return False
+        return {}
     with open(os.path.join(tasks, names[0])) as f:
-        record = json.load(f)
+        return json.load(f)
+
+
+def patrol_pause_recorded(fx, percent):
+    """Whether /c0's patrol read record says paused at @percent, the percent show patrolread
+    gives: the pause's checkpoint, which the process's loop writes at its next tick, is what a
+    kill -9 leaves."""
+    record = task_record(fx, "-patrol")
     return record.get("paused") is True and str(record.get("percent")) == str(percent)
 
 

@@ -32,7 +32,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import nbdclient as nbd  # noqa: E402
 from rcltest import (BUILD_ROOT, MIB, RAIDCLI, Fixture, bad_drive, check, drive_field, fill_export,
                      fx_vd_bytes, nbd_uri, patrol_pause_recorded, proc_stat, qemu_img, run_cases,
-                     start_export, summary, vd_consistent, wait_consistent, wait_for)  # noqa: E402
+                     start_export, summary, task_record, vd_consistent, wait_consistent,
+                     wait_for)  # noqa: E402
 
 def mode_of(path):
     return stat.S_IMODE(os.stat(path).st_mode)
@@ -1771,12 +1772,22 @@ def kill_9_scheduled_check(fx, hour):
           checking(fx))
     check(wait_for(lambda: (vd_cc_row(fx, 0).get("Progress%") or 0) >= 5, 60),
           "v0's check moves", vd_cc_row(fx, 0))
-    # A paused check checkpoints; the loop records it within its 1 s tick.
     fx.ok("/c0/v0", "pause", "cc")
     paused = vd_cc_row(fx, 0)
     check(paused.get("Mismatches") == 8, "it found the torn block (8 sectors)", paused)
-    time.sleep(2.5)
+    check(wait_for(lambda: cc_pause_recorded(fx), 60, 0.2),
+          "the pause's checkpoint reaches the record", task_record(fx, "-cc"))
     return paused if kill_9(fx) else None
+
+
+def cc_pause_recorded(fx):
+    """Whether the scheduled run's record holds v0's check where show cc says it stands: a
+    paused check checkpoints, and the process's loop records that at its next tick. The
+    mark's position counts each member's bytes (v0: RAID5 on 3, two members' worth of data)."""
+    row = vd_cc_row(fx, 0)
+    mark = next((m for m in task_record(fx, "-cc").get("marks", []) if m.get("vd") == 0), {})
+    return (mark.get("mismatches") == row.get("Mismatches") and
+            mark.get("position", 0) * 100 // (fx_vd_bytes(fx) // 2) == row.get("Progress%"))
 
 
 def case_cc_schedule_kill_9(fx):
