@@ -26,6 +26,7 @@ import sys
 import tempfile
 import threading
 import time
+import zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "nbd"))
 
@@ -767,9 +768,9 @@ def case_rebuild_resumes_after_kill(fx):
     fx.ok("/c0/e252/s1", "set", "offline")
     check(wait_for(lambda: (rebuild_row(fx, 3).get("Progress%") or 0) >= 3, 30),
           "the rebuild moves", rebuild_row(fx, 3))
-    # A paused task checkpoints; the loop records it within its 1 s tick.
     fx.ok("/c0/e252/s3", "pause", "rebuild")
-    time.sleep(2.5)
+    check(wait_for(lambda: rebuild_pause_recorded(fx), 60, 0.2),
+          "the pause's checkpoint reaches the record", rebuild_row(fx, 3))
     pid = fx.service()["PID"]
     os.kill(pid, signal.SIGKILL)
     check(wait_for(lambda: fx.service()["Status"] == "Not Running"), "the process is killed")
@@ -790,6 +791,23 @@ def case_rebuild_resumes_after_kill(fx):
     r = qemu_img("compare", "-f", "raw", "-F", "raw", src, nbd_uri(export))
     check(r.returncode == 0, "the data reads back through the rebuilt drive",
           r.stdout + r.stderr)
+
+
+def rebuild_pause_recorded(fx):
+    """Whether the configuration record says s3 is rebuilt as far as show rebuild says: a
+    paused rebuild checkpoints, and the process's loop records that at its next tick. The
+    record has the LBA below which the member holds its data; the percent is of the group's
+    VDs' sectors below it."""
+    for dg in recorded_config(image_of(fx, 3)).get("groups", []):
+        lba = next((m["rebuilt_lba"] for m in dg.get("members", [])
+                    if m.get("slot") == 3 and "rebuilt_lba" in m), None)
+        if lba is None:
+            continue
+        sizes = [(vd["first_lba"], vd["last_lba"] + 1 - vd["first_lba"]) for vd in dg["vds"]]
+        done = sum(min(max(lba - first, 0), size) for first, size in sizes)
+        return done * 100 // sum(size for _, size in sizes) == \
+            rebuild_row(fx, 3).get("Progress%")
+    return False
 
 
 def drive_ops(fx, slot):
@@ -1002,6 +1020,11 @@ def case_background_init(fx):
 
 def vd_partition(image, vd=0):
     """Where VD @vd's partition ("raidcli vN") begins in member @image, in bytes (its GPT)."""
+    return partition(image, "raidcli v%d" % vd)
+
+
+def partition(image, label):
+    """Where the partition named @label begins in drive @image, in bytes (its GPT)."""
     with open(image, "rb") as f:
         f.seek(512)
         header = f.read(92)
@@ -1011,9 +1034,26 @@ def vd_partition(image, vd=0):
     for i in range(count):
         entry = table[i * size:(i + 1) * size]
         name = entry[56:128].decode("utf-16-le").rstrip("\0")
-        if name == "raidcli v%d" % vd:
+        if name == label:
             return struct.unpack_from("<Q", entry, 32)[0] * 512
     return None
+
+
+def recorded_config(image):
+    """The configuration drive @image's record holds (lib/soft/format/record.h): the payload
+    of its slot with the highest generation committed, its CRC checked (a slot being written
+    is PENDING or fails it). {} if none."""
+    start, best = partition(image, "raidcli metadata"), (0, {})
+    with open(image, "rb") as f:
+        for slot in (0, 512 * 1024):
+            f.seek(start + slot)
+            header = f.read(4096)
+            generation, state, length, crc = struct.unpack_from("<QIII", header, 16)
+            payload = f.read(length)
+            if (header[:8] == b"RCLCFG01" and state == 2 and zlib.crc32(payload) == crc and
+                    generation > best[0]):
+                best = (generation, json.loads(payload))
+    return best[1]
 
 
 def md_examine(image):
