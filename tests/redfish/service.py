@@ -1151,7 +1151,11 @@ async def respond_huge(writer, body, size, close):
     side of the service holds it whole. A client that cuts it off closes
     the connection: the rest is not written (drain() no longer waits on a
     closed one, and the loop would hold every other host until 1 GiB of
-    writes were dropped)."""
+    writes were dropped). Each piece yields to the loop: a write into a
+    lost connection is dropped without a wait, and over TLS is_closing()
+    turns true only once the loop has run the loss's callbacks; without
+    the yield the loop encrypted the whole 1 GiB first, and under load
+    the other hosts' requests meanwhile timed out."""
     head = json.dumps(body)[:-1].encode() + b', "Oem": {"Padding": "'
     tail = b'"}}'
     pad = max(0, size - len(head) - len(tail))
@@ -1164,6 +1168,7 @@ async def respond_huge(writer, body, size, close):
         writer.write(chunk if n == len(chunk) else chunk[:n])
         pad -= n
         await writer.drain()
+        await asyncio.sleep(0)
     writer.write(tail)
     await writer.drain()
 

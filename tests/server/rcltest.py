@@ -35,7 +35,7 @@ def check(cond, what, detail=""):
     return cond
 
 
-def wait_for(pred, timeout=10.0, step=0.02):
+def wait_for(pred, timeout=30.0, step=0.02):
     """Whether @pred() comes true within @timeout s, asked every @step s (a
     longer @step for a @pred that runs commands, which load what they wait on)."""
     end = time.monotonic() + timeout
@@ -139,6 +139,26 @@ class Fixture:
             fuse.wait(timeout=30)
         shutil.rmtree(self.root, ignore_errors=True)
 
+
+
+def task_record(fx, suffix):
+    """The record of /c0's process ending in @suffix ("-patrol", "-cc": tasks/*@suffix.json,
+    written whole and renamed into place, so never read half written), {} while none is."""
+    tasks = os.path.join(fx.state, "tasks")
+    names = [n for n in os.listdir(tasks) if n.endswith(suffix + ".json")] \
+        if os.path.isdir(tasks) else []
+    if not names:
+        return {}
+    with open(os.path.join(tasks, names[0])) as f:
+        return json.load(f)
+
+
+def patrol_pause_recorded(fx, percent):
+    """Whether /c0's patrol read record says paused at @percent, the percent show patrolread
+    gives: the pause's checkpoint, which the process's loop writes at its next tick, is what a
+    kill -9 leaves."""
+    record = task_record(fx, "-patrol")
+    return record.get("paused") is True and str(record.get("percent")) == str(percent)
 
 
 def proc_stat(pid):

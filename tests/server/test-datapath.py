@@ -32,8 +32,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 import nbdclient as nbd  # noqa: E402
 from rcltest import (MIB, Fixture, bad_drive, check, drive_field, fx_vd_bytes,  # noqa: E402
-                     nbd_uri, run_jobs, start_export, summary, vd_consistent, wait_consistent,
-                     wait_for)
+                     nbd_uri, patrol_pause_recorded, run_jobs, start_export, summary,
+                     vd_consistent, wait_consistent, wait_for)
 
 DRIVE_MB = 16
 # Level, members, "add vd" options, the members each degraded run sets offline
@@ -267,7 +267,8 @@ def case_patrol_read_finds_media_errors(fx):
           patrol_props(fx))
     r = fx.run("/c0", "pause", "patrolread")
     check(r.returncode == 0, "pause patrolread while it still runs", r.stdout)
-    time.sleep(2.5)  # the pause checkpoints; the loop records it within its 1 s tick
+    check(wait_for(lambda: patrol_pause_recorded(fx, patrol_props(fx).get("PR Progress%")),
+                   60, 0.2), "the pause's checkpoint reaches the record", patrol_props(fx))
     os.kill(fx.service()["PID"], signal.SIGKILL)
     check(wait_for(lambda: fx.service()["Status"] == "Not Running"), "the process is killed")
     props = patrol_props(fx)

@@ -93,7 +93,7 @@ def slow_erase(fx, *words):
     fx.serve()
     fx.ok("/c0", "set", "bgirate=1")
     fx.ok(DRIVE, "start", "erase", *words)
-    check(wait_for(lambda: row(fx, "erase")["Status"] == "In progress", 10),
+    check(wait_for(lambda: row(fx, "erase")["Status"] == "In progress"),
           "the erase is in progress")
 
 
@@ -119,7 +119,7 @@ def case_resume_after_kill(fx):
                    (record_of(fx)["drives"] or [{}])[0].get("pass", 0) > 0, 30),
           "the erase records a checkpoint")
     os.kill(fx.service()["PID"], signal.SIGKILL)
-    check(wait_for(lambda: fx.service().get("Status") != "Running", 10), "the process is gone")
+    check(wait_for(lambda: fx.service().get("Status") != "Running"), "the process is gone")
     halted = row(fx, "erase")
     check(halted["Status"] == "Halted" and isinstance(halted["Progress%"], int),
           "with no process, the erase is Halted at its checkpoint", halted)

@@ -110,7 +110,7 @@ def slow_erase(fx, *words):
     wait_consistent(fx)
     fx.ok("/c0", "set", "bgirate=1")
     fx.ok("/c0/v0", "start", "erase", *words)
-    check(wait_for(lambda: erase_row(fx)["Status"] == "In progress", 10),
+    check(wait_for(lambda: erase_row(fx)["Status"] == "In progress"),
           "the erase is in progress")
 
 
@@ -151,7 +151,7 @@ def case_resume_after_kill(fx):
           "the erase records a checkpoint")
     pid = fx.service()["PID"]
     os.kill(pid, signal.SIGKILL)
-    check(wait_for(lambda: fx.service().get("Status") != "Running", 10), "the process is gone")
+    check(wait_for(lambda: fx.service().get("Status") != "Running"), "the process is gone")
     row = erase_row(fx)
     check(row["Status"] == "Halted" and isinstance(row["Progress%"], int),
           "with no process, the erase is Halted at its checkpoint", row)

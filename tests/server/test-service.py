@@ -26,13 +26,15 @@ import sys
 import tempfile
 import threading
 import time
+import zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "nbd"))
 
 import nbdclient as nbd  # noqa: E402
 from rcltest import (BUILD_ROOT, MIB, RAIDCLI, Fixture, bad_drive, check, drive_field, fill_export,
-                     fx_vd_bytes, nbd_uri, proc_stat, qemu_img, run_cases, start_export, summary,
-                     vd_consistent, wait_consistent, wait_for)  # noqa: E402
+                     fx_vd_bytes, nbd_uri, patrol_pause_recorded, proc_stat, qemu_img, run_cases,
+                     start_export, summary, task_record, vd_consistent, wait_consistent,
+                     wait_for)  # noqa: E402
 
 def mode_of(path):
     return stat.S_IMODE(os.stat(path).st_mode)
@@ -509,7 +511,7 @@ def case_delete_exported(fx):
     pid = fx.service()["PID"]
     r = fx.run("/c0", "del")
     check(r.returncode == 0, "deleting the controller with its process running", r.stdout)
-    check(wait_for(lambda: proc_stat(pid) is None or proc_stat(pid)[0] == "Z", 5),
+    check(wait_for(lambda: proc_stat(pid) is None or proc_stat(pid)[0] == "Z"),
           "stops the process first")
     left = os.listdir(os.path.join(fx.state, "run"))
     check(not left, "and leaves no socket or log behind", left)
@@ -766,9 +768,9 @@ def case_rebuild_resumes_after_kill(fx):
     fx.ok("/c0/e252/s1", "set", "offline")
     check(wait_for(lambda: (rebuild_row(fx, 3).get("Progress%") or 0) >= 3, 30),
           "the rebuild moves", rebuild_row(fx, 3))
-    # A paused task checkpoints; the loop records it within its 1 s tick.
     fx.ok("/c0/e252/s3", "pause", "rebuild")
-    time.sleep(2.5)
+    check(wait_for(lambda: rebuild_pause_recorded(fx), 60, 0.2),
+          "the pause's checkpoint reaches the record", rebuild_row(fx, 3))
     pid = fx.service()["PID"]
     os.kill(pid, signal.SIGKILL)
     check(wait_for(lambda: fx.service()["Status"] == "Not Running"), "the process is killed")
@@ -789,6 +791,23 @@ def case_rebuild_resumes_after_kill(fx):
     r = qemu_img("compare", "-f", "raw", "-F", "raw", src, nbd_uri(export))
     check(r.returncode == 0, "the data reads back through the rebuilt drive",
           r.stdout + r.stderr)
+
+
+def rebuild_pause_recorded(fx):
+    """Whether the configuration record says s3 is rebuilt as far as show rebuild says: a
+    paused rebuild checkpoints, and the process's loop records that at its next tick. The
+    record has the LBA below which the member holds its data; the percent is of the group's
+    VDs' sectors below it."""
+    for dg in recorded_config(image_of(fx, 3)).get("groups", []):
+        lba = next((m["rebuilt_lba"] for m in dg.get("members", [])
+                    if m.get("slot") == 3 and "rebuilt_lba" in m), None)
+        if lba is None:
+            continue
+        sizes = [(vd["first_lba"], vd["last_lba"] + 1 - vd["first_lba"]) for vd in dg["vds"]]
+        done = sum(min(max(lba - first, 0), size) for first, size in sizes)
+        return done * 100 // sum(size for _, size in sizes) == \
+            rebuild_row(fx, 3).get("Progress%")
+    return False
 
 
 def drive_ops(fx, slot):
@@ -1001,6 +1020,11 @@ def case_background_init(fx):
 
 def vd_partition(image, vd=0):
     """Where VD @vd's partition ("raidcli vN") begins in member @image, in bytes (its GPT)."""
+    return partition(image, "raidcli v%d" % vd)
+
+
+def partition(image, label):
+    """Where the partition named @label begins in drive @image, in bytes (its GPT)."""
     with open(image, "rb") as f:
         f.seek(512)
         header = f.read(92)
@@ -1010,9 +1034,26 @@ def vd_partition(image, vd=0):
     for i in range(count):
         entry = table[i * size:(i + 1) * size]
         name = entry[56:128].decode("utf-16-le").rstrip("\0")
-        if name == "raidcli v%d" % vd:
+        if name == label:
             return struct.unpack_from("<Q", entry, 32)[0] * 512
     return None
+
+
+def recorded_config(image):
+    """The configuration drive @image's record holds (lib/soft/format/record.h): the payload
+    of its slot with the highest generation committed, its CRC checked (a slot being written
+    is PENDING or fails it). {} if none."""
+    start, best = partition(image, "raidcli metadata"), (0, {})
+    with open(image, "rb") as f:
+        for slot in (0, 512 * 1024):
+            f.seek(start + slot)
+            header = f.read(4096)
+            generation, state, length, crc = struct.unpack_from("<QIII", header, 16)
+            payload = f.read(length)
+            if (header[:8] == b"RCLCFG01" and state == 2 and zlib.crc32(payload) == crc and
+                    generation > best[0]):
+                best = (generation, json.loads(payload))
+    return best[1]
 
 
 def md_examine(image):
@@ -1489,7 +1530,8 @@ def case_patrol_read(fx):
     check(re.search(r"\d+ (Seconds|Minutes|Hours)", left), "it says the time left", left)
     fx.ok("/c0", "pause", "patrolread")
     check(patrol(fx).get("PR Current State") == "Paused", "pause patrolread", patrol(fx))
-    time.sleep(2.5)  # the pause checkpoints; the loop records it within its 1 s tick
+    check(wait_for(lambda: patrol_pause_recorded(fx, patrol_percent(fx)), 60, 0.2),
+          "the pause's checkpoint reaches the record", patrol(fx))
     os.kill(fx.service()["PID"], signal.SIGKILL)
     check(wait_for(lambda: fx.service()["Status"] == "Not Running"), "the process is killed")
     row = patrol(fx)
@@ -1617,7 +1659,7 @@ def case_patrol_uncfgareas_free_space(fx):
     fx.ok("/c0", "set", "patrolread", "uncfgareas=on")
     row = patrol_once(fx)
     check(row.get("PR Media Errors") != "0", "uncfgareas=on: the failing reads are counted", row)
-    check(wait_for(lambda: drive_field(fx, 3, "State") == "UBad", 10, 0.2),
+    check(wait_for(lambda: drive_field(fx, 3, "State") == "UBad", step=0.2),
           "the member is failed", drive_field(fx, 3, "State"))
     status, doc = fx.json("/c0/v0", "show")
     check(doc["Response Data"]["Virtual Drives"][0]["State"] == "Dgrd",
@@ -1770,12 +1812,22 @@ def kill_9_scheduled_check(fx, hour):
           checking(fx))
     check(wait_for(lambda: (vd_cc_row(fx, 0).get("Progress%") or 0) >= 5, 60),
           "v0's check moves", vd_cc_row(fx, 0))
-    # A paused check checkpoints; the loop records it within its 1 s tick.
     fx.ok("/c0/v0", "pause", "cc")
     paused = vd_cc_row(fx, 0)
     check(paused.get("Mismatches") == 8, "it found the torn block (8 sectors)", paused)
-    time.sleep(2.5)
+    check(wait_for(lambda: cc_pause_recorded(fx), 60, 0.2),
+          "the pause's checkpoint reaches the record", task_record(fx, "-cc"))
     return paused if kill_9(fx) else None
+
+
+def cc_pause_recorded(fx):
+    """Whether the scheduled run's record holds v0's check where show cc says it stands: a
+    paused check checkpoints, and the process's loop records that at its next tick. The
+    mark's position counts each member's bytes (v0: RAID5 on 3, two members' worth of data)."""
+    row = vd_cc_row(fx, 0)
+    mark = next((m for m in task_record(fx, "-cc").get("marks", []) if m.get("vd") == 0), {})
+    return (mark.get("mismatches") == row.get("Mismatches") and
+            mark.get("position", 0) * 100 // (fx_vd_bytes(fx) // 2) == row.get("Progress%"))
 
 
 def case_cc_schedule_kill_9(fx):

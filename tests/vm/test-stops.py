@@ -9,8 +9,10 @@ their own drives, and RAID1 to RAID60 again on other drives; each drive
 group holds two VDs. The controller process fills every VD with random data
 through its NBD export, all at once, and the data is read back through the
 export. The exports start the background initializations (bgirate=1): the
-larger VD of each optimal group has its BGI paused until its fill starts,
-and at least one VD must still be in its BGI when its fill's writes are done.
+larger VD of each optimal group has its BGI paused after its first step
+while the first half of its fill is written, then resumed as the whole is
+written again; at least one VD's BGI must still be paused once its first
+half is written.
 Then one member of each second group goes offline (two for RAID6 and 60,
 both in RAID60's first span) and the first half of its VDs is written
 again, degraded, and read back. Then the controller stops:
@@ -165,42 +167,64 @@ class Scenario:
         return all(r['Consist'] == 'Yes' for r in rows
                    if int(r['DG/VD'].split('/')[1]) in vds)
 
+    def paused_bgis(self, vds):
+        """Which of VDs @vds have their BGI paused (so still in progress)."""
+        target = '/c0/v' + ','.join(map(str, vds))
+        return {int(r['VD']) for r in self.ctl.json(target, 'show', 'bgi').get(
+            'VD Operation Status', []) if r.get('Status') == 'Paused'}
+
     def pause_bgis(self):
         """Pauses the BGIs of self.bgi_vds the process started as it started
         (in the rest after their first step): which ones it paused."""
-        bgi_vds = '/c0/v' + ','.join(map(str, self.bgi_vds))
-        self.ctl.cli(bgi_vds, 'pause', 'bgi', expect_rc=None)
-        return {int(r['VD']) for r in self.ctl.json(bgi_vds, 'show', 'bgi').get(
-            'VD Operation Status', []) if r.get('Status') == 'Paused'}
+        self.ctl.cli('/c0/v' + ','.join(map(str, self.bgi_vds)), 'pause', 'bgi',
+                     expect_rc=None)
+        return self.paused_bgis(self.bgi_vds)
 
     def fill(self, vd, uri, length, paused=False):
         """Writes @length random bytes at the start of VD @vd through its
         export, then reads the whole VD back: its sha256 is what md must read.
-        @paused: the VD's BGI is paused; it resumes (its next step at once)
-        once the write has begun, and the VD counts as filled during its BGI
-        if the resume found it paused and the write still runs after it.
-        The write goes one 4 KiB request at a time, so that it lasts: at
-        bgirate=1 a BGI rests 99 times as long as a step took, yet on tmpfs
-        a step takes well under a millisecond."""
-        src = os.path.join(self.root, f'fill{vd}.bin')
-        with open(src, 'wb') as f:
-            f.write(os.urandom(length))
-        p = subprocess.Popen(['nbdcopy', '--connections=1', '--requests=1',
-                              '--request-size=4096', src, uri],
-                             stderr=subprocess.PIPE, text=True)
+        @paused: the VD's BGI is paused after its first step. The first half
+        is written while it stays so, and the VD counts as filled during its
+        BGI if it is still paused then: a paused BGI neither ends nor moves,
+        so it was in progress for each of those writes. The BGI is resumed
+        once the whole has begun to be written again, so that these writes
+        meet its steps too (a resumed BGI runs its next step at once); they
+        go one 4 KiB request at a time, so that they last: at bgirate=1 a
+        BGI rests 99 times as long as a step took, yet on tmpfs a step takes
+        well under a millisecond. Whether they outlast the BGI is up to the
+        scheduler, so it is not what counts (under load they did not)."""
+        data = os.urandom(length)
         if paused:
-            out = self.ctl.cli(f'/c0/v{vd}', 'resume', 'bgi', 'J', expect_rc=None)
-            if self.ctl.parse(out)['Status'] == 'Success' and p.poll() is None:
+            if not self.write(vd, uri, data[:length // 2]):
+                return
+            if vd in self.paused_bgis([vd]):
                 self.filled_during_bgi.add(vd)
-        err = p.communicate()[1]
-        os.unlink(src)
-        if not check(p.returncode == 0, f'{self.tag(vd)}: nbdcopy to the export: exit '
-                     f'{p.returncode}: {err.strip()}'):
+
+        def resume():
+            self.ctl.cli(f'/c0/v{vd}', 'resume', 'bgi', expect_rc=None)
+
+        if not self.write(vd, uri, data, ['--connections=1', '--requests=1',
+                                          '--request-size=4096'], resume if paused else None):
             return
         p = subprocess.run(['nbdcopy', uri, '-'], capture_output=True)
         if check(p.returncode == 0, f'{self.tag(vd)}: nbdcopy from the export: exit '
                  f'{p.returncode}'):
             self.expected[vd] = hashlib.sha256(p.stdout).hexdigest()
+
+    def write(self, vd, uri, data, options=(), meanwhile=None):
+        """nbdcopy of @data to the start of VD @vd's export @uri, with
+        @options; @meanwhile() runs once it has started. Whether it wrote."""
+        src = os.path.join(self.root, f'fill{vd}.bin')
+        with open(src, 'wb') as f:
+            f.write(data)
+        p = subprocess.Popen(['nbdcopy', *options, src, uri], stderr=subprocess.PIPE,
+                             text=True)
+        if meanwhile:
+            meanwhile()
+        err = p.communicate()[1]
+        os.unlink(src)
+        return check(p.returncode == 0, f'{self.tag(vd)}: nbdcopy to the export: exit '
+                     f'{p.returncode}: {err.strip()}')
 
     def run(self):
         if self.stop == 'systemd':
@@ -216,8 +240,8 @@ class Scenario:
         # The process starts every BGI as it starts (serve, or the exports'
         # start): a VD of one sweep step is done at once, the larger ones
         # rest 99 times as long as a step took (bgirate=1) and are paused in
-        # that rest, each resumed once its fill has begun (a resumed BGI runs
-        # its next step at once), so their fills run while their BGIs do.
+        # that rest: half of each one's fill is written while it stays paused,
+        # then it is resumed as the whole is written again (fill()).
         with ThreadPoolExecutor(8) as pool:
             fills = [pool.submit(self.fill, vd, uri, self.vds[vd]['blocks'] * 512,
                                  vd in paused)
