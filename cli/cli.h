@@ -649,6 +649,14 @@ enum rcl_status read_vd_options(const struct cmd_args *a, const struct rcl_caps 
 enum rcl_status check_named(const struct cmd_ctx *c, bool dg, struct rcl_error *err);
 /* selected_vds() - the ids of the VDs the path selects that exist, into @ids; their count. */
 size_t selected_vds(const struct cmd_ctx *c, unsigned *ids);
+/*
+ * add_free_space() - FREE SPACE DETAILS: a row for each free extent of the
+ * groups @groups selects (NULL: all). Return: the table, or NULL (none
+ * has free space: no table added).
+ */
+struct rcl_node *add_free_space(struct rcl_node *data, const struct rcl_ctrl *ctrl,
+                                const struct id_set *groups);
+
 /* add_topology() - TOPOLOGY rows of the groups @groups selects (NULL: all). */
 void add_topology(struct rcl_node *data, const struct rcl_ctrl *ctrl, const struct id_set *groups);
 /* id_in() - whether @id is selected by @set (not given, or "all", selects all). */

@@ -828,7 +828,11 @@ struct rcl_vd {
  * struct rcl_dg - one disk group.
  * @member_bytes: capacity of each member the group can use (the smallest
  *		member's, less metadata).
- * @free_bytes: what a new VD on this group can still get (host capacity).
+ * @free_bytes: what a new VD on this group can still get (host capacity):
+ *		its largest free extent.
+ * @free_extents: each free extent's host capacity, in order on the
+ *		members (the holes deleted VDs left, then the end); a kind that
+ *		leaves @free_extent_count 0 has @free_bytes as its one extent.
  * @state:	the worst state of its VDs.
  * @span_states: each span's own state (its array's, as TOPOLOGY's span
  *		rows show it); @state is the worst of them.
@@ -842,6 +846,8 @@ struct rcl_dg {
 	unsigned vd_count;
 	uint64_t member_bytes;
 	uint64_t free_bytes;
+	uint64_t free_extents[RCL_MAX_VDS_PER_DG + 1];
+	unsigned free_extent_count;
 	enum rcl_vd_state span_states[RCL_MAX_SPANS];
 };
 

@@ -789,28 +789,27 @@ static bool array_exists(uint16_t ref)
 	return existing_array(ref, a);
 }
 
-/* Where the LDs' extents on array @ref end, in blocks of each member. */
-static uint64_t extents_end(uint16_t ref)
+/* Whether an LD's extent on array @ref meets blocks @start to @end of each member. */
+static bool extent_taken(uint16_t ref, uint64_t start, uint64_t end)
 {
-	uint64_t end = 0;
-
 	for (size_t i = 0; i < ld_count; i++) {
 		if (lds[i].qemu && (uint16_t)(lds[i].qemu->id << 8) == ref)
-			end = lds[i].qemu->blocks;
+			return true;
 		for (unsigned s = 0; !lds[i].qemu && s < lds[i].config[37] && s < 8; s++) {
 			const uint8_t *span = lds[i].config + 64 + s * 24;
 
-			if (get(span + 16, 2) == ref && get(span, 8) + get(span + 8, 8) > end)
-				end = get(span, 8) + get(span + 8, 8);
+			if (get(span + 16, 2) == ref && get(span, 8) < end &&
+			    start < get(span, 8) + get(span + 8, 8))
+				return true;
 		}
 	}
-	return end;
+	return false;
 }
 
 /*
  * An array of CFG_ADD's that exists already: it must be that array, row
  * for row (else the card finds a conflict), and the LD's span on it lie
- * in its free space.
+ * in its free space: the end, or a hole a deleted LD left.
  */
 static uint8_t array_same(const uint8_t *a, const uint8_t *span)
 {
@@ -822,7 +821,7 @@ static uint8_t array_same(const uint8_t *a, const uint8_t *span)
 	for (unsigned r = 0; r < a[8] && r < 32; r++)
 		if (get(a + 32 + r * 8, 2) != get(have + 32 + r * 8, 2))
 			return ST_INVALID_PARAMETER;
-	if (get(span, 8) < extents_end((uint16_t)get(a + 10, 2)) ||
+	if (extent_taken((uint16_t)get(a + 10, 2), get(span, 8), get(span, 8) + get(span + 8, 8)) ||
 	    get(span, 8) + get(span + 8, 8) > get(have, 8))
 		return ST_INVALID_PARAMETER;
 	return ST_OK;

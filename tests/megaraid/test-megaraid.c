@@ -708,6 +708,52 @@ START_TEST(test_vd_in_free_space)
 }
 END_TEST
 
+/* The span CFG_ADD last gave its LD on the first array: start and blocks of each member. */
+static void expect_span(uint64_t start, uint64_t blocks)
+{
+	uint8_t mbox[12], got[1024];
+	const uint8_t *ld = got + 32 + 288;
+
+	ck_assert_uint_eq(mfi_shim_last(CFG_ADD, mbox, got, sizeof(got)), 576);
+	ck_assert_uint_eq(le(ld + 64, 8), start);
+	ck_assert_uint_eq(le(ld + 64 + 8, 8), blocks);
+}
+
+/*
+ * A deleted middle VD leaves a hole: shown as its own free extent, and a
+ * new VD goes in the first extent that holds it (the hole), a larger one
+ * past it. Blocks of each member: a 0-1M, b 1M-2M (deleted), c 2M-2.5M.
+ */
+START_TEST(test_vd_in_hole)
+{
+	struct host h;
+
+	host_free_two(&h);
+	run_expect("/c0 add vd r0 name=a drives=252:1-2 size=1GB", RCL_OK, NULL);
+	run_expect("/c0 add vd r0 name=b drives=252:1-2 size=1GB", RCL_OK, NULL);
+	run_expect("/c0 add vd r0 name=c drives=252:1-2 size=512MB", RCL_OK, NULL);
+	run_expect("/c0/v2 del force", RCL_OK, NULL);
+	run_expect("/c0/d1 show all", RCL_OK,
+	           "FREE SPACE DETAILS :\n==================\n\n"
+	           "-----------\nDG     Size\n-----------\n"
+	           " 1 1.000 GB\n 1 1.500 GB\n-----------");
+	run_expect("/c0 show freespace", RCL_OK, " 1 1.000 GB\n 1 1.500 GB\n");
+	run_expect("/c0/d1 show", RCL_OK,
+	           " 1   -   - -          - RAID0 Optl  N  4.000 GB dflt N  N   none Y");
+	run_expect("/c0 add vd r0 name=d drives=252:1-2 size=768MB", RCL_OK, NULL);
+	expect_span(1048576, 786432);
+	run_expect("/c0 add vd r0 name=e drives=252:1-2 size=1GB", RCL_OK, NULL);
+	expect_span(2621440, 1048576);
+	/* All there is: the largest extent left (the end's 512 MB; the hole holds 256 MB). */
+	run_expect("/c0 add vd r0 name=f drives=252:1-2", RCL_OK, NULL);
+	expect_span(3670016, 524288);
+	run_expect("/c0/d1 show all", RCL_OK, "-------------\n 1 256.000 MB\n-------------");
+	ck_assert_uint_eq(changes_sent(), 7);
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
 /* A global hot spare: made with CFG_MAKE_SPARE, shown as GHS, removed with CFG_REMOVE_SPARE. */
 START_TEST(test_hotspare)
 {
@@ -1076,6 +1122,7 @@ static Suite *suite(void)
 	tc = tcase_create("change");
 	tcase_add_test(tc, test_create_delete_vd);
 	tcase_add_test(tc, test_vd_in_free_space);
+	tcase_add_test(tc, test_vd_in_hole);
 	tcase_add_test(tc, test_hotspare);
 	tcase_add_test(tc, test_create_with_spare);
 	tcase_add_test(tc, test_set_vd);
