@@ -650,6 +650,13 @@ enum rcl_status check_named(const struct cmd_ctx *c, bool dg, struct rcl_error *
 /* selected_vds() - the ids of the VDs the path selects that exist, into @ids; their count. */
 size_t selected_vds(const struct cmd_ctx *c, unsigned *ids);
 /*
+ * ctrl_ports() - the controller's back-end ports (System Overview's
+ * "Ports", HwCfg's "Backend Port Count"): a card's own count, else the
+ * drives it takes.
+ */
+unsigned ctrl_ports(const struct rcl_ctrl_info *info);
+
+/*
  * add_free_space() - FREE SPACE DETAILS: a row for each free extent of the
  * groups @groups selects (NULL: all). Return: the table, or NULL (none
  * has free space: no table added).

@@ -342,6 +342,11 @@ struct rcl_node *add_free_space(struct rcl_node *data, const struct rcl_ctrl *ct
 	return table;
 }
 
+unsigned ctrl_ports(const struct rcl_ctrl_info *info)
+{
+	return info->ports ? info->ports : info->max_drives;
+}
+
 bool id_in(const struct id_set *set, unsigned id)
 {
 	if (!set->given || set->all)

@@ -507,8 +507,7 @@ static void add_hwcfg(struct rcl_node *data, const struct view *v)
 	struct rcl_node *section = rcl_node_add_object(data, "HwCfg");
 
 	add_rows(section, v->caps, ROWS(parts));
-	rcl_node_add_int(section, "Backend Port Count",
-	                 v->info->ports ? v->info->ports : v->info->max_drives);
+	rcl_node_add_int(section, "Backend Port Count", ctrl_ports(v->info));
 	rcl_node_add_str(section, "BBU", v->caps->backup ? "Present" : "Absent");
 	rcl_node_add_str(section, "Alarm", "Absent");
 	add_rows(section, v->caps, ROWS(more));

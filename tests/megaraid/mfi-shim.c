@@ -564,15 +564,18 @@ static uint8_t cfg_read(uint8_t *p, uint32_t len)
 	put(data + 10, ld_count * 256, 2);
 	put(data + 12, spares, 2);
 	put(data + 14, 40, 2);
-	for (size_t i = 0; i < ld_count; i++) {
+	/* Newest first, as QEMU walks its bus (disk 0 last): no order to number groups by. */
+	for (size_t n = 0; n < ld_count; n++) {
+		size_t i = ld_count - 1 - n;
+
 		if (lds[i].qemu) {
 			qemu_array(data + 32 + a++ * 288, lds[i].qemu);
-			ld_config(data + lds_at + i * 256, lds[i].qemu, true);
+			ld_config(data + lds_at + n * 256, lds[i].qemu, true);
 			continue;
 		}
 		for (unsigned k = 0; k < lds[i].array_count; k++)
 			memcpy(data + 32 + a++ * 288, lds[i].arrays[k], 288);
-		memcpy(data + lds_at + i * 256, lds[i].config, 256);
+		memcpy(data + lds_at + n * 256, lds[i].config, 256);
 	}
 	for (size_t k = 0; k < arrays; k++)
 		patch_states(data + 32 + k * 288);

@@ -160,6 +160,13 @@ START_TEST(test_show_commands)
 	out = unit_run("/c0/eall/sall show", false, &st);
 	ck_assert_msg(st == RCL_OK && strstr(out, "252:2") && strstr(out, "Onln"), "%s", out);
 	free(out);
+	/* The card's 8 ports, not the 240 drives it takes; disk 0's group (ref 0) is DG 0. */
+	out = unit_run("show", false, &st);
+	ck_assert_msg(st == RCL_OK && strstr(out, "  0 LSI MegaRAID SAS 9260-8i     8"), "%s", out);
+	free(out);
+	out = unit_run("/c0/d0 show", false, &st);
+	ck_assert_msg(st == RCL_OK && strstr(out, "252:0      0 DRIVE Onln"), "%s", out);
+	free(out);
 	out = unit_run("/c0/vall show", true, &st);
 	ck_assert_msg(st == RCL_OK && strstr(out, "\"TYPE\" : \"RAID0\"") &&
 	                  strstr(out, "\"State\" : \"Optl\"") && strstr(out, "\"DG/VD\" : \"2/2\""),
