@@ -54,6 +54,7 @@ enum {
 	RCL_MFI_BBU_TYPE_NONE = 0,
 	RCL_MFI_BBU_TYPE_IBBU = 1,
 	RCL_MFI_BBU_TYPE_BBU = 2,
+	RCL_MFI_BBU_TYPE_TMMC = 6, /* MR.H's TMM-C, a supercap module: a CacheVault */
 };
 
 /* BBU_GET_STATUS: 64 bytes. */
@@ -106,6 +107,16 @@ _Static_assert(sizeof(struct rcl_mfi_bbu_design) == 67, "BBU design size");
  */
 enum rcl_status rcl_mfi_read_hw(struct rcl_ctrl *ctrl, const struct rcl_mfi_link *link,
                                 struct rcl_error *err);
+
+/**
+ * rcl_mfi_backup_kind() - what backs the cache of the card behind @link,
+ * told before its model is read (the caps that decide between /cx/bbu
+ * and /cx/cv): RCL_BACKUP_CACHEVAULT where its battery status names a
+ * TMM-C, else RCL_BACKUP_BBU (a card without one answers "Absent").
+ * Return: RCL_OK; the firmware's refusal (frame.h).
+ */
+enum rcl_status rcl_mfi_backup_kind(const struct rcl_mfi_link *link, enum rcl_cache_backup *kind,
+                                    struct rcl_error *err);
 
 /* rcl_mfi_set_time() - set the card's clock to @t (UTC; CTRL_SET_TIME). */
 enum rcl_status rcl_mfi_set_time(const struct rcl_mfi_link *link, time_t t, struct rcl_error *err);

@@ -44,24 +44,57 @@ static enum rcl_status megaraid_discover(struct rcl_ctx *ctx, char (*keys)[RCL_K
 	return st;
 }
 
+/* The host number of the adapter registered under @key (*@found: whether one is). */
+static enum rcl_status host_of(const char *key, unsigned *host_no, bool *found,
+                               struct rcl_error *err)
+{
+	struct rcl_mfi_adapter adapters[MAX_ADAPTERS];
+	size_t count;
+	enum rcl_status st = rcl_mfi_adapters(adapters, MAX_ADAPTERS, &count, err);
+
+	*found = false;
+	for (size_t i = 0; !st && !*found && i < count; i++)
+		if (!strcmp(adapters[i].key, key)) {
+			*host_no = adapters[i].host_no;
+			*found = true;
+		}
+	return st;
+}
+
 /* The host number of the adapter registered as @ctrl, or a failure saying it is gone. */
 static enum rcl_status find_adapter(const struct rcl_ctrl *ctrl, unsigned *host_no,
                                     struct rcl_error *err)
 {
-	struct rcl_mfi_adapter found[MAX_ADAPTERS];
-	size_t count;
-	enum rcl_status st = rcl_mfi_adapters(found, MAX_ADAPTERS, &count, err);
+	bool found;
+	enum rcl_status st = host_of(ctrl->entry.key, host_no, &found, err);
 
-	for (size_t i = 0; !st && i < count; i++)
-		if (!strcmp(found[i].key, ctrl->entry.key)) {
-			*host_no = found[i].host_no;
-			return RCL_OK;
-		}
-	return st ? st
-	          : rcl_fail(err, RCL_NOT_FOUND,
-	                     "controller /c%u (megaraid adapter '%s') is not present: the "
-	                     "megaraid_sas driver does not drive it now",
-	                     ctrl->entry.id, ctrl->entry.key);
+	return st || found ? st
+	                   : rcl_fail(err, RCL_NOT_FOUND,
+	                              "controller /c%u (megaraid adapter '%s') is not present: the "
+	                              "megaraid_sas driver does not drive it now",
+	                              ctrl->entry.id, ctrl->entry.key);
+}
+
+/*
+ * A card's caps before it is opened: whether a battery or a CacheVault
+ * backs its cache, so that /cx/cv or /cx/bbu is the path its commands
+ * take. One that cannot be asked keeps the kind's.
+ */
+static enum rcl_status megaraid_ctrl_caps(const struct rcl_ctx *ctx, const char *key,
+                                          struct rcl_caps *caps, struct rcl_error *err)
+{
+	struct rcl_mfi_link link = {.fd = -1};
+	bool found;
+	enum rcl_status st = host_of(key, &link.host_no, &found, err);
+
+	(void)ctx;
+	if (!st && found)
+		st = rcl_mfi_open(&link.fd, err);
+	if (!st && found)
+		st = rcl_mfi_backup_kind(&link, &caps->backup, err);
+	if (link.fd >= 0)
+		close(link.fd);
+	return st;
 }
 
 /*
@@ -467,6 +500,7 @@ static const struct rcl_caps megaraid_caps = {
 const struct rcl_backend_ops rcl_megaraid_ops = {
     .name = "megaraid",
     .caps = &megaraid_caps,
+    .ctrl_caps = megaraid_ctrl_caps,
     /* StorCLI's consumers were written for these very cards: they read as one from the start. */
     .storcli_compat = RCL_STORCLI_COMPAT_MEGARAID_SAS,
     .discover = megaraid_discover,

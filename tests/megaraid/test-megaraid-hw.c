@@ -117,6 +117,23 @@ START_TEST(test_battery)
 }
 END_TEST
 
+/* A CacheVault (the status' TMM-C type): shown under /cx/cv, and /cx/bbu refused as StorCLI does.
+ */
+START_TEST(test_cachevault)
+{
+	static const struct mfi_shim_bbu cv = {6, 0, 25, 0, 100, false, "CVPM02", 0};
+	struct host h;
+
+	host_utc(&h);
+	mfi_shim_bbu(&cv);
+	expect("/c0 show all", true, RCL_OK,
+	       HAS("\"Cachevault_Info\"", "\"Model\" : \"CVPM02\"", "\"State\" : \"Optimal\""));
+	expect("/c0/cv show", true, RCL_OK, HAS("\"Model\" : \"CVPM02\"", "\"Temp\" : \"25C\""));
+	expect("/c0/bbu show", false, RCL_HW_MISSING, HAS("battery backup unit"));
+	done(&h);
+}
+END_TEST
+
 /* The battery's status refused, or answered by no one: a clear failure of the command. */
 START_TEST(test_battery_refused)
 {
@@ -327,6 +344,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_qemu_card);
 	tcase_add_loop_test(tc, test_battery, 0, sizeof(batteries) / sizeof(batteries[0]));
 	tcase_add_loop_test(tc, test_battery_refused, 0, 2);
+	tcase_add_test(tc, test_cachevault);
 	tcase_add_test(tc, test_roc_temperature);
 	tcase_add_test(tc, test_clock);
 	tcase_add_test(tc, test_clock_bad);

@@ -94,10 +94,10 @@ START_TEST(test_show_model)
 	 * QEMU's PD_GET_INFO answers for disk 0 only, without its INQUIRY: each
 	 * disk is asked its INQUIRY and serial by pass-through, the others their
 	 * capacity too. (Registering the controller opened it once before, to
-	 * log its arrival.)
+	 * log its arrival; each load lists the LDs once, LD_GET_LIST.)
 	 */
-	ck_assert_uint_eq(mfi_shim_sent(0x02020000), 3 * mfi_shim_sent(0x01010000));
-	ck_assert_uint_eq(mfi_shim_sent(0), 8 * mfi_shim_sent(0x01010000));
+	ck_assert_uint_eq(mfi_shim_sent(0x02020000), 3 * mfi_shim_sent(0x03010000));
+	ck_assert_uint_eq(mfi_shim_sent(0), 8 * mfi_shim_sent(0x03010000));
 	ck_assert_str_eq(rcl_ctrl_drive(ctrl, 0)->link_speed, "1.5Gb/s");
 
 	ck_assert_uint_eq(rcl_ctrl_vd_count(ctrl), 3);
