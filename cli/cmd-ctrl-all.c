@@ -868,6 +868,15 @@ enum rcl_status cmd_backup_show(struct cmd_ctx *c, struct rcl_error *err)
 	return RCL_OK;
 }
 
+enum rcl_status cmd_backup_start_learn(struct cmd_ctx *c, struct rcl_error *err)
+{
+	enum rcl_status st = rcl_ctrl_backup_learn(c->ctrl, err);
+
+	if (!st)
+		rcl_result_describe(c->res, "Start Learn Succeeded.");
+	return st;
+}
+
 enum rcl_status cmd_ctrl_show_all(struct cmd_ctx *c, struct rcl_error *err)
 {
 	struct rcl_node *data = c->res->data;

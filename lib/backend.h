@@ -189,6 +189,8 @@ struct rcl_process_ops;
  *
  * @set_time:	as rcl_ctrl_set_time(), for a controller with its own
  *		clock: set it to @t (UTC). NULL: the clock is the system's.
+ * @backup_learn: as rcl_ctrl_backup_learn(): start a learn cycle of the
+ *		battery or CacheVault ctrl->caps.backup names.
  *
  * @drive_detail: as rcl_ctrl_drive_detail(), the drive found: add the
  *		sections only the kind knows to @out (its keys start with
@@ -313,6 +315,7 @@ struct rcl_backend_ops {
 	                                  struct rcl_foreign *out, struct rcl_error *err);
 
 	enum rcl_status (*set_time)(struct rcl_ctrl *ctrl, time_t t, struct rcl_error *err);
+	enum rcl_status (*backup_learn)(struct rcl_ctrl *ctrl, struct rcl_error *err);
 
 	enum rcl_status (*drive_detail)(struct rcl_ctrl *ctrl, const struct rcl_drive *drive,
 	                                enum rcl_drive_detail what, const char *prefix,

@@ -612,6 +612,17 @@ const struct rcl_ctrl_info *rcl_ctrl_info(const struct rcl_ctrl *ctrl);
  * Return: RCL_OK; RCL_UNSUPPORTED (another time on a controller without
  * a clock); the firmware's refusal; RCL_SYSTEM.
  */
+/**
+ * rcl_ctrl_backup_learn() - start a learn cycle of the battery or
+ * CacheVault that backs @ctrl's cache (StorCLI's "/cx/bbu start learn",
+ * "/cx/cv start learn"): the module is discharged and charged again to
+ * measure what it holds. Requires an exclusive lock.
+ * Return: RCL_OK; RCL_HW_MISSING (the controller has none); the
+ * firmware's refusal (RCL_NOT_ALLOWED: not in a state to learn; RCL_SYSTEM
+ * for the others, NO_HW_PRESENT among them).
+ */
+enum rcl_status rcl_ctrl_backup_learn(struct rcl_ctrl *ctrl, struct rcl_error *err);
+
 enum rcl_status rcl_ctrl_set_time(struct rcl_ctrl *ctrl, time_t t, bool system,
                                   struct rcl_error *err);
 /* Enclosures, by id. */

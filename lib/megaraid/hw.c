@@ -159,6 +159,14 @@ enum rcl_status rcl_mfi_backup_kind(const struct rcl_mfi_link *link, enum rcl_ca
 	return st;
 }
 
+enum rcl_status rcl_mfi_backup_learn(const struct rcl_mfi_link *link, struct rcl_error *err)
+{
+	struct rcl_mfi_dcmd d = {.opcode = RCL_MFI_DCMD_BBU_LEARN, .dir = RCL_MFI_DIR_NONE};
+
+	return rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d,
+	                    "starting the learn cycle (BBU_LEARN)", err);
+}
+
 enum rcl_status rcl_mfi_set_time(const struct rcl_mfi_link *link, time_t t, struct rcl_error *err)
 {
 	struct rcl_mfi_dcmd d = {.opcode = RCL_MFI_DCMD_CTRL_SET_TIME, .dir = RCL_MFI_DIR_NONE};

@@ -25,6 +25,7 @@ enum {
 	RCL_MFI_DCMD_BBU_GET_STATUS = 0x05010000,
 	RCL_MFI_DCMD_BBU_GET_CAPACITY = 0x05020000,
 	RCL_MFI_DCMD_BBU_GET_DESIGN = 0x05030000,
+	RCL_MFI_DCMD_BBU_LEARN = 0x05040000, /* MR.H's MR_DCMD_BBU_LEARN */
 };
 
 /* The firmware's clock, broken down (QEMU: the month as struct tm's, 0 for January). */
@@ -117,6 +118,12 @@ enum rcl_status rcl_mfi_read_hw(struct rcl_ctrl *ctrl, const struct rcl_mfi_link
  */
 enum rcl_status rcl_mfi_backup_kind(const struct rcl_mfi_link *link, enum rcl_cache_backup *kind,
                                     struct rcl_error *err);
+
+/*
+ * rcl_mfi_backup_learn() - start a learn cycle of the card's battery or
+ * CacheVault (BBU_LEARN: no mailbox, no data).
+ */
+enum rcl_status rcl_mfi_backup_learn(const struct rcl_mfi_link *link, struct rcl_error *err);
 
 /* rcl_mfi_set_time() - set the card's clock to @t (UTC; CTRL_SET_TIME). */
 enum rcl_status rcl_mfi_set_time(const struct rcl_mfi_link *link, time_t t, struct rcl_error *err);

@@ -467,6 +467,17 @@ static enum rcl_status megaraid_set_time(struct rcl_ctrl *ctrl, time_t t, struct
 	return st;
 }
 
+static enum rcl_status megaraid_backup_learn(struct rcl_ctrl *ctrl, struct rcl_error *err)
+{
+	struct rcl_mfi_link link;
+	enum rcl_status st = open_link(ctrl, &link, err);
+
+	if (!st)
+		st = rcl_mfi_backup_learn(&link, err);
+	close_link(&link);
+	return st;
+}
+
 /*
  * What a MegaRAID card can be asked, before its own answer narrows it at
  * load (levels, limits, strips, cache, battery and the rates it takes:
@@ -520,6 +531,7 @@ const struct rcl_backend_ops rcl_megaraid_ops = {
     .foreign_import = megaraid_foreign_import,
     .foreign_delete = megaraid_foreign_delete,
     .set_time = megaraid_set_time,
+    .backup_learn = megaraid_backup_learn,
     .settings_get = megaraid_settings_get,
     .settings_set = megaraid_settings_set,
     .schedule_status = megaraid_schedule_status,

@@ -289,6 +289,14 @@ static const struct rcl_caps mock_caps = {
     .strip_default_kib = 64,
 };
 
+/* A fixture's battery or CacheVault: its learn cycle starts (a fixture keeps no learn state). */
+static enum rcl_status mock_backup_learn(struct rcl_ctrl *ctrl, struct rcl_error *err)
+{
+	(void)ctrl;
+	(void)err;
+	return RCL_OK;
+}
+
 const struct rcl_backend_ops rcl_mock_ops = {
     .name = "mock",
     .caps = &mock_caps,
@@ -316,4 +324,5 @@ const struct rcl_backend_ops rcl_mock_ops = {
     .settings_set = rcl_mock_settings_set,
     .schedule_status = rcl_mock_schedule_status,
     .ctrl_caps = mock_ctrl_caps,
+    .backup_learn = mock_backup_learn,
 };
