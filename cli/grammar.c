@@ -1282,6 +1282,23 @@ const struct cmd_spec cli_commands[] = {
 	},
 	{
 		.object = OBJ_DRIVE,
+		.verb = "insert",
+		.run = cmd_drive_insert,
+		.flags = CMD_PER_CTRL | CMD_WRITES,
+		.summary = "put an unconfigured good drive in a drive group's missing row (it joins offline: start its rebuild)",
+		.example = "raidcli /c0/e252/s3 insert dg=0 array=0 row=1",
+		.opts =
+			{
+				{.name = "dg", .type = OPT_UINT, .max = RCL_MAX_DGS - 1,
+				 .help = "the drive group", .required = true},
+				{.name = "array", .type = OPT_UINT, .max = RCL_MAX_SPANS - 1,
+				 .help = "the array (span) of the group", .required = true},
+				{.name = "row", .type = OPT_UINT, .max = RCL_MAX_DRIVES_PER_SPAN - 1,
+				 .help = "the missing row of the array", .required = true},
+			},
+	},
+	{
+		.object = OBJ_DRIVE,
 		.verb = "start rebuild",
 		.run = cmd_drive_start_rebuild,
 		.check = cmd_drive_check_rebuild,
@@ -1858,7 +1875,6 @@ const struct part_form cli_part_forms[] = {
     PART_FORM(OBJ_DRIVE, "spinup", POWER),
     PART_FORM(OBJ_DRIVE, "spindown", POWER),
     PART_FORM(OBJ_DRIVE, "set security", SECURITY),
-    PART_FORM(OBJ_DRIVE, "insert", FIRMWARE),
     PART_FORM(OBJ_VD, "set emulationtype", FIRMWARE),
     PART_FORM(OBJ_VD, "set unmap", FIRMWARE),
     PART_FORM(OBJ_VD, "show unmap", FIRMWARE),

@@ -1124,6 +1124,20 @@ enum rcl_status rcl_ctrl_set_drive_state(struct rcl_ctrl *ctrl, const struct rcl
                                          enum rcl_drive_change change, bool force,
                                          struct rcl_error *err);
 
+/**
+ * rcl_ctrl_insert_drive() - put unconfigured good drive @ref in the
+ * missing row @row of array (span) @array of drive group @dg (StorCLI's
+ * "insert dg= array= row="): it joins offline; a rebuild is started
+ * apart. Requires an exclusive lock.
+ * Return: RCL_OK; RCL_NOT_FOUND (no such drive or group); RCL_NOT_ALLOWED
+ * (the drive not unconfigured good, or the row holds a drive);
+ * RCL_INVALID_PARAM (no such array or row in the group); the firmware's
+ * refusal; RCL_UNSUPPORTED.
+ */
+enum rcl_status rcl_ctrl_insert_drive(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                      unsigned dg, unsigned array, unsigned row,
+                                      struct rcl_error *err);
+
 /*
  * Device actions: what a drive does to itself on command (lib/device.c):
  * a format, a firmware download, a telemetry capture, its namespaces. Only

@@ -369,6 +369,20 @@ static enum rcl_status megaraid_set_drive_state(struct rcl_ctrl *ctrl,
 	return st;
 }
 
+static enum rcl_status megaraid_insert_drive(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                             unsigned dg, unsigned array, unsigned row,
+                                             struct rcl_error *err)
+{
+	struct rcl_mfi_link link = {.fd = -1};
+	enum rcl_status st = open_link(ctrl, &link, err);
+
+	if (!st)
+		st = rcl_mfi_insert_drive(&link, ctrl, rcl_ctrl_find_drive(ctrl, ref), dg, array,
+		                          row, err);
+	close_link(&link);
+	return st;
+}
+
 /* The card's own log, read anew each time (it grows while raidcli is not looking). */
 static enum rcl_status megaraid_read_events(struct rcl_ctrl *ctrl, struct rcl_event_list *list,
                                             struct rcl_error *err)
@@ -525,6 +539,7 @@ const struct rcl_backend_ops rcl_megaraid_ops = {
     .set_locate = megaraid_set_locate,
     .set_drive_jbod = megaraid_set_drive_jbod,
     .set_drive_state = megaraid_set_drive_state,
+    .insert_drive = megaraid_insert_drive,
     .read_events = megaraid_read_events,
     .clear_events = megaraid_clear_events,
     .foreign_show = megaraid_foreign_show,

@@ -227,3 +227,34 @@ enum rcl_status rcl_mfi_group_arrays(const struct rcl_mfi_link *link, const stru
 	           : rcl_fail(err, RCL_NOT_FOUND,
 	                      "the card's configuration lacks an array of drive group %u", dg);
 }
+
+enum rcl_status rcl_mfi_span_ref(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
+                                 unsigned dg, unsigned span, uint16_t *ref, struct rcl_error *err)
+{
+	struct rcl_mfi_ld_info ld;
+	const struct rcl_vd *v = NULL;
+	uint8_t *buf;
+	uint32_t len;
+	bool found = false;
+	enum rcl_status st;
+
+	for (size_t i = 0; !v && i < ctrl->vd_count; i++)
+		if (ctrl->vds[i].dg == dg)
+			v = &ctrl->vds[i];
+	if (!v || span >= 8)
+		return rcl_fail(err, RCL_NOT_FOUND, "drive group %u has no array %u", dg, span);
+	st = rcl_mfi_read_config(link, &buf, &len, err);
+	if (st)
+		return st;
+	/* By its LD, not its drives: every row of the array may be missing. */
+	for (size_t i = 0; !found && config_ld(buf, len, i, &ld); i++)
+		if (ld.target_id == v->id && span < (ld.span_depth ? ld.span_depth : 1u)) {
+			*ref = le16toh(ld.span[span].array_ref);
+			found = true;
+		}
+	rcl_free(buf);
+	return found ? RCL_OK
+	             : rcl_fail(err, RCL_NOT_FOUND,
+	                        "the card's configuration lacks array %u of drive group %u", span,
+	                        dg);
+}

@@ -317,6 +317,7 @@ const struct rcl_backend_ops rcl_mock_ops = {
     .set_jbod_mode = rcl_mock_set_jbod_mode,
     .set_drive_jbod = rcl_mock_set_drive_jbod,
     .set_drive_state = rcl_mock_set_drive_state,
+    .insert_drive = rcl_mock_insert_drive,
     .task_check = rcl_mock_task_check,
     .task = rcl_mock_task,
     .task_progress = rcl_mock_task_progress,

@@ -56,8 +56,11 @@ enum {
 	ST_OK = 0x00,
 	ST_INVALID_PARAMETER = 0x03,
 	ST_INVALID_SEQUENCE = 0x04,
+	ST_ARRAY_INDEX_INVALID = 0x09,
+	ST_ARRAY_ROW_NOT_EMPTY = 0x0a,
 	ST_DEVICE_NOT_FOUND = 0x0c,
 	ST_NOT_FOUND = 0x23,
+	ST_ROW_INDEX_INVALID = 0x28,
 	ST_SCSI_DONE_WITH_ERROR = 0x2d,
 	ST_WRONG_STATE = 0x32,
 };
@@ -70,6 +73,7 @@ enum {
 	OP_LOCATE_START = 0x02070100,
 	OP_LOCATE_STOP = 0x02070200,
 	OP_MISSING_MARK = 0x02080100,
+	OP_MISSING_REPLACE = 0x02080200,
 	OP_LD_GET_PROP = 0x03030000,
 	OP_LD_SET_PROP = 0x03040000,
 	OP_LD_DELETE = 0x03090000,
@@ -672,6 +676,8 @@ static int mbox_used(uint32_t opcode)
 	case OP_REMOVE_SPARE:
 	case OP_MISSING_MARK:
 		return 4;
+	case OP_MISSING_REPLACE:
+		return 7;
 	case OP_STATE_SET:
 		return 6;
 	default:
@@ -710,6 +716,7 @@ static unsigned data_flags(uint32_t opcode)
 	case OP_REMOVE_SPARE:
 	case OP_STATE_SET:
 	case OP_MISSING_MARK:
+	case OP_MISSING_REPLACE:
 	case 0x01040200: /* EVENT_CLEAR */
 		return 0;
 	default:
@@ -1029,6 +1036,38 @@ static uint8_t missing_mark(const uint8_t *mbox)
 	return ST_OK;
 }
 
+/*
+ * PD_MISSING_REPLACE: a free drive into a missing row (mailbox: its
+ * reference, the array's ref, the row), where it is OFFLINE until
+ * rebuilt. The fake keeps each row's own drive, so only the drive marked
+ * missing from that row goes back in; another is INVALID_PARAMETER.
+ */
+static uint8_t missing_replace(const uint8_t *mbox)
+{
+	uint16_t pd = (uint16_t)get(mbox, 2), held;
+	const struct mfi_shim_disk *d = disk_of(pd);
+	uint8_t a[288];
+
+	if (!d)
+		return ST_DEVICE_NOT_FOUND;
+	if (get(mbox + 2, 2) != seq_of(pd))
+		return ST_INVALID_SEQUENCE;
+	if (in_ld(d->id) || spare[d->id] || fw_state[d->id] >= 0)
+		return ST_WRONG_STATE;
+	if (!existing_array((uint16_t)get(mbox + 4, 2), a))
+		return ST_ARRAY_INDEX_INVALID;
+	if (mbox[6] >= a[8])
+		return ST_ROW_INDEX_INVALID;
+	held = (uint16_t)get(a + 32 + mbox[6] * 8, 2);
+	if ((held & 0xff) || !missing[held >> 8])
+		return ST_ARRAY_ROW_NOT_EMPTY;
+	if (held != pd)
+		return ST_INVALID_PARAMETER;
+	missing[d->id] = false;
+	fw_state[d->id] = 0x10; /* OFFLINE */
+	return ST_OK;
+}
+
 void mfi_shim_card(uint32_t levels, uint32_t more)
 {
 	raid_levels = levels;
@@ -1124,6 +1163,8 @@ static uint8_t dcmd(uint32_t opcode, uint8_t *f, uint8_t *buf, uint32_t len)
 		return state_set(f + F_MBOX);
 	case OP_MISSING_MARK:
 		return missing_mark(f + F_MBOX);
+	case OP_MISSING_REPLACE:
+		return missing_replace(f + F_MBOX);
 	case OP_GET_PROPS:
 	case OP_SET_PROPS:
 		if (len != sizeof(props))

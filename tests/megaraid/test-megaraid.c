@@ -580,9 +580,11 @@ END_TEST
 #define SET_PROPS    0x01020200u
 #define LD_SET_PROP  0x03040000u
 #define MISSING_MARK 0x02080100u
+#define MISSING_REPL 0x02080200u
 
-static const uint32_t changes[] = {CFG_ADD,     LD_DELETE, MAKE_SPARE, REMOVE_SPARE, LOCATE_START,
-                                   LOCATE_STOP, STATE_SET, SET_PROPS,  LD_SET_PROP,  MISSING_MARK};
+static const uint32_t changes[] = {CFG_ADD,      LD_DELETE,    MAKE_SPARE,  REMOVE_SPARE,
+                                   LOCATE_START, LOCATE_STOP,  STATE_SET,   SET_PROPS,
+                                   LD_SET_PROP,  MISSING_MARK, MISSING_REPL};
 
 /* How many changing frames came, of every kind. */
 static unsigned changes_sent(void)
@@ -1030,6 +1032,40 @@ START_TEST(test_missing)
 }
 END_TEST
 
+/*
+ * insert: a free drive into its group's missing row, one PD_MISSING_REPLACE
+ * (its reference, the array's ref, the row), and it is back offline; a
+ * row that holds a drive, one the group lacks or a drive in use refused
+ * before any frame; the card's own refusal told.
+ */
+START_TEST(test_insert)
+{
+	struct host h;
+
+	host_init(&h, MAJOR_NOW);
+	mfi_shim_pd_seq(1, 0x0009);
+	mfi_shim_set_state(1, 0x10);
+	run_expect("/c0/e252/s1 set missing", RCL_OK, NULL);
+	run_expect("/c0/e252/s1 insert dg=0 array=0 row=0", RCL_NOT_ALLOWED,
+	           "holds drive /c0/e252/s0");
+	run_expect("/c0/e252/s1 insert dg=1 array=1 row=0", RCL_INVALID_PARAM, "arrays 0-0");
+	run_expect("/c0/e252/s2 insert dg=1 array=0 row=0", RCL_NOT_ALLOWED, "unconfigured good");
+	run_expect("/c0/e252/s1 insert dg=7 array=0 row=0", RCL_NOT_FOUND, "/c0/d7");
+	ck_assert_uint_eq(changes_sent(), 1);
+	run_expect("/c0/e252/s1 insert dg=1 array=0 row=0", RCL_OK, "Insert Drive Succeeded.");
+	expect_mbox(MISSING_REPL, (const uint8_t[]){0x00, 0x01, 0x09, 0x00, 0x00, 0x01, 0x00}, 7);
+	run_expect("/c0/e252/s1 show", RCL_OK, "Offln");
+	run_expect("/c0/d1 show", RCL_OK, "252:1");
+	run_expect("/c0/e252/s1 set missing", RCL_OK, NULL);
+	mfi_shim_break(MISSING_REPL, MFI_SHIM_STATUS, 0x0a);
+	run_expect("/c0/e252/s1 insert dg=1 array=0 row=0", RCL_SYSTEM, "ARRAY_ROW_NOT_EMPTY");
+	run_expect("/c0/e252/s1 show", RCL_OK, "UGood");
+	ck_assert_uint_eq(changes_sent(), 4);
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
 /* A free drive made JBOD and back: PD_STATE_SET to SYSTEM (0x40), then UNCONFIGURED_GOOD. */
 START_TEST(test_jbod_drive)
 {
@@ -1139,6 +1175,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_dedicated_spare);
 	tcase_add_test(tc, test_jbod_drive);
 	tcase_add_test(tc, test_missing);
+	tcase_add_test(tc, test_insert);
 	tcase_add_test(tc, test_rates);
 	tcase_add_loop_test(tc, test_bad_input, 0, sizeof(bad_inputs) / sizeof(bad_inputs[0]));
 	tcase_add_loop_test(tc, test_change_refused, 0,
