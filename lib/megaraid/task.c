@@ -135,11 +135,8 @@ static enum rcl_status malformed(const struct rcl_ctrl *ctrl, const struct rcl_t
 }
 
 /* PR_GET_STATUS: whether a patrol read is under way. */
-/* PR_GET_STATUS' states of a run paused, by the firmware or a user (MR.H's MR_PR_STATE). */
-enum { PR_PAUSED = 3, PR_USER_PAUSED = 4 };
-
 static enum rcl_status patrol_active(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
-                                     const struct rcl_task_request *req, bool *active, bool *paused,
+                                     const struct rcl_task_request *req, bool *active,
                                      struct rcl_error *err)
 {
 	struct rcl_mfi_pr_status s;
@@ -154,8 +151,7 @@ static enum rcl_status patrol_active(const struct rcl_mfi_link *link, const stru
 	                  "reading the patrol read status (PR_GET_STATUS)", err);
 	if (!st && unwritten(&s, sizeof(s)))
 		return malformed(ctrl, req, "PR_GET_STATUS", "wrote no reply", err);
-	*paused = !st && (s.state == PR_PAUSED || s.state == PR_USER_PAUSED);
-	*active = !st && (s.state == RCL_MFI_PR_ACTIVE || *paused);
+	*active = !st && s.state == RCL_MFI_PR_ACTIVE;
 	return st;
 }
 
@@ -165,13 +161,11 @@ static enum rcl_status patrol_active(const struct rcl_mfi_link *link, const stru
  */
 static enum rcl_status read_progress(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
                                      const struct rcl_task_request *req, const struct task_kind *k,
-                                     bool *active, bool *paused, struct rcl_mfi_progress *p,
+                                     bool *active, struct rcl_mfi_progress *p,
                                      struct rcl_error *err)
 {
 	uint8_t reply[sizeof(struct rcl_mfi_ld_progress)];
 	bool pd = req->kind == RCL_TASK_REBUILD;
-	size_t pause_at = pd ? offsetof(struct rcl_mfi_pd_progress, pause)
-	                     : offsetof(struct rcl_mfi_ld_progress, pause);
 	uint32_t len = pd ? sizeof(struct rcl_mfi_pd_progress) : sizeof(struct rcl_mfi_ld_progress);
 	uint16_t id = pd ? device_of(ctrl, req) : (uint16_t)req->vd;
 	const char *opcode = pd ? "PD_GET_PROGRESS" : "LD_PROGRESS";
@@ -196,24 +190,20 @@ static enum rcl_status read_progress(const struct rcl_mfi_link *link, const stru
 	memcpy(&bits, reply, sizeof(bits));
 	memcpy(p, reply + k->at, sizeof(*p));
 	*active = le32toh(bits) & k->active;
-	/* The pause word has the active word's bits (MR.H); a reply cut before it: not paused. */
-	memcpy(&bits, reply + pause_at, sizeof(bits));
-	*paused = *active && !unwritten(&bits, sizeof(bits)) && le32toh(bits) & k->active;
 	/* A task under way whose place was never written: the reply stopped short of it. */
 	if (*active && unwritten(p, sizeof(*p)))
 		return malformed(ctrl, req, opcode, "wrote its reply short", err);
 	return RCL_OK;
 }
 
-/* Whether @req's task is under way, paused, and where (*@p, not for a patrol read). */
+/* Whether @req's task is under way, and where (*@p, not for a patrol read). */
 static enum rcl_status task_state(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
                                   const struct rcl_task_request *req, const struct task_kind *k,
-                                  bool *active, bool *paused, struct rcl_mfi_progress *p,
-                                  struct rcl_error *err)
+                                  bool *active, struct rcl_mfi_progress *p, struct rcl_error *err)
 {
 	if (req->kind == RCL_TASK_PATROL_READ)
-		return patrol_active(link, ctrl, req, active, paused, err);
-	return read_progress(link, ctrl, req, k, active, paused, p, err);
+		return patrol_active(link, ctrl, req, active, err);
+	return read_progress(link, ctrl, req, k, active, p, err);
 }
 
 /*
@@ -256,7 +246,7 @@ enum rcl_status rcl_mfi_task(const struct rcl_mfi_link *link, const struct rcl_c
 	struct rcl_mfi_dcmd d = {.dir = RCL_MFI_DIR_NONE};
 	struct rcl_mfi_progress p;
 	char what[128], target[64];
-	bool active = false, paused;
+	bool active = false;
 	enum rcl_status st;
 
 	if (!k || !k->op[req->action]) {
@@ -267,7 +257,7 @@ enum rcl_status rcl_mfi_task(const struct rcl_mfi_link *link, const struct rcl_c
 	}
 	st = req->action == RCL_TASK_ACTION_START ? check_level(ctrl, req, err) : RCL_OK;
 	if (!st)
-		st = task_state(link, ctrl, req, k, &active, &paused, &p, err);
+		st = task_state(link, ctrl, req, k, &active, &p, err);
 	if (!st)
 		st = rcl_task_refuse(ctrl, req, active, err);
 	if (!st)
@@ -298,14 +288,14 @@ enum rcl_status rcl_mfi_task_progress(const struct rcl_mfi_link *link, const str
 {
 	const struct task_kind *k = kind_of(req->kind);
 	struct rcl_mfi_progress p = {0};
-	bool active = false, paused = false;
+	bool active = false;
 	unsigned done, secs;
-	enum rcl_status st = k ? task_state(link, ctrl, req, k, &active, &paused, &p, err) : RCL_OK;
+	enum rcl_status st = k ? task_state(link, ctrl, req, k, &active, &p, err) : RCL_OK;
 
 	out->state = RCL_TASK_STATE_STOPPED;
 	if (st || !active)
 		return st;
-	out->state = paused ? RCL_TASK_STATE_PAUSED : RCL_TASK_STATE_RUNNING;
+	out->state = RCL_TASK_STATE_RUNNING;
 	if (req->kind == RCL_TASK_PATROL_READ)
 		return RCL_OK; /* PR_GET_STATUS counts drives, not how far */
 	done = le16toh(p.done);

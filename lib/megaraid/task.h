@@ -48,17 +48,15 @@ struct rcl_mfi_progress {
 /* LD_PROGRESS (and LD_GET_INFO at 264): which tasks run (@active bits), and where. */
 struct rcl_mfi_ld_progress {
 	uint32_t active;
-	struct rcl_mfi_progress cc, bgi, fgi, recon, disassociate;
-	uint32_t pause; /* the @active bits of the tasks paused (MR.H's MR_LD_PROGRESS) */
-	struct rcl_mfi_progress rsvd[2];
+	struct rcl_mfi_progress cc, bgi, fgi, recon;
+	struct rcl_mfi_progress rsvd[4];
 } __attribute__((packed));
 
 /* PD_GET_PROGRESS (and PD_GET_INFO at 260). */
 struct rcl_mfi_pd_progress {
 	uint32_t active;
 	struct rcl_mfi_progress rebuild, patrol, clear;
-	uint32_t pause; /* the @active bits of the tasks paused (MR.H's MR_PD_PROGRESS) */
-	struct rcl_mfi_progress rsvd[3];
+	struct rcl_mfi_progress rsvd[4];
 } __attribute__((packed));
 
 /* The @active bits. */
@@ -72,8 +70,6 @@ _Static_assert(sizeof(struct rcl_mfi_progress) == 4, "MFI progress");
 _Static_assert(offsetof(struct rcl_mfi_ld_progress, fgi) == 12, "LD progress init");
 _Static_assert(sizeof(struct rcl_mfi_ld_progress) == 36, "LD progress size (LD info 264..300)");
 _Static_assert(offsetof(struct rcl_mfi_pd_progress, rebuild) == 4, "PD progress rebuild");
-_Static_assert(offsetof(struct rcl_mfi_ld_progress, pause) == 24, "LD progress pause");
-_Static_assert(offsetof(struct rcl_mfi_pd_progress, pause) == 16, "PD progress pause");
 _Static_assert(sizeof(struct rcl_mfi_pd_progress) == 32, "PD progress size (PD info 260..292)");
 
 /**

@@ -150,8 +150,6 @@ static uint8_t ld_progress(uint8_t target, uint8_t *buf, uint32_t len)
 	advance(&init[target]);
 	put_run(reply, reply + 4, &cc[target], 0x01);
 	put_run(reply, reply + 12, &init[target], 0x04);
-	/* The pause word: the active word's bits of the tasks paused (MR.H's MR_LD_PROGRESS). */
-	reply[24] = (uint8_t)((cc[target].paused ? 0x01 : 0) | (init[target].paused ? 0x04 : 0));
 	give(buf, reply, sizeof(reply));
 	return ST_OK;
 }
@@ -167,7 +165,6 @@ static uint8_t pd_progress(uint8_t id, uint8_t *buf, uint32_t len)
 	if (advance(&rebuild[id]))
 		mfi_shim_set_state(id, PD_ONLINE);
 	put_run(reply, reply + 4, &rebuild[id], 0x01);
-	reply[16] = rebuild[id].paused ? 0x01 : 0; /* MR_PD_PROGRESS's pause word */
 	give(buf, reply, sizeof(reply));
 	return ST_OK;
 }
