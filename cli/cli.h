@@ -600,6 +600,8 @@ enum rcl_status cmd_ctrl_show_eventloginfo(struct cmd_ctx *c, struct rcl_error *
 enum rcl_status cmd_ctrl_show_bootdrive(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_ctrl_show_freespace(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_backup_show(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_backup_start_learn(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_drive_insert(struct cmd_ctx *c, struct rcl_error *err);
 /* cmd-metrics.c */
 enum rcl_status cmd_ctrl_show_metrics(struct cmd_ctx *c, struct rcl_error *err);
 /* vds_not_optimal() (cmd-system.c) - how many of @ctrl's VDs are not optimal (show's VNOpt). */
@@ -649,6 +651,21 @@ enum rcl_status read_vd_options(const struct cmd_args *a, const struct rcl_caps 
 enum rcl_status check_named(const struct cmd_ctx *c, bool dg, struct rcl_error *err);
 /* selected_vds() - the ids of the VDs the path selects that exist, into @ids; their count. */
 size_t selected_vds(const struct cmd_ctx *c, unsigned *ids);
+/*
+ * ctrl_ports() - the controller's back-end ports (System Overview's
+ * "Ports", HwCfg's "Backend Port Count"): a card's own count, else the
+ * drives it takes.
+ */
+unsigned ctrl_ports(const struct rcl_ctrl_info *info);
+
+/*
+ * add_free_space() - FREE SPACE DETAILS: a row for each free extent of the
+ * groups @groups selects (NULL: all). Return: the table, or NULL (none
+ * has free space: no table added).
+ */
+struct rcl_node *add_free_space(struct rcl_node *data, const struct rcl_ctrl *ctrl,
+                                const struct id_set *groups);
+
 /* add_topology() - TOPOLOGY rows of the groups @groups selects (NULL: all). */
 void add_topology(struct rcl_node *data, const struct rcl_ctrl *ctrl, const struct id_set *groups);
 /* id_in() - whether @id is selected by @set (not given, or "all", selects all). */

@@ -312,6 +312,41 @@ void add_topology(struct rcl_node *data, const struct rcl_ctrl *ctrl, const stru
 	}
 }
 
+/* One FREE SPACE DETAILS row: a free extent of @dg of @bytes. */
+static void add_free_row(struct rcl_node *table, const struct rcl_dg *dg, uint64_t bytes)
+{
+	struct rcl_node *row = rcl_node_add_object(table, NULL);
+
+	rcl_node_add_int(row, "DG", dg->id);
+	rcl_node_set_flags(rcl_node_add_size(row, "Size", bytes), RCL_NODE_ALIGN_RIGHT);
+}
+
+struct rcl_node *add_free_space(struct rcl_node *data, const struct rcl_ctrl *ctrl,
+                                const struct id_set *groups)
+{
+	struct rcl_node *table = NULL;
+
+	for (size_t i = 0; i < rcl_ctrl_dg_count(ctrl); i++) {
+		const struct rcl_dg *dg = rcl_ctrl_dg(ctrl, i);
+
+		if ((groups && !id_in(groups, dg->id)) || !dg->free_bytes)
+			continue;
+		if (!table)
+			table = rcl_node_add_array(data, "FREE SPACE DETAILS");
+		/* StorCLI gives each extent its row: a deleted VD's hole too. */
+		for (unsigned k = 0; k < dg->free_extent_count; k++)
+			add_free_row(table, dg, dg->free_extents[k]);
+		if (!dg->free_extent_count)
+			add_free_row(table, dg, dg->free_bytes);
+	}
+	return table;
+}
+
+unsigned ctrl_ports(const struct rcl_ctrl_info *info)
+{
+	return info->ports ? info->ports : info->max_drives;
+}
+
 bool id_in(const struct id_set *set, unsigned id)
 {
 	if (!set->given || set->all)

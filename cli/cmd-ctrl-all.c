@@ -507,8 +507,7 @@ static void add_hwcfg(struct rcl_node *data, const struct view *v)
 	struct rcl_node *section = rcl_node_add_object(data, "HwCfg");
 
 	add_rows(section, v->caps, ROWS(parts));
-	rcl_node_add_int(section, "Backend Port Count",
-	                 v->info->ports ? v->info->ports : v->info->max_drives);
+	rcl_node_add_int(section, "Backend Port Count", ctrl_ports(v->info));
 	rcl_node_add_str(section, "BBU", v->caps->backup ? "Present" : "Absent");
 	rcl_node_add_str(section, "Alarm", "Absent");
 	add_rows(section, v->caps, ROWS(more));
@@ -867,6 +866,15 @@ enum rcl_status cmd_backup_show(struct cmd_ctx *c, struct rcl_error *err)
 	if (!strcmp(c->args->cmd->verb, "show all"))
 		add_backup_readings(c->res->data, &v.info->backup);
 	return RCL_OK;
+}
+
+enum rcl_status cmd_backup_start_learn(struct cmd_ctx *c, struct rcl_error *err)
+{
+	enum rcl_status st = rcl_ctrl_backup_learn(c->ctrl, err);
+
+	if (!st)
+		rcl_result_describe(c->res, "Start Learn Succeeded.");
+	return st;
 }
 
 enum rcl_status cmd_ctrl_show_all(struct cmd_ctx *c, struct rcl_error *err)

@@ -583,6 +583,20 @@ enum rcl_status cmd_drive_set_missing(struct cmd_ctx *c, struct rcl_error *err)
 	return for_each_drive(c, set_missing, "Set Drive Missing Succeeded.", err);
 }
 
+static enum rcl_status insert(struct cmd_ctx *c, const struct rcl_drive_ref *ref,
+                              struct rcl_error *err)
+{
+	return rcl_ctrl_insert_drive(c->ctrl, ref,
+	                             (unsigned)strtoul(cmd_value(c->args, "dg"), NULL, 10),
+	                             (unsigned)strtoul(cmd_value(c->args, "array"), NULL, 10),
+	                             (unsigned)strtoul(cmd_value(c->args, "row"), NULL, 10), err);
+}
+
+enum rcl_status cmd_drive_insert(struct cmd_ctx *c, struct rcl_error *err)
+{
+	return for_each_drive(c, insert, "Insert Drive Succeeded.", err);
+}
+
 enum rcl_status cmd_drive_delete_hotspare(struct cmd_ctx *c, struct rcl_error *err)
 {
 	return for_each_drive(c, delete_spare, "Delete Hot Spare Succeeded.", err);

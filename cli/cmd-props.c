@@ -157,20 +157,9 @@ enum rcl_status cmd_ctrl_show_bootdrive(struct cmd_ctx *c, struct rcl_error *err
 
 enum rcl_status cmd_ctrl_show_freespace(struct cmd_ctx *c, struct rcl_error *err)
 {
-	struct rcl_node *table = rcl_node_add_array(c->res->data, "FREE SPACE DETAILS");
-
 	(void)err;
-	for (size_t i = 0; i < rcl_ctrl_dg_count(c->ctrl); i++) {
-		const struct rcl_dg *dg = rcl_ctrl_dg(c->ctrl, i);
-		struct rcl_node *row;
-
-		if (!dg->free_bytes)
-			continue;
-		row = rcl_node_add_object(table, NULL);
-		rcl_node_add_int(row, "DG", dg->id);
-		rcl_node_set_flags(rcl_node_add_size(row, "Size", dg->free_bytes),
-		                   RCL_NODE_ALIGN_RIGHT);
-	}
+	if (!add_free_space(c->res->data, c->ctrl, NULL))
+		rcl_node_add_array(c->res->data, "FREE SPACE DETAILS");
 	return RCL_OK;
 }
 

@@ -42,7 +42,7 @@ static void add_overview_row(struct rcl_node *table, const struct rcl_ctrl *ctrl
 
 	rcl_node_add_int(row, "Ctl", rcl_ctrl_id(ctrl));
 	rcl_node_add_str(row, "Model", rcl_ctrl_info(ctrl)->model);
-	rcl_node_add_int(row, "Ports", rcl_ctrl_info(ctrl)->max_drives);
+	rcl_node_add_int(row, "Ports", ctrl_ports(rcl_ctrl_info(ctrl)));
 	rcl_node_add_int(row, "PDs", (long long)rcl_ctrl_drive_count(ctrl));
 	rcl_node_add_int(row, "DGs", (long long)rcl_ctrl_dg_count(ctrl));
 	rcl_node_add_int(row, "DNOpt", dgs_not_optimal(ctrl));

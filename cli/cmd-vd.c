@@ -451,26 +451,6 @@ enum rcl_status cmd_dg_show(struct cmd_ctx *c, struct rcl_error *err)
 	return st;
 }
 
-static void add_free_space(struct rcl_node *data, const struct rcl_ctrl *ctrl,
-                           const struct id_set *groups)
-{
-	struct rcl_node *table = NULL;
-
-	for (size_t i = 0; i < rcl_ctrl_dg_count(ctrl); i++) {
-		const struct rcl_dg *dg = rcl_ctrl_dg(ctrl, i);
-		struct rcl_node *row;
-
-		if (!id_in(groups, dg->id) || !dg->free_bytes)
-			continue;
-		if (!table)
-			table = rcl_node_add_array(data, "FREE SPACE DETAILS");
-		row = rcl_node_add_object(table, NULL);
-		rcl_node_add_int(row, "DG", dg->id);
-		rcl_node_set_flags(rcl_node_add_size(row, "Size", dg->free_bytes),
-		                   RCL_NODE_ALIGN_RIGHT);
-	}
-}
-
 static void add_dg_drives(struct rcl_node *data, const struct rcl_ctrl *ctrl,
                           const struct id_set *groups)
 {

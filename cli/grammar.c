@@ -97,6 +97,16 @@ static const char *const migrate_options[] = {"add", "remove", NULL};
 		.example = "raidcli /c0/" path " " words,                                          \
 	}
 
+/* /cx/bbu or /cx/cv (@path) start learn: the module's learn cycle. */
+#define BACKUP_LEARN(obj, p, path, module)                                                         \
+	{                                                                                          \
+		.object = obj, .verb = "start learn", .run = cmd_backup_start_learn,               \
+		.flags = CMD_PER_CTRL | CMD_PART | CMD_WRITES, .part = RCL_PART_##p,               \
+		.summary = "start a learn cycle of the " module " (discharged and charged again "  \
+		           "to measure what it holds)",                                            \
+		.example = "raidcli /c0/" path " start learn",                                     \
+	}
+
 const struct cmd_spec cli_commands[] = {
 	{
 		.object = OBJ_SYSTEM,
@@ -1272,6 +1282,23 @@ const struct cmd_spec cli_commands[] = {
 	},
 	{
 		.object = OBJ_DRIVE,
+		.verb = "insert",
+		.run = cmd_drive_insert,
+		.flags = CMD_PER_CTRL | CMD_WRITES,
+		.summary = "put an unconfigured good drive in a drive group's missing row (it joins offline: start its rebuild)",
+		.example = "raidcli /c0/e252/s3 insert dg=0 array=0 row=1",
+		.opts =
+			{
+				{.name = "dg", .type = OPT_UINT, .max = RCL_MAX_DGS - 1,
+				 .help = "the drive group", .required = true},
+				{.name = "array", .type = OPT_UINT, .max = RCL_MAX_SPANS - 1,
+				 .help = "the array (span) of the group", .required = true},
+				{.name = "row", .type = OPT_UINT, .max = RCL_MAX_DRIVES_PER_SPAN - 1,
+				 .help = "the missing row of the array", .required = true},
+			},
+	},
+	{
+		.object = OBJ_DRIVE,
 		.verb = "start rebuild",
 		.run = cmd_drive_start_rebuild,
 		.check = cmd_drive_check_rebuild,
@@ -1783,6 +1810,8 @@ const struct cmd_spec cli_commands[] = {
 	BACKUP_SHOW(OBJ_CV, "show", CACHEVAULT, "cv", "CacheVault", "the model and state"),
 	BACKUP_SHOW(OBJ_CV, "show all", CACHEVAULT, "cv", "CacheVault", "all that is known"),
 	BACKUP_SHOW(OBJ_CV, "show status", CACHEVAULT, "cv", "CacheVault", "the state"),
+	BACKUP_LEARN(OBJ_BBU, BBU, "bbu", "battery backup unit"),
+	BACKUP_LEARN(OBJ_CV, CACHEVAULT, "cv", "CacheVault"),
 };
 /* clang-format on */
 
@@ -1846,7 +1875,6 @@ const struct part_form cli_part_forms[] = {
     PART_FORM(OBJ_DRIVE, "spinup", POWER),
     PART_FORM(OBJ_DRIVE, "spindown", POWER),
     PART_FORM(OBJ_DRIVE, "set security", SECURITY),
-    PART_FORM(OBJ_DRIVE, "insert", FIRMWARE),
     PART_FORM(OBJ_VD, "set emulationtype", FIRMWARE),
     PART_FORM(OBJ_VD, "set unmap", FIRMWARE),
     PART_FORM(OBJ_VD, "show unmap", FIRMWARE),
@@ -1970,11 +1998,9 @@ const struct part_form cli_part_forms[] = {
     PART_FORM(OBJ_BBU, "show properties", BBU),
     PART_FORM(OBJ_BBU, "show learn", BBU),
     PART_FORM(OBJ_BBU, "show gasgauge", BBU),
-    PART_FORM(OBJ_BBU, "start learn", BBU),
     PART_FORM(OBJ_BBU, "show modes", BBU),
     PART_FORM(OBJ_BBU, "set", BBU),
     PART_FORM(OBJ_CV, "show learn", CACHEVAULT),
-    PART_FORM(OBJ_CV, "start learn", CACHEVAULT),
     PART_FORM(OBJ_CTRL, "show securitykey", SECURITY),
     PART_FORM(OBJ_CTRL, "show powermonitoringinfo", POWER),
     PART_FORM(OBJ_CTRL, "show ldlimit", FIRMWARE),

@@ -192,6 +192,10 @@ struct rcl_process_ops;
  *
  * @set_time:	as rcl_ctrl_set_time(), for a controller with its own
  *		clock: set it to @t (UTC). NULL: the clock is the system's.
+ * @insert_drive: as rcl_ctrl_insert_drive(), the drive, group, array and
+ *		row checked: put the drive in that missing row.
+ * @backup_learn: as rcl_ctrl_backup_learn(): start a learn cycle of the
+ *		battery or CacheVault ctrl->caps.backup names.
  *
  * @drive_detail: as rcl_ctrl_drive_detail(), the drive found: add the
  *		sections only the kind knows to @out (its keys start with
@@ -298,6 +302,9 @@ struct rcl_backend_ops {
 	                                  bool on, struct rcl_error *err);
 	enum rcl_status (*set_drive_state)(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
 	                                   enum rcl_drive_change change, struct rcl_error *err);
+	enum rcl_status (*insert_drive)(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+	                                unsigned dg, unsigned array, unsigned row,
+	                                struct rcl_error *err);
 	enum rcl_status (*format_drive)(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
 	                                const struct rcl_format *fmt, struct rcl_error *err);
 	enum rcl_status (*download_drive_fw)(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
@@ -315,6 +322,7 @@ struct rcl_backend_ops {
 	enum rcl_status (*foreign_delete)(struct rcl_ctrl *ctrl, struct rcl_error *err);
 
 	enum rcl_status (*set_time)(struct rcl_ctrl *ctrl, time_t t, struct rcl_error *err);
+	enum rcl_status (*backup_learn)(struct rcl_ctrl *ctrl, struct rcl_error *err);
 
 	enum rcl_status (*drive_detail)(struct rcl_ctrl *ctrl, const struct rcl_drive *drive,
 	                                enum rcl_drive_detail what, const char *prefix,

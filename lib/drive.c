@@ -335,3 +335,49 @@ enum rcl_status rcl_ctrl_set_drive_state(struct rcl_ctrl *ctrl, const struct rcl
 	rcl_free(before);
 	return st;
 }
+
+/* The drive in row @row of span @array of group @dg, or NULL. */
+static const struct rcl_drive *drive_at(const struct rcl_ctrl *ctrl, unsigned dg, unsigned array,
+                                        unsigned row)
+{
+	for (size_t i = 0; i < ctrl->drive_count; i++) {
+		const struct rcl_drive *d = &ctrl->drives[i];
+
+		if (d->dg == (int)dg && d->span == array && d->row == row &&
+		    d->state != RCL_PD_DHS && d->state != RCL_PD_GHS && d->state != RCL_PD_MISSING)
+			return d;
+	}
+	return NULL;
+}
+
+enum rcl_status rcl_ctrl_insert_drive(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                      unsigned dg, unsigned array, unsigned row,
+                                      struct rcl_error *err)
+{
+	const struct rcl_drive *d, *there;
+	const struct rcl_dg *g = rcl_ctrl_dg_by_id(ctrl, dg);
+	enum rcl_status st = rcl_drive_present(ctrl, ref, &d, err);
+
+	if (st)
+		return st;
+	if (d->state != RCL_PD_UGOOD)
+		return rcl_fail(err, RCL_NOT_ALLOWED,
+		                "drive /c%u/e%u/s%u is %s: only an unconfigured good drive "
+		                "replaces a missing one",
+		                ctrl->entry.id, ref->enclosure, ref->slot,
+		                rcl_pd_state_abbrev(d->state));
+	if (!g)
+		return rcl_fail(err, RCL_NOT_FOUND, "drive group /c%u/d%u not found",
+		                ctrl->entry.id, dg);
+	if (array >= g->spans || row >= g->drives_per_span)
+		return rcl_fail(err, RCL_INVALID_PARAM,
+		                "drive group %u has arrays 0-%u of rows 0-%u, not array %u row %u",
+		                dg, g->spans - 1, g->drives_per_span - 1, array, row);
+	there = drive_at(ctrl, dg, array, row);
+	if (there)
+		return rcl_fail(err, RCL_NOT_ALLOWED,
+		                "row %u of array %u of drive group %u holds drive /c%u/e%u/s%u, "
+		                "not a missing one",
+		                row, array, dg, ctrl->entry.id, there->enclosure, there->slot);
+	return RCL_OP(ctrl, insert_drive, "replacing a missing drive", err, ref, dg, array, row);
+}

@@ -620,6 +620,17 @@ const struct rcl_ctrl_info *rcl_ctrl_info(const struct rcl_ctrl *ctrl);
  * Return: RCL_OK; RCL_UNSUPPORTED (another time on a controller without
  * a clock); the firmware's refusal; RCL_SYSTEM.
  */
+/**
+ * rcl_ctrl_backup_learn() - start a learn cycle of the battery or
+ * CacheVault that backs @ctrl's cache (StorCLI's "/cx/bbu start learn",
+ * "/cx/cv start learn"): the module is discharged and charged again to
+ * measure what it holds. Requires an exclusive lock.
+ * Return: RCL_OK; RCL_HW_MISSING (the controller has none); the
+ * firmware's refusal (RCL_NOT_ALLOWED: not in a state to learn; RCL_SYSTEM
+ * for the others, NO_HW_PRESENT among them).
+ */
+enum rcl_status rcl_ctrl_backup_learn(struct rcl_ctrl *ctrl, struct rcl_error *err);
+
 enum rcl_status rcl_ctrl_set_time(struct rcl_ctrl *ctrl, time_t t, bool system,
                                   struct rcl_error *err);
 /* Enclosures, by id. */
@@ -836,7 +847,11 @@ struct rcl_vd {
  * struct rcl_dg - one disk group.
  * @member_bytes: capacity of each member the group can use (the smallest
  *		member's, less metadata).
- * @free_bytes: what a new VD on this group can still get (host capacity).
+ * @free_bytes: what a new VD on this group can still get (host capacity):
+ *		its largest free extent.
+ * @free_extents: each free extent's host capacity, in order on the
+ *		members (the holes deleted VDs left, then the end); a kind that
+ *		leaves @free_extent_count 0 has @free_bytes as its one extent.
  * @state:	the worst state of its VDs.
  * @span_states: each span's own state (its array's, as TOPOLOGY's span
  *		rows show it); @state is the worst of them.
@@ -850,6 +865,8 @@ struct rcl_dg {
 	unsigned vd_count;
 	uint64_t member_bytes;
 	uint64_t free_bytes;
+	uint64_t free_extents[RCL_MAX_VDS_PER_DG + 1];
+	unsigned free_extent_count;
 	enum rcl_vd_state span_states[RCL_MAX_SPANS];
 };
 
@@ -1114,6 +1131,20 @@ const char *rcl_drive_change_name(enum rcl_drive_change change);
 enum rcl_status rcl_ctrl_set_drive_state(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
                                          enum rcl_drive_change change, bool force,
                                          struct rcl_error *err);
+
+/**
+ * rcl_ctrl_insert_drive() - put unconfigured good drive @ref in the
+ * missing row @row of array (span) @array of drive group @dg (StorCLI's
+ * "insert dg= array= row="): it joins offline; a rebuild is started
+ * apart. Requires an exclusive lock.
+ * Return: RCL_OK; RCL_NOT_FOUND (no such drive or group); RCL_NOT_ALLOWED
+ * (the drive not unconfigured good, or the row holds a drive);
+ * RCL_INVALID_PARAM (no such array or row in the group); the firmware's
+ * refusal; RCL_UNSUPPORTED.
+ */
+enum rcl_status rcl_ctrl_insert_drive(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                      unsigned dg, unsigned array, unsigned row,
+                                      struct rcl_error *err);
 
 /*
  * Device actions: what a drive does to itself on command (lib/device.c):

@@ -269,14 +269,21 @@ struct add_payload {
 	uint8_t ld[RCL_MFI_LD_CONFIG_SIZE];
 };
 
-/* Each member's share of the VD: all of the @room blocks it has, or what @params->bytes needs. */
-static uint64_t share_blocks(const struct rcl_vd_params *params, unsigned spans, uint64_t room)
+/* The blocks of each member @params->bytes needs (0: all there is). */
+static uint64_t want_blocks(const struct rcl_vd_params *params, unsigned spans)
 {
 	uint64_t data =
 	    (uint64_t)rcl_mfi_data_drives(params->level, params->drives_per_span) * spans;
-	uint64_t want = (params->bytes + data * 512 - 1) / (data * 512);
 
-	return params->bytes && want < room ? want : room;
+	return (params->bytes + data * 512 - 1) / (data * 512);
+}
+
+/* Each member's share of the VD: all of the @room blocks it has, or what @params->bytes needs. */
+static uint64_t share_blocks(const struct rcl_vd_params *params, unsigned spans, uint64_t room)
+{
+	uint64_t want = want_blocks(params, spans);
+
+	return want && want < room ? want : room;
 }
 
 /* New arrays of @params' drives into @p, under refs CFG_READ does not use yet. */
@@ -298,22 +305,32 @@ static enum rcl_status new_arrays(const struct rcl_mfi_link *link, const struct 
 }
 
 /*
- * The arrays of the group @params' drives are in, as the card has them,
- * into @p: MFI wants every array an LD spans in the payload, an existing
- * one under its own ref (Broadcom's mr.h, MR_DCMD_CFG_ADD). *@start,
- * *@room: where the group's free space starts and how much it holds.
+ * The arrays of group @dg, as the card has them, into @p: MFI wants every
+ * array an LD spans in the payload, an existing one under its own ref
+ * (Broadcom's mr.h, MR_DCMD_CFG_ADD). *@where: the free extent the VD
+ * goes in: the first that holds its size, as the soft kind places one;
+ * the largest for all the free space (or when none holds it: the
+ * firmware then refuses what the model did not).
  */
 static enum rcl_status old_arrays(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
-                                  unsigned dg, struct add_payload *p, uint16_t *refs,
-                                  unsigned spans, uint64_t *start, uint64_t *room,
-                                  struct rcl_error *err)
+                                  unsigned dg, const struct rcl_vd_params *params,
+                                  struct add_payload *p, uint16_t *refs, unsigned spans,
+                                  struct rcl_mfi_extent *where, struct rcl_error *err)
 {
-	enum rcl_status st = rcl_mfi_group_arrays(link, ctrl, dg, p->arrays, spans, start, err);
+	struct rcl_mfi_extent holes[RCL_MFI_MAX_HOLES];
+	uint64_t want = want_blocks(params, spans);
+	size_t n = 0, pick = 0;
+	bool fits = false;
+	enum rcl_status st = rcl_mfi_group_arrays(link, ctrl, dg, p->arrays, spans, holes, &n, err);
 
 	for (unsigned s = 0; !st && s < spans; s++)
 		refs[s] = le16toh(p->arrays[s].array_ref);
-	*room = !st && le64toh(p->arrays[0].blocks) > *start ? le64toh(p->arrays[0].blocks) - *start
-	                                                     : 0;
+	for (size_t i = 0; !fits && i < n; i++) {
+		fits = want && holes[i].blocks >= want;
+		if (fits || holes[i].blocks > holes[pick].blocks)
+			pick = i;
+	}
+	*where = !st && n ? holes[pick] : (struct rcl_mfi_extent){0, 0};
 	return st;
 }
 
@@ -326,7 +343,7 @@ enum rcl_status rcl_mfi_add_vd(const struct rcl_mfi_link *link, const struct rcl
 	struct add_payload *p = rcl_calloc(1, sizeof(*p));
 	struct rcl_mfi_ld_info ld = {0};
 	uint16_t refs[MAX_LD_SPANS];
-	uint64_t start = 0, room = member_blocks(ctrl, params);
+	struct rcl_mfi_extent where = {0, member_blocks(ctrl, params)};
 	size_t arrays_end = sizeof(p->h) + spans * sizeof(struct rcl_mfi_array);
 	enum rcl_status st;
 
@@ -338,10 +355,10 @@ enum rcl_status rcl_mfi_add_vd(const struct rcl_mfi_link *link, const struct rcl
 		                MAX_LD_SPANS);
 	}
 	/* Drives in a group (the generic layer checked they are all of it): its free space. */
-	st = dg >= 0 ? old_arrays(link, ctrl, (unsigned)dg, p, refs, spans, &start, &room, err)
+	st = dg >= 0 ? old_arrays(link, ctrl, (unsigned)dg, params, p, refs, spans, &where, err)
 	             : new_arrays(link, ctrl, params, p, refs, spans, err);
 	*target = free_target(ctrl);
-	fill_ld(&ld, params, *target, refs, start, share_blocks(params, spans, room));
+	fill_ld(&ld, params, *target, refs, where.start, share_blocks(params, spans, where.blocks));
 	/* The LD follows the arrays actually sent, not the struct's room for eight. */
 	memcpy((uint8_t *)p + arrays_end, &ld, RCL_MFI_LD_CONFIG_SIZE);
 	p->h.size = htole32((uint32_t)(arrays_end + RCL_MFI_LD_CONFIG_SIZE));

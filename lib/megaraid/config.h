@@ -110,11 +110,29 @@ enum rcl_status rcl_mfi_group_refs(const struct rcl_mfi_link *link, const struct
 /*
  * rcl_mfi_group_arrays() (refs.c) - the arrays of drive group @dg, one
  * per span (@spans), copied from the card's configuration now into
- * @arrays, and *@start: where its LDs' last extent on them ends (blocks
- * of each member), the start of its free space.
+ * @arrays, and its free extents on them (rcl_mfi_array_holes(), room for
+ * RCL_MFI_MAX_HOLES) into @holes, *@hole_count of them.
  */
 enum rcl_status rcl_mfi_group_arrays(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
                                      unsigned dg, struct rcl_mfi_array *arrays, size_t spans,
-                                     uint64_t *start, struct rcl_error *err);
+                                     struct rcl_mfi_extent *holes, size_t *hole_count,
+                                     struct rcl_error *err);
+
+/*
+ * rcl_mfi_span_ref() (refs.c) - the ref of array @span of drive group @dg
+ * (@ctrl's numbering), read from the card's configuration now through
+ * the group's first LD.
+ */
+enum rcl_status rcl_mfi_span_ref(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
+                                 unsigned dg, unsigned span, uint16_t *ref, struct rcl_error *err);
+
+/**
+ * rcl_mfi_insert_drive() - put drive @d in the missing row @row of array
+ * @span of group @dg (PD_MISSING_REPLACE: mailbox the drive's reference,
+ * the array's ref, the row; Broadcom's MR.H).
+ */
+enum rcl_status rcl_mfi_insert_drive(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
+                                     const struct rcl_drive *d, unsigned dg, unsigned span,
+                                     unsigned row, struct rcl_error *err);
 
 #endif /* RCL_MEGARAID_CONFIG_H */

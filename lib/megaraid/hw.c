@@ -64,15 +64,23 @@ static enum rcl_status read_design(const struct rcl_mfi_link *link, struct rcl_b
 	return RCL_OK;
 }
 
-static enum rcl_status read_backup(const struct rcl_mfi_link *link, struct rcl_backup_info *b,
+/*
+ * The cache's backup: a battery, or a CacheVault where the status names a
+ * TMM-C (the card's hw_present has one bit for both: StorCLI shows the
+ * one under /cx/bbu, the other under /cx/cv).
+ */
+static enum rcl_status read_backup(const struct rcl_mfi_link *link, struct rcl_ctrl *ctrl,
                                    struct rcl_error *err)
 {
+	struct rcl_backup_info *b = &ctrl->info.backup;
 	struct rcl_mfi_bbu_status s;
 	enum rcl_status st = read_dcmd(link, RCL_MFI_DCMD_BBU_GET_STATUS, &s, sizeof(s),
 	                               "the battery's status (BBU_GET_STATUS)", err);
 
 	if (st)
 		return st;
+	if (s.battery_type == RCL_MFI_BBU_TYPE_TMMC)
+		ctrl->caps.backup = RCL_BACKUP_CACHEVAULT;
 	snprintf(b->state, sizeof(b->state), "%s", backup_state(&s));
 	b->temperature_c = le16toh(s.temperature);
 	b->voltage_mv = le16toh(s.voltage);
@@ -126,8 +134,37 @@ enum rcl_status rcl_mfi_read_hw(struct rcl_ctrl *ctrl, const struct rcl_mfi_link
 	enum rcl_status st = RCL_OK;
 
 	if (ctrl->caps.backup != RCL_BACKUP_NONE)
-		st = known(read_backup(link, &ctrl->info.backup, err), err);
+		st = known(read_backup(link, ctrl, err), err);
 	return st ? st : known(read_clock(link, &ctrl->info.clock, err), err);
+}
+
+enum rcl_status rcl_mfi_backup_kind(const struct rcl_mfi_link *link, enum rcl_cache_backup *kind,
+                                    struct rcl_error *err)
+{
+	struct rcl_mfi_ctrl_info *ci = rcl_malloc(sizeof(*ci));
+	struct rcl_mfi_bbu_status s;
+	enum rcl_status st = ci ? read_dcmd(link, RCL_MFI_DCMD_CTRL_GET_INFO, ci, sizeof(*ci),
+	                                    "reading the controller info (CTRL_GET_INFO)", err)
+	                        : rcl_fail(err, RCL_NOMEM, "out of memory");
+
+	*kind = RCL_BACKUP_BBU;
+	if (!st && le32toh(ci->hw_present) & RCL_MFI_HW_BBU) {
+		st = known(read_dcmd(link, RCL_MFI_DCMD_BBU_GET_STATUS, &s, sizeof(s),
+		                     "the battery's status (BBU_GET_STATUS)", err),
+		           err);
+		if (!st && s.battery_type == RCL_MFI_BBU_TYPE_TMMC)
+			*kind = RCL_BACKUP_CACHEVAULT;
+	}
+	rcl_free(ci);
+	return st;
+}
+
+enum rcl_status rcl_mfi_backup_learn(const struct rcl_mfi_link *link, struct rcl_error *err)
+{
+	struct rcl_mfi_dcmd d = {.opcode = RCL_MFI_DCMD_BBU_LEARN, .dir = RCL_MFI_DIR_NONE};
+
+	return rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d,
+	                    "starting the learn cycle (BBU_LEARN)", err);
 }
 
 enum rcl_status rcl_mfi_set_time(const struct rcl_mfi_link *link, time_t t, struct rcl_error *err)

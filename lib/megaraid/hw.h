@@ -25,6 +25,7 @@ enum {
 	RCL_MFI_DCMD_BBU_GET_STATUS = 0x05010000,
 	RCL_MFI_DCMD_BBU_GET_CAPACITY = 0x05020000,
 	RCL_MFI_DCMD_BBU_GET_DESIGN = 0x05030000,
+	RCL_MFI_DCMD_BBU_LEARN = 0x05040000, /* MR.H's MR_DCMD_BBU_LEARN */
 };
 
 /* The firmware's clock, broken down (QEMU: the month as struct tm's, 0 for January). */
@@ -54,6 +55,7 @@ enum {
 	RCL_MFI_BBU_TYPE_NONE = 0,
 	RCL_MFI_BBU_TYPE_IBBU = 1,
 	RCL_MFI_BBU_TYPE_BBU = 2,
+	RCL_MFI_BBU_TYPE_TMMC = 6, /* MR.H's TMM-C, a supercap module: a CacheVault */
 };
 
 /* BBU_GET_STATUS: 64 bytes. */
@@ -106,6 +108,22 @@ _Static_assert(sizeof(struct rcl_mfi_bbu_design) == 67, "BBU design size");
  */
 enum rcl_status rcl_mfi_read_hw(struct rcl_ctrl *ctrl, const struct rcl_mfi_link *link,
                                 struct rcl_error *err);
+
+/**
+ * rcl_mfi_backup_kind() - what backs the cache of the card behind @link,
+ * told before its model is read (the caps that decide between /cx/bbu
+ * and /cx/cv): RCL_BACKUP_CACHEVAULT where its battery status names a
+ * TMM-C, else RCL_BACKUP_BBU (a card without one answers "Absent").
+ * Return: RCL_OK; the firmware's refusal (frame.h).
+ */
+enum rcl_status rcl_mfi_backup_kind(const struct rcl_mfi_link *link, enum rcl_cache_backup *kind,
+                                    struct rcl_error *err);
+
+/*
+ * rcl_mfi_backup_learn() - start a learn cycle of the card's battery or
+ * CacheVault (BBU_LEARN: no mailbox, no data).
+ */
+enum rcl_status rcl_mfi_backup_learn(const struct rcl_mfi_link *link, struct rcl_error *err);
 
 /* rcl_mfi_set_time() - set the card's clock to @t (UTC; CTRL_SET_TIME). */
 enum rcl_status rcl_mfi_set_time(const struct rcl_mfi_link *link, time_t t, struct rcl_error *err);

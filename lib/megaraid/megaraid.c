@@ -46,24 +46,57 @@ static enum rcl_status megaraid_discover(struct rcl_ctx *ctx, char (*keys)[RCL_K
 	return st;
 }
 
+/* The host number of the adapter registered under @key (*@found: whether one is). */
+static enum rcl_status host_of(const char *key, unsigned *host_no, bool *found,
+                               struct rcl_error *err)
+{
+	struct rcl_mfi_adapter adapters[MAX_ADAPTERS];
+	size_t count;
+	enum rcl_status st = rcl_mfi_adapters(adapters, MAX_ADAPTERS, &count, err);
+
+	*found = false;
+	for (size_t i = 0; !st && !*found && i < count; i++)
+		if (!strcmp(adapters[i].key, key)) {
+			*host_no = adapters[i].host_no;
+			*found = true;
+		}
+	return st;
+}
+
 /* The host number of the adapter registered as @ctrl, or a failure saying it is gone. */
 static enum rcl_status find_adapter(const struct rcl_ctrl *ctrl, unsigned *host_no,
                                     struct rcl_error *err)
 {
-	struct rcl_mfi_adapter found[MAX_ADAPTERS];
-	size_t count;
-	enum rcl_status st = rcl_mfi_adapters(found, MAX_ADAPTERS, &count, err);
+	bool found;
+	enum rcl_status st = host_of(ctrl->entry.key, host_no, &found, err);
 
-	for (size_t i = 0; !st && i < count; i++)
-		if (!strcmp(found[i].key, ctrl->entry.key)) {
-			*host_no = found[i].host_no;
-			return RCL_OK;
-		}
-	return st ? st
-	          : rcl_fail(err, RCL_NOT_FOUND,
-	                     "controller /c%u (megaraid adapter '%s') is not present: the "
-	                     "megaraid_sas driver does not drive it now",
-	                     ctrl->entry.id, ctrl->entry.key);
+	return st || found ? st
+	                   : rcl_fail(err, RCL_NOT_FOUND,
+	                              "controller /c%u (megaraid adapter '%s') is not present: the "
+	                              "megaraid_sas driver does not drive it now",
+	                              ctrl->entry.id, ctrl->entry.key);
+}
+
+/*
+ * A card's caps before it is opened: whether a battery or a CacheVault
+ * backs its cache, so that /cx/cv or /cx/bbu is the path its commands
+ * take. One that cannot be asked keeps the kind's.
+ */
+static enum rcl_status megaraid_ctrl_caps(const struct rcl_ctx *ctx, const char *key,
+                                          struct rcl_caps *caps, struct rcl_error *err)
+{
+	struct rcl_mfi_link link = {.fd = -1};
+	bool found;
+	enum rcl_status st = host_of(key, &link.host_no, &found, err);
+
+	(void)ctx;
+	if (!st && found)
+		st = rcl_mfi_open(&link.fd, err);
+	if (!st && found)
+		st = rcl_mfi_backup_kind(&link, &caps->backup, err);
+	if (link.fd >= 0)
+		close(link.fd);
+	return st;
 }
 
 /*
@@ -356,6 +389,20 @@ static enum rcl_status megaraid_set_drive_state(struct rcl_ctrl *ctrl,
 	return st ? st : ON_LINK(ctrl, &link, err, rcl_mfi_set_pd_state(&link, d, fw_state, err));
 }
 
+static enum rcl_status megaraid_insert_drive(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                             unsigned dg, unsigned array, unsigned row,
+                                             struct rcl_error *err)
+{
+	struct rcl_mfi_link link = {.fd = -1};
+	enum rcl_status st = open_link(ctrl, &link, err);
+
+	if (!st)
+		st = rcl_mfi_insert_drive(&link, ctrl, rcl_ctrl_find_drive(ctrl, ref), dg, array,
+		                          row, err);
+	close_link(&link);
+	return st;
+}
+
 /* The card's own log, read anew each time (it grows while raidcli is not looking). */
 static enum rcl_status megaraid_read_events(struct rcl_ctrl *ctrl, struct rcl_event_list *list,
                                             struct rcl_error *err)
@@ -422,6 +469,17 @@ static enum rcl_status megaraid_set_time(struct rcl_ctrl *ctrl, time_t t, struct
 	return ON_LINK(ctrl, &link, err, rcl_mfi_set_time(&link, t, err));
 }
 
+static enum rcl_status megaraid_backup_learn(struct rcl_ctrl *ctrl, struct rcl_error *err)
+{
+	struct rcl_mfi_link link;
+	enum rcl_status st = open_link(ctrl, &link, err);
+
+	if (!st)
+		st = rcl_mfi_backup_learn(&link, err);
+	close_link(&link);
+	return st;
+}
+
 /*
  * What a MegaRAID card can be asked, before its own answer narrows it at
  * load (levels, limits, strips, cache, battery and the rates it takes:
@@ -456,6 +514,7 @@ static const struct rcl_caps megaraid_caps = {
 const struct rcl_backend_ops rcl_megaraid_ops = {
     .name = "megaraid",
     .caps = &megaraid_caps,
+    .ctrl_caps = megaraid_ctrl_caps,
     /* StorCLI's consumers were written for these very cards: they read as one from the start. */
     .storcli_compat = RCL_STORCLI_COMPAT_MEGARAID_SAS,
     .discover = megaraid_discover,
@@ -469,12 +528,14 @@ const struct rcl_backend_ops rcl_megaraid_ops = {
     .set_locate = megaraid_set_locate,
     .set_drive_jbod = megaraid_set_drive_jbod,
     .set_drive_state = megaraid_set_drive_state,
+    .insert_drive = megaraid_insert_drive,
     .read_events = megaraid_read_events,
     .clear_events = megaraid_clear_events,
     .foreign_show = megaraid_foreign_show,
     .foreign_import = megaraid_foreign_import,
     .foreign_delete = megaraid_foreign_delete,
     .set_time = megaraid_set_time,
+    .backup_learn = megaraid_backup_learn,
     .settings_get = megaraid_settings_get,
     .settings_set = megaraid_settings_set,
     .schedule_status = megaraid_schedule_status,

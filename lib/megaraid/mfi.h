@@ -53,6 +53,8 @@ enum {
 	RCL_MFI_DCMD_PD_LOCATE_STOP = 0x02070200,
 	/* Broadcom's mr.h (MR_DCMD_PD_MISSING_MARK): mbox: device id, sequence number. */
 	RCL_MFI_DCMD_PD_MISSING_MARK = 0x02080100,
+	/* MR_DCMD_PD_MISSING_REPLACE: mbox: device id, sequence number, array ref, row (b[6]). */
+	RCL_MFI_DCMD_PD_MISSING_REPLACE = 0x02080200,
 	RCL_MFI_DCMD_LD_GET_PROP = 0x03030000, /* mbox[0]: target; the LD info's first 32 bytes */
 	RCL_MFI_DCMD_LD_SET_PROP = 0x03040000, /* the same 32 bytes, written */
 	RCL_MFI_DCMD_LD_DELETE = 0x03090000,   /* mbox[0]: the target id */

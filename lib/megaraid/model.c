@@ -32,12 +32,19 @@ struct member {
 	unsigned dg, span, row;
 };
 
+/* A drive group: the arrays its LDs span, named by the first, and its free extents on them. */
+struct group {
+	uint16_t ref;
+	bool members_added;
+	struct rcl_mfi_extent holes[RCL_MFI_MAX_HOLES];
+	size_t hole_count;
+};
+
 /* What CFG_READ told: each member drive and the group of each array. */
 struct config {
 	struct member *members;
 	size_t member_count;
-	uint16_t *array_refs; /* by group: the first array of each group's LDs */
-	uint64_t *used_end;   /* by group: where its LDs' last extent ends on each member */
+	struct group *groups; /* in order of their first array's ref */
 	size_t dg_count;
 	unsigned ld_dg[256]; /* by LD target id: its group + 1 (0: not in the configuration) */
 	size_t extra_dgs;    /* groups of LDs CFG_READ lacks */
@@ -53,8 +60,7 @@ struct config {
 static void config_release(struct config *c)
 {
 	rcl_free(c->members);
-	rcl_free(c->array_refs);
-	rcl_free(c->used_end);
+	rcl_free(c->groups);
 	rcl_free(c->arrays);
 	memset(c, 0, sizeof(*c));
 }
@@ -159,7 +165,34 @@ static enum rcl_status parse_spares(struct config *c, const uint8_t *p, size_t r
 	return RCL_OK;
 }
 
-/* The groups: one per distinct first array of the LDs, in the order CFG_READ lists them. */
+/* LD configuration @i of the @lsize-byte ones at @p, whole. */
+static void copy_ld(struct rcl_mfi_ld_info *ld, const uint8_t *p, size_t lsize, size_t i)
+{
+	memset(ld, 0, sizeof(*ld));
+	memcpy(ld, p + i * lsize, RCL_MFI_LD_CONFIG_SIZE);
+}
+
+/* Group @ref's index in @c (kept in order of ref), added if new. */
+static size_t group_index(struct config *c, uint16_t ref)
+{
+	size_t k = 0;
+
+	while (k < c->dg_count && c->groups[k].ref < ref)
+		k++;
+	if (k < c->dg_count && c->groups[k].ref == ref)
+		return k;
+	memmove(&c->groups[k + 1], &c->groups[k], (c->dg_count - k) * sizeof(c->groups[0]));
+	c->groups[k] = (struct group){.ref = ref};
+	c->dg_count++;
+	return k;
+}
+
+/*
+ * The groups: one per distinct first array of the LDs, numbered in the
+ * order of those arrays' refs as StorCLI numbers them (not CFG_READ's
+ * order: QEMU lists its disks last to first), then their members and
+ * free extents.
+ */
 static enum rcl_status parse_config(struct config *c, const uint8_t *buf, size_t len,
                                     struct rcl_error *err)
 {
@@ -168,6 +201,7 @@ static enum rcl_status parse_config(struct config *c, const uint8_t *buf, size_t
 	size_t room = len - sizeof(*h);
 	size_t asize = element_size(le16toh(h->array_size), arrays, sizeof(struct rcl_mfi_array));
 	size_t lsize, off = sizeof(*h);
+	struct rcl_mfi_ld_info ld;
 	enum rcl_status st = RCL_OK;
 
 	if (arrays && asize < sizeof(struct rcl_mfi_array))
@@ -179,9 +213,8 @@ static enum rcl_status parse_config(struct config *c, const uint8_t *buf, size_t
 		return rcl_fail(err, RCL_BAD_REPLY,
 		                "the configuration (CFG_READ) is truncated: %zu arrays", arrays);
 	c->arrays = rcl_calloc(arrays ? arrays : 1, sizeof(*c->arrays));
-	c->array_refs = rcl_calloc(lds ? lds : 1, sizeof(*c->array_refs));
-	c->used_end = rcl_calloc(lds ? lds : 1, sizeof(*c->used_end));
-	if (!c->arrays || !c->array_refs || !c->used_end)
+	c->groups = rcl_calloc(lds ? lds : 1, sizeof(*c->groups));
+	if (!c->arrays || !c->groups)
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
 	for (size_t i = 0; i < arrays; i++, off += asize)
 		memcpy(&c->arrays[i], buf + off, sizeof(c->arrays[i]));
@@ -190,26 +223,30 @@ static enum rcl_status parse_config(struct config *c, const uint8_t *buf, size_t
 	if (lds && (lsize < RCL_MFI_LD_CONFIG_SIZE || lds * lsize > len - off))
 		return rcl_fail(err, RCL_BAD_REPLY,
 		                "the configuration (CFG_READ) is truncated: %zu LDs", lds);
-	for (size_t i = 0; !st && i < lds; i++, off += lsize) {
-		struct rcl_mfi_ld_info ld;
-		uint16_t first;
-		size_t dg = 0;
-
-		memset(&ld, 0, sizeof(ld));
-		memcpy(&ld, buf + off, RCL_MFI_LD_CONFIG_SIZE);
-		first = le16toh(ld.span[0].array_ref);
-		while (dg < c->dg_count && c->array_refs[dg] != first)
-			dg++;
-		c->ld_dg[ld.target_id] = (unsigned)dg + 1;
-		/* The spans of a group's LDs lie alike on each of its arrays. */
-		if (le64toh(ld.span[0].start_block) + le64toh(ld.span[0].blocks) > c->used_end[dg])
-			c->used_end[dg] =
-			    le64toh(ld.span[0].start_block) + le64toh(ld.span[0].blocks);
-		if (dg < c->dg_count)
-			continue; /* another LD of a group already seen */
-		c->array_refs[c->dg_count++] = first;
-		st = add_members(c, &ld, (unsigned)dg, err);
+	for (size_t i = 0; i < lds; i++) {
+		copy_ld(&ld, buf + off, lsize, i);
+		group_index(c, le16toh(ld.span[0].array_ref));
 	}
+	for (size_t i = 0; !st && i < lds; i++) {
+		size_t dg;
+
+		copy_ld(&ld, buf + off, lsize, i);
+		dg = group_index(c, le16toh(ld.span[0].array_ref));
+		c->ld_dg[ld.target_id] = (unsigned)dg + 1;
+		if (!c->groups[dg].members_added)
+			st = add_members(c, &ld, (unsigned)dg, err);
+		c->groups[dg].members_added = true;
+	}
+	for (size_t k = 0; k < c->dg_count; k++) {
+		struct group *g = &c->groups[k];
+		const struct rcl_mfi_array *a = find_array(c, g->ref);
+
+		g->hole_count =
+		    a ? rcl_mfi_array_holes(buf, (uint32_t)len, g->ref, le64toh(a->blocks),
+		                            g->holes, RCL_MFI_MAX_HOLES)
+		      : 0;
+	}
+	off += lds * lsize;
 	return st ? st : parse_spares(c, buf + off, len - off, h, err);
 }
 
@@ -613,6 +650,23 @@ static enum rcl_status read_vds(struct rcl_ctrl *ctrl, const struct rcl_mfi_link
 	return st;
 }
 
+/* @g's free extents in host capacity (holes deleted VDs left, then the end), from @cg's. */
+static void fill_free(struct rcl_dg *g, const struct group *cg)
+{
+	uint64_t per_block =
+	    512 * (uint64_t)rcl_raid_span_data_drives(g->level, g->drives_per_span) * g->spans;
+
+	g->free_bytes = 0;
+	g->free_extent_count = 0;
+	for (size_t k = 0; cg && k < cg->hole_count; k++) {
+		uint64_t bytes = cg->holes[k].blocks * per_block;
+
+		g->free_extents[g->free_extent_count++] = bytes;
+		if (bytes > g->free_bytes)
+			g->free_bytes = bytes;
+	}
+}
+
 /* The groups the VDs are on: shape, level and state (the worst of their VDs). */
 static enum rcl_status fill_dgs(struct rcl_ctrl *ctrl, const struct config *c,
                                 struct rcl_error *err)
@@ -628,8 +682,8 @@ static enum rcl_status fill_dgs(struct rcl_ctrl *ctrl, const struct config *c,
 	for (size_t i = 0; i < ctrl->vd_count; i++) {
 		const struct rcl_vd *v = &ctrl->vds[i];
 		struct rcl_dg *g = &ctrl->dgs[v->dg];
-		const struct rcl_mfi_array *a =
-		    v->dg < c->dg_count ? find_array(c, c->array_refs[v->dg]) : NULL;
+		const struct group *cg = v->dg < c->dg_count ? &c->groups[v->dg] : NULL;
+		const struct rcl_mfi_array *a = cg ? find_array(c, cg->ref) : NULL;
 
 		if (!g->vd_count || v->state > g->state)
 			g->state = v->state;
@@ -639,12 +693,7 @@ static enum rcl_status fill_dgs(struct rcl_ctrl *ctrl, const struct config *c,
 		g->drives_per_span = v->drives_per_span;
 		g->vd_count++;
 		g->member_bytes = a ? le64toh(a->blocks) * 512 : 0;
-		/* What follows the group's last extent: where a VD in its free space goes. */
-		g->free_bytes = a && le64toh(a->blocks) > c->used_end[v->dg]
-		                    ? (le64toh(a->blocks) - c->used_end[v->dg]) * 512 *
-		                          rcl_raid_span_data_drives(g->level, g->drives_per_span) *
-		                          g->spans
-		                    : 0;
+		fill_free(g, cg);
 		for (unsigned s = 0; s < g->spans && s < RCL_MAX_SPANS; s++)
 			g->span_states[s] = g->state;
 	}

@@ -54,6 +54,24 @@ enum rcl_status rcl_mfi_read_config_of(const struct rcl_mfi_link *link, uint32_t
                                        uint8_t index, const char *what, uint8_t **out,
                                        uint32_t *len, struct rcl_error *err);
 
+/* A free extent of an array: from block @start, @blocks of each member. */
+struct rcl_mfi_extent {
+	uint64_t start;
+	uint64_t blocks;
+};
+
+/* The most free extents a group is read with: one before each of its LDs and the end. */
+#define RCL_MFI_MAX_HOLES (RCL_MAX_VDS_PER_DG + 1)
+
+/*
+ * rcl_mfi_array_holes() (refs.c) - the free extents of array @ref
+ * (@blocks of each member) that configuration @buf (@len bytes, as
+ * CFG_READ gave it) leaves between and after its LDs' spans, in order: at
+ * most @room into @out. Return: how many.
+ */
+size_t rcl_mfi_array_holes(const uint8_t *buf, uint32_t len, uint16_t ref, uint64_t blocks,
+                           struct rcl_mfi_extent *out, size_t room);
+
 /* rcl_mfi_fill_vd() - VD @v from the LD configuration @ld (LD_GET_INFO's), in group @dg. */
 void rcl_mfi_fill_vd(struct rcl_vd *v, const struct rcl_mfi_ld_info *ld, unsigned dg);
 

@@ -57,3 +57,26 @@ enum rcl_status rcl_mfi_mark_missing(const struct rcl_mfi_link *link, const stru
 	          : dcmd_mbox(link, RCL_MFI_DCMD_PD_MISSING_MARK, mbox, sizeof(mbox),
 	                      "marking the drive missing (PD_MISSING_MARK)", err);
 }
+
+enum rcl_status rcl_mfi_insert_drive(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
+                                     const struct rcl_drive *d, unsigned dg, unsigned span,
+                                     unsigned row, struct rcl_error *err)
+{
+	uint16_t id = (uint16_t)d->device_id, seq, ref;
+	enum rcl_status st = rcl_mfi_pd_seq(link, id, &seq, err);
+	uint8_t mbox[7];
+
+	if (!st)
+		st = rcl_mfi_span_ref(link, ctrl, dg, span, &ref, err);
+	if (st)
+		return st;
+	mbox[0] = (uint8_t)id;
+	mbox[1] = (uint8_t)(id >> 8);
+	mbox[2] = (uint8_t)seq;
+	mbox[3] = (uint8_t)(seq >> 8);
+	mbox[4] = (uint8_t)ref;
+	mbox[5] = (uint8_t)(ref >> 8);
+	mbox[6] = (uint8_t)row;
+	return dcmd_mbox(link, RCL_MFI_DCMD_PD_MISSING_REPLACE, mbox, sizeof(mbox),
+	                 "replacing the missing drive (PD_MISSING_REPLACE)", err);
+}

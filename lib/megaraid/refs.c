@@ -150,30 +150,58 @@ static const struct rcl_mfi_ld_info *config_ld(const uint8_t *buf, uint32_t len,
 	return ld;
 }
 
-/* Where the last extent of an LD on array @ref ends, in blocks of each member. */
-static uint64_t array_end(const uint8_t *buf, uint32_t len, uint16_t ref)
+/* Add LD @ld's span on array @ref to @ext (@n so far, kept in order of start). */
+static size_t add_extent(struct rcl_mfi_extent *ext, size_t n, const struct rcl_mfi_ld_info *ld,
+                         uint16_t ref)
 {
+	for (unsigned s = 0; s < ld->span_depth && s < 8; s++) {
+		struct rcl_mfi_extent e = {le64toh(ld->span[s].start_block),
+		                           le64toh(ld->span[s].blocks)};
+		size_t k = n;
+
+		if (le16toh(ld->span[s].array_ref) != ref || n == RCL_MFI_MAX_LD)
+			continue;
+		for (; k && ext[k - 1].start > e.start; k--)
+			ext[k] = ext[k - 1];
+		ext[k] = e;
+		return n + 1;
+	}
+	return n;
+}
+
+size_t rcl_mfi_array_holes(const uint8_t *buf, uint32_t len, uint16_t ref, uint64_t blocks,
+                           struct rcl_mfi_extent *out, size_t room)
+{
+	struct rcl_mfi_extent used[RCL_MFI_MAX_LD];
 	struct rcl_mfi_ld_info ld;
-	uint64_t end = 0;
+	uint64_t at = 0;
+	size_t n = 0, count = 0;
 
 	for (size_t i = 0; config_ld(buf, len, i, &ld); i++)
-		for (unsigned s = 0; s < ld.span_depth && s < 8; s++)
-			if (le16toh(ld.span[s].array_ref) == ref &&
-			    le64toh(ld.span[s].start_block) + le64toh(ld.span[s].blocks) > end)
-				end = le64toh(ld.span[s].start_block) + le64toh(ld.span[s].blocks);
-	return end;
+		n = add_extent(used, n, &ld, ref);
+	/* A hole before each extent that starts past the one before, and the end. */
+	for (size_t i = 0; i <= n && count < room; i++) {
+		uint64_t end = i < n ? used[i].start : blocks;
+
+		if (end > at)
+			out[count++] = (struct rcl_mfi_extent){at, end - at};
+		if (i < n && used[i].start + used[i].blocks > at)
+			at = used[i].start + used[i].blocks;
+	}
+	return count;
 }
 
 enum rcl_status rcl_mfi_group_arrays(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
                                      unsigned dg, struct rcl_mfi_array *arrays, size_t spans,
-                                     uint64_t *start, struct rcl_error *err)
+                                     struct rcl_mfi_extent *holes, size_t *hole_count,
+                                     struct rcl_error *err)
 {
 	uint8_t *buf;
 	uint32_t len;
 	size_t found = 0;
 	enum rcl_status st = rcl_mfi_read_config(link, &buf, &len, err);
 
-	*start = 0;
+	*hole_count = 0;
 	if (st)
 		return st;
 	for (size_t s = 0; s < spans; s++)
@@ -185,15 +213,48 @@ enum rcl_status rcl_mfi_group_arrays(const struct rcl_mfi_link *link, const stru
 			              : -1;
 
 			for (size_t k = 0; ref >= 0 && (a = rcl_mfi_config_array(buf, len, k)); k++)
-				if (le16toh(a->array_ref) == ref && found == s) {
+				if (le16toh(a->array_ref) == ref && found == s)
 					arrays[found++] = *a;
-					if (array_end(buf, len, (uint16_t)ref) > *start)
-						*start = array_end(buf, len, (uint16_t)ref);
-				}
 		}
+	/* The spans of a group's LDs lie alike on each of its arrays: the first one's holes. */
+	if (found)
+		*hole_count =
+		    rcl_mfi_array_holes(buf, len, le16toh(arrays[0].array_ref),
+		                        le64toh(arrays[0].blocks), holes, RCL_MFI_MAX_HOLES);
 	rcl_free(buf);
 	return found == spans
 	           ? RCL_OK
 	           : rcl_fail(err, RCL_NOT_FOUND,
 	                      "the card's configuration lacks an array of drive group %u", dg);
+}
+
+enum rcl_status rcl_mfi_span_ref(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
+                                 unsigned dg, unsigned span, uint16_t *ref, struct rcl_error *err)
+{
+	struct rcl_mfi_ld_info ld;
+	const struct rcl_vd *v = NULL;
+	uint8_t *buf;
+	uint32_t len;
+	bool found = false;
+	enum rcl_status st;
+
+	for (size_t i = 0; !v && i < ctrl->vd_count; i++)
+		if (ctrl->vds[i].dg == dg)
+			v = &ctrl->vds[i];
+	if (!v || span >= 8)
+		return rcl_fail(err, RCL_NOT_FOUND, "drive group %u has no array %u", dg, span);
+	st = rcl_mfi_read_config(link, &buf, &len, err);
+	if (st)
+		return st;
+	/* By its LD, not its drives: every row of the array may be missing. */
+	for (size_t i = 0; !found && config_ld(buf, len, i, &ld); i++)
+		if (ld.target_id == v->id && span < (ld.span_depth ? ld.span_depth : 1u)) {
+			*ref = le16toh(ld.span[span].array_ref);
+			found = true;
+		}
+	rcl_free(buf);
+	return found ? RCL_OK
+	             : rcl_fail(err, RCL_NOT_FOUND,
+	                        "the card's configuration lacks array %u of drive group %u", span,
+	                        dg);
 }

@@ -382,6 +382,23 @@ enum rcl_status rcl_mock_set_drive_state(struct rcl_ctrl *ctrl, const struct rcl
 	return rcl_fail(err, RCL_INVALID_PARAM, "unknown drive state change %d", change);
 }
 
+enum rcl_status rcl_mock_insert_drive(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                      unsigned dg, unsigned array, unsigned row,
+                                      struct rcl_error *err)
+{
+	json_object *next = edit_begin(ctrl, err);
+	json_object *d;
+
+	if (!next)
+		return err->status;
+	/* It joins offline, as a card puts it: a rebuild is started apart. */
+	d = drive_obj(next, ref);
+	set_state(d, RCL_PD_OFFLINE, (int)dg);
+	json_object_object_add(d, "span", json_object_new_int((int)array));
+	json_object_object_add(d, "row", json_object_new_int((int)row));
+	return rcl_mock_commit(ctrl, next, err);
+}
+
 enum rcl_status rcl_mock_set_locate(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref, bool on,
                                     struct rcl_error *err)
 {

@@ -289,6 +289,14 @@ static const struct rcl_caps mock_caps = {
     .strip_default_kib = 64,
 };
 
+/* A fixture's battery or CacheVault: its learn cycle starts (a fixture keeps no learn state). */
+static enum rcl_status mock_backup_learn(struct rcl_ctrl *ctrl, struct rcl_error *err)
+{
+	(void)ctrl;
+	(void)err;
+	return RCL_OK;
+}
+
 const struct rcl_backend_ops rcl_mock_ops = {
     .name = "mock",
     .caps = &mock_caps,
@@ -309,6 +317,7 @@ const struct rcl_backend_ops rcl_mock_ops = {
     .set_jbod_mode = rcl_mock_set_jbod_mode,
     .set_drive_jbod = rcl_mock_set_drive_jbod,
     .set_drive_state = rcl_mock_set_drive_state,
+    .insert_drive = rcl_mock_insert_drive,
     .task_check = rcl_mock_task_check,
     .task = rcl_mock_task,
     .task_progress = rcl_mock_task_progress,
@@ -316,4 +325,5 @@ const struct rcl_backend_ops rcl_mock_ops = {
     .settings_set = rcl_mock_settings_set,
     .schedule_status = rcl_mock_schedule_status,
     .ctrl_caps = mock_ctrl_caps,
+    .backup_learn = mock_backup_learn,
 };

@@ -91,5 +91,8 @@ enum rcl_status rcl_mock_schedule_status(struct rcl_ctrl *ctrl, struct rcl_sched
                                          struct rcl_error *err);
 enum rcl_status rcl_mock_set_drive_state(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
                                          enum rcl_drive_change change, struct rcl_error *err);
+enum rcl_status rcl_mock_insert_drive(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                      unsigned dg, unsigned array, unsigned row,
+                                      struct rcl_error *err);
 
 #endif /* RCL_MOCK_H */

@@ -149,8 +149,8 @@ BASH_CASES = [
                                     "time"]),
     # A drive's own actions (format, download, namespaces, telemetry) are
     # offered where the caps say the drives do them: not on a soft one.
-    ("raidcli /c0/e252/s0 ", None, ["add", "delete", "help", "pause", "resume", "set", "show",
-                                  "start", "stop"]),
+    ("raidcli /c0/e252/s0 ", None, ["add", "delete", "help", "insert", "pause", "resume", "set",
+                                  "show", "start", "stop"]),
     ("raidcli show ", None, ["J", "all", "ctrlcount", "metrics", "nolog"]),
     ("raidcli ", None, ["/c0", "/c1", "/call", "add", "help", "show", "version"]),
     ("raidcli add controller ty", None, ["type="]),

@@ -22,12 +22,15 @@ enum {
 	OP_BBU_STATUS = 0x05010000,
 	OP_BBU_CAPACITY = 0x05020000,
 	OP_BBU_DESIGN = 0x05030000,
+	OP_BBU_LEARN = 0x05040000,
 };
 
 enum {
 	ST_OK = 0x00,
 	ST_INVALID_PARAMETER = 0x03,
 	ST_DEVICE_NOT_FOUND = 0x0c,
+	ST_NO_HW_PRESENT = 0x22,
+	ST_WRONG_STATE = 0x32,
 	ST_FOREIGN_INCOMPLETE = 0x3b,
 };
 
@@ -156,6 +159,7 @@ unsigned mfi_shim_hw_data_flags(uint32_t opcode)
 	case OP_SET_TIME:
 	case OP_FOREIGN_IMPORT:
 	case OP_FOREIGN_CLEAR:
+	case OP_BBU_LEARN:
 		return 0;
 	default:
 		return 0x0010; /* read */
@@ -236,6 +240,8 @@ uint8_t mfi_shim_hw_dcmd(uint32_t opcode, const uint8_t *mbox, uint8_t *buf, uin
 		return ST_OK;
 	case OP_BBU_DESIGN:
 		return bbu ? bbu_design(buf, len) : ST_OK;
+	case OP_BBU_LEARN: /* MR.H: none there, or one learning already (or missing) */
+		return !bbu ? ST_NO_HW_PRESENT : bbu->fw_status & 0x41 ? ST_WRONG_STATE : ST_OK;
 	case OP_FOREIGN_SCAN:
 		return scan(buf, len);
 	case OP_FOREIGN_DISPLAY:

@@ -18,7 +18,7 @@
 
 /* A battery, as BBU_GET_STATUS and BBU_GET_DESIGN_INFO tell it. */
 struct mfi_shim_bbu {
-	uint8_t type; /* 1 iBBU, 2 BBU */
+	uint8_t type; /* 1 iBBU, 2 BBU, 6 TMM-C (CacheVault) */
 	uint16_t voltage_mv;
 	uint16_t temperature;
 	uint32_t fw_status;

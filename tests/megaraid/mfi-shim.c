@@ -56,8 +56,11 @@ enum {
 	ST_OK = 0x00,
 	ST_INVALID_PARAMETER = 0x03,
 	ST_INVALID_SEQUENCE = 0x04,
+	ST_ARRAY_INDEX_INVALID = 0x09,
+	ST_ARRAY_ROW_NOT_EMPTY = 0x0a,
 	ST_DEVICE_NOT_FOUND = 0x0c,
 	ST_NOT_FOUND = 0x23,
+	ST_ROW_INDEX_INVALID = 0x28,
 	ST_SCSI_DONE_WITH_ERROR = 0x2d,
 	ST_WRONG_STATE = 0x32,
 };
@@ -70,6 +73,7 @@ enum {
 	OP_LOCATE_START = 0x02070100,
 	OP_LOCATE_STOP = 0x02070200,
 	OP_MISSING_MARK = 0x02080100,
+	OP_MISSING_REPLACE = 0x02080200,
 	OP_LD_GET_PROP = 0x03030000,
 	OP_LD_SET_PROP = 0x03040000,
 	OP_LD_DELETE = 0x03090000,
@@ -564,15 +568,18 @@ static uint8_t cfg_read(uint8_t *p, uint32_t len)
 	put(data + 10, ld_count * 256, 2);
 	put(data + 12, spares, 2);
 	put(data + 14, 40, 2);
-	for (size_t i = 0; i < ld_count; i++) {
+	/* Newest first, as QEMU walks its bus (disk 0 last): no order to number groups by. */
+	for (size_t n = 0; n < ld_count; n++) {
+		size_t i = ld_count - 1 - n;
+
 		if (lds[i].qemu) {
 			qemu_array(data + 32 + a++ * 288, lds[i].qemu);
-			ld_config(data + lds_at + i * 256, lds[i].qemu, true);
+			ld_config(data + lds_at + n * 256, lds[i].qemu, true);
 			continue;
 		}
 		for (unsigned k = 0; k < lds[i].array_count; k++)
 			memcpy(data + 32 + a++ * 288, lds[i].arrays[k], 288);
-		memcpy(data + lds_at + i * 256, lds[i].config, 256);
+		memcpy(data + lds_at + n * 256, lds[i].config, 256);
 	}
 	for (size_t k = 0; k < arrays; k++)
 		patch_states(data + 32 + k * 288);
@@ -669,6 +676,8 @@ static int mbox_used(uint32_t opcode)
 	case OP_REMOVE_SPARE:
 	case OP_MISSING_MARK:
 		return 4;
+	case OP_MISSING_REPLACE:
+		return 7;
 	case OP_STATE_SET:
 		return 6;
 	default:
@@ -708,6 +717,7 @@ static unsigned data_flags(uint32_t opcode)
 	case OP_REMOVE_SPARE:
 	case OP_STATE_SET:
 	case OP_MISSING_MARK:
+	case OP_MISSING_REPLACE:
 	case 0x01040200: /* EVENT_CLEAR */
 		return 0;
 	default:
@@ -790,28 +800,27 @@ static bool array_exists(uint16_t ref)
 	return existing_array(ref, a);
 }
 
-/* Where the LDs' extents on array @ref end, in blocks of each member. */
-static uint64_t extents_end(uint16_t ref)
+/* Whether an LD's extent on array @ref meets blocks @start to @end of each member. */
+static bool extent_taken(uint16_t ref, uint64_t start, uint64_t end)
 {
-	uint64_t end = 0;
-
 	for (size_t i = 0; i < ld_count; i++) {
 		if (lds[i].qemu && (uint16_t)(lds[i].qemu->id << 8) == ref)
-			end = lds[i].qemu->blocks;
+			return true;
 		for (unsigned s = 0; !lds[i].qemu && s < lds[i].config[37] && s < 8; s++) {
 			const uint8_t *span = lds[i].config + 64 + s * 24;
 
-			if (get(span + 16, 2) == ref && get(span, 8) + get(span + 8, 8) > end)
-				end = get(span, 8) + get(span + 8, 8);
+			if (get(span + 16, 2) == ref && get(span, 8) < end &&
+			    start < get(span, 8) + get(span + 8, 8))
+				return true;
 		}
 	}
-	return end;
+	return false;
 }
 
 /*
  * An array of CFG_ADD's that exists already: it must be that array, row
  * for row (else the card finds a conflict), and the LD's span on it lie
- * in its free space.
+ * in its free space: the end, or a hole a deleted LD left.
  */
 static uint8_t array_same(const uint8_t *a, const uint8_t *span)
 {
@@ -823,7 +832,7 @@ static uint8_t array_same(const uint8_t *a, const uint8_t *span)
 	for (unsigned r = 0; r < a[8] && r < 32; r++)
 		if (get(a + 32 + r * 8, 2) != get(have + 32 + r * 8, 2))
 			return ST_INVALID_PARAMETER;
-	if (get(span, 8) < extents_end((uint16_t)get(a + 10, 2)) ||
+	if (extent_taken((uint16_t)get(a + 10, 2), get(span, 8), get(span, 8) + get(span + 8, 8)) ||
 	    get(span, 8) + get(span + 8, 8) > get(have, 8))
 		return ST_INVALID_PARAMETER;
 	return ST_OK;
@@ -1028,6 +1037,38 @@ static uint8_t missing_mark(const uint8_t *mbox)
 	return ST_OK;
 }
 
+/*
+ * PD_MISSING_REPLACE: a free drive into a missing row (mailbox: its
+ * reference, the array's ref, the row), where it is OFFLINE until
+ * rebuilt. The fake keeps each row's own drive, so only the drive marked
+ * missing from that row goes back in; another is INVALID_PARAMETER.
+ */
+static uint8_t missing_replace(const uint8_t *mbox)
+{
+	uint16_t pd = (uint16_t)get(mbox, 2), held;
+	const struct mfi_shim_disk *d = disk_of(pd);
+	uint8_t a[288];
+
+	if (!d)
+		return ST_DEVICE_NOT_FOUND;
+	if (get(mbox + 2, 2) != seq_of(pd))
+		return ST_INVALID_SEQUENCE;
+	if (in_ld(d->id) || spare[d->id] || fw_state[d->id] >= 0)
+		return ST_WRONG_STATE;
+	if (!existing_array((uint16_t)get(mbox + 4, 2), a))
+		return ST_ARRAY_INDEX_INVALID;
+	if (mbox[6] >= a[8])
+		return ST_ROW_INDEX_INVALID;
+	held = (uint16_t)get(a + 32 + mbox[6] * 8, 2);
+	if ((held & 0xff) || !missing[held >> 8])
+		return ST_ARRAY_ROW_NOT_EMPTY;
+	if (held != pd)
+		return ST_INVALID_PARAMETER;
+	missing[d->id] = false;
+	fw_state[d->id] = 0x10; /* OFFLINE */
+	return ST_OK;
+}
+
 void mfi_shim_card(uint32_t levels, uint32_t more)
 {
 	raid_levels = levels;
@@ -1123,6 +1164,8 @@ static uint8_t dcmd(uint32_t opcode, uint8_t *f, uint8_t *buf, uint32_t len)
 		return state_set(f + F_MBOX);
 	case OP_MISSING_MARK:
 		return missing_mark(f + F_MBOX);
+	case OP_MISSING_REPLACE:
+		return missing_replace(f + F_MBOX);
 	case OP_GET_PROPS:
 	case OP_SET_PROPS:
 		if (len != sizeof(props))

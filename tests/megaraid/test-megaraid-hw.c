@@ -23,6 +23,7 @@
 #define FOREIGN_IMPORT  0x04060400u
 #define FOREIGN_CLEAR   0x04060500u
 #define BBU_STATUS      0x05010000u
+#define BBU_LEARN       0x05040000u
 
 /* "show metrics" has the sample @metric of the controller at @value. */
 static void expect_metric(const char *metric, long value)
@@ -94,6 +95,49 @@ START_TEST(test_battery)
 	if (_i == 1)
 		expect_metric("raidcli_controller_cache_backup_healthy", 0);
 	host_done(&h);
+}
+END_TEST
+
+/* A CacheVault (the status' TMM-C type): shown under /cx/cv, and /cx/bbu refused as StorCLI does.
+ */
+START_TEST(test_cachevault)
+{
+	static const struct mfi_shim_bbu cv = {6, 0, 25, 0, 100, false, "CVPM02", 0};
+	struct host h;
+
+	host_utc(&h);
+	mfi_shim_bbu(&cv);
+	expect("/c0 show all", true, RCL_OK,
+	       HAS("\"Cachevault_Info\"", "\"Model\" : \"CVPM02\"", "\"State\" : \"Optimal\""));
+	expect("/c0/cv show", true, RCL_OK, HAS("\"Model\" : \"CVPM02\"", "\"Temp\" : \"25C\""));
+	expect("/c0/bbu show", false, RCL_HW_MISSING, HAS("battery backup unit"));
+	done(&h);
+}
+END_TEST
+
+/*
+ * A learn cycle: one BBU_LEARN, no mailbox, no data; refused by the card
+ * when the battery learns already, and before any frame on a card
+ * without one (QEMU's would answer it as any DCMD: success).
+ */
+START_TEST(test_learn)
+{
+	static const struct mfi_shim_bbu cv = {6, 0, 25, 0, 100, false, "CVPM02", 0};
+	struct host h;
+
+	host_utc(&h);
+	expect("/c0/bbu start learn", false, RCL_HW_MISSING, HAS("no battery or CacheVault"));
+	ck_assert_uint_eq(mfi_shim_sent(BBU_LEARN), 0);
+	mfi_shim_bbu(&batteries[0]);
+	expect("/c0/bbu start learn", true, RCL_OK, HAS("Start Learn Succeeded."));
+	ck_assert_uint_eq(mfi_shim_sent(BBU_LEARN), 1);
+	expect_mbox(BBU_LEARN, NULL, 0);
+	mfi_shim_bbu(&batteries[3]); /* learning */
+	expect("/c0/bbu start learn", false, RCL_NOT_ALLOWED, HAS("BBU_LEARN", "WRONG_STATE"));
+	mfi_shim_bbu(&cv);
+	expect("/c0/cv start learn", false, RCL_OK, HAS("Start Learn Succeeded."));
+	ck_assert_uint_eq(mfi_shim_sent(BBU_LEARN), 3);
+	done(&h);
 }
 END_TEST
 
@@ -307,6 +351,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_qemu_card);
 	tcase_add_loop_test(tc, test_battery, 0, sizeof(batteries) / sizeof(batteries[0]));
 	tcase_add_loop_test(tc, test_battery_refused, 0, 2);
+	tcase_add_test(tc, test_cachevault);
+	tcase_add_test(tc, test_learn);
 	tcase_add_test(tc, test_roc_temperature);
 	tcase_add_test(tc, test_clock);
 	tcase_add_test(tc, test_clock_bad);

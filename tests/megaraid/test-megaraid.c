@@ -94,10 +94,10 @@ START_TEST(test_show_model)
 	 * QEMU's PD_GET_INFO answers for disk 0 only, without its INQUIRY: each
 	 * disk is asked its INQUIRY and serial by pass-through, the others their
 	 * capacity too. (Registering the controller opened it once before, to
-	 * log its arrival.)
+	 * log its arrival; each load lists the LDs once, LD_GET_LIST.)
 	 */
-	ck_assert_uint_eq(mfi_shim_sent(0x02020000), 3 * mfi_shim_sent(0x01010000));
-	ck_assert_uint_eq(mfi_shim_sent(0), 8 * mfi_shim_sent(0x01010000));
+	ck_assert_uint_eq(mfi_shim_sent(0x02020000), 3 * mfi_shim_sent(0x03010000));
+	ck_assert_uint_eq(mfi_shim_sent(0), 8 * mfi_shim_sent(0x03010000));
 	ck_assert_str_eq(rcl_ctrl_drive(ctrl, 0)->link_speed, "1.5Gb/s");
 
 	ck_assert_uint_eq(rcl_ctrl_vd_count(ctrl), 3);
@@ -152,6 +152,9 @@ START_TEST(test_show_commands)
 	/* The card has rates but no schedules: show all has the rates' table. */
 	expect("/c0 show all", true, RCL_OK, HAS("\"Policy\" : \"Rebuild Rate\""));
 	expect("/c0/eall/sall show", false, RCL_OK, HAS("252:2", "Onln"));
+	/* The card's 8 ports, not the 240 drives it takes; disk 0's group (ref 0) is DG 0. */
+	expect("show", false, RCL_OK, HAS("  0 LSI MegaRAID SAS 9260-8i     8"));
+	expect("/c0/d0 show", false, RCL_OK, HAS("252:0      0 DRIVE Onln"));
 	expect("/c0/vall show", true, RCL_OK,
 	       HAS("\"TYPE\" : \"RAID0\"", "\"State\" : \"Optl\"", "\"DG/VD\" : \"2/2\""));
 	host_done(&h);
@@ -540,10 +543,12 @@ END_TEST
 #define SET_PROPS    0x01020200u
 #define LD_SET_PROP  0x03040000u
 #define MISSING_MARK 0x02080100u
+#define MISSING_REPL 0x02080200u
 
 /* The frames that change something, of every kind. */
-static const uint32_t changes[] = {CFG_ADD,     LD_DELETE, MAKE_SPARE, REMOVE_SPARE, LOCATE_START,
-                                   LOCATE_STOP, STATE_SET, SET_PROPS,  LD_SET_PROP,  MISSING_MARK};
+static const uint32_t changes[] = {CFG_ADD,      LD_DELETE,    MAKE_SPARE,  REMOVE_SPARE,
+                                   LOCATE_START, LOCATE_STOP,  STATE_SET,   SET_PROPS,
+                                   LD_SET_PROP,  MISSING_MARK, MISSING_REPL};
 
 /* The CFG_ADD payload of RAID0 "db" over disks 1 and 2, strip 64 KiB, WB RA: built here by offset.
  */
@@ -661,6 +666,52 @@ START_TEST(test_vd_in_free_space)
 	run_expect("/c0/e252/s1 show", RCL_OK, "Onln");
 	ck_assert_uint_eq(SENT(changes), 3);
 	host_done(&h);
+}
+END_TEST
+
+/* The span CFG_ADD last gave its LD on the first array: start and blocks of each member. */
+static void expect_span(uint64_t start, uint64_t blocks)
+{
+	uint8_t mbox[12], got[1024];
+	const uint8_t *ld = got + 32 + 288;
+
+	ck_assert_uint_eq(mfi_shim_last(CFG_ADD, mbox, got, sizeof(got)), 576);
+	ck_assert_uint_eq(le(ld + 64, 8), start);
+	ck_assert_uint_eq(le(ld + 64 + 8, 8), blocks);
+}
+
+/*
+ * A deleted middle VD leaves a hole: shown as its own free extent, and a
+ * new VD goes in the first extent that holds it (the hole), a larger one
+ * past it. Blocks of each member: a 0-1M, b 1M-2M (deleted), c 2M-2.5M.
+ */
+START_TEST(test_vd_in_hole)
+{
+	struct host h;
+
+	host_free_two(&h);
+	run_expect("/c0 add vd r0 name=a drives=252:1-2 size=1GB", RCL_OK, NULL);
+	run_expect("/c0 add vd r0 name=b drives=252:1-2 size=1GB", RCL_OK, NULL);
+	run_expect("/c0 add vd r0 name=c drives=252:1-2 size=512MB", RCL_OK, NULL);
+	run_expect("/c0/v2 del force", RCL_OK, NULL);
+	run_expect("/c0/d1 show all", RCL_OK,
+	           "FREE SPACE DETAILS :\n==================\n\n"
+	           "-----------\nDG     Size\n-----------\n"
+	           " 1 1.000 GB\n 1 1.500 GB\n-----------");
+	run_expect("/c0 show freespace", RCL_OK, " 1 1.000 GB\n 1 1.500 GB\n");
+	run_expect("/c0/d1 show", RCL_OK,
+	           " 1   -   - -          - RAID0 Optl  N  4.000 GB dflt N  N   none Y");
+	run_expect("/c0 add vd r0 name=d drives=252:1-2 size=768MB", RCL_OK, NULL);
+	expect_span(1048576, 786432);
+	run_expect("/c0 add vd r0 name=e drives=252:1-2 size=1GB", RCL_OK, NULL);
+	expect_span(2621440, 1048576);
+	/* All there is: the largest extent left (the end's 512 MB; the hole holds 256 MB). */
+	run_expect("/c0 add vd r0 name=f drives=252:1-2", RCL_OK, NULL);
+	expect_span(3670016, 524288);
+	run_expect("/c0/d1 show all", RCL_OK, "-------------\n 1 256.000 MB\n-------------");
+	ck_assert_uint_eq(SENT(changes), 7);
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
 }
 END_TEST
 
@@ -923,6 +974,40 @@ START_TEST(test_missing)
 }
 END_TEST
 
+/*
+ * insert: a free drive into its group's missing row, one PD_MISSING_REPLACE
+ * (its reference, the array's ref, the row), and it is back offline; a
+ * row that holds a drive, one the group lacks or a drive in use refused
+ * before any frame; the card's own refusal told.
+ */
+START_TEST(test_insert)
+{
+	struct host h;
+
+	host_init(&h, MAJOR_NOW);
+	mfi_shim_pd_seq(1, 0x0009);
+	mfi_shim_set_state(1, 0x10);
+	run_expect("/c0/e252/s1 set missing", RCL_OK, NULL);
+	run_expect("/c0/e252/s1 insert dg=0 array=0 row=0", RCL_NOT_ALLOWED,
+	           "holds drive /c0/e252/s0");
+	run_expect("/c0/e252/s1 insert dg=1 array=1 row=0", RCL_INVALID_PARAM, "arrays 0-0");
+	run_expect("/c0/e252/s2 insert dg=1 array=0 row=0", RCL_NOT_ALLOWED, "unconfigured good");
+	run_expect("/c0/e252/s1 insert dg=7 array=0 row=0", RCL_NOT_FOUND, "/c0/d7");
+	ck_assert_uint_eq(SENT(changes), 1);
+	run_expect("/c0/e252/s1 insert dg=1 array=0 row=0", RCL_OK, "Insert Drive Succeeded.");
+	expect_mbox(MISSING_REPL, (const uint8_t[]){0x00, 0x01, 0x09, 0x00, 0x00, 0x01, 0x00}, 7);
+	run_expect("/c0/e252/s1 show", RCL_OK, "Offln");
+	run_expect("/c0/d1 show", RCL_OK, "252:1");
+	run_expect("/c0/e252/s1 set missing", RCL_OK, NULL);
+	mfi_shim_break(MISSING_REPL, MFI_SHIM_STATUS, 0x0a);
+	run_expect("/c0/e252/s1 insert dg=1 array=0 row=0", RCL_SYSTEM, "ARRAY_ROW_NOT_EMPTY");
+	run_expect("/c0/e252/s1 show", RCL_OK, "UGood");
+	ck_assert_uint_eq(SENT(changes), 4);
+	ck_assert_ptr_null(mfi_shim_check());
+	host_release(&h);
+}
+END_TEST
+
 /* A free drive made JBOD and back: PD_STATE_SET to SYSTEM (0x40), then UNCONFIGURED_GOOD. */
 START_TEST(test_jbod_drive)
 {
@@ -1002,6 +1087,7 @@ static Suite *suite(void)
 	tc = tcase_create("change");
 	tcase_add_test(tc, test_create_delete_vd);
 	tcase_add_test(tc, test_vd_in_free_space);
+	tcase_add_test(tc, test_vd_in_hole);
 	tcase_add_test(tc, test_hotspare);
 	tcase_add_test(tc, test_create_with_spare);
 	tcase_add_test(tc, test_set_vd);
@@ -1011,6 +1097,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_dedicated_spare);
 	tcase_add_test(tc, test_jbod_drive);
 	tcase_add_test(tc, test_missing);
+	tcase_add_test(tc, test_insert);
 	tcase_add_test(tc, test_rates);
 	tcase_add_loop_test(tc, test_bad_input, 0, sizeof(bad_inputs) / sizeof(bad_inputs[0]));
 	tcase_add_loop_test(tc, test_change_refused, 0, FW_REFUSALS);

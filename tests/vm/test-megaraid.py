@@ -250,6 +250,7 @@ def check_overview(data, facts):
         expect(row['Ctl'], 0, 'show: the card is /c0')
         for key in ('PDs', 'VDs', 'DGs'):
             expect(row.get(key), len(DISKS), f'show: {key}')
+        expect(row.get('Ports'), number(facts['port_count']), 'show: Ports (the card\'s)')
 
 
 def check_controller(data, facts, host, disks, coerced):
@@ -297,6 +298,8 @@ def check_controller(data, facts, host, disks, coerced):
     expect(sorted(vds), list(range(len(DISKS))), 'VD LIST: a VD per disk, its target')
     for vd, row in vds.items():
         check_vd_row(row, facts, disks.get(vd), f'VD LIST VD {vd}')
+        # groups numbered by array ref (disk N's), not CFG_READ's last-to-first order
+        expect(int(row['DG/VD'].split('/')[0]), vd, f'VD LIST VD {vd}: its disk\'s group')
 
 
 def slot_of(row):
