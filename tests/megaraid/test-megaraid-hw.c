@@ -111,7 +111,7 @@ START_TEST(test_cachevault)
 	       HAS("\"Cachevault_Info\"", "\"Model\" : \"CVPM02\"", "\"State\" : \"Optimal\""));
 	expect("/c0/cv show", true, RCL_OK, HAS("\"Model\" : \"CVPM02\"", "\"Temp\" : \"25C\""));
 	expect("/c0/bbu show", false, RCL_HW_MISSING, HAS("battery backup unit"));
-	done(&h);
+	host_done(&h);
 }
 END_TEST
 
@@ -137,7 +137,7 @@ START_TEST(test_learn)
 	mfi_shim_bbu(&cv);
 	expect("/c0/cv start learn", false, RCL_OK, HAS("Start Learn Succeeded."));
 	ck_assert_uint_eq(mfi_shim_sent(BBU_LEARN), 3);
-	done(&h);
+	host_done(&h);
 }
 END_TEST
 

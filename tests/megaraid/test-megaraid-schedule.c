@@ -50,12 +50,6 @@ static void host_cc(struct host *h, const struct mfi_shim_cc_schedule *cc)
 		mfi_shim_cc_schedule(cc);
 }
 
-static void done(struct host *h)
-{
-	ck_assert_ptr_null(mfi_shim_check());
-	host_release(h);
-}
-
 /* "show cc": StorCLI's rows, as the card's schedule and status say. */
 START_TEST(test_show)
 {
@@ -74,7 +68,7 @@ START_TEST(test_show)
 	expect("/c0 show all", true, RCL_OK,
 	       HAS("\"Next Consistency check launch\" : \"03/01/2027, 02:00:00\""));
 	ck_assert_uint_eq(mfi_shim_sent(CC_SCHEDULE_SET), 0);
-	done(&h);
+	host_done(&h);
 }
 END_TEST
 
@@ -123,7 +117,7 @@ START_TEST(test_set)
 	want[6] = 0;
 	expect_set("/c0 set cc=seq excludevd=none", want);
 	ck_assert_uint_eq(mfi_shim_sent(CC_SCHEDULE_SET), 3);
-	done(&h);
+	host_done(&h);
 }
 END_TEST
 
@@ -141,7 +135,7 @@ START_TEST(test_refused)
 	           "setting the consistency check schedule (CC_SCHEDULE_SET_PROPERTIES) failed");
 	expect("/c0 set cc=conc", true, fw_refusals[_i].want, HAS(fw_refusals[_i].name));
 	run_expect("/c0 show cc", RCL_OK, "CC Operation Mode         Sequential");
-	done(&h);
+	host_done(&h);
 }
 END_TEST
 
@@ -166,7 +160,7 @@ START_TEST(test_unreadable)
 	run_expect("/c0/v0 show cc", RCL_OK, "Not in progress");
 	ck_assert_uint_ge(mfi_shim_sent(CC_SCHEDULE_GET), 1);
 	ck_assert_uint_eq(mfi_shim_sent(CC_SCHEDULE_SET), 0);
-	done(&h);
+	host_done(&h);
 }
 END_TEST
 
@@ -184,7 +178,7 @@ START_TEST(test_qemu_card)
 	run_expect("/c0 show all", RCL_OK, "Next Consistency check launch = NA");
 	ck_assert_uint_eq(mfi_shim_sent(CC_SCHEDULE_GET) + mfi_shim_sent(CC_SCHEDULE_GET_STATUS),
 	                  0);
-	done(&h);
+	host_done(&h);
 }
 END_TEST
 
