@@ -47,6 +47,7 @@ struct rcl_redfish_client {
 	char *session_uri;  /* the session to DELETE when done */
 	unsigned token_gen; /* counts logins: a 401 on an older token needs none */
 	unsigned active;    /* transfers under way in the current run */
+	bool connected;     /* a transfer came back: @share keeps its connection */
 };
 
 /*

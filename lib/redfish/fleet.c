@@ -40,6 +40,13 @@
 #define RETRY_DELAY_MS   100
 #define POLL_MAX_MS      1000
 #define EVENTS_MAX       64
+/*
+ * TLS handshakes under way at once, at most. A handshake is CPU on both
+ * ends, and starting hundreds together only makes each slower: on a busy
+ * machine some then miss their connect timeout though every BMC answers.
+ * Requests to BMCs already connected are not held back.
+ */
+#define CONNECTING_MAX 64
 
 enum job_kind {
 	JOB_CALL,  /* a caller's request */
@@ -65,6 +72,7 @@ struct job {
 	unsigned attempts, redirects;
 	bool relogged;
 	unsigned token_gen;  /* the login the last attempt used */
+	bool connecting;     /* started before its client had a connection */
 	uint64_t not_before; /* a retry waits until then */
 	uint64_t deadline;   /* of the whole request, retries included; 0: not started */
 	struct rcl_redfish_xfer x;
@@ -78,9 +86,10 @@ struct rcl_redfish_run {
 	size_t ended_head, ended_count, ended_alloc;
 	size_t left; /* jobs not ended */
 	unsigned active, per_host, total;
-	int epoll;         /* the sockets libcurl watches */
-	bool timer_on;     /* libcurl asked to act again at @timer_at */
-	uint64_t timer_at; /* ms, rcl_redfish_now_ms() */
+	unsigned connecting; /* running jobs with .connecting */
+	int epoll;           /* the sockets libcurl watches */
+	bool timer_on;       /* libcurl asked to act again at @timer_at */
+	uint64_t timer_at;   /* ms, rcl_redfish_now_ms() */
 };
 
 static struct rcl_redfish_response *job_resp(struct job *j)
@@ -199,6 +208,8 @@ static void job_start(struct rcl_redfish_run *run, struct job *j, uint64_t now)
 	curl_easy_setopt(j->x.easy, CURLOPT_PRIVATE, j);
 	j->token_gen = c->token_gen;
 	j->state = JOB_RUNNING;
+	j->connecting = !c->connected;
+	run->connecting += j->connecting;
 	c->active++;
 	run->active++;
 }
@@ -257,7 +268,8 @@ static void admit(struct rcl_redfish_run *run)
 			job_end(run, j, &(struct rcl_error){0});
 			continue;
 		}
-		if (j->client->active < run->per_host)
+		if (j->client->active < run->per_host &&
+		    (j->client->connected || run->connecting < CONNECTING_MAX))
 			job_start(run, j, now);
 	}
 }
@@ -365,6 +377,9 @@ static void job_finish(struct rcl_redfish_run *run, struct job *j, CURLcode code
 	curl_multi_remove_handle(run->multi, j->x.easy);
 	c->active--;
 	run->active--;
+	run->connecting -= j->connecting;
+	j->connecting = false;
+	c->connected = c->connected || code == CURLE_OK;
 	if (rcl_redfish_xfer_decode(&j->x, code, c, j->method, job_path(j), resp, &outcome)) {
 		if (retry(j, code, now))
 			return;
