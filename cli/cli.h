@@ -601,6 +601,8 @@ enum rcl_status cmd_ctrl_show_bootdrive(struct cmd_ctx *c, struct rcl_error *err
 enum rcl_status cmd_ctrl_show_freespace(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_backup_show(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_backup_start_learn(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_backup_show_props(struct cmd_ctx *c, struct rcl_error *err);
+enum rcl_status cmd_backup_set(struct cmd_ctx *c, struct rcl_error *err);
 enum rcl_status cmd_drive_insert(struct cmd_ctx *c, struct rcl_error *err);
 /* cmd-metrics.c */
 enum rcl_status cmd_ctrl_show_metrics(struct cmd_ctx *c, struct rcl_error *err);

@@ -1812,6 +1812,26 @@ const struct cmd_spec cli_commands[] = {
 	BACKUP_SHOW(OBJ_CV, "show status", CACHEVAULT, "cv", "CacheVault", "the state"),
 	BACKUP_LEARN(OBJ_BBU, BBU, "bbu", "battery backup unit"),
 	BACKUP_LEARN(OBJ_CV, CACHEVAULT, "cv", "CacheVault"),
+	{
+		.object = OBJ_BBU, .verb = "show properties", .run = cmd_backup_show_props,
+		.flags = CMD_PER_CTRL | CMD_PART, .part = RCL_PART_BBU,
+		.summary = "show the battery's learn schedule: period, next learn, delay, auto-learn mode",
+		.example = "raidcli /c0/bbu show properties",
+	},
+	{
+		.object = OBJ_BBU, .verb = "set", .run = cmd_backup_set,
+		.flags = CMD_PER_CTRL | CMD_PART | CMD_WRITES, .part = RCL_PART_BBU,
+		.summary = "change the battery's learn schedule or mode (give at least one)",
+		.example = "raidcli /c0/bbu set learnDelayInterval=24",
+		.opts = {
+			{.name = "learndelayinterval", .type = OPT_UINT, .max = 168,
+			 .help = "put the next learn cycle off by this many hours"},
+			{.name = "autolearnmode", .type = OPT_UINT, .max = 2,
+			 .help = "0: learn when due, 1: never by itself, 2: only warn with an event"},
+			{.name = "bbumode", .type = OPT_UINT, .max = 6,
+			 .help = "the battery's mode of charging and retention (the card's modes 0 to 6)"},
+		},
+	},
 };
 /* clang-format on */
 
@@ -1995,11 +2015,9 @@ const struct part_form cli_part_forms[] = {
     PART_FORM(OBJ_PHY, "set state", PHYS),
     PART_FORM(OBJ_PHY, "reset", PHYS),
     PART_FORM(OBJ_LANE, "set lanespeed", PHYS),
-    PART_FORM(OBJ_BBU, "show properties", BBU),
     PART_FORM(OBJ_BBU, "show learn", BBU),
     PART_FORM(OBJ_BBU, "show gasgauge", BBU),
     PART_FORM(OBJ_BBU, "show modes", BBU),
-    PART_FORM(OBJ_BBU, "set", BBU),
     PART_FORM(OBJ_CV, "show learn", CACHEVAULT),
     PART_FORM(OBJ_CTRL, "show securitykey", SECURITY),
     PART_FORM(OBJ_CTRL, "show powermonitoringinfo", POWER),

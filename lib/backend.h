@@ -196,6 +196,8 @@ struct rcl_process_ops;
  *		row checked: put the drive in that missing row.
  * @backup_learn: as rcl_ctrl_backup_learn(): start a learn cycle of the
  *		battery or CacheVault ctrl->caps.backup names.
+ * @backup_props, @backup_set_props: as rcl_ctrl_backup_props() and
+ *		rcl_ctrl_backup_set_props(), the battery there and @p checked.
  *
  * @drive_detail: as rcl_ctrl_drive_detail(), the drive found: add the
  *		sections only the kind knows to @out (its keys start with
@@ -323,6 +325,10 @@ struct rcl_backend_ops {
 
 	enum rcl_status (*set_time)(struct rcl_ctrl *ctrl, time_t t, struct rcl_error *err);
 	enum rcl_status (*backup_learn)(struct rcl_ctrl *ctrl, struct rcl_error *err);
+	enum rcl_status (*backup_props)(struct rcl_ctrl *ctrl, struct rcl_backup_props *out,
+	                                struct rcl_error *err);
+	enum rcl_status (*backup_set_props)(struct rcl_ctrl *ctrl, const struct rcl_backup_props *p,
+	                                    unsigned which, struct rcl_error *err);
 
 	enum rcl_status (*drive_detail)(struct rcl_ctrl *ctrl, const struct rcl_drive *drive,
 	                                enum rcl_drive_detail what, const char *prefix,

@@ -631,6 +631,51 @@ const struct rcl_ctrl_info *rcl_ctrl_info(const struct rcl_ctrl *ctrl);
  */
 enum rcl_status rcl_ctrl_backup_learn(struct rcl_ctrl *ctrl, struct rcl_error *err);
 
+/**
+ * struct rcl_backup_props - when a battery learns (StorCLI's "/cx/bbu
+ * show properties", what "/cx/bbu set" changes).
+ * @learn_period_s:	seconds between two automatic learn cycles (the
+ *			firmware's; read only).
+ * @next_learn:	when the next one starts (UTC); 0: none scheduled.
+ * @learn_delay_h:	hours the next one is put off (0 to 168).
+ * @auto_learn_mode:	0 the card learns when due, 1 never by itself, 2 it
+ *			only warns with an event that one is due.
+ * @bbu_mode:	the pack's mode of charging and retention (0 to 6, as
+ *		StorCLI's "bbuMode=").
+ */
+struct rcl_backup_props {
+	unsigned learn_period_s;
+	time_t next_learn;
+	unsigned learn_delay_h;
+	unsigned auto_learn_mode;
+	unsigned bbu_mode;
+};
+
+/* What rcl_ctrl_backup_set_props() changes: bits of @which. */
+enum rcl_backup_prop {
+	RCL_BACKUP_PROP_LEARN_DELAY = 1u << 0,
+	RCL_BACKUP_PROP_AUTO_LEARN = 1u << 1,
+	RCL_BACKUP_PROP_BBU_MODE = 1u << 2,
+};
+
+/**
+ * rcl_ctrl_backup_props() - the learn schedule of @ctrl's battery into @out.
+ * Return: RCL_OK; RCL_HW_MISSING (the controller has no battery);
+ * RCL_UNSUPPORTED (a kind that keeps none); the firmware's refusal.
+ */
+enum rcl_status rcl_ctrl_backup_props(struct rcl_ctrl *ctrl, struct rcl_backup_props *out,
+                                      struct rcl_error *err);
+
+/**
+ * rcl_ctrl_backup_set_props() - change the fields @which (enum
+ * rcl_backup_prop bits) of @ctrl's battery properties to @p's, the others
+ * as the card holds them. Requires an exclusive lock.
+ * Return: as rcl_ctrl_backup_props(); RCL_INVALID_PARAM (a value out of
+ * range, @which empty).
+ */
+enum rcl_status rcl_ctrl_backup_set_props(struct rcl_ctrl *ctrl, const struct rcl_backup_props *p,
+                                          unsigned which, struct rcl_error *err);
+
 enum rcl_status rcl_ctrl_set_time(struct rcl_ctrl *ctrl, time_t t, bool system,
                                   struct rcl_error *err);
 /* Enclosures, by id. */

@@ -2,7 +2,8 @@
 /*
  * hw.c - a MegaRAID card's battery and clock (hw.h), read at load so
  * "show all", /cx/bbu and "show time" tell what the card says, and its
- * clock set from "set time=".
+ * clock set from "set time="; the battery's learn schedule, read and
+ * written when asked ("/cx/bbu show properties", "/cx/bbu set").
  */
 #include <endian.h>
 #include <stdio.h>
@@ -11,6 +12,9 @@
 
 #include "megaraid/frame.h"
 #include "megaraid/hw.h"
+
+/* The Unix time of the MFI epoch, 2000-01-01 00:00:00 UTC. */
+#define MFI_EPOCH 946684800
 
 /* A DCMD reading @len bytes into @buf, zeroed first: RCL_UNSUPPORTED for one the card lacks. */
 static enum rcl_status read_dcmd(const struct rcl_mfi_link *link, uint32_t opcode, void *buf,
@@ -165,6 +169,56 @@ enum rcl_status rcl_mfi_backup_learn(const struct rcl_mfi_link *link, struct rcl
 
 	return rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d,
 	                    "starting the learn cycle (BBU_LEARN)", err);
+}
+
+/* BBU_GET_PROPERTIES into @raw. */
+static enum rcl_status read_props(const struct rcl_mfi_link *link, struct rcl_mfi_bbu_props *raw,
+                                  struct rcl_error *err)
+{
+	return read_dcmd(link, RCL_MFI_DCMD_BBU_GET_PROPS, raw, sizeof(*raw),
+	                 "the battery's properties (BBU_GET_PROPERTIES)", err);
+}
+
+enum rcl_status rcl_mfi_backup_props(const struct rcl_mfi_link *link, struct rcl_backup_props *out,
+                                     struct rcl_error *err)
+{
+	struct rcl_mfi_bbu_props raw;
+	enum rcl_status st = read_props(link, &raw, err);
+	uint32_t next = le32toh(raw.next_learn_time);
+
+	if (st)
+		return st;
+	*out = (struct rcl_backup_props){
+	    .learn_period_s = le32toh(raw.auto_learn_period),
+	    .next_learn = next ? (time_t)MFI_EPOCH + next : 0,
+	    .learn_delay_h = raw.learn_delay_interval,
+	    .auto_learn_mode = raw.auto_learn_mode,
+	    .bbu_mode = raw.bbu_mode,
+	};
+	return RCL_OK;
+}
+
+enum rcl_status rcl_mfi_backup_set_props(const struct rcl_mfi_link *link,
+                                         const struct rcl_backup_props *p, unsigned which,
+                                         struct rcl_error *err)
+{
+	struct rcl_mfi_bbu_props raw;
+	struct rcl_mfi_dcmd d = {.opcode = RCL_MFI_DCMD_BBU_SET_PROPS,
+	                         .buf = &raw,
+	                         .len = sizeof(raw),
+	                         .dir = RCL_MFI_DIR_WRITE};
+	enum rcl_status st = read_props(link, &raw, err);
+
+	if (st)
+		return st;
+	if (which & RCL_BACKUP_PROP_LEARN_DELAY)
+		raw.learn_delay_interval = (uint8_t)p->learn_delay_h;
+	if (which & RCL_BACKUP_PROP_AUTO_LEARN)
+		raw.auto_learn_mode = (uint8_t)p->auto_learn_mode;
+	if (which & RCL_BACKUP_PROP_BBU_MODE)
+		raw.bbu_mode = (uint8_t)p->bbu_mode;
+	return rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d,
+	                    "setting the battery's properties (BBU_SET_PROPERTIES)", err);
 }
 
 enum rcl_status rcl_mfi_set_time(const struct rcl_mfi_link *link, time_t t, struct rcl_error *err)

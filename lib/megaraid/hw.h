@@ -2,7 +2,8 @@
 /*
  * hw.h - what a MegaRAID card reports of its own hardware (hw.c): the
  * battery that keeps its cache (BBU_GET_STATUS, BBU_GET_CAPACITY_INFO,
- * BBU_GET_DESIGN_INFO) and its clock (CTRL_GET_TIME, CTRL_SET_TIME).
+ * BBU_GET_DESIGN_INFO, its learn schedule: BBU_GET_PROPERTIES,
+ * BBU_SET_PROPERTIES) and its clock (CTRL_GET_TIME, CTRL_SET_TIME).
  *
  * Layouts written for raidcli from the public interface: FreeBSD's
  * mfireg.h (the battery's structures and status bits), QEMU's megasas
@@ -25,7 +26,9 @@ enum {
 	RCL_MFI_DCMD_BBU_GET_STATUS = 0x05010000,
 	RCL_MFI_DCMD_BBU_GET_CAPACITY = 0x05020000,
 	RCL_MFI_DCMD_BBU_GET_DESIGN = 0x05030000,
-	RCL_MFI_DCMD_BBU_LEARN = 0x05040000, /* MR.H's MR_DCMD_BBU_LEARN */
+	RCL_MFI_DCMD_BBU_LEARN = 0x05040000,     /* MR.H's MR_DCMD_BBU_LEARN */
+	RCL_MFI_DCMD_BBU_GET_PROPS = 0x05050100, /* reads struct rcl_mfi_bbu_props */
+	RCL_MFI_DCMD_BBU_SET_PROPS = 0x05050200, /* writes it, no mailbox */
 };
 
 /* The firmware's clock, broken down (QEMU: the month as struct tm's, 0 for January). */
@@ -99,6 +102,20 @@ _Static_assert(sizeof(struct rcl_mfi_bbu_status) == 64, "BBU status size");
 _Static_assert(offsetof(struct rcl_mfi_bbu_design, device_name) == 26, "BBU design name");
 _Static_assert(sizeof(struct rcl_mfi_bbu_design) == 67, "BBU design size");
 
+/* BBU_GET_PROPERTIES and BBU_SET_PROPERTIES: 32 bytes. */
+struct rcl_mfi_bbu_props {
+	uint32_t auto_learn_period;   /* seconds; read only */
+	uint32_t next_learn_time;     /* seconds since 2000-01-01; read only */
+	uint8_t learn_delay_interval; /* hours */
+	uint8_t auto_learn_mode;      /* 0 auto, 1 disabled, 2 warn via event */
+	uint8_t bbu_mode;
+	uint8_t rsvd[21];
+} __attribute__((packed));
+
+_Static_assert(offsetof(struct rcl_mfi_bbu_props, learn_delay_interval) == 8, "BBU learn delay");
+_Static_assert(offsetof(struct rcl_mfi_bbu_props, bbu_mode) == 10, "BBU mode");
+_Static_assert(sizeof(struct rcl_mfi_bbu_props) == 32, "BBU properties size");
+
 /**
  * rcl_mfi_read_hw() - the battery (when ctrl->caps says the card has one)
  * and the clock of the card behind @link into @ctrl's info. A firmware
@@ -124,6 +141,19 @@ enum rcl_status rcl_mfi_backup_kind(const struct rcl_mfi_link *link, enum rcl_ca
  * CacheVault (BBU_LEARN: no mailbox, no data).
  */
 enum rcl_status rcl_mfi_backup_learn(const struct rcl_mfi_link *link, struct rcl_error *err);
+
+/* rcl_mfi_backup_props() - the battery's learn schedule (BBU_GET_PROPERTIES) into @out. */
+enum rcl_status rcl_mfi_backup_props(const struct rcl_mfi_link *link, struct rcl_backup_props *out,
+                                     struct rcl_error *err);
+
+/*
+ * rcl_mfi_backup_set_props() - the fields @which (enum rcl_backup_prop) of
+ * @p written (BBU_SET_PROPERTIES), the others as the card answers them
+ * just before: it takes the whole record.
+ */
+enum rcl_status rcl_mfi_backup_set_props(const struct rcl_mfi_link *link,
+                                         const struct rcl_backup_props *p, unsigned which,
+                                         struct rcl_error *err);
 
 /* rcl_mfi_set_time() - set the card's clock to @t (UTC; CTRL_SET_TIME). */
 enum rcl_status rcl_mfi_set_time(const struct rcl_mfi_link *link, time_t t, struct rcl_error *err);

@@ -480,6 +480,23 @@ static enum rcl_status megaraid_backup_learn(struct rcl_ctrl *ctrl, struct rcl_e
 	return st;
 }
 
+static enum rcl_status megaraid_backup_props(struct rcl_ctrl *ctrl, struct rcl_backup_props *out,
+                                             struct rcl_error *err)
+{
+	struct rcl_mfi_link link;
+
+	return ON_LINK(ctrl, &link, err, rcl_mfi_backup_props(&link, out, err));
+}
+
+static enum rcl_status megaraid_backup_set_props(struct rcl_ctrl *ctrl,
+                                                 const struct rcl_backup_props *p, unsigned which,
+                                                 struct rcl_error *err)
+{
+	struct rcl_mfi_link link;
+
+	return ON_LINK(ctrl, &link, err, rcl_mfi_backup_set_props(&link, p, which, err));
+}
+
 /*
  * What a MegaRAID card can be asked, before its own answer narrows it at
  * load (levels, limits, strips, cache, battery and the rates it takes:
@@ -536,6 +553,8 @@ const struct rcl_backend_ops rcl_megaraid_ops = {
     .foreign_delete = megaraid_foreign_delete,
     .set_time = megaraid_set_time,
     .backup_learn = megaraid_backup_learn,
+    .backup_props = megaraid_backup_props,
+    .backup_set_props = megaraid_backup_set_props,
     .settings_get = megaraid_settings_get,
     .settings_set = megaraid_settings_set,
     .schedule_status = megaraid_schedule_status,

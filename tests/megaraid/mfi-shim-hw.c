@@ -23,6 +23,8 @@ enum {
 	OP_BBU_CAPACITY = 0x05020000,
 	OP_BBU_DESIGN = 0x05030000,
 	OP_BBU_LEARN = 0x05040000,
+	OP_BBU_GET_PROPS = 0x05050100,
+	OP_BBU_SET_PROPS = 0x05050200,
 };
 
 enum {
@@ -39,6 +41,7 @@ enum {
 
 static const struct mfi_shim_bbu *bbu;
 static uint8_t roc_temperature;
+static uint8_t bbu_props[32];
 static uint8_t clock_bytes[8];
 static bool clock_set;
 static uint8_t foreign[CONFIG_LEN];
@@ -54,6 +57,10 @@ static void put(uint8_t *p, uint64_t v, int width)
 void mfi_shim_hw_reset(void)
 {
 	bbu = NULL;
+	memset(bbu_props, 0, sizeof(bbu_props));
+	put(bbu_props, 90 * 86400, 4);
+	put(bbu_props + 4, 0x2a000000, 4);
+	bbu_props[11] = 0x5a;
 	roc_temperature = 0;
 	clock_set = false;
 	has_foreign = false;
@@ -62,6 +69,11 @@ void mfi_shim_hw_reset(void)
 void mfi_shim_bbu(const struct mfi_shim_bbu *b)
 {
 	bbu = b;
+}
+
+void mfi_shim_bbu_props(const uint8_t p[32])
+{
+	memcpy(bbu_props, p, sizeof(bbu_props));
 }
 
 void mfi_shim_roc_temperature(uint8_t celsius)
@@ -161,6 +173,8 @@ unsigned mfi_shim_hw_data_flags(uint32_t opcode)
 	case OP_FOREIGN_CLEAR:
 	case OP_BBU_LEARN:
 		return 0;
+	case OP_BBU_SET_PROPS:
+		return 0x0008; /* write */
 	default:
 		return 0x0010; /* read */
 	}
@@ -185,6 +199,22 @@ static uint8_t bbu_design(uint8_t *p, uint32_t len)
 		return ST_INVALID_PARAMETER;
 	put(p, bbu->mfg_date, 4);
 	memcpy(p + 26, bbu->name, strnlen(bbu->name, 8));
+	return ST_OK;
+}
+
+/* BBU_GET_PROPERTIES and _SET_PROPERTIES: the 32 bytes; a delay past a week or a mode past 2
+ * refused. */
+static uint8_t bbu_properties(uint32_t opcode, uint8_t *p, uint32_t len)
+{
+	if (len != sizeof(bbu_props))
+		return ST_INVALID_PARAMETER;
+	if (opcode == OP_BBU_GET_PROPS) {
+		memcpy(p, bbu_props, len);
+		return ST_OK;
+	}
+	if (p[8] > 168 || p[9] > 2)
+		return ST_INVALID_PARAMETER;
+	memcpy(bbu_props, p, len);
 	return ST_OK;
 }
 
@@ -242,6 +272,9 @@ uint8_t mfi_shim_hw_dcmd(uint32_t opcode, const uint8_t *mbox, uint8_t *buf, uin
 		return bbu ? bbu_design(buf, len) : ST_OK;
 	case OP_BBU_LEARN: /* MR.H: none there, or one learning already (or missing) */
 		return !bbu ? ST_NO_HW_PRESENT : bbu->fw_status & 0x41 ? ST_WRONG_STATE : ST_OK;
+	case OP_BBU_GET_PROPS:
+	case OP_BBU_SET_PROPS:
+		return bbu ? bbu_properties(opcode, buf, len) : ST_OK;
 	case OP_FOREIGN_SCAN:
 		return scan(buf, len);
 	case OP_FOREIGN_DISPLAY:

@@ -2,7 +2,8 @@
 /*
  * mfi-shim-hw.h - the part of the fake adapter (mfi-shim.h) that plays a
  * card's own hardware and foreign configurations (mfi-shim-hw.c): a
- * battery (BBU_GET_STATUS, _CAPACITY_INFO, _DESIGN_INFO), the ROC's
+ * battery (BBU_GET_STATUS, _CAPACITY_INFO, _DESIGN_INFO, its properties:
+ * BBU_GET_PROPERTIES, BBU_SET_PROPERTIES), the ROC's
  * temperature in CTRL_GET_INFO, the clock (CTRL_GET_TIME, CTRL_SET_TIME)
  * and one foreign configuration (CFG_FOREIGN_SCAN, _DISPLAY, _PREVIEW,
  * _IMPORT, _CLEAR). Without a call below it answers as QEMU's
@@ -30,6 +31,14 @@ struct mfi_shim_bbu {
 
 /* mfi_shim_bbu() - the card has battery @b (kept, not copied); NULL: none. */
 void mfi_shim_bbu(const struct mfi_shim_bbu *b);
+
+/*
+ * mfi_shim_bbu_props() - the battery's 32 bytes of properties read @p;
+ * BBU_SET_PROPERTIES stores its payload there. Until then: a learn every
+ * 90 days, the next at 0x2a000000 s past 2000, no delay, mode auto, a
+ * reserved byte 0x5a that a write must give back.
+ */
+void mfi_shim_bbu_props(const uint8_t p[32]);
 
 /* mfi_shim_roc_temperature() - CTRL_GET_INFO reports the ROC at @celsius (0: no sensor). */
 void mfi_shim_roc_temperature(uint8_t celsius);

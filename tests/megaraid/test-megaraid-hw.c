@@ -2,7 +2,8 @@
 /*
  * test-megaraid-hw.c - a MegaRAID card's own hardware and foreign
  * configurations, below the driver (mfi-shim-hw.h): the battery and the
- * ROC's temperature in "show all", /cx/bbu and the metrics; the clock
+ * ROC's temperature in "show all", /cx/bbu and the metrics; the
+ * battery's learn schedule shown and set; the clock
  * shown and set; foreign configurations shown, imported and deleted,
  * each change's frame checked byte for byte, and the firmware's refusals
  * changing nothing.
@@ -24,6 +25,8 @@
 #define FOREIGN_CLEAR   0x04060500u
 #define BBU_STATUS      0x05010000u
 #define BBU_LEARN       0x05040000u
+#define BBU_GET_PROPS   0x05050100u
+#define BBU_SET_PROPS   0x05050200u
 
 /* "show metrics" has the sample @metric of the controller at @value. */
 static void expect_metric(const char *metric, long value)
@@ -137,6 +140,131 @@ START_TEST(test_learn)
 	mfi_shim_bbu(&cv);
 	expect("/c0/cv start learn", false, RCL_OK, HAS("Start Learn Succeeded."));
 	ck_assert_uint_eq(mfi_shim_sent(BBU_LEARN), 3);
+	host_done(&h);
+}
+END_TEST
+
+/* The battery's properties as mfi_shim_hw_reset() leaves them, @delay, @mode and @bbu_mode set. */
+static void default_props(uint8_t p[32], uint8_t delay, uint8_t mode, uint8_t bbu_mode)
+{
+	static const uint8_t head[8] = {0x00, 0xa7, 0x76, 0x00, 0x00, 0x00, 0x00, 0x2a};
+
+	memset(p, 0, 32);
+	memcpy(p, head, sizeof(head)); /* 7776000 s (90 days), next at 0x2a000000 s */
+	p[8] = delay;
+	p[9] = mode;
+	p[10] = bbu_mode;
+	p[11] = 0x5a; /* reserved: given back as read */
+}
+
+/* The last BBU_SET_PROPERTIES: no mailbox, its 32 bytes @want. */
+static void expect_props_sent(const uint8_t want[32])
+{
+	static const uint8_t none[12];
+	uint8_t mbox[12], data[64];
+
+	ck_assert_uint_eq(mfi_shim_last(BBU_SET_PROPS, mbox, data, sizeof(data)), 32);
+	ck_assert_mem_eq(mbox, none, sizeof(none));
+	ck_assert_mem_eq(data, want, 32);
+}
+
+/*
+ * The learn schedule: shown in StorCLI's BBU_Properties rows; each set
+ * reads the properties again and writes all 32 bytes back with only the
+ * fields given changed.
+ */
+START_TEST(test_bbu_properties)
+{
+	uint8_t want[32];
+	struct host h;
+
+	host_utc(&h);
+	mfi_shim_bbu(&batteries[0]);
+	expect("/c0/bbu show properties", true, RCL_OK,
+	       HAS("\"BBU_Properties\"", "\"Auto-Learn Period\"", "\"90d (7776000 seconds)\"",
+	           "\"Next Learn time\"", "\"2022/04/30  14:11:12\"", "\"Learn Delay Interval\"",
+	           "\"0 hour(s)\"", "\"Auto-Learn Mode\"", "\"Enabled\""));
+	expect("/c0/bbu set learnDelayInterval=24", false, RCL_OK,
+	       HAS("Learn Delay Interval", "24 hour(s)"));
+	default_props(want, 24, 0, 0);
+	expect_props_sent(want);
+	expect("/c0/bbu set autolearnmode=2 bbuMode=3", true, RCL_OK,
+	       HAS("\"Auto-Learn Mode\"", "\"WarnViaEvent\"", "\"BBU Mode\"", "\"3\""));
+	default_props(want, 24, 2, 3);
+	expect_props_sent(want);
+	expect("/c0/bbu show properties", false, RCL_OK, HAS("24 hour(s)", "WarnViaEvent"));
+	ck_assert_uint_eq(mfi_shim_sent(BBU_SET_PROPS), 2);
+	host_done(&h);
+}
+END_TEST
+
+/* The library's own checks (the CLI's grammar bounds the options alike): values out of range. */
+static void expect_props_out_of_range(void)
+{
+	static const struct {
+		struct rcl_backup_props p;
+		unsigned which;
+		const char *name;
+	} bad[] = {
+	    {{.learn_delay_h = 169}, RCL_BACKUP_PROP_LEARN_DELAY, "learnDelayInterval=169"},
+	    {{.auto_learn_mode = 3}, RCL_BACKUP_PROP_AUTO_LEARN, "autolearnmode=3"},
+	    {{.bbu_mode = 7}, RCL_BACKUP_PROP_BBU_MODE, "bbuMode=7"},
+	    {{0}, 0, "no battery property"},
+	};
+	struct rcl_error err = {0};
+	struct rcl_ctrl *ctrl;
+	struct rcl_ctx *ctx;
+
+	ck_assert_int_eq(open_c0(&ctx, &ctrl, &err), RCL_OK);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ck_assert_int_eq(rcl_ctrl_backup_set_props(ctrl, &bad[i].p, bad[i].which, &err),
+		                 RCL_INVALID_PARAM);
+		ck_assert_msg(strstr(err.msg, bad[i].name), "%s", err.msg);
+	}
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(ctx);
+}
+
+/* Bad values, no option, no battery or a CacheVault: refused before any frame. */
+START_TEST(test_bbu_properties_refused_early)
+{
+	static const struct mfi_shim_bbu cv = {6, 0, 25, 0, 100, false, "CVPM02", 0};
+	struct host h;
+
+	host_utc(&h);
+	expect("/c0/bbu show properties", false, RCL_HW_MISSING, HAS("no battery"));
+	expect("/c0/bbu set learnDelayInterval=1", false, RCL_HW_MISSING, HAS("no battery"));
+	host_release(&h);
+	host_utc(&h);
+	mfi_shim_bbu(&batteries[0]);
+	run_expect("/c0/bbu set", RCL_INVALID_COMMAND, "nothing to set");
+	expect_props_out_of_range();
+	host_release(&h);
+	host_utc(&h);
+	mfi_shim_bbu(&cv);
+	expect("/c0/bbu show properties", false, RCL_HW_MISSING, HAS("battery backup unit"));
+	ck_assert_uint_eq(mfi_shim_sent(BBU_GET_PROPS), 0);
+	ck_assert_uint_eq(mfi_shim_sent(BBU_SET_PROPS), 0);
+	host_done(&h);
+}
+END_TEST
+
+/* The firmware refuses the write, or the read before it: its status named, nothing changed. */
+START_TEST(test_bbu_properties_refused)
+{
+	struct host h;
+
+	host_utc(&h);
+	mfi_shim_bbu(&batteries[0]);
+	mfi_shim_break(BBU_SET_PROPS, MFI_SHIM_STATUS, fw_refusals[_i].status);
+	expect("/c0/bbu set learnDelayInterval=5", true, fw_refusals[_i].want,
+	       HAS("BBU_SET_PROPERTIES", fw_refusals[_i].name));
+	expect("/c0/bbu show properties", false, RCL_OK, HAS("0 hour(s)"));
+	/* The read before the write refused: nothing written. */
+	mfi_shim_break(BBU_GET_PROPS, MFI_SHIM_STATUS, fw_refusals[_i].status);
+	expect("/c0/bbu set learnDelayInterval=5", false, fw_refusals[_i].want,
+	       HAS("BBU_GET_PROPERTIES", fw_refusals[_i].name));
+	ck_assert_uint_eq(mfi_shim_sent(BBU_SET_PROPS), 1);
 	host_done(&h);
 }
 END_TEST
@@ -353,6 +481,9 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, test_battery_refused, 0, 2);
 	tcase_add_test(tc, test_cachevault);
 	tcase_add_test(tc, test_learn);
+	tcase_add_test(tc, test_bbu_properties);
+	tcase_add_test(tc, test_bbu_properties_refused_early);
+	tcase_add_loop_test(tc, test_bbu_properties_refused, 0, FW_REFUSALS);
 	tcase_add_test(tc, test_roc_temperature);
 	tcase_add_test(tc, test_clock);
 	tcase_add_test(tc, test_clock_bad);
