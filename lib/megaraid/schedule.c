@@ -77,8 +77,7 @@ static uint8_t put_excluded(uint8_t *list, uint64_t set)
 /* The excluded LD list of the packed @props of type @type. */
 #define EXCLUDED(props, type) ((uint8_t *)(props) + offsetof(type, exclude))
 
-/* The card's state of a patrol read: a pause, by the card or the user, is StorCLI's "Paused". */
-static enum rcl_schedule_state pr_state(uint8_t state)
+enum rcl_schedule_state rcl_mfi_pr_state(uint8_t state)
 {
 	return state == RCL_MFI_PR_ACTIVE ? RCL_SCHEDULE_ACTIVE
 	       : state == RCL_MFI_PR_PAUSED || state == RCL_MFI_PR_USER_PAUSED
@@ -113,7 +112,7 @@ enum rcl_status rcl_mfi_read_patrol(const struct rcl_mfi_link *link,
 	                         ? (int64_t)MFI_EPOCH + le32toh(props.next_exec)
 	                         : 0;
 	status->iterations = le32toh(now.iterations);
-	status->state = pr_state(now.state);
+	status->state = rcl_mfi_pr_state(now.state);
 	return RCL_OK;
 }
 

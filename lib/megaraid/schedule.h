@@ -111,6 +111,13 @@ _Static_assert(sizeof(struct rcl_mfi_pr_props) == 208, "PR properties size");
 _Static_assert(sizeof(struct rcl_mfi_pr_status) == 16, "PR status size");
 
 /**
+ * rcl_mfi_pr_state() - PR_GET_STATUS' @state as raidcli's: a pause, by
+ * the card or the user, is StorCLI's "Paused"; a run ready to start,
+ * aborted or unknown, stopped.
+ */
+enum rcl_schedule_state rcl_mfi_pr_state(uint8_t state);
+
+/**
  * rcl_mfi_read_patrol() - the patrol read of the card behind @link: its
  * mode, drives at once, SSDs read, schedule and excluded VDs into
  * @settings (the rest untouched), its state, runs done and next start
