@@ -13,7 +13,7 @@
  * deletes VDs, changes their names and policies, makes and removes
  * global and dedicated hot spares (config.c, refs.c), lights a drive's
  * LED, sets its state, marks it missing or makes it JBOD (pd.c), sets the
- * task rates (props.c) and the check's schedule, and starts, stops and
+ * task rates (props.c) and both schedules, and starts, stops and
  * follows the card's tasks (task.c). The changes left NULL below answer
  * "not supported".
  */
@@ -315,8 +315,29 @@ static enum rcl_status megaraid_set_locate(struct rcl_ctrl *ctrl, const struct r
 }
 
 /*
- * The rates and the check's schedule go to the card; the settings kept
- * for this open controller follow.
+ * What PR_SET_PROPERTIES cannot say (SSDs left out altogether, the
+ * unconfigured areas: controller properties raidcli does not map):
+ * refused, never dropped silently.
+ */
+static enum rcl_status check_patrol(const struct rcl_ctrl *ctrl, const struct rcl_ctrl_settings *s,
+                                    struct rcl_error *err)
+{
+	const struct megaraid_priv *p = ctrl->priv;
+
+	if (s->pr_ssds == RCL_PR_SSDS_OFF)
+		return rcl_unsupported(
+		    err, ctrl->caps.kind, "leaving SSDs out of the patrol read (includessds=off)",
+		    "includessds=onlymixed reads SSDs only in VDs with other drives");
+	if (s->pr_uncfg != p->settings.pr_uncfg)
+		return rcl_unsupported(
+		    err, ctrl->caps.kind,
+		    "changing the patrol read of unconfigured areas (uncfgareas=)", NULL);
+	return RCL_OK;
+}
+
+/*
+ * The rates and the schedules go to the card; the settings kept for this
+ * open controller follow.
  */
 static enum rcl_status megaraid_settings_set(struct rcl_ctrl *ctrl, unsigned changes,
                                              const struct rcl_ctrl_settings *s,
@@ -327,13 +348,13 @@ static enum rcl_status megaraid_settings_set(struct rcl_ctrl *ctrl, unsigned cha
 	unsigned rates = changes & ((1u << RCL_RATE_COUNT) - 1);
 	enum rcl_status st;
 
-	/* The patrol read's schedule is not written yet: refused, never dropped silently. */
-	if (changes & ~(rates | 1u << RCL_SETTING_CC_SCHEDULE))
-		return rcl_unsupported(err, ctrl->caps.kind, "changing the patrol read schedule",
-		                       NULL);
+	if (changes >> RCL_SETTING_PR_SCHEDULE & 1 && check_patrol(ctrl, s, err))
+		return err->status;
 	st = open_link(ctrl, &link, err);
 	if (!st && rates)
 		st = rcl_mfi_set_rates(&link, rates, s, err);
+	if (!st && changes >> RCL_SETTING_PR_SCHEDULE & 1)
+		st = rcl_mfi_set_patrol(&link, &p->settings, s, err);
 	if (!st && changes >> RCL_SETTING_CC_SCHEDULE & 1)
 		st = rcl_mfi_set_cc_schedule(&link, s, err);
 	close_link(&link);
@@ -519,7 +540,8 @@ static const struct rcl_caps megaraid_caps = {
     .settings = 1u << RCL_SETTING_REBUILD_RATE | 1u << RCL_SETTING_CC_RATE |
                 1u << RCL_SETTING_BGI_RATE | 1u << RCL_SETTING_PR_RATE |
                 1u << RCL_SETTING_RECON_RATE | 1u << RCL_SETTING_VD_POLICY |
-                1u << RCL_SETTING_CC_SCHEDULE, /* narrowed at load (load_cc_schedule()) */
+                /* Narrowed at load (load_patrol(), load_cc_schedule()). */
+                1u << RCL_SETTING_PR_SCHEDULE | 1u << RCL_SETTING_CC_SCHEDULE,
     .default_write = RCL_WRITE_BACK,
     .default_read = RCL_READ_AHEAD,
     .backup = RCL_BACKUP_BBU, /* /cx/bbu answers; narrowed at load (hw_present) */

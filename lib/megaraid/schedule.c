@@ -4,9 +4,11 @@
  * card's firmware schedules and runs itself: raidcli reads their
  * properties and status as StorCLI's "show patrolread" and "show cc" do,
  * so "show all" and the schedule rows tell what the card will do, not
- * raidcli's defaults; "set cc" writes the check's schedule to the card.
+ * raidcli's defaults; "set patrolread" and "set cc" write their
+ * schedules to the card.
  */
 #include <endian.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -40,6 +42,49 @@ static unsigned delay_hours(uint32_t seconds)
 	return hours < 1 ? 1 : hours > RCL_MAX_DELAY ? RCL_MAX_DELAY : hours;
 }
 
+/* Every VD raidcli numbers fits the legacy layouts' excluded LDs. */
+_Static_assert(RCL_MAX_VDS <= RCL_MFI_MAX_LD, "excluded LD lists");
+
+/*
+ * The excluded LD list @list of a packed reply (RCL_MFI_MAX_LD target
+ * ids, little-endian, unaligned): its first @count as VDs.
+ */
+static uint64_t excluded_vds(const uint8_t *list, unsigned count)
+{
+	uint64_t set = 0;
+
+	for (unsigned i = 0; i < count && i < RCL_MFI_MAX_LD; i++) {
+		unsigned id = list[2 * i] | list[2 * i + 1] << 8;
+
+		if (id < RCL_MAX_VDS)
+			set |= 1ull << id;
+	}
+	return set;
+}
+
+/* @set's VDs as the excluded LD list @list, the rest zero; their count. */
+static uint8_t put_excluded(uint8_t *list, uint64_t set)
+{
+	unsigned n = 0;
+
+	memset(list, 0, RCL_MFI_MAX_LD * 2);
+	for (unsigned vd = 0; vd < RCL_MAX_VDS; vd++)
+		if (set >> vd & 1)
+			list[2 * n++] = (uint8_t)vd; /* below 256: the high byte stays 0 */
+	return (uint8_t)n;
+}
+
+/* The excluded LD list of the packed @props of type @type. */
+#define EXCLUDED(props, type) ((uint8_t *)(props) + offsetof(type, exclude))
+
+enum rcl_schedule_state rcl_mfi_pr_state(uint8_t state)
+{
+	return state == RCL_MFI_PR_ACTIVE ? RCL_SCHEDULE_ACTIVE
+	       : state == RCL_MFI_PR_PAUSED || state == RCL_MFI_PR_USER_PAUSED
+	           ? RCL_SCHEDULE_PAUSED
+	           : RCL_SCHEDULE_STOPPED;
+}
+
 enum rcl_status rcl_mfi_read_patrol(const struct rcl_mfi_link *link,
                                     struct rcl_ctrl_settings *settings,
                                     struct rcl_patrol_status *status, struct rcl_error *err)
@@ -56,18 +101,56 @@ enum rcl_status rcl_mfi_read_patrol(const struct rcl_mfi_link *link,
 		return st;
 	settings->pr_mode = pr_mode(props.op_mode);
 	settings->pr_max_drives = props.max_pd ? props.max_pd : RCL_MAX_PR_DRIVES;
+	/* Without the option, an SSD is read only in a VD that has drives of other kinds. */
+	settings->pr_ssds =
+	    props.options & RCL_MFI_PR_INCLUDE_SSD ? RCL_PR_SSDS_ON : RCL_PR_SSDS_MIXED;
 	settings->pr.delay = delay_hours(le32toh(props.exec_freq));
+	settings->pr.exclude =
+	    excluded_vds(EXCLUDED(&props, struct rcl_mfi_pr_props), props.exclude_count);
 	/* Only an automatic patrol read has a next run the card will start. */
 	status->next_start = props.op_mode == RCL_MFI_PR_AUTO && props.next_exec
 	                         ? (int64_t)MFI_EPOCH + le32toh(props.next_exec)
 	                         : 0;
 	status->iterations = le32toh(now.iterations);
-	status->state = now.state == RCL_MFI_PR_ACTIVE ? RCL_SCHEDULE_ACTIVE : RCL_SCHEDULE_STOPPED;
+	status->state = rcl_mfi_pr_state(now.state);
 	return RCL_OK;
 }
 
-/* Every VD raidcli numbers fits the legacy layout's excluded LDs. */
-_Static_assert(RCL_MAX_VDS <= RCL_MFI_MAX_LD, "CC schedule exclusions");
+enum rcl_status rcl_mfi_set_patrol(const struct rcl_mfi_link *link,
+                                   const struct rcl_ctrl_settings *was,
+                                   const struct rcl_ctrl_settings *s, struct rcl_error *err)
+{
+	static const uint8_t modes[] = {[RCL_PR_AUTO] = RCL_MFI_PR_AUTO,
+	                                [RCL_PR_MANUAL] = RCL_MFI_PR_MANUAL,
+	                                [RCL_PR_OFF] = RCL_MFI_PR_DISABLED};
+	struct rcl_mfi_pr_props props;
+	struct rcl_mfi_dcmd d = {.opcode = RCL_MFI_DCMD_PR_SET_PROPERTIES,
+	                         .buf = &props,
+	                         .len = sizeof(props),
+	                         .dir = RCL_MFI_DIR_WRITE};
+	enum rcl_status st = read_dcmd(link, RCL_MFI_DCMD_PR_GET_PROPERTIES, &props, sizeof(props),
+	                               "the patrol read properties (PR_GET_PROPERTIES)", err);
+
+	if (st)
+		return st;
+	if (s->pr_mode != was->pr_mode)
+		props.op_mode = modes[s->pr_mode];
+	if (s->pr_max_drives != was->pr_max_drives)
+		props.max_pd = (uint8_t)s->pr_max_drives;
+	if (s->pr_ssds != was->pr_ssds)
+		props.options =
+		    (uint8_t)((props.options & ~RCL_MFI_PR_INCLUDE_SSD) |
+		              (s->pr_ssds == RCL_PR_SSDS_ON ? RCL_MFI_PR_INCLUDE_SSD : 0));
+	if (s->pr.delay != was->pr.delay)
+		props.exec_freq = htole32(s->pr.delay * 3600u);
+	if (s->pr.start > MFI_EPOCH)
+		props.next_exec = htole32((uint32_t)(s->pr.start - MFI_EPOCH));
+	if (s->pr.exclude != was->pr.exclude)
+		props.exclude_count =
+		    put_excluded(EXCLUDED(&props, struct rcl_mfi_pr_props), s->pr.exclude);
+	return rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d,
+	                    "setting the patrol read schedule (PR_SET_PROPERTIES)", err);
+}
 
 /* CC_SCHEDULE_GET_PROPERTIES or _GET_STATUS (@opcode, @name) into @buf, checked as written. */
 static enum rcl_status read_cc(const struct rcl_mfi_link *link, uint32_t opcode, const char *name,
@@ -133,10 +216,8 @@ enum rcl_status rcl_mfi_read_cc_schedule(const struct rcl_mfi_link *link,
 	settings->cc_mode = cc_mode(props.op_mode);
 	settings->cc.delay = delay_hours(le32toh(props.exec_freq));
 	settings->cc.start = unix_time(props.next_exec);
-	settings->cc.exclude = 0;
-	for (unsigned i = 0; i < props.exclude_count; i++)
-		if (le16toh(props.exclude[i]) < RCL_MAX_VDS)
-			settings->cc.exclude |= 1ull << le16toh(props.exclude[i]);
+	settings->cc.exclude =
+	    excluded_vds(EXCLUDED(&props, struct rcl_mfi_cc_props), props.exclude_count);
 	/* A schedule switched off starts nothing, whatever time it keeps. */
 	status->next_start = settings->cc_mode != RCL_CC_OFF ? settings->cc.start : 0;
 	status->iterations = le32toh(now.iterations);
@@ -157,7 +238,6 @@ enum rcl_status rcl_mfi_set_cc_schedule(const struct rcl_mfi_link *link,
 	                         .len = sizeof(props),
 	                         .dir = RCL_MFI_DIR_WRITE};
 	enum rcl_status st = read_cc_props(link, &props, err);
-	unsigned n = 0;
 
 	if (st)
 		return st;
@@ -165,11 +245,8 @@ enum rcl_status rcl_mfi_set_cc_schedule(const struct rcl_mfi_link *link,
 	props.exec_freq = htole32(s->cc.delay * 3600u);
 	if (s->cc.start > MFI_EPOCH)
 		props.next_exec = htole32((uint32_t)(s->cc.start - MFI_EPOCH));
-	memset(props.exclude, 0, sizeof(props.exclude));
-	for (unsigned vd = 0; vd < RCL_MAX_VDS; vd++)
-		if (s->cc.exclude >> vd & 1)
-			props.exclude[n++] = htole16((uint16_t)vd);
-	props.exclude_count = (uint8_t)n;
+	props.exclude_count =
+	    put_excluded(EXCLUDED(&props, struct rcl_mfi_cc_props), s->cc.exclude);
 	return rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d,
 	                    "setting the consistency check schedule (CC_SCHEDULE_SET_PROPERTIES)",
 	                    err);

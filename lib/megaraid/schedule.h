@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * schedule.h - the tasks a MegaRAID card schedules itself (schedule.c):
- * the patrol read's mode and schedule (PR_GET_PROPERTIES) and what it is
- * doing (PR_GET_STATUS); the consistency check's schedule
+ * the patrol read's mode and schedule (PR_GET/SET_PROPERTIES) and what it
+ * is doing (PR_GET_STATUS); the consistency check's schedule
  * (CTRL_CC_SCHEDULE_GET/SET_PROPERTIES) and what it is doing
  * (CTRL_CC_SCHEDULE_GET_STATUS).
  *
  * Layouts written for raidcli from the public interface: FreeBSD's
- * mfireg.h patrol read structures; the CC schedule's opcodes and its
- * legacy layout (mailbox byte 0 = 0: up to 64 LDs, raidcli's most) from
- * Broadcom's MR.H as published in a public repository (numbers and
- * offsets only). Only what raidcli reads or writes is named.
+ * mfireg.h patrol read structures; the CC schedule's opcodes, both
+ * legacy layouts (mailbox byte 0 = 0: up to 64 LDs, raidcli's most), the
+ * patrol read's options and states from Broadcom's MR.H as published in
+ * a public repository (numbers and offsets only). Only what raidcli
+ * reads or writes is named.
  */
 #ifndef RCL_MEGARAID_SCHEDULE_H
 #define RCL_MEGARAID_SCHEDULE_H
@@ -20,10 +21,11 @@
 
 #include "megaraid/model.h"
 
+/* The properties' DCMDs take mbox b[0] 0: the legacy layouts below. */
 enum {
 	RCL_MFI_DCMD_PR_GET_STATUS = 0x01070100,
 	RCL_MFI_DCMD_PR_GET_PROPERTIES = 0x01070200,
-	/* mbox b[0]: 0, the legacy layouts below */
+	RCL_MFI_DCMD_PR_SET_PROPERTIES = 0x01070300,
 	RCL_MFI_DCMD_CC_SCHEDULE_GET_STATUS = 0x01140100,
 	RCL_MFI_DCMD_CC_SCHEDULE_GET_PROPERTIES = 0x01140200,
 	RCL_MFI_DCMD_CC_SCHEDULE_SET_PROPERTIES = 0x01140300,
@@ -46,15 +48,24 @@ enum {
 	RCL_MFI_PR_DISABLED = 2,
 };
 
-/* PR_GET_STATUS' state that means a run is under way. */
-#define RCL_MFI_PR_ACTIVE 2
+/* PR_GET_PROPERTIES' options: the patrol read also reads VDs of SSDs alone. */
+#define RCL_MFI_PR_INCLUDE_SSD 0x01
 
-/* PR_GET_PROPERTIES: 208 bytes. */
+/* PR_GET_STATUS' states of a run under way: reading, paused by the card, by the user. */
+enum {
+	RCL_MFI_PR_ACTIVE = 2,
+	RCL_MFI_PR_PAUSED = 3,
+	RCL_MFI_PR_USER_PAUSED = 4,
+};
+
+/* PR_GET/SET_PROPERTIES, legacy: 208 bytes. */
 struct rcl_mfi_pr_props {
 	uint8_t op_mode;
 	uint8_t max_pd; /* drives read at once */
-	uint8_t rsvd0[2];
-	uint8_t rsvd1[192]; /* excluded LDs, this and the last run's drive maps */
+	uint8_t options;
+	uint8_t exclude_count;
+	uint16_t exclude[RCL_MFI_MAX_LD]; /* target ids, the first exclude_count used */
+	uint8_t rsvd[64];                 /* this and the last run's drive maps */
 	uint32_t next_exec; /* MFI time (seconds since 2000-01-01 UTC) of the next run */
 	uint32_t exec_freq; /* seconds between runs */
 	uint32_t clear_freq;
@@ -90,6 +101,7 @@ struct rcl_mfi_cc_status {
 	uint8_t rsvd[10];
 } __attribute__((packed));
 
+_Static_assert(offsetof(struct rcl_mfi_pr_props, exclude) == 4, "PR excluded LDs");
 _Static_assert(offsetof(struct rcl_mfi_pr_props, next_exec) == 196, "PR next run");
 _Static_assert(offsetof(struct rcl_mfi_cc_props, exclude) == 4, "CC excluded LDs");
 _Static_assert(offsetof(struct rcl_mfi_cc_props, next_exec) == 152, "CC next run");
@@ -99,9 +111,17 @@ _Static_assert(sizeof(struct rcl_mfi_pr_props) == 208, "PR properties size");
 _Static_assert(sizeof(struct rcl_mfi_pr_status) == 16, "PR status size");
 
 /**
+ * rcl_mfi_pr_state() - PR_GET_STATUS' @state as raidcli's: a pause, by
+ * the card or the user, is StorCLI's "Paused"; a run ready to start,
+ * aborted or unknown, stopped.
+ */
+enum rcl_schedule_state rcl_mfi_pr_state(uint8_t state);
+
+/**
  * rcl_mfi_read_patrol() - the patrol read of the card behind @link: its
- * mode, drives at once and schedule into @settings (the rest untouched),
- * its state, runs done and next start into @status.
+ * mode, drives at once, SSDs read, schedule and excluded VDs into
+ * @settings (the rest untouched), its state, runs done and next start
+ * into @status.
  * Return: RCL_OK; the firmware's refusal (frame.h).
  */
 enum rcl_status rcl_mfi_read_patrol(const struct rcl_mfi_link *link,
@@ -130,5 +150,19 @@ enum rcl_status rcl_mfi_read_cc_schedule(const struct rcl_mfi_link *link,
  */
 enum rcl_status rcl_mfi_set_cc_schedule(const struct rcl_mfi_link *link,
                                         const struct rcl_ctrl_settings *s, struct rcl_error *err);
+
+/**
+ * rcl_mfi_set_patrol() - write the patrol read schedule of @s that differs
+ * from @was (what rcl_mfi_read_patrol() read: mode, drives at once, SSDs
+ * read, delay, excluded VDs; the start time when @s->pr.start is set) to
+ * the card behind @link: its properties read afresh, those fields
+ * changed, written back whole, so the rest stays the card's, even where
+ * raidcli reads it rounded (a delay in seconds, drives at once 0).
+ * @s->pr_ssds is not RCL_PR_SSDS_OFF (the properties cannot say it).
+ * Return: RCL_OK; the firmware's refusal.
+ */
+enum rcl_status rcl_mfi_set_patrol(const struct rcl_mfi_link *link,
+                                   const struct rcl_ctrl_settings *was,
+                                   const struct rcl_ctrl_settings *s, struct rcl_error *err);
 
 #endif /* RCL_MEGARAID_SCHEDULE_H */

@@ -142,7 +142,7 @@ struct task_now {
 	struct rcl_mfi_progress at;
 };
 
-/* PR_GET_STATUS: whether a patrol read is under way. */
+/* PR_GET_STATUS: whether a patrol read is under way, and paused. */
 static enum rcl_status patrol_active(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
                                      const struct rcl_task_request *req, struct task_now *now,
                                      struct rcl_error *err)
@@ -157,10 +157,15 @@ static enum rcl_status patrol_active(const struct rcl_mfi_link *link, const stru
 	memset(&s, RCL_MFI_UNWRITTEN, sizeof(s));
 	st = rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d,
 	                  "reading the patrol read status (PR_GET_STATUS)", err);
-	if (!st && rcl_mfi_unwritten(&s, sizeof(s)))
+	if (st)
+		return st;
+	if (rcl_mfi_unwritten(&s, sizeof(s)))
 		return malformed(ctrl, req, "PR_GET_STATUS", "wrote no reply", err);
-	now->active = !st && s.state == RCL_MFI_PR_ACTIVE;
-	return st;
+	/* The card's state says whether a run under way is paused. */
+	now->pause_known = true;
+	now->paused = rcl_mfi_pr_state(s.state) == RCL_SCHEDULE_PAUSED;
+	now->active = rcl_mfi_pr_state(s.state) != RCL_SCHEDULE_STOPPED;
+	return RCL_OK;
 }
 
 /*

@@ -96,6 +96,8 @@ static const struct mfi_shim_event *events;
 static size_t event_count;
 static bool real_log;
 static const struct mfi_shim_patrol *patrol;
+static uint8_t pr_set[208]; /* PR_SET_PROPERTIES' payload, once written (pr_written) */
+static bool pr_written;
 static uint8_t temperature;
 static uint32_t raid_levels; /* CTRL_GET_INFO's; QEMU's: RAID0 */
 static uint32_t more_ops;    /* adapter_ops besides QEMU's */
@@ -159,6 +161,7 @@ void mfi_shim_setup(const char *path, uint16_t host_no, const char *hba_serial,
 	event_count = 0;
 	real_log = false;
 	patrol = NULL;
+	pr_written = false;
 	temperature = 0;
 	raid_levels = 0x01;
 	more_ops = 0;
@@ -225,6 +228,7 @@ void mfi_shim_temperature(uint8_t celsius)
 void mfi_shim_patrol(const struct mfi_shim_patrol *pr)
 {
 	patrol = pr;
+	pr_written = false;
 }
 
 void mfi_shim_events(const struct mfi_shim_event *log, size_t count)
@@ -623,15 +627,40 @@ static uint8_t event_get(uint8_t *p, uint32_t len, const uint8_t *mbox, bool bad
 	return ST_OK;
 }
 
-/* PR_GET_PROPERTIES (208 bytes) and PR_GET_STATUS (16): QEMU's dummy writes neither. */
+/*
+ * PR_GET_PROPERTIES (208 bytes, legacy layout) and PR_GET_STATUS (16):
+ * QEMU's dummy writes neither. What PR_SET_PROPERTIES wrote is kept.
+ */
 static void pr_props(uint8_t *p)
 {
 	if (!patrol)
 		return;
+	if (pr_written) {
+		memcpy(p, pr_set, sizeof(pr_set));
+		return;
+	}
 	p[0] = patrol->op_mode;
 	p[1] = patrol->max_pd;
+	p[2] = patrol->options;
+	p[3] = patrol->exclude_count;
+	for (int i = 0; i < patrol->exclude_count && i < 4; i++)
+		put(p + 4 + 2 * i, patrol->exclude[i], 2);
+	memset(p + 132, 0xa5, 64); /* the drive maps, which a SET must give back */
 	put(p + 196, patrol->next_exec, 4);
 	put(p + 200, patrol->exec_freq, 4);
+	put(p + 204, patrol->clear_freq, 4);
+}
+
+/* PR_SET_PROPERTIES: a card with a patrol read takes a mode it knows; QEMU's dummy anything. */
+static int pr_set_props(const uint8_t *p, uint32_t len)
+{
+	if (!patrol)
+		return ST_OK;
+	if (len != sizeof(pr_set) || p[0] > 2 || p[3] > 64)
+		return ST_INVALID_PARAMETER;
+	memcpy(pr_set, p, sizeof(pr_set));
+	pr_written = true;
+	return ST_OK;
 }
 
 static void pr_status(uint8_t *p)
@@ -710,6 +739,7 @@ static unsigned data_flags(uint32_t opcode)
 	case OP_SET_PROPS:
 	case OP_LD_SET_PROP:
 	case 0x01140300: /* CC_SCHEDULE_SET_PROPERTIES (mfi-shim-tasks.c) */
+	case 0x01070300: /* PR_SET_PROPERTIES */
 		return MFI_WRITE;
 	case OP_LOCATE_START:
 	case OP_LOCATE_STOP:
@@ -1187,6 +1217,8 @@ static uint8_t dcmd(uint32_t opcode, uint8_t *f, uint8_t *buf, uint32_t len)
 	case 0x01070200:
 		pr_props(buf);
 		return ST_OK;
+	case 0x01070300:
+		return pr_set_props(buf, len);
 	case 0x01070100:
 		pr_status(buf);
 		return ST_OK;

@@ -73,16 +73,22 @@ void mfi_shim_events(const struct mfi_shim_event *log, size_t count);
 struct mfi_shim_patrol {
 	uint8_t op_mode; /* 0 auto, 1 manual, 2 disabled */
 	uint8_t max_pd;
-	uint32_t next_exec; /* the firmware's time */
-	uint32_t exec_freq; /* seconds */
+	uint8_t options; /* 0x01: VDs of SSDs alone too */
+	uint8_t exclude_count;
+	uint16_t exclude[4]; /* excluded LDs' target ids */
+	uint32_t next_exec;  /* the firmware's time */
+	uint32_t exec_freq;  /* seconds */
+	uint32_t clear_freq;
 	uint32_t iterations;
-	uint8_t state; /* 0 stopped, 1 ready, 2 active */
+	uint8_t state; /* 0 stopped, 1 ready, 2 active, 3 paused, 4 paused by the user */
 };
 
 /*
  * mfi_shim_patrol() - the card offers the patrol read rate (adapter_ops)
  * and answers PR_GET_PROPERTIES and PR_GET_STATUS with @pr (kept, not
- * copied). Never called: QEMU's, which answers them with its dummy.
+ * copied), its drive maps 0xa5 bytes; PR_SET_PROPERTIES' payload answers
+ * the next PR_GET_PROPERTIES. Never called: QEMU's, which answers all
+ * three with its dummy.
  */
 void mfi_shim_patrol(const struct mfi_shim_patrol *pr);
 

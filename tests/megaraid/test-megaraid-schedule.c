@@ -7,7 +7,9 @@
  * raidcli does not set kept as the card had it); the firmware's refusals
  * are named; a card whose schedule cannot be read (QEMU's, which runs no
  * checks; a firmware answering nothing, nonsense or INVALID_DCMD) offers
- * no schedule, and says so.
+ * no schedule, and says so. The patrol read's schedule likewise ("show
+ * patrolread", "set patrolread": PR_GET/SET_PROPERTIES' 208 bytes), and
+ * its paused states.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,8 @@
 #define CC_SCHEDULE_GET_STATUS 0x01140100u
 #define CC_SCHEDULE_GET        0x01140200u
 #define CC_SCHEDULE_SET        0x01140300u
+#define PR_GET                 0x01070200u
+#define PR_SET                 0x01070300u
 
 /* 2027/03/01 02:00 UTC and 2030/06/01 03:00 UTC, in the firmware's time (since 2000). */
 #define MARCH_2027 0x33178da0u
@@ -78,15 +82,22 @@ static void put_le32(uint8_t *p, uint32_t v)
 		p[i] = (uint8_t)(v >> 8 * i);
 }
 
-/* The SET_PROPERTIES payload after @line, byte for byte (@want: the bytes that are not zero). */
+/* @opcode's payload (@len bytes) after @line answers @row, byte for byte as @want. */
+static void expect_payload(const char *line, const char *row, uint32_t opcode, const uint8_t *want,
+                           size_t len)
+{
+	uint8_t mbox[12], data[256], zero[12] = {0};
+
+	run_expect(line, RCL_OK, row);
+	ck_assert_uint_eq(mfi_shim_last(opcode, mbox, data, sizeof(data)), len);
+	ck_assert_mem_eq(mbox, zero, sizeof(zero)); /* legacy layout */
+	ck_assert_mem_eq(data, want, len);
+}
+
+/* The CC_SCHEDULE_SET_PROPERTIES payload after @line (@want: the bytes that are not zero). */
 static void expect_set(const char *line, const uint8_t *want)
 {
-	uint8_t mbox[12], data[200], zero[12] = {0};
-
-	run_expect(line, RCL_OK, "CC Operation Mode");
-	ck_assert_uint_eq(mfi_shim_last(CC_SCHEDULE_SET, mbox, data, sizeof(data)), 168);
-	ck_assert_mem_eq(mbox, zero, sizeof(zero)); /* legacy layout */
-	ck_assert_mem_eq(data, want, 168);
+	expect_payload(line, "CC Operation Mode", CC_SCHEDULE_SET, want, 168);
 }
 
 /* "set cc": the card's properties read afresh, changed, written back whole. */
@@ -178,6 +189,139 @@ START_TEST(test_qemu_card)
 	run_expect("/c0 show all", RCL_OK, "Next Consistency check launch = NA");
 	ck_assert_uint_eq(mfi_shim_sent(CC_SCHEDULE_GET) + mfi_shim_sent(CC_SCHEDULE_GET_STATUS),
 	                  0);
+	/* Nor a patrol read (no PR rate): its schedule refused as clearly, nothing sent. */
+	run_expect("/c0 set patrolread=on mode=manual", RCL_UNSUPPORTED,
+	           "patrol read schedule is not supported by this controller (megaraid)");
+	ck_assert_uint_eq(mfi_shim_sent(PR_GET) + mfi_shim_sent(PR_SET), 0);
+	host_done(&h);
+}
+END_TEST
+
+/* Automatic, weekly, 2 drives at once, SSD-only VDs and EPDs read, VD 1 left out; stopped. */
+static const struct mfi_shim_patrol patrol = {
+    .op_mode = 0,
+    .max_pd = 2,
+    .options = 0x03,
+    .exclude_count = 1,
+    .exclude = {1},
+    .next_exec = MARCH_2027,
+    .exec_freq = 168 * 3600,
+    .clear_freq = 0x12345678,
+    .iterations = 5,
+};
+
+/* A card with checks (VDs to leave out) and patrol read @pr, in UTC. */
+static void host_pr(struct host *h, const struct mfi_shim_patrol *pr)
+{
+	host_cc(h, &weekly);
+	mfi_shim_patrol(pr);
+}
+
+/* "show patrolread": what the card's properties say, not raidcli's defaults. */
+START_TEST(test_pr_show)
+{
+	struct host h;
+
+	host_pr(&h, &patrol);
+	run_expect("/c0 show patrolread", RCL_OK, "PR Mode                 Auto");
+	run_expect("/c0 show patrolread", RCL_OK, "PR Next Start time      03/01/2027, 02:00:00");
+	run_expect("/c0 show patrolread", RCL_OK, "PR on SSD               Enabled");
+	run_expect("/c0 show patrolread", RCL_OK, "PR Excluded VDs         1");
+	run_expect("/c0 show patrolread", RCL_OK, "PR MaxConcurrentPd      2");
+	run_expect("/c0 show patrolread", RCL_OK, "PR Current State        Stopped");
+	host_done(&h);
+}
+END_TEST
+
+/* MR_PR_STATE's PAUSED (3, by the card) and USER_PAUSED (4): a run under way, paused. */
+START_TEST(test_pr_paused)
+{
+	struct mfi_shim_patrol paused = patrol;
+	struct host h;
+
+	paused.state = (uint8_t)_i;
+	host_pr(&h, &paused);
+	run_expect("/c0 show patrolread", RCL_OK, "PR Current State        Paused");
+	expect("/c0 show patrolread", true, RCL_OK, HAS("\"Value\" : \"Paused\""));
+	host_done(&h);
+}
+END_TEST
+
+/*
+ * "set patrolread": the card's properties read afresh, the settings given
+ * changed, written back whole (the EPD option, drive maps and clear
+ * interval as the card had them); "show patrolread" then says so.
+ */
+START_TEST(test_pr_set)
+{
+	/* A card reading continuously, its own count of drives at once (0). */
+	struct mfi_shim_patrol card = patrol;
+	/* Its properties, manual: what was not given stays the card's, not raidcli's rounding. */
+	uint8_t manual[208] = {[0] = 1, [2] = 0x03, [3] = 1, [4] = 1};
+	/* Then 4 drives at once, EPDs still read, VDs 0 and 1 left out. */
+	uint8_t want[208] = {[0] = 1, [1] = 4, [2] = 0x02, [3] = 2, [6] = 1};
+	struct host h;
+
+	memset(manual + 132, 0xa5, 64);
+	put_le32(manual + 196, MARCH_2027);
+	put_le32(manual + 200, 0xffffffff);
+	put_le32(manual + 204, patrol.clear_freq);
+	memcpy(want + 132, manual + 132, 64);
+	put_le32(want + 196, JUNE_2030);
+	put_le32(want + 200, 24 * 3600);
+	put_le32(want + 204, patrol.clear_freq);
+	card.max_pd = 0;
+	card.exec_freq = 0xffffffff;
+	host_pr(&h, &card);
+	expect_payload("/c0 set patrolread=on mode=manual", "PR Mode", PR_SET, manual, 208);
+	run_expect("/c0 set patrolread starttime=2030/06/01 03 maxconcurrentpd=4 "
+	           "includessds=onlymixed",
+	           RCL_OK, "PR MaxConcurrentPd");
+	expect_payload("/c0 set patrolread delay=24 excludevd=0-1", "PR Excluded VDs", PR_SET, want,
+	               208);
+	run_expect("/c0 show patrolread", RCL_OK, "PR Mode                 Manual");
+	run_expect("/c0 show patrolread", RCL_OK, "PR Execution Delay      24 hours");
+	run_expect("/c0 show patrolread", RCL_OK, "PR on SSD               OnlyMixed");
+	run_expect("/c0 show patrolread", RCL_OK, "PR Excluded VDs         0-1");
+	run_expect("/c0 show patrolread", RCL_OK, "PR MaxConcurrentPd      4");
+	/* Back to automatic, SSDs on, no VD left out: the rest as the last SET left it. */
+	want[0] = 0;
+	want[2] = 0x03;
+	want[3] = 0;
+	want[6] = 0;
+	run_expect("/c0 set patrolread=on mode=auto", RCL_OK, "PR Mode");
+	expect_payload("/c0 set patrolread includessds=on excludevd=none", "PR on SSD", PR_SET,
+	               want, 208);
+	run_expect("/c0 show patrolread", RCL_OK, "PR Next Start time      06/01/2030, 03:00:00");
+	want[0] = 2;
+	expect_payload("/c0 set patrolread=off", "PR Mode", PR_SET, want, 208);
+	run_expect("/c0 show patrolread", RCL_OK, "PR Mode                 Disable");
+	ck_assert_uint_eq(mfi_shim_sent(PR_SET), 6);
+	host_done(&h);
+}
+END_TEST
+
+/*
+ * What PR_SET_PROPERTIES cannot say, and bad input: refused, no frame.
+ * What the firmware refuses: named, the schedule unchanged.
+ */
+START_TEST(test_pr_refused)
+{
+	struct host h;
+
+	host_pr(&h, &patrol);
+	run_expect("/c0 set patrolread includessds=off", RCL_UNSUPPORTED,
+	           "leaving SSDs out of the patrol read (includessds=off) is not supported");
+	run_expect("/c0 set patrolread uncfgareas=on", RCL_UNSUPPORTED,
+	           "patrol read of unconfigured areas (uncfgareas=) is not supported");
+	run_expect("/c0 set patrolread excludevd=9", RCL_INVALID_PARAM, "/c0 has no VD 9");
+	ck_assert_uint_eq(mfi_shim_sent(PR_SET), 0);
+	mfi_shim_break(PR_SET, MFI_SHIM_STATUS, fw_refusals[_i].status);
+	run_expect("/c0 set patrolread=on mode=manual", fw_refusals[_i].want,
+	           "setting the patrol read schedule (PR_SET_PROPERTIES) failed");
+	expect("/c0 set patrolread=on mode=manual", true, fw_refusals[_i].want,
+	       HAS(fw_refusals[_i].name));
+	run_expect("/c0 show patrolread", RCL_OK, "PR Mode                 Auto");
 	host_done(&h);
 }
 END_TEST
@@ -186,6 +330,7 @@ static Suite *suite(void)
 {
 	Suite *s = suite_create("megaraid-schedule");
 	TCase *tc = tcase_create("cc schedule");
+	TCase *pr = tcase_create("patrol read schedule");
 
 	tcase_add_test(tc, test_show);
 	tcase_add_test(tc, test_set);
@@ -193,6 +338,11 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, test_unreadable, 0, 3);
 	tcase_add_test(tc, test_qemu_card);
 	suite_add_tcase(s, tc);
+	tcase_add_test(pr, test_pr_show);
+	tcase_add_loop_test(pr, test_pr_paused, 3, 5);
+	tcase_add_test(pr, test_pr_set);
+	tcase_add_loop_test(pr, test_pr_refused, 0, FW_REFUSALS);
+	suite_add_tcase(s, pr);
 	return s;
 }
 

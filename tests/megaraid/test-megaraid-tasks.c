@@ -186,20 +186,31 @@ START_TEST(test_rebuild)
 }
 END_TEST
 
-/* The patrol read: PR_START, PR_STOP, PR_SUSPEND_RESUME, refused as the card's state says. */
+/*
+ * The patrol read: PR_START, PR_STOP, PR_SUSPEND_RESUME, refused as the
+ * card's state says: active (2), paused by the user (4) or the card (3).
+ */
 START_TEST(test_patrol)
 {
-	static const struct mfi_shim_patrol active = {.state = 2}, stopped = {.state = 0};
+	static const struct mfi_shim_patrol active = {.state = 2}, stopped = {.state = 0},
+	                                    user_paused = {.state = 4}, card_paused = {.state = 3};
 	struct host h;
 
 	host_init(&h, MAJOR_NOW);
 	mfi_shim_patrol(&active);
 	run_expect("/c0 start patrolread", RCL_NOT_ALLOWED,
 	           "/c0: a patrol read is in progress already");
+	run_expect("/c0 resume patrolread", RCL_NOT_ALLOWED, "no patrol read is paused");
 	run_expect("/c0 pause patrolread", RCL_OK, "Pause PR Succeeded.");
 	expect_mbox(PR_SUSPEND_RESUME, (const uint8_t[]){0}, 1);
+	/* Paused: no second pause is sent; a resume and a stop are. */
+	mfi_shim_patrol(&user_paused);
+	run_expect("/c0 pause patrolread", RCL_NOT_ALLOWED, "no patrol read is in progress");
+	run_expect("/c0 start patrolread", RCL_NOT_ALLOWED,
+	           "/c0: a patrol read is in progress already");
 	run_expect("/c0 resume patrolread", RCL_OK, "Resume PR Succeeded.");
 	expect_mbox(PR_SUSPEND_RESUME, (const uint8_t[]){1}, 1);
+	mfi_shim_patrol(&card_paused);
 	run_expect("/c0 stop patrolread", RCL_OK, "Stop PR Succeeded.");
 	expect_mbox(PR_STOP, (const uint8_t[]){0}, 0);
 	mfi_shim_patrol(&stopped);

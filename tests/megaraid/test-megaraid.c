@@ -836,10 +836,11 @@ START_TEST(test_rates)
 	/* The emulated card takes no CC rate (adapter_ops): refused before any frame. */
 	run_expect("/c0 set ccrate=40", RCL_UNSUPPORTED, NULL);
 	ck_assert_uint_eq(SENT(changes), 1);
-	/* A patrol read schedule the card shows is not written yet: refused, nothing sent. */
+	/* The patrol read's schedule has a DCMD of its own: the properties are not written. */
 	mfi_shim_patrol(&pr);
-	run_expect("/c0 set patrolread delay=24", RCL_UNSUPPORTED, "patrol read schedule");
+	run_expect("/c0 set patrolread delay=24", RCL_OK, "PR Execution Delay");
 	ck_assert_uint_eq(SENT(changes), 1);
+	ck_assert_uint_eq(mfi_shim_sent(0x01070300), 1); /* PR_SET_PROPERTIES */
 	host_done(&h);
 }
 END_TEST

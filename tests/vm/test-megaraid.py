@@ -93,6 +93,7 @@ cmd_record task-init raidcli /c0/v0 start init force J
 cmd_record task-cc raidcli /c0/v0 start cc force J
 cmd_record task-rebuild raidcli /c0/e252/s0 start rebuild J
 cmd_record task-pr raidcli /c0 start patrolread J
+cmd_record pr-set raidcli /c0 set patrolread=on mode=manual J
 # the check's schedule and the BGI: QEMU's card offers no check and no BGI
 # rate, so no schedule is asked of it and no BGI offered
 cmd_record cc-show raidcli /c0 show cc J
@@ -459,13 +460,14 @@ def check_tasks(cmds):
     """What raidcli says of the tasks on QEMU's card: an init's progress
     (LD_PROGRESS) comes back unwritten, a clear error, so no init starts
     that raidcli could not follow; a check, its schedule, a BGI, a
-    rebuild and a patrol read are not offered (RAID0 only, no check, BGI
-    or patrol read rate)."""
+    rebuild and a patrol read or its schedule are not offered (RAID0
+    only, no check, BGI or patrol read rate)."""
     for name, says in (('task-show', 'is malformed: the controller wrote no reply'),
                        ('task-init', '(LD_PROGRESS) is malformed'),
                        ('task-cc', 'has no redundancy to check (RAID0)'),
                        ('task-rebuild', 'rebuild is not supported by this controller'),
                        ('task-pr', 'patrol read is not supported by this controller'),
+                       ('pr-set', 'patrol read schedule is not supported by this controller'),
                        ('cc-show', 'consistency check schedule is not supported'),
                        ('cc-set', 'consistency check schedule is not supported'),
                        ('bgi-show', 'background initialization is not supported'),
