@@ -86,6 +86,46 @@ static const char *const migrate_options[] = {"add", "remove", NULL};
 		.name = "force", .type = OPT_FLAG, .help = "confirm a destructive change"          \
 	}
 
+/*
+ * The patrol read's options both "set patrolread ..." and StorCLI's one-command
+ * "set patrolread=on mode=auto ..." take: one text, one check, the same setting.
+ */
+#define OPT_PR_STARTTIME                                                                           \
+	{                                                                                          \
+		.name = "starttime", .type = OPT_STRING, .check = ctrl_check_starttime,            \
+		.two_words = true, .placeholder = "<yyyy/mm/dd hh>",                               \
+		.help = "auto patrol reads: the next one starts at this hour (local time), not "   \
+		        "delay= hours after the last",                                             \
+		.settings = SETTING(PR_SCHEDULE)                                                   \
+	}
+#define OPT_PR_MAXCONCURRENTPD                                                                     \
+	{                                                                                          \
+		.name = "maxconcurrentpd", .type = OPT_UINT, .min = 1, .max = 255,                 \
+		.help = "how many drives of an array are read at once (default 255: all)",         \
+		.settings = SETTING(PR_SCHEDULE)                                                   \
+	}
+#define OPT_PR_INCLUDESSDS                                                                         \
+	{                                                                                          \
+		.name = "includessds", .type = OPT_ENUM, .choices = pr_ssds,                       \
+		.help = "read drives show lists as Med SSD (on, the default), only in VDs with "   \
+		        "other drives too (onlymixed), or not (off)",                              \
+		.settings = SETTING(PR_SCHEDULE)                                                   \
+	}
+#define OPT_PR_UNCFGAREAS                                                                          \
+	{                                                                                          \
+		.name = "uncfgareas", .type = OPT_ENUM, .choices = on_off,                         \
+		.help = "read unconfigured drives and free space too: only off (the VDs' data "    \
+		        "alone) is supported",                                                     \
+		.settings = SETTING(PR_SCHEDULE)                                                   \
+	}
+#define OPT_PR_EXCLUDEVD                                                                           \
+	{                                                                                          \
+		.name = "excludevd", .type = OPT_STRING, .check = ctrl_check_vd_set,               \
+		.placeholder = "<vds>|none",                                                       \
+		.help = "VDs patrol reads leave out, as in 0-2,5; none: read every VD",            \
+		.settings = SETTING(PR_SCHEDULE)                                                   \
+	}
+
 /* One block per command: the table reads best formatted by hand. */
 /* clang-format off */
 /* /cx/bbu or /cx/cv (@path) show @words: what a controller with the part says of it. */
@@ -441,7 +481,7 @@ const struct cmd_spec cli_commands[] = {
 		.verb = "set",
 		.run = cmd_ctrl_set,
 		.flags = CMD_PER_CTRL | CMD_WRITES,
-		.summary = "change controller settings (give at least one): JBOD, background task rates, rebuild priority, patrol read mode",
+		.summary = "change controller settings (give at least one): JBOD, background task rates, rebuild priority, patrol read schedule",
 		.example = "raidcli /c0 set rebuildrate=60",
 		.opts =
 			{
@@ -496,6 +536,11 @@ const struct cmd_spec cli_commands[] = {
 				 .max = 8760,
 				 .help = "auto patrol reads: the hours from the end of one to the start of the next (default 168); also set patrolread delay=",
 				 .settings = SETTING(PR_SCHEDULE)},
+				OPT_PR_STARTTIME,
+				OPT_PR_MAXCONCURRENTPD,
+				OPT_PR_INCLUDESSDS,
+				OPT_PR_UNCFGAREAS,
+				OPT_PR_EXCLUDEVD,
 			},
 	},
 	{
@@ -514,30 +559,11 @@ const struct cmd_spec cli_commands[] = {
 				 .min = 1,
 				 .max = 8760,
 				 .help = "auto patrol reads: the hours from the end of one to the start of the next (default 168)"},
-				{.name = "starttime",
-				 .type = OPT_STRING,
-				 .check = ctrl_check_starttime,
-				 .two_words = true,
-				 .placeholder = "<yyyy/mm/dd hh>",
-				 .help = "auto patrol reads: the next one starts at this hour (local time), not delay= hours after the last"},
-				{.name = "maxconcurrentpd",
-				 .type = OPT_UINT,
-				 .min = 1,
-				 .max = 255,
-				 .help = "how many drives of an array are read at once (default 255: all)"},
-				{.name = "includessds",
-				 .type = OPT_ENUM,
-				 .choices = pr_ssds,
-				 .help = "read drives show lists as Med SSD (on, the default), only in VDs with other drives too (onlymixed), or not (off)"},
-				{.name = "uncfgareas",
-				 .type = OPT_ENUM,
-				 .choices = on_off,
-				 .help = "read unconfigured drives and free space too: only off (the VDs' data alone) is supported"},
-				{.name = "excludevd",
-				 .type = OPT_STRING,
-				 .check = ctrl_check_vd_set,
-				 .placeholder = "<vds>|none",
-				 .help = "VDs patrol reads leave out, as in 0-2,5; none: read every VD"},
+				OPT_PR_STARTTIME,
+				OPT_PR_MAXCONCURRENTPD,
+				OPT_PR_INCLUDESSDS,
+				OPT_PR_UNCFGAREAS,
+				OPT_PR_EXCLUDEVD,
 			},
 	},
 	{

@@ -363,6 +363,22 @@ def grammar_cases():
                     INVALID_PARAM, ["'%s'" % value, "excludevd=", "none"])
     shared_case("excludevd of a VD that does not exist",
                 ["/c0", "set", "pr", "delay=5", "excludevd=0"], INVALID_PARAM, ["no VD 0"])
+    # StorCLI's one-command form: a bad value keeps patrolread=on mode=manual from taking
+    # effect too.
+    combined = ["/c0", "set", "patrolread=on", "mode=manual"]
+    shared_case("combined bad number maxconcurrentpd=0", combined + ["maxconcurrentpd=0"],
+                INVALID_PARAM, ["'0'", "maxconcurrentpd=", "1 to 255"])
+    shared_case("combined bad enum includessds=mixed", combined + ["includessds=mixed"],
+                INVALID_PARAM, ["'mixed'", "includessds="])
+    shared_case("combined bad enum uncfgareas=yes", combined + ["uncfgareas=yes"],
+                INVALID_PARAM, ["'yes'", "uncfgareas="])
+    shared_case("combined bad starttime", combined + ["starttime=2026/13/01", "03"],
+                INVALID_PARAM, ["'2026/13/01 03'", "starttime="])
+    shared_case("combined starttime in the past",
+                combined + ["maxconcurrentpd=2", "starttime=2020/01/01", "00"], INVALID_PARAM,
+                ["starttime=2020/01/01 00 is in the past"])
+    shared_case("combined excludevd of a VD that does not exist",
+                combined + ["delay=5", "excludevd=0"], INVALID_PARAM, ["no VD 0"])
     shared_case("set patrolread with nothing", ["/c0", "set", "patrolread"], INVALID_COMMAND,
                 ["nothing to set"])
     shared_case("set patrolread takes no rate", ["/c0", "set", "patrolread", "prrate=5"],

@@ -159,6 +159,12 @@ BASH_CASES = [
                                            "maxconcurrentpd=", "nolog", "starttime=",
                                            "uncfgareas="]),
     ("raidcli /c0 set pr includessds=", None, ["off", "on", "onlymixed"]),
+    # StorCLI's one-command form: the patrol read settings after patrolread=on mode=.
+    ("raidcli /c0 set patrolread=on mode=auto ", None,
+     ["J", "bgirate=", "ccrate=", "delay=", "excludevd=", "includessds=", "jbod=",
+      "maxconcurrentpd=", "nolog", "prrate=", "rebuildpriority=", "rebuildrate=", "reconrate=",
+      "starttime=", "uncfgareas="]),
+    ("raidcli /c0 set patrolread=on mode=auto uncfgareas=", None, ["off", "on"]),
     ("raidcli /c0 set pa", None, ["patrolread", "patrolread="]),
     ("raidcli /c0 set cc ", None, ["J", "cc=", "delay=", "excludevd=", "nolog", "starttime="]),
     ("raidcli /c0 set cc cc=", None, ["conc", "off", "seq"]),
