@@ -133,4 +133,7 @@ void rcl_mfi_fill_ctrl(struct rcl_ctrl *ctrl, struct rcl_ctrl_settings *settings
 {
 	fill_info(ctrl, ci);
 	fill_rates(&ctrl->caps, settings, ci);
+	/* A card with JBOD enabled takes it whatever its (older) adapter operations say. */
+	if (le32toh(ci->adapter_ops2) & RCL_MFI_OPS2_JBOD || ctrl->info.jbod)
+		ctrl->caps.settings |= 1u << RCL_SETTING_JBOD;
 }

@@ -352,7 +352,8 @@ static enum rcl_status megaraid_settings_set(struct rcl_ctrl *ctrl, unsigned cha
 		return err->status;
 	st = open_link(ctrl, &link, err);
 	if (!st && rates)
-		st = rcl_mfi_set_rates(&link, rates, s, err);
+		st = rcl_mfi_set_props(&link,
+		                       &(struct rcl_mfi_props_change){.rates = rates, .s = s}, err);
 	if (!st && changes >> RCL_SETTING_PR_SCHEDULE & 1)
 		st = rcl_mfi_set_patrol(&link, &p->settings, s, err);
 	if (!st && changes >> RCL_SETTING_CC_SCHEDULE & 1)
@@ -360,6 +361,26 @@ static enum rcl_status megaraid_settings_set(struct rcl_ctrl *ctrl, unsigned cha
 	close_link(&link);
 	if (!st)
 		rcl_settings_apply(&p->settings, changes, s);
+	return st;
+}
+
+/* The properties' enableJBOD bit; a card without JBOD support is refused before any frame. */
+static enum rcl_status megaraid_set_jbod_mode(struct rcl_ctrl *ctrl, bool on, struct rcl_error *err)
+{
+	struct rcl_mfi_link link;
+	enum rcl_status st;
+
+	if (!(ctrl->caps.settings >> RCL_SETTING_JBOD & 1))
+		return rcl_unsupported(err, ctrl->caps.kind, "JBOD mode",
+		                       "the card reports no JBOD support");
+	st = ON_LINK(ctrl, &link, err,
+	             rcl_mfi_set_props(
+	                 &link,
+	                 &(struct rcl_mfi_props_change){.bits = RCL_MFI_PROP_ENABLE_JBOD,
+	                                                .on = on ? RCL_MFI_PROP_ENABLE_JBOD : 0},
+	                 err));
+	if (!st)
+		ctrl->info.jbod = on;
 	return st;
 }
 
@@ -537,11 +558,11 @@ static const struct rcl_caps megaraid_caps = {
     .max_dgs = RCL_MAX_DGS,
     .max_vds = RCL_MAX_VDS,
     .max_vds_per_dg = RCL_MAX_VDS_PER_DG,
-    .settings = 1u << RCL_SETTING_REBUILD_RATE | 1u << RCL_SETTING_CC_RATE |
-                1u << RCL_SETTING_BGI_RATE | 1u << RCL_SETTING_PR_RATE |
-                1u << RCL_SETTING_RECON_RATE | 1u << RCL_SETTING_VD_POLICY |
-                /* Narrowed at load (load_patrol(), load_cc_schedule()). */
-                1u << RCL_SETTING_PR_SCHEDULE | 1u << RCL_SETTING_CC_SCHEDULE,
+    .settings =
+        1u << RCL_SETTING_REBUILD_RATE | 1u << RCL_SETTING_CC_RATE | 1u << RCL_SETTING_BGI_RATE |
+        1u << RCL_SETTING_PR_RATE | 1u << RCL_SETTING_RECON_RATE | 1u << RCL_SETTING_VD_POLICY |
+        /* Narrowed at load (load_patrol(), load_cc_schedule(), the JBOD support). */
+        1u << RCL_SETTING_PR_SCHEDULE | 1u << RCL_SETTING_CC_SCHEDULE | 1u << RCL_SETTING_JBOD,
     .default_write = RCL_WRITE_BACK,
     .default_read = RCL_READ_AHEAD,
     .backup = RCL_BACKUP_BBU, /* /cx/bbu answers; narrowed at load (hw_present) */
@@ -565,6 +586,7 @@ const struct rcl_backend_ops rcl_megaraid_ops = {
     .add_hotspare = megaraid_add_hotspare,
     .delete_hotspare = megaraid_delete_hotspare,
     .set_locate = megaraid_set_locate,
+    .set_jbod_mode = megaraid_set_jbod_mode,
     .set_drive_jbod = megaraid_set_drive_jbod,
     .set_drive_state = megaraid_set_drive_state,
     .insert_drive = megaraid_insert_drive,

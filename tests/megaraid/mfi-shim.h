@@ -98,6 +98,13 @@ void mfi_shim_patrol(const struct mfi_shim_patrol *pr);
  */
 void mfi_shim_temperature(uint8_t celsius);
 
+/*
+ * mfi_shim_jbod() - CTRL_GET_INFO's adapter operations say the card
+ * supports JBOD (@supported; QEMU's say nothing), its properties that
+ * JBOD is enabled (@enabled; QEMU's: on).
+ */
+void mfi_shim_jbod(bool supported, bool enabled);
+
 /* How a DCMD is answered wrongly (mfi_shim_break()). */
 enum mfi_shim_fault {
 	MFI_SHIM_STATUS,    /* the firmware refuses with @status */
