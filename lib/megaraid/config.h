@@ -73,13 +73,14 @@ enum rcl_status rcl_mfi_mark_missing(const struct rcl_mfi_link *link, const stru
 /**
  * struct rcl_mfi_props_change - what a "set" changes in the card's
  * properties.
- * @rates:	the rates to store (1u << enum rcl_setting), from @s.
- * @s:		their values (NULL when @rates is 0).
+ * @settings:	the settings to store (1u << enum rcl_setting: the rates,
+ *		RCL_SETTING_AUTO_REBUILD), from @s.
+ * @s:		their values (NULL when @settings is 0).
  * @bits:	the on/off word's bits to change (RCL_MFI_PROP_*) ...
  * @on:		... and which of them to turn on (the others off).
  */
 struct rcl_mfi_props_change {
-	unsigned rates;
+	unsigned settings;
 	const struct rcl_ctrl_settings *s;
 	uint32_t bits;
 	uint32_t on;

@@ -74,6 +74,9 @@ static void fill_rates(struct rcl_caps *caps, struct rcl_ctrl_settings *s,
 		if (ops & r->op)
 			caps->settings |= 1u << r->setting;
 	}
+	/* Every MFI card keeps the byte: no adapter_ops bit offers it. */
+	s->no_auto_rebuild = ci->props.disable_auto_rebuild;
+	caps->settings |= 1u << RCL_SETTING_AUTO_REBUILD;
 }
 
 /* The controller's identity and limits, narrowing the kind's caps to what the card reports. */

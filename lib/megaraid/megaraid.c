@@ -336,7 +336,7 @@ static enum rcl_status check_patrol(const struct rcl_ctrl *ctrl, const struct rc
 }
 
 /*
- * The rates and the schedules go to the card; the settings kept for this
+ * The rates, automatic rebuild and the schedules go to the card; the settings kept for this
  * open controller follow.
  */
 static enum rcl_status megaraid_settings_set(struct rcl_ctrl *ctrl, unsigned changes,
@@ -345,15 +345,16 @@ static enum rcl_status megaraid_settings_set(struct rcl_ctrl *ctrl, unsigned cha
 {
 	struct megaraid_priv *p = ctrl->priv;
 	struct rcl_mfi_link link;
-	unsigned rates = changes & ((1u << RCL_RATE_COUNT) - 1);
+	unsigned in_props =
+	    changes & (((1u << RCL_RATE_COUNT) - 1) | 1u << RCL_SETTING_AUTO_REBUILD);
 	enum rcl_status st;
 
 	if (changes >> RCL_SETTING_PR_SCHEDULE & 1 && check_patrol(ctrl, s, err))
 		return err->status;
 	st = open_link(ctrl, &link, err);
-	if (!st && rates)
-		st = rcl_mfi_set_props(&link,
-		                       &(struct rcl_mfi_props_change){.rates = rates, .s = s}, err);
+	if (!st && in_props)
+		st = rcl_mfi_set_props(
+		    &link, &(struct rcl_mfi_props_change){.settings = in_props, .s = s}, err);
 	if (!st && changes >> RCL_SETTING_PR_SCHEDULE & 1)
 		st = rcl_mfi_set_patrol(&link, &p->settings, s, err);
 	if (!st && changes >> RCL_SETTING_CC_SCHEDULE & 1)
@@ -558,11 +559,12 @@ static const struct rcl_caps megaraid_caps = {
     .max_dgs = RCL_MAX_DGS,
     .max_vds = RCL_MAX_VDS,
     .max_vds_per_dg = RCL_MAX_VDS_PER_DG,
-    .settings =
-        1u << RCL_SETTING_REBUILD_RATE | 1u << RCL_SETTING_CC_RATE | 1u << RCL_SETTING_BGI_RATE |
-        1u << RCL_SETTING_PR_RATE | 1u << RCL_SETTING_RECON_RATE | 1u << RCL_SETTING_VD_POLICY |
-        /* Narrowed at load (load_patrol(), load_cc_schedule(), the JBOD support). */
-        1u << RCL_SETTING_PR_SCHEDULE | 1u << RCL_SETTING_CC_SCHEDULE | 1u << RCL_SETTING_JBOD,
+    .settings = 1u << RCL_SETTING_REBUILD_RATE | 1u << RCL_SETTING_CC_RATE |
+                1u << RCL_SETTING_BGI_RATE | 1u << RCL_SETTING_PR_RATE |
+                1u << RCL_SETTING_RECON_RATE | 1u << RCL_SETTING_VD_POLICY |
+                /* Narrowed at load (load_patrol(), load_cc_schedule(), the JBOD support). */
+                1u << RCL_SETTING_PR_SCHEDULE | 1u << RCL_SETTING_CC_SCHEDULE |
+                1u << RCL_SETTING_JBOD | 1u << RCL_SETTING_AUTO_REBUILD,
     .default_write = RCL_WRITE_BACK,
     .default_read = RCL_READ_AHEAD,
     .backup = RCL_BACKUP_BBU, /* /cx/bbu answers; narrowed at load (hw_present) */

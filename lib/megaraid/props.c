@@ -37,9 +37,11 @@ enum rcl_status rcl_mfi_set_props(const struct rcl_mfi_link *link,
 	for (size_t i = 0; i < RCL_RATE_COUNT; i++) {
 		const struct rcl_mfi_rate *r = &rcl_mfi_rates[i];
 
-		if (c->rates & 1u << r->setting)
+		if (c->settings & 1u << r->setting)
 			((uint8_t *)&props)[r->offset] = (uint8_t)c->s->rate[r->setting];
 	}
+	if (c->settings & 1u << RCL_SETTING_AUTO_REBUILD)
+		props.disable_auto_rebuild = c->s->no_auto_rebuild;
 	props.on_off = htole32((le32toh(props.on_off) & ~c->bits) | (c->on & c->bits));
 	d.opcode = RCL_MFI_DCMD_CTRL_SET_PROPS;
 	d.dir = RCL_MFI_DIR_WRITE;
