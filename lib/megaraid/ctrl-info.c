@@ -74,6 +74,11 @@ static void fill_rates(struct rcl_caps *caps, struct rcl_ctrl_settings *s,
 		if (ops & r->op)
 			caps->settings |= 1u << r->setting;
 	}
+	/* The patrol read's bits; which SSDs it reads when it reads them is its own (schedule.c).
+	 */
+	s->pr_uncfg = le32toh(ci->props.on_off) & RCL_MFI_PROP_PR_UNCFG;
+	if (!(le32toh(ci->props.on_off) & RCL_MFI_PROP_SSD_PR))
+		s->pr_ssds = RCL_PR_SSDS_OFF;
 	/* Every MFI card keeps the byte: no adapter_ops bit offers it. */
 	s->no_auto_rebuild = ci->props.disable_auto_rebuild;
 	caps->settings |= 1u << RCL_SETTING_AUTO_REBUILD;

@@ -314,30 +314,17 @@ static enum rcl_status megaraid_set_locate(struct rcl_ctrl *ctrl, const struct r
 	               rcl_mfi_locate(&link, rcl_ctrl_find_drive(ctrl, ref), on, err));
 }
 
-/*
- * What PR_SET_PROPERTIES cannot say (SSDs left out altogether, the
- * unconfigured areas: controller properties raidcli does not map):
- * refused, never dropped silently.
- */
-static enum rcl_status check_patrol(const struct rcl_ctrl *ctrl, const struct rcl_ctrl_settings *s,
-                                    struct rcl_error *err)
+/* The properties' patrol read bits @s asks for: unconfigured areas, SSDs read at all. */
+static uint32_t pr_bits(const struct rcl_ctrl_settings *s)
 {
-	const struct megaraid_priv *p = ctrl->priv;
-
-	if (s->pr_ssds == RCL_PR_SSDS_OFF)
-		return rcl_unsupported(
-		    err, ctrl->caps.kind, "leaving SSDs out of the patrol read (includessds=off)",
-		    "includessds=onlymixed reads SSDs only in VDs with other drives");
-	if (s->pr_uncfg != p->settings.pr_uncfg)
-		return rcl_unsupported(
-		    err, ctrl->caps.kind,
-		    "changing the patrol read of unconfigured areas (uncfgareas=)", NULL);
-	return RCL_OK;
+	return (s->pr_uncfg ? RCL_MFI_PROP_PR_UNCFG : 0) |
+	       (s->pr_ssds != RCL_PR_SSDS_OFF ? RCL_MFI_PROP_SSD_PR : 0);
 }
 
 /*
- * The rates, automatic rebuild and the schedules go to the card; the settings kept for this
- * open controller follow.
+ * The rates, automatic rebuild, the patrol read's property bits and the
+ * schedules go to the card; the settings kept for this open controller
+ * follow.
  */
 static enum rcl_status megaraid_settings_set(struct rcl_ctrl *ctrl, unsigned changes,
                                              const struct rcl_ctrl_settings *s,
@@ -345,16 +332,19 @@ static enum rcl_status megaraid_settings_set(struct rcl_ctrl *ctrl, unsigned cha
 {
 	struct megaraid_priv *p = ctrl->priv;
 	struct rcl_mfi_link link;
-	unsigned in_props =
-	    changes & (((1u << RCL_RATE_COUNT) - 1) | 1u << RCL_SETTING_AUTO_REBUILD);
+	struct rcl_mfi_props_change c = {
+	    .settings = changes & (((1u << RCL_RATE_COUNT) - 1) | 1u << RCL_SETTING_AUTO_REBUILD),
+	    .s = s};
 	enum rcl_status st;
 
-	if (changes >> RCL_SETTING_PR_SCHEDULE & 1 && check_patrol(ctrl, s, err))
-		return err->status;
+	/* Only the patrol read bits that change: the rest stays the card's. */
+	if (changes >> RCL_SETTING_PR_SCHEDULE & 1) {
+		c.bits = pr_bits(s) ^ pr_bits(&p->settings);
+		c.on = pr_bits(s);
+	}
 	st = open_link(ctrl, &link, err);
-	if (!st && in_props)
-		st = rcl_mfi_set_props(
-		    &link, &(struct rcl_mfi_props_change){.settings = in_props, .s = s}, err);
+	if (!st && (c.settings || c.bits))
+		st = rcl_mfi_set_props(&link, &c, err);
 	if (!st && changes >> RCL_SETTING_PR_SCHEDULE & 1)
 		st = rcl_mfi_set_patrol(&link, &p->settings, s, err);
 	if (!st && changes >> RCL_SETTING_CC_SCHEDULE & 1)

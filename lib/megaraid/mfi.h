@@ -113,6 +113,8 @@ enum {
 };
 
 /* The controller properties' on/off word (MR_CTRL_PROP.OnOffProperties). */
+#define RCL_MFI_PROP_PR_UNCFG    (1u << 2) /* prCorrectUnconfiguredAreas */
+#define RCL_MFI_PROP_SSD_PR      (1u << 6) /* SSDPatrolReadEnabled */
 #define RCL_MFI_PROP_ENABLE_JBOD (1u << 13)
 
 /* CTRL_GET_INFO's second adapter operations word: the card can expose JBOD drives. */

@@ -231,6 +231,7 @@ void mfi_shim_patrol(const struct mfi_shim_patrol *pr)
 {
 	patrol = pr;
 	pr_written = false;
+	props[32] |= 0x40; /* SSDPatrolReadEnabled: which SSDs, as the patrol read's options say */
 }
 
 void mfi_shim_events(const struct mfi_shim_event *log, size_t count)

@@ -87,8 +87,9 @@ struct mfi_shim_patrol {
  * mfi_shim_patrol() - the card offers the patrol read rate (adapter_ops)
  * and answers PR_GET_PROPERTIES and PR_GET_STATUS with @pr (kept, not
  * copied), its drive maps 0xa5 bytes; PR_SET_PROPERTIES' payload answers
- * the next PR_GET_PROPERTIES. Never called: QEMU's, which answers all
- * three with its dummy.
+ * the next PR_GET_PROPERTIES; its controller properties read SSDs
+ * (SSDPatrolReadEnabled). Never called: QEMU's, which answers all three
+ * with its dummy.
  */
 void mfi_shim_patrol(const struct mfi_shim_patrol *pr);
 
