@@ -289,6 +289,9 @@ struct rcl_mfi_ctrl_info {
 } __attribute__((packed));
 
 _Static_assert(sizeof(struct rcl_mfi_ctrl_props) == 64, "controller properties");
+_Static_assert(offsetof(struct rcl_mfi_ctrl_props, rebuild_rate) == 8, "properties rates");
+_Static_assert(offsetof(struct rcl_mfi_ctrl_props, disable_auto_rebuild) == 19,
+               "properties auto rebuild");
 _Static_assert(offsetof(struct rcl_mfi_ctrl_props, on_off) == 32, "properties on/off word");
 _Static_assert(offsetof(struct rcl_mfi_ctrl_info, host_type) == 32, "ctrl info host");
 _Static_assert(offsetof(struct rcl_mfi_ctrl_info, device_type) == 104, "ctrl info device");
