@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * cmd-props.c - StorCLI's one-property answers a software controller can
- * give truthfully: /cN show|set time, show jbod, autorebuild,
- * foreignautoimport, bootdrive, freespace; the enclosure's show all and
- * status; the drives' show initialization and show erase. What a kind
- * cannot do is refused before these run (cli_check_caps()).
+ * give truthfully: /cN show|set time, show jbod, autorebuild (a card's
+ * properties hold it), foreignautoimport, bootdrive, freespace; the
+ * enclosure's show all and status; the drives' show initialization and
+ * show erase. What a kind cannot do is refused before these run
+ * (cli_check_caps()).
  */
 #include <stdio.h>
 #include <string.h>
@@ -84,12 +85,25 @@ enum rcl_status cmd_ctrl_show_jbod(struct cmd_ctx *c, struct rcl_error *err)
 	return RCL_OK;
 }
 
-/* Hot spares take a lost member's place by themselves: a rebuild needs no command. */
+/* Whether the controller offers automatic rebuild as a setting (a card's properties do). */
+static bool auto_rebuild_setting(const struct cmd_ctx *c)
+{
+	return rcl_ctrl_caps(c->ctrl)->settings >> RCL_SETTING_AUTO_REBUILD & 1;
+}
+
+/*
+ * Hot spares take a lost member's place by themselves: a rebuild needs no
+ * command, unless a card's properties say otherwise.
+ */
 enum rcl_status cmd_ctrl_show_autorebuild(struct cmd_ctx *c, struct rcl_error *err)
 {
-	(void)err;
-	property(c, "Auto Rebuild", "ON");
-	return RCL_OK;
+	struct rcl_ctrl_settings s = {0};
+	enum rcl_status st =
+	    auto_rebuild_setting(c) ? rcl_ctrl_settings_get(c->ctrl, &s, err) : RCL_OK;
+
+	if (!st)
+		property(c, "Auto Rebuild", s.no_auto_rebuild ? "OFF" : "ON");
+	return st;
 }
 
 /*
@@ -108,8 +122,23 @@ static enum rcl_status set_fixed(struct cmd_ctx *c, const char *key, const char 
 	return RCL_OK;
 }
 
+/* A controller offering the setting stores it (the others as they are); another keeps it on. */
 enum rcl_status cmd_ctrl_set_autorebuild(struct cmd_ctx *c, struct rcl_error *err)
 {
+	bool on = !strcmp(cmd_value(c->args, "autorebuild"), "on");
+	struct rcl_ctrl_settings s;
+	enum rcl_status st;
+
+	if (auto_rebuild_setting(c)) {
+		st = rcl_ctrl_settings_get(c->ctrl, &s, err);
+		s.no_auto_rebuild = !on;
+		if (!st)
+			st =
+			    rcl_ctrl_settings_set(c->ctrl, 1u << RCL_SETTING_AUTO_REBUILD, &s, err);
+		if (!st)
+			property(c, "Auto Rebuild", on ? "ON" : "OFF");
+		return st;
+	}
 	return set_fixed(c, "autorebuild", "Auto Rebuild", "on", "turning automatic rebuild off",
 	                 err);
 }

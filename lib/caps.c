@@ -43,6 +43,7 @@ const char *rcl_setting_name(enum rcl_setting setting)
 	    [RCL_SETTING_PR_SCHEDULE] = "patrol read schedule",
 	    [RCL_SETTING_JBOD] = "JBOD mode",
 	    [RCL_SETTING_VD_POLICY] = "virtual drive policy",
+	    [RCL_SETTING_AUTO_REBUILD] = "automatic rebuild",
 	};
 
 	if ((size_t)setting < sizeof(names) / sizeof(names[0]))

@@ -1399,7 +1399,8 @@ enum rcl_setting {
 	RCL_SETTING_CC_SCHEDULE,
 	RCL_SETTING_PR_SCHEDULE,
 	RCL_SETTING_JBOD,
-	RCL_SETTING_VD_POLICY, /* a VD's write, read and access policy */
+	RCL_SETTING_VD_POLICY,    /* a VD's write, read and access policy */
+	RCL_SETTING_AUTO_REBUILD, /* hot spares rebuild without a command */
 	RCL_SETTING_COUNT,
 };
 
@@ -2052,6 +2053,8 @@ struct rcl_schedule {
  *		the unconfigured areas: unconfigured good drives and the free
  *		space of the groups' members (RCL_SETTING_PR_SCHEDULE).
  * @cc_mode, @cc: the scheduled consistency check's (RCL_SETTING_CC_SCHEDULE).
+ * @no_auto_rebuild: autorebuild=off: a hot spare waits for a command
+ *		(RCL_SETTING_AUTO_REBUILD).
  */
 struct rcl_ctrl_settings {
 	unsigned rate[RCL_RATE_COUNT];
@@ -2063,6 +2066,7 @@ struct rcl_ctrl_settings {
 	bool pr_uncfg;
 	enum rcl_cc_mode cc_mode;
 	struct rcl_schedule cc;
+	bool no_auto_rebuild;
 };
 
 /**
@@ -2077,7 +2081,8 @@ enum rcl_status rcl_ctrl_settings_get(struct rcl_ctrl *ctrl, struct rcl_ctrl_set
 /**
  * rcl_ctrl_settings_set() - change @ctrl's settings @changes (a mask of
  * 1u << enum rcl_setting: rates, RCL_SETTING_REBUILD_PRIORITY,
- * RCL_SETTING_PR_SCHEDULE, RCL_SETTING_CC_SCHEDULE) to their values in @s;
+ * RCL_SETTING_PR_SCHEDULE, RCL_SETTING_CC_SCHEDULE, RCL_SETTING_AUTO_REBUILD)
+ * to their values in @s;
  * the others stay as they are. A controller process takes them in after
  * the command. Requires an exclusive lock.
  * Return: RCL_OK; RCL_UNSUPPORTED naming the first setting the controller

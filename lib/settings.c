@@ -14,7 +14,7 @@
 #define RATE_BITS ((1u << RCL_RATE_COUNT) - 1)
 #define TASK_SETTINGS                                                                              \
 	(RATE_BITS | 1u << RCL_SETTING_REBUILD_PRIORITY | 1u << RCL_SETTING_PR_SCHEDULE |          \
-	 1u << RCL_SETTING_CC_SCHEDULE)
+	 1u << RCL_SETTING_CC_SCHEDULE | 1u << RCL_SETTING_AUTO_REBUILD)
 
 const char *rcl_pr_mode_name(enum rcl_pr_mode mode)
 {
@@ -72,6 +72,8 @@ void rcl_settings_apply(struct rcl_ctrl_settings *dst, unsigned changes,
 		dst->cc_mode = src->cc_mode;
 		dst->cc = src->cc;
 	}
+	if (changes & 1u << RCL_SETTING_AUTO_REBUILD)
+		dst->no_auto_rebuild = src->no_auto_rebuild;
 }
 
 enum rcl_status rcl_ctrl_settings_get(struct rcl_ctrl *ctrl, struct rcl_ctrl_settings *out,

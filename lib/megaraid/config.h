@@ -71,13 +71,28 @@ enum rcl_status rcl_mfi_mark_missing(const struct rcl_mfi_link *link, const stru
                                      struct rcl_error *err);
 
 /**
- * rcl_mfi_set_rates() - store the rates @changes names (1u << enum
- * rcl_setting) from @s in the card's properties: CTRL_GET_PROPS, those
- * bytes changed, CTRL_SET_PROPS of the whole record, so what raidcli does
- * not know is written back as the card gave it.
+ * struct rcl_mfi_props_change - what a "set" changes in the card's
+ * properties.
+ * @settings:	the settings to store (1u << enum rcl_setting: the rates,
+ *		RCL_SETTING_AUTO_REBUILD), from @s.
+ * @s:		their values (NULL when @settings is 0).
+ * @bits:	the on/off word's bits to change (RCL_MFI_PROP_*) ...
+ * @on:		... and which of them to turn on (the others off).
  */
-enum rcl_status rcl_mfi_set_rates(const struct rcl_mfi_link *link, unsigned changes,
-                                  const struct rcl_ctrl_settings *s, struct rcl_error *err);
+struct rcl_mfi_props_change {
+	unsigned settings;
+	const struct rcl_ctrl_settings *s;
+	uint32_t bits;
+	uint32_t on;
+};
+
+/**
+ * rcl_mfi_set_props() - store @c in the card's properties: CTRL_GET_PROPS,
+ * those bytes and bits changed, CTRL_SET_PROPS of the whole record, so what
+ * raidcli does not know is written back as the card gave it.
+ */
+enum rcl_status rcl_mfi_set_props(const struct rcl_mfi_link *link,
+                                  const struct rcl_mfi_props_change *c, struct rcl_error *err);
 
 /*
  * rcl_mfi_pd_seq(), rcl_mfi_ld_seq() (refs.c) - the sequence number the

@@ -74,6 +74,14 @@ static void fill_rates(struct rcl_caps *caps, struct rcl_ctrl_settings *s,
 		if (ops & r->op)
 			caps->settings |= 1u << r->setting;
 	}
+	/* The patrol read's bits; which SSDs it reads when it reads them is its own (schedule.c).
+	 */
+	s->pr_uncfg = le32toh(ci->props.on_off) & RCL_MFI_PROP_PR_UNCFG;
+	if (!(le32toh(ci->props.on_off) & RCL_MFI_PROP_SSD_PR))
+		s->pr_ssds = RCL_PR_SSDS_OFF;
+	/* Every MFI card keeps the byte: no adapter_ops bit offers it. */
+	s->no_auto_rebuild = ci->props.disable_auto_rebuild;
+	caps->settings |= 1u << RCL_SETTING_AUTO_REBUILD;
 }
 
 /* The controller's identity and limits, narrowing the kind's caps to what the card reports. */
@@ -133,4 +141,7 @@ void rcl_mfi_fill_ctrl(struct rcl_ctrl *ctrl, struct rcl_ctrl_settings *settings
 {
 	fill_info(ctrl, ci);
 	fill_rates(&ctrl->caps, settings, ci);
+	/* A card with JBOD enabled takes it whatever its (older) adapter operations say. */
+	if (le32toh(ci->adapter_ops2) & RCL_MFI_OPS2_JBOD || ctrl->info.jbod)
+		ctrl->caps.settings |= 1u << RCL_SETTING_JBOD;
 }

@@ -314,30 +314,17 @@ static enum rcl_status megaraid_set_locate(struct rcl_ctrl *ctrl, const struct r
 	               rcl_mfi_locate(&link, rcl_ctrl_find_drive(ctrl, ref), on, err));
 }
 
-/*
- * What PR_SET_PROPERTIES cannot say (SSDs left out altogether, the
- * unconfigured areas: controller properties raidcli does not map):
- * refused, never dropped silently.
- */
-static enum rcl_status check_patrol(const struct rcl_ctrl *ctrl, const struct rcl_ctrl_settings *s,
-                                    struct rcl_error *err)
+/* The properties' patrol read bits @s asks for: unconfigured areas, SSDs read at all. */
+static uint32_t pr_bits(const struct rcl_ctrl_settings *s)
 {
-	const struct megaraid_priv *p = ctrl->priv;
-
-	if (s->pr_ssds == RCL_PR_SSDS_OFF)
-		return rcl_unsupported(
-		    err, ctrl->caps.kind, "leaving SSDs out of the patrol read (includessds=off)",
-		    "includessds=onlymixed reads SSDs only in VDs with other drives");
-	if (s->pr_uncfg != p->settings.pr_uncfg)
-		return rcl_unsupported(
-		    err, ctrl->caps.kind,
-		    "changing the patrol read of unconfigured areas (uncfgareas=)", NULL);
-	return RCL_OK;
+	return (s->pr_uncfg ? RCL_MFI_PROP_PR_UNCFG : 0) |
+	       (s->pr_ssds != RCL_PR_SSDS_OFF ? RCL_MFI_PROP_SSD_PR : 0);
 }
 
 /*
- * The rates and the schedules go to the card; the settings kept for this
- * open controller follow.
+ * The rates, automatic rebuild, the patrol read's property bits and the
+ * schedules go to the card; the settings kept for this open controller
+ * follow.
  */
 static enum rcl_status megaraid_settings_set(struct rcl_ctrl *ctrl, unsigned changes,
                                              const struct rcl_ctrl_settings *s,
@@ -345,14 +332,19 @@ static enum rcl_status megaraid_settings_set(struct rcl_ctrl *ctrl, unsigned cha
 {
 	struct megaraid_priv *p = ctrl->priv;
 	struct rcl_mfi_link link;
-	unsigned rates = changes & ((1u << RCL_RATE_COUNT) - 1);
+	struct rcl_mfi_props_change c = {
+	    .settings = changes & (((1u << RCL_RATE_COUNT) - 1) | 1u << RCL_SETTING_AUTO_REBUILD),
+	    .s = s};
 	enum rcl_status st;
 
-	if (changes >> RCL_SETTING_PR_SCHEDULE & 1 && check_patrol(ctrl, s, err))
-		return err->status;
+	/* Only the patrol read bits that change: the rest stays the card's. */
+	if (changes >> RCL_SETTING_PR_SCHEDULE & 1) {
+		c.bits = pr_bits(s) ^ pr_bits(&p->settings);
+		c.on = pr_bits(s);
+	}
 	st = open_link(ctrl, &link, err);
-	if (!st && rates)
-		st = rcl_mfi_set_rates(&link, rates, s, err);
+	if (!st && (c.settings || c.bits))
+		st = rcl_mfi_set_props(&link, &c, err);
 	if (!st && changes >> RCL_SETTING_PR_SCHEDULE & 1)
 		st = rcl_mfi_set_patrol(&link, &p->settings, s, err);
 	if (!st && changes >> RCL_SETTING_CC_SCHEDULE & 1)
@@ -360,6 +352,26 @@ static enum rcl_status megaraid_settings_set(struct rcl_ctrl *ctrl, unsigned cha
 	close_link(&link);
 	if (!st)
 		rcl_settings_apply(&p->settings, changes, s);
+	return st;
+}
+
+/* The properties' enableJBOD bit; a card without JBOD support is refused before any frame. */
+static enum rcl_status megaraid_set_jbod_mode(struct rcl_ctrl *ctrl, bool on, struct rcl_error *err)
+{
+	struct rcl_mfi_link link;
+	enum rcl_status st;
+
+	if (!(ctrl->caps.settings >> RCL_SETTING_JBOD & 1))
+		return rcl_unsupported(err, ctrl->caps.kind, "JBOD mode",
+		                       "the card reports no JBOD support");
+	st = ON_LINK(ctrl, &link, err,
+	             rcl_mfi_set_props(
+	                 &link,
+	                 &(struct rcl_mfi_props_change){.bits = RCL_MFI_PROP_ENABLE_JBOD,
+	                                                .on = on ? RCL_MFI_PROP_ENABLE_JBOD : 0},
+	                 err));
+	if (!st)
+		ctrl->info.jbod = on;
 	return st;
 }
 
@@ -540,8 +552,9 @@ static const struct rcl_caps megaraid_caps = {
     .settings = 1u << RCL_SETTING_REBUILD_RATE | 1u << RCL_SETTING_CC_RATE |
                 1u << RCL_SETTING_BGI_RATE | 1u << RCL_SETTING_PR_RATE |
                 1u << RCL_SETTING_RECON_RATE | 1u << RCL_SETTING_VD_POLICY |
-                /* Narrowed at load (load_patrol(), load_cc_schedule()). */
-                1u << RCL_SETTING_PR_SCHEDULE | 1u << RCL_SETTING_CC_SCHEDULE,
+                /* Narrowed at load (load_patrol(), load_cc_schedule(), the JBOD support). */
+                1u << RCL_SETTING_PR_SCHEDULE | 1u << RCL_SETTING_CC_SCHEDULE |
+                1u << RCL_SETTING_JBOD | 1u << RCL_SETTING_AUTO_REBUILD,
     .default_write = RCL_WRITE_BACK,
     .default_read = RCL_READ_AHEAD,
     .backup = RCL_BACKUP_BBU, /* /cx/bbu answers; narrowed at load (hw_present) */
@@ -565,6 +578,7 @@ const struct rcl_backend_ops rcl_megaraid_ops = {
     .add_hotspare = megaraid_add_hotspare,
     .delete_hotspare = megaraid_delete_hotspare,
     .set_locate = megaraid_set_locate,
+    .set_jbod_mode = megaraid_set_jbod_mode,
     .set_drive_jbod = megaraid_set_drive_jbod,
     .set_drive_state = megaraid_set_drive_state,
     .insert_drive = megaraid_insert_drive,

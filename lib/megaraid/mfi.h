@@ -112,8 +112,13 @@ enum {
 	RCL_MFI_HW_ALARM = 0x02,
 };
 
-/* The JBOD bit of the controller properties' on/off word. */
+/* The controller properties' on/off word (MR_CTRL_PROP.OnOffProperties). */
+#define RCL_MFI_PROP_PR_UNCFG    (1u << 2) /* prCorrectUnconfiguredAreas */
+#define RCL_MFI_PROP_SSD_PR      (1u << 6) /* SSDPatrolReadEnabled */
 #define RCL_MFI_PROP_ENABLE_JBOD (1u << 13)
+
+/* CTRL_GET_INFO's second adapter operations word: the card can expose JBOD drives. */
+#define RCL_MFI_OPS2_JBOD (1u << 11)
 
 /* An LD's cache policy bits (its properties' default and current policies). */
 enum {
@@ -275,13 +280,18 @@ struct rcl_mfi_ctrl_info {
 	uint8_t rsvd5[22];
 	struct rcl_mfi_ctrl_props props;
 	char package_version[96];
-	uint8_t rsvd6[297];
+	uint8_t rsvd6[260];
+	uint32_t adapter_ops2;
+	uint8_t rsvd6b[33];
 	uint8_t roc_temperature;  /* degrees Celsius; 0: no sensor (QEMU's) */
 	uint8_t ctrl_temperature; /* the board's, where it has a sensor */
 	uint8_t rsvd7[2048 - 1995];
 } __attribute__((packed));
 
 _Static_assert(sizeof(struct rcl_mfi_ctrl_props) == 64, "controller properties");
+_Static_assert(offsetof(struct rcl_mfi_ctrl_props, rebuild_rate) == 8, "properties rates");
+_Static_assert(offsetof(struct rcl_mfi_ctrl_props, disable_auto_rebuild) == 19,
+               "properties auto rebuild");
 _Static_assert(offsetof(struct rcl_mfi_ctrl_props, on_off) == 32, "properties on/off word");
 _Static_assert(offsetof(struct rcl_mfi_ctrl_info, host_type) == 32, "ctrl info host");
 _Static_assert(offsetof(struct rcl_mfi_ctrl_info, device_type) == 104, "ctrl info device");
@@ -296,6 +306,7 @@ _Static_assert(offsetof(struct rcl_mfi_ctrl_info, raid_levels) == 1500, "ctrl in
 _Static_assert(offsetof(struct rcl_mfi_ctrl_info, stripe_min) == 1512, "ctrl info strips");
 _Static_assert(offsetof(struct rcl_mfi_ctrl_info, props) == 1536, "ctrl info properties");
 _Static_assert(offsetof(struct rcl_mfi_ctrl_info, package_version) == 1600, "ctrl info package");
+_Static_assert(offsetof(struct rcl_mfi_ctrl_info, adapter_ops2) == 0x7a4, "ctrl info ops 2");
 _Static_assert(offsetof(struct rcl_mfi_ctrl_info, roc_temperature) == 0x7c9, "ctrl info ROC temp");
 _Static_assert(sizeof(struct rcl_mfi_ctrl_info) == 2048, "ctrl info size");
 

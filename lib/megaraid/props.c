@@ -2,8 +2,9 @@
 /*
  * props.c - a MegaRAID adapter's controller properties (config.h): where
  * each task rate sits in them (model.c reads them), and "set" changing
- * them.
+ * them and their on/off bits.
  */
+#include <endian.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -19,8 +20,8 @@ const struct rcl_mfi_rate rcl_mfi_rates[RCL_RATE_COUNT] = {
     {0x0010, RCL_SETTING_PR_RATE, offsetof(struct rcl_mfi_ctrl_props, patrol_read_rate)},
 };
 
-enum rcl_status rcl_mfi_set_rates(const struct rcl_mfi_link *link, unsigned changes,
-                                  const struct rcl_ctrl_settings *s, struct rcl_error *err)
+enum rcl_status rcl_mfi_set_props(const struct rcl_mfi_link *link,
+                                  const struct rcl_mfi_props_change *c, struct rcl_error *err)
 {
 	struct rcl_mfi_ctrl_props props = {0};
 	struct rcl_mfi_dcmd d = {.opcode = RCL_MFI_DCMD_CTRL_GET_PROPS,
@@ -36,9 +37,12 @@ enum rcl_status rcl_mfi_set_rates(const struct rcl_mfi_link *link, unsigned chan
 	for (size_t i = 0; i < RCL_RATE_COUNT; i++) {
 		const struct rcl_mfi_rate *r = &rcl_mfi_rates[i];
 
-		if (changes & 1u << r->setting)
-			((uint8_t *)&props)[r->offset] = (uint8_t)s->rate[r->setting];
+		if (c->settings & 1u << r->setting)
+			((uint8_t *)&props)[r->offset] = (uint8_t)c->s->rate[r->setting];
 	}
+	if (c->settings & 1u << RCL_SETTING_AUTO_REBUILD)
+		props.disable_auto_rebuild = c->s->no_auto_rebuild;
+	props.on_off = htole32((le32toh(props.on_off) & ~c->bits) | (c->on & c->bits));
 	d.opcode = RCL_MFI_DCMD_CTRL_SET_PROPS;
 	d.dir = RCL_MFI_DIR_WRITE;
 	return rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d,

@@ -101,9 +101,13 @@ enum rcl_status rcl_mfi_read_patrol(const struct rcl_mfi_link *link,
 		return st;
 	settings->pr_mode = pr_mode(props.op_mode);
 	settings->pr_max_drives = props.max_pd ? props.max_pd : RCL_MAX_PR_DRIVES;
-	/* Without the option, an SSD is read only in a VD that has drives of other kinds. */
-	settings->pr_ssds =
-	    props.options & RCL_MFI_PR_INCLUDE_SSD ? RCL_PR_SSDS_ON : RCL_PR_SSDS_MIXED;
+	/*
+	 * Without the option, an SSD is read only in a VD that has drives of
+	 * other kinds; the controller properties may leave SSDs out altogether.
+	 */
+	if (settings->pr_ssds != RCL_PR_SSDS_OFF)
+		settings->pr_ssds =
+		    props.options & RCL_MFI_PR_INCLUDE_SSD ? RCL_PR_SSDS_ON : RCL_PR_SSDS_MIXED;
 	settings->pr.delay = delay_hours(le32toh(props.exec_freq));
 	settings->pr.exclude =
 	    excluded_vds(EXCLUDED(&props, struct rcl_mfi_pr_props), props.exclude_count);
@@ -137,7 +141,8 @@ enum rcl_status rcl_mfi_set_patrol(const struct rcl_mfi_link *link,
 		props.op_mode = modes[s->pr_mode];
 	if (s->pr_max_drives != was->pr_max_drives)
 		props.max_pd = (uint8_t)s->pr_max_drives;
-	if (s->pr_ssds != was->pr_ssds)
+	/* SSDs left out are the controller properties' bit: the option stays. */
+	if (s->pr_ssds != was->pr_ssds && s->pr_ssds != RCL_PR_SSDS_OFF)
 		props.options =
 		    (uint8_t)((props.options & ~RCL_MFI_PR_INCLUDE_SSD) |
 		              (s->pr_ssds == RCL_PR_SSDS_ON ? RCL_MFI_PR_INCLUDE_SSD : 0));

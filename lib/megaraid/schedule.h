@@ -158,7 +158,8 @@ enum rcl_status rcl_mfi_set_cc_schedule(const struct rcl_mfi_link *link,
  * the card behind @link: its properties read afresh, those fields
  * changed, written back whole, so the rest stays the card's, even where
  * raidcli reads it rounded (a delay in seconds, drives at once 0).
- * @s->pr_ssds is not RCL_PR_SSDS_OFF (the properties cannot say it).
+ * @s->pr_ssds RCL_PR_SSDS_OFF and @s->pr_uncfg are the controller
+ * properties' (rcl_mfi_set_props()), not written here.
  * Return: RCL_OK; the firmware's refusal.
  */
 enum rcl_status rcl_mfi_set_patrol(const struct rcl_mfi_link *link,

@@ -222,6 +222,7 @@ static const char *const setting_names[] = {
     [RCL_SETTING_PR_SCHEDULE] = "prschedule",
     [RCL_SETTING_JBOD] = "jbod",
     [RCL_SETTING_VD_POLICY] = "vdpolicy",
+    [RCL_SETTING_AUTO_REBUILD] = "autorebuild",
 };
 
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))

@@ -101,6 +101,7 @@ static bool pr_written;
 static uint8_t temperature;
 static uint32_t raid_levels; /* CTRL_GET_INFO's; QEMU's: RAID0 */
 static uint32_t more_ops;    /* adapter_ops besides QEMU's */
+static uint32_t ops2;        /* the second adapter operations word; QEMU's: 0 */
 
 /* The faults set, and how many of each opcode came. */
 static struct {
@@ -165,6 +166,7 @@ void mfi_shim_setup(const char *path, uint16_t host_no, const char *hba_serial,
 	temperature = 0;
 	raid_levels = 0x01;
 	more_ops = 0;
+	ops2 = 0;
 	shim_tasks_reset();
 	memset(spare, 0, sizeof(spare));
 	memset(props, 0, sizeof(props));
@@ -229,6 +231,7 @@ void mfi_shim_patrol(const struct mfi_shim_patrol *pr)
 {
 	patrol = pr;
 	pr_written = false;
+	props[32] |= 0x40; /* SSDPatrolReadEnabled: which SSDs, as the patrol read's options say */
 }
 
 void mfi_shim_events(const struct mfi_shim_event *log, size_t count)
@@ -373,6 +376,7 @@ static void ctrl_info(uint8_t *p)
 	p[1513] = 16;
 	memcpy(p + 1536, props, sizeof(props));
 	memcpy(p + 1600, "2.5+-QEMU", 9);
+	put(p + 0x7a4, ops2, 4);
 	mfi_shim_hw_ctrl_info(p);
 }
 
@@ -1097,6 +1101,12 @@ static uint8_t missing_replace(const uint8_t *mbox)
 	missing[d->id] = false;
 	fw_state[d->id] = 0x10; /* OFFLINE */
 	return ST_OK;
+}
+
+void mfi_shim_jbod(bool supported, bool enabled)
+{
+	ops2 = supported ? 1u << 11 : 0; /* supportJBOD */
+	props[32 + 1] = enabled ? 0x20 : 0;
 }
 
 void mfi_shim_card(uint32_t levels, uint32_t more)

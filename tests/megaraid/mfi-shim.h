@@ -87,8 +87,9 @@ struct mfi_shim_patrol {
  * mfi_shim_patrol() - the card offers the patrol read rate (adapter_ops)
  * and answers PR_GET_PROPERTIES and PR_GET_STATUS with @pr (kept, not
  * copied), its drive maps 0xa5 bytes; PR_SET_PROPERTIES' payload answers
- * the next PR_GET_PROPERTIES. Never called: QEMU's, which answers all
- * three with its dummy.
+ * the next PR_GET_PROPERTIES; its controller properties read SSDs
+ * (SSDPatrolReadEnabled). Never called: QEMU's, which answers all three
+ * with its dummy.
  */
 void mfi_shim_patrol(const struct mfi_shim_patrol *pr);
 
@@ -97,6 +98,13 @@ void mfi_shim_patrol(const struct mfi_shim_patrol *pr);
  * answers for, as a real card does (QEMU's reports 0: not known).
  */
 void mfi_shim_temperature(uint8_t celsius);
+
+/*
+ * mfi_shim_jbod() - CTRL_GET_INFO's adapter operations say the card
+ * supports JBOD (@supported; QEMU's say nothing), its properties that
+ * JBOD is enabled (@enabled; QEMU's: on).
+ */
+void mfi_shim_jbod(bool supported, bool enabled);
 
 /* How a DCMD is answered wrongly (mfi_shim_break()). */
 enum mfi_shim_fault {

@@ -24,6 +24,7 @@
 #define CC_SCHEDULE_SET        0x01140300u
 #define PR_GET                 0x01070200u
 #define PR_SET                 0x01070300u
+#define SET_PROPS              0x01020200u
 
 /* 2027/03/01 02:00 UTC and 2030/06/01 03:00 UTC, in the firmware's time (since 2000). */
 #define MARCH_2027 0x33178da0u
@@ -310,10 +311,6 @@ START_TEST(test_pr_refused)
 	struct host h;
 
 	host_pr(&h, &patrol);
-	run_expect("/c0 set patrolread includessds=off", RCL_UNSUPPORTED,
-	           "leaving SSDs out of the patrol read (includessds=off) is not supported");
-	run_expect("/c0 set patrolread uncfgareas=on", RCL_UNSUPPORTED,
-	           "patrol read of unconfigured areas (uncfgareas=) is not supported");
 	run_expect("/c0 set patrolread excludevd=9", RCL_INVALID_PARAM, "/c0 has no VD 9");
 	ck_assert_uint_eq(mfi_shim_sent(PR_SET), 0);
 	mfi_shim_break(PR_SET, MFI_SHIM_STATUS, fw_refusals[_i].status);
@@ -322,6 +319,44 @@ START_TEST(test_pr_refused)
 	expect("/c0 set patrolread=on mode=manual", true, fw_refusals[_i].want,
 	       HAS(fw_refusals[_i].name));
 	run_expect("/c0 show patrolread", RCL_OK, "PR Mode                 Auto");
+	/* The properties' bits (uncfgareas=): refused before the schedule is written. */
+	mfi_shim_break(SET_PROPS, MFI_SHIM_STATUS, fw_refusals[_i].status);
+	expect("/c0 set patrolread uncfgareas=on", true, fw_refusals[_i].want,
+	       HAS(fw_refusals[_i].name));
+	run_expect("/c0 show patrolread", RCL_OK, "PR Unconfigured Areas   Disabled");
+	ck_assert_uint_eq(mfi_shim_sent(PR_SET), 2);
+	host_done(&h);
+}
+END_TEST
+
+/*
+ * uncfgareas= and includessds=off: the controller properties' on/off bits
+ * (prCorrectUnconfiguredAreas 2, SSDPatrolReadEnabled 6), the rest of the
+ * record written back as read.
+ */
+START_TEST(test_pr_props)
+{
+	uint8_t want[64] = {0};
+	struct host h;
+
+	host_pr(&h, &patrol);
+	want[8] = want[9] = want[10] = want[11] = want[12] = 30; /* the rates */
+	want[32 + 1] = 0x20;                                     /* JBOD */
+	want[32] = 0x04 | 0x40;
+	expect_payload("/c0 set patrolread uncfgareas=on", "PR Unconfigured Areas", SET_PROPS, want,
+	               sizeof(want));
+	run_expect("/c0 show patrolread", RCL_OK, "PR Unconfigured Areas   Enabled");
+	want[32] = 0x04;
+	expect_payload("/c0 set patrolread includessds=off", "PR on SSD", SET_PROPS, want,
+	               sizeof(want));
+	run_expect("/c0 show patrolread", RCL_OK, "PR on SSD               Disabled");
+	want[32] = 0x04 | 0x40;
+	expect_payload("/c0 set patrolread includessds=onlymixed", "PR on SSD", SET_PROPS, want,
+	               sizeof(want));
+	run_expect("/c0 show patrolread", RCL_OK, "PR on SSD               OnlyMixed");
+	/* A schedule change alone leaves the properties alone. */
+	run_expect("/c0 set patrolread delay=24", RCL_OK, "PR Execution Delay");
+	ck_assert_uint_eq(mfi_shim_sent(SET_PROPS), 3);
 	host_done(&h);
 }
 END_TEST
@@ -342,6 +377,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(pr, test_pr_paused, 3, 5);
 	tcase_add_test(pr, test_pr_set);
 	tcase_add_loop_test(pr, test_pr_refused, 0, FW_REFUSALS);
+	tcase_add_test(pr, test_pr_props);
 	suite_add_tcase(s, pr);
 	return s;
 }

@@ -59,9 +59,13 @@ START_TEST(test_show_model)
 	ck_assert_uint_eq(caps->cache_mib, 512);
 	ck_assert_int_eq(caps->backup, RCL_BACKUP_NONE);
 	ck_assert_uint_eq(caps->max_spans, 1);
-	/* QEMU's adapter_ops offer the rebuild rate only; its properties hold 30 for each. */
-	ck_assert_uint_eq(caps->settings,
-	                  1u << RCL_SETTING_REBUILD_RATE | 1u << RCL_SETTING_VD_POLICY);
+	/*
+	 * QEMU's adapter_ops offer the rebuild rate only; its properties hold 30
+	 * for each, JBOD enabled and automatic rebuild (every card's byte).
+	 */
+	ck_assert_uint_eq(caps->settings, 1u << RCL_SETTING_REBUILD_RATE |
+	                                      1u << RCL_SETTING_VD_POLICY | 1u << RCL_SETTING_JBOD |
+	                                      1u << RCL_SETTING_AUTO_REBUILD);
 	ck_assert_int_eq(rcl_ctrl_settings_get(ctrl, &settings, &err), RCL_OK);
 	ck_assert_uint_eq(settings.rate[RCL_SETTING_REBUILD_RATE], 30);
 	ck_assert_uint_eq(mfi_shim_sent(0x01070200), 0); /* no patrol read to ask of */
@@ -845,6 +849,78 @@ START_TEST(test_rates)
 }
 END_TEST
 
+/*
+ * The properties as the shim's card keeps them, with disable_auto_rebuild
+ * @no_rebuild and the on/off word's second byte @onoff1.
+ */
+static void expect_props(uint8_t no_rebuild, uint8_t onoff1)
+{
+	uint8_t mbox[12], got[128], want[64] = {0};
+
+	want[8] = want[9] = want[10] = want[11] = want[12] = 30; /* the rates, kept */
+	want[19] = no_rebuild;
+	want[32 + 1] = onoff1;
+	ck_assert_uint_eq(mfi_shim_last(SET_PROPS, mbox, got, sizeof(got)), sizeof(want));
+	ck_assert_mem_eq(got, want, sizeof(want));
+	ck_assert_mem_eq(mbox, (const uint8_t[12]){0}, 12);
+}
+
+/* jbod=: the properties' enableJBOD bit (on/off word bit 13), the rest written back as read. */
+START_TEST(test_jbod_mode)
+{
+	struct host h;
+
+	host_init(&h, MAJOR_NOW);
+	mfi_shim_jbod(true, true);
+	run_expect("/c0 set jbod=off", RCL_OK, "OFF");
+	expect_props(0, 0x00);
+	run_expect("/c0 show jbod", RCL_OK, "OFF");
+	run_expect("/c0 set jbod=on", RCL_OK, "ON");
+	expect_props(0, 0x20);
+	run_expect("/c0 show jbod", RCL_OK, "ON");
+	ck_assert_uint_eq(SENT(changes), 2);
+	/* A card reporting no JBOD support, and none enabled: refused before any frame. */
+	mfi_shim_jbod(false, false);
+	run_expect("/c0 set jbod=on", RCL_UNSUPPORTED, "JBOD");
+	ck_assert_uint_eq(SENT(changes), 2);
+	host_done(&h);
+}
+END_TEST
+
+/* autorebuild=: the properties' disable_auto_rebuild byte, inverted. */
+START_TEST(test_auto_rebuild)
+{
+	struct host h;
+
+	host_init(&h, MAJOR_NOW);
+	run_expect("/c0 show autorebuild", RCL_OK, "ON");
+	run_expect("/c0 set autorebuild=off", RCL_OK, "OFF");
+	expect_props(1, 0x20);
+	run_expect("/c0 show autorebuild", RCL_OK, "OFF");
+	run_expect("/c0 set autorebuild=on", RCL_OK, "ON");
+	expect_props(0, 0x20);
+	run_expect("/c0 show autorebuild", RCL_OK, "ON");
+	ck_assert_uint_eq(SENT(changes), 2);
+	host_done(&h);
+}
+END_TEST
+
+/* The firmware's refusal of a property change: named, and the card's JBOD mode as it was. */
+START_TEST(test_props_refused)
+{
+	struct host h;
+
+	host_init(&h, MAJOR_NOW);
+	mfi_shim_break(SET_PROPS, MFI_SHIM_STATUS, fw_refusals[_i].status);
+	run_expect("/c0 set jbod=off", fw_refusals[_i].want, fw_refusals[_i].name);
+	run_expect("/c0 show jbod", RCL_OK, "ON");
+	mfi_shim_break(SET_PROPS, MFI_SHIM_STATUS, fw_refusals[_i].status);
+	run_expect("/c0 set autorebuild=off", fw_refusals[_i].want, fw_refusals[_i].name);
+	run_expect("/c0 show autorebuild", RCL_OK, "ON");
+	host_done(&h);
+}
+END_TEST
+
 /* Bad input: a clear message, a failing status, and no changing frame sent. */
 static const struct {
 	const char *line;
@@ -1100,6 +1176,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_missing);
 	tcase_add_test(tc, test_insert);
 	tcase_add_test(tc, test_rates);
+	tcase_add_test(tc, test_jbod_mode);
+	tcase_add_test(tc, test_auto_rebuild);
+	tcase_add_loop_test(tc, test_props_refused, 0, 2); /* WRONG_STATE, INVALID_PARAMETER */
 	tcase_add_loop_test(tc, test_bad_input, 0, sizeof(bad_inputs) / sizeof(bad_inputs[0]));
 	tcase_add_loop_test(tc, test_change_refused, 0, FW_REFUSALS);
 	suite_add_tcase(s, tc);
