@@ -791,22 +791,23 @@ const struct cmd_spec cli_commands[] = {
 		.verb = "show autorebuild",
 		.run = cmd_ctrl_show_autorebuild,
 		.flags = CMD_PER_CTRL,
-		.summary = "show whether a hot spare or replaced drive rebuilds without a command (always ON)",
+		.summary = "show whether a hot spare or replaced drive rebuilds without a command",
 		.example = "raidcli /c0 show autorebuild",
 	},
 	{
 		.object = OBJ_CTRL,
 		.verb = "set autorebuild",
 		.run = cmd_ctrl_set_autorebuild,
-		.flags = CMD_PER_CTRL | CMD_VERB_VALUE,
-		.summary = "keep automatic rebuilds on (a soft controller cannot turn them off)",
+		.flags = CMD_PER_CTRL | CMD_VERB_VALUE | CMD_WRITES,
+		.summary = "turn automatic rebuilds on or off (a soft controller keeps them on)",
 		.example = "raidcli /c0 set autorebuild=on",
 		.opts =
 			{
 				{.name = "autorebuild",
 				 .type = OPT_ENUM,
 				 .choices = on_off,
-				 .help = "on, written set autorebuild=on; off is not supported",
+				 .help = "on or off, written set autorebuild=on; a soft controller "
+				         "takes only on",
 				 .required = true},
 			},
 	},
