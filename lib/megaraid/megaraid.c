@@ -348,7 +348,7 @@ static enum rcl_status megaraid_settings_set(struct rcl_ctrl *ctrl, unsigned cha
 	if (!st && changes >> RCL_SETTING_PR_SCHEDULE & 1)
 		st = rcl_mfi_set_patrol(&link, &p->settings, s, err);
 	if (!st && changes >> RCL_SETTING_CC_SCHEDULE & 1)
-		st = rcl_mfi_set_cc_schedule(&link, s, err);
+		st = rcl_mfi_set_cc_schedule(&link, &p->settings, s, err);
 	close_link(&link);
 	if (!st)
 		rcl_settings_apply(&p->settings, changes, s);

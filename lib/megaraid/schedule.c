@@ -148,7 +148,7 @@ enum rcl_status rcl_mfi_set_patrol(const struct rcl_mfi_link *link,
 		              (s->pr_ssds == RCL_PR_SSDS_ON ? RCL_MFI_PR_INCLUDE_SSD : 0));
 	if (s->pr.delay != was->pr.delay)
 		props.exec_freq = htole32(s->pr.delay * 3600u);
-	if (s->pr.start > MFI_EPOCH)
+	if (s->pr.start != was->pr.start && s->pr.start > MFI_EPOCH)
 		props.next_exec = htole32((uint32_t)(s->pr.start - MFI_EPOCH));
 	if (s->pr.exclude != was->pr.exclude)
 		props.exclude_count =
@@ -232,6 +232,7 @@ enum rcl_status rcl_mfi_read_cc_schedule(const struct rcl_mfi_link *link,
 }
 
 enum rcl_status rcl_mfi_set_cc_schedule(const struct rcl_mfi_link *link,
+                                        const struct rcl_ctrl_settings *was,
                                         const struct rcl_ctrl_settings *s, struct rcl_error *err)
 {
 	static const uint8_t modes[] = {[RCL_CC_OFF] = RCL_MFI_CC_DISABLED,
@@ -246,12 +247,15 @@ enum rcl_status rcl_mfi_set_cc_schedule(const struct rcl_mfi_link *link,
 
 	if (st)
 		return st;
-	props.op_mode = modes[s->cc_mode];
-	props.exec_freq = htole32(s->cc.delay * 3600u);
-	if (s->cc.start > MFI_EPOCH)
+	if (s->cc_mode != was->cc_mode)
+		props.op_mode = modes[s->cc_mode];
+	if (s->cc.delay != was->cc.delay)
+		props.exec_freq = htole32(s->cc.delay * 3600u);
+	if (s->cc.start != was->cc.start && s->cc.start > MFI_EPOCH)
 		props.next_exec = htole32((uint32_t)(s->cc.start - MFI_EPOCH));
-	props.exclude_count =
-	    put_excluded(EXCLUDED(&props, struct rcl_mfi_cc_props), s->cc.exclude);
+	if (s->cc.exclude != was->cc.exclude)
+		props.exclude_count =
+		    put_excluded(EXCLUDED(&props, struct rcl_mfi_cc_props), s->cc.exclude);
 	return rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d,
 	                    "setting the consistency check schedule (CC_SCHEDULE_SET_PROPERTIES)",
 	                    err);

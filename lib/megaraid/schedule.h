@@ -142,19 +142,22 @@ enum rcl_status rcl_mfi_read_cc_schedule(const struct rcl_mfi_link *link,
                                          struct rcl_cc_status *status, struct rcl_error *err);
 
 /**
- * rcl_mfi_set_cc_schedule() - write @s's consistency check schedule (mode,
- * delay, start time when @s->cc.start is set, excluded VDs) to the card
- * behind @link: its properties read afresh and written back whole, so
- * what raidcli does not set (LDs at once, the LD maps) stays the card's.
+ * rcl_mfi_set_cc_schedule() - write the consistency check schedule of @s
+ * that differs from @was (what rcl_mfi_read_cc_schedule() read: mode,
+ * delay, start time, excluded VDs) to the card behind @link: its
+ * properties read afresh, those fields changed, written back whole, so the
+ * rest stays the card's (LDs at once, the LD maps; a delay raidcli reads
+ * rounded to hours, a start time not asked for).
  * Return: RCL_OK; the firmware's refusal; RCL_BAD_REPLY (as above).
  */
 enum rcl_status rcl_mfi_set_cc_schedule(const struct rcl_mfi_link *link,
+                                        const struct rcl_ctrl_settings *was,
                                         const struct rcl_ctrl_settings *s, struct rcl_error *err);
 
 /**
  * rcl_mfi_set_patrol() - write the patrol read schedule of @s that differs
  * from @was (what rcl_mfi_read_patrol() read: mode, drives at once, SSDs
- * read, delay, excluded VDs; the start time when @s->pr.start is set) to
+ * read, delay, start time, excluded VDs) to
  * the card behind @link: its properties read afresh, those fields
  * changed, written back whole, so the rest stays the card's, even where
  * raidcli reads it rounded (a delay in seconds, drives at once 0).

@@ -133,6 +133,27 @@ START_TEST(test_set)
 }
 END_TEST
 
+/*
+ * A change of one field writes that field only: a delay the card keeps in
+ * seconds (raidcli shows it rounded to hours) and its next run stay as
+ * they were when only the excluded VDs change.
+ */
+START_TEST(test_set_keeps_what_was_not_asked)
+{
+	struct mfi_shim_cc_schedule odd = weekly;
+	uint8_t want[168] = {[0] = 1, [1] = 4};
+	struct host h;
+
+	odd.exec_freq = 90 * 60;
+	put_le32(want + 152, MARCH_2027);
+	put_le32(want + 156, 90 * 60);
+	put_le32(want + 160, weekly.clear_freq);
+	host_cc(&h, &odd);
+	expect_set("/c0 set cc=seq excludevd=none", want);
+	host_done(&h);
+}
+END_TEST
+
 /* What raidcli refuses itself: no frame. What the firmware refuses: the schedule unchanged. */
 START_TEST(test_refused)
 {
@@ -369,6 +390,7 @@ static Suite *suite(void)
 
 	tcase_add_test(tc, test_show);
 	tcase_add_test(tc, test_set);
+	tcase_add_test(tc, test_set_keeps_what_was_not_asked);
 	tcase_add_loop_test(tc, test_refused, 0, FW_REFUSALS);
 	tcase_add_loop_test(tc, test_unreadable, 0, 3);
 	tcase_add_test(tc, test_qemu_card);
