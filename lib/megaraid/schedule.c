@@ -120,6 +120,16 @@ enum rcl_status rcl_mfi_read_patrol(const struct rcl_mfi_link *link,
 	return RCL_OK;
 }
 
+/* Whether @s changes a field of the patrol read properties from @was (see rcl_mfi_set_patrol()). */
+static bool patrol_changes(const struct rcl_ctrl_settings *was, const struct rcl_ctrl_settings *s)
+{
+	return s->pr_mode != was->pr_mode || s->pr_max_drives != was->pr_max_drives ||
+	       (s->pr_ssds != was->pr_ssds && s->pr_ssds != RCL_PR_SSDS_OFF) ||
+	       s->pr.delay != was->pr.delay ||
+	       (s->pr.start != was->pr.start && s->pr.start > MFI_EPOCH) ||
+	       s->pr.exclude != was->pr.exclude;
+}
+
 enum rcl_status rcl_mfi_set_patrol(const struct rcl_mfi_link *link,
                                    const struct rcl_ctrl_settings *was,
                                    const struct rcl_ctrl_settings *s, struct rcl_error *err)
@@ -132,9 +142,12 @@ enum rcl_status rcl_mfi_set_patrol(const struct rcl_mfi_link *link,
 	                         .buf = &props,
 	                         .len = sizeof(props),
 	                         .dir = RCL_MFI_DIR_WRITE};
-	enum rcl_status st = read_dcmd(link, RCL_MFI_DCMD_PR_GET_PROPERTIES, &props, sizeof(props),
-	                               "the patrol read properties (PR_GET_PROPERTIES)", err);
+	enum rcl_status st;
 
+	if (!patrol_changes(was, s))
+		return RCL_OK;
+	st = read_dcmd(link, RCL_MFI_DCMD_PR_GET_PROPERTIES, &props, sizeof(props),
+	               "the patrol read properties (PR_GET_PROPERTIES)", err);
 	if (st)
 		return st;
 	if (s->pr_mode != was->pr_mode)

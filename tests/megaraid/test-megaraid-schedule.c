@@ -371,6 +371,8 @@ START_TEST(test_pr_props)
 	expect_payload("/c0 set patrolread includessds=off", "PR on SSD", SET_PROPS, want,
 	               sizeof(want));
 	run_expect("/c0 show patrolread", RCL_OK, "PR on SSD               Disabled");
+	/* Those two are the properties' bits alone: the schedule is not written. */
+	ck_assert_uint_eq(mfi_shim_sent(PR_SET), 0);
 	want[32] = 0x04 | 0x40;
 	expect_payload("/c0 set patrolread includessds=onlymixed", "PR on SSD", SET_PROPS, want,
 	               sizeof(want));

@@ -842,7 +842,7 @@ START_TEST(test_rates)
 	ck_assert_uint_eq(SENT(changes), 1);
 	/* The patrol read's schedule has a DCMD of its own: the properties are not written. */
 	mfi_shim_patrol(&pr);
-	run_expect("/c0 set patrolread delay=24", RCL_OK, "PR Execution Delay");
+	run_expect("/c0 set patrolread delay=12", RCL_OK, "PR Execution Delay");
 	ck_assert_uint_eq(SENT(changes), 1);
 	ck_assert_uint_eq(mfi_shim_sent(0x01070300), 1); /* PR_SET_PROPERTIES */
 	host_done(&h);
