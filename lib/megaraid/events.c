@@ -12,9 +12,6 @@
 #include "megaraid/events.h"
 #include "megaraid/frame.h"
 
-/* The Unix time of the MFI epoch, 2000-01-01 00:00:00 UTC. */
-#define MFI_EPOCH 946684800
-
 /*
  * The lowest class EVENT_GET is asked for: info. Below it are debug and
  * progress events (a rebuild's every percent), which StorCLI's class
@@ -25,7 +22,7 @@
 /* An event's time: 0 (unknown) for one stamped before the card's clock was set. */
 static time_t event_time(uint32_t stamp)
 {
-	return stamp >> 24 == 0xff ? 0 : (time_t)MFI_EPOCH + stamp;
+	return stamp >> 24 == 0xff ? 0 : (time_t)RCL_MFI_EPOCH + stamp;
 }
 
 /* The firmware's class -2 .. 4 as raidcli's severities (debug and progress are info). */

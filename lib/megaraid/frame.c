@@ -231,3 +231,17 @@ bool rcl_mfi_unwritten(const void *p, size_t len)
 			return false;
 	return true;
 }
+
+enum rcl_status rcl_mfi_read(const struct rcl_mfi_link *link, uint32_t opcode, void *buf,
+                             uint32_t len, const char *what, struct rcl_error *err)
+{
+	struct rcl_mfi_dcmd d = {.opcode = opcode, .buf = buf, .len = len, .dir = RCL_MFI_DIR_READ};
+	enum rcl_status st;
+
+	memset(buf, RCL_MFI_UNWRITTEN, len);
+	st = rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d, what, err);
+	if (!st && rcl_mfi_unwritten(buf, len))
+		return rcl_fail(err, RCL_BAD_REPLY,
+		                "%s failed: the controller answered OK but wrote no reply", what);
+	return st;
+}

@@ -16,6 +16,11 @@
 
 #include "backend.h"
 #include "megaraid/mfi.h"
+#include "megaraid/model.h"
+
+/* The Unix time of the MFI epoch, 2000-01-01 00:00:00 UTC, which the firmware counts its times
+ * from. */
+#define RCL_MFI_EPOCH 946684800
 
 /* Which way a command's data goes. */
 enum rcl_mfi_dir {
@@ -96,6 +101,18 @@ enum rcl_status rcl_mfi_dcmd(int fd, uint16_t host_no, const struct rcl_mfi_dcmd
 
 /* rcl_mfi_unwritten() - whether the @len bytes at @p are all still RCL_MFI_UNWRITTEN. */
 bool rcl_mfi_unwritten(const void *p, size_t len);
+
+/**
+ * rcl_mfi_read() - DCMD @opcode (its mailbox zero) on @link, reading @len
+ * bytes into @buf, preset to RCL_MFI_UNWRITTEN so that a reply the
+ * firmware never wrote is not taken for the card's (as zeros were: a
+ * record of them written back).
+ * Return: RCL_OK; rcl_mfi_dcmd()'s failure of @what ("reading the
+ * controller properties (CTRL_GET_PROPS)"); RCL_BAD_REPLY for a reply
+ * answered OK but not written, as QEMU answers a DCMD it does not model.
+ */
+enum rcl_status rcl_mfi_read(const struct rcl_mfi_link *link, uint32_t opcode, void *buf,
+                             uint32_t len, const char *what, struct rcl_error *err);
 
 /*
  * rcl_mfi_scsi_read() - rcl_mfi_scsi() of @cdb (@cdb_len bytes) to @target

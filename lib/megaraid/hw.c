@@ -13,19 +13,6 @@
 #include "megaraid/frame.h"
 #include "megaraid/hw.h"
 
-/* The Unix time of the MFI epoch, 2000-01-01 00:00:00 UTC. */
-#define MFI_EPOCH 946684800
-
-/* A DCMD reading @len bytes into @buf, zeroed first: RCL_UNSUPPORTED for one the card lacks. */
-static enum rcl_status read_dcmd(const struct rcl_mfi_link *link, uint32_t opcode, void *buf,
-                                 uint32_t len, const char *what, struct rcl_error *err)
-{
-	struct rcl_mfi_dcmd d = {.opcode = opcode, .buf = buf, .len = len, .dir = RCL_MFI_DIR_READ};
-
-	memset(buf, 0, len);
-	return rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d, what, err);
-}
-
 /* Copy fixed-width firmware text @src (@n bytes) into @dst, up to its first NUL, trimmed. */
 static void copy_name(char *dst, size_t size, const char *src, size_t n)
 {
@@ -55,8 +42,8 @@ static enum rcl_status read_design(const struct rcl_mfi_link *link, struct rcl_b
                                    struct rcl_error *err)
 {
 	struct rcl_mfi_bbu_design d;
-	enum rcl_status st = read_dcmd(link, RCL_MFI_DCMD_BBU_GET_DESIGN, &d, sizeof(d),
-	                               "the battery's design (BBU_GET_DESIGN_INFO)", err);
+	enum rcl_status st = rcl_mfi_read(link, RCL_MFI_DCMD_BBU_GET_DESIGN, &d, sizeof(d),
+	                                  "the battery's design (BBU_GET_DESIGN_INFO)", err);
 	uint32_t date = le32toh(d.mfg_date);
 
 	if (st)
@@ -78,8 +65,8 @@ static enum rcl_status read_backup(const struct rcl_mfi_link *link, struct rcl_c
 {
 	struct rcl_backup_info *b = &ctrl->info.backup;
 	struct rcl_mfi_bbu_status s;
-	enum rcl_status st = read_dcmd(link, RCL_MFI_DCMD_BBU_GET_STATUS, &s, sizeof(s),
-	                               "the battery's status (BBU_GET_STATUS)", err);
+	enum rcl_status st = rcl_mfi_read(link, RCL_MFI_DCMD_BBU_GET_STATUS, &s, sizeof(s),
+	                                  "the battery's status (BBU_GET_STATUS)", err);
 
 	if (st)
 		return st;
@@ -93,7 +80,8 @@ static enum rcl_status read_backup(const struct rcl_mfi_link *link, struct rcl_c
 }
 
 /*
- * The card's clock, or 0 when it answers none (QEMU's dummy writes nothing).
+ * The card's clock, or 0 when it keeps none (year 0; QEMU's writes its
+ * host's time) or writes no reply.
  * One that is no date (its month read the other way than QEMU's?) is
  * RCL_CLOCK_NO_DATE, not a failed load: every command would fail with it.
  */
@@ -102,8 +90,8 @@ static enum rcl_status read_clock(const struct rcl_mfi_link *link, time_t *out,
 {
 	struct rcl_mfi_time t;
 	struct tm tm = {0};
-	enum rcl_status st = read_dcmd(link, RCL_MFI_DCMD_CTRL_GET_TIME, &t, sizeof(t),
-	                               "the controller's clock (CTRL_GET_TIME)", err);
+	enum rcl_status st = rcl_mfi_read(link, RCL_MFI_DCMD_CTRL_GET_TIME, &t, sizeof(t),
+	                                  "the controller's clock (CTRL_GET_TIME)", err);
 
 	*out = 0;
 	if (st || !t.year)
@@ -122,10 +110,14 @@ static enum rcl_status read_clock(const struct rcl_mfi_link *link, time_t *out,
 	return RCL_OK;
 }
 
-/* @st, but a DCMD the firmware does not know leaves its part unknown. */
+/*
+ * @st, but a DCMD the firmware does not know leaves its part unknown: one
+ * it refuses as unknown, or answers without writing a reply (as QEMU
+ * answers the battery's, which its card reports none of).
+ */
 static enum rcl_status known(enum rcl_status st, struct rcl_error *err)
 {
-	if (st != RCL_UNSUPPORTED)
+	if (st != RCL_UNSUPPORTED && st != RCL_BAD_REPLY)
 		return st;
 	if (err)
 		memset(err, 0, sizeof(*err));
@@ -147,14 +139,14 @@ enum rcl_status rcl_mfi_backup_kind(const struct rcl_mfi_link *link, enum rcl_ca
 {
 	struct rcl_mfi_ctrl_info *ci = rcl_malloc(sizeof(*ci));
 	struct rcl_mfi_bbu_status s;
-	enum rcl_status st = ci ? read_dcmd(link, RCL_MFI_DCMD_CTRL_GET_INFO, ci, sizeof(*ci),
-	                                    "reading the controller info (CTRL_GET_INFO)", err)
+	enum rcl_status st = ci ? rcl_mfi_read(link, RCL_MFI_DCMD_CTRL_GET_INFO, ci, sizeof(*ci),
+	                                       "reading the controller info (CTRL_GET_INFO)", err)
 	                        : rcl_fail(err, RCL_NOMEM, "out of memory");
 
 	*kind = RCL_BACKUP_BBU;
 	if (!st && le32toh(ci->hw_present) & RCL_MFI_HW_BBU) {
-		st = known(read_dcmd(link, RCL_MFI_DCMD_BBU_GET_STATUS, &s, sizeof(s),
-		                     "the battery's status (BBU_GET_STATUS)", err),
+		st = known(rcl_mfi_read(link, RCL_MFI_DCMD_BBU_GET_STATUS, &s, sizeof(s),
+		                        "the battery's status (BBU_GET_STATUS)", err),
 		           err);
 		if (!st && s.battery_type == RCL_MFI_BBU_TYPE_TMMC)
 			*kind = RCL_BACKUP_CACHEVAULT;
@@ -175,8 +167,8 @@ enum rcl_status rcl_mfi_backup_learn(const struct rcl_mfi_link *link, struct rcl
 static enum rcl_status read_props(const struct rcl_mfi_link *link, struct rcl_mfi_bbu_props *raw,
                                   struct rcl_error *err)
 {
-	return read_dcmd(link, RCL_MFI_DCMD_BBU_GET_PROPS, raw, sizeof(*raw),
-	                 "the battery's properties (BBU_GET_PROPERTIES)", err);
+	return rcl_mfi_read(link, RCL_MFI_DCMD_BBU_GET_PROPS, raw, sizeof(*raw),
+	                    "the battery's properties (BBU_GET_PROPERTIES)", err);
 }
 
 enum rcl_status rcl_mfi_backup_props(const struct rcl_mfi_link *link, struct rcl_backup_props *out,
@@ -190,7 +182,7 @@ enum rcl_status rcl_mfi_backup_props(const struct rcl_mfi_link *link, struct rcl
 		return st;
 	*out = (struct rcl_backup_props){
 	    .learn_period_s = le32toh(raw.auto_learn_period),
-	    .next_learn = next ? (time_t)MFI_EPOCH + next : 0,
+	    .next_learn = next ? (time_t)RCL_MFI_EPOCH + next : 0,
 	    .learn_delay_h = raw.learn_delay_interval,
 	    .auto_learn_mode = raw.auto_learn_mode,
 	    .bbu_mode = raw.bbu_mode,

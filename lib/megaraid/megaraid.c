@@ -117,7 +117,8 @@ static void megaraid_unload(struct rcl_ctrl *ctrl)
 /*
  * A card whose adapter_ops offer the patrol read rate runs patrol reads:
  * their mode, schedule and state are read too, and its caps offer the
- * schedule; a firmware without the DCMDs keeps the rate alone.
+ * schedule; a firmware without the DCMDs (refusing them as unknown, or
+ * answering without a reply, as QEMU does) keeps the rate alone.
  */
 static enum rcl_status load_patrol(struct rcl_ctrl *ctrl, const struct rcl_mfi_link *link,
                                    struct megaraid_priv *p, struct rcl_error *err)
@@ -132,7 +133,7 @@ static enum rcl_status load_patrol(struct rcl_ctrl *ctrl, const struct rcl_mfi_l
 		ctrl->caps.settings |= 1u << RCL_SETTING_PR_SCHEDULE;
 		ctrl->caps.tasks |= 1u << RCL_TASK_PATROL_READ;
 	}
-	return st == RCL_UNSUPPORTED ? RCL_OK : st;
+	return st == RCL_UNSUPPORTED || st == RCL_BAD_REPLY ? RCL_OK : st;
 }
 
 /*

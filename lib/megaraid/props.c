@@ -23,13 +23,13 @@ const struct rcl_mfi_rate rcl_mfi_rates[RCL_RATE_COUNT] = {
 enum rcl_status rcl_mfi_set_props(const struct rcl_mfi_link *link,
                                   const struct rcl_mfi_props_change *c, struct rcl_error *err)
 {
-	struct rcl_mfi_ctrl_props props = {0};
-	struct rcl_mfi_dcmd d = {.opcode = RCL_MFI_DCMD_CTRL_GET_PROPS,
+	struct rcl_mfi_ctrl_props props;
+	struct rcl_mfi_dcmd d = {.opcode = RCL_MFI_DCMD_CTRL_SET_PROPS,
 	                         .buf = &props,
 	                         .len = sizeof(props),
-	                         .dir = RCL_MFI_DIR_READ};
+	                         .dir = RCL_MFI_DIR_WRITE};
 	enum rcl_status st =
-	    rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d,
+	    rcl_mfi_read(link, RCL_MFI_DCMD_CTRL_GET_PROPS, &props, sizeof(props),
 	                 "reading the controller properties (CTRL_GET_PROPS)", err);
 
 	if (st)
@@ -43,8 +43,6 @@ enum rcl_status rcl_mfi_set_props(const struct rcl_mfi_link *link,
 	if (c->settings & 1u << RCL_SETTING_AUTO_REBUILD)
 		props.disable_auto_rebuild = c->s->no_auto_rebuild;
 	props.on_off = htole32((le32toh(props.on_off) & ~c->bits) | (c->on & c->bits));
-	d.opcode = RCL_MFI_DCMD_CTRL_SET_PROPS;
-	d.dir = RCL_MFI_DIR_WRITE;
 	return rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d,
 	                    "setting the controller properties (CTRL_SET_PROPS)", err);
 }

@@ -15,18 +15,6 @@
 #include "megaraid/frame.h"
 #include "megaraid/schedule.h"
 
-/* The Unix time of the MFI epoch, 2000-01-01 00:00:00 UTC. */
-#define MFI_EPOCH 946684800
-
-static enum rcl_status read_dcmd(const struct rcl_mfi_link *link, uint32_t opcode, void *buf,
-                                 uint32_t len, const char *what, struct rcl_error *err)
-{
-	struct rcl_mfi_dcmd d = {.opcode = opcode, .buf = buf, .len = len, .dir = RCL_MFI_DIR_READ};
-
-	memset(buf, 0, len);
-	return rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d, what, err);
-}
-
 static enum rcl_pr_mode pr_mode(uint8_t op_mode)
 {
 	return op_mode == RCL_MFI_PR_AUTO     ? RCL_PR_AUTO
@@ -91,12 +79,13 @@ enum rcl_status rcl_mfi_read_patrol(const struct rcl_mfi_link *link,
 {
 	struct rcl_mfi_pr_props props;
 	struct rcl_mfi_pr_status now;
-	enum rcl_status st = read_dcmd(link, RCL_MFI_DCMD_PR_GET_PROPERTIES, &props, sizeof(props),
-	                               "the patrol read properties (PR_GET_PROPERTIES)", err);
+	enum rcl_status st =
+	    rcl_mfi_read(link, RCL_MFI_DCMD_PR_GET_PROPERTIES, &props, sizeof(props),
+	                 "reading the patrol read schedule (PR_GET_PROPERTIES)", err);
 
 	if (!st)
-		st = read_dcmd(link, RCL_MFI_DCMD_PR_GET_STATUS, &now, sizeof(now),
-		               "the patrol read status (PR_GET_STATUS)", err);
+		st = rcl_mfi_read(link, RCL_MFI_DCMD_PR_GET_STATUS, &now, sizeof(now),
+		                  "reading the patrol read status (PR_GET_STATUS)", err);
 	if (st)
 		return st;
 	settings->pr_mode = pr_mode(props.op_mode);
@@ -113,7 +102,7 @@ enum rcl_status rcl_mfi_read_patrol(const struct rcl_mfi_link *link,
 	    excluded_vds(EXCLUDED(&props, struct rcl_mfi_pr_props), props.exclude_count);
 	/* Only an automatic patrol read has a next run the card will start. */
 	status->next_start = props.op_mode == RCL_MFI_PR_AUTO && props.next_exec
-	                         ? (int64_t)MFI_EPOCH + le32toh(props.next_exec)
+	                         ? (int64_t)RCL_MFI_EPOCH + le32toh(props.next_exec)
 	                         : 0;
 	status->iterations = le32toh(now.iterations);
 	status->state = rcl_mfi_pr_state(now.state);
@@ -126,7 +115,7 @@ static bool patrol_changes(const struct rcl_ctrl_settings *was, const struct rcl
 	return s->pr_mode != was->pr_mode || s->pr_max_drives != was->pr_max_drives ||
 	       (s->pr_ssds != was->pr_ssds && s->pr_ssds != RCL_PR_SSDS_OFF) ||
 	       s->pr.delay != was->pr.delay ||
-	       (s->pr.start != was->pr.start && s->pr.start > MFI_EPOCH) ||
+	       (s->pr.start != was->pr.start && s->pr.start > RCL_MFI_EPOCH) ||
 	       s->pr.exclude != was->pr.exclude;
 }
 
@@ -146,8 +135,8 @@ enum rcl_status rcl_mfi_set_patrol(const struct rcl_mfi_link *link,
 
 	if (!patrol_changes(was, s))
 		return RCL_OK;
-	st = read_dcmd(link, RCL_MFI_DCMD_PR_GET_PROPERTIES, &props, sizeof(props),
-	               "the patrol read properties (PR_GET_PROPERTIES)", err);
+	st = rcl_mfi_read(link, RCL_MFI_DCMD_PR_GET_PROPERTIES, &props, sizeof(props),
+	                  "reading the patrol read schedule (PR_GET_PROPERTIES)", err);
 	if (st)
 		return st;
 	if (s->pr_mode != was->pr_mode)
@@ -161,8 +150,8 @@ enum rcl_status rcl_mfi_set_patrol(const struct rcl_mfi_link *link,
 		              (s->pr_ssds == RCL_PR_SSDS_ON ? RCL_MFI_PR_INCLUDE_SSD : 0));
 	if (s->pr.delay != was->pr.delay)
 		props.exec_freq = htole32(s->pr.delay * 3600u);
-	if (s->pr.start != was->pr.start && s->pr.start > MFI_EPOCH)
-		props.next_exec = htole32((uint32_t)(s->pr.start - MFI_EPOCH));
+	if (s->pr.start != was->pr.start && s->pr.start > RCL_MFI_EPOCH)
+		props.next_exec = htole32((uint32_t)(s->pr.start - RCL_MFI_EPOCH));
 	if (s->pr.exclude != was->pr.exclude)
 		props.exclude_count =
 		    put_excluded(EXCLUDED(&props, struct rcl_mfi_pr_props), s->pr.exclude);
@@ -170,38 +159,19 @@ enum rcl_status rcl_mfi_set_patrol(const struct rcl_mfi_link *link,
 	                    "setting the patrol read schedule (PR_SET_PROPERTIES)", err);
 }
 
-/* CC_SCHEDULE_GET_PROPERTIES or _GET_STATUS (@opcode, @name) into @buf, checked as written. */
-static enum rcl_status read_cc(const struct rcl_mfi_link *link, uint32_t opcode, const char *name,
-                               void *buf, uint32_t len, struct rcl_error *err)
-{
-	struct rcl_mfi_dcmd d = {.opcode = opcode, .buf = buf, .len = len, .dir = RCL_MFI_DIR_READ};
-	char what[96];
-	enum rcl_status st;
-
-	snprintf(what, sizeof(what), "reading the consistency check schedule (%s)", name);
-	memset(buf, RCL_MFI_UNWRITTEN, len);
-	st = rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d, what, err);
-	if (!st && rcl_mfi_unwritten(buf, len))
-		return rcl_fail(err, RCL_BAD_REPLY,
-		                "the consistency check schedule (%s) is malformed: the controller "
-		                "wrote no reply",
-		                name);
-	return st;
-}
-
 /* The card's CC schedule properties, checked: no more excluded LDs than the reply holds. */
 static enum rcl_status read_cc_props(const struct rcl_mfi_link *link, struct rcl_mfi_cc_props *p,
                                      struct rcl_error *err)
 {
-	const char *name = "CC_SCHEDULE_GET_PROPERTIES";
-	enum rcl_status st =
-	    read_cc(link, RCL_MFI_DCMD_CC_SCHEDULE_GET_PROPERTIES, name, p, sizeof(*p), err);
+	enum rcl_status st = rcl_mfi_read(
+	    link, RCL_MFI_DCMD_CC_SCHEDULE_GET_PROPERTIES, p, sizeof(*p),
+	    "reading the consistency check schedule (CC_SCHEDULE_GET_PROPERTIES)", err);
 
 	if (!st && p->exclude_count > RCL_MFI_MAX_LD)
 		return rcl_fail(err, RCL_BAD_REPLY,
-		                "the consistency check schedule (%s) is malformed: it excludes %u "
-		                "LDs, more than its %d rows",
-		                name, p->exclude_count, RCL_MFI_MAX_LD);
+		                "the consistency check schedule (CC_SCHEDULE_GET_PROPERTIES) is "
+		                "malformed: it excludes %u LDs, more than its %d rows",
+		                p->exclude_count, RCL_MFI_MAX_LD);
 	return st;
 }
 
@@ -215,7 +185,7 @@ static enum rcl_cc_mode cc_mode(uint8_t op_mode)
 /* The Unix time of MFI time @t; 0 (none) for 0. */
 static int64_t unix_time(uint32_t t)
 {
-	return t ? (int64_t)MFI_EPOCH + le32toh(t) : 0;
+	return t ? (int64_t)RCL_MFI_EPOCH + le32toh(t) : 0;
 }
 
 enum rcl_status rcl_mfi_read_cc_schedule(const struct rcl_mfi_link *link,
@@ -227,8 +197,9 @@ enum rcl_status rcl_mfi_read_cc_schedule(const struct rcl_mfi_link *link,
 	enum rcl_status st = read_cc_props(link, &props, err);
 
 	if (!st)
-		st = read_cc(link, RCL_MFI_DCMD_CC_SCHEDULE_GET_STATUS, "CC_SCHEDULE_GET_STATUS",
-		             &now, sizeof(now), err);
+		st = rcl_mfi_read(link, RCL_MFI_DCMD_CC_SCHEDULE_GET_STATUS, &now, sizeof(now),
+		                  "reading the consistency check schedule (CC_SCHEDULE_GET_STATUS)",
+		                  err);
 	if (st)
 		return st;
 	settings->cc_mode = cc_mode(props.op_mode);
@@ -264,8 +235,8 @@ enum rcl_status rcl_mfi_set_cc_schedule(const struct rcl_mfi_link *link,
 		props.op_mode = modes[s->cc_mode];
 	if (s->cc.delay != was->cc.delay)
 		props.exec_freq = htole32(s->cc.delay * 3600u);
-	if (s->cc.start != was->cc.start && s->cc.start > MFI_EPOCH)
-		props.next_exec = htole32((uint32_t)(s->cc.start - MFI_EPOCH));
+	if (s->cc.start != was->cc.start && s->cc.start > RCL_MFI_EPOCH)
+		props.next_exec = htole32((uint32_t)(s->cc.start - RCL_MFI_EPOCH));
 	if (s->cc.exclude != was->cc.exclude)
 		props.exclude_count =
 		    put_excluded(EXCLUDED(&props, struct rcl_mfi_cc_props), s->cc.exclude);

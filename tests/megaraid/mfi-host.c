@@ -150,6 +150,15 @@ void expect_mbox(uint32_t opcode, const uint8_t *want, size_t n)
 	ck_assert_mem_eq(mbox, full, sizeof(full));
 }
 
+void expect_unwritten(const struct unwritten_read *u)
+{
+	unsigned sets = mfi_shim_sent(u->set);
+
+	mfi_shim_break_after(u->get, u->loaded, MFI_SHIM_DUMMY, 0);
+	expect(u->line, false, RCL_BAD_REPLY, HAS(u->get_name, "wrote no reply"));
+	ck_assert_uint_eq(mfi_shim_sent(u->set), sets);
+}
+
 /* The host with disks 1 and 2 free (QEMU's LDs of them gone), disk 0 still LD 0. */
 void host_free_two(struct host *h)
 {

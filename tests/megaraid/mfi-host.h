@@ -66,6 +66,23 @@ struct refusal {
 extern const struct refusal fw_refusals[];
 #define FW_REFUSALS 4
 
+/*
+ * A change whose record read (@get, after the @loaded reads of the
+ * command's loads: a set opens the controller to check, then to change)
+ * the firmware answers OK without writing, as QEMU's dummy does.
+ */
+struct unwritten_read {
+	uint32_t get;
+	uint32_t set;
+	unsigned loaded;
+	const char *line;
+	const char *get_name;
+};
+
+/* @u's @line refused as a bad reply naming @u->get_name; no @u->set sent (no zeros written back).
+ */
+void expect_unwritten(const struct unwritten_read *u);
+
 /* The host with disks 1 and 2 free (QEMU's LDs of them gone), disk 0 still LD 0. */
 void host_free_two(struct host *h);
 

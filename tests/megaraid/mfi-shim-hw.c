@@ -184,6 +184,7 @@ static uint8_t bbu_status(uint8_t *p, uint32_t len)
 {
 	if (len != 64)
 		return ST_INVALID_PARAMETER;
+	memset(p, 0, len); /* a real card writes its whole reply */
 	p[0] = bbu->type;
 	put(p + 2, bbu->voltage_mv, 2);
 	put(p + 6, bbu->temperature, 2);
@@ -197,6 +198,7 @@ static uint8_t bbu_design(uint8_t *p, uint32_t len)
 {
 	if (len != 67)
 		return ST_INVALID_PARAMETER;
+	memset(p, 0, len);
 	put(p, bbu->mfg_date, 4);
 	memcpy(p + 26, bbu->name, strnlen(bbu->name, 8));
 	return ST_OK;

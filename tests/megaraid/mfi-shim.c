@@ -103,9 +103,11 @@ static uint32_t raid_levels; /* CTRL_GET_INFO's; QEMU's: RAID0 */
 static uint32_t more_ops;    /* adapter_ops besides QEMU's */
 static uint32_t ops2;        /* the second adapter operations word; QEMU's: 0 */
 
-/* The faults set, and how many of each opcode came. */
+/* The faults set (each from the DCMD @opcode numbered past @after on), and how many of each opcode
+ * came. */
 static struct {
 	uint32_t opcode;
+	unsigned after;
 	enum mfi_shim_fault fault;
 	uint8_t status;
 } faults[8];
@@ -241,19 +243,32 @@ void mfi_shim_events(const struct mfi_shim_event *log, size_t count)
 	real_log = true;
 }
 
-void mfi_shim_break(uint32_t opcode, enum mfi_shim_fault fault, uint8_t status)
-{
-	faults[fault_count].opcode = opcode;
-	faults[fault_count].fault = fault;
-	faults[fault_count++].status = status;
-}
-
 unsigned mfi_shim_sent(uint32_t opcode)
 {
 	for (size_t i = 0; i < count_count; i++)
 		if (counts[i].opcode == opcode)
 			return counts[i].n;
 	return 0;
+}
+
+void mfi_shim_break_after(uint32_t opcode, unsigned skip, enum mfi_shim_fault fault, uint8_t status)
+{
+	faults[fault_count].opcode = opcode;
+	faults[fault_count].after = mfi_shim_sent(opcode) + skip;
+	faults[fault_count].fault = fault;
+	faults[fault_count++].status = status;
+}
+
+void mfi_shim_break(uint32_t opcode, enum mfi_shim_fault fault, uint8_t status)
+{
+	mfi_shim_break_after(opcode, 0, fault, status);
+}
+
+/* Whether fault @i answers this DCMD @opcode (counted already) with @fault. */
+static bool broken(size_t i, uint32_t opcode, enum mfi_shim_fault fault)
+{
+	return faults[i].opcode == opcode && faults[i].fault == fault &&
+	       mfi_shim_sent(opcode) > faults[i].after;
 }
 
 void mfi_shim_deny_mknod(int errnum)
@@ -633,12 +648,14 @@ static uint8_t event_get(uint8_t *p, uint32_t len, const uint8_t *mbox, bool bad
 
 /*
  * PR_GET_PROPERTIES (208 bytes, legacy layout) and PR_GET_STATUS (16):
- * QEMU's dummy writes neither. What PR_SET_PROPERTIES wrote is kept.
+ * QEMU's dummy writes neither, a real card the whole reply. What
+ * PR_SET_PROPERTIES wrote is kept.
  */
 static void pr_props(uint8_t *p)
 {
 	if (!patrol)
 		return;
+	memset(p, 0, sizeof(pr_set));
 	if (pr_written) {
 		memcpy(p, pr_set, sizeof(pr_set));
 		return;
@@ -671,6 +688,7 @@ static void pr_status(uint8_t *p)
 {
 	if (!patrol)
 		return;
+	memset(p, 0, 16);
 	put(p, patrol->iterations, 4);
 	p[4] = patrol->state;
 }
@@ -1166,14 +1184,17 @@ static uint8_t dcmd(uint32_t opcode, uint8_t *f, uint8_t *buf, uint32_t len)
 	uint8_t st;
 
 	for (size_t i = 0; i < fault_count; i++) {
-		if (faults[i].opcode == opcode && faults[i].fault == MFI_SHIM_STATUS)
+		if (broken(i, opcode, MFI_SHIM_STATUS))
 			return faults[i].status;
-		bad |= faults[i].opcode == opcode && faults[i].fault == MFI_SHIM_BAD_COUNT;
+		if (broken(i, opcode, MFI_SHIM_DUMMY))
+			return ST_OK;
+		bad |= broken(i, opcode, MFI_SHIM_BAD_COUNT);
 	}
 	if (size_refused(opcode, len))
 		return ST_INVALID_PARAMETER;
 	switch (opcode) {
 	case 0x01010000:
+		memset(buf, 0, len); /* QEMU's megasas_ctrl_get_info() writes its whole reply */
 		ctrl_info(buf);
 		return ST_OK;
 	case 0x02010000:
@@ -1318,7 +1339,7 @@ static int answer(uint8_t *pkt)
 	if (flags != MFI_READ)
 		keep(opcode, f + F_MBOX, iov.iov_base, len);
 	for (size_t i = 0; i < fault_count; i++)
-		if (faults[i].opcode == opcode && faults[i].fault == MFI_SHIM_SILENT)
+		if (broken(i, opcode, MFI_SHIM_SILENT))
 			return 0;
 	status = is_dcmd ? dcmd(opcode, f, iov.iov_base, len) : scsi(f, iov.iov_base, len);
 	/* The driver copies back the buffers and the status byte only. */

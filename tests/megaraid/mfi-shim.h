@@ -111,10 +111,19 @@ enum mfi_shim_fault {
 	MFI_SHIM_STATUS,    /* the firmware refuses with @status */
 	MFI_SHIM_SILENT,    /* no status comes back: cmd_status stays as sent */
 	MFI_SHIM_BAD_COUNT, /* a list counts more entries than its buffer holds */
+	MFI_SHIM_DUMMY,     /* status OK, the buffer not written (QEMU's megasas_dcmd_dummy()) */
 };
 
 /* mfi_shim_break() - answer every DCMD @opcode with @fault (@status for MFI_SHIM_STATUS). */
 void mfi_shim_break(uint32_t opcode, enum mfi_shim_fault fault, uint8_t status);
+
+/*
+ * mfi_shim_break_after() - mfi_shim_break(), but the next @skip DCMDs
+ * @opcode are answered as before: a refusal of the second of two writes
+ * of one record, a reply left unwritten only after the load read it.
+ */
+void mfi_shim_break_after(uint32_t opcode, unsigned skip, enum mfi_shim_fault fault,
+                          uint8_t status);
 
 /* mfi_shim_sent() - how many DCMDs @opcode (0: pass-through commands) came. */
 unsigned mfi_shim_sent(uint32_t opcode);

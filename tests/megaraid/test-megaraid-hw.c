@@ -269,6 +269,25 @@ START_TEST(test_bbu_properties_refused)
 }
 END_TEST
 
+/*
+ * The battery's properties answered OK but not written (QEMU's dummy): shown
+ * as no answer, and no set writes a record of zeros back.
+ */
+START_TEST(test_bbu_properties_unwritten)
+{
+	static const struct unwritten_read u = {BBU_GET_PROPS, BBU_SET_PROPS, 0,
+	                                        "/c0/bbu set learnDelayInterval=5",
+	                                        "BBU_GET_PROPERTIES"};
+	struct host h;
+
+	host_utc(&h);
+	mfi_shim_bbu(&batteries[0]);
+	expect_unwritten(&u);
+	expect("/c0/bbu show properties", false, RCL_BAD_REPLY, HAS("wrote no reply"));
+	host_done(&h);
+}
+END_TEST
+
 /* The battery's status refused, or answered by no one: a clear failure of the command. */
 START_TEST(test_battery_refused)
 {
@@ -484,6 +503,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_bbu_properties);
 	tcase_add_test(tc, test_bbu_properties_refused_early);
 	tcase_add_loop_test(tc, test_bbu_properties_refused, 0, FW_REFUSALS);
+	tcase_add_test(tc, test_bbu_properties_unwritten);
 	tcase_add_test(tc, test_roc_temperature);
 	tcase_add_test(tc, test_clock);
 	tcase_add_test(tc, test_clock_bad);

@@ -24,6 +24,7 @@
 #define CC_SCHEDULE_SET        0x01140300u
 #define PR_GET                 0x01070200u
 #define PR_SET                 0x01070300u
+#define GET_PROPS              0x01020100u
 #define SET_PROPS              0x01020200u
 
 /* 2027/03/01 02:00 UTC and 2030/06/01 03:00 UTC, in the firmware's time (since 2000). */
@@ -384,6 +385,46 @@ START_TEST(test_pr_props)
 }
 END_TEST
 
+/*
+ * A record read for a change that the firmware answers OK without writing
+ * (QEMU's dummy answers so every DCMD it does not model): the change
+ * refused, nothing written back (zeros were, the read's preset).
+ */
+static const struct unwritten_read unwritten[] = {
+    {PR_GET, PR_SET, 2, "/c0 set patrolread=on mode=manual", "PR_GET_PROPERTIES"},
+    {CC_SCHEDULE_GET, CC_SCHEDULE_SET, 2, "/c0 set cc=conc", "CC_SCHEDULE_GET_PROPERTIES"},
+    {GET_PROPS, SET_PROPS, 0, "/c0 set patrolread uncfgareas=on", "CTRL_GET_PROPS"},
+    {GET_PROPS, SET_PROPS, 0, "/c0 set rebuildrate=45", "CTRL_GET_PROPS"},
+};
+
+START_TEST(test_unwritten)
+{
+	struct host h;
+
+	host_pr(&h, &patrol);
+	expect_unwritten(&unwritten[_i]);
+	host_done(&h);
+}
+END_TEST
+
+/*
+ * A patrol read whose properties come back unwritten at load: the card
+ * keeps its rate alone, as one refusing the DCMDs as unknown does.
+ */
+START_TEST(test_pr_unwritten_at_load)
+{
+	struct host h;
+
+	host_pr(&h, &patrol);
+	mfi_shim_break(PR_GET, MFI_SHIM_DUMMY, 0);
+	run_expect("/c0 set patrolread=on mode=manual", RCL_UNSUPPORTED,
+	           "patrol read schedule is not supported by this controller");
+	run_expect("/c0 set prrate=40", RCL_OK, "40%");
+	ck_assert_uint_eq(mfi_shim_sent(PR_SET), 0);
+	host_done(&h);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("megaraid-schedule");
@@ -402,6 +443,8 @@ static Suite *suite(void)
 	tcase_add_test(pr, test_pr_set);
 	tcase_add_loop_test(pr, test_pr_refused, 0, FW_REFUSALS);
 	tcase_add_test(pr, test_pr_props);
+	tcase_add_loop_test(pr, test_unwritten, 0, sizeof(unwritten) / sizeof(unwritten[0]));
+	tcase_add_test(pr, test_pr_unwritten_at_load);
 	suite_add_tcase(s, pr);
 	return s;
 }
