@@ -245,3 +245,40 @@ enum rcl_status rcl_mfi_read(const struct rcl_mfi_link *link, uint32_t opcode, v
 		                "%s failed: the controller answered OK but wrote no reply", what);
 	return st;
 }
+
+enum rcl_status rcl_mfi_read_record(const struct rcl_mfi_link *link,
+                                    const struct rcl_mfi_record *rec, void *buf,
+                                    struct rcl_error *err)
+{
+	char what[128];
+	enum rcl_status st;
+
+	snprintf(what, sizeof(what), "reading %s (%s)", rec->name, rec->get_name);
+	st = rcl_mfi_read(link, rec->get, buf, rec->len, what, err);
+	return st || !rec->check ? st : rec->check(buf, err);
+}
+
+/* Write @buf to the card as record @rec, @doing so ("setting"). */
+static enum rcl_status write_record(const struct rcl_mfi_link *link,
+                                    const struct rcl_mfi_record *rec, void *buf, const char *doing,
+                                    struct rcl_error *err)
+{
+	struct rcl_mfi_dcmd d = {
+	    .opcode = rec->set, .buf = buf, .len = rec->len, .dir = RCL_MFI_DIR_WRITE};
+	char what[128];
+
+	snprintf(what, sizeof(what), "%s %s (%s)", doing, rec->name, rec->set_name);
+	return rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d, what, err);
+}
+
+enum rcl_status rcl_mfi_change_record(const struct rcl_mfi_link *link,
+                                      const struct rcl_mfi_record *rec, rcl_mfi_edit_fn *edit,
+                                      const void *arg, struct rcl_error *err)
+{
+	uint8_t buf[RCL_MFI_RECORD_MAX];
+	enum rcl_status st = rcl_mfi_read_record(link, rec, buf, err);
+
+	if (st || !edit(buf, arg))
+		return st;
+	return write_record(link, rec, buf, "setting", err);
+}

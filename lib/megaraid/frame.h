@@ -114,6 +114,52 @@ bool rcl_mfi_unwritten(const void *p, size_t len);
 enum rcl_status rcl_mfi_read(const struct rcl_mfi_link *link, uint32_t opcode, void *buf,
                              uint32_t len, const char *what, struct rcl_error *err);
 
+/* The largest card record raidcli changes (the patrol read's properties: 208 bytes). */
+#define RCL_MFI_RECORD_MAX 256
+
+/**
+ * struct rcl_mfi_record - a record of the card's that raidcli changes by
+ * reading it whole, editing that copy and writing it back whole, so what
+ * raidcli does not name stays the card's.
+ * @name:	what it is, in messages ("the patrol read schedule").
+ * @get, @set:	the DCMDs reading and writing it (mailbox zero) ...
+ * @get_name, @set_name: ... and their names ("PR_GET_PROPERTIES").
+ * @len:	its size, at most RCL_MFI_RECORD_MAX.
+ * @check:	NULL, or the check of a record read: RCL_OK, or RCL_BAD_REPLY
+ *		(@err filled) for one raidcli cannot take.
+ */
+struct rcl_mfi_record {
+	const char *name;
+	uint32_t get;
+	uint32_t set;
+	const char *get_name;
+	const char *set_name;
+	uint32_t len;
+	enum rcl_status (*check)(const void *rec, struct rcl_error *err);
+};
+
+/* rcl_mfi_read_record() - @rec read into @buf: rcl_mfi_read()'s status, then @rec->check's. */
+enum rcl_status rcl_mfi_read_record(const struct rcl_mfi_link *link,
+                                    const struct rcl_mfi_record *rec, void *buf,
+                                    struct rcl_error *err);
+
+/*
+ * rcl_mfi_edit_fn - the edit of record @rec read for a change: change in
+ * it what @arg asks for; whether that is anything (false: no SET is sent).
+ */
+typedef bool rcl_mfi_edit_fn(void *rec, const void *arg);
+
+/**
+ * rcl_mfi_change_record() - change record @rec of the card behind @link:
+ * read (rcl_mfi_read_record()), @edit with @arg, written back whole when
+ * @edit changed it.
+ * Return: RCL_OK; the read's failure (nothing written); the firmware's
+ * refusal of the write.
+ */
+enum rcl_status rcl_mfi_change_record(const struct rcl_mfi_link *link,
+                                      const struct rcl_mfi_record *rec, rcl_mfi_edit_fn *edit,
+                                      const void *arg, struct rcl_error *err);
+
 /*
  * rcl_mfi_scsi_read() - rcl_mfi_scsi() of @cdb (@cdb_len bytes) to @target
  * and @lun, reading @len bytes into @buf; the sense data is not kept.

@@ -163,19 +163,22 @@ enum rcl_status rcl_mfi_backup_learn(const struct rcl_mfi_link *link, struct rcl
 	                    "starting the learn cycle (BBU_LEARN)", err);
 }
 
-/* BBU_GET_PROPERTIES into @raw. */
-static enum rcl_status read_props(const struct rcl_mfi_link *link, struct rcl_mfi_bbu_props *raw,
-                                  struct rcl_error *err)
-{
-	return rcl_mfi_read(link, RCL_MFI_DCMD_BBU_GET_PROPS, raw, sizeof(*raw),
-	                    "the battery's properties (BBU_GET_PROPERTIES)", err);
-}
+_Static_assert(sizeof(struct rcl_mfi_bbu_props) <= RCL_MFI_RECORD_MAX, "battery record");
+
+static const struct rcl_mfi_record bbu_record = {
+    .name = "the battery's properties",
+    .get = RCL_MFI_DCMD_BBU_GET_PROPS,
+    .set = RCL_MFI_DCMD_BBU_SET_PROPS,
+    .get_name = "BBU_GET_PROPERTIES",
+    .set_name = "BBU_SET_PROPERTIES",
+    .len = sizeof(struct rcl_mfi_bbu_props),
+};
 
 enum rcl_status rcl_mfi_backup_props(const struct rcl_mfi_link *link, struct rcl_backup_props *out,
                                      struct rcl_error *err)
 {
 	struct rcl_mfi_bbu_props raw;
-	enum rcl_status st = read_props(link, &raw, err);
+	enum rcl_status st = rcl_mfi_read_record(link, &bbu_record, &raw, err);
 	uint32_t next = le32toh(raw.next_learn_time);
 
 	if (st)
@@ -190,27 +193,34 @@ enum rcl_status rcl_mfi_backup_props(const struct rcl_mfi_link *link, struct rcl
 	return RCL_OK;
 }
 
+/* What a "/cx/bbu set" changes: the properties of @p that @which names. */
+struct bbu_change {
+	const struct rcl_backup_props *p;
+	unsigned which;
+};
+
+/* The battery's properties @rec as @arg (a struct bbu_change) asks for. */
+static bool edit_bbu(void *rec, const void *arg)
+{
+	const struct bbu_change *c = arg;
+	struct rcl_mfi_bbu_props *raw = rec;
+
+	if (c->which & RCL_BACKUP_PROP_LEARN_DELAY)
+		raw->learn_delay_interval = (uint8_t)c->p->learn_delay_h;
+	if (c->which & RCL_BACKUP_PROP_AUTO_LEARN)
+		raw->auto_learn_mode = (uint8_t)c->p->auto_learn_mode;
+	if (c->which & RCL_BACKUP_PROP_BBU_MODE)
+		raw->bbu_mode = (uint8_t)c->p->bbu_mode;
+	return c->which & (RCL_BACKUP_PROP_LEARN_DELAY | RCL_BACKUP_PROP_AUTO_LEARN |
+	                   RCL_BACKUP_PROP_BBU_MODE);
+}
+
 enum rcl_status rcl_mfi_backup_set_props(const struct rcl_mfi_link *link,
                                          const struct rcl_backup_props *p, unsigned which,
                                          struct rcl_error *err)
 {
-	struct rcl_mfi_bbu_props raw;
-	struct rcl_mfi_dcmd d = {.opcode = RCL_MFI_DCMD_BBU_SET_PROPS,
-	                         .buf = &raw,
-	                         .len = sizeof(raw),
-	                         .dir = RCL_MFI_DIR_WRITE};
-	enum rcl_status st = read_props(link, &raw, err);
-
-	if (st)
-		return st;
-	if (which & RCL_BACKUP_PROP_LEARN_DELAY)
-		raw.learn_delay_interval = (uint8_t)p->learn_delay_h;
-	if (which & RCL_BACKUP_PROP_AUTO_LEARN)
-		raw.auto_learn_mode = (uint8_t)p->auto_learn_mode;
-	if (which & RCL_BACKUP_PROP_BBU_MODE)
-		raw.bbu_mode = (uint8_t)p->bbu_mode;
-	return rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d,
-	                    "setting the battery's properties (BBU_SET_PROPERTIES)", err);
+	return rcl_mfi_change_record(link, &bbu_record, edit_bbu,
+	                             &(struct bbu_change){.p = p, .which = which}, err);
 }
 
 enum rcl_status rcl_mfi_set_time(const struct rcl_mfi_link *link, time_t t, struct rcl_error *err)

@@ -131,7 +131,8 @@ enum rcl_status rcl_mfi_read_hw(struct rcl_ctrl *ctrl, const struct rcl_mfi_link
  * told before its model is read (the caps that decide between /cx/bbu
  * and /cx/cv): RCL_BACKUP_CACHEVAULT where its battery status names a
  * TMM-C, else RCL_BACKUP_BBU (a card without one answers "Absent").
- * Return: RCL_OK; the firmware's refusal (frame.h).
+ * Return: RCL_OK; the firmware's refusal (frame.h); RCL_BAD_REPLY (the
+ * controller info not written).
  */
 enum rcl_status rcl_mfi_backup_kind(const struct rcl_mfi_link *link, enum rcl_cache_backup *kind,
                                     struct rcl_error *err);
@@ -142,14 +143,17 @@ enum rcl_status rcl_mfi_backup_kind(const struct rcl_mfi_link *link, enum rcl_ca
  */
 enum rcl_status rcl_mfi_backup_learn(const struct rcl_mfi_link *link, struct rcl_error *err);
 
-/* rcl_mfi_backup_props() - the battery's learn schedule (BBU_GET_PROPERTIES) into @out. */
+/*
+ * rcl_mfi_backup_props() - the battery's learn schedule (BBU_GET_PROPERTIES)
+ * into @out; RCL_BAD_REPLY for a reply the firmware did not write.
+ */
 enum rcl_status rcl_mfi_backup_props(const struct rcl_mfi_link *link, struct rcl_backup_props *out,
                                      struct rcl_error *err);
 
 /*
  * rcl_mfi_backup_set_props() - the fields @which (enum rcl_backup_prop) of
  * @p written (BBU_SET_PROPERTIES), the others as the card answers them
- * just before: it takes the whole record.
+ * just before: it takes the whole record (frame.h's read-change-write).
  */
 enum rcl_status rcl_mfi_backup_set_props(const struct rcl_mfi_link *link,
                                          const struct rcl_backup_props *p, unsigned which,

@@ -20,29 +20,37 @@ const struct rcl_mfi_rate rcl_mfi_rates[RCL_RATE_COUNT] = {
     {0x0010, RCL_SETTING_PR_RATE, offsetof(struct rcl_mfi_ctrl_props, patrol_read_rate)},
 };
 
-enum rcl_status rcl_mfi_set_props(const struct rcl_mfi_link *link,
-                                  const struct rcl_mfi_props_change *c, struct rcl_error *err)
-{
-	struct rcl_mfi_ctrl_props props;
-	struct rcl_mfi_dcmd d = {.opcode = RCL_MFI_DCMD_CTRL_SET_PROPS,
-	                         .buf = &props,
-	                         .len = sizeof(props),
-	                         .dir = RCL_MFI_DIR_WRITE};
-	enum rcl_status st =
-	    rcl_mfi_read(link, RCL_MFI_DCMD_CTRL_GET_PROPS, &props, sizeof(props),
-	                 "reading the controller properties (CTRL_GET_PROPS)", err);
+_Static_assert(sizeof(struct rcl_mfi_ctrl_props) <= RCL_MFI_RECORD_MAX, "properties record");
 
-	if (st)
-		return st;
+static const struct rcl_mfi_record props_record = {
+    .name = "the controller properties",
+    .get = RCL_MFI_DCMD_CTRL_GET_PROPS,
+    .set = RCL_MFI_DCMD_CTRL_SET_PROPS,
+    .get_name = "CTRL_GET_PROPS",
+    .set_name = "CTRL_SET_PROPS",
+    .len = sizeof(struct rcl_mfi_ctrl_props),
+};
+
+/* The properties @rec as @arg (a struct rcl_mfi_props_change) asks for. */
+static bool edit_props(void *rec, const void *arg)
+{
+	const struct rcl_mfi_props_change *c = arg;
+	struct rcl_mfi_ctrl_props *props = rec;
+
 	for (size_t i = 0; i < RCL_RATE_COUNT; i++) {
 		const struct rcl_mfi_rate *r = &rcl_mfi_rates[i];
 
 		if (c->settings & 1u << r->setting)
-			((uint8_t *)&props)[r->offset] = (uint8_t)c->s->rate[r->setting];
+			((uint8_t *)props)[r->offset] = (uint8_t)c->s->rate[r->setting];
 	}
 	if (c->settings & 1u << RCL_SETTING_AUTO_REBUILD)
-		props.disable_auto_rebuild = c->s->no_auto_rebuild;
-	props.on_off = htole32((le32toh(props.on_off) & ~c->bits) | (c->on & c->bits));
-	return rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d,
-	                    "setting the controller properties (CTRL_SET_PROPS)", err);
+		props->disable_auto_rebuild = c->s->no_auto_rebuild;
+	props->on_off = htole32((le32toh(props->on_off) & ~c->bits) | (c->on & c->bits));
+	return c->settings || c->bits;
+}
+
+enum rcl_status rcl_mfi_set_props(const struct rcl_mfi_link *link,
+                                  const struct rcl_mfi_props_change *c, struct rcl_error *err)
+{
+	return rcl_mfi_change_record(link, &props_record, edit_props, c, err);
 }

@@ -73,15 +73,48 @@ enum rcl_schedule_state rcl_mfi_pr_state(uint8_t state)
 	           : RCL_SCHEDULE_STOPPED;
 }
 
+_Static_assert(sizeof(struct rcl_mfi_pr_props) <= RCL_MFI_RECORD_MAX, "patrol read record");
+_Static_assert(sizeof(struct rcl_mfi_cc_props) <= RCL_MFI_RECORD_MAX, "cc schedule record");
+
+static const struct rcl_mfi_record pr_record = {
+    .name = "the patrol read schedule",
+    .get = RCL_MFI_DCMD_PR_GET_PROPERTIES,
+    .set = RCL_MFI_DCMD_PR_SET_PROPERTIES,
+    .get_name = "PR_GET_PROPERTIES",
+    .set_name = "PR_SET_PROPERTIES",
+    .len = sizeof(struct rcl_mfi_pr_props),
+};
+
+/* A CC schedule read is checked: no more excluded LDs than the reply holds. */
+static enum rcl_status check_cc(const void *rec, struct rcl_error *err)
+{
+	const struct rcl_mfi_cc_props *p = rec;
+
+	if (p->exclude_count <= RCL_MFI_MAX_LD)
+		return RCL_OK;
+	return rcl_fail(err, RCL_BAD_REPLY,
+	                "the consistency check schedule (CC_SCHEDULE_GET_PROPERTIES) is malformed: "
+	                "it excludes %u LDs, more than its %d rows",
+	                p->exclude_count, RCL_MFI_MAX_LD);
+}
+
+static const struct rcl_mfi_record cc_record = {
+    .name = "the consistency check schedule",
+    .get = RCL_MFI_DCMD_CC_SCHEDULE_GET_PROPERTIES,
+    .set = RCL_MFI_DCMD_CC_SCHEDULE_SET_PROPERTIES,
+    .get_name = "CC_SCHEDULE_GET_PROPERTIES",
+    .set_name = "CC_SCHEDULE_SET_PROPERTIES",
+    .len = sizeof(struct rcl_mfi_cc_props),
+    .check = check_cc,
+};
+
 enum rcl_status rcl_mfi_read_patrol(const struct rcl_mfi_link *link,
                                     struct rcl_ctrl_settings *settings,
                                     struct rcl_patrol_status *status, struct rcl_error *err)
 {
 	struct rcl_mfi_pr_props props;
 	struct rcl_mfi_pr_status now;
-	enum rcl_status st =
-	    rcl_mfi_read(link, RCL_MFI_DCMD_PR_GET_PROPERTIES, &props, sizeof(props),
-	                 "reading the patrol read schedule (PR_GET_PROPERTIES)", err);
+	enum rcl_status st = rcl_mfi_read_record(link, &pr_record, &props, err);
 
 	if (!st)
 		st = rcl_mfi_read(link, RCL_MFI_DCMD_PR_GET_STATUS, &now, sizeof(now),
@@ -109,6 +142,12 @@ enum rcl_status rcl_mfi_read_patrol(const struct rcl_mfi_link *link,
 	return RCL_OK;
 }
 
+/* What a "set" of a schedule changes: the settings @s where they differ from @was. */
+struct schedule_change {
+	const struct rcl_ctrl_settings *was;
+	const struct rcl_ctrl_settings *s;
+};
+
 /* Whether @s changes a field of the patrol read properties from @was (see rcl_mfi_set_patrol()). */
 static bool patrol_changes(const struct rcl_ctrl_settings *was, const struct rcl_ctrl_settings *s)
 {
@@ -119,60 +158,43 @@ static bool patrol_changes(const struct rcl_ctrl_settings *was, const struct rcl
 	       s->pr.exclude != was->pr.exclude;
 }
 
-enum rcl_status rcl_mfi_set_patrol(const struct rcl_mfi_link *link,
-                                   const struct rcl_ctrl_settings *was,
-                                   const struct rcl_ctrl_settings *s, struct rcl_error *err)
+/* The patrol read properties @rec as @arg (a struct schedule_change) asks for. */
+static bool edit_patrol(void *rec, const void *arg)
 {
 	static const uint8_t modes[] = {[RCL_PR_AUTO] = RCL_MFI_PR_AUTO,
 	                                [RCL_PR_MANUAL] = RCL_MFI_PR_MANUAL,
 	                                [RCL_PR_OFF] = RCL_MFI_PR_DISABLED};
-	struct rcl_mfi_pr_props props;
-	struct rcl_mfi_dcmd d = {.opcode = RCL_MFI_DCMD_PR_SET_PROPERTIES,
-	                         .buf = &props,
-	                         .len = sizeof(props),
-	                         .dir = RCL_MFI_DIR_WRITE};
-	enum rcl_status st;
+	const struct rcl_ctrl_settings *was = ((const struct schedule_change *)arg)->was;
+	const struct rcl_ctrl_settings *s = ((const struct schedule_change *)arg)->s;
+	struct rcl_mfi_pr_props *props = rec;
 
 	if (!patrol_changes(was, s))
-		return RCL_OK;
-	st = rcl_mfi_read(link, RCL_MFI_DCMD_PR_GET_PROPERTIES, &props, sizeof(props),
-	                  "reading the patrol read schedule (PR_GET_PROPERTIES)", err);
-	if (st)
-		return st;
+		return false;
 	if (s->pr_mode != was->pr_mode)
-		props.op_mode = modes[s->pr_mode];
+		props->op_mode = modes[s->pr_mode];
 	if (s->pr_max_drives != was->pr_max_drives)
-		props.max_pd = (uint8_t)s->pr_max_drives;
+		props->max_pd = (uint8_t)s->pr_max_drives;
 	/* SSDs left out are the controller properties' bit: the option stays. */
 	if (s->pr_ssds != was->pr_ssds && s->pr_ssds != RCL_PR_SSDS_OFF)
-		props.options =
-		    (uint8_t)((props.options & ~RCL_MFI_PR_INCLUDE_SSD) |
+		props->options =
+		    (uint8_t)((props->options & ~RCL_MFI_PR_INCLUDE_SSD) |
 		              (s->pr_ssds == RCL_PR_SSDS_ON ? RCL_MFI_PR_INCLUDE_SSD : 0));
 	if (s->pr.delay != was->pr.delay)
-		props.exec_freq = htole32(s->pr.delay * 3600u);
+		props->exec_freq = htole32(s->pr.delay * 3600u);
 	if (s->pr.start != was->pr.start && s->pr.start > RCL_MFI_EPOCH)
-		props.next_exec = htole32((uint32_t)(s->pr.start - RCL_MFI_EPOCH));
+		props->next_exec = htole32((uint32_t)(s->pr.start - RCL_MFI_EPOCH));
 	if (s->pr.exclude != was->pr.exclude)
-		props.exclude_count =
-		    put_excluded(EXCLUDED(&props, struct rcl_mfi_pr_props), s->pr.exclude);
-	return rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d,
-	                    "setting the patrol read schedule (PR_SET_PROPERTIES)", err);
+		props->exclude_count =
+		    put_excluded(EXCLUDED(props, struct rcl_mfi_pr_props), s->pr.exclude);
+	return true;
 }
 
-/* The card's CC schedule properties, checked: no more excluded LDs than the reply holds. */
-static enum rcl_status read_cc_props(const struct rcl_mfi_link *link, struct rcl_mfi_cc_props *p,
-                                     struct rcl_error *err)
+enum rcl_status rcl_mfi_set_patrol(const struct rcl_mfi_link *link,
+                                   const struct rcl_ctrl_settings *was,
+                                   const struct rcl_ctrl_settings *s, struct rcl_error *err)
 {
-	enum rcl_status st = rcl_mfi_read(
-	    link, RCL_MFI_DCMD_CC_SCHEDULE_GET_PROPERTIES, p, sizeof(*p),
-	    "reading the consistency check schedule (CC_SCHEDULE_GET_PROPERTIES)", err);
-
-	if (!st && p->exclude_count > RCL_MFI_MAX_LD)
-		return rcl_fail(err, RCL_BAD_REPLY,
-		                "the consistency check schedule (CC_SCHEDULE_GET_PROPERTIES) is "
-		                "malformed: it excludes %u LDs, more than its %d rows",
-		                p->exclude_count, RCL_MFI_MAX_LD);
-	return st;
+	return rcl_mfi_change_record(link, &pr_record, edit_patrol,
+	                             &(struct schedule_change){.was = was, .s = s}, err);
 }
 
 static enum rcl_cc_mode cc_mode(uint8_t op_mode)
@@ -194,7 +216,7 @@ enum rcl_status rcl_mfi_read_cc_schedule(const struct rcl_mfi_link *link,
 {
 	struct rcl_mfi_cc_props props;
 	struct rcl_mfi_cc_status now;
-	enum rcl_status st = read_cc_props(link, &props, err);
+	enum rcl_status st = rcl_mfi_read_record(link, &cc_record, &props, err);
 
 	if (!st)
 		st = rcl_mfi_read(link, RCL_MFI_DCMD_CC_SCHEDULE_GET_STATUS, &now, sizeof(now),
@@ -215,32 +237,42 @@ enum rcl_status rcl_mfi_read_cc_schedule(const struct rcl_mfi_link *link,
 	return RCL_OK;
 }
 
-enum rcl_status rcl_mfi_set_cc_schedule(const struct rcl_mfi_link *link,
-                                        const struct rcl_ctrl_settings *was,
-                                        const struct rcl_ctrl_settings *s, struct rcl_error *err)
+/* Whether @s changes a field of the CC schedule from @was (see rcl_mfi_set_cc_schedule()). */
+static bool cc_changes(const struct rcl_ctrl_settings *was, const struct rcl_ctrl_settings *s)
+{
+	return s->cc_mode != was->cc_mode || s->cc.delay != was->cc.delay ||
+	       (s->cc.start != was->cc.start && s->cc.start > RCL_MFI_EPOCH) ||
+	       s->cc.exclude != was->cc.exclude;
+}
+
+/* The CC schedule @rec as @arg (a struct schedule_change) asks for. */
+static bool edit_cc(void *rec, const void *arg)
 {
 	static const uint8_t modes[] = {[RCL_CC_OFF] = RCL_MFI_CC_DISABLED,
 	                                [RCL_CC_SEQ] = RCL_MFI_CC_SEQUENTIAL,
 	                                [RCL_CC_CONC] = RCL_MFI_CC_CONCURRENT};
-	struct rcl_mfi_cc_props props;
-	struct rcl_mfi_dcmd d = {.opcode = RCL_MFI_DCMD_CC_SCHEDULE_SET_PROPERTIES,
-	                         .buf = &props,
-	                         .len = sizeof(props),
-	                         .dir = RCL_MFI_DIR_WRITE};
-	enum rcl_status st = read_cc_props(link, &props, err);
+	const struct rcl_ctrl_settings *was = ((const struct schedule_change *)arg)->was;
+	const struct rcl_ctrl_settings *s = ((const struct schedule_change *)arg)->s;
+	struct rcl_mfi_cc_props *props = rec;
 
-	if (st)
-		return st;
+	if (!cc_changes(was, s))
+		return false;
 	if (s->cc_mode != was->cc_mode)
-		props.op_mode = modes[s->cc_mode];
+		props->op_mode = modes[s->cc_mode];
 	if (s->cc.delay != was->cc.delay)
-		props.exec_freq = htole32(s->cc.delay * 3600u);
+		props->exec_freq = htole32(s->cc.delay * 3600u);
 	if (s->cc.start != was->cc.start && s->cc.start > RCL_MFI_EPOCH)
-		props.next_exec = htole32((uint32_t)(s->cc.start - RCL_MFI_EPOCH));
+		props->next_exec = htole32((uint32_t)(s->cc.start - RCL_MFI_EPOCH));
 	if (s->cc.exclude != was->cc.exclude)
-		props.exclude_count =
-		    put_excluded(EXCLUDED(&props, struct rcl_mfi_cc_props), s->cc.exclude);
-	return rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d,
-	                    "setting the consistency check schedule (CC_SCHEDULE_SET_PROPERTIES)",
-	                    err);
+		props->exclude_count =
+		    put_excluded(EXCLUDED(props, struct rcl_mfi_cc_props), s->cc.exclude);
+	return true;
+}
+
+enum rcl_status rcl_mfi_set_cc_schedule(const struct rcl_mfi_link *link,
+                                        const struct rcl_ctrl_settings *was,
+                                        const struct rcl_ctrl_settings *s, struct rcl_error *err)
+{
+	return rcl_mfi_change_record(link, &cc_record, edit_cc,
+	                             &(struct schedule_change){.was = was, .s = s}, err);
 }

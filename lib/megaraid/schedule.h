@@ -147,7 +147,8 @@ enum rcl_status rcl_mfi_read_cc_schedule(const struct rcl_mfi_link *link,
  * delay, start time, excluded VDs) to the card behind @link: its
  * properties read afresh, those fields changed, written back whole, so the
  * rest stays the card's (LDs at once, the LD maps; a delay raidcli reads
- * rounded to hours, a start time not asked for).
+ * rounded to hours, a start time not asked for); nothing written when no
+ * field differs.
  * Return: RCL_OK; the firmware's refusal; RCL_BAD_REPLY (as above).
  */
 enum rcl_status rcl_mfi_set_cc_schedule(const struct rcl_mfi_link *link,
@@ -160,10 +161,12 @@ enum rcl_status rcl_mfi_set_cc_schedule(const struct rcl_mfi_link *link,
  * read, delay, start time, excluded VDs) to
  * the card behind @link: its properties read afresh, those fields
  * changed, written back whole, so the rest stays the card's, even where
- * raidcli reads it rounded (a delay in seconds, drives at once 0).
+ * raidcli reads it rounded (a delay in seconds, drives at once 0);
+ * nothing written when no field differs.
  * @s->pr_ssds RCL_PR_SSDS_OFF and @s->pr_uncfg are the controller
  * properties' (rcl_mfi_set_props()), not written here.
- * Return: RCL_OK; the firmware's refusal.
+ * Return: RCL_OK; the firmware's refusal; RCL_BAD_REPLY (a reply not
+ * written).
  */
 enum rcl_status rcl_mfi_set_patrol(const struct rcl_mfi_link *link,
                                    const struct rcl_ctrl_settings *was,

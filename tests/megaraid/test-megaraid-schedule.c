@@ -129,6 +129,8 @@ START_TEST(test_set)
 	want[3] = 0;
 	want[6] = 0;
 	expect_set("/c0 set cc=seq excludevd=none", want);
+	/* The schedule as it is: nothing to write. */
+	run_expect("/c0 set cc=seq excludevd=none", RCL_OK, "CC Operation Mode");
 	ck_assert_uint_eq(mfi_shim_sent(CC_SCHEDULE_SET), 3);
 	host_done(&h);
 }
