@@ -11,6 +11,7 @@
 #ifndef RCL_MEGARAID_CONFIG_H
 #define RCL_MEGARAID_CONFIG_H
 
+#include "megaraid/frame.h"
 #include "megaraid/model.h"
 
 /**
@@ -85,6 +86,14 @@ struct rcl_mfi_props_change {
 	uint32_t bits;
 	uint32_t on;
 };
+
+/*
+ * rcl_mfi_props_record, rcl_mfi_edit_props() - the controller properties
+ * (CTRL_GET/SET_PROPS) and their edit for rcl_mfi_change(): what @arg, a
+ * struct rcl_mfi_props_change, asks for.
+ */
+extern const struct rcl_mfi_record rcl_mfi_props_record;
+bool rcl_mfi_edit_props(void *rec, const void *arg);
 
 /**
  * rcl_mfi_set_props() - store @c in the card's properties: CTRL_GET_PROPS,

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * frame.c - MEGASAS_IOC_FIRMWARE packets: building DCMD and pass-through
- * frames, sending them, and naming the firmware's status (frame.h).
+ * frames, sending them, and naming the firmware's status; reads checked
+ * as written, and the read-change-write of the card's records (frame.h).
  */
 #include <endian.h>
 #include <errno.h>
@@ -271,14 +272,67 @@ static enum rcl_status write_record(const struct rcl_mfi_link *link,
 	return rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d, what, err);
 }
 
+/* Read and edit each of the @count @changes. */
+static enum rcl_status read_all(const struct rcl_mfi_link *link, struct rcl_mfi_change *changes,
+                                size_t count, struct rcl_error *err)
+{
+	enum rcl_status st = RCL_OK;
+
+	for (size_t i = 0; !st && i < count; i++) {
+		struct rcl_mfi_change *c = &changes[i];
+
+		st = rcl_mfi_read_record(link, c->rec, c->was, err);
+		memcpy(c->now, c->was, c->rec->len);
+		c->changed = !st && c->edit(c->now, c->arg);
+	}
+	return st;
+}
+
+/*
+ * Write back the first @done of @changes as they were read, the last
+ * first; each one refused is added to @err, which holds why they must be.
+ */
+static void restore(const struct rcl_mfi_link *link, struct rcl_mfi_change *changes, size_t done,
+                    struct rcl_error *err)
+{
+	for (size_t i = done; i-- > 0;) {
+		struct rcl_error why = {0};
+		struct rcl_error first;
+
+		if (!changes[i].changed ||
+		    !write_record(link, changes[i].rec, changes[i].was, "restoring", &why) || !err)
+			continue;
+		first = *err;
+		rcl_fail(err, first.status, "%s; %s, so the card keeps that change", first.msg,
+		         why.msg);
+		memcpy(err->detail, first.detail, sizeof(err->detail));
+		err->sys_errno = first.sys_errno;
+	}
+}
+
+enum rcl_status rcl_mfi_change(const struct rcl_mfi_link *link, struct rcl_mfi_change *changes,
+                               size_t count, struct rcl_error *err)
+{
+	enum rcl_status st = read_all(link, changes, count, err);
+	size_t done = 0;
+
+	while (!st && done < count) {
+		if (changes[done].changed)
+			st = write_record(link, changes[done].rec, changes[done].now, "setting",
+			                  err);
+		if (!st)
+			done++;
+	}
+	if (st)
+		restore(link, changes, done, err);
+	return st;
+}
+
 enum rcl_status rcl_mfi_change_record(const struct rcl_mfi_link *link,
                                       const struct rcl_mfi_record *rec, rcl_mfi_edit_fn *edit,
                                       const void *arg, struct rcl_error *err)
 {
-	uint8_t buf[RCL_MFI_RECORD_MAX];
-	enum rcl_status st = rcl_mfi_read_record(link, rec, buf, err);
+	struct rcl_mfi_change c = {.rec = rec, .edit = edit, .arg = arg};
 
-	if (st || !edit(buf, arg))
-		return st;
-	return write_record(link, rec, buf, "setting", err);
+	return rcl_mfi_change(link, &c, 1, err);
 }

@@ -7,7 +7,11 @@
  * The driver's ioctl returns 0 even when the firmware refused the command:
  * the firmware's verdict is the frame's cmd_status, copied back into the
  * packet. rcl_mfi_send() presets it to INVALID_STATUS, so a driver that
- * wrote nothing back is not taken for success.
+ * wrote nothing back is not taken for success; rcl_mfi_read() presets a
+ * reply likewise, so a firmware that answered OK and wrote nothing is not
+ * taken for one that answered zeros. A record the card keeps (its
+ * properties, schedules, battery settings) is changed one way only:
+ * rcl_mfi_change(), all or none of several.
  */
 #ifndef RCL_MEGARAID_FRAME_H
 #define RCL_MEGARAID_FRAME_H
@@ -150,12 +154,35 @@ enum rcl_status rcl_mfi_read_record(const struct rcl_mfi_link *link,
 typedef bool rcl_mfi_edit_fn(void *rec, const void *arg);
 
 /**
- * rcl_mfi_change_record() - change record @rec of the card behind @link:
- * read (rcl_mfi_read_record()), @edit with @arg, written back whole when
- * @edit changed it.
- * Return: RCL_OK; the read's failure (nothing written); the firmware's
- * refusal of the write.
+ * struct rcl_mfi_change - one record of a change (rcl_mfi_change()).
+ * @rec, @edit, @arg: the record and its edit, as rcl_mfi_change_record()
+ *		takes them.
+ * @was, @now, @changed: rcl_mfi_change()'s: the record as read, as
+ *		edited, and whether the edit changed it.
  */
+struct rcl_mfi_change {
+	const struct rcl_mfi_record *rec;
+	rcl_mfi_edit_fn *edit;
+	const void *arg;
+	uint8_t was[RCL_MFI_RECORD_MAX];
+	uint8_t now[RCL_MFI_RECORD_MAX];
+	bool changed;
+};
+
+/**
+ * rcl_mfi_change() - change the @count records of @changes on the card
+ * behind @link, all or none as far as the card allows: every one read
+ * (rcl_mfi_read_record()) and edited before any is written, then those
+ * their edit changed written in order. When the card refuses a write,
+ * the records written before it are written back as they were read, the
+ * last first; a write-back refused too is named in @err after the first
+ * refusal, whose status stays.
+ * Return: RCL_OK; the first failure (nothing written when a read failed).
+ */
+enum rcl_status rcl_mfi_change(const struct rcl_mfi_link *link, struct rcl_mfi_change *changes,
+                               size_t count, struct rcl_error *err);
+
+/* rcl_mfi_change_record() - rcl_mfi_change() of one record, @rec edited by @edit with @arg. */
 enum rcl_status rcl_mfi_change_record(const struct rcl_mfi_link *link,
                                       const struct rcl_mfi_record *rec, rcl_mfi_edit_fn *edit,
                                       const void *arg, struct rcl_error *err);

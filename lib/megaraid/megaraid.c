@@ -324,18 +324,22 @@ static uint32_t pr_bits(const struct rcl_ctrl_settings *s)
 
 /*
  * The rates, automatic rebuild, the patrol read's property bits and the
- * schedules go to the card; the settings kept for this open controller
- * follow.
+ * schedules go to the card, all or nothing as far as it allows
+ * (rcl_mfi_change()): a schedule it refuses leaves the properties as they
+ * were. The settings kept for this open controller follow.
  */
 static enum rcl_status megaraid_settings_set(struct rcl_ctrl *ctrl, unsigned changes,
                                              const struct rcl_ctrl_settings *s,
                                              struct rcl_error *err)
 {
 	struct megaraid_priv *p = ctrl->priv;
-	struct rcl_mfi_link link;
 	struct rcl_mfi_props_change c = {
 	    .settings = changes & (((1u << RCL_RATE_COUNT) - 1) | 1u << RCL_SETTING_AUTO_REBUILD),
 	    .s = s};
+	struct rcl_mfi_schedule_change sc = {.was = &p->settings, .s = s};
+	struct rcl_mfi_change records[3];
+	struct rcl_mfi_link link;
+	size_t n = 0;
 	enum rcl_status st;
 
 	/* Only the patrol read bits that change: the rest stays the card's. */
@@ -343,14 +347,16 @@ static enum rcl_status megaraid_settings_set(struct rcl_ctrl *ctrl, unsigned cha
 		c.bits = pr_bits(s) ^ pr_bits(&p->settings);
 		c.on = pr_bits(s);
 	}
-	st = open_link(ctrl, &link, err);
-	if (!st && (c.settings || c.bits))
-		st = rcl_mfi_set_props(&link, &c, err);
-	if (!st && changes >> RCL_SETTING_PR_SCHEDULE & 1)
-		st = rcl_mfi_set_patrol(&link, &p->settings, s, err);
-	if (!st && changes >> RCL_SETTING_CC_SCHEDULE & 1)
-		st = rcl_mfi_set_cc_schedule(&link, &p->settings, s, err);
-	close_link(&link);
+	if (c.settings || c.bits)
+		records[n++] = (struct rcl_mfi_change){
+		    .rec = &rcl_mfi_props_record, .edit = rcl_mfi_edit_props, .arg = &c};
+	if (changes >> RCL_SETTING_PR_SCHEDULE & 1)
+		records[n++] = (struct rcl_mfi_change){
+		    .rec = &rcl_mfi_pr_record, .edit = rcl_mfi_edit_patrol, .arg = &sc};
+	if (changes >> RCL_SETTING_CC_SCHEDULE & 1)
+		records[n++] = (struct rcl_mfi_change){
+		    .rec = &rcl_mfi_cc_record, .edit = rcl_mfi_edit_cc, .arg = &sc};
+	st = ON_LINK(ctrl, &link, err, rcl_mfi_change(&link, records, n, err));
 	if (!st)
 		rcl_settings_apply(&p->settings, changes, s);
 	return st;

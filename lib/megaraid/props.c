@@ -22,7 +22,7 @@ const struct rcl_mfi_rate rcl_mfi_rates[RCL_RATE_COUNT] = {
 
 _Static_assert(sizeof(struct rcl_mfi_ctrl_props) <= RCL_MFI_RECORD_MAX, "properties record");
 
-static const struct rcl_mfi_record props_record = {
+const struct rcl_mfi_record rcl_mfi_props_record = {
     .name = "the controller properties",
     .get = RCL_MFI_DCMD_CTRL_GET_PROPS,
     .set = RCL_MFI_DCMD_CTRL_SET_PROPS,
@@ -31,8 +31,7 @@ static const struct rcl_mfi_record props_record = {
     .len = sizeof(struct rcl_mfi_ctrl_props),
 };
 
-/* The properties @rec as @arg (a struct rcl_mfi_props_change) asks for. */
-static bool edit_props(void *rec, const void *arg)
+bool rcl_mfi_edit_props(void *rec, const void *arg)
 {
 	const struct rcl_mfi_props_change *c = arg;
 	struct rcl_mfi_ctrl_props *props = rec;
@@ -52,5 +51,5 @@ static bool edit_props(void *rec, const void *arg)
 enum rcl_status rcl_mfi_set_props(const struct rcl_mfi_link *link,
                                   const struct rcl_mfi_props_change *c, struct rcl_error *err)
 {
-	return rcl_mfi_change_record(link, &props_record, edit_props, c, err);
+	return rcl_mfi_change_record(link, &rcl_mfi_props_record, rcl_mfi_edit_props, c, err);
 }

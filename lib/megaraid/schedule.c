@@ -76,7 +76,7 @@ enum rcl_schedule_state rcl_mfi_pr_state(uint8_t state)
 _Static_assert(sizeof(struct rcl_mfi_pr_props) <= RCL_MFI_RECORD_MAX, "patrol read record");
 _Static_assert(sizeof(struct rcl_mfi_cc_props) <= RCL_MFI_RECORD_MAX, "cc schedule record");
 
-static const struct rcl_mfi_record pr_record = {
+const struct rcl_mfi_record rcl_mfi_pr_record = {
     .name = "the patrol read schedule",
     .get = RCL_MFI_DCMD_PR_GET_PROPERTIES,
     .set = RCL_MFI_DCMD_PR_SET_PROPERTIES,
@@ -98,7 +98,7 @@ static enum rcl_status check_cc(const void *rec, struct rcl_error *err)
 	                p->exclude_count, RCL_MFI_MAX_LD);
 }
 
-static const struct rcl_mfi_record cc_record = {
+const struct rcl_mfi_record rcl_mfi_cc_record = {
     .name = "the consistency check schedule",
     .get = RCL_MFI_DCMD_CC_SCHEDULE_GET_PROPERTIES,
     .set = RCL_MFI_DCMD_CC_SCHEDULE_SET_PROPERTIES,
@@ -114,7 +114,7 @@ enum rcl_status rcl_mfi_read_patrol(const struct rcl_mfi_link *link,
 {
 	struct rcl_mfi_pr_props props;
 	struct rcl_mfi_pr_status now;
-	enum rcl_status st = rcl_mfi_read_record(link, &pr_record, &props, err);
+	enum rcl_status st = rcl_mfi_read_record(link, &rcl_mfi_pr_record, &props, err);
 
 	if (!st)
 		st = rcl_mfi_read(link, RCL_MFI_DCMD_PR_GET_STATUS, &now, sizeof(now),
@@ -142,13 +142,7 @@ enum rcl_status rcl_mfi_read_patrol(const struct rcl_mfi_link *link,
 	return RCL_OK;
 }
 
-/* What a "set" of a schedule changes: the settings @s where they differ from @was. */
-struct schedule_change {
-	const struct rcl_ctrl_settings *was;
-	const struct rcl_ctrl_settings *s;
-};
-
-/* Whether @s changes a field of the patrol read properties from @was (see rcl_mfi_set_patrol()). */
+/* Whether @s changes a field of the patrol read properties from @was (rcl_mfi_edit_patrol()). */
 static bool patrol_changes(const struct rcl_ctrl_settings *was, const struct rcl_ctrl_settings *s)
 {
 	return s->pr_mode != was->pr_mode || s->pr_max_drives != was->pr_max_drives ||
@@ -158,14 +152,13 @@ static bool patrol_changes(const struct rcl_ctrl_settings *was, const struct rcl
 	       s->pr.exclude != was->pr.exclude;
 }
 
-/* The patrol read properties @rec as @arg (a struct schedule_change) asks for. */
-static bool edit_patrol(void *rec, const void *arg)
+bool rcl_mfi_edit_patrol(void *rec, const void *arg)
 {
 	static const uint8_t modes[] = {[RCL_PR_AUTO] = RCL_MFI_PR_AUTO,
 	                                [RCL_PR_MANUAL] = RCL_MFI_PR_MANUAL,
 	                                [RCL_PR_OFF] = RCL_MFI_PR_DISABLED};
-	const struct rcl_ctrl_settings *was = ((const struct schedule_change *)arg)->was;
-	const struct rcl_ctrl_settings *s = ((const struct schedule_change *)arg)->s;
+	const struct rcl_mfi_schedule_change *change = arg;
+	const struct rcl_ctrl_settings *was = change->was, *s = change->s;
 	struct rcl_mfi_pr_props *props = rec;
 
 	if (!patrol_changes(was, s))
@@ -189,14 +182,6 @@ static bool edit_patrol(void *rec, const void *arg)
 	return true;
 }
 
-enum rcl_status rcl_mfi_set_patrol(const struct rcl_mfi_link *link,
-                                   const struct rcl_ctrl_settings *was,
-                                   const struct rcl_ctrl_settings *s, struct rcl_error *err)
-{
-	return rcl_mfi_change_record(link, &pr_record, edit_patrol,
-	                             &(struct schedule_change){.was = was, .s = s}, err);
-}
-
 static enum rcl_cc_mode cc_mode(uint8_t op_mode)
 {
 	return op_mode == RCL_MFI_CC_SEQUENTIAL   ? RCL_CC_SEQ
@@ -216,7 +201,7 @@ enum rcl_status rcl_mfi_read_cc_schedule(const struct rcl_mfi_link *link,
 {
 	struct rcl_mfi_cc_props props;
 	struct rcl_mfi_cc_status now;
-	enum rcl_status st = rcl_mfi_read_record(link, &cc_record, &props, err);
+	enum rcl_status st = rcl_mfi_read_record(link, &rcl_mfi_cc_record, &props, err);
 
 	if (!st)
 		st = rcl_mfi_read(link, RCL_MFI_DCMD_CC_SCHEDULE_GET_STATUS, &now, sizeof(now),
@@ -237,7 +222,7 @@ enum rcl_status rcl_mfi_read_cc_schedule(const struct rcl_mfi_link *link,
 	return RCL_OK;
 }
 
-/* Whether @s changes a field of the CC schedule from @was (see rcl_mfi_set_cc_schedule()). */
+/* Whether @s changes a field of the CC schedule from @was (rcl_mfi_edit_cc()). */
 static bool cc_changes(const struct rcl_ctrl_settings *was, const struct rcl_ctrl_settings *s)
 {
 	return s->cc_mode != was->cc_mode || s->cc.delay != was->cc.delay ||
@@ -245,14 +230,13 @@ static bool cc_changes(const struct rcl_ctrl_settings *was, const struct rcl_ctr
 	       s->cc.exclude != was->cc.exclude;
 }
 
-/* The CC schedule @rec as @arg (a struct schedule_change) asks for. */
-static bool edit_cc(void *rec, const void *arg)
+bool rcl_mfi_edit_cc(void *rec, const void *arg)
 {
 	static const uint8_t modes[] = {[RCL_CC_OFF] = RCL_MFI_CC_DISABLED,
 	                                [RCL_CC_SEQ] = RCL_MFI_CC_SEQUENTIAL,
 	                                [RCL_CC_CONC] = RCL_MFI_CC_CONCURRENT};
-	const struct rcl_ctrl_settings *was = ((const struct schedule_change *)arg)->was;
-	const struct rcl_ctrl_settings *s = ((const struct schedule_change *)arg)->s;
+	const struct rcl_mfi_schedule_change *change = arg;
+	const struct rcl_ctrl_settings *was = change->was, *s = change->s;
 	struct rcl_mfi_cc_props *props = rec;
 
 	if (!cc_changes(was, s))
@@ -267,12 +251,4 @@ static bool edit_cc(void *rec, const void *arg)
 		props->exclude_count =
 		    put_excluded(EXCLUDED(props, struct rcl_mfi_cc_props), s->cc.exclude);
 	return true;
-}
-
-enum rcl_status rcl_mfi_set_cc_schedule(const struct rcl_mfi_link *link,
-                                        const struct rcl_ctrl_settings *was,
-                                        const struct rcl_ctrl_settings *s, struct rcl_error *err)
-{
-	return rcl_mfi_change_record(link, &cc_record, edit_cc,
-	                             &(struct schedule_change){.was = was, .s = s}, err);
 }

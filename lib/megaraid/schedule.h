@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "megaraid/frame.h"
 #include "megaraid/model.h"
 
 /* The properties' DCMDs take mbox b[0] 0: the legacy layouts below. */
@@ -141,35 +142,37 @@ enum rcl_status rcl_mfi_read_cc_schedule(const struct rcl_mfi_link *link,
                                          struct rcl_ctrl_settings *settings,
                                          struct rcl_cc_status *status, struct rcl_error *err);
 
-/**
- * rcl_mfi_set_cc_schedule() - write the consistency check schedule of @s
- * that differs from @was (what rcl_mfi_read_cc_schedule() read: mode,
- * delay, start time, excluded VDs) to the card behind @link: its
- * properties read afresh, those fields changed, written back whole, so the
- * rest stays the card's (LDs at once, the LD maps; a delay raidcli reads
- * rounded to hours, a start time not asked for); nothing written when no
- * field differs.
- * Return: RCL_OK; the firmware's refusal; RCL_BAD_REPLY (as above).
+/*
+ * struct rcl_mfi_schedule_change - what a "set" of a schedule changes: the
+ * fields of @s that differ from @was (what the load read).
  */
-enum rcl_status rcl_mfi_set_cc_schedule(const struct rcl_mfi_link *link,
-                                        const struct rcl_ctrl_settings *was,
-                                        const struct rcl_ctrl_settings *s, struct rcl_error *err);
+struct rcl_mfi_schedule_change {
+	const struct rcl_ctrl_settings *was;
+	const struct rcl_ctrl_settings *s;
+};
 
-/**
- * rcl_mfi_set_patrol() - write the patrol read schedule of @s that differs
- * from @was (what rcl_mfi_read_patrol() read: mode, drives at once, SSDs
- * read, delay, start time, excluded VDs) to
- * the card behind @link: its properties read afresh, those fields
- * changed, written back whole, so the rest stays the card's, even where
- * raidcli reads it rounded (a delay in seconds, drives at once 0);
+/*
+ * rcl_mfi_cc_record, rcl_mfi_edit_cc() - the consistency check schedule
+ * (CC_SCHEDULE_GET/SET_PROPERTIES; a read checked: RCL_BAD_REPLY for more
+ * excluded LDs than it holds) and its edit for rcl_mfi_change(): the mode,
+ * delay, start time and excluded VDs a struct rcl_mfi_schedule_change
+ * @arg asks for, the rest as the card has it (LDs at once, the LD maps; a
+ * delay raidcli reads rounded to hours, a start time not asked for);
  * nothing written when no field differs.
- * @s->pr_ssds RCL_PR_SSDS_OFF and @s->pr_uncfg are the controller
- * properties' (rcl_mfi_set_props()), not written here.
- * Return: RCL_OK; the firmware's refusal; RCL_BAD_REPLY (a reply not
- * written).
  */
-enum rcl_status rcl_mfi_set_patrol(const struct rcl_mfi_link *link,
-                                   const struct rcl_ctrl_settings *was,
-                                   const struct rcl_ctrl_settings *s, struct rcl_error *err);
+extern const struct rcl_mfi_record rcl_mfi_cc_record;
+bool rcl_mfi_edit_cc(void *rec, const void *arg);
+
+/*
+ * rcl_mfi_pr_record, rcl_mfi_edit_patrol() - the patrol read properties
+ * (PR_GET/SET_PROPERTIES) and their edit for rcl_mfi_change(): the mode,
+ * drives at once, SSDs read, delay, start time and excluded VDs a struct
+ * rcl_mfi_schedule_change @arg asks for, the rest as the card has it, even
+ * where raidcli reads it rounded (a delay in seconds, drives at once 0);
+ * nothing written when no field differs. @s->pr_ssds RCL_PR_SSDS_OFF and
+ * @s->pr_uncfg are the controller properties' (rcl_mfi_edit_props()).
+ */
+extern const struct rcl_mfi_record rcl_mfi_pr_record;
+bool rcl_mfi_edit_patrol(void *rec, const void *arg);
 
 #endif /* RCL_MEGARAID_SCHEDULE_H */

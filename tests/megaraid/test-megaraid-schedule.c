@@ -388,6 +388,58 @@ START_TEST(test_pr_props)
 END_TEST
 
 /*
+ * One set of the controller properties' patrol read bit and of the patrol
+ * read schedule, all or nothing as far as the card allows: the schedule's
+ * read refused before the properties are written, its write refused with
+ * the properties written back as read, or that write-back refused too
+ * (named, the card keeping the bit).
+ */
+static const struct {
+	enum rcl_status want;
+	const char *says;
+	unsigned prop_sets; /* SET_PROPS sent */
+	const char *shown;  /* the bit as the card has it after (NULL: never written) */
+} all_or_nothing[] = {
+    {RCL_NOT_ALLOWED, "reading the patrol read schedule (PR_GET_PROPERTIES) failed", 0, NULL},
+    {RCL_INVALID_PARAM, "setting the patrol read schedule (PR_SET_PROPERTIES) failed", 2,
+     "PR Unconfigured Areas   Disabled"},
+    {RCL_INVALID_PARAM,
+     "INVALID_PARAMETER (MFI status 0x03); restoring the controller properties "
+     "(CTRL_SET_PROPS) failed: the controller answered WRONG_STATE (MFI status 0x32), so the "
+     "card keeps that change",
+     2, "PR Unconfigured Areas   Enabled"},
+};
+
+START_TEST(test_pr_all_or_nothing)
+{
+	uint8_t was[64] = {0}, mbox[12], data[64];
+	struct host h;
+
+	was[8] = was[9] = was[10] = was[11] = was[12] = 30; /* the rates */
+	was[32] = 0x40;                                     /* SSDs read */
+	was[32 + 1] = 0x20;                                 /* JBOD */
+	host_pr(&h, &patrol);
+	if (_i == 0) /* after the two loads' reads */
+		mfi_shim_break_after(PR_GET, 2, MFI_SHIM_STATUS, 0x32);
+	else
+		mfi_shim_break(PR_SET, MFI_SHIM_STATUS, 0x03);
+	if (_i == 2)
+		mfi_shim_break_after(SET_PROPS, 1, MFI_SHIM_STATUS, 0x32);
+	run_expect("/c0 set patrolread=on mode=manual uncfgareas=on", all_or_nothing[_i].want,
+	           all_or_nothing[_i].says);
+	ck_assert_uint_eq(mfi_shim_sent(SET_PROPS), all_or_nothing[_i].prop_sets);
+	/* Written back whole, as read. */
+	if (all_or_nothing[_i].prop_sets) {
+		ck_assert_uint_eq(mfi_shim_last(SET_PROPS, mbox, data, sizeof(data)), sizeof(was));
+		ck_assert_mem_eq(data, was, sizeof(was));
+	}
+	if (all_or_nothing[_i].shown)
+		run_expect("/c0 show patrolread", RCL_OK, all_or_nothing[_i].shown);
+	host_done(&h);
+}
+END_TEST
+
+/*
  * A record read for a change that the firmware answers OK without writing
  * (QEMU's dummy answers so every DCMD it does not model): the change
  * refused, nothing written back (zeros were, the read's preset).
@@ -445,6 +497,8 @@ static Suite *suite(void)
 	tcase_add_test(pr, test_pr_set);
 	tcase_add_loop_test(pr, test_pr_refused, 0, FW_REFUSALS);
 	tcase_add_test(pr, test_pr_props);
+	tcase_add_loop_test(pr, test_pr_all_or_nothing, 0,
+	                    sizeof(all_or_nothing) / sizeof(all_or_nothing[0]));
 	tcase_add_loop_test(pr, test_unwritten, 0, sizeof(unwritten) / sizeof(unwritten[0]));
 	tcase_add_test(pr, test_pr_unwritten_at_load);
 	suite_add_tcase(s, pr);
