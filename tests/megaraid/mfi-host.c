@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "mfi-host.h"
@@ -89,6 +90,13 @@ void host_init(struct host *h, int major)
 	free(node);
 }
 
+void host_utc(struct host *h)
+{
+	setenv("TZ", "UTC", 1);
+	tzset();
+	host_init(h, MAJOR_NOW);
+}
+
 void host_release(struct host *h)
 {
 	ck_assert_int_eq(chdir("/"), 0);
@@ -148,6 +156,15 @@ void expect_mbox(uint32_t opcode, const uint8_t *want, size_t n)
 		memcpy(full, want, n);
 	ck_assert_uint_eq(mfi_shim_last(opcode, mbox, data, sizeof(data)), 0);
 	ck_assert_mem_eq(mbox, full, sizeof(full));
+}
+
+void expect_refused(const struct refused_change *c, const struct refusal *r)
+{
+	mfi_shim_break(c->opcode, MFI_SHIM_STATUS, r->status);
+	expect(c->line, false, r->want, HAS(r->name, c->says));
+	expect(c->line, true, r->want, HAS(r->name));
+	if (c->show)
+		expect(c->show, false, RCL_OK, HAS(c->still));
 }
 
 void expect_unwritten(const struct unwritten_read *u)

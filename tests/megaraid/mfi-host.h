@@ -31,6 +31,9 @@ void set_major(const struct host *h, int major);
 /* The host with the driver at @major, the adapter (QEMU's, three disks) at host 2. */
 void host_init(struct host *h, int major);
 
+/* host_init() with the driver loaded, in UTC: the card's times shown as it keeps them. */
+void host_utc(struct host *h);
+
 void host_release(struct host *h);
 
 /* The end of every test: the shim saw nothing amiss; the host released. */
@@ -65,6 +68,25 @@ struct refusal {
 /* Such refusals, one of each kind raidcli maps (FW_REFUSALS of them). */
 extern const struct refusal fw_refusals[];
 #define FW_REFUSALS 4
+
+/*
+ * A change the firmware refuses: @line, its DCMD @opcode refused; its
+ * failure says @says (NULL: the status name alone); @show then answers
+ * @still, as before (@show NULL: not asked).
+ */
+struct refused_change {
+	uint32_t opcode;
+	const char *line;
+	const char *says;
+	const char *show;
+	const char *still;
+};
+
+/*
+ * expect_refused() - @c refused with @r: its status, @c->says and the
+ * status's name in the text, the name in the JSON; nothing changed.
+ */
+void expect_refused(const struct refused_change *c, const struct refusal *r);
 
 /*
  * A change whose record read (@get, after the @loaded reads of the

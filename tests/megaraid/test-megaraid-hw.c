@@ -42,13 +42,6 @@ static void expect_metric(const char *metric, long value)
 	free(out);
 }
 
-static void host_utc(struct host *h)
-{
-	setenv("TZ", "UTC", 1);
-	tzset();
-	host_init(h, MAJOR_NOW);
-}
-
 /* QEMU's card: no battery, no ROC sensor, no foreign configuration; nothing asked of a battery. */
 START_TEST(test_qemu_card)
 {
@@ -249,6 +242,14 @@ START_TEST(test_bbu_properties_refused_early)
 }
 END_TEST
 
+static const struct refused_change bbu_refused[] = {
+    {BBU_SET_PROPS, "/c0/bbu set learnDelayInterval=5",
+     "setting the battery's properties (BBU_SET_PROPERTIES) failed", "/c0/bbu show properties",
+     "0 hour(s)"},
+    {BBU_GET_PROPS, "/c0/bbu set learnDelayInterval=5",
+     "reading the battery's properties (BBU_GET_PROPERTIES) failed", NULL, NULL},
+};
+
 /* The firmware refuses the write, or the read before it: its status named, nothing changed. */
 START_TEST(test_bbu_properties_refused)
 {
@@ -256,15 +257,10 @@ START_TEST(test_bbu_properties_refused)
 
 	host_utc(&h);
 	mfi_shim_bbu(&batteries[0]);
-	mfi_shim_break(BBU_SET_PROPS, MFI_SHIM_STATUS, fw_refusals[_i].status);
-	expect("/c0/bbu set learnDelayInterval=5", true, fw_refusals[_i].want,
-	       HAS("BBU_SET_PROPERTIES", fw_refusals[_i].name));
-	expect("/c0/bbu show properties", false, RCL_OK, HAS("0 hour(s)"));
+	expect_refused(&bbu_refused[0], &fw_refusals[_i]);
 	/* The read before the write refused: nothing written. */
-	mfi_shim_break(BBU_GET_PROPS, MFI_SHIM_STATUS, fw_refusals[_i].status);
-	expect("/c0/bbu set learnDelayInterval=5", false, fw_refusals[_i].want,
-	       HAS("BBU_GET_PROPERTIES", fw_refusals[_i].name));
-	ck_assert_uint_eq(mfi_shim_sent(BBU_SET_PROPS), 1);
+	expect_refused(&bbu_refused[1], &fw_refusals[_i]);
+	ck_assert_uint_eq(mfi_shim_sent(BBU_SET_PROPS), 2);
 	host_done(&h);
 }
 END_TEST

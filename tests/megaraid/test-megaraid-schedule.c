@@ -48,9 +48,7 @@ static const struct mfi_shim_cc_schedule weekly = {
 /* A card that runs checks (mfi_shim_tasks()), in UTC, with schedule @cc (NULL: QEMU's dummy). */
 static void host_cc(struct host *h, const struct mfi_shim_cc_schedule *cc)
 {
-	setenv("TZ", "UTC", 1);
-	tzset();
-	host_init(h, MAJOR_NOW);
+	host_utc(h);
 	mfi_shim_tasks(MFI_SHIM_PROGRESS_FULL);
 	if (cc)
 		mfi_shim_cc_schedule(cc);
@@ -157,6 +155,11 @@ START_TEST(test_set_keeps_what_was_not_asked)
 }
 END_TEST
 
+static const struct refused_change cc_refused = {
+    CC_SCHEDULE_SET, "/c0 set cc=conc",
+    "setting the consistency check schedule (CC_SCHEDULE_SET_PROPERTIES) failed", "/c0 show cc",
+    "CC Operation Mode         Sequential"};
+
 /* What raidcli refuses itself: no frame. What the firmware refuses: the schedule unchanged. */
 START_TEST(test_refused)
 {
@@ -166,11 +169,7 @@ START_TEST(test_refused)
 	run_expect("/c0 set cc=seq excludevd=9", RCL_INVALID_PARAM, "/c0 has no VD 9");
 	run_expect("/c0 set cc=seq starttime=2001/01/01 03", RCL_INVALID_PARAM, "in the past");
 	ck_assert_uint_eq(mfi_shim_sent(CC_SCHEDULE_SET), 0);
-	mfi_shim_break(CC_SCHEDULE_SET, MFI_SHIM_STATUS, fw_refusals[_i].status);
-	run_expect("/c0 set cc=conc", fw_refusals[_i].want,
-	           "setting the consistency check schedule (CC_SCHEDULE_SET_PROPERTIES) failed");
-	expect("/c0 set cc=conc", true, fw_refusals[_i].want, HAS(fw_refusals[_i].name));
-	run_expect("/c0 show cc", RCL_OK, "CC Operation Mode         Sequential");
+	expect_refused(&cc_refused, &fw_refusals[_i]);
 	host_done(&h);
 }
 END_TEST
@@ -205,9 +204,7 @@ START_TEST(test_qemu_card)
 {
 	struct host h;
 
-	setenv("TZ", "UTC", 1);
-	tzset();
-	host_init(&h, MAJOR_NOW);
+	host_utc(&h);
 	run_expect("/c0 show cc", RCL_UNSUPPORTED, "consistency check schedule is not supported");
 	run_expect("/c0 set cc=seq", RCL_UNSUPPORTED,
 	           "consistency check schedule is not supported");
@@ -326,6 +323,15 @@ START_TEST(test_pr_set)
 }
 END_TEST
 
+static const struct refused_change pr_refused[] = {
+    {PR_SET, "/c0 set patrolread=on mode=manual",
+     "setting the patrol read schedule (PR_SET_PROPERTIES) failed", "/c0 show patrolread",
+     "PR Mode                 Auto"},
+    {SET_PROPS, "/c0 set patrolread uncfgareas=on",
+     "setting the controller properties (CTRL_SET_PROPS) failed", "/c0 show patrolread",
+     "PR Unconfigured Areas   Disabled"},
+};
+
 /*
  * What PR_SET_PROPERTIES cannot say, and bad input: refused, no frame.
  * What the firmware refuses: named, the schedule unchanged.
@@ -337,17 +343,9 @@ START_TEST(test_pr_refused)
 	host_pr(&h, &patrol);
 	run_expect("/c0 set patrolread excludevd=9", RCL_INVALID_PARAM, "/c0 has no VD 9");
 	ck_assert_uint_eq(mfi_shim_sent(PR_SET), 0);
-	mfi_shim_break(PR_SET, MFI_SHIM_STATUS, fw_refusals[_i].status);
-	run_expect("/c0 set patrolread=on mode=manual", fw_refusals[_i].want,
-	           "setting the patrol read schedule (PR_SET_PROPERTIES) failed");
-	expect("/c0 set patrolread=on mode=manual", true, fw_refusals[_i].want,
-	       HAS(fw_refusals[_i].name));
-	run_expect("/c0 show patrolread", RCL_OK, "PR Mode                 Auto");
-	/* The properties' bits (uncfgareas=): refused before the schedule is written. */
-	mfi_shim_break(SET_PROPS, MFI_SHIM_STATUS, fw_refusals[_i].status);
-	expect("/c0 set patrolread uncfgareas=on", true, fw_refusals[_i].want,
-	       HAS(fw_refusals[_i].name));
-	run_expect("/c0 show patrolread", RCL_OK, "PR Unconfigured Areas   Disabled");
+	expect_refused(&pr_refused[0], &fw_refusals[_i]);
+	/* The properties' bits (uncfgareas=) alone: the schedule not written. */
+	expect_refused(&pr_refused[1], &fw_refusals[_i]);
 	ck_assert_uint_eq(mfi_shim_sent(PR_SET), 2);
 	host_done(&h);
 }

@@ -298,10 +298,9 @@ START_TEST(test_refused)
 
 	host_init(&h, MAJOR_NOW);
 	mfi_shim_tasks(MFI_SHIM_PROGRESS_FULL);
-	mfi_shim_break(INIT_START, MFI_SHIM_STATUS, fw_refusals[_i].status);
-	run_expect("/c0/v0 start init force", fw_refusals[_i].want, fw_refusals[_i].name);
-	expect("/c0/v0 start init force", true, fw_refusals[_i].want, HAS(fw_refusals[_i].name));
-	run_expect("/c0/v0 show init", RCL_OK, "Not in progress");
+	expect_refused(&(const struct refused_change){INIT_START, "/c0/v0 start init force", NULL,
+	                                              "/c0/v0 show init", "Not in progress"},
+	               &fw_refusals[_i]);
 	host_done(&h);
 }
 END_TEST

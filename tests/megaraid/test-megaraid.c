@@ -865,58 +865,72 @@ static void expect_props(uint8_t no_rebuild, uint8_t onoff1)
 	ck_assert_mem_eq(mbox, (const uint8_t[12]){0}, 12);
 }
 
-/* jbod=: the properties' enableJBOD bit (on/off word bit 13), the rest written back as read. */
-START_TEST(test_jbod_mode)
+/*
+ * An on/off setting the properties hold: each set writes the record back
+ * with only its bit or byte changed (expect_props() of @props_off after
+ * @off, of @props_on after @on), @show telling it.
+ */
+static const struct switch_prop {
+	const char *off, *on, *show;
+	bool jbod_support; /* the card must report JBOD support first */
+	uint8_t props_off[2], props_on[2];
+} switches[] = {
+    /* jbod=: the enableJBOD bit (on/off word bit 13). */
+    {"/c0 set jbod=off", "/c0 set jbod=on", "/c0 show jbod", true, {0, 0x00}, {0, 0x20}},
+    /* autorebuild=: the disable_auto_rebuild byte, inverted. */
+    {"/c0 set autorebuild=off",
+     "/c0 set autorebuild=on",
+     "/c0 show autorebuild",
+     false,
+     {1, 0x20},
+     {0, 0x20}},
+};
+
+START_TEST(test_switch)
+{
+	const struct switch_prop *sw = &switches[_i];
+	struct host h;
+
+	host_init(&h, MAJOR_NOW);
+	if (sw->jbod_support)
+		mfi_shim_jbod(true, true);
+	run_expect(sw->show, RCL_OK, "ON");
+	run_expect(sw->off, RCL_OK, "OFF");
+	expect_props(sw->props_off[0], sw->props_off[1]);
+	run_expect(sw->show, RCL_OK, "OFF");
+	run_expect(sw->on, RCL_OK, "ON");
+	expect_props(sw->props_on[0], sw->props_on[1]);
+	run_expect(sw->show, RCL_OK, "ON");
+	ck_assert_uint_eq(SENT(changes), 2);
+	host_done(&h);
+}
+END_TEST
+
+/* A card reporting no JBOD support, and none enabled: refused before any frame. */
+START_TEST(test_jbod_unsupported)
 {
 	struct host h;
 
 	host_init(&h, MAJOR_NOW);
-	mfi_shim_jbod(true, true);
-	run_expect("/c0 set jbod=off", RCL_OK, "OFF");
-	expect_props(0, 0x00);
-	run_expect("/c0 show jbod", RCL_OK, "OFF");
-	run_expect("/c0 set jbod=on", RCL_OK, "ON");
-	expect_props(0, 0x20);
-	run_expect("/c0 show jbod", RCL_OK, "ON");
-	ck_assert_uint_eq(SENT(changes), 2);
-	/* A card reporting no JBOD support, and none enabled: refused before any frame. */
 	mfi_shim_jbod(false, false);
 	run_expect("/c0 set jbod=on", RCL_UNSUPPORTED, "JBOD");
-	ck_assert_uint_eq(SENT(changes), 2);
+	ck_assert_uint_eq(SENT(changes), 0);
 	host_done(&h);
 }
 END_TEST
 
-/* autorebuild=: the properties' disable_auto_rebuild byte, inverted. */
-START_TEST(test_auto_rebuild)
-{
-	struct host h;
-
-	host_init(&h, MAJOR_NOW);
-	run_expect("/c0 show autorebuild", RCL_OK, "ON");
-	run_expect("/c0 set autorebuild=off", RCL_OK, "OFF");
-	expect_props(1, 0x20);
-	run_expect("/c0 show autorebuild", RCL_OK, "OFF");
-	run_expect("/c0 set autorebuild=on", RCL_OK, "ON");
-	expect_props(0, 0x20);
-	run_expect("/c0 show autorebuild", RCL_OK, "ON");
-	ck_assert_uint_eq(SENT(changes), 2);
-	host_done(&h);
-}
-END_TEST
-
-/* The firmware's refusal of a property change: named, and the card's JBOD mode as it was. */
+/* The firmware's refusal of a property change: named, and the setting as it was. */
 START_TEST(test_props_refused)
 {
 	struct host h;
 
 	host_init(&h, MAJOR_NOW);
-	mfi_shim_break(SET_PROPS, MFI_SHIM_STATUS, fw_refusals[_i].status);
-	run_expect("/c0 set jbod=off", fw_refusals[_i].want, fw_refusals[_i].name);
-	run_expect("/c0 show jbod", RCL_OK, "ON");
-	mfi_shim_break(SET_PROPS, MFI_SHIM_STATUS, fw_refusals[_i].status);
-	run_expect("/c0 set autorebuild=off", fw_refusals[_i].want, fw_refusals[_i].name);
-	run_expect("/c0 show autorebuild", RCL_OK, "ON");
+	for (size_t i = 0; i < sizeof(switches) / sizeof(switches[0]); i++)
+		expect_refused(&(const struct refused_change){SET_PROPS, switches[i].off,
+		                                              "setting the controller properties "
+		                                              "(CTRL_SET_PROPS) failed",
+		                                              switches[i].show, "ON"},
+		               &fw_refusals[_i]);
 	host_done(&h);
 }
 END_TEST
@@ -1118,9 +1132,9 @@ START_TEST(test_change_refused)
 	ck_assert_uint_eq(SENT(changes), 1); /* no spare made for a VD never made */
 	run_expect("/c0/vall show", RCL_OK, NULL);
 	run_expect("/c0/v1 show", RCL_NOT_FOUND, NULL);
-	mfi_shim_break(LD_DELETE, MFI_SHIM_STATUS, fw_refusals[_i].status);
-	run_expect("/c0/v0 del force", fw_refusals[_i].want, fw_refusals[_i].name);
-	run_expect("/c0/v0 show", RCL_OK, "RAID0");
+	expect_refused(&(const struct refused_change){LD_DELETE, "/c0/v0 del force", NULL,
+	                                              "/c0/v0 show", "RAID0"},
+	               &fw_refusals[_i]);
 	host_done(&h);
 }
 END_TEST
@@ -1176,8 +1190,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_missing);
 	tcase_add_test(tc, test_insert);
 	tcase_add_test(tc, test_rates);
-	tcase_add_test(tc, test_jbod_mode);
-	tcase_add_test(tc, test_auto_rebuild);
+	tcase_add_loop_test(tc, test_switch, 0, sizeof(switches) / sizeof(switches[0]));
+	tcase_add_test(tc, test_jbod_unsupported);
 	tcase_add_loop_test(tc, test_props_refused, 0, 2); /* WRONG_STATE, INVALID_PARAMETER */
 	tcase_add_loop_test(tc, test_bad_input, 0, sizeof(bad_inputs) / sizeof(bad_inputs[0]));
 	tcase_add_loop_test(tc, test_change_refused, 0, FW_REFUSALS);
