@@ -39,8 +39,8 @@ enum rcl_status cmd_ctrl_show_time(struct cmd_ctx *c, struct rcl_error *err)
 
 	if (clock == RCL_CLOCK_NO_DATE)
 		return rcl_fail(err, RCL_BAD_REPLY,
-		                "the controller's clock (CTRL_GET_TIME) reads no date: set it "
-		                "with 'set time=systemtime'");
+		                "the controller's clock reads no date (never set, or not one): "
+		                "set it with 'set time=systemtime'");
 	time_property(c, clock ? clock : time(NULL));
 	return RCL_OK;
 }

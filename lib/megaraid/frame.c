@@ -99,6 +99,7 @@ static enum rcl_status status_of(uint8_t status)
 		return RCL_INVALID_PARAM;
 	case RCL_MFI_STAT_DEVICE_NOT_FOUND:
 	case RCL_MFI_STAT_NOT_FOUND:
+	case RCL_MFI_STAT_TIME_NOT_SET: /* the clock asked for: none */
 		return RCL_NOT_FOUND;
 	case RCL_MFI_STAT_WRONG_STATE:
 		return RCL_NOT_ALLOWED;

@@ -77,7 +77,8 @@ const char *rcl_mfi_status_name(uint8_t status);
 /**
  * rcl_mfi_fail() - the failure for firmware status @status of @what ("the
  * controller info (CTRL_GET_INFO)"): its status mapped (INVALID_PARAMETER
- * to RCL_INVALID_PARAM, DEVICE_NOT_FOUND to RCL_NOT_FOUND, WRONG_STATE to
+ * to RCL_INVALID_PARAM, DEVICE_NOT_FOUND, NOT_FOUND and TIME_NOT_SET to
+ * RCL_NOT_FOUND, WRONG_STATE to
  * RCL_NOT_ALLOWED, INVALID_CMD and INVALID_DCMD to RCL_UNSUPPORTED, the
  * rest RCL_SYSTEM), the name in the message and in @err->detail, as
  * StorCLI's Detailed Status shows it. RCL_OK for MFI_STAT_OK.

@@ -80,13 +80,12 @@ static enum rcl_status read_backup(const struct rcl_mfi_link *link, struct rcl_c
 }
 
 /*
- * The card's clock, or 0 when it keeps none (year 0; QEMU's writes its
- * host's time) or writes no reply.
- * One that is no date (its month read the other way than QEMU's?) is
- * RCL_CLOCK_NO_DATE, not a failed load: every command would fail with it.
+ * QEMU's clock (CTRL_GET_TIME, broken down), or 0 when it keeps none (year
+ * 0). One that is no date is RCL_CLOCK_NO_DATE, not a failed load: every
+ * command would fail with it.
  */
-static enum rcl_status read_clock(const struct rcl_mfi_link *link, time_t *out,
-                                  struct rcl_error *err)
+static enum rcl_status read_qemu_clock(const struct rcl_mfi_link *link, time_t *out,
+                                       struct rcl_error *err)
 {
 	struct rcl_mfi_time t;
 	struct tm tm = {0};
@@ -108,6 +107,33 @@ static enum rcl_status read_clock(const struct rcl_mfi_link *link, time_t *out,
 	tm.tm_sec = t.second;
 	*out = timegm(&tm);
 	return RCL_OK;
+}
+
+/*
+ * The card's clock: seconds since 2000-01-01 (MR.H's CTRL_TIME_SECS_GET,
+ * what mfiutil and OpenBSD's mfii read). A clock the host never set
+ * (TIME_NOT_SET) is RCL_CLOCK_NO_DATE. QEMU's card answers the seconds
+ * without writing them and its clock broken down (read_qemu_clock()).
+ */
+static enum rcl_status read_clock(const struct rcl_mfi_link *link, time_t *out,
+                                  struct rcl_error *err)
+{
+	uint32_t secs;
+	enum rcl_status st =
+	    rcl_mfi_read(link, RCL_MFI_DCMD_CTRL_TIME_SECS_GET, &secs, sizeof(secs),
+	                 "the controller's clock (CTRL_TIME_SECS_GET)", err);
+
+	*out = RCL_CLOCK_NO_DATE;
+	if (st == RCL_BAD_REPLY)
+		return read_qemu_clock(link, out, err);
+	if (st == RCL_NOT_FOUND) {
+		if (err)
+			memset(err, 0, sizeof(*err));
+		return RCL_OK;
+	}
+	if (!st)
+		*out = RCL_MFI_EPOCH + (time_t)le32toh(secs);
+	return st;
 }
 
 /*
@@ -223,24 +249,21 @@ enum rcl_status rcl_mfi_backup_set_props(const struct rcl_mfi_link *link,
 	                             &(struct bbu_change){.p = p, .which = which}, err);
 }
 
+/* MR.H: the largest seconds CTRL_TIME_SECS_SET takes. */
+#define MFI_TIME_SECS_MAX 0xfeffffffu
+
 enum rcl_status rcl_mfi_set_time(const struct rcl_mfi_link *link, time_t t, struct rcl_error *err)
 {
-	struct rcl_mfi_dcmd d = {.opcode = RCL_MFI_DCMD_CTRL_SET_TIME, .dir = RCL_MFI_DIR_NONE};
-	struct rcl_mfi_time mt;
-	struct tm tm;
+	struct rcl_mfi_dcmd d = {.opcode = RCL_MFI_DCMD_CTRL_TIME_SECS_SET,
+	                         .dir = RCL_MFI_DIR_NONE};
+	uint32_t secs;
 
-	if (!gmtime_r(&t, &tm))
-		return rcl_fail(err, RCL_INVALID_PARAM, "the time %lld is out of range",
+	if (t < RCL_MFI_EPOCH || t - RCL_MFI_EPOCH > MFI_TIME_SECS_MAX)
+		return rcl_fail(err, RCL_INVALID_PARAM,
+		                "the time %lld is out of the controller clock's range",
 		                (long long)t);
-	mt = (struct rcl_mfi_time){
-	    .year = htole16((uint16_t)(tm.tm_year + 1900)),
-	    .month = (uint8_t)tm.tm_mon,
-	    .day = (uint8_t)tm.tm_mday,
-	    .hour = (uint8_t)tm.tm_hour,
-	    .minute = (uint8_t)tm.tm_min,
-	    .second = (uint8_t)tm.tm_sec,
-	};
-	memcpy(d.mbox, &mt, sizeof(mt));
+	secs = htole32((uint32_t)(t - RCL_MFI_EPOCH));
+	memcpy(d.mbox, &secs, sizeof(secs));
 	return rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d,
-	                    "setting the controller's clock (CTRL_SET_TIME)", err);
+	                    "setting the controller's clock (CTRL_TIME_SECS_SET)", err);
 }

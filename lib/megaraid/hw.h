@@ -3,11 +3,13 @@
  * hw.h - what a MegaRAID card reports of its own hardware (hw.c): the
  * battery that keeps its cache (BBU_GET_STATUS, BBU_GET_CAPACITY_INFO,
  * BBU_GET_DESIGN_INFO, its learn schedule: BBU_GET_PROPERTIES,
- * BBU_SET_PROPERTIES) and its clock (CTRL_GET_TIME, CTRL_SET_TIME).
+ * BBU_SET_PROPERTIES) and its clock (CTRL_TIME_SECS_GET, _SECS_SET; QEMU's
+ * card answers only CTRL_GET_TIME).
  *
  * Layouts written for raidcli from the public interface: FreeBSD's
- * mfireg.h (the battery's structures and status bits), QEMU's megasas
- * model (the clock: CTRL_GET_TIME's reply and CTRL_SET_TIME's mailbox,
+ * mfireg.h (the battery's structures and status bits), Broadcom's MR.H (the
+ * clock's opcodes: seconds since 2000-01-01, which FreeBSD's and OpenBSD's
+ * drivers read too), QEMU's megasas model (CTRL_GET_TIME's reply,
  * megasas_fw_time()); only what raidcli reads is named. No public source
  * tells a CacheVault from a battery: MFI's battery types are none, iBBU
  * and BBU, and raidcli shows every one as StorCLI's BBU.
@@ -21,8 +23,9 @@
 #include "megaraid/model.h"
 
 enum {
-	RCL_MFI_DCMD_CTRL_GET_TIME = 0x01080101, /* reads struct rcl_mfi_time */
-	RCL_MFI_DCMD_CTRL_SET_TIME = 0x01080102, /* mailbox: struct rcl_mfi_time, no data */
+	RCL_MFI_DCMD_CTRL_GET_TIME = 0x01080101,      /* reads struct rcl_mfi_time (QEMU's) */
+	RCL_MFI_DCMD_CTRL_TIME_SECS_GET = 0x01080201, /* reads seconds since RCL_MFI_EPOCH */
+	RCL_MFI_DCMD_CTRL_TIME_SECS_SET = 0x01080202, /* mailbox: those seconds, no data */
 	RCL_MFI_DCMD_BBU_GET_STATUS = 0x05010000,
 	RCL_MFI_DCMD_BBU_GET_CAPACITY = 0x05020000,
 	RCL_MFI_DCMD_BBU_GET_DESIGN = 0x05030000,
@@ -31,7 +34,11 @@ enum {
 	RCL_MFI_DCMD_BBU_SET_PROPS = 0x05050200, /* writes it, no mailbox */
 };
 
-/* The firmware's clock, broken down (QEMU: the month as struct tm's, 0 for January). */
+/*
+ * The clock broken down, as QEMU's card answers CTRL_GET_TIME: the month as
+ * struct tm's (0 for January). MR.H does not say its month's base; every
+ * other date there counts from 1, so only QEMU's answer is read this way.
+ */
 struct rcl_mfi_time {
 	uint16_t year;
 	uint8_t month;

@@ -13,7 +13,8 @@
 
 enum {
 	OP_GET_TIME = 0x01080101,
-	OP_SET_TIME = 0x01080102,
+	OP_TIME_SECS_GET = 0x01080201,
+	OP_TIME_SECS_SET = 0x01080202,
 	OP_FOREIGN_SCAN = 0x04060100,
 	OP_FOREIGN_DISPLAY = 0x04060200,
 	OP_FOREIGN_PREVIEW = 0x04060300,
@@ -32,6 +33,7 @@ enum {
 	ST_INVALID_PARAMETER = 0x03,
 	ST_DEVICE_NOT_FOUND = 0x0c,
 	ST_NO_HW_PRESENT = 0x22,
+	ST_TIME_NOT_SET = 0x31,
 	ST_WRONG_STATE = 0x32,
 	ST_FOREIGN_INCOMPLETE = 0x3b,
 };
@@ -42,8 +44,11 @@ enum {
 static const struct mfi_shim_bbu *bbu;
 static uint8_t roc_temperature;
 static uint8_t bbu_props[32];
+/* The clock: QEMU's (CTRL_GET_TIME alone) unless a card's is asked for. */
+static enum { CLOCK_QEMU, CLOCK_CARD, CLOCK_NOT_SET } clock_kind;
 static uint8_t clock_bytes[8];
 static bool clock_set;
+static uint32_t card_secs;
 static uint8_t foreign[CONFIG_LEN];
 static bool has_foreign, foreign_incomplete;
 static char foreign_guid[24];
@@ -62,6 +67,7 @@ void mfi_shim_hw_reset(void)
 	put(bbu_props + 4, 0x2a000000, 4);
 	bbu_props[11] = 0x5a;
 	roc_temperature = 0;
+	clock_kind = CLOCK_QEMU;
 	clock_set = false;
 	has_foreign = false;
 }
@@ -87,8 +93,50 @@ void mfi_shim_clock(const uint8_t bytes[8])
 	clock_set = true;
 }
 
+void mfi_shim_card_clock(uint32_t secs)
+{
+	clock_kind = CLOCK_CARD;
+	card_secs = secs;
+}
+
+void mfi_shim_card_clock_unset(void)
+{
+	clock_kind = CLOCK_NOT_SET;
+}
+
+uint32_t mfi_shim_card_clock_now(void)
+{
+	return card_secs;
+}
+
+/* CTRL_TIME_SECS_GET: QEMU's dummy writes nothing; a card whose clock was never set refuses. */
+static uint8_t time_secs_get(uint8_t *buf, uint32_t len)
+{
+	if (len != 4)
+		return ST_INVALID_PARAMETER;
+	if (clock_kind == CLOCK_NOT_SET)
+		return ST_TIME_NOT_SET;
+	if (clock_kind == CLOCK_CARD)
+		put(buf, card_secs, 4);
+	return ST_OK;
+}
+
+/* CTRL_TIME_SECS_SET: the mailbox's seconds, at most 0xfeffffff (MR.H); QEMU's does nothing. */
+static uint8_t time_secs_set(const uint8_t *mbox)
+{
+	uint32_t secs = (uint32_t)mbox[0] | (uint32_t)mbox[1] << 8 | (uint32_t)mbox[2] << 16 |
+	                (uint32_t)mbox[3] << 24;
+
+	if (clock_kind == CLOCK_QEMU)
+		return ST_OK;
+	if (secs > 0xfeffffffu)
+		return ST_INVALID_PARAMETER;
+	mfi_shim_card_clock(secs);
+	return ST_OK;
+}
+
 /* QEMU's megasas_fw_time(): year, then struct tm's month (0 for January), day, time. */
-void mfi_shim_clock_now(uint8_t bytes[8])
+static void clock_now(uint8_t bytes[8])
 {
 	time_t now = time(NULL);
 	struct tm tm;
@@ -154,8 +202,8 @@ void mfi_shim_hw_ctrl_info(uint8_t *info)
 int mfi_shim_hw_mbox_used(uint32_t opcode)
 {
 	switch (opcode) {
-	case OP_SET_TIME:
-		return 8;
+	case OP_TIME_SECS_SET:
+		return 4;
 	case OP_FOREIGN_DISPLAY:
 	case OP_FOREIGN_PREVIEW:
 	case OP_FOREIGN_IMPORT:
@@ -168,7 +216,7 @@ int mfi_shim_hw_mbox_used(uint32_t opcode)
 unsigned mfi_shim_hw_data_flags(uint32_t opcode)
 {
 	switch (opcode) {
-	case OP_SET_TIME:
+	case OP_TIME_SECS_SET:
 	case OP_FOREIGN_IMPORT:
 	case OP_FOREIGN_CLEAR:
 	case OP_BBU_LEARN:
@@ -261,11 +309,12 @@ uint8_t mfi_shim_hw_dcmd(uint32_t opcode, const uint8_t *mbox, uint8_t *buf, uin
 	case OP_GET_TIME:
 		if (len != 8)
 			return ST_INVALID_PARAMETER;
-		mfi_shim_clock_now(buf);
+		clock_now(buf);
 		return ST_OK;
-	case OP_SET_TIME:
-		mfi_shim_clock(mbox);
-		return ST_OK;
+	case OP_TIME_SECS_GET:
+		return time_secs_get(buf, len);
+	case OP_TIME_SECS_SET:
+		return time_secs_set(mbox);
 	case OP_BBU_STATUS:
 		return bbu ? bbu_status(buf, len) : ST_OK;
 	case OP_BBU_CAPACITY:

@@ -4,7 +4,8 @@
  * card's own hardware and foreign configurations (mfi-shim-hw.c): a
  * battery (BBU_GET_STATUS, _CAPACITY_INFO, _DESIGN_INFO, its properties:
  * BBU_GET_PROPERTIES, BBU_SET_PROPERTIES), the ROC's
- * temperature in CTRL_GET_INFO, the clock (CTRL_GET_TIME, CTRL_SET_TIME)
+ * temperature in CTRL_GET_INFO, the clock (CTRL_TIME_SECS_GET, _SECS_SET;
+ * QEMU's CTRL_GET_TIME)
  * and one foreign configuration (CFG_FOREIGN_SCAN, _DISPLAY, _PREVIEW,
  * _IMPORT, _CLEAR). Without a call below it answers as QEMU's
  * megasas-gen2 does: no battery, no temperature, its clock, no foreign
@@ -44,14 +45,24 @@ void mfi_shim_bbu_props(const uint8_t p[32]);
 void mfi_shim_roc_temperature(uint8_t celsius);
 
 /*
- * mfi_shim_clock() - the card's clock reads @bytes (CTRL_GET_TIME's 8
- * bytes); until then it reads the time now, as QEMU's. CTRL_SET_TIME
- * stores its mailbox's 8 bytes there.
+ * mfi_shim_clock() - QEMU's clock reads @bytes (CTRL_GET_TIME's 8 bytes);
+ * until then it reads the time now. As QEMU's, the card answers the
+ * seconds' DCMDs OK and does nothing.
  */
 void mfi_shim_clock(const uint8_t bytes[8]);
 
-/* mfi_shim_clock_now() - the 8 bytes the card's clock reads. */
-void mfi_shim_clock_now(uint8_t bytes[8]);
+/*
+ * mfi_shim_card_clock() - the card keeps a clock as MR.H's: @secs past
+ * 2000-01-01 read by CTRL_TIME_SECS_GET, set by CTRL_TIME_SECS_SET.
+ */
+void mfi_shim_card_clock(uint32_t secs);
+
+/* mfi_shim_card_clock_unset() - as mfi_shim_card_clock(), one never set: TIME_NOT_SET. */
+void mfi_shim_card_clock_unset(void);
+
+/* mfi_shim_card_clock_now() - the seconds the card's clock reads. */
+uint32_t mfi_shim_card_clock_now(void);
+
 
 /*
  * mfi_shim_foreign() - the free disks @ids (@count of them, kept) hold

@@ -17,7 +17,8 @@
 #include "mfi-shim-hw.h"
 
 #define GET_TIME        0x01080101u
-#define SET_TIME        0x01080102u
+#define TIME_SECS_GET   0x01080201u
+#define TIME_SECS_SET   0x01080202u
 #define FOREIGN_SCAN    0x04060100u
 #define FOREIGN_SHOW    0x04060200u
 #define FOREIGN_PREVIEW 0x04060300u
@@ -313,53 +314,83 @@ START_TEST(test_roc_temperature)
 }
 END_TEST
 
-/* The card's clock is shown as it reads; "set time=" sends the time in its mailbox. */
+/*
+ * A card's clock, seconds since 2000 (CTRL_TIME_SECS_GET), is shown as a
+ * date; "set time=" sends the seconds in the mailbox of CTRL_TIME_SECS_SET.
+ */
 START_TEST(test_clock)
 {
 	struct host h;
-	/* 2026-03-04 05:06:07: the month as QEMU writes it, struct tm's (2 for March). */
-	static const uint8_t march[8] = {0xea, 0x07, 2, 4, 5, 6, 7, 0};
-	static const uint8_t december[8] = {0xea, 0x07, 11, 7, 3, 0, 0, 0};
+	/* 2026-03-04 05:06:07 and 2026-12-07 03:00:00 UTC, in seconds past 2000. */
+	static const uint8_t december[4] = {0xb0, 0xdd, 0xa8, 0x32};
 
 	host_utc(&h);
-	mfi_shim_clock(march);
+	mfi_shim_card_clock(0x313a7a3f);
 	expect("/c0 show time", false, RCL_OK, HAS("03/04/2026, 05:06:07"));
 	expect("/c0 show all", true, RCL_OK,
 	       HAS("\"Current Controller Date/Time\" : \"03/04/2026, 05:06:07\""));
 	expect("/c0 set time=20261207 03:00:00", false, RCL_OK, HAS("12/07/2026, 03:00:00"));
-	expect_mbox(SET_TIME, december, sizeof(december));
+	expect_mbox(TIME_SECS_SET, december, sizeof(december));
+	ck_assert_uint_eq(mfi_shim_card_clock_now(), 0x32a8ddb0);
 	expect("/c0 show time", false, RCL_OK, HAS("12/07/2026, 03:00:00"));
 	expect("/c0 set time=systemtime", false, RCL_OK, HAS("Time"));
-	ck_assert_uint_eq(mfi_shim_sent(SET_TIME), 2);
-	/* Not a time: refused before any frame. */
+	ck_assert_uint_eq(mfi_shim_sent(TIME_SECS_SET), 2);
+	/* Not a time, or one the clock cannot hold: refused before any frame. */
 	expect("/c0 set time=2026-12-07", false, RCL_INVALID_PARAM, HAS("yyyymmdd hh:mm:ss"));
 	expect("/c0 set time=20261307 03:00:00", false, RCL_INVALID_PARAM, HAS("not a time"));
-	ck_assert_uint_eq(mfi_shim_sent(SET_TIME), 2);
+	expect("/c0 set time=19991231 23:59:59", false, RCL_INVALID_PARAM, HAS("out of the"));
+	ck_assert_uint_eq(mfi_shim_sent(TIME_SECS_SET), 2);
+	/* The broken-down clock, whose month's base MR.H leaves open, is never asked. */
+	ck_assert_uint_eq(mfi_shim_sent(GET_TIME), 0);
 	host_done(&h);
 }
 END_TEST
 
 /*
- * A clock that is no date: "show time" says so, everything else works (it
- * shows "Unknown"), and "set time=" mends it; a refused set changes nothing.
+ * QEMU's card answers the seconds OK without writing them: its clock is
+ * read broken down (CTRL_GET_TIME, its month counted from 0).
+ */
+START_TEST(test_clock_qemu)
+{
+	struct host h;
+	/* 2026-03-04 05:06:07: the month as QEMU writes it, struct tm's (2 for March). */
+	static const uint8_t march[8] = {0xea, 0x07, 2, 4, 5, 6, 7, 0};
+
+	host_utc(&h);
+	mfi_shim_clock(march);
+	expect("/c0 show time", false, RCL_OK, HAS("03/04/2026, 05:06:07"));
+	ck_assert_uint_gt(mfi_shim_sent(TIME_SECS_GET), 0);
+	ck_assert_uint_gt(mfi_shim_sent(GET_TIME), 0);
+	host_done(&h);
+}
+END_TEST
+
+/*
+ * A clock that is no date (QEMU's reading month 13) or that the host never
+ * set (TIME_NOT_SET): "show time" says so, everything else works (it shows
+ * "Unknown"), and "set time=" mends it; a refused set changes nothing.
  */
 START_TEST(test_clock_bad)
 {
 	struct host h;
 	static const uint8_t month13[8] = {0xea, 0x07, 12, 1, 0, 0, 0, 0};
-	static const uint8_t march[8] = {0xea, 0x07, 2, 4, 5, 6, 7, 0};
-	uint8_t now[8];
 
 	host_utc(&h);
 	mfi_shim_clock(month13);
-	expect("/c0 show time", false, RCL_BAD_REPLY, HAS("CTRL_GET_TIME", "no date"));
+	expect("/c0 show time", false, RCL_BAD_REPLY, HAS("no date", "set time=systemtime"));
 	expect("/c0 show all", true, RCL_OK, HAS("\"Current Controller Date/Time\" : \"Unknown\""));
 	expect("/c0 show", false, RCL_OK, HAS("Controller Time = Unknown"));
-	mfi_shim_clock(march);
-	mfi_shim_break(SET_TIME, MFI_SHIM_STATUS, 0x32);
-	expect("/c0 set time=systemtime", false, RCL_NOT_ALLOWED, HAS("WRONG_STATE"));
-	mfi_shim_clock_now(now);
-	ck_assert_mem_eq(now, march, sizeof(now));
+	mfi_shim_card_clock_unset();
+	expect("/c0 show time", false, RCL_BAD_REPLY, HAS("no date", "never set"));
+	expect("/c0 show", false, RCL_OK, HAS("Controller Time = Unknown"));
+	mfi_shim_break(TIME_SECS_SET, MFI_SHIM_STATUS, 0x32);
+	expect("/c0 set time=20261207 03:00:00", false, RCL_NOT_ALLOWED, HAS("WRONG_STATE"));
+	expect("/c0 show time", false, RCL_BAD_REPLY, HAS("never set"));
+	host_done(&h);
+	host_utc(&h);
+	mfi_shim_card_clock_unset();
+	expect("/c0 set time=20261207 03:00:00", false, RCL_OK, HAS("12/07/2026, 03:00:00"));
+	expect("/c0 show time", false, RCL_OK, HAS("12/07/2026, 03:00:00"));
 	host_done(&h);
 }
 END_TEST
@@ -502,6 +533,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_bbu_properties_unwritten);
 	tcase_add_test(tc, test_roc_temperature);
 	tcase_add_test(tc, test_clock);
+	tcase_add_test(tc, test_clock_qemu);
 	tcase_add_test(tc, test_clock_bad);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("foreign");
