@@ -441,10 +441,17 @@ enum rcl_status rcl_mfi_set_vd(const struct rcl_mfi_link *link, unsigned target,
 		                                                          : 0;
 	if (props->autobgi >= 0)
 		ld.no_bgi = !props->autobgi;
-	/* The target is in the data: FreeBSD's mfiutil sends an empty mailbox. */
+	/*
+	 * The mailbox names the LD by the reference LD_GET_PROP gave (target
+	 * id, reserved byte, sequence number), as mfiutil's mfi_ld_set_props()
+	 * and OpenBSD's mfii do: the card refuses a stale one.
+	 */
 	d.opcode = RCL_MFI_DCMD_LD_SET_PROP;
 	d.dir = RCL_MFI_DIR_WRITE;
 	memset(d.mbox, 0, sizeof(d.mbox));
+	d.mbox[0] = ld.target_id;
+	d.mbox[1] = ld.rsvd0;
+	memcpy(d.mbox + 2, &ld.seq, sizeof(ld.seq)); /* little-endian as read */
 	return rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d,
 	                    "setting the virtual drive's properties (LD_SET_PROP)", err);
 }

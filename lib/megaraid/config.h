@@ -32,7 +32,8 @@ enum rcl_status rcl_mfi_delete_vd(const struct rcl_mfi_link *link, unsigned targ
 /*
  * rcl_mfi_set_vd() - change what @props names (not -1, @name not NULL)
  * of the LD with target id @target: LD_GET_PROP, those fields changed,
- * LD_SET_PROP of the whole 32 bytes.
+ * LD_SET_PROP of the whole 32 bytes, the LD's reference as read in its
+ * mailbox.
  */
 enum rcl_status rcl_mfi_set_vd(const struct rcl_mfi_link *link, unsigned target,
                                const struct rcl_vd_props *props, struct rcl_error *err);

@@ -754,7 +754,8 @@ START_TEST(test_set_vd)
 	want[20] = 0x01 | 0x10;      /* write back always, on QEMU's LD_GET_INFO policy (none) */
 	ck_assert_uint_eq(mfi_shim_last(LD_SET_PROP, mbox, got, sizeof(got)), sizeof(want));
 	ck_assert_mem_eq(got, want, sizeof(want));
-	ck_assert_mem_eq(mbox, (const uint8_t[12]){0}, 12);
+	/* The LD's reference as LD_GET_PROP gave it: target 1, QEMU's sequence number 0. */
+	ck_assert_mem_eq(mbox, ((const uint8_t[12]){1}), 12);
 	run_expect("/c0/v1 show", RCL_OK, "logs");
 	run_expect("/c0/v1 show", RCL_OK, "AWB");
 	ck_assert_uint_eq(SENT(changes), 2);
