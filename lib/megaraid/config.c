@@ -135,10 +135,15 @@ unsigned rcl_mfi_data_drives(enum rcl_raid_level level, unsigned n)
 	}
 }
 
-/* The cache policy bits of @params. */
+/*
+ * The cache policy bits of @params. The LD's writes may always use the
+ * controller's cache (ALLOW_WRITE_CACHE, as mfiutil creates an LD): write
+ * back or through then says when a write completes; "cached" lets its
+ * reads use the cache too.
+ */
 static uint8_t cache_bits(const struct rcl_vd_params *params)
 {
-	uint8_t bits = 0;
+	uint8_t bits = RCL_MFI_LD_CACHE_ALLOW_WRITE;
 
 	if (params->write != RCL_WRITE_THROUGH)
 		bits |= RCL_MFI_LD_CACHE_WRITE_BACK;
@@ -408,6 +413,10 @@ static uint8_t props_cache(uint8_t bits, const struct rcl_vd_props *props)
 		bits = with_bits(bits, RCL_MFI_LD_CACHE_READ_AHEAD, props->read == RCL_READ_AHEAD);
 	if (props->io >= 0)
 		bits = with_bits(bits, RCL_MFI_LD_CACHE_CACHED_IO, props->io == RCL_IO_CACHED);
+	/* Write back, or reads cached, need the cache to take writes (FreeBSD's IO_CACHED). */
+	if (props->write == RCL_WRITE_BACK || props->write == RCL_WRITE_BACK_ALWAYS ||
+	    props->io == RCL_IO_CACHED)
+		bits |= RCL_MFI_LD_CACHE_ALLOW_WRITE;
 	return bits;
 }
 
