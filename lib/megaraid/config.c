@@ -188,7 +188,9 @@ static enum rcl_status used_refs(const struct rcl_mfi_link *link, uint8_t *used,
 
 /*
  * Fill @a, the array of span @s: its drives from @params, @blocks of each,
- * each named by its current reference (device id and sequence number).
+ * each named by its current reference (device id and sequence number) and
+ * placed where the card says it is (its enclosure index, as PD_GET_INFO
+ * gives it; the rows left empty 0xff, as QEMU's CFG_READ has them).
  */
 static enum rcl_status fill_array(const struct rcl_mfi_link *link, struct rcl_mfi_array *a,
                                   const struct rcl_ctrl *ctrl, const struct rcl_vd_params *params,
@@ -203,12 +205,13 @@ static enum rcl_status fill_array(const struct rcl_mfi_link *link, struct rcl_mf
 	a->array_ref = htole16(ref);
 	for (unsigned r = 0; !st && r < n; r++) {
 		const struct rcl_drive *d = rcl_ctrl_find_drive(ctrl, &params->drives[s * n + r]);
-		uint16_t seq;
+		struct rcl_mfi_pd_ref now;
 
-		st = rcl_mfi_pd_seq(link, (uint16_t)d->device_id, &seq, err);
+		st = rcl_mfi_pd_ref(link, (uint16_t)d->device_id, &now, err);
 		a->pd[r].device_id = htole16((uint16_t)d->device_id);
-		a->pd[r].seq_num = htole16(seq);
+		a->pd[r].seq_num = htole16(now.seq);
 		a->pd[r].fw_state = htole16(RCL_MFI_PD_ONLINE);
+		a->pd[r].encl_index = now.encl_index;
 		a->pd[r].slot = (uint8_t)d->slot;
 	}
 	return st;

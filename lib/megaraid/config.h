@@ -104,6 +104,18 @@ enum rcl_status rcl_mfi_set_props(const struct rcl_mfi_link *link,
  */
 enum rcl_status rcl_mfi_pd_seq(const struct rcl_mfi_link *link, uint16_t id, uint16_t *seq,
                                struct rcl_error *err);
+
+/*
+ * rcl_mfi_pd_ref() (refs.c) - rcl_mfi_pd_seq()'s sequence number and the
+ * enclosure index PD_GET_INFO gives drive @id (0, as FreeBSD's mfiutil
+ * leaves it in a new array, when the firmware answers for another drive).
+ */
+struct rcl_mfi_pd_ref {
+	uint16_t seq;
+	uint8_t encl_index;
+};
+enum rcl_status rcl_mfi_pd_ref(const struct rcl_mfi_link *link, uint16_t id,
+                               struct rcl_mfi_pd_ref *ref, struct rcl_error *err);
 enum rcl_status rcl_mfi_ld_seq(const struct rcl_mfi_link *link, unsigned target, uint16_t *seq,
                                struct rcl_error *err);
 

@@ -578,7 +578,8 @@ static size_t expected_cfg_add(uint8_t *p)
 		unit_put_le(pd, (r + 1) << 8, 2); /* device id: the SCSI id, QEMU's */
 		unit_put_le(pd + 2, 0, 2);
 		unit_put_le(pd + 4, 0x18, 2); /* ONLINE */
-		pd[7] = (uint8_t)(r + 1);     /* slot */
+		pd[6] = 0; /* enclosure index: QEMU's PD_GET_INFO is another drive's, mfiutil's 0 */
+		pd[7] = (uint8_t)(r + 1); /* slot */
 	}
 	ld[0] = 1; /* target: the first free one (LD 0 is disk 0's) */
 	memcpy(ld + 4, "db", 2);
