@@ -93,9 +93,15 @@ enum rcl_status rcl_mfi_read_config(const struct rcl_mfi_link *link, uint8_t **o
 	                              out, len, err);
 }
 
-/* The MFI primary RAID level and its qualifier (DDF's: parity rotating, data continued). */
-static void level_params(enum rcl_raid_level level, struct rcl_mfi_ld_info *ld)
+/*
+ * The MFI primary RAID level and its qualifier (DDF's: parity rotating,
+ * data continued); over @spans arrays, the secondary level 3 that makes
+ * RAID1, 5 or 6 RAID10, 50 or 60 (DDF's spanned; FreeBSD's mfiutil sets
+ * it so, and MegaCLI shows RAID10 as Primary-1, Secondary-3).
+ */
+static void level_params(enum rcl_raid_level level, unsigned spans, struct rcl_mfi_ld_info *ld)
 {
+	ld->secondary_level = spans > 1 ? 3 : 0;
 	switch (level) {
 	case RCL_RAID1:
 	case RCL_RAID10:
@@ -258,7 +264,7 @@ static void fill_ld(struct rcl_mfi_ld_info *ld, const struct rcl_vd_params *para
 	ld->disk_cache = params->disk_cache == RCL_DISK_CACHE_ON    ? 1
 	                 : params->disk_cache == RCL_DISK_CACHE_OFF ? 2
 	                                                            : 0;
-	level_params(params->level, ld);
+	level_params(params->level, spans, ld);
 	ld->stripe_size = strip_exp(params->strip_kib);
 	ld->num_drives = (uint8_t)params->drives_per_span;
 	ld->span_depth = (uint8_t)spans;
