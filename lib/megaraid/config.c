@@ -348,46 +348,164 @@ static enum rcl_status old_arrays(const struct rcl_mfi_link *link, const struct 
 	return st;
 }
 
-enum rcl_status rcl_mfi_add_vd(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
-                               const struct rcl_vd_params *params, unsigned *target,
-                               struct rcl_error *err)
+/* The CFG_ADD header of @spans arrays and one LD, and LD @ld after those arrays. */
+static void fill_header(struct add_payload *p, unsigned spans, const struct rcl_mfi_ld_info *ld)
 {
-	unsigned spans = (unsigned)(params->drive_count / params->drives_per_span);
-	int dg = rcl_ctrl_find_drive(ctrl, &params->drives[0])->dg;
-	struct add_payload *p = rcl_calloc(1, sizeof(*p));
-	struct rcl_mfi_ld_info ld = {0};
-	uint16_t refs[MAX_LD_SPANS];
-	struct rcl_mfi_extent where = {0, member_blocks(ctrl, params)};
 	size_t arrays_end = sizeof(p->h) + spans * sizeof(struct rcl_mfi_array);
-	enum rcl_status st;
 
-	if (!p)
-		return rcl_fail(err, RCL_NOMEM, "out of memory");
-	if (spans > MAX_LD_SPANS) {
-		rcl_free(p);
-		return rcl_fail(err, RCL_INVALID_PARAM, "a MegaRAID VD has at most %u spans",
-		                MAX_LD_SPANS);
-	}
-	/* Drives in a group (the generic layer checked they are all of it): its free space. */
-	st = dg >= 0 ? old_arrays(link, ctrl, (unsigned)dg, params, p, refs, spans, &where, err)
-	             : new_arrays(link, ctrl, params, p, refs, spans, err);
-	*target = free_target(ctrl);
-	fill_ld(&ld, params, *target, refs, where.start, share_blocks(params, spans, where.blocks));
 	/* The LD follows the arrays actually sent, not the struct's room for eight. */
-	memcpy((uint8_t *)p + arrays_end, &ld, RCL_MFI_LD_CONFIG_SIZE);
+	memcpy((uint8_t *)p + arrays_end, ld, RCL_MFI_LD_CONFIG_SIZE);
 	p->h.size = htole32((uint32_t)(arrays_end + RCL_MFI_LD_CONFIG_SIZE));
 	p->h.array_count = htole16((uint16_t)spans);
 	p->h.array_size = htole16(sizeof(struct rcl_mfi_array));
 	p->h.ld_count = htole16(1);
 	p->h.ld_size = htole16(RCL_MFI_LD_CONFIG_SIZE);
 	p->h.spare_size = htole16(sizeof(struct rcl_mfi_spare));
-	if (!st)
-		st = dcmd_write(link, RCL_MFI_DCMD_CFG_ADD, p, le32toh(p->h.size),
-		                "creating the virtual drive (CFG_ADD)", err);
+}
+
+/*
+ * The CFG_MAKE_SPARE payload making drive @d a hot spare: global when
+ * @array_count is 0, else dedicated to @array_refs; the drive named by
+ * its sequence number now. *@len: the bytes to send.
+ */
+static enum rcl_status spare_payload(const struct rcl_mfi_link *link, const struct rcl_drive *d,
+                                     const uint16_t *array_refs, size_t array_count,
+                                     struct rcl_mfi_spare *spare, uint32_t *len,
+                                     struct rcl_error *err)
+{
+	size_t room = sizeof(spare->array_ref) / sizeof(spare->array_ref[0]);
+	uint16_t seq;
+	enum rcl_status st;
+
+	if (array_count > room)
+		return rcl_fail(err, RCL_INVALID_PARAM,
+		                "a MegaRAID hot spare serves at most %zu arrays", room);
+	st = rcl_mfi_pd_seq(link, (uint16_t)d->device_id, &seq, err);
+	if (st)
+		return st;
+	memset(spare, 0, sizeof(*spare));
+	spare->device_id = htole16((uint16_t)d->device_id);
+	spare->seq_num = htole16(seq);
+	spare->spare_type = array_count ? RCL_MFI_SPARE_DEDICATED : 0;
+	spare->array_count = (uint8_t)array_count;
+	for (size_t i = 0; i < array_count; i++)
+		spare->array_ref[i] = htole16(array_refs[i]);
+	*len = (uint32_t)(offsetof(struct rcl_mfi_spare, array_ref) +
+	                  array_count * sizeof(spare->array_ref[0]));
+	return RCL_OK;
+}
+
+static enum rcl_status send_spare(const struct rcl_mfi_link *link, struct rcl_mfi_spare *spare,
+                                  uint32_t len, struct rcl_error *err)
+{
+	return dcmd_write(link, RCL_MFI_DCMD_CFG_MAKE_SPARE, spare, len,
+	                  "making the hot spare (CFG_MAKE_SPARE)", err);
+}
+
+/*
+ * A spare of the VD CFG_ADD just made as /c?/v@target that the card
+ * refused (@st, its reason in @err). The VD is left, not deleted again:
+ * it is whole and usable, the driver may have given it to the host
+ * already, and a delete refused in turn would leave a state no message
+ * could name. What is there is said instead, so the spare is added
+ * alone: repeating "add vd" would make a second VD.
+ */
+static enum rcl_status spare_refused(const struct rcl_ctrl *ctrl, unsigned target,
+                                     const struct rcl_drive *d, enum rcl_status st,
+                                     struct rcl_error *err)
+{
+	char why[RCL_ERROR_MSG_MAX] = "";
+
+	if (err)
+		memcpy(why, err->msg, sizeof(why));
+	return rcl_fail(err, st,
+	                "/c%u/v%u was created, but /c%u/e%u/s%u was not made its hot spare: %s; "
+	                "add the spare with '/c%u/e%u/s%u add hotsparedrive dgs=<its group>', "
+	                "not with 'add vd' again",
+	                ctrl->entry.id, target, ctrl->entry.id, d->enclosure, d->slot, why,
+	                ctrl->entry.id, d->enclosure, d->slot);
+}
+
+/* The CFG_MAKE_SPARE payloads of a new VD's spares, and their lengths. */
+struct new_spares {
+	struct rcl_mfi_spare s[RCL_MAX_HOT_SPARES];
+	uint32_t len[RCL_MAX_HOT_SPARES];
+};
+
+/*
+ * The payloads making @params' spares dedicated hot spares of arrays @refs
+ * (@spans of them), each drive's sequence number read: before CFG_ADD ...
+ */
+static enum rcl_status prepare_spares(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
+                                      const struct rcl_vd_params *params, const uint16_t *refs,
+                                      unsigned spans, struct new_spares *out, struct rcl_error *err)
+{
+	enum rcl_status st = RCL_OK;
+
+	if (params->spare_count > RCL_MAX_HOT_SPARES)
+		return rcl_fail(err, RCL_INVALID_PARAM, "a group takes at most %d hot spares",
+		                RCL_MAX_HOT_SPARES);
 	for (size_t i = 0; !st && i < params->spare_count; i++)
-		st = rcl_mfi_make_spare(link, rcl_ctrl_find_drive(ctrl, &params->spares[i]), refs,
-		                        spans, err);
-	rcl_free(p);
+		st = spare_payload(link, rcl_ctrl_find_drive(ctrl, &params->spares[i]), refs, spans,
+		                   &out->s[i], &out->len[i], err);
+	return st;
+}
+
+/* ... then sent, after CFG_ADD made VD @target. */
+static enum rcl_status make_spares(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
+                                   const struct rcl_vd_params *params, unsigned target,
+                                   struct new_spares *sp, struct rcl_error *err)
+{
+	for (size_t i = 0; i < params->spare_count; i++) {
+		enum rcl_status st = send_spare(link, &sp->s[i], sp->len[i], err);
+
+		if (st)
+			return spare_refused(
+			    ctrl, target, rcl_ctrl_find_drive(ctrl, &params->spares[i]), st, err);
+	}
+	return RCL_OK;
+}
+
+/* The payloads rcl_mfi_add_vd() sends: CFG_ADD's, then the spares'. */
+struct add_frames {
+	struct add_payload add;
+	struct new_spares spares;
+};
+
+enum rcl_status rcl_mfi_add_vd(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
+                               const struct rcl_vd_params *params, unsigned *target,
+                               struct rcl_error *err)
+{
+	unsigned spans = (unsigned)(params->drive_count / params->drives_per_span);
+	int dg = rcl_ctrl_find_drive(ctrl, &params->drives[0])->dg;
+	struct add_frames *f;
+	struct rcl_mfi_ld_info ld = {0};
+	uint16_t refs[MAX_LD_SPANS];
+	struct rcl_mfi_extent where = {0, member_blocks(ctrl, params)};
+	enum rcl_status st;
+
+	if (spans > MAX_LD_SPANS)
+		return rcl_fail(err, RCL_INVALID_PARAM, "a MegaRAID VD has at most %u spans",
+		                MAX_LD_SPANS);
+	f = rcl_calloc(1, sizeof(*f));
+	if (!f)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	/* Drives in a group (the generic layer checked they are all of it): its free space. */
+	st = dg >= 0
+	         ? old_arrays(link, ctrl, (unsigned)dg, params, &f->add, refs, spans, &where, err)
+	         : new_arrays(link, ctrl, params, &f->add, refs, spans, err);
+	/* Everything the spares need is read first: a refusal then leaves no VD made. */
+	if (!st)
+		st = prepare_spares(link, ctrl, params, refs, spans, &f->spares, err);
+	*target = free_target(ctrl);
+	fill_ld(&ld, params, *target, refs, where.start, share_blocks(params, spans, where.blocks));
+	fill_header(&f->add, spans, &ld);
+	if (!st)
+		st = dcmd_write(link, RCL_MFI_DCMD_CFG_ADD, &f->add, le32toh(f->add.h.size),
+		                "creating the virtual drive (CFG_ADD)", err);
+	if (!st)
+		st = make_spares(link, ctrl, params, *target, &f->spares, err);
+	rcl_free(f);
 	return st;
 }
 
@@ -478,27 +596,11 @@ enum rcl_status rcl_mfi_make_spare(const struct rcl_mfi_link *link, const struct
                                    const uint16_t *array_refs, size_t array_count,
                                    struct rcl_error *err)
 {
-	struct rcl_mfi_spare spare = {0};
-	uint32_t len = (uint32_t)(offsetof(struct rcl_mfi_spare, array_ref) +
-	                          array_count * sizeof(spare.array_ref[0]));
-	uint16_t seq;
-	enum rcl_status st;
+	struct rcl_mfi_spare spare;
+	uint32_t len;
+	enum rcl_status st = spare_payload(link, d, array_refs, array_count, &spare, &len, err);
 
-	if (array_count > sizeof(spare.array_ref) / sizeof(spare.array_ref[0]))
-		return rcl_fail(err, RCL_INVALID_PARAM,
-		                "a MegaRAID hot spare serves at most %zu arrays",
-		                sizeof(spare.array_ref) / sizeof(spare.array_ref[0]));
-	st = rcl_mfi_pd_seq(link, (uint16_t)d->device_id, &seq, err);
-	if (st)
-		return st;
-	spare.device_id = htole16((uint16_t)d->device_id);
-	spare.seq_num = htole16(seq);
-	spare.spare_type = array_count ? RCL_MFI_SPARE_DEDICATED : 0;
-	spare.array_count = (uint8_t)array_count;
-	for (size_t i = 0; i < array_count; i++)
-		spare.array_ref[i] = htole16(array_refs[i]);
-	return dcmd_write(link, RCL_MFI_DCMD_CFG_MAKE_SPARE, &spare, len,
-	                  "making the hot spare (CFG_MAKE_SPARE)", err);
+	return st ? st : send_spare(link, &spare, len, err);
 }
 
 enum rcl_status rcl_mfi_remove_spare(const struct rcl_mfi_link *link, const struct rcl_drive *d,

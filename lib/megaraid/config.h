@@ -18,8 +18,10 @@
  * (CFG_ADD: one new array per span of unconfigured drives, or the
  * existing arrays of the group its drives are in, its LD in their free
  * space; one LD), then make its spares dedicated hot spares of those
- * arrays. *@target: the new LD's target id, the first
- * one no VD of @ctrl has.
+ * arrays (their references read before CFG_ADD; a spare the card still
+ * refuses after it leaves the VD made, and the error says so and names
+ * the spare). *@target: the new LD's target id, the first one no VD of
+ * @ctrl has.
  */
 enum rcl_status rcl_mfi_add_vd(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
                                const struct rcl_vd_params *params, unsigned *target,
