@@ -93,9 +93,15 @@ enum rcl_status rcl_mfi_read_config(const struct rcl_mfi_link *link, uint8_t **o
 	                              out, len, err);
 }
 
-/* The MFI primary RAID level and its qualifier (DDF's: parity rotating, data continued). */
-static void level_params(enum rcl_raid_level level, struct rcl_mfi_ld_info *ld)
+/*
+ * The MFI primary RAID level and its qualifier (DDF's: parity rotating,
+ * data continued); over @spans arrays, the secondary level 3 that makes
+ * RAID1, 5 or 6 RAID10, 50 or 60 (DDF's spanned; FreeBSD's mfiutil sets
+ * it so, and MegaCLI shows RAID10 as Primary-1, Secondary-3).
+ */
+static void level_params(enum rcl_raid_level level, unsigned spans, struct rcl_mfi_ld_info *ld)
 {
+	ld->secondary_level = spans > 1 ? 3 : 0;
 	switch (level) {
 	case RCL_RAID1:
 	case RCL_RAID10:
@@ -135,10 +141,15 @@ unsigned rcl_mfi_data_drives(enum rcl_raid_level level, unsigned n)
 	}
 }
 
-/* The cache policy bits of @params. */
+/*
+ * The cache policy bits of @params. The LD's writes may always use the
+ * controller's cache (ALLOW_WRITE_CACHE, as mfiutil creates an LD): write
+ * back or through then says when a write completes; "cached" lets its
+ * reads use the cache too.
+ */
 static uint8_t cache_bits(const struct rcl_vd_params *params)
 {
-	uint8_t bits = 0;
+	uint8_t bits = RCL_MFI_LD_CACHE_ALLOW_WRITE;
 
 	if (params->write != RCL_WRITE_THROUGH)
 		bits |= RCL_MFI_LD_CACHE_WRITE_BACK;
@@ -183,7 +194,9 @@ static enum rcl_status used_refs(const struct rcl_mfi_link *link, uint8_t *used,
 
 /*
  * Fill @a, the array of span @s: its drives from @params, @blocks of each,
- * each named by its current reference (device id and sequence number).
+ * each named by its current reference (device id and sequence number) and
+ * placed where the card says it is (its enclosure index, as PD_GET_INFO
+ * gives it; the rows left empty 0xff, as QEMU's CFG_READ has them).
  */
 static enum rcl_status fill_array(const struct rcl_mfi_link *link, struct rcl_mfi_array *a,
                                   const struct rcl_ctrl *ctrl, const struct rcl_vd_params *params,
@@ -198,12 +211,13 @@ static enum rcl_status fill_array(const struct rcl_mfi_link *link, struct rcl_mf
 	a->array_ref = htole16(ref);
 	for (unsigned r = 0; !st && r < n; r++) {
 		const struct rcl_drive *d = rcl_ctrl_find_drive(ctrl, &params->drives[s * n + r]);
-		uint16_t seq;
+		struct rcl_mfi_pd_ref now;
 
-		st = rcl_mfi_pd_seq(link, (uint16_t)d->device_id, &seq, err);
+		st = rcl_mfi_pd_ref(link, (uint16_t)d->device_id, &now, err);
 		a->pd[r].device_id = htole16((uint16_t)d->device_id);
-		a->pd[r].seq_num = htole16(seq);
+		a->pd[r].seq_num = htole16(now.seq);
 		a->pd[r].fw_state = htole16(RCL_MFI_PD_ONLINE);
+		a->pd[r].encl_index = now.encl_index;
 		a->pd[r].slot = (uint8_t)d->slot;
 	}
 	return st;
@@ -250,7 +264,7 @@ static void fill_ld(struct rcl_mfi_ld_info *ld, const struct rcl_vd_params *para
 	ld->disk_cache = params->disk_cache == RCL_DISK_CACHE_ON    ? 1
 	                 : params->disk_cache == RCL_DISK_CACHE_OFF ? 2
 	                                                            : 0;
-	level_params(params->level, ld);
+	level_params(params->level, spans, ld);
 	ld->stripe_size = strip_exp(params->strip_kib);
 	ld->num_drives = (uint8_t)params->drives_per_span;
 	ld->span_depth = (uint8_t)spans;
@@ -334,46 +348,164 @@ static enum rcl_status old_arrays(const struct rcl_mfi_link *link, const struct 
 	return st;
 }
 
-enum rcl_status rcl_mfi_add_vd(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
-                               const struct rcl_vd_params *params, unsigned *target,
-                               struct rcl_error *err)
+/* The CFG_ADD header of @spans arrays and one LD, and LD @ld after those arrays. */
+static void fill_header(struct add_payload *p, unsigned spans, const struct rcl_mfi_ld_info *ld)
 {
-	unsigned spans = (unsigned)(params->drive_count / params->drives_per_span);
-	int dg = rcl_ctrl_find_drive(ctrl, &params->drives[0])->dg;
-	struct add_payload *p = rcl_calloc(1, sizeof(*p));
-	struct rcl_mfi_ld_info ld = {0};
-	uint16_t refs[MAX_LD_SPANS];
-	struct rcl_mfi_extent where = {0, member_blocks(ctrl, params)};
 	size_t arrays_end = sizeof(p->h) + spans * sizeof(struct rcl_mfi_array);
-	enum rcl_status st;
 
-	if (!p)
-		return rcl_fail(err, RCL_NOMEM, "out of memory");
-	if (spans > MAX_LD_SPANS) {
-		rcl_free(p);
-		return rcl_fail(err, RCL_INVALID_PARAM, "a MegaRAID VD has at most %u spans",
-		                MAX_LD_SPANS);
-	}
-	/* Drives in a group (the generic layer checked they are all of it): its free space. */
-	st = dg >= 0 ? old_arrays(link, ctrl, (unsigned)dg, params, p, refs, spans, &where, err)
-	             : new_arrays(link, ctrl, params, p, refs, spans, err);
-	*target = free_target(ctrl);
-	fill_ld(&ld, params, *target, refs, where.start, share_blocks(params, spans, where.blocks));
 	/* The LD follows the arrays actually sent, not the struct's room for eight. */
-	memcpy((uint8_t *)p + arrays_end, &ld, RCL_MFI_LD_CONFIG_SIZE);
+	memcpy((uint8_t *)p + arrays_end, ld, RCL_MFI_LD_CONFIG_SIZE);
 	p->h.size = htole32((uint32_t)(arrays_end + RCL_MFI_LD_CONFIG_SIZE));
 	p->h.array_count = htole16((uint16_t)spans);
 	p->h.array_size = htole16(sizeof(struct rcl_mfi_array));
 	p->h.ld_count = htole16(1);
 	p->h.ld_size = htole16(RCL_MFI_LD_CONFIG_SIZE);
 	p->h.spare_size = htole16(sizeof(struct rcl_mfi_spare));
-	if (!st)
-		st = dcmd_write(link, RCL_MFI_DCMD_CFG_ADD, p, le32toh(p->h.size),
-		                "creating the virtual drive (CFG_ADD)", err);
+}
+
+/*
+ * The CFG_MAKE_SPARE payload making drive @d a hot spare: global when
+ * @array_count is 0, else dedicated to @array_refs; the drive named by
+ * its sequence number now. *@len: the bytes to send.
+ */
+static enum rcl_status spare_payload(const struct rcl_mfi_link *link, const struct rcl_drive *d,
+                                     const uint16_t *array_refs, size_t array_count,
+                                     struct rcl_mfi_spare *spare, uint32_t *len,
+                                     struct rcl_error *err)
+{
+	size_t room = sizeof(spare->array_ref) / sizeof(spare->array_ref[0]);
+	uint16_t seq;
+	enum rcl_status st;
+
+	if (array_count > room)
+		return rcl_fail(err, RCL_INVALID_PARAM,
+		                "a MegaRAID hot spare serves at most %zu arrays", room);
+	st = rcl_mfi_pd_seq(link, (uint16_t)d->device_id, &seq, err);
+	if (st)
+		return st;
+	memset(spare, 0, sizeof(*spare));
+	spare->device_id = htole16((uint16_t)d->device_id);
+	spare->seq_num = htole16(seq);
+	spare->spare_type = array_count ? RCL_MFI_SPARE_DEDICATED : 0;
+	spare->array_count = (uint8_t)array_count;
+	for (size_t i = 0; i < array_count; i++)
+		spare->array_ref[i] = htole16(array_refs[i]);
+	*len = (uint32_t)(offsetof(struct rcl_mfi_spare, array_ref) +
+	                  array_count * sizeof(spare->array_ref[0]));
+	return RCL_OK;
+}
+
+static enum rcl_status send_spare(const struct rcl_mfi_link *link, struct rcl_mfi_spare *spare,
+                                  uint32_t len, struct rcl_error *err)
+{
+	return dcmd_write(link, RCL_MFI_DCMD_CFG_MAKE_SPARE, spare, len,
+	                  "making the hot spare (CFG_MAKE_SPARE)", err);
+}
+
+/*
+ * A spare of the VD CFG_ADD just made as /c?/v@target that the card
+ * refused (@st, its reason in @err). The VD is left, not deleted again:
+ * it is whole and usable, the driver may have given it to the host
+ * already, and a delete refused in turn would leave a state no message
+ * could name. What is there is said instead, so the spare is added
+ * alone: repeating "add vd" would make a second VD.
+ */
+static enum rcl_status spare_refused(const struct rcl_ctrl *ctrl, unsigned target,
+                                     const struct rcl_drive *d, enum rcl_status st,
+                                     struct rcl_error *err)
+{
+	char why[RCL_ERROR_MSG_MAX] = "";
+
+	if (err)
+		memcpy(why, err->msg, sizeof(why));
+	return rcl_fail(err, st,
+	                "/c%u/v%u was created, but /c%u/e%u/s%u was not made its hot spare: %s; "
+	                "add the spare with '/c%u/e%u/s%u add hotsparedrive dgs=<its group>', "
+	                "not with 'add vd' again",
+	                ctrl->entry.id, target, ctrl->entry.id, d->enclosure, d->slot, why,
+	                ctrl->entry.id, d->enclosure, d->slot);
+}
+
+/* The CFG_MAKE_SPARE payloads of a new VD's spares, and their lengths. */
+struct new_spares {
+	struct rcl_mfi_spare s[RCL_MAX_HOT_SPARES];
+	uint32_t len[RCL_MAX_HOT_SPARES];
+};
+
+/*
+ * The payloads making @params' spares dedicated hot spares of arrays @refs
+ * (@spans of them), each drive's sequence number read: before CFG_ADD ...
+ */
+static enum rcl_status prepare_spares(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
+                                      const struct rcl_vd_params *params, const uint16_t *refs,
+                                      unsigned spans, struct new_spares *out, struct rcl_error *err)
+{
+	enum rcl_status st = RCL_OK;
+
+	if (params->spare_count > RCL_MAX_HOT_SPARES)
+		return rcl_fail(err, RCL_INVALID_PARAM, "a group takes at most %d hot spares",
+		                RCL_MAX_HOT_SPARES);
 	for (size_t i = 0; !st && i < params->spare_count; i++)
-		st = rcl_mfi_make_spare(link, rcl_ctrl_find_drive(ctrl, &params->spares[i]), refs,
-		                        spans, err);
-	rcl_free(p);
+		st = spare_payload(link, rcl_ctrl_find_drive(ctrl, &params->spares[i]), refs, spans,
+		                   &out->s[i], &out->len[i], err);
+	return st;
+}
+
+/* ... then sent, after CFG_ADD made VD @target. */
+static enum rcl_status make_spares(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
+                                   const struct rcl_vd_params *params, unsigned target,
+                                   struct new_spares *sp, struct rcl_error *err)
+{
+	for (size_t i = 0; i < params->spare_count; i++) {
+		enum rcl_status st = send_spare(link, &sp->s[i], sp->len[i], err);
+
+		if (st)
+			return spare_refused(
+			    ctrl, target, rcl_ctrl_find_drive(ctrl, &params->spares[i]), st, err);
+	}
+	return RCL_OK;
+}
+
+/* The payloads rcl_mfi_add_vd() sends: CFG_ADD's, then the spares'. */
+struct add_frames {
+	struct add_payload add;
+	struct new_spares spares;
+};
+
+enum rcl_status rcl_mfi_add_vd(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
+                               const struct rcl_vd_params *params, unsigned *target,
+                               struct rcl_error *err)
+{
+	unsigned spans = (unsigned)(params->drive_count / params->drives_per_span);
+	int dg = rcl_ctrl_find_drive(ctrl, &params->drives[0])->dg;
+	struct add_frames *f;
+	struct rcl_mfi_ld_info ld = {0};
+	uint16_t refs[MAX_LD_SPANS];
+	struct rcl_mfi_extent where = {0, member_blocks(ctrl, params)};
+	enum rcl_status st;
+
+	if (spans > MAX_LD_SPANS)
+		return rcl_fail(err, RCL_INVALID_PARAM, "a MegaRAID VD has at most %u spans",
+		                MAX_LD_SPANS);
+	f = rcl_calloc(1, sizeof(*f));
+	if (!f)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	/* Drives in a group (the generic layer checked they are all of it): its free space. */
+	st = dg >= 0
+	         ? old_arrays(link, ctrl, (unsigned)dg, params, &f->add, refs, spans, &where, err)
+	         : new_arrays(link, ctrl, params, &f->add, refs, spans, err);
+	/* Everything the spares need is read first: a refusal then leaves no VD made. */
+	if (!st)
+		st = prepare_spares(link, ctrl, params, refs, spans, &f->spares, err);
+	*target = free_target(ctrl);
+	fill_ld(&ld, params, *target, refs, where.start, share_blocks(params, spans, where.blocks));
+	fill_header(&f->add, spans, &ld);
+	if (!st)
+		st = dcmd_write(link, RCL_MFI_DCMD_CFG_ADD, &f->add, le32toh(f->add.h.size),
+		                "creating the virtual drive (CFG_ADD)", err);
+	if (!st)
+		st = make_spares(link, ctrl, params, *target, &f->spares, err);
+	rcl_free(f);
 	return st;
 }
 
@@ -408,6 +540,10 @@ static uint8_t props_cache(uint8_t bits, const struct rcl_vd_props *props)
 		bits = with_bits(bits, RCL_MFI_LD_CACHE_READ_AHEAD, props->read == RCL_READ_AHEAD);
 	if (props->io >= 0)
 		bits = with_bits(bits, RCL_MFI_LD_CACHE_CACHED_IO, props->io == RCL_IO_CACHED);
+	/* Write back, or reads cached, need the cache to take writes (FreeBSD's IO_CACHED). */
+	if (props->write == RCL_WRITE_BACK || props->write == RCL_WRITE_BACK_ALWAYS ||
+	    props->io == RCL_IO_CACHED)
+		bits |= RCL_MFI_LD_CACHE_ALLOW_WRITE;
 	return bits;
 }
 
@@ -441,10 +577,17 @@ enum rcl_status rcl_mfi_set_vd(const struct rcl_mfi_link *link, unsigned target,
 		                                                          : 0;
 	if (props->autobgi >= 0)
 		ld.no_bgi = !props->autobgi;
-	/* The target is in the data: FreeBSD's mfiutil sends an empty mailbox. */
+	/*
+	 * The mailbox names the LD by the reference LD_GET_PROP gave (target
+	 * id, reserved byte, sequence number), as mfiutil's mfi_ld_set_props()
+	 * and OpenBSD's mfii do: the card refuses a stale one.
+	 */
 	d.opcode = RCL_MFI_DCMD_LD_SET_PROP;
 	d.dir = RCL_MFI_DIR_WRITE;
 	memset(d.mbox, 0, sizeof(d.mbox));
+	d.mbox[0] = ld.target_id;
+	d.mbox[1] = ld.rsvd0;
+	memcpy(d.mbox + 2, &ld.seq, sizeof(ld.seq)); /* little-endian as read */
 	return rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d,
 	                    "setting the virtual drive's properties (LD_SET_PROP)", err);
 }
@@ -453,27 +596,11 @@ enum rcl_status rcl_mfi_make_spare(const struct rcl_mfi_link *link, const struct
                                    const uint16_t *array_refs, size_t array_count,
                                    struct rcl_error *err)
 {
-	struct rcl_mfi_spare spare = {0};
-	uint32_t len = (uint32_t)(offsetof(struct rcl_mfi_spare, array_ref) +
-	                          array_count * sizeof(spare.array_ref[0]));
-	uint16_t seq;
-	enum rcl_status st;
+	struct rcl_mfi_spare spare;
+	uint32_t len;
+	enum rcl_status st = spare_payload(link, d, array_refs, array_count, &spare, &len, err);
 
-	if (array_count > sizeof(spare.array_ref) / sizeof(spare.array_ref[0]))
-		return rcl_fail(err, RCL_INVALID_PARAM,
-		                "a MegaRAID hot spare serves at most %zu arrays",
-		                sizeof(spare.array_ref) / sizeof(spare.array_ref[0]));
-	st = rcl_mfi_pd_seq(link, (uint16_t)d->device_id, &seq, err);
-	if (st)
-		return st;
-	spare.device_id = htole16((uint16_t)d->device_id);
-	spare.seq_num = htole16(seq);
-	spare.spare_type = array_count ? RCL_MFI_SPARE_DEDICATED : 0;
-	spare.array_count = (uint8_t)array_count;
-	for (size_t i = 0; i < array_count; i++)
-		spare.array_ref[i] = htole16(array_refs[i]);
-	return dcmd_write(link, RCL_MFI_DCMD_CFG_MAKE_SPARE, &spare, len,
-	                  "making the hot spare (CFG_MAKE_SPARE)", err);
+	return st ? st : send_spare(link, &spare, len, err);
 }
 
 enum rcl_status rcl_mfi_remove_spare(const struct rcl_mfi_link *link, const struct rcl_drive *d,

@@ -19,8 +19,10 @@
  * (CFG_ADD: one new array per span of unconfigured drives, or the
  * existing arrays of the group its drives are in, its LD in their free
  * space; one LD), then make its spares dedicated hot spares of those
- * arrays. *@target: the new LD's target id, the first
- * one no VD of @ctrl has.
+ * arrays (their references read before CFG_ADD; a spare the card still
+ * refuses after it leaves the VD made, and the error says so and names
+ * the spare). *@target: the new LD's target id, the first one no VD of
+ * @ctrl has.
  */
 enum rcl_status rcl_mfi_add_vd(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
                                const struct rcl_vd_params *params, unsigned *target,
@@ -33,7 +35,8 @@ enum rcl_status rcl_mfi_delete_vd(const struct rcl_mfi_link *link, unsigned targ
 /*
  * rcl_mfi_set_vd() - change what @props names (not -1, @name not NULL)
  * of the LD with target id @target: LD_GET_PROP, those fields changed,
- * LD_SET_PROP of the whole 32 bytes.
+ * LD_SET_PROP of the whole 32 bytes, the LD's reference as read in its
+ * mailbox.
  */
 enum rcl_status rcl_mfi_set_vd(const struct rcl_mfi_link *link, unsigned target,
                                const struct rcl_vd_props *props, struct rcl_error *err);
@@ -112,6 +115,18 @@ enum rcl_status rcl_mfi_set_props(const struct rcl_mfi_link *link,
  */
 enum rcl_status rcl_mfi_pd_seq(const struct rcl_mfi_link *link, uint16_t id, uint16_t *seq,
                                struct rcl_error *err);
+
+/*
+ * rcl_mfi_pd_ref() (refs.c) - rcl_mfi_pd_seq()'s sequence number and the
+ * enclosure index PD_GET_INFO gives drive @id (0, as FreeBSD's mfiutil
+ * leaves it in a new array, when the firmware answers for another drive).
+ */
+struct rcl_mfi_pd_ref {
+	uint16_t seq;
+	uint8_t encl_index;
+};
+enum rcl_status rcl_mfi_pd_ref(const struct rcl_mfi_link *link, uint16_t id,
+                               struct rcl_mfi_pd_ref *ref, struct rcl_error *err);
 enum rcl_status rcl_mfi_ld_seq(const struct rcl_mfi_link *link, unsigned target, uint16_t *seq,
                                struct rcl_error *err);
 

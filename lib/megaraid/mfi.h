@@ -121,12 +121,20 @@ enum {
 /* CTRL_GET_INFO's second adapter operations word: the card can expose JBOD drives. */
 #define RCL_MFI_OPS2_JBOD (1u << 11)
 
-/* An LD's cache policy bits (its properties' default and current policies). */
+/*
+ * An LD's cache policy bits (its properties' default and current policies;
+ * FreeBSD's mfireg.h MR_LD_CACHE_*). The two "allow" bits say whether the
+ * controller's cache takes the LD's writes and keeps its reads (mfiutil's
+ * "I/O caching", OpenBSD's mfii write and read cache); write back says when
+ * a write completes. "show" reads StorCLI's I/O policy "Cached" from the
+ * read bit ("Direct" without it).
+ */
 enum {
 	RCL_MFI_LD_CACHE_WRITE_BACK = 0x01,
 	RCL_MFI_LD_CACHE_READ_AHEAD = 0x04,
-	RCL_MFI_LD_CACHE_BAD_BBU = 0x10, /* write back even without a good battery */
-	RCL_MFI_LD_CACHE_CACHED_IO = 0x40,
+	RCL_MFI_LD_CACHE_BAD_BBU = 0x10,     /* write back even without a good battery */
+	RCL_MFI_LD_CACHE_ALLOW_WRITE = 0x20, /* MR_LD_CACHE_ALLOW_WRITE_CACHE */
+	RCL_MFI_LD_CACHE_CACHED_IO = 0x40,   /* MR_LD_CACHE_ALLOW_READ_CACHE */
 };
 
 #define RCL_MFI_FRAME_SIZE 128 /* the ioctl carries up to two 64-byte frames */

@@ -17,8 +17,8 @@
 #include "megaraid/config.h"
 #include "megaraid/frame.h"
 
-enum rcl_status rcl_mfi_pd_seq(const struct rcl_mfi_link *link, uint16_t id, uint16_t *seq,
-                               struct rcl_error *err)
+enum rcl_status rcl_mfi_pd_ref(const struct rcl_mfi_link *link, uint16_t id,
+                               struct rcl_mfi_pd_ref *ref, struct rcl_error *err)
 {
 	struct rcl_mfi_pd_info pi = {0};
 	struct rcl_mfi_dcmd d = {.opcode = RCL_MFI_DCMD_PD_GET_INFO,
@@ -26,13 +26,26 @@ enum rcl_status rcl_mfi_pd_seq(const struct rcl_mfi_link *link, uint16_t id, uin
 	                         .len = sizeof(pi),
 	                         .dir = RCL_MFI_DIR_READ};
 	enum rcl_status st;
+	bool ours;
 
 	d.mbox[0] = (uint8_t)id;
 	d.mbox[1] = (uint8_t)(id >> 8);
 	st = rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d,
 	                  "reading the drive's info (PD_GET_INFO)", err);
-	*seq = !st && le16toh(pi.device_id) == id ? le16toh(pi.seq_num) : 0;
+	ours = !st && le16toh(pi.device_id) == id;
+	ref->seq = ours ? le16toh(pi.seq_num) : 0;
+	ref->encl_index = ours ? pi.encl_index : 0;
 	return st == RCL_NOT_FOUND ? RCL_OK : st;
+}
+
+enum rcl_status rcl_mfi_pd_seq(const struct rcl_mfi_link *link, uint16_t id, uint16_t *seq,
+                               struct rcl_error *err)
+{
+	struct rcl_mfi_pd_ref ref;
+	enum rcl_status st = rcl_mfi_pd_ref(link, id, &ref, err);
+
+	*seq = ref.seq;
+	return st;
 }
 
 enum rcl_status rcl_mfi_ld_seq(const struct rcl_mfi_link *link, unsigned target, uint16_t *seq,

@@ -242,9 +242,10 @@ static bool refuse_as(enum rcl_task_action action, const struct task_now *now)
 }
 
 /*
- * The mailbox of @req's @action: the LD's or drive's reference (its
- * sequence number, which PD_REBUILD_* check, from PD_GET_INFO; an LD's
- * DCMDs take 0), then a suspend/resume's or an init's byte.
+ * The mailbox of @req's @action: the LD's or drive's reference (MR.H's
+ * MR_LD_REF or MR_PD_REF: the id and the sequence number LD_GET_INFO or
+ * PD_GET_INFO gives now, as LD_DELETE sends it), then a suspend/resume's
+ * or an init's byte.
  */
 static enum rcl_status build_mbox(const struct rcl_mfi_link *link, const struct rcl_ctrl *ctrl,
                                   const struct rcl_task_request *req, uint8_t *mbox,
@@ -265,6 +266,7 @@ static enum rcl_status build_mbox(const struct rcl_mfi_link *link, const struct 
 		mbox[1] = (uint8_t)(id >> 8);
 		mbox[0] = (uint8_t)id;
 	} else {
+		st = rcl_mfi_ld_seq(link, req->vd, &seq, err);
 		mbox[0] = (uint8_t)req->vd;
 	}
 	mbox[2] = (uint8_t)seq;

@@ -724,6 +724,7 @@ static int mbox_used(uint32_t opcode)
 	case OP_LD_GET_PROP:
 		return 1;
 	case OP_LD_DELETE:
+	case OP_LD_SET_PROP:
 	case OP_REMOVE_SPARE:
 	case OP_MISSING_MARK:
 		return 4;
@@ -944,19 +945,23 @@ static uint8_t ld_get_prop(uint8_t *p, uint32_t len, const uint8_t *mbox)
 /*
  * LD_SET_PROP: the LD's name and policies replaced (a QEMU LD becomes one
  * kept as CFG_READ shows it); the card applies the default cache policy.
+ * The mailbox is the LD's reference (MR.H: mbox.w[0] MR_LD_REF), the data
+ * the properties naming the same LD.
  */
-static uint8_t ld_set_prop(const uint8_t *p, uint32_t len)
+static uint8_t ld_set_prop(const uint8_t *p, uint32_t len, const uint8_t *mbox)
 {
 	struct ld *l = NULL;
+	uint64_t seq;
 
 	for (size_t i = 0; i < ld_count; i++)
-		if (lds[i].target == p[0])
+		if (lds[i].target == mbox[0])
 			l = &lds[i];
-	if (len != 32)
+	if (len != 32 || p[0] != mbox[0] || get(p, 4) != get(mbox, 4))
 		return ST_INVALID_PARAMETER;
 	if (!l)
 		return ST_DEVICE_NOT_FOUND;
-	if (get(p + 2, 2) != (l->qemu ? 0 : get(l->config + 2, 2)))
+	seq = l->qemu ? 0 : get(l->config + 2, 2);
+	if (get(mbox + 2, 2) != seq)
 		return ST_INVALID_SEQUENCE;
 	if (l->qemu) {
 		ld_config(l->config, l->qemu, true);
@@ -1216,7 +1221,7 @@ static uint8_t dcmd(uint32_t opcode, uint8_t *f, uint8_t *buf, uint32_t len)
 	case OP_LD_GET_PROP:
 		return ld_get_prop(buf, len, f + F_MBOX);
 	case OP_LD_SET_PROP:
-		return ld_set_prop(buf, len);
+		return ld_set_prop(buf, len, f + F_MBOX);
 	case OP_MAKE_SPARE:
 		return make_spare(buf, len);
 	case OP_REMOVE_SPARE:

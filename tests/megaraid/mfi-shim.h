@@ -10,9 +10,10 @@
  * replies whose counts do not fit.
  *
  * It keeps a configuration, as the firmware does: QEMU's one LD per disk
- * at setup, then what CFG_ADD adds (one RAID0 LD on new arrays of free
- * disks, or in the free space of existing arrays), LD_DELETE takes (an
- * array going with its last LD) and CFG_MAKE_SPARE, CFG_REMOVE_SPARE,
+ * at setup, then what CFG_ADD adds (one LD, at a level mfi_shim_card()
+ * lets the card create: QEMU's RAID0 alone, spanning none; on new
+ * arrays of free disks, or in the free space of existing arrays),
+ * LD_DELETE takes (an array going with its last LD) and CFG_MAKE_SPARE, CFG_REMOVE_SPARE,
  * PD_STATE_SET and PD_MISSING_MARK change, and the controller properties
  * CTRL_SET_PROPS writes, so the next LD_GET_LIST and CFG_READ show it. A
  * change the emulated card would refuse is refused as it would be: a

@@ -31,6 +31,9 @@
 #define CC_SUSPEND        0x03120200u
 #define LD_SET_PROP       0x03040000u
 
+/* VD 1's reference: target 1, the sequence number the card gave the LD it made (LD_GET_INFO). */
+static const uint8_t ref1[4] = {1, 0, 0x41, 0};
+
 /* The frames that start, stop, pause or resume a task. */
 static const uint32_t task_frames[] = {
     PR_START, PR_STOP,  PR_SUSPEND_RESUME, REBUILD_START, REBUILD_ABORT, REBUILD_SUSPEND,
@@ -81,7 +84,7 @@ START_TEST(test_cc)
 	/* The VD was never initialized: StorCLI's rule wants force. */
 	run_expect("/c0/v1 start cc", RCL_NEED_FORCE, "not consistent");
 	run_expect("/c0/v1 start cc force", RCL_OK, "Start CC Operation Success.");
-	expect_mbox(CC_START, (const uint8_t[]){1}, 1);
+	expect_mbox(CC_START, ref1, 4);
 	/* Each read of the progress: an eighth further, 30 s later. */
 	expect("/c0/v1 show cc", true, RCL_OK, HAS("\"Progress%\" : 12"));
 	run_expect("/c0/v1 show cc", RCL_OK, "In progress");
@@ -91,17 +94,17 @@ START_TEST(test_cc)
 	           "a consistency check of /c0/v1 is in progress already");
 	ck_assert_uint_eq(mfi_shim_sent(CC_START), 1);
 	run_expect("/c0/v1 pause cc", RCL_OK, "Pause CC Operation Success.");
-	expect_mbox(CC_SUSPEND, (const uint8_t[]){1, 0, 0, 0, 0}, 5);
+	expect_mbox(CC_SUSPEND, (const uint8_t[]){1, 0, 0x41, 0, 0}, 5);
 	/* Paused (the reply's paused bit), it stays where it was; no second pause is sent. */
 	expect("/c0/v1 show cc", true, RCL_OK, HAS("\"Progress%\" : 62"));
 	expect("/c0/v1 show cc", true, RCL_OK, HAS("\"Status\" : \"Paused\""));
 	run_expect("/c0/v1 pause cc", RCL_NOT_ALLOWED,
 	           "no consistency check of /c0/v1 is in progress");
 	run_expect("/c0/v1 resume cc", RCL_OK, "Resume CC Operation Success.");
-	expect_mbox(CC_SUSPEND, (const uint8_t[]){1, 0, 0, 0, 1}, 5);
+	expect_mbox(CC_SUSPEND, (const uint8_t[]){1, 0, 0x41, 0, 1}, 5);
 	run_expect("/c0/v1 resume cc", RCL_NOT_ALLOWED, "no consistency check of /c0/v1 is paused");
 	run_expect("/c0/v1 stop cc", RCL_OK, "Stop CC Operation Success.");
-	expect_mbox(CC_ABORT, (const uint8_t[]){1}, 1);
+	expect_mbox(CC_ABORT, ref1, 4);
 	run_expect("/c0/v1 stop cc", RCL_NOT_ALLOWED,
 	           "no consistency check of /c0/v1 is in progress");
 	run_expect("/c0/v1 resume cc", RCL_NOT_ALLOWED, "no consistency check of /c0/v1 is paused");
@@ -241,7 +244,7 @@ START_TEST(test_bgi)
 	expect("/c0/v1 show bgi", true, RCL_OK, HAS("\"Operation\" : \"BGI\""));
 	expect("/c0/v1 show bgi", true, RCL_OK, HAS("\"Progress%\" : 25"));
 	run_expect("/c0/v1 pause bgi", RCL_OK, "Pause BGI Operation Success.");
-	expect_mbox(CC_SUSPEND, (const uint8_t[]){1, 0, 0, 0, 0}, 5);
+	expect_mbox(CC_SUSPEND, (const uint8_t[]){1, 0, 0x41, 0, 0}, 5);
 	/* Paused, it stays where it was. */
 	expect("/c0/v1 show bgi", true, RCL_OK, HAS("\"Progress%\" : 37"));
 	expect("/c0/v1 show bgi", true, RCL_OK, HAS("\"Status\" : \"Paused\""));
@@ -252,9 +255,9 @@ START_TEST(test_bgi)
 	           "no consistency check of /c0/v1 is in progress");
 	run_expect("/c0/v1 start cc force", RCL_SYSTEM, "LD_CC_IN_PROGRESS");
 	run_expect("/c0/v1 resume bgi", RCL_OK, "Resume BGI Operation Success.");
-	expect_mbox(CC_SUSPEND, (const uint8_t[]){1, 0, 0, 0, 1}, 5);
+	expect_mbox(CC_SUSPEND, (const uint8_t[]){1, 0, 0x41, 0, 1}, 5);
 	run_expect("/c0/v1 stop bgi", RCL_OK, "Stop BGI Operation Success.");
-	expect_mbox(CC_ABORT, (const uint8_t[]){1}, 1);
+	expect_mbox(CC_ABORT, ref1, 4);
 	run_expect("/c0/v1 stop bgi", RCL_NOT_ALLOWED,
 	           "no background initialization of /c0/v1 is in progress");
 	run_expect("/c0/v1 resume bgi", RCL_NOT_ALLOWED,

@@ -578,15 +578,16 @@ static size_t expected_cfg_add(uint8_t *p)
 		unit_put_le(pd, (r + 1) << 8, 2); /* device id: the SCSI id, QEMU's */
 		unit_put_le(pd + 2, 0, 2);
 		unit_put_le(pd + 4, 0x18, 2); /* ONLINE */
-		pd[7] = (uint8_t)(r + 1);     /* slot */
+		pd[6] = 0; /* enclosure index: QEMU's PD_GET_INFO is another drive's, mfiutil's 0 */
+		pd[7] = (uint8_t)(r + 1); /* slot */
 	}
 	ld[0] = 1; /* target: the first free one (LD 0 is disk 0's) */
 	memcpy(ld + 4, "db", 2);
-	ld[20] = ld[23] = 0x01 | 0x04; /* write back, read ahead: default and current */
-	ld[32 + 3] = 7;                /* 2^7 blocks: 64 KiB */
-	ld[32 + 4] = 2;                /* drives per span */
-	ld[32 + 5] = 1;                /* spans */
-	ld[32 + 6] = 3;                /* OPTIMAL */
+	ld[20] = ld[23] = 0x01 | 0x04 | 0x20; /* write back, read ahead, writes cached */
+	ld[32 + 3] = 7;                       /* 2^7 blocks: 64 KiB */
+	ld[32 + 4] = 2;                       /* drives per span */
+	ld[32 + 5] = 1;                       /* spans */
+	ld[32 + 6] = 3;                       /* OPTIMAL */
 	unit_put_le(ld + 64 + 8, blocks, 8);
 	unit_put_le(ld + 64 + 16, 1, 2);
 	return 576;
@@ -749,12 +750,13 @@ START_TEST(test_set_vd)
 	host_init(&h, MAJOR_NOW);
 	run_expect("/c0/v1 set name=logs", RCL_OK, NULL);
 	run_expect("/c0/v1 set wrcache=awb", RCL_OK, NULL);
-	want[0] = 1;                 /* target */
-	memcpy(want + 4, "logs", 4); /* name */
-	want[20] = 0x01 | 0x10;      /* write back always, on QEMU's LD_GET_INFO policy (none) */
+	want[0] = 1;                   /* target */
+	memcpy(want + 4, "logs", 4);   /* name */
+	want[20] = 0x01 | 0x10 | 0x20; /* write back always, writes cached, on QEMU's (none) */
 	ck_assert_uint_eq(mfi_shim_last(LD_SET_PROP, mbox, got, sizeof(got)), sizeof(want));
 	ck_assert_mem_eq(got, want, sizeof(want));
-	ck_assert_mem_eq(mbox, (const uint8_t[12]){0}, 12);
+	/* The LD's reference as LD_GET_PROP gave it: target 1, QEMU's sequence number 0. */
+	ck_assert_mem_eq(mbox, ((const uint8_t[12]){1}), 12);
 	run_expect("/c0/v1 show", RCL_OK, "logs");
 	run_expect("/c0/v1 show", RCL_OK, "AWB");
 	ck_assert_uint_eq(SENT(changes), 2);
