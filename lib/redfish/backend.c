@@ -12,10 +12,13 @@
  * (@prefetch), and each @load then takes its part.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <json-c/linkhash.h>
 
 #include "redfish/redfish.h"
 #include "redfish/session.h"
@@ -40,6 +43,7 @@ struct fleet_item {
 struct rcl_redfish_fleet {
 	struct fleet_item *items;
 	size_t count;
+	size_t next; /* where take_part() looks first: controllers open in their order */
 	struct rcl_redfish_client **clients;
 	size_t client_count;
 };
@@ -63,25 +67,50 @@ static void fleet_free(void *data)
 	rcl_free(f);
 }
 
-/* The client for item @i: an earlier item's for the same URL and user, else a new one. */
-static enum rcl_status fleet_client(const struct rcl_ctx *ctx, struct rcl_redfish_fleet *f,
-                                    size_t i, struct rcl_error *err)
+static void made_free(struct lh_entry *e)
 {
-	const struct rcl_redfish_config *cfg = &f->items[i].cfg, *other;
-	enum rcl_status st;
+	rcl_free(lh_entry_k(e));
+}
 
-	for (size_t k = 0; k < i; k++) {
-		other = &f->items[k].cfg;
-		if (f->items[k].client != SIZE_MAX && !strcmp(other->url, cfg->url) &&
-		    !strcmp(other->user, cfg->user)) {
-			f->items[i].client = f->items[k].client;
-			return RCL_OK;
-		}
+/*
+ * Remember in @made ("URL\nuser" -> index + 1) that the fleet's client @k
+ * is @url's for @user. A table, not a search of the earlier items: that
+ * was quadratic, a thousand BMCs' two million string compares.
+ */
+static void made_add(struct lh_table *made, size_t k, const char *url, const char *user)
+{
+	struct rcl_buf key = RCL_BUF_INIT;
+
+	rcl_buf_addf(&key, "%s\n%s", url, user);
+	/* Out of memory, the next item of this BMC only gets a client of its own. */
+	if (!key.oom && lh_table_insert(made, key.buf, (void *)(uintptr_t)(k + 1)))
+		rcl_buf_release(&key);
+}
+
+/* The client for item @i: the one @made has for its URL and user, else a new one. */
+static enum rcl_status fleet_client(const struct rcl_ctx *ctx, struct rcl_redfish_fleet *f,
+                                    struct lh_table *made, size_t i, struct rcl_error *err)
+{
+	const struct rcl_redfish_config *cfg = &f->items[i].cfg;
+	struct rcl_buf key = RCL_BUF_INIT;
+	enum rcl_status st;
+	void *known = NULL;
+
+	rcl_buf_addf(&key, "%s\n%s", cfg->url, cfg->user);
+	if (key.oom)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	lh_table_lookup_ex(made, key.buf, &known);
+	rcl_buf_release(&key);
+	if (known) {
+		f->items[i].client = (size_t)(uintptr_t)known - 1;
+		return RCL_OK;
 	}
 	st = rcl_redfish_client_for(ctx, cfg, &f->clients[f->client_count], err);
-	if (!st)
-		f->items[i].client = f->client_count++;
-	return st;
+	if (st)
+		return st;
+	f->items[i].client = f->client_count++;
+	made_add(made, f->items[i].client, cfg->url, cfg->user);
+	return RCL_OK;
 }
 
 /* Read the controllers with keys @keys into a new fleet; each one's failure is its own. */
@@ -91,6 +120,7 @@ static enum rcl_status fleet_read(const struct rcl_ctx *ctx, const char (*keys)[
 {
 	struct rcl_redfish_fleet *f = rcl_calloc(1, sizeof(*f));
 	struct rcl_redfish_target *targets = NULL;
+	struct lh_table *made = lh_kchar_table_new(64, made_free);
 	size_t n = 0;
 	enum rcl_status st = RCL_OK;
 
@@ -99,7 +129,9 @@ static enum rcl_status fleet_read(const struct rcl_ctx *ctx, const char (*keys)[
 		f->clients = rcl_calloc(count ? count : 1, sizeof(*f->clients));
 		targets = rcl_calloc(count ? count : 1, sizeof(*targets));
 	}
-	if (!f || !f->items || !f->clients || !targets) {
+	if (!f || !f->items || !f->clients || !targets || !made) {
+		if (made)
+			lh_table_free(made);
 		rcl_free(targets);
 		fleet_free(f);
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
@@ -111,12 +143,13 @@ static enum rcl_status fleet_read(const struct rcl_ctx *ctx, const char (*keys)[
 		snprintf(it->key, sizeof(it->key), "%s", keys[i]);
 		it->client = SIZE_MAX;
 		if (!rcl_redfish_config_read(ctx, it->key, &it->cfg, &it->target.err) &&
-		    !fleet_client(ctx, f, i, &it->target.err)) {
+		    !fleet_client(ctx, f, made, i, &it->target.err)) {
 			it->target.client = f->clients[it->client];
 			it->target.storage = it->cfg.storage;
 			targets[n++] = it->target;
 		}
 	}
+	lh_table_free(made);
 	st = rcl_redfish_crawl(targets, n, err);
 	for (size_t i = 0, k = 0; i < count; i++)
 		if (f->items[i].client != SIZE_MAX)
@@ -162,11 +195,13 @@ static void redfish_unload(struct rcl_ctrl *ctrl)
 static enum rcl_status take_part(struct rcl_redfish_fleet *f, const char *key,
                                  struct rcl_redfish_priv *p, struct rcl_error *err)
 {
-	for (size_t i = 0; i < f->count; i++) {
+	for (size_t n = 0; n < f->count; n++) {
+		size_t i = (f->next + n) % f->count;
 		struct fleet_item *it = &f->items[i];
 
 		if (strcmp(it->key, key))
 			continue;
+		f->next = i + 1;
 		if (it->target.err.status) {
 			if (err) /* callers such as event recording pass none */
 				*err = it->target.err;
