@@ -20,6 +20,7 @@
 
 #include <json-c/linkhash.h>
 
+#include "redfish/client.h"
 #include "redfish/redfish.h"
 #include "redfish/session.h"
 #include "redfish/url.h"
@@ -113,9 +114,22 @@ static enum rcl_status fleet_client(const struct rcl_ctx *ctx, struct rcl_redfis
 	return RCL_OK;
 }
 
-/* Read the controllers with keys @keys into a new fleet; each one's failure is its own. */
+/* Free @clients, logged out all at once (a fleet that could not be made). */
+static void clients_free(struct rcl_redfish_client **clients, size_t count)
+{
+	rcl_redfish_logout(clients, count, &rcl_redfish_fleet_limits, NULL);
+	for (size_t i = 0; i < count; i++)
+		rcl_redfish_client_free(clients[i]);
+}
+
+/*
+ * Read the controllers with keys @keys into a new fleet; each one's
+ * failure is its own. The fleet takes @given clients (logged in already:
+ * the controllers of their URL and user use them), even when it fails.
+ */
 static enum rcl_status fleet_read(const struct rcl_ctx *ctx, const char (*keys)[RCL_KEY_SIZE],
-                                  size_t count, struct rcl_redfish_fleet **out,
+                                  size_t count, struct rcl_redfish_client **given,
+                                  size_t given_count, struct rcl_redfish_fleet **out,
                                   struct rcl_error *err)
 {
 	struct rcl_redfish_fleet *f = rcl_calloc(1, sizeof(*f));
@@ -126,7 +140,7 @@ static enum rcl_status fleet_read(const struct rcl_ctx *ctx, const char (*keys)[
 
 	if (f) {
 		f->items = rcl_calloc(count ? count : 1, sizeof(*f->items));
-		f->clients = rcl_calloc(count ? count : 1, sizeof(*f->clients));
+		f->clients = rcl_calloc(count + given_count + 1, sizeof(*f->clients));
 		targets = rcl_calloc(count ? count : 1, sizeof(*targets));
 	}
 	if (!f || !f->items || !f->clients || !targets || !made) {
@@ -134,7 +148,14 @@ static enum rcl_status fleet_read(const struct rcl_ctx *ctx, const char (*keys)[
 			lh_table_free(made);
 		rcl_free(targets);
 		fleet_free(f);
+		clients_free(given, given_count);
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	}
+	for (; f->client_count < given_count; f->client_count++) {
+		struct rcl_redfish_client *c = given[f->client_count];
+
+		f->clients[f->client_count] = c;
+		made_add(made, f->client_count, c->origin, c->user);
 	}
 	f->count = count;
 	for (size_t i = 0; i < count; i++) {
@@ -171,7 +192,16 @@ static void redfish_prefetch_free(void *data)
 static enum rcl_status redfish_prefetch(const struct rcl_ctx *ctx, const char (*keys)[RCL_KEY_SIZE],
                                         size_t count, void **out, struct rcl_error *err)
 {
-	return fleet_read(ctx, keys, count, (struct rcl_redfish_fleet **)out, err);
+	return fleet_read(ctx, keys, count, NULL, 0, (struct rcl_redfish_fleet **)out, err);
+}
+
+void rcl_redfish_prefetch_with(struct rcl_ctx *ctx, const char (*keys)[RCL_KEY_SIZE], size_t count,
+                               struct rcl_redfish_client **clients, size_t client_count)
+{
+	struct rcl_redfish_fleet *f;
+
+	if (!fleet_read(ctx, keys, count, clients, client_count, &f, NULL))
+		rcl_ctx_keep_prefetched(ctx, &rcl_redfish_ops, f);
 }
 
 /* ------------------------------------------------------------------------
@@ -189,6 +219,22 @@ static void redfish_unload(struct rcl_ctrl *ctrl)
 	fleet_free(p->own);
 	rcl_free(p);
 	ctrl->priv = NULL;
+}
+
+/* Read Storage @storage of @client's BMC anew into *@docs (NULL on failure). */
+static enum rcl_status read_anew(struct rcl_redfish_client *client, const char *storage,
+                                 json_object **docs, struct rcl_error *err)
+{
+	struct rcl_redfish_target t = {.client = client, .storage = storage};
+	struct rcl_error e = {0};
+	enum rcl_status st = rcl_redfish_crawl(&t, 1, &e);
+
+	if (!st && t.err.status)
+		e = t.err;
+	if (e.status && err)
+		*err = e;
+	*docs = t.docs;
+	return e.status;
 }
 
 /* Take controller @key's part of @f into @p: its cache, state and (borrowed) client. */
@@ -211,10 +257,16 @@ static enum rcl_status take_part(struct rcl_redfish_fleet *f, const char *key,
 		 * The cache is taken, not shared, so that it goes when its
 		 * controller closes: a thousand BMCs' caches kept to the end
 		 * of the command took 760 MiB. A controller opened again in
-		 * the same command (add's event, then its reply) is read anew.
+		 * the same command (add's event, then its reply) is read anew,
+		 * over the session the fleet holds: not a login more.
 		 */
-		if (!it->target.docs)
-			return RCL_NOT_FOUND;
+		if (!it->target.docs) {
+			enum rcl_status st = read_anew(f->clients[it->client], it->cfg.storage,
+			                               &it->target.docs, err);
+
+			if (st)
+				return st;
+		}
 		p->cfg = &it->cfg;
 		p->docs = it->target.docs;
 		it->target.docs = NULL;
@@ -265,7 +317,7 @@ static enum rcl_status map_into(struct rcl_ctrl *ctrl, struct rcl_redfish_priv *
 static enum rcl_status read_alone(struct rcl_ctrl *ctrl, struct rcl_redfish_priv *p,
                                   struct rcl_error *err)
 {
-	enum rcl_status st = fleet_read(ctrl->ctx, &ctrl->entry.key, 1, &p->own, err);
+	enum rcl_status st = fleet_read(ctrl->ctx, &ctrl->entry.key, 1, NULL, 0, &p->own, err);
 
 	return st ? st : take_part(p->own, ctrl->entry.key, p, err);
 }
@@ -292,23 +344,18 @@ static enum rcl_status redfish_load(struct rcl_ctrl *ctrl, struct rcl_error *err
 enum rcl_status rcl_redfish_refresh(struct rcl_ctrl *ctrl, struct rcl_error *err)
 {
 	struct rcl_redfish_priv *p = ctrl->priv;
-	struct rcl_redfish_target t = {.client = p->client, .storage = p->cfg->storage};
-	enum rcl_status st = rcl_redfish_crawl(&t, 1, err);
-	json_object *old;
+	json_object *old, *docs;
+	enum rcl_status st = read_anew(p->client, p->cfg->storage, &docs, err);
 
-	if (!st && t.err.status) {
-		*err = t.err;
-		st = err->status;
-	}
 	if (st)
 		return st;
 	/* The model borrows the cache's strings: swap both or neither. */
 	old = p->docs;
-	p->docs = t.docs;
+	p->docs = docs;
 	st = map_into(ctrl, p, err);
 	if (st) {
 		p->docs = old;
-		json_object_put(t.docs);
+		json_object_put(docs);
 		return st;
 	}
 	json_object_put(old);

@@ -174,6 +174,16 @@ void rcl_redfish_model_release(struct rcl_redfish_model *model);
 
 struct rcl_redfish_fleet;
 
+/*
+ * rcl_redfish_prefetch_with() (backend.c) - the ops' @prefetch for the
+ * controllers @keys, kept in @ctx for their @load, taking @clients (logged
+ * in already, the caller's no more): a controller of the same URL and
+ * user uses one of them instead of logging in again. Best effort, as
+ * @prefetch: a controller it did not read is read alone.
+ */
+void rcl_redfish_prefetch_with(struct rcl_ctx *ctx, const char (*keys)[RCL_KEY_SIZE], size_t count,
+                               struct rcl_redfish_client **clients, size_t client_count);
+
 /* rcl_redfish_create() (create.c) - the ops' @create: hosts, credentials, Storage discovery. */
 enum rcl_status rcl_redfish_create(struct rcl_ctx *ctx, const struct rcl_kv *params, size_t count,
                                    unsigned *id, struct rcl_error *err);
