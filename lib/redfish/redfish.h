@@ -88,9 +88,10 @@ enum rcl_status rcl_redfish_client_for(const struct rcl_ctx *ctx,
 
 /*
  * rcl_redfish_fleet_limits (crawl.c) - how a fleet's runs keep many BMCs
- * busy at once: two requests per BMC (they serve few connections; one
- * when the fleet alone fills the total), and hundreds in all (http.h's
- * default of 64 would queue a thousand hosts).
+ * busy at once: one connection per BMC (they serve few, and a second
+ * one's TLS handshake costs a busy fleet more than it saves; a lone BMC
+ * gets two), and hundreds in all (http.h's default of 64 would queue a
+ * thousand hosts).
  */
 extern const struct rcl_redfish_limits rcl_redfish_fleet_limits;
 
