@@ -96,6 +96,11 @@ struct rcl_ctx {
 
 /* rcl_ctx_prefetched() (registry.c) - what kind @ops's @prefetch read into @ctx, or NULL. */
 void *rcl_ctx_prefetched(const struct rcl_ctx *ctx, const struct rcl_backend_ops *ops);
+/*
+ * rcl_ctx_keep_prefetched() (registry.c) - keep @data, what kind @ops read
+ * ahead, in @ctx until it is freed; out of memory, @data is freed now.
+ */
+void rcl_ctx_keep_prefetched(struct rcl_ctx *ctx, const struct rcl_backend_ops *ops, void *data);
 
 struct rcl_ctrl {
 	struct rcl_ctx *ctx;

@@ -412,25 +412,34 @@ void *rcl_ctx_prefetched(const struct rcl_ctx *ctx, const struct rcl_backend_ops
 	return NULL;
 }
 
+void rcl_ctx_keep_prefetched(struct rcl_ctx *ctx, const struct rcl_backend_ops *ops, void *data)
+{
+	struct rcl_prefetched *mem =
+	    rcl_realloc(ctx->prefetched, (ctx->prefetched_count + 1) * sizeof(*ctx->prefetched));
+
+	if (!mem) {
+		ops->prefetch_free(data);
+		return;
+	}
+	ctx->prefetched = mem;
+	ctx->prefetched[ctx->prefetched_count++] = (struct rcl_prefetched){ops, data};
+}
+
 /* Run kind @ops's @prefetch for the controllers of @ids that are of that kind. */
 static void prefetch_kind(struct rcl_ctx *ctx, const struct rcl_backend_ops *ops,
                           const unsigned *ids, size_t count)
 {
 	char(*keys)[RCL_KEY_SIZE] = rcl_calloc(count ? count : 1, RCL_KEY_SIZE);
-	struct rcl_prefetched *mem =
-	    rcl_realloc(ctx->prefetched, (ctx->prefetched_count + 1) * sizeof(*ctx->prefetched));
 	size_t n = 0;
 	void *data;
 
-	if (mem)
-		ctx->prefetched = mem;
-	for (size_t i = 0; keys && mem && i < count; i++)
+	for (size_t i = 0; keys && i < count; i++)
 		for (size_t k = 0; k < ctx->count; k++)
 			if (ctx->entries[k].id == ids[i] && ctx->entries[k].ops == ops)
 				memcpy(keys[n++], ctx->entries[k].key, RCL_KEY_SIZE);
 	/* A failure is no failure of the command: each controller's @load reads alone. */
 	if (n && !rcl_ctx_prefetched(ctx, ops) && !ops->prefetch(ctx, keys, n, &data, NULL))
-		ctx->prefetched[ctx->prefetched_count++] = (struct rcl_prefetched){ops, data};
+		rcl_ctx_keep_prefetched(ctx, ops, data);
 	rcl_free(keys);
 }
 

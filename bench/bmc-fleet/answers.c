@@ -114,18 +114,19 @@ const struct answer *answers_named(const char *key)
 	return a;
 }
 
-static void find_serials(struct answer *a)
+// The SerialNumber values of @body, into *@spans (grown with realloc) and *@n.
+static void find_serials(const char *body, size_t len, struct span **spans, size_t *n)
 {
 	static const char mark[] = "\"SerialNumber\": \"";
-	const char *p = a->body, *end = a->body + a->body_len;
+	const char *p = body, *end = body + len;
 
 	while (p && (p = memmem(p, end - p, mark, sizeof(mark) - 1))) {
 		const char *v = p + sizeof(mark) - 1, *q = memchr(v, '"', end - v);
 
 		if (!q)
 			break;
-		a->serials = xrealloc(a->serials, (a->n_serials + 1) * sizeof(*a->serials));
-		a->serials[a->n_serials++] = (struct span){v - a->body, q - v};
+		*spans = xrealloc(*spans, (*n + 1) * sizeof(**spans));
+		(*spans)[(*n)++] = (struct span){v - body, q - v};
 		p = q;
 	}
 }
@@ -182,7 +183,8 @@ void answers_load(const char *path)
 		a.body_len = body_len < 0 ? 0 : body_len;
 		p += key_len + head_len + a.body_len;
 		a.marked = strncmp(a.key, "GET ", 4) != 0;
-		find_serials(&a);
+		if (!a.marked) // a marked body's serials move as its marks are filled
+			find_serials(a.body, a.body_len, &a.serials, &a.n_serials);
 		if (n_records == cap)
 			records = xrealloc(records, (cap *= 2) * sizeof(*records));
 		records[n_records++] = a;
@@ -299,13 +301,18 @@ void answer_put(struct buf *out, const struct answer *a, const struct marks *m, 
 	static const struct marks none;
 	struct buf filled = {0};
 	const char *body = a->body;
-	size_t len = a->body_len, at;
+	size_t len = a->body_len, at, n_serials = a->n_serials;
+	struct span *serials = a->serials, *found = NULL;
 
 	m = m ? m : &none;
 	if (a->marked && body) {
 		add_filled(&filled, body, len, m);
 		body = filled.data;
 		len = filled.len;
+		n_serials = 0;
+		if (vary_host >= 0)
+			find_serials(body, len, &found, &n_serials);
+		serials = found;
 	}
 	out->len = 0;
 	buf_addf(out, "HTTP/1.1 %d %s\r\n", a->status, reason(a->status));
@@ -325,12 +332,12 @@ void answer_put(struct buf *out, const struct answer *a, const struct marks *m, 
 	at = out->len;
 	buf_add(out, body, len);
 	buf_release(&filled);
-	for (size_t i = 0; vary_host >= 0 && i < a->n_serials; i++) {
+	for (size_t i = 0; vary_host >= 0 && i < n_serials; i++) {
 		char digits[16];
-		size_t n = a->serials[i].len < 6 ? a->serials[i].len : 6;
+		size_t n = serials[i].len < 6 ? serials[i].len : 6;
 
 		snprintf(digits, sizeof(digits), "%06d", vary_host % 1000000);
-		memcpy(out->data + at + a->serials[i].at + a->serials[i].len - n, digits + 6 - n,
-		       n);
+		memcpy(out->data + at + serials[i].at + serials[i].len - n, digits + 6 - n, n);
 	}
+	free(found);
 }

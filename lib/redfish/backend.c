@@ -12,11 +12,15 @@
  * (@prefetch), and each @load then takes its part.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <json-c/linkhash.h>
+
+#include "redfish/client.h"
 #include "redfish/redfish.h"
 #include "redfish/session.h"
 #include "redfish/url.h"
@@ -40,6 +44,7 @@ struct fleet_item {
 struct rcl_redfish_fleet {
 	struct fleet_item *items;
 	size_t count;
+	size_t next; /* where take_part() looks first: controllers open in their order */
 	struct rcl_redfish_client **clients;
 	size_t client_count;
 };
@@ -63,46 +68,94 @@ static void fleet_free(void *data)
 	rcl_free(f);
 }
 
-/* The client for item @i: an earlier item's for the same URL and user, else a new one. */
-static enum rcl_status fleet_client(const struct rcl_ctx *ctx, struct rcl_redfish_fleet *f,
-                                    size_t i, struct rcl_error *err)
+static void made_free(struct lh_entry *e)
 {
-	const struct rcl_redfish_config *cfg = &f->items[i].cfg, *other;
-	enum rcl_status st;
-
-	for (size_t k = 0; k < i; k++) {
-		other = &f->items[k].cfg;
-		if (f->items[k].client != SIZE_MAX && !strcmp(other->url, cfg->url) &&
-		    !strcmp(other->user, cfg->user)) {
-			f->items[i].client = f->items[k].client;
-			return RCL_OK;
-		}
-	}
-	st = rcl_redfish_client_for(ctx, cfg, &f->clients[f->client_count], err);
-	if (!st)
-		f->items[i].client = f->client_count++;
-	return st;
+	rcl_free(lh_entry_k(e));
 }
 
-/* Read the controllers with keys @keys into a new fleet; each one's failure is its own. */
+/*
+ * Remember in @made ("URL\nuser" -> index + 1) that the fleet's client @k
+ * is @url's for @user. A table, not a search of the earlier items: that
+ * was quadratic, a thousand BMCs' two million string compares.
+ */
+static void made_add(struct lh_table *made, size_t k, const char *url, const char *user)
+{
+	struct rcl_buf key = RCL_BUF_INIT;
+
+	rcl_buf_addf(&key, "%s\n%s", url, user);
+	/* Out of memory, the next item of this BMC only gets a client of its own. */
+	if (!key.oom && lh_table_insert(made, key.buf, (void *)(uintptr_t)(k + 1)))
+		rcl_buf_release(&key);
+}
+
+/* The client for item @i: the one @made has for its URL and user, else a new one. */
+static enum rcl_status fleet_client(const struct rcl_ctx *ctx, struct rcl_redfish_fleet *f,
+                                    struct lh_table *made, size_t i, struct rcl_error *err)
+{
+	const struct rcl_redfish_config *cfg = &f->items[i].cfg;
+	struct rcl_buf key = RCL_BUF_INIT;
+	enum rcl_status st;
+	void *known = NULL;
+
+	rcl_buf_addf(&key, "%s\n%s", cfg->url, cfg->user);
+	if (key.oom)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	lh_table_lookup_ex(made, key.buf, &known);
+	rcl_buf_release(&key);
+	if (known) {
+		f->items[i].client = (size_t)(uintptr_t)known - 1;
+		return RCL_OK;
+	}
+	st = rcl_redfish_client_for(ctx, cfg, &f->clients[f->client_count], err);
+	if (st)
+		return st;
+	f->items[i].client = f->client_count++;
+	made_add(made, f->items[i].client, cfg->url, cfg->user);
+	return RCL_OK;
+}
+
+/* Free @clients, logged out all at once (a fleet that could not be made). */
+static void clients_free(struct rcl_redfish_client **clients, size_t count)
+{
+	rcl_redfish_logout(clients, count, &rcl_redfish_fleet_limits, NULL);
+	for (size_t i = 0; i < count; i++)
+		rcl_redfish_client_free(clients[i]);
+}
+
+/*
+ * Read the controllers with keys @keys into a new fleet; each one's
+ * failure is its own. The fleet takes @given clients (logged in already:
+ * the controllers of their URL and user use them), even when it fails.
+ */
 static enum rcl_status fleet_read(const struct rcl_ctx *ctx, const char (*keys)[RCL_KEY_SIZE],
-                                  size_t count, struct rcl_redfish_fleet **out,
+                                  size_t count, struct rcl_redfish_client **given,
+                                  size_t given_count, struct rcl_redfish_fleet **out,
                                   struct rcl_error *err)
 {
 	struct rcl_redfish_fleet *f = rcl_calloc(1, sizeof(*f));
 	struct rcl_redfish_target *targets = NULL;
+	struct lh_table *made = lh_kchar_table_new(64, made_free);
 	size_t n = 0;
 	enum rcl_status st = RCL_OK;
 
 	if (f) {
 		f->items = rcl_calloc(count ? count : 1, sizeof(*f->items));
-		f->clients = rcl_calloc(count ? count : 1, sizeof(*f->clients));
+		f->clients = rcl_calloc(count + given_count + 1, sizeof(*f->clients));
 		targets = rcl_calloc(count ? count : 1, sizeof(*targets));
 	}
-	if (!f || !f->items || !f->clients || !targets) {
+	if (!f || !f->items || !f->clients || !targets || !made) {
+		if (made)
+			lh_table_free(made);
 		rcl_free(targets);
 		fleet_free(f);
+		clients_free(given, given_count);
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	}
+	for (; f->client_count < given_count; f->client_count++) {
+		struct rcl_redfish_client *c = given[f->client_count];
+
+		f->clients[f->client_count] = c;
+		made_add(made, f->client_count, c->origin, c->user);
 	}
 	f->count = count;
 	for (size_t i = 0; i < count; i++) {
@@ -111,12 +164,13 @@ static enum rcl_status fleet_read(const struct rcl_ctx *ctx, const char (*keys)[
 		snprintf(it->key, sizeof(it->key), "%s", keys[i]);
 		it->client = SIZE_MAX;
 		if (!rcl_redfish_config_read(ctx, it->key, &it->cfg, &it->target.err) &&
-		    !fleet_client(ctx, f, i, &it->target.err)) {
+		    !fleet_client(ctx, f, made, i, &it->target.err)) {
 			it->target.client = f->clients[it->client];
 			it->target.storage = it->cfg.storage;
 			targets[n++] = it->target;
 		}
 	}
+	lh_table_free(made);
 	st = rcl_redfish_crawl(targets, n, err);
 	for (size_t i = 0, k = 0; i < count; i++)
 		if (f->items[i].client != SIZE_MAX)
@@ -138,7 +192,16 @@ static void redfish_prefetch_free(void *data)
 static enum rcl_status redfish_prefetch(const struct rcl_ctx *ctx, const char (*keys)[RCL_KEY_SIZE],
                                         size_t count, void **out, struct rcl_error *err)
 {
-	return fleet_read(ctx, keys, count, (struct rcl_redfish_fleet **)out, err);
+	return fleet_read(ctx, keys, count, NULL, 0, (struct rcl_redfish_fleet **)out, err);
+}
+
+void rcl_redfish_prefetch_with(struct rcl_ctx *ctx, const char (*keys)[RCL_KEY_SIZE], size_t count,
+                               struct rcl_redfish_client **clients, size_t client_count)
+{
+	struct rcl_redfish_fleet *f;
+
+	if (!fleet_read(ctx, keys, count, clients, client_count, &f, NULL))
+		rcl_ctx_keep_prefetched(ctx, &rcl_redfish_ops, f);
 }
 
 /* ------------------------------------------------------------------------
@@ -158,15 +221,33 @@ static void redfish_unload(struct rcl_ctrl *ctrl)
 	ctrl->priv = NULL;
 }
 
+/* Read Storage @storage of @client's BMC anew into *@docs (NULL on failure). */
+static enum rcl_status read_anew(struct rcl_redfish_client *client, const char *storage,
+                                 json_object **docs, struct rcl_error *err)
+{
+	struct rcl_redfish_target t = {.client = client, .storage = storage};
+	struct rcl_error e = {0};
+	enum rcl_status st = rcl_redfish_crawl(&t, 1, &e);
+
+	if (!st && t.err.status)
+		e = t.err;
+	if (e.status && err)
+		*err = e;
+	*docs = t.docs;
+	return e.status;
+}
+
 /* Take controller @key's part of @f into @p: its cache, state and (borrowed) client. */
 static enum rcl_status take_part(struct rcl_redfish_fleet *f, const char *key,
                                  struct rcl_redfish_priv *p, struct rcl_error *err)
 {
-	for (size_t i = 0; i < f->count; i++) {
+	for (size_t n = 0; n < f->count; n++) {
+		size_t i = (f->next + n) % f->count;
 		struct fleet_item *it = &f->items[i];
 
 		if (strcmp(it->key, key))
 			continue;
+		f->next = i + 1;
 		if (it->target.err.status) {
 			if (err) /* callers such as event recording pass none */
 				*err = it->target.err;
@@ -176,10 +257,16 @@ static enum rcl_status take_part(struct rcl_redfish_fleet *f, const char *key,
 		 * The cache is taken, not shared, so that it goes when its
 		 * controller closes: a thousand BMCs' caches kept to the end
 		 * of the command took 760 MiB. A controller opened again in
-		 * the same command (add's event, then its reply) is read anew.
+		 * the same command (add's event, then its reply) is read anew,
+		 * over the session the fleet holds: not a login more.
 		 */
-		if (!it->target.docs)
-			return RCL_NOT_FOUND;
+		if (!it->target.docs) {
+			enum rcl_status st = read_anew(f->clients[it->client], it->cfg.storage,
+			                               &it->target.docs, err);
+
+			if (st)
+				return st;
+		}
 		p->cfg = &it->cfg;
 		p->docs = it->target.docs;
 		it->target.docs = NULL;
@@ -230,7 +317,7 @@ static enum rcl_status map_into(struct rcl_ctrl *ctrl, struct rcl_redfish_priv *
 static enum rcl_status read_alone(struct rcl_ctrl *ctrl, struct rcl_redfish_priv *p,
                                   struct rcl_error *err)
 {
-	enum rcl_status st = fleet_read(ctrl->ctx, &ctrl->entry.key, 1, &p->own, err);
+	enum rcl_status st = fleet_read(ctrl->ctx, &ctrl->entry.key, 1, NULL, 0, &p->own, err);
 
 	return st ? st : take_part(p->own, ctrl->entry.key, p, err);
 }
@@ -257,23 +344,18 @@ static enum rcl_status redfish_load(struct rcl_ctrl *ctrl, struct rcl_error *err
 enum rcl_status rcl_redfish_refresh(struct rcl_ctrl *ctrl, struct rcl_error *err)
 {
 	struct rcl_redfish_priv *p = ctrl->priv;
-	struct rcl_redfish_target t = {.client = p->client, .storage = p->cfg->storage};
-	enum rcl_status st = rcl_redfish_crawl(&t, 1, err);
-	json_object *old;
+	json_object *old, *docs;
+	enum rcl_status st = read_anew(p->client, p->cfg->storage, &docs, err);
 
-	if (!st && t.err.status) {
-		*err = t.err;
-		st = err->status;
-	}
 	if (st)
 		return st;
 	/* The model borrows the cache's strings: swap both or neither. */
 	old = p->docs;
-	p->docs = t.docs;
+	p->docs = docs;
 	st = map_into(ctrl, p, err);
 	if (st) {
 		p->docs = old;
-		json_object_put(t.docs);
+		json_object_put(docs);
 		return st;
 	}
 	json_object_put(old);

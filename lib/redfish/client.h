@@ -47,7 +47,7 @@ struct rcl_redfish_client {
 	char *session_uri;  /* the session to DELETE when done */
 	unsigned token_gen; /* counts logins: a 401 on an older token needs none */
 	unsigned active;    /* transfers under way in the current run */
-	bool connected;     /* a transfer came back: @share keeps its connection */
+	bool connected;     /* the last transfer left @share a connection to reuse */
 };
 
 /*
@@ -79,6 +79,12 @@ enum rcl_status rcl_redfish_xfer_setup(struct rcl_redfish_xfer *x,
                                        long timeout_ms, struct rcl_error *err);
 /* rcl_redfish_xfer_header() - header @name of @x's answer, a new string in *@out or NULL. */
 bool rcl_redfish_xfer_header(struct rcl_redfish_xfer *x, const char *name, char **out);
+/*
+ * rcl_redfish_xfer_kept() - whether @x, which ended with @code, left its
+ * connection open for the next request: not after a transport error, nor
+ * after an answer with "Connection: close".
+ */
+bool rcl_redfish_xfer_kept(struct rcl_redfish_xfer *x, CURLcode code);
 /* rcl_redfish_xfer_release() - free @x's handle, headers and data. */
 void rcl_redfish_xfer_release(struct rcl_redfish_xfer *x);
 

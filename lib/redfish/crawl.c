@@ -18,7 +18,7 @@
 #include "redfish/session.h"
 #include "redfish/redfish.h"
 
-const struct rcl_redfish_limits rcl_redfish_fleet_limits = {.per_host = 2, .total = 512};
+const struct rcl_redfish_limits rcl_redfish_fleet_limits = {.per_host = 1, .total = 512};
 
 /* Link chains are short (Storage -> collection -> member -> metrics); deeper is a loop. */
 #define MAX_LEVELS 8
@@ -72,19 +72,19 @@ static void fetch_free(struct fetch *f)
 
 /*
  * A crawl for @owners (targets or clients), each with GETs to make. A
- * BMC gets a second connection (its two Storages read side by side) only
- * while the owners leave the run's total room for it: once they fill it,
- * every slot is some host's anyway, and a second connection per host is
- * only one more TLS handshake on both sides and its buffers (at 50 and
- * 300 BMCs, a tenth to a fifth of raidcli's CPU, a twentieth of its
- * memory).
+ * lone BMC (@one_bmc) gets a second connection, its two Storages read side
+ * by side, as it waits on the network only; in a fleet each BMC has one
+ * (rcl_redfish_fleet_limits): there a second connection is one more TLS
+ * handshake on both sides and its buffers on cores the fleet keeps busy
+ * (at 110 BMCs, a fifth of raidcli's CPU and a third of the BMCs').
  */
-static enum rcl_status crawl_start(struct crawl *cr, size_t owners, struct rcl_error *err)
+static enum rcl_status crawl_start(struct crawl *cr, size_t owners, bool one_bmc,
+                                   struct rcl_error *err)
 {
 	struct rcl_redfish_limits limits = rcl_redfish_fleet_limits;
 
-	if (owners >= limits.total)
-		limits.per_host = 1;
+	if (one_bmc)
+		limits.per_host = 2;
 	*cr = (struct crawl){.pending = rcl_calloc(owners ? owners : 1, sizeof(*cr->pending))};
 	if (!cr->pending)
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
@@ -414,7 +414,12 @@ enum rcl_status rcl_redfish_crawl(struct rcl_redfish_target *targets, size_t cou
 {
 	struct crawl cr;
 	struct fetch *f;
-	enum rcl_status st = crawl_start(&cr, count, err);
+	bool one_bmc = true;
+	enum rcl_status st;
+
+	for (size_t i = 1; i < count; i++)
+		one_bmc = one_bmc && targets[i].client == targets[0].client;
+	st = crawl_start(&cr, count, one_bmc, err);
 
 	if (!st && !(cr.asked = lh_kchar_table_new(64, asked_free)))
 		st = rcl_fail(err, RCL_NOMEM, "out of memory");
@@ -505,8 +510,8 @@ enum rcl_status rcl_redfish_storages(struct rcl_redfish_client **clients, size_t
 	struct crawl cr = {0};
 	struct fetch *f;
 	json_object **found = rcl_calloc(count ? count : 1, sizeof(*found));
-	enum rcl_status st =
-	    found ? crawl_start(&cr, count, err) : rcl_fail(err, RCL_NOMEM, "out of memory");
+	enum rcl_status st = found ? crawl_start(&cr, count, count == 1, err)
+	                           : rcl_fail(err, RCL_NOMEM, "out of memory");
 
 	for (size_t i = 0; !st && i < count; i++) {
 		errs[i] = (struct rcl_error){0};

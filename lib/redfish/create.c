@@ -310,7 +310,26 @@ static void remove_configs(const struct rcl_ctx *ctx, const struct plan *p, size
 	}
 }
 
-static enum rcl_status register_all(struct rcl_ctx *ctx, const struct plan *p, unsigned *id,
+/*
+ * Recording "created" opens each controller: read them all at once first,
+ * over the sessions discovery opened (the reading takes the clients), not
+ * logging in to every BMC a second time.
+ */
+static void prefetch_found(struct rcl_ctx *ctx, struct plan *p)
+{
+	char(*keys)[RCL_KEY_SIZE] = rcl_calloc(p->count, RCL_KEY_SIZE);
+
+	if (!keys)
+		return;
+	for (size_t i = 0; i < p->count; i++)
+		memcpy(keys[i], p->found[i].key, RCL_KEY_SIZE);
+	rcl_redfish_prefetch_with(ctx, keys, p->count, p->clients, p->client_count);
+	memset(p->clients, 0, p->client_count * sizeof(*p->clients));
+	p->client_count = 0;
+	rcl_free(keys);
+}
+
+static enum rcl_status register_all(struct rcl_ctx *ctx, struct plan *p, unsigned *id,
                                     struct rcl_error *err)
 {
 	unsigned *ids = rcl_calloc(p->count, sizeof(*ids));
@@ -334,9 +353,8 @@ static enum rcl_status register_all(struct rcl_ctx *ctx, const struct plan *p, u
 		remove_configs(ctx, p, written);
 	rcl_free(keys);
 	rcl_unlock(fd);
-	/* Recording "created" opens each controller: read them all at once first. */
 	if (!st)
-		rcl_ctx_prefetch(ctx, ids, p->count);
+		prefetch_found(ctx, p);
 	for (size_t i = 0; !st && i < p->count; i++)
 		rcl_event_record_created(ctx, ids[i]);
 	if (!st)

@@ -379,7 +379,8 @@ static void job_finish(struct rcl_redfish_run *run, struct job *j, CURLcode code
 	run->active--;
 	run->connecting -= j->connecting;
 	j->connecting = false;
-	c->connected = c->connected || code == CURLE_OK;
+	/* A dropped connection makes the next request a handshake again (CONNECTING_MAX). */
+	c->connected = rcl_redfish_xfer_kept(&j->x, code);
 	if (rcl_redfish_xfer_decode(&j->x, code, c, j->method, job_path(j), resp, &outcome)) {
 		if (retry(j, code, now))
 			return;

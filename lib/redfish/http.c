@@ -337,6 +337,16 @@ bool rcl_redfish_xfer_header(struct rcl_redfish_xfer *x, const char *name, char 
 	return *out != NULL;
 }
 
+bool rcl_redfish_xfer_kept(struct rcl_redfish_xfer *x, CURLcode code)
+{
+	struct curl_header *h;
+
+	if (code != CURLE_OK)
+		return false;
+	return curl_easy_header(x->easy, "Connection", 0, CURLH_HEADER, -1, &h) != CURLHE_OK ||
+	       !strcasestr(h->value, "close");
+}
+
 /* Headers of @resp from @x. Return: false on OOM. */
 static bool take_headers(struct rcl_redfish_xfer *x, struct rcl_redfish_response *resp)
 {

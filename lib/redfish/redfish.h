@@ -88,9 +88,10 @@ enum rcl_status rcl_redfish_client_for(const struct rcl_ctx *ctx,
 
 /*
  * rcl_redfish_fleet_limits (crawl.c) - how a fleet's runs keep many BMCs
- * busy at once: two requests per BMC (they serve few connections; one
- * when the fleet alone fills the total), and hundreds in all (http.h's
- * default of 64 would queue a thousand hosts).
+ * busy at once: one connection per BMC (they serve few, and a second
+ * one's TLS handshake costs a busy fleet more than it saves; a lone BMC
+ * gets two), and hundreds in all (http.h's default of 64 would queue a
+ * thousand hosts).
  */
 extern const struct rcl_redfish_limits rcl_redfish_fleet_limits;
 
@@ -173,6 +174,16 @@ enum rcl_status rcl_redfish_map(json_object *docs, const char *storage, struct r
 void rcl_redfish_model_release(struct rcl_redfish_model *model);
 
 struct rcl_redfish_fleet;
+
+/*
+ * rcl_redfish_prefetch_with() (backend.c) - the ops' @prefetch for the
+ * controllers @keys, kept in @ctx for their @load, taking @clients (logged
+ * in already, the caller's no more): a controller of the same URL and
+ * user uses one of them instead of logging in again. Best effort, as
+ * @prefetch: a controller it did not read is read alone.
+ */
+void rcl_redfish_prefetch_with(struct rcl_ctx *ctx, const char (*keys)[RCL_KEY_SIZE], size_t count,
+                               struct rcl_redfish_client **clients, size_t client_count);
 
 /* rcl_redfish_create() (create.c) - the ops' @create: hosts, credentials, Storage discovery. */
 enum rcl_status rcl_redfish_create(struct rcl_ctx *ctx, const struct rcl_kv *params, size_t count,

@@ -164,6 +164,9 @@ def case_fleet(tmp):
               "fleet: add names every controller it added", out)
         status, out, _ = env.run("show", "ctrlcount")
         check("Controller Count = 6" in out, "fleet: two controllers per BMC", out)
+        logins = [len([r for r in svc.control("GET", "/hosts/%d" % i)[1]["requests"]
+                       if r[0] == "POST" and r[1].endswith("/Sessions")]) for i in range(3)]
+        check(logins == [1, 1, 1], "fleet: add logs in to each BMC once", logins)
         svc.faults(1, dead="hang")
         svc.faults(2, dead="refuse")
         status, out, err = env.run("/call", "show", "J")
@@ -240,6 +243,7 @@ def case_requests(tmp):
         logins = [r for r in log if r[0] == "POST" and r[1].endswith("/Sessions")]
         check(len(roots) == len(logins), "requests: add reads the service root once a login",
               log)
+        check(len(logins) == 1, "requests: add logs in to the BMC once", log)
         status, out, err = env.run("/call", "show", "all", "J")
         check(status == 0, "requests: /call show all succeeds", out + err)
         shown = svc.control("GET", "/hosts/0")[1]["requests"][len(log):]
