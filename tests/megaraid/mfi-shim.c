@@ -90,6 +90,7 @@ static size_t disk_count;
 static char failure[512];
 static unsigned mknods;
 static int mknod_errno;
+static int unlink_errno;
 static dev_t node_dev;
 static mode_t node_mode;
 static const struct mfi_shim_event *events;
@@ -156,7 +157,7 @@ void mfi_shim_setup(const char *path, uint16_t host_no, const char *hba_serial,
 	disk_count = count;
 	failure[0] = 0;
 	mknods = 0;
-	mknod_errno = 0;
+	mknod_errno = unlink_errno = 0;
 	fault_count = count_count = last_count = 0;
 	events = NULL;
 	event_count = 0;
@@ -259,6 +260,11 @@ unsigned mfi_shim_sent(uint32_t opcode)
 void mfi_shim_deny_mknod(int errnum)
 {
 	mknod_errno = errnum;
+}
+
+void mfi_shim_deny_unlink(int errnum)
+{
+	unlink_errno = errnum;
 }
 
 unsigned mfi_shim_mknods(dev_t *dev, mode_t *mode)
@@ -1384,6 +1390,20 @@ int mknod(const char *path, mode_t mode, dev_t dev)
 	if (!real)
 		real = (int (*)(const char *, mode_t, dev_t))dlsym(RTLD_NEXT, "mknod");
 	return real(path, mode, dev);
+}
+
+int unlink(const char *path)
+{
+	static int (*real)(const char *);
+	struct stat st;
+
+	if (unlink_errno && node[0] && !strcmp(path, node) && !lstat(path, &st)) {
+		errno = unlink_errno;
+		return -1;
+	}
+	if (!real)
+		real = (int (*)(const char *))dlsym(RTLD_NEXT, "unlink");
+	return real(path);
 }
 
 int stat(const char *restrict path, struct stat *restrict st)

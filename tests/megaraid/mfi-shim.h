@@ -145,6 +145,9 @@ size_t mfi_shim_last(uint32_t opcode, uint8_t mbox[12], uint8_t *data, size_t ro
 /* mfi_shim_deny_mknod() - making the node fails with @errnum (0: it succeeds), as for a user. */
 void mfi_shim_deny_mknod(int errnum);
 
+/* mfi_shim_deny_unlink() - removing the node, once made, fails with @errnum, as for a user. */
+void mfi_shim_deny_unlink(int errnum);
+
 /* mfi_shim_mknods() - how many times the node was made; *@dev, *@mode: the last. */
 unsigned mfi_shim_mknods(dev_t *dev, mode_t *mode);
 

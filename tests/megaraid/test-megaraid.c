@@ -250,7 +250,7 @@ START_TEST(test_not_root)
 	ck_assert_int_eq(open_c0(&ctx, &ctrl, &err), RCL_SYSTEM);
 	snprintf(want, sizeof(want),
 	         "cannot create '%s/dev/megaraid_sas_ioctl_node' (character device 247:0): "
-	         "Operation not permitted; the MFI ioctl needs root",
+	         "Operation not permitted; the MFI ioctl needs root (CAP_SYS_ADMIN)",
 	         h.root);
 	ck_assert_str_eq(err.msg, want);
 	ck_assert_uint_eq(mfi_shim_sent(0x01010000), 0);
@@ -1138,6 +1138,32 @@ START_TEST(test_drive_temperature)
 }
 END_TEST
 
+/* Not root, and a node left from another major: replacing it fails, and says why. */
+START_TEST(test_stale_node_not_root)
+{
+	struct host h;
+	struct rcl_ctx *ctx;
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_error err = {0};
+	char want[4200];
+
+	host_init(&h, MAJOR_NOW);
+	ck_assert_int_eq(open_c0(&ctx, &ctrl, &err), RCL_OK);
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(ctx);
+	set_major(&h, 250);
+	mfi_shim_deny_unlink(EACCES);
+	ck_assert_int_eq(open_c0(&ctx, &ctrl, &err), RCL_SYSTEM);
+	snprintf(want, sizeof(want),
+	         "cannot replace '%s/dev/megaraid_sas_ioctl_node': Permission denied; the MFI "
+	         "ioctl needs root (CAP_SYS_ADMIN)",
+	         h.root);
+	ck_assert_str_eq(err.msg, want);
+	rcl_ctx_free(ctx);
+	host_done(&h);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("megaraid");
@@ -1160,6 +1186,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_patrol_read);
 	tcase_add_test(tc, test_drive_temperature);
 	tcase_add_loop_test(tc, test_patrol_refused, 0, 2);
+	tcase_add_test(tc, test_stale_node_not_root);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("change");
 	tcase_add_test(tc, test_create_delete_vd);
