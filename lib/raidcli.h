@@ -1121,9 +1121,12 @@ enum rcl_status rcl_ctrl_set_jbod_mode(struct rcl_ctrl *ctrl, bool on, struct rc
  * host as it is (@on: state JBOD, only while the controller's JBOD mode is
  * on), or make a JBOD drive unconfigured good again (!@on, "set good").
  * A soft controller records it with the slot in its state file; the
- * drive's data is not touched either way. Requires an exclusive lock.
+ * drive's data is not touched either way. A kind that cannot look whether
+ * the host uses the disk (a card) refuses !@on: rcl_ctrl_set_drive_state()
+ * GOOD with force does it. Requires an exclusive lock.
  * Return: RCL_OK; RCL_NOT_FOUND; RCL_NOT_ALLOWED (JBOD mode off, not
- * UGood, or for !@on not JBOD); RCL_UNSUPPORTED; RCL_SYSTEM, RCL_NOMEM.
+ * UGood, or for !@on not JBOD); RCL_NEED_FORCE; RCL_UNSUPPORTED;
+ * RCL_SYSTEM, RCL_NOMEM.
  */
 enum rcl_status rcl_ctrl_set_drive_jbod(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
                                         bool on, struct rcl_error *err);
@@ -1161,7 +1164,8 @@ const char *rcl_drive_change_name(enum rcl_drive_change change);
  *    replacement (TOPOLOGY shows Msng) and the drive leaves the group,
  *    unconfigured good.
  *  - GOOD makes a JBOD drive unconfigured good (rcl_ctrl_set_drive_jbod()),
- *    or a UBad one: a failed member leaves its group as MISSING does, which
+ *    which takes the disk from the host: on a kind that cannot look
+ *    whether the host uses it (a card), only with @force; or a UBad one: a failed member leaves its group as MISSING does, which
  *    needs @force, as its data is lost to the group.
  *  - FAILED takes an Onln or Rbld member: it shows as UBad in its place,
  *    its VDs degraded; no @force, as the failure has happened.

@@ -1095,7 +1095,10 @@ START_TEST(test_jbod_drive)
 	run_expect("/c0/e252/s2 set jbod", RCL_OK, NULL);
 	expect_mbox(STATE_SET, (const uint8_t[]){0x00, 0x02, 0x05, 0x00, 0x40, 0x00}, 6);
 	run_expect("/c0/e252/s2 show", RCL_OK, "JBOD");
-	run_expect("/c0/e252/s2 set good", RCL_OK, NULL);
+	/* The host may use the disk, and raidcli does not look: only with force. */
+	run_expect("/c0/e252/s2 set good", RCL_NEED_FORCE, "repeat with 'force'");
+	run_expect("/c0/e252/s2 show", RCL_OK, "JBOD");
+	run_expect("/c0/e252/s2 set good force", RCL_OK, NULL);
 	expect_mbox(STATE_SET, (const uint8_t[]){0x00, 0x02, 0x05, 0x00, 0x00, 0x00}, 6);
 	run_expect("/c0/e252/s2 show", RCL_OK, "UGood");
 	/* A member is no JBOD candidate: refused before any frame. */
