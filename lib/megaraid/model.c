@@ -298,14 +298,14 @@ static const char *speed_name(uint8_t code)
 	return code < sizeof(names) / sizeof(names[0]) ? names[code] : "";
 }
 
-/* Drive @d's backend facts: its firmware device id and first SAS address. */
+/* Drive @d's firmware device id and first SAS address, also among its backend facts. */
 static void add_attrs(struct rcl_drive *d, uint16_t id, uint64_t sas_addr)
 {
 	snprintf(d->attrs[0].key, sizeof(d->attrs[0].key), "Device Id");
 	snprintf(d->attrs[0].value, sizeof(d->attrs[0].value), "%u", id);
+	snprintf(d->sas_address, sizeof(d->sas_address), "0x%016llx", (unsigned long long)sas_addr);
 	snprintf(d->attrs[1].key, sizeof(d->attrs[1].key), "SAS Address");
-	snprintf(d->attrs[1].value, sizeof(d->attrs[1].value), "0x%016llx",
-	         (unsigned long long)sas_addr);
+	snprintf(d->attrs[1].value, sizeof(d->attrs[1].value), "%s", d->sas_address);
 	d->attr_count = 2;
 }
 
@@ -334,6 +334,9 @@ static void fill_pd_info(struct rcl_drive *d, const struct rcl_mfi_pd_info *pi)
 	d->predictive_failures = le32toh(pi->pred_fail_count);
 	d->temperature_c = pi->temperature;
 	d->smart_alert = d->predictive_failures != 0;
+	d->has_sequence = true;
+	d->sequence = le16toh(pi->seq_num);
+	d->last_pred_fail_seq = le32toh(pi->last_pred_fail_seq);
 	snprintf(d->medium, sizeof(d->medium), "%s", medium_name(pi->media_type));
 	snprintf(d->device_speed, sizeof(d->device_speed), "%s", speed_name(pi->device_speed));
 	snprintf(d->link_speed, sizeof(d->link_speed), "%s", speed_name(pi->link_speed));

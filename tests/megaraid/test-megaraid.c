@@ -1287,6 +1287,26 @@ START_TEST(test_ssd_medium)
 }
 END_TEST
 
+/* What the card tells of a drive's port and sequence numbers: shown, not NA. */
+START_TEST(test_drive_port)
+{
+	struct host h;
+
+	host_init(&h, MAJOR_NOW);
+	mfi_shim_pd_seq(1, 5);
+	mfi_shim_pd_facts(1, 0, 42);
+	expect("/c0/e252/s0 show all", true, RCL_OK,
+	       HAS("\"Linkspeed\" : \"1.5Gb/s\"", "\"SAS address\" : \"0x5001a4a000000000\"",
+	           "\"Sequence Number\" : 0"));
+	expect("/c0/e252/s1 show all", true, RCL_OK,
+	       HAS("\"SAS address\" : \"0x5001a4a000010000\"", "\"Sequence Number\" : 5",
+	           "\"Last Predictive Failure Event Sequence Number\" : 42"));
+	expect("/c0/e252/s1 show all", false, RCL_OK,
+	       HAS(" 0x5001a4a000010000", "Sequence Number = 5"));
+	host_done(&h);
+}
+END_TEST
+
 /* Not root, and a node left from another major: replacing it fails, and says why. */
 START_TEST(test_stale_node_not_root)
 {
@@ -1341,6 +1361,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, test_drive_unanswering, 0, FW_REFUSALS);
 	tcase_add_test(tc, test_drive_pulled);
 	tcase_add_test(tc, test_ssd_medium);
+	tcase_add_test(tc, test_drive_port);
 	tcase_add_test(tc, test_stale_node_not_root);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("change");
