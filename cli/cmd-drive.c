@@ -110,7 +110,6 @@ static const char *drive_speed(bool compat)
 	return compat ? "0.0Gb/s" : "N/A";
 }
 
-/* StorCLI's "Port Information": the one path to the drive, whether it answers. */
 /* StorCLI's "Inquiry Data": the bytes in hex, "00 00 05 12 ..."; NA without any. */
 static void add_inquiry(struct rcl_node *detail, const struct rcl_drive *drive)
 {
@@ -130,15 +129,22 @@ static void add_inquiry(struct rcl_node *detail, const struct rcl_drive *drive)
 	rcl_buf_release(&sb);
 }
 
+/*
+ * StorCLI's "Port Information": the one path to the drive, whether it
+ * answers, and the port's address and link where a card tells of the port
+ * (an NVMe drive's PCIe link is no SAS port: its speed stays in "Link Speed").
+ */
 static void add_port(struct rcl_node *section, const struct rcl_drive *drive, bool compat)
 {
 	struct rcl_node *row =
 	    rcl_node_add_object(rcl_node_add_array(section, "Port Information"), NULL);
+	bool port = drive->sas_address[0];
 
 	rcl_node_add_int(row, "Port", 0);
 	rcl_node_add_str(row, "Status", drive->present ? "Active" : "Missing");
-	rcl_node_add_str(row, "Linkspeed", drive_speed(compat));
-	rcl_node_add_str(row, "SAS address", "NA");
+	rcl_node_add_str(row, "Linkspeed",
+	                 port && drive->link_speed[0] ? drive->link_speed : drive_speed(compat));
+	rcl_node_add_str(row, "SAS address", port ? drive->sas_address : "NA");
 }
 
 /* The place of @drive's enclosure among @ctrl's, as StorCLI's "Enclosure position". */
@@ -269,12 +275,16 @@ static enum rcl_status add_drive_detail(struct rcl_node *data, struct rcl_ctrl *
 		                  drive->dg, drive->span, drive->row);
 	rcl_node_add_strf(section, "Enclosure position", "%zu", enclosure_position(owner, drive));
 	rcl_node_add_str(section, "Connected Port Number", "NA");
-	/* MegaRAID's count of the drive's state changes: raidcli keeps none. */
-	rcl_node_add_str(section, "Sequence Number", "NA");
+	/* The firmware's count of the drive's state changes: raidcli's own kinds keep none. */
+	if (drive->has_sequence)
+		rcl_node_add_int(section, "Sequence Number", drive->sequence);
+	else
+		rcl_node_add_str(section, "Sequence Number", "NA");
 	rcl_node_add_str(section, "Commissioned Spare", spare ? "Yes" : "No");
 	rcl_node_add_str(section, "Emergency Spare", "No");
-	/* raidcli raises no predictive failure events. */
-	rcl_node_add_int(section, "Last Predictive Failure Event Sequence Number", 0);
+	/* A card's event of it; raidcli's own kinds raise no predictive failure events. */
+	rcl_node_add_int(section, "Last Predictive Failure Event Sequence Number",
+	                 drive->last_pred_fail_seq);
 	rcl_node_add_str(section, "Successful diagnostics completion on", "N/A");
 	rcl_node_add_str(section, "FDE Type", "None");
 	rcl_node_add_str(section, "SED Capable", "No");

@@ -173,7 +173,10 @@ struct rcl_process_ops;
  *		rcl_ctrl_delete_hotspare(), the drive's state checked.
  * @set_locate:	as rcl_ctrl_set_locate(), the drive found.
  * @set_jbod_mode, @set_drive_jbod: as rcl_ctrl_set_jbod_mode() and
- *		rcl_ctrl_set_drive_jbod(), the states checked.
+ *		rcl_ctrl_set_drive_jbod(), the states checked. Turning a drive's
+ *		JBOD off (!@on) takes a disk the host sees away from it: a kind
+ *		that cannot look whether the host uses it refuses without
+ *		@force (RCL_NEED_FORCE), as its @delete_vd does.
  * @set_drive_state: as rcl_ctrl_set_drive_state() for a member (all but
  *		GOOD of a JBOD drive), the states and force checked.
  * @format_drive, @download_drive_fw, @drive_telemetry, @drive_namespace:
@@ -301,7 +304,7 @@ struct rcl_backend_ops {
 	                              bool on, struct rcl_error *err);
 	enum rcl_status (*set_jbod_mode)(struct rcl_ctrl *ctrl, bool on, struct rcl_error *err);
 	enum rcl_status (*set_drive_jbod)(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
-	                                  bool on, struct rcl_error *err);
+	                                  bool on, bool force, struct rcl_error *err);
 	enum rcl_status (*set_drive_state)(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
 	                                   enum rcl_drive_change change, struct rcl_error *err);
 	enum rcl_status (*insert_drive)(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,

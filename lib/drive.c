@@ -122,8 +122,9 @@ enum rcl_status rcl_ctrl_set_jbod_mode(struct rcl_ctrl *ctrl, bool on, struct rc
 	return st;
 }
 
-enum rcl_status rcl_ctrl_set_drive_jbod(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
-                                        bool on, struct rcl_error *err)
+/* rcl_ctrl_set_drive_jbod(), @force passed to the backend for a JBOD drive turned off. */
+static enum rcl_status set_drive_jbod(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                      bool on, bool force, struct rcl_error *err)
 {
 	const struct rcl_drive *d;
 	enum rcl_status st = rcl_drive_present(ctrl, ref, &d, err);
@@ -141,12 +142,18 @@ enum rcl_status rcl_ctrl_set_drive_jbod(struct rcl_ctrl *ctrl, const struct rcl_
 		return rcl_fail(err, RCL_NOT_ALLOWED, "drive %u:%u is %s, not %s", ref->enclosure,
 		                ref->slot, rcl_pd_state_abbrev(d->state),
 		                rcl_pd_state_abbrev(from));
-	st = RCL_OP(ctrl, set_drive_jbod, "a JBOD drive", err, ref, on);
+	st = RCL_OP(ctrl, set_drive_jbod, "a JBOD drive", err, ref, on, force);
 	if (!st)
 		(void)rcl_event_record(ctrl, RCL_EVENT_DRIVE_STATE_CHANGED, NULL,
 		                       "Drive /c%u/e%u/s%u state changed to %s", ctrl->entry.id,
 		                       ref->enclosure, ref->slot, on ? "JBOD" : "UGood");
 	return st;
+}
+
+enum rcl_status rcl_ctrl_set_drive_jbod(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
+                                        bool on, struct rcl_error *err)
+{
+	return set_drive_jbod(ctrl, ref, on, false, err);
 }
 
 enum rcl_status rcl_ctrl_delete_hotspare(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
@@ -318,7 +325,7 @@ enum rcl_status rcl_ctrl_set_drive_state(struct rcl_ctrl *ctrl, const struct rcl
 	if (st)
 		return st;
 	if (change == RCL_DRIVE_SET_GOOD && d->state == RCL_PD_JBOD)
-		return rcl_ctrl_set_drive_jbod(ctrl, ref, false, err);
+		return set_drive_jbod(ctrl, ref, false, force, err);
 	st = check_change(ctrl, d, ref, change, force, err);
 	if (st)
 		return st;

@@ -445,6 +445,17 @@ struct rcl_drive {
 	bool smart_alert;
 	char device_speed[16];
 	char link_speed[16];
+	/*
+	 * What a card's firmware tells of the drive ("" and false where the
+	 * backend has none: NA): @sas_address its first port's, "0x5000c500...";
+	 * @sequence the firmware's count of changes to the drive's state, when
+	 * @has_sequence; @last_pred_fail_seq the event of its last predictive
+	 * failure (0: none).
+	 */
+	char sas_address[24];
+	bool has_sequence;
+	unsigned sequence;
+	unsigned last_pred_fail_seq;
 	struct rcl_attr attrs[RCL_DRIVE_ATTRS];
 	size_t attr_count;
 	/* Its standard SCSI INQUIRY data as the card holds it ("Inquiry Data"); 0: none. */
@@ -1121,9 +1132,12 @@ enum rcl_status rcl_ctrl_set_jbod_mode(struct rcl_ctrl *ctrl, bool on, struct rc
  * host as it is (@on: state JBOD, only while the controller's JBOD mode is
  * on), or make a JBOD drive unconfigured good again (!@on, "set good").
  * A soft controller records it with the slot in its state file; the
- * drive's data is not touched either way. Requires an exclusive lock.
+ * drive's data is not touched either way. A kind that cannot look whether
+ * the host uses the disk (a card) refuses !@on: rcl_ctrl_set_drive_state()
+ * GOOD with force does it. Requires an exclusive lock.
  * Return: RCL_OK; RCL_NOT_FOUND; RCL_NOT_ALLOWED (JBOD mode off, not
- * UGood, or for !@on not JBOD); RCL_UNSUPPORTED; RCL_SYSTEM, RCL_NOMEM.
+ * UGood, or for !@on not JBOD); RCL_NEED_FORCE; RCL_UNSUPPORTED;
+ * RCL_SYSTEM, RCL_NOMEM.
  */
 enum rcl_status rcl_ctrl_set_drive_jbod(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
                                         bool on, struct rcl_error *err);
@@ -1161,8 +1175,9 @@ const char *rcl_drive_change_name(enum rcl_drive_change change);
  *    replacement (TOPOLOGY shows Msng) and the drive leaves the group,
  *    unconfigured good.
  *  - GOOD makes a JBOD drive unconfigured good (rcl_ctrl_set_drive_jbod()),
- *    or a UBad one: a failed member leaves its group as MISSING does, which
- *    needs @force, as its data is lost to the group.
+ *    which takes the disk from the host: on a kind that cannot look
+ *    whether the host uses it (a card), only with @force; or a UBad one: a failed member leaves its
+ * group as MISSING does, which needs @force, as its data is lost to the group.
  *  - FAILED takes an Onln or Rbld member: it shows as UBad in its place,
  *    its VDs degraded; no @force, as the failure has happened.
  * A member's state is kept in the configuration; a soft controller also

@@ -202,6 +202,10 @@ enum rcl_status rcl_mfi_scsi(int fd, uint16_t host_no, const struct rcl_mfi_scsi
 {
 	struct rcl_mfi_packet pkt;
 
+	/* The frame holds 16 bytes of CDB: a longer one would run into its SGL. */
+	if (s->cdb_len > RCL_MFI_CDB_MAX)
+		return rcl_fail(err, RCL_INVALID_PARAM, "%s: a CDB of %u bytes (at most %d)", what,
+		                s->cdb_len, RCL_MFI_CDB_MAX);
 	rcl_mfi_build_scsi(&pkt, host_no, s);
 	return rcl_mfi_send(fd, &pkt, what, err);
 }

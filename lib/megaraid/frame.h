@@ -196,7 +196,10 @@ enum rcl_status rcl_mfi_scsi_read(int fd, uint16_t host_no, uint8_t target, uint
                                   const uint8_t *cdb, uint8_t cdb_len, void *buf, uint32_t len,
                                   const char *what, struct rcl_error *err);
 
-/* rcl_mfi_scsi() - build pass-through @s for @host_no and rcl_mfi_send() it. */
+/*
+ * rcl_mfi_scsi() - build pass-through @s for @host_no and rcl_mfi_send()
+ * it; RCL_INVALID_PARAM, nothing sent, for a CDB over 16 bytes.
+ */
 enum rcl_status rcl_mfi_scsi(int fd, uint16_t host_no, const struct rcl_mfi_scsi *s,
                              const char *what, struct rcl_error *err);
 

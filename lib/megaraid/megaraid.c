@@ -17,6 +17,7 @@
  * follows the card's tasks (task.c). The changes left NULL below answer
  * "not supported".
  */
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -246,21 +247,31 @@ static enum rcl_status megaraid_create_vd(struct rcl_ctrl *ctrl, const struct rc
 	return ON_LINK(ctrl, &link, err, rcl_mfi_add_vd(&link, ctrl, params, vd, err));
 }
 
+/*
+ * Whether @action ("delete it") may take @object ("/c0/v1"), a disk the
+ * host sees, from it: StorCLI wants force for one holding data; raidcli
+ * does not yet read the disk on the host to look, so it always asks.
+ */
+static enum rcl_status check_unlooked(bool force, const char *object, const char *action,
+                                      struct rcl_error *err)
+{
+	if (force)
+		return RCL_OK;
+	return rcl_fail(err, RCL_NEED_FORCE,
+	                "raidcli does not look whether %s holds a file system or an operating "
+	                "system; repeat with 'force' to %s",
+	                object, action);
+}
+
 static enum rcl_status megaraid_delete_vd(struct rcl_ctrl *ctrl, unsigned vd, bool force,
                                           struct rcl_error *err)
 {
 	struct rcl_mfi_link link;
+	char name[32];
 
-	/*
-	 * StorCLI wants force for a VD holding data; raidcli does not yet read
-	 * the VD's disk on the host to look, so it always asks.
-	 */
-	if (!force)
-		return rcl_fail(err, RCL_NEED_FORCE,
-		                "raidcli does not look whether /c%u/v%u holds a file system or an "
-		                "operating system; repeat with 'force' to delete it",
-		                ctrl->entry.id, vd);
-	return ON_LINK(ctrl, &link, err, rcl_mfi_delete_vd(&link, vd, err));
+	snprintf(name, sizeof(name), "/c%u/v%u", ctrl->entry.id, vd);
+	return check_unlooked(force, name, "delete it", err)
+	           ?: ON_LINK(ctrl, &link, err, rcl_mfi_delete_vd(&link, vd, err));
 }
 
 static enum rcl_status megaraid_set_vd(struct rcl_ctrl *ctrl, unsigned vd,
@@ -382,17 +393,24 @@ static enum rcl_status megaraid_set_jbod_mode(struct rcl_ctrl *ctrl, bool on, st
 	return st;
 }
 
-/* A JBOD drive is the firmware's SYSTEM state, set as any other (FreeBSD mfiutil's "syspd"). */
+/*
+ * A JBOD drive is the firmware's SYSTEM state, set as any other (FreeBSD
+ * mfiutil's "syspd"); one made unconfigured good leaves the host, which may
+ * have it mounted, so that needs force as deleting a VD does.
+ */
 static enum rcl_status megaraid_set_drive_jbod(struct rcl_ctrl *ctrl,
-                                               const struct rcl_drive_ref *ref, bool on,
+                                               const struct rcl_drive_ref *ref, bool on, bool force,
                                                struct rcl_error *err)
 {
 	struct rcl_mfi_link link;
+	char name[48];
 
-	return ON_LINK(ctrl, &link, err,
-	               rcl_mfi_set_pd_state(&link, rcl_ctrl_find_drive(ctrl, ref),
-	                                    on ? RCL_MFI_PD_SYSTEM : RCL_MFI_PD_UNCONFIGURED_GOOD,
-	                                    err));
+	snprintf(name, sizeof(name), "/c%u/e%u/s%u", ctrl->entry.id, ref->enclosure, ref->slot);
+	return (on ? RCL_OK : check_unlooked(force, name, "make it unconfigured good", err))
+	           ?: ON_LINK(ctrl, &link, err,
+	                      rcl_mfi_set_pd_state(
+	                          &link, rcl_ctrl_find_drive(ctrl, ref),
+	                          on ? RCL_MFI_PD_SYSTEM : RCL_MFI_PD_UNCONFIGURED_GOOD, err));
 }
 
 /* The firmware state @change moves a drive to; MISSING has a DCMD of its own, FAILED none. */

@@ -325,7 +325,7 @@ struct rcl_mfi_pd_address {
 	uint16_t encl_device_id; /* 0xffff: not in an enclosure */
 	uint8_t encl_index;
 	uint8_t slot;
-	uint8_t scsi_dev_type;
+	uint8_t scsi_dev_type; /* SCSI peripheral device type: 0 a disk, 0x0d an enclosure */
 	uint8_t port_bitmap;
 	uint64_t sas_addr[2];
 } __attribute__((packed));
@@ -342,6 +342,17 @@ struct rcl_mfi_pd_list {
 
 _Static_assert(sizeof(struct rcl_mfi_pd_address) == 24, "PD address");
 _Static_assert(sizeof(struct rcl_mfi_pd_list) == 8, "PD list header");
+
+/*
+ * PD_GET_INFO's media type (MR_PD_INFO.mediaType, Linux's megaraid_sas.h,
+ * as LSI's MR_PD_MEDIA_TYPE numbers it): rotating, or solid state (an SSD,
+ * or a flash module). QEMU's model leaves it 0.
+ */
+enum {
+	RCL_MFI_MEDIA_ROTATIONAL = 0,
+	RCL_MFI_MEDIA_SSD = 1,
+	RCL_MFI_MEDIA_SSM_FLASH = 2,
+};
 
 /* PD_GET_INFO: 512 bytes. */
 struct rcl_mfi_pd_info {
@@ -372,7 +383,9 @@ struct rcl_mfi_pd_info {
 	uint16_t encl_device_id;
 	uint8_t encl_index;
 	uint8_t slot;
-	uint8_t rsvd2[142];  /* progress, power, allowed ops, security, media, bridge */
+	uint8_t rsvd2[110];  /* progress, VPD page 0x83 extension, power, allowed ops, security */
+	uint8_t media_type;  /* RCL_MFI_MEDIA_* */
+	uint8_t rsvd2b[31];  /* certification, SATA bridge, interface */
 	uint8_t temperature; /* degrees Celsius, 0: not reported (QEMU's) */
 	uint8_t rsvd3[512 - 403];
 } __attribute__((packed));
@@ -385,6 +398,7 @@ _Static_assert(offsetof(struct rcl_mfi_pd_info, sas_addr) == 200, "PD info SAS a
 _Static_assert(offsetof(struct rcl_mfi_pd_info, raw_blocks) == 232, "PD info sizes");
 _Static_assert(offsetof(struct rcl_mfi_pd_info, encl_device_id) == 256, "PD info enclosure");
 _Static_assert(offsetof(struct rcl_mfi_pd_info, slot) == 259, "PD info slot");
+_Static_assert(offsetof(struct rcl_mfi_pd_info, media_type) == 370, "PD info media type");
 _Static_assert(offsetof(struct rcl_mfi_pd_info, temperature) == 402, "PD info temperature");
 _Static_assert(sizeof(struct rcl_mfi_pd_info) == 512, "PD info size");
 

@@ -3,7 +3,8 @@
  * model.c - a MegaRAID adapter's configuration as raidcli's model: what
  * the firmware answers to CTRL_GET_INFO, CFG_READ, PD_GET_LIST and
  * PD_GET_INFO, LD_GET_LIST and LD_GET_INFO, mapped onto struct rcl_ctrl's
- * info, caps, enclosures, drives, disk groups and VDs (model.h).
+ * info, caps, enclosures, drives, disk groups and VDs (model.h); a drive
+ * PD_GET_INFO does not tell of is asked itself (inquiry.h).
  *
  * StorCLI's disk group is the firmware's set of arrays one LD spans (a
  * RAID10 or 50 LD spans several arrays); every buffer is zeroed before it
@@ -18,12 +19,16 @@
 #include <string.h>
 
 #include "megaraid/frame.h"
+#include "megaraid/inquiry.h"
 #include "megaraid/model.h"
 #include "megaraid/scan.h"
 
 /* The enclosure id of drives the firmware puts in no enclosure: the card's own backplane. */
 #define BACKPLANE_ID 252
 #define NO_ENCLOSURE 0xffff
+
+/* PD_GET_LIST's scsi_dev_type of a disk (SCSI peripheral device type 0, direct access). */
+#define SCSI_DISK 0
 
 /* A drive's place in the configuration, from CFG_READ. */
 struct member {
@@ -293,28 +298,22 @@ static const char *speed_name(uint8_t code)
 	return code < sizeof(names) / sizeof(names[0]) ? names[code] : "";
 }
 
-/* Vendor, product and revision from standard INQUIRY data @inq (at least 36 bytes). */
-static void fill_inquiry(struct rcl_drive *d, const uint8_t *inq)
-{
-	rcl_mfi_copy_text(d->vendor, sizeof(d->vendor), inq + 8, 8);
-	rcl_mfi_copy_text(d->model, sizeof(d->model), inq + 16, 16);
-	rcl_mfi_copy_text(d->firmware, sizeof(d->firmware), inq + 32, 4);
-	/* LSI firmware puts the drive's serial number in the vendor-specific bytes. */
-	rcl_mfi_copy_text(d->serial, sizeof(d->serial), inq + 36, 20);
-	/* The data as far as its additional length goes and it fits. */
-	d->inquiry_len = rcl_mfi_at_most(inq[4] + 5u, sizeof(d->inquiry));
-	memcpy(d->inquiry, inq, d->inquiry_len);
-}
-
-/* Drive @d's backend facts: its firmware device id and first SAS address. */
+/* Drive @d's firmware device id and first SAS address, also among its backend facts. */
 static void add_attrs(struct rcl_drive *d, uint16_t id, uint64_t sas_addr)
 {
 	snprintf(d->attrs[0].key, sizeof(d->attrs[0].key), "Device Id");
 	snprintf(d->attrs[0].value, sizeof(d->attrs[0].value), "%u", id);
+	snprintf(d->sas_address, sizeof(d->sas_address), "0x%016llx", (unsigned long long)sas_addr);
 	snprintf(d->attrs[1].key, sizeof(d->attrs[1].key), "SAS Address");
-	snprintf(d->attrs[1].value, sizeof(d->attrs[1].value), "0x%016llx",
-	         (unsigned long long)sas_addr);
+	snprintf(d->attrs[1].value, sizeof(d->attrs[1].value), "%s", d->sas_address);
 	d->attr_count = 2;
+}
+
+/* StorCLI's "Med" of PD_GET_INFO's media type: a flash module is solid state too. */
+static const char *medium_name(uint8_t media_type)
+{
+	return media_type == RCL_MFI_MEDIA_SSD || media_type == RCL_MFI_MEDIA_SSM_FLASH ? "SSD"
+	                                                                                : "HDD";
 }
 
 /* What PD_GET_INFO @pi says of drive @d. */
@@ -325,7 +324,7 @@ static void fill_pd_info(struct rcl_drive *d, const struct rcl_mfi_pd_info *pi)
 	d->state = pd_state(le16toh(pi->fw_state));
 	d->raw_bytes = le64toh(pi->raw_blocks) * 512;
 	d->coerced_bytes = le64toh(pi->coerced_blocks) * 512;
-	fill_inquiry(d, pi->inquiry);
+	rcl_mfi_fill_inquiry(d, pi->inquiry);
 	snprintf(d->interface, sizeof(d->interface), "%s",
 	         ddf & 0xc000   ? "SATA"
 	         : ddf & 0x2000 ? "SAS"
@@ -335,82 +334,45 @@ static void fill_pd_info(struct rcl_drive *d, const struct rcl_mfi_pd_info *pi)
 	d->predictive_failures = le32toh(pi->pred_fail_count);
 	d->temperature_c = pi->temperature;
 	d->smart_alert = d->predictive_failures != 0;
+	d->has_sequence = true;
+	d->sequence = le16toh(pi->seq_num);
+	d->last_pred_fail_seq = le32toh(pi->last_pred_fail_seq);
+	snprintf(d->medium, sizeof(d->medium), "%s", medium_name(pi->media_type));
 	snprintf(d->device_speed, sizeof(d->device_speed), "%s", speed_name(pi->device_speed));
 	snprintf(d->link_speed, sizeof(d->link_speed), "%s", speed_name(pi->link_speed));
 }
 
-/* Pass-through @cdb to PD @device_id: its target and LUN are the id's two bytes (QEMU's). */
-static enum rcl_status ask_scsi(const struct rcl_mfi_link *link, uint16_t device_id,
-                                const uint8_t *cdb, uint8_t cdb_len, void *buf, uint32_t len,
-                                const char *what, struct rcl_error *err)
+/*
+ * Whether failure @why of a question about one drive is the firmware's
+ * answer (its status in @why's detail, rcl_mfi_fail()), not the ioctl's or
+ * the host's: the drive, not the adapter, could not tell.
+ */
+static bool drive_refused(const struct rcl_error *why)
 {
-	return rcl_mfi_scsi_read(link->fd, (uint16_t)link->host_no, (uint8_t)(device_id >> 8),
-	                         (uint8_t)device_id, cdb, cdb_len, buf, len, what, err);
+	return why->detail[0] != '\0';
+}
+
+/* The adapter's failure @why, for the caller (the firmware's status stays in its detail). */
+static enum rcl_status adapter_failed(struct rcl_error *err, const struct rcl_error *why)
+{
+	if (err)
+		*err = *why;
+	return why->status;
 }
 
 /*
- * Drive @d's INQUIRY by pass-through, and its serial from VPD page 0x80
- * where the standard data has none (QEMU's disks). Only for QEMU's model,
- * whose PD_GET_INFO reads mailbox byte 0 alone (answering for another
- * drive, or DEVICE_NOT_FOUND) and holds no INQUIRY: there the target and
- * LUN are the device id's two bytes.
+ * One drive of PD_GET_LIST's entry @e, its configuration place from @c.
+ * A drive the firmware cannot tell of keeps what the list and the
+ * configuration say (the rest empty: NA), so one failed drive does not
+ * hide the controller; *@gone tells one neither PD_GET_INFO nor the
+ * drive itself finds (pulled since the list was read: it is left out).
+ * Return: RCL_OK, or the adapter's failure.
  */
-static enum rcl_status ask_inquiry(const struct rcl_mfi_link *link, struct rcl_drive *d,
-                                   uint16_t device_id, struct rcl_error *err)
+static enum rcl_status fill_drive(const struct rcl_mfi_asker *a, const struct config *c,
+                                  const struct rcl_mfi_pd_address *e, struct rcl_drive *d,
+                                  bool *gone, struct rcl_error *err)
 {
-	static const uint8_t std[6] = {0x12, 0, 0, 0, 96}, vpd80[6] = {0x12, 1, 0x80, 0, 64};
-	uint8_t inq[96] = {0}, page[64] = {0};
-	enum rcl_status st = ask_scsi(link, device_id, std, sizeof(std), inq, sizeof(inq),
-	                              "INQUIRY of a drive", err);
-
-	if (st)
-		return st;
-	fill_inquiry(d, inq);
-	/* A drive without the page refuses it: the serial stays as it is. */
-	if (!d->serial[0] &&
-	    !ask_scsi(link, device_id, vpd80, sizeof(vpd80), page, sizeof(page),
-	              "INQUIRY of a drive's serial number", NULL) &&
-	    page[1] == 0x80)
-		rcl_mfi_copy_text(d->serial, sizeof(d->serial), page + 4,
-		                  page[3] < sizeof(page) - 4 ? page[3] : sizeof(page) - 4);
-	return RCL_OK;
-}
-
-/* Drive @d asked by pass-through alone: ask_inquiry(), then READ CAPACITY (16). */
-static enum rcl_status ask_drive(const struct rcl_mfi_link *link, struct rcl_drive *d,
-                                 uint16_t device_id, struct rcl_error *err)
-{
-	/* SERVICE ACTION IN (16): READ CAPACITY (16) */
-	static const uint8_t cdb[16] = {0x9e, 0x10, [13] = 32};
-	uint8_t cap[32] = {0};
-	enum rcl_status st = ask_inquiry(link, d, device_id, err);
-
-	if (st)
-		return st;
-	st = ask_scsi(link, device_id, cdb, sizeof(cdb), cap, sizeof(cap),
-	              "READ CAPACITY of a drive", err);
-	if (!st) {
-		uint64_t last = 0;
-		uint32_t block = 0;
-
-		for (int i = 0; i < 8; i++)
-			last = last << 8 | cap[i];
-		for (int i = 8; i < 12; i++)
-			block = block << 8 | cap[i];
-		d->raw_bytes = (last + 1) * block;
-		d->coerced_bytes = d->raw_bytes >> 20 << 20;
-		d->logical_sector = d->physical_sector = block;
-	}
-	snprintf(d->interface, sizeof(d->interface), "SAS");
-	return st;
-}
-
-/* One drive of PD_GET_LIST's entry @a, its configuration place from @c. */
-static enum rcl_status fill_drive(const struct rcl_mfi_link *link, const struct config *c,
-                                  const struct rcl_mfi_pd_address *a, struct rcl_drive *d,
-                                  struct rcl_error *err)
-{
-	uint16_t id = le16toh(a->device_id), encl = le16toh(a->encl_device_id);
+	uint16_t id = le16toh(e->device_id), encl = le16toh(e->encl_device_id);
 	struct rcl_mfi_pd_info pi;
 	struct rcl_error why = {0};
 	char what[64];
@@ -419,12 +381,12 @@ static enum rcl_status fill_drive(const struct rcl_mfi_link *link, const struct 
 
 	d->device_id = id;
 	d->enclosure = encl == NO_ENCLOSURE ? BACKPLANE_ID : encl;
-	d->slot = a->slot;
+	d->slot = e->slot;
 	d->dg = -1;
 	d->kind = RCL_DRIVE_BLOCK;
 	d->present = true;
 	d->logical_sector = d->physical_sector = 512;
-	snprintf(d->medium, sizeof(d->medium), "%s", a->scsi_dev_type ? "Unknown" : "HDD");
+	snprintf(d->medium, sizeof(d->medium), "HDD");
 	for (size_t i = 0; i < c->member_count; i++)
 		if (c->members[i].device_id == id) {
 			d->dg = (int)c->members[i].dg;
@@ -435,14 +397,11 @@ static enum rcl_status fill_drive(const struct rcl_mfi_link *link, const struct 
 	for (size_t i = 0; i < c->spare_count; i++)
 		if (c->spares[i].device_id == id)
 			unconfigured = c->spares[i].dedicated ? RCL_PD_DHS : RCL_PD_GHS;
-	add_attrs(d, id, le64toh(a->sas_addr[0]));
+	add_attrs(d, id, le64toh(e->sas_addr[0]));
 	snprintf(what, sizeof(what), "the drive info of device %u (PD_GET_INFO)", id);
-	st = dcmd_read(link, RCL_MFI_DCMD_PD_GET_INFO, id, &pi, sizeof(pi), what, &why);
-	if (st && st != RCL_NOT_FOUND) {
-		if (err)
-			*err = why; /* the firmware's status stays in its detail */
-		return st;
-	}
+	st = dcmd_read(a->link, RCL_MFI_DCMD_PD_GET_INFO, id, &pi, sizeof(pi), what, &why);
+	if (st && !drive_refused(&why))
+		return adapter_failed(err, &why);
 	if (!st && le16toh(pi.device_id) == id) {
 		enum rcl_pd_state member = d->state;
 
@@ -455,7 +414,8 @@ static enum rcl_status fill_drive(const struct rcl_mfi_link *link, const struct 
 		 */
 		if (pi.inquiry[0] >> 5 == 3) {
 			d->state = d->dg >= 0 ? member : unconfigured;
-			return ask_inquiry(link, d, id, err);
+			st = rcl_mfi_ask_inquiry(a, d, id, &why);
+			return st && !drive_refused(&why) ? adapter_failed(err, &why) : RCL_OK;
 		}
 		if (d->dg >= 0 && d->state == RCL_PD_UBAD)
 			d->state = member;
@@ -466,16 +426,25 @@ static enum rcl_status fill_drive(const struct rcl_mfi_link *link, const struct 
 	}
 	if (d->dg < 0)
 		d->state = unconfigured;
-	return ask_drive(link, d, id, err);
+	st = rcl_mfi_ask_drive(a, d, id, &why);
+	if (st && !drive_refused(&why))
+		return adapter_failed(err, &why);
+	*gone = st == RCL_NOT_FOUND;
+	return RCL_OK;
 }
 
-/* PD_GET_LIST, then each drive. */
+/*
+ * PD_GET_LIST, then each drive. A PD that is no disk (an enclosure's SES
+ * processor, an expander) is no drive, as FreeBSD's mfiutil has it;
+ * fill_enclosures() builds the enclosures from the drives alone.
+ */
 static enum rcl_status read_drives(struct rcl_ctrl *ctrl, const struct rcl_mfi_link *link,
                                    const struct config *c, struct rcl_error *err)
 {
 	uint32_t len =
 	    sizeof(struct rcl_mfi_pd_list) + RCL_MFI_MAX_PDS * sizeof(struct rcl_mfi_pd_address);
 	struct rcl_mfi_pd_list *list = rcl_malloc(len);
+	const struct rcl_mfi_asker a = {.link = link, .qemu = rcl_mfi_is_qemu(&ctrl->info)};
 	enum rcl_status st;
 	size_t count;
 
@@ -492,8 +461,16 @@ static enum rcl_status read_drives(struct rcl_ctrl *ctrl, const struct rcl_mfi_l
 	if (!st && !ctrl->drives)
 		st = rcl_fail(err, RCL_NOMEM, "out of memory");
 	for (size_t i = 0; !st && i < count; i++) {
-		st = fill_drive(link, c, &list->addr[i], &ctrl->drives[i], err);
-		ctrl->drive_count = i + 1;
+		struct rcl_drive *d = &ctrl->drives[ctrl->drive_count];
+		bool gone = false;
+
+		if (list->addr[i].scsi_dev_type != SCSI_DISK)
+			continue;
+		st = fill_drive(&a, c, &list->addr[i], d, &gone, err);
+		if (gone)
+			memset(d, 0, sizeof(*d));
+		else
+			ctrl->drive_count++;
 	}
 	rcl_free(list);
 	return st;

@@ -142,6 +142,17 @@ enum rcl_status rcl_mfi_adapters(struct rcl_mfi_adapter *out, size_t max, size_t
 	return RCL_OK;
 }
 
+/*
+ * What a failure with @errnum adds to its message: a user who is not root
+ * can neither make nor replace the node, nor open it (the driver wants
+ * CAP_SYS_ADMIN).
+ */
+static const char *root_hint(int errnum)
+{
+	return errnum == EACCES || errnum == EPERM ? "; the MFI ioctl needs root (CAP_SYS_ADMIN)"
+	                                           : "";
+}
+
 /* Make the node at @path for @major, replacing whatever is there with another number. */
 static enum rcl_status make_node(const char *path, int major, struct rcl_error *err)
 {
@@ -152,13 +163,12 @@ static enum rcl_status make_node(const char *path, int major, struct rcl_error *
 		return RCL_OK;
 	/* A node left from a boot where the driver had another major reaches another device. */
 	if (unlink(path) && errno != ENOENT)
-		return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot replace '%s': %s", path,
-		                      strerror(errno));
+		return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot replace '%s': %s%s", path,
+		                      strerror(errno), root_hint(errno));
 	if (mknod(path, S_IFCHR | 0600, dev))
 		return rcl_fail_errno(err, RCL_SYSTEM, errno,
 		                      "cannot create '%s' (character device %d:0): %s%s", path,
-		                      major, strerror(errno),
-		                      errno == EPERM ? "; the MFI ioctl needs root" : "");
+		                      major, strerror(errno), root_hint(errno));
 	return RCL_OK;
 }
 
@@ -179,10 +189,8 @@ enum rcl_status rcl_mfi_open(int *fd, struct rcl_error *err)
 		return st;
 	*fd = open(path, O_RDWR | O_CLOEXEC);
 	if (*fd < 0)
-		return rcl_fail_errno(
-		    err, RCL_SYSTEM, errno, "cannot open '%s': %s%s", path, strerror(errno),
-		    errno == EACCES || errno == EPERM ? "; the MFI ioctl needs root (CAP_SYS_ADMIN)"
-		                                      : "");
+		return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot open '%s': %s%s", path,
+		                      strerror(errno), root_hint(errno));
 	return RCL_OK;
 }
 

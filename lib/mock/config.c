@@ -356,8 +356,9 @@ enum rcl_status rcl_mock_delete_hotspare(struct rcl_ctrl *ctrl, const struct rcl
 }
 
 enum rcl_status rcl_mock_set_drive_jbod(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
-                                        bool on, struct rcl_error *err)
+                                        bool on, bool force, struct rcl_error *err)
 {
+	(void)force; /* a fixture's drive is seen by no host */
 	return set_drive(ctrl, ref, on ? RCL_PD_JBOD : RCL_PD_UGOOD, -1, err);
 }
 

@@ -82,7 +82,7 @@ enum rcl_status rcl_mock_set_locate(struct rcl_ctrl *ctrl, const struct rcl_driv
                                     struct rcl_error *err);
 enum rcl_status rcl_mock_set_jbod_mode(struct rcl_ctrl *ctrl, bool on, struct rcl_error *err);
 enum rcl_status rcl_mock_set_drive_jbod(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
-                                        bool on, struct rcl_error *err);
+                                        bool on, bool force, struct rcl_error *err);
 enum rcl_status rcl_mock_settings_get(struct rcl_ctrl *ctrl, struct rcl_ctrl_settings *out,
                                       struct rcl_error *err);
 enum rcl_status rcl_mock_settings_set(struct rcl_ctrl *ctrl, unsigned changes,

@@ -329,7 +329,7 @@ static const struct rcl_nvme_ns *raid_namespace(const struct nvme_priv *p,
  * one the engine was not given (several namespaces, or none).
  */
 static enum rcl_status nvme_set_drive_jbod(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
-                                           bool on, struct rcl_error *err)
+                                           bool on, bool force, struct rcl_error *err)
 {
 	const struct nvme_priv *p = rcl_soft_host_priv(ctrl);
 	const struct rcl_nvme_dev *dev;
@@ -352,7 +352,7 @@ static enum rcl_status nvme_set_drive_jbod(struct rcl_ctrl *ctrl, const struct r
 		rcl_buf_release(&sb);
 		return st;
 	}
-	return rcl_soft_set_drive_jbod_op(ctrl, ref, on, err);
+	return rcl_soft_set_drive_jbod_op(ctrl, ref, on, force, err);
 }
 
 /* Hand the engine the slots whose drive is present with one namespace. */

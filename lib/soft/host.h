@@ -116,7 +116,7 @@ void *rcl_soft_host_priv(const struct rcl_ctrl *ctrl);
 
 /* The soft controller's own drive operations, as struct rcl_backend_ops names them. */
 enum rcl_status rcl_soft_set_drive_jbod_op(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
-                                           bool on, struct rcl_error *err);
+                                           bool on, bool force, struct rcl_error *err);
 enum rcl_status rcl_soft_set_drive_state_op(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
                                             enum rcl_drive_change change, struct rcl_error *err);
 

@@ -545,11 +545,13 @@ static enum rcl_status soft_set_jbod_mode(struct rcl_ctrl *ctrl, bool on, struct
 
 /* The drive's state follows from the flag and the configuration: read it again. */
 enum rcl_status rcl_soft_set_drive_jbod_op(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
-                                           bool on, struct rcl_error *err)
+                                           bool on, bool force, struct rcl_error *err)
 {
 	struct soft_slot *slot = find_slot(ctrl->priv, ref, err);
 	enum rcl_status st = slot ? save_flag(ctrl->priv, &slot->jbod, on, err) : RCL_NOT_FOUND;
 
+	/* The drive is the host's own file or block device before and after: none is taken. */
+	(void)force;
 	return st ? st : rcl_soft_refresh(ctrl, err);
 }
 

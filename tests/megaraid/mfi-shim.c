@@ -90,6 +90,7 @@ static size_t disk_count;
 static char failure[512];
 static unsigned mknods;
 static int mknod_errno;
+static int unlink_errno;
 static dev_t node_dev;
 static mode_t node_mode;
 static const struct mfi_shim_event *events;
@@ -99,9 +100,17 @@ static const struct mfi_shim_patrol *patrol;
 static uint8_t pr_set[208]; /* PR_SET_PROPERTIES' payload, once written (pr_written) */
 static bool pr_written;
 static uint8_t temperature;
-static uint32_t raid_levels; /* CTRL_GET_INFO's; QEMU's: RAID0 */
-static uint32_t more_ops;    /* adapter_ops besides QEMU's */
-static uint32_t ops2;        /* the second adapter operations word; QEMU's: 0 */
+static uint32_t raid_levels;    /* CTRL_GET_INFO's; QEMU's: RAID0 */
+static uint32_t more_ops;       /* adapter_ops besides QEMU's */
+static uint32_t ops2;           /* the second adapter operations word; QEMU's: 0 */
+static bool card_ids;           /* PDs numbered by SCSI id, a card's firmware version */
+static bool ses;                /* PD_GET_LIST lists an enclosure's SES device last */
+static bool pulled[256];        /* by SCSI id: listed, then found by nothing else */
+static uint8_t scsi_fault[256]; /* by SCSI id: a pass-through's status (0: answered) */
+static struct {
+	uint8_t media;
+	uint32_t pred_seq;
+} facts[256]; /* by SCSI id: what a card's PD_GET_INFO adds (mfi_shim_pd_facts()) */
 
 /* The faults set (each from the DCMD @opcode numbered past @after on), and how many of each opcode
  * came. */
@@ -158,7 +167,7 @@ void mfi_shim_setup(const char *path, uint16_t host_no, const char *hba_serial,
 	disk_count = count;
 	failure[0] = 0;
 	mknods = 0;
-	mknod_errno = 0;
+	mknod_errno = unlink_errno = 0;
 	fault_count = count_count = last_count = 0;
 	events = NULL;
 	event_count = 0;
@@ -169,6 +178,10 @@ void mfi_shim_setup(const char *path, uint16_t host_no, const char *hba_serial,
 	raid_levels = 0x01;
 	more_ops = 0;
 	ops2 = 0;
+	card_ids = ses = false;
+	memset(pulled, 0, sizeof(pulled));
+	memset(scsi_fault, 0, sizeof(scsi_fault));
+	memset(facts, 0, sizeof(facts));
 	shim_tasks_reset();
 	memset(spare, 0, sizeof(spare));
 	memset(props, 0, sizeof(props));
@@ -182,6 +195,32 @@ void mfi_shim_setup(const char *path, uint16_t host_no, const char *hba_serial,
 	for (size_t i = 0; i < count; i++)
 		lds[ld_count++] = (struct ld){.target = list[i].id, .qemu = &list[i]};
 	mfi_shim_hw_reset();
+}
+
+void mfi_shim_card_ids(void)
+{
+	card_ids = true;
+}
+
+void mfi_shim_ses(void)
+{
+	ses = true;
+}
+
+void mfi_shim_pull(uint8_t id)
+{
+	pulled[id] = true;
+}
+
+void mfi_shim_scsi_refuse(uint8_t id, uint8_t status)
+{
+	scsi_fault[id] = status;
+}
+
+void mfi_shim_pd_facts(uint8_t id, uint8_t media, uint32_t pred_seq)
+{
+	facts[id].media = media;
+	facts[id].pred_seq = pred_seq;
 }
 
 void mfi_shim_set_state(uint8_t id, uint16_t state)
@@ -274,6 +313,11 @@ static bool broken(size_t i, uint32_t opcode, enum mfi_shim_fault fault)
 void mfi_shim_deny_mknod(int errnum)
 {
 	mknod_errno = errnum;
+}
+
+void mfi_shim_deny_unlink(int errnum)
+{
+	unlink_errno = errnum;
 }
 
 unsigned mfi_shim_mknods(dev_t *dev, mode_t *mode)
@@ -370,7 +414,7 @@ static void ctrl_info(uint8_t *p)
 	p[111] = 8;
 	put(p + 180, 1, 4);
 	memcpy(p + 184, "APP", 3);
-	memcpy(p + 192, "1.80-QEMU", 9);
+	memcpy(p + 192, card_ids ? "2.130.403-4660" : "1.80-QEMU", card_ids ? 14 : 9);
 	memcpy(p + 224, "Apr  1 2014", 11);
 	memcpy(p + 240, "12:34:56", 8);
 	p[1340] = 32;  /* max arms */
@@ -401,13 +445,23 @@ static void pd_list(uint8_t *p, uint32_t len, bool bad_count)
 
 	for (; n < disk_count && 8 + (n + 1) * 24 <= len; n++) {
 		uint8_t *a = p + 8 + n * 24;
-		uint16_t id = (uint16_t)(disks[n].id << 8);
+		uint16_t id = card_ids ? disks[n].id : (uint16_t)(disks[n].id << 8);
 
 		put(a, id, 2);
 		put(a + 2, 0xffff, 2);
 		a[5] = disks[n].id;
 		a[7] = 1;
 		put(a + 8, sas_addr(id), 8);
+	}
+	if (ses && 8 + (n + 1) * 24 <= len) { /* the backplane's SES processor, at SCSI id 8 */
+		uint8_t *a = p + 8 + n++ * 24;
+
+		put(a, 8 << 8, 2);
+		put(a + 2, 0xffff, 2);
+		a[5] = 8;
+		a[6] = 0x0d; /* enclosure services */
+		a[7] = 1;
+		put(a + 8, sas_addr(8 << 8), 8);
 	}
 	put(p, 8 + n * 24, 4);
 	put(p + 4, bad_count ? 1000 : n, 4);
@@ -421,7 +475,7 @@ static uint8_t card_pd_info(uint8_t *p, const struct mfi_shim_disk *d)
 {
 	uint16_t pd_id, state;
 
-	if (!d)
+	if (!d || pulled[d->id])
 		return ST_DEVICE_NOT_FOUND;
 	pd_id = (uint16_t)(d->id << 8);
 	state = spare[d->id] ? 0x02 : fw_state[d->id] >= 0 ? (uint16_t)fw_state[d->id] : 0x18;
@@ -435,6 +489,8 @@ static uint8_t card_pd_info(uint8_t *p, const struct mfi_shim_disk *d)
 	put(p + 248, d->blocks, 8);
 	put(p + 256, 0xffff, 2);
 	p[259] = d->id;
+	p[370] = facts[d->id].media;
+	put(p + 180, facts[d->id].pred_seq, 4);
 	return ST_OK;
 }
 
@@ -449,7 +505,7 @@ static uint8_t pd_info(uint8_t *p, const uint8_t *mbox)
 
 	if (pd_seq[mbox[1]] >= 0 && !mbox[0])
 		return card_pd_info(p, disk_at(mbox[1]));
-	if (!d || mbox[0])
+	if (!d || mbox[0] || pulled[0])
 		return ST_DEVICE_NOT_FOUND;
 	put(p, pd_id, 2);
 	p[4] = 0x7f;
@@ -1274,8 +1330,18 @@ static uint8_t scsi(const uint8_t *f, uint8_t *buf, uint32_t len)
 	const struct mfi_shim_disk *d = f[F_LUN] ? NULL : disk_at(f[F_TARGET]);
 	const uint8_t *cdb = f + F_CDB;
 
-	if (!d)
+	/* The SES processor answers its INQUIRY (enclosure services), and no disk's command. */
+	if (ses && !f[F_LUN] && f[F_TARGET] == 8) {
+		if (cdb[0] != 0x12 || cdb[1] || len < 36)
+			return ST_SCSI_DONE_WITH_ERROR;
+		inquiry(buf);
+		buf[0] = 0x0d;
+		return ST_OK;
+	}
+	if (!d || pulled[d->id])
 		return ST_DEVICE_NOT_FOUND;
+	if (scsi_fault[d->id])
+		return scsi_fault[d->id];
 	if (cdb[0] == 0x12 && !cdb[1] && f[F_CDB_LEN] == 6 && len >= 36) {
 		inquiry(buf);
 		return ST_OK;
@@ -1410,6 +1476,20 @@ int mknod(const char *path, mode_t mode, dev_t dev)
 	if (!real)
 		real = (int (*)(const char *, mode_t, dev_t))dlsym(RTLD_NEXT, "mknod");
 	return real(path, mode, dev);
+}
+
+int unlink(const char *path)
+{
+	static int (*real)(const char *);
+	struct stat st;
+
+	if (unlink_errno && node[0] && !strcmp(path, node) && !lstat(path, &st)) {
+		errno = unlink_errno;
+		return -1;
+	}
+	if (!real)
+		real = (int (*)(const char *))dlsym(RTLD_NEXT, "unlink");
+	return real(path);
 }
 
 int stat(const char *restrict path, struct stat *restrict st)

@@ -107,6 +107,35 @@ void mfi_shim_temperature(uint8_t celsius);
  */
 void mfi_shim_jbod(bool supported, bool enabled);
 
+/*
+ * mfi_shim_card_ids() - the card numbers its PDs as a card's firmware
+ * does, by SCSI id (QEMU's: id << 8), and its firmware version is a
+ * card's: a pass-through then names a PD by its id as target, LUN 0.
+ */
+void mfi_shim_card_ids(void);
+
+/*
+ * mfi_shim_ses() - PD_GET_LIST lists the backplane's SES processor last
+ * (SCSI device type 0x0d), as a card with an expander backplane does.
+ */
+void mfi_shim_ses(void);
+
+/*
+ * mfi_shim_pull() - disk @id is pulled once PD_GET_LIST has listed it:
+ * PD_GET_INFO and pass-through commands find no device.
+ */
+void mfi_shim_pull(uint8_t id);
+
+/* mfi_shim_scsi_refuse() - pass-through commands to disk @id end with MFI status @status. */
+void mfi_shim_scsi_refuse(uint8_t id, uint8_t status);
+
+/*
+ * mfi_shim_pd_facts() - PD_GET_INFO answered as a card does for disk @id
+ * (mfi_shim_pd_seq()) reports media type @media (1: SSD) and the event of
+ * its last predictive failure @pred_seq.
+ */
+void mfi_shim_pd_facts(uint8_t id, uint8_t media, uint32_t pred_seq);
+
 /* How a DCMD is answered wrongly (mfi_shim_break()). */
 enum mfi_shim_fault {
 	MFI_SHIM_STATUS,    /* the firmware refuses with @status */
@@ -154,6 +183,9 @@ size_t mfi_shim_last(uint32_t opcode, uint8_t mbox[12], uint8_t *data, size_t ro
 
 /* mfi_shim_deny_mknod() - making the node fails with @errnum (0: it succeeds), as for a user. */
 void mfi_shim_deny_mknod(int errnum);
+
+/* mfi_shim_deny_unlink() - removing the node, once made, fails with @errnum, as for a user. */
+void mfi_shim_deny_unlink(int errnum);
 
 /* mfi_shim_mknods() - how many times the node was made; *@dev, *@mode: the last. */
 unsigned mfi_shim_mknods(dev_t *dev, mode_t *mode);

@@ -5,6 +5,7 @@
  * (research/passthrough.md section 4.2 and 4.3), and the firmware status
  * names and statuses it gives.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "megaraid/frame.h"
@@ -139,6 +140,26 @@ START_TEST(test_fail)
 }
 END_TEST
 
+/* A CDB over the frame's 16 bytes is refused before any frame is built or sent. */
+START_TEST(test_scsi_cdb_too_long)
+{
+	uint8_t buf[32];
+	struct rcl_mfi_scsi s = {.cdb = {0x9e, 0x10},
+	                         .cdb_len = RCL_MFI_CDB_MAX + 1,
+	                         .buf = buf,
+	                         .len = sizeof(buf),
+	                         .dir = RCL_MFI_DIR_READ};
+	struct rcl_error err = {0};
+
+	ck_assert_int_eq(rcl_mfi_scsi(-1, 0, &s, "READ CAPACITY", &err), RCL_INVALID_PARAM);
+	ck_assert_str_eq(err.msg, "READ CAPACITY: a CDB of 17 bytes (at most 16)");
+	/* 16 bytes fit: the frame goes to the ioctl (here on no descriptor). */
+	s.cdb_len = RCL_MFI_CDB_MAX;
+	ck_assert_int_eq(rcl_mfi_scsi(-1, 0, &s, "READ CAPACITY", &err), RCL_SYSTEM);
+	ck_assert_int_eq(err.sys_errno, EBADF);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("megaraid-frame");
@@ -150,6 +171,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_build_scsi);
 	tcase_add_test(tc, test_status_names);
 	tcase_add_test(tc, test_fail);
+	tcase_add_test(tc, test_scsi_cdb_too_long);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -250,7 +250,7 @@ START_TEST(test_not_root)
 	ck_assert_int_eq(open_c0(&ctx, &ctrl, &err), RCL_SYSTEM);
 	snprintf(want, sizeof(want),
 	         "cannot create '%s/dev/megaraid_sas_ioctl_node' (character device 247:0): "
-	         "Operation not permitted; the MFI ioctl needs root",
+	         "Operation not permitted; the MFI ioctl needs root (CAP_SYS_ADMIN)",
 	         h.root);
 	ck_assert_str_eq(err.msg, want);
 	ck_assert_uint_eq(mfi_shim_sent(0x01010000), 0);
@@ -269,7 +269,7 @@ static const struct {
     {0x01010000, 0x32, RCL_NOT_ALLOWED, "WRONG_STATE (MFI status 0x32)"},
     {0x04010000, 0x02, RCL_UNSUPPORTED, "INVALID_DCMD (MFI status 0x02)"},
     {0x02010000, 0x01, RCL_UNSUPPORTED, "INVALID_CMD (MFI status 0x01)"},
-    {0x02020000, 0x20, RCL_SYSTEM, "MEMORY_NOT_AVAILABLE (MFI status 0x20)"},
+    {0x04010000, 0x20, RCL_SYSTEM, "MEMORY_NOT_AVAILABLE (MFI status 0x20)"},
     {0x03010000, 0x03, RCL_INVALID_PARAM, "INVALID_PARAMETER (MFI status 0x03)"},
     {0x03020000, 0x0c, RCL_NOT_FOUND, "DEVICE_NOT_FOUND (MFI status 0x0c)"},
 };
@@ -1111,7 +1111,10 @@ START_TEST(test_jbod_drive)
 	run_expect("/c0/e252/s2 set jbod", RCL_OK, NULL);
 	expect_mbox(STATE_SET, (const uint8_t[]){0x00, 0x02, 0x05, 0x00, 0x40, 0x00}, 6);
 	run_expect("/c0/e252/s2 show", RCL_OK, "JBOD");
-	run_expect("/c0/e252/s2 set good", RCL_OK, NULL);
+	/* The host may use the disk, and raidcli does not look: only with force. */
+	run_expect("/c0/e252/s2 set good", RCL_NEED_FORCE, "repeat with 'force'");
+	run_expect("/c0/e252/s2 show", RCL_OK, "JBOD");
+	run_expect("/c0/e252/s2 set good force", RCL_OK, NULL);
 	expect_mbox(STATE_SET, (const uint8_t[]){0x00, 0x02, 0x05, 0x00, 0x00, 0x00}, 6);
 	run_expect("/c0/e252/s2 show", RCL_OK, "UGood");
 	/* A member is no JBOD candidate: refused before any frame. */
@@ -1154,6 +1157,198 @@ START_TEST(test_drive_temperature)
 }
 END_TEST
 
+/* A PD that is no disk (the backplane's SES processor) is no drive: not listed, not usable. */
+START_TEST(test_ses_not_a_drive)
+{
+	struct host h;
+	struct rcl_ctx *ctx;
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_error err = {0};
+
+	host_init(&h, MAJOR_NOW);
+	mfi_shim_ses();
+	ck_assert_msg(open_c0(&ctx, &ctrl, &err) == RCL_OK, "%s", err.msg);
+	ck_assert_uint_eq(rcl_ctrl_drive_count(ctrl), 3);
+	for (unsigned i = 0; i < 3; i++)
+		ck_assert_uint_eq(rcl_ctrl_drive(ctrl, i)->device_id, i << 8);
+	ck_assert_uint_eq(rcl_ctrl_enclosure_count(ctrl), 1);
+	ck_assert_uint_eq(rcl_ctrl_enclosure(ctrl, 0)->slots, 3);
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(ctx);
+	run_expect("/c0/e252/s8 show", RCL_NOT_FOUND, NULL);
+	run_expect("/c0 add vd r0 drives=252:8", RCL_NOT_FOUND, NULL);
+	host_done(&h);
+}
+END_TEST
+
+/*
+ * A card's firmware numbers its PDs by themselves, and a pass-through
+ * names one by that id as target, LUN 0 (QEMU's: the id's two bytes).
+ */
+START_TEST(test_card_pass_through)
+{
+	struct host h;
+	struct rcl_ctx *ctx;
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_error err = {0};
+
+	host_free_two(&h);
+	mfi_shim_card_ids();
+	ck_assert_msg(open_c0(&ctx, &ctrl, &err) == RCL_OK, "%s", err.msg);
+	ck_assert_uint_eq(rcl_ctrl_drive_count(ctrl), 3);
+	for (unsigned i = 1; i < 3; i++) {
+		const struct rcl_drive *d = rcl_ctrl_drive(ctrl, i);
+
+		ck_assert_uint_eq(d->device_id, i);
+		ck_assert_int_eq(d->state, RCL_PD_UGOOD);
+		ck_assert_str_eq(d->model, "QEMU HARDDISK");
+		ck_assert_int_eq(d->serial[2], '0' + (int)i);
+		ck_assert_uint_eq(d->raw_bytes, three[i].blocks * 512);
+	}
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(ctx);
+	host_done(&h);
+}
+END_TEST
+
+/* PD_GET_INFO refused: each drive still shows, asked by pass-through, and so does the card. */
+START_TEST(test_drive_info_refused)
+{
+	struct host h;
+	struct rcl_ctx *ctx;
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_error err = {0};
+
+	host_init(&h, MAJOR_NOW);
+	mfi_shim_break(0x02020000, MFI_SHIM_STATUS, fw_refusals[_i].status);
+	ck_assert_msg(open_c0(&ctx, &ctrl, &err) == RCL_OK, "%s", err.msg);
+	ck_assert_uint_eq(rcl_ctrl_drive_count(ctrl), 3);
+	for (unsigned i = 0; i < 3; i++) {
+		ck_assert_str_eq(rcl_ctrl_drive(ctrl, i)->model, "QEMU HARDDISK");
+		ck_assert_int_eq(rcl_ctrl_drive(ctrl, i)->state, RCL_PD_ONLINE);
+	}
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(ctx);
+	run_expect("/c0 show", RCL_OK, "QEMU HARDDISK");
+	host_done(&h);
+}
+END_TEST
+
+/*
+ * A drive that fails its INQUIRY keeps what the list and the configuration
+ * say, NA for the rest; one found by neither PD_GET_INFO nor pass-through
+ * (DEVICE_NOT_FOUND) was pulled and is left out. The others show.
+ */
+START_TEST(test_drive_unanswering)
+{
+	struct host h;
+	struct rcl_ctx *ctx;
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_error err = {0};
+	const struct rcl_drive *d;
+	bool gone = fw_refusals[_i].want == RCL_NOT_FOUND;
+
+	host_init(&h, MAJOR_NOW);
+	mfi_shim_scsi_refuse(1, fw_refusals[_i].status);
+	ck_assert_msg(open_c0(&ctx, &ctrl, &err) == RCL_OK, "%s", err.msg);
+	ck_assert_uint_eq(rcl_ctrl_drive_count(ctrl), gone ? 2 : 3);
+	d = rcl_ctrl_drive(ctrl, 1);
+	ck_assert_uint_eq(d->slot, gone ? 2 : 1);
+	ck_assert_str_eq(d->model, gone ? "QEMU HARDDISK" : "");
+	ck_assert_int_eq(d->state, RCL_PD_ONLINE);
+	ck_assert_int_eq(d->dg, gone ? 2 : 1);
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(ctx);
+	run_expect("/c0 show", RCL_OK, gone ? NULL : "252:1");
+	run_expect("/c0/e252/s1 show", gone ? RCL_NOT_FOUND : RCL_OK, NULL);
+	host_done(&h);
+}
+END_TEST
+
+/* A drive pulled between PD_GET_LIST and PD_GET_INFO on a card: left out, the rest shown. */
+START_TEST(test_drive_pulled)
+{
+	struct host h;
+	struct rcl_ctx *ctx;
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_error err = {0};
+
+	host_free_two(&h);
+	mfi_shim_pd_seq(1, 3);
+	mfi_shim_pull(1);
+	ck_assert_msg(open_c0(&ctx, &ctrl, &err) == RCL_OK, "%s", err.msg);
+	ck_assert_uint_eq(rcl_ctrl_drive_count(ctrl), 2);
+	ck_assert_uint_eq(rcl_ctrl_drive(ctrl, 0)->slot, 0);
+	ck_assert_uint_eq(rcl_ctrl_drive(ctrl, 1)->slot, 2);
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(ctx);
+	host_done(&h);
+}
+END_TEST
+
+/* PD_GET_INFO's media type: an SSD shows as one (Med), a rotating drive and QEMU's as HDD. */
+START_TEST(test_ssd_medium)
+{
+	struct host h;
+
+	host_init(&h, MAJOR_NOW);
+	mfi_shim_pd_seq(1, 5);
+	mfi_shim_pd_facts(1, 1, 0);
+	mfi_shim_pd_seq(2, 5);
+	expect("/c0/e252/s1 show", true, RCL_OK, HAS("\"Med\" : \"SSD\""));
+	expect("/c0/e252/s1 show", false, RCL_OK, HAS(" SSD "));
+	expect("/c0/e252/s2 show", true, RCL_OK, HAS("\"Med\" : \"HDD\""));
+	expect("/c0/e252/s0 show", true, RCL_OK, HAS("\"Med\" : \"HDD\""));
+	host_done(&h);
+}
+END_TEST
+
+/* What the card tells of a drive's port and sequence numbers: shown, not NA. */
+START_TEST(test_drive_port)
+{
+	struct host h;
+
+	host_init(&h, MAJOR_NOW);
+	mfi_shim_pd_seq(1, 5);
+	mfi_shim_pd_facts(1, 0, 42);
+	expect("/c0/e252/s0 show all", true, RCL_OK,
+	       HAS("\"Linkspeed\" : \"1.5Gb/s\"", "\"SAS address\" : \"0x5001a4a000000000\"",
+	           "\"Sequence Number\" : 0"));
+	expect("/c0/e252/s1 show all", true, RCL_OK,
+	       HAS("\"SAS address\" : \"0x5001a4a000010000\"", "\"Sequence Number\" : 5",
+	           "\"Last Predictive Failure Event Sequence Number\" : 42"));
+	expect("/c0/e252/s1 show all", false, RCL_OK,
+	       HAS(" 0x5001a4a000010000", "Sequence Number = 5"));
+	host_done(&h);
+}
+END_TEST
+
+/* Not root, and a node left from another major: replacing it fails, and says why. */
+START_TEST(test_stale_node_not_root)
+{
+	struct host h;
+	struct rcl_ctx *ctx;
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_error err = {0};
+	char want[4200];
+
+	host_init(&h, MAJOR_NOW);
+	ck_assert_int_eq(open_c0(&ctx, &ctrl, &err), RCL_OK);
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(ctx);
+	set_major(&h, 250);
+	mfi_shim_deny_unlink(EACCES);
+	ck_assert_int_eq(open_c0(&ctx, &ctrl, &err), RCL_SYSTEM);
+	snprintf(want, sizeof(want),
+	         "cannot replace '%s/dev/megaraid_sas_ioctl_node': Permission denied; the MFI "
+	         "ioctl needs root (CAP_SYS_ADMIN)",
+	         h.root);
+	ck_assert_str_eq(err.msg, want);
+	rcl_ctx_free(ctx);
+	host_done(&h);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("megaraid");
@@ -1176,6 +1371,14 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_patrol_read);
 	tcase_add_test(tc, test_drive_temperature);
 	tcase_add_loop_test(tc, test_patrol_refused, 0, 2);
+	tcase_add_test(tc, test_ses_not_a_drive);
+	tcase_add_test(tc, test_card_pass_through);
+	tcase_add_loop_test(tc, test_drive_info_refused, 0, FW_REFUSALS);
+	tcase_add_loop_test(tc, test_drive_unanswering, 0, FW_REFUSALS);
+	tcase_add_test(tc, test_drive_pulled);
+	tcase_add_test(tc, test_ssd_medium);
+	tcase_add_test(tc, test_drive_port);
+	tcase_add_test(tc, test_stale_node_not_root);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("change");
 	tcase_add_test(tc, test_create_delete_vd);
