@@ -597,7 +597,7 @@ enum rcl_status rcl_mfi_make_spare(const struct rcl_mfi_link *link, const struct
                                    struct rcl_error *err)
 {
 	struct rcl_mfi_spare spare;
-	uint32_t len;
+	uint32_t len = 0;
 	enum rcl_status st = spare_payload(link, d, array_refs, array_count, &spare, &len, err);
 
 	return st ? st : send_spare(link, &spare, len, err);

@@ -357,7 +357,7 @@ struct list_spec {
 static void read_items(struct reader *r, json_object *root, const struct list_spec *spec,
                        struct rcl_ctrl *ctrl, void **out, size_t *count)
 {
-	char w[32];
+	char w[64]; /* "key[index]" */
 
 	if (!read_list(r, root, spec->key, spec->size, spec->required, out, count))
 		return;

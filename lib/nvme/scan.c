@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,7 +229,7 @@ enum rcl_status rcl_nvme_scan(struct rcl_nvme_dev **out, size_t *count, struct r
 /* The first holder of sysfs block directory @dir ("md127"), into @why; false if none. */
 static bool held(const char *dir, const char *dev, char *why, size_t size)
 {
-	char path[512];
+	char path[PATH_MAX];
 	struct dirent *de;
 	DIR *d;
 	bool found = false;

@@ -21,14 +21,18 @@ static bool add(struct rcl_soft_backing *out, bool block, dev_t dev, ino_t ino)
 	return true;
 }
 
-/* The first line of sysfs file @dir/@name into @buf, without its newline; false if none. */
+/*
+ * The first line of sysfs file @dir/@name into @buf, without its newline;
+ * false if none, or if the path is too long to name it whole.
+ */
 static bool read_line(const char *dir, const char *name, char *buf, size_t len)
 {
 	char path[4096];
 	FILE *f;
 	bool ok;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path))
+		return false;
 	f = fopen(path, "re");
 	if (!f)
 		return false;
