@@ -133,16 +133,24 @@ const struct rcl_drive *rcl_ctrl_find_drive(const struct rcl_ctrl *ctrl,
 enum rcl_status rcl_drive_check_usable(const struct rcl_ctrl *ctrl, const struct rcl_drive *d,
                                        struct rcl_error *err);
 
+/* Where a task stands, as rcl_task_refuse() needs to know it. */
+enum rcl_task_now {
+	RCL_TASK_NOW_NONE,      /* not under way */
+	RCL_TASK_NOW_UNDER_WAY, /* running or paused: the backend cannot tell which */
+	RCL_TASK_NOW_RUNNING,
+	RCL_TASK_NOW_PAUSED,
+};
+
 /**
  * rcl_task_refuse() (task.c) - StorCLI's refusal, in the soft kind's words,
- * of @req's action on its task when that task is (@active: running or
- * paused) or is not under way: a START of one under way, a STOP or PAUSE
- * of none, a RESUME of none. For a backend that knows only whether the
- * task is under way (a card's firmware). Return: RCL_OK when the action
- * fits; RCL_NOT_ALLOWED, naming the task and its target.
+ * of @req's action on its task when that task stands as @now does not fit
+ * it: a START of one under way, a STOP of none, a PAUSE of one not running
+ * (none, or paused already), a RESUME of one not paused (none, or
+ * running). Every kind's one refusal of these. Return: RCL_OK when the
+ * action fits; RCL_NOT_ALLOWED, naming the task and its target.
  */
 enum rcl_status rcl_task_refuse(const struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
-                                bool active, struct rcl_error *err);
+                                enum rcl_task_now now, struct rcl_error *err);
 
 /*
  * rcl_foreign_none_found() (foreign.c) - RCL_NOT_FOUND: @ctrl has no

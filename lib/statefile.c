@@ -260,15 +260,29 @@ static enum rcl_status read_only_state(const char *path, int e, struct rcl_error
 	                      (int)len, path, strerror(e));
 }
 
+/*
+ * How long RCL_LOCK_SHARED_NESTED waits, in ms: RCL_LOCK_NESTED_WAIT_MS, or
+ * what the test-only $RAIDCLI_TEST_LOCK_WAIT_MS says (as
+ * $RAIDCLI_TEST_CLOCK_SHIFT shifts the schedule's clock), so that a test
+ * of the wait's end does not sit through it.
+ */
+static unsigned long nested_wait_ms(void)
+{
+	const char *ms = getenv("RAIDCLI_TEST_LOCK_WAIT_MS");
+
+	return ms ? strtoul(ms, NULL, 10) : RCL_LOCK_NESTED_WAIT_MS;
+}
+
 /* RCL_LOCK_SHARED_NESTED on @lfd, open on @path: tried every 50 ms until the wait ends. */
 static enum rcl_status lock_nested(const char *path, int lfd, int *fd, struct rcl_error *err)
 {
 	const struct timespec step = {0, 50 * 1000000};
+	unsigned long wait = nested_wait_ms();
 
-	for (unsigned waited = 0; flock(lfd, LOCK_SH | LOCK_NB); waited += 50) {
+	for (unsigned long waited = 0; flock(lfd, LOCK_SH | LOCK_NB); waited += 50) {
 		int e = errno;
 
-		if ((e == EWOULDBLOCK || e == EINTR) && waited < RCL_LOCK_NESTED_WAIT_MS) {
+		if ((e == EWOULDBLOCK || e == EINTR) && waited < wait) {
 			nanosleep(&step, NULL);
 			continue;
 		}

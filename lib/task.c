@@ -223,32 +223,63 @@ enum rcl_status rcl_ctrl_task_progress(const struct rcl_ctrl *ctrl,
 	return st ? st : ops->task_progress(ctrl, req, out, err);
 }
 
+/* Whether @action fits a task that stands as @now. */
+static bool task_fits(enum rcl_task_action action, enum rcl_task_now now)
+{
+	switch (action) {
+	case RCL_TASK_ACTION_START:
+		return now == RCL_TASK_NOW_NONE;
+	case RCL_TASK_ACTION_STOP:
+		return now != RCL_TASK_NOW_NONE;
+	case RCL_TASK_ACTION_PAUSE:
+		return now == RCL_TASK_NOW_RUNNING || now == RCL_TASK_NOW_UNDER_WAY;
+	case RCL_TASK_ACTION_RESUME:
+		return now == RCL_TASK_NOW_PAUSED || now == RCL_TASK_NOW_UNDER_WAY;
+	}
+	return false;
+}
+
+/* What a task that stands as @now is, said where @action does not fit it. */
+static const char *refused_as(enum rcl_task_action action, enum rcl_task_now now)
+{
+	if (now == RCL_TASK_NOW_NONE)
+		return action == RCL_TASK_ACTION_RESUME ? "paused" : "in progress";
+	if (action == RCL_TASK_ACTION_PAUSE)
+		return "paused already";
+	return action == RCL_TASK_ACTION_RESUME ? "not paused" : "in progress already";
+}
+
 /*
  * The soft kind's words (lib/soft/service/tasks.c and patrol.c): a VD's
- * task "no consistency check of /c0/v1 is in progress", a drive's "the
- * rebuild of /c0/e252/s1 is not in progress", the controller's "/c0: no
- * patrol read is in progress".
+ * task "no consistency check of /c0/v1 is in progress", "the consistency
+ * check of /c0/v1 is paused already"; a drive's "the rebuild of
+ * /c0/e252/s1 is not in progress"; the controller's "/c0: no patrol read is
+ * in progress", "/c0: the patrol read is not paused". A START names "a"
+ * task in progress already, as the VD's and controller's tasks can be one
+ * of many.
  */
 enum rcl_status rcl_task_refuse(const struct rcl_ctrl *ctrl, const struct rcl_task_request *req,
-                                bool active, struct rcl_error *err)
+                                enum rcl_task_now now, struct rcl_error *err)
 {
-	const char *name = rcl_task_kind_name(req->kind);
-	const char *now = req->action == RCL_TASK_ACTION_RESUME ? "paused" : "in progress";
+	const char *name = rcl_task_kind_name(req->kind), *as = refused_as(req->action, now);
+	const char *the = req->action != RCL_TASK_ACTION_START ? "the"
+	                  : strchr("aeiou", name[0])           ? "an"
+	                                                       : "a";
 	unsigned id = ctrl->entry.id;
 
-	if (active != (req->action == RCL_TASK_ACTION_START))
+	if (task_fits(req->action, now))
 		return RCL_OK;
 	if (on_drive(req->kind))
 		return rcl_fail(err, RCL_NOT_ALLOWED, "the %s of /c%u/e%u/s%u is %s%s", name, id,
-		                req->drive.enclosure, req->drive.slot, active ? "" : "not ",
-		                active ? "in progress already" : now);
-	if (on_vd(req->kind))
-		return active ? rcl_fail(err, RCL_NOT_ALLOWED,
-		                         "%s %s of /c%u/v%u is in progress already",
-		                         strchr("aeiou", name[0]) ? "an" : "a", name, id, req->vd)
-		              : rcl_fail(err, RCL_NOT_ALLOWED, "no %s of /c%u/v%u is %s", name, id,
-		                         req->vd, now);
-	return active
-	           ? rcl_fail(err, RCL_NOT_ALLOWED, "/c%u: a %s is in progress already", id, name)
-	           : rcl_fail(err, RCL_NOT_ALLOWED, "/c%u: no %s is %s", id, name, now);
+		                req->drive.enclosure, req->drive.slot,
+		                now == RCL_TASK_NOW_NONE ? "not " : "", as);
+	if (now == RCL_TASK_NOW_NONE)
+		return on_vd(req->kind)
+		           ? rcl_fail(err, RCL_NOT_ALLOWED, "no %s of /c%u/v%u is %s", name, id,
+		                      req->vd, as)
+		           : rcl_fail(err, RCL_NOT_ALLOWED, "/c%u: no %s is %s", id, name, as);
+	return on_vd(req->kind)
+	           ? rcl_fail(err, RCL_NOT_ALLOWED, "%s %s of /c%u/v%u is %s", the, name, id,
+	                      req->vd, as)
+	           : rcl_fail(err, RCL_NOT_ALLOWED, "/c%u: %s %s is %s", id, the, name, as);
 }

@@ -226,19 +226,16 @@ static enum rcl_status task_state(const struct rcl_mfi_link *link, const struct 
 }
 
 /*
- * Whether @now is what @action needs refused (rcl_task_refuse()'s @active):
- * a start or stop, a task under way; a pause, one not paused; a resume,
- * a paused one (where the card says which; else one under way).
+ * Where @now's task stands, for rcl_task_refuse(): only under way where the
+ * card does not say whether it is paused.
  */
-static bool refuse_as(enum rcl_task_action action, const struct task_now *now)
+static enum rcl_task_now standing(const struct task_now *now)
 {
+	if (!now->active)
+		return RCL_TASK_NOW_NONE;
 	if (!now->pause_known)
-		return now->active;
-	if (action == RCL_TASK_ACTION_PAUSE)
-		return now->active && !now->paused;
-	if (action == RCL_TASK_ACTION_RESUME)
-		return now->paused;
-	return now->active;
+		return RCL_TASK_NOW_UNDER_WAY;
+	return now->paused ? RCL_TASK_NOW_PAUSED : RCL_TASK_NOW_RUNNING;
 }
 
 /*
@@ -295,7 +292,7 @@ enum rcl_status rcl_mfi_task(const struct rcl_mfi_link *link, const struct rcl_c
 	if (!st)
 		st = task_state(link, ctrl, req, k, &now, err);
 	if (!st)
-		st = rcl_task_refuse(ctrl, req, refuse_as(req->action, &now), err);
+		st = rcl_task_refuse(ctrl, req, standing(&now), err);
 	if (!st)
 		st = build_mbox(link, ctrl, req, d.mbox, err);
 	if (st)

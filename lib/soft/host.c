@@ -125,48 +125,65 @@ static enum rcl_status check_holder(const struct rcl_ctrl *holder, const char *p
 	return RCL_OK;
 }
 
-enum rcl_status rcl_soft_check_holders(const struct rcl_ctrl *taker, const char *path,
-                                       const struct rcl_soft_backing *mine, const char *doing,
-                                       struct rcl_error *err)
+/* Whether @entry is a controller of another kind than @taker's that runs the engine. */
+static bool may_hold(const struct rcl_ctrl *taker, const struct rcl_registry_entry *entry)
+{
+	/* Another kind: find_user() keeps soft controllers apart; a host has one nvme. */
+	return entry->ops != taker->entry.ops && entry->ops->create_vd == rcl_soft_create_vd;
+}
+
+enum rcl_status rcl_soft_check_holders(const struct rcl_ctrl *taker, const char *const *paths,
+                                       const struct rcl_soft_backing *mine, size_t count,
+                                       const char *doing, struct rcl_error *err)
 {
 	struct rcl_ctx *ctx = taker->ctx;
 	char what[96];
+	/* Each holder, opened when first asked about and kept open for the drives after. */
+	struct rcl_ctrl **holders = rcl_calloc(ctx->count + 1, sizeof(*holders));
 	struct rcl_soft_backing *other = rcl_malloc(sizeof(*other));
-	enum rcl_status st = other ? RCL_OK : rcl_fail(err, RCL_NOMEM, "out of memory");
+	enum rcl_status st = holders && other ? RCL_OK : rcl_fail(err, RCL_NOMEM, "out of memory");
 
 	snprintf(what, sizeof(what), "%s /c%u", doing, taker->entry.id);
-	for (size_t i = 0; !st && i < ctx->count; i++) {
-		const struct rcl_registry_entry *entry = &ctx->entries[i];
-		struct rcl_ctrl *holder;
-
-		/* Another kind: find_user() keeps soft controllers apart; a host has one nvme. */
-		if (entry->ops == taker->entry.ops || entry->ops->create_vd != rcl_soft_create_vd)
-			continue;
-		st = rcl_ctrl_open(ctx, entry->id, RCL_LOCK_SHARED_NESTED, &holder, err);
-		if (!st) {
-			st = check_holder(holder, path, mine, what, other, err);
-			rcl_ctrl_close(holder);
+	for (size_t d = 0; !st && d < count; d++)
+		for (size_t i = 0; !st && i < ctx->count; i++) {
+			if (!may_hold(taker, &ctx->entries[i]))
+				continue;
+			if (!holders[i])
+				st = rcl_ctrl_open(ctx, ctx->entries[i].id, RCL_LOCK_SHARED_NESTED,
+				                   &holders[i], err);
+			if (!st)
+				st = check_holder(holders[i], paths[d], &mine[d], what, other, err);
 		}
-	}
+	for (size_t i = 0; holders && i < ctx->count; i++)
+		if (holders[i])
+			rcl_ctrl_close(holders[i]);
+	rcl_free(holders);
 	rcl_free(other);
 	return st;
 }
 
-enum rcl_status rcl_soft_check_held_elsewhere(const struct rcl_ctrl *ctrl, const char *path,
-                                              struct rcl_error *err)
+enum rcl_status rcl_soft_check_held_elsewhere(const struct rcl_ctrl *ctrl, const char *const *paths,
+                                              size_t count, struct rcl_error *err)
 {
-	struct rcl_soft_backing *mine = rcl_malloc(sizeof(*mine));
+	struct rcl_soft_backing *mine = rcl_calloc(count + 1, sizeof(*mine));
+	const char **present = rcl_calloc(count + 1, sizeof(*present));
+	size_t n = 0;
 	struct stat st;
 	enum rcl_status status = RCL_OK;
 
-	if (!mine)
-		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	if (!mine || !present)
+		status = rcl_fail(err, RCL_NOMEM, "out of memory");
 	/* A drive gone meanwhile is for the caller to refuse, as it reads it. */
-	if (!stat(path, &st)) {
-		rcl_soft_backing_of(&st, mine);
+	for (size_t i = 0; !status && i < count; i++)
+		if (!stat(paths[i], &st)) {
+			rcl_soft_backing_of(&st, &mine[n]);
+			present[n++] = paths[i];
+		}
+	if (n)
 		status = rcl_soft_check_holders(
-		    ctrl, path, mine, "importing or deleting its foreign configuration on", err);
-	}
+		    ctrl, present, mine, n, "importing or deleting its foreign configuration on",
+		    err);
+	rcl_free(present);
 	rcl_free(mine);
 	return status;
 }

@@ -123,29 +123,33 @@ enum rcl_status rcl_soft_set_drive_state_op(struct rcl_ctrl *ctrl, const struct 
 struct rcl_soft_backing;
 
 /**
- * rcl_soft_check_holders() - refuse @path, which stands on storage @mine,
- * to @taker (a soft controller adding it, or any controller running the
- * engine importing or deleting the foreign configuration on it), @doing
- * that ("adding it to": the message names @taker after it), when a
- * controller of another kind running the engine holds that storage in its
- * configuration, by the rule that keeps such a drive from being formatted
- * (rcl_drive_check_held()): a member of one of its groups or a hot spare.
- * Its other drives are the holder's to give. One rule both ways: a soft
- * controller does not take an nvme RAID's namespace, nor the nvme kind a
- * namespace a soft controller's VD stands on.
- * Return: RCL_OK; RCL_NOT_ALLOWED naming the holder; as rcl_ctrl_open().
+ * rcl_soft_check_holders() - refuse the @count drives at @paths, drive i
+ * standing on storage @mine[i], to @taker (a soft controller adding one,
+ * or any controller running the engine importing or deleting the foreign
+ * configuration on them), @doing that ("adding it to": the message names
+ * @taker after it), when a controller of another kind running the engine
+ * holds that storage in its configuration, by the rule that keeps such a
+ * drive from being formatted (rcl_drive_check_held()): a member of one of
+ * its groups or a hot spare. Its other drives are the holder's to give.
+ * One rule both ways: a soft controller does not take an nvme RAID's
+ * namespace, nor the nvme kind a namespace a soft controller's VD stands
+ * on. Drive by drive in the order given, each holder opened once however
+ * many drives are asked about.
+ * Return: RCL_OK; RCL_NOT_ALLOWED naming the holder (of the first drive
+ * held); as rcl_ctrl_open().
  */
-enum rcl_status rcl_soft_check_holders(const struct rcl_ctrl *taker, const char *path,
-                                       const struct rcl_soft_backing *mine, const char *doing,
-                                       struct rcl_error *err);
+enum rcl_status rcl_soft_check_holders(const struct rcl_ctrl *taker, const char *const *paths,
+                                       const struct rcl_soft_backing *mine, size_t count,
+                                       const char *doing, struct rcl_error *err);
 
 /*
- * rcl_soft_check_held_elsewhere() - rcl_soft_check_holders() of the drive
- * at @path, a drive of @ctrl: before a foreign configuration on it is
- * imported or deleted, for to @ctrl a live array of another kind running
- * the engine is foreign (its records bear another serial).
+ * rcl_soft_check_held_elsewhere() - rcl_soft_check_holders() of the
+ * @count drives at @paths, drives of @ctrl (those gone are skipped): before
+ * a foreign configuration on them is imported or deleted, for to @ctrl a
+ * live array of another kind running the engine is foreign (its records
+ * bear another serial).
  */
-enum rcl_status rcl_soft_check_held_elsewhere(const struct rcl_ctrl *ctrl, const char *path,
-                                              struct rcl_error *err);
+enum rcl_status rcl_soft_check_held_elsewhere(const struct rcl_ctrl *ctrl, const char *const *paths,
+                                              size_t count, struct rcl_error *err);
 
 #endif /* RCL_SOFT_HOST_H */

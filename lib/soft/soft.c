@@ -337,7 +337,7 @@ static enum rcl_status check_unused(struct rcl_ctrl *ctrl, const char *path, con
 	rcl_soft_backing_of(st, mine);
 	status = find_user(ctrl->ctx, mine, &user, &slot, other, err);
 	if (!status && user < 0)
-		status = rcl_soft_check_holders(ctrl, path, mine, "adding it to", err);
+		status = rcl_soft_check_holders(ctrl, &path, mine, 1, "adding it to", err);
 	rcl_free(mine);
 	if (status || user < 0)
 		return status;

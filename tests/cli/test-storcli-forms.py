@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 """test-storcli-forms.py - every StorCLI 007.x command form gets a StorCLI answer.
 
-storcli-forms.txt lists the 385 forms StorCLI's help knows, each with a
-concrete command. Each runs, with J, against its own copy of one state
+storcli-forms.txt lists the 385 forms StorCLI's help knows in 387
+concrete commands (set patrolread has three). Each runs, with J, against its own copy of one state
 directory: a soft controller /c0 with four drives and VD 0 (RAID1 of
 252:0-1). It must parse and answer as StorCLI does: Success, or a Failure
 other than "invalid command" (1) or "invalid parameter" (3), never naming
@@ -25,7 +25,7 @@ Failure changes nothing, so the forms share one copy of the state, made
 anew after each Success. Batch mode would stop at the first failing line,
 and most forms on a mock are refusals: each form is its own process.
 
-The last lines count the forms that answer; -v lists each answer.
+The last lines count the commands that answer; -v lists each answer.
 """
 import json
 import os

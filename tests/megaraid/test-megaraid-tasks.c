@@ -99,10 +99,11 @@ START_TEST(test_cc)
 	expect("/c0/v1 show cc", true, RCL_OK, HAS("\"Progress%\" : 62"));
 	expect("/c0/v1 show cc", true, RCL_OK, HAS("\"Status\" : \"Paused\""));
 	run_expect("/c0/v1 pause cc", RCL_NOT_ALLOWED,
-	           "no consistency check of /c0/v1 is in progress");
+	           "the consistency check of /c0/v1 is paused already");
 	run_expect("/c0/v1 resume cc", RCL_OK, "Resume CC Operation Success.");
 	expect_mbox(CC_SUSPEND, (const uint8_t[]){1, 0, 0x41, 0, 1}, 5);
-	run_expect("/c0/v1 resume cc", RCL_NOT_ALLOWED, "no consistency check of /c0/v1 is paused");
+	run_expect("/c0/v1 resume cc", RCL_NOT_ALLOWED,
+	           "the consistency check of /c0/v1 is not paused");
 	run_expect("/c0/v1 stop cc", RCL_OK, "Stop CC Operation Success.");
 	expect_mbox(CC_ABORT, ref1, 4);
 	run_expect("/c0/v1 stop cc", RCL_NOT_ALLOWED,
@@ -169,9 +170,11 @@ START_TEST(test_rebuild)
 	expect_mbox(REBUILD_SUSPEND, (const uint8_t[]){0x00, 0x02, 0, 0, 0}, 5);
 	run_expect("/c0/e252/s2 show rebuild", RCL_OK, "Paused");
 	run_expect("/c0/e252/s2 pause rebuild", RCL_NOT_ALLOWED,
-	           "the rebuild of /c0/e252/s2 is not in progress");
+	           "the rebuild of /c0/e252/s2 is paused already");
 	run_expect("/c0/e252/s2 resume rebuild", RCL_OK, NULL);
 	expect_mbox(REBUILD_SUSPEND, (const uint8_t[]){0x00, 0x02, 0, 0, 1}, 5);
+	run_expect("/c0/e252/s2 resume rebuild", RCL_NOT_ALLOWED,
+	           "the rebuild of /c0/e252/s2 is not paused");
 	run_expect("/c0/e252/s2 stop rebuild", RCL_OK, NULL);
 	expect_mbox(REBUILD_ABORT, ref2, 4);
 	run_expect("/c0/e252/s2 stop rebuild", RCL_NOT_ALLOWED,
@@ -203,12 +206,13 @@ START_TEST(test_patrol)
 	mfi_shim_patrol(&active);
 	run_expect("/c0 start patrolread", RCL_NOT_ALLOWED,
 	           "/c0: a patrol read is in progress already");
-	run_expect("/c0 resume patrolread", RCL_NOT_ALLOWED, "no patrol read is paused");
+	run_expect("/c0 resume patrolread", RCL_NOT_ALLOWED, "/c0: the patrol read is not paused");
 	run_expect("/c0 pause patrolread", RCL_OK, "Pause PR Succeeded.");
 	expect_mbox(PR_SUSPEND_RESUME, (const uint8_t[]){0}, 1);
 	/* Paused: no second pause is sent; a resume and a stop are. */
 	mfi_shim_patrol(&user_paused);
-	run_expect("/c0 pause patrolread", RCL_NOT_ALLOWED, "no patrol read is in progress");
+	run_expect("/c0 pause patrolread", RCL_NOT_ALLOWED,
+	           "/c0: the patrol read is paused already");
 	run_expect("/c0 start patrolread", RCL_NOT_ALLOWED,
 	           "/c0: a patrol read is in progress already");
 	run_expect("/c0 resume patrolread", RCL_OK, "Resume PR Succeeded.");
@@ -218,6 +222,7 @@ START_TEST(test_patrol)
 	expect_mbox(PR_STOP, (const uint8_t[]){0}, 0);
 	mfi_shim_patrol(&stopped);
 	run_expect("/c0 stop patrolread", RCL_NOT_ALLOWED, "/c0: no patrol read is in progress");
+	run_expect("/c0 resume patrolread", RCL_NOT_ALLOWED, "/c0: no patrol read is paused");
 	run_expect("/c0 start patrolread", RCL_OK, "Start PR Succeeded.");
 	expect_mbox(PR_START, (const uint8_t[]){0}, 0);
 	ck_assert_uint_eq(SENT(task_frames), 4);
@@ -250,7 +255,7 @@ START_TEST(test_bgi)
 	expect("/c0/v1 show bgi", true, RCL_OK, HAS("\"Status\" : \"Paused\""));
 	run_expect("/c0/v1 show all", RCL_OK, "Background Initialization (37%, paused)");
 	run_expect("/c0/v1 pause bgi", RCL_NOT_ALLOWED,
-	           "no background initialization of /c0/v1 is in progress");
+	           "the background initialization of /c0/v1 is paused already");
 	run_expect("/c0/v1 stop cc", RCL_NOT_ALLOWED,
 	           "no consistency check of /c0/v1 is in progress");
 	run_expect("/c0/v1 start cc force", RCL_SYSTEM, "LD_CC_IN_PROGRESS");

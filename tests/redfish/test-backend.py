@@ -23,7 +23,11 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "server"))
+from rcltest import check, summary  # noqa: E402
+
 RAIDCLI = os.environ.get("RAIDCLI", os.path.join(HERE, "..", "..", "build", "cli", "raidcli"))
 EXPECTED = os.path.join(HERE, "expected")
 REGENERATE = "--regenerate" in sys.argv
@@ -40,21 +44,10 @@ Service = test_service.Service
 test_service.load_trees()
 PASSWORDS = test_service.PASSWORDS
 
-checks = 0
-failures = []
 # What changes from run to run: the ports, and how long libcurl waited.
 PORT = re.compile(r"127\.0\.0\.1:\d+|(?<=127\.0\.0\.1 port )\d+|(?<=after )\d+(?= m)")
 SHOWS = [["show"], ["/c0", "show", "all"], ["/c0/vall", "show", "all"], ["/c0/eall", "show"],
          ["/c0/eall/sall", "show"], ["/c0/e252/s4", "show", "all"], ["/call", "show"]]
-
-
-def check(cond, what, detail=""):
-    global checks
-    checks += 1
-    if not cond:
-        failures.append(what)
-        print("FAIL: " + what + ("\n  " + str(detail)[:3000] if detail else ""), flush=True)
-    return cond
 
 
 class Env:
@@ -338,8 +331,7 @@ def main():
         case_credentials(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print("%d checks, %d failed" % (checks, len(failures)))
-    return 1 if failures else 0
+    return summary()
 
 
 if __name__ == "__main__":

@@ -716,6 +716,9 @@ def case_rebuild_spare(fx):
     r = fx.run("/c0/e252/s3", "pause", "rebuild")
     check(r.returncode == 0 and rebuild_row(fx, 3).get("Status") == "Paused",
           "pause rebuild pauses it", r.stdout + str(rebuild_row(fx, 3)))
+    r = fx.run("/c0/e252/s3", "pause", "rebuild")
+    check(r.returncode == 255 and "the rebuild of /c0/e252/s3 is paused already" in r.stdout,
+          "a second pause rebuild fails with 255: it is paused already", r.stdout)
     row = rebuild_row(fx, 3)
     check(isinstance(row.get("Progress%"), int) and 0 <= row["Progress%"] < 100,
           "show rebuild reports a percent", row)
@@ -983,10 +986,16 @@ def case_background_init(fx):
     fx.ok("/c0/v0", "pause", "bgi")
     check(bgi_row(fx).get("Status") == "Paused", "pause bgi pauses it", bgi_row(fx))
     r = fx.run("/c0/v0", "pause", "bgi")
-    check(r.returncode == 255 and "no background initialization" in r.stdout,
-          "pause bgi with none running fails with 255", r.stdout)
+    check(r.returncode == 255 and
+          "the background initialization of /c0/v0 is paused already" in r.stdout and
+          bgi_row(fx).get("Status") == "Paused",
+          "a second pause bgi fails with 255: it is paused already", r.stdout)
     fx.ok("/c0/v0", "resume", "bgi")
     check(bgi_row(fx).get("Status") == "In progress", "resume bgi resumes it", bgi_row(fx))
+    r = fx.run("/c0/v0", "resume", "bgi")
+    check(r.returncode == 255 and
+          "the background initialization of /c0/v0 is not paused" in r.stdout,
+          "resume bgi of a running one fails with 255: it is not paused", r.stdout)
     fx.ok("/c0/v0", "stop", "bgi")
     check(bgi_row(fx).get("Status") == "Not in progress" and not vd_consistent(fx),
           "stop bgi stops it; the VD stays not consistent", bgi_row(fx))
@@ -1143,6 +1152,20 @@ def md_events(image):
             found.get(("-X", "Events Cleared")))
 
 
+def settled_md_events(image):
+    """md_events() of member @image, read again until its superblock's and its bitmap's
+    events agree or 20 s pass. The volume marks its array clean 5 s after its last write, and
+    that mark, as a configuration change, moves the bitmap's events first, then the
+    superblock's (volume-bitmap.c): a read in between sees the two a step apart, with nothing
+    wrong. Events that stay apart are still seen, as settled_superblocks() sees members'."""
+    deadline = time.monotonic() + 20
+    while True:
+        events = md_events(image)
+        if events[0] == events[1] or time.monotonic() > deadline:
+            return events
+        time.sleep(0.2)
+
+
 def data_offset(image):
     """Where VD 0's data begins in member @image, in bytes: its partition, then md's offset."""
     with open(image, "rb") as f:
@@ -1246,7 +1269,7 @@ def case_bitmap_events(fx):
     if not export or not wait_consistent(fx) or not write_regions(fx, export, [(0, MIB)]):
         return
     images = [image_of(fx, slot) for slot in range(3)]
-    before = md_events(images[0])
+    before = settled_md_events(images[0])
     check(None not in before and before[0] == before[1],
           "mdadm: the bitmap's events are the superblock's", before)
     # A dedicated spare joins the array: every member's superblock events go one up.
@@ -1255,7 +1278,7 @@ def case_bitmap_events(fx):
     if not write_regions(fx, export, [(264 * MIB, MIB)]):
         return
     for slot, image in enumerate(images):
-        events = md_events(image)
+        events = settled_md_events(image)
         check(events[0] is not None and events[0] > before[0] and events[0] == events[1],
               "member %d: mdadm -X's events are mdadm --examine's, after the change" % slot,
               (before, events))
@@ -1528,8 +1551,14 @@ def case_patrol_read(fx):
     check(wait_for(lambda: patrol_percent(fx) >= 3, 60), "the patrol read moves", patrol(fx))
     left = patrol(fx).get("PR Estimated Time Left", "")
     check(re.search(r"\d+ (Seconds|Minutes|Hours)", left), "it says the time left", left)
+    r = fx.run("/c0", "resume", "patrolread")
+    check(r.returncode == 255 and "/c0: the patrol read is not paused" in r.stdout,
+          "resume patrolread of a running one fails with 255", r.stdout)
     fx.ok("/c0", "pause", "patrolread")
     check(patrol(fx).get("PR Current State") == "Paused", "pause patrolread", patrol(fx))
+    r = fx.run("/c0", "pause", "patrolread")
+    check(r.returncode == 255 and "/c0: the patrol read is paused already" in r.stdout,
+          "a second pause patrolread fails with 255: it is paused already", r.stdout)
     check(wait_for(lambda: patrol_pause_recorded(fx, patrol_percent(fx)), 60, 0.2),
           "the pause's checkpoint reaches the record", patrol(fx))
     os.kill(fx.service()["PID"], signal.SIGKILL)

@@ -4,15 +4,19 @@
  * gets and keeps (slots.c), how what a drive answers is decoded into the
  * result (detail.c), how a drive's error becomes a message, that a
  * host without NVMe shows no nvme controller, and what the nvme
- * controller registered there is named (its serial, its exports). What a real drive answers
- * is checked against nvme-cli in the VM (tests/vm/test-nvme.py).
+ * controller registered there is named (its serial, its exports), and
+ * that a foreign import's check of the drives it holds opens it once. What
+ * a real drive answers is checked against nvme-cli in the VM
+ * (tests/vm/test-nvme.py).
  */
 #include <errno.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "nvme/nvme.h"
 #include "soft/service/export.h"
@@ -654,6 +658,71 @@ START_TEST(test_vanished_drives_stay_missing)
 }
 END_TEST
 
+/* Run @line, which must succeed. */
+static void run_ok(const char *line)
+{
+	enum rcl_status status;
+	char *out = unit_run(line, false, &status);
+
+	ck_assert_msg(status == RCL_OK, "'%s': %s", line, out);
+	free(out);
+}
+
+/* How many times the file @name in directory @dir was opened while @line ran (it succeeds). */
+static unsigned opens_while(const char *dir, const char *name, const char *line)
+{
+	char buf[8192] __attribute__((aligned(__alignof__(struct inotify_event))));
+	int fd = inotify_init1(IN_NONBLOCK);
+	const struct inotify_event *ev;
+	unsigned opens = 0;
+	ssize_t len;
+
+	ck_assert_int_ge(fd, 0);
+	/* Its closes watched too: inotify merges an event into the same one just before it. */
+	ck_assert_int_ge(inotify_add_watch(fd, dir, IN_OPEN | IN_CLOSE), 0);
+	run_ok(line);
+	while ((len = read(fd, buf, sizeof(buf))) > 0)
+		for (char *p = buf; p < buf + len; p += sizeof(*ev) + ev->len) {
+			ev = (const struct inotify_event *)p;
+			opens += (ev->mask & IN_OPEN) && ev->len && !strcmp(ev->name, name);
+		}
+	ck_assert_int_eq(close(fd), 0);
+	return opens;
+}
+
+/*
+ * A soft controller's foreign configuration on three drives, checked
+ * against the controllers of another kind that run the engine (here the
+ * nvme controller /c0) before an import: each is opened once for the
+ * three drives, not once per drive (its lock file's opens, counted).
+ */
+START_TEST(test_holders_opened_once)
+{
+	struct unit_state st;
+	char *locks, line[PATH_MAX + 64];
+
+	if (!nvme_host_enter(&st))
+		return;
+	snprintf(line, sizeof(line), "add controller type=soft drives=1 size=16MB dir=%s/mine",
+	         st.dir);
+	run_ok(line);
+	snprintf(line, sizeof(line), "add controller type=soft drives=3 size=16MB dir=%s/fimg",
+	         st.dir);
+	run_ok(line);
+	run_ok("/c2 add vd r1 drives=252:0-1");
+	run_ok("/c2/e252/s2 add hotsparedrive");
+	run_ok("/c2 del");
+	for (int i = 0; i < 3; i++) {
+		snprintf(line, sizeof(line), "/c1 add drive path=%s/fimg/drive%d.img", st.dir, i);
+		run_ok(line);
+	}
+	locks = unit_path(st.dir, "locks");
+	ck_assert_uint_eq(opens_while(locks, "nvme-host.lock", "/c1/fall import preview"), 1);
+	free(locks);
+	unit_state_leave(&st);
+}
+END_TEST
+
 static Suite *nvme_suite(void)
 {
 	Suite *s = suite_create("nvme");
@@ -675,6 +744,7 @@ static Suite *nvme_suite(void)
 	tcase_add_test(host, test_host_without_nvme);
 	tcase_add_test(host, test_vanished_drives_stay_missing);
 	tcase_add_test(host, test_export_named_by_engine);
+	tcase_add_test(host, test_holders_opened_once);
 	suite_add_tcase(s, slots);
 	suite_add_tcase(s, detail);
 	suite_add_tcase(s, host);

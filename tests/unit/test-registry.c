@@ -441,25 +441,38 @@ END_TEST
 /*
  * A controller opened for a change blocks a nested reader (one holding
  * another controller's lock) only for a while: it gets RCL_BUSY, so two
- * commands that each want the other's controller never wait forever. A
- * plain reader would wait; other readers never block it.
+ * commands that each want the other's controller never wait forever, and
+ * the controller's state is as it was. A plain reader would wait; other
+ * readers never block it. The wait is the test-only
+ * $RAIDCLI_TEST_LOCK_WAIT_MS's 100 ms here, not RCL_LOCK_NESTED_WAIT_MS:
+ * the same loop, ending the same way, without sitting through 5 s.
  */
 START_TEST(test_nested_open_of_a_controller_being_changed_is_busy)
 {
 	struct rcl_ctx *ctx = unit_ctx_new(scratch.dir);
 	struct rcl_error err = {0};
 	struct rcl_ctrl *changing, *reader, *nested = (struct rcl_ctrl *)0x1;
+	char *state, *before, *after;
 
 	unit_soft_create(ctx, 0, 32 * MIB);
+	state = soft_state_path(ctx, 0);
+	before = unit_read(state);
 	changing = ctrl_open(ctx, 0, RCL_LOCK_EXCLUSIVE);
+	ck_assert_int_eq(setenv("RAIDCLI_TEST_LOCK_WAIT_MS", "100", 1), 0);
 	ck_assert_int_eq(rcl_ctrl_open(ctx, 0, RCL_LOCK_SHARED_NESTED, &nested, &err), RCL_BUSY);
+	ck_assert_int_eq(unsetenv("RAIDCLI_TEST_LOCK_WAIT_MS"), 0);
 	ck_assert_msg(strstr(err.msg, "nothing was changed; try again"), "%s", err.msg);
 	ck_assert_ptr_eq(nested, (struct rcl_ctrl *)0x1);
+	after = unit_read(state);
+	ck_assert_str_eq(after, before);
 	rcl_ctrl_close(changing);
 	reader = ctrl_open(ctx, 0, RCL_LOCK_SHARED);
 	nested = ctrl_open(ctx, 0, RCL_LOCK_SHARED_NESTED);
 	rcl_ctrl_close(nested);
 	rcl_ctrl_close(reader);
+	free(after);
+	free(before);
+	free(state);
 	rcl_ctx_free(ctx);
 }
 END_TEST

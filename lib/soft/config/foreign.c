@@ -309,11 +309,17 @@ static enum rcl_status wipe(const struct rcl_soft_disk *disk, struct rcl_error *
 enum rcl_status rcl_soft_foreign_check_held(const struct rcl_ctrl *ctrl, struct rcl_error *err)
 {
 	const struct soft_ctrl *sc = ctrl->priv;
-	enum rcl_status st = RCL_OK;
+	const char **paths = rcl_calloc(sc->state->count + 1, sizeof(*paths));
+	size_t n = 0;
+	enum rcl_status st;
 
-	for (size_t i = 0; !st && i < sc->state->count; i++)
+	if (!paths)
+		return rcl_fail(err, RCL_NOMEM, "out of memory");
+	for (size_t i = 0; i < sc->state->count; i++)
 		if (sc->state->disks[i].kind == RCL_SOFT_DISK_FOREIGN)
-			st = rcl_soft_check_held_elsewhere(ctrl, sc->state->disks[i].path, err);
+			paths[n++] = sc->state->disks[i].path;
+	st = rcl_soft_check_held_elsewhere(ctrl, paths, n, err);
+	rcl_free(paths);
 	return st;
 }
 

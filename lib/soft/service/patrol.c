@@ -663,6 +663,14 @@ enum rcl_status patrol_check_start(struct rcl_ctx *lib, struct rcl_ctrl *ctrl,
 	return start_refusal(id, &s, &rec, err);
 }
 
+/* Where the patrol read stands, for rcl_task_refuse(). */
+static enum rcl_task_now standing(void)
+{
+	if (!pr.rec.active || !pr.task)
+		return RCL_TASK_NOW_NONE;
+	return pr.rec.paused ? RCL_TASK_NOW_PAUSED : RCL_TASK_NOW_RUNNING;
+}
+
 enum rcl_status patrol_control(struct rcl_ctrl *ctrl, enum rcl_task_action action,
                                struct rcl_error *err)
 {
@@ -708,8 +716,8 @@ enum rcl_status patrol_control(struct rcl_ctrl *ctrl, enum rcl_task_action actio
 		return RCL_OK;
 	}
 	return rcl_task_refuse(
-	    ctrl, &(struct rcl_task_request){.kind = RCL_TASK_PATROL_READ, .action = action}, false,
-	    err);
+	    ctrl, &(struct rcl_task_request){.kind = RCL_TASK_PATROL_READ, .action = action},
+	    standing(), err);
 }
 
 /* The time left of the running patrol read, in seconds; -1 when unknown. */

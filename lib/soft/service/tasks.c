@@ -821,6 +821,14 @@ static enum rcl_status start_rebuild(struct rcl_ctrl *ctrl, struct rebuild *r, b
 	                 : RCL_OK;
 }
 
+/* Where a task that stands as @p does stands, for rcl_task_refuse(): ended is none. */
+static enum rcl_task_now standing(const struct rcl_soft_task_progress *p)
+{
+	if (p->state == RCL_SOFT_TASK_RUNNING)
+		return RCL_TASK_NOW_RUNNING;
+	return p->state == RCL_SOFT_TASK_PAUSED ? RCL_TASK_NOW_PAUSED : RCL_TASK_NOW_NONE;
+}
+
 enum rcl_status rebuild_control(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
                                 enum rcl_task_action action, bool force, struct rcl_error *err)
 {
@@ -875,7 +883,7 @@ enum rcl_status rebuild_control(struct rcl_ctrl *ctrl, const struct rcl_drive_re
 	return rcl_task_refuse(
 	    ctrl,
 	    &(struct rcl_task_request){.kind = RCL_TASK_REBUILD, .action = action, .drive = *ref},
-	    false, err);
+	    standing(&p), err);
 }
 
 /* ------------------------------------------------------------------------
@@ -1188,7 +1196,7 @@ enum rcl_status check_control(struct rcl_ctrl *ctrl, unsigned vd, enum rcl_soft_
 	}
 	return rcl_task_refuse(
 	    ctrl, &(struct rcl_task_request){.kind = public_kind(kind), .action = action, .vd = vd},
-	    false, err);
+	    standing(&p), err);
 }
 
 enum rcl_status check_start_at(struct rcl_ctrl *ctrl, unsigned vd, const struct check_mark *from,
