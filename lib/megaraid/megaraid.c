@@ -426,14 +426,11 @@ static enum rcl_status megaraid_insert_drive(struct rcl_ctrl *ctrl, const struct
                                              unsigned dg, unsigned array, unsigned row,
                                              struct rcl_error *err)
 {
-	struct rcl_mfi_link link = {.fd = -1};
-	enum rcl_status st = open_link(ctrl, &link, err);
+	struct rcl_mfi_link link;
 
-	if (!st)
-		st = rcl_mfi_insert_drive(&link, ctrl, rcl_ctrl_find_drive(ctrl, ref), dg, array,
-		                          row, err);
-	close_link(&link);
-	return st;
+	return ON_LINK(
+	    ctrl, &link, err,
+	    rcl_mfi_insert_drive(&link, ctrl, rcl_ctrl_find_drive(ctrl, ref), dg, array, row, err));
 }
 
 /* The card's own log, read anew each time (it grows while raidcli is not looking). */
@@ -505,12 +502,8 @@ static enum rcl_status megaraid_set_time(struct rcl_ctrl *ctrl, time_t t, struct
 static enum rcl_status megaraid_backup_learn(struct rcl_ctrl *ctrl, struct rcl_error *err)
 {
 	struct rcl_mfi_link link;
-	enum rcl_status st = open_link(ctrl, &link, err);
 
-	if (!st)
-		st = rcl_mfi_backup_learn(&link, err);
-	close_link(&link);
-	return st;
+	return ON_LINK(ctrl, &link, err, rcl_mfi_backup_learn(&link, err));
 }
 
 static enum rcl_status megaraid_backup_props(struct rcl_ctrl *ctrl, struct rcl_backup_props *out,
