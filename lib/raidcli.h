@@ -631,17 +631,23 @@ const struct rcl_ctrl_info *rcl_ctrl_info(const struct rcl_ctrl *ctrl);
  */
 enum rcl_status rcl_ctrl_backup_learn(struct rcl_ctrl *ctrl, struct rcl_error *err);
 
+/* StorCLI's bounds of a battery's properties: a delay of a week at most, modes 0 to these. */
+#define RCL_BACKUP_LEARN_DELAY_MAX_H 168
+#define RCL_BACKUP_AUTO_LEARN_MAX    2
+#define RCL_BACKUP_BBU_MODE_MAX      6
+
 /**
  * struct rcl_backup_props - when a battery learns (StorCLI's "/cx/bbu
  * show properties", what "/cx/bbu set" changes).
  * @learn_period_s:	seconds between two automatic learn cycles (the
  *			firmware's; read only).
  * @next_learn:	when the next one starts (UTC); 0: none scheduled.
- * @learn_delay_h:	hours the next one is put off (0 to 168).
+ * @learn_delay_h:	hours the next one is put off (0 to
+ *			RCL_BACKUP_LEARN_DELAY_MAX_H).
  * @auto_learn_mode:	0 the card learns when due, 1 never by itself, 2 it
  *			only warns with an event that one is due.
- * @bbu_mode:	the pack's mode of charging and retention (0 to 6, as
- *		StorCLI's "bbuMode=").
+ * @bbu_mode:	the pack's mode of charging and retention (0 to
+ *		RCL_BACKUP_BBU_MODE_MAX, as StorCLI's "bbuMode=").
  */
 struct rcl_backup_props {
 	unsigned learn_period_s;
