@@ -1190,8 +1190,9 @@ enum rcl_status rcl_ctrl_set_drive_state(struct rcl_ctrl *ctrl, const struct rcl
  * apart. Requires an exclusive lock.
  * Return: RCL_OK; RCL_NOT_FOUND (no such drive or group); RCL_NOT_ALLOWED
  * (the drive not unconfigured good, or the row holds a drive);
- * RCL_INVALID_PARAM (no such array or row in the group); the firmware's
- * refusal; RCL_UNSUPPORTED.
+ * RCL_INVALID_PARAM (no such array or row in the group);
+ * RCL_DRIVE_TOO_SMALL (the drive is smaller than the group's members);
+ * the firmware's refusal; RCL_UNSUPPORTED.
  */
 enum rcl_status rcl_ctrl_insert_drive(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
                                       unsigned dg, unsigned array, unsigned row,

@@ -1138,6 +1138,29 @@ START_TEST(test_drive_temperature)
 }
 END_TEST
 
+/*
+ * insert of a drive smaller than the group's members: disk 0 (1 GiB) into
+ * the missing row of disk 1's group (2 GiB arrays) is refused before any
+ * frame, as the soft kind refuses a spare too small, and the row stays
+ * missing.
+ */
+START_TEST(test_insert_too_small)
+{
+	struct host h;
+
+	host_init(&h, MAJOR_NOW);
+	mfi_shim_unconfigure(0);
+	mfi_shim_set_state(1, 0x10);
+	run_expect("/c0/e252/s1 set missing", RCL_OK, NULL);
+	run_expect("/c0/e252/s0 insert dg=0 array=0 row=0", RCL_DRIVE_TOO_SMALL,
+	           "drive 252:0 is too small to replace a member of disk group 0");
+	ck_assert_uint_eq(mfi_shim_sent(MISSING_REPL), 0);
+	run_expect("/c0/e252/s0 show", RCL_OK, "UGood");
+	run_expect("/c0/d0 show", RCL_OK, "Msng");
+	host_done(&h);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("megaraid");
@@ -1181,6 +1204,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, test_props_refused, 0, 2); /* WRONG_STATE, INVALID_PARAMETER */
 	tcase_add_loop_test(tc, test_bad_input, 0, sizeof(bad_inputs) / sizeof(bad_inputs[0]));
 	tcase_add_loop_test(tc, test_change_refused, 0, FW_REFUSALS);
+	tcase_add_test(tc, test_insert_too_small);
 	suite_add_tcase(s, tc);
 	return s;
 }
