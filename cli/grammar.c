@@ -114,8 +114,8 @@ static const char *const migrate_options[] = {"add", "remove", NULL};
 #define OPT_PR_UNCFGAREAS                                                                          \
 	{                                                                                          \
 		.name = "uncfgareas", .type = OPT_ENUM, .choices = on_off,                         \
-		.help = "read unconfigured drives and free space too: only off (the VDs' data "    \
-		        "alone) is supported",                                                     \
+		.help = "on: read unconfigured drives and free space too; off: the VDs' data "     \
+		        "alone",                                                                   \
 		.settings = SETTING(PR_SCHEDULE)                                                   \
 	}
 #define OPT_PR_EXCLUDEVD                                                                           \
