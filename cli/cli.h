@@ -300,7 +300,8 @@ const struct rcl_caps *cli_path_caps(const struct obj_path *path, struct rcl_cap
  * out for @args: a task the kind does not run, exports it does not serve,
  * a setting it does not have, a RAID level or strip size it does not
  * make. Checked before anything starts, so a refused command starts no
- * controller process.
+ * controller process, and again, but for its parts, with the caps the
+ * open controller's load narrowed (a card's firmware).
  * Return: RCL_OK or RCL_UNSUPPORTED (rcl_unsupported()).
  */
 enum rcl_status cli_check_caps(const struct cmd_args *args, const struct rcl_caps *caps,
