@@ -293,6 +293,11 @@ bool cli_offers_choice(const struct cmd_spec *cmd, const struct opt_spec *opt, c
  * or NULL if @path addresses none (the system, or none registered).
  */
 const struct rcl_caps *cli_path_caps(const struct obj_path *path, struct rcl_caps *buf);
+/*
+ * cli_object_is_backup() - whether @kind is /cx/bbu or /cx/cv, whose caps
+ * are rcl_ctx_ctrl_backup_caps(): the card is asked which it has.
+ */
+bool cli_object_is_backup(enum obj_kind kind);
 
 /* run.c */
 /**

@@ -183,6 +183,7 @@ static enum rcl_status run_on_ctrl(struct rcl_ctx *lib, const struct cmd_args *a
 	struct cmd_ctx c = {.lib = lib, .args = args, .res = res};
 	struct rcl_error err = {0};
 	const struct rcl_caps *caps;
+	struct rcl_caps asked;
 	bool forwarded, starts = false;
 	enum rcl_status st;
 
@@ -190,6 +191,10 @@ static enum rcl_status run_on_ctrl(struct rcl_ctx *lib, const struct cmd_args *a
 		return RCL_NOMEM;
 	rcl_ctx_ctrl_host(lib, id, res->host, sizeof(res->host));
 	st = rcl_ctx_ctrl_caps(lib, id, &caps, &err);
+	if (!st && cli_object_is_backup(args->path.kind)) {
+		st = rcl_ctx_ctrl_backup_caps(lib, id, &asked, &err);
+		caps = &asked;
+	}
 	if (!st) {
 		starts = cli_starts_process(args->cmd, caps);
 		st = cli_check_caps(args, caps, &err);

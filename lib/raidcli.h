@@ -1523,6 +1523,17 @@ enum rcl_status rcl_ctx_ctrl_caps(const struct rcl_ctx *ctx, unsigned id,
                                   const struct rcl_caps **caps, struct rcl_error *err);
 
 /**
+ * rcl_ctx_ctrl_backup_caps() - rcl_ctx_ctrl_caps() into @out, with
+ * @backup asked of the controller where its kind cannot tell without (a
+ * MegaRAID card: a battery or a CacheVault; the kind's when it cannot be
+ * asked). For the commands, help and completion of /cx/bbu and /cx/cv,
+ * the only ones it concerns: this one does I/O.
+ * Return: RCL_OK; RCL_NOT_FOUND.
+ */
+enum rcl_status rcl_ctx_ctrl_backup_caps(const struct rcl_ctx *ctx, unsigned id,
+                                         struct rcl_caps *out, struct rcl_error *err);
+
+/**
  * rcl_unsupported() - the one failure for what a controller cannot do:
  * RCL_UNSUPPORTED, "<@what> is not supported by this controller (<@kind>)",
  * then "; <@hint>" if @hint is not NULL. Backends leave an operation they

@@ -78,22 +78,23 @@ static enum rcl_status find_adapter(const struct rcl_ctrl *ctrl, unsigned *host_
 }
 
 /*
- * A card's caps before it is opened: whether a battery or a CacheVault
- * backs its cache, so that /cx/cv or /cx/bbu is the path its commands
- * take. One that cannot be asked keeps the kind's.
+ * Whether a battery or a CacheVault backs a card's cache, before it is
+ * opened: /cx/cv or /cx/bbu is the path its commands take.
  */
-static enum rcl_status megaraid_ctrl_caps(const struct rcl_ctx *ctx, const char *key,
-                                          struct rcl_caps *caps, struct rcl_error *err)
+static enum rcl_status megaraid_backup_kind(const struct rcl_ctx *ctx, const char *key,
+                                            enum rcl_cache_backup *kind, struct rcl_error *err)
 {
 	struct rcl_mfi_link link = {.fd = -1};
 	bool found;
 	enum rcl_status st = host_of(key, &link.host_no, &found, err);
 
 	(void)ctx;
-	if (!st && found)
+	if (!st && !found)
+		st = rcl_fail(err, RCL_NOT_FOUND, "megaraid adapter '%s' is not present", key);
+	if (!st)
 		st = rcl_mfi_open(&link.fd, err);
-	if (!st && found)
-		st = rcl_mfi_backup_kind(&link, &caps->backup, err);
+	if (!st)
+		st = rcl_mfi_backup_kind(&link, kind, err);
 	if (link.fd >= 0)
 		close(link.fd);
 	return st;
@@ -559,7 +560,7 @@ static const struct rcl_caps megaraid_caps = {
 const struct rcl_backend_ops rcl_megaraid_ops = {
     .name = "megaraid",
     .caps = &megaraid_caps,
-    .ctrl_caps = megaraid_ctrl_caps,
+    .backup_kind = megaraid_backup_kind,
     /* StorCLI's consumers were written for these very cards: they read as one from the start. */
     .storcli_compat = RCL_STORCLI_COMPAT_MEGARAID_SAS,
     .discover = megaraid_discover,

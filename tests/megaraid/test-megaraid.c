@@ -15,6 +15,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "mfi-host.h"
 #include "mfi-shim.h"
 #include "unit.h"
@@ -1181,6 +1182,34 @@ START_TEST(test_no_patrol_read)
 }
 END_TEST
 
+/*
+ * Opening the registry and completion (help) send the card nothing: only
+ * the commands of /cx/bbu and /cx/cv ask it which backs its cache (their
+ * answers: test-megaraid-hw's test_cachevault).
+ */
+START_TEST(test_registry_load_sends_nothing)
+{
+	struct host h;
+	unsigned registered;
+	char **words;
+	size_t n;
+
+	host_init(&h, MAJOR_NOW);
+	/* Registering /c0 opens it once, to log that it came (rcl_event_record_created()). */
+	rcl_ctx_free(unit_ctx_new(getenv("RAIDCLI_STATE_DIR")));
+	registered = mfi_shim_sent(0x01010000); /* CTRL_GET_INFO */
+	rcl_ctx_free(unit_ctx_new(getenv("RAIDCLI_STATE_DIR")));
+	n = cli_complete("/c0 sh", &words); /* help reads the same cli_path_caps() */
+	for (size_t i = 0; i < n; i++)
+		rcl_free(words[i]);
+	rcl_free(words);
+	ck_assert_uint_eq(mfi_shim_sent(0x01010000), registered);
+	run_expect("/c0/bbu show", RCL_OK, NULL);
+	ck_assert_uint_gt(mfi_shim_sent(0x01010000), registered);
+	host_done(&h);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("megaraid");
@@ -1204,6 +1233,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_drive_temperature);
 	tcase_add_loop_test(tc, test_patrol_refused, 0, 2);
 	tcase_add_test(tc, test_no_patrol_read);
+	tcase_add_test(tc, test_registry_load_sends_nothing);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("change");
 	tcase_add_test(tc, test_create_delete_vd);
