@@ -120,6 +120,7 @@ enum {
 	 * file the command itself reads or writes (get telemetry file=).
 	 */
 	CMD_ANSWER_TO_FILE = 1 << 13,
+	CMD_INSERTS_DRIVE = 1 << 14, /* fills a missing row: the caps must say inserts_drives */
 };
 
 #define CMD_MAX_OPTS 16

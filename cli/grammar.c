@@ -1311,7 +1311,7 @@ const struct cmd_spec cli_commands[] = {
 		.object = OBJ_DRIVE,
 		.verb = "insert",
 		.run = cmd_drive_insert,
-		.flags = CMD_PER_CTRL | CMD_WRITES,
+		.flags = CMD_PER_CTRL | CMD_WRITES | CMD_INSERTS_DRIVE,
 		.summary = "put an unconfigured good drive in a drive group's missing row (it joins offline: start its rebuild)",
 		.example = "raidcli /c0/e252/s3 insert dg=0 array=0 row=1",
 		.opts =

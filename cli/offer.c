@@ -60,6 +60,7 @@ static void caps_union(struct rcl_caps *sum, const struct rcl_caps *caps)
 	sum->exports = sum->exports || caps->exports;
 	sum->needs_process = sum->needs_process || caps->needs_process;
 	sum->adds_drives = sum->adds_drives || caps->adds_drives;
+	sum->inserts_drives = sum->inserts_drives || caps->inserts_drives;
 	sum->parts |= caps->parts;
 	sum->drive_actions |= caps->drive_actions;
 	if (caps->cache_mib > sum->cache_mib)

@@ -154,6 +154,8 @@ static enum rcl_status check_caps(const struct cmd_args *args, const struct rcl_
 		return rcl_unsupported(err, caps->kind, "a controller process", NULL);
 	if ((cmd->flags & CMD_ADDS_DRIVE) && !caps->adds_drives)
 		return rcl_unsupported(err, caps->kind, "adding a drive by its path", NULL);
+	if ((cmd->flags & CMD_INSERTS_DRIVE) && !caps->inserts_drives)
+		return rcl_unsupported(err, caps->kind, RCL_INSERT_DRIVE_NAME, NULL);
 	st = check_settings(cmd->settings, caps, err);
 	for (size_t i = 0; !st && i < CMD_MAX_OPTS && cmd->opts[i].name; i++)
 		if (args->values[i])

@@ -356,7 +356,10 @@ enum rcl_status rcl_ctrl_insert_drive(struct rcl_ctrl *ctrl, const struct rcl_dr
 {
 	const struct rcl_drive *d, *there;
 	const struct rcl_dg *g = rcl_ctrl_dg_by_id(ctrl, dg);
-	enum rcl_status st = rcl_drive_present(ctrl, ref, &d, err);
+	enum rcl_status st =
+	    ctrl->caps.inserts_drives
+	        ? rcl_drive_present(ctrl, ref, &d, err)
+	        : rcl_unsupported(err, ctrl->caps.kind, RCL_INSERT_DRIVE_NAME, NULL);
 
 	if (st)
 		return st;
@@ -388,5 +391,5 @@ enum rcl_status rcl_ctrl_insert_drive(struct rcl_ctrl *ctrl, const struct rcl_dr
 		return rcl_fail(err, RCL_DRIVE_TOO_SMALL,
 		                "drive %u:%u is too small to replace a member of disk group %u",
 		                ref->enclosure, ref->slot, dg);
-	return RCL_OP(ctrl, insert_drive, "replacing a missing drive", err, ref, dg, array, row);
+	return RCL_OP(ctrl, insert_drive, RCL_INSERT_DRIVE_NAME, err, ref, dg, array, row);
 }

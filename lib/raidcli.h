@@ -1192,8 +1192,11 @@ enum rcl_status rcl_ctrl_set_drive_state(struct rcl_ctrl *ctrl, const struct rcl
  * (the drive not unconfigured good, or the row holds a drive);
  * RCL_INVALID_PARAM (no such array or row in the group);
  * RCL_DRIVE_TOO_SMALL (the drive is smaller than the group's members);
- * the firmware's refusal; RCL_UNSUPPORTED.
+ * the firmware's refusal; RCL_UNSUPPORTED (caps without @inserts_drives).
  */
+/* What refusals of an insert name: "... is not supported by this controller (soft)". */
+#define RCL_INSERT_DRIVE_NAME "replacing a missing drive"
+
 enum rcl_status rcl_ctrl_insert_drive(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
                                       unsigned dg, unsigned array, unsigned row,
                                       struct rcl_error *err);
@@ -1483,6 +1486,9 @@ const char *rcl_part_name(enum rcl_part part);
  * @adds_drives: takes a drive by its path ("add drive path="): the soft
  *		controller's image files and block devices; a card's drives
  *		come by being plugged in.
+ * @inserts_drives: puts an unconfigured good drive in a group's missing
+ *		row ("insert dg= array= row="): a card's firmware does; the
+ *		soft engine rebuilds onto a drive without it.
  * @parts:	bit (1u << part) per enum rcl_part it has, but for the BBU,
  *		CacheVault and cache, which @backup and @cache_mib say.
  * @drive_actions: bit (1u << action) per enum rcl_drive_action its drives
@@ -1506,6 +1512,7 @@ struct rcl_caps {
 	bool needs_process;
 	bool exports;
 	bool adds_drives;
+	bool inserts_drives;
 	unsigned parts;
 	unsigned drive_actions;
 };

@@ -552,6 +552,7 @@ static const struct rcl_caps megaraid_caps = {
     .default_write = RCL_WRITE_BACK,
     .default_read = RCL_READ_AHEAD,
     .backup = RCL_BACKUP_BBU, /* /cx/bbu answers; narrowed at load (hw_present) */
+    .inserts_drives = true,
     /* Narrowed at load (rcl_mfi_task_caps(), load_patrol()). */
     .tasks = 1u << RCL_TASK_PATROL_READ | 1u << RCL_TASK_REBUILD | 1u << RCL_TASK_CC |
              1u << RCL_TASK_INIT | 1u << RCL_TASK_BGI,

@@ -789,6 +789,7 @@ START_TEST(test_insert_into_a_group_without_rows)
 	struct rcl_dg empty = {.id = 0, .level = RCL_RAID1, .spans = 1};
 	struct rcl_error err = {0};
 
+	ctrl.caps.inserts_drives = true;
 	ctrl.drives = &drive;
 	ctrl.drive_count = 1;
 	ctrl.dgs = &empty;
@@ -803,6 +804,34 @@ START_TEST(test_insert_into_a_group_without_rows)
 	    rcl_ctrl_insert_drive(&ctrl, &(struct rcl_drive_ref){252, 1}, 0, 0, 0, &err),
 	    RCL_INVALID_PARAM);
 	ck_assert_str_eq(err.msg, "drive group 0 has no array rows: none is missing a drive");
+}
+END_TEST
+
+/*
+ * insert is a card's (caps with inserts_drives): a kind without it is not
+ * offered it by completion or help, and is refused it naming the kind,
+ * by the CLI before it starts anything and by the library before it
+ * looks at the drive.
+ */
+START_TEST(test_insert_needs_the_caps)
+{
+	struct rcl_caps inserting = bare_caps;
+	struct rcl_ctrl ctrl = bare_ctrl();
+	struct rcl_error err = {0};
+
+	inserting.inserts_drives = true;
+	ck_assert(!completes("/c0/e252/s1 ", &bare_caps, "insert"));
+	ck_assert(completes("/c0/e252/s1 ", &inserting, "insert"));
+	ck_assert(!help_has("/c0/e252/s1 help", &bare_caps, "insert dg="));
+	ck_assert(help_has("/c0/e252/s1 help", &inserting, "insert dg="));
+	ck_assert_str_eq(cli_refusal("/c0/e252/s1 insert dg=0 array=0 row=0"),
+	                 "replacing a missing drive is not supported by this controller (bare)");
+	ck_assert_str_eq(refusal_for("/c0/e252/s1 insert dg=0 array=0 row=0", &inserting), "");
+	ck_assert_int_eq(
+	    rcl_ctrl_insert_drive(&ctrl, &(struct rcl_drive_ref){252, 1}, 0, 0, 0, &err),
+	    RCL_UNSUPPORTED);
+	ck_assert_str_eq(err.msg,
+	                 "replacing a missing drive is not supported by this controller (bare)");
 }
 END_TEST
 
@@ -864,6 +893,7 @@ static Suite *backend_suite(void)
 
 	tc = tcase_create("rcl_ctrl_insert_drive");
 	tcase_add_test(tc, test_insert_into_a_group_without_rows);
+	tcase_add_test(tc, test_insert_needs_the_caps);
 	suite_add_tcase(s, tc);
 	return s;
 }
