@@ -120,6 +120,7 @@ enum {
 	 * file the command itself reads or writes (get telemetry file=).
 	 */
 	CMD_ANSWER_TO_FILE = 1 << 13,
+	CMD_INSERTS_DRIVE = 1 << 14, /* fills a missing row: the caps must say inserts_drives */
 };
 
 #define CMD_MAX_OPTS 16
@@ -293,6 +294,11 @@ bool cli_offers_choice(const struct cmd_spec *cmd, const struct opt_spec *opt, c
  * or NULL if @path addresses none (the system, or none registered).
  */
 const struct rcl_caps *cli_path_caps(const struct obj_path *path, struct rcl_caps *buf);
+/*
+ * cli_object_is_backup() - whether @kind is /cx/bbu or /cx/cv, whose caps
+ * are rcl_ctx_ctrl_backup_caps(): the card is asked which it has.
+ */
+bool cli_object_is_backup(enum obj_kind kind);
 
 /* run.c */
 /**
@@ -300,7 +306,8 @@ const struct rcl_caps *cli_path_caps(const struct obj_path *path, struct rcl_cap
  * out for @args: a task the kind does not run, exports it does not serve,
  * a setting it does not have, a RAID level or strip size it does not
  * make. Checked before anything starts, so a refused command starts no
- * controller process.
+ * controller process, and again, but for its parts, with the caps the
+ * open controller's load narrowed (a card's firmware).
  * Return: RCL_OK or RCL_UNSUPPORTED (rcl_unsupported()).
  */
 enum rcl_status cli_check_caps(const struct cmd_args *args, const struct rcl_caps *caps,

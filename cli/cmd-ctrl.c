@@ -171,9 +171,17 @@ static enum rcl_status apply_patrol(struct cmd_ctx *c, struct rcl_ctrl_settings 
 	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
 		if (cmd_value(c->args, keys[k]))
 			*changes |= 1u << RCL_SETTING_PR_SCHEDULE;
-	if (on && !strcmp(on, "off") && mode)
-		return rcl_fail(err, RCL_INVALID_PARAM,
-		                "mode= goes with patrolread=on, not with patrolread=off");
+	/*
+	 * StorCLI's "patrolread=off" is a form of its own, apart from the
+	 * schedule's options ("set patrolread delay=" sets those): one given
+	 * with it (any key after keys[0]) would be stored unseen, or read as
+	 * meant to do something.
+	 */
+	for (size_t k = 1; on && !strcmp(on, "off") && k < sizeof(keys) / sizeof(keys[0]); k++)
+		if (cmd_value(c->args, keys[k]))
+			return rcl_fail(err, RCL_INVALID_PARAM,
+			                "%s= goes with patrolread=on, not with patrolread=off",
+			                keys[k]);
 	if (apply_schedule(c, &s->pr, err))
 		return err->status;
 	if (on && !strcmp(on, "off"))

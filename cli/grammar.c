@@ -114,8 +114,8 @@ static const char *const migrate_options[] = {"add", "remove", NULL};
 #define OPT_PR_UNCFGAREAS                                                                          \
 	{                                                                                          \
 		.name = "uncfgareas", .type = OPT_ENUM, .choices = on_off,                         \
-		.help = "read unconfigured drives and free space too: only off (the VDs' data "    \
-		        "alone) is supported",                                                     \
+		.help = "on: read unconfigured drives and free space too; off: the VDs' data "     \
+		        "alone",                                                                   \
 		.settings = SETTING(PR_SCHEDULE)                                                   \
 	}
 #define OPT_PR_EXCLUDEVD                                                                           \
@@ -1311,7 +1311,7 @@ const struct cmd_spec cli_commands[] = {
 		.object = OBJ_DRIVE,
 		.verb = "insert",
 		.run = cmd_drive_insert,
-		.flags = CMD_PER_CTRL | CMD_WRITES,
+		.flags = CMD_PER_CTRL | CMD_WRITES | CMD_INSERTS_DRIVE,
 		.summary = "put an unconfigured good drive in a drive group's missing row (it joins offline: start its rebuild)",
 		.example = "raidcli /c0/e252/s3 insert dg=0 array=0 row=1",
 		.opts =
@@ -1851,11 +1851,11 @@ const struct cmd_spec cli_commands[] = {
 		.summary = "change the battery's learn schedule or mode (give at least one)",
 		.example = "raidcli /c0/bbu set learnDelayInterval=24",
 		.opts = {
-			{.name = "learndelayinterval", .type = OPT_UINT, .max = 168,
+			{.name = "learndelayinterval", .type = OPT_UINT, .max = RCL_BACKUP_LEARN_DELAY_MAX_H,
 			 .help = "put the next learn cycle off by this many hours"},
-			{.name = "autolearnmode", .type = OPT_UINT, .max = 2,
+			{.name = "autolearnmode", .type = OPT_UINT, .max = RCL_BACKUP_AUTO_LEARN_MAX,
 			 .help = "0: learn when due, 1: never by itself, 2: only warn with an event"},
-			{.name = "bbumode", .type = OPT_UINT, .max = 6,
+			{.name = "bbumode", .type = OPT_UINT, .max = RCL_BACKUP_BBU_MODE_MAX,
 			 .help = "the battery's mode of charging and retention (the card's modes 0 to 6)"},
 		},
 	},

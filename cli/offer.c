@@ -60,6 +60,7 @@ static void caps_union(struct rcl_caps *sum, const struct rcl_caps *caps)
 	sum->exports = sum->exports || caps->exports;
 	sum->needs_process = sum->needs_process || caps->needs_process;
 	sum->adds_drives = sum->adds_drives || caps->adds_drives;
+	sum->inserts_drives = sum->inserts_drives || caps->inserts_drives;
 	sum->parts |= caps->parts;
 	sum->drive_actions |= caps->drive_actions;
 	if (caps->cache_mib > sum->cache_mib)
@@ -69,9 +70,15 @@ static void caps_union(struct rcl_caps *sum, const struct rcl_caps *caps)
 		sum->backup = caps->backup;
 }
 
+bool cli_object_is_backup(enum obj_kind kind)
+{
+	return kind == OBJ_BBU || kind == OBJ_CV;
+}
+
 const struct rcl_caps *cli_path_caps(const struct obj_path *path, struct rcl_caps *buf)
 {
 	const struct rcl_caps *caps;
+	struct rcl_caps asked;
 	bool found = false;
 	struct rcl_ctx *lib;
 	const unsigned *ids;
@@ -84,6 +91,9 @@ const struct rcl_caps *cli_path_caps(const struct obj_path *path, struct rcl_cap
 	for (size_t i = 0; i < count; i++) {
 		if (!id_in(&path->ctrl, ids[i]) || rcl_ctx_ctrl_caps(lib, ids[i], &caps, NULL))
 			continue;
+		if (cli_object_is_backup(path->kind) &&
+		    !rcl_ctx_ctrl_backup_caps(lib, ids[i], &asked, NULL))
+			caps = &asked;
 		caps_union(buf, caps);
 		found = true;
 	}

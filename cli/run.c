@@ -127,8 +127,9 @@ static enum rcl_status check_settings(unsigned settings, const struct rcl_caps *
 	return RCL_OK;
 }
 
-enum rcl_status cli_check_caps(const struct cmd_args *args, const struct rcl_caps *caps,
-                               struct rcl_error *err)
+/* cli_check_caps(), of @caps' parts too if @parts. */
+static enum rcl_status check_caps(const struct cmd_args *args, const struct rcl_caps *caps,
+                                  bool parts, struct rcl_error *err)
 {
 	const struct cmd_spec *cmd = args->cmd;
 	const char *type = cmd_value(args, "type"), *strip = cmd_value(args, "strip");
@@ -139,7 +140,7 @@ enum rcl_status cli_check_caps(const struct cmd_args *args, const struct rcl_cap
 		return rcl_unsupported(err, caps->kind, rcl_task_kind_name(cmd->task), NULL);
 	if (cmd->action && !(caps->drive_actions & (1u << cmd->action)))
 		return rcl_unsupported(err, caps->kind, rcl_drive_action_name(cmd->action), NULL);
-	if (cmd->flags & CMD_PART) {
+	if (parts && (cmd->flags & CMD_PART)) {
 		char what[96];
 
 		snprintf(what, sizeof(what), "%s %s", grammar_object_name(cmd->object), cmd->verb);
@@ -153,6 +154,8 @@ enum rcl_status cli_check_caps(const struct cmd_args *args, const struct rcl_cap
 		return rcl_unsupported(err, caps->kind, "a controller process", NULL);
 	if ((cmd->flags & CMD_ADDS_DRIVE) && !caps->adds_drives)
 		return rcl_unsupported(err, caps->kind, "adding a drive by its path", NULL);
+	if ((cmd->flags & CMD_INSERTS_DRIVE) && !caps->inserts_drives)
+		return rcl_unsupported(err, caps->kind, RCL_INSERT_DRIVE_NAME, NULL);
 	st = check_settings(cmd->settings, caps, err);
 	for (size_t i = 0; !st && i < CMD_MAX_OPTS && cmd->opts[i].name; i++)
 		if (args->values[i])
@@ -161,6 +164,12 @@ enum rcl_status cli_check_caps(const struct cmd_args *args, const struct rcl_cap
 	    rcl_raid_level_parse(type, &level, NULL))
 		return st;
 	return rcl_caps_check_vd(caps, level, strip ? (unsigned)strtoul(strip, NULL, 10) : 0, err);
+}
+
+enum rcl_status cli_check_caps(const struct cmd_args *args, const struct rcl_caps *caps,
+                               struct rcl_error *err)
+{
+	return check_caps(args, caps, true, err);
 }
 
 bool cli_starts_process(const struct cmd_spec *cmd, const struct rcl_caps *caps)
@@ -176,6 +185,7 @@ static enum rcl_status run_on_ctrl(struct rcl_ctx *lib, const struct cmd_args *a
 	struct cmd_ctx c = {.lib = lib, .args = args, .res = res};
 	struct rcl_error err = {0};
 	const struct rcl_caps *caps;
+	struct rcl_caps asked;
 	bool forwarded, starts = false;
 	enum rcl_status st;
 
@@ -183,6 +193,10 @@ static enum rcl_status run_on_ctrl(struct rcl_ctx *lib, const struct cmd_args *a
 		return RCL_NOMEM;
 	rcl_ctx_ctrl_host(lib, id, res->host, sizeof(res->host));
 	st = rcl_ctx_ctrl_caps(lib, id, &caps, &err);
+	if (!st && cli_object_is_backup(args->path.kind)) {
+		st = rcl_ctx_ctrl_backup_caps(lib, id, &asked, &err);
+		caps = &asked;
+	}
 	if (!st) {
 		starts = cli_starts_process(args->cmd, caps);
 		st = cli_check_caps(args, caps, &err);
@@ -196,6 +210,14 @@ static enum rcl_status run_on_ctrl(struct rcl_ctx *lib, const struct cmd_args *a
 		return res->status;
 	if (!st)
 		st = rcl_ctrl_open(lib, id, lock, &c.ctrl, &err);
+	/*
+	 * Its load narrowed the kind's caps to the controller's own (a card's
+	 * firmware without patrol read): checked again, as the kind's were.
+	 * Not its parts: their commands answer one found absent themselves
+	 * (a battery "Absent").
+	 */
+	if (!st)
+		st = check_caps(args, rcl_ctrl_caps(c.ctrl), false, &err);
 	if (!st)
 		st = args->cmd->run(&c, &err);
 	settle(res, st, &err);

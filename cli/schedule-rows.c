@@ -163,16 +163,9 @@ enum rcl_status cmd_ctrl_show_patrol(struct cmd_ctx *c, struct rcl_error *err)
 
 enum rcl_status cmd_ctrl_show_cc(struct cmd_ctx *c, struct rcl_error *err)
 {
-	const struct rcl_caps *caps = rcl_ctrl_caps(c->ctrl);
 	struct rcl_ctrl_settings s;
 	struct rcl_schedule_status status;
-	enum rcl_status st;
-
-	/* The kind's caps let it in; a card's own (its firmware's answer) may lack it. */
-	if (!(caps->settings >> RCL_SETTING_CC_SCHEDULE & 1))
-		return rcl_unsupported(err, caps->kind, rcl_setting_name(RCL_SETTING_CC_SCHEDULE),
-		                       NULL);
-	st = read_both(c, &s, &status, err);
+	enum rcl_status st = read_both(c, &s, &status, err);
 
 	if (!st)
 		add_cc_rows(rcl_node_add_array(c->res->data, "Controller Properties"), &s,

@@ -110,6 +110,15 @@ struct rcl_process_ops;
  *		rcl_ctx_ctrl_caps(), help and completion answer for that
  *		controller. A failure leaves the kind's record; @load then
  *		reports it. NULL: every controller has the kind's @caps.
+ * @backup_kind: for kinds whose controllers differ in what backs their
+ *		cache, which only the controller can tell (megaraid: a
+ *		battery or a CacheVault): store it in *@kind for the
+ *		controller with registry key @key, without its lock.
+ *		rcl_ctx_ctrl_backup_caps() asks, for the commands, help and
+ *		completion of /cx/bbu and /cx/cv alone: no other command, and
+ *		no registry load, asks a controller anything before it is
+ *		opened. A failure leaves the kind's @caps.backup. NULL: the
+ *		caps say.
  *
  * Controllers coming into being (no controller lock held):
  * @discover:	for kinds found on the host rather than created (NVMe,
@@ -352,6 +361,8 @@ struct rcl_backend_ops {
 
 	enum rcl_status (*ctrl_caps)(const struct rcl_ctx *ctx, const char *key,
 	                             struct rcl_caps *caps, struct rcl_error *err);
+	enum rcl_status (*backup_kind)(const struct rcl_ctx *ctx, const char *key,
+	                               enum rcl_cache_backup *kind, struct rcl_error *err);
 
 	enum rcl_status (*export_check)(struct rcl_ctrl *ctrl, unsigned vd,
 	                                const struct rcl_export_request *req,

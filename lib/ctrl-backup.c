@@ -6,11 +6,6 @@
  */
 #include "internal.h"
 
-/* StorCLI's bounds: "learnDelayInterval" in hours up to a week, "bbuMode" 0 to 6. */
-#define LEARN_DELAY_MAX_H 168
-#define AUTO_LEARN_MAX    2
-#define BBU_MODE_MAX      6
-
 enum rcl_status rcl_ctrl_backup_learn(struct rcl_ctrl *ctrl, struct rcl_error *err)
 {
 	/* A card of a kind that may have one, found without (QEMU's answers any DCMD). */
@@ -57,11 +52,12 @@ enum rcl_status rcl_ctrl_backup_set_props(struct rcl_ctrl *ctrl, const struct rc
 	if (!st && !which)
 		st = rcl_fail(err, RCL_INVALID_PARAM, "no battery property to set");
 	if (!st && which & RCL_BACKUP_PROP_LEARN_DELAY)
-		st = in_range("learnDelayInterval", p->learn_delay_h, LEARN_DELAY_MAX_H, err);
+		st = in_range("learnDelayInterval", p->learn_delay_h, RCL_BACKUP_LEARN_DELAY_MAX_H,
+		              err);
 	if (!st && which & RCL_BACKUP_PROP_AUTO_LEARN)
-		st = in_range("autolearnmode", p->auto_learn_mode, AUTO_LEARN_MAX, err);
+		st = in_range("autolearnmode", p->auto_learn_mode, RCL_BACKUP_AUTO_LEARN_MAX, err);
 	if (!st && which & RCL_BACKUP_PROP_BBU_MODE)
-		st = in_range("bbuMode", p->bbu_mode, BBU_MODE_MAX, err);
+		st = in_range("bbuMode", p->bbu_mode, RCL_BACKUP_BBU_MODE_MAX, err);
 	return st ? st
 	          : RCL_OP(ctrl, backup_set_props, "setting the battery's properties", err, p,
 	                   which);

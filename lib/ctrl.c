@@ -123,6 +123,21 @@ enum rcl_status rcl_ctx_ctrl_caps(const struct rcl_ctx *ctx, unsigned id,
 	return st;
 }
 
+enum rcl_status rcl_ctx_ctrl_backup_caps(const struct rcl_ctx *ctx, unsigned id,
+                                         struct rcl_caps *out, struct rcl_error *err)
+{
+	const struct rcl_registry_entry *entry;
+	enum rcl_status st = rcl_ctx_entry(ctx, id, &entry, err);
+	enum rcl_cache_backup kind;
+
+	if (st)
+		return st;
+	*out = entry->caps;
+	if (entry->ops->backup_kind && !entry->ops->backup_kind(ctx, entry->key, &kind, NULL))
+		out->backup = kind;
+	return RCL_OK;
+}
+
 size_t rcl_ctrl_enclosure_count(const struct rcl_ctrl *ctrl)
 {
 	return ctrl->enclosure_count;

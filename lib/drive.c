@@ -363,7 +363,10 @@ enum rcl_status rcl_ctrl_insert_drive(struct rcl_ctrl *ctrl, const struct rcl_dr
 {
 	const struct rcl_drive *d, *there;
 	const struct rcl_dg *g = rcl_ctrl_dg_by_id(ctrl, dg);
-	enum rcl_status st = rcl_drive_present(ctrl, ref, &d, err);
+	enum rcl_status st =
+	    ctrl->caps.inserts_drives
+	        ? rcl_drive_present(ctrl, ref, &d, err)
+	        : rcl_unsupported(err, ctrl->caps.kind, RCL_INSERT_DRIVE_NAME, NULL);
 
 	if (st)
 		return st;
@@ -376,6 +379,10 @@ enum rcl_status rcl_ctrl_insert_drive(struct rcl_ctrl *ctrl, const struct rcl_dr
 	if (!g)
 		return rcl_fail(err, RCL_NOT_FOUND, "drive group /c%u/d%u not found",
 		                ctrl->entry.id, dg);
+	/* A backend's group read as no array or no row has no place to fill. */
+	if (!g->spans || !g->drives_per_span)
+		return rcl_fail(err, RCL_INVALID_PARAM,
+		                "drive group %u has no array rows: none is missing a drive", dg);
 	if (array >= g->spans || row >= g->drives_per_span)
 		return rcl_fail(err, RCL_INVALID_PARAM,
 		                "drive group %u has arrays 0-%u of rows 0-%u, not array %u row %u",
@@ -386,5 +393,10 @@ enum rcl_status rcl_ctrl_insert_drive(struct rcl_ctrl *ctrl, const struct rcl_dr
 		                "row %u of array %u of drive group %u holds drive /c%u/e%u/s%u, "
 		                "not a missing one",
 		                row, array, dg, ctrl->entry.id, there->enclosure, there->slot);
-	return RCL_OP(ctrl, insert_drive, "replacing a missing drive", err, ref, dg, array, row);
+	/* The row's extent must fit: a card would take it and fail the rebuild. */
+	if (d->coerced_bytes < g->member_bytes)
+		return rcl_fail(err, RCL_DRIVE_TOO_SMALL,
+		                "drive %u:%u is too small to replace a member of disk group %u",
+		                ref->enclosure, ref->slot, dg);
+	return RCL_OP(ctrl, insert_drive, RCL_INSERT_DRIVE_NAME, err, ref, dg, array, row);
 }

@@ -642,17 +642,23 @@ const struct rcl_ctrl_info *rcl_ctrl_info(const struct rcl_ctrl *ctrl);
  */
 enum rcl_status rcl_ctrl_backup_learn(struct rcl_ctrl *ctrl, struct rcl_error *err);
 
+/* StorCLI's bounds of a battery's properties: a delay of a week at most, modes 0 to these. */
+#define RCL_BACKUP_LEARN_DELAY_MAX_H 168
+#define RCL_BACKUP_AUTO_LEARN_MAX    2
+#define RCL_BACKUP_BBU_MODE_MAX      6
+
 /**
  * struct rcl_backup_props - when a battery learns (StorCLI's "/cx/bbu
  * show properties", what "/cx/bbu set" changes).
  * @learn_period_s:	seconds between two automatic learn cycles (the
  *			firmware's; read only).
  * @next_learn:	when the next one starts (UTC); 0: none scheduled.
- * @learn_delay_h:	hours the next one is put off (0 to 168).
+ * @learn_delay_h:	hours the next one is put off (0 to
+ *			RCL_BACKUP_LEARN_DELAY_MAX_H).
  * @auto_learn_mode:	0 the card learns when due, 1 never by itself, 2 it
  *			only warns with an event that one is due.
- * @bbu_mode:	the pack's mode of charging and retention (0 to 6, as
- *		StorCLI's "bbuMode=").
+ * @bbu_mode:	the pack's mode of charging and retention (0 to
+ *		RCL_BACKUP_BBU_MODE_MAX, as StorCLI's "bbuMode=").
  */
 struct rcl_backup_props {
 	unsigned learn_period_s;
@@ -1199,9 +1205,13 @@ enum rcl_status rcl_ctrl_set_drive_state(struct rcl_ctrl *ctrl, const struct rcl
  * apart. Requires an exclusive lock.
  * Return: RCL_OK; RCL_NOT_FOUND (no such drive or group); RCL_NOT_ALLOWED
  * (the drive not unconfigured good, or the row holds a drive);
- * RCL_INVALID_PARAM (no such array or row in the group); the firmware's
- * refusal; RCL_UNSUPPORTED.
+ * RCL_INVALID_PARAM (no such array or row in the group);
+ * RCL_DRIVE_TOO_SMALL (the drive is smaller than the group's members);
+ * the firmware's refusal; RCL_UNSUPPORTED (caps without @inserts_drives).
  */
+/* What refusals of an insert name: "... is not supported by this controller (soft)". */
+#define RCL_INSERT_DRIVE_NAME "replacing a missing drive"
+
 enum rcl_status rcl_ctrl_insert_drive(struct rcl_ctrl *ctrl, const struct rcl_drive_ref *ref,
                                       unsigned dg, unsigned array, unsigned row,
                                       struct rcl_error *err);
@@ -1491,6 +1501,9 @@ const char *rcl_part_name(enum rcl_part part);
  * @adds_drives: takes a drive by its path ("add drive path="): the soft
  *		controller's image files and block devices; a card's drives
  *		come by being plugged in.
+ * @inserts_drives: puts an unconfigured good drive in a group's missing
+ *		row ("insert dg= array= row="): a card's firmware does; the
+ *		soft engine rebuilds onto a drive without it.
  * @parts:	bit (1u << part) per enum rcl_part it has, but for the BBU,
  *		CacheVault and cache, which @backup and @cache_mib say.
  * @drive_actions: bit (1u << action) per enum rcl_drive_action its drives
@@ -1514,6 +1527,7 @@ struct rcl_caps {
 	bool needs_process;
 	bool exports;
 	bool adds_drives;
+	bool inserts_drives;
 	unsigned parts;
 	unsigned drive_actions;
 };
@@ -1529,6 +1543,17 @@ const struct rcl_caps *rcl_ctrl_caps(const struct rcl_ctrl *ctrl);
  */
 enum rcl_status rcl_ctx_ctrl_caps(const struct rcl_ctx *ctx, unsigned id,
                                   const struct rcl_caps **caps, struct rcl_error *err);
+
+/**
+ * rcl_ctx_ctrl_backup_caps() - rcl_ctx_ctrl_caps() into @out, with
+ * @backup asked of the controller where its kind cannot tell without (a
+ * MegaRAID card: a battery or a CacheVault; the kind's when it cannot be
+ * asked). For the commands, help and completion of /cx/bbu and /cx/cv,
+ * the only ones it concerns: this one does I/O.
+ * Return: RCL_OK; RCL_NOT_FOUND.
+ */
+enum rcl_status rcl_ctx_ctrl_backup_caps(const struct rcl_ctx *ctx, unsigned id,
+                                         struct rcl_caps *out, struct rcl_error *err);
 
 /**
  * rcl_unsupported() - the one failure for what a controller cannot do:

@@ -79,22 +79,23 @@ static enum rcl_status find_adapter(const struct rcl_ctrl *ctrl, unsigned *host_
 }
 
 /*
- * A card's caps before it is opened: whether a battery or a CacheVault
- * backs its cache, so that /cx/cv or /cx/bbu is the path its commands
- * take. One that cannot be asked keeps the kind's.
+ * Whether a battery or a CacheVault backs a card's cache, before it is
+ * opened: /cx/cv or /cx/bbu is the path its commands take.
  */
-static enum rcl_status megaraid_ctrl_caps(const struct rcl_ctx *ctx, const char *key,
-                                          struct rcl_caps *caps, struct rcl_error *err)
+static enum rcl_status megaraid_backup_kind(const struct rcl_ctx *ctx, const char *key,
+                                            enum rcl_cache_backup *kind, struct rcl_error *err)
 {
 	struct rcl_mfi_link link = {.fd = -1};
 	bool found;
 	enum rcl_status st = host_of(key, &link.host_no, &found, err);
 
 	(void)ctx;
-	if (!st && found)
+	if (!st && !found)
+		st = rcl_fail(err, RCL_NOT_FOUND, "megaraid adapter '%s' is not present", key);
+	if (!st)
 		st = rcl_mfi_open(&link.fd, err);
-	if (!st && found)
-		st = rcl_mfi_backup_kind(&link, &caps->backup, err);
+	if (!st)
+		st = rcl_mfi_backup_kind(&link, kind, err);
 	if (link.fd >= 0)
 		close(link.fd);
 	return st;
@@ -451,14 +452,11 @@ static enum rcl_status megaraid_insert_drive(struct rcl_ctrl *ctrl, const struct
                                              unsigned dg, unsigned array, unsigned row,
                                              struct rcl_error *err)
 {
-	struct rcl_mfi_link link = {.fd = -1};
-	enum rcl_status st = open_link(ctrl, &link, err);
+	struct rcl_mfi_link link;
 
-	if (!st)
-		st = rcl_mfi_insert_drive(&link, ctrl, rcl_ctrl_find_drive(ctrl, ref), dg, array,
-		                          row, err);
-	close_link(&link);
-	return st;
+	return ON_LINK(
+	    ctrl, &link, err,
+	    rcl_mfi_insert_drive(&link, ctrl, rcl_ctrl_find_drive(ctrl, ref), dg, array, row, err));
 }
 
 /* The card's own log, read anew each time (it grows while raidcli is not looking). */
@@ -530,12 +528,8 @@ static enum rcl_status megaraid_set_time(struct rcl_ctrl *ctrl, time_t t, struct
 static enum rcl_status megaraid_backup_learn(struct rcl_ctrl *ctrl, struct rcl_error *err)
 {
 	struct rcl_mfi_link link;
-	enum rcl_status st = open_link(ctrl, &link, err);
 
-	if (!st)
-		st = rcl_mfi_backup_learn(&link, err);
-	close_link(&link);
-	return st;
+	return ON_LINK(ctrl, &link, err, rcl_mfi_backup_learn(&link, err));
 }
 
 static enum rcl_status megaraid_backup_props(struct rcl_ctrl *ctrl, struct rcl_backup_props *out,
@@ -583,6 +577,7 @@ static const struct rcl_caps megaraid_caps = {
     .default_write = RCL_WRITE_BACK,
     .default_read = RCL_READ_AHEAD,
     .backup = RCL_BACKUP_BBU, /* /cx/bbu answers; narrowed at load (hw_present) */
+    .inserts_drives = true,
     /* Narrowed at load (rcl_mfi_task_caps(), load_patrol()). */
     .tasks = 1u << RCL_TASK_PATROL_READ | 1u << RCL_TASK_REBUILD | 1u << RCL_TASK_CC |
              1u << RCL_TASK_INIT | 1u << RCL_TASK_BGI,
@@ -591,7 +586,7 @@ static const struct rcl_caps megaraid_caps = {
 const struct rcl_backend_ops rcl_megaraid_ops = {
     .name = "megaraid",
     .caps = &megaraid_caps,
-    .ctrl_caps = megaraid_ctrl_caps,
+    .backup_kind = megaraid_backup_kind,
     /* StorCLI's consumers were written for these very cards: they read as one from the start. */
     .storcli_compat = RCL_STORCLI_COMPAT_MEGARAID_SAS,
     .discover = megaraid_discover,

@@ -15,7 +15,7 @@
  *                mirror_drives, tasks ["rebuild", ...], settings
  *                ["rebuildrate", ...], drive_actions ["format",
  *                "download", "telemetry", "namespace"], cache_mib, backup ("none", "bbu",
- *                "cachevault"), emergency_spare; needs_process and
+ *                "cachevault"), emergency_spare, inserts_drives; needs_process and
  *                exports, false if given: a mock never needs a controller
  *                process and never exports;
  *   "enclosures" [{id, slots, product}];
@@ -279,6 +279,7 @@ static void read_caps(struct reader *r, json_object *obj, struct rcl_caps *c)
 	c->cache_mib = get_uint(r, obj, w, "cache_mib", 1u << 20, false);
 	c->backup = get_name(r, obj, w, "backup", backup_names, COUNT(backup_names), 0, false);
 	c->emergency_spare = get_bool(r, obj, w, "emergency_spare", false);
+	c->inserts_drives = get_bool(r, obj, w, "inserts_drives", false);
 	/* Said for completeness, never true: a mock has no engine to run nor serve. */
 	if (get_bool(r, obj, w, "needs_process", false))
 		fail(r, w, "needs_process", "must be false: a mock controller has no process");

@@ -337,6 +337,11 @@ def grammar_cases():
              INVALID_PARAM, ["'%s'" % value, "delay=", "1 to 8760"])
     case("mode= with patrolread=off", ["/c0", "set", "patrolread=off", "mode=manual"],
          INVALID_PARAM, ["mode= goes with patrolread=on"])
+    for option in ("delay=24", "starttime=2030/01/01 02", "maxconcurrentpd=2",
+                   "includessds=off", "uncfgareas=on", "excludevd=none"):
+        key = option.split("=")[0]
+        case("%s= with patrolread=off" % key, ["/c0", "set", "patrolread=off", option],
+             INVALID_PARAM, ["%s= goes with patrolread=on, not with patrolread=off" % key])
     case("start patrolread takes no option", ["/c0", "start", "patrolread", "force"],
          INVALID_COMMAND, ["'force'"])
     # set patrolread and set cc: each bad value fails alone, and a good one given with it is

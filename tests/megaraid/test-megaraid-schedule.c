@@ -205,9 +205,8 @@ START_TEST(test_qemu_card)
 	struct host h;
 
 	host_utc(&h);
-	run_expect("/c0 show cc", RCL_UNSUPPORTED, "consistency check schedule is not supported");
-	run_expect("/c0 set cc=seq", RCL_UNSUPPORTED,
-	           "consistency check schedule is not supported");
+	run_expect("/c0 show cc", RCL_UNSUPPORTED, "consistency check is not supported");
+	run_expect("/c0 set cc=seq", RCL_UNSUPPORTED, "consistency check is not supported");
 	run_expect("/c0 show all", RCL_OK, "Next Consistency check launch = NA");
 	ck_assert_uint_eq(mfi_shim_sent(CC_SCHEDULE_GET) + mfi_shim_sent(CC_SCHEDULE_GET_STATUS),
 	                  0);

@@ -15,6 +15,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "mfi-host.h"
 #include "mfi-shim.h"
 #include "unit.h"
@@ -1349,6 +1350,77 @@ START_TEST(test_stale_node_not_root)
 }
 END_TEST
 
+/*
+ * insert of a drive smaller than the group's members: disk 0 (1 GiB) into
+ * the missing row of disk 1's group (2 GiB arrays) is refused before any
+ * frame, as the soft kind refuses a spare too small, and the row stays
+ * missing.
+ */
+START_TEST(test_insert_too_small)
+{
+	struct host h;
+
+	host_init(&h, MAJOR_NOW);
+	mfi_shim_unconfigure(0);
+	mfi_shim_set_state(1, 0x10);
+	run_expect("/c0/e252/s1 set missing", RCL_OK, NULL);
+	run_expect("/c0/e252/s0 insert dg=0 array=0 row=0", RCL_DRIVE_TOO_SMALL,
+	           "drive 252:0 is too small to replace a member of disk group 0");
+	ck_assert_uint_eq(mfi_shim_sent(MISSING_REPL), 0);
+	run_expect("/c0/e252/s0 show", RCL_OK, "UGood");
+	run_expect("/c0/d0 show", RCL_OK, "Msng");
+	host_done(&h);
+}
+END_TEST
+
+/*
+ * QEMU's card runs no patrol read (its adapter_ops lack the rate): what
+ * needs one is refused with the one "not supported" answer, as a kind
+ * without it is, though the megaraid kind's caps let the command in.
+ */
+START_TEST(test_no_patrol_read)
+{
+	struct host h;
+
+	host_init(&h, MAJOR_NOW);
+	run_expect("/c0 show patrolread", RCL_UNSUPPORTED,
+	           "patrol read is not supported by this controller (megaraid)");
+	run_expect("/c0 set patrolread delay=24", RCL_UNSUPPORTED,
+	           "patrol read is not supported by this controller (megaraid)");
+	run_expect("/c0 start patrolread", RCL_UNSUPPORTED,
+	           "patrol read is not supported by this controller (megaraid)");
+	host_done(&h);
+}
+END_TEST
+
+/*
+ * Opening the registry and completion (help) send the card nothing: only
+ * the commands of /cx/bbu and /cx/cv ask it which backs its cache (their
+ * answers: test-megaraid-hw's test_cachevault).
+ */
+START_TEST(test_registry_load_sends_nothing)
+{
+	struct host h;
+	unsigned registered;
+	char **words;
+	size_t n;
+
+	host_init(&h, MAJOR_NOW);
+	/* Registering /c0 opens it once, to log that it came (rcl_event_record_created()). */
+	rcl_ctx_free(unit_ctx_new(getenv("RAIDCLI_STATE_DIR")));
+	registered = mfi_shim_sent(0x01010000); /* CTRL_GET_INFO */
+	rcl_ctx_free(unit_ctx_new(getenv("RAIDCLI_STATE_DIR")));
+	n = cli_complete("/c0 sh", &words); /* help reads the same cli_path_caps() */
+	for (size_t i = 0; i < n; i++)
+		rcl_free(words[i]);
+	rcl_free(words);
+	ck_assert_uint_eq(mfi_shim_sent(0x01010000), registered);
+	run_expect("/c0/bbu show", RCL_OK, NULL);
+	ck_assert_uint_gt(mfi_shim_sent(0x01010000), registered);
+	host_done(&h);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("megaraid");
@@ -1371,6 +1443,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_patrol_read);
 	tcase_add_test(tc, test_drive_temperature);
 	tcase_add_loop_test(tc, test_patrol_refused, 0, 2);
+	tcase_add_test(tc, test_no_patrol_read);
+	tcase_add_test(tc, test_registry_load_sends_nothing);
 	tcase_add_test(tc, test_ses_not_a_drive);
 	tcase_add_test(tc, test_card_pass_through);
 	tcase_add_loop_test(tc, test_drive_info_refused, 0, FW_REFUSALS);
@@ -1400,6 +1474,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, test_props_refused, 0, 2); /* WRONG_STATE, INVALID_PARAMETER */
 	tcase_add_loop_test(tc, test_bad_input, 0, sizeof(bad_inputs) / sizeof(bad_inputs[0]));
 	tcase_add_loop_test(tc, test_change_refused, 0, FW_REFUSALS);
+	tcase_add_test(tc, test_insert_too_small);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -16,7 +16,8 @@
  * ops, or without a setting in its caps, is refused before any backend
  * code runs, and a change touches only the settings it names. Exports: a
  * kind without their ops has none, and the library picks the VDs asked
- * for and refuses a delete while a VD is exported.
+ * for and refuses a delete while a VD is exported. Insert names a group a
+ * backend read without array rows as such.
  *
  * The "bare" backend below is a fake registered only here: every real
  * backend implements the operations these tests leave NULL, so no real
@@ -776,6 +777,64 @@ START_TEST(test_own_event_log_is_filtered_and_not_cleared)
 }
 END_TEST
 
+/*
+ * A group a backend read with no array row (a card's LD of no drives):
+ * insert says so, rather than offering arrays 0 to 4294967295.
+ */
+START_TEST(test_insert_into_a_group_without_rows)
+{
+	struct rcl_ctrl ctrl = bare_ctrl();
+	struct rcl_drive drive = {
+	    .enclosure = 252, .slot = 1, .present = true, .state = RCL_PD_UGOOD, .dg = -1};
+	struct rcl_dg empty = {.id = 0, .level = RCL_RAID1, .spans = 1};
+	struct rcl_error err = {0};
+
+	ctrl.caps.inserts_drives = true;
+	ctrl.drives = &drive;
+	ctrl.drive_count = 1;
+	ctrl.dgs = &empty;
+	ctrl.dg_count = 1;
+	ck_assert_int_eq(
+	    rcl_ctrl_insert_drive(&ctrl, &(struct rcl_drive_ref){252, 1}, 0, 0, 0, &err),
+	    RCL_INVALID_PARAM);
+	ck_assert_str_eq(err.msg, "drive group 0 has no array rows: none is missing a drive");
+	empty.spans = 0;
+	empty.drives_per_span = 2;
+	ck_assert_int_eq(
+	    rcl_ctrl_insert_drive(&ctrl, &(struct rcl_drive_ref){252, 1}, 0, 0, 0, &err),
+	    RCL_INVALID_PARAM);
+	ck_assert_str_eq(err.msg, "drive group 0 has no array rows: none is missing a drive");
+}
+END_TEST
+
+/*
+ * insert is a card's (caps with inserts_drives): a kind without it is not
+ * offered it by completion or help, and is refused it naming the kind,
+ * by the CLI before it starts anything and by the library before it
+ * looks at the drive.
+ */
+START_TEST(test_insert_needs_the_caps)
+{
+	struct rcl_caps inserting = bare_caps;
+	struct rcl_ctrl ctrl = bare_ctrl();
+	struct rcl_error err = {0};
+
+	inserting.inserts_drives = true;
+	ck_assert(!completes("/c0/e252/s1 ", &bare_caps, "insert"));
+	ck_assert(completes("/c0/e252/s1 ", &inserting, "insert"));
+	ck_assert(!help_has("/c0/e252/s1 help", &bare_caps, "insert dg="));
+	ck_assert(help_has("/c0/e252/s1 help", &inserting, "insert dg="));
+	ck_assert_str_eq(cli_refusal("/c0/e252/s1 insert dg=0 array=0 row=0"),
+	                 "replacing a missing drive is not supported by this controller (bare)");
+	ck_assert_str_eq(refusal_for("/c0/e252/s1 insert dg=0 array=0 row=0", &inserting), "");
+	ck_assert_int_eq(
+	    rcl_ctrl_insert_drive(&ctrl, &(struct rcl_drive_ref){252, 1}, 0, 0, 0, &err),
+	    RCL_UNSUPPORTED);
+	ck_assert_str_eq(err.msg,
+	                 "replacing a missing drive is not supported by this controller (bare)");
+}
+END_TEST
+
 static Suite *backend_suite(void)
 {
 	Suite *s = suite_create("backend");
@@ -830,6 +889,11 @@ static Suite *backend_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_create_soft_from_key_values);
 	tcase_add_test(tc, test_create_refuses_bad_parameters);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("rcl_ctrl_insert_drive");
+	tcase_add_test(tc, test_insert_into_a_group_without_rows);
+	tcase_add_test(tc, test_insert_needs_the_caps);
 	suite_add_tcase(s, tc);
 	return s;
 }
