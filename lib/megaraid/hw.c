@@ -112,8 +112,9 @@ static enum rcl_status read_qemu_clock(const struct rcl_mfi_link *link, time_t *
 /*
  * The card's clock: seconds since 2000-01-01 (MR.H's CTRL_TIME_SECS_GET,
  * what mfiutil and OpenBSD's mfii read). A clock the host never set
- * (TIME_NOT_SET) is RCL_CLOCK_NO_DATE. QEMU's card answers the seconds
- * without writing them and its clock broken down (read_qemu_clock()).
+ * (TIME_NOT_SET) is RCL_CLOCK_NO_DATE; one without the DCMD keeps none (0:
+ * the system's is shown). QEMU's card answers the seconds without writing
+ * them and its clock broken down (read_qemu_clock()).
  */
 static enum rcl_status read_clock(const struct rcl_mfi_link *link, time_t *out,
                                   struct rcl_error *err)
@@ -123,12 +124,13 @@ static enum rcl_status read_clock(const struct rcl_mfi_link *link, time_t *out,
 	    rcl_mfi_read(link, RCL_MFI_DCMD_CTRL_TIME_SECS_GET, &secs, sizeof(secs),
 	                 "the controller's clock (CTRL_TIME_SECS_GET)", err);
 
-	*out = RCL_CLOCK_NO_DATE;
-	if (st == RCL_BAD_REPLY)
-		return read_qemu_clock(link, out, err);
-	if (st == RCL_NOT_FOUND) {
+	*out = 0;
+	if (st == RCL_BAD_REPLY || st == RCL_NOT_FOUND) {
 		if (err)
 			memset(err, 0, sizeof(*err));
+		if (st == RCL_BAD_REPLY)
+			return read_qemu_clock(link, out, err);
+		*out = RCL_CLOCK_NO_DATE;
 		return RCL_OK;
 	}
 	if (!st)

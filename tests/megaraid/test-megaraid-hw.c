@@ -373,6 +373,9 @@ END_TEST
 START_TEST(test_clock_bad)
 {
 	struct host h;
+	struct rcl_ctx *ctx;
+	struct rcl_ctrl *ctrl = NULL;
+	struct rcl_error err = {0};
 	static const uint8_t month13[8] = {0xea, 0x07, 12, 1, 0, 0, 0, 0};
 
 	host_utc(&h);
@@ -391,6 +394,16 @@ START_TEST(test_clock_bad)
 	mfi_shim_card_clock_unset();
 	expect("/c0 set time=20261207 03:00:00", false, RCL_OK, HAS("12/07/2026, 03:00:00"));
 	expect("/c0 show time", false, RCL_OK, HAS("12/07/2026, 03:00:00"));
+	host_done(&h);
+	/* A firmware without the DCMD (INVALID_DCMD) keeps no clock: the system's is shown. */
+	host_utc(&h);
+	mfi_shim_card_clock(0x313a7a3f);
+	mfi_shim_break(TIME_SECS_GET, MFI_SHIM_STATUS, 0x02);
+	ck_assert_msg(open_c0(&ctx, &ctrl, &err) == RCL_OK, "%s", err.msg);
+	ck_assert_int_eq(rcl_ctrl_info(ctrl)->clock, 0);
+	rcl_ctrl_close(ctrl);
+	rcl_ctx_free(ctx);
+	expect("/c0 show time", false, RCL_OK, HAS("Time"));
 	host_done(&h);
 }
 END_TEST
