@@ -1929,6 +1929,9 @@ def case_cc_schedule_mark_of_another_vd(fx):
     with open(path, "w") as f:
         json.dump(record, f)
     log = len(service_log(fx))
+    # Paced to 1 %, the check begun anew is still below where it was paused
+    # when first looked at (at full rate it can pass 10% before that).
+    fx.ok("/c0", "set", "ccrate=1")
     start_export(fx)
     check(wait_for(lambda: vd_cc_row(fx, 0).get("Status") == "In progress", 30),
           "the next process goes on with the run", vd_cc_row(fx, 0))
@@ -2036,9 +2039,13 @@ def case_expand_initializes(fx):
     fx.ok("/c0/v0", "stop", "export")
     check(fx.service()["Status"] == "Running", "the process stays after the export stops")
     before = fx_vd_bytes(fx)
+    # Paced to 1 %, the new BGI is still under way when looked at (at full
+    # rate it can end before "show" runs on an idle machine).
+    fx.ok("/c0", "set", "bgirate=1")
     fx.ok("/c0/v0", "expand", "size=16MB")
     check(fx_vd_bytes(fx) > before and not vd_consistent(fx),
           "the grown VD is larger and not consistent", fx_vd_bytes(fx))
+    fx.ok("/c0", "set", "bgirate=100")
     wait_consistent(fx)
     check(bgi_row(fx).get("Status") == "Not in progress", "its new BGI has ended",
           bgi_row(fx))
