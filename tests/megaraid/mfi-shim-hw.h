@@ -63,7 +63,6 @@ void mfi_shim_card_clock_unset(void);
 /* mfi_shim_card_clock_now() - the seconds the card's clock reads. */
 uint32_t mfi_shim_card_clock_now(void);
 
-
 /*
  * mfi_shim_foreign() - the free disks @ids (@count of them, kept) hold
  * one foreign RAID0 LD, target @target, named by @guid; a disk id 0xff
