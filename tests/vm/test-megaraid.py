@@ -475,8 +475,8 @@ def check_tasks(cmds):
                        ('task-rebuild', 'rebuild is not supported by this controller'),
                        ('task-pr', 'patrol read is not supported by this controller'),
                        ('pr-set', 'patrol read schedule is not supported by this controller'),
-                       ('cc-show', 'consistency check schedule is not supported'),
-                       ('cc-set', 'consistency check schedule is not supported'),
+                       ('cc-show', 'consistency check is not supported'),
+                       ('cc-set', 'consistency check is not supported'),
                        ('bgi-show', 'background initialization is not supported'),
                        ('bgi-stop', 'background initialization is not supported')):
         cmd = cmds[name]
