@@ -95,31 +95,20 @@ enum rcl_status rcl_mfi_decode_events(const uint8_t *buf, size_t len, struct rcl
 	return RCL_OK;
 }
 
-/* A DCMD reading @len bytes into @buf (zeroed first: QEMU answers EVENT_GET without writing). */
-static enum rcl_status read_dcmd(const struct rcl_mfi_link *link, uint32_t opcode,
-                                 const uint32_t mbox[2], void *buf, uint32_t len, const char *what,
-                                 struct rcl_error *err)
-{
-	struct rcl_mfi_dcmd d = {.opcode = opcode, .buf = buf, .len = len, .dir = RCL_MFI_DIR_READ};
-
-	for (int i = 0; mbox && i < 2; i++) {
-		uint32_t le = htole32(mbox[i]);
-
-		memcpy(d.mbox + 4 * i, &le, sizeof(le));
-	}
-	memset(buf, 0, len);
-	return rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d, what, err);
-}
-
 /* One batch of events from sequence number @from on; *@got 0 when the card has no more. */
 static enum rcl_status get_batch(const struct rcl_mfi_link *link, uint32_t from, uint8_t *buf,
                                  uint32_t len, struct rcl_event_list *list, uint64_t *last,
                                  size_t *got, struct rcl_error *err)
 {
-	const uint32_t mbox[2] = {from, (uint32_t)(uint8_t)FLOOR_CLASS << 24 | RCL_MFI_LOCALE_ALL};
-	enum rcl_status st = read_dcmd(link, RCL_MFI_DCMD_EVENT_GET, mbox, buf, len,
-	                               "the event log (CTRL_EVENT_GET)", err);
+	const uint32_t words[2] = {
+	    htole32(from), htole32((uint32_t)(uint8_t)FLOOR_CLASS << 24 | RCL_MFI_LOCALE_ALL)};
+	uint8_t mbox[RCL_MFI_MBOX_SIZE] = {0};
+	enum rcl_status st;
 
+	/* Preset to zeros: QEMU answers EVENT_GET without writing, an empty log. */
+	memcpy(mbox, words, sizeof(words));
+	st = rcl_mfi_read_mbox(link, RCL_MFI_DCMD_EVENT_GET, mbox, RCL_MFI_PRESET_ZERO, buf, len,
+	                       "the event log (CTRL_EVENT_GET)", err);
 	*got = 0;
 	/* A card past its newest event answers NOT_FOUND: the end, not a failure. */
 	if (st == RCL_NOT_FOUND)
@@ -135,8 +124,9 @@ enum rcl_status rcl_mfi_read_events(const struct rcl_mfi_link *link, struct rcl_
 	struct rcl_mfi_evt_log_info info;
 	uint64_t last = 0;
 	size_t got = 0;
-	enum rcl_status st = read_dcmd(link, RCL_MFI_DCMD_EVENT_GET_INFO, NULL, &info, sizeof(info),
-	                               "the event log's bounds (CTRL_EVENT_GET_INFO)", err);
+	enum rcl_status st =
+	    rcl_mfi_read_mbox(link, RCL_MFI_DCMD_EVENT_GET_INFO, NULL, RCL_MFI_PRESET_ZERO, &info,
+	                      sizeof(info), "the event log's bounds (CTRL_EVENT_GET_INFO)", err);
 	uint32_t from = le32toh(info.oldest_seq), newest = le32toh(info.newest_seq);
 
 	/* Each batch starts past the last event read: the loop ends at the card's end. */

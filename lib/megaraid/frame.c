@@ -238,18 +238,28 @@ bool rcl_mfi_unwritten(const void *p, size_t len)
 	return true;
 }
 
-enum rcl_status rcl_mfi_read(const struct rcl_mfi_link *link, uint32_t opcode, void *buf,
-                             uint32_t len, const char *what, struct rcl_error *err)
+enum rcl_status rcl_mfi_read_mbox(const struct rcl_mfi_link *link, uint32_t opcode,
+                                  const uint8_t *mbox, enum rcl_mfi_preset preset, void *buf,
+                                  uint32_t len, const char *what, struct rcl_error *err)
 {
 	struct rcl_mfi_dcmd d = {.opcode = opcode, .buf = buf, .len = len, .dir = RCL_MFI_DIR_READ};
+	bool unwritten = preset == RCL_MFI_PRESET_UNWRITTEN;
 	enum rcl_status st;
 
-	memset(buf, RCL_MFI_UNWRITTEN, len);
+	if (mbox)
+		memcpy(d.mbox, mbox, sizeof(d.mbox));
+	memset(buf, unwritten ? RCL_MFI_UNWRITTEN : 0, len);
 	st = rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d, what, err);
-	if (!st && rcl_mfi_unwritten(buf, len))
+	if (!st && unwritten && rcl_mfi_unwritten(buf, len))
 		return rcl_fail(err, RCL_BAD_REPLY,
 		                "%s failed: the controller answered OK but wrote no reply", what);
 	return st;
+}
+
+enum rcl_status rcl_mfi_read(const struct rcl_mfi_link *link, uint32_t opcode, void *buf,
+                             uint32_t len, const char *what, struct rcl_error *err)
+{
+	return rcl_mfi_read_mbox(link, opcode, NULL, RCL_MFI_PRESET_UNWRITTEN, buf, len, what, err);
 }
 
 enum rcl_status rcl_mfi_read_record(const struct rcl_mfi_link *link,

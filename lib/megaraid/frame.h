@@ -9,9 +9,11 @@
  * packet. rcl_mfi_send() presets it to INVALID_STATUS, so a driver that
  * wrote nothing back is not taken for success; rcl_mfi_read() presets a
  * reply likewise, so a firmware that answered OK and wrote nothing is not
- * taken for one that answered zeros. A record the card keeps (its
- * properties, schedules, battery settings) is changed one way only:
- * rcl_mfi_change(), all or none of several.
+ * taken for one that answered zeros (rcl_mfi_read_mbox(), which it is
+ * built on, presets zeros where its caller asks: replies a firmware may
+ * leave unwritten). A record the card keeps (its properties, schedules,
+ * battery settings) is changed one way only: rcl_mfi_change(), all or
+ * none of several.
  */
 #ifndef RCL_MEGARAID_FRAME_H
 #define RCL_MEGARAID_FRAME_H
@@ -107,14 +109,35 @@ enum rcl_status rcl_mfi_dcmd(int fd, uint16_t host_no, const struct rcl_mfi_dcmd
 /* rcl_mfi_unwritten() - whether the @len bytes at @p are all still RCL_MFI_UNWRITTEN. */
 bool rcl_mfi_unwritten(const void *p, size_t len);
 
+/* How a read presets its reply: what a reply the firmware never wrote reads as. */
+enum rcl_mfi_preset {
+	/* RCL_MFI_UNWRITTEN; a reply answered OK and left all so is RCL_BAD_REPLY. */
+	RCL_MFI_PRESET_UNWRITTEN,
+	/* Zeros, taken as the card's: for replies a firmware may leave short or unwritten. */
+	RCL_MFI_PRESET_ZERO,
+};
+
+/* A mailbox (a compound literal) zero but for @v, little-endian, in its first two bytes. */
+#define RCL_MFI_MBOX_U16(v)                                                                        \
+	((const uint8_t[RCL_MFI_MBOX_SIZE]){(uint8_t)(v), (uint8_t)((uint16_t)(v) >> 8)})
+
 /**
- * rcl_mfi_read() - DCMD @opcode (its mailbox zero) on @link, reading @len
- * bytes into @buf, preset to RCL_MFI_UNWRITTEN so that a reply the
- * firmware never wrote is not taken for the card's (as zeros were: a
- * record of them written back).
+ * rcl_mfi_read_mbox() - DCMD @opcode with mailbox @mbox (RCL_MFI_MBOX_SIZE
+ * bytes; NULL: zero) on @link, reading @len bytes into @buf, preset as
+ * @preset says.
  * Return: RCL_OK; rcl_mfi_dcmd()'s failure of @what ("reading the
- * controller properties (CTRL_GET_PROPS)"); RCL_BAD_REPLY for a reply
- * answered OK but not written, as QEMU answers a DCMD it does not model.
+ * controller properties (CTRL_GET_PROPS)"); with RCL_MFI_PRESET_UNWRITTEN,
+ * RCL_BAD_REPLY for a reply answered OK but not written, as QEMU answers a
+ * DCMD it does not model.
+ */
+enum rcl_status rcl_mfi_read_mbox(const struct rcl_mfi_link *link, uint32_t opcode,
+                                  const uint8_t *mbox, enum rcl_mfi_preset preset, void *buf,
+                                  uint32_t len, const char *what, struct rcl_error *err);
+
+/**
+ * rcl_mfi_read() - rcl_mfi_read_mbox() of @opcode, its mailbox zero, preset
+ * to RCL_MFI_UNWRITTEN so that a reply the firmware never wrote is not
+ * taken for the card's (as zeros were: a record of them written back).
  */
 enum rcl_status rcl_mfi_read(const struct rcl_mfi_link *link, uint32_t opcode, void *buf,
                              uint32_t len, const char *what, struct rcl_error *err);

@@ -70,18 +70,6 @@ static void config_release(struct config *c)
 	memset(c, 0, sizeof(*c));
 }
 
-/* A DCMD reading @len bytes into @buf, zeroed first. */
-static enum rcl_status dcmd_read(const struct rcl_mfi_link *link, uint32_t opcode, uint16_t arg,
-                                 void *buf, uint32_t len, const char *what, struct rcl_error *err)
-{
-	struct rcl_mfi_dcmd d = {.opcode = opcode, .buf = buf, .len = len, .dir = RCL_MFI_DIR_READ};
-
-	d.mbox[0] = (uint8_t)arg;
-	d.mbox[1] = (uint8_t)(arg >> 8);
-	memset(buf, 0, len);
-	return rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d, what, err);
-}
-
 void rcl_mfi_copy_text(char *dst, size_t size, const void *src, size_t n)
 {
 	const char *s = src;
@@ -399,7 +387,8 @@ static enum rcl_status fill_drive(const struct rcl_mfi_asker *a, const struct co
 			unconfigured = c->spares[i].dedicated ? RCL_PD_DHS : RCL_PD_GHS;
 	add_attrs(d, id, le64toh(e->sas_addr[0]));
 	snprintf(what, sizeof(what), "the drive info of device %u (PD_GET_INFO)", id);
-	st = dcmd_read(a->link, RCL_MFI_DCMD_PD_GET_INFO, id, &pi, sizeof(pi), what, &why);
+	st = rcl_mfi_read_mbox(a->link, RCL_MFI_DCMD_PD_GET_INFO, RCL_MFI_MBOX_U16(id),
+	                       RCL_MFI_PRESET_ZERO, &pi, sizeof(pi), what, &why);
 	if (st && !drive_refused(&why))
 		return adapter_failed(err, &why);
 	if (!st && le16toh(pi.device_id) == id) {
@@ -450,8 +439,8 @@ static enum rcl_status read_drives(struct rcl_ctrl *ctrl, const struct rcl_mfi_l
 
 	if (!list)
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
-	st = dcmd_read(link, RCL_MFI_DCMD_PD_GET_LIST, 0, list, len,
-	               "listing the drives (PD_GET_LIST)", err);
+	st = rcl_mfi_read_mbox(link, RCL_MFI_DCMD_PD_GET_LIST, NULL, RCL_MFI_PRESET_ZERO, list, len,
+	                       "listing the drives (PD_GET_LIST)", err);
 	count = st ? 0 : le32toh(list->count);
 	if (!st && count > (len - sizeof(*list)) / sizeof(list->addr[0]))
 		st = rcl_fail(err, RCL_BAD_REPLY, "the drive list (PD_GET_LIST) counts %zu drives",
@@ -600,8 +589,8 @@ static enum rcl_status read_vds(struct rcl_ctrl *ctrl, const struct rcl_mfi_link
 	enum rcl_status st;
 	size_t count;
 
-	st = dcmd_read(link, RCL_MFI_DCMD_LD_GET_LIST, 0, &list, sizeof(list),
-	               "listing the virtual drives (LD_GET_LIST)", err);
+	st = rcl_mfi_read_mbox(link, RCL_MFI_DCMD_LD_GET_LIST, NULL, RCL_MFI_PRESET_ZERO, &list,
+	                       sizeof(list), "listing the virtual drives (LD_GET_LIST)", err);
 	if (st)
 		return st;
 	count = le32toh(list.count);
@@ -615,7 +604,8 @@ static enum rcl_status read_vds(struct rcl_ctrl *ctrl, const struct rcl_mfi_link
 		uint8_t target = list.ld[i].target_id;
 
 		snprintf(what, sizeof(what), "the info of virtual drive %u (LD_GET_INFO)", target);
-		st = dcmd_read(link, RCL_MFI_DCMD_LD_GET_INFO, target, &ld, sizeof(ld), what, err);
+		st = rcl_mfi_read_mbox(link, RCL_MFI_DCMD_LD_GET_INFO, RCL_MFI_MBOX_U16(target),
+		                       RCL_MFI_PRESET_ZERO, &ld, sizeof(ld), what, err);
 		if (!st && ld.target_id != target)
 			st = rcl_fail(err, RCL_BAD_REPLY, "%s answered for virtual drive %u", what,
 			              ld.target_id);
@@ -690,8 +680,8 @@ enum rcl_status rcl_mfi_load_model(struct rcl_ctrl *ctrl, const struct rcl_mfi_l
 
 	if (!ci)
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
-	st = dcmd_read(link, RCL_MFI_DCMD_CTRL_GET_INFO, 0, ci, sizeof(*ci),
-	               "reading the controller info (CTRL_GET_INFO)", err);
+	st = rcl_mfi_read_mbox(link, RCL_MFI_DCMD_CTRL_GET_INFO, NULL, RCL_MFI_PRESET_ZERO, ci,
+	                       sizeof(*ci), "reading the controller info (CTRL_GET_INFO)", err);
 	if (!st) {
 		rcl_mfi_fill_ctrl(ctrl, settings, ci);
 		rcl_mfi_pci_address(link->host_no, ctrl->info.pci_address,

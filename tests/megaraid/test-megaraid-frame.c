@@ -2,14 +2,18 @@
 /*
  * test-megaraid-frame.c - the MEGASAS_IOC_FIRMWARE packets frame.c builds,
  * read back at the byte offsets of the public interface
- * (research/passthrough.md section 4.2 and 4.3), and the firmware status
- * names and statuses it gives.
+ * (research/passthrough.md section 4.2 and 4.3), the firmware status
+ * names and statuses it gives, and its reads' presets against the fake
+ * card (mfi-shim.h).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "megaraid/frame.h"
-#include "unit.h"
+#include "mfi-host.h"
 
 static uint64_t le(const uint8_t *p, int width)
 {
@@ -160,6 +164,65 @@ START_TEST(test_scsi_cdb_too_long)
 }
 END_TEST
 
+/* Whether the @len bytes at @p are all @byte. */
+static bool all(const void *p, size_t len, uint8_t byte)
+{
+	for (size_t i = 0; i < len; i++)
+		if (((const uint8_t *)p)[i] != byte)
+			return false;
+	return true;
+}
+
+/*
+ * rcl_mfi_read_mbox() sends its mailbox as given; a reply QEMU's dummy
+ * answers OK and leaves unwritten reads as its preset says: zeros, taken
+ * (model.c's and events.c's reads), or RCL_MFI_UNWRITTEN, refused
+ * (rcl_mfi_read()'s).
+ */
+START_TEST(test_read_presets)
+{
+	struct rcl_mfi_ld_info ld;
+	struct rcl_error err = {0};
+	struct host h;
+	char *node;
+	int fd;
+
+	host_init(&h, MAJOR_NOW);
+	node = unit_path(h.root, "dev/megaraid_sas_ioctl_node");
+	fd = open(node, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	ck_assert_int_ge(fd, 0);
+	const struct rcl_mfi_link link = {.fd = fd, .host_no = 2};
+
+	memset(&ld, 0xa5, sizeof(ld));
+	ck_assert_int_eq(rcl_mfi_read_mbox(&link, RCL_MFI_DCMD_LD_GET_INFO, RCL_MFI_MBOX_U16(1),
+	                                   RCL_MFI_PRESET_ZERO, &ld, sizeof(ld), "LD_GET_INFO",
+	                                   &err),
+	                 RCL_OK);
+	ck_assert_uint_eq(ld.target_id, 1);
+
+	mfi_shim_break(RCL_MFI_DCMD_LD_GET_INFO, MFI_SHIM_DUMMY, 0);
+	memset(&ld, 0xa5, sizeof(ld));
+	ck_assert_int_eq(rcl_mfi_read_mbox(&link, RCL_MFI_DCMD_LD_GET_INFO, RCL_MFI_MBOX_U16(1),
+	                                   RCL_MFI_PRESET_ZERO, &ld, sizeof(ld), "LD_GET_INFO",
+	                                   &err),
+	                 RCL_OK);
+	ck_assert(all(&ld, sizeof(ld), 0));
+	memset(&ld, 0xa5, sizeof(ld));
+	ck_assert_int_eq(rcl_mfi_read_mbox(&link, RCL_MFI_DCMD_LD_GET_INFO, RCL_MFI_MBOX_U16(1),
+	                                   RCL_MFI_PRESET_UNWRITTEN, &ld, sizeof(ld), "LD_GET_INFO",
+	                                   &err),
+	                 RCL_BAD_REPLY);
+	ck_assert_str_eq(err.msg,
+	                 "LD_GET_INFO failed: the controller answered OK but wrote no reply");
+	ck_assert(all(&ld, sizeof(ld), RCL_MFI_UNWRITTEN));
+	ck_assert_uint_eq(mfi_shim_sent(RCL_MFI_DCMD_LD_GET_INFO), 3);
+
+	close(fd);
+	free(node);
+	host_done(&h);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("megaraid-frame");
@@ -172,6 +235,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_status_names);
 	tcase_add_test(tc, test_fail);
 	tcase_add_test(tc, test_scsi_cdb_too_long);
+	tcase_add_test(tc, test_read_presets);
 	suite_add_tcase(s, tc);
 	return s;
 }
