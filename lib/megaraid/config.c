@@ -43,20 +43,10 @@ static enum rcl_status dcmd_write(const struct rcl_mfi_link *link, uint32_t opco
 /* The largest configuration CFG_READ returns that raidcli reads. */
 #define CONFIG_MAX (256u << 10)
 
-/* Configuration read @opcode (mailbox byte 0: @index) into @buf (@len bytes, zeroed first). */
-static enum rcl_status cfg_read(const struct rcl_mfi_link *link, uint32_t opcode, uint8_t index,
-                                void *buf, uint32_t len, const char *what, struct rcl_error *err)
-{
-	struct rcl_mfi_dcmd d = {.opcode = opcode, .buf = buf, .len = len, .dir = RCL_MFI_DIR_READ};
-
-	d.mbox[0] = index;
-	memset(buf, 0, len);
-	return rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d, what, err);
-}
-
 /*
- * Its header first for the size, then the whole. QEMU's model refuses
- * more than 4096 bytes for CFG_READ, and sends the header as far as it fits.
+ * Its header first for the size, then the whole, each read with mailbox
+ * byte 0 @index and preset to zeros. QEMU's model refuses more than 4096
+ * bytes for CFG_READ, and sends the header as far as it fits.
  */
 enum rcl_status rcl_mfi_read_config_of(const struct rcl_mfi_link *link, uint32_t opcode,
                                        uint8_t index, const char *what, uint8_t **out,
@@ -66,7 +56,8 @@ enum rcl_status rcl_mfi_read_config_of(const struct rcl_mfi_link *link, uint32_t
 	uint32_t size;
 	enum rcl_status st;
 
-	st = cfg_read(link, opcode, index, &h, sizeof(h), what, err);
+	st = rcl_mfi_read_mbox(link, opcode, RCL_MFI_MBOX_U16(index), RCL_MFI_PRESET_ZERO, &h,
+	                       sizeof(h), what, err);
 	if (st)
 		return st;
 	size = le32toh(h.size);
@@ -78,7 +69,8 @@ enum rcl_status rcl_mfi_read_config_of(const struct rcl_mfi_link *link, uint32_t
 	if (!*out)
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
 	*len = size;
-	st = cfg_read(link, opcode, index, *out, size, what, err);
+	st = rcl_mfi_read_mbox(link, opcode, RCL_MFI_MBOX_U16(index), RCL_MFI_PRESET_ZERO, *out,
+	                       size, what, err);
 	if (st) {
 		rcl_free(*out);
 		*out = NULL;
@@ -553,15 +545,15 @@ enum rcl_status rcl_mfi_set_vd(const struct rcl_mfi_link *link, unsigned target,
 	static const uint8_t access[] = {
 	    [RCL_ACCESS_RW] = 0, [RCL_ACCESS_RO] = 2, [RCL_ACCESS_BLOCKED] = 3};
 	struct rcl_mfi_ld_info ld = {0};
-	struct rcl_mfi_dcmd d = {.opcode = RCL_MFI_DCMD_LD_GET_PROP,
+	struct rcl_mfi_dcmd d = {.opcode = RCL_MFI_DCMD_LD_SET_PROP,
 	                         .buf = &ld,
 	                         .len = RCL_MFI_LD_PROPS_SIZE,
-	                         .dir = RCL_MFI_DIR_READ};
+	                         .dir = RCL_MFI_DIR_WRITE};
 	enum rcl_status st;
 
-	d.mbox[0] = (uint8_t)target;
-	st = rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d,
-	                  "reading the virtual drive's properties (LD_GET_PROP)", err);
+	st = rcl_mfi_read_mbox(link, RCL_MFI_DCMD_LD_GET_PROP, RCL_MFI_MBOX_U16((uint8_t)target),
+	                       RCL_MFI_PRESET_ZERO, &ld, RCL_MFI_LD_PROPS_SIZE,
+	                       "reading the virtual drive's properties (LD_GET_PROP)", err);
 	if (st)
 		return st;
 	if (props->name) {
@@ -582,9 +574,6 @@ enum rcl_status rcl_mfi_set_vd(const struct rcl_mfi_link *link, unsigned target,
 	 * id, reserved byte, sequence number), as mfiutil's mfi_ld_set_props()
 	 * and OpenBSD's mfii do: the card refuses a stale one.
 	 */
-	d.opcode = RCL_MFI_DCMD_LD_SET_PROP;
-	d.dir = RCL_MFI_DIR_WRITE;
-	memset(d.mbox, 0, sizeof(d.mbox));
 	d.mbox[0] = ld.target_id;
 	d.mbox[1] = ld.rsvd0;
 	memcpy(d.mbox + 2, &ld.seq, sizeof(ld.seq)); /* little-endian as read */

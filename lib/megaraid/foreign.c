@@ -205,18 +205,14 @@ static enum rcl_status read_all(struct rcl_ctrl *ctrl, const struct rcl_mfi_link
                                 uint32_t opcode, struct rcl_foreign *out, struct rcl_error *err)
 {
 	struct rcl_mfi_foreign_scan scan;
-	struct rcl_mfi_dcmd d = {.opcode = RCL_MFI_DCMD_FOREIGN_SCAN,
-	                         .buf = &scan,
-	                         .len = sizeof(scan),
-	                         .dir = RCL_MFI_DIR_READ};
 	struct groups g = {.next_id = opcode == RCL_MFI_DCMD_FOREIGN_PREVIEW
 	                                  ? (unsigned)rcl_ctrl_dg_count(ctrl)
 	                                  : 0};
 	enum rcl_status st;
 
-	memset(&scan, 0, sizeof(scan));
-	st = rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d,
-	                  "scanning for foreign configurations (CFG_FOREIGN_SCAN)", err);
+	st = rcl_mfi_read_mbox(link, RCL_MFI_DCMD_FOREIGN_SCAN, NULL, RCL_MFI_PRESET_ZERO, &scan,
+	                       sizeof(scan),
+	                       "scanning for foreign configurations (CFG_FOREIGN_SCAN)", err);
 	if (!st && le32toh(scan.count) > RCL_MFI_MAX_FOREIGN)
 		return rcl_fail(err, RCL_BAD_REPLY,
 		                "the foreign scan (CFG_FOREIGN_SCAN) counts %u configurations; a "

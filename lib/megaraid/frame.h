@@ -128,7 +128,8 @@ enum rcl_mfi_preset {
  * Return: RCL_OK; rcl_mfi_dcmd()'s failure of @what ("reading the
  * controller properties (CTRL_GET_PROPS)"); with RCL_MFI_PRESET_UNWRITTEN,
  * RCL_BAD_REPLY for a reply answered OK but not written, as QEMU answers a
- * DCMD it does not model.
+ * DCMD it does not model (rcl_mfi_dcmd() never fails so: a caller may say
+ * that case in its own words).
  */
 enum rcl_status rcl_mfi_read_mbox(const struct rcl_mfi_link *link, uint32_t opcode,
                                   const uint8_t *mbox, enum rcl_mfi_preset preset, void *buf,

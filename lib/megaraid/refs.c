@@ -20,18 +20,12 @@
 enum rcl_status rcl_mfi_pd_ref(const struct rcl_mfi_link *link, uint16_t id,
                                struct rcl_mfi_pd_ref *ref, struct rcl_error *err)
 {
-	struct rcl_mfi_pd_info pi = {0};
-	struct rcl_mfi_dcmd d = {.opcode = RCL_MFI_DCMD_PD_GET_INFO,
-	                         .buf = &pi,
-	                         .len = sizeof(pi),
-	                         .dir = RCL_MFI_DIR_READ};
-	enum rcl_status st;
+	struct rcl_mfi_pd_info pi;
+	enum rcl_status st = rcl_mfi_read_mbox(link, RCL_MFI_DCMD_PD_GET_INFO, RCL_MFI_MBOX_U16(id),
+	                                       RCL_MFI_PRESET_ZERO, &pi, sizeof(pi),
+	                                       "reading the drive's info (PD_GET_INFO)", err);
 	bool ours;
 
-	d.mbox[0] = (uint8_t)id;
-	d.mbox[1] = (uint8_t)(id >> 8);
-	st = rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d,
-	                  "reading the drive's info (PD_GET_INFO)", err);
 	ours = !st && le16toh(pi.device_id) == id;
 	ref->seq = ours ? le16toh(pi.seq_num) : 0;
 	ref->encl_index = ours ? pi.encl_index : 0;
@@ -51,16 +45,11 @@ enum rcl_status rcl_mfi_pd_seq(const struct rcl_mfi_link *link, uint16_t id, uin
 enum rcl_status rcl_mfi_ld_seq(const struct rcl_mfi_link *link, unsigned target, uint16_t *seq,
                                struct rcl_error *err)
 {
-	struct rcl_mfi_ld_info ld = {0};
-	struct rcl_mfi_dcmd d = {.opcode = RCL_MFI_DCMD_LD_GET_INFO,
-	                         .buf = &ld,
-	                         .len = sizeof(ld),
-	                         .dir = RCL_MFI_DIR_READ};
-	enum rcl_status st;
+	struct rcl_mfi_ld_info ld;
+	enum rcl_status st = rcl_mfi_read_mbox(
+	    link, RCL_MFI_DCMD_LD_GET_INFO, RCL_MFI_MBOX_U16((uint8_t)target), RCL_MFI_PRESET_ZERO,
+	    &ld, sizeof(ld), "reading the virtual drive's info (LD_GET_INFO)", err);
 
-	d.mbox[0] = (uint8_t)target;
-	st = rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d,
-	                  "reading the virtual drive's info (LD_GET_INFO)", err);
 	*seq = !st && ld.target_id == target ? le16toh(ld.seq) : 0;
 	return st;
 }

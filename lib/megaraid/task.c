@@ -148,19 +148,15 @@ static enum rcl_status patrol_active(const struct rcl_mfi_link *link, const stru
                                      struct rcl_error *err)
 {
 	struct rcl_mfi_pr_status s;
-	struct rcl_mfi_dcmd d = {.opcode = RCL_MFI_DCMD_PR_GET_STATUS,
-	                         .buf = &s,
-	                         .len = sizeof(s),
-	                         .dir = RCL_MFI_DIR_READ};
-	enum rcl_status st;
+	enum rcl_status st =
+	    rcl_mfi_read_mbox(link, RCL_MFI_DCMD_PR_GET_STATUS, NULL, RCL_MFI_PRESET_UNWRITTEN, &s,
+	                      sizeof(s), "reading the patrol read status (PR_GET_STATUS)", err);
 
-	memset(&s, RCL_MFI_UNWRITTEN, sizeof(s));
-	st = rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d,
-	                  "reading the patrol read status (PR_GET_STATUS)", err);
+	/* RCL_BAD_REPLY: answered OK, nothing written; said in a progress's words. */
+	if (st == RCL_BAD_REPLY)
+		return malformed(ctrl, req, "PR_GET_STATUS", "wrote no reply", err);
 	if (st)
 		return st;
-	if (rcl_mfi_unwritten(&s, sizeof(s)))
-		return malformed(ctrl, req, "PR_GET_STATUS", "wrote no reply", err);
 	/* The card's state says whether a run under way is paused. */
 	now->pause_known = true;
 	now->paused = rcl_mfi_pr_state(s.state) == RCL_SCHEDULE_PAUSED;
@@ -183,24 +179,20 @@ static enum rcl_status read_progress(const struct rcl_mfi_link *link, const stru
 	const char *opcode = pd ? "PD_GET_PROGRESS" : "LD_PROGRESS";
 	size_t paused_at = pd ? offsetof(struct rcl_mfi_pd_progress, paused)
 	                      : offsetof(struct rcl_mfi_ld_progress, paused);
-	struct rcl_mfi_dcmd d = {.opcode =
-	                             pd ? RCL_MFI_DCMD_PD_GET_PROGRESS : RCL_MFI_DCMD_LD_PROGRESS,
-	                         .mbox = {(uint8_t)id, (uint8_t)(id >> 8)},
-	                         .buf = reply,
-	                         .len = len,
-	                         .dir = RCL_MFI_DIR_READ};
 	char what[160], target[64];
 	uint32_t bits, paused;
 	enum rcl_status st;
 
 	target_of(ctrl, req, target, sizeof(target));
 	snprintf(what, sizeof(what), "reading the progress of %s (%s)", target, opcode);
-	memset(reply, RCL_MFI_UNWRITTEN, sizeof(reply));
-	st = rcl_mfi_dcmd(link->fd, (uint16_t)link->host_no, &d, what, err);
+	/* Preset as unwritten: the bytes it leaves so say what it did not write. */
+	st = rcl_mfi_read_mbox(link, pd ? RCL_MFI_DCMD_PD_GET_PROGRESS : RCL_MFI_DCMD_LD_PROGRESS,
+	                       RCL_MFI_MBOX_U16(id), RCL_MFI_PRESET_UNWRITTEN, reply, len, what,
+	                       err);
+	if (st == RCL_BAD_REPLY)
+		return malformed(ctrl, req, opcode, "wrote no reply", err);
 	if (st)
 		return st;
-	if (rcl_mfi_unwritten(reply, len))
-		return malformed(ctrl, req, opcode, "wrote no reply", err);
 	memcpy(&bits, reply, sizeof(bits));
 	memcpy(&paused, reply + paused_at, sizeof(paused));
 	memcpy(&now->at, reply + k->at, sizeof(now->at));

@@ -16,6 +16,7 @@
 #include "mfi-shim.h"
 #include "unit.h"
 
+#define PR_GET_STATUS     0x01070100u
 #define PR_START          0x01070400u
 #define PR_STOP           0x01070500u
 #define PR_SUSPEND_RESUME 0x01070600u
@@ -234,6 +235,32 @@ START_TEST(test_patrol)
 END_TEST
 
 /*
+ * A patrol read status (PR_GET_STATUS) answered OK but not written, as
+ * QEMU's dummy answers, once the load has read it: said as a malformed
+ * progress, and no patrol read started on a reply that says nothing.
+ */
+START_TEST(test_patrol_unwritten)
+{
+	static const struct mfi_shim_patrol stopped = {.state = 0};
+	struct host h;
+	unsigned loads;
+
+	host_init(&h, MAJOR_NOW);
+	mfi_shim_patrol(&stopped);
+	run_expect("/c0 stop patrolread", RCL_NOT_ALLOWED, "/c0: no patrol read is in progress");
+	/* The load's reads of it: all but the task's own. */
+	loads = mfi_shim_sent(PR_GET_STATUS) - 1;
+	mfi_shim_break_after(PR_GET_STATUS, loads, MFI_SHIM_DUMMY, 0);
+	run_expect("/c0 start patrolread", RCL_BAD_REPLY,
+	           "the patrol read progress of /c0 (PR_GET_STATUS) is malformed: the controller "
+	           "wrote no reply");
+	ck_assert_uint_eq(mfi_shim_sent(PR_GET_STATUS), 2 * (loads + 1));
+	ck_assert_uint_eq(SENT(task_frames), 0);
+	host_done(&h);
+}
+END_TEST
+
+/*
  * A background initialization the card started on a new LD: followed,
  * paused, resumed and stopped with the check's DCMDs, one frame each; a
  * stop of a check it is not refused before a frame; autobgi is the LD's
@@ -383,6 +410,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_init);
 	tcase_add_test(tc, test_rebuild);
 	tcase_add_test(tc, test_patrol);
+	tcase_add_test(tc, test_patrol_unwritten);
 	tcase_add_test(tc, test_bgi);
 	tcase_add_loop_test(tc, test_no_bgi, 0, 2);
 	tcase_add_loop_test(tc, test_refused, 0, FW_REFUSALS);
