@@ -551,8 +551,9 @@ enum rcl_status rcl_mfi_set_vd(const struct rcl_mfi_link *link, unsigned target,
 	                         .dir = RCL_MFI_DIR_WRITE};
 	enum rcl_status st;
 
+	/* What is read is written back: a reply left unwritten must not become a VD of zeros. */
 	st = rcl_mfi_read_mbox(link, RCL_MFI_DCMD_LD_GET_PROP, RCL_MFI_MBOX_U16((uint8_t)target),
-	                       RCL_MFI_PRESET_ZERO, &ld, RCL_MFI_LD_PROPS_SIZE,
+	                       RCL_MFI_PRESET_UNWRITTEN, &ld, RCL_MFI_LD_PROPS_SIZE,
 	                       "reading the virtual drive's properties (LD_GET_PROP)", err);
 	if (st)
 		return st;

@@ -23,6 +23,7 @@
 
 #define PD_GET_INFO 0x02020000u
 #define STATE_SET   0x02030100u
+#define LD_GET_PROP 0x03030000u
 #define LD_SET_PROP 0x03040000u
 #define CFG_ADD     0x04020000u
 #define MAKE_SPARE  0x04040000u
@@ -279,6 +280,24 @@ START_TEST(test_set_props)
 }
 END_TEST
 
+/*
+ * A card that answers LD_GET_PROP OK but writes nothing (QEMU's dummy):
+ * the set refused as a reply never written, and nothing written back, so
+ * a VD's name, policies and access are never replaced by zeros.
+ */
+START_TEST(test_set_props_unwritten)
+{
+	struct host h;
+
+	host_big_card(&h);
+	run_expect("/c0 add vd r1 name=m drives=252:1-2", RCL_OK, NULL);
+	mfi_shim_break(LD_GET_PROP, MFI_SHIM_DUMMY, 0);
+	run_expect("/c0/v1 set wrcache=wt", RCL_BAD_REPLY, "wrote no reply");
+	ck_assert_uint_eq(mfi_shim_sent(LD_SET_PROP), 0);
+	host_done(&h);
+}
+END_TEST
+
 /* A member taken offline: PD_STATE_SET, the drive's reference and OFFLINE in the mailbox. */
 START_TEST(test_set_offline)
 {
@@ -377,6 +396,7 @@ static Suite *suite(void)
 
 	tcase_add_loop_test(tc, test_create_levels, 0, sizeof(creates) / sizeof(creates[0]));
 	tcase_add_loop_test(tc, test_set_props, 0, sizeof(props) / sizeof(props[0]));
+	tcase_add_test(tc, test_set_props_unwritten);
 	tcase_add_test(tc, test_set_offline);
 	tcase_add_loop_test(tc, test_set_rates, 0, sizeof(rates) / sizeof(rates[0]));
 	tcase_add_test(tc, test_spare_refused);
