@@ -6,6 +6,16 @@
 # Output for the host is "KEY=VALUE" lines under a "@ KIND NAME" header, so
 # the host parses one simple format (vmtest.parse_records).
 
+# sysattr VAR FILE: VAR set to FILE's first line (a sysfs attribute), or
+# empty when FILE cannot be read, with no process started: under TCG a
+# $(cat FILE) forks and execs for some 7 ms, the shell's read takes 0.1 ms,
+# and the loops below read hundreds of attributes.
+sysattr() {
+	eval "$1="
+	IFS= read -r "$1" 2>/dev/null <"$2"
+	return 0
+}
+
 # disks: one "@ disk NAME" record per attached disk with its kernel name and
 # its partitions (GPT names, which the kernel reads into PARTNAME).
 disks() {
@@ -33,15 +43,17 @@ arrays() {
 		mdadm --detail --export "/dev/$name"
 		for attr in level raid_disks chunk_size array_state degraded sync_action \
 			resync_start mismatch_cnt layout; do
-			echo "sys_$attr=$(cat "$md/md/$attr" 2>/dev/null)"
+			sysattr value "$md/md/$attr"
+			echo "sys_$attr=$value"
 		done
-		echo "sys_sectors=$(cat "$md/size")"
+		sysattr value "$md/size"
+		echo "sys_sectors=$value"
 	done
 }
 
 # wait_idle MD: wait until md MD's resync, recovery or check has finished.
 wait_idle() {
-	while [ "$(cat "/sys/block/$1/md/sync_action")" != idle ]; do
+	while sysattr action "/sys/block/$1/md/sync_action" && [ "$action" != idle ]; do
 		sleep 0.2
 	done
 	# md marks an idle array clean after safe_mode_delay (200 ms)
@@ -53,7 +65,7 @@ wait_idle() {
 wait_all_idle() {
 	for md in /sys/block/md*; do
 		[ -e "$md/md/sync_action" ] || continue
-		while [ "$(cat "$md/md/sync_action")" != idle ]; do
+		while sysattr action "$md/md/sync_action" && [ "$action" != idle ]; do
 			sleep 0.2
 		done
 	done
@@ -104,7 +116,8 @@ md_by_uuid() {
 check_redundant() {
 	for md in /sys/block/md*; do
 		[ -e "$md/md/level" ] || continue
-		[ "$(cat "$md/md/level")" = raid0 ] || echo check >"$md/md/sync_action"
+		sysattr level "$md/md/level"
+		[ "$level" = raid0 ] || echo check >"$md/md/sync_action"
 	done
 	wait_all_idle
 }
