@@ -316,9 +316,12 @@ enum rcl_status cli_check_caps(const struct cmd_args *args, const struct rcl_cap
 bool cli_starts_process(const struct cmd_spec *cmd, const struct rcl_caps *caps);
 /**
  * cli_run() - execute a parsed command into @reply (one result per
- * controller addressed). Return: the first failure's status.
+ * controller addressed); with @rs, each controller's result is printed
+ * as soon as it is in (render_flush()). Return: the first failure's status.
  */
-enum rcl_status cli_run(const struct cmd_args *args, struct rcl_reply *reply);
+struct render_stream;
+enum rcl_status cli_run(const struct cmd_args *args, struct rcl_reply *reply,
+                        struct render_stream *rs);
 /* cli_reply_error() - a one-result reply carrying a parse or setup error. */
 void cli_reply_error(struct rcl_reply *reply, const struct obj_path *path,
                      const struct rcl_error *err);
@@ -331,9 +334,42 @@ void cli_reply_error(struct rcl_reply *reply, const struct obj_path *path,
  */
 enum rcl_status cli_wait(const struct cmd_args *args, struct rcl_reply *reply);
 
-/* render-text.c, render-json.c */
+/* render.c: a reply as text or StorCLI JSON (render-text.c, render-json.c) */
 void render_text(FILE *out, const struct rcl_reply *reply, bool color);
 void render_json(FILE *out, const struct rcl_reply *reply);
+
+/*
+ * struct render_stream - a reply printed as its results come, in order:
+ * a command over a thousand BMCs' controllers shows each result as soon as
+ * its controller answered and frees it, rather than holding them all (150
+ * MiB for "show all") to print at the end.
+ * @printed:	results printed so far; @next: the reply's first one not yet.
+ */
+struct render_stream {
+	FILE *out;
+	bool json, color;
+	size_t printed, next;
+};
+/* render_flush() - print @reply's results from @rs->next on, and free what each showed. */
+void render_flush(struct render_stream *rs, struct rcl_reply *reply);
+/* render_end() - what follows the last result (JSON's closing brackets). */
+void render_end(struct render_stream *rs);
+/*
+ * render_reply() - the end of a command: @reply as JSON or text (what @rs
+ * has not printed yet), or (@metrics: a CMD_METRICS command) as the
+ * metrics exposition; that one has no room for a failure of the command
+ * itself (no controller's), which goes to stderr, as does running out of
+ * memory with no result to say so. Return: the exit status.
+ */
+int render_reply(struct rcl_reply *reply, struct render_stream *rs, bool metrics);
+/* render_command_failed() - whether @reply is a failure of the command itself, not a controller's.
+ */
+bool render_command_failed(const struct rcl_reply *reply);
+
+/* The parts render.c puts together: result @index (0: the first) of a reply, its end. */
+void render_text_result(FILE *out, const struct rcl_result *res, bool color, size_t index);
+void render_json_result(FILE *out, const struct rcl_result *res, size_t index);
+void render_json_end(FILE *out, size_t printed);
 
 /* The metric families of "show metrics", in the order the exposition lists them. */
 enum metric_id {

@@ -29,7 +29,7 @@ static void run_sent(int argc, char **argv, unsigned id, struct rcl_reply *reply
 	}
 	/* The client asks once per controller: narrow /call or /c0,1 to this one. */
 	args.path.ctrl = (struct id_set){.given = true, .count = 1, .ids = {id}};
-	cli_run(&args, reply);
+	cli_run(&args, reply, NULL);
 }
 
 enum rcl_status cmd_ctrl_serve(struct cmd_ctx *c, struct rcl_error *err)

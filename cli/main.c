@@ -27,33 +27,21 @@ static bool argv_wants_json(int argc, char **argv)
 	return false;
 }
 
-/* Whether @reply is a failure of the command itself, not of a controller. */
-static bool command_failed(const struct rcl_reply *reply)
+/* How a reply goes to standard output: as JSON or text, as its results come. */
+static struct render_stream to_stdout(bool json)
 {
-	return reply->count && reply->results[0].ctrl < 0 && reply->results[0].status;
+	return (struct render_stream){.out = stdout, .json = json, .color = !json && want_color()};
 }
 
 /*
- * The reply as JSON, as text, or (@metrics: a CMD_METRICS command) as the
- * metrics exposition; that one has no room for a failure of the command
- * itself (no controller's), which goes to stderr.
+ * Whether @args' results may be printed as they come: not when they are
+ * followed (wait), written to a file, or a metrics exposition (written
+ * whole, atomically).
  */
-static int render(const struct rcl_reply *reply, bool json, bool metrics)
+static bool streams(const struct cmd_args *args)
 {
-	if (!reply->count) {
-		fputs("raidcli: out of memory\n", stderr);
-		return RCL_NOMEM;
-	}
-	if (json) {
-		render_json(stdout, reply);
-	} else if (metrics && !command_failed(reply)) {
-		render_metrics(stdout, reply);
-	} else if (metrics) {
-		fprintf(stderr, "raidcli: %s\n", reply->results[0].description);
-	} else {
-		render_text(stdout, reply, want_color());
-	}
-	return (int)rcl_reply_status(reply);
+	return !cmd_value(args, "wait") && !(args->cmd->flags & CMD_METRICS) &&
+	       !((args->cmd->flags & CMD_ANSWER_TO_FILE) && cmd_value(args, "file"));
 }
 
 static enum rcl_status write_text_file(const char *path, const struct rcl_reply *reply,
@@ -82,7 +70,7 @@ static void divert_to_file(struct rcl_reply *reply, const struct cmd_args *args,
 	bool metrics = args->cmd->flags & CMD_METRICS;
 	struct rcl_error err = {0};
 
-	if (metrics ? command_failed(reply) : rcl_reply_status(reply) != RCL_OK)
+	if (metrics ? render_command_failed(reply) : rcl_reply_status(reply) != RCL_OK)
 		return;
 	if (!(metrics ? render_metrics_file(path, reply, &err)
 	              : write_text_file(path, reply, &err))) {
@@ -103,6 +91,7 @@ int cli_execute(int argc, char **argv)
 {
 	struct rcl_error err = {0};
 	struct rcl_reply reply;
+	struct render_stream rs;
 	struct cmd_args args;
 	struct rcl_caps caps;
 	int status;
@@ -110,21 +99,24 @@ int cli_execute(int argc, char **argv)
 	rcl_reply_init(&reply);
 	if (cli_parse(argc, argv, &args, &err)) {
 		cli_reply_error(&reply, NULL, &err);
-		status = render(&reply, argv_wants_json(argc, argv), false);
+		rs = to_stdout(argv_wants_json(argc, argv));
+		status = render_reply(&reply, &rs, false);
 	} else if (args.help) {
 		if (cli_help(stdout, &args, cli_path_caps(&args.path, &caps)))
 			return 0;
 		rcl_fail(&err, RCL_INVALID_COMMAND, "no command matches; see 'raidcli help'");
 		cli_reply_error(&reply, NULL, &err);
-		status = render(&reply, args.json, false);
+		rs = to_stdout(args.json);
+		status = render_reply(&reply, &rs, false);
 	} else {
-		cli_run(&args, &reply);
+		rs = to_stdout(args.json);
+		cli_run(&args, &reply, streams(&args) ? &rs : NULL);
 		if (cmd_value(&args, "wait") && !rcl_reply_status(&reply))
 			cli_wait(&args, &reply);
 		if ((args.cmd->flags & CMD_ANSWER_TO_FILE) && cmd_value(&args, "file"))
 			divert_to_file(&reply, &args, cmd_value(&args, "file"));
-		status = render(&reply, args.json,
-		                (args.cmd->flags & CMD_METRICS) && !cmd_value(&args, "file"));
+		status = render_reply(&reply, &rs,
+		                      (args.cmd->flags & CMD_METRICS) && !cmd_value(&args, "file"));
 	}
 	cli_askpass_settle(status == 0);
 	rcl_reply_release(&reply);

@@ -134,20 +134,33 @@ static void put_status(FILE *out, const struct rcl_result *res)
 	fputs("\n\t}", out);
 }
 
-void render_json(FILE *out, const struct rcl_reply *reply)
+/* The envelope's opening, before result 0 (or the end, when there is none). */
+static void put_opening(FILE *out)
 {
 	fputs("{\n\"Controllers\":[\n", out);
-	for (size_t i = 0; i < reply->count; i++) {
-		const struct rcl_result *res = &reply->results[i];
+}
 
-		fputs("{\n", out);
-		put_status(out, res);
-		if (res->data && rcl_node_count(res->data)) {
-			fputs(",\n\t\"Response Data\" : ", out);
-			put_node(out, res->data, 1);
-		}
-		fputs(i + 1 < reply->count ? "\n},\n" : "\n}\n", out);
+void render_json_result(FILE *out, const struct rcl_result *res, size_t index)
+{
+	if (index)
+		fputs(",\n", out);
+	else
+		put_opening(out);
+	fputs("{\n", out);
+	put_status(out, res);
+	if (res->data && rcl_node_count(res->data)) {
+		fputs(",\n\t\"Response Data\" : ", out);
+		put_node(out, res->data, 1);
 	}
+	fputs("\n}", out);
+}
+
+void render_json_end(FILE *out, size_t printed)
+{
+	if (printed)
+		fputc('\n', out);
+	else
+		put_opening(out);
 	fputs("]\n}\n", out);
 }
 

@@ -324,12 +324,10 @@ static void put_result(FILE *out, const struct rcl_result *res, bool color)
 	}
 }
 
-void render_text(FILE *out, const struct rcl_reply *reply, bool color)
+void render_text_result(FILE *out, const struct rcl_result *res, bool color, size_t index)
 {
-	for (size_t i = 0; i < reply->count; i++) {
-		if (i)
-			fputc('\n', out);
-		put_result(out, &reply->results[i], color);
+	if (index)
 		fputc('\n', out);
-	}
+	put_result(out, res, color);
+	fputc('\n', out);
 }

@@ -241,7 +241,7 @@ static double seconds_since(const struct timespec *start)
  * without failing when there are none.
  */
 static enum rcl_status run_per_ctrl(struct rcl_ctx *lib, const struct cmd_args *args,
-                                    struct rcl_reply *reply)
+                                    struct rcl_reply *reply, struct render_stream *rs)
 {
 	const struct id_set given = args->path.ctrl, every = {.given = true, .all = true};
 	const struct id_set *sel = given.given ? &given : &every;
@@ -291,16 +291,21 @@ static enum rcl_status run_per_ctrl(struct rcl_ctx *lib, const struct cmd_args *
 			rcl_fail(&err, RCL_NOMEM, "out of memory");
 			cli_reply_error(reply, NULL, &err);
 			rcl_free(all);
+			if (rs) /* the printed ones stay printed; the failure follows them */
+				rs->next = 0;
 			return RCL_NOMEM;
 		}
 		if (!first)
 			first = st;
+		if (rs)
+			render_flush(rs, reply);
 	}
 	rcl_free(all);
 	return first;
 }
 
-enum rcl_status cli_run(const struct cmd_args *args, struct rcl_reply *reply)
+enum rcl_status cli_run(const struct cmd_args *args, struct rcl_reply *reply,
+                        struct render_stream *rs)
 {
 	struct rcl_error err = {0};
 	struct rcl_ctx *lib = NULL;
@@ -314,7 +319,7 @@ enum rcl_status cli_run(const struct cmd_args *args, struct rcl_reply *reply)
 	}
 	rcl_ctx_set_askpass(lib, cli_askpass, NULL);
 	if (args->cmd->flags & CMD_PER_CTRL) {
-		st = run_per_ctrl(lib, args, reply);
+		st = run_per_ctrl(lib, args, reply, rs);
 	} else {
 		struct cmd_ctx c = {.lib = lib, .args = args};
 

@@ -180,7 +180,7 @@ enum rcl_status cli_wait(const struct cmd_args *args, struct rcl_reply *reply)
 	for (;;) {
 		rcl_reply_release(reply);
 		rcl_reply_init(reply);
-		cli_run(&show, reply);
+		cli_run(&show, reply, NULL);
 		p = measure(reply);
 		if (rcl_reply_status(reply) || !(p.running + p.paused) || interrupted)
 			break;

@@ -8,8 +8,9 @@
  * many BMCs) asks every BMC for its Storage resources, all at once, and
  * registers one controller for each.
  * Opening one reads its resources (crawl.c) and maps them (map.c); a
- * command over many controllers reads them all first, concurrently
- * (@prefetch), and each @load then takes its part.
+ * command over many controllers starts reading them all at once
+ * (@prefetch), and each @load then takes its part as soon as it is read,
+ * the others still read meanwhile.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -37,8 +38,9 @@
 struct fleet_item {
 	char key[RCL_KEY_SIZE];
 	struct rcl_redfish_config cfg;
-	struct rcl_redfish_target target;
+	struct rcl_redfish_target target; /* its outcome, once taken from the crawl */
 	size_t client;
+	size_t crawled; /* its index in the crawl's targets, or SIZE_MAX once taken */
 };
 
 struct rcl_redfish_fleet {
@@ -47,6 +49,9 @@ struct rcl_redfish_fleet {
 	size_t next; /* where take_part() looks first: controllers open in their order */
 	struct rcl_redfish_client **clients;
 	size_t client_count;
+	struct rcl_redfish_crawl *crawl; /* reading @targets, or NULL */
+	struct rcl_redfish_target *targets;
+	size_t target_count;
 };
 
 static void fleet_free(void *data)
@@ -55,6 +60,11 @@ static void fleet_free(void *data)
 
 	if (!f)
 		return;
+	/* Its GETs on the clients' connections go before the logouts. */
+	rcl_redfish_crawl_end(f->crawl);
+	for (size_t k = 0; k < f->target_count; k++)
+		json_object_put(f->targets[k].docs);
+	rcl_free(f->targets);
 	/* Log out of every BMC at once: a thousand sequential DELETEs would be the slow part. */
 	rcl_redfish_logout(f->clients, f->client_count, &rcl_redfish_fleet_limits, NULL);
 	for (size_t i = 0; i < f->client_count; i++)
@@ -123,9 +133,10 @@ static void clients_free(struct rcl_redfish_client **clients, size_t count)
 }
 
 /*
- * Read the controllers with keys @keys into a new fleet; each one's
- * failure is its own. The fleet takes @given clients (logged in already:
- * the controllers of their URL and user use them), even when it fails.
+ * Start reading the controllers with keys @keys into a new fleet
+ * (take_part() waits for each); each one's failure is its own. The fleet
+ * takes @given clients (logged in already: the controllers of their URL
+ * and user use them), even when it fails.
  */
 static enum rcl_status fleet_read(const struct rcl_ctx *ctx, const char (*keys)[RCL_KEY_SIZE],
                                   size_t count, struct rcl_redfish_client **given,
@@ -133,7 +144,6 @@ static enum rcl_status fleet_read(const struct rcl_ctx *ctx, const char (*keys)[
                                   struct rcl_error *err)
 {
 	struct rcl_redfish_fleet *f = rcl_calloc(1, sizeof(*f));
-	struct rcl_redfish_target *targets = NULL;
 	struct lh_table *made = lh_kchar_table_new(64, made_free);
 	size_t n = 0;
 	enum rcl_status st = RCL_OK;
@@ -141,12 +151,11 @@ static enum rcl_status fleet_read(const struct rcl_ctx *ctx, const char (*keys)[
 	if (f) {
 		f->items = rcl_calloc(count ? count : 1, sizeof(*f->items));
 		f->clients = rcl_calloc(count + given_count + 1, sizeof(*f->clients));
-		targets = rcl_calloc(count ? count : 1, sizeof(*targets));
+		f->targets = rcl_calloc(count ? count : 1, sizeof(*f->targets));
 	}
-	if (!f || !f->items || !f->clients || !targets || !made) {
+	if (!f || !f->items || !f->clients || !f->targets || !made) {
 		if (made)
 			lh_table_free(made);
-		rcl_free(targets);
 		fleet_free(f);
 		clients_free(given, given_count);
 		return rcl_fail(err, RCL_NOMEM, "out of memory");
@@ -162,26 +171,34 @@ static enum rcl_status fleet_read(const struct rcl_ctx *ctx, const char (*keys)[
 		struct fleet_item *it = &f->items[i];
 
 		snprintf(it->key, sizeof(it->key), "%s", keys[i]);
-		it->client = SIZE_MAX;
+		it->client = it->crawled = SIZE_MAX;
 		if (!rcl_redfish_config_read(ctx, it->key, &it->cfg, &it->target.err) &&
 		    !fleet_client(ctx, f, made, i, &it->target.err)) {
-			it->target.client = f->clients[it->client];
-			it->target.storage = it->cfg.storage;
-			targets[n++] = it->target;
+			f->targets[n] = (struct rcl_redfish_target){
+			    .client = f->clients[it->client], .storage = it->cfg.storage};
+			it->crawled = n++;
 		}
 	}
 	lh_table_free(made);
-	st = rcl_redfish_crawl(targets, n, err);
-	for (size_t i = 0, k = 0; i < count; i++)
-		if (f->items[i].client != SIZE_MAX)
-			f->items[i].target = targets[k++];
-	rcl_free(targets);
+	f->target_count = n;
+	st = rcl_redfish_crawl_begin(f->targets, n, &f->crawl, err);
 	if (st) {
 		fleet_free(f);
 		return st;
 	}
 	*out = f;
 	return RCL_OK;
+}
+
+/* Item @it's outcome: read by now, and taken from the crawl. */
+static void item_read(struct rcl_redfish_fleet *f, struct fleet_item *it)
+{
+	if (it->crawled == SIZE_MAX)
+		return;
+	rcl_redfish_crawl_wait(f->crawl, it->crawled);
+	it->target = f->targets[it->crawled];
+	f->targets[it->crawled].docs = NULL;
+	it->crawled = SIZE_MAX;
 }
 
 static void redfish_prefetch_free(void *data)
@@ -248,6 +265,7 @@ static enum rcl_status take_part(struct rcl_redfish_fleet *f, const char *key,
 		if (strcmp(it->key, key))
 			continue;
 		f->next = i + 1;
+		item_read(f, it);
 		if (it->target.err.status) {
 			if (err) /* callers such as event recording pass none */
 				*err = it->target.err;

@@ -409,41 +409,101 @@ static enum rcl_status deliver_all(struct crawl *cr, struct rcl_redfish_target *
 	return st;
 }
 
-enum rcl_status rcl_redfish_crawl(struct rcl_redfish_target *targets, size_t count,
-                                  struct rcl_error *err)
-{
+struct rcl_redfish_crawl {
 	struct crawl cr;
-	struct fetch *f;
+	struct rcl_redfish_target *targets;
+	enum rcl_status st; /* a failure of the whole crawl, and why in @err */
+	struct rcl_error err;
+};
+
+/* Target @t has its outcome: a failure's cache goes. */
+static void settle(struct rcl_redfish_target *t)
+{
+	if (t->err.status) {
+		json_object_put(t->docs);
+		t->docs = NULL;
+	}
+}
+
+enum rcl_status rcl_redfish_crawl_begin(struct rcl_redfish_target *targets, size_t count,
+                                        struct rcl_redfish_crawl **out, struct rcl_error *err)
+{
+	struct rcl_redfish_crawl *c = rcl_calloc(1, sizeof(*c));
 	bool one_bmc = true;
 	enum rcl_status st;
 
 	for (size_t i = 1; i < count; i++)
 		one_bmc = one_bmc && targets[i].client == targets[0].client;
-	st = crawl_start(&cr, count, one_bmc, err);
-
-	if (!st && !(cr.asked = lh_kchar_table_new(64, asked_free)))
+	for (size_t i = 0; i < count; i++)
+		targets[i] = (struct rcl_redfish_target){.client = targets[i].client,
+		                                         .storage = targets[i].storage};
+	st = c ? crawl_start(&c->cr, count, one_bmc, err)
+	       : rcl_fail(err, RCL_NOMEM, "out of memory");
+	if (!st && !(c->cr.asked = lh_kchar_table_new(64, asked_free)))
 		st = rcl_fail(err, RCL_NOMEM, "out of memory");
-
 	for (size_t i = 0; !st && i < count; i++) {
-		targets[i].err = (struct rcl_error){0};
-		targets[i].expanded = false;
-		targets[i].levels = 0;
 		targets[i].docs = json_object_new_object();
-		st = targets[i].docs ? crawl_add(&cr, targets[i].client, i, FETCH_LOGIN, NULL, err)
-		                     : rcl_fail(err, RCL_NOMEM, "out of memory");
+		st = targets[i].docs
+		         ? crawl_add(&c->cr, targets[i].client, i, FETCH_LOGIN, NULL, err)
+		         : rcl_fail(err, RCL_NOMEM, "out of memory");
 	}
-	while (!st && (f = crawl_next(&cr))) {
-		st = deliver_all(&cr, targets, f, err);
+	if (st) {
+		for (size_t i = 0; i < count; i++) {
+			targets[i].err = *err;
+			settle(&targets[i]);
+		}
+		if (c)
+			crawl_end(&c->cr);
+		rcl_free(c);
+		return st;
+	}
+	c->targets = targets;
+	*out = c;
+	return RCL_OK;
+}
+
+void rcl_redfish_crawl_wait(struct rcl_redfish_crawl *c, size_t i)
+{
+	struct fetch *f;
+
+	while (!c->st && c->cr.pending[i] && (f = crawl_next(&c->cr))) {
+		c->st = deliver_all(&c->cr, c->targets, f, &c->err);
 		fetch_free(f);
 	}
-	crawl_end(&cr);
+	/* Out of memory, a target's cache may lack what its plan could not ask for. */
+	if (c->st && !c->targets[i].err.status)
+		c->targets[i].err = c->err;
+	settle(&c->targets[i]);
+}
+
+void rcl_redfish_crawl_end(struct rcl_redfish_crawl *c)
+{
+	if (!c)
+		return;
+	crawl_end(&c->cr);
+	rcl_free(c);
+}
+
+enum rcl_status rcl_redfish_crawl(struct rcl_redfish_target *targets, size_t count,
+                                  struct rcl_error *err)
+{
+	struct rcl_redfish_crawl *c;
+	enum rcl_status st = rcl_redfish_crawl_begin(targets, count, &c, err);
+
+	if (st)
+		return st;
 	for (size_t i = 0; i < count; i++)
-		if (st || targets[i].err.status) {
-			json_object_put(targets[i].docs);
-			targets[i].docs = NULL;
-			if (st && !targets[i].err.status)
-				targets[i].err = *err;
+		rcl_redfish_crawl_wait(c, i);
+	st = c->st;
+	if (st) {
+		*err = c->err;
+		for (size_t i = 0; i < count; i++) {
+			if (!targets[i].err.status)
+				targets[i].err = c->err;
+			settle(&targets[i]);
 		}
+	}
+	rcl_redfish_crawl_end(c);
 	return st;
 }
 

@@ -126,6 +126,30 @@ enum rcl_status rcl_redfish_crawl(struct rcl_redfish_target *targets, size_t cou
                                   struct rcl_error *err);
 
 /*
+ * A crawl that its caller runs a target at a time, as it needs them: a
+ * command over a thousand BMCs takes each controller's cache as soon as
+ * it is read and frees it once shown, while the other BMCs are still read
+ * alongside, so only the caches under way or not yet shown are held (a
+ * hundred or two of 2020), not all of them.
+ *
+ * rcl_redfish_crawl_begin() - start reading @count @targets, which must
+ * outlive the crawl, as rcl_redfish_crawl() does; it returns at once.
+ * Return: RCL_OK; RCL_NOMEM (every target then failed with it, no crawl).
+ *
+ * rcl_redfish_crawl_wait() - run @crawl until target @i has its outcome
+ * (@docs, or @err), the others' GETs going on meanwhile. A failure of the
+ * whole crawl (out of memory) is the outcome of every target not read by then.
+ *
+ * rcl_redfish_crawl_end() - stop @crawl; the GETs still under way are
+ * dropped. The targets' @docs stay theirs.
+ */
+struct rcl_redfish_crawl;
+enum rcl_status rcl_redfish_crawl_begin(struct rcl_redfish_target *targets, size_t count,
+                                        struct rcl_redfish_crawl **out, struct rcl_error *err);
+void rcl_redfish_crawl_wait(struct rcl_redfish_crawl *crawl, size_t i);
+void rcl_redfish_crawl_end(struct rcl_redfish_crawl *crawl);
+
+/*
  * rcl_redfish_storages() - the @odata.id of every Storage resource of the
  * BMCs of @count @clients, crawled concurrently from their service roots
  * (Systems -> each System's Storage -> its members): (*@out)[i] is a JSON

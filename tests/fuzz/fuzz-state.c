@@ -103,7 +103,7 @@ static void show(const char *line)
 	FUZZ_CHECK(!cli_split_line(line, &argc, &argv, &err));
 	FUZZ_CHECK(!cli_parse(argc, argv, &args, &err));
 	rcl_reply_init(&reply);
-	cli_run(&args, &reply);
+	cli_run(&args, &reply, NULL);
 	FUZZ_CHECK(reply.count);
 	for (size_t i = 0; i < reply.count; i++) {
 		FUZZ_CHECK(strcmp(rcl_status_name(reply.results[i].status), "unknown status"));

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
 #include "cli.h"
 #include "unit.h"
 #include "soft/soft.h"
@@ -323,10 +325,11 @@ static char *render_both(const struct rcl_reply *reply)
 }
 
 /*
- * Split, parse and run @line into @reply. Return: what cli_run() returned,
- * or the split's or parse's failure.
+ * Split, parse and run @line into @reply, printing its results as they
+ * come with @rs (or none). Return: what cli_run() returned, or the
+ * split's or parse's failure.
  */
-static enum rcl_status run_line(const char *line, struct rcl_reply *reply)
+static enum rcl_status run_line(const char *line, struct rcl_reply *reply, struct render_stream *rs)
 {
 	struct rcl_error err = {0};
 	struct cmd_args args;
@@ -339,7 +342,7 @@ static enum rcl_status run_line(const char *line, struct rcl_reply *reply)
 		return st;
 	st = cli_parse(argc, argv, &args, &err);
 	if (!st)
-		st = cli_run(&args, reply);
+		st = cli_run(&args, reply, rs);
 	cli_free_words(argc, argv);
 	return st;
 }
@@ -350,7 +353,7 @@ static void must_run(const char *line)
 	struct rcl_reply reply;
 
 	rcl_reply_init(&reply);
-	ck_assert_msg(run_line(line, &reply) == RCL_OK, "'%s' failed", line);
+	ck_assert_msg(run_line(line, &reply, NULL) == RCL_OK, "'%s' failed", line);
 	rcl_reply_release(&reply);
 }
 
@@ -375,7 +378,7 @@ static void cli_loop_after(const char *setup, const char *line, bool persistent)
 		free(one);
 	}
 	rcl_reply_init(&reply);
-	ck_assert_int_eq(run_line(line, &reply), RCL_OK);
+	ck_assert_int_eq(run_line(line, &reply, NULL), RCL_OK);
 	want = render_both(&reply);
 	rcl_reply_release(&reply);
 
@@ -386,7 +389,7 @@ static void cli_loop_after(const char *setup, const char *line, bool persistent)
 
 		rcl_reply_init(&reply);
 		rcl_alloc_fail_after(n, persistent);
-		st = run_line(line, &reply);
+		st = run_line(line, &reply, NULL);
 		made = rcl_alloc_fail_after(0, false);
 		nomem_or_ok(st, NULL, n);
 		ck_assert_msg(st || reply.count, "allocation %lu: success without a result", n);
@@ -427,6 +430,102 @@ static void cli_loop(const char *line, bool persistent)
 {
 	cli_loop_after(NULL, line, persistent);
 }
+
+static char *render_whole_json(const struct rcl_reply *reply)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+
+	ck_assert_ptr_nonnull(out);
+	render_json(out, reply);
+	fclose(out);
+	drop_clock_lines(text);
+	return text;
+}
+
+/* @line's JSON printed as its results come, as main() does: run, then what is left and the end. */
+static char *run_streamed(const char *line, enum rcl_status *st)
+{
+	struct rcl_reply reply;
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
+	struct render_stream rs = {.out = out, .json = true};
+
+	ck_assert_ptr_nonnull(out);
+	rcl_reply_init(&reply);
+	*st = run_line(line, &reply, &rs);
+	render_reply(&reply, &rs, false);
+	rcl_reply_release(&reply);
+	fclose(out);
+	drop_clock_lines(text);
+	return text;
+}
+
+/*
+ * @line over both controllers, each result printed as soon as it is in
+ * (how a fleet's come out): whichever allocation fails, what was printed
+ * is one JSON document, and a success prints what the whole reply would.
+ */
+static void streamed_loop(const char *line, bool persistent)
+{
+	struct rcl_ctx *ctx = unit_ctx_new(scratch.dir);
+	struct rcl_reply reply;
+	enum rcl_status st;
+	char *want, *got;
+	unsigned long n, made = 0;
+
+	unit_soft_create(ctx, 4, 16 * MIB);
+	unit_soft_create(ctx, 2, 16 * MIB);
+	rcl_ctx_free(ctx);
+	rcl_reply_init(&reply);
+	ck_assert_int_eq(run_line(line, &reply, NULL), RCL_OK);
+	ck_assert_uint_eq(reply.count, 2);
+	want = render_whole_json(&reply);
+	rcl_reply_release(&reply);
+	for (n = 1; n < MAX_ITERATIONS; n++) {
+		json_object *doc;
+
+		rcl_alloc_fail_after(n, persistent);
+		got = run_streamed(line, &st);
+		made = rcl_alloc_fail_after(0, false);
+		nomem_or_ok(st, NULL, n);
+		if (!*got) {
+			/* main()'s "out of memory" on stderr: no result could hold it. */
+			ck_assert_msg(st, "allocation %lu: success, but nothing printed", n);
+		} else {
+			doc = json_tokener_parse(got);
+			ck_assert_msg(
+			    doc, "allocation %lu failing: not one JSON document:\n%.2000s", n, got);
+			json_object_put(doc);
+			/* A failure is never printed as a success. */
+			ck_assert_msg(
+			    !st || strstr(got, "\"Status\" : \"Failure\""),
+			    "allocation %lu failing: failed, but printed no failure:\n%.2000s", n,
+			    got);
+		}
+		if (!st)
+			same_output(got, want, n);
+		free(got);
+		if (made < n)
+			break;
+	}
+	report(line, persistent, n);
+	free(want);
+}
+
+START_TEST(test_streamed_show_out_of_memory_transient)
+{
+	streamed_loop("/call show all", false);
+}
+END_TEST
+
+START_TEST(test_streamed_show_out_of_memory_persistent)
+{
+	streamed_loop("/call show all", true);
+}
+END_TEST
 
 START_TEST(test_ctrl_show_all_out_of_memory_transient)
 {
@@ -598,6 +697,8 @@ static Suite *oom_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, test_ctrl_show_all_out_of_memory_transient);
+	tcase_add_test(tc, test_streamed_show_out_of_memory_transient);
+	tcase_add_test(tc, test_streamed_show_out_of_memory_persistent);
 	tcase_add_test(tc, test_ctrl_show_all_out_of_memory_persistent);
 	tcase_add_test(tc, test_all_drives_show_all_out_of_memory_transient);
 	tcase_add_test(tc, test_all_drives_show_all_out_of_memory_persistent);

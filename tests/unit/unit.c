@@ -191,7 +191,7 @@ char *unit_run(const char *line, bool json, enum rcl_status *status)
 	ck_assert_msg(!cli_split_line(line, &argc, &argv, &err), "%s", err.msg);
 	ck_assert_msg(!cli_parse(argc, argv, &args, &err), "'%s': %s", line, err.msg);
 	rcl_reply_init(&reply);
-	*status = cli_run(&args, &reply);
+	*status = cli_run(&args, &reply, NULL);
 	out = open_memstream(&text, &size);
 	ck_assert_ptr_nonnull(out);
 	if (json)
