@@ -192,10 +192,14 @@ def vd_consistent(fx, vd=0):
     return bool(rows) and rows[0].get("Consist") == "Yes"
 
 
-def wait_consistent(fx, vd=0, timeout=60):
+def wait_consistent(fx, vd=0, timeout=180):
     """Wait for the BGI the controller process starts by itself on a new
-    redundant VD to make it consistent, before a test degrades it."""
-    return check(wait_for(lambda: vd_consistent(fx, vd), timeout),
+    redundant VD to make it consistent, before a test degrades it. Asked
+    four times a second, not fifty: each "show" is a process the
+    controller process answers, which slowed the BGI it waits for past a
+    minute when the tests beside it (a failing member behind nbdkit's sh
+    plugin) loaded both cores."""
+    return check(wait_for(lambda: vd_consistent(fx, vd), timeout, step=0.25),
                  "v%d becomes consistent by its background initialization" % vd)
 
 
