@@ -74,12 +74,15 @@ def start_migrate(fx, what, *words):
     return check(r.returncode == 0, "%s: start migrate" % what, r.stdout + r.stderr)
 
 
-def migrate_to_end(fx, what, words, during=None, during_what=None):
+def migrate_to_end(fx, what, words, during=None, during_what=None, started=None):
     """start migrate @words on /c0/v0 and wait for it to end; @during: a
     fio_process() writing meanwhile, checked to verify (@during_what says
-    what that shows). Return: whether the migration ended."""
+    what that shows); @started: called once the migration has started.
+    Return: whether the migration ended."""
     if not start_migrate(fx, what, *words):
         return False
+    if started:
+        started()
     if during:
         out, _ = during.communicate(timeout=240)
         check(during.returncode == 0, "%s: %s" % (what, during_what), out)
@@ -313,9 +316,9 @@ def add_bad_drive(fx, label):
 
 def member_fails_case(name, level, drives, added, spare, workload):
     """@level over @drives (252:5, the bad drive, first among them) migrates
-    to RAID6 adding drive @added, the bad drive's reads failing from the
-    start (@workload: while fio writes and verifies; else the copy itself
-    meets the errors): the member fails (UBad, events), the migration goes
+    to RAID6 adding drive @added, the bad drive's reads failing from just
+    after the start (@workload: while fio writes and verifies; else the copy
+    itself meets the errors): the member fails (UBad, events), the migration goes
     on degraded to its end, the data verifies, mdadm --examine shows the
     RAID6 with the member missing. Drive @spare, a hot spare then, rebuilds
     it in the new layout, after which a check finds 0 mismatches."""
@@ -328,9 +331,17 @@ def member_fails_case(name, level, drives, added, spare, workload):
         if not written:
             return
         uri, size, seed, during = written
-        arm_bad_drive(fx, path)
+
+        # The workload's reads would fail the member before the migration
+        # starts: the drive goes bad once it has, the copy held to its
+        # slowest until then.
+        def go_bad():
+            arm_bad_drive(fx, path)
+            fx.ok("/c0", "set", "reconrate=100")
+
+        fx.ok("/c0", "set", "reconrate=1")
         if not migrate_to_end(fx, name, ["type=raid6", "option=add", "drives=252:%d" % added],
-                              during, "the workload sees no error while the member fails"):
+                              during, "the workload sees no error while the member fails", go_bad):
             return
         log = open(fx.service()["Log"]).read()
         started = log.find("migration of v0 to RAID6 started")
