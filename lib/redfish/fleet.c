@@ -30,6 +30,7 @@
 
 #include "redfish/client.h"
 #include "redfish/credential.h"
+#include "redfish/curl-api.h"
 #include "redfish/message.h"
 #include "redfish/session.h"
 #include "redfish/url.h"
@@ -189,6 +190,7 @@ static void client_connect(struct rcl_redfish_run *run, struct rcl_redfish_clien
 static void job_start(struct rcl_redfish_run *run, struct job *j, uint64_t now)
 {
 	const struct rcl_redfish_call *call = j->kind == JOB_CALL ? j->call : NULL;
+	const struct rcl_redfish_curl *curl = rcl_redfish_curl();
 	struct rcl_redfish_client *c = j->client;
 	enum rcl_status status;
 	struct rcl_error err;
@@ -198,14 +200,14 @@ static void job_start(struct rcl_redfish_run *run, struct job *j, uint64_t now)
 	status = rcl_redfish_xfer_setup(&j->x, c, j->method, j->url, call ? call->body : j->body,
 	                                call ? call->if_match : NULL, j->kind != JOB_CALL,
 	                                j->deadline > now ? (long)(j->deadline - now) : 1, &err);
-	if (!status && curl_multi_add_handle(run->multi, j->x.easy) != CURLM_OK)
+	if (!status && curl->multi_add_handle(run->multi, j->x.easy) != CURLM_OK)
 		status =
 		    rcl_fail(&err, RCL_NOMEM, "out of memory starting a request to '%s'", c->host);
 	if (status) {
 		job_end(run, j, &err);
 		return;
 	}
-	curl_easy_setopt(j->x.easy, CURLOPT_PRIVATE, j);
+	curl->easy_setopt(j->x.easy, CURLOPT_PRIVATE, j);
 	j->token_gen = c->token_gen;
 	j->state = JOB_RUNNING;
 	j->connecting = !c->connected;
@@ -374,7 +376,7 @@ static void job_finish(struct rcl_redfish_run *run, struct job *j, CURLcode code
 	uint64_t now = rcl_redfish_now_ms();
 	struct rcl_error outcome = {0};
 
-	curl_multi_remove_handle(run->multi, j->x.easy);
+	rcl_redfish_curl()->multi_remove_handle(run->multi, j->x.easy);
 	c->active--;
 	run->active--;
 	run->connecting -= j->connecting;
@@ -449,6 +451,7 @@ static int on_timer(CURLM *multi, long timeout_ms, void *arg)
  */
 static void drive(struct rcl_redfish_run *run)
 {
+	const struct rcl_redfish_curl *curl = rcl_redfish_curl();
 	struct epoll_event ev[EVENTS_MAX];
 	uint64_t now = rcl_redfish_now_ms();
 	long wait = poll_timeout(run);
@@ -464,25 +467,26 @@ static void drive(struct rcl_redfish_run *run)
 		           (ev[i].events & EPOLLOUT ? CURL_CSELECT_OUT : 0) |
 		           (ev[i].events & (EPOLLERR | EPOLLHUP) ? CURL_CSELECT_ERR : 0);
 
-		curl_multi_socket_action(run->multi, ev[i].data.fd, what, &running);
+		curl->multi_socket_action(run->multi, ev[i].data.fd, what, &running);
 	}
 	if (run->timer_on && run->timer_at <= rcl_redfish_now_ms()) {
 		run->timer_on = false;
-		curl_multi_socket_action(run->multi, CURL_SOCKET_TIMEOUT, 0, &running);
+		curl->multi_socket_action(run->multi, CURL_SOCKET_TIMEOUT, 0, &running);
 	}
 }
 
 static void collect(struct rcl_redfish_run *run)
 {
+	const struct rcl_redfish_curl *curl = rcl_redfish_curl();
 	struct CURLMsg *msg;
 	int left;
 
-	while ((msg = curl_multi_info_read(run->multi, &left))) {
+	while ((msg = curl->multi_info_read(run->multi, &left))) {
 		struct job *j;
 
 		if (msg->msg != CURLMSG_DONE)
 			continue;
-		curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&j);
+		curl->easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&j);
 		job_finish(run, j, msg->data.result);
 	}
 }
@@ -490,8 +494,13 @@ static void collect(struct rcl_redfish_run *run)
 enum rcl_status rcl_redfish_run_new(const struct rcl_redfish_limits *limits,
                                     struct rcl_redfish_run **out, struct rcl_error *err)
 {
-	struct rcl_redfish_run *run = rcl_calloc(1, sizeof(*run));
+	enum rcl_status status = rcl_redfish_curl_load(err);
+	const struct rcl_redfish_curl *curl = rcl_redfish_curl();
+	struct rcl_redfish_run *run;
 
+	if (status)
+		return status;
+	run = rcl_calloc(1, sizeof(*run));
 	if (!run)
 		return rcl_fail(err, RCL_NOMEM, "out of memory starting requests");
 	run->epoll = epoll_create1(EPOLL_CLOEXEC);
@@ -499,16 +508,16 @@ enum rcl_status rcl_redfish_run_new(const struct rcl_redfish_limits *limits,
 		rcl_free(run);
 		return rcl_fail_errno(err, RCL_SYSTEM, errno, "cannot start requests");
 	}
-	run->multi = curl_multi_init();
+	run->multi = curl->multi_init();
 	if (!run->multi) {
 		close(run->epoll);
 		rcl_free(run);
 		return rcl_fail(err, RCL_NOMEM, "out of memory starting requests");
 	}
-	curl_multi_setopt(run->multi, CURLMOPT_SOCKETFUNCTION, on_socket);
-	curl_multi_setopt(run->multi, CURLMOPT_SOCKETDATA, run);
-	curl_multi_setopt(run->multi, CURLMOPT_TIMERFUNCTION, on_timer);
-	curl_multi_setopt(run->multi, CURLMOPT_TIMERDATA, run);
+	curl->multi_setopt(run->multi, CURLMOPT_SOCKETFUNCTION, on_socket);
+	curl->multi_setopt(run->multi, CURLMOPT_SOCKETDATA, run);
+	curl->multi_setopt(run->multi, CURLMOPT_TIMERFUNCTION, on_timer);
+	curl->multi_setopt(run->multi, CURLMOPT_TIMERDATA, run);
 	run->per_host = limits && limits->per_host ? limits->per_host : DEFAULT_PER_HOST;
 	run->total = limits && limits->total ? limits->total : DEFAULT_TOTAL;
 	*out = run;
@@ -571,16 +580,18 @@ struct rcl_redfish_call *rcl_redfish_run_next(struct rcl_redfish_run *run)
 
 void rcl_redfish_run_free(struct rcl_redfish_run *run)
 {
+	const struct rcl_redfish_curl *curl = rcl_redfish_curl();
+
 	if (!run)
 		return;
 	for (size_t i = 0; i < run->count; i++) {
 		if (run->jobs[i]->state == JOB_RUNNING)
-			curl_multi_remove_handle(run->multi, run->jobs[i]->x.easy);
+			curl->multi_remove_handle(run->multi, run->jobs[i]->x.easy);
 		job_free(run->jobs[i]);
 	}
 	rcl_free(run->jobs);
 	rcl_free(run->ended);
-	curl_multi_cleanup(run->multi);
+	curl->multi_cleanup(run->multi);
 	close(run->epoll);
 	rcl_free(run);
 }

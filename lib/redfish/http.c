@@ -6,13 +6,13 @@
  * runs that drive the exchanges are fleet.c's; logging in is session.c's.
  */
 #include <stdio.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "redfish/client.h"
 #include "redfish/credential.h"
+#include "redfish/curl-api.h"
 #include "redfish/json.h"
 #include "redfish/message.h"
 #include "redfish/session.h"
@@ -38,14 +38,6 @@ uint64_t rcl_redfish_now_ms(void)
 	return (uint64_t)t.tv_sec * 1000u + (uint64_t)t.tv_nsec / 1000000u;
 }
 
-static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
-static CURLcode curl_init_code;
-
-static void curl_init(void)
-{
-	curl_init_code = curl_global_init(CURL_GLOBAL_DEFAULT);
-}
-
 /* A copy of @s into *@dst, or NULL for NULL. Return: false on OOM. */
 static bool copy(char **dst, const char *s)
 {
@@ -55,14 +47,16 @@ static bool copy(char **dst, const char *s)
 
 static enum rcl_status client_share(struct rcl_redfish_client *c, struct rcl_error *err)
 {
-	c->share = curl_share_init();
+	const struct rcl_redfish_curl *curl = rcl_redfish_curl();
+
+	c->share = curl->share_init();
 	if (!c->share)
 		return rcl_fail(err, RCL_NOMEM, "out of memory setting up a client for '%s'",
 		                c->host);
 	/* One client is only ever run by one thread: the share needs no lock. */
-	curl_share_setopt(c->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_CONNECT);
-	curl_share_setopt(c->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
-	curl_share_setopt(c->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
+	curl->share_setopt(c->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_CONNECT);
+	curl->share_setopt(c->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
+	curl->share_setopt(c->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
 	return RCL_OK;
 }
 
@@ -70,12 +64,10 @@ enum rcl_status rcl_redfish_client_new(const struct rcl_redfish_opts *opts,
                                        struct rcl_redfish_client **out, struct rcl_error *err)
 {
 	struct rcl_redfish_client *c;
-	enum rcl_status status;
+	enum rcl_status status = rcl_redfish_curl_load(err);
 
-	pthread_once(&curl_once, curl_init);
-	if (curl_init_code)
-		return rcl_fail(err, RCL_SYSTEM, "libcurl does not start: %s",
-		                curl_easy_strerror(curl_init_code));
+	if (status)
+		return status;
 	if (!opts->user || !*opts->user || !opts->password)
 		return rcl_fail(err, RCL_INVALID_PARAM, "a BMC needs a user and a password");
 	if (opts->insecure && !opts->warn)
@@ -115,7 +107,7 @@ void rcl_redfish_client_free(struct rcl_redfish_client *c)
 	if (c->session_uri)
 		rcl_redfish_logout(&c, 1, NULL, NULL);
 	if (c->share)
-		curl_share_cleanup(c->share);
+		rcl_redfish_curl()->share_cleanup(c->share);
 	json_object_put(c->root);
 	rcl_redfish_secret_free(c->password);
 	rcl_redfish_secret_free(c->token);
@@ -172,7 +164,7 @@ static bool add_header(struct rcl_redfish_xfer *x, const char *name, const char 
 	struct curl_slist *l;
 
 	rcl_buf_addf(&sb, "%s: %s", name, value);
-	l = sb.oom ? NULL : curl_slist_append(x->headers, sb.buf);
+	l = sb.oom ? NULL : rcl_redfish_curl()->slist_append(x->headers, sb.buf);
 	/* The token may be in it: the copy libcurl made is the only one left. */
 	explicit_bzero(sb.buf, sb.len);
 	rcl_buf_release(&sb);
@@ -184,6 +176,7 @@ static bool add_header(struct rcl_redfish_xfer *x, const char *name, const char 
 static bool set_headers(struct rcl_redfish_xfer *x, const struct rcl_redfish_client *c,
                         const char *body, const char *if_match, bool anonymous)
 {
+	const struct rcl_redfish_curl *curl = rcl_redfish_curl();
 	bool ok =
 	    add_header(x, "Accept", "application/json") && add_header(x, "OData-Version", "4.0");
 
@@ -195,22 +188,24 @@ static bool set_headers(struct rcl_redfish_xfer *x, const struct rcl_redfish_cli
 	if (ok && !anonymous && c->token)
 		ok = add_header(x, "X-Auth-Token", c->token);
 	if (!anonymous && !c->token && !c->sessions_uri) {
-		curl_easy_setopt(x->easy, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
-		curl_easy_setopt(x->easy, CURLOPT_USERNAME, c->user);
-		curl_easy_setopt(x->easy, CURLOPT_PASSWORD, c->password);
+		curl->easy_setopt(x->easy, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
+		curl->easy_setopt(x->easy, CURLOPT_USERNAME, c->user);
+		curl->easy_setopt(x->easy, CURLOPT_PASSWORD, c->password);
 	}
 	return ok;
 }
 
 static void set_method(CURL *easy, enum rcl_redfish_method method, const char *body)
 {
+	const struct rcl_redfish_curl *curl = rcl_redfish_curl();
+
 	if (method == RCL_REDFISH_GET)
-		curl_easy_setopt(easy, CURLOPT_HTTPGET, 1L);
+		curl->easy_setopt(easy, CURLOPT_HTTPGET, 1L);
 	else
-		curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST, rcl_redfish_method_name(method));
+		curl->easy_setopt(easy, CURLOPT_CUSTOMREQUEST, rcl_redfish_method_name(method));
 	if (body) {
-		curl_easy_setopt(easy, CURLOPT_POSTFIELDS, body);
-		curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)strlen(body));
+		curl->easy_setopt(easy, CURLOPT_POSTFIELDS, body);
+		curl->easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)strlen(body));
 	}
 }
 
@@ -223,14 +218,15 @@ static void set_method(CURL *easy, enum rcl_redfish_method method, const char *b
  */
 static void set_tls(CURL *easy, const struct rcl_redfish_client *c)
 {
-	const char *bundle = c->ca_file ? c->ca_file : curl_version_info(CURLVERSION_NOW)->cainfo;
+	const struct rcl_redfish_curl *curl = rcl_redfish_curl();
+	const char *bundle = c->ca_file ? c->ca_file : curl->version_info(CURLVERSION_NOW)->cainfo;
 
 	if (bundle) {
-		curl_easy_setopt(easy, CURLOPT_CAINFO, bundle);
-		curl_easy_setopt(easy, CURLOPT_CAPATH, NULL);
+		curl->easy_setopt(easy, CURLOPT_CAINFO, bundle);
+		curl->easy_setopt(easy, CURLOPT_CAPATH, NULL);
 	}
-	curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, c->insecure ? 0L : 1L);
-	curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, c->insecure ? 0L : 2L);
+	curl->easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, c->insecure ? 0L : 1L);
+	curl->easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, c->insecure ? 0L : 2L);
 }
 
 enum rcl_status rcl_redfish_xfer_setup(struct rcl_redfish_xfer *x,
@@ -239,29 +235,30 @@ enum rcl_status rcl_redfish_xfer_setup(struct rcl_redfish_xfer *x,
                                        const char *body, const char *if_match, bool anonymous,
                                        long timeout_ms, struct rcl_error *err)
 {
-	CURL *e = curl_easy_init();
+	const struct rcl_redfish_curl *curl = rcl_redfish_curl();
+	CURL *e = curl->easy_init();
 
 	*x = (struct rcl_redfish_xfer){.easy = e, .max = c->max_response};
 	rcl_buf_init(&x->data);
 	if (!e || !set_headers(x, c, body, if_match, anonymous))
 		return rcl_fail(err, RCL_NOMEM, "out of memory preparing a request to '%s'",
 		                c->host);
-	curl_easy_setopt(e, CURLOPT_URL, url);
-	curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "https");
-	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION,
-	                 0L); /* fleet.c follows, on the same host only */
-	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(e, CURLOPT_SHARE, c->share);
-	curl_easy_setopt(e, CURLOPT_HTTPHEADER, x->headers);
-	curl_easy_setopt(e, CURLOPT_USERAGENT, "raidcli/" RAIDCLI_VERSION);
-	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS,
-	                 c->connect_timeout_ms < timeout_ms ? c->connect_timeout_ms : timeout_ms);
-	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, timeout_ms);
+	curl->easy_setopt(e, CURLOPT_URL, url);
+	curl->easy_setopt(e, CURLOPT_PROTOCOLS_STR, "https");
+	curl->easy_setopt(e, CURLOPT_FOLLOWLOCATION,
+	                  0L); /* fleet.c follows, on the same host only */
+	curl->easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+	curl->easy_setopt(e, CURLOPT_SHARE, c->share);
+	curl->easy_setopt(e, CURLOPT_HTTPHEADER, x->headers);
+	curl->easy_setopt(e, CURLOPT_USERAGENT, "raidcli/" RAIDCLI_VERSION);
+	curl->easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS,
+	                  c->connect_timeout_ms < timeout_ms ? c->connect_timeout_ms : timeout_ms);
+	curl->easy_setopt(e, CURLOPT_TIMEOUT_MS, timeout_ms);
 	/* With a Content-Length, an oversized answer is refused before its body. */
-	curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)c->max_response);
-	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_data);
-	curl_easy_setopt(e, CURLOPT_WRITEDATA, x);
-	curl_easy_setopt(e, CURLOPT_ERRORBUFFER, x->errbuf);
+	curl->easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)c->max_response);
+	curl->easy_setopt(e, CURLOPT_WRITEFUNCTION, on_data);
+	curl->easy_setopt(e, CURLOPT_WRITEDATA, x);
+	curl->easy_setopt(e, CURLOPT_ERRORBUFFER, x->errbuf);
 	set_tls(e, c);
 	set_method(e, method, body);
 	return RCL_OK;
@@ -269,9 +266,13 @@ enum rcl_status rcl_redfish_xfer_setup(struct rcl_redfish_xfer *x,
 
 void rcl_redfish_xfer_release(struct rcl_redfish_xfer *x)
 {
+	const struct rcl_redfish_curl *curl = rcl_redfish_curl();
+
+	/* A job that never started holds neither. */
 	if (x->easy)
-		curl_easy_cleanup(x->easy);
-	curl_slist_free_all(x->headers);
+		curl->easy_cleanup(x->easy);
+	if (x->headers)
+		curl->slist_free_all(x->headers);
 	rcl_buf_release(&x->data);
 	*x = (struct rcl_redfish_xfer){0};
 	rcl_buf_init(&x->data);
@@ -284,8 +285,8 @@ static enum rcl_status transport_error(struct rcl_redfish_xfer *x, CURLcode code
 {
 	char detail[CURL_ERROR_SIZE];
 
-	rcl_redfish_clean(x->errbuf[0] ? x->errbuf : curl_easy_strerror(code), detail,
-	                  sizeof(detail));
+	rcl_redfish_clean(x->errbuf[0] ? x->errbuf : rcl_redfish_curl()->easy_strerror(code),
+	                  detail, sizeof(detail));
 	switch (code) {
 	case CURLE_FILESIZE_EXCEEDED:
 	case CURLE_WRITE_ERROR:
@@ -331,7 +332,7 @@ bool rcl_redfish_xfer_header(struct rcl_redfish_xfer *x, const char *name, char 
 	struct curl_header *h;
 
 	*out = NULL;
-	if (curl_easy_header(x->easy, name, 0, CURLH_HEADER, -1, &h) != CURLHE_OK)
+	if (rcl_redfish_curl()->easy_header(x->easy, name, 0, CURLH_HEADER, -1, &h) != CURLHE_OK)
 		return true;
 	*out = rcl_strdup(h->value);
 	return *out != NULL;
@@ -343,7 +344,8 @@ bool rcl_redfish_xfer_kept(struct rcl_redfish_xfer *x, CURLcode code)
 
 	if (code != CURLE_OK)
 		return false;
-	return curl_easy_header(x->easy, "Connection", 0, CURLH_HEADER, -1, &h) != CURLHE_OK ||
+	return rcl_redfish_curl()->easy_header(x->easy, "Connection", 0, CURLH_HEADER, -1, &h) !=
+	           CURLHE_OK ||
 	       !strcasestr(h->value, "close");
 }
 
@@ -391,7 +393,7 @@ enum rcl_status rcl_redfish_xfer_decode(struct rcl_redfish_xfer *x, CURLcode cod
 	rcl_redfish_response_release(resp);
 	if (code != CURLE_OK)
 		return transport_error(x, code, c, req, err);
-	curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &resp->status);
+	rcl_redfish_curl()->easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &resp->status);
 	if (!take_headers(x, resp))
 		return rcl_fail(err, RCL_NOMEM, "out of memory reading the answer to %s", req);
 	if (!x->data.len)

@@ -7,17 +7,17 @@
 #include <string.h>
 #include <strings.h>
 
-#include <curl/curl.h>
-
+#include "redfish/curl-api.h"
 #include "redfish/message.h"
 #include "redfish/url.h"
 
 /* @h's part @what, or NULL when it has none (free with curl_free()). */
 static char *part(CURLU *h, CURLUPart what, unsigned flags)
 {
+	const struct rcl_redfish_curl *curl = rcl_redfish_curl();
 	char *value = NULL;
 
-	if (curl_url_get(h, what, &value, flags) != CURLUE_OK)
+	if (curl->url_get(h, what, &value, flags) != CURLUE_OK)
 		return NULL;
 	return value;
 }
@@ -25,6 +25,7 @@ static char *part(CURLU *h, CURLUPart what, unsigned flags)
 /* "@scheme://@host:@port" of @h in a new string, or NULL (OOM, or no host). */
 static char *origin_of(CURLU *h)
 {
+	const struct rcl_redfish_curl *curl = rcl_redfish_curl();
 	char *scheme = part(h, CURLUPART_SCHEME, 0), *host = part(h, CURLUPART_HOST, 0);
 	char *port = part(h, CURLUPART_PORT, CURLU_DEFAULT_PORT), *out = NULL;
 	struct rcl_buf sb = RCL_BUF_INIT;
@@ -33,15 +34,16 @@ static char *origin_of(CURLU *h)
 		rcl_buf_addf(&sb, "%s://%s:%s", scheme, host, port);
 		out = rcl_buf_detach(&sb);
 	}
-	curl_free(scheme);
-	curl_free(host);
-	curl_free(port);
+	curl->free(scheme);
+	curl->free(host);
+	curl->free(port);
 	return out;
 }
 
 /* Why base URL @h is not one raidcli accepts, or NULL. */
 static const char *base_problem(CURLU *h)
 {
+	const struct rcl_redfish_curl *curl = rcl_redfish_curl();
 	char *scheme = part(h, CURLUPART_SCHEME, 0), *path = part(h, CURLUPART_PATH, 0);
 	char *user = part(h, CURLUPART_USER, 0), *query = part(h, CURLUPART_QUERY, 0);
 	char *fragment = part(h, CURLUPART_FRAGMENT, 0);
@@ -54,25 +56,29 @@ static const char *base_problem(CURLU *h)
 		      "or the environment";
 	else if ((path && strcmp(path, "/")) || query || fragment)
 		why = "has a path, query or fragment: give only https://host[:port]";
-	curl_free(scheme);
-	curl_free(path);
-	curl_free(user);
-	curl_free(query);
-	curl_free(fragment);
+	curl->free(scheme);
+	curl->free(path);
+	curl->free(user);
+	curl->free(query);
+	curl->free(fragment);
 	return why;
 }
 
 enum rcl_status rcl_redfish_url_origin(const char *url, char **origin, char **host,
                                        struct rcl_error *err)
 {
-	CURLU *h = curl_url();
-	enum rcl_status status = RCL_OK;
+	enum rcl_status status = rcl_redfish_curl_load(err);
+	const struct rcl_redfish_curl *curl = rcl_redfish_curl();
 	const char *why;
+	CURLU *h;
 	char *o;
 
+	if (status)
+		return status;
+	h = curl->url();
 	if (!h)
 		return rcl_fail(err, RCL_NOMEM, "out of memory parsing '%s'", url);
-	if (curl_url_set(h, CURLUPART_URL, url, 0) != CURLUE_OK) {
+	if (curl->url_set(h, CURLUPART_URL, url, 0) != CURLUE_OK) {
 		status = rcl_fail(err, RCL_INVALID_PARAM,
 		                  "'%s' is not a URL: give the BMC as https://host[:port]", url);
 	} else if ((why = base_problem(h))) {
@@ -87,7 +93,7 @@ enum rcl_status rcl_redfish_url_origin(const char *url, char **origin, char **ho
 			status = rcl_fail(err, RCL_NOMEM, "out of memory parsing '%s'", url);
 		}
 	}
-	curl_url_cleanup(h);
+	curl->url_cleanup(h);
 	return status;
 }
 
@@ -109,7 +115,8 @@ enum rcl_status rcl_redfish_url_join(const char *origin, const char *base, const
                                      bool relative, char **out, struct rcl_error *err)
 {
 	char shown[RCL_QUOTE_MAX + 1], *o = NULL, *url = NULL;
-	enum rcl_status status = RCL_OK;
+	const struct rcl_redfish_curl *curl;
+	enum rcl_status status;
 	CURLU *h;
 
 	rcl_redfish_clean(ref, shown, sizeof(shown));
@@ -120,12 +127,16 @@ enum rcl_status rcl_redfish_url_join(const char *origin, const char *base, const
 		                shown);
 	if (!relative && ref[0] != '/' && !is_absolute_url(ref))
 		return rcl_fail(err, RCL_BAD_REPLY, "link '%s' is not an absolute path", shown);
-	h = curl_url();
+	status = rcl_redfish_curl_load(err);
+	if (status)
+		return status;
+	curl = rcl_redfish_curl();
+	h = curl->url();
 	if (!h)
 		return rcl_fail(err, RCL_NOMEM, "out of memory joining '%s'", shown);
 	/* Set twice: libcurl reads the second URL relative to the first. */
-	if (curl_url_set(h, CURLUPART_URL, base ? base : origin, 0) != CURLUE_OK ||
-	    curl_url_set(h, CURLUPART_URL, ref, 0) != CURLUE_OK)
+	if (curl->url_set(h, CURLUPART_URL, base ? base : origin, 0) != CURLUE_OK ||
+	    curl->url_set(h, CURLUPART_URL, ref, 0) != CURLUE_OK)
 		status = rcl_fail(err, RCL_BAD_REPLY, "link '%s' is not a valid URL", shown);
 	else if (!(o = origin_of(h)) || !(url = part(h, CURLUPART_URL, 0)))
 		status = rcl_fail(err, RCL_NOMEM, "out of memory joining '%s'", shown);
@@ -135,7 +146,7 @@ enum rcl_status rcl_redfish_url_join(const char *origin, const char *base, const
 	else if (!(*out = rcl_strdup(url)))
 		status = rcl_fail(err, RCL_NOMEM, "out of memory joining '%s'", shown);
 	rcl_free(o);
-	curl_free(url);
-	curl_url_cleanup(h);
+	curl->free(url);
+	curl->url_cleanup(h);
 	return status;
 }

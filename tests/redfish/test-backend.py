@@ -7,7 +7,9 @@ and shows them at every level, in text and JSON, compared with goldens in
 expected/ (ports, times and the OS normalized as tests/golden does); a
 fleet with a dead BMC fails that BMC's controllers only, naming the host;
 a slow BMC delays only its own controllers;
-the password never reaches a command line, an output or a state file.
+the password never reaches a command line, an output or a state file;
+libcurl is loaded by the commands that talk to a BMC only, and without it
+they fail saying what to install while the others work.
 
     RAIDCLI=build/cli/raidcli tests/redfish/test-backend.py [--regenerate]
 """
@@ -320,6 +322,70 @@ def case_credentials(tmp):
         svc.stop()
 
 
+# The loader's trace of one library loaded (LD_DEBUG=files): how it came in.
+CURL_LOADED = re.compile(r"file=libcurl\.so\.4 \[0\];\s+(needed|dynamically loaded) by")
+
+
+def loaded_curl(env, *words):
+    """Run raidcli @words traced by the loader: its status, output, and
+    how libcurl came into the process ("needed", "dynamically loaded" or None)."""
+    traced = dict(env.env, LD_DEBUG="files")
+    p = subprocess.run([RAIDCLI, *words], env=traced, capture_output=True, text=True,
+                       timeout=120)
+    m = CURL_LOADED.search(p.stderr)
+    return p.returncode, p.stdout, m.group(1) if m else None
+
+
+def case_lazy_curl(tmp):
+    """raidcli does not link libcurl: a command that talks to no BMC never
+    loads it, a Redfish command loads it when it needs it; without a usable
+    libcurl.so.4, Redfish commands fail naming it and the rest still work."""
+    linked = subprocess.run(["ldd", RAIDCLI], capture_output=True, text=True).stdout
+    check(linked and "libcurl" not in linked, "lazy: raidcli does not link libcurl", linked)
+    env = Env(tmp, "state-lazy")
+    for words in (["--version"], ["show"]):
+        status, out, how = loaded_curl(env, *words)
+        check(status == 0 and how is None,
+              "lazy: %s does not load libcurl" % " ".join(words), (status, how, out))
+
+    svc = Service(tmp, "--tree", "modern")
+    try:
+        env.env["BMC_PASSWORD"] = PASSWORDS["modern"]
+        add_words = ["add", "controller", "type=redfish", "host=" + svc.info["hosts"][0]["url"],
+                     "user=" + svc.info["user"], "passenv=BMC_PASSWORD",
+                     "cafile=" + svc.info["ca"]]
+        status, out, how = loaded_curl(env, *add_words)
+        check(status == 0 and how == "dynamically loaded",
+              "lazy: add controller type=redfish loads libcurl when it needs it",
+              (status, how, out))
+        status, out, how = loaded_curl(env, "/c0", "show")
+        check(status == 0 and how == "dynamically loaded" and "Status = Success" in out,
+              "lazy: /c0 show on a BMC loads libcurl and succeeds", (status, how, out))
+
+        # A libcurl.so.4 found first that does not load: as if it were missing or broken.
+        bad = os.path.join(tmp, "bad-libcurl")
+        os.makedirs(bad)
+        open(os.path.join(bad, "libcurl.so.4"), "w").close()
+        broken = Env(tmp, "state-nocurl")
+        broken.env["LD_LIBRARY_PATH"] = ":".join(
+            filter(None, [bad, os.environ.get("LD_LIBRARY_PATH")]))
+        broken.env["BMC_PASSWORD"] = PASSWORDS["modern"]
+        env.env["LD_LIBRARY_PATH"] = broken.env["LD_LIBRARY_PATH"]
+        for who, words in ((broken, add_words), (env, ["/c0", "show"])):
+            status, out, _ = who.run(*words)
+            check(status == 242 and "Redfish needs libcurl.so.4 (Debian package libcurl4): " +
+                  os.path.join(bad, "libcurl.so.4") in out,
+                  "lazy: without libcurl, %s fails naming libcurl.so.4 and why" % words[0],
+                  (status, out))
+        status, out, _ = broken.run("add", "controller", "type=soft", "drives=2", "size=64MB")
+        check(status == 0, "lazy: without libcurl, a soft controller is added", out)
+        status, out, _ = broken.run("/c0", "show")
+        check(status == 0 and "Status = Success" in out,
+              "lazy: without libcurl, a soft controller shows", out)
+    finally:
+        svc.stop()
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="rcl-redfish-backend-")
     try:
@@ -329,6 +395,7 @@ def main():
         case_slow(tmp)
         case_requests(tmp)
         case_credentials(tmp)
+        case_lazy_curl(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return summary()
