@@ -362,8 +362,7 @@ void render_end(struct render_stream *rs);
  * memory with no result to say so. Return: the exit status.
  */
 int render_reply(struct rcl_reply *reply, struct render_stream *rs, bool metrics);
-/* render_command_failed() - whether @reply is a failure of the command itself, not a controller's.
- */
+/* render_command_failed() - whether @reply is the command's failure, not a controller's. */
 bool render_command_failed(const struct rcl_reply *reply);
 
 /* The parts render.c puts together: result @index (0: the first) of a reply, its end. */

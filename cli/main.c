@@ -33,6 +33,12 @@ static struct render_stream to_stdout(bool json)
 	return (struct render_stream){.out = stdout, .json = json, .color = !json && want_color()};
 }
 
+/* The file= a command writes its answer to (show events), or NULL. */
+static const char *answer_file(const struct cmd_args *args)
+{
+	return args->cmd->flags & CMD_ANSWER_TO_FILE ? cmd_value(args, "file") : NULL;
+}
+
 /*
  * Whether @args' results may be printed as they come: not when they are
  * followed (wait), written to a file, or a metrics exposition (written
@@ -40,8 +46,7 @@ static struct render_stream to_stdout(bool json)
  */
 static bool streams(const struct cmd_args *args)
 {
-	return !cmd_value(args, "wait") && !(args->cmd->flags & CMD_METRICS) &&
-	       !((args->cmd->flags & CMD_ANSWER_TO_FILE) && cmd_value(args, "file"));
+	return !cmd_value(args, "wait") && !(args->cmd->flags & CMD_METRICS) && !answer_file(args);
 }
 
 static enum rcl_status write_text_file(const char *path, const struct rcl_reply *reply,
@@ -113,8 +118,8 @@ int cli_execute(int argc, char **argv)
 		cli_run(&args, &reply, streams(&args) ? &rs : NULL);
 		if (cmd_value(&args, "wait") && !rcl_reply_status(&reply))
 			cli_wait(&args, &reply);
-		if ((args.cmd->flags & CMD_ANSWER_TO_FILE) && cmd_value(&args, "file"))
-			divert_to_file(&reply, &args, cmd_value(&args, "file"));
+		if (answer_file(&args))
+			divert_to_file(&reply, &args, answer_file(&args));
 		status = render_reply(&reply, &rs,
 		                      (args.cmd->flags & CMD_METRICS) && !cmd_value(&args, "file"));
 	}
