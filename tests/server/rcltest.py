@@ -280,45 +280,42 @@ def array_state(fields):
     return fields.get("Array State", "").split(" ")[0]
 
 
-# An nbdkit sh plugin serving $IMG whose reads in [BAD_START, BAD_END) fail
-# with EIO while $TRIGGER exists: a drive with bad sectors in its data area
-# and readable metadata, which nbdfuse turns into a file raidcli can use.
-BAD_DRIVE_PLUGIN = r"""#!/bin/sh
-case "$1" in
-  get_size) stat -c %s "$IMG" ;;
-  can_write|can_flush) exit 0 ;;
-  flush) sync "$IMG" ;;
-  pread)
-    if [ -e "$TRIGGER" ] && [ "$4" -lt "$BAD_END" ] && [ $(($4 + $3)) -gt "$BAD_START" ]; then
-      echo "EIO injected read error" >&2; exit 1
-    fi
-    dd if="$IMG" iflag=skip_bytes,count_bytes skip="$4" count="$3" status=none ;;
-  pwrite) dd of="$IMG" oflag=seek_bytes conv=notrunc seek="$4" status=none ;;
-  *) exit 2 ;;
-esac
-"""
+def bad_drive_plugin():
+    """The nbdkit plugin of bad_drive() (tests/server/bad-drive.c): the path
+    meson gives in BAD_DRIVE_PLUGIN, else the one in BUILD_ROOT; None when it
+    was not built (no nbdkit-plugin-dev)."""
+    path = os.environ.get("BAD_DRIVE_PLUGIN") or \
+        os.path.join(BUILD_ROOT, "tests", "server", "bad-drive.so")
+    return path if os.path.isfile(path) else None
 
 
-def bad_drive(fx, name="drive", bad=True):
-    """A 64 MiB drive file on nbdfuse whose reads at 12-40 MiB fail once armed
-    (with @bad; else a drive as slow, that never fails)."""
+def bad_drive(fx, name="drive", bad=True, delay_ms=0):
+    """A 64 MiB drive file on nbdfuse whose reads at 12-40 MiB fail with EIO
+    while fx.root/trigger exists (with @bad; else one that never fails),
+    checked at every request: a drive with bad sectors in its data area and
+    readable metadata. Each of its reads and writes first sleeps @delay_ms
+    ms: a drive slow by a known amount however fast the machine. Served by
+    nbdkit with bad_drive_plugin(). Return: (its path, None), or (None, why
+    it cannot be made)."""
     tools = [t for t in ("nbdkit", "nbdfuse", "fusermount3") if not shutil.which(t)]
     if tools or not os.access("/dev/fuse", os.R_OK | os.W_OK):
         return None, "needs nbdkit (Debian nbdkit), nbdfuse (libnbd-bin), fusermount3 (fuse3) " \
                      "and /dev/fuse; missing: %s" % (", ".join(tools) or "/dev/fuse")
-    plugin = os.path.join(fx.root, "bad-drive.sh")
-    with open(plugin, "w") as f:
-        f.write(BAD_DRIVE_PLUGIN)
-    os.chmod(plugin, 0o755)
+    plugin = bad_drive_plugin()
+    if not plugin:
+        return None, "needs the bad-drive nbdkit plugin, built with nbdkit-plugin-dev " \
+                     "(pkg-config nbdkit); not found in BAD_DRIVE_PLUGIN or BUILD_ROOT"
     img = os.path.join(fx.root, name + ".img")
     with open(img, "wb") as f:
         f.truncate(64 * MIB)
     mnt = os.path.join(fx.root, "mnt-" + name)
     os.mkdir(mnt)
-    env = dict(os.environ, IMG=img, TRIGGER=os.path.join(fx.root, "trigger"),
-               BAD_START=str(12 * MIB if bad else 0), BAD_END=str(40 * MIB if bad else 0))
+    params = ["file=" + img, "delay_ms=%d" % delay_ms]
+    if bad:
+        params += ["trigger=" + os.path.join(fx.root, "trigger"),
+                   "bad_start=%d" % (12 * MIB), "bad_end=%d" % (40 * MIB)]
     fx.fuses.append(subprocess.Popen(["nbdfuse", os.path.join(mnt, name), "--command",
-                                      "nbdkit", "-s", "sh", plugin], env=env,
+                                      "nbdkit", "-s", plugin] + params,
                                      stderr=subprocess.DEVNULL))
     path = os.path.join(mnt, name)
     if not wait_for(lambda: os.path.exists(path)):

@@ -164,12 +164,20 @@ def fast_rebuild_fixture(drives, size="%dMB" % DRIVE_MB):
     return make
 
 
+# How long each request to a slow member (raid5_on_bad_drive()'s
+# @slow_members) sleeps before it is served: this, not the machine's speed,
+# makes a patrol read of two such drives at prrate=20 last long enough for
+# a pause to catch it (rcltest.bad_drive()'s plugin alone is fast).
+SLOW_MEMBER_MS = 10
+
+
 def raid5_on_bad_drive(fx, case, slow_members=False):
     """A RAID5 over bad_drive() and two good drives (with @slow_members on
-    nbdfuse too, as slow to read), with a dedicated hot spare. Return: the
-    bad drive's path, or None (the case skipped) when there is none."""
+    nbdfuse too, never failing, but each request SLOW_MEMBER_MS late), with a
+    dedicated hot spare. Return: the bad drive's path, or None (the case
+    skipped) when there is none."""
     for name in ("good0", "good1") if slow_members else ():
-        path, why = bad_drive(fx, name, bad=False)
+        path, why = bad_drive(fx, name, bad=False, delay_ms=SLOW_MEMBER_MS)
         if not path:
             print("SKIP: %s: " % case + why)
             return None
@@ -199,14 +207,16 @@ def case_member_fails_mid_workload(fx):
         return
     uri = nbd_uri(export)
     # The first 48 MiB: 24 MiB of each member's, into the failing range
-    # (rcltest.bad_drive()); a sh plugin per request is slow.
+    # (rcltest.bad_drive()).
     status, out = fio(uri, 1, size="48m")
     check(status == 0, "fio's writes read back verified before the failure", out)
-    workload = fio_process(uri, 2, size="48m")
-    time.sleep(0.3)
+    # Armed before the workload starts, not a moment after: on a drive this
+    # fast the workload could end first. Its own reads of the range (its
+    # writes' read-modify-write, its verification) are the first to fail.
     open(os.path.join(fx.root, "trigger"), "w").close()
     with open(path, "rb") as f:  # reads go to the drive, not the page cache
         os.posix_fadvise(f.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)
+    workload = fio_process(uri, 2, size="48m")
     out, _ = workload.communicate(timeout=120)
     check(workload.returncode == 0, "the workload sees no error while the member fails", out)
     log = open(fx.service()["Log"]).read()
@@ -240,8 +250,9 @@ def case_patrol_read_finds_media_errors(fx):
     goes on to its end with the errors counted. Drives here are HDD or
     Unknown, so includessds=off still reads them all; maxconcurrentpd=1
     reads them one at a time."""
-    # All members on nbdfuse: after the bad one fails, the patrol read of the
-    # others is slow enough for a pause to catch it before its end.
+    # All members on nbdfuse, the good ones SLOW_MEMBER_MS late at every
+    # request: after the bad one fails, the patrol read of the others (at
+    # prrate=20) lasts long enough for a pause to catch it before its end.
     path = raid5_on_bad_drive(fx, "case_patrol_read_finds_media_errors", slow_members=True)
     if not path:
         return
